@@ -1,0 +1,379 @@
+/*
+ * castellan/plugin.h — the host ABI: the only header a new game plugin needs.
+ *
+ * A plugin is a shared object <id>.so beside a manifest <id>.ini.  It exports
+ * exactly one symbol, CAS_PLUGIN_ENTRY_SYMBOL, returning a const descriptor.
+ * The host reads the manifest before it dlopen()s anything, then checks the
+ * descriptor against the manifest and against its own ABI version.
+ *
+ * ABI discipline (see docs/abi.md for the version table):
+ *  - every struct that crosses the boundary starts with `size_t struct_size`
+ *    and only ever grows at its end; a reader must check struct_size before it
+ *    touches a field added after 1.0 (CAS_HAS_FIELD);
+ *  - the major version changes only when an existing field changes meaning;
+ *    a plugin built for minor M loads in any host of the same major with
+ *    minor >= M;
+ *  - plugins keep no global mutable state: everything lives in the handles.
+ *
+ * Error reporting: functions that can fail return an int, 0 (CAS_OK) on
+ * success or a negative CAS_E* code.  A plugin may explain a failure in words
+ * through host->set_error before returning; the host prefixes the plugin id.
+ *
+ * Determinism: a plugin never calls rand(), time() or any clock.  Chance is a
+ * decision of the actor CAS_ACTOR_CHANCE: the plugin lists outcomes with
+ * weights, the host picks one with its seeded PRNG and applies it like any
+ * other action, so the journal replays bit for bit.
+ */
+#ifndef CASTELLAN_PLUGIN_H
+#define CASTELLAN_PLUGIN_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAS_ABI_MAJOR 1
+#define CAS_ABI_MINOR 0
+
+/* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
+#define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
+
+#if defined(__GNUC__)
+#define CAS_EXPORT __attribute__((visibility("default")))
+#define CAS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define CAS_EXPORT
+#define CAS_PRINTF(fmt, args)
+#endif
+
+/* True when a struct received across the boundary is large enough to hold
+ * FIELD, i.e. its producer knew about the field. */
+#define CAS_HAS_FIELD(ptr, type, field) \
+    ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* Build fingerprint: sizes of pointer, long and size_t, and byte order.
+ * A plugin whose fingerprint differs from the host's was built for another
+ * platform and is refused before any of its functions is called. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define CAS_BUILD_BIG_ENDIAN 1u
+#else
+#define CAS_BUILD_BIG_ENDIAN 0u
+#endif
+#define CAS_BUILD_FINGERPRINT                                            \
+    ((uint32_t)sizeof(void *) | ((uint32_t)sizeof(long) << 8) |          \
+     ((uint32_t)sizeof(size_t) << 16) | (CAS_BUILD_BIG_ENDIAN << 24))
+
+/* ------------------------------------------------------------------ errors */
+
+enum cas_error {
+    CAS_OK = 0,
+    CAS_EINVAL = -1,    /* an argument is out of its documented range      */
+    CAS_ENOMEM = -2,    /* an allocation failed                             */
+    CAS_EILLEGAL = -3,  /* the action is not legal in this state            */
+    CAS_EPARSE = -4,    /* text is not a valid action / record / file       */
+    CAS_ENOSPC = -5,    /* caller's buffer too small; size needed reported  */
+    CAS_EVERSION = -6,  /* version or encoding not supported                */
+    CAS_EOPTION = -7,   /* a rule option value is not acceptable            */
+    CAS_EDATA = -8,     /* a data file (tiles, deck) is invalid             */
+    CAS_ECORRUPT = -9,  /* serialized bytes are damaged or inconsistent     */
+    CAS_EIO = -10,      /* a file or database could not be read or written  */
+    CAS_ENOTFOUND = -11,/* the named thing does not exist                   */
+    CAS_ECONFLICT = -12,/* two requests contradict each other               */
+    CAS_ETERMINAL = -13,/* the game is over; no action applies              */
+    CAS_EMISMATCH = -14,/* a check failed: hash, version or fingerprint     */
+    CAS_ERROR_MIN = -14
+};
+
+/* ------------------------------------------------------------------ actors */
+
+/* current() returns a player index 0..nplayers-1, or one of these. */
+#define CAS_ACTOR_CHANCE (-1)
+#define CAS_ACTOR_TERMINAL (-2)
+
+/* Viewers for render(): a player index, or everyone's common knowledge,
+ * or the omniscient view (debugging, replays of finished games, checks). */
+#define CAS_VIEWER_PUBLIC (-1)
+#define CAS_VIEWER_OMNISCIENT (-2)
+
+/* An action is a compact value chosen by the plugin.  Codes are only
+ * meaningful to the state they were listed for; what is journaled is the
+ * canonical text, so saves survive changes to the codes. */
+typedef uint64_t cas_action;
+
+/* Opaque handles, defined by each plugin. */
+typedef struct cas_game cas_game;
+typedef struct cas_state cas_state;
+
+/* ------------------------------------------------------- host services */
+
+enum cas_log_level { CAS_LOG_ERROR, CAS_LOG_WARN, CAS_LOG_INFO, CAS_LOG_DEBUG };
+
+/* Services the host lends to one plugin.  The table and every string in it
+ * stay valid until the plugin is unloaded.  Plugins must allocate through
+ * alloc/realloc/release so the host can count and bound memory. */
+struct cas_host {
+    size_t struct_size;
+    uint16_t abi_major, abi_minor; /* the host's ABI version */
+    void *ctx;                     /* pass back to every service */
+    void (*log)(void *ctx, enum cas_log_level level, const char *message);
+    /* Explain the failure about to be returned.  The text is copied. */
+    void (*set_error)(void *ctx, const char *message);
+    void *(*alloc)(void *ctx, size_t size);              /* NULL on failure */
+    void *(*realloc)(void *ctx, void *block, size_t size);
+    void (*release)(void *ctx, void *block);              /* NULL is fine */
+    /* Absolute path of this plugin's data folder (tile sets, decks), no
+     * trailing slash.  Owned by the host. */
+    const char *data_dir;
+};
+
+/* printf-style convenience over set_error; truncates past 512 bytes. */
+static inline CAS_PRINTF(2, 3) void cas_host_errorf(const struct cas_host *host,
+                                                     const char *fmt, ...)
+{
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    host->set_error(host->ctx, text);
+}
+
+/* ------------------------------------------------------- output streams */
+
+/* A sink for text the plugin renders.  write() returns 0 or a negative
+ * CAS_E* code, which the plugin must pass back up unchanged. */
+struct cas_writer {
+    size_t struct_size;
+    void *ctx;
+    int (*write)(void *ctx, const char *data, size_t len);
+};
+
+/* printf-style convenience over a writer. */
+static inline CAS_PRINTF(2, 3) int cas_writef(const struct cas_writer *out,
+                                               const char *fmt, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    int len = vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (len < 0)
+        return CAS_EINVAL;
+    if ((size_t)len >= sizeof text)
+        len = (int)sizeof text - 1;
+    return out->write(out->ctx, text, (size_t)len);
+}
+
+enum cas_event_kind {
+    CAS_EVENT_SCORE = 1, /* player gained (or lost) points               */
+    CAS_EVENT_INFO = 2,  /* something happened: a draw, a figure returns */
+    CAS_EVENT_END = 3    /* the game is over; text names the winner(s)   */
+};
+
+/* One event emitted while an action is applied.  Valid only during emit();
+ * the sink copies what it keeps. */
+struct cas_event {
+    size_t struct_size;
+    enum cas_event_kind kind;
+    int player;      /* who it concerns, or -1 for nobody in particular  */
+    int visible_to;  /* CAS_VIEWER_PUBLIC or the one player who may see it */
+    int64_t points;  /* for CAS_EVENT_SCORE: the change of score         */
+    const char *text;/* human-readable reason: "Red +8 city (4 tiles, 2 coats)" */
+};
+
+struct cas_event_sink {
+    size_t struct_size;
+    void *ctx;
+    void (*emit)(void *ctx, const struct cas_event *event);
+};
+
+/* --------------------------------------------------------- rule options */
+
+enum cas_option_type {
+    CAS_OPTION_BOOL = 1,  /* "on" or "off"                            */
+    CAS_OPTION_INT = 2,   /* decimal integer within [min, max]        */
+    CAS_OPTION_CHOICE = 3,/* one of the '|'-separated words in choices */
+    CAS_OPTION_TEXT = 4   /* free text; the plugin validates it        */
+};
+
+/* A rule option a plugin understands.  The host validates names, types and
+ * ranges generically (so config errors can name the closest valid choice)
+ * and always passes every declared option, defaults filled in. */
+struct cas_option_spec {
+    size_t struct_size;
+    const char *name;          /* lower-case, [a-z0-9-]              */
+    enum cas_option_type type;
+    const char *default_value; /* as text, e.g. "on"                 */
+    int64_t min, max;          /* CAS_OPTION_INT only                */
+    const char *choices;       /* CAS_OPTION_CHOICE only: "a|b|c"    */
+    const char *help;          /* one line                            */
+};
+
+/* A validated option value handed to game_new. */
+struct cas_option_value {
+    size_t struct_size;
+    const char *name;
+    const char *value;
+};
+
+/* ------------------------------------------------------- game creation */
+
+/* One expansion the session combines, in resolved order. */
+struct cas_expansion_ref {
+    size_t struct_size;
+    const char *id;
+    const char *version;
+    const char *data_dir;       /* the expansion's data folder            */
+    const void *extension;      /* the expansion descriptor's `extension` */
+    const struct cas_option_value *options; /* this expansion's options  */
+    size_t n_options;
+};
+
+struct cas_game_params {
+    size_t struct_size;
+    int nplayers;
+    const struct cas_option_value *options; /* the game's own options */
+    size_t n_options;
+    const struct cas_expansion_ref *expansions;
+    size_t n_expansions;
+};
+
+/* A chance outcome: an action code and its relative weight (> 0). */
+struct cas_outcome {
+    cas_action action;
+    uint64_t weight;
+};
+
+enum cas_render_format {
+    CAS_RENDER_TEXT = 1, /* plain text, fits 80 columns          */
+    CAS_RENDER_ANSI = 2, /* text with ANSI colour escapes         */
+    CAS_RENDER_JSON = 3, /* one JSON object: the viewer's observation */
+    CAS_RENDER_SVG = 4   /* reserved; plugins may return CAS_EINVAL */
+};
+
+/* Purposes for serialize(); 1.0 defines only the full state. */
+enum cas_serial_purpose {
+    CAS_SERIAL_FULL = 1 /* everything, hidden information included */
+};
+
+/* The game vtable.  Unless stated otherwise every pointer argument must be
+ * non-NULL, handles are used by one thread at a time, and two handles never
+ * share mutable state (two games side by side in one process must work). */
+struct cas_game_vtable {
+    size_t struct_size;
+
+    /* Create a game (rules, tile sets, expansions) from validated params.
+     * host must outlive the game.  On CAS_EOPTION *bad_option is the index in
+     * params->options of the offending value (bad_option may be NULL).  On
+     * failure *out is NULL and host->set_error has explained why.
+     * The caller owns *out and frees it with game_free. */
+    int (*game_new)(const struct cas_host *host,
+                    const struct cas_game_params *params, cas_game **out,
+                    size_t *bad_option);
+    void (*game_free)(cas_game *game); /* NULL is fine */
+
+    /* A fresh state at the start of the game.  Caller owns *out (state_free).
+     * A state must not outlive its game. */
+    int (*state_new)(const cas_game *game, cas_state **out);
+    void (*state_free)(cas_state *state); /* NULL is fine */
+    /* Independent deep copy; caller owns *out. */
+    int (*state_clone)(const cas_state *state, cas_state **out);
+    /* Overwrite dst with src (same game), reusing dst's memory: the cheap
+     * path for playouts. */
+    int (*state_copy)(cas_state *dst, const cas_state *src);
+
+    /* Whose decision it is: player index, CAS_ACTOR_CHANCE or
+     * CAS_ACTOR_TERMINAL. */
+    int (*current)(const cas_state *state);
+
+    /* Legal actions of the current actor, sorted ascending and unique, into
+     * buf[0..cap).  *count receives how many there are; if more than cap,
+     * returns CAS_ENOSPC with *count the size needed.  Never empty unless the
+     * state is terminal (then *count = 0).  At a chance node this lists the
+     * outcomes' actions, as chance_outcomes does. */
+    int (*legal_actions)(const cas_state *state, cas_action *buf, size_t cap,
+                         size_t *count);
+
+    /* At a chance node: each outcome with its weight, sorted by action.
+     * Same buffer protocol as legal_actions.  CAS_EINVAL elsewhere. */
+    int (*chance_outcomes)(const cas_state *state, struct cas_outcome *buf,
+                           size_t cap, size_t *count);
+
+    /* Apply a legal action of the current actor (or chance outcome).
+     * events may be NULL.  CAS_EILLEGAL leaves the state unchanged. */
+    int (*apply)(cas_state *state, cas_action action,
+                 const struct cas_event_sink *events);
+
+    /* Canonical text of an action legal in this state, NUL-terminated into
+     * buf[0..cap).  Returns the text length (without NUL) or a negative
+     * code; CAS_ENOSPC when cap is too small.  Text never contains a newline
+     * and parse_action(state, text) gives back the same code. */
+    int (*action_text)(const cas_state *state, cas_action action, char *buf,
+                       size_t cap);
+    /* Parse canonical text into a legal action of this state.  CAS_EPARSE
+     * for text that names nothing, CAS_EILLEGAL for a well-formed action
+     * that is not legal now; both explain via host->set_error. */
+    int (*parse_action)(const cas_state *state, const char *text,
+                        cas_action *out);
+
+    /* Scores so far (final ones when terminal) into scores[0..nplayers).
+     * A terminal game's winners are the players with the highest return. */
+    int (*returns)(const cas_state *state, int64_t *scores, size_t n);
+
+    /* Serialize into buf[0..cap); *len gets the size written, or the size
+     * needed with CAS_ENOSPC.  The bytes start with the plugin's encoding
+     * version (state_encoding below). */
+    int (*serialize)(const cas_state *state, enum cas_serial_purpose purpose,
+                     uint8_t *buf, size_t cap, size_t *len);
+    /* Rebuild a state of this game from serialize()d bytes, validating them:
+     * CAS_EVERSION for an unknown encoding, CAS_ECORRUPT for damaged data.
+     * Caller owns *out. */
+    int (*deserialize)(const cas_game *game, const uint8_t *buf, size_t len,
+                       cas_state **out);
+    uint32_t state_encoding; /* current encoding version serialize writes */
+
+    /* 64-bit hash of the whole state (hidden information included); equal
+     * states hash equal across clone, serialize/deserialize and processes. */
+    uint64_t (*hash)(const cas_state *state);
+
+    /* Render what `viewer` may see, never more (hidden hands, draw order).
+     * CAS_RENDER_JSON is the viewer's observation for agents. */
+    int (*render)(const cas_state *state, int viewer,
+                  enum cas_render_format format, const struct cas_writer *out);
+
+    /* Display name of a player seat ("Red"), for events and renders. */
+    const char *(*player_label)(const cas_game *game, int player);
+};
+
+/* --------------------------------------------------------- descriptor */
+
+enum cas_plugin_kind { CAS_KIND_GAME = 1, CAS_KIND_EXPANSION = 2 };
+
+/* What cas_plugin_entry returns: static, const, valid while loaded. */
+struct cas_plugin {
+    size_t struct_size;
+    uint16_t abi_major, abi_minor; /* CAS_ABI_MAJOR, CAS_ABI_MINOR built with */
+    uint32_t fingerprint;          /* CAS_BUILD_FINGERPRINT                 */
+    const char *id;                /* must equal the manifest's id          */
+    const char *version;           /* must equal the manifest's version     */
+    enum cas_plugin_kind kind;
+    const char *extends;           /* expansions: the game id; games: NULL   */
+    int min_players, max_players;  /* expansions: max they allow, or 0      */
+    const struct cas_option_spec *options;
+    size_t n_options;
+    const struct cas_game_vtable *game; /* games only; NULL for expansions */
+    /* Expansions only: the descriptor of the game's own extension ABI
+     * (e.g. struct cas_carc_expansion), opaque to the host. */
+    const void *extension;
+};
+
+typedef const struct cas_plugin *(*cas_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CASTELLAN_PLUGIN_H */

@@ -1,0 +1,254 @@
+/*
+ * plugin_harness.c — the host stand-in that plugin unit tests drive.
+ */
+#include "plugin_harness.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static void harness_log(void *ctx, enum cas_log_level level, const char *message)
+{
+    (void)ctx;
+    if (level <= CAS_LOG_WARN)
+        print_message("plugin log: %s\n", message);
+}
+
+static void harness_set_error(void *ctx, const char *message)
+{
+    struct cas_test_game *g = ctx;
+    snprintf(g->error, sizeof g->error, "%s", message);
+}
+
+static void *harness_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void *harness_realloc(void *ctx, void *block, size_t size)
+{
+    (void)ctx;
+    return realloc(block, size);
+}
+
+static void harness_release(void *ctx, void *block)
+{
+    (void)ctx;
+    free(block);
+}
+
+static void harness_emit(void *ctx, const struct cas_event *event)
+{
+    struct cas_test_game *g = ctx;
+    size_t len = strlen(event->text);
+    if (g->events_len + len + 2 > g->events_cap) {
+        size_t cap = (g->events_cap + len + 2) * 2;
+        char *grown = realloc(g->events, cap);
+        assert_non_null(grown);
+        g->events = grown;
+        g->events_cap = cap;
+    }
+    memcpy(g->events + g->events_len, event->text, len);
+    g->events_len += len;
+    g->events[g->events_len++] = '\n';
+    g->events[g->events_len] = '\0';
+}
+
+const char *cas_test_data_dir(const char *plugin_id, char *buf, size_t cap)
+{
+    const char *src = getenv("CASTELLAN_SOURCE_DIR");
+    snprintf(buf, cap, "%s/plugins/%s/data", src ? src : ".", plugin_id);
+    return buf;
+}
+
+static const char *option_override(const char *const *options, const char *name)
+{
+    size_t name_len = strlen(name);
+    for (; options && *options; options++)
+        if (strncmp(*options, name, name_len) == 0 && (*options)[name_len] == '=')
+            return *options + name_len + 1;
+    return NULL;
+}
+
+static void fill_options(struct cas_test_game *g, const char *const *options)
+{
+    g->n_options = 0;
+    for (size_t i = 0; i < g->plugin->n_options; i++) {
+        const struct cas_option_spec *spec = &g->plugin->options[i];
+        const char *value = option_override(options, spec->name);
+        assert_true(g->n_options < sizeof g->options / sizeof g->options[0]);
+        g->options[g->n_options++] = (struct cas_option_value){
+            .struct_size = sizeof(struct cas_option_value),
+            .name = spec->name,
+            .value = value ? value : spec->default_value,
+        };
+    }
+}
+
+int cas_test_game_try_open(struct cas_test_game *g, const struct cas_plugin *plugin,
+                           int nplayers, const char *const *options,
+                           const struct cas_expansion_ref *expansions,
+                           size_t n_expansions)
+{
+    memset(g, 0, sizeof *g);
+    g->plugin = plugin;
+    g->vt = plugin->game;
+    g->nplayers = nplayers;
+    cas_test_data_dir(plugin->id, g->data_dir, sizeof g->data_dir);
+    g->host = (struct cas_host){
+        .struct_size = sizeof(struct cas_host),
+        .abi_major = CAS_ABI_MAJOR,
+        .abi_minor = CAS_ABI_MINOR,
+        .ctx = g,
+        .log = harness_log,
+        .set_error = harness_set_error,
+        .alloc = harness_alloc,
+        .realloc = harness_realloc,
+        .release = harness_release,
+        .data_dir = g->data_dir,
+    };
+    fill_options(g, options);
+    struct cas_game_params params = {
+        .struct_size = sizeof params,
+        .nplayers = nplayers,
+        .options = g->options,
+        .n_options = g->n_options,
+        .expansions = expansions,
+        .n_expansions = n_expansions,
+    };
+    size_t bad_option = 0;
+    int rc = g->vt->game_new(&g->host, &params, &g->game, &bad_option);
+    if (rc != CAS_OK)
+        return rc;
+    rc = g->vt->state_new(g->game, &g->state);
+    if (rc != CAS_OK) {
+        g->vt->game_free(g->game);
+        g->game = NULL;
+    }
+    return rc;
+}
+
+void cas_test_game_open(struct cas_test_game *g, const struct cas_plugin *plugin,
+                        int nplayers, const char *const *options,
+                        const struct cas_expansion_ref *expansions,
+                        size_t n_expansions)
+{
+    int rc = cas_test_game_try_open(g, plugin, nplayers, options, expansions,
+                                    n_expansions);
+    if (rc != CAS_OK)
+        fail_msg("game_new/state_new failed (%d): %s", rc, g->error);
+}
+
+int cas_test_try_play(struct cas_test_game *g, const char *action_text)
+{
+    cas_action action;
+    g->error[0] = '\0';
+    int rc = g->vt->parse_action(g->state, action_text, &action);
+    if (rc != CAS_OK)
+        return rc;
+    struct cas_event_sink sink = {
+        .struct_size = sizeof sink, .ctx = g, .emit = harness_emit,
+    };
+    return g->vt->apply(g->state, action, &sink);
+}
+
+void cas_test_play(struct cas_test_game *g, const char *action_text)
+{
+    int rc = cas_test_try_play(g, action_text);
+    if (rc != CAS_OK)
+        fail_msg("action \"%s\" failed (%d): %s", action_text, rc, g->error);
+}
+
+void cas_test_play_record(struct cas_test_game *g, const char *record)
+{
+    char line[256];
+    while (*record) {
+        size_t len = strcspn(record, "\n");
+        assert_true(len < sizeof line);
+        memcpy(line, record, len);
+        line[len] = '\0';
+        record += len + (record[len] == '\n');
+        char *text = line + strspn(line, " \t");
+        size_t end = strlen(text);
+        while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t' ||
+                           text[end - 1] == '\r'))
+            text[--end] = '\0';
+        if (*text && *text != '#')
+            cas_test_play(g, text);
+    }
+}
+
+void cas_test_expect_scores(struct cas_test_game *g, const int64_t *expected)
+{
+    int64_t scores[16];
+    assert_true(g->nplayers <= 16);
+    assert_int_equal(g->vt->returns(g->state, scores, (size_t)g->nplayers), CAS_OK);
+    for (int p = 0; p < g->nplayers; p++)
+        if (scores[p] != expected[p])
+            fail_msg("player %d (%s): score %lld, expected %lld\nevents:\n%s", p,
+                     g->vt->player_label(g->game, p), (long long)scores[p],
+                     (long long)expected[p], g->events ? g->events : "");
+}
+
+void cas_test_legal_texts(struct cas_test_game *g, char *buf, size_t cap)
+{
+    size_t count = 0, used = 0;
+    cas_action actions[4096];
+    assert_int_equal(g->vt->legal_actions(g->state, actions, 4096, &count), CAS_OK);
+    buf[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        int len = g->vt->action_text(g->state, actions[i], buf + used, cap - used);
+        assert_true(len >= 0 && used + (size_t)len + 1 < cap);
+        used += (size_t)len;
+        buf[used++] = '\n';
+        buf[used] = '\0';
+    }
+}
+
+struct string_sink {
+    char *data;
+    size_t len, cap;
+};
+
+static int string_write(void *ctx, const char *data, size_t len)
+{
+    struct string_sink *s = ctx;
+    if (s->len + len + 1 > s->cap) {
+        size_t cap = (s->cap + len + 1) * 2;
+        char *grown = realloc(s->data, cap);
+        if (!grown)
+            return CAS_ENOMEM;
+        s->data = grown;
+        s->cap = cap;
+    }
+    memcpy(s->data + s->len, data, len);
+    s->len += len;
+    s->data[s->len] = '\0';
+    return CAS_OK;
+}
+
+char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_format format)
+{
+    struct string_sink sink = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &sink, .write = string_write};
+    int rc = g->vt->render(g->state, viewer, format, &out);
+    if (rc != CAS_OK) {
+        free(sink.data);
+        fail_msg("render failed (%d): %s", rc, g->error);
+    }
+    return sink.data ? sink.data : calloc(1, 1);
+}
+
+void cas_test_game_close(struct cas_test_game *g)
+{
+    if (g->vt) {
+        g->vt->state_free(g->state);
+        g->vt->game_free(g->game);
+    }
+    free(g->events);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,71 @@
+/*
+ * plugin_harness.h — drive one plugin's vtable directly from a cmocka test.
+ *
+ * Tests link the plugin's object library (ID-objects) and get its descriptor
+ * from cas_plugin_entry(); the harness plays the host: it lends services,
+ * fills option defaults from the descriptor, applies actions by their
+ * canonical text and records emitted events.  Any failure fails the test
+ * with the action text and the plugin's own error message.
+ */
+#ifndef CAS_TEST_PLUGIN_HARNESS_H
+#define CAS_TEST_PLUGIN_HARNESS_H
+
+#include <castellan/plugin.h>
+
+struct cas_test_game {
+    const struct cas_plugin *plugin;
+    const struct cas_game_vtable *vt;
+    struct cas_host host;
+    char error[512];       /* last text the plugin passed to set_error */
+    char data_dir[1024];
+    int nplayers;
+    cas_game *game;
+    cas_state *state;
+    char *events;          /* every event text so far, one per line (owned) */
+    size_t events_len, events_cap;
+    struct cas_option_value options[32];
+    size_t n_options;
+};
+
+/* The source-tree data folder of plugin ID: $CASTELLAN_SOURCE_DIR/plugins/ID/data. */
+const char *cas_test_data_dir(const char *plugin_id, char *buf, size_t cap);
+
+/* Open a game of `plugin` for nplayers.  `options` is a NULL-terminated list
+ * of "name=value" overriding the declared defaults (NULL for none);
+ * expansions may be NULL when n_expansions is 0.  Fails the test on error. */
+void cas_test_game_open(struct cas_test_game *g, const struct cas_plugin *plugin,
+                        int nplayers, const char *const *options,
+                        const struct cas_expansion_ref *expansions,
+                        size_t n_expansions);
+
+/* Like cas_test_game_open but returns game_new's code instead of failing;
+ * on success the game and its first state are open. */
+int cas_test_game_try_open(struct cas_test_game *g, const struct cas_plugin *plugin,
+                           int nplayers, const char *const *options,
+                           const struct cas_expansion_ref *expansions,
+                           size_t n_expansions);
+
+/* Parse and apply one action by canonical text; fails the test if the text
+ * does not parse or the action is illegal. */
+void cas_test_play(struct cas_test_game *g, const char *action_text);
+
+/* Parse and apply, returning the CAS_E* code instead of failing. */
+int cas_test_try_play(struct cas_test_game *g, const char *action_text);
+
+/* Apply a record: one action per line; blank lines and lines starting with
+ * '#' are skipped. */
+void cas_test_play_record(struct cas_test_game *g, const char *record);
+
+/* Assert the current returns equal expected[0..nplayers). */
+void cas_test_expect_scores(struct cas_test_game *g, const int64_t *expected);
+
+/* The canonical text of every legal action, one per line, into buf; fails
+ * the test if it does not fit. */
+void cas_test_legal_texts(struct cas_test_game *g, char *buf, size_t cap);
+
+/* Render state for viewer in format into a heap string the caller frees. */
+char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_format format);
+
+void cas_test_game_close(struct cas_test_game *g);
+
+#endif
