@@ -42,7 +42,8 @@ static void test_fixture_preset_opens(void **state)
     assert_int_equal(m.nplayers, 2);
     assert_non_null(m.game);
     char data_dir[2048];
-    snprintf(data_dir, sizeof data_dir, "%s/plugins/fixture/data", getenv("CASTELLAN_BUILD_DIR"));
+    snprintf(data_dir, sizeof data_dir, "%s/plugins/fixture/data",
+             getenv("CASTELLAN_BUILD_DIR"));
     assert_string_equal(m.data_dir, data_dir);
     cas_state *s;
     assert_int_equal(m.vt->state_new(m.game, &s), CAS_OK);
