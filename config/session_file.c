@@ -219,7 +219,8 @@ static void key_line(struct file_ctx *f, const char *section, const char *key,
                      const char *value)
 {
     if (f->cur.long_line == f->cur.line) {
-        problem(f, CAS_EPARSE, "line is too long; keep lines under 200 characters");
+        problem(f, CAS_EPARSE, "line longer than %d characters; shorten it",
+                f->cur.line_limit);
         return;
     }
     if (*section == '\0') {

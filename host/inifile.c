@@ -93,6 +93,7 @@ static char *read_line(char *str, int num, void *stream)
     size_t len = nl ? (size_t)(nl - cur->next) : strlen(cur->next);
     size_t keep = len;
     cur->line++;
+    cur->line_limit = num - 1;
     if (keep > (size_t)num - 1) {
         keep = (size_t)num - 1;
         if (!cur->long_line)

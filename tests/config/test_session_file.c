@@ -157,6 +157,10 @@ static void test_keys(void **state)
     expect_file_error("[session]\ngame = x\n[rules]\nFarmers = on\n",
                       "4: rule \"Farmers\" is not an option name; write NAME or "
                       "EXPANSION-ID.NAME in lower case, e.g. farmers");
+    char long_line[512];
+    snprintf(long_line, sizeof long_line, "[session]\ngame = x\n[player.1]\nname = %0250d\n",
+             0);
+    expect_file_error(long_line, "4: line longer than 199 characters; shorten it");
     expect_file_error("[session]\ngame = x\nplayers 2\n",
                       "3: neither [section] nor key = value; fix the line's syntax");
 }
