@@ -19,4 +19,13 @@ int cas__cmd_plugins(int argc, char **argv);
  * many plugins are refused. */
 size_t cas__plugins_list(struct cas__registry *reg, FILE *out);
 
+/* castellan play [--config FILE | --game ID ...] [--seed N] ... (cmd_play.c) */
+int cas__cmd_play(int argc, char **argv);
+
+/* castellan check PLUGIN [--expansions a,b] [--games N] ... (cmd_check.c) */
+int cas__cmd_check(int argc, char **argv);
+
+/* castellan bench [--game ID] [--players N] [--games N] ... (cmd_bench.c) */
+int cas__cmd_bench(int argc, char **argv);
+
 #endif

@@ -187,14 +187,25 @@ int cas__session_step(struct cas__session *s)
     return rc < 0 ? rc : CAS_OK;
 }
 
-int cas__session_run(struct cas__session *s)
+/* The game, the seed (so the game can be replayed) and who sits where. */
+static void announce(struct cas__session *s)
 {
-    if (s->out && s->ply == 0)
+    if (s->ply == 0)
         fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->plugin->id,
                 s->match->nplayers, s->seed);
-    else if (s->out)
+    else
         fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
                 s->match->plugin->id, s->ply, s->seed);
+    for (int p = 0; p < s->match->nplayers; p++)
+        fprintf(s->out, "%s%s as %s", p ? ", " : "", player_name(s, p),
+                cas__match_label(s->match, p));
+    fprintf(s->out, "\n\n");
+}
+
+int cas__session_run(struct cas__session *s)
+{
+    if (s->out)
+        announce(s);
     int rc;
     s->error[0] = '\0';
     while ((rc = cas__session_step(s)) == CAS_OK)
