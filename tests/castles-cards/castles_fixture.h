@@ -1,0 +1,42 @@
+/*
+ * castles_fixture.h — scenario helpers for castles-cards tests: open a
+ * game, lay out Kingdoms card by card (taken from the draw pile so every
+ * copy stays accounted for), and describe a Kingdom as one exact line.
+ */
+#ifndef CASTLES_FIXTURE_H
+#define CASTLES_FIXTURE_H
+
+#include "castles.h"
+#include "plugin_harness.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+/* Open a game with the shipped deck; options as for cas_test_game_open. */
+void cc_open(struct cas_test_game *g, const char *const *options);
+static inline cas_state *cc_state(struct cas_test_game *g) { return (cas_state *)g->state; }
+
+/* Skip the opening draws: it is `player`'s turn, turn 1. */
+void cc_start(struct cas_test_game *g, int player);
+
+/* Move one copy of `card` from the draw pile to `where` in player's
+ * Kingdom: "castle", "wife", "heir", "n1".."n3" (NOBLE), "w1".."w3"
+ * (WIZARD), or a stack name ("n2.fruits", "champion", "w1.magick"). */
+void cc_give(struct cas_test_game *g, int player, const char *where, const char *card);
+/* Several at once: "where=card where=card ...". */
+void cc_layout(struct cas_test_game *g, int player, const char *layout);
+/* Move one copy of `card` from the draw pile onto the discard pile. */
+void cc_discard(struct cas_test_game *g, const char *card);
+
+/* The Kingdom as "where=card,card ..." for every non-empty place, in the
+ * order of cc_give's names, cards bottom to top.  Static buffer. */
+const char *cc_kingdom(struct cas_test_game *g, int player);
+/* Assert player's Kingdom equals `expected`, and cards are conserved. */
+void cc_expect_kingdom(struct cas_test_game *g, int player, const char *expected);
+/* The discard pile bottom to top, as "card card ...".  Static buffer. */
+const char *cc_discards(struct cas_test_game *g);
+/* The legal actions' texts, one per line (static buffer). */
+const char *cc_legal(struct cas_test_game *g);
+/* Assert `text` is (or is not) among the legal actions. */
+void cc_expect_legal(struct cas_test_game *g, const char *text, int legal);
+
+#endif
