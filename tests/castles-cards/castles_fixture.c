@@ -75,7 +75,9 @@ void cc_layout(struct cas_test_game *g, int player, const char *layout)
         char *eq = strchr(w, '=');
         assert_non_null(eq);
         *eq = '\0';
-        cc_give(g, player, w, eq + 1);
+        char *inner = NULL;
+        for (char *c = strtok_r(eq + 1, ",", &inner); c; c = strtok_r(NULL, ",", &inner))
+            cc_give(g, player, w, c);
     }
 }
 

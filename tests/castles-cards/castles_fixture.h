@@ -22,7 +22,8 @@ void cc_start(struct cas_test_game *g, int player);
  * Kingdom: "castle", "wife", "heir", "n1".."n3" (NOBLE), "w1".."w3"
  * (WIZARD), or a stack name ("n2.fruits", "champion", "w1.magick"). */
 void cc_give(struct cas_test_game *g, int player, const char *where, const char *card);
-/* Several at once: "where=card where=card ...". */
+/* Several at once, in cc_kingdom's format: "where=card,card where=card"
+ * (stack cards bottom to top). */
 void cc_layout(struct cas_test_game *g, int player, const char *layout);
 /* Move one copy of `card` from the draw pile onto the discard pile. */
 void cc_discard(struct cas_test_game *g, const char *card);
