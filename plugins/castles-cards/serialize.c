@@ -105,11 +105,15 @@ static uint64_t get(struct reader *r, int bytes)
     return v;
 }
 
+/* A byte within [0, max]; out of range marks the reader bad and gives 0,
+ * so a bad count can never drive a loop past its array. */
 static uint8_t get_u8(struct reader *r, unsigned max)
 {
     uint64_t v = get(r, 1);
-    if (v > max)
+    if (v > max) {
         r->bad = true;
+        return 0;
+    }
     return (uint8_t)v;
 }
 
