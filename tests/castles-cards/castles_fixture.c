@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -21,6 +22,33 @@ void cc_start(struct cas_test_game *g, int player)
     s->phase = PH_TURN;
     s->turn = (uint8_t)player;
     s->turns = 1;
+}
+
+void cc_open_with(struct cas_test_game *g, const char *red, const char *blue, int first)
+{
+    cc_open(g, NULL);
+    cc_layout(g, 0, red);
+    cc_layout(g, 1, blue);
+    cc_start(g, first);
+}
+
+void cc_draw(struct cas_test_game *g, const char *card)
+{
+    char text[64];
+    snprintf(text, sizeof text, "draw %s", card);
+    cas_test_play(g, "draw");
+    cas_test_play(g, text);
+}
+
+const char *cc_write_file(const char *name, const char *text, char *path, size_t cap)
+{
+    const char *dir = getenv("CASTELLAN_BUILD_DIR");
+    snprintf(path, cap, "%s/%s", dir ? dir : ".", name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
 }
 
 static int card_index(const cas_state *s, const char *card)

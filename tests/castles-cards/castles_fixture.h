@@ -17,6 +17,13 @@ static inline cas_state *cc_state(struct cas_test_game *g) { return (cas_state *
 
 /* Skip the opening draws: it is `player`'s turn, turn 1. */
 void cc_start(struct cas_test_game *g, int player);
+/* cc_open, both Kingdoms laid out (cc_layout format, "" for none), and
+ * cc_start(first). */
+void cc_open_with(struct cas_test_game *g, const char *red, const char *blue, int first);
+/* The turn player's "draw", then chance's "draw <card>". */
+void cc_draw(struct cas_test_game *g, const char *card);
+/* Write `text` to file `name` in the build folder; the path into buf. */
+const char *cc_write_file(const char *name, const char *text, char *path, size_t cap);
 
 /* Move one copy of `card` from the draw pile to `where` in player's
  * Kingdom: "castle", "wife", "heir", "n1".."n3" (NOBLE), "w1".."w3"

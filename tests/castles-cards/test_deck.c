@@ -39,12 +39,7 @@ static void shipped_deck_is_provisional_168(void **unused)
 static int open_deck(struct cas_test_game *g, const char *text)
 {
     char path[1024], option[1100];
-    const char *dir = getenv("CASTELLAN_BUILD_DIR");
-    snprintf(path, sizeof path, "%s/castles-bad.cards", dir ? dir : ".");
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    cc_write_file("castles-bad.cards", text, path, sizeof path);
     snprintf(option, sizeof option, "deck=%s", path);
     const char *options[] = {option, NULL};
     int rc = cas_test_game_try_open(g, cas_plugin_entry(), 2, options, NULL, 0);

@@ -14,20 +14,9 @@
 
 #include "castles_fixture.h"
 
-/* Red draws `card` on its turn (Blue then takes a quiet turn drawing
- * `filler`), so each call is one full round. */
-static void red_draws(struct cas_test_game *g, const char *card)
-{
-    char text[64];
-    cas_test_play(g, "draw");
-    snprintf(text, sizeof text, "draw %s", card);
-    cas_test_play(g, text);
-}
-
-static void blue_draws(struct cas_test_game *g, const char *card)
-{
-    red_draws(g, card); /* same steps: the turn player draws */
-}
+/* Turns alternate: each is the turn player's draw of one card. */
+#define red_draws cc_draw
+#define blue_draws cc_draw
 
 static void wife_and_heir_limits(void **unused)
 {

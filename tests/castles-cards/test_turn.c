@@ -109,8 +109,7 @@ static void nothing_to_do_passes(void **unused)
     cc_open(&g, NULL);
     cc_layout(&g, 0, "w1=magician20");
     cc_start(&g, 0);
-    cas_test_play(&g, "draw");
-    cas_test_play(&g, "draw heir10");
+    cc_draw(&g, "heir10");
     cas_test_play(&g, "magician w1");
     assert_string_equal(cc_legal(&g), "pass\n");
     cas_test_play(&g, "pass");
@@ -118,22 +117,11 @@ static void nothing_to_do_passes(void **unused)
     cas_test_game_close(&g);
 }
 
-static const char *write_deck(const char *name, const char *text, char *path, size_t cap)
-{
-    const char *dir = getenv("CASTELLAN_BUILD_DIR");
-    snprintf(path, cap, "%s/%s", dir ? dir : ".", name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 static void spent_deck_ends_the_game(void **unused)
 {
     (void)unused;
     char path[1024], deck_opt[1100];
-    write_deck("castles-small.cards", "provisional no\ncard DUKE 50 1\ncard COUNT 60 1\n"
+    cc_write_file("castles-small.cards", "provisional no\ncard DUKE 50 1\ncard COUNT 60 1\n"
                "card LANDS 10 2\ncard WIFE 10 2\n", path, sizeof path);
     snprintf(deck_opt, sizeof deck_opt, "deck=%s", path);
     const char *options[] = {deck_opt, "max-reshuffles=1", NULL};
@@ -168,9 +156,8 @@ static void turn_limit_ends_the_game(void **unused)
     cc_start(&g, 0);
     for (int turn = 0; turn < 10; turn++) {
         assert_int_not_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
-        cas_test_play(&g, "draw");
-        static const char *const heirs[] = {"draw heir10", "draw heir20", "draw heir30"};
-        cas_test_play(&g, heirs[turn % 3]); /* no WIFE: discarded */
+        static const char *const heirs[] = {"heir10", "heir20", "heir30"};
+        cc_draw(&g, heirs[turn % 3]); /* no WIFE: discarded */
     }
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     assert_int_equal(cc_state(&g)->end_reason, END_TURNS);

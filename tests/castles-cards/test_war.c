@@ -14,26 +14,18 @@
 
 #include "castles_fixture.h"
 
-static void open_with(struct cas_test_game *g, const char *red, const char *blue)
-{
-    cc_open(g, NULL);
-    cc_layout(g, 0, red);
-    cc_layout(g, 1, blue);
-    cc_start(g, 0);
-}
-
 static void war_needs_castle_and_whole_army(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "general=general50 champion=champion30 arms=arms20", "n1=duke70");
+    cc_open_with(&g, "general=general50 champion=champion30 arms=arms20", "n1=duke70", 0);
     cc_expect_legal(&g, "war nobles", 0);
     cas_test_game_close(&g);
-    open_with(&g, "castle=castle general=general50 champion=champion30", "n1=duke70");
+    cc_open_with(&g, "castle=castle general=general50 champion=champion30", "n1=duke70", 0);
     cc_expect_legal(&g, "war nobles", 0);
     cas_test_game_close(&g);
-    open_with(&g, "castle=castle general=general50 champion=champion30 arms=arms20",
-              "n1=duke70");
+    cc_open_with(&g, "castle=castle general=general50 champion=champion30 arms=arms20",
+              "n1=duke70", 0);
     cc_expect_legal(&g, "war nobles", 1);
     cc_expect_legal(&g, "war wizards", 0); /* Blue has no wizard column to attack */
     cas_test_game_close(&g);
@@ -43,9 +35,9 @@ static void war_on_nobles_outer_column_first(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "castle=castle general=general50 champion=champion30 arms=arms20",
+    cc_open_with(&g, "castle=castle general=general50 champion=champion30 arms=arms20",
               "castle=castle wife=wife10 n1=duke70 n1.lands=lands10 n1.fruits=fruits20 "
-              "n2=count60 n2.lands=lands30");
+              "n2=count60 n2.lands=lands30", 0);
     cas_test_play(&g, "war nobles"); /* 50 + 30 + 20 = 100 */
     assert_int_equal(g.vt->current(g.state), 1);
     assert_string_equal(cc_legal(&g), "lose wife\nlose nobles\n");
@@ -64,9 +56,9 @@ static void army_defends_in_layers(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "castle=castle general=general40 champion=champion10 arms=arms10",
+    cc_open_with(&g, "castle=castle general=general40 champion=champion10 arms=arms10",
               "w1=adept20 w1.minion=minion20 general=general40 champion=champion10,champion20 "
-              "arms=arms10,arms20");
+              "arms=arms10,arms20", 0);
     cas_test_play(&g, "war wizards"); /* 60 */
     assert_string_equal(cc_legal(&g), "lose army\nlose wizards\n");
     cas_test_play(&g, "lose army"); /* ARMS 20: 40 left */
@@ -82,9 +74,9 @@ static void war_on_wizards_magick_minion_wizard(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "castle=castle general=general40 champion=champion10 arms=arms10",
+    cc_open_with(&g, "castle=castle general=general40 champion=champion10 arms=arms10",
               "w1=adept20 w1.minion=minion20 w2=mage40 w2.minion=minion30 w2.magick=magick10 "
-              "arms=arms30");
+              "arms=arms30", 0);
     cas_test_play(&g, "war wizards"); /* 60 */
     cas_test_play(&g, "lose wizards"); /* MAGICK 10: 50 left */
     cas_test_play(&g, "lose wizards"); /* MINION 30: 20 left */
@@ -98,8 +90,8 @@ static void shortfall_nothing_covers_is_forgiven(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "castle=castle general=general60 champion=champion50 arms=arms30",
-              "castle=castle n1=baron50");
+    cc_open_with(&g, "castle=castle general=general60 champion=champion50 arms=arms30",
+              "castle=castle n1=baron50", 0);
     cas_test_play(&g, "war nobles"); /* 140 against a lone 50 BARON */
     cc_expect_kingdom(&g, 1, "castle=castle");
     assert_non_null(strstr(g.events, "90 points are forgiven"));

@@ -15,28 +15,12 @@
 
 #include "castles_fixture.h"
 
-static void open_with(struct cas_test_game *g, const char *red, const char *blue, int first)
-{
-    cc_open(g, NULL);
-    cc_layout(g, 0, red);
-    cc_layout(g, 1, blue);
-    cc_start(g, first);
-}
-
-static void draw(struct cas_test_game *g, const char *card)
-{
-    char text[64];
-    snprintf(text, sizeof text, "draw %s", card);
-    cas_test_play(g, "draw");
-    cas_test_play(g, text);
-}
-
 static void warlock_stops_a_block(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "champion=champion30", "w1=warlock40", 0);
-    draw(&g, "lands10");
+    cc_open_with(&g, "champion=champion30", "w1=warlock40", 0);
+    cc_draw(&g, "lands10");
     cas_test_play(&g, "block champion");
     assert_int_equal(g.vt->current(g.state), 1); /* the blocked player decides */
     assert_string_equal(cc_legal(&g), "warlock w1\naccept\n");
@@ -54,8 +38,8 @@ static void warlock_castle_costs_blocker_nothing(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "general=general40 champion=champion30", "w1=warlock40", 0);
-    draw(&g, "lands10");
+    cc_open_with(&g, "general=general40 champion=champion30", "w1=warlock40", 0);
+    cc_draw(&g, "lands10");
     cas_test_play(&g, "block champion");
     cas_test_play(&g, "warlock w1");
     cas_test_play(&g, "draw castle");
@@ -68,11 +52,11 @@ static void accepted_block_holds(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "champion=champion30", "w1=warlock40", 0);
-    draw(&g, "lands10");
+    cc_open_with(&g, "champion=champion30", "w1=warlock40", 0);
+    cc_draw(&g, "lands10");
     cas_test_play(&g, "block champion");
     cas_test_play(&g, "accept");
-    draw(&g, "lands20");
+    cc_draw(&g, "lands20");
     cc_expect_kingdom(&g, 1, "w1=warlock40");
     assert_string_equal(cc_discards(&g), "lands20");
     cas_test_game_close(&g);
@@ -82,7 +66,7 @@ static void witch_skips_a_row(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "castle=castle w1=witch20 n1=duke50 n2=count50 n1.lands=lands10,lands30 "
+    cc_open_with(&g, "castle=castle w1=witch20 n1=duke50 n2=count50 n1.lands=lands10,lands30 "
                   "n2.lands=lands20", "", 0);
     cas_test_play(&g, "witch w1 n1.lands");
     cc_expect_kingdom(&g, 0, "castle=castle n1=duke50 n2=count50 n1.lands=lands10 "
@@ -91,16 +75,16 @@ static void witch_skips_a_row(void **unused)
     cas_test_game_close(&g);
 
     /* the last LANDS of n1 may not fly: it would leave a hole */
-    open_with(&g, "castle=castle w1=witch20 n1=duke50 n2=count50 n1.lands=lands10 "
+    cc_open_with(&g, "castle=castle w1=witch20 n1=duke50 n2=count50 n1.lands=lands10 "
                   "n2.lands=lands20", "", 0);
     cc_expect_legal(&g, "witch w1 n1.lands", 0);
     cas_test_game_close(&g);
 
     /* the middle column must hold a card */
-    open_with(&g, "castle=castle w1=witch20 w1.minion=minion10,minion20", "", 0);
+    cc_open_with(&g, "castle=castle w1=witch20 w1.minion=minion10,minion20", "", 0);
     cc_expect_legal(&g, "witch w1 w1.minion", 0);
     cas_test_game_close(&g);
-    open_with(&g, "castle=castle w1=witch20 w2=mage20 w1.minion=minion10,minion20", "", 0);
+    cc_open_with(&g, "castle=castle w1=witch20 w2=mage20 w1.minion=minion10,minion20", "", 0);
     cas_test_play(&g, "witch w1 w1.minion");
     cc_expect_kingdom(&g, 0, "castle=castle w2=mage20 w1.minion=minion10 w3.minion=minion20");
     cas_test_game_close(&g);
@@ -110,15 +94,15 @@ static void magician_blocks_the_next_draw(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "w1=magician40", "w1=mage20 n1.lands=lands10,lands20", 0);
-    draw(&g, "lands30");
+    cc_open_with(&g, "w1=magician40", "w1=mage20 n1.lands=lands10,lands20", 0);
+    cc_draw(&g, "lands30");
     cas_test_play(&g, "magician w1");
     assert_int_equal(g.vt->current(g.state), 1);
     /* no draw, no sacrifice; the MAGE's Draw Discard is not a Draw */
     assert_string_equal(cc_legal(&g), "topoff n1.lands 2\nmage w1\n");
     cas_test_play(&g, "topoff n1.lands 2");
     assert_string_equal(cc_discards(&g), "magician40");
-    draw(&g, "lands40"); /* Red's turn: Red draws as usual */
+    cc_draw(&g, "lands40"); /* Red's turn: Red draws as usual */
     cas_test_game_close(&g);
 }
 
@@ -126,10 +110,10 @@ static void mage_takes_top_discard_unblocked(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "w1=mage20", "champion=champion30", 1);
+    cc_open_with(&g, "w1=mage20", "champion=champion30", 1);
     cc_discard(&g, "lands10");
     cc_discard(&g, "duke70");
-    draw(&g, "lands20");
+    cc_draw(&g, "lands20");
     cas_test_play(&g, "block champion");
     cas_test_play(&g, "mage w1");
     cc_expect_kingdom(&g, 0, "n1=duke70");
@@ -142,7 +126,7 @@ static void sacrifice_draws_two_keeps_one(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "w2=adept60", "", 0);
+    cc_open_with(&g, "w2=adept60", "", 0);
     cas_test_play(&g, "sacrifice w2");
     cas_test_play(&g, "draw lands10");
     cas_test_play(&g, "draw duke70");
@@ -157,8 +141,8 @@ static void sacrifice_meets_the_block(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "w1=mage20", "champion=champion50", 1);
-    draw(&g, "lands10");
+    cc_open_with(&g, "w1=mage20", "champion=champion50", 1);
+    cc_draw(&g, "lands10");
     cas_test_play(&g, "block champion");
     cas_test_play(&g, "sacrifice w1");
     cas_test_play(&g, "draw lands40");
@@ -174,8 +158,8 @@ static void sorcerer_snatches_the_draw(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "", "w2=sorcerer40", 0);
-    draw(&g, "duke70");
+    cc_open_with(&g, "", "w2=sorcerer40", 0);
+    cc_draw(&g, "duke70");
     assert_int_equal(g.vt->current(g.state), 1); /* out of Red's turn */
     assert_string_equal(cc_legal(&g), "snatch w2\nlet go\n");
     cas_test_play(&g, "snatch w2");
@@ -186,8 +170,8 @@ static void sorcerer_snatches_the_draw(void **unused)
     assert_int_equal(cc_state(&g)->phase, PH_TURN);
     cas_test_game_close(&g);
 
-    open_with(&g, "", "w2=sorcerer40", 0);
-    draw(&g, "duke70");
+    cc_open_with(&g, "", "w2=sorcerer40", 0);
+    cc_draw(&g, "duke70");
     cas_test_play(&g, "let go");
     cc_expect_kingdom(&g, 0, "n1=duke70");
     cc_expect_kingdom(&g, 1, "w2=sorcerer40");
@@ -198,13 +182,13 @@ static void sorcerer_snatches_victory(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "castle=castle wife=wife20 heir=heir10 n1=duke70 n2=count60 n3=baron50 "
+    cc_open_with(&g, "castle=castle wife=wife20 heir=heir10 n1=duke70 n2=count60 n3=baron50 "
                   "n1.lands=lands10 n2.lands=lands10 n3.lands=lands10 "
                   "n1.fruits=fruits10 n2.fruits=fruits10 n3.fruits=fruits10 "
                   "n1.serfs=serfs10 n2.serfs=serfs10 "
                   "general=general40 champion=champion10 arms=arms10",
               "w1=sorcerer20", 0);
-    draw(&g, "serfs40");
+    cc_draw(&g, "serfs40");
     cas_test_play(&g, "snatch w1");
     assert_int_not_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cc_expect_kingdom(&g, 1, "n1.serfs=serfs40");
@@ -217,18 +201,18 @@ static void adept_blocks_the_next_move(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    open_with(&g, "w1=adept20", "castle=castle n1=duke50 n2=count50 n1.lands=lands10,lands20 "
+    cc_open_with(&g, "w1=adept20", "castle=castle n1=duke50 n2=count50 n1.lands=lands10,lands20 "
                                 "w1=witch20 w2=mage20 w1.minion=minion10,minion20", 0);
-    draw(&g, "lands30");
+    cc_draw(&g, "lands30");
     cas_test_play(&g, "adept w1");
     assert_int_equal(g.vt->current(g.state), 1);
     cc_expect_legal(&g, "move n1.lands n2", 0);
     cc_expect_legal(&g, "swap n1 n2", 0);
     cc_expect_legal(&g, "witch w1 w1.minion", 0);
     cc_expect_legal(&g, "draw", 1);
-    draw(&g, "lands40");
+    cc_draw(&g, "lands40");
     cas_test_play(&g, "no block");
-    draw(&g, "heir10");
+    cc_draw(&g, "heir10");
     /* the ADEPT held for one turn only */
     cc_expect_legal(&g, "move n1.lands n2", 1);
     cc_expect_legal(&g, "swap n1 n2", 1);
