@@ -161,7 +161,9 @@ static uint8_t take_from(cas_state *s, struct kingdom *k, int source)
         k->wife = NO_CARD;
         return card;
     case SRC_HEIR:
-        return k->heir[--k->nheirs];
+        card = k->heir[--k->nheirs];
+        k->heir[k->nheirs] = NO_CARD;
+        return card;
     case SRC_ARMY:
         return take_army(s, k);
     case SRC_NOBLES:

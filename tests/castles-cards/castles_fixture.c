@@ -157,6 +157,19 @@ const char *cc_kingdom(struct cas_test_game *g, int player)
     return l.text;
 }
 
+/* The state survives serialize/deserialize with the same hash. */
+static void expect_round_trip(struct cas_test_game *g)
+{
+    uint8_t buf[8192];
+    size_t len;
+    cas_state *back = NULL;
+    assert_int_equal(g->vt->serialize(g->state, CAS_SERIAL_FULL, buf, sizeof buf, &len), CAS_OK);
+    if (g->vt->deserialize(g->game, buf, len, &back) != CAS_OK)
+        fail_msg("the state does not deserialize: %s", g->error);
+    assert_true(g->vt->hash(back) == g->vt->hash(g->state));
+    g->vt->state_free(back);
+}
+
 void cc_expect_kingdom(struct cas_test_game *g, int player, const char *expected)
 {
     const char *got = cc_kingdom(g, player);
@@ -164,6 +177,7 @@ void cc_expect_kingdom(struct cas_test_game *g, int player, const char *expected
         fail_msg("%s's Kingdom\n  is:       %s\n  expected: %s\nevents:\n%s",
                  player_name(player), got, expected, g->events ? g->events : "");
     assert_true(cards_conserved(cc_state(g)));
+    expect_round_trip(g);
 }
 
 const char *cc_discards(struct cas_test_game *g)

@@ -38,7 +38,8 @@ void cc_discard(struct cas_test_game *g, const char *card);
 /* The Kingdom as "where=card,card ..." for every non-empty place, in the
  * order of cc_give's names, cards bottom to top.  Static buffer. */
 const char *cc_kingdom(struct cas_test_game *g, int player);
-/* Assert player's Kingdom equals `expected`, and cards are conserved. */
+/* Assert player's Kingdom equals `expected`, cards are conserved, and the
+ * state survives serialize/deserialize with its hash. */
 void cc_expect_kingdom(struct cas_test_game *g, int player, const char *expected);
 /* The discard pile bottom to top, as "card card ...".  Static buffer. */
 const char *cc_discards(struct cas_test_game *g);

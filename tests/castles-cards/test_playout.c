@@ -141,7 +141,7 @@ static void playouts_keep_every_property(void **unused)
 {
     (void)unused;
     struct tally t = {0};
-    for (uint64_t seed = 1; seed <= 40; seed++)
+    for (uint64_t seed = 1; seed <= 150; seed++)
         play(seed, 1, &t);
     print_message("full checks: %d games, %ld steps, wins %d/%d, draws %d, "
                   "by kingdom %d, by turns %d, by deck %d\n", t.games, t.steps, t.wins[0],

@@ -86,6 +86,25 @@ static void war_on_wizards_magick_minion_wizard(void **unused)
     cas_test_game_close(&g);
 }
 
+static void danglers_cover_war_heirs_last_first(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "castle=castle general=general50 champion=champion30 arms=arms20",
+                 "castle=castle wife=wife10 heir=heir10,heir20,heir30 n1=duke50", 0);
+    cas_test_play(&g, "war nobles"); /* 100 */
+    assert_string_equal(cc_legal(&g), "lose wife\nlose heir\nlose nobles\n");
+    cas_test_play(&g, "lose heir"); /* HEIR 30: 70 left */
+    cas_test_play(&g, "lose heir"); /* HEIR 20: 50 left */
+    cc_expect_kingdom(&g, 1, "castle=castle wife=wife10 heir=heir10 n1=duke50");
+    cas_test_play(&g, "lose wife"); /* WIFE 10: 40 left */
+    cas_test_play(&g, "lose heir"); /* HEIR 10: 30 left; only the DUKE remains */
+    cc_expect_kingdom(&g, 1, "castle=castle");
+    assert_string_equal(cc_discards(&g),
+                        "general50 champion30 arms20 heir30 heir20 wife10 heir10 duke50");
+    cas_test_game_close(&g);
+}
+
 static void shortfall_nothing_covers_is_forgiven(void **unused)
 {
     (void)unused;
@@ -106,6 +125,7 @@ int main(void)
         cmocka_unit_test(war_on_nobles_outer_column_first),
         cmocka_unit_test(army_defends_in_layers),
         cmocka_unit_test(war_on_wizards_magick_minion_wizard),
+        cmocka_unit_test(danglers_cover_war_heirs_last_first),
         cmocka_unit_test(shortfall_nothing_covers_is_forgiven),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
