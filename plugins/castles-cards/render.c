@@ -1,0 +1,201 @@
+/*
+ * render.c — what a viewer may see: both Kingdoms, the discard pile, the
+ * card being resolved, the pending block, whose decision it is.  Drawn
+ * cards are shown (the rules compare them openly); the draw pile is only a
+ * count, and its make-up is shown to the omniscient viewer alone.  The
+ * pile has no order to leak: a draw is a chance outcome when it happens.
+ */
+#include <string.h>
+
+#include "castles.h"
+
+static const char *const players[NPLAYERS] = {"Red", "Blue"};
+static const char *const phase_names[N_PHASES] = {
+    "setup-draw", "turn", "draw", "keep", "snatch", "place", "loss", "block", "warlock", "over",
+};
+static const char *const pending_names[] = {"none", "block", "magician", "adept"};
+
+const char *player_name(int p)
+{
+    return p >= 0 && p < NPLAYERS ? players[p] : "nobody";
+}
+
+struct view {
+    const cas_state *s;
+    const struct cas_writer *out;
+    int rc;
+    bool ansi, json;
+};
+
+static void emit(struct view *v, const char *text)
+{
+    if (v->rc == CAS_OK)
+        v->rc = v->out->write(v->out->ctx, text, strlen(text));
+}
+
+static void emitf(struct view *v, const char *fmt, ...) CAS_PRINTF(2, 3);
+static void emitf(struct view *v, const char *fmt, ...)
+{
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    emit(v, text);
+}
+
+static const char *card_text(const cas_state *s, uint8_t card)
+{
+    return card == NO_CARD ? "-" : s->game->deck.kind[card].name;
+}
+
+/* Cards bottom to top: "[a b c]" in text, ["a","b","c"] in JSON. */
+static void emit_cards(struct view *v, const uint8_t *cards, int n)
+{
+    emit(v, "[");
+    for (int i = 0; i < n; i++)
+        emitf(v, v->json ? "%s\"%s\"" : "%s%s", i ? (v->json ? "," : " ") : "",
+              card_text(v->s, cards[i]));
+    emit(v, "]");
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void json_kingdom(struct view *v, int p)
+{
+    const cas_state *s = v->s;
+    const struct kingdom *k = &s->k[p];
+    emitf(v, "{\"name\":\"%s\",\"castle\":\"%s\",\"wife\":\"%s\",\"heirs\":", player_name(p),
+          card_text(s, k->castle), card_text(s, k->wife));
+    emit_cards(v, k->heir, k->nheirs);
+    emit(v, ",\"nobles\":");
+    emit_cards(v, k->noble, COLS);
+    emit(v, ",\"wizards\":");
+    emit_cards(v, k->wizard, COLS);
+    emit(v, ",\"stacks\":{");
+    for (int st = 0; st < N_STACKS; st++) {
+        emitf(v, "%s\"%s\":", st ? "," : "", stack_name(st));
+        emit_cards(v, k->st[st].card, k->st[st].n);
+    }
+    emitf(v, "},\"progress\":%d,\"value\":%d}", kingdom_progress(s, p), kingdom_value(s, p));
+}
+
+static void json_state(struct view *v, int viewer)
+{
+    const cas_state *s = v->s;
+    emitf(v, "{\"game\":\"castles-cards\",\"viewer\":%d,\"phase\":\"%s\",\"actor\":%d,"
+          "\"turn\":%d,\"turns\":%u,\"winner\":%d,\"draw_pile\":%d,\"reshuffles\":%d,"
+          "\"discard\":", viewer, phase_names[s->phase], turn_actor(s), s->turn,
+          (unsigned)s->turns, s->winner, s->npile, s->reshuffles);
+    emit_cards(v, s->discard, s->ndiscard);
+    emit(v, ",\"hand\":");
+    emit_cards(v, s->hand, s->nhand);
+    emitf(v, ",\"pending\":{\"kind\":\"%s\",\"by\":%d", pending_names[s->pending],
+          s->pending ? s->pending_by : -1);
+    if (s->pending == PEND_CARDS)
+        emitf(v, ",\"with\":\"%s\",\"value\":%d", group_name(s->pending_group),
+              block_value(s, s->pending_by, s->pending_group));
+    emit(v, "}");
+    if (viewer == CAS_VIEWER_OMNISCIENT) {
+        emit(v, ",\"draw_pile_cards\":{");
+        bool first = true;
+        for (int k = 0; k < s->game->deck.nkinds; k++)
+            if (s->pile[k]) {
+                emitf(v, "%s\"%s\":%d", first ? "" : ",", card_text(s, (uint8_t)k), s->pile[k]);
+                first = false;
+            }
+        emit(v, "}");
+    }
+    emit(v, ",\"players\":[");
+    for (int p = 0; p < NPLAYERS; p++) {
+        emit(v, p ? "," : "");
+        json_kingdom(v, p);
+    }
+    emit(v, "]}\n");
+}
+
+/* ------------------------------------------------------------ text */
+
+static void text_stack(struct view *v, const struct kingdom *k, int st)
+{
+    if (k->st[st].n == 0)
+        return;
+    emitf(v, " %s", strchr(stack_name(st), '.') ? strchr(stack_name(st), '.') + 1 : stack_name(st));
+    emit_cards(v, k->st[st].card, k->st[st].n);
+    if (stack_dangles(k, st))
+        emit(v, "*");
+}
+
+static void text_kingdom(struct view *v, int p)
+{
+    const cas_state *s = v->s;
+    const struct kingdom *k = &s->k[p];
+    emitf(v, "%s%s%s  progress %d/18, %d points\n", v->ansi ? (p ? "\x1b[1;34m" : "\x1b[1;31m") : "",
+          player_name(p), v->ansi ? "\x1b[0m" : "", kingdom_progress(s, p), kingdom_value(s, p));
+    emitf(v, "  CASTLE %s  WIFE %s  HEIRS ", card_text(s, k->castle), card_text(s, k->wife));
+    emit_cards(v, k->heir, k->nheirs);
+    emit(v, "\n  ARMY");
+    for (int st = S_GENERAL; st <= S_ARMS; st++)
+        text_stack(v, k, st);
+    emit(v, "\n");
+    for (int c = 0; c < COLS; c++) {
+        emitf(v, "  n%d %-12s", c + 1, card_text(s, k->noble[c]));
+        for (int row = 0; row < 3; row++)
+            text_stack(v, k, MATRIX_STACK(row, c));
+        emit(v, "\n");
+    }
+    for (int w = 0; w < COLS; w++) {
+        emitf(v, "  w%d %-12s", w + 1, card_text(s, k->wizard[w]));
+        text_stack(v, k, MINION_STACK(w));
+        text_stack(v, k, MAGICK_STACK(w));
+        emit(v, "\n");
+    }
+}
+
+static void text_state(struct view *v, int viewer)
+{
+    const cas_state *s = v->s;
+    emitf(v, "Castles  turn %u  %s", (unsigned)s->turns, phase_names[s->phase]);
+    if (s->phase == PH_OVER)
+        emitf(v, ": %s\n", s->winner >= 0 ? player_name(s->winner) : "draw");
+    else
+        emitf(v, ", decision of %s\n",
+              turn_actor(s) == CAS_ACTOR_CHANCE ? "chance" : player_name(turn_actor(s)));
+    emitf(v, "Draw pile %d cards (reshuffled %d)  Discard %d, top %s\n", s->npile,
+          s->reshuffles, s->ndiscard, s->ndiscard ? card_text(s, s->discard[s->ndiscard - 1]) : "-");
+    if (s->nhand) {
+        emit(v, "In play ");
+        emit_cards(v, s->hand, s->nhand);
+        emit(v, "\n");
+    }
+    if (s->pending == PEND_CARDS)
+        emitf(v, "%s blocks with %s (%d)\n", player_name(s->pending_by),
+              group_name(s->pending_group), block_value(s, s->pending_by, s->pending_group));
+    else if (s->pending != PEND_NONE)
+        emitf(v, "%s's %s holds\n", player_name(s->pending_by), pending_names[s->pending]);
+    if (viewer == CAS_VIEWER_OMNISCIENT) {
+        emit(v, "Pile:");
+        for (int k = 0; k < s->game->deck.nkinds; k++)
+            if (s->pile[k])
+                emitf(v, " %s x%d", card_text(s, (uint8_t)k), s->pile[k]);
+        emit(v, "\n");
+    }
+    for (int p = 0; p < NPLAYERS; p++)
+        text_kingdom(v, p);
+}
+
+int render_state(const cas_state *s, int viewer, enum cas_render_format format,
+                 const struct cas_writer *out)
+{
+    if (viewer < CAS_VIEWER_OMNISCIENT || viewer >= NPLAYERS)
+        return CAS_EINVAL;
+    struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,
+                     .json = format == CAS_RENDER_JSON};
+    if (format == CAS_RENDER_JSON)
+        json_state(&v, viewer);
+    else if (format == CAS_RENDER_TEXT || format == CAS_RENDER_ANSI)
+        text_state(&v, viewer);
+    else
+        return CAS_EINVAL;
+    return v.rc;
+}
