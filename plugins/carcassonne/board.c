@@ -1,0 +1,287 @@
+/*
+ * board.c — spaces of the board: a small open-addressing hash from x,y to
+ * cells, the frontier of open spots with the edge types each requires,
+ * placement legality and enumeration, and putting a tile down (which merges
+ * its features with its neighbours' through features.c).
+ *
+ * Coordinates follow JCloisterZone: start tile at 0,0, x east, y south.
+ * Sides are 0 N, 1 E, 2 S, 3 W; the side facing side b is (b + 2) % 4, and
+ * slot k of one side meets slot 2 - k of the facing side.
+ */
+#include "carc.h"
+
+static const int dir_x[4] = {0, 1, 0, -1}, dir_y[4] = {-1, 0, 1, 0};
+
+static uint32_t hash_slot(const struct cas_state *s, int x, int y)
+{
+    uint32_t key = ((uint32_t)(uint16_t)(x + 0x8000) << 16) | (uint16_t)(y + 0x8000);
+    return (key * 2654435761u >> 7) & (uint32_t)(s->game->hash_size - 1);
+}
+
+int cas__carc_cell_find(const struct cas_state *s, int x, int y)
+{
+    const uint16_t *hash = C_HASH(s);
+    const struct carc_cell *cells = C_CELLS(s);
+    uint32_t mask = (uint32_t)s->game->hash_size - 1;
+    for (uint32_t h = hash_slot(s, x, y);; h = (h + 1) & mask) {
+        int idx = hash[h];
+        if (idx == 0)
+            return -1;
+        if (cells[idx - 1].x == x && cells[idx - 1].y == y)
+            return idx - 1;
+    }
+}
+
+int cas__carc_tile_at(const struct cas_state *s, int x, int y)
+{
+    int ci = cas__carc_cell_find(s, x, y);
+    if (ci < 0 || C_CELLS(s)[ci].tile == CARC_NONE)
+        return -1;
+    return C_CELLS(s)[ci].tile;
+}
+
+/* A new empty cell, entered in the frontier when `open`. */
+static int cell_add(struct cas_state *s, int x, int y, int open)
+{
+    uint16_t *hash = S_HASH(s);
+    uint32_t mask = (uint32_t)s->game->hash_size - 1;
+    uint32_t h = hash_slot(s, x, y);
+    while (hash[h])
+        h = (h + 1) & mask;
+    int ci = s->ncells++;
+    hash[h] = (uint16_t)(ci + 1);
+    struct carc_cell *c = &S_CELLS(s)[ci];
+    *c = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y, .tile = CARC_NONE,
+                            .fpos = CARC_NONE};
+    if (open) {
+        c->fpos = s->nfront;
+        S_FRONT(s)[s->nfront++] = (uint16_t)ci;
+    }
+    return ci;
+}
+
+static void frontier_remove(struct cas_state *s, int ci)
+{
+    struct carc_cell *cells = S_CELLS(s);
+    uint16_t *front = S_FRONT(s);
+    int pos = cells[ci].fpos;
+    if (pos == CARC_NONE)
+        return;
+    int last = front[--s->nfront];
+    front[pos] = (uint16_t)last;
+    cells[last].fpos = (uint16_t)pos;
+    cells[ci].fpos = CARC_NONE;
+}
+
+static const struct carc_rot *tile_rot(const struct cas_state *s, int tile)
+{
+    const struct carc_tile *t = &C_TILES(s)[tile];
+    return &s->game->kinds[t->kind].rot[t->rot];
+}
+
+/* Join the three slots of one side with the facing side of a neighbour. */
+static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
+                         int nbase, const uint8_t *theirs)
+{
+    struct carc_node *nodes = S_NODES(s);
+    for (int k = 0; k < 3; k++) {
+        int a = mine[k], b = theirs[2 - k];
+        int ha = a != 0xFF, hb = b != 0xFF;
+        if (k != 1) {
+            if (ha && hb)
+                cas__carc_union(s, base + a, nbase + b);
+            continue;
+        }
+        if (ha && hb)
+            nodes[cas__carc_union(s, base + a, nbase + b)].open -= 2;
+        else if (ha)  /* the other side closes it (abbey edge) */
+            nodes[nodes[base + a].root].open -= 1;
+        else if (hb)
+            nodes[nodes[nbase + b].root].open -= 1;
+    }
+}
+
+static void require_side(struct carc_cell *c, int side, int edge)
+{
+    uint32_t shift = 8u * (uint32_t)side;
+    c->req = (c->req & ~(0xFFu << shift)) | ((uint32_t)edge << shift);
+    if (edge != EDGE_ANY)
+        c->care |= 0xFFu << shift;
+}
+
+static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)
+{
+    struct carc_node *nodes = S_NODES(s);
+    int base = s->nnodes;
+    for (int f = 0; f < k->nf; f++) {
+        struct carc_node *n = &nodes[base + f];
+        const struct carc_feature_def *d = &k->f[f];
+        *n = (struct carc_node){.root = (uint16_t)(base + f),
+                                .next = (uint16_t)(base + f), .size = 1,
+                                .tile = (uint16_t)tile, .local = (uint8_t)f};
+        if (d->cls == CAS_CARC_ROAD || d->cls == CAS_CARC_CITY)
+            n->open = d->nedges;
+        memcpy(n->attr, d->attr, sizeof n->attr);
+    }
+    s->nnodes = (uint16_t)(s->nnodes + k->nf);
+}
+
+int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int player)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const struct carc_rot *r = &k->rot[rot];
+    int t = s->ntiles++;
+    struct carc_tile *tile = &S_TILES(s)[t];
+    *tile = (struct carc_tile){.kind = (uint16_t)kind, .rot = (uint8_t)rot,
+                               .player = (int8_t)player, .x = (int16_t)x,
+                               .y = (int16_t)y, .node_base = s->nnodes};
+    init_nodes(s, k, t);
+    for (int c = 0; c < k->ncells; c++) {
+        int cx = x + r->dx[c], cy = y + r->dy[c];
+        int ci = cas__carc_cell_find(s, cx, cy);
+        if (ci < 0)
+            ci = cell_add(s, cx, cy, 0);
+        frontier_remove(s, ci);
+        S_CELLS(s)[ci].tile = (uint16_t)t;
+        S_CELLS(s)[ci].sub = (uint8_t)c;
+    }
+    for (int c = 0; c < k->ncells; c++) {
+        int cx = x + r->dx[c], cy = y + r->dy[c];
+        for (int b = 0; b < 4; b++) {
+            int edge = r->edge[c][b];
+            if (edge == EDGE_NONE)
+                continue;
+            int nx = cx + dir_x[b], ny = cy + dir_y[b];
+            int ni = cas__carc_cell_find(s, nx, ny);
+            if (ni < 0)
+                ni = cell_add(s, nx, ny, 1);
+            struct carc_cell *nc = &S_CELLS(s)[ni];
+            if (nc->tile == CARC_NONE) {
+                require_side(nc, (b + 2) % 4, edge);
+                continue;
+            }
+            const struct carc_rot *nr = tile_rot(s, nc->tile);
+            connect_side(s, tile->node_base, r->seg[c][b],
+                         C_TILES(s)[nc->tile].node_base, nr->seg[nc->sub][(b + 2) % 4]);
+        }
+    }
+    return t;
+}
+
+int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, int x,
+                      int y, int rot)
+{
+    const struct carc_rot *r = &k->rot[rot];
+    const struct carc_cell *cells = C_CELLS(s);
+    int touches = 0;
+    for (int c = 0; c < k->ncells; c++) {
+        int ci = cas__carc_cell_find(s, x + r->dx[c], y + r->dy[c]);
+        if (ci < 0)
+            continue;
+        if (cells[ci].tile != CARC_NONE)
+            return 0;
+        if (((r->sig[c] ^ cells[ci].req) & cells[ci].care & r->care[c]) != 0)
+            return 0;
+        touches |= cells[ci].fpos != CARC_NONE;
+    }
+    return touches;
+}
+
+int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    return cas__carc_fits_edges(s, k, x, y, rot) &&
+           !cas__carc_hook_veto_place(s, kind, x, y, rot);
+}
+
+/* Shell sort, then drop duplicates; returns the new length. */
+size_t cas__carc_sort_unique(cas_action *a, size_t n)
+{
+    static const size_t gaps[] = {57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++)
+        for (size_t i = gaps[g]; i < n; i++) {
+            cas_action v = a[i];
+            size_t j = i;
+            for (; j >= gaps[g] && a[j - gaps[g]] > v; j -= gaps[g])
+                a[j] = a[j - gaps[g]];
+            a[j] = v;
+        }
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++)
+        if (out == 0 || a[out - 1] != a[i])
+            a[out++] = a[i];
+    return out;
+}
+
+static void emit(cas_action *buf, size_t cap, size_t *n, cas_action a)
+{
+    if (*n < cap)
+        buf[*n] = a;
+    (*n)++;
+}
+
+/* The fast path: one-space tiles, only frontier spots can take them. */
+static void single_placements(const struct cas_state *s, int kind, cas_action *buf,
+                              size_t cap, size_t *n)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const struct carc_cell *cells = C_CELLS(s);
+    const uint16_t *front = C_FRONT(s);
+    int vetoes = s->game->nexp > 0;
+    for (int i = 0; i < s->nfront; i++) {
+        const struct carc_cell *c = &cells[front[i]];
+        for (int rot = 0; rot < 4; rot++) {
+            const struct carc_rot *r = &k->rot[rot];
+            if (((r->sig[0] ^ c->req) & c->care & r->care[0]) != 0)
+                continue;
+            if (vetoes && cas__carc_hook_veto_place(s, kind, c->x, c->y, rot))
+                continue;
+            emit(buf, cap, n, ACT_PLACE_CODE(kind, c->x, c->y, rot));
+        }
+    }
+}
+
+/* Any tile shape: try every cell of the tile on every open spot.  With
+ * first_only, stop at the first fit (n becomes 1). */
+static void scan_placements(const struct cas_state *s, int kind, cas_action *buf,
+                            size_t cap, size_t *n, int first_only)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const struct carc_cell *cells = C_CELLS(s);
+    const uint16_t *front = C_FRONT(s);
+    for (int i = 0; i < s->nfront; i++) {
+        const struct carc_cell *c = &cells[front[i]];
+        for (int rot = 0; rot < 4; rot++)
+            for (int sub = 0; sub < k->ncells; sub++) {
+                int x = c->x - k->rot[rot].dx[sub], y = c->y - k->rot[rot].dy[sub];
+                if (!cas__carc_fits(s, kind, x, y, rot))
+                    continue;
+                emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
+                if (first_only)
+                    return;
+            }
+    }
+}
+
+int cas__carc_placements(const struct cas_state *s, int kind, cas_action *buf,
+                         size_t cap, size_t *count)
+{
+    size_t n = 0;
+    if (s->game->kinds[kind].ncells == 1)
+        single_placements(s, kind, buf, cap, &n);
+    else
+        scan_placements(s, kind, buf, cap, &n, 0);
+    if (n > cap) {
+        *count = n;
+        return CAS_ENOSPC;
+    }
+    *count = cas__carc_sort_unique(buf, n);
+    return CAS_OK;
+}
+
+int cas__carc_fits_anywhere(const struct cas_state *s, int kind)
+{
+    size_t n = 0;
+    scan_placements(s, kind, NULL, 0, &n, 1);
+    return n > 0;
+}
