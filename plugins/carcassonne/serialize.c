@@ -194,7 +194,7 @@ static int read_tiles(const struct cas_game *g, struct reader *r, struct cas_sta
                 S_NODES(s)[carc_root(s, C_TILES(s)[idx].node_base + f)].flags |= NODE_SCORED;
     }
     if (s->placed >= s->ntiles || s->placed < -1 ||
-        s->ntiles + s->bag_left + s->discarded != g->cap_tiles)
+        s->ntiles + s->bag_left + s->discarded + (s->stage == ST_PLACE) != g->cap_tiles)
         return corrupt(g, "tile counts do not add up");
     return r->bad ? corrupt(g, "truncated") : CAS_OK;
 }
