@@ -40,6 +40,49 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y)
     return C_CELLS(s)[ci].tile;
 }
 
+/* The frontier is kept sorted by (x, y) so that placements come out in
+ * action-code order without sorting. */
+static uint32_t cell_key(const struct carc_cell *c)
+{
+    return ((uint32_t)(uint16_t)(c->x + 0x8000) << 16) | (uint16_t)(c->y + 0x8000);
+}
+
+static int frontier_search(const struct cas_state *s, uint32_t key)
+{
+    const struct carc_open *front = C_FRONT(s);
+    int lo = 0, hi = s->nfront;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (front[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void frontier_insert(struct cas_state *s, int ci)
+{
+    struct carc_open *front = S_FRONT(s);
+    uint32_t key = cell_key(&C_CELLS(s)[ci]);
+    int pos = frontier_search(s, key);
+    memmove(front + pos + 1, front + pos, (size_t)(s->nfront - pos) * sizeof *front);
+    front[pos] = (struct carc_open){.key = key, .cell = (uint16_t)ci};
+    s->nfront++;
+    S_CELLS(s)[ci].open = 1;
+}
+
+static void frontier_remove(struct cas_state *s, int ci)
+{
+    if (!C_CELLS(s)[ci].open)
+        return;
+    struct carc_open *front = S_FRONT(s);
+    int pos = frontier_search(s, cell_key(&C_CELLS(s)[ci]));
+    memmove(front + pos, front + pos + 1, (size_t)(s->nfront - pos - 1) * sizeof *front);
+    s->nfront--;
+    S_CELLS(s)[ci].open = 0;
+}
+
 /* A new empty cell, entered in the frontier when `open`. */
 static int cell_add(struct cas_state *s, int x, int y, int open)
 {
@@ -50,27 +93,11 @@ static int cell_add(struct cas_state *s, int x, int y, int open)
         h = (h + 1) & mask;
     int ci = s->ncells++;
     hash[h] = (uint16_t)(ci + 1);
-    struct carc_cell *c = &S_CELLS(s)[ci];
-    *c = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y, .tile = CARC_NONE,
-                            .fpos = CARC_NONE};
-    if (open) {
-        c->fpos = s->nfront;
-        S_FRONT(s)[s->nfront++] = (uint16_t)ci;
-    }
+    S_CELLS(s)[ci] = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y,
+                                        .tile = CARC_NONE};
+    if (open)
+        frontier_insert(s, ci);
     return ci;
-}
-
-static void frontier_remove(struct cas_state *s, int ci)
-{
-    struct carc_cell *cells = S_CELLS(s);
-    uint16_t *front = S_FRONT(s);
-    int pos = cells[ci].fpos;
-    if (pos == CARC_NONE)
-        return;
-    int last = front[--s->nfront];
-    front[pos] = (uint16_t)last;
-    cells[last].fpos = (uint16_t)pos;
-    cells[ci].fpos = CARC_NONE;
 }
 
 static const struct carc_rot *tile_rot(const struct cas_state *s, int tile)
@@ -101,12 +128,18 @@ static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
     }
 }
 
-static void require_side(struct carc_cell *c, int side, int edge)
+static void require_side(struct cas_state *s, int ci, int side, int edge)
 {
+    struct carc_cell *c = &S_CELLS(s)[ci];
     uint32_t shift = 8u * (uint32_t)side;
     c->req = (c->req & ~(0xFFu << shift)) | ((uint32_t)edge << shift);
     if (edge != EDGE_ANY)
         c->care |= 0xFFu << shift;
+    int pattern = 0;
+    for (int b = 3; b >= 0; b--)
+        pattern = pattern * 5 + (int)((c->req & c->care) >> (8 * b) & 0xFF);
+    c->pattern = (uint16_t)pattern;
+    S_FRONT(s)[frontier_search(s, cell_key(c))].pattern = c->pattern;
 }
 
 static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)
@@ -136,6 +169,8 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                                .player = (int8_t)player, .x = (int16_t)x,
                                .y = (int16_t)y, .node_base = s->nnodes};
     init_nodes(s, k, t);
+    if (k->has_cloister)
+        S_CLOISTERS(s)[s->ncloisters++] = (uint16_t)t;
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
         int ci = cas__carc_cell_find(s, cx, cy);
@@ -157,7 +192,7 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                 ni = cell_add(s, nx, ny, 1);
             struct carc_cell *nc = &S_CELLS(s)[ni];
             if (nc->tile == CARC_NONE) {
-                require_side(nc, (b + 2) % 4, edge);
+                require_side(s, ni, (b + 2) % 4, edge);
                 continue;
             }
             const struct carc_rot *nr = tile_rot(s, nc->tile);
@@ -182,7 +217,7 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
             return 0;
         if (((r->sig[c] ^ cells[ci].req) & cells[ci].care & r->care[c]) != 0)
             return 0;
-        touches |= cells[ci].fpos != CARC_NONE;
+        touches |= cells[ci].open;
     }
     return touches;
 }
@@ -220,23 +255,44 @@ static void emit(cas_action *buf, size_t cap, size_t *n, cas_action a)
     (*n)++;
 }
 
-/* The fast path: one-space tiles, only frontier spots can take them. */
+/* The fast path for one-space tiles: only open spots can take them, the
+ * sorted frontier yields codes in ascending order, and each spot's fitting
+ * rotations come from the kind's pattern table.  With first_only, stop at
+ * the first fit. */
 static void single_placements(const struct cas_state *s, int kind, cas_action *buf,
-                              size_t cap, size_t *n)
+                              size_t cap, size_t *n, int first_only)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    const struct carc_cell *cells = C_CELLS(s);
-    const uint16_t *front = C_FRONT(s);
+    const struct carc_open *front = C_FRONT(s);
     int vetoes = s->game->nexp > 0;
+    if (!vetoes && !first_only && cap >= 4u * s->nfront) {
+        /* branch-free: write all four rotations, keep the ones that fit */
+        size_t out = 0;
+        for (int i = 0; i < s->nfront; i++) {
+            unsigned fits = k->fitmask[front[i].pattern];
+            cas_action base = ACT_PLACE_CODE(kind, (int)(front[i].key >> 16) - 0x8000,
+                                             (int)(front[i].key & 0xFFFF) - 0x8000, 0);
+            for (unsigned rot = 0; rot < 4; rot++) {
+                buf[out] = base | rot;
+                out += (fits >> rot) & 1u;
+            }
+        }
+        *n = out;
+        return;
+    }
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &cells[front[i]];
+        unsigned fits = k->fitmask[front[i].pattern];
+        if (!fits)
+            continue;
+        int x = (int)(front[i].key >> 16) - 0x8000, y = (int)(front[i].key & 0xFFFF) - 0x8000;
         for (int rot = 0; rot < 4; rot++) {
-            const struct carc_rot *r = &k->rot[rot];
-            if (((r->sig[0] ^ c->req) & c->care & r->care[0]) != 0)
+            if (!(fits & (1u << rot)))
                 continue;
-            if (vetoes && cas__carc_hook_veto_place(s, kind, c->x, c->y, rot))
+            if (vetoes && cas__carc_hook_veto_place(s, kind, x, y, rot))
                 continue;
-            emit(buf, cap, n, ACT_PLACE_CODE(kind, c->x, c->y, rot));
+            emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
+            if (first_only)
+                return;
         }
     }
 }
@@ -248,9 +304,9 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_cell *cells = C_CELLS(s);
-    const uint16_t *front = C_FRONT(s);
+    const struct carc_open *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &cells[front[i]];
+        const struct carc_cell *c = &cells[front[i].cell];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
                 int x = c->x - k->rot[rot].dx[sub], y = c->y - k->rot[rot].dy[sub];
@@ -267,21 +323,25 @@ int cas__carc_placements(const struct cas_state *s, int kind, cas_action *buf,
                          size_t cap, size_t *count)
 {
     size_t n = 0;
-    if (s->game->kinds[kind].ncells == 1)
-        single_placements(s, kind, buf, cap, &n);
+    int single = s->game->kinds[kind].ncells == 1;
+    if (single)
+        single_placements(s, kind, buf, cap, &n, 0);
     else
         scan_placements(s, kind, buf, cap, &n, 0);
     if (n > cap) {
         *count = n;
         return CAS_ENOSPC;
     }
-    *count = cas__carc_sort_unique(buf, n);
+    *count = single ? n : cas__carc_sort_unique(buf, n);
     return CAS_OK;
 }
 
 int cas__carc_fits_anywhere(const struct cas_state *s, int kind)
 {
     size_t n = 0;
-    scan_placements(s, kind, NULL, 0, &n, 1);
+    if (s->game->kinds[kind].ncells == 1)
+        single_placements(s, kind, NULL, 0, &n, 1);
+    else
+        scan_placements(s, kind, NULL, 0, &n, 1);
     return n > 0;
 }

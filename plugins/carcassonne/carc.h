@@ -29,6 +29,7 @@
 #define CARC_ID_LEN 16
 #define CARC_FTEXT_LEN 40
 #define CARC_NONE 0xFFFFu
+#define CARC_PATTERNS 625 /* 5^4 side requirements */
 
 /* Edge types of a tile side. */
 enum carc_edge { EDGE_NONE = 0, EDGE_FIELD = 1, EDGE_ROAD = 2, EDGE_CITY = 3,
@@ -86,6 +87,9 @@ struct carc_kind {
     int has_cloister;
     struct carc_feature_def f[CARC_MAX_FEATURES];
     struct carc_rot rot[4];
+    /* one-space tiles: for each requirement pattern (base 5 per side: 0 free,
+     * else the edge type), the bit mask of rotations that fit */
+    uint8_t fitmask[CARC_PATTERNS];
 };
 
 /* ------------------------------------------------------------ game */
@@ -127,7 +131,7 @@ struct cas_game {
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
     /* state layout: byte offsets from the state start */
     size_t off_bag, off_tiles, off_cells, off_hash, off_front, off_nodes,
-        off_figs, state_size;
+        off_figs, off_cloisters, state_size;
 };
 
 /* ------------------------------------------------------------ state */
@@ -144,8 +148,8 @@ struct carc_cell {
     int16_t x, y;
     uint16_t tile;  /* placement index, CARC_NONE for an open (frontier) spot */
     uint8_t sub;    /* which cell of its tile */
-    uint8_t pad;
-    uint16_t fpos;  /* position in the frontier list when open */
+    uint8_t open;   /* in the frontier: empty and next to a tile */
+    uint16_t pattern;   /* open spots: the requirement as a base-5 number */
     uint32_t req, care; /* open spots: edge types required per side */
 };
 
@@ -157,6 +161,13 @@ struct carc_node {
     uint16_t tile;
     uint8_t local, flags;
     uint8_t attr[CARC_MAX_ATTRS];
+};
+
+/* One open spot in the frontier, which is sorted by key (x, then y) so
+ * placements come out in action-code order and scans are sequential. */
+struct carc_open {
+    uint32_t key;
+    uint16_t cell, pattern;
 };
 
 struct carc_fig {
@@ -181,6 +192,7 @@ struct cas_state {
     uint16_t drawn;   /* tile kind drawn this turn */
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
+    uint16_t ncloisters; /* placements holding a cloister, in order */
     int64_t score[CARC_MAX_PLAYERS];
     uint8_t supply[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS];
 };
@@ -191,14 +203,16 @@ struct cas_state {
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
 #define S_HASH(s) S_ARR(s, uint16_t, off_hash)
-#define S_FRONT(s) S_ARR(s, uint16_t, off_front)
+#define S_FRONT(s) S_ARR(s, struct carc_open, off_front)
+#define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
 #define C_HASH(s) S_CARR(s, uint16_t, off_hash)
-#define C_FRONT(s) S_CARR(s, uint16_t, off_front)
+#define C_FRONT(s) S_CARR(s, struct carc_open, off_front)
+#define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
 #define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)
 #define C_FIGS(s) S_CARR(s, struct carc_fig, off_figs)
 

@@ -114,11 +114,13 @@ static int layout(struct cas_game *g)
     g->off_hash = off;
     off = align8(off + (size_t)g->hash_size * sizeof(uint16_t));
     g->off_front = off;
-    off = align8(off + (size_t)g->cap_cells * sizeof(uint16_t));
+    off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_open));
     g->off_nodes = off;
     off = align8(off + (size_t)g->cap_nodes * sizeof(struct carc_node));
     g->off_figs = off;
     off = align8(off + (size_t)g->cap_figs * sizeof(struct carc_fig));
+    g->off_cloisters = off;
+    off = align8(off + (size_t)g->cap_tiles * sizeof(uint16_t));
     for (int i = 0; i < g->nexp; i++) {
         g->exp[i].state_off = off;
         off = align8(off + g->exp[i].desc->state_size);

@@ -262,7 +262,7 @@ static int json_board(const struct cas_state *s, const struct cas_writer *out)
     }
     TRY(cas_writef(out, "],\"open\":["));
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
         TRY(cas_writef(out, "%s[%d,%d]", i ? "," : "", c->x, c->y));
     }
     TRY(cas_writef(out, "],\"bag\":{"));

@@ -115,30 +115,23 @@ static void complete(struct cas_state *s, int node)
     score_feature(s, root, CAS_CARC_DURING);
 }
 
+/* Cloisters whose tile touches the placed tile (diagonals included) may
+ * have been completed by it. */
 static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
 {
     const struct cas_game *g = s->game;
-    const struct carc_rot *r = &g->kinds[t->kind].rot[t->rot];
-    int seen[18], nseen = 0;
-    for (int c = 0; c < g->kinds[t->kind].ncells; c++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int other = cas__carc_tile_at(s, t->x + r->dx[c] + dx,
-                                              t->y + r->dy[c] + dy);
-                if (other < 0 || !g->kinds[C_TILES(s)[other].kind].has_cloister)
-                    continue;
-                int dup = 0;
-                for (int i = 0; i < nseen; i++)
-                    dup |= seen[i] == other;
-                if (dup)
-                    continue;
-                seen[nseen++] = other;
-                const struct carc_tile *o = &C_TILES(s)[other];
-                const struct carc_kind *k = &g->kinds[o->kind];
-                for (int f = 0; f < k->nf; f++)
-                    if (k->f[f].cls == CAS_CARC_CLOISTER)
-                        complete(s, o->node_base + f);
-            }
+    int reach = g->kinds[t->kind].ncells; /* 2x1 tiles reach one further */
+    for (int i = 0; i < s->ncloisters; i++) {
+        const struct carc_tile *o = &C_TILES(s)[C_CLOISTERS(s)[i]];
+        int dx = o->x - t->x, dy = o->y - t->y;
+        int far = reach + g->kinds[o->kind].ncells - 1;
+        if (dx < -far || dx > far || dy < -far || dy > far)
+            continue;
+        const struct carc_kind *k = &g->kinds[o->kind];
+        for (int f = 0; f < k->nf; f++)
+            if (k->f[f].cls == CAS_CARC_CLOISTER)
+                complete(s, o->node_base + f);
+    }
 }
 
 void cas__carc_score_turn(struct cas_state *s)

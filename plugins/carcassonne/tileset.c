@@ -569,8 +569,29 @@ static void rotate_kind(struct carc_kind *k)
     }
 }
 
+/* Which rotations of a one-space tile fit each requirement pattern. */
+static void fill_fitmask(struct carc_kind *k)
+{
+    memset(k->fitmask, 0, sizeof k->fitmask);
+    if (k->ncells != 1)
+        return;
+    for (int p = 0; p < CARC_PATTERNS; p++) {
+        uint32_t req = 0, care = 0;
+        for (int b = 0, rest = p; b < 4; b++, rest /= 5)
+            if (rest % 5) {
+                req |= (uint32_t)(rest % 5) << (8 * b);
+                care |= 0xFFu << (8 * b);
+            }
+        for (int rot = 0; rot < 4; rot++)
+            if (((k->rot[rot].sig[0] ^ req) & care & k->rot[rot].care[0]) == 0)
+                k->fitmask[p] |= (uint8_t)(1u << rot);
+    }
+}
+
 void cas__carc_prepare_rotations(struct carc_kind *kinds, int nkinds)
 {
-    for (int i = 0; i < nkinds; i++)
+    for (int i = 0; i < nkinds; i++) {
         rotate_kind(&kinds[i]);
+        fill_fitmask(&kinds[i]);
+    }
 }
