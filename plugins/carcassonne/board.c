@@ -12,23 +12,25 @@
 
 static const int dir_x[4] = {0, 1, 0, -1}, dir_y[4] = {-1, 0, 1, 0};
 
-static uint32_t hash_slot(const struct cas_state *s, int x, int y)
+static uint32_t pack_key(int x, int y)
 {
-    uint32_t key = ((uint32_t)(uint16_t)(x + 0x8000) << 16) | (uint16_t)(y + 0x8000);
+    return ((uint32_t)(uint16_t)(x + 0x8000) << 16) | (uint16_t)(y + 0x8000);
+}
+
+static uint32_t hash_slot(const struct cas_state *s, uint32_t key)
+{
     return (key * 2654435761u >> 7) & (uint32_t)(s->game->hash_size - 1);
 }
 
 int cas__carc_cell_find(const struct cas_state *s, int x, int y)
 {
-    const uint16_t *hash = C_HASH(s);
-    const struct carc_cell *cells = C_CELLS(s);
-    uint32_t mask = (uint32_t)s->game->hash_size - 1;
-    for (uint32_t h = hash_slot(s, x, y);; h = (h + 1) & mask) {
-        int idx = hash[h];
-        if (idx == 0)
+    const struct carc_slot *hash = C_HASH(s);
+    uint32_t mask = (uint32_t)s->game->hash_size - 1, key = pack_key(x, y);
+    for (uint32_t h = hash_slot(s, key);; h = (h + 1) & mask) {
+        if (hash[h].key == key)
+            return (int)hash[h].cell;
+        if (hash[h].key == 0)
             return -1;
-        if (cells[idx - 1].x == x && cells[idx - 1].y == y)
-            return idx - 1;
     }
 }
 
@@ -44,7 +46,7 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y)
  * action-code order without sorting. */
 static uint32_t cell_key(const struct carc_cell *c)
 {
-    return ((uint32_t)(uint16_t)(c->x + 0x8000) << 16) | (uint16_t)(c->y + 0x8000);
+    return pack_key(c->x, c->y);
 }
 
 static int frontier_search(const struct cas_state *s, uint32_t key)
@@ -86,13 +88,13 @@ static void frontier_remove(struct cas_state *s, int ci)
 /* A new empty cell, entered in the frontier when `open`. */
 static int cell_add(struct cas_state *s, int x, int y, int open)
 {
-    uint16_t *hash = S_HASH(s);
-    uint32_t mask = (uint32_t)s->game->hash_size - 1;
-    uint32_t h = hash_slot(s, x, y);
-    while (hash[h])
+    struct carc_slot *hash = S_HASH(s);
+    uint32_t mask = (uint32_t)s->game->hash_size - 1, key = pack_key(x, y);
+    uint32_t h = hash_slot(s, key);
+    while (hash[h].key)
         h = (h + 1) & mask;
     int ci = s->ncells++;
-    hash[h] = (uint16_t)(ci + 1);
+    hash[h] = (struct carc_slot){.key = key, .cell = (uint32_t)ci};
     S_CELLS(s)[ci] = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y,
                                         .tile = CARC_NONE};
     if (open)

@@ -163,6 +163,13 @@ struct carc_node {
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
+/* A hash slot: key (x, y) -> cell; key 0 marks an empty slot (x would be
+ * -32768, outside any board). */
+struct carc_slot {
+    uint32_t key;
+    uint32_t cell;
+};
+
 /* One open spot in the frontier, which is sorted by key (x, then y) so
  * placements come out in action-code order and scans are sequential. */
 struct carc_open {
@@ -202,7 +209,7 @@ struct cas_state {
 #define S_BAG(s) S_ARR(s, uint16_t, off_bag)
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
-#define S_HASH(s) S_ARR(s, uint16_t, off_hash)
+#define S_HASH(s) S_ARR(s, struct carc_slot, off_hash)
 #define S_FRONT(s) S_ARR(s, struct carc_open, off_front)
 #define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
@@ -210,7 +217,7 @@ struct cas_state {
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
-#define C_HASH(s) S_CARR(s, uint16_t, off_hash)
+#define C_HASH(s) S_CARR(s, struct carc_slot, off_hash)
 #define C_FRONT(s) S_CARR(s, struct carc_open, off_front)
 #define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
 #define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)

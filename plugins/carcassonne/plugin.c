@@ -112,7 +112,7 @@ static int layout(struct cas_game *g)
     g->off_cells = off;
     off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_cell));
     g->off_hash = off;
-    off = align8(off + (size_t)g->hash_size * sizeof(uint16_t));
+    off = align8(off + (size_t)g->hash_size * sizeof(struct carc_slot));
     g->off_front = off;
     off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_open));
     g->off_nodes = off;
