@@ -64,6 +64,27 @@ static void check_copies(struct cas_test_game *g)
     g->vt->state_free(clone);
 }
 
+/* Text fits 80 columns; ANSI adds colours; JSON is one object. */
+static void check_renders(struct cas_test_game *g)
+{
+    char *text = cas_test_render(g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT);
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > 80)
+            fail_msg("render line of %zu columns:\n%.*s", len, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    assert_non_null(strstr(text, "Red "));
+    free(text);
+    char *ansi = cas_test_render(g, CAS_VIEWER_PUBLIC, CAS_RENDER_ANSI);
+    assert_non_null(strstr(ansi, "\x1b["));
+    free(ansi);
+    char *json = cas_test_render(g, 0, CAS_RENDER_JSON);
+    assert_true(json[0] == '{' && strcmp(json + strlen(json) - 2, "}\n") == 0);
+    assert_non_null(strstr(json, "\"tiles\":[{\"id\":\"D\",\"x\":0,\"y\":0,\"rotation\":0"));
+    free(json);
+}
+
 static cas_action pick(struct cas_test_game *g, const cas_action *legal, size_t n,
                        uint64_t *rng)
 {
@@ -101,10 +122,13 @@ static int play_random_game(int nplayers, uint64_t seed, const char *const *opti
         check_text_round_trip(&g, a);
         if (steps++ % 7 == 0)
             check_copies(&g);
+        if (steps % 61 == 0)
+            check_renders(&g);
         assert_int_equal(g.vt->apply(g.state, a, NULL), CAS_OK);
     }
     assert_true(steps >= min_steps);
     check_copies(&g);
+    check_renders(&g);
     char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
     int full = 0;
     for (const char *at = json; (at = strstr(at, "\"meeple\":7")); at++)
