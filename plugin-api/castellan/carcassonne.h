@@ -105,8 +105,8 @@ struct cas_carc_figure {
 #define CAS_CARC_FIG_JOINS 2u    /* may join an occupied feature (builder, pig,
                                     barn); its can_deploy decides            */
 #define CAS_CARC_FIG_ESCORTED 4u /* returns as soon as its owner has no figure
-                                    of strength > 0 left on its feature
-                                    (builder, pig)                           */
+                                    of a kind without this flag left on its
+                                    feature (builder, pig)                   */
 
 /* A kind of figure.  The base game declares kind 0, "meeple" (7 per
  * player, strength 1, roads/cities/fields/cloisters).  Names are the
@@ -164,6 +164,11 @@ struct cas_carc_hooks {
     void (*final_scoring)(void *xctx, cas_carc *c);
     /* CALL-ALL: the turn of `player` ends (after scoring and phases). */
     void (*turn_end)(void *xctx, cas_carc *c, int player);
+    /* FIRST: the strength figure `figure` (an id of api->figures_on) adds to
+     * its owner's majority on `feature`, or CAS_CARC_NO_ANSWER.  Without an
+     * answer the figure kind's strength_on / strength applies. */
+    int (*figure_strength)(void *xctx, const cas_carc *c, int figure,
+                           cas_carc_feature feature);
 };
 
 /* Where an expansion phase sits in the turn. */

@@ -82,6 +82,8 @@ struct carc_rot {
 struct carc_kind {
     char id[CARC_ID_LEN];
     int count;       /* copies in the game, start tile included */
+    int hand;        /* not in the bag: placed by an expansion (abbey, castle);
+                        count is the most copies a game can place */
     int ncells;
     int nf;
     int has_cloister;
@@ -336,6 +338,9 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
                               int rot);
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,
                                int node);
+/* FIRST: an expansion's strength for figure `fig` on node, or
+ * CAS_CARC_NO_ANSWER. */
+int cas__carc_hook_strength(const struct cas_state *s, int fig, int node);
 void cas__carc_hook_tile_placed(struct cas_state *s, int tile);
 void cas__carc_hook_completed(struct cas_state *s, int node);
 void cas__carc_hook_scored(struct cas_state *s, int node, enum cas_carc_when when,

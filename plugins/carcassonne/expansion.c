@@ -191,6 +191,19 @@ int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, 
     return 0;
 }
 
+int cas__carc_hook_strength(const struct cas_state *s, int fig, int node)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, const cas_carc *, int, cas_carc_feature) =
+            HOOK(g, i, figure_strength);
+        int answer = fn ? fn(g->exp[i].xctx, CARC_COF(s), fig, node) : CAS_CARC_NO_ANSWER;
+        if (answer != CAS_CARC_NO_ANSWER)
+            return answer;
+    }
+    return CAS_CARC_NO_ANSWER;
+}
+
 void cas__carc_hook_tile_placed(struct cas_state *s, int tile)
 {
     const struct cas_game *g = s->game;
@@ -458,13 +471,23 @@ static int api_return_figure(cas_carc *c, int figure_id)
     if (figure_id < 0 || figure_id >= s->nfigs)
         return CAS_EINVAL;
     cas__carc_return_figure(s, figure_id);
+    cas__carc_return_escorted(s);
     return CAS_OK;
+}
+
+static int placed_copies(const struct cas_state *s, int kind)
+{
+    int n = 0;
+    for (int t = 0; t < s->ntiles; t++)
+        n += C_TILES(s)[t].kind == kind;
+    return n;
 }
 
 static int api_place_tile(cas_carc *c, int kind, int x, int y, int rot)
 {
     struct cas_state *s = STATE_OF(c);
-    if (s->placed >= 0 || !api_can_place(c, kind, x, y, rot))
+    if (s->placed >= 0 || !api_can_place(c, kind, x, y, rot) ||
+        placed_copies(s, kind) >= s->game->kinds[kind].count)
         return CAS_EILLEGAL;
     s->placed = (int16_t)cas__carc_place(s, kind, x, y, rot, s->player);
     s->placed_by_phase = 1;

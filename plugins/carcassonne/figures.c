@@ -23,6 +23,11 @@ int cas__carc_strength(const struct cas_state *s, int fig)
 {
     const struct carc_fig *f = &C_FIGS(s)[fig];
     const struct carc_figkind *k = &s->game->fig[f->kind];
+    if (s->game->nexp > 0) {
+        int answer = cas__carc_hook_strength(s, fig, C_NODES(s)[f->node].root);
+        if (answer != CAS_CARC_NO_ANSWER)
+            return answer;
+    }
     if (k->def.strength_on)
         return k->def.strength_on(s->game->exp[k->exp].xctx, CARC_COF(s), f->player,
                                   C_NODES(s)[f->node].root);

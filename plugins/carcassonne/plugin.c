@@ -145,7 +145,7 @@ static int load_tiles(struct cas_game *g, const struct game_options *o)
 
 static int check_pool(struct cas_game *g)
 {
-    if (g->kinds[g->start_kind].count < 1) {
+    if (g->kinds[g->start_kind].count < 1 || g->kinds[g->start_kind].hand) {
         cas_host_errorf(g->host, "tiles: the start tile %s needs a count of at least 1 "
                         "(the count includes the start tile)",
                         g->kinds[g->start_kind].id);
@@ -227,8 +227,9 @@ void cas__carc_state_reset(struct cas_state *s)
     const struct cas_game *g = s->game;
     memset((char *)s + sizeof s->game, 0, g->state_size - sizeof s->game);
     for (int k = 0; k < g->nkinds; k++) {
-        S_BAG(s)[k] = (uint16_t)g->kinds[k].count;
-        s->bag_left = (uint16_t)(s->bag_left + g->kinds[k].count);
+        int in_bag = g->kinds[k].hand ? 0 : g->kinds[k].count;
+        S_BAG(s)[k] = (uint16_t)in_bag;
+        s->bag_left = (uint16_t)(s->bag_left + in_bag);
     }
     S_BAG(s)[g->start_kind]--;
     s->bag_left--;

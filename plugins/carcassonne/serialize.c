@@ -163,7 +163,7 @@ static int read_header(const struct cas_game *g, struct reader *r, struct cas_st
             s->supply[p][f] = (uint8_t)get_uint(r, 1);
     for (int k = 0; k < g->nkinds; k++) {
         S_BAG(s)[k] = (uint16_t)get_uint(r, 2);
-        if (S_BAG(s)[k] > g->kinds[k].count)
+        if (S_BAG(s)[k] > (g->kinds[k].hand ? 0 : g->kinds[k].count))
             return corrupt(g, "more tiles in the bag than the game has");
         s->bag_left = (uint16_t)(s->bag_left + S_BAG(s)[k]);
     }
@@ -193,8 +193,14 @@ static int read_tiles(const struct cas_game *g, struct reader *r, struct cas_sta
             if (scored & (1u << f))
                 S_NODES(s)[carc_root(s, C_TILES(s)[idx].node_base + f)].flags |= NODE_SCORED;
     }
+    int from_bag = 0, bag_total = 0;
+    for (int k = 0; k < g->nkinds; k++)
+        if (!g->kinds[k].hand) {
+            from_bag += placed[k];
+            bag_total += g->kinds[k].count;
+        }
     if (s->placed >= s->ntiles || s->placed < -1 ||
-        s->ntiles + s->bag_left + s->discarded + (s->stage == ST_PLACE) != g->cap_tiles)
+        from_bag + s->bag_left + s->discarded + (s->stage == ST_PLACE) != bag_total)
         return corrupt(g, "tile counts do not add up");
     return r->bad ? corrupt(g, "truncated") : CAS_OK;
 }

@@ -317,12 +317,15 @@ static int parse_tile(struct parser *p, char **tok, int ntok)
     long count = strtol(tok[2], &end, 10);
     if (*end || count < 0 || count > 999)
         return fail(p, "count '%s' must be a number 0..999%s", tok[2], "");
-    int ncells = 1;
-    if (ntok >= 5) {
-        if (strcmp(tok[4], "size=2x1") != 0)
-            return fail(p, "unexpected '%s'; the only tile option is size=2x1%s",
-                        tok[4], "");
-        ncells = 2;
+    int ncells = 1, hand = 0;
+    for (int i = 4; i < ntok; i++) {
+        if (strcmp(tok[i], "size=2x1") == 0)
+            ncells = 2;
+        else if (strcmp(tok[i], "hand") == 0)
+            hand = 1;
+        else
+            return fail(p, "unexpected '%s'; tile options are size=2x1 and hand%s",
+                        tok[i], "");
     }
     size_t want = ncells == 1 ? 4 : 6;
     if (strlen(tok[3]) != want)
@@ -344,6 +347,7 @@ static int parse_tile(struct parser *p, char **tok, int ntok)
     snprintf(k->id, sizeof k->id, "%s", tok[1]);
     k->count = (int)count;
     k->ncells = ncells;
+    k->hand = hand;
     memset(p->edge0, EDGE_NONE, sizeof p->edge0);
     memset(p->seg0, SEG_FREE, sizeof p->seg0);
     /* outline order: 1x1 N E S W; 2x1 N0 N1 E1 S1 S0 W0 */

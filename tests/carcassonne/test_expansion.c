@@ -34,6 +34,10 @@ struct toll_state {
     uint8_t taxes[6];
 };
 
+/* The services table, as init received it (read-only copy for the hooks of
+ * the small FIRST-answer expansions below, which have no init). */
+static struct cas_carc_api toll_api_copy;
+
 static int toll_init(const struct cas_carc_api *api, const struct cas_host *host,
                      const cas_carc_game *game, const struct cas_option_value *options,
                      size_t n_options, void **xctx, size_t *bad_option)
@@ -46,6 +50,7 @@ static int toll_init(const struct cas_carc_api *api, const struct cas_host *host
         return CAS_ENOMEM;
     ctx->api = api;
     ctx->host = host;
+    toll_api_copy = *api;
     ctx->toll_attr = api->attribute_index(game, "toll");
     *xctx = ctx;
     return ctx->toll_attr >= 0 ? CAS_OK : CAS_EDATA;
@@ -317,6 +322,66 @@ static void test_abi_major_refused(void **unused)
     cas_test_game_close(&g);
 }
 
+/* FIRST hooks: the first expansion that answers sets a meeple's strength. */
+static int weak_meeple(void *xctx, const cas_carc *c, int figure, cas_carc_feature f)
+{
+    (void)xctx;
+    (void)c;
+    (void)f;
+    return figure >= 0 ? 0 : CAS_CARC_NO_ANSWER; /* every figure: 0 */
+}
+
+static int strong_meeple(void *xctx, const cas_carc *c, int figure, cas_carc_feature f)
+{
+    (void)xctx;
+    struct cas_carc_figure on[8];
+    size_t n;
+    const struct cas_carc_api *api = &toll_api_copy;
+    if (api->figures_on(c, f, on, 8, &n) != CAS_OK)
+        return CAS_CARC_NO_ANSWER;
+    for (size_t i = 0; i < n; i++)
+        if (on[i].id == figure && on[i].kind == 0)
+            return 3; /* meeples: 3; other kinds: no answer */
+    return CAS_CARC_NO_ANSWER;
+}
+
+static void city_duel(const struct cas_carc_expansion *first,
+                      const struct cas_carc_expansion *second, const int64_t *expected)
+{
+    struct cas_expansion_ref refs[3] = {toll_ref(&toll_expansion), toll_ref(first),
+                                        toll_ref(second)};
+    refs[1].id = "first";
+    refs[2].id = "second";
+    const char *opts[] = {"tiles=*:0,D:1,G:1,E:1,N:2", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, refs, 3);
+    cas_test_play_record(&g, "draw G\nplace G 0,-1 90\ndeploy meeple city N+S\n"
+                             "draw E\nplace E 1,-1 0\ndeploy guard city N\n"
+                             "draw N\nplace N 0,-2 180\npass\n"
+                             "draw N\nplace N 1,-2 270\npass\n");
+    cas_test_expect_scores(&g, expected);
+    cas_test_game_close(&g);
+}
+
+static void test_first_answer_wins(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks weak_hooks = {
+        .struct_size = sizeof(struct cas_carc_hooks), .figure_strength = weak_meeple};
+    static const struct cas_carc_hooks strong_hooks = {
+        .struct_size = sizeof(struct cas_carc_hooks), .figure_strength = strong_meeple};
+    struct cas_carc_expansion weak = {.struct_size = sizeof weak,
+                                      .abi_major = CAS_CARC_ABI_MAJOR,
+                                      .hooks = &weak_hooks};
+    struct cas_carc_expansion strong = weak;
+    strong.hooks = &strong_hooks;
+    /* weak first: Red's meeple 0, Blue's guard 0: nobody scores */
+    city_duel(&weak, &strong, (const int64_t[]){0, 0});
+    /* strong first: Red's meeple 3 beats the guard, which strong leaves to
+     * weak (0) */
+    city_duel(&strong, &weak, (const int64_t[]){10, 0});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_figure_strength),
         cmocka_unit_test(test_state_block_serialized),
         cmocka_unit_test(test_abi_major_refused),
+        cmocka_unit_test(test_first_answer_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
