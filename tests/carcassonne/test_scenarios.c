@@ -163,6 +163,32 @@ static void test_farmer_tie(void **unused)
                   (const int64_t[]){3, 3});
 }
 
+/* One field touching two completed cities: 6 for its farmer. */
+static void test_farmer_two_cities(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,K:1,E:2", NULL};
+    play_scenario(2, opts,
+                  "draw K\nplace K 1,0 0\ndeploy meeple field En+Es+Se+Wn\n"
+                  "draw E\nplace E 0,-1 180\npass\n"
+                  "draw E\nplace E 1,-1 180\npass\n",
+                  (const int64_t[]){6, 0});
+}
+
+/* Three fields with farmers (Red, Blue, Red) joined: Red alone scores. */
+static void test_farmer_majority(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:2,B:1,A:1", NULL};
+    play_scenario(2, opts,
+                  "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw U\nplace U -1,0 0\ndeploy meeple field Es+Se+Sw+Ws\n"
+                  "draw B\nplace B 1,-1 0\npass\n"
+                  "draw A\nplace A 2,0 90\npass\n",
+                  (const int64_t[]){3, 0});
+}
+
 /* With farmers off no field can be chosen. */
 static void test_farmers_off(void **unused)
 {
@@ -249,6 +275,8 @@ int main(void)
         cmocka_unit_test(test_farmer_scores_completed_city),
         cmocka_unit_test(test_field_split_by_road),
         cmocka_unit_test(test_farmer_tie),
+        cmocka_unit_test(test_farmer_two_cities),
+        cmocka_unit_test(test_farmer_majority),
         cmocka_unit_test(test_farmers_off),
         cmocka_unit_test(test_tile_fits_nowhere),
         cmocka_unit_test(test_road_loop),
