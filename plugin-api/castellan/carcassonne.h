@@ -1,0 +1,311 @@
+/*
+ * castellan/carcassonne.h — the Carcassonne extension ABI: the only header a
+ * new Carcassonne expansion needs (besides castellan/plugin.h).
+ *
+ * An expansion is an ordinary castellan plugin of kind CAS_KIND_EXPANSION
+ * whose descriptor's `extension` points at a static const
+ * struct cas_carc_expansion.  The host hands the session's expansions to the
+ * carcassonne game plugin in resolved order (manifest after/before, then id);
+ * the game checks CAS_CARC_ABI_MAJOR/MINOR here exactly like the host checks
+ * the host ABI, then:
+ *   1. parses the expansion's tile sets (files in its data folder) into the
+ *      same bag as the base tiles, with the attributes it declares;
+ *   2. adds its figure kinds to every player's supply;
+ *   3. calls init() once per game and state_init() once per fresh state;
+ *   4. calls its hooks at fixed points of every turn and its phases as new
+ *      decision points, always in the resolved expansion order.
+ *
+ * Hook semantics are part of the contract (docs/plugin-guide/
+ * carcassonne-expansions.md holds the version table and, row by row, which
+ * hooks each mission expansion uses):
+ *   CALL-ALL  every expansion's hook runs, in order; return values ignored.
+ *   CHAIN     every expansion's hook runs, in order, each receiving the value
+ *             the previous one returned (starting from the engine's value);
+ *             the last value is used.
+ *   VETO      hooks run in order until one returns nonzero: the thing is
+ *             forbidden.  All must agree (return 0) for it to be allowed.
+ *   FIRST     hooks run in order until one returns something other than
+ *             CAS_CARC_NO_ANSWER; that answer is used, otherwise the
+ *             engine's default.
+ *
+ * Everything an expansion keeps per game state lives in its state block:
+ * state_size bytes of plain data (fixed-width integers, no pointers) that the
+ * engine stores inside its own state, so clone/copy are one memcpy, hashes
+ * cover it, and serialize writes it verbatim (state_check validates it on
+ * deserialize).  Expansions keep no global mutable state and never draw
+ * randomness: chance is the host's.
+ *
+ * Handles: a `cas_carc` is one game state as lent to a hook, valid only
+ * during the call.  Hooks receiving `const cas_carc *` may only query; hooks
+ * receiving `cas_carc *` may also use the mutating services of the api.
+ */
+#ifndef CASTELLAN_CARCASSONNE_H
+#define CASTELLAN_CARCASSONNE_H
+
+#include <castellan/plugin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAS_CARC_ABI_MAJOR 1
+#define CAS_CARC_ABI_MINOR 0
+
+typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
+typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
+
+/* Feature classes.  Monasteries, gardens and German castles are all
+ * CLOISTER-class: they complete when every space around their tile is
+ * filled (8 around a 1x1 tile, 10 around a 2x1 tile). */
+enum cas_carc_class {
+    CAS_CARC_ROAD = 1,
+    CAS_CARC_CITY = 2,
+    CAS_CARC_FIELD = 3,
+    CAS_CARC_CLOISTER = 4
+};
+#define CAS_CARC_CLASS_BIT(cls) (1u << (cls))
+
+/* A feature on the board: a handle valid until the next tile placement
+ * (placements merge features).  Negative: no feature. */
+typedef int32_t cas_carc_feature;
+#define CAS_CARC_NO_FEATURE ((cas_carc_feature)-1)
+
+/* Returned by FIRST hooks that have nothing to say. */
+#define CAS_CARC_NO_ANSWER (-1000000)
+
+enum cas_carc_when {
+    CAS_CARC_DURING = 1, /* a feature completed during the game      */
+    CAS_CARC_FINAL = 2   /* final scoring of an incomplete feature/field */
+};
+
+struct cas_carc_feature_info {
+    size_t struct_size;
+    enum cas_carc_class cls;
+    const char *name;  /* "road", "city", "field", "monastery", "garden", ... */
+    int spaces;        /* distinct board spaces it covers (scoring size)  */
+    int tiles;         /* distinct tiles it covers                        */
+    int open_edges;    /* roads/cities: edges not yet met; 0 = complete   */
+    int complete;      /* roads/cities: closed; cloisters: surrounded     */
+    int ring_filled;   /* cloisters: filled spaces around its tile        */
+    int ring_size;     /* cloisters: spaces around its tile (8 or 10)     */
+    int completed_cities; /* fields: distinct completed cities it touches */
+    int x, y;          /* board position of one space it covers           */
+};
+
+/* A figure standing on the board. */
+struct cas_carc_figure {
+    int id;            /* index in the figure table, for return/move      */
+    int player;
+    int kind;          /* index into the game's figure kinds (0 = meeple) */
+    cas_carc_feature feature;
+};
+
+/* Figure kind flags. */
+#define CAS_CARC_FIG_STAYS 1u    /* stays when its feature scores (pig, barn) */
+#define CAS_CARC_FIG_JOINS 2u    /* may join an occupied feature (builder, pig,
+                                    barn); its can_deploy decides            */
+#define CAS_CARC_FIG_ESCORTED 4u /* returns as soon as its owner has no figure
+                                    of a kind without this flag left on its
+                                    feature (builder, pig)                   */
+
+/* A kind of figure.  The base game declares kind 0, "meeple" (7 per
+ * player, strength 1, roads/cities/fields/cloisters).  Names are the
+ * notation word: `deploy large-meeple road E+W`. */
+struct cas_carc_figure_kind {
+    size_t struct_size;
+    const char *name;     /* [a-z-]+, unique in the game                  */
+    int per_player;       /* supply per player                            */
+    int strength;         /* weight in majorities; 0 never wins one       */
+    uint32_t classes;     /* CAS_CARC_CLASS_BIT mask it may stand on      */
+    uint32_t flags;       /* CAS_CARC_FIG_*                                */
+    /* VETO for this kind only, after the engine's checks (class, supply,
+     * occupancy unless JOINS).  NULL: allowed.  Return nonzero to forbid. */
+    int (*can_deploy)(void *xctx, const cas_carc *c, int player,
+                      cas_carc_feature feature);
+    /* FIRST for this kind: its strength on `feature` (mayor: coats of arms).
+     * NULL: `strength`. */
+    int (*strength_on)(void *xctx, const cas_carc *c, int player,
+                       cas_carc_feature feature);
+};
+
+/* Hooks.  Any pointer may be NULL.  `player` is the active player. */
+struct cas_carc_hooks {
+    size_t struct_size;
+    /* CALL-ALL: a tile was placed (bag, hand or expansion source) and its
+     * features merged, before figures are deployed.  `tile` is the
+     * placement index (api->tile_info). */
+    void (*tile_placed)(void *xctx, cas_carc *c, int player, int tile);
+    /* CALL-ALL: a road, city or cloister has just become complete by this
+     * turn's tile, before it is scored (goods, King, Robber Baron). */
+    void (*feature_completed)(void *xctx, cas_carc *c, int player,
+                              cas_carc_feature feature);
+    /* CALL-ALL: `feature` was scored (points[p] each player got, 0 for
+     * losers), before its figures return (wagon: remember who may move). */
+    void (*feature_scored)(void *xctx, cas_carc *c, int player,
+                           cas_carc_feature feature, enum cas_carc_when when,
+                           const int64_t *points);
+    /* CHAIN: points a majority winner gets for `feature`.  The engine's
+     * value comes first (road 1/space, city 2/space + 2/coat, cloister
+     * spaces, field 3/completed city; final: road 1, city 1+1, cloister
+     * filled+1).  Inns, cathedrals, castles, pigs and barns fold in here. */
+    int64_t (*feature_points)(void *xctx, const cas_carc *c,
+                              cas_carc_feature feature,
+                              enum cas_carc_when when, int winner,
+                              int64_t points);
+    /* VETO: placing tile kind `kind` with its anchor at x,y rotated `rot`
+     * (0..3 quarter turns clockwise), edges already known to match. */
+    int (*veto_placement)(void *xctx, const cas_carc *c, int kind, int x,
+                          int y, int rot);
+    /* VETO: deploying a figure of `kind` on `feature` (any kind). */
+    int (*veto_deploy)(void *xctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature feature);
+    /* CALL-ALL: final scoring, after the engine scored incomplete features
+     * and fields (goods majorities, King, Robber Baron, barns). */
+    void (*final_scoring)(void *xctx, cas_carc *c);
+    /* CALL-ALL: the turn of `player` ends (after scoring and phases). */
+    void (*turn_end)(void *xctx, cas_carc *c, int player);
+    /* FIRST: the strength figure `figure` (an id of api->figures_on) adds to
+     * its owner's majority on `feature`, or CAS_CARC_NO_ANSWER.  Without an
+     * answer the figure kind's strength_on / strength applies. */
+    int (*figure_strength)(void *xctx, const cas_carc *c, int figure,
+                           cas_carc_feature feature);
+};
+
+/* Where an expansion phase sits in the turn. */
+enum cas_carc_slot {
+    CAS_CARC_BEFORE_DRAW = 1,   /* before the draw (abbey, castle from hand);
+                                   also asked once the bag is empty          */
+    CAS_CARC_AFTER_PLACE = 2,   /* tile placed, before the figure decision   */
+    CAS_CARC_AFTER_DEPLOY = 3,  /* figure decided, before scoring            */
+    CAS_CARC_AFTER_SCORING = 4, /* features scored (wagon moves)             */
+    CAS_CARC_TURN_END = 5       /* last thing in a turn                      */
+};
+
+/* actor() result when the phase has nothing to decide now. */
+#define CAS_CARC_PHASE_SKIP (-100)
+/* apply() results. */
+#define CAS_CARC_PHASE_DONE 0  /* leave the phase                           */
+#define CAS_CARC_PHASE_AGAIN 1 /* ask actor() again (next wagon owner, ...) */
+
+/* A new decision point in the turn.  Its actions are 48-bit payloads the
+ * expansion chooses; the engine wraps them into action codes and asks the
+ * expansion for their canonical text, which must not start with a word the
+ * engine uses (draw, place, deploy, pass). */
+#define CAS_CARC_PAYLOAD_MASK ((UINT64_C(1) << 48) - 1)
+struct cas_carc_phase {
+    size_t struct_size;
+    const char *name;
+    enum cas_carc_slot slot;
+    /* Who decides now: a player index, or CAS_CARC_PHASE_SKIP. */
+    int (*actor)(void *xctx, const cas_carc *c);
+    /* Payloads of the legal actions, sorted ascending, unique, non-empty;
+     * buffer protocol of cas_game_vtable.legal_actions. */
+    int (*legal)(void *xctx, const cas_carc *c, uint64_t *payloads,
+                 size_t cap, size_t *count);
+    /* Apply a legal payload: CAS_CARC_PHASE_DONE, _AGAIN, or negative. */
+    int (*apply)(void *xctx, cas_carc *c, uint64_t payload);
+    /* Canonical text; same contract as cas_game_vtable.action_text. */
+    int (*text)(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
+                size_t cap);
+    /* Parse text into a payload; CAS_EPARSE if the text is not this
+     * phase's (the engine then tries the others). */
+    int (*parse)(void *xctx, const cas_carc *c, const char *text,
+                 uint64_t *payload);
+};
+
+/* What a tile placement looks like, for queries. */
+struct cas_carc_tile_info {
+    size_t struct_size;
+    const char *id;   /* tile id from the tile set ("D", "IC-1") */
+    int kind;         /* index of its tile kind                  */
+    int x, y, rot;    /* anchor space and quarter turns clockwise */
+    int player;       /* who placed it; -1 for the start tile     */
+};
+
+/* Services the engine lends to expansions (passed to init; valid for the
+ * game's lifetime).  Functions taking `cas_carc *` mutate the state and may
+ * only be called from hooks/phases that received a mutable handle. */
+struct cas_carc_api {
+    size_t struct_size;
+    uint16_t abi_major, abi_minor;
+    /* ---- game-level queries */
+    int (*attribute_index)(const cas_carc_game *g, const char *name); /* <0: none */
+    int (*figure_kind_index)(const cas_carc_game *g, const char *name);
+    int (*tile_kind_index)(const cas_carc_game *g, const char *id);
+    int (*nplayers)(const cas_carc_game *g);
+    /* ---- state queries */
+    const cas_carc_game *(*game)(const cas_carc *c);
+    void *(*xstate)(cas_carc *c, void *xctx);            /* own state block */
+    const void *(*xstate_const)(const cas_carc *c, void *xctx);
+    int (*active_player)(const cas_carc *c);
+    int (*placed_tile)(const cas_carc *c); /* this turn's placement or -1 */
+    int (*tile_count)(const cas_carc *c);  /* placements so far */
+    int (*tile_info)(const cas_carc *c, int tile, struct cas_carc_tile_info *out);
+    int (*tile_at)(const cas_carc *c, int x, int y); /* placement or -1 */
+    /* Features of placement `tile`, in tile-set order; buffer protocol. */
+    int (*tile_features)(const cas_carc *c, int tile, cas_carc_feature *buf,
+                         size_t cap, size_t *count);
+    int (*feature_info)(const cas_carc *c, cas_carc_feature f,
+                        struct cas_carc_feature_info *out);
+    int (*same_feature)(const cas_carc *c, cas_carc_feature a, cas_carc_feature b);
+    int (*attribute)(const cas_carc *c, cas_carc_feature f, int attribute);
+    int (*figures_on)(const cas_carc *c, cas_carc_feature f,
+                      struct cas_carc_figure *buf, size_t cap, size_t *count);
+    int (*supply)(const cas_carc *c, int player, int kind);
+    int (*bag_left)(const cas_carc *c); /* tiles still in the bag */
+    int (*can_place)(const cas_carc *c, int kind, int x, int y, int rot);
+    /* Completed features of a class on the board so far. */
+    int (*completed_count)(const cas_carc *c, enum cas_carc_class cls);
+    /* ---- mutations */
+    void (*add_score)(cas_carc *c, int player, int64_t points, const char *reason);
+    void (*event)(cas_carc *c, int player, const char *text);
+    int (*deploy)(cas_carc *c, int player, int kind, cas_carc_feature f);
+    int (*return_figure)(cas_carc *c, int figure_id);
+    /* Place a tile not drawn from the bag (abbey, castle from hand); the
+     * turn continues with the figure decision for that tile. */
+    int (*place_tile)(cas_carc *c, int kind, int x, int y, int rot);
+    /* The active player plays another turn after this one (builder). */
+    void (*grant_extra_turn)(cas_carc *c);
+};
+
+/* The descriptor an expansion's cas_plugin.extension points at. */
+struct cas_carc_expansion {
+    size_t struct_size;
+    uint16_t abi_major, abi_minor; /* CAS_CARC_ABI_MAJOR/MINOR built with */
+    int max_players;               /* 6 if it adds a colour, else 0       */
+    /* Tile set files in the expansion's data folder, merged into the bag. */
+    const char *const *tile_sets;
+    size_t n_tile_sets;
+    /* Feature attributes its tiles use ("inn", "cathedral", "wine"). */
+    const char *const *attributes;
+    size_t n_attributes;
+    const struct cas_carc_figure_kind *figures;
+    size_t n_figures;
+    size_t state_size; /* bytes of its per-state block; 0 for none */
+
+    /* Once per game, after tiles and figure kinds are known.  Options are
+     * the expansion's own, validated by the host.  *xctx is handed to every
+     * hook; allocate it with host->alloc.  Return CAS_OK or CAS_EOPTION
+     * (*bad_option set) / other CAS_E* after host->set_error. */
+    int (*init)(const struct cas_carc_api *api, const struct cas_host *host,
+                const cas_carc_game *game,
+                const struct cas_option_value *options, size_t n_options,
+                void **xctx, size_t *bad_option);
+    void (*fini)(void *xctx);
+    /* Fill a fresh state block (zeroed before the call). */
+    void (*state_init)(void *xctx, cas_carc *c, void *xstate);
+    /* Validate a deserialized state block: CAS_OK or CAS_ECORRUPT. */
+    int (*state_check)(void *xctx, const cas_carc *c, const void *xstate);
+    /* Append the expansion's part of a render (its tokens, King holder). */
+    int (*render)(void *xctx, const cas_carc *c, int viewer,
+                  enum cas_render_format format, const struct cas_writer *out);
+
+    const struct cas_carc_hooks *hooks;
+    const struct cas_carc_phase *phases;
+    size_t n_phases;
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CASTELLAN_CARCASSONNE_H */

@@ -1,0 +1,381 @@
+/*
+ * carc.h — internal shared definitions of the Carcassonne plugin: the game
+ * (immutable rules, tile kinds, figure kinds, expansions) and the state (one
+ * flat block: board, union-find of features, figures, expansion blocks), and
+ * the cross-file functions between its subsystems.
+ *
+ * State layout: struct cas_state is a header followed by arrays whose sizes
+ * and offsets the game computes once (carc_layout), so state_copy is one
+ * memcpy and no move allocates.
+ */
+#ifndef CARC_H
+#define CARC_H
+
+#include <castellan/carcassonne.h>
+#include <castellan/plugin.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#define CARC_MAX_PLAYERS 6
+#define CARC_MAX_ATTRS 8
+#define CARC_MAX_FEATURES 16   /* features on one tile kind       */
+#define CARC_MAX_CELLS 2       /* spaces one tile covers (2x1)    */
+#define CARC_MAX_FIGKINDS 8
+#define CARC_MAX_EXPANSIONS 8
+#define CARC_MAX_PHASES 16
+#define CARC_MAX_KINDS 250
+#define CARC_MAX_FIGURES 256  /* figures of all players together */
+#define CARC_ID_LEN 16
+#define CARC_FTEXT_LEN 40
+#define CARC_NONE 0xFFFFu
+#define CARC_PATTERNS 625 /* 5^4 side requirements */
+
+/* Edge types of a tile side. */
+enum carc_edge { EDGE_NONE = 0, EDGE_FIELD = 1, EDGE_ROAD = 2, EDGE_CITY = 3,
+                 EDGE_RIVER = 4, EDGE_ANY = 5 };
+
+/* Action kinds, in the top 4 bits of an action code. */
+enum carc_action_kind { ACT_DRAW = 1, ACT_PLACE = 2, ACT_DEPLOY = 3,
+                        ACT_PASS = 4, ACT_PHASE = 5 };
+#define ACT_KIND(a) ((unsigned)((a) >> 60))
+#define ACT_MAKE(kind) ((cas_action)(kind) << 60)
+#define ACT_DRAW_CODE(k) (ACT_MAKE(ACT_DRAW) | (cas_action)(k))
+#define ACT_PLACE_CODE(k, x, y, r)                                         \
+    (ACT_MAKE(ACT_PLACE) | ((cas_action)(k) << 40) |                       \
+     ((cas_action)(uint16_t)((x) + 0x8000) << 24) |                        \
+     ((cas_action)(uint16_t)((y) + 0x8000) << 8) | (cas_action)(r))
+#define ACT_PLACE_KIND(a) ((int)(((a) >> 40) & 0xFFFFF))
+#define ACT_PLACE_X(a) ((int)(((a) >> 24) & 0xFFFF) - 0x8000)
+#define ACT_PLACE_Y(a) ((int)(((a) >> 8) & 0xFFFF) - 0x8000)
+#define ACT_PLACE_ROT(a) ((int)((a)&3))
+#define ACT_DEPLOY_CODE(fk, local)                                         \
+    (ACT_MAKE(ACT_DEPLOY) | ((cas_action)(fk) << 16) | (cas_action)(local))
+#define ACT_DEPLOY_FIG(a) ((int)(((a) >> 16) & 0xFF))
+#define ACT_DEPLOY_LOCAL(a) ((int)((a)&0xFF))
+#define ACT_PHASE_CODE(ph, payload)                                        \
+    (ACT_MAKE(ACT_PHASE) | ((cas_action)(ph) << 48) |                      \
+     ((payload)&CAS_CARC_PAYLOAD_MASK))
+#define ACT_PHASE_INDEX(a) ((int)(((a) >> 48) & 0xFFF))
+
+/* ------------------------------------------------------------ tile kinds */
+
+struct carc_feature_def {
+    uint8_t cls;       /* enum cas_carc_class */
+    uint8_t cellmask;  /* which cells of the tile it covers */
+    uint8_t nedges;    /* road/city edges, for the open count */
+    uint8_t ntouch;    /* fields: cities touched */
+    uint8_t touch[CARC_MAX_FEATURES];
+    uint8_t attr[CARC_MAX_ATTRS];
+    char name[16];     /* "road", "city", "field", "monastery", ... */
+};
+
+/* One of the 4 orientations of a tile kind, in board terms. */
+struct carc_rot {
+    int8_t dx[CARC_MAX_CELLS], dy[CARC_MAX_CELLS]; /* cell offsets from anchor */
+    uint8_t edge[CARC_MAX_CELLS][4];               /* board side -> edge type  */
+    uint8_t seg[CARC_MAX_CELLS][4][3];             /* side, slot -> feature    */
+    uint32_t sig[CARC_MAX_CELLS], care[CARC_MAX_CELLS]; /* packed edges       */
+    char ftext[CARC_MAX_FEATURES][CARC_FTEXT_LEN]; /* "city N+W", "field Nw"   */
+};
+
+struct carc_kind {
+    char id[CARC_ID_LEN];
+    int count;       /* copies in the game, start tile included */
+    int hand;        /* not in the bag: placed by an expansion (abbey, castle);
+                        count is the most copies a game can place */
+    int ncells;
+    int nf;
+    int has_cloister;
+    struct carc_feature_def f[CARC_MAX_FEATURES];
+    struct carc_rot rot[4];
+    /* one-space tiles: for each requirement pattern (base 5 per side: 0 free,
+     * else the edge type), the bit mask of rotations that fit */
+    uint8_t fitmask[CARC_PATTERNS];
+};
+
+/* ------------------------------------------------------------ game */
+
+struct carc_figkind {
+    struct cas_carc_figure_kind def; /* name, per_player, strength, hooks */
+    int exp;                         /* owning expansion, -1 for the base */
+};
+
+struct carc_expansion {
+    const struct cas_carc_expansion *desc;
+    const char *id;
+    void *xctx;
+    size_t state_off; /* offset of its block inside the state */
+};
+
+struct carc_phase_ref {
+    const struct cas_carc_phase *phase;
+    int exp;
+};
+
+struct cas_game {
+    const struct cas_host *host;
+    int nplayers;
+    int farmers;
+    int nkinds;
+    int start_kind;
+    struct carc_kind *kinds;
+    int nattrs;
+    char attrs[CARC_MAX_ATTRS][16];
+    int coat_attr;
+    int nfig;
+    struct carc_figkind fig[CARC_MAX_FIGKINDS];
+    int nexp;
+    struct carc_expansion exp[CARC_MAX_EXPANSIONS];
+    int nphases;
+    struct carc_phase_ref phases[CARC_MAX_PHASES];
+    /* capacities */
+    int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
+    /* state layout: byte offsets from the state start */
+    size_t off_bag, off_tiles, off_cells, off_hash, off_front, off_nodes,
+        off_figs, off_cloisters, state_size;
+};
+
+/* ------------------------------------------------------------ state */
+
+struct carc_tile {
+    uint16_t kind;
+    uint8_t rot;
+    int8_t player;
+    int16_t x, y;
+    uint16_t node_base;
+};
+
+struct carc_cell {
+    int16_t x, y;
+    uint16_t tile;  /* placement index, CARC_NONE for an open (frontier) spot */
+    uint8_t sub;    /* which cell of its tile */
+    uint8_t open;   /* in the frontier: empty and next to a tile */
+    uint16_t pattern;   /* open spots: the requirement as a base-5 number */
+    uint32_t req, care; /* open spots: edge types required per side */
+};
+
+#define NODE_SCORED 1u /* completed (or scored at the end) and handled */
+
+struct carc_node {
+    uint16_t root, next, size;
+    int16_t open;
+    uint16_t tile;
+    uint8_t local, flags;
+    uint8_t attr[CARC_MAX_ATTRS];
+};
+
+/* A hash slot: key (x, y) -> cell; key 0 marks an empty slot (x would be
+ * -32768, outside any board). */
+struct carc_slot {
+    uint32_t key;
+    uint32_t cell;
+};
+
+/* One open spot in the frontier, which is sorted by key (x, then y) so
+ * placements come out in action-code order and scans are sequential. */
+struct carc_open {
+    uint32_t key;
+    uint16_t cell, pattern;
+};
+
+struct carc_fig {
+    uint8_t player, kind;
+    uint16_t node;
+};
+
+/* Engine stages of a turn; see turn.c. */
+enum carc_stage {
+    ST_TURN_START, ST_SLOT_BEFORE_DRAW, ST_DRAW, ST_PLACE, ST_SLOT_AFTER_PLACE,
+    ST_DEPLOY, ST_SLOT_AFTER_DEPLOY, ST_SCORE, ST_SLOT_AFTER_SCORING,
+    ST_TURN_FINISH, ST_SLOT_TURN_END, ST_NEXT_PLAYER, ST_XPHASE, ST_END
+};
+
+struct cas_state {
+    const struct cas_game *game;
+    const struct cas_event_sink *sink; /* only during apply */
+    uint8_t stage, resume;  /* resume: slot stage an ST_XPHASE belongs to */
+    uint8_t player, xphase;
+    int8_t xactor;
+    uint8_t extra_turn, in_extra_turn, placed_by_phase;
+    uint16_t drawn;   /* tile kind drawn this turn */
+    int16_t placed;   /* placement index this turn, -1 before */
+    uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
+    uint16_t ncloisters; /* placements holding a cloister, in order */
+    int64_t score[CARC_MAX_PLAYERS];
+    uint8_t supply[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS];
+};
+
+#define S_ARR(s, type, off) ((type *)((char *)(s) + (s)->game->off))
+#define S_CARR(s, type, off) ((const type *)((const char *)(s) + (s)->game->off))
+#define S_BAG(s) S_ARR(s, uint16_t, off_bag)
+#define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
+#define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
+#define S_HASH(s) S_ARR(s, struct carc_slot, off_hash)
+#define S_FRONT(s) S_ARR(s, struct carc_open, off_front)
+#define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
+#define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
+#define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
+#define C_BAG(s) S_CARR(s, uint16_t, off_bag)
+#define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
+#define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
+#define C_HASH(s) S_CARR(s, struct carc_slot, off_hash)
+#define C_FRONT(s) S_CARR(s, struct carc_open, off_front)
+#define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
+#define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)
+#define C_FIGS(s) S_CARR(s, struct carc_fig, off_figs)
+
+/* Handles lent to expansions are the state itself. */
+#define CARC_OF(s) ((cas_carc *)(s))
+#define CARC_COF(s) ((const cas_carc *)(s))
+#define STATE_OF(c) ((struct cas_state *)(c))
+#define CSTATE_OF(c) ((const struct cas_state *)(c))
+
+/* ------------------------------------------------------------ tileset.c */
+
+/* Parse tile set file `path` and append its kinds to *kinds (grown with
+ * host->realloc; the caller owns the array).  attrs names the attributes
+ * tiles may use.  Errors name path:line via host->set_error; on error the
+ * kinds already appended stay valid but the caller should discard them.
+ * *start_kind is set if the file names a start tile. */
+int cas__carc_parse_tileset(const struct cas_host *host, const char *path,
+                            struct carc_kind **kinds, int *nkinds,
+                            char (*attrs)[16], int nattrs, int *start_kind);
+/* Apply a `tiles` option ("*:0,D:2,E:3") to the kinds' counts. */
+int cas__carc_apply_counts(const struct cas_host *host, const char *spec,
+                           struct carc_kind *kinds, int nkinds);
+/* Fill each kind's four rotations (edges, segments, feature names). */
+void cas__carc_prepare_rotations(struct carc_kind *kinds, int nkinds);
+extern const char *const cas__carc_half_names[8];
+extern const char cas__carc_side_names[4];
+
+/* ------------------------------------------------------------ board.c */
+
+int cas__carc_cell_find(const struct cas_state *s, int x, int y); /* -1 none */
+int cas__carc_tile_at(const struct cas_state *s, int x, int y);   /* -1 none */
+/* Can `kind` go at anchor x,y rotated rot (edges, emptiness, contact,
+ * expansion vetoes)? */
+int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
+/* Edges, emptiness and contact only (no expansion vetoes). */
+int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
+                         int x, int y, int rot);
+/* Legal placement codes of `kind`, sorted unique; buffer protocol. */
+int cas__carc_placements(const struct cas_state *s, int kind, cas_action *buf,
+                         size_t cap, size_t *count);
+int cas__carc_fits_anywhere(const struct cas_state *s, int kind);
+/* Sort codes ascending and drop duplicates; returns the new length. */
+size_t cas__carc_sort_unique(cas_action *a, size_t n);
+/* Put a tile on the board (no legality check) and merge its features.
+ * Returns the placement index. */
+int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot,
+                    int player);
+
+/* ------------------------------------------------------------ features.c */
+
+static inline int carc_root(const struct cas_state *s, int node)
+{
+    return C_NODES(s)[node].root;
+}
+int cas__carc_union(struct cas_state *s, int a, int b);
+/* Distinct spaces and tiles a feature (any member node) covers. */
+void cas__carc_feature_size(const struct cas_state *s, int node, int *spaces,
+                            int *tiles);
+/* Filled spaces around the tile of cloister node, and the ring size. */
+void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size);
+int cas__carc_feature_complete(const struct cas_state *s, int node);
+/* Distinct completed cities a field touches. */
+int cas__carc_field_cities(const struct cas_state *s, int node);
+int cas__carc_feature_class(const struct cas_state *s, int node);
+const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int node);
+
+/* ------------------------------------------------------------ figures.c */
+
+int cas__carc_occupied(const struct cas_state *s, int root);
+int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
+                           int node);
+/* Deploy options on this turn's tile plus pass; buffer protocol. */
+int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
+                             size_t cap, size_t *count);
+void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node);
+void cas__carc_return_figure(struct cas_state *s, int fig);
+/* Return escorted figures (builder, pig) left without a strong companion. */
+void cas__carc_return_escorted(struct cas_state *s);
+int cas__carc_strength(const struct cas_state *s, int fig);
+
+/* ------------------------------------------------------------ scoring.c */
+
+void cas__carc_score_turn(struct cas_state *s);
+void cas__carc_final_scoring(struct cas_state *s);
+void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
+                         const char *reason);
+void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
+                     int64_t points, const char *text);
+
+/* ------------------------------------------------------------ turn.c */
+
+/* Run the turn machine until a decision is needed. */
+void cas__carc_advance(struct cas_state *s);
+int cas__carc_current(const struct cas_state *s);
+int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
+                    size_t *count);
+int cas__carc_apply(struct cas_state *s, cas_action a);
+int cas__carc_is_legal(const struct cas_state *s, cas_action a);
+
+/* ------------------------------------------------------------ expansion.c */
+
+extern const struct cas_carc_api cas__carc_api;
+int cas__carc_load_expansions(struct cas_game *g,
+                              const struct cas_game_params *params,
+                              size_t *bad_option);
+/* Call each expansion's init once the game is complete. */
+int cas__carc_init_expansions(struct cas_game *g,
+                              const struct cas_game_params *params,
+                              size_t *bad_option);
+void cas__carc_fini_expansions(struct cas_game *g);
+int64_t cas__carc_hook_points(const struct cas_state *s, int node,
+                              enum cas_carc_when when, int winner, int64_t pts);
+int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
+                              int rot);
+int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,
+                               int node);
+/* FIRST: an expansion's strength for figure `fig` on node, or
+ * CAS_CARC_NO_ANSWER. */
+int cas__carc_hook_strength(const struct cas_state *s, int fig, int node);
+void cas__carc_hook_tile_placed(struct cas_state *s, int tile);
+void cas__carc_hook_completed(struct cas_state *s, int node);
+void cas__carc_hook_scored(struct cas_state *s, int node, enum cas_carc_when when,
+                           const int64_t *points);
+void cas__carc_hook_final(struct cas_state *s);
+void cas__carc_hook_turn_end(struct cas_state *s);
+void cas__carc_init_xstates(struct cas_state *s);
+
+/* ------------------------------------------------------------ notation.c */
+
+int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
+                          size_t cap);
+int cas__carc_parse_action(const struct cas_state *s, const char *text,
+                           cas_action *out);
+/* "Red", "Blue", ... */
+extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
+
+/* ------------------------------------------------------------ render.c */
+
+int cas__carc_render(const struct cas_state *s, int viewer,
+                     enum cas_render_format format, const struct cas_writer *out);
+
+/* ------------------------------------------------------------ serialize.c */
+
+int cas__carc_serialize(const struct cas_state *s, uint8_t *buf, size_t cap,
+                        size_t *len);
+int cas__carc_deserialize(const struct cas_game *g, const uint8_t *buf,
+                          size_t len, struct cas_state **out);
+uint64_t cas__carc_hash(const struct cas_state *s);
+#define CARC_ENCODING 1u
+
+/* ------------------------------------------------------------ plugin.c */
+
+int cas__carc_state_alloc(const struct cas_game *g, struct cas_state **out);
+/* Fresh state: bag filled, start tile placed, supplies full. */
+void cas__carc_state_reset(struct cas_state *s);
+
+#endif /* CARC_H */

@@ -1,0 +1,534 @@
+/*
+ * expansion.c — the Carcassonne extension ABI from the engine's side:
+ * checking and loading expansion descriptors (attributes, tile sets, figure
+ * kinds, phases), dispatching hooks with their documented semantics
+ * (CALL-ALL, CHAIN, VETO, FIRST), and the services table lent to
+ * expansions (cas__carc_api).
+ */
+#include "carc.h"
+
+#include <stdio.h>
+
+#define HOOK(g, i, name)                                                   \
+    ((g)->exp[i].desc->hooks &&                                            \
+             CAS_HAS_FIELD((g)->exp[i].desc->hooks, struct cas_carc_hooks, name) \
+         ? (g)->exp[i].desc->hooks->name                                   \
+         : NULL)
+
+/* ---------------------------------------------------------------- loading */
+
+static int register_attribute(struct cas_game *g, const char *name)
+{
+    for (int i = 0; i < g->nattrs; i++)
+        if (strcmp(g->attrs[i], name) == 0)
+            return i;
+    if (g->nattrs >= CARC_MAX_ATTRS || strlen(name) >= sizeof g->attrs[0]) {
+        cas_host_errorf(g->host, "attribute '%s': at most %d attributes of under 16 "
+                        "characters fit a game", name, CARC_MAX_ATTRS);
+        return CAS_EDATA;
+    }
+    snprintf(g->attrs[g->nattrs], sizeof g->attrs[0], "%s", name);
+    return g->nattrs++;
+}
+
+static int check_descriptor(struct cas_game *g, const struct cas_expansion_ref *ref,
+                            const struct cas_carc_expansion *x)
+{
+    if (!x || x->struct_size < offsetof(struct cas_carc_expansion, n_phases) +
+                                   sizeof x->n_phases) {
+        cas_host_errorf(g->host, "expansion %s: no Carcassonne extension descriptor "
+                        "(struct cas_carc_expansion); rebuild it against "
+                        "castellan/carcassonne.h", ref->id);
+        return CAS_EVERSION;
+    }
+    if (x->abi_major != CAS_CARC_ABI_MAJOR || x->abi_minor > CAS_CARC_ABI_MINOR) {
+        cas_host_errorf(g->host, "expansion %s: built for Carcassonne extension ABI "
+                        "%u.%u, this game provides %d.%d; rebuild the expansion",
+                        ref->id, x->abi_major, x->abi_minor, CAS_CARC_ABI_MAJOR,
+                        CAS_CARC_ABI_MINOR);
+        return CAS_EVERSION;
+    }
+    return CAS_OK;
+}
+
+static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
+                       const struct cas_carc_expansion *x, int e)
+{
+    for (size_t i = 0; i < x->n_attributes; i++) {
+        int rc = register_attribute(g, x->attributes[i]);
+        if (rc < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < x->n_tile_sets; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", ref->data_dir, x->tile_sets[i]);
+        int ignored_start = -1;
+        int rc = cas__carc_parse_tileset(g->host, path, &g->kinds, &g->nkinds,
+                                         g->attrs, g->nattrs, &ignored_start);
+        if (rc != CAS_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < x->n_figures; i++) {
+        if (g->nfig >= CARC_MAX_FIGKINDS) {
+            cas_host_errorf(g->host, "expansion %s: more than %d figure kinds in the "
+                            "game", ref->id, CARC_MAX_FIGKINDS);
+            return CAS_EDATA;
+        }
+        g->fig[g->nfig].def = x->figures[i];
+        g->fig[g->nfig++].exp = e;
+    }
+    for (size_t i = 0; i < x->n_phases; i++) {
+        if (g->nphases >= CARC_MAX_PHASES) {
+            cas_host_errorf(g->host, "expansion %s: more than %d phases in the game",
+                            ref->id, CARC_MAX_PHASES);
+            return CAS_EDATA;
+        }
+        g->phases[g->nphases].phase = &x->phases[i];
+        g->phases[g->nphases++].exp = e;
+    }
+    return CAS_OK;
+}
+
+int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *params,
+                              size_t *bad_option)
+{
+    (void)bad_option;
+    if (params->n_expansions > CARC_MAX_EXPANSIONS) {
+        cas_host_errorf(g->host, "%zu expansions: at most %d can be combined",
+                        params->n_expansions, CARC_MAX_EXPANSIONS);
+        return CAS_EINVAL;
+    }
+    for (size_t i = 0; i < params->n_expansions; i++) {
+        const struct cas_expansion_ref *ref = &params->expansions[i];
+        const struct cas_carc_expansion *x = ref->extension;
+        int rc = check_descriptor(g, ref, x);
+        if (rc == CAS_OK)
+            rc = add_content(g, ref, x, g->nexp);
+        if (rc != CAS_OK)
+            return rc;
+        g->exp[g->nexp].desc = x;
+        g->exp[g->nexp++].id = ref->id;
+    }
+    return CAS_OK;
+}
+
+/* Called once the state layout is known. */
+int cas__carc_init_expansions(struct cas_game *g, const struct cas_game_params *params,
+                              size_t *bad_option)
+{
+    for (int i = 0; i < g->nexp; i++) {
+        const struct cas_carc_expansion *x = g->exp[i].desc;
+        const struct cas_expansion_ref *ref = &params->expansions[i];
+        if (!x->init)
+            continue;
+        int rc = x->init(&cas__carc_api, g->host, (const cas_carc_game *)g, ref->options,
+                         ref->n_options, &g->exp[i].xctx, bad_option);
+        if (rc != CAS_OK)
+            return rc;
+        if (!g->exp[i].xctx) {
+            cas_host_errorf(g->host, "expansion %s: init left *xctx NULL; the ABI "
+                            "needs a unique non-NULL context", g->exp[i].id);
+            return CAS_EINVAL;
+        }
+    }
+    return CAS_OK;
+}
+
+void cas__carc_fini_expansions(struct cas_game *g)
+{
+    for (int i = 0; i < g->nexp; i++)
+        if (g->exp[i].xctx && g->exp[i].desc->fini)
+            g->exp[i].desc->fini(g->exp[i].xctx);
+}
+
+void cas__carc_init_xstates(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void *block = (char *)s + g->exp[i].state_off;
+        memset(block, 0, g->exp[i].desc->state_size);
+        if (g->exp[i].desc->state_init)
+            g->exp[i].desc->state_init(g->exp[i].xctx, CARC_OF(s), block);
+    }
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+int64_t cas__carc_hook_points(const struct cas_state *s, int node,
+                              enum cas_carc_when when, int winner, int64_t pts)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        int64_t (*fn)(void *, const cas_carc *, cas_carc_feature, enum cas_carc_when,
+                      int, int64_t) = HOOK(g, i, feature_points);
+        if (fn)
+            pts = fn(g->exp[i].xctx, CARC_COF(s), node, when, winner, pts);
+    }
+    return pts;
+}
+
+int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y, int rot)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, const cas_carc *, int, int, int, int) =
+            HOOK(g, i, veto_placement);
+        if (fn && fn(g->exp[i].xctx, CARC_COF(s), kind, x, y, rot))
+            return 1;
+    }
+    return 0;
+}
+
+int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, const cas_carc *, int, int, cas_carc_feature) =
+            HOOK(g, i, veto_deploy);
+        if (fn && fn(g->exp[i].xctx, CARC_COF(s), player, kind, node))
+            return 1;
+    }
+    return 0;
+}
+
+int cas__carc_hook_strength(const struct cas_state *s, int fig, int node)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, const cas_carc *, int, cas_carc_feature) =
+            HOOK(g, i, figure_strength);
+        int answer = fn ? fn(g->exp[i].xctx, CARC_COF(s), fig, node) : CAS_CARC_NO_ANSWER;
+        if (answer != CAS_CARC_NO_ANSWER)
+            return answer;
+    }
+    return CAS_CARC_NO_ANSWER;
+}
+
+void cas__carc_hook_tile_placed(struct cas_state *s, int tile)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *, int, int) = HOOK(g, i, tile_placed);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s), s->player, tile);
+    }
+}
+
+void cas__carc_hook_completed(struct cas_state *s, int node)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *, int, cas_carc_feature) =
+            HOOK(g, i, feature_completed);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s), s->player, node);
+    }
+}
+
+void cas__carc_hook_scored(struct cas_state *s, int node, enum cas_carc_when when,
+                           const int64_t *points)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *, int, cas_carc_feature, enum cas_carc_when,
+                   const int64_t *) = HOOK(g, i, feature_scored);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s), s->player, node, when, points);
+    }
+}
+
+void cas__carc_hook_final(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *) = HOOK(g, i, final_scoring);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s));
+    }
+}
+
+void cas__carc_hook_turn_end(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *, int) = HOOK(g, i, turn_end);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s), s->player);
+    }
+}
+
+/* ---------------------------------------------------------------- services */
+
+#define GAME_OF(gh) ((const struct cas_game *)(gh))
+
+static int api_attribute_index(const cas_carc_game *gh, const char *name)
+{
+    const struct cas_game *g = GAME_OF(gh);
+    for (int i = 0; i < g->nattrs; i++)
+        if (strcmp(g->attrs[i], name) == 0)
+            return i;
+    return CAS_ENOTFOUND;
+}
+
+static int api_figure_kind_index(const cas_carc_game *gh, const char *name)
+{
+    const struct cas_game *g = GAME_OF(gh);
+    for (int i = 0; i < g->nfig; i++)
+        if (strcmp(g->fig[i].def.name, name) == 0)
+            return i;
+    return CAS_ENOTFOUND;
+}
+
+static int api_tile_kind_index(const cas_carc_game *gh, const char *id)
+{
+    const struct cas_game *g = GAME_OF(gh);
+    for (int i = 0; i < g->nkinds; i++)
+        if (strcmp(g->kinds[i].id, id) == 0)
+            return i;
+    return CAS_ENOTFOUND;
+}
+
+static int api_nplayers(const cas_carc_game *gh) { return GAME_OF(gh)->nplayers; }
+
+static const cas_carc_game *api_game(const cas_carc *c)
+{
+    return (const cas_carc_game *)CSTATE_OF(c)->game;
+}
+
+static const void *api_xstate_const(const cas_carc *c, void *xctx)
+{
+    const struct cas_game *g = CSTATE_OF(c)->game;
+    for (int i = 0; i < g->nexp; i++)
+        if (g->exp[i].xctx == xctx)
+            return (const char *)c + g->exp[i].state_off;
+    return NULL;
+}
+
+static void *api_xstate(cas_carc *c, void *xctx)
+{
+    return (void *)api_xstate_const(c, xctx);
+}
+
+static int api_active_player(const cas_carc *c) { return CSTATE_OF(c)->player; }
+static int api_placed_tile(const cas_carc *c) { return CSTATE_OF(c)->placed; }
+static int api_tile_count(const cas_carc *c) { return CSTATE_OF(c)->ntiles; }
+static int api_bag_left(const cas_carc *c) { return CSTATE_OF(c)->bag_left; }
+
+static int api_tile_info(const cas_carc *c, int tile, struct cas_carc_tile_info *out)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (tile < 0 || tile >= s->ntiles)
+        return CAS_EINVAL;
+    const struct carc_tile *t = &C_TILES(s)[tile];
+    out->id = s->game->kinds[t->kind].id;
+    out->kind = t->kind;
+    out->x = t->x;
+    out->y = t->y;
+    out->rot = t->rot;
+    out->player = t->player;
+    return CAS_OK;
+}
+
+static int api_tile_at(const cas_carc *c, int x, int y)
+{
+    return cas__carc_tile_at(CSTATE_OF(c), x, y);
+}
+
+static int api_tile_features(const cas_carc *c, int tile, cas_carc_feature *buf,
+                             size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (tile < 0 || tile >= s->ntiles)
+        return CAS_EINVAL;
+    const struct carc_tile *t = &C_TILES(s)[tile];
+    size_t nf = (size_t)s->game->kinds[t->kind].nf;
+    *count = nf;
+    if (nf > cap)
+        return CAS_ENOSPC;
+    for (size_t f = 0; f < nf; f++)
+        buf[f] = t->node_base + (int)f;
+    return CAS_OK;
+}
+
+static int valid_feature(const struct cas_state *s, cas_carc_feature f)
+{
+    return f >= 0 && f < s->nnodes;
+}
+
+static int api_feature_info(const cas_carc *c, cas_carc_feature f,
+                            struct cas_carc_feature_info *out)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f))
+        return CAS_EINVAL;
+    int root = carc_root(s, f);
+    const struct carc_feature_def *d = cas__carc_fdef(s, root);
+    const struct carc_tile *t = &C_TILES(s)[C_NODES(s)[root].tile];
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    out->cls = (enum cas_carc_class)d->cls;
+    out->name = d->name;
+    cas__carc_feature_size(s, root, &out->spaces, &out->tiles);
+    out->open_edges = C_NODES(s)[root].open;
+    out->complete = cas__carc_feature_complete(s, root);
+    if (d->cls == CAS_CARC_CLOISTER)
+        cas__carc_ring(s, root, &out->ring_filled, &out->ring_size);
+    if (d->cls == CAS_CARC_FIELD)
+        out->completed_cities = cas__carc_field_cities(s, root);
+    out->x = t->x;
+    out->y = t->y;
+    return CAS_OK;
+}
+
+static int api_same_feature(const cas_carc *c, cas_carc_feature a, cas_carc_feature b)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, a) && valid_feature(s, b) &&
+           carc_root(s, a) == carc_root(s, b);
+}
+
+static int api_attribute(const cas_carc *c, cas_carc_feature f, int attribute)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f) || attribute < 0 || attribute >= s->game->nattrs)
+        return 0;
+    return C_NODES(s)[carc_root(s, f)].attr[attribute];
+}
+
+static int api_figures_on(const cas_carc *c, cas_carc_feature f,
+                          struct cas_carc_figure *buf, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f))
+        return CAS_EINVAL;
+    size_t n = 0;
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *fig = &C_FIGS(s)[i];
+        if (carc_root(s, fig->node) != carc_root(s, f))
+            continue;
+        if (n < cap)
+            buf[n] = (struct cas_carc_figure){.id = i, .player = fig->player,
+                                              .kind = fig->kind,
+                                              .feature = carc_root(s, f)};
+        n++;
+    }
+    *count = n;
+    return n > cap ? CAS_ENOSPC : CAS_OK;
+}
+
+static int api_supply(const cas_carc *c, int player, int kind)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (player < 0 || player >= s->game->nplayers || kind < 0 || kind >= s->game->nfig)
+        return 0;
+    return s->supply[player][kind];
+}
+
+static int api_can_place(const cas_carc *c, int kind, int x, int y, int rot)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (kind < 0 || kind >= s->game->nkinds || rot < 0 || rot > 3)
+        return 0;
+    return cas__carc_fits(s, kind, x, y, rot);
+}
+
+static int api_completed_count(const cas_carc *c, enum cas_carc_class cls)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    int n = 0;
+    for (int i = 0; i < s->nnodes; i++)
+        if (C_NODES(s)[i].root == i && cas__carc_feature_class(s, i) == (int)cls &&
+            cas__carc_feature_complete(s, i))
+            n++;
+    return n;
+}
+
+static void api_add_score(cas_carc *c, int player, int64_t points, const char *reason)
+{
+    struct cas_state *s = STATE_OF(c);
+    if (player >= 0 && player < s->game->nplayers)
+        cas__carc_add_score(s, player, points, reason);
+}
+
+static void api_event(cas_carc *c, int player, const char *text)
+{
+    cas__carc_event(STATE_OF(c), CAS_EVENT_INFO, player, 0, text);
+}
+
+static int api_deploy(cas_carc *c, int player, int kind, cas_carc_feature f)
+{
+    struct cas_state *s = STATE_OF(c);
+    if (!valid_feature(s, f) || player < 0 || player >= s->game->nplayers ||
+        kind < 0 || kind >= s->game->nfig || s->supply[player][kind] == 0)
+        return CAS_EILLEGAL;
+    cas__carc_deploy(s, player, kind, f);
+    return CAS_OK;
+}
+
+static int api_return_figure(cas_carc *c, int figure_id)
+{
+    struct cas_state *s = STATE_OF(c);
+    if (figure_id < 0 || figure_id >= s->nfigs)
+        return CAS_EINVAL;
+    cas__carc_return_figure(s, figure_id);
+    cas__carc_return_escorted(s);
+    return CAS_OK;
+}
+
+static int placed_copies(const struct cas_state *s, int kind)
+{
+    int n = 0;
+    for (int t = 0; t < s->ntiles; t++)
+        n += C_TILES(s)[t].kind == kind;
+    return n;
+}
+
+static int api_place_tile(cas_carc *c, int kind, int x, int y, int rot)
+{
+    struct cas_state *s = STATE_OF(c);
+    if (s->placed >= 0 || !api_can_place(c, kind, x, y, rot) ||
+        placed_copies(s, kind) >= s->game->kinds[kind].count)
+        return CAS_EILLEGAL;
+    s->placed = (int16_t)cas__carc_place(s, kind, x, y, rot, s->player);
+    s->placed_by_phase = 1;
+    cas__carc_hook_tile_placed(s, s->placed);
+    return CAS_OK;
+}
+
+static void api_grant_extra_turn(cas_carc *c)
+{
+    STATE_OF(c)->extra_turn = 1;
+}
+
+const struct cas_carc_api cas__carc_api = {
+    .struct_size = sizeof(struct cas_carc_api),
+    .abi_major = CAS_CARC_ABI_MAJOR,
+    .abi_minor = CAS_CARC_ABI_MINOR,
+    .attribute_index = api_attribute_index,
+    .figure_kind_index = api_figure_kind_index,
+    .tile_kind_index = api_tile_kind_index,
+    .nplayers = api_nplayers,
+    .game = api_game,
+    .xstate = api_xstate,
+    .xstate_const = api_xstate_const,
+    .active_player = api_active_player,
+    .placed_tile = api_placed_tile,
+    .tile_count = api_tile_count,
+    .tile_info = api_tile_info,
+    .tile_at = api_tile_at,
+    .tile_features = api_tile_features,
+    .feature_info = api_feature_info,
+    .same_feature = api_same_feature,
+    .attribute = api_attribute,
+    .figures_on = api_figures_on,
+    .supply = api_supply,
+    .bag_left = api_bag_left,
+    .can_place = api_can_place,
+    .completed_count = api_completed_count,
+    .add_score = api_add_score,
+    .event = api_event,
+    .deploy = api_deploy,
+    .return_figure = api_return_figure,
+    .place_tile = api_place_tile,
+    .grant_extra_turn = api_grant_extra_turn,
+};

@@ -1,0 +1,141 @@
+/*
+ * features.c — features as a union-find over the feature nodes of placed
+ * tiles.  Every node stores its root directly (the smaller set is relabelled
+ * on union), so lookups on a const state are O(1); members of a set form a
+ * circular list for walks.  Roots carry the open-edge count (0 = complete
+ * road or city), summed attributes (coats of arms, inns, goods) and flags.
+ */
+#include "carc.h"
+
+int cas__carc_union(struct cas_state *s, int a, int b)
+{
+    struct carc_node *n = S_NODES(s);
+    int ra = n[a].root, rb = n[b].root;
+    if (ra == rb)
+        return ra;
+    if (n[ra].size < n[rb].size) {
+        int t = ra;
+        ra = rb;
+        rb = t;
+    }
+    int m = rb;
+    do {
+        n[m].root = (uint16_t)ra;
+        m = n[m].next;
+    } while (m != rb);
+    uint16_t next = n[ra].next;
+    n[ra].next = n[rb].next;
+    n[rb].next = next;
+    n[ra].size = (uint16_t)(n[ra].size + n[rb].size);
+    n[ra].open = (int16_t)(n[ra].open + n[rb].open);
+    n[ra].flags |= n[rb].flags;
+    for (int i = 0; i < CARC_MAX_ATTRS; i++)
+        n[ra].attr[i] = (uint8_t)(n[ra].attr[i] + n[rb].attr[i]);
+    return ra;
+}
+
+const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int node)
+{
+    const struct carc_node *n = &C_NODES(s)[node];
+    const struct carc_tile *t = &C_TILES(s)[n->tile];
+    return &s->game->kinds[t->kind].f[n->local];
+}
+
+int cas__carc_feature_class(const struct cas_state *s, int node)
+{
+    return cas__carc_fdef(s, node)->cls;
+}
+
+/* A tile counts once however many of its features the set holds: count it
+ * at its lowest local feature in the set, with the spaces they cover. */
+void cas__carc_feature_size(const struct cas_state *s, int node, int *spaces,
+                            int *tiles)
+{
+    const struct carc_node *n = C_NODES(s);
+    int root = n[node].root, m = root;
+    *spaces = *tiles = 0;
+    do {
+        const struct carc_tile *t = &C_TILES(s)[n[m].tile];
+        const struct carc_kind *k = &s->game->kinds[t->kind];
+        int first = 1;
+        unsigned cells = 0;
+        for (int l = 0; l < k->nf; l++) {
+            if (n[t->node_base + l].root != root)
+                continue;
+            if (l < n[m].local) {
+                first = 0;
+                break;
+            }
+            cells |= k->f[l].cellmask;
+        }
+        if (first) {
+            (*tiles)++;
+            *spaces += __builtin_popcount(cells);
+        }
+        m = n[m].next;
+    } while (m != root);
+}
+
+void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
+{
+    const struct carc_tile *t = &C_TILES(s)[C_NODES(s)[node].tile];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    const struct carc_rot *r = &k->rot[t->rot];
+    *filled = *size = 0;
+    int tile = C_NODES(s)[node].tile;
+    for (int c = 0; c < k->ncells; c++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int x = t->x + r->dx[c] + dx, y = t->y + r->dy[c] + dy;
+                int own = 0, seen = 0;
+                for (int o = 0; o < k->ncells; o++) {
+                    int ox = t->x + r->dx[o], oy = t->y + r->dy[o];
+                    own |= ox == x && oy == y;
+                    /* a space next to two cells is counted at the first */
+                    seen |= o < c && x >= ox - 1 && x <= ox + 1 && y >= oy - 1 &&
+                            y <= oy + 1;
+                }
+                if (own || seen)
+                    continue;
+                (*size)++;
+                int at = cas__carc_tile_at(s, x, y);
+                *filled += at >= 0 && at != tile;
+            }
+}
+
+int cas__carc_feature_complete(const struct cas_state *s, int node)
+{
+    int cls = cas__carc_feature_class(s, node);
+    if (cls == CAS_CARC_ROAD || cls == CAS_CARC_CITY)
+        return C_NODES(s)[C_NODES(s)[node].root].open == 0;
+    if (cls == CAS_CARC_CLOISTER) {
+        int filled, size;
+        cas__carc_ring(s, node, &filled, &size);
+        return filled == size;
+    }
+    return 0;
+}
+
+int cas__carc_field_cities(const struct cas_state *s, int node)
+{
+    const struct carc_node *n = C_NODES(s);
+    int root = n[node].root, m = root;
+    uint16_t seen[256];
+    int nseen = 0;
+    do {
+        const struct carc_tile *t = &C_TILES(s)[n[m].tile];
+        const struct carc_feature_def *d = &s->game->kinds[t->kind].f[n[m].local];
+        for (int i = 0; i < d->ntouch; i++) {
+            int city = n[t->node_base + d->touch[i]].root;
+            if (n[city].open != 0)
+                continue;
+            int dup = 0;
+            for (int j = 0; j < nseen && !dup; j++)
+                dup = seen[j] == city;
+            if (!dup && nseen < 256)
+                seen[nseen++] = (uint16_t)city;
+        }
+        m = n[m].next;
+    } while (m != root);
+    return nseen;
+}

@@ -1,0 +1,116 @@
+/*
+ * figures.c — figures on the board: who may deploy what where (class,
+ * supply, occupancy, farmers option, expansion vetoes), deploying,
+ * returning, and the strength a figure adds to its owner's majority.
+ *
+ * Deployed figures are a short unordered array (at most players x supply);
+ * removal swaps the last one in, so callers that remove while walking walk
+ * backwards.
+ */
+#include "carc.h"
+
+int cas__carc_occupied(const struct cas_state *s, int root)
+{
+    const struct carc_fig *f = C_FIGS(s);
+    const struct carc_node *n = C_NODES(s);
+    for (int i = 0; i < s->nfigs; i++)
+        if (n[f[i].node].root == root)
+            return 1;
+    return 0;
+}
+
+int cas__carc_strength(const struct cas_state *s, int fig)
+{
+    const struct carc_fig *f = &C_FIGS(s)[fig];
+    const struct carc_figkind *k = &s->game->fig[f->kind];
+    if (s->game->nexp > 0) {
+        int answer = cas__carc_hook_strength(s, fig, C_NODES(s)[f->node].root);
+        if (answer != CAS_CARC_NO_ANSWER)
+            return answer;
+    }
+    if (k->def.strength_on)
+        return k->def.strength_on(s->game->exp[k->exp].xctx, CARC_COF(s), f->player,
+                                  C_NODES(s)[f->node].root);
+    return k->def.strength;
+}
+
+int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
+                           int node)
+{
+    const struct cas_game *g = s->game;
+    const struct carc_figkind *k = &g->fig[figkind];
+    int cls = cas__carc_feature_class(s, node);
+    int root = C_NODES(s)[node].root;
+    if (!(k->def.classes & CAS_CARC_CLASS_BIT(cls)))
+        return 0;
+    if (cls == CAS_CARC_FIELD && !g->farmers)
+        return 0;
+    if (s->supply[player][figkind] == 0)
+        return 0;
+    if (!(k->def.flags & CAS_CARC_FIG_JOINS) && cas__carc_occupied(s, root))
+        return 0;
+    if (k->def.can_deploy &&
+        k->def.can_deploy(g->exp[k->exp].xctx, CARC_COF(s), player, root))
+        return 0;
+    return !cas__carc_hook_veto_deploy(s, player, figkind, root);
+}
+
+int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
+                             size_t cap, size_t *count)
+{
+    const struct cas_game *g = s->game;
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    const struct carc_kind *k = &g->kinds[t->kind];
+    size_t n = 0;
+    for (int f = 0; f < k->nf; f++)
+        for (int fk = 0; fk < g->nfig; fk++)
+            if (cas__carc_deploy_legal(s, s->player, fk, t->node_base + f)) {
+                if (n < cap)
+                    buf[n] = ACT_DEPLOY_CODE(fk, f);
+                n++;
+            }
+    if (n < cap)
+        buf[n] = ACT_MAKE(ACT_PASS);
+    n++;
+    if (n > cap) {
+        *count = n;
+        return CAS_ENOSPC;
+    }
+    *count = g->nfig > 1 ? cas__carc_sort_unique(buf, n) : n;
+    return CAS_OK;
+}
+
+void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node)
+{
+    S_FIGS(s)[s->nfigs++] = (struct carc_fig){.player = (uint8_t)player,
+                                              .kind = (uint8_t)figkind,
+                                              .node = (uint16_t)node};
+    s->supply[player][figkind]--;
+}
+
+void cas__carc_return_figure(struct cas_state *s, int fig)
+{
+    struct carc_fig *f = S_FIGS(s);
+    s->supply[f[fig].player][f[fig].kind]++;
+    f[fig] = f[--s->nfigs];
+}
+
+static int has_companion(const struct cas_state *s, int fig)
+{
+    const struct carc_fig *f = C_FIGS(s);
+    const struct carc_node *n = C_NODES(s);
+    int root = n[f[fig].node].root;
+    for (int i = 0; i < s->nfigs; i++)
+        if (i != fig && f[i].player == f[fig].player && n[f[i].node].root == root &&
+            !(s->game->fig[f[i].kind].def.flags & CAS_CARC_FIG_ESCORTED))
+            return 1;
+    return 0;
+}
+
+void cas__carc_return_escorted(struct cas_state *s)
+{
+    for (int i = s->nfigs - 1; i >= 0; i--)
+        if ((s->game->fig[C_FIGS(s)[i].kind].def.flags & CAS_CARC_FIG_ESCORTED) &&
+            !has_companion(s, i))
+            cas__carc_return_figure(s, i);
+}

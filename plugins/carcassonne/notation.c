@@ -1,0 +1,179 @@
+/*
+ * notation.c — canonical action text (docs/notation/carcassonne.md):
+ *   draw D | place D 1,0 90 | deploy meeple city N+W | pass | <phase text>
+ * Coordinates and rotations follow JCloisterZone: start tile at 0,0, x east,
+ * y south, rotation in degrees clockwise; a figure's feature is named by the
+ * edges or half-edges it touches on the placed tile in board orientation.
+ */
+#include "carc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *const cas__carc_colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green",
+                                                         "Yellow", "Black", "Pink"};
+
+static int out_text(size_t cap, int len)
+{
+    if (len < 0)
+        return CAS_EINVAL;
+    return (size_t)len >= cap ? CAS_ENOSPC : len;
+}
+
+int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
+                          size_t cap)
+{
+    const struct cas_game *g = s->game;
+    switch (ACT_KIND(a)) {
+    case ACT_DRAW: {
+        cas_action k = a & 0xFFFFFFFFu;
+        if (k >= (cas_action)g->nkinds)
+            return CAS_EINVAL;
+        return out_text(cap, snprintf(buf, cap, "draw %s", g->kinds[k].id));
+    }
+    case ACT_PLACE: {
+        int k = ACT_PLACE_KIND(a);
+        if (k >= g->nkinds)
+            return CAS_EINVAL;
+        return out_text(cap, snprintf(buf, cap, "place %s %d,%d %d", g->kinds[k].id,
+                                           ACT_PLACE_X(a), ACT_PLACE_Y(a),
+                                           ACT_PLACE_ROT(a) * 90));
+    }
+    case ACT_DEPLOY: {
+        if (s->placed < 0 || ACT_DEPLOY_FIG(a) >= g->nfig)
+            return CAS_EINVAL;
+        const struct carc_tile *t = &C_TILES(s)[s->placed];
+        const struct carc_kind *k = &g->kinds[t->kind];
+        if (ACT_DEPLOY_LOCAL(a) >= k->nf)
+            return CAS_EINVAL;
+        return out_text(cap, snprintf(buf, cap, "deploy %s %s",
+                                           g->fig[ACT_DEPLOY_FIG(a)].def.name,
+                                           k->rot[t->rot].ftext[ACT_DEPLOY_LOCAL(a)]));
+    }
+    case ACT_PASS:
+        return out_text(cap, snprintf(buf, cap, "pass"));
+    case ACT_PHASE: {
+        int ph = ACT_PHASE_INDEX(a);
+        if (ph >= g->nphases)
+            return CAS_EINVAL;
+        const struct carc_phase_ref *p = &g->phases[ph];
+        return p->phase->text(g->exp[p->exp].xctx, CARC_COF(s),
+                              a & CAS_CARC_PAYLOAD_MASK, buf, cap);
+    }
+    default:
+        return CAS_EINVAL;
+    }
+}
+
+static int find_kind(const struct cas_game *g, const char *id)
+{
+    for (int k = 0; k < g->nkinds; k++)
+        if (strcmp(g->kinds[k].id, id) == 0)
+            return k;
+    return -1;
+}
+
+static int parse_fail(const struct cas_state *s, const char *text, const char *why)
+{
+    cas_host_errorf(s->game->host, "cannot read action \"%s\": %s", text, why);
+    return CAS_EPARSE;
+}
+
+static int parse_place(const struct cas_state *s, const char *text, cas_action *out)
+{
+    char id[CARC_ID_LEN + 1];
+    int x, y, deg, used = 0;
+    if (sscanf(text, "place %16s %d,%d %d%n", id, &x, &y, &deg, &used) != 4 ||
+        text[used] != '\0')
+        return parse_fail(s, text, "write place ID X,Y ROTATION, e.g. place D 1,0 90");
+    int k = find_kind(s->game, id);
+    if (k < 0)
+        return parse_fail(s, text, "unknown tile id");
+    if (deg % 90 != 0 || deg < 0 || deg > 270)
+        return parse_fail(s, text, "rotation must be 0, 90, 180 or 270");
+    if (x < -30000 || x > 30000 || y < -30000 || y > 30000)
+        return parse_fail(s, text, "coordinates out of range");
+    *out = ACT_PLACE_CODE(k, x, y, deg / 90);
+    return CAS_OK;
+}
+
+static int parse_deploy(const struct cas_state *s, const char *text, cas_action *out)
+{
+    const struct cas_game *g = s->game;
+    const char *fig = text + strlen("deploy ");
+    size_t len = strcspn(fig, " ");
+    int fk = -1;
+    for (int i = 0; i < g->nfig; i++)
+        if (strlen(g->fig[i].def.name) == len && strncmp(g->fig[i].def.name, fig, len) == 0)
+            fk = i;
+    if (fk < 0)
+        return parse_fail(s, text, "unknown figure; the base game has 'meeple'");
+    const char *feature = fig + len + (fig[len] == ' ');
+    if (s->placed < 0) {
+        cas_host_errorf(g->host, "\"%s\": no tile was placed this turn", text);
+        return CAS_EILLEGAL;
+    }
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    const struct carc_kind *k = &g->kinds[t->kind];
+    for (int f = 0; f < k->nf; f++)
+        if (strcmp(k->rot[t->rot].ftext[f], feature) == 0) {
+            *out = ACT_DEPLOY_CODE(fk, f);
+            return CAS_OK;
+        }
+    char known[400] = "";
+    for (int f = 0; f < k->nf; f++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s'%s'",
+                 f ? ", " : "", k->rot[t->rot].ftext[f]);
+    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text,
+                    k->id, known);
+    return CAS_EILLEGAL;
+}
+
+static int parse_phase(const struct cas_state *s, const char *text, cas_action *out)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nphases; i++) {
+        uint64_t payload;
+        const struct carc_phase_ref *p = &g->phases[i];
+        if (p->phase->parse(g->exp[p->exp].xctx, CARC_COF(s), text, &payload) == CAS_OK) {
+            *out = ACT_PHASE_CODE(i, payload);
+            return CAS_OK;
+        }
+    }
+    return parse_fail(s, text, "expected draw, place, deploy or pass");
+}
+
+static int parse_any(const struct cas_state *s, const char *text, cas_action *out)
+{
+    if (strncmp(text, "draw ", 5) == 0) {
+        int k = find_kind(s->game, text + 5);
+        if (k < 0)
+            return parse_fail(s, text, "unknown tile id");
+        *out = ACT_DRAW_CODE(k);
+        return CAS_OK;
+    }
+    if (strncmp(text, "place ", 6) == 0)
+        return parse_place(s, text, out);
+    if (strncmp(text, "deploy ", 7) == 0)
+        return parse_deploy(s, text, out);
+    if (strcmp(text, "pass") == 0) {
+        *out = ACT_MAKE(ACT_PASS);
+        return CAS_OK;
+    }
+    return parse_phase(s, text, out);
+}
+
+int cas__carc_parse_action(const struct cas_state *s, const char *text,
+                           cas_action *out)
+{
+    cas_action a;
+    int rc = parse_any(s, text, &a);
+    if (rc != CAS_OK)
+        return rc;
+    if (!cas__carc_is_legal(s, a)) {
+        cas_host_errorf(s->game->host, "\"%s\" is not legal now", text);
+        return CAS_EILLEGAL;
+    }
+    *out = a;
+    return CAS_OK;
+}

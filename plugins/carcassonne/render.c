@@ -1,0 +1,320 @@
+/*
+ * render.c — what a viewer sees: the board as text (3x3 characters per
+ * space when it fits 80 columns, 1 otherwise) with figures where they
+ * stand, open spots ('+', '?' where the drawn tile fits), scores, supplies,
+ * figures and whose decision it is; the same with ANSI colours; and JSON
+ * with the full public state.  Nothing is hidden in Carcassonne: the bag is
+ * public as counts and the draw order does not exist until chance picks.
+ */
+#include "carc.h"
+
+#include <stdio.h>
+
+static const char player_letter[CARC_MAX_PLAYERS] = {'R', 'B', 'G', 'Y', 'K', 'P'};
+static const char *const player_ansi[CARC_MAX_PLAYERS] = {"31", "34", "32", "33", "90", "35"};
+
+#define TRY(expr)            \
+    do {                     \
+        int rc_ = (expr);    \
+        if (rc_ < 0)         \
+            return rc_;      \
+    } while (0)
+
+struct bounds {
+    int minx, maxx, miny, maxy;
+};
+
+static struct bounds board_bounds(const struct cas_state *s)
+{
+    struct bounds b = {0, 0, 0, 0};
+    for (int i = 0; i < s->ncells; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[i];
+        b.minx = c->x < b.minx ? c->x : b.minx;
+        b.maxx = c->x > b.maxx ? c->x : b.maxx;
+        b.miny = c->y < b.miny ? c->y : b.miny;
+        b.maxy = c->y > b.maxy ? c->y : b.maxy;
+    }
+    return b;
+}
+
+static char edge_char(int edge, int side)
+{
+    switch (edge) {
+    case EDGE_CITY: return '#';
+    case EDGE_ROAD: return side % 2 ? '-' : '|';
+    case EDGE_FIELD: return '.';
+    case EDGE_RIVER: return '~';
+    case EDGE_ANY: return '*';
+    default: return ' ';
+    }
+}
+
+/* One placed space as 3x3 characters, figures drawn where they stand;
+ * owner[] holds the player of each figure cell, -1 for terrain. */
+static void draw_space(const struct cas_state *s, int ci, char out[3][3], int owner[3][3])
+{
+    const struct carc_cell *c = &C_CELLS(s)[ci];
+    const struct carc_tile *t = &C_TILES(s)[c->tile];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    const struct carc_rot *r = &k->rot[t->rot];
+    static const int side_pos[4][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 0}};
+    static const int half_pos[8][2] = {{0, 0}, {0, 2}, {0, 2}, {2, 2},
+                                       {2, 2}, {2, 0}, {2, 0}, {0, 0}};
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++) {
+            out[y][x] = '.';
+            owner[y][x] = -1;
+        }
+    for (int b = 0; b < 4; b++)
+        out[side_pos[b][0]][side_pos[b][1]] = edge_char(r->edge[c->sub][b], b);
+    out[1][1] = k->has_cloister ? 'm' : k->id[0];
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        const struct carc_node *n = &C_NODES(s)[f->node];
+        if (n->tile != c->tile)
+            continue;
+        int py = 1, px = 1;
+        for (int b = 0; b < 4; b++)
+            for (int slot = 0; slot < 3; slot++)
+                if (r->seg[c->sub][b][slot] == n->local) {
+                    const int *pos = slot == 1 ? side_pos[b] : half_pos[b * 2 + slot / 2];
+                    py = pos[0];
+                    px = pos[1];
+                }
+        out[py][px] = player_letter[f->player];
+        owner[py][px] = f->player;
+    }
+}
+
+static int open_fits(const struct cas_state *s, const struct carc_cell *c)
+{
+    if (s->stage != ST_PLACE)
+        return 0;
+    for (int rot = 0; rot < 4; rot++)
+        if (cas__carc_fits(s, s->drawn, c->x, c->y, rot))
+            return 1;
+    return 0;
+}
+
+static int put_char(const struct cas_writer *out, char ch, int player, int ansi)
+{
+    if (ansi && player >= 0)
+        return cas_writef(out, "\x1b[1;7;%sm%c\x1b[0m", player_ansi[player], ch);
+    if (ansi && ch == '#')
+        return cas_writef(out, "\x1b[36m#\x1b[0m");
+    return out->write(out->ctx, &ch, 1);
+}
+
+static int render_row(const struct cas_state *s, const struct bounds *b, int y, int row,
+                      int scale, int ansi, const struct cas_writer *out)
+{
+    for (int x = b->minx; x <= b->maxx; x++) {
+        char cell[3][3];
+        int owner[3][3];
+        memset(cell, ' ', sizeof cell);
+        memset(owner, -1, sizeof owner);
+        int ci = cas__carc_cell_find(s, x, y);
+        if (ci >= 0 && C_CELLS(s)[ci].tile != CARC_NONE)
+            draw_space(s, ci, cell, owner);
+        else if (ci >= 0)
+            cell[1][1] = open_fits(s, &C_CELLS(s)[ci]) ? '?' : '+';
+        if (scale == 1) {
+            TRY(put_char(out, cell[1][1], owner[1][1], ansi));
+            continue;
+        }
+        for (int i = 0; i < 3; i++)
+            TRY(put_char(out, cell[row][i], owner[row][i], ansi));
+    }
+    return out->write(out->ctx, "\n", 1);
+}
+
+static int render_board(const struct cas_state *s, int ansi, const struct cas_writer *out)
+{
+    struct bounds b = board_bounds(s);
+    int scale = (b.maxx - b.minx + 1) * 3 <= 72 ? 3 : 1;
+    TRY(cas_writef(out, "board x %d..%d, y %d..%d (north up)\n", b.minx, b.maxx, b.miny,
+                   b.maxy));
+    for (int y = b.miny; y <= b.maxy; y++)
+        for (int row = 0; row < scale; row++)
+            TRY(render_row(s, &b, y, scale == 1 ? 1 : row, scale, ansi, out));
+    return CAS_OK;
+}
+
+static int render_status(const struct cas_state *s, const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    const char *who = cas__carc_colours[s->player];
+    switch ((enum carc_stage)s->stage) {
+    case ST_DRAW:
+        return cas_writef(out, "%s draws (%d tiles in the bag)\n", who, s->bag_left);
+    case ST_PLACE:
+        return cas_writef(out, "%s places %s (%d tiles left in the bag)\n", who,
+                          g->kinds[s->drawn].id, s->bag_left);
+    case ST_DEPLOY: {
+        const struct carc_tile *t = &C_TILES(s)[s->placed];
+        return cas_writef(out, "%s may deploy a figure on %s at %d,%d or pass\n", who,
+                          g->kinds[t->kind].id, t->x, t->y);
+    }
+    case ST_XPHASE:
+        return cas_writef(out, "%s decides: %s\n", cas__carc_colours[s->xactor],
+                          g->phases[s->xphase].phase->name);
+    default:
+        break;
+    }
+    int64_t best = INT64_MIN;
+    for (int p = 0; p < g->nplayers; p++)
+        best = s->score[p] > best ? s->score[p] : best;
+    TRY(cas_writef(out, "game over; winner:"));
+    for (int p = 0; p < g->nplayers; p++)
+        if (s->score[p] == best)
+            TRY(cas_writef(out, " %s", cas__carc_colours[p]));
+    return cas_writef(out, " with %lld\n", (long long)best);
+}
+
+static int render_players(const struct cas_state *s, const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    for (int p = 0; p < g->nplayers; p++) {
+        TRY(cas_writef(out, "%-6s %4lld points  supply:", cas__carc_colours[p],
+                       (long long)s->score[p]));
+        for (int f = 0; f < g->nfig; f++)
+            TRY(cas_writef(out, " %d %s", s->supply[p][f], g->fig[f].def.name));
+        TRY(out->write(out->ctx, "\n", 1));
+    }
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        const struct carc_node *n = &C_NODES(s)[f->node];
+        const struct carc_tile *t = &C_TILES(s)[n->tile];
+        TRY(cas_writef(out, "  %s %s on %s of %s at %d,%d\n", cas__carc_colours[f->player],
+                       g->fig[f->kind].def.name,
+                       g->kinds[t->kind].rot[t->rot].ftext[n->local],
+                       g->kinds[t->kind].id, t->x, t->y));
+    }
+    return CAS_OK;
+}
+
+static int render_expansions(const struct cas_state *s, int viewer,
+                             enum cas_render_format format, const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    for (int e = 0; e < g->nexp; e++)
+        if (g->exp[e].desc->render)
+            TRY(g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, format, out));
+    return CAS_OK;
+}
+
+static int render_text(const struct cas_state *s, int viewer, int ansi,
+                       const struct cas_writer *out)
+{
+    TRY(render_board(s, ansi, out));
+    TRY(render_players(s, out));
+    TRY(render_expansions(s, viewer, ansi ? CAS_RENDER_ANSI : CAS_RENDER_TEXT, out));
+    return render_status(s, out);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static const char *stage_name(const struct cas_state *s)
+{
+    switch ((enum carc_stage)s->stage) {
+    case ST_DRAW: return "draw";
+    case ST_PLACE: return "place";
+    case ST_DEPLOY: return "deploy";
+    case ST_XPHASE: return s->game->phases[s->xphase].phase->name;
+    default: return "over";
+    }
+}
+
+static int json_players(const struct cas_state *s, const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    TRY(cas_writef(out, "\"players\":["));
+    for (int p = 0; p < g->nplayers; p++) {
+        TRY(cas_writef(out, "%s{\"name\":\"%s\",\"score\":%lld,\"supply\":{", p ? "," : "",
+                       cas__carc_colours[p], (long long)s->score[p]));
+        for (int f = 0; f < g->nfig; f++)
+            TRY(cas_writef(out, "%s\"%s\":%d", f ? "," : "", g->fig[f].def.name,
+                           s->supply[p][f]));
+        TRY(cas_writef(out, "}}"));
+    }
+    return cas_writef(out, "],");
+}
+
+static int json_board(const struct cas_state *s, const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    TRY(cas_writef(out, "\"tiles\":["));
+    for (int i = 0; i < s->ntiles; i++) {
+        const struct carc_tile *t = &C_TILES(s)[i];
+        TRY(cas_writef(out, "%s{\"id\":\"%s\",\"x\":%d,\"y\":%d,\"rotation\":%d,"
+                       "\"player\":%d}", i ? "," : "", g->kinds[t->kind].id, t->x, t->y,
+                       t->rot * 90, t->player));
+    }
+    TRY(cas_writef(out, "],\"figures\":["));
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        const struct carc_node *n = &C_NODES(s)[f->node];
+        const struct carc_tile *t = &C_TILES(s)[n->tile];
+        TRY(cas_writef(out, "%s{\"player\":%d,\"kind\":\"%s\",\"x\":%d,\"y\":%d,"
+                       "\"feature\":\"%s\"}", i ? "," : "", f->player,
+                       g->fig[f->kind].def.name, t->x, t->y,
+                       g->kinds[t->kind].rot[t->rot].ftext[n->local]));
+    }
+    TRY(cas_writef(out, "],\"open\":["));
+    for (int i = 0; i < s->nfront; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
+        TRY(cas_writef(out, "%s[%d,%d]", i ? "," : "", c->x, c->y));
+    }
+    TRY(cas_writef(out, "],\"bag\":{"));
+    int first = 1;
+    for (int k = 0; k < g->nkinds; k++)
+        if (C_BAG(s)[k]) {
+            TRY(cas_writef(out, "%s\"%s\":%d", first ? "" : ",", g->kinds[k].id,
+                           C_BAG(s)[k]));
+            first = 0;
+        }
+    return cas_writef(out, "},");
+}
+
+static int json_expansions(const struct cas_state *s, int viewer,
+                           const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    TRY(cas_writef(out, "\"expansions\":{"));
+    int first = 1;
+    for (int e = 0; e < g->nexp; e++) {
+        if (!g->exp[e].desc->render)
+            continue;
+        TRY(cas_writef(out, "%s\"%s\":", first ? "" : ",", g->exp[e].id));
+        TRY(g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_JSON,
+                                   out));
+        first = 0;
+    }
+    return cas_writef(out, "}");
+}
+
+static int render_json(const struct cas_state *s, int viewer, const struct cas_writer *out)
+{
+    const struct cas_game *g = s->game;
+    TRY(cas_writef(out, "{\"game\":\"carcassonne\",\"stage\":\"%s\",\"current\":%d,",
+                   stage_name(s), cas__carc_current(s)));
+    if (s->stage == ST_PLACE)
+        TRY(cas_writef(out, "\"drawn\":\"%s\",", g->kinds[s->drawn].id));
+    TRY(cas_writef(out, "\"bag_left\":%d,\"discarded\":%d,\"farmers\":%s,", s->bag_left,
+                   s->discarded, g->farmers ? "true" : "false"));
+    TRY(json_players(s, out));
+    TRY(json_board(s, out));
+    TRY(json_expansions(s, viewer, out));
+    return cas_writef(out, "}\n");
+}
+
+int cas__carc_render(const struct cas_state *s, int viewer, enum cas_render_format format,
+                     const struct cas_writer *out)
+{
+    switch (format) {
+    case CAS_RENDER_TEXT: return render_text(s, viewer, 0, out);
+    case CAS_RENDER_ANSI: return render_text(s, viewer, 1, out);
+    case CAS_RENDER_JSON: return render_json(s, viewer, out);
+    default: return CAS_EINVAL;
+    }
+}

@@ -1,0 +1,176 @@
+/*
+ * scoring.c — scoring: features completed by this turn's tile (roads,
+ * cities, cloisters around it), majorities with ties sharing full points,
+ * figures returning, and the final scoring of incomplete features and of
+ * fields (farmers).  Expansion hooks fold into every value (CHAIN) and see
+ * every completion and scoring (CALL-ALL).
+ */
+#include "carc.h"
+
+#include <stdio.h>
+
+void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
+                     int64_t points, const char *text)
+{
+    if (!s->sink)
+        return;
+    struct cas_event e = {.struct_size = sizeof e, .kind = kind, .player = player,
+                          .visible_to = CAS_VIEWER_PUBLIC, .points = points,
+                          .text = text};
+    s->sink->emit(s->sink->ctx, &e);
+}
+
+void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
+                         const char *reason)
+{
+    s->score[player] += points;
+    if (!s->sink)
+        return;
+    char text[200];
+    snprintf(text, sizeof text, "%s %+lld %s", cas__carc_colours[player],
+             (long long)points, reason);
+    cas__carc_event(s, CAS_EVENT_SCORE, player, points, text);
+}
+
+/* The engine's value of a feature, before expansion hooks. */
+static int64_t base_points(const struct cas_state *s, int root,
+                           enum cas_carc_when when, char *why, size_t cap)
+{
+    const struct cas_game *g = s->game;
+    const struct carc_feature_def *d = cas__carc_fdef(s, root);
+    const char *late = when == CAS_CARC_FINAL ? ", incomplete" : "";
+    int spaces, tiles, filled, size;
+    switch (d->cls) {
+    case CAS_CARC_ROAD:
+        cas__carc_feature_size(s, root, &spaces, &tiles);
+        snprintf(why, cap, "road (%d tiles%s)", spaces, late);
+        return spaces;
+    case CAS_CARC_CITY: {
+        int coats = g->coat_attr >= 0 ? C_NODES(s)[root].attr[g->coat_attr] : 0;
+        int per = when == CAS_CARC_DURING ? 2 : 1;
+        cas__carc_feature_size(s, root, &spaces, &tiles);
+        snprintf(why, cap, "city (%d tiles, %d coats%s)", spaces, coats, late);
+        return (int64_t)per * (spaces + coats);
+    }
+    case CAS_CARC_CLOISTER:
+        cas__carc_ring(s, root, &filled, &size);
+        snprintf(why, cap, "%s (%d around%s)", d->name, filled, late);
+        return filled + 1;
+    default: {
+        int cities = cas__carc_field_cities(s, root);
+        snprintf(why, cap, "field (%d completed cities)", cities);
+        return 3 * (int64_t)cities;
+    }
+    }
+}
+
+static void return_figures_on(struct cas_state *s, int root)
+{
+    for (int i = s->nfigs - 1; i >= 0; i--) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        if (C_NODES(s)[f->node].root == root &&
+            !(s->game->fig[f->kind].def.flags & CAS_CARC_FIG_STAYS))
+            cas__carc_return_figure(s, i);
+    }
+    cas__carc_return_escorted(s);
+}
+
+/* Score one feature: majority by strength, ties share full points. */
+static void score_feature(struct cas_state *s, int root, enum cas_carc_when when)
+{
+    const struct cas_game *g = s->game;
+    int strength[CARC_MAX_PLAYERS] = {0}, best = 0;
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        if (C_NODES(s)[f->node].root == root)
+            strength[f->player] += cas__carc_strength(s, i);
+    }
+    for (int p = 0; p < g->nplayers; p++)
+        best = strength[p] > best ? strength[p] : best;
+    int64_t points[CARC_MAX_PLAYERS] = {0};
+    if (best > 0) {
+        char why[120];
+        int64_t base = base_points(s, root, when, why, sizeof why);
+        for (int p = 0; p < g->nplayers; p++) {
+            if (strength[p] != best)
+                continue;
+            points[p] = cas__carc_hook_points(s, root, when, p, base);
+            if (points[p] != 0)
+                cas__carc_add_score(s, p, points[p], why);
+        }
+    }
+    cas__carc_hook_scored(s, root, when, points);
+    return_figures_on(s, root);
+}
+
+static void complete(struct cas_state *s, int node)
+{
+    int root = C_NODES(s)[node].root;
+    if (C_NODES(s)[root].flags & NODE_SCORED)
+        return;
+    if (!cas__carc_feature_complete(s, root))
+        return;
+    S_NODES(s)[root].flags |= NODE_SCORED;
+    cas__carc_hook_completed(s, root);
+    score_feature(s, root, CAS_CARC_DURING);
+}
+
+/* Cloisters whose tile touches the placed tile (diagonals included) may
+ * have been completed by it. */
+static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
+{
+    const struct cas_game *g = s->game;
+    int reach = g->kinds[t->kind].ncells; /* 2x1 tiles reach one further */
+    for (int i = 0; i < s->ncloisters; i++) {
+        const struct carc_tile *o = &C_TILES(s)[C_CLOISTERS(s)[i]];
+        int dx = o->x - t->x, dy = o->y - t->y;
+        int far = reach + g->kinds[o->kind].ncells - 1;
+        if (dx < -far || dx > far || dy < -far || dy > far)
+            continue;
+        const struct carc_kind *k = &g->kinds[o->kind];
+        for (int f = 0; f < k->nf; f++)
+            if (k->f[f].cls == CAS_CARC_CLOISTER)
+                complete(s, o->node_base + f);
+    }
+}
+
+void cas__carc_score_turn(struct cas_state *s)
+{
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    for (int f = 0; f < k->nf; f++)
+        if (k->f[f].cls == CAS_CARC_ROAD || k->f[f].cls == CAS_CARC_CITY)
+            complete(s, t->node_base + f);
+    complete_cloisters_near(s, t);
+}
+
+/* Roots holding figures, ascending, of the classes in `mask`. */
+static int occupied_roots(const struct cas_state *s, unsigned mask, cas_action *roots)
+{
+    size_t n = 0;
+    for (int i = 0; i < s->nfigs; i++) {
+        int root = C_NODES(s)[C_FIGS(s)[i].node].root;
+        if (mask & CAS_CARC_CLASS_BIT(cas__carc_feature_class(s, root)))
+            roots[n++] = (cas_action)root;
+    }
+    return (int)cas__carc_sort_unique(roots, n);
+}
+
+void cas__carc_final_scoring(struct cas_state *s)
+{
+    cas_action roots[CARC_MAX_FIGURES];
+    unsigned features = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) |
+                        CAS_CARC_CLASS_BIT(CAS_CARC_CITY) |
+                        CAS_CARC_CLASS_BIT(CAS_CARC_CLOISTER);
+    int n = occupied_roots(s, features, roots);
+    for (int i = 0; i < n; i++) {
+        if (C_NODES(s)[roots[i]].flags & NODE_SCORED)
+            continue; /* completed earlier: figures that stay (none in base) */
+        S_NODES(s)[roots[i]].flags |= NODE_SCORED;
+        score_feature(s, (int)roots[i], CAS_CARC_FINAL);
+    }
+    n = occupied_roots(s, CAS_CARC_CLASS_BIT(CAS_CARC_FIELD), roots);
+    for (int i = 0; i < n; i++)
+        score_feature(s, (int)roots[i], CAS_CARC_FINAL);
+    cas__carc_hook_final(s);
+}

@@ -1,0 +1,270 @@
+/*
+ * serialize.c — the state as bytes (encoding 1, little-endian) and its hash.
+ *
+ * The bytes hold the logical state, not the memory layout: turn counters,
+ * scores, supplies, the bag, every placement in order with which of its
+ * features are already scored, the figures by (placement, feature), and each
+ * expansion's block verbatim.  Deserializing replays the placements, which
+ * rebuilds the union-find exactly, and validates everything on the way.
+ * The hash is FNV-1a over the same bytes, so equal states hash equal.
+ */
+#include "carc.h"
+
+#define MAGIC 0x43524143u /* "CARC" */
+
+struct writer {
+    uint8_t *buf;
+    size_t cap, len;
+    uint64_t hash;
+};
+
+static void put_bytes(struct writer *w, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) {
+        if (w->buf && w->len < w->cap)
+            w->buf[w->len] = p[i];
+        w->len++;
+        w->hash = (w->hash ^ p[i]) * 0x100000001b3ull;
+    }
+}
+
+static void put_uint(struct writer *w, uint64_t v, int bytes)
+{
+    uint8_t b[8];
+    for (int i = 0; i < bytes; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    put_bytes(w, b, (size_t)bytes);
+}
+
+static void write_state(const struct cas_state *s, struct writer *w)
+{
+    const struct cas_game *g = s->game;
+    put_uint(w, MAGIC, 4);
+    put_uint(w, CARC_ENCODING, 4);
+    put_uint(w, (uint64_t)g->nplayers, 1);
+    put_uint(w, (uint64_t)g->nkinds, 2);
+    put_uint(w, (uint64_t)g->nfig, 1);
+    put_uint(w, (uint64_t)g->nexp, 1);
+    uint8_t turn[] = {s->stage, s->resume, s->player, s->xphase, (uint8_t)s->xactor,
+                      s->extra_turn, s->in_extra_turn};
+    put_bytes(w, turn, sizeof turn);
+    put_uint(w, s->drawn, 2);
+    put_uint(w, (uint16_t)s->placed, 2);
+    put_uint(w, s->discarded, 2);
+    for (int p = 0; p < g->nplayers; p++)
+        put_uint(w, (uint64_t)s->score[p], 8);
+    for (int p = 0; p < g->nplayers; p++)
+        put_bytes(w, s->supply[p], (size_t)g->nfig);
+    for (int k = 0; k < g->nkinds; k++)
+        put_uint(w, C_BAG(s)[k], 2);
+    put_uint(w, s->ntiles, 2);
+    for (int t = 0; t < s->ntiles; t++) {
+        const struct carc_tile *tile = &C_TILES(s)[t];
+        uint16_t scored = 0;
+        for (int f = 0; f < g->kinds[tile->kind].nf; f++)
+            if (C_NODES(s)[carc_root(s, tile->node_base + f)].flags & NODE_SCORED)
+                scored |= (uint16_t)(1u << f);
+        put_uint(w, tile->kind, 2);
+        put_uint(w, tile->rot, 1);
+        put_uint(w, (uint8_t)tile->player, 1);
+        put_uint(w, (uint16_t)tile->x, 2);
+        put_uint(w, (uint16_t)tile->y, 2);
+        put_uint(w, scored, 2);
+    }
+    put_uint(w, s->nfigs, 2);
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        const struct carc_node *n = &C_NODES(s)[f->node];
+        put_uint(w, f->player, 1);
+        put_uint(w, f->kind, 1);
+        put_uint(w, n->tile, 2);
+        put_uint(w, n->local, 1);
+    }
+    for (int e = 0; e < g->nexp; e++) {
+        put_uint(w, g->exp[e].desc->state_size, 4);
+        put_bytes(w, (const char *)s + g->exp[e].state_off, g->exp[e].desc->state_size);
+    }
+}
+
+int cas__carc_serialize(const struct cas_state *s, uint8_t *buf, size_t cap, size_t *len)
+{
+    struct writer w = {.buf = buf, .cap = cap};
+    write_state(s, &w);
+    *len = w.len;
+    return w.len > cap ? CAS_ENOSPC : CAS_OK;
+}
+
+uint64_t cas__carc_hash(const struct cas_state *s)
+{
+    struct writer w = {.hash = 0xcbf29ce484222325ull};
+    write_state(s, &w);
+    return w.hash;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+struct reader {
+    const uint8_t *buf;
+    size_t len, at;
+    int bad;
+};
+
+static uint64_t get_uint(struct reader *r, int bytes)
+{
+    if (r->at + (size_t)bytes > r->len) {
+        r->bad = 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)r->buf[r->at++] << (8 * i);
+    return v;
+}
+
+static int corrupt(const struct cas_game *g, const char *what)
+{
+    cas_host_errorf(g->host, "serialized carcassonne state: %s", what);
+    return CAS_ECORRUPT;
+}
+
+static int read_header(const struct cas_game *g, struct reader *r, struct cas_state *s)
+{
+    if (get_uint(r, 4) != MAGIC)
+        return corrupt(g, "not a carcassonne state (bad magic)");
+    uint64_t enc = get_uint(r, 4);
+    if (enc != CARC_ENCODING) {
+        cas_host_errorf(g->host, "serialized carcassonne state: encoding %llu, this "
+                        "plugin reads %u", (unsigned long long)enc, CARC_ENCODING);
+        return CAS_EVERSION;
+    }
+    if (get_uint(r, 1) != (uint64_t)g->nplayers || get_uint(r, 2) != (uint64_t)g->nkinds ||
+        get_uint(r, 1) != (uint64_t)g->nfig || get_uint(r, 1) != (uint64_t)g->nexp)
+        return corrupt(g, "made by a game with other players, tiles or expansions");
+    s->stage = (uint8_t)get_uint(r, 1);
+    s->resume = (uint8_t)get_uint(r, 1);
+    s->player = (uint8_t)get_uint(r, 1);
+    s->xphase = (uint8_t)get_uint(r, 1);
+    s->xactor = (int8_t)get_uint(r, 1);
+    s->extra_turn = (uint8_t)get_uint(r, 1);
+    s->in_extra_turn = (uint8_t)get_uint(r, 1);
+    s->drawn = (uint16_t)get_uint(r, 2);
+    s->placed = (int16_t)get_uint(r, 2);
+    s->discarded = (uint16_t)get_uint(r, 2);
+    int waiting = s->stage == ST_DRAW || s->stage == ST_PLACE || s->stage == ST_DEPLOY ||
+                  s->stage == ST_XPHASE || s->stage == ST_END;
+    if (!waiting || s->resume > ST_END || s->player >= g->nplayers ||
+        s->drawn >= g->nkinds || (s->stage == ST_XPHASE && s->xphase >= g->nphases))
+        return corrupt(g, "turn counters out of range");
+    for (int p = 0; p < g->nplayers; p++)
+        s->score[p] = (int64_t)get_uint(r, 8);
+    for (int p = 0; p < g->nplayers; p++)
+        for (int f = 0; f < g->nfig; f++)
+            s->supply[p][f] = (uint8_t)get_uint(r, 1);
+    for (int k = 0; k < g->nkinds; k++) {
+        S_BAG(s)[k] = (uint16_t)get_uint(r, 2);
+        if (S_BAG(s)[k] > (g->kinds[k].hand ? 0 : g->kinds[k].count))
+            return corrupt(g, "more tiles in the bag than the game has");
+        s->bag_left = (uint16_t)(s->bag_left + S_BAG(s)[k]);
+    }
+    return r->bad ? corrupt(g, "truncated") : CAS_OK;
+}
+
+static int read_tiles(const struct cas_game *g, struct reader *r, struct cas_state *s)
+{
+    int ntiles = (int)get_uint(r, 2);
+    if (ntiles < 1 || ntiles > g->cap_tiles)
+        return corrupt(g, "placement count out of range");
+    int placed[CARC_MAX_KINDS] = {0};
+    for (int t = 0; t < ntiles && !r->bad; t++) {
+        int kind = (int)get_uint(r, 2), rot = (int)get_uint(r, 1);
+        int player = (int8_t)get_uint(r, 1);
+        int x = (int16_t)get_uint(r, 2), y = (int16_t)get_uint(r, 2);
+        unsigned scored = (unsigned)get_uint(r, 2);
+        if (kind >= g->nkinds || rot > 3 || player < -1 || player >= g->nplayers)
+            return corrupt(g, "placement with an unknown tile, rotation or player");
+        int start_ok = kind == g->start_kind && x == 0 && y == 0 && rot == 0 && player == -1;
+        if (t == 0 ? !start_ok : !cas__carc_fits_edges(s, &g->kinds[kind], x, y, rot))
+            return corrupt(g, "a placement does not fit the board");
+        if (++placed[kind] > g->kinds[kind].count)
+            return corrupt(g, "more copies of a tile than the game has");
+        int idx = cas__carc_place(s, kind, x, y, rot, player);
+        for (int f = 0; f < g->kinds[kind].nf; f++)
+            if (scored & (1u << f))
+                S_NODES(s)[carc_root(s, C_TILES(s)[idx].node_base + f)].flags |= NODE_SCORED;
+    }
+    int from_bag = 0, bag_total = 0;
+    for (int k = 0; k < g->nkinds; k++)
+        if (!g->kinds[k].hand) {
+            from_bag += placed[k];
+            bag_total += g->kinds[k].count;
+        }
+    if (s->placed >= s->ntiles || s->placed < -1 ||
+        from_bag + s->bag_left + s->discarded + (s->stage == ST_PLACE) != bag_total)
+        return corrupt(g, "tile counts do not add up");
+    return r->bad ? corrupt(g, "truncated") : CAS_OK;
+}
+
+static int read_figures(const struct cas_game *g, struct reader *r, struct cas_state *s)
+{
+    int nfigs = (int)get_uint(r, 2);
+    if (nfigs > g->cap_figs)
+        return corrupt(g, "too many figures");
+    int used[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS] = {{0}};
+    for (int i = 0; i < nfigs && !r->bad; i++) {
+        int player = (int)get_uint(r, 1), kind = (int)get_uint(r, 1);
+        int tile = (int)get_uint(r, 2), local = (int)get_uint(r, 1);
+        if (player >= g->nplayers || kind >= g->nfig || tile >= s->ntiles ||
+            local >= g->kinds[C_TILES(s)[tile].kind].nf)
+            return corrupt(g, "a figure on an unknown player, kind or feature");
+        used[player][kind]++;
+        S_FIGS(s)[s->nfigs++] = (struct carc_fig){
+            .player = (uint8_t)player, .kind = (uint8_t)kind,
+            .node = (uint16_t)(C_TILES(s)[tile].node_base + local)};
+    }
+    for (int p = 0; p < g->nplayers; p++)
+        for (int f = 0; f < g->nfig; f++)
+            if (used[p][f] + s->supply[p][f] != g->fig[f].def.per_player)
+                return corrupt(g, "figures on the board and in supply do not add up");
+    return r->bad ? corrupt(g, "truncated") : CAS_OK;
+}
+
+static int read_expansions(const struct cas_game *g, struct reader *r, struct cas_state *s)
+{
+    for (int e = 0; e < g->nexp; e++) {
+        size_t size = g->exp[e].desc->state_size;
+        if (get_uint(r, 4) != size || r->at + size > r->len)
+            return corrupt(g, "an expansion block has the wrong size");
+        void *block = (char *)s + g->exp[e].state_off;
+        memcpy(block, r->buf + r->at, size);
+        r->at += size;
+        if (g->exp[e].desc->state_check &&
+            g->exp[e].desc->state_check(g->exp[e].xctx, CARC_COF(s), block) != CAS_OK)
+            return corrupt(g, "an expansion rejected its block");
+    }
+    return r->at == r->len ? CAS_OK : corrupt(g, "trailing bytes");
+}
+
+int cas__carc_deserialize(const struct cas_game *g, const uint8_t *buf, size_t len,
+                          struct cas_state **out)
+{
+    struct cas_state *s;
+    *out = NULL;
+    int rc = cas__carc_state_alloc(g, &s);
+    if (rc != CAS_OK)
+        return rc;
+    struct reader r = {.buf = buf, .len = len};
+    rc = read_header(g, &r, s);
+    if (rc == CAS_OK)
+        rc = read_tiles(g, &r, s);
+    if (rc == CAS_OK)
+        rc = read_figures(g, &r, s);
+    if (rc == CAS_OK)
+        rc = read_expansions(g, &r, s);
+    if (rc != CAS_OK) {
+        g->host->release(g->host->ctx, s);
+        return rc;
+    }
+    *out = s;
+    return CAS_OK;
+}

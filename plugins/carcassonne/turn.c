@@ -1,0 +1,273 @@
+/*
+ * turn.c — the turn as a machine of stages: [before-draw phases] -> draw
+ * (chance) -> place -> [after-place phases] -> deploy or pass ->
+ * [after-deploy phases] -> scoring -> [after-scoring phases] -> turn-end
+ * hooks -> [turn-end phases] -> next player (or the same one again for an
+ * extra turn).  Bracketed slots run the expansion phases registered there;
+ * a phase whose actor() is a player stops the machine for that decision.
+ *
+ * A drawn tile that fits nowhere is discarded at once (event) and the
+ * chance node repeats; the game ends at a turn start with an empty bag.
+ */
+#include "carc.h"
+
+#include <stdio.h>
+
+static void enter(struct cas_state *s, enum carc_stage stage)
+{
+    s->stage = (uint8_t)stage;
+    s->xphase = 0;
+}
+
+static enum cas_carc_slot slot_of(enum carc_stage stage)
+{
+    switch (stage) {
+    case ST_SLOT_BEFORE_DRAW: return CAS_CARC_BEFORE_DRAW;
+    case ST_SLOT_AFTER_PLACE: return CAS_CARC_AFTER_PLACE;
+    case ST_SLOT_AFTER_DEPLOY: return CAS_CARC_AFTER_DEPLOY;
+    case ST_SLOT_AFTER_SCORING: return CAS_CARC_AFTER_SCORING;
+    default: return CAS_CARC_TURN_END;
+    }
+}
+
+/* Stop at the next phase of this slot that has a decision; 1 if stopped. */
+static int slot_waits(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    enum cas_carc_slot slot = slot_of((enum carc_stage)s->stage);
+    for (; s->xphase < g->nphases; s->xphase++) {
+        const struct carc_phase_ref *ph = &g->phases[s->xphase];
+        if (ph->phase->slot != slot)
+            continue;
+        int actor = ph->phase->actor(g->exp[ph->exp].xctx, CARC_COF(s));
+        if (actor == CAS_CARC_PHASE_SKIP)
+            continue;
+        s->resume = s->stage;
+        s->stage = ST_XPHASE;
+        s->xactor = (int8_t)actor;
+        return 1;
+    }
+    return 0;
+}
+
+static void next_player(struct cas_state *s)
+{
+    if (s->extra_turn && !s->in_extra_turn) {
+        s->in_extra_turn = 1;
+    } else {
+        s->player = (uint8_t)((s->player + 1) % s->game->nplayers);
+        s->in_extra_turn = 0;
+    }
+    s->extra_turn = 0;
+    enter(s, ST_TURN_START);
+}
+
+void cas__carc_advance(struct cas_state *s)
+{
+    for (;;) {
+        switch ((enum carc_stage)s->stage) {
+        case ST_TURN_START:
+            s->placed = -1;
+            enter(s, ST_SLOT_BEFORE_DRAW);
+            break;
+        case ST_SLOT_BEFORE_DRAW:
+            if (slot_waits(s))
+                return;
+            if (s->bag_left == 0) {
+                cas__carc_final_scoring(s);
+                enter(s, ST_END);
+                return;
+            }
+            enter(s, ST_DRAW);
+            return;
+        case ST_SLOT_AFTER_PLACE:
+            if (slot_waits(s))
+                return;
+            enter(s, ST_DEPLOY);
+            return;
+        case ST_SLOT_AFTER_DEPLOY:
+            if (slot_waits(s))
+                return;
+            enter(s, ST_SCORE);
+            break;
+        case ST_SCORE:
+            cas__carc_score_turn(s);
+            enter(s, ST_SLOT_AFTER_SCORING);
+            break;
+        case ST_SLOT_AFTER_SCORING:
+            if (slot_waits(s))
+                return;
+            enter(s, ST_TURN_FINISH);
+            break;
+        case ST_TURN_FINISH:
+            cas__carc_hook_turn_end(s);
+            enter(s, ST_SLOT_TURN_END);
+            break;
+        case ST_SLOT_TURN_END:
+            if (slot_waits(s))
+                return;
+            next_player(s);
+            break;
+        default:
+            return; /* a decision is pending */
+        }
+    }
+}
+
+int cas__carc_current(const struct cas_state *s)
+{
+    switch ((enum carc_stage)s->stage) {
+    case ST_DRAW: return CAS_ACTOR_CHANCE;
+    case ST_PLACE:
+    case ST_DEPLOY: return s->player;
+    case ST_XPHASE: return s->xactor;
+    default: return CAS_ACTOR_TERMINAL;
+    }
+}
+
+static int phase_legal(const struct cas_state *s, cas_action *buf, size_t cap,
+                       size_t *count)
+{
+    const struct carc_phase_ref *ph = &s->game->phases[s->xphase];
+    int rc = ph->phase->legal(s->game->exp[ph->exp].xctx, CARC_COF(s), buf, cap, count);
+    if (rc != CAS_OK)
+        return rc;
+    for (size_t i = 0; i < *count; i++)
+        buf[i] = ACT_PHASE_CODE(s->xphase, buf[i]);
+    return CAS_OK;
+}
+
+int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
+                    size_t *count)
+{
+    switch ((enum carc_stage)s->stage) {
+    case ST_DRAW: {
+        size_t n = 0;
+        for (int k = 0; k < s->game->nkinds; k++)
+            if (C_BAG(s)[k]) {
+                if (n < cap)
+                    buf[n] = ACT_DRAW_CODE(k);
+                n++;
+            }
+        *count = n;
+        return n > cap ? CAS_ENOSPC : CAS_OK;
+    }
+    case ST_PLACE: return cas__carc_placements(s, s->drawn, buf, cap, count);
+    case ST_DEPLOY: return cas__carc_deploy_actions(s, buf, cap, count);
+    case ST_XPHASE: return phase_legal(s, buf, cap, count);
+    default:
+        *count = 0;
+        return CAS_OK;
+    }
+}
+
+static int phase_action_legal(const struct cas_state *s, cas_action a)
+{
+    if (ACT_PHASE_INDEX(a) != s->xphase)
+        return 0;
+    cas_action buf[1024];
+    size_t n = 0;
+    if (phase_legal(s, buf, 1024, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == a)
+            return 1;
+    return 0;
+}
+
+int cas__carc_is_legal(const struct cas_state *s, cas_action a)
+{
+    const struct cas_game *g = s->game;
+    switch (ACT_KIND(a)) {
+    case ACT_DRAW:
+        return s->stage == ST_DRAW && (a & 0xFFFFFFFFu) < (cas_action)g->nkinds &&
+               a == ACT_DRAW_CODE(a & 0xFFFFFFFFu) && C_BAG(s)[a & 0xFFFFFFFFu] > 0;
+    case ACT_PLACE:
+        return s->stage == ST_PLACE && ACT_PLACE_KIND(a) == s->drawn &&
+               a == ACT_PLACE_CODE(s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
+                                   ACT_PLACE_ROT(a)) &&
+               cas__carc_fits(s, s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
+                              ACT_PLACE_ROT(a));
+    case ACT_DEPLOY: {
+        if (s->stage != ST_DEPLOY || a != ACT_DEPLOY_CODE(ACT_DEPLOY_FIG(a),
+                                                          ACT_DEPLOY_LOCAL(a)))
+            return 0;
+        const struct carc_tile *t = &C_TILES(s)[s->placed];
+        return ACT_DEPLOY_FIG(a) < g->nfig && ACT_DEPLOY_LOCAL(a) < g->kinds[t->kind].nf &&
+               cas__carc_deploy_legal(s, s->player, ACT_DEPLOY_FIG(a),
+                                      t->node_base + ACT_DEPLOY_LOCAL(a));
+    }
+    case ACT_PASS:
+        return s->stage == ST_DEPLOY && a == ACT_MAKE(ACT_PASS);
+    case ACT_PHASE:
+        return s->stage == ST_XPHASE && phase_action_legal(s, a);
+    default:
+        return 0;
+    }
+}
+
+static void apply_draw(struct cas_state *s, int kind)
+{
+    S_BAG(s)[kind]--;
+    s->bag_left--;
+    if (cas__carc_fits_anywhere(s, kind)) {
+        s->drawn = (uint16_t)kind;
+        enter(s, ST_PLACE);
+        return;
+    }
+    s->discarded++;
+    char text[80];
+    snprintf(text, sizeof text, "tile %s fits nowhere: removed from the game",
+             s->game->kinds[kind].id);
+    cas__carc_event(s, CAS_EVENT_INFO, -1, 0, text);
+    if (s->bag_left == 0)
+        enter(s, ST_SLOT_BEFORE_DRAW);
+}
+
+static void apply_phase(struct cas_state *s, cas_action a)
+{
+    const struct carc_phase_ref *ph = &s->game->phases[s->xphase];
+    s->placed_by_phase = 0;
+    int rc = ph->phase->apply(s->game->exp[ph->exp].xctx, CARC_OF(s),
+                              a & CAS_CARC_PAYLOAD_MASK);
+    s->stage = s->resume;
+    if (rc != CAS_CARC_PHASE_AGAIN)
+        s->xphase++;
+    if (s->placed_by_phase) {
+        s->placed_by_phase = 0;
+        enter(s, ST_SLOT_AFTER_PLACE);
+    }
+}
+
+int cas__carc_apply(struct cas_state *s, cas_action a)
+{
+    if (s->stage == ST_END)
+        return CAS_ETERMINAL;
+    if (!cas__carc_is_legal(s, a))
+        return CAS_EILLEGAL;
+    switch (ACT_KIND(a)) {
+    case ACT_DRAW:
+        apply_draw(s, (int)(a & 0xFFFFFFFFu));
+        break;
+    case ACT_PLACE:
+        s->placed = (int16_t)cas__carc_place(s, s->drawn, ACT_PLACE_X(a),
+                                             ACT_PLACE_Y(a), ACT_PLACE_ROT(a),
+                                             s->player);
+        cas__carc_hook_tile_placed(s, s->placed);
+        enter(s, ST_SLOT_AFTER_PLACE);
+        break;
+    case ACT_DEPLOY:
+        cas__carc_deploy(s, s->player, ACT_DEPLOY_FIG(a),
+                         C_TILES(s)[s->placed].node_base + ACT_DEPLOY_LOCAL(a));
+        enter(s, ST_SLOT_AFTER_DEPLOY);
+        break;
+    case ACT_PASS:
+        enter(s, ST_SLOT_AFTER_DEPLOY);
+        break;
+    default:
+        apply_phase(s, a);
+        break;
+    }
+    cas__carc_advance(s);
+    return CAS_OK;
+}

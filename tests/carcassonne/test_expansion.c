@@ -1,0 +1,396 @@
+/*
+ * test_expansion.c — a test-only Carcassonne expansion, "toll", built on
+ * castellan/carcassonne.h alone, proving the extension ABI end to end:
+ *  - content: a tile set (toll road, a 2x1 tile), the `toll` attribute, a
+ *    figure kind "guard" of strength 2;
+ *  - a CHAIN scoring hook: a completed road scores +2 per toll on it;
+ *  - a new phase after scoring: whoever placed a tile on a toll road
+ *    decides `toll tax` (+1 point, counted in the expansion's own state) or
+ *    `toll skip`;
+ *  - its own serialized state, checked on deserialize, and its render part.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <castellan/carcassonne.h>
+
+#include "plugin_harness.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+struct toll_ctx {
+    const struct cas_carc_api *api;
+    const struct cas_host *host;
+    int toll_attr;
+};
+
+struct toll_state {
+    uint8_t taxes[6];
+};
+
+/* The services table, as init received it (read-only copy for the hooks of
+ * the small FIRST-answer expansions below, which have no init). */
+static struct cas_carc_api toll_api_copy;
+
+static int toll_init(const struct cas_carc_api *api, const struct cas_host *host,
+                     const cas_carc_game *game, const struct cas_option_value *options,
+                     size_t n_options, void **xctx, size_t *bad_option)
+{
+    (void)options;
+    (void)n_options;
+    (void)bad_option;
+    struct toll_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);
+    if (!ctx)
+        return CAS_ENOMEM;
+    ctx->api = api;
+    ctx->host = host;
+    toll_api_copy = *api;
+    ctx->toll_attr = api->attribute_index(game, "toll");
+    *xctx = ctx;
+    return ctx->toll_attr >= 0 ? CAS_OK : CAS_EDATA;
+}
+
+static void toll_fini(void *xctx)
+{
+    struct toll_ctx *ctx = xctx;
+    ctx->host->release(ctx->host->ctx, ctx);
+}
+
+static int toll_check(void *xctx, const cas_carc *c, const void *xstate)
+{
+    (void)xctx;
+    (void)c;
+    const struct toll_state *st = xstate;
+    for (int p = 0; p < 6; p++)
+        if (st->taxes[p] > 72)
+            return CAS_ECORRUPT;
+    return CAS_OK;
+}
+
+/* CHAIN: +2 per toll on a road completed during the game. */
+static int64_t toll_points(void *xctx, const cas_carc *c, cas_carc_feature f,
+                           enum cas_carc_when when, int winner, int64_t points)
+{
+    (void)winner;
+    struct toll_ctx *ctx = xctx;
+    struct cas_carc_feature_info info = {.struct_size = sizeof info};
+    if (ctx->api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_ROAD ||
+        when != CAS_CARC_DURING)
+        return points;
+    return points + 2 * ctx->api->attribute(c, f, ctx->toll_attr);
+}
+
+static int on_toll_road(const struct toll_ctx *ctx, const cas_carc *c)
+{
+    int tile = ctx->api->placed_tile(c);
+    cas_carc_feature features[16];
+    size_t n;
+    if (tile < 0 || ctx->api->tile_features(c, tile, features, 16, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (ctx->api->attribute(c, features[i], ctx->toll_attr) > 0)
+            return 1;
+    return 0;
+}
+
+static int toll_actor(void *xctx, const cas_carc *c)
+{
+    struct toll_ctx *ctx = xctx;
+    return on_toll_road(ctx, c) ? ctx->api->active_player(c) : CAS_CARC_PHASE_SKIP;
+}
+
+static int toll_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
+                      size_t *count)
+{
+    (void)xctx;
+    (void)c;
+    *count = 2;
+    if (cap < 2)
+        return CAS_ENOSPC;
+    payloads[0] = 0; /* skip */
+    payloads[1] = 1; /* tax */
+    return CAS_OK;
+}
+
+static int toll_apply(void *xctx, cas_carc *c, uint64_t payload)
+{
+    struct toll_ctx *ctx = xctx;
+    if (payload == 1) {
+        struct toll_state *st = ctx->api->xstate(c, xctx);
+        int p = ctx->api->active_player(c);
+        st->taxes[p]++;
+        ctx->api->add_score(c, p, 1, "toll");
+    }
+    return CAS_CARC_PHASE_DONE;
+}
+
+static int toll_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf, size_t cap)
+{
+    (void)xctx;
+    (void)c;
+    int len = snprintf(buf, cap, "%s", payload ? "toll tax" : "toll skip");
+    return (size_t)len < cap ? len : CAS_ENOSPC;
+}
+
+static int toll_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload)
+{
+    (void)xctx;
+    (void)c;
+    if (strcmp(text, "toll tax") == 0 || strcmp(text, "toll skip") == 0) {
+        *payload = strcmp(text, "toll tax") == 0;
+        return CAS_OK;
+    }
+    return CAS_EPARSE;
+}
+
+static int toll_render(void *xctx, const cas_carc *c, int viewer,
+                       enum cas_render_format format, const struct cas_writer *out)
+{
+    (void)viewer;
+    struct toll_ctx *ctx = xctx;
+    const struct toll_state *st = ctx->api->xstate_const(c, xctx);
+    if (format == CAS_RENDER_JSON)
+        return cas_writef(out, "{\"taxes\":[%d,%d]}", st->taxes[0], st->taxes[1]);
+    return cas_writef(out, "tolls collected: Red %d, Blue %d\n", st->taxes[0], st->taxes[1]);
+}
+
+static const struct cas_carc_hooks toll_hooks = {
+    .struct_size = sizeof(struct cas_carc_hooks),
+    .feature_points = toll_points,
+};
+
+static const struct cas_carc_phase toll_phases[] = {{
+    .struct_size = sizeof(struct cas_carc_phase),
+    .name = "toll",
+    .slot = CAS_CARC_AFTER_SCORING,
+    .actor = toll_actor,
+    .legal = toll_legal,
+    .apply = toll_apply,
+    .text = toll_text,
+    .parse = toll_parse,
+}};
+
+static const struct cas_carc_figure_kind toll_figures[] = {{
+    .struct_size = sizeof(struct cas_carc_figure_kind),
+    .name = "guard",
+    .per_player = 1,
+    .strength = 2,
+    .classes = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY),
+}};
+
+static const char *const toll_tile_sets[] = {"toll.tiles"};
+static const char *const toll_attributes[] = {"toll"};
+
+static const struct cas_carc_expansion toll_expansion = {
+    .struct_size = sizeof(struct cas_carc_expansion),
+    .abi_major = CAS_CARC_ABI_MAJOR,
+    .abi_minor = CAS_CARC_ABI_MINOR,
+    .tile_sets = toll_tile_sets,
+    .n_tile_sets = 1,
+    .attributes = toll_attributes,
+    .n_attributes = 1,
+    .figures = toll_figures,
+    .n_figures = 1,
+    .state_size = sizeof(struct toll_state),
+    .init = toll_init,
+    .fini = toll_fini,
+    .state_check = toll_check,
+    .render = toll_render,
+    .hooks = &toll_hooks,
+    .phases = toll_phases,
+    .n_phases = 1,
+};
+
+static char data_dir[1024];
+
+static struct cas_expansion_ref toll_ref(const struct cas_carc_expansion *ext)
+{
+    const char *src = getenv("CASTELLAN_SOURCE_DIR");
+    snprintf(data_dir, sizeof data_dir, "%s/tests/carcassonne/data", src ? src : ".");
+    return (struct cas_expansion_ref){.struct_size = sizeof(struct cas_expansion_ref),
+                                      .id = "toll", .version = "1.0.0",
+                                      .data_dir = data_dir, .extension = ext};
+}
+
+static void open_with_toll(struct cas_test_game *g, const char *tiles)
+{
+    static struct cas_expansion_ref ref;
+    ref = toll_ref(&toll_expansion);
+    const char *opts[] = {tiles, NULL};
+    cas_test_game_open(g, cas_plugin_entry(), 2, opts, &ref, 1);
+}
+
+/* The phase stops the turn for its decision; the chain hook adds 2 per
+ * toll to the completed road, which crosses both spaces of a 2x1 tile. */
+static void test_phase_and_scoring_hook(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,BIG:1,W:2");
+    cas_test_play_record(&g, "draw BIG\nplace BIG 1,0 0\ndeploy meeple road E1+W0\n");
+    assert_int_equal(g.vt->current(g.state), 0);
+    char texts[256];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_string_equal(texts, "toll skip\ntoll tax\n");
+    cas_test_play_record(&g, "toll tax\n"
+                             "draw W\nplace W 3,0 0\npass\ntoll skip\n"
+                             "draw W\nplace W -1,0 0\npass\n");
+    /* road: W, D, BIG (2 spaces), W = 5, +2 per toll (2) = 9 */
+    assert_non_null(strstr(g.events, "Red +9 road (5 tiles)"));
+    cas_test_play(&g, "toll tax");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){1 + 9 + 1, 0});
+    char *text = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT);
+    assert_non_null(strstr(text, "tolls collected: Red 2, Blue 0"));
+    free(text);
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_non_null(strstr(json, "\"expansions\":{\"toll\":{\"taxes\":[2,0]}}"));
+    free(json);
+    cas_test_game_close(&g);
+}
+
+/* A 2x1 tile lists every anchor and rotation where both spaces fit. */
+static void test_two_space_tile_placements(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,BIG:1");
+    cas_test_play(&g, "draw BIG");
+    char texts[2048];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    /* the road meets D's road east or west lying horizontally, or the tile
+     * lies below D's south field (both of its long sides are field) */
+    assert_string_equal(texts, "place BIG -2,0 0\nplace BIG -1,0 180\n"
+                               "place BIG -1,1 0\nplace BIG 0,1 0\n"
+                               "place BIG 0,1 180\nplace BIG 1,0 0\n"
+                               "place BIG 1,1 180\nplace BIG 2,0 180\n");
+    cas_test_game_close(&g);
+}
+
+/* The expansion's figure kind: a guard (strength 2) beats one meeple. */
+static void test_figure_strength(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,G:1,E:1,N:2");
+    cas_test_play_record(&g, "draw G\nplace G 0,-1 90\ndeploy meeple city N+S\n"
+                             "draw E\nplace E 1,-1 0\ndeploy guard city N\n"
+                             "draw N\nplace N 0,-2 180\npass\n"
+                             "draw N\nplace N 1,-2 270\npass\n");
+    cas_test_expect_scores(&g, (const int64_t[]){0, 10});
+    cas_test_game_close(&g);
+}
+
+/* The expansion's block travels with serialize/deserialize and is checked. */
+static void test_state_block_serialized(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,TOLL:2");
+    cas_test_play_record(&g, "draw TOLL\nplace TOLL 1,0 0\npass\ntoll tax\n");
+    uint8_t bytes[4096];
+    size_t len;
+    assert_int_equal(g.vt->serialize(g.state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
+                     CAS_OK);
+    cas_state *back;
+    assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_OK);
+    assert_true(g.vt->hash(back) == g.vt->hash(g.state));
+    g.vt->state_free(back);
+    bytes[len - 6] = 200; /* Red's taxes in the toll block */
+    assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_ECORRUPT);
+    assert_non_null(strstr(g.error, "expansion rejected its block"));
+    cas_test_game_close(&g);
+}
+
+/* An expansion built for another extension ABI major is refused. */
+static void test_abi_major_refused(void **unused)
+{
+    (void)unused;
+    struct cas_carc_expansion future = toll_expansion;
+    future.abi_major = CAS_CARC_ABI_MAJOR + 1;
+    struct cas_expansion_ref ref = toll_ref(&future);
+    struct cas_test_game g;
+    assert_int_equal(cas_test_game_try_open(&g, cas_plugin_entry(), 2, NULL, &ref, 1),
+                     CAS_EVERSION);
+    assert_non_null(strstr(g.error, "expansion toll: built for Carcassonne extension ABI 2.0"));
+    cas_test_game_close(&g);
+}
+
+/* FIRST hooks: the first expansion that answers sets a meeple's strength. */
+static int weak_meeple(void *xctx, const cas_carc *c, int figure, cas_carc_feature f)
+{
+    (void)xctx;
+    (void)c;
+    (void)f;
+    return figure >= 0 ? 0 : CAS_CARC_NO_ANSWER; /* every figure: 0 */
+}
+
+static int strong_meeple(void *xctx, const cas_carc *c, int figure, cas_carc_feature f)
+{
+    (void)xctx;
+    struct cas_carc_figure on[8];
+    size_t n;
+    const struct cas_carc_api *api = &toll_api_copy;
+    if (api->figures_on(c, f, on, 8, &n) != CAS_OK)
+        return CAS_CARC_NO_ANSWER;
+    for (size_t i = 0; i < n; i++)
+        if (on[i].id == figure && on[i].kind == 0)
+            return 3; /* meeples: 3; other kinds: no answer */
+    return CAS_CARC_NO_ANSWER;
+}
+
+static void city_duel(const struct cas_carc_expansion *first,
+                      const struct cas_carc_expansion *second, const int64_t *expected)
+{
+    struct cas_expansion_ref refs[3] = {toll_ref(&toll_expansion), toll_ref(first),
+                                        toll_ref(second)};
+    refs[1].id = "first";
+    refs[2].id = "second";
+    const char *opts[] = {"tiles=*:0,D:1,G:1,E:1,N:2", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, refs, 3);
+    cas_test_play_record(&g, "draw G\nplace G 0,-1 90\ndeploy meeple city N+S\n"
+                             "draw E\nplace E 1,-1 0\ndeploy guard city N\n"
+                             "draw N\nplace N 0,-2 180\npass\n"
+                             "draw N\nplace N 1,-2 270\npass\n");
+    cas_test_expect_scores(&g, expected);
+    cas_test_game_close(&g);
+}
+
+static void test_first_answer_wins(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks weak_hooks = {
+        .struct_size = sizeof(struct cas_carc_hooks), .figure_strength = weak_meeple};
+    static const struct cas_carc_hooks strong_hooks = {
+        .struct_size = sizeof(struct cas_carc_hooks), .figure_strength = strong_meeple};
+    struct cas_carc_expansion weak = {.struct_size = sizeof weak,
+                                      .abi_major = CAS_CARC_ABI_MAJOR,
+                                      .hooks = &weak_hooks};
+    struct cas_carc_expansion strong = weak;
+    strong.hooks = &strong_hooks;
+    /* weak first: Red's meeple 0, Blue's guard 0: nobody scores */
+    city_duel(&weak, &strong, (const int64_t[]){0, 0});
+    /* strong first: Red's meeple 3 beats the guard, which strong leaves to
+     * weak (0) */
+    city_duel(&strong, &weak, (const int64_t[]){10, 0});
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_phase_and_scoring_hook),
+        cmocka_unit_test(test_two_space_tile_placements),
+        cmocka_unit_test(test_figure_strength),
+        cmocka_unit_test(test_state_block_serialized),
+        cmocka_unit_test(test_abi_major_refused),
+        cmocka_unit_test(test_first_answer_wins),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,179 @@
+/*
+ * test_playouts.c — random complete games of the base game, checking at
+ * every decision what `castellan check` checks: legal actions non-empty,
+ * sorted and unique until the end; text round-trips; clone and
+ * serialize/deserialize keep the hash; corrupted bytes are refused; at the
+ * end every figure is back in its supply.  The PRNG is the test's own.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plugin_harness.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void check_sorted_unique(const cas_action *a, size_t n)
+{
+    assert_true(n > 0);
+    for (size_t i = 1; i < n; i++)
+        assert_true(a[i - 1] < a[i]);
+}
+
+static void check_text_round_trip(struct cas_test_game *g, cas_action a)
+{
+    char text[128];
+    cas_action back;
+    assert_true(g->vt->action_text(g->state, a, text, sizeof text) > 0);
+    assert_int_equal(g->vt->parse_action(g->state, text, &back), CAS_OK);
+    assert_true(back == a);
+}
+
+static void check_copies(struct cas_test_game *g)
+{
+    uint64_t hash = g->vt->hash(g->state);
+    cas_state *clone;
+    assert_int_equal(g->vt->state_clone(g->state, &clone), CAS_OK);
+    assert_true(g->vt->hash(clone) == hash);
+    static uint8_t bytes[1 << 16];
+    size_t len;
+    assert_int_equal(g->vt->serialize(g->state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
+                     CAS_OK);
+    cas_state *back;
+    int rc = g->vt->deserialize(g->game, bytes, len, &back);
+    if (rc != CAS_OK)
+        fail_msg("deserialize failed (%d): %s", rc, g->error);
+    assert_true(g->vt->hash(back) == hash);
+    g->vt->state_free(back);
+    assert_int_not_equal(g->vt->deserialize(g->game, bytes, len - 1, &back), CAS_OK);
+    bytes[4] ^= 0x7F; /* encoding version */
+    assert_int_equal(g->vt->deserialize(g->game, bytes, len, &back), CAS_EVERSION);
+    assert_int_equal(g->vt->state_copy(clone, g->state), CAS_OK);
+    g->vt->state_free(clone);
+}
+
+/* Text fits 80 columns; ANSI adds colours; JSON is one object. */
+static void check_renders(struct cas_test_game *g)
+{
+    char *text = cas_test_render(g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT);
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > 80)
+            fail_msg("render line of %zu columns:\n%.*s", len, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    assert_non_null(strstr(text, "Red "));
+    free(text);
+    char *ansi = cas_test_render(g, CAS_VIEWER_PUBLIC, CAS_RENDER_ANSI);
+    assert_non_null(strstr(ansi, "\x1b["));
+    free(ansi);
+    char *json = cas_test_render(g, 0, CAS_RENDER_JSON);
+    assert_true(json[0] == '{' && strcmp(json + strlen(json) - 2, "}\n") == 0);
+    assert_non_null(strstr(json, "\"tiles\":[{\"id\":\"D\",\"x\":0,\"y\":0,\"rotation\":0"));
+    free(json);
+}
+
+static cas_action pick(struct cas_test_game *g, const cas_action *legal, size_t n,
+                       uint64_t *rng)
+{
+    if (g->vt->current(g->state) != CAS_ACTOR_CHANCE)
+        return legal[next_random(rng) % n];
+    struct cas_outcome out[64];
+    size_t count;
+    assert_int_equal(g->vt->chance_outcomes(g->state, out, 64, &count), CAS_OK);
+    assert_int_equal(count, n);
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += out[i].weight;
+    uint64_t r = next_random(rng) % total;
+    for (size_t i = 0;; i++) {
+        if (r < out[i].weight)
+            return out[i].action;
+        r -= out[i].weight;
+    }
+}
+
+/* Returns how many tiles were discarded as fitting nowhere. */
+static int play_random_game(int nplayers, uint64_t seed, const char *const *options,
+                            int min_steps)
+{
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), nplayers, options, NULL, 0);
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 1;
+    static cas_action legal[4096];
+    int steps = 0;
+    while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
+        size_t n;
+        assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+        check_sorted_unique(legal, n);
+        cas_action a = pick(&g, legal, n, &rng);
+        check_text_round_trip(&g, a);
+        if (steps++ % 7 == 0)
+            check_copies(&g);
+        if (steps % 61 == 0)
+            check_renders(&g);
+        assert_int_equal(g.vt->apply(g.state, a, NULL), CAS_OK);
+    }
+    assert_true(steps >= min_steps);
+    check_copies(&g);
+    check_renders(&g);
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    int full = 0;
+    for (const char *at = json; (at = strstr(at, "\"meeple\":7")); at++)
+        full++;
+    assert_int_equal(full, nplayers);
+    const char *discarded = strstr(json, "\"discarded\":");
+    assert_non_null(discarded);
+    int misfits = atoi(discarded + strlen("\"discarded\":"));
+    free(json);
+    cas_test_game_close(&g);
+    return misfits;
+}
+
+static void test_random_games_two_players(void **unused)
+{
+    (void)unused;
+    for (uint64_t seed = 1; seed <= 40; seed++)
+        play_random_game(2, seed, NULL, 71 * 3 - 10);
+}
+
+static void test_random_games_five_players_no_farmers(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"farmers=off", NULL};
+    for (uint64_t seed = 100; seed <= 110; seed++)
+        play_random_game(5, seed, opts, 71 * 3 - 10);
+}
+
+/* A game whose tile sets leave a tile that fits nowhere still ends. */
+static void test_random_games_with_misfits(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,C:6,E:3,B:2", NULL};
+    int misfits = 0;
+    for (uint64_t seed = 200; seed <= 230; seed++)
+        misfits += play_random_game(3, seed, opts, 11);
+    assert_true(misfits > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_games_two_players),
+        cmocka_unit_test(test_random_games_five_players_no_farmers),
+        cmocka_unit_test(test_random_games_with_misfits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,287 @@
+/*
+ * test_scenarios.c — Carcassonne scoring scenarios as game records with
+ * exact expected scores.  Each record restricts the tile pool with the
+ * `tiles` option and names every draw, so it is fully deterministic.
+ * Coordinates: start tile D at 0,0 (city N, road E+W), x east, y south.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plugin_harness.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+/* Play `record` in a game of nplayers with the given options; check the
+ * final scores and that the game is over. */
+static void play_scenario(int nplayers, const char *const *options, const char *record,
+                          const int64_t *expected)
+{
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), nplayers, options, NULL, 0);
+    cas_test_play_record(&g, record);
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, expected);
+    cas_test_game_close(&g);
+}
+
+/* Rulebook: a road over three tiles scores 3 for its highwayman. */
+static void test_three_tile_road(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,L:1,W:1", NULL};
+    play_scenario(2, opts,
+                  "draw L\nplace L 1,0 0\ndeploy meeple road W\n"
+                  "draw W\nplace W -1,0 0\npass\n",
+                  (const int64_t[]){3, 0});
+}
+
+/* Rulebook: a 3-tile city with one coat of arms scores 8. */
+static void test_eight_point_city(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,F:1,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw F\nplace F 0,-1 90\ndeploy meeple city N+S\n"
+                  "draw E\nplace E 0,-2 180\npass\n",
+                  (const int64_t[]){8, 0});
+}
+
+/* Rulebook: a surrounded monastery scores 9. */
+static void test_nine_point_monastery(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,B:6,U:2", NULL};
+    play_scenario(2, opts,
+                  "draw B\nplace B 0,1 0\ndeploy meeple monastery\n"
+                  "draw U\nplace U -1,0 0\npass\n"
+                  "draw U\nplace U 1,0 0\npass\n"
+                  "draw B\nplace B -1,1 0\npass\n"
+                  "draw B\nplace B 1,1 0\npass\n"
+                  "draw B\nplace B -1,2 0\npass\n"
+                  "draw B\nplace B 0,2 0\npass\n"
+                  "draw B\nplace B 1,2 0\npass\n",
+                  (const int64_t[]){9, 0});
+}
+
+/* Rulebook: deploy on the feature the tile completes, score it, and get the
+ * meeple back in the same turn. */
+static void test_place_and_score_same_turn(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:1", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw E\nplace E 0,-1 180\ndeploy meeple city S\n");
+    cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_non_null(strstr(json, "{\"name\":\"Red\",\"score\":4,\"supply\":{\"meeple\":7}}"));
+    free(json);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\npass\n");
+    cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+    cas_test_game_close(&g);
+}
+
+/* One meeple each in a city joined later: both score the full 10. */
+static void test_city_tie_shares_full_points(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,G:1,E:1,N:2", NULL};
+    play_scenario(2, opts,
+                  "draw G\nplace G 0,-1 90\ndeploy meeple city N+S\n"
+                  "draw E\nplace E 1,-1 0\ndeploy meeple city N\n"
+                  "draw N\nplace N 0,-2 180\npass\n"
+                  "draw N\nplace N 1,-2 270\npass\n",
+                  (const int64_t[]){10, 10});
+}
+
+/* Two of Red's knights against one of Blue's: Red alone scores 14. */
+static void test_city_majority(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,G:1,E:2,N:2,R:1", NULL};
+    play_scenario(2, opts,
+                  "draw G\nplace G 0,-1 90\ndeploy meeple city N+S\n"
+                  "draw E\nplace E 1,-1 0\ndeploy meeple city N\n"
+                  "draw E\nplace E -1,-1 0\ndeploy meeple city N\n"
+                  "draw N\nplace N 1,-2 270\npass\n"
+                  "draw N\nplace N -1,-2 180\npass\n"
+                  "draw R\nplace R 0,-2 180\npass\n",
+                  (const int64_t[]){14, 0});
+}
+
+/* Final scoring: incomplete road 1/tile, city 1/tile + 1/coat, monastery
+ * 1 + 1 per neighbour. */
+static void test_final_scoring_incomplete(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1,F:1,B:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                  "draw F\nplace F 0,-1 90\ndeploy meeple city N+S\n"
+                  "draw B\nplace B 0,1 0\ndeploy meeple monastery\n",
+                  (const int64_t[]){2 + 3, 3});
+}
+
+/* Farmers: 3 per completed city touching the field, at the end. */
+static void test_farmer_scores_completed_city(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:1", NULL};
+    play_scenario(2, opts,
+                  "draw E\nplace E 0,-1 180\npass\n"
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n",
+                  (const int64_t[]){0, 3});
+}
+
+/* A road splits fields: the farmer south of it touches no city. */
+static void test_field_split_by_road(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:2,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Es+Se+Sw+Ws\n"
+                  "draw U\nplace U -1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw E\nplace E 0,-1 180\npass\n",
+                  (const int64_t[]){0, 3});
+}
+
+/* Two farmers in fields joined around a road end: a tie, both score. */
+static void test_farmer_tie(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:2,A:1,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw U\nplace U -1,0 0\ndeploy meeple field Es+Se+Sw+Ws\n"
+                  "draw A\nplace A 2,0 90\npass\n"
+                  "draw E\nplace E 0,-1 180\npass\n",
+                  (const int64_t[]){3, 3});
+}
+
+/* One field touching two completed cities: 6 for its farmer. */
+static void test_farmer_two_cities(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,K:1,E:2", NULL};
+    play_scenario(2, opts,
+                  "draw K\nplace K 1,0 0\ndeploy meeple field En+Es+Se+Wn\n"
+                  "draw E\nplace E 0,-1 180\npass\n"
+                  "draw E\nplace E 1,-1 180\npass\n",
+                  (const int64_t[]){6, 0});
+}
+
+/* Three fields with farmers (Red, Blue, Red) joined: Red alone scores. */
+static void test_farmer_majority(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:2,B:1,A:1", NULL};
+    play_scenario(2, opts,
+                  "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw U\nplace U -1,0 0\ndeploy meeple field Es+Se+Sw+Ws\n"
+                  "draw B\nplace B 1,-1 0\npass\n"
+                  "draw A\nplace A 2,0 90\npass\n",
+                  (const int64_t[]){3, 0});
+}
+
+/* With farmers off no field can be chosen. */
+static void test_farmers_off(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1", "farmers=off", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\n");
+    char texts[512];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_string_equal(texts, "deploy meeple road E+W\npass\n");
+    assert_int_equal(cas_test_try_play(&g, "deploy meeple field Nw+Ne+En+Wn"), CAS_EILLEGAL);
+    cas_test_game_close(&g);
+}
+
+/* A tile that fits nowhere is removed and chance draws again. */
+static void test_tile_fits_nowhere(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,C:1,U:1", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw E\nplace E 0,-1 180\npass\ndraw C\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    assert_non_null(strstr(g.events, "tile C fits nowhere: removed from the game"));
+    assert_int_equal(cas_test_try_play(&g, "draw C"), CAS_EILLEGAL);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){0, 2});
+    cas_test_game_close(&g);
+}
+
+/* Four curves close a road loop of 4 tiles. */
+static void test_road_loop(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,V:4", NULL};
+    play_scenario(2, opts,
+                  "draw V\nplace V 0,1 270\ndeploy meeple road E+S\n"
+                  "draw V\nplace V 1,1 0\npass\n"
+                  "draw V\nplace V 1,2 90\npass\n"
+                  "draw V\nplace V 0,2 180\npass\n",
+                  (const int64_t[]){4, 0});
+}
+
+/* One tile closes a city on three sides at once: 4 tiles, 8 points. */
+static void test_city_closed_on_three_sides(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:2,E:2,R:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U -1,0 0\npass\n"
+                  "draw E\nplace E -1,-1 90\ndeploy meeple city E\n"
+                  "draw U\nplace U 1,0 0\npass\n"
+                  "draw E\nplace E 1,-1 270\ndeploy meeple city W\n"
+                  "draw R\nplace R 0,-1 180\npass\n",
+                  (const int64_t[]){0, 8});
+}
+
+/* Five players, each scoring a different way. */
+static void test_five_players(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:2,E:1,B:1,V:1", NULL};
+    play_scenario(5, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                  "draw E\nplace E 0,-1 180\ndeploy meeple city S\n"
+                  "draw B\nplace B 0,1 0\ndeploy meeple monastery\n"
+                  "draw U\nplace U -1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw V\nplace V 2,0 0\npass\n",
+                  (const int64_t[]){4, 4, 4, 3, 0});
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_tile_road),
+        cmocka_unit_test(test_eight_point_city),
+        cmocka_unit_test(test_nine_point_monastery),
+        cmocka_unit_test(test_place_and_score_same_turn),
+        cmocka_unit_test(test_city_tie_shares_full_points),
+        cmocka_unit_test(test_city_majority),
+        cmocka_unit_test(test_final_scoring_incomplete),
+        cmocka_unit_test(test_farmer_scores_completed_city),
+        cmocka_unit_test(test_field_split_by_road),
+        cmocka_unit_test(test_farmer_tie),
+        cmocka_unit_test(test_farmer_two_cities),
+        cmocka_unit_test(test_farmer_majority),
+        cmocka_unit_test(test_farmers_off),
+        cmocka_unit_test(test_tile_fits_nowhere),
+        cmocka_unit_test(test_road_loop),
+        cmocka_unit_test(test_city_closed_on_three_sides),
+        cmocka_unit_test(test_five_players),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
