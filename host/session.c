@@ -115,9 +115,9 @@ int cas__session_replay(struct cas__session *s, const char *text,
         return rc;
     if (check_hash && s->hash != expected_hash)
         return fail(s, CAS_EMISMATCH,
-                    "after \"%s\" the state hash is %016" PRIx64
+                    "after action %" PRIu32 " \"%s\" the state hash is %016" PRIx64
                     ", the record says %016" PRIx64 ": the game diverged",
-                    text, s->hash, expected_hash);
+                    s->ply - 1, text, s->hash, expected_hash);
     return CAS_OK;
 }
 
