@@ -126,6 +126,18 @@ static void test_play_human_quits(void **unused)
            "\"bogus\" is not a legal action");
 }
 
+/* --rule may be given several times; bad rules name the option. */
+static void test_play_with_rules(void **unused)
+{
+    (void)unused;
+    expect("play --game fixture --players random,random --rule cards=3 --rule hand=1 "
+           "--seed 1", NULL, 0, "Game over after 12 actions.");
+    expect("play --game fixture --players random,random --rule cards=99", NULL, 1,
+           "cards = \"99\" is not valid; use an integer from 3 to 20");
+    expect("play --game fixture --players random,random --rule handd=2", NULL, 1,
+           "unknown rule option \"handd\"; closest: hand");
+}
+
 static void test_check_good_and_broken(void **unused)
 {
     (void)unused;
@@ -163,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_play_preset_is_repeatable),
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),
+        cmocka_unit_test(test_play_with_rules),
         cmocka_unit_test(test_check_good_and_broken),
         cmocka_unit_test(test_bench_prints_every_figure),
     };
