@@ -88,9 +88,8 @@ static int apply_and_report(struct cas__session *s, int actor, cas_action action
         fprintf(s->out, "%s: %s\n", player_name(s, actor), text);
     m->error[0] = '\0';
     int rc = m->vt->apply(s->state, action, &sink);
-    if (rc != CAS_OK) {
+    if (rc != CAS_OK)
         return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, m->error);
-    }
     s->ply++;
     s->hash = m->vt->hash(s->state);
     if (s->out && m->vt->current(s->state) == CAS_ACTOR_TERMINAL)
@@ -106,10 +105,9 @@ int cas__session_replay(struct cas__session *s, const char *text,
     int actor = m->vt->current(s->state);
     m->error[0] = '\0';
     int rc = m->vt->parse_action(s->state, text, &action);
-    if (rc != CAS_OK) {
+    if (rc != CAS_OK)
         return fail(s, rc, "%s refuses \"%s\" (%d): %s", m->plugin->id, text, rc,
                     m->error);
-    }
     rc = apply_and_report(s, actor, action, text);
     if (rc != CAS_OK)
         return rc;
