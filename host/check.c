@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "match.h"
 #include "prng.h"
 
@@ -320,16 +321,6 @@ static int check_copies(struct checker *c, const cas_state *s, cas_state **clone
     return CAS_OK;
 }
 
-/* Whether text (NUL-terminated) is one JSON object: '{' ... '}' up to
- * surrounding white space.  The shape only; agents parse the rest. */
-static int looks_like_object(const char *text, size_t len)
-{
-    size_t start = strspn(text, " \t\r\n");
-    while (len > start && strchr(" \t\r\n", text[len - 1]))
-        len--;
-    return len > start + 1 && text[start] == '{' && text[len - 1] == '}';
-}
-
 /* Every viewer can be rendered in text, ANSI and JSON. */
 static int check_renders(struct checker *c, const cas_state *s)
 {
@@ -344,10 +335,12 @@ static int check_renders(struct checker *c, const cas_state *s)
             if (rc != CAS_OK || c->render.len == 0)
                 return broke(c, "render", 0, 0, "%s render for viewer %d gave %d and %zu "
                              "bytes: %s", names[f], viewer, rc, c->render.len, why(&c->a));
-            if (formats[f] == CAS_RENDER_JSON &&
-                !looks_like_object(c->render.data, c->render.len))
+            size_t bad = formats[f] == CAS_RENDER_JSON
+                             ? cas__json_object_error(c->render.data, c->render.len) : 0;
+            if (bad)
                 return broke(c, "render-json", 0, 0, "JSON render for viewer %d is not one "
-                             "object: %.60s", viewer, (const char *)c->render.data);
+                             "JSON object: it goes wrong at byte %zu: %.40s", viewer, bad,
+                             (const char *)c->render.data + bad - 1);
         }
     }
     return CAS_OK;
