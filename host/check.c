@@ -448,6 +448,7 @@ static int check_game(struct checker *c)
         cas_state *clone = NULL;
         int actor = vt->current(s);
         c->state = s;
+        c->r->ply = c->ply; /* where a crash happened, for the caller */
         rc = check_actor(c, actor);
         if (rc == CAS_OK)
             rc = check_state(c, s, actor, &clone);
@@ -567,6 +568,9 @@ static int check_one_game(struct checker *c, int index)
     c->nplayers = c->t->min_players + index % (span > 0 ? span : 1);
     c->seed = c->opt->seed + (uint64_t)index;
     c->ply = 0;
+    c->r->seed = c->seed;
+    c->r->nplayers = c->nplayers;
+    c->r->ply = 0;
     if (c->opt->progress)
         fprintf(c->opt->progress, "\rcheck %s: game %d (%d players, seed %" PRIu64 ")   ",
                 c->t->plugin->id, index + 1, c->nplayers, c->seed);
@@ -608,6 +612,8 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
         rc = check_one_game(&c, i);
         report->games += rc == CAS_OK;
     }
+    if (!report->failed)
+        report->seed = opt->seed; /* the summary names the first seed */
     if (opt->progress)
         fprintf(opt->progress, "\r%60s\r", "");
     cas__actions_free(&c.legal);
