@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "json.h"
 #include "match.h"
-#include "prng.h"
 
 #define DEFAULT_GAMES 20
 #define DEFAULT_MAX_PLIES 100000u
@@ -113,6 +113,8 @@ static int log_hash(struct hash_log *log, uint64_t hash)
 
 static int serialize_into(struct cas__match *m, const cas_state *s, struct buffer *b)
 {
+    if (reserve(b, 1) != CAS_OK)
+        return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
         int rc = m->vt->serialize(s, CAS_SERIAL_FULL, b->data, b->cap, &need);
@@ -140,31 +142,6 @@ static int buffer_write(void *ctx, const char *data, size_t len)
 
 /* ------------------------------------------------------- random play */
 
-/* The action random play takes in s at ply: a chance outcome by weight,
- * a player's action uniformly.  list holds the legal actions of s. */
-static int pick(struct cas__match *m, const cas_state *s, struct cas__actions *list,
-                uint64_t seed, uint32_t ply, cas_action *out)
-{
-    struct cas__prng r;
-    int actor = m->vt->current(s);
-    if (actor == CAS_ACTOR_CHANCE) {
-        size_t index;
-        int rc = cas__match_outcomes(m, s, list);
-        if (rc == CAS_OK) {
-            cas__prng_init(&r, seed, ply, CAS__STREAM_CHANCE);
-            rc = cas__prng_pick_weighted(&r, list->outcomes, list->n_outcomes, &index);
-        }
-        if (rc == CAS_OK)
-            *out = list->outcomes[index].action;
-        return rc;
-    }
-    if (list->count == 0)
-        return CAS_EINVAL;
-    cas__prng_init(&r, seed, ply, CAS__STREAM_PLAYER(actor));
-    *out = list->items[cas__prng_below(&r, list->count)];
-    return CAS_OK;
-}
-
 /* One random step of s (not terminal) without checks; logs the hash. */
 static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
                        uint64_t seed, uint32_t ply, struct hash_log *log)
@@ -172,7 +149,7 @@ static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *
     cas_action action;
     int rc = cas__match_legal(m, s, list);
     if (rc == CAS_OK)
-        rc = pick(m, s, list, seed, ply, &action);
+        rc = cas__random_action(m, s, list, seed, ply, &action);
     if (rc == CAS_OK)
         rc = m->vt->apply(s, action, NULL);
     if (rc == CAS_OK)
@@ -412,7 +389,7 @@ static int check_apply(struct checker *c, cas_state *s, const cas_state *clone)
     struct cas_event_sink sink = {.struct_size = sizeof sink, .ctx = c, .emit = check_event};
     cas_action action;
     uint64_t before = vt->hash(s);
-    int rc = pick(&c->a, s, &c->legal, c->seed, c->ply, &action);
+    int rc = cas__random_action(&c->a, s, &c->legal, c->seed, c->ply, &action);
     if (rc != CAS_OK)
         return broke(c, "chance-outcomes", 0, 0, "no action could be drawn (%d)", rc);
     c->event_problem[0] = '\0';
