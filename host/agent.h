@@ -63,6 +63,12 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
                        struct cas__actions *list, uint64_t seed, uint32_t ply,
                        cas_action *out);
 
+/* List the legal actions of `state` (not terminal) into list, take the
+ * random action of (seed, ply) and apply it without events: one step of a
+ * random playout. */
+int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
+                     uint64_t seed, uint32_t ply);
+
 /* For agents that keep no state of their own (the bots): a bare struct
  * cas__agent with these ops, and its free function. */
 int cas__agent_plain_new(const struct cas__agent_ops *ops, struct cas__agent **out);

@@ -32,6 +32,18 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
     return CAS_OK;
 }
 
+int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
+                     uint64_t seed, uint32_t ply)
+{
+    cas_action action;
+    int rc = cas__match_legal(m, state, list);
+    if (rc == CAS_OK)
+        rc = cas__random_action(m, state, list, seed, ply, &action);
+    if (rc == CAS_OK)
+        rc = m->vt->apply(state, action, NULL);
+    return rc;
+}
+
 static int random_choose(struct cas__agent *agent, const struct cas__decision *d,
                          cas_action *out)
 {

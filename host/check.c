@@ -146,15 +146,8 @@ static int buffer_write(void *ctx, const char *data, size_t len)
 static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
                        uint64_t seed, uint32_t ply, struct hash_log *log)
 {
-    cas_action action;
-    int rc = cas__match_legal(m, s, list);
-    if (rc == CAS_OK)
-        rc = cas__random_action(m, s, list, seed, ply, &action);
-    if (rc == CAS_OK)
-        rc = m->vt->apply(s, action, NULL);
-    if (rc == CAS_OK)
-        rc = log_hash(log, m->vt->hash(s));
-    return rc;
+    int rc = cas__random_step(m, s, list, seed, ply);
+    return rc == CAS_OK ? log_hash(log, m->vt->hash(s)) : rc;
 }
 
 /* ------------------------------------------------ per-step properties */
