@@ -479,19 +479,19 @@ static int check_same_seed(struct checker *c)
     return CAS_OK;
 }
 
-/* Two instances played step by step in turn give the games each plays
- * alone. */
-static int check_interleaved(struct checker *c)
+/* This game and a second one played step by step in turn, the second a
+ * state of match `other` (another game instance, or this one again), give
+ * the games each plays alone.  c->solo_b holds the second game alone. */
+static int check_interleaved_with(struct checker *c, struct cas__match *other,
+                                  const char *which)
 {
     const struct cas_game_vtable *vt = c->a.vt;
     uint64_t seed_b = c->seed + OTHER_SEED;
     struct hash_log mixed_a = {0}, mixed_b = {0};
     cas_state *sa = NULL, *sb = NULL;
-    int rc = play_logged(c, &c->b, seed_b, &c->solo_b);
+    int rc = vt->state_new(c->a.game, &sa);
     if (rc == CAS_OK)
-        rc = vt->state_new(c->a.game, &sa);
-    if (rc == CAS_OK)
-        rc = vt->state_new(c->b.game, &sb);
+        rc = vt->state_new(other->game, &sb);
     for (uint32_t ply = 0; rc == CAS_OK && ply < c->max_plies; ply++) {
         int a_over = vt->current(sa) == CAS_ACTOR_TERMINAL;
         int b_over = vt->current(sb) == CAS_ACTOR_TERMINAL;
@@ -500,7 +500,7 @@ static int check_interleaved(struct checker *c)
         if (!a_over)
             rc = random_step(&c->a, sa, &c->legal, c->seed, ply, &mixed_a);
         if (rc == CAS_OK && !b_over)
-            rc = random_step(&c->b, sb, &c->other, seed_b, ply, &mixed_b);
+            rc = random_step(other, sb, &c->other, seed_b, ply, &mixed_b);
     }
     vt->state_free(sa);
     vt->state_free(sb);
@@ -511,12 +511,26 @@ static int check_interleaved(struct checker *c)
     if (rc != CAS_OK || at_a >= 0 || at_b >= 0) {
         c->ply = (uint32_t)(at_a >= 0 ? at_a : at_b >= 0 ? at_b : 0);
         return broke(c, "interleaved-games", 0, 0,
-                     "played in turn with a second game (seed %" PRIu64 "), %s", seed_b,
+                     "played in turn with a second game (%s, seed %" PRIu64 "), %s", which,
+                     seed_b,
                      rc != CAS_OK ? "a step failed"
                      : at_a >= 0 ? "this game diverged from its solo run"
                                  : "the second game diverged from its solo run");
     }
     return CAS_OK;
+}
+
+/* Interleaving with a state of another game instance (state kept in
+ * globals) and with a second state of the same game (state kept in the
+ * game handle) changes nothing. */
+static int check_interleaved(struct checker *c)
+{
+    int rc = play_logged(c, &c->b, c->seed + OTHER_SEED, &c->solo_b);
+    if (rc != CAS_OK)
+        return broke(c, "same-seed-same-game", 0, 0, "a second instance could not play "
+                     "seed %" PRIu64 " (%d)", c->seed + OTHER_SEED, rc);
+    rc = check_interleaved_with(c, &c->b, "another instance");
+    return rc == CAS_OK ? check_interleaved_with(c, &c->a, "the same instance") : rc;
 }
 
 static int open_match(struct checker *c, struct cas__match *m)
