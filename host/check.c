@@ -46,6 +46,9 @@ struct checker {
     cas_state *scratch;            /* state_copy target */
     struct cas__actions legal, other;
     struct buffer bytes, rebytes, render;
+    struct buffer previous;        /* the serialized state one action back */
+    uint64_t previous_hash;
+    int has_previous;
     struct hash_log solo_a, solo_b;
     char event_problem[256];       /* set by the event sink */
 };
@@ -249,6 +252,26 @@ static int check_returns(struct checker *c, const cas_state *s)
                         : broke(c, "returns", 0, 0, "returns failed (%d): %s", rc, why(&c->a));
 }
 
+/* The state one action back serialized differently (c->bytes holds this
+ * one's bytes): its hash must differ too, or the journal's hash check
+ * would miss a divergence.  Keeps this state's bytes for the next step. */
+static int check_hash_sensitive(struct checker *c, uint64_t hash)
+{
+    int same_hash_other_bytes =
+        c->has_previous && c->previous_hash == hash &&
+        (c->previous.len != c->bytes.len ||
+         memcmp(c->previous.data, c->bytes.data, c->bytes.len) != 0);
+    struct buffer swap = c->previous;
+    c->previous = c->bytes;
+    c->bytes = swap;
+    c->previous_hash = hash;
+    c->has_previous = 1;
+    if (same_hash_other_bytes)
+        return broke(c, "hash-sensitive", 0, 0, "this state and the one an action before "
+                     "serialize differently but both hash to %016" PRIx64, hash);
+    return CAS_OK;
+}
+
 /* clone and state_copy keep the hash; serialize, deserialize and serialize
  * again keep the hash and the bytes; empty bytes are refused.  *clone
  * receives the clone (the caller frees it). */
@@ -288,7 +311,7 @@ static int check_copies(struct checker *c, const cas_state *s, cas_state **clone
         vt->state_free(back);
         return broke(c, "deserialize-validates", 0, 0, "deserialize accepted zero bytes");
     }
-    return CAS_OK;
+    return check_hash_sensitive(c, hash);
 }
 
 /* Every viewer can be rendered in text, ANSI and JSON. */
@@ -414,6 +437,7 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
+    c->has_previous = 0;
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
         int actor = vt->current(s);
@@ -604,6 +628,7 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     cas__actions_free(&c.other);
     free(c.bytes.data);
     free(c.rebytes.data);
+    free(c.previous.data);
     free(c.render.data);
     free(c.solo_a.hashes);
     free(c.solo_b.hashes);

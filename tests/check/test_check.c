@@ -15,6 +15,7 @@
 const struct cas_plugin *cas_plugin_entry(void);
 const struct cas_plugin *fixture_broken_text_entry(void);
 const struct cas_plugin *fixture_broken_hash_entry(void);
+const struct cas_plugin *fixture_broken_weak_hash_entry(void);
 const struct cas_plugin *fixture_broken_shared_entry(void);
 const struct cas_plugin *fixture_broken_game_state_entry(void);
 const struct cas_plugin *fixture_broken_unsorted_entry(void);
@@ -89,6 +90,12 @@ static void test_hash_that_changes_after_deserialize(void **unused)
     expect_broken(fixture_broken_hash_entry(), "serialize-hash");
 }
 
+static void test_hash_that_misses_changes(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_weak_hash_entry(), "hash-sensitive");
+}
+
 static void test_state_shared_between_instances(void **unused)
 {
     (void)unused;
@@ -149,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_good_fixture_passes),
         cmocka_unit_test(test_text_that_does_not_round_trip),
         cmocka_unit_test(test_hash_that_changes_after_deserialize),
+        cmocka_unit_test(test_hash_that_misses_changes),
         cmocka_unit_test(test_state_shared_between_instances),
         cmocka_unit_test(test_state_shared_through_the_game),
         cmocka_unit_test(test_unsorted_legal_actions),
