@@ -126,6 +126,18 @@ static void test_play_human_quits(void **unused)
            "\"bogus\" is not a legal action");
 }
 
+/* --rule may be given several times; bad rules name the option. */
+static void test_play_with_rules(void **unused)
+{
+    (void)unused;
+    expect("play --game fixture --players random,random --rule cards=3 --rule hand=1 "
+           "--seed 1", NULL, 0, "Game over after 12 actions.");
+    expect("play --game fixture --players random,random --rule cards=99", NULL, 1,
+           "cards = \"99\" is not valid; use an integer from 3 to 20");
+    expect("play --game fixture --players random,random --rule handd=2", NULL, 1,
+           "unknown rule option \"handd\"; closest: hand");
+}
+
 static void test_check_good_and_broken(void **unused)
 {
     (void)unused;
@@ -136,6 +148,22 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
            "reproduce: castellan check fixture-broken-text --seed 1 --games 1 --players 2");
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
+}
+
+/* A plugin that crashes the process still gets a report of where. */
+static void test_check_reports_a_crash(void **unused)
+{
+    (void)unused;
+    char *out;
+    int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
+                     &out);
+    assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
+#ifndef __SANITIZE_ADDRESS__
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
+                     "  game with seed 1, 2 players, at or after ply 6\n"))
+        fail_msg("no crash report:\n%s", out);
+#endif
+    free(out);
 }
 
 static void test_bench_prints_every_figure(void **unused)
@@ -163,7 +191,9 @@ int main(void)
         cmocka_unit_test(test_play_preset_is_repeatable),
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),
+        cmocka_unit_test(test_play_with_rules),
         cmocka_unit_test(test_check_good_and_broken),
+        cmocka_unit_test(test_check_reports_a_crash),
         cmocka_unit_test(test_bench_prints_every_figure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
