@@ -71,6 +71,19 @@ const char *source_name(int source)
     return source < N_STACKS ? stack_names[source] : extra_sources[source - N_STACKS];
 }
 
+static bool arg_valid(const cas_state *s, int arg, int v)
+{
+    switch (arg) {
+    case ARG_NONE: return v == 0;
+    case ARG_CARD: return v < s->game->deck.nkinds;
+    case ARG_STACK: return v < N_STACKS;
+    case ARG_PLACE: return v < N_PLACES;
+    case ARG_SOURCE: return v < N_SOURCES;
+    case ARG_GROUP: return v < N_GROUPS;
+    default: return v >= 2 && v <= STACK_CAP;
+    }
+}
+
 /* Name of argument value v of kind `arg`, into buf. */
 static const char *arg_text(const cas_state *s, int arg, int v, char *buf, size_t cap)
 {
@@ -93,6 +106,9 @@ int notation_text(const cas_state *s, cas_action a, char *buf, size_t cap)
         return CAS_EINVAL;
     const struct verb *v = &verbs[kind];
     int values[2] = {act_a(a), act_b(a)};
+    if ((a & ~(cas_action)0xFFFFFF00u) != 0 || !arg_valid(s, v->args[0], values[0]) ||
+        !arg_valid(s, v->args[1], values[1]))
+        return CAS_EINVAL;
     char num[2][8];
     const char *words[2] = {"", ""};
     for (int i = 0; i < 2 && v->args[i] != ARG_NONE; i++)
