@@ -28,6 +28,7 @@ struct view {
     int rc;
     bool ansi, json;
     size_t len;
+    size_t column; /* TEXT: characters since the last newline */
     char buf[4096];
 };
 
@@ -41,6 +42,10 @@ static void flush(struct view *v)
 static void emit(struct view *v, const char *text)
 {
     size_t n = strlen(text);
+    size_t line_start = n;
+    while (line_start > 0 && text[line_start - 1] != '\n')
+        line_start--;
+    v->column = line_start ? n - line_start : v->column + n;
     if (v->len + n > sizeof v->buf)
         flush(v);
     if (n > sizeof v->buf) {
@@ -96,7 +101,10 @@ static void emit_cards(struct view *v, const uint8_t *cards, int n)
 {
     emit(v, "[");
     for (int i = 0; i < n; i++) {
-        if (i)
+        /* TEXT fits 80 columns: long stacks wrap under themselves */
+        if (i && !v->json && v->column + strlen(card_text(v->s, cards[i])) + 2 > 80)
+            emit(v, "\n                   ");
+        else if (i)
             emit(v, v->json ? "," : " ");
         emit(v, v->json ? "\"" : "");
         emit(v, card_text(v->s, cards[i]));
@@ -178,8 +186,10 @@ static void text_stack(struct view *v, const struct kingdom *k, int st)
     if (k->st[st].n == 0)
         return;
     const char *dot = strchr(stack_name(st), '.');
-    emit(v, " ");
-    emit(v, dot ? dot + 1 : stack_name(st));
+    const char *label = dot ? dot + 1 : stack_name(st);
+    size_t first = strlen(card_text(v->s, k->st[st].card[0]));
+    emit(v, v->column + strlen(label) + first + 3 > 80 ? "\n                  " : " ");
+    emit(v, label);
     emit_cards(v, k->st[st].card, k->st[st].n);
     if (stack_dangles(k, st))
         emit(v, "*");
