@@ -84,6 +84,8 @@ static void finish(cas_state *s, int winner, int reason, const struct cas_event_
     s->phase = PH_OVER;
     s->winner = (int8_t)winner;
     s->end_reason = (uint8_t)reason;
+    for (int i = 0; i < s->nhand; i++)
+        discard_card(s, s->hand[i]); /* a draw cut short by the end */
     s->nhand = 0;
     if (!ev)
         return;
