@@ -48,6 +48,7 @@ struct card_kind {
     uint16_t value;     /* points; 0 for the CASTLE */
     uint16_t copies;
     char name[24];      /* canonical lower-case name: "duke70", "castle" */
+    uint8_t name_len;
 };
 
 struct deck {

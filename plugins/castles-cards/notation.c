@@ -110,14 +110,21 @@ int notation_text(const cas_state *s, cas_action a, char *buf, size_t cap)
         !arg_valid(s, v->args[1], values[1]))
         return CAS_EINVAL;
     char num[2][8];
-    const char *words[2] = {"", ""};
+    const char *parts[3] = {v->text, "", ""};
     for (int i = 0; i < 2 && v->args[i] != ARG_NONE; i++)
-        words[i] = arg_text(s, v->args[i], values[i], num[i], sizeof num[i]);
-    int len = snprintf(buf, cap, "%s%s%s%s%s", v->text, *words[0] ? " " : "", words[0],
-                       *words[1] ? " " : "", words[1]);
-    if (len < 0)
-        return CAS_EINVAL;
-    return (size_t)len >= cap ? CAS_ENOSPC : len;
+        parts[i + 1] = arg_text(s, v->args[i], values[i], num[i], sizeof num[i]);
+    size_t len = 0;
+    for (int i = 0; i < 3 && *parts[i]; i++) {
+        size_t n = strlen(parts[i]);
+        if (len + (i > 0) + n + 1 > cap)
+            return CAS_ENOSPC;
+        if (i > 0)
+            buf[len++] = ' ';
+        memcpy(buf + len, parts[i], n);
+        len += n;
+    }
+    buf[len] = '\0';
+    return (int)len;
 }
 
 static int find_name(const char *const *names, int n, const char *word)

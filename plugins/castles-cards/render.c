@@ -39,13 +39,8 @@ static void flush(struct view *v)
     v->len = 0;
 }
 
-static void emit(struct view *v, const char *text)
+static void emit_bytes(struct view *v, const char *text, size_t n)
 {
-    size_t n = strlen(text);
-    size_t line_start = n;
-    while (line_start > 0 && text[line_start - 1] != '\n')
-        line_start--;
-    v->column = line_start ? n - line_start : v->column + n;
     if (v->len + n > sizeof v->buf)
         flush(v);
     if (n > sizeof v->buf) {
@@ -55,6 +50,18 @@ static void emit(struct view *v, const char *text)
     }
     memcpy(v->buf + v->len, text, n);
     v->len += n;
+}
+
+static void emit(struct view *v, const char *text)
+{
+    size_t n = strlen(text);
+    if (!v->json) {
+        size_t line_start = n;
+        while (line_start > 0 && text[line_start - 1] != '\n')
+            line_start--;
+        v->column = line_start ? n - line_start : v->column + n;
+    }
+    emit_bytes(v, text, n);
 }
 
 static void emitf(struct view *v, const char *fmt, ...) CAS_PRINTF(2, 3);
@@ -96,19 +103,30 @@ static const char *card_text(const cas_state *s, uint8_t card)
     return card == NO_CARD ? "-" : s->game->deck.kind[card].name;
 }
 
-/* Cards bottom to top: "[a b c]" in text, ["a","b","c"] in JSON. */
+/* Cards bottom to top: "[a b c]" in text, ["a","b","c"] in JSON (the hot
+ * path of a render: one call per stack). */
 static void emit_cards(struct view *v, const uint8_t *cards, int n)
 {
+    if (v->json) {
+        emit_bytes(v, "[", 1);
+        for (int i = 0; i < n; i++) {
+            bool none = cards[i] == NO_CARD; /* an empty NOBLE or WIZARD column */
+            const struct card_kind *kind = none ? NULL : kind_of(v->s, cards[i]);
+            emit_bytes(v, ",\"" + !i, 2 - !i);
+            emit_bytes(v, none ? "-" : kind->name, none ? 1 : kind->name_len);
+            emit_bytes(v, "\"", 1);
+        }
+        emit_bytes(v, "]", 1);
+        return;
+    }
     emit(v, "[");
     for (int i = 0; i < n; i++) {
         /* TEXT fits 80 columns: long stacks wrap under themselves */
-        if (i && !v->json && v->column + strlen(card_text(v->s, cards[i])) + 2 > 80)
+        if (i && v->column + strlen(card_text(v->s, cards[i])) + 2 > 80)
             emit(v, "\n                   ");
         else if (i)
-            emit(v, v->json ? "," : " ");
-        emit(v, v->json ? "\"" : "");
+            emit(v, " ");
         emit(v, card_text(v->s, cards[i]));
-        emit(v, v->json ? "\"" : "");
     }
     emit(v, "]");
 }
@@ -131,12 +149,16 @@ static void json_kingdom(struct view *v, int p)
     emit_cards(v, k->noble, COLS);
     emit(v, ",\"wizards\":");
     emit_cards(v, k->wizard, COLS);
-    emit(v, ",\"stacks\":{");
+    emit(v, ",\"stacks\":{"); /* the stacks that hold cards */
+    bool first = true;
     for (int st = 0; st < N_STACKS; st++) {
-        emit(v, st ? ",\"" : "\"");
+        if (!k->st[st].n)
+            continue;
+        emit(v, first ? "\"" : ",\"");
         emit(v, stack_name(st));
         emit(v, "\":");
         emit_cards(v, k->st[st].card, k->st[st].n);
+        first = false;
     }
     emit(v, "},\"progress\":");
     emit_int(v, kingdom_progress(s, p));
@@ -148,10 +170,23 @@ static void json_kingdom(struct view *v, int p)
 static void json_state(struct view *v, int viewer)
 {
     const cas_state *s = v->s;
-    emitf(v, "{\"game\":\"castles-cards\",\"viewer\":%d,\"phase\":\"%s\",\"actor\":%d,"
-          "\"turn\":%d,\"turns\":%u,\"winner\":%d,\"draw_pile\":%d,\"reshuffles\":%d,"
-          "\"discard\":", viewer, phase_names[s->phase], turn_actor(s), s->turn,
-          (unsigned)s->turns, s->winner, s->npile, s->reshuffles);
+    emit(v, "{\"game\":\"castles-cards\",\"viewer\":");
+    emit_int(v, viewer);
+    emit(v, ",\"phase\":\"");
+    emit(v, phase_names[s->phase]);
+    emit(v, "\",\"actor\":");
+    emit_int(v, turn_actor(s));
+    emit(v, ",\"turn\":");
+    emit_int(v, s->turn);
+    emit(v, ",\"turns\":");
+    emit_int(v, (int)s->turns);
+    emit(v, ",\"winner\":");
+    emit_int(v, s->winner);
+    emit(v, ",\"draw_pile\":");
+    emit_int(v, s->npile);
+    emit(v, ",\"reshuffles\":");
+    emit_int(v, s->reshuffles);
+    emit(v, ",\"discard\":");
     emit_cards(v, s->discard, s->ndiscard);
     emit(v, ",\"hand\":");
     emit_cards(v, s->hand, s->nhand);
@@ -166,7 +201,10 @@ static void json_state(struct view *v, int viewer)
         bool first = true;
         for (int k = 0; k < s->game->deck.nkinds; k++)
             if (s->pile[k]) {
-                emitf(v, "%s\"%s\":%d", first ? "" : ",", card_text(s, (uint8_t)k), s->pile[k]);
+                emit(v, first ? "\"" : ",\"");
+                emit(v, card_text(s, (uint8_t)k));
+                emit(v, "\":");
+                emit_int(v, s->pile[k]);
                 first = false;
             }
         emit(v, "}");
@@ -261,7 +299,12 @@ static void text_state(struct view *v, int viewer)
         emit(v, "Pile:");
         for (int k = 0; k < s->game->deck.nkinds; k++)
             if (s->pile[k])
-                emitf(v, " %s x%d", card_text(s, (uint8_t)k), s->pile[k]);
+            {
+                emit(v, " ");
+                emit(v, card_text(s, (uint8_t)k));
+                emit(v, " x");
+                emit_int(v, s->pile[k]);
+            }
         emit(v, "\n");
     }
     for (int p = 0; p < NPLAYERS; p++)
