@@ -94,7 +94,7 @@ void block_resolve(cas_state *s, const struct cas_event_sink *ev)
     uint8_t card = s->hand[0];
     s->pending = PEND_NONE;
     if (type_of(s, card) == T_CASTLE) {
-        note(s, ev, blocker, "%s cannot block the CASTLE and loses the blocking column's stacks",
+        note(ev, blocker, "%s cannot block the CASTLE and loses the blocking column's stacks",
              player_name(blocker));
         castle_penalty(s, blocker, group);
         acquire(s, ev);
@@ -102,7 +102,7 @@ void block_resolve(cas_state *s, const struct cas_event_sink *ev)
     }
     int drawn = value_of(s, card), block = block_value(s, blocker, group);
     if (drawn < block) {
-        note(s, ev, blocker, "%s blocks %s (%d against %d): the card is discarded",
+        note(ev, blocker, "%s blocks %s (%d against %d): the card is discarded",
              player_name(blocker), kind_of(s, card)->name, block, drawn);
         discard_card(s, card);
         s->nhand = 0;
@@ -111,14 +111,14 @@ void block_resolve(cas_state *s, const struct cas_event_sink *ev)
     }
     lose_blockers(s, blocker, group);
     if (drawn == block) {
-        note(s, ev, blocker, "%s's block of %d matches %s: both are lost",
+        note(ev, blocker, "%s's block of %d matches %s: both are lost",
              player_name(blocker), block, kind_of(s, card)->name);
         discard_card(s, card);
         s->nhand = 0;
         end_action(s, ev);
         return;
     }
-    note(s, ev, blocker, "%s's block of %d is overwhelmed by %s", player_name(blocker), block,
+    note(ev, blocker, "%s's block of %d is overwhelmed by %s", player_name(blocker), block,
          kind_of(s, card)->name);
     if (s->k[blocker].castle == NO_CARD) {
         acquire(s, ev); /* pre-CASTLE: only the Blockers are at risk */

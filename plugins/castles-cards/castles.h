@@ -48,6 +48,7 @@ struct card_kind {
     uint16_t value;     /* points; 0 for the CASTLE */
     uint16_t copies;
     char name[24];      /* canonical lower-case name: "duke70", "castle" */
+    uint8_t name_len;
 };
 
 struct deck {
@@ -186,6 +187,7 @@ static inline int type_of(const cas_state *s, uint8_t card) { return kind_of(s, 
 static inline int value_of(const cas_state *s, uint8_t card) { return kind_of(s, card)->value; }
 static inline int opponent(int p) { return 1 - p; }
 
+/* Push onto / pop from the top; pop needs a non-empty stack. */
 void stack_push(struct stack *st, uint8_t card);
 uint8_t stack_pop(struct stack *st);
 static inline uint8_t stack_top(const struct stack *st) { return st->n ? st->card[st->n - 1] : NO_CARD; }
@@ -231,31 +233,42 @@ void block_resolve(cas_state *s, const struct cas_event_sink *ev);
 
 /* ---------------------------------------------------------- war.c */
 
+/* True when p has a CASTLE and a card on each ARMY stack. */
 bool war_possible(const cas_state *s, int p);
+/* The K_WAR actions of turn player p: each side of the opponent with a card. */
 void war_options(const cas_state *s, int p, struct action_list *out);
+/* The turn player attacks side SRC_NOBLES or SRC_WIZARDS; starts the loss. */
 void war_wage(cas_state *s, int side_source, const struct cas_event_sink *ev);
 /* Start a loss of `amount` points for player p; runs forced steps at once
  * and stops at the first choice.  `after` says how the flow continues. */
 void loss_start(cas_state *s, int p, int kind, int col, int amount, int after,
                 const struct cas_event_sink *ev);
+/* The K_LOSE sources open to loss_player now. */
 void loss_options(const cas_state *s, struct action_list *out);
+/* Lose the next card of `source`, then continue the loss. */
 void loss_take(cas_state *s, int source, const struct cas_event_sink *ev);
 
 /* ---------------------------------------------------------- wizards.c */
 
+/* WIZARD actions of the turn player p as the turn's action (K_SACRIFICE,
+ * K_WITCH, K_MAGE) and at its end (K_MAGICIAN, K_ADEPT). */
 void wizard_turn_options(const cas_state *s, int p, struct action_list *out);
 void wizard_end_options(const cas_state *s, int p, struct action_list *out);
+/* The powers, for the turn player, with the WIZARD of column w; each
+ * continues the flow. */
 void witch_fly(cas_state *s, int w, int stack, const struct cas_event_sink *ev);
 void mage_draw(cas_state *s, int w, const struct cas_event_sink *ev);
 void sacrifice_draw(cas_state *s, int w, const struct cas_event_sink *ev);
 
 /* ---------------------------------------------------------- turn.c */
 
+/* The turn player's possible one actions ("pass" when there is none). */
 void turn_options(const cas_state *s, struct action_list *out);
 /* Legal actions of the current actor (unsorted, may repeat). */
 void legal_list(const cas_state *s, struct action_list *out);
 /* Apply a legal action; continues the flow to the next decision. */
 void turn_apply(cas_state *s, cas_action a, const struct cas_event_sink *ev);
+/* Whose decision it is (ABI current()). */
 int turn_actor(const cas_state *s);
 /* The card in hand[0] was drawn by the turn player and may be kept:
  * Sorcerer window, then placement. */
@@ -266,16 +279,20 @@ void end_action(cas_state *s, const struct cas_event_sink *ev);
 void after_loss(cas_state *s, const struct cas_event_sink *ev);
 /* Enter a chance draw for the turn player (reshuffling if needed). */
 void enter_draw(cas_state *s, int purpose, const struct cas_event_sink *ev);
+/* A fresh state of `game` before the opening draws. */
 void state_reset(cas_state *s, const cas_game *game);
 
-/* Emit an INFO event visible to all. */
-void note(const cas_state *s, const struct cas_event_sink *ev, int player,
-          const char *fmt, ...) CAS_PRINTF(4, 5);
+/* Emit an INFO event, visible to all, about `player` (-1: nobody); ev may
+ * be NULL (playouts). */
+void note(const struct cas_event_sink *ev, int player, const char *fmt, ...) CAS_PRINTF(3, 4);
 
 /* ---------------------------------------------------------- notation.c */
 
+/* Canonical text of a well-formed code (ABI action_text; CAS_EINVAL for a
+ * malformed one) and its parser (ABI parse_action). */
 int notation_text(const cas_state *s, cas_action a, char *buf, size_t cap);
 int notation_parse(const cas_state *s, const char *text, cas_action *out);
+/* Names used in action texts and renders (static strings). */
 const char *stack_name(int stack);
 const char *source_name(int source);
 const char *place_name(int place);
@@ -283,12 +300,16 @@ const char *group_name(int group);
 
 /* ---------------------------------------------------------- render.c */
 
+/* ABI render: what `viewer` may see, in TEXT, ANSI or JSON. */
 int render_state(const cas_state *s, int viewer, enum cas_render_format format,
                  const struct cas_writer *out);
+/* Seat name: "Red", "Blue" ("nobody" otherwise). */
 const char *player_name(int p);
 
 /* ---------------------------------------------------------- serialize.c */
 
+/* ABI serialize / deserialize (into caller's *out, which holds garbage on
+ * failure) / hash: FNV-1a of the serialized bytes. */
 int state_serialize(const cas_state *s, uint8_t *buf, size_t cap, size_t *len);
 int state_deserialize(const cas_game *game, const uint8_t *buf, size_t len, cas_state *out);
 uint64_t state_hash(const cas_state *s);

@@ -129,6 +129,7 @@ static int read_card(struct deck_reader *r, char **words, int nwords)
     ck->name[n] = '\0';
     if (type != T_CASTLE)
         snprintf(ck->name + n, sizeof ck->name - (size_t)n, "%ld", value);
+    ck->name_len = (uint8_t)strlen(ck->name);
     d->total += (int)copies;
     return CAS_OK;
 }

@@ -71,6 +71,19 @@ const char *source_name(int source)
     return source < N_STACKS ? stack_names[source] : extra_sources[source - N_STACKS];
 }
 
+static bool arg_valid(const cas_state *s, int arg, int v)
+{
+    switch (arg) {
+    case ARG_NONE: return v == 0;
+    case ARG_CARD: return v < s->game->deck.nkinds;
+    case ARG_STACK: return v < N_STACKS;
+    case ARG_PLACE: return v < N_PLACES;
+    case ARG_SOURCE: return v < N_SOURCES;
+    case ARG_GROUP: return v < N_GROUPS;
+    default: return v >= 2 && v <= STACK_CAP;
+    }
+}
+
 /* Name of argument value v of kind `arg`, into buf. */
 static const char *arg_text(const cas_state *s, int arg, int v, char *buf, size_t cap)
 {
@@ -93,15 +106,25 @@ int notation_text(const cas_state *s, cas_action a, char *buf, size_t cap)
         return CAS_EINVAL;
     const struct verb *v = &verbs[kind];
     int values[2] = {act_a(a), act_b(a)};
-    char num[2][8];
-    const char *words[2] = {"", ""};
-    for (int i = 0; i < 2 && v->args[i] != ARG_NONE; i++)
-        words[i] = arg_text(s, v->args[i], values[i], num[i], sizeof num[i]);
-    int len = snprintf(buf, cap, "%s%s%s%s%s", v->text, *words[0] ? " " : "", words[0],
-                       *words[1] ? " " : "", words[1]);
-    if (len < 0)
+    if ((a & ~(cas_action)0xFFFFFF00u) != 0 || !arg_valid(s, v->args[0], values[0]) ||
+        !arg_valid(s, v->args[1], values[1]))
         return CAS_EINVAL;
-    return (size_t)len >= cap ? CAS_ENOSPC : len;
+    char num[2][8];
+    const char *parts[3] = {v->text, "", ""};
+    for (int i = 0; i < 2 && v->args[i] != ARG_NONE; i++)
+        parts[i + 1] = arg_text(s, v->args[i], values[i], num[i], sizeof num[i]);
+    size_t len = 0;
+    for (int i = 0; i < 3 && *parts[i]; i++) {
+        size_t n = strlen(parts[i]);
+        if (len + (i > 0) + n + 1 > cap)
+            return CAS_ENOSPC;
+        if (i > 0)
+            buf[len++] = ' ';
+        memcpy(buf + len, parts[i], n);
+        len += n;
+    }
+    buf[len] = '\0';
+    return (int)len;
 }
 
 static int find_name(const char *const *names, int n, const char *word)

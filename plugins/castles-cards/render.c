@@ -20,17 +20,48 @@ const char *player_name(int p)
     return p >= 0 && p < NPLAYERS ? players[p] : "nobody";
 }
 
+/* Text is gathered in `buf` and written in large pieces: renders run at
+ * every step of a conformance check, so they avoid printf where they can. */
 struct view {
     const cas_state *s;
     const struct cas_writer *out;
     int rc;
     bool ansi, json;
+    size_t len;
+    size_t column; /* TEXT: characters since the last newline */
+    char buf[4096];
 };
+
+static void flush(struct view *v)
+{
+    if (v->rc == CAS_OK && v->len)
+        v->rc = v->out->write(v->out->ctx, v->buf, v->len);
+    v->len = 0;
+}
+
+static void emit_bytes(struct view *v, const char *text, size_t n)
+{
+    if (v->len + n > sizeof v->buf)
+        flush(v);
+    if (n > sizeof v->buf) {
+        if (v->rc == CAS_OK)
+            v->rc = v->out->write(v->out->ctx, text, n);
+        return;
+    }
+    memcpy(v->buf + v->len, text, n);
+    v->len += n;
+}
 
 static void emit(struct view *v, const char *text)
 {
-    if (v->rc == CAS_OK)
-        v->rc = v->out->write(v->out->ctx, text, strlen(text));
+    size_t n = strlen(text);
+    if (!v->json) {
+        size_t line_start = n;
+        while (line_start > 0 && text[line_start - 1] != '\n')
+            line_start--;
+        v->column = line_start ? n - line_start : v->column + n;
+    }
+    emit_bytes(v, text, n);
 }
 
 static void emitf(struct view *v, const char *fmt, ...) CAS_PRINTF(2, 3);
@@ -44,18 +75,59 @@ static void emitf(struct view *v, const char *fmt, ...)
     emit(v, text);
 }
 
+static void emit_int(struct view *v, int n)
+{
+    char digits[16], *at = digits + sizeof digits;
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    *--at = '\0';
+    do
+        *--at = (char)('0' + u % 10);
+    while (u /= 10);
+    if (n < 0)
+        *--at = '-';
+    emit(v, at);
+}
+
+/* `text` left-aligned in `width` columns. */
+static void emit_padded(struct view *v, const char *text, size_t width)
+{
+    static const char spaces[] = "                        ";
+    size_t n = strlen(text);
+    emit(v, text);
+    if (n < width && width - n < sizeof spaces)
+        emit(v, spaces + sizeof spaces - 1 - (width - n));
+}
+
 static const char *card_text(const cas_state *s, uint8_t card)
 {
     return card == NO_CARD ? "-" : s->game->deck.kind[card].name;
 }
 
-/* Cards bottom to top: "[a b c]" in text, ["a","b","c"] in JSON. */
+/* Cards bottom to top: "[a b c]" in text, ["a","b","c"] in JSON (the hot
+ * path of a render: one call per stack). */
 static void emit_cards(struct view *v, const uint8_t *cards, int n)
 {
+    if (v->json) {
+        emit_bytes(v, "[", 1);
+        for (int i = 0; i < n; i++) {
+            bool none = cards[i] == NO_CARD; /* an empty NOBLE or WIZARD column */
+            const struct card_kind *kind = none ? NULL : kind_of(v->s, cards[i]);
+            emit_bytes(v, ",\"" + !i, 2 - !i);
+            emit_bytes(v, none ? "-" : kind->name, none ? 1 : kind->name_len);
+            emit_bytes(v, "\"", 1);
+        }
+        emit_bytes(v, "]", 1);
+        return;
+    }
     emit(v, "[");
-    for (int i = 0; i < n; i++)
-        emitf(v, v->json ? "%s\"%s\"" : "%s%s", i ? (v->json ? "," : " ") : "",
-              card_text(v->s, cards[i]));
+    for (int i = 0; i < n; i++) {
+        /* TEXT fits 80 columns: long stacks wrap under themselves */
+        if (i && v->column + strlen(card_text(v->s, cards[i])) + 2 > 80)
+            emit(v, "\n                   ");
+        else if (i)
+            emit(v, " ");
+        emit(v, card_text(v->s, cards[i]));
+    }
     emit(v, "]");
 }
 
@@ -65,28 +137,56 @@ static void json_kingdom(struct view *v, int p)
 {
     const cas_state *s = v->s;
     const struct kingdom *k = &s->k[p];
-    emitf(v, "{\"name\":\"%s\",\"castle\":\"%s\",\"wife\":\"%s\",\"heirs\":", player_name(p),
-          card_text(s, k->castle), card_text(s, k->wife));
+    emit(v, "{\"name\":\"");
+    emit(v, player_name(p));
+    emit(v, "\",\"castle\":\"");
+    emit(v, card_text(s, k->castle));
+    emit(v, "\",\"wife\":\"");
+    emit(v, card_text(s, k->wife));
+    emit(v, "\",\"heirs\":");
     emit_cards(v, k->heir, k->nheirs);
     emit(v, ",\"nobles\":");
     emit_cards(v, k->noble, COLS);
     emit(v, ",\"wizards\":");
     emit_cards(v, k->wizard, COLS);
-    emit(v, ",\"stacks\":{");
+    emit(v, ",\"stacks\":{"); /* the stacks that hold cards */
+    bool first = true;
     for (int st = 0; st < N_STACKS; st++) {
-        emitf(v, "%s\"%s\":", st ? "," : "", stack_name(st));
+        if (!k->st[st].n)
+            continue;
+        emit(v, first ? "\"" : ",\"");
+        emit(v, stack_name(st));
+        emit(v, "\":");
         emit_cards(v, k->st[st].card, k->st[st].n);
+        first = false;
     }
-    emitf(v, "},\"progress\":%d,\"value\":%d}", kingdom_progress(s, p), kingdom_value(s, p));
+    emit(v, "},\"progress\":");
+    emit_int(v, kingdom_progress(s, p));
+    emit(v, ",\"value\":");
+    emit_int(v, kingdom_value(s, p));
+    emit(v, "}");
 }
 
 static void json_state(struct view *v, int viewer)
 {
     const cas_state *s = v->s;
-    emitf(v, "{\"game\":\"castles-cards\",\"viewer\":%d,\"phase\":\"%s\",\"actor\":%d,"
-          "\"turn\":%d,\"turns\":%u,\"winner\":%d,\"draw_pile\":%d,\"reshuffles\":%d,"
-          "\"discard\":", viewer, phase_names[s->phase], turn_actor(s), s->turn,
-          (unsigned)s->turns, s->winner, s->npile, s->reshuffles);
+    emit(v, "{\"game\":\"castles-cards\",\"viewer\":");
+    emit_int(v, viewer);
+    emit(v, ",\"phase\":\"");
+    emit(v, phase_names[s->phase]);
+    emit(v, "\",\"actor\":");
+    emit_int(v, turn_actor(s));
+    emit(v, ",\"turn\":");
+    emit_int(v, s->turn);
+    emit(v, ",\"turns\":");
+    emit_int(v, (int)s->turns);
+    emit(v, ",\"winner\":");
+    emit_int(v, s->winner);
+    emit(v, ",\"draw_pile\":");
+    emit_int(v, s->npile);
+    emit(v, ",\"reshuffles\":");
+    emit_int(v, s->reshuffles);
+    emit(v, ",\"discard\":");
     emit_cards(v, s->discard, s->ndiscard);
     emit(v, ",\"hand\":");
     emit_cards(v, s->hand, s->nhand);
@@ -101,7 +201,10 @@ static void json_state(struct view *v, int viewer)
         bool first = true;
         for (int k = 0; k < s->game->deck.nkinds; k++)
             if (s->pile[k]) {
-                emitf(v, "%s\"%s\":%d", first ? "" : ",", card_text(s, (uint8_t)k), s->pile[k]);
+                emit(v, first ? "\"" : ",\"");
+                emit(v, card_text(s, (uint8_t)k));
+                emit(v, "\":");
+                emit_int(v, s->pile[k]);
                 first = false;
             }
         emit(v, "}");
@@ -120,7 +223,11 @@ static void text_stack(struct view *v, const struct kingdom *k, int st)
 {
     if (k->st[st].n == 0)
         return;
-    emitf(v, " %s", strchr(stack_name(st), '.') ? strchr(stack_name(st), '.') + 1 : stack_name(st));
+    const char *dot = strchr(stack_name(st), '.');
+    const char *label = dot ? dot + 1 : stack_name(st);
+    size_t first = strlen(card_text(v->s, k->st[st].card[0]));
+    emit(v, v->column + strlen(label) + first + 3 > 80 ? "\n                  " : " ");
+    emit(v, label);
     emit_cards(v, k->st[st].card, k->st[st].n);
     if (stack_dangles(k, st))
         emit(v, "*");
@@ -130,22 +237,37 @@ static void text_kingdom(struct view *v, int p)
 {
     const cas_state *s = v->s;
     const struct kingdom *k = &s->k[p];
-    emitf(v, "%s%s%s  progress %d/18, %d points\n", v->ansi ? (p ? "\x1b[1;34m" : "\x1b[1;31m") : "",
-          player_name(p), v->ansi ? "\x1b[0m" : "", kingdom_progress(s, p), kingdom_value(s, p));
-    emitf(v, "  CASTLE %s  WIFE %s  HEIRS ", card_text(s, k->castle), card_text(s, k->wife));
+    emit(v, v->ansi ? (p ? "\x1b[1;34m" : "\x1b[1;31m") : "");
+    emit(v, player_name(p));
+    emit(v, v->ansi ? "\x1b[0m" : "");
+    emit(v, "  progress ");
+    emit_int(v, kingdom_progress(s, p));
+    emit(v, "/18, ");
+    emit_int(v, kingdom_value(s, p));
+    emit(v, " points\n  CASTLE ");
+    emit(v, card_text(s, k->castle));
+    emit(v, "  WIFE ");
+    emit(v, card_text(s, k->wife));
+    emit(v, "  HEIRS ");
     emit_cards(v, k->heir, k->nheirs);
     emit(v, "\n  ARMY");
     for (int st = S_GENERAL; st <= S_ARMS; st++)
         text_stack(v, k, st);
     emit(v, "\n");
     for (int c = 0; c < COLS; c++) {
-        emitf(v, "  n%d %-12s", c + 1, card_text(s, k->noble[c]));
+        emit(v, "  ");
+        emit(v, place_name(P_NOBLE0 + c));
+        emit(v, " ");
+        emit_padded(v, card_text(s, k->noble[c]), 12);
         for (int row = 0; row < 3; row++)
             text_stack(v, k, MATRIX_STACK(row, c));
         emit(v, "\n");
     }
     for (int w = 0; w < COLS; w++) {
-        emitf(v, "  w%d %-12s", w + 1, card_text(s, k->wizard[w]));
+        emit(v, "  ");
+        emit(v, place_name(P_WIZARD0 + w));
+        emit(v, " ");
+        emit_padded(v, card_text(s, k->wizard[w]), 12);
         text_stack(v, k, MINION_STACK(w));
         text_stack(v, k, MAGICK_STACK(w));
         emit(v, "\n");
@@ -177,7 +299,12 @@ static void text_state(struct view *v, int viewer)
         emit(v, "Pile:");
         for (int k = 0; k < s->game->deck.nkinds; k++)
             if (s->pile[k])
-                emitf(v, " %s x%d", card_text(s, (uint8_t)k), s->pile[k]);
+            {
+                emit(v, " ");
+                emit(v, card_text(s, (uint8_t)k));
+                emit(v, " x");
+                emit_int(v, s->pile[k]);
+            }
         emit(v, "\n");
     }
     for (int p = 0; p < NPLAYERS; p++)
@@ -189,13 +316,14 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
 {
     if (viewer < CAS_VIEWER_OMNISCIENT || viewer >= NPLAYERS)
         return CAS_EINVAL;
+    if (format != CAS_RENDER_JSON && format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI)
+        return CAS_EINVAL;
     struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,
                      .json = format == CAS_RENDER_JSON};
-    if (format == CAS_RENDER_JSON)
+    if (v.json)
         json_state(&v, viewer);
-    else if (format == CAS_RENDER_TEXT || format == CAS_RENDER_ANSI)
-        text_state(&v, viewer);
     else
-        return CAS_EINVAL;
+        text_state(&v, viewer);
+    flush(&v);
     return v.rc;
 }

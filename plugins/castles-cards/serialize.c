@@ -9,16 +9,22 @@
 
 #include "castles.h"
 
+/* Bytes go to buf[0..cap), or, with buf NULL, only into the FNV-1a hash. */
 struct writer {
     uint8_t *buf;
     size_t cap, len;
+    uint64_t hash;
 };
 
 static void put(struct writer *w, uint64_t v, int bytes)
 {
-    for (int i = 0; i < bytes; i++, w->len++)
-        if (w->len < w->cap)
-            w->buf[w->len] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < bytes; i++, w->len++) {
+        uint8_t byte = (uint8_t)(v >> (8 * i));
+        if (!w->buf)
+            w->hash = (w->hash ^ byte) * 0x100000001b3ull;
+        else if (w->len < w->cap)
+            w->buf[w->len] = byte;
+    }
 }
 
 static void put_kingdom(struct writer *w, const struct kingdom *k)
@@ -74,15 +80,9 @@ int state_serialize(const cas_state *s, uint8_t *buf, size_t cap, size_t *len)
 
 uint64_t state_hash(const cas_state *s)
 {
-    uint8_t buf[8192];
-    struct writer w = {.buf = buf, .cap = sizeof buf};
+    struct writer w = {.buf = NULL, .hash = 0xcbf29ce484222325ull};
     put_state(&w, s);
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < w.len && i < sizeof buf; i++) {
-        h ^= buf[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return w.hash;
 }
 
 /* ------------------------------------------------------------ reading */

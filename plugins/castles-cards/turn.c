@@ -17,10 +17,8 @@ void actions_add(struct action_list *l, cas_action a)
         l->a[l->n++] = a;
 }
 
-void note(const cas_state *s, const struct cas_event_sink *ev, int player,
-          const char *fmt, ...)
+void note(const struct cas_event_sink *ev, int player, const char *fmt, ...)
 {
-    (void)s;
     if (!ev)
         return;
     char text[256];
@@ -86,6 +84,8 @@ static void finish(cas_state *s, int winner, int reason, const struct cas_event_
     s->phase = PH_OVER;
     s->winner = (int8_t)winner;
     s->end_reason = (uint8_t)reason;
+    for (int i = 0; i < s->nhand; i++)
+        discard_card(s, s->hand[i]); /* a draw cut short by the end */
     s->nhand = 0;
     if (!ev)
         return;
@@ -139,7 +139,7 @@ static bool refill_pile(cas_state *s, const struct cas_event_sink *ev)
     s->npile = s->ndiscard;
     s->ndiscard = 0;
     s->reshuffles++;
-    note(s, ev, -1, "The discard pile is shuffled into a new draw pile (%d of %d)",
+    note(ev, -1, "The discard pile is shuffled into a new draw pile (%d of %d)",
          s->reshuffles, s->game->max_reshuffles);
     return true;
 }
@@ -192,11 +192,11 @@ static void setup_next(cas_state *s, const struct cas_event_sink *ev)
     int a = opening_rank(s, s->setup_card[0]), b = opening_rank(s, s->setup_card[1]);
     s->setup_player = 0;
     if (a == b) {
-        note(s, ev, -1, "The opening cards tie: both players draw again");
+        note(ev, -1, "The opening cards tie: both players draw again");
         setup_draw(s, ev);
         return;
     }
-    note(s, ev, a > b ? 0 : 1, "%s has the high card and goes first", player_name(a > b ? 0 : 1));
+    note(ev, a > b ? 0 : 1, "%s has the high card and goes first", player_name(a > b ? 0 : 1));
     start_turn(s, a > b ? 0 : 1, ev);
 }
 
@@ -208,7 +208,7 @@ static void finish_place(cas_state *s, cas_action choice, const struct cas_event
     place_card(s, s->holder, card, choice);
     s->nhand = 0;
     s->hand[0] = NO_CARD;
-    note(s, ev, s->holder, "%s %s %s", player_name(s->holder),
+    note(ev, s->holder, "%s %s %s", player_name(s->holder),
          act_kind(choice) == K_DISCARD ? "discards" : "keeps", kind_of(s, card)->name);
     if (check_win(s, s->holder, ev))
         return;
@@ -380,12 +380,12 @@ static void apply_chance(cas_state *s, uint8_t card, const struct cas_event_sink
         s->setup_card[s->setup_player] = card;
         s->hand[0] = card;
         s->nhand = 1;
-        note(s, ev, s->setup_player, "%s opens with %s", player_name(s->setup_player),
+        note(ev, s->setup_player, "%s opens with %s", player_name(s->setup_player),
              kind_of(s, card)->name);
         place_step(s, s->setup_player, AFTER_SETUP, ev);
         return;
     }
-    note(s, ev, s->turn, "%s draws %s", player_name(s->turn), kind_of(s, card)->name);
+    note(ev, s->turn, "%s draws %s", player_name(s->turn), kind_of(s, card)->name);
     s->hand[s->nhand++] = card;
     switch (s->purpose) {
     case DRAW_DOUBLE1:
@@ -406,7 +406,7 @@ static void keep(cas_state *s, uint8_t card, const struct cas_event_sink *ev)
     s->hand[1] = NO_CARD;
     s->nhand = 1;
     discard_card(s, other);
-    note(s, ev, s->turn, "%s keeps %s and discards %s", player_name(s->turn),
+    note(ev, s->turn, "%s keeps %s and discards %s", player_name(s->turn),
          kind_of(s, card)->name, kind_of(s, other)->name);
     drawn(s, true, ev);
 }
@@ -418,7 +418,7 @@ static void top_off(cas_state *s, int stack, int depth, const struct cas_event_s
     uint8_t card = st->card[at];
     memmove(&st->card[at], &st->card[at + 1], (size_t)(depth - 1));
     st->card[st->n - 1] = card;
-    note(s, ev, s->turn, "%s tops off %s with %s", player_name(s->turn), stack_name(stack),
+    note(ev, s->turn, "%s tops off %s with %s", player_name(s->turn), stack_name(stack),
          kind_of(s, card)->name);
     end_action(s, ev);
 }
@@ -428,7 +428,7 @@ static void move_card(cas_state *s, int stack, int place, const struct cas_event
     struct kingdom *k = &s->k[s->turn];
     int dst = stack_in_column(stack, place < P_WIZARD0 ? place : place - P_WIZARD0);
     stack_push(&k->st[dst], stack_pop(&k->st[stack]));
-    note(s, ev, s->turn, "%s moves %s from %s to %s", player_name(s->turn),
+    note(ev, s->turn, "%s moves %s from %s to %s", player_name(s->turn),
          kind_of(s, stack_top(&k->st[dst]))->name, stack_name(stack), stack_name(dst));
     end_action(s, ev);
 }
@@ -439,7 +439,7 @@ static void swap_nobles(cas_state *s, int a, int b, const struct cas_event_sink 
     uint8_t t = k->noble[a];
     k->noble[a] = k->noble[b];
     k->noble[b] = t;
-    note(s, ev, s->turn, "%s swaps the NOBLEs of %s and %s", player_name(s->turn),
+    note(ev, s->turn, "%s swaps the NOBLEs of %s and %s", player_name(s->turn),
          place_name(a), place_name(b));
     end_action(s, ev);
 }
@@ -447,7 +447,7 @@ static void swap_nobles(cas_state *s, int a, int b, const struct cas_event_sink 
 static void warlock(cas_state *s, int w, const struct cas_event_sink *ev)
 {
     int p = opponent(s->turn);
-    note(s, ev, p, "%s's WARLOCK stops the block and draws freely", player_name(p));
+    note(ev, p, "%s's WARLOCK stops the block and draws freely", player_name(p));
     discard_wizard(s, p, w);
     s->pending = PEND_NONE;
     start_turn(s, p, ev);
@@ -458,7 +458,7 @@ static void warlock(cas_state *s, int w, const struct cas_event_sink *ev)
 static void snatch(cas_state *s, int w, const struct cas_event_sink *ev)
 {
     int p = opponent(s->turn);
-    note(s, ev, p, "%s's SORCERER snatches %s", player_name(p), kind_of(s, s->hand[0])->name);
+    note(ev, p, "%s's SORCERER snatches %s", player_name(p), kind_of(s, s->hand[0])->name);
     discard_wizard(s, p, w);
     place_step(s, p, AFTER_TURN, ev);
 }
@@ -468,17 +468,17 @@ static void apply_end_of_turn(cas_state *s, int kind, int a, const struct cas_ev
     int p = s->turn;
     switch (kind) {
     case K_BLOCK:
-        note(s, ev, p, "%s announces Block! %d with %s", player_name(p), block_value(s, p, a),
+        note(ev, p, "%s announces Block! %d with %s", player_name(p), block_value(s, p, a),
              group_name(a));
         announce(s, PEND_CARDS, a, ev);
         break;
     case K_MAGICIAN:
-        note(s, ev, p, "%s's MAGICIAN blocks the next draw", player_name(p));
+        note(ev, p, "%s's MAGICIAN blocks the next draw", player_name(p));
         discard_wizard(s, p, a - P_WIZARD0);
         announce(s, PEND_MAGICIAN, 0, ev);
         break;
     case K_ADEPT:
-        note(s, ev, p, "%s's ADEPT blocks the next move", player_name(p));
+        note(ev, p, "%s's ADEPT blocks the next move", player_name(p));
         discard_wizard(s, p, a - P_WIZARD0);
         announce(s, PEND_ADEPT, 0, ev);
         break;

@@ -56,7 +56,7 @@ void war_wage(cas_state *s, int side, const struct cas_event_sink *ev)
         strength += value_of(s, card);
         discard_card(s, card);
     }
-    note(s, ev, p, "%s wages war with %d on %s's %s", player_name(p), strength,
+    note(ev, p, "%s wages war with %d on %s's %s", player_name(p), strength,
          player_name(opponent(p)), source_name(side));
     loss_start(s, opponent(p), side == SRC_NOBLES ? LOSS_WAR_NOBLES : LOSS_WAR_WIZARDS, 0,
                strength, AFTER_TURN, ev);
@@ -182,7 +182,7 @@ static void take_one(cas_state *s, int source, const struct cas_event_sink *ev)
     uint8_t card = take_from(s, &s->k[p], source);
     s->loss_left -= value_of(s, card);
     discard_card(s, card);
-    note(s, ev, p, "%s loses %s from %s (%d still to cover)", player_name(p),
+    note(ev, p, "%s loses %s from %s (%d still to cover)", player_name(p),
          kind_of(s, card)->name, source_name(source), s->loss_left > 0 ? s->loss_left : 0);
 }
 
@@ -196,7 +196,7 @@ static void loss_continue(cas_state *s, const struct cas_event_sink *ev)
         if (s->loss_left > 0)
             loss_options(s, &open);
         if (s->loss_left > 0 && open.n == 0)
-            note(s, ev, s->loss_player, "%s has nothing left to lose: %d points are forgiven",
+            note(ev, s->loss_player, "%s has nothing left to lose: %d points are forgiven",
                  player_name(s->loss_player), s->loss_left);
         if (open.n == 0) {
             after_loss(s, ev);

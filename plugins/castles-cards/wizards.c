@@ -69,7 +69,7 @@ void witch_fly(cas_state *s, int w, int stack, const struct cas_event_sink *ev)
     struct kingdom *k = &s->k[p];
     discard_wizard(s, p, w);
     stack_push(&k->st[dst], stack_pop(&k->st[stack]));
-    note(s, ev, p, "%s's WITCH flies %s from %s to %s", player_name(p),
+    note(ev, p, "%s's WITCH flies %s from %s to %s", player_name(p),
          kind_of(s, stack_top(&k->st[dst]))->name, stack_name(stack), stack_name(dst));
     end_action(s, ev);
 }
@@ -81,7 +81,7 @@ void mage_draw(cas_state *s, int w, const struct cas_event_sink *ev)
     s->hand[0] = s->discard[--s->ndiscard];
     s->nhand = 1;
     discard_wizard(s, p, w);
-    note(s, ev, p, "%s's MAGE takes %s from the discard pile", player_name(p),
+    note(ev, p, "%s's MAGE takes %s from the discard pile", player_name(p),
          kind_of(s, s->hand[0])->name);
     acquire(s, ev);
 }
@@ -89,7 +89,7 @@ void mage_draw(cas_state *s, int w, const struct cas_event_sink *ev)
 void sacrifice_draw(cas_state *s, int w, const struct cas_event_sink *ev)
 {
     int p = s->turn;
-    note(s, ev, p, "%s sacrifices %s to draw two cards", player_name(p),
+    note(ev, p, "%s sacrifices %s to draw two cards", player_name(p),
          kind_of(s, s->k[p].wizard[w])->name);
     discard_wizard(s, p, w);
     enter_draw(s, DRAW_DOUBLE1, ev);

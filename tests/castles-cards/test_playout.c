@@ -217,6 +217,29 @@ static void players_never_see_the_draw_pile(void **unused)
     cas_test_game_close(&g);
 }
 
+static void text_render_fits_80_columns(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "castle=castle wife=wife40 heir=heir30,heir30,heir30 n1=duke80 "
+                     "n1.lands=lands40,lands40,lands40,lands40,lands30,lands30,lands30,lands30 "
+                     "n1.fruits=fruits40,fruits40,fruits40,fruits40,fruits30,fruits30 "
+                     "n1.serfs=serfs40,serfs40,serfs40,serfs40,serfs30,serfs30,serfs30 "
+                     "w1=sorcerer60 w1.minion=minion50,minion50,minion40,minion40,minion40 "
+                     "w1.magick=magick30,magick30,magick30,magick30,magick20,magick20",
+                 "", 0);
+    char *text = cas_test_render(&g, 0, CAS_RENDER_TEXT);
+    for (char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > 80)
+            fail_msg("line of %zu columns: %.*s", len, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    assert_non_null(strstr(text, "lands30 lands30"));
+    free(text);
+    cas_test_game_close(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +248,7 @@ int main(void)
         cmocka_unit_test(same_seed_same_game),
         cmocka_unit_test(interleaved_games_are_independent),
         cmocka_unit_test(players_never_see_the_draw_pile),
+        cmocka_unit_test(text_render_fits_80_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,6 +146,34 @@ static void spent_deck_ends_the_game(void **unused)
     remove(path);
 }
 
+/* The deck runs out between the two draws of a WIZARD sacrifice: the card
+ * already drawn goes to the discard pile, nothing vanishes. */
+static void deck_spent_mid_sacrifice(void **unused)
+{
+    (void)unused;
+    const char *options[] = {"max-reshuffles=0", NULL};
+    struct cas_test_game g;
+    cc_open(&g, options);
+    cc_layout(&g, 0, "w1=mage20");
+    cc_start(&g, 0);
+    cas_state *s = cc_state(&g);
+    for (int k = 0; k < s->game->deck.nkinds; k++) /* all but one card to the discard */
+        while (s->pile[k] && s->npile > 1 &&
+               (strcmp(s->game->deck.kind[k].name, "duke70") || s->pile[k] > 1)) {
+            s->pile[k]--;
+            s->npile--;
+            discard_card(s, (uint8_t)k);
+        }
+    assert_int_equal(s->npile, 1);
+    cas_test_play(&g, "sacrifice w1");
+    cas_test_play(&g, "draw duke70");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    assert_int_equal(s->end_reason, END_DECK);
+    assert_string_equal(s->game->deck.kind[s->discard[s->ndiscard - 1]].name, "duke70");
+    cc_expect_kingdom(&g, 0, ""); /* also checks conservation and the round trip */
+    cas_test_game_close(&g);
+}
+
 static void turn_limit_ends_the_game(void **unused)
 {
     (void)unused;
@@ -189,6 +217,7 @@ int main(void)
         cmocka_unit_test(moves_need_a_castle_and_leave_no_hole),
         cmocka_unit_test(nothing_to_do_passes),
         cmocka_unit_test(spent_deck_ends_the_game),
+        cmocka_unit_test(deck_spent_mid_sacrifice),
         cmocka_unit_test(turn_limit_ends_the_game),
         cmocka_unit_test(unknown_and_illegal_texts),
     };

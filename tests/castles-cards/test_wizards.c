@@ -48,6 +48,21 @@ static void warlock_castle_costs_blocker_nothing(void **unused)
     cas_test_game_close(&g);
 }
 
+static void warlock_answers_a_magician(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "w1=magician40", "w1=warlock20", 0);
+    cc_draw(&g, "lands10");
+    cas_test_play(&g, "magician w1");
+    assert_string_equal(cc_legal(&g), "warlock w1\naccept\n");
+    cas_test_play(&g, "warlock w1");
+    cas_test_play(&g, "draw duke60");
+    cc_expect_kingdom(&g, 1, "n1=duke60");
+    assert_string_equal(cc_discards(&g), "magician40 warlock20");
+    cas_test_game_close(&g);
+}
+
 static void accepted_block_holds(void **unused)
 {
     (void)unused;
@@ -224,6 +239,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warlock_stops_a_block),
         cmocka_unit_test(warlock_castle_costs_blocker_nothing),
+        cmocka_unit_test(warlock_answers_a_magician),
         cmocka_unit_test(accepted_block_holds),
         cmocka_unit_test(witch_skips_a_row),
         cmocka_unit_test(magician_blocks_the_next_draw),
