@@ -161,14 +161,9 @@ static int render_status(const struct cas_state *s, const struct cas_writer *out
     default:
         break;
     }
-    int64_t best = INT64_MIN;
-    for (int p = 0; p < g->nplayers; p++)
-        best = s->score[p] > best ? s->score[p] : best;
-    TRY(cas_writef(out, "game over; winner:"));
-    for (int p = 0; p < g->nplayers; p++)
-        if (s->score[p] == best)
-            TRY(cas_writef(out, " %s", cas__carc_colours[p]));
-    return cas_writef(out, " with %lld\n", (long long)best);
+    char text[160];
+    cas__carc_winners_text(s, text, sizeof text);
+    return cas_writef(out, "%s\n", text);
 }
 
 static int render_players(const struct cas_state *s, const struct cas_writer *out)
