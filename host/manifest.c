@@ -211,14 +211,10 @@ static int on_key(void *user, const char *section, const char *name, const char 
     return unknown_key(m, section, name);
 }
 
-static int on_section(void *user, const char *name, int line)
+static void on_section(void *user, const char *name)
 {
-    struct manifest_ctx *m = user;
-    (void)line;
-    if (strcmp(name, "plugin") == 0 || strcmp(name, "expansion") == 0)
-        return 0;
-    unknown_key(m, name, "");
-    return 0;
+    if (strcmp(name, "plugin") != 0 && strcmp(name, "expansion") != 0)
+        unknown_key(user, name, "");
 }
 
 /* The manifest's own ABI against the host's, before anything is loaded. */

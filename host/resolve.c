@@ -10,14 +10,19 @@
 
 #include "text.h"
 
-/* Find and load id as `kind`, or explain why not. */
+/* Find and load id as `kind`, or explain why not; an unknown expansion is
+ * answered with the closest expansion of game_id, if it has any. */
 static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin_kind kind,
-                      struct cas__plugin_info **out, char *err, size_t errlen)
+                      const char *game_id, struct cas__plugin_info **out, char *err,
+                      size_t errlen)
 {
     const char *what = kind == CAS_KIND_GAME ? "game" : "expansion";
     struct cas__plugin_info *info = cas__registry_find(reg, id);
     if (!info) {
-        const char *closest = cas__registry_closest(reg, id, kind);
+        const char *closest = game_id ? cas__registry_closest_expansion(reg, id, game_id)
+                                      : NULL;
+        if (!closest)
+            closest = cas__registry_closest(reg, id, kind);
         return cas__errorf(err, errlen, CAS_ENOTFOUND,
                            "unknown %s \"%s\"; %s%s (castellan plugins lists them all)",
                            what, id, closest ? "closest: " : "none is installed",
@@ -175,9 +180,10 @@ int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
     struct cas__plugin_info **exps = calloc(n ? n : 1, sizeof *exps);
     if (!exps)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
-    int rc = load_named(reg, game_id, CAS_KIND_GAME, &game, err, errlen);
+    int rc = load_named(reg, game_id, CAS_KIND_GAME, NULL, &game, err, errlen);
     for (size_t i = 0; !rc && i < n; i++)
-        rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, &exps[i], err, errlen);
+        rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, game_id, &exps[i], err,
+                        errlen);
     if (!rc)
         rc = check_compatible(game, exps, n, err, errlen);
     if (!rc)
