@@ -258,6 +258,8 @@ static void emit(cas_action *buf, size_t cap, size_t *n, cas_action a)
     (*n)++;
 }
 
+#define SCRATCH_SPOTS 512
+
 /* The fast path for one-space tiles: only open spots can take them, the
  * sorted frontier yields codes in ascending order, and each spot's fitting
  * rotations come from the kind's pattern table.  With first_only, stop at
@@ -268,18 +270,22 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
     int vetoes = s->game->nexp > 0;
-    if (!vetoes && !first_only && cap >= 4u * s->nfront) {
+    if (!vetoes && !first_only && s->nfront <= SCRATCH_SPOTS) {
         /* branch-free: write all four rotations, keep the ones that fit */
+        cas_action scratch[4 * SCRATCH_SPOTS];
+        cas_action *to = cap >= 4u * s->nfront ? buf : scratch;
         size_t out = 0;
         for (int i = 0; i < s->nfront; i++) {
             unsigned fits = k->fitmask[front[i].pattern];
             cas_action base = ACT_PLACE_CODE(kind, (int)(front[i].key >> 16) - 0x8000,
                                              (int)(front[i].key & 0xFFFF) - 0x8000, 0);
             for (unsigned rot = 0; rot < 4; rot++) {
-                buf[out] = base | rot;
+                to[out] = base | rot;
                 out += (fits >> rot) & 1u;
             }
         }
+        if (to == scratch)
+            memcpy(buf, scratch, (out < cap ? out : cap) * sizeof *buf);
         *n = out;
         return;
     }
