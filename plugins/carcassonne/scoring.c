@@ -43,13 +43,14 @@ static int64_t base_points(const struct cas_state *s, int root,
     switch (d->cls) {
     case CAS_CARC_ROAD:
         cas__carc_feature_size(s, root, &spaces, &tiles);
-        snprintf(why, cap, "road (%d tiles%s)", spaces, late);
+        snprintf(why, cap, "road (%d tile%s%s)", spaces, spaces == 1 ? "" : "s", late);
         return spaces;
     case CAS_CARC_CITY: {
         int coats = g->coat_attr >= 0 ? C_NODES(s)[root].attr[g->coat_attr] : 0;
         int per = when == CAS_CARC_DURING ? 2 : 1;
         cas__carc_feature_size(s, root, &spaces, &tiles);
-        snprintf(why, cap, "city (%d tiles, %d coats%s)", spaces, coats, late);
+        snprintf(why, cap, "city (%d tile%s, %d coat%s%s)", spaces, spaces == 1 ? "" : "s",
+                 coats, coats == 1 ? "" : "s", late);
         return (int64_t)per * (spaces + coats);
     }
     case CAS_CARC_CLOISTER:
@@ -58,7 +59,7 @@ static int64_t base_points(const struct cas_state *s, int root,
         return filled + 1;
     default: {
         int cities = cas__carc_field_cities(s, root);
-        snprintf(why, cap, "field (%d completed cities)", cities);
+        snprintf(why, cap, "field (%d completed cit%s)", cities, cities == 1 ? "y" : "ies");
         return 3 * (int64_t)cities;
     }
     }
