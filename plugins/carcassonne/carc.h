@@ -162,6 +162,7 @@ struct carc_node {
     int16_t open;
     uint16_t tile;
     uint8_t local, flags;
+    uint8_t cls; /* enum cas_carc_class, copied from the tile kind */
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
