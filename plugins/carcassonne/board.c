@@ -249,6 +249,17 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
            !cas__carc_hook_veto_place(s, kind, x, y, rot);
 }
 
+int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    if (k->ncells != 1 || s->game->nexp > 0)
+        return cas__carc_fits(s, kind, x, y, rot);
+    uint32_t key = pack_key(x, y);
+    int pos = frontier_search(s, key);
+    return pos < s->nfront && C_FRONT(s)[pos].key == key &&
+           (k->fitmask[C_FRONT(s)[pos].pattern] >> rot & 1u);
+}
+
 /* Shell sort, then drop duplicates; returns the new length. */
 size_t cas__carc_sort_unique(cas_action *a, size_t n)
 {
