@@ -162,6 +162,7 @@ struct carc_node {
     int16_t open;
     uint16_t tile;
     uint8_t local, flags;
+    uint8_t cls; /* enum cas_carc_class, copied from the tile kind */
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
@@ -256,6 +257,9 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y);   /* -1 none */
 /* Can `kind` go at anchor x,y rotated rot (edges, emptiness, contact,
  * expansion vetoes)? */
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
+/* cas__carc_fits through the frontier and the rotation tables when they
+ * decide alone (one-space tile, no expansions). */
+int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot);
 /* Edges, emptiness and contact only (no expansion vetoes). */
 int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
                          int x, int y, int rot);
@@ -308,6 +312,8 @@ void cas__carc_score_turn(struct cas_state *s);
 void cas__carc_final_scoring(struct cas_state *s);
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
                          const char *reason);
+/* "game over; winner: Red Blue with 34" into buf (truncated to cap). */
+void cas__carc_winners_text(const struct cas_state *s, char *buf, size_t cap);
 void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
                      int64_t points, const char *text);
 

@@ -153,8 +153,12 @@ static int read_header(const struct cas_game *g, struct reader *r, struct cas_st
     s->discarded = (uint16_t)get_uint(r, 2);
     int waiting = s->stage == ST_DRAW || s->stage == ST_PLACE || s->stage == ST_DEPLOY ||
                   s->stage == ST_XPHASE || s->stage == ST_END;
-    if (!waiting || s->resume > ST_END || s->player >= g->nplayers ||
-        s->drawn >= g->nkinds || (s->stage == ST_XPHASE && s->xphase >= g->nphases))
+    int slot = s->resume == ST_SLOT_BEFORE_DRAW || s->resume == ST_SLOT_AFTER_PLACE ||
+               s->resume == ST_SLOT_AFTER_DEPLOY || s->resume == ST_SLOT_AFTER_SCORING ||
+               s->resume == ST_SLOT_TURN_END;
+    if (!waiting || s->player >= g->nplayers || s->drawn >= g->nkinds ||
+        (s->stage == ST_XPHASE && (s->xphase >= g->nphases || !slot || s->xactor < 0 ||
+                                   s->xactor >= g->nplayers)))
         return corrupt(g, "turn counters out of range");
     for (int p = 0; p < g->nplayers; p++)
         s->score[p] = (int64_t)get_uint(r, 8);
@@ -202,6 +206,9 @@ static int read_tiles(const struct cas_game *g, struct reader *r, struct cas_sta
     if (s->placed >= s->ntiles || s->placed < -1 ||
         from_bag + s->bag_left + s->discarded + (s->stage == ST_PLACE) != bag_total)
         return corrupt(g, "tile counts do not add up");
+    if ((s->stage == ST_DEPLOY && s->placed < 0) ||
+        (s->stage == ST_PLACE && !cas__carc_fits_anywhere(s, s->drawn)))
+        return corrupt(g, "the turn's tile is missing or fits nowhere");
     return r->bad ? corrupt(g, "truncated") : CAS_OK;
 }
 
