@@ -71,4 +71,11 @@ int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
                           struct cas__plugin_info **ordered, char *err,
                           size_t errlen);
 
+/* Player counts a session of `game` with these expansions allows: the
+ * game's min_players..max_players, the maximum raised by any expansion's
+ * max_players. */
+void cas__registry_player_limits(const struct cas__plugin_info *game,
+                                 struct cas__plugin_info *const *expansions, size_t n,
+                                 int *min, int *max);
+
 #endif
