@@ -19,4 +19,24 @@ int cas__cmd_plugins(int argc, char **argv);
  * many plugins are refused. */
 size_t cas__plugins_list(struct cas__registry *reg, FILE *out);
 
+/* ---- save commands (saves component: host/cmd_*.c of saves) ---- */
+
+/* castellan saves list [--campaign NAME] | show ID | delete ID */
+int cas__cmd_saves(int argc, char **argv);
+/* castellan resume ID [--force] */
+int cas__cmd_resume(int argc, char **argv);
+/* castellan replay ID [--step] */
+int cas__cmd_replay(int argc, char **argv);
+/* castellan export ID [-o FILE] */
+int cas__cmd_export(int argc, char **argv);
+/* castellan import FILE */
+int cas__cmd_import(int argc, char **argv);
+/* castellan campaign list | show NAME */
+int cas__cmd_campaign(int argc, char **argv);
+/* The save lines of `castellan bench`: journaled actions per second of
+ * bot games of game_id for about `seconds`, and the time to resume the last
+ * of them (best of 5), printed to out.  Uses a temporary database. */
+int cas__bench_saves(const char *game_id, const char *plugin_path, double seconds,
+                     FILE *out);
+
 #endif
