@@ -3,6 +3,7 @@
 add_library(castellan-loader STATIC
   ${CMAKE_CURRENT_LIST_DIR}/closest.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_plugins.c
+  ${CMAKE_CURRENT_LIST_DIR}/errtext.c
   ${CMAKE_CURRENT_LIST_DIR}/inifile.c
   ${CMAKE_CURRENT_LIST_DIR}/load.c
   ${CMAKE_CURRENT_LIST_DIR}/manifest.c

@@ -4,22 +4,11 @@
  * conflicts with; the order follows the manifests' after/before and then
  * the ids, so every host orders the same set the same way.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...) CAS_PRINTF(4, 5);
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(err, errlen, fmt, args);
-    va_end(args);
-    return code;
-}
 
 /* Find and load id as `kind`, or explain why not. */
 static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin_kind kind,
@@ -29,19 +18,19 @@ static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin
     struct cas__plugin_info *info = cas__registry_find(reg, id);
     if (!info) {
         const char *closest = cas__registry_closest(reg, id, kind);
-        return fail(err, errlen, CAS_ENOTFOUND,
+        return cas__errorf(err, errlen, CAS_ENOTFOUND,
                     "unknown %s \"%s\"; %s%s (castellan plugins lists them all)", what, id,
                     closest ? "closest: " : "none is installed", closest ? closest : "");
     }
     if (info->kind != kind)
-        return fail(err, errlen, CAS_EINVAL, "\"%s\" is %s, not %s; %s", id,
+        return cas__errorf(err, errlen, CAS_EINVAL, "\"%s\" is %s, not %s; %s", id,
                     kind == CAS_KIND_GAME ? "an expansion" : "a game",
                     kind == CAS_KIND_GAME ? "a game" : "an expansion",
                     kind == CAS_KIND_GAME ? "name the game it extends as the game"
                                           : "name it as the game instead");
     int rc = cas__registry_load(reg, info);
     if (rc)
-        return fail(err, errlen, rc, "%s \"%s\" is refused: %s", what, id,
+        return cas__errorf(err, errlen, rc, "%s \"%s\" is refused: %s", what, id,
                     info->refusal ? info->refusal : "out of memory");
     *out = info;
     return CAS_OK;
@@ -55,14 +44,14 @@ static int check_compatible(struct cas__plugin_info *game, struct cas__plugin_in
     int rc = CAS_OK;
     for (size_t i = 0; !rc && i < n; i++)
         if (cas__strlist_index(&ids, exps[i]->id) >= 0)
-            rc = fail(err, errlen, CAS_EINVAL, "expansion \"%s\" is listed twice; list it once",
+            rc = cas__errorf(err, errlen, CAS_EINVAL, "expansion \"%s\" is listed twice; list it once",
                       exps[i]->id);
         else
             rc = cas__strlist_push(&ids, exps[i]->id);
     for (size_t i = 0; !rc && i < n; i++) {
         const struct cas__plugin_info *e = exps[i];
         if (strcmp(e->extends, game->id) != 0) {
-            rc = fail(err, errlen, CAS_ECONFLICT,
+            rc = cas__errorf(err, errlen, CAS_ECONFLICT,
                       "expansion \"%s\" extends \"%s\", not the session's game \"%s\"; drop "
                       "it, or play %s",
                       e->id, e->extends, game->id, e->extends);
@@ -70,14 +59,14 @@ static int check_compatible(struct cas__plugin_info *game, struct cas__plugin_in
         }
         for (size_t r = 0; !rc && r < e->requires.count; r++)
             if (cas__strlist_index(&ids, e->requires.items[r]) < 0)
-                rc = fail(err, errlen, CAS_ECONFLICT,
+                rc = cas__errorf(err, errlen, CAS_ECONFLICT,
                           "expansion \"%s\" requires \"%s\" (requires in %s), which the "
                           "session does not include; add %s to the expansions",
                           e->id, e->requires.items[r], e->manifest_path,
                           e->requires.items[r]);
         for (size_t c = 0; !rc && c < e->conflicts.count; c++)
             if (cas__strlist_index(&ids, e->conflicts.items[c]) >= 0)
-                rc = fail(err, errlen, CAS_ECONFLICT,
+                rc = cas__errorf(err, errlen, CAS_ECONFLICT,
                           "expansions \"%s\" and \"%s\" conflict (conflicts in %s); drop "
                           "one of them",
                           e->id, e->conflicts.items[c], e->manifest_path);
@@ -127,7 +116,7 @@ static int explain_cycle(struct cas__plugin_info **exps, size_t n, const char *p
 {
     size_t *walk = malloc((n + 1) * sizeof *walk), len = 0;
     if (!walk)
-        return fail(err, errlen, CAS_ENOMEM, "out of memory");
+        return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
     size_t start = n;
     for (size_t i = 0; i < n; i++)
         if (!placed[i] && (start == n || strcmp(exps[i]->id, exps[start]->id) < 0))
@@ -147,7 +136,7 @@ static int explain_cycle(struct cas__plugin_info **exps, size_t n, const char *p
             used += (size_t)snprintf(chain + used, sizeof chain - used, "%s%s",
                                      exps[walk[k]]->id, k > seen ? " -> " : "");
         free(walk);
-        return fail(err, errlen, CAS_ECONFLICT,
+        return cas__errorf(err, errlen, CAS_ECONFLICT,
                     "after/before form a cycle: %s (each must come before the next); "
                     "remove one of these constraints from their manifests",
                     chain);
@@ -160,7 +149,7 @@ static int order(struct cas__plugin_info **exps, size_t n, struct cas__plugin_in
 {
     char *placed = calloc(n ? n : 1, 1);
     if (!placed)
-        return fail(err, errlen, CAS_ENOMEM, "out of memory");
+        return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
     int rc = CAS_OK;
     for (size_t k = 0; k < n; k++) {
         size_t next = pick(exps, n, placed, n);
@@ -183,7 +172,7 @@ int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
     struct cas__plugin_info *game = NULL;
     struct cas__plugin_info **exps = calloc(n ? n : 1, sizeof *exps);
     if (!exps)
-        return fail(err, errlen, CAS_ENOMEM, "out of memory");
+        return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
     int rc = load_named(reg, game_id, CAS_KIND_GAME, &game, err, errlen);
     for (size_t i = 0; !rc && i < n; i++)
         rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, &exps[i], err, errlen);

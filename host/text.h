@@ -22,6 +22,11 @@ int cas__strlist_index(const struct cas__strlist *list, const char *text);
  * CAS_EPARSE (list then holds the items before it, caller frees). */
 int cas__strlist_split(struct cas__strlist *list, const char *text, char sep);
 
+/* ---- explanations (errtext.c) ---- */
+
+/* Format one line into err[0..errlen) (err may be NULL) and return code. */
+int cas__errorf(char *err, size_t errlen, int code, const char *fmt, ...) CAS_PRINTF(4, 5);
+
 /* ---- names (closest.c) ---- */
 
 /* Edit distance (insertions, deletions, substitutions, adjacent swaps). */
