@@ -341,44 +341,15 @@ static const char *const keys[] = {
     "Campaign", "Date", "Status", "Result", "Config",
 };
 
-static size_t edit_distance(const char *a, const char *b, size_t blen)
-{
-    size_t row[64], alen = strlen(a);
-    if (alen >= 64 || blen >= 64)
-        return (size_t)-1;
-    for (size_t j = 0; j <= blen; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= alen; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= blen; j++) {
-            size_t up = row[j];
-            size_t cost = (a[i - 1] | 32) == (b[j - 1] | 32) ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            if (up + 1 < best)
-                best = up + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[blen];
-}
-
 static int unknown_key(struct parser *p, const char *key, size_t len)
 {
-    const char *closest = keys[0];
-    size_t best = (size_t)-1;
+    char known[256] = "";
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        size_t d = edit_distance(keys[i], key, len);
-        if (d < best) {
-            best = d;
-            closest = keys[i];
-        }
+        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, keys[i], sizeof known - strlen(known) - 1);
     }
-    return syntax(p, "unknown header key '%.*s'; did you mean '%s'?", (int)len,
-                  key, closest);
+    return syntax(p, "unknown header key '%.*s'; the keys are %s", (int)len, key,
+                  known);
 }
 
 static int key_is(const char *key, size_t len, const char *name)

@@ -115,7 +115,7 @@ static void test_errors_name_the_line(void **state)
     expect_error("", "r.txt:", "first line must be 'Castellan-Record: 1'");
     expect_error("Game: x 1\n", "r.txt:1:", "not a castellan game record");
     expect_error("Castellan-Record: 2\n", "r.txt:1:", "format '2' is not supported");
-    expect_error(HEAD "Seeed: 4\n", "r.txt:6:", "did you mean 'Seed'");
+    expect_error(HEAD "Seeed: 4\n", "r.txt:6:", "unknown header key 'Seeed'; the keys are Castellan-Version, Game,");
     expect_error(HEAD "Seed: 4\n", "r.txt:6:", "second 'Seed'");
     expect_error("Castellan-Record: 1\nGame: fixture\n", "r.txt:2:",
                  "'Game: ID VERSION'");
