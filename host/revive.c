@@ -217,9 +217,13 @@ static int replay_one(struct cas__revived *r, const struct cas__saves_action *a,
         return diverged(r, a, what);
     }
     if (rc) {
+        /* The session prefixes its own "ply N: "; ours says where already. */
+        const char *why = strncmp(s->error, "ply ", 4) == 0 && strstr(s->error, ": ")
+                              ? strstr(s->error, ": ") + 2
+                              : s->error;
         where(r, a, at, sizeof at);
         return fail(r, rc, "%s: the action \"%.200s\" cannot be replayed: %s", at,
-                    a->text, s->error);
+                    a->text, why);
     }
     return CAS_OK;
 }

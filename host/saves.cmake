@@ -12,6 +12,6 @@ add_library(castellan-save-commands STATIC
   ${CMAKE_CURRENT_LIST_DIR}/saves_cli.c)
 target_include_directories(castellan-save-commands PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(castellan-save-commands PUBLIC castellan-saves castellan-host
-  castellan-loader)
+  castellan-loader castellan-config)
 target_compile_definitions(castellan-save-commands PRIVATE
   CASTELLAN_VERSION="${PROJECT_VERSION}")
