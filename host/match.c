@@ -139,6 +139,22 @@ void cas__match_close(struct cas__match *m)
     m->data_dir = NULL;
 }
 
+struct cas_option_value *cas__option_defaults(const struct cas_plugin *plugin, size_t *n)
+{
+    struct cas_option_value *values = NULL;
+    *n = 0;
+    if (plugin->n_options == 0 || !(values = calloc(plugin->n_options, sizeof *values)))
+        return NULL;
+    for (size_t i = 0; i < plugin->n_options; i++)
+        values[i] = (struct cas_option_value){
+            .struct_size = sizeof *values,
+            .name = plugin->options[i].name,
+            .value = plugin->options[i].default_value,
+        };
+    *n = plugin->n_options;
+    return values;
+}
+
 /* items grown to hold at least `need` elements of `size` bytes, *cap
  * updated; NULL (items untouched) when memory runs out. */
 static void *grow(void *items, size_t *cap, size_t need, size_t size)

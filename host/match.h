@@ -43,6 +43,12 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     size_t n_expansions, int nplayers, char *err, size_t errlen);
 void cas__match_close(struct cas__match *m);
 
+/* Every option `plugin` declares, at its default value, into a new array
+ * of *n values (NULL and *n = 0 when it declares none, or when memory runs
+ * out: check plugin->n_options).  The strings point into the plugin's
+ * descriptor; the caller frees the array. */
+struct cas_option_value *cas__option_defaults(const struct cas_plugin *plugin, size_t *n);
+
 /* The legal actions of `state` into list->items (growing it as needed).
  * Returns CAS_OK or the plugin's negative code (m->error explains). */
 int cas__match_legal(struct cas__match *m, const cas_state *state,
