@@ -90,7 +90,7 @@ int cas__cmd_import(int argc, char **argv)
 {
     struct cas__saves_args a;
     struct cas__saves_game g;
-    int status = cas__saves_args_parse(&a, "castellan import", argc, argv,
+    int status = cas__saves_args_parse(&a, "import", argc, argv,
                                        CAS__ARG_PLUGIN_PATH, 1, 1, usage);
     if (status >= 0)
         return status;

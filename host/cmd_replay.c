@@ -70,7 +70,7 @@ int cas__cmd_replay(int argc, char **argv)
 {
     struct cas__saves_args a;
     int64_t id;
-    int status = cas__saves_args_parse(&a, "castellan replay", argc, argv,
+    int status = cas__saves_args_parse(&a, "replay", argc, argv,
                                        CAS__ARG_STEP | CAS__ARG_PLUGIN_PATH, 1, 1,
                                        usage);
     if (status >= 0)

@@ -108,7 +108,7 @@ int cas__cmd_resume(int argc, char **argv)
 {
     struct cas__saves_args a;
     int64_t id;
-    int status = cas__saves_args_parse(&a, "castellan resume", argc, argv,
+    int status = cas__saves_args_parse(&a, "resume", argc, argv,
                                        CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH, 1, 1,
                                        usage);
     if (status >= 0)

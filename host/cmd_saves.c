@@ -135,40 +135,23 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
 int cas__cmd_saves(int argc, char **argv)
 {
     struct cas__saves_args a;
-    const char *campaign = NULL;
-    /* --campaign is list's own filter; take it out before the common parse. */
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    int n_rest = 0, status;
-    if (!rest)
-        return fputs("castellan saves: out of memory\n", stderr), 1;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--campaign") == 0 && i + 1 < argc)
-            campaign = argv[++i];
-        else
-            rest[n_rest++] = argv[i];
-    }
-    status = cas__saves_args_parse(&a, "castellan saves", n_rest, rest, 0, 1, 2,
-                                   saves_usage);
+    int status = cas__saves_args_parse(&a, "saves", argc, argv, CAS__ARG_CAMPAIGN, 1,
+                                       2, saves_usage);
     if (status >= 0)
-        goto free_rest;
+        return status;
     const char *sub = a.positional[0];
     if (strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0 &&
         strcmp(sub, "delete") != 0) {
         fprintf(stderr, "castellan saves: unknown subcommand \"%s\" (list, show "
                 "or delete)\n%s", sub, saves_usage);
-        status = 2;
-        goto free_rest;
+        return 2;
     }
     struct cas__saves *s = cas__saves_args_open(&a);
-    if (!s) {
-        status = 1;
-        goto free_rest;
-    }
-    status = strcmp(sub, "list") == 0 ? list_games(&a, s, campaign)
+    if (!s)
+        return 1;
+    status = strcmp(sub, "list") == 0 ? list_games(&a, s, a.campaign)
                                       : saves_show_or_delete(&a, s, sub);
     cas__saves_close(s);
-free_rest:
-    free(rest);
     return status;
 }
 
@@ -177,7 +160,7 @@ int cas__cmd_export(int argc, char **argv)
     struct cas__saves_args a;
     int64_t id;
     struct cas__saves_game g;
-    int status = cas__saves_args_parse(&a, "castellan export", argc, argv,
+    int status = cas__saves_args_parse(&a, "export", argc, argv,
                                        CAS__ARG_OUTPUT, 1, 1, export_usage);
     if (status >= 0)
         return status;
@@ -261,7 +244,7 @@ static int campaign_show(const struct cas__saves_args *a, struct cas__saves *s,
 int cas__cmd_campaign(int argc, char **argv)
 {
     struct cas__saves_args a;
-    int status = cas__saves_args_parse(&a, "castellan campaign", argc, argv, 0, 1, 2,
+    int status = cas__saves_args_parse(&a, "campaign", argc, argv, 0, 1, 2,
                                        campaign_usage);
     if (status >= 0)
         return status;

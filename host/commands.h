@@ -33,10 +33,5 @@ int cas__cmd_export(int argc, char **argv);
 int cas__cmd_import(int argc, char **argv);
 /* castellan campaign list | show NAME */
 int cas__cmd_campaign(int argc, char **argv);
-/* The save lines of `castellan bench`: journaled actions per second of
- * bot games of game_id for about `seconds`, and the time to resume the last
- * of them (best of 5), printed to out.  Uses a temporary database. */
-int cas__bench_saves(const char *game_id, const char *plugin_path, double seconds,
-                     FILE *out);
 
 #endif

@@ -15,3 +15,5 @@ target_link_libraries(castellan-save-commands PUBLIC castellan-saves castellan-h
   castellan-loader castellan-config)
 target_compile_definitions(castellan-save-commands PRIVATE
   CASTELLAN_VERSION="${PROJECT_VERSION}")
+# bench.c lists the save section: the two libraries need each other.
+target_link_libraries(castellan-host PUBLIC castellan-save-commands)

@@ -16,21 +16,23 @@ enum {
     CAS__ARG_FORCE = 2,       /* --force */
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
-    CAS__ARG_QUIET = 16       /* -q, --quiet */
+    CAS__ARG_CAMPAIGN = 16    /* --campaign NAME */
 };
 
 struct cas__saves_args {
-    const char *cmd;          /* "castellan resume", for messages */
+    char cmd[64];             /* "castellan resume", for messages */
     const char *database;     /* --database FILE, or NULL for the default */
     const char *output;
     const char *plugin_path;
-    int force, step, quiet;
+    const char *campaign;
+    int force, step;
     const char *positional[4];
     int n_positional;
 };
 
-/* Parse argv[1..argc) into a (argv strings are borrowed).  Accepts the
- * options in `allowed` and min..max positional arguments.  Returns -1 when
+/* Parse argv[1..argc) of command `cmd` ("resume") into a (argv strings
+ * are borrowed).  Accepts the options in `allowed` and min..max (at most 4)
+ * positional arguments.  Returns -1 when
  * the command should go on, else the exit status to return: 0 after
  * printing usage for --help, 2 after explaining a bad argument on stderr. */
 int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
