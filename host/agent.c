@@ -7,8 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const cas__agent_kinds[] = {"human", "random", "greedy", NULL};
-
 int cas__agent_new(const char *kind, struct cas__agent **out)
 {
     *out = NULL;

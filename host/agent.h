@@ -38,10 +38,8 @@ struct cas__agent {
     const struct cas__agent_ops *ops;
 };
 
-/* The agent kinds a config may name, NULL-terminated. */
-extern const char *const cas__agent_kinds[];
-
-/* Create an agent by kind ("human", "random", "greedy"); a human plays on
+/* Create an agent by kind (config's cas__agent_names: "human", "random",
+ * "greedy"); a human plays on
  * stdin/stdout, in colour when stdout is a terminal.  CAS_ENOTFOUND for an
  * unknown kind.  Caller owns *out (cas__agent_free). */
 int cas__agent_new(const char *kind, struct cas__agent **out);

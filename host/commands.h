@@ -19,19 +19,28 @@ int cas__cmd_plugins(int argc, char **argv);
  * many plugins are refused. */
 size_t cas__plugins_list(struct cas__registry *reg, FILE *out);
 
-/* ---- save commands (saves component: host/cmd_*.c of saves) ---- */
+/* castellan play [--config FILE | --game ID ...] [--seed N] ... (cmd_play.c) */
+int cas__cmd_play(int argc, char **argv);
 
-/* castellan saves list [--campaign NAME] | show ID | delete ID */
+/* castellan check PLUGIN [--expansions a,b] [--games N] ... (cmd_check.c) */
+int cas__cmd_check(int argc, char **argv);
+
+/* castellan bench [--game ID] [--players N] [--games N] ... (cmd_bench.c) */
+int cas__cmd_bench(int argc, char **argv);
+
+/* ---- save commands (saves component) ---- */
+
+/* castellan saves list [--campaign NAME] | show ID | delete ID (cmd_saves.c) */
 int cas__cmd_saves(int argc, char **argv);
-/* castellan resume ID [--force] */
-int cas__cmd_resume(int argc, char **argv);
-/* castellan replay ID [--step] */
-int cas__cmd_replay(int argc, char **argv);
-/* castellan export ID [-o FILE] */
+/* castellan export ID [-o FILE] (cmd_saves.c) */
 int cas__cmd_export(int argc, char **argv);
-/* castellan import FILE */
-int cas__cmd_import(int argc, char **argv);
-/* castellan campaign list | show NAME */
+/* castellan campaign list | show NAME (cmd_saves.c) */
 int cas__cmd_campaign(int argc, char **argv);
+/* castellan resume ID [--force] (cmd_resume.c) */
+int cas__cmd_resume(int argc, char **argv);
+/* castellan replay ID [--step] (cmd_replay.c) */
+int cas__cmd_replay(int argc, char **argv);
+/* castellan import FILE (cmd_import.c) */
+int cas__cmd_import(int argc, char **argv);
 
 #endif
