@@ -69,8 +69,8 @@ static int explain_divergence(const struct cas__revived *r, int64_t id)
         fprintf(stderr, "To continue from there with the installed plugins: "
                 "castellan resume %lld --force\n", (long long)id);
     else
-        fprintf(stderr, "Please report it with the record from: castellan export "
-                "%lld\n", (long long)id);
+        fprintf(stderr, "That is a bug in the plugin or in castellan; please report "
+                "it with the record from: castellan export %lld\n", (long long)id);
     return 1;
 }
 

@@ -2,6 +2,8 @@
  * journal.c — journaling a session into the save store: the action hook
  * and the bookkeeping at the start and end of a game.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,4 +123,73 @@ int cas__journal_end(struct cas__journal *j, struct cas__session *s)
     if (rc)
         return rc;
     return cas__saves_finish(j->store, j->game, scores, n);
+}
+
+/* ------------------------------------------------- castellan play */
+
+static int open_play_store(struct cas__play_journal *pj,
+                           const struct cas__session_desc *desc)
+{
+    char err[1024];
+    char *fallback = NULL;
+    const char *path = desc->database;
+    if (!path && !(path = fallback = cas__saves_default_path())) {
+        fprintf(stderr, "castellan play: cannot save the game: neither XDG_DATA_HOME "
+                "nor HOME is set; name a file in [saves] database, or play with "
+                "--no-save\n");
+        return CAS_EIO;
+    }
+    int rc = cas__saves_open(path, &pj->store, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "castellan play: cannot save the game: %s\n(play with "
+                "--no-save to play without saving)\n", err);
+    free(fallback);
+    return rc;
+}
+
+int cas__play_journal_begin(struct cas__play_journal *pj,
+                            const struct cas__session_desc *desc,
+                            const struct cas__session_plan *plan,
+                            struct cas__session *s, int no_save)
+{
+    struct cas__saves_game header;
+    memset(pj, 0, sizeof *pj);
+    if (no_save || !desc->journal)
+        return CAS_OK;
+    int rc = open_play_store(pj, desc);
+    if (rc)
+        return rc;
+    rc = cas__journal_describe(desc, plan->game, plan->expansions, plan->n_expansions,
+                               s->seed, &header);
+    if (rc == CAS_OK && (rc = cas__journal_start(&pj->j, pj->store, &header)))
+        fprintf(stderr, "castellan play: cannot save the game: %s\n",
+                cas__saves_errmsg(pj->store));
+    cas__saves_game_free(&header);
+    if (rc) {
+        cas__saves_close(pj->store);
+        pj->store = NULL;
+        return rc;
+    }
+    cas__journal_attach(&pj->j, s);
+    if (s->out)
+        fprintf(s->out, "Saving as game %lld in %s\n", (long long)pj->j.game,
+                cas__saves_path(pj->store));
+    return CAS_OK;
+}
+
+int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, int rc)
+{
+    if (!pj->store)
+        return CAS_OK;
+    int end = cas__journal_end(&pj->j, s);
+    if (end)
+        fprintf(stderr, "castellan play: cannot save the result: %s\n",
+                cas__saves_errmsg(pj->store));
+    else if (rc != CAS_OK && s->out)
+        fprintf(s->out, "Game %lld is saved at ply %" PRIu32 "; continue with: "
+                "castellan resume %lld\n", (long long)pj->j.game, s->ply,
+                (long long)pj->j.game);
+    cas__saves_close(pj->store);
+    pj->store = NULL;
+    return end;
 }

@@ -12,6 +12,7 @@
 #include "session.h"
 
 struct cas__session_desc;
+struct cas__session_plan;
 struct cas__plugin_info;
 
 struct cas__journal {
@@ -40,5 +41,27 @@ void cas__journal_attach(struct cas__journal *j, struct cas__session *s);
 /* Record the end of s: when the game is over, its final scores and the
  * finished status; otherwise nothing (it stays resumable). */
 int cas__journal_end(struct cas__journal *j, struct cas__session *s);
+
+/* ---- the journal of `castellan play` ---- */
+
+struct cas__play_journal {
+    struct cas__saves *store;   /* owned; NULL when the game is not saved */
+    struct cas__journal j;
+};
+
+/* Unless desc has journal = off or no_save is set: open desc's database
+ * (or the default one), store the game desc and plan describe with s's
+ * seed, attach the journal to s and say where it is saved.  On failure
+ * prints why (and that --no-save plays without saving) on stderr and
+ * returns a negative code: the game must not start unsaved by surprise. */
+int cas__play_journal_begin(struct cas__play_journal *pj,
+                            const struct cas__session_desc *desc,
+                            const struct cas__session_plan *plan,
+                            struct cas__session *s, int no_save);
+
+/* After cas__session_run returned rc: record a finished game's result or
+ * tell how to resume a stopped one, and close the store.  Returns CAS_OK or
+ * the code of a failure it printed. */
+int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, int rc);
 
 #endif

@@ -193,8 +193,8 @@ static int diverged(struct cas__revived *r, const struct cas__saves_action *a,
         return fail(r, CAS_EMISMATCH, "%s: %s. It was saved with %s; installed "
                     "is %s", at, what, r->saved_versions, r->installed_versions);
     return fail(r, CAS_EMISMATCH, "%s: %s, although the installed plugins are the "
-                "ones it was saved with (%s): this is a bug in the plugin or in "
-                "castellan", at, what, r->saved_versions);
+                "versions it was %s with (%s)", at, what,
+                a->line ? "recorded" : "saved", r->saved_versions);
 }
 
 /* Check one action against the journal; CAS_EMISMATCH explains a
@@ -207,13 +207,15 @@ static int replay_one(struct cas__revived *r, const struct cas__saves_action *a,
     int actor = s->match->vt->current(s->state);
     int rc = cas__session_replay(s, a->text, a->hash, check);
     if (rc == CAS_OK && check && actor != a->actor) {
-        snprintf(what, sizeof what, "the journal has actor %d play \"%.200s\", but "
-                 "the game asked actor %d", a->actor, a->text, actor);
+        snprintf(what, sizeof what, "%s has actor %d play \"%.200s\", but the "
+                 "game asked actor %d", a->line ? "the record" : "the journal",
+                 a->actor, a->text, actor);
         return diverged(r, a, what);
     }
     if (rc == CAS_EMISMATCH) {
         snprintf(what, sizeof what, "after \"%.200s\" the state hash is %016" PRIx64
-                 ", the journal says %016" PRIx64, a->text, s->hash, a->hash);
+                 ", %s says %016" PRIx64, a->text, s->hash,
+                 a->line ? "the record" : "the journal", a->hash);
         return diverged(r, a, what);
     }
     if (rc) {

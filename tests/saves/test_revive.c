@@ -177,7 +177,7 @@ static void test_a_changed_hash_with_the_same_version_is_a_bug(void **state)
     int64_t id = play_journaled(s, &g, 0);
     tamper(s, "UPDATE actions SET hash = hash + 1 WHERE ply = 5;");
     expect_replay_failure(s, id, CAS_EMISMATCH, "game, ply 5", "the journal says",
-                          "fixture 1.0.0", "this is a bug", NULL);
+                          "fixture 1.0.0", "the versions it was saved with", NULL);
     cas__saves_game_free(&g);
     cas__saves_close(s);
 }
