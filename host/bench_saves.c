@@ -35,36 +35,29 @@ static int bot_game(const char *game_id, const char *version, int nplayers,
     return CAS_OK;
 }
 
-/* Play one journaled bot game of b's game into s; *actions gets its
- * length and *id its row. */
-static int journaled_game(struct cas__saves *s, struct cas__bench *b, uint64_t seed,
-                          size_t *actions, int64_t *id)
+/* Play one journaled bot game with seed `seed` on r's match into s:
+ * g is its header (re-inserted as a new game).  *actions gets its length
+ * and *id its row. */
+static int journaled_game(struct cas__saves *s, struct cas__revived *r,
+                          struct cas__saves_game *g, uint64_t seed, size_t *actions,
+                          int64_t *id, FILE *out)
 {
-    const struct cas_plugin *p = b->match->plugin;
-    struct cas__saves_game g;
-    struct cas__revived r;
     struct cas__journal j;
-    int rc = bot_game(p->id, p->version, b->match->nplayers, seed, &g);
-    if (rc || (rc = cas__revive_open(&r, &g, "bench", NULL, 1))) {
-        fprintf(b->out, "saves: %s\n", rc == CAS_ENOMEM ? "out of memory" : r.error);
-        goto free_game;
-    }
-    if ((rc = cas__journal_start(&j, s, &g))) {
-        fprintf(b->out, "saves: %s\n", cas__saves_errmsg(s));
-        goto close_game;
-    }
-    cas__journal_attach(&j, &r.session);
-    rc = cas__session_run(&r.session);
-    if (rc == CAS_OK)
-        rc = cas__journal_end(&j, &r.session);
+    g->seed = seed;
+    cas__session_free(&r->session);
+    int rc = cas__session_init(&r->session, &r->match, seed, r->agents, r->names);
+    if (rc == CAS_OK && (rc = cas__journal_start(&j, s, g)))
+        fprintf(out, "saves: %s\n", cas__saves_errmsg(s));
     if (rc)
-        fprintf(b->out, "saves: %s %s\n", r.session.error, cas__saves_errmsg(s));
-    *actions = r.session.ply;
+        return rc;
+    cas__journal_attach(&j, &r->session);
+    rc = cas__session_run(&r->session);
+    if (rc == CAS_OK)
+        rc = cas__journal_end(&j, &r->session);
+    if (rc)
+        fprintf(out, "saves: %s %s\n", r->session.error, cas__saves_errmsg(s));
+    *actions = r->session.ply;
     *id = j.game;
-close_game:
-    cas__revive_close(&r);
-free_game:
-    cas__saves_game_free(&g);
     return rc;
 }
 
@@ -105,12 +98,23 @@ static int bench_journal(struct cas__bench *b, const char *db, int64_t *id,
         fprintf(b->out, "saves: %s\n", err);
         return rc;
     }
+    const struct cas_plugin *p = b->match->plugin;
+    struct cas__saves_game g;
+    struct cas__revived r;
+    rc = bot_game(p->id, p->version, b->match->nplayers, b->seed, &g);
+    if (rc || (rc = cas__revive_open(&r, &g, "bench", NULL, 1))) {
+        fprintf(b->out, "saves: %s\n", rc == CAS_ENOMEM ? "out of memory" : r.error);
+        goto free_game;
+    }
     double start = cas__bench_now(), elapsed = 0;
     for (int game = 0; !rc && game < b->games && (game == 0 || elapsed < 1.0); game++) {
-        rc = journaled_game(s, b, b->seed + (uint64_t)game, length, id);
+        rc = journaled_game(s, &r, &g, b->seed + (uint64_t)game, length, id, b->out);
         total += *length;
         elapsed = cas__bench_now() - start;
     }
+    cas__revive_close(&r);
+free_game:
+    cas__saves_game_free(&g);
     cas__saves_close(s);
     if (rc == CAS_OK)
         fprintf(b->out, "saves: %.0f journaled actions/s (%zu actions of bot games, "
