@@ -208,6 +208,8 @@ const struct cas__bench_section cas__bench_sections[] = {
     {"legal-actions", "microseconds per legal_actions call", 1, bench_legal_actions},
     {"copies", "nanoseconds per state_clone, state_copy and hash", 1, bench_copies},
     {"sizes", "serialized bytes and heap bytes per state", 1, bench_sizes},
+    {"saves", "journaled actions per second and the time to resume a finished game",
+     0, cas__bench_saves},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,6 +33,9 @@ struct cas__bench_section {
     int (*run)(struct cas__bench *b);
 };
 
+/* The save journal's throughput and resume time (host/bench_saves.c). */
+int cas__bench_saves(struct cas__bench *b);
+
 /* Every section, in the order they run; NULL-name terminated. */
 extern const struct cas__bench_section cas__bench_sections[];
 

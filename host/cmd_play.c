@@ -12,6 +12,7 @@
 #include "agent.h"
 #include "cli.h"
 #include "commands.h"
+#include "journal.h"
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
@@ -111,7 +112,8 @@ static int terminal_viewer(const struct cas__session_desc *desc)
 }
 
 /* Play the validated session; the exit status. */
-static int play(const struct cas__session_desc *desc, struct cas__match *m)
+static int play(const struct play_args *a, const struct cas__session_desc *desc,
+                const struct cas__session_plan *plan, struct cas__match *m)
 {
     size_t n = desc->n_players;
     struct cas__agent **agents = calloc(n, sizeof *agents);
@@ -136,9 +138,16 @@ static int play(const struct cas__session_desc *desc, struct cas__match *m)
     s.out = stdout;
     s.viewer = terminal_viewer(desc);
     s.format = isatty(fileno(stdout)) ? CAS_RENDER_ANSI : CAS_RENDER_TEXT;
-    /* The save journal (saves/) plugs in here through s.hooks. */
+    /* The save journal (saves/): every action committed before the next. */
+    struct cas__play_journal journal;
+    if (cas__play_journal_begin(&journal, desc, plan, &s, a->no_save) != CAS_OK) {
+        cas__session_free(&s);
+        goto free_agents;
+    }
     int rc = cas__session_run(&s);
-    if (rc == CAS_OK) {
+    if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
+        status = 1;
+    } else if (rc == CAS_OK) {
         status = 0;
     } else if (rc == CAS_ECONFLICT) {
         printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
@@ -177,7 +186,7 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
         fprintf(stderr, "castellan play: %s\n", err);
         goto free_plan;
     }
-    status = play(desc, &m);
+    status = play(a, desc, &plan, &m);
     cas__match_close(&m);
 free_plan:
     cas__session_plan_free(&plan);

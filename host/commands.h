@@ -28,4 +28,19 @@ int cas__cmd_check(int argc, char **argv);
 /* castellan bench [--game ID] [--players N] [--games N] ... (cmd_bench.c) */
 int cas__cmd_bench(int argc, char **argv);
 
+/* ---- save commands (saves component) ---- */
+
+/* castellan saves list [--campaign NAME] | show ID | delete ID (cmd_saves.c) */
+int cas__cmd_saves(int argc, char **argv);
+/* castellan export ID [-o FILE] (cmd_saves.c) */
+int cas__cmd_export(int argc, char **argv);
+/* castellan campaign list | show NAME (cmd_saves.c) */
+int cas__cmd_campaign(int argc, char **argv);
+/* castellan resume ID [--force] (cmd_resume.c) */
+int cas__cmd_resume(int argc, char **argv);
+/* castellan replay ID [--step] (cmd_replay.c) */
+int cas__cmd_replay(int argc, char **argv);
+/* castellan import FILE (cmd_import.c) */
+int cas__cmd_import(int argc, char **argv);
+
 #endif

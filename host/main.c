@@ -23,6 +23,12 @@ static const struct command commands[] = {
     {"plugins", cas__cmd_plugins, "list the plugins found, usable or refused, and why"},
     {"check", cas__cmd_check, "run the conformance checks on a game plugin"},
     {"bench", cas__cmd_bench, "measure a game's speed: playouts, legal actions, copies"},
+    {"saves", cas__cmd_saves, "list, show or delete saved games"},
+    {"resume", cas__cmd_resume, "continue an unfinished saved game where it stopped"},
+    {"replay", cas__cmd_replay, "show a saved game action by action"},
+    {"export", cas__cmd_export, "write a saved game as a plain-text game record"},
+    {"import", cas__cmd_import, "replay a game record and save it"},
+    {"campaign", cas__cmd_campaign, "list campaigns or show one's standings"},
     {"help", cmd_help, "help on a command: castellan help COMMAND"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

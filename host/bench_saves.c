@@ -1,0 +1,157 @@
+/*
+ * bench_saves.c — the save figures of `castellan bench`: how many actions
+ * per second a bot game journals (each committed in its own transaction),
+ * and how long resuming a finished-length game takes (open the store, load
+ * the journal, load the plugins, replay and check every hash).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "journal.h"
+#include "revive.h"
+
+/* A new game of `game_id` between bots, seeded, with no actions yet. */
+static int bot_game(const char *game_id, const char *version, int nplayers,
+                    uint64_t seed, struct cas__saves_game *g)
+{
+    static const char *const agents[] = {"random", "greedy"};
+    memset(g, 0, sizeof *g);
+    g->seed = seed;
+    g->players = calloc((size_t)nplayers, sizeof *g->players);
+    if (!g->players || !(g->game.id = strdup(game_id)) ||
+        !(g->game.version = strdup(version)) || !(g->castellan_version = strdup("bench")))
+        return CAS_ENOMEM;
+    for (int i = 0; i < nplayers; i++, g->n_players++) {
+        char name[16];
+        snprintf(name, sizeof name, "Bot %d", i + 1);
+        if (!(g->players[i].name = strdup(name)) ||
+            !(g->players[i].agent = strdup(agents[i % 2])))
+            return CAS_ENOMEM;
+    }
+    return CAS_OK;
+}
+
+/* Play one journaled bot game with seed `seed` on r's match into s:
+ * g is its header (re-inserted as a new game).  *actions gets its length
+ * and *id its row. */
+static int journaled_game(struct cas__saves *s, struct cas__revived *r,
+                          struct cas__saves_game *g, uint64_t seed, size_t *actions,
+                          int64_t *id, FILE *out)
+{
+    struct cas__journal j;
+    g->seed = seed;
+    cas__session_free(&r->session);
+    int rc = cas__session_init(&r->session, &r->match, seed, r->agents, r->names);
+    if (rc == CAS_OK && (rc = cas__journal_start(&j, s, g)))
+        fprintf(out, "saves: %s\n", cas__saves_errmsg(s));
+    if (rc)
+        return rc;
+    cas__journal_attach(&j, &r->session);
+    rc = cas__session_run(&r->session);
+    if (rc == CAS_OK)
+        rc = cas__journal_end(&j, &r->session);
+    if (rc)
+        fprintf(out, "saves: %s %s\n", r->session.error, cas__saves_errmsg(s));
+    *actions = r->session.ply;
+    *id = j.game;
+    return rc;
+}
+
+/* Open the store, load game id, bring its plugins back and replay it with
+ * every hash checked: what `castellan resume` does before play goes on. */
+static int resume_once(const char *db, int64_t id)
+{
+    char err[1024];
+    struct cas__saves *s;
+    struct cas__saves_game g;
+    struct cas__revived r;
+    int rc = cas__saves_open(db, &s, err, sizeof err);
+    if (rc)
+        return rc;
+    if ((rc = cas__saves_game_load(s, id, 1, &g)))
+        goto close_store;
+    if ((rc = cas__revive_open(&r, &g, "bench", NULL, 1)))
+        goto free_game;
+    rc = cas__revive_replay(&r, g.n_actions, 0, NULL, NULL);
+    cas__revive_close(&r);
+free_game:
+    cas__saves_game_free(&g);
+close_store:
+    cas__saves_close(s);
+    return rc;
+}
+
+/* Journal bot games for about a second (at least one, at most b->games)
+ * into the store at db; *id and *length get the last game's. */
+static int bench_journal(struct cas__bench *b, const char *db, int64_t *id,
+                         size_t *length)
+{
+    char err[1024];
+    struct cas__saves *s;
+    size_t total = 0;
+    int rc = cas__saves_open(db, &s, err, sizeof err);
+    if (rc) {
+        fprintf(b->out, "saves: %s\n", err);
+        return rc;
+    }
+    const struct cas_plugin *p = b->match->plugin;
+    struct cas__saves_game g;
+    struct cas__revived r;
+    rc = bot_game(p->id, p->version, b->match->nplayers, b->seed, &g);
+    if (rc || (rc = cas__revive_open(&r, &g, "bench", NULL, 1))) {
+        fprintf(b->out, "saves: %s\n", rc == CAS_ENOMEM ? "out of memory" : r.error);
+        goto free_game;
+    }
+    double start = cas__bench_now(), elapsed = 0;
+    for (int game = 0; !rc && game < b->games && (game == 0 || elapsed < 1.0); game++) {
+        rc = journaled_game(s, &r, &g, b->seed + (uint64_t)game, length, id, b->out);
+        total += *length;
+        elapsed = cas__bench_now() - start;
+    }
+    cas__revive_close(&r);
+free_game:
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+    if (rc == CAS_OK)
+        fprintf(b->out, "saves: %.0f journaled actions/s (%zu actions of bot games, "
+                "each committed in its own transaction, in %.2f s)\n",
+                (double)total / elapsed, total, elapsed);
+    return rc;
+}
+
+int cas__bench_saves(struct cas__bench *b)
+{
+    char dir[] = "/tmp/castellan-bench-XXXXXX", db[64];
+    int64_t id = 0;
+    size_t length = 0;
+    if (!mkdtemp(dir)) {
+        fprintf(b->out, "saves: cannot create a temporary folder\n");
+        return CAS_EIO;
+    }
+    snprintf(db, sizeof db, "%s/bench.db", dir);
+    int rc = bench_journal(b, db, &id, &length);
+    double best = 1e9;
+    for (int i = 0; i < 5 && rc == CAS_OK; i++) {
+        double t = cas__bench_now();
+        rc = resume_once(db, id);
+        t = cas__bench_now() - t;
+        best = t < best ? t : best;
+    }
+    if (rc == CAS_OK)
+        fprintf(b->out, "saves: %.2f ms to resume a finished %zu-action game (open "
+                "the store, load the journal and the plugins, replay, check every "
+                "hash; best of 5)\n", best * 1e3, length);
+    else
+        fprintf(b->out, "saves: failed (%d)\n", rc);
+    for (size_t i = 0; i < 3; i++) {
+        char path[80];
+        snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
+        unlink(path);
+    }
+    rmdir(dir);
+    return rc;
+}

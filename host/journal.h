@@ -1,0 +1,67 @@
+/*
+ * journal.h — a session journaled into the save store (host-internal):
+ * the game's row built from its description, a hook that commits every
+ * action before the next decision, and the final scores.
+ */
+#ifndef CAS_HOST_JOURNAL_H
+#define CAS_HOST_JOURNAL_H
+
+#include <stdint.h>
+
+#include "saves.h"
+#include "session.h"
+
+struct cas__session_desc;
+struct cas__session_plan;
+struct cas__plugin_info;
+
+struct cas__journal {
+    struct cas__saves *store;   /* borrowed */
+    int64_t game;               /* the game's row id */
+};
+
+/* The saves row for a session about to start: desc's config text, rules,
+ * players and campaign, the resolved game and expansions (in order) with
+ * their installed versions, and the seed in use.  Caller frees *out with
+ * cas__saves_game_free. */
+int cas__journal_describe(const struct cas__session_desc *desc,
+                          const struct cas__plugin_info *game,
+                          struct cas__plugin_info *const *expansions, size_t n,
+                          uint64_t seed, struct cas__saves_game *out);
+
+/* Insert `header` (no actions yet) and point j at it.  On failure the
+ * store's message explains why. */
+int cas__journal_start(struct cas__journal *j, struct cas__saves *store,
+                       struct cas__saves_game *header);
+
+/* Hooks for s: each action is appended to j's game in its own transaction
+ * before the session goes on.  j must outlive the session. */
+void cas__journal_attach(struct cas__journal *j, struct cas__session *s);
+
+/* Record the end of s: when the game is over, its final scores and the
+ * finished status; otherwise nothing (it stays resumable). */
+int cas__journal_end(struct cas__journal *j, struct cas__session *s);
+
+/* ---- the journal of `castellan play` ---- */
+
+struct cas__play_journal {
+    struct cas__saves *store;   /* owned; NULL when the game is not saved */
+    struct cas__journal j;
+};
+
+/* Unless desc has journal = off or no_save is set: open desc's database
+ * (or the default one), store the game desc and plan describe with s's
+ * seed, attach the journal to s and say where it is saved.  On failure
+ * prints why (and that --no-save plays without saving) on stderr and
+ * returns a negative code: the game must not start unsaved by surprise. */
+int cas__play_journal_begin(struct cas__play_journal *pj,
+                            const struct cas__session_desc *desc,
+                            const struct cas__session_plan *plan,
+                            struct cas__session *s, int no_save);
+
+/* After cas__session_run returned rc: record a finished game's result or
+ * tell how to resume a stopped one, and close the store.  Returns CAS_OK or
+ * the code of a failure it printed. */
+int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, int rc);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * saves_cli.h — what the save commands (saves, resume, replay, export,
+ * import, campaign) share: their options, opening the store named by
+ * --database or the default, and game ids (host-internal).
+ */
+#ifndef CAS_HOST_SAVES_CLI_H
+#define CAS_HOST_SAVES_CLI_H
+
+#include <stdint.h>
+
+#include "saves.h"
+
+/* Options a command accepts besides --database and --help. */
+enum {
+    CAS__ARG_OUTPUT = 1,      /* -o FILE, --output FILE */
+    CAS__ARG_FORCE = 2,       /* --force */
+    CAS__ARG_STEP = 4,        /* --step */
+    CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
+    CAS__ARG_CAMPAIGN = 16    /* --campaign NAME */
+};
+
+struct cas__saves_args {
+    char cmd[64];             /* "castellan resume", for messages */
+    const char *database;     /* --database FILE, or NULL for the default */
+    const char *output;
+    const char *plugin_path;
+    const char *campaign;
+    int force, step;
+    const char *positional[4];
+    int n_positional;
+};
+
+/* Parse argv[1..argc) of command `cmd` ("resume") into a (argv strings
+ * are borrowed).  Accepts the options in `allowed` and min..max (at most 4)
+ * positional arguments.  Returns -1 when
+ * the command should go on, else the exit status to return: 0 after
+ * printing usage for --help, 2 after explaining a bad argument on stderr. */
+int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
+                          char **argv, unsigned allowed, int min, int max,
+                          const char *usage);
+
+/* Open the store a names (or the default).  On failure prints
+ * "CMD: reason" on stderr and returns NULL. */
+struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a);
+
+/* Parse a game id ("12").  On failure prints why on stderr and returns -1. */
+int cas__saves_args_game_id(const struct cas__saves_args *a, const char *text,
+                            int64_t *id);
+
+/* Print the store's last failure as "CMD: reason" on stderr; returns 1, the
+ * exit status for a failed command. */
+int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * journal.c — writing games into the store: a game's header with its
+ * players, each action in its own transaction as it happens, the final
+ * scores, and the re-hashing a forced resume needs.
+ *
+ * All SQL is parameterized; names and action texts never become SQL.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "saves_int.h"
+
+#define NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+
+/* Run a prepared statement to completion and finalize it. */
+static int step_done(struct cas__saves *s, sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_step(st) == SQLITE_DONE ? CAS_OK : cas__saves_sql_fail(s, what);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *text)
+{
+    if (text)
+        sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* The campaign's id, creating it if it is new; 0 for no campaign. */
+static int campaign_id(struct cas__saves *s, const char *name, int64_t *id)
+{
+    sqlite3_stmt *st;
+    *id = 0;
+    if (!name)
+        return CAS_OK;
+    int rc = cas__saves_prepare(s,
+        "INSERT INTO campaigns (name, created_at) VALUES (?1, " NOW ")"
+        " ON CONFLICT (name) DO NOTHING;", &st);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    if ((rc = step_done(s, st, "creating the campaign")))
+        return rc;
+    if ((rc = cas__saves_prepare(s, "SELECT id FROM campaigns WHERE name = ?1;", &st)))
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    else
+        rc = cas__saves_sql_fail(s, "finding the campaign");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_header(struct cas__saves *s, struct cas__saves_game *g,
+                         int64_t campaign)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s,
+        "INSERT INTO games (campaign_id, castellan_version, game_id, game_version,"
+        " config_text, seed, status, created_at, updated_at)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, " NOW "),"
+        " coalesce(?9, " NOW "));", &st);
+    if (rc)
+        return rc;
+    if (campaign)
+        sqlite3_bind_int64(st, 1, campaign);
+    else
+        sqlite3_bind_null(st, 1);
+    sqlite3_bind_text(st, 2, g->castellan_version ? g->castellan_version : "", -1,
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, g->game.id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, g->game.version, -1, SQLITE_TRANSIENT);
+    bind_text_or_null(st, 5, g->config_text);
+    sqlite3_bind_int64(st, 6, (int64_t)g->seed);
+    sqlite3_bind_text(st, 7, g->status == CAS__SAVES_FINISHED ? "finished" : "playing",
+                      -1, SQLITE_STATIC);
+    bind_text_or_null(st, 8, g->created_at);
+    bind_text_or_null(st, 9, g->updated_at);
+    if ((rc = step_done(s, st, "saving the game")))
+        return rc;
+    g->id = sqlite3_last_insert_rowid(s->db);
+    return CAS_OK;
+}
+
+/* Insert rows (game, position, a, b[, score]) for each of n items. */
+static int insert_pairs(struct cas__saves *s, const char *sql, int64_t game,
+                        size_t n, const char *(*field)(const void *, size_t, int),
+                        const void *items, const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s, sql, &st);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n && !rc; i++) {
+        sqlite3_bind_int64(st, 1, game);
+        sqlite3_bind_int64(st, 2, (int64_t)i);
+        sqlite3_bind_text(st, 3, field(items, i, 0), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 4, field(items, i, 1), -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = cas__saves_sql_fail(s, what);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char *expansion_field(const void *items, size_t i, int which)
+{
+    const struct cas__saves_plugin_ref *e = items;
+    return which ? e[i].version : e[i].id;
+}
+
+static const char *option_field(const void *items, size_t i, int which)
+{
+    const struct cas__saves_option *o = items;
+    return which ? o[i].value : o[i].key;
+}
+
+static const char *player_field(const void *items, size_t i, int which)
+{
+    const struct cas__saves_player *p = items;
+    return which ? p[i].agent : p[i].name;
+}
+
+/* Scores are set separately: they exist only for finished games. */
+static int update_scores(struct cas__saves *s, int64_t game,
+                         const int64_t *scores, const int *has, size_t n)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s,
+        "UPDATE players SET score = ?3 WHERE game = ?1 AND seat = ?2;", &st);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (has && !has[i])
+            continue;
+        sqlite3_bind_int64(st, 1, game);
+        sqlite3_bind_int64(st, 2, (int64_t)i);
+        sqlite3_bind_int64(st, 3, scores[i]);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = cas__saves_sql_fail(s, "saving the scores");
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_players(struct cas__saves *s, const struct cas__saves_game *g)
+{
+    int rc = insert_pairs(s,
+        "INSERT INTO players (game, seat, name, agent) VALUES (?1, ?2, ?3, ?4);",
+        g->id, g->n_players, player_field, g->players, "saving the players");
+    if (rc || g->n_players == 0)
+        return rc;
+    int64_t *scores = calloc(g->n_players, sizeof *scores);
+    int *has = calloc(g->n_players, sizeof *has);
+    if (!scores || !has) {
+        rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+        goto free_scores;
+    }
+    for (size_t i = 0; i < g->n_players; i++) {
+        scores[i] = g->players[i].score;
+        has[i] = g->players[i].has_score;
+    }
+    rc = update_scores(s, g->id, scores, has, g->n_players);
+free_scores:
+    free(scores);
+    free(has);
+    return rc;
+}
+
+static int prepare_append(struct cas__saves *s)
+{
+    if (s->append)
+        return CAS_OK;
+    return cas__saves_prepare(s,
+        "INSERT INTO actions (game, ply, actor, text, hash)"
+        " VALUES (?1, ?2, ?3, ?4, ?5);", &s->append);
+}
+
+/* Insert one action with the kept statement, inside or outside a
+ * transaction. */
+static int insert_action(struct cas__saves *s, int64_t id, uint32_t ply,
+                         int actor, const char *text, uint64_t hash)
+{
+    int rc = prepare_append(s);
+    if (rc)
+        return rc;
+    sqlite3_stmt *st = s->append;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, ply);
+    sqlite3_bind_int(st, 3, actor);
+    sqlite3_bind_text(st, 4, text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, (int64_t)hash);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = cas__saves_sql_fail(s, "saving an action");
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc;
+}
+
+static int check_plies(struct cas__saves *s, const struct cas__saves_game *g)
+{
+    for (size_t i = 0; i < g->n_actions; i++)
+        if (g->actions[i].ply != i)
+            return cas__saves_fail(s, CAS_EINVAL, "action %zu is numbered ply "
+                                   "%u; plies must count from 0 without gaps",
+                                   i, g->actions[i].ply);
+    if (!g->game.id || !g->game.version)
+        return cas__saves_fail(s, CAS_EINVAL, "a game needs an id and a version");
+    return CAS_OK;
+}
+
+int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g)
+{
+    int64_t campaign;
+    int rc = check_plies(s, g);
+    if (rc || (rc = cas__saves_begin(s)))
+        return rc;
+    if ((rc = campaign_id(s, g->campaign, &campaign)) ||
+        (rc = insert_header(s, g, campaign)) ||
+        (rc = insert_pairs(s,
+            "INSERT INTO game_expansions (game, position, expansion_id, version)"
+            " VALUES (?1, ?2, ?3, ?4);", g->id, g->n_expansions,
+            expansion_field, g->expansions, "saving the expansions")) ||
+        (rc = insert_pairs(s,
+            "INSERT INTO game_options (game, position, key, value)"
+            " VALUES (?1, ?2, ?3, ?4);", g->id, g->n_options,
+            option_field, g->options, "saving the options")) ||
+        (rc = insert_players(s, g)))
+        goto rollback;
+    for (size_t i = 0; i < g->n_actions; i++) {
+        const struct cas__saves_action *a = &g->actions[i];
+        if ((rc = insert_action(s, g->id, a->ply, a->actor, a->text, a->hash)))
+            goto rollback;
+    }
+    return cas__saves_commit(s);
+rollback:
+    cas__saves_rollback(s);
+    g->id = 0;
+    return rc;
+}
+
+int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
+                      const char *text, uint64_t hash)
+{
+    /* Autocommit: the INSERT is its own transaction, durable on return. */
+    return insert_action(s, id, ply, actor, text, hash);
+}
+
+static int touch_game(struct cas__saves *s, int64_t id, const char *status)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s,
+        "UPDATE games SET status = coalesce(?2, status), updated_at = " NOW
+        " WHERE id = ?1;", &st);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    bind_text_or_null(st, 2, status);
+    if ((rc = step_done(s, st, "updating the game")))
+        return rc;
+    if (sqlite3_changes(s->db) == 0)
+        return cas__saves_fail(s, CAS_ENOTFOUND, "there is no game %lld",
+                               (long long)id);
+    return CAS_OK;
+}
+
+int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
+                      size_t n)
+{
+    int rc = cas__saves_begin(s);
+    if (rc)
+        return rc;
+    if ((rc = touch_game(s, id, "finished")) ||
+        (rc = update_scores(s, id, scores, NULL, n)))
+        goto rollback;
+    return cas__saves_commit(s);
+rollback:
+    cas__saves_rollback(s);
+    return rc;
+}
+
+static int update_versions(struct cas__saves *s, int64_t id,
+                           const struct cas__saves_game *v)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s,
+        "UPDATE games SET game_version = ?2 WHERE id = ?1;", &st);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, v->game.version, -1, SQLITE_TRANSIENT);
+    if ((rc = step_done(s, st, "recording the game version")))
+        return rc;
+    if ((rc = cas__saves_prepare(s,
+            "UPDATE game_expansions SET version = ?3 WHERE game = ?1 AND position = ?2;",
+            &st)))
+        return rc;
+    for (size_t i = 0; i < v->n_expansions && !rc; i++) {
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int64(st, 2, (int64_t)i);
+        sqlite3_bind_text(st, 3, v->expansions[i].version, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = cas__saves_sql_fail(s, "recording an expansion version");
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int update_hashes(struct cas__saves *s, int64_t id, uint32_t from_ply,
+                         const uint64_t *hashes, size_t n)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s,
+        "UPDATE actions SET hash = ?3 WHERE game = ?1 AND ply = ?2;", &st);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n && !rc; i++) {
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int64(st, 2, (int64_t)from_ply + (int64_t)i);
+        sqlite3_bind_int64(st, 3, (int64_t)hashes[i]);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = cas__saves_sql_fail(s, "saving a new hash");
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
+                      const uint64_t *hashes, size_t n,
+                      const struct cas__saves_game *versions)
+{
+    int rc = cas__saves_begin(s);
+    if (rc)
+        return rc;
+    if ((rc = touch_game(s, id, NULL)) ||
+        (rc = update_versions(s, id, versions)) ||
+        (rc = update_hashes(s, id, from_ply, hashes, n)))
+        goto rollback;
+    return cas__saves_commit(s);
+rollback:
+    cas__saves_rollback(s);
+    return rc;
+}

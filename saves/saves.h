@@ -1,0 +1,196 @@
+/*
+ * saves.h — the SQLite save store and plain-text game records
+ * (host-internal).
+ *
+ * The store journals every game: what was combined (game and expansion ids
+ * with versions, in order), how (rule options, config text, seed, players
+ * and their agents) and every action as canonical text with the state hash
+ * after it.  The action journal is the truth; everything else only speeds
+ * things up.  docs/saves.md describes the schema and the record format.
+ *
+ * Error protocol: functions return CAS_OK or a negative CAS_E* code.  Store
+ * functions explain a failure in cas__saves_errmsg(store); functions that
+ * have no store yet take an err buffer.  Every message names the file.
+ */
+#ifndef CAS_SAVES_SAVES_H
+#define CAS_SAVES_SAVES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <castellan/plugin.h>
+
+/* The application_id every castellan save database carries ("CASL"). */
+#define CAS__SAVES_APPLICATION_ID 0x4341534C
+/* The schema version this castellan writes (PRAGMA user_version). */
+#define CAS__SAVES_SCHEMA_VERSION 2
+
+struct cas__saves;
+
+struct cas__saves_plugin_ref {
+    char *id, *version;
+    int line;              /* record line it came from; 0 otherwise */
+};
+
+struct cas__saves_option { /* a [rules] setting exactly as configured */
+    char *key, *value;
+};
+
+struct cas__saves_player {
+    char *name, *agent;
+    int has_score;         /* score is valid (the game is finished) */
+    int64_t score;
+};
+
+struct cas__saves_action {
+    uint32_t ply;          /* 0-based, dense */
+    int actor;             /* player index or CAS_ACTOR_CHANCE */
+    char *text;            /* canonical action text, no newline */
+    uint64_t hash;         /* state hash after the action */
+    int line;              /* record line it came from; 0 otherwise */
+};
+
+enum cas__saves_status { CAS__SAVES_PLAYING = 0, CAS__SAVES_FINISHED = 1 };
+
+/* One saved game.  Every pointer is owned by the struct and released by
+ * cas__saves_game_free; a zeroed struct is empty and valid to free. */
+struct cas__saves_game {
+    int64_t id;                   /* row id in the store; 0 when not stored */
+    char *campaign;               /* NULL: none */
+    char *castellan_version;      /* castellan that started the game */
+    struct cas__saves_plugin_ref game;
+    struct cas__saves_plugin_ref *expansions; /* in resolved order */
+    size_t n_expansions;
+    struct cas__saves_option *options;
+    size_t n_options;
+    struct cas__saves_player *players;        /* by seat */
+    size_t n_players;
+    char *config_text;            /* NULL or the config file as read */
+    uint64_t seed;
+    enum cas__saves_status status;
+    char *created_at, *updated_at;/* ISO 8601 UTC; NULL: the store sets now */
+    struct cas__saves_action *actions;
+    size_t n_actions;             /* with actions loaded, or counted */
+};
+
+void cas__saves_game_free(struct cas__saves_game *g);
+
+/* ------------------------------------------------------------ the store */
+
+/* $XDG_DATA_HOME/castellan/saves.db, or ~/.local/share/castellan/saves.db.
+ * Caller frees the result; NULL when neither variable is set or on OOM. */
+char *cas__saves_default_path(void);
+
+/* Open the store at path, creating it (and its folders) if it does not
+ * exist, and migrate an older schema.  An existing file is checked before
+ * SQLite writes anything to it: a file that is not an SQLite database, is
+ * truncated, belongs to another application (application_id) or comes from a
+ * newer castellan (user_version) is refused with a message naming the file,
+ * and left as it was.  The connection is defensive (SQLITE_DBCONFIG_DEFENSIVE,
+ * trusted_schema off, no triggers or views), in WAL mode.  Caller owns *out
+ * (cas__saves_close).  Errors: CAS_EIO, CAS_ECORRUPT, CAS_EMISMATCH,
+ * CAS_EVERSION, CAS_ENOMEM. */
+int cas__saves_open(const char *path, struct cas__saves **out, char *err,
+                    size_t errlen);
+
+/* Open and migrate only up to schema version `target` (tests of
+ * migrations); otherwise as cas__saves_open. */
+int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
+                       char *err, size_t errlen);
+
+void cas__saves_close(struct cas__saves *s); /* NULL is fine */
+
+/* The last failure explained, never NULL; valid until the next call. */
+const char *cas__saves_errmsg(const struct cas__saves *s);
+const char *cas__saves_path(const struct cas__saves *s);
+/* PRAGMA user_version of the open store. */
+int cas__saves_schema_version(struct cas__saves *s);
+/* PRAGMA integrity_check: CAS_OK when "ok", CAS_ECORRUPT with the first
+ * problem in errmsg otherwise. */
+int cas__saves_integrity_check(struct cas__saves *s);
+
+/* ----------------------------------------------------------- journal */
+
+/* Store a game with its header, players and any actions it already has, in
+ * one transaction, creating its campaign if needed.  Sets g->id.  A game
+ * whose actions are not numbered 0..n-1 is refused (CAS_EINVAL). */
+int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g);
+
+/* Journal one action of game `id` in its own transaction.  Fails with
+ * CAS_ECONFLICT if that ply is already saved (another castellan plays the
+ * same game) and CAS_EIO if it cannot be committed. */
+int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply,
+                      int actor, const char *text, uint64_t hash);
+
+/* Mark game `id` finished with final scores by seat, in one transaction. */
+int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
+                      size_t n);
+
+/* After a forced resume: replace the hashes of plies from_ply.. with
+ * hashes[0..n) and record the versions now in use (game and expansions by
+ * position), in one transaction. */
+int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
+                      const uint64_t *hashes, size_t n,
+                      const struct cas__saves_game *versions);
+
+/* ------------------------------------------------------------- reading */
+
+/* Load game `id` into *out (caller frees with cas__saves_game_free), with
+ * its actions when with_actions, else only their count.  CAS_ENOTFOUND. */
+int cas__saves_game_load(struct cas__saves *s, int64_t id, int with_actions,
+                         struct cas__saves_game *out);
+
+/* The ids of all games, newest first, of one campaign or all (NULL).
+ * Caller frees *ids with free(). */
+int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
+                        int64_t **ids, size_t *n);
+
+/* Delete game `id` with everything that belongs to it.  CAS_ENOTFOUND. */
+int cas__saves_game_delete(struct cas__saves *s, int64_t id);
+
+/* ----------------------------------------------------------- campaigns */
+
+struct cas__saves_campaign {
+    char *name;
+    size_t games, finished;
+    int64_t unfinished;     /* newest unfinished game's id, 0 if none */
+    char *last_played;      /* newest game's updated_at */
+};
+
+struct cas__saves_standing {
+    char *player;
+    size_t games, wins;     /* finished games; a tie for first is a win */
+    int64_t points;
+};
+
+/* All campaigns by name.  Caller frees with cas__saves_campaigns_free. */
+int cas__saves_campaigns(struct cas__saves *s, struct cas__saves_campaign **out,
+                         size_t *n);
+void cas__saves_campaigns_free(struct cas__saves_campaign *c, size_t n);
+
+/* One campaign's summary and its standings (most wins, then points, then
+ * name).  CAS_ENOTFOUND for an unknown name.  Caller frees both. */
+int cas__saves_campaign_standings(struct cas__saves *s, const char *name,
+                                  struct cas__saves_campaign *summary,
+                                  struct cas__saves_standing **out, size_t *n);
+void cas__saves_standings_free(struct cas__saves_standing *st, size_t n);
+
+/* -------------------------------------------------------- game records */
+
+/* Write g (with its actions) as a plain-text game record: header lines
+ * "Key: value", a blank line, then "PLY ACTOR TEXT #HASH" per action.
+ * CAS_EINVAL for an action text with a newline, CAS_EIO on write errors. */
+int cas__record_write(const struct cas__saves_game *g, FILE *out);
+
+/* Parse a record (text[0..len), named `name` in messages) into *out.
+ * Errors are CAS_EPARSE with "NAME:LINE: what is wrong; what would be
+ * right" in err; *out is then empty.  Caller frees *out. */
+int cas__record_parse(const char *text, size_t len, const char *name,
+                      struct cas__saves_game *out, char *err, size_t errlen);
+
+/* Read and parse the file at path ("-" is stdin). */
+int cas__record_read_file(const char *path, struct cas__saves_game *out,
+                          char *err, size_t errlen);
+
+#endif

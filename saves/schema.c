@@ -1,0 +1,120 @@
+/*
+ * schema.c — the save database schema as a list of migrations.
+ *
+ * Migration N brings a database from user_version N-1 to N in one
+ * transaction, so a killed process leaves either the old schema or the new
+ * one.  Released migrations are never edited: a change is a new entry.
+ */
+#include <stdio.h>
+
+#include "saves_int.h"
+
+struct migration {
+    int version;
+    const char *what;
+    const char *sql;
+};
+
+static const struct migration migrations[] = {
+    {1, "the first schema",
+     "CREATE TABLE campaigns ("
+     "  id INTEGER PRIMARY KEY,"
+     "  name TEXT NOT NULL UNIQUE,"
+     "  created_at TEXT NOT NULL"
+     ") STRICT;"
+     "CREATE TABLE games ("
+     "  id INTEGER PRIMARY KEY,"
+     "  campaign_id INTEGER REFERENCES campaigns(id),"
+     "  castellan_version TEXT NOT NULL,"
+     "  game_id TEXT NOT NULL,"
+     "  game_version TEXT NOT NULL,"
+     "  config_text TEXT,"
+     "  seed INTEGER NOT NULL,"      /* uint64 stored bit for bit */
+     "  status TEXT NOT NULL CHECK (status IN ('playing', 'finished')),"
+     "  created_at TEXT NOT NULL,"
+     "  updated_at TEXT NOT NULL"
+     ") STRICT;"
+     "CREATE INDEX games_by_campaign ON games(campaign_id, id);"
+     "CREATE TABLE game_expansions ("
+     "  game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     "  position INTEGER NOT NULL,"
+     "  expansion_id TEXT NOT NULL,"
+     "  version TEXT NOT NULL,"
+     "  PRIMARY KEY (game, position)"
+     ") STRICT, WITHOUT ROWID;"
+     "CREATE TABLE game_options ("
+     "  game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     "  position INTEGER NOT NULL,"
+     "  key TEXT NOT NULL,"
+     "  value TEXT NOT NULL,"
+     "  PRIMARY KEY (game, position)"
+     ") STRICT, WITHOUT ROWID;"
+     "CREATE TABLE players ("
+     "  game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     "  seat INTEGER NOT NULL,"
+     "  name TEXT NOT NULL,"
+     "  agent TEXT NOT NULL,"
+     "  score INTEGER,"               /* NULL until the game is finished */
+     "  PRIMARY KEY (game, seat)"
+     ") STRICT, WITHOUT ROWID;"
+     "CREATE TABLE actions ("
+     "  game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     "  ply INTEGER NOT NULL,"
+     "  actor INTEGER NOT NULL,"
+     "  text TEXT NOT NULL,"
+     "  hash INTEGER NOT NULL,"       /* uint64 stored bit for bit */
+     "  PRIMARY KEY (game, ply)"
+     ") STRICT, WITHOUT ROWID;"
+     /* Serialized states that may shorten a resume; the journal stays the
+      * truth and a snapshot is only used if its hash matches it. */
+     "CREATE TABLE snapshots ("
+     "  game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     "  ply INTEGER NOT NULL,"        /* actions applied before it */
+     "  plugin_versions TEXT NOT NULL,"
+     "  encoding INTEGER NOT NULL,"
+     "  state BLOB NOT NULL,"
+     "  hash INTEGER NOT NULL,"
+     "  PRIMARY KEY (game, ply)"
+     ") STRICT, WITHOUT ROWID;"},
+    {2, "an index of players by name for campaign standings",
+     "CREATE INDEX players_by_name ON players(name, game);"},
+};
+
+static int run_migration(struct cas__saves *s, const struct migration *m)
+{
+    char sql[128];
+    int rc = cas__saves_begin(s);
+    if (rc)
+        return rc;
+    if (m->version == 1) {
+        snprintf(sql, sizeof sql, "PRAGMA application_id = %d;",
+                 (int)CAS__SAVES_APPLICATION_ID);
+        rc = cas__saves_exec(s, sql, "setting the application id");
+        if (rc)
+            goto rollback;
+    }
+    rc = cas__saves_exec(s, m->sql, m->what);
+    if (rc)
+        goto rollback;
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d;", m->version);
+    rc = cas__saves_exec(s, sql, "recording the schema version");
+    if (rc)
+        goto rollback;
+    return cas__saves_commit(s);
+rollback:
+    cas__saves_rollback(s);
+    return rc;
+}
+
+int cas__saves_migrate(struct cas__saves *s, int from, int target)
+{
+    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+        const struct migration *m = &migrations[i];
+        if (m->version <= from || m->version > target)
+            continue;
+        int rc = run_migration(s, m);
+        if (rc)
+            return rc;
+    }
+    return CAS_OK;
+}

@@ -1,0 +1,445 @@
+/*
+ * store.c — opening the save database safely.
+ *
+ * A save file may come from anyone (a bug report, another program, a disk
+ * that failed), so an existing file is judged from its raw 100-byte header
+ * before SQLite is allowed to touch it: not SQLite, truncated, another
+ * application's or a newer castellan's files are refused and left as they
+ * were.  Only then is it opened, defensively, and migrated.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "saves_int.h"
+
+#define HEADER_SIZE 100
+
+/* ------------------------------------------------------------ messages */
+
+int cas__saves_fail(struct cas__saves *s, int code, const char *fmt, ...)
+{
+    char text[768];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    snprintf(s->err, sizeof s->err, "%s: %s", s->path, text);
+    return code;
+}
+
+static int code_of_sqlite(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return CAS_ECORRUPT;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_CONSTRAINT:
+        return CAS_ECONFLICT;
+    case SQLITE_NOMEM:
+        return CAS_ENOMEM;
+    default:
+        return CAS_EIO;
+    }
+}
+
+int cas__saves_sql_fail(struct cas__saves *s, const char *what)
+{
+    int code = code_of_sqlite(sqlite3_extended_errcode(s->db));
+    const char *hint = "";
+    if (code == CAS_ECORRUPT)
+        hint = "; the file is damaged: restore a backup or try "
+               "`sqlite3 FILE .recover`";
+    else if (code == CAS_ECONFLICT)
+        hint = "; is another castellan using the same game?";
+    return cas__saves_fail(s, code, "%s failed: %s%s", what,
+                           sqlite3_errmsg(s->db), hint);
+}
+
+const char *cas__saves_errmsg(const struct cas__saves *s)
+{
+    return s->err;
+}
+
+const char *cas__saves_path(const struct cas__saves *s)
+{
+    return s->path;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+int cas__saves_prepare(struct cas__saves *s, const char *sql,
+                       sqlite3_stmt **out)
+{
+    if (sqlite3_prepare_v2(s->db, sql, -1, out, NULL) != SQLITE_OK)
+        return cas__saves_sql_fail(s, "preparing a query");
+    return CAS_OK;
+}
+
+int cas__saves_exec(struct cas__saves *s, const char *sql, const char *what)
+{
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return cas__saves_sql_fail(s, what);
+    return CAS_OK;
+}
+
+int cas__saves_begin(struct cas__saves *s)
+{
+    return cas__saves_exec(s, "BEGIN IMMEDIATE;", "starting a transaction");
+}
+
+int cas__saves_commit(struct cas__saves *s)
+{
+    int rc = cas__saves_exec(s, "COMMIT;", "committing");
+    if (rc)
+        cas__saves_rollback(s);
+    return rc;
+}
+
+void cas__saves_rollback(struct cas__saves *s)
+{
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK;", NULL, NULL, NULL);
+}
+
+char *cas__saves_column_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *text = sqlite3_column_text(st, i);
+    return strdup(text ? (const char *)text : "");
+}
+
+int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t grown = *cap ? *cap * 2 : 8;
+    void *bigger = realloc(*items, grown * size);
+    if (!bigger)
+        return -1;
+    memset((char *)bigger + n * size, 0, (grown - n) * size);
+    *items = bigger;
+    *cap = grown;
+    return 0;
+}
+
+/* ------------------------------------------------------ default path */
+
+char *cas__saves_default_path(void)
+{
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    const char *base, *tail;
+    if (xdg && xdg[0] == '/') {
+        base = xdg;
+        tail = "/castellan/saves.db";
+    } else if (home && home[0]) {
+        base = home;
+        tail = "/.local/share/castellan/saves.db";
+    } else {
+        return NULL;
+    }
+    size_t len = strlen(base) + strlen(tail) + 1;
+    char *path = malloc(len);
+    if (path)
+        snprintf(path, len, "%s%s", base, tail);
+    return path;
+}
+
+/* mkdir -p of the folder holding path; private, as saves are personal. */
+static int make_parent_dirs(const char *path, char *err, size_t errlen)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return CAS_ENOMEM;
+    char *slash = strrchr(dir, '/');
+    int rc = CAS_OK;
+    if (!slash || slash == dir)
+        goto free_dir;
+    *slash = '\0';
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char keep = *p;
+        *p = '\0';
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: cannot create folder %s: %s", path, dir,
+                     strerror(errno));
+            rc = CAS_EIO;
+            goto free_dir;
+        }
+        *p = keep;
+        if (keep == '\0')
+            break;
+    }
+free_dir:
+    free(dir);
+    return rc;
+}
+
+/* ---------------------------------------------------- header judgement */
+
+enum verdict { FILE_NEW, FILE_OURS, FILE_ASK_SQLITE };
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A non-empty -wal or -journal beside the file: its header may be stale. */
+static int has_side_file(const char *path, const char *suffix)
+{
+    char side[4096];
+    struct stat st;
+    snprintf(side, sizeof side, "%s%s", path, suffix);
+    return stat(side, &st) == 0 && st.st_size > 0;
+}
+
+static int judge_header(const char *path, const unsigned char *h, size_t got,
+                        off_t size, enum verdict *v, char *err, size_t errlen)
+{
+    static const char magic[16] = "SQLite format 3";
+    if (got < sizeof magic || memcmp(h, magic, sizeof magic) != 0) {
+        snprintf(err, errlen, "%s is not a castellan save database (not an "
+                 "SQLite file); name another file in [saves] database", path);
+        return CAS_EMISMATCH;
+    }
+    unsigned page = (unsigned)h[16] << 8 | h[17];
+    if (page == 1)
+        page = 65536;
+    if (got < HEADER_SIZE || page < 512 || (page & (page - 1)) != 0) {
+        snprintf(err, errlen, "%s is truncated or damaged (its SQLite header is "
+                 "incomplete); restore it from a backup", path);
+        return CAS_ECORRUPT;
+    }
+    int side = has_side_file(path, "-wal") || has_side_file(path, "-journal");
+    uint32_t pages = be32(h + 28);
+    int pages_valid = pages != 0 && be32(h + 24) == be32(h + 92);
+    if (size % page != 0 ||
+        (!side && pages_valid && (uint64_t)pages * page > (uint64_t)size)) {
+        snprintf(err, errlen, "%s is truncated (%lld bytes, but its header "
+                 "says %u pages of %u bytes); restore it from a backup", path,
+                 (long long)size, pages, page);
+        return CAS_ECORRUPT;
+    }
+    uint32_t app = be32(h + 68), version = be32(h + 60);
+    if (app == 0 && version == 0 && side) {
+        *v = FILE_ASK_SQLITE; /* possibly ours, created by a killed process */
+        return CAS_OK;
+    }
+    if (app != CAS__SAVES_APPLICATION_ID) {
+        snprintf(err, errlen, "%s belongs to another application "
+                 "(application_id 0x%08x, castellan's is 0x%08x); name another "
+                 "file in [saves] database", path, app,
+                 (unsigned)CAS__SAVES_APPLICATION_ID);
+        return CAS_EMISMATCH;
+    }
+    if (version > CAS__SAVES_SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s was written by a newer castellan (save schema "
+                 "%u; this castellan knows up to %d); upgrade castellan to "
+                 "open it", path, version, CAS__SAVES_SCHEMA_VERSION);
+        return CAS_EVERSION;
+    }
+    *v = FILE_OURS;
+    return CAS_OK;
+}
+
+/* Decide from the raw file, without SQLite, whether we may open it. */
+static int judge_file(const char *path, enum verdict *v, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT) {
+            *v = FILE_NEW;
+            return CAS_OK;
+        }
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return CAS_EIO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file; name a save database "
+                 "file in [saves] database", path);
+        return CAS_EIO;
+    }
+    if (st.st_size == 0) { /* SQLite's own view: an empty database */
+        *v = FILE_NEW;
+        return CAS_OK;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return CAS_EIO;
+    }
+    unsigned char header[HEADER_SIZE];
+    ssize_t got = read(fd, header, sizeof header);
+    close(fd);
+    if (got < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return CAS_EIO;
+    }
+    return judge_header(path, header, (size_t)got, st.st_size, v, err, errlen);
+}
+
+/* ------------------------------------------------------------ opening */
+
+static int pragma_int(struct cas__saves *s, const char *sql, int *out)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s, sql, &st);
+    if (rc)
+        return rc;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *out = sqlite3_column_int(st, 0);
+    } else {
+        rc = cas__saves_sql_fail(s, "reading the database header");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cas__saves_schema_version(struct cas__saves *s)
+{
+    int version = -1;
+    pragma_int(s, "PRAGMA user_version;", &version);
+    return version;
+}
+
+static int configure_defensively(struct cas__saves *s)
+{
+    sqlite3 *db = s->db;
+    sqlite3_extended_result_codes(db, 1);
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0) ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0) ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0) ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)0) ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0))
+        return cas__saves_sql_fail(s, "configuring the connection");
+    sqlite3_busy_timeout(db, 5000);
+    return cas__saves_exec(s,
+                           "PRAGMA trusted_schema = OFF;"
+                           "PRAGMA cell_size_check = ON;"
+                           "PRAGMA mmap_size = 0;"
+                           "PRAGMA foreign_keys = ON;",
+                           "configuring the connection");
+}
+
+/* What SQLite itself says about the file (it has replayed any journal). */
+static int check_identity(struct cas__saves *s, int *version)
+{
+    int app, objects, rc;
+    if ((rc = pragma_int(s, "PRAGMA application_id;", &app)) ||
+        (rc = pragma_int(s, "PRAGMA user_version;", version)) ||
+        (rc = pragma_int(s, "SELECT count(*) FROM sqlite_schema;", &objects)))
+        return rc;
+    if (app == 0 && *version == 0 && objects == 0)
+        return CAS_OK; /* empty: ours to create */
+    if ((uint32_t)app != CAS__SAVES_APPLICATION_ID)
+        return cas__saves_fail(s, CAS_EMISMATCH,
+                               "belongs to another application (application_id "
+                               "0x%08x, castellan's is 0x%08x); name another "
+                               "file in [saves] database",
+                               (uint32_t)app, (unsigned)CAS__SAVES_APPLICATION_ID);
+    if (*version > CAS__SAVES_SCHEMA_VERSION)
+        return cas__saves_fail(s, CAS_EVERSION,
+                               "was written by a newer castellan (save schema "
+                               "%d; this castellan knows up to %d); upgrade "
+                               "castellan to open it",
+                               *version, CAS__SAVES_SCHEMA_VERSION);
+    return CAS_OK;
+}
+
+static int enter_wal(struct cas__saves *s)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s, "PRAGMA journal_mode = WAL;", &st);
+    if (rc)
+        return rc;
+    if (sqlite3_step(st) != SQLITE_ROW)
+        rc = cas__saves_sql_fail(s, "switching to WAL mode");
+    else if (strcmp((const char *)sqlite3_column_text(st, 0), "wal") != 0)
+        rc = cas__saves_fail(s, CAS_EIO, "cannot use WAL mode (got %s)",
+                             sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    if (rc)
+        return rc;
+    /* In WAL mode NORMAL keeps every commit across a killed process; only
+     * a power loss may lose the last few, never the file's consistency. */
+    return cas__saves_exec(s, "PRAGMA synchronous = NORMAL;",
+                           "setting synchronous mode");
+}
+
+int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
+                       char *err, size_t errlen)
+{
+    *out = NULL;
+    enum verdict verdict;
+    int rc = judge_file(path, &verdict, err, errlen);
+    if (rc)
+        return rc;
+    if (verdict == FILE_NEW && (rc = make_parent_dirs(path, err, errlen)))
+        return rc;
+
+    struct cas__saves *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        rc = CAS_ENOMEM;
+        goto free_store;
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                (verdict == FILE_NEW ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        rc = s->db ? cas__saves_sql_fail(s, "opening")
+                   : cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+        goto explain;
+    }
+    int version = 0;
+    if ((rc = configure_defensively(s)) || (rc = check_identity(s, &version)) ||
+        (rc = cas__saves_migrate(s, version, target)) || (rc = enter_wal(s)))
+        goto explain;
+    *out = s;
+    return CAS_OK;
+
+explain:
+    snprintf(err, errlen, "%s", s->err);
+free_store:
+    if (rc == CAS_ENOMEM)
+        snprintf(err, errlen, "%s: out of memory", path);
+    cas__saves_close(s);
+    return rc;
+}
+
+int cas__saves_open(const char *path, struct cas__saves **out, char *err,
+                    size_t errlen)
+{
+    return cas__saves_open_at(path, CAS__SAVES_SCHEMA_VERSION, out, err, errlen);
+}
+
+void cas__saves_close(struct cas__saves *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->append);
+    sqlite3_close_v2(s->db);
+    free(s->path);
+    free(s);
+}
+
+int cas__saves_integrity_check(struct cas__saves *s)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s, "PRAGMA integrity_check;", &st);
+    if (rc)
+        return rc;
+    if (sqlite3_step(st) != SQLITE_ROW)
+        rc = cas__saves_sql_fail(s, "checking integrity");
+    else if (strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0)
+        rc = cas__saves_fail(s, CAS_ECORRUPT, "integrity check failed: %s",
+                             sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return rc;
+}

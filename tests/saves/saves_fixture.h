@@ -1,0 +1,61 @@
+/*
+ * saves_fixture.h — shared helpers for the tests of saves/: a private
+ * temporary folder per test, a sample game, and a fingerprint of a file's
+ * bytes and mtime to prove a refused file was left alone.
+ */
+#ifndef CAS_TEST_SAVES_FIXTURE_H
+#define CAS_TEST_SAVES_FIXTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "saves.h"
+
+struct cas_test_dir {
+    char path[256];
+};
+
+/* Create a fresh folder under $TMPDIR (or /tmp); fails the test on error. */
+void cas_test_dir_make(struct cas_test_dir *d);
+/* Remove it and everything in it. */
+void cas_test_dir_remove(struct cas_test_dir *d);
+/* cmocka setup/teardown giving each test its own folder in *state. */
+int cas_test_dir_setup(void **state);
+int cas_test_dir_teardown(void **state);
+#define CAS_TEST_IN_DIR(test) \
+    cmocka_unit_test_setup_teardown(test, cas_test_dir_setup, cas_test_dir_teardown)
+/* DIR/name into buf. */
+const char *cas_test_dir_file(const struct cas_test_dir *d, const char *name,
+                              char *buf, size_t cap);
+
+/* A game with two players, one expansion, one option and n_actions actions
+ * ("move K" by alternating actors, hash K * 0x9e3779b97f4a7c15).  The
+ * campaign and names are copied.  Free with cas__saves_game_free. */
+void cas_test_sample_game(struct cas__saves_game *g, const char *campaign,
+                          const char *name1, const char *name2, size_t n_actions);
+
+/* Open the store at path or fail the test with the store's message. */
+struct cas__saves *cas_test_open(const char *path);
+
+/* A file's whole content and mtime. */
+struct cas_test_file_print {
+    unsigned char *bytes;
+    size_t len;
+    struct timespec mtime;
+};
+void cas_test_file_print(const char *path, struct cas_test_file_print *out);
+/* Assert the file still has exactly this content and mtime; frees fp. */
+void cas_test_file_unchanged(const char *path, struct cas_test_file_print *fp);
+
+/* Write len bytes to path (created or truncated). */
+void cas_test_write_file(const char *path, const void *bytes, size_t len);
+
+/* One integer from a query on a plain read-only SQLite connection to path. */
+long long cas_test_query_int(const char *path, const char *sql);
+
+/* Assert two games hold the same header, players and actions. */
+void cas_test_assert_same_game(const struct cas__saves_game *a,
+                               const struct cas__saves_game *b);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * test_save_commands.c — the save commands of the castellan executable,
+ * run as a user would: play journals by default, saves list/show/delete,
+ * export and import round-trip byte for byte, campaigns show standings,
+ * resume stops at a changed hash and --force goes on, and bad records or
+ * foreign databases are refused with their line or file named while the
+ * store stays exactly as it was.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "saves_fixture.h"
+
+#ifndef CASTELLAN_EXE
+#error "CASTELLAN_EXE must name the castellan executable"
+#endif
+
+struct result {
+    int status;
+    char out[16384], err[4096];
+};
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[got] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Run castellan with the NULL-terminated arguments, stdin from /dev/null,
+ * XDG_DATA_HOME in the test's folder; collect output and status. */
+static void castellan(void **state, struct result *r, ...)
+{
+    const struct cas_test_dir *d = *state;
+    char *args[16] = {CASTELLAN_EXE};
+    char out[512], err[512];
+    va_list list;
+    va_start(list, r);
+    for (int n = 1; n < 15 && (args[n] = va_arg(list, char *)); n++)
+        ;
+    va_end(list);
+    cas_test_dir_file(d, "stdout.txt", out, sizeof out);
+    cas_test_dir_file(d, "stderr.txt", err, sizeof err);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(in, STDIN_FILENO);
+        dup2(o, STDOUT_FILENO);
+        dup2(e, STDERR_FILENO);
+        setenv("XDG_DATA_HOME", d->path, 1);
+        setenv("CASTELLAN_PLUGIN_PATH", CASTELLAN_PLUGIN_DIR, 1);
+        execv(CASTELLAN_EXE, args);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    r->status = WEXITSTATUS(status);
+    slurp(out, r->out, sizeof r->out);
+    slurp(err, r->err, sizeof r->err);
+}
+
+static void expect_text(const char *text, const char *words)
+{
+    if (!strstr(text, words))
+        fail_msg("expected \"%s\" in:\n%s", words, text);
+}
+
+static const char *default_db(void **state, char *buf, size_t cap)
+{
+    return cas_test_dir_file(*state, "castellan/saves.db", buf, cap);
+}
+
+static void play_bots(void **state, const char *seed)
+{
+    struct result r;
+    castellan(state, &r, "play", "--game", "fixture", "--players",
+              "Ada:random,Bob:greedy", "--seed", seed, "--rule", "cards=12", NULL);
+    if (r.status != 0)
+        fail_msg("play failed: %s", r.err);
+    expect_text(r.out, "Saving as game");
+}
+
+static void test_play_journals_and_export_import_round_trip(void **state)
+{
+    struct result r;
+    char rec1[512], rec2[512], text1[16384], text2[16384];
+    play_bots(state, "9");
+    castellan(state, &r, "saves", "list", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "finished");
+    expect_text(r.out, "fixture 1.0.0 / Ada (random), Bob (greedy)");
+    castellan(state, &r, "saves", "show", "1", NULL);
+    expect_text(r.out, "Seed:     9");
+    expect_text(r.out, "Option:   cards = 12");
+
+    cas_test_dir_file(*state, "one.txt", rec1, sizeof rec1);
+    cas_test_dir_file(*state, "two.txt", rec2, sizeof rec2);
+    castellan(state, &r, "export", "1", "-o", rec1, NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "import", rec1, NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "as game 2");
+    castellan(state, &r, "export", "2", "--output", rec2, NULL);
+    slurp(rec1, text1, sizeof text1);
+    slurp(rec2, text2, sizeof text2);
+    assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
+    assert_string_equal(text1, text2);
+
+    castellan(state, &r, "saves", "delete", "2", NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "saves", "show", "2", NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "there is no game 2");
+}
+
+static void test_campaign_standings(void **state)
+{
+    struct result r;
+    char ini[512], db[512], text[1024];
+    cas_test_dir_file(*state, "league.ini", ini, sizeof ini);
+    for (int seed = 1; seed <= 3; seed++) {
+        int len = snprintf(text, sizeof text,
+                           "[session]\ngame = fixture\nseed = %d\n"
+                           "[player.1]\nname = Ada\nagent = greedy\n"
+                           "[player.2]\nname = Bob\nagent = random\n"
+                           "[saves]\ndatabase = %s\ncampaign = league\n",
+                           seed, cas_test_dir_file(*state, "league.db", db, sizeof db));
+        cas_test_write_file(ini, text, (size_t)len);
+        castellan(state, &r, "play", "--config", ini, NULL);
+        assert_int_equal(r.status, 0);
+    }
+    castellan(state, &r, "campaign", "list", "--database", db, NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "league");
+    castellan(state, &r, "campaign", "show", "league", "--database", db, NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "Campaign league: 3 games, 3 finished");
+    expect_text(r.out, "Ada");
+    expect_text(r.out, "Bob");
+    castellan(state, &r, "campaign", "show", "leage", "--database", db, NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "no campaign 'leage'");
+}
+
+/* Write a record with one line replaced by `line` (0: unchanged). */
+static void write_record(const char *path, const char *text, int n, const char *line)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    int at = 1;
+    for (const char *p = text; *p; at++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+        if (at == n)
+            fprintf(f, "%s\n", line);
+        else
+            fwrite(p, 1, len, f);
+        p += len;
+    }
+    fclose(f);
+}
+
+static void test_a_bad_record_changes_nothing(void **state)
+{
+    struct result r;
+    char rec[512], bad[512], db[512], text[16384];
+    struct cas_test_file_print before;
+    play_bots(state, "4");
+    cas_test_dir_file(*state, "good.txt", rec, sizeof rec);
+    cas_test_dir_file(*state, "bad.txt", bad, sizeof bad);
+    castellan(state, &r, "export", "1", "-o", rec, NULL);
+    slurp(rec, text, sizeof text);
+    cas_test_file_print(default_db(state, db, sizeof db), &before);
+
+    write_record(bad, text, 16, "3 -1 play 99 #0000000000000000");
+    castellan(state, &r, "import", bad, NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "bad.txt:16 (ply 3)");
+    expect_text(r.err, "\"play 99\" cannot be replayed");
+
+    write_record(bad, text, 3, "Game: fixtur 1.0.0");
+    castellan(state, &r, "import", bad, NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "bad.txt:3: unknown game \"fixtur\"");
+
+    write_record(bad, text, 15, "2 x draw 1 #0000000000000000");
+    castellan(state, &r, "import", bad, NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "bad.txt:15: actor 'x'");
+
+    cas_test_file_unchanged(db, &before);
+    castellan(state, &r, "saves", "list", NULL);
+    assert_null(strstr(r.out, "    2  "));
+}
+
+static void test_another_applications_database_is_refused(void **state)
+{
+    struct result r;
+    char path[512];
+    sqlite3 *db;
+    struct cas_test_file_print before;
+    cas_test_dir_file(*state, "photos.db", path, sizeof path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE photo (id, name);", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    cas_test_file_print(path, &before);
+    castellan(state, &r, "saves", "list", "--database", path, NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, path);
+    expect_text(r.err, "belongs to another application");
+    cas_test_file_unchanged(path, &before);
+}
+
+static void sql(const char *path, const char *statements)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, statements, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
+{
+    struct result r;
+    char db[512];
+    /* The human (no input: quits at once) lets a few plies be saved. */
+    castellan(state, &r, "play", "--game", "fixture", "--players", "Bot:greedy,Ada:human",
+              "--seed", "3", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "continue with: castellan resume 1");
+    sql(default_db(state, db, sizeof db),
+        "UPDATE games SET game_version = '0.9.0';"
+        "UPDATE actions SET hash = ~hash WHERE ply >= 2;");
+
+    castellan(state, &r, "resume", "1", NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "game 1, ply 2");
+    expect_text(r.err, "saved with fixture 0.9.0; installed is fixture 1.0.0");
+    expect_text(r.err, "castellan resume 1 --force");
+
+    castellan(state, &r, "resume", "1", "--force", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.err, "the hashes from ply 2 on were re-recorded");
+    castellan(state, &r, "saves", "show", "1", NULL);
+    expect_text(r.out, "fixture 1.0.0");
+    castellan(state, &r, "resume", "1", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "continue with: castellan resume 1");
+}
+
+static void test_every_command_explains_itself(void **state)
+{
+    static const char *const commands[] = {"saves", "resume", "replay", "export",
+                                           "import", "campaign"};
+    struct result r;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        castellan(state, &r, commands[i], "--help", NULL);
+        assert_int_equal(r.status, 0);
+        expect_text(r.out, "usage: castellan ");
+        castellan(state, &r, commands[i], "--bogus", NULL);
+        assert_int_equal(r.status, 2);
+    }
+    castellan(state, &r, "resume", "abc", NULL);
+    assert_int_equal(r.status, 2);
+    expect_text(r.err, "\"abc\" is not a game id");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CAS_TEST_IN_DIR(test_play_journals_and_export_import_round_trip),
+        CAS_TEST_IN_DIR(test_campaign_standings),
+        CAS_TEST_IN_DIR(test_a_bad_record_changes_nothing),
+        CAS_TEST_IN_DIR(test_another_applications_database_is_refused),
+        CAS_TEST_IN_DIR(test_resume_stops_at_a_changed_hash_unless_forced),
+        CAS_TEST_IN_DIR(test_every_command_explains_itself),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
