@@ -1,0 +1,30 @@
+/*
+ * scenario.h — open Carcassonne games with the Inns & Cathedrals and/or
+ * Traders & Builders expansion plugins linked into the test (their object
+ * libraries), as a host would hand them over, and play scenario records.
+ */
+#ifndef CARCX_SCENARIO_H
+#define CARCX_SCENARIO_H
+
+#include <stdint.h>
+
+#include "plugin_harness.h"
+
+/* The carcassonne game's entry (carcassonne-objects). */
+const struct cas_plugin *cas_plugin_entry(void);
+
+/* Which expansions a game uses (bit mask); they are handed to the game in
+ * the host's resolved order: inns-cathedrals before traders-builders. */
+enum carcx_set { CARCX_IC = 1, CARCX_TB = 2 };
+
+/* Open a game of nplayers with the expansions in `set`; `tiles` is the
+ * game's `tiles` option ("*:0,D:1,...") or NULL for the full pool.  Fails
+ * the test on error; close with cas_test_game_close. */
+void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles);
+
+/* Open, play `record`, check the game is over with scores `expected`,
+ * close. */
+void carcx_scenario(int nplayers, unsigned set, const char *tiles, const char *record,
+                    const int64_t *expected);
+
+#endif
