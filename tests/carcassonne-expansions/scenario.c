@@ -12,6 +12,7 @@
 
 #include "inns_cathedrals.h"
 #include "scenario.h"
+#include "traders_builders.h"
 
 void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles)
 {
@@ -20,6 +21,10 @@ void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char 
     size_t n = 0;
     if (set & CARCX_IC) {
         refs[n] = cas_test_expansion_ref(cas__ic_plugin(), dirs[n], sizeof dirs[n]);
+        n++;
+    }
+    if (set & CARCX_TB) {
+        refs[n] = cas_test_expansion_ref(cas__tb_plugin(), dirs[n], sizeof dirs[n]);
         n++;
     }
     char option[512];
@@ -36,5 +41,20 @@ void carcx_scenario(int nplayers, unsigned set, const char *tiles, const char *r
     cas_test_play_record(&g, record);
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, expected);
+    cas_test_game_close(&g);
+}
+
+void carcx_expect_pool(unsigned set, uint64_t tiles, size_t kinds)
+{
+    struct cas_test_game g;
+    carcx_open(&g, 2, set, NULL);
+    struct cas_outcome outcomes[256];
+    size_t n;
+    assert_int_equal(g.vt->chance_outcomes(g.state, outcomes, 256, &n), CAS_OK);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += outcomes[i].weight;
+    assert_int_equal(total, tiles);
+    assert_int_equal(n, kinds);
     cas_test_game_close(&g);
 }

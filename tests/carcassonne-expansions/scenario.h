@@ -27,4 +27,8 @@ void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char 
 void carcx_scenario(int nplayers, unsigned set, const char *tiles, const char *record,
                     const int64_t *expected);
 
+/* Check that a fresh game with the expansions in `set` has `tiles` tiles
+ * of `kinds` tile kinds in its bag (the first draw's chance outcomes). */
+void carcx_expect_pool(unsigned set, uint64_t tiles, size_t kinds);
+
 #endif
