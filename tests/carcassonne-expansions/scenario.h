@@ -17,6 +17,18 @@ const struct cas_plugin *cas_plugin_entry(void);
  * the host's resolved order: inns-cathedrals before traders-builders. */
 enum carcx_set { CARCX_IC = 1, CARCX_TB = 2 };
 
+/* A city (D, N(0,-1), E(2,-1), E(1,-2)) holding Red's large meeple and
+ * two meeples of Blue's, waiting for R at 1,-1 rot 0 to join and complete
+ * it (5 tiles): the pool and the record up to that draw's placement. */
+#define CARCX_TIE_CITY_TILES "*:0,D:1,N:1,U:2,E:2,B:1,R:1"
+#define CARCX_TIE_CITY_RECORD                                              \
+    "draw N\nplace N 0,-1 180\ndeploy large-meeple city E+S\n"            \
+    "draw U\nplace U 1,0 0\npass\n"                                        \
+    "draw U\nplace U 2,0 0\npass\n"                                        \
+    "draw E\nplace E 2,-1 270\ndeploy meeple city W\n"                    \
+    "draw B\nplace B 0,-2 0\npass\n"                                       \
+    "draw E\nplace E 1,-2 180\ndeploy meeple city S\n"
+
 /* Open a game of nplayers with the expansions in `set`; `tiles` is the
  * game's `tiles` option ("*:0,D:1,...") or NULL for the full pool.  Fails
  * the test on error; close with cas_test_game_close. */

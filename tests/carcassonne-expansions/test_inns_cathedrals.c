@@ -125,14 +125,8 @@ static void test_large_meeple_city_8(void **unused)
 static void test_large_meeple_ties_two_meeples(void **unused)
 {
     (void)unused;
-    carcx_scenario(2, CARCX_IC, "*:0,D:1,N:1,U:2,E:2,B:1,R:1",
-                   "draw N\nplace N 0,-1 180\ndeploy large-meeple city E+S\n"
-                   "draw U\nplace U 1,0 0\npass\n"
-                   "draw U\nplace U 2,0 0\npass\n"
-                   "draw E\nplace E 2,-1 270\ndeploy meeple city W\n"
-                   "draw B\nplace B 0,-2 0\npass\n"
-                   "draw E\nplace E 1,-2 180\ndeploy meeple city S\n"
-                   "draw R\nplace R 1,-1 0\npass\n",
+    carcx_scenario(2, CARCX_IC, CARCX_TIE_CITY_TILES,
+                   CARCX_TIE_CITY_RECORD "draw R\nplace R 1,-1 0\npass\n",
                    (const int64_t[]){10, 10});
 }
 
