@@ -20,9 +20,9 @@ struct cas__setting {      /* one key = value of [rules], with its origin */
 };
 
 struct cas__player_desc {
-    char *name;
+    char *name;            /* "Player N" when the file names none */
     char *agent;           /* "human", "random", "greedy" */
-    int line;
+    int line;              /* of its [player.N] header; 0 from the command line */
 };
 
 /* All strings owned by the desc; cas__session_desc_free releases them. */
@@ -41,10 +41,81 @@ struct cas__session_desc {
     char *database;        /* [saves] database, ~ expanded; NULL: default */
     char *campaign;        /* [saves] campaign or NULL */
     int journal;           /* [saves] journal = on|off, default on */
+    /* Lines of game = and expansions = (0: absent or command line), and of
+     * the file's last line, for errors found after parsing. */
+    int game_line, expansions_line, last_line;
 };
 
+/* The agents a [player.N] may name, in the order suggestions prefer. */
+extern const char *const cas__agent_names[];
+extern const size_t cas__n_agent_names;
+
+/* Read and parse the session file at path.  On failure err holds one line
+ * "FILE:LINE: problem; fix" and *out is left empty (nothing to free). */
 int cas__session_desc_load(const char *path, struct cas__session_desc *out,
                            char *err, size_t errlen);
+/* Parse session text as if read from path (path names it in errors).
+ * Same contract as cas__session_desc_load. */
+int cas__session_desc_parse(const char *path, const char *text,
+                            struct cas__session_desc *out, char *err, size_t errlen);
+/* Free every string of desc and empty it; an empty desc is fine. */
 void cas__session_desc_free(struct cas__session_desc *desc);
+
+/* A session from command-line flags.  SPEC of --players is a
+ * comma-separated list of players, each AGENT or NAME:AGENT, e.g.
+ * "human,greedy" or "Ada:human,Bot:greedy"; unnamed players are
+ * "Player N".  rules are "name=value" or "expansion-id.name=value". */
+struct cas__session_flags {
+    const char *game;           /* --game ID, required */
+    const char *expansions;     /* --expansions a,b or NULL */
+    const char *players;        /* --players SPEC, required */
+    const char *seed;           /* --seed N or NULL */
+    const char *const *rules;   /* --rule NAME=VALUE, n_rules of them */
+    size_t n_rules;
+};
+/* Same contract as cas__session_desc_load; errors name the flag.  desc->text
+ * gets the equivalent session file, so flags journal like a file. */
+int cas__session_desc_from_flags(const struct cas__session_flags *flags,
+                                 struct cas__session_desc *out, char *err,
+                                 size_t errlen);
+
+/* ------------------------------------------------------ validation */
+
+struct cas_option_value;
+struct cas__match;
+
+/* Every option one plugin declares, in its declaration order, with the
+ * session's value or the default. */
+struct cas__plugin_options {
+    struct cas_option_value *values; /* names and values owned here */
+    size_t count;
+};
+
+/* A session checked against the installed plugins, ready to play. */
+struct cas__session_plan {
+    struct cas__plugin_info *game;        /* loaded; owned by the registry */
+    struct cas__plugin_info **expansions; /* resolved order; array owned here */
+    size_t n_expansions;
+    struct cas__plugin_options game_options;
+    struct cas__plugin_options *expansion_options; /* parallel to expansions */
+    int nplayers;
+};
+
+/* Resolve desc's game and expansions in reg (loading them), validate every
+ * [rules] setting against the options the plugins declare, fill defaults,
+ * and check the player count against the game's limits as raised by the
+ * expansions.  On failure err names the file:line (or flag), the bad value
+ * and the closest valid choice, and *out is empty.  The plan borrows from
+ * reg, which must outlive it; free it with cas__session_plan_free. */
+int cas__session_desc_validate(const struct cas__session_desc *desc,
+                               struct cas__registry *reg,
+                               struct cas__session_plan *out, char *err,
+                               size_t errlen);
+void cas__session_plan_free(struct cas__session_plan *plan);
+
+/* Create the game of a validated plan through cas__match_open (host/match.h).
+ * The caller owns m afterwards (cas__match_close); plan stays the caller's. */
+int cas__session_desc_open_match(const struct cas__session_plan *plan,
+                                 struct cas__match *m, char *err, size_t errlen);
 
 #endif

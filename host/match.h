@@ -17,9 +17,22 @@ struct cas__match {
     char error[512];            /* last text the plugin passed to set_error */
     cas_game *game;
     int nplayers;
+    /* Bytes the plugin holds through host->alloc right now, and the most it
+     * ever held: bench reports heap bytes per state from these. */
+    size_t heap_bytes, heap_peak;
 };
 
-/* Create the game through plugin->game->game_new.  options are the game's
+/* A growable list of action codes or chance outcomes, owned by its user
+ * and reused from decision to decision; free with cas__actions_free. */
+struct cas__actions {
+    cas_action *items;
+    size_t count, cap;
+    struct cas_outcome *outcomes; /* filled by cas__match_outcomes */
+    size_t n_outcomes, outcomes_cap;
+};
+
+/* m must not move while open: its host services point back to it.
+ * Create the game through plugin->game->game_new.  options are the game's
  * validated options (every declared one, defaults filled in); expansions are
  * in resolved order.  On failure fills err (the plugin's own explanation,
  * and for CAS_EOPTION the option's name) and leaves m closed.  The caller
@@ -29,5 +42,36 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     size_t n_options, const struct cas_expansion_ref *expansions,
                     size_t n_expansions, int nplayers, char *err, size_t errlen);
 void cas__match_close(struct cas__match *m);
+
+/* Every option `plugin` declares, at its default value, into a new array
+ * of *n values (NULL and *n = 0 when it declares none, or when memory runs
+ * out: check plugin->n_options).  The strings point into the plugin's
+ * descriptor; the caller frees the array. */
+struct cas_option_value *cas__option_defaults(const struct cas_plugin *plugin, size_t *n);
+
+/* The legal actions of `state` into list->items (growing it as needed).
+ * Returns CAS_OK or the plugin's negative code (m->error explains). */
+int cas__match_legal(struct cas__match *m, const cas_state *state,
+                     struct cas__actions *list);
+
+/* The chance outcomes of `state` into list->outcomes, same protocol. */
+int cas__match_outcomes(struct cas__match *m, const cas_state *state,
+                        struct cas__actions *list);
+
+void cas__actions_free(struct cas__actions *list);
+
+/* Canonical text of `action` in `state` into buf[0..cap), NUL-terminated.
+ * On failure writes "<action 0x...>" instead and returns the negative code,
+ * so callers can always print something. */
+int cas__match_action_text(struct cas__match *m, const cas_state *state,
+                           cas_action action, char *buf, size_t cap);
+
+/* Render `state` for `viewer` onto a stdio stream.  Returns the plugin's
+ * code. */
+int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
+                      enum cas_render_format format, FILE *out);
+
+/* The display name the plugin gives player p (never NULL). */
+const char *cas__match_label(const struct cas__match *m, int p);
 
 #endif

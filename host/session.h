@@ -37,10 +37,21 @@ struct cas__session {
     char **player_names;                /* borrowed, one per player */
     struct cas__session_hooks hooks;
     FILE *out;                          /* events and moves; NULL: silent */
+    /* Fields below were added after the first draft; init fills them. */
+    /* Whose private events `out` may show: CAS_VIEWER_PUBLIC (default, the
+     * output is a shared screen or log), one player (the only human at the
+     * terminal) or CAS_VIEWER_OMNISCIENT (tests, finished games). */
+    int viewer;
+    enum cas_render_format format;      /* final board: TEXT (default) or ANSI */
+    uint64_t hash;                      /* state hash after the last action */
+    char error[512];                    /* why the last call failed */
+    struct cas__actions scratch;        /* owned: legal actions, reused */
 };
 
 /* Start a session at the game's first state.  The session owns the state it
- * creates; agents, names and the match are borrowed and must outlive it. */
+ * creates; agents, names and the match are borrowed and must outlive it.
+ * player_names may be NULL (the plugin's seat labels are used); an agent
+ * may be NULL for a session that is only replayed. */
 int cas__session_init(struct cas__session *s, struct cas__match *match,
                       uint64_t seed, struct cas__agent **agents,
                       char **player_names);
@@ -49,6 +60,8 @@ void cas__session_free(struct cas__session *s);
 /* Apply one action given by canonical text, as the journal or a game record
  * has it, and compare the state hash with expected_hash unless
  * check_hash is 0.  Hooks are not called (the action is already saved).
+ * Moves and events are printed as in play when `out` is set (set it to
+ * NULL to replay quietly).  s->error explains any failure.
  * CAS_EPARSE/CAS_EILLEGAL for a bad action, CAS_EMISMATCH for a hash that
  * differs (the state then already holds the action). */
 int cas__session_replay(struct cas__session *s, const char *text,
@@ -59,7 +72,11 @@ int cas__session_replay(struct cas__session *s, const char *text,
  * the negative code that stopped it (a human's `quit` is CAS_ECONFLICT). */
 int cas__session_step(struct cas__session *s);
 
-/* Step until the game is over or something stops it. */
+/* Step until the game is over or something stops it.  Prints the seed
+ * first (and the ply when resuming).  Returns CAS_OK when the game ended. */
 int cas__session_run(struct cas__session *s);
+
+/* Print the final board, every player's score and the winner(s) to out. */
+void cas__session_report_end(struct cas__session *s);
 
 #endif

@@ -266,6 +266,12 @@ struct cas_carc_api {
     int (*place_tile)(cas_carc *c, int kind, int x, int y, int rot);
     /* The active player plays another turn after this one (builder). */
     void (*grant_extra_turn)(cas_carc *c);
+    /* Copies of a tile kind in this game (after count overrides); for a
+     * `hand` kind, the most that may be placed. */
+    int (*tile_kind_count)(const cas_carc_game *g, int kind);
+    /* The open spots (empty spaces next to a tile) as x,y pairs in
+     * xy[0..2*cap), sorted by x then y; buffer protocol on pairs. */
+    int (*open_spots)(const cas_carc *c, int *xy, size_t cap, size_t *count);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

@@ -49,18 +49,19 @@ static uint32_t cell_key(const struct carc_cell *c)
     return pack_key(c->x, c->y);
 }
 
+/* Lower bound of key, branch-free (the comparison becomes a cmov). */
 static int frontier_search(const struct cas_state *s, uint32_t key)
 {
-    const struct carc_open *front = C_FRONT(s);
-    int lo = 0, hi = s->nfront;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (front[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const struct carc_open *front = C_FRONT(s), *base = front;
+    int n = s->nfront;
+    if (n == 0)
+        return 0;
+    while (n > 1) {
+        int half = n / 2;
+        base = base[half].key < key ? base + half : base;
+        n -= half;
     }
-    return lo;
+    return (int)(base - front) + (base->key < key);
 }
 
 static void frontier_insert(struct cas_state *s, int ci)

@@ -308,6 +308,8 @@ void cas__carc_score_turn(struct cas_state *s);
 void cas__carc_final_scoring(struct cas_state *s);
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
                          const char *reason);
+/* "game over; winner: Red Blue with 34" into buf (truncated to cap). */
+void cas__carc_winners_text(const struct cas_state *s, char *buf, size_t cap);
 void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
                      int64_t points, const char *text);
 

@@ -500,6 +500,25 @@ static void api_grant_extra_turn(cas_carc *c)
     STATE_OF(c)->extra_turn = 1;
 }
 
+static int api_tile_kind_count(const cas_carc_game *gh, int kind)
+{
+    const struct cas_game *g = GAME_OF(gh);
+    return kind >= 0 && kind < g->nkinds ? g->kinds[kind].count : 0;
+}
+
+static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    *count = s->nfront;
+    if (*count > cap)
+        return CAS_ENOSPC;
+    for (int i = 0; i < s->nfront; i++) {
+        xy[2 * i] = (int)(C_FRONT(s)[i].key >> 16) - 0x8000;
+        xy[2 * i + 1] = (int)(C_FRONT(s)[i].key & 0xFFFF) - 0x8000;
+    }
+    return CAS_OK;
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -531,4 +550,6 @@ const struct cas_carc_api cas__carc_api = {
     .return_figure = api_return_figure,
     .place_tile = api_place_tile,
     .grant_extra_turn = api_grant_extra_turn,
+    .tile_kind_count = api_tile_kind_count,
+    .open_spots = api_open_spots,
 };

@@ -83,6 +83,13 @@ void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
     const struct carc_rot *r = &k->rot[t->rot];
     *filled = *size = 0;
     int tile = C_NODES(s)[node].tile;
+    if (k->ncells == 1) { /* the common case: the 8 spaces around */
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                *filled += (dx || dy) && cas__carc_tile_at(s, t->x + dx, t->y + dy) >= 0;
+        *size = 8;
+        return;
+    }
     for (int c = 0; c < k->ncells; c++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {

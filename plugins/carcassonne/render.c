@@ -51,7 +51,7 @@ static char edge_char(int edge, int side)
 
 /* One placed space as 3x3 characters, figures drawn where they stand;
  * owner[] holds the player of each figure cell, -1 for terrain. */
-static void draw_space(const struct cas_state *s, int ci, char out[3][3], int owner[3][3])
+static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t owner[3][3])
 {
     const struct carc_cell *c = &C_CELLS(s)[ci];
     const struct carc_tile *t = &C_TILES(s)[c->tile];
@@ -82,61 +82,108 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int ow
                     px = pos[1];
                 }
         out[py][px] = player_letter[f->player];
-        owner[py][px] = f->player;
+        owner[py][px] = (int8_t)f->player;
     }
 }
 
-static int open_fits(const struct cas_state *s, const struct carc_cell *c)
+/* '?' where the drawn tile fits (some rotation), '+' elsewhere. */
+static char open_mark(const struct cas_state *s, const struct carc_cell *c)
 {
     if (s->stage != ST_PLACE)
-        return 0;
+        return '+';
+    const struct carc_kind *k = &s->game->kinds[s->drawn];
+    if (k->ncells == 1 && s->game->nexp == 0)
+        return k->fitmask[c->pattern] ? '?' : '+';
     for (int rot = 0; rot < 4; rot++)
         if (cas__carc_fits(s, s->drawn, c->x, c->y, rot))
-            return 1;
-    return 0;
+            return '?';
+    return '+';
 }
 
-static int put_char(const struct cas_writer *out, char ch, int player, int ansi)
+#define LINE_MAX_COLS 80
+#define LINE_BYTES (LINE_MAX_COLS * 16)
+
+static size_t put_text(char *line, size_t n, const char *text)
 {
-    if (ansi && player >= 0)
-        return cas_writef(out, "\x1b[1;7;%sm%c\x1b[0m", player_ansi[player], ch);
+    size_t len = strlen(text);
+    memcpy(line + n, text, len);
+    return n + len;
+}
+
+/* Append one character, coloured in ANSI for figures (inverse, in the
+ * player's colour) and city walls (cyan).  At most 16 bytes. */
+static size_t put_char(char *line, size_t n, char ch, int player, int ansi)
+{
+    if (ansi && player >= 0) {
+        n = put_text(line, n, "\x1b[1;7;");
+        n = put_text(line, n, player_ansi[player]);
+        line[n++] = 'm';
+        line[n++] = ch;
+        return put_text(line, n, "\x1b[0m");
+    }
     if (ansi && ch == '#')
-        return cas_writef(out, "\x1b[36m#\x1b[0m");
-    return out->write(out->ctx, &ch, 1);
+        return put_text(line, n, "\x1b[36m#\x1b[0m");
+    line[n] = ch;
+    return n + 1;
 }
 
-static int render_row(const struct cas_state *s, const struct bounds *b, int y, int row,
-                      int scale, int ansi, const struct cas_writer *out)
+/* One board row of spaces (3 text lines at scale 3, 1 at scale 1) for
+ * columns x0..x1, written line by line. */
+static int render_row(const struct cas_state *s, int y, int x0, int x1, int scale,
+                      int ansi, const struct cas_writer *out)
 {
-    for (int x = b->minx; x <= b->maxx; x++) {
+    char grid[3][LINE_MAX_COLS];
+    int8_t owner[3][LINE_MAX_COLS];
+    int cols = (x1 - x0 + 1) * scale;
+    memset(grid, ' ', sizeof grid);
+    memset(owner, -1, sizeof owner);
+    for (int x = x0; x <= x1; x++) {
         char cell[3][3];
-        int owner[3][3];
+        int8_t who[3][3];
         memset(cell, ' ', sizeof cell);
-        memset(owner, -1, sizeof owner);
+        memset(who, -1, sizeof who);
         int ci = cas__carc_cell_find(s, x, y);
         if (ci >= 0 && C_CELLS(s)[ci].tile != CARC_NONE)
-            draw_space(s, ci, cell, owner);
+            draw_space(s, ci, cell, who);
         else if (ci >= 0)
-            cell[1][1] = open_fits(s, &C_CELLS(s)[ci]) ? '?' : '+';
-        if (scale == 1) {
-            TRY(put_char(out, cell[1][1], owner[1][1], ansi));
-            continue;
-        }
-        for (int i = 0; i < 3; i++)
-            TRY(put_char(out, cell[row][i], owner[row][i], ansi));
+            cell[1][1] = open_mark(s, &C_CELLS(s)[ci]);
+        for (int r = 0; r < scale; r++)
+            for (int i = 0; i < scale; i++) {
+                int cr = scale == 1 ? 1 : r, cc = scale == 1 ? 1 : i;
+                grid[r][(x - x0) * scale + i] = cell[cr][cc];
+                owner[r][(x - x0) * scale + i] = who[cr][cc];
+            }
     }
-    return out->write(out->ctx, "\n", 1);
+    for (int r = 0; r < scale; r++) {
+        char line[LINE_BYTES];
+        size_t n = 0;
+        for (int i = 0; i < cols; i++)
+            n = put_char(line, n, grid[r][i], owner[r][i], ansi);
+        line[n++] = '\n';
+        TRY(out->write(out->ctx, line, n));
+    }
+    return CAS_OK;
 }
 
+/* Scale 3 when the board fits 72 columns, else 1; a board wider than 78
+ * spaces shows the 78 columns around this turn's tile. */
 static int render_board(const struct cas_state *s, int ansi, const struct cas_writer *out)
 {
     struct bounds b = board_bounds(s);
-    int scale = (b.maxx - b.minx + 1) * 3 <= 72 ? 3 : 1;
-    TRY(cas_writef(out, "board x %d..%d, y %d..%d (north up)\n", b.minx, b.maxx, b.miny,
-                   b.maxy));
+    int width = b.maxx - b.minx + 1;
+    int scale = width * 3 <= 72 ? 3 : 1;
+    int x0 = b.minx, x1 = b.maxx;
+    if (width > LINE_MAX_COLS - 2) {
+        int cx = s->placed >= 0 ? C_TILES(s)[s->placed].x : 0;
+        x0 = cx - (LINE_MAX_COLS - 2) / 2;
+        x0 = x0 < b.minx ? b.minx : x0 + (LINE_MAX_COLS - 2) > b.maxx + 1
+                                        ? b.maxx + 1 - (LINE_MAX_COLS - 2) : x0;
+        x1 = x0 + LINE_MAX_COLS - 3;
+    }
+    TRY(cas_writef(out, "board x %d..%d, y %d..%d (north up)%s\n", x0, x1, b.miny, b.maxy,
+                   x0 != b.minx || x1 != b.maxx ? ", cropped" : ""));
     for (int y = b.miny; y <= b.maxy; y++)
-        for (int row = 0; row < scale; row++)
-            TRY(render_row(s, &b, y, scale == 1 ? 1 : row, scale, ansi, out));
+        TRY(render_row(s, y, x0, x1, scale, ansi, out));
     return CAS_OK;
 }
 
@@ -161,14 +208,9 @@ static int render_status(const struct cas_state *s, const struct cas_writer *out
     default:
         break;
     }
-    int64_t best = INT64_MIN;
-    for (int p = 0; p < g->nplayers; p++)
-        best = s->score[p] > best ? s->score[p] : best;
-    TRY(cas_writef(out, "game over; winner:"));
-    for (int p = 0; p < g->nplayers; p++)
-        if (s->score[p] == best)
-            TRY(cas_writef(out, " %s", cas__carc_colours[p]));
-    return cas_writef(out, " with %lld\n", (long long)best);
+    char text[160];
+    cas__carc_winners_text(s, text, sizeof text);
+    return cas_writef(out, "%s\n", text);
 }
 
 static int render_players(const struct cas_state *s, const struct cas_writer *out)
@@ -240,40 +282,125 @@ static int json_players(const struct cas_state *s, const struct cas_writer *out)
     return cas_writef(out, "],");
 }
 
-static int json_board(const struct cas_state *s, const struct cas_writer *out)
+/* A buffered appender for the long JSON arrays: snprintf per item would
+ * dominate a checker that renders every viewer at every step. */
+struct jbuf {
+    const struct cas_writer *out;
+    int rc;
+    size_t n;
+    char data[4096];
+};
+
+static void jb_flush(struct jbuf *jb)
+{
+    if (jb->rc == CAS_OK && jb->n)
+        jb->rc = jb->out->write(jb->out->ctx, jb->data, jb->n);
+    jb->n = 0;
+}
+
+static void jb_str(struct jbuf *jb, const char *text)
+{
+    size_t len = strlen(text);
+    if (jb->n + len > sizeof jb->data)
+        jb_flush(jb);
+    if (len > sizeof jb->data) {
+        if (jb->rc == CAS_OK)
+            jb->rc = jb->out->write(jb->out->ctx, text, len);
+        return;
+    }
+    memcpy(jb->data + jb->n, text, len);
+    jb->n += len;
+}
+
+static void jb_int(struct jbuf *jb, long long v)
+{
+    char digits[24], *at = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    *--at = '\0';
+    do {
+        *--at = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--at = '-';
+    jb_str(jb, at);
+}
+
+static void json_tiles(const struct cas_state *s, struct jbuf *jb)
 {
     const struct cas_game *g = s->game;
-    TRY(cas_writef(out, "\"tiles\":["));
+    jb_str(jb, "\"tiles\":[");
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
-        TRY(cas_writef(out, "%s{\"id\":\"%s\",\"x\":%d,\"y\":%d,\"rotation\":%d,"
-                       "\"player\":%d}", i ? "," : "", g->kinds[t->kind].id, t->x, t->y,
-                       t->rot * 90, t->player));
+        jb_str(jb, i ? ",{\"id\":\"" : "{\"id\":\"");
+        jb_str(jb, g->kinds[t->kind].id);
+        jb_str(jb, "\",\"x\":");
+        jb_int(jb, t->x);
+        jb_str(jb, ",\"y\":");
+        jb_int(jb, t->y);
+        jb_str(jb, ",\"rotation\":");
+        jb_int(jb, t->rot * 90);
+        jb_str(jb, ",\"player\":");
+        jb_int(jb, t->player);
+        jb_str(jb, "}");
     }
-    TRY(cas_writef(out, "],\"figures\":["));
+}
+
+static void json_figures(const struct cas_state *s, struct jbuf *jb)
+{
+    const struct cas_game *g = s->game;
+    jb_str(jb, "],\"figures\":[");
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
-        TRY(cas_writef(out, "%s{\"player\":%d,\"kind\":\"%s\",\"x\":%d,\"y\":%d,"
-                       "\"feature\":\"%s\"}", i ? "," : "", f->player,
-                       g->fig[f->kind].def.name, t->x, t->y,
-                       g->kinds[t->kind].rot[t->rot].ftext[n->local]));
+        jb_str(jb, i ? ",{\"player\":" : "{\"player\":");
+        jb_int(jb, f->player);
+        jb_str(jb, ",\"kind\":\"");
+        jb_str(jb, g->fig[f->kind].def.name);
+        jb_str(jb, "\",\"x\":");
+        jb_int(jb, t->x);
+        jb_str(jb, ",\"y\":");
+        jb_int(jb, t->y);
+        jb_str(jb, ",\"feature\":\"");
+        jb_str(jb, g->kinds[t->kind].rot[t->rot].ftext[n->local]);
+        jb_str(jb, "\"}");
     }
-    TRY(cas_writef(out, "],\"open\":["));
+}
+
+static void json_open_and_bag(const struct cas_state *s, struct jbuf *jb)
+{
+    const struct cas_game *g = s->game;
+    jb_str(jb, "],\"open\":[");
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
-        TRY(cas_writef(out, "%s[%d,%d]", i ? "," : "", c->x, c->y));
+        jb_str(jb, i ? ",[" : "[");
+        jb_int(jb, c->x);
+        jb_str(jb, ",");
+        jb_int(jb, c->y);
+        jb_str(jb, "]");
     }
-    TRY(cas_writef(out, "],\"bag\":{"));
+    jb_str(jb, "],\"bag\":{");
     int first = 1;
     for (int k = 0; k < g->nkinds; k++)
         if (C_BAG(s)[k]) {
-            TRY(cas_writef(out, "%s\"%s\":%d", first ? "" : ",", g->kinds[k].id,
-                           C_BAG(s)[k]));
+            jb_str(jb, first ? "\"" : ",\"");
+            jb_str(jb, g->kinds[k].id);
+            jb_str(jb, "\":");
+            jb_int(jb, C_BAG(s)[k]);
             first = 0;
         }
-    return cas_writef(out, "},");
+    jb_str(jb, "},");
+}
+
+static int json_board(const struct cas_state *s, const struct cas_writer *out)
+{
+    struct jbuf jb = {.out = out, .rc = CAS_OK};
+    json_tiles(s, &jb);
+    json_figures(s, &jb);
+    json_open_and_bag(s, &jb);
+    jb_flush(&jb);
+    return jb.rc;
 }
 
 static int json_expansions(const struct cas_state *s, int viewer,

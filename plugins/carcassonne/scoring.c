@@ -174,3 +174,17 @@ void cas__carc_final_scoring(struct cas_state *s)
         score_feature(s, (int)roots[i], CAS_CARC_FINAL);
     cas__carc_hook_final(s);
 }
+
+void cas__carc_winners_text(const struct cas_state *s, char *buf, size_t cap)
+{
+    const struct cas_game *g = s->game;
+    int64_t best = INT64_MIN;
+    for (int p = 0; p < g->nplayers; p++)
+        best = s->score[p] > best ? s->score[p] : best;
+    size_t n = (size_t)snprintf(buf, cap, "game over; winner:");
+    for (int p = 0; p < g->nplayers && n < cap; p++)
+        if (s->score[p] == best)
+            n += (size_t)snprintf(buf + n, cap - n, " %s", cas__carc_colours[p]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, " with %lld", (long long)best);
+}

@@ -62,6 +62,16 @@ static void next_player(struct cas_state *s)
     enter(s, ST_TURN_START);
 }
 
+/* Final scoring, then the END event naming the winners. */
+static void end_game(struct cas_state *s)
+{
+    cas__carc_final_scoring(s);
+    enter(s, ST_END);
+    char text[160];
+    cas__carc_winners_text(s, text, sizeof text);
+    cas__carc_event(s, CAS_EVENT_END, -1, 0, text);
+}
+
 void cas__carc_advance(struct cas_state *s)
 {
     for (;;) {
@@ -74,8 +84,7 @@ void cas__carc_advance(struct cas_state *s)
             if (slot_waits(s))
                 return;
             if (s->bag_left == 0) {
-                cas__carc_final_scoring(s);
-                enter(s, ST_END);
+                end_game(s);
                 return;
             }
             enter(s, ST_DRAW);

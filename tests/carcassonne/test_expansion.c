@@ -7,6 +7,9 @@
  *  - a new phase after scoring: whoever placed a tile on a toll road
  *    decides `toll tax` (+1 point, counted in the expansion's own state) or
  *    `toll skip`;
+ *  - a tile source other than the bag: a BEFORE_DRAW phase lets a player
+ *    place their GATE (a `hand` tile with `*` edges, like an abbey) with
+ *    `gate X,Y ROTATION` instead of drawing, or `gate keep`;
  *  - its own serialized state, checked on deserialize, and its render part.
  */
 #include <setjmp.h>
@@ -28,10 +31,12 @@ struct toll_ctx {
     const struct cas_carc_api *api;
     const struct cas_host *host;
     int toll_attr;
+    int gate_kind;
 };
 
 struct toll_state {
     uint8_t taxes[6];
+    uint8_t gate_used[6];
 };
 
 /* The services table, as init received it (read-only copy for the hooks of
@@ -52,8 +57,9 @@ static int toll_init(const struct cas_carc_api *api, const struct cas_host *host
     ctx->host = host;
     toll_api_copy = *api;
     ctx->toll_attr = api->attribute_index(game, "toll");
+    ctx->gate_kind = api->tile_kind_index(game, "GATE");
     *xctx = ctx;
-    return ctx->toll_attr >= 0 ? CAS_OK : CAS_EDATA;
+    return ctx->toll_attr >= 0 && ctx->gate_kind >= 0 ? CAS_OK : CAS_EDATA;
 }
 
 static void toll_fini(void *xctx)
@@ -160,12 +166,110 @@ static int toll_render(void *xctx, const cas_carc *c, int viewer,
     return cas_writef(out, "tolls collected: Red %d, Blue %d\n", st->taxes[0], st->taxes[1]);
 }
 
+/* ---- the gate: a tile from the hand instead of the draw */
+
+#define GATE_KEEP 0
+#define GATE_PAYLOAD(x, y, rot)                                                 \
+    (1 + (((uint64_t)(uint16_t)((x) + 0x8000) << 18) |                            \
+          ((uint64_t)(uint16_t)((y) + 0x8000) << 2) | (uint64_t)(rot)))
+
+static int gate_actor(void *xctx, const cas_carc *c)
+{
+    struct toll_ctx *ctx = xctx;
+    const struct toll_state *st = ctx->api->xstate_const(c, xctx);
+    int p = ctx->api->active_player(c), used = 0;
+    for (int i = 0; i < 6; i++)
+        used += st->gate_used[i];
+    if (st->gate_used[p] || used >= ctx->api->tile_kind_count(ctx->api->game(c),
+                                                               ctx->gate_kind))
+        return CAS_CARC_PHASE_SKIP;
+    return p;
+}
+
+static int gate_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
+                      size_t *count)
+{
+    struct toll_ctx *ctx = xctx;
+    int xy[2 * 512];
+    size_t spots, n = 0;
+    int rc = ctx->api->open_spots(c, xy, 512, &spots);
+    if (rc != CAS_OK)
+        return rc;
+    if (n < cap)
+        payloads[n] = GATE_KEEP;
+    n++;
+    for (size_t i = 0; i < spots; i++)
+        for (int rot = 0; rot < 4; rot++)
+            if (ctx->api->can_place(c, ctx->gate_kind, xy[2 * i], xy[2 * i + 1], rot)) {
+                if (n < cap)
+                    payloads[n] = GATE_PAYLOAD(xy[2 * i], xy[2 * i + 1], rot);
+                n++;
+            }
+    *count = n;
+    return n > cap ? CAS_ENOSPC : CAS_OK;
+}
+
+static int gate_apply(void *xctx, cas_carc *c, uint64_t payload)
+{
+    struct toll_ctx *ctx = xctx;
+    if (payload == GATE_KEEP)
+        return CAS_CARC_PHASE_DONE;
+    uint64_t v = payload - 1;
+    int x = (int)((v >> 18) & 0xFFFF) - 0x8000, y = (int)((v >> 2) & 0xFFFF) - 0x8000;
+    int rc = ctx->api->place_tile(c, ctx->gate_kind, x, y, (int)(v & 3));
+    if (rc != CAS_OK)
+        return rc;
+    struct toll_state *st = ctx->api->xstate(c, xctx);
+    st->gate_used[ctx->api->active_player(c)] = 1;
+    return CAS_CARC_PHASE_DONE;
+}
+
+static int gate_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf, size_t cap)
+{
+    (void)xctx;
+    (void)c;
+    int len;
+    if (payload == GATE_KEEP) {
+        len = snprintf(buf, cap, "gate keep");
+    } else {
+        uint64_t v = payload - 1;
+        len = snprintf(buf, cap, "gate %d,%d %d", (int)((v >> 18) & 0xFFFF) - 0x8000,
+                       (int)((v >> 2) & 0xFFFF) - 0x8000, (int)(v & 3) * 90);
+    }
+    return (size_t)len < cap ? len : CAS_ENOSPC;
+}
+
+static int gate_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload)
+{
+    (void)xctx;
+    (void)c;
+    int x, y, deg, used = 0;
+    if (strcmp(text, "gate keep") == 0) {
+        *payload = GATE_KEEP;
+        return CAS_OK;
+    }
+    if (sscanf(text, "gate %d,%d %d%n", &x, &y, &deg, &used) != 3 || text[used] ||
+        deg % 90 || deg < 0 || deg > 270)
+        return CAS_EPARSE;
+    *payload = GATE_PAYLOAD(x, y, deg / 90);
+    return CAS_OK;
+}
+
 static const struct cas_carc_hooks toll_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = toll_points,
 };
 
 static const struct cas_carc_phase toll_phases[] = {{
+    .struct_size = sizeof(struct cas_carc_phase),
+    .name = "gate",
+    .slot = CAS_CARC_BEFORE_DRAW,
+    .actor = gate_actor,
+    .legal = gate_legal,
+    .apply = gate_apply,
+    .text = gate_text,
+    .parse = gate_parse,
+}, {
     .struct_size = sizeof(struct cas_carc_phase),
     .name = "toll",
     .slot = CAS_CARC_AFTER_SCORING,
@@ -204,7 +308,7 @@ static const struct cas_carc_expansion toll_expansion = {
     .render = toll_render,
     .hooks = &toll_hooks,
     .phases = toll_phases,
-    .n_phases = 1,
+    .n_phases = 2,
 };
 
 static char data_dir[1024];
@@ -302,7 +406,7 @@ static void test_state_block_serialized(void **unused)
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_OK);
     assert_true(g.vt->hash(back) == g.vt->hash(g.state));
     g.vt->state_free(back);
-    bytes[len - 6] = 200; /* Red's taxes in the toll block */
+    bytes[len - 12] = 200; /* Red's taxes in the toll block */
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_ECORRUPT);
     assert_non_null(strstr(g.error, "expansion rejected its block"));
     cas_test_game_close(&g);
@@ -319,6 +423,26 @@ static void test_abi_major_refused(void **unused)
     assert_int_equal(cas_test_game_try_open(&g, cas_plugin_entry(), 2, NULL, &ref, 1),
                      CAS_EVERSION);
     assert_non_null(strstr(g.error, "expansion toll: built for Carcassonne extension ABI 2.0"));
+    cas_test_game_close(&g);
+}
+
+/* A tile from the hand instead of the draw; its `*` edges fit anything
+ * and close the road they touch. */
+static void test_tile_from_hand(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,W:1,GATE:2");
+    assert_int_equal(g.vt->current(g.state), 0);
+    char texts[4096];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_true(strncmp(texts, "gate keep\ngate -1,0 0\n", 22) == 0);
+    cas_test_play_record(&g, "gate 1,0 0\ndeploy meeple monastery\n"
+                             "gate keep\n"
+                             "draw W\nplace W -1,0 0\ndeploy meeple road E\n");
+    assert_non_null(strstr(g.events, "Blue +2 road (2 tiles)"));
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){2, 2}); /* Red: monastery 1+1 */
     cas_test_game_close(&g);
 }
 
@@ -391,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_state_block_serialized),
         cmocka_unit_test(test_abi_major_refused),
         cmocka_unit_test(test_first_answer_wins),
+        cmocka_unit_test(test_tile_from_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@ static void play_scenario(int nplayers, const char *const *options, const char *
     cas_test_play_record(&g, record);
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, expected);
+    assert_non_null(strstr(g.events, "game over; winner:"));
     cas_test_game_close(&g);
 }
 
@@ -163,6 +164,32 @@ static void test_farmer_tie(void **unused)
                   (const int64_t[]){3, 3});
 }
 
+/* One field touching two completed cities: 6 for its farmer. */
+static void test_farmer_two_cities(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,K:1,E:2", NULL};
+    play_scenario(2, opts,
+                  "draw K\nplace K 1,0 0\ndeploy meeple field En+Es+Se+Wn\n"
+                  "draw E\nplace E 0,-1 180\npass\n"
+                  "draw E\nplace E 1,-1 180\npass\n",
+                  (const int64_t[]){6, 0});
+}
+
+/* Three fields with farmers (Red, Blue, Red) joined: Red alone scores. */
+static void test_farmer_majority(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:2,B:1,A:1", NULL};
+    play_scenario(2, opts,
+                  "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw U\nplace U -1,0 0\ndeploy meeple field Es+Se+Sw+Ws\n"
+                  "draw B\nplace B 1,-1 0\npass\n"
+                  "draw A\nplace A 2,0 90\npass\n",
+                  (const int64_t[]){3, 0});
+}
+
 /* With farmers off no field can be chosen. */
 static void test_farmers_off(void **unused)
 {
@@ -222,18 +249,22 @@ static void test_city_closed_on_three_sides(void **unused)
                   (const int64_t[]){0, 8});
 }
 
-/* Five players, each scoring a different way. */
+/* Five players, each scoring a different way; the END event names the
+ * three tied winners. */
 static void test_five_players(void **unused)
 {
     (void)unused;
     const char *opts[] = {"tiles=*:0,D:1,U:2,E:1,B:1,V:1", NULL};
-    play_scenario(5, opts,
-                  "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
-                  "draw E\nplace E 0,-1 180\ndeploy meeple city S\n"
-                  "draw B\nplace B 0,1 0\ndeploy meeple monastery\n"
-                  "draw U\nplace U -1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
-                  "draw V\nplace V 2,0 0\npass\n",
-                  (const int64_t[]){4, 4, 4, 3, 0});
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 5, opts, NULL, 0);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw E\nplace E 0,-1 180\ndeploy meeple city S\n"
+                             "draw B\nplace B 0,1 0\ndeploy meeple monastery\n"
+                             "draw U\nplace U -1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                             "draw V\nplace V 2,0 0\npass\n");
+    cas_test_expect_scores(&g, (const int64_t[]){4, 4, 4, 3, 0});
+    assert_non_null(strstr(g.events, "game over; winner: Red Blue Green with 4\n"));
+    cas_test_game_close(&g);
 }
 
 int main(void)
@@ -249,6 +280,8 @@ int main(void)
         cmocka_unit_test(test_farmer_scores_completed_city),
         cmocka_unit_test(test_field_split_by_road),
         cmocka_unit_test(test_farmer_tie),
+        cmocka_unit_test(test_farmer_two_cities),
+        cmocka_unit_test(test_farmer_majority),
         cmocka_unit_test(test_farmers_off),
         cmocka_unit_test(test_tile_fits_nowhere),
         cmocka_unit_test(test_road_loop),

@@ -1,0 +1,152 @@
+/*
+ * test_check.c — the conformance checker passes the fixture game and fails
+ * each broken copy of it, naming the property the copy breaks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check.h"
+#include "match.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+const struct cas_plugin *fixture_broken_text_entry(void);
+const struct cas_plugin *fixture_broken_hash_entry(void);
+const struct cas_plugin *fixture_broken_shared_entry(void);
+const struct cas_plugin *fixture_broken_unsorted_entry(void);
+const struct cas_plugin *fixture_broken_duplicate_entry(void);
+
+/* Check `plugin` with its default options over 2-4 players. */
+static int run_check(const struct cas_plugin *plugin, int games,
+                     struct cas__check_report *report)
+{
+    size_t n = 0;
+    struct cas_option_value *options = cas__option_defaults(plugin, &n);
+    struct cas__check_target target = {
+        .plugin = plugin, .data_dir = "", .options = options, .n_options = n,
+        .min_players = plugin->min_players, .max_players = plugin->max_players,
+    };
+    struct cas__check_options opt = {.games = games, .seed = 1};
+    int rc = cas__check_run(&target, &opt, report);
+    free(options);
+    return rc;
+}
+
+/* The report printed as a person reads it, for failure messages. */
+static char *printed(const struct cas__check_report *report)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cas__check_print(report, out);
+    fclose(out);
+    return text;
+}
+
+static void test_good_fixture_passes(void **unused)
+{
+    (void)unused;
+    struct cas__check_report report;
+    int rc = run_check(cas_plugin_entry(), 12, &report);
+    char *text = printed(&report);
+    if (rc != CAS_OK)
+        fail_msg("%s", text);
+    assert_int_equal(report.failed, 0);
+    assert_int_equal(report.games, 12);
+    assert_true(report.plies > 12 * 30);
+    assert_non_null(strstr(text, "fixture: every property held in 12 games"));
+    free(text);
+}
+
+static void expect_broken(const struct cas_plugin *plugin, const char *property)
+{
+    struct cas__check_report report;
+    assert_int_equal(run_check(plugin, 20, &report), CAS_EMISMATCH);
+    char *text = printed(&report);
+    if (strcmp(report.property, property) != 0)
+        fail_msg("expected %s to break %s, the checker said:\n%s", plugin->id, property, text);
+    char headline[128];
+    snprintf(headline, sizeof headline, "%s: FAILED %s\n", plugin->id, property);
+    assert_non_null(strstr(text, headline));
+    assert_non_null(strstr(text, "game with seed "));
+    assert_non_null(strstr(text, "reproduce: castellan check "));
+    free(text);
+}
+
+static void test_text_that_does_not_round_trip(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_text_entry(), "text-round-trip");
+}
+
+static void test_hash_that_changes_after_deserialize(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_hash_entry(), "serialize-hash");
+}
+
+static void test_state_shared_between_instances(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_shared_entry(), "interleaved-games");
+}
+
+static void test_unsorted_legal_actions(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_unsorted_entry(), "legal-actions-sorted");
+}
+
+static void test_duplicated_legal_actions(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_duplicate_entry(), "legal-actions-unique");
+}
+
+/* The failing action is named by its text. */
+static void test_failure_names_the_action(void **unused)
+{
+    (void)unused;
+    struct cas__check_report report;
+    run_check(fixture_broken_text_entry(), 1, &report);
+    assert_int_equal(strncmp(report.action, "Play ", 5), 0);
+    assert_non_null(strstr(report.detail, "parse_action(\"Play "));
+    assert_int_equal(report.seed, 1);
+}
+
+/* A game that cannot be opened is reported, not crashed on. */
+static void test_game_that_cannot_open(void **unused)
+{
+    (void)unused;
+    const struct cas_plugin *plugin = cas_plugin_entry();
+    const struct cas_option_value options[] = {
+        {sizeof options[0], "cards", "3"}, {sizeof options[0], "hand", "5"},
+    };
+    struct cas__check_target target = {
+        .plugin = plugin, .data_dir = "", .options = options, .n_options = 2,
+        .min_players = 2, .max_players = 2,
+    };
+    struct cas__check_options opt = {.games = 1, .seed = 3};
+    struct cas__check_report report;
+    assert_int_equal(cas__check_run(&target, &opt, &report), CAS_EOPTION);
+    assert_string_equal(report.property, "game-new");
+    assert_non_null(strstr(report.detail, "option cards = 3"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_fixture_passes),
+        cmocka_unit_test(test_text_that_does_not_round_trip),
+        cmocka_unit_test(test_hash_that_changes_after_deserialize),
+        cmocka_unit_test(test_state_shared_between_instances),
+        cmocka_unit_test(test_unsorted_legal_actions),
+        cmocka_unit_test(test_duplicated_legal_actions),
+        cmocka_unit_test(test_failure_names_the_action),
+        cmocka_unit_test(test_game_that_cannot_open),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,106 @@
+/*
+ * test_match.c — a match of the fixture game: option errors name the
+ * option, the allocator counts the plugin's bytes exactly, two matches are
+ * independent, buffers grow for the plugin's buffer protocol.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "match_support.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+static void test_bad_option_is_named(void **unused)
+{
+    (void)unused;
+    static const char *const options[] = {"hand=9", NULL};
+    struct cas__match m;
+    char err[512];
+    assert_int_equal(cas_test_match_try_open(&m, cas_plugin_entry(), 2, options, err,
+                                             sizeof err), CAS_EOPTION);
+    assert_string_equal(err, "fixture: option hand = 9: hand must be a whole number "
+                             "from 1 to 5, not \"9\"");
+    assert_null(m.game);
+    assert_null(m.data_dir);
+}
+
+static void test_bad_player_count_is_explained(void **unused)
+{
+    (void)unused;
+    struct cas__match m;
+    char err[512];
+    assert_int_equal(cas_test_match_try_open(&m, cas_plugin_entry(), 5, NULL, err, sizeof err),
+                     CAS_EINVAL);
+    assert_non_null(strstr(err, "Ladder is for 2 to 4 players, not 5"));
+}
+
+static void test_allocator_counts_bytes(void **unused)
+{
+    (void)unused;
+    struct cas__match m;
+    cas_state *a, *b;
+    cas_test_match_open(&m, cas_plugin_entry(), 3, NULL);
+    size_t game_bytes = m.heap_bytes;
+    assert_true(game_bytes > 0);
+    assert_int_equal(m.vt->state_new(m.game, &a), CAS_OK);
+    size_t state_bytes = m.heap_bytes - game_bytes;
+    assert_true(state_bytes > 0);
+    assert_int_equal(m.vt->state_clone(a, &b), CAS_OK);
+    assert_int_equal(m.heap_bytes, game_bytes + 2 * state_bytes);
+    m.vt->state_free(a);
+    m.vt->state_free(b);
+    assert_int_equal(m.heap_bytes, game_bytes);
+    assert_int_equal(m.heap_peak, game_bytes + 2 * state_bytes);
+    void *block = m.host.alloc(m.host.ctx, 10);
+    block = m.host.realloc(m.host.ctx, block, 1000);
+    assert_non_null(block);
+    assert_int_equal(m.heap_bytes, game_bytes + 1000);
+    m.host.release(m.host.ctx, block);
+    m.host.release(m.host.ctx, NULL);
+    assert_int_equal(m.heap_bytes, game_bytes);
+    cas__match_close(&m);
+    assert_int_equal(m.heap_bytes, 0);
+}
+
+/* The buffers start small and grow to what the plugin asks for. */
+static void test_legal_actions_buffer_grows(void **unused)
+{
+    (void)unused;
+    static const char *const options[] = {"cards=20", NULL};
+    struct cas__match m;
+    struct cas__actions list = {0};
+    cas_state *s;
+    cas_test_match_open(&m, cas_plugin_entry(), 2, options);
+    assert_int_equal(m.vt->state_new(m.game, &s), CAS_OK);
+    list.items = malloc(2 * sizeof *list.items);
+    list.cap = 2;
+    assert_int_equal(cas__match_legal(&m, s, &list), CAS_OK);
+    assert_int_equal(list.count, 20);
+    assert_true(list.cap >= 20);
+    assert_int_equal(cas__match_outcomes(&m, s, &list), CAS_OK);
+    assert_int_equal(list.n_outcomes, 20);
+    assert_int_equal(list.outcomes[19].weight, 2);
+    char text[8];
+    assert_int_equal(cas__match_action_text(&m, s, list.items[0], text, sizeof text), CAS_OK);
+    assert_string_equal(text, "draw 1");
+    assert_int_equal(cas__match_action_text(&m, s, list.items[19], text, 4), CAS_ENOSPC);
+    assert_int_equal(cas__match_action_text(&m, s, 0xdead0000, text, sizeof text), CAS_EINVAL);
+    cas__actions_free(&list);
+    m.vt->state_free(s);
+    cas__match_close(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_option_is_named),
+        cmocka_unit_test(test_bad_player_count_is_explained),
+        cmocka_unit_test(test_allocator_counts_bytes),
+        cmocka_unit_test(test_legal_actions_buffer_grows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

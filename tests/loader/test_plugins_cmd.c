@@ -1,0 +1,70 @@
+/*
+ * test_plugins_cmd.c — `castellan plugins`: one line per plugin found,
+ * usable or refused, descriptor checks included; usage errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "loader_fixtures.h"
+
+static void test_lists_usable_and_refused(void **state)
+{
+    (void)state;
+    struct cas__registry *reg = scan_fixtures("good:shadow:so-abi-major");
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    assert_int_equal(cas__plugins_list(reg, out), 2);
+    char got[8192] = "";
+    rewind(out);
+    size_t len = fread(got, 1, sizeof got - 1, out);
+    got[len] = '\0';
+    fclose(out);
+    const char *b = fixture_base();
+    char expected[8192];
+    snprintf(expected, sizeof expected,
+        "exp-a                  expansion 1.0.0    %s/good/exp-a  ok\n"
+        "exp-b                  expansion 1.0.0    %s/good/exp-b  ok\n"
+        "exp-c                  expansion 1.0.0    %s/good/exp-c  ok\n"
+        "exp-d                  expansion 1.0.0    %s/good/exp-d  ok\n"
+        "exp-e                  expansion 1.0.0    %s/good/exp-e  ok\n"
+        "exp-other              expansion 1.0.0    %s/good/exp-other  ok\n"
+        "fixgame                game      1.0.0    %s/good/fixgame  ok\n"
+        "othergame              game      1.0.0    %s/good/othergame  ok\n"
+        "fixgame                game      2.0.0    %s/shadow/fixgame  refused: "
+        "%s/shadow/fixgame/fixgame.ini: shadowed by %s/good/fixgame/fixgame.ini, found "
+        "earlier on the plugin path; remove one of them or reorder the path\n"
+        "fix                    game      1.0.0    %s/so-abi-major/fix  refused: "
+        "%s/so-abi-major/fix/fix.so: plugin ABI 2.0 has another major version than the "
+        "host's 1.0; rebuild the plugin against this castellan's plugin.h (ABI 1.x)\n",
+        b, b, b, b, b, b, b, b, b, b, b, b, b);
+    assert_string_equal(got, expected);
+    cas__registry_free(reg);
+}
+
+static void test_usage(void **state)
+{
+    (void)state;
+    assert_int_equal(cas__cmd_plugins(2, (char *[]){"plugins", "--help", NULL}), 0);
+    assert_int_equal(cas__cmd_plugins(2, (char *[]){"plugins", "--bogus", NULL}), 2);
+    assert_int_equal(cas__cmd_plugins(2, (char *[]){"plugins", "--plugin-path", NULL}), 2);
+}
+
+static void test_command_scans_the_given_path(void **state)
+{
+    (void)state;
+    char arg[4096];
+    snprintf(arg, sizeof arg, "--plugin-path=%s/good", fixture_base());
+    assert_int_equal(cas__cmd_plugins(2, (char *[]){"plugins", arg, NULL}), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lists_usable_and_refused),
+        cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_command_scans_the_given_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
