@@ -65,6 +65,18 @@ const char *cas_test_data_dir(const char *plugin_id, char *buf, size_t cap)
     return buf;
 }
 
+struct cas_expansion_ref cas_test_expansion_ref(const struct cas_plugin *expansion,
+                                                char *dir_buf, size_t cap)
+{
+    return (struct cas_expansion_ref){
+        .struct_size = sizeof(struct cas_expansion_ref),
+        .id = expansion->id,
+        .version = expansion->version,
+        .data_dir = cas_test_data_dir(expansion->id, dir_buf, cap),
+        .extension = expansion->extension,
+    };
+}
+
 static const char *option_override(const char *const *options, const char *name)
 {
     size_t name_len = strlen(name);

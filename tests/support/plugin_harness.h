@@ -30,6 +30,13 @@ struct cas_test_game {
 /* The source-tree data folder of plugin ID: $CASTELLAN_SOURCE_DIR/plugins/ID/data. */
 const char *cas_test_data_dir(const char *plugin_id, char *buf, size_t cap);
 
+/* The expansion ref a host would hand a game for expansion plugin
+ * `expansion` (id, version, extension from its descriptor), with data_dir
+ * its source-tree data folder written into dir_buf, which must outlive the
+ * ref, and no options. */
+struct cas_expansion_ref cas_test_expansion_ref(const struct cas_plugin *expansion,
+                                                char *dir_buf, size_t cap);
+
 /* Open a game of `plugin` for nplayers.  `options` is a NULL-terminated list
  * of "name=value" overriding the declared defaults (NULL for none);
  * expansions may be NULL when n_expansions is 0.  Fails the test on error. */

@@ -1,0 +1,133 @@
+/*
+ * inns_cathedrals.c — the Inns & Cathedrals expansion for Carcassonne,
+ * through castellan/carcassonne.h alone:
+ *  - content: its 18 tiles (data/inns-cathedrals.tiles), the attributes
+ *    `inn` (roads) and `cathedral` (cities), the large meeple (strength 2,
+ *    one per player, on any feature class), a sixth colour;
+ *  - one CHAIN hook, feature_points: a completed road with an inn scores one
+ *    more point per tile (2 in all), a completed city with a cathedral one
+ *    more per tile and coat (3 in all); either scores 0 at the end if open.
+ *    Several inns or cathedrals on one feature count as one.
+ * Rule decisions: docs/rules/inns-cathedrals.md.
+ */
+#include "inns_cathedrals.h"
+
+#include <castellan/carcassonne.h>
+
+struct ic_ctx {
+    const struct cas_carc_api *api;
+    const struct cas_host *host;
+    int inn, cathedral, coat; /* attribute indices */
+};
+
+static int ic_init(const struct cas_carc_api *api, const struct cas_host *host,
+                   const cas_carc_game *game, const struct cas_option_value *options,
+                   size_t n_options, void **xctx, size_t *bad_option)
+{
+    (void)options;
+    (void)n_options;
+    (void)bad_option;
+    struct ic_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);
+    if (!ctx)
+        return CAS_ENOMEM;
+    ctx->api = api;
+    ctx->host = host;
+    ctx->inn = api->attribute_index(game, "inn");
+    ctx->cathedral = api->attribute_index(game, "cathedral");
+    ctx->coat = api->attribute_index(game, "coat");
+    *xctx = ctx;
+    if (ctx->inn < 0 || ctx->cathedral < 0) {
+        cas_host_errorf(host, "inns-cathedrals: the game did not register the "
+                        "attributes inn and cathedral; use a carcassonne plugin "
+                        "with extension ABI %d.%d", CAS_CARC_ABI_MAJOR,
+                        CAS_CARC_ABI_MINOR);
+        return CAS_EDATA;
+    }
+    return CAS_OK;
+}
+
+static void ic_fini(void *xctx)
+{
+    struct ic_ctx *ctx = xctx;
+    ctx->host->release(ctx->host->ctx, ctx);
+}
+
+/* CHAIN: inns double a completed road, cathedrals make a completed city
+ * worth 3 per tile and coat; open at the end, either is worth nothing.
+ * The bonus is added to the value received so that hooks earlier in the
+ * chain keep their part. */
+static int64_t ic_points(void *xctx, const cas_carc *c, cas_carc_feature f,
+                         enum cas_carc_when when, int winner, int64_t points)
+{
+    (void)winner;
+    const struct ic_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    int inns = api->attribute(c, f, ctx->inn);
+    int cathedrals = api->attribute(c, f, ctx->cathedral);
+    if (inns == 0 && cathedrals == 0)
+        return points; /* the common case: no lookup of sizes */
+    struct cas_carc_feature_info info = {.struct_size = sizeof info};
+    if (api->feature_info(c, f, &info) != CAS_OK)
+        return points;
+    int road_inn = info.cls == CAS_CARC_ROAD && inns > 0;
+    int city_cathedral = info.cls == CAS_CARC_CITY && cathedrals > 0;
+    if (!road_inn && !city_cathedral)
+        return points;
+    if (when == CAS_CARC_FINAL)
+        return 0;
+    if (road_inn)
+        return points + info.spaces;
+    int coats = ctx->coat >= 0 ? api->attribute(c, f, ctx->coat) : 0;
+    return points + info.spaces + coats;
+}
+
+static const struct cas_carc_hooks ic_hooks = {
+    .struct_size = sizeof(struct cas_carc_hooks),
+    .feature_points = ic_points,
+};
+
+static const struct cas_carc_figure_kind ic_figures[] = {{
+    .struct_size = sizeof(struct cas_carc_figure_kind),
+    .name = "large-meeple",
+    .per_player = 1,
+    .strength = 2,
+    .classes = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY) |
+               CAS_CARC_CLASS_BIT(CAS_CARC_FIELD) | CAS_CARC_CLASS_BIT(CAS_CARC_CLOISTER),
+}};
+
+static const char *const ic_tile_sets[] = {"inns-cathedrals.tiles"};
+static const char *const ic_attributes[] = {"inn", "cathedral"};
+
+static const struct cas_carc_expansion ic_expansion = {
+    .struct_size = sizeof(struct cas_carc_expansion),
+    .abi_major = CAS_CARC_ABI_MAJOR,
+    .abi_minor = CAS_CARC_ABI_MINOR,
+    .max_players = 6,
+    .tile_sets = ic_tile_sets,
+    .n_tile_sets = sizeof ic_tile_sets / sizeof ic_tile_sets[0],
+    .attributes = ic_attributes,
+    .n_attributes = sizeof ic_attributes / sizeof ic_attributes[0],
+    .figures = ic_figures,
+    .n_figures = sizeof ic_figures / sizeof ic_figures[0],
+    .init = ic_init,
+    .fini = ic_fini,
+    .hooks = &ic_hooks,
+};
+
+static const struct cas_plugin ic_plugin = {
+    .struct_size = sizeof(struct cas_plugin),
+    .abi_major = CAS_ABI_MAJOR,
+    .abi_minor = CAS_ABI_MINOR,
+    .fingerprint = CAS_BUILD_FINGERPRINT,
+    .id = "inns-cathedrals",
+    .version = "1.0.0",
+    .kind = CAS_KIND_EXPANSION,
+    .extends = "carcassonne",
+    .max_players = 6,
+    .extension = &ic_expansion,
+};
+
+const struct cas_plugin *cas__ic_plugin(void)
+{
+    return &ic_plugin;
+}

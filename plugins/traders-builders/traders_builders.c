@@ -1,0 +1,344 @@
+/*
+ * traders_builders.c — the Traders & Builders expansion for Carcassonne,
+ * through castellan/carcassonne.h alone:
+ *  - content: its 24 tiles (data/traders-builders.tiles) with the goods
+ *    attributes `wine`, `grain`, `cloth` on cities; the builder (roads and
+ *    cities, joins its owner's meeple, escorted) and the pig (fields, joins
+ *    its owner's farmer, stays, escorted), neither counting for majority;
+ *  - goods: a completed city gives its symbols to the player who placed the
+ *    tile (feature_completed); at the end 10 points per good to each player
+ *    with the most tokens (final_scoring);
+ *  - builder: a tile extending a road or city that holds the active
+ *    player's builder grants one more tile this turn, once a turn
+ *    (tile_placed, turn_end);
+ *  - pig: a field scored for a winner who has a pig in it is worth one more
+ *    point per completed city (feature_points).
+ * The draw is already a chance decision over the whole pool: the bag.
+ * Rule decisions: docs/rules/traders-builders.md.
+ */
+#include "traders_builders.h"
+
+#include <castellan/carcassonne.h>
+
+#include <stdio.h>
+
+#define TB_GOODS 3
+#define TB_MAX_PLAYERS 6
+#define TB_GOODS_POINTS 10
+#define TB_FIGURES_ON_MAX 256 /* figures on one feature, at the most */
+
+static const char *const tb_goods_names[TB_GOODS] = {"wine", "grain", "cloth"};
+
+struct tb_ctx {
+    const struct cas_carc_api *api;
+    const struct cas_host *host;
+    int goods[TB_GOODS]; /* attribute indices */
+    int builder, pig;    /* figure kind indices */
+};
+
+/* The per-state block: plain bytes, cloned, hashed and serialized. */
+struct tb_state {
+    uint8_t goods[TB_MAX_PLAYERS][TB_GOODS]; /* tokens each player holds */
+    uint8_t bonus_granted; /* this turn's tile extended the builder's feature */
+    uint8_t in_bonus;      /* this turn is a builder's second tile */
+};
+
+static int tb_init(const struct cas_carc_api *api, const struct cas_host *host,
+                   const cas_carc_game *game, const struct cas_option_value *options,
+                   size_t n_options, void **xctx, size_t *bad_option)
+{
+    (void)options;
+    (void)n_options;
+    (void)bad_option;
+    struct tb_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);
+    if (!ctx)
+        return CAS_ENOMEM;
+    ctx->api = api;
+    ctx->host = host;
+    int missing = 0;
+    for (int i = 0; i < TB_GOODS; i++) {
+        ctx->goods[i] = api->attribute_index(game, tb_goods_names[i]);
+        missing |= ctx->goods[i] < 0;
+    }
+    ctx->builder = api->figure_kind_index(game, "builder");
+    ctx->pig = api->figure_kind_index(game, "pig");
+    *xctx = ctx;
+    if (missing || ctx->builder < 0 || ctx->pig < 0) {
+        cas_host_errorf(host, "traders-builders: the game did not register the goods "
+                        "attributes and the builder and pig; use a carcassonne plugin "
+                        "with extension ABI %d.%d", CAS_CARC_ABI_MAJOR,
+                        CAS_CARC_ABI_MINOR);
+        return CAS_EDATA;
+    }
+    return CAS_OK;
+}
+
+static void tb_fini(void *xctx)
+{
+    struct tb_ctx *ctx = xctx;
+    ctx->host->release(ctx->host->ctx, ctx);
+}
+
+/* A state block is sound when its flags are flags and no more tokens are
+ * out than tiles were placed (each tile shows at most one symbol). */
+static int tb_state_check(void *xctx, const cas_carc *c, const void *xstate)
+{
+    const struct tb_ctx *ctx = xctx;
+    const struct tb_state *st = xstate;
+    int tokens = 0;
+    for (int p = 0; p < TB_MAX_PLAYERS; p++)
+        for (int i = 0; i < TB_GOODS; i++)
+            tokens += st->goods[p][i];
+    if (st->bonus_granted > 1 || st->in_bonus > 1 || tokens > ctx->api->tile_count(c))
+        return CAS_ECORRUPT;
+    return CAS_OK;
+}
+
+/* ------------------------------------------------------------ figures */
+
+/* Does `player` have a figure other than a builder or pig (a meeple of any
+ * kind: the escort the builder and pig need) on feature f? */
+static int has_follower(const struct tb_ctx *ctx, const cas_carc *c, int player,
+                        cas_carc_feature f)
+{
+    struct cas_carc_figure on[TB_FIGURES_ON_MAX];
+    size_t n;
+    if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (on[i].player == player && on[i].kind != ctx->builder && on[i].kind != ctx->pig)
+            return 1;
+    return 0;
+}
+
+static int has_figure_of_kind(const struct tb_ctx *ctx, const cas_carc *c, int player,
+                              int kind, cas_carc_feature f)
+{
+    struct cas_carc_figure on[TB_FIGURES_ON_MAX];
+    size_t n;
+    if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (on[i].player == player && on[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* VETO for builders and pigs alike: only beside the owner's own meeple
+ * (on a road or city for the builder, a farmer for the pig: the kinds'
+ * classes already say where). */
+static int tb_needs_follower(void *xctx, const cas_carc *c, int player,
+                             cas_carc_feature f)
+{
+    return !has_follower(xctx, c, player, f);
+}
+
+/* ------------------------------------------------------------ builder */
+
+/* CALL-ALL: a tile extending a road or city with the active player's
+ * builder grants one more tile, unless this is already that tile. */
+static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
+{
+    const struct tb_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    struct tb_state *st = api->xstate(c, xctx);
+    if (st->in_bonus || st->bonus_granted ||
+        api->supply(c, player, ctx->builder) > 0) /* builder not on the board */
+        return;
+    cas_carc_feature features[32];
+    size_t n;
+    if (api->tile_features(c, tile, features, 32, &n) != CAS_OK)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        struct cas_carc_feature_info info = {.struct_size = sizeof info};
+        if (api->feature_info(c, features[i], &info) != CAS_OK ||
+            (info.cls != CAS_CARC_ROAD && info.cls != CAS_CARC_CITY) ||
+            !has_figure_of_kind(ctx, c, player, ctx->builder, features[i]))
+            continue;
+        st->bonus_granted = 1;
+        api->grant_extra_turn(c);
+        api->event(c, player, "builder: one more tile this turn");
+        return;
+    }
+}
+
+/* CALL-ALL: a granted tile makes the next turn the bonus turn; after the
+ * bonus turn, the next one is ordinary again. */
+static void tb_turn_end(void *xctx, cas_carc *c, int player)
+{
+    (void)player;
+    struct tb_state *st = ((const struct tb_ctx *)xctx)->api->xstate(c, xctx);
+    st->in_bonus = st->bonus_granted;
+    st->bonus_granted = 0;
+}
+
+/* ------------------------------------------------------------ goods */
+
+/* CALL-ALL: the player who placed the completing tile takes one token per
+ * goods symbol in the city, whoever owns it. */
+static void tb_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_feature f)
+{
+    const struct tb_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    int count[TB_GOODS], any = 0;
+    for (int i = 0; i < TB_GOODS; i++)
+        any |= (count[i] = api->attribute(c, f, ctx->goods[i])) > 0;
+    if (!any || player < 0 || player >= TB_MAX_PLAYERS)
+        return;
+    struct tb_state *st = api->xstate(c, xctx);
+    char text[96];
+    int len = snprintf(text, sizeof text, "player %d takes goods:", player + 1);
+    for (int i = 0; i < TB_GOODS; i++) {
+        if (count[i] == 0)
+            continue;
+        st->goods[player][i] = (uint8_t)(st->goods[player][i] + count[i]);
+        len += snprintf(text + len, sizeof text - (size_t)len, " %d %s", count[i],
+                        tb_goods_names[i]);
+    }
+    api->event(c, player, text);
+}
+
+/* CALL-ALL at the end: 10 points per good to every player holding the
+ * most tokens of it (at least one). */
+static void tb_final_scoring(void *xctx, cas_carc *c)
+{
+    const struct tb_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    const struct tb_state *st = api->xstate_const(c, xctx);
+    int players = api->nplayers(api->game(c));
+    for (int i = 0; i < TB_GOODS; i++) {
+        int most = 0;
+        for (int p = 0; p < players; p++)
+            most = st->goods[p][i] > most ? st->goods[p][i] : most;
+        if (most == 0)
+            continue;
+        char reason[32];
+        snprintf(reason, sizeof reason, "most %s", tb_goods_names[i]);
+        for (int p = 0; p < players; p++)
+            if (st->goods[p][i] == most)
+                api->add_score(c, p, TB_GOODS_POINTS, reason);
+    }
+}
+
+/* ------------------------------------------------------------ pig */
+
+/* CHAIN: a field whose winner has a pig in it scores one more per
+ * completed city (4 instead of 3). */
+static int64_t tb_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
+                                 enum cas_carc_when when, int winner, int64_t points)
+{
+    const struct tb_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    if (when != CAS_CARC_FINAL || api->supply(c, winner, ctx->pig) > 0)
+        return points; /* fields score at the end; no pig out: no lookup */
+    struct cas_carc_feature_info info = {.struct_size = sizeof info};
+    if (api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_FIELD ||
+        !has_figure_of_kind(ctx, c, winner, ctx->pig, f))
+        return points;
+    return points + info.completed_cities;
+}
+
+/* ------------------------------------------------------------ render */
+
+static int render_json(const struct tb_state *st, int players, const struct cas_writer *out)
+{
+    int rc = cas_writef(out, "{\"goods\":[");
+    for (int p = 0; rc >= 0 && p < players; p++)
+        rc = cas_writef(out, "%s[%d,%d,%d]", p ? "," : "", st->goods[p][0], st->goods[p][1],
+                        st->goods[p][2]);
+    return rc < 0 ? rc : cas_writef(out, "],\"bonus_tile\":%d}", st->in_bonus);
+}
+
+static int render_text(const struct tb_state *st, int players, const struct cas_writer *out)
+{
+    int rc = 0;
+    for (int p = 0; rc >= 0 && p < players; p++)
+        rc = cas_writef(out, "goods of player %d: %d wine, %d grain, %d cloth\n", p + 1,
+                        st->goods[p][0], st->goods[p][1], st->goods[p][2]);
+    if (rc >= 0 && st->in_bonus)
+        rc = cas_writef(out, "this is a builder's second tile\n");
+    return rc;
+}
+
+/* Appends each player's goods tokens (and whether this is a builder's
+ * second tile) to the game's render. */
+static int tb_render(void *xctx, const cas_carc *c, int viewer,
+                     enum cas_render_format format, const struct cas_writer *out)
+{
+    (void)viewer;
+    const struct tb_ctx *ctx = xctx;
+    const struct tb_state *st = ctx->api->xstate_const(c, xctx);
+    int players = ctx->api->nplayers(ctx->api->game(c));
+    int rc = format == CAS_RENDER_JSON ? render_json(st, players, out)
+                                       : render_text(st, players, out);
+    return rc < 0 ? rc : CAS_OK;
+}
+
+/* ------------------------------------------------------------ descriptor */
+
+static const struct cas_carc_hooks tb_hooks = {
+    .struct_size = sizeof(struct cas_carc_hooks),
+    .tile_placed = tb_tile_placed,
+    .feature_completed = tb_feature_completed,
+    .feature_points = tb_feature_points,
+    .final_scoring = tb_final_scoring,
+    .turn_end = tb_turn_end,
+};
+
+static const struct cas_carc_figure_kind tb_figures[] = {
+    {
+        .struct_size = sizeof(struct cas_carc_figure_kind),
+        .name = "builder",
+        .per_player = 1,
+        .strength = 0,
+        .classes = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY),
+        .flags = CAS_CARC_FIG_JOINS | CAS_CARC_FIG_ESCORTED,
+        .can_deploy = tb_needs_follower,
+    },
+    {
+        .struct_size = sizeof(struct cas_carc_figure_kind),
+        .name = "pig",
+        .per_player = 1,
+        .strength = 0,
+        .classes = CAS_CARC_CLASS_BIT(CAS_CARC_FIELD),
+        .flags = CAS_CARC_FIG_JOINS | CAS_CARC_FIG_STAYS | CAS_CARC_FIG_ESCORTED,
+        .can_deploy = tb_needs_follower,
+    },
+};
+
+static const char *const tb_tile_sets[] = {"traders-builders.tiles"};
+
+static const struct cas_carc_expansion tb_expansion = {
+    .struct_size = sizeof(struct cas_carc_expansion),
+    .abi_major = CAS_CARC_ABI_MAJOR,
+    .abi_minor = CAS_CARC_ABI_MINOR,
+    .tile_sets = tb_tile_sets,
+    .n_tile_sets = sizeof tb_tile_sets / sizeof tb_tile_sets[0],
+    .attributes = tb_goods_names,
+    .n_attributes = TB_GOODS,
+    .figures = tb_figures,
+    .n_figures = sizeof tb_figures / sizeof tb_figures[0],
+    .state_size = sizeof(struct tb_state),
+    .init = tb_init,
+    .fini = tb_fini,
+    .state_check = tb_state_check,
+    .render = tb_render,
+    .hooks = &tb_hooks,
+};
+
+static const struct cas_plugin tb_plugin = {
+    .struct_size = sizeof(struct cas_plugin),
+    .abi_major = CAS_ABI_MAJOR,
+    .abi_minor = CAS_ABI_MINOR,
+    .fingerprint = CAS_BUILD_FINGERPRINT,
+    .id = "traders-builders",
+    .version = "1.0.0",
+    .kind = CAS_KIND_EXPANSION,
+    .extends = "carcassonne",
+    .extension = &tb_expansion,
+};
+
+const struct cas_plugin *cas__tb_plugin(void)
+{
+    return &tb_plugin;
+}

@@ -1,0 +1,145 @@
+/*
+ * test_expansions_combined.c — Inns & Cathedrals and Traders & Builders in
+ * one game: interactions with exact scores (a builder's second tile
+ * completing a goods city on an inn road, a pig with a large farmer, a
+ * builder beside a large meeple against two meeples), the combined pool,
+ * six players, and random complete games checked at every decision.
+ * Coordinates: start tile D at 0,0 (city N, road E+W), x east, y south.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "scenario.h"
+
+#define BOTH (CARCX_IC | CARCX_TB)
+
+/* Red's builder rides an inn road; extending it (IC-15) grants a second
+ * tile, which completes Blue's wine city: Blue scores 6, Red takes the
+ * wine.  At the end the inn road is open (Red's meeple: 0) and Red's wine
+ * is the majority: Red 10, Blue 6. */
+static void test_builder_second_tile_completes_goods_city(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, BOTH, "*:0,D:1,U:3,TB-3:1,IC-15:1,E:1");
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw TB-3\nplace TB-3 0,-1 90\ndeploy meeple city N+S\n"
+                             "draw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                             "draw U\nplace U 0,1 0\npass\n"
+                             "draw IC-15\nplace IC-15 3,0 0\npass\n"
+                             "draw E\n");
+    assert_int_equal(g.vt->current(g.state), 0); /* Red's second tile */
+    cas_test_play_record(&g, "place E 0,-2 180\npass\n");
+    assert_non_null(strstr(g.events, "player 1 takes goods: 1 wine\n"
+                                     "Blue +6 city (3 tiles, 0 coats)\n"));
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){10, 6});
+    cas_test_game_close(&g);
+}
+
+/* Red's large farmer and pig; Blue's farmer joins through E(1,-1): Red has
+ * the majority (2 against 1) and the pig: 4 for each of 2 cities. */
+static void test_pig_with_large_farmer(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, BOTH, "*:0,D:1,U:2,E:3",
+                   "draw U\nplace U 1,0 0\ndeploy large-meeple field Nw+Ne+En+Wn\n"
+                   "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                   "draw U\nplace U -1,0 0\ndeploy pig field Nw+Ne+En+Wn\n"
+                   "draw E\nplace E 1,-1 0\npass\n"
+                   "draw E\nplace E 1,-2 180\npass\n",
+                   (const int64_t[]){8, 0});
+}
+
+/* A builder beside Red's large meeple adds nothing to the majority: 2
+ * against Blue's two meeples is still a tie, both score the 10. */
+static void test_builder_beside_large_meeple_against_two_meeples(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, BOTH, CARCX_TIE_CITY_TILES,
+                   CARCX_TIE_CITY_RECORD "draw R\nplace R 1,-1 0\ndeploy builder city N+E+W\n",
+                   (const int64_t[]){10, 10});
+}
+
+/* Both tile sets in one bag: 71 + 18 + 24 tiles of 24 + 17 + 24 kinds. */
+static void test_combined_pool(void **unused)
+{
+    (void)unused;
+    carcx_expect_pool(BOTH, 71 + 18 + 24, 24 + 17 + 24);
+}
+
+/* ------------------------------------------------------------ playouts */
+
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* At one decision: the legal list is non-empty, sorted and unique; every
+ * action's text parses back to it; the state survives serialize. */
+static void check_decision(struct cas_test_game *g, const cas_action *legal, size_t n)
+{
+    assert_true(n > 0);
+    char text[128];
+    for (size_t i = 0; i < n; i++) {
+        assert_true(i == 0 || legal[i - 1] < legal[i]);
+        cas_action back;
+        assert_true(g->vt->action_text(g->state, legal[i], text, sizeof text) > 0);
+        assert_int_equal(g->vt->parse_action(g->state, text, &back), CAS_OK);
+        assert_true(back == legal[i]);
+    }
+    static uint8_t bytes[1 << 17];
+    size_t len;
+    cas_state *back;
+    assert_int_equal(g->vt->serialize(g->state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
+                     CAS_OK);
+    assert_int_equal(g->vt->deserialize(g->game, bytes, len, &back), CAS_OK);
+    assert_true(g->vt->hash(back) == g->vt->hash(g->state));
+    g->vt->state_free(back);
+}
+
+/* Random complete games, 2 to 6 players, with both expansions. */
+static void test_random_games(void **unused)
+{
+    (void)unused;
+    uint64_t seed = 0x9E3779B97F4A7C15u;
+    static cas_action legal[4096];
+    for (int game = 0; game < 20; game++) {
+        struct cas_test_game g;
+        carcx_open(&g, 2 + game % 5, BOTH, NULL);
+        int decisions = 0;
+        while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
+            size_t n;
+            assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+            if (decisions++ % 7 == 0)
+                check_decision(&g, legal, n);
+            assert_int_equal(g.vt->apply(g.state, legal[next_random(&seed) % n], NULL), CAS_OK);
+            assert_true(decisions < 2000);
+        }
+        int64_t scores[6];
+        assert_int_equal(g.vt->returns(g.state, scores, 6), CAS_OK);
+        for (int p = 0; p < g.nplayers; p++)
+            assert_true(scores[p] >= 0);
+        cas_test_game_close(&g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builder_second_tile_completes_goods_city),
+        cmocka_unit_test(test_pig_with_large_farmer),
+        cmocka_unit_test(test_builder_beside_large_meeple_against_two_meeples),
+        cmocka_unit_test(test_combined_pool),
+        cmocka_unit_test(test_random_games),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

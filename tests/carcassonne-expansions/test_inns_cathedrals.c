@@ -1,0 +1,210 @@
+/*
+ * test_inns_cathedrals.c — Inns & Cathedrals scenarios with exact scores:
+ * each rulebook caption (10-point inn roads, 27-point cathedral city, open
+ * inn road and cathedral city worth 0, the 8-point large-meeple city, the
+ * 9-point large farmer), inns and cathedrals not stacking, the inn on two
+ * arms of the junction tile, a large meeple against two meeples, the tile
+ * pool and the sixth colour.
+ * Coordinates: start tile D at 0,0 (city N, road E+W), x east, y south.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "scenario.h"
+
+/* Caption: a 5-tile road with an inn scores 10.  W(-1,0) D IC-15 U W(3,0). */
+static void test_inn_road_scores_two_per_tile(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-15:1,U:1,W:2",
+                   "draw IC-15\nplace IC-15 1,0 0\ndeploy meeple road E+W\n"
+                   "draw U\nplace U 2,0 0\npass\n"
+                   "draw W\nplace W 3,0 0\npass\n"
+                   "draw W\nplace W -1,0 0\npass\n",
+                   (const int64_t[]){10, 0});
+}
+
+/* Caption: two inns on a 5-tile road still score 10 (no stacking).
+ * W(-1,0) D IC-15 IC-12(2,0, turning south) W(2,1). */
+static void test_two_inns_do_not_stack(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-15:1,IC-12:1,W:2",
+                   "draw IC-15\nplace IC-15 1,0 0\ndeploy meeple road E+W\n"
+                   "draw IC-12\nplace IC-12 2,0 0\npass\n"
+                   "draw W\nplace W 2,1 180\npass\n"
+                   "draw W\nplace W -1,0 0\npass\n",
+                   (const int64_t[]){10, 0});
+}
+
+/* Caption: an inn road still open at the end scores nothing, while Blue's
+ * plain open road scores its tile. */
+static void test_open_inn_road_scores_nothing(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-15:1,U:1",
+                   "draw IC-15\nplace IC-15 1,0 0\ndeploy meeple road E+W\n"
+                   "draw U\nplace U 0,1 0\ndeploy meeple road E+W\n",
+                   (const int64_t[]){0, 1});
+}
+
+/* The junction tile's inn serves its E and W arms, not its S arm: Red's
+ * W arm road (3 tiles) scores 6, Blue's S arm road (2 tiles) 2. */
+static void test_junction_inn_serves_two_arms(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-14:1,W:2",
+                   "draw IC-14\nplace IC-14 1,0 0\ndeploy meeple road W\n"
+                   "draw W\nplace W 1,1 180\ndeploy meeple road N\n"
+                   "draw W\nplace W -1,0 0\npass\n",
+                   (const int64_t[]){6, 2});
+}
+
+/* Caption: a cathedral city of 7 tiles and 2 coats scores 9 x 3 = 27.
+ * D, IC-1(0,-1), F(0,-2) coat, E(0,-3), E(-1,-1), F(1,-1) coat, E(2,-1). */
+static void test_cathedral_city_27(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:1,F:2,E:3",
+                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
+                   "draw F\nplace F 0,-2 90\npass\n"
+                   "draw E\nplace E 0,-3 180\npass\n"
+                   "draw E\nplace E -1,-1 90\npass\n"
+                   "draw F\nplace F 1,-1 0\npass\n"
+                   "draw E\nplace E 2,-1 270\npass\n",
+                   (const int64_t[]){27, 0});
+}
+
+/* Both cathedrals in one 8-tile city: 3 per tile, not more. */
+static void test_two_cathedrals_do_not_stack(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:2,E:5",
+                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
+                   "draw IC-1\nplace IC-1 0,-2 0\npass\n"
+                   "draw E\nplace E -1,-1 90\npass\n"
+                   "draw E\nplace E 1,-1 270\npass\n"
+                   "draw E\nplace E -1,-2 90\npass\n"
+                   "draw E\nplace E 1,-2 270\npass\n"
+                   "draw E\nplace E 0,-3 180\npass\n",
+                   (const int64_t[]){24, 0});
+}
+
+/* Caption: a cathedral city still open at the end scores nothing, while
+ * Blue's plain open city scores 1. */
+static void test_open_cathedral_city_scores_nothing(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:1,E:1",
+                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
+                   "draw E\nplace E 0,1 180\ndeploy meeple city S\n",
+                   (const int64_t[]){0, 1});
+}
+
+/* Caption: Red's large meeple against Black's meeple in a completed city:
+ * Red alone scores 8 (4 tiles: D, N(0,-1), G(1,-1), E(2,-1)). */
+static void test_large_meeple_city_8(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,N:1,U:2,E:1,G:1",
+                   "draw N\nplace N 0,-1 180\ndeploy large-meeple city E+S\n"
+                   "draw U\nplace U 1,0 0\npass\n"
+                   "draw U\nplace U 2,0 0\npass\n"
+                   "draw E\nplace E 2,-1 270\ndeploy meeple city W\n"
+                   "draw G\nplace G 1,-1 0\npass\n",
+                   (const int64_t[]){8, 0});
+}
+
+/* A large meeple against two meeples is a tie: both score the full 10 for
+ * a 5-tile city joined by R(1,-1). */
+static void test_large_meeple_ties_two_meeples(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, CARCX_TIE_CITY_TILES,
+                   CARCX_TIE_CITY_RECORD "draw R\nplace R 1,-1 0\npass\n",
+                   (const int64_t[]){10, 10});
+}
+
+/* Caption: Red's large farmer against Blue's farmer in a field touching 3
+ * completed cities: Red alone scores 9.  The fields join at E(1,-1). */
+static void test_large_farmer_9(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,U:2,E:5",
+                   "draw U\nplace U 1,0 0\ndeploy large-meeple field Nw+Ne+En+Wn\n"
+                   "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                   "draw E\nplace E 1,-1 0\npass\n"
+                   "draw E\nplace E 1,-2 180\npass\n"
+                   "draw U\nplace U -1,0 0\npass\n"
+                   "draw E\nplace E -1,-1 0\npass\n"
+                   "draw E\nplace E -1,-2 180\npass\n",
+                   (const int64_t[]){9, 0});
+}
+
+/* The large meeple is one per player: after deploying it, it is no longer
+ * offered, and it is offered beside the meeple before. */
+static void test_large_meeple_offered_once(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-15:1,U:3");
+    char texts[1024];
+    cas_test_play_record(&g, "draw IC-15\nplace IC-15 1,0 0\n");
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_non_null(strstr(texts, "deploy large-meeple road E+W\n"));
+    assert_non_null(strstr(texts, "deploy large-meeple field Nw+Ne+En+Wn\n"));
+    cas_test_play_record(&g, "deploy large-meeple field Es+Se+Sw+Ws\n"
+                             "draw U\nplace U 0,1 0\npass\n"
+                             "draw U\nplace U 2,0 0\n");
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_null(strstr(texts, "large-meeple"));
+    assert_non_null(strstr(texts, "deploy meeple road E+W\n"));
+    cas_test_game_close(&g);
+}
+
+/* The pool: 71 base tiles in the bag plus the 18 of the expansion, of
+ * 17 kinds. */
+static void test_tile_pool(void **unused)
+{
+    (void)unused;
+    carcx_expect_pool(CARCX_IC, 71 + 18, 24 + 17);
+}
+
+/* Six players with the expansion (the sixth is Pink); not without it. */
+static void test_sixth_colour(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 6, CARCX_IC, NULL);
+    assert_string_equal(g.vt->player_label(g.game, 5), "Pink");
+    cas_test_game_close(&g);
+    assert_int_equal(cas_test_game_try_open(&g, cas_plugin_entry(), 6, NULL, NULL, 0),
+                     CAS_EINVAL);
+    assert_non_null(strstr(g.error, "Carcassonne takes 2 to 5"));
+    cas_test_game_close(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inn_road_scores_two_per_tile),
+        cmocka_unit_test(test_two_inns_do_not_stack),
+        cmocka_unit_test(test_open_inn_road_scores_nothing),
+        cmocka_unit_test(test_junction_inn_serves_two_arms),
+        cmocka_unit_test(test_cathedral_city_27),
+        cmocka_unit_test(test_two_cathedrals_do_not_stack),
+        cmocka_unit_test(test_open_cathedral_city_scores_nothing),
+        cmocka_unit_test(test_large_meeple_city_8),
+        cmocka_unit_test(test_large_meeple_ties_two_meeples),
+        cmocka_unit_test(test_large_farmer_9),
+        cmocka_unit_test(test_large_meeple_offered_once),
+        cmocka_unit_test(test_tile_pool),
+        cmocka_unit_test(test_sixth_colour),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
