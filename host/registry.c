@@ -125,15 +125,21 @@ static char *concat3(const char *a, const char *b, const char *c)
 }
 
 /* folder made absolute against the working directory, so that dlopen()
- * never searches and data_dir is absolute as plugins are promised. */
+ * never searches and data_dir is absolute as plugins are promised; trailing
+ * slashes go, so the paths shown to users read DIR/ID, never DIR//ID. */
 static char *absolute_folder(const char *folder)
 {
-    if (folder[0] == '/')
-        return strdup(folder);
     char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        return strdup(folder);
-    return concat3(cwd, "/", folder);
+    char *absolute;
+    if (folder[0] == '/' || !getcwd(cwd, sizeof cwd))
+        absolute = strdup(folder);
+    else
+        absolute = concat3(cwd, "/", folder);
+    if (!absolute)
+        return NULL;
+    for (size_t len = strlen(absolute); len > 1 && absolute[len - 1] == '/'; len--)
+        absolute[len - 1] = '\0';
+    return absolute;
 }
 
 static void info_free(struct cas__plugin_info *info)

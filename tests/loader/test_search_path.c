@@ -67,6 +67,20 @@ static void test_relative_folders_become_absolute(void **state)
     cas__registry_free(reg);
 }
 
+static void test_trailing_slashes_are_dropped(void **state)
+{
+    (void)state;
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s/good//", fixture_base());
+    struct cas__strlist path = {.items = (char *[]){folder}, .count = 1};
+    struct cas__registry *reg = NULL;
+    assert_int_equal(cas__registry_scan(&path, &reg), CAS_OK);
+    char expected[4096];
+    snprintf(expected, sizeof expected, "%s/good/fixgame", fixture_base());
+    assert_string_equal(fixture(reg, "fixgame")->dir, expected);
+    cas__registry_free(reg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -74,6 +88,7 @@ int main(void)
         cmocka_unit_test(test_without_cli_or_env),
         cmocka_unit_test(test_missing_folders_are_skipped),
         cmocka_unit_test(test_relative_folders_become_absolute),
+        cmocka_unit_test(test_trailing_slashes_are_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
