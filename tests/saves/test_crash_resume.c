@@ -31,7 +31,19 @@
 #error "CASTELLAN_EXE must name the castellan executable"
 #endif
 
-#define ROUNDS 25          /* games, each killed at least once */
+/* The games played, with the rounds (games killed at least once) each. */
+struct crash_game {
+    const char *id;
+    const char *rules;  /* the [rules] section, or "" */
+    int rounds;
+};
+
+static const struct crash_game crash_games[] = {
+    {"fixture", "[rules]\ncards = 20\nhand = 3\n", 25},
+    /* Played only where the Carcassonne plugin is built. */
+    {"carcassonne", "", 10},
+};
+
 #define MAX_KILLS 8        /* per game; then it may finish in peace */
 #define MAX_ATTEMPTS 200   /* runs per game before giving up */
 
@@ -60,18 +72,18 @@ static double next_fraction(struct crash_run *c)
     return (double)((c->rng * 2685821657736338717u) >> 11) / 9007199254740992.0;
 }
 
-static void write_config(struct crash_run *c)
+static void write_config(struct crash_run *c, const struct crash_game *game)
 {
     char text[2048];
     cas_test_dir_file(&c->dir, "saves.db", c->db, sizeof c->db);
     cas_test_dir_file(&c->dir, "session.ini", c->config, sizeof c->config);
     int len = snprintf(text, sizeof text,
-                       "[session]\ngame = fixture\nseed = 20261129\n"
-                       "[rules]\ncards = 20\nhand = 3\n"
+                       "[session]\ngame = %s\nseed = 20261129\n%s"
                        "[player.1]\nname = Ada\nagent = random\n"
                        "[player.2]\nname = Bob\nagent = greedy\n"
                        "[player.3]\nname = Cy\nagent = random\n"
-                       "[saves]\ndatabase = %s\ncampaign = crash\n", c->db);
+                       "[saves]\ndatabase = %s\ncampaign = crash\n", game->id,
+                       game->rules, c->db);
     cas_test_write_file(c->config, text, (size_t)len);
 }
 
@@ -257,15 +269,12 @@ static void crash_one_game(struct crash_run *c, const struct cas__saves_game *ex
     fail_msg("the game did not finish after %d runs", MAX_ATTEMPTS);
 }
 
-static void test_killed_games_resume_to_the_same_end(void **state)
+/* Kill and resume `game` through its rounds. */
+static void crash_rounds(struct crash_run *c, const struct crash_game *game)
 {
-    struct crash_run *c = calloc(1, sizeof *c);
-    assert_non_null(c);
-    c->dir = *(struct cas_test_dir *)*state;
-    c->rng = 0x5eed5eed12345678u;
-
     /* The uninterrupted game, timed. */
-    write_config(c);
+    write_config(c, game);
+    remove_db(c->db);
     create_db(c);
     char *play[] = {CASTELLAN_EXE, "play", "--config", c->config, NULL};
     double start = now_seconds();
@@ -278,18 +287,34 @@ static void test_killed_games_resume_to_the_same_end(void **state)
     assert_int_equal(expected.status, CAS__SAVES_FINISHED);
     assert_true(expected.n_actions > 50);
     c->length = expected.n_actions;
+    c->kills = c->kills_mid_game = 0;
 
-    for (int round = 0; round < ROUNDS; round++) {
+    for (int round = 0; round < game->rounds; round++) {
         remove_db(c->db);
         create_db(c);
         crash_one_game(c, &expected);
     }
-    print_message("%d kills, %d of them left a game half-journaled (%zu actions "
-                  "per game, %.1f ms per uninterrupted run)\n", c->kills,
+    print_message("%s: %d kills, %d of them left a game half-journaled (%zu actions "
+                  "per game, %.1f ms per uninterrupted run)\n", game->id, c->kills,
                   c->kills_mid_game, expected.n_actions, c->reference_seconds * 1e3);
-    assert_true(c->kills >= ROUNDS);
-    assert_true(c->kills_mid_game >= ROUNDS / 2);
+    assert_true(c->kills >= game->rounds);
+    assert_true(c->kills_mid_game >= game->rounds / 2);
     cas__saves_game_free(&expected);
+}
+
+static void test_killed_games_resume_to_the_same_end(void **state)
+{
+    struct crash_run *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->dir = *(struct cas_test_dir *)*state;
+    c->rng = 0x5eed5eed12345678u;
+    for (size_t i = 0; i < sizeof crash_games / sizeof crash_games[0]; i++) {
+        char manifest[1024];
+        snprintf(manifest, sizeof manifest, "%s/%s/%s.ini", CASTELLAN_PLUGIN_DIR,
+                 crash_games[i].id, crash_games[i].id);
+        if (access(manifest, R_OK) == 0)
+            crash_rounds(c, &crash_games[i]);
+    }
     free(c);
 }
 
