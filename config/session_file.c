@@ -89,8 +89,9 @@ static int player_number(const char *section)
 }
 
 /* A section header: known, numbered in order, never repeated. */
-static void section_header(struct file_ctx *f, const char *name)
+static void on_section(void *user, const char *name)
 {
+    struct file_ctx *f = user;
     int first = seen_before(f, name);
     if (f->rc)
         return;
@@ -119,13 +120,6 @@ static void section_header(struct file_ctx *f, const char *name)
     } else {
         took(f, cas__desc_add_player(f->d, f->cur.line, f->err, f->errlen));
     }
-}
-
-static int on_section(void *user, const char *name, int line)
-{
-    (void)line;
-    section_header(user, name);
-    return 0;
 }
 
 static void unknown_key(struct file_ctx *f, const char *section, const char *key,
@@ -219,7 +213,8 @@ static void key_line(struct file_ctx *f, const char *section, const char *key,
                      const char *value)
 {
     if (f->cur.long_line == f->cur.line) {
-        problem(f, CAS_EPARSE, "line is too long; keep lines under 200 characters");
+        problem(f, CAS_EPARSE, "line longer than %d characters; shorten it",
+                f->cur.line_limit);
         return;
     }
     if (*section == '\0') {

@@ -214,8 +214,9 @@ static int check_value(const struct cas_option_spec *spec, const char *value, co
         if (*value && *end == '\0' && n >= spec->min && n <= spec->max)
             return CAS_OK;
         return cas__errorf(err, errlen, CAS_EOPTION,
-                           "%s: %s = \"%s\" is not valid; use an integer from %lld to %lld", at,
-                           spec->name, value, (long long)spec->min, (long long)spec->max);
+                           "%s: %s = \"%s\" is not valid; use an integer from %lld to %lld",
+                           at, spec->name, value, (long long)spec->min,
+                           (long long)spec->max);
     case CAS_OPTION_CHOICE:
         return check_choice(spec, value, at, err, errlen);
     case CAS_OPTION_TEXT:

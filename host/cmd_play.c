@@ -150,7 +150,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     } else if (rc == CAS_OK) {
         status = 0;
     } else if (rc == CAS_ECONFLICT) {
-        printf("Game stopped: %s.  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
+        printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
         status = 0;
     } else {
         fprintf(stderr, "castellan play: %s\n", s.error);

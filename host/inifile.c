@@ -78,9 +78,7 @@ static void notice_section(struct cas__ini_cursor *cur, const char *line)
         len = sizeof name - 1;
     memcpy(name, line + 1, len);
     name[len] = '\0';
-    int rc = cur->on_section(cur->user, name, cur->line);
-    if (rc && !cur->stop)
-        cur->stop = rc;
+    cur->on_section(cur->user, name);
 }
 
 /* inih's fgets-like reader over the cursor's text. */
@@ -93,6 +91,7 @@ static char *read_line(char *str, int num, void *stream)
     size_t len = nl ? (size_t)(nl - cur->next) : strlen(cur->next);
     size_t keep = len;
     cur->line++;
+    cur->line_limit = num - 1;
     if (keep > (size_t)num - 1) {
         keep = (size_t)num - 1;
         if (!cur->long_line)
@@ -113,6 +112,5 @@ int cas__ini_parse(const char *text, struct cas__ini_cursor *cur,
     cur->next = text;
     cur->line = 0;
     cur->long_line = 0;
-    cur->stop = 0;
     return ini_parse_stream(read_line, cur, handler, user);
 }

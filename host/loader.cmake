@@ -23,3 +23,12 @@ endif()
 target_compile_definitions(castellan-loader PRIVATE
   CASTELLAN_PLUGIN_INSTALL_DIR="${cas_plugin_install_abs}"
   CASTELLAN_BUILD_PLUGIN_DIR="${CASTELLAN_BUILD_PLUGIN_DIR}")
+
+# cas_plugin_private(TARGET PATH...) — the loader refuses a plugin whose
+# folder, manifest or library group or others may write.  Under a umask
+# like 002 the build tree would create them so; after TARGET links, take
+# group and other write access away from PATH... and the library.
+function(cas_plugin_private target)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND chmod go-w ${ARGN} $<TARGET_FILE:${target}> VERBATIM)
+endfunction()

@@ -4,6 +4,7 @@
  * naming file:line, the bad value and the fix; the first problem wins.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,11 +47,14 @@ struct manifest_ctx {
     int rc;              /* CAS_ENOMEM once storing failed */
 };
 
-static int refuse_at(struct manifest_ctx *m, const char *fmt, const char *a,
-                     const char *b)
+static int refuse_at(struct manifest_ctx *m, const char *fmt, ...) CAS_PRINTF(2, 3);
+static int refuse_at(struct manifest_ctx *m, const char *fmt, ...)
 {
     char reason[512];
-    snprintf(reason, sizeof reason, fmt, a, b);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
     int rc = cas__refuse(m->info, "%s:%d: %s", m->info->manifest_path, m->cur.line,
                          reason);
     if (rc)
@@ -60,10 +64,8 @@ static int refuse_at(struct manifest_ctx *m, const char *fmt, const char *a,
 
 static int bad_value(struct manifest_ctx *m, enum key k, const char *value)
 {
-    char fmt[256];
-    snprintf(fmt, sizeof fmt, "%s = \"%%s\" is not valid; use %s%%s", keys[k].name,
-             keys[k].expected);
-    return refuse_at(m, fmt, value, "");
+    return refuse_at(m, "%s = \"%s\" is not valid; use %s", keys[k].name, value,
+                     keys[k].expected);
 }
 
 /* "1.2.3" (three) or "1.0" (two) dot-separated decimal numbers. */
@@ -182,13 +184,10 @@ static int unknown_key(struct manifest_ctx *m, const char *section, const char *
             names[n++] = keys[k].name;
     if (*section == '\0')
         return refuse_at(m, "key \"%s\" comes before any section; put it under "
-                            "[plugin] or [expansion]%s", name, "");
+                            "[plugin] or [expansion]", name);
     if (n == 0)
-        return refuse_at(m, "unknown section [%s]; use [plugin] or [expansion]%s",
-                         section, "");
-    char where[300];
-    snprintf(where, sizeof where, "\"%s\" in [%s]", name, section);
-    return refuse_at(m, "unknown key %s; did you mean %s?", where,
+        return refuse_at(m, "unknown section [%s]; use [plugin] or [expansion]", section);
+    return refuse_at(m, "unknown key \"%s\" in [%s]; did you mean %s?", name, section,
                      cas__closest(name, names, n));
 }
 
@@ -198,31 +197,24 @@ static int on_key(void *user, const char *section, const char *name, const char 
     if (m->rc)
         return 1;
     if (m->cur.long_line == m->cur.line)
-        return refuse_at(m, "line longer than the %s characters a manifest line may "
-                            "have%s; shorten it", "199", "");
+        return refuse_at(m, "line longer than %d characters; shorten it",
+                         m->cur.line_limit);
     for (int k = 0; k < N_KEYS; k++) {
         if (strcmp(keys[k].section, section) != 0 || strcmp(keys[k].name, name) != 0)
             continue;
-        if (m->line_of[k]) {
-            char first[32];
-            snprintf(first, sizeof first, "%d", m->line_of[k]);
-            return refuse_at(m, "duplicate key \"%s\" (first set at line %s); keep one",
-                             name, first);
-        }
+        if (m->line_of[k])
+            return refuse_at(m, "duplicate key \"%s\" (first set at line %d); keep one",
+                             name, m->line_of[k]);
         m->line_of[k] = m->cur.line;
         return store_value(m, (enum key)k, value);
     }
     return unknown_key(m, section, name);
 }
 
-static int on_section(void *user, const char *name, int line)
+static void on_section(void *user, const char *name)
 {
-    struct manifest_ctx *m = user;
-    (void)line;
-    if (strcmp(name, "plugin") == 0 || strcmp(name, "expansion") == 0)
-        return 0;
-    unknown_key(m, name, "");
-    return 0;
+    if (strcmp(name, "plugin") != 0 && strcmp(name, "expansion") != 0)
+        unknown_key(user, name, "");
 }
 
 /* The manifest's own ABI against the host's, before anything is loaded. */

@@ -352,14 +352,17 @@ struct cas__plugin_info *cas__registry_find(struct cas__registry *reg, const cha
     return NULL;
 }
 
-const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
-                                  enum cas_plugin_kind kind)
+/* The id closest to `id` among plugins of `kind` (0: any) that extend
+ * `extends` (NULL: any). */
+static const char *closest_of(const struct cas__registry *reg, const char *id,
+                              enum cas_plugin_kind kind, const char *extends)
 {
     const char *best = NULL;
     size_t best_distance = (size_t)-1;
     for (size_t i = 0; i < reg->count; i++) {
         const struct cas__plugin_info *info = reg->plugins[i];
-        if (!info->id || (kind && info->kind != kind))
+        if (!info->id || (kind && info->kind != kind) ||
+            (extends && (!info->extends || strcmp(info->extends, extends) != 0)))
             continue;
         size_t d = cas__edit_distance(id, info->id);
         if (d < best_distance) {
@@ -368,4 +371,16 @@ const char *cas__registry_closest(const struct cas__registry *reg, const char *i
         }
     }
     return best;
+}
+
+const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
+                                  enum cas_plugin_kind kind)
+{
+    return closest_of(reg, id, kind, NULL);
+}
+
+const char *cas__registry_closest_expansion(const struct cas__registry *reg, const char *id,
+                                            const char *game_id)
+{
+    return closest_of(reg, id, CAS_KIND_EXPANSION, game_id);
 }

@@ -57,6 +57,10 @@ struct cas__plugin_info *cas__registry_find(struct cas__registry *reg, const cha
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
                                   enum cas_plugin_kind kind);
 
+/* The expansion of game_id closest to id, or NULL if game_id has none. */
+const char *cas__registry_closest_expansion(const struct cas__registry *reg, const char *id,
+                                            const char *game_id);
+
 /* dlopen and check one plugin.  On failure sets info->refusal and returns a
  * negative code; loading an already loaded plugin is a no-op. */
 int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info);

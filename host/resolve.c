@@ -10,28 +10,34 @@
 
 #include "text.h"
 
-/* Find and load id as `kind`, or explain why not. */
+/* Find and load id as `kind`, or explain why not; an unknown expansion is
+ * answered with the closest expansion of game_id, if it has any. */
 static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin_kind kind,
-                      struct cas__plugin_info **out, char *err, size_t errlen)
+                      const char *game_id, struct cas__plugin_info **out, char *err,
+                      size_t errlen)
 {
     const char *what = kind == CAS_KIND_GAME ? "game" : "expansion";
     struct cas__plugin_info *info = cas__registry_find(reg, id);
     if (!info) {
-        const char *closest = cas__registry_closest(reg, id, kind);
+        const char *closest = game_id ? cas__registry_closest_expansion(reg, id, game_id)
+                                      : NULL;
+        if (!closest)
+            closest = cas__registry_closest(reg, id, kind);
         return cas__errorf(err, errlen, CAS_ENOTFOUND,
-                    "unknown %s \"%s\"; %s%s (castellan plugins lists them all)", what, id,
-                    closest ? "closest: " : "none is installed", closest ? closest : "");
+                           "unknown %s \"%s\"; %s%s (castellan plugins lists them all)",
+                           what, id, closest ? "closest: " : "none is installed",
+                           closest ? closest : "");
     }
     if (info->kind != kind)
         return cas__errorf(err, errlen, CAS_EINVAL, "\"%s\" is %s, not %s; %s", id,
-                    kind == CAS_KIND_GAME ? "an expansion" : "a game",
-                    kind == CAS_KIND_GAME ? "a game" : "an expansion",
-                    kind == CAS_KIND_GAME ? "name the game it extends as the game"
-                                          : "name it as the game instead");
+                           kind == CAS_KIND_GAME ? "an expansion" : "a game",
+                           kind == CAS_KIND_GAME ? "a game" : "an expansion",
+                           kind == CAS_KIND_GAME ? "name the game it extends as the game"
+                                                 : "name it as the game instead");
     int rc = cas__registry_load(reg, info);
     if (rc)
         return cas__errorf(err, errlen, rc, "%s \"%s\" is refused: %s", what, id,
-                    info->refusal ? info->refusal : "out of memory");
+                           info->refusal ? info->refusal : "out of memory");
     *out = info;
     return CAS_OK;
 }
@@ -44,32 +50,33 @@ static int check_compatible(struct cas__plugin_info *game, struct cas__plugin_in
     int rc = CAS_OK;
     for (size_t i = 0; !rc && i < n; i++)
         if (cas__strlist_index(&ids, exps[i]->id) >= 0)
-            rc = cas__errorf(err, errlen, CAS_EINVAL, "expansion \"%s\" is listed twice; list it once",
-                      exps[i]->id);
+            rc = cas__errorf(err, errlen, CAS_EINVAL,
+                             "expansion \"%s\" is listed twice; list it once", exps[i]->id);
         else
             rc = cas__strlist_push(&ids, exps[i]->id);
     for (size_t i = 0; !rc && i < n; i++) {
         const struct cas__plugin_info *e = exps[i];
         if (strcmp(e->extends, game->id) != 0) {
             rc = cas__errorf(err, errlen, CAS_ECONFLICT,
-                      "expansion \"%s\" extends \"%s\", not the session's game \"%s\"; drop "
-                      "it, or play %s",
-                      e->id, e->extends, game->id, e->extends);
+                             "expansion \"%s\" extends \"%s\", not the session's game "
+                             "\"%s\"; drop it, or play %s",
+                             e->id, e->extends, game->id, e->extends);
             break;
         }
         for (size_t r = 0; !rc && r < e->requires.count; r++)
             if (cas__strlist_index(&ids, e->requires.items[r]) < 0)
                 rc = cas__errorf(err, errlen, CAS_ECONFLICT,
-                          "expansion \"%s\" requires \"%s\" (requires in %s), which the "
-                          "session does not include; add %s to the expansions",
-                          e->id, e->requires.items[r], e->manifest_path,
-                          e->requires.items[r]);
+                                 "expansion \"%s\" requires \"%s\" (requires in %s), "
+                                 "which the session does not include; add %s to the "
+                                 "expansions",
+                                 e->id, e->requires.items[r], e->manifest_path,
+                                 e->requires.items[r]);
         for (size_t c = 0; !rc && c < e->conflicts.count; c++)
             if (cas__strlist_index(&ids, e->conflicts.items[c]) >= 0)
                 rc = cas__errorf(err, errlen, CAS_ECONFLICT,
-                          "expansions \"%s\" and \"%s\" conflict (conflicts in %s); drop "
-                          "one of them",
-                          e->id, e->conflicts.items[c], e->manifest_path);
+                                 "expansions \"%s\" and \"%s\" conflict (conflicts in "
+                                 "%s); drop one of them",
+                                 e->id, e->conflicts.items[c], e->manifest_path);
     }
     cas__strlist_free(&ids);
     return rc;
@@ -137,9 +144,9 @@ static int explain_cycle(struct cas__plugin_info **exps, size_t n, const char *p
                                      exps[walk[k]]->id, k > seen ? " -> " : "");
         free(walk);
         return cas__errorf(err, errlen, CAS_ECONFLICT,
-                    "after/before form a cycle: %s (each must come before the next); "
-                    "remove one of these constraints from their manifests",
-                    chain);
+                           "after/before form a cycle: %s (each must come before the next); "
+                           "remove one of these constraints from their manifests",
+                           chain);
     }
 }
 
@@ -173,9 +180,10 @@ int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
     struct cas__plugin_info **exps = calloc(n ? n : 1, sizeof *exps);
     if (!exps)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
-    int rc = load_named(reg, game_id, CAS_KIND_GAME, &game, err, errlen);
+    int rc = load_named(reg, game_id, CAS_KIND_GAME, NULL, &game, err, errlen);
     for (size_t i = 0; !rc && i < n; i++)
-        rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, &exps[i], err, errlen);
+        rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, game_id, &exps[i], err,
+                        errlen);
     if (!rc)
         rc = check_compatible(game, exps, n, err, errlen);
     if (!rc)

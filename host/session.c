@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "agent.h"
-#include "prng.h"
 
 #define SESSION_TEXT_MAX 512
 
@@ -88,9 +87,8 @@ static int apply_and_report(struct cas__session *s, int actor, cas_action action
         fprintf(s->out, "%s: %s\n", player_name(s, actor), text);
     m->error[0] = '\0';
     int rc = m->vt->apply(s->state, action, &sink);
-    if (rc != CAS_OK) {
+    if (rc != CAS_OK)
         return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, m->error);
-    }
     s->ply++;
     s->hash = m->vt->hash(s->state);
     if (s->out && m->vt->current(s->state) == CAS_ACTOR_TERMINAL)
@@ -106,18 +104,17 @@ int cas__session_replay(struct cas__session *s, const char *text,
     int actor = m->vt->current(s->state);
     m->error[0] = '\0';
     int rc = m->vt->parse_action(s->state, text, &action);
-    if (rc != CAS_OK) {
+    if (rc != CAS_OK)
         return fail(s, rc, "%s refuses \"%s\" (%d): %s", m->plugin->id, text, rc,
                     m->error);
-    }
     rc = apply_and_report(s, actor, action, text);
     if (rc != CAS_OK)
         return rc;
     if (check_hash && s->hash != expected_hash)
         return fail(s, CAS_EMISMATCH,
-                    "after \"%s\" the state hash is %016" PRIx64
+                    "after action %" PRIu32 " \"%s\" the state hash is %016" PRIx64
                     ", the record says %016" PRIx64 ": the game diverged",
-                    text, s->hash, expected_hash);
+                    s->ply - 1, text, s->hash, expected_hash);
     return CAS_OK;
 }
 
@@ -125,16 +122,10 @@ int cas__session_replay(struct cas__session *s, const char *text,
 static int draw_chance(struct cas__session *s, cas_action *out)
 {
     struct cas__match *m = s->match;
-    struct cas__prng r;
-    size_t index;
-    int rc = cas__match_outcomes(m, s->state, &s->scratch);
+    int rc = cas__random_action(m, s->state, &s->scratch, s->seed, s->ply, out);
     if (rc != CAS_OK)
-        return fail(s, rc, "%s: chance outcomes (%d): %s", m->plugin->id, rc, m->error);
-    cas__prng_init(&r, s->seed, s->ply, CAS__STREAM_CHANCE);
-    rc = cas__prng_pick_weighted(&r, s->scratch.outcomes, s->scratch.n_outcomes, &index);
-    if (rc != CAS_OK)
-        return fail(s, rc, "%s lists no chance outcome or a zero weight", m->plugin->id);
-    *out = s->scratch.outcomes[index].action;
+        return fail(s, rc, "%s: no chance outcome could be drawn (%d; are the weights > 0?): %s",
+                    m->plugin->id, rc, m->error);
     return CAS_OK;
 }
 
@@ -187,14 +178,25 @@ int cas__session_step(struct cas__session *s)
     return rc < 0 ? rc : CAS_OK;
 }
 
-int cas__session_run(struct cas__session *s)
+/* The game, the seed (so the game can be replayed) and who sits where. */
+static void announce(struct cas__session *s)
 {
-    if (s->out && s->ply == 0)
+    if (s->ply == 0)
         fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->plugin->id,
                 s->match->nplayers, s->seed);
-    else if (s->out)
+    else
         fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
                 s->match->plugin->id, s->ply, s->seed);
+    for (int p = 0; p < s->match->nplayers; p++)
+        fprintf(s->out, "%s%s as %s", p ? ", " : "", player_name(s, p),
+                cas__match_label(s->match, p));
+    fprintf(s->out, "\n\n");
+}
+
+int cas__session_run(struct cas__session *s)
+{
+    if (s->out)
+        announce(s);
     int rc;
     s->error[0] = '\0';
     while ((rc = cas__session_step(s)) == CAS_OK)

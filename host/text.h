@@ -50,11 +50,11 @@ struct cas__ini_cursor {
     const char *next;     /* rest of the text */
     int line;             /* current line, 1-based */
     int long_line;        /* first over-long line, or 0 */
+    int line_limit;       /* the longest line inih takes, in bytes */
     /* Called for every section header line, even one with no keys below
-     * it; may be NULL.  A nonzero return is remembered in stop. */
-    int (*on_section)(void *user, const char *name, int line);
+     * it (line is then the header's); may be NULL. */
+    void (*on_section)(void *user, const char *name);
     void *user;
-    int stop;
 };
 
 /* Parse text with inih.  handler gets `user`; cur->line tells it where it

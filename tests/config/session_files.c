@@ -11,7 +11,8 @@
 void session_file_load(struct session_file *f, const char *text)
 {
     memset(f, 0, sizeof *f);
-    snprintf(f->path, sizeof f->path, "%s/tests/session-XXXXXX", getenv("CASTELLAN_BUILD_DIR"));
+    snprintf(f->path, sizeof f->path, "%s/tests/session-XXXXXX",
+             getenv("CASTELLAN_BUILD_DIR"));
     int fd = mkstemp(f->path);
     assert_true(fd >= 0);
     size_t len = strlen(text);

@@ -114,6 +114,25 @@ static void test_unreadable_file(void **state)
                              "check the path");
 }
 
+static void test_binary_file(void **state)
+{
+    (void)state;
+    char path[1024], err[2048], expected[2048];
+    snprintf(path, sizeof path, "%s/tests/binary-session.ini", getenv("CASTELLAN_BUILD_DIR"));
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("[session]\0game = x\n", 1, 20, f);
+    fclose(f);
+    struct cas__session_desc d;
+    assert_int_equal(cas__session_desc_load(path, &d, err, sizeof err), CAS_EINVAL);
+    snprintf(expected, sizeof expected,
+             "%s: not a session file (binary, or larger than 1 MiB); give an INI file like "
+             "config/presets/default.ini",
+             path);
+    assert_string_equal(err, expected);
+    remove(path);
+}
+
 static void test_sections(void **state)
 {
     (void)state;
@@ -157,6 +176,10 @@ static void test_keys(void **state)
     expect_file_error("[session]\ngame = x\n[rules]\nFarmers = on\n",
                       "4: rule \"Farmers\" is not an option name; write NAME or "
                       "EXPANSION-ID.NAME in lower case, e.g. farmers");
+    char long_line[512];
+    snprintf(long_line, sizeof long_line, "[session]\ngame = x\n[player.1]\nname = %0250d\n",
+             0);
+    expect_file_error(long_line, "4: line longer than 199 characters; shorten it");
     expect_file_error("[session]\ngame = x\nplayers 2\n",
                       "3: neither [section] nor key = value; fix the line's syntax");
 }
@@ -193,6 +216,16 @@ static void test_values(void **state)
                       "not valid; use 1 to 32 printable characters without ',' or ':'");
     expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\njournal = offf\n",
                       "8: journal = \"offf\" is not valid; use on or off (closest: off)");
+    expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ncampaign = "
+                      "a-campaign-name-that-goes-on-and-on-for-far-more-than-sixty-four-chars\n",
+                      "8: campaign \"a-campaign-name-that-goes-on-and-on-for-far-more-than-"
+                      "sixty-four-chars\" is not valid; use 1 to 64 characters, or leave it "
+                      "out");
+    unsetenv("HOME");
+    expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ndatabase = ~/saves.db\n",
+                      "8: database \"~/saves.db\" starts with ~ but HOME is not set; write "
+                      "the full path");
+    setenv("HOME", "/home/ada", 1);
     expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ndatabase =\n",
                       "8: database is empty; give a file path, or leave it out for the "
                       "default");
@@ -230,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_presets_parse),
         cmocka_unit_test(test_unreadable_file),
+        cmocka_unit_test(test_binary_file),
         cmocka_unit_test(test_sections),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_values),

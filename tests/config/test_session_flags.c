@@ -98,7 +98,8 @@ static void test_flag_errors(void **state)
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame"},
                        "--players: missing; give --players SPEC, e.g. human,greedy or "
                        "Ada:human,Bot:greedy");
-    expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = "human,gredy"},
+    expect_flags_error(&(struct cas__session_flags){.game = "fixgame",
+                                                    .players = "human,gredy"},
                        "--players: agent \"gredy\" is not valid; use human, random or greedy "
                        "(closest: greedy)");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = "Ada:humn"},
@@ -107,7 +108,8 @@ static void test_flag_errors(void **state)
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = ":human"},
                        "--players: player name \"\" is not valid; use 1 to 32 printable "
                        "characters without ',' or ':'");
-    expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = "human,,greedy"},
+    expect_flags_error(&(struct cas__session_flags){.game = "fixgame",
+                                                    .players = "human,,greedy"},
                        "--players: empty player in \"human,,greedy\"; separate players with "
                        "single commas, e.g. human,greedy");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = " "},

@@ -179,6 +179,14 @@ static void test_flags_errors_name_the_flag(void **state)
     assert_string_equal(err, "--rule bonus: bonus = \"12\" is not valid; use an integer from "
                              "0 to 10");
     cas__session_desc_free(&d);
+    const char *twice[] = {"bonus=1", "fixgame.bonus=2"};
+    flags.rules = twice;
+    flags.n_rules = 2;
+    assert_int_equal(cas__session_desc_from_flags(&flags, &d, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__session_desc_validate(&d, reg, &plan, err, sizeof err), CAS_EOPTION);
+    assert_string_equal(err, "--rule fixgame.bonus: option bonus of fixgame is already set by "
+                             "--rule bonus; keep one");
+    cas__session_desc_free(&d);
     flags = (struct cas__session_flags){.game = "fixgame", .expansions = "exp-e",
                                         .players = "human,greedy,random,random,greedy"};
     assert_int_equal(cas__session_desc_from_flags(&flags, &d, err, sizeof err), CAS_OK);

@@ -30,6 +30,14 @@
 #ifndef FIX_FARMERS_DEFAULT
 #define FIX_FARMERS_DEFAULT "on"
 #endif
+#ifdef FIX_NO_PLAYER_LABEL
+#define FIX_PLAYER_LABEL NULL
+#else
+#define FIX_PLAYER_LABEL player_label
+#endif
+#ifndef FIX_FARMERS_NAME
+#define FIX_FARMERS_NAME "farmers"
+#endif
 
 
 #define OPTION(name, type, def, min, max, choices, help) \
@@ -39,7 +47,7 @@
  * and one whose name the game uses too.  Expansions have no vtable. */
 #ifndef FIX_EXTENDS
 static const struct cas_option_spec options[] = {
-    OPTION("farmers", CAS_OPTION_BOOL, FIX_FARMERS_DEFAULT, 0, 0, NULL, "score fields"),
+    OPTION(FIX_FARMERS_NAME, CAS_OPTION_BOOL, FIX_FARMERS_DEFAULT, 0, 0, NULL, "score fields"),
     OPTION("bonus", CAS_OPTION_INT, "3", 0, 10, NULL, "extra points"),
     OPTION("mode", CAS_OPTION_CHOICE, "classic", 0, 0, "classic|fast|long", "pace"),
     OPTION("motto", CAS_OPTION_TEXT, "", 0, 0, NULL, "free text"),
@@ -143,7 +151,7 @@ static __attribute__((unused)) const char *player_label(const cas_game *game, in
     return "?";
 }
 
-static const struct cas_game_vtable vtable = {
+static const struct cas_game_vtable vtable __attribute__((unused)) = {
     .struct_size = sizeof vtable,
     .game_new = game_new,
     .game_free = game_free,
@@ -163,11 +171,7 @@ static const struct cas_game_vtable vtable = {
     .state_encoding = 1,
     .hash = hash,
     .render = render,
-#ifdef FIX_NO_PLAYER_LABEL
-    .player_label = NULL,
-#else
-    .player_label = player_label,
-#endif
+    .player_label = FIX_PLAYER_LABEL,
 };
 
 #define FIX_KIND CAS_KIND_GAME
@@ -192,8 +196,32 @@ static const struct cas_option_spec options[] = {
 #endif
 #endif
 
-static const struct cas_plugin descriptor = {
-    .struct_size = sizeof descriptor,
+/* Faults of the descriptor itself. */
+#ifdef FIX_AS_EXPANSION /* a game's build described as an expansion of it */
+#undef FIX_KIND
+#define FIX_KIND CAS_KIND_EXPANSION
+#undef FIX_EXTENDS
+#define FIX_EXTENDS FIX_AS_EXPANSION
+#undef FIX_MIN_PLAYERS
+#define FIX_MIN_PLAYERS 0
+#undef FIX_MAX_PLAYERS
+#define FIX_MAX_PLAYERS 0
+#endif
+#ifdef FIX_NO_VTABLE
+#undef FIX_VTABLE
+#define FIX_VTABLE NULL
+#endif
+#ifndef FIX_STRUCT_SIZE
+#define FIX_STRUCT_SIZE sizeof(struct cas_plugin)
+#endif
+#ifdef FIX_OPTIONS_NULL
+#define FIX_OPTIONS NULL
+#else
+#define FIX_OPTIONS options
+#endif
+
+static const struct cas_plugin descriptor __attribute__((unused)) = {
+    .struct_size = FIX_STRUCT_SIZE,
     .abi_major = FIX_ABI_MAJOR,
     .abi_minor = FIX_ABI_MINOR,
     .fingerprint = FIX_FINGERPRINT,
@@ -203,12 +231,16 @@ static const struct cas_plugin descriptor = {
     .extends = FIX_EXTENDS,
     .min_players = FIX_MIN_PLAYERS,
     .max_players = FIX_MAX_PLAYERS,
-    .options = options,
+    .options = FIX_OPTIONS,
     .n_options = sizeof options / sizeof options[0],
     .game = FIX_VTABLE,
 };
 
 CAS_EXPORT const struct cas_plugin *FIX_ENTRY(void)
 {
+#ifdef FIX_ENTRY_NULL
+    return NULL;
+#else
     return &descriptor;
+#endif
 }

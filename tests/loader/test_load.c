@@ -106,6 +106,26 @@ static void test_descriptor_against_manifest(void **state)
 static void test_descriptor_contents(void **state)
 {
     (void)state;
+    char rest[512];
+    expect_load_refusal("entry-null", "entry-null",
+                        ": cas_plugin_entry returned NULL; return the plugin's descriptor");
+    snprintf(rest, sizeof rest,
+             ": descriptor struct_size 16 is smaller than ABI 1.0's %zu; rebuild the plugin "
+             "against this castellan's plugin.h",
+             offsetof(struct cas_plugin, extension) + sizeof(void *));
+    expect_load_refusal("small-descriptor", "small-descriptor", rest);
+    snprintf(rest, sizeof rest,
+             ": game vtable missing (ABI 1.0 needs struct_size >= %zu); fill in struct "
+             "cas_game_vtable and set its struct_size",
+             offsetof(struct cas_game_vtable, player_label) + sizeof(void *));
+    expect_load_refusal("no-vtable", "no-vtable", rest);
+    expect_load_refusal("good:expansion-vtable", "expansion-vtable",
+                        ": an expansion's descriptor has a game vtable; set game = NULL");
+    expect_load_refusal("options-null", "options-null",
+                        ": n_options is 4 but options is NULL; fix the descriptor");
+    expect_load_refusal("bad-option-name", "bad-option-name",
+                        ": option 0 (Farmers) name is not [a-z][a-z0-9-]*; fix its "
+                        "cas_option_spec");
     expect_load_refusal("vtable-gap", "vtable-gap",
                         ": game vtable lacks player_label; implement it");
     expect_load_refusal("bad-default", "bad-default",

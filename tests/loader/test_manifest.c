@@ -82,6 +82,7 @@ static void test_unknown_and_misplaced_keys(void **state)
                             "kind = expansion");
     expect_manifest_refusal("expansion-min", ":7: min_players is for games only; remove it "
                                              "(an expansion may raise max_players)");
+    expect_manifest_refusal("long-line", ":6: line longer than 199 characters; shorten it");
     expect_manifest_refusal("syntax",
                             ":9: neither [section] nor key = value; fix the line's syntax");
 }

@@ -120,6 +120,10 @@ static void test_unknown_names_get_the_closest(void **state)
     expect_error("good", "fixgame", (const char *[]){"exp-cc"}, 1, CAS_ENOTFOUND,
                  "unknown expansion \"exp-cc\"; closest: exp-c (castellan plugins lists "
                  "them all)");
+    /* suggestions come from the session game's own expansions */
+    expect_error("good", "othergame", (const char *[]){"exp-f"}, 1, CAS_ENOTFOUND,
+                 "unknown expansion \"exp-f\"; closest: exp-other (castellan plugins lists "
+                 "them all)");
     expect_error("cycle", "fixgame", NULL, 0, CAS_ENOTFOUND,
                  "unknown game \"fixgame\"; none is installed (castellan plugins lists them "
                  "all)");

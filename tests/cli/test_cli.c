@@ -1,0 +1,200 @@
+/*
+ * test_cli.c — the castellan executable run as a user runs it: help and
+ * version, did-you-mean for commands and flags, play from a preset and
+ * from flags (bots, and a human fed through stdin), check on a good and a
+ * broken plugin, bench.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+/* Run `castellan ARGS` through the shell with `input` on stdin (NULL for
+ * none), stdout and stderr together.  Returns the exit status; *output
+ * receives what it printed (caller frees). */
+static int run(const char *args, const char *input, char **output)
+{
+    char command[2048];
+    char in_path[] = "/tmp/castellan-cli-XXXXXX";
+    int fd = mkstemp(in_path);
+    assert_true(fd >= 0);
+    FILE *in = fdopen(fd, "w");
+    fputs(input ? input : "", in);
+    fclose(in);
+    snprintf(command, sizeof command, "'%s' %s <'%s' 2>&1", CASTELLAN_EXE, args, in_path);
+    FILE *p = popen(command, "r");
+    assert_non_null(p);
+    size_t len = 0, cap = 4096;
+    char *text = malloc(cap);
+    size_t got;
+    while ((got = fread(text + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (cap - len < 1024)
+            text = realloc(text, cap *= 2);
+    }
+    text[len] = '\0';
+    int status = pclose(p);
+    remove(in_path);
+    *output = text;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void expect(const char *args, const char *input, int status, const char *needle)
+{
+    char *out;
+    int got = run(args, input, &out);
+    if (got != status || !strstr(out, needle))
+        fail_msg("castellan %s: exit %d (expected %d), output without \"%s\":\n%s", args, got,
+                 status, needle, out);
+    free(out);
+}
+
+static void assert_string_equal_n(const char *a, const char *b, size_t n)
+{
+    if (strncmp(a, b, n) != 0)
+        fail_msg("\"%.*s\" is not \"%.*s\"", (int)n, a, (int)n, b);
+}
+
+static void test_help_and_version(void **unused)
+{
+    (void)unused;
+    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.0)");
+    expect("--help", NULL, 0, "  bench     measure");
+    expect("help check", NULL, 0, "usage: castellan check PLUGIN");
+    expect("play --help", NULL, 0, "usage: castellan play");
+    expect("bench --help", NULL, 0, "  legal-actions");
+    expect("", NULL, 2, "usage: castellan COMMAND");
+}
+
+static void test_unknown_names_get_the_closest(void **unused)
+{
+    (void)unused;
+    expect("plya", NULL, 2, "unknown command \"plya\"; did you mean \"play\"?");
+    expect("play --sed 3", NULL, 2, "unknown option \"--sed\"; did you mean \"--seed\"?");
+    expect("check fixture --game=3", NULL, 2, "did you mean \"--games\"?");
+    expect("bench --game fixture --only copy", NULL, 2, "did you mean \"copies\"?");
+    expect("check fixtur", NULL, 1, "closest: fixture");
+    expect("check fixture --games many", NULL, 2, "--games must be a whole number");
+    expect("play --game fixture --players 'Ada:hunam'", NULL, 2, "human");
+}
+
+static void test_play_preset_is_repeatable(void **unused)
+{
+    (void)unused;
+    char *first, *second;
+    assert_int_equal(run("play --config '" PRESET_DIR "/fixture.ini'", NULL, &first), 0);
+    assert_int_equal(run("play --config '" PRESET_DIR "/fixture.ini'", NULL, &second), 0);
+    assert_string_equal(first, second);
+    assert_non_null(strstr(first, "fixture, 2 players, seed 1\nAda as Red, Bob as Blue\n"));
+    assert_non_null(strstr(first, "Scores:"));
+    free(first);
+    free(second);
+    expect("play --config '" PRESET_DIR "/fixture.ini' --seed 8", NULL, 0, "seed 8\n");
+    expect("play --config '" PRESET_DIR "/fixture.ini' --players random", NULL, 2,
+           "--config cannot be combined");
+}
+
+/* A human who always types 1 plays a whole game; the terminal shows the
+ * human's own draws and never the bot's. */
+static void test_play_human_through_stdin(void **unused)
+{
+    (void)unused;
+    char input[400], *out;
+    for (size_t i = 0; i < 100; i++)
+        memcpy(input + 2 * i, "1\n", 2);
+    input[200] = '\0';
+    assert_int_equal(run("play --game fixture --players Ada:human,Bot:greedy --seed 4",
+                         input, &out), 0);
+    assert_non_null(strstr(out, "Ada, your move:"));
+    assert_non_null(strstr(out, "Scores:"));
+    assert_non_null(strstr(out, "Red draws a "));
+    for (const char *at = strstr(out, "Blue draws a "); at; at = strstr(at + 1, "Blue draws a "))
+        assert_string_equal_n(at, "Blue draws a card", 17);
+    free(out);
+}
+
+static void test_play_human_quits(void **unused)
+{
+    (void)unused;
+    expect("play --game fixture --players Ada:human,random --seed 2", "bogus\nquit\n", 0,
+           "Game stopped (ply 6: Ada quit).  Replay it with --seed 2.");
+    expect("play --game fixture --players Ada:human,random --seed 2", "bogus\n", 0,
+           "\"bogus\" is not a legal action");
+}
+
+/* --rule may be given several times; bad rules name the option. */
+static void test_play_with_rules(void **unused)
+{
+    (void)unused;
+    expect("play --game fixture --players random,random --rule cards=3 --rule hand=1 "
+           "--seed 1", NULL, 0, "Game over after 12 actions.");
+    expect("play --game fixture --players random,random --rule cards=99", NULL, 1,
+           "cards = \"99\" is not valid; use an integer from 3 to 20");
+    expect("play --game fixture --players random,random --rule handd=2", NULL, 1,
+           "unknown rule option \"handd\"; closest: hand");
+}
+
+static void test_check_good_and_broken(void **unused)
+{
+    (void)unused;
+    expect("check fixture --games 5 --seed 3", NULL, 0,
+           "fixture: every property held in 5 games");
+    expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
+           "fixture-broken-text: FAILED text-round-trip");
+    expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
+           "reproduce: castellan check fixture-broken-text --seed 1 --games 1 --players 2");
+    expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
+}
+
+/* A plugin that crashes the process still gets a report of where. */
+static void test_check_reports_a_crash(void **unused)
+{
+    (void)unused;
+    char *out;
+    int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
+                     &out);
+    assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
+#ifndef __SANITIZE_ADDRESS__
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
+                     "  game with seed 1, 2 players, at or after ply 6\n"))
+        fail_msg("no crash report:\n%s", out);
+#endif
+    free(out);
+}
+
+static void test_bench_prints_every_figure(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("bench --game fixture --games 50 --players 3", NULL, &out), 0);
+    static const char *const figures[] = {
+        "castellan bench: fixture, 3 players, 50 games, seed 1", "playouts/s",
+        "us a call", "(state_clone + state_free)", "(state_copy into an existing state)",
+        "serialized state", "heap per state",
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+        if (!strstr(out, figures[i]))
+            fail_msg("bench output lacks \"%s\":\n%s", figures[i], out);
+    free(out);
+    expect("bench --game fixture --games 20 --only sizes", NULL, 0, "heap per state");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_unknown_names_get_the_closest),
+        cmocka_unit_test(test_play_preset_is_repeatable),
+        cmocka_unit_test(test_play_human_through_stdin),
+        cmocka_unit_test(test_play_human_quits),
+        cmocka_unit_test(test_play_with_rules),
+        cmocka_unit_test(test_check_good_and_broken),
+        cmocka_unit_test(test_check_reports_a_crash),
+        cmocka_unit_test(test_bench_prints_every_figure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

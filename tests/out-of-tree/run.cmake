@@ -1,0 +1,34 @@
+# run.cmake — cmake -P script behind the out_of_tree_build test: install the
+# build to a fresh prefix, then configure, build and install the sample
+# plugin against that prefix twice, once through pkg-config (id
+# oot-pkg-config) and once through find_package (id oot-find-package).
+# Inputs: BUILD_DIR, WORK_DIR, SAMPLE_DIR, LIBDIR, GENERATOR.
+foreach(var BUILD_DIR WORK_DIR SAMPLE_DIR LIBDIR GENERATOR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run.cmake needs -D${var}=...")
+  endif()
+endforeach()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " command "${ARGN}")
+    message(FATAL_ERROR "failed (${rc}): ${command}\n${out}")
+  endif()
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+# Only the installed prefix may provide castellan.
+run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${prefix}/${LIBDIR}/pkgconfig
+    ${CMAKE_COMMAND} -G ${GENERATOR} -S ${SAMPLE_DIR} -B ${WORK_DIR}/pkg-config
+    -DCASTELLAN_FIND=pkg-config -DSAMPLE_ID=oot-pkg-config)
+run(${CMAKE_COMMAND} -G ${GENERATOR} -S ${SAMPLE_DIR} -B ${WORK_DIR}/find-package
+    -DCASTELLAN_FIND=find_package -DSAMPLE_ID=oot-find-package
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+foreach(way pkg-config find-package)
+  run(${CMAKE_COMMAND} --build ${WORK_DIR}/${way})
+  run(${CMAKE_COMMAND} --install ${WORK_DIR}/${way})
+endforeach()
