@@ -90,12 +90,13 @@ static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
         return cas__saves_args_fail(a, s);
     if (rc == CAS_OK) {
         cas__session_report_end(session);
-        printf("Game %lld is finished and saved.\n", (long long)j.game);
+        fprintf(stderr, "Game %lld is finished and saved.\n", (long long)j.game);
         return 0;
     }
     if (rc == CAS_ECONFLICT) { /* a player quit: everything so far is saved */
-        printf("Game %lld is saved at ply %" PRIu32 "; continue with: castellan "
-               "resume %lld\n", (long long)j.game, session->ply, (long long)j.game);
+        fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
+                "castellan resume %lld\n", (long long)j.game, session->ply,
+                (long long)j.game);
         return 0;
     }
     fprintf(stderr, "castellan resume: %s\nThe game is saved up to ply %" PRIu32

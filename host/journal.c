@@ -171,9 +171,6 @@ int cas__play_journal_begin(struct cas__play_journal *pj,
         return rc;
     }
     cas__journal_attach(&pj->j, s);
-    if (s->out)
-        fprintf(s->out, "Saving as game %lld in %s\n", (long long)pj->j.game,
-                cas__saves_path(pj->store));
     return CAS_OK;
 }
 
@@ -185,8 +182,8 @@ int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, 
     if (end)
         fprintf(stderr, "castellan play: cannot save the result: %s\n",
                 cas__saves_errmsg(pj->store));
-    else if (rc != CAS_OK && s->out)
-        fprintf(s->out, "Game %lld is saved at ply %" PRIu32 "; continue with: "
+    else if (rc != CAS_OK && s->out) /* stderr: stdout is the game's transcript */
+        fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
                 "castellan resume %lld\n", (long long)pj->j.game, s->ply,
                 (long long)pj->j.game);
     cas__saves_close(pj->store);

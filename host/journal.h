@@ -51,7 +51,8 @@ struct cas__play_journal {
 
 /* Unless desc has journal = off or no_save is set: open desc's database
  * (or the default one), store the game desc and plan describe with s's
- * seed, attach the journal to s and say where it is saved.  On failure
+ * seed and attach the journal to s (quietly: the transcript of a seed
+ * stays the same; a stopped game says how to resume it).  On failure
  * prints why (and that --no-save plays without saving) on stderr and
  * returns a negative code: the game must not start unsaved by surprise. */
 int cas__play_journal_begin(struct cas__play_journal *pj,

@@ -93,7 +93,6 @@ static void play_bots(void **state, const char *seed)
               "Ada:random,Bob:greedy", "--seed", seed, "--rule", "cards=12", NULL);
     if (r.status != 0)
         fail_msg("play failed: %s", r.err);
-    expect_text(r.out, "Saving as game");
 }
 
 static void test_play_journals_and_export_import_round_trip(void **state)
@@ -244,7 +243,7 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
     castellan(state, &r, "play", "--game", "fixture", "--players", "Bot:greedy,Ada:human",
               "--seed", "3", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "continue with: castellan resume 1");
+    expect_text(r.err, "continue with: castellan resume 1");
     sql(default_db(state, db, sizeof db),
         "UPDATE games SET game_version = '0.9.0';"
         "UPDATE actions SET hash = ~hash WHERE ply >= 2;");
@@ -262,7 +261,7 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
     expect_text(r.out, "fixture 1.0.0");
     castellan(state, &r, "resume", "1", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "continue with: castellan resume 1");
+    expect_text(r.err, "continue with: castellan resume 1");
 }
 
 static void test_every_command_explains_itself(void **state)
