@@ -114,15 +114,16 @@ int cas__journal_end(struct cas__journal *j, struct cas__session *s)
 {
     struct cas__match *m = s->match;
     if (m->vt->current(s->state) != CAS_ACTOR_TERMINAL)
-        return CAS_OK;
-    int64_t scores[64];
+        return cas__saves_touch(j->store, j->game);
     size_t n = (size_t)m->nplayers;
-    if (n > sizeof scores / sizeof scores[0])
-        return CAS_EINVAL;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores)
+        return CAS_ENOMEM;
     int rc = m->vt->returns(s->state, scores, n);
-    if (rc)
-        return rc;
-    return cas__saves_finish(j->store, j->game, scores, n);
+    if (rc == CAS_OK)
+        rc = cas__saves_finish(j->store, j->game, scores, n);
+    free(scores);
+    return rc;
 }
 
 /* ------------------------------------------------- castellan play */

@@ -39,7 +39,8 @@ int cas__journal_start(struct cas__journal *j, struct cas__saves *store,
 void cas__journal_attach(struct cas__journal *j, struct cas__session *s);
 
 /* Record the end of s: when the game is over, its final scores and the
- * finished status; otherwise nothing (it stays resumable). */
+ * finished status; otherwise only when it was last played (it stays
+ * resumable). */
 int cas__journal_end(struct cas__journal *j, struct cas__session *s);
 
 /* ---- the journal of `castellan play` ---- */

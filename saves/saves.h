@@ -127,6 +127,9 @@ int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply,
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
                       size_t n);
 
+/* Record that game `id` was played just now (updated_at). */
+int cas__saves_touch(struct cas__saves *s, int64_t id);
+
 /* After a forced resume: replace the hashes of plies from_ply.. with
  * hashes[0..n) and record the versions now in use (game and expansions by
  * position), in one transaction. */

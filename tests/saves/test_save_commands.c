@@ -121,6 +121,15 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
     assert_string_equal(text1, text2);
 
+    castellan(state, &r, "replay", "2", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "Game 2: fixture 1.0.0, seed 9, ");
+    expect_text(r.out, "Scores:");
+    castellan(state, &r, "replay", "2", "--step", NULL); /* no input: stops */
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "-- ply 1 of ");
+    assert_null(strstr(r.out, "Scores:"));
+
     castellan(state, &r, "saves", "delete", "2", NULL);
     assert_int_equal(r.status, 0);
     castellan(state, &r, "saves", "show", "2", NULL);
