@@ -146,7 +146,7 @@ int cas__cmd_saves(int argc, char **argv)
                 "or delete)\n%s", sub, saves_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     status = strcmp(sub, "list") == 0 ? list_games(&a, s, a.campaign)
@@ -166,7 +166,7 @@ int cas__cmd_export(int argc, char **argv)
         return status;
     if (cas__saves_args_game_id(&a, a.positional[0], &id))
         return 2;
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     if (cas__saves_game_load(s, id, 1, &g)) {
@@ -256,7 +256,7 @@ int cas__cmd_campaign(int argc, char **argv)
                 campaign_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     status = is_list ? campaign_list(&a, s) : campaign_show(&a, s, a.positional[1]);

@@ -285,6 +285,10 @@ static void test_every_command_explains_itself(void **state)
         castellan(state, &r, commands[i], "--bogus", NULL);
         assert_int_equal(r.status, 2);
     }
+    castellan(state, &r, "saves", "list", "--database", "typo.db", NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "there is no save database typo.db yet");
+    assert_int_equal(access("typo.db", F_OK), -1);
     castellan(state, &r, "resume", "abc", NULL);
     assert_int_equal(r.status, 2);
     expect_text(r.err, "\"abc\" is not a game id");
