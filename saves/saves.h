@@ -83,7 +83,9 @@ void cas__saves_game_free(struct cas__saves_game *g);
 char *cas__saves_default_path(void);
 
 /* Open the store at path, creating it (and its folders) if it does not
- * exist, and migrate an older schema.  An existing file is checked before
+ * exist (built aside as PATH.new-PID and linked into place whole, so that
+ * concurrent or killed castellans never meet it half made), and migrate an
+ * older schema.  An existing file is checked before
  * SQLite writes anything to it: a file that is not an SQLite database, is
  * truncated, belongs to another application (application_id) or comes from a
  * newer castellan (user_version) is refused with a message naming the file,
