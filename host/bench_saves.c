@@ -125,9 +125,11 @@ free_game:
 
 int cas__bench_saves(struct cas__bench *b)
 {
-    char dir[] = "/tmp/castellan-bench-XXXXXX", db[64];
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], db[600];
     int64_t id = 0;
     size_t length = 0;
+    snprintf(dir, sizeof dir, "%s/castellan-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         fprintf(b->out, "saves: cannot create a temporary folder\n");
         return CAS_EIO;
@@ -148,7 +150,7 @@ int cas__bench_saves(struct cas__bench *b)
     else
         fprintf(b->out, "saves: failed (%d)\n", rc);
     for (size_t i = 0; i < 3; i++) {
-        char path[80];
+        char path[640];
         snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
         unlink(path);
     }

@@ -114,9 +114,10 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
 {
     int64_t id;
     struct cas__saves_game g;
-    if (a->n_positional != 2)
-        return fprintf(stderr, "%s: %s needs a game id\n%s", a->cmd, sub,
-                       saves_usage), 2;
+    if (a->n_positional != 2) {
+        fprintf(stderr, "%s: %s needs a game id\n%s", a->cmd, sub, saves_usage);
+        return 2;
+    }
     if (cas__saves_args_game_id(a, a->positional[1], &id))
         return 2;
     if (strcmp(sub, "delete") == 0) {
