@@ -14,11 +14,11 @@
 #include "journal.h"
 #include "revive.h"
 
-/* A new game of `game_id` between bots, seeded, with no actions yet. */
+/* A new game of `game_id` between random bots (the cheapest players, so
+ * the figure is the journal's), seeded, with no actions yet. */
 static int bot_game(const char *game_id, const char *version, int nplayers,
                     uint64_t seed, struct cas__saves_game *g)
 {
-    static const char *const agents[] = {"random", "greedy"};
     memset(g, 0, sizeof *g);
     g->seed = seed;
     g->players = calloc((size_t)nplayers, sizeof *g->players);
@@ -29,7 +29,7 @@ static int bot_game(const char *game_id, const char *version, int nplayers,
         char name[16];
         snprintf(name, sizeof name, "Bot %d", i + 1);
         if (!(g->players[i].name = strdup(name)) ||
-            !(g->players[i].agent = strdup(agents[i % 2])))
+            !(g->players[i].agent = strdup("random")))
             return CAS_ENOMEM;
     }
     return CAS_OK;
@@ -117,7 +117,7 @@ free_game:
     cas__saves_game_free(&g);
     cas__saves_close(s);
     if (rc == CAS_OK)
-        fprintf(b->out, "saves: %.0f journaled actions/s (%zu actions of bot games, "
+        fprintf(b->out, "saves: %.0f journaled actions/s (%zu actions of random games, "
                 "each committed in its own transaction, in %.2f s)\n",
                 (double)total / elapsed, total, elapsed);
     return rc;
@@ -125,9 +125,11 @@ free_game:
 
 int cas__bench_saves(struct cas__bench *b)
 {
-    char dir[] = "/tmp/castellan-bench-XXXXXX", db[64];
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], db[600];
     int64_t id = 0;
     size_t length = 0;
+    snprintf(dir, sizeof dir, "%s/castellan-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         fprintf(b->out, "saves: cannot create a temporary folder\n");
         return CAS_EIO;
@@ -148,7 +150,7 @@ int cas__bench_saves(struct cas__bench *b)
     else
         fprintf(b->out, "saves: failed (%d)\n", rc);
     for (size_t i = 0; i < 3; i++) {
-        char path[80];
+        char path[640];
         snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
         unlink(path);
     }

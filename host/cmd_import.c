@@ -2,8 +2,8 @@
  * cmd_import.c — `castellan import FILE`: store a plain-text game record.
  * The record is validated completely before the store is even opened: its
  * plugins must be installed, every action legal and every hash equal, its
- * result the replay's.  Then it is written in one transaction, so a bad
- * record changes nothing.
+ * result the replay's.  Then, if the store passes PRAGMA integrity_check,
+ * it is written in one transaction, so a bad record changes nothing.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -97,12 +97,13 @@ int cas__cmd_import(int argc, char **argv)
     status = validate(&a, &g);
     if (status)
         goto free_game;
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 1);
     if (!s) {
         status = 1;
         goto free_game;
     }
-    if (cas__saves_game_insert(s, &g))
+    /* A store that is already damaged gets nothing more written into it. */
+    if (cas__saves_integrity_check(s) || cas__saves_game_insert(s, &g))
         status = cas__saves_args_fail(&a, s);
     else
         printf("Imported %s as game %lld (%zu plies, %s).\n", a.positional[0],

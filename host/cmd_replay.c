@@ -77,7 +77,7 @@ int cas__cmd_replay(int argc, char **argv)
         return status;
     if (cas__saves_args_game_id(&a, a.positional[0], &id))
         return 2;
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     struct cas__saves_game g;

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -43,18 +44,18 @@ static int terminal_viewer(const struct cas__saves_game *g)
 /* Record the installed versions and their hashes from the first mismatch. */
 static int record_forced(struct cas__saves *s, struct cas__revived *r)
 {
-    struct cas__saves_plugin_ref refs[64];
-    struct cas__saves_game versions = {0};
     const struct cas__session_plan *p = &r->plan;
-    if (p->n_expansions > sizeof refs / sizeof refs[0])
-        return CAS_EINVAL;
+    struct cas__saves_game versions = {0};
     versions.game.version = p->game->version;
-    versions.expansions = refs;
     versions.n_expansions = p->n_expansions;
+    versions.expansions = calloc(p->n_expansions + 1, sizeof *versions.expansions);
+    if (!versions.expansions)
+        return CAS_ENOMEM;
     for (size_t i = 0; i < p->n_expansions; i++)
-        refs[i].version = p->expansions[i]->version;
+        versions.expansions[i].version = p->expansions[i]->version;
     int rc = cas__saves_rebase(s, r->saved->id, r->first_mismatch, r->new_hashes,
                                r->mismatches, &versions);
+    free(versions.expansions); /* the strings are the plugins' */
     if (rc == CAS_OK)
         fprintf(stderr, "castellan resume: continuing with %s; the hashes from ply "
                 "%" PRIu32 " on were re-recorded\n", r->installed_versions,
@@ -90,12 +91,13 @@ static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
         return cas__saves_args_fail(a, s);
     if (rc == CAS_OK) {
         cas__session_report_end(session);
-        printf("Game %lld is finished and saved.\n", (long long)j.game);
+        fprintf(stderr, "Game %lld is finished and saved.\n", (long long)j.game);
         return 0;
     }
     if (rc == CAS_ECONFLICT) { /* a player quit: everything so far is saved */
-        printf("Game %lld is saved at ply %" PRIu32 "; continue with: castellan "
-               "resume %lld\n", (long long)j.game, session->ply, (long long)j.game);
+        fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
+                "castellan resume %lld\n", (long long)j.game, session->ply,
+                (long long)j.game);
         return 0;
     }
     fprintf(stderr, "castellan resume: %s\nThe game is saved up to ply %" PRIu32
@@ -115,7 +117,7 @@ int cas__cmd_resume(int argc, char **argv)
         return status;
     if (cas__saves_args_game_id(&a, a.positional[0], &id))
         return 2;
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     struct cas__saves_game g;

@@ -114,9 +114,10 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
 {
     int64_t id;
     struct cas__saves_game g;
-    if (a->n_positional != 2)
-        return fprintf(stderr, "%s: %s needs a game id\n%s", a->cmd, sub,
-                       saves_usage), 2;
+    if (a->n_positional != 2) {
+        fprintf(stderr, "%s: %s needs a game id\n%s", a->cmd, sub, saves_usage);
+        return 2;
+    }
     if (cas__saves_args_game_id(a, a->positional[1], &id))
         return 2;
     if (strcmp(sub, "delete") == 0) {
@@ -146,7 +147,7 @@ int cas__cmd_saves(int argc, char **argv)
                 "or delete)\n%s", sub, saves_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     status = strcmp(sub, "list") == 0 ? list_games(&a, s, a.campaign)
@@ -166,7 +167,7 @@ int cas__cmd_export(int argc, char **argv)
         return status;
     if (cas__saves_args_game_id(&a, a.positional[0], &id))
         return 2;
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     if (cas__saves_game_load(s, id, 1, &g)) {
@@ -256,7 +257,7 @@ int cas__cmd_campaign(int argc, char **argv)
                 campaign_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a);
+    struct cas__saves *s = cas__saves_args_open(&a, 0);
     if (!s)
         return 1;
     status = is_list ? campaign_list(&a, s) : campaign_show(&a, s, a.positional[1]);

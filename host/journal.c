@@ -114,15 +114,16 @@ int cas__journal_end(struct cas__journal *j, struct cas__session *s)
 {
     struct cas__match *m = s->match;
     if (m->vt->current(s->state) != CAS_ACTOR_TERMINAL)
-        return CAS_OK;
-    int64_t scores[64];
+        return cas__saves_touch(j->store, j->game);
     size_t n = (size_t)m->nplayers;
-    if (n > sizeof scores / sizeof scores[0])
-        return CAS_EINVAL;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores)
+        return CAS_ENOMEM;
     int rc = m->vt->returns(s->state, scores, n);
-    if (rc)
-        return rc;
-    return cas__saves_finish(j->store, j->game, scores, n);
+    if (rc == CAS_OK)
+        rc = cas__saves_finish(j->store, j->game, scores, n);
+    free(scores);
+    return rc;
 }
 
 /* ------------------------------------------------- castellan play */
@@ -171,9 +172,6 @@ int cas__play_journal_begin(struct cas__play_journal *pj,
         return rc;
     }
     cas__journal_attach(&pj->j, s);
-    if (s->out)
-        fprintf(s->out, "Saving as game %lld in %s\n", (long long)pj->j.game,
-                cas__saves_path(pj->store));
     return CAS_OK;
 }
 
@@ -185,8 +183,8 @@ int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, 
     if (end)
         fprintf(stderr, "castellan play: cannot save the result: %s\n",
                 cas__saves_errmsg(pj->store));
-    else if (rc != CAS_OK && s->out)
-        fprintf(s->out, "Game %lld is saved at ply %" PRIu32 "; continue with: "
+    else if (rc != CAS_OK && s->out) /* stderr: stdout is the game's transcript */
+        fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
                 "castellan resume %lld\n", (long long)pj->j.game, s->ply,
                 (long long)pj->j.game);
     cas__saves_close(pj->store);

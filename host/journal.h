@@ -39,7 +39,8 @@ int cas__journal_start(struct cas__journal *j, struct cas__saves *store,
 void cas__journal_attach(struct cas__journal *j, struct cas__session *s);
 
 /* Record the end of s: when the game is over, its final scores and the
- * finished status; otherwise nothing (it stays resumable). */
+ * finished status; otherwise only when it was last played (it stays
+ * resumable). */
 int cas__journal_end(struct cas__journal *j, struct cas__session *s);
 
 /* ---- the journal of `castellan play` ---- */
@@ -51,7 +52,8 @@ struct cas__play_journal {
 
 /* Unless desc has journal = off or no_save is set: open desc's database
  * (or the default one), store the game desc and plan describe with s's
- * seed, attach the journal to s and say where it is saved.  On failure
+ * seed and attach the journal to s (quietly: the transcript of a seed
+ * stays the same; a stopped game says how to resume it).  On failure
  * prints why (and that --no-save plays without saving) on stderr and
  * returns a negative code: the game must not start unsaved by surprise. */
 int cas__play_journal_begin(struct cas__play_journal *pj,

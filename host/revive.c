@@ -84,6 +84,23 @@ static void compare_versions(struct cas__revived *r)
     }
 }
 
+/* Every player's agent must be one this castellan has, even when only
+ * replaying: an import must not store a game nobody can resume. */
+static int check_agents(struct cas__revived *r)
+{
+    for (size_t i = 0; i < r->desc.n_players; i++) {
+        const char *agent = r->desc.players[i].agent;
+        size_t k = 0;
+        while (k < cas__n_agent_names && strcmp(cas__agent_names[k], agent) != 0)
+            k++;
+        if (k == cas__n_agent_names)
+            return fail(r, CAS_ENOTFOUND, "%s: player %zu (%s) has agent \"%s\", "
+                        "which this castellan does not know; use human, random or "
+                        "greedy", r->origin, i + 1, r->desc.players[i].name, agent);
+    }
+    return CAS_OK;
+}
+
 static int make_agents(struct cas__revived *r)
 {
     size_t n = r->desc.n_players;
@@ -93,9 +110,8 @@ static int make_agents(struct cas__revived *r)
     for (size_t i = 0; i < n; i++) {
         int rc = cas__agent_new(r->desc.players[i].agent, &r->agents[i]);
         if (rc)
-            return fail(r, rc, "%s: player %zu (%s) has agent \"%s\", which this "
-                        "castellan does not know", r->origin, i + 1,
-                        r->desc.players[i].name, r->desc.players[i].agent);
+            return fail(r, rc, "%s: cannot create the %s agent of %s", r->origin,
+                        r->desc.players[i].agent, r->desc.players[i].name);
     }
     return CAS_OK;
 }
@@ -129,7 +145,8 @@ int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
         fail(r, rc, "out of memory");
         goto close;
     }
-    if ((rc = load_plugins(r, cli_path)) || (with_agents && (rc = make_agents(r))))
+    if ((rc = check_agents(r)) || (rc = load_plugins(r, cli_path)) ||
+        (with_agents && (rc = make_agents(r))))
         goto close;
     r->names = calloc(r->desc.n_players + 1, sizeof *r->names);
     if (!r->names) {

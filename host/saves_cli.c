@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "saves_cli.h"
 
@@ -45,7 +46,7 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
     return -1;
 }
 
-struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a)
+struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a, int create)
 {
     char err[1024];
     char *fallback = NULL;
@@ -56,7 +57,10 @@ struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a)
                 "save database with --database FILE\n", a->cmd);
         return NULL;
     }
-    if (cas__saves_open(path, &s, err, sizeof err) != CAS_OK)
+    if (!create && access(path, F_OK) != 0)
+        fprintf(stderr, "%s: there is no save database %s yet; `castellan play` "
+                "creates it, or name one with --database FILE\n", a->cmd, path);
+    else if (cas__saves_open(path, &s, err, sizeof err) != CAS_OK)
         fprintf(stderr, "%s: %s\n", a->cmd, err);
     free(fallback);
     return s;

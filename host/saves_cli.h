@@ -39,9 +39,11 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
                           char **argv, unsigned allowed, int min, int max,
                           const char *usage);
 
-/* Open the store a names (or the default).  On failure prints
- * "CMD: reason" on stderr and returns NULL. */
-struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a);
+/* Open the store a names (or the default), creating it only if `create`:
+ * commands that only read or delete never leave a new file behind a
+ * mistyped name.  On failure prints "CMD: reason" on stderr and returns
+ * NULL. */
+struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a, int create);
 
 /* Parse a game id ("12").  On failure prints why on stderr and returns -1. */
 int cas__saves_args_game_id(const struct cas__saves_args *a, const char *text,

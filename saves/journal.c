@@ -269,6 +269,11 @@ static int touch_game(struct cas__saves *s, int64_t id, const char *status)
     return CAS_OK;
 }
 
+int cas__saves_touch(struct cas__saves *s, int64_t id)
+{
+    return touch_game(s, id, NULL);
+}
+
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
                       size_t n)
 {

@@ -83,7 +83,9 @@ void cas__saves_game_free(struct cas__saves_game *g);
 char *cas__saves_default_path(void);
 
 /* Open the store at path, creating it (and its folders) if it does not
- * exist, and migrate an older schema.  An existing file is checked before
+ * exist (built aside as PATH.new-PID and linked into place whole, so that
+ * concurrent or killed castellans never meet it half made), and migrate an
+ * older schema.  An existing file is checked before
  * SQLite writes anything to it: a file that is not an SQLite database, is
  * truncated, belongs to another application (application_id) or comes from a
  * newer castellan (user_version) is refused with a message naming the file,
@@ -126,6 +128,9 @@ int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply,
 /* Mark game `id` finished with final scores by seat, in one transaction. */
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
                       size_t n);
+
+/* Record that game `id` was played just now (updated_at). */
+int cas__saves_touch(struct cas__saves *s, int64_t id);
 
 /* After a forced resume: replace the hashes of plies from_ply.. with
  * hashes[0..n) and record the versions now in use (game and expansions by

@@ -86,6 +86,9 @@ static int run_migration(struct cas__saves *s, const struct migration *m)
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
+    /* Another castellan may have migrated while we waited for the lock. */
+    if (cas__saves_schema_version(s) >= m->version)
+        return cas__saves_commit(s);
     if (m->version == 1) {
         snprintf(sql, sizeof sql, "PRAGMA application_id = %d;",
                  (int)CAS__SAVES_APPLICATION_ID);

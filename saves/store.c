@@ -5,7 +5,9 @@
  * that failed), so an existing file is judged from its raw 100-byte header
  * before SQLite is allowed to touch it: not SQLite, truncated, another
  * application's or a newer castellan's files are refused and left as they
- * were.  Only then is it opened, defensively, and migrated.
+ * were.  Only then is it opened, defensively, and migrated.  A new file
+ * is built aside and linked into place whole, so nobody ever meets one half
+ * made.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -374,24 +376,19 @@ static int enter_wal(struct cas__saves *s)
                            "setting synchronous mode");
 }
 
-int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
-                       char *err, size_t errlen)
+/* Open path as it is (creating it if create), configure the connection,
+ * check what SQLite says the file is, migrate and enter WAL mode. */
+static int open_store(const char *path, int create, int target,
+                      struct cas__saves **out, char *err, size_t errlen)
 {
-    *out = NULL;
-    enum verdict verdict;
-    int rc = judge_file(path, &verdict, err, errlen);
-    if (rc)
-        return rc;
-    if (verdict == FILE_NEW && (rc = make_parent_dirs(path, err, errlen)))
-        return rc;
-
+    int rc;
     struct cas__saves *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         rc = CAS_ENOMEM;
         goto free_store;
     }
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                (verdict == FILE_NEW ? SQLITE_OPEN_CREATE : 0);
+                (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         rc = s->db ? cas__saves_sql_fail(s, "opening")
                    : cas__saves_fail(s, CAS_ENOMEM, "out of memory");
@@ -411,6 +408,48 @@ free_store:
         snprintf(err, errlen, "%s: out of memory", path);
     cas__saves_close(s);
     return rc;
+}
+
+/* A new store appears whole: it is built under a private name and then
+ * linked into place, so no other castellan (and no kill) ever leaves or
+ * sees it half made.  Losing the race to another castellan is fine: the
+ * store it linked is used. */
+static int create_store(const char *path, int target, char *err, size_t errlen)
+{
+    char tmp[4096];
+    struct cas__saves *s;
+    snprintf(tmp, sizeof tmp, "%s.new-%ld", path, (long)getpid());
+    unlink(tmp); /* left by a killed process that had our pid */
+    int rc = open_store(tmp, 1, target, &s, err, errlen);
+    if (rc == CAS_OK) {
+        cas__saves_close(s); /* checkpoints the WAL into tmp */
+        if (link(tmp, path) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: cannot create it: %s", path, strerror(errno));
+            rc = CAS_EIO;
+        }
+    }
+    unlink(tmp);
+    return rc;
+}
+
+int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
+                       char *err, size_t errlen)
+{
+    struct stat st;
+    enum verdict verdict;
+    *out = NULL;
+    int rc = judge_file(path, &verdict, err, errlen);
+    if (rc)
+        return rc;
+    if (verdict == FILE_NEW) {
+        if ((rc = make_parent_dirs(path, err, errlen)))
+            return rc;
+        /* Absent (not an empty file): build it aside, then judge it again. */
+        if (stat(path, &st) != 0 && ((rc = create_store(path, target, err, errlen)) ||
+                                     (rc = judge_file(path, &verdict, err, errlen))))
+            return rc;
+    }
+    return open_store(path, verdict == FILE_NEW, target, out, err, errlen);
 }
 
 int cas__saves_open(const char *path, struct cas__saves **out, char *err,

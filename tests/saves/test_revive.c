@@ -249,6 +249,19 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         fail_msg("unclear: %s", r.error);
     cas__saves_game_free(&g);
 
+    static const char robot[] =
+        "Castellan-Record: 1\n"
+        "Game: fixture 1.0.0\n"
+        "Seed: 1\n"
+        "Player: random A\n"
+        "Player: robot B\n";
+    assert_int_equal(cas__record_parse(robot, sizeof robot - 1, "bug.txt", &g, err,
+                                       sizeof err), CAS_OK);
+    assert_int_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0), CAS_ENOTFOUND);
+    if (!strstr(r.error, "player 2 (B) has agent \"robot\""))
+        fail_msg("unclear: %s", r.error);
+    cas__saves_game_free(&g);
+
     static const char illegal[] =
         "Castellan-Record: 1\n"
         "Game: fixture 1.0.0\n"

@@ -93,7 +93,6 @@ static void play_bots(void **state, const char *seed)
               "Ada:random,Bob:greedy", "--seed", seed, "--rule", "cards=12", NULL);
     if (r.status != 0)
         fail_msg("play failed: %s", r.err);
-    expect_text(r.out, "Saving as game");
 }
 
 static void test_play_journals_and_export_import_round_trip(void **state)
@@ -121,6 +120,15 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     slurp(rec2, text2, sizeof text2);
     assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
     assert_string_equal(text1, text2);
+
+    castellan(state, &r, "replay", "2", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "Game 2: fixture 1.0.0, seed 9, ");
+    expect_text(r.out, "Scores:");
+    castellan(state, &r, "replay", "2", "--step", NULL); /* no input: stops */
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "-- ply 1 of ");
+    assert_null(strstr(r.out, "Scores:"));
 
     castellan(state, &r, "saves", "delete", "2", NULL);
     assert_int_equal(r.status, 0);
@@ -244,7 +252,7 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
     castellan(state, &r, "play", "--game", "fixture", "--players", "Bot:greedy,Ada:human",
               "--seed", "3", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "continue with: castellan resume 1");
+    expect_text(r.err, "continue with: castellan resume 1");
     sql(default_db(state, db, sizeof db),
         "UPDATE games SET game_version = '0.9.0';"
         "UPDATE actions SET hash = ~hash WHERE ply >= 2;");
@@ -262,7 +270,7 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
     expect_text(r.out, "fixture 1.0.0");
     castellan(state, &r, "resume", "1", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "continue with: castellan resume 1");
+    expect_text(r.err, "continue with: castellan resume 1");
 }
 
 static void test_every_command_explains_itself(void **state)
@@ -277,6 +285,10 @@ static void test_every_command_explains_itself(void **state)
         castellan(state, &r, commands[i], "--bogus", NULL);
         assert_int_equal(r.status, 2);
     }
+    castellan(state, &r, "saves", "list", "--database", "typo.db", NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "there is no save database typo.db yet");
+    assert_int_equal(access("typo.db", F_OK), -1);
     castellan(state, &r, "resume", "abc", NULL);
     assert_int_equal(r.status, 2);
     expect_text(r.err, "\"abc\" is not a game id");

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "saves_fixture.h"
@@ -202,6 +203,50 @@ static void test_a_damaged_file_fails_clearly_and_stays_as_is(void **state)
     cas_test_file_unchanged(path, &before);
 }
 
+/* Several castellans creating the same new store at once: every one
+ * migrates or finds it migrated, and every game is kept. */
+static void test_concurrent_creation_keeps_every_game(void **state)
+{
+    char path[512];
+    cas_test_dir_file(*state, "shared/saves.db", path, sizeof path);
+    pid_t pids[6];
+    int start[2];
+    assert_int_equal(pipe(start), 0);
+    for (size_t i = 0; i < 6; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            struct cas__saves *s;
+            struct cas__saves_game g;
+            char err[1024], go;
+            close(start[1]);
+            if (read(start[0], &go, 1) != 0) /* all start when the pipe closes */
+                _exit(3);
+            if (cas__saves_open(path, &s, err, sizeof err) != CAS_OK) {
+                fprintf(stderr, "%s\n", err);
+                _exit(1);
+            }
+            cas_test_sample_game(&g, "race", "Ada", "Bob", 20);
+            int rc = cas__saves_game_insert(s, &g);
+            cas__saves_game_free(&g);
+            cas__saves_close(s);
+            _exit(rc == CAS_OK ? 0 : 2);
+        }
+    }
+    close(start[0]);
+    close(start[1]);
+    for (size_t i = 0; i < 6; i++) {
+        int status;
+        assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    assert_int_equal(cas_test_query_int(path, "SELECT count(*) FROM games;"), 6);
+    assert_int_equal(cas_test_query_int(path, "SELECT count(*) FROM actions;"), 120);
+    assert_int_equal(cas_test_query_int(path, "PRAGMA user_version;"),
+                     CAS__SAVES_SCHEMA_VERSION);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +259,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_refuses_a_newer_schema),
         CAS_TEST_IN_DIR(test_refuses_a_truncated_file),
         CAS_TEST_IN_DIR(test_a_damaged_file_fails_clearly_and_stays_as_is),
+        CAS_TEST_IN_DIR(test_concurrent_creation_keeps_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
