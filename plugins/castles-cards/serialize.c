@@ -9,22 +9,25 @@
 
 #include "castles.h"
 
-/* Bytes go to buf[0..cap), or, with buf NULL, only into the FNV-1a hash. */
+/* Bytes go to buf[0..cap); len counts them all, so an overflow reports
+ * the size needed. */
 struct writer {
     uint8_t *buf;
     size_t cap, len;
-    uint64_t hash;
 };
 
 static void put(struct writer *w, uint64_t v, int bytes)
 {
-    for (int i = 0; i < bytes; i++, w->len++) {
-        uint8_t byte = (uint8_t)(v >> (8 * i));
-        if (!w->buf)
-            w->hash = (w->hash ^ byte) * 0x100000001b3ull;
-        else if (w->len < w->cap)
-            w->buf[w->len] = byte;
-    }
+    for (int i = 0; i < bytes; i++, w->len++)
+        if (w->len < w->cap)
+            w->buf[w->len] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_bytes(struct writer *w, const uint8_t *bytes, size_t n)
+{
+    if (w->len + n <= w->cap)
+        memcpy(w->buf + w->len, bytes, n);
+    w->len += n;
 }
 
 static void put_kingdom(struct writer *w, const struct kingdom *k)
@@ -40,8 +43,7 @@ static void put_kingdom(struct writer *w, const struct kingdom *k)
     }
     for (int st = 0; st < N_STACKS; st++) {
         put(w, k->st[st].n, 1);
-        for (int i = 0; i < k->st[st].n; i++)
-            put(w, k->st[st].card[i], 1);
+        put_bytes(w, k->st[st].card, k->st[st].n);
     }
 }
 
@@ -64,8 +66,7 @@ static void put_state(struct writer *w, const cas_state *s)
     put(w, s->ndiscard, 2);
     for (int k = 0; k < s->game->deck.nkinds; k++)
         put(w, s->pile[k], 2);
-    for (int i = 0; i < s->ndiscard; i++)
-        put(w, s->discard[i], 1);
+    put_bytes(w, s->discard, s->ndiscard);
     for (int p = 0; p < NPLAYERS; p++)
         put_kingdom(w, &s->k[p]);
 }
@@ -78,11 +79,24 @@ int state_serialize(const cas_state *s, uint8_t *buf, size_t cap, size_t *len)
     return w.len > cap ? CAS_ENOSPC : CAS_OK;
 }
 
+/* A multiply-xorshift hash of the serialized bytes (at most ~1 KiB:
+ * MAX_CARDS cards, the pile counts and fixed fields), taken 8 bytes at a
+ * time in little-endian order, so it is the same on every platform. */
 uint64_t state_hash(const cas_state *s)
 {
-    struct writer w = {.buf = NULL, .hash = 0xcbf29ce484222325ull};
+    uint8_t buf[4096];
+    struct writer w = {.buf = buf, .cap = sizeof buf};
     put_state(&w, s);
-    return w.hash;
+    size_t len = w.len < sizeof buf ? w.len : sizeof buf;
+    uint64_t h = 0xcbf29ce484222325ull ^ len;
+    for (size_t at = 0; at < len; at += 8) {
+        uint64_t word = 0;
+        for (size_t i = 0; i < 8 && at + i < len; i++)
+            word |= (uint64_t)buf[at + i] << (8 * i);
+        h = (h ^ word) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
 }
 
 /* ------------------------------------------------------------ reading */

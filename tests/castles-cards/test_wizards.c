@@ -212,6 +212,41 @@ static void sorcerer_snatches_victory(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A snatched card that completes the snatcher's Kingdom wins the game. */
+static void snatched_card_wins_for_the_sorcerer(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "",
+                 "castle=castle wife=wife20 heir=heir10 n1=duke70 n2=count60 n3=baron50 "
+                 "n1.lands=lands10 n2.lands=lands10 n3.lands=lands10 "
+                 "n1.fruits=fruits10 n2.fruits=fruits10 n3.fruits=fruits10 "
+                 "n1.serfs=serfs10 n2.serfs=serfs10 w1=sorcerer20 "
+                 "general=general40 champion=champion10 arms=arms10", 0);
+    cc_draw(&g, "serfs40");
+    cas_test_play(&g, "snatch w1");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    int64_t scores[2] = {0, 100};
+    cas_test_expect_scores(&g, scores);
+    assert_non_null(strstr(g.events, "Blue wins: Blue completes a Kingdom"));
+    cas_test_game_close(&g);
+}
+
+/* A MAGE's Draw Discard is a draw the SORCERER may snatch. */
+static void sorcerer_snatches_a_mage_draw(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "w1=mage20", "w3=sorcerer60", 0);
+    cc_discard(&g, "count70");
+    cas_test_play(&g, "mage w1");
+    cas_test_play(&g, "snatch w3");
+    cc_expect_kingdom(&g, 0, "");
+    cc_expect_kingdom(&g, 1, "n1=count70");
+    assert_string_equal(cc_discards(&g), "mage20 sorcerer60");
+    cas_test_game_close(&g);
+}
+
 static void adept_blocks_the_next_move(void **unused)
 {
     (void)unused;
@@ -248,6 +283,8 @@ int main(void)
         cmocka_unit_test(sacrifice_meets_the_block),
         cmocka_unit_test(sorcerer_snatches_the_draw),
         cmocka_unit_test(sorcerer_snatches_victory),
+        cmocka_unit_test(snatched_card_wins_for_the_sorcerer),
+        cmocka_unit_test(sorcerer_snatches_a_mage_draw),
         cmocka_unit_test(adept_blocks_the_next_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
