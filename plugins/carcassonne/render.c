@@ -58,6 +58,7 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t
     const struct carc_kind *k = &s->game->kinds[t->kind];
     const struct carc_rot *r = &k->rot[t->rot];
     static const int side_pos[4][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 0}};
+    static const int corner_pos[4][2] = {{0, 2}, {2, 2}, {2, 0}, {0, 0}}; /* NE SE SW NW */
     static const int half_pos[8][2] = {{0, 0}, {0, 2}, {0, 2}, {2, 2},
                                        {2, 2}, {2, 0}, {2, 0}, {0, 0}};
     for (int y = 0; y < 3; y++)
@@ -65,8 +66,13 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t
             out[y][x] = '.';
             owner[y][x] = -1;
         }
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < 4; b++) {
         out[side_pos[b][0]][side_pos[b][1]] = edge_char(r->edge[c->sub][b], b);
+        /* a corner between two sides of one city is city too */
+        int a = r->seg[c->sub][b][1], next = r->seg[c->sub][(b + 1) % 4][1];
+        if (a != 0xFF && a == next && k->f[a].cls == CAS_CARC_CITY)
+            out[corner_pos[b][0]][corner_pos[b][1]] = '#';
+    }
     out[1][1] = k->has_cloister ? 'm' : k->id[0];
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
