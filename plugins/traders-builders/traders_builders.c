@@ -150,10 +150,8 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     if (api->tile_features(c, tile, features, 32, &n) != CAS_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        struct cas_carc_feature_info info = {.struct_size = sizeof info};
-        if (api->feature_info(c, features[i], &info) != CAS_OK ||
-            (info.cls != CAS_CARC_ROAD && info.cls != CAS_CARC_CITY) ||
-            !has_figure_of_kind(ctx, c, player, ctx->builder, features[i]))
+        /* a builder stands only on roads and cities: no class check */
+        if (!has_figure_of_kind(ctx, c, player, ctx->builder, features[i]))
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);
