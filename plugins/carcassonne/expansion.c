@@ -179,6 +179,14 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     return 0;
 }
 
+int cas__carc_any_veto_place(const struct cas_game *g)
+{
+    for (int i = 0; i < g->nexp; i++)
+        if (HOOK(g, i, veto_placement))
+            return 1;
+    return 0;
+}
+
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
 {
     const struct cas_game *g = s->game;
