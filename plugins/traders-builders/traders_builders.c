@@ -155,7 +155,10 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);
-        api->event(c, player, "builder: one more tile this turn");
+        char text[64];
+        snprintf(text, sizeof text, "%s's builder: one more tile this turn",
+                 api->player_label(api->game(c), player));
+        api->event(c, player, text);
         return;
     }
 }
@@ -185,7 +188,8 @@ static void tb_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
         return;
     struct tb_state *st = api->xstate(c, xctx);
     char text[96];
-    int len = snprintf(text, sizeof text, "player %d takes goods:", player + 1);
+    int len = snprintf(text, sizeof text, "%s takes goods:",
+                       api->player_label(api->game(c), player));
     for (int i = 0; i < TB_GOODS; i++) {
         if (count[i] == 0)
             continue;
@@ -247,12 +251,14 @@ static int render_json(const struct tb_state *st, int players, const struct cas_
     return rc < 0 ? rc : cas_writef(out, "],\"bonus_tile\":%d}", st->in_bonus);
 }
 
-static int render_text(const struct tb_state *st, int players, const struct cas_writer *out)
+static int render_text(const struct tb_ctx *ctx, const cas_carc *c, const struct tb_state *st,
+                       int players, const struct cas_writer *out)
 {
     int rc = 0;
     for (int p = 0; rc >= 0 && p < players; p++)
-        rc = cas_writef(out, "goods of player %d: %d wine, %d grain, %d cloth\n", p + 1,
-                        st->goods[p][0], st->goods[p][1], st->goods[p][2]);
+        rc = cas_writef(out, "%-8s goods: %d wine, %d grain, %d cloth\n",
+                        ctx->api->player_label(ctx->api->game(c), p), st->goods[p][0],
+                        st->goods[p][1], st->goods[p][2]);
     if (rc >= 0 && st->in_bonus)
         rc = cas_writef(out, "this is a builder's second tile\n");
     return rc;
@@ -268,7 +274,7 @@ static int tb_render(void *xctx, const cas_carc *c, int viewer,
     const struct tb_state *st = ctx->api->xstate_const(c, xctx);
     int players = ctx->api->nplayers(ctx->api->game(c));
     int rc = format == CAS_RENDER_JSON ? render_json(st, players, out)
-                                       : render_text(st, players, out);
+                                       : render_text(ctx, c, st, players, out);
     return rc < 0 ? rc : CAS_OK;
 }
 

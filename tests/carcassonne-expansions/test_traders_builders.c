@@ -30,7 +30,7 @@ static void test_goods_go_to_trader(void **unused)
                              "draw TB-2\nplace TB-2 0,-3 180\npass\n"
                              "draw U\nplace U 1,0 0\npass\n"
                              "draw E\nplace E 1,-3 270\npass\n");
-    assert_non_null(strstr(g.events, "player 1 takes goods: 1 wine 2 grain\n"
+    assert_non_null(strstr(g.events, "Red takes goods: 1 wine 2 grain\n"
                                      "Blue +10 city (5 tiles, 0 coats)\n"));
     char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
     assert_non_null(strstr(json, "\"goods\":[[1,2,0],[0,0,0]]"));
@@ -79,6 +79,7 @@ static void test_builder_turns_1_to_3b(void **unused)
                              "draw U\nplace U 0,1 0\npass\n"
                              "draw TB-21\nplace TB-21 3,0 180\ndeploy meeple city S\n");
     cas_test_expect_scores(&g, (const int64_t[]){5, 0});
+    assert_non_null(strstr(g.events, "Red's builder: one more tile this turn\n"));
     cas_test_play(&g, "draw F");
     assert_int_equal(g.vt->current(g.state), 0); /* Red's second tile */
     cas_test_play_record(&g, "place F 3,1 90\ndeploy builder city N+S\n"
