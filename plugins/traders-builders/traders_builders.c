@@ -225,17 +225,20 @@ static void tb_final_scoring(void *xctx, cas_carc *c)
 /* ------------------------------------------------------------ pig */
 
 /* CHAIN: a field whose winner has a pig in it scores one more per
- * completed city (4 instead of 3). */
+ * completed city (4 instead of 3), at the end or whenever an expansion
+ * scores fields earlier (barns). */
 static int64_t tb_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                                  enum cas_carc_when when, int winner, int64_t points)
 {
+    (void)when;
     const struct tb_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    if (when != CAS_CARC_FINAL || api->supply(c, winner, ctx->pig) > 0)
-        return points; /* fields score at the end; no pig out: no lookup */
+    if (api->supply(c, winner, ctx->pig) > 0)
+        return points; /* the winner's pig is not out: no lookup */
+    if (!has_figure_of_kind(ctx, c, winner, ctx->pig, f))
+        return points; /* a pig stands only in fields: f is a field */
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    if (api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_FIELD ||
-        !has_figure_of_kind(ctx, c, winner, ctx->pig, f))
+    if (api->feature_info(c, f, &info) != CAS_OK)
         return points;
     return points + info.completed_cities;
 }
