@@ -72,8 +72,7 @@ static void test_builder_turns_1_to_3b(void **unused)
     cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
                              "draw W\nplace W -1,0 0\npass\n");
     char texts[1024];
-    cas_test_play_record(&g, "draw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw U\nplace U 2,0 0\n", texts, sizeof texts);
     assert_non_null(strstr(texts, "deploy builder road E+W\n"));
     cas_test_play_record(&g, "deploy builder road E+W\n"
                              "draw U\nplace U 0,1 0\npass\n"
@@ -104,14 +103,14 @@ static void test_builder_needs_own_meeple(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_TB, "*:0,D:1,U:3");
     char texts[1024];
-    cas_test_play_record(&g, "draw U\nplace U 1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw U\nplace U 1,0 0\n", texts, sizeof texts);
     assert_null(strstr(texts, "builder"));
-    cas_test_play_record(&g, "deploy meeple road E+W\ndraw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Blue, on Red's road */
+    /* Blue, on Red's road */
+    carcx_play_then_list(&g, "deploy meeple road E+W\ndraw U\nplace U 2,0 0\n", texts,
+                         sizeof texts);
     assert_null(strstr(texts, "builder"));
-    cas_test_play_record(&g, "pass\ndraw U\nplace U -1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Red, on Red's road */
+    /* Red, on Red's road */
+    carcx_play_then_list(&g, "pass\ndraw U\nplace U -1,0 0\n", texts, sizeof texts);
     assert_string_equal(texts, "deploy meeple field Nw+Ne+En+Wn\n"
                                "deploy meeple field Es+Se+Sw+Ws\n"
                                "deploy builder road E+W\n"
@@ -143,14 +142,14 @@ static void test_pig_needs_own_farmer(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_TB, "*:0,D:1,U:3");
     char texts[1024];
-    cas_test_play_record(&g, "draw U\nplace U 1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw U\nplace U 1,0 0\n", texts, sizeof texts);
     assert_null(strstr(texts, "pig"));
-    cas_test_play_record(&g, "deploy meeple field Nw+Ne+En+Wn\ndraw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Blue, in Red's field */
+    /* Blue, in Red's field */
+    carcx_play_then_list(&g, "deploy meeple field Nw+Ne+En+Wn\ndraw U\nplace U 2,0 0\n",
+                         texts, sizeof texts);
     assert_null(strstr(texts, "pig"));
-    cas_test_play_record(&g, "pass\ndraw U\nplace U -1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Red, in Red's field */
+    /* Red, in Red's field */
+    carcx_play_then_list(&g, "pass\ndraw U\nplace U -1,0 0\n", texts, sizeof texts);
     assert_non_null(strstr(texts, "deploy pig field Nw+Ne+En+Wn\n"));
     assert_null(strstr(texts, "deploy pig field Es+Se+Sw+Ws\n"));
     cas_test_game_close(&g);
