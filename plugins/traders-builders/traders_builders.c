@@ -38,7 +38,7 @@ struct tb_ctx {
 
 /* The per-state block: plain bytes, cloned, hashed and serialized. */
 struct tb_state {
-    uint8_t goods[TB_MAX_PLAYERS][TB_GOODS]; /* tokens each player holds */
+    uint16_t goods[TB_MAX_PLAYERS][TB_GOODS]; /* tokens each player holds */
     uint8_t bonus_granted; /* this turn's tile extended the builder's feature */
     uint8_t in_bonus;      /* this turn is a builder's second tile */
 };
@@ -96,31 +96,22 @@ static int tb_state_check(void *xctx, const cas_carc *c, const void *xstate)
 
 /* ------------------------------------------------------------ figures */
 
-/* Does `player` have a figure other than a builder or pig (a meeple of any
- * kind: the escort the builder and pig need) on feature f? */
-static int has_follower(const struct tb_ctx *ctx, const cas_carc *c, int player,
-                        cas_carc_feature f)
-{
-    struct cas_carc_figure on[TB_FIGURES_ON_MAX];
-    size_t n;
-    if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (on[i].player == player && on[i].kind != ctx->builder && on[i].kind != ctx->pig)
-            return 1;
-    return 0;
-}
+#define TB_FOLLOWER (-1) /* any kind but builder and pig: a meeple of any size */
 
-static int has_figure_of_kind(const struct tb_ctx *ctx, const cas_carc *c, int player,
-                              int kind, cas_carc_feature f)
+/* Does `player` have a figure of `kind` (or TB_FOLLOWER: a meeple of any
+ * kind, the escort builders and pigs need) on feature f? */
+static int has_figure(const struct tb_ctx *ctx, const cas_carc *c, int player, int kind,
+                      cas_carc_feature f)
 {
     struct cas_carc_figure on[TB_FIGURES_ON_MAX];
     size_t n;
     if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (on[i].player == player && on[i].kind == kind)
+    for (size_t i = 0; i < n; i++) {
+        int follower = on[i].kind != ctx->builder && on[i].kind != ctx->pig;
+        if (on[i].player == player && (kind == TB_FOLLOWER ? follower : on[i].kind == kind))
             return 1;
+    }
     return 0;
 }
 
@@ -130,7 +121,7 @@ static int has_figure_of_kind(const struct tb_ctx *ctx, const cas_carc *c, int p
 static int tb_needs_follower(void *xctx, const cas_carc *c, int player,
                              cas_carc_feature f)
 {
-    return !has_follower(xctx, c, player, f);
+    return !has_figure(xctx, c, player, TB_FOLLOWER, f);
 }
 
 /* ------------------------------------------------------------ builder */
@@ -151,7 +142,7 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
         return;
     for (size_t i = 0; i < n; i++) {
         /* a builder stands only on roads and cities: no class check */
-        if (!has_figure_of_kind(ctx, c, player, ctx->builder, features[i]))
+        if (!has_figure(ctx, c, player, ctx->builder, features[i]))
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);
@@ -193,7 +184,7 @@ static void tb_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
     for (int i = 0; i < TB_GOODS; i++) {
         if (count[i] == 0)
             continue;
-        st->goods[player][i] = (uint8_t)(st->goods[player][i] + count[i]);
+        st->goods[player][i] = (uint16_t)(st->goods[player][i] + count[i]);
         len += snprintf(text + len, sizeof text - (size_t)len, " %d %s", count[i],
                         tb_goods_names[i]);
     }
@@ -235,7 +226,7 @@ static int64_t tb_feature_points(void *xctx, const cas_carc *c, cas_carc_feature
     const struct cas_carc_api *api = ctx->api;
     if (api->supply(c, winner, ctx->pig) > 0)
         return points; /* the winner's pig is not out: no lookup */
-    if (!has_figure_of_kind(ctx, c, winner, ctx->pig, f))
+    if (!has_figure(ctx, c, winner, ctx->pig, f))
         return points; /* a pig stands only in fields: f is a field */
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
     if (api->feature_info(c, f, &info) != CAS_OK)

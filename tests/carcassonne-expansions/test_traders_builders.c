@@ -209,7 +209,8 @@ static void test_state_block_serialized(void **unused)
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_OK);
     assert_true(g.vt->hash(back) == g.vt->hash(g.state));
     g.vt->state_free(back);
-    const size_t block = 6 * 3 + 2; /* the last bytes: goods, then two flags */
+    /* the last bytes: 16-bit goods (little-endian here), then two flags */
+    const size_t block = 6 * 3 * 2 + 2;
     assert_int_equal(bytes[len - block], 1); /* Red's wine */
     bytes[len - block] = 200;
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_ECORRUPT);
