@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 0
+#define CAS_CARC_ABI_MINOR 1
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -272,6 +272,10 @@ struct cas_carc_api {
     /* The open spots (empty spaces next to a tile) as x,y pairs in
      * xy[0..2*cap), sorted by x then y; buffer protocol on pairs. */
     int (*open_spots)(const cas_carc *c, int *xy, size_t cap, size_t *count);
+    /* ---- 1.1 */
+    /* The name the game gives `player` in events and renders ("Red" ...
+     * "Pink"), or "nobody" out of range; static, never freed. */
+    const char *(*player_label)(const cas_carc_game *g, int player);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

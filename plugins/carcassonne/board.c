@@ -297,7 +297,7 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
-    int vetoes = s->game->nexp > 0;
+    int vetoes = cas__carc_any_veto_place(s->game);
     if (!vetoes && !first_only && s->nfront <= SCRATCH_SPOTS) {
         /* branch-free: write all four rotations, keep the ones that fit */
         cas_action scratch[4 * SCRATCH_SPOTS];

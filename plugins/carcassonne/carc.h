@@ -342,6 +342,9 @@ int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
                               int rot);
+/* Does any expansion of g veto placements?  (Without one, placements take
+ * the branch-free path and ask no hook.) */
+int cas__carc_any_veto_place(const struct cas_game *g);
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,
                                int node);
 /* FIRST: an expansion's strength for figure `fig` on node, or

@@ -179,6 +179,14 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     return 0;
 }
 
+int cas__carc_any_veto_place(const struct cas_game *g)
+{
+    for (int i = 0; i < g->nexp; i++)
+        if (HOOK(g, i, veto_placement))
+            return 1;
+    return 0;
+}
+
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
 {
     const struct cas_game *g = s->game;
@@ -519,6 +527,12 @@ static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
     return CAS_OK;
 }
 
+static const char *api_player_label(const cas_carc_game *gh, int player)
+{
+    return player >= 0 && player < GAME_OF(gh)->nplayers ? cas__carc_colours[player]
+                                                         : "nobody";
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -552,4 +566,5 @@ const struct cas_carc_api cas__carc_api = {
     .grant_extra_turn = api_grant_extra_turn,
     .tile_kind_count = api_tile_kind_count,
     .open_spots = api_open_spots,
+    .player_label = api_player_label,
 };

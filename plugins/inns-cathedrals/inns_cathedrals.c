@@ -7,7 +7,8 @@
  *  - one CHAIN hook, feature_points: a completed road with an inn scores one
  *    more point per tile (2 in all), a completed city with a cathedral one
  *    more per tile and coat (3 in all); either scores 0 at the end if open.
- *    Several inns or cathedrals on one feature count as one.
+ *    Several inns or cathedrals on one feature count as one;
+ *  - one VETO hook, veto_deploy: nobody on the road stubs of IC-5.
  * Rule decisions: docs/rules/inns-cathedrals.md.
  */
 #include "inns_cathedrals.h"
@@ -18,6 +19,7 @@ struct ic_ctx {
     const struct cas_carc_api *api;
     const struct cas_host *host;
     int inn, cathedral, coat; /* attribute indices */
+    int crossing;             /* tile kind IC-5, whose road stubs take no one */
 };
 
 static int ic_init(const struct cas_carc_api *api, const struct cas_host *host,
@@ -35,6 +37,7 @@ static int ic_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->inn = api->attribute_index(game, "inn");
     ctx->cathedral = api->attribute_index(game, "cathedral");
     ctx->coat = api->attribute_index(game, "coat");
+    ctx->crossing = api->tile_kind_index(game, "IC-5");
     *xctx = ctx;
     if (ctx->inn < 0 || ctx->cathedral < 0) {
         cas_host_errorf(host, "inns-cathedrals: the game did not register the "
@@ -81,9 +84,28 @@ static int64_t ic_points(void *xctx, const cas_carc *c, cas_carc_feature f,
     return points + info.spaces + coats;
 }
 
+/* VETO: the two road stubs of IC-5 (between its cities) only cut the field
+ * in two; nobody may be deployed on them from that tile (rulebook caption).
+ * The roads they lead to take figures from their own tiles as usual. */
+static int ic_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
+                          cas_carc_feature f)
+{
+    (void)player;
+    (void)kind;
+    const struct ic_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    struct cas_carc_tile_info tile = {.struct_size = sizeof tile};
+    if (ctx->crossing < 0 || api->tile_info(c, api->placed_tile(c), &tile) != CAS_OK ||
+        tile.kind != ctx->crossing)
+        return 0;
+    struct cas_carc_feature_info info = {.struct_size = sizeof info};
+    return api->feature_info(c, f, &info) == CAS_OK && info.cls == CAS_CARC_ROAD;
+}
+
 static const struct cas_carc_hooks ic_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = ic_points,
+    .veto_deploy = ic_veto_deploy,
 };
 
 static const struct cas_carc_figure_kind ic_figures[] = {{

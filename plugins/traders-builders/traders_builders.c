@@ -38,7 +38,7 @@ struct tb_ctx {
 
 /* The per-state block: plain bytes, cloned, hashed and serialized. */
 struct tb_state {
-    uint8_t goods[TB_MAX_PLAYERS][TB_GOODS]; /* tokens each player holds */
+    uint16_t goods[TB_MAX_PLAYERS][TB_GOODS]; /* tokens each player holds */
     uint8_t bonus_granted; /* this turn's tile extended the builder's feature */
     uint8_t in_bonus;      /* this turn is a builder's second tile */
 };
@@ -96,31 +96,22 @@ static int tb_state_check(void *xctx, const cas_carc *c, const void *xstate)
 
 /* ------------------------------------------------------------ figures */
 
-/* Does `player` have a figure other than a builder or pig (a meeple of any
- * kind: the escort the builder and pig need) on feature f? */
-static int has_follower(const struct tb_ctx *ctx, const cas_carc *c, int player,
-                        cas_carc_feature f)
-{
-    struct cas_carc_figure on[TB_FIGURES_ON_MAX];
-    size_t n;
-    if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (on[i].player == player && on[i].kind != ctx->builder && on[i].kind != ctx->pig)
-            return 1;
-    return 0;
-}
+#define TB_FOLLOWER (-1) /* any kind but builder and pig: a meeple of any size */
 
-static int has_figure_of_kind(const struct tb_ctx *ctx, const cas_carc *c, int player,
-                              int kind, cas_carc_feature f)
+/* Does `player` have a figure of `kind` (or TB_FOLLOWER: a meeple of any
+ * kind, the escort builders and pigs need) on feature f? */
+static int has_figure(const struct tb_ctx *ctx, const cas_carc *c, int player, int kind,
+                      cas_carc_feature f)
 {
     struct cas_carc_figure on[TB_FIGURES_ON_MAX];
     size_t n;
     if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (on[i].player == player && on[i].kind == kind)
+    for (size_t i = 0; i < n; i++) {
+        int follower = on[i].kind != ctx->builder && on[i].kind != ctx->pig;
+        if (on[i].player == player && (kind == TB_FOLLOWER ? follower : on[i].kind == kind))
             return 1;
+    }
     return 0;
 }
 
@@ -130,7 +121,7 @@ static int has_figure_of_kind(const struct tb_ctx *ctx, const cas_carc *c, int p
 static int tb_needs_follower(void *xctx, const cas_carc *c, int player,
                              cas_carc_feature f)
 {
-    return !has_follower(xctx, c, player, f);
+    return !has_figure(xctx, c, player, TB_FOLLOWER, f);
 }
 
 /* ------------------------------------------------------------ builder */
@@ -150,14 +141,15 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     if (api->tile_features(c, tile, features, 32, &n) != CAS_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        struct cas_carc_feature_info info = {.struct_size = sizeof info};
-        if (api->feature_info(c, features[i], &info) != CAS_OK ||
-            (info.cls != CAS_CARC_ROAD && info.cls != CAS_CARC_CITY) ||
-            !has_figure_of_kind(ctx, c, player, ctx->builder, features[i]))
+        /* a builder stands only on roads and cities: no class check */
+        if (!has_figure(ctx, c, player, ctx->builder, features[i]))
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);
-        api->event(c, player, "builder: one more tile this turn");
+        char text[64];
+        snprintf(text, sizeof text, "%s's builder: one more tile this turn",
+                 api->player_label(api->game(c), player));
+        api->event(c, player, text);
         return;
     }
 }
@@ -187,11 +179,12 @@ static void tb_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
         return;
     struct tb_state *st = api->xstate(c, xctx);
     char text[96];
-    int len = snprintf(text, sizeof text, "player %d takes goods:", player + 1);
+    int len = snprintf(text, sizeof text, "%s takes goods:",
+                       api->player_label(api->game(c), player));
     for (int i = 0; i < TB_GOODS; i++) {
         if (count[i] == 0)
             continue;
-        st->goods[player][i] = (uint8_t)(st->goods[player][i] + count[i]);
+        st->goods[player][i] = (uint16_t)(st->goods[player][i] + count[i]);
         len += snprintf(text + len, sizeof text - (size_t)len, " %d %s", count[i],
                         tb_goods_names[i]);
     }
@@ -223,17 +216,20 @@ static void tb_final_scoring(void *xctx, cas_carc *c)
 /* ------------------------------------------------------------ pig */
 
 /* CHAIN: a field whose winner has a pig in it scores one more per
- * completed city (4 instead of 3). */
+ * completed city (4 instead of 3), at the end or whenever an expansion
+ * scores fields earlier (barns). */
 static int64_t tb_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                                  enum cas_carc_when when, int winner, int64_t points)
 {
+    (void)when;
     const struct tb_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    if (when != CAS_CARC_FINAL || api->supply(c, winner, ctx->pig) > 0)
-        return points; /* fields score at the end; no pig out: no lookup */
+    if (api->supply(c, winner, ctx->pig) > 0)
+        return points; /* the winner's pig is not out: no lookup */
+    if (!has_figure(ctx, c, winner, ctx->pig, f))
+        return points; /* a pig stands only in fields: f is a field */
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    if (api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_FIELD ||
-        !has_figure_of_kind(ctx, c, winner, ctx->pig, f))
+    if (api->feature_info(c, f, &info) != CAS_OK)
         return points;
     return points + info.completed_cities;
 }
@@ -249,12 +245,14 @@ static int render_json(const struct tb_state *st, int players, const struct cas_
     return rc < 0 ? rc : cas_writef(out, "],\"bonus_tile\":%d}", st->in_bonus);
 }
 
-static int render_text(const struct tb_state *st, int players, const struct cas_writer *out)
+static int render_text(const struct tb_ctx *ctx, const cas_carc *c, const struct tb_state *st,
+                       int players, const struct cas_writer *out)
 {
     int rc = 0;
     for (int p = 0; rc >= 0 && p < players; p++)
-        rc = cas_writef(out, "goods of player %d: %d wine, %d grain, %d cloth\n", p + 1,
-                        st->goods[p][0], st->goods[p][1], st->goods[p][2]);
+        rc = cas_writef(out, "%-8s goods: %d wine, %d grain, %d cloth\n",
+                        ctx->api->player_label(ctx->api->game(c), p), st->goods[p][0],
+                        st->goods[p][1], st->goods[p][2]);
     if (rc >= 0 && st->in_bonus)
         rc = cas_writef(out, "this is a builder's second tile\n");
     return rc;
@@ -270,7 +268,7 @@ static int tb_render(void *xctx, const cas_carc *c, int viewer,
     const struct tb_state *st = ctx->api->xstate_const(c, xctx);
     int players = ctx->api->nplayers(ctx->api->game(c));
     int rc = format == CAS_RENDER_JSON ? render_json(st, players, out)
-                                       : render_text(st, players, out);
+                                       : render_text(ctx, c, st, players, out);
     return rc < 0 ? rc : CAS_OK;
 }
 

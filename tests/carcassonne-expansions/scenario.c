@@ -58,3 +58,10 @@ void carcx_expect_pool(unsigned set, uint64_t tiles, size_t kinds)
     assert_int_equal(n, kinds);
     cas_test_game_close(&g);
 }
+
+void carcx_play_then_list(struct cas_test_game *g, const char *record, char *texts,
+                          size_t cap)
+{
+    cas_test_play_record(g, record);
+    cas_test_legal_texts(g, texts, cap);
+}

@@ -39,6 +39,11 @@ void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char 
 void carcx_scenario(int nplayers, unsigned set, const char *tiles, const char *record,
                     const int64_t *expected);
 
+/* Play `record` in g, then write the canonical text of every legal action,
+ * one per line, into texts[0..cap). */
+void carcx_play_then_list(struct cas_test_game *g, const char *record, char *texts,
+                          size_t cap);
+
 /* Check that a fresh game with the expansions in `set` has `tiles` tiles
  * of `kinds` tile kinds in its bag (the first draw's chance outcomes). */
 void carcx_expect_pool(unsigned set, uint64_t tiles, size_t kinds);

@@ -35,7 +35,7 @@ static void test_builder_second_tile_completes_goods_city(void **unused)
                              "draw E\n");
     assert_int_equal(g.vt->current(g.state), 0); /* Red's second tile */
     cas_test_play_record(&g, "place E 0,-2 180\npass\n");
-    assert_non_null(strstr(g.events, "player 1 takes goods: 1 wine\n"
+    assert_non_null(strstr(g.events, "Red takes goods: 1 wine\n"
                                      "Blue +6 city (3 tiles, 0 coats)\n"));
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){10, 6});

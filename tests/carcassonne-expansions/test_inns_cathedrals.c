@@ -154,16 +154,35 @@ static void test_large_meeple_offered_once(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-15:1,U:3");
     char texts[1024];
-    cas_test_play_record(&g, "draw IC-15\nplace IC-15 1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw IC-15\nplace IC-15 1,0 0\n", texts, sizeof texts);
     assert_non_null(strstr(texts, "deploy large-meeple road E+W\n"));
     assert_non_null(strstr(texts, "deploy large-meeple field Nw+Ne+En+Wn\n"));
-    cas_test_play_record(&g, "deploy large-meeple field Es+Se+Sw+Ws\n"
+    carcx_play_then_list(&g, "deploy large-meeple field Es+Se+Sw+Ws\n"
                              "draw U\nplace U 0,1 0\npass\n"
-                             "draw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+                             "draw U\nplace U 2,0 0\n", texts, sizeof texts);
     assert_null(strstr(texts, "large-meeple"));
     assert_non_null(strstr(texts, "deploy meeple road E+W\n"));
+    cas_test_game_close(&g);
+}
+
+/* Caption: nobody may stand on IC-5's two road stubs (they only cut the
+ * field); the road a stub ends is taken from its own tile as usual, and
+ * counts IC-5 as one of its tiles (U 2,0 + IC-5: 2 points at the end). */
+static void test_crossing_stubs_take_no_one(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-5:1,U:1");
+    char texts[2048];
+    carcx_play_then_list(&g, "draw IC-5\nplace IC-5 1,0 0\n", texts, sizeof texts);
+    assert_null(strstr(texts, "road"));
+    assert_non_null(strstr(texts, "deploy meeple city N\n"));
+    assert_non_null(strstr(texts, "deploy meeple field Wn\n"));
+    carcx_play_then_list(&g, "pass\ndraw U\nplace U 2,0 0\n", texts, sizeof texts);
+    assert_non_null(strstr(texts, "deploy meeple road E+W\n"));
+    cas_test_play(&g, "deploy meeple road E+W");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){0, 2});
     cas_test_game_close(&g);
 }
 
@@ -203,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_large_meeple_ties_two_meeples),
         cmocka_unit_test(test_large_farmer_9),
         cmocka_unit_test(test_large_meeple_offered_once),
+        cmocka_unit_test(test_crossing_stubs_take_no_one),
         cmocka_unit_test(test_tile_pool),
         cmocka_unit_test(test_sixth_colour),
     };

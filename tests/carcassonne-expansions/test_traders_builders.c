@@ -30,7 +30,7 @@ static void test_goods_go_to_trader(void **unused)
                              "draw TB-2\nplace TB-2 0,-3 180\npass\n"
                              "draw U\nplace U 1,0 0\npass\n"
                              "draw E\nplace E 1,-3 270\npass\n");
-    assert_non_null(strstr(g.events, "player 1 takes goods: 1 wine 2 grain\n"
+    assert_non_null(strstr(g.events, "Red takes goods: 1 wine 2 grain\n"
                                      "Blue +10 city (5 tiles, 0 coats)\n"));
     char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
     assert_non_null(strstr(json, "\"goods\":[[1,2,0],[0,0,0]]"));
@@ -72,13 +72,13 @@ static void test_builder_turns_1_to_3b(void **unused)
     cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
                              "draw W\nplace W -1,0 0\npass\n");
     char texts[1024];
-    cas_test_play_record(&g, "draw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw U\nplace U 2,0 0\n", texts, sizeof texts);
     assert_non_null(strstr(texts, "deploy builder road E+W\n"));
     cas_test_play_record(&g, "deploy builder road E+W\n"
                              "draw U\nplace U 0,1 0\npass\n"
                              "draw TB-21\nplace TB-21 3,0 180\ndeploy meeple city S\n");
     cas_test_expect_scores(&g, (const int64_t[]){5, 0});
+    assert_non_null(strstr(g.events, "Red's builder: one more tile this turn\n"));
     cas_test_play(&g, "draw F");
     assert_int_equal(g.vt->current(g.state), 0); /* Red's second tile */
     cas_test_play_record(&g, "place F 3,1 90\ndeploy builder city N+S\n"
@@ -103,14 +103,14 @@ static void test_builder_needs_own_meeple(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_TB, "*:0,D:1,U:3");
     char texts[1024];
-    cas_test_play_record(&g, "draw U\nplace U 1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw U\nplace U 1,0 0\n", texts, sizeof texts);
     assert_null(strstr(texts, "builder"));
-    cas_test_play_record(&g, "deploy meeple road E+W\ndraw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Blue, on Red's road */
+    /* Blue, on Red's road */
+    carcx_play_then_list(&g, "deploy meeple road E+W\ndraw U\nplace U 2,0 0\n", texts,
+                         sizeof texts);
     assert_null(strstr(texts, "builder"));
-    cas_test_play_record(&g, "pass\ndraw U\nplace U -1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Red, on Red's road */
+    /* Red, on Red's road */
+    carcx_play_then_list(&g, "pass\ndraw U\nplace U -1,0 0\n", texts, sizeof texts);
     assert_string_equal(texts, "deploy meeple field Nw+Ne+En+Wn\n"
                                "deploy meeple field Es+Se+Sw+Ws\n"
                                "deploy builder road E+W\n"
@@ -142,14 +142,14 @@ static void test_pig_needs_own_farmer(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_TB, "*:0,D:1,U:3");
     char texts[1024];
-    cas_test_play_record(&g, "draw U\nplace U 1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts);
+    carcx_play_then_list(&g, "draw U\nplace U 1,0 0\n", texts, sizeof texts);
     assert_null(strstr(texts, "pig"));
-    cas_test_play_record(&g, "deploy meeple field Nw+Ne+En+Wn\ndraw U\nplace U 2,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Blue, in Red's field */
+    /* Blue, in Red's field */
+    carcx_play_then_list(&g, "deploy meeple field Nw+Ne+En+Wn\ndraw U\nplace U 2,0 0\n",
+                         texts, sizeof texts);
     assert_null(strstr(texts, "pig"));
-    cas_test_play_record(&g, "pass\ndraw U\nplace U -1,0 0\n");
-    cas_test_legal_texts(&g, texts, sizeof texts); /* Red, in Red's field */
+    /* Red, in Red's field */
+    carcx_play_then_list(&g, "pass\ndraw U\nplace U -1,0 0\n", texts, sizeof texts);
     assert_non_null(strstr(texts, "deploy pig field Nw+Ne+En+Wn\n"));
     assert_null(strstr(texts, "deploy pig field Es+Se+Sw+Ws\n"));
     cas_test_game_close(&g);
@@ -209,7 +209,8 @@ static void test_state_block_serialized(void **unused)
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_OK);
     assert_true(g.vt->hash(back) == g.vt->hash(g.state));
     g.vt->state_free(back);
-    const size_t block = 6 * 3 + 2; /* the last bytes: goods, then two flags */
+    /* the last bytes: 16-bit goods (little-endian here), then two flags */
+    const size_t block = 6 * 3 * 2 + 2;
     assert_int_equal(bytes[len - block], 1); /* Red's wine */
     bytes[len - block] = 200;
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_ECORRUPT);

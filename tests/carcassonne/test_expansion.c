@@ -418,6 +418,7 @@ static void test_abi_major_refused(void **unused)
     (void)unused;
     struct cas_carc_expansion future = toll_expansion;
     future.abi_major = CAS_CARC_ABI_MAJOR + 1;
+    future.abi_minor = 0;
     struct cas_expansion_ref ref = toll_ref(&future);
     struct cas_test_game g;
     assert_int_equal(cas_test_game_try_open(&g, cas_plugin_entry(), 2, NULL, &ref, 1),
