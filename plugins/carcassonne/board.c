@@ -22,16 +22,25 @@ static uint32_t hash_slot(const struct cas_state *s, uint32_t key)
     return (key * 2654435761u >> 7) & (uint32_t)(s->game->hash_size - 1);
 }
 
-int cas__carc_cell_find(const struct cas_state *s, int x, int y)
+/* The cell at x,y, or -1 with *slot set to where it would be inserted. */
+static int cell_lookup(const struct cas_state *s, uint32_t key, uint32_t *slot)
 {
     const struct carc_slot *hash = C_HASH(s);
-    uint32_t mask = (uint32_t)s->game->hash_size - 1, key = pack_key(x, y);
+    uint32_t mask = (uint32_t)s->game->hash_size - 1;
     for (uint32_t h = hash_slot(s, key);; h = (h + 1) & mask) {
         if (hash[h].key == key)
             return (int)hash[h].cell;
-        if (hash[h].key == 0)
+        if (hash[h].key == 0) {
+            *slot = h;
             return -1;
+        }
     }
+}
+
+int cas__carc_cell_find(const struct cas_state *s, int x, int y)
+{
+    uint32_t slot;
+    return cell_lookup(s, pack_key(x, y), &slot);
 }
 
 int cas__carc_tile_at(const struct cas_state *s, int x, int y)
@@ -70,7 +79,8 @@ static void frontier_insert(struct cas_state *s, int ci)
     uint32_t key = cell_key(&C_CELLS(s)[ci]);
     int pos = frontier_search(s, key);
     memmove(front + pos + 1, front + pos, (size_t)(s->nfront - pos) * sizeof *front);
-    front[pos] = (struct carc_open){.key = key, .cell = (uint16_t)ci};
+    front[pos] = (struct carc_open){.key = key, .cell = (uint16_t)ci,
+                                    .pattern = C_CELLS(s)[ci].pattern};
     s->nfront++;
     S_CELLS(s)[ci].open = 1;
 }
@@ -86,20 +96,13 @@ static void frontier_remove(struct cas_state *s, int ci)
     S_CELLS(s)[ci].open = 0;
 }
 
-/* A new empty cell, entered in the frontier when `open`. */
-static int cell_add(struct cas_state *s, int x, int y, int open)
+/* A new empty cell at hash slot `slot` (from cell_lookup). */
+static int cell_add(struct cas_state *s, uint32_t slot, int x, int y)
 {
-    struct carc_slot *hash = S_HASH(s);
-    uint32_t mask = (uint32_t)s->game->hash_size - 1, key = pack_key(x, y);
-    uint32_t h = hash_slot(s, key);
-    while (hash[h].key)
-        h = (h + 1) & mask;
     int ci = s->ncells++;
-    hash[h] = (struct carc_slot){.key = key, .cell = (uint32_t)ci};
+    S_HASH(s)[slot] = (struct carc_slot){.key = pack_key(x, y), .cell = (uint32_t)ci};
     S_CELLS(s)[ci] = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y,
                                         .tile = CARC_NONE};
-    if (open)
-        frontier_insert(s, ci);
     return ci;
 }
 
@@ -131,9 +134,9 @@ static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
     }
 }
 
-static void require_side(struct cas_state *s, int ci, int side, int edge)
+/* An open spot learns the edge type its side `side` must have. */
+static void require_side(struct carc_cell *c, int side, int edge)
 {
-    struct carc_cell *c = &S_CELLS(s)[ci];
     uint32_t shift = 8u * (uint32_t)side;
     c->req = (c->req & ~(0xFFu << shift)) | ((uint32_t)edge << shift);
     if (edge != EDGE_ANY)
@@ -142,7 +145,18 @@ static void require_side(struct cas_state *s, int ci, int side, int edge)
     for (int b = 3; b >= 0; b--)
         pattern = pattern * 5 + (int)((c->req & c->care) >> (8 * b) & 0xFF);
     c->pattern = (uint16_t)pattern;
-    S_FRONT(s)[frontier_search(s, cell_key(c))].pattern = c->pattern;
+}
+
+/* The side of open spot (nx, ny) facing a new tile's edge: a new spot
+ * enters the frontier with its requirement, a known one is updated. */
+static void touch_open_spot(struct cas_state *s, int ci, int is_new, int side, int edge)
+{
+    struct carc_cell *c = &S_CELLS(s)[ci];
+    require_side(c, side, edge);
+    if (is_new)
+        frontier_insert(s, ci);
+    else
+        S_FRONT(s)[frontier_search(s, cell_key(c))].pattern = c->pattern;
 }
 
 static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)
@@ -154,7 +168,8 @@ static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)
         const struct carc_feature_def *d = &k->f[f];
         *n = (struct carc_node){.root = (uint16_t)(base + f),
                                 .next = (uint16_t)(base + f), .size = 1,
-                                .tile = (uint16_t)tile, .local = (uint8_t)f};
+                                .tile = (uint16_t)tile, .local = (uint8_t)f,
+                                .cls = d->cls};
         if (d->cls == CAS_CARC_ROAD || d->cls == CAS_CARC_CITY)
             n->open = d->nedges;
         memcpy(n->attr, d->attr, sizeof n->attr);
@@ -176,9 +191,10 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
         S_CLOISTERS(s)[s->ncloisters++] = (uint16_t)t;
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
-        int ci = cas__carc_cell_find(s, cx, cy);
+        uint32_t slot = 0;
+        int ci = cell_lookup(s, pack_key(cx, cy), &slot);
         if (ci < 0)
-            ci = cell_add(s, cx, cy, 0);
+            ci = cell_add(s, slot, cx, cy);
         frontier_remove(s, ci);
         S_CELLS(s)[ci].tile = (uint16_t)t;
         S_CELLS(s)[ci].sub = (uint8_t)c;
@@ -190,12 +206,13 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
             if (edge == EDGE_NONE)
                 continue;
             int nx = cx + dir_x[b], ny = cy + dir_y[b];
-            int ni = cas__carc_cell_find(s, nx, ny);
-            if (ni < 0)
-                ni = cell_add(s, nx, ny, 1);
+            uint32_t slot = 0;
+            int ni = cell_lookup(s, pack_key(nx, ny), &slot), is_new = ni < 0;
+            if (is_new)
+                ni = cell_add(s, slot, nx, ny);
             struct carc_cell *nc = &S_CELLS(s)[ni];
             if (nc->tile == CARC_NONE) {
-                require_side(s, ni, (b + 2) % 4, edge);
+                touch_open_spot(s, ni, is_new, (b + 2) % 4, edge);
                 continue;
             }
             const struct carc_rot *nr = tile_rot(s, nc->tile);
@@ -232,6 +249,17 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
            !cas__carc_hook_veto_place(s, kind, x, y, rot);
 }
 
+int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    if (k->ncells != 1 || s->game->nexp > 0)
+        return cas__carc_fits(s, kind, x, y, rot);
+    uint32_t key = pack_key(x, y);
+    int pos = frontier_search(s, key);
+    return pos < s->nfront && C_FRONT(s)[pos].key == key &&
+           (k->fitmask[C_FRONT(s)[pos].pattern] >> rot & 1u);
+}
+
 /* Shell sort, then drop duplicates; returns the new length. */
 size_t cas__carc_sort_unique(cas_action *a, size_t n)
 {
@@ -258,6 +286,8 @@ static void emit(cas_action *buf, size_t cap, size_t *n, cas_action a)
     (*n)++;
 }
 
+#define SCRATCH_SPOTS 512
+
 /* The fast path for one-space tiles: only open spots can take them, the
  * sorted frontier yields codes in ascending order, and each spot's fitting
  * rotations come from the kind's pattern table.  With first_only, stop at
@@ -268,18 +298,22 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
     int vetoes = cas__carc_any_veto_place(s->game);
-    if (!vetoes && !first_only && cap >= 4u * s->nfront) {
+    if (!vetoes && !first_only && s->nfront <= SCRATCH_SPOTS) {
         /* branch-free: write all four rotations, keep the ones that fit */
+        cas_action scratch[4 * SCRATCH_SPOTS];
+        cas_action *to = cap >= 4u * s->nfront ? buf : scratch;
         size_t out = 0;
         for (int i = 0; i < s->nfront; i++) {
             unsigned fits = k->fitmask[front[i].pattern];
             cas_action base = ACT_PLACE_CODE(kind, (int)(front[i].key >> 16) - 0x8000,
                                              (int)(front[i].key & 0xFFFF) - 0x8000, 0);
             for (unsigned rot = 0; rot < 4; rot++) {
-                buf[out] = base | rot;
+                to[out] = base | rot;
                 out += (fits >> rot) & 1u;
             }
         }
+        if (to == scratch)
+            memcpy(buf, scratch, (out < cap ? out : cap) * sizeof *buf);
         *n = out;
         return;
     }

@@ -162,6 +162,7 @@ struct carc_node {
     int16_t open;
     uint16_t tile;
     uint8_t local, flags;
+    uint8_t cls; /* enum cas_carc_class, copied from the tile kind */
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
@@ -256,6 +257,9 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y);   /* -1 none */
 /* Can `kind` go at anchor x,y rotated rot (edges, emptiness, contact,
  * expansion vetoes)? */
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
+/* cas__carc_fits through the frontier and the rotation tables when they
+ * decide alone (one-space tile, no expansions). */
+int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot);
 /* Edges, emptiness and contact only (no expansion vetoes). */
 int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
                          int x, int y, int rot);

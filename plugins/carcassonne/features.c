@@ -43,7 +43,7 @@ const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int nod
 
 int cas__carc_feature_class(const struct cas_state *s, int node)
 {
-    return cas__carc_fdef(s, node)->cls;
+    return C_NODES(s)[node].cls;
 }
 
 /* A tile counts once however many of its features the set holds: count it

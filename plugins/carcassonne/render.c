@@ -20,6 +20,50 @@ static const char *const player_ansi[CARC_MAX_PLAYERS] = {"31", "34", "32", "33"
             return rc_;      \
     } while (0)
 
+/* A buffered appender for long outputs: snprintf per item would dominate
+ * a checker that renders every viewer at every step. */
+struct jbuf {
+    const struct cas_writer *out;
+    int rc;
+    size_t n;
+    char data[4096];
+};
+
+static void jb_flush(struct jbuf *jb)
+{
+    if (jb->rc == CAS_OK && jb->n)
+        jb->rc = jb->out->write(jb->out->ctx, jb->data, jb->n);
+    jb->n = 0;
+}
+
+static void jb_str(struct jbuf *jb, const char *text)
+{
+    size_t len = strlen(text);
+    if (jb->n + len > sizeof jb->data)
+        jb_flush(jb);
+    if (len > sizeof jb->data) {
+        if (jb->rc == CAS_OK)
+            jb->rc = jb->out->write(jb->out->ctx, text, len);
+        return;
+    }
+    memcpy(jb->data + jb->n, text, len);
+    jb->n += len;
+}
+
+static void jb_int(struct jbuf *jb, long long v)
+{
+    char digits[24], *at = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    *--at = '\0';
+    do {
+        *--at = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--at = '-';
+    jb_str(jb, at);
+}
+
 struct bounds {
     int minx, maxx, miny, maxy;
 };
@@ -58,6 +102,7 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t
     const struct carc_kind *k = &s->game->kinds[t->kind];
     const struct carc_rot *r = &k->rot[t->rot];
     static const int side_pos[4][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 0}};
+    static const int corner_pos[4][2] = {{0, 2}, {2, 2}, {2, 0}, {0, 0}}; /* NE SE SW NW */
     static const int half_pos[8][2] = {{0, 0}, {0, 2}, {0, 2}, {2, 2},
                                        {2, 2}, {2, 0}, {2, 0}, {0, 0}};
     for (int y = 0; y < 3; y++)
@@ -65,8 +110,13 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t
             out[y][x] = '.';
             owner[y][x] = -1;
         }
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < 4; b++) {
         out[side_pos[b][0]][side_pos[b][1]] = edge_char(r->edge[c->sub][b], b);
+        /* a corner between two sides of one city is city too */
+        int a = r->seg[c->sub][b][1], next = r->seg[c->sub][(b + 1) % 4][1];
+        if (a != 0xFF && a == next && k->f[a].cls == CAS_CARC_CITY)
+            out[corner_pos[b][0]][corner_pos[b][1]] = '#';
+    }
     out[1][1] = k->has_cloister ? 'm' : k->id[0];
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
@@ -128,40 +178,67 @@ static size_t put_char(char *line, size_t n, char ch, int player, int ansi)
 }
 
 /* One board row of spaces (3 text lines at scale 3, 1 at scale 1) for
- * columns x0..x1, written line by line. */
-static int render_row(const struct cas_state *s, int y, int x0, int x1, int scale,
-                      int ansi, const struct cas_writer *out)
+ * columns x0..x1, from the cells of that row, written line by line. */
+static int render_row(const struct cas_state *s, const uint16_t *row, int n, int x0, int x1,
+                      int scale, int ansi, const struct cas_writer *out)
 {
     char grid[3][LINE_MAX_COLS];
     int8_t owner[3][LINE_MAX_COLS];
     int cols = (x1 - x0 + 1) * scale;
     memset(grid, ' ', sizeof grid);
     memset(owner, -1, sizeof owner);
-    for (int x = x0; x <= x1; x++) {
+    for (int j = 0; j < n; j++) {
+        const struct carc_cell *c = &C_CELLS(s)[row[j]];
+        if (c->x < x0 || c->x > x1)
+            continue;
         char cell[3][3];
         int8_t who[3][3];
         memset(cell, ' ', sizeof cell);
         memset(who, -1, sizeof who);
-        int ci = cas__carc_cell_find(s, x, y);
-        if (ci >= 0 && C_CELLS(s)[ci].tile != CARC_NONE)
-            draw_space(s, ci, cell, who);
-        else if (ci >= 0)
-            cell[1][1] = open_mark(s, &C_CELLS(s)[ci]);
+        if (c->tile != CARC_NONE)
+            draw_space(s, row[j], cell, who);
+        else
+            cell[1][1] = open_mark(s, c);
         for (int r = 0; r < scale; r++)
             for (int i = 0; i < scale; i++) {
                 int cr = scale == 1 ? 1 : r, cc = scale == 1 ? 1 : i;
-                grid[r][(x - x0) * scale + i] = cell[cr][cc];
-                owner[r][(x - x0) * scale + i] = who[cr][cc];
+                grid[r][(c->x - x0) * scale + i] = cell[cr][cc];
+                owner[r][(c->x - x0) * scale + i] = who[cr][cc];
             }
     }
     for (int r = 0; r < scale; r++) {
         char line[LINE_BYTES];
-        size_t n = 0;
+        size_t len = 0;
         for (int i = 0; i < cols; i++)
-            n = put_char(line, n, grid[r][i], owner[r][i], ansi);
-        line[n++] = '\n';
-        TRY(out->write(out->ctx, line, n));
+            len = put_char(line, len, grid[r][i], owner[r][i], ansi);
+        line[len++] = '\n';
+        TRY(out->write(out->ctx, line, len));
     }
+    return CAS_OK;
+}
+
+/* The board's cells grouped by row (counting sort on y): row r holds
+ * order[start[r] .. start[r + 1]).  One block from the host; *block is
+ * what to release. */
+static int rows_of_cells(const struct cas_state *s, int miny, int rows, int **start,
+                         uint16_t **order, void **block)
+{
+    const struct cas_host *host = s->game->host;
+    size_t ints = (size_t)(2 * rows + 1);
+    *block = host->alloc(host->ctx, ints * sizeof(int) + (size_t)s->ncells * sizeof(uint16_t));
+    if (!*block)
+        return CAS_ENOMEM;
+    *start = *block;
+    int *cursor = *start + rows + 1;
+    *order = (uint16_t *)(cursor + rows);
+    memset(*start, 0, (size_t)(rows + 1) * sizeof(int));
+    for (int i = 0; i < s->ncells; i++)
+        (*start)[C_CELLS(s)[i].y - miny + 1]++;
+    for (int r = 1; r <= rows; r++)
+        (*start)[r] += (*start)[r - 1];
+    memcpy(cursor, *start, (size_t)rows * sizeof(int));
+    for (int i = 0; i < s->ncells; i++)
+        (*order)[cursor[C_CELLS(s)[i].y - miny]++] = (uint16_t)i;
     return CAS_OK;
 }
 
@@ -170,7 +247,7 @@ static int render_row(const struct cas_state *s, int y, int x0, int x1, int scal
 static int render_board(const struct cas_state *s, int ansi, const struct cas_writer *out)
 {
     struct bounds b = board_bounds(s);
-    int width = b.maxx - b.minx + 1;
+    int width = b.maxx - b.minx + 1, rows = b.maxy - b.miny + 1;
     int scale = width * 3 <= 72 ? 3 : 1;
     int x0 = b.minx, x1 = b.maxx;
     if (width > LINE_MAX_COLS - 2) {
@@ -180,11 +257,17 @@ static int render_board(const struct cas_state *s, int ansi, const struct cas_wr
                                         ? b.maxx + 1 - (LINE_MAX_COLS - 2) : x0;
         x1 = x0 + LINE_MAX_COLS - 3;
     }
-    TRY(cas_writef(out, "board x %d..%d, y %d..%d (north up)%s\n", x0, x1, b.miny, b.maxy,
-                   x0 != b.minx || x1 != b.maxx ? ", cropped" : ""));
-    for (int y = b.miny; y <= b.maxy; y++)
-        TRY(render_row(s, y, x0, x1, scale, ansi, out));
-    return CAS_OK;
+    int *start;
+    uint16_t *order;
+    void *block;
+    TRY(rows_of_cells(s, b.miny, rows, &start, &order, &block));
+    int rc = cas_writef(out, "board x %d..%d, y %d..%d (north up)%s\n", x0, x1, b.miny,
+                        b.maxy, x0 != b.minx || x1 != b.maxx ? ", cropped" : "");
+    for (int r = 0; r < rows && rc >= 0; r++)
+        rc = render_row(s, order + start[r], start[r + 1] - start[r], x0, x1, scale, ansi,
+                        out);
+    s->game->host->release(s->game->host->ctx, block);
+    return rc < 0 ? rc : CAS_OK;
 }
 
 static int render_status(const struct cas_state *s, const struct cas_writer *out)
@@ -223,16 +306,27 @@ static int render_players(const struct cas_state *s, const struct cas_writer *ou
             TRY(cas_writef(out, " %d %s", s->supply[p][f], g->fig[f].def.name));
         TRY(out->write(out->ctx, "\n", 1));
     }
+    struct jbuf jb = {.out = out, .rc = CAS_OK};
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
-        TRY(cas_writef(out, "  %s %s on %s of %s at %d,%d\n", cas__carc_colours[f->player],
-                       g->fig[f->kind].def.name,
-                       g->kinds[t->kind].rot[t->rot].ftext[n->local],
-                       g->kinds[t->kind].id, t->x, t->y));
+        jb_str(&jb, "  ");
+        jb_str(&jb, cas__carc_colours[f->player]);
+        jb_str(&jb, " ");
+        jb_str(&jb, g->fig[f->kind].def.name);
+        jb_str(&jb, " on ");
+        jb_str(&jb, g->kinds[t->kind].rot[t->rot].ftext[n->local]);
+        jb_str(&jb, " of ");
+        jb_str(&jb, g->kinds[t->kind].id);
+        jb_str(&jb, " at ");
+        jb_int(&jb, t->x);
+        jb_str(&jb, ",");
+        jb_int(&jb, t->y);
+        jb_str(&jb, "\n");
     }
-    return CAS_OK;
+    jb_flush(&jb);
+    return jb.rc;
 }
 
 static int render_expansions(const struct cas_state *s, int viewer,
@@ -280,50 +374,6 @@ static int json_players(const struct cas_state *s, const struct cas_writer *out)
         TRY(cas_writef(out, "}}"));
     }
     return cas_writef(out, "],");
-}
-
-/* A buffered appender for the long JSON arrays: snprintf per item would
- * dominate a checker that renders every viewer at every step. */
-struct jbuf {
-    const struct cas_writer *out;
-    int rc;
-    size_t n;
-    char data[4096];
-};
-
-static void jb_flush(struct jbuf *jb)
-{
-    if (jb->rc == CAS_OK && jb->n)
-        jb->rc = jb->out->write(jb->out->ctx, jb->data, jb->n);
-    jb->n = 0;
-}
-
-static void jb_str(struct jbuf *jb, const char *text)
-{
-    size_t len = strlen(text);
-    if (jb->n + len > sizeof jb->data)
-        jb_flush(jb);
-    if (len > sizeof jb->data) {
-        if (jb->rc == CAS_OK)
-            jb->rc = jb->out->write(jb->out->ctx, text, len);
-        return;
-    }
-    memcpy(jb->data + jb->n, text, len);
-    jb->n += len;
-}
-
-static void jb_int(struct jbuf *jb, long long v)
-{
-    char digits[24], *at = digits + sizeof digits;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    *--at = '\0';
-    do {
-        *--at = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--at = '-';
-    jb_str(jb, at);
 }
 
 static void json_tiles(const struct cas_state *s, struct jbuf *jb)

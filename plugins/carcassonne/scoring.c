@@ -32,7 +32,8 @@ void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
     cas__carc_event(s, CAS_EVENT_SCORE, player, points, text);
 }
 
-/* The engine's value of a feature, before expansion hooks. */
+/* The engine's value of a feature, before expansion hooks; when `why` is
+ * not NULL, the reason in words (only worth building for an event sink). */
 static int64_t base_points(const struct cas_state *s, int root,
                            enum cas_carc_when when, char *why, size_t cap)
 {
@@ -43,22 +44,28 @@ static int64_t base_points(const struct cas_state *s, int root,
     switch (d->cls) {
     case CAS_CARC_ROAD:
         cas__carc_feature_size(s, root, &spaces, &tiles);
-        snprintf(why, cap, "road (%d tiles%s)", spaces, late);
+        if (why)
+            snprintf(why, cap, "road (%d tile%s%s)", spaces, spaces == 1 ? "" : "s", late);
         return spaces;
     case CAS_CARC_CITY: {
         int coats = g->coat_attr >= 0 ? C_NODES(s)[root].attr[g->coat_attr] : 0;
         int per = when == CAS_CARC_DURING ? 2 : 1;
         cas__carc_feature_size(s, root, &spaces, &tiles);
-        snprintf(why, cap, "city (%d tiles, %d coats%s)", spaces, coats, late);
+        if (why)
+            snprintf(why, cap, "city (%d tile%s, %d coat%s%s)", spaces,
+                     spaces == 1 ? "" : "s", coats, coats == 1 ? "" : "s", late);
         return (int64_t)per * (spaces + coats);
     }
     case CAS_CARC_CLOISTER:
         cas__carc_ring(s, root, &filled, &size);
-        snprintf(why, cap, "%s (%d around%s)", d->name, filled, late);
+        if (why)
+            snprintf(why, cap, "%s (%d around%s)", d->name, filled, late);
         return filled + 1;
     default: {
         int cities = cas__carc_field_cities(s, root);
-        snprintf(why, cap, "field (%d completed cities)", cities);
+        if (why)
+            snprintf(why, cap, "field (%d completed cit%s)", cities,
+                     cities == 1 ? "y" : "ies");
         return 3 * (int64_t)cities;
     }
     }
@@ -89,8 +96,8 @@ static void score_feature(struct cas_state *s, int root, enum cas_carc_when when
         best = strength[p] > best ? strength[p] : best;
     int64_t points[CARC_MAX_PLAYERS] = {0};
     if (best > 0) {
-        char why[120];
-        int64_t base = base_points(s, root, when, why, sizeof why);
+        char why[120] = "";
+        int64_t base = base_points(s, root, when, s->sink ? why : NULL, sizeof why);
         for (int p = 0; p < g->nplayers; p++) {
             if (strength[p] != best)
                 continue;

@@ -6,35 +6,31 @@
  * features are already scored, the figures by (placement, feature), and each
  * expansion's block verbatim.  Deserializing replays the placements, which
  * rebuilds the union-find exactly, and validates everything on the way.
- * The hash is FNV-1a over the same bytes, so equal states hash equal.
+ * The hash mixes the same bytes eight at a time, so equal states hash equal.
  */
 #include "carc.h"
 
 #define MAGIC 0x43524143u /* "CARC" */
 
+/* Writes what fits into buf[0..cap) and counts everything in len. */
 struct writer {
     uint8_t *buf;
     size_t cap, len;
-    uint64_t hash;
 };
 
 static void put_bytes(struct writer *w, const void *data, size_t n)
 {
-    const uint8_t *p = data;
-    for (size_t i = 0; i < n; i++) {
-        if (w->buf && w->len < w->cap)
-            w->buf[w->len] = p[i];
-        w->len++;
-        w->hash = (w->hash ^ p[i]) * 0x100000001b3ull;
-    }
+    if (w->len + n <= w->cap)
+        memcpy(w->buf + w->len, data, n);
+    w->len += n;
 }
 
 static void put_uint(struct writer *w, uint64_t v, int bytes)
 {
-    uint8_t b[8];
-    for (int i = 0; i < bytes; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put_bytes(w, b, (size_t)bytes);
+    if (w->len + (size_t)bytes <= w->cap)
+        for (int i = 0; i < bytes; i++)
+            w->buf[w->len + (size_t)i] = (uint8_t)(v >> (8 * i));
+    w->len += (size_t)bytes;
 }
 
 static void write_state(const struct cas_state *s, struct writer *w)
@@ -95,11 +91,43 @@ int cas__carc_serialize(const struct cas_state *s, uint8_t *buf, size_t cap, siz
     return w.len > cap ? CAS_ENOSPC : CAS_OK;
 }
 
+static uint64_t mix_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0x243F6A8885A308D3ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word = 0;
+        for (int b = 0; b < 8; b++)
+            word |= (uint64_t)p[i + (size_t)b] << (8 * b);
+        h = (h ^ word) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ull;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 32);
+}
+
+/* Hash of the serialized bytes; a state too big for the stack buffer is
+ * serialized into a block from the host (hash cannot fail, so without one
+ * the first bytes stand for the state). */
 uint64_t cas__carc_hash(const struct cas_state *s)
 {
-    struct writer w = {.hash = 0xcbf29ce484222325ull};
+    uint8_t local[16384];
+    struct writer w = {.buf = local, .cap = sizeof local};
     write_state(s, &w);
-    return w.hash;
+    if (w.len <= w.cap)
+        return mix_bytes(local, w.len);
+    const struct cas_host *host = s->game->host;
+    uint8_t *big = host->alloc(host->ctx, w.len);
+    if (!big)
+        return mix_bytes(local, sizeof local);
+    struct writer all = {.buf = big, .cap = w.len};
+    write_state(s, &all);
+    uint64_t h = mix_bytes(big, all.len);
+    host->release(host->ctx, big);
+    return h;
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -153,8 +181,12 @@ static int read_header(const struct cas_game *g, struct reader *r, struct cas_st
     s->discarded = (uint16_t)get_uint(r, 2);
     int waiting = s->stage == ST_DRAW || s->stage == ST_PLACE || s->stage == ST_DEPLOY ||
                   s->stage == ST_XPHASE || s->stage == ST_END;
-    if (!waiting || s->resume > ST_END || s->player >= g->nplayers ||
-        s->drawn >= g->nkinds || (s->stage == ST_XPHASE && s->xphase >= g->nphases))
+    int slot = s->resume == ST_SLOT_BEFORE_DRAW || s->resume == ST_SLOT_AFTER_PLACE ||
+               s->resume == ST_SLOT_AFTER_DEPLOY || s->resume == ST_SLOT_AFTER_SCORING ||
+               s->resume == ST_SLOT_TURN_END;
+    if (!waiting || s->player >= g->nplayers || s->drawn >= g->nkinds ||
+        (s->stage == ST_XPHASE && (s->xphase >= g->nphases || !slot || s->xactor < 0 ||
+                                   s->xactor >= g->nplayers)))
         return corrupt(g, "turn counters out of range");
     for (int p = 0; p < g->nplayers; p++)
         s->score[p] = (int64_t)get_uint(r, 8);
@@ -202,6 +234,9 @@ static int read_tiles(const struct cas_game *g, struct reader *r, struct cas_sta
     if (s->placed >= s->ntiles || s->placed < -1 ||
         from_bag + s->bag_left + s->discarded + (s->stage == ST_PLACE) != bag_total)
         return corrupt(g, "tile counts do not add up");
+    if ((s->stage == ST_DEPLOY && s->placed < 0) ||
+        (s->stage == ST_PLACE && !cas__carc_fits_anywhere(s, s->drawn)))
+        return corrupt(g, "the turn's tile is missing or fits nowhere");
     return r->bad ? corrupt(g, "truncated") : CAS_OK;
 }
 

@@ -195,8 +195,8 @@ int cas__carc_is_legal(const struct cas_state *s, cas_action a)
         return s->stage == ST_PLACE && ACT_PLACE_KIND(a) == s->drawn &&
                a == ACT_PLACE_CODE(s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
                                    ACT_PLACE_ROT(a)) &&
-               cas__carc_fits(s, s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
-                              ACT_PLACE_ROT(a));
+               cas__carc_fits_fast(s, s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
+                                   ACT_PLACE_ROT(a));
     case ACT_DEPLOY: {
         if (s->stage != ST_DEPLOY || a != ACT_DEPLOY_CODE(ACT_DEPLOY_FIG(a),
                                                           ACT_DEPLOY_LOCAL(a)))

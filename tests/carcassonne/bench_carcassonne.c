@@ -138,6 +138,13 @@ int main(int argc, char **argv)
     vt->serialize(mid[0], CAS_SERIAL_FULL, bytes, sizeof bytes, &len);
     printf("state_copy: %.3f us; state size %zu bytes in memory, %zu bytes serialized "
            "at turn 35\n", (t1 - t0) * 1e6 / (double)reps, game->state_size, len);
+    uint64_t sum = 0;
+    t0 = now();
+    for (long r = 0; r < reps; r++)
+        sum += vt->hash(mid[r & 63]);
+    t1 = now();
+    printf("hash: %.3f us (checksum %04x)\n", (t1 - t0) * 1e6 / (double)reps,
+           (unsigned)(sum & 0xFFFF));
     for (int i = 0; i < 64; i++)
         vt->state_free(mid[i]);
     vt->state_free(s);

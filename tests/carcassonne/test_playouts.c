@@ -142,6 +142,48 @@ static int play_random_game(int nplayers, uint64_t seed, const char *const *opti
     return misfits;
 }
 
+/* Every single-byte corruption of a mid-game state is refused or gives a
+ * state that still works (no crash under ASan). */
+static void test_corrupted_bytes(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 3, NULL, NULL, 0);
+    uint64_t rng = 99;
+    static cas_action legal[4096];
+    size_t n;
+    for (int step = 0; step < 60; step++) {
+        assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+        assert_int_equal(g.vt->apply(g.state, pick(&g, legal, n, &rng), NULL), CAS_OK);
+    }
+    static uint8_t bytes[1 << 16], bad[1 << 16];
+    size_t len;
+    assert_int_equal(g.vt->serialize(g.state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
+                     CAS_OK);
+    static const uint8_t flips[] = {0x01, 0x80, 0xFF};
+    int accepted = 0;
+    for (size_t i = 0; i < len; i++)
+        for (size_t f = 0; f < sizeof flips; f++) {
+            memcpy(bad, bytes, len);
+            bad[i] ^= flips[f];
+            cas_state *back;
+            if (g.vt->deserialize(g.game, bad, len, &back) != CAS_OK)
+                continue;
+            accepted++;
+            g.vt->hash(back);
+            if (g.vt->current(back) != CAS_ACTOR_TERMINAL &&
+                g.vt->legal_actions(back, legal, 4096, &n) == CAS_OK && n > 0)
+                g.vt->apply(back, legal[0], NULL);
+            cas_state *kept = g.state;
+            g.state = back;
+            free(cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT));
+            g.state = kept;
+            g.vt->state_free(back);
+        }
+    assert_true(accepted < (int)len); /* most damage is detected */
+    cas_test_game_close(&g);
+}
+
 static void test_random_games_two_players(void **unused)
 {
     (void)unused;
@@ -174,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_random_games_two_players),
         cmocka_unit_test(test_random_games_five_players_no_farmers),
         cmocka_unit_test(test_random_games_with_misfits),
+        cmocka_unit_test(test_corrupted_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
