@@ -53,6 +53,22 @@ int cas__agent_human_new(FILE *in, FILE *out, enum cas_render_format format,
 
 void cas__agent_free(struct cas__agent *agent); /* NULL is fine */
 
+/* The action random play takes in `state` at (seed, ply): a chance outcome
+ * drawn by weight on the chance stream, or one of the player's legal
+ * actions, uniformly, on that player's stream.  This is what a session's
+ * chance and its random bot do, and what the checker plays.  At a chance
+ * node list receives the outcomes; elsewhere list must hold the legal
+ * actions of state.  Returns CAS_OK or the plugin's negative code. */
+int cas__random_action(struct cas__match *m, const cas_state *state,
+                       struct cas__actions *list, uint64_t seed, uint32_t ply,
+                       cas_action *out);
+
+/* List the legal actions of `state` (not terminal) into list, take the
+ * random action of (seed, ply) and apply it without events: one step of a
+ * random playout. */
+int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
+                     uint64_t seed, uint32_t ply);
+
 /* For agents that keep no state of their own (the bots): a bare struct
  * cas__agent with these ops, and its free function. */
 int cas__agent_plain_new(const struct cas__agent_ops *ops, struct cas__agent **out);

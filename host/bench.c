@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "prng.h"
+#include "agent.h"
 
 #define MAX_SAMPLES 2000
 #define LEGAL_REPEAT 8
@@ -24,41 +24,17 @@ double cas__bench_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* One step of a random playout: chance by weight, players uniformly. */
-static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
-                       struct cas__prng *r)
-{
-    int rc = cas__match_legal(m, s, list);
-    if (rc != CAS_OK)
-        return rc;
-    cas_action action;
-    if (m->vt->current(s) == CAS_ACTOR_CHANCE) {
-        size_t index;
-        rc = cas__match_outcomes(m, s, list);
-        if (rc == CAS_OK)
-            rc = cas__prng_pick_weighted(r, list->outcomes, list->n_outcomes, &index);
-        if (rc != CAS_OK)
-            return rc;
-        action = list->outcomes[index].action;
-    } else {
-        if (list->count == 0)
-            return CAS_EINVAL;
-        action = list->items[cas__prng_below(r, list->count)];
-    }
-    return m->vt->apply(s, action, NULL);
-}
-
-/* Play game `index` of the bench to the end from `start` in `work`;
- * *plies counts the actions. */
+/* Play game `index` of the bench to the end from `start` in `work`: the
+ * game random bots play in a session seeded b->seed + index.  *plies
+ * counts the actions. */
 static int playout(struct cas__bench *b, const cas_state *start, cas_state *work,
                    struct cas__actions *list, int index, uint64_t *plies)
 {
     struct cas__match *m = b->match;
-    struct cas__prng r;
+    uint64_t seed = b->seed + (uint64_t)index;
     int rc = m->vt->state_copy(work, start);
-    cas__prng_init(&r, b->seed, (uint32_t)index, CAS__STREAM_CHANCE);
     for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL; ply++) {
-        rc = ply < MAX_PLIES ? random_step(m, work, list, &r) : CAS_EINVAL;
+        rc = ply < MAX_PLIES ? cas__random_step(m, work, list, seed, ply) : CAS_EINVAL;
         ++*plies;
     }
     return rc;
@@ -103,7 +79,6 @@ static int collect_samples(struct cas__bench *b)
 {
     struct cas__match *m = b->match;
     struct cas__actions list = {0};
-    struct cas__prng r;
     cas_state *s = NULL;
     int rc = CAS_OK;
     b->samples = calloc(MAX_SAMPLES, sizeof *b->samples);
@@ -111,13 +86,12 @@ static int collect_samples(struct cas__bench *b)
         return failed(b, "sample states", CAS_ENOMEM);
     for (int game = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES && game < b->games; game++) {
         rc = m->vt->state_new(m->game, &s);
-        cas__prng_init(&r, b->seed, (uint32_t)game, CAS__STREAM_CHANCE);
-        while (rc == CAS_OK && b->n_samples < MAX_SAMPLES &&
-               m->vt->current(s) != CAS_ACTOR_TERMINAL) {
+        for (uint32_t ply = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES &&
+                               m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++) {
             rc = m->vt->state_clone(s, &b->samples[b->n_samples]);
             b->n_samples += rc == CAS_OK;
             if (rc == CAS_OK)
-                rc = random_step(m, s, &list, &r);
+                rc = cas__random_step(m, s, &list, b->seed + (uint64_t)game, ply);
         }
         m->vt->state_free(s);
         s = NULL;

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
+#include "json.h"
 #include "match.h"
-#include "prng.h"
 
 #define DEFAULT_GAMES 20
 #define DEFAULT_MAX_PLIES 100000u
@@ -45,6 +46,9 @@ struct checker {
     cas_state *scratch;            /* state_copy target */
     struct cas__actions legal, other;
     struct buffer bytes, rebytes, render;
+    struct buffer previous;        /* the serialized state one action back */
+    uint64_t previous_hash;
+    int has_previous;
     struct hash_log solo_a, solo_b;
     char event_problem[256];       /* set by the event sink */
 };
@@ -112,6 +116,8 @@ static int log_hash(struct hash_log *log, uint64_t hash)
 
 static int serialize_into(struct cas__match *m, const cas_state *s, struct buffer *b)
 {
+    if (reserve(b, 1) != CAS_OK)
+        return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
         int rc = m->vt->serialize(s, CAS_SERIAL_FULL, b->data, b->cap, &need);
@@ -139,44 +145,12 @@ static int buffer_write(void *ctx, const char *data, size_t len)
 
 /* ------------------------------------------------------- random play */
 
-/* The action random play takes in s at ply: a chance outcome by weight,
- * a player's action uniformly.  list holds the legal actions of s. */
-static int pick(struct cas__match *m, const cas_state *s, struct cas__actions *list,
-                uint64_t seed, uint32_t ply, cas_action *out)
-{
-    struct cas__prng r;
-    int actor = m->vt->current(s);
-    if (actor == CAS_ACTOR_CHANCE) {
-        size_t index;
-        int rc = cas__match_outcomes(m, s, list);
-        if (rc == CAS_OK) {
-            cas__prng_init(&r, seed, ply, CAS__STREAM_CHANCE);
-            rc = cas__prng_pick_weighted(&r, list->outcomes, list->n_outcomes, &index);
-        }
-        if (rc == CAS_OK)
-            *out = list->outcomes[index].action;
-        return rc;
-    }
-    if (list->count == 0)
-        return CAS_EINVAL;
-    cas__prng_init(&r, seed, ply, CAS__STREAM_PLAYER(actor));
-    *out = list->items[cas__prng_below(&r, list->count)];
-    return CAS_OK;
-}
-
 /* One random step of s (not terminal) without checks; logs the hash. */
 static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
                        uint64_t seed, uint32_t ply, struct hash_log *log)
 {
-    cas_action action;
-    int rc = cas__match_legal(m, s, list);
-    if (rc == CAS_OK)
-        rc = pick(m, s, list, seed, ply, &action);
-    if (rc == CAS_OK)
-        rc = m->vt->apply(s, action, NULL);
-    if (rc == CAS_OK)
-        rc = log_hash(log, m->vt->hash(s));
-    return rc;
+    int rc = cas__random_step(m, s, list, seed, ply);
+    return rc == CAS_OK ? log_hash(log, m->vt->hash(s)) : rc;
 }
 
 /* ------------------------------------------------ per-step properties */
@@ -278,6 +252,26 @@ static int check_returns(struct checker *c, const cas_state *s)
                         : broke(c, "returns", 0, 0, "returns failed (%d): %s", rc, why(&c->a));
 }
 
+/* The state one action back serialized differently (c->bytes holds this
+ * one's bytes): its hash must differ too, or the journal's hash check
+ * would miss a divergence.  Keeps this state's bytes for the next step. */
+static int check_hash_sensitive(struct checker *c, uint64_t hash)
+{
+    int same_hash_other_bytes =
+        c->has_previous && c->previous_hash == hash &&
+        (c->previous.len != c->bytes.len ||
+         memcmp(c->previous.data, c->bytes.data, c->bytes.len) != 0);
+    struct buffer swap = c->previous;
+    c->previous = c->bytes;
+    c->bytes = swap;
+    c->previous_hash = hash;
+    c->has_previous = 1;
+    if (same_hash_other_bytes)
+        return broke(c, "hash-sensitive", 0, 0, "this state and the one an action before "
+                     "serialize differently but both hash to %016" PRIx64, hash);
+    return CAS_OK;
+}
+
 /* clone and state_copy keep the hash; serialize, deserialize and serialize
  * again keep the hash and the bytes; empty bytes are refused.  *clone
  * receives the clone (the caller frees it). */
@@ -317,17 +311,7 @@ static int check_copies(struct checker *c, const cas_state *s, cas_state **clone
         vt->state_free(back);
         return broke(c, "deserialize-validates", 0, 0, "deserialize accepted zero bytes");
     }
-    return CAS_OK;
-}
-
-/* Whether text (NUL-terminated) is one JSON object: '{' ... '}' up to
- * surrounding white space.  The shape only; agents parse the rest. */
-static int looks_like_object(const char *text, size_t len)
-{
-    size_t start = strspn(text, " \t\r\n");
-    while (len > start && strchr(" \t\r\n", text[len - 1]))
-        len--;
-    return len > start + 1 && text[start] == '{' && text[len - 1] == '}';
+    return check_hash_sensitive(c, hash);
 }
 
 /* Every viewer can be rendered in text, ANSI and JSON. */
@@ -344,10 +328,12 @@ static int check_renders(struct checker *c, const cas_state *s)
             if (rc != CAS_OK || c->render.len == 0)
                 return broke(c, "render", 0, 0, "%s render for viewer %d gave %d and %zu "
                              "bytes: %s", names[f], viewer, rc, c->render.len, why(&c->a));
-            if (formats[f] == CAS_RENDER_JSON &&
-                !looks_like_object(c->render.data, c->render.len))
+            size_t bad = formats[f] == CAS_RENDER_JSON
+                             ? cas__json_object_error(c->render.data, c->render.len) : 0;
+            if (bad)
                 return broke(c, "render-json", 0, 0, "JSON render for viewer %d is not one "
-                             "object: %.60s", viewer, (const char *)c->render.data);
+                             "JSON object: it goes wrong at byte %zu: %.40s", viewer, bad,
+                             (const char *)c->render.data + bad - 1);
         }
     }
     return CAS_OK;
@@ -419,7 +405,7 @@ static int check_apply(struct checker *c, cas_state *s, const cas_state *clone)
     struct cas_event_sink sink = {.struct_size = sizeof sink, .ctx = c, .emit = check_event};
     cas_action action;
     uint64_t before = vt->hash(s);
-    int rc = pick(&c->a, s, &c->legal, c->seed, c->ply, &action);
+    int rc = cas__random_action(&c->a, s, &c->legal, c->seed, c->ply, &action);
     if (rc != CAS_OK)
         return broke(c, "chance-outcomes", 0, 0, "no action could be drawn (%d)", rc);
     c->event_problem[0] = '\0';
@@ -451,10 +437,12 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
+    c->has_previous = 0;
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
         int actor = vt->current(s);
         c->state = s;
+        c->r->ply = c->ply; /* where a crash happened, for the caller */
         rc = check_actor(c, actor);
         if (rc == CAS_OK)
             rc = check_state(c, s, actor, &clone);
@@ -515,19 +503,19 @@ static int check_same_seed(struct checker *c)
     return CAS_OK;
 }
 
-/* Two instances played step by step in turn give the games each plays
- * alone. */
-static int check_interleaved(struct checker *c)
+/* This game and a second one played step by step in turn, the second a
+ * state of match `other` (another game instance, or this one again), give
+ * the games each plays alone.  c->solo_b holds the second game alone. */
+static int check_interleaved_with(struct checker *c, struct cas__match *other,
+                                  const char *which)
 {
     const struct cas_game_vtable *vt = c->a.vt;
     uint64_t seed_b = c->seed + OTHER_SEED;
     struct hash_log mixed_a = {0}, mixed_b = {0};
     cas_state *sa = NULL, *sb = NULL;
-    int rc = play_logged(c, &c->b, seed_b, &c->solo_b);
+    int rc = vt->state_new(c->a.game, &sa);
     if (rc == CAS_OK)
-        rc = vt->state_new(c->a.game, &sa);
-    if (rc == CAS_OK)
-        rc = vt->state_new(c->b.game, &sb);
+        rc = vt->state_new(other->game, &sb);
     for (uint32_t ply = 0; rc == CAS_OK && ply < c->max_plies; ply++) {
         int a_over = vt->current(sa) == CAS_ACTOR_TERMINAL;
         int b_over = vt->current(sb) == CAS_ACTOR_TERMINAL;
@@ -536,7 +524,7 @@ static int check_interleaved(struct checker *c)
         if (!a_over)
             rc = random_step(&c->a, sa, &c->legal, c->seed, ply, &mixed_a);
         if (rc == CAS_OK && !b_over)
-            rc = random_step(&c->b, sb, &c->other, seed_b, ply, &mixed_b);
+            rc = random_step(other, sb, &c->other, seed_b, ply, &mixed_b);
     }
     vt->state_free(sa);
     vt->state_free(sb);
@@ -547,12 +535,26 @@ static int check_interleaved(struct checker *c)
     if (rc != CAS_OK || at_a >= 0 || at_b >= 0) {
         c->ply = (uint32_t)(at_a >= 0 ? at_a : at_b >= 0 ? at_b : 0);
         return broke(c, "interleaved-games", 0, 0,
-                     "played in turn with a second game (seed %" PRIu64 "), %s", seed_b,
+                     "played in turn with a second game (%s, seed %" PRIu64 "), %s", which,
+                     seed_b,
                      rc != CAS_OK ? "a step failed"
                      : at_a >= 0 ? "this game diverged from its solo run"
                                  : "the second game diverged from its solo run");
     }
     return CAS_OK;
+}
+
+/* Interleaving with a state of another game instance (state kept in
+ * globals) and with a second state of the same game (state kept in the
+ * game handle) changes nothing. */
+static int check_interleaved(struct checker *c)
+{
+    int rc = play_logged(c, &c->b, c->seed + OTHER_SEED, &c->solo_b);
+    if (rc != CAS_OK)
+        return broke(c, "same-seed-same-game", 0, 0, "a second instance could not play "
+                     "seed %" PRIu64 " (%d)", c->seed + OTHER_SEED, rc);
+    rc = check_interleaved_with(c, &c->b, "another instance");
+    return rc == CAS_OK ? check_interleaved_with(c, &c->a, "the same instance") : rc;
 }
 
 static int open_match(struct checker *c, struct cas__match *m)
@@ -574,6 +576,9 @@ static int check_one_game(struct checker *c, int index)
     c->nplayers = c->t->min_players + index % (span > 0 ? span : 1);
     c->seed = c->opt->seed + (uint64_t)index;
     c->ply = 0;
+    c->r->seed = c->seed;
+    c->r->nplayers = c->nplayers;
+    c->r->ply = 0;
     if (c->opt->progress)
         fprintf(c->opt->progress, "\rcheck %s: game %d (%d players, seed %" PRIu64 ")   ",
                 c->t->plugin->id, index + 1, c->nplayers, c->seed);
@@ -615,12 +620,15 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
         rc = check_one_game(&c, i);
         report->games += rc == CAS_OK;
     }
+    if (!report->failed)
+        report->seed = opt->seed; /* the summary names the first seed */
     if (opt->progress)
         fprintf(opt->progress, "\r%60s\r", "");
     cas__actions_free(&c.legal);
     cas__actions_free(&c.other);
     free(c.bytes.data);
     free(c.rebytes.data);
+    free(c.previous.data);
     free(c.render.data);
     free(c.solo_a.hashes);
     free(c.solo_b.hashes);

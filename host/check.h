@@ -29,7 +29,9 @@ struct cas__check_options {
     FILE *progress;     /* one updating line per game, or NULL */
 };
 
-/* The outcome of a run: counts, and the first broken property. */
+/* The outcome of a run: counts, and the first broken property.  While the
+ * run goes on, seed, nplayers and ply tell where it is (a crash handler
+ * may print them). */
 struct cas__check_report {
     int games;             /* games finished */
     uint64_t plies;        /* steps checked */

@@ -3,7 +3,9 @@
  * on a game and its expansions as found on the plugin search path.
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -26,6 +28,67 @@ static const char usage[] =
     "\n"
     "Exit status: 0 when every property held, 1 when one broke (the property,\n"
     "seed, ply and action are printed), 2 for bad usage.\n";
+
+#ifndef __SANITIZE_ADDRESS__
+/* The run in progress, for the crash handler. */
+static const struct cas__check_report *running;
+
+/* Append v in decimal to line[*len]; async-signal-safe. */
+static void put_number(char *line, size_t *len, uint64_t v)
+{
+    char digits[20];
+    size_t n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n > 0)
+        line[(*len)++] = digits[--n];
+}
+
+static void put_text(char *line, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    memcpy(line + *len, text, n);
+    *len += n;
+}
+
+/* A plugin that crashes the process is still a failed check: say where,
+ * then die of the same signal.  Only async-signal-safe calls. */
+static void report_crash(int sig)
+{
+    char line[512];
+    size_t len = 0;
+    put_text(line, &len, "\n");
+    put_text(line, &len, running->plugin);
+    put_text(line, &len, ": FAILED crash (signal ");
+    put_number(line, &len, (uint64_t)sig);
+    put_text(line, &len, ")\n  game with seed ");
+    put_number(line, &len, running->seed);
+    put_text(line, &len, ", ");
+    put_number(line, &len, (uint64_t)running->nplayers);
+    put_text(line, &len, " players, at or after ply ");
+    put_number(line, &len, running->ply);
+    put_text(line, &len, "\n");
+    if (write(STDERR_FILENO, line, len) < 0)
+        line[0] = '\0';
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_crashes(const struct cas__check_report *report)
+{
+    static const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    running = report;
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        signal(signals[i], report_crash);
+}
+#else
+/* Sanitizer builds keep their own, more detailed crash reports. */
+static void catch_crashes(const struct cas__check_report *report)
+{
+    (void)report;
+}
+#endif
 
 int cas__cmd_check(int argc, char **argv)
 {
@@ -79,6 +142,7 @@ int cas__cmd_check(int argc, char **argv)
         .games = (int)games, .seed = seed, .progress = isatty(fileno(stderr)) ? stderr : NULL,
     };
     struct cas__check_report report;
+    catch_crashes(&report);
     cas__check_run(&target, &opt, &report);
     cas__check_print(&report, report.failed ? stderr : stdout);
     cas__target_close(&t);

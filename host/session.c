@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "agent.h"
-#include "prng.h"
 
 #define SESSION_TEXT_MAX 512
 
@@ -123,16 +122,10 @@ int cas__session_replay(struct cas__session *s, const char *text,
 static int draw_chance(struct cas__session *s, cas_action *out)
 {
     struct cas__match *m = s->match;
-    struct cas__prng r;
-    size_t index;
-    int rc = cas__match_outcomes(m, s->state, &s->scratch);
+    int rc = cas__random_action(m, s->state, &s->scratch, s->seed, s->ply, out);
     if (rc != CAS_OK)
-        return fail(s, rc, "%s: chance outcomes (%d): %s", m->plugin->id, rc, m->error);
-    cas__prng_init(&r, s->seed, s->ply, CAS__STREAM_CHANCE);
-    rc = cas__prng_pick_weighted(&r, s->scratch.outcomes, s->scratch.n_outcomes, &index);
-    if (rc != CAS_OK)
-        return fail(s, rc, "%s lists no chance outcome or a zero weight", m->plugin->id);
-    *out = s->scratch.outcomes[index].action;
+        return fail(s, rc, "%s: no chance outcome could be drawn (%d; are the weights > 0?): %s",
+                    m->plugin->id, rc, m->error);
     return CAS_OK;
 }
 

@@ -15,7 +15,9 @@
 const struct cas_plugin *cas_plugin_entry(void);
 const struct cas_plugin *fixture_broken_text_entry(void);
 const struct cas_plugin *fixture_broken_hash_entry(void);
+const struct cas_plugin *fixture_broken_weak_hash_entry(void);
 const struct cas_plugin *fixture_broken_shared_entry(void);
+const struct cas_plugin *fixture_broken_game_state_entry(void);
 const struct cas_plugin *fixture_broken_unsorted_entry(void);
 const struct cas_plugin *fixture_broken_duplicate_entry(void);
 
@@ -88,10 +90,22 @@ static void test_hash_that_changes_after_deserialize(void **unused)
     expect_broken(fixture_broken_hash_entry(), "serialize-hash");
 }
 
+static void test_hash_that_misses_changes(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_weak_hash_entry(), "hash-sensitive");
+}
+
 static void test_state_shared_between_instances(void **unused)
 {
     (void)unused;
     expect_broken(fixture_broken_shared_entry(), "interleaved-games");
+}
+
+static void test_state_shared_through_the_game(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_game_state_entry(), "interleaved-games");
 }
 
 static void test_unsorted_legal_actions(void **unused)
@@ -142,7 +156,9 @@ int main(void)
         cmocka_unit_test(test_good_fixture_passes),
         cmocka_unit_test(test_text_that_does_not_round_trip),
         cmocka_unit_test(test_hash_that_changes_after_deserialize),
+        cmocka_unit_test(test_hash_that_misses_changes),
         cmocka_unit_test(test_state_shared_between_instances),
+        cmocka_unit_test(test_state_shared_through_the_game),
         cmocka_unit_test(test_unsorted_legal_actions),
         cmocka_unit_test(test_duplicated_legal_actions),
         cmocka_unit_test(test_failure_names_the_action),

@@ -1,9 +1,9 @@
 /*
  * test_check_all.c — the conformance run: every game plugin of the build
- * tree passes the checker alone and with every combination of its
- * expansions that the loader accepts.  CASTELLAN_CHECK_GAMES sets the games
- * per expansion combination (default 4; the game alone plays 5 times as
- * many).
+ * tree passes the checker alone, with each other value of each of its
+ * on/off and choice options, and with every combination of its expansions
+ * that the loader accepts.  CASTELLAN_CHECK_GAMES sets the games per
+ * variant (default 4; the game alone with defaults plays 5 times as many).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 
 static char plugin_dir[1024];
 
-static int games_per_combination(void)
+static int games_per_variant(void)
 {
     const char *text = getenv("CASTELLAN_CHECK_GAMES");
     int games = text ? atoi(text) : 0;
@@ -40,9 +40,22 @@ static void combination(struct cas__plugin_info *const *expansions, size_t n, un
         }
 }
 
-/* Check game with the expansions in csv; 0 if the loader refuses the
- * combination (reported), 1 if it was checked. */
-static int check_combination(const char *game, const char *csv, int games)
+/* One game option set to something other than its default. */
+struct override {
+    const char *name, *value;
+};
+
+static void apply_override(struct cas__target *t, const struct override *o)
+{
+    for (size_t i = 0; o && i < t->n_game_options; i++)
+        if (strcmp(t->game_options[i].name, o->name) == 0)
+            t->game_options[i].value = o->value;
+}
+
+/* Check game with the expansions in csv and the option override (may be
+ * NULL); a combination the loader refuses is reported and skipped. */
+static void check_variant(const char *game, const char *csv, const struct override *o,
+                          int games)
 {
     struct cas__target t;
     char err[1024];
@@ -50,8 +63,11 @@ static int check_combination(const char *game, const char *csv, int games)
         if (!*csv)
             fail_msg("%s cannot be opened: %s", game, err);
         print_message("skipped %s + %s: %s\n", game, csv, err);
-        return 0;
+        return;
     }
+    apply_override(&t, o);
+    if (o)
+        print_message("%s with %s = %s:\n", game, o->name, o->value);
     struct cas__check_target target = {
         .plugin = t.game->desc, .data_dir = t.game->data_dir,
         .options = t.game_options, .n_options = t.n_game_options,
@@ -69,9 +85,30 @@ static int check_combination(const char *game, const char *csv, int games)
     fclose(out);
     print_message("%s", text);
     if (report.failed)
-        fail_msg("%s", text);
+        fail_msg("%s%s%s%s%s", text, o ? "  with option " : "", o ? o->name : "",
+                 o ? " = " : "", o ? o->value : "");
     free(text);
-    return 1;
+}
+
+/* Each on/off and choice option of game at each value but its default. */
+static void check_options(const struct cas_plugin *game, int games)
+{
+    for (size_t i = 0; i < game->n_options; i++) {
+        const struct cas_option_spec *spec = &game->options[i];
+        char value[64];
+        if (spec->type == CAS_OPTION_BOOL) {
+            struct override o = {spec->name, strcmp(spec->default_value, "on") ? "on" : "off"};
+            check_variant(game->id, "", &o, games);
+        }
+        for (const char *c = spec->type == CAS_OPTION_CHOICE ? spec->choices : NULL; c && *c;) {
+            size_t len = strcspn(c, "|");
+            snprintf(value, sizeof value, "%.*s", (int)len, c);
+            struct override o = {spec->name, value};
+            if (strcmp(value, spec->default_value) != 0)
+                check_variant(game->id, "", &o, games);
+            c += len + (c[len] == '|');
+        }
+    }
 }
 
 static void check_game(struct cas__registry *reg, struct cas__plugin_info *game)
@@ -85,11 +122,14 @@ static void check_game(struct cas__registry *reg, struct cas__plugin_info *game)
             strcmp(e->extends, game->id) == 0 && n < MAX_COMBINED)
             expansions[n++] = e;
     }
-    int games = games_per_combination();
-    check_combination(game->id, "", 5 * games);
+    int games = games_per_variant();
+    if (cas__registry_load(reg, game) != CAS_OK)
+        fail_msg("%s cannot be loaded: %s", game->id, game->refusal);
+    check_variant(game->id, "", NULL, 5 * games);
+    check_options(game->desc, games);
     for (unsigned mask = 1; mask < (1u << n); mask++) {
         combination(expansions, n, mask, csv, sizeof csv);
-        check_combination(game->id, csv, games);
+        check_variant(game->id, csv, NULL, games);
     }
 }
 

@@ -150,6 +150,22 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
 }
 
+/* A plugin that crashes the process still gets a report of where. */
+static void test_check_reports_a_crash(void **unused)
+{
+    (void)unused;
+    char *out;
+    int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
+                     &out);
+    assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
+#ifndef __SANITIZE_ADDRESS__
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
+                     "  game with seed 1, 2 players, at or after ply 6\n"))
+        fail_msg("no crash report:\n%s", out);
+#endif
+    free(out);
+}
+
 static void test_bench_prints_every_figure(void **unused)
 {
     (void)unused;
@@ -177,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_play_human_quits),
         cmocka_unit_test(test_play_with_rules),
         cmocka_unit_test(test_check_good_and_broken),
+        cmocka_unit_test(test_check_reports_a_crash),
         cmocka_unit_test(test_bench_prints_every_figure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
