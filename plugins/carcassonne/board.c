@@ -252,7 +252,7 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    if (k->ncells != 1 || s->game->nexp > 0)
+    if (k->ncells != 1 || cas__carc_any_veto_place(s->game))
         return cas__carc_fits(s, kind, x, y, rot);
     uint32_t key = pack_key(x, y);
     int pos = frontier_search(s, key);
