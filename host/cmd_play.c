@@ -12,6 +12,7 @@
 #include "agent.h"
 #include "cli.h"
 #include "commands.h"
+#include "install_dirs.h"
 #include "journal.h"
 #include "prng.h"
 #include "registry.h"
@@ -40,17 +41,21 @@ struct play_args {
     int no_save;
 };
 
-/* The preset file played when nothing is given: installed, else the
- * source tree's.  NULL when neither exists. */
-static const char *default_preset(void)
+/* The preset file played when nothing is given: installed beside this
+ * executable, else where the build installs, else the source tree's.
+ * NULL when none exists; the caller frees the path. */
+static char *default_preset(void)
 {
+    char *beside_exe = cas__beside_executable(CASTELLAN_PRESET_DIR_FROM_BIN "/default.ini");
+    if (beside_exe)
+        return beside_exe;
     static const char *const candidates[] = {
         CASTELLAN_PRESET_INSTALL_DIR "/default.ini",
         CASTELLAN_PRESET_SOURCE_DIR "/default.ini",
     };
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
         if (access(candidates[i], R_OK) == 0)
-            return candidates[i];
+            return strdup(candidates[i]);
     return NULL;
 }
 
@@ -75,13 +80,16 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
         fprintf(stderr, "castellan play: %s\n", err);
         return 2;
     }
-    const char *path = a->config ? a->config : default_preset();
+    char *preset = a->config ? NULL : default_preset();
+    const char *path = a->config ? a->config : preset;
     if (!path) {
         fprintf(stderr, "castellan play: no default preset in %s or %s; give --config FILE "
                 "or --game ID\n", CASTELLAN_PRESET_INSTALL_DIR, CASTELLAN_PRESET_SOURCE_DIR);
         return 1;
     }
-    if (cas__session_desc_load(path, desc, err, sizeof err) != CAS_OK) {
+    int loaded = cas__session_desc_load(path, desc, err, sizeof err);
+    free(preset);
+    if (loaded != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         return 1;
     }

@@ -5,6 +5,7 @@ add_library(castellan-loader STATIC
   ${CMAKE_CURRENT_LIST_DIR}/cmd_plugins.c
   ${CMAKE_CURRENT_LIST_DIR}/errtext.c
   ${CMAKE_CURRENT_LIST_DIR}/inifile.c
+  ${CMAKE_CURRENT_LIST_DIR}/install_dirs.c
   ${CMAKE_CURRENT_LIST_DIR}/load.c
   ${CMAKE_CURRENT_LIST_DIR}/manifest.c
   ${CMAKE_CURRENT_LIST_DIR}/registry.c
@@ -20,8 +21,13 @@ if(IS_ABSOLUTE "${CASTELLAN_PLUGIN_INSTALL_DIR}")
 else()
   set(cas_plugin_install_abs "${CMAKE_INSTALL_PREFIX}/${CASTELLAN_PLUGIN_INSTALL_DIR}")
 endif()
+# ... and relative to the installed executable, which is tried first so a
+# moved installation still finds its own plugins.
+file(RELATIVE_PATH cas_plugin_from_bin "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}"
+     "${cas_plugin_install_abs}")
 target_compile_definitions(castellan-loader PRIVATE
   CASTELLAN_PLUGIN_INSTALL_DIR="${cas_plugin_install_abs}"
+  CASTELLAN_PLUGIN_DIR_FROM_BIN="${cas_plugin_from_bin}"
   CASTELLAN_BUILD_PLUGIN_DIR="${CASTELLAN_BUILD_PLUGIN_DIR}")
 
 # cas_plugin_private(TARGET PATH...) — the loader refuses a plugin whose

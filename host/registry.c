@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <dlfcn.h>
 
+#include "install_dirs.h"
 #include "loader.h"
 #include "text.h"
 
@@ -103,6 +104,10 @@ int cas__plugin_search_path(const char *cli_path, struct cas__strlist *out)
         rc = push_folders(out, cli_path);
     if (!rc && env)
         rc = push_folders(out, env);
+    char *beside_exe = cas__beside_executable(CASTELLAN_PLUGIN_DIR_FROM_BIN);
+    if (!rc && beside_exe)
+        rc = push_folders(out, beside_exe);
+    free(beside_exe);
     if (!rc)
         rc = push_folders(out, CASTELLAN_PLUGIN_INSTALL_DIR);
     if (!rc && is_directory(CASTELLAN_BUILD_PLUGIN_DIR))

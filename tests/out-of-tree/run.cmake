@@ -1,7 +1,8 @@
 # run.cmake — cmake -P script behind the out_of_tree_build test: install the
 # build to a fresh prefix, then configure, build and install the sample
 # plugin against that prefix twice, once through pkg-config (id
-# oot-pkg-config) and once through find_package (id oot-find-package).
+# oot-pkg-config) and once through find_package (id oot-find-package); and
+# check the installed castellan lists them from its own prefix.
 # Inputs: BUILD_DIR, WORK_DIR, SAMPLE_DIR, LIBDIR, GENERATOR.
 foreach(var BUILD_DIR WORK_DIR SAMPLE_DIR LIBDIR GENERATOR)
   if(NOT DEFINED ${var})
@@ -31,4 +32,16 @@ run(${CMAKE_COMMAND} -G ${GENERATOR} -S ${SAMPLE_DIR} -B ${WORK_DIR}/find-packag
 foreach(way pkg-config find-package)
   run(${CMAKE_COMMAND} --build ${WORK_DIR}/${way})
   run(${CMAKE_COMMAND} --install ${WORK_DIR}/${way})
+endforeach()
+
+# The installed castellan, run from its prefix (not where the build said it
+# would be installed), finds the plugins installed beside it first.
+execute_process(COMMAND ${prefix}/bin/castellan plugins
+                RESULT_VARIABLE rc OUTPUT_VARIABLE listing ERROR_VARIABLE listing)
+set(plugin_dir "${prefix}/${LIBDIR}/castellan/plugins")
+foreach(id carcassonne oot-pkg-config oot-find-package)
+  string(FIND "${listing}" "${plugin_dir}/${id}  ok" at)
+  if(NOT rc EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "installed castellan does not list ${id} from ${plugin_dir} (${rc}):\n${listing}")
+  endif()
 endforeach()
