@@ -280,40 +280,53 @@ static inline int carc_root(const struct cas_state *s, int node)
 {
     return C_NODES(s)[node].root;
 }
+/* Join the features of nodes a and b (open counts and attributes add up);
+ * returns the root of the union. */
 int cas__carc_union(struct cas_state *s, int a, int b);
 /* Distinct spaces and tiles a feature (any member node) covers. */
 void cas__carc_feature_size(const struct cas_state *s, int node, int *spaces,
                             int *tiles);
 /* Filled spaces around the tile of cloister node, and the ring size. */
 void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size);
+/* Road/city without open edge, or cloister with a full ring. */
 int cas__carc_feature_complete(const struct cas_state *s, int node);
 /* Distinct completed cities a field touches. */
 int cas__carc_field_cities(const struct cas_state *s, int node);
+/* enum cas_carc_class of a node, and its definition in the tile kind. */
 int cas__carc_feature_class(const struct cas_state *s, int node);
 const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int node);
 
 /* ------------------------------------------------------------ figures.c */
 
+/* Whether any figure stands on the feature with this root. */
 int cas__carc_occupied(const struct cas_state *s, int root);
+/* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
 /* Deploy options on this turn's tile plus pass; buffer protocol. */
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
                              size_t cap, size_t *count);
+/* Take a figure from the supply onto node / put figure `fig` back (the
+ * last figure moves into its slot). */
 void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node);
 void cas__carc_return_figure(struct cas_state *s, int fig);
 /* Return escorted figures (builder, pig) left without a strong companion. */
 void cas__carc_return_escorted(struct cas_state *s);
+/* What figure `fig` adds to its owner's majority (hooks, then its kind). */
 int cas__carc_strength(const struct cas_state *s, int fig);
 
 /* ------------------------------------------------------------ scoring.c */
 
+/* Score what this turn's tile completed (rules 5-9 of docs/rules). */
 void cas__carc_score_turn(struct cas_state *s);
+/* Score incomplete features and fields, then the expansions' final hooks. */
 void cas__carc_final_scoring(struct cas_state *s);
+/* Add points with an event "Red +3 road (3 tiles)" when a sink listens. */
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
                          const char *reason);
 /* "game over; winner: Red Blue with 34" into buf (truncated to cap). */
 void cas__carc_winners_text(const struct cas_state *s, char *buf, size_t cap);
+/* Emit an event to the apply() sink, if any; text is copied by the sink. */
 void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
                      int64_t points, const char *text);
 
