@@ -266,6 +266,9 @@ static int render_board(const struct cas_state *s, int ansi, const struct cas_wr
     for (int r = 0; r < rows && rc >= 0; r++)
         rc = render_row(s, order + start[r], start[r + 1] - start[r], x0, x1, scale, ansi,
                         out);
+    if (rc >= 0)
+        rc = cas_writef(out, "key: #city -|road .field m monastery A-X tile "
+                             "RBGYKP figures +open ?fits here\n");
     s->game->host->release(s->game->host->ctx, block);
     return rc < 0 ? rc : CAS_OK;
 }
