@@ -69,27 +69,18 @@ static int show(struct cas__revived *r, int step)
 int cas__cmd_replay(int argc, char **argv)
 {
     struct cas__saves_args a;
+    struct cas__saves *s;
+    struct cas__saves_game g;
     int64_t id;
-    int status = cas__saves_args_parse(&a, "replay", argc, argv,
-                                       CAS__ARG_STEP | CAS__ARG_PLUGIN_PATH, 1, 1,
-                                       usage);
+    int status = cas__saves_args_load_game(&a, "replay", argc, argv,
+                                           CAS__ARG_STEP | CAS__ARG_PLUGIN_PATH, usage,
+                                           &s, &id, &g);
     if (status >= 0)
         return status;
-    if (cas__saves_args_game_id(&a, a.positional[0], &id))
-        return 2;
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
-    if (!s)
-        return 1;
-    struct cas__saves_game g;
     struct cas__revived r;
     char origin[64];
     status = 1;
-    if (cas__saves_game_load(s, id, 1, &g)) {
-        cas__saves_args_fail(&a, s);
-        goto close_store;
-    }
     cas__saves_close(s); /* replaying only reads what is loaded */
-    s = NULL;
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
     if (cas__revive_open(&r, &g, origin, a.plugin_path, 0)) {
         fprintf(stderr, "castellan replay: %s\n", r.error);
@@ -99,7 +90,5 @@ int cas__cmd_replay(int argc, char **argv)
     cas__revive_close(&r);
 free_game:
     cas__saves_game_free(&g);
-close_store:
-    cas__saves_close(s);
     return status;
 }

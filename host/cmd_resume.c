@@ -109,25 +109,17 @@ static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
 int cas__cmd_resume(int argc, char **argv)
 {
     struct cas__saves_args a;
+    struct cas__saves *s;
+    struct cas__saves_game g;
     int64_t id;
-    int status = cas__saves_args_parse(&a, "resume", argc, argv,
-                                       CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH, 1, 1,
-                                       usage);
+    int status = cas__saves_args_load_game(&a, "resume", argc, argv,
+                                           CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH, usage,
+                                           &s, &id, &g);
     if (status >= 0)
         return status;
-    if (cas__saves_args_game_id(&a, a.positional[0], &id))
-        return 2;
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
-    if (!s)
-        return 1;
-    struct cas__saves_game g;
     struct cas__revived r;
     char origin[64];
     status = 1;
-    if (cas__saves_game_load(s, id, 1, &g)) {
-        cas__saves_args_fail(&a, s);
-        goto close_store;
-    }
     if (g.status == CAS__SAVES_FINISHED) {
         fprintf(stderr, "castellan resume: game %lld is finished (%zu plies); "
                 "`castellan replay %lld` shows it\n", (long long)id, g.n_actions,
@@ -157,7 +149,6 @@ close_game:
     cas__revive_close(&r);
 free_game:
     cas__saves_game_free(&g);
-close_store:
     cas__saves_close(s);
     return status;
 }

@@ -159,21 +159,13 @@ int cas__cmd_saves(int argc, char **argv)
 int cas__cmd_export(int argc, char **argv)
 {
     struct cas__saves_args a;
-    int64_t id;
+    struct cas__saves *s;
     struct cas__saves_game g;
-    int status = cas__saves_args_parse(&a, "export", argc, argv,
-                                       CAS__ARG_OUTPUT, 1, 1, export_usage);
+    int64_t id;
+    int status = cas__saves_args_load_game(&a, "export", argc, argv, CAS__ARG_OUTPUT,
+                                           export_usage, &s, &id, &g);
     if (status >= 0)
         return status;
-    if (cas__saves_args_game_id(&a, a.positional[0], &id))
-        return 2;
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
-    if (!s)
-        return 1;
-    if (cas__saves_game_load(s, id, 1, &g)) {
-        status = cas__saves_args_fail(&a, s);
-        goto close_store;
-    }
     FILE *out = a.output ? fopen(a.output, "w") : stdout;
     if (!out) {
         fprintf(stderr, "castellan export: %s: %s\n", a.output, strerror(errno));
@@ -188,7 +180,6 @@ int cas__cmd_export(int argc, char **argv)
                 a.output ? a.output : "to standard output");
 free_game:
     cas__saves_game_free(&g);
-close_store:
     cas__saves_close(s);
     return status;
 }

@@ -85,3 +85,25 @@ int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s)
     fprintf(stderr, "%s: %s\n", a->cmd, cas__saves_errmsg(s));
     return 1;
 }
+
+int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int argc,
+                              char **argv, unsigned allowed, const char *usage,
+                              struct cas__saves **store, int64_t *id,
+                              struct cas__saves_game *g)
+{
+    int status = cas__saves_args_parse(a, cmd, argc, argv, allowed, 1, 1, usage);
+    if (status >= 0)
+        return status;
+    if (cas__saves_args_game_id(a, a->positional[0], id))
+        return 2;
+    struct cas__saves *s = cas__saves_args_open(a, 0);
+    if (!s)
+        return 1;
+    if (cas__saves_game_load(s, *id, 1, g)) {
+        status = cas__saves_args_fail(a, s);
+        cas__saves_close(s);
+        return status;
+    }
+    *store = s;
+    return -1;
+}

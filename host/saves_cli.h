@@ -49,6 +49,17 @@ struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a, int cre
 int cas__saves_args_game_id(const struct cas__saves_args *a, const char *text,
                             int64_t *id);
 
+/* The opening of a command on one saved game: parse argv (one positional
+ * argument, the game id), open the existing store and load the game with
+ * its actions.  Returns -1 when the command should go on: the caller then
+ * owns *store (cas__saves_close) and *g (cas__saves_game_free).  Otherwise
+ * returns the exit status, having explained a failure on stderr and left
+ * nothing open. */
+int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int argc,
+                              char **argv, unsigned allowed, const char *usage,
+                              struct cas__saves **store, int64_t *id,
+                              struct cas__saves_game *g);
+
 /* Print the store's last failure as "CMD: reason" on stderr; returns 1, the
  * exit status for a failed command. */
 int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s);
