@@ -89,6 +89,10 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
         snprintf(err, errlen, "%s is not a game plugin", plugin->id);
         return CAS_EINVAL;
     }
+    size_t len = (size_t)snprintf(m->title, sizeof m->title, "%s", plugin->id);
+    for (size_t i = 0; i < n_expansions && len < sizeof m->title; i++)
+        len += (size_t)snprintf(m->title + len, sizeof m->title - len, "%s%s",
+                                i ? ", " : " + ", expansions[i].id);
     m->data_dir = strdup(data_dir ? data_dir : "");
     if (!m->data_dir) {
         snprintf(err, errlen, "out of memory");

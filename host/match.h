@@ -17,6 +17,8 @@ struct cas__match {
     char error[512];            /* last text the plugin passed to set_error */
     cas_game *game;
     int nplayers;
+    /* "carcassonne + inns-cathedrals, traders-builders": what is played. */
+    char title[256];
     /* Bytes the plugin holds through host->alloc right now, and the most it
      * ever held: bench reports heap bytes per state from these. */
     size_t heap_bytes, heap_peak;

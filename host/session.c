@@ -182,11 +182,11 @@ int cas__session_step(struct cas__session *s)
 static void announce(struct cas__session *s)
 {
     if (s->ply == 0)
-        fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->plugin->id,
+        fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->title,
                 s->match->nplayers, s->seed);
     else
         fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
-                s->match->plugin->id, s->ply, s->seed);
+                s->match->title, s->ply, s->seed);
     for (int p = 0; p < s->match->nplayers; p++)
         fprintf(s->out, "%s%s as %s", p ? ", " : "", player_name(s, p),
                 cas__match_label(s->match, p));

@@ -95,6 +95,9 @@ static void test_play_preset_is_repeatable(void **unused)
     free(first);
     free(second);
     expect("play --config '" PRESET_DIR "/fixture.ini' --seed 8", NULL, 0, "seed 8\n");
+    expect("play --no-save --game carcassonne --expansions traders-builders,inns-cathedrals "
+           "--players random,random --seed 3", NULL, 0,
+           "carcassonne + inns-cathedrals, traders-builders, 2 players, seed 3\n");
     expect("play --config '" PRESET_DIR "/fixture.ini' --players random", NULL, 2,
            "--config cannot be combined");
 }
