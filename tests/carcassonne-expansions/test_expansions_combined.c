@@ -106,6 +106,11 @@ static void check_decision(struct cas_test_game *g, const cas_action *legal, siz
     g->vt->state_free(back);
 }
 
+/* A state restored from bytes at this decision must play on exactly like
+ * the live one (caches rebuilt on deserialize: the bag's kinds, figure
+ * counts). */
+#define TWIN_FROM_DECISION 60
+
 /* Random complete games, 2 to 6 players, with both expansions. */
 static void test_random_games(void **unused)
 {
@@ -116,14 +121,23 @@ static void test_random_games(void **unused)
         struct cas_test_game g;
         carcx_open(&g, 2 + game % 5, BOTH, NULL);
         int decisions = 0;
+        cas_state *twin = NULL; /* restored mid-game, then played alongside */
         while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
             size_t n;
+            if (decisions == TWIN_FROM_DECISION)
+                twin = cas_test_restored_twin(&g);
             assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
             if (decisions++ % 7 == 0)
                 check_decision(&g, legal, n);
-            assert_int_equal(g.vt->apply(g.state, legal[next_random(&seed) % n], NULL), CAS_OK);
+            cas_action a = legal[next_random(&seed) % n];
+            assert_int_equal(g.vt->apply(g.state, a, NULL), CAS_OK);
+            if (twin) {
+                assert_int_equal(g.vt->apply(twin, a, NULL), CAS_OK);
+                cas_test_expect_same_choices(&g, twin);
+            }
             assert_true(decisions < 2000);
         }
+        g.vt->state_free(twin);
         int64_t scores[6];
         assert_int_equal(g.vt->returns(g.state, scores, 6), CAS_OK);
         for (int p = 0; p < g.nplayers; p++)

@@ -2,7 +2,8 @@
  * test_playouts.c — random complete games of the base game, checking at
  * every decision what `castellan check` checks: legal actions non-empty,
  * sorted and unique until the end; text round-trips; clone and
- * serialize/deserialize keep the hash; corrupted bytes are refused; at the
+ * serialize/deserialize keep the hash and, played on, the same choices;
+ * corrupted bytes are refused; at the
  * end every figure is back in its supply.  The PRNG is the test's own.
  */
 #include <setjmp.h>
@@ -106,6 +107,10 @@ static cas_action pick(struct cas_test_game *g, const cas_action *legal, size_t 
     }
 }
 
+/* A state restored from bytes at this step must play on exactly like the
+ * live one (caches rebuilt on deserialize: the bag's kinds, figure counts). */
+#define TWIN_FROM_STEP 40
+
 /* Returns how many tiles were discarded as fitting nowhere. */
 static int play_random_game(int nplayers, uint64_t seed, const char *const *options,
                             int min_steps)
@@ -115,7 +120,10 @@ static int play_random_game(int nplayers, uint64_t seed, const char *const *opti
     uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 1;
     static cas_action legal[4096];
     int steps = 0;
+    cas_state *twin = NULL; /* restored mid-game, then played alongside */
     while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
+        if (steps == TWIN_FROM_STEP)
+            twin = cas_test_restored_twin(&g);
         size_t n;
         assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
         check_sorted_unique(legal, n);
@@ -126,7 +134,12 @@ static int play_random_game(int nplayers, uint64_t seed, const char *const *opti
         if (steps % 61 == 0)
             check_renders(&g);
         assert_int_equal(g.vt->apply(g.state, a, NULL), CAS_OK);
+        if (twin) {
+            assert_int_equal(g.vt->apply(twin, a, NULL), CAS_OK);
+            cas_test_expect_same_choices(&g, twin);
+        }
     }
+    g.vt->state_free(twin);
     assert_true(steps >= min_steps);
     check_copies(&g);
     check_renders(&g);

@@ -221,6 +221,41 @@ void cas_test_legal_texts(struct cas_test_game *g, char *buf, size_t cap)
     }
 }
 
+cas_state *cas_test_restored_twin(struct cas_test_game *g)
+{
+    size_t len = 0;
+    assert_int_equal(g->vt->serialize(g->state, CAS_SERIAL_FULL, NULL, 0, &len), CAS_ENOSPC);
+    uint8_t *bytes = malloc(len);
+    assert_non_null(bytes);
+    assert_int_equal(g->vt->serialize(g->state, CAS_SERIAL_FULL, bytes, len, &len), CAS_OK);
+    cas_state *twin = NULL;
+    int rc = g->vt->deserialize(g->game, bytes, len, &twin);
+    free(bytes);
+    if (rc != CAS_OK)
+        fail_msg("deserialize failed (%d): %s", rc, g->error);
+    return twin;
+}
+
+#define CHOICES_MAX 4096
+
+void cas_test_expect_same_choices(struct cas_test_game *g, const cas_state *twin)
+{
+    static cas_action mine[CHOICES_MAX], theirs[CHOICES_MAX];
+    static struct cas_outcome my_odds[CHOICES_MAX], their_odds[CHOICES_MAX];
+    size_t n = 0, m = 0;
+    assert_int_equal(g->vt->current(twin), g->vt->current(g->state));
+    assert_int_equal(g->vt->legal_actions(g->state, mine, CHOICES_MAX, &n), CAS_OK);
+    assert_int_equal(g->vt->legal_actions(twin, theirs, CHOICES_MAX, &m), CAS_OK);
+    assert_int_equal(m, n);
+    assert_memory_equal(theirs, mine, n * sizeof *mine);
+    if (g->vt->current(g->state) != CAS_ACTOR_CHANCE)
+        return;
+    assert_int_equal(g->vt->chance_outcomes(g->state, my_odds, CHOICES_MAX, &n), CAS_OK);
+    assert_int_equal(g->vt->chance_outcomes(twin, their_odds, CHOICES_MAX, &m), CAS_OK);
+    assert_int_equal(m, n);
+    assert_memory_equal(their_odds, my_odds, n * sizeof *my_odds);
+}
+
 struct string_sink {
     char *data;
     size_t len, cap;

@@ -70,6 +70,15 @@ void cas_test_expect_scores(struct cas_test_game *g, const int64_t *expected);
  * the test if it does not fit. */
 void cas_test_legal_texts(struct cas_test_game *g, char *buf, size_t cap);
 
+/* A copy of g->state through serialize and deserialize (asserted to
+ * succeed); the caller frees it with g->vt->state_free. */
+cas_state *cas_test_restored_twin(struct cas_test_game *g);
+
+/* Assert that twin, a state of g's game (a clone or a deserialized copy of
+ * g->state), has the same actor, legal actions and chance outcomes as
+ * g->state: what caches beside the serialized bytes must keep equal. */
+void cas_test_expect_same_choices(struct cas_test_game *g, const cas_state *twin);
+
 /* Render state for viewer in format into a heap string the caller frees. */
 char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_format format);
 
