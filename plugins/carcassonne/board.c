@@ -252,7 +252,7 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    if (k->ncells != 1 || cas__carc_any_veto_place(s->game))
+    if (k->ncells != 1 || s->game->vetoes_placement)
         return cas__carc_fits(s, kind, x, y, rot);
     uint32_t key = pack_key(x, y);
     int pos = frontier_search(s, key);
@@ -297,7 +297,7 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
-    int vetoes = cas__carc_any_veto_place(s->game);
+    int vetoes = s->game->vetoes_placement;
     if (!vetoes && !first_only && s->nfront <= SCRATCH_SPOTS) {
         /* branch-free: write all four rotations, keep the ones that fit */
         cas_action scratch[4 * SCRATCH_SPOTS];

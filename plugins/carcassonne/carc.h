@@ -25,7 +25,8 @@
 #define CARC_MAX_EXPANSIONS 8
 #define CARC_MAX_PHASES 16
 #define CARC_MAX_KINDS 250
-#define CARC_MAX_FIGURES 256  /* figures of all players together */
+#define CARC_MAX_FIGURES 255  /* figures of all players together; a
+                                  node's uint8_t count holds them all */
 #define CARC_ID_LEN 16
 #define CARC_FTEXT_LEN 40
 #define CARC_NONE 0xFFFFu
@@ -129,10 +130,13 @@ struct cas_game {
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
+    /* some expansion vetoes placements: without one, placements take the
+     * branch-free path and ask no hook */
+    int vetoes_placement;
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
     /* state layout: byte offsets from the state start */
-    size_t off_bag, off_tiles, off_cells, off_hash, off_front, off_nodes,
+    size_t off_bag, off_bag_kinds, off_tiles, off_cells, off_hash, off_front, off_nodes,
         off_figs, off_cloisters, state_size;
 };
 
@@ -162,7 +166,9 @@ struct carc_node {
     int16_t open;
     uint16_t tile;
     uint8_t local, flags;
-    uint8_t cls; /* enum cas_carc_class, copied from the tile kind */
+    uint8_t cls;  /* enum cas_carc_class, copied from the tile kind */
+    uint8_t figs; /* roots: figures standing on the feature, so occupancy
+                     and "no figure here" answers need no walk */
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
@@ -203,6 +209,7 @@ struct cas_state {
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
     uint16_t ncloisters; /* placements holding a cloister, in order */
+    uint16_t bag_kinds;  /* kinds with copies left in the bag */
     int64_t score[CARC_MAX_PLAYERS];
     uint8_t supply[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS];
 };
@@ -210,6 +217,7 @@ struct cas_state {
 #define S_ARR(s, type, off) ((type *)((char *)(s) + (s)->game->off))
 #define S_CARR(s, type, off) ((const type *)((const char *)(s) + (s)->game->off))
 #define S_BAG(s) S_ARR(s, uint16_t, off_bag)
+#define S_BAG_KINDS(s) S_ARR(s, uint16_t, off_bag_kinds)
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
 #define S_HASH(s) S_ARR(s, struct carc_slot, off_hash)
@@ -218,6 +226,7 @@ struct cas_state {
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
+#define C_BAG_KINDS(s) S_CARR(s, uint16_t, off_bag_kinds)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
 #define C_HASH(s) S_CARR(s, struct carc_slot, off_hash)
@@ -249,6 +258,16 @@ int cas__carc_apply_counts(const struct cas_host *host, const char *spec,
 void cas__carc_prepare_rotations(struct carc_kind *kinds, int nkinds);
 extern const char *const cas__carc_half_names[8];
 extern const char cas__carc_side_names[4];
+
+/* ------------------------------------------------------------ bag.c */
+
+/* Every tile kind's copies into the bag (hand tiles stay out). */
+void cas__carc_bag_fill(struct cas_state *s);
+/* Rebuild bag_left and the list of kinds left from the per-kind counts
+ * (after reading them from bytes). */
+void cas__carc_bag_index(struct cas_state *s);
+/* One copy of kind (which must be in the bag) leaves it. */
+void cas__carc_bag_take(struct cas_state *s, int kind);
 
 /* ------------------------------------------------------------ board.c */
 
@@ -293,13 +312,19 @@ int cas__carc_feature_complete(const struct cas_state *s, int node);
 /* Distinct completed cities a field touches. */
 int cas__carc_field_cities(const struct cas_state *s, int node);
 /* enum cas_carc_class of a node, and its definition in the tile kind. */
-int cas__carc_feature_class(const struct cas_state *s, int node);
+static inline int cas__carc_feature_class(const struct cas_state *s, int node)
+{
+    return C_NODES(s)[node].cls;
+}
 const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int node);
 
 /* ------------------------------------------------------------ figures.c */
 
 /* Whether any figure stands on the feature with this root. */
-int cas__carc_occupied(const struct cas_state *s, int root);
+static inline int carc_occupied(const struct cas_state *s, int root)
+{
+    return C_NODES(s)[root].figs > 0;
+}
 /* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
@@ -309,6 +334,9 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
 /* Take a figure from the supply onto node / put figure `fig` back (the
  * last figure moves into its slot). */
 void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node);
+/* Stand a figure on node without touching the supply (deploying, and
+ * rebuilding a serialized state). */
+void cas__carc_stand_figure(struct cas_state *s, int player, int figkind, int node);
 void cas__carc_return_figure(struct cas_state *s, int fig);
 /* Return escorted figures (builder, pig) left without a strong companion. */
 void cas__carc_return_escorted(struct cas_state *s);
@@ -355,9 +383,6 @@ int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
                               int rot);
-/* Does any expansion of g veto placements?  (Without one, placements take
- * the branch-free path and ask no hook.) */
-int cas__carc_any_veto_place(const struct cas_game *g);
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,
                                int node);
 /* FIRST: an expansion's strength for figure `fig` on node, or

@@ -108,6 +108,7 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         g->exp[g->nexp++].id = ref->id;
+        g->vetoes_placement |= HOOK(g, g->nexp - 1, veto_placement) != NULL;
     }
     return CAS_OK;
 }
@@ -176,14 +177,6 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
         if (fn && fn(g->exp[i].xctx, CARC_COF(s), kind, x, y, rot))
             return 1;
     }
-    return 0;
-}
-
-int cas__carc_any_veto_place(const struct cas_game *g)
-{
-    for (int i = 0; i < g->nexp; i++)
-        if (HOOK(g, i, veto_placement))
-            return 1;
     return 0;
 }
 
@@ -410,14 +403,14 @@ static int api_figures_on(const cas_carc *c, cas_carc_feature f,
     if (!valid_feature(s, f))
         return CAS_EINVAL;
     size_t n = 0;
-    for (int i = 0; i < s->nfigs; i++) {
+    int root = carc_root(s, f);
+    for (int i = 0; carc_occupied(s, root) && i < s->nfigs; i++) {
         const struct carc_fig *fig = &C_FIGS(s)[i];
-        if (carc_root(s, fig->node) != carc_root(s, f))
+        if (carc_root(s, fig->node) != root)
             continue;
         if (n < cap)
             buf[n] = (struct cas_carc_figure){.id = i, .player = fig->player,
-                                              .kind = fig->kind,
-                                              .feature = carc_root(s, f)};
+                                              .kind = fig->kind, .feature = root};
         n++;
     }
     *count = n;

@@ -3,7 +3,8 @@
  * tiles.  Every node stores its root directly (the smaller set is relabelled
  * on union), so lookups on a const state are O(1); members of a set form a
  * circular list for walks.  Roots carry the open-edge count (0 = complete
- * road or city), summed attributes (coats of arms, inns, goods) and flags.
+ * road or city), summed attributes (coats of arms, inns, goods), the
+ * number of figures on the feature and flags.
  */
 #include "carc.h"
 
@@ -29,6 +30,7 @@ int cas__carc_union(struct cas_state *s, int a, int b)
     n[ra].size = (uint16_t)(n[ra].size + n[rb].size);
     n[ra].open = (int16_t)(n[ra].open + n[rb].open);
     n[ra].flags |= n[rb].flags;
+    n[ra].figs = (uint8_t)(n[ra].figs + n[rb].figs);
     for (int i = 0; i < CARC_MAX_ATTRS; i++)
         n[ra].attr[i] = (uint8_t)(n[ra].attr[i] + n[rb].attr[i]);
     return ra;
@@ -39,11 +41,6 @@ const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int nod
     const struct carc_node *n = &C_NODES(s)[node];
     const struct carc_tile *t = &C_TILES(s)[n->tile];
     return &s->game->kinds[t->kind].f[n->local];
-}
-
-int cas__carc_feature_class(const struct cas_state *s, int node)
-{
-    return C_NODES(s)[node].cls;
 }
 
 /* A tile counts once however many of its features the set holds: count it

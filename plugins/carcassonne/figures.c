@@ -9,16 +9,6 @@
  */
 #include "carc.h"
 
-int cas__carc_occupied(const struct cas_state *s, int root)
-{
-    const struct carc_fig *f = C_FIGS(s);
-    const struct carc_node *n = C_NODES(s);
-    for (int i = 0; i < s->nfigs; i++)
-        if (n[f[i].node].root == root)
-            return 1;
-    return 0;
-}
-
 int cas__carc_strength(const struct cas_state *s, int fig)
 {
     const struct carc_fig *f = &C_FIGS(s)[fig];
@@ -47,7 +37,7 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
         return 0;
     if (s->supply[player][figkind] == 0)
         return 0;
-    if (!(k->def.flags & CAS_CARC_FIG_JOINS) && cas__carc_occupied(s, root))
+    if (!(k->def.flags & CAS_CARC_FIG_JOINS) && carc_occupied(s, root))
         return 0;
     if (k->def.can_deploy &&
         k->def.can_deploy(g->exp[k->exp].xctx, CARC_COF(s), player, root))
@@ -62,8 +52,9 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
     size_t n = 0;
-    for (int f = 0; f < k->nf; f++)
-        for (int fk = 0; fk < g->nfig; fk++)
+    /* figure kind, then feature, then pass: ascending code order */
+    for (int fk = 0; fk < g->nfig; fk++)
+        for (int f = 0; s->supply[s->player][fk] && f < k->nf; f++)
             if (cas__carc_deploy_legal(s, s->player, fk, t->node_base + f)) {
                 if (n < cap)
                     buf[n] = ACT_DEPLOY_CODE(fk, f);
@@ -72,19 +63,21 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     if (n < cap)
         buf[n] = ACT_MAKE(ACT_PASS);
     n++;
-    if (n > cap) {
-        *count = n;
-        return CAS_ENOSPC;
-    }
-    *count = g->nfig > 1 ? cas__carc_sort_unique(buf, n) : n;
-    return CAS_OK;
+    *count = n;
+    return n > cap ? CAS_ENOSPC : CAS_OK;
 }
 
-void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node)
+void cas__carc_stand_figure(struct cas_state *s, int player, int figkind, int node)
 {
     S_FIGS(s)[s->nfigs++] = (struct carc_fig){.player = (uint8_t)player,
                                               .kind = (uint8_t)figkind,
                                               .node = (uint16_t)node};
+    S_NODES(s)[carc_root(s, node)].figs++;
+}
+
+void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node)
+{
+    cas__carc_stand_figure(s, player, figkind, node);
     s->supply[player][figkind]--;
 }
 
@@ -92,6 +85,7 @@ void cas__carc_return_figure(struct cas_state *s, int fig)
 {
     struct carc_fig *f = S_FIGS(s);
     s->supply[f[fig].player][f[fig].kind]++;
+    S_NODES(s)[carc_root(s, f[fig].node)].figs--;
     f[fig] = f[--s->nfigs];
 }
 

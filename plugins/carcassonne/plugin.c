@@ -107,6 +107,8 @@ static int layout(struct cas_game *g)
     size_t off = align8(sizeof(struct cas_state));
     g->off_bag = off;
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
+    g->off_bag_kinds = off;
+    off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
     g->off_tiles = off;
     off = align8(off + (size_t)g->cap_tiles * sizeof(struct carc_tile));
     g->off_cells = off;
@@ -226,13 +228,8 @@ void cas__carc_state_reset(struct cas_state *s)
 {
     const struct cas_game *g = s->game;
     memset((char *)s + sizeof s->game, 0, g->state_size - sizeof s->game);
-    for (int k = 0; k < g->nkinds; k++) {
-        int in_bag = g->kinds[k].hand ? 0 : g->kinds[k].count;
-        S_BAG(s)[k] = (uint16_t)in_bag;
-        s->bag_left = (uint16_t)(s->bag_left + in_bag);
-    }
-    S_BAG(s)[g->start_kind]--;
-    s->bag_left--;
+    cas__carc_bag_fill(s);
+    cas__carc_bag_take(s, g->start_kind);
     cas__carc_place(s, g->start_kind, 0, 0, 0, -1);
     for (int p = 0; p < g->nplayers; p++)
         for (int f = 0; f < g->nfig; f++)
@@ -286,13 +283,11 @@ static int carc_chance_outcomes(const cas_state *s, struct cas_outcome *buf, siz
 {
     if (s->stage != ST_DRAW)
         return CAS_EINVAL;
-    size_t n = 0;
-    for (int k = 0; k < s->game->nkinds; k++)
-        if (C_BAG(s)[k]) {
-            if (n < cap)
-                buf[n] = (struct cas_outcome){ACT_DRAW_CODE(k), C_BAG(s)[k]};
-            n++;
-        }
+    size_t n = s->bag_kinds;
+    for (size_t i = 0; i < n && i < cap; i++) {
+        int k = C_BAG_KINDS(s)[i];
+        buf[i] = (struct cas_outcome){ACT_DRAW_CODE(k), C_BAG(s)[k]};
+    }
     *count = n;
     return n > cap ? CAS_ENOSPC : CAS_OK;
 }

@@ -73,6 +73,8 @@ static int64_t base_points(const struct cas_state *s, int root,
 
 static void return_figures_on(struct cas_state *s, int root)
 {
+    if (!carc_occupied(s, root))
+        return; /* nothing returns, so no escort is lost */
     for (int i = s->nfigs - 1; i >= 0; i--) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         if (C_NODES(s)[f->node].root == root &&
@@ -87,7 +89,7 @@ static void score_feature(struct cas_state *s, int root, enum cas_carc_when when
 {
     const struct cas_game *g = s->game;
     int strength[CARC_MAX_PLAYERS] = {0}, best = 0;
-    for (int i = 0; i < s->nfigs; i++) {
+    for (int i = 0; carc_occupied(s, root) && i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         if (C_NODES(s)[f->node].root == root)
             strength[f->player] += cas__carc_strength(s, i);

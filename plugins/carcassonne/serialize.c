@@ -197,8 +197,8 @@ static int read_header(const struct cas_game *g, struct reader *r, struct cas_st
         S_BAG(s)[k] = (uint16_t)get_uint(r, 2);
         if (S_BAG(s)[k] > (g->kinds[k].hand ? 0 : g->kinds[k].count))
             return corrupt(g, "more tiles in the bag than the game has");
-        s->bag_left = (uint16_t)(s->bag_left + S_BAG(s)[k]);
     }
+    cas__carc_bag_index(s);
     return r->bad ? corrupt(g, "truncated") : CAS_OK;
 }
 
@@ -253,9 +253,7 @@ static int read_figures(const struct cas_game *g, struct reader *r, struct cas_s
             local >= g->kinds[C_TILES(s)[tile].kind].nf)
             return corrupt(g, "a figure on an unknown player, kind or feature");
         used[player][kind]++;
-        S_FIGS(s)[s->nfigs++] = (struct carc_fig){
-            .player = (uint8_t)player, .kind = (uint8_t)kind,
-            .node = (uint16_t)(C_TILES(s)[tile].node_base + local)};
+        cas__carc_stand_figure(s, player, kind, C_TILES(s)[tile].node_base + local);
     }
     for (int p = 0; p < g->nplayers; p++)
         for (int f = 0; f < g->nfig; f++)

@@ -151,13 +151,9 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
 {
     switch ((enum carc_stage)s->stage) {
     case ST_DRAW: {
-        size_t n = 0;
-        for (int k = 0; k < s->game->nkinds; k++)
-            if (C_BAG(s)[k]) {
-                if (n < cap)
-                    buf[n] = ACT_DRAW_CODE(k);
-                n++;
-            }
+        size_t n = s->bag_kinds;
+        for (size_t i = 0; i < n && i < cap; i++)
+            buf[i] = ACT_DRAW_CODE(C_BAG_KINDS(s)[i]);
         *count = n;
         return n > cap ? CAS_ENOSPC : CAS_OK;
     }
@@ -217,8 +213,7 @@ int cas__carc_is_legal(const struct cas_state *s, cas_action a)
 
 static void apply_draw(struct cas_state *s, int kind)
 {
-    S_BAG(s)[kind]--;
-    s->bag_left--;
+    cas__carc_bag_take(s, kind);
     if (cas__carc_fits_anywhere(s, kind)) {
         s->drawn = (uint16_t)kind;
         enter(s, ST_PLACE);
