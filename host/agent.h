@@ -63,9 +63,9 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
                        struct cas__actions *list, uint64_t seed, uint32_t ply,
                        cas_action *out);
 
-/* List the legal actions of `state` (not terminal) into list, take the
- * random action of (seed, ply) and apply it without events: one step of a
- * random playout. */
+/* List the legal actions of `state` (not terminal; at a chance node its
+ * outcomes only) into list, take the random action of (seed, ply) and
+ * apply it without events: one step of a random playout. */
 int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
                      uint64_t seed, uint32_t ply);
 

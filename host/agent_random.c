@@ -36,7 +36,9 @@ int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions
                      uint64_t seed, uint32_t ply)
 {
     cas_action action;
-    int rc = cas__match_legal(m, state, list);
+    int rc = CAS_OK;
+    if (m->vt->current(state) != CAS_ACTOR_CHANCE) /* chance draws by weight */
+        rc = cas__match_legal(m, state, list);
     if (rc == CAS_OK)
         rc = cas__random_action(m, state, list, seed, ply, &action);
     if (rc == CAS_OK)
