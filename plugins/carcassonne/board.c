@@ -286,35 +286,59 @@ static void emit(cas_action *buf, size_t cap, size_t *n, cas_action a)
     (*n)++;
 }
 
-#define SCRATCH_SPOTS 512
+/* For each mask of fitting rotations: how many fit, and the rotations in
+ * ascending order, padded to four so a spot's codes go out in four
+ * unconditional stores. */
+static const uint8_t fit_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+static const uint64_t fit_rotations[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 1}, {0, 1, 1, 1},
+    {2, 2, 2, 2}, {0, 2, 2, 2}, {1, 2, 2, 2}, {0, 1, 2, 2},
+    {3, 3, 3, 3}, {0, 3, 3, 3}, {1, 3, 3, 3}, {0, 1, 3, 3},
+    {2, 3, 3, 3}, {0, 2, 3, 3}, {1, 2, 3, 3}, {0, 1, 2, 3},
+};
 
-/* The fast path for one-space tiles: only open spots can take them, the
- * sorted frontier yields codes in ascending order, and each spot's fitting
- * rotations come from the kind's pattern table.  With first_only, stop at
- * the first fit. */
+/* The placement code of kind at open spot `key`, rotation 0. */
+static cas_action spot_code(int kind, uint32_t key)
+{
+    return ACT_PLACE_CODE(kind, (int)(key >> 16) - 0x8000, (int)(key & 0xFFFF) - 0x8000, 0);
+}
+
+/* The hot path for one-space tiles when no expansion vetoes: the sorted
+ * frontier yields codes in ascending order, each spot's rotations come
+ * from the kind's pattern table, and while four more codes fit in buf
+ * they are written without a branch.  Returns how many codes there are. */
+static size_t unvetoed_single_placements(const struct cas_state *s, int kind,
+                                         cas_action *buf, size_t cap)
+{
+    const uint8_t *fitmask = s->game->kinds[kind].fitmask;
+    const struct carc_open *front = C_FRONT(s);
+    size_t out = 0;
+    for (int i = 0; i < s->nfront; i++) {
+        unsigned fits = fitmask[front[i].pattern];
+        cas_action code = spot_code(kind, front[i].key);
+        const uint64_t *rot = fit_rotations[fits];
+        if (out + 4 <= cap) {
+            for (int j = 0; j < 4; j++)
+                buf[out + (size_t)j] = code | rot[j];
+        } else {
+            for (size_t j = 0; j < fit_count[fits] && out + j < cap; j++)
+                buf[out + j] = code | rot[j];
+        }
+        out += fit_count[fits];
+    }
+    return out;
+}
+
+/* One-space tiles: only open spots can take them.  With first_only, stop
+ * at the first fit. */
 static void single_placements(const struct cas_state *s, int kind, cas_action *buf,
                               size_t cap, size_t *n, int first_only)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
     int vetoes = s->game->vetoes_placement;
-    if (!vetoes && !first_only && s->nfront <= SCRATCH_SPOTS) {
-        /* branch-free: write all four rotations, keep the ones that fit */
-        cas_action scratch[4 * SCRATCH_SPOTS];
-        cas_action *to = cap >= 4u * s->nfront ? buf : scratch;
-        size_t out = 0;
-        for (int i = 0; i < s->nfront; i++) {
-            unsigned fits = k->fitmask[front[i].pattern];
-            cas_action base = ACT_PLACE_CODE(kind, (int)(front[i].key >> 16) - 0x8000,
-                                             (int)(front[i].key & 0xFFFF) - 0x8000, 0);
-            for (unsigned rot = 0; rot < 4; rot++) {
-                to[out] = base | rot;
-                out += (fits >> rot) & 1u;
-            }
-        }
-        if (to == scratch)
-            memcpy(buf, scratch, (out < cap ? out : cap) * sizeof *buf);
-        *n = out;
+    if (!vetoes && !first_only) {
+        *n = unvetoed_single_placements(s, kind, buf, cap);
         return;
     }
     for (int i = 0; i < s->nfront; i++) {
