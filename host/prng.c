@@ -46,13 +46,15 @@ int cas__prng_pick_weighted(struct cas__prng *r, const struct cas_outcome *outco
                             size_t n, size_t *index)
 {
     uint64_t total = 0;
-    if (n == 0)
-        return CAS_EINVAL;
+    int bad = n == 0;
+    /* no early exit: bots call this at every chance node, and the refusal
+     * (a zero weight, a total past 2^64) is for plugins with a bug */
     for (size_t i = 0; i < n; i++) {
-        if (outcomes[i].weight == 0 || total + outcomes[i].weight < total)
-            return CAS_EINVAL;
-        total += outcomes[i].weight;
+        bad |= outcomes[i].weight == 0;
+        bad |= __builtin_add_overflow(total, outcomes[i].weight, &total);
     }
+    if (bad)
+        return CAS_EINVAL;
     uint64_t ticket = cas__prng_below(r, total);
     for (size_t i = 0; i < n; i++) {
         if (ticket < outcomes[i].weight) {
