@@ -104,9 +104,10 @@ struct cas_carc_figure {
 #define CAS_CARC_FIG_STAYS 1u    /* stays when its feature scores (pig, barn) */
 #define CAS_CARC_FIG_JOINS 2u    /* may join an occupied feature (builder, pig,
                                     barn); its can_deploy decides            */
-#define CAS_CARC_FIG_ESCORTED 4u /* returns as soon as its owner has no figure
-                                    of a kind without this flag left on its
-                                    feature (builder, pig)                   */
+#define CAS_CARC_FIG_ESCORTED 4u /* stands only beside its owner's figure of
+                                    a kind without this flag: deployed only
+                                    there, returned as soon as none is left
+                                    on its feature (builder, pig)            */
 
 /* A kind of figure.  The base game declares kind 0, "meeple" (7 per
  * player, strength 1, roads/cities/fields/cloisters).  Names are the

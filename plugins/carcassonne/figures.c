@@ -24,6 +24,18 @@ int cas__carc_strength(const struct cas_state *s, int fig)
     return k->def.strength;
 }
 
+/* Does player have a figure of a kind that needs no escort on the feature
+ * with this root?  (An escorted figure stands only beside one.) */
+static int has_companion(const struct cas_state *s, int player, int root)
+{
+    const struct carc_fig *f = C_FIGS(s);
+    for (int i = 0; carc_occupied(s, root) && i < s->nfigs; i++)
+        if (f[i].player == player && carc_root(s, f[i].node) == root &&
+            !(s->game->fig[f[i].kind].def.flags & CAS_CARC_FIG_ESCORTED))
+            return 1;
+    return 0;
+}
+
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node)
 {
@@ -38,6 +50,8 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
     if (s->supply[player][figkind] == 0)
         return 0;
     if (!(k->def.flags & CAS_CARC_FIG_JOINS) && carc_occupied(s, root))
+        return 0;
+    if ((k->def.flags & CAS_CARC_FIG_ESCORTED) && !has_companion(s, player, root))
         return 0;
     if (k->def.can_deploy &&
         k->def.can_deploy(g->exp[k->exp].xctx, CARC_COF(s), player, root))
@@ -89,22 +103,12 @@ void cas__carc_return_figure(struct cas_state *s, int fig)
     f[fig] = f[--s->nfigs];
 }
 
-static int has_companion(const struct cas_state *s, int fig)
-{
-    const struct carc_fig *f = C_FIGS(s);
-    const struct carc_node *n = C_NODES(s);
-    int root = n[f[fig].node].root;
-    for (int i = 0; i < s->nfigs; i++)
-        if (i != fig && f[i].player == f[fig].player && n[f[i].node].root == root &&
-            !(s->game->fig[f[i].kind].def.flags & CAS_CARC_FIG_ESCORTED))
-            return 1;
-    return 0;
-}
-
 void cas__carc_return_escorted(struct cas_state *s)
 {
-    for (int i = s->nfigs - 1; i >= 0; i--)
-        if ((s->game->fig[C_FIGS(s)[i].kind].def.flags & CAS_CARC_FIG_ESCORTED) &&
-            !has_companion(s, i))
+    for (int i = s->nfigs - 1; i >= 0; i--) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        if ((s->game->fig[f->kind].def.flags & CAS_CARC_FIG_ESCORTED) &&
+            !has_companion(s, f->player, carc_root(s, f->node)))
             cas__carc_return_figure(s, i);
+    }
 }

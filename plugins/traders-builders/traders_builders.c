@@ -96,10 +96,7 @@ static int tb_state_check(void *xctx, const cas_carc *c, const void *xstate)
 
 /* ------------------------------------------------------------ figures */
 
-#define TB_FOLLOWER (-1) /* any kind but builder and pig: a meeple of any size */
-
-/* Does `player` have a figure of `kind` (or TB_FOLLOWER: a meeple of any
- * kind, the escort builders and pigs need) on feature f? */
+/* Does `player` have a figure of `kind` on feature f? */
 static int has_figure(const struct tb_ctx *ctx, const cas_carc *c, int player, int kind,
                       cas_carc_feature f)
 {
@@ -107,21 +104,10 @@ static int has_figure(const struct tb_ctx *ctx, const cas_carc *c, int player, i
     size_t n;
     if (ctx->api->figures_on(c, f, on, TB_FIGURES_ON_MAX, &n) != CAS_OK)
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        int follower = on[i].kind != ctx->builder && on[i].kind != ctx->pig;
-        if (on[i].player == player && (kind == TB_FOLLOWER ? follower : on[i].kind == kind))
+    for (size_t i = 0; i < n; i++)
+        if (on[i].player == player && on[i].kind == kind)
             return 1;
-    }
     return 0;
-}
-
-/* VETO for builders and pigs alike: only beside the owner's own meeple
- * (on a road or city for the builder, a farmer for the pig: the kinds'
- * classes already say where). */
-static int tb_needs_follower(void *xctx, const cas_carc *c, int player,
-                             cas_carc_feature f)
-{
-    return !has_figure(xctx, c, player, TB_FOLLOWER, f);
 }
 
 /* ------------------------------------------------------------ builder */
@@ -291,7 +277,6 @@ static const struct cas_carc_figure_kind tb_figures[] = {
         .strength = 0,
         .classes = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY),
         .flags = CAS_CARC_FIG_JOINS | CAS_CARC_FIG_ESCORTED,
-        .can_deploy = tb_needs_follower,
     },
     {
         .struct_size = sizeof(struct cas_carc_figure_kind),
@@ -300,7 +285,6 @@ static const struct cas_carc_figure_kind tb_figures[] = {
         .strength = 0,
         .classes = CAS_CARC_CLASS_BIT(CAS_CARC_FIELD),
         .flags = CAS_CARC_FIG_JOINS | CAS_CARC_FIG_STAYS | CAS_CARC_FIG_ESCORTED,
-        .can_deploy = tb_needs_follower,
     },
 };
 
