@@ -98,22 +98,22 @@ int cas__target_open(struct cas__target *t, const char *cli_path, const char *ga
         rc = cas__registry_scan(&t->path, &t->reg);
     if (rc != CAS_OK) {
         snprintf(err, errlen, "out of memory");
-        goto fail;
+        goto close_target;
     }
     rc = validate(t, game_id, expansions, rules, n_rules, err, errlen);
     if (rc != CAS_OK)
-        goto fail;
+        goto close_target;
     if (fill_refs(t) != CAS_OK || list_rules(t) != CAS_OK) {
         rc = cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
-        goto fail;
+        goto close_target;
     }
     cas__registry_player_limits(t->plan.game, t->plan.expansions, t->plan.n_expansions,
                                 &t->min_players, &t->max_players);
     if (n_rules > 0 && (rc = try_open(t, err, errlen)) != CAS_OK)
-        goto fail;
+        goto close_target;
     return CAS_OK;
 
-fail:
+close_target:
     cas__target_close(t);
     return rc;
 }
