@@ -68,7 +68,8 @@ void cas__session_desc_free(struct cas__session_desc *desc);
 struct cas__session_flags {
     const char *game;           /* --game ID, required */
     const char *expansions;     /* --expansions a,b or NULL */
-    const char *players;        /* --players SPEC, required */
+    const char *players;        /* --players SPEC; NULL: no seats (check and
+                                 * bench choose the player count) */
     const char *seed;           /* --seed N or NULL */
     const char *const *rules;   /* --rule NAME=VALUE, n_rules of them */
     size_t n_rules;
@@ -111,6 +112,13 @@ int cas__session_desc_validate(const struct cas__session_desc *desc,
                                struct cas__registry *reg,
                                struct cas__session_plan *out, char *err,
                                size_t errlen);
+/* cas__session_desc_validate without the player count: for check and
+ * bench, which choose it themselves (desc may have no players).  Same
+ * contract; out->nplayers is 0. */
+int cas__session_desc_validate_rules(const struct cas__session_desc *desc,
+                                     struct cas__registry *reg,
+                                     struct cas__session_plan *out, char *err,
+                                     size_t errlen);
 void cas__session_plan_free(struct cas__session_plan *plan);
 
 /* Create the game of a validated plan through cas__match_open (host/match.h).

@@ -120,11 +120,7 @@ int cas__session_desc_from_flags(const struct cas__session_flags *flags,
         rc = cas__desc_set_seed(out, "--seed", flags->seed, err, errlen);
     for (size_t i = 0; !rc && i < flags->n_rules; i++)
         rc = add_rule_flag(out, flags->rules[i], err, errlen);
-    if (!rc && !flags->players)
-        rc = cas__errorf(err, errlen, CAS_EPARSE,
-                         "--players: missing; give --players SPEC, e.g. human,greedy or "
-                         "Ada:human,Bot:greedy");
-    if (!rc)
+    if (!rc && flags->players)
         rc = add_spec(out, flags->players, err, errlen);
     if (!rc)
         rc = cas__desc_default_names(out, err, errlen);

@@ -265,7 +265,8 @@ static int check_players(const struct cas__session_desc *d, const struct cas__se
     for (size_t i = 0; i < p->n_expansions; i++)
         snprintf(combo + strlen(combo), sizeof combo - strlen(combo), "%s%s",
                  i ? ", " : " with ", p->expansions[i]->id);
-    where(d, d->players[n > max ? max : n - 1].line, "--players", at, sizeof at);
+    int line = n == 0 ? 0 : d->players[n > max ? max : n - 1].line;
+    where(d, line, "--players", at, sizeof at);
     return cas__errorf(err, errlen, CAS_EINVAL,
                        "%s: %d players, but %s allows %d to %d; %s", at, n, combo, min, max,
                        n > max ? "remove players, or add an expansion that allows more"
@@ -294,9 +295,9 @@ static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
     return cas__errorf(err, errlen, rc, "%s: %s", at, why);
 }
 
-int cas__session_desc_validate(const struct cas__session_desc *desc,
-                               struct cas__registry *reg, struct cas__session_plan *out,
-                               char *err, size_t errlen)
+int cas__session_desc_validate_rules(const struct cas__session_desc *desc,
+                                     struct cas__registry *reg,
+                                     struct cas__session_plan *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     int rc = resolve(desc, reg, out, err, errlen);
@@ -310,11 +311,8 @@ int cas__session_desc_validate(const struct cas__session_desc *desc,
         if (fill_defaults(plugin_at(out, k), options_at(out, k)))
             goto out_of_memory;
     rc = apply_rules(desc, out, err, errlen);
-    if (!rc)
-        rc = check_players(desc, out, err, errlen);
     if (rc)
         goto free_plan;
-    out->nplayers = (int)desc->n_players;
     return CAS_OK;
 
 out_of_memory:
@@ -322,4 +320,19 @@ out_of_memory:
 free_plan:
     cas__session_plan_free(out);
     return rc;
+}
+
+int cas__session_desc_validate(const struct cas__session_desc *desc,
+                               struct cas__registry *reg, struct cas__session_plan *out,
+                               char *err, size_t errlen)
+{
+    int rc = cas__session_desc_validate_rules(desc, reg, out, err, errlen);
+    if (!rc)
+        rc = check_players(desc, out, err, errlen);
+    if (rc) {
+        cas__session_plan_free(out);
+        return rc;
+    }
+    out->nplayers = (int)desc->n_players;
+    return CAS_OK;
 }

@@ -1,6 +1,6 @@
 /*
- * bench.c — the speed figures bots live on: random playouts per second,
- * the cost of listing legal actions, of cloning, copying and hashing a
+ * bench.c — the speed figures bots live on: random playouts per second
+ * (with expansions, against the game alone), the cost of listing legal actions, of cloning, copying and hashing a
  * state, and how big a state is serialized and on the heap.  Playouts are
  * an agent-free tight loop over the vtable, from copies of one start state.
  */
@@ -27,10 +27,9 @@ double cas__bench_now(void)
 /* Play game `index` of the bench to the end from `start` in `work`: the
  * game random bots play in a session seeded b->seed + index.  *plies
  * counts the actions. */
-static int playout(struct cas__bench *b, const cas_state *start, cas_state *work,
-                   struct cas__actions *list, int index, uint64_t *plies)
+static int playout(struct cas__bench *b, struct cas__match *m, const cas_state *start,
+                   cas_state *work, struct cas__actions *list, int index, uint64_t *plies)
 {
-    struct cas__match *m = b->match;
     uint64_t seed = b->seed + (uint64_t)index;
     int rc = m->vt->state_copy(work, start);
     for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL; ply++) {
@@ -40,37 +39,73 @@ static int playout(struct cas__bench *b, const cas_state *start, cas_state *work
     return rc;
 }
 
-static int failed(struct cas__bench *b, const char *what, int rc)
+/* b->games playouts of m: how long they took and how many actions. */
+static int time_playouts(struct cas__bench *b, struct cas__match *m, double *seconds,
+                         uint64_t *plies)
 {
-    fprintf(b->out, "  %-22s failed (%d): %s\n", what, rc,
-            b->match->error[0] ? b->match->error : "no reason given");
-    return rc;
-}
-
-/* ------------------------------------------------------------ sections */
-
-static int bench_playouts(struct cas__bench *b)
-{
-    struct cas__match *m = b->match;
     struct cas__actions list = {0};
     cas_state *start = NULL, *work = NULL;
-    uint64_t plies = 0;
+    *plies = 0;
     int rc = m->vt->state_new(m->game, &start);
     if (rc == CAS_OK)
         rc = m->vt->state_clone(start, &work);
     double t0 = cas__bench_now();
     for (int i = 0; rc == CAS_OK && i < b->games; i++)
-        rc = playout(b, start, work, &list, i, &plies);
-    double seconds = cas__bench_now() - t0;
+        rc = playout(b, m, start, work, &list, i, plies);
+    *seconds = cas__bench_now() - t0;
     m->vt->state_free(work);
     m->vt->state_free(start);
     cas__actions_free(&list);
+    return rc;
+}
+
+static int failed_in(struct cas__bench *b, const struct cas__match *m, const char *what, int rc)
+{
+    fprintf(b->out, "  %-22s failed (%d): %s\n", what, rc,
+            m->error[0] ? m->error : "no reason given");
+    return rc;
+}
+
+static int failed(struct cas__bench *b, const char *what, int rc)
+{
+    return failed_in(b, b->match, what, rc);
+}
+
+/* ------------------------------------------------------------ sections */
+
+/* The playouts of the game alone against those of the combination, which
+ * took `seconds` for `plies` actions. */
+static int compare_alone(struct cas__bench *b, double seconds, uint64_t plies)
+{
+    char what[96];
+    snprintf(what, sizeof what, "vs %s alone", b->match->plugin->id);
+    if (!b->alone) {
+        fprintf(b->out, "  %-22s not measured: %s\n", what, b->alone_error);
+        return CAS_OK;
+    }
+    double alone_seconds;
+    uint64_t alone_plies;
+    int rc = time_playouts(b, b->alone, &alone_seconds, &alone_plies);
+    if (rc != CAS_OK)
+        return failed_in(b, b->alone, what, rc);
+    fprintf(b->out, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
+            " actions a game)\n", what, seconds / alone_seconds,
+            seconds / (double)plies / (alone_seconds / (double)alone_plies),
+            b->games / alone_seconds, (double)alone_plies / b->games);
+    return CAS_OK;
+}
+
+static int bench_playouts(struct cas__bench *b)
+{
+    double seconds;
+    uint64_t plies;
+    int rc = time_playouts(b, b->match, &seconds, &plies);
     if (rc != CAS_OK)
         return failed(b, "random playouts", rc);
     fprintf(b->out, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
             " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
             (double)plies / b->games, (double)plies / seconds / 1e6);
-    return CAS_OK;
+    return b->alone || b->alone_error ? compare_alone(b, seconds, plies) : CAS_OK;
 }
 
 /* Collect states met along the first playouts, every ply, up to
@@ -203,7 +238,7 @@ static int bench_sizes(struct cas__bench *b)
 }
 
 const struct cas__bench_section cas__bench_sections[] = {
-    {"playouts", "random playouts per second from copies of the start state", 0,
+    {"playouts", "random playouts per second; with expansions, against the game alone", 0,
      bench_playouts},
     {"legal-actions", "microseconds per legal_actions call", 1, bench_legal_actions},
     {"copies", "nanoseconds per state_clone, state_copy and hash", 1, bench_copies},

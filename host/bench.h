@@ -15,6 +15,11 @@
 /* What every section gets. */
 struct cas__bench {
     struct cas__match *match; /* the game measured, borrowed */
+    /* The same game without expansions, same players and game options: the
+     * playouts are compared with it.  Borrowed; NULL for no comparison. */
+    struct cas__match *alone;
+    /* Why there is no such match although there are expansions, or NULL. */
+    const char *alone_error;
     int games;                /* playouts to run */
     uint64_t seed;
     FILE *out;

@@ -598,6 +598,30 @@ static int check_one_game(struct checker *c, int index)
     return rc;
 }
 
+/* Append text to buf (holding a string, cap bytes in all), cut to fit. */
+static void append(char *buf, size_t cap, const char *text)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, cap - used, "%s", text);
+}
+
+/* The rules as the report names them, and as the flags that set them again
+ * (each in single quotes, a quote inside as '\''). */
+static void describe_rules(struct cas__check_report *r, const struct cas__check_target *t)
+{
+    for (size_t i = 0; i < t->n_rules; i++) {
+        if (i)
+            append(r->rules, sizeof r->rules, " ");
+        append(r->rules, sizeof r->rules, t->rules[i]);
+        append(r->rule_flags, sizeof r->rule_flags, " --rule '");
+        for (const char *at = t->rules[i]; *at; at++) {
+            char one[2] = {*at, '\0'};
+            append(r->rule_flags, sizeof r->rule_flags, *at == '\'' ? "'\\''" : one);
+        }
+        append(r->rule_flags, sizeof r->rule_flags, "'");
+    }
+}
+
 int cas__check_run(const struct cas__check_target *t, const struct cas__check_options *opt,
                    struct cas__check_report *report)
 {
@@ -607,10 +631,11 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     memset(report, 0, sizeof *report);
     snprintf(report->plugin, sizeof report->plugin, "%s", t->plugin->id);
     for (size_t i = 0; i < t->n_expansions; i++) {
-        size_t used = strlen(report->expansions);
-        snprintf(report->expansions + used, sizeof report->expansions - used, "%s%s",
-                 i ? "," : "", t->expansions[i].id);
+        if (i)
+            append(report->expansions, sizeof report->expansions, ",");
+        append(report->expansions, sizeof report->expansions, t->expansions[i].id);
     }
+    describe_rules(report, t);
     report->seed = opt->seed;
     c.max_plies = opt->max_plies ? opt->max_plies : DEFAULT_MAX_PLIES;
     if (t->max_players > MAX_PLAYERS)
@@ -635,22 +660,29 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     return rc;
 }
 
+/* "game + a,b (rules x=1 y=2)": what was checked. */
+static void print_checked(const struct cas__check_report *r, FILE *out)
+{
+    fprintf(out, "%s%s%s", r->plugin, r->expansions[0] ? " + " : "", r->expansions);
+    if (r->rules[0])
+        fprintf(out, " (rules %s)", r->rules);
+}
+
 void cas__check_print(const struct cas__check_report *r, FILE *out)
 {
+    print_checked(r, out);
     if (!r->failed) {
-        fprintf(out, "%s%s%s: every property held in %d games (%" PRIu64 " actions checked, "
-                "seeds from %" PRIu64 ")\n", r->plugin, r->expansions[0] ? " + " : "",
-                r->expansions, r->games, r->plies, r->seed);
+        fprintf(out, ": every property held in %d games (%" PRIu64 " actions checked, "
+                "seeds from %" PRIu64 ")\n", r->games, r->plies, r->seed);
         return;
     }
-    fprintf(out, "%s%s%s: FAILED %s\n", r->plugin, r->expansions[0] ? " + " : "",
-            r->expansions, r->property);
+    fprintf(out, ": FAILED %s\n", r->property);
     fprintf(out, "  game with seed %" PRIu64 ", %d players, at ply %" PRIu32, r->seed,
             r->nplayers, r->ply);
     if (r->action[0])
         fprintf(out, ", action \"%s\"", r->action);
     fprintf(out, "\n  %s\n", r->detail);
-    fprintf(out, "  reproduce: castellan check %s%s%s --seed %" PRIu64 " --games 1 --players %d\n",
-            r->plugin, r->expansions[0] ? " --expansions " : "", r->expansions, r->seed,
-            r->nplayers);
+    fprintf(out, "  reproduce: castellan check %s%s%s%s --seed %" PRIu64 " --games 1 "
+            "--players %d\n", r->plugin, r->expansions[0] ? " --expansions " : "",
+            r->expansions, r->rule_flags, r->seed, r->nplayers);
 }

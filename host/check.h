@@ -19,6 +19,10 @@ struct cas__check_target {
     size_t n_options;
     const struct cas_expansion_ref *expansions;
     size_t n_expansions;
+    /* The options not at their default as --rule NAME=VALUE takes them, for
+     * the report (options holds the values); NULL when none. */
+    const char *const *rules;
+    size_t n_rules;
     int min_players, max_players; /* games cycle through these counts */
 };
 
@@ -39,6 +43,8 @@ struct cas__check_report {
     char property[48];     /* e.g. "text-round-trip" */
     char plugin[64];
     char expansions[256];  /* their ids, comma-separated */
+    char rules[512];       /* the target's rules, space-separated, or "" */
+    char rule_flags[768];  /* the same as shell-quoted --rule flags */
     int nplayers;
     uint64_t seed;
     uint32_t ply;

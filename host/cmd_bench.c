@@ -18,17 +18,26 @@
 static void print_usage(FILE *out)
 {
     fprintf(out,
-            "usage: castellan bench [--game ID] [--expansions a,b] [--players N]\n"
-            "                       [--games N] [--seed S] [--only SECTION]\n"
+            "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
+            "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--plugin-path DIR[:DIR...]]\n"
             "\n"
-            "Measures the game ID (default %s) with every option at its default,\n"
-            "for N players (default the fewest it allows), over N random games\n"
-            "(default 1000) from seed S (default 1).  Sections:\n",
+            "Measures the game ID (default %s) for N players (default the fewest\n"
+            "it allows), over N random games (default 1000) from seed S (default 1).\n"
+            "Options are at their defaults but for each --rule, given as to castellan\n"
+            "play: NAME or EXPANSION.NAME, checked the same way (a bad one: exit 1,\n"
+            "a malformed flag: exit 2).  With expansions, the playouts are also run\n"
+            "on the game alone, with the game's own rules, and compared.  Sections:\n",
             DEFAULT_GAME);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
 }
+
+/* Flags as given; NULL when absent. */
+struct bench_args {
+    const char *game, *expansions, *players, *games, *seed, *only, *plugin_path;
+    struct cas__strlist rules;
+};
 
 /* --only must name a section. */
 static int check_section(const char *only)
@@ -45,34 +54,80 @@ static int check_section(const char *only)
     return 2;
 }
 
+/* "castellan bench: game + a, b, N players, G games, seed S, rules x=1 y=2" */
+static void print_header(const struct cas__target *t, int nplayers, uint64_t games,
+                         uint64_t seed)
+{
+    printf("castellan bench: %s", t->plan.game->id);
+    for (size_t i = 0; i < t->plan.n_expansions; i++)
+        printf("%s%s", i ? ", " : " + ", t->plan.expansions[i]->id);
+    printf(", %d players, %" PRIu64 " games, seed %" PRIu64, nplayers, games, seed);
+    for (size_t i = 0; i < t->rules.count; i++)
+        printf("%s%s", i ? " " : ", rules ", t->rules.items[i]);
+    printf("\n");
+}
+
+/* Run the sections on a match of t, and on one of its game alone for the
+ * comparison when there are expansions. */
 static int measure(const struct cas__target *t, int nplayers, uint64_t games, uint64_t seed,
                    const char *only)
 {
-    struct cas__match m;
-    char err[1024];
+    struct cas__match m, alone;
+    char err[1024], alone_err[1024];
     if (cas__target_match(t, &m, nplayers, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan bench: %s\n", err);
         return 1;
     }
-    printf("castellan bench: %s", t->game->id);
-    for (size_t i = 0; i < t->n_expansions; i++)
-        printf("%s%s", i ? ", " : " + ", t->expansions[i]->id);
-    printf(", %d players, %" PRIu64 " games, seed %" PRIu64 "\n", nplayers, games, seed);
     struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout};
+    if (t->plan.n_expansions > 0) {
+        int rc = cas__target_match_alone(t, &alone, nplayers, alone_err, sizeof alone_err);
+        b.alone = rc == CAS_OK ? &alone : NULL;
+        b.alone_error = rc == CAS_OK ? NULL : alone_err;
+    }
+    print_header(t, nplayers, games, seed);
     int rc = cas__bench_run(&b, only);
+    if (b.alone)
+        cas__match_close(b.alone);
     cas__match_close(&m);
     return rc == CAS_OK ? 0 : 1;
 }
 
+/* Measure what the flags describe; the exit status. */
+static int bench(const struct bench_args *a)
+{
+    uint64_t games = 1000, seed = 1, players = 0;
+    int status;
+    if ((a->games && (status = cas__cli_number("bench", "--games", a->games, 1, 100000000,
+                                               &games))) ||
+        (a->seed && (status = cas__cli_number("bench", "--seed", a->seed, 0, UINT64_MAX,
+                                              &seed))) ||
+        (a->players && (status = cas__cli_number("bench", "--players", a->players, 1, 64,
+                                                 &players))) ||
+        (a->only && (status = check_section(a->only))))
+        return status;
+
+    struct cas__target t;
+    char err[1024];
+    int rc = cas__target_open(&t, a->plugin_path, a->game ? a->game : DEFAULT_GAME,
+                              a->expansions, (const char *const *)a->rules.items,
+                              a->rules.count, err, sizeof err);
+    if (rc != CAS_OK) {
+        fprintf(stderr, "castellan bench: %s\n", err);
+        return rc == CAS_EPARSE ? 2 : 1;
+    }
+    status = measure(&t, players ? (int)players : t.min_players, games, seed, a->only);
+    cas__target_close(&t);
+    return status;
+}
+
 int cas__cmd_bench(int argc, char **argv)
 {
-    const char *game = DEFAULT_GAME, *expansions = NULL, *players_text = NULL;
-    const char *games_text = NULL, *seed_text = NULL, *only = NULL, *plugin_path = NULL;
+    struct bench_args a = {0};
     const struct cas__flag flags[] = {
-        {"--game", &game, NULL, NULL}, {"--expansions", &expansions, NULL, NULL},
-        {"--players", &players_text, NULL, NULL}, {"--games", &games_text, NULL, NULL},
-        {"--seed", &seed_text, NULL, NULL}, {"--only", &only, NULL, NULL},
-        {"--plugin-path", &plugin_path, NULL, NULL},
+        {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
+        {"--rule", NULL, NULL, &a.rules}, {"--players", &a.players, NULL, NULL},
+        {"--games", &a.games, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
+        {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;
@@ -85,25 +140,8 @@ int cas__cmd_bench(int argc, char **argv)
     int status = cas__cli_parse("bench", argc, argv, flags, sizeof flags / sizeof flags[0],
                                 NULL, 0, &n_positional, usage_text, &done);
     free(usage_text);
-    if (status || done)
-        return status;
-    uint64_t games = 1000, seed = 1, players = 0;
-    if ((games_text && (status = cas__cli_number("bench", "--games", games_text, 1,
-                                                 100000000, &games))) ||
-        (seed_text && (status = cas__cli_number("bench", "--seed", seed_text, 0, UINT64_MAX,
-                                                &seed))) ||
-        (players_text && (status = cas__cli_number("bench", "--players", players_text, 1, 64,
-                                                   &players))) ||
-        (only && (status = check_section(only))))
-        return status;
-
-    struct cas__target t;
-    char err[1024];
-    if (cas__target_open(&t, plugin_path, game, expansions, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan bench: %s\n", err);
-        return 1;
-    }
-    status = measure(&t, players ? (int)players : t.min_players, games, seed, only);
-    cas__target_close(&t);
+    if (status == 0 && !done)
+        status = bench(&a);
+    cas__strlist_free(&a.rules);
     return status;
 }

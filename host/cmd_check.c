@@ -14,8 +14,9 @@
 #include "target.h"
 
 static const char usage[] =
-    "usage: castellan check PLUGIN [--expansions a,b] [--games N] [--seed S]\n"
-    "                       [--players N] [--plugin-path DIR[:DIR...]]\n"
+    "usage: castellan check PLUGIN [--expansions a,b] [--rule NAME=VALUE ...]\n"
+    "                       [--games N] [--seed S] [--players N]\n"
+    "                       [--plugin-path DIR[:DIR...]]\n"
     "\n"
     "Plays N random games (default 20) of the game plugin PLUGIN with the\n"
     "given expansions and checks at every step what the plugin ABI promises:\n"
@@ -24,10 +25,13 @@ static const char usage[] =
     "bytes; chance outcomes match the legal actions; renders succeed for every\n"
     "viewer; the same seed gives the same game; two interleaved games do not\n"
     "disturb each other.  Game i uses seed S+i (default S = 1) and cycles\n"
-    "through the allowed player counts unless --players is given.\n"
+    "through the allowed player counts unless --players is given.  Options are\n"
+    "at their defaults but for each --rule, given as to castellan play: NAME or\n"
+    "EXPANSION.NAME, checked the same way.\n"
     "\n"
     "Exit status: 0 when every property held, 1 when one broke (the property,\n"
-    "seed, ply and action are printed), 2 for bad usage.\n";
+    "seed, ply and action are printed) or the plugins refuse the request (an\n"
+    "unknown plugin, a bad rule value), 2 for bad usage.\n";
 
 #ifndef __SANITIZE_ADDRESS__
 /* The run in progress, for the crash handler. */
@@ -90,54 +94,43 @@ static void catch_crashes(const struct cas__check_report *report)
 }
 #endif
 
-int cas__cmd_check(int argc, char **argv)
+/* Flags as given; NULL when absent. */
+struct check_args {
+    const char *plugin, *expansions, *games, *seed, *players, *plugin_path;
+    struct cas__strlist rules;
+};
+
+/* Check the target the flags describe; the exit status. */
+static int check(const struct check_args *a)
 {
-    const char *expansions = NULL, *games_text = NULL, *seed_text = NULL;
-    const char *players_text = NULL, *plugin_path = NULL, *plugin = NULL;
-    const struct cas__flag flags[] = {
-        {"--expansions", &expansions, NULL, NULL}, {"--games", &games_text, NULL, NULL},
-        {"--seed", &seed_text, NULL, NULL}, {"--players", &players_text, NULL, NULL},
-        {"--plugin-path", &plugin_path, NULL, NULL},
-    };
-    size_t n_positional;
-    int done;
-    int status = cas__cli_parse("check", argc, argv, flags, sizeof flags / sizeof flags[0],
-                                &plugin, 1, &n_positional, usage, &done);
-    if (status || done)
-        return status;
-    if (!plugin) {
-        fprintf(stderr, "castellan check: which plugin? (castellan plugins lists them)\n%s",
-                usage);
-        return 2;
-    }
     uint64_t games = 20, seed = 1, players = 0;
-    if ((games_text && (status = cas__cli_number("check", "--games", games_text, 1, 1000000,
-                                                 &games))) ||
-        (seed_text && (status = cas__cli_number("check", "--seed", seed_text, 0, UINT64_MAX,
-                                                &seed))) ||
-        (players_text && (status = cas__cli_number("check", "--players", players_text, 1, 64,
-                                                   &players))))
+    int status;
+    if ((a->games && (status = cas__cli_number("check", "--games", a->games, 1, 1000000,
+                                               &games))) ||
+        (a->seed && (status = cas__cli_number("check", "--seed", a->seed, 0, UINT64_MAX,
+                                              &seed))) ||
+        (a->players && (status = cas__cli_number("check", "--players", a->players, 1, 64,
+                                                 &players))))
         return status;
 
     struct cas__target t;
     char err[1024];
-    if (cas__target_open(&t, plugin_path, plugin, expansions, err, sizeof err) != CAS_OK) {
+    int rc = cas__target_open(&t, a->plugin_path, a->plugin, a->expansions,
+                              (const char *const *)a->rules.items, a->rules.count, err,
+                              sizeof err);
+    if (rc != CAS_OK) {
         fprintf(stderr, "castellan check: %s\n", err);
-        return 1;
+        return rc == CAS_EPARSE ? 2 : 1;
     }
     if (players && ((int)players < t.min_players || (int)players > t.max_players)) {
-        fprintf(stderr, "castellan check: %s is for %d to %d players, not %d\n", plugin,
+        fprintf(stderr, "castellan check: %s is for %d to %d players, not %d\n", a->plugin,
                 t.min_players, t.max_players, (int)players);
         cas__target_close(&t);
         return 2;
     }
-    struct cas__check_target target = {
-        .plugin = t.game->desc, .data_dir = t.game->data_dir,
-        .options = t.game_options, .n_options = t.n_game_options,
-        .expansions = t.refs, .n_expansions = t.n_expansions,
-        .min_players = players ? (int)players : t.min_players,
-        .max_players = players ? (int)players : t.max_players,
-    };
+    struct cas__check_target target = cas__target_check(&t);
+    if (players)
+        target.min_players = target.max_players = (int)players;
     struct cas__check_options opt = {
         .games = (int)games, .seed = seed, .progress = isatty(fileno(stderr)) ? stderr : NULL,
     };
@@ -147,4 +140,27 @@ int cas__cmd_check(int argc, char **argv)
     cas__check_print(&report, report.failed ? stderr : stdout);
     cas__target_close(&t);
     return report.failed ? 1 : 0;
+}
+
+int cas__cmd_check(int argc, char **argv)
+{
+    struct check_args a = {0};
+    const struct cas__flag flags[] = {
+        {"--expansions", &a.expansions, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
+        {"--games", &a.games, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
+        {"--players", &a.players, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
+    };
+    size_t n_positional;
+    int done;
+    int status = cas__cli_parse("check", argc, argv, flags, sizeof flags / sizeof flags[0],
+                                &a.plugin, 1, &n_positional, usage, &done);
+    if (status == 0 && !done && !a.plugin) {
+        fprintf(stderr, "castellan check: which plugin? (castellan plugins lists them)\n%s",
+                usage);
+        status = 2;
+    } else if (status == 0 && !done) {
+        status = check(&a);
+    }
+    cas__strlist_free(&a.rules);
+    return status;
 }

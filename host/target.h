@@ -1,40 +1,57 @@
 /*
  * target.h — a game plugin and its expansions found, resolved, loaded and
- * given their default options: what `castellan check` and `castellan bench`
- * run (host-internal).
+ * given their options (defaults, or --rule NAME=VALUE checked exactly as
+ * `castellan play` checks them): what `castellan check` and `castellan
+ * bench` run (host-internal).
  */
 #ifndef CAS_HOST_TARGET_H
 #define CAS_HOST_TARGET_H
 
+#include "check.h"
 #include "match.h"
 #include "registry.h"
-
-#define CAS__MAX_EXPANSIONS 32
+#include "session_desc.h"
 
 struct cas__target {
     struct cas__strlist path;
-    struct cas__registry *reg;                /* owns the plugin infos */
-    struct cas__plugin_info *game;
-    struct cas__plugin_info *expansions[CAS__MAX_EXPANSIONS]; /* resolved order */
-    size_t n_expansions;
-    struct cas_option_value *game_options;    /* owned; defaults */
-    size_t n_game_options;
-    struct cas_option_value *expansion_options[CAS__MAX_EXPANSIONS]; /* owned */
-    struct cas_expansion_ref refs[CAS__MAX_EXPANSIONS];
-    int min_players, max_players;             /* what the combination allows */
+    struct cas__registry *reg;      /* owns the plugin infos */
+    /* The game, its expansions in resolved order and every option's value;
+     * plan.nplayers is unused (0): the commands choose the count. */
+    struct cas__session_plan plan;
+    struct cas_expansion_ref *refs; /* one per expansion; owned */
+    /* The options not at their default, as --rule takes them: NAME=VALUE
+     * for the game's, ID.NAME=VALUE for an expansion's. */
+    struct cas__strlist rules;
+    int min_players, max_players;   /* what the combination allows */
 };
 
 /* Find game_id and the comma-separated expansion ids (NULL or "" for none)
  * on the plugin search path (cli_path first, may be NULL), load and order
- * them, and fill default options.  On failure err explains (unknown ids
- * come with the closest valid one) and t needs no close. */
+ * them, and give every option the value rules[0..n_rules) set ("NAME=VALUE"
+ * or "ID.NAME=VALUE", as `castellan play --rule`) or its default.  When
+ * rules are given the game is opened once, for the fewest players, so the
+ * plugin judges the values too.  On failure err explains as play does (the
+ * flag, the bad value, the closest valid choice) and t needs no close; the
+ * result is CAS_EPARSE when a flag is malformed (bad usage), another
+ * negative code otherwise. */
 int cas__target_open(struct cas__target *t, const char *cli_path, const char *game_id,
-                     const char *expansions, char *err, size_t errlen);
+                     const char *expansions, const char *const *rules, size_t n_rules,
+                     char *err, size_t errlen);
 
 /* Open a match of the target for nplayers; same contract as
  * cas__match_open. */
 int cas__target_match(const struct cas__target *t, struct cas__match *m, int nplayers,
                       char *err, size_t errlen);
+
+/* The same game without its expansions, with the game's own options as in
+ * the target: what bench compares the combination against.  Same
+ * contract. */
+int cas__target_match_alone(const struct cas__target *t, struct cas__match *m, int nplayers,
+                            char *err, size_t errlen);
+
+/* What cas__check_run needs to check the target, borrowing from it, over
+ * every player count the combination allows. */
+struct cas__check_target cas__target_check(const struct cas__target *t);
 
 void cas__target_close(struct cas__target *t);
 

@@ -40,40 +40,21 @@ static void combination(struct cas__plugin_info *const *expansions, size_t n, un
         }
 }
 
-/* One game option set to something other than its default. */
-struct override {
-    const char *name, *value;
-};
-
-static void apply_override(struct cas__target *t, const struct override *o)
-{
-    for (size_t i = 0; o && i < t->n_game_options; i++)
-        if (strcmp(t->game_options[i].name, o->name) == 0)
-            t->game_options[i].value = o->value;
-}
-
-/* Check game with the expansions in csv and the option override (may be
- * NULL); a combination the loader refuses is reported and skipped. */
-static void check_variant(const char *game, const char *csv, const struct override *o,
-                          int games)
+/* Check game with the expansions in csv and the rule NAME=VALUE (may be
+ * NULL) as `castellan check --rule` sets it; a combination the loader
+ * refuses is reported and skipped. */
+static void check_variant(const char *game, const char *csv, const char *rule, int games)
 {
     struct cas__target t;
     char err[1024];
-    if (cas__target_open(&t, plugin_dir, game, csv, err, sizeof err) != CAS_OK) {
-        if (!*csv)
-            fail_msg("%s cannot be opened: %s", game, err);
+    if (cas__target_open(&t, plugin_dir, game, csv, &rule, rule ? 1 : 0, err, sizeof err) !=
+        CAS_OK) {
+        if (!*csv || rule)
+            fail_msg("%s %s cannot be opened: %s", game, rule ? rule : "", err);
         print_message("skipped %s + %s: %s\n", game, csv, err);
         return;
     }
-    apply_override(&t, o);
-    if (o)
-        print_message("%s with %s = %s:\n", game, o->name, o->value);
-    struct cas__check_target target = {
-        .plugin = t.game->desc, .data_dir = t.game->data_dir,
-        .options = t.game_options, .n_options = t.n_game_options,
-        .expansions = t.refs, .n_expansions = t.n_expansions,
-        .min_players = t.min_players, .max_players = t.max_players,
-    };
+    struct cas__check_target target = cas__target_check(&t);
     struct cas__check_options opt = {.games = games, .seed = 1};
     struct cas__check_report report;
     cas__check_run(&target, &opt, &report);
@@ -85,8 +66,7 @@ static void check_variant(const char *game, const char *csv, const struct overri
     fclose(out);
     print_message("%s", text);
     if (report.failed)
-        fail_msg("%s%s%s%s%s", text, o ? "  with option " : "", o ? o->name : "",
-                 o ? " = " : "", o ? o->value : "");
+        fail_msg("%s", text);
     free(text);
 }
 
@@ -95,17 +75,17 @@ static void check_options(const struct cas_plugin *game, int games)
 {
     for (size_t i = 0; i < game->n_options; i++) {
         const struct cas_option_spec *spec = &game->options[i];
-        char value[64];
+        char rule[128];
         if (spec->type == CAS_OPTION_BOOL) {
-            struct override o = {spec->name, strcmp(spec->default_value, "on") ? "on" : "off"};
-            check_variant(game->id, "", &o, games);
+            snprintf(rule, sizeof rule, "%s=%s", spec->name,
+                     strcmp(spec->default_value, "on") ? "on" : "off");
+            check_variant(game->id, "", rule, games);
         }
         for (const char *c = spec->type == CAS_OPTION_CHOICE ? spec->choices : NULL; c && *c;) {
             size_t len = strcspn(c, "|");
-            snprintf(value, sizeof value, "%.*s", (int)len, c);
-            struct override o = {spec->name, value};
-            if (strcmp(value, spec->default_value) != 0)
-                check_variant(game->id, "", &o, games);
+            snprintf(rule, sizeof rule, "%s=%.*s", spec->name, (int)len, c);
+            if (strcmp(strchr(rule, '=') + 1, spec->default_value) != 0)
+                check_variant(game->id, "", rule, games);
             c += len + (c[len] == '|');
         }
     }

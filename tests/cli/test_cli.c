@@ -2,7 +2,8 @@
  * test_cli.c — the castellan executable run as a user runs it: help and
  * version, did-you-mean for commands and flags, play from a preset and
  * from flags (bots, and a human fed through stdin), check on a good and a
- * broken plugin, bench.
+ * broken plugin, bench; --rule for check and bench, and bench's comparison
+ * with the game alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -187,6 +188,102 @@ static void test_bench_prints_every_figure(void **unused)
     expect("bench --game fixture --games 20 --only sizes", NULL, 0, "heap per state");
 }
 
+/* The mean "N actions a game" of bench's random playouts line. */
+static double actions_a_game(const char *out)
+{
+    const char *line = strstr(out, "random playouts");
+    const char *comma = line ? strstr(line, " s, ") : NULL;
+    double actions = 0;
+    if (!comma || sscanf(comma, " s, %lf actions a game", &actions) != 1)
+        fail_msg("no playouts line:\n%s", out);
+    return actions;
+}
+
+/* --rule changes what bench plays and the header says so; without rules the
+ * header names none. */
+static void test_bench_with_rules(void **unused)
+{
+    (void)unused;
+    char *plain, *ruled;
+    assert_int_equal(run("bench --game fixture --games 20 --only playouts", NULL, &plain), 0);
+    assert_int_equal(run("bench --game fixture --games 20 --only playouts --rule cards=3 "
+                         "--rule hand=1", NULL, &ruled), 0);
+    assert_non_null(strstr(plain, "castellan bench: fixture, 2 players, 20 games, seed 1\n"));
+    assert_non_null(strstr(ruled, "castellan bench: fixture, 2 players, 20 games, seed 1, "
+                                  "rules cards=3 hand=1\n"));
+    assert_true(actions_a_game(ruled) < actions_a_game(plain));
+    free(plain);
+    free(ruled);
+    /* five tiles: four draws, placements and figure decisions a game */
+    expect("bench --games 3 --only playouts --rule 'tiles=*:0,D:2,E:3'", NULL, 0,
+           "12.0 actions a game");
+    expect("bench --games 3 --only playouts --rule 'tiles=*:0,D:2,E:3'", NULL, 0,
+           "castellan bench: carcassonne, 2 players, 3 games, seed 1, rules tiles=*:0,D:2,E:3\n");
+}
+
+/* Bad rules: play's messages and exit statuses, before anything runs. */
+static void test_bad_rules_for_check_and_bench(void **unused)
+{
+    (void)unused;
+    expect("bench --rule tils=3", NULL, 1,
+           "castellan bench: --rule tils: unknown rule option \"tils\"; closest: tiles\n");
+    expect("check fixture --rule handd=2", NULL, 1,
+           "castellan check: --rule handd: unknown rule option \"handd\"; closest: hand\n");
+    expect("check fixture --rule cards=99", NULL, 1,
+           "cards = \"99\" is not valid; use an integer from 3 to 20");
+    expect("bench --rule tiles=zz", NULL, 1, "tiles: bad entry 'zz'");
+    expect("bench --rule tiles", NULL, 2, "--rule tiles: no value; write --rule NAME=VALUE");
+    char *out;
+    assert_int_equal(run("bench --game fixture --rule cards=2", NULL, &out), 1);
+    assert_null(strstr(out, "castellan bench: fixture,")); /* nothing measured */
+    free(out);
+}
+
+/* An expansion's options by bare or qualified name, as play takes them;
+ * check's report names the rules and repeats them to reproduce. */
+static void test_check_with_rules(void **unused)
+{
+    (void)unused;
+    expect("check fixture --games 3 --rule cards=6 --rule blocks=off", NULL, 0,
+           "fixture (rules cards=6 blocks=off): every property held in 3 games");
+    expect("check carcassonne --expansions rule-probe --plugin-path '" RULES_PLUGIN_DIR "' "
+           "--games 1 --rule rule-probe.farmers=on --rule note=hello", NULL, 0,
+           "carcassonne + rule-probe (rules rule-probe.note=hello rule-probe.farmers=on): "
+           "every property held in 1 games");
+    expect("check carcassonne --expansions rule-probe --plugin-path '" RULES_PLUGIN_DIR "' "
+           "--rule note=refuse", NULL, 1, "note = refuse: rule-probe refuses this note");
+    expect("bench --expansions rule-probe --plugin-path '" RULES_PLUGIN_DIR "' --games 2 "
+           "--only sizes --rule rule-probe.farmers=off --rule farmers=off", NULL, 0,
+           "carcassonne + rule-probe, 2 players, 2 games, seed 1, rules farmers=off\n");
+    expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "' --rule cards=5",
+           NULL, 1, "reproduce: castellan check fixture-broken-text --rule 'cards=5' --seed 1 "
+           "--games 1 --players 2");
+}
+
+/* With expansions the playouts are compared with the game alone. */
+static void test_bench_compares_with_the_game_alone(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("bench --expansions inns-cathedrals --games 3 --only playouts "
+                         "--rule 'tiles=*:0,D:2,E:3'", NULL, &out), 0);
+    const char *line = strstr(out, "  vs carcassonne alone  ");
+    double time_ratio, action_ratio, per_second, actions;
+    if (!line || sscanf(line, " vs carcassonne alone %lfx time per game, %lfx per action  "
+                              "(%lf playouts/s, %lf actions a game)", &time_ratio,
+                        &action_ratio, &per_second, &actions) != 4)
+        fail_msg("no comparison line:\n%s", out);
+    assert_true(time_ratio > 0 && action_ratio > 0 && per_second > 0);
+    assert_true(actions == 12.0); /* the game's own tile rule, without inns-cathedrals */
+    free(out);
+    assert_int_equal(run("bench --games 3 --only playouts", NULL, &out), 0);
+    assert_null(strstr(out, "alone"));
+    free(out);
+    expect("bench --expansions inns-cathedrals --players 6 --games 2 --only playouts", NULL, 0,
+           "  vs carcassonne alone   not measured: carcassonne: cannot create the game (-1): "
+           "6 players");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +296,10 @@ int main(void)
         cmocka_unit_test(test_check_good_and_broken),
         cmocka_unit_test(test_check_reports_a_crash),
         cmocka_unit_test(test_bench_prints_every_figure),
+        cmocka_unit_test(test_bench_with_rules),
+        cmocka_unit_test(test_bad_rules_for_check_and_bench),
+        cmocka_unit_test(test_check_with_rules),
+        cmocka_unit_test(test_bench_compares_with_the_game_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

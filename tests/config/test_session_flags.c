@@ -89,15 +89,27 @@ static void test_minimal_flags(void **state)
     cas__session_desc_free(&d);
 }
 
+/* check and bench describe a session without seats: they choose the
+ * player count themselves. */
+static void test_no_players(void **state)
+{
+    (void)state;
+    const char *rules[] = {"bonus=7"};
+    struct cas__session_flags flags = {.game = "fixgame", .rules = rules, .n_rules = 1};
+    struct cas__session_desc d;
+    char err[1024];
+    assert_int_equal(from_flags(&flags, &d, err, sizeof err), CAS_OK);
+    assert_int_equal(d.n_players, 0);
+    assert_string_equal(d.text, "[session]\ngame = fixgame\n[rules]\nbonus = 7\n");
+    cas__session_desc_free(&d);
+}
+
 static void test_flag_errors(void **state)
 {
     (void)state;
     expect_flags_error(&(struct cas__session_flags){.players = "human"},
                        "--game: missing; give --game ID (`castellan plugins` lists the "
                        "games)");
-    expect_flags_error(&(struct cas__session_flags){.game = "fixgame"},
-                       "--players: missing; give --players SPEC, e.g. human,greedy or "
-                       "Ada:human,Bot:greedy");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame",
                                                     .players = "human,gredy"},
                        "--players: agent \"gredy\" is not valid; use human, random or greedy "
@@ -137,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_forms_and_text),
         cmocka_unit_test(test_minimal_flags),
+        cmocka_unit_test(test_no_players),
         cmocka_unit_test(test_flag_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -209,6 +209,39 @@ static void test_flags_errors_name_the_flag(void **state)
     cas__registry_free(reg);
 }
 
+/* Without seats only the options are validated: the player count is the
+ * caller's (check, bench). */
+static void test_rules_without_players(void **state)
+{
+    (void)state;
+    const char *rules[] = {"tokens=7", "bonus=1"};
+    struct cas__session_flags flags = {
+        .game = "fixgame", .expansions = "exp-a", .rules = rules, .n_rules = 2};
+    struct cas__session_desc d;
+    struct cas__session_plan plan;
+    char err[1024];
+    assert_int_equal(cas__session_desc_from_flags(&flags, &d, err, sizeof err), CAS_OK);
+    struct cas__registry *reg = scan_fixtures("good");
+    assert_int_equal(cas__session_desc_validate_rules(&d, reg, &plan, err, sizeof err),
+                     CAS_OK);
+    assert_int_equal(plan.nplayers, 0);
+    assert_string_equal(value_of(&plan.game_options, "bonus"), "1");
+    assert_string_equal(value_of(&plan.expansion_options[0], "tokens"), "7");
+    cas__session_plan_free(&plan);
+    assert_int_equal(cas__session_desc_validate(&d, reg, &plan, err, sizeof err), CAS_EINVAL);
+    assert_string_equal(err, "--players: 0 players, but fixgame with exp-a allows 2 to 4; "
+                             "add players");
+    cas__session_desc_free(&d);
+    rules[0] = "tokns=7";
+    assert_int_equal(cas__session_desc_from_flags(&flags, &d, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__session_desc_validate_rules(&d, reg, &plan, err, sizeof err),
+                     CAS_EOPTION);
+    assert_string_equal(err, "--rule tokns: unknown rule option \"tokns\"; closest: tokens");
+    assert_null(plan.game);
+    cas__session_desc_free(&d);
+    cas__registry_free(reg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_resolution_errors_point_at_their_line),
         cmocka_unit_test(test_player_limits),
         cmocka_unit_test(test_flags_errors_name_the_flag),
+        cmocka_unit_test(test_rules_without_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
