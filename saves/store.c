@@ -294,6 +294,7 @@ static int pragma_int(struct cas__saves *s, const char *sql, int *out)
 {
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s, sql, &st);
+    *out = 0; /* defined on every path, which -O3 cannot see through the fail */
     if (rc)
         return rc;
     if (sqlite3_step(st) == SQLITE_ROW) {
