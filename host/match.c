@@ -76,6 +76,27 @@ static void *host_realloc(void *ctx, void *block, size_t size)
     return grown + 1;
 }
 
+/* The option game_new's *bad_option names: an index into the game's
+ * options, then on through each expansion's in order (ABI, game_new); NULL
+ * when it names none.  *owner is the id of the plugin the option is for. */
+static const struct cas_option_value *offending_option(const struct cas_game_params *params,
+                                                       const char *game_id, size_t index,
+                                                       const char **owner)
+{
+    *owner = game_id;
+    if (index < params->n_options)
+        return &params->options[index];
+    index -= params->n_options;
+    for (size_t i = 0; i < params->n_expansions; i++) {
+        const struct cas_expansion_ref *x = &params->expansions[i];
+        *owner = x->id;
+        if (index < x->n_options)
+            return &x->options[index];
+        index -= x->n_options;
+    }
+    return NULL;
+}
+
 int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     const char *data_dir, const struct cas_option_value *options,
                     size_t n_options, const struct cas_expansion_ref *expansions,
@@ -118,13 +139,16 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
         .expansions = expansions,
         .n_expansions = n_expansions,
     };
-    size_t bad_option = n_options;
+    size_t bad_option = SIZE_MAX;
     int rc = m->vt->game_new(&m->host, &params, &m->game, &bad_option);
     if (rc == CAS_OK)
         return CAS_OK;
-    if (rc == CAS_EOPTION && bad_option < n_options)
-        snprintf(err, errlen, "%s: option %s = %s: %s", plugin->id,
-                 options[bad_option].name, options[bad_option].value, m->error);
+    const char *owner = NULL;
+    const struct cas_option_value *bad = offending_option(&params, plugin->id, bad_option,
+                                                          &owner);
+    if (rc == CAS_EOPTION && bad)
+        snprintf(err, errlen, "%s: option %s = %s: %s", owner, bad->name, bad->value,
+                 m->error);
     else
         snprintf(err, errlen, "%s: cannot create the game (%d): %s", plugin->id, rc,
                  m->error[0] ? m->error : "no reason given");

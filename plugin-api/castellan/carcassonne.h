@@ -297,7 +297,8 @@ struct cas_carc_expansion {
     /* Once per game, after tiles and figure kinds are known.  Options are
      * the expansion's own, validated by the host.  *xctx is handed to every
      * hook; allocate it with host->alloc.  Return CAS_OK or CAS_EOPTION
-     * (*bad_option set) / other CAS_E* after host->set_error. */
+     * (*bad_option set to the index in options; the host then names that
+     * option) / other CAS_E* after host->set_error. */
     int (*init)(const struct cas_carc_api *api, const struct cas_host *host,
                 const cas_carc_game *game,
                 const struct cas_option_value *options, size_t n_options,

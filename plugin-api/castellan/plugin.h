@@ -267,8 +267,9 @@ struct cas_game_vtable {
     size_t struct_size;
 
     /* Create a game (rules, tile sets, expansions) from validated params.
-     * host must outlive the game.  On CAS_EOPTION *bad_option is the index in
-     * params->options of the offending value (bad_option may be NULL).  On
+     * host must outlive the game.  On CAS_EOPTION *bad_option is the index
+     * of the offending value in params->options or, counting on past those,
+     * in the expansions' options taken in order (bad_option may be NULL).  On
      * failure *out is NULL and host->set_error has explained why.
      * The caller owns *out and frees it with game_free. */
     int (*game_new)(const struct cas_host *host,

@@ -113,24 +113,39 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
     return CAS_OK;
 }
 
-/* Called once the state layout is known. */
+/* Run expansion i's init, if it has one; *own_bad as its init sets it. */
+static int init_expansion(struct cas_game *g, int i, const struct cas_expansion_ref *ref,
+                          size_t *own_bad)
+{
+    const struct cas_carc_expansion *x = g->exp[i].desc;
+    if (!x->init)
+        return CAS_OK;
+    int rc = x->init(&cas__carc_api, g->host, (const cas_carc_game *)g, ref->options,
+                     ref->n_options, &g->exp[i].xctx, own_bad);
+    if (rc == CAS_OK && !g->exp[i].xctx) {
+        cas_host_errorf(g->host, "expansion %s: init left *xctx NULL; the ABI "
+                        "needs a unique non-NULL context", g->exp[i].id);
+        return CAS_EINVAL;
+    }
+    return rc;
+}
+
+/* Called once the state layout is known.  An expansion's init names a bad
+ * option by its index in its own options; game_new's *bad_option counts
+ * on from the game's options through each expansion's in order. */
 int cas__carc_init_expansions(struct cas_game *g, const struct cas_game_params *params,
                               size_t *bad_option)
 {
+    size_t options_before = params->n_options;
     for (int i = 0; i < g->nexp; i++) {
-        const struct cas_carc_expansion *x = g->exp[i].desc;
         const struct cas_expansion_ref *ref = &params->expansions[i];
-        if (!x->init)
-            continue;
-        int rc = x->init(&cas__carc_api, g->host, (const cas_carc_game *)g, ref->options,
-                         ref->n_options, &g->exp[i].xctx, bad_option);
+        size_t own_bad = SIZE_MAX;
+        int rc = init_expansion(g, i, ref, &own_bad);
+        if (rc == CAS_EOPTION && bad_option && own_bad < ref->n_options)
+            *bad_option = options_before + own_bad;
         if (rc != CAS_OK)
             return rc;
-        if (!g->exp[i].xctx) {
-            cas_host_errorf(g->host, "expansion %s: init left *xctx NULL; the ABI "
-                            "needs a unique non-NULL context", g->exp[i].id);
-            return CAS_EINVAL;
-        }
+        options_before += ref->n_options;
     }
     return CAS_OK;
 }

@@ -251,7 +251,8 @@ static void test_check_with_rules(void **unused)
            "carcassonne + rule-probe (rules rule-probe.note=hello rule-probe.farmers=on): "
            "every property held in 1 games");
     expect("check carcassonne --expansions rule-probe --plugin-path '" RULES_PLUGIN_DIR "' "
-           "--rule note=refuse", NULL, 1, "note = refuse: rule-probe refuses this note");
+           "--rule note=refuse", NULL, 1,
+           "rule-probe: option note = refuse: rule-probe refuses this note");
     expect("bench --expansions rule-probe --plugin-path '" RULES_PLUGIN_DIR "' --games 2 "
            "--only sizes --rule rule-probe.farmers=off --rule farmers=off", NULL, 0,
            "carcassonne + rule-probe, 2 players, 2 games, seed 1, rules farmers=off\n");

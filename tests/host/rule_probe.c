@@ -27,13 +27,11 @@ static int probe_init(const struct cas_carc_api *api, const struct cas_host *hos
 {
     (void)api;
     (void)game;
-    (void)bad_option;
     *xctx = NULL;
     for (size_t i = 0; i < n_options; i++)
         if (strcmp(options[i].name, "note") == 0 && strcmp(options[i].value, "refuse") == 0) {
-            /* *bad_option indexes the game's options (plugin.h game_new), not
-             * this expansion's: left alone, the message names the option. */
-            cas_host_errorf(host, "note = %s: rule-probe refuses this note", options[i].value);
+            cas_host_errorf(host, "rule-probe refuses this note");
+            *bad_option = i; /* the host names the option and its value */
             return CAS_EOPTION;
         }
     struct probe_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);

@@ -138,7 +138,7 @@ static void test_bad_rules(void **unused)
     /* values only the plugins can judge: the game opened once says */
     expect_refused(NULL, "tiles=zz", CAS_EOPTION, "tiles: bad entry 'zz'");
     expect_refused("rule-probe", "note=refuse", CAS_EOPTION,
-                   "rule-probe refuses this note");
+                   "rule-probe: option note = refuse: rule-probe refuses this note");
 }
 
 /* The game alone keeps the game's own rules and drops the expansions. */
