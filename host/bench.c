@@ -1,8 +1,9 @@
 /*
  * bench.c — the speed figures bots live on: random playouts per second
- * (with expansions, against the game alone), the cost of listing legal actions, of cloning, copying and hashing a
- * state, and how big a state is serialized and on the heap.  Playouts are
- * an agent-free tight loop over the vtable, from copies of one start state.
+ * (with expansions, against the game alone), the cost of listing legal
+ * actions, of cloning, copying and hashing a state, and how big a state is
+ * serialized and on the heap.  Playouts are an agent-free tight loop over
+ * the vtable, from copies of one start state.
  */
 #include "bench.h"
 
