@@ -127,6 +127,8 @@ static void test_random_games(void **unused)
             if (decisions == TWIN_FROM_DECISION)
                 twin = cas_test_restored_twin(&g);
             assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+            if (decisions % 5 == 0)
+                cas_test_expect_buffer_protocol(&g);
             if (decisions++ % 7 == 0)
                 check_decision(&g, legal, n);
             cas_action a = legal[next_random(&seed) % n];

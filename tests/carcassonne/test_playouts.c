@@ -3,8 +3,9 @@
  * every decision what `castellan check` checks: legal actions non-empty,
  * sorted and unique until the end; text round-trips; clone and
  * serialize/deserialize keep the hash and, played on, the same choices;
- * corrupted bytes are refused; at the
- * end every figure is back in its supply.  The PRNG is the test's own.
+ * buffers too small get CAS_ENOSPC and a filled prefix; corrupted bytes
+ * are refused; at the end every figure is back in its supply.  The PRNG is
+ * the test's own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,8 +130,10 @@ static int play_random_game(int nplayers, uint64_t seed, const char *const *opti
         check_sorted_unique(legal, n);
         cas_action a = pick(&g, legal, n, &rng);
         check_text_round_trip(&g, a);
-        if (steps++ % 7 == 0)
+        if (steps % 7 == 0)
             check_copies(&g);
+        if (steps++ % 5 == 0)
+            cas_test_expect_buffer_protocol(&g);
         if (steps % 61 == 0)
             check_renders(&g);
         assert_int_equal(g.vt->apply(g.state, a, NULL), CAS_OK);

@@ -237,6 +237,48 @@ cas_state *cas_test_restored_twin(struct cas_test_game *g)
 }
 
 #define CHOICES_MAX 4096
+#define GUARD 0xA5A5A5A5A5A5A5A5ull
+
+static void expect_short_legal(struct cas_test_game *g, const cas_action *all, size_t n,
+                               size_t cap)
+{
+    static cas_action got[CHOICES_MAX + 1];
+    for (size_t i = 0; i <= cap; i++)
+        got[i] = GUARD;
+    size_t count = 0;
+    assert_int_equal(g->vt->legal_actions(g->state, got, cap, &count), CAS_ENOSPC);
+    assert_int_equal(count, n);
+    assert_memory_equal(got, all, cap * sizeof *got);
+    assert_true(got[cap] == GUARD);
+}
+
+static void expect_short_outcomes(struct cas_test_game *g, const struct cas_outcome *all,
+                                  size_t n, size_t cap)
+{
+    static struct cas_outcome got[CHOICES_MAX + 1];
+    for (size_t i = 0; i <= cap; i++)
+        got[i] = (struct cas_outcome){GUARD, GUARD};
+    size_t count = 0;
+    assert_int_equal(g->vt->chance_outcomes(g->state, got, cap, &count), CAS_ENOSPC);
+    assert_int_equal(count, n);
+    assert_memory_equal(got, all, cap * sizeof *got);
+    assert_true(got[cap].action == GUARD && got[cap].weight == GUARD);
+}
+
+void cas_test_expect_buffer_protocol(struct cas_test_game *g)
+{
+    static cas_action all[CHOICES_MAX];
+    static struct cas_outcome odds[CHOICES_MAX];
+    size_t n = 0;
+    assert_int_equal(g->vt->legal_actions(g->state, all, CHOICES_MAX, &n), CAS_OK);
+    for (size_t cap = 0; cap < n; cap++)
+        expect_short_legal(g, all, n, cap);
+    if (g->vt->current(g->state) != CAS_ACTOR_CHANCE)
+        return;
+    assert_int_equal(g->vt->chance_outcomes(g->state, odds, CHOICES_MAX, &n), CAS_OK);
+    for (size_t cap = 0; cap < n; cap++)
+        expect_short_outcomes(g, odds, n, cap);
+}
 
 void cas_test_expect_same_choices(struct cas_test_game *g, const cas_state *twin)
 {

@@ -74,6 +74,12 @@ void cas_test_legal_texts(struct cas_test_game *g, char *buf, size_t cap);
  * succeed); the caller frees it with g->vt->state_free. */
 cas_state *cas_test_restored_twin(struct cas_test_game *g);
 
+/* Assert the buffer protocol of legal_actions (and of chance_outcomes at a
+ * chance node) at g->state: for buffers too small by any amount the call
+ * says CAS_ENOSPC with the full count, fills exactly the buffer with the
+ * list's first entries and writes nothing past it. */
+void cas_test_expect_buffer_protocol(struct cas_test_game *g);
+
 /* Assert that twin, a state of g's game (a clone or a deserialized copy of
  * g->state), has the same actor, legal actions and chance outcomes as
  * g->state: what caches beside the serialized bytes must keep equal. */
