@@ -44,6 +44,7 @@ struct cas__session_desc {
     /* Lines of game = and expansions = (0: absent or command line), and of
      * the file's last line, for errors found after parsing. */
     int game_line, expansions_line, last_line;
+    char game_flag[16];    /* a flag session's name for the game ("--game") */
 };
 
 /* The agents a [player.N] may name, in the order suggestions prefer. */
@@ -67,6 +68,8 @@ void cas__session_desc_free(struct cas__session_desc *desc);
  * "Player N".  rules are "name=value" or "expansion-id.name=value". */
 struct cas__session_flags {
     const char *game;           /* --game ID, required */
+    const char *game_flag;      /* how errors name the game: "--game" when
+                                 * NULL; check takes it as PLUGIN */
     const char *expansions;     /* --expansions a,b or NULL */
     const char *players;        /* --players SPEC; NULL: no seats (check and
                                  * bench choose the player count) */

@@ -107,13 +107,15 @@ int cas__session_desc_from_flags(const struct cas__session_flags *flags,
 {
     memset(out, 0, sizeof *out);
     out->journal = 1;
+    snprintf(out->game_flag, sizeof out->game_flag, "%s",
+             flags->game_flag ? flags->game_flag : "--game");
     int rc = CAS_OK;
     if (!flags->game)
         rc = cas__errorf(err, errlen, CAS_EPARSE,
-                         "--game: missing; give --game ID (`castellan plugins` lists the "
-                         "games)");
+                         "%s: missing; give --game ID (`castellan plugins` lists the "
+                         "games)", out->game_flag);
     if (!rc)
-        rc = cas__desc_set_game(out, "--game", flags->game, err, errlen);
+        rc = cas__desc_set_game(out, out->game_flag, flags->game, err, errlen);
     if (!rc && flags->expansions)
         rc = cas__desc_set_expansions(out, "--expansions", flags->expansions, err, errlen);
     if (!rc && flags->seed)

@@ -290,7 +290,7 @@ static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
     if (game && game->desc && game->kind == CAS_KIND_GAME)
         where(d, d->expansions_line, "--expansions", at, sizeof at);
     else
-        where(d, d->game_line, "--game", at, sizeof at);
+        where(d, d->game_line, d->game_flag[0] ? d->game_flag : "--game", at, sizeof at);
     p->game = NULL;
     return cas__errorf(err, errlen, rc, "%s: %s", at, why);
 }

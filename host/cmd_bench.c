@@ -108,9 +108,12 @@ static int bench(const struct bench_args *a)
 
     struct cas__target t;
     char err[1024];
-    int rc = cas__target_open(&t, a->plugin_path, a->game ? a->game : DEFAULT_GAME,
-                              a->expansions, (const char *const *)a->rules.items,
-                              a->rules.count, err, sizeof err);
+    struct cas__target_request req = {
+        .plugin_path = a->plugin_path, .game = a->game ? a->game : DEFAULT_GAME,
+        .game_flag = "--game", .expansions = a->expansions,
+        .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
+    };
+    int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {
         fprintf(stderr, "castellan bench: %s\n", err);
         return rc == CAS_EPARSE ? 2 : 1;

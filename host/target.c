@@ -62,11 +62,12 @@ static int list_rules(struct cas__target *t)
 
 /* The session play would validate for these flags, without seats, into
  * t->plan; err explains as play does. */
-static int validate(struct cas__target *t, const char *game_id, const char *expansions,
-                    const char *const *rules, size_t n_rules, char *err, size_t errlen)
+static int validate(struct cas__target *t, const struct cas__target_request *req, char *err,
+                    size_t errlen)
 {
     struct cas__session_flags flags = {
-        .game = game_id, .expansions = expansions, .rules = rules, .n_rules = n_rules,
+        .game = req->game, .game_flag = req->game_flag, .expansions = req->expansions,
+        .rules = req->rules, .n_rules = req->n_rules,
     };
     struct cas__session_desc desc;
     int rc = cas__session_desc_from_flags(&flags, &desc, err, errlen);
@@ -88,19 +89,18 @@ static int try_open(const struct cas__target *t, char *err, size_t errlen)
     return rc;
 }
 
-int cas__target_open(struct cas__target *t, const char *cli_path, const char *game_id,
-                     const char *expansions, const char *const *rules, size_t n_rules,
+int cas__target_open(struct cas__target *t, const struct cas__target_request *req,
                      char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    int rc = cas__plugin_search_path(cli_path, &t->path);
+    int rc = cas__plugin_search_path(req->plugin_path, &t->path);
     if (rc == CAS_OK)
         rc = cas__registry_scan(&t->path, &t->reg);
     if (rc != CAS_OK) {
         snprintf(err, errlen, "out of memory");
         goto close_target;
     }
-    rc = validate(t, game_id, expansions, rules, n_rules, err, errlen);
+    rc = validate(t, req, err, errlen);
     if (rc != CAS_OK)
         goto close_target;
     if (fill_refs(t) != CAS_OK || list_rules(t) != CAS_OK) {
@@ -109,7 +109,7 @@ int cas__target_open(struct cas__target *t, const char *cli_path, const char *ga
     }
     cas__registry_player_limits(t->plan.game, t->plan.expansions, t->plan.n_expansions,
                                 &t->min_players, &t->max_players);
-    if (n_rules > 0 && (rc = try_open(t, err, errlen)) != CAS_OK)
+    if (req->n_rules > 0 && (rc = try_open(t, err, errlen)) != CAS_OK)
         goto close_target;
     return CAS_OK;
 

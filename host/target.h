@@ -25,17 +25,24 @@ struct cas__target {
     int min_players, max_players;   /* what the combination allows */
 };
 
-/* Find game_id and the comma-separated expansion ids (NULL or "" for none)
- * on the plugin search path (cli_path first, may be NULL), load and order
- * them, and give every option the value rules[0..n_rules) set ("NAME=VALUE"
- * or "ID.NAME=VALUE", as `castellan play --rule`) or its default.  When
- * rules are given the game is opened once, for the fewest players, so the
- * plugin judges the values too.  On failure err explains as play does (the
- * flag, the bad value, the closest valid choice) and t needs no close; the
- * result is CAS_EPARSE when a flag is malformed (bad usage), another
- * negative code otherwise. */
-int cas__target_open(struct cas__target *t, const char *cli_path, const char *game_id,
-                     const char *expansions, const char *const *rules, size_t n_rules,
+/* What check or bench was asked to measure; the caller owns the strings. */
+struct cas__target_request {
+    const char *plugin_path;  /* --plugin-path, searched first; or NULL */
+    const char *game;         /* the game's id */
+    const char *game_flag;    /* how errors name the game ("--game", "PLUGIN") */
+    const char *expansions;   /* comma-separated ids; NULL or "" for none */
+    const char *const *rules; /* "NAME=VALUE" or "ID.NAME=VALUE", n_rules */
+    size_t n_rules;
+};
+
+/* Find the request's game and expansions on the plugin search path, load
+ * and order them, and give every option the value a rule sets (as
+ * `castellan play --rule`) or its default.  When rules are given the game
+ * is opened once, for the fewest players, so the plugin judges the values
+ * too.  On failure err explains as play does (the flag, the bad value, the
+ * closest valid choice) and t needs no close; the result is CAS_EPARSE when
+ * a flag is malformed (bad usage), another negative code otherwise. */
+int cas__target_open(struct cas__target *t, const struct cas__target_request *req,
                      char *err, size_t errlen);
 
 /* Open a match of the target for nplayers; same contract as

@@ -47,8 +47,11 @@ static void check_variant(const char *game, const char *csv, const char *rule, i
 {
     struct cas__target t;
     char err[1024];
-    if (cas__target_open(&t, plugin_dir, game, csv, &rule, rule ? 1 : 0, err, sizeof err) !=
-        CAS_OK) {
+    struct cas__target_request req = {
+        .plugin_path = plugin_dir, .game = game, .game_flag = "PLUGIN", .expansions = csv,
+        .rules = &rule, .n_rules = rule ? 1 : 0,
+    };
+    if (cas__target_open(&t, &req, err, sizeof err) != CAS_OK) {
         if (!*csv || rule)
             fail_msg("%s %s cannot be opened: %s", game, rule ? rule : "", err);
         print_message("skipped %s + %s: %s\n", game, csv, err);

@@ -78,7 +78,8 @@ static void test_unknown_names_get_the_closest(void **unused)
     expect("play --sed 3", NULL, 2, "unknown option \"--sed\"; did you mean \"--seed\"?");
     expect("check fixture --game=3", NULL, 2, "did you mean \"--games\"?");
     expect("bench --game fixture --only copy", NULL, 2, "did you mean \"copies\"?");
-    expect("check fixtur", NULL, 1, "closest: fixture");
+    expect("check fixtur", NULL, 1, "check: PLUGIN: unknown game \"fixtur\"; closest: fixture");
+    expect("bench --game fixtur", NULL, 1, "bench: --game: unknown game \"fixtur\"");
     expect("check fixture --games many", NULL, 2, "--games must be a whole number");
     expect("play --game fixture --players 'Ada:hunam'", NULL, 2, "human");
 }

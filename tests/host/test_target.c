@@ -18,8 +18,11 @@
 static int open_target(struct cas__target *t, const char *expansions,
                        const char *const *rules, size_t n_rules, char *err, size_t errlen)
 {
-    return cas__target_open(t, RULES_PLUGIN_DIR, "carcassonne", expansions, rules, n_rules,
-                            err, errlen);
+    struct cas__target_request req = {
+        .plugin_path = RULES_PLUGIN_DIR, .game = "carcassonne", .game_flag = "--game",
+        .expansions = expansions, .rules = rules, .n_rules = n_rules,
+    };
+    return cas__target_open(t, &req, err, errlen);
 }
 
 static const char *value_of(const struct cas_option_value *values, size_t n, const char *name)
@@ -149,8 +152,7 @@ static void test_match_alone(void **unused)
     struct cas__target t;
     struct cas__match with, alone;
     char err[1024];
-    assert_int_equal(cas__target_open(&t, NULL, "carcassonne", "inns-cathedrals", rules, 1,
-                                      err, sizeof err), CAS_OK);
+    assert_int_equal(open_target(&t, "inns-cathedrals", rules, 1, err, sizeof err), CAS_OK);
     assert_int_equal(cas__target_match(&t, &with, 2, err, sizeof err), CAS_OK);
     assert_int_equal(cas__target_match_alone(&t, &alone, 2, err, sizeof err), CAS_OK);
     assert_string_equal(with.title, "carcassonne + inns-cathedrals");
