@@ -419,7 +419,8 @@ static int api_figures_on(const cas_carc *c, cas_carc_feature f,
         return CAS_EINVAL;
     size_t n = 0;
     int root = carc_root(s, f);
-    for (int i = 0; carc_occupied(s, root) && i < s->nfigs; i++) {
+    int walk = carc_occupied(s, root) ? s->nfigs : 0; /* none on the feature: no walk */
+    for (int i = 0; i < walk; i++) {
         const struct carc_fig *fig = &C_FIGS(s)[i];
         if (carc_root(s, fig->node) != root)
             continue;

@@ -29,7 +29,9 @@ int cas__carc_strength(const struct cas_state *s, int fig)
 static int has_companion(const struct cas_state *s, int player, int root)
 {
     const struct carc_fig *f = C_FIGS(s);
-    for (int i = 0; carc_occupied(s, root) && i < s->nfigs; i++)
+    if (!carc_occupied(s, root))
+        return 0;
+    for (int i = 0; i < s->nfigs; i++)
         if (f[i].player == player && carc_root(s, f[i].node) == root &&
             !(s->game->fig[f[i].kind].def.flags & CAS_CARC_FIG_ESCORTED))
             return 1;

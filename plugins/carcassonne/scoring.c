@@ -89,7 +89,8 @@ static void score_feature(struct cas_state *s, int root, enum cas_carc_when when
 {
     const struct cas_game *g = s->game;
     int strength[CARC_MAX_PLAYERS] = {0}, best = 0;
-    for (int i = 0; carc_occupied(s, root) && i < s->nfigs; i++) {
+    int walk = carc_occupied(s, root) ? s->nfigs : 0; /* none on the feature: no walk */
+    for (int i = 0; i < walk; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         if (C_NODES(s)[f->node].root == root)
             strength[f->player] += cas__carc_strength(s, i);
