@@ -201,9 +201,21 @@ static void unknown_and_illegal_texts(void **unused)
     struct cas_test_game g;
     cc_open(&g, NULL);
     assert_int_equal(cas_test_try_play(&g, "fly away"), CAS_EPARSE);
+    assert_string_equal(g.error, "\"fly away\" is not a Castles action; examples: draw, "
+                                 "move n1.lands n2, block champion, no block, lose army");
     assert_int_equal(cas_test_try_play(&g, "draw duke99"), CAS_EPARSE);
+    assert_non_null(strstr(g.error, "\"draw duke99\" is not a Castles action"));
+    assert_int_equal(cas_test_try_play(&g, "   "), CAS_EPARSE);
+    assert_non_null(strstr(g.error, "\"   \" is not a Castles action"));
     assert_int_equal(cas_test_try_play(&g, "no block"), CAS_EILLEGAL);
-    assert_non_null(strstr(g.error, "not legal now"));
+    assert_string_equal(g.error, "\"no block\" is not legal now");
+    char long_text[200];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    assert_int_equal(cas_test_try_play(&g, long_text), CAS_EPARSE);
+    assert_string_equal(g.error, "action text too long: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"");
+    /* none of it changed the game: the opening chance draw is still to come */
+    cc_expect_legal(&g, "draw duke70", 1);
     cas_test_game_close(&g);
 }
 
