@@ -67,6 +67,26 @@ static void truncated_and_padded_bytes_are_refused(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The message tells where the first damage is, not where reading stopped. */
+static void damage_is_told_at_its_offset(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    uint8_t buf[8192];
+    char message[128];
+    size_t len = open_serialized(&g, buf, sizeof buf);
+    buf[4] ^= 1; /* the deck's kind count */
+    snprintf(message, sizeof message,
+             "castles state: damaged or inconsistent bytes (at offset 4 of %zu)", len);
+    expect_refused(&g, buf, len, CAS_ECORRUPT, message);
+    buf[4] ^= 1;
+    buf[6] = 0xFF; /* the phase */
+    snprintf(message, sizeof message,
+             "castles state: damaged or inconsistent bytes (at offset 6 of %zu)", len);
+    expect_refused(&g, buf, len, CAS_ECORRUPT, message);
+    cas_test_game_close(&g);
+}
+
 static void damaged_state_bytes_are_refused(void **unused)
 {
     (void)unused;
@@ -102,6 +122,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(foreign_and_short_bytes_are_refused),
         cmocka_unit_test(truncated_and_padded_bytes_are_refused),
+        cmocka_unit_test(damage_is_told_at_its_offset),
         cmocka_unit_test(damaged_state_bytes_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
