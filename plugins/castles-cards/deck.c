@@ -141,6 +141,11 @@ static int read_provisional(struct deck_reader *r, char **words, int nwords)
                         r->path, r->line);
         return CAS_EDATA;
     }
+    if (r->saw_provisional) {
+        cas_host_errorf(r->host, "%s:%d: a second 'provisional' line; keep only one",
+                        r->path, r->line);
+        return CAS_EDATA;
+    }
     r->deck->provisional = strcmp(words[1], "yes") == 0;
     r->saw_provisional = true;
     return CAS_OK;

@@ -105,6 +105,8 @@ static void out_of_range_and_oversized_lines_are_refused(void **unused)
     expect_error_text("provisional yes\ncard DUKE 70 2 extra words here\n", 2,
                       "'card' takes TYPE VALUE COPIES, got 6 word(s); write e.g. 'card DUKE 70 2'");
     expect_error_text("provisional yes no\n", 1, "write 'provisional yes' or 'provisional no'");
+    expect_error_text("provisional yes\ncard DUKE 70 2\nprovisional no\n", 3,
+                      "a second 'provisional' line; keep only one");
     expect_error_text("provisional yes\ncard DUKE 10 64\ncard DUKE 20 64\ncard DUKE 30 64\n"
                       "card DUKE 40 64\n",
                       5, "deck too large (at most 128 distinct cards and 250 copies); remove cards");
