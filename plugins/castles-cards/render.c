@@ -250,6 +250,15 @@ static void text_stack(struct view *v, const struct kingdom *k, int st)
         emit(v, "*");
 }
 
+/* A column's row in TEXT starts with its place and its NOBLE or WIZARD. */
+static void text_column_head(struct view *v, int place, uint8_t card)
+{
+    emit(v, "  ");
+    emit(v, place_name(place));
+    emit(v, " ");
+    emit_padded(v, card_text(v->s, card), 12);
+}
+
 static void text_kingdom(struct view *v, int p)
 {
     static const char *const labels[3] = {"  CASTLE ", "  WIFE ", "  HEIRS "};
@@ -269,19 +278,13 @@ static void text_kingdom(struct view *v, int p)
         text_stack(v, k, st);
     emit(v, "\n");
     for (int c = 0; c < COLS; c++) {
-        emit(v, "  ");
-        emit(v, place_name(P_NOBLE0 + c));
-        emit(v, " ");
-        emit_padded(v, card_text(s, k->noble[c]), 12);
+        text_column_head(v, P_NOBLE0 + c, k->noble[c]);
         for (int row = 0; row < 3; row++)
             text_stack(v, k, MATRIX_STACK(row, c));
         emit(v, "\n");
     }
     for (int w = 0; w < COLS; w++) {
-        emit(v, "  ");
-        emit(v, place_name(P_WIZARD0 + w));
-        emit(v, " ");
-        emit_padded(v, card_text(s, k->wizard[w]), 12);
+        text_column_head(v, P_WIZARD0 + w, k->wizard[w]);
         text_stack(v, k, MINION_STACK(w));
         text_stack(v, k, MAGICK_STACK(w));
         emit(v, "\n");
