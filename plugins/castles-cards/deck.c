@@ -141,19 +141,26 @@ static int read_provisional(struct deck_reader *r, char **words, int nwords)
                         r->path, r->line);
         return CAS_EDATA;
     }
+    if (r->saw_provisional) {
+        cas_host_errorf(r->host, "%s:%d: a second 'provisional' line; keep only one",
+                        r->path, r->line);
+        return CAS_EDATA;
+    }
     r->deck->provisional = strcmp(words[1], "yes") == 0;
     r->saw_provisional = true;
     return CAS_OK;
 }
 
+/* Keeps the first `max` words and returns how many there are in all, so
+ * an error can say how many a line really has. */
 static int split_words(char *text, char **words, int max)
 {
     int n = 0;
     char *save = NULL;
     for (char *w = strtok_r(text, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-        if (n == max)
-            return max + 1;
-        words[n++] = w;
+        if (n < max)
+            words[n] = w;
+        n++;
     }
     return n;
 }
@@ -163,7 +170,7 @@ static int read_line(struct deck_reader *r, char *text)
     char *hash = strchr(text, '#');
     if (hash)
         *hash = '\0';
-    char *words[6];
+    char *words[5];
     int n = split_words(text, words, 5);
     if (n == 0)
         return CAS_OK;
@@ -219,7 +226,8 @@ int deck_load(const struct cas_host *host, const char *path, struct deck *out)
         rc = read_line(&r, text);
     }
     if (rc == CAS_OK && ferror(f)) {
-        cas_host_errorf(host, "%s: read error", path);
+        cas_host_errorf(host, "%s: read error (%s); check the 'deck' option", path,
+                        strerror(errno));
         rc = CAS_EIO;
     }
     if (rc == CAS_OK)

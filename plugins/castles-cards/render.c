@@ -131,20 +131,45 @@ static void emit_cards(struct view *v, const uint8_t *cards, int n)
     emit(v, "]");
 }
 
+/* The CASTLE, WIFE and HEIRS, each after its label in `label` (the one
+ * sequence both formats share; only the labels differ). */
+static void emit_royals(struct view *v, const struct kingdom *k, const char *const label[3])
+{
+    emit(v, label[0]);
+    emit(v, card_text(v->s, k->castle));
+    emit(v, label[1]);
+    emit(v, card_text(v->s, k->wife));
+    emit(v, label[2]);
+    emit_cards(v, k->heir, k->nheirs);
+}
+
+/* The draw pile's make-up for the omniscient viewer: each kind still in
+ * it as `lead` (`first_lead` the first time), its name, `mid`, its count. */
+static void emit_pile(struct view *v, const char *first_lead, const char *lead, const char *mid)
+{
+    const cas_state *s = v->s;
+    bool first = true;
+    for (int k = 0; k < s->game->deck.nkinds; k++) {
+        if (!s->pile[k])
+            continue;
+        emit(v, first ? first_lead : lead);
+        emit(v, card_text(s, (uint8_t)k));
+        emit(v, mid);
+        emit_int(v, s->pile[k]);
+        first = false;
+    }
+}
+
 /* ------------------------------------------------------------ JSON */
 
 static void json_kingdom(struct view *v, int p)
 {
     const cas_state *s = v->s;
     const struct kingdom *k = &s->k[p];
+    static const char *const labels[3] = {"\",\"castle\":\"", "\",\"wife\":\"", "\",\"heirs\":"};
     emit(v, "{\"name\":\"");
     emit(v, player_name(p));
-    emit(v, "\",\"castle\":\"");
-    emit(v, card_text(s, k->castle));
-    emit(v, "\",\"wife\":\"");
-    emit(v, card_text(s, k->wife));
-    emit(v, "\",\"heirs\":");
-    emit_cards(v, k->heir, k->nheirs);
+    emit_royals(v, k, labels);
     emit(v, ",\"nobles\":");
     emit_cards(v, k->noble, COLS);
     emit(v, ",\"wizards\":");
@@ -198,15 +223,7 @@ static void json_state(struct view *v, int viewer)
     emit(v, "}");
     if (viewer == CAS_VIEWER_OMNISCIENT) {
         emit(v, ",\"draw_pile_cards\":{");
-        bool first = true;
-        for (int k = 0; k < s->game->deck.nkinds; k++)
-            if (s->pile[k]) {
-                emit(v, first ? "\"" : ",\"");
-                emit(v, card_text(s, (uint8_t)k));
-                emit(v, "\":");
-                emit_int(v, s->pile[k]);
-                first = false;
-            }
+        emit_pile(v, "\"", ",\"", "\":");
         emit(v, "}");
     }
     emit(v, ",\"players\":[");
@@ -233,8 +250,18 @@ static void text_stack(struct view *v, const struct kingdom *k, int st)
         emit(v, "*");
 }
 
+/* A column's row in TEXT starts with its place and its NOBLE or WIZARD. */
+static void text_column_head(struct view *v, int place, uint8_t card)
+{
+    emit(v, "  ");
+    emit(v, place_name(place));
+    emit(v, " ");
+    emit_padded(v, card_text(v->s, card), 12);
+}
+
 static void text_kingdom(struct view *v, int p)
 {
+    static const char *const labels[3] = {"  CASTLE ", "  WIFE ", "  HEIRS "};
     const cas_state *s = v->s;
     const struct kingdom *k = &s->k[p];
     emit(v, v->ansi ? (p ? "\x1b[1;34m" : "\x1b[1;31m") : "");
@@ -244,30 +271,20 @@ static void text_kingdom(struct view *v, int p)
     emit_int(v, kingdom_progress(s, p));
     emit(v, "/18, ");
     emit_int(v, kingdom_value(s, p));
-    emit(v, " points\n  CASTLE ");
-    emit(v, card_text(s, k->castle));
-    emit(v, "  WIFE ");
-    emit(v, card_text(s, k->wife));
-    emit(v, "  HEIRS ");
-    emit_cards(v, k->heir, k->nheirs);
+    emit(v, " points\n");
+    emit_royals(v, k, labels);
     emit(v, "\n  ARMY");
     for (int st = S_GENERAL; st <= S_ARMS; st++)
         text_stack(v, k, st);
     emit(v, "\n");
     for (int c = 0; c < COLS; c++) {
-        emit(v, "  ");
-        emit(v, place_name(P_NOBLE0 + c));
-        emit(v, " ");
-        emit_padded(v, card_text(s, k->noble[c]), 12);
+        text_column_head(v, P_NOBLE0 + c, k->noble[c]);
         for (int row = 0; row < 3; row++)
             text_stack(v, k, MATRIX_STACK(row, c));
         emit(v, "\n");
     }
     for (int w = 0; w < COLS; w++) {
-        emit(v, "  ");
-        emit(v, place_name(P_WIZARD0 + w));
-        emit(v, " ");
-        emit_padded(v, card_text(s, k->wizard[w]), 12);
+        text_column_head(v, P_WIZARD0 + w, k->wizard[w]);
         text_stack(v, k, MINION_STACK(w));
         text_stack(v, k, MAGICK_STACK(w));
         emit(v, "\n");
@@ -297,14 +314,7 @@ static void text_state(struct view *v, int viewer)
         emitf(v, "%s's %s holds\n", player_name(s->pending_by), pending_names[s->pending]);
     if (viewer == CAS_VIEWER_OMNISCIENT) {
         emit(v, "Pile:");
-        for (int k = 0; k < s->game->deck.nkinds; k++)
-            if (s->pile[k])
-            {
-                emit(v, " ");
-                emit(v, card_text(s, (uint8_t)k));
-                emit(v, " x");
-                emit_int(v, s->pile[k]);
-            }
+        emit_pile(v, " ", " ", " x");
         emit(v, "\n");
     }
     for (int p = 0; p < NPLAYERS; p++)

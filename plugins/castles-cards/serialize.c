@@ -105,13 +105,22 @@ struct reader {
     const uint8_t *buf;
     size_t len, at;
     bool bad;
+    size_t bad_at; /* where the first damage was found, for the message */
 };
+
+/* Mark the bytes damaged at offset `at`; the first damage is the one told. */
+static void mark_bad(struct reader *r, size_t at)
+{
+    if (!r->bad)
+        r->bad_at = at;
+    r->bad = true;
+}
 
 static uint64_t get(struct reader *r, int bytes)
 {
     uint64_t v = 0;
     if (r->at + (size_t)bytes > r->len) {
-        r->bad = true;
+        mark_bad(r, r->at);
         return 0;
     }
     for (int i = 0; i < bytes; i++)
@@ -125,7 +134,7 @@ static uint8_t get_u8(struct reader *r, unsigned max)
 {
     uint64_t v = get(r, 1);
     if (v > max) {
-        r->bad = true;
+        mark_bad(r, r->at - 1);
         return 0;
     }
     return (uint8_t)v;
@@ -152,6 +161,7 @@ static int stack_type(int stack)
 
 static void get_kingdom(struct reader *r, const cas_state *s, struct kingdom *k)
 {
+    size_t start = r->at;
     unsigned card_max = NO_CARD;
     k->castle = get_u8(r, card_max);
     k->wife = get_u8(r, card_max);
@@ -168,7 +178,7 @@ static void get_kingdom(struct reader *r, const cas_state *s, struct kingdom *k)
             uint8_t card = get_u8(r, (unsigned)s->game->deck.nkinds - 1);
             k->st[st].card[i] = card;
             if (!r->bad && type_of(s, card) != stack_type(st))
-                r->bad = true;
+                mark_bad(r, r->at - 1);
         }
     }
     if (r->bad)
@@ -179,7 +189,8 @@ static void get_kingdom(struct reader *r, const cas_state *s, struct kingdom *k)
     for (int c = 0; c < COLS; c++)
         ok = ok && slot_ok(s, k->noble[c], type_is_noble) &&
              slot_ok(s, k->wizard[c], type_is_wizard);
-    r->bad = !ok;
+    if (!ok) /* a card in the wrong slot: told as the Kingdom's start */
+        mark_bad(r, start);
 }
 
 static void add_count(const cas_state *s, int *count, uint8_t card)
@@ -232,6 +243,7 @@ static int hand_expected(const cas_state *s)
 
 static void get_header(struct reader *r, cas_state *s)
 {
+    size_t start = r->at;
     unsigned card_max = NO_CARD;
     s->phase = get_u8(r, N_PHASES - 1);
     s->turn = get_u8(r, 1);
@@ -261,13 +273,13 @@ static void get_header(struct reader *r, cas_state *s)
     s->ndiscard = (uint16_t)get(r, 2);
     if (s->winner < -1 || s->winner > 1 || s->ndiscard > MAX_CARDS ||
         s->turns > s->game->max_turns + 1)
-        r->bad = true;
+        mark_bad(r, start);
     for (int i = 0; i < 2; i++)
         if ((i < s->nhand) != (s->hand[i] < s->game->deck.nkinds))
-            r->bad = true;
+            mark_bad(r, start);
     for (int p = 0; p < NPLAYERS; p++)
         if (s->setup_card[p] != NO_CARD && s->setup_card[p] >= s->game->deck.nkinds)
-            r->bad = true;
+            mark_bad(r, start);
 }
 
 int state_deserialize(const cas_game *game, const uint8_t *buf, size_t len, cas_state *s)
@@ -281,7 +293,7 @@ int state_deserialize(const cas_game *game, const uint8_t *buf, size_t len, cas_
     }
     state_reset(s, game);
     if (get(&r, 2) != (uint64_t)game->deck.nkinds)
-        r.bad = true;
+        mark_bad(&r, r.at - 2);
     get_header(&r, s);
     for (int k = 0; k < game->deck.nkinds && !r.bad; k++)
         s->pile[k] = (uint16_t)get(&r, 2);
@@ -291,7 +303,7 @@ int state_deserialize(const cas_game *game, const uint8_t *buf, size_t len, cas_
         get_kingdom(&r, s, &s->k[p]);
     if (r.bad || r.at != len || s->nhand != hand_expected(s) || !cards_conserved(s)) {
         cas_host_errorf(host, "castles state: damaged or inconsistent bytes (at offset %zu of %zu)",
-                        r.at, len);
+                        r.bad ? r.bad_at : r.at, len);
         return CAS_ECORRUPT;
     }
     return CAS_OK;

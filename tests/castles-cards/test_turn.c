@@ -195,15 +195,69 @@ static void turn_limit_ends_the_game(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Both Kingdoms laid out, then ten turns of the same HEIR draws each (the
+ * fourth HEIR is discarded) up to the turn limit of 10. */
+static void play_level_to_turn_limit(struct cas_test_game *g, const char *red, const char *blue)
+{
+    static const char *const draws[] = {"heir10", "heir10", "heir20", "heir20", "heir30",
+                                        "heir30", "heir10", "heir10", "heir20", "heir20"};
+    const char *options[] = {"max-turns=10", NULL};
+    cc_open(g, options);
+    cc_layout(g, 0, red);
+    cc_layout(g, 1, blue);
+    cc_start(g, 0);
+    for (int turn = 0; turn < 10; turn++)
+        cc_draw(g, draws[turn]);
+    assert_int_equal(g->vt->current(g->state), CAS_ACTOR_TERMINAL);
+    assert_int_equal(cc_state(g)->end_reason, END_TURNS);
+}
+
+static void turn_limit_level_progress_more_points_win(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    play_level_to_turn_limit(&g, "castle=castle wife=wife40", "castle=castle wife=wife10");
+    cc_expect_kingdom(&g, 0, "castle=castle wife=wife40 heir=heir10,heir20,heir30");
+    int64_t scores[2] = {100, 3}; /* progress 3 each; Red's WIFE is worth 30 more */
+    cas_test_expect_scores(&g, scores);
+    assert_non_null(strstr(g.events, "Red wins: Red leads when the turn limit is reached"));
+    cas_test_game_close(&g);
+}
+
+static void turn_limit_fully_level_is_a_draw(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    play_level_to_turn_limit(&g, "castle=castle wife=wife20", "castle=castle wife=wife20");
+    cc_expect_kingdom(&g, 1, "castle=castle wife=wife20 heir=heir10,heir20,heir30");
+    int64_t scores[2] = {3, 3};
+    cas_test_expect_scores(&g, scores);
+    assert_int_equal(cc_state(&g)->winner, -1);
+    assert_non_null(strstr(g.events, "Draw: the game stops with both Kingdoms level"));
+    cas_test_game_close(&g);
+}
+
 static void unknown_and_illegal_texts(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
     cc_open(&g, NULL);
     assert_int_equal(cas_test_try_play(&g, "fly away"), CAS_EPARSE);
+    assert_string_equal(g.error, "\"fly away\" is not a Castles action; examples: draw, "
+                                 "move n1.lands n2, block champion, no block, lose army");
     assert_int_equal(cas_test_try_play(&g, "draw duke99"), CAS_EPARSE);
+    assert_non_null(strstr(g.error, "\"draw duke99\" is not a Castles action"));
+    assert_int_equal(cas_test_try_play(&g, "   "), CAS_EPARSE);
+    assert_non_null(strstr(g.error, "\"   \" is not a Castles action"));
     assert_int_equal(cas_test_try_play(&g, "no block"), CAS_EILLEGAL);
-    assert_non_null(strstr(g.error, "not legal now"));
+    assert_string_equal(g.error, "\"no block\" is not legal now");
+    char long_text[200];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    assert_int_equal(cas_test_try_play(&g, long_text), CAS_EPARSE);
+    assert_string_equal(g.error, "action text too long: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"");
+    /* none of it changed the game: the opening chance draw is still to come */
+    cc_expect_legal(&g, "draw duke70", 1);
     cas_test_game_close(&g);
 }
 
@@ -219,6 +273,8 @@ int main(void)
         cmocka_unit_test(spent_deck_ends_the_game),
         cmocka_unit_test(deck_spent_mid_sacrifice),
         cmocka_unit_test(turn_limit_ends_the_game),
+        cmocka_unit_test(turn_limit_level_progress_more_points_win),
+        cmocka_unit_test(turn_limit_fully_level_is_a_draw),
         cmocka_unit_test(unknown_and_illegal_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
