@@ -58,7 +58,7 @@
 /* A game's options cover every type; an expansion declares one of its own
  * and one whose name the game uses too.  Expansions have no vtable. */
 #ifndef FIX_EXTENDS
-static const struct cas_option_spec options[] = {
+static const struct cas_option_spec options[] __attribute__((unused)) = {
     {FIX_FARMERS_SIZE, FIX_FARMERS_NAME, FIX_FARMERS_TYPE, FIX_FARMERS_DEFAULT, 0, 0, NULL,
      "score fields"},
     OPTION("bonus", CAS_OPTION_INT, FIX_BONUS_DEFAULT, 0, 10, NULL, "extra points"),
@@ -235,6 +235,13 @@ static const struct cas_option_spec options[] = {
 #else
 #define FIX_OPTIONS options
 #endif
+#ifdef FIX_NO_OPTIONS /* a plugin that declares none */
+#undef FIX_OPTIONS
+#define FIX_OPTIONS NULL
+#define FIX_N_OPTIONS 0
+#else
+#define FIX_N_OPTIONS (sizeof options / sizeof options[0])
+#endif
 
 static const struct cas_plugin descriptor __attribute__((unused)) = {
     .struct_size = FIX_STRUCT_SIZE,
@@ -248,7 +255,7 @@ static const struct cas_plugin descriptor __attribute__((unused)) = {
     .min_players = FIX_MIN_PLAYERS,
     .max_players = FIX_MAX_PLAYERS,
     .options = FIX_OPTIONS,
-    .n_options = sizeof options / sizeof options[0],
+    .n_options = FIX_N_OPTIONS,
     .game = FIX_VTABLE,
 };
 
