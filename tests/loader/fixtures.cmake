@@ -59,3 +59,7 @@ loader_fixture(int-default fix DEFS "FIX_BONUS_DEFAULT=\"11\"")
 loader_fixture(choice-default fix DEFS "FIX_MODE_DEFAULT=\"slow\"")
 loader_fixture(option-type fix DEFS FIX_FARMERS_TYPE=99)
 loader_fixture(no-options bare DEFS FIX_NO_OPTIONS)
+# A manifest over the 64 KiB limit, generated rather than kept in the tree.
+string(REPEAT "; padding that no manifest needs\n" 2100 padding)
+file(WRITE ${CASTELLAN_FIXTURE_PLUGIN_DIR}/loader/oversized/fix/fix.ini
+     "[plugin]\nid = fix\n${padding}")
