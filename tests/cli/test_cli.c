@@ -210,6 +210,8 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
            "reproduce: castellan check fixture-broken-text --seed 1 --games 1 --players 2");
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
+    expect("bench --game fixture --players 7", NULL, 2,
+           "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
 /* A plugin that crashes the process still gets a report of where. */
