@@ -101,12 +101,11 @@ int cas__desc_set_seed(struct cas__session_desc *d, const char *where, const cha
     return CAS_OK;
 }
 
-/* name or plugin-id.name, each part [a-z0-9-]+. */
+/* name or plugin-id.name, each part an identifier as the loader requires
+ * of plugin ids and option names. */
 static int is_rule_key(const char *key)
 {
     const char *dot = strchr(key, '.');
-    const char *name = dot ? dot + 1 : key;
-    size_t name_len = strlen(name);
     if (dot) {
         char id[64];
         size_t id_len = (size_t)(dot - key);
@@ -117,7 +116,7 @@ static int is_rule_key(const char *key)
         if (!cas__is_plugin_id(id))
             return 0;
     }
-    return name_len > 0 && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == name_len;
+    return cas__is_plugin_id(dot ? dot + 1 : key);
 }
 
 int cas__desc_add_rule(struct cas__session_desc *d, const char *where, const char *key,

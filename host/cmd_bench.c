@@ -118,7 +118,12 @@ static int bench(const struct bench_args *a)
         fprintf(stderr, "castellan bench: %s\n", err);
         return rc == CAS_EPARSE ? 2 : 1;
     }
-    status = measure(&t, players ? (int)players : t.min_players, games, seed, a->only);
+    if (players && cas__target_check_players(&t, (int)players, err, sizeof err)) {
+        fprintf(stderr, "castellan bench: %s\n", err);
+        status = 2;
+    } else {
+        status = measure(&t, players ? (int)players : t.min_players, games, seed, a->only);
+    }
     cas__target_close(&t);
     return status;
 }

@@ -125,9 +125,8 @@ static int check(const struct check_args *a)
         fprintf(stderr, "castellan check: %s\n", err);
         return rc == CAS_EPARSE ? 2 : 1;
     }
-    if (players && ((int)players < t.min_players || (int)players > t.max_players)) {
-        fprintf(stderr, "castellan check: %s is for %d to %d players, not %d\n", a->plugin,
-                t.min_players, t.max_players, (int)players);
+    if (players && cas__target_check_players(&t, (int)players, err, sizeof err)) {
+        fprintf(stderr, "castellan check: %s\n", err);
         cas__target_close(&t);
         return 2;
     }

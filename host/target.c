@@ -140,6 +140,15 @@ int cas__target_match_alone(const struct cas__target *t, struct cas__match *m, i
     return open_match(t, 0, m, nplayers, err, errlen);
 }
 
+int cas__target_check_players(const struct cas__target *t, int nplayers, char *err,
+                              size_t errlen)
+{
+    if (nplayers >= t->min_players && nplayers <= t->max_players)
+        return CAS_OK;
+    return cas__errorf(err, errlen, CAS_EINVAL, "%s is for %d to %d players, not %d",
+                       t->plan.game->desc->id, t->min_players, t->max_players, nplayers);
+}
+
 struct cas__check_target cas__target_check(const struct cas__target *t)
 {
     return (struct cas__check_target){

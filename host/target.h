@@ -45,6 +45,11 @@ struct cas__target_request {
 int cas__target_open(struct cas__target *t, const struct cas__target_request *req,
                      char *err, size_t errlen);
 
+/* CAS_OK when the combination allows nplayers; else CAS_EINVAL and err
+ * says "GAME is for MIN to MAX players, not N" (bad usage of --players). */
+int cas__target_check_players(const struct cas__target *t, int nplayers, char *err,
+                              size_t errlen);
+
 /* Open a match of the target for nplayers; same contract as
  * cas__match_open. */
 int cas__target_match(const struct cas__target *t, struct cas__match *m, int nplayers,

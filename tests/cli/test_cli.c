@@ -2,8 +2,8 @@
  * test_cli.c — the castellan executable run as a user runs it: help and
  * version, did-you-mean for commands and flags, play from a preset and
  * from flags (bots, and a human fed through stdin), check on a good and a
- * broken plugin, bench; --rule for check and bench, and bench's comparison
- * with the game alone.
+ * broken plugin, bench; usage errors and bad --config files; --rule for
+ * check and bench, and bench's comparison with the game alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,16 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+/* Write text to a new file made from the mkstemp template path. */
+static void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
 /* Run `castellan ARGS` through the shell with `input` on stdin (NULL for
  * none), stdout and stderr together.  Returns the exit status; *output
  * receives what it printed (caller frees). */
@@ -21,11 +31,7 @@ static int run(const char *args, const char *input, char **output)
 {
     char command[2048];
     char in_path[] = "/tmp/castellan-cli-XXXXXX";
-    int fd = mkstemp(in_path);
-    assert_true(fd >= 0);
-    FILE *in = fdopen(fd, "w");
-    fputs(input ? input : "", in);
-    fclose(in);
+    write_temp(in_path, input ? input : "");
     snprintf(command, sizeof command, "'%s' %s <'%s' 2>&1", CASTELLAN_EXE, args, in_path);
     FILE *p = popen(command, "r");
     assert_non_null(p);
@@ -82,6 +88,56 @@ static void test_unknown_names_get_the_closest(void **unused)
     expect("bench --game fixtur", NULL, 1, "bench: --game: unknown game \"fixtur\"");
     expect("check fixture --games many", NULL, 2, "--games must be a whole number");
     expect("play --game fixture --players 'Ada:hunam'", NULL, 2, "human");
+}
+
+/* Malformed command lines: exit 2 and a line that names the problem. */
+static void test_usage_errors(void **unused)
+{
+    (void)unused;
+    expect("check", NULL, 2,
+           "castellan check: which plugin? (castellan plugins lists them)\nusage: castellan "
+           "check PLUGIN");
+    expect("check fixture extra", NULL, 2,
+           "castellan check: unexpected argument \"extra\"\nusage: castellan check PLUGIN");
+    expect("check fixture --games", NULL, 2, "castellan check: --games needs a value\n");
+    expect("play --no-save=1 --game fixture", NULL, 2,
+           "castellan play: --no-save takes no value\n");
+    expect("replay --step=3 1", NULL, 2, "castellan replay: --step takes no value\n");
+    expect("plugins --bogus", NULL, 2,
+           "castellan plugins: unknown argument \"--bogus\"\nusage: castellan plugins");
+    expect("saves", NULL, 2, "castellan saves: missing argument\nusage: castellan saves");
+    expect("saves frob", NULL, 2,
+           "castellan saves: unknown subcommand \"frob\" (list, show or delete)\n");
+    expect("campaign frob", NULL, 2,
+           "castellan campaign: expected `list` or `show NAME`\nusage: castellan campaign");
+    expect("campaign show", NULL, 2, "castellan campaign: expected `list` or `show NAME`\n");
+}
+
+/* `play --config FILE` with a bad file: exit 1 and the error at file:line. */
+static void expect_bad_config(const char *text, const char *rest)
+{
+    char path[] = "/tmp/castellan-cli-config-XXXXXX";
+    write_temp(path, text);
+    char args[256], needle[1024];
+    snprintf(args, sizeof args, "play --no-save --config '%s'", path);
+    snprintf(needle, sizeof needle, "castellan play: %s:%s\n", path, rest);
+    expect(args, NULL, 1, needle);
+    remove(path);
+}
+
+static void test_play_config_errors(void **unused)
+{
+    (void)unused;
+    const char *two = "[player.1]\nagent = random\n[player.2]\nagent = random\n";
+    char text[512];
+    snprintf(text, sizeof text, "[session]\ngame = fixture\nseed = -1\n%s", two);
+    expect_bad_config(text, "3: seed \"-1\" is not valid; use a decimal integer from 0 to "
+                            "18446744073709551615, or leave seed out for a random one");
+    snprintf(text, sizeof text, "[session]\ngame = fixture\n[rules]\nhand = 99\n%s", two);
+    expect_bad_config(text, "4: hand = \"99\" is not valid; use an integer from 1 to 5");
+    snprintf(text, sizeof text, "[session]\ngame = fixtur\n%s", two);
+    expect_bad_config(text, "2: unknown game \"fixtur\"; closest: fixture (castellan plugins lists "
+                            "them all)");
 }
 
 static void test_play_preset_is_repeatable(void **unused)
@@ -154,6 +210,8 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
            "reproduce: castellan check fixture-broken-text --seed 1 --games 1 --players 2");
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
+    expect("bench --game fixture --players 7", NULL, 2,
+           "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
 /* A plugin that crashes the process still gets a report of where. */
@@ -291,6 +349,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_unknown_names_get_the_closest),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_play_config_errors),
         cmocka_unit_test(test_play_preset_is_repeatable),
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),

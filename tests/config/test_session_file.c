@@ -176,6 +176,10 @@ static void test_keys(void **state)
     expect_file_error("[session]\ngame = x\n[rules]\nFarmers = on\n",
                       "4: rule \"Farmers\" is not an option name; write NAME or "
                       "EXPANSION-ID.NAME in lower case, e.g. farmers");
+    /* option names start with a letter, as the loader requires of them */
+    expect_file_error("[session]\ngame = x\n[rules]\nexp-a.2x = on\n",
+                      "4: rule \"exp-a.2x\" is not an option name; write NAME or "
+                      "EXPANSION-ID.NAME in lower case, e.g. farmers");
     char long_line[512];
     snprintf(long_line, sizeof long_line, "[session]\ngame = x\n[player.1]\nname = %0250d\n",
              0);

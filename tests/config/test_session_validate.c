@@ -17,13 +17,19 @@ struct validated {
     int rc;
 };
 
-static void validate_text(struct validated *v, const char *text)
+/* Validate text against the fixture folders dirs (see scan_fixtures). */
+static void validate_text_in(struct validated *v, const char *dirs, const char *text)
 {
     session_file_load(&v->file, text);
     assert_int_equal(v->file.rc, CAS_OK);
-    v->reg = scan_fixtures("good");
+    v->reg = scan_fixtures(dirs);
     v->rc = cas__session_desc_validate(&v->file.desc, v->reg, &v->plan, v->err,
                                        sizeof v->err);
+}
+
+static void validate_text(struct validated *v, const char *text)
+{
+    validate_text_in(v, "good", text);
 }
 
 static void validated_done(struct validated *v)
@@ -133,6 +139,22 @@ static void test_option_errors(void **state)
     INVALID("farmers = on\nfixgame.farmers = off",
             "6: option farmers of fixgame is already set at line 5; keep one");
 #undef INVALID
+}
+
+/* A rule for a session whose plugins have no options has nothing to suggest. */
+static void test_rule_when_no_option_is_declared(void **state)
+{
+    (void)state;
+    struct validated v;
+    validate_text_in(&v, "no-options", "[session]\ngame = bare\n[rules]\nfarmers = on\n" TWO);
+    char expected[4096];
+    snprintf(expected, sizeof expected,
+             "%s:4: unknown rule option \"farmers\"; this session's plugins declare no options",
+             v.file.path);
+    assert_int_equal(v.rc, CAS_EOPTION);
+    assert_string_equal(v.err, expected);
+    assert_null(v.plan.game);
+    validated_done(&v);
 }
 
 static void test_resolution_errors_point_at_their_line(void **state)
@@ -250,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_option_errors),
         cmocka_unit_test(test_resolution_errors_point_at_their_line),
         cmocka_unit_test(test_player_limits),
+        cmocka_unit_test(test_rule_when_no_option_is_declared),
         cmocka_unit_test(test_flags_errors_name_the_flag),
         cmocka_unit_test(test_rules_without_players),
     };

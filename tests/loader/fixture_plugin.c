@@ -38,6 +38,18 @@
 #ifndef FIX_FARMERS_NAME
 #define FIX_FARMERS_NAME "farmers"
 #endif
+#ifndef FIX_FARMERS_SIZE
+#define FIX_FARMERS_SIZE sizeof(struct cas_option_spec)
+#endif
+#ifndef FIX_FARMERS_TYPE
+#define FIX_FARMERS_TYPE CAS_OPTION_BOOL
+#endif
+#ifndef FIX_BONUS_DEFAULT
+#define FIX_BONUS_DEFAULT "3"
+#endif
+#ifndef FIX_MODE_DEFAULT
+#define FIX_MODE_DEFAULT "classic"
+#endif
 
 
 #define OPTION(name, type, def, min, max, choices, help) \
@@ -46,10 +58,11 @@
 /* A game's options cover every type; an expansion declares one of its own
  * and one whose name the game uses too.  Expansions have no vtable. */
 #ifndef FIX_EXTENDS
-static const struct cas_option_spec options[] = {
-    OPTION(FIX_FARMERS_NAME, CAS_OPTION_BOOL, FIX_FARMERS_DEFAULT, 0, 0, NULL, "score fields"),
-    OPTION("bonus", CAS_OPTION_INT, "3", 0, 10, NULL, "extra points"),
-    OPTION("mode", CAS_OPTION_CHOICE, "classic", 0, 0, "classic|fast|long", "pace"),
+static const struct cas_option_spec options[] __attribute__((unused)) = {
+    {FIX_FARMERS_SIZE, FIX_FARMERS_NAME, FIX_FARMERS_TYPE, FIX_FARMERS_DEFAULT, 0, 0, NULL,
+     "score fields"},
+    OPTION("bonus", CAS_OPTION_INT, FIX_BONUS_DEFAULT, 0, 10, NULL, "extra points"),
+    OPTION("mode", CAS_OPTION_CHOICE, FIX_MODE_DEFAULT, 0, 0, "classic|fast|long", "pace"),
     OPTION("motto", CAS_OPTION_TEXT, "", 0, 0, NULL, "free text"),
 };
 
@@ -151,8 +164,11 @@ static __attribute__((unused)) const char *player_label(const cas_game *game, in
     return "?";
 }
 
+#ifndef FIX_VTABLE_SIZE
+#define FIX_VTABLE_SIZE sizeof(struct cas_game_vtable)
+#endif
 static const struct cas_game_vtable vtable __attribute__((unused)) = {
-    .struct_size = sizeof vtable,
+    .struct_size = FIX_VTABLE_SIZE,
     .game_new = game_new,
     .game_free = game_free,
     .state_new = state_new,
@@ -219,6 +235,13 @@ static const struct cas_option_spec options[] = {
 #else
 #define FIX_OPTIONS options
 #endif
+#ifdef FIX_NO_OPTIONS /* a plugin that declares none */
+#undef FIX_OPTIONS
+#define FIX_OPTIONS NULL
+#define FIX_N_OPTIONS 0
+#else
+#define FIX_N_OPTIONS (sizeof options / sizeof options[0])
+#endif
 
 static const struct cas_plugin descriptor __attribute__((unused)) = {
     .struct_size = FIX_STRUCT_SIZE,
@@ -232,7 +255,7 @@ static const struct cas_plugin descriptor __attribute__((unused)) = {
     .min_players = FIX_MIN_PLAYERS,
     .max_players = FIX_MAX_PLAYERS,
     .options = FIX_OPTIONS,
-    .n_options = sizeof options / sizeof options[0],
+    .n_options = FIX_N_OPTIONS,
     .game = FIX_VTABLE,
 };
 

@@ -119,6 +119,11 @@ static void test_descriptor_contents(void **state)
              "cas_game_vtable and set its struct_size",
              offsetof(struct cas_game_vtable, player_label) + sizeof(void *));
     expect_load_refusal("no-vtable", "no-vtable", rest);
+    snprintf(rest, sizeof rest,
+             ": game vtable too small (ABI 1.0 needs struct_size >= %zu); fill in struct "
+             "cas_game_vtable and set its struct_size",
+             offsetof(struct cas_game_vtable, player_label) + sizeof(void *));
+    expect_load_refusal("small-vtable", "small-vtable", rest);
     expect_load_refusal("good:expansion-vtable", "expansion-vtable",
                         ": an expansion's descriptor has a game vtable; set game = NULL");
     expect_load_refusal("options-null", "options-null",
@@ -131,6 +136,25 @@ static void test_descriptor_contents(void **state)
     expect_load_refusal("bad-default", "bad-default",
                         ": option 0 (farmers) default is not on/off; fix its "
                         "cas_option_spec");
+}
+
+/* Each option spec is checked, and its default against its own type. */
+static void test_option_specs(void **state)
+{
+    (void)state;
+    expect_load_refusal("small-option", "small-option",
+                        ": option 0 (?) struct_size is smaller than ABI 1.0's; fix its "
+                        "cas_option_spec");
+    expect_load_refusal("no-default", "no-default",
+                        ": option 0 (farmers) has no default_value; fix its cas_option_spec");
+    expect_load_refusal("int-default", "int-default",
+                        ": option 1 (bonus) default is not an integer within [min, max]; fix "
+                        "its cas_option_spec");
+    expect_load_refusal("choice-default", "choice-default",
+                        ": option 2 (mode) default is not one of its choices; fix its "
+                        "cas_option_spec");
+    expect_load_refusal("option-type", "option-type",
+                        ": option 0 (farmers) has an unknown type; fix its cas_option_spec");
 }
 
 static void test_manifest_refusal_prevents_dlopen(void **state)
@@ -155,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_entry_symbol_and_dlopen),
         cmocka_unit_test(test_descriptor_against_manifest),
         cmocka_unit_test(test_descriptor_contents),
+        cmocka_unit_test(test_option_specs),
         cmocka_unit_test(test_manifest_refusal_prevents_dlopen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,6 +87,13 @@ static void test_unknown_and_misplaced_keys(void **state)
                             ":9: neither [section] nor key = value; fix the line's syntax");
 }
 
+static void test_oversized_manifest(void **state)
+{
+    (void)state;
+    expect_manifest_refusal("oversized", ": not a manifest (larger than 65536 bytes or "
+                                         "binary); replace it with a plugin's ID.ini");
+}
+
 static void test_missing_library(void **state)
 {
     (void)state;
@@ -168,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_missing_keys),
         cmocka_unit_test(test_malformed_values),
         cmocka_unit_test(test_unknown_and_misplaced_keys),
+        cmocka_unit_test(test_oversized_manifest),
         cmocka_unit_test(test_missing_library),
         cmocka_unit_test(test_good_manifests_are_read),
         cmocka_unit_test(test_first_id_on_the_path_wins),

@@ -9,18 +9,26 @@
 #include "commands.h"
 #include "loader_fixtures.h"
 
+/* `castellan plugins`' listing of the fixture folders dirs into got
+ * (cap bytes); asserts that `refused` of them are refused. */
+static void list_fixtures(const char *dirs, int refused, char *got, size_t cap)
+{
+    struct cas__registry *reg = scan_fixtures(dirs);
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    assert_int_equal(cas__plugins_list(reg, out), refused);
+    rewind(out);
+    size_t len = fread(got, 1, cap - 1, out);
+    got[len] = '\0';
+    fclose(out);
+    cas__registry_free(reg);
+}
+
 static void test_lists_usable_and_refused(void **state)
 {
     (void)state;
-    struct cas__registry *reg = scan_fixtures("good:shadow:so-abi-major");
-    FILE *out = tmpfile();
-    assert_non_null(out);
-    assert_int_equal(cas__plugins_list(reg, out), 2);
-    char got[8192] = "";
-    rewind(out);
-    size_t len = fread(got, 1, sizeof got - 1, out);
-    got[len] = '\0';
-    fclose(out);
+    char got[8192];
+    list_fixtures("good:shadow:so-abi-major", 2, got, sizeof got);
     const char *b = fixture_base();
     char expected[8192];
     snprintf(expected, sizeof expected,
@@ -40,7 +48,24 @@ static void test_lists_usable_and_refused(void **state)
         "host's 1.0; rebuild the plugin against this castellan's plugin.h (ABI 1.x)\n",
         b, b, b, b, b, b, b, b, b, b, b, b, b);
     assert_string_equal(got, expected);
-    cas__registry_free(reg);
+}
+
+/* A game vtable too small for ABI 1.0 shows as its one refusal line; a
+ * game that declares no options at all is usable. */
+static void test_lists_a_small_vtable_as_refused(void **state)
+{
+    (void)state;
+    char got[8192];
+    list_fixtures("no-options:small-vtable", 1, got, sizeof got);
+    const char *b = fixture_base();
+    char expected[8192];
+    snprintf(expected, sizeof expected,
+        "bare                   game      1.0.0    %s/no-options/bare  ok\n"
+        "fix                    game      1.0.0    %s/small-vtable/fix  refused: "
+        "%s/small-vtable/fix/fix.so: game vtable too small (ABI 1.0 needs struct_size >= "
+        "%zu); fill in struct cas_game_vtable and set its struct_size\n",
+        b, b, b, offsetof(struct cas_game_vtable, player_label) + sizeof(void *));
+    assert_string_equal(got, expected);
 }
 
 static void test_usage(void **state)
@@ -63,6 +88,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lists_usable_and_refused),
+        cmocka_unit_test(test_lists_a_small_vtable_as_refused),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_command_scans_the_given_path),
     };
