@@ -190,6 +190,46 @@ static void test_farmer_majority(void **unused)
                   (const int64_t[]){3, 0});
 }
 
+/* Rulebook: a completed city scores 2 per coat of arms.  D, M(0,-1) coat,
+ * M(1,-1) coat, E(1,-2): 4 tiles and 2 coats, 4 x 2 + 2 x 2 = 12. */
+static void test_city_two_coats(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,M:2,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw M\nplace M 0,-1 180\ndeploy meeple city E+S\n"
+                  "draw M\nplace M 1,-1 0\npass\n"
+                  "draw E\nplace E 1,-2 180\npass\n",
+                  (const int64_t[]){12, 0});
+}
+
+/* Farmers: a field that touches one completed city on two tiles counts it
+ * once.  Blue's field (U north, D north, B, E around the city) touches the
+ * city D+E(0,-1) through D and through E: 3, not 6. */
+static void test_farmer_same_city_twice(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:1,B:1", NULL};
+    play_scenario(2, opts,
+                  "draw E\nplace E 0,-1 180\npass\n"
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw B\nplace B 1,-1 0\npass\n",
+                  (const int64_t[]){0, 3});
+}
+
+/* Farmers: cities still open at the end are worth nothing to a field.
+ * Red's field touches D's and E(1,-1)'s open cities: 0; Blue's knight in
+ * the open city E scores 1. */
+static void test_farmer_open_cities_worth_nothing(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw E\nplace E 1,-1 0\ndeploy meeple city N\n",
+                  (const int64_t[]){0, 1});
+}
+
 /* With farmers off no field can be chosen. */
 static void test_farmers_off(void **unused)
 {
@@ -282,6 +322,9 @@ int main(void)
         cmocka_unit_test(test_farmer_tie),
         cmocka_unit_test(test_farmer_two_cities),
         cmocka_unit_test(test_farmer_majority),
+        cmocka_unit_test(test_city_two_coats),
+        cmocka_unit_test(test_farmer_same_city_twice),
+        cmocka_unit_test(test_farmer_open_cities_worth_nothing),
         cmocka_unit_test(test_farmers_off),
         cmocka_unit_test(test_tile_fits_nowhere),
         cmocka_unit_test(test_road_loop),
