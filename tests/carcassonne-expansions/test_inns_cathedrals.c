@@ -130,6 +130,32 @@ static void test_large_meeple_ties_two_meeples(void **unused)
                    (const int64_t[]){10, 10});
 }
 
+/* The large meeple on a monastery scores it like a meeple (it only counts
+ * twice for majority): at the end B(0,1) with D and U(1,0) around it is
+ * 1 + 2 = 3, not 6; Blue's open road D+U scores 2. */
+static void test_large_meeple_monastery_3(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,B:1,U:1",
+                   "draw B\nplace B 0,1 0\ndeploy large-meeple monastery\n"
+                   "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n",
+                   (const int64_t[]){3, 2});
+}
+
+/* FAQ: the cathedral does not change farmers.  Blue's cathedral city of 5
+ * tiles (D, IC-1, three E) scores 15; Red's farmer beside it scores 3. */
+static void test_cathedral_city_worth_3_to_farmer(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:1,E:3,U:1",
+                   "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
+                   "draw E\nplace E -1,-1 90\npass\n"
+                   "draw E\nplace E 1,-1 270\npass\n"
+                   "draw E\nplace E 0,-2 180\npass\n",
+                   (const int64_t[]){3, 15});
+}
+
 /* Caption: Red's large farmer against Blue's farmer in a field touching 3
  * completed cities: Red alone scores 9.  The fields join at E(1,-1). */
 static void test_large_farmer_9(void **unused)
@@ -220,6 +246,8 @@ int main(void)
         cmocka_unit_test(test_open_cathedral_city_scores_nothing),
         cmocka_unit_test(test_large_meeple_city_8),
         cmocka_unit_test(test_large_meeple_ties_two_meeples),
+        cmocka_unit_test(test_large_meeple_monastery_3),
+        cmocka_unit_test(test_cathedral_city_worth_3_to_farmer),
         cmocka_unit_test(test_large_farmer_9),
         cmocka_unit_test(test_large_meeple_offered_once),
         cmocka_unit_test(test_crossing_stubs_take_no_one),

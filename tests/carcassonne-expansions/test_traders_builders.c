@@ -40,6 +40,16 @@ static void test_goods_go_to_trader(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Goods come only with a completed city: Red's wine city (D, TB-3) still
+ * open at the end scores 2 and gives nobody a token (no 10 for wine). */
+static void test_open_goods_city_gives_no_goods(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,TB-3:1",
+                   "draw TB-3\nplace TB-3 0,-1 90\ndeploy meeple city N+S\n",
+                   (const int64_t[]){2, 0});
+}
+
 /* Caption (2 players): wine and grain tied, cloth Blue's: Red 20, Blue 30.
  * Red trades D, TB-3, TB-7, TB-20 + E (1 wine, 2 grain); Blue the ring
  * TB-1, TB-2, TB-19, TB-16 below D (1 wine, 2 grain, 1 cloth). */
@@ -224,6 +234,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goods_go_to_trader),
+        cmocka_unit_test(test_open_goods_city_gives_no_goods),
         cmocka_unit_test(test_goods_final_ties),
         cmocka_unit_test(test_builder_turns_1_to_3b),
         cmocka_unit_test(test_builder_needs_own_meeple),
