@@ -65,6 +65,18 @@ static void test_junction_inn_serves_two_arms(void **unused)
                    (const int64_t[]){6, 2});
 }
 
+/* Caption: IC-2's monastery cuts its road in two.  Red's west road
+ * W(-1,0) D IC-2(1,0) ends there: complete, 3 points, though IC-2's east
+ * road is still open. */
+static void test_monastery_cuts_road(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-2:1,W:1",
+                   "draw IC-2\nplace IC-2 1,0 0\ndeploy meeple road W\n"
+                   "draw W\nplace W -1,0 0\npass\n",
+                   (const int64_t[]){3, 0});
+}
+
 /* Caption: a cathedral city of 7 tiles and 2 coats scores 9 x 3 = 27.
  * D, IC-1(0,-1), F(0,-2) coat, E(0,-3), E(-1,-1), F(1,-1) coat, E(2,-1). */
 static void test_cathedral_city_27(void **unused)
@@ -241,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_two_inns_do_not_stack),
         cmocka_unit_test(test_open_inn_road_scores_nothing),
         cmocka_unit_test(test_junction_inn_serves_two_arms),
+        cmocka_unit_test(test_monastery_cuts_road),
         cmocka_unit_test(test_cathedral_city_27),
         cmocka_unit_test(test_two_cathedrals_do_not_stack),
         cmocka_unit_test(test_open_cathedral_city_scores_nothing),

@@ -41,6 +41,19 @@ static void test_three_tile_road(void **unused)
                   (const int64_t[]){3, 0});
 }
 
+/* Rulebook: a road ends at a monastery.  W(-1,0) D U(1,0) A(2,0): the road
+ * runs from the crossing into A's monastery, 4 tiles, 4 points. */
+static void test_road_ends_at_monastery(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1,A:1,W:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                  "draw A\nplace A 2,0 90\npass\n"
+                  "draw W\nplace W -1,0 0\npass\n",
+                  (const int64_t[]){4, 0});
+}
+
 /* Rulebook: a 3-tile city with one coat of arms scores 8. */
 static void test_eight_point_city(void **unused)
 {
@@ -311,6 +324,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_three_tile_road),
+        cmocka_unit_test(test_road_ends_at_monastery),
         cmocka_unit_test(test_eight_point_city),
         cmocka_unit_test(test_nine_point_monastery),
         cmocka_unit_test(test_place_and_score_same_turn),
