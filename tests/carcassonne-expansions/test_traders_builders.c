@@ -180,6 +180,23 @@ static void test_pig_field_joined_to_rival(void **unused)
                    (const int64_t[]){8, 6});
 }
 
+/* Rulebook: the pig is worth nothing without the majority and does not
+ * count for it.  Red's farmer and pig against Blue's two farmers, joined
+ * by A(2,0) and E(1,-1) into one field touching the completed city D+E:
+ * Blue alone scores 3, Red 0 (a pig counting 1 would tie and give 4). */
+static void test_pig_without_majority_scores_nothing(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,U:2,E:2,B:1,A:1",
+                   "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                   "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                   "draw U\nplace U -1,0 0\ndeploy pig field Nw+Ne+En+Wn\n"
+                   "draw B\nplace B 0,1 0\ndeploy meeple field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n"
+                   "draw A\nplace A 2,0 90\npass\n"
+                   "draw E\nplace E 1,-1 0\npass\n",
+                   (const int64_t[]){0, 3});
+}
+
 /* The bridge: the E+W road and the N+S road cross without meeting, so
  * Blue may take the N+S road while Red holds the E+W one. */
 static void test_bridge_roads_cross(void **unused)
@@ -242,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_pig_field_8),
         cmocka_unit_test(test_pig_needs_own_farmer),
         cmocka_unit_test(test_pig_field_joined_to_rival),
+        cmocka_unit_test(test_pig_without_majority_scores_nothing),
         cmocka_unit_test(test_bridge_roads_cross),
         cmocka_unit_test(test_tile_pool),
         cmocka_unit_test(test_state_block_serialized),
