@@ -40,6 +40,17 @@ static void test_goods_go_to_trader(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Goods go to whoever completes the city even if nobody holds it: Blue
+ * closes the empty wine city D, TB-3, E and wins the wine: 10. */
+static void test_goods_from_unoccupied_city(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,TB-3:1,E:1",
+                   "draw TB-3\nplace TB-3 0,-1 90\npass\n"
+                   "draw E\nplace E 0,-2 180\npass\n",
+                   (const int64_t[]){0, 10});
+}
+
 /* Goods come only with a completed city: Red's wine city (D, TB-3) still
  * open at the end scores 2 and gives nobody a token (no 10 for wine). */
 static void test_open_goods_city_gives_no_goods(void **unused)
@@ -103,6 +114,21 @@ static void test_builder_turns_1_to_3b(void **unused)
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){17, 0});
     cas_test_game_close(&g);
+}
+
+/* The builder's extra tile needs a tile in the bag: Red's U(3,0), the last
+ * tile, extends the builder's road and the game ends; Red's open 6-tile
+ * road scores 6. */
+static void test_builder_with_empty_bag_ends_game(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,U:5",
+                   "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                   "draw U\nplace U -1,0 0\npass\n"
+                   "draw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                   "draw U\nplace U -2,0 0\npass\n"
+                   "draw U\nplace U 3,0 0\npass\n",
+                   (const int64_t[]){6, 0});
 }
 
 /* The builder goes only beside its owner's meeple on a road or city: not
@@ -252,9 +278,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goods_go_to_trader),
+        cmocka_unit_test(test_goods_from_unoccupied_city),
         cmocka_unit_test(test_open_goods_city_gives_no_goods),
         cmocka_unit_test(test_goods_final_ties),
         cmocka_unit_test(test_builder_turns_1_to_3b),
+        cmocka_unit_test(test_builder_with_empty_bag_ends_game),
         cmocka_unit_test(test_builder_needs_own_meeple),
         cmocka_unit_test(test_pig_field_8),
         cmocka_unit_test(test_pig_needs_own_farmer),
