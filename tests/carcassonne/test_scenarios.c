@@ -100,6 +100,24 @@ static void test_place_and_score_same_turn(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Rulebook: no meeple on a feature already occupied.  Blue's U(2,0)
+ * extends Red's road: its road is refused; at the end Red's open road of
+ * 3 tiles scores 3. */
+static void test_occupied_feature_refused(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:2", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw U\nplace U 2,0 0\n");
+    assert_int_equal(cas_test_try_play(&g, "deploy meeple road E+W"), CAS_EILLEGAL);
+    cas_test_play(&g, "pass");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){3, 0});
+    cas_test_game_close(&g);
+}
+
 /* One meeple each in a city joined later: both score the full 10. */
 static void test_city_tie_shares_full_points(void **unused)
 {
@@ -328,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_eight_point_city),
         cmocka_unit_test(test_nine_point_monastery),
         cmocka_unit_test(test_place_and_score_same_turn),
+        cmocka_unit_test(test_occupied_feature_refused),
         cmocka_unit_test(test_city_tie_shares_full_points),
         cmocka_unit_test(test_city_majority),
         cmocka_unit_test(test_final_scoring_incomplete),
