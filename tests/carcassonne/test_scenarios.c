@@ -306,6 +306,21 @@ static void test_road_loop(void **unused)
                   (const int64_t[]){4, 0});
 }
 
+/* A city that passes through one tile twice counts that tile once: the
+ * ring N(0,1), N(1,1), N(0,2) closed by I(1,2), whose two city parts both
+ * join it, is 4 tiles, 8 points (not 10). */
+static void test_city_through_one_tile_twice(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,N:3,I:1", NULL};
+    play_scenario(2, opts,
+                  "draw N\nplace N 0,1 180\ndeploy meeple city E+S\n"
+                  "draw N\nplace N 1,1 270\npass\n"
+                  "draw N\nplace N 0,2 90\npass\n"
+                  "draw I\nplace I 1,2 0\npass\n",
+                  (const int64_t[]){8, 0});
+}
+
 /* One tile closes a city on three sides at once: 4 tiles, 8 points. */
 static void test_city_closed_on_three_sides(void **unused)
 {
@@ -361,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_farmers_off),
         cmocka_unit_test(test_tile_fits_nowhere),
         cmocka_unit_test(test_road_loop),
+        cmocka_unit_test(test_city_through_one_tile_twice),
         cmocka_unit_test(test_city_closed_on_three_sides),
         cmocka_unit_test(test_five_players),
     };
