@@ -65,6 +65,18 @@ static void test_junction_inn_serves_two_arms(void **unused)
                    (const int64_t[]){6, 2});
 }
 
+/* Caption: IC-2's monastery cuts its road in two.  Red's west road
+ * W(-1,0) D IC-2(1,0) ends there: complete, 3 points, though IC-2's east
+ * road is still open. */
+static void test_monastery_cuts_road(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-2:1,W:1",
+                   "draw IC-2\nplace IC-2 1,0 0\ndeploy meeple road W\n"
+                   "draw W\nplace W -1,0 0\npass\n",
+                   (const int64_t[]){3, 0});
+}
+
 /* Caption: a cathedral city of 7 tiles and 2 coats scores 9 x 3 = 27.
  * D, IC-1(0,-1), F(0,-2) coat, E(0,-3), E(-1,-1), F(1,-1) coat, E(2,-1). */
 static void test_cathedral_city_27(void **unused)
@@ -128,6 +140,32 @@ static void test_large_meeple_ties_two_meeples(void **unused)
     carcx_scenario(2, CARCX_IC, CARCX_TIE_CITY_TILES,
                    CARCX_TIE_CITY_RECORD "draw R\nplace R 1,-1 0\npass\n",
                    (const int64_t[]){10, 10});
+}
+
+/* The large meeple on a monastery scores it like a meeple (it only counts
+ * twice for majority): at the end B(0,1) with D and U(1,0) around it is
+ * 1 + 2 = 3, not 6; Blue's open road D+U scores 2. */
+static void test_large_meeple_monastery_3(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,B:1,U:1",
+                   "draw B\nplace B 0,1 0\ndeploy large-meeple monastery\n"
+                   "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n",
+                   (const int64_t[]){3, 2});
+}
+
+/* FAQ: the cathedral does not change farmers.  Blue's cathedral city of 5
+ * tiles (D, IC-1, three E) scores 15; Red's farmer beside it scores 3. */
+static void test_cathedral_city_worth_3_to_farmer(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:1,E:3,U:1",
+                   "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
+                   "draw E\nplace E -1,-1 90\npass\n"
+                   "draw E\nplace E 1,-1 270\npass\n"
+                   "draw E\nplace E 0,-2 180\npass\n",
+                   (const int64_t[]){3, 15});
 }
 
 /* Caption: Red's large farmer against Blue's farmer in a field touching 3
@@ -215,11 +253,14 @@ int main(void)
         cmocka_unit_test(test_two_inns_do_not_stack),
         cmocka_unit_test(test_open_inn_road_scores_nothing),
         cmocka_unit_test(test_junction_inn_serves_two_arms),
+        cmocka_unit_test(test_monastery_cuts_road),
         cmocka_unit_test(test_cathedral_city_27),
         cmocka_unit_test(test_two_cathedrals_do_not_stack),
         cmocka_unit_test(test_open_cathedral_city_scores_nothing),
         cmocka_unit_test(test_large_meeple_city_8),
         cmocka_unit_test(test_large_meeple_ties_two_meeples),
+        cmocka_unit_test(test_large_meeple_monastery_3),
+        cmocka_unit_test(test_cathedral_city_worth_3_to_farmer),
         cmocka_unit_test(test_large_farmer_9),
         cmocka_unit_test(test_large_meeple_offered_once),
         cmocka_unit_test(test_crossing_stubs_take_no_one),

@@ -40,6 +40,27 @@ static void test_goods_go_to_trader(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Goods go to whoever completes the city even if nobody holds it: Blue
+ * closes the empty wine city D, TB-3, E and wins the wine: 10. */
+static void test_goods_from_unoccupied_city(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,TB-3:1,E:1",
+                   "draw TB-3\nplace TB-3 0,-1 90\npass\n"
+                   "draw E\nplace E 0,-2 180\npass\n",
+                   (const int64_t[]){0, 10});
+}
+
+/* Goods come only with a completed city: Red's wine city (D, TB-3) still
+ * open at the end scores 2 and gives nobody a token (no 10 for wine). */
+static void test_open_goods_city_gives_no_goods(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,TB-3:1",
+                   "draw TB-3\nplace TB-3 0,-1 90\ndeploy meeple city N+S\n",
+                   (const int64_t[]){2, 0});
+}
+
 /* Caption (2 players): wine and grain tied, cloth Blue's: Red 20, Blue 30.
  * Red trades D, TB-3, TB-7, TB-20 + E (1 wine, 2 grain); Blue the ring
  * TB-1, TB-2, TB-19, TB-16 below D (1 wine, 2 grain, 1 cloth). */
@@ -93,6 +114,21 @@ static void test_builder_turns_1_to_3b(void **unused)
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){17, 0});
     cas_test_game_close(&g);
+}
+
+/* The builder's extra tile needs a tile in the bag: Red's U(3,0), the last
+ * tile, extends the builder's road and the game ends; Red's open 6-tile
+ * road scores 6. */
+static void test_builder_with_empty_bag_ends_game(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,U:5",
+                   "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                   "draw U\nplace U -1,0 0\npass\n"
+                   "draw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                   "draw U\nplace U -2,0 0\npass\n"
+                   "draw U\nplace U 3,0 0\npass\n",
+                   (const int64_t[]){6, 0});
 }
 
 /* The builder goes only beside its owner's meeple on a road or city: not
@@ -170,6 +206,23 @@ static void test_pig_field_joined_to_rival(void **unused)
                    (const int64_t[]){8, 6});
 }
 
+/* Rulebook: the pig is worth nothing without the majority and does not
+ * count for it.  Red's farmer and pig against Blue's two farmers, joined
+ * by A(2,0) and E(1,-1) into one field touching the completed city D+E:
+ * Blue alone scores 3, Red 0 (a pig counting 1 would tie and give 4). */
+static void test_pig_without_majority_scores_nothing(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_TB, "*:0,D:1,U:2,E:2,B:1,A:1",
+                   "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                   "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
+                   "draw U\nplace U -1,0 0\ndeploy pig field Nw+Ne+En+Wn\n"
+                   "draw B\nplace B 0,1 0\ndeploy meeple field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n"
+                   "draw A\nplace A 2,0 90\npass\n"
+                   "draw E\nplace E 1,-1 0\npass\n",
+                   (const int64_t[]){0, 3});
+}
+
 /* The bridge: the E+W road and the N+S road cross without meeting, so
  * Blue may take the N+S road while Red holds the E+W one. */
 static void test_bridge_roads_cross(void **unused)
@@ -201,14 +254,15 @@ static void test_state_block_serialized(void **unused)
                              "draw TB-2\nplace TB-2 0,-3 180\npass\n"
                              "draw U\nplace U 1,0 0\npass\n"
                              "draw E\nplace E 1,-3 270\npass\n");
+    cas_state *twin = cas_test_restored_twin(&g);
+    assert_true(g.vt->hash(twin) == g.vt->hash(g.state));
+    cas_test_expect_same_choices(&g, twin);
+    g.vt->state_free(twin);
     uint8_t bytes[8192];
     size_t len;
     assert_int_equal(g.vt->serialize(g.state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
                      CAS_OK);
     cas_state *back;
-    assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_OK);
-    assert_true(g.vt->hash(back) == g.vt->hash(g.state));
-    g.vt->state_free(back);
     /* the last bytes: 16-bit goods (little-endian here), then two flags */
     const size_t block = 6 * 3 * 2 + 2;
     assert_int_equal(bytes[len - block], 1); /* Red's wine */
@@ -224,12 +278,16 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goods_go_to_trader),
+        cmocka_unit_test(test_goods_from_unoccupied_city),
+        cmocka_unit_test(test_open_goods_city_gives_no_goods),
         cmocka_unit_test(test_goods_final_ties),
         cmocka_unit_test(test_builder_turns_1_to_3b),
+        cmocka_unit_test(test_builder_with_empty_bag_ends_game),
         cmocka_unit_test(test_builder_needs_own_meeple),
         cmocka_unit_test(test_pig_field_8),
         cmocka_unit_test(test_pig_needs_own_farmer),
         cmocka_unit_test(test_pig_field_joined_to_rival),
+        cmocka_unit_test(test_pig_without_majority_scores_nothing),
         cmocka_unit_test(test_bridge_roads_cross),
         cmocka_unit_test(test_tile_pool),
         cmocka_unit_test(test_state_block_serialized),

@@ -41,6 +41,19 @@ static void test_three_tile_road(void **unused)
                   (const int64_t[]){3, 0});
 }
 
+/* Rulebook: a road ends at a monastery.  W(-1,0) D U(1,0) A(2,0): the road
+ * runs from the crossing into A's monastery, 4 tiles, 4 points. */
+static void test_road_ends_at_monastery(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1,A:1,W:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                  "draw A\nplace A 2,0 90\npass\n"
+                  "draw W\nplace W -1,0 0\npass\n",
+                  (const int64_t[]){4, 0});
+}
+
 /* Rulebook: a 3-tile city with one coat of arms scores 8. */
 static void test_eight_point_city(void **unused)
 {
@@ -84,6 +97,24 @@ static void test_place_and_score_same_turn(void **unused)
     free(json);
     cas_test_play_record(&g, "draw U\nplace U 1,0 0\npass\n");
     cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+    cas_test_game_close(&g);
+}
+
+/* Rulebook: no meeple on a feature already occupied.  Blue's U(2,0)
+ * extends Red's road: its road is refused; at the end Red's open road of
+ * 3 tiles scores 3. */
+static void test_occupied_feature_refused(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:2", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw U\nplace U 2,0 0\n");
+    assert_int_equal(cas_test_try_play(&g, "deploy meeple road E+W"), CAS_EILLEGAL);
+    cas_test_play(&g, "pass");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){3, 0});
     cas_test_game_close(&g);
 }
 
@@ -190,6 +221,46 @@ static void test_farmer_majority(void **unused)
                   (const int64_t[]){3, 0});
 }
 
+/* Rulebook: a completed city scores 2 per coat of arms.  D, M(0,-1) coat,
+ * M(1,-1) coat, E(1,-2): 4 tiles and 2 coats, 4 x 2 + 2 x 2 = 12. */
+static void test_city_two_coats(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,M:2,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw M\nplace M 0,-1 180\ndeploy meeple city E+S\n"
+                  "draw M\nplace M 1,-1 0\npass\n"
+                  "draw E\nplace E 1,-2 180\npass\n",
+                  (const int64_t[]){12, 0});
+}
+
+/* Farmers: a field that touches one completed city on two tiles counts it
+ * once.  Blue's field (U north, D north, B, E around the city) touches the
+ * city D+E(0,-1) through D and through E: 3, not 6. */
+static void test_farmer_same_city_twice(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,E:1,U:1,B:1", NULL};
+    play_scenario(2, opts,
+                  "draw E\nplace E 0,-1 180\npass\n"
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw B\nplace B 1,-1 0\npass\n",
+                  (const int64_t[]){0, 3});
+}
+
+/* Farmers: cities still open at the end are worth nothing to a field.
+ * Red's field touches D's and E(1,-1)'s open cities: 0; Blue's knight in
+ * the open city E scores 1. */
+static void test_farmer_open_cities_worth_nothing(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1,E:1", NULL};
+    play_scenario(2, opts,
+                  "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                  "draw E\nplace E 1,-1 0\ndeploy meeple city N\n",
+                  (const int64_t[]){0, 1});
+}
+
 /* With farmers off no field can be chosen. */
 static void test_farmers_off(void **unused)
 {
@@ -235,6 +306,21 @@ static void test_road_loop(void **unused)
                   (const int64_t[]){4, 0});
 }
 
+/* A city that passes through one tile twice counts that tile once: the
+ * ring N(0,1), N(1,1), N(0,2) closed by I(1,2), whose two city parts both
+ * join it, is 4 tiles, 8 points (not 10). */
+static void test_city_through_one_tile_twice(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,N:3,I:1", NULL};
+    play_scenario(2, opts,
+                  "draw N\nplace N 0,1 180\ndeploy meeple city E+S\n"
+                  "draw N\nplace N 1,1 270\npass\n"
+                  "draw N\nplace N 0,2 90\npass\n"
+                  "draw I\nplace I 1,2 0\npass\n",
+                  (const int64_t[]){8, 0});
+}
+
 /* One tile closes a city on three sides at once: 4 tiles, 8 points. */
 static void test_city_closed_on_three_sides(void **unused)
 {
@@ -271,9 +357,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_three_tile_road),
+        cmocka_unit_test(test_road_ends_at_monastery),
         cmocka_unit_test(test_eight_point_city),
         cmocka_unit_test(test_nine_point_monastery),
         cmocka_unit_test(test_place_and_score_same_turn),
+        cmocka_unit_test(test_occupied_feature_refused),
         cmocka_unit_test(test_city_tie_shares_full_points),
         cmocka_unit_test(test_city_majority),
         cmocka_unit_test(test_final_scoring_incomplete),
@@ -282,9 +370,13 @@ int main(void)
         cmocka_unit_test(test_farmer_tie),
         cmocka_unit_test(test_farmer_two_cities),
         cmocka_unit_test(test_farmer_majority),
+        cmocka_unit_test(test_city_two_coats),
+        cmocka_unit_test(test_farmer_same_city_twice),
+        cmocka_unit_test(test_farmer_open_cities_worth_nothing),
         cmocka_unit_test(test_farmers_off),
         cmocka_unit_test(test_tile_fits_nowhere),
         cmocka_unit_test(test_road_loop),
+        cmocka_unit_test(test_city_through_one_tile_twice),
         cmocka_unit_test(test_city_closed_on_three_sides),
         cmocka_unit_test(test_five_players),
     };

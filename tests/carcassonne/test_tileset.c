@@ -44,11 +44,17 @@ static int parse(const char *path, struct carc_kind **kinds, int *n, int *start)
     return rc;
 }
 
-static const char *source_path(char *buf, size_t cap, const char *rel)
+/* Parse the tile set at `rel` under the source tree, failing the test on
+ * any error; the caller frees the returned kinds. */
+static struct carc_kind *parse_source(const char *rel, int *n, int *start)
 {
+    char path[1024];
     const char *src = getenv("CASTELLAN_SOURCE_DIR");
-    snprintf(buf, cap, "%s/%s", src ? src : ".", rel);
-    return buf;
+    snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    struct carc_kind *k;
+    if (parse(path, &k, n, start) != CAS_OK)
+        fail_msg("%s: %s", path, last_error);
+    return k;
 }
 
 static const struct carc_kind *kind(const struct carc_kind *k, int n, const char *id)
@@ -65,11 +71,8 @@ static const struct carc_kind *kind(const struct carc_kind *k, int n, const char
 static void test_base_totals(void **unused)
 {
     (void)unused;
-    char path[1024];
-    struct carc_kind *k;
     int n, start;
-    assert_int_equal(parse(source_path(path, sizeof path, "plugins/carcassonne/data/base.tiles"),
-                           &k, &n, &start), CAS_OK);
+    struct carc_kind *k = parse_source("plugins/carcassonne/data/base.tiles", &n, &start);
     int tiles = 0, cls[5] = {0}, coats = 0, edges[6] = {0};
     for (int i = 0; i < n; i++) {
         tiles += k[i].count;
@@ -103,11 +106,8 @@ static void test_base_totals(void **unused)
 static void test_expansion_shapes(void **unused)
 {
     (void)unused;
-    char path[1024];
-    struct carc_kind *k;
     int n, start;
-    assert_int_equal(parse(source_path(path, sizeof path, "tests/carcassonne/data/shapes.tiles"),
-                           &k, &n, &start), CAS_OK);
+    struct carc_kind *k = parse_source("tests/carcassonne/data/shapes.tiles", &n, &start);
     assert_string_equal(k[start].id, "IC-14");
     assert_int_equal(kind(k, n, "IC-1")->f[0].attr[2], 1);        /* cathedral */
     const struct carc_kind *inn = kind(k, n, "IC-14");
@@ -184,11 +184,8 @@ static void test_errors_name_file_and_line(void **unused)
 static void test_count_overrides(void **unused)
 {
     (void)unused;
-    char path[1024];
-    struct carc_kind *k;
     int n, start;
-    assert_int_equal(parse(source_path(path, sizeof path, "plugins/carcassonne/data/base.tiles"),
-                           &k, &n, &start), CAS_OK);
+    struct carc_kind *k = parse_source("plugins/carcassonne/data/base.tiles", &n, &start);
     if (cas__carc_apply_counts(&host, "*:0, D:2,E:3", k, n) != CAS_OK)
         fail_msg("%s", last_error);
     assert_int_equal(kind(k, n, "D")->count, 2);
