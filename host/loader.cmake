@@ -1,19 +1,15 @@
 # castellan-loader: finding, checking and loading plugins, resolving
 # expansions, and `castellan plugins`.  Included from host/CMakeLists.txt.
 add_library(castellan-loader STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/closest.c
   ${CMAKE_CURRENT_LIST_DIR}/cmd_plugins.c
-  ${CMAKE_CURRENT_LIST_DIR}/errtext.c
-  ${CMAKE_CURRENT_LIST_DIR}/inifile.c
   ${CMAKE_CURRENT_LIST_DIR}/install_dirs.c
   ${CMAKE_CURRENT_LIST_DIR}/load.c
   ${CMAKE_CURRENT_LIST_DIR}/manifest.c
   ${CMAKE_CURRENT_LIST_DIR}/registry.c
-  ${CMAKE_CURRENT_LIST_DIR}/resolve.c
-  ${CMAKE_CURRENT_LIST_DIR}/strlist.c)
+  ${CMAKE_CURRENT_LIST_DIR}/resolve.c)
 target_include_directories(castellan-loader PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(castellan-loader PUBLIC castellan::plugin-api PkgConfig::INIH
-  ${CMAKE_DL_LIBS})
+target_link_libraries(castellan-loader PUBLIC castellan::plugin-api castellan-text
+  PkgConfig::INIH ${CMAKE_DL_LIBS})
 # The install location is absolute so an installed castellan finds its
 # plugins wherever it is run from.
 if(IS_ABSOLUTE "${CASTELLAN_PLUGIN_INSTALL_DIR}")
