@@ -121,6 +121,18 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
     assert_string_equal(text1, text2);
 
+    /* Without hashes the record imports too, and gets the same hashes. */
+    castellan(state, &r, "export", "1", "--no-hashes", "-o", rec2, NULL);
+    assert_int_equal(r.status, 0);
+    slurp(rec2, text2, sizeof text2);
+    assert_null(strstr(text2, " #"));
+    castellan(state, &r, "import", rec2, NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "as game 3");
+    castellan(state, &r, "export", "3", "-o", rec2, NULL);
+    slurp(rec2, text2, sizeof text2);
+    assert_string_equal(text1, text2);
+
     castellan(state, &r, "replay", "2", NULL);
     assert_int_equal(r.status, 0);
     expect_text(r.out, "Game 2: fixture 1.0.0, seed 9, ");
