@@ -42,15 +42,16 @@ struct board_reader {
     int start_line[MAX_STARTS];
 };
 
-int board_neighbour(const struct board *b, int cell, int side)
+/* Fill b->next once the grid's size is known. */
+static void link_cells(struct board *b)
 {
-    int x = cell % b->w, y = cell / b->w;
     static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    x += dx[side];
-    y += dy[side];
-    if (x < 0 || y < 0 || x >= b->w || y >= b->h)
-        return -1;
-    return y * b->w + x;
+    for (int cell = 0; cell < b->w * b->h; cell++)
+        for (int side = 0; side < 4; side++) {
+            int x = cell % b->w + dx[side], y = cell / b->w + dy[side];
+            b->next[cell][side] =
+                (int16_t)(x < 0 || y < 0 || x >= b->w || y >= b->h ? -1 : y * b->w + x);
+        }
 }
 
 static struct start_space *start_by_letter(struct board *b, char letter)
@@ -68,8 +69,9 @@ static int read_grid_row(struct board_reader *r, int y)
     const char *row = lr->word[0];
     int w = (int)strlen(row);
     if (lr->nwords != 1)
-        return lines_fail(lr, "a grid row is one word of '.', '=' and start letters; "
-                          "remove the blanks");
+        return lines_fail(lr, "grid row '%s %s' has blanks: a row is one word of '.', '=' "
+                          "and start letters, and the grid ends with 'end'", lr->word[0],
+                          lr->word[1]);
     if (y == 0) {
         if (w < 3 || w > MAX_GRID_W)
             return lines_fail(lr, "grid rows must be 3 to %d characters wide, not %d",
@@ -130,6 +132,7 @@ static int read_grid(struct board_reader *r)
         return lines_fail(lr, "the grid has %d row(s); give at least 3", y);
     if (r->b->ninterior == 0)
         return lines_fail(lr, "the grid has no interior space ('.')");
+    link_cells(r->b);
     return CAS_OK;
 }
 

@@ -101,6 +101,7 @@ struct tower {
 struct board {
     int w, h;
     uint8_t cell[MAX_GRID];  /* enum cell_type */
+    int16_t next[MAX_GRID][4]; /* neighbour across each side, -1 off the grid */
     int ninterior;
     struct start_space start[MAX_STARTS];
     int nstarts;
@@ -246,7 +247,10 @@ int board_load(const struct cas_host *host, const char *path, const struct tiles
                struct board *out);
 extern const char *const effect_names[N_EFFECTS];
 /* Neighbouring cell of `cell` across `side`, or -1 off the grid. */
-int board_neighbour(const struct board *b, int cell, int side);
+static inline int board_neighbour(const struct board *b, int cell, int side)
+{
+    return b->next[cell][side];
+}
 
 /* ---------------------------------------------------------- features.c */
 

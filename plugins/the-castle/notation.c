@@ -86,8 +86,34 @@ static bool known_verb(const char *text)
     return false;
 }
 
+/* "place ID CELL DEG" read directly (the longest list to match against):
+ * the code, or 0 when the words do not name a cell and rotation. */
+static cas_action parse_place(const cas_state *s, const char *text)
+{
+    const struct board *b = &s->game->board;
+    char id[ID_LEN + 1], col, tail;
+    int row, deg;
+    if (s->drawn == NONE8 ||
+        sscanf(text, "place %9s %c%d %d%c", id, &col, &row, &deg, &tail) != 4 ||
+        strcmp(id, s->game->tiles.kind[s->drawn].id) != 0 || col < 'a' || col >= 'a' + b->w ||
+        row < 1 || row > b->h || deg < 0 || deg > 270 || deg % 90)
+        return 0;
+    cas_action a = act(A_PLACE, (unsigned)((row - 1) * b->w + (col - 'a')), (unsigned)deg / 90);
+    char canonical[64];
+    if (notation_text(s, a, canonical, sizeof canonical) < 0 || strcmp(canonical, text) != 0)
+        return 0; /* e.g. "d04": not the canonical spelling */
+    return a;
+}
+
 int notation_parse(const cas_state *s, const char *text, cas_action *out)
 {
+    if (s->phase == PH_PLACE && strncmp(text, "place ", 6) == 0) {
+        cas_action a = parse_place(s, text);
+        if (a && placement_fits(s, (int)act_a(a), s->drawn, (int)act_b(a))) {
+            *out = a;
+            return CAS_OK;
+        }
+    }
     struct action_list l;
     legal_list(s, &l);
     char buf[128];

@@ -170,19 +170,31 @@ static int chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t c
     return CAS_OK;
 }
 
+static bool is_legal(const cas_state *s, cas_action a)
+{
+    if (act_kind(a) == A_PLACE) /* the long list: check the one placement */
+        return s->phase == PH_PLACE && act_a(a) < (unsigned)(s->game->board.w * s->game->board.h) &&
+               act_b(a) < 4 && a == act(A_PLACE, act_a(a), act_b(a)) &&
+               placement_fits(s, (int)act_a(a), s->drawn, (int)act_b(a));
+    struct action_list l;
+    legal_list(s, &l);
+    for (size_t i = 0; i < l.n; i++)
+        if (l.a[i] == a)
+            return true;
+    return false;
+}
+
 static int apply(cas_state *s, cas_action a, const struct cas_event_sink *events)
 {
     if (s->phase == PH_OVER)
         return CAS_ETERMINAL;
-    struct action_list l;
-    legal_list(s, &l);
-    for (size_t i = 0; i < l.n; i++)
-        if (l.a[i] == a) {
-            turn_apply(s, a, events);
-            return CAS_OK;
-        }
-    cas_host_errorf(s->game->host, "action code %#llx is not legal now", (unsigned long long)a);
-    return CAS_EILLEGAL;
+    if (!is_legal(s, a)) {
+        cas_host_errorf(s->game->host, "action code %#llx is not legal now",
+                        (unsigned long long)a);
+        return CAS_EILLEGAL;
+    }
+    turn_apply(s, a, events);
+    return CAS_OK;
 }
 
 static int action_text(const cas_state *s, cas_action a, char *buf, size_t cap)
