@@ -135,9 +135,9 @@ static void test_board_file_errors(void **unused)
                    "bad.board:", "2 towers hold a wall tile but only 1 wall tiles are given");
     expect_refused(NULL, "provisional no\ngrid\n=====\n=...=\n====A\nend\n" BOARD_TAIL,
                    "bad.board:7:", "start space A touches no interior space");
-    /* the test tiles (34) do not fit in 3 spaces */
+    /* the test tiles (35) do not fit in 3 spaces */
     expect_refused(NULL, "provisional no\ngrid\n==A==\n=...=\n=====\nend\n" BOARD_TAIL,
-                   "bad.board:", "34 castle tiles do not fit in 3 interior spaces");
+                   "bad.board:", "35 castle tiles do not fit in 3 interior spaces");
     expect_refused(NULL, "provisional no\ngrid\n==A==\n=...=\n=====\n" BOARD_TAIL,
                    "bad.board:6:", "grid row 'start A' has blanks");
     expect_refused(NULL, "provisional no\ngrid\n==A==\n=...=\n=====\n", "bad.board:5:",

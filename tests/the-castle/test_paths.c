@@ -88,6 +88,27 @@ static void test_loop(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A figure-eight through e3, whose two curves are both on the path: 8
+ * pieces of path on 7 tiles, so 7 points: a tile counts once. */
+static void test_tile_crossed_twice_counts_once(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    tc_open(&g, "test.board", "test.tiles");
+    tc_turn(&g, "straight", "c2", 0, NULL);
+    tc_turn(&g, "curve", "d2", 90, "herald E+S");
+    tc_turn(&g, "curve", "e2", 180, NULL);
+    tc_turn(&g, "curve", "d3", 0, NULL);
+    tc_turn(&g, "bend2", "e3", 0, NULL);
+    tc_turn(&g, "curve", "f3", 180, NULL);
+    tc_turn(&g, "curve", "f4", 270, NULL);
+    tc_expect_scores(&g, 0, 0);
+    tc_turn(&g, "curve", "e4", 0, NULL);
+    tc_expect_event(&g, "Blue +7 path d2 E+S (7 tiles)");
+    tc_expect_scores(&g, 0, 7);
+    cas_test_game_close(&g);
+}
+
 /* Red's herald from A and Blue's from C meet: 7 tiles (both start spaces
  * included), one follower each, so nobody scores; both come home. */
 static void test_tie_scores_nothing(void **unused)
@@ -138,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_path_from_start_space_to_wall),
         cmocka_unit_test(test_fountain_and_square),
         cmocka_unit_test(test_loop),
+        cmocka_unit_test(test_tile_crossed_twice_counts_once),
         cmocka_unit_test(test_tie_scores_nothing),
         cmocka_unit_test(test_majority_takes_all),
     };
