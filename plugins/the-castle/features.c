@@ -195,7 +195,10 @@ int slots_text(const cas_state *s, unsigned node, char *buf, size_t cap)
 
 void cell_name(const struct board *b, int cell, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%c%d", 'a' + cell % b->w, cell / b->w + 1);
+    int row = cell / b->w + 1; /* at most MAX_GRID_H: two digits */
+    char text[4] = {(char)('a' + cell % b->w), row >= 10 ? (char)('0' + row / 10) : (char)('0' + row),
+                    row >= 10 ? (char)('0' + row % 10) : '\0', '\0'};
+    snprintf(buf, cap, "%s", text);
 }
 
 int largest_empty_group(const cas_state *s)

@@ -36,6 +36,33 @@ static void flush(struct view *v)
     v->len = 0;
 }
 
+/* Renders run at every step of a conformance check: the loops over cells,
+ * tiles and towers write with these rather than printf. */
+static void emit_bytes(struct view *v, const char *text, size_t n)
+{
+    if (v->len + n > sizeof v->buf)
+        flush(v);
+    memcpy(v->buf + v->len, text, n);
+    v->len += n;
+}
+
+static void emit(struct view *v, const char *text)
+{
+    emit_bytes(v, text, strlen(text));
+}
+
+static void emit_int(struct view *v, int n)
+{
+    char digits[16], *at = digits + sizeof digits;
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    do
+        *--at = (char)('0' + u % 10);
+    while (u /= 10);
+    if (n < 0)
+        *--at = '-';
+    emit_bytes(v, at, (size_t)(digits + sizeof digits - at));
+}
+
 static void emitf(struct view *v, const char *fmt, ...) CAS_PRINTF(2, 3);
 static void emitf(struct view *v, const char *fmt, ...)
 {
@@ -46,12 +73,7 @@ static void emitf(struct view *v, const char *fmt, ...)
     va_end(args);
     if (n < 0)
         return;
-    if ((size_t)n >= sizeof text)
-        n = (int)sizeof text - 1;
-    if (v->len + (size_t)n > sizeof v->buf)
-        flush(v);
-    memcpy(v->buf + v->len, text, (size_t)n);
-    v->len += (size_t)n;
+    emit_bytes(v, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
 }
 
 /* ------------------------------------------------------------ board */
@@ -156,20 +178,25 @@ static void cell_row(const cas_state *s, int cell, int row, char *out)
 static void text_board(struct view *v)
 {
     const struct board *b = &v->s->game->board;
-    emitf(v, "    ");
+    char line[4 + 3 * MAX_GRID_W + 2];
+    memcpy(line, "    ", 4);
     for (int x = 0; x < b->w; x++)
-        emitf(v, " %c ", 'a' + x);
-    emitf(v, "\n");
+        memcpy(line + 4 + 3 * x, (char[3]){' ', (char)('a' + x), ' '}, 3);
+    line[4 + 3 * b->w] = '\n';
+    emit_bytes(v, line, (size_t)(5 + 3 * b->w));
     for (int y = 0; y < b->h; y++)
         for (int row = 0; row < 3; row++) {
-            char line[3 * MAX_GRID_W + 1];
+            memcpy(line, "    ", 4);
+            if (row == 1) {
+                int n = y + 1;
+                line[0] = n >= 100 ? (char)('0' + n / 100) : ' ';
+                line[1] = n >= 10 ? (char)('0' + n / 10 % 10) : ' ';
+                line[2] = (char)('0' + n % 10);
+            }
             for (int x = 0; x < b->w; x++)
-                cell_row(v->s, y * b->w + x, row, line + 3 * x);
-            line[3 * b->w] = '\0';
-            if (row == 1)
-                emitf(v, "%3d %s\n", y + 1, line);
-            else
-                emitf(v, "    %s\n", line);
+                cell_row(v->s, y * b->w + x, row, line + 4 + 3 * x);
+            line[4 + 3 * b->w] = '\n';
+            emit_bytes(v, line, (size_t)(5 + 3 * b->w));
         }
 }
 
@@ -196,11 +223,15 @@ static void text_status(struct view *v)
     const struct board *b = &s->game->board;
     text_player(v, 0);
     text_player(v, 1);
-    emitf(v, "towers:");
-    for (int t = 0; t < b->ntowers; t++)
-        emitf(v, " %d/%d%s", b->tower[t].pos, (b->tower[t].pos + 1) % b->track,
-              s->tower_holds[t] ? "[?]" : "");
-    emitf(v, "\n");
+    emit(v, "towers:");
+    for (int t = 0; t < b->ntowers; t++) {
+        emit(v, " ");
+        emit_int(v, b->tower[t].pos);
+        emit(v, "/");
+        emit_int(v, (b->tower[t].pos + 1) % b->track);
+        emit(v, s->tower_holds[t] ? "[?]" : "");
+    }
+    emit(v, "\n");
     emitf(v, "bag %d tiles, %d set aside; %d empty spaces%s\n", s->nbag, s->set_aside,
           b->ninterior - (s->nplaced - b->nstarts),
           s->game->tiles.provisional || b->provisional ? "; provisional data" : "");
@@ -270,16 +301,22 @@ static void json_state(struct view *v)
         emitf(v, "\"%s\"", s->game->tiles.kind[s->drawn].id);
     else
         emitf(v, "null");
-    emitf(v, ",\"towers\":[");
-    for (int t = 0; t < b->ntowers; t++)
-        emitf(v, "%s{\"position\":%d,\"wall_tile\":%s}", t ? "," : "", b->tower[t].pos,
-              s->tower_holds[t] ? "true" : "false");
-    emitf(v, "],\"tiles\":[");
+    emit(v, ",\"towers\":[");
+    for (int t = 0; t < b->ntowers; t++) {
+        emit(v, t ? ",{\"position\":" : "{\"position\":");
+        emit_int(v, b->tower[t].pos);
+        emit(v, s->tower_holds[t] ? ",\"wall_tile\":true}" : ",\"wall_tile\":false}");
+    }
+    emit(v, "],\"tiles\":[");
     for (int i = 0; i < s->nplaced; i++) {
         cell_name(b, s->placed[i].cell, name, sizeof name);
-        emitf(v, "%s{\"cell\":\"%s\",\"tile\":\"%s\",\"rotation\":%d,\"start\":%s}", i ? "," : "",
-              name, s->game->tiles.kind[s->placed[i].kind].id, s->placed[i].rot * 90,
-              i < b->nstarts ? "true" : "false");
+        emit(v, i ? ",{\"cell\":\"" : "{\"cell\":\"");
+        emit(v, name);
+        emit(v, "\",\"tile\":\"");
+        emit(v, s->game->tiles.kind[s->placed[i].kind].id);
+        emit(v, "\",\"rotation\":");
+        emit_int(v, s->placed[i].rot * 90);
+        emit(v, i < b->nstarts ? ",\"start\":true}" : ",\"start\":false}");
     }
     emitf(v, "],\"followers\":[");
     for (int i = 0; i < s->nfigs; i++) {

@@ -66,45 +66,38 @@ static int claim(struct tile_reader *r, int slot, int feature, const char *part)
     return CAS_OK;
 }
 
-static int read_path_sides(struct tile_reader *r, const char *list, int feature)
+/* One '+'-separated part: a path's side (its middle), or a house's,
+ * tower's or court's side (both halves) or half. */
+static int claim_part(struct tile_reader *r, const char *part, bool path, int feature)
 {
-    char copy[64];
-    snprintf(copy, sizeof copy, "%s", list);
-    char *save = NULL;
-    for (char *part = strtok_r(copy, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
-        int side = part[1] ? -1 : side_of(part[0]);
+    int side = part[1] ? -1 : side_of(part[0]);
+    if (path) {
         if (side < 0)
             return lines_fail(&r->lr, "path side '%s' is not N, E, S or W; write e.g. 'path N+S'",
                               part);
         if (!(r->cur->rot[0].path_sides & (1u << side)))
             return lines_fail(&r->lr, "path side %s of tile %s has no path in its edges; "
                               "mark it 'P' in the tile line or drop it", part, r->cur->id);
-        int rc = claim(r, SLOT(side, MIDDLE), feature, part);
-        if (rc)
-            return rc;
+        return claim(r, SLOT(side, MIDDLE), feature, part);
     }
-    return CAS_OK;
+    if (side >= 0) {
+        int rc = claim(r, SLOT(side, 0), feature, part);
+        return rc ? rc : claim(r, SLOT(side, 2), feature, part);
+    }
+    int slot = half_slot(part);
+    if (slot < 0)
+        return lines_fail(&r->lr, "'%s' is neither a side (N E S W) nor a half "
+                          "(Nw Ne En Es Se Sw Ws Wn)", part);
+    return claim(r, slot, feature, part);
 }
 
-static int read_area_parts(struct tile_reader *r, const char *list, int feature)
+static int read_parts(struct tile_reader *r, const char *list, bool path, int feature)
 {
     char copy[64];
     snprintf(copy, sizeof copy, "%s", list);
     char *save = NULL;
     for (char *part = strtok_r(copy, "+", &save); part; part = strtok_r(NULL, "+", &save)) {
-        int side = part[1] ? -1 : side_of(part[0]);
-        int rc;
-        if (side >= 0) {
-            rc = claim(r, SLOT(side, 0), feature, part);
-            if (!rc)
-                rc = claim(r, SLOT(side, 2), feature, part);
-        } else {
-            int slot = half_slot(part);
-            if (slot < 0)
-                return lines_fail(&r->lr, "'%s' is neither a side (N E S W) nor a half "
-                                  "(Nw Ne En Es Se Sw Ws Wn)", part);
-            rc = claim(r, slot, feature, part);
-        }
+        int rc = claim_part(r, part, path, feature);
         if (rc)
             return rc;
     }
@@ -125,8 +118,7 @@ static int read_feature(struct tile_reader *r, int cls)
     int feature = k->nf++;
     struct feature_def *f = &k->f[feature];
     f->cls = (uint8_t)cls;
-    int rc = cls == C_PATH ? read_path_sides(r, lr->word[1], feature)
-                           : read_area_parts(r, lr->word[1], feature);
+    int rc = read_parts(r, lr->word[1], cls == C_PATH, feature);
     if (rc)
         return rc;
     for (int i = 2; i < lr->nwords; i++) {
