@@ -75,7 +75,7 @@ static void test_keep_enlarged_by_wall_tile(void **unused)
 }
 
 /* The rulebook's example court: 5 markets, one on the start space: 15 to
- * Red's merchant; Blue's open path scores nothing. */
+ * Red's merchant, which stays to the end; Blue's open path scores nothing. */
 static void set_up_court(struct cas_test_game *g)
 {
     tc_open(g, "test.board", "test.tiles");
@@ -98,6 +98,8 @@ static void test_court_markets(void **unused)
     play_court(&g);
     tc_expect_event(&g, "Red +15 court i3 N+E+S+W (5 markets x 3)");
     tc_expect_scores(&g, 15, 0);
+    /* the merchant stayed on its court to the end */
+    assert_int_equal(tc_state(&g)->p[0].supply, FOLLOWERS - 1);
     cas_test_game_close(&g);
 }
 
