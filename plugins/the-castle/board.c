@@ -88,8 +88,9 @@ static int read_grid_row(struct board_reader *r, int y)
         int cell = y * b->w + x;
         if (c == '.') {
             b->cell[cell] = CELL_INTERIOR;
-            if (++b->ninterior > MAX_INTERIOR)
+            if (b->ninterior == MAX_INTERIOR)
                 return lines_fail(lr, "more than %d interior spaces", MAX_INTERIOR);
+            b->interior[b->ninterior++] = (uint16_t)cell;
         } else if (c == '=') {
             b->cell[cell] = CELL_WALL;
         } else if (c >= 'A' && c < 'A' + MAX_STARTS) {

@@ -103,6 +103,7 @@ struct board {
     uint8_t cell[MAX_GRID];  /* enum cell_type */
     int16_t next[MAX_GRID][4]; /* neighbour across each side, -1 off the grid */
     int ninterior;
+    uint16_t interior[MAX_INTERIOR]; /* the interior cells, in cell order */
     struct start_space start[MAX_STARTS];
     int nstarts;
     int track;               /* track length: scores wrap past it */
@@ -259,6 +260,10 @@ static inline uint16_t root_of(const cas_state *s, unsigned node) { return s->no
  * tile along an edge, every path side facing a path side or the wall, every
  * other side facing a non-path side, the wall or an empty space. */
 bool placement_fits(const cas_state *s, int cell, int kind, int rot);
+/* What a tile on `cell` must have, as bits per side: it fits when its
+ * path sides & *care == *need.  False when the cell takes no tile (not an
+ * empty interior cell, or touching nothing). */
+bool cell_requirement(const cas_state *s, int cell, uint8_t *need, uint8_t *care);
 /* Put kind/rot on `cell`, joining features across edges and counting open
  * sides.  The roots of features this completes are appended to done[]
  * (*ndone, at most MAX_PENDING).  Returns the placement index. */

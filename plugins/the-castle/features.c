@@ -19,25 +19,28 @@ static const struct rotation *rot_of(const cas_state *s, const struct placement 
     return &s->game->tiles.kind[pl->kind].rot[pl->rot];
 }
 
-bool placement_fits(const cas_state *s, int cell, int kind, int rot)
+bool cell_requirement(const cas_state *s, int cell, uint8_t *need, uint8_t *care)
 {
     const struct board *b = &s->game->board;
     if (b->cell[cell] != CELL_INTERIOR || s->at[cell] != NONE8)
         return false;
-    const struct rotation *r = &s->game->tiles.kind[kind].rot[rot];
-    bool touches = false;
+    *need = *care = 0;
     for (int side = 0; side < 4; side++) {
         int n = board_neighbour(b, cell, side);
         if (n < 0 || s->at[n] == NONE8)
             continue; /* off the grid, wall or empty space: anything goes */
-        const struct placement *other = &s->placed[s->at[n]];
-        bool mine = r->path_sides & (1u << side);
-        bool theirs = rot_of(s, other)->path_sides & (1u << ((side + 2) % 4));
-        if (mine != theirs)
-            return false;
-        touches = true;
+        *care |= (uint8_t)(1u << side);
+        if (rot_of(s, &s->placed[s->at[n]])->path_sides & (1u << ((side + 2) % 4)))
+            *need |= (uint8_t)(1u << side);
     }
-    return touches;
+    return *care != 0;
+}
+
+bool placement_fits(const cas_state *s, int cell, int kind, int rot)
+{
+    uint8_t need, care;
+    return cell_requirement(s, cell, &need, &care) &&
+           (s->game->tiles.kind[kind].rot[rot].path_sides & care) == need;
 }
 
 /* Join b's set into a's (or the other way, smaller into larger). */

@@ -145,7 +145,11 @@ static int legal_actions(const cas_state *s, cas_action *buf, size_t cap, size_t
 {
     struct action_list l;
     legal_list(s, &l);
-    qsort(l.a, l.n, sizeof l.a[0], cmp_action);
+    size_t sorted = 1;
+    while (sorted < l.n && l.a[sorted - 1] < l.a[sorted])
+        sorted++;
+    if (sorted < l.n) /* only the scoring choices come unsorted */
+        qsort(l.a, l.n, sizeof l.a[0], cmp_action);
     *count = l.n;
     if (l.n > cap)
         return CAS_ENOSPC;

@@ -85,14 +85,24 @@ static void add(struct action_list *l, cas_action a)
         l->a[l->n++] = a;
 }
 
-static bool has_placement(const cas_state *s, int kind)
+/* The placements of `kind` (A_PLACE codes in ascending order) into l, or
+ * with l NULL just whether there is one. */
+static bool placements(const cas_state *s, int kind, struct action_list *l)
 {
     const struct board *b = &s->game->board;
-    for (int c = 0; c < b->w * b->h; c++)
-        for (int rot = 0; rot < 4; rot++)
-            if (placement_fits(s, c, kind, rot))
-                return true;
-    return false;
+    const struct rotation *rot = s->game->tiles.kind[kind].rot;
+    for (int i = 0; i < b->ninterior; i++) {
+        uint8_t need, care;
+        if (!cell_requirement(s, b->interior[i], &need, &care))
+            continue;
+        for (int r = 0; r < 4; r++)
+            if ((rot[r].path_sides & care) == need) {
+                if (!l)
+                    return true;
+                add(l, act(A_PLACE, b->interior[i], (unsigned)r));
+            }
+    }
+    return l && l->n;
 }
 
 int score_candidates(const cas_state *s, uint16_t *out)
@@ -109,7 +119,6 @@ int score_candidates(const cas_state *s, uint16_t *out)
 
 void legal_list(const cas_state *s, struct action_list *l)
 {
-    const struct board *b = &s->game->board;
     l->n = 0;
     switch (s->phase) {
     case PH_DRAW:
@@ -123,21 +132,16 @@ void legal_list(const cas_state *s, struct action_list *l)
                 add(l, act(A_REVEAL, (unsigned)w, 0));
         break;
     case PH_PLACE:
-        for (int c = 0; c < b->w * b->h; c++)
-            for (int rot = 0; rot < 4; rot++)
-                if (placement_fits(s, c, s->drawn, rot))
-                    add(l, act(A_PLACE, (unsigned)c, (unsigned)rot));
+        placements(s, s->drawn, l);
         break;
     case PH_FOLLOW: {
-        add(l, act(A_PASS, 0, 0));
-        if (!s->p[s->turn].supply)
-            break;
         const struct placement *pl = &s->placed[s->last];
-        for (int f = 0; f < s->game->tiles.kind[pl->kind].nf; f++) {
+        for (int f = 0; s->p[s->turn].supply && f < s->game->tiles.kind[pl->kind].nf; f++) {
             const struct node *root = &s->nodes[root_of(s, pl->node_base + f)];
             if (!root->figs[0] && !root->figs[1])
                 add(l, act(A_FOLLOW, (unsigned)f, 0));
         }
+        add(l, act(A_PASS, 0, 0));
         break;
     }
     case PH_SCORE: {
@@ -235,7 +239,7 @@ static void apply_draw(cas_state *s, int kind, const struct cas_event_sink *ev)
     const struct tile_kind *k = &s->game->tiles.kind[kind];
     s->bag[kind]--;
     s->nbag--;
-    if (has_placement(s, kind)) {
+    if (placements(s, kind, NULL)) {
         s->drawn = (uint8_t)kind;
         s->phase = PH_PLACE;
         return;
