@@ -215,7 +215,8 @@ static void test_check_good_and_broken(void **unused)
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
-/* A plugin that crashes the process still gets a report of where. */
+/* A plugin that crashes the process still gets a report of where, and the
+ * command that reproduces it. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -225,7 +226,9 @@ static void test_check_reports_a_crash(void **unused)
     assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
 #ifndef __SANITIZE_ADDRESS__
     if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
-                     "  game with seed 1, 2 players, at or after ply 6\n"))
+                     "  game with seed 1, 2 players, at or after ply 6\n"
+                     "  reproduce: castellan check fixture-broken-crash --plugin-path '"
+                     CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
         fail_msg("no crash report:\n%s", out);
 #endif
     free(out);
@@ -321,6 +324,19 @@ static void test_check_with_rules(void **unused)
            "--plugin-path '" CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2");
 }
 
+/* new-plugin refuses what it cannot write, naming the fix. */
+static void test_new_plugin_usage(void **unused)
+{
+    (void)unused;
+    expect("new-plugin", NULL, 2, "castellan new-plugin: give the new plugin's ID");
+    expect("new-plugin My_Game", NULL, 2, "\"My_Game\" is not a plugin id: a lower-case letter");
+    expect("new-plugin x --expansion-of castles-cards", NULL, 2,
+           "--expansion-of castles-cards: castellan has an expansion template for carcassonne "
+           "only");
+    expect("new-plugin x /dev/null", NULL, 1, "/dev/null exists and is not a folder");
+    expect("new-plugin --help", NULL, 0, "usage: castellan new-plugin ID [--expansion-of GAME]");
+}
+
 /* The reproduce line runs as printed and fails the same way. */
 static void test_reproduce_line_runs(void **unused)
 {
@@ -380,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_bad_rules_for_check_and_bench),
         cmocka_unit_test(test_check_with_rules),
         cmocka_unit_test(test_reproduce_line_runs),
+        cmocka_unit_test(test_new_plugin_usage),
         cmocka_unit_test(test_bench_compares_with_the_game_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
