@@ -56,8 +56,9 @@ int cas__am_abbey_actor(void *xctx, const cas_carc *c)
     const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = api->xstate_const(c, xctx);
     int p = api->active_player(c);
-    if (st->abbey_used >> p & 1)
-        return CAS_CARC_PHASE_SKIP;
+    if (st->abbey_used >> p & 1 || __builtin_popcount(st->abbey_used) >=
+                                         api->tile_kind_count(api->game(c), ctx->abbey))
+        return CAS_CARC_PHASE_SKIP; /* used, or the game's abbeys (`tiles`) are */
     if (api->bag_left(c) == 0 && (!ctx->final_abbey_round || st->final_seen >> p & 1))
         return CAS_CARC_PHASE_SKIP;
     size_t holes = 0;

@@ -7,9 +7,11 @@
  *    completed city, majority; a winner's pig 1 more) and they go home;
  *  - a tile that joined farmers to a barn's field scores those farmers 1 per
  *    completed city (a pig 1 more: 2) and they go home.
- * No farmer may be deployed into a field with a barn (veto_deploy); a pig
- * may, beside its owner's farmer on the joining tile.  At the end every
- * barn scores 4 per completed city of its field (final_scoring).
+ * No farmer may be deployed into a field with a barn: the barn is a figure
+ * on it, so the engine's occupancy rule refuses every figure kind that does
+ * not join (a pig joins, beside its owner's farmer on the joining tile).
+ * At the end every barn scores 4 per completed city of its field
+ * (final_scoring).
  */
 #include "abbey_mayor.h"
 
@@ -26,19 +28,6 @@ int cas__am_barn_can_deploy(void *xctx, const cas_carc *c, int player,
     (void)player;
     const struct am_ctx *ctx = xctx;
     return cas__am_has_figure(ctx, c, -1, ctx->barn, feature);
-}
-
-/* VETO: nothing but a barn (its own rule) or a pig (beside its farmer on a
- * joining tile) goes into a field with a barn.  Barns stand only in fields,
- * so a feature holding one is a field. */
-int cas__am_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
-                        cas_carc_feature f)
-{
-    (void)player;
-    const struct am_ctx *ctx = xctx;
-    if (kind == ctx->barn || kind == ctx->pig)
-        return 0;
-    return cas__am_has_figure(ctx, c, -1, ctx->barn, f);
 }
 
 /* CHAIN: a field scored for joining a barn's field is worth 1 per city
