@@ -27,6 +27,8 @@
  *   FIRST     hooks run in order until one returns something other than
  *             CAS_CARC_NO_ANSWER; that answer is used, otherwise the
  *             engine's default.
+ *   ANY       (1.2) every expansion's hook runs, in order; the answer is
+ *             yes if any returned nonzero.
  *
  * Everything an expansion keeps per game state lives in its state block:
  * state_size bytes of plain data (fixed-width integers, no pointers) that the
@@ -184,8 +186,7 @@ struct cas_carc_hooks {
      * this turn's tile completed and before the AFTER_SCORING phases: what
      * else the turn's tile or figure causes to score (barn fields). */
     void (*turn_scoring)(void *xctx, cas_carc *c, int player);
-    /* ANY (every expansion's hook runs, in order; the answer is yes if any
-     * returned nonzero): the bag is empty at the start of `player`'s turn
+    /* ANY: the bag is empty at the start of `player`'s turn
      * and the BEFORE_DRAW phases placed nothing.  Yes: the turn passes to
      * the next player, whose BEFORE_DRAW phases are asked in turn (a final
      * round of tiles from hand); no: the game ends.  An expansion must say
