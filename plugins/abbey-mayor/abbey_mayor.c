@@ -30,7 +30,9 @@ static const struct cas_option_spec am_options[] = {
 
 int cas__am_text_result(int len, size_t cap)
 {
-    return len >= 0 && (size_t)len < cap ? len : CAS_ENOSPC;
+    if (len < 0)
+        return CAS_EINVAL;
+    return (size_t)len < cap ? len : CAS_ENOSPC;
 }
 
 int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
@@ -166,7 +168,9 @@ static int am_render(void *xctx, const cas_carc *c, int viewer,
         rc = cas_writef(out, "{\"abbey_held\":[");
         for (int p = 0; rc >= 0 && p < players; p++)
             rc = cas_writef(out, "%s%d", p ? "," : "", !(st->abbey_used >> p & 1));
-        return rc < 0 ? rc : cas_writef(out, "]}") < 0 ? CAS_EIO : CAS_OK;
+        if (rc >= 0)
+            rc = cas_writef(out, "]}");
+        return rc < 0 ? rc : CAS_OK;
     }
     rc = cas_writef(out, "abbeys in hand:");
     for (int p = 0; rc >= 0 && p < players; p++)

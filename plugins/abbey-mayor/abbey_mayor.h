@@ -84,7 +84,8 @@ void cas__am_final_scoring(void *xctx, cas_carc *c);
  * player < 0)? */
 int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
                        cas_carc_feature f);
-/* The text of a phase action into buf: the length, or CAS_ENOSPC. */
+/* What a phase's text() returns for snprintf's result `len` into a
+ * buffer of `cap` bytes: the length, CAS_ENOSPC, or CAS_EINVAL. */
 int cas__am_text_result(int len, size_t cap);
 
 #endif
