@@ -361,6 +361,9 @@ static void test_wagon_two_moves(void **unused)
                          texts, sizeof texts);
     assert_non_null(strstr(g.events, "Red +6 city (3 tiles, 0 coats)\n"));
     assert_int_equal(g.vt->current(g.state), 0); /* Red decides in Blue's turn */
+    char *text = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT);
+    assert_non_null(strstr(text, "Red decides: wagon (in Blue's turn)\n"));
+    free(text);
     assert_string_equal(texts, "wagon home\nwagon 0,0 road E+W\nwagon 1,-1 monastery\n");
     cas_test_play_record(&g, "wagon 0,0 road E+W\n"
                              "draw A\nplace A -1,0 270\npass\n");
