@@ -321,6 +321,9 @@ struct cas_carc_api {
      * ESCORTED ones left alone).  For expansions that score a feature
      * outside the engine's moments (a field when a barn arrives). */
     int (*score_feature)(cas_carc *c, cas_carc_feature f, enum cas_carc_when when);
+    /* The class of feature f in O(1) (feature_info also measures it), or
+     * 0 for no feature. */
+    int (*feature_class)(const cas_carc *c, cas_carc_feature f);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

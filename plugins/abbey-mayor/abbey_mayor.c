@@ -84,7 +84,7 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     *xctx = ctx;
     ctx->api = api;
     ctx->host = host;
-    if (api->abi_minor < 2 || !CAS_HAS_FIELD(api, struct cas_carc_api, score_feature)) {
+    if (api->abi_minor < 2 || !CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
         cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.%d; this "
                         "game provides %u.%u", CAS_CARC_ABI_MAJOR, CAS_CARC_ABI_MINOR,
                         api->abi_major, api->abi_minor);
@@ -119,8 +119,9 @@ static void am_state_init(void *xctx, cas_carc *c, void *xstate)
         st->barn_part[p] = AM_NO_PART;
 }
 
-/* Sound when every bit names a seat, flags are flags, wagons wait only for
- * seats, and a barn stands where its owner's barn is out. */
+/* Sound when every bit names a seat, flags are flags, the holes are the
+ * board's, wagons wait only for seats, and a barn stands where its owner's
+ * barn is out. */
 static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
 {
     const struct am_ctx *ctx = xctx;
@@ -128,7 +129,9 @@ static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
     const struct am_state *st = xstate;
     int players = api->nplayers(api->game(c));
     unsigned seats = (1u << players) - 1;
-    if ((st->abbey_used | st->final_seen | st->barn_scored) & ~seats || st->join_scoring)
+    if ((st->abbey_used | st->final_seen | st->barn_scored) & ~seats || st->join_scoring ||
+        (cas__am_abbey_held(ctx, c, st) && st->holes != cas__am_count_holes(ctx, c)) ||
+        st->wagons_waiting > players)
         return CAS_ECORRUPT;
     for (int p = 0; p < AM_MAX_PLAYERS; p++) {
         const struct am_wagon *w = &st->wagons[p];
@@ -185,6 +188,7 @@ static int am_render(void *xctx, const cas_carc *c, int viewer,
 
 static const struct cas_carc_hooks am_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
+    .tile_placed = cas__am_tile_placed,
     .feature_scored = cas__am_feature_scored,
     .feature_points = cas__am_feature_points,
     .final_scoring = cas__am_final_scoring,

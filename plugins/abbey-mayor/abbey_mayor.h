@@ -42,6 +42,9 @@ struct am_state {
     uint8_t final_seen;  /* bit per seat: had its turn of the final round */
     uint8_t join_scoring; /* a barn join is being scored: 1 per city */
     uint8_t barn_scored; /* bit per seat: its barn's placement was handled */
+    uint16_t holes;      /* empty spaces with a tile on all four sides, kept
+                            while some seat may still place an abbey */
+    uint16_t wagons_waiting; /* how many wagons this turn's scorings freed */
     struct am_wagon wagons[AM_MAX_PLAYERS];
     uint16_t barn_part[AM_MAX_PLAYERS]; /* where each barn stands */
 };
@@ -56,6 +59,14 @@ int cas__am_abbey_text(void *xctx, const cas_carc *c, uint64_t payload, char *bu
                      size_t cap);
 int cas__am_abbey_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload);
 int cas__am_bag_empty(void *xctx, cas_carc *c, int player);
+/* CALL-ALL tile_placed: keep the count of holes. */
+void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile);
+/* May some seat still place an abbey (not all placed, the game's count
+ * of abbeys not reached)? */
+int cas__am_abbey_held(const struct am_ctx *ctx, const cas_carc *c,
+                       const struct am_state *st);
+/* Holes on the board now, counted from scratch (state_check). */
+int cas__am_count_holes(const struct am_ctx *ctx, const cas_carc *c);
 
 /* ------------------------------------------------------------ wagon.c */
 /* The AFTER_SCORING phase `wagon` (cas_carc_phase contract). */

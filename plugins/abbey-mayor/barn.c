@@ -77,6 +77,16 @@ static int has_farmer(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feat
     return 0;
 }
 
+/* Is one of the barns on the board (their places are kept) in f? */
+static int holds_barn(const struct cas_carc_api *api, const cas_carc *c,
+                      const struct am_state *st, cas_carc_feature f)
+{
+    for (int p = 0; p < AM_MAX_PLAYERS; p++)
+        if (st->barn_part[p] != AM_NO_PART && api->same_feature(c, f, st->barn_part[p]))
+            return 1;
+    return 0;
+}
+
 /* Fields of the placed tile that now hold a barn and farmers were joined
  * by it (farmers never go into a barn's field otherwise): 1 per city. */
 static void score_joins(const struct am_ctx *ctx, cas_carc *c, struct am_state *st)
@@ -87,8 +97,8 @@ static void score_joins(const struct am_ctx *ctx, cas_carc *c, struct am_state *
     if (api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        if (!cas__am_has_figure(ctx, c, -1, ctx->barn, parts[i]) ||
-            !has_farmer(ctx, c, parts[i]))
+        if (api->feature_class(c, parts[i]) != CAS_CARC_FIELD ||
+            !holds_barn(api, c, st, parts[i]) || !has_farmer(ctx, c, parts[i]))
             continue;
         st->join_scoring = 1;
         api->score_feature(c, parts[i], CAS_CARC_DURING);
@@ -101,8 +111,9 @@ void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
     struct am_state *st = api->xstate(c, xctx);
-    if (api->placed_tile(c) < 0 || player >= AM_MAX_PLAYERS)
-        return;
+    if (api->placed_tile(c) < 0 || player >= AM_MAX_PLAYERS ||
+        (st->barn_scored == 0 && api->supply(c, player, ctx->barn) > 0))
+        return; /* no barn on the board: nothing to score */
     cas_carc_feature barn = new_barn(ctx, c, player);
     if (barn != CAS_CARC_NO_FEATURE) {
         st->barn_scored |= (uint8_t)(1u << player);

@@ -17,6 +17,7 @@
 
 #define WAGON_HOME 0
 #define WAGON_PARTS_MAX 64 /* parts on one tile, at the most */
+#define WAGON_DESTINATIONS_MAX 1024
 
 /* CALL-ALL: wagons on a feature scored during the game wait for a move. */
 void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_feature f,
@@ -39,6 +40,7 @@ void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_featur
         struct am_wagon *w = &st->wagons[on[i].player];
         *w = (struct am_wagon){.player = (uint8_t)on[i].player, .waiting = 1,
                                .part = (uint16_t)api->figure_part(c, on[i].id)};
+        st->wagons_waiting++;
     }
 }
 
@@ -47,32 +49,32 @@ void cas__am_turn_end(void *xctx, cas_carc *c, int player)
     (void)player;
     struct am_state *st = ((const struct am_ctx *)xctx)->api->xstate(c, xctx);
     memset(st->wagons, 0, sizeof st->wagons);
+    st->wagons_waiting = 0;
 }
 
 /* May a wagon move onto part p: a road, city or cloister part of a feature
- * that is neither complete nor occupied? */
+ * that is neither complete nor occupied?  The cheap tests first. */
 static int open_destination(const struct cas_carc_api *api, const cas_carc *c,
                             cas_carc_feature p)
 {
+    if (api->feature_class(c, p) == CAS_CARC_FIELD)
+        return 0;
     struct cas_carc_figure on[1];
     size_t n;
     if (api->figures_on(c, p, on, 1, &n) == CAS_ENOSPC || n > 0)
         return 0;
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    return api->feature_info(c, p, &info) == CAS_OK && info.cls != CAS_CARC_FIELD &&
-           !info.complete;
+    return api->feature_info(c, p, &info) == CAS_OK && !info.complete;
 }
 
 static int ends_here(const struct cas_carc_api *api, const cas_carc *c, cas_carc_feature p)
 {
     unsigned sides = api->part_edges(c, p);
-    struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    return sides && !(sides & (sides - 1)) && api->feature_info(c, p, &info) == CAS_OK &&
-           info.cls == CAS_CARC_ROAD;
+    return sides && !(sides & (sides - 1)) && api->feature_class(c, p) == CAS_CARC_ROAD;
 }
 
-/* C1: on tile `tile`, is part p joined to a part of the scored feature by
- * a road ending there (either of them)? */
+/* C1: on its tile (parts[0..n)), is part p joined to a part of the scored
+ * feature by a road ending there (either of them)? */
 static int connected_on_tile(const struct cas_carc_api *api, const cas_carc *c,
                              const cas_carc_feature *parts, size_t n, cas_carc_feature p,
                              cas_carc_feature scored)
@@ -84,42 +86,52 @@ static int connected_on_tile(const struct cas_carc_api *api, const cas_carc *c,
     return 0;
 }
 
-static void emit(uint64_t *payloads, size_t cap, size_t *n, cas_carc_feature p)
-{
-    if (*n < cap)
-        payloads[*n] = (uint64_t)p + 1;
-    (*n)++;
-}
-
-/* The destinations of a wagon that stood on `from`, as payloads (part + 1)
- * counted into *n; ascending as tiles are visited in placement order. */
-static void destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature from,
-                         uint64_t *payloads, size_t cap, size_t *n)
+/* The destinations on placement `tile` into found[*n...] (at most cap);
+ * with C1, only those connected to the scored feature `from` is part of. */
+static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int tile,
+                              cas_carc_feature from, cas_carc_feature *found, size_t cap,
+                              size_t *n)
 {
     const struct cas_carc_api *api = ctx->api;
+    cas_carc_feature parts[WAGON_PARTS_MAX];
+    size_t np;
+    if (tile < 0 || api->tile_features(c, tile, parts, WAGON_PARTS_MAX, &np) != CAS_OK)
+        return;
+    for (size_t i = 0; i < np && *n < cap; i++)
+        if (open_destination(api, c, parts[i]) &&
+            (ctx->reach == AM_REACH_C2 || connected_on_tile(api, c, parts, np, parts[i], from)))
+            found[(*n)++] = parts[i];
+}
+
+/* The destinations of a wagon that stood on `from`, ascending (parts are
+ * numbered in placement order); at most cap, so cap 1 asks whether there
+ * is any.  C2: the wagon's tile and the 8 around it; C1: the tiles of the
+ * scored feature. */
+static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature from,
+                           cas_carc_feature *found, size_t cap)
+{
+    const struct cas_carc_api *api = ctx->api;
+    size_t n = 0;
+    if (ctx->reach == AM_REACH_C1) {
+        int tiles = api->tile_count(c);
+        for (int t = 0; t < tiles && n < cap; t++)
+            tile_destinations(ctx, c, t, from, found, cap, &n);
+        return n;
+    }
     struct cas_carc_tile_info at = {.struct_size = sizeof at};
     if (api->tile_info(c, api->part_tile(c, from), &at) != CAS_OK)
-        return;
-    int tiles = api->tile_count(c);
-    for (int t = 0; t < tiles; t++) {
-        struct cas_carc_tile_info ti = {.struct_size = sizeof ti};
-        cas_carc_feature parts[WAGON_PARTS_MAX];
-        size_t np;
-        if (api->tile_info(c, t, &ti) != CAS_OK ||
-            api->tile_features(c, t, parts, WAGON_PARTS_MAX, &np) != CAS_OK)
-            continue;
-        int near = ti.x >= at.x - 1 && ti.x <= at.x + 1 && ti.y >= at.y - 1 && ti.y <= at.y + 1;
-        if (ctx->reach == AM_REACH_C2 && !near)
-            continue;
-        for (size_t i = 0; i < np; i++) {
-            if (!open_destination(api, c, parts[i]))
-                continue;
-            if (ctx->reach == AM_REACH_C1 &&
-                !connected_on_tile(api, c, parts, np, parts[i], from))
-                continue;
-            emit(payloads, cap, n, parts[i]);
+        return 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1 && n < cap; dx++)
+            tile_destinations(ctx, c, api->tile_at(c, at.x + dx, at.y + dy), from, found, cap,
+                              &n);
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen parts */
+        for (size_t j = i; j > 0 && found[j - 1] > found[j]; j--) {
+            cas_carc_feature t = found[j];
+            found[j] = found[j - 1];
+            found[j - 1] = t;
         }
-    }
+    return n;
 }
 
 /* The waiting wagon whose owner decides now: clockwise from the active
@@ -131,11 +143,8 @@ static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc 
     int players = api->nplayers(api->game(c)), active = api->active_player(c);
     for (int i = 0; i < players; i++) {
         const struct am_wagon *w = &st->wagons[(active + i) % players];
-        size_t n = 0;
-        if (!w->waiting)
-            continue;
-        destinations(ctx, c, w->part, NULL, 0, &n);
-        if (n > 0)
+        cas_carc_feature any;
+        if (w->waiting && destinations(ctx, c, w->part, &any, 1) > 0)
             return w;
     }
     return NULL;
@@ -143,7 +152,11 @@ static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc 
 
 int cas__am_wagon_actor(void *xctx, const cas_carc *c)
 {
-    const struct am_wagon *w = deciding(xctx, c);
+    const struct am_ctx *ctx = xctx;
+    const struct am_state *st = ctx->api->xstate_const(c, xctx);
+    if (!st->wagons_waiting)
+        return CAS_CARC_PHASE_SKIP; /* the common case: no wagon was freed */
+    const struct am_wagon *w = deciding(ctx, c);
     return w ? w->player : CAS_CARC_PHASE_SKIP;
 }
 
@@ -151,14 +164,15 @@ int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
                         size_t *count)
 {
     const struct am_wagon *w = deciding(xctx, c);
-    size_t n = 0;
-    if (cap > 0)
-        payloads[0] = WAGON_HOME;
-    n++;
-    if (w)
-        destinations(xctx, c, w->part, payloads, cap, &n);
-    *count = n;
-    return n > cap ? CAS_ENOSPC : CAS_OK;
+    cas_carc_feature found[WAGON_DESTINATIONS_MAX];
+    size_t n = w ? destinations(xctx, c, w->part, found, WAGON_DESTINATIONS_MAX) : 0;
+    *count = n + 1;
+    if (n + 1 > cap)
+        return CAS_ENOSPC;
+    payloads[0] = WAGON_HOME;
+    for (size_t i = 0; i < n; i++)
+        payloads[i + 1] = (uint64_t)found[i] + 1;
+    return CAS_OK;
 }
 
 int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload)

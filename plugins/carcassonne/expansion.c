@@ -621,6 +621,12 @@ static int api_score_feature(cas_carc *c, cas_carc_feature f, enum cas_carc_when
     return CAS_OK;
 }
 
+static int api_feature_class(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) ? cas__carc_feature_class(s, f) : 0;
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -660,4 +666,5 @@ const struct cas_carc_api cas__carc_api = {
     .part_text = api_part_text,
     .part_edges = api_part_edges,
     .score_feature = api_score_feature,
+    .feature_class = api_feature_class,
 };

@@ -61,18 +61,24 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
     return !cas__carc_hook_veto_deploy(s, player, figkind, root);
 }
 
-/* The field node of the tile at x,y whose two half-edges meeting at its
- * corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1. */
+/* The field node of cell `sub` of placement t whose two half-edges
+ * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1. */
+static int tile_corner_field(const struct cas_state *s, const struct carc_tile *t, int sub,
+                             int q)
+{
+    const struct carc_rot *r = &s->game->kinds[t->kind].rot[t->rot];
+    uint8_t a = r->seg[sub][q][0], b = r->seg[sub][(q + 3) % 4][2];
+    return a != 0xFF && a == b ? t->node_base + a : -1;
+}
+
+/* The same for the tile at x,y, or -1 for an empty space. */
 static int corner_field(const struct cas_state *s, int x, int y, int q)
 {
     int ci = cas__carc_cell_find(s, x, y);
     if (ci < 0 || C_CELLS(s)[ci].tile == CARC_NONE)
         return -1;
     const struct carc_cell *cell = &C_CELLS(s)[ci];
-    const struct carc_tile *t = &C_TILES(s)[cell->tile];
-    const struct carc_rot *r = &s->game->kinds[t->kind].rot[t->rot];
-    uint8_t a = r->seg[cell->sub][q][0], b = r->seg[cell->sub][(q + 3) % 4][2];
-    return a != 0xFF && a == b ? t->node_base + a : -1;
+    return tile_corner_field(s, &C_TILES(s)[cell->tile], cell->sub, q);
 }
 
 /* Corner q of the placed tile: the placed tile's field there if all four
@@ -84,13 +90,11 @@ static int placed_corner_field(const struct cas_state *s, int q)
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     if (s->game->kinds[t->kind].ncells != 1)
         return -1;
-    int px = t->x + point_dx[q], py = t->y + point_dy[q], mine = -1;
-    for (int i = 0; i < 4; i++) { /* tile i around the point has it as corner i */
-        int node = corner_field(s, px + around_dx[i], py + around_dy[i], i);
-        if (node < 0)
+    int px = t->x + point_dx[q], py = t->y + point_dy[q];
+    int mine = tile_corner_field(s, t, 0, q); /* the placed tile's own first */
+    for (int i = 0; i < 4 && mine >= 0; i++) /* tile i around the point: corner i */
+        if (i != q && corner_field(s, px + around_dx[i], py + around_dy[i], i) < 0)
             return -1;
-        mine = i == q ? node : mine;
-    }
     return mine;
 }
 

@@ -495,7 +495,7 @@ static void test_notation_and_state_block(void **unused)
     assert_int_equal(g.vt->serialize(g.state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
                      CAS_OK);
     /* the block is the last bytes: abbey_used first */
-    const size_t block = 4 + 6 * 4 + 6 * 2;
+    const size_t block = 4 + 2 * 2 + 6 * 4 + 6 * 2;
     bytes[len - block] = 0x80;
     cas_state *back;
     assert_int_equal(g.vt->deserialize(g.game, bytes, len, &back), CAS_ECORRUPT);
