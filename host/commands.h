@@ -28,6 +28,9 @@ int cas__cmd_check(int argc, char **argv);
 /* castellan bench [--game ID] [--players N] [--games N] ... (cmd_bench.c) */
 int cas__cmd_bench(int argc, char **argv);
 
+/* castellan tournament --agents A,B [--game ID] [--games N] ... (cmd_tournament.c) */
+int cas__cmd_tournament(int argc, char **argv);
+
 /* ---- save commands (saves component) ---- */
 
 /* castellan saves list [--campaign NAME] | show ID | delete ID (cmd_saves.c) */
