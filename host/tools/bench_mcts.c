@@ -51,14 +51,39 @@ static int time_search(struct cas__bench *b, const cas_state *state,
     return rc;
 }
 
+/* Bare random playouts from `state`, as many as the search's iterations:
+ * what an iteration costs beyond its playout shows against this. */
+static int time_playouts(struct cas__bench *b, const cas_state *state, uint64_t n,
+                         double *rate)
+{
+    struct cas__match *m = b->match;
+    struct cas__actions list = {0};
+    cas_state *work = NULL;
+    int rc = m->vt->state_clone(state, &work);
+    double start = cas__bench_now();
+    for (uint64_t i = 0; rc == CAS_OK && i < n; i++) {
+        rc = m->vt->state_copy(work, state);
+        for (uint32_t ply = 1; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL;
+             ply++)
+            rc = cas__random_step(m, work, &list, b->seed + i, ply);
+    }
+    *rate = (double)n / (cas__bench_now() - start);
+    if (work)
+        m->vt->state_free(work);
+    cas__actions_free(&list);
+    return rc;
+}
+
 int cas__bench_mcts(struct cas__bench *b)
 {
     struct cas__actions legal = {0};
     cas_state *state = NULL;
     unsigned cores = cas__mcts_cores();
     uint64_t iterations = (uint64_t)b->games * ITERATIONS_PER_GAME;
-    double one = 0, all = 0;
+    double one = 0, all = 0, bare = 0;
     int rc = first_decision(b, &state, &legal);
+    if (rc == CAS_OK)
+        rc = time_playouts(b, state, iterations, &bare);
     if (rc == CAS_OK)
         rc = time_search(b, state, &legal, 1, iterations, &one);
     if (rc == CAS_OK)
@@ -67,6 +92,9 @@ int cas__bench_mcts(struct cas__bench *b)
         fprintf(b->out, "  %-22s %12.0f iterations/s  (1 thread, %llu iterations, random "
                 "playouts to the end, first decision)\n",
                 "mcts 1 core", one, (unsigned long long)iterations);
+        fprintf(b->out, "  %-22s %12.0f playouts/s  (bare random playouts from the same "
+                "decision: an iteration costs %.2fx one)\n",
+                "vs bare playouts", bare, bare / one);
         fprintf(b->out, "  %-22s %12.0f iterations/s  (%u threads, %llu iterations each)\n",
                 "mcts all cores", all, cores, (unsigned long long)iterations);
         fprintf(b->out, "  %-22s %11.2fx  (ideal %ux; a shared or busy machine gives "
