@@ -426,6 +426,27 @@ static void test_iteration_budget_is_exact(void **unused)
     cas__match_close(&m);
 }
 
+/* A time budget ends the search on the clock; what is asserted holds
+ * however fast the machine is: a legal choice from whole iterations. */
+static void test_time_budget_ends(void **unused)
+{
+    (void)unused;
+    struct cas__match m;
+    struct cas__mcts_stats st;
+    cas_test_match_open(&m, &secret_plugin, 2, NULL);
+    cas_state *s = dealt(&m, 0);
+    struct cas__mcts_params p = params_of(0, 2);
+    p.millis = 1;
+    assert_true(search_once(&m, s, &p, 5, 1, &st) < SECRETS);
+    assert_true(st.iterations >= 2); /* each thread checks the clock after some */
+    p.iterations = 0;
+    p.millis = 0;
+    struct cas__mcts *search;
+    assert_int_equal(cas__mcts_new(&p, &search), CAS_EINVAL);
+    m.vt->state_free(s);
+    cas__match_close(&m);
+}
+
 static void test_same_seed_same_choice(void **unused)
 {
     (void)unused;
@@ -515,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_without_determinize_the_secret_leaks),
         cmocka_unit_test(test_legal_and_reproducible_in_every_game),
         cmocka_unit_test(test_iteration_budget_is_exact),
+        cmocka_unit_test(test_time_budget_ends),
         cmocka_unit_test(test_same_seed_same_choice),
         cmocka_unit_test(test_specs_make_searches),
         cmocka_unit_test(test_advise_asks_a_bot),
