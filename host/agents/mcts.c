@@ -292,21 +292,22 @@ static int greedy_action(struct worker *w, int actor, cas_action *out)
 }
 
 /* Play w->work on to the end, or for rollout_limit actions when the plugin
- * can evaluate; the final (or estimated) returns into w->scores. */
+ * projects returns; the final (or projected) returns into w->scores. */
 static int playout(struct worker *w)
 {
     struct cas__match *m = w->d->match;
     const struct cas_game_vtable *vt = m->vt;
     const struct cas__mcts_params *p = &w->search->params;
-    int can_evaluate = CAS_HAS_FIELD(vt, struct cas_game_vtable, evaluate) && vt->evaluate;
+    int can_project = CAS_HAS_FIELD(vt, struct cas_game_vtable, projected_returns) &&
+                      vt->projected_returns;
     int rc = CAS_OK;
     for (uint32_t steps = 0; rc == CAS_OK; steps++) {
         int actor = vt->current(w->work);
         cas_action action = 0;
         if (actor == CAS_ACTOR_TERMINAL)
             return vt->returns(w->work, w->scores, (size_t)m->nplayers);
-        if (can_evaluate && p->rollout_limit && steps >= p->rollout_limit)
-            return vt->evaluate(w->work, w->scores, (size_t)m->nplayers);
+        if (can_project && p->rollout_limit && steps >= p->rollout_limit)
+            return vt->projected_returns(w->work, w->scores, (size_t)m->nplayers);
         if (steps >= MAX_PLAYOUT)
             return CAS_EINVAL;
         if (actor == CAS_ACTOR_CHANCE) {

@@ -7,7 +7,7 @@
  * information-set MCTS: every iteration searches a fresh determinization
  * of what the deciding player may see, and children are chosen among those
  * legal in it (UCB counted over availability).  Playouts are random or
- * greedy, and may stop early at the plugin's evaluate.  Root
+ * greedy, and may stop early at the plugin's projected_returns.  Root
  * parallelization: each thread grows its own tree from its own sub-stream
  * of the player's PRNG stream and the root visits are summed, so a search
  * is a pure function of (seed, ply, player, state, thread count) under an
@@ -34,8 +34,8 @@ struct cas__mcts_params {
     unsigned threads;      /* search threads, >= 1 */
     double exploration;    /* the UCB constant c (rewards are in [0, 1]) */
     enum cas__mcts_rollout rollout;
-    /* Actions a playout takes before it is scored by the plugin's evaluate
-     * (when it has one); 0: playouts run to the end of the game. */
+    /* Actions a playout takes before it is scored by the plugin's
+     * projected_returns (when it has one); 0: playouts run to the end. */
     uint32_t rollout_limit;
     int reuse;             /* keep the subtree between decisions */
 };

@@ -372,11 +372,13 @@ struct cas_game_vtable {
     int (*determinize)(const cas_state *state, int viewer, const struct cas_rng *rng,
                        cas_state *out);
 
-    /* Heuristic: the returns the players may expect at the end from here,
-     * on the scale of returns(), into scores[0..nplayers), for search bots
-     * that stop playouts early.  Uses only what every player may see.  On a
-     * terminal state it gives the returns themselves. */
-    int (*evaluate)(const cas_state *state, int64_t *scores, size_t n);
+    /* The scores the game would end with if no one acted any more (e.g.
+     * Carcassonne's final scoring of unfinished features), into
+     * scores[0..nplayers); on a terminal state the returns themselves.
+     * Search bots score the playouts they stop early with it, so it uses
+     * only what every player may see.  CAS_EINVAL where the game defines
+     * none. */
+    int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
 };
 
 /* --------------------------------------------------------- descriptor */

@@ -321,24 +321,6 @@ static int carc_returns(const cas_state *state, int64_t *scores, size_t n)
     return CAS_OK;
 }
 
-/* The position scored as if the game ended now, on a copy: incomplete
- * features and fields, then each expansion's final hooks.  The bag is not
- * looked at, so the estimate is what every player can work out. */
-static int carc_evaluate(const cas_state *state, int64_t *scores, size_t n)
-{
-    if (cas__carc_current(state) == CAS_ACTOR_TERMINAL) /* already final */
-        return carc_returns(state, scores, n);
-    cas_state *copy;
-    int rc = carc_state_clone(state, &copy);
-    if (rc != CAS_OK)
-        return rc;
-    copy->sink = NULL;
-    cas__carc_final_scoring(copy);
-    rc = carc_returns(copy, scores, n);
-    carc_state_free(copy);
-    return rc;
-}
-
 static int carc_serialize(const cas_state *state, enum cas_serial_purpose purpose,
                           uint8_t *buf, size_t cap, size_t *len)
 {
@@ -359,6 +341,25 @@ static int carc_render(const cas_state *state, int viewer, enum cas_render_forma
                        const struct cas_writer *out)
 {
     return cas__carc_render(state, viewer, format, out);
+}
+
+/* Final scoring applied to a copy: what each player would end with.  The
+ * bag is not looked at, so every player can work it out. */
+static int carc_projected_returns(const cas_state *state, int64_t *scores, size_t n)
+{
+    if (n < (size_t)state->game->nplayers)
+        return CAS_EINVAL;
+    cas_state *copy;
+    int rc = carc_state_clone(state, &copy);
+    if (rc != CAS_OK)
+        return rc;
+    copy->sink = NULL;
+    if (copy->stage != ST_END)
+        cas__carc_final_scoring(copy);
+    for (int p = 0; p < state->game->nplayers; p++)
+        scores[p] = copy->score[p];
+    carc_state_free(copy);
+    return CAS_OK;
 }
 
 static const char *carc_player_label(const cas_game *game, int player)
@@ -389,7 +390,7 @@ static const struct cas_game_vtable carc_vtable = {
     .hash = carc_hash,
     .render = carc_render,
     .player_label = carc_player_label,
-    .evaluate = carc_evaluate,
+    .projected_returns = carc_projected_returns,
 };
 
 static const struct cas_plugin carc_plugin = {
