@@ -29,7 +29,8 @@ static const char usage[] =
     "castellan play (random, greedy, mcts-hard, mcts@1000/1, ...), not human;\n"
     "give search bots an iteration budget and a thread count (mcts@1000/1) for a\n"
     "result that repeats.  Rules are checked as castellan play checks them.\n"
-    "Progress is shown on stderr when it is a terminal.\n";
+    "Progress goes to stderr: after every game on a terminal, every 10 games\n"
+    "otherwise.\n";
 
 struct tournament_args {
     const char *agents, *game, *expansions, *games, *seed, *plugin_path;
@@ -64,13 +65,19 @@ static int split_agents(const char *text, char *a, char *b, size_t cap)
     return 0;
 }
 
+/* On a terminal one line rewritten after each game; elsewhere (a log of a
+ * long run) a line every PROGRESS_EVERY games, so a stopped run still says
+ * how far it got. */
+#define PROGRESS_EVERY 10
+
 static void show_progress(void *ctx, const struct cas__tournament_result *r, int total)
 {
-    (void)ctx;
-    fprintf(stderr, "\r  game %d/%d: %d wins, %d draws, %d losses", r->games, total, r->wins,
-            r->draws, r->losses);
-    if (r->games == total)
-        fprintf(stderr, "\n");
+    int tty = *(const int *)ctx;
+    if (!tty && r->games % PROGRESS_EVERY != 0 && r->games != total)
+        return;
+    fprintf(stderr, "%s  game %d/%d: %d wins, %d draws, %d losses, score difference %+.0f%s",
+            tty ? "\r" : "", r->games, total, r->wins, r->draws, r->losses, r->diff_sum,
+            tty && r->games < total ? "" : "\n");
 }
 
 static void report(const struct cas__tournament *t, const struct cas__tournament_result *r)
@@ -126,9 +133,10 @@ static int run(const struct tournament_args *a)
         cas__target_close(&target);
         return 1;
     }
+    int tty = isatty(STDERR_FILENO);
     struct cas__tournament t = {
         .match = &m, .agent_a = agent_a, .agent_b = agent_b, .games = (int)games,
-        .seed = seed, .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+        .seed = seed, .progress = show_progress, .ctx = &tty,
     };
     struct cas__tournament_result r;
     printf("castellan tournament: %s, 2 players, %d games from seed %llu, seats "
