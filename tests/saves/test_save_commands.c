@@ -273,6 +273,18 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
     expect_text(r.err, "continue with: castellan resume 1");
 }
 
+/* Rebuild `table` of the store at path without its constraints, as a hand
+ * or another program might, then run `update` on it. */
+static void damage(const char *path, const char *table, const char *update)
+{
+    char statements[1024];
+    snprintf(statements, sizeof statements,
+             "PRAGMA foreign_keys = OFF; CREATE TABLE loose AS SELECT * FROM %s;"
+             "DROP TABLE %s; ALTER TABLE loose RENAME TO %s; %s", table, table, table,
+             update);
+    sql(path, statements);
+}
+
 /* A store is not trusted column by column: a games row whose status reads
  * back NULL (its table rebuilt without the schema's NOT NULL) is reported
  * as damaged by every command that reads it. */
@@ -281,12 +293,7 @@ static void test_a_damaged_row_is_reported(void **state)
     struct result r;
     char db[512];
     play_bots(state, "5");
-    sql(default_db(state, db, sizeof db),
-        "PRAGMA foreign_keys = OFF;"
-        "CREATE TABLE loose AS SELECT * FROM games;"
-        "DROP TABLE games;"
-        "ALTER TABLE loose RENAME TO games;"
-        "UPDATE games SET status = NULL;");
+    damage(default_db(state, db, sizeof db), "games", "UPDATE games SET status = NULL;");
     static const char *const commands[][3] = {
         {"saves", "list", NULL}, {"saves", "show", "1"}, {"export", "1", NULL},
         {"replay", "1", NULL}, {"resume", "1", NULL},
@@ -305,12 +312,8 @@ static void test_a_damaged_action_is_reported(void **state)
     struct result r;
     char db[512];
     play_bots(state, "6");
-    sql(default_db(state, db, sizeof db),
-        "PRAGMA foreign_keys = OFF;"
-        "CREATE TABLE loose AS SELECT * FROM actions;"
-        "DROP TABLE actions;"
-        "ALTER TABLE loose RENAME TO actions;"
-        "UPDATE actions SET text = NULL WHERE ply = 3;");
+    damage(default_db(state, db, sizeof db), "actions",
+           "UPDATE actions SET text = NULL WHERE ply = 3;");
     castellan(state, &r, "export", "1", NULL);
     assert_int_equal(r.status, 1);
     expect_text(r.err, "game 1 is damaged: a row of its actions holds a NULL");
