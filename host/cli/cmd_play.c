@@ -158,15 +158,15 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         goto free_agents;
     }
     int rc = cas__session_run(&s);
+    if (rc != CAS_OK && !s.quit)
+        fprintf(stderr, "castellan play: %s\n", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
         status = 0;
-    } else if (rc == CAS_ECONFLICT) {
+    } else if (s.quit) {
         printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
         status = 0;
-    } else {
-        fprintf(stderr, "castellan play: %s\n", s.error);
     }
     cas__session_free(&s);
 free_agents:
