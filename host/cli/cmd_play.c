@@ -17,7 +17,7 @@
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
-#include "session_desc.h"
+#include "session_plan.h"
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
