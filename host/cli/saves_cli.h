@@ -16,7 +16,9 @@ enum {
     CAS__ARG_FORCE = 2,       /* --force */
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
-    CAS__ARG_CAMPAIGN = 16    /* --campaign NAME */
+    CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
+    CAS__ARG_PICTURE = 32,    /* --ply N, --viewer P */
+    CAS__ARG_HTML = 64        /* --html */
 };
 
 struct cas__saves_args {
@@ -26,6 +28,8 @@ struct cas__saves_args {
     const char *plugin_path;
     const char *campaign;
     int force, step;
+    const char *ply, *viewer; /* --ply N, --viewer P as given */
+    int html;
     const char *positional[4];
     int n_positional;
 };

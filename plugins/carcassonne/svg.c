@@ -59,6 +59,21 @@ static CAS_PRINTF(2, 3) void put(struct svg *v, const char *fmt, ...)
     v->n += (size_t)len;
 }
 
+/* Constant text of any length (put() formats at most 1 KiB). */
+static void put_raw(struct svg *v, const char *text)
+{
+    size_t len = strlen(text);
+    if (v->n + len > sizeof v->buf)
+        flush(v);
+    if (len > sizeof v->buf) {
+        if (v->rc == CAS_OK)
+            v->rc = v->out->write(v->out->ctx, text, len);
+        return;
+    }
+    memcpy(v->buf + v->n, text, len);
+    v->n += len;
+}
+
 /* Text content with the XML specials escaped (ids and names come from data
  * files). */
 static void put_escaped(struct svg *v, const char *text)
@@ -294,9 +309,9 @@ static void draw_rivers(struct svg *v, const struct carc_kind *k, int c)
     put(v, "\"/>");
 }
 
-static void draw_cloister(struct svg *v, const struct carc_feature_def *d, int ox)
+static void draw_cloister(struct svg *v, const struct carc_feature_def *d, struct pt at)
 {
-    int x = ox + centre.x, y = centre.y;
+    int x = at.x, y = at.y;
     if (strcmp(d->name, "garden") == 0) {
         put(v, "<g class=\"garden\"><circle cx=\"%d\" cy=\"%d\" r=\"22\"/>"
                "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
@@ -310,7 +325,7 @@ static void draw_cloister(struct svg *v, const struct carc_feature_def *d, int o
            "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
         x + 22, y - 6);
     if (strcmp(d->name, "monastery") == 0)
-        put(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, x - 26,
+        put(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, y - 26,
             x - 5, y - 33, x + 5);
     else
         put(v, "<text class=\"cloister-name\" x=\"%d\" y=\"%d\">%c</text>", x, y + 14,
@@ -319,11 +334,10 @@ static void draw_cloister(struct svg *v, const struct carc_feature_def *d, int o
         y + 6);
 }
 
-/* The marks of a feature's attributes, beside its spot. */
+/* The marks of a feature's attributes, beside its spot `at`. */
 static void draw_attributes(struct svg *v, const struct cas_game *g, const struct carc_kind *k,
-                            int f)
+                            int f, struct pt at)
 {
-    struct pt at = feature_spot(k, f);
     int mark = 0;
     for (int a = 0; a < g->nattrs; a++)
         for (int n = 0; n < k->f[f].attr[a]; n++, mark++) {
@@ -360,13 +374,7 @@ static void define_kind(struct svg *v, const struct cas_game *g, int ki)
             if (k->f[f].cls == CAS_CARC_CITY && feature_sides(k, c, f))
                 draw_city_shape(v, feature_sides(k, c, f), c * SPACE);
         draw_roads(v, k, c);
-        for (int f = 0; f < k->nf; f++)
-            if (k->f[f].cls == CAS_CARC_CLOISTER && (k->f[f].cellmask & 1u << c) &&
-                !((k->f[f].cellmask & 1u) && c == 1))
-                draw_cloister(v, &k->f[f], c * SPACE);
     }
-    for (int f = 0; f < k->nf; f++)
-        draw_attributes(v, g, k, f);
     put(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
            "</symbol>\n", SPACE * k->ncells - 1, SPACE - 1);
 }
@@ -473,9 +481,9 @@ static const char style[] =
     "font-weight:bold;text-anchor:middle;fill:#fff}.wine circle{fill:#7a2a6a}"
     ".grain circle{fill:#c8a020}.cloth circle{fill:#2a70b0}\n"
     ".figure{stroke:#1a1a1a;stroke-width:2;stroke-linejoin:round}"
-    ".open{fill:#e9e3cf;stroke:#b5aa8a;stroke-width:2;stroke-dasharray:6 5}"
-    ".fits{fill:#fff3b0;stroke:#d29b00;stroke-width:3;stroke-dasharray:8 4}"
-    ".fits-mark{font-size:30px;text-anchor:middle;fill:#c08a00}"
+    ".open{fill:#e6dfca;stroke:#c2b797;stroke-width:2;stroke-dasharray:6 5}"
+    ".fits{fill:#fbf3cf;stroke:#d4a21c;stroke-width:2.5;stroke-dasharray:8 4}"
+    ".fits-mark{font-size:30px;text-anchor:middle;fill:#d4a21c}"
     ".last{fill:none;stroke:#ffd21f;stroke-width:6}"
     ".last-inner{fill:none;stroke:#6a4b00;stroke-width:1.5}"
     ".spot{fill:#fff;fill-opacity:0.75;stroke:#1a1a1a;stroke-width:2;stroke-dasharray:3 2}\n"
@@ -521,13 +529,33 @@ static void draw_open_spots(struct svg *v, const struct cas_state *s, const stru
     }
 }
 
+/* Buildings and marks stand upright whatever the tile's rotation, so they
+ * are drawn over the tile at their rotated spots. */
+static void draw_upright_marks(struct svg *v, const struct cas_game *g,
+                               const struct carc_kind *k, const struct carc_tile *t, int bx,
+                               int by)
+{
+    for (int f = 0; f < k->nf; f++) {
+        struct pt spot = feature_spot(k, f);
+        if (k->f[f].cls == CAS_CARC_CLOISTER) {
+            spot.y -= 12; /* the building stands on the space's centre */
+            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by));
+        }
+    }
+    for (int f = 0; f < k->nf; f++)
+        draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
+}
+
 static void draw_tiles(struct svg *v, const struct cas_state *s, const struct frame *fr)
 {
+    const struct cas_game *g = s->game;
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
-        put(v, "<use class=\"tile\" xlink:href=\"#k%d\" transform=\"translate(%d %d) "
-               "rotate(%d 50 50)\"/>\n", t->kind, x, y, t->rot * 90);
+        put(v, "<g class=\"tile\"><use xlink:href=\"#k%d\" transform=\"translate(%d %d) "
+               "rotate(%d 50 50)\"/>", t->kind, x, y, t->rot * 90);
+        draw_upright_marks(v, g, &g->kinds[t->kind], t, fr->bx, fr->by);
+        put(v, "</g>\n");
     }
 }
 
@@ -625,8 +653,11 @@ static void draw_panel(struct svg *v, const struct cas_state *s, const struct fr
     if (s->stage == ST_PLACE) {
         put(v, "<text class=\"status\" x=\"%d\" y=\"%d\">To place: ", x, y + 48);
         put_escaped(v, g->kinds[s->drawn].id);
-        put(v, "</text><use class=\"drawn\" xlink:href=\"#k%d\" transform=\"translate(%d %d)\"/>",
-            s->drawn, x + 20, y + 62);
+        struct carc_tile preview = {.kind = s->drawn, .x = 0, .y = 0};
+        put(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(%d "
+               "%d)\"/>", s->drawn, x + 20, y + 62);
+        draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, x + 20, y + 62);
+        put(v, "</g>");
     }
 }
 
@@ -658,12 +689,14 @@ int cas__carc_render_svg(const struct cas_state *s, const struct cas_writer *out
             "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
         fr.width, fr.height, fr.width, fr.height);
-    put(&v, "%s<defs>%s", style, figure_defs);
+    put_raw(&v, style);
+    put_raw(&v, "<defs>");
+    put_raw(&v, figure_defs);
     define_kinds(&v, s);
     put(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
             "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
             "<text class=\"status\" x=\"%d\" y=\"36\">",
-        fr.width, fr.height, MARGIN, MARGIN + 170);
+        fr.width, fr.height, MARGIN, MARGIN + 190);
     put_escaped(&v, status);
     put(&v, "</text>\n<g class=\"board\">\n");
     draw_open_spots(&v, s, &fr);
