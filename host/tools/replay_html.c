@@ -143,7 +143,7 @@ static const char page_style[] =
     "aside{flex:0 0 330px;display:flex;flex-direction:column;gap:10px}\n"
     ".box{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px}\n"
     "nav{display:flex;gap:6px;align-items:center;flex-wrap:wrap}\n"
-    "button{font:inherit;font-size:16px;min-width:44px;padding:4px 8px;border:1px solid #b9a67e;"
+    "button{font:inherit;font-size:16px;min-width:44px;padding:6px 8px 2px;border:1px solid #b9a67e;"
     "border-radius:6px;background:#fbf5e6;color:var(--ink);cursor:pointer}\n"
     "button:hover{background:#f1e4c4}button:disabled{opacity:.4;cursor:default}\n"
     "#slider{width:100%;accent-color:var(--accent)}\n"
@@ -181,6 +181,9 @@ static const char page_script[] =
     "var l=document.createElementNS(NS,'polyline');l.setAttribute('points',pts.join(' '));"
     "l.setAttribute('fill','none');l.setAttribute('stroke',colour(p));"
     "l.setAttribute('stroke-width','2');chart.appendChild(l);});\n"
+    "var axis=document.createElementNS(NS,'text');axis.setAttribute('x',P+2);"
+    "axis.setAttribute('y',P+10);axis.setAttribute('font-size','10');axis.setAttribute('fill','#7a6a52');"
+    "axis.textContent=String(top)+' points';chart.appendChild(axis);\n"
     "var cursor=document.createElementNS(NS,'line');cursor.setAttribute('y1',0);"
     "cursor.setAttribute('y2',H);cursor.setAttribute('stroke','#2a2118');"
     "cursor.setAttribute('stroke-dasharray','3 3');chart.appendChild(cursor);\n"
@@ -210,6 +213,12 @@ static const char page_script[] =
     "})();\n"
     "</script>\n";
 
+/* A button's picture: one path, drawn in the text colour. */
+#define ICON(d)                                                                  \
+    "<svg width=\"16\" height=\"16\" viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"" d \
+    "\" fill=\"currentColor\" stroke=\"currentColor\" stroke-width=\"1.5\" "                \
+    "stroke-linejoin=\"round\"/></svg>"
+
 static void write_head(FILE *out, struct cas__revived *r, const char *title)
 {
     const struct cas__saves_game *g = r->saved;
@@ -232,10 +241,11 @@ static void write_head(FILE *out, struct cas__revived *r, const char *title)
     fprintf(out, "; seed %llu; %zu plies</p></header>\n", (unsigned long long)g->seed,
             g->n_actions);
     fputs("<main>\n<div id=\"board\" aria-live=\"polite\"></div>\n<aside>\n"
-          "<div class=\"box\"><nav><button id=\"first\" title=\"first (Home)\">&#x23EE;</button>"
-          "<button id=\"prev\" title=\"previous (left arrow)\">&#x25C0;</button>"
-          "<button id=\"next\" title=\"next (right arrow)\">&#x25B6;</button>"
-          "<button id=\"last\" title=\"last (End)\">&#x23ED;</button>"
+          "<div class=\"box\"><nav>"
+          "<button id=\"first\" title=\"first (Home)\" aria-label=\"first\">" ICON("M3 2v12M14 2 5 8l9 6z") "</button>"
+          "<button id=\"prev\" title=\"previous (left arrow)\" aria-label=\"previous\">" ICON("M12 2 3 8l9 6z") "</button>"
+          "<button id=\"next\" title=\"next (right arrow)\" aria-label=\"next\">" ICON("M4 2l9 6-9 6z") "</button>"
+          "<button id=\"last\" title=\"last (End)\" aria-label=\"last\">" ICON("M13 2v12M2 2l9 6-9 6z") "</button>"
           "<span id=\"plylabel\"></span></nav>\n"
           "<input id=\"slider\" type=\"range\" min=\"0\" max=\"0\" value=\"0\" "
           "aria-label=\"ply\">\n"

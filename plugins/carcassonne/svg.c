@@ -626,7 +626,7 @@ static void draw_player(struct svg *v, const struct cas_state *s, int p, int x, 
             x, y, PANEL_W - 20);
     put(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
            "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
-    put(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 48, y + 30,
+    put(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
         cas__carc_colours[p]);
     put(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
         (long long)s->score[p]);
