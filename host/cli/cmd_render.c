@@ -64,15 +64,21 @@ static FILE *open_output(const struct cas__saves_args *a)
     return out;
 }
 
+/* Finish the output of a command whose work ended with `status`; a file
+ * that could not be written whole is removed. */
 static int close_output(const struct cas__saves_args *a, FILE *out, int status)
 {
-    if (fflush(out) != 0 || ferror(out))
-        status = 1;
-    if (a->output && fclose(out) != 0)
-        status = 1;
-    if (status)
+    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
         fprintf(stderr, "%s: cannot write %s\n", a->cmd,
                 a->output ? a->output : "to standard output");
+        status = 1;
+    }
+    if (a->output && fclose(out) != 0 && status == 0) {
+        fprintf(stderr, "%s: cannot write %s\n", a->cmd, a->output);
+        status = 1;
+    }
+    if (status && a->output)
+        remove(a->output); /* no half a page or picture left behind */
     return status;
 }
 
