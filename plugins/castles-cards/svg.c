@@ -20,7 +20,7 @@
 #define GAP 10
 #define LEFT 24
 #define KINGDOM_H (4 * (CARD_H + GAP) + 40)
-#define BAND_H 120
+#define BAND_H 132
 #define WIDTH (LEFT * 2 + 8 * (CARD_W + GAP) + 40)
 #define HEIGHT (56 + 2 * KINGDOM_H + BAND_H + 10)
 
