@@ -412,9 +412,9 @@ int cas__carc_render(const struct cas_state *s, int viewer,
 
 /* ------------------------------------------------------------ svg.c */
 
-/* The board as one self-contained SVG 1.1 document (everything in
- * Carcassonne is public, so every viewer sees the same picture). */
-int cas__carc_render_svg(const struct cas_state *s, const struct cas_writer *out);
+/* The board as one self-contained SVG 1.1 document.  The base game hides
+ * nothing; expansions' notes (their text render) are drawn for `viewer`. */
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out);
 
 /* ------------------------------------------------------------ serialize.c */
 

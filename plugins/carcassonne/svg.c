@@ -454,7 +454,7 @@ static struct frame frame_of(const struct cas_state *s)
     fr.bx = MARGIN + (cols - w) * SPACE / 2 - fr.minx * SPACE;
     fr.by = HEAD_H + MARGIN + (rows - h) * SPACE / 2 - fr.miny * SPACE;
     fr.width = 2 * MARGIN + cols * SPACE + PANEL_W;
-    int panel_h = 260 + 96 * s->game->nplayers;
+    int panel_h = 260 + 96 * s->game->nplayers + 18 * (s->game->nplayers + 1) * s->game->nexp;
     fr.height = HEAD_H + 2 * MARGIN + rows * SPACE;
     fr.height = fr.height < panel_h ? panel_h : fr.height;
     return fr;
@@ -610,7 +610,7 @@ static void draw_deploy_spots(struct svg *v, const struct cas_state *s,
         if (!legal)
             continue;
         struct pt at = board_point(t, feature_spot(k, f), fr->bx, fr->by);
-        put(v, "<circle class=\"spot\" cx=\"%d\" cy=\"%d\" r=\"11\"/>", at.x, at.y);
+        put(v, "<circle class=\"spot\" cx=\"%d\" cy=\"%d\" r=\"8\"/>", at.x, at.y);
     }
 }
 
@@ -632,9 +632,10 @@ static void draw_player(struct svg *v, const struct cas_state *s, int p, int x, 
         (long long)s->score[p]);
     int fx = x + 52;
     for (int f = 0; f < g->nfig; f++) {
+        const char *name = g->fig[f].def.name;
         put(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-               "transform=\"translate(%d %d) scale(0.5)\"/>", figure_symbol(g->fig[f].def.name),
-            fill_of[p], fx, y + 70);
+               "transform=\"translate(%d %d) scale(%s)\"/>", figure_symbol(name), fill_of[p], fx,
+            y + 72, strcmp(name, "large-meeple") == 0 ? "0.66" : "0.5");
         put(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + 10, y + 70,
             s->supply[p][f]);
         fx += 48;
@@ -642,12 +643,63 @@ static void draw_player(struct svg *v, const struct cas_state *s, int p, int x, 
     put(v, "</g>\n");
 }
 
-static void draw_panel(struct svg *v, const struct cas_state *s, const struct frame *fr)
+/* What an expansion's text render says (goods held, ...), caught line by
+ * line: the picture shows it without knowing what it means. */
+struct caught {
+    char text[2048];
+    size_t len;
+};
+
+static int catch_text(void *ctx, const char *data, size_t len)
+{
+    struct caught *c = ctx;
+    size_t room = sizeof c->text - 1 - c->len;
+    len = len < room ? len : room;
+    memcpy(c->text + c->len, data, len);
+    c->len += len;
+    c->text[c->len] = '\0';
+    return CAS_OK;
+}
+
+/* Each expansion's own lines under the scores; returns the next y. */
+static int draw_expansion_notes(struct svg *v, const struct cas_state *s, int viewer, int x,
+                                int y)
+{
+    const struct cas_game *g = s->game;
+    for (int e = 0; e < g->nexp; e++) {
+        if (!g->exp[e].desc->render)
+            continue;
+        struct caught c = {.len = 0};
+        c.text[0] = '\0';
+        struct cas_writer out = {.struct_size = sizeof out, .ctx = &c, .write = catch_text};
+        if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
+            CAS_OK)
+            continue;
+        for (char *line = c.text, *nl; *line; line = nl + 1) {
+            nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            if (*line) {
+                put(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+                put_escaped(v, line);
+                put(v, "</text>");
+                y += 18;
+            }
+            if (!nl)
+                break;
+        }
+    }
+    return y;
+}
+
+static void draw_panel(struct svg *v, const struct cas_state *s, int viewer,
+                       const struct frame *fr)
 {
     const struct cas_game *g = s->game;
     int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
     for (int p = 0; p < g->nplayers; p++, y += 96)
         draw_player(v, s, p, x, y);
+    y = draw_expansion_notes(v, s, viewer, x, y + 8) - 8;
     put(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
         s->bag_left);
     if (s->stage == ST_PLACE) {
@@ -678,7 +730,7 @@ static void status_line(const struct cas_state *s, char *buf, size_t cap)
     cas__carc_winners_text(s, buf, cap);
 }
 
-int cas__carc_render_svg(const struct cas_state *s, const struct cas_writer *out)
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
 {
     struct svg v = {.out = out, .rc = CAS_OK};
     struct frame fr = frame_of(s);
@@ -705,7 +757,7 @@ int cas__carc_render_svg(const struct cas_state *s, const struct cas_writer *out
     draw_figures(&v, s, &fr);
     draw_deploy_spots(&v, s, &fr);
     put(&v, "</g>\n");
-    draw_panel(&v, s, &fr);
+    draw_panel(&v, s, viewer, &fr);
     put(&v, "</svg>\n");
     flush(&v);
     return v.rc;
