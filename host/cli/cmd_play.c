@@ -25,6 +25,7 @@ static const char usage[] =
     "                      [--no-save] [--watch FILE.svg]\n"
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
+    "                      [--watch FILE.svg]\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
