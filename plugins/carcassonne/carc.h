@@ -422,6 +422,12 @@ extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
 int cas__carc_render(const struct cas_state *s, int viewer,
                      enum cas_render_format format, const struct cas_writer *out);
 
+/* ------------------------------------------------------------ svg.c */
+
+/* The board as one self-contained SVG 1.1 document.  The base game hides
+ * nothing; expansions' notes (their text render) are drawn for `viewer`. */
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out);
+
 /* ------------------------------------------------------------ serialize.c */
 
 int cas__carc_serialize(const struct cas_state *s, uint8_t *buf, size_t cap,
