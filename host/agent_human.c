@@ -84,7 +84,8 @@ static long find_action(struct human *h, const struct cas__decision *d, const ch
 static void show_position(struct human *h, const struct cas__decision *d)
 {
     fputc('\n', h->out);
-    if (cas__match_render(d->match, d->state, d->player, h->format, h->out) != CAS_OK)
+    if (cas__match_render_choices(d->match, d->state, d->player, h->format, d->legal,
+                                  h->out) != CAS_OK)
         fprintf(h->out, "(the board cannot be shown: %s)\n", d->match->error);
     fprintf(h->out, "\n%s, your move:\n", d->player_name);
     show_actions(h, d);

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 0
+#define CAS_ABI_MINOR 1
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -348,6 +348,28 @@ struct cas_game_vtable {
 
     /* Display name of a player seat ("Red"), for events and renders. */
     const char *(*player_label)(const cas_game *game, int player);
+
+    /* ---- ABI 1.1: optional.  NULL, or a vtable too short to hold the
+     * field (CAS_HAS_FIELD), means the game does not offer it; the host
+     * then falls back to render() and its own words. */
+
+    /* Render the decision in front of `viewer` for a person choosing among
+     * actions[0..n) (the legal actions, in legal_actions order): what
+     * render() shows, with the piece or card being played drawn out (a
+     * drawn tile in each of its rotations) and choice number i+1 marked
+     * where actions[i] would put it, wherever the game can show that.  The
+     * host lists the numbered actions itself after this text.  TEXT must
+     * read without colour; ANSI may add colour, never meaning. */
+    int (*render_choices)(const cas_state *state, int viewer,
+                          enum cas_render_format format, const cas_action *actions,
+                          size_t n, const struct cas_writer *out);
+    /* How this game's actions are written, for a player's `help`: a few
+     * plain-text lines (at most 80 columns), each ending in a newline. */
+    int (*notation_help)(const cas_game *game, const struct cas_writer *out);
+    /* The scores the game would end with if no one acted any more (e.g.
+     * Carcassonne's final scoring of unfinished features), into
+     * scores[0..nplayers).  CAS_EINVAL where the game defines none. */
+    int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
 };
 
 /* --------------------------------------------------------- descriptor */
