@@ -1,7 +1,7 @@
 /*
  * session_file.c — reading a session file (INI, via inih) into a session
  * description: [session], [rules], [player.N] and [saves].  Shape only;
- * cas__session_desc_validate checks it against the plugins.  The first
+ * the host checks it against the plugins (cas__session_desc_validate).  The first
  * problem is reported as "FILE:LINE: problem; fix" and nothing is kept.
  */
 #include <errno.h>

@@ -14,7 +14,7 @@
 #include "registry.h"
 #include "saves.h"
 #include "session.h"
-#include "session_desc.h"
+#include "session_plan.h"
 
 struct cas__agent;
 

@@ -9,7 +9,7 @@
 
 #include "journal.h"
 #include "registry.h"
-#include "session_desc.h"
+#include "session_plan.h"
 
 #ifndef CASTELLAN_VERSION
 #error "CASTELLAN_VERSION must be defined by the build"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry.h"
 #include "text.h"
 
 /* Find and load id as `kind`, or explain why not; an unknown expansion is

@@ -7,7 +7,7 @@
 
 #include "match.h"
 #include "registry.h"
-#include "session_desc.h"
+#include "session_plan.h"
 #include "text.h"
 
 int cas__session_desc_open_match(const struct cas__session_plan *plan,

@@ -10,10 +10,7 @@
 
 #include <castellan/plugin.h>
 
-struct cas__strlist {
-    char **items;
-    size_t count;
-};
+#include "text.h"
 
 /* One manifest found on the search path.  All strings are owned by the
  * registry and freed with it. */
@@ -41,7 +38,6 @@ struct cas__registry;
  * $CASTELLAN_PLUGIN_PATH, the install location, the build tree.  Caller owns
  * the list (cas__strlist_free). */
 int cas__plugin_search_path(const char *cli_path, struct cas__strlist *out);
-void cas__strlist_free(struct cas__strlist *list);
 
 /* Read every manifest under the folders of `path`.  Never fails for a bad
  * plugin (that becomes a refusal); fails only for CAS_ENOMEM.  Caller owns

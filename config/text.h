@@ -1,16 +1,24 @@
 /*
- * text.h — small text helpers shared by the loader and the config reader
- * (host-internal): string lists, closest-name suggestions, and INI parsing
- * that knows the line number of every key.
+ * text.h — small text helpers shared by the config reader and the host
+ * (library castellan-text, internal): string lists, closest-name
+ * suggestions, one-line error texts, and INI parsing that knows the line
+ * number of every key.  It stands below host/: nothing here includes a
+ * host header.
  */
-#ifndef CAS_HOST_TEXT_H
-#define CAS_HOST_TEXT_H
+#ifndef CAS_CONFIG_TEXT_H
+#define CAS_CONFIG_TEXT_H
 
 #include <stddef.h>
 
-#include "registry.h"
+#include <castellan/plugin.h>
 
 /* ---- string lists (strlist.c) ---- */
+
+/* A list of owned strings; zero-initialised is empty. */
+struct cas__strlist {
+    char **items;
+    size_t count;
+};
 
 /* Append a copy of text[0..len).  CAS_ENOMEM leaves the list unchanged. */
 int cas__strlist_push_n(struct cas__strlist *list, const char *text, size_t len);
@@ -21,6 +29,8 @@ int cas__strlist_index(const struct cas__strlist *list, const char *text);
  * or all-blank text adds nothing.  An empty item between separators is
  * CAS_EPARSE (list then holds the items before it, caller frees). */
 int cas__strlist_split(struct cas__strlist *list, const char *text, char sep);
+/* Free every item and empty the list. */
+void cas__strlist_free(struct cas__strlist *list);
 
 /* ---- explanations (errtext.c) ---- */
 

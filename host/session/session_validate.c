@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session_desc.h"
+#include "session_plan.h"
 #include "registry.h"
 #include "text.h"
 

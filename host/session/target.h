@@ -10,7 +10,7 @@
 #include "check.h"
 #include "match.h"
 #include "registry.h"
-#include "session_desc.h"
+#include "session_plan.h"
 
 struct cas__target {
     struct cas__strlist path;
