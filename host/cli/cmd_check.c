@@ -134,7 +134,7 @@ static int check(const struct check_args *a)
     if (players)
         target.min_players = target.max_players = (int)players;
     struct cas__check_options opt = {
-        .games = (int)games, .seed = seed, .progress = isatty(fileno(stderr)) ? stderr : NULL,
+        .games = (int)games, .seed = seed, .progress = stderr,
     };
     struct cas__check_report report;
     catch_crashes(&report);

@@ -18,6 +18,7 @@
 #include "registry.h"
 #include "session.h"
 #include "session_plan.h"
+#include "term.h"
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
@@ -147,7 +148,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     s.out = stdout;
     s.viewer = terminal_viewer(desc);
-    s.format = isatty(fileno(stdout)) ? CAS_RENDER_ANSI : CAS_RENDER_TEXT;
+    s.format = cas__term_format(stdout);
     /* The save journal (saves/): every action committed before the next. */
     struct cas__play_journal journal;
     if (cas__play_journal_begin(&journal, desc, plan, &s, a->no_save) != CAS_OK) {

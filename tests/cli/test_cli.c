@@ -32,7 +32,9 @@ static int run(const char *args, const char *input, char **output)
     char command[2048];
     char in_path[] = "/tmp/castellan-cli-XXXXXX";
     write_temp(in_path, input ? input : "");
-    snprintf(command, sizeof command, "'%s' %s <'%s' 2>&1", CASTELLAN_EXE, args, in_path);
+    /* a known width: lines are fitted to $COLUMNS when not on a terminal */
+    snprintf(command, sizeof command, "COLUMNS=80 '%s' %s <'%s' 2>&1", CASTELLAN_EXE, args,
+             in_path);
     FILE *p = popen(command, "r");
     assert_non_null(p);
     size_t len = 0, cap = 4096;
@@ -340,8 +342,8 @@ static void test_bench_compares_with_the_game_alone(void **unused)
     assert_null(strstr(out, "alone"));
     free(out);
     expect("bench --expansions inns-cathedrals --players 6 --games 2 --only playouts", NULL, 0,
-           "  vs carcassonne alone   not measured: carcassonne: cannot create the game (-1): "
-           "6 players");
+           "  vs carcassonne alone   not measured: carcassonne: cannot create the game (-1):\n"
+           "    6 players");
 }
 
 int main(void)
