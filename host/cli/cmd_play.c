@@ -25,6 +25,7 @@ static const char usage[] =
     "                      [--no-save]\n"
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
+    "       (either form also takes [--hint AGENT])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
@@ -33,11 +34,14 @@ static const char usage[] =
     "the same seed and the same choices give the same game.\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
-    "`help` explains, `quit` (or end of input) stops the game.\n";
+    "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
+    "`score` shows the scores, `undo` takes back your last decision (back to\n"
+    "the last draw or other player's decision), `help` explains the game's\n"
+    "notation, `quit` (or end of input) stops the game.\n";
 
 /* Flags as given; NULL when absent. */
 struct play_args {
-    const char *config, *seed, *game, *expansions, *players, *plugin_path;
+    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint;
     struct cas__strlist rules;
     int no_save;
 };
@@ -140,6 +144,13 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
                     desc->players[i].agent, names[i]);
             goto free_agents;
         }
+        if (a->hint && strcmp(desc->players[i].agent, "human") == 0 &&
+            cas__agent_human_set_hint(agents[i], a->hint) != CAS_OK) {
+            fprintf(stderr, "castellan play: --hint %s: no such bot; use one of the agents "
+                    "but human (e.g. greedy, random)\n", a->hint);
+            status = 2;
+            goto free_agents;
+        }
     }
     uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
     if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
@@ -216,6 +227,7 @@ int cas__cmd_play(int argc, char **argv)
         {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
         {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
+        {"--hint", &a.hint, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;

@@ -364,8 +364,10 @@ static int render_key(const struct cas_state *s, const struct choices *ch, int s
         TRY(cas_writef(out, "\n     %s\n",
                        scale == 1 ? "1-9 a-z: the first choice placing the tile there"
                                   : "3 over -4: choices 3 to 4 place the tile there"));
-    else
+    else if (s->stage == ST_PLACE)
         TRY(cas_writef(out, "  ? drawn tile fits\n"));
+    else
+        TRY(cas_writef(out, "\n"));
     TRY(cas_writef(out, "     figures:"));
     for (int p = 0; p < g->nplayers; p++)
         TRY(cas_writef(out, " %c %s", player_letter[p], cas__carc_colours[p]));
