@@ -17,6 +17,7 @@
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
+#include "session_fields.h"
 #include "session_plan.h"
 #include "term.h"
 
@@ -25,13 +26,14 @@ static const char usage[] =
     "                      [--no-save]\n"
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
-    "       (either form also takes [--hint AGENT])\n"
+    "       (either form also takes [--campaign NAME] [--hint AGENT])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
     "(default: human,greedy).  Without --seed a seed is drawn and printed;\n"
-    "the same seed and the same choices give the same game.\n"
+    "the same seed and the same choices give the same game.  --campaign NAME\n"
+    "saves the game in that campaign (as [saves] campaign in a session file).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
     "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
@@ -41,7 +43,7 @@ static const char usage[] =
 
 /* Flags as given; NULL when absent. */
 struct play_args {
-    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint;
+    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign;
     struct cas__strlist rules;
     int no_save;
 };
@@ -81,6 +83,7 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
             .game = a->game, .expansions = a->expansions,
             .players = a->players ? a->players : "human,greedy", .seed = a->seed,
             .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
+            .campaign = a->campaign,
         };
         if (cas__session_desc_from_flags(&flags, desc, err, sizeof err) == CAS_OK)
             return 0;
@@ -99,6 +102,12 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
     if (loaded != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         return 1;
+    }
+    if (a->campaign &&
+        cas__desc_set_campaign(desc, "--campaign", a->campaign, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        cas__session_desc_free(desc);
+        return 2;
     }
     uint64_t seed;
     if (a->seed) {
@@ -227,7 +236,7 @@ int cas__cmd_play(int argc, char **argv)
         {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
         {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
-        {"--hint", &a.hint, NULL, NULL},
+        {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;
