@@ -31,6 +31,9 @@ struct cas__session_hooks {
      * back.  NULL: nothing to remove.  A negative return refuses the undo
      * and stops the session with that code; the state is unchanged. */
     int (*on_undo)(void *ctx, uint32_t from_ply);
+    /* Every event of the action being applied (replayed ones too), whoever
+     * may see it, while the plugin emits it; may be NULL. */
+    void (*on_event)(void *ctx, const struct cas_event *event);
 };
 
 /* One decision that may still be taken back: the state before it. */

@@ -323,7 +323,8 @@ static void test_check_good_and_broken(void **unused)
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
-/* A plugin that crashes the process still gets a report of where. */
+/* A plugin that crashes the process still gets a report of where, and the
+ * command that reproduces it. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -333,7 +334,9 @@ static void test_check_reports_a_crash(void **unused)
     assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
 #ifndef __SANITIZE_ADDRESS__
     if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
-                     "  game with seed 1, 2 players, at or after ply 6\n"))
+                     "  game with seed 1, 2 players, at or after ply 6\n"
+                     "  reproduce: castellan check fixture-broken-crash --plugin-path '"
+                     CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
         fail_msg("no crash report:\n%s", out);
 #endif
     free(out);
