@@ -21,6 +21,9 @@ enum {
     CAS__ARG_JSON = 64        /* --json, --ply N */
 };
 
+/* The most positional arguments a save command takes (import's files). */
+#define CAS__SAVES_MAX_POSITIONAL 1024
+
 struct cas__saves_args {
     char cmd[64];             /* "castellan resume", for messages */
     const char *database;     /* --database FILE, or NULL for the default */
@@ -29,7 +32,7 @@ struct cas__saves_args {
     const char *campaign;
     int force, step, no_hashes, json;
     const char *ply;          /* --ply N, or NULL */
-    const char *positional[4];
+    const char *positional[CAS__SAVES_MAX_POSITIONAL];
     int n_positional;
 };
 

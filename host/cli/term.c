@@ -122,8 +122,10 @@ void cas__progress_update(struct cas__progress *p, uint64_t done)
     p->shown = t;
     char line[256];
     cas__progress_text(line, sizeof line, p->what, p->unit, done, p->total, t - p->start);
-    /* padded with spaces, not erased with an escape: TERM=dumb has none */
-    fprintf(p->out, "\r%-*.*s", p->width - 1, p->width - 1, line);
+    /* padded with spaces, not erased with an escape (TERM=dumb has none),
+     * and the cursor back at the start: what the run prints next (an error,
+     * a result, longer than this line) writes over it */
+    fprintf(p->out, "\r%-*.*s\r", p->width - 1, p->width - 1, line);
     fflush(p->out);
 }
 

@@ -287,6 +287,39 @@ static void test_play_campaign_flag(void **unused)
            "valid; use 1 to 64 characters");
 }
 
+/* import takes many records: the good ones are saved, a cut one is
+ * refused (exit 1); piped, no progress line is written. */
+static void test_import_many_records(void **unused)
+{
+    (void)unused;
+    char good[] = "/tmp/castellan-good-XXXXXX", cut[] = "/tmp/castellan-cut-XXXXXX";
+    char db[] = "/tmp/castellan-db-XXXXXX", args[512], *out;
+    static const char header[] = "Castellan-Record: 1\nGame: fixture 1.0.0\nSeed: 1\n"
+                                 "Player: random A\nPlayer: random B\n";
+    char record[256];
+    snprintf(record, sizeof record, "%s\n", header);
+    write_temp(good, record);
+    write_temp(cut, header);
+    write_temp(db, "");
+    remove(db);
+    snprintf(args, sizeof args, "import --database '%s' '%s' '%s' '%s'", db, good, cut, good);
+    assert_int_equal(run(args, NULL, &out), 1);
+    const char *first = strstr(out, "Imported ");
+    assert_non_null(first);
+    assert_non_null(strstr(first + 1, "Imported "));
+    assert_non_null(strstr(out, ":5: the record ends inside its header (no blank line after "
+                                "it), so it was cut off"));
+    assert_null(strchr(out, '\r'));
+    free(out);
+    remove(good);
+    remove(cut);
+    remove(db);
+    snprintf(args, sizeof args, "%s-wal", db);
+    remove(args);
+    snprintf(args, sizeof args, "%s-shm", db);
+    remove(args);
+}
+
 static void test_play_human_quits(void **unused)
 {
     (void)unused;
@@ -500,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_docs_config_example_plays),
         cmocka_unit_test(test_preset_comments_name_real_paths),
         cmocka_unit_test(test_play_campaign_flag),
+        cmocka_unit_test(test_import_many_records),
         cmocka_unit_test(test_play_with_rules),
         cmocka_unit_test(test_check_good_and_broken),
         cmocka_unit_test(test_check_reports_a_crash),
