@@ -356,7 +356,8 @@ static int carc_notation_help(const cas_game *game, const struct cas_writer *out
     return cas__carc_notation_help(out);
 }
 
-/* Final scoring applied to a copy: what each player would end with. */
+/* Final scoring applied to a copy: what each player would end with.  The
+ * bag is not looked at, so every player can work it out. */
 static int carc_projected_returns(const cas_state *state, int64_t *scores, size_t n)
 {
     if (n < (size_t)state->game->nplayers)

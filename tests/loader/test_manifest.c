@@ -121,7 +121,7 @@ static void test_good_manifests_are_read(void **state)
     assert_int_equal(c->after.count, 1);
     assert_string_equal(c->after.items[0], "exp-a");
     assert_int_equal(c->abi_major, 1);
-    assert_int_equal(c->abi_minor, 0);
+    assert_int_equal(c->abi_minor, 1);
     struct cas__plugin_info *g = fixture(reg, "fixgame");
     assert_int_equal(g->kind, CAS_KIND_GAME);
     assert_int_equal(g->min_players, 2);
