@@ -10,21 +10,72 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "inns_cathedrals.h"
+#include "king_robber.h"
 #include "scenario.h"
 #include "traders_builders.h"
 
-void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles)
+#define CARCX_MAX 3
+#define CARCX_MAX_OPTIONS 8
+
+/* The expansions in the host's resolved order (manifests, then id). */
+static const struct {
+    enum carcx_set bit;
+    const struct cas_plugin *(*plugin)(void);
+} carcx_all[CARCX_MAX] = {
+    {CARCX_IC, cas__ic_plugin},
+    {CARCX_KR, cas__kr_plugin},
+    {CARCX_TB, cas__tb_plugin},
+};
+
+/* The options of `list` ("ID.NAME=VALUE") that belong to plugin `id`, into
+ * values (whose strings point into list); returns how many. */
+static size_t options_of(const char *id, const char *const *list,
+                         struct cas_option_value *values, char (*names)[64])
 {
-    static char dirs[2][1024];
-    struct cas_expansion_ref refs[2];
-    size_t n = 0;
-    if (set & CARCX_IC) {
-        refs[n] = cas_test_expansion_ref(cas__ic_plugin(), dirs[n], sizeof dirs[n]);
+    size_t n = 0, id_len = strlen(id);
+    for (; list && *list && n < CARCX_MAX_OPTIONS; list++) {
+        const char *eq = strchr(*list, '=');
+        if (strncmp(*list, id, id_len) != 0 || (*list)[id_len] != '.' || !eq)
+            continue;
+        snprintf(names[n], sizeof names[n], "%.*s", (int)(eq - *list - (int)id_len - 1),
+                 *list + id_len + 1);
+        values[n] = (struct cas_option_value){.struct_size = sizeof values[n],
+                                              .name = names[n], .value = eq + 1};
         n++;
     }
-    if (set & CARCX_TB) {
-        refs[n] = cas_test_expansion_ref(cas__tb_plugin(), dirs[n], sizeof dirs[n]);
+    return n;
+}
+
+const struct cas_plugin *carcx_plugin(enum carcx_set bit)
+{
+    for (size_t i = 0; i < CARCX_MAX; i++)
+        if (carcx_all[i].bit == bit)
+            return carcx_all[i].plugin();
+    return NULL;
+}
+
+void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles)
+{
+    carcx_open_with(g, nplayers, set, tiles, NULL);
+}
+
+void carcx_open_with(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
+                     const char *const *expansion_options)
+{
+    static char dirs[CARCX_MAX][1024];
+    static struct cas_option_value values[CARCX_MAX][CARCX_MAX_OPTIONS];
+    static char names[CARCX_MAX][CARCX_MAX_OPTIONS][64];
+    struct cas_expansion_ref refs[CARCX_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < CARCX_MAX; i++) {
+        if (!(set & carcx_all[i].bit))
+            continue;
+        refs[n] = cas_test_expansion_ref(carcx_all[i].plugin(), dirs[n], sizeof dirs[n]);
+        refs[n].options = values[n];
+        refs[n].n_options = options_of(refs[n].id, expansion_options, values[n], names[n]);
         n++;
     }
     char option[512];
@@ -36,8 +87,15 @@ void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char 
 void carcx_scenario(int nplayers, unsigned set, const char *tiles, const char *record,
                     const int64_t *expected)
 {
+    carcx_scenario_with(nplayers, set, tiles, NULL, record, expected);
+}
+
+void carcx_scenario_with(int nplayers, unsigned set, const char *tiles,
+                         const char *const *expansion_options, const char *record,
+                         const int64_t *expected)
+{
     struct cas_test_game g;
-    carcx_open(&g, nplayers, set, tiles);
+    carcx_open_with(&g, nplayers, set, tiles, expansion_options);
     cas_test_play_record(&g, record);
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, expected);

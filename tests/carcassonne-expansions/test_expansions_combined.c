@@ -2,7 +2,9 @@
  * test_expansions_combined.c — Inns & Cathedrals and Traders & Builders in
  * one game: interactions with exact scores (a builder's second tile
  * completing a goods city on an inn road, a pig with a large farmer, a
- * builder beside a large meeple against two meeples), the combined pool,
+ * builder beside a large meeple against two meeples), King & Robber Baron
+ * with both (a builder's second tile and a cathedral city take the King),
+ * the combined pool,
  * six players, and random complete games checked at every decision.
  * Coordinates: start tile D at 0,0 (city N, road E+W), x east, y south.
  */
@@ -64,6 +66,36 @@ static void test_builder_beside_large_meeple_against_two_meeples(void **unused)
     carcx_scenario(2, BOTH, CARCX_TIE_CITY_TILES,
                    CARCX_TIE_CITY_RECORD "draw R\nplace R 1,-1 0\ndeploy builder city N+E+W\n",
                    (const int64_t[]){10, 10});
+}
+
+/* King & Robber Baron with Traders & Builders: the builder's second tile
+ * completes Blue's wine city, so Red, who placed it, takes the King (city
+ * of 3 spaces) as well as the wine; Red 10 + 1, Blue 6. */
+static void test_builder_second_tile_takes_king(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, BOTH | CARCX_KR, "*:0,D:1,U:3,TB-3:1,IC-15:1,E:1");
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw TB-3\nplace TB-3 0,-1 90\ndeploy meeple city N+S\n"
+                             "draw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                             "draw U\nplace U 0,1 0\npass\n"
+                             "draw IC-15\nplace IC-15 3,0 0\npass\n"
+                             "draw E\nplace E 0,-2 180\npass\n");
+    assert_non_null(strstr(g.events, "Red takes the King (city of 3 spaces)\n"
+                                     "Red takes goods: 1 wine\n"
+                                     "Blue +6 city (3 tiles, 0 coats)\n"));
+    cas_test_expect_scores(&g, (const int64_t[]){10 + 1, 6});
+    cas_test_game_close(&g);
+}
+
+/* King & Robber Baron with Inns & Cathedrals: Red's 27-point cathedral city
+ * of 7 spaces gives Blue, who completes it, the King: Red 27, Blue 1. */
+static void test_cathedral_city_takes_king(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC | CARCX_KR, CARCX_CATHEDRAL_CITY_TILES,
+                   CARCX_CATHEDRAL_CITY_RECORD, (const int64_t[]){27, 1});
 }
 
 /* Both tile sets in one bag: 71 + 18 + 24 tiles of 24 + 17 + 24 kinds. */
@@ -154,6 +186,8 @@ int main(void)
         cmocka_unit_test(test_builder_second_tile_completes_goods_city),
         cmocka_unit_test(test_pig_with_large_farmer),
         cmocka_unit_test(test_builder_beside_large_meeple_against_two_meeples),
+        cmocka_unit_test(test_builder_second_tile_takes_king),
+        cmocka_unit_test(test_cathedral_city_takes_king),
         cmocka_unit_test(test_combined_pool),
         cmocka_unit_test(test_random_games),
     };
