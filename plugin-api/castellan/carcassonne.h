@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 1
+#define CAS_CARC_ABI_MINOR 2
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -170,6 +170,22 @@ struct cas_carc_hooks {
      * answer the figure kind's strength_on / strength applies. */
     int (*figure_strength)(void *xctx, const cas_carc *c, int figure,
                            cas_carc_feature feature);
+    /* ---- 1.2 */
+    /* ANY (runs until one returns nonzero): does `player` still hold a tile
+     * outside the bag (castle, abbey) that this expansion's BEFORE_DRAW
+     * phase will offer him at his next turn start?  Asked only once the
+     * bag is empty and the active player placed nothing at his turn start:
+     * instead of ending, the game passes the turn to the next other player
+     * in seat order with a yes (the final round of hand tiles), and ends
+     * when no other player gets a yes.  Answer yes only for a player whose phase will
+     * then decide, and make each decision bring the holding to its end
+     * (a tile placed, or given up), or the round cannot finish. */
+    int (*holds_hand_tiles)(void *xctx, const cas_carc *c, int player);
+    /* Asked once per tile kind after init: nonzero if veto_placement may
+     * forbid placements of `kind` (castles: the no-touch rule).  Kinds
+     * nobody may veto keep the engine's unhooked placement path.  NULL:
+     * veto_placement is asked for every kind. */
+    int (*vetoes_kind)(void *xctx, const cas_carc_game *game, int kind);
 };
 
 /* Where an expansion phase sits in the turn. */
@@ -277,6 +293,13 @@ struct cas_carc_api {
     /* The name the game gives `player` in events and renders ("Red" ...
      * "Pink"), or "nobody" out of range; static, never freed. */
     const char *(*player_label)(const cas_carc_game *g, int player);
+    /* ---- 1.2 */
+    /* Every legal placement of tile kind `kind` now (any kind, bag or hand;
+     * edges, contact and expansion vetoes), as x,y,rot triples in
+     * xyr[0..3*cap), in the order of the engine's place actions (x, then
+     * y, then rotation ascending); buffer protocol on triples.  For a 2x1
+     * tile x,y is its anchor, cell 0. */
+    int (*placements)(const cas_carc *c, int kind, int *xyr, size_t cap, size_t *count);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

@@ -246,13 +246,13 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     return cas__carc_fits_edges(s, k, x, y, rot) &&
-           !cas__carc_hook_veto_place(s, kind, x, y, rot);
+           !(k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
 int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    if (k->ncells != 1 || s->game->vetoes_placement)
+    if (k->ncells != 1 || k->vetoed)
         return cas__carc_fits(s, kind, x, y, rot);
     uint32_t key = pack_key(x, y);
     int pos = frontier_search(s, key);
@@ -336,7 +336,7 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
-    int vetoes = s->game->vetoes_placement;
+    int vetoes = k->vetoed;
     if (!vetoes && !first_only) {
         *n = unvetoed_single_placements(s, kind, buf, cap);
         return;

@@ -108,9 +108,22 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         g->exp[g->nexp++].id = ref->id;
-        g->vetoes_placement |= HOOK(g, g->nexp - 1, veto_placement) != NULL;
+        g->holds_hand_tiles |= HOOK(g, g->nexp - 1, holds_hand_tiles) != NULL;
     }
     return CAS_OK;
+}
+
+void cas__carc_mark_vetoed_kinds(struct cas_game *g)
+{
+    for (int k = 0; k < g->nkinds; k++) {
+        g->kinds[k].vetoed = 0;
+        for (int i = 0; i < g->nexp && !g->kinds[k].vetoed; i++) {
+            int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
+            g->kinds[k].vetoed = HOOK(g, i, veto_placement) != NULL &&
+                                 (!filter || filter(g->exp[i].xctx,
+                                                    (const cas_carc_game *)g, k));
+        }
+    }
 }
 
 /* Run expansion i's init, if it has one; *own_bad as its init sets it. */
@@ -271,6 +284,17 @@ void cas__carc_hook_turn_end(struct cas_state *s)
         if (fn)
             fn(g->exp[i].xctx, CARC_OF(s), s->player);
     }
+}
+
+int cas__carc_hook_holds_hand_tiles(const struct cas_state *s, int player)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, const cas_carc *, int) = HOOK(g, i, holds_hand_tiles);
+        if (fn && fn(g->exp[i].xctx, CARC_COF(s), player))
+            return 1;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- services */
@@ -542,6 +566,39 @@ static const char *api_player_label(const cas_carc_game *gh, int player)
                                                          : "nobody";
 }
 
+/* Legal placement codes decoded into x,y,rot triples.  The codes of a 2x1
+ * tile are collected with duplicates before sorting, hence the scratch
+ * buffer, grown from the host when the stack one is short. */
+static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (kind < 0 || kind >= s->game->nkinds)
+        return CAS_EINVAL;
+    cas_action local[1024], *codes = local;
+    size_t room = sizeof local / sizeof local[0], n;
+    int rc = cas__carc_placements(s, kind, codes, room, &n);
+    if (rc == CAS_ENOSPC) {
+        const struct cas_host *host = s->game->host;
+        room = n;
+        codes = host->alloc(host->ctx, room * sizeof *codes);
+        if (!codes)
+            return CAS_ENOMEM;
+        rc = cas__carc_placements(s, kind, codes, room, &n);
+    }
+    if (rc == CAS_OK) {
+        for (size_t i = 0; i < n && i < cap; i++) {
+            xyr[3 * i] = ACT_PLACE_X(codes[i]);
+            xyr[3 * i + 1] = ACT_PLACE_Y(codes[i]);
+            xyr[3 * i + 2] = ACT_PLACE_ROT(codes[i]);
+        }
+        *count = n;
+        rc = n > cap ? CAS_ENOSPC : CAS_OK;
+    }
+    if (codes != local)
+        s->game->host->release(s->game->host->ctx, codes);
+    return rc;
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -576,4 +633,5 @@ const struct cas_carc_api cas__carc_api = {
     .tile_kind_count = api_tile_kind_count,
     .open_spots = api_open_spots,
     .player_label = api_player_label,
+    .placements = api_placements,
 };

@@ -7,7 +7,9 @@
  * a phase whose actor() is a player stops the machine for that decision.
  *
  * A drawn tile that fits nowhere is discarded at once (event) and the
- * chance node repeats; the game ends at a turn start with an empty bag.
+ * chance node repeats; the game ends at a turn start with an empty bag,
+ * unless an expansion says a player still holds a hand tile (castle,
+ * abbey): then the turn passes to the next such player (the final round).
  */
 #include "carc.h"
 
@@ -62,6 +64,26 @@ static void next_player(struct cas_state *s)
     enter(s, ST_TURN_START);
 }
 
+/* The bag is empty and the active player placed nothing: the turn passes
+ * to the next player in seat order whom an expansion says still holds a
+ * hand tile; 0 if nobody does. */
+static int pass_to_hand_tile_holder(struct cas_state *s)
+{
+    int n = s->game->nplayers;
+    if (!s->game->holds_hand_tiles)
+        return 0;
+    for (int i = 1; i < n; i++) {
+        int q = (s->player + i) % n;
+        if (cas__carc_hook_holds_hand_tiles(s, q)) {
+            s->player = (uint8_t)q;
+            s->extra_turn = s->in_extra_turn = 0;
+            enter(s, ST_TURN_START);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Final scoring, then the END event naming the winners. */
 static void end_game(struct cas_state *s)
 {
@@ -74,6 +96,9 @@ static void end_game(struct cas_state *s)
 
 void cas__carc_advance(struct cas_state *s)
 {
+    /* turns passed in the final round without a decision: an expansion that
+     * says yes but then offers nothing cannot keep the game going */
+    int idle_passes = 0;
     for (;;) {
         switch ((enum carc_stage)s->stage) {
         case ST_TURN_START:
@@ -84,6 +109,8 @@ void cas__carc_advance(struct cas_state *s)
             if (slot_waits(s))
                 return;
             if (s->bag_left == 0) {
+                if (idle_passes++ < s->game->nplayers && pass_to_hand_tile_holder(s))
+                    break;
                 end_game(s);
                 return;
             }
@@ -139,11 +166,12 @@ static int phase_legal(const struct cas_state *s, cas_action *buf, size_t cap,
 {
     const struct carc_phase_ref *ph = &s->game->phases[s->xphase];
     int rc = ph->phase->legal(s->game->exp[ph->exp].xctx, CARC_COF(s), buf, cap, count);
-    if (rc != CAS_OK)
+    if (rc != CAS_OK && rc != CAS_ENOSPC)
         return rc;
-    for (size_t i = 0; i < *count; i++)
+    /* a short buffer holds the first payloads: wrap those too */
+    for (size_t i = 0; i < *count && i < cap; i++)
         buf[i] = ACT_PHASE_CODE(s->xphase, buf[i]);
-    return CAS_OK;
+    return rc;
 }
 
 int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
