@@ -12,12 +12,13 @@
 
 #include <string.h>
 
+#include "castles_germany.h"
 #include "inns_cathedrals.h"
 #include "king_robber.h"
 #include "scenario.h"
 #include "traders_builders.h"
 
-#define CARCX_MAX 3
+#define CARCX_MAX 4
 #define CARCX_MAX_OPTIONS 8
 
 /* The expansions in the host's resolved order (manifests, then id). */
@@ -26,6 +27,7 @@ static const struct {
     const struct cas_plugin *(*plugin)(void);
 } carcx_all[CARCX_MAX] = {
     {CARCX_IC, cas__ic_plugin},
+    {CARCX_CG, cas__cg_plugin},
     {CARCX_KR, cas__kr_plugin},
     {CARCX_TB, cas__tb_plugin},
 };
@@ -122,4 +124,23 @@ void carcx_play_then_list(struct cas_test_game *g, const char *record, char *tex
 {
     cas_test_play_record(g, record);
     cas_test_legal_texts(g, texts, cap);
+}
+
+void carcx_expect_block_checked(struct cas_test_game *g, size_t from_end, int old,
+                                uint8_t value)
+{
+    cas_state *twin = cas_test_restored_twin(g);
+    assert_true(g->vt->hash(twin) == g->vt->hash(g->state));
+    cas_test_expect_same_choices(g, twin);
+    g->vt->state_free(twin);
+    static uint8_t bytes[1 << 16];
+    size_t len;
+    assert_int_equal(g->vt->serialize(g->state, CAS_SERIAL_FULL, bytes, sizeof bytes, &len),
+                     CAS_OK);
+    assert_true(from_end <= len);
+    if (old >= 0)
+        assert_int_equal(bytes[len - from_end], old);
+    bytes[len - from_end] = value;
+    cas_state *back;
+    assert_int_equal(g->vt->deserialize(g->game, bytes, len, &back), CAS_ECORRUPT);
 }

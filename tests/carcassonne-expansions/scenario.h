@@ -1,7 +1,7 @@
 /*
  * scenario.h — open Carcassonne games with any of the expansion plugins
- * Inns & Cathedrals, Traders & Builders, King & Robber Baron linked into the
- * test (their object libraries), as a host would hand them over, and play
+ * Inns & Cathedrals, Traders & Builders, King & Robber Baron, Castles in
+ * Germany linked into the test (their object libraries), as a host would hand them over, and play
  * scenario records.
  */
 #ifndef CARCX_SCENARIO_H
@@ -15,9 +15,9 @@
 const struct cas_plugin *cas_plugin_entry(void);
 
 /* Which expansions a game uses (bit mask); they are handed to the game in
- * the host's resolved order: inns-cathedrals, king-robber,
- * traders-builders. */
-enum carcx_set { CARCX_IC = 1, CARCX_TB = 2, CARCX_KR = 4 };
+ * the host's resolved order: inns-cathedrals, castles-germany (after
+ * inns-cathedrals), king-robber, traders-builders. */
+enum carcx_set { CARCX_IC = 1, CARCX_TB = 2, CARCX_KR = 4, CARCX_CG = 8 };
 
 /* A city (D, N(0,-1), E(2,-1), E(1,-2)) holding Red's large meeple and
  * two meeples of Blue's, waiting for R at 1,-1 rot 0 to join and complete
@@ -71,6 +71,14 @@ void carcx_scenario_with(int nplayers, unsigned set, const char *tiles,
  * one per line, into texts[0..cap). */
 void carcx_play_then_list(struct cas_test_game *g, const char *record, char *texts,
                           size_t cap);
+
+/* Assert that g's state survives serialize and deserialize (same hash,
+ * same choices), and that its bytes are refused as corrupt once the byte
+ * `from_end` bytes before their end (the last expansion's block is last)
+ * is set to `value`; `old` is what that byte must hold first, -1 for
+ * anything. */
+void carcx_expect_block_checked(struct cas_test_game *g, size_t from_end, int old,
+                                uint8_t value);
 
 /* Check that a fresh game with the expansions in `set` has `tiles` tiles
  * of `kinds` tile kinds in its bag (the first draw's chance outcomes). */
