@@ -3,7 +3,7 @@
  * (castellan play --config FILE) or from command-line flags.  Parsing checks
  * syntax and shape.  Every error names file:line, the bad value and the
  * closest valid choice.  Checking a description against the installed
- * plugins is the host's (host/session_plan.h): config stands below host.
+ * plugins is the host's (host/session/session_plan.h): config stands below host.
  */
 #ifndef CAS_CONFIG_SESSION_DESC_H
 #define CAS_CONFIG_SESSION_DESC_H

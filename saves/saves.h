@@ -181,6 +181,26 @@ int cas__saves_campaign_standings(struct cas__saves *s, const char *name,
                                   struct cas__saves_standing **out, size_t *n);
 void cas__saves_standings_free(struct cas__saves_standing *st, size_t n);
 
+/* --------------------------------------------------------- test probes */
+
+/* The store's phases that change its files.  A phase announces its BEGIN,
+ * each file change it makes itself rather than through SQLite (STEP: the
+ * link and unlink of a new store) and, when it succeeded, its END. */
+enum cas__saves_phase {
+    CAS__SAVES_CREATE, /* building a new store aside and linking it in */
+    CAS__SAVES_START,  /* cas__saves_game_insert: a game's header */
+    CAS__SAVES_APPEND, /* cas__saves_append: one action */
+    CAS__SAVES_FINISH, /* cas__saves_finish: a game's result */
+    CAS__SAVES_CLOSE,  /* cas__saves_close: SQLite checkpoints the WAL */
+};
+enum cas__saves_moment { CAS__SAVES_BEGIN, CAS__SAVES_STEP, CAS__SAVES_END };
+
+/* NULL, and never set by castellan itself: only the fault injection of a
+ * test build (tests/support/faults.c) points it at a function that stops
+ * or fails the process at a chosen moment of a chosen phase. */
+extern void (*cas__saves_probe)(enum cas__saves_phase phase,
+                                enum cas__saves_moment moment);
+
 /* -------------------------------------------------------- game records */
 
 /* Write g (with its actions) as a plain-text game record: header lines

@@ -135,6 +135,7 @@ static int check(const struct check_args *a)
         target.min_players = target.max_players = (int)players;
     struct cas__check_options opt = {
         .games = (int)games, .seed = seed, .progress = isatty(fileno(stderr)) ? stderr : NULL,
+        .plugin_path = a->plugin_path,
     };
     struct cas__check_report report;
     catch_crashes(&report);

@@ -1,6 +1,6 @@
 /*
  * target.c — resolving a game and its expansions for check and bench: the
- * session validation of `castellan play` (config/) finds, orders and loads
+ * session validation of `castellan play` (session_validate.c) finds, orders and loads
  * them and checks every --rule; the player count is the command's.
  */
 #include "target.h"
