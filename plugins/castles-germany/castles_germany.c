@@ -22,6 +22,7 @@
 
 #include <castellan/carcassonne.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,8 @@ static int read_castle_ids(struct cg_ctx *ctx, const cas_carc_game *game, const 
     for (const char *at = list; *at;) {
         size_t len = strcspn(at, ",");
         if (ctx->ncastles == CG_MAX || len == 0 || len >= CG_ID_LEN) {
-            cas_host_errorf(ctx->host, "castles-germany: castles = '%s': give 1 to %d "
-                            "tile ids of under %d characters, comma-separated", list,
-                            CG_MAX, CG_ID_LEN);
+            cas_host_errorf(ctx->host, "give 1 to %d tile ids of under %d characters, "
+                            "comma-separated", CG_MAX, CG_ID_LEN);
             return CAS_EOPTION;
         }
         char *id = ctx->id[ctx->ncastles];
@@ -84,8 +84,8 @@ static int read_castle_ids(struct cg_ctx *ctx, const cas_carc_game *game, const 
         id[len] = '\0';
         int kind = ctx->api->tile_kind_index(game, id);
         if (kind < 0) {
-            cas_host_errorf(ctx->host, "castles-germany: castles = '%s': no tile %s in "
-                            "the game's tile sets (data/castles-germany.tiles)", list, id);
+            cas_host_errorf(ctx->host, "no tile %s in the game's tile sets (the castles "
+                            "are in data/castles-germany.tiles)", id);
             return CAS_EOPTION;
         }
         ctx->kind[ctx->ncastles++] = kind;
@@ -93,7 +93,7 @@ static int read_castle_ids(struct cg_ctx *ctx, const cas_carc_game *game, const 
     }
     if (ctx->ncastles > 0)
         return CAS_OK;
-    cas_host_errorf(ctx->host, "castles-germany: castles is empty; name the castle tiles");
+    cas_host_errorf(ctx->host, "name the castle tiles, e.g. CG-1,CG-2");
     return CAS_EOPTION;
 }
 
@@ -115,16 +115,20 @@ static int cg_init(const struct cas_carc_api *api, const struct cas_host *host,
         return CAS_EVERSION;
     }
     const char *castles = cg_options[0].default_value;
+    size_t castles_option = SIZE_MAX;
     for (size_t i = 0; i < n_options; i++) {
         if (strcmp(options[i].name, "castles") == 0) {
             castles = options[i].value;
-            *bad_option = i;
+            castles_option = i;
         } else if (strcmp(options[i].name, "per-player") == 0) {
             ctx->per_player = strcmp(options[i].value, "auto") == 0 ? 0
                                                                      : atoi(options[i].value);
         }
     }
-    return read_castle_ids(ctx, game, castles);
+    int rc = read_castle_ids(ctx, game, castles);
+    if (rc == CAS_EOPTION)
+        *bad_option = castles_option;
+    return rc;
 }
 
 static void cg_fini(void *xctx)

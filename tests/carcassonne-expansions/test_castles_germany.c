@@ -326,6 +326,25 @@ static void test_castle_not_a_city_for_farmers(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A castle id that names no tile is refused when the game is created,
+ * naming the option (the data file may have been replaced). */
+static void test_unknown_castle_id_refused(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char dir[1024];
+    struct cas_expansion_ref ref = cas_test_expansion_ref(carcx_plugin(CARCX_CG), dir,
+                                                          sizeof dir);
+    struct cas_option_value bad = {.struct_size = sizeof bad, .name = "castles",
+                                   .value = "CG-1,CG-9"};
+    ref.options = &bad;
+    ref.n_options = 1;
+    assert_int_equal(cas_test_game_try_open(&g, cas_plugin_entry(), 2, NULL, &ref, 1),
+                     CAS_EOPTION);
+    assert_non_null(strstr(g.error, "no tile CG-9 in the game's tile sets"));
+    cas_test_game_close(&g);
+}
+
 /* The state block travels with serialize; castles in two hands at once
  * are refused. */
 static void test_state_block_checked(void **unused)
@@ -356,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_bag_empty_castle_in_hand_placed),
         cmocka_unit_test(test_bag_empty_castle_given_up),
         cmocka_unit_test(test_castle_not_a_city_for_farmers),
+        cmocka_unit_test(test_unknown_castle_id_refused),
         cmocka_unit_test(test_state_block_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
