@@ -228,6 +228,11 @@ struct cas_carc_phase {
      * phase's (the engine then tries the others). */
     int (*parse)(void *xctx, const cas_carc *c, const char *text,
                  uint64_t *payload);
+    /* ---- 1.2 */
+    /* Nonzero if `payload` is one legal() would list now.  Optional: the
+     * engine otherwise lists legal() and searches it, which is dear for a
+     * long list (every placement of a tile from a hand). */
+    int (*is_legal)(void *xctx, const cas_carc *c, uint64_t payload);
 };
 
 /* What a tile placement looks like, for queries. */
@@ -300,6 +305,9 @@ struct cas_carc_api {
      * y, then rotation ascending); buffer protocol on triples.  For a 2x1
      * tile x,y is its anchor, cell 0. */
     int (*placements)(const cas_carc *c, int kind, int *xyr, size_t cap, size_t *count);
+    /* 1 if tile kind `kind` has a legal placement now (placements would list
+     * one), found by stopping at the first; 0 otherwise. */
+    int (*fits_anywhere)(const cas_carc *c, int kind);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

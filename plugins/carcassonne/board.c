@@ -370,7 +370,10 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
         const struct carc_cell *c = &cells[front[i].cell];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
-                int x = c->x - k->rot[rot].dx[sub], y = c->y - k->rot[rot].dy[sub];
+                const struct carc_rot *r = &k->rot[rot];
+                if (((r->sig[sub] ^ c->req) & c->care & r->care[sub]) != 0)
+                    continue; /* this cell's edges miss this spot: no lookups */
+                int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
                 if (!cas__carc_fits(s, kind, x, y, rot))
                     continue;
                 emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));

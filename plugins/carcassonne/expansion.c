@@ -606,6 +606,12 @@ static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, siz
     return rc;
 }
 
+static int api_fits_anywhere(const cas_carc *c, int kind)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return kind >= 0 && kind < s->game->nkinds && cas__carc_fits_anywhere(s, kind);
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -641,4 +647,5 @@ const struct cas_carc_api cas__carc_api = {
     .open_spots = api_open_spots,
     .player_label = api_player_label,
     .placements = api_placements,
+    .fits_anywhere = api_fits_anywhere,
 };

@@ -196,8 +196,12 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
 
 static int phase_action_legal(const struct cas_state *s, cas_action a)
 {
-    if (ACT_PHASE_INDEX(a) != s->xphase)
+    if (ACT_PHASE_INDEX(a) != s->xphase || a != ACT_PHASE_CODE(s->xphase, a))
         return 0;
+    const struct carc_phase_ref *ph = &s->game->phases[s->xphase];
+    if (CAS_HAS_FIELD(ph->phase, struct cas_carc_phase, is_legal) && ph->phase->is_legal)
+        return ph->phase->is_legal(s->game->exp[ph->exp].xctx, CARC_COF(s),
+                                   a & CAS_CARC_PAYLOAD_MASK);
     cas_action buf[1024];
     size_t n = 0;
     if (phase_legal(s, buf, 1024, &n) != CAS_OK)

@@ -43,6 +43,17 @@ struct cg_ctx {
     int kind[CG_MAX];            /* tile kinds of the castles */
     char id[CG_MAX][CG_ID_LEN];  /* their ids, for texts */
     int per_player;              /* 0: 2 with 2 or 3 players, else 1 */
+    unsigned in_game;            /* bit i: castle i has a copy in this game
+                                    (a `tiles` option may take some out) */
+    int picks;                   /* how many castles the players pick */
+};
+
+/* A castle on the board, as the hooks need it without lookups. */
+struct cg_placed {
+    int16_t x0, y0, x1, y1; /* the two spaces it covers */
+    uint16_t bonus;         /* bit l: its feature l is a road or city */
+    uint8_t cloister;       /* which of its features is the castle */
+    uint8_t unused;
 };
 
 /* The per-state block: plain bytes, cloned, hashed and serialized. */
@@ -52,6 +63,7 @@ struct cg_state {
     uint8_t gave_up;          /* bit p: player p kept his castles with the
                                  bag empty: they are out of the game */
     int16_t tile[CG_MAX];     /* placement index of castle i, or -1 */
+    struct cg_placed placed[CG_MAX]; /* castle i's, once tile[i] >= 0 */
 };
 
 static const struct cas_option_spec cg_options[] = {
@@ -97,6 +109,25 @@ static int read_castle_ids(struct cg_ctx *ctx, const cas_carc_game *game, const 
     return CAS_EOPTION;
 }
 
+static int bit_count(unsigned bits)
+{
+    return __builtin_popcount(bits);
+}
+
+/* The castles in this game and how many the players pick in all: 2 each
+ * with 2 or 3 players (per-player auto), at most all there are. */
+static void count_picks(struct cg_ctx *ctx, const cas_carc_game *game)
+{
+    ctx->in_game = 0;
+    for (int i = 0; i < ctx->ncastles; i++)
+        if (ctx->api->tile_kind_count(game, ctx->kind[i]) > 0)
+            ctx->in_game |= 1u << i;
+    int players = ctx->api->nplayers(game);
+    int each = ctx->per_player ? ctx->per_player : players <= 3 ? 2 : 1;
+    int there = bit_count(ctx->in_game);
+    ctx->picks = players * each < there ? players * each : there;
+}
+
 static int cg_init(const struct cas_carc_api *api, const struct cas_host *host,
                    const cas_carc_game *game, const struct cas_option_value *options,
                    size_t n_options, void **xctx, size_t *bad_option)
@@ -108,7 +139,7 @@ static int cg_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->api = api;
     ctx->host = host;
     *xctx = ctx;
-    if (!CAS_HAS_FIELD(api, struct cas_carc_api, placements)) {
+    if (!CAS_HAS_FIELD(api, struct cas_carc_api, fits_anywhere)) {
         cas_host_errorf(host, "castles-germany: needs a carcassonne plugin with "
                         "extension ABI 1.2 (placements of a hand tile); this one has "
                         "%u.%u", api->abi_major, api->abi_minor);
@@ -128,6 +159,8 @@ static int cg_init(const struct cas_carc_api *api, const struct cas_host *host,
     int rc = read_castle_ids(ctx, game, castles);
     if (rc == CAS_EOPTION)
         *bad_option = castles_option;
+    if (rc == CAS_OK)
+        count_picks(ctx, game);
     return rc;
 }
 
@@ -151,33 +184,55 @@ static const struct cg_state *state_of(const struct cg_ctx *ctx, const cas_carc 
     return ctx->api->xstate_const(c, (void *)ctx);
 }
 
-static int bit_count(unsigned bits)
+
+
+/* The spaces x0..x1, y0..y1 a 2x1 tile covers with its anchor at x,y
+ * rotated rot. */
+struct cg_box {
+    int x0, y0, x1, y1;
+};
+
+static struct cg_box box_of(int x, int y, int rot)
 {
-    return __builtin_popcount(bits);
+    static const int cell1_dx[4] = {1, 0, -1, 0}, cell1_dy[4] = {0, 1, 0, -1};
+    int x1 = x + cell1_dx[rot], y1 = y + cell1_dy[rot];
+    return (struct cg_box){x < x1 ? x : x1, y < y1 ? y : y1, x > x1 ? x : x1,
+                           y > y1 ? y : y1};
 }
 
-/* Castles in this game: the listed ones the tile counts left in (a `tiles`
- * option may take some out). */
-static unsigned castles_in_game(const struct cg_ctx *ctx, const cas_carc *c)
+/* What the hooks keep of castle tile `tile`: the spaces it covers and which
+ * of its features are roads or cities and the castle. */
+static int describe_castle(const struct cg_ctx *ctx, const cas_carc *c, int tile,
+                           struct cg_placed *out)
 {
-    unsigned mask = 0;
-    for (int i = 0; i < ctx->ncastles; i++)
-        if (ctx->api->tile_kind_count(ctx->api->game(c), ctx->kind[i]) > 0)
-            mask |= 1u << i;
-    return mask;
-}
-
-/* How many castles the players pick in all. */
-static int picks_wanted(const struct cg_ctx *ctx, const cas_carc *c)
-{
-    int players = ctx->api->nplayers(ctx->api->game(c));
-    int each = ctx->per_player ? ctx->per_player : players <= 3 ? 2 : 1;
-    int there = bit_count(castles_in_game(ctx, c));
-    return players * each < there ? players * each : there;
+    const struct cas_carc_api *api = ctx->api;
+    struct cas_carc_tile_info t = {.struct_size = sizeof t};
+    cas_carc_feature features[CG_TILE_FEATURES];
+    size_t n;
+    memset(out, 0, sizeof *out);
+    if (api->tile_info(c, tile, &t) != CAS_OK ||
+        api->tile_features(c, tile, features, CG_TILE_FEATURES, &n) != CAS_OK)
+        return CAS_EINVAL;
+    struct cg_box box = box_of(t.x, t.y, t.rot);
+    *out = (struct cg_placed){.x0 = (int16_t)box.x0, .y0 = (int16_t)box.y0,
+                              .x1 = (int16_t)box.x1, .y1 = (int16_t)box.y1};
+    int cloisters = 0;
+    for (size_t l = 0; l < n; l++) {
+        struct cas_carc_feature_info info = {.struct_size = sizeof info};
+        if (api->feature_info(c, features[l], &info) != CAS_OK)
+            return CAS_EINVAL;
+        if (info.cls == CAS_CARC_ROAD || info.cls == CAS_CARC_CITY)
+            out->bonus |= (uint16_t)(1u << l);
+        if (info.cls == CAS_CARC_CLOISTER) {
+            out->cloister = (uint8_t)l;
+            cloisters++;
+        }
+    }
+    return cloisters == 1 ? CAS_OK : CAS_EDATA;
 }
 
 /* Sound: hands are disjoint picked castles of the game, placed castles are
- * in no hand and name placements made, flags name players. */
+ * in no hand and name placements made, as described, flags name players. */
 static int cg_state_check(void *xctx, const cas_carc *c, const void *xstate)
 {
     const struct cg_ctx *ctx = xctx;
@@ -189,13 +244,16 @@ static int cg_state_check(void *xctx, const cas_carc *c, const void *xstate)
             return CAS_ECORRUPT;
         in_hands |= st->hand[p];
     }
-    if ((in_hands & ~(unsigned)st->picked) || (st->picked & ~castles_in_game(ctx, c)) ||
-        bit_count(st->picked) > picks_wanted(ctx, c) || (st->gave_up >> players))
+    if ((in_hands & ~(unsigned)st->picked) || (st->picked & ~ctx->in_game) ||
+        bit_count(st->picked) > ctx->picks || (st->gave_up >> players))
         return CAS_ECORRUPT;
     for (int i = 0; i < CG_MAX; i++) {
         int placed = st->tile[i] >= 0;
+        struct cg_placed truth = {0};
         if (st->tile[i] < -1 || st->tile[i] >= ctx->api->tile_count(c) ||
-            (placed && ((in_hands >> i & 1) || !(st->picked >> i & 1))))
+            (placed && ((in_hands >> i & 1) || !(st->picked >> i & 1) ||
+                        describe_castle(ctx, c, st->tile[i], &truth) != CAS_OK)) ||
+            memcmp(&truth, &st->placed[i], sizeof truth) != 0)
             return CAS_ECORRUPT;
     }
     return CAS_OK;
@@ -208,7 +266,7 @@ static int pick_actor(void *xctx, const cas_carc *c)
 {
     const struct cg_ctx *ctx = xctx;
     int done = bit_count(state_of(ctx, c)->picked);
-    if (done >= picks_wanted(ctx, c))
+    if (done >= ctx->picks)
         return CAS_CARC_PHASE_SKIP;
     return done % ctx->api->nplayers(ctx->api->game(c));
 }
@@ -217,7 +275,7 @@ static int pick_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t 
                       size_t *count)
 {
     const struct cg_ctx *ctx = xctx;
-    unsigned free = castles_in_game(ctx, c) & ~(unsigned)state_of(ctx, c)->picked;
+    unsigned free = ctx->in_game & ~(unsigned)state_of(ctx, c)->picked;
     size_t n = 0;
     for (int i = 0; i < ctx->ncastles; i++)
         if (free >> i & 1) {
@@ -308,11 +366,10 @@ static size_t castle_placements(const struct cg_ctx *ctx, const cas_carc *c, int
 static int can_play_castle(const struct cg_ctx *ctx, const cas_carc *c, int player)
 {
     const struct cg_state *st = state_of(ctx, c);
-    if (bit_count(st->picked) < picks_wanted(ctx, c) || !st->hand[player] ||
-        (st->gave_up >> player & 1))
+    if (!st->hand[player] || (st->gave_up >> player & 1) || bit_count(st->picked) < ctx->picks)
         return 0;
     for (int i = 0; i < ctx->ncastles; i++)
-        if ((st->hand[player] >> i & 1) && castle_placements(ctx, c, i, NULL, 0) > 0)
+        if ((st->hand[player] >> i & 1) && ctx->api->fits_anywhere(c, ctx->kind[i]))
             return 1;
     return 0;
 }
@@ -363,6 +420,20 @@ static int place_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t
     return n > cap ? CAS_ENOSPC : CAS_OK;
 }
 
+/* Without listing: keep, or a castle of the active player's hand where it
+ * fits. */
+static int place_is_legal(void *xctx, const cas_carc *c, uint64_t payload)
+{
+    const struct cg_ctx *ctx = xctx;
+    if (payload == CG_KEEP)
+        return 1;
+    int i, x, y, rot;
+    decode_place(payload, &i, &x, &y, &rot);
+    return i < ctx->ncastles && payload == place_payload(i, x, y, rot) &&
+           (state_of(ctx, c)->hand[ctx->api->active_player(c)] >> i & 1) &&
+           ctx->api->can_place(c, ctx->kind[i], x, y, rot);
+}
+
 static int place_apply(void *xctx, cas_carc *c, uint64_t payload)
 {
     const struct cg_ctx *ctx = xctx;
@@ -383,7 +454,8 @@ static int place_apply(void *xctx, cas_carc *c, uint64_t payload)
         return rc;
     st->hand[p] &= (uint8_t)~(1u << i);
     st->tile[i] = (int16_t)api->placed_tile(c);
-    return CAS_CARC_PHASE_DONE;
+    rc = describe_castle(ctx, c, st->tile[i], &st->placed[i]);
+    return rc == CAS_OK ? CAS_CARC_PHASE_DONE : rc;
 }
 
 static int place_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf, size_t cap)
@@ -443,54 +515,26 @@ static int cg_vetoes_kind(void *xctx, const cas_carc_game *game, int kind)
     return castle_index_of_kind(xctx, kind) >= 0;
 }
 
-static int is_castle_tile(const struct cg_state *st, int tile)
-{
-    for (int i = 0; i < CG_MAX; i++)
-        if (st->tile[i] == tile)
-            return 1;
-    return 0;
-}
 
 /* VETO: a castle tile may not touch another, orthogonally or diagonally:
- * no castle tile on the ring of spaces around its two. */
+ * no space of a placed castle within one space of the new one's. */
 static int cg_veto_placement(void *xctx, const cas_carc *c, int kind, int x, int y, int rot)
 {
-    static const int cell1_dx[4] = {1, 0, -1, 0}, cell1_dy[4] = {0, 1, 0, -1};
     const struct cg_ctx *ctx = xctx;
     if (castle_index_of_kind(ctx, kind) < 0)
         return 0;
     const struct cg_state *st = state_of(ctx, c);
-    int x1 = x + cell1_dx[rot], y1 = y + cell1_dy[rot];
-    int lo_x = (x < x1 ? x : x1) - 1, hi_x = (x > x1 ? x : x1) + 1;
-    int lo_y = (y < y1 ? y : y1) - 1, hi_y = (y > y1 ? y : y1) + 1;
-    for (int by = lo_y; by <= hi_y; by++)
-        for (int bx = lo_x; bx <= hi_x; bx++) {
-            int tile = ctx->api->tile_at(c, bx, by);
-            if (tile >= 0 && is_castle_tile(st, tile))
-                return 1;
-        }
+    struct cg_box box = box_of(x, y, rot);
+    for (int i = 0; i < CG_MAX; i++) {
+        const struct cg_placed *old = &st->placed[i];
+        if (st->tile[i] >= 0 && old->x0 <= box.x1 + 1 && box.x0 <= old->x1 + 1 &&
+            old->y0 <= box.y1 + 1 && box.y0 <= old->y1 + 1)
+            return 1;
+    }
     return 0;
 }
 
 /* ------------------------------------------------------------ scoring */
-
-/* What feature f is on castle tile `tile`: its class, or 0 if f does not
- * touch that tile. */
-static int class_on_tile(const struct cg_ctx *ctx, const cas_carc *c, cas_carc_feature f,
-                         int tile)
-{
-    cas_carc_feature features[CG_TILE_FEATURES];
-    size_t n;
-    if (ctx->api->tile_features(c, tile, features, CG_TILE_FEATURES, &n) != CAS_OK)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!ctx->api->same_feature(c, f, features[i]))
-            continue;
-        struct cas_carc_feature_info info = {.struct_size = sizeof info};
-        return ctx->api->feature_info(c, features[i], &info) == CAS_OK ? (int)info.cls : 0;
-    }
-    return 0;
-}
 
 /* CHAIN: the castle itself counts 2 for its own tile instead of a
  * monastery's 1 (12 complete, filled + 2 at the end); a road or city
@@ -501,17 +545,25 @@ static int64_t cg_feature_points(void *xctx, const cas_carc *c, cas_carc_feature
 {
     (void)winner;
     const struct cg_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
     const struct cg_state *st = state_of(ctx, c);
     int castles = 0;
     for (int i = 0; i < CG_MAX; i++) {
-        if (st->tile[i] < 0)
+        cas_carc_feature features[CG_TILE_FEATURES];
+        size_t n;
+        if (st->tile[i] < 0 ||
+            api->tile_features(c, st->tile[i], features, CG_TILE_FEATURES, &n) != CAS_OK)
             continue;
-        int cls = class_on_tile(ctx, c, f, st->tile[i]);
-        if (cls == CAS_CARC_CLOISTER)
+        const struct cg_placed *p = &st->placed[i];
+        if (api->same_feature(c, f, features[p->cloister]))
             return points + 1;
-        castles += cls == CAS_CARC_ROAD || cls == CAS_CARC_CITY;
+        for (size_t l = 0; when == CAS_CARC_DURING && l < n; l++)
+            if ((p->bonus >> l & 1) && api->same_feature(c, f, features[l])) {
+                castles++;
+                break;
+            }
     }
-    return when == CAS_CARC_DURING ? points + (int64_t)CG_BONUS * castles : points;
+    return points + (int64_t)CG_BONUS * castles;
 }
 
 /* ------------------------------------------------------------ render */
@@ -596,6 +648,7 @@ static const struct cas_carc_phase cg_phases[] = {{
     .apply = place_apply,
     .text = place_text,
     .parse = place_parse,
+    .is_legal = place_is_legal,
 }};
 
 static const char *const cg_tile_sets[] = {"castles-germany.tiles"};

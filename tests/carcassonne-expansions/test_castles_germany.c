@@ -353,8 +353,10 @@ static void test_state_block_checked(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_CG, "*:0,D:1,U:2,CG-1:1,CG-2:1");
     cas_test_play_record(&g, "castle pick CG-1\ncastle pick CG-2\n");
-    /* the block: Red's hand, Blue's hand, ...: Blue holds Red's CG-1 too */
-    carcx_expect_block_checked(&g, 20 - 1, 2, 3);
+    /* the block: 6 hands, 2 flags, 6 placements (16-bit), 6 placed castles
+     * (12 bytes); Blue's hand second: Blue holds Red's CG-1 too */
+    const size_t block = 6 + 2 + 6 * 2 + 6 * 12;
+    carcx_expect_block_checked(&g, block - 1, 2, 3);
     cas_test_game_close(&g);
 }
 
