@@ -28,8 +28,11 @@ static const char usage[] =
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
-    "(default: human,greedy).  Without --seed a seed is drawn and printed;\n"
-    "the same seed and the same choices give the same game.\n"
+    "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
+    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms, and\n"
+    "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
+    "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
+    "and the same choices give the same game (not with an @Nms budget).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
     "`help` explains, `quit` (or end of input) stops the game.\n";

@@ -7,9 +7,9 @@
  * a phase whose actor() is a player stops the machine for that decision.
  *
  * A drawn tile that fits nowhere is discarded at once (event) and the
- * chance node repeats; the game ends at a turn start with an empty bag,
- * unless an expansion says a player still holds a hand tile (castle,
- * abbey): then the turn passes to the next such player (the final round).
+ * chance node repeats; the game ends at a turn start with an empty bag
+ * unless an expansion's bag_empty hook passes the turn on (a final round
+ * of tiles from hand).
  */
 #include "carc.h"
 
@@ -64,26 +64,6 @@ static void next_player(struct cas_state *s)
     enter(s, ST_TURN_START);
 }
 
-/* The bag is empty and the active player placed nothing: the turn passes
- * to the next player in seat order whom an expansion says still holds a
- * hand tile; 0 if nobody does. */
-static int pass_to_hand_tile_holder(struct cas_state *s)
-{
-    int n = s->game->nplayers;
-    if (!s->game->holds_hand_tiles)
-        return 0;
-    for (int i = 1; i < n; i++) {
-        int q = (s->player + i) % n;
-        if (cas__carc_hook_holds_hand_tiles(s, q)) {
-            s->player = (uint8_t)q;
-            s->extra_turn = s->in_extra_turn = 0;
-            enter(s, ST_TURN_START);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Final scoring, then the END event naming the winners. */
 static void end_game(struct cas_state *s)
 {
@@ -96,9 +76,6 @@ static void end_game(struct cas_state *s)
 
 void cas__carc_advance(struct cas_state *s)
 {
-    /* turns passed in the final round without a decision: an expansion that
-     * says yes but then offers nothing cannot keep the game going */
-    int idle_passes = 0;
     for (;;) {
         switch ((enum carc_stage)s->stage) {
         case ST_TURN_START:
@@ -109,8 +86,10 @@ void cas__carc_advance(struct cas_state *s)
             if (slot_waits(s))
                 return;
             if (s->bag_left == 0) {
-                if (idle_passes++ < s->game->nplayers && pass_to_hand_tile_holder(s))
+                if (s->game->nexp > 0 && cas__carc_hook_bag_empty(s)) {
+                    next_player(s);
                     break;
+                }
                 end_game(s);
                 return;
             }
@@ -128,6 +107,7 @@ void cas__carc_advance(struct cas_state *s)
             break;
         case ST_SCORE:
             cas__carc_score_turn(s);
+            cas__carc_hook_turn_scoring(s);
             enter(s, ST_SLOT_AFTER_SCORING);
             break;
         case ST_SLOT_AFTER_SCORING:
@@ -229,10 +209,8 @@ int cas__carc_is_legal(const struct cas_state *s, cas_action a)
         if (s->stage != ST_DEPLOY || a != ACT_DEPLOY_CODE(ACT_DEPLOY_FIG(a),
                                                           ACT_DEPLOY_LOCAL(a)))
             return 0;
-        const struct carc_tile *t = &C_TILES(s)[s->placed];
-        return ACT_DEPLOY_FIG(a) < g->nfig && ACT_DEPLOY_LOCAL(a) < g->kinds[t->kind].nf &&
-               cas__carc_deploy_legal(s, s->player, ACT_DEPLOY_FIG(a),
-                                      t->node_base + ACT_DEPLOY_LOCAL(a));
+        int node = cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a));
+        return node >= 0 && cas__carc_deploy_legal(s, s->player, ACT_DEPLOY_FIG(a), node);
     }
     case ACT_PASS:
         return s->stage == ST_DEPLOY && a == ACT_MAKE(ACT_PASS);
@@ -294,7 +272,7 @@ int cas__carc_apply(struct cas_state *s, cas_action a)
         break;
     case ACT_DEPLOY:
         cas__carc_deploy(s, s->player, ACT_DEPLOY_FIG(a),
-                         C_TILES(s)[s->placed].node_base + ACT_DEPLOY_LOCAL(a));
+                         cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a)));
         enter(s, ST_SLOT_AFTER_DEPLOY);
         break;
     case ACT_PASS:

@@ -15,7 +15,8 @@
  *    a road or city completed during the game on a castle tile gives 3 more
  *    per castle to each player who scores it;
  *  - once the bag is empty, players still holding a castle that fits go on
- *    placing them (holds_hand_tiles), or give them up with `castle keep`.
+ *    placing them (bag_empty passes the turn on), or give them up with
+ *    `castle keep`.
  * Rule decisions: docs/rules/castles-germany.md.
  */
 #include "castles_germany.h"
@@ -492,11 +493,17 @@ static int place_parse(void *xctx, const cas_carc *c, const char *text, uint64_t
     return CAS_OK;
 }
 
-/* ANY: once the bag is empty, a player holding a castle that fits still
- * has a turn. */
-static int cg_holds_hand_tiles(void *xctx, const cas_carc *c, int player)
+/* ANY: the bag is empty and `player`'s turn placed nothing: the turn passes
+ * on while another player holds a castle that fits (his phase will then ask
+ * him, so every pass leads to a decision within a round). */
+static int cg_bag_empty(void *xctx, cas_carc *c, int player)
 {
-    return can_play_castle(xctx, c, player);
+    const struct cg_ctx *ctx = xctx;
+    int players = ctx->api->nplayers(ctx->api->game(c));
+    for (int q = 0; q < players; q++)
+        if (q != player && can_play_castle(ctx, c, q))
+            return 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------ no touching */
@@ -626,7 +633,7 @@ static const struct cas_carc_hooks cg_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = cg_feature_points,
     .veto_placement = cg_veto_placement,
-    .holds_hand_tiles = cg_holds_hand_tiles,
+    .bag_empty = cg_bag_empty,
     .vetoes_kind = cg_vetoes_kind,
 };
 

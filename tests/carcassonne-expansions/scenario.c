@@ -12,13 +12,14 @@
 
 #include <string.h>
 
+#include "abbey_mayor.h"
 #include "castles_germany.h"
 #include "inns_cathedrals.h"
 #include "king_robber.h"
 #include "scenario.h"
 #include "traders_builders.h"
 
-#define CARCX_MAX 4
+#define CARCX_MAX 5
 #define CARCX_MAX_OPTIONS 8
 
 /* The expansions in the host's resolved order (manifests, then id). */
@@ -30,23 +31,27 @@ static const struct {
     {CARCX_CG, cas__cg_plugin},
     {CARCX_KR, cas__kr_plugin},
     {CARCX_TB, cas__tb_plugin},
+    {CARCX_AM, cas__am_plugin},
 };
 
-/* The options of `list` ("ID.NAME=VALUE") that belong to plugin `id`, into
- * values (whose strings point into list); returns how many. */
-static size_t options_of(const char *id, const char *const *list,
-                         struct cas_option_value *values, char (*names)[64])
+/* Every option `plugin` declares, from `list` ("ID.NAME=VALUE") where it
+ * sets one, else the default, into values (whose strings point into list
+ * and the specs); returns how many. */
+static size_t options_of(const struct cas_plugin *plugin, const char *const *list,
+                         struct cas_option_value *values)
 {
-    size_t n = 0, id_len = strlen(id);
-    for (; list && *list && n < CARCX_MAX_OPTIONS; list++) {
-        const char *eq = strchr(*list, '=');
-        if (strncmp(*list, id, id_len) != 0 || (*list)[id_len] != '.' || !eq)
-            continue;
-        snprintf(names[n], sizeof names[n], "%.*s", (int)(eq - *list - (int)id_len - 1),
-                 *list + id_len + 1);
-        values[n] = (struct cas_option_value){.struct_size = sizeof values[n],
-                                              .name = names[n], .value = eq + 1};
-        n++;
+    size_t n = 0, id_len = strlen(plugin->id);
+    for (size_t i = 0; i < plugin->n_options && n < CARCX_MAX_OPTIONS; i++) {
+        const struct cas_option_spec *spec = &plugin->options[i];
+        const char *value = spec->default_value;
+        size_t name_len = strlen(spec->name);
+        for (const char *const *o = list; o && *o; o++)
+            if (strncmp(*o, plugin->id, id_len) == 0 && (*o)[id_len] == '.' &&
+                strncmp(*o + id_len + 1, spec->name, name_len) == 0 &&
+                (*o)[id_len + 1 + name_len] == '=')
+                value = *o + id_len + 2 + name_len;
+        values[n++] = (struct cas_option_value){.struct_size = sizeof *values,
+                                                .name = spec->name, .value = value};
     }
     return n;
 }
@@ -64,20 +69,31 @@ void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char 
     carcx_open_with(g, nplayers, set, tiles, NULL);
 }
 
+void carcx_open_am(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
+                   const char *final_abbey_round, const char *wagon_move)
+{
+    char final_round[64], wagon[64];
+    snprintf(final_round, sizeof final_round, "abbey-mayor.final-abbey-round=%s",
+             final_abbey_round ? final_abbey_round : "off");
+    snprintf(wagon, sizeof wagon, "abbey-mayor.wagon-move=%s", wagon_move ? wagon_move : "C2");
+    const char *options[] = {final_round, wagon, NULL};
+    carcx_open_with(g, nplayers, set, tiles, options);
+}
+
 void carcx_open_with(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
                      const char *const *expansion_options)
 {
     static char dirs[CARCX_MAX][1024];
     static struct cas_option_value values[CARCX_MAX][CARCX_MAX_OPTIONS];
-    static char names[CARCX_MAX][CARCX_MAX_OPTIONS][64];
     struct cas_expansion_ref refs[CARCX_MAX];
     size_t n = 0;
     for (size_t i = 0; i < CARCX_MAX; i++) {
         if (!(set & carcx_all[i].bit))
             continue;
-        refs[n] = cas_test_expansion_ref(carcx_all[i].plugin(), dirs[n], sizeof dirs[n]);
+        const struct cas_plugin *plugin = carcx_all[i].plugin();
+        refs[n] = cas_test_expansion_ref(plugin, dirs[n], sizeof dirs[n]);
         refs[n].options = values[n];
-        refs[n].n_options = options_of(refs[n].id, expansion_options, values[n], names[n]);
+        refs[n].n_options = options_of(plugin, expansion_options, values[n]);
         n++;
     }
     char option[512];

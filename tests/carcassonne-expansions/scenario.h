@@ -1,8 +1,8 @@
 /*
  * scenario.h — open Carcassonne games with any of the expansion plugins
- * Inns & Cathedrals, Traders & Builders, King & Robber Baron, Castles in
- * Germany linked into the test (their object libraries), as a host would hand them over, and play
- * scenario records.
+ * Inns & Cathedrals, Traders & Builders, Abbey & Mayor, King & Robber Baron
+ * and Castles in Germany linked into the test (their object libraries), as
+ * a host would hand them over, and play scenario records.
  */
 #ifndef CARCX_SCENARIO_H
 #define CARCX_SCENARIO_H
@@ -16,8 +16,9 @@ const struct cas_plugin *cas_plugin_entry(void);
 
 /* Which expansions a game uses (bit mask); they are handed to the game in
  * the host's resolved order: inns-cathedrals, castles-germany (after
- * inns-cathedrals), king-robber, traders-builders. */
-enum carcx_set { CARCX_IC = 1, CARCX_TB = 2, CARCX_KR = 4, CARCX_CG = 8 };
+ * inns-cathedrals), king-robber, traders-builders, abbey-mayor (after
+ * inns-cathedrals and traders-builders). */
+enum carcx_set { CARCX_IC = 1, CARCX_TB = 2, CARCX_AM = 4, CARCX_KR = 8, CARCX_CG = 16 };
 
 /* A city (D, N(0,-1), E(2,-1), E(1,-2)) holding Red's large meeple and
  * two meeples of Blue's, waiting for R at 1,-1 rot 0 to join and complete
@@ -52,10 +53,15 @@ const struct cas_plugin *carcx_plugin(enum carcx_set bit);
 void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles);
 
 /* carcx_open with expansion options: a NULL-terminated list of
- * "ID.NAME=VALUE" (NULL for none); an expansion's options not listed are
- * left out, as its init must then use their defaults. */
+ * "ID.NAME=VALUE" (NULL for none); every option an expansion declares and
+ * the list does not set gets its default, as from a host. */
 void carcx_open_with(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
                      const char *const *expansion_options);
+
+/* carcx_open with abbey-mayor's options: its final-abbey-round and
+ * wagon-move values ("on", "C1"; NULL for the default). */
+void carcx_open_am(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
+                   const char *final_abbey_round, const char *wagon_move);
 
 /* Open, play `record`, check the game is over with scores `expected`,
  * close. */
