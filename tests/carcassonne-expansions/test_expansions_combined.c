@@ -161,6 +161,38 @@ static void test_castle_spaces_count_for_king_and_robber(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Castles in Germany with Abbey & Mayor: Red's wagon as the castle's lord
+ * (CG-1 below D, rotated 180: 0,1 and -1,1).  When the castle completes
+ * (12) the wagon may move to any open feature on the castle tile or its 10
+ * neighbours, here the cities of E(-2,0) and E(-2,2), which are not around
+ * the castle's anchor space; at the end it scores E(-2,2)'s open city, 1. */
+static void test_wagon_leaves_castle_over_its_ten_neighbours(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_AM | CARCX_CG, "*:0,D:1,U:2,V:4,J:1,E:2,CG-1:1");
+    cas_test_play_record(&g, "castle pick CG-1\ncastle CG-1 0,1 180\ndeploy wagon castle\n"
+                             "draw U\nplace U 1,0 0\npass\n"
+                             "draw V\nplace V 1,1 0\npass\n"
+                             "draw V\nplace V 0,2 90\npass\n"
+                             "draw J\nplace J -1,2 0\npass\n"
+                             "draw U\nplace U -2,1 0\npass\n"
+                             "draw V\nplace V -1,0 180\npass\n"
+                             "draw E\nplace E -2,0 0\npass\n"
+                             "draw E\nplace E -2,2 180\npass\n"
+                             "draw V\nplace V 1,2 180\npass\n");
+    assert_non_null(strstr(g.events, "Red +12 castle (10 around)\n"));
+    assert_int_equal(g.vt->current(g.state), 0);
+    char texts[4096];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_non_null(strstr(texts, "wagon -2,0 city N\n"));
+    assert_non_null(strstr(texts, "wagon -2,2 city S\n"));
+    cas_test_play(&g, "wagon -2,2 city S");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){12 + 1, 0});
+    cas_test_game_close(&g);
+}
+
 /* Both tile sets in one bag: 71 + 18 + 24 tiles of 24 + 17 + 24 kinds. */
 static void test_combined_pool(void **unused)
 {
@@ -255,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_inn_road_to_castle),
         cmocka_unit_test(test_castle_extends_builder_road),
         cmocka_unit_test(test_castle_spaces_count_for_king_and_robber),
+        cmocka_unit_test(test_wagon_leaves_castle_over_its_ten_neighbours),
         cmocka_unit_test(test_combined_pool),
         cmocka_unit_test(test_random_games),
     };
