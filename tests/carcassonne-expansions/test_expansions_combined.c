@@ -193,6 +193,29 @@ static void test_wagon_leaves_castle_over_its_ten_neighbours(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Castles in Germany with Abbey & Mayor: a barn's corner may lie where a
+ * castle tile meets two others, the castle (CG-1 west of D: -2,0 and -1,0)
+ * holding two of its four corners, the middle of its south side.  Red's
+ * barn there (E(-1,1) its north-west) scores 4 at the end for the city
+ * E(-1,1) E(-1,2) its field touches. */
+static void test_barn_on_castle_corners(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_AM | CARCX_CG, "*:0,D:1,E:3,CG-1:1");
+    cas_test_play_record(&g, "castle pick CG-1\ncastle CG-1 -2,0 0\npass\n"
+                             "draw E\nplace E -2,1 180\npass\n"
+                             "draw E\nplace E -1,1 180\n");
+    char texts[4096];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_non_null(strstr(texts, "deploy barn corner -1,1 NW\n"));
+    cas_test_play_record(&g, "deploy barn corner -1,1 NW\n"
+                             "draw E\nplace E -1,2 0\npass\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+    cas_test_game_close(&g);
+}
+
 /* Both tile sets in one bag: 71 + 18 + 24 tiles of 24 + 17 + 24 kinds. */
 static void test_combined_pool(void **unused)
 {
@@ -288,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_castle_extends_builder_road),
         cmocka_unit_test(test_castle_spaces_count_for_king_and_robber),
         cmocka_unit_test(test_wagon_leaves_castle_over_its_ten_neighbours),
+        cmocka_unit_test(test_barn_on_castle_corners),
         cmocka_unit_test(test_combined_pool),
         cmocka_unit_test(test_random_games),
     };
