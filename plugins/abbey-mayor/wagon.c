@@ -193,12 +193,10 @@ int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
     cas_carc_feature found[WAGON_DESTINATIONS_MAX];
     size_t n = w ? destinations(xctx, c, w->part, found, WAGON_DESTINATIONS_MAX) : 0;
     *count = n + 1;
-    if (n + 1 > cap)
-        return CAS_ENOSPC;
-    payloads[0] = WAGON_HOME;
-    for (size_t i = 0; i < n; i++)
-        payloads[i + 1] = (uint64_t)found[i] + 1;
-    return CAS_OK;
+    /* a short buffer gets the first payloads (the buffer protocol) */
+    for (size_t i = 0; i <= n && i < cap; i++)
+        payloads[i] = i == 0 ? WAGON_HOME : (uint64_t)found[i - 1] + 1;
+    return n + 1 > cap ? CAS_ENOSPC : CAS_OK;
 }
 
 int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload)

@@ -261,8 +261,8 @@ static void check_decision(struct cas_test_game *g, const cas_action *legal, siz
  * counts). */
 #define TWIN_FROM_DECISION 60
 
-/* Random complete games, 2 to 6 players, with both expansions, and with
- * King & Robber Baron and Castles in Germany besides. */
+/* Random complete games, 2 to 6 players, with both expansions, with King &
+ * Robber Baron and Castles in Germany besides, and with Abbey & Mayor too. */
 static void test_random_games(void **unused)
 {
     (void)unused;
@@ -270,7 +270,9 @@ static void test_random_games(void **unused)
     static cas_action legal[4096];
     for (int game = 0; game < 20; game++) {
         struct cas_test_game g;
-        carcx_open(&g, 2 + game % 5, game % 2 ? BOTH : BOTH | CARCX_KR | CARCX_CG, NULL);
+        static const unsigned sets[] = {BOTH, BOTH | CARCX_KR | CARCX_CG,
+                                        BOTH | CARCX_AM | CARCX_KR | CARCX_CG};
+        carcx_open(&g, 2 + game % 5, sets[game % 3], NULL);
         int decisions = 0;
         cas_state *twin = NULL; /* restored mid-game, then played alongside */
         while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
