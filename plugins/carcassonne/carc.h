@@ -85,6 +85,7 @@ struct carc_kind {
     int count;       /* copies in the game, start tile included */
     int hand;        /* not in the bag: placed by an expansion (abbey, castle);
                         count is the most copies a game can place */
+    int vetoed;      /* some expansion's veto_placement may forbid it */
     int ncells;
     int nf;
     int has_cloister;
@@ -130,9 +131,6 @@ struct cas_game {
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
-    /* some expansion vetoes placements: without one, placements take the
-     * branch-free path and ask no hook */
-    int vetoes_placement;
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
     /* state layout: byte offsets from the state start */
@@ -394,6 +392,9 @@ int cas__carc_init_expansions(struct cas_game *g,
                               const struct cas_game_params *params,
                               size_t *bad_option);
 void cas__carc_fini_expansions(struct cas_game *g);
+/* After init: mark the tile kinds some expansion's veto_placement may
+ * forbid (vetoes_kind). */
+void cas__carc_mark_vetoed_kinds(struct cas_game *g);
 int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,

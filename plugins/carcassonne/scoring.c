@@ -139,6 +139,25 @@ static void complete(struct cas_state *s, int node)
     cas__carc_score_feature(s, root, CAS_CARC_DURING);
 }
 
+/* Does a space of tile t lie in the box one space around tile o's spaces
+ * (the ring of a 2x1 cloister, or t reaching a cloister with its second
+ * space)? */
+static int within_ring(const struct cas_game *g, const struct carc_tile *t,
+                       const struct carc_tile *o)
+{
+    const struct carc_rot *ro = &g->kinds[o->kind].rot[o->rot];
+    const struct carc_rot *rt = &g->kinds[t->kind].rot[t->rot];
+    int last = g->kinds[o->kind].ncells - 1, odx = ro->dx[last], ody = ro->dy[last];
+    int x0 = o->x + (odx < 0 ? odx : 0) - 1, x1 = o->x + (odx > 0 ? odx : 0) + 1;
+    int y0 = o->y + (ody < 0 ? ody : 0) - 1, y1 = o->y + (ody > 0 ? ody : 0) + 1;
+    for (int c = 0; c < g->kinds[t->kind].ncells; c++) {
+        int x = t->x + rt->dx[c], y = t->y + rt->dy[c];
+        if (x >= x0 && x <= x1 && y >= y0 && y <= y1)
+            return 1;
+    }
+    return 0;
+}
+
 /* Cloisters whose tile touches the placed tile (diagonals included) may
  * have been completed by it. */
 static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
@@ -151,6 +170,8 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
         int far = reach + g->kinds[o->kind].ncells - 1;
         if (dx < -far || dx > far || dy < -far || dy > far)
             continue;
+        if (far > 1 && !within_ring(g, t, o))
+            continue; /* the square bound is loose once a 2x1 tile is involved */
         const struct carc_kind *k = &g->kinds[o->kind];
         for (int f = 0; f < k->nf; f++)
             if (k->f[f].cls == CAS_CARC_CLOISTER)

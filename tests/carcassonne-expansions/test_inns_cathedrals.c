@@ -102,13 +102,7 @@ static void test_monastery_cuts_road(void **unused)
 static void test_cathedral_city_27(void **unused)
 {
     (void)unused;
-    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:1,F:2,E:3",
-                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
-                   "draw F\nplace F 0,-2 90\npass\n"
-                   "draw E\nplace E 0,-3 180\npass\n"
-                   "draw E\nplace E -1,-1 90\npass\n"
-                   "draw F\nplace F 1,-1 0\npass\n"
-                   "draw E\nplace E 2,-1 270\npass\n",
+    carcx_scenario(2, CARCX_IC, CARCX_CATHEDRAL_CITY_TILES, CARCX_CATHEDRAL_CITY_RECORD,
                    (const int64_t[]){27, 0});
 }
 
