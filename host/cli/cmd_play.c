@@ -28,8 +28,11 @@ static const char usage[] =
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
-    "(default: human,greedy).  Without --seed a seed is drawn and printed;\n"
-    "the same seed and the same choices give the same game.\n"
+    "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
+    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms, and\n"
+    "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
+    "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
+    "and the same choices give the same game (not with an @Nms budget).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
     "`help` explains, `quit` (or end of input) stops the game.\n";
@@ -155,15 +158,15 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         goto free_agents;
     }
     int rc = cas__session_run(&s);
+    if (rc != CAS_OK && !s.quit)
+        fprintf(stderr, "castellan play: %s\n", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
         status = 0;
-    } else if (rc == CAS_ECONFLICT) {
+    } else if (s.quit) {
         printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
         status = 0;
-    } else {
-        fprintf(stderr, "castellan play: %s\n", s.error);
     }
     cas__session_free(&s);
 free_agents:

@@ -36,6 +36,10 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--step", NULL, &a->step, NULL};
     if (allowed & CAS__ARG_NO_HASHES)
         flags[n++] = (struct cas__flag){"--no-hashes", NULL, &a->no_hashes, NULL};
+    if (allowed & CAS__ARG_JSON) {
+        flags[n++] = (struct cas__flag){"--json", NULL, &a->json, NULL};
+        flags[n++] = (struct cas__flag){"--ply", &a->ply, NULL, NULL};
+    }
     int status = cas__cli_parse(cmd, argc, argv, flags, n, a->positional,
                                 (size_t)max, &n_positional, usage, &done);
     if (status || done)

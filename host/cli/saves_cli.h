@@ -17,7 +17,8 @@ enum {
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
     CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
-    CAS__ARG_NO_HASHES = 32   /* --no-hashes */
+    CAS__ARG_NO_HASHES = 32,  /* --no-hashes */
+    CAS__ARG_JSON = 64        /* --json, --ply N */
 };
 
 struct cas__saves_args {
@@ -26,7 +27,8 @@ struct cas__saves_args {
     const char *output;
     const char *plugin_path;
     const char *campaign;
-    int force, step, no_hashes;
+    int force, step, no_hashes, json;
+    const char *ply;          /* --ply N, or NULL */
     const char *positional[4];
     int n_positional;
 };
