@@ -18,8 +18,8 @@
 #ifndef FIX_ABI_MAJOR
 #define FIX_ABI_MAJOR CAS_ABI_MAJOR
 #endif
-#ifndef FIX_ABI_MINOR /* a 1.0 plugin, as the fixtures' manifests say: old plugins load */
-#define FIX_ABI_MINOR 0
+#ifndef FIX_ABI_MINOR
+#define FIX_ABI_MINOR CAS_ABI_MINOR
 #endif
 #ifndef FIX_FINGERPRINT
 #define FIX_FINGERPRINT CAS_BUILD_FINGERPRINT
