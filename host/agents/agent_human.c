@@ -7,6 +7,7 @@
  * it, projected), `undo` and `quit`.  End of input counts as `quit`.
  */
 #include "agent.h"
+#include "picture.h"
 #include "term.h"
 
 #include <ctype.h>
@@ -39,6 +40,7 @@ static void show_help(struct human *h, const struct cas__decision *d)
     fprintf(h->out,
             "Type the number of an action (1-%zu) or its text exactly as listed.\n"
             "  list   show the board and the legal actions again\n"
+            "  svg FILE  write the board as you see it to FILE as an SVG picture\n"
             "  hint   ask the %s bot what it would play here, and why\n"
             "  score  the scores now and, where the game defines it, at the end\n"
             "  undo   take back your last decision, back to the last new information\n"
@@ -183,6 +185,16 @@ static void show_position(struct human *h, const struct cas__decision *d)
 }
 
 /* A command word other than a choice; 1 when it was one. */
+/* `svg FILE`: the board as this player sees it, as an SVG picture. */
+static void write_picture(struct human *h, const struct cas__decision *d, const char *path)
+{
+    char err[512];
+    if (cas__picture_write(d->match, d->state, d->player, path, err, sizeof err))
+        fprintf(h->out, "No picture: %s\n", err);
+    else
+        fprintf(h->out, "Wrote the board to %s.\n", path);
+}
+
 static int command(struct human *h, const struct cas__decision *d, const char *word)
 {
     if (strcmp(word, "help") == 0)
@@ -193,6 +205,8 @@ static int command(struct human *h, const struct cas__decision *d, const char *w
         show_hint(h, d);
     else if (strcmp(word, "score") == 0)
         show_score(h, d);
+    else if (strncmp(word, "svg ", 4) == 0)
+        write_picture(h, d, word + 4 + strspn(word + 4, " \t"));
     else
         return 0;
     return 1;

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "install_dirs.h"
 #include "journal.h"
+#include "picture.h"
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
@@ -23,9 +24,10 @@
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
-    "                      [--no-save]\n"
+    "                      [--no-save] [--watch FILE.svg]\n"
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
+    "                      [--watch FILE.svg]\n"
     "       (either form also takes [--campaign NAME] [--hint AGENT])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
@@ -43,11 +45,16 @@ static const char usage[] =
     "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
     "`score` shows the scores, `undo` takes back your last decision (back to\n"
     "the last draw or other player's decision), `help` explains the game's\n"
-    "notation, `quit` (or end of input) stops the game.\n";
+    "notation, `quit` (or end of input) stops the game.\n"
+    "\n"
+    "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
+    "every action: leave it open in a browser or image viewer beside the\n"
+    "terminal.  It shows what the terminal may show (the one human's view).\n";
 
 /* Flags as given; NULL when absent. */
 struct play_args {
-    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign;
+    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign,
+               *watch;
     struct cas__strlist rules;
     int no_save;
 };
@@ -139,6 +146,38 @@ static int terminal_viewer(const struct cas__session_desc *desc)
     return humans == 1 ? viewer : CAS_VIEWER_PUBLIC;
 }
 
+/* --watch: the board picture rewritten after every action, chained after
+ * the journal's hook (which commits first). */
+struct watch {
+    struct cas__session_hooks inner;
+    struct cas__session *session;
+    const char *path;
+    int warned;
+};
+
+static void watch_update(struct watch *w)
+{
+    char err[1024];
+    struct cas__session *s = w->session;
+    if (cas__picture_write(s->match, s->state, s->viewer, w->path, err, sizeof err) &&
+        !w->warned) {
+        fprintf(stderr, "castellan play: --watch: %s (the game goes on)\n", err);
+        w->warned = 1;
+    }
+}
+
+static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
+                           uint64_t hash_after, char *err, size_t errlen)
+{
+    struct watch *w = ctx;
+    int rc = w->inner.on_action ? w->inner.on_action(w->inner.ctx, ply, actor, text,
+                                                     hash_after, err, errlen)
+                                : CAS_OK;
+    if (rc >= 0)
+        watch_update(w);
+    return rc;
+}
+
 /* Play the validated session; the exit status. */
 static int play(const struct play_args *a, const struct cas__session_desc *desc,
                 const struct cas__session_plan *plan, struct cas__match *m)
@@ -178,6 +217,11 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     if (cas__play_journal_begin(&journal, desc, plan, &s, a->no_save) != CAS_OK) {
         cas__session_free(&s);
         goto free_agents;
+    }
+    struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
+    if (a->watch) {
+        s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
+        watch_update(&watch);
     }
     int rc = cas__session_run(&s);
     if (rc != CAS_OK && !s.quit)
@@ -240,6 +284,7 @@ int cas__cmd_play(int argc, char **argv)
         {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
         {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
+        {"--watch", &a.watch, NULL, NULL},
         {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
     };
     struct cas__session_desc desc;

@@ -43,6 +43,11 @@ int cas__cmd_tournament(int argc, char **argv);
 int cas__cmd_saves(int argc, char **argv);
 /* castellan export ID [-o FILE] (cmd_saves.c) */
 int cas__cmd_export(int argc, char **argv);
+/* castellan export ID --html -o FILE [--viewer P] (cmd_render.c); usage is
+ * export's own. */
+int cas__cmd_export_html(int argc, char **argv, const char *usage);
+/* castellan render ID [--ply N] [--viewer P] [-o FILE] (cmd_render.c) */
+int cas__cmd_render(int argc, char **argv);
 /* castellan campaign list | show NAME (cmd_saves.c) */
 int cas__cmd_campaign(int argc, char **argv);
 /* castellan resume ID [--force] (cmd_resume.c) */

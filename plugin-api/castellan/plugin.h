@@ -261,7 +261,10 @@ enum cas_render_format {
     CAS_RENDER_TEXT = 1, /* plain text, fits 80 columns          */
     CAS_RENDER_ANSI = 2, /* text with ANSI colour escapes         */
     CAS_RENDER_JSON = 3, /* one JSON object: the viewer's observation */
-    CAS_RENDER_SVG = 4   /* reserved; plugins may return CAS_EINVAL */
+    CAS_RENDER_SVG = 4   /* one self-contained SVG 1.1 document, UTF-8,
+                            the same bytes for the same state and viewer;
+                            a plugin without pictures returns CAS_EINVAL
+                            (docs/abi.md, "Render formats") */
 };
 
 /* Purposes for serialize(); 1.0 defines only the full state. */

@@ -430,6 +430,12 @@ int cas__carc_render_choices(const struct cas_state *s, int viewer,
                              enum cas_render_format format, const cas_action *actions,
                              size_t n, const struct cas_writer *out);
 
+/* ------------------------------------------------------------ svg.c */
+
+/* The board as one self-contained SVG 1.1 document.  The base game hides
+ * nothing; expansions' notes (their text render) are drawn for `viewer`. */
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out);
+
 /* ------------------------------------------------------------ serialize.c */
 
 int cas__carc_serialize(const struct cas_state *s, uint8_t *buf, size_t cap,

@@ -845,6 +845,7 @@ int cas__carc_render(const struct cas_state *s, int viewer, enum cas_render_form
     case CAS_RENDER_TEXT: return render_text(s, viewer, 0, NULL, out);
     case CAS_RENDER_ANSI: return render_text(s, viewer, 1, NULL, out);
     case CAS_RENDER_JSON: return render_json(s, viewer, out);
+    case CAS_RENDER_SVG: return cas__carc_render_svg(s, viewer, out);
     default: return CAS_EINVAL;
     }
 }

@@ -36,9 +36,7 @@ static int record_action(void *ctx, uint32_t ply, int actor, const char *text,
                          uint64_t hash_after, char *err, size_t errlen)
 {
     struct journal *j = ctx;
-    (void)actor;
-    (void)err;
-    (void)errlen;
+    (void)actor, (void)err, (void)errlen;
     assert_int_equal(ply, j->n);
     assert_true(j->n < MAX_PLIES);
     snprintf(j->text[j->n], sizeof j->text[j->n], "%s", text);
