@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"plugins", cas__cmd_plugins, "list the plugins found, usable or refused, and why"},
     {"check", cas__cmd_check, "run the conformance checks on a game plugin"},
     {"bench", cas__cmd_bench, "measure a game's speed: playouts, legal actions, copies"},
+    {"tournament", cas__cmd_tournament, "play two agents against each other: win rate, scores"},
     {"saves", cas__cmd_saves, "list, show or delete saved games"},
     {"resume", cas__cmd_resume, "continue an unfinished saved game where it stopped"},
     {"replay", cas__cmd_replay, "show a saved game action by action"},

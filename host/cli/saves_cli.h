@@ -17,8 +17,10 @@ enum {
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
     CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
-    CAS__ARG_PICTURE = 32,    /* --ply N, --viewer P */
-    CAS__ARG_HTML = 64        /* --html */
+    CAS__ARG_NO_HASHES = 32,  /* --no-hashes */
+    CAS__ARG_JSON = 64,       /* --json, --ply N */
+    CAS__ARG_PICTURE = 128,   /* --ply N, --viewer P */
+    CAS__ARG_HTML = 256       /* --html */
 };
 
 struct cas__saves_args {
@@ -27,8 +29,9 @@ struct cas__saves_args {
     const char *output;
     const char *plugin_path;
     const char *campaign;
-    int force, step;
-    const char *ply, *viewer; /* --ply N, --viewer P as given */
+    int force, step, no_hashes, json;
+    const char *ply;          /* --ply N, or NULL */
+    const char *viewer;       /* --viewer P, or NULL */
     int html;
     const char *positional[4];
     int n_positional;

@@ -71,6 +71,8 @@ static int may_show(const struct cas__session *s, int visible_to)
 static void print_event(void *ctx, const struct cas_event *event)
 {
     struct cas__session *s = ctx;
+    if (s->hooks.on_event)
+        s->hooks.on_event(s->hooks.ctx, event);
     if (s->out && event->text && may_show(s, event->visible_to))
         fprintf(s->out, "  %s\n", event->text);
 }

@@ -26,6 +26,9 @@ struct cas__session_hooks {
      * that code (e.g. the journal could not commit): nothing is lost. */
     int (*on_action)(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after);
+    /* Every event of the action being applied (replayed ones too), whoever
+     * may see it, while the plugin emits it; may be NULL. */
+    void (*on_event)(void *ctx, const struct cas_event *event);
 };
 
 struct cas__session {

@@ -246,6 +246,8 @@ const struct cas__bench_section cas__bench_sections[] = {
     {"sizes", "serialized bytes and heap bytes per state", 1, bench_sizes},
     {"saves", "journaled actions per second and the time to resume a finished game",
      0, cas__bench_saves},
+    {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0,
+     cas__bench_mcts},
     {NULL, NULL, 0, NULL},
 };
 
