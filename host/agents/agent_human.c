@@ -114,6 +114,8 @@ static int human_choose(struct cas__agent *agent, const struct cas__decision *d,
             show_help(h, d);
         } else if (strcmp(word, "list") == 0) {
             show_position(h, d);
+        } else if (strcmp(word, "svg") == 0) {
+            fprintf(h->out, "Name the file: svg FILE.svg\n");
         } else if (strncmp(word, "svg ", 4) == 0) {
             char err[512];
             const char *path = trim(word + 4);
