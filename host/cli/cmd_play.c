@@ -151,11 +151,11 @@ static void watch_update(struct watch *w)
 }
 
 static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
-                           uint64_t hash_after)
+                           uint64_t hash_after, char *err, size_t errlen)
 {
     struct watch *w = ctx;
     int rc = w->inner.on_action ? w->inner.on_action(w->inner.ctx, ply, actor, text,
-                                                     hash_after)
+                                                     hash_after, err, errlen)
                                 : CAS_OK;
     if (rc >= 0)
         watch_update(w);
@@ -201,15 +201,15 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         watch_update(&watch);
     }
     int rc = cas__session_run(&s);
+    if (rc != CAS_OK && !s.quit)
+        fprintf(stderr, "castellan play: %s\n", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
         status = 0;
-    } else if (rc == CAS_ECONFLICT) {
+    } else if (s.quit) {
         printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
         status = 0;
-    } else {
-        fprintf(stderr, "castellan play: %s\n", s.error);
     }
     cas__session_free(&s);
 free_agents:

@@ -143,7 +143,7 @@ free_game:
 int cas__cmd_render(int argc, char **argv)
 {
     return with_revived_game("render", argc, argv,
-                             CAS__ARG_OUTPUT | CAS__ARG_PICTURE | CAS__ARG_PLUGIN_PATH,
+                             CAS__ARG_OUTPUT | CAS__ARG_PICTURE | CAS__ARG_PLY | CAS__ARG_PLUGIN_PATH,
                              render_usage, render_ply);
 }
 

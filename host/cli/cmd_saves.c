@@ -156,7 +156,8 @@ int cas__cmd_saves(int argc, char **argv)
 {
     struct cas__saves_args a;
     int status = cas__saves_args_parse(&a, "saves", argc, argv,
-                                       CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLUGIN_PATH,
+                                       CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLY |
+                                           CAS__ARG_PLUGIN_PATH,
                                        1, 2, saves_usage);
     if (status >= 0)
         return status;

@@ -38,7 +38,7 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--no-hashes", NULL, &a->no_hashes, NULL};
     if (allowed & CAS__ARG_JSON)
         flags[n++] = (struct cas__flag){"--json", NULL, &a->json, NULL};
-    if (allowed & (CAS__ARG_JSON | CAS__ARG_PICTURE))
+    if (allowed & CAS__ARG_PLY)
         flags[n++] = (struct cas__flag){"--ply", &a->ply, NULL, NULL};
     if (allowed & CAS__ARG_PICTURE)
         flags[n++] = (struct cas__flag){"--viewer", &a->viewer, NULL, NULL};

@@ -148,8 +148,10 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
         .legal = &s->scratch,
     };
     rc = cas__agent_choose(s->agents[actor], &d, out);
-    if (rc == CAS_ECONFLICT)
+    if (rc == CAS_ECONFLICT) {
+        s->quit = 1;
         return fail(s, rc, "%s quit", d.player_name);
+    }
     if (rc != CAS_OK)
         return fail(s, rc, "the %s agent of %s failed (%d): %s",
                     s->agents[actor]->ops->kind, d.player_name, rc, m->error);
@@ -173,9 +175,12 @@ int cas__session_step(struct cas__session *s)
                     m->error);
     rc = apply_and_report(s, actor, action, text);
     if (rc == CAS_OK && s->hooks.on_action) {
-        rc = s->hooks.on_action(s->hooks.ctx, s->ply - 1, actor, text, s->hash);
-        if (rc < 0)
-            fail(s, rc, "saving \"%s\" failed (%d)", text, rc);
+        char why[400] = "";
+        rc = s->hooks.on_action(s->hooks.ctx, s->ply - 1, actor, text, s->hash, why,
+                                sizeof why);
+        if (rc < 0) /* not fail(): its ply would be the next one */
+            snprintf(s->error, sizeof s->error, "action %" PRIu32 " \"%.120s\" could not "
+                     "be saved: %.340s", s->ply - 1, text, why[0] ? why : "the journal failed");
     }
     return rc < 0 ? rc : CAS_OK;
 }
