@@ -391,6 +391,21 @@ struct cas_game_vtable {
      * only what every player may see.  CAS_EINVAL where the game defines
      * none. */
     int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
+
+    /* Render the decision in front of `viewer` for a person choosing among
+     * actions[0..n) (the legal actions, in legal_actions order): what
+     * render() shows, with the piece or card being played drawn out (a
+     * drawn tile in each of its rotations) and choice number i+1 marked
+     * where actions[i] would put it, wherever the game can show that.  The
+     * host lists the numbered actions itself after this text.  TEXT must
+     * read without colour; ANSI may add colour, never meaning.  NULL: the
+     * host shows render(). */
+    int (*render_choices)(const cas_state *state, int viewer,
+                          enum cas_render_format format, const cas_action *actions,
+                          size_t n, const struct cas_writer *out);
+    /* How this game's actions are written, for a player's `help`: a few
+     * plain-text lines (at most 80 columns), each ending in a newline. */
+    int (*notation_help)(const cas_game *game, const struct cas_writer *out);
 };
 
 /* --------------------------------------------------------- descriptor */

@@ -416,11 +416,19 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out);
 /* "Red", "Blue", ... */
 extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
+/* How actions are written, for a player's `help`. */
+int cas__carc_notation_help(const struct cas_writer *out);
 
 /* ------------------------------------------------------------ render.c */
 
 int cas__carc_render(const struct cas_state *s, int viewer,
                      enum cas_render_format format, const struct cas_writer *out);
+/* The decision view: the board with choice i + 1 (actions[i]) numbered
+ * where it would place the drawn tile, then the drawn tile in each
+ * rotation, or the placed tile with its deploy choices.  JSON is render's. */
+int cas__carc_render_choices(const struct cas_state *s, int viewer,
+                             enum cas_render_format format, const cas_action *actions,
+                             size_t n, const struct cas_writer *out);
 
 /* ------------------------------------------------------------ svg.c */
 
