@@ -107,8 +107,8 @@ int cas__bench_mcts(struct cas__bench *b)
         fprintf(b->out, "  %-22s %12.0f iterations/s  (1 thread, %llu iterations, random "
                 "playouts to the end, first decision)\n",
                 "mcts 1 core", one, (unsigned long long)iterations);
-        fprintf(b->out, "  %-22s %12.0f iterations/s  (the same per second of CPU time: "
-                "what a core gives when it is not shared)\n", "mcts 1 core, CPU time",
+        fprintf(b->out, "  %-22s %12.0f iterations/s  (the same per second of CPU time, "
+                "which a busy machine hardly changes)\n", "mcts 1 core, CPU time",
                 one_cpu);
         fprintf(b->out, "  %-22s %12.0f playouts/s  (bare random playouts from the same "
                 "decision: an iteration costs %.2fx one)\n",
