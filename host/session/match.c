@@ -32,11 +32,14 @@ static void host_set_error(void *ctx, const char *message)
     snprintf(m->error, sizeof m->error, "%s", message ? message : "");
 }
 
+/* Atomic: a parallel search bot's threads allocate states of one match. */
 static void count_bytes(struct cas__match *m, size_t added, size_t removed)
 {
-    m->heap_bytes = m->heap_bytes + added - removed;
-    if (m->heap_bytes > m->heap_peak)
-        m->heap_peak = m->heap_bytes;
+    size_t now = __atomic_add_fetch(&m->heap_bytes, added - removed, __ATOMIC_RELAXED);
+    size_t peak = __atomic_load_n(&m->heap_peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&m->heap_peak, &peak, now, 1,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 static void *host_alloc(void *ctx, size_t size)
@@ -267,6 +270,37 @@ int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
 {
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     return m->vt->render(state, viewer, format, &writer);
+}
+
+/* The ABI 1.1 function `field` of the vtable, or NULL when the plugin's
+ * vtable predates it or leaves it out. */
+#define OPTIONAL_FN(m, field) \
+    (CAS_HAS_FIELD((m)->vt, struct cas_game_vtable, field) ? (m)->vt->field : NULL)
+
+int cas__match_render_choices(struct cas__match *m, const cas_state *state, int viewer,
+                              enum cas_render_format format,
+                              const struct cas__actions *legal, FILE *out)
+{
+    struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
+    if (!OPTIONAL_FN(m, render_choices))
+        return m->vt->render(state, viewer, format, &writer);
+    return m->vt->render_choices(state, viewer, format, legal->items, legal->count, &writer);
+}
+
+int cas__match_notation_help(struct cas__match *m, FILE *out)
+{
+    struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
+    if (!OPTIONAL_FN(m, notation_help))
+        return CAS_ENOTFOUND;
+    return m->vt->notation_help(m->game, &writer);
+}
+
+int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *scores)
+{
+    if (!OPTIONAL_FN(m, projected_returns))
+        return CAS_ENOTFOUND;
+    m->error[0] = '\0';
+    return m->vt->projected_returns(state, scores, (size_t)m->nplayers);
 }
 
 const char *cas__match_label(const struct cas__match *m, int p)

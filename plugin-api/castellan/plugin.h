@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 0
+#define CAS_ABI_MINOR 1
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -192,6 +192,11 @@ struct cas_event {
     int visible_to;  /* CAS_VIEWER_PUBLIC or the one player who may see it */
     int64_t points;  /* for CAS_EVENT_SCORE: the change of score         */
     const char *text;/* human-readable reason: "Red +8 city (4 tiles, 2 coats)" */
+    /* ---- 1.1: what a CAS_EVENT_SCORE scored, for programs (results,
+     * records).  A reader checks CAS_HAS_FIELD; NULL category: not said. */
+    const char *category; /* one word: "road", "city", "monastery", "field" */
+    const char *subject;  /* which one, in the game's words: "city at 0,-1" */
+    int final;            /* with a category: 1 in the final scoring, else 0 */
 };
 
 struct cas_event_sink {
@@ -261,12 +266,25 @@ enum cas_render_format {
     CAS_RENDER_TEXT = 1, /* plain text, fits 80 columns          */
     CAS_RENDER_ANSI = 2, /* text with ANSI colour escapes         */
     CAS_RENDER_JSON = 3, /* one JSON object: the viewer's observation */
-    CAS_RENDER_SVG = 4   /* reserved; plugins may return CAS_EINVAL */
+    CAS_RENDER_SVG = 4   /* one self-contained SVG 1.1 document, UTF-8,
+                            the same bytes for the same state and viewer;
+                            a plugin without pictures returns CAS_EINVAL
+                            (docs/abi.md, "Render formats") */
 };
 
 /* Purposes for serialize(); 1.0 defines only the full state. */
 enum cas_serial_purpose {
     CAS_SERIAL_FULL = 1 /* everything, hidden information included */
+};
+
+/* A source of uniform random numbers the host lends for one call (ABI 1.1):
+ * a plugin that must draw (a determinization) asks it instead of keeping a
+ * generator, so the draws are the host's seeded ones and replay exactly. */
+struct cas_rng {
+    size_t struct_size;
+    void *ctx;
+    /* Uniform in [0, n), n > 0. */
+    uint64_t (*below)(void *ctx, uint64_t n);
 };
 
 /* The game vtable.  Unless stated otherwise every pointer argument must be
@@ -357,6 +375,42 @@ struct cas_game_vtable {
 
     /* Display name of a player seat ("Red"), for events and renders. */
     const char *(*player_label)(const cas_game *game, int player);
+
+    /* ---- ABI 1.1, optional: NULL (or a shorter struct_size) means absent.
+     * Readers check CAS_HAS_FIELD first. */
+
+    /* Hidden state: overwrite `out` (a state of the same game) with a state
+     * that `viewer` (a player index) cannot tell apart from `state`, its
+     * hidden part (others' hands, the order of a pile) drawn through rng
+     * with the odds the viewer's knowledge gives.  It must be a function of
+     * what viewer may see and of rng only: never of the hidden part of
+     * `state`.  Search bots sample these to play without peeking.  A plugin
+     * whose states hide nothing but future chance leaves it NULL. */
+    int (*determinize)(const cas_state *state, int viewer, const struct cas_rng *rng,
+                       cas_state *out);
+
+    /* The scores the game would end with if no one acted any more (e.g.
+     * Carcassonne's final scoring of unfinished features), into
+     * scores[0..nplayers); on a terminal state the returns themselves.
+     * Search bots score the playouts they stop early with it, so it uses
+     * only what every player may see.  CAS_EINVAL where the game defines
+     * none. */
+    int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
+
+    /* Render the decision in front of `viewer` for a person choosing among
+     * actions[0..n) (the legal actions, in legal_actions order): what
+     * render() shows, with the piece or card being played drawn out (a
+     * drawn tile in each of its rotations) and choice number i+1 marked
+     * where actions[i] would put it, wherever the game can show that.  The
+     * host lists the numbered actions itself after this text.  TEXT must
+     * read without colour; ANSI may add colour, never meaning.  NULL: the
+     * host shows render(). */
+    int (*render_choices)(const cas_state *state, int viewer,
+                          enum cas_render_format format, const cas_action *actions,
+                          size_t n, const struct cas_writer *out);
+    /* How this game's actions are written, for a player's `help`: a few
+     * plain-text lines (at most 80 columns), each ending in a newline. */
+    int (*notation_help)(const cas_game *game, const struct cas_writer *out);
 };
 
 /* --------------------------------------------------------- descriptor */

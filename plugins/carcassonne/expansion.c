@@ -108,9 +108,21 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         g->exp[g->nexp++].id = ref->id;
-        g->vetoes_placement |= HOOK(g, g->nexp - 1, veto_placement) != NULL;
     }
     return CAS_OK;
+}
+
+void cas__carc_mark_vetoed_kinds(struct cas_game *g)
+{
+    for (int k = 0; k < g->nkinds; k++) {
+        g->kinds[k].vetoed = 0;
+        for (int i = 0; i < g->nexp && !g->kinds[k].vetoed; i++) {
+            int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
+            g->kinds[k].vetoed = HOOK(g, i, veto_placement) != NULL &&
+                                 (!filter || filter(g->exp[i].xctx,
+                                                    (const cas_carc_game *)g, k));
+        }
+    }
 }
 
 /* Run expansion i's init, if it has one; *own_bad as its init sets it. */
@@ -268,6 +280,28 @@ void cas__carc_hook_final(struct cas_state *s)
         if (fn)
             fn(g->exp[i].xctx, CARC_OF(s));
     }
+}
+
+void cas__carc_hook_turn_scoring(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *, int) = HOOK(g, i, turn_scoring);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s), s->player);
+    }
+}
+
+int cas__carc_hook_bag_empty(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    int yes = 0;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, cas_carc *, int) = HOOK(g, i, bag_empty);
+        if (fn)
+            yes |= fn(g->exp[i].xctx, CARC_OF(s), s->player) != 0;
+    }
+    return yes;
 }
 
 void cas__carc_hook_turn_end(struct cas_state *s)
@@ -471,7 +505,7 @@ static void api_add_score(cas_carc *c, int player, int64_t points, const char *r
 {
     struct cas_state *s = STATE_OF(c);
     if (player >= 0 && player < s->game->nplayers)
-        cas__carc_add_score(s, player, points, reason);
+        cas__carc_add_score(s, player, points, reason, NULL);
 }
 
 static void api_event(cas_carc *c, int player, const char *text)
@@ -549,6 +583,101 @@ static const char *api_player_label(const cas_carc_game *gh, int player)
                                                          : "nobody";
 }
 
+/* Legal placement codes decoded into x,y,rot triples.  The codes of a 2x1
+ * tile are collected with duplicates before sorting, hence the scratch
+ * buffer, grown from the host when the stack one is short. */
+static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (kind < 0 || kind >= s->game->nkinds)
+        return CAS_EINVAL;
+    cas_action local[1024], *codes = local;
+    size_t room = sizeof local / sizeof local[0], n;
+    int rc = cas__carc_placements(s, kind, codes, room, &n);
+    if (rc == CAS_ENOSPC) {
+        const struct cas_host *host = s->game->host;
+        room = n;
+        codes = host->alloc(host->ctx, room * sizeof *codes);
+        if (!codes)
+            return CAS_ENOMEM;
+        rc = cas__carc_placements(s, kind, codes, room, &n);
+    }
+    if (rc == CAS_OK) {
+        for (size_t i = 0; i < n && i < cap; i++) {
+            xyr[3 * i] = ACT_PLACE_X(codes[i]);
+            xyr[3 * i + 1] = ACT_PLACE_Y(codes[i]);
+            xyr[3 * i + 2] = ACT_PLACE_ROT(codes[i]);
+        }
+        *count = n;
+        rc = n > cap ? CAS_ENOSPC : CAS_OK;
+    }
+    if (codes != local)
+        s->game->host->release(s->game->host->ctx, codes);
+    return rc;
+}
+
+static int api_fits_anywhere(const cas_carc *c, int kind)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return kind >= 0 && kind < s->game->nkinds && cas__carc_fits_anywhere(s, kind);
+}
+
+static cas_carc_feature api_figure_part(const cas_carc *c, int figure)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (figure < 0 || figure >= s->nfigs)
+        return CAS_CARC_NO_FEATURE;
+    return C_FIGS(s)[figure].node;
+}
+
+static int api_part_tile(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) ? C_NODES(s)[f].tile : -1;
+}
+
+static int api_part_text(const cas_carc *c, cas_carc_feature f, char *buf, size_t cap)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f))
+        return CAS_EINVAL;
+    const struct carc_node *n = &C_NODES(s)[f];
+    const struct carc_tile *t = &C_TILES(s)[n->tile];
+    int len = snprintf(buf, cap, "%s", s->game->kinds[t->kind].rot[t->rot].ftext[n->local]);
+    return (size_t)len < cap ? len : CAS_ENOSPC;
+}
+
+static unsigned api_part_edges(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f))
+        return 0;
+    const struct carc_node *n = &C_NODES(s)[f];
+    const struct carc_tile *t = &C_TILES(s)[n->tile];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    unsigned sides = 0;
+    for (int cell = 0; cell < k->ncells; cell++)
+        for (int b = 0; b < 4; b++)
+            if (k->rot[t->rot].seg[cell][b][1] == n->local)
+                sides |= 1u << (4 * cell + b);
+    return sides;
+}
+
+static int api_score_feature(cas_carc *c, cas_carc_feature f, enum cas_carc_when when)
+{
+    struct cas_state *s = STATE_OF(c);
+    if (!valid_feature(s, f) || (when != CAS_CARC_DURING && when != CAS_CARC_FINAL))
+        return CAS_EINVAL;
+    cas__carc_score_feature(s, carc_root(s, f), when);
+    return CAS_OK;
+}
+
+static int api_feature_class(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) ? cas__carc_feature_class(s, f) : 0;
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -583,4 +712,12 @@ const struct cas_carc_api cas__carc_api = {
     .tile_kind_count = api_tile_kind_count,
     .open_spots = api_open_spots,
     .player_label = api_player_label,
+    .figure_part = api_figure_part,
+    .part_tile = api_part_tile,
+    .part_text = api_part_text,
+    .part_edges = api_part_edges,
+    .score_feature = api_score_feature,
+    .feature_class = api_feature_class,
+    .placements = api_placements,
+    .fits_anywhere = api_fits_anywhere,
 };

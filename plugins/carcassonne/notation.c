@@ -16,6 +16,10 @@
 const char *const cas__carc_colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green",
                                                          "Yellow", "Black", "Pink"};
 
+/* Corner q (0 NW, 1 NE, 2 SE, 3 SW) of a tile is the NW corner of the
+ * tile this far from it: a corner is named by the tile south-east of it. */
+static const int corner_dx[4] = {0, 1, 1, 0}, corner_dy[4] = {0, 0, 1, 1};
+
 static int out_text(size_t cap, int len)
 {
     if (len < 0)
@@ -47,11 +51,19 @@ int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
             return CAS_EINVAL;
         const struct carc_tile *t = &C_TILES(s)[s->placed];
         const struct carc_kind *k = &g->kinds[t->kind];
-        if (ACT_DEPLOY_LOCAL(a) >= k->nf)
+        const char *figure = g->fig[ACT_DEPLOY_FIG(a)].def.name;
+        int local = ACT_DEPLOY_LOCAL(a);
+        if (g->fig[ACT_DEPLOY_FIG(a)].def.flags & CAS_CARC_FIG_CORNER) {
+            if (local < CARC_CORNER_LOCAL || local >= CARC_CORNER_LOCAL + 4)
+                return CAS_EINVAL;
+            int q = local - CARC_CORNER_LOCAL;
+            return out_text(cap, snprintf(buf, cap, "deploy %s corner %d,%d NW", figure,
+                                          t->x + corner_dx[q], t->y + corner_dy[q]));
+        }
+        if (local >= k->nf)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "deploy %s %s",
-                                           g->fig[ACT_DEPLOY_FIG(a)].def.name,
-                                           k->rot[t->rot].ftext[ACT_DEPLOY_LOCAL(a)]));
+        return out_text(cap, snprintf(buf, cap, "deploy %s %s", figure,
+                                      k->rot[t->rot].ftext[local]));
     }
     case ACT_PASS:
         return out_text(cap, snprintf(buf, cap, "pass"));
@@ -103,6 +115,28 @@ static int parse_place(const struct cas_state *s, const char *text, cas_action *
         return parse_fail(s, text, "coordinates out of range");
     *out = ACT_PLACE_CODE(k, x, y, deg / 90);
     return CAS_OK;
+}
+
+/* "corner X,Y NW" for a figure kind deployed on a corner of the placed
+ * tile: X,Y is the tile south-east of the corner. */
+static int parse_corner(const struct cas_state *s, const char *text, int fk,
+                        const char *where, cas_action *out)
+{
+    int x, y, used = 0;
+    if (sscanf(where, "corner %d,%d NW%n", &x, &y, &used) != 2 || where[used] != '\0')
+        return parse_fail(s, text, "a corner figure is deployed as "
+                                   "deploy KIND corner X,Y NW (X,Y: the tile south-east "
+                                   "of the corner)");
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    for (int q = 0; q < 4; q++)
+        if (x == t->x + corner_dx[q] && y == t->y + corner_dy[q]) {
+            *out = ACT_DEPLOY_CODE(fk, CARC_CORNER_LOCAL + q);
+            return CAS_OK;
+        }
+    cas_host_errorf(s->game->host, "\"%s\": the corner is not one of the placed tile "
+                    "%d,%d's; name it by the tile south-east of it: %d,%d to %d,%d",
+                    text, t->x, t->y, t->x, t->y, t->x + 1, t->y + 1);
+    return CAS_EILLEGAL;
 }
 
 #define MAX_PARTS 16
@@ -182,6 +216,8 @@ static int parse_deploy(const struct cas_state *s, const char *text, cas_action 
     }
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
+    if (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER)
+        return parse_corner(s, text, fk, feature, out);
     for (int f = 0; f < k->nf; f++)
         if (strcmp(k->rot[t->rot].ftext[f], feature) == 0) {
             *out = ACT_DEPLOY_CODE(fk, f);
@@ -248,4 +284,22 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
     }
     *out = a;
     return CAS_OK;
+}
+
+int cas__carc_notation_help(const struct cas_writer *out)
+{
+    static const char help[] =
+        "Carcassonne actions (docs/notation/carcassonne.md):\n"
+        "  place ID X,Y ROT     put the drawn tile ID with its anchor at X,Y (the start\n"
+        "                       tile is 0,0, x grows east, y grows south), turned ROT\n"
+        "                       degrees clockwise: 0, 90, 180 or 270\n"
+        "  deploy FIGURE WHERE  stand a figure on a feature of the tile just placed,\n"
+        "                       named in board orientation: road/city by its edges\n"
+        "                       clockwise from north (city N+W), a field by its\n"
+        "                       half-edges (field Nw+Ne: Nw Ne En Es Se Sw Ws Wn),\n"
+        "                       or monastery\n"
+        "  pass                 deploy nothing this turn\n"
+        "The board marks the choices with their numbers; the drawn tile is shown in\n"
+        "each rotation, titled with the choices that use it.\n";
+    return out->write(out->ctx, help, sizeof help - 1);
 }

@@ -269,10 +269,36 @@ static int render(const cas_state *s, int viewer, enum cas_render_format format,
     return render_state(s, viewer, format, out);
 }
 
+static int choices_view(const cas_state *s, int viewer, enum cas_render_format format,
+                        const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    return render_choices(s, viewer, format, actions, n, out);
+}
+
+static int notation(const cas_game *game, const struct cas_writer *out)
+{
+    (void)game;
+    return notation_help(out);
+}
+
 static const char *player_label(const cas_game *game, int player)
 {
     (void)game;
     return player_name(player);
+}
+
+/* The only secret is the draw pile, and the state holds no order for it:
+ * a draw is a chance outcome over the cards left, and which cards are left
+ * follows from the public ones (Kingdoms, discards, cards in flight).  So
+ * every player's view is the whole state and a determinization is a copy;
+ * providing it tells search bots the game was checked for hidden state. */
+static int determinize(const cas_state *s, int viewer, const struct cas_rng *rng,
+                       cas_state *out)
+{
+    (void)rng;
+    if (viewer < 0 || viewer >= NPLAYERS)
+        return CAS_EINVAL;
+    return state_copy(out, s);
 }
 
 static const struct cas_game_vtable vtable = {
@@ -296,6 +322,9 @@ static const struct cas_game_vtable vtable = {
     .hash = hash,
     .render = render,
     .player_label = player_label,
+    .determinize = determinize,
+    .render_choices = choices_view,
+    .notation_help = notation,
 };
 
 static const struct cas_plugin descriptor = {
