@@ -207,6 +207,8 @@ static int command(struct human *h, const struct cas__decision *d, const char *w
         show_score(h, d);
     else if (strncmp(word, "svg ", 4) == 0)
         write_picture(h, d, word + 4 + strspn(word + 4, " \t"));
+    else if (strcmp(word, "svg") == 0)
+        fprintf(h->out, "Name the file: svg FILE.svg\n");
     else
         return 0;
     return 1;

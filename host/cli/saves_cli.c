@@ -16,7 +16,7 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
                           char **argv, unsigned allowed, int min, int max,
                           const char *usage)
 {
-    struct cas__flag flags[12];
+    struct cas__flag flags[16];
     size_t n = 0, n_positional;
     int done;
     memset(a, 0, sizeof *a);

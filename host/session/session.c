@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "term.h"
 
 #define SESSION_TEXT_MAX 512
 
@@ -284,10 +285,13 @@ static void announce(struct cas__session *s)
     else
         fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
                 s->match->title, s->ply, s->seed);
-    for (int p = 0; p < s->match->nplayers; p++)
-        fprintf(s->out, "%s%s as %s", p ? ", " : "", player_name(s, p),
-                cas__match_label(s->match, p));
-    fprintf(s->out, "\n\n");
+    char seats[1024];
+    size_t n = 0;
+    for (int p = 0; p < s->match->nplayers && n < sizeof seats; p++)
+        n += (size_t)snprintf(seats + n, sizeof seats - n, "%s%s as %s", p ? ", " : "",
+                              player_name(s, p), cas__match_label(s->match, p));
+    cas__term_wrap(s->out, cas__term_width(s->out), 2, seats);
+    fputc('\n', s->out);
 }
 
 int cas__session_run(struct cas__session *s)

@@ -448,7 +448,8 @@ static void check_event(void *ctx, const struct cas_event *e)
     struct checker *c = ctx;
     if (c->event_problem[0])
         return;
-    if (e->struct_size < sizeof(struct cas_event) || e->kind < CAS_EVENT_SCORE ||
+    if (e->struct_size < offsetof(struct cas_event, text) + sizeof e->text ||
+        e->kind < CAS_EVENT_SCORE ||
         e->kind > CAS_EVENT_END || !e->text || e->player < -1 || e->player >= c->nplayers ||
         (e->visible_to != CAS_VIEWER_PUBLIC && (e->visible_to < 0 ||
                                                 e->visible_to >= c->nplayers)))

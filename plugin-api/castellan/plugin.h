@@ -192,6 +192,11 @@ struct cas_event {
     int visible_to;  /* CAS_VIEWER_PUBLIC or the one player who may see it */
     int64_t points;  /* for CAS_EVENT_SCORE: the change of score         */
     const char *text;/* human-readable reason: "Red +8 city (4 tiles, 2 coats)" */
+    /* ---- 1.1: what a CAS_EVENT_SCORE scored, for programs (results,
+     * records).  A reader checks CAS_HAS_FIELD; NULL category: not said. */
+    const char *category; /* one word: "road", "city", "monastery", "field" */
+    const char *subject;  /* which one, in the game's words: "city at 0,-1" */
+    int final;            /* with a category: 1 in the final scoring, else 0 */
 };
 
 struct cas_event_sink {

@@ -356,9 +356,15 @@ void cas__carc_score_turn(struct cas_state *s);
 void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when when);
 /* Score incomplete features and fields, then the expansions' final hooks. */
 void cas__carc_final_scoring(struct cas_state *s);
+/* What a score was for, for the event's 1.1 fields; NULL: not said. */
+struct carc_score_about {
+    const char *category; /* the feature's name: "road", "city", "monastery" */
+    const char *subject;  /* "road at 1,0" */
+    int final;
+};
 /* Add points with an event "Red +3 road (3 tiles)" when a sink listens. */
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
-                         const char *reason);
+                         const char *reason, const struct carc_score_about *about);
 /* "game over; winner: Red Blue with 34" into buf (truncated to cap). */
 void cas__carc_winners_text(const struct cas_state *s, char *buf, size_t cap);
 /* Emit an event to the apply() sink, if any; text is copied by the sink. */

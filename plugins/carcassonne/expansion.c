@@ -505,7 +505,7 @@ static void api_add_score(cas_carc *c, int player, int64_t points, const char *r
 {
     struct cas_state *s = STATE_OF(c);
     if (player >= 0 && player < s->game->nplayers)
-        cas__carc_add_score(s, player, points, reason);
+        cas__carc_add_score(s, player, points, reason, NULL);
 }
 
 static void api_event(cas_carc *c, int player, const char *text)

@@ -680,8 +680,8 @@ static int render_deploy_choices(const struct cas_state *s, const struct choices
     }
     char title[1][ART_TITLE];
     snprintf(title[0], sizeof title[0], "at %d,%d", t->x, t->y);
-    TRY(cas_writef(out, "Tile %s as placed, with the first choice on each feature "
-                        "(1-9, then a-z for 10-35):\n", k->id));
+    TRY(cas_writef(out, "Tile %s as placed; the first choice on each feature (1-9, then "
+                        "a-z):\n", k->id));
     return write_arts(&art, (const char (*)[ART_TITLE])title, NULL, 1, ansi, out);
 }
 

@@ -21,7 +21,7 @@ void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
 }
 
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
-                         const char *reason)
+                         const char *reason, const struct carc_score_about *about)
 {
     s->score[player] += points;
     if (!s->sink)
@@ -29,7 +29,14 @@ void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
     char text[200];
     snprintf(text, sizeof text, "%s %+lld %s", cas__carc_colours[player],
              (long long)points, reason);
-    cas__carc_event(s, CAS_EVENT_SCORE, player, points, text);
+    struct cas_event e = {.struct_size = sizeof e, .kind = CAS_EVENT_SCORE, .player = player,
+                          .visible_to = CAS_VIEWER_PUBLIC, .points = points, .text = text};
+    if (about) {
+        e.category = about->category;
+        e.subject = about->subject;
+        e.final = about->final;
+    }
+    s->sink->emit(s->sink->ctx, &e);
 }
 
 /* The engine's value of a feature, before expansion hooks; when `why` is
@@ -99,14 +106,21 @@ void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when w
         best = strength[p] > best ? strength[p] : best;
     int64_t points[CARC_MAX_PLAYERS] = {0};
     if (best > 0) {
-        char why[120] = "";
+        char why[120] = "", subject[64] = "";
         int64_t base = base_points(s, root, when, s->sink ? why : NULL, sizeof why);
+        const char *name = cas__carc_fdef(s, root)->name;
+        if (s->sink) {
+            const struct carc_tile *t = &C_TILES(s)[C_NODES(s)[root].tile];
+            snprintf(subject, sizeof subject, "%s at %d,%d", name, t->x, t->y);
+        }
+        struct carc_score_about about = {name, subject, when == CAS_CARC_FINAL};
+        /* Every winner of an occupied feature is told, 0 points included (an
+         * open inn road, an open cathedral city at the end). */
         for (int p = 0; p < g->nplayers; p++) {
             if (strength[p] != best)
                 continue;
             points[p] = cas__carc_hook_points(s, root, when, p, base);
-            if (points[p] != 0)
-                cas__carc_add_score(s, p, points[p], why);
+            cas__carc_add_score(s, p, points[p], why, &about);
         }
     }
     cas__carc_hook_scored(s, root, when, points);

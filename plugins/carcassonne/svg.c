@@ -392,6 +392,14 @@ static const char figure_defs[] =
     "<symbol id=\"fig-pig\" overflow=\"visible\"><path d=\"M-15 -20 c4 -6 22 -6 26 0 "
     "l3 -4 l1 6 c3 2 5 5 5 8 h-3 c0 4 -2 6 -4 7 v7 h-5 v-5 h-12 v5 h-5 v-7 c-4 -2 -7 "
     "-6 -7 -10 c0 -3 1 -5 1 -7z\"/></symbol>"
+    "<symbol id=\"fig-mayor\" overflow=\"visible\"><path d=\"M0 -36 c6 0 9 4 9 9 "
+    "c0 3 -1 5 -3 6 l14 6 c3 2 3 7 -1 7 l-6 -1 l8 19 h-42 l8 -19 l-6 1 c-4 0 -4 -5 -1 -7 "
+    "l14 -6 c-2 -1 -3 -3 -3 -6 c0 -5 3 -9 9 -9z M-7 -41 l3 -5 l4 4 l4 -4 l3 5z\"/></symbol>"
+    "<symbol id=\"fig-wagon\" overflow=\"visible\"><path d=\"M-18 -22 h36 l-4 14 h-28z "
+    "M-12 -22 c2 -10 22 -10 24 0z\"/><circle cx=\"-9\" cy=\"-4\" r=\"5\"/>"
+    "<circle cx=\"9\" cy=\"-4\" r=\"5\"/></symbol>"
+    "<symbol id=\"fig-barn\" overflow=\"visible\"><path d=\"M-17 0 v-18 l6 -10 h22 l6 10 "
+    "v18z M-5 0 v-10 h10 v10\"/></symbol>"
     "<symbol id=\"fig-other\" overflow=\"visible\"><path d=\"M0 -30 l14 10 v20 h-28 "
     "v-20z\"/></symbol>\n";
 
@@ -403,6 +411,12 @@ static const char *figure_symbol(const char *kind)
         return "fig-builder";
     if (strcmp(kind, "pig") == 0)
         return "fig-pig";
+    if (strcmp(kind, "mayor") == 0)
+        return "fig-mayor";
+    if (strcmp(kind, "wagon") == 0)
+        return "fig-wagon";
+    if (strcmp(kind, "barn") == 0)
+        return "fig-barn";
     return "fig-other";
 }
 
@@ -630,15 +644,18 @@ static void draw_player(struct svg *v, const struct cas_state *s, int p, int x, 
         cas__carc_colours[p]);
     put(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
         (long long)s->score[p]);
-    int fx = x + 52;
+    /* the supply row shares the panel's width among the figure kinds */
+    int fx = x + 52, step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
+    step = step > 48 ? 48 : step;
     for (int f = 0; f < g->nfig; f++) {
         const char *name = g->fig[f].def.name;
+        int narrow = step < 40, large = strcmp(name, "large-meeple") == 0;
         put(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
                "transform=\"translate(%d %d) scale(%s)\"/>", figure_symbol(name), fill_of[p], fx,
-            y + 72, strcmp(name, "large-meeple") == 0 ? "0.66" : "0.5");
-        put(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + 10, y + 70,
-            s->supply[p][f]);
-        fx += 48;
+            y + 72, narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+        put(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + (narrow ? 9 : 10),
+            y + 72, s->supply[p][f]);
+        fx += step;
     }
     put(v, "</g>\n");
 }

@@ -90,8 +90,7 @@ static void deploy_view_numbers_features(void **unused)
                                "Nw+Ne+En+Es+Ws+Wn\npass\n");
     char *text = cas_test_render_choices(&g, 0, CAS_RENDER_TEXT);
     static const char tile[] =
-        "Tile E as placed, with the first choice on each feature (1-9, then a-z for "
-        "10-35):\n"
+        "Tile E as placed; the first choice on each feature (1-9, then a-z):\n"
         "at 0,-1  \n"
         ".2...\n"
         ".....\n"

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "abbey_mayor.h"
 #include "carc.h"
 #include "inns_cathedrals.h"
 #include "svg_check.h"
@@ -67,14 +68,16 @@ static void test_base_games(void **state)
 static void test_with_expansions(void **state)
 {
     (void)state;
-    char dir1[1024], dir2[1024];
-    struct cas_expansion_ref refs[2] = {
+    char dir1[1024], dir2[1024], dir3[1024];
+    struct cas_expansion_ref refs[3] = {
         cas_test_expansion_ref(cas__ic_plugin(), dir1, sizeof dir1),
         cas_test_expansion_ref(cas__tb_plugin(), dir2, sizeof dir2),
+        cas_test_expansion_ref(cas__am_plugin(), dir3, sizeof dir3),
     };
+    /* two expansions, then all three (Abbey & Mayor: abbeys, mayor, wagon, barn) */
     for (int game = 0; game < 2; game++) {
         struct cas_test_game g;
-        cas_test_game_open(&g, cas_plugin_entry(), 2 + game, NULL, refs, 2);
+        cas_test_game_open(&g, cas_plugin_entry(), 2 + game, NULL, refs, 2 + (size_t)game);
         svg_check_walk(&g, 200 + (uint64_t)game, 500, 13, check_board);
         cas_test_game_close(&g);
     }

@@ -110,7 +110,7 @@ static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
     pty_expect(&r, "Me> ");
     pty_type(&r, "1");
     pty_expect(&r, "Me: place E 0,-1 180\n");
-    pty_expect(&r, "Tile E as placed, with the first choice on each feature");
+    pty_expect(&r, "Tile E as placed; the first choice on each feature");
     pty_expect(&r, "Me> ");
     pty_type(&r, "undo");
     pty_expect(&r, "Me takes back: place E 0,-1 180\n");
