@@ -97,7 +97,7 @@ int cas__cmd_import(int argc, char **argv)
     status = validate(&a, &g);
     if (status)
         goto free_game;
-    struct cas__saves *s = cas__saves_args_open(&a, 1);
+    struct cas__saves *s = cas__saves_args_open(&a, CAS__STORE_CREATE);
     if (!s) {
         status = 1;
         goto free_game;

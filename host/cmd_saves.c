@@ -147,7 +147,8 @@ int cas__cmd_saves(int argc, char **argv)
                 "or delete)\n%s", sub, saves_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
+    struct cas__saves *s = cas__saves_args_open(&a, strcmp(sub, "delete") == 0 ?
+                                                CAS__STORE_WRITE : CAS__STORE_READ);
     if (!s)
         return 1;
     status = strcmp(sub, "list") == 0 ? list_games(&a, s, a.campaign)
@@ -163,7 +164,7 @@ int cas__cmd_export(int argc, char **argv)
     struct cas__saves_game g;
     int64_t id;
     int status = cas__saves_args_load_game(&a, "export", argc, argv, CAS__ARG_OUTPUT,
-                                           export_usage, &s, &id, &g);
+                                           CAS__STORE_READ, export_usage, &s, &id, &g);
     if (status >= 0)
         return status;
     FILE *out = a.output ? fopen(a.output, "w") : stdout;
@@ -248,7 +249,7 @@ int cas__cmd_campaign(int argc, char **argv)
                 campaign_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
+    struct cas__saves *s = cas__saves_args_open(&a, CAS__STORE_READ);
     if (!s)
         return 1;
     status = is_list ? campaign_list(&a, s) : campaign_show(&a, s, a.positional[1]);

@@ -2,24 +2,27 @@
  * faults.c — fault injection for the test build `castellan-faults`, never
  * part of the shipped castellan.
  *
- * In the spirit of SQLite's crash tests, the environment variable
+ * In the spirit of SQLite's crash and I/O error tests, the environment
+ * variable CASTELLAN_FAULT=WHAT:PHASE:N:K picks a moment of the store's
+ * work: the K-th change to the store's files (from 1) made in the N-th
+ * (from 1) occurrence of PHASE (create, start, append, finish, close: see
+ * cas__saves_phase in saves.h).  A change is a write, truncation or
+ * deletion by SQLite (seen through a VFS that forwards everything to the
+ * default one) or a link or unlink by the store itself.  WHAT is
  *
- *     CASTELLAN_FAULT=kill:PHASE:N:K
+ *   kill  SIGKILL the process just before that change, or at the phase's
+ *         end when K is 0 or the phase makes fewer changes.  Since a
+ *         SIGKILL loses nothing the kernel has been given, the files after
+ *         a kill anywhere between two changes are exactly the files after
+ *         a kill just before the second: these points reach every state a
+ *         kill at a random instant can leave.
+ *   full  from that change on, every write fails as on a full disk
+ *         (SQLITE_FULL); truncations and deletions still work.
  *
- * makes the process SIGKILL itself in the N-th (from 1) occurrence of the
- * store's PHASE (create, start, append, finish, close: see
- * cas__saves_phase in saves.h) just before the K-th change that phase makes
- * to the store's files, or at the phase's end when K is 0 or the phase makes
- * fewer changes.  A change is a write, truncation or deletion by SQLite
- * (seen through a VFS that forwards everything to the default one) or a
- * link or unlink by the store itself.  Since a SIGKILL loses nothing the
- * kernel has been given, the files after a kill anywhere between two
- * changes are exactly the files after a kill just before the second: these
- * kill points reach every state a kill at a random instant can leave.
- *
- * Before it dies the process says where on stderr, one line:
+ * The process says on stderr what it did, one line:
  *     castellan-faults: SIGKILL in append 5 before change 2
  *     castellan-faults: SIGKILL at the end of append 5
+ *     castellan-faults: disk full from change 2 of append 5
  * An unreadable CASTELLAN_FAULT stops the process with exit status 99.
  */
 #include <signal.h>
@@ -34,34 +37,53 @@
 static const char *const phase_names[] = {"create", "start", "append", "finish", "close"};
 #define N_PHASES (sizeof phase_names / sizeof phase_names[0])
 
+enum fault_kind { FAULT_KILL, FAULT_FULL };
+static const char *const kind_names[] = {"kill", "full"};
+
 static struct {
+    enum fault_kind kind;
     enum cas__saves_phase phase;
     unsigned long occurrence, change; /* N and K */
     unsigned long seen[N_PHASES];     /* occurrences of each phase so far */
     unsigned long changes;            /* in the target occurrence so far */
     int active;                       /* inside the target occurrence */
+    int disk_full;                    /* writes fail from now on */
 } target;
+
+static void say(const char *line)
+{
+    if (write(STDERR_FILENO, line, strlen(line)) < 0) {
+        /* nobody to tell; go on all the same */
+    }
+}
 
 /* Say where on stderr, then die as a kill -9 would. */
 static void die(const char *where, const char *before)
 {
     char line[160];
-    int len = snprintf(line, sizeof line, "castellan-faults: SIGKILL %s %s %lu%s\n",
-                       where, phase_names[target.phase], target.occurrence, before);
-    if (write(STDERR_FILENO, line, (size_t)len) < 0) {
-        /* nobody to tell; die all the same */
-    }
+    snprintf(line, sizeof line, "castellan-faults: SIGKILL %s %s %lu%s\n", where,
+             phase_names[target.phase], target.occurrence, before);
+    say(line);
     raise(SIGKILL);
 }
 
-/* A change to the store's files is about to happen. */
-static void on_change(void)
+/* A change to the store's files is about to happen: 1 if a write must fail. */
+static int on_change(void)
 {
-    char before[48];
+    char line[160];
+    if (target.disk_full)
+        return 1;
     if (!target.active || ++target.changes != target.change)
-        return;
-    snprintf(before, sizeof before, " before change %lu", target.change);
-    die("in", before);
+        return 0;
+    if (target.kind == FAULT_KILL) {
+        snprintf(line, sizeof line, " before change %lu", target.change);
+        die("in", line);
+    }
+    snprintf(line, sizeof line, "castellan-faults: disk full from change %lu of %s %lu\n",
+             target.change, phase_names[target.phase], target.occurrence);
+    say(line);
+    target.disk_full = 1;
+    return 1;
 }
 
 static void probe(enum cas__saves_phase phase, enum cas__saves_moment moment)
@@ -82,7 +104,8 @@ static void probe(enum cas__saves_phase phase, enum cas__saves_moment moment)
     case CAS__SAVES_END:
         if (phase == target.phase && target.active) {
             target.active = 0;
-            die("at the end of", "");
+            if (target.kind == FAULT_KILL)
+                die("at the end of", "");
         }
         break;
     }
@@ -112,7 +135,8 @@ static int f_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off)
 
 static int f_write(sqlite3_file *f, const void *buf, int n, sqlite3_int64 off)
 {
-    on_change();
+    if (on_change())
+        return SQLITE_FULL;
     return REAL(f)->pMethods->xWrite(REAL(f), buf, n, off);
 }
 
@@ -267,14 +291,18 @@ static int parse_count(const char *text, char **end, unsigned long *out)
     return 0;
 }
 
-/* "kill:PHASE:N:K" into target; -1 if it is not that. */
+/* "WHAT:PHASE:N:K" into target; -1 if it is not that. */
 static int parse_spec(const char *spec)
 {
     char *end;
-    if (strncmp(spec, "kill:", 5) != 0)
-        return -1;
-    spec += 5;
     size_t i = 0;
+    while (i < 2 && (strncmp(spec, kind_names[i], 4) != 0 || spec[4] != ':'))
+        i++;
+    if (i == 2)
+        return -1;
+    target.kind = (enum fault_kind)i;
+    spec += 5;
+    i = 0;
     while (i < N_PHASES && (strncmp(spec, phase_names[i], strlen(phase_names[i])) != 0 ||
                             spec[strlen(phase_names[i])] != ':'))
         i++;
@@ -283,7 +311,8 @@ static int parse_spec(const char *spec)
     target.phase = (enum cas__saves_phase)i;
     spec += strlen(phase_names[i]) + 1;
     if (parse_count(spec, &end, &target.occurrence) || target.occurrence == 0 ||
-        *end != ':' || parse_count(end + 1, &end, &target.change) || *end)
+        *end != ':' || parse_count(end + 1, &end, &target.change) || *end ||
+        (target.kind != FAULT_KILL && target.change == 0))
         return -1;
     return 0;
 }
@@ -295,8 +324,8 @@ __attribute__((constructor)) static void faults_from_environment(void)
         return;
     if (parse_spec(spec) != 0) {
         fprintf(stderr, "castellan-faults: CASTELLAN_FAULT=\"%s\" is not "
-                "kill:PHASE:N:K with PHASE create, start, append, finish or close, "
-                "N >= 1 and K >= 0\n", spec);
+                "WHAT:PHASE:N:K with WHAT kill or full, PHASE create, start, append, "
+                "finish or close, N >= 1 and K >= 0 (>= 1 for full)\n", spec);
         _exit(99);
     }
     real_vfs = sqlite3_vfs_find(NULL);
