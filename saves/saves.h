@@ -48,6 +48,7 @@ struct cas__saves_action {
     int actor;             /* player index or CAS_ACTOR_CHANCE */
     char *text;            /* canonical action text, no newline */
     uint64_t hash;         /* state hash after the action */
+    int hashless;          /* a record line without #HASH: nothing to check */
     int line;              /* record line it came from; 0 otherwise */
 };
 
@@ -216,9 +217,11 @@ extern void (*cas__saves_probe)(enum cas__saves_phase phase,
 /* -------------------------------------------------------- game records */
 
 /* Write g (with its actions) as a plain-text game record: header lines
- * "Key: value", a blank line, then "PLY ACTOR TEXT #HASH" per action.
- * CAS_EINVAL for an action text with a newline, CAS_EIO on write errors. */
-int cas__record_write(const struct cas__saves_game *g, FILE *out);
+ * "Key: value", a blank line, then "PLY ACTOR TEXT #HASH" per action, or
+ * "PLY ACTOR TEXT" without with_hashes (a record another program can
+ * write).  CAS_EINVAL for an action text with a newline, CAS_EIO on write
+ * errors. */
+int cas__record_write(const struct cas__saves_game *g, FILE *out, int with_hashes);
 
 /* Parse a record (text[0..len), named `name` in messages) into *out.
  * Errors are CAS_EPARSE with "NAME:LINE: what is wrong; what would be

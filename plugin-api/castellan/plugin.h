@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 0
+#define CAS_ABI_MINOR 1
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -54,6 +54,15 @@ extern "C" {
  * FIELD, i.e. its producer knew about the field. */
 #define CAS_HAS_FIELD(ptr, type, field) \
     ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* Initialising a sized struct with its struct_size and the fields named,
+ * the rest zero, clean under -Wall -Wextra (a positional `{ sizeof x }`
+ * warns of missing initialisers):
+ *   static const struct cas_plugin desc = { CAS_SIZED(struct cas_plugin), .id = "x" };
+ *   struct cas_event e = CAS_INIT(struct cas_event, .kind = CAS_EVENT_INFO);
+ * CAS_INIT needs at least one field after the type. */
+#define CAS_SIZED(type) .struct_size = sizeof(type)
+#define CAS_INIT(type, ...) ((type){CAS_SIZED(type), __VA_ARGS__})
 
 /* Build fingerprint: sizes of pointer, long and size_t, and byte order.
  * A plugin whose fingerprint differs from the host's was built for another
@@ -260,6 +269,16 @@ enum cas_serial_purpose {
     CAS_SERIAL_FULL = 1 /* everything, hidden information included */
 };
 
+/* A source of uniform random numbers the host lends for one call (ABI 1.1):
+ * a plugin that must draw (a determinization) asks it instead of keeping a
+ * generator, so the draws are the host's seeded ones and replay exactly. */
+struct cas_rng {
+    size_t struct_size;
+    void *ctx;
+    /* Uniform in [0, n), n > 0. */
+    uint64_t (*below)(void *ctx, uint64_t n);
+};
+
 /* The game vtable.  Unless stated otherwise every pointer argument must be
  * non-NULL, handles are used by one thread at a time, and two handles never
  * share mutable state (two games side by side in one process must work). */
@@ -348,6 +367,27 @@ struct cas_game_vtable {
 
     /* Display name of a player seat ("Red"), for events and renders. */
     const char *(*player_label)(const cas_game *game, int player);
+
+    /* ---- ABI 1.1, optional: NULL (or a shorter struct_size) means absent.
+     * Readers check CAS_HAS_FIELD first. */
+
+    /* Hidden state: overwrite `out` (a state of the same game) with a state
+     * that `viewer` (a player index) cannot tell apart from `state`, its
+     * hidden part (others' hands, the order of a pile) drawn through rng
+     * with the odds the viewer's knowledge gives.  It must be a function of
+     * what viewer may see and of rng only: never of the hidden part of
+     * `state`.  Search bots sample these to play without peeking.  A plugin
+     * whose states hide nothing but future chance leaves it NULL. */
+    int (*determinize)(const cas_state *state, int viewer, const struct cas_rng *rng,
+                       cas_state *out);
+
+    /* The scores the game would end with if no one acted any more (e.g.
+     * Carcassonne's final scoring of unfinished features), into
+     * scores[0..nplayers); on a terminal state the returns themselves.
+     * Search bots score the playouts they stop early with it, so it uses
+     * only what every player may see.  CAS_EINVAL where the game defines
+     * none. */
+    int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
 };
 
 /* --------------------------------------------------------- descriptor */

@@ -4,6 +4,9 @@
  * Coordinates and rotations follow JCloisterZone: start tile at 0,0, x east,
  * y south, rotation in degrees clockwise; a figure's feature is named by the
  * edges or half-edges it touches on the placed tile in board orientation.
+ * Output is canonical; input is lenient where a name is still exact: parts
+ * in any order, a field by any of its half-edges, `place X,Y ROT` for the
+ * tile just drawn.
  */
 #include "carc.h"
 
@@ -12,6 +15,10 @@
 
 const char *const cas__carc_colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green",
                                                          "Yellow", "Black", "Pink"};
+
+/* Corner q (0 NW, 1 NE, 2 SE, 3 SW) of a tile is the NW corner of the
+ * tile this far from it: a corner is named by the tile south-east of it. */
+static const int corner_dx[4] = {0, 1, 1, 0}, corner_dy[4] = {0, 0, 1, 1};
 
 static int out_text(size_t cap, int len)
 {
@@ -44,11 +51,19 @@ int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
             return CAS_EINVAL;
         const struct carc_tile *t = &C_TILES(s)[s->placed];
         const struct carc_kind *k = &g->kinds[t->kind];
-        if (ACT_DEPLOY_LOCAL(a) >= k->nf)
+        const char *figure = g->fig[ACT_DEPLOY_FIG(a)].def.name;
+        int local = ACT_DEPLOY_LOCAL(a);
+        if (g->fig[ACT_DEPLOY_FIG(a)].def.flags & CAS_CARC_FIG_CORNER) {
+            if (local < CARC_CORNER_LOCAL || local >= CARC_CORNER_LOCAL + 4)
+                return CAS_EINVAL;
+            int q = local - CARC_CORNER_LOCAL;
+            return out_text(cap, snprintf(buf, cap, "deploy %s corner %d,%d NW", figure,
+                                          t->x + corner_dx[q], t->y + corner_dy[q]));
+        }
+        if (local >= k->nf)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "deploy %s %s",
-                                           g->fig[ACT_DEPLOY_FIG(a)].def.name,
-                                           k->rot[t->rot].ftext[ACT_DEPLOY_LOCAL(a)]));
+        return out_text(cap, snprintf(buf, cap, "deploy %s %s", figure,
+                                      k->rot[t->rot].ftext[local]));
     }
     case ACT_PASS:
         return out_text(cap, snprintf(buf, cap, "pass"));
@@ -79,22 +94,108 @@ static int parse_fail(const struct cas_state *s, const char *text, const char *w
     return CAS_EPARSE;
 }
 
+/* "place ID X,Y ROT", or "place X,Y ROT" for the tile just drawn. */
 static int parse_place(const struct cas_state *s, const char *text, cas_action *out)
 {
     char id[CARC_ID_LEN + 1];
-    int x, y, deg, used = 0;
-    if (sscanf(text, "place %16s %d,%d %d%n", id, &x, &y, &deg, &used) != 4 ||
-        text[used] != '\0')
-        return parse_fail(s, text, "write place ID X,Y ROTATION, e.g. place D 1,0 90");
-    int k = find_kind(s->game, id);
-    if (k < 0)
-        return parse_fail(s, text, "unknown tile id");
+    int x, y, deg, used = 0, k;
+    if (sscanf(text, "place %d,%d %d%n", &x, &y, &deg, &used) == 3 && text[used] == '\0') {
+        k = s->drawn;
+    } else if (sscanf(text, "place %16s %d,%d %d%n", id, &x, &y, &deg, &used) == 4 &&
+               text[used] == '\0') {
+        if ((k = find_kind(s->game, id)) < 0)
+            return parse_fail(s, text, "unknown tile id");
+    } else {
+        return parse_fail(s, text, "write place ID X,Y ROTATION, e.g. place D 1,0 90 (the "
+                          "ID may be left out for the tile just drawn)");
+    }
     if (deg % 90 != 0 || deg < 0 || deg > 270)
         return parse_fail(s, text, "rotation must be 0, 90, 180 or 270");
     if (x < -30000 || x > 30000 || y < -30000 || y > 30000)
         return parse_fail(s, text, "coordinates out of range");
     *out = ACT_PLACE_CODE(k, x, y, deg / 90);
     return CAS_OK;
+}
+
+/* "corner X,Y NW" for a figure kind deployed on a corner of the placed
+ * tile: X,Y is the tile south-east of the corner. */
+static int parse_corner(const struct cas_state *s, const char *text, int fk,
+                        const char *where, cas_action *out)
+{
+    int x, y, used = 0;
+    if (sscanf(where, "corner %d,%d NW%n", &x, &y, &used) != 2 || where[used] != '\0')
+        return parse_fail(s, text, "a corner figure is deployed as "
+                                   "deploy KIND corner X,Y NW (X,Y: the tile south-east "
+                                   "of the corner)");
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    for (int q = 0; q < 4; q++)
+        if (x == t->x + corner_dx[q] && y == t->y + corner_dy[q]) {
+            *out = ACT_DEPLOY_CODE(fk, CARC_CORNER_LOCAL + q);
+            return CAS_OK;
+        }
+    cas_host_errorf(s->game->host, "\"%s\": the corner is not one of the placed tile "
+                    "%d,%d's; name it by the tile south-east of it: %d,%d to %d,%d",
+                    text, t->x, t->y, t->x, t->y, t->x + 1, t->y + 1);
+    return CAS_EILLEGAL;
+}
+
+#define MAX_PARTS 16
+
+/* Split "city N+E" into its class word and parts; the count of parts, or
+ * -1 when there are too many.  Points into buf, a copy of name. */
+static int split_feature(const char *name, char *buf, size_t cap, const char **cls,
+                         const char **parts)
+{
+    snprintf(buf, cap, "%s", name);
+    char *space = strchr(buf, ' ');
+    *cls = buf;
+    if (!space)
+        return 0;
+    *space = '\0';
+    int n = 0;
+    for (char *part = space + 1; part; n++) {
+        if (n == MAX_PARTS)
+            return -1;
+        parts[n] = part;
+        part = strchr(part, '+');
+        if (part)
+            *part++ = '\0';
+    }
+    return n;
+}
+
+/* Whether the written name `given` names the feature `canonical`: the same
+ * class and the same parts in any order, or for a field any of its
+ * half-edges (as JCloisterZone names one). */
+static int names_feature(const char *given, const char *canonical)
+{
+    char gbuf[CARC_FTEXT_LEN * 2], cbuf[CARC_FTEXT_LEN];
+    const char *gcls, *ccls, *gparts[MAX_PARTS], *cparts[MAX_PARTS];
+    int ng = split_feature(given, gbuf, sizeof gbuf, &gcls, gparts);
+    int nc = split_feature(canonical, cbuf, sizeof cbuf, &ccls, cparts);
+    if (ng < 0 || nc < 0 || strcmp(gcls, ccls) != 0)
+        return 0;
+    if (ng != nc && !(strcmp(ccls, "field") == 0 && ng > 0 && ng < nc))
+        return 0;
+    for (int i = 0; i < ng; i++) {
+        int found = 0;
+        for (int j = 0; j < nc && !found; j++)
+            found = strcmp(gparts[i], cparts[j]) == 0;
+        for (int j = 0; j < i && found; j++)
+            found = strcmp(gparts[i], gparts[j]) != 0; /* each part once */
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The tile's features as "'a', 'b'" into buf. */
+static void list_features(const struct carc_kind *k, int rot, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int f = 0; f < k->nf; f++)
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s'%s'", f ? ", " : "",
+                 k->rot[rot].ftext[f]);
 }
 
 static int parse_deploy(const struct cas_state *s, const char *text, cas_action *out)
@@ -115,17 +216,24 @@ static int parse_deploy(const struct cas_state *s, const char *text, cas_action 
     }
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
+    if (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER)
+        return parse_corner(s, text, fk, feature, out);
     for (int f = 0; f < k->nf; f++)
         if (strcmp(k->rot[t->rot].ftext[f], feature) == 0) {
             *out = ACT_DEPLOY_CODE(fk, f);
             return CAS_OK;
         }
-    char known[400] = "";
+    /* A half-edge belongs to one field and a set of edges to one road or
+     * city, so at most one feature can match. */
     for (int f = 0; f < k->nf; f++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s'%s'",
-                 f ? ", " : "", k->rot[t->rot].ftext[f]);
-    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text,
-                    k->id, known);
+        if (names_feature(feature, k->rot[t->rot].ftext[f])) {
+            *out = ACT_DEPLOY_CODE(fk, f);
+            return CAS_OK;
+        }
+    char known[400];
+    list_features(k, t->rot, known, sizeof known);
+    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text, k->id,
+                    known);
     return CAS_EILLEGAL;
 }
 

@@ -289,6 +289,10 @@ static int render_status(const struct cas_state *s, const struct cas_writer *out
                           g->kinds[t->kind].id, t->x, t->y);
     }
     case ST_XPHASE:
+        if (s->xactor != s->player) /* a decision out of turn (wagon) */
+            return cas_writef(out, "%s decides: %s (in %s's turn)\n",
+                              cas__carc_colours[s->xactor],
+                              g->phases[s->xphase].phase->name, who);
         return cas_writef(out, "%s decides: %s\n", cas__carc_colours[s->xactor],
                           g->phases[s->xphase].phase->name);
     default:

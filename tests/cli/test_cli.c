@@ -69,7 +69,7 @@ static void assert_string_equal_n(const char *a, const char *b, size_t n)
 static void test_help_and_version(void **unused)
 {
     (void)unused;
-    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.0)");
+    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.1)");
     expect("--help", NULL, 0, "  bench     measure");
     expect("help check", NULL, 0, "usage: castellan check PLUGIN");
     expect("play --help", NULL, 0, "usage: castellan play");
@@ -208,13 +208,15 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
            "fixture-broken-text: FAILED text-round-trip");
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
-           "reproduce: castellan check fixture-broken-text --seed 1 --games 1 --players 2");
+           "reproduce: castellan check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR
+           "' --seed 1 --games 1 --players 2");
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
     expect("bench --game fixture --players 7", NULL, 2,
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
-/* A plugin that crashes the process still gets a report of where. */
+/* A plugin that crashes the process still gets a report of where, and the
+ * command that reproduces it. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -224,7 +226,9 @@ static void test_check_reports_a_crash(void **unused)
     assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
 #ifndef __SANITIZE_ADDRESS__
     if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
-                     "  game with seed 1, 2 players, at or after ply 6\n"))
+                     "  game with seed 1, 2 players, at or after ply 6\n"
+                     "  reproduce: castellan check fixture-broken-crash --plugin-path '"
+                     CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
         fail_msg("no crash report:\n%s", out);
 #endif
     free(out);
@@ -245,6 +249,47 @@ static void test_bench_prints_every_figure(void **unused)
             fail_msg("bench output lacks \"%s\":\n%s", figures[i], out);
     free(out);
     expect("bench --game fixture --games 20 --only sizes", NULL, 0, "heap per state");
+}
+
+/* A tournament prints its statistics and repeats for a seed; bad agents are
+ * usage errors; play takes mcts seats. */
+static void test_tournament_and_mcts_seats(void **unused)
+{
+    (void)unused;
+    char *first, *again;
+    const char *args = "tournament --game fixture --agents mcts@40/1,random --games 6 --seed 4";
+    assert_int_equal(run(args, NULL, &first), 0);
+    assert_int_equal(run(args, NULL, &again), 0);
+    static const char *const lines[] = {
+        "castellan tournament: fixture, 2 players, 6 games from seed 4, seats alternated\n",
+        "  mcts@40/1 vs random\n", "  game 6/6: ", "of 6 games\n", "95% Wilson interval",
+        "score difference", "ms a decision over",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (!strstr(first, lines[i]))
+            fail_msg("tournament output lacks \"%s\":\n%s", lines[i], first);
+    /* the same games: every line but the last, the time a decision */
+    for (char **out = (char *[]){first, again, NULL}; *out; out++) {
+        char *cut = strstr(*out, "ms a decision");
+        while (cut > *out && cut[-1] != '\n')
+            cut--;
+        *cut = '\0';
+    }
+    assert_string_equal(first, again);
+    free(first);
+    free(again);
+    expect("tournament --game fixture --agents greedy", NULL, 2,
+           "--agents takes two agents, A,B (e.g. --agents mcts@1000/1,greedy)");
+    expect("tournament --game fixture --agents greedy,human", NULL, 2,
+           "--agents: human cannot play a tournament; use random, greedy or mcts");
+    expect("tournament --game fixture --agents greedy,mcts@fast", NULL, 2,
+           "--agents: agent \"mcts@fast\" is not valid: a budget is @N iterations");
+    expect("tournament --game fixtur --agents greedy,random", NULL, 1, "unknown game");
+    expect("tournament --help", NULL, 0, "95% Wilson interval");
+    expect("play --no-save --game fixture --players Bot:mcts-easy@30/2,random --seed 3", NULL,
+           0, "Bot:");
+    expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
+           "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
 }
 
 /* The mean "N actions a game" of bench's random playouts line. */
@@ -316,8 +361,38 @@ static void test_check_with_rules(void **unused)
            "--only sizes --rule rule-probe.farmers=off --rule farmers=off", NULL, 0,
            "carcassonne + rule-probe, 2 players, 2 games, seed 1, rules farmers=off\n");
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "' --rule cards=5",
-           NULL, 1, "reproduce: castellan check fixture-broken-text --rule 'cards=5' --seed 1 "
-           "--games 1 --players 2");
+           NULL, 1, "reproduce: castellan check fixture-broken-text --rule 'cards=5' "
+           "--plugin-path '" CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2");
+}
+
+/* new-plugin refuses what it cannot write, naming the fix. */
+static void test_new_plugin_usage(void **unused)
+{
+    (void)unused;
+    expect("new-plugin", NULL, 2, "castellan new-plugin: give the new plugin's ID");
+    expect("new-plugin My_Game", NULL, 2, "\"My_Game\" is not a plugin id: a lower-case letter");
+    expect("new-plugin x --expansion-of castles-cards", NULL, 2,
+           "--expansion-of castles-cards: castellan has an expansion template for carcassonne "
+           "only");
+    expect("new-plugin x /dev/null", NULL, 1, "/dev/null exists and is not a folder");
+    expect("new-plugin --help", NULL, 0, "usage: castellan new-plugin ID [--expansion-of GAME]");
+}
+
+/* The reproduce line runs as printed and fails the same way. */
+static void test_reproduce_line_runs(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "' "
+                         "--rule cards=5 --games 4 --seed 2", NULL, &out), 1);
+    const char *line = strstr(out, "reproduce: castellan check ");
+    assert_non_null(line);
+    char args[1024];
+    size_t len = strcspn(line, "\n") - strlen("reproduce: castellan ");
+    snprintf(args, sizeof args, "%.*s", (int)len, line + strlen("reproduce: castellan "));
+    free(out);
+    expect(args, NULL, 1, "fixture-broken-text (rules cards=5): FAILED text-round-trip\n"
+                          "  game with seed 2, 2 players, at ply ");
 }
 
 /* With expansions the playouts are compared with the game alone. */
@@ -358,9 +433,12 @@ int main(void)
         cmocka_unit_test(test_check_good_and_broken),
         cmocka_unit_test(test_check_reports_a_crash),
         cmocka_unit_test(test_bench_prints_every_figure),
+        cmocka_unit_test(test_tournament_and_mcts_seats),
         cmocka_unit_test(test_bench_with_rules),
         cmocka_unit_test(test_bad_rules_for_check_and_bench),
         cmocka_unit_test(test_check_with_rules),
+        cmocka_unit_test(test_reproduce_line_runs),
+        cmocka_unit_test(test_new_plugin_usage),
         cmocka_unit_test(test_bench_compares_with_the_game_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

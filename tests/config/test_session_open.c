@@ -10,6 +10,7 @@
 
 #include "match.h"
 #include "session_files.h"
+#include "session_plan.h"
 
 static struct cas__registry *build_plugins(void)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "session_files.h"
+#include "session_plan.h"
 
 struct validated {
     struct session_file file;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
-
+#include "json.h"
 
 /* Run castellan with the NULL-terminated arguments, stdin at EOF. */
 static void castellan(void **state, struct cas_test_result *r, ...)
@@ -49,6 +49,43 @@ static void play_bots(void **state, const char *seed)
         fail_msg("play failed: %s", r.err);
 }
 
+/* Results for programs: one strict JSON object, with the scores after the
+ * ply asked for; at ply 0 nobody has scored. */
+static void test_results_as_json(void **state)
+{
+    struct cas_test_result r;
+    play_bots(state, "9");
+    castellan(state, &r, "replay", "1", "--json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(cas__json_object_error(r.out, strlen(r.out)), 0);
+    cas_test_expect_text(r.out, "\"castellan_results\": 1,\n  \"id\": 1,\n  \"game\": {\"id\": "
+                       "\"fixture\", \"version\": \"1.0.0\"}");
+    cas_test_expect_text(r.out, "\"players\": [{\"seat\": 0, \"name\": \"Ada\", \"agent\": \"random\"}");
+    cas_test_expect_text(r.out, "\"over\": true");
+    cas_test_expect_text(r.out, "\"actions\": [\n    {\"ply\": 0, \"actor\": -1, \"text\": \"draw ");
+    const char *scores = strstr(r.out, "\"scores\": [");
+    assert_non_null(scores);
+    long ada, bob;
+    assert_int_equal(sscanf(scores, "\"scores\": [%ld, %ld]", &ada, &bob), 2);
+    char line[64];
+    castellan(state, &r, "saves", "show", "1", NULL);
+    snprintf(line, sizeof line, "Ada (random), %ld points", ada);
+    cas_test_expect_text(r.out, line);
+    snprintf(line, sizeof line, "Bob (greedy), %ld points", bob);
+    cas_test_expect_text(r.out, line);
+
+    castellan(state, &r, "saves", "show", "1", "--json", "--ply", "0", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(cas__json_object_error(r.out, strlen(r.out)), 0);
+    cas_test_expect_text(r.out, "\"ply\": 0,");
+    cas_test_expect_text(r.out, "\"events\": [\n  ],\n  \"over\": false,\n  \"scores\": [0, 0]\n}");
+    assert_null(strstr(r.out, "\"actions\""));
+
+    castellan(state, &r, "saves", "show", "1", "--json", "--ply", "100000", NULL);
+    assert_int_equal(r.status, 2);
+    cas_test_expect_text(r.err, "--ply must be a whole number from 0 to ");
+}
+
 static void test_play_journals_and_export_import_round_trip(void **state)
 {
     struct cas_test_result r;
@@ -73,6 +110,18 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     cas_test_read_text(rec1, text1, sizeof text1);
     cas_test_read_text(rec2, text2, sizeof text2);
     assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
+    assert_string_equal(text1, text2);
+
+    /* Without hashes the record imports too, and gets the same hashes. */
+    castellan(state, &r, "export", "1", "--no-hashes", "-o", rec2, NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_read_text(rec2, text2, sizeof text2);
+    assert_null(strstr(text2, " #"));
+    castellan(state, &r, "import", rec2, NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "as game 3");
+    castellan(state, &r, "export", "3", "-o", rec2, NULL);
+    cas_test_read_text(rec2, text2, sizeof text2);
     assert_string_equal(text1, text2);
 
     castellan(state, &r, "replay", "2", NULL);
@@ -301,6 +350,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_play_journals_and_export_import_round_trip),
+        CAS_TEST_IN_DIR(test_results_as_json),
         CAS_TEST_IN_DIR(test_campaign_standings),
         CAS_TEST_IN_DIR(test_a_bad_record_changes_nothing),
         CAS_TEST_IN_DIR(test_another_applications_database_is_refused),

@@ -1,5 +1,5 @@
 /*
- * match_support.h — open a host match (host/match.h) of a plugin linked
+ * match_support.h — open a host match (host/session/match.h) of a plugin linked
  * into a test, with option overrides, failing the test on error.
  */
 #ifndef CAS_TEST_MATCH_SUPPORT_H

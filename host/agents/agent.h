@@ -1,0 +1,89 @@
+/*
+ * agent.h — who makes a player's decisions (host-internal): a human at the
+ * terminal or a bot.  Agents see only the plugin ABI through the match, so
+ * every agent plays every game.
+ */
+#ifndef CAS_HOST_AGENT_H
+#define CAS_HOST_AGENT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "match.h"
+
+/* Everything an agent is told about one decision.  All borrowed. */
+struct cas__decision {
+    struct cas__match *match;
+    const cas_state *state;          /* the agent must not change it */
+    int player;                      /* the actor, 0-based */
+    const char *player_name;
+    uint64_t seed;                   /* session seed: bots draw from */
+    uint32_t ply;                    /* (seed, ply, CAS__STREAM_PLAYER(player)) */
+    const struct cas__actions *legal;/* the legal actions, already listed */
+};
+
+struct cas__agent;
+
+struct cas__agent_ops {
+    const char *kind;
+    /* Pick one of d->legal->items into *out.  CAS_ECONFLICT means the
+     * player quit; other negative codes are failures. */
+    int (*choose)(struct cas__agent *agent, const struct cas__decision *d,
+                  cas_action *out);
+    void (*free)(struct cas__agent *agent);
+};
+
+/* Each agent type embeds this as its first member. */
+struct cas__agent {
+    const struct cas__agent_ops *ops;
+};
+
+/* Create an agent from its spec as config validated it ("human", "random",
+ * "greedy", "mcts-hard@2000/2": config/agent_spec.h); a human plays on
+ * stdin/stdout, in colour when stdout is a terminal.  CAS_ENOTFOUND for an
+ * unknown kind.  Caller owns *out (cas__agent_free). */
+int cas__agent_new(const char *kind, struct cas__agent **out);
+
+/* What the bot `kind` (any spec but "human") would play in d, into *out:
+ * a hint for a human.  The bot is made for this one call, so a search bot
+ * starts without a tree.  CAS_EINVAL for "human", CAS_ENOTFOUND for an
+ * unknown kind, else the agent's code. */
+int cas__agent_advise(const char *kind, const struct cas__decision *d, cas_action *out);
+
+int cas__agent_random_new(struct cas__agent **out);
+int cas__agent_greedy_new(struct cas__agent **out);
+/* A human reading lines from `in` and writing the board, the choices and
+ * prompts to `out` in `format` (TEXT or ANSI).  The streams are borrowed. */
+int cas__agent_human_new(FILE *in, FILE *out, enum cas_render_format format,
+                         struct cas__agent **out_agent);
+
+void cas__agent_free(struct cas__agent *agent); /* NULL is fine */
+
+/* The action random play takes in `state` at (seed, ply): a chance outcome
+ * drawn by weight on the chance stream, or one of the player's legal
+ * actions, uniformly, on that player's stream.  This is what a session's
+ * chance and its random bot do, and what the checker plays.  At a chance
+ * node list receives the outcomes; elsewhere list must hold the legal
+ * actions of state.  Returns CAS_OK or the plugin's negative code. */
+int cas__random_action(struct cas__match *m, const cas_state *state,
+                       struct cas__actions *list, uint64_t seed, uint32_t ply,
+                       cas_action *out);
+
+/* List the legal actions of `state` (not terminal; at a chance node its
+ * outcomes only) into list, take the random action of (seed, ply) and
+ * apply it without events: one step of a random playout. */
+int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
+                     uint64_t seed, uint32_t ply);
+
+/* For agents that keep no state of their own (the bots): a bare struct
+ * cas__agent with these ops, and its free function. */
+int cas__agent_plain_new(const struct cas__agent_ops *ops, struct cas__agent **out);
+void cas__agent_plain_free(struct cas__agent *agent);
+
+static inline int cas__agent_choose(struct cas__agent *agent,
+                                    const struct cas__decision *d, cas_action *out)
+{
+    return agent->ops->choose(agent, d, out);
+}
+
+#endif

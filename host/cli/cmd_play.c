@@ -1,0 +1,236 @@
+/*
+ * cmd_play.c — `castellan play`: a session from a config file (the default
+ * preset when nothing is given) or from flags, validated against the
+ * plugins, played to the end between humans and bots at the terminal.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "commands.h"
+#include "install_dirs.h"
+#include "journal.h"
+#include "prng.h"
+#include "registry.h"
+#include "session.h"
+#include "session_plan.h"
+
+static const char usage[] =
+    "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
+    "                      [--no-save]\n"
+    "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
+    "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
+    "\n"
+    "Plays one game at the terminal.  Without --config or --game it plays the\n"
+    "default preset (presets/default.ini).  SPEC lists the players in seat\n"
+    "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
+    "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
+    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms, and\n"
+    "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
+    "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
+    "and the same choices give the same game (not with an @Nms budget).\n"
+    "\n"
+    "At your turn type the number of an action, or its text as listed;\n"
+    "`help` explains, `quit` (or end of input) stops the game.\n";
+
+/* Flags as given; NULL when absent. */
+struct play_args {
+    const char *config, *seed, *game, *expansions, *players, *plugin_path;
+    struct cas__strlist rules;
+    int no_save;
+};
+
+/* The preset file played when nothing is given: installed beside this
+ * executable, else where the build installs, else (for the build tree's
+ * castellan only) the source tree's.  NULL when none exists; the caller
+ * frees the path. */
+static char *default_preset(void)
+{
+    char *beside_exe = cas__beside_executable(CASTELLAN_PRESET_DIR_FROM_BIN "/default.ini");
+    if (beside_exe)
+        return beside_exe;
+    static const char *const candidates[] = {
+        CASTELLAN_PRESET_INSTALL_DIR "/default.ini",
+        CASTELLAN_PRESET_SOURCE_DIR "/default.ini",
+    };
+    size_t n = cas__running_from_build_tree() ? 2 : 1;
+    for (size_t i = 0; i < n; i++)
+        if (access(candidates[i], R_OK) == 0)
+            return strdup(candidates[i]);
+    return NULL;
+}
+
+/* The session the user asked for, into desc; 0 or an exit status. */
+static int describe(const struct play_args *a, struct cas__session_desc *desc)
+{
+    char err[1024];
+    int by_flags = a->game || a->expansions || a->players || a->rules.count;
+    if (by_flags && a->config) {
+        fprintf(stderr, "castellan play: --config cannot be combined with --game, "
+                "--expansions, --players or --rule; put them in the file, or drop --config\n");
+        return 2;
+    }
+    if (by_flags) {
+        struct cas__session_flags flags = {
+            .game = a->game, .expansions = a->expansions,
+            .players = a->players ? a->players : "human,greedy", .seed = a->seed,
+            .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
+        };
+        if (cas__session_desc_from_flags(&flags, desc, err, sizeof err) == CAS_OK)
+            return 0;
+        fprintf(stderr, "castellan play: %s\n", err);
+        return 2;
+    }
+    char *preset = a->config ? NULL : default_preset();
+    const char *path = a->config ? a->config : preset;
+    if (!path) {
+        fprintf(stderr, "castellan play: no default preset in %s or %s; give --config FILE "
+                "or --game ID\n", CASTELLAN_PRESET_INSTALL_DIR, CASTELLAN_PRESET_SOURCE_DIR);
+        return 1;
+    }
+    int loaded = cas__session_desc_load(path, desc, err, sizeof err);
+    free(preset);
+    if (loaded != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        return 1;
+    }
+    uint64_t seed;
+    if (a->seed) {
+        int status = cas__cli_number("play", "--seed", a->seed, 0, UINT64_MAX, &seed);
+        if (status) {
+            cas__session_desc_free(desc);
+            return status;
+        }
+        desc->seed = seed;
+        desc->seed_given = 1;
+    }
+    return 0;
+}
+
+/* The seat whose private events the terminal may show: the only human,
+ * if there is exactly one; otherwise only public events are shown. */
+static int terminal_viewer(const struct cas__session_desc *desc)
+{
+    int viewer = CAS_VIEWER_PUBLIC, humans = 0;
+    for (size_t i = 0; i < desc->n_players; i++)
+        if (strcmp(desc->players[i].agent, "human") == 0) {
+            humans++;
+            viewer = (int)i;
+        }
+    return humans == 1 ? viewer : CAS_VIEWER_PUBLIC;
+}
+
+/* Play the validated session; the exit status. */
+static int play(const struct play_args *a, const struct cas__session_desc *desc,
+                const struct cas__session_plan *plan, struct cas__match *m)
+{
+    size_t n = desc->n_players;
+    struct cas__agent **agents = calloc(n, sizeof *agents);
+    char **names = calloc(n, sizeof *names);
+    struct cas__session s;
+    int status = 1;
+    if (!agents || !names)
+        goto free_agents;
+    for (size_t i = 0; i < n; i++) {
+        names[i] = desc->players[i].name;
+        if (cas__agent_new(desc->players[i].agent, &agents[i]) != CAS_OK) {
+            fprintf(stderr, "castellan play: cannot create the %s agent of %s\n",
+                    desc->players[i].agent, names[i]);
+            goto free_agents;
+        }
+    }
+    uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
+    if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", s.error);
+        goto free_agents;
+    }
+    s.out = stdout;
+    s.viewer = terminal_viewer(desc);
+    s.format = isatty(fileno(stdout)) ? CAS_RENDER_ANSI : CAS_RENDER_TEXT;
+    /* The save journal (saves/): every action committed before the next. */
+    struct cas__play_journal journal;
+    if (cas__play_journal_begin(&journal, desc, plan, &s, a->no_save) != CAS_OK) {
+        cas__session_free(&s);
+        goto free_agents;
+    }
+    int rc = cas__session_run(&s);
+    if (rc != CAS_OK && !s.quit)
+        fprintf(stderr, "castellan play: %s\n", s.error);
+    if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
+        status = 1;
+    } else if (rc == CAS_OK) {
+        status = 0;
+    } else if (s.quit) {
+        printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
+        status = 0;
+    }
+    cas__session_free(&s);
+free_agents:
+    for (size_t i = 0; agents && i < n; i++)
+        cas__agent_free(agents[i]);
+    free(agents);
+    free(names);
+    return status;
+}
+
+/* Find the plugins, validate the session against them and play it. */
+static int validate_and_play(const struct play_args *a, const struct cas__session_desc *desc)
+{
+    struct cas__strlist path = {0};
+    struct cas__registry *reg = NULL;
+    struct cas__session_plan plan;
+    struct cas__match m;
+    char err[1024];
+    int status = 1;
+    if (cas__plugin_search_path(a->plugin_path, &path) != CAS_OK ||
+        cas__registry_scan(&path, &reg) != CAS_OK) {
+        fprintf(stderr, "castellan play: out of memory\n");
+        goto free_path;
+    }
+    if (cas__session_desc_validate(desc, reg, &plan, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        goto free_registry;
+    }
+    if (cas__session_desc_open_match(&plan, &m, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        goto free_plan;
+    }
+    status = play(a, desc, &plan, &m);
+    cas__match_close(&m);
+free_plan:
+    cas__session_plan_free(&plan);
+free_registry:
+    cas__registry_free(reg);
+free_path:
+    cas__strlist_free(&path);
+    return status;
+}
+
+int cas__cmd_play(int argc, char **argv)
+{
+    struct play_args a = {0};
+    const struct cas__flag flags[] = {
+        {"--config", &a.config, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
+        {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
+        {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
+        {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
+    };
+    struct cas__session_desc desc;
+    size_t n_positional;
+    int done;
+    int status = cas__cli_parse("play", argc, argv, flags, sizeof flags / sizeof flags[0],
+                                NULL, 0, &n_positional, usage, &done);
+    if (status == 0 && !done) {
+        status = describe(&a, &desc);
+        if (status == 0) {
+            status = validate_and_play(&a, &desc);
+            cas__session_desc_free(&desc);
+        }
+    }
+    cas__strlist_free(&a.rules);
+    return status;
+}

@@ -1,0 +1,78 @@
+/*
+ * saves_cli.h — what the save commands (saves, resume, replay, export,
+ * import, campaign) share: their options, opening the store named by
+ * --database or the default, and game ids (host-internal).
+ */
+#ifndef CAS_HOST_SAVES_CLI_H
+#define CAS_HOST_SAVES_CLI_H
+
+#include <stdint.h>
+
+#include "saves.h"
+
+/* Options a command accepts besides --database and --help. */
+enum {
+    CAS__ARG_OUTPUT = 1,      /* -o FILE, --output FILE */
+    CAS__ARG_FORCE = 2,       /* --force */
+    CAS__ARG_STEP = 4,        /* --step */
+    CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
+    CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
+    CAS__ARG_NO_HASHES = 32,  /* --no-hashes */
+    CAS__ARG_JSON = 64        /* --json, --ply N */
+};
+
+struct cas__saves_args {
+    char cmd[64];             /* "castellan resume", for messages */
+    const char *database;     /* --database FILE, or NULL for the default */
+    const char *output;
+    const char *plugin_path;
+    const char *campaign;
+    int force, step, no_hashes, json;
+    const char *ply;          /* --ply N, or NULL */
+    const char *positional[4];
+    int n_positional;
+};
+
+/* Parse argv[1..argc) of command `cmd` ("resume") into a (argv strings
+ * are borrowed).  Accepts the options in `allowed` and min..max (at most 4)
+ * positional arguments.  Returns -1 when
+ * the command should go on, else the exit status to return: 0 after
+ * printing usage for --help, 2 after explaining a bad argument on stderr. */
+int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
+                          char **argv, unsigned allowed, int min, int max,
+                          const char *usage);
+
+/* What a command does with the store. */
+enum cas__store_use {
+    CAS__STORE_READ,   /* only reads: works on a store castellan may not write */
+    CAS__STORE_WRITE,  /* changes an existing store */
+    CAS__STORE_CREATE  /* changes it, creating it if there is none */
+};
+
+/* Open the store a names (or the default) for `use`: commands that only
+ * read or delete never leave a new file behind a mistyped name.  On
+ * failure prints "CMD: reason" on stderr and returns NULL. */
+struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a,
+                                        enum cas__store_use use);
+
+/* Parse a game id ("12").  On failure prints why on stderr and returns -1. */
+int cas__saves_args_game_id(const struct cas__saves_args *a, const char *text,
+                            int64_t *id);
+
+/* The opening of a command on one saved game: parse argv (one positional
+ * argument, the game id), open the existing store for `use` and load the game with
+ * its actions.  Returns -1 when the command should go on: the caller then
+ * owns *store (cas__saves_close) and *g (cas__saves_game_free).  Otherwise
+ * returns the exit status, having explained a failure on stderr and left
+ * nothing open. */
+int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int argc,
+                              char **argv, unsigned allowed, enum cas__store_use use,
+                              const char *usage,
+                              struct cas__saves **store, int64_t *id,
+                              struct cas__saves_game *g);
+
+/* Print the store's last failure as "CMD: reason" on stderr; returns 1, the
+ * exit status for a failed command. */
+int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s);
+
+#endif

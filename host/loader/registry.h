@@ -1,0 +1,81 @@
+/*
+ * registry.h — finding, validating and loading plugins (host-internal).
+ *
+ * Scanning reads manifests only (inih), never runs plugin code, so
+ * `castellan plugins` can explain every refusal.  Loading dlopen()s one
+ * plugin and checks its descriptor against the manifest and the host ABI.
+ */
+#ifndef CAS_HOST_REGISTRY_H
+#define CAS_HOST_REGISTRY_H
+
+#include <castellan/plugin.h>
+
+#include "text.h"
+
+/* One manifest found on the search path.  All strings are owned by the
+ * registry and freed with it. */
+struct cas__plugin_info {
+    char *id, *version, *description;
+    enum cas_plugin_kind kind;
+    char *extends;                       /* expansions: the game id       */
+    struct cas__strlist requires, conflicts, after, before;
+    int min_players, max_players;
+    unsigned abi_major, abi_minor;
+    char *dir;            /* folder holding the manifest                 */
+    char *manifest_path;  /* DIR/ID.ini                                   */
+    char *library_path;   /* DIR/ID.so                                    */
+    char *data_dir;       /* DIR/data                                     */
+    /* NULL while usable; otherwise one line: file, reason, versions, fix. */
+    char *refusal;
+    /* Set by cas__registry_load. */
+    void *dl;
+    const struct cas_plugin *desc;
+};
+
+struct cas__registry;
+
+/* The search path, first match wins: cli_path (':'-separated, may be NULL),
+ * $CASTELLAN_PLUGIN_PATH, the install location, the build tree.  Caller owns
+ * the list (cas__strlist_free). */
+int cas__plugin_search_path(const char *cli_path, struct cas__strlist *out);
+
+/* Read every manifest under the folders of `path`.  Never fails for a bad
+ * plugin (that becomes a refusal); fails only for CAS_ENOMEM.  Caller owns
+ * *out (cas__registry_free). */
+int cas__registry_scan(const struct cas__strlist *path, struct cas__registry **out);
+void cas__registry_free(struct cas__registry *reg); /* unloads; NULL is fine */
+
+size_t cas__registry_count(const struct cas__registry *reg);
+struct cas__plugin_info *cas__registry_at(struct cas__registry *reg, size_t i);
+/* NULL if no plugin has this id. */
+struct cas__plugin_info *cas__registry_find(struct cas__registry *reg, const char *id);
+/* The id of kind `kind` (0: any) closest to `id` by edit distance, or NULL. */
+const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
+                                  enum cas_plugin_kind kind);
+
+/* The expansion of game_id closest to id, or NULL if game_id has none. */
+const char *cas__registry_closest_expansion(const struct cas__registry *reg, const char *id,
+                                            const char *game_id);
+
+/* dlopen and check one plugin.  On failure sets info->refusal and returns a
+ * negative code; loading an already loaded plugin is a no-op. */
+int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info);
+
+/* Load game_id and the named expansions, check extends/requires/conflicts,
+ * and order the expansions (after/before, then id; cycles refused).
+ * ordered receives n pointers owned by the registry.  On failure writes a
+ * one-line explanation into err. */
+int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
+                          const char *const *expansion_ids, size_t n,
+                          struct cas__plugin_info **game_out,
+                          struct cas__plugin_info **ordered, char *err,
+                          size_t errlen);
+
+/* Player counts a session of `game` with these expansions allows: the
+ * game's min_players..max_players, the maximum raised by any expansion's
+ * max_players. */
+void cas__registry_player_limits(const struct cas__plugin_info *game,
+                                 struct cas__plugin_info *const *expansions, size_t n,
+                                 int *min, int *max);
+
+#endif

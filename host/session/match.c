@@ -1,0 +1,279 @@
+/*
+ * match.c — one game instance: the host services lent to its plugin (log,
+ * error text, a counting allocator, the data folder) and thin wrappers that
+ * grow buffers for the vtable's buffer protocols.
+ */
+#include "match.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every block the plugin allocates is prefixed with its size so release
+ * and realloc can keep the byte counter exact.  The header keeps the
+ * block aligned for any type. */
+union block_header {
+    size_t size;
+    max_align_t align;
+};
+
+static void host_log(void *ctx, enum cas_log_level level, const char *message)
+{
+    struct cas__match *m = ctx;
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    if (level <= CAS_LOG_WARN)
+        fprintf(stderr, "%s: %s: %s\n", m->plugin->id, names[level], message);
+}
+
+static void host_set_error(void *ctx, const char *message)
+{
+    struct cas__match *m = ctx;
+    snprintf(m->error, sizeof m->error, "%s", message ? message : "");
+}
+
+/* Atomic: a parallel search bot's threads allocate states of one match. */
+static void count_bytes(struct cas__match *m, size_t added, size_t removed)
+{
+    size_t now = __atomic_add_fetch(&m->heap_bytes, added - removed, __ATOMIC_RELAXED);
+    size_t peak = __atomic_load_n(&m->heap_peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&m->heap_peak, &peak, now, 1,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+static void *host_alloc(void *ctx, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(union block_header))
+        return NULL;
+    union block_header *h = malloc(sizeof *h + size);
+    if (!h)
+        return NULL;
+    h->size = size;
+    count_bytes(ctx, size, 0);
+    return h + 1;
+}
+
+static void host_release(void *ctx, void *block)
+{
+    if (!block)
+        return;
+    union block_header *h = (union block_header *)block - 1;
+    count_bytes(ctx, 0, h->size);
+    free(h);
+}
+
+static void *host_realloc(void *ctx, void *block, size_t size)
+{
+    if (!block)
+        return host_alloc(ctx, size);
+    if (size > SIZE_MAX - sizeof(union block_header))
+        return NULL;
+    union block_header *h = (union block_header *)block - 1;
+    size_t old = h->size;
+    union block_header *grown = realloc(h, sizeof *grown + size);
+    if (!grown)
+        return NULL;
+    grown->size = size;
+    count_bytes(ctx, size, old);
+    return grown + 1;
+}
+
+/* The option game_new's *bad_option names: an index into the game's
+ * options, then on through each expansion's in order (ABI, game_new); NULL
+ * when it names none.  *owner is the id of the plugin the option is for. */
+static const struct cas_option_value *offending_option(const struct cas_game_params *params,
+                                                       const char *game_id, size_t index,
+                                                       const char **owner)
+{
+    *owner = game_id;
+    if (index < params->n_options)
+        return &params->options[index];
+    index -= params->n_options;
+    for (size_t i = 0; i < params->n_expansions; i++) {
+        const struct cas_expansion_ref *x = &params->expansions[i];
+        *owner = x->id;
+        if (index < x->n_options)
+            return &x->options[index];
+        index -= x->n_options;
+    }
+    return NULL;
+}
+
+int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
+                    const char *data_dir, const struct cas_option_value *options,
+                    size_t n_options, const struct cas_expansion_ref *expansions,
+                    size_t n_expansions, int nplayers, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    m->plugin = plugin;
+    m->vt = plugin->game;
+    m->nplayers = nplayers;
+    if (!m->vt) {
+        snprintf(err, errlen, "%s is not a game plugin", plugin->id);
+        return CAS_EINVAL;
+    }
+    size_t len = (size_t)snprintf(m->title, sizeof m->title, "%s", plugin->id);
+    for (size_t i = 0; i < n_expansions && len < sizeof m->title; i++)
+        len += (size_t)snprintf(m->title + len, sizeof m->title - len, "%s%s",
+                                i ? ", " : " + ", expansions[i].id);
+    m->data_dir = strdup(data_dir ? data_dir : "");
+    if (!m->data_dir) {
+        snprintf(err, errlen, "out of memory");
+        return CAS_ENOMEM;
+    }
+    m->host = (struct cas_host){
+        .struct_size = sizeof(struct cas_host),
+        .abi_major = CAS_ABI_MAJOR,
+        .abi_minor = CAS_ABI_MINOR,
+        .ctx = m,
+        .log = host_log,
+        .set_error = host_set_error,
+        .alloc = host_alloc,
+        .realloc = host_realloc,
+        .release = host_release,
+        .data_dir = m->data_dir,
+    };
+    struct cas_game_params params = {
+        .struct_size = sizeof params,
+        .nplayers = nplayers,
+        .options = options,
+        .n_options = n_options,
+        .expansions = expansions,
+        .n_expansions = n_expansions,
+    };
+    size_t bad_option = SIZE_MAX;
+    int rc = m->vt->game_new(&m->host, &params, &m->game, &bad_option);
+    if (rc == CAS_OK)
+        return CAS_OK;
+    const char *owner = NULL;
+    const struct cas_option_value *bad = offending_option(&params, plugin->id, bad_option,
+                                                          &owner);
+    if (rc == CAS_EOPTION && bad)
+        snprintf(err, errlen, "%s: option %s = %s: %s", owner, bad->name, bad->value,
+                 m->error);
+    else
+        snprintf(err, errlen, "%s: cannot create the game (%d): %s", plugin->id, rc,
+                 m->error[0] ? m->error : "no reason given");
+    free(m->data_dir);
+    m->data_dir = NULL;
+    m->game = NULL;
+    return rc;
+}
+
+void cas__match_close(struct cas__match *m)
+{
+    if (m->vt && m->game)
+        m->vt->game_free(m->game);
+    m->game = NULL;
+    free(m->data_dir);
+    m->data_dir = NULL;
+}
+
+struct cas_option_value *cas__option_defaults(const struct cas_plugin *plugin, size_t *n)
+{
+    struct cas_option_value *values = NULL;
+    *n = 0;
+    if (plugin->n_options == 0 || !(values = calloc(plugin->n_options, sizeof *values)))
+        return NULL;
+    for (size_t i = 0; i < plugin->n_options; i++)
+        values[i] = (struct cas_option_value){
+            .struct_size = sizeof *values,
+            .name = plugin->options[i].name,
+            .value = plugin->options[i].default_value,
+        };
+    *n = plugin->n_options;
+    return values;
+}
+
+/* items grown to hold at least `need` elements of `size` bytes, *cap
+ * updated; NULL (items untouched) when memory runs out. */
+static void *grow(void *items, size_t *cap, size_t need, size_t size)
+{
+    size_t grown = *cap ? *cap : 64;
+    while (grown < need)
+        grown *= 2;
+    void *bigger = realloc(items, grown * size);
+    if (bigger)
+        *cap = grown;
+    return bigger;
+}
+
+int cas__match_legal(struct cas__match *m, const cas_state *state,
+                     struct cas__actions *list)
+{
+    if (!list->items && !(list->items = grow(NULL, &list->cap, 64, sizeof *list->items)))
+        return CAS_ENOMEM;
+    for (;;) {
+        size_t need = 0;
+        int rc = m->vt->legal_actions(state, list->items, list->cap, &need);
+        if (rc != CAS_ENOSPC) {
+            list->count = rc == CAS_OK ? need : 0;
+            return rc;
+        }
+        if (need <= list->cap)
+            return CAS_EINVAL; /* ENOSPC for a buffer that was big enough */
+        cas_action *items = grow(list->items, &list->cap, need, sizeof *items);
+        if (!items)
+            return CAS_ENOMEM;
+        list->items = items;
+    }
+}
+
+int cas__match_outcomes(struct cas__match *m, const cas_state *state,
+                        struct cas__actions *list)
+{
+    if (!list->outcomes &&
+        !(list->outcomes = grow(NULL, &list->outcomes_cap, 64, sizeof *list->outcomes)))
+        return CAS_ENOMEM;
+    for (;;) {
+        size_t need = 0;
+        int rc = m->vt->chance_outcomes(state, list->outcomes, list->outcomes_cap, &need);
+        if (rc != CAS_ENOSPC) {
+            list->n_outcomes = rc == CAS_OK ? need : 0;
+            return rc;
+        }
+        if (need <= list->outcomes_cap)
+            return CAS_EINVAL;
+        struct cas_outcome *outcomes =
+            grow(list->outcomes, &list->outcomes_cap, need, sizeof *outcomes);
+        if (!outcomes)
+            return CAS_ENOMEM;
+        list->outcomes = outcomes;
+    }
+}
+
+void cas__actions_free(struct cas__actions *list)
+{
+    free(list->items);
+    free(list->outcomes);
+    memset(list, 0, sizeof *list);
+}
+
+int cas__match_action_text(struct cas__match *m, const cas_state *state,
+                           cas_action action, char *buf, size_t cap)
+{
+    int len = m->vt->action_text(state, action, buf, cap);
+    if (len >= 0 && (size_t)len < cap)
+        return CAS_OK;
+    snprintf(buf, cap, "<action 0x%llx>", (unsigned long long)action);
+    return len < 0 ? len : CAS_ENOSPC;
+}
+
+static int stdio_write(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, ctx) == len ? CAS_OK : CAS_EIO;
+}
+
+int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
+                      enum cas_render_format format, FILE *out)
+{
+    struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
+    return m->vt->render(state, viewer, format, &writer);
+}
+
+const char *cas__match_label(const struct cas__match *m, int p)
+{
+    const char *label = m->vt->player_label(m->game, p);
+    return label ? label : "?";
+}

@@ -1,0 +1,245 @@
+/*
+ * session.c — the decision loop of one game: ask the actor's agent or draw
+ * chance, apply, print the move and the events its viewer may see, tell the
+ * hooks (the save journal), and report the end.
+ */
+#include "session.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+
+#define SESSION_TEXT_MAX 512
+
+/* Explain a failure in s->error, prefixed with the ply; returns rc. */
+static CAS_PRINTF(3, 4) int fail(struct cas__session *s, int rc, const char *fmt, ...)
+{
+    va_list args;
+    int len = snprintf(s->error, sizeof s->error, "ply %" PRIu32 ": ", s->ply);
+    va_start(args, fmt);
+    vsnprintf(s->error + len, sizeof s->error - (size_t)len, fmt, args);
+    va_end(args);
+    return rc;
+}
+
+int cas__session_init(struct cas__session *s, struct cas__match *match,
+                      uint64_t seed, struct cas__agent **agents,
+                      char **player_names)
+{
+    memset(s, 0, sizeof *s);
+    s->match = match;
+    s->seed = seed;
+    s->agents = agents;
+    s->player_names = player_names;
+    s->viewer = CAS_VIEWER_PUBLIC;
+    s->format = CAS_RENDER_TEXT;
+    int rc = match->vt->state_new(match->game, &s->state);
+    if (rc != CAS_OK) {
+        s->state = NULL;
+        return fail(s, rc, "%s: cannot create the first state (%d): %s",
+                    match->plugin->id, rc, match->error);
+    }
+    s->hash = match->vt->hash(s->state);
+    return CAS_OK;
+}
+
+void cas__session_free(struct cas__session *s)
+{
+    if (s->state)
+        s->match->vt->state_free(s->state);
+    s->state = NULL;
+    cas__actions_free(&s->scratch);
+}
+
+static const char *player_name(const struct cas__session *s, int p)
+{
+    if (s->player_names && s->player_names[p])
+        return s->player_names[p];
+    return cas__match_label(s->match, p);
+}
+
+/* Whether the session's output may show what `visible_to` may see. */
+static int may_show(const struct cas__session *s, int visible_to)
+{
+    return visible_to == CAS_VIEWER_PUBLIC || s->viewer == CAS_VIEWER_OMNISCIENT ||
+           visible_to == s->viewer;
+}
+
+static void print_event(void *ctx, const struct cas_event *event)
+{
+    struct cas__session *s = ctx;
+    if (s->hooks.on_event)
+        s->hooks.on_event(s->hooks.ctx, event);
+    if (s->out && event->text && may_show(s, event->visible_to))
+        fprintf(s->out, "  %s\n", event->text);
+}
+
+/* Apply `action` for `actor`, whose canonical text is `text`: print the
+ * move (never a chance outcome: the plugin tells what is public through
+ * its events) and the events, then the end if the game is over. */
+static int apply_and_report(struct cas__session *s, int actor, cas_action action,
+                            const char *text)
+{
+    struct cas__match *m = s->match;
+    struct cas_event_sink sink = {.struct_size = sizeof sink, .ctx = s, .emit = print_event};
+    if (s->out && actor >= 0)
+        fprintf(s->out, "%s: %s\n", player_name(s, actor), text);
+    m->error[0] = '\0';
+    int rc = m->vt->apply(s->state, action, &sink);
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, m->error);
+    s->ply++;
+    s->hash = m->vt->hash(s->state);
+    if (s->out && m->vt->current(s->state) == CAS_ACTOR_TERMINAL)
+        cas__session_report_end(s);
+    return CAS_OK;
+}
+
+int cas__session_replay(struct cas__session *s, const char *text,
+                        uint64_t expected_hash, int check_hash)
+{
+    struct cas__match *m = s->match;
+    cas_action action;
+    int actor = m->vt->current(s->state);
+    m->error[0] = '\0';
+    int rc = m->vt->parse_action(s->state, text, &action);
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s refuses \"%s\" (%d): %s", m->plugin->id, text, rc,
+                    m->error);
+    rc = apply_and_report(s, actor, action, text);
+    if (rc != CAS_OK)
+        return rc;
+    if (check_hash && s->hash != expected_hash)
+        return fail(s, CAS_EMISMATCH,
+                    "after action %" PRIu32 " \"%s\" the state hash is %016" PRIx64
+                    ", the record says %016" PRIx64 ": the game diverged",
+                    s->ply - 1, text, s->hash, expected_hash);
+    return CAS_OK;
+}
+
+/* Draw a chance outcome with the session's PRNG at this ply. */
+static int draw_chance(struct cas__session *s, cas_action *out)
+{
+    struct cas__match *m = s->match;
+    int rc = cas__random_action(m, s->state, &s->scratch, s->seed, s->ply, out);
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s: no chance outcome could be drawn (%d; are the weights > 0?): %s",
+                    m->plugin->id, rc, m->error);
+    return CAS_OK;
+}
+
+/* Ask the agent of `actor` for a decision. */
+static int ask_agent(struct cas__session *s, int actor, cas_action *out)
+{
+    struct cas__match *m = s->match;
+    if (actor >= m->nplayers || !s->agents || !s->agents[actor])
+        return fail(s, CAS_EINVAL, "nobody plays seat %d", actor);
+    int rc = cas__match_legal(m, s->state, &s->scratch);
+    if (rc == CAS_OK && s->scratch.count == 0)
+        rc = CAS_EINVAL;
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s: no legal actions (%d): %s", m->plugin->id, rc, m->error);
+    struct cas__decision d = {
+        .match = m, .state = s->state, .player = actor,
+        .player_name = player_name(s, actor), .seed = s->seed, .ply = s->ply,
+        .legal = &s->scratch,
+    };
+    rc = cas__agent_choose(s->agents[actor], &d, out);
+    if (rc == CAS_ECONFLICT) {
+        s->quit = 1;
+        return fail(s, rc, "%s quit", d.player_name);
+    }
+    if (rc != CAS_OK)
+        return fail(s, rc, "the %s agent of %s failed (%d): %s",
+                    s->agents[actor]->ops->kind, d.player_name, rc, m->error);
+    return CAS_OK;
+}
+
+int cas__session_step(struct cas__session *s)
+{
+    struct cas__match *m = s->match;
+    char text[SESSION_TEXT_MAX];
+    cas_action action;
+    int actor = m->vt->current(s->state);
+    if (actor == CAS_ACTOR_TERMINAL)
+        return CAS_ETERMINAL;
+    int rc = actor == CAS_ACTOR_CHANCE ? draw_chance(s, &action) : ask_agent(s, actor, &action);
+    if (rc != CAS_OK)
+        return rc;
+    rc = cas__match_action_text(m, s->state, action, text, sizeof text);
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s has no text for %s (%d): %s", m->plugin->id, text, rc,
+                    m->error);
+    rc = apply_and_report(s, actor, action, text);
+    if (rc == CAS_OK && s->hooks.on_action) {
+        char why[400] = "";
+        rc = s->hooks.on_action(s->hooks.ctx, s->ply - 1, actor, text, s->hash, why,
+                                sizeof why);
+        if (rc < 0) /* not fail(): its ply would be the next one */
+            snprintf(s->error, sizeof s->error, "action %" PRIu32 " \"%.120s\" could not "
+                     "be saved: %.340s", s->ply - 1, text, why[0] ? why : "the journal failed");
+    }
+    return rc < 0 ? rc : CAS_OK;
+}
+
+/* The game, the seed (so the game can be replayed) and who sits where. */
+static void announce(struct cas__session *s)
+{
+    if (s->ply == 0)
+        fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->title,
+                s->match->nplayers, s->seed);
+    else
+        fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
+                s->match->title, s->ply, s->seed);
+    for (int p = 0; p < s->match->nplayers; p++)
+        fprintf(s->out, "%s%s as %s", p ? ", " : "", player_name(s, p),
+                cas__match_label(s->match, p));
+    fprintf(s->out, "\n\n");
+}
+
+int cas__session_run(struct cas__session *s)
+{
+    if (s->out)
+        announce(s);
+    int rc;
+    s->error[0] = '\0';
+    while ((rc = cas__session_step(s)) == CAS_OK)
+        ;
+    return rc == CAS_ETERMINAL ? CAS_OK : rc;
+}
+
+/* Print each player's return and mark the winners (the highest return). */
+static void report_scores(struct cas__session *s, const int64_t *scores)
+{
+    int n = s->match->nplayers;
+    int64_t best = scores[0];
+    for (int p = 1; p < n; p++)
+        if (scores[p] > best)
+            best = scores[p];
+    fprintf(s->out, "Scores:\n");
+    for (int p = 0; p < n; p++)
+        fprintf(s->out, "  %-16s %-8s %6" PRId64 "%s\n", player_name(s, p),
+                cas__match_label(s->match, p), scores[p],
+                scores[p] == best ? "  winner" : "");
+}
+
+void cas__session_report_end(struct cas__session *s)
+{
+    struct cas__match *m = s->match;
+    int n = m->nplayers;
+    if (!s->out)
+        return;
+    fprintf(s->out, "\nGame over after %" PRIu32 " actions.\n", s->ply);
+    if (cas__match_render(m, s->state, s->viewer, s->format, s->out) != CAS_OK)
+        fprintf(s->out, "(the final board cannot be shown: %s)\n", m->error);
+    fputc('\n', s->out);
+    int64_t *scores = calloc((size_t)n, sizeof *scores);
+    if (!scores || m->vt->returns(s->state, scores, (size_t)n) != CAS_OK)
+        fprintf(s->out, "(the scores cannot be read: %s)\n", m->error);
+    else
+        report_scores(s, scores);
+    free(scores);
+}

@@ -1,0 +1,272 @@
+/*
+ * bench.c — the speed figures bots live on: random playouts per second
+ * (with expansions, against the game alone), the cost of listing legal
+ * actions, of cloning, copying and hashing a state, and how big a state is
+ * serialized and on the heap.  Playouts are an agent-free tight loop over
+ * the vtable, from copies of one start state.
+ */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent.h"
+
+#define MAX_SAMPLES 2000
+#define LEGAL_REPEAT 8
+#define COPY_REPEAT 16
+#define MAX_PLIES 1000000u
+
+double cas__bench_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Play game `index` of the bench to the end from `start` in `work`: the
+ * game random bots play in a session seeded b->seed + index.  *plies
+ * counts the actions. */
+static int playout(struct cas__bench *b, struct cas__match *m, const cas_state *start,
+                   cas_state *work, struct cas__actions *list, int index, uint64_t *plies)
+{
+    uint64_t seed = b->seed + (uint64_t)index;
+    int rc = m->vt->state_copy(work, start);
+    for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL; ply++) {
+        rc = ply < MAX_PLIES ? cas__random_step(m, work, list, seed, ply) : CAS_EINVAL;
+        ++*plies;
+    }
+    return rc;
+}
+
+/* b->games playouts of m: how long they took and how many actions. */
+static int time_playouts(struct cas__bench *b, struct cas__match *m, double *seconds,
+                         uint64_t *plies)
+{
+    struct cas__actions list = {0};
+    cas_state *start = NULL, *work = NULL;
+    *plies = 0;
+    int rc = m->vt->state_new(m->game, &start);
+    if (rc == CAS_OK)
+        rc = m->vt->state_clone(start, &work);
+    double t0 = cas__bench_now();
+    for (int i = 0; rc == CAS_OK && i < b->games; i++)
+        rc = playout(b, m, start, work, &list, i, plies);
+    *seconds = cas__bench_now() - t0;
+    m->vt->state_free(work);
+    m->vt->state_free(start);
+    cas__actions_free(&list);
+    return rc;
+}
+
+static int failed_in(struct cas__bench *b, const struct cas__match *m, const char *what, int rc)
+{
+    fprintf(b->out, "  %-22s failed (%d): %s\n", what, rc,
+            m->error[0] ? m->error : "no reason given");
+    return rc;
+}
+
+static int failed(struct cas__bench *b, const char *what, int rc)
+{
+    return failed_in(b, b->match, what, rc);
+}
+
+/* ------------------------------------------------------------ sections */
+
+/* The playouts of the game alone against those of the combination, which
+ * took `seconds` for `plies` actions. */
+static int compare_alone(struct cas__bench *b, double seconds, uint64_t plies)
+{
+    char what[96];
+    snprintf(what, sizeof what, "vs %s alone", b->match->plugin->id);
+    if (!b->alone) {
+        fprintf(b->out, "  %-22s not measured: %s\n", what, b->alone_error);
+        return CAS_OK;
+    }
+    double alone_seconds;
+    uint64_t alone_plies;
+    int rc = time_playouts(b, b->alone, &alone_seconds, &alone_plies);
+    if (rc != CAS_OK)
+        return failed_in(b, b->alone, what, rc);
+    fprintf(b->out, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
+            " actions a game)\n", what, seconds / alone_seconds,
+            seconds / (double)plies / (alone_seconds / (double)alone_plies),
+            b->games / alone_seconds, (double)alone_plies / b->games);
+    return CAS_OK;
+}
+
+static int bench_playouts(struct cas__bench *b)
+{
+    double seconds;
+    uint64_t plies;
+    int rc = time_playouts(b, b->match, &seconds, &plies);
+    if (rc != CAS_OK)
+        return failed(b, "random playouts", rc);
+    fprintf(b->out, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
+            " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
+            (double)plies / b->games, (double)plies / seconds / 1e6);
+    return b->alone || b->alone_error ? compare_alone(b, seconds, plies) : CAS_OK;
+}
+
+/* Collect states met along the first playouts, every ply, up to
+ * MAX_SAMPLES, for the sections that measure single states. */
+static int collect_samples(struct cas__bench *b)
+{
+    struct cas__match *m = b->match;
+    struct cas__actions list = {0};
+    cas_state *s = NULL;
+    int rc = CAS_OK;
+    b->samples = calloc(MAX_SAMPLES, sizeof *b->samples);
+    if (!b->samples)
+        return failed(b, "sample states", CAS_ENOMEM);
+    for (int game = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES && game < b->games; game++) {
+        rc = m->vt->state_new(m->game, &s);
+        for (uint32_t ply = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES &&
+                               m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++) {
+            rc = m->vt->state_clone(s, &b->samples[b->n_samples]);
+            b->n_samples += rc == CAS_OK;
+            if (rc == CAS_OK)
+                rc = cas__random_step(m, s, &list, b->seed + (uint64_t)game, ply);
+        }
+        m->vt->state_free(s);
+        s = NULL;
+    }
+    cas__actions_free(&list);
+    if (rc == CAS_OK && b->n_samples == 0)
+        rc = CAS_EINVAL;
+    if (rc != CAS_OK)
+        return failed(b, "sample states", rc);
+    fprintf(b->out, "  %-22s %12zu states met along playouts, measured below\n",
+            "sample states", b->n_samples);
+    return CAS_OK;
+}
+
+static int bench_legal_actions(struct cas__bench *b)
+{
+    struct cas__match *m = b->match;
+    struct cas__actions list = {0};
+    uint64_t calls = 0, listed = 0;
+    int rc = CAS_OK;
+    double t0 = cas__bench_now();
+    for (size_t i = 0; rc == CAS_OK && i < b->n_samples; i++)
+        for (int k = 0; rc == CAS_OK && k < LEGAL_REPEAT; k++) {
+            rc = cas__match_legal(m, b->samples[i], &list);
+            calls++;
+            listed += list.count;
+        }
+    double seconds = cas__bench_now() - t0;
+    cas__actions_free(&list);
+    if (rc != CAS_OK)
+        return failed(b, "legal_actions", rc);
+    fprintf(b->out, "  %-22s %12.3f us a call  (%.1f actions listed on average)\n",
+            "legal_actions", seconds / (double)calls * 1e6, (double)listed / (double)calls);
+    return CAS_OK;
+}
+
+static int bench_copies(struct cas__bench *b)
+{
+    const struct cas_game_vtable *vt = b->match->vt;
+    cas_state *target = NULL, *clone = NULL;
+    uint64_t n = 0, sink = 0;
+    int rc = vt->state_clone(b->samples[0], &target);
+    double t0 = cas__bench_now();
+    for (size_t i = 0; rc == CAS_OK && i < b->n_samples; i++)
+        for (int k = 0; rc == CAS_OK && k < COPY_REPEAT; k++, n++) {
+            rc = vt->state_clone(b->samples[i], &clone);
+            vt->state_free(clone);
+        }
+    double clone_s = cas__bench_now() - t0;
+    t0 = cas__bench_now();
+    for (size_t i = 0; rc == CAS_OK && i < b->n_samples; i++)
+        for (int k = 0; rc == CAS_OK && k < COPY_REPEAT; k++)
+            rc = vt->state_copy(target, b->samples[i]);
+    double copy_s = cas__bench_now() - t0;
+    t0 = cas__bench_now();
+    for (size_t i = 0; i < b->n_samples; i++)
+        for (int k = 0; k < COPY_REPEAT; k++)
+            sink += vt->hash(b->samples[i]);
+    double hash_s = cas__bench_now() - t0;
+    vt->state_free(target);
+    if (rc != CAS_OK)
+        return failed(b, "state_clone/copy", rc);
+    fprintf(b->out, "  %-22s %12.0f ns  (state_clone + state_free)\n", "clone", clone_s / n * 1e9);
+    fprintf(b->out, "  %-22s %12.0f ns  (state_copy into an existing state)\n", "copy",
+            copy_s / n * 1e9);
+    fprintf(b->out, "  %-22s %12.0f ns  (checksum %04x)\n", "hash", hash_s / n * 1e9,
+            (unsigned)(sink & 0xffff));
+    return CAS_OK;
+}
+
+/* Serialized size and heap bytes of the sample states. */
+static int bench_sizes(struct cas__bench *b)
+{
+    struct cas__match *m = b->match;
+    size_t bytes_total = 0, bytes_max = 0, heap_total = 0, heap_max = 0;
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    int rc = CAS_OK;
+    for (size_t i = 0; rc == CAS_OK && i < b->n_samples; i++) {
+        size_t len = 0;
+        rc = m->vt->serialize(b->samples[i], CAS_SERIAL_FULL, buf, cap, &len);
+        if (rc == CAS_ENOSPC && len > cap) {
+            uint8_t *grown = realloc(buf, len);
+            rc = grown ? CAS_OK : CAS_ENOMEM;
+            buf = grown ? grown : buf;
+            cap = grown ? len : cap;
+            if (rc == CAS_OK)
+                rc = m->vt->serialize(b->samples[i], CAS_SERIAL_FULL, buf, cap, &len);
+        }
+        cas_state *clone = NULL;
+        size_t before = m->heap_bytes;
+        if (rc == CAS_OK)
+            rc = m->vt->state_clone(b->samples[i], &clone);
+        size_t heap = m->heap_bytes - before;
+        m->vt->state_free(clone);
+        bytes_total += len;
+        heap_total += heap;
+        bytes_max = len > bytes_max ? len : bytes_max;
+        heap_max = heap > heap_max ? heap : heap_max;
+    }
+    free(buf);
+    if (rc != CAS_OK)
+        return failed(b, "state size", rc);
+    fprintf(b->out, "  %-22s %12.0f bytes mean, %zu max\n", "serialized state",
+            (double)bytes_total / (double)b->n_samples, bytes_max);
+    fprintf(b->out, "  %-22s %12.0f bytes mean, %zu max (through host->alloc)\n",
+            "heap per state", (double)heap_total / (double)b->n_samples, heap_max);
+    return CAS_OK;
+}
+
+const struct cas__bench_section cas__bench_sections[] = {
+    {"playouts", "random playouts per second; with expansions, against the game alone", 0,
+     bench_playouts},
+    {"legal-actions", "microseconds per legal_actions call", 1, bench_legal_actions},
+    {"copies", "nanoseconds per state_clone, state_copy and hash", 1, bench_copies},
+    {"sizes", "serialized bytes and heap bytes per state", 1, bench_sizes},
+    {"saves", "journaled actions per second and the time to resume a finished game",
+     0, cas__bench_saves},
+    {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0,
+     cas__bench_mcts},
+    {NULL, NULL, 0, NULL},
+};
+
+int cas__bench_run(struct cas__bench *b, const char *only)
+{
+    int rc = CAS_OK;
+    for (const struct cas__bench_section *s = cas__bench_sections; s->name && rc == CAS_OK;
+         s++) {
+        if (only && strcmp(only, s->name) != 0)
+            continue;
+        if (s->needs_samples && !b->samples)
+            rc = collect_samples(b);
+        if (rc == CAS_OK)
+            rc = s->run(b);
+    }
+    for (size_t i = 0; i < b->n_samples; i++)
+        b->match->vt->state_free(b->samples[i]);
+    free(b->samples);
+    b->samples = NULL;
+    b->n_samples = 0;
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * bench.h — `castellan bench` measurements (host-internal).  Each section
+ * measures one thing on the same match and prints its own figures; adding
+ * a measurement (the save journal's throughput, resume time) is adding a
+ * row to cas__bench_sections.
+ */
+#ifndef CAS_HOST_BENCH_H
+#define CAS_HOST_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "match.h"
+
+/* What every section gets. */
+struct cas__bench {
+    struct cas__match *match; /* the game measured, borrowed */
+    /* The same game without expansions, same players and game options: the
+     * playouts are compared with it.  Borrowed; NULL for no comparison. */
+    struct cas__match *alone;
+    /* Why there is no such match although there are expansions, or NULL. */
+    const char *alone_error;
+    int games;                /* playouts to run */
+    uint64_t seed;
+    FILE *out;
+    /* States met along playouts, collected before the first section that
+     * needs them and freed by cas__bench_run. */
+    cas_state **samples;
+    size_t n_samples;
+};
+
+struct cas__bench_section {
+    const char *name; /* for --only */
+    const char *what; /* one line for --help */
+    int needs_samples; /* measures b->samples (at least one) */
+    /* Measure and print.  Returns CAS_OK or a negative code after printing
+     * why it could not measure. */
+    int (*run)(struct cas__bench *b);
+};
+
+/* The save journal's throughput and resume time (host/bench_saves.c). */
+int cas__bench_saves(struct cas__bench *b);
+
+/* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
+int cas__bench_mcts(struct cas__bench *b);
+
+/* Every section, in the order they run; NULL-name terminated. */
+extern const struct cas__bench_section cas__bench_sections[];
+
+/* Run every section, or only the one named `only` when it is not NULL.
+ * Returns the first failure. */
+int cas__bench_run(struct cas__bench *b, const char *only);
+
+/* Seconds on a monotonic clock, for sections. */
+double cas__bench_now(void);
+
+#endif

@@ -1,0 +1,785 @@
+/*
+ * check.c — the conformance checker: random games of one plugin in which
+ * every step is checked against what plugin.h promises, then the same
+ * games replayed (same seed, same game) and interleaved with a second
+ * instance (no shared state).  Random play here is exactly what the
+ * session does with random bots: chance by weight on the chance stream,
+ * players uniformly on their own streams.
+ */
+#include "check.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "json.h"
+#include "match.h"
+
+#define DEFAULT_GAMES 20
+#define DEFAULT_MAX_PLIES 100000u
+#define TEXT_MAX 256
+#define MAX_PLAYERS 64
+/* The second game of an interleaved pair is played with this seed offset. */
+#define OTHER_SEED 0x5bd1e995u
+
+struct buffer {
+    void *data;
+    size_t len, cap;
+};
+
+struct hash_log {
+    uint64_t *hashes;
+    size_t n, cap;
+};
+
+/* Every distinct state of the run, keyed by the plugin's hash, with a
+ * digest of its serialized bytes and where it was first seen: two states
+ * with one hash and different bytes are a collision, wherever they are. */
+struct seen_state {
+    uint64_t hash, digest[2];
+    uint64_t seed;
+    uint32_t ply;
+    int used;
+};
+
+struct seen_table {
+    struct seen_state *slots;
+    size_t n, cap; /* cap a power of two, at most half full */
+};
+
+struct checker {
+    const struct cas__check_target *t;
+    const struct cas__check_options *opt;
+    struct cas__check_report *r;
+    struct cas__match a, b;        /* two instances of the game */
+    int nplayers;
+    uint64_t seed;
+    uint32_t ply, max_plies;
+    const cas_state *state;        /* the state being checked, for reports */
+    cas_state *scratch;            /* state_copy target */
+    struct cas__actions legal, other;
+    struct cas__actions clone_legal;
+    struct buffer bytes, rebytes, render;
+    struct seen_table seen;
+    struct hash_log solo_a, solo_b;
+    char event_problem[256];       /* set by the event sink */
+};
+
+/* --------------------------------------------------------- reporting */
+
+/* Record that `property` broke at the current seed and ply, about
+ * `action` (or about no action when has_action is 0).  Returns
+ * CAS_EMISMATCH so callers can `return broke(...)`. */
+static CAS_PRINTF(5, 6) int broke(struct checker *c, const char *property, int has_action,
+                                  cas_action action, const char *fmt, ...)
+{
+    struct cas__check_report *r = c->r;
+    va_list args;
+    r->failed = 1;
+    snprintf(r->property, sizeof r->property, "%s", property);
+    r->nplayers = c->nplayers;
+    r->seed = r->first_seed = c->seed;
+    r->ply = c->ply;
+    r->action[0] = '\0';
+    if (has_action && c->state)
+        cas__match_action_text(&c->a, c->state, action, r->action, sizeof r->action);
+    va_start(args, fmt);
+    vsnprintf(r->detail, sizeof r->detail, fmt, args);
+    va_end(args);
+    return CAS_EMISMATCH;
+}
+
+/* The plugin's explanation of its last failure, or a placeholder. */
+static const char *why(const struct cas__match *m)
+{
+    return m->error[0] ? m->error : "no reason given";
+}
+
+/* ----------------------------------------------------------- buffers */
+
+static int reserve(struct buffer *b, size_t need)
+{
+    if (need <= b->cap)
+        return CAS_OK;
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    while (cap < need)
+        cap *= 2;
+    void *grown = realloc(b->data, cap);
+    if (!grown)
+        return CAS_ENOMEM;
+    b->data = grown;
+    b->cap = cap;
+    return CAS_OK;
+}
+
+static int log_hash(struct hash_log *log, uint64_t hash)
+{
+    if (log->n == log->cap) {
+        size_t cap = log->cap ? log->cap * 2 : 256;
+        uint64_t *grown = realloc(log->hashes, cap * sizeof *grown);
+        if (!grown)
+            return CAS_ENOMEM;
+        log->hashes = grown;
+        log->cap = cap;
+    }
+    log->hashes[log->n++] = hash;
+    return CAS_OK;
+}
+
+static int serialize_into(struct cas__match *m, const cas_state *s, struct buffer *b)
+{
+    if (reserve(b, 1) != CAS_OK)
+        return CAS_ENOMEM;
+    for (;;) {
+        size_t need = 0;
+        int rc = m->vt->serialize(s, CAS_SERIAL_FULL, b->data, b->cap, &need);
+        if (rc == CAS_OK) {
+            b->len = need;
+            return need <= b->cap ? CAS_OK : CAS_EINVAL;
+        }
+        if (rc != CAS_ENOSPC || need <= b->cap)
+            return rc == CAS_ENOSPC ? CAS_EINVAL : rc;
+        if ((rc = reserve(b, need)) != CAS_OK)
+            return rc;
+    }
+}
+
+static int buffer_write(void *ctx, const char *data, size_t len)
+{
+    struct buffer *b = ctx;
+    if (reserve(b, b->len + len + 1) != CAS_OK)
+        return CAS_ENOMEM;
+    memcpy((char *)b->data + b->len, data, len);
+    b->len += len;
+    ((char *)b->data)[b->len] = '\0';
+    return CAS_OK;
+}
+
+/* ------------------------------------------------------- random play */
+
+/* One random step of s (not terminal) without checks; logs the hash. */
+static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
+                       uint64_t seed, uint32_t ply, struct hash_log *log)
+{
+    int rc = cas__random_step(m, s, list, seed, ply);
+    return rc == CAS_OK ? log_hash(log, m->vt->hash(s)) : rc;
+}
+
+/* ------------------------------------------------ per-step properties */
+
+static int check_actor(struct checker *c, int actor)
+{
+    if (actor == CAS_ACTOR_CHANCE || actor == CAS_ACTOR_TERMINAL ||
+        (actor >= 0 && actor < c->nplayers))
+        return CAS_OK;
+    return broke(c, "current-actor", 0, 0, "current() returned %d in a %d-player game",
+                 actor, c->nplayers);
+}
+
+static int check_legal_list(struct checker *c, const cas_state *s, int actor)
+{
+    const struct cas__actions *l = &c->legal;
+    int rc = cas__match_legal(&c->a, s, &c->legal);
+    if (rc != CAS_OK)
+        return broke(c, "legal-actions", 0, 0, "legal_actions failed (%d): %s", rc,
+                     why(&c->a));
+    if (actor == CAS_ACTOR_TERMINAL && l->count != 0)
+        return broke(c, "terminal-has-no-actions", 1, l->items[0],
+                     "the game is over but %zu actions are listed", l->count);
+    if (actor != CAS_ACTOR_TERMINAL && l->count == 0)
+        return broke(c, "legal-actions-non-empty", 0, 0,
+                     "actor %d has no legal action and the game is not over", actor);
+    for (size_t i = 1; i < l->count; i++) {
+        if (l->items[i] == l->items[i - 1])
+            return broke(c, "legal-actions-unique", 1, l->items[i],
+                         "action 0x%" PRIx64 " is listed twice (entries %zu and %zu)",
+                         l->items[i], i - 1, i);
+        if (l->items[i] < l->items[i - 1])
+            return broke(c, "legal-actions-sorted", 1, l->items[i],
+                         "entry %zu (0x%" PRIx64 ") comes after a larger one (0x%" PRIx64 ")",
+                         i, l->items[i], l->items[i - 1]);
+    }
+    return CAS_OK;
+}
+
+/* Every legal action has one-line text that parses back to it. */
+static int check_texts(struct checker *c, const cas_state *s)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    char text[TEXT_MAX];
+    for (size_t i = 0; i < c->legal.count; i++) {
+        cas_action action = c->legal.items[i], parsed = ~action;
+        int len = vt->action_text(s, action, text, sizeof text);
+        if (len <= 0 || (size_t)len >= sizeof text || strlen(text) != (size_t)len ||
+            strchr(text, '\n'))
+            return broke(c, "action-text", 1, action,
+                         "action_text returned %d: it must give non-empty one-line text "
+                         "and its length", len);
+        c->a.error[0] = '\0';
+        int rc = vt->parse_action(s, text, &parsed);
+        if (rc != CAS_OK || parsed != action)
+            return broke(c, "text-round-trip", 1, action,
+                         "parse_action(\"%s\") gave %d and 0x%" PRIx64 ", not 0x%" PRIx64
+                         ": %s", text, rc, rc == CAS_OK ? parsed : 0, action, why(&c->a));
+    }
+    return CAS_OK;
+}
+
+/* At chance nodes the outcomes are the legal actions with weights > 0;
+ * elsewhere there are none. */
+static int check_chance(struct checker *c, const cas_state *s, int actor)
+{
+    int rc = cas__match_outcomes(&c->a, s, &c->other);
+    if (actor != CAS_ACTOR_CHANCE)
+        return rc == CAS_EINVAL ? CAS_OK
+                                : broke(c, "chance-outcomes", 0, 0,
+                                        "chance_outcomes returned %d outside a chance node, "
+                                        "not CAS_EINVAL", rc);
+    if (rc != CAS_OK)
+        return broke(c, "chance-outcomes", 0, 0, "chance_outcomes failed (%d): %s", rc,
+                     why(&c->a));
+    if (c->other.n_outcomes != c->legal.count)
+        return broke(c, "chance-outcomes", 0, 0, "%zu outcomes but %zu legal actions",
+                     c->other.n_outcomes, c->legal.count);
+    uint64_t total = 0;
+    for (size_t i = 0; i < c->other.n_outcomes; i++) {
+        const struct cas_outcome *o = &c->other.outcomes[i];
+        if (o->action != c->legal.items[i])
+            return broke(c, "chance-outcomes", 1, c->legal.items[i],
+                         "outcome %zu is 0x%" PRIx64 ", the legal action there 0x%" PRIx64,
+                         i, o->action, c->legal.items[i]);
+        if (o->weight == 0 || total + o->weight < total)
+            return broke(c, "chance-outcomes", 1, o->action,
+                         "weight %" PRIu64 " is zero or makes the total overflow", o->weight);
+        total += o->weight;
+    }
+    return CAS_OK;
+}
+
+static int check_returns(struct checker *c, const cas_state *s)
+{
+    int64_t scores[MAX_PLAYERS];
+    int rc = c->a.vt->returns(s, scores, (size_t)c->nplayers);
+    return rc == CAS_OK ? CAS_OK
+                        : broke(c, "returns", 0, 0, "returns failed (%d): %s", rc, why(&c->a));
+}
+
+/* Two 64-bit digests of bytes, independent of any hash a plugin may use
+ * (FNV-1a included): a collision of both by chance is out of reach. */
+static void digest_bytes(const struct buffer *b, uint64_t out[2])
+{
+    const uint8_t *p = b->data;
+    uint64_t x = 0x9e3779b97f4a7c15ull ^ b->len, y = 0xc2b2ae3d27d4eb4full + b->len;
+    for (size_t i = 0; i < b->len; i++) {
+        x = (x ^ p[i]) * 0xff51afd7ed558ccdull;
+        x ^= x >> 29;
+        y = (y + p[i]) * 0xc4ceb9fe1a85ec53ull + (y >> 31);
+    }
+    out[0] = x;
+    out[1] = y;
+}
+
+static int seen_grow(struct seen_table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 4096;
+    struct seen_state *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return CAS_ENOMEM;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].used)
+            continue;
+        size_t j = t->slots[i].hash & (cap - 1);
+        while (slots[j].used)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return CAS_OK;
+}
+
+/* This state (c->bytes holds its bytes) against every state seen so far in
+ * the run: a state that serializes differently but hashes the same would
+ * slip past the journal's hash check. */
+static int check_hash_sensitive(struct checker *c, uint64_t hash)
+{
+    struct seen_table *t = &c->seen;
+    uint64_t digest[2];
+    if (2 * (t->n + 1) > t->cap && seen_grow(t) != CAS_OK)
+        return broke(c, "hash-sensitive", 0, 0, "out of memory for the table of states");
+    digest_bytes(&c->bytes, digest);
+    size_t j = hash & (t->cap - 1);
+    for (; t->slots[j].used; j = (j + 1) & (t->cap - 1)) {
+        const struct seen_state *e = &t->slots[j];
+        if (e->hash != hash)
+            continue;
+        if (e->digest[0] == digest[0] && e->digest[1] == digest[1])
+            return CAS_OK; /* the same state again */
+        broke(c, "hash-sensitive", 0, 0, "this state and the one at seed %" PRIu64
+              ", ply %" PRIu32 " serialize differently but both hash to %016" PRIx64,
+              e->seed, e->ply, hash);
+        c->r->first_seed = e->seed;
+        return CAS_EMISMATCH;
+    }
+    t->slots[j] = (struct seen_state){.hash = hash, .digest = {digest[0], digest[1]},
+                                      .seed = c->seed, .ply = c->ply, .used = 1};
+    t->n++;
+    c->r->distinct = t->n;
+    return CAS_OK;
+}
+
+/* clone and state_copy keep the hash; serialize, deserialize and serialize
+ * again keep the hash and the bytes; empty bytes are refused.  *clone
+ * receives the clone (the caller frees it). */
+static int check_copies(struct checker *c, const cas_state *s, cas_state **clone)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    uint64_t hash = vt->hash(s);
+    cas_state *back = NULL;
+    int rc = vt->state_clone(s, clone);
+    if (rc != CAS_OK || vt->hash(*clone) != hash)
+        return broke(c, "clone-hash", 0, 0, "state_clone gave %d and hash %016" PRIx64
+                     ", the state's is %016" PRIx64, rc, rc ? 0 : vt->hash(*clone), hash);
+    rc = vt->state_copy(c->scratch, s);
+    if (rc != CAS_OK || vt->hash(c->scratch) != hash)
+        return broke(c, "copy-hash", 0, 0, "state_copy gave %d and hash %016" PRIx64
+                     ", the state's is %016" PRIx64, rc, vt->hash(c->scratch), hash);
+    if ((rc = serialize_into(&c->a, s, &c->bytes)) != CAS_OK)
+        return broke(c, "serialize", 0, 0, "serialize failed (%d): %s", rc, why(&c->a));
+    rc = vt->deserialize(c->a.game, c->bytes.data, c->bytes.len, &back);
+    if (rc != CAS_OK)
+        return broke(c, "serialize-round-trip", 0, 0,
+                     "deserialize of its own %zu bytes failed (%d): %s", c->bytes.len, rc,
+                     why(&c->a));
+    uint64_t back_hash = vt->hash(back);
+    rc = serialize_into(&c->a, back, &c->rebytes);
+    vt->state_free(back);
+    if (back_hash != hash)
+        return broke(c, "serialize-hash", 0, 0, "after serialize and deserialize the hash is "
+                     "%016" PRIx64 ", before %016" PRIx64, back_hash, hash);
+    if (rc != CAS_OK || c->rebytes.len != c->bytes.len ||
+        memcmp(c->rebytes.data, c->bytes.data, c->bytes.len) != 0)
+        return broke(c, "serialize-bytes", 0, 0, "serializing the deserialized state gave "
+                     "%zu different bytes (%d), first time %zu", c->rebytes.len, rc,
+                     c->bytes.len);
+    rc = vt->deserialize(c->a.game, c->bytes.data, 0, &back);
+    if (rc == CAS_OK) {
+        vt->state_free(back);
+        return broke(c, "deserialize-validates", 0, 0, "deserialize accepted zero bytes");
+    }
+    return check_hash_sensitive(c, hash);
+}
+
+/* A clone lists exactly the legal actions of its original. */
+static int check_clone_legal(struct checker *c, const cas_state *clone)
+{
+    int rc = cas__match_legal(&c->a, clone, &c->clone_legal);
+    if (rc != CAS_OK)
+        return broke(c, "clone-legal-actions", 0, 0, "legal_actions of a clone failed (%d): %s",
+                     rc, why(&c->a));
+    const struct cas__actions *l = &c->legal, *k = &c->clone_legal;
+    size_t n = l->count < k->count ? l->count : k->count, i = 0;
+    while (i < n && l->items[i] == k->items[i])
+        i++;
+    if (i == l->count && i == k->count)
+        return CAS_OK;
+    return broke(c, "clone-legal-actions", i < l->count, i < l->count ? l->items[i] : 0,
+                 "a clone lists %zu legal actions, the state %zu; they first differ at entry "
+                 "%zu", k->count, l->count, i);
+}
+
+/* Every viewer can be rendered in text, ANSI and JSON. */
+static int check_renders(struct checker *c, const cas_state *s)
+{
+    static const enum cas_render_format formats[] = {CAS_RENDER_TEXT, CAS_RENDER_ANSI,
+                                                     CAS_RENDER_JSON};
+    static const char *const names[] = {"text", "ANSI", "JSON"};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = buffer_write};
+    for (int viewer = CAS_VIEWER_OMNISCIENT; viewer < c->nplayers; viewer++) {
+        for (int f = 0; f < 3; f++) {
+            c->render.len = 0;
+            int rc = c->a.vt->render(s, viewer, formats[f], &out);
+            if (rc != CAS_OK || c->render.len == 0)
+                return broke(c, "render", 0, 0, "%s render for viewer %d gave %d and %zu "
+                             "bytes: %s", names[f], viewer, rc, c->render.len, why(&c->a));
+            size_t bad = formats[f] == CAS_RENDER_JSON
+                             ? cas__json_object_error(c->render.data, c->render.len) : 0;
+            if (bad)
+                return broke(c, "render-json", 0, 0, "JSON render for viewer %d is not one "
+                             "JSON object: it goes wrong at byte %zu: %.40s", viewer, bad,
+                             (const char *)c->render.data + bad - 1);
+        }
+    }
+    return CAS_OK;
+}
+
+/* The smallest code that is not a legal action. */
+static cas_action not_legal(const struct cas__actions *legal)
+{
+    cas_action candidate = 0;
+    for (size_t i = 0; i < legal->count && legal->items[i] <= candidate; i++)
+        if (legal->items[i] == candidate)
+            candidate++;
+    return candidate;
+}
+
+/* An action that is not legal is refused and changes nothing. */
+static int check_illegal_refused(struct checker *c, const cas_state *s)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    cas_action bogus = not_legal(&c->legal);
+    uint64_t hash = vt->hash(s);
+    int rc = vt->state_copy(c->scratch, s);
+    if (rc == CAS_OK)
+        rc = vt->apply(c->scratch, bogus, NULL);
+    if (rc == CAS_OK || vt->hash(c->scratch) != hash)
+        return broke(c, "illegal-action-refused", 0, 0,
+                     "apply of the unlisted code 0x%" PRIx64 " returned %d%s", bogus, rc,
+                     rc == CAS_OK ? "" : " but changed the state");
+    return CAS_OK;
+}
+
+static void check_event(void *ctx, const struct cas_event *e)
+{
+    struct checker *c = ctx;
+    if (c->event_problem[0])
+        return;
+    if (e->struct_size < sizeof(struct cas_event) || e->kind < CAS_EVENT_SCORE ||
+        e->kind > CAS_EVENT_END || !e->text || e->player < -1 || e->player >= c->nplayers ||
+        (e->visible_to != CAS_VIEWER_PUBLIC && (e->visible_to < 0 ||
+                                                e->visible_to >= c->nplayers)))
+        snprintf(c->event_problem, sizeof c->event_problem,
+                 "event kind %d, player %d, visible_to %d, text %s", (int)e->kind, e->player,
+                 e->visible_to, e->text ? e->text : "(null)");
+}
+
+/* Everything that must hold in s before an action is applied. */
+static int check_state(struct checker *c, const cas_state *s, int actor, cas_state **clone)
+{
+    int rc = check_legal_list(c, s, actor);
+    if (rc == CAS_OK)
+        rc = check_texts(c, s);
+    if (rc == CAS_OK)
+        rc = check_chance(c, s, actor);
+    if (rc == CAS_OK)
+        rc = check_returns(c, s);
+    if (rc == CAS_OK)
+        rc = check_copies(c, s, clone);
+    if (rc == CAS_OK)
+        rc = check_clone_legal(c, *clone);
+    if (rc == CAS_OK)
+        rc = check_renders(c, s);
+    if (rc == CAS_OK)
+        rc = check_illegal_refused(c, s);
+    return rc;
+}
+
+/* Apply the random choice to s; its clone must not change with it. */
+static int check_apply(struct checker *c, cas_state *s, const cas_state *clone)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    struct cas_event_sink sink = {.struct_size = sizeof sink, .ctx = c, .emit = check_event};
+    cas_action action;
+    uint64_t before = vt->hash(s);
+    int rc = cas__random_action(&c->a, s, &c->legal, c->seed, c->ply, &action);
+    if (rc != CAS_OK)
+        return broke(c, "chance-outcomes", 0, 0, "no action could be drawn (%d)", rc);
+    c->event_problem[0] = '\0';
+    c->a.error[0] = '\0';
+    rc = vt->apply(s, action, &sink);
+    if (rc != CAS_OK)
+        return broke(c, "apply-legal", 1, action, "apply of a listed action failed (%d): %s",
+                     rc, why(&c->a));
+    if (c->event_problem[0])
+        return broke(c, "events", 1, action, "malformed %s", c->event_problem);
+    if (vt->hash(clone) != before)
+        return broke(c, "clone-independent", 1, action,
+                     "applying to the state changed its clone's hash");
+    return log_hash(&c->solo_a, vt->hash(s));
+}
+
+/* ------------------------------------------------------- whole games */
+
+/* Play one random game of match a with every step checked. */
+static int check_game(struct checker *c)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    cas_state *s = NULL;
+    int rc = vt->state_new(c->a.game, &s);
+    if (rc == CAS_OK)
+        rc = vt->state_new(c->a.game, &c->scratch);
+    if (rc != CAS_OK) {
+        vt->state_free(s);
+        return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
+    }
+    c->solo_a.n = 0;
+    for (c->ply = 0; rc == CAS_OK; c->ply++) {
+        cas_state *clone = NULL;
+        int actor = vt->current(s);
+        c->state = s;
+        c->r->ply = c->ply; /* where a crash happened, for the caller */
+        rc = check_actor(c, actor);
+        if (rc == CAS_OK)
+            rc = check_state(c, s, actor, &clone);
+        if (rc == CAS_OK && actor == CAS_ACTOR_TERMINAL) {
+            vt->state_free(clone);
+            break;
+        }
+        if (rc == CAS_OK && c->ply >= c->max_plies)
+            rc = broke(c, "terminates", 0, 0, "no end after %" PRIu32 " actions", c->ply);
+        if (rc == CAS_OK)
+            rc = check_apply(c, s, clone);
+        vt->state_free(clone);
+        c->r->plies += rc == CAS_OK;
+    }
+    c->state = NULL;
+    vt->state_free(c->scratch);
+    c->scratch = NULL;
+    vt->state_free(s);
+    return rc;
+}
+
+/* Play a random game of m without checks, logging every hash. */
+static int play_logged(struct checker *c, struct cas__match *m, uint64_t seed,
+                       struct hash_log *log)
+{
+    cas_state *s = NULL;
+    int rc = m->vt->state_new(m->game, &s);
+    log->n = 0;
+    for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++)
+        rc = ply < c->max_plies ? random_step(m, s, &c->legal, seed, ply, log) : CAS_EINVAL;
+    m->vt->state_free(s);
+    return rc;
+}
+
+/* Where two hash logs first differ, or -1 if they are equal. */
+static long first_difference(const struct hash_log *x, const uint64_t *y, size_t ny)
+{
+    size_t n = x->n < ny ? x->n : ny;
+    for (size_t i = 0; i < n; i++)
+        if (x->hashes[i] != y[i])
+            return (long)i;
+    return x->n == ny ? -1 : (long)n;
+}
+
+/* Replaying the seed gives the same game, hash for hash. */
+static int check_same_seed(struct checker *c)
+{
+    struct hash_log again = {0};
+    int rc = play_logged(c, &c->a, c->seed, &again);
+    long at = rc == CAS_OK ? first_difference(&c->solo_a, again.hashes, again.n) : 0;
+    free(again.hashes);
+    if (rc != CAS_OK || at >= 0) {
+        c->ply = (uint32_t)(at > 0 ? at : 0);
+        return broke(c, "same-seed-same-game", 0, 0,
+                     "replaying seed %" PRIu64 " %s at action %ld", c->seed,
+                     rc != CAS_OK ? "failed" : "gave a different hash", at);
+    }
+    return CAS_OK;
+}
+
+/* This game and a second one played step by step in turn, the second a
+ * state of match `other` (another game instance, or this one again), give
+ * the games each plays alone.  c->solo_b holds the second game alone. */
+static int check_interleaved_with(struct checker *c, struct cas__match *other,
+                                  const char *which)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    uint64_t seed_b = c->seed + OTHER_SEED;
+    struct hash_log mixed_a = {0}, mixed_b = {0};
+    cas_state *sa = NULL, *sb = NULL;
+    int rc = vt->state_new(c->a.game, &sa);
+    if (rc == CAS_OK)
+        rc = vt->state_new(other->game, &sb);
+    for (uint32_t ply = 0; rc == CAS_OK && ply < c->max_plies; ply++) {
+        int a_over = vt->current(sa) == CAS_ACTOR_TERMINAL;
+        int b_over = vt->current(sb) == CAS_ACTOR_TERMINAL;
+        if (a_over && b_over)
+            break;
+        if (!a_over)
+            rc = random_step(&c->a, sa, &c->legal, c->seed, ply, &mixed_a);
+        if (rc == CAS_OK && !b_over)
+            rc = random_step(other, sb, &c->other, seed_b, ply, &mixed_b);
+    }
+    vt->state_free(sa);
+    vt->state_free(sb);
+    long at_a = first_difference(&mixed_a, c->solo_a.hashes, c->solo_a.n);
+    long at_b = first_difference(&mixed_b, c->solo_b.hashes, c->solo_b.n);
+    free(mixed_a.hashes);
+    free(mixed_b.hashes);
+    if (rc != CAS_OK || at_a >= 0 || at_b >= 0) {
+        c->ply = (uint32_t)(at_a >= 0 ? at_a : at_b >= 0 ? at_b : 0);
+        return broke(c, "interleaved-games", 0, 0,
+                     "played in turn with a second game (%s, seed %" PRIu64 "), %s", which,
+                     seed_b,
+                     rc != CAS_OK ? "a step failed"
+                     : at_a >= 0 ? "this game diverged from its solo run"
+                                 : "the second game diverged from its solo run");
+    }
+    return CAS_OK;
+}
+
+/* Interleaving with a state of another game instance (state kept in
+ * globals) and with a second state of the same game (state kept in the
+ * game handle) changes nothing. */
+static int check_interleaved(struct checker *c)
+{
+    int rc = play_logged(c, &c->b, c->seed + OTHER_SEED, &c->solo_b);
+    if (rc != CAS_OK)
+        return broke(c, "same-seed-same-game", 0, 0, "a second instance could not play "
+                     "seed %" PRIu64 " (%d)", c->seed + OTHER_SEED, rc);
+    rc = check_interleaved_with(c, &c->b, "another instance");
+    return rc == CAS_OK ? check_interleaved_with(c, &c->a, "the same instance") : rc;
+}
+
+static int open_match(struct checker *c, struct cas__match *m)
+{
+    const struct cas__check_target *t = c->t;
+    char err[sizeof c->r->detail];
+    int rc = cas__match_open(m, t->plugin, t->data_dir, t->options, t->n_options,
+                             t->expansions, t->n_expansions, c->nplayers, err, sizeof err);
+    if (rc != CAS_OK) {
+        broke(c, "game-new", 0, 0, "%s", err);
+        return rc;
+    }
+    return CAS_OK;
+}
+
+static int check_one_game(struct checker *c, int index)
+{
+    int span = c->t->max_players - c->t->min_players + 1;
+    c->nplayers = c->t->min_players + index % (span > 0 ? span : 1);
+    c->seed = c->opt->seed + (uint64_t)index;
+    c->ply = 0;
+    c->r->seed = c->seed;
+    c->r->nplayers = c->nplayers;
+    c->r->ply = 0;
+    if (c->opt->progress)
+        fprintf(c->opt->progress, "\rcheck %s: game %d (%d players, seed %" PRIu64 ")   ",
+                c->t->plugin->id, index + 1, c->nplayers, c->seed);
+    int rc = open_match(c, &c->a);
+    if (rc != CAS_OK)
+        return rc;
+    rc = open_match(c, &c->b);
+    if (rc == CAS_OK) {
+        rc = check_game(c);
+        if (rc == CAS_OK)
+            rc = check_same_seed(c);
+        if (rc == CAS_OK)
+            rc = check_interleaved(c);
+        cas__match_close(&c->b);
+    }
+    cas__match_close(&c->a);
+    return rc;
+}
+
+/* Append text to buf (holding a string, cap bytes in all), cut to fit. */
+static void append(char *buf, size_t cap, const char *text)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, cap - used, "%s", text);
+}
+
+/* " FLAG 'VALUE'" onto buf, VALUE in single quotes for the shell (a quote
+ * inside as '\''). */
+static void append_flag(char *buf, size_t cap, const char *flag, const char *value)
+{
+    append(buf, cap, " ");
+    append(buf, cap, flag);
+    append(buf, cap, " '");
+    for (const char *at = value; *at; at++) {
+        char one[2] = {*at, '\0'};
+        append(buf, cap, *at == '\'' ? "'\\''" : one);
+    }
+    append(buf, cap, "'");
+}
+
+/* The rules as the report names them, and as the flags that set them again. */
+static void describe_rules(struct cas__check_report *r, const struct cas__check_target *t)
+{
+    for (size_t i = 0; i < t->n_rules; i++) {
+        if (i)
+            append(r->rules, sizeof r->rules, " ");
+        append(r->rules, sizeof r->rules, t->rules[i]);
+        append_flag(r->rule_flags, sizeof r->rule_flags, "--rule", t->rules[i]);
+    }
+}
+
+/* The plugin path, as the flag that gives it again. */
+static void describe_path(struct cas__check_report *r, const char *path)
+{
+    append_flag(r->path_flag, sizeof r->path_flag, "--plugin-path", path);
+}
+
+int cas__check_run(const struct cas__check_target *t, const struct cas__check_options *opt,
+                   struct cas__check_report *report)
+{
+    struct checker c = {.t = t, .opt = opt, .r = report};
+    int games = opt->games > 0 ? opt->games : DEFAULT_GAMES;
+    int rc = CAS_OK;
+    memset(report, 0, sizeof *report);
+    snprintf(report->plugin, sizeof report->plugin, "%s", t->plugin->id);
+    for (size_t i = 0; i < t->n_expansions; i++) {
+        if (i)
+            append(report->expansions, sizeof report->expansions, ",");
+        append(report->expansions, sizeof report->expansions, t->expansions[i].id);
+    }
+    describe_rules(report, t);
+    if (opt->plugin_path)
+        describe_path(report, opt->plugin_path);
+    report->seed = opt->seed;
+    c.max_plies = opt->max_plies ? opt->max_plies : DEFAULT_MAX_PLIES;
+    if (t->max_players > MAX_PLAYERS)
+        return broke(&c, "game-new", 0, 0, "the checker handles at most %d players",
+                     MAX_PLAYERS);
+    for (int i = 0; i < games && rc == CAS_OK; i++) {
+        rc = check_one_game(&c, i);
+        report->games += rc == CAS_OK;
+    }
+    if (!report->failed)
+        report->seed = opt->seed; /* the summary names the first seed */
+    if (opt->progress)
+        fprintf(opt->progress, "\r%60s\r", "");
+    cas__actions_free(&c.legal);
+    cas__actions_free(&c.other);
+    cas__actions_free(&c.clone_legal);
+    free(c.bytes.data);
+    free(c.rebytes.data);
+    free(c.seen.slots);
+    free(c.render.data);
+    free(c.solo_a.hashes);
+    free(c.solo_b.hashes);
+    return rc;
+}
+
+/* "game + a,b (rules x=1 y=2)": what was checked. */
+static void print_checked(const struct cas__check_report *r, FILE *out)
+{
+    fprintf(out, "%s%s%s", r->plugin, r->expansions[0] ? " + " : "", r->expansions);
+    if (r->rules[0])
+        fprintf(out, " (rules %s)", r->rules);
+}
+
+void cas__check_print(const struct cas__check_report *r, FILE *out)
+{
+    print_checked(r, out);
+    if (!r->failed) {
+        fprintf(out, ": every property held in %d games (%" PRIu64 " actions checked, "
+                "%" PRIu64 " distinct states without a hash collision, seeds from %" PRIu64
+                ")\n", r->games, r->plies, r->distinct, r->seed);
+        return;
+    }
+    fprintf(out, ": FAILED %s\n", r->property);
+    fprintf(out, "  game with seed %" PRIu64 ", %d players, at ply %" PRIu32, r->seed,
+            r->nplayers, r->ply);
+    if (r->action[0])
+        fprintf(out, ", action \"%s\"", r->action);
+    fprintf(out, "\n  %s\n", r->detail);
+    fprintf(out, "  reproduce: castellan check %s%s%s%s%s --seed %" PRIu64 " --games %" PRIu64
+            " --players %d\n", r->plugin, r->expansions[0] ? " --expansions " : "",
+            r->expansions, r->rule_flags, r->path_flag, r->first_seed,
+            r->seed - r->first_seed + 1, r->nplayers);
+}

@@ -1,0 +1,80 @@
+/*
+ * check.h — the conformance checker every plugin gets (host-internal):
+ * random games in which every step is checked against the ABI's promises.
+ * `castellan check` and the test suite both call cas__check_run.
+ */
+#ifndef CAS_HOST_CHECK_H
+#define CAS_HOST_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <castellan/plugin.h>
+
+/* The game to check: a loaded game plugin and how to open it.  Borrowed. */
+struct cas__check_target {
+    const struct cas_plugin *plugin;
+    const char *data_dir;
+    const struct cas_option_value *options; /* every declared option */
+    size_t n_options;
+    const struct cas_expansion_ref *expansions;
+    size_t n_expansions;
+    /* The options not at their default as --rule NAME=VALUE takes them, for
+     * the report (options holds the values); NULL when none. */
+    const char *const *rules;
+    size_t n_rules;
+    int min_players, max_players; /* games cycle through these counts */
+};
+
+struct cas__check_options {
+    int games;          /* random games to play; 0 means 20 */
+    uint64_t seed;      /* game i is played with seed + i */
+    uint32_t max_plies; /* a longer game fails "terminates"; 0 means 100000 */
+    FILE *progress;     /* one updating line per game, or NULL */
+    /* --plugin-path as given, repeated in the report's reproduce line; or
+     * NULL. */
+    const char *plugin_path;
+};
+
+/* The outcome of a run: counts, and the first broken property.  While the
+ * run goes on, seed, nplayers and ply tell where it is (a crash handler
+ * may print them). */
+struct cas__check_report {
+    int games;             /* games finished */
+    uint64_t plies;        /* steps checked */
+    uint64_t distinct;     /* distinct states (by serialized bytes) seen */
+    int failed;            /* 0: every property held */
+    char property[48];     /* e.g. "text-round-trip" */
+    char plugin[64];
+    char expansions[256];  /* their ids, comma-separated */
+    char rules[512];       /* the target's rules, space-separated, or "" */
+    char rule_flags[768];  /* the same as shell-quoted --rule flags */
+    char path_flag[1100];  /* " --plugin-path 'DIR'" when one was given, or "" */
+    int nplayers;
+    uint64_t seed;
+    /* The first game the failure needs: seed, or for two states of
+     * different games that collide, the earlier one's seed. */
+    uint64_t first_seed;
+    uint32_t ply;
+    char action[128];      /* the action concerned, as text, or "" */
+    char detail[512];      /* what was expected and what happened */
+};
+
+/* Play opt->games random games of t and check every step: legal actions
+ * non-empty, sorted and unique until the end; action text round-trips;
+ * clone, copy and serialize/deserialize keep the hash; reserializing gives
+ * the same bytes; any two states of the run that serialize differently
+ * hash differently; a clone lists the same legal actions; chance outcomes match the legal actions with weights > 0;
+ * illegal actions are refused; renders succeed for every viewer; events
+ * are well formed; the same seed gives the same game; two interleaved
+ * games do not disturb each other.  Stops at the first failure.  Returns
+ * CAS_OK when everything held, CAS_EMISMATCH when a property broke, another
+ * negative code when the game could not even be opened; the report says
+ * which in every case. */
+int cas__check_run(const struct cas__check_target *t, const struct cas__check_options *opt,
+                   struct cas__check_report *report);
+
+/* The failure (or the summary) as lines for a person. */
+void cas__check_print(const struct cas__check_report *report, FILE *out);
+
+#endif
