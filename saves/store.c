@@ -22,6 +22,10 @@
 #include "saves_int.h"
 
 #define HEADER_SIZE 100
+/* How long castellan waits for another program's lock on the store. */
+#define BUSY_TIMEOUT_MS 5000
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 void (*cas__saves_probe)(enum cas__saves_phase, enum cas__saves_moment);
 
@@ -92,8 +96,9 @@ static const char *hint_for(const char *path, int rc)
         return "; the file is damaged: restore a backup or try `sqlite3 FILE .recover`";
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-        return "; another program kept the database locked for longer than castellan "
-               "waits: try again once it is done";
+        return "; another program (another castellan?) kept the database locked for "
+               "longer than the " XSTR(BUSY_TIMEOUT_MS) " ms castellan waits: try again "
+               "once it is done";
     case SQLITE_CONSTRAINT:
         return "; another castellan saved it first: it is playing the same game";
     case SQLITE_FULL:
@@ -372,7 +377,7 @@ static int configure_defensively(struct cas__saves *s)
         sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)0) ||
         sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0))
         return cas__saves_sql_fail(s, "configuring the connection");
-    sqlite3_busy_timeout(db, 5000);
+    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     return cas__saves_exec(s,
                            "PRAGMA trusted_schema = OFF;"
                            "PRAGMA cell_size_check = ON;"

@@ -107,6 +107,21 @@ static void test_a_full_disk_mid_game(void **state)
     expect_saved_and_resumable(state, &r, "the disk is full");
 }
 
+/* Another program holds the store's write lock from the fifth action on:
+ * play waits its bounded time (no time at all in castellan-faults), then
+ * says so, with the saved ply. */
+static void test_a_busy_store_mid_game(void **state)
+{
+    struct cas_test_result r;
+    struct cas_test_how busy = {.faults = 1, .fault = "busy:append:5:0"};
+    cas_test_run(*state, &busy, bot_game, &r);
+    cas_test_expect_text(r.err, "castellan-faults: busy from append 5");
+    cas_test_expect_text(r.err, "database is locked; another program (another "
+                                "castellan?) kept the database locked for longer than "
+                                "the 5000 ms castellan waits");
+    expect_saved_and_resumable(state, &r, "Game 1 is saved at ply 4;");
+}
+
 /* `ulimit -f` is reached mid-game: no SIGXFSZ death, the limit is named. */
 static void test_the_file_size_limit_mid_game(void **state)
 {
@@ -203,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_two_resumes_of_one_game),
         CAS_TEST_IN_DIR(test_a_full_disk_mid_game),
+        CAS_TEST_IN_DIR(test_a_busy_store_mid_game),
         CAS_TEST_IN_DIR(test_the_file_size_limit_mid_game),
         CAS_TEST_IN_DIR(test_a_read_only_store_is_read),
         CAS_TEST_IN_DIR(test_a_folder_without_search_permission),

@@ -18,11 +18,15 @@
  *         kill at a random instant can leave.
  *   full  from that change on, every write fails as on a full disk
  *         (SQLITE_FULL); truncations and deletions still work.
+ *   busy  from the start of that phase (K must be 0), every write lock is
+ *         refused as if another castellan held it, and SQLite's waits for
+ *         it take no time: its busy timeout runs out at once, in full.
  *
  * The process says on stderr what it did, one line:
  *     castellan-faults: SIGKILL in append 5 before change 2
  *     castellan-faults: SIGKILL at the end of append 5
  *     castellan-faults: disk full from change 2 of append 5
+ *     castellan-faults: busy from append 5
  * An unreadable CASTELLAN_FAULT stops the process with exit status 99.
  */
 #include <signal.h>
@@ -37,8 +41,9 @@
 static const char *const phase_names[] = {"create", "start", "append", "finish", "close"};
 #define N_PHASES (sizeof phase_names / sizeof phase_names[0])
 
-enum fault_kind { FAULT_KILL, FAULT_FULL };
-static const char *const kind_names[] = {"kill", "full"};
+enum fault_kind { FAULT_KILL, FAULT_FULL, FAULT_BUSY };
+static const char *const kind_names[] = {"kill", "full", "busy"};
+#define N_KINDS (sizeof kind_names / sizeof kind_names[0])
 
 static struct {
     enum fault_kind kind;
@@ -48,6 +53,7 @@ static struct {
     unsigned long changes;            /* in the target occurrence so far */
     int active;                       /* inside the target occurrence */
     int disk_full;                    /* writes fail from now on */
+    int busy;                         /* write locks are refused from now on */
 } target;
 
 static void say(const char *line)
@@ -96,6 +102,13 @@ static void probe(enum cas__saves_phase phase, enum cas__saves_moment moment)
         if (phase == target.phase) {
             target.active = target.seen[phase] == target.occurrence;
             target.changes = 0;
+            if (target.active && target.kind == FAULT_BUSY && !target.busy) {
+                char line[96];
+                snprintf(line, sizeof line, "castellan-faults: busy from %s %lu\n",
+                         phase_names[phase], target.occurrence);
+                say(line);
+                target.busy = 1;
+            }
         }
         break;
     case CAS__SAVES_STEP:
@@ -158,6 +171,8 @@ static int f_size(sqlite3_file *f, sqlite3_int64 *size)
 
 static int f_lock(sqlite3_file *f, int level)
 {
+    if (target.busy && level >= SQLITE_LOCK_RESERVED)
+        return SQLITE_BUSY;
     return REAL(f)->pMethods->xLock(REAL(f), level);
 }
 
@@ -193,6 +208,8 @@ static int f_shm_map(sqlite3_file *f, int page, int size, int extend, void volat
 
 static int f_shm_lock(sqlite3_file *f, int offset, int n, int flags)
 {
+    if (target.busy && (flags & SQLITE_SHM_LOCK) && (flags & SQLITE_SHM_EXCLUSIVE))
+        return SQLITE_BUSY; /* a WAL writer's lock */
     return REAL(f)->pMethods->xShmLock(REAL(f), offset, n, flags);
 }
 
@@ -252,6 +269,8 @@ static int v_randomness(sqlite3_vfs *vfs, int n, char *out)
 static int v_sleep(sqlite3_vfs *vfs, int micros)
 {
     (void)vfs;
+    if (target.busy)
+        return micros; /* as if it had slept */
     return real_vfs->xSleep(real_vfs, micros);
 }
 
@@ -296,9 +315,9 @@ static int parse_spec(const char *spec)
 {
     char *end;
     size_t i = 0;
-    while (i < 2 && (strncmp(spec, kind_names[i], 4) != 0 || spec[4] != ':'))
+    while (i < N_KINDS && (strncmp(spec, kind_names[i], 4) != 0 || spec[4] != ':'))
         i++;
-    if (i == 2)
+    if (i == N_KINDS)
         return -1;
     target.kind = (enum fault_kind)i;
     spec += 5;
@@ -312,7 +331,8 @@ static int parse_spec(const char *spec)
     spec += strlen(phase_names[i]) + 1;
     if (parse_count(spec, &end, &target.occurrence) || target.occurrence == 0 ||
         *end != ':' || parse_count(end + 1, &end, &target.change) || *end ||
-        (target.kind != FAULT_KILL && target.change == 0))
+        (target.kind == FAULT_FULL && target.change == 0) ||
+        (target.kind == FAULT_BUSY && target.change != 0))
         return -1;
     return 0;
 }
@@ -324,8 +344,9 @@ __attribute__((constructor)) static void faults_from_environment(void)
         return;
     if (parse_spec(spec) != 0) {
         fprintf(stderr, "castellan-faults: CASTELLAN_FAULT=\"%s\" is not "
-                "WHAT:PHASE:N:K with WHAT kill or full, PHASE create, start, append, "
-                "finish or close, N >= 1 and K >= 0 (>= 1 for full)\n", spec);
+                "WHAT:PHASE:N:K with WHAT kill, full or busy, PHASE create, start, "
+                "append, finish or close, N >= 1 and K >= 0 (>= 1 for full, 0 for "
+                "busy)\n", spec);
         _exit(99);
     }
     real_vfs = sqlite3_vfs_find(NULL);
