@@ -116,6 +116,10 @@ int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
 
 void cas__saves_close(struct cas__saves *s); /* NULL is fine */
 
+/* Make text (a failure of the caller's own, about this store) the store's
+ * last failure, prefixed with its path; returns code. */
+int cas__saves_explain(struct cas__saves *s, int code, const char *text);
+
 /* The last failure explained, never NULL; valid until the next call. */
 const char *cas__saves_errmsg(const struct cas__saves *s);
 const char *cas__saves_path(const struct cas__saves *s);

@@ -90,6 +90,8 @@ static const char *hint_for(const char *path, int rc)
 {
     if (rc == SQLITE_IOERR_WRITE || rc == SQLITE_IOERR_TRUNCATE)
         return why_writing_failed(path);
+    if (rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_UNIQUE)
+        return "; another castellan saved it first: it is playing the same game";
     switch (rc & 0xff) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
@@ -99,8 +101,6 @@ static const char *hint_for(const char *path, int rc)
         return "; another program (another castellan?) kept the database locked for "
                "longer than the " XSTR(BUSY_TIMEOUT_MS) " ms castellan waits: try again "
                "once it is done";
-    case SQLITE_CONSTRAINT:
-        return "; another castellan saved it first: it is playing the same game";
     case SQLITE_FULL:
         return "; the disk is full: free some space";
     case SQLITE_READONLY:
@@ -115,6 +115,11 @@ int cas__saves_sql_fail(struct cas__saves *s, const char *what)
     int rc = sqlite3_extended_errcode(s->db);
     return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what,
                            sqlite3_errmsg(s->db), hint_for(s->path, rc));
+}
+
+int cas__saves_explain(struct cas__saves *s, int code, const char *text)
+{
+    return cas__saves_fail(s, code, "%s", text);
 }
 
 const char *cas__saves_errmsg(const struct cas__saves *s)
@@ -210,8 +215,10 @@ char *cas__saves_default_path(void)
 static int make_parent_dirs(const char *path, char *err, size_t errlen)
 {
     char *dir = strdup(path);
-    if (!dir)
+    if (!dir) {
+        snprintf(err, errlen, "%s: out of memory", path);
         return CAS_ENOMEM;
+    }
     char *slash = strrchr(dir, '/');
     int rc = CAS_OK;
     if (!slash || slash == dir)
@@ -534,8 +541,10 @@ static int create_store(const char *path, int target, char *err, size_t errlen)
 static int check_writable(const char *path, char *err, size_t errlen)
 {
     char *dir = strdup(path);
-    if (!dir)
+    if (!dir) {
+        snprintf(err, errlen, "%s: out of memory", path);
         return CAS_ENOMEM;
+    }
     char *slash = strrchr(dir, '/');
     const char *folder = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
     int rc = CAS_OK;

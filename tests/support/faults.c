@@ -22,11 +22,19 @@
  *         refused as if another castellan held it, and SQLite's waits for
  *         it take no time: its busy timeout runs out at once, in full.
  *
+ * CASTELLAN_FAULT=alloc:N makes the N-th allocation (from 1) fail, once:
+ * malloc, calloc, realloc, strdup and strndup called by castellan's own
+ * code (linked with --wrap, which takes in the plugins' host->alloc) and
+ * SQLite's allocations.  alloc:0 fails none and says at exit how many
+ * there were, so a test can sweep N over a whole run.
+ *
  * The process says on stderr what it did, one line:
  *     castellan-faults: SIGKILL in append 5 before change 2
  *     castellan-faults: SIGKILL at the end of append 5
  *     castellan-faults: disk full from change 2 of append 5
  *     castellan-faults: busy from append 5
+ *     castellan-faults: allocation 120 fails
+ *     castellan-faults: 5321 allocations
  * An unreadable CASTELLAN_FAULT stops the process with exit status 99.
  */
 #include <signal.h>
@@ -300,6 +308,95 @@ static sqlite3_vfs fault_vfs = {
     .xCurrentTimeInt64 = v_time64,
 };
 
+/* ---------------------------------------------------------- allocations */
+
+static struct {
+    int on;                   /* CASTELLAN_FAULT is alloc:N */
+    unsigned long target, n;  /* N, and allocations so far */
+} allocs;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *block, size_t size);
+char *__real_strdup(const char *text);
+char *__real_strndup(const char *text, size_t n);
+
+/* This allocation is the one to fail. */
+static int allocation_fails(void)
+{
+    if (!allocs.on || ++allocs.n != allocs.target)
+        return 0;
+    char line[96];
+    snprintf(line, sizeof line, "castellan-faults: allocation %lu fails\n", allocs.n);
+    say(line);
+    return 1;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    return allocation_fails() ? NULL : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return allocation_fails() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *block, size_t size)
+{
+    return allocation_fails() ? NULL : __real_realloc(block, size);
+}
+
+char *__wrap_strdup(const char *text)
+{
+    return allocation_fails() ? NULL : __real_strdup(text);
+}
+
+char *__wrap_strndup(const char *text, size_t n)
+{
+    return allocation_fails() ? NULL : __real_strndup(text, n);
+}
+
+static sqlite3_mem_methods sqlite_memory;
+
+static void *sqlite_malloc(int size)
+{
+    return allocation_fails() ? NULL : sqlite_memory.xMalloc(size);
+}
+
+static void *sqlite_realloc(void *block, int size)
+{
+    return allocation_fails() ? NULL : sqlite_memory.xRealloc(block, size);
+}
+
+static void count_at_exit(void)
+{
+    char line[96];
+    snprintf(line, sizeof line, "castellan-faults: %lu allocations\n", allocs.n);
+    say(line);
+}
+
+/* Count, and fail the target, from now on; SQLite's allocations too. */
+static void start_failing_allocations(unsigned long target)
+{
+    static sqlite3_mem_methods counted;
+    if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sqlite_memory) != SQLITE_OK) {
+        fprintf(stderr, "castellan-faults: cannot read SQLite's allocator\n");
+        _exit(99);
+    }
+    counted = sqlite_memory;
+    counted.xMalloc = sqlite_malloc;
+    counted.xRealloc = sqlite_realloc;
+    if (sqlite3_config(SQLITE_CONFIG_MALLOC, &counted) != SQLITE_OK) {
+        fprintf(stderr, "castellan-faults: cannot set SQLite's allocator\n");
+        _exit(99);
+    }
+    allocs.target = target;
+    allocs.on = 1;
+    if (target == 0)
+        atexit(count_at_exit);
+}
+
 /* ------------------------------------------------------------ the spec */
 
 static int parse_count(const char *text, char **end, unsigned long *out)
@@ -340,11 +437,18 @@ static int parse_spec(const char *spec)
 __attribute__((constructor)) static void faults_from_environment(void)
 {
     const char *spec = getenv("CASTELLAN_FAULT");
+    unsigned long target;
+    char *end;
     if (!spec || !*spec)
         return;
+    if (strncmp(spec, "alloc:", 6) == 0 && parse_count(spec + 6, &end, &target) == 0 &&
+        *end == '\0') {
+        start_failing_allocations(target);
+        return;
+    }
     if (parse_spec(spec) != 0) {
         fprintf(stderr, "castellan-faults: CASTELLAN_FAULT=\"%s\" is not "
-                "WHAT:PHASE:N:K with WHAT kill, full or busy, PHASE create, start, "
+                "alloc:N, or WHAT:PHASE:N:K with WHAT kill, full or busy, PHASE create, start, "
                 "append, finish or close, N >= 1 and K >= 0 (>= 1 for full, 0 for "
                 "busy)\n", spec);
         _exit(99);
