@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "target.h"
+#include "term.h"
 #include "text.h"
 
 #define DEFAULT_GAME "carcassonne"
@@ -78,7 +79,8 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
         fprintf(stderr, "castellan bench: %s\n", err);
         return 1;
     }
-    struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout};
+    struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout,
+                          .width = cas__term_width(stdout), .progress = stderr};
     if (t->plan.n_expansions > 0) {
         int rc = cas__target_match_alone(t, &alone, nplayers, alone_err, sizeof alone_err);
         b.alone = rc == CAS_OK ? &alone : NULL;

@@ -14,16 +14,21 @@
 #include "commands.h"
 #include "install_dirs.h"
 #include "journal.h"
+#include "picture.h"
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
+#include "session_fields.h"
 #include "session_plan.h"
+#include "term.h"
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
-    "                      [--no-save]\n"
+    "                      [--no-save] [--watch FILE.svg]\n"
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
+    "                      [--watch FILE.svg]\n"
+    "       (either form also takes [--campaign NAME] [--hint AGENT])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
@@ -33,13 +38,23 @@ static const char usage[] =
     "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
     "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
     "and the same choices give the same game (not with an @Nms budget).\n"
+    "--campaign NAME saves the game in that campaign (as [saves] campaign in\n"
+    "a session file).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
-    "`help` explains, `quit` (or end of input) stops the game.\n";
+    "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
+    "`score` shows the scores, `undo` takes back your last decision (back to\n"
+    "the last draw or other player's decision), `help` explains the game's\n"
+    "notation, `quit` (or end of input) stops the game.\n"
+    "\n"
+    "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
+    "every action: leave it open in a browser or image viewer beside the\n"
+    "terminal.  It shows what the terminal may show (the one human's view).\n";
 
 /* Flags as given; NULL when absent. */
 struct play_args {
-    const char *config, *seed, *game, *expansions, *players, *plugin_path;
+    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign,
+               *watch;
     struct cas__strlist rules;
     int no_save;
 };
@@ -79,6 +94,7 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
             .game = a->game, .expansions = a->expansions,
             .players = a->players ? a->players : "human,greedy", .seed = a->seed,
             .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
+            .campaign = a->campaign,
         };
         int rc = cas__session_desc_from_flags(&flags, desc, err, sizeof err);
         if (rc == CAS_OK)
@@ -98,6 +114,12 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
     if (loaded != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         return 1;
+    }
+    if (a->campaign &&
+        cas__desc_set_campaign(desc, "--campaign", a->campaign, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        cas__session_desc_free(desc);
+        return 2;
     }
     uint64_t seed;
     if (a->seed) {
@@ -125,6 +147,38 @@ static int terminal_viewer(const struct cas__session_desc *desc)
     return humans == 1 ? viewer : CAS_VIEWER_PUBLIC;
 }
 
+/* --watch: the board picture rewritten after every action, chained after
+ * the journal's hook (which commits first). */
+struct watch {
+    struct cas__session_hooks inner;
+    struct cas__session *session;
+    const char *path;
+    int warned;
+};
+
+static void watch_update(struct watch *w)
+{
+    char err[1024];
+    struct cas__session *s = w->session;
+    if (cas__picture_write(s->match, s->state, s->viewer, w->path, err, sizeof err) &&
+        !w->warned) {
+        fprintf(stderr, "castellan play: --watch: %s (the game goes on)\n", err);
+        w->warned = 1;
+    }
+}
+
+static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
+                           uint64_t hash_after, char *err, size_t errlen)
+{
+    struct watch *w = ctx;
+    int rc = w->inner.on_action ? w->inner.on_action(w->inner.ctx, ply, actor, text,
+                                                     hash_after, err, errlen)
+                                : CAS_OK;
+    if (rc >= 0)
+        watch_update(w);
+    return rc;
+}
+
 /* Play the validated session; the exit status. */
 static int play(const struct play_args *a, const struct cas__session_desc *desc,
                 const struct cas__session_plan *plan, struct cas__match *m)
@@ -146,6 +200,13 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
                     desc->players[i].agent, names[i]);
             goto free_agents;
         }
+        if (a->hint && strcmp(desc->players[i].agent, "human") == 0 &&
+            cas__agent_human_set_hint(agents[i], a->hint) != CAS_OK) {
+            fprintf(stderr, "castellan play: --hint %s: no such bot; use one of the agents "
+                    "but human (e.g. greedy, random)\n", a->hint);
+            status = 2;
+            goto free_agents;
+        }
     }
     uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
     if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
@@ -154,12 +215,17 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     s.out = stdout;
     s.viewer = terminal_viewer(desc);
-    s.format = isatty(fileno(stdout)) ? CAS_RENDER_ANSI : CAS_RENDER_TEXT;
+    s.format = cas__term_format(stdout);
     /* The save journal (saves/): every action committed before the next. */
     struct cas__play_journal journal;
     if (cas__play_journal_begin(&journal, desc, plan, &s, a->no_save) != CAS_OK) {
         cas__session_free(&s);
         goto free_agents;
+    }
+    struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
+    if (a->watch) {
+        s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
+        watch_update(&watch);
     }
     int rc = cas__session_run(&s);
     if (rc != CAS_OK && !s.quit)
@@ -222,6 +288,8 @@ int cas__cmd_play(int argc, char **argv)
         {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
         {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
+        {"--watch", &a.watch, NULL, NULL},
+        {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;

@@ -27,12 +27,19 @@ static const char saves_usage[] =
 
 static const char export_usage[] =
     "usage: castellan export ID [-o FILE] [--no-hashes] [--database FILE]\n"
+    "       castellan export ID --html -o FILE.html [--viewer P] [--database FILE]\n"
+    "                        [--plugin-path DIR[:DIR...]]\n"
     "\n"
     "Writes saved game ID as a plain-text game record (docs/saves.md) to\n"
     "FILE or standard output.  `castellan import FILE` replays it into a\n"
     "store anywhere; attach it to a bug report.  --no-hashes leaves out the\n"
     "state hash of every action, as a record written by hand or by another\n"
-    "program would (import then checks every action's legality only).\n";
+    "program would (import then checks every action's legality only).\n"
+    "\n"
+    "With --html it writes one self-contained page instead (docs/pictures.md):\n"
+    "the board of every ply, its action and events, the scores over time, and\n"
+    "buttons, a slider and the arrow keys to step through the game.  P is who\n"
+    "looks, as for `castellan render`.\n";
 
 static const char campaign_usage[] =
     "usage: castellan campaign list [--database FILE]\n"
@@ -149,7 +156,8 @@ int cas__cmd_saves(int argc, char **argv)
 {
     struct cas__saves_args a;
     int status = cas__saves_args_parse(&a, "saves", argc, argv,
-                                       CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLUGIN_PATH,
+                                       CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLY |
+                                           CAS__ARG_PLUGIN_PATH,
                                        1, 2, saves_usage);
     if (status >= 0)
         return status;
@@ -176,6 +184,9 @@ int cas__cmd_export(int argc, char **argv)
     struct cas__saves *s;
     struct cas__saves_game g;
     int64_t id;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--html") == 0)
+            return cas__cmd_export_html(argc, argv, export_usage);
     int status = cas__saves_args_load_game(&a, "export", argc, argv,
                                            CAS__ARG_OUTPUT | CAS__ARG_NO_HASHES,
                                            CAS__STORE_READ, export_usage, &s, &id, &g);

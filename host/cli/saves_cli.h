@@ -18,8 +18,14 @@ enum {
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
     CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
     CAS__ARG_NO_HASHES = 32,  /* --no-hashes */
-    CAS__ARG_JSON = 64        /* --json, --ply N */
+    CAS__ARG_JSON = 64,       /* --json */
+    CAS__ARG_PLY = 128,       /* --ply N */
+    CAS__ARG_PICTURE = 256,   /* --viewer P */
+    CAS__ARG_HTML = 512       /* --html */
 };
+
+/* The most positional arguments a save command takes (import's files). */
+#define CAS__SAVES_MAX_POSITIONAL 1024
 
 struct cas__saves_args {
     char cmd[64];             /* "castellan resume", for messages */
@@ -27,9 +33,9 @@ struct cas__saves_args {
     const char *output;
     const char *plugin_path;
     const char *campaign;
-    int force, step, no_hashes, json;
-    const char *ply;          /* --ply N, or NULL */
-    const char *positional[4];
+    int force, step, no_hashes, json, html;
+    const char *ply, *viewer; /* --ply N, --viewer P as given */
+    const char *positional[CAS__SAVES_MAX_POSITIONAL];
     int n_positional;
 };
 

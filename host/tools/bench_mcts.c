@@ -6,6 +6,7 @@
 #include "bench.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "mcts.h"
 
@@ -25,10 +26,21 @@ static int first_decision(struct cas__bench *b, cas_state **out, struct cas__act
     return rc;
 }
 
-/* One search of `iterations` per thread on `threads` threads: iterations/s. */
+/* CPU seconds the process has used, all threads together: on a shared
+ * machine iterations per CPU second hardly depend on the load, iterations
+ * per wall-clock second do. */
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One search of `iterations` per thread on `threads` threads: iterations
+ * per second of wall-clock time and per second of CPU time. */
 static int time_search(struct cas__bench *b, const cas_state *state,
                        const struct cas__actions *legal, unsigned threads,
-                       uint64_t iterations, double *rate)
+                       uint64_t iterations, double *rate, double *cpu_rate)
 {
     struct cas__mcts_params p;
     struct cas__mcts *search;
@@ -44,9 +56,12 @@ static int time_search(struct cas__bench *b, const cas_state *state,
         .match = b->match, .state = state, .player = b->match->vt->current(state),
         .player_name = "bench", .seed = b->seed, .ply = 0, .legal = legal,
     };
+    double cpu = cpu_seconds();
     rc = cas__mcts_choose(search, &d, &choice);
+    cpu = cpu_seconds() - cpu;
     const struct cas__mcts_stats *st = cas__mcts_last(search);
     *rate = (double)st->iterations / st->seconds;
+    *cpu_rate = (double)st->iterations / cpu;
     cas__mcts_free(search);
     return rc;
 }
@@ -80,23 +95,27 @@ int cas__bench_mcts(struct cas__bench *b)
     cas_state *state = NULL;
     unsigned cores = cas__mcts_cores();
     uint64_t iterations = (uint64_t)b->games * ITERATIONS_PER_GAME;
-    double one = 0, all = 0, bare = 0;
+    double one = 0, all = 0, bare = 0, one_cpu = 0, all_cpu = 0;
     int rc = first_decision(b, &state, &legal);
     if (rc == CAS_OK)
         rc = time_playouts(b, state, iterations, &bare);
     if (rc == CAS_OK)
-        rc = time_search(b, state, &legal, 1, iterations, &one);
+        rc = time_search(b, state, &legal, 1, iterations, &one, &one_cpu);
     if (rc == CAS_OK)
-        rc = time_search(b, state, &legal, cores, iterations, &all);
+        rc = time_search(b, state, &legal, cores, iterations, &all, &all_cpu);
     if (rc == CAS_OK) {
         fprintf(b->out, "  %-22s %12.0f iterations/s  (1 thread, %llu iterations, random "
                 "playouts to the end, first decision)\n",
                 "mcts 1 core", one, (unsigned long long)iterations);
+        fprintf(b->out, "  %-22s %12.0f iterations/s  (the same per second of CPU time, "
+                "which a busy machine hardly changes)\n", "mcts 1 core, CPU time",
+                one_cpu);
         fprintf(b->out, "  %-22s %12.0f playouts/s  (bare random playouts from the same "
                 "decision: an iteration costs %.2fx one)\n",
                 "vs bare playouts", bare, bare / one);
-        fprintf(b->out, "  %-22s %12.0f iterations/s  (%u threads, %llu iterations each)\n",
-                "mcts all cores", all, cores, (unsigned long long)iterations);
+        fprintf(b->out, "  %-22s %12.0f iterations/s  (%u threads, %llu iterations each; "
+                "%.0f per CPU second per thread)\n",
+                "mcts all cores", all, cores, (unsigned long long)iterations, all_cpu);
         fprintf(b->out, "  %-22s %11.2fx  (ideal %ux; a shared or busy machine gives "
                 "less)\n", "mcts scaling", all / one, cores);
     } else {

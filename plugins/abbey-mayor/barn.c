@@ -9,7 +9,9 @@
  *    completed city (a pig 1 more: 2) and they go home.
  * No farmer may be deployed into a field with a barn: the barn is a figure
  * on it, so the engine's occupancy rule refuses every figure kind that does
- * not join (a pig joins, beside its owner's farmer on the joining tile).
+ * not join (a pig joins, beside its owner's farmer on the joining tile;
+ * a barn is no farmer to escort a pig: veto_deploy, and pigs go home
+ * after a barn scoring with the farmers).
  * At the end every barn scores 4 per completed city of its field
  * (final_scoring).
  */
@@ -28,6 +30,46 @@ int cas__am_barn_can_deploy(void *xctx, const cas_carc *c, int player,
     (void)player;
     const struct am_ctx *ctx = xctx;
     return cas__am_has_figure(ctx, c, -1, ctx->barn, feature);
+}
+
+/* Does `player` (anyone if negative) have a farmer, a figure other than a
+ * barn or pig, on f? */
+static int own_farmer(const struct am_ctx *ctx, const cas_carc *c, int player,
+                      cas_carc_feature f)
+{
+    struct cas_carc_figure on[AM_FIGURES_ON_MAX];
+    size_t n;
+    if (ctx->api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((player < 0 || on[i].player == player) && on[i].kind != ctx->barn &&
+            on[i].kind != ctx->pig)
+            return 1;
+    return 0;
+}
+
+/* VETO: a barn is no farmer, so it escorts no pig (the engine's escort
+ * rule counts any figure without ESCORTED): a pig needs its owner's
+ * farmer. */
+int cas__am_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
+                        cas_carc_feature f)
+{
+    const struct am_ctx *ctx = xctx;
+    return kind == ctx->pig && kind >= 0 && !own_farmer(ctx, c, player, f);
+}
+
+/* After a barn scoring sent the farmers home: pigs left beside their
+ * owner's barn only go home too ("After scoring your pig, return it"). */
+static void send_pigs_home(const struct am_ctx *ctx, cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_carc_api *api = ctx->api;
+    struct cas_carc_figure on[AM_FIGURES_ON_MAX];
+    size_t n;
+    if (ctx->pig < 0 || api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
+        return;
+    for (size_t i = n; i-- > 0;) /* returning swaps the last figure in: go down */
+        if (on[i].kind == ctx->pig && !own_farmer(ctx, c, on[i].player, f))
+            api->return_figure(c, on[i].id);
 }
 
 /* CHAIN: a field scored for joining a barn's field is worth 1 per city
@@ -64,19 +106,6 @@ static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, in
     return CAS_CARC_NO_FEATURE;
 }
 
-/* Does some figure other than barns and pigs (a farmer) stand on f? */
-static int has_farmer(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature f)
-{
-    struct cas_carc_figure on[AM_FIGURES_ON_MAX];
-    size_t n;
-    if (ctx->api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (on[i].kind != ctx->barn && on[i].kind != ctx->pig)
-            return 1;
-    return 0;
-}
-
 /* Is one of the barns on the board (their places are kept) in f? */
 static int holds_barn(const struct cas_carc_api *api, const cas_carc *c,
                       const struct am_state *st, cas_carc_feature f)
@@ -98,11 +127,12 @@ static void score_joins(const struct am_ctx *ctx, cas_carc *c, struct am_state *
         return;
     for (size_t i = 0; i < n; i++) {
         if (api->feature_class(c, parts[i]) != CAS_CARC_FIELD ||
-            !holds_barn(api, c, st, parts[i]) || !has_farmer(ctx, c, parts[i]))
+            !holds_barn(api, c, st, parts[i]) || !own_farmer(ctx, c, -1, parts[i]))
             continue;
         st->join_scoring = 1;
         api->score_feature(c, parts[i], CAS_CARC_DURING);
         st->join_scoring = 0;
+        send_pigs_home(ctx, c, parts[i]);
     }
 }
 
@@ -121,8 +151,10 @@ void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
         char text[64];
         snprintf(text, sizeof text, "%s places a barn", api->player_label(api->game(c), player));
         api->event(c, player, text);
-        if (has_farmer(ctx, c, barn))
+        if (own_farmer(ctx, c, -1, barn)) {
             api->score_feature(c, barn, CAS_CARC_DURING);
+            send_pigs_home(ctx, c, barn);
+        }
         return; /* a barn goes only where no barn was: nothing joined */
     }
     score_joins(ctx, c, st);

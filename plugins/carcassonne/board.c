@@ -246,13 +246,13 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     return cas__carc_fits_edges(s, k, x, y, rot) &&
-           !cas__carc_hook_veto_place(s, kind, x, y, rot);
+           !(k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
 int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    if (k->ncells != 1 || s->game->vetoes_placement)
+    if (k->ncells != 1 || k->vetoed)
         return cas__carc_fits(s, kind, x, y, rot);
     uint32_t key = pack_key(x, y);
     int pos = frontier_search(s, key);
@@ -336,7 +336,7 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_open *front = C_FRONT(s);
-    int vetoes = s->game->vetoes_placement;
+    int vetoes = k->vetoed;
     if (!vetoes && !first_only) {
         *n = unvetoed_single_placements(s, kind, buf, cap);
         return;
@@ -370,7 +370,10 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
         const struct carc_cell *c = &cells[front[i].cell];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
-                int x = c->x - k->rot[rot].dx[sub], y = c->y - k->rot[rot].dy[sub];
+                const struct carc_rot *r = &k->rot[rot];
+                if (((r->sig[sub] ^ c->req) & c->care & r->care[sub]) != 0)
+                    continue; /* this cell's edges miss this spot: no lookups */
+                int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
                 if (!cas__carc_fits(s, kind, x, y, rot))
                     continue;
                 emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));

@@ -328,6 +328,9 @@ int feature_text(const cas_state *s, unsigned root, char *buf, size_t cap);
 
 int render_state(const cas_state *s, int viewer, enum cas_render_format format,
                  const struct cas_writer *out);
+/* The castle as one self-contained SVG 1.1 picture (svg.c); nothing is
+ * hidden, so it is the same for every viewer. */
+int render_svg(const cas_state *s, const struct cas_writer *out);
 const char *player_name(int p);
 
 /* ---------------------------------------------------------- serialize.c */

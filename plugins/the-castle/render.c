@@ -337,6 +337,8 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
                  const struct cas_writer *out)
 {
     (void)viewer; /* everything is public */
+    if (format == CAS_RENDER_SVG)
+        return render_svg(s, out);
     if (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI && format != CAS_RENDER_JSON)
         return CAS_EINVAL;
     struct view *v = &(struct view){.s = s, .out = out, .ansi = format == CAS_RENDER_ANSI};

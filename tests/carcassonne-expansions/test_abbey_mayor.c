@@ -341,6 +341,40 @@ static void test_barn_join_with_pig(void **unused)
     cas_test_game_close(&g);
 }
 
+/* With Traders & Builders, a barn is no farmer: Red, beside only his own
+ * barn, may not put his pig there; his pig on the joining tile V (beside
+ * his farmer) makes the join 2 per city for him, 4, and goes home with the
+ * farmer although his barn stays in the field; Red's barn 8 at the end. */
+static void test_barn_is_no_escort_for_a_pig(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[1024];
+    carcx_open(&g, 2, CARCX_TB | CARCX_AM, "*:0,ABBEY:6,D:1,E:3,B:5,U:2,V:1");
+    carcx_play_then_list(&g, BARN_TILES_BEFORE_CORNER "pass\n"
+                             "draw E\nplace E 2,-1 270\npass\n"
+                             "draw B\nplace B 0,-2 0\npass\n"
+                             "draw B\nplace B 1,-2 0\ndeploy barn corner 1,-1 NW\n"
+                             "draw B\nplace B 2,0 0\n"
+                             "deploy meeple field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n"
+                             "draw B\nplace B -1,-2 0\n",
+                         texts, sizeof texts);
+    assert_false(has_line(texts, "deploy pig field Nw+Ne+En+Es+Se+Sw+Ws+Wn"));
+    cas_test_play_record(&g, "pass\n"
+                             "draw U\nplace U -1,0 0\npass\n"
+                             "draw U\nplace U -2,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                             "draw B\nplace B -1,-3 0\npass\n"
+                             "draw V\nplace V 1,0 0\ndeploy pig field Nw+Ne+En+Es+Se+Wn\n");
+    assert_non_null(strstr(g.events, "Red +4 field (2 completed cities)\n"));
+    assert_non_null(strstr(g.events, "Blue +2 field (2 completed cities)\n"));
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_null(strstr(json, "\"kind\":\"pig\""));
+    assert_non_null(strstr(json, "\"kind\":\"barn\""));
+    free(json);
+    cas_test_expect_scores(&g, (const int64_t[]){12, 2});
+    cas_test_game_close(&g);
+}
+
 /* ------------------------------------------------------------ wagon */
 
 /* Caption 1: Red's wagon scores the city D-G-E (3 tiles, 6) and may move
@@ -520,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_barn_placement_rules),
         cmocka_unit_test(test_barn_placement_with_pig),
         cmocka_unit_test(test_barn_join_with_pig),
+        cmocka_unit_test(test_barn_is_no_escort_for_a_pig),
         cmocka_unit_test(test_wagon_two_moves),
         cmocka_unit_test(test_wagons_decide_clockwise),
         cmocka_unit_test(test_wagon_without_destination_goes_home),

@@ -1,11 +1,13 @@
 /*
  * test_match.c — a match of the fixture game: option errors name the
  * option, the allocator counts the plugin's bytes exactly, two matches are
- * independent, buffers grow for the plugin's buffer protocol.
+ * independent, buffers grow for the plugin's buffer protocol; a 1.0
+ * vtable's shorter struct_size keeps the host off the 1.1 entries.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -94,6 +96,77 @@ static void test_legal_actions_buffer_grows(void **unused)
     cas__match_close(&m);
 }
 
+static int must_not_render(const cas_state *state, int viewer, enum cas_render_format format,
+                           const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    (void)state, (void)viewer, (void)format, (void)actions, (void)n, (void)out;
+    fail_msg("render_choices read past a 1.0 vtable");
+    return CAS_EINVAL;
+}
+
+static int must_not_help(const cas_game *game, const struct cas_writer *out)
+{
+    (void)game, (void)out;
+    fail_msg("notation_help read past a 1.0 vtable");
+    return CAS_EINVAL;
+}
+
+static int must_not_project(const cas_state *state, int64_t *scores, size_t n)
+{
+    (void)state, (void)scores, (void)n;
+    fail_msg("projected_returns read past a 1.0 vtable");
+    return CAS_EINVAL;
+}
+
+static char *render_with(struct cas__match *m, const cas_state *s, int choices,
+                         const struct cas__actions *legal)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    if (choices)
+        assert_int_equal(cas__match_render_choices(m, s, 0, CAS_RENDER_TEXT, legal, out), CAS_OK);
+    else
+        assert_int_equal(cas__match_render(m, s, 0, CAS_RENDER_TEXT, out), CAS_OK);
+    fclose(out);
+    return text;
+}
+
+/* A plugin built against 1.0: its vtable ends at player_label, so whatever
+ * lies after it is never read; the host falls back to render, its own
+ * help and no projection. */
+static void test_a_1_0_vtable_gets_the_fallbacks(void **unused)
+{
+    (void)unused;
+    struct cas__match m;
+    struct cas__actions legal = {0};
+    cas_state *s;
+    cas_test_match_open(&m, cas_plugin_entry(), 2, NULL);
+    struct cas_game_vtable old = *m.vt;
+    old.struct_size = offsetof(struct cas_game_vtable, determinize);
+    old.render_choices = must_not_render;
+    old.notation_help = must_not_help;
+    old.projected_returns = must_not_project;
+    const struct cas_game_vtable *real = m.vt;
+    m.vt = &old;
+    assert_int_equal(m.vt->state_new(m.game, &s), CAS_OK);
+    assert_int_equal(cas__match_legal(&m, s, &legal), CAS_OK);
+    char *view = render_with(&m, s, 1, &legal), *plain = render_with(&m, s, 0, &legal);
+    assert_string_equal(view, plain);
+    free(view);
+    free(plain);
+    FILE *sink = fopen("/dev/null", "w");
+    assert_int_equal(cas__match_notation_help(&m, sink), CAS_ENOTFOUND);
+    fclose(sink);
+    int64_t scores[2];
+    assert_int_equal(cas__match_projected(&m, s, scores), CAS_ENOTFOUND);
+    m.vt->state_free(s);
+    cas__actions_free(&legal);
+    m.vt = real;
+    cas__match_close(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_bad_player_count_is_explained),
         cmocka_unit_test(test_allocator_counts_bytes),
         cmocka_unit_test(test_legal_actions_buffer_grows),
+        cmocka_unit_test(test_a_1_0_vtable_gets_the_fallbacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

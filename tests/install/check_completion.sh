@@ -17,10 +17,12 @@ expect() {
     fi
 }
 expect "play plugins" castellan p
-expect "resume replay" castellan help re
+expect "resume replay render" castellan help re
 expect "--game" castellan play --ga
 expect "carcassonne castles-cards" castellan play --game ca
 expect "carcassonne castles-cards" castellan check ca
 expect "inns-cathedrals,traders-builders" castellan play --expansions inns-cathedrals,t
 expect "game" castellan plugins --ids g
+expect "farmers=" castellan play --game carcassonne --rule fa
+expect "cards=" castellan check fixture --rule ca
 exit $fail

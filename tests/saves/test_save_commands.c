@@ -11,6 +11,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <glob.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include "cli_run.h"
 #include "json.h"
+
 
 /* Run castellan with the NULL-terminated arguments, stdin at EOF. */
 static void castellan(void **state, struct cas_test_result *r, ...)
@@ -84,6 +87,18 @@ static void test_results_as_json(void **state)
     castellan(state, &r, "saves", "show", "1", "--json", "--ply", "100000", NULL);
     assert_int_equal(r.status, 2);
     cas_test_expect_text(r.err, "--ply must be a whole number from 0 to ");
+
+    /* A plugin that says what scored: Carcassonne's features, during play
+     * and in the final scoring. */
+    castellan(state, &r, "play", "--game", "carcassonne", "--players", "greedy,greedy",
+              "--seed", "5", NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "saves", "show", "2", "--json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(cas__json_object_error(r.out, strlen(r.out)), 0);
+    cas_test_expect_text(r.out, "\"category\": \"city\", \"subject\": \"city at ");
+    cas_test_expect_text(r.out, "\"final\": false}");
+    cas_test_expect_text(r.out, "\"final\": true}");
 }
 
 static void test_play_journals_and_export_import_round_trip(void **state)
@@ -288,6 +303,71 @@ static void damage(const char *path, const char *table, const char *update)
     sql(path, statements);
 }
 
+/* Count of `needle` in the file at path. */
+static int occurrences(const char *path, const char *needle)
+{
+    static char text[1 << 20];
+    cas_test_read_text(path, text, sizeof text);
+    int n = 0;
+    for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_render_export_html_and_watch(void **state)
+{
+    struct cas_test_result r;
+    char svg[512], again[512], public_svg[512], page[512], watch[512], a[1 << 16], b[1 << 16];
+    play_bots(state, "4");
+    cas_test_dir_file(*state, "ada.svg", svg, sizeof svg);
+    cas_test_dir_file(*state, "again.svg", again, sizeof again);
+    cas_test_dir_file(*state, "public.svg", public_svg, sizeof public_svg);
+    castellan(state, &r, "render", "1", "--ply", "3", "--viewer", "Ada", "-o", svg, NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "render", "1", "--ply", "3", "--viewer", "1", "-o", again, NULL);
+    cas_test_read_text(svg, a, sizeof a);
+    cas_test_read_text(again, b, sizeof b);
+    assert_true(strncmp(a, "<?xml version=\"1.0\"", 19) == 0);
+    assert_string_equal(a, b); /* the same picture, byte for byte */
+    castellan(state, &r, "render", "1", "--ply", "3", "--viewer", "public", "-o", public_svg,
+              NULL);
+    /* Ada sees her own hand; the public sees only its backs */
+    assert_true(occurrences(svg, "class=\"back\"") < occurrences(public_svg, "class=\"back\""));
+    castellan(state, &r, "render", "1", "--viewer", "Zoe", NULL);
+    assert_int_equal(r.status, 2);
+    cas_test_expect_text(r.err, "--viewer \"Zoe\" names nobody");
+    castellan(state, &r, "render", "1", "--ply", "100000", NULL);
+    assert_int_equal(r.status, 2);
+
+    cas_test_dir_file(*state, "game.html", page, sizeof page);
+    castellan(state, &r, "export", "1", "--html", "-o", page, NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(occurrences(page, "<!DOCTYPE html>"), 1);
+    /* self-contained: nothing to fetch */
+    assert_int_equal(occurrences(page, " src="), 0);
+    assert_int_equal(occurrences(page, "<link"), 0);
+    /* one picture a ply, each a JSON string with its '<' escaped */
+    assert_int_equal(occurrences(page, "\"svg\":\"\\u003c?xml"), occurrences(page, "\"who\":"));
+    assert_true(occurrences(page, "\"who\":") > 10);
+    castellan(state, &r, "export", "1", "--html", NULL);
+    assert_int_equal(r.status, 2);
+    cas_test_expect_text(r.err, "--html needs -o FILE.html");
+
+    cas_test_dir_file(*state, "watch.svg", watch, sizeof watch);
+    castellan(state, &r, "play", "--game", "fixture", "--players", "random,greedy", "--seed",
+              "5", "--no-save", "--watch", watch, NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_read_text(watch, a, sizeof a);
+    assert_true(strncmp(a, "<?xml", 5) == 0 && strstr(a, "</svg>\n"));
+    char leftover[600];
+    glob_t found;
+    snprintf(leftover, sizeof leftover, "%s.tmp-*", watch);
+    assert_int_equal(glob(leftover, 0, NULL, &found), GLOB_NOMATCH); /* renamed, not left */
+    globfree(&found);
+    castellan(state, &r, "saves", "list", NULL); /* the store holds no --no-save game */
+    cas_test_expect_text(r.out, "Ada (random), Bob (greedy)");
+}
+
 /* A store is not trusted column by column: a games row whose status reads
  * back NULL (its table rebuilt without the schema's NOT NULL) is reported
  * as damaged by every command that reads it. */
@@ -328,7 +408,7 @@ static void test_a_damaged_action_is_reported(void **state)
 static void test_every_command_explains_itself(void **state)
 {
     static const char *const commands[] = {"saves", "resume", "replay", "export",
-                                           "import", "campaign"};
+                                           "import", "campaign", "render"};
     struct cas_test_result r;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         castellan(state, &r, commands[i], "--help", NULL);
@@ -355,6 +435,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_a_bad_record_changes_nothing),
         CAS_TEST_IN_DIR(test_another_applications_database_is_refused),
         CAS_TEST_IN_DIR(test_resume_stops_at_a_changed_hash_unless_forced),
+        CAS_TEST_IN_DIR(test_render_export_html_and_watch),
         CAS_TEST_IN_DIR(test_a_damaged_row_is_reported),
         CAS_TEST_IN_DIR(test_a_damaged_action_is_reported),
         CAS_TEST_IN_DIR(test_every_command_explains_itself),
