@@ -393,7 +393,7 @@ static void test_bench_prints_every_figure(void **unused)
 }
 
 /* A tournament prints its statistics and repeats for a seed; bad agents are
- * usage errors; play takes mcts seats. */
+ * usage errors; play takes mcts seats and an mcts hint. */
 static void test_tournament_and_mcts_seats(void **unused)
 {
     (void)unused;
@@ -429,6 +429,8 @@ static void test_tournament_and_mcts_seats(void **unused)
     expect("tournament --help", NULL, 0, "95% Wilson interval");
     expect("play --no-save --game fixture --players Bot:mcts-easy@30/2,random --seed 3", NULL,
            0, "Bot:");
+    expect("play --no-save --game fixture --players Ada:human,random --seed 2 --hint mcts@50/1",
+           "hint\nquit\n", 0, "The mcts@50/1 bot would play ");
     expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
            "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
 }
@@ -549,7 +551,8 @@ static void test_bench_compares_with_the_game_alone(void **unused)
                               "(%lf playouts/s, %lf actions a game)", &time_ratio,
                         &action_ratio, &per_second, &actions) != 4)
         fail_msg("no comparison line:\n%s", out);
-    assert_true(time_ratio > 0 && action_ratio > 0 && per_second > 0);
+    /* Timings are printed, not judged: a loaded machine may round one to 0. */
+    assert_true(time_ratio >= 0 && action_ratio >= 0 && per_second >= 0);
     assert_true(actions == 12.0); /* the game's own tile rule, without inns-cathedrals */
     free(out);
     assert_int_equal(run("bench --games 3 --only playouts", NULL, &out), 0);
