@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 0
+#define CAS_ABI_MINOR 1
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -260,6 +260,19 @@ enum cas_serial_purpose {
     CAS_SERIAL_FULL = 1 /* everything, hidden information included */
 };
 
+/* What `castellan bench --floor` hands a game's bench_floor (1.1): play
+ * `games` games of the bare loop the plugin's README describes, drawing
+ * every random number from the host through below(). */
+struct cas_floor_run {
+    size_t struct_size;
+    int games;                                   /* in                   */
+    void *ctx;                                   /* in: pass to below()  */
+    uint64_t (*below)(void *ctx, uint64_t n);    /* in: uniform in [0, n) */
+    uint64_t steps;     /* out: random decisions taken (draws, choices)  */
+    uint64_t checksum;  /* out: a digest of the boards, so no work can be
+                           optimised away and two runs can be compared  */
+};
+
 /* The game vtable.  Unless stated otherwise every pointer argument must be
  * non-NULL, handles are used by one thread at a time, and two handles never
  * share mutable state (two games side by side in one process must work). */
@@ -348,6 +361,28 @@ struct cas_game_vtable {
 
     /* Display name of a player seat ("Red"), for events and renders. */
     const char *(*player_label)(const cas_game *game, int player);
+
+    /* ---- 1.1: optional entries; NULL (or a 1.0 vtable without them, see
+     * CAS_HAS_FIELD) means absent, and the host takes the generic path. */
+
+    /* Chance without a listing: at a chance node, the total weight of the
+     * outcomes chance_outcomes would list (0 elsewhere).  With chance_pick
+     * the host draws a ticket uniform in [0, total) and asks for its
+     * outcome, instead of listing and walking the weights: same
+     * distribution, same outcome for the same ticket, same journal text. */
+    uint64_t (*chance_total)(const cas_state *state);
+    /* The outcome `ticket` (0 <= ticket < chance_total) falls on when the
+     * outcomes, in chance_outcomes' order, each cover `weight` consecutive
+     * tickets from 0 up.  A pure function of the state (a clone or a
+     * deserialized copy answers the same).  CAS_EINVAL outside a chance
+     * node or for a ticket out of range.  Needs chance_total. */
+    int (*chance_pick)(const cas_state *state, uint64_t ticket, cas_action *out);
+
+    /* The bare reference loop of `castellan bench --floor`: the least work
+     * any engine of this game must do, without its full rules, built from
+     * the same game data (the README of the plugin says what it does).
+     * Never called in play; CAS_OK or a negative code. */
+    int (*bench_floor)(const cas_game *game, struct cas_floor_run *run);
 };
 
 /* --------------------------------------------------------- descriptor */

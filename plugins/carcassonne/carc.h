@@ -419,6 +419,11 @@ int cas__carc_deserialize(const struct cas_game *g, const uint8_t *buf,
 uint64_t cas__carc_hash(const struct cas_state *s);
 #define CARC_ENCODING 1u
 
+/* ------------------------------------------------------------ floor.c */
+
+/* The bare placement loop of `castellan bench --floor` (plugin.h 1.1). */
+int cas__carc_bench_floor(const struct cas_game *g, struct cas_floor_run *run);
+
 /* ------------------------------------------------------------ plugin.c */
 
 int cas__carc_state_alloc(const struct cas_game *g, struct cas_state **out);

@@ -371,6 +371,7 @@ static const struct cas_game_vtable carc_vtable = {
     .hash = carc_hash,
     .render = carc_render,
     .player_label = carc_player_label,
+    .bench_floor = cas__carc_bench_floor,
 };
 
 static const struct cas_plugin carc_plugin = {

@@ -69,7 +69,7 @@ static void assert_string_equal_n(const char *a, const char *b, size_t n)
 static void test_help_and_version(void **unused)
 {
     (void)unused;
-    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.0)");
+    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.1)");
     expect("--help", NULL, 0, "  bench     measure");
     expect("help check", NULL, 0, "usage: castellan check PLUGIN");
     expect("play --help", NULL, 0, "usage: castellan play");

@@ -22,16 +22,16 @@ static void test_abi_major_differs(void **state)
     (void)state;
     expect_manifest_refusal("abi-major",
                             ":5: plugin ABI 2.0 has another major version than the host's "
-                            "1.0; rebuild the plugin against this castellan's plugin.h "
+                            "1.1; rebuild the plugin against this castellan's plugin.h "
                             "(ABI 1.x)");
 }
 
 static void test_abi_minor_newer(void **state)
 {
     (void)state;
-    expect_manifest_refusal("abi-minor", ":5: plugin ABI 1.7 is newer than the host's 1.0; "
+    expect_manifest_refusal("abi-minor", ":5: plugin ABI 1.7 is newer than the host's 1.1; "
                                          "upgrade castellan, or rebuild the plugin against "
-                                         "ABI 1.0");
+                                         "ABI 1.1");
 }
 
 static void test_missing_keys(void **state)
@@ -121,7 +121,7 @@ static void test_good_manifests_are_read(void **state)
     assert_int_equal(c->after.count, 1);
     assert_string_equal(c->after.items[0], "exp-a");
     assert_int_equal(c->abi_major, 1);
-    assert_int_equal(c->abi_minor, 0);
+    assert_int_equal(c->abi_minor, 1);
     struct cas__plugin_info *g = fixture(reg, "fixgame");
     assert_int_equal(g->kind, CAS_KIND_GAME);
     assert_int_equal(g->min_players, 2);

@@ -44,8 +44,8 @@ static void test_lists_usable_and_refused(void **state)
         "%s/shadow/fixgame/fixgame.ini: shadowed by %s/good/fixgame/fixgame.ini, found "
         "earlier on the plugin path; remove one of them or reorder the path\n"
         "fix                    game      1.0.0    %s/so-abi-major/fix  refused: "
-        "%s/so-abi-major/fix/fix.so: plugin ABI 2.0 has another major version than the "
-        "host's 1.0; rebuild the plugin against this castellan's plugin.h (ABI 1.x)\n",
+        "%s/so-abi-major/fix/fix.so: plugin ABI 2.1 has another major version than the "
+        "host's 1.1; rebuild the plugin against this castellan's plugin.h (ABI 1.x)\n",
         b, b, b, b, b, b, b, b, b, b, b, b, b);
     assert_string_equal(got, expected);
 }
