@@ -135,8 +135,9 @@ struct cas_game {
     int vetoes_placement;
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
+    int bag_tree_step; /* highest power of two <= nkinds, for bag draws */
     /* state layout: byte offsets from the state start */
-    size_t off_bag, off_bag_kinds, off_tiles, off_cells, off_hash, off_front, off_nodes,
+    size_t off_bag, off_bag_kinds, off_bag_tree, off_tiles, off_cells, off_hash, off_front, off_nodes,
         off_figs, off_cloisters, state_size;
 };
 
@@ -218,6 +219,7 @@ struct cas_state {
 #define S_CARR(s, type, off) ((const type *)((const char *)(s) + (s)->game->off))
 #define S_BAG(s) S_ARR(s, uint16_t, off_bag)
 #define S_BAG_KINDS(s) S_ARR(s, uint16_t, off_bag_kinds)
+#define S_BAG_TREE(s) S_ARR(s, uint16_t, off_bag_tree)
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
 #define S_HASH(s) S_ARR(s, struct carc_slot, off_hash)
@@ -227,6 +229,7 @@ struct cas_state {
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
 #define C_BAG_KINDS(s) S_CARR(s, uint16_t, off_bag_kinds)
+#define C_BAG_TREE(s) S_CARR(s, uint16_t, off_bag_tree)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
 #define C_HASH(s) S_CARR(s, struct carc_slot, off_hash)
@@ -268,6 +271,9 @@ void cas__carc_bag_fill(struct cas_state *s);
 void cas__carc_bag_index(struct cas_state *s);
 /* One copy of kind (which must be in the bag) leaves it. */
 void cas__carc_bag_take(struct cas_state *s, int kind);
+/* The kind of draw ticket `ticket` (< bag_left) when the kinds, in order,
+ * hold as many consecutive tickets as they have copies: O(log kinds). */
+int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket);
 
 /* ------------------------------------------------------------ board.c */
 

@@ -101,6 +101,9 @@ static int layout(struct cas_game *g)
                         CARC_MAX_FIGURES);
         return CAS_EDATA;
     }
+    g->bag_tree_step = 1;
+    while (2 * g->bag_tree_step <= g->nkinds)
+        g->bag_tree_step *= 2;
     g->hash_size = 64;
     while (g->hash_size < 2 * g->cap_cells)
         g->hash_size *= 2;
@@ -109,6 +112,8 @@ static int layout(struct cas_game *g)
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
     g->off_bag_kinds = off;
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
+    g->off_bag_tree = off;
+    off = align8(off + (size_t)(g->nkinds + 1) * sizeof(uint16_t));
     g->off_tiles = off;
     off = align8(off + (size_t)g->cap_tiles * sizeof(struct carc_tile));
     g->off_cells = off;
@@ -292,6 +297,19 @@ static int carc_chance_outcomes(const cas_state *s, struct cas_outcome *buf, siz
     return n > cap ? CAS_ENOSPC : CAS_OK;
 }
 
+static uint64_t carc_chance_total(const cas_state *s)
+{
+    return s->stage == ST_DRAW ? s->bag_left : 0;
+}
+
+static int carc_chance_pick(const cas_state *s, uint64_t ticket, cas_action *out)
+{
+    if (s->stage != ST_DRAW || ticket >= s->bag_left)
+        return CAS_EINVAL;
+    *out = ACT_DRAW_CODE(cas__carc_bag_kind_of_ticket(s, ticket));
+    return CAS_OK;
+}
+
 static int carc_apply(cas_state *state, cas_action action,
                       const struct cas_event_sink *events)
 {
@@ -371,6 +389,8 @@ static const struct cas_game_vtable carc_vtable = {
     .hash = carc_hash,
     .render = carc_render,
     .player_label = carc_player_label,
+    .chance_total = carc_chance_total,
+    .chance_pick = carc_chance_pick,
     .bench_floor = cas__carc_bench_floor,
 };
 
