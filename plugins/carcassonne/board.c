@@ -23,24 +23,26 @@ static uint32_t hash_slot(const struct cas_state *s, uint32_t key)
 }
 
 /* The cell at x,y, or -1 with *slot set to where it would be inserted. */
-static int cell_lookup(const struct cas_state *s, uint32_t key, uint32_t *slot)
+static int cell_lookup(const struct cas_state *s, int x, int y, uint32_t *slot)
 {
-    const struct carc_slot *hash = C_HASH(s);
+    const uint16_t *hash = C_HASH(s);
+    const struct carc_cell *cells = C_CELLS(s);
     uint32_t mask = (uint32_t)s->game->hash_size - 1;
-    for (uint32_t h = hash_slot(s, key);; h = (h + 1) & mask) {
-        if (hash[h].key == key)
-            return (int)hash[h].cell;
-        if (hash[h].key == 0) {
+    for (uint32_t h = hash_slot(s, pack_key(x, y));; h = (h + 1) & mask) {
+        if (hash[h] == 0) {
             *slot = h;
             return -1;
         }
+        const struct carc_cell *c = &cells[hash[h] - 1];
+        if (c->x == x && c->y == y)
+            return hash[h] - 1;
     }
 }
 
 int cas__carc_cell_find(const struct cas_state *s, int x, int y)
 {
     uint32_t slot;
-    return cell_lookup(s, pack_key(x, y), &slot);
+    return cell_lookup(s, x, y, &slot);
 }
 
 int cas__carc_tile_at(const struct cas_state *s, int x, int y)
@@ -100,7 +102,7 @@ static void frontier_remove(struct cas_state *s, int ci)
 static int cell_add(struct cas_state *s, uint32_t slot, int x, int y)
 {
     int ci = s->ncells++;
-    S_HASH(s)[slot] = (struct carc_slot){.key = pack_key(x, y), .cell = (uint32_t)ci};
+    S_HASH(s)[slot] = (uint16_t)(ci + 1);
     S_CELLS(s)[ci] = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y,
                                         .tile = CARC_NONE};
     return ci;
@@ -192,7 +194,7 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
         uint32_t slot = 0;
-        int ci = cell_lookup(s, pack_key(cx, cy), &slot);
+        int ci = cell_lookup(s, cx, cy, &slot);
         if (ci < 0)
             ci = cell_add(s, slot, cx, cy);
         frontier_remove(s, ci);
@@ -207,7 +209,7 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                 continue;
             int nx = cx + dir_x[b], ny = cy + dir_y[b];
             uint32_t slot = 0;
-            int ni = cell_lookup(s, pack_key(nx, ny), &slot), is_new = ni < 0;
+            int ni = cell_lookup(s, nx, ny, &slot), is_new = ni < 0;
             if (is_new)
                 ni = cell_add(s, slot, nx, ny);
             struct carc_cell *nc = &S_CELLS(s)[ni];

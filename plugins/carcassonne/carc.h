@@ -173,12 +173,8 @@ struct carc_node {
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
-/* A hash slot: key (x, y) -> cell; key 0 marks an empty slot (x would be
- * -32768, outside any board). */
-struct carc_slot {
-    uint32_t key;
-    uint32_t cell;
-};
+/* The cells hash is an array of uint16_t slots holding cell index + 1
+ * (0: empty); a slot's coordinates are its cell's, so a slot is 2 bytes. */
 
 /* One open spot in the frontier, which is sorted by key (x, then y) so
  * placements come out in action-code order and scans are sequential. */
@@ -222,7 +218,7 @@ struct cas_state {
 #define S_BAG_TREE(s) S_ARR(s, uint16_t, off_bag_tree)
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
-#define S_HASH(s) S_ARR(s, struct carc_slot, off_hash)
+#define S_HASH(s) S_ARR(s, uint16_t, off_hash)
 #define S_FRONT(s) S_ARR(s, struct carc_open, off_front)
 #define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
@@ -232,7 +228,7 @@ struct cas_state {
 #define C_BAG_TREE(s) S_CARR(s, uint16_t, off_bag_tree)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
-#define C_HASH(s) S_CARR(s, struct carc_slot, off_hash)
+#define C_HASH(s) S_CARR(s, uint16_t, off_hash)
 #define C_FRONT(s) S_CARR(s, struct carc_open, off_front)
 #define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
 #define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)

@@ -119,7 +119,7 @@ static int layout(struct cas_game *g)
     g->off_cells = off;
     off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_cell));
     g->off_hash = off;
-    off = align8(off + (size_t)g->hash_size * sizeof(struct carc_slot));
+    off = align8(off + (size_t)g->hash_size * sizeof(uint16_t));
     g->off_front = off;
     off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_open));
     g->off_nodes = off;
@@ -259,20 +259,47 @@ static void carc_state_free(cas_state *state)
         state->game->host->release(state->game->host->ctx, state);
 }
 
+/* Copy `count` elements of `size` bytes at byte offset `off`. */
+static void copy_part(struct cas_state *dst, const struct cas_state *src, size_t off,
+                      size_t count, size_t size)
+{
+    memcpy((char *)dst + off, (const char *)src + off, count * size);
+}
+
+/* The parts of src a state reads: the header and bag, each array up to its
+ * count (no code reads past a count: every element is written before its
+ * count covers it), the cells hash and the expansion blocks whole.  A
+ * mid-game state is mostly unused tails, so this copies about a third. */
+static void copy_used(struct cas_state *dst, const struct cas_state *src)
+{
+    const struct cas_game *g = src->game;
+    memcpy(dst, src, g->off_tiles);
+    copy_part(dst, src, g->off_tiles, src->ntiles, sizeof(struct carc_tile));
+    copy_part(dst, src, g->off_cells, src->ncells, sizeof(struct carc_cell));
+    copy_part(dst, src, g->off_hash, (size_t)g->hash_size, sizeof(uint16_t));
+    copy_part(dst, src, g->off_front, src->nfront, sizeof(struct carc_open));
+    copy_part(dst, src, g->off_nodes, src->nnodes, sizeof(struct carc_node));
+    copy_part(dst, src, g->off_figs, src->nfigs, sizeof(struct carc_fig));
+    copy_part(dst, src, g->off_cloisters, src->ncloisters, sizeof(uint16_t));
+    if (g->nexp > 0)
+        copy_part(dst, src, g->exp[0].state_off, g->state_size - g->exp[0].state_off, 1);
+}
+
 static int carc_state_copy(cas_state *dst, const cas_state *src)
 {
     if (dst->game != src->game)
         return CAS_EINVAL;
-    memcpy(dst, src, src->game->state_size);
+    copy_used(dst, src);
     return CAS_OK;
 }
 
 static int carc_state_clone(const cas_state *state, cas_state **out)
 {
-    int rc = cas__carc_state_alloc(state->game, out);
-    if (rc == CAS_OK)
-        memcpy(*out, state, state->game->state_size);
-    return rc;
+    *out = state->game->host->alloc(state->game->host->ctx, state->game->state_size);
+    if (!*out)
+        return CAS_ENOMEM;
+    copy_used(*out, state);
+    return CAS_OK;
 }
 
 static int carc_current(const cas_state *state) { return cas__carc_current(state); }
