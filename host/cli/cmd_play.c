@@ -42,8 +42,9 @@ struct play_args {
 };
 
 /* The preset file played when nothing is given: installed beside this
- * executable, else where the build installs, else the source tree's.
- * NULL when none exists; the caller frees the path. */
+ * executable, else where the build installs, else (for the build tree's
+ * castellan only) the source tree's.  NULL when none exists; the caller
+ * frees the path. */
 static char *default_preset(void)
 {
     char *beside_exe = cas__beside_executable(CASTELLAN_PRESET_DIR_FROM_BIN "/default.ini");
@@ -53,7 +54,8 @@ static char *default_preset(void)
         CASTELLAN_PRESET_INSTALL_DIR "/default.ini",
         CASTELLAN_PRESET_SOURCE_DIR "/default.ini",
     };
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+    size_t n = cas__running_from_build_tree() ? 2 : 1;
+    for (size_t i = 0; i < n; i++)
         if (access(candidates[i], R_OK) == 0)
             return strdup(candidates[i]);
     return NULL;

@@ -2,7 +2,9 @@
  * install_dirs.c — where an installed castellan keeps its plugins and
  * presets, found from the running executable so that an installation can
  * be moved (cmake --install --prefix ANYWHERE, or a copied tree) and still
- * find its own files before the locations compiled in.
+ * find its own files before the locations compiled in; and whether the
+ * running executable is the build tree's, the only one that may look into
+ * the build and source trees.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -12,17 +14,29 @@
 
 #include "install_dirs.h"
 
+#ifndef CASTELLAN_BUILD_DIR
+#error "the build defines CASTELLAN_BUILD_DIR (absolute)"
+#endif
+
+/* The folder of the running executable into dir[0..PATH_MAX); 0 on failure. */
+static int executable_dir(char *dir)
+{
+    ssize_t len = readlink("/proc/self/exe", dir, PATH_MAX - 1);
+    if (len <= 0)
+        return 0;
+    dir[len] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return 1;
+}
+
 char *cas__beside_executable(const char *relative)
 {
     char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
+    if (!executable_dir(exe))
         return NULL;
-    exe[len] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
     size_t size = strlen(exe) + 1 + strlen(relative) + 1;
     char *path = malloc(size);
     if (!path)
@@ -31,4 +45,20 @@ char *cas__beside_executable(const char *relative)
     char *resolved = realpath(path, NULL);
     free(path);
     return resolved;
+}
+
+int cas__running_from_build_tree(void)
+{
+    char exe[PATH_MAX];
+    char *installed = cas__beside_executable(CASTELLAN_PLUGIN_DIR_FROM_BIN);
+    char *build = realpath(CASTELLAN_BUILD_DIR, NULL);
+    if (installed || !build || !executable_dir(exe)) {
+        free(installed);
+        free(build);
+        return 0;
+    }
+    size_t n = strlen(build);
+    int inside = strncmp(exe, build, n) == 0 && (exe[n] == '/' || exe[n] == '\0');
+    free(build);
+    return inside;
 }

@@ -9,4 +9,12 @@
  * executable, canonical; NULL when it does not exist.  Caller frees. */
 char *cas__beside_executable(const char *relative);
 
+/* True when the running executable lies inside the build tree it was built
+ * in (the castellan of build/host, or a test) and is not an installed one
+ * (no plugin folder of its own beside it, even when installed to a prefix
+ * inside the build tree).  Only then are the build tree's plugins and the
+ * source tree's presets looked at: an installed castellan uses only what is
+ * installed. */
+int cas__running_from_build_tree(void);
+
 #endif

@@ -110,7 +110,7 @@ int cas__plugin_search_path(const char *cli_path, struct cas__strlist *out)
     free(beside_exe);
     if (!rc)
         rc = push_folders(out, CASTELLAN_PLUGIN_INSTALL_DIR);
-    if (!rc && is_directory(CASTELLAN_BUILD_PLUGIN_DIR))
+    if (!rc && cas__running_from_build_tree() && is_directory(CASTELLAN_BUILD_PLUGIN_DIR))
         rc = push_folders(out, CASTELLAN_BUILD_PLUGIN_DIR);
     if (rc)
         cas__strlist_free(out);

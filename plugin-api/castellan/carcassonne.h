@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 1
+#define CAS_CARC_ABI_MINOR 2
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -298,11 +298,15 @@ struct cas_carc_expansion {
      * the expansion's own, validated by the host.  *xctx is handed to every
      * hook; allocate it with host->alloc.  Return CAS_OK or CAS_EOPTION
      * (*bad_option set to the index in options; the host then names that
-     * option) / other CAS_E* after host->set_error. */
+     * option) / other CAS_E* after host->set_error.  Whatever init
+     * returns, the teardown below runs if *xctx was set. */
     int (*init)(const struct cas_carc_api *api, const struct cas_host *host,
                 const cas_carc_game *game,
                 const struct cas_option_value *options, size_t n_options,
                 void **xctx, size_t *bad_option);
+    /* Once per game, last: release *xctx.  Since 1.2 prefer fini_host
+     * below, which is handed the host init received; fini is called only
+     * when fini_host is absent.  May be NULL. */
     void (*fini)(void *xctx);
     /* Fill a fresh state block (zeroed before the call). */
     void (*state_init)(void *xctx, cas_carc *c, void *xstate);
@@ -315,6 +319,12 @@ struct cas_carc_expansion {
     const struct cas_carc_hooks *hooks;
     const struct cas_carc_phase *phases;
     size_t n_phases;
+
+    /* ---- 1.2 */
+    /* Once per game, last, instead of fini: release xctx, typically with
+     * host->release(host->ctx, xctx).  host is the table init received.
+     * May be NULL. */
+    void (*fini_host)(void *xctx, const struct cas_host *host);
 };
 
 #ifdef __cplusplus

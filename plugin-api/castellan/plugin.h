@@ -55,6 +55,15 @@ extern "C" {
 #define CAS_HAS_FIELD(ptr, type, field) \
     ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
 
+/* Initialising a sized struct with its struct_size and the fields named,
+ * the rest zero, clean under -Wall -Wextra (a positional `{ sizeof x }`
+ * warns of missing initialisers):
+ *   static const struct cas_plugin desc = { CAS_SIZED(struct cas_plugin), .id = "x" };
+ *   struct cas_event e = CAS_INIT(struct cas_event, .kind = CAS_EVENT_INFO);
+ * CAS_INIT needs at least one field after the type. */
+#define CAS_SIZED(type) .struct_size = sizeof(type)
+#define CAS_INIT(type, ...) ((type){CAS_SIZED(type), __VA_ARGS__})
+
 /* Build fingerprint: sizes of pointer, long and size_t, and byte order.
  * A plugin whose fingerprint differs from the host's was built for another
  * platform and is refused before any of its functions is called. */

@@ -152,9 +152,16 @@ int cas__carc_init_expansions(struct cas_game *g, const struct cas_game_params *
 
 void cas__carc_fini_expansions(struct cas_game *g)
 {
-    for (int i = 0; i < g->nexp; i++)
-        if (g->exp[i].xctx && g->exp[i].desc->fini)
-            g->exp[i].desc->fini(g->exp[i].xctx);
+    for (int i = 0; i < g->nexp; i++) {
+        const struct cas_carc_expansion *d = g->exp[i].desc;
+        void *xctx = g->exp[i].xctx;
+        if (!xctx)
+            continue;
+        if (CAS_HAS_FIELD(d, struct cas_carc_expansion, fini_host) && d->fini_host)
+            d->fini_host(xctx, g->host);
+        else if (d->fini)
+            d->fini(xctx);
+    }
 }
 
 void cas__carc_init_xstates(struct cas_state *s)

@@ -197,9 +197,13 @@ void discard_card(cas_state *s, uint8_t card);
 bool matrix_attached(const struct kingdom *k, int row, int col);
 /* True when the stack is a Dangler of player p's Kingdom right now. */
 bool stack_dangles(const struct kingdom *k, int stack);
-/* True when moving the top card of `src` onto `dst` (-1: nowhere, the card
- * leaves the Kingdom) would leave a hole behind in the layout. */
-bool move_leaves_hole(const struct kingdom *k, int src, int dst);
+/* True when moving the top card of `src` onto `dst` would make a hole that
+ * the layout does not have now: behind the card, or where it lands (a card
+ * under an empty cell, or right of one).  docs/rules/castles-cards.md, 16. */
+bool move_makes_hole(const struct kingdom *k, int src, int dst);
+/* Why holder's Kingdom cannot keep card (a static phrase such as "a WIFE
+ * needs a CASTLE"), or NULL when it can. */
+const char *unkeepable_reason(const cas_state *s, int holder, uint8_t card);
 /* The stack a LANDS/FRUITS/SERFS card of `row` joins (no choice in the rules). */
 int matrix_home(const struct kingdom *k, int row);
 /* Count of the 18 things a complete Kingdom needs that p already has. */

@@ -38,10 +38,11 @@ bool stack_dangles(const struct kingdom *k, int stack)
         return false;
     if (stack < S_GENERAL)
         return !matrix_attached(k, stack / COLS, stack % COLS);
+    /* with or without a CASTLE: docs/rules/castles-cards.md, 14 */
     if (stack == S_CHAMPION || stack == S_ARMS)
-        return k->castle != NO_CARD && k->st[S_GENERAL].n == 0;
+        return k->st[S_GENERAL].n == 0;
     if (stack >= S_WIZARD0)
-        return k->castle != NO_CARD && k->wizard[(stack - S_WIZARD0) / 2] == NO_CARD;
+        return k->wizard[(stack - S_WIZARD0) / 2] == NO_CARD;
     return false;
 }
 
@@ -50,19 +51,30 @@ static int count_after(const struct kingdom *k, int stack, int src, int dst)
     return k->st[stack].n - (stack == src) + (stack == dst);
 }
 
-bool move_leaves_hole(const struct kingdom *k, int src, int dst)
+/* The holes of the layout were the top card of src moved onto dst (src -1:
+ * as it is), one bit per matrix cell and per wizard column's MINION stack. */
+static unsigned holes(const struct kingdom *k, int src, int dst)
 {
-    if (count_after(k, src, src, dst) > 0)
-        return false;
-    if (src < S_GENERAL) {
-        int row = src / COLS, col = src % COLS;
-        if (row + 1 < 3 && count_after(k, MATRIX_STACK(row + 1, col), src, dst) > 0)
-            return true;
-        return col + 1 < COLS && count_after(k, MATRIX_STACK(row, col + 1), src, dst) > 0;
-    }
-    if (src >= S_WIZARD0 && (src - S_WIZARD0) % 2 == 0)
-        return count_after(k, src + 1, src, dst) > 0; /* MAGICK under no MINION */
-    return false;
+    unsigned mask = 0;
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < COLS; col++) {
+            if (count_after(k, MATRIX_STACK(row, col), src, dst) > 0)
+                continue;
+            bool below = row + 1 < 3 && count_after(k, MATRIX_STACK(row + 1, col), src, dst) > 0;
+            bool right = col + 1 < COLS && count_after(k, MATRIX_STACK(row, col + 1), src, dst) > 0;
+            if (below || right)
+                mask |= 1u << MATRIX_STACK(row, col);
+        }
+    for (int w = 0; w < COLS; w++)
+        if (count_after(k, MINION_STACK(w), src, dst) == 0 &&
+            count_after(k, MAGICK_STACK(w), src, dst) > 0)
+            mask |= 1u << MINION_STACK(w);
+    return mask;
+}
+
+bool move_makes_hole(const struct kingdom *k, int src, int dst)
+{
+    return (holes(k, src, dst) & ~holes(k, -1, -1)) != 0;
 }
 
 int matrix_home(const struct kingdom *k, int row)
@@ -157,24 +169,40 @@ static void column_card_options(uint8_t card, const uint8_t *slots, int first_pl
     actions_add(out, act(K_DISCARD, card, 0));
 }
 
+const char *unkeepable_reason(const cas_state *s, int holder, uint8_t card)
+{
+    const struct kingdom *k = &s->k[holder];
+    switch (type_of(s, card)) {
+    case T_CASTLE:
+        return k->castle != NO_CARD ? "a second CASTLE" : NULL;
+    case T_WIFE:
+        if (k->castle == NO_CARD)
+            return "a WIFE needs a CASTLE";
+        return k->wife != NO_CARD && value_of(s, k->wife) >= value_of(s, card)
+                   ? "the WIFE kept is worth as much or more" : NULL;
+    case T_HEIR:
+        if (k->wife == NO_CARD)
+            return "an HEIR needs a WIFE";
+        return k->nheirs >= MAX_HEIRS ? "three HEIRs already" : NULL;
+    default:
+        return NULL;
+    }
+}
+
 void placement_options(const cas_state *s, int holder, uint8_t card, struct action_list *out)
 {
     const struct kingdom *k = &s->k[holder];
     int type = type_of(s, card);
-    bool home = true;
-    if (type == T_CASTLE)
-        home = k->castle == NO_CARD;
-    else if (type == T_WIFE) {
-        home = false;
-        if (k->castle != NO_CARD &&
-            (k->wife == NO_CARD || value_of(s, k->wife) < value_of(s, card)))
+    bool home = !unkeepable_reason(s, holder, card);
+    if (type == T_WIFE) {
+        /* a WIFE beside a kept one is an Upgrade: keeping the old is a choice */
+        if (home)
             actions_add(out, act(K_PLACE, card, P_WIFE));
-        if (k->castle == NO_CARD || k->wife != NO_CARD)
+        if (!home || k->wife != NO_CARD)
             actions_add(out, act(K_DISCARD, card, 0));
         return;
-    } else if (type == T_HEIR)
-        home = k->wife != NO_CARD && k->nheirs < MAX_HEIRS;
-    else if (type_is_noble(type)) {
+    }
+    if (type_is_noble(type)) {
         column_card_options(card, k->noble, P_NOBLE0, out);
         return;
     } else if (type_is_wizard(type)) {

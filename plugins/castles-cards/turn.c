@@ -298,7 +298,7 @@ static void move_options(const cas_state *s, int p, struct action_list *out)
             continue;
         int col = stack_column(src), first = src < S_GENERAL ? P_NOBLE0 : P_WIZARD0;
         for (int to = col - 1; to <= col + 1; to += 2)
-            if (to >= 0 && to < COLS && !move_leaves_hole(k, src, stack_in_column(src, to)))
+            if (to >= 0 && to < COLS && !move_makes_hole(k, src, stack_in_column(src, to)))
                 actions_add(out, act(K_MOVE, src, first + to));
     }
     for (int c = 0; c + 1 < COLS; c++)
@@ -458,7 +458,12 @@ static void warlock(cas_state *s, int w, const struct cas_event_sink *ev)
 static void snatch(cas_state *s, int w, const struct cas_event_sink *ev)
 {
     int p = opponent(s->turn);
-    note(ev, p, "%s's SORCERER snatches %s", player_name(p), kind_of(s, s->hand[0])->name);
+    const char *why = unkeepable_reason(s, p, s->hand[0]);
+    if (why)
+        note(ev, p, "%s's SORCERER snatches %s, which %s cannot keep (%s)", player_name(p),
+             kind_of(s, s->hand[0])->name, player_name(p), why);
+    else
+        note(ev, p, "%s's SORCERER snatches %s", player_name(p), kind_of(s, s->hand[0])->name);
     discard_wizard(s, p, w);
     place_step(s, p, AFTER_TURN, ev);
 }

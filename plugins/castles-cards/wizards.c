@@ -7,8 +7,9 @@
  */
 #include "castles.h"
 
-/* The middle column a WITCH flies over must hold a card. */
-static bool middle_has_card(const struct kingdom *k, int stack)
+/* The middle column a WITCH flies over must hold a card.  The WITCH itself
+ * does not count: it is discarded as its power is used (docs/rules, 29). */
+static bool middle_has_card(const struct kingdom *k, int stack, int witch_col)
 {
     if (stack < S_GENERAL) {
         if (k->noble[1] != NO_CARD)
@@ -18,7 +19,7 @@ static bool middle_has_card(const struct kingdom *k, int stack)
                 return true;
         return false;
     }
-    return k->wizard[1] != NO_CARD || k->st[MINION_STACK(1)].n > 0 ||
+    return (k->wizard[1] != NO_CARD && witch_col != 1) || k->st[MINION_STACK(1)].n > 0 ||
            k->st[MAGICK_STACK(1)].n > 0;
 }
 
@@ -31,7 +32,7 @@ static void witch_options(const cas_state *s, int p, int w, struct action_list *
         if ((src >= S_GENERAL && src < S_WIZARD0) || stack_column(src) != 0)
             continue;
         int dst = stack_in_column(src, 2);
-        if (k->st[src].n > 0 && middle_has_card(k, src) && !move_leaves_hole(k, src, dst))
+        if (k->st[src].n > 0 && middle_has_card(k, src, w) && !move_makes_hole(k, src, dst))
             actions_add(out, act(K_WITCH, P_WIZARD0 + w, src));
     }
 }

@@ -29,7 +29,6 @@ const struct cas_plugin *cas_plugin_entry(void);
 
 struct toll_ctx {
     const struct cas_carc_api *api;
-    const struct cas_host *host;
     int toll_attr;
     int gate_kind;
 };
@@ -42,6 +41,9 @@ struct toll_state {
 /* The services table, as init received it (read-only copy for the hooks of
  * the small FIRST-answer expansions below, which have no init). */
 static struct cas_carc_api toll_api_copy;
+/* The teardown of an expansion built for 1.1, which had no fini_host, must
+ * find its host by itself: here, the one toll_init saw last. */
+static const struct cas_host *legacy_host;
 
 static int toll_init(const struct cas_carc_api *api, const struct cas_host *host,
                      const cas_carc_game *game, const struct cas_option_value *options,
@@ -54,18 +56,26 @@ static int toll_init(const struct cas_carc_api *api, const struct cas_host *host
     if (!ctx)
         return CAS_ENOMEM;
     ctx->api = api;
-    ctx->host = host;
     toll_api_copy = *api;
+    legacy_host = host;
     ctx->toll_attr = api->attribute_index(game, "toll");
     ctx->gate_kind = api->tile_kind_index(game, "GATE");
     *xctx = ctx;
     return ctx->toll_attr >= 0 && ctx->gate_kind >= 0 ? CAS_OK : CAS_EDATA;
 }
 
-static void toll_fini(void *xctx)
+static int teardowns; /* fini and fini_host calls, for the teardown test */
+
+static void toll_fini_host(void *xctx, const struct cas_host *host)
 {
-    struct toll_ctx *ctx = xctx;
-    ctx->host->release(ctx->host->ctx, ctx);
+    teardowns++;
+    host->release(host->ctx, xctx);
+}
+
+static void toll_fini_1_1(void *xctx)
+{
+    teardowns += 100;
+    legacy_host->release(legacy_host->ctx, xctx);
 }
 
 static int toll_check(void *xctx, const cas_carc *c, const void *xstate)
@@ -303,7 +313,8 @@ static const struct cas_carc_expansion toll_expansion = {
     .n_figures = 1,
     .state_size = sizeof(struct toll_state),
     .init = toll_init,
-    .fini = toll_fini,
+    .fini = toll_fini_1_1,
+    .fini_host = toll_fini_host,
     .state_check = toll_check,
     .render = toll_render,
     .hooks = &toll_hooks,
@@ -508,6 +519,30 @@ static void test_first_answer_wins(void **unused)
     city_duel(&strong, &weak, (const int64_t[]){10, 0});
 }
 
+/* fini_host (1.2) is called with the host and wins over fini; a 1.1
+ * descriptor, too short to hold fini_host, still gets its fini. */
+static void test_teardown_gets_the_host(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    teardowns = 0;
+    open_with_toll(&g, "tiles=*:0,D:1,BIG:1,W:2");
+    cas_test_game_close(&g);
+    assert_int_equal(teardowns, 1);
+
+    static struct cas_carc_expansion legacy;
+    legacy = toll_expansion;
+    legacy.struct_size = offsetof(struct cas_carc_expansion, fini_host);
+    legacy.abi_minor = 1;
+    static struct cas_expansion_ref ref;
+    ref = toll_ref(&legacy);
+    const char *opts[] = {"tiles=*:0,D:1,BIG:1,W:2", NULL};
+    teardowns = 0;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, &ref, 1);
+    cas_test_game_close(&g);
+    assert_int_equal(teardowns, 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_abi_major_refused),
         cmocka_unit_test(test_first_answer_wins),
         cmocka_unit_test(test_tile_from_hand),
+        cmocka_unit_test(test_teardown_gets_the_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,9 +110,12 @@ static void dangling_stacks_and_army(void **unused)
     cc_expect_kingdom(&g, 1, "general=general40 champion=champion20");
     const struct kingdom *red = &cc_state(&g)->k[0];
     assert_true(stack_dangles(red, MATRIX_STACK(2, 0)));
-    assert_false(stack_dangles(red, S_ARMS)); /* pre-CASTLE the ARMY does not dangle */
+    /* ARMS with no GENERAL to stack beneath dangles, CASTLE or not (14) */
+    assert_true(stack_dangles(red, S_ARMS));
     cc_give(&g, 0, "castle", "castle");
-    assert_true(stack_dangles(red, S_ARMS)); /* after a CASTLE it needs a GENERAL */
+    assert_true(stack_dangles(red, S_ARMS));
+    const struct kingdom *blue = &cc_state(&g)->k[1];
+    assert_false(stack_dangles(blue, S_CHAMPION)); /* under a GENERAL */
     cas_test_game_close(&g);
 }
 

@@ -102,6 +102,26 @@ static void moves_need_a_castle_and_leave_no_hole(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A Move may not make a hole where the card lands either (decision 16):
+ * FRUITS under a NOBLE with no LANDS would hang under an empty cell. */
+static void moves_make_no_hole_where_they_land(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open(&g, NULL);
+    cc_layout(&g, 0, "castle=castle n1=duke50 n2=count50 n1.lands=lands10,lands20 "
+                     "n1.fruits=fruits10,fruits20");
+    cc_start(&g, 0);
+    cc_expect_legal(&g, "move n1.fruits n2", 0);
+    cas_test_play(&g, "move n1.lands n2");
+    cc_draw(&g, "serfs10"); /* Blue's turn */
+    cc_expect_legal(&g, "move n1.fruits n2", 1); /* now under n2's LANDS */
+    cas_test_play(&g, "move n1.fruits n2");
+    cc_expect_kingdom(&g, 0, "castle=castle n1=duke50 n2=count50 n1.lands=lands10 "
+                             "n2.lands=lands20 n1.fruits=fruits10 n2.fruits=fruits20");
+    cas_test_game_close(&g);
+}
+
 static void nothing_to_do_passes(void **unused)
 {
     (void)unused;
@@ -269,6 +289,7 @@ int main(void)
         cmocka_unit_test(wife_and_heir_count_then_go),
         cmocka_unit_test(top_off_a_stack),
         cmocka_unit_test(moves_need_a_castle_and_leave_no_hole),
+        cmocka_unit_test(moves_make_no_hole_where_they_land),
         cmocka_unit_test(nothing_to_do_passes),
         cmocka_unit_test(spent_deck_ends_the_game),
         cmocka_unit_test(deck_spent_mid_sacrifice),

@@ -105,6 +105,22 @@ static void danglers_cover_war_heirs_last_first(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A victim without a CASTLE: its CHAMPION with no GENERAL above it is a
+ * Dangler all the same (decision 14), offered beside the ARMY as a source. */
+static void castleless_victim_gives_a_dangling_champion(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "castle=castle general=general50 champion=champion30 arms=arms20",
+                 "n1=duke70 champion=champion20", 0);
+    cas_test_play(&g, "war nobles"); /* 100 */
+    assert_string_equal(cc_legal(&g), "lose champion\nlose army\nlose nobles\n");
+    cas_test_play(&g, "lose champion"); /* CHAMPION 20: 80 left; only the DUKE remains */
+    cc_expect_kingdom(&g, 1, "");
+    assert_string_equal(cc_discards(&g), "general50 champion30 arms20 champion20 duke70");
+    cas_test_game_close(&g);
+}
+
 static void shortfall_nothing_covers_is_forgiven(void **unused)
 {
     (void)unused;
@@ -126,6 +142,7 @@ int main(void)
         cmocka_unit_test(army_defends_in_layers),
         cmocka_unit_test(war_on_wizards_magick_minion_wizard),
         cmocka_unit_test(danglers_cover_war_heirs_last_first),
+        cmocka_unit_test(castleless_victim_gives_a_dangling_champion),
         cmocka_unit_test(shortfall_nothing_covers_is_forgiven),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,25 @@ static void witch_skips_a_row(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A WITCH is no middle card of its own flight: it is discarded as its power
+ * is used, so a middle column holding only the WITCH is empty (decision 29). */
+static void witch_is_not_its_own_middle_card(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "castle=castle w1=mage20 w2=witch20 w1.minion=minion10,minion20", "", 0);
+    cc_expect_legal(&g, "witch w2 w1.minion", 0);
+    cas_test_game_close(&g);
+
+    cc_open_with(&g, "castle=castle w1=mage20 w2=witch20 w1.minion=minion10,minion20 "
+                     "w2.minion=minion30", "", 0);
+    cas_test_play(&g, "witch w2 w1.minion");
+    cc_expect_kingdom(&g, 0, "castle=castle w1=mage20 w1.minion=minion10 w2.minion=minion30 "
+                             "w3.minion=minion20");
+    assert_string_equal(cc_discards(&g), "witch20");
+    cas_test_game_close(&g);
+}
+
 static void magician_blocks_the_next_draw(void **unused)
 {
     (void)unused;
@@ -232,6 +251,24 @@ static void snatched_card_wins_for_the_sorcerer(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A snatch is offered even for a card the snatcher cannot keep — denying it
+ * is the point — and the event says the card is lost (decision 32). */
+static void sorcerer_snatch_of_an_unkeepable_card_says_so(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    cc_open_with(&g, "castle=castle", "w1=sorcerer20", 0);
+    cc_draw(&g, "wife30");
+    assert_string_equal(cc_legal(&g), "snatch w1\nlet go\n");
+    cas_test_play(&g, "snatch w1");
+    assert_non_null(strstr(g.events, "Blue's SORCERER snatches wife30, which Blue cannot keep "
+                                     "(a WIFE needs a CASTLE)"));
+    cc_expect_kingdom(&g, 0, "castle=castle");
+    cc_expect_kingdom(&g, 1, "");
+    assert_string_equal(cc_discards(&g), "sorcerer20 wife30");
+    cas_test_game_close(&g);
+}
+
 /* A MAGE's Draw Discard is a draw the SORCERER may snatch. */
 static void sorcerer_snatches_a_mage_draw(void **unused)
 {
@@ -277,6 +314,7 @@ int main(void)
         cmocka_unit_test(warlock_answers_a_magician),
         cmocka_unit_test(accepted_block_holds),
         cmocka_unit_test(witch_skips_a_row),
+        cmocka_unit_test(witch_is_not_its_own_middle_card),
         cmocka_unit_test(magician_blocks_the_next_draw),
         cmocka_unit_test(mage_takes_top_discard_unblocked),
         cmocka_unit_test(sacrifice_draws_two_keeps_one),
@@ -285,6 +323,7 @@ int main(void)
         cmocka_unit_test(sorcerer_snatches_victory),
         cmocka_unit_test(snatched_card_wins_for_the_sorcerer),
         cmocka_unit_test(sorcerer_snatches_a_mage_draw),
+        cmocka_unit_test(sorcerer_snatch_of_an_unkeepable_card_says_so),
         cmocka_unit_test(adept_blocks_the_next_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,12 @@
 /*
  * test_plugins_cmd.c — `castellan plugins`: one line per plugin found,
- * usable or refused, descriptor checks included; usage errors.
+ * usable or refused, descriptor checks included; --ids for scripts; usage
+ * errors.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "loader_fixtures.h"
@@ -84,6 +86,47 @@ static void test_command_scans_the_given_path(void **state)
     assert_int_equal(cas__cmd_plugins(2, (char *[]){"plugins", arg, NULL}), 0);
 }
 
+/* What cas__cmd_plugins writes to stdout for argv, into got; its status. */
+static int run_capturing(char **argv, int argc, char *got, size_t cap)
+{
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(out), STDOUT_FILENO) >= 0);
+    int status = cas__cmd_plugins(argc, argv);
+    fflush(stdout);
+    assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+    close(saved);
+    rewind(out);
+    size_t len = fread(got, 1, cap - 1, out);
+    got[len] = '\0';
+    fclose(out);
+    return status;
+}
+
+/* --ids KIND: the usable plugins' ids of that kind, nothing refused (the
+ * shadowed fixgame 2.0 is not listed again).  The build tree's plugins
+ * follow the given path's. */
+static void test_ids_for_scripts(void **state)
+{
+    (void)state;
+    char arg[4096], got[4096];
+    snprintf(arg, sizeof arg, "--plugin-path=%s/good:%s/shadow", fixture_base(), fixture_base());
+    assert_int_equal(run_capturing((char *[]){"plugins", arg, "--ids", "game", NULL}, 4, got,
+                                   sizeof got), 0);
+    assert_memory_equal(got, "fixgame\nothergame\n", 18);
+    assert_null(strstr(got + 1, "fixgame"));
+    assert_int_equal(run_capturing((char *[]){"plugins", arg, "--ids=expansion", NULL}, 3, got,
+                                   sizeof got), 0);
+    assert_memory_equal(got, "exp-a\nexp-b\nexp-c\nexp-d\nexp-e\nexp-other\n", 40);
+    assert_null(strstr(got, "fixgame"));
+    assert_int_equal(run_capturing((char *[]){"plugins", arg, "--ids", "games", NULL}, 4, got,
+                                   sizeof got), 2);
+    assert_string_equal(got, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -91,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_lists_a_small_vtable_as_refused),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_command_scans_the_given_path),
+        cmocka_unit_test(test_ids_for_scripts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

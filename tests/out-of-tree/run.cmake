@@ -45,3 +45,9 @@ foreach(id carcassonne oot-pkg-config oot-find-package)
     message(FATAL_ERROR "installed castellan does not list ${id} from ${plugin_dir} (${rc}):\n${listing}")
   endif()
 endforeach()
+
+# ... and never looks into the build tree it was built from.
+string(FIND "${listing}" "${BUILD_DIR}/plugins/" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "installed castellan scans its build tree ${BUILD_DIR}:\n${listing}")
+endif()

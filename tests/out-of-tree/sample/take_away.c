@@ -29,10 +29,10 @@ struct cas_state {
 };
 
 static const struct cas_option_spec options[] = {
-    {sizeof(struct cas_option_spec), "stones", CAS_OPTION_INT, "10", 1, 100, NULL,
-     "stones on the pile at the start"},
-    {sizeof(struct cas_option_spec), "max-take", CAS_OPTION_INT, "2", 1, 9, NULL,
-     "most stones one turn may take"},
+    {CAS_SIZED(struct cas_option_spec), .name = "stones", .type = CAS_OPTION_INT,
+     .default_value = "10", .min = 1, .max = 100, .help = "stones on the pile at the start"},
+    {CAS_SIZED(struct cas_option_spec), .name = "max-take", .type = CAS_OPTION_INT,
+     .default_value = "2", .min = 1, .max = 9, .help = "most stones one turn may take"},
 };
 
 /* The host validated every value against the specs; a plugin still checks
@@ -155,8 +155,9 @@ static int apply(cas_state *state, cas_action action, const struct cas_event_sin
     else
         state->turn = (state->turn + 1) % state->game->nplayers;
     if (events && state->winner >= 0) {
-        struct cas_event end = {sizeof end, CAS_EVENT_END, player, CAS_VIEWER_PUBLIC, 1,
-                                "the last stone is taken"};
+        struct cas_event end = CAS_INIT(struct cas_event, .kind = CAS_EVENT_END,
+                                        .player = player, .visible_to = CAS_VIEWER_PUBLIC,
+                                        .points = 1, .text = "the last stone is taken");
         events->emit(events->ctx, &end);
     }
     return CAS_OK;
@@ -274,7 +275,7 @@ static int render(const cas_state *state, int viewer, enum cas_render_format for
 }
 
 static const struct cas_game_vtable vtable = {
-    .struct_size = sizeof vtable,
+    CAS_SIZED(struct cas_game_vtable),
     .game_new = game_new,
     .game_free = game_free,
     .state_new = state_new,
@@ -297,7 +298,7 @@ static const struct cas_game_vtable vtable = {
 };
 
 static const struct cas_plugin descriptor = {
-    .struct_size = sizeof descriptor,
+    CAS_SIZED(struct cas_plugin),
     .abi_major = CAS_ABI_MAJOR,
     .abi_minor = CAS_ABI_MINOR,
     .fingerprint = CAS_BUILD_FINGERPRINT,

@@ -1,0 +1,67 @@
+# bash completion for castellan — installed to
+# share/bash-completion/completions/castellan.  Everything it offers is
+# asked of castellan itself (commands from --help, flags from each
+# command's --help, ids from `castellan plugins --ids`), so it stays true
+# as commands and plugins come and go.
+
+_castellan_commands()
+{
+    "$1" --help 2>/dev/null | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'
+}
+
+_castellan_flags()
+{
+    "$1" "$2" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u
+}
+
+# The ids of KIND, or for a comma list the ids after what is typed so far.
+_castellan_ids()
+{
+    local exe=$1 kind=$2 cur=$3 head=
+    [[ $cur == *,* ]] && head=${cur%,*},
+    local ids
+    ids=$("$exe" plugins --ids "$kind" 2>/dev/null | sed "s/^/$head/")
+    COMPREPLY=($(compgen -W "$ids" -- "$cur"))
+    if [[ $kind == expansion ]]; then
+        compopt -o nospace 2>/dev/null || true
+    fi
+}
+
+_castellan()
+{
+    local cur prev exe=${COMP_WORDS[0]}
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    if ((COMP_CWORD == 1)); then
+        COMPREPLY=($(compgen -W "$(_castellan_commands "$exe") --help --version" -- "$cur"))
+        return
+    fi
+    local command=${COMP_WORDS[1]}
+    case $prev in
+    --game)
+        _castellan_ids "$exe" game "$cur"; return ;;
+    --expansions)
+        _castellan_ids "$exe" expansion "$cur"; return ;;
+    --ids)
+        COMPREPLY=($(compgen -W "game expansion all" -- "$cur")); return ;;
+    --config|--database|-o)
+        COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --plugin-path)
+        COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    esac
+    if [[ $command == help ]] && ((COMP_CWORD == 2)); then
+        COMPREPLY=($(compgen -W "$(_castellan_commands "$exe")" -- "$cur"))
+        return
+    fi
+    if [[ $command == check ]] && ((COMP_CWORD == 2)) && [[ $cur != -* ]]; then
+        _castellan_ids "$exe" game "$cur"
+        return
+    fi
+    if [[ $command == import ]] && [[ $cur != -* ]]; then
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return
+    fi
+    COMPREPLY=($(compgen -W "$(_castellan_flags "$exe" "$command")" -- "$cur"))
+}
+
+complete -F _castellan castellan

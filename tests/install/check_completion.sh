@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# check_completion.sh EXE_DIR COMPLETION — the installed bash completion
+# offers commands, a command's flags, game ids and comma-separated
+# expansion ids, asked of the castellan in EXE_DIR.
+# Not -e: a completion function may end on a false test.
+set -u
+PATH=$1:$PATH
+# shellcheck source=/dev/null
+source "$2"
+fail=0
+expect() {
+    local want=$1; shift
+    COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+    _castellan
+    if [[ "${COMPREPLY[*]}" != "$want" ]]; then
+        echo "completing '$*': got '${COMPREPLY[*]}', want '$want'"; fail=1
+    fi
+}
+expect "play plugins" castellan p
+expect "resume replay" castellan help re
+expect "--game" castellan play --ga
+expect "carcassonne castles-cards" castellan play --game ca
+expect "carcassonne castles-cards" castellan check ca
+expect "inns-cathedrals,traders-builders" castellan play --expansions inns-cathedrals,t
+expect "game" castellan plugins --ids g
+exit $fail
