@@ -85,6 +85,7 @@ static int layout(struct cas_game *g)
 {
     int tiles = 0, cells = 0, nodes = 0, figs = 0;
     for (int k = 0; k < g->nkinds; k++) {
+        g->multi_cell |= g->kinds[k].ncells > 1;
         tiles += g->kinds[k].count;
         cells += g->kinds[k].count * g->kinds[k].ncells;
         nodes += g->kinds[k].count * g->kinds[k].nf;
@@ -105,8 +106,11 @@ static int layout(struct cas_game *g)
     while (2 * g->bag_tree_step <= g->nkinds)
         g->bag_tree_step *= 2;
     g->hash_size = 64;
-    while (g->hash_size < 2 * g->cap_cells)
+    g->hash_shift = 64 - 6;
+    while (g->hash_size < 2 * g->cap_cells) {
         g->hash_size *= 2;
+        g->hash_shift--;
+    }
     size_t off = align8(sizeof(struct cas_state));
     g->off_bag = off;
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
@@ -114,6 +118,10 @@ static int layout(struct cas_game *g)
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
     g->off_bag_tree = off;
     off = align8(off + (size_t)(g->nkinds + 1) * sizeof(uint16_t));
+    g->off_ghead = off;
+    off = align8(off + CARC_PATTERNS * sizeof(uint16_t));
+    g->off_gcount = off;
+    off = align8(off + CARC_PATTERNS * sizeof(uint16_t));
     g->off_tiles = off;
     off = align8(off + (size_t)g->cap_tiles * sizeof(struct carc_tile));
     g->off_cells = off;
@@ -266,14 +274,21 @@ static void copy_part(struct cas_state *dst, const struct cas_state *src, size_t
     memcpy((char *)dst + off, (const char *)src + off, count * size);
 }
 
-/* The parts of src a state reads: the header and bag, each array up to its
- * count (no code reads past a count: every element is written before its
- * count covers it), the cells hash and the expansion blocks whole.  A
+/* The parts of src a state reads: the header and bag, the open-spot groups
+ * that are non-empty, each array up to its count (no code reads past a
+ * count: every element is written before its count covers it), the cells
+ * hash and the expansion blocks whole.  A
  * mid-game state is mostly unused tails, so this copies about a third. */
 static void copy_used(struct cas_state *dst, const struct cas_state *src)
 {
     const struct cas_game *g = src->game;
-    memcpy(dst, src, g->off_tiles);
+    memcpy(dst, src, g->off_ghead);
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+        for (uint64_t bits = src->groups[w]; bits; bits &= bits - 1) {
+            int p = w * 64 + __builtin_ctzll(bits);
+            S_GHEAD(dst)[p] = C_GHEAD(src)[p];
+            S_GCOUNT(dst)[p] = C_GCOUNT(src)[p];
+        }
     copy_part(dst, src, g->off_tiles, src->ntiles, sizeof(struct carc_tile));
     copy_part(dst, src, g->off_cells, src->ncells, sizeof(struct carc_cell));
     copy_part(dst, src, g->off_hash, (size_t)g->hash_size, sizeof(uint16_t));

@@ -577,6 +577,7 @@ static void rotate_kind(struct carc_kind *k)
 static void fill_fitmask(struct carc_kind *k)
 {
     memset(k->fitmask, 0, sizeof k->fitmask);
+    memset(k->fitting, 0, sizeof k->fitting);
     if (k->ncells != 1)
         return;
     for (int p = 0; p < CARC_PATTERNS; p++) {
@@ -589,6 +590,8 @@ static void fill_fitmask(struct carc_kind *k)
         for (int rot = 0; rot < 4; rot++)
             if (((k->rot[rot].sig[0] ^ req) & care & k->rot[rot].care[0]) == 0)
                 k->fitmask[p] |= (uint8_t)(1u << rot);
+        if (k->fitmask[p])
+            k->fitting[p / 64] |= 1ull << (p % 64);
     }
 }
 

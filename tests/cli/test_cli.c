@@ -372,6 +372,7 @@ static void test_saves_from_before_engine_speed_2(void **unused)
         {"base-seed18.record", "as game 1 (213 plies, finished)"},
         {"combined-seed1118.record", "as game 2 (339 plies, finished)"},
         {"base-unfinished-seed77.record", "as game 3 (19 plies, unfinished)"},
+        {"base-pool4-seed4.record", "as game 4 (861 plies, finished)"},
     };
     for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
         snprintf(args, sizeof args, "import '%s/%s' --database '%s'", CLI_DATA_DIR,
