@@ -3,6 +3,7 @@
  * key.  The distribution's inih does not pass line numbers to handlers, so
  * we hand it one line per read call from memory and count them ourselves.
  */
+#include <ctype.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,23 +63,54 @@ close_file:
     return rc;
 }
 
-/* A section header "[name]" on this line: report it with its line. */
+/* The length of a section name inih keeps (its MAX_SECTION less the NUL). */
+#define INIH_SECTION_MAX 49
+
+/* Where inih's "[name]" ends: the first ']', unless an inline comment (';'
+ * after white space) comes first; NULL then. */
+static const char *header_end(const char *name)
+{
+    int after_space = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p == ']')
+            return p;
+        if (*p == ';' && after_space)
+            return NULL;
+        after_space = isspace((unsigned char)*p);
+    }
+    return NULL;
+}
+
+/* A section header on this line as inih reads it (a byte order mark on the
+ * first line and any white space isspace() knows skipped, not a line that
+ * continues the previous key's value, the name cut to inih's length):
+ * report it with its line.  The two must agree, or keys would be filed
+ * under another section than the one announced. */
 static void notice_section(struct cas__ini_cursor *cur, const char *line)
 {
-    while (*line == ' ' || *line == '\t')
-        line++;
-    if (*line != '[' || !cur->on_section)
+    const char *start = line;
+    if (cur->line == 1 && strncmp(start, "\xEF\xBB\xBF", 3) == 0)
+        start += 3;
+    while (isspace((unsigned char)*start))
+        start++;
+    if (*start == '\0' || *start == ';' || *start == '#')
+        return; /* a comment or blank line: a key's value may still go on */
+    if (cur->after_key && start > line)
+        return; /* inih continues the previous key's value */
+    if (*start != '[')
         return;
-    const char *close = strchr(line, ']');
+    const char *close = header_end(start + 1);
     if (!close)
         return; /* inih reports the malformed header itself */
-    char name[256];
-    size_t len = (size_t)(close - line - 1);
-    if (len >= sizeof name)
-        len = sizeof name - 1;
-    memcpy(name, line + 1, len);
+    char name[INIH_SECTION_MAX + 1];
+    size_t len = (size_t)(close - start - 1);
+    if (len > INIH_SECTION_MAX)
+        len = INIH_SECTION_MAX;
+    memcpy(name, start + 1, len);
     name[len] = '\0';
-    cur->on_section(cur->user, name);
+    cur->after_key = 0;
+    if (cur->on_section)
+        cur->on_section(cur->user, name);
 }
 
 /* inih's fgets-like reader over the cursor's text. */
@@ -104,13 +136,30 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
+/* Between inih and the caller's handler: inih continues a key's value on
+ * an indented line only after a key. */
+struct key_relay {
+    struct cas__ini_cursor *cur;
+    int (*handler)(void *user, const char *section, const char *name, const char *value);
+    void *user;
+};
+
+static int relay_key(void *relay, const char *section, const char *name, const char *value)
+{
+    struct key_relay *r = relay;
+    r->cur->after_key = 1;
+    return r->handler(r->user, section, name, value);
+}
+
 int cas__ini_parse(const char *text, struct cas__ini_cursor *cur,
                    int (*handler)(void *user, const char *section,
                                   const char *name, const char *value),
                    void *user)
 {
+    struct key_relay relay = {cur, handler, user};
     cur->next = text;
     cur->line = 0;
     cur->long_line = 0;
-    return ini_parse_stream(read_line, cur, handler, user);
+    cur->after_key = 0;
+    return ini_parse_stream(read_line, cur, relay_key, &relay);
 }

@@ -61,6 +61,8 @@ struct cas__ini_cursor {
     int line;             /* current line, 1-based */
     int long_line;        /* first over-long line, or 0 */
     int line_limit;       /* the longest line inih takes, in bytes */
+    int after_key;        /* a key since the last header: inih reads an
+                             indented line as that key's value going on */
     /* Called for every section header line, even one with no keys below
      * it (line is then the header's); may be NULL. */
     void (*on_section)(void *user, const char *name);

@@ -2,6 +2,7 @@
  * games.c — reading games back from the store (for resume, replay, export
  * and listings) and deleting them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,41 @@ static int out_of_memory(struct cas__saves *s)
     return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
 }
 
+/* A file that is ours by its header may still hold rows our schema could
+ * never have written (a table rebuilt by hand, a crafted file): say which. */
+static int damaged(struct cas__saves *s, int64_t id, const char *what)
+{
+    return cas__saves_fail(s, CAS_ECORRUPT, "game %lld is damaged: %s; restore the "
+                           "file from a backup, or remove the game with `castellan "
+                           "saves delete %lld`", (long long)id, what, (long long)id);
+}
+
+/* The games columns of load_header's query that the schema makes NOT NULL. */
+static const struct {
+    int column;
+    const char *name;
+} required_columns[] = {
+    {1, "castellan_version"}, {2, "game_id"}, {3, "game_version"}, {5, "seed"},
+    {6, "status"}, {7, "created_at"}, {8, "updated_at"},
+};
+
+/* The row's required columns are there and its status is one we write. */
+static int check_header_row(struct cas__saves *s, int64_t id, sqlite3_stmt *st)
+{
+    char what[96];
+    for (size_t i = 0; i < sizeof required_columns / sizeof required_columns[0]; i++)
+        if (sqlite3_column_type(st, required_columns[i].column) == SQLITE_NULL) {
+            snprintf(what, sizeof what, "its %s is NULL", required_columns[i].name);
+            return damaged(s, id, what);
+        }
+    const char *status = (const char *)sqlite3_column_text(st, 6);
+    if (!status)
+        return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+    if (strcmp(status, "playing") != 0 && strcmp(status, "finished") != 0)
+        return damaged(s, id, "its status is neither playing nor finished");
+    return CAS_OK;
+}
+
 static int load_header(struct cas__saves *s, int64_t id, struct cas__saves_game *g)
 {
     sqlite3_stmt *st;
@@ -65,6 +101,8 @@ static int load_header(struct cas__saves *s, int64_t id, struct cas__saves_game 
         rc = cas__saves_sql_fail(s, "reading the game");
         goto finalize;
     }
+    if ((rc = check_header_row(s, id, st)))
+        goto finalize;
     g->id = id;
     if (sqlite3_column_type(st, 0) != SQLITE_NULL &&
         !(g->campaign = cas__saves_column_text(st, 0)))
@@ -74,7 +112,7 @@ static int load_header(struct cas__saves *s, int64_t id, struct cas__saves_game 
         goto oom;
     g->seed = (uint64_t)sqlite3_column_int64(st, 5);
     g->status = strcmp((const char *)sqlite3_column_text(st, 6), "finished") == 0
-                    ? CAS__SAVES_FINISHED : CAS__SAVES_PLAYING;
+                    ? CAS__SAVES_FINISHED : CAS__SAVES_PLAYING; /* checked above */
     g->n_actions = (size_t)sqlite3_column_int64(st, 9);
     if (!(g->castellan_version = cas__saves_column_text(st, 1)) ||
         !(g->game.id = cas__saves_column_text(st, 2)) ||
@@ -90,13 +128,23 @@ finalize:
     return rc;
 }
 
-/* Run a query of rows (a, b[, score]) for game `id` into a grown array of
- * elements of `size` bytes; fill() stores one row and returns 0 or -1 on
- * OOM. */
-static int load_rows(struct cas__saves *s, const char *sql, int64_t id,
-                     size_t size, void **items, size_t *n,
-                     int (*fill)(void *item, sqlite3_stmt *st), const char *what)
+/* A row with a NULL in one of its first n columns. */
+static int has_null(sqlite3_stmt *st, int n)
 {
+    for (int i = 0; i < n; i++)
+        if (sqlite3_column_type(st, i) == SQLITE_NULL)
+            return 1;
+    return 0;
+}
+
+/* Run a query of rows (a, b[, score]) of game `id` from `table` into a
+ * grown array of elements of `size` bytes; the first `required` columns
+ * must not be NULL; fill() stores one row and returns 0 or -1 on OOM. */
+static int load_rows(struct cas__saves *s, const char *sql, int64_t id,
+                     const char *table, int required, size_t size, void **items,
+                     size_t *n, int (*fill)(void *item, sqlite3_stmt *st))
+{
+    char what[96];
     sqlite3_stmt *st;
     size_t cap = 0;
     int rc = cas__saves_prepare(s, sql, &st), step;
@@ -104,14 +152,21 @@ static int load_rows(struct cas__saves *s, const char *sql, int64_t id,
         return rc;
     sqlite3_bind_int64(st, 1, id);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (has_null(st, required)) {
+            snprintf(what, sizeof what, "a row of its %s holds a NULL", table);
+            rc = damaged(s, id, what);
+            goto finalize;
+        }
         if (cas__saves_grow(items, *n, &cap, size))
             goto oom;
         void *item = (char *)*items + (*n)++ * size;
         if (fill(item, st))
             goto oom;
     }
-    if (step != SQLITE_DONE)
+    if (step != SQLITE_DONE) {
+        snprintf(what, sizeof what, "reading the %s", table);
         rc = cas__saves_sql_fail(s, what);
+    }
     goto finalize;
 oom:
     rc = out_of_memory(s);
@@ -161,8 +216,8 @@ static int load_actions(struct cas__saves *s, struct cas__saves_game *g)
     g->n_actions = 0;
     int rc = load_rows(s,
         "SELECT ply, actor, text, hash FROM actions WHERE game = ?1 ORDER BY ply;",
-        g->id, sizeof *g->actions, (void **)&g->actions, &g->n_actions,
-        fill_action, "reading the actions");
+        g->id, "actions", 4, sizeof *g->actions, (void **)&g->actions, &g->n_actions,
+        fill_action);
     for (size_t i = 0; !rc && i < g->n_actions; i++)
         if (g->actions[i].ply != i)
             rc = cas__saves_fail(s, CAS_ECORRUPT, "game %lld has no action "
@@ -182,17 +237,17 @@ int cas__saves_game_load(struct cas__saves *s, int64_t id, int with_actions,
     if ((rc = load_header(s, id, out)) ||
         (rc = load_rows(s,
             "SELECT expansion_id, version FROM game_expansions"
-            " WHERE game = ?1 ORDER BY position;", id, sizeof *out->expansions,
-            (void **)&out->expansions, &out->n_expansions, fill_expansion,
-            "reading the expansions")) ||
+            " WHERE game = ?1 ORDER BY position;", id, "expansions", 2,
+            sizeof *out->expansions, (void **)&out->expansions, &out->n_expansions,
+            fill_expansion)) ||
         (rc = load_rows(s,
             "SELECT key, value FROM game_options WHERE game = ?1 ORDER BY position;",
-            id, sizeof *out->options, (void **)&out->options, &out->n_options,
-            fill_option, "reading the options")) ||
+            id, "options", 2, sizeof *out->options, (void **)&out->options,
+            &out->n_options, fill_option)) ||
         (rc = load_rows(s,
             "SELECT name, agent, score FROM players WHERE game = ?1 ORDER BY seat;",
-            id, sizeof *out->players, (void **)&out->players, &out->n_players,
-            fill_player, "reading the players")) ||
+            id, "players", 2, sizeof *out->players, (void **)&out->players,
+            &out->n_players, fill_player)) ||
         (with_actions && (rc = load_actions(s, out))))
         goto fail;
     cas__saves_rollback(s);

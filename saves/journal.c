@@ -218,7 +218,10 @@ int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g)
 {
     int64_t campaign;
     int rc = check_plies(s, g);
-    if (rc || (rc = cas__saves_begin(s)))
+    if (rc)
+        return rc;
+    cas__saves_announce(CAS__SAVES_START, CAS__SAVES_BEGIN);
+    if ((rc = cas__saves_begin(s)))
         return rc;
     if ((rc = campaign_id(s, g->campaign, &campaign)) ||
         (rc = insert_header(s, g, campaign)) ||
@@ -237,7 +240,12 @@ int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g)
         if ((rc = insert_action(s, g->id, a->ply, a->actor, a->text, a->hash)))
             goto rollback;
     }
-    return cas__saves_commit(s);
+    if ((rc = cas__saves_commit(s))) {
+        g->id = 0;
+        return rc;
+    }
+    cas__saves_announce(CAS__SAVES_START, CAS__SAVES_END);
+    return CAS_OK;
 rollback:
     cas__saves_rollback(s);
     g->id = 0;
@@ -248,7 +256,11 @@ int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                       const char *text, uint64_t hash)
 {
     /* Autocommit: the INSERT is its own transaction, durable on return. */
-    return insert_action(s, id, ply, actor, text, hash);
+    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
+    int rc = insert_action(s, id, ply, actor, text, hash);
+    if (rc == CAS_OK)
+        cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
+    return rc;
 }
 
 static int touch_game(struct cas__saves *s, int64_t id, const char *status)
@@ -277,13 +289,17 @@ int cas__saves_touch(struct cas__saves *s, int64_t id)
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
                       size_t n)
 {
+    cas__saves_announce(CAS__SAVES_FINISH, CAS__SAVES_BEGIN);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
     if ((rc = touch_game(s, id, "finished")) ||
         (rc = update_scores(s, id, scores, NULL, n)))
         goto rollback;
-    return cas__saves_commit(s);
+    if ((rc = cas__saves_commit(s)))
+        return rc;
+    cas__saves_announce(CAS__SAVES_FINISH, CAS__SAVES_END);
+    return CAS_OK;
 rollback:
     cas__saves_rollback(s);
     return rc;

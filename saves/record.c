@@ -2,7 +2,8 @@
  * record.c — plain-text game records: the currency of bug reports.
  *
  * A record is a header of "Key: value" lines, a blank line, then one action
- * per line as "PLY ACTOR TEXT #HASH" (docs/saves.md).  Header values are
+ * per line as "PLY ACTOR TEXT #HASH" (docs/saves.md); the hash may be left
+ * out, by a person or a program that cannot compute castellan's.  Header values are
  * single lines: a backslash, control characters and line breaks in names
  * or config text are escaped, so every game round-trips exactly.  Records
  * come from strangers: the parser checks everything and names file:line.
@@ -77,7 +78,7 @@ static void write_header(const struct cas__saves_game *g, FILE *out)
         write_value(out, "Config", g->config_text);
 }
 
-int cas__record_write(const struct cas__saves_game *g, FILE *out)
+int cas__record_write(const struct cas__saves_game *g, FILE *out, int with_hashes)
 {
     for (size_t i = 0; i < g->n_actions; i++)
         if (strpbrk(g->actions[i].text, "\r\n"))
@@ -86,8 +87,10 @@ int cas__record_write(const struct cas__saves_game *g, FILE *out)
     fputc('\n', out);
     for (size_t i = 0; i < g->n_actions; i++) {
         const struct cas__saves_action *a = &g->actions[i];
-        fprintf(out, "%u %d %s #%016llx\n", a->ply, a->actor, a->text,
-                (unsigned long long)a->hash);
+        fprintf(out, "%u %d %s", a->ply, a->actor, a->text);
+        if (with_hashes)
+            fprintf(out, " #%016llx", (unsigned long long)a->hash);
+        fputc('\n', out);
     }
     return fflush(out) == 0 && !ferror(out) ? CAS_OK : CAS_EIO;
 }
@@ -428,22 +431,28 @@ static int finish_header(struct parser *p)
     return CAS_OK;
 }
 
-/* "PLY ACTOR TEXT #HASH" */
+/* The " #HASH" that ends a line (at end) after its third word (text), or
+ * NULL. */
+static const char *find_hash(const char *end, const char *text)
+{
+    for (const char *c = end - 1; text && c > text; c--)
+        if (*c == '#' && c[-1] == ' ')
+            return c;
+    return NULL;
+}
+
+/* "PLY ACTOR TEXT #HASH", or "PLY ACTOR TEXT" */
 static int parse_action_line(struct parser *p, const char *line, size_t len)
 {
     struct cas__saves_game *g = p->g;
     const char *end = line + len, *sp1 = memchr(line, ' ', len), *sp2 = NULL;
-    const char *hash_at = NULL;
     if (sp1)
         sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1));
-    for (const char *c = end - 1; sp2 && c > sp2; c--)
-        if (*c == '#' && c[-1] == ' ') {
-            hash_at = c;
-            break;
-        }
-    if (!hash_at || hash_at - 1 <= sp2 + 1)
-        return syntax(p, "expected an action line 'PLY ACTOR TEXT #HASH', e.g. "
-                      "'0 -1 draw D #0123456789abcdef'");
+    const char *hash_at = find_hash(end, sp2);
+    const char *text_end = hash_at ? hash_at - 1 : end;
+    if (!sp2 || text_end <= sp2 + 1)
+        return syntax(p, "expected an action line 'PLY ACTOR TEXT' or 'PLY ACTOR TEXT "
+                      "#HASH', e.g. '0 -1 draw D' or '0 -1 draw D #0123456789abcdef'");
     uint64_t ply, hash = 0;
     int64_t actor;
     if (parse_u64(line, (size_t)(sp1 - line), &ply) || ply != g->n_actions)
@@ -453,23 +462,24 @@ static int parse_action_line(struct parser *p, const char *line, size_t len)
         actor >= (int64_t)g->n_players)
         return syntax(p, "actor '%.*s' is neither -1 (chance) nor a player 0..%zu",
                       (int)(sp2 - sp1 - 1), sp1 + 1, g->n_players - 1);
-    int hash_ok = end - hash_at - 1 == 16;
-    for (int i = 0; hash_ok && i < 16; i++) {
+    int hash_ok = !hash_at || end - hash_at - 1 == 16;
+    for (int i = 0; hash_at && hash_ok && i < 16; i++) {
         int digit = hex_digit(hash_at[1 + i]);
         hash_ok = digit >= 0;
         hash = hash << 4 | (uint64_t)(digit & 0xf);
     }
     if (!hash_ok)
-        return syntax(p, "the state hash '%.*s' must be 16 hex digits after '#'",
-                      (int)(end - hash_at - 1), hash_at + 1);
+        return syntax(p, "the state hash '%.*s' must be 16 hex digits after '#' (or "
+                      "leave ' #HASH' out)", (int)(end - hash_at - 1), hash_at + 1);
     if (cas__saves_grow((void **)&g->actions, g->n_actions, &p->cap_actions, sizeof *g->actions))
         return oom(p);
     struct cas__saves_action *a = &g->actions[g->n_actions];
     a->ply = (uint32_t)ply;
     a->actor = (int)actor;
     a->hash = hash;
+    a->hashless = !hash_at;
     a->line = p->line;
-    if (!(a->text = copy_span(sp2 + 1, (size_t)(hash_at - 1 - sp2 - 1))))
+    if (!(a->text = copy_span(sp2 + 1, (size_t)(text_end - sp2 - 1))))
         return oom(p);
     g->n_actions++;
     return CAS_OK;

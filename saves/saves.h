@@ -48,6 +48,7 @@ struct cas__saves_action {
     int actor;             /* player index or CAS_ACTOR_CHANCE */
     char *text;            /* canonical action text, no newline */
     uint64_t hash;         /* state hash after the action */
+    int hashless;          /* a record line without #HASH: nothing to check */
     int line;              /* record line it came from; 0 otherwise */
 };
 
@@ -181,12 +182,34 @@ int cas__saves_campaign_standings(struct cas__saves *s, const char *name,
                                   struct cas__saves_standing **out, size_t *n);
 void cas__saves_standings_free(struct cas__saves_standing *st, size_t n);
 
+/* --------------------------------------------------------- test probes */
+
+/* The store's phases that change its files.  A phase announces its BEGIN,
+ * each file change it makes itself rather than through SQLite (STEP: the
+ * link and unlink of a new store) and, when it succeeded, its END. */
+enum cas__saves_phase {
+    CAS__SAVES_CREATE, /* building a new store aside and linking it in */
+    CAS__SAVES_START,  /* cas__saves_game_insert: a game's header */
+    CAS__SAVES_APPEND, /* cas__saves_append: one action */
+    CAS__SAVES_FINISH, /* cas__saves_finish: a game's result */
+    CAS__SAVES_CLOSE,  /* cas__saves_close: SQLite checkpoints the WAL */
+};
+enum cas__saves_moment { CAS__SAVES_BEGIN, CAS__SAVES_STEP, CAS__SAVES_END };
+
+/* NULL, and never set by castellan itself: only the fault injection of a
+ * test build (tests/support/faults.c) points it at a function that stops
+ * or fails the process at a chosen moment of a chosen phase. */
+extern void (*cas__saves_probe)(enum cas__saves_phase phase,
+                                enum cas__saves_moment moment);
+
 /* -------------------------------------------------------- game records */
 
 /* Write g (with its actions) as a plain-text game record: header lines
- * "Key: value", a blank line, then "PLY ACTOR TEXT #HASH" per action.
- * CAS_EINVAL for an action text with a newline, CAS_EIO on write errors. */
-int cas__record_write(const struct cas__saves_game *g, FILE *out);
+ * "Key: value", a blank line, then "PLY ACTOR TEXT #HASH" per action, or
+ * "PLY ACTOR TEXT" without with_hashes (a record another program can
+ * write).  CAS_EINVAL for an action text with a newline, CAS_EIO on write
+ * errors. */
+int cas__record_write(const struct cas__saves_game *g, FILE *out, int with_hashes);
 
 /* Parse a record (text[0..len), named `name` in messages) into *out.
  * Errors are CAS_EPARSE with "NAME:LINE: what is wrong; what would be

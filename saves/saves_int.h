@@ -52,4 +52,12 @@ int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size);
  * migration in its own transaction.  The first also sets application_id. */
 int cas__saves_migrate(struct cas__saves *s, int from, int target);
 
+/* Announce a moment of a phase to cas__saves_probe, if a test set it. */
+static inline void cas__saves_announce(enum cas__saves_phase phase,
+                                       enum cas__saves_moment moment)
+{
+    if (cas__saves_probe)
+        cas__saves_probe(phase, moment);
+}
+
 #endif

@@ -22,6 +22,8 @@
 
 #define HEADER_SIZE 100
 
+void (*cas__saves_probe)(enum cas__saves_phase, enum cas__saves_moment);
+
 /* ------------------------------------------------------------ messages */
 
 int cas__saves_fail(struct cas__saves *s, int code, const char *fmt, ...)
@@ -377,6 +379,18 @@ static int enter_wal(struct cas__saves *s)
                            "setting synchronous mode");
 }
 
+/* Close s (NULL is fine) without announcing it: a store being built or
+ * failing to open is not a phase of its own. */
+static void release_store(struct cas__saves *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->append);
+    sqlite3_close_v2(s->db);
+    free(s->path);
+    free(s);
+}
+
 /* Open path as it is (creating it if create), configure the connection,
  * check what SQLite says the file is, migrate and enter WAL mode. */
 static int open_store(const char *path, int create, int target,
@@ -407,7 +421,7 @@ explain:
 free_store:
     if (rc == CAS_ENOMEM)
         snprintf(err, errlen, "%s: out of memory", path);
-    cas__saves_close(s);
+    release_store(s);
     return rc;
 }
 
@@ -419,17 +433,22 @@ static int create_store(const char *path, int target, char *err, size_t errlen)
 {
     char tmp[4096];
     struct cas__saves *s;
+    cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_BEGIN);
     snprintf(tmp, sizeof tmp, "%s.new-%ld", path, (long)getpid());
     unlink(tmp); /* left by a killed process that had our pid */
     int rc = open_store(tmp, 1, target, &s, err, errlen);
     if (rc == CAS_OK) {
-        cas__saves_close(s); /* checkpoints the WAL into tmp */
+        release_store(s); /* checkpoints the WAL into tmp */
+        cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_STEP);
         if (link(tmp, path) != 0 && errno != EEXIST) {
             snprintf(err, errlen, "%s: cannot create it: %s", path, strerror(errno));
             rc = CAS_EIO;
         }
     }
+    cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_STEP);
     unlink(tmp);
+    if (rc == CAS_OK)
+        cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_END);
     return rc;
 }
 
@@ -463,10 +482,9 @@ void cas__saves_close(struct cas__saves *s)
 {
     if (!s)
         return;
-    sqlite3_finalize(s->append);
-    sqlite3_close_v2(s->db);
-    free(s->path);
-    free(s);
+    cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_BEGIN);
+    release_store(s);
+    cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_END);
 }
 
 int cas__saves_integrity_check(struct cas__saves *s)

@@ -60,7 +60,7 @@ static void put_text(char *line, size_t *len, const char *text)
  * then die of the same signal.  Only async-signal-safe calls. */
 static void report_crash(int sig)
 {
-    char line[512];
+    char line[4096];
     size_t len = 0;
     put_text(line, &len, "\n");
     put_text(line, &len, running->plugin);
@@ -72,6 +72,18 @@ static void report_crash(int sig)
     put_number(line, &len, (uint64_t)running->nplayers);
     put_text(line, &len, " players, at or after ply ");
     put_number(line, &len, running->ply);
+    put_text(line, &len, "\n  reproduce: castellan check ");
+    put_text(line, &len, running->plugin);
+    if (running->expansions[0]) {
+        put_text(line, &len, " --expansions ");
+        put_text(line, &len, running->expansions);
+    }
+    put_text(line, &len, running->rule_flags);
+    put_text(line, &len, running->path_flag);
+    put_text(line, &len, " --seed ");
+    put_number(line, &len, running->seed);
+    put_text(line, &len, " --games 1 --players ");
+    put_number(line, &len, (uint64_t)running->nplayers);
     put_text(line, &len, "\n");
     if (write(STDERR_FILENO, line, len) < 0)
         line[0] = '\0';
@@ -135,6 +147,7 @@ static int check(const struct check_args *a)
         target.min_players = target.max_players = (int)players;
     struct cas__check_options opt = {
         .games = (int)games, .seed = seed, .progress = isatty(fileno(stderr)) ? stderr : NULL,
+        .plugin_path = a->plugin_path,
     };
     struct cas__check_report report;
     catch_crashes(&report);

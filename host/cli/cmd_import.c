@@ -19,9 +19,11 @@ static const char usage[] =
     "\n"
     "Replays the game record FILE (\"-\" for standard input; the format is in\n"
     "docs/saves.md) with the installed plugins, checking that every action\n"
-    "is legal and every state hash equal, then saves it as a new game.\n"
-    "Nothing is saved if anything is wrong.  An unfinished game can then be\n"
-    "continued with `castellan resume ID`.\n";
+    "is legal and every state hash the record gives equal (a record may give\n"
+    "none, as one written by hand or by another program), then saves it as a\n"
+    "new game with every hash.  Nothing is saved if anything is wrong.  Import\n"
+    "never plays on: an unfinished game is saved where the record stops, and\n"
+    "can be continued with `castellan resume ID`.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores. */
@@ -61,6 +63,18 @@ static int settle_result(struct cas__revived *r, struct cas__saves_game *g,
     return status;
 }
 
+/* After action i is replayed: its hash, where the record gave none, is the
+ * one the game computed, so the stored journal checks every action. */
+static int take_hash(void *ctx, struct cas__revived *r, size_t i)
+{
+    struct cas__saves_game *g = ctx;
+    if (g->actions[i].hashless) {
+        g->actions[i].hash = r->session.hash;
+        g->actions[i].hashless = 0;
+    }
+    return CAS_OK;
+}
+
 /* Parse and replay the record; 0 when it may be stored. */
 static int validate(const struct cas__saves_args *a, struct cas__saves_game *g)
 {
@@ -76,7 +90,7 @@ static int validate(const struct cas__saves_args *a, struct cas__saves_game *g)
         return 1;
     }
     int status = 0;
-    if (cas__revive_replay(&r, g->n_actions, 0, NULL, NULL)) {
+    if (cas__revive_replay(&r, g->n_actions, 0, take_hash, g)) {
         fprintf(stderr, "castellan import: %s\n", r.error);
         status = 1;
     } else {

@@ -21,11 +21,13 @@ static const char saves_usage[] =
     "every game.  Resume an unfinished game with `castellan resume ID`.\n";
 
 static const char export_usage[] =
-    "usage: castellan export ID [-o FILE] [--database FILE]\n"
+    "usage: castellan export ID [-o FILE] [--no-hashes] [--database FILE]\n"
     "\n"
     "Writes saved game ID as a plain-text game record (docs/saves.md) to\n"
     "FILE or standard output.  `castellan import FILE` replays it into a\n"
-    "store anywhere; attach it to a bug report.\n";
+    "store anywhere; attach it to a bug report.  --no-hashes leaves out the\n"
+    "state hash of every action, as a record written by hand or by another\n"
+    "program would (import then checks every action's legality only).\n";
 
 static const char campaign_usage[] =
     "usage: castellan campaign list [--database FILE]\n"
@@ -162,7 +164,8 @@ int cas__cmd_export(int argc, char **argv)
     struct cas__saves *s;
     struct cas__saves_game g;
     int64_t id;
-    int status = cas__saves_args_load_game(&a, "export", argc, argv, CAS__ARG_OUTPUT,
+    int status = cas__saves_args_load_game(&a, "export", argc, argv,
+                                           CAS__ARG_OUTPUT | CAS__ARG_NO_HASHES,
                                            export_usage, &s, &id, &g);
     if (status >= 0)
         return status;
@@ -172,7 +175,7 @@ int cas__cmd_export(int argc, char **argv)
         status = 1;
         goto free_game;
     }
-    status = cas__record_write(&g, out) == CAS_OK ? 0 : 1;
+    status = cas__record_write(&g, out, !a.no_hashes) == CAS_OK ? 0 : 1;
     if (a.output && fclose(out) != 0)
         status = 1;
     if (status)

@@ -28,6 +28,9 @@ int cas__cmd_check(int argc, char **argv);
 /* castellan bench [--game ID] [--players N] [--games N] ... (cmd_bench.c) */
 int cas__cmd_bench(int argc, char **argv);
 
+/* castellan new-plugin ID [--expansion-of GAME] [DIR] (cmd_new_plugin.c) */
+int cas__cmd_new_plugin(int argc, char **argv);
+
 /* ---- save commands (saves component) ---- */
 
 /* castellan saves list [--campaign NAME] | show ID | delete ID (cmd_saves.c) */

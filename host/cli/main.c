@@ -29,6 +29,7 @@ static const struct command commands[] = {
     {"export", cas__cmd_export, "write a saved game as a plain-text game record"},
     {"import", cas__cmd_import, "replay a game record and save it"},
     {"campaign", cas__cmd_campaign, "list campaigns or show one's standings"},
+    {"new-plugin", cas__cmd_new_plugin, "write a new game or expansion plugin that builds"},
     {"help", cmd_help, "help on a command: castellan help COMMAND"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

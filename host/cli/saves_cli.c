@@ -16,7 +16,7 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
                           char **argv, unsigned allowed, int min, int max,
                           const char *usage)
 {
-    struct cas__flag flags[8];
+    struct cas__flag flags[12];
     size_t n = 0, n_positional;
     int done;
     memset(a, 0, sizeof *a);
@@ -34,6 +34,8 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--force", NULL, &a->force, NULL};
     if (allowed & CAS__ARG_STEP)
         flags[n++] = (struct cas__flag){"--step", NULL, &a->step, NULL};
+    if (allowed & CAS__ARG_NO_HASHES)
+        flags[n++] = (struct cas__flag){"--no-hashes", NULL, &a->no_hashes, NULL};
     int status = cas__cli_parse(cmd, argc, argv, flags, n, a->positional,
                                 (size_t)max, &n_positional, usage, &done);
     if (status || done)

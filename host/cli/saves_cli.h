@@ -16,7 +16,8 @@ enum {
     CAS__ARG_FORCE = 2,       /* --force */
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
-    CAS__ARG_CAMPAIGN = 16    /* --campaign NAME */
+    CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
+    CAS__ARG_NO_HASHES = 32   /* --no-hashes */
 };
 
 struct cas__saves_args {
@@ -25,7 +26,7 @@ struct cas__saves_args {
     const char *output;
     const char *plugin_path;
     const char *campaign;
-    int force, step;
+    int force, step, no_hashes;
     const char *positional[4];
     int n_positional;
 };

@@ -34,6 +34,21 @@ struct hash_log {
     size_t n, cap;
 };
 
+/* Every distinct state of the run, keyed by the plugin's hash, with a
+ * digest of its serialized bytes and where it was first seen: two states
+ * with one hash and different bytes are a collision, wherever they are. */
+struct seen_state {
+    uint64_t hash, digest[2];
+    uint64_t seed;
+    uint32_t ply;
+    int used;
+};
+
+struct seen_table {
+    struct seen_state *slots;
+    size_t n, cap; /* cap a power of two, at most half full */
+};
+
 struct checker {
     const struct cas__check_target *t;
     const struct cas__check_options *opt;
@@ -45,10 +60,9 @@ struct checker {
     const cas_state *state;        /* the state being checked, for reports */
     cas_state *scratch;            /* state_copy target */
     struct cas__actions legal, other;
+    struct cas__actions clone_legal;
     struct buffer bytes, rebytes, render;
-    struct buffer previous;        /* the serialized state one action back */
-    uint64_t previous_hash;
-    int has_previous;
+    struct seen_table seen;
     struct hash_log solo_a, solo_b;
     char event_problem[256];       /* set by the event sink */
 };
@@ -66,7 +80,7 @@ static CAS_PRINTF(5, 6) int broke(struct checker *c, const char *property, int h
     r->failed = 1;
     snprintf(r->property, sizeof r->property, "%s", property);
     r->nplayers = c->nplayers;
-    r->seed = c->seed;
+    r->seed = r->first_seed = c->seed;
     r->ply = c->ply;
     r->action[0] = '\0';
     if (has_action && c->state)
@@ -294,23 +308,68 @@ static int check_returns(struct checker *c, const cas_state *s)
                         : broke(c, "returns", 0, 0, "returns failed (%d): %s", rc, why(&c->a));
 }
 
-/* The state one action back serialized differently (c->bytes holds this
- * one's bytes): its hash must differ too, or the journal's hash check
- * would miss a divergence.  Keeps this state's bytes for the next step. */
+/* Two 64-bit digests of bytes, independent of any hash a plugin may use
+ * (FNV-1a included): a collision of both by chance is out of reach. */
+static void digest_bytes(const struct buffer *b, uint64_t out[2])
+{
+    const uint8_t *p = b->data;
+    uint64_t x = 0x9e3779b97f4a7c15ull ^ b->len, y = 0xc2b2ae3d27d4eb4full + b->len;
+    for (size_t i = 0; i < b->len; i++) {
+        x = (x ^ p[i]) * 0xff51afd7ed558ccdull;
+        x ^= x >> 29;
+        y = (y + p[i]) * 0xc4ceb9fe1a85ec53ull + (y >> 31);
+    }
+    out[0] = x;
+    out[1] = y;
+}
+
+static int seen_grow(struct seen_table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 4096;
+    struct seen_state *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return CAS_ENOMEM;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].used)
+            continue;
+        size_t j = t->slots[i].hash & (cap - 1);
+        while (slots[j].used)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return CAS_OK;
+}
+
+/* This state (c->bytes holds its bytes) against every state seen so far in
+ * the run: a state that serializes differently but hashes the same would
+ * slip past the journal's hash check. */
 static int check_hash_sensitive(struct checker *c, uint64_t hash)
 {
-    int same_hash_other_bytes =
-        c->has_previous && c->previous_hash == hash &&
-        (c->previous.len != c->bytes.len ||
-         memcmp(c->previous.data, c->bytes.data, c->bytes.len) != 0);
-    struct buffer swap = c->previous;
-    c->previous = c->bytes;
-    c->bytes = swap;
-    c->previous_hash = hash;
-    c->has_previous = 1;
-    if (same_hash_other_bytes)
-        return broke(c, "hash-sensitive", 0, 0, "this state and the one an action before "
-                     "serialize differently but both hash to %016" PRIx64, hash);
+    struct seen_table *t = &c->seen;
+    uint64_t digest[2];
+    if (2 * (t->n + 1) > t->cap && seen_grow(t) != CAS_OK)
+        return broke(c, "hash-sensitive", 0, 0, "out of memory for the table of states");
+    digest_bytes(&c->bytes, digest);
+    size_t j = hash & (t->cap - 1);
+    for (; t->slots[j].used; j = (j + 1) & (t->cap - 1)) {
+        const struct seen_state *e = &t->slots[j];
+        if (e->hash != hash)
+            continue;
+        if (e->digest[0] == digest[0] && e->digest[1] == digest[1])
+            return CAS_OK; /* the same state again */
+        broke(c, "hash-sensitive", 0, 0, "this state and the one at seed %" PRIu64
+              ", ply %" PRIu32 " serialize differently but both hash to %016" PRIx64,
+              e->seed, e->ply, hash);
+        c->r->first_seed = e->seed;
+        return CAS_EMISMATCH;
+    }
+    t->slots[j] = (struct seen_state){.hash = hash, .digest = {digest[0], digest[1]},
+                                      .seed = c->seed, .ply = c->ply, .used = 1};
+    t->n++;
+    c->r->distinct = t->n;
     return CAS_OK;
 }
 
@@ -354,6 +413,24 @@ static int check_copies(struct checker *c, const cas_state *s, cas_state **clone
         return broke(c, "deserialize-validates", 0, 0, "deserialize accepted zero bytes");
     }
     return check_hash_sensitive(c, hash);
+}
+
+/* A clone lists exactly the legal actions of its original. */
+static int check_clone_legal(struct checker *c, const cas_state *clone)
+{
+    int rc = cas__match_legal(&c->a, clone, &c->clone_legal);
+    if (rc != CAS_OK)
+        return broke(c, "clone-legal-actions", 0, 0, "legal_actions of a clone failed (%d): %s",
+                     rc, why(&c->a));
+    const struct cas__actions *l = &c->legal, *k = &c->clone_legal;
+    size_t n = l->count < k->count ? l->count : k->count, i = 0;
+    while (i < n && l->items[i] == k->items[i])
+        i++;
+    if (i == l->count && i == k->count)
+        return CAS_OK;
+    return broke(c, "clone-legal-actions", i < l->count, i < l->count ? l->items[i] : 0,
+                 "a clone lists %zu legal actions, the state %zu; they first differ at entry "
+                 "%zu", k->count, l->count, i);
 }
 
 /* Every viewer can be rendered in text, ANSI and JSON. */
@@ -434,6 +511,8 @@ static int check_state(struct checker *c, const cas_state *s, int actor, cas_sta
     if (rc == CAS_OK)
         rc = check_copies(c, s, clone);
     if (rc == CAS_OK)
+        rc = check_clone_legal(c, *clone);
+    if (rc == CAS_OK)
         rc = check_renders(c, s);
     if (rc == CAS_OK)
         rc = check_illegal_refused(c, s);
@@ -479,7 +558,6 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
-    c->has_previous = 0;
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
         int actor = vt->current(s);
@@ -651,21 +729,35 @@ static void append(char *buf, size_t cap, const char *text)
     snprintf(buf + used, cap - used, "%s", text);
 }
 
-/* The rules as the report names them, and as the flags that set them again
- * (each in single quotes, a quote inside as '\''). */
+/* " FLAG 'VALUE'" onto buf, VALUE in single quotes for the shell (a quote
+ * inside as '\''). */
+static void append_flag(char *buf, size_t cap, const char *flag, const char *value)
+{
+    append(buf, cap, " ");
+    append(buf, cap, flag);
+    append(buf, cap, " '");
+    for (const char *at = value; *at; at++) {
+        char one[2] = {*at, '\0'};
+        append(buf, cap, *at == '\'' ? "'\\''" : one);
+    }
+    append(buf, cap, "'");
+}
+
+/* The rules as the report names them, and as the flags that set them again. */
 static void describe_rules(struct cas__check_report *r, const struct cas__check_target *t)
 {
     for (size_t i = 0; i < t->n_rules; i++) {
         if (i)
             append(r->rules, sizeof r->rules, " ");
         append(r->rules, sizeof r->rules, t->rules[i]);
-        append(r->rule_flags, sizeof r->rule_flags, " --rule '");
-        for (const char *at = t->rules[i]; *at; at++) {
-            char one[2] = {*at, '\0'};
-            append(r->rule_flags, sizeof r->rule_flags, *at == '\'' ? "'\\''" : one);
-        }
-        append(r->rule_flags, sizeof r->rule_flags, "'");
+        append_flag(r->rule_flags, sizeof r->rule_flags, "--rule", t->rules[i]);
     }
+}
+
+/* The plugin path, as the flag that gives it again. */
+static void describe_path(struct cas__check_report *r, const char *path)
+{
+    append_flag(r->path_flag, sizeof r->path_flag, "--plugin-path", path);
 }
 
 int cas__check_run(const struct cas__check_target *t, const struct cas__check_options *opt,
@@ -682,6 +774,8 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
         append(report->expansions, sizeof report->expansions, t->expansions[i].id);
     }
     describe_rules(report, t);
+    if (opt->plugin_path)
+        describe_path(report, opt->plugin_path);
     report->seed = opt->seed;
     c.max_plies = opt->max_plies ? opt->max_plies : DEFAULT_MAX_PLIES;
     if (t->max_players > MAX_PLAYERS)
@@ -697,9 +791,10 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
         fprintf(opt->progress, "\r%60s\r", "");
     cas__actions_free(&c.legal);
     cas__actions_free(&c.other);
+    cas__actions_free(&c.clone_legal);
     free(c.bytes.data);
     free(c.rebytes.data);
-    free(c.previous.data);
+    free(c.seen.slots);
     free(c.render.data);
     free(c.solo_a.hashes);
     free(c.solo_b.hashes);
@@ -719,7 +814,8 @@ void cas__check_print(const struct cas__check_report *r, FILE *out)
     print_checked(r, out);
     if (!r->failed) {
         fprintf(out, ": every property held in %d games (%" PRIu64 " actions checked, "
-                "seeds from %" PRIu64 ")\n", r->games, r->plies, r->seed);
+                "%" PRIu64 " distinct states without a hash collision, seeds from %" PRIu64
+                ")\n", r->games, r->plies, r->distinct, r->seed);
         return;
     }
     fprintf(out, ": FAILED %s\n", r->property);
@@ -728,7 +824,8 @@ void cas__check_print(const struct cas__check_report *r, FILE *out)
     if (r->action[0])
         fprintf(out, ", action \"%s\"", r->action);
     fprintf(out, "\n  %s\n", r->detail);
-    fprintf(out, "  reproduce: castellan check %s%s%s%s --seed %" PRIu64 " --games 1 "
-            "--players %d\n", r->plugin, r->expansions[0] ? " --expansions " : "",
-            r->expansions, r->rule_flags, r->seed, r->nplayers);
+    fprintf(out, "  reproduce: castellan check %s%s%s%s%s --seed %" PRIu64 " --games %" PRIu64
+            " --players %d\n", r->plugin, r->expansions[0] ? " --expansions " : "",
+            r->expansions, r->rule_flags, r->path_flag, r->first_seed,
+            r->seed - r->first_seed + 1, r->nplayers);
 }

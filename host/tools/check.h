@@ -31,6 +31,9 @@ struct cas__check_options {
     uint64_t seed;      /* game i is played with seed + i */
     uint32_t max_plies; /* a longer game fails "terminates"; 0 means 100000 */
     FILE *progress;     /* one updating line per game, or NULL */
+    /* --plugin-path as given, repeated in the report's reproduce line; or
+     * NULL. */
+    const char *plugin_path;
 };
 
 /* The outcome of a run: counts, and the first broken property.  While the
@@ -39,14 +42,19 @@ struct cas__check_options {
 struct cas__check_report {
     int games;             /* games finished */
     uint64_t plies;        /* steps checked */
+    uint64_t distinct;     /* distinct states (by serialized bytes) seen */
     int failed;            /* 0: every property held */
     char property[48];     /* e.g. "text-round-trip" */
     char plugin[64];
     char expansions[256];  /* their ids, comma-separated */
     char rules[512];       /* the target's rules, space-separated, or "" */
     char rule_flags[768];  /* the same as shell-quoted --rule flags */
+    char path_flag[1100];  /* " --plugin-path 'DIR'" when one was given, or "" */
     int nplayers;
     uint64_t seed;
+    /* The first game the failure needs: seed, or for two states of
+     * different games that collide, the earlier one's seed. */
+    uint64_t first_seed;
     uint32_t ply;
     char action[128];      /* the action concerned, as text, or "" */
     char detail[512];      /* what was expected and what happened */
@@ -55,7 +63,8 @@ struct cas__check_report {
 /* Play opt->games random games of t and check every step: legal actions
  * non-empty, sorted and unique until the end; action text round-trips;
  * clone, copy and serialize/deserialize keep the hash; reserializing gives
- * the same bytes; chance outcomes match the legal actions with weights > 0;
+ * the same bytes; any two states of the run that serialize differently
+ * hash differently; a clone lists the same legal actions; chance outcomes match the legal actions with weights > 0;
  * illegal actions are refused; renders succeed for every viewer; events
  * are well formed; a plugin's chance_total and chance_pick (ABI 1.1) agree
  * with the listed outcomes ticket for ticket; the same seed gives the same

@@ -4,6 +4,9 @@
  * Coordinates and rotations follow JCloisterZone: start tile at 0,0, x east,
  * y south, rotation in degrees clockwise; a figure's feature is named by the
  * edges or half-edges it touches on the placed tile in board orientation.
+ * Output is canonical; input is lenient where a name is still exact: parts
+ * in any order, a field by any of its half-edges, `place X,Y ROT` for the
+ * tile just drawn.
  */
 #include "carc.h"
 
@@ -78,22 +81,86 @@ static int parse_fail(const struct cas_state *s, const char *text, const char *w
     return CAS_EPARSE;
 }
 
+/* "place ID X,Y ROT", or "place X,Y ROT" for the tile just drawn. */
 static int parse_place(const struct cas_state *s, const char *text, cas_action *out)
 {
     char id[CARC_ID_LEN + 1];
-    int x, y, deg, used = 0;
-    if (sscanf(text, "place %16s %d,%d %d%n", id, &x, &y, &deg, &used) != 4 ||
-        text[used] != '\0')
-        return parse_fail(s, text, "write place ID X,Y ROTATION, e.g. place D 1,0 90");
-    int k = find_kind(s->game, id);
-    if (k < 0)
-        return parse_fail(s, text, "unknown tile id");
+    int x, y, deg, used = 0, k;
+    if (sscanf(text, "place %d,%d %d%n", &x, &y, &deg, &used) == 3 && text[used] == '\0') {
+        k = s->drawn;
+    } else if (sscanf(text, "place %16s %d,%d %d%n", id, &x, &y, &deg, &used) == 4 &&
+               text[used] == '\0') {
+        if ((k = find_kind(s->game, id)) < 0)
+            return parse_fail(s, text, "unknown tile id");
+    } else {
+        return parse_fail(s, text, "write place ID X,Y ROTATION, e.g. place D 1,0 90 (the "
+                          "ID may be left out for the tile just drawn)");
+    }
     if (deg % 90 != 0 || deg < 0 || deg > 270)
         return parse_fail(s, text, "rotation must be 0, 90, 180 or 270");
     if (x < -30000 || x > 30000 || y < -30000 || y > 30000)
         return parse_fail(s, text, "coordinates out of range");
     *out = cas__carc_placement_code(s, k, x, y, deg / 90);
     return CAS_OK;
+}
+
+#define MAX_PARTS 16
+
+/* Split "city N+E" into its class word and parts; the count of parts, or
+ * -1 when there are too many.  Points into buf, a copy of name. */
+static int split_feature(const char *name, char *buf, size_t cap, const char **cls,
+                         const char **parts)
+{
+    snprintf(buf, cap, "%s", name);
+    char *space = strchr(buf, ' ');
+    *cls = buf;
+    if (!space)
+        return 0;
+    *space = '\0';
+    int n = 0;
+    for (char *part = space + 1; part; n++) {
+        if (n == MAX_PARTS)
+            return -1;
+        parts[n] = part;
+        part = strchr(part, '+');
+        if (part)
+            *part++ = '\0';
+    }
+    return n;
+}
+
+/* Whether the written name `given` names the feature `canonical`: the same
+ * class and the same parts in any order, or for a field any of its
+ * half-edges (as JCloisterZone names one). */
+static int names_feature(const char *given, const char *canonical)
+{
+    char gbuf[CARC_FTEXT_LEN * 2], cbuf[CARC_FTEXT_LEN];
+    const char *gcls, *ccls, *gparts[MAX_PARTS], *cparts[MAX_PARTS];
+    int ng = split_feature(given, gbuf, sizeof gbuf, &gcls, gparts);
+    int nc = split_feature(canonical, cbuf, sizeof cbuf, &ccls, cparts);
+    if (ng < 0 || nc < 0 || strcmp(gcls, ccls) != 0)
+        return 0;
+    if (ng != nc && !(strcmp(ccls, "field") == 0 && ng > 0 && ng < nc))
+        return 0;
+    for (int i = 0; i < ng; i++) {
+        int found = 0;
+        for (int j = 0; j < nc && !found; j++)
+            found = strcmp(gparts[i], cparts[j]) == 0;
+        for (int j = 0; j < i && found; j++)
+            found = strcmp(gparts[i], gparts[j]) != 0; /* each part once */
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The tile's features as "'a', 'b'" into buf. */
+static void list_features(const struct carc_kind *k, int rot, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int f = 0; f < k->nf; f++)
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s'%s'", f ? ", " : "",
+                 k->rot[rot].ftext[f]);
 }
 
 static int parse_deploy(const struct cas_state *s, const char *text, cas_action *out)
@@ -119,12 +186,17 @@ static int parse_deploy(const struct cas_state *s, const char *text, cas_action 
             *out = ACT_DEPLOY_CODE(fk, f);
             return CAS_OK;
         }
-    char known[400] = "";
+    /* A half-edge belongs to one field and a set of edges to one road or
+     * city, so at most one feature can match. */
     for (int f = 0; f < k->nf; f++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s'%s'",
-                 f ? ", " : "", k->rot[t->rot].ftext[f]);
-    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text,
-                    k->id, known);
+        if (names_feature(feature, k->rot[t->rot].ftext[f])) {
+            *out = ACT_DEPLOY_CODE(fk, f);
+            return CAS_OK;
+        }
+    char known[400];
+    list_features(k, t->rot, known, sizeof known);
+    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text, k->id,
+                    known);
     return CAS_EILLEGAL;
 }
 

@@ -208,13 +208,15 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
            "fixture-broken-text: FAILED text-round-trip");
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "'", NULL, 1,
-           "reproduce: castellan check fixture-broken-text --seed 1 --games 1 --players 2");
+           "reproduce: castellan check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR
+           "' --seed 1 --games 1 --players 2");
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
     expect("bench --game fixture --players 7", NULL, 2,
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
-/* A plugin that crashes the process still gets a report of where. */
+/* A plugin that crashes the process still gets a report of where, and the
+ * command that reproduces it. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -224,7 +226,9 @@ static void test_check_reports_a_crash(void **unused)
     assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
 #ifndef __SANITIZE_ADDRESS__
     if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
-                     "  game with seed 1, 2 players, at or after ply 6\n"))
+                     "  game with seed 1, 2 players, at or after ply 6\n"
+                     "  reproduce: castellan check fixture-broken-crash --plugin-path '"
+                     CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
         fail_msg("no crash report:\n%s", out);
 #endif
     free(out);
@@ -316,8 +320,38 @@ static void test_check_with_rules(void **unused)
            "--only sizes --rule rule-probe.farmers=off --rule farmers=off", NULL, 0,
            "carcassonne + rule-probe, 2 players, 2 games, seed 1, rules farmers=off\n");
     expect("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "' --rule cards=5",
-           NULL, 1, "reproduce: castellan check fixture-broken-text --rule 'cards=5' --seed 1 "
-           "--games 1 --players 2");
+           NULL, 1, "reproduce: castellan check fixture-broken-text --rule 'cards=5' "
+           "--plugin-path '" CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2");
+}
+
+/* new-plugin refuses what it cannot write, naming the fix. */
+static void test_new_plugin_usage(void **unused)
+{
+    (void)unused;
+    expect("new-plugin", NULL, 2, "castellan new-plugin: give the new plugin's ID");
+    expect("new-plugin My_Game", NULL, 2, "\"My_Game\" is not a plugin id: a lower-case letter");
+    expect("new-plugin x --expansion-of castles-cards", NULL, 2,
+           "--expansion-of castles-cards: castellan has an expansion template for carcassonne "
+           "only");
+    expect("new-plugin x /dev/null", NULL, 1, "/dev/null exists and is not a folder");
+    expect("new-plugin --help", NULL, 0, "usage: castellan new-plugin ID [--expansion-of GAME]");
+}
+
+/* The reproduce line runs as printed and fails the same way. */
+static void test_reproduce_line_runs(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("check fixture-broken-text --plugin-path '" CHECK_PLUGIN_DIR "' "
+                         "--rule cards=5 --games 4 --seed 2", NULL, &out), 1);
+    const char *line = strstr(out, "reproduce: castellan check ");
+    assert_non_null(line);
+    char args[1024];
+    size_t len = strcspn(line, "\n") - strlen("reproduce: castellan ");
+    snprintf(args, sizeof args, "%.*s", (int)len, line + strlen("reproduce: castellan "));
+    free(out);
+    expect(args, NULL, 1, "fixture-broken-text (rules cards=5): FAILED text-round-trip\n"
+                          "  game with seed 2, 2 players, at ply ");
 }
 
 /* With expansions the playouts are compared with the game alone. */
@@ -405,6 +439,8 @@ int main(void)
         cmocka_unit_test(test_bench_with_rules),
         cmocka_unit_test(test_bad_rules_for_check_and_bench),
         cmocka_unit_test(test_check_with_rules),
+        cmocka_unit_test(test_reproduce_line_runs),
+        cmocka_unit_test(test_new_plugin_usage),
         cmocka_unit_test(test_bench_compares_with_the_game_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

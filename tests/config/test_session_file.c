@@ -157,6 +157,39 @@ static void test_sections(void **state)
                       "1: key \"game\" comes before any section; put it under [session]");
 }
 
+/* A header is read where inih reads one: after a UTF-8 byte order mark and
+ * any leading white space inih skips (\v, \f and \r too), but not on an
+ * indented line after a key, which continues that key's value. */
+static void test_headers_where_inih_sees_them(void **state)
+{
+    (void)state;
+    static const char *const lead[] = {"\v", "\f", "\r", " \t", "\xEF\xBB\xBF"};
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++) {
+        char text[256];
+        struct session_file f;
+        snprintf(text, sizeof text, "%s[player.1]\nagent = human\n", lead[i]);
+        session_file_load(&f, text);
+        assert_int_equal(f.rc, CAS_EPARSE); /* no [session]: but player.1 was seen */
+        assert_non_null(strstr(f.err, "no [session] section"));
+        session_file_done(&f);
+        if (i == 4)
+            break; /* a byte order mark starts a file only */
+        snprintf(text, sizeof text, "[session]\ngame = x\n[player.1]\nname = Ada\n"
+                 "agent = human\n[rules]\n%s[player.2]\nagent = greedy\n", lead[i]);
+        session_file_load(&f, text);
+        assert_int_equal(f.rc, CAS_OK);
+        assert_int_equal(f.desc.n_players, 2);
+        assert_string_equal(f.desc.players[0].name, "Ada");
+        assert_string_equal(f.desc.players[0].agent, "human");
+        assert_int_equal(f.desc.players[1].line, 7);
+        assert_string_equal(f.desc.players[1].agent, "greedy");
+        session_file_done(&f);
+    }
+    expect_file_error("[session]\ngame = x\n[player.1]\nagent = human\n\v[player.2]\n"
+                      "agent = greedy\n",
+                      "5: duplicate key \"agent\" in [player.1] (first at line 4); keep one");
+}
+
 static void test_keys(void **state)
 {
     (void)state;
@@ -269,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_unreadable_file),
         cmocka_unit_test(test_binary_file),
         cmocka_unit_test(test_sections),
+        cmocka_unit_test(test_headers_where_inih_sees_them),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_missing_parts),

@@ -1,6 +1,6 @@
 # run.cmake — cmake -P script behind the out_of_tree_build test: install the
-# build to a fresh prefix, then configure, build and install the sample
-# plugin against that prefix twice, once through pkg-config (id
+# build to a fresh prefix, then configure, build and install the example
+# plugin installed there (SAMPLE_DIR, relative to the prefix) twice, once through pkg-config (id
 # oot-pkg-config) and once through find_package (id oot-find-package); and
 # check the installed castellan lists them from its own prefix.
 # Inputs: BUILD_DIR, WORK_DIR, SAMPLE_DIR, LIBDIR, GENERATOR.
@@ -21,6 +21,7 @@ endfunction()
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+set(SAMPLE_DIR ${prefix}/${SAMPLE_DIR})
 
 # Only the installed prefix may provide castellan.
 run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${prefix}/${LIBDIR}/pkgconfig

@@ -1,28 +1,37 @@
 /*
  * test_crash_resume.c — nothing is lost when castellan is killed.
  *
- * A bot game is played by the real executable and killed with SIGKILL at a
- * random point, then resumed (and killed again) until it is finished, many
- * times over.  Half the kills come at a random moment; the others once the
- * journal has reached a random ply (the process is paused every 200 µs to
- * look, so the kill still lands at an arbitrary instruction), which makes
- * sure that many kills hit the middle of a game and not only start-up.  Every time the database must pass PRAGMA integrity_check and
- * the finished game must equal an uninterrupted game with the same seed:
- * the same actions by the same actors with the same hashes, the same scores.
+ * Bot games are played by castellan-faults (the castellan executable with
+ * tests/support/faults.c linked in), which SIGKILLs itself at a point the
+ * test names in CASTELLAN_FAULT: just before a chosen change to the store's
+ * files (a write, truncation, deletion, link or unlink) in a chosen phase of
+ * the store's work, or at the end of that phase.  The files a kill leaves do
+ * not depend on when between two changes it lands, so these points stand
+ * for every moment a kill can come, with no clock involved: every run kills
+ * at the same points.
+ *
+ * For each game, one chain of kills and resumes goes through every point of
+ * the store's creation and of the game's first save, every point of the
+ * commits of a seeded sample of actions (the first and the last among them),
+ * and every point of the final result's commit; then every point of the
+ * store's closing after a whole game.  After every kill the store must pass
+ * PRAGMA integrity_check and hold a prefix of the uninterrupted game (the
+ * same actions by the same actors with the same hashes), having lost at most
+ * the one action whose commit was cut; at the end it must hold exactly the
+ * uninterrupted game, scores included.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "saves_fixture.h"
@@ -30,291 +39,394 @@
 #ifndef CASTELLAN_EXE
 #error "CASTELLAN_EXE must name the castellan executable"
 #endif
+#ifndef CASTELLAN_FAULTS_EXE
+#error "CASTELLAN_FAULTS_EXE must name the castellan-faults executable"
+#endif
 
-/* The games played, with the rounds (games killed at least once) each. */
 struct crash_game {
     const char *id;
-    const char *rules;  /* the [rules] section, or "" */
-    int rounds;
+    const char *session; /* extra [session] lines */
+    const char *rules;   /* the [rules] section, or "" */
+    int players;
 };
 
 static const struct crash_game crash_games[] = {
-    {"fixture", "[rules]\ncards = 20\nhand = 3\n", 25},
-    /* Played only where the Carcassonne plugin is built. */
-    {"carcassonne", "", 10},
+    {"fixture", "", "[rules]\ncards = 20\nhand = 3\n", 3},
+    {"carcassonne", "expansions = inns-cathedrals, traders-builders\n", "", 3},
+    {"castles-cards", "", "", 2},
 };
 
-#define MAX_KILLS 8        /* per game; then it may finish in peace */
-#define MAX_ATTEMPTS 200   /* runs per game before giving up */
+/* Actions whose commit is cut at every point, besides the first and last. */
+#define SAMPLED_ACTIONS 6
+/* More changes than any phase of these games makes: a loop that reaches it
+ * never saw the phase end. */
+#define MAX_CHANGES 4096
+
+/* How the kills went, for the summary line. */
+struct crash_tally {
+    int kills, in_create, in_start, in_append, in_finish, in_close;
+    int lost_in_flight; /* a cut commit lost its action */
+    int leftovers;      /* a killed creation left its private file behind */
+};
 
 struct crash_run {
+    const struct crash_game *game;
     struct cas_test_dir dir;
-    char config[512], db[512];
-    double reference_seconds; /* an uninterrupted run's wall time */
-    size_t length;            /* actions in the whole game */
+    char config[512], db[512], log[512];
+    struct cas__saves_game expected;
     uint64_t rng;
-    int kills, kills_mid_game;
+    struct crash_tally tally;
 };
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+/* What a kill left in the store. */
+struct crash_state {
+    int exists;     /* the store file is there */
+    int saved;      /* it holds the game */
+    int64_t id;
+    size_t n_actions;
+    enum cas__saves_status status;
+};
 
-/* xorshift64*: the kill moments are reproducible from the test's seed. */
-static double next_fraction(struct crash_run *c)
+/* xorshift64*: the sampled actions are reproducible from the seed. */
+static uint64_t next_random(struct crash_run *c)
 {
     c->rng ^= c->rng >> 12;
     c->rng ^= c->rng << 25;
     c->rng ^= c->rng >> 27;
-    return (double)((c->rng * 2685821657736338717u) >> 11) / 9007199254740992.0;
+    return c->rng * 2685821657736338717u;
 }
 
-static void write_config(struct crash_run *c, const struct crash_game *game)
+static void write_config(struct crash_run *c)
 {
+    static const char *const names[] = {"Ada", "Bob", "Cy"};
+    static const char *const agents[] = {"random", "greedy", "random"};
     char text[2048];
-    cas_test_dir_file(&c->dir, "saves.db", c->db, sizeof c->db);
-    cas_test_dir_file(&c->dir, "session.ini", c->config, sizeof c->config);
-    int len = snprintf(text, sizeof text,
-                       "[session]\ngame = %s\nseed = 20261129\n%s"
-                       "[player.1]\nname = Ada\nagent = random\n"
-                       "[player.2]\nname = Bob\nagent = greedy\n"
-                       "[player.3]\nname = Cy\nagent = random\n"
-                       "[saves]\ndatabase = %s\ncampaign = crash\n", game->id,
-                       game->rules, c->db);
+    int len = snprintf(text, sizeof text, "[session]\ngame = %s\nseed = 20261129\n%s%s",
+                       c->game->id, c->game->session, c->game->rules);
+    for (int i = 0; i < c->game->players; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "[player.%d]\nname = %s\nagent = %s\n", i + 1, names[i], agents[i]);
+    len += snprintf(text + len, sizeof text - (size_t)len,
+                    "[saves]\ndatabase = %s\ncampaign = crash\n", c->db);
     cas_test_write_file(c->config, text, (size_t)len);
 }
 
-/* Start castellan with args (NULL-terminated), output discarded. */
-static pid_t spawn(char *const *args)
+/* Run exe with args (NULL-terminated) and CASTELLAN_FAULT=fault unless
+ * NULL; stdout is discarded, stderr goes to c->log.  The wait status. */
+static int run_exe(struct crash_run *c, const char *exe, char *const *args,
+                   const char *fault)
 {
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         int null = open("/dev/null", O_RDWR);
+        int log = open(c->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
+        dup2(log, STDERR_FILENO);
         setenv("CASTELLAN_PLUGIN_PATH", CASTELLAN_PLUGIN_DIR, 1);
-        execv(CASTELLAN_EXE, args);
+        if (fault)
+            setenv("CASTELLAN_FAULT", fault, 1);
+        execv(exe, args);
         _exit(127);
     }
-    return pid;
-}
-
-/* Run to completion; returns the exit status. */
-static int run(char *const *args)
-{
-    int status;
-    pid_t pid = spawn(args);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-/* Reap pid after a kill or its end: 1 if it was killed, 0 if it ended
- * (with exit status 0). */
-static int reap(pid_t pid)
-{
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (WIFSIGNALED(status))
+    return status;
+}
+
+/* The last line castellan-faults wrote before it died. */
+static void read_kill_line(const struct crash_run *c, char *line, size_t cap)
+{
+    FILE *f = fopen(c->log, "r");
+    char buf[512];
+    assert_non_null(f);
+    line[0] = '\0';
+    while (fgets(buf, sizeof buf, f))
+        if (strncmp(buf, "castellan-faults: ", 18) == 0)
+            snprintf(line, cap, "%s", buf);
+    fclose(f);
+    line[strcspn(line, "\n")] = '\0';
+}
+
+/* Run castellan-faults killing itself before change k (k >= 1) of the n-th
+ * occurrence of phase, or at its end; it must die there.  1 when it died
+ * before change k, 0 when at the end (the phase made fewer changes). */
+static int kill_at(struct crash_run *c, char *const *args, const char *phase,
+                   size_t n, unsigned k)
+{
+    char fault[96], line[512], before[160], at_end[160];
+    snprintf(fault, sizeof fault, "kill:%s:%zu:%u", phase, n, k);
+    int status = run_exe(c, CASTELLAN_FAULTS_EXE, args, fault);
+    read_kill_line(c, line, sizeof line);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+        fail_msg("%s: CASTELLAN_FAULT=%s did not kill it (wait status 0x%x, said "
+                 "\"%s\")", c->game->id, fault, (unsigned)status, line);
+    c->tally.kills++;
+    snprintf(before, sizeof before, "castellan-faults: SIGKILL in %s %zu before change %u",
+             phase, n, k);
+    snprintf(at_end, sizeof at_end, "castellan-faults: SIGKILL at the end of %s %zu",
+             phase, n);
+    if (strcmp(line, before) == 0)
         return 1;
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
+    if (strcmp(line, at_end) != 0)
+        fail_msg("%s: CASTELLAN_FAULT=%s died saying \"%s\"", c->game->id, fault, line);
     return 0;
 }
 
-/* Run, but SIGKILL it after `delay` seconds unless it ended first.
- * Returns 1 if it was killed, 0 if it finished. */
-static int kill_after(char *const *args, double delay)
+/* The store as the kill left it, checked: it passes integrity_check and
+ * holds at most one game, a prefix of the expected one. */
+static void observe(struct crash_run *c, struct crash_state *st)
 {
-    pid_t pid = spawn(args);
-    struct timespec t = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
-    nanosleep(&t, NULL);
-    kill(pid, SIGKILL);
-    return reap(pid);
-}
-
-/* Actions journaled so far, read beside the writer on connection h; -1 if
- * unknown (no schema yet, or busy). */
-static long long journaled(sqlite3 *h)
-{
-    sqlite3_stmt *st = NULL;
-    long long n = -1;
-    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM actions;", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
-/* Run, pausing it every 300 µs to count the journaled actions, and SIGKILL
- * it (paused, wherever it was) once there are at least `ply`.  Returns 1 if
- * it was killed, 0 if it finished first. */
-static int kill_at_ply(char *const *args, const char *db, long long ply)
-{
-    const struct timespec slice = {0, 300000};
-    sqlite3 *h;
-    int killed = -1;
-    assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    pid_t pid = spawn(args);
-    while (killed < 0) {
-        int status;
-        nanosleep(&slice, NULL);
-        kill(pid, SIGSTOP);
-        assert_int_equal(waitpid(pid, &status, WUNTRACED), pid);
-        if (!WIFSTOPPED(status)) {
-            assert_true(WIFEXITED(status));
-            assert_int_equal(WEXITSTATUS(status), 0);
-            killed = 0;
-        } else if (journaled(h) >= ply) {
-            kill(pid, SIGKILL);
-            kill(pid, SIGCONT);
-            killed = reap(pid);
-        } else {
-            kill(pid, SIGCONT);
-        }
-    }
-    sqlite3_close(h);
-    return killed;
-}
-
-/* The one game in the store at db, or 0 actions and status playing when
- * the kill came before the game was saved.  *saved tells which. */
-static void load_game(const char *db, struct cas__saves_game *g, int *saved)
-{
-    struct cas__saves *s = cas_test_open(db);
+    memset(st, 0, sizeof *st);
+    st->exists = access(c->db, F_OK) == 0;
+    if (!st->exists)
+        return;
+    struct cas__saves *s = cas_test_open(c->db);
     int64_t *ids;
     size_t n;
+    assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
     assert_int_equal(cas__saves_game_ids(s, NULL, &ids, &n), CAS_OK);
     assert_true(n <= 1);
-    *saved = n == 1;
-    memset(g, 0, sizeof *g);
-    if (n == 1)
-        assert_int_equal(cas__saves_game_load(s, ids[0], 1, g), CAS_OK);
-    assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
+    st->saved = n == 1;
+    if (st->saved) {
+        struct cas__saves_game g;
+        const struct cas__saves_game *e = &c->expected;
+        assert_int_equal(cas__saves_game_load(s, ids[0], 1, &g), CAS_OK);
+        assert_true(g.n_actions <= e->n_actions);
+        for (size_t i = 0; i < g.n_actions; i++) {
+            assert_int_equal(g.actions[i].ply, e->actions[i].ply);
+            assert_int_equal(g.actions[i].actor, e->actions[i].actor);
+            assert_string_equal(g.actions[i].text, e->actions[i].text);
+            assert_true(g.actions[i].hash == e->actions[i].hash);
+        }
+        if (g.status == CAS__SAVES_FINISHED)
+            cas_test_assert_same_game(e, &g);
+        st->id = ids[0];
+        st->n_actions = g.n_actions;
+        st->status = g.status;
+        cas__saves_game_free(&g);
+    }
     free(ids);
     cas__saves_close(s);
 }
 
-static int db_exists(const char *db)
-{
-    return access(db, F_OK) == 0;
-}
-
-/* An empty store, so that the runs' time goes to the game itself and the
- * kills land in the middle of it. */
-static void create_db(struct crash_run *c)
-{
-    cas__saves_close(cas_test_open(c->db));
-}
-
 static void remove_db(const char *db)
 {
-    char side[600];
-    unlink(db);
-    snprintf(side, sizeof side, "%s-wal", db);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db);
-    unlink(side);
+    static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+    char path[600];
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", db, sides[i]);
+        unlink(path);
+    }
 }
 
-/* Kill a run at a random moment or at a random ply after `from`. */
-static int run_and_kill(struct crash_run *c, char *const *args, size_t from)
+/* Remove the private files (saves.db.new-PID, with any -journal) killed
+ * creations left in the folder; how many stores there were. */
+static int remove_leftovers(const struct crash_run *c)
 {
-    if (next_fraction(c) < 0.5)
-        return kill_after(args, 2 * c->reference_seconds * next_fraction(c));
-    size_t span = c->length - from;
-    return kill_at_ply(args, c->db, (long long)(from + 1 + (size_t)(next_fraction(c) * (double)span)));
+    DIR *d = opendir(c->dir.path);
+    struct dirent *e;
+    char path[600];
+    int n = 0;
+    assert_non_null(d);
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "saves.db.new-", 13) != 0)
+            continue;
+        n += strspn(e->d_name + 13, "0123456789") == strlen(e->d_name + 13);
+        snprintf(path, sizeof path, "%s/%s", c->dir.path, e->d_name);
+        assert_int_equal(unlink(path), 0);
+    }
+    closedir(d);
+    return n;
 }
 
-/* Play one game to its end through kills and resumes. */
-static void crash_one_game(struct crash_run *c, const struct cas__saves_game *expected)
+/* ------------------------------------------------------------ the chain */
+
+/* Every point of the store's creation.  A kill between linking the new
+ * store into place and removing its private name leaves a whole empty
+ * store: it is removed so the chain reaches the next point. */
+static void kill_in_creation(struct crash_run *c, char *const *play)
 {
-    char *play[] = {CASTELLAN_EXE, "play", "--config", c->config, NULL};
-    char *resume[] = {CASTELLAN_EXE, "resume", "1", "--database", c->db, NULL};
-    int killed_once = 0, game_kills = 0;
-    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        struct cas__saves_game g = {0};
-        int saved = 0;
-        if (db_exists(c->db))
-            load_game(c->db, &g, &saved);
-        if (saved && g.status == CAS__SAVES_FINISHED && killed_once) {
-            cas_test_assert_same_game(expected, &g);
-            cas__saves_game_free(&g);
+    struct crash_state st;
+    remove_db(c->db);
+    for (unsigned k = 1; k < MAX_CHANGES; k++) {
+        int before = kill_at(c, play, "create", 1, k);
+        observe(c, &st);
+        assert_false(st.saved);
+        if (!before) {
+            assert_true(st.exists);
             return;
         }
-        if (saved && g.n_actions > 0 && g.n_actions < expected->n_actions)
-            c->kills_mid_game++;
-        size_t from = g.n_actions;
-        cas__saves_game_free(&g);
-        char *const *args = saved ? resume : play;
-        int killed = 0;
-        if (game_kills < MAX_KILLS)
-            killed = run_and_kill(c, args, from);
-        else
-            assert_int_equal(run(args), 0);
-        game_kills += killed;
-        c->kills += killed;
-        killed_once |= killed;
-        if (!killed_once) { /* it finished before the kill: play it again */
+        c->tally.in_create++;
+        if (st.exists)
             remove_db(c->db);
-            create_db(c);
-        }
     }
-    fail_msg("the game did not finish after %d runs", MAX_ATTEMPTS);
+    fail_msg("%s: the store's creation never ended", c->game->id);
 }
 
-/* Kill and resume `game` through its rounds. */
-static void crash_rounds(struct crash_run *c, const struct crash_game *game)
+/* Every point of the first save of the game's header. */
+static void kill_in_start(struct crash_run *c, char *const *play)
 {
-    /* The uninterrupted game, timed. */
-    write_config(c, game);
-    remove_db(c->db);
-    create_db(c);
-    char *play[] = {CASTELLAN_EXE, "play", "--config", c->config, NULL};
-    double start = now_seconds();
-    assert_int_equal(run(play), 0);
-    c->reference_seconds = now_seconds() - start;
-    struct cas__saves_game expected;
-    int saved;
-    load_game(c->db, &expected, &saved);
-    assert_true(saved);
-    assert_int_equal(expected.status, CAS__SAVES_FINISHED);
-    assert_true(expected.n_actions > 50);
-    c->length = expected.n_actions;
-    c->kills = c->kills_mid_game = 0;
-
-    for (int round = 0; round < game->rounds; round++) {
-        remove_db(c->db);
-        create_db(c);
-        crash_one_game(c, &expected);
+    struct crash_state st;
+    for (unsigned k = 1; k < MAX_CHANGES; k++) {
+        int before = kill_at(c, play, "start", 1, k);
+        observe(c, &st);
+        assert_true(st.exists);
+        if (!before) {
+            assert_true(st.saved);
+            assert_int_equal(st.n_actions, 0);
+            return;
+        }
+        c->tally.in_start++;
+        assert_false(st.saved);
     }
-    print_message("%s: %d kills, %d of them left a game half-journaled (%zu actions "
-                  "per game, %.1f ms per uninterrupted run)\n", game->id, c->kills,
-                  c->kills_mid_game, expected.n_actions, c->reference_seconds * 1e3);
-    assert_true(c->kills >= game->rounds);
-    assert_true(c->kills_mid_game >= game->rounds / 2);
-    cas__saves_game_free(&expected);
+    fail_msg("%s: saving the game's header never ended", c->game->id);
+}
+
+/* Every point of the commit of action `ply` (1-based), resuming from
+ * *saved actions; a kill before the commit's end may lose that action,
+ * never more, and never one already committed. */
+static void kill_in_append(struct crash_run *c, char *const *resume, size_t ply,
+                           size_t *saved)
+{
+    struct crash_state st;
+    for (unsigned k = 1; k < MAX_CHANGES; k++) {
+        int before = kill_at(c, resume, "append", ply - *saved, k);
+        observe(c, &st);
+        assert_true(st.saved);
+        assert_int_equal(st.status, CAS__SAVES_PLAYING);
+        if (!before) {
+            assert_int_equal(st.n_actions, ply);
+            *saved = ply;
+            return;
+        }
+        c->tally.in_append++;
+        if (st.n_actions != ply) {
+            assert_int_equal(st.n_actions, ply - 1);
+            c->tally.lost_in_flight++;
+        }
+        *saved = st.n_actions;
+    }
+    fail_msg("%s: the commit of action %zu never ended", c->game->id, ply);
+}
+
+/* Every point of the commit of the result, resuming the whole journal. */
+static void kill_in_finish(struct crash_run *c, char *const *resume)
+{
+    struct crash_state st;
+    for (unsigned k = 1; k < MAX_CHANGES; k++) {
+        int before = kill_at(c, resume, "finish", 1, k);
+        observe(c, &st);
+        assert_int_equal(st.n_actions, c->expected.n_actions);
+        if (!before) {
+            assert_int_equal(st.status, CAS__SAVES_FINISHED);
+            return;
+        }
+        c->tally.in_finish++;
+        assert_int_equal(st.status, CAS__SAVES_PLAYING);
+    }
+    fail_msg("%s: the commit of the result never ended", c->game->id);
+}
+
+/* Every point of closing the store after a whole game, which copies the
+ * WAL into the database: the finished game must survive each. */
+static void kill_in_close(struct crash_run *c, char *const *play)
+{
+    struct crash_state st;
+    for (unsigned k = 1; k < MAX_CHANGES; k++) {
+        remove_db(c->db);
+        int before = kill_at(c, play, "close", 1, k);
+        observe(c, &st);
+        assert_true(st.saved);
+        assert_int_equal(st.status, CAS__SAVES_FINISHED);
+        if (!before)
+            return;
+        c->tally.in_close++;
+    }
+    fail_msg("%s: closing the store never ended", c->game->id);
+}
+
+/* The plies whose commits are cut: 1, the last, and a seeded sample of
+ * others, ascending and distinct; returns how many. */
+static size_t sample_plies(struct crash_run *c, size_t *plies)
+{
+    size_t n = 0, length = c->expected.n_actions;
+    plies[n++] = 1;
+    while (n < SAMPLED_ACTIONS + 1) {
+        size_t ply = 2 + (size_t)(next_random(c) % (length - 2));
+        size_t i = n;
+        while (i > 1 && plies[i - 1] > ply)
+            i--;
+        if (plies[i - 1] == ply)
+            continue;
+        memmove(plies + i + 1, plies + i, (n - i) * sizeof *plies);
+        plies[i] = ply;
+        n++;
+    }
+    plies[n++] = length;
+    return n;
+}
+
+static void crash_game(struct crash_run *c)
+{
+    char *play[] = {CASTELLAN_EXE, "play", "--config", c->config, NULL};
+    char id[32];
+    char *resume[] = {CASTELLAN_EXE, "resume", id, "--database", c->db, NULL};
+    struct crash_state st;
+    size_t plies[SAMPLED_ACTIONS + 2];
+
+    /* The uninterrupted game, by castellan itself. */
+    write_config(c);
+    remove_db(c->db);
+    int status = run_exe(c, CASTELLAN_EXE, play, NULL);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct cas__saves *s = cas_test_open(c->db);
+    assert_int_equal(cas__saves_game_load(s, 1, 1, &c->expected), CAS_OK);
+    cas__saves_close(s);
+    assert_int_equal(c->expected.status, CAS__SAVES_FINISHED);
+    assert_true(c->expected.n_actions > SAMPLED_ACTIONS + 2);
+
+    kill_in_creation(c, play);
+    kill_in_start(c, play);
+    observe(c, &st);
+    snprintf(id, sizeof id, "%lld", (long long)st.id);
+    size_t n = sample_plies(c, plies), saved = 0;
+    for (size_t i = 0; i < n; i++)
+        kill_in_append(c, resume, plies[i], &saved);
+    kill_in_finish(c, resume);
+    observe(c, &st);
+    assert_int_equal(st.status, CAS__SAVES_FINISHED);
+    c->tally.leftovers = remove_leftovers(c);
+    kill_in_close(c, play);
+
+    const struct crash_tally *t = &c->tally;
+    print_message("%s: %zu actions; %d kills: %d in creation (%d private files "
+                  "left), %d in the first save, %d in %zu commits of actions "
+                  "(%d lost that action), %d in the result's commit, %d in "
+                  "closing\n", c->game->id, c->expected.n_actions, t->kills,
+                  t->in_create, t->leftovers, t->in_start, t->in_append, n,
+                  t->lost_in_flight, t->in_finish, t->in_close);
+    assert_true(t->in_create > 0 && t->in_start > 0 && t->in_finish > 0 &&
+                t->in_close > 0);
+    assert_true(t->lost_in_flight >= (int)n);
+    cas__saves_game_free(&c->expected);
 }
 
 static void test_killed_games_resume_to_the_same_end(void **state)
 {
-    struct crash_run *c = calloc(1, sizeof *c);
-    assert_non_null(c);
-    c->dir = *(struct cas_test_dir *)*state;
-    c->rng = 0x5eed5eed12345678u;
     for (size_t i = 0; i < sizeof crash_games / sizeof crash_games[0]; i++) {
-        char manifest[1024];
-        snprintf(manifest, sizeof manifest, "%s/%s/%s.ini", CASTELLAN_PLUGIN_DIR,
-                 crash_games[i].id, crash_games[i].id);
-        if (access(manifest, R_OK) == 0)
-            crash_rounds(c, &crash_games[i]);
+        struct crash_run *c = calloc(1, sizeof *c);
+        assert_non_null(c);
+        c->game = &crash_games[i];
+        c->dir = *(struct cas_test_dir *)*state;
+        c->rng = 0x5eed5eed12345678u + i;
+        cas_test_dir_file(&c->dir, "saves.db", c->db, sizeof c->db);
+        cas_test_dir_file(&c->dir, "session.ini", c->config, sizeof c->config);
+        cas_test_dir_file(&c->dir, "stderr.txt", c->log, sizeof c->log);
+        crash_game(c);
+        free(c);
     }
-    free(c);
 }
 
 int main(void)

@@ -121,6 +121,18 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
     assert_string_equal(text1, text2);
 
+    /* Without hashes the record imports too, and gets the same hashes. */
+    castellan(state, &r, "export", "1", "--no-hashes", "-o", rec2, NULL);
+    assert_int_equal(r.status, 0);
+    slurp(rec2, text2, sizeof text2);
+    assert_null(strstr(text2, " #"));
+    castellan(state, &r, "import", rec2, NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "as game 3");
+    castellan(state, &r, "export", "3", "-o", rec2, NULL);
+    slurp(rec2, text2, sizeof text2);
+    assert_string_equal(text1, text2);
+
     castellan(state, &r, "replay", "2", NULL);
     assert_int_equal(r.status, 0);
     expect_text(r.out, "Game 2: fixture 1.0.0, seed 9, ");
@@ -273,6 +285,52 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
     expect_text(r.err, "continue with: castellan resume 1");
 }
 
+/* A store is not trusted column by column: a games row whose status reads
+ * back NULL (its table rebuilt without the schema's NOT NULL) is reported
+ * as damaged by every command that reads it. */
+static void test_a_damaged_row_is_reported(void **state)
+{
+    struct result r;
+    char db[512];
+    play_bots(state, "5");
+    sql(default_db(state, db, sizeof db),
+        "PRAGMA foreign_keys = OFF;"
+        "CREATE TABLE loose AS SELECT * FROM games;"
+        "DROP TABLE games;"
+        "ALTER TABLE loose RENAME TO games;"
+        "UPDATE games SET status = NULL;");
+    static const char *const commands[][3] = {
+        {"saves", "list", NULL}, {"saves", "show", "1"}, {"export", "1", NULL},
+        {"replay", "1", NULL}, {"resume", "1", NULL},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        castellan(state, &r, commands[i][0], commands[i][1], commands[i][2], NULL);
+        assert_int_equal(r.status, 1);
+        expect_text(r.err, db);
+        expect_text(r.err, "game 1 is damaged: its status is NULL");
+    }
+}
+
+/* ... and so is a NULL among a game's actions, the journal itself. */
+static void test_a_damaged_action_is_reported(void **state)
+{
+    struct result r;
+    char db[512];
+    play_bots(state, "6");
+    sql(default_db(state, db, sizeof db),
+        "PRAGMA foreign_keys = OFF;"
+        "CREATE TABLE loose AS SELECT * FROM actions;"
+        "DROP TABLE actions;"
+        "ALTER TABLE loose RENAME TO actions;"
+        "UPDATE actions SET text = NULL WHERE ply = 3;");
+    castellan(state, &r, "export", "1", NULL);
+    assert_int_equal(r.status, 1);
+    expect_text(r.err, "game 1 is damaged: a row of its actions holds a NULL");
+    castellan(state, &r, "saves", "list", NULL);
+    assert_int_equal(r.status, 0);
+    expect_text(r.out, "finished");
+}
+
 static void test_every_command_explains_itself(void **state)
 {
     static const char *const commands[] = {"saves", "resume", "replay", "export",
@@ -302,6 +360,8 @@ int main(void)
         CAS_TEST_IN_DIR(test_a_bad_record_changes_nothing),
         CAS_TEST_IN_DIR(test_another_applications_database_is_refused),
         CAS_TEST_IN_DIR(test_resume_stops_at_a_changed_hash_unless_forced),
+        CAS_TEST_IN_DIR(test_a_damaged_row_is_reported),
+        CAS_TEST_IN_DIR(test_a_damaged_action_is_reported),
         CAS_TEST_IN_DIR(test_every_command_explains_itself),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

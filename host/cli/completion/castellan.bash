@@ -38,7 +38,7 @@ _castellan()
     fi
     local command=${COMP_WORDS[1]}
     case $prev in
-    --game)
+    --game|--expansion-of)
         _castellan_ids "$exe" game "$cur"; return ;;
     --expansions)
         _castellan_ids "$exe" expansion "$cur"; return ;;
