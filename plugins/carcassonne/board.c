@@ -55,26 +55,12 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y)
     return C_CELLS(s)[ci].tile;
 }
 
-/* The frontier is kept sorted by (x, y) so that placements come out in
- * action-code order without sorting. */
+/* The frontier: every open spot once, in no particular order (each cell
+ * knows its place, so a spot leaves in O(1)); sorted copies are made where
+ * order is promised (api open_spots). */
 static uint32_t cell_key(const struct carc_cell *c)
 {
     return pack_key(c->x, c->y);
-}
-
-/* Lower bound of key, branch-free (the comparison becomes a cmov). */
-static int frontier_search(const struct cas_state *s, uint32_t key)
-{
-    const struct carc_open *front = C_FRONT(s), *base = front;
-    int n = s->nfront;
-    if (n == 0)
-        return 0;
-    while (n > 1) {
-        int half = n / 2;
-        base = base[half].key < key ? base + half : base;
-        n -= half;
-    }
-    return (int)(base - front) + (base->key < key);
 }
 
 /* Open spot ci joins the group of its pattern (at its head: position 0). */
@@ -134,12 +120,9 @@ static int group_position(const struct cas_state *s, int ci)
 
 static void frontier_insert(struct cas_state *s, int ci)
 {
-    struct carc_open *front = S_FRONT(s);
-    uint32_t key = cell_key(&C_CELLS(s)[ci]);
-    int pos = frontier_search(s, key);
-    memmove(front + pos + 1, front + pos, (size_t)(s->nfront - pos) * sizeof *front);
-    front[pos] = (struct carc_open){.key = key, .cell = (uint16_t)ci};
-    s->nfront++;
+    S_FRONT(s)[s->nfront] = (struct carc_open){.key = cell_key(&C_CELLS(s)[ci]),
+                                               .cell = (uint32_t)ci};
+    S_CELLS(s)[ci].fpos = s->nfront++;
     S_CELLS(s)[ci].open = 1;
     group_add(s, ci);
 }
@@ -150,9 +133,9 @@ static void frontier_remove(struct cas_state *s, int ci)
         return;
     group_remove(s, ci);
     struct carc_open *front = S_FRONT(s);
-    int pos = frontier_search(s, cell_key(&C_CELLS(s)[ci]));
-    memmove(front + pos, front + pos + 1, (size_t)(s->nfront - pos - 1) * sizeof *front);
-    s->nfront--;
+    int pos = C_CELLS(s)[ci].fpos;
+    front[pos] = front[--s->nfront];
+    S_CELLS(s)[front[pos].cell].fpos = (uint16_t)pos;
     S_CELLS(s)[ci].open = 0;
 }
 
@@ -369,31 +352,39 @@ static void write_group(cas_action *o, size_t n, int nrot, cas_action base,
     }
 }
 
+/* What of a group's codes fits in buf[out..cap): a buffer too small. */
+__attribute__((noinline)) static void write_group_part(cas_action *buf, size_t out,
+                                                       size_t cap, size_t codes, int nrot,
+                                                       cas_action base, const uint8_t *rot)
+{
+    for (size_t i = 0; out + i < cap && i < codes; i++)
+        buf[out + i] = (base + ((cas_action)(i / (size_t)nrot) << 8)) | rot[i % (size_t)nrot];
+}
+
 /* The hot path for one-space tiles when no expansion vetoes: for every
  * group of open spots whose pattern the kind fits (ascending pattern), its
  * size times the fitting rotations in codes, written from the size alone.
- * Costs the codes written plus a word per 64 patterns, whatever the board.
+ * Costs the codes written plus a few instructions per fitting group and a
+ * word per 64 patterns, whatever the size of the board.
  * Returns how many codes there are. */
 static size_t unvetoed_single_placements(const struct cas_state *s, int kind,
                                          cas_action *buf, size_t cap)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const uint16_t *count = C_GCOUNT(s);
+    const cas_action kind_base = ACT_SPOT_CODE(kind, 0, 0, 0);
     size_t out = 0;
     for (int w = 0; w < CARC_PATTERN_WORDS; w++)
         for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
-            int p = w * 64 + __builtin_ctzll(bits), nrot = fit_count[k->fitmask[p]];
-            const uint8_t *rot = fit_rotations[k->fitmask[p]];
-            cas_action base = ACT_SPOT_CODE(kind, p, 0, 0);
-            size_t n = count[p];
-            if (out + n * (size_t)nrot <= cap) {
-                write_group(buf + out, n, nrot, base, rot);
-            } else {
-                for (size_t i = 0; out + i < cap && i < n * (size_t)nrot; i++)
-                    buf[out + i] = (base + ((cas_action)(i / (size_t)nrot) << 8)) |
-                                   rot[i % (size_t)nrot];
-            }
-            out += n * (size_t)nrot;
+            unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits)), mask = k->fitmask[p];
+            int nrot = fit_count[mask];
+            size_t codes = (size_t)count[p] * (size_t)nrot;
+            cas_action base = kind_base | ((cas_action)p << 32);
+            if (out + codes <= cap)
+                write_group(buf + out, count[p], nrot, base, fit_rotations[mask]);
+            else
+                write_group_part(buf, out, cap, codes, nrot, base, fit_rotations[mask]);
+            out += codes;
         }
     return out;
 }

@@ -173,6 +173,7 @@ struct carc_cell {
     uint8_t open;   /* in the frontier: empty and next to a tile */
     uint16_t pattern;   /* open spots: the requirement as a base-5 number */
     uint16_t gnext, gprev; /* open spots: neighbours in the pattern's group */
+    uint16_t fpos;         /* open spots: index in the frontier */
     uint32_t req, care; /* open spots: edge types required per side */
 };
 
@@ -192,8 +193,7 @@ struct carc_node {
 /* The cells hash is an array of uint16_t slots holding cell index + 1
  * (0: empty); a slot's coordinates are its cell's, so a slot is 2 bytes. */
 
-/* One open spot in the frontier, which is sorted by key (x, then y) so
- * placements come out in action-code order and scans are sequential. */
+/* One open spot in the frontier (unordered; see board.c). */
 struct carc_open {
     uint32_t key;
     uint32_t cell;

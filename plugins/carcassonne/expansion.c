@@ -8,6 +8,7 @@
 #include "carc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define HOOK(g, i, name)                                                   \
     ((g)->exp[i].desc->hooks &&                                            \
@@ -530,6 +531,13 @@ static int api_tile_kind_count(const cas_carc_game *gh, int kind)
     return kind >= 0 && kind < g->nkinds ? g->kinds[kind].count : 0;
 }
 
+/* x, then y: the order open_spots promises. */
+static int compare_xy(const void *a, const void *b)
+{
+    const int *p = a, *q = b;
+    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+}
+
 static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
 {
     const struct cas_state *s = CSTATE_OF(c);
@@ -540,6 +548,7 @@ static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
         xy[2 * i] = (int)(C_FRONT(s)[i].key >> 16) - 0x8000;
         xy[2 * i + 1] = (int)(C_FRONT(s)[i].key & 0xFFFF) - 0x8000;
     }
+    qsort(xy, *count, 2 * sizeof *xy, compare_xy);
     return CAS_OK;
 }
 
