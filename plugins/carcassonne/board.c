@@ -55,14 +55,9 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y)
     return C_CELLS(s)[ci].tile;
 }
 
-/* The frontier: every open spot once, in no particular order (each cell
- * knows its place, so a spot leaves in O(1)); sorted copies are made where
- * order is promised (api open_spots). */
-static uint32_t cell_key(const struct carc_cell *c)
-{
-    return pack_key(c->x, c->y);
-}
-
+/* The frontier: every open spot's cell once, in no particular order (each
+ * cell knows its place, so a spot leaves in O(1)); sorted copies are made
+ * where order is promised (api open_spots). */
 /* Open spot ci joins the group of its pattern (at its head: position 0). */
 static void group_add(struct cas_state *s, int ci)
 {
@@ -120,8 +115,7 @@ static int group_position(const struct cas_state *s, int ci)
 
 static void frontier_insert(struct cas_state *s, int ci)
 {
-    S_FRONT(s)[s->nfront] = (struct carc_open){.key = cell_key(&C_CELLS(s)[ci]),
-                                               .cell = (uint32_t)ci};
+    S_FRONT(s)[s->nfront] = (uint16_t)ci;
     S_CELLS(s)[ci].fpos = s->nfront++;
     S_CELLS(s)[ci].open = 1;
     group_add(s, ci);
@@ -132,10 +126,10 @@ static void frontier_remove(struct cas_state *s, int ci)
     if (!C_CELLS(s)[ci].open)
         return;
     group_remove(s, ci);
-    struct carc_open *front = S_FRONT(s);
+    uint16_t *front = S_FRONT(s);
     int pos = C_CELLS(s)[ci].fpos;
     front[pos] = front[--s->nfront];
-    S_CELLS(s)[front[pos].cell].fpos = (uint16_t)pos;
+    S_CELLS(s)[front[pos]].fpos = (uint16_t)pos;
     S_CELLS(s)[ci].open = 0;
 }
 
@@ -177,17 +171,14 @@ static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
     }
 }
 
-/* An open spot learns the edge type its side `side` must have. */
+/* An open spot learns the edge type its side `side` must have (each side
+ * faces one space, so it is learnt once): one base-5 digit of its pattern,
+ * 0 for an edge that fits anything. */
 static void require_side(struct carc_cell *c, int side, int edge)
 {
-    uint32_t shift = 8u * (uint32_t)side;
-    c->req = (c->req & ~(0xFFu << shift)) | ((uint32_t)edge << shift);
+    static const uint16_t digit[4] = {1, 5, 25, 125};
     if (edge != EDGE_ANY)
-        c->care |= 0xFFu << shift;
-    int pattern = 0;
-    for (int b = 3; b >= 0; b--)
-        pattern = pattern * 5 + (int)((c->req & c->care) >> (8 * b) & 0xFF);
-    c->pattern = (uint16_t)pattern;
+        c->pattern = (uint16_t)(c->pattern + edge * digit[side]);
 }
 
 /* The side of open spot (nx, ny) facing a new tile's edge: a new spot
@@ -280,7 +271,9 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
             continue;
         if (cells[ci].tile != CARC_NONE)
             return 0;
-        if (((r->sig[c] ^ cells[ci].req) & cells[ci].care & r->care[c]) != 0)
+        uint32_t req, care;
+        cas__carc_pattern_masks(cells[ci].pattern, &req, &care);
+        if (((r->sig[c] ^ req) & care & r->care[c]) != 0)
             return 0;
         touches |= cells[ci].open;
     }
@@ -472,9 +465,9 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_cell *cells = C_CELLS(s);
-    const struct carc_open *front = C_FRONT(s);
+    const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &cells[front[i].cell];
+        const struct carc_cell *c = &cells[front[i]];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
                 int x = c->x - k->rot[rot].dx[sub], y = c->y - k->rot[rot].dy[sub];

@@ -174,7 +174,6 @@ struct carc_cell {
     uint16_t pattern;   /* open spots: the requirement as a base-5 number */
     uint16_t gnext, gprev; /* open spots: neighbours in the pattern's group */
     uint16_t fpos;         /* open spots: index in the frontier */
-    uint32_t req, care; /* open spots: edge types required per side */
 };
 
 #define NODE_SCORED 1u /* completed (or scored at the end) and handled */
@@ -193,11 +192,6 @@ struct carc_node {
 /* The cells hash is an array of uint16_t slots holding cell index + 1
  * (0: empty); a slot's coordinates are its cell's, so a slot is 2 bytes. */
 
-/* One open spot in the frontier (unordered; see board.c). */
-struct carc_open {
-    uint32_t key;
-    uint32_t cell;
-};
 
 struct carc_fig {
     uint8_t player, kind;
@@ -240,7 +234,7 @@ struct cas_state {
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
 #define S_HASH(s) S_ARR(s, uint16_t, off_hash)
-#define S_FRONT(s) S_ARR(s, struct carc_open, off_front)
+#define S_FRONT(s) S_ARR(s, uint16_t, off_front) /* open spots' cells, unordered */
 #define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
@@ -252,7 +246,7 @@ struct cas_state {
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
 #define C_HASH(s) S_CARR(s, uint16_t, off_hash)
-#define C_FRONT(s) S_CARR(s, struct carc_open, off_front)
+#define C_FRONT(s) S_CARR(s, uint16_t, off_front)
 #define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
 #define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)
 #define C_FIGS(s) S_CARR(s, struct carc_fig, off_figs)
@@ -276,6 +270,9 @@ int cas__carc_parse_tileset(const struct cas_host *host, const char *path,
 /* Apply a `tiles` option ("*:0,D:2,E:3") to the kinds' counts. */
 int cas__carc_apply_counts(const struct cas_host *host, const char *spec,
                            struct carc_kind *kinds, int nkinds);
+/* The packed edge requirement of pattern p (base 5 a side, 0 free): edge
+ * types 8 bits a side, and the sides that are required. */
+void cas__carc_pattern_masks(int p, uint32_t *req, uint32_t *care);
 /* Fill each kind's four rotations (edges, segments, feature names). */
 void cas__carc_prepare_rotations(struct carc_kind *kinds, int nkinds);
 extern const char *const cas__carc_half_names[8];

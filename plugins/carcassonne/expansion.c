@@ -545,8 +545,8 @@ static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
     if (*count > cap)
         return CAS_ENOSPC;
     for (int i = 0; i < s->nfront; i++) {
-        xy[2 * i] = (int)(C_FRONT(s)[i].key >> 16) - 0x8000;
-        xy[2 * i + 1] = (int)(C_FRONT(s)[i].key & 0xFFFF) - 0x8000;
+        xy[2 * i] = C_CELLS(s)[C_FRONT(s)[i]].x;
+        xy[2 * i + 1] = C_CELLS(s)[C_FRONT(s)[i]].y;
     }
     qsort(xy, *count, 2 * sizeof *xy, compare_xy);
     return CAS_OK;

@@ -129,7 +129,7 @@ static int layout(struct cas_game *g)
     g->off_hash = off;
     off = align8(off + (size_t)g->hash_size * sizeof(uint16_t));
     g->off_front = off;
-    off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_open));
+    off = align8(off + (size_t)g->cap_cells * sizeof(uint16_t));
     g->off_nodes = off;
     off = align8(off + (size_t)g->cap_nodes * sizeof(struct carc_node));
     g->off_figs = off;
@@ -292,7 +292,7 @@ static void copy_used(struct cas_state *dst, const struct cas_state *src)
     copy_part(dst, src, g->off_tiles, src->ntiles, sizeof(struct carc_tile));
     copy_part(dst, src, g->off_cells, src->ncells, sizeof(struct carc_cell));
     copy_part(dst, src, g->off_hash, (size_t)g->hash_size, sizeof(uint16_t));
-    copy_part(dst, src, g->off_front, src->nfront, sizeof(struct carc_open));
+    copy_part(dst, src, g->off_front, src->nfront, sizeof(uint16_t));
     copy_part(dst, src, g->off_nodes, src->nnodes, sizeof(struct carc_node));
     copy_part(dst, src, g->off_figs, src->nfigs, sizeof(struct carc_fig));
     copy_part(dst, src, g->off_cloisters, src->ncloisters, sizeof(uint16_t));

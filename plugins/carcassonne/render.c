@@ -426,7 +426,7 @@ static void json_open_and_bag(const struct cas_state *s, struct jbuf *jb)
     const struct cas_game *g = s->game;
     jb_str(jb, "],\"open\":[");
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
         jb_str(jb, i ? ",[" : "[");
         jb_int(jb, c->x);
         jb_str(jb, ",");

@@ -31,7 +31,7 @@ static size_t slow_placements(const struct cas_state *s, cas_action *keys)
     const struct carc_kind *k = &s->game->kinds[s->drawn];
     size_t n = 0;
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
         for (int rot = 0; rot < 4; rot++)
             if (cas__carc_fits_edges(s, k, c->x, c->y, rot))
                 keys[n++] = ACT_PLACE_CODE(s->drawn, c->x, c->y, rot);
