@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_spec.h"
 #include "session_fields.h"
 #include "text.h"
 
 #define MAX_NAME 32
 
-const char *const cas__agent_names[] = {"human", "random", "greedy"};
+const char *const cas__agent_names[] = {"human",     "random",      "greedy",   "mcts",
+                                        "mcts-easy", "mcts-medium", "mcts-hard"};
 const size_t cas__n_agent_names = sizeof cas__agent_names / sizeof cas__agent_names[0];
 
 static int out_of_memory(char *err, size_t errlen)
@@ -174,14 +176,9 @@ int cas__desc_set_player_name(struct cas__player_desc *p, const char *where,
 int cas__desc_set_player_agent(struct cas__player_desc *p, const char *where,
                                const char *value, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < cas__n_agent_names; i++)
-        if (strcmp(value, cas__agent_names[i]) == 0)
-            return store(&p->agent, value, err, errlen);
-    return cas__errorf(err, errlen, CAS_EPARSE,
-                       "%s: agent \"%s\" is not valid; use human, random or greedy "
-                       "(closest: %s)",
-                       where, value,
-                       cas__closest(value, cas__agent_names, cas__n_agent_names));
+    struct cas__agent_spec spec;
+    int rc = cas__agent_spec_parse(value, where, &spec, err, errlen);
+    return rc ? rc : store(&p->agent, value, err, errlen);
 }
 
 int cas__desc_default_names(struct cas__session_desc *d, char *err, size_t errlen)

@@ -54,17 +54,33 @@ static int code_of_sqlite(int rc)
     }
 }
 
+/* What to do about a failure with SQLite's (primary) result code rc. */
+static const char *hint_for(int rc)
+{
+    switch (rc) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return "; the file is damaged: restore a backup or try `sqlite3 FILE .recover`";
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return "; another program kept the database locked for longer than castellan "
+               "waits: try again once it is done";
+    case SQLITE_CONSTRAINT:
+        return "; another castellan saved it first: it is playing the same game";
+    case SQLITE_FULL:
+        return "; the disk is full: free some space";
+    case SQLITE_READONLY:
+        return "; castellan may not write the file or its folder";
+    default:
+        return "";
+    }
+}
+
 int cas__saves_sql_fail(struct cas__saves *s, const char *what)
 {
-    int code = code_of_sqlite(sqlite3_extended_errcode(s->db));
-    const char *hint = "";
-    if (code == CAS_ECORRUPT)
-        hint = "; the file is damaged: restore a backup or try "
-               "`sqlite3 FILE .recover`";
-    else if (code == CAS_ECONFLICT)
-        hint = "; is another castellan using the same game?";
-    return cas__saves_fail(s, code, "%s failed: %s%s", what,
-                           sqlite3_errmsg(s->db), hint);
+    int rc = sqlite3_extended_errcode(s->db);
+    return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what,
+                           sqlite3_errmsg(s->db), hint_for(rc & 0xff));
 }
 
 const char *cas__saves_errmsg(const struct cas__saves *s)

@@ -3,13 +3,25 @@
  */
 #include "agent.h"
 
+#include "agent_spec.h"
+#include "mcts.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 int cas__agent_new(const char *kind, struct cas__agent **out)
 {
+    struct cas__agent_spec spec;
+    char err[256];
     *out = NULL;
+    if (cas__agent_spec_parse(kind, "agent", &spec, err, sizeof err) != CAS_OK)
+        return CAS_ENOTFOUND;
+    if (strcmp(spec.kind, "mcts") == 0) {
+        struct cas__mcts_params params;
+        cas__mcts_from_spec(&spec, &params);
+        return cas__agent_mcts_new(&params, out);
+    }
     if (strcmp(kind, "random") == 0)
         return cas__agent_random_new(out);
     if (strcmp(kind, "greedy") == 0)
@@ -20,6 +32,18 @@ int cas__agent_new(const char *kind, struct cas__agent **out)
                                                            : CAS_RENDER_TEXT,
                                     out);
     return CAS_ENOTFOUND;
+}
+
+int cas__agent_advise(const char *kind, const struct cas__decision *d, cas_action *out)
+{
+    struct cas__agent *agent;
+    int rc = cas__agent_new(kind, &agent);
+    if (rc == CAS_OK && strcmp(agent->ops->kind, "human") == 0)
+        rc = CAS_EINVAL;
+    if (rc == CAS_OK)
+        rc = cas__agent_choose(agent, d, out);
+    cas__agent_free(agent);
+    return rc;
 }
 
 void cas__agent_free(struct cas__agent *agent)

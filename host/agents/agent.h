@@ -38,11 +38,17 @@ struct cas__agent {
     const struct cas__agent_ops *ops;
 };
 
-/* Create an agent by kind (config's cas__agent_names: "human", "random",
- * "greedy"); a human plays on
+/* Create an agent from its spec as config validated it ("human", "random",
+ * "greedy", "mcts-hard@2000/2": config/agent_spec.h); a human plays on
  * stdin/stdout, in colour when stdout is a terminal.  CAS_ENOTFOUND for an
  * unknown kind.  Caller owns *out (cas__agent_free). */
 int cas__agent_new(const char *kind, struct cas__agent **out);
+
+/* What the bot `kind` (any spec but "human") would play in d, into *out:
+ * a hint for a human.  The bot is made for this one call, so a search bot
+ * starts without a tree.  CAS_EINVAL for "human", CAS_ENOTFOUND for an
+ * unknown kind, else the agent's code. */
+int cas__agent_advise(const char *kind, const struct cas__decision *d, cas_action *out);
 
 int cas__agent_random_new(struct cas__agent **out);
 int cas__agent_greedy_new(struct cas__agent **out);

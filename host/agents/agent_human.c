@@ -4,6 +4,7 @@
  * text, `list`, `help` or `quit`.  End of input counts as `quit`.
  */
 #include "agent.h"
+#include "picture.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ static void show_help(struct human *h, const struct cas__decision *d)
     fprintf(h->out,
             "Type the number of an action (1-%zu) or its text exactly as listed.\n"
             "  list   show the board and the legal actions again\n"
+            "  svg FILE  write the board as you see it to FILE as an SVG picture\n"
             "  help   this text\n"
             "  quit   stop the game (end of input does the same)\n",
             d->legal->count);
@@ -112,6 +114,13 @@ static int human_choose(struct cas__agent *agent, const struct cas__decision *d,
             show_help(h, d);
         } else if (strcmp(word, "list") == 0) {
             show_position(h, d);
+        } else if (strncmp(word, "svg ", 4) == 0) {
+            char err[512];
+            const char *path = trim(word + 4);
+            if (cas__picture_write(d->match, d->state, d->player, path, err, sizeof err))
+                fprintf(h->out, "No picture: %s\n", err);
+            else
+                fprintf(h->out, "Wrote the board to %s.\n", path);
         } else if (is_number(word)) {
             size_t number = number_of(word, d->legal->count);
             if (number > 0) {

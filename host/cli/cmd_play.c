@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "install_dirs.h"
 #include "journal.h"
+#include "picture.h"
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
@@ -21,22 +22,30 @@
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
-    "                      [--no-save]\n"
+    "                      [--no-save] [--watch FILE.svg]\n"
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
+    "                      [--watch FILE.svg]\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
-    "(default: human,greedy).  Without --seed a seed is drawn and printed;\n"
-    "the same seed and the same choices give the same game.\n"
+    "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
+    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms, and\n"
+    "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
+    "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
+    "and the same choices give the same game (not with an @Nms budget).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
-    "`help` explains, `quit` (or end of input) stops the game.\n";
+    "`help` explains, `quit` (or end of input) stops the game.\n"
+    "\n"
+    "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
+    "every action: leave it open in a browser or image viewer beside the\n"
+    "terminal.  It shows what the terminal may show (the one human's view).\n";
 
 /* Flags as given; NULL when absent. */
 struct play_args {
-    const char *config, *seed, *game, *expansions, *players, *plugin_path;
+    const char *config, *seed, *game, *expansions, *players, *plugin_path, *watch;
     struct cas__strlist rules;
     int no_save;
 };
@@ -121,6 +130,38 @@ static int terminal_viewer(const struct cas__session_desc *desc)
     return humans == 1 ? viewer : CAS_VIEWER_PUBLIC;
 }
 
+/* --watch: the board picture rewritten after every action, chained after
+ * the journal's hook (which commits first). */
+struct watch {
+    struct cas__session_hooks inner;
+    struct cas__session *session;
+    const char *path;
+    int warned;
+};
+
+static void watch_update(struct watch *w)
+{
+    char err[1024];
+    struct cas__session *s = w->session;
+    if (cas__picture_write(s->match, s->state, s->viewer, w->path, err, sizeof err) &&
+        !w->warned) {
+        fprintf(stderr, "castellan play: --watch: %s (the game goes on)\n", err);
+        w->warned = 1;
+    }
+}
+
+static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
+                           uint64_t hash_after, char *err, size_t errlen)
+{
+    struct watch *w = ctx;
+    int rc = w->inner.on_action ? w->inner.on_action(w->inner.ctx, ply, actor, text,
+                                                     hash_after, err, errlen)
+                                : CAS_OK;
+    if (rc >= 0)
+        watch_update(w);
+    return rc;
+}
+
 /* Play the validated session; the exit status. */
 static int play(const struct play_args *a, const struct cas__session_desc *desc,
                 const struct cas__session_plan *plan, struct cas__match *m)
@@ -154,16 +195,21 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         cas__session_free(&s);
         goto free_agents;
     }
+    struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
+    if (a->watch) {
+        s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
+        watch_update(&watch);
+    }
     int rc = cas__session_run(&s);
+    if (rc != CAS_OK && !s.quit)
+        fprintf(stderr, "castellan play: %s\n", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
         status = 0;
-    } else if (rc == CAS_ECONFLICT) {
+    } else if (s.quit) {
         printf("Game stopped (%s).  Replay it with --seed %" PRIu64 ".\n", s.error, seed);
         status = 0;
-    } else {
-        fprintf(stderr, "castellan play: %s\n", s.error);
     }
     cas__session_free(&s);
 free_agents:
@@ -215,6 +261,7 @@ int cas__cmd_play(int argc, char **argv)
         {"--game", &a.game, NULL, NULL}, {"--expansions", &a.expansions, NULL, NULL},
         {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
+        {"--watch", &a.watch, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;

@@ -7,15 +7,20 @@
 #include <string.h>
 
 #include "commands.h"
+#include "results_json.h"
 #include "revive.h"
 #include "saves_cli.h"
 
 static const char usage[] =
     "usage: castellan replay ID [--step] [--database FILE] [--plugin-path DIR[:DIR...]]\n"
+    "       castellan replay ID --json [--ply N] [--database FILE] [--plugin-path DIR]\n"
     "\n"
     "Shows saved game ID action by action with the events it caused, then\n"
     "the final board and scores of a finished game.  --step waits for Enter\n"
-    "after each action (q and Enter stops).  Every state hash is checked.\n";
+    "after each action (q and Enter stops).  Every state hash is checked.\n"
+    "--json writes it for programs instead (docs/results.schema.json): the\n"
+    "players, every event and action, and the scores after ply N (default:\n"
+    "the last).\n";
 
 #define STOPPED 1 /* the viewer asked to stop: not an error */
 
@@ -73,10 +78,17 @@ int cas__cmd_replay(int argc, char **argv)
     struct cas__saves_game g;
     int64_t id;
     int status = cas__saves_args_load_game(&a, "replay", argc, argv,
-                                           CAS__ARG_STEP | CAS__ARG_PLUGIN_PATH, usage,
-                                           &s, &id, &g);
+                                           CAS__ARG_STEP | CAS__ARG_PLUGIN_PATH | CAS__ARG_JSON |
+                                               CAS__ARG_PLY,
+                                           usage, &s, &id, &g);
     if (status >= 0)
         return status;
+    if (a.json || a.ply) {
+        cas__saves_close(s);
+        status = cas__results_json_command(&a, &g, 1);
+        cas__saves_game_free(&g);
+        return status;
+    }
     struct cas__revived r;
     char origin[64];
     status = 1;

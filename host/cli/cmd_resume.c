@@ -80,7 +80,8 @@ static int explain_divergence(const struct cas__revived *r, int64_t id)
 static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
                    struct cas__revived *r)
 {
-    struct cas__journal j = {.store = s, .game = r->saved->id};
+    struct cas__journal j = {.store = s, .game = r->saved->id,
+                             .saved = (uint32_t)r->saved->n_actions};
     struct cas__session *session = &r->session;
     cas__journal_attach(&j, session);
     session->out = stdout;
@@ -94,15 +95,15 @@ static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
         fprintf(stderr, "Game %lld is finished and saved.\n", (long long)j.game);
         return 0;
     }
-    if (rc == CAS_ECONFLICT) { /* a player quit: everything so far is saved */
+    if (session->quit) { /* everything so far is saved */
         fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
-                "castellan resume %lld\n", (long long)j.game, session->ply,
+                "castellan resume %lld\n", (long long)j.game, j.saved,
                 (long long)j.game);
         return 0;
     }
     fprintf(stderr, "castellan resume: %s\nThe game is saved up to ply %" PRIu32
             "; continue with: castellan resume %lld\n", session->error,
-            session->ply, (long long)j.game);
+            j.saved, (long long)j.game);
     return 1;
 }
 

@@ -1,7 +1,8 @@
 /*
  * cmd_saves.c — the save commands that need no plugin: `castellan saves
  * list | show ID | delete ID`, `castellan export ID` and `castellan campaign
- * list | show NAME`.  They only read the store (delete removes one game).
+ * list | show NAME`.  They only read the store (delete removes one game);
+ * `saves show --json` replays the game with its plugins to tell the scores.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,25 +10,36 @@
 #include <string.h>
 
 #include "commands.h"
+#include "results_json.h"
 #include "saves_cli.h"
 
 static const char saves_usage[] =
     "usage: castellan saves list [--campaign NAME] [--database FILE]\n"
-    "       castellan saves show ID [--database FILE]\n"
+    "       castellan saves show ID [--json [--ply N]] [--database FILE]\n"
     "       castellan saves delete ID [--database FILE]\n"
     "\n"
     "Lists, shows or deletes the games saved in the database: by default\n"
     "$XDG_DATA_HOME/castellan/saves.db, where `castellan play` journals\n"
-    "every game.  Resume an unfinished game with `castellan resume ID`.\n";
+    "every game.  Resume an unfinished game with `castellan resume ID`.\n"
+    "show --json gives the players, every event and the scores after ply N\n"
+    "(default: the last) for programs (docs/results.schema.json), replaying\n"
+    "the game with the installed plugins (--plugin-path DIR to add some).\n";
 
 static const char export_usage[] =
     "usage: castellan export ID [-o FILE] [--no-hashes] [--database FILE]\n"
+    "       castellan export ID --html -o FILE.html [--viewer P] [--database FILE]\n"
+    "                        [--plugin-path DIR[:DIR...]]\n"
     "\n"
     "Writes saved game ID as a plain-text game record (docs/saves.md) to\n"
     "FILE or standard output.  `castellan import FILE` replays it into a\n"
     "store anywhere; attach it to a bug report.  --no-hashes leaves out the\n"
     "state hash of every action, as a record written by hand or by another\n"
-    "program would (import then checks every action's legality only).\n";
+    "program would (import then checks every action's legality only).\n"
+    "\n"
+    "With --html it writes one self-contained page instead (docs/pictures.md):\n"
+    "the board of every ply, its action and events, the scores over time, and\n"
+    "buttons, a slider and the arrow keys to step through the game.  P is who\n"
+    "looks, as for `castellan render`.\n";
 
 static const char campaign_usage[] =
     "usage: castellan campaign list [--database FILE]\n"
@@ -128,8 +140,13 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
         printf("deleted game %lld\n", (long long)id);
         return 0;
     }
-    if (cas__saves_game_load(s, id, 0, &g))
+    if (cas__saves_game_load(s, id, a->json || a->ply, &g))
         return cas__saves_args_fail(a, s);
+    if (a->json || a->ply) {
+        int status = cas__results_json_command(a, &g, 0);
+        cas__saves_game_free(&g);
+        return status;
+    }
     show_game(&g, stdout);
     cas__saves_game_free(&g);
     return 0;
@@ -138,8 +155,10 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
 int cas__cmd_saves(int argc, char **argv)
 {
     struct cas__saves_args a;
-    int status = cas__saves_args_parse(&a, "saves", argc, argv, CAS__ARG_CAMPAIGN, 1,
-                                       2, saves_usage);
+    int status = cas__saves_args_parse(&a, "saves", argc, argv,
+                                       CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLY |
+                                           CAS__ARG_PLUGIN_PATH,
+                                       1, 2, saves_usage);
     if (status >= 0)
         return status;
     const char *sub = a.positional[0];
@@ -164,6 +183,9 @@ int cas__cmd_export(int argc, char **argv)
     struct cas__saves *s;
     struct cas__saves_game g;
     int64_t id;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--html") == 0)
+            return cas__cmd_export_html(argc, argv, export_usage);
     int status = cas__saves_args_load_game(&a, "export", argc, argv,
                                            CAS__ARG_OUTPUT | CAS__ARG_NO_HASHES,
                                            export_usage, &s, &id, &g);

@@ -31,12 +31,20 @@ int cas__cmd_bench(int argc, char **argv);
 /* castellan new-plugin ID [--expansion-of GAME] [DIR] (cmd_new_plugin.c) */
 int cas__cmd_new_plugin(int argc, char **argv);
 
+/* castellan tournament --agents A,B [--game ID] [--games N] ... (cmd_tournament.c) */
+int cas__cmd_tournament(int argc, char **argv);
+
 /* ---- save commands (saves component) ---- */
 
 /* castellan saves list [--campaign NAME] | show ID | delete ID (cmd_saves.c) */
 int cas__cmd_saves(int argc, char **argv);
 /* castellan export ID [-o FILE] (cmd_saves.c) */
 int cas__cmd_export(int argc, char **argv);
+/* castellan export ID --html -o FILE [--viewer P] (cmd_render.c); usage is
+ * export's own. */
+int cas__cmd_export_html(int argc, char **argv, const char *usage);
+/* castellan render ID [--ply N] [--viewer P] [-o FILE] (cmd_render.c) */
+int cas__cmd_render(int argc, char **argv);
 /* castellan campaign list | show NAME (cmd_saves.c) */
 int cas__cmd_campaign(int argc, char **argv);
 /* castellan resume ID [--force] (cmd_resume.c) */

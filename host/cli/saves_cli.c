@@ -36,6 +36,14 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--step", NULL, &a->step, NULL};
     if (allowed & CAS__ARG_NO_HASHES)
         flags[n++] = (struct cas__flag){"--no-hashes", NULL, &a->no_hashes, NULL};
+    if (allowed & CAS__ARG_JSON)
+        flags[n++] = (struct cas__flag){"--json", NULL, &a->json, NULL};
+    if (allowed & CAS__ARG_PLY)
+        flags[n++] = (struct cas__flag){"--ply", &a->ply, NULL, NULL};
+    if (allowed & CAS__ARG_PICTURE)
+        flags[n++] = (struct cas__flag){"--viewer", &a->viewer, NULL, NULL};
+    if (allowed & CAS__ARG_HTML)
+        flags[n++] = (struct cas__flag){"--html", NULL, &a->html, NULL};
     int status = cas__cli_parse(cmd, argc, argv, flags, n, a->positional,
                                 (size_t)max, &n_positional, usage, &done);
     if (status || done)

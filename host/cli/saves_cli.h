@@ -17,7 +17,11 @@ enum {
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
     CAS__ARG_CAMPAIGN = 16,   /* --campaign NAME */
-    CAS__ARG_NO_HASHES = 32   /* --no-hashes */
+    CAS__ARG_NO_HASHES = 32,  /* --no-hashes */
+    CAS__ARG_JSON = 64,       /* --json */
+    CAS__ARG_PLY = 128,       /* --ply N */
+    CAS__ARG_PICTURE = 256,   /* --viewer P */
+    CAS__ARG_HTML = 512       /* --html */
 };
 
 struct cas__saves_args {
@@ -26,7 +30,8 @@ struct cas__saves_args {
     const char *output;
     const char *plugin_path;
     const char *campaign;
-    int force, step, no_hashes;
+    int force, step, no_hashes, json, html;
+    const char *ply, *viewer; /* --ply N, --viewer P as given */
     const char *positional[4];
     int n_positional;
 };

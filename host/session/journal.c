@@ -91,17 +91,25 @@ int cas__journal_start(struct cas__journal *j, struct cas__saves *store,
 {
     j->store = store;
     j->game = 0;
+    j->saved = 0;
     int rc = cas__saves_game_insert(store, header);
-    if (rc == CAS_OK)
+    if (rc == CAS_OK) {
         j->game = header->id;
+        j->saved = (uint32_t)header->n_actions;
+    }
     return rc;
 }
 
 static int journal_action(void *ctx, uint32_t ply, int actor, const char *text,
-                          uint64_t hash_after)
+                          uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__journal *j = ctx;
-    return cas__saves_append(j->store, j->game, ply, actor, text, hash_after);
+    int rc = cas__saves_append(j->store, j->game, ply, actor, text, hash_after);
+    if (rc == CAS_OK)
+        j->saved = ply + 1;
+    else
+        snprintf(err, errlen, "%s", cas__saves_errmsg(j->store));
+    return rc;
 }
 
 void cas__journal_attach(struct cas__journal *j, struct cas__session *s)
@@ -113,6 +121,8 @@ void cas__journal_attach(struct cas__journal *j, struct cas__session *s)
 int cas__journal_end(struct cas__journal *j, struct cas__session *s)
 {
     struct cas__match *m = s->match;
+    if (j->saved != s->ply)
+        return CAS_OK; /* an action was not saved: the store keeps what it has */
     if (m->vt->current(s->state) != CAS_ACTOR_TERMINAL)
         return cas__saves_touch(j->store, j->game);
     size_t n = (size_t)m->nplayers;
@@ -185,7 +195,7 @@ int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, 
                 cas__saves_errmsg(pj->store));
     else if (rc != CAS_OK && s->out) /* stderr: stdout is the game's transcript */
         fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
-                "castellan resume %lld\n", (long long)pj->j.game, s->ply,
+                "castellan resume %lld\n", (long long)pj->j.game, pj->j.saved,
                 (long long)pj->j.game);
     cas__saves_close(pj->store);
     pj->store = NULL;

@@ -18,6 +18,7 @@ struct cas__plugin_info;
 struct cas__journal {
     struct cas__saves *store;   /* borrowed */
     int64_t game;               /* the game's row id */
+    uint32_t saved;             /* actions the store holds for it */
 };
 
 /* The saves row for a session about to start: desc's config text, rules,
@@ -35,12 +36,15 @@ int cas__journal_start(struct cas__journal *j, struct cas__saves *store,
                        struct cas__saves_game *header);
 
 /* Hooks for s: each action is appended to j's game in its own transaction
- * before the session goes on.  j must outlive the session. */
+ * before the session goes on; a failure stops the session with the store's
+ * explanation, j->saved telling how far the game is saved.  j must outlive
+ * the session. */
 void cas__journal_attach(struct cas__journal *j, struct cas__session *s);
 
 /* Record the end of s: when the game is over, its final scores and the
  * finished status; otherwise only when it was last played (it stays
- * resumable). */
+ * resumable).  Nothing when an action of s could not be saved: the store
+ * then holds less than s, or another castellan's game. */
 int cas__journal_end(struct cas__journal *j, struct cas__session *s);
 
 /* ---- the journal of `castellan play` ---- */

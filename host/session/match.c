@@ -32,11 +32,14 @@ static void host_set_error(void *ctx, const char *message)
     snprintf(m->error, sizeof m->error, "%s", message ? message : "");
 }
 
+/* Atomic: a parallel search bot's threads allocate states of one match. */
 static void count_bytes(struct cas__match *m, size_t added, size_t removed)
 {
-    m->heap_bytes = m->heap_bytes + added - removed;
-    if (m->heap_bytes > m->heap_peak)
-        m->heap_peak = m->heap_bytes;
+    size_t now = __atomic_add_fetch(&m->heap_bytes, added - removed, __ATOMIC_RELAXED);
+    size_t peak = __atomic_load_n(&m->heap_peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&m->heap_peak, &peak, now, 1,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 static void *host_alloc(void *ctx, size_t size)

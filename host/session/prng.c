@@ -25,6 +25,12 @@ void cas__prng_init(struct cas__prng *r, uint64_t seed, uint32_t ply, uint32_t s
     r->counter = 0;
 }
 
+void cas__prng_fork(struct cas__prng *r, uint64_t branch)
+{
+    r->key = mix64(r->key ^ mix64(branch * GOLDEN_GAMMA + GOLDEN_GAMMA));
+    r->counter = 0;
+}
+
 uint64_t cas__prng_next(struct cas__prng *r)
 {
     r->counter++;

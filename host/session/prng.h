@@ -27,6 +27,10 @@ struct cas__prng {
 /* Position the generator at (seed, ply, stream), counter 0. */
 void cas__prng_init(struct cas__prng *r, uint64_t seed, uint32_t ply, uint32_t stream);
 
+/* Re-key r for its sub-stream `branch`, counter 0: independent generators
+ * from one (seed, ply, stream), e.g. one per search thread. */
+void cas__prng_fork(struct cas__prng *r, uint64_t branch);
+
 /* The next 64 uniformly distributed bits. */
 uint64_t cas__prng_next(struct cas__prng *r);
 

@@ -71,6 +71,8 @@ static int may_show(const struct cas__session *s, int visible_to)
 static void print_event(void *ctx, const struct cas_event *event)
 {
     struct cas__session *s = ctx;
+    if (s->hooks.on_event)
+        s->hooks.on_event(s->hooks.ctx, event);
     if (s->out && event->text && may_show(s, event->visible_to))
         fprintf(s->out, "  %s\n", event->text);
 }
@@ -146,8 +148,10 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
         .legal = &s->scratch,
     };
     rc = cas__agent_choose(s->agents[actor], &d, out);
-    if (rc == CAS_ECONFLICT)
+    if (rc == CAS_ECONFLICT) {
+        s->quit = 1;
         return fail(s, rc, "%s quit", d.player_name);
+    }
     if (rc != CAS_OK)
         return fail(s, rc, "the %s agent of %s failed (%d): %s",
                     s->agents[actor]->ops->kind, d.player_name, rc, m->error);
@@ -171,9 +175,12 @@ int cas__session_step(struct cas__session *s)
                     m->error);
     rc = apply_and_report(s, actor, action, text);
     if (rc == CAS_OK && s->hooks.on_action) {
-        rc = s->hooks.on_action(s->hooks.ctx, s->ply - 1, actor, text, s->hash);
-        if (rc < 0)
-            fail(s, rc, "saving \"%s\" failed (%d)", text, rc);
+        char why[400] = "";
+        rc = s->hooks.on_action(s->hooks.ctx, s->ply - 1, actor, text, s->hash, why,
+                                sizeof why);
+        if (rc < 0) /* not fail(): its ply would be the next one */
+            snprintf(s->error, sizeof s->error, "action %" PRIu32 " \"%.120s\" could not "
+                     "be saved: %.340s", s->ply - 1, text, why[0] ? why : "the journal failed");
     }
     return rc < 0 ? rc : CAS_OK;
 }

@@ -23,9 +23,13 @@ struct cas__session_hooks {
     /* After action number `ply` (0-based) was applied by `actor`, with its
      * canonical text and the state hash after it.  Called before the next
      * decision is asked for.  A negative return stops the session with
-     * that code (e.g. the journal could not commit): nothing is lost. */
+     * that code (e.g. the journal could not commit), explained in err:
+     * nothing saved before is lost. */
     int (*on_action)(void *ctx, uint32_t ply, int actor, const char *text,
-                     uint64_t hash_after);
+                     uint64_t hash_after, char *err, size_t errlen);
+    /* Every event of the action being applied (replayed ones too), whoever
+     * may see it, while the plugin emits it; may be NULL. */
+    void (*on_event)(void *ctx, const struct cas_event *event);
 };
 
 struct cas__session {
@@ -46,6 +50,8 @@ struct cas__session {
     uint64_t hash;                      /* state hash after the last action */
     char error[512];                    /* why the last call failed */
     struct cas__actions scratch;        /* owned: legal actions, reused */
+    int quit;                           /* a player chose to stop the game
+                                           (the agent returned CAS_ECONFLICT) */
 };
 
 /* Start a session at the game's first state.  The session owns the state it
@@ -69,7 +75,9 @@ int cas__session_replay(struct cas__session *s, const char *text,
 
 /* One decision: asks the agent (or draws chance), applies, reports, calls
  * hooks.  Returns CAS_OK, CAS_ETERMINAL when the game is already over, or
- * the negative code that stopped it (a human's `quit` is CAS_ECONFLICT). */
+ * the negative code that stopped it (a human's `quit` is CAS_ECONFLICT and
+ * sets s->quit; any other CAS_ECONFLICT, say from the journal, is not a
+ * player stopping). */
 int cas__session_step(struct cas__session *s);
 
 /* Step until the game is over or something stops it.  Prints the seed

@@ -123,8 +123,8 @@ __attribute__((noinline)) static int time_floor(struct cas__bench *b, double *se
     struct cas__match *m = b->match;
     struct cas__prng r;
     cas__prng_init(&r, b->seed, 0, CAS__STREAM_CHANCE);
-    *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .ctx = &r,
-                                  .below = floor_below};
+    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &r, .below = floor_below};
+    *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .rng = &rng};
     double t0 = cas__bench_now();
     int rc = m->vt->bench_floor(m->game, run);
     *seconds = cas__bench_now() - t0;
@@ -298,6 +298,8 @@ const struct cas__bench_section cas__bench_sections[] = {
     {"sizes", "serialized bytes and heap bytes per state", 1, 0, bench_sizes},
     {"saves", "journaled actions per second and the time to resume a finished game",
      0, 0, cas__bench_saves},
+    {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0, 0,
+     cas__bench_mcts},
     {NULL, NULL, 0, 0, NULL},
 };
 

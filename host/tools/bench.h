@@ -46,6 +46,9 @@ struct cas__bench_section {
 /* The save journal's throughput and resume time (host/bench_saves.c). */
 int cas__bench_saves(struct cas__bench *b);
 
+/* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
+int cas__bench_mcts(struct cas__bench *b);
+
 /* Every section, in the order they run; NULL-name terminated. */
 extern const struct cas__bench_section cas__bench_sections[];
 

@@ -27,6 +27,8 @@
  *   FIRST     hooks run in order until one returns something other than
  *             CAS_CARC_NO_ANSWER; that answer is used, otherwise the
  *             engine's default.
+ *   ANY       (1.2) every expansion's hook runs, in order; the answer is
+ *             yes if any returned nonzero.
  *
  * Everything an expansion keeps per game state lives in its state block:
  * state_size bytes of plain data (fixed-width integers, no pointers) that the
@@ -108,6 +110,15 @@ struct cas_carc_figure {
                                     a kind without this flag: deployed only
                                     there, returned as soon as none is left
                                     on its feature (builder, pig)            */
+#define CAS_CARC_FIG_CORNER 8u   /* 1.2: deployed on a corner of the placed
+                                    tile where four tiles meet with field in
+                                    all four corners, instead of on one of its
+                                    features; it stands on the placed tile's
+                                    field there (barn).  Its classes must
+                                    include FIELD; its can_deploy sees that
+                                    field.  Notation `deploy barn corner X,Y NW`
+                                    names the corner by the tile south-east
+                                    of it.                                   */
 
 /* A kind of figure.  The base game declares kind 0, "meeple" (7 per
  * player, strength 1, roads/cities/fields/cloisters).  Names are the
@@ -170,6 +181,17 @@ struct cas_carc_hooks {
      * answer the figure kind's strength_on / strength applies. */
     int (*figure_strength)(void *xctx, const cas_carc *c, int figure,
                            cas_carc_feature feature);
+    /* ---- 1.2 */
+    /* CALL-ALL: the scoring step of the turn, after the engine scored what
+     * this turn's tile completed and before the AFTER_SCORING phases: what
+     * else the turn's tile or figure causes to score (barn fields). */
+    void (*turn_scoring)(void *xctx, cas_carc *c, int player);
+    /* ANY: the bag is empty at the start of `player`'s turn
+     * and the BEFORE_DRAW phases placed nothing.  Yes: the turn passes to
+     * the next player, whose BEFORE_DRAW phases are asked in turn (a final
+     * round of tiles from hand); no: the game ends.  An expansion must say
+     * yes at most once per seat in a row, or the game never ends. */
+    int (*bag_empty)(void *xctx, cas_carc *c, int player);
 };
 
 /* Where an expansion phase sits in the turn. */
@@ -277,6 +299,31 @@ struct cas_carc_api {
     /* The name the game gives `player` in events and renders ("Red" ...
      * "Pink"), or "nobody" out of range; static, never freed. */
     const char *(*player_label)(const cas_carc_game *g, int player);
+    /* ---- 1.2: parts.  A feature handle names one part of a feature: one
+     * feature of one placed tile (tile_features lists a tile's parts;
+     * feature_info and the other queries see the whole feature). */
+    /* The part figure `figure` (an id of figures_on) stands on, or
+     * CAS_CARC_NO_FEATURE. */
+    cas_carc_feature (*figure_part)(const cas_carc *c, int figure);
+    /* The placement index of the tile holding part `f`, or -1. */
+    int (*part_tile)(const cas_carc *c, cas_carc_feature f);
+    /* Canonical text of part `f` on its tile in board orientation, as the
+     * deploy action names it ("road E+W", "field Nw+Ne", "monastery");
+     * same contract as cas_game_vtable.action_text. */
+    int (*part_text)(const cas_carc *c, cas_carc_feature f, char *buf, size_t cap);
+    /* Sides of its tile (board orientation, bit 0 N, 1 E, 2 S, 3 W; on a
+     * 2x1 tile bits 4-7 for cell 1) that road or city part `f` touches; 0
+     * for fields and cloisters.  One bit: a road that ends on the tile. */
+    unsigned (*part_edges)(const cas_carc *c, cas_carc_feature f);
+    /* Score feature f now as the engine scores a completed (DURING) or
+     * final feature: majority by strength, feature_points CHAIN, events,
+     * feature_scored CALL-ALL, then figures without STAYS return (and
+     * ESCORTED ones left alone).  For expansions that score a feature
+     * outside the engine's moments (a field when a barn arrives). */
+    int (*score_feature)(cas_carc *c, cas_carc_feature f, enum cas_carc_when when);
+    /* The class of feature f in O(1) (feature_info also measures it), or
+     * 0 for no feature. */
+    int (*feature_class)(const cas_carc *c, cas_carc_feature f);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

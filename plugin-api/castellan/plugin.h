@@ -261,7 +261,10 @@ enum cas_render_format {
     CAS_RENDER_TEXT = 1, /* plain text, fits 80 columns          */
     CAS_RENDER_ANSI = 2, /* text with ANSI colour escapes         */
     CAS_RENDER_JSON = 3, /* one JSON object: the viewer's observation */
-    CAS_RENDER_SVG = 4   /* reserved; plugins may return CAS_EINVAL */
+    CAS_RENDER_SVG = 4   /* one self-contained SVG 1.1 document, UTF-8,
+                            the same bytes for the same state and viewer;
+                            a plugin without pictures returns CAS_EINVAL
+                            (docs/abi.md, "Render formats") */
 };
 
 /* Purposes for serialize(); 1.0 defines only the full state. */
@@ -269,17 +272,26 @@ enum cas_serial_purpose {
     CAS_SERIAL_FULL = 1 /* everything, hidden information included */
 };
 
+/* A source of uniform random numbers the host lends for one call (ABI 1.1):
+ * a plugin that must draw (a determinization) asks it instead of keeping a
+ * generator, so the draws are the host's seeded ones and replay exactly. */
+struct cas_rng {
+    size_t struct_size;
+    void *ctx;
+    /* Uniform in [0, n), n > 0. */
+    uint64_t (*below)(void *ctx, uint64_t n);
+};
+
 /* What `castellan bench --floor` hands a game's bench_floor (1.1): play
  * `games` games of the bare loop the plugin's README describes, drawing
- * every random number from the host through below(). */
+ * every random number from the host through rng. */
 struct cas_floor_run {
     size_t struct_size;
-    int games;                                   /* in                   */
-    void *ctx;                                   /* in: pass to below()  */
-    uint64_t (*below)(void *ctx, uint64_t n);    /* in: uniform in [0, n) */
-    uint64_t steps;     /* out: random decisions taken (draws, choices)  */
+    int games;                  /* in                                      */
+    const struct cas_rng *rng;  /* in: the only randomness the loop uses   */
+    uint64_t steps;     /* out: random decisions taken (draws, choices)    */
     uint64_t checksum;  /* out: a digest of the boards, so no work can be
-                           optimised away and two runs can be compared  */
+                           optimised away and two runs can be compared    */
 };
 
 /* The game vtable.  Unless stated otherwise every pointer argument must be
@@ -371,8 +383,28 @@ struct cas_game_vtable {
     /* Display name of a player seat ("Red"), for events and renders. */
     const char *(*player_label)(const cas_game *game, int player);
 
-    /* ---- 1.1: optional entries; NULL (or a 1.0 vtable without them, see
-     * CAS_HAS_FIELD) means absent, and the host takes the generic path. */
+    /* ---- ABI 1.1, optional: NULL (or a shorter struct_size) means absent.
+     * Readers check CAS_HAS_FIELD first. */
+
+    /* Hidden state: overwrite `out` (a state of the same game) with a state
+     * that `viewer` (a player index) cannot tell apart from `state`, its
+     * hidden part (others' hands, the order of a pile) drawn through rng
+     * with the odds the viewer's knowledge gives.  It must be a function of
+     * what viewer may see and of rng only: never of the hidden part of
+     * `state`.  Search bots sample these to play without peeking.  A plugin
+     * whose states hide nothing but future chance leaves it NULL. */
+    int (*determinize)(const cas_state *state, int viewer, const struct cas_rng *rng,
+                       cas_state *out);
+
+    /* The scores the game would end with if no one acted any more (e.g.
+     * Carcassonne's final scoring of unfinished features), into
+     * scores[0..nplayers); on a terminal state the returns themselves.
+     * Search bots score the playouts they stop early with it, so it uses
+     * only what every player may see.  CAS_EINVAL where the game defines
+     * none. */
+    int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
+
+    /* Also 1.1 and optional (the host takes the generic path without them). */
 
     /* Chance without a listing: at a chance node, the total weight of the
      * outcomes chance_outcomes would list (0 elsewhere).  With chance_pick

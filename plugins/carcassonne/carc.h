@@ -357,6 +357,12 @@ static inline int carc_occupied(const struct cas_state *s, int root)
 /* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
+/* Deploy action locals of CORNER figure kinds: CARC_CORNER_LOCAL + corner
+ * (0 NW, 1 NE, 2 SE, 3 SW of the placed tile). */
+#define CARC_CORNER_LOCAL 16
+/* The node a deploy of figkind at `local` on this turn's tile stands on,
+ * or -1 when there is none (no such feature, corner not four fields). */
+int cas__carc_deploy_node(const struct cas_state *s, int figkind, int local);
 /* Deploy options on this turn's tile plus pass; buffer protocol. */
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
                              size_t cap, size_t *count);
@@ -376,6 +382,9 @@ int cas__carc_strength(const struct cas_state *s, int fig);
 
 /* Score what this turn's tile completed (rules 5-9 of docs/rules). */
 void cas__carc_score_turn(struct cas_state *s);
+/* Score one feature (root) now: majority by strength, hooks, events, then
+ * its figures without STAYS return. */
+void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when when);
 /* Score incomplete features and fields, then the expansions' final hooks. */
 void cas__carc_final_scoring(struct cas_state *s);
 /* Add points with an event "Red +3 road (3 tiles)" when a sink listens. */
@@ -423,6 +432,9 @@ void cas__carc_hook_scored(struct cas_state *s, int node, enum cas_carc_when whe
                            const int64_t *points);
 void cas__carc_hook_final(struct cas_state *s);
 void cas__carc_hook_turn_end(struct cas_state *s);
+void cas__carc_hook_turn_scoring(struct cas_state *s);
+/* ANY: does some expansion keep the game going at an empty bag? */
+int cas__carc_hook_bag_empty(struct cas_state *s);
 void cas__carc_init_xstates(struct cas_state *s);
 
 /* ------------------------------------------------------------ notation.c */
@@ -438,6 +450,12 @@ extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
 
 int cas__carc_render(const struct cas_state *s, int viewer,
                      enum cas_render_format format, const struct cas_writer *out);
+
+/* ------------------------------------------------------------ svg.c */
+
+/* The board as one self-contained SVG 1.1 document.  The base game hides
+ * nothing; expansions' notes (their text render) are drawn for `viewer`. */
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out);
 
 /* ------------------------------------------------------------ serialize.c */
 

@@ -271,6 +271,28 @@ void cas__carc_hook_final(struct cas_state *s)
     }
 }
 
+void cas__carc_hook_turn_scoring(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        void (*fn)(void *, cas_carc *, int) = HOOK(g, i, turn_scoring);
+        if (fn)
+            fn(g->exp[i].xctx, CARC_OF(s), s->player);
+    }
+}
+
+int cas__carc_hook_bag_empty(struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    int yes = 0;
+    for (int i = 0; i < g->nexp; i++) {
+        int (*fn)(void *, cas_carc *, int) = HOOK(g, i, bag_empty);
+        if (fn)
+            yes |= fn(g->exp[i].xctx, CARC_OF(s), s->player) != 0;
+    }
+    return yes;
+}
+
 void cas__carc_hook_turn_end(struct cas_state *s)
 {
     const struct cas_game *g = s->game;
@@ -558,6 +580,62 @@ static const char *api_player_label(const cas_carc_game *gh, int player)
                                                          : "nobody";
 }
 
+static cas_carc_feature api_figure_part(const cas_carc *c, int figure)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (figure < 0 || figure >= s->nfigs)
+        return CAS_CARC_NO_FEATURE;
+    return C_FIGS(s)[figure].node;
+}
+
+static int api_part_tile(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) ? C_NODES(s)[f].tile : -1;
+}
+
+static int api_part_text(const cas_carc *c, cas_carc_feature f, char *buf, size_t cap)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f))
+        return CAS_EINVAL;
+    const struct carc_node *n = &C_NODES(s)[f];
+    const struct carc_tile *t = &C_TILES(s)[n->tile];
+    int len = snprintf(buf, cap, "%s", s->game->kinds[t->kind].rot[t->rot].ftext[n->local]);
+    return (size_t)len < cap ? len : CAS_ENOSPC;
+}
+
+static unsigned api_part_edges(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, f))
+        return 0;
+    const struct carc_node *n = &C_NODES(s)[f];
+    const struct carc_tile *t = &C_TILES(s)[n->tile];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    unsigned sides = 0;
+    for (int cell = 0; cell < k->ncells; cell++)
+        for (int b = 0; b < 4; b++)
+            if (k->rot[t->rot].seg[cell][b][1] == n->local)
+                sides |= 1u << (4 * cell + b);
+    return sides;
+}
+
+static int api_score_feature(cas_carc *c, cas_carc_feature f, enum cas_carc_when when)
+{
+    struct cas_state *s = STATE_OF(c);
+    if (!valid_feature(s, f) || (when != CAS_CARC_DURING && when != CAS_CARC_FINAL))
+        return CAS_EINVAL;
+    cas__carc_score_feature(s, carc_root(s, f), when);
+    return CAS_OK;
+}
+
+static int api_feature_class(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) ? cas__carc_feature_class(s, f) : 0;
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -592,4 +670,10 @@ const struct cas_carc_api cas__carc_api = {
     .tile_kind_count = api_tile_kind_count,
     .open_spots = api_open_spots,
     .player_label = api_player_label,
+    .figure_part = api_figure_part,
+    .part_tile = api_part_tile,
+    .part_text = api_part_text,
+    .part_edges = api_part_edges,
+    .score_feature = api_score_feature,
+    .feature_class = api_feature_class,
 };

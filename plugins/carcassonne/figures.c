@@ -61,6 +61,56 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
     return !cas__carc_hook_veto_deploy(s, player, figkind, root);
 }
 
+/* The field node of cell `sub` of placement t whose two half-edges
+ * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1. */
+static int tile_corner_field(const struct cas_state *s, const struct carc_tile *t, int sub,
+                             int q)
+{
+    const struct carc_rot *r = &s->game->kinds[t->kind].rot[t->rot];
+    uint8_t a = r->seg[sub][q][0], b = r->seg[sub][(q + 3) % 4][2];
+    return a != 0xFF && a == b ? t->node_base + a : -1;
+}
+
+/* The same for the tile at x,y, or -1 for an empty space. */
+static int corner_field(const struct cas_state *s, int x, int y, int q)
+{
+    int ci = cas__carc_cell_find(s, x, y);
+    if (ci < 0 || C_CELLS(s)[ci].tile == CARC_NONE)
+        return -1;
+    const struct carc_cell *cell = &C_CELLS(s)[ci];
+    return tile_corner_field(s, &C_TILES(s)[cell->tile], cell->sub, q);
+}
+
+/* Corner q of the placed tile: the placed tile's field there if all four
+ * tiles meeting at that point have field in their corner, else -1. */
+static int placed_corner_field(const struct cas_state *s, int q)
+{
+    static const int point_dx[4] = {0, 1, 1, 0}, point_dy[4] = {0, 0, 1, 1};
+    static const int around_dx[4] = {0, -1, -1, 0}, around_dy[4] = {0, 0, -1, -1};
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    if (s->game->kinds[t->kind].ncells != 1)
+        return -1;
+    int px = t->x + point_dx[q], py = t->y + point_dy[q];
+    int mine = tile_corner_field(s, t, 0, q); /* the placed tile's own first */
+    for (int i = 0; i < 4 && mine >= 0; i++) /* tile i around the point: corner i */
+        if (i != q && corner_field(s, px + around_dx[i], py + around_dy[i], i) < 0)
+            return -1;
+    return mine;
+}
+
+int cas__carc_deploy_node(const struct cas_state *s, int figkind, int local)
+{
+    const struct cas_game *g = s->game;
+    if (s->placed < 0 || figkind >= g->nfig)
+        return -1;
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    if (g->fig[figkind].def.flags & CAS_CARC_FIG_CORNER)
+        return local >= CARC_CORNER_LOCAL && local < CARC_CORNER_LOCAL + 4
+                   ? placed_corner_field(s, local - CARC_CORNER_LOCAL)
+                   : -1;
+    return local < g->kinds[t->kind].nf ? t->node_base + local : -1;
+}
+
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
                              size_t cap, size_t *count)
 {
@@ -68,14 +118,21 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
     size_t n = 0;
-    /* figure kind, then feature, then pass: ascending code order */
-    for (int fk = 0; fk < g->nfig; fk++)
-        for (int f = 0; s->supply[s->player][fk] && f < k->nf; f++)
-            if (cas__carc_deploy_legal(s, s->player, fk, t->node_base + f)) {
+    /* figure kind, then feature (corners after features), then pass:
+     * ascending code order */
+    for (int fk = 0; fk < g->nfig; fk++) {
+        int corners = (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER) != 0;
+        int first = corners ? CARC_CORNER_LOCAL : 0;
+        int end = corners ? CARC_CORNER_LOCAL + 4 : k->nf;
+        for (int f = first; s->supply[s->player][fk] && f < end; f++) {
+            int node = corners ? cas__carc_deploy_node(s, fk, f) : t->node_base + f;
+            if (node >= 0 && cas__carc_deploy_legal(s, s->player, fk, node)) {
                 if (n < cap)
                     buf[n] = ACT_DEPLOY_CODE(fk, f);
                 n++;
             }
+        }
+    }
     if (n < cap)
         buf[n] = ACT_MAKE(ACT_PASS);
     n++;

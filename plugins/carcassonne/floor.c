@@ -11,7 +11,7 @@
  * the fits (a tile that fits nowhere is set aside), and a union-find with
  * path halving joining the roads and cities of neighbouring tiles.  No
  * figures, fields, scoring, sorting, events, vetoes or action codes.
- * Every random number comes from the host (run->below).
+ * Every random number comes from the host (run->rng).
  */
 #include "carc.h"
 
@@ -155,14 +155,14 @@ static void play(struct floor *f, struct cas_floor_run *run)
 {
     new_game(f);
     while (f->bag_left > 0) {
-        int at = (int)run->below(run->ctx, (uint64_t)f->bag_left);
+        int at = (int)run->rng->below(run->rng->ctx, (uint64_t)f->bag_left);
         int kind = f->bag[at];
         f->bag[at] = f->bag[--f->bag_left];
         int n = list_fits(f, &f->g->kinds[kind]);
         run->steps += 1 + (n > 0);
         if (n == 0)
             continue;
-        int c = f->candidates[run->below(run->ctx, (uint64_t)n)];
+        int c = f->candidates[run->rng->below(run->rng->ctx, (uint64_t)n)];
         const struct floor_spot *s = &f->spots[c / 4];
         run->checksum = (run->checksum ^ (uint64_t)(uint32_t)(s->x * 7919 + s->y)) *
                         0x100000001B3ull + (uint64_t)(c & 3);

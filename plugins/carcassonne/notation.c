@@ -16,6 +16,10 @@
 const char *const cas__carc_colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green",
                                                          "Yellow", "Black", "Pink"};
 
+/* Corner q (0 NW, 1 NE, 2 SE, 3 SW) of a tile is the NW corner of the
+ * tile this far from it: a corner is named by the tile south-east of it. */
+static const int corner_dx[4] = {0, 1, 1, 0}, corner_dy[4] = {0, 0, 1, 1};
+
 static int out_text(size_t cap, int len)
 {
     if (len < 0)
@@ -46,11 +50,19 @@ int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
             return CAS_EINVAL;
         const struct carc_tile *t = &C_TILES(s)[s->placed];
         const struct carc_kind *k = &g->kinds[t->kind];
-        if (ACT_DEPLOY_LOCAL(a) >= k->nf)
+        const char *figure = g->fig[ACT_DEPLOY_FIG(a)].def.name;
+        int local = ACT_DEPLOY_LOCAL(a);
+        if (g->fig[ACT_DEPLOY_FIG(a)].def.flags & CAS_CARC_FIG_CORNER) {
+            if (local < CARC_CORNER_LOCAL || local >= CARC_CORNER_LOCAL + 4)
+                return CAS_EINVAL;
+            int q = local - CARC_CORNER_LOCAL;
+            return out_text(cap, snprintf(buf, cap, "deploy %s corner %d,%d NW", figure,
+                                          t->x + corner_dx[q], t->y + corner_dy[q]));
+        }
+        if (local >= k->nf)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "deploy %s %s",
-                                           g->fig[ACT_DEPLOY_FIG(a)].def.name,
-                                           k->rot[t->rot].ftext[ACT_DEPLOY_LOCAL(a)]));
+        return out_text(cap, snprintf(buf, cap, "deploy %s %s", figure,
+                                      k->rot[t->rot].ftext[local]));
     }
     case ACT_PASS:
         return out_text(cap, snprintf(buf, cap, "pass"));
@@ -102,6 +114,28 @@ static int parse_place(const struct cas_state *s, const char *text, cas_action *
         return parse_fail(s, text, "coordinates out of range");
     *out = cas__carc_placement_code(s, k, x, y, deg / 90);
     return CAS_OK;
+}
+
+/* "corner X,Y NW" for a figure kind deployed on a corner of the placed
+ * tile: X,Y is the tile south-east of the corner. */
+static int parse_corner(const struct cas_state *s, const char *text, int fk,
+                        const char *where, cas_action *out)
+{
+    int x, y, used = 0;
+    if (sscanf(where, "corner %d,%d NW%n", &x, &y, &used) != 2 || where[used] != '\0')
+        return parse_fail(s, text, "a corner figure is deployed as "
+                                   "deploy KIND corner X,Y NW (X,Y: the tile south-east "
+                                   "of the corner)");
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    for (int q = 0; q < 4; q++)
+        if (x == t->x + corner_dx[q] && y == t->y + corner_dy[q]) {
+            *out = ACT_DEPLOY_CODE(fk, CARC_CORNER_LOCAL + q);
+            return CAS_OK;
+        }
+    cas_host_errorf(s->game->host, "\"%s\": the corner is not one of the placed tile "
+                    "%d,%d's; name it by the tile south-east of it: %d,%d to %d,%d",
+                    text, t->x, t->y, t->x, t->y, t->x + 1, t->y + 1);
+    return CAS_EILLEGAL;
 }
 
 #define MAX_PARTS 16
@@ -181,6 +215,8 @@ static int parse_deploy(const struct cas_state *s, const char *text, cas_action 
     }
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
+    if (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER)
+        return parse_corner(s, text, fk, feature, out);
     for (int f = 0; f < k->nf; f++)
         if (strcmp(k->rot[t->rot].ftext[f], feature) == 0) {
             *out = ACT_DEPLOY_CODE(fk, f);

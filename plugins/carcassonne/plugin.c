@@ -403,6 +403,25 @@ static int carc_render(const cas_state *state, int viewer, enum cas_render_forma
     return cas__carc_render(state, viewer, format, out);
 }
 
+/* Final scoring applied to a copy: what each player would end with.  The
+ * bag is not looked at, so every player can work it out. */
+static int carc_projected_returns(const cas_state *state, int64_t *scores, size_t n)
+{
+    if (n < (size_t)state->game->nplayers)
+        return CAS_EINVAL;
+    cas_state *copy;
+    int rc = carc_state_clone(state, &copy);
+    if (rc != CAS_OK)
+        return rc;
+    copy->sink = NULL;
+    if (copy->stage != ST_END)
+        cas__carc_final_scoring(copy);
+    for (int p = 0; p < state->game->nplayers; p++)
+        scores[p] = copy->score[p];
+    carc_state_free(copy);
+    return CAS_OK;
+}
+
 static const char *carc_player_label(const cas_game *game, int player)
 {
     if (player < 0 || player >= game->nplayers)
@@ -431,6 +450,7 @@ static const struct cas_game_vtable carc_vtable = {
     .hash = carc_hash,
     .render = carc_render,
     .player_label = carc_player_label,
+    .projected_returns = carc_projected_returns,
     .chance_total = carc_chance_total,
     .chance_pick = carc_chance_pick,
     .bench_floor = cas__carc_bench_floor,

@@ -289,6 +289,10 @@ static int render_status(const struct cas_state *s, const struct cas_writer *out
                           g->kinds[t->kind].id, t->x, t->y);
     }
     case ST_XPHASE:
+        if (s->xactor != s->player) /* a decision out of turn (wagon) */
+            return cas_writef(out, "%s decides: %s (in %s's turn)\n",
+                              cas__carc_colours[s->xactor],
+                              g->phases[s->xphase].phase->name, who);
         return cas_writef(out, "%s decides: %s\n", cas__carc_colours[s->xactor],
                           g->phases[s->xphase].phase->name);
     default:
@@ -495,6 +499,7 @@ int cas__carc_render(const struct cas_state *s, int viewer, enum cas_render_form
     case CAS_RENDER_TEXT: return render_text(s, viewer, 0, out);
     case CAS_RENDER_ANSI: return render_text(s, viewer, 1, out);
     case CAS_RENDER_JSON: return render_json(s, viewer, out);
+    case CAS_RENDER_SVG: return cas__carc_render_svg(s, viewer, out);
     default: return CAS_EINVAL;
     }
 }

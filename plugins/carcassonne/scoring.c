@@ -84,8 +84,8 @@ static void return_figures_on(struct cas_state *s, int root)
     cas__carc_return_escorted(s);
 }
 
-/* Score one feature: majority by strength, ties share full points. */
-static void score_feature(struct cas_state *s, int root, enum cas_carc_when when)
+/* Majority by strength, ties share full points. */
+void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when when)
 {
     const struct cas_game *g = s->game;
     int strength[CARC_MAX_PLAYERS] = {0}, best = 0;
@@ -122,7 +122,7 @@ static void complete(struct cas_state *s, int node)
         return;
     S_NODES(s)[root].flags |= NODE_SCORED;
     cas__carc_hook_completed(s, root);
-    score_feature(s, root, CAS_CARC_DURING);
+    cas__carc_score_feature(s, root, CAS_CARC_DURING);
 }
 
 static void complete_cloisters_of(struct cas_state *s, int tile)
@@ -176,6 +176,30 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
     }
 }
 
+static const int side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
+
+/* A `*` edge (abbey) joins nothing: the road or city it closes on the
+ * neighbour's side is not part of the placed tile's features. */
+static void complete_closed_by_any_edges(struct cas_state *s, const struct carc_tile *t)
+{
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    const struct carc_rot *r = &k->rot[t->rot];
+    for (int c = 0; c < k->ncells; c++)
+        for (int b = 0; b < 4; b++) {
+            if (r->edge[c][b] != EDGE_ANY)
+                continue;
+            int ci = cas__carc_cell_find(s, t->x + r->dx[c] + side_dx[b],
+                                         t->y + r->dy[c] + side_dy[b]);
+            if (ci < 0 || C_CELLS(s)[ci].tile == CARC_NONE)
+                continue;
+            const struct carc_cell *cell = &C_CELLS(s)[ci];
+            const struct carc_tile *o = &C_TILES(s)[cell->tile];
+            uint8_t seg = s->game->kinds[o->kind].rot[o->rot].seg[cell->sub][(b + 2) % 4][1];
+            if (seg != 0xFF)
+                complete(s, o->node_base + seg);
+        }
+}
+
 void cas__carc_score_turn(struct cas_state *s)
 {
     const struct carc_tile *t = &C_TILES(s)[s->placed];
@@ -183,6 +207,7 @@ void cas__carc_score_turn(struct cas_state *s)
     for (int f = 0; f < k->nf; f++)
         if (k->f[f].cls == CAS_CARC_ROAD || k->f[f].cls == CAS_CARC_CITY)
             complete(s, t->node_base + f);
+    complete_closed_by_any_edges(s, t);
     complete_cloisters_near(s, t);
 }
 
@@ -209,11 +234,11 @@ void cas__carc_final_scoring(struct cas_state *s)
         if (C_NODES(s)[roots[i]].flags & NODE_SCORED)
             continue; /* completed earlier: figures that stay (none in base) */
         S_NODES(s)[roots[i]].flags |= NODE_SCORED;
-        score_feature(s, (int)roots[i], CAS_CARC_FINAL);
+        cas__carc_score_feature(s, (int)roots[i], CAS_CARC_FINAL);
     }
     n = occupied_roots(s, CAS_CARC_CLASS_BIT(CAS_CARC_FIELD), roots);
     for (int i = 0; i < n; i++)
-        score_feature(s, (int)roots[i], CAS_CARC_FINAL);
+        cas__carc_score_feature(s, (int)roots[i], CAS_CARC_FINAL);
     cas__carc_hook_final(s);
 }
 

@@ -7,7 +7,9 @@
  * a phase whose actor() is a player stops the machine for that decision.
  *
  * A drawn tile that fits nowhere is discarded at once (event) and the
- * chance node repeats; the game ends at a turn start with an empty bag.
+ * chance node repeats; the game ends at a turn start with an empty bag
+ * unless an expansion's bag_empty hook passes the turn on (a final round
+ * of tiles from hand).
  */
 #include "carc.h"
 
@@ -84,6 +86,10 @@ void cas__carc_advance(struct cas_state *s)
             if (slot_waits(s))
                 return;
             if (s->bag_left == 0) {
+                if (s->game->nexp > 0 && cas__carc_hook_bag_empty(s)) {
+                    next_player(s);
+                    break;
+                }
                 end_game(s);
                 return;
             }
@@ -101,6 +107,7 @@ void cas__carc_advance(struct cas_state *s)
             break;
         case ST_SCORE:
             cas__carc_score_turn(s);
+            cas__carc_hook_turn_scoring(s);
             enter(s, ST_SLOT_AFTER_SCORING);
             break;
         case ST_SLOT_AFTER_SCORING:
@@ -193,10 +200,8 @@ int cas__carc_is_legal(const struct cas_state *s, cas_action a)
         if (s->stage != ST_DEPLOY || a != ACT_DEPLOY_CODE(ACT_DEPLOY_FIG(a),
                                                           ACT_DEPLOY_LOCAL(a)))
             return 0;
-        const struct carc_tile *t = &C_TILES(s)[s->placed];
-        return ACT_DEPLOY_FIG(a) < g->nfig && ACT_DEPLOY_LOCAL(a) < g->kinds[t->kind].nf &&
-               cas__carc_deploy_legal(s, s->player, ACT_DEPLOY_FIG(a),
-                                      t->node_base + ACT_DEPLOY_LOCAL(a));
+        int node = cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a));
+        return node >= 0 && cas__carc_deploy_legal(s, s->player, ACT_DEPLOY_FIG(a), node);
     }
     case ACT_PASS:
         return s->stage == ST_DEPLOY && a == ACT_MAKE(ACT_PASS);
@@ -259,7 +264,7 @@ int cas__carc_apply(struct cas_state *s, cas_action a)
     }
     case ACT_DEPLOY:
         cas__carc_deploy(s, s->player, ACT_DEPLOY_FIG(a),
-                         C_TILES(s)[s->placed].node_base + ACT_DEPLOY_LOCAL(a));
+                         cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a)));
         enter(s, ST_SLOT_AFTER_DEPLOY);
         break;
     case ACT_PASS:

@@ -307,6 +307,8 @@ const char *group_name(int group);
 /* ABI render: what `viewer` may see, in TEXT, ANSI or JSON. */
 int render_state(const cas_state *s, int viewer, enum cas_render_format format,
                  const struct cas_writer *out);
+/* ABI render in SVG (svg.c): both Kingdoms as card grids, for `viewer`. */
+int render_svg(const cas_state *s, int viewer, const struct cas_writer *out);
 /* Seat name: "Red", "Blue" ("nobody" otherwise). */
 const char *player_name(int p);
 

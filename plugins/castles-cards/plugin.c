@@ -275,6 +275,20 @@ static const char *player_label(const cas_game *game, int player)
     return player_name(player);
 }
 
+/* The only secret is the draw pile, and the state holds no order for it:
+ * a draw is a chance outcome over the cards left, and which cards are left
+ * follows from the public ones (Kingdoms, discards, cards in flight).  So
+ * every player's view is the whole state and a determinization is a copy;
+ * providing it tells search bots the game was checked for hidden state. */
+static int determinize(const cas_state *s, int viewer, const struct cas_rng *rng,
+                       cas_state *out)
+{
+    (void)rng;
+    if (viewer < 0 || viewer >= NPLAYERS)
+        return CAS_EINVAL;
+    return state_copy(out, s);
+}
+
 static const struct cas_game_vtable vtable = {
     .struct_size = sizeof(struct cas_game_vtable),
     .game_new = game_new,
@@ -296,6 +310,7 @@ static const struct cas_game_vtable vtable = {
     .hash = hash,
     .render = render,
     .player_label = player_label,
+    .determinize = determinize,
 };
 
 static const struct cas_plugin descriptor = {

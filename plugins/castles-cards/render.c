@@ -326,6 +326,8 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
 {
     if (viewer < CAS_VIEWER_OMNISCIENT || viewer >= NPLAYERS)
         return CAS_EINVAL;
+    if (format == CAS_RENDER_SVG)
+        return render_svg(s, viewer, out);
     if (format != CAS_RENDER_JSON && format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI)
         return CAS_EINVAL;
     struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,

@@ -10,14 +10,17 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include "abbey_mayor.h"
 #include "inns_cathedrals.h"
 #include "scenario.h"
 #include "traders_builders.h"
 
-void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles)
+void carcx_open_am(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
+                   const char *final_abbey_round, const char *wagon_move)
 {
-    static char dirs[2][1024];
-    struct cas_expansion_ref refs[2];
+    static char dirs[3][1024];
+    static struct cas_option_value am_options[2];
+    struct cas_expansion_ref refs[3];
     size_t n = 0;
     if (set & CARCX_IC) {
         refs[n] = cas_test_expansion_ref(cas__ic_plugin(), dirs[n], sizeof dirs[n]);
@@ -27,10 +30,26 @@ void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char 
         refs[n] = cas_test_expansion_ref(cas__tb_plugin(), dirs[n], sizeof dirs[n]);
         n++;
     }
+    if (set & CARCX_AM) {
+        refs[n] = cas_test_expansion_ref(cas__am_plugin(), dirs[n], sizeof dirs[n]);
+        am_options[0] = (struct cas_option_value){
+            sizeof am_options[0], "final-abbey-round",
+            final_abbey_round ? final_abbey_round : "off"};
+        am_options[1] = (struct cas_option_value){sizeof am_options[1], "wagon-move",
+                                                  wagon_move ? wagon_move : "C2"};
+        refs[n].options = am_options;
+        refs[n].n_options = 2;
+        n++;
+    }
     char option[512];
     snprintf(option, sizeof option, "tiles=%s", tiles ? tiles : "");
     const char *opts[] = {option, NULL};
     cas_test_game_open(g, cas_plugin_entry(), nplayers, tiles ? opts : NULL, refs, n);
+}
+
+void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles)
+{
+    carcx_open_am(g, nplayers, set, tiles, NULL, NULL);
 }
 
 void carcx_scenario(int nplayers, unsigned set, const char *tiles, const char *record,

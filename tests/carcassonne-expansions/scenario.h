@@ -14,8 +14,9 @@
 const struct cas_plugin *cas_plugin_entry(void);
 
 /* Which expansions a game uses (bit mask); they are handed to the game in
- * the host's resolved order: inns-cathedrals before traders-builders. */
-enum carcx_set { CARCX_IC = 1, CARCX_TB = 2 };
+ * the host's resolved order: inns-cathedrals, traders-builders,
+ * abbey-mayor. */
+enum carcx_set { CARCX_IC = 1, CARCX_TB = 2, CARCX_AM = 4 };
 
 /* A city (D, N(0,-1), E(2,-1), E(1,-2)) holding Red's large meeple and
  * two meeples of Blue's, waiting for R at 1,-1 rot 0 to join and complete
@@ -33,6 +34,10 @@ enum carcx_set { CARCX_IC = 1, CARCX_TB = 2 };
  * game's `tiles` option ("*:0,D:1,...") or NULL for the full pool.  Fails
  * the test on error; close with cas_test_game_close. */
 void carcx_open(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles);
+/* carcx_open with abbey-mayor's options: its final-abbey-round and
+ * wagon-move values ("on", "C1"; NULL for the default). */
+void carcx_open_am(struct cas_test_game *g, int nplayers, unsigned set, const char *tiles,
+                   const char *final_abbey_round, const char *wagon_move);
 
 /* Open, play `record`, check the game is over with scores `expected`,
  * close. */

@@ -32,8 +32,8 @@ static struct cas_floor_run run_floor(const char *const *options, int games, int
 {
     struct cas_test_game g;
     struct numbers r = {.x = 7, .zero_only = zero_only};
-    struct cas_floor_run run = {.struct_size = sizeof run, .games = games, .ctx = &r,
-                                .below = below};
+    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &r, .below = below};
+    struct cas_floor_run run = {.struct_size = sizeof run, .games = games, .rng = &rng};
     cas_test_game_open(&g, cas_plugin_entry(), 2, options, NULL, 0);
     assert_non_null(g.vt->bench_floor);
     assert_int_equal(g.vt->bench_floor(g.game, &run), CAS_OK);

@@ -159,6 +159,33 @@ static void test_final_scoring_incomplete(void **unused)
                   (const int64_t[]){2 + 3, 3});
 }
 
+/* projected_returns (ABI 1.1): the same position scored as if the game ended
+ * before B is drawn: Red's road D-U 2, Blue's city D-F with its coat 3;
+ * the state itself is untouched and still scores 0 each. */
+static void test_projected_returns_score_as_if_over(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,U:1,F:1,B:1", NULL};
+    struct cas_test_game g;
+    int64_t projected[2];
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw F\nplace F 0,-1 90\ndeploy meeple city N+S\n");
+    uint64_t hash = g.vt->hash(g.state);
+    assert_int_equal(g.vt->projected_returns(g.state, projected, 2), CAS_OK);
+    assert_int_equal(projected[0], 2);
+    assert_int_equal(projected[1], 3);
+    assert_int_equal(g.vt->hash(g.state), hash);
+    cas_test_expect_scores(&g, (const int64_t[]){0, 0});
+    assert_int_equal(g.vt->projected_returns(g.state, projected, 1), CAS_EINVAL);
+    /* over: the final scores themselves */
+    cas_test_play_record(&g, "draw B\nplace B 0,1 0\ndeploy meeple monastery\n");
+    assert_int_equal(g.vt->projected_returns(g.state, projected, 2), CAS_OK);
+    assert_int_equal(projected[0], 2 + 3);
+    assert_int_equal(projected[1], 3);
+    cas_test_game_close(&g);
+}
+
 /* Farmers: 3 per completed city touching the field, at the end. */
 static void test_farmer_scores_completed_city(void **unused)
 {
@@ -365,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_city_tie_shares_full_points),
         cmocka_unit_test(test_city_majority),
         cmocka_unit_test(test_final_scoring_incomplete),
+        cmocka_unit_test(test_projected_returns_score_as_if_over),
         cmocka_unit_test(test_farmer_scores_completed_city),
         cmocka_unit_test(test_field_split_by_road),
         cmocka_unit_test(test_farmer_tie),

@@ -251,6 +251,47 @@ static void test_bench_prints_every_figure(void **unused)
     expect("bench --game fixture --games 20 --only sizes", NULL, 0, "heap per state");
 }
 
+/* A tournament prints its statistics and repeats for a seed; bad agents are
+ * usage errors; play takes mcts seats. */
+static void test_tournament_and_mcts_seats(void **unused)
+{
+    (void)unused;
+    char *first, *again;
+    const char *args = "tournament --game fixture --agents mcts@40/1,random --games 6 --seed 4";
+    assert_int_equal(run(args, NULL, &first), 0);
+    assert_int_equal(run(args, NULL, &again), 0);
+    static const char *const lines[] = {
+        "castellan tournament: fixture, 2 players, 6 games from seed 4, seats alternated\n",
+        "  mcts@40/1 vs random\n", "  game 6/6: ", "of 6 games\n", "95% Wilson interval",
+        "score difference", "ms a decision over",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (!strstr(first, lines[i]))
+            fail_msg("tournament output lacks \"%s\":\n%s", lines[i], first);
+    /* the same games: every line but the last, the time a decision */
+    for (char **out = (char *[]){first, again, NULL}; *out; out++) {
+        char *cut = strstr(*out, "ms a decision");
+        while (cut > *out && cut[-1] != '\n')
+            cut--;
+        *cut = '\0';
+    }
+    assert_string_equal(first, again);
+    free(first);
+    free(again);
+    expect("tournament --game fixture --agents greedy", NULL, 2,
+           "--agents takes two agents, A,B (e.g. --agents mcts@1000/1,greedy)");
+    expect("tournament --game fixture --agents greedy,human", NULL, 2,
+           "--agents: human cannot play a tournament; use random, greedy or mcts");
+    expect("tournament --game fixture --agents greedy,mcts@fast", NULL, 2,
+           "--agents: agent \"mcts@fast\" is not valid: a budget is @N iterations");
+    expect("tournament --game fixtur --agents greedy,random", NULL, 1, "unknown game");
+    expect("tournament --help", NULL, 0, "95% Wilson interval");
+    expect("play --no-save --game fixture --players Bot:mcts-easy@30/2,random --seed 3", NULL,
+           0, "Bot:");
+    expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
+           "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
+}
+
 /* The mean "N actions a game" of bench's random playouts line. */
 static double actions_a_game(const char *out)
 {
@@ -436,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_check_good_and_broken),
         cmocka_unit_test(test_check_reports_a_crash),
         cmocka_unit_test(test_bench_prints_every_figure),
+        cmocka_unit_test(test_tournament_and_mcts_seats),
         cmocka_unit_test(test_bench_with_rules),
         cmocka_unit_test(test_bad_rules_for_check_and_bench),
         cmocka_unit_test(test_check_with_rules),

@@ -245,7 +245,8 @@ static void test_values(void **state)
     snprintf(expected, sizeof expected, "3: seed \"18446744073709551616\" %s", seed_fix);
     expect_file_error("[session]\ngame = x\nseed = 18446744073709551616\n", expected);
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = gredy\n",
-                      "4: agent \"gredy\" is not valid; use human, random or greedy "
+                      "4: agent \"gredy\" is not valid; use human, random, greedy or "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
                       "(closest: greedy)");
     expect_file_error("[session]\ngame = x\n[player.1]\nname = "
                       "A name far longer than thirty-two characters\n",
@@ -277,10 +278,10 @@ static void test_missing_parts(void **state)
     expect_file_error("[rules]\nfarmers = on\n" PLAYERS,
                       "1: no [session] section; add [session] with game = ID");
     expect_file_error("[session]\ngame = x\n[rules]\nfarmers = on\n",
-                      "4: no players; add [player.1] with agent = human, random or greedy");
+                      "4: no players; add [player.1] with agent = human, random, greedy or mcts");
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = human\n[player.2]\nname = "
                       "Bo\n",
-                      "5: [player.2] has no agent; add agent = human, random or greedy");
+                      "5: [player.2] has no agent; add agent = human, random, greedy or mcts");
 }
 
 static void test_first_problem_wins(void **state)
@@ -289,7 +290,8 @@ static void test_first_problem_wins(void **state)
     expect_file_error("[session]\ngame = x\nbroken line\n[player.1]\nagent = gredy\n",
                       "3: neither [section] nor key = value; fix the line's syntax");
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = gredy\nbroken line\n",
-                      "4: agent \"gredy\" is not valid; use human, random or greedy "
+                      "4: agent \"gredy\" is not valid; use human, random, greedy or "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
                       "(closest: greedy)");
 }
 

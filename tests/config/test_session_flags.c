@@ -112,10 +112,12 @@ static void test_flag_errors(void **state)
                        "games)");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame",
                                                     .players = "human,gredy"},
-                       "--players: agent \"gredy\" is not valid; use human, random or greedy "
+                       "--players: agent \"gredy\" is not valid; use human, random, greedy or "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
                        "(closest: greedy)");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = "Ada:humn"},
-                       "--players: agent \"humn\" is not valid; use human, random or greedy "
+                       "--players: agent \"humn\" is not valid; use human, random, greedy or "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
                        "(closest: human)");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = ":human"},
                        "--players: player name \"\" is not valid; use 1 to 32 printable "

@@ -17,7 +17,7 @@ expect() {
     fi
 }
 expect "play plugins" castellan p
-expect "resume replay" castellan help re
+expect "resume replay render" castellan help re
 expect "--game" castellan play --ga
 expect "carcassonne castles-cards" castellan play --game ca
 expect "carcassonne castles-cards" castellan check ca

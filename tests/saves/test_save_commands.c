@@ -12,73 +12,30 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <glob.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "saves_fixture.h"
+#include "cli_run.h"
+#include "json.h"
 
-#ifndef CASTELLAN_EXE
-#error "CASTELLAN_EXE must name the castellan executable"
-#endif
 
-struct result {
-    int status;
-    char out[16384], err[4096];
-};
-
-static void slurp(const char *path, char *buf, size_t cap)
+/* Run castellan with the NULL-terminated arguments, stdin at EOF. */
+static void castellan(void **state, struct cas_test_result *r, ...)
 {
-    FILE *f = fopen(path, "r");
-    size_t got = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[got] = '\0';
-    if (f)
-        fclose(f);
-}
-
-/* Run castellan with the NULL-terminated arguments, stdin from /dev/null,
- * XDG_DATA_HOME in the test's folder; collect output and status. */
-static void castellan(void **state, struct result *r, ...)
-{
-    const struct cas_test_dir *d = *state;
-    char *args[16] = {CASTELLAN_EXE};
-    char out[512], err[512];
+    char *args[16];
     va_list list;
     va_start(list, r);
-    for (int n = 1; n < 15 && (args[n] = va_arg(list, char *)); n++)
+    for (int n = 0; n < 15 && (args[n] = va_arg(list, char *)); n++)
         ;
+    args[15] = NULL;
     va_end(list);
-    cas_test_dir_file(d, "stdout.txt", out, sizeof out);
-    cas_test_dir_file(d, "stderr.txt", err, sizeof err);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        dup2(in, STDIN_FILENO);
-        dup2(o, STDOUT_FILENO);
-        dup2(e, STDERR_FILENO);
-        setenv("XDG_DATA_HOME", d->path, 1);
-        setenv("CASTELLAN_PLUGIN_PATH", CASTELLAN_PLUGIN_DIR, 1);
-        execv(CASTELLAN_EXE, args);
-        _exit(127);
-    }
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    r->status = WEXITSTATUS(status);
-    slurp(out, r->out, sizeof r->out);
-    slurp(err, r->err, sizeof r->err);
-}
-
-static void expect_text(const char *text, const char *words)
-{
-    if (!strstr(text, words))
-        fail_msg("expected \"%s\" in:\n%s", words, text);
+    cas_test_run(*state, NULL, args, r);
+    if (r->signal)
+        fail_msg("castellan %s died of signal %d:\n%s", args[0], r->signal, r->err);
 }
 
 static const char *default_db(void **state, char *buf, size_t cap)
@@ -88,25 +45,62 @@ static const char *default_db(void **state, char *buf, size_t cap)
 
 static void play_bots(void **state, const char *seed)
 {
-    struct result r;
+    struct cas_test_result r;
     castellan(state, &r, "play", "--game", "fixture", "--players",
               "Ada:random,Bob:greedy", "--seed", seed, "--rule", "cards=12", NULL);
     if (r.status != 0)
         fail_msg("play failed: %s", r.err);
 }
 
+/* Results for programs: one strict JSON object, with the scores after the
+ * ply asked for; at ply 0 nobody has scored. */
+static void test_results_as_json(void **state)
+{
+    struct cas_test_result r;
+    play_bots(state, "9");
+    castellan(state, &r, "replay", "1", "--json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(cas__json_object_error(r.out, strlen(r.out)), 0);
+    cas_test_expect_text(r.out, "\"castellan_results\": 1,\n  \"id\": 1,\n  \"game\": {\"id\": "
+                       "\"fixture\", \"version\": \"1.0.0\"}");
+    cas_test_expect_text(r.out, "\"players\": [{\"seat\": 0, \"name\": \"Ada\", \"agent\": \"random\"}");
+    cas_test_expect_text(r.out, "\"over\": true");
+    cas_test_expect_text(r.out, "\"actions\": [\n    {\"ply\": 0, \"actor\": -1, \"text\": \"draw ");
+    const char *scores = strstr(r.out, "\"scores\": [");
+    assert_non_null(scores);
+    long ada, bob;
+    assert_int_equal(sscanf(scores, "\"scores\": [%ld, %ld]", &ada, &bob), 2);
+    char line[64];
+    castellan(state, &r, "saves", "show", "1", NULL);
+    snprintf(line, sizeof line, "Ada (random), %ld points", ada);
+    cas_test_expect_text(r.out, line);
+    snprintf(line, sizeof line, "Bob (greedy), %ld points", bob);
+    cas_test_expect_text(r.out, line);
+
+    castellan(state, &r, "saves", "show", "1", "--json", "--ply", "0", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(cas__json_object_error(r.out, strlen(r.out)), 0);
+    cas_test_expect_text(r.out, "\"ply\": 0,");
+    cas_test_expect_text(r.out, "\"events\": [\n  ],\n  \"over\": false,\n  \"scores\": [0, 0]\n}");
+    assert_null(strstr(r.out, "\"actions\""));
+
+    castellan(state, &r, "saves", "show", "1", "--json", "--ply", "100000", NULL);
+    assert_int_equal(r.status, 2);
+    cas_test_expect_text(r.err, "--ply must be a whole number from 0 to ");
+}
+
 static void test_play_journals_and_export_import_round_trip(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char rec1[512], rec2[512], text1[16384], text2[16384];
     play_bots(state, "9");
     castellan(state, &r, "saves", "list", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "finished");
-    expect_text(r.out, "fixture 1.0.0 / Ada (random), Bob (greedy)");
+    cas_test_expect_text(r.out, "finished");
+    cas_test_expect_text(r.out, "fixture 1.0.0 / Ada (random), Bob (greedy)");
     castellan(state, &r, "saves", "show", "1", NULL);
-    expect_text(r.out, "Seed:     9");
-    expect_text(r.out, "Option:   cards = 12");
+    cas_test_expect_text(r.out, "Seed:     9");
+    cas_test_expect_text(r.out, "Option:   cards = 12");
 
     cas_test_dir_file(*state, "one.txt", rec1, sizeof rec1);
     cas_test_dir_file(*state, "two.txt", rec2, sizeof rec2);
@@ -114,44 +108,44 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     assert_int_equal(r.status, 0);
     castellan(state, &r, "import", rec1, NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "as game 2");
+    cas_test_expect_text(r.out, "as game 2");
     castellan(state, &r, "export", "2", "--output", rec2, NULL);
-    slurp(rec1, text1, sizeof text1);
-    slurp(rec2, text2, sizeof text2);
+    cas_test_read_text(rec1, text1, sizeof text1);
+    cas_test_read_text(rec2, text2, sizeof text2);
     assert_true(strncmp(text1, "Castellan-Record: 1\n", 20) == 0);
     assert_string_equal(text1, text2);
 
     /* Without hashes the record imports too, and gets the same hashes. */
     castellan(state, &r, "export", "1", "--no-hashes", "-o", rec2, NULL);
     assert_int_equal(r.status, 0);
-    slurp(rec2, text2, sizeof text2);
+    cas_test_read_text(rec2, text2, sizeof text2);
     assert_null(strstr(text2, " #"));
     castellan(state, &r, "import", rec2, NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "as game 3");
+    cas_test_expect_text(r.out, "as game 3");
     castellan(state, &r, "export", "3", "-o", rec2, NULL);
-    slurp(rec2, text2, sizeof text2);
+    cas_test_read_text(rec2, text2, sizeof text2);
     assert_string_equal(text1, text2);
 
     castellan(state, &r, "replay", "2", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "Game 2: fixture 1.0.0, seed 9, ");
-    expect_text(r.out, "Scores:");
+    cas_test_expect_text(r.out, "Game 2: fixture 1.0.0, seed 9, ");
+    cas_test_expect_text(r.out, "Scores:");
     castellan(state, &r, "replay", "2", "--step", NULL); /* no input: stops */
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "-- ply 1 of ");
+    cas_test_expect_text(r.out, "-- ply 1 of ");
     assert_null(strstr(r.out, "Scores:"));
 
     castellan(state, &r, "saves", "delete", "2", NULL);
     assert_int_equal(r.status, 0);
     castellan(state, &r, "saves", "show", "2", NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "there is no game 2");
+    cas_test_expect_text(r.err, "there is no game 2");
 }
 
 static void test_campaign_standings(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char ini[512], db[512], text[1024];
     cas_test_dir_file(*state, "league.ini", ini, sizeof ini);
     for (int seed = 1; seed <= 3; seed++) {
@@ -167,15 +161,15 @@ static void test_campaign_standings(void **state)
     }
     castellan(state, &r, "campaign", "list", "--database", db, NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "league");
+    cas_test_expect_text(r.out, "league");
     castellan(state, &r, "campaign", "show", "league", "--database", db, NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "Campaign league: 3 games, 3 finished");
-    expect_text(r.out, "Ada");
-    expect_text(r.out, "Bob");
+    cas_test_expect_text(r.out, "Campaign league: 3 games, 3 finished");
+    cas_test_expect_text(r.out, "Ada");
+    cas_test_expect_text(r.out, "Bob");
     castellan(state, &r, "campaign", "show", "leage", "--database", db, NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "no campaign 'leage'");
+    cas_test_expect_text(r.err, "no campaign 'leage'");
 }
 
 /* Write a record with one line replaced by `line` (0: unchanged). */
@@ -198,31 +192,31 @@ static void write_record(const char *path, const char *text, int n, const char *
 
 static void test_a_bad_record_changes_nothing(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char rec[512], bad[512], db[512], text[16384];
     struct cas_test_file_print before;
     play_bots(state, "4");
     cas_test_dir_file(*state, "good.txt", rec, sizeof rec);
     cas_test_dir_file(*state, "bad.txt", bad, sizeof bad);
     castellan(state, &r, "export", "1", "-o", rec, NULL);
-    slurp(rec, text, sizeof text);
+    cas_test_read_text(rec, text, sizeof text);
     cas_test_file_print(default_db(state, db, sizeof db), &before);
 
     write_record(bad, text, 16, "3 -1 play 99 #0000000000000000");
     castellan(state, &r, "import", bad, NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "bad.txt:16 (ply 3)");
-    expect_text(r.err, "\"play 99\" cannot be replayed");
+    cas_test_expect_text(r.err, "bad.txt:16 (ply 3)");
+    cas_test_expect_text(r.err, "\"play 99\" cannot be replayed");
 
     write_record(bad, text, 3, "Game: fixtur 1.0.0");
     castellan(state, &r, "import", bad, NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "bad.txt:3: unknown game \"fixtur\"");
+    cas_test_expect_text(r.err, "bad.txt:3: unknown game \"fixtur\"");
 
     write_record(bad, text, 15, "2 x draw 1 #0000000000000000");
     castellan(state, &r, "import", bad, NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "bad.txt:15: actor 'x'");
+    cas_test_expect_text(r.err, "bad.txt:15: actor 'x'");
 
     cas_test_file_unchanged(db, &before);
     castellan(state, &r, "saves", "list", NULL);
@@ -231,7 +225,7 @@ static void test_a_bad_record_changes_nothing(void **state)
 
 static void test_another_applications_database_is_refused(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char path[512];
     sqlite3 *db;
     struct cas_test_file_print before;
@@ -243,8 +237,8 @@ static void test_another_applications_database_is_refused(void **state)
     cas_test_file_print(path, &before);
     castellan(state, &r, "saves", "list", "--database", path, NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, path);
-    expect_text(r.err, "belongs to another application");
+    cas_test_expect_text(r.err, path);
+    cas_test_expect_text(r.err, "belongs to another application");
     cas_test_file_unchanged(path, &before);
 }
 
@@ -258,31 +252,108 @@ static void sql(const char *path, const char *statements)
 
 static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char db[512];
     /* The human (no input: quits at once) lets a few plies be saved. */
     castellan(state, &r, "play", "--game", "fixture", "--players", "Bot:greedy,Ada:human",
               "--seed", "3", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.err, "continue with: castellan resume 1");
+    cas_test_expect_text(r.err, "continue with: castellan resume 1");
     sql(default_db(state, db, sizeof db),
         "UPDATE games SET game_version = '0.9.0';"
         "UPDATE actions SET hash = ~hash WHERE ply >= 2;");
 
     castellan(state, &r, "resume", "1", NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "game 1, ply 2");
-    expect_text(r.err, "saved with fixture 0.9.0; installed is fixture 1.0.0");
-    expect_text(r.err, "castellan resume 1 --force");
+    cas_test_expect_text(r.err, "game 1, ply 2");
+    cas_test_expect_text(r.err, "saved with fixture 0.9.0; installed is fixture 1.0.0");
+    cas_test_expect_text(r.err, "castellan resume 1 --force");
 
     castellan(state, &r, "resume", "1", "--force", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.err, "the hashes from ply 2 on were re-recorded");
+    cas_test_expect_text(r.err, "the hashes from ply 2 on were re-recorded");
     castellan(state, &r, "saves", "show", "1", NULL);
-    expect_text(r.out, "fixture 1.0.0");
+    cas_test_expect_text(r.out, "fixture 1.0.0");
     castellan(state, &r, "resume", "1", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.err, "continue with: castellan resume 1");
+    cas_test_expect_text(r.err, "continue with: castellan resume 1");
+}
+
+/* Rebuild `table` of the store at path without its constraints, as a hand
+ * or another program might, then run `update` on it. */
+static void damage(const char *path, const char *table, const char *update)
+{
+    char statements[1024];
+    snprintf(statements, sizeof statements,
+             "PRAGMA foreign_keys = OFF; CREATE TABLE loose AS SELECT * FROM %s;"
+             "DROP TABLE %s; ALTER TABLE loose RENAME TO %s; %s", table, table, table,
+             update);
+    sql(path, statements);
+}
+
+/* Count of `needle` in the file at path. */
+static int occurrences(const char *path, const char *needle)
+{
+    static char text[1 << 20];
+    cas_test_read_text(path, text, sizeof text);
+    int n = 0;
+    for (const char *at = strstr(text, needle); at; at = strstr(at + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_render_export_html_and_watch(void **state)
+{
+    struct cas_test_result r;
+    char svg[512], again[512], public_svg[512], page[512], watch[512], a[1 << 16], b[1 << 16];
+    play_bots(state, "4");
+    cas_test_dir_file(*state, "ada.svg", svg, sizeof svg);
+    cas_test_dir_file(*state, "again.svg", again, sizeof again);
+    cas_test_dir_file(*state, "public.svg", public_svg, sizeof public_svg);
+    castellan(state, &r, "render", "1", "--ply", "3", "--viewer", "Ada", "-o", svg, NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "render", "1", "--ply", "3", "--viewer", "1", "-o", again, NULL);
+    cas_test_read_text(svg, a, sizeof a);
+    cas_test_read_text(again, b, sizeof b);
+    assert_true(strncmp(a, "<?xml version=\"1.0\"", 19) == 0);
+    assert_string_equal(a, b); /* the same picture, byte for byte */
+    castellan(state, &r, "render", "1", "--ply", "3", "--viewer", "public", "-o", public_svg,
+              NULL);
+    /* Ada sees her own hand; the public sees only its backs */
+    assert_true(occurrences(svg, "class=\"back\"") < occurrences(public_svg, "class=\"back\""));
+    castellan(state, &r, "render", "1", "--viewer", "Zoe", NULL);
+    assert_int_equal(r.status, 2);
+    cas_test_expect_text(r.err, "--viewer \"Zoe\" names nobody");
+    castellan(state, &r, "render", "1", "--ply", "100000", NULL);
+    assert_int_equal(r.status, 2);
+
+    cas_test_dir_file(*state, "game.html", page, sizeof page);
+    castellan(state, &r, "export", "1", "--html", "-o", page, NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(occurrences(page, "<!DOCTYPE html>"), 1);
+    /* self-contained: nothing to fetch */
+    assert_int_equal(occurrences(page, " src="), 0);
+    assert_int_equal(occurrences(page, "<link"), 0);
+    /* one picture a ply, each a JSON string with its '<' escaped */
+    assert_int_equal(occurrences(page, "\"svg\":\"\\u003c?xml"), occurrences(page, "\"who\":"));
+    assert_true(occurrences(page, "\"who\":") > 10);
+    castellan(state, &r, "export", "1", "--html", NULL);
+    assert_int_equal(r.status, 2);
+    cas_test_expect_text(r.err, "--html needs -o FILE.html");
+
+    cas_test_dir_file(*state, "watch.svg", watch, sizeof watch);
+    castellan(state, &r, "play", "--game", "fixture", "--players", "random,greedy", "--seed",
+              "5", "--no-save", "--watch", watch, NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_read_text(watch, a, sizeof a);
+    assert_true(strncmp(a, "<?xml", 5) == 0 && strstr(a, "</svg>\n"));
+    char leftover[600];
+    glob_t found;
+    snprintf(leftover, sizeof leftover, "%s.tmp-*", watch);
+    assert_int_equal(glob(leftover, 0, NULL, &found), GLOB_NOMATCH); /* renamed, not left */
+    globfree(&found);
+    castellan(state, &r, "saves", "list", NULL); /* the store holds no --no-save game */
+    cas_test_expect_text(r.out, "Ada (random), Bob (greedy)");
 }
 
 /* A store is not trusted column by column: a games row whose status reads
@@ -290,15 +361,10 @@ static void test_resume_stops_at_a_changed_hash_unless_forced(void **state)
  * as damaged by every command that reads it. */
 static void test_a_damaged_row_is_reported(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char db[512];
     play_bots(state, "5");
-    sql(default_db(state, db, sizeof db),
-        "PRAGMA foreign_keys = OFF;"
-        "CREATE TABLE loose AS SELECT * FROM games;"
-        "DROP TABLE games;"
-        "ALTER TABLE loose RENAME TO games;"
-        "UPDATE games SET status = NULL;");
+    damage(default_db(state, db, sizeof db), "games", "UPDATE games SET status = NULL;");
     static const char *const commands[][3] = {
         {"saves", "list", NULL}, {"saves", "show", "1"}, {"export", "1", NULL},
         {"replay", "1", NULL}, {"resume", "1", NULL},
@@ -306,60 +372,58 @@ static void test_a_damaged_row_is_reported(void **state)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         castellan(state, &r, commands[i][0], commands[i][1], commands[i][2], NULL);
         assert_int_equal(r.status, 1);
-        expect_text(r.err, db);
-        expect_text(r.err, "game 1 is damaged: its status is NULL");
+        cas_test_expect_text(r.err, db);
+        cas_test_expect_text(r.err, "game 1 is damaged: its status is NULL");
     }
 }
 
 /* ... and so is a NULL among a game's actions, the journal itself. */
 static void test_a_damaged_action_is_reported(void **state)
 {
-    struct result r;
+    struct cas_test_result r;
     char db[512];
     play_bots(state, "6");
-    sql(default_db(state, db, sizeof db),
-        "PRAGMA foreign_keys = OFF;"
-        "CREATE TABLE loose AS SELECT * FROM actions;"
-        "DROP TABLE actions;"
-        "ALTER TABLE loose RENAME TO actions;"
-        "UPDATE actions SET text = NULL WHERE ply = 3;");
+    damage(default_db(state, db, sizeof db), "actions",
+           "UPDATE actions SET text = NULL WHERE ply = 3;");
     castellan(state, &r, "export", "1", NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "game 1 is damaged: a row of its actions holds a NULL");
+    cas_test_expect_text(r.err, "game 1 is damaged: a row of its actions holds a NULL");
     castellan(state, &r, "saves", "list", NULL);
     assert_int_equal(r.status, 0);
-    expect_text(r.out, "finished");
+    cas_test_expect_text(r.out, "finished");
 }
 
 static void test_every_command_explains_itself(void **state)
 {
     static const char *const commands[] = {"saves", "resume", "replay", "export",
-                                           "import", "campaign"};
-    struct result r;
+                                           "import", "campaign", "render"};
+    struct cas_test_result r;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         castellan(state, &r, commands[i], "--help", NULL);
         assert_int_equal(r.status, 0);
-        expect_text(r.out, "usage: castellan ");
+        cas_test_expect_text(r.out, "usage: castellan ");
         castellan(state, &r, commands[i], "--bogus", NULL);
         assert_int_equal(r.status, 2);
     }
     castellan(state, &r, "saves", "list", "--database", "typo.db", NULL);
     assert_int_equal(r.status, 1);
-    expect_text(r.err, "there is no save database typo.db yet");
+    cas_test_expect_text(r.err, "there is no save database typo.db yet");
     assert_int_equal(access("typo.db", F_OK), -1);
     castellan(state, &r, "resume", "abc", NULL);
     assert_int_equal(r.status, 2);
-    expect_text(r.err, "\"abc\" is not a game id");
+    cas_test_expect_text(r.err, "\"abc\" is not a game id");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_play_journals_and_export_import_round_trip),
+        CAS_TEST_IN_DIR(test_results_as_json),
         CAS_TEST_IN_DIR(test_campaign_standings),
         CAS_TEST_IN_DIR(test_a_bad_record_changes_nothing),
         CAS_TEST_IN_DIR(test_another_applications_database_is_refused),
         CAS_TEST_IN_DIR(test_resume_stops_at_a_changed_hash_unless_forced),
+        CAS_TEST_IN_DIR(test_render_export_html_and_watch),
         CAS_TEST_IN_DIR(test_a_damaged_row_is_reported),
         CAS_TEST_IN_DIR(test_a_damaged_action_is_reported),
         CAS_TEST_IN_DIR(test_every_command_explains_itself),

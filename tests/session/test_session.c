@@ -28,13 +28,15 @@ struct journal {
 };
 
 static int record_action(void *ctx, uint32_t ply, int actor, const char *text,
-                         uint64_t hash_after)
+                         uint64_t hash_after, char *err, size_t errlen)
 {
     struct journal *j = ctx;
     assert_int_equal(ply, j->n);
     assert_true(j->n < MAX_PLIES);
-    if ((int)ply == j->stop_at)
+    if ((int)ply == j->stop_at) {
+        snprintf(err, errlen, "the disk is full");
         return CAS_EIO;
+    }
     j->actor[j->n] = actor;
     snprintf(j->text[j->n], sizeof j->text[j->n], "%s", text);
     j->hash[j->n++] = hash_after;
@@ -264,7 +266,9 @@ static void test_failing_hook_stops_the_session(void **unused)
     r.journal.stop_at = 4;
     assert_int_equal(cas__session_run(&r.session), CAS_EIO);
     assert_int_equal(r.session.ply, 5);
-    assert_non_null(strstr(r.session.error, "saving"));
+    assert_string_equal(r.session.error, "action 4 \"draw 3\" could not be saved: the "
+                                         "disk is full");
+    assert_false(r.session.quit);
     close_game(&r);
 }
 

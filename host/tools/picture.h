@@ -1,0 +1,39 @@
+/*
+ * picture.h — a game's own picture of a state (CAS_RENDER_SVG) into memory
+ * or a file, and the HTML replay viewer built from them (host-internal).
+ * The host draws nothing of any game: the plugin does; the host only
+ * stores, frames and steps through what it drew.
+ */
+#ifndef CAS_HOST_PICTURE_H
+#define CAS_HOST_PICTURE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "match.h"
+
+struct cas__revived;
+
+/* The SVG document m's plugin renders of `state` for `viewer`, into a new
+ * NUL-terminated buffer *svg of *len bytes (caller frees with free()).
+ * A plugin that draws no pictures (CAS_EINVAL) or fails is explained in
+ * err.  Returns CAS_OK or the negative code. */
+int cas__picture_render(struct cas__match *m, const cas_state *state, int viewer,
+                        char **svg, size_t *len, char *err, size_t errlen);
+
+/* Render as above and write the document to `path` whole: into a
+ * temporary file beside it, then renamed over it, so a browser or image
+ * viewer that reloads the file never sees half of it.  err explains a
+ * failure (naming the file); the old file, if any, is then unchanged. */
+int cas__picture_write(struct cas__match *m, const cas_state *state, int viewer,
+                       const char *path, char *err, size_t errlen);
+
+/* Write r's whole game (its journal, not yet replayed: r just opened) as
+ * one self-contained HTML page to out: every ply's picture for `viewer`,
+ * the action and the events that viewer may see, the scores after each
+ * ply with a chart over time, and buttons, a slider and the arrow keys to
+ * step through it.  title heads the page.  err explains a failure. */
+int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title,
+                           FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * abbey.c — the abbey: instead of drawing, the active player holding an
+ * abbey may place it (`abbey X,Y`) into a hole, an empty space whose four
+ * orthogonal neighbours are all tiles, or keep it and draw (`abbey keep`).
+ * The tile (edges `*`, a monastery) goes down through api->place_tile, so
+ * the turn goes on with the figure decision and the scoring of what its
+ * edges close.  With the option final-abbey-round, once the bag is empty
+ * every seat gets one more turn, in order, to place a held abbey
+ * (bag_empty); without it the game ends with the bag.
+ */
+#include "abbey_mayor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ABBEY_KEEP 0
+#define ABBEY_SPOTS_MAX 4096
+#define ABBEY_PAYLOAD(x, y)                                                    \
+    (1 + (((uint64_t)(uint16_t)((x) + 0x8000) << 16) | (uint16_t)((y) + 0x8000)))
+#define ABBEY_X(p) ((int)((((p)-1) >> 16) & 0xFFFF) - 0x8000)
+#define ABBEY_Y(p) ((int)(((p)-1) & 0xFFFF) - 0x8000)
+
+static const int side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
+
+/* Has the empty space x,y a tile on each of its four sides? */
+static int hole_around(const struct cas_carc_api *api, const cas_carc *c, int x, int y)
+{
+    for (int b = 0; b < 4; b++)
+        if (api->tile_at(c, x + side_dx[b], y + side_dy[b]) < 0)
+            return 0;
+    return 1;
+}
+
+/* Payloads of the holes into payloads[*n...] (counting past cap); the
+ * open spots come sorted by x then y, so the payloads are ascending. */
+static int list_holes(const struct am_ctx *ctx, const cas_carc *c, uint64_t *payloads,
+                      size_t cap, size_t *n, int first_only)
+{
+    const struct cas_carc_api *api = ctx->api;
+    int xy[2 * ABBEY_SPOTS_MAX];
+    size_t spots;
+    int rc = api->open_spots(c, xy, ABBEY_SPOTS_MAX, &spots);
+    if (rc != CAS_OK)
+        return rc;
+    for (size_t i = 0; i < spots; i++) {
+        if (!hole_around(api, c, xy[2 * i], xy[2 * i + 1]) ||
+            !api->can_place(c, ctx->abbey, xy[2 * i], xy[2 * i + 1], 0))
+            continue;
+        if (*n < cap)
+            payloads[*n] = ABBEY_PAYLOAD(xy[2 * i], xy[2 * i + 1]);
+        (*n)++;
+        if (first_only)
+            break;
+    }
+    return CAS_OK;
+}
+
+int cas__am_abbey_held(const struct am_ctx *ctx, const cas_carc *c,
+                       const struct am_state *st)
+{
+    const struct cas_carc_api *api = ctx->api;
+    int players = api->nplayers(api->game(c)), used = __builtin_popcount(st->abbey_used);
+    return used < players && used < api->tile_kind_count(api->game(c), ctx->abbey);
+}
+
+int cas__am_abbey_actor(void *xctx, const cas_carc *c)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    const struct am_state *st = api->xstate_const(c, xctx);
+    int p = api->active_player(c);
+    if (st->abbey_used >> p & 1 || !cas__am_abbey_held(ctx, c, st))
+        return CAS_CARC_PHASE_SKIP; /* used, or the game's abbeys (`tiles`) are */
+    if (api->bag_left(c) == 0 && (!ctx->final_abbey_round || st->final_seen >> p & 1))
+        return CAS_CARC_PHASE_SKIP;
+    size_t holes = 0;
+    if (st->holes == 0 || list_holes(ctx, c, NULL, 0, &holes, 1) != CAS_OK || holes == 0)
+        return CAS_CARC_PHASE_SKIP;
+    return p;
+}
+
+int cas__am_abbey_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
+                        size_t *count)
+{
+    size_t n = 0;
+    if (cap > 0)
+        payloads[0] = ABBEY_KEEP;
+    n++;
+    int rc = list_holes(xctx, c, payloads, cap, &n, 0);
+    if (rc != CAS_OK)
+        return rc;
+    *count = n;
+    return n > cap ? CAS_ENOSPC : CAS_OK;
+}
+
+int cas__am_abbey_apply(void *xctx, cas_carc *c, uint64_t payload)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    if (payload == ABBEY_KEEP)
+        return CAS_CARC_PHASE_DONE;
+    int rc = api->place_tile(c, ctx->abbey, ABBEY_X(payload), ABBEY_Y(payload), 0);
+    if (rc != CAS_OK)
+        return rc;
+    struct am_state *st = api->xstate(c, xctx);
+    int p = api->active_player(c);
+    st->abbey_used |= (uint8_t)(1u << p);
+    if (api->bag_left(c) == 0)
+        st->final_seen |= (uint8_t)(1u << p);
+    return CAS_CARC_PHASE_DONE;
+}
+
+int cas__am_abbey_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
+                       size_t cap)
+{
+    (void)xctx;
+    (void)c;
+    if (payload == ABBEY_KEEP)
+        return cas__am_text_result(snprintf(buf, cap, "abbey keep"), cap);
+    return cas__am_text_result(
+        snprintf(buf, cap, "abbey %d,%d", ABBEY_X(payload), ABBEY_Y(payload)), cap);
+}
+
+int cas__am_abbey_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload)
+{
+    (void)xctx;
+    (void)c;
+    int x, y, used = 0;
+    if (strcmp(text, "abbey keep") == 0) {
+        *payload = ABBEY_KEEP;
+        return CAS_OK;
+    }
+    if (sscanf(text, "abbey %d,%d%n", &x, &y, &used) != 2 || text[used] ||
+        x < -30000 || x > 30000 || y < -30000 || y > 30000)
+        return CAS_EPARSE;
+    *payload = ABBEY_PAYLOAD(x, y);
+    return CAS_OK;
+}
+
+
+int cas__am_count_holes(const struct am_ctx *ctx, const cas_carc *c)
+{
+    int xy[2 * ABBEY_SPOTS_MAX];
+    size_t spots;
+    int holes = 0;
+    if (ctx->api->open_spots(c, xy, ABBEY_SPOTS_MAX, &spots) != CAS_OK)
+        return -1;
+    for (size_t i = 0; i < spots; i++)
+        holes += hole_around(ctx->api, c, xy[2 * i], xy[2 * i + 1]);
+    return holes;
+}
+
+/* Account for the holes around one cell x,y of placement `tile`: it was
+ * one if the four tiles around it are others; an empty space beside it may
+ * have become one. */
+static int holes_change_at(const struct cas_carc_api *api, const cas_carc *c, int x, int y,
+                           int tile)
+{
+    int change = 0, was_hole = 1;
+    for (int b = 0; b < 4; b++) {
+        int t = api->tile_at(c, x + side_dx[b], y + side_dy[b]);
+        was_hole &= t >= 0 && t != tile;
+        if (t < 0)
+            change += hole_around(api, c, x + side_dx[b], y + side_dy[b]);
+    }
+    return change - was_hole;
+}
+
+/* CALL-ALL: a placement fills at most its own spaces' holes and makes
+ * holes only of empty spaces beside it.  Its cells are the anchor and, for
+ * a 2x1 tile, the orthogonal neighbour of the anchor holding it too. */
+void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile)
+{
+    (void)player;
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    struct am_state *st = api->xstate(c, xctx);
+    struct cas_carc_tile_info at = {.struct_size = sizeof at};
+    if (!cas__am_abbey_held(ctx, c, st) || api->tile_info(c, tile, &at) != CAS_OK)
+        return; /* nobody can place an abbey any more: holes no longer matter */
+    int change = holes_change_at(api, c, at.x, at.y, tile);
+    for (int b = 0; b < 4; b++)
+        if (api->tile_at(c, at.x + side_dx[b], at.y + side_dy[b]) == tile)
+            change += holes_change_at(api, c, at.x + side_dx[b], at.y + side_dy[b], tile);
+    st->holes = (uint16_t)(st->holes + change);
+}
+
+/* ANY: with the final abbey round on, each seat has one turn once the bag
+ * is empty, starting with the seat whose turn first finds it empty (the
+ * one after whoever placed the last tile) and ending with that placer. */
+int cas__am_bag_empty(void *xctx, cas_carc *c, int player)
+{
+    const struct am_ctx *ctx = xctx;
+    if (!ctx->final_abbey_round)
+        return 0;
+    const struct cas_carc_api *api = ctx->api;
+    struct am_state *st = api->xstate(c, xctx);
+    st->final_seen |= (uint8_t)(1u << player);
+    int next = (player + 1) % api->nplayers(api->game(c));
+    return !(st->final_seen >> next & 1);
+}

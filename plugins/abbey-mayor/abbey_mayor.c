@@ -1,0 +1,276 @@
+/*
+ * abbey_mayor.c — the Abbey & Mayor expansion for Carcassonne, through
+ * castellan/carcassonne.h alone: its descriptor (12 land tiles and the abbey
+ * in data/abbey-mayor.tiles; figures mayor, wagon and barn), its options
+ * (final-abbey-round, wagon-move), init, the state block's check and render,
+ * and the mayor, whose strength is the coats of arms in its city.
+ *   abbey.c  the abbey from the hand (a phase before the draw) and the
+ *            optional final abbey round (bag_empty);
+ *   wagon.c  wagons freed by a scoring move on, their owners deciding in
+ *            clockwise order from the active player (a phase after scoring);
+ *   barn.c   barns on tile corners: field scorings when placed and when
+ *            joined, 4 per city at the end, no farmers beside a barn.
+ * Rule decisions: docs/rules/abbey-mayor.md.
+ */
+#include "abbey_mayor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct cas_option_spec am_options[] = {
+    {.struct_size = sizeof(struct cas_option_spec), .name = "final-abbey-round",
+     .type = CAS_OPTION_BOOL, .default_value = "off",
+     .help = "once the bag is empty, each player still holding an abbey may place it "
+             "(JCloisterZone; not in the printed rulebook)"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "wagon-move",
+     .type = CAS_OPTION_CHOICE, .default_value = "C2", .choices = "C1|C2",
+     .help = "C2: a freed wagon moves to a feature on its tile or the 8 around "
+             "(rulebook); C1: only to one directly connected to the scored feature"},
+};
+
+int cas__am_text_result(int len, size_t cap)
+{
+    if (len < 0)
+        return CAS_EINVAL;
+    return (size_t)len < cap ? len : CAS_ENOSPC;
+}
+
+int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature f)
+{
+    struct cas_carc_figure on[AM_FIGURES_ON_MAX];
+    size_t n;
+    if (ctx->api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (on[i].kind == kind && (player < 0 || on[i].player == player))
+            return 1;
+    return 0;
+}
+
+static int read_options(struct am_ctx *ctx, const struct cas_option_value *options,
+                        size_t n_options, size_t *bad_option)
+{
+    for (size_t i = 0; i < n_options; i++) {
+        const char *name = options[i].name, *value = options[i].value;
+        int bad;
+        if (strcmp(name, "final-abbey-round") == 0) {
+            ctx->final_abbey_round = strcmp(value, "on") == 0;
+            bad = !ctx->final_abbey_round && strcmp(value, "off") != 0;
+        } else if (strcmp(name, "wagon-move") == 0) {
+            ctx->reach = strcmp(value, "C1") == 0 ? AM_REACH_C1 : AM_REACH_C2;
+            bad = strcmp(value, "C1") != 0 && strcmp(value, "C2") != 0;
+        } else {
+            bad = 1;
+        }
+        if (bad) {
+            *bad_option = i;
+            cas_host_errorf(ctx->host, "abbey-mayor: option %s = '%s' is not valid; "
+                            "final-abbey-round is on|off, wagon-move C1|C2", name, value);
+            return CAS_EOPTION;
+        }
+    }
+    return CAS_OK;
+}
+
+static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
+                   const cas_carc_game *game, const struct cas_option_value *options,
+                   size_t n_options, void **xctx, size_t *bad_option)
+{
+    struct am_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);
+    if (!ctx)
+        return CAS_ENOMEM;
+    memset(ctx, 0, sizeof *ctx);
+    *xctx = ctx;
+    ctx->api = api;
+    ctx->host = host;
+    if (api->abi_minor < 2 || !CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
+        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.%d; this "
+                        "game provides %u.%u", CAS_CARC_ABI_MAJOR, CAS_CARC_ABI_MINOR,
+                        api->abi_major, api->abi_minor);
+        return CAS_EVERSION;
+    }
+    ctx->coat = api->attribute_index(game, "coat");
+    ctx->abbey = api->tile_kind_index(game, "ABBEY");
+    ctx->mayor = api->figure_kind_index(game, "mayor");
+    ctx->wagon = api->figure_kind_index(game, "wagon");
+    ctx->barn = api->figure_kind_index(game, "barn");
+    ctx->pig = api->figure_kind_index(game, "pig");
+    if (ctx->abbey < 0 || ctx->mayor < 0 || ctx->wagon < 0 || ctx->barn < 0) {
+        cas_host_errorf(host, "abbey-mayor: the game did not register the ABBEY tile "
+                        "and the mayor, wagon and barn");
+        return CAS_EDATA;
+    }
+    return read_options(ctx, options, n_options, bad_option);
+}
+
+static void am_fini(void *xctx)
+{
+    struct am_ctx *ctx = xctx;
+    ctx->host->release(ctx->host->ctx, ctx);
+}
+
+static void am_state_init(void *xctx, cas_carc *c, void *xstate)
+{
+    (void)xctx;
+    (void)c;
+    struct am_state *st = xstate;
+    for (int p = 0; p < AM_MAX_PLAYERS; p++)
+        st->barn_part[p] = AM_NO_PART;
+}
+
+/* Sound when every bit names a seat, flags are flags, the holes are the
+ * board's, wagons wait only for seats, and a barn stands where its owner's
+ * barn is out. */
+static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    const struct am_state *st = xstate;
+    int players = api->nplayers(api->game(c));
+    unsigned seats = (1u << players) - 1;
+    if ((st->abbey_used | st->final_seen | st->barn_scored) & ~seats || st->join_scoring ||
+        (cas__am_abbey_held(ctx, c, st) && st->holes != cas__am_count_holes(ctx, c)) ||
+        st->wagons_waiting > players)
+        return CAS_ECORRUPT;
+    for (int p = 0; p < AM_MAX_PLAYERS; p++) {
+        const struct am_wagon *w = &st->wagons[p];
+        if (w->waiting > 1 || (w->waiting && (w->player >= players ||
+                                              api->part_tile(c, w->part) < 0)))
+            return CAS_ECORRUPT;
+        int barn_out = p < players && api->supply(c, p, ctx->barn) == 0;
+        if (st->barn_part[p] != AM_NO_PART &&
+            (!barn_out || !cas__am_has_figure(ctx, c, p, ctx->barn, st->barn_part[p])))
+            return CAS_ECORRUPT;
+    }
+    return CAS_OK;
+}
+
+/* ------------------------------------------------------------ mayor */
+
+/* FIRST for the mayor: one per coat of arms in its city, 0 without. */
+static int mayor_strength(void *xctx, const cas_carc *c, int player, cas_carc_feature f)
+{
+    (void)player;
+    const struct am_ctx *ctx = xctx;
+    return ctx->coat >= 0 ? ctx->api->attribute(c, f, ctx->coat) : 0;
+}
+
+/* ------------------------------------------------------------ render */
+
+static int am_render(void *xctx, const cas_carc *c, int viewer,
+                     enum cas_render_format format, const struct cas_writer *out)
+{
+    (void)viewer;
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    const struct am_state *st = api->xstate_const(c, xctx);
+    int players = api->nplayers(api->game(c));
+    int rc = 0;
+    if (format == CAS_RENDER_JSON) {
+        rc = cas_writef(out, "{\"abbey_held\":[");
+        for (int p = 0; rc >= 0 && p < players; p++)
+            rc = cas_writef(out, "%s%d", p ? "," : "", !(st->abbey_used >> p & 1));
+        if (rc >= 0)
+            rc = cas_writef(out, "]}");
+        return rc < 0 ? rc : CAS_OK;
+    }
+    rc = cas_writef(out, "abbeys in hand:");
+    for (int p = 0; rc >= 0 && p < players; p++)
+        if (!(st->abbey_used >> p & 1))
+            rc = cas_writef(out, " %s", api->player_label(api->game(c), p));
+    if (rc >= 0)
+        rc = cas_writef(out, "\n");
+    return rc < 0 ? rc : CAS_OK;
+}
+
+/* ------------------------------------------------------------ descriptor */
+
+static const struct cas_carc_hooks am_hooks = {
+    .struct_size = sizeof(struct cas_carc_hooks),
+    .tile_placed = cas__am_tile_placed,
+    .feature_scored = cas__am_feature_scored,
+    .feature_points = cas__am_feature_points,
+    .final_scoring = cas__am_final_scoring,
+    .turn_end = cas__am_turn_end,
+    .turn_scoring = cas__am_turn_scoring,
+    .bag_empty = cas__am_bag_empty,
+};
+
+static const struct cas_carc_figure_kind am_figures[] = {
+    {
+        .struct_size = sizeof(struct cas_carc_figure_kind),
+        .name = "mayor",
+        .per_player = 1,
+        .strength = 0,
+        .classes = CAS_CARC_CLASS_BIT(CAS_CARC_CITY),
+        .strength_on = mayor_strength,
+    },
+    {
+        .struct_size = sizeof(struct cas_carc_figure_kind),
+        .name = "wagon",
+        .per_player = 1,
+        .strength = 1,
+        .classes = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY) |
+                   CAS_CARC_CLASS_BIT(CAS_CARC_CLOISTER),
+    },
+    {
+        .struct_size = sizeof(struct cas_carc_figure_kind),
+        .name = "barn",
+        .per_player = 1,
+        .strength = 0,
+        .classes = CAS_CARC_CLASS_BIT(CAS_CARC_FIELD),
+        .flags = CAS_CARC_FIG_JOINS | CAS_CARC_FIG_STAYS | CAS_CARC_FIG_CORNER,
+        .can_deploy = cas__am_barn_can_deploy,
+    },
+};
+
+#define AM_PHASE(word, at)                                                 \
+    {.struct_size = sizeof(struct cas_carc_phase), .name = #word, .slot = at,   \
+     .actor = cas__am_##word##_actor, .legal = cas__am_##word##_legal,          \
+     .apply = cas__am_##word##_apply, .text = cas__am_##word##_text,            \
+     .parse = cas__am_##word##_parse}
+static const struct cas_carc_phase am_phases[] = {
+    AM_PHASE(abbey, CAS_CARC_BEFORE_DRAW),
+    AM_PHASE(wagon, CAS_CARC_AFTER_SCORING),
+};
+
+static const char *const am_tile_sets[] = {"abbey-mayor.tiles"};
+
+static const struct cas_carc_expansion am_expansion = {
+    .struct_size = sizeof(struct cas_carc_expansion),
+    .abi_major = CAS_CARC_ABI_MAJOR,
+    .abi_minor = CAS_CARC_ABI_MINOR,
+    .tile_sets = am_tile_sets,
+    .n_tile_sets = sizeof am_tile_sets / sizeof am_tile_sets[0],
+    .figures = am_figures,
+    .n_figures = sizeof am_figures / sizeof am_figures[0],
+    .state_size = sizeof(struct am_state),
+    .init = am_init,
+    .fini = am_fini,
+    .state_init = am_state_init,
+    .state_check = am_state_check,
+    .render = am_render,
+    .hooks = &am_hooks,
+    .phases = am_phases,
+    .n_phases = sizeof am_phases / sizeof am_phases[0],
+};
+
+static const struct cas_plugin am_plugin = {
+    .struct_size = sizeof(struct cas_plugin),
+    .abi_major = CAS_ABI_MAJOR,
+    .abi_minor = CAS_ABI_MINOR,
+    .fingerprint = CAS_BUILD_FINGERPRINT,
+    .id = "abbey-mayor",
+    .version = "1.0.0",
+    .kind = CAS_KIND_EXPANSION,
+    .extends = "carcassonne",
+    .options = am_options,
+    .n_options = sizeof am_options / sizeof am_options[0],
+    .extension = &am_expansion,
+};
+
+const struct cas_plugin *cas__am_plugin(void)
+{
+    return &am_plugin;
+}

@@ -1,0 +1,102 @@
+/*
+ * abbey_mayor.h — the Abbey & Mayor expansion's shared definitions: its
+ * context (indices found at init, options), its per-state block, and the
+ * functions between its files (abbey.c, wagon.c, barn.c and the descriptor
+ * in abbey_mayor.c).  cas__am_plugin() is also what entry.c and tests use.
+ */
+#ifndef ABBEY_MAYOR_H
+#define ABBEY_MAYOR_H
+
+#include <castellan/carcassonne.h>
+
+#define AM_MAX_PLAYERS 6
+#define AM_FIGURES_ON_MAX 256 /* figures on one feature, at the most */
+#define AM_NO_PART 0xFFFFu
+
+/* The static descriptor (kind expansion, extension = its
+ * struct cas_carc_expansion); never freed. */
+const struct cas_plugin *cas__am_plugin(void);
+
+enum am_wagon_reach { AM_REACH_C2 = 0, AM_REACH_C1 = 1 };
+
+struct am_ctx {
+    const struct cas_carc_api *api;
+    const struct cas_host *host;
+    int coat;                    /* attribute index */
+    int abbey;                   /* tile kind */
+    int mayor, wagon, barn, pig; /* figure kinds (pig: -1 without T&B) */
+    int final_abbey_round;       /* option final-abbey-round */
+    enum am_wagon_reach reach;   /* option wagon-move */
+};
+
+/* A wagon freed by a scoring this turn, waiting for its owner's choice. */
+struct am_wagon {
+    uint8_t player;
+    uint8_t waiting; /* 1 until its owner has decided (or it had no choice) */
+    uint16_t part;   /* the part it stood on when its feature scored */
+};
+
+/* The per-state block: plain bytes, cloned, hashed and serialized. */
+struct am_state {
+    uint8_t abbey_used;  /* bit per seat: placed its abbey */
+    uint8_t final_seen;  /* bit per seat: had its turn of the final round */
+    uint8_t join_scoring; /* a barn join is being scored: 1 per city */
+    uint8_t barn_scored; /* bit per seat: its barn's placement was handled */
+    uint16_t holes;      /* empty spaces with a tile on all four sides, kept
+                            while some seat may still place an abbey */
+    uint16_t wagons_waiting; /* how many wagons this turn's scorings freed */
+    struct am_wagon wagons[AM_MAX_PLAYERS];
+    uint16_t barn_part[AM_MAX_PLAYERS]; /* where each barn stands */
+};
+
+/* ------------------------------------------------------------ abbey.c */
+/* The BEFORE_DRAW phase `abbey` (cas_carc_phase contract). */
+int cas__am_abbey_actor(void *xctx, const cas_carc *c);
+int cas__am_abbey_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
+                      size_t *count);
+int cas__am_abbey_apply(void *xctx, cas_carc *c, uint64_t payload);
+int cas__am_abbey_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
+                     size_t cap);
+int cas__am_abbey_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload);
+int cas__am_bag_empty(void *xctx, cas_carc *c, int player);
+/* CALL-ALL tile_placed: keep the count of holes. */
+void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile);
+/* May some seat still place an abbey (not all placed, the game's count
+ * of abbeys not reached)? */
+int cas__am_abbey_held(const struct am_ctx *ctx, const cas_carc *c,
+                       const struct am_state *st);
+/* Holes on the board now, counted from scratch (state_check). */
+int cas__am_count_holes(const struct am_ctx *ctx, const cas_carc *c);
+
+/* ------------------------------------------------------------ wagon.c */
+/* The AFTER_SCORING phase `wagon` (cas_carc_phase contract). */
+int cas__am_wagon_actor(void *xctx, const cas_carc *c);
+int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
+                      size_t *count);
+int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload);
+int cas__am_wagon_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
+                     size_t cap);
+int cas__am_wagon_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload);
+void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_feature f,
+                            enum cas_carc_when when, const int64_t *points);
+/* Forget this turn's wagons (CALL-ALL turn_end). */
+void cas__am_turn_end(void *xctx, cas_carc *c, int player);
+
+/* ------------------------------------------------------------ barn.c */
+int cas__am_barn_can_deploy(void *xctx, const cas_carc *c, int player,
+                            cas_carc_feature feature);
+void cas__am_turn_scoring(void *xctx, cas_carc *c, int player);
+int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
+                               enum cas_carc_when when, int winner, int64_t points);
+void cas__am_final_scoring(void *xctx, cas_carc *c);
+
+/* ------------------------------------------------------------ abbey_mayor.c */
+/* Does feature f hold a figure of `kind` (of `player`, or anyone's if
+ * player < 0)? */
+int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature f);
+/* What a phase's text() returns for snprintf's result `len` into a
+ * buffer of `cap` bytes: the length, CAS_ENOSPC, or CAS_EINVAL. */
+int cas__am_text_result(int len, size_t cap);
+
+#endif

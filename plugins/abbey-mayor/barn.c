@@ -1,0 +1,151 @@
+/*
+ * barn.c — barns.  A barn is a CORNER figure: the engine offers it on a
+ * corner of the placed tile where four tiles meet with field in all four
+ * corners (`deploy barn corner X,Y NW`); can_deploy refuses a field that
+ * already has a barn.  In the turn's scoring step (turn_scoring):
+ *  - a barn placed this turn scores its field's farmers as at the end (3 per
+ *    completed city, majority; a winner's pig 1 more) and they go home;
+ *  - a tile that joined farmers to a barn's field scores those farmers 1 per
+ *    completed city (a pig 1 more: 2) and they go home.
+ * No farmer may be deployed into a field with a barn: the barn is a figure
+ * on it, so the engine's occupancy rule refuses every figure kind that does
+ * not join (a pig joins, beside its owner's farmer on the joining tile).
+ * At the end every barn scores 4 per completed city of its field
+ * (final_scoring).
+ */
+#include "abbey_mayor.h"
+
+#include <stdio.h>
+
+#define BARN_PARTS_MAX 64
+#define BARN_END_POINTS 4 /* per completed city */
+#define BARN_JOIN_POINTS 1
+#define FIELD_POINTS 3
+
+int cas__am_barn_can_deploy(void *xctx, const cas_carc *c, int player,
+                            cas_carc_feature feature)
+{
+    (void)player;
+    const struct am_ctx *ctx = xctx;
+    return cas__am_has_figure(ctx, c, -1, ctx->barn, feature);
+}
+
+/* CHAIN: a field scored for joining a barn's field is worth 1 per city
+ * instead of 3; what other expansions added (a pig's 1) is kept. */
+int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
+                               enum cas_carc_when when, int winner, int64_t points)
+{
+    (void)when;
+    (void)winner;
+    const struct am_ctx *ctx = xctx;
+    const struct am_state *st = ctx->api->xstate_const(c, xctx);
+    if (!st->join_scoring)
+        return points;
+    struct cas_carc_feature_info info = {.struct_size = sizeof info};
+    if (ctx->api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_FIELD)
+        return points;
+    return points - (int64_t)(FIELD_POINTS - BARN_JOIN_POINTS) * info.completed_cities;
+}
+
+/* The part of the placed tile where the active player's barn went this
+ * turn, or -1. */
+static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, int player)
+{
+    const struct cas_carc_api *api = ctx->api;
+    const struct am_state *st = api->xstate_const(c, (void *)ctx);
+    cas_carc_feature parts[BARN_PARTS_MAX];
+    size_t n;
+    if (st->barn_scored >> player & 1 || api->supply(c, player, ctx->barn) > 0 ||
+        api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
+        return CAS_CARC_NO_FEATURE;
+    for (size_t i = 0; i < n; i++)
+        if (cas__am_has_figure(ctx, c, player, ctx->barn, parts[i]))
+            return parts[i];
+    return CAS_CARC_NO_FEATURE;
+}
+
+/* Does some figure other than barns and pigs (a farmer) stand on f? */
+static int has_farmer(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature f)
+{
+    struct cas_carc_figure on[AM_FIGURES_ON_MAX];
+    size_t n;
+    if (ctx->api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (on[i].kind != ctx->barn && on[i].kind != ctx->pig)
+            return 1;
+    return 0;
+}
+
+/* Is one of the barns on the board (their places are kept) in f? */
+static int holds_barn(const struct cas_carc_api *api, const cas_carc *c,
+                      const struct am_state *st, cas_carc_feature f)
+{
+    for (int p = 0; p < AM_MAX_PLAYERS; p++)
+        if (st->barn_part[p] != AM_NO_PART && api->same_feature(c, f, st->barn_part[p]))
+            return 1;
+    return 0;
+}
+
+/* Fields of the placed tile that now hold a barn and farmers were joined
+ * by it (farmers never go into a barn's field otherwise): 1 per city. */
+static void score_joins(const struct am_ctx *ctx, cas_carc *c, struct am_state *st)
+{
+    const struct cas_carc_api *api = ctx->api;
+    cas_carc_feature parts[BARN_PARTS_MAX];
+    size_t n;
+    if (api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (api->feature_class(c, parts[i]) != CAS_CARC_FIELD ||
+            !holds_barn(api, c, st, parts[i]) || !has_farmer(ctx, c, parts[i]))
+            continue;
+        st->join_scoring = 1;
+        api->score_feature(c, parts[i], CAS_CARC_DURING);
+        st->join_scoring = 0;
+    }
+}
+
+void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    struct am_state *st = api->xstate(c, xctx);
+    if (api->placed_tile(c) < 0 || player >= AM_MAX_PLAYERS ||
+        (st->barn_scored == 0 && api->supply(c, player, ctx->barn) > 0))
+        return; /* no barn on the board: nothing to score */
+    cas_carc_feature barn = new_barn(ctx, c, player);
+    if (barn != CAS_CARC_NO_FEATURE) {
+        st->barn_scored |= (uint8_t)(1u << player);
+        st->barn_part[player] = (uint16_t)barn;
+        char text[64];
+        snprintf(text, sizeof text, "%s places a barn", api->player_label(api->game(c), player));
+        api->event(c, player, text);
+        if (has_farmer(ctx, c, barn))
+            api->score_feature(c, barn, CAS_CARC_DURING);
+        return; /* a barn goes only where no barn was: nothing joined */
+    }
+    score_joins(ctx, c, st);
+}
+
+/* CALL-ALL at the end: each barn, 4 per completed city of its field; all
+ * barns of one field score in full. */
+void cas__am_final_scoring(void *xctx, cas_carc *c)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    const struct am_state *st = api->xstate_const(c, xctx);
+    int players = api->nplayers(api->game(c));
+    for (int p = 0; p < players; p++) {
+        if (st->barn_part[p] == AM_NO_PART)
+            continue;
+        struct cas_carc_feature_info info = {.struct_size = sizeof info};
+        if (api->feature_info(c, st->barn_part[p], &info) != CAS_OK)
+            continue;
+        char reason[64];
+        snprintf(reason, sizeof reason, "barn (%d completed cit%s)", info.completed_cities,
+                 info.completed_cities == 1 ? "y" : "ies");
+        if (info.completed_cities > 0)
+            api->add_score(c, p, (int64_t)BARN_END_POINTS * info.completed_cities, reason);
+    }
+}

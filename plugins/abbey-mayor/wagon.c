@@ -1,0 +1,235 @@
+/*
+ * wagon.c — wagons move on after their feature scores.  feature_scored
+ * remembers every wagon on a feature scored during the game, with the part
+ * it stood on; the phase `wagon` after scoring then asks each owner in turn,
+ * clockwise from the active player (the host asks that player, in anybody's
+ * turn): `wagon X,Y FEATURE` moves it onto an unoccupied, incomplete road,
+ * city or cloister part, `wagon home` leaves it in the supply.  An owner with
+ * nowhere to go is not asked.  Reach (option wagon-move): C2, the rulebook's,
+ * any part on the wagon's tile or the 8 around it; C1 (first edition), only
+ * features directly connected to the scored one: on a tile of the scored
+ * feature, joined to it by a road that ends on that tile.
+ */
+#include "abbey_mayor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define WAGON_HOME 0
+#define WAGON_PARTS_MAX 64 /* parts on one tile, at the most */
+#define WAGON_DESTINATIONS_MAX 1024
+
+/* CALL-ALL: wagons on a feature scored during the game wait for a move. */
+void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_feature f,
+                            enum cas_carc_when when, const int64_t *points)
+{
+    (void)player;
+    (void)points;
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    if (when != CAS_CARC_DURING)
+        return;
+    struct cas_carc_figure on[AM_FIGURES_ON_MAX];
+    size_t n;
+    if (api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
+        return;
+    struct am_state *st = api->xstate(c, xctx);
+    for (size_t i = 0; i < n; i++) {
+        if (on[i].kind != ctx->wagon || on[i].player >= AM_MAX_PLAYERS)
+            continue;
+        struct am_wagon *w = &st->wagons[on[i].player];
+        *w = (struct am_wagon){.player = (uint8_t)on[i].player, .waiting = 1,
+                               .part = (uint16_t)api->figure_part(c, on[i].id)};
+        st->wagons_waiting++;
+    }
+}
+
+void cas__am_turn_end(void *xctx, cas_carc *c, int player)
+{
+    (void)player;
+    struct am_state *st = ((const struct am_ctx *)xctx)->api->xstate(c, xctx);
+    memset(st->wagons, 0, sizeof st->wagons);
+    st->wagons_waiting = 0;
+}
+
+/* May a wagon move onto part p: a road, city or cloister part of a feature
+ * that is neither complete nor occupied?  The cheap tests first. */
+static int open_destination(const struct cas_carc_api *api, const cas_carc *c,
+                            cas_carc_feature p)
+{
+    if (api->feature_class(c, p) == CAS_CARC_FIELD)
+        return 0;
+    struct cas_carc_figure on[1];
+    size_t n;
+    if (api->figures_on(c, p, on, 1, &n) == CAS_ENOSPC || n > 0)
+        return 0;
+    struct cas_carc_feature_info info = {.struct_size = sizeof info};
+    return api->feature_info(c, p, &info) == CAS_OK && !info.complete;
+}
+
+static int ends_here(const struct cas_carc_api *api, const cas_carc *c, cas_carc_feature p)
+{
+    unsigned sides = api->part_edges(c, p);
+    return sides && !(sides & (sides - 1)) && api->feature_class(c, p) == CAS_CARC_ROAD;
+}
+
+/* C1: on its tile (parts[0..n)), is part p joined to a part of the scored
+ * feature by a road ending there (either of them)? */
+static int connected_on_tile(const struct cas_carc_api *api, const cas_carc *c,
+                             const cas_carc_feature *parts, size_t n, cas_carc_feature p,
+                             cas_carc_feature scored)
+{
+    for (size_t i = 0; i < n; i++)
+        if (api->same_feature(c, parts[i], scored) &&
+            (ends_here(api, c, parts[i]) || ends_here(api, c, p)))
+            return 1;
+    return 0;
+}
+
+/* The destinations on placement `tile` into found[*n...] (at most cap);
+ * with C1, only those connected to the scored feature `from` is part of. */
+static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int tile,
+                              cas_carc_feature from, cas_carc_feature *found, size_t cap,
+                              size_t *n)
+{
+    const struct cas_carc_api *api = ctx->api;
+    cas_carc_feature parts[WAGON_PARTS_MAX];
+    size_t np;
+    if (tile < 0 || api->tile_features(c, tile, parts, WAGON_PARTS_MAX, &np) != CAS_OK)
+        return;
+    for (size_t i = 0; i < np && *n < cap; i++)
+        if (open_destination(api, c, parts[i]) &&
+            (ctx->reach == AM_REACH_C2 || connected_on_tile(api, c, parts, np, parts[i], from)))
+            found[(*n)++] = parts[i];
+}
+
+/* The destinations of a wagon that stood on `from`, ascending (parts are
+ * numbered in placement order); at most cap, so cap 1 asks whether there
+ * is any.  C2: the wagon's tile and the 8 around it; C1: the tiles of the
+ * scored feature. */
+static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature from,
+                           cas_carc_feature *found, size_t cap)
+{
+    const struct cas_carc_api *api = ctx->api;
+    size_t n = 0;
+    if (ctx->reach == AM_REACH_C1) {
+        int tiles = api->tile_count(c);
+        for (int t = 0; t < tiles && n < cap; t++)
+            tile_destinations(ctx, c, t, from, found, cap, &n);
+        return n;
+    }
+    struct cas_carc_tile_info at = {.struct_size = sizeof at};
+    if (api->tile_info(c, api->part_tile(c, from), &at) != CAS_OK)
+        return 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1 && n < cap; dx++)
+            tile_destinations(ctx, c, api->tile_at(c, at.x + dx, at.y + dy), from, found, cap,
+                              &n);
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen parts */
+        for (size_t j = i; j > 0 && found[j - 1] > found[j]; j--) {
+            cas_carc_feature t = found[j];
+            found[j] = found[j - 1];
+            found[j - 1] = t;
+        }
+    return n;
+}
+
+/* The waiting wagon whose owner decides now: clockwise from the active
+ * player, the first with somewhere to go; NULL when none. */
+static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc *c)
+{
+    const struct cas_carc_api *api = ctx->api;
+    const struct am_state *st = api->xstate_const(c, (void *)ctx);
+    int players = api->nplayers(api->game(c)), active = api->active_player(c);
+    for (int i = 0; i < players; i++) {
+        const struct am_wagon *w = &st->wagons[(active + i) % players];
+        cas_carc_feature any;
+        if (w->waiting && destinations(ctx, c, w->part, &any, 1) > 0)
+            return w;
+    }
+    return NULL;
+}
+
+int cas__am_wagon_actor(void *xctx, const cas_carc *c)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct am_state *st = ctx->api->xstate_const(c, xctx);
+    if (!st->wagons_waiting)
+        return CAS_CARC_PHASE_SKIP; /* the common case: no wagon was freed */
+    const struct am_wagon *w = deciding(ctx, c);
+    return w ? w->player : CAS_CARC_PHASE_SKIP;
+}
+
+int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
+                        size_t *count)
+{
+    const struct am_wagon *w = deciding(xctx, c);
+    cas_carc_feature found[WAGON_DESTINATIONS_MAX];
+    size_t n = w ? destinations(xctx, c, w->part, found, WAGON_DESTINATIONS_MAX) : 0;
+    *count = n + 1;
+    if (n + 1 > cap)
+        return CAS_ENOSPC;
+    payloads[0] = WAGON_HOME;
+    for (size_t i = 0; i < n; i++)
+        payloads[i + 1] = (uint64_t)found[i] + 1;
+    return CAS_OK;
+}
+
+int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct am_wagon *w = deciding(ctx, c);
+    if (!w)
+        return CAS_EILLEGAL;
+    struct am_state *st = ctx->api->xstate(c, xctx);
+    struct am_wagon *mine = &st->wagons[w->player];
+    mine->waiting = 0;
+    if (payload != WAGON_HOME) {
+        int rc = ctx->api->deploy(c, mine->player, ctx->wagon,
+                                  (cas_carc_feature)(payload - 1));
+        if (rc != CAS_OK)
+            return rc;
+    }
+    return CAS_CARC_PHASE_AGAIN;
+}
+
+int cas__am_wagon_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
+                       size_t cap)
+{
+    const struct cas_carc_api *api = ((const struct am_ctx *)xctx)->api;
+    if (payload == WAGON_HOME)
+        return cas__am_text_result(snprintf(buf, cap, "wagon home"), cap);
+    cas_carc_feature part = (cas_carc_feature)(payload - 1);
+    struct cas_carc_tile_info ti = {.struct_size = sizeof ti};
+    char where[64];
+    if (api->tile_info(c, api->part_tile(c, part), &ti) != CAS_OK ||
+        api->part_text(c, part, where, sizeof where) < 0)
+        return CAS_EINVAL;
+    return cas__am_text_result(snprintf(buf, cap, "wagon %d,%d %s", ti.x, ti.y, where), cap);
+}
+
+int cas__am_wagon_parse(void *xctx, const cas_carc *c, const char *text, uint64_t *payload)
+{
+    const struct cas_carc_api *api = ((const struct am_ctx *)xctx)->api;
+    int x, y, used = 0;
+    if (strcmp(text, "wagon home") == 0) {
+        *payload = WAGON_HOME;
+        return CAS_OK;
+    }
+    if (sscanf(text, "wagon %d,%d %n", &x, &y, &used) != 2 || used == 0)
+        return CAS_EPARSE;
+    cas_carc_feature parts[WAGON_PARTS_MAX];
+    size_t np;
+    int tile = api->tile_at(c, x, y);
+    if (tile < 0 || api->tile_features(c, tile, parts, WAGON_PARTS_MAX, &np) != CAS_OK)
+        return CAS_EPARSE;
+    for (size_t i = 0; i < np; i++) {
+        char where[64];
+        if (api->part_text(c, parts[i], where, sizeof where) >= 0 &&
+            strcmp(where, text + used) == 0) {
+            *payload = (uint64_t)parts[i] + 1;
+            return CAS_OK;
+        }
+    }
+    return CAS_EPARSE;
+}

@@ -1,0 +1,764 @@
+/*
+ * svg.c — the board as a picture (CAS_RENDER_SVG): one self-contained SVG
+ * 1.1 document drawn from each tile kind's own feature data, so a new tile
+ * set or an expansion's tiles draw themselves.
+ *
+ * Every kind on the board is drawn once, in its reference orientation, as
+ * a <symbol> (100 units a space) and placed with <use> and a rotation.
+ * Cities are the sides they hold joined by curved walls; roads run from
+ * their edges to the space's centre (curving between two sides); fields
+ * are the ground; cloisters are a building (a monastery) or a garden;
+ * attributes (coat, inn, cathedral, goods, ...) are small marks by their
+ * feature.  Figures stand at their feature's spot in their player's
+ * colour, one shape per kind.  Integer coordinates only: the bytes are the
+ * same for the same state on every machine.
+ */
+#include "carc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define SPACE 100           /* units per board space                    */
+#define MARGIN 30           /* around the board                         */
+#define PANEL_W 300         /* score panel on the right                 */
+#define HEAD_H 56           /* title and status band                    */
+#define MIN_BOARD 5         /* the board area is at least 5x5 spaces     */
+
+static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e9a3e",
+                                                      "#f2c21b", "#2b2b2b", "#e46fb0"};
+
+/* A buffered writer with printf: a render writes a few hundred elements. */
+struct svg {
+    const struct cas_writer *out;
+    int rc;
+    size_t n;
+    char buf[8192];
+};
+
+static void flush(struct svg *v)
+{
+    if (v->rc == CAS_OK && v->n)
+        v->rc = v->out->write(v->out->ctx, v->buf, v->n);
+    v->n = 0;
+}
+
+static CAS_PRINTF(2, 3) void put(struct svg *v, const char *fmt, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    int len = vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (len < 0)
+        return;
+    if ((size_t)len >= sizeof text)
+        len = (int)sizeof text - 1;
+    if (v->n + (size_t)len > sizeof v->buf)
+        flush(v);
+    memcpy(v->buf + v->n, text, (size_t)len);
+    v->n += (size_t)len;
+}
+
+/* Constant text of any length (put() formats at most 1 KiB). */
+static void put_raw(struct svg *v, const char *text)
+{
+    size_t len = strlen(text);
+    if (v->n + len > sizeof v->buf)
+        flush(v);
+    if (len > sizeof v->buf) {
+        if (v->rc == CAS_OK)
+            v->rc = v->out->write(v->out->ctx, text, len);
+        return;
+    }
+    memcpy(v->buf + v->n, text, len);
+    v->n += len;
+}
+
+/* Text content with the XML specials escaped (ids and names come from data
+ * files). */
+static void put_escaped(struct svg *v, const char *text)
+{
+    for (; *text; text++) {
+        switch (*text) {
+        case '<': put(v, "&lt;"); break;
+        case '>': put(v, "&gt;"); break;
+        case '&': put(v, "&amp;"); break;
+        case '"': put(v, "&quot;"); break;
+        default: put(v, "%c", *text);
+        }
+    }
+}
+
+/* ------------------------------------------------------- tile geometry */
+
+struct pt {
+    int x, y;
+};
+
+static const struct pt corner[4] = {{0, 0}, {SPACE, 0}, {SPACE, SPACE}, {0, SPACE}};
+static const struct pt side_mid[4] = {{SPACE / 2, 0}, {SPACE, SPACE / 2},
+                                      {SPACE / 2, SPACE}, {0, SPACE / 2}};
+static const struct pt centre = {SPACE / 2, SPACE / 2};
+
+/* The side of cell c that faces the tile's other cell, or -1 (one-space
+ * tiles, in the reference orientation: cell 1 lies east of cell 0). */
+static int inner_side(const struct carc_kind *k, int c)
+{
+    return k->ncells < 2 ? -1 : c == 0 ? 1 : 3;
+}
+
+/* The sides of cell c that feature f holds at their middle (city and road
+ * edges), counting the inner side of a feature that spans both cells. */
+static unsigned feature_sides(const struct carc_kind *k, int c, int f)
+{
+    const struct carc_rot *r = &k->rot[0];
+    unsigned mask = 0;
+    for (int s = 0; s < 4; s++)
+        if (r->seg[c][s][1] == f)
+            mask |= 1u << s;
+    int in = inner_side(k, c);
+    if (mask && in >= 0 && k->f[f].cellmask == 3u && k->f[f].cls != CAS_CARC_FIELD)
+        mask |= 1u << in;
+    return mask;
+}
+
+static int popcount4(unsigned m)
+{
+    return (int)(m & 1) + (int)(m >> 1 & 1) + (int)(m >> 2 & 1) + (int)(m >> 3 & 1);
+}
+
+/* Where a wall bows between the ends of a run of `len` sides that are not
+ * city, starting at side j: the control point of a quadratic curve. */
+static struct pt wall_control(int j, int len)
+{
+    if (len == 1) { /* a narrow field side: the wall dips in from it */
+        struct pt m = side_mid[j];
+        return (struct pt){m.x + (centre.x - m.x) * 9 / 10, m.y + (centre.y - m.y) * 9 / 10};
+    }
+    if (len == 2) { /* a corner city: the wall bulges toward the field corner */
+        struct pt c = corner[(j + 1) % 4];
+        return (struct pt){centre.x + (c.x - centre.x) * 3 / 10,
+                           centre.y + (c.y - centre.y) * 3 / 10};
+    }
+    /* one city side: a cap */
+    struct pt m = side_mid[(j + 3) % 4];
+    return (struct pt){m.x + (centre.x - m.x) * 13 / 10, m.y + (centre.y - m.y) * 13 / 10};
+}
+
+/* A city of cell c holding the sides in mask: the filled shape, then its
+ * walls (only the curves; sides shared with the other cell stay open). */
+static void draw_city_shape(struct svg *v, unsigned mask, int ox)
+{
+    if (mask == 15u) {
+        put(v, "<rect class=\"city\" x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\"/>", ox,
+            SPACE, SPACE);
+        return;
+    }
+    int start = 0;
+    while (!((mask >> start & 1u) && !(mask >> ((start + 3) % 4) & 1u)))
+        start++;
+    char walls[512];
+    size_t wl = 0;
+    put(v, "<path class=\"city\" d=\"M%d %d", corner[start].x + ox, corner[start].y);
+    for (int i = 0; i < 4;) {
+        int s = (start + i) % 4;
+        if (mask >> s & 1u) {
+            put(v, " L%d %d", corner[(s + 1) % 4].x + ox, corner[(s + 1) % 4].y);
+            i++;
+            continue;
+        }
+        int len = 0;
+        while (i + len < 4 && !(mask >> ((s + len) % 4) & 1u))
+            len++;
+        struct pt c = wall_control(s, len), from = corner[s], to = corner[(s + len) % 4];
+        put(v, " Q%d %d %d %d", c.x + ox, c.y, to.x + ox, to.y);
+        wl += (size_t)snprintf(walls + wl, sizeof walls - wl, "M%d %d Q%d %d %d %d ",
+                               from.x + ox, from.y, c.x + ox, c.y, to.x + ox, to.y);
+        i += len;
+    }
+    put(v, "Z\"/>");
+    if (wl)
+        put(v, "<path class=\"wall\" d=\"%.*s\"/>", (int)wl - 1, walls);
+}
+
+/* The spot of feature f on its first cell: where its figure stands and its
+ * marks go, in the kind's reference orientation. */
+static struct pt feature_spot(const struct carc_kind *k, int f)
+{
+    const struct carc_rot *r = &k->rot[0];
+    const struct carc_feature_def *d = &k->f[f];
+    int c = d->cellmask & 1u ? 0 : 1, ox = c * SPACE;
+    if (d->cls == CAS_CARC_CLOISTER)
+        return (struct pt){ox + centre.x, centre.y + 12};
+    if (d->cls == CAS_CARC_FIELD) {
+        static const struct pt half_pt[8] = {{25, 0}, {75, 0}, {100, 25}, {100, 75},
+                                             {75, 100}, {25, 100}, {0, 75}, {0, 25}};
+        int first = -1;
+        for (int h = 0; h < 8; h++) {
+            int next = (h + 1) % 8;
+            int here = r->seg[c][h / 2][(h % 2) * 2] == f;
+            if (here && first < 0)
+                first = h;
+            /* two halves meeting at a corner: the corner is field */
+            if (here && h % 2 == 1 && r->seg[c][next / 2][(next % 2) * 2] == f) {
+                struct pt q = corner[(h / 2 + 1) % 4];
+                return (struct pt){ox + q.x + (centre.x - q.x) * 9 / 20,
+                                   q.y + (centre.y - q.y) * 9 / 20};
+            }
+        }
+        if (first < 0)
+            return (struct pt){ox + centre.x, centre.y};
+        struct pt q = half_pt[first];
+        return (struct pt){ox + q.x + (centre.x - q.x) * 3 / 10,
+                           q.y + (centre.y - q.y) * 3 / 10};
+    }
+    unsigned mask = feature_sides(k, c, f) & ~(inner_side(k, c) >= 0
+                                                    ? 1u << inner_side(k, c) : 0u);
+    int n = popcount4(mask), sx = 0, sy = 0;
+    for (int s = 0; s < 4; s++)
+        if (mask >> s & 1u) {
+            sx += side_mid[s].x;
+            sy += side_mid[s].y;
+        }
+    if (n == 0)
+        return (struct pt){ox + centre.x, centre.y};
+    if (d->cls == CAS_CARC_ROAD && n == 2) { /* halfway along the curve */
+        return (struct pt){ox + (sx + 2 * centre.x) / 4, (sy + 2 * centre.y) / 4};
+    }
+    if (d->cls == CAS_CARC_ROAD && n == 1)
+        return (struct pt){ox + (sx + centre.x) / 2, (sy + centre.y) / 2};
+    return (struct pt){ox + centre.x + (sx / n - centre.x) * 6 / 10,
+                       centre.y + (sy / n - centre.y) * 6 / 10};
+}
+
+/* Road ends of cell c that meet in its centre (one-edge roads). */
+static int road_ends(const struct carc_kind *k, int c)
+{
+    int ends = 0;
+    for (int f = 0; f < k->nf; f++)
+        if (k->f[f].cls == CAS_CARC_ROAD && popcount4(feature_sides(k, c, f)) == 1)
+            ends++;
+    return ends;
+}
+
+static int cell_has_cloister(const struct carc_kind *k, int c)
+{
+    for (int f = 0; f < k->nf; f++)
+        if (k->f[f].cls == CAS_CARC_CLOISTER && (k->f[f].cellmask >> c & 1u))
+            return 1;
+    return 0;
+}
+
+/* One road (or river) path from its sides on cell c. */
+static void road_path(struct svg *v, unsigned mask, int ox, int stop_short)
+{
+    int sides[4], n = 0;
+    for (int s = 0; s < 4; s++)
+        if (mask >> s & 1u)
+            sides[n++] = s;
+    if (n == 2) {
+        struct pt a = side_mid[sides[0]], b = side_mid[sides[1]];
+        put(v, "M%d %d Q%d %d %d %d", a.x + ox, a.y, centre.x + ox, centre.y, b.x + ox, b.y);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        struct pt a = side_mid[sides[i]];
+        /* a road into a monastery stops at its door */
+        int ex = centre.x, ey = centre.y;
+        if (stop_short && n == 1) {
+            ex = a.x + (centre.x - a.x) * 6 / 10;
+            ey = a.y + (centre.y - a.y) * 6 / 10;
+        }
+        put(v, "%sM%d %d L%d %d", i ? " " : "", a.x + ox, a.y, ex + ox, ey);
+    }
+}
+
+static void draw_roads(struct svg *v, const struct carc_kind *k, int c)
+{
+    int ox = c * SPACE, cloister = cell_has_cloister(k, c);
+    for (int f = 0; f < k->nf; f++) {
+        if (k->f[f].cls != CAS_CARC_ROAD)
+            continue;
+        unsigned mask = feature_sides(k, c, f);
+        if (!mask)
+            continue;
+        /* drawn edge then surface: a later road crossing an earlier one
+         * passes over it, as a bridge does */
+        put(v, "<path class=\"road-edge\" d=\"");
+        road_path(v, mask, ox, cloister);
+        put(v, "\"/><path class=\"road\" d=\"");
+        road_path(v, mask, ox, cloister);
+        put(v, "\"/>");
+    }
+    if (road_ends(k, c) >= 2 || (road_ends(k, c) == 1 && !cloister))
+        put(v, "<rect class=\"junction\" x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" "
+               "rx=\"3\"/>", ox + centre.x - 8, centre.y - 8);
+}
+
+static void draw_rivers(struct svg *v, const struct carc_kind *k, int c)
+{
+    const struct carc_rot *r = &k->rot[0];
+    unsigned mask = 0;
+    for (int s = 0; s < 4; s++)
+        if (r->edge[c][s] == EDGE_RIVER)
+            mask |= 1u << s;
+    if (!mask)
+        return;
+    put(v, "<path class=\"river\" d=\"");
+    road_path(v, mask, c * SPACE, 0);
+    put(v, "\"/>");
+}
+
+static void draw_cloister(struct svg *v, const struct carc_feature_def *d, struct pt at)
+{
+    int x = at.x, y = at.y;
+    if (strcmp(d->name, "garden") == 0) {
+        put(v, "<g class=\"garden\"><circle cx=\"%d\" cy=\"%d\" r=\"22\"/>"
+               "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
+               "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
+               "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/></g>",
+            x, y, x - 9, y + 5, x + 9, y + 5, x, y - 9);
+        return;
+    }
+    /* a monastery, or any other cloister building (castle, ...) */
+    put(v, "<g class=\"monastery\"><rect x=\"%d\" y=\"%d\" width=\"36\" height=\"26\"/>"
+           "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
+        x + 22, y - 6);
+    if (strcmp(d->name, "monastery") == 0)
+        put(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, y - 26,
+            x - 5, y - 33, x + 5);
+    else
+        put(v, "<text class=\"cloister-name\" x=\"%d\" y=\"%d\">%c</text>", x, y + 14,
+            d->name[0]);
+    put(v, "<rect class=\"door\" x=\"%d\" y=\"%d\" width=\"10\" height=\"14\"/></g>", x - 5,
+        y + 6);
+}
+
+/* The marks of a feature's attributes, beside its spot `at`. */
+static void draw_attributes(struct svg *v, const struct cas_game *g, const struct carc_kind *k,
+                            int f, struct pt at)
+{
+    int mark = 0;
+    for (int a = 0; a < g->nattrs; a++)
+        for (int n = 0; n < k->f[f].attr[a]; n++, mark++) {
+            int x = at.x + 14 + 12 * mark, y = at.y - 16;
+            const char *name = g->attrs[a];
+            if (a == g->coat_attr)
+                put(v, "<path class=\"coat\" d=\"M%d %d h16 v8 q0 9 -8 13 q-8 -4 -8 -13z\"/>",
+                    x - 8, y - 10);
+            else if (strcmp(name, "inn") == 0)
+                put(v, "<g class=\"inn\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\"/>"
+                       "<path d=\"M%d %d l9 -8 l9 8z\"/></g>", x - 7, y - 2, x - 9, y - 2);
+            else if (strcmp(name, "cathedral") == 0)
+                put(v, "<g class=\"cathedral\"><rect x=\"%d\" y=\"%d\" width=\"20\" "
+                       "height=\"14\"/><path d=\"M%d %d v-10 l3 -5 l3 5 v10 M%d %d v-10 "
+                       "l3 -5 l3 5 v10\"/></g>", x - 10, y - 4, x - 10, y - 4, x + 4, y - 4);
+            else {
+                put(v, "<g class=\"good %s\"><circle cx=\"%d\" cy=\"%d\" r=\"8\"/><text "
+                       "x=\"%d\" y=\"%d\">", name, x, y, x, y + 4);
+                put(v, "%c</text></g>", name[0] >= 'a' && name[0] <= 'z' ? name[0] - 32 : '?');
+            }
+        }
+}
+
+/* The symbol of tile kind ki, in its reference orientation. */
+static void define_kind(struct svg *v, const struct cas_game *g, int ki)
+{
+    const struct carc_kind *k = &g->kinds[ki];
+    put(v, "<symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">"
+           "<rect class=\"ground\" width=\"%d\" height=\"%d\"/>", ki, SPACE * k->ncells,
+        SPACE, SPACE * k->ncells, SPACE, SPACE * k->ncells, SPACE);
+    for (int c = 0; c < k->ncells; c++) {
+        draw_rivers(v, k, c);
+        for (int f = 0; f < k->nf; f++)
+            if (k->f[f].cls == CAS_CARC_CITY && feature_sides(k, c, f))
+                draw_city_shape(v, feature_sides(k, c, f), c * SPACE);
+        draw_roads(v, k, c);
+    }
+    put(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
+           "</symbol>\n", SPACE * k->ncells - 1, SPACE - 1);
+}
+
+/* ------------------------------------------------------------ figures */
+
+/* Figure shapes, 40 units around their foot point (0, 0). */
+static const char figure_defs[] =
+    "<symbol id=\"fig-meeple\" overflow=\"visible\"><path d=\"M0 -34 c6 0 9 4 9 9 "
+    "c0 3 -1 5 -3 6 l12 5 c4 2 4 8 -1 8 l-7 -1 l6 15 h-10 l-6 -9 l-6 9 h-10 l6 -15 "
+    "l-7 1 c-5 0 -5 -6 -1 -8 l12 -5 c-2 -1 -3 -3 -3 -6 c0 -5 3 -9 9 -9z\"/></symbol>"
+    "<symbol id=\"fig-builder\" overflow=\"visible\"><path d=\"M-9 -40 h18 v5 h-4 "
+    "c3 2 4 4 4 7 c0 3 -1 4 -3 5 l7 4 v10 h-5 l3 17 h-8 l-3 -10 l-3 10 h-8 l3 -17 h-5 "
+    "v-10 l7 -4 c-2 -1 -3 -2 -3 -5 c0 -3 1 -5 4 -7 h-4z\"/></symbol>"
+    "<symbol id=\"fig-pig\" overflow=\"visible\"><path d=\"M-15 -20 c4 -6 22 -6 26 0 "
+    "l3 -4 l1 6 c3 2 5 5 5 8 h-3 c0 4 -2 6 -4 7 v7 h-5 v-5 h-12 v5 h-5 v-7 c-4 -2 -7 "
+    "-6 -7 -10 c0 -3 1 -5 1 -7z\"/></symbol>"
+    "<symbol id=\"fig-other\" overflow=\"visible\"><path d=\"M0 -30 l14 10 v20 h-28 "
+    "v-20z\"/></symbol>\n";
+
+static const char *figure_symbol(const char *kind)
+{
+    if (strcmp(kind, "meeple") == 0 || strcmp(kind, "large-meeple") == 0)
+        return "fig-meeple";
+    if (strcmp(kind, "builder") == 0)
+        return "fig-builder";
+    if (strcmp(kind, "pig") == 0)
+        return "fig-pig";
+    return "fig-other";
+}
+
+/* A point of the kind's reference frame on the board: rotated with the
+ * tile about its anchor space's centre, then moved to board units. */
+static struct pt board_point(const struct carc_tile *t, struct pt p, int bx, int by)
+{
+    for (int i = 0; i < t->rot; i++) {
+        int x = p.x;
+        p.x = SPACE - p.y;
+        p.y = x;
+    }
+    return (struct pt){bx + t->x * SPACE + p.x, by + t->y * SPACE + p.y};
+}
+
+static void draw_figure(struct svg *v, const struct cas_game *g, int player, int kind,
+                        struct pt at, int on_field)
+{
+    const char *name = g->fig[kind].def.name;
+    int large = strcmp(name, "large-meeple") == 0;
+    /* a meeple on a field lies down: a farmer */
+    int lying = on_field && (large || strcmp(name, "meeple") == 0);
+    put(v, "<use class=\"figure %s\" xlink:href=\"#%s\" fill=\"%s\" transform=\"translate(%d "
+           "%d)%s%s\"/>", name, figure_symbol(name), fill_of[player],
+        at.x + (lying ? 17 : 0), at.y + (lying ? 10 : 14), lying ? " rotate(-90)" : "",
+        large ? " scale(1.3)" : "");
+}
+
+/* ------------------------------------------------------------ the board */
+
+struct frame {
+    int minx, maxx, miny, maxy; /* spaces shown */
+    int bx, by;                 /* board units of space 0,0's corner */
+    int width, height;
+};
+
+static struct frame frame_of(const struct cas_state *s)
+{
+    struct frame fr = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < s->ncells; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[i];
+        fr.minx = c->x < fr.minx ? c->x : fr.minx;
+        fr.maxx = c->x > fr.maxx ? c->x : fr.maxx;
+        fr.miny = c->y < fr.miny ? c->y : fr.miny;
+        fr.maxy = c->y > fr.maxy ? c->y : fr.maxy;
+    }
+    int w = fr.maxx - fr.minx + 1, h = fr.maxy - fr.miny + 1;
+    int cols = w < MIN_BOARD ? MIN_BOARD : w, rows = h < MIN_BOARD ? MIN_BOARD : h;
+    fr.bx = MARGIN + (cols - w) * SPACE / 2 - fr.minx * SPACE;
+    fr.by = HEAD_H + MARGIN + (rows - h) * SPACE / 2 - fr.miny * SPACE;
+    fr.width = 2 * MARGIN + cols * SPACE + PANEL_W;
+    int panel_h = 260 + 96 * s->game->nplayers + 18 * (s->game->nplayers + 1) * s->game->nexp;
+    fr.height = HEAD_H + 2 * MARGIN + rows * SPACE;
+    fr.height = fr.height < panel_h ? panel_h : fr.height;
+    return fr;
+}
+
+static const char style[] =
+    "<style type=\"text/css\"><![CDATA[\n"
+    "text{font-family:'DejaVu Sans',Verdana,sans-serif;fill:#2a2118}\n"
+    ".ground{fill:#8fbf5a}.city{fill:#c9925a}.wall{fill:none;stroke:#6b4423;"
+    "stroke-width:4;stroke-linecap:round}\n"
+    ".road-edge{fill:none;stroke:#6d6250;stroke-width:15;stroke-linecap:butt}"
+    ".road{fill:none;stroke:#f4ecd8;stroke-width:10;stroke-linecap:butt}"
+    ".junction{fill:#b8562e;stroke:#5c2a14;stroke-width:2}\n"
+    ".river{fill:none;stroke:#4a90d9;stroke-width:16}"
+    ".edge{fill:none;stroke:#4d6a2e;stroke-width:1}\n"
+    ".monastery rect,.monastery path{fill:#efe6d2;stroke:#5a4632;stroke-width:2}"
+    ".monastery .cross{fill:none;stroke-width:3}.monastery .door{fill:#5a4632}"
+    ".cloister-name{font-size:12px;text-anchor:middle}\n"
+    ".garden circle{fill:#5f9e3a;stroke:#2f5a1a;stroke-width:2}.garden .bush{fill:#3f7f2a}\n"
+    ".coat{fill:#2354a8;stroke:#f5f0e0;stroke-width:2}"
+    ".inn rect{fill:#f0e2c0;stroke:#5a3a1a}.inn path{fill:#b03020}"
+    ".cathedral rect,.cathedral path{fill:#d8d4e8;stroke:#4a3f6b;stroke-width:1.5}\n"
+    ".good circle{stroke:#3a2a1a;stroke-width:1.5}.good text{font-size:10px;"
+    "font-weight:bold;text-anchor:middle;fill:#fff}.wine circle{fill:#7a2a6a}"
+    ".grain circle{fill:#c8a020}.cloth circle{fill:#2a70b0}\n"
+    ".figure{stroke:#1a1a1a;stroke-width:2;stroke-linejoin:round}"
+    ".open{fill:#e6dfca;stroke:#c2b797;stroke-width:2;stroke-dasharray:6 5}"
+    ".fits{fill:#fbf3cf;stroke:#d4a21c;stroke-width:2.5;stroke-dasharray:8 4}"
+    ".fits-mark{font-size:30px;text-anchor:middle;fill:#d4a21c}"
+    ".last{fill:none;stroke:#ffd21f;stroke-width:6}"
+    ".last-inner{fill:none;stroke:#6a4b00;stroke-width:1.5}"
+    ".spot{fill:#fff;fill-opacity:0.75;stroke:#1a1a1a;stroke-width:2;stroke-dasharray:3 2}\n"
+    ".title{font-size:24px;font-weight:bold}.status{font-size:16px}"
+    ".name{font-size:18px;font-weight:bold}.score{font-size:28px;font-weight:bold;"
+    "text-anchor:end}.small{font-size:13px}.panel{fill:#f6f1e4;stroke:#cbbf9f}"
+    ".turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
+    "]]></style>\n";
+
+/* The kinds on the board and the drawn one, each defined once. */
+static void define_kinds(struct svg *v, const struct cas_state *s)
+{
+    const struct cas_game *g = s->game;
+    uint8_t used[CARC_MAX_KINDS] = {0};
+    for (int i = 0; i < s->ntiles; i++)
+        used[C_TILES(s)[i].kind] = 1;
+    if (s->stage == ST_PLACE)
+        used[s->drawn] = 1;
+    for (int k = 0; k < g->nkinds; k++)
+        if (used[k])
+            define_kind(v, g, k);
+}
+
+static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell *c)
+{
+    for (int rot = 0; rot < 4; rot++)
+        if (cas__carc_fits(s, s->drawn, c->x, c->y, rot))
+            return 1;
+    return 0;
+}
+
+static void draw_open_spots(struct svg *v, const struct cas_state *s, const struct frame *fr)
+{
+    for (int i = 0; i < s->nfront; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
+        int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
+        int fits = s->stage == ST_PLACE && fits_somewhere_here(s, c);
+        put(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>",
+            fits ? "fits" : "open", x + 4, y + 4, SPACE - 8, SPACE - 8);
+        if (fits)
+            put(v, "<text class=\"fits-mark\" x=\"%d\" y=\"%d\">+</text>", x + SPACE / 2,
+                y + SPACE / 2 + 10);
+    }
+}
+
+/* Buildings and marks stand upright whatever the tile's rotation, so they
+ * are drawn over the tile at their rotated spots. */
+static void draw_upright_marks(struct svg *v, const struct cas_game *g,
+                               const struct carc_kind *k, const struct carc_tile *t, int bx,
+                               int by)
+{
+    for (int f = 0; f < k->nf; f++) {
+        struct pt spot = feature_spot(k, f);
+        if (k->f[f].cls == CAS_CARC_CLOISTER) {
+            spot.y -= 12; /* the building stands on the space's centre */
+            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by));
+        }
+    }
+    for (int f = 0; f < k->nf; f++)
+        draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
+}
+
+static void draw_tiles(struct svg *v, const struct cas_state *s, const struct frame *fr)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < s->ntiles; i++) {
+        const struct carc_tile *t = &C_TILES(s)[i];
+        int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
+        put(v, "<g class=\"tile\"><use xlink:href=\"#k%d\" transform=\"translate(%d %d) "
+               "rotate(%d 50 50)\"/>", t->kind, x, y, t->rot * 90);
+        draw_upright_marks(v, g, &g->kinds[t->kind], t, fr->bx, fr->by);
+        put(v, "</g>\n");
+    }
+}
+
+/* The tile placed last (this turn's, or the previous turn's), outlined. */
+static void draw_last_tile(struct svg *v, const struct cas_state *s, const struct frame *fr)
+{
+    int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
+    if (s->ntiles < 2 || last < 0)
+        return;
+    const struct carc_tile *t = &C_TILES(s)[last];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    for (int c = 0; c < k->ncells; c++) {
+        int x = fr->bx + (t->x + k->rot[t->rot].dx[c]) * SPACE;
+        int y = fr->by + (t->y + k->rot[t->rot].dy[c]) * SPACE;
+        put(v, "<rect class=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+               "<rect class=\"last-inner\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+            x + 3, y + 3, SPACE - 6, SPACE - 6, x + 6, y + 6, SPACE - 12, SPACE - 12);
+    }
+}
+
+static void draw_figures(struct svg *v, const struct cas_state *s, const struct frame *fr)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        const struct carc_node *n = &C_NODES(s)[f->node];
+        const struct carc_tile *t = &C_TILES(s)[n->tile];
+        int before = 0; /* figures earlier on the same feature of this tile */
+        for (int j = 0; j < i; j++)
+            before += C_FIGS(s)[j].node == f->node;
+        struct pt at = board_point(t, feature_spot(&g->kinds[t->kind], n->local), fr->bx,
+                                   fr->by);
+        at.x += 18 * before;
+        draw_figure(v, g, f->player, f->kind, at, n->cls == CAS_CARC_FIELD);
+    }
+}
+
+/* Where this turn's player may deploy: a ring on each feature's spot. */
+static void draw_deploy_spots(struct svg *v, const struct cas_state *s,
+                              const struct frame *fr)
+{
+    if (s->stage != ST_DEPLOY || s->placed < 0)
+        return;
+    const struct cas_game *g = s->game;
+    const struct carc_tile *t = &C_TILES(s)[s->placed];
+    const struct carc_kind *k = &g->kinds[t->kind];
+    for (int f = 0; f < k->nf; f++) {
+        int legal = 0;
+        for (int fk = 0; fk < g->nfig && !legal; fk++)
+            legal = s->supply[s->player][fk] &&
+                    cas__carc_deploy_legal(s, s->player, fk, t->node_base + f);
+        if (!legal)
+            continue;
+        struct pt at = board_point(t, feature_spot(k, f), fr->bx, fr->by);
+        put(v, "<circle class=\"spot\" cx=\"%d\" cy=\"%d\" r=\"8\"/>", at.x, at.y);
+    }
+}
+
+/* ------------------------------------------------------------ the panel */
+
+static void draw_player(struct svg *v, const struct cas_state *s, int p, int x, int y)
+{
+    const struct cas_game *g = s->game;
+    put(v, "<g class=\"player\"><rect class=\"panel\" x=\"%d\" y=\"%d\" width=\"%d\" "
+           "height=\"84\" rx=\"8\"/>", x, y, PANEL_W - 20);
+    if (p == cas__carc_current(s))
+        put(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
+            x, y, PANEL_W - 20);
+    put(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
+           "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
+    put(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
+        cas__carc_colours[p]);
+    put(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
+        (long long)s->score[p]);
+    int fx = x + 52;
+    for (int f = 0; f < g->nfig; f++) {
+        const char *name = g->fig[f].def.name;
+        put(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
+               "transform=\"translate(%d %d) scale(%s)\"/>", figure_symbol(name), fill_of[p], fx,
+            y + 72, strcmp(name, "large-meeple") == 0 ? "0.66" : "0.5");
+        put(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + 10, y + 70,
+            s->supply[p][f]);
+        fx += 48;
+    }
+    put(v, "</g>\n");
+}
+
+/* What an expansion's text render says (goods held, ...), caught line by
+ * line: the picture shows it without knowing what it means. */
+struct caught {
+    char text[2048];
+    size_t len;
+};
+
+static int catch_text(void *ctx, const char *data, size_t len)
+{
+    struct caught *c = ctx;
+    size_t room = sizeof c->text - 1 - c->len;
+    len = len < room ? len : room;
+    memcpy(c->text + c->len, data, len);
+    c->len += len;
+    c->text[c->len] = '\0';
+    return CAS_OK;
+}
+
+/* Each expansion's own lines under the scores; returns the next y. */
+static int draw_expansion_notes(struct svg *v, const struct cas_state *s, int viewer, int x,
+                                int y)
+{
+    const struct cas_game *g = s->game;
+    for (int e = 0; e < g->nexp; e++) {
+        if (!g->exp[e].desc->render)
+            continue;
+        struct caught c = {.len = 0};
+        c.text[0] = '\0';
+        struct cas_writer out = {.struct_size = sizeof out, .ctx = &c, .write = catch_text};
+        if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
+            CAS_OK)
+            continue;
+        for (char *line = c.text, *nl; *line; line = nl + 1) {
+            nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            if (*line) {
+                put(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+                put_escaped(v, line);
+                put(v, "</text>");
+                y += 18;
+            }
+            if (!nl)
+                break;
+        }
+    }
+    return y;
+}
+
+static void draw_panel(struct svg *v, const struct cas_state *s, int viewer,
+                       const struct frame *fr)
+{
+    const struct cas_game *g = s->game;
+    int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
+    for (int p = 0; p < g->nplayers; p++, y += 96)
+        draw_player(v, s, p, x, y);
+    y = draw_expansion_notes(v, s, viewer, x, y + 8) - 8;
+    put(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
+        s->bag_left);
+    if (s->stage == ST_PLACE) {
+        put(v, "<text class=\"status\" x=\"%d\" y=\"%d\">To place: ", x, y + 48);
+        put_escaped(v, g->kinds[s->drawn].id);
+        struct carc_tile preview = {.kind = s->drawn, .x = 0, .y = 0};
+        put(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(%d "
+               "%d)\"/>", s->drawn, x + 20, y + 62);
+        draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, x + 20, y + 62);
+        put(v, "</g>");
+    }
+}
+
+static void status_line(const struct cas_state *s, char *buf, size_t cap)
+{
+    const struct cas_game *g = s->game;
+    const char *who = cas__carc_colours[s->player];
+    switch ((enum carc_stage)s->stage) {
+    case ST_DRAW: snprintf(buf, cap, "%s draws a tile", who); return;
+    case ST_PLACE: snprintf(buf, cap, "%s places %s", who, g->kinds[s->drawn].id); return;
+    case ST_DEPLOY: snprintf(buf, cap, "%s may deploy a figure or pass", who); return;
+    case ST_XPHASE:
+        snprintf(buf, cap, "%s decides: %s", cas__carc_colours[s->xactor],
+                 g->phases[s->xphase].phase->name);
+        return;
+    default: break;
+    }
+    cas__carc_winners_text(s, buf, cap);
+}
+
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
+{
+    struct svg v = {.out = out, .rc = CAS_OK};
+    struct frame fr = frame_of(s);
+    char status[200];
+    status_line(s, status, sizeof status);
+    put(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+            "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
+        fr.width, fr.height, fr.width, fr.height);
+    put_raw(&v, style);
+    put_raw(&v, "<defs>");
+    put_raw(&v, figure_defs);
+    define_kinds(&v, s);
+    put(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
+            "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
+            "<text class=\"status\" x=\"%d\" y=\"36\">",
+        fr.width, fr.height, MARGIN, MARGIN + 190);
+    put_escaped(&v, status);
+    put(&v, "</text>\n<g class=\"board\">\n");
+    draw_open_spots(&v, s, &fr);
+    draw_tiles(&v, s, &fr);
+    draw_last_tile(&v, s, &fr);
+    draw_figures(&v, s, &fr);
+    draw_deploy_spots(&v, s, &fr);
+    put(&v, "</g>\n");
+    draw_panel(&v, s, viewer, &fr);
+    put(&v, "</svg>\n");
+    flush(&v);
+    return v.rc;
+}

@@ -1,0 +1,258 @@
+/*
+ * svg.c — both Kingdoms as card grids (CAS_RENDER_SVG): one self-contained
+ * SVG 1.1 document.  Each Kingdom is a row of columns: the royals (CASTLE,
+ * WIFE, HEIRS), the ARMY (GENERAL, CHAMPION, ARMS), three noble columns
+ * (NOBLE over LANDS, FRUITS, SERFS) and three wizard columns (WIZARD over
+ * MINION, MAGICK); a stack shows its top card and how many lie under it.
+ * The middle band holds the draw pile (face down: a count, and only for
+ * the omniscient viewer what is in it), the discard pile, the cards in
+ * play and a pending block — what render_state shows as text, no more.
+ * The viewer's own Kingdom is at the bottom, nearest to them.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "castles.h"
+
+#define CARD_W 92
+#define CARD_H 58
+#define GAP 10
+#define LEFT 24
+#define KINGDOM_H (4 * (CARD_H + GAP) + 40)
+#define BAND_H 132
+#define WIDTH (LEFT * 2 + 8 * (CARD_W + GAP) + 40)
+#define HEIGHT (56 + 2 * KINGDOM_H + BAND_H + 10)
+
+struct svg {
+    const struct cas_writer *out;
+    int rc;
+    size_t n;
+    char buf[8192];
+};
+
+static void flush(struct svg *v)
+{
+    if (v->rc == CAS_OK && v->n)
+        v->rc = v->out->write(v->out->ctx, v->buf, v->n);
+    v->n = 0;
+}
+
+static CAS_PRINTF(2, 3) void put(struct svg *v, const char *fmt, ...)
+{
+    char text[2048];
+    va_list args;
+    va_start(args, fmt);
+    int len = vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (len < 0)
+        return;
+    if ((size_t)len >= sizeof text)
+        len = (int)sizeof text - 1;
+    if (v->n + (size_t)len > sizeof v->buf)
+        flush(v);
+    memcpy(v->buf + v->n, text, (size_t)len);
+    v->n += (size_t)len;
+}
+
+/* The colour family of a card type. */
+static const char *family(int type)
+{
+    switch (type) {
+    case T_CASTLE: case T_WIFE: case T_HEIR: return "royal";
+    case T_DUKE: case T_COUNT: case T_BARON: return "noble";
+    case T_LANDS: case T_FRUITS: case T_SERFS: return "land";
+    case T_GENERAL: case T_CHAMPION: case T_ARMS: return "army";
+    case T_MINION: case T_MAGICK: return "magic";
+    default: return "wizard";
+    }
+}
+
+/* One card face at x,y; `under` cards lie beneath it (a stack). */
+static void card(struct svg *v, const cas_state *s, uint8_t c, int x, int y, int under)
+{
+    const struct card_kind *k = kind_of(s, c);
+    for (int i = under < 2 ? under : 2; i > 0; i--)
+        put(v, "<rect class=\"card under\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+               "rx=\"6\"/>", x + 3 * i, y + 3 * i, CARD_W, CARD_H);
+    put(v, "<g class=\"card %s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+           "<rect class=\"band\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\" rx=\"6\"/>"
+           "<text class=\"type\" x=\"%d\" y=\"%d\">%s</text>",
+        family(k->type), x, y, CARD_W, CARD_H, x, y, CARD_W, x + 6, y + 12, type_name(k->type));
+    if (k->value)
+        put(v, "<text class=\"value\" x=\"%d\" y=\"%d\">%u</text>", x + CARD_W - 8,
+            y + CARD_H - 9, k->value);
+    if (under)
+        put(v, "<text class=\"count\" x=\"%d\" y=\"%d\">%d cards</text>", x + 6, y + CARD_H - 9,
+            under + 1);
+    put(v, "</g>");
+}
+
+static void empty_slot(struct svg *v, const char *label, int x, int y)
+{
+    put(v, "<g class=\"slot\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+           "<text x=\"%d\" y=\"%d\">%s</text></g>", x, y, CARD_W, CARD_H, x + CARD_W / 2,
+        y + CARD_H / 2 + 4, label);
+}
+
+static void slot_card(struct svg *v, const cas_state *s, uint8_t c, const char *label, int x,
+                      int y)
+{
+    if (c == NO_CARD)
+        empty_slot(v, label, x, y);
+    else
+        card(v, s, c, x, y, 0);
+}
+
+static void slot_stack(struct svg *v, const cas_state *s, const struct kingdom *k, int st,
+                       int x, int y)
+{
+    const char *dot = strchr(stack_name(st), '.');
+    const char *label = dot ? dot + 1 : stack_name(st);
+    if (k->st[st].n == 0)
+        empty_slot(v, label, x, y);
+    else
+        card(v, s, stack_top(&k->st[st]), x, y, k->st[st].n - 1);
+}
+
+static void kingdom(struct svg *v, const cas_state *s, int p, int top, int turn)
+{
+    const struct kingdom *k = &s->k[p];
+    int y0 = top + 34;
+    put(v, "<g class=\"kingdom %s\"><rect class=\"area\" x=\"%d\" y=\"%d\" width=\"%d\" "
+           "height=\"%d\" rx=\"10\"/>", p ? "blue" : "red", LEFT - 12, top, WIDTH - 2 * LEFT + 24,
+        KINGDOM_H - 8);
+    if (turn)
+        put(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"10\"/>",
+            LEFT - 12, top, WIDTH - 2 * LEFT + 24, KINGDOM_H - 8);
+    put(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text><text class=\"info\" x=\"%d\" "
+           "y=\"%d\">progress %d/18, %d points</text>",
+        LEFT, top + 24, player_name(p), LEFT + 80, top + 24, kingdom_progress(s, p),
+        kingdom_value(s, p));
+    int x = LEFT;
+    slot_card(v, s, k->castle, "CASTLE", x, y0);
+    slot_card(v, s, k->wife, "WIFE", x, y0 + CARD_H + GAP);
+    for (int h = 0; h < MAX_HEIRS; h++)
+        if (h < k->nheirs)
+            card(v, s, k->heir[h], x + 6 * h, y0 + 2 * (CARD_H + GAP) + 6 * h, 0);
+    if (!k->nheirs)
+        empty_slot(v, "HEIRS", x, y0 + 2 * (CARD_H + GAP));
+    x += CARD_W + GAP + 10;
+    for (int st = S_GENERAL; st <= S_ARMS; st++)
+        slot_stack(v, s, k, st, x, y0 + (st - S_GENERAL) * (CARD_H + GAP));
+    x += CARD_W + GAP + 10;
+    for (int c = 0; c < COLS; c++, x += CARD_W + GAP) {
+        slot_card(v, s, k->noble[c], "NOBLE", x, y0);
+        for (int row = 0; row < 3; row++)
+            slot_stack(v, s, k, MATRIX_STACK(row, c), x, y0 + (row + 1) * (CARD_H + GAP));
+    }
+    x += 10;
+    for (int w = 0; w < COLS; w++, x += CARD_W + GAP) {
+        slot_card(v, s, k->wizard[w], "WIZARD", x, y0);
+        slot_stack(v, s, k, MINION_STACK(w), x, y0 + CARD_H + GAP);
+        slot_stack(v, s, k, MAGICK_STACK(w), x, y0 + 2 * (CARD_H + GAP));
+    }
+    put(v, "</g>\n");
+}
+
+/* Draw pile, discard, cards in play and the pending block. */
+static void middle_band(struct svg *v, const cas_state *s, int viewer, int y)
+{
+    int x = LEFT;
+    put(v, "<g class=\"pile\"><rect class=\"back\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+           "rx=\"6\"/><text class=\"back-text\" x=\"%d\" y=\"%d\">%d</text><text class=\"label\" "
+           "x=\"%d\" y=\"%d\">draw pile</text></g>", x, y + 20, CARD_W, CARD_H, x + CARD_W / 2,
+        y + 20 + CARD_H / 2 + 7, s->npile, x, y + 14);
+    x += CARD_W + 2 * GAP;
+    put(v, "<text class=\"label\" x=\"%d\" y=\"%d\">discard (%d)</text>", x, y + 14, s->ndiscard);
+    if (s->ndiscard)
+        card(v, s, s->discard[s->ndiscard - 1], x, y + 20, 0);
+    else
+        empty_slot(v, "none", x, y + 20);
+    x += CARD_W + 2 * GAP;
+    put(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in play</text>", x, y + 14);
+    for (int i = 0; i < s->nhand; i++, x += CARD_W + GAP)
+        card(v, s, s->hand[i], x, y + 20, 0);
+    int note_x = LEFT + 2 * (CARD_W + 2 * GAP);
+    x += s->nhand ? GAP : CARD_W + 2 * GAP;
+    if (s->pending == PEND_CARDS)
+        put(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s blocks with %s (%d)</text>", note_x,
+            y + 104,
+            player_name(s->pending_by), group_name(s->pending_group),
+            block_value(s, s->pending_by, s->pending_group));
+    else if (s->pending != PEND_NONE)
+        put(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s's %s holds</text>", note_x, y + 104,
+            player_name(s->pending_by), s->pending == PEND_MAGICIAN ? "MAGICIAN" : "ADEPT");
+    if (viewer != CAS_VIEWER_OMNISCIENT)
+        return;
+    /* the pile's make-up, six kinds a line, as many lines as the band holds */
+    int shown = 0, line = 0;
+    put(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in the draw pile:</text>", x, y + 14);
+    for (int kd = 0; kd < s->game->deck.nkinds && line < 7; kd++) {
+        if (!s->pile[kd])
+            continue;
+        if (shown % 6 == 0)
+            put(v, "%s<text class=\"pile-list\" x=\"%d\" y=\"%d\">", shown ? "</text>" : "", x,
+                y + 30 + 14 * line++);
+        put(v, " %s\xc3\x97%d", s->game->deck.kind[kd].name, s->pile[kd]);
+        shown++;
+    }
+    if (shown)
+        put(v, "</text>");
+}
+
+static const char style[] =
+    "<style type=\"text/css\"><![CDATA[\n"
+    "text{font-family:'DejaVu Sans',Verdana,sans-serif;fill:#2a2118}\n"
+    ".area{fill:#f7f1e2;stroke:#cfc2a0}.turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
+    ".red .name{fill:#b01e18}.blue .name{fill:#1f4fa0}.name{font-size:20px;font-weight:bold}"
+    ".info{font-size:14px}\n"
+    ".card rect{fill:#fffdf6;stroke:#5a4a32;stroke-width:1.5}.card.under{fill:#e9dfc6;"
+    "stroke:#8a7a5a}\n"
+    ".card .band{stroke:none}.type{font-size:11px;font-weight:bold;fill:#fff}"
+    ".value{font-size:22px;font-weight:bold;text-anchor:end}.count{font-size:10px;fill:#6b5b45}\n"
+    ".royal .band{fill:#b8860b}.noble .band{fill:#7b3fa0}.land .band{fill:#3f8a3a}"
+    ".army .band{fill:#b0302a}.wizard .band{fill:#2a5fa8}.magic .band{fill:#1f8a8a}\n"
+    ".slot rect{fill:none;stroke:#bfb191;stroke-width:1.5;stroke-dasharray:5 4}"
+    ".slot text{font-size:10px;fill:#a09070;text-anchor:middle}\n"
+    ".back{fill:#6b3f1f;stroke:#3a2010;stroke-width:2}.back-text{font-size:22px;font-weight:bold;"
+    "fill:#f5e6c8;text-anchor:middle}\n"
+    ".label{font-size:12px;fill:#6b5b45}.note{font-size:15px;font-weight:bold}"
+    ".pile-list{font-size:11px;fill:#6b5b45}\n"
+    ".title{font-size:24px;font-weight:bold}.status{font-size:16px}\n"
+    "]]></style>\n";
+
+static void status_text(const cas_state *s, char *buf, size_t cap)
+{
+    int actor = turn_actor(s);
+    if (s->phase == PH_OVER)
+        snprintf(buf, cap, "game over: %s", s->winner >= 0 ? player_name(s->winner) : "a draw");
+    else
+        snprintf(buf, cap, "turn %u, decision of %s", (unsigned)s->turns,
+                 actor == CAS_ACTOR_CHANCE ? "chance" : player_name(actor));
+}
+
+int render_svg(const cas_state *s, int viewer, const struct cas_writer *out)
+{
+    struct svg v = {.out = out, .rc = CAS_OK};
+    char status[96];
+    status_text(s, status, sizeof status);
+    put(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
+        WIDTH, HEIGHT, WIDTH, HEIGHT);
+    flush(&v);
+    if (v.rc == CAS_OK)
+        v.rc = out->write(out->ctx, style, sizeof style - 1);
+    put(&v, "<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/><text class=\"title\" x=\"%d\" "
+            "y=\"36\">Castles</text><text class=\"status\" x=\"%d\" y=\"36\">%s</text>\n",
+        WIDTH, HEIGHT, LEFT, LEFT + 120, status);
+    /* the viewer's own Kingdom nearest to them, at the bottom */
+    int bottom = viewer == 1 ? 1 : 0, actor = turn_actor(s);
+    kingdom(&v, s, 1 - bottom, 56, actor == 1 - bottom);
+    middle_band(&v, s, viewer, 56 + KINGDOM_H);
+    kingdom(&v, s, bottom, 56 + KINGDOM_H + BAND_H, actor == bottom);
+    put(&v, "</svg>\n");
+    flush(&v);
+    return v.rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * svg_check.h — checks every SVG picture a plugin draws (CAS_RENDER_SVG):
+ * it parses as XML (libxml2, no network, no recovery), is an SVG 1.1
+ * document that references nothing outside itself, and is the same bytes
+ * when drawn twice or from a copy of the state.  Then a plugin's own test
+ * counts the elements the state implies, through XPath ("s:" is the SVG
+ * namespace).
+ */
+#ifndef CAS_TEST_SVG_CHECK_H
+#define CAS_TEST_SVG_CHECK_H
+
+#include <libxml/tree.h>
+
+#include "plugin_harness.h"
+
+/* Draw g's state for viewer, check it as above and return the parsed
+ * document (caller frees with xmlFreeDoc).  Fails the test otherwise. */
+xmlDocPtr svg_check_render(struct cas_test_game *g, int viewer);
+
+/* The number of nodes XPath expression `path` selects in doc. */
+int svg_count(xmlDocPtr doc, const char *path);
+
+/* The string value of XPath expression `expr` (caller frees with xmlFree). */
+char *svg_string(xmlDocPtr doc, const char *expr);
+
+/* Play `steps` random legal actions (seeded: the same every run) from g's
+ * state, calling check(g, viewer, doc) for every viewer (omniscient,
+ * public, each player) at the start and after every `every`-th action. */
+void svg_check_walk(struct cas_test_game *g, uint64_t seed, int steps, int every,
+                    void (*check)(struct cas_test_game *g, int viewer, xmlDocPtr doc));
+
+#endif

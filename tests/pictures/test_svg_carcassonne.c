@@ -1,0 +1,90 @@
+/*
+ * test_svg_carcassonne.c — the Carcassonne board picture over random games,
+ * base and with both expansions: valid self-contained SVG 1.1, the same
+ * bytes for the same state, and exactly the tiles, figures, scores, last
+ * tile and open spots the state holds.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "carc.h"
+#include "inns_cathedrals.h"
+#include "svg_check.h"
+#include "traders_builders.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
+{
+    const struct cas_state *s = g->state;
+    char expr[128];
+    (void)viewer;
+    assert_int_equal(svg_count(doc, "//s:g[@class='board']/s:g[@class='tile']"), s->ntiles);
+    assert_int_equal(svg_count(doc, "//s:use[starts-with(@class,'figure ')]"), s->nfigs);
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        snprintf(expr, sizeof expr, "//s:use[@class='figure %s']",
+                 s->game->fig[f->kind].def.name);
+        assert_true(svg_count(doc, expr) >= 1);
+    }
+    assert_int_equal(svg_count(doc, "//s:g[@class='player']"), s->game->nplayers);
+    for (int p = 0; p < s->game->nplayers; p++) {
+        snprintf(expr, sizeof expr, "(//s:g[@class='player'])[%d]/s:text[@class='score']", p + 1);
+        char *score = svg_string(doc, expr);
+        assert_int_equal(atoll(score), s->score[p]);
+        xmlFree(score);
+    }
+    /* every open spot is drawn, those the drawn tile fits marked */
+    int fits = svg_count(doc, "//s:rect[@class='fits']");
+    assert_int_equal(fits + svg_count(doc, "//s:rect[@class='open']"), s->nfront);
+    if (s->stage == ST_PLACE)
+        assert_true(fits >= 1);
+    else
+        assert_int_equal(fits, 0);
+    int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
+    int cells = s->ntiles < 2 ? 0 : s->game->kinds[C_TILES(s)[last].kind].ncells;
+    assert_int_equal(svg_count(doc, "//s:rect[@class='last']"), cells);
+    /* a symbol for every kind on the board, and no more */
+    assert_true(svg_count(doc, "//s:defs/s:symbol[starts-with(@id,'k')]") <= s->ntiles + 1);
+}
+
+static void test_base_games(void **state)
+{
+    (void)state;
+    for (int game = 0; game < 2; game++) {
+        struct cas_test_game g;
+        cas_test_game_open(&g, cas_plugin_entry(), 2 + 3 * game, NULL, NULL, 0);
+        svg_check_walk(&g, 100 + (uint64_t)game, 400, 10, check_board);
+        cas_test_game_close(&g);
+    }
+}
+
+static void test_with_expansions(void **state)
+{
+    (void)state;
+    char dir1[1024], dir2[1024];
+    struct cas_expansion_ref refs[2] = {
+        cas_test_expansion_ref(cas__ic_plugin(), dir1, sizeof dir1),
+        cas_test_expansion_ref(cas__tb_plugin(), dir2, sizeof dir2),
+    };
+    for (int game = 0; game < 2; game++) {
+        struct cas_test_game g;
+        cas_test_game_open(&g, cas_plugin_entry(), 2 + game, NULL, refs, 2);
+        svg_check_walk(&g, 200 + (uint64_t)game, 500, 13, check_board);
+        cas_test_game_close(&g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base_games),
+        cmocka_unit_test(test_with_expansions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
