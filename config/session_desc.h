@@ -73,6 +73,7 @@ struct cas__session_flags {
     const char *seed;           /* --seed N or NULL */
     const char *const *rules;   /* --rule NAME=VALUE, n_rules of them */
     size_t n_rules;
+    const char *campaign;       /* --campaign NAME or NULL */
 };
 /* Same contract as cas__session_desc_load; errors name the flag.  desc->text
  * gets the equivalent session file, so flags journal like a file. */

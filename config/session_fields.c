@@ -103,6 +103,16 @@ int cas__desc_set_seed(struct cas__session_desc *d, const char *where, const cha
     return CAS_OK;
 }
 
+int cas__desc_set_campaign(struct cas__session_desc *d, const char *where, const char *value,
+                           char *err, size_t errlen)
+{
+    if (*value == '\0' || strlen(value) > 64)
+        return cas__errorf(err, errlen, CAS_EPARSE,
+                           "%s: campaign \"%s\" is not valid; use 1 to 64 characters, or "
+                           "leave it out", where, value);
+    return store(&d->campaign, value, err, errlen);
+}
+
 /* name or plugin-id.name, each part an identifier as the loader requires
  * of plugin ids and option names. */
 static int is_rule_key(const char *key)

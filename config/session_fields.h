@@ -17,6 +17,9 @@ int cas__desc_set_expansions(struct cas__session_desc *d, const char *where,
                              const char *value, char *err, size_t errlen);
 int cas__desc_set_seed(struct cas__session_desc *d, const char *where, const char *value,
                        char *err, size_t errlen);
+/* [saves] campaign or --campaign: 1 to 64 characters. */
+int cas__desc_set_campaign(struct cas__session_desc *d, const char *where, const char *value,
+                           char *err, size_t errlen);
 int cas__desc_add_rule(struct cas__session_desc *d, const char *where, const char *key,
                        const char *value, int line, char *err, size_t errlen);
 /* A new player with neither name nor agent yet, at line. */

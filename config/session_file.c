@@ -185,18 +185,15 @@ static int set_database(struct file_ctx *f, const char *value)
     return CAS_OK;
 }
 
-static void saves_key(struct file_ctx *f, const char *key, const char *value)
+static void saves_key(struct file_ctx *f, const char *where, const char *key,
+                      const char *value)
 {
     static const char *const known[] = {"database", "campaign", "journal"};
     static const char *const on_off[] = {"on", "off"};
     if (strcmp(key, "database") == 0) {
         set_database(f, value);
     } else if (strcmp(key, "campaign") == 0) {
-        if (*value == '\0' || strlen(value) > 64)
-            problem(f, CAS_EPARSE, "campaign \"%s\" is not valid; use 1 to 64 characters, "
-                                   "or leave it out", value);
-        else if (!(f->d->campaign = strdup(value)))
-            problem(f, CAS_ENOMEM, "out of memory");
+        took(f, cas__desc_set_campaign(f->d, where, value, f->err, f->errlen));
     } else if (strcmp(key, "journal") == 0) {
         if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
             f->d->journal = strcmp(value, "on") == 0;
@@ -239,7 +236,7 @@ static void key_line(struct file_ctx *f, const char *section, const char *key,
     else if (strcmp(section, "rules") == 0)
         took(f, cas__desc_add_rule(f->d, where, key, value, f->cur.line, f->err, f->errlen));
     else if (strcmp(section, "saves") == 0)
-        saves_key(f, key, value);
+        saves_key(f, where, key, value);
     else
         player_key(f, where, section, key, value);
 }

@@ -97,6 +97,8 @@ static int write_text(struct cas__session_desc *d, char *err, size_t errlen)
     for (size_t i = 0; i < d->n_players; i++)
         fprintf(out, "[player.%zu]\nname = %s\nagent = %s\n", i + 1, d->players[i].name,
                 d->players[i].agent);
+    if (d->campaign)
+        fprintf(out, "[saves]\ncampaign = %s\n", d->campaign);
     if (fclose(out) != 0 || !d->text)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
     return CAS_OK;
@@ -120,6 +122,8 @@ int cas__session_desc_from_flags(const struct cas__session_flags *flags,
         rc = cas__desc_set_expansions(out, "--expansions", flags->expansions, err, errlen);
     if (!rc && flags->seed)
         rc = cas__desc_set_seed(out, "--seed", flags->seed, err, errlen);
+    if (!rc && flags->campaign)
+        rc = cas__desc_set_campaign(out, "--campaign", flags->campaign, err, errlen);
     for (size_t i = 0; !rc && i < flags->n_rules; i++)
         rc = add_rule_flag(out, flags->rules[i], err, errlen);
     if (!rc && flags->players)

@@ -252,14 +252,55 @@ rollback:
     return rc;
 }
 
+static int touch_game(struct cas__saves *s, int64_t id, const char *status);
+
 int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                       const char *text, uint64_t hash)
 {
-    /* Autocommit: the INSERT is its own transaction, durable on return. */
+    /* One transaction: the action and the game's last-played time. */
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
-    int rc = insert_action(s, id, ply, actor, text, hash);
-    if (rc == CAS_OK)
+    int rc = cas__saves_begin(s);
+    if (rc)
+        return rc;
+    if ((rc = insert_action(s, id, ply, actor, text, hash)) || (rc = touch_game(s, id, NULL))) {
+        cas__saves_rollback(s);
+        return rc;
+    }
+    if ((rc = cas__saves_commit(s)) == CAS_OK)
         cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
+    return rc;
+}
+
+/* Delete game id's rows of `what` (actions, snapshots) from `from_ply`
+ * on (for snapshots: taken after more plies than from_ply). */
+static int delete_from(struct cas__saves *s, int64_t id, uint32_t from_ply, const char *sql,
+                       const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = cas__saves_prepare(s, sql, &st);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, from_ply);
+    return step_done(s, st, what);
+}
+
+int cas__saves_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
+{
+    int rc = cas__saves_begin(s);
+    if (rc)
+        return rc;
+    if ((rc = touch_game(s, id, NULL)) ||
+        (rc = delete_from(s, id, from_ply,
+                          "DELETE FROM actions WHERE game = ?1 AND ply >= ?2;",
+                          "taking back actions")) ||
+        (rc = delete_from(s, id, from_ply,
+                          "DELETE FROM snapshots WHERE game = ?1 AND ply > ?2;",
+                          "dropping snapshots of taken-back actions")))
+        goto rollback;
+    return cas__saves_commit(s);
+rollback:
+    cas__saves_rollback(s);
     return rc;
 }
 

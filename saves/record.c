@@ -506,8 +506,12 @@ static int parse_lines(struct parser *p, const char *text, size_t len)
         }
         rc = in_header ? parse_header_line(p, line, n) : parse_action_line(p, line, n);
     }
-    if (!rc && in_header)
-        rc = finish_header(p);
+    /* The blank line is what says the header is whole: without it the
+     * record was cut off (a header is never the last thing written). */
+    if (!rc && in_header && !(rc = finish_header(p)))
+        rc = syntax(p, "the record ends inside its header (no blank line after it), so it "
+                       "was cut off; export the game again, or end the header with a blank "
+                       "line if it really has no actions");
     return rc;
 }
 

@@ -120,11 +120,17 @@ int cas__saves_integrity_check(struct cas__saves *s);
  * whose actions are not numbered 0..n-1 is refused (CAS_EINVAL). */
 int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g);
 
-/* Journal one action of game `id` in its own transaction.  Fails with
- * CAS_ECONFLICT if that ply is already saved (another castellan plays the
- * same game) and CAS_EIO if it cannot be committed. */
+/* Journal one action of game `id` and set its last-played time, in one
+ * transaction.  Fails with CAS_ECONFLICT if that ply is already saved
+ * (another castellan plays the same game) and CAS_EIO if it cannot be
+ * committed. */
 int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply,
                       int actor, const char *text, uint64_t hash);
+
+/* A player took back game id's actions from `from_ply` on: delete them and
+ * the snapshots taken after them, and set the last-played time, in one
+ * transaction, so the journal is the game's line of play again. */
+int cas__saves_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
 
 /* Mark game `id` finished with final scores by seat, in one transaction. */
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,

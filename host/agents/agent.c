@@ -2,13 +2,13 @@
  * agent.c — creating agents by the kind a config names.
  */
 #include "agent.h"
+#include "term.h"
 
 #include "agent_spec.h"
 #include "mcts.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 int cas__agent_new(const char *kind, struct cas__agent **out)
 {
@@ -27,10 +27,7 @@ int cas__agent_new(const char *kind, struct cas__agent **out)
     if (strcmp(kind, "greedy") == 0)
         return cas__agent_greedy_new(out);
     if (strcmp(kind, "human") == 0)
-        return cas__agent_human_new(stdin, stdout,
-                                    isatty(fileno(stdout)) ? CAS_RENDER_ANSI
-                                                           : CAS_RENDER_TEXT,
-                                    out);
+        return cas__agent_human_new(stdin, stdout, cas__term_format(stdout), out);
     return CAS_ENOTFOUND;
 }
 

@@ -20,7 +20,17 @@ struct cas__decision {
     uint64_t seed;                   /* session seed: bots draw from */
     uint32_t ply;                    /* (seed, ply, CAS__STREAM_PLAYER(player)) */
     const struct cas__actions *legal;/* the legal actions, already listed */
+    /* Fields below were added with undo and hints; zero means none. */
+    /* How many of this player's own decisions may be taken back now: those
+     * since the last new information (a chance outcome or another player's
+     * decision).  Only a human ever asks (CAS__AGENT_UNDO). */
+    unsigned undoable;
+    char *const *player_names;       /* every seat's name, or NULL */
 };
+
+/* What a human's choose() returns to take back their last decision
+ * (positive: not an error, not a choice).  Bots never return it. */
+#define CAS__AGENT_UNDO 1
 
 struct cas__agent;
 
@@ -31,6 +41,14 @@ struct cas__agent_ops {
     int (*choose)(struct cas__agent *agent, const struct cas__decision *d,
                   cas_action *out);
     void (*free)(struct cas__agent *agent);
+    /* Why the agent would play `action` in d, in one line into buf (for a
+     * human's `hint`).  NULL when the agent cannot say; CAS_OK or a
+     * negative code. */
+    int (*explain)(struct cas__agent *agent, const struct cas__decision *d,
+                   cas_action action, char *buf, size_t cap);
+    /* 1 for an agent that may return CAS__AGENT_UNDO (a human): only its
+     * decisions are kept to be taken back.  Bots leave it 0. */
+    int takes_back;
 };
 
 /* Each agent type embeds this as its first member. */
@@ -58,6 +76,12 @@ int cas__agent_human_new(FILE *in, FILE *out, enum cas_render_format format,
                          struct cas__agent **out_agent);
 
 void cas__agent_free(struct cas__agent *agent); /* NULL is fine */
+
+/* The agent kind a human's `hint` asks (default "greedy"): any kind
+ * cas__agent_new knows but "human".  CAS_ENOTFOUND for another kind,
+ * CAS_EINVAL when `human` is not a human agent. */
+int cas__agent_human_set_hint(struct cas__agent *human, const char *kind);
+#define CAS__AGENT_DEFAULT_HINT "greedy"
 
 /* The action random play takes in `state` at (seed, ply): a chance outcome
  * drawn by weight on the chance stream, or one of the player's legal

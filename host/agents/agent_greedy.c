@@ -13,6 +13,7 @@
 #include "agent.h"
 #include "prng.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #define GREEDY_DEPTH 3
@@ -101,26 +102,72 @@ static int greedy_pick(struct greedy_search *g, const struct cas__decision *d,
     return rc;
 }
 
+static int search_begin(struct greedy_search *g, const struct cas__decision *d)
+{
+    *g = (struct greedy_search){.m = d->match, .player = d->player};
+    int rc = d->legal->count ? CAS_OK : CAS_EINVAL;
+    for (int i = 0; rc == CAS_OK && i < GREEDY_DEPTH; i++)
+        rc = d->match->vt->state_clone(d->state, &g->scratch[i]);
+    return rc;
+}
+
+static void search_end(struct greedy_search *g)
+{
+    for (int i = 0; i < GREEDY_DEPTH; i++) {
+        g->m->vt->state_free(g->scratch[i]);
+        cas__actions_free(&g->lists[i]);
+    }
+}
+
 static int greedy_choose(struct cas__agent *agent, const struct cas__decision *d,
                          cas_action *out)
 {
     (void)agent;
-    struct greedy_search g = {.m = d->match, .player = d->player};
-    const struct cas_game_vtable *vt = d->match->vt;
-    int rc = d->legal->count ? CAS_OK : CAS_EINVAL;
-    for (int i = 0; rc == CAS_OK && i < GREEDY_DEPTH; i++)
-        rc = vt->state_clone(d->state, &g.scratch[i]);
+    struct greedy_search g;
+    int rc = search_begin(&g, d);
     if (rc == CAS_OK)
         rc = greedy_pick(&g, d, out);
-    for (int i = 0; i < GREEDY_DEPTH; i++) {
-        vt->state_free(g.scratch[i]);
-        cas__actions_free(&g.lists[i]);
-    }
+    search_end(&g);
     return rc;
+}
+
+/* "it leaves you +4 against the best opponent after your move (+0 now;
+ * the best other choice, +2)". */
+static int greedy_explain(struct cas__agent *agent, const struct cas__decision *d,
+                          cas_action action, char *buf, size_t cap)
+{
+    (void)agent;
+    struct greedy_search g;
+    int64_t now = 0, chosen = 0, other = 0;
+    int has_other = 0;
+    int rc = search_begin(&g, d);
+    if (rc == CAS_OK)
+        rc = value_of(&g, d->state, &now);
+    for (size_t i = 0; rc == CAS_OK && i < d->legal->count; i++) {
+        int64_t v;
+        rc = value_after(&g, d->state, d->legal->items[i], 0, &v);
+        if (rc == CAS_OK && d->legal->items[i] == action)
+            chosen = v;
+        else if (rc == CAS_OK && (!has_other || v > other)) {
+            other = v;
+            has_other = 1;
+        }
+    }
+    search_end(&g);
+    if (rc != CAS_OK)
+        return rc;
+    int n = snprintf(buf, cap, "it leaves you %+" PRId64 " against the best opponent after "
+                     "your move (%+" PRId64 " now", chosen, now);
+    if (has_other && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, "; the best other choice, %+" PRId64, other);
+    if (n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ")");
+    return CAS_OK;
 }
 
 static const struct cas__agent_ops greedy_ops = {
     .kind = "greedy", .choose = greedy_choose, .free = cas__agent_plain_free,
+    .explain = greedy_explain,
 };
 
 int cas__agent_greedy_new(struct cas__agent **out)

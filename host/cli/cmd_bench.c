@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "target.h"
+#include "term.h"
 #include "text.h"
 
 #define DEFAULT_GAME "carcassonne"
@@ -82,6 +83,7 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
         return 1;
     }
     struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout,
+                           .width = cas__term_width(stdout), .progress = stderr,
                            .floor = floor};
     if (t->plan.n_expansions > 0) {
         int rc = cas__target_match_alone(t, &alone, nplayers, alone_err, sizeof alone_err);

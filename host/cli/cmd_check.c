@@ -146,7 +146,7 @@ static int check(const struct check_args *a)
     if (players)
         target.min_players = target.max_players = (int)players;
     struct cas__check_options opt = {
-        .games = (int)games, .seed = seed, .progress = isatty(fileno(stderr)) ? stderr : NULL,
+        .games = (int)games, .seed = seed, .progress = stderr,
         .plugin_path = a->plugin_path,
     };
     struct cas__check_report report;

@@ -1,9 +1,11 @@
 /*
- * cmd_import.c — `castellan import FILE`: store a plain-text game record.
- * The record is validated completely before the store is even opened: its
+ * cmd_import.c — `castellan import FILE...`: store plain-text game records.
+ * Each record is validated completely before the store is written: its
  * plugins must be installed, every action legal and every hash equal, its
- * result the replay's.  Then, if the store passes PRAGMA integrity_check,
- * it is written in one transaction, so a bad record changes nothing.
+ * result the replay's.  Then, if the store passed PRAGMA integrity_check
+ * when it was opened, the record is written in one transaction, so a bad
+ * record changes nothing.  Many records show a progress line on a
+ * terminal.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,17 +15,20 @@
 #include "commands.h"
 #include "revive.h"
 #include "saves_cli.h"
+#include "term.h"
 
 static const char usage[] =
-    "usage: castellan import FILE [--database FILE] [--plugin-path DIR[:DIR...]]\n"
+    "usage: castellan import FILE... [--database FILE] [--plugin-path DIR[:DIR...]]\n"
     "\n"
-    "Replays the game record FILE (\"-\" for standard input; the format is in\n"
+    "Replays each game record FILE (\"-\" for standard input; the format is in\n"
     "docs/saves.md) with the installed plugins, checking that every action\n"
     "is legal and every state hash the record gives equal (a record may give\n"
     "none, as one written by hand or by another program), then saves it as a\n"
-    "new game with every hash.  Nothing is saved if anything is wrong.  Import\n"
-    "never plays on: an unfinished game is saved where the record stops, and\n"
-    "can be continued with `castellan resume ID`.\n";
+    "new game with every hash.  Nothing of a record is saved if anything in it\n"
+    "is wrong; the other records are still imported, and the exit status is 1.\n"
+    "Import never plays on: an unfinished game is saved where the record\n"
+    "stops, and can be continued with `castellan resume ID`.  On a terminal,\n"
+    "many records show a progress line.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores. */
@@ -75,12 +80,12 @@ static int take_hash(void *ctx, struct cas__revived *r, size_t i)
     return CAS_OK;
 }
 
-/* Parse and replay the record; 0 when it may be stored. */
-static int validate(const struct cas__saves_args *a, struct cas__saves_game *g)
+/* Parse and replay the record `file`; 0 when it may be stored. */
+static int validate(const struct cas__saves_args *a, const char *file,
+                    struct cas__saves_game *g)
 {
     char err[1024];
     struct cas__revived r;
-    const char *file = a->positional[0];
     if (cas__record_read_file(file, g, err, sizeof err)) {
         fprintf(stderr, "castellan import: %s\n", err);
         return 1;
@@ -100,31 +105,56 @@ static int validate(const struct cas__saves_args *a, struct cas__saves_game *g)
     return status;
 }
 
+/* Validate and store one record; *store is opened (and checked) at the
+ * first record that is good.  0, or 1 after explaining why not. */
+static int import_one(const struct cas__saves_args *a, const char *file,
+                      struct cas__saves **store)
+{
+    struct cas__saves_game g;
+    int status = validate(a, file, &g);
+    if (status)
+        goto free_game;
+    if (!*store) {
+        *store = cas__saves_args_open(a, 1);
+        /* A store that is already damaged gets nothing more written into it. */
+        if (*store && cas__saves_integrity_check(*store)) {
+            status = cas__saves_args_fail(a, *store);
+            cas__saves_close(*store);
+            *store = NULL;
+            goto free_game;
+        }
+        if (!*store) {
+            status = 1;
+            goto free_game;
+        }
+    }
+    if (cas__saves_game_insert(*store, &g))
+        status = cas__saves_args_fail(a, *store);
+    else
+        printf("Imported %s as game %lld (%zu plies, %s).\n", file, (long long)g.id,
+               g.n_actions, g.status == CAS__SAVES_FINISHED ? "finished" : "unfinished");
+free_game:
+    cas__saves_game_free(&g);
+    return status;
+}
+
 int cas__cmd_import(int argc, char **argv)
 {
     struct cas__saves_args a;
-    struct cas__saves_game g;
-    int status = cas__saves_args_parse(&a, "import", argc, argv,
-                                       CAS__ARG_PLUGIN_PATH, 1, 1, usage);
+    struct cas__saves *store = NULL;
+    struct cas__progress progress;
+    int status = cas__saves_args_parse(&a, "import", argc, argv, CAS__ARG_PLUGIN_PATH, 1,
+                                       CAS__SAVES_MAX_POSITIONAL, usage);
     if (status >= 0)
         return status;
-    status = validate(&a, &g);
-    if (status)
-        goto free_game;
-    struct cas__saves *s = cas__saves_args_open(&a, 1);
-    if (!s) {
-        status = 1;
-        goto free_game;
+    status = 0;
+    cas__progress_begin(&progress, a.n_positional > 1 ? stderr : NULL, "import", "records",
+                        (uint64_t)a.n_positional);
+    for (int i = 0; i < a.n_positional; i++) {
+        status |= import_one(&a, a.positional[i], &store);
+        cas__progress_update(&progress, (uint64_t)i + 1);
     }
-    /* A store that is already damaged gets nothing more written into it. */
-    if (cas__saves_integrity_check(s) || cas__saves_game_insert(s, &g))
-        status = cas__saves_args_fail(&a, s);
-    else
-        printf("Imported %s as game %lld (%zu plies, %s).\n", a.positional[0],
-               (long long)g.id, g.n_actions,
-               g.status == CAS__SAVES_FINISHED ? "finished" : "unfinished");
-    cas__saves_close(s);
-free_game:
-    cas__saves_game_free(&g);
+    cas__progress_end(&progress);
+    cas__saves_close(store);
     return status;
 }

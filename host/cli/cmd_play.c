@@ -18,7 +18,9 @@
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
+#include "session_fields.h"
 #include "session_plan.h"
+#include "term.h"
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
@@ -26,6 +28,7 @@ static const char usage[] =
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
     "                      [--watch FILE.svg]\n"
+    "       (either form also takes [--campaign NAME] [--hint AGENT])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
@@ -35,9 +38,14 @@ static const char usage[] =
     "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
     "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
     "and the same choices give the same game (not with an @Nms budget).\n"
+    "--campaign NAME saves the game in that campaign (as [saves] campaign in\n"
+    "a session file).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
-    "`help` explains, `quit` (or end of input) stops the game.\n"
+    "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
+    "`score` shows the scores, `undo` takes back your last decision (back to\n"
+    "the last draw or other player's decision), `help` explains the game's\n"
+    "notation, `quit` (or end of input) stops the game.\n"
     "\n"
     "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
     "every action: leave it open in a browser or image viewer beside the\n"
@@ -45,7 +53,8 @@ static const char usage[] =
 
 /* Flags as given; NULL when absent. */
 struct play_args {
-    const char *config, *seed, *game, *expansions, *players, *plugin_path, *watch;
+    const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign,
+               *watch;
     struct cas__strlist rules;
     int no_save;
 };
@@ -85,6 +94,7 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
             .game = a->game, .expansions = a->expansions,
             .players = a->players ? a->players : "human,greedy", .seed = a->seed,
             .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
+            .campaign = a->campaign,
         };
         if (cas__session_desc_from_flags(&flags, desc, err, sizeof err) == CAS_OK)
             return 0;
@@ -103,6 +113,12 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
     if (loaded != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         return 1;
+    }
+    if (a->campaign &&
+        cas__desc_set_campaign(desc, "--campaign", a->campaign, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        cas__session_desc_free(desc);
+        return 2;
     }
     uint64_t seed;
     if (a->seed) {
@@ -180,6 +196,13 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
                     desc->players[i].agent, names[i]);
             goto free_agents;
         }
+        if (a->hint && strcmp(desc->players[i].agent, "human") == 0 &&
+            cas__agent_human_set_hint(agents[i], a->hint) != CAS_OK) {
+            fprintf(stderr, "castellan play: --hint %s: no such bot; use one of the agents "
+                    "but human (e.g. greedy, random)\n", a->hint);
+            status = 2;
+            goto free_agents;
+        }
     }
     uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
     if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
@@ -188,7 +211,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     s.out = stdout;
     s.viewer = terminal_viewer(desc);
-    s.format = isatty(fileno(stdout)) ? CAS_RENDER_ANSI : CAS_RENDER_TEXT;
+    s.format = cas__term_format(stdout);
     /* The save journal (saves/): every action committed before the next. */
     struct cas__play_journal journal;
     if (cas__play_journal_begin(&journal, desc, plan, &s, a->no_save) != CAS_OK) {
@@ -262,6 +285,7 @@ int cas__cmd_play(int argc, char **argv)
         {"--players", &a.players, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
         {"--watch", &a.watch, NULL, NULL},
+        {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;

@@ -14,6 +14,7 @@
 #include "journal.h"
 #include "revive.h"
 #include "saves_cli.h"
+#include "term.h"
 
 static const char usage[] =
     "usage: castellan resume ID [--force] [--database FILE] [--plugin-path DIR[:DIR...]]\n"
@@ -86,6 +87,7 @@ static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
     cas__journal_attach(&j, session);
     session->out = stdout;
     session->viewer = terminal_viewer(r->saved);
+    session->format = cas__term_format(stdout);
     int rc = cas__session_run(session);
     int end = cas__journal_end(&j, session);
     if (end)

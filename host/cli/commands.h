@@ -28,6 +28,9 @@ int cas__cmd_check(int argc, char **argv);
 /* castellan bench [--game ID] [--players N] [--games N] ... (cmd_bench.c) */
 int cas__cmd_bench(int argc, char **argv);
 
+/* castellan rules GAME [--plugin-path DIR] (cmd_rules.c) */
+int cas__cmd_rules(int argc, char **argv);
+
 /* castellan new-plugin ID [--expansion-of GAME] [DIR] (cmd_new_plugin.c) */
 int cas__cmd_new_plugin(int argc, char **argv);
 

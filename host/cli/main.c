@@ -21,6 +21,7 @@ struct command {
 static const struct command commands[] = {
     {"play", cas__cmd_play, "play a game at the terminal (default: the default preset)"},
     {"plugins", cas__cmd_plugins, "list the plugins found, usable or refused, and why"},
+    {"rules", cas__cmd_rules, "list a game's rule options and its expansions', with defaults"},
     {"check", cas__cmd_check, "run the conformance checks on a game plugin"},
     {"bench", cas__cmd_bench, "measure a game's speed: playouts, legal actions, copies"},
     {"tournament", cas__cmd_tournament, "play two agents against each other: win rate, scores"},

@@ -57,6 +57,15 @@ static void collect_event(void *ctx, const struct cas_event *e)
             ", \"text\": ", c->events++ ? "," : "", c->ply, kind_name(e->kind), e->player,
             e->points);
     json_string(c->out, e->text);
+    if (CAS_HAS_FIELD(e, struct cas_event, final) && e->category) {
+        fputs(", \"category\": ", c->out);
+        json_string(c->out, e->category);
+        if (e->subject) {
+            fputs(", \"subject\": ", c->out);
+            json_string(c->out, e->subject);
+        }
+        fprintf(c->out, ", \"final\": %s", e->final ? "true" : "false");
+    }
     fputc('}', c->out);
 }
 

@@ -24,6 +24,9 @@ enum {
     CAS__ARG_HTML = 512       /* --html */
 };
 
+/* The most positional arguments a save command takes (import's files). */
+#define CAS__SAVES_MAX_POSITIONAL 1024
+
 struct cas__saves_args {
     char cmd[64];             /* "castellan resume", for messages */
     const char *database;     /* --database FILE, or NULL for the default */
@@ -32,7 +35,7 @@ struct cas__saves_args {
     const char *campaign;
     int force, step, no_hashes, json, html;
     const char *ply, *viewer; /* --ply N, --viewer P as given */
-    const char *positional[4];
+    const char *positional[CAS__SAVES_MAX_POSITIONAL];
     int n_positional;
 };
 

@@ -112,10 +112,17 @@ static int journal_action(void *ctx, uint32_t ply, int actor, const char *text,
     return rc;
 }
 
+static int journal_undo(void *ctx, uint32_t from_ply)
+{
+    struct cas__journal *j = ctx;
+    return cas__saves_take_back(j->store, j->game, from_ply);
+}
+
 void cas__journal_attach(struct cas__journal *j, struct cas__session *s)
 {
     s->hooks.ctx = j;
     s->hooks.on_action = journal_action;
+    s->hooks.on_undo = journal_undo;
 }
 
 int cas__journal_end(struct cas__journal *j, struct cas__session *s)

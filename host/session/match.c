@@ -279,6 +279,37 @@ int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
     return m->vt->render(state, viewer, format, &writer);
 }
 
+/* The ABI 1.1 function `field` of the vtable, or NULL when the plugin's
+ * vtable predates it or leaves it out. */
+#define OPTIONAL_FN(m, field) \
+    (CAS_HAS_FIELD((m)->vt, struct cas_game_vtable, field) ? (m)->vt->field : NULL)
+
+int cas__match_render_choices(struct cas__match *m, const cas_state *state, int viewer,
+                              enum cas_render_format format,
+                              const struct cas__actions *legal, FILE *out)
+{
+    struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
+    if (!OPTIONAL_FN(m, render_choices))
+        return m->vt->render(state, viewer, format, &writer);
+    return m->vt->render_choices(state, viewer, format, legal->items, legal->count, &writer);
+}
+
+int cas__match_notation_help(struct cas__match *m, FILE *out)
+{
+    struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
+    if (!OPTIONAL_FN(m, notation_help))
+        return CAS_ENOTFOUND;
+    return m->vt->notation_help(m->game, &writer);
+}
+
+int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *scores)
+{
+    if (!OPTIONAL_FN(m, projected_returns))
+        return CAS_ENOTFOUND;
+    m->error[0] = '\0';
+    return m->vt->projected_returns(state, scores, (size_t)m->nplayers);
+}
+
 const char *cas__match_label(const struct cas__match *m, int p)
 {
     const char *label = m->vt->player_label(m->game, p);

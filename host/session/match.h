@@ -80,6 +80,22 @@ int cas__match_action_text(struct cas__match *m, const cas_state *state,
 int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
                       enum cas_render_format format, FILE *out);
 
+/* The decision view of `state` for a person choosing among `legal` (ABI
+ * 1.1 render_choices): the board with the choices numbered where the game
+ * can show them.  A plugin without it renders as cas__match_render. */
+int cas__match_render_choices(struct cas__match *m, const cas_state *state, int viewer,
+                              enum cas_render_format format,
+                              const struct cas__actions *legal, FILE *out);
+
+/* The game's own help on how its actions are written (ABI 1.1
+ * notation_help) onto out; CAS_ENOTFOUND when the plugin has none. */
+int cas__match_notation_help(struct cas__match *m, FILE *out);
+
+/* The scores the game would end with now (ABI 1.1 projected_returns) into
+ * scores[0..nplayers); CAS_ENOTFOUND when the plugin defines none, else
+ * the plugin's code. */
+int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *scores);
+
 /* The display name the plugin gives player p (never NULL). */
 const char *cas__match_label(const struct cas__match *m, int p);
 

@@ -36,6 +36,7 @@ int cas__session_init(struct cas__session *s, struct cas__match *match,
     s->player_names = player_names;
     s->viewer = CAS_VIEWER_PUBLIC;
     s->format = CAS_RENDER_TEXT;
+    s->undo.actor = -1;
     int rc = match->vt->state_new(match->game, &s->state);
     if (rc != CAS_OK) {
         s->state = NULL;
@@ -46,12 +47,90 @@ int cas__session_init(struct cas__session *s, struct cas__match *match,
     return CAS_OK;
 }
 
+static const char *player_name(const struct cas__session *s, int p);
+
+/* New information: nothing before it may be taken back any more. */
+static void forget_undo(struct cas__session *s)
+{
+    for (size_t i = 0; i < s->undo.count; i++)
+        s->match->vt->state_free(s->undo.steps[i].before);
+    s->undo.count = 0;
+    s->undo.actor = -1;
+}
+
 void cas__session_free(struct cas__session *s)
 {
+    forget_undo(s);
+    free(s->undo.steps);
+    s->undo.steps = NULL;
+    s->undo.cap = 0;
     if (s->state)
         s->match->vt->state_free(s->state);
     s->state = NULL;
     cas__actions_free(&s->scratch);
+}
+
+/* Whether `actor`'s decisions are kept to be taken back. */
+static int takes_back(const struct cas__session *s, int actor)
+{
+    return actor >= 0 && actor < s->match->nplayers && s->agents && s->agents[actor] &&
+           s->agents[actor]->ops->takes_back;
+}
+
+/* Before `actor` applies `text` to the current state: keep the state if
+ * the actor may take it back, and forget what came before if the action
+ * is new information for everyone else. */
+static int remember_before(struct cas__session *s, int actor, const char *text)
+{
+    if (actor != s->undo.actor)
+        forget_undo(s);
+    if (!takes_back(s, actor))
+        return CAS_OK;
+    struct cas__undo *u = &s->undo;
+    if (u->count == u->cap) {
+        size_t cap = u->cap ? u->cap * 2 : 4;
+        struct cas__undo_step *steps = realloc(u->steps, cap * sizeof *steps);
+        if (!steps)
+            return fail(s, CAS_ENOMEM, "no memory to keep a decision for undo");
+        u->steps = steps;
+        u->cap = cap;
+    }
+    struct cas__undo_step *step = &u->steps[u->count];
+    int rc = s->match->vt->state_clone(s->state, &step->before);
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s: cannot copy the state for undo (%d): %s",
+                    s->match->plugin->id, rc, s->match->error);
+    step->ply = s->ply;
+    step->hash = s->hash;
+    snprintf(step->text, sizeof step->text, "%s", text);
+    u->count++;
+    u->actor = actor;
+    return CAS_OK;
+}
+
+/* Take back the last kept decision: out of the journal first (on_undo),
+ * then the state goes back to before it. */
+static int take_back(struct cas__session *s)
+{
+    struct cas__undo *u = &s->undo;
+    struct cas__undo_step *step = &u->steps[u->count - 1];
+    if (s->hooks.on_undo) {
+        int rc = s->hooks.on_undo(s->hooks.ctx, step->ply);
+        if (rc < 0)
+            return fail(s, rc, "taking back \"%s\" failed (%d)", step->text, rc);
+    }
+    int rc = s->match->vt->state_copy(s->state, step->before);
+    if (rc != CAS_OK)
+        return fail(s, rc, "%s: cannot restore the state (%d): %s", s->match->plugin->id, rc,
+                    s->match->error);
+    if (s->out)
+        fprintf(s->out, "%s takes back: %s\n", player_name(s, u->actor), step->text);
+    s->ply = step->ply;
+    s->hash = step->hash;
+    s->match->vt->state_free(step->before);
+    if (--u->count == 0)
+        u->actor = -1;
+    return CAS_OK;
 }
 
 static const char *player_name(const struct cas__session *s, int p)
@@ -109,7 +188,9 @@ int cas__session_replay(struct cas__session *s, const char *text,
     if (rc != CAS_OK)
         return fail(s, rc, "%s refuses \"%s\" (%d): %s", m->plugin->id, text, rc,
                     m->error);
-    rc = apply_and_report(s, actor, action, text);
+    rc = remember_before(s, actor, text);
+    if (rc == CAS_OK)
+        rc = apply_and_report(s, actor, action, text);
     if (rc != CAS_OK)
         return rc;
     if (check_hash && s->hash != expected_hash)
@@ -146,8 +227,13 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
         .match = m, .state = s->state, .player = actor,
         .player_name = player_name(s, actor), .seed = s->seed, .ply = s->ply,
         .legal = &s->scratch,
+        .undoable = s->undo.actor == actor ? (unsigned)s->undo.count : 0,
+        .player_names = s->player_names,
     };
     rc = cas__agent_choose(s->agents[actor], &d, out);
+    if (rc == CAS__AGENT_UNDO && d.undoable == 0)
+        return fail(s, CAS_EINVAL, "the %s agent of %s took back with nothing to take back",
+                    s->agents[actor]->ops->kind, d.player_name);
     if (rc == CAS_ECONFLICT) {
         s->quit = 1;
         return fail(s, rc, "%s quit", d.player_name);
@@ -167,13 +253,17 @@ int cas__session_step(struct cas__session *s)
     if (actor == CAS_ACTOR_TERMINAL)
         return CAS_ETERMINAL;
     int rc = actor == CAS_ACTOR_CHANCE ? draw_chance(s, &action) : ask_agent(s, actor, &action);
+    if (rc == CAS__AGENT_UNDO)
+        return take_back(s);
     if (rc != CAS_OK)
         return rc;
     rc = cas__match_action_text(m, s->state, action, text, sizeof text);
     if (rc != CAS_OK)
         return fail(s, rc, "%s has no text for %s (%d): %s", m->plugin->id, text, rc,
                     m->error);
-    rc = apply_and_report(s, actor, action, text);
+    rc = remember_before(s, actor, text);
+    if (rc == CAS_OK)
+        rc = apply_and_report(s, actor, action, text);
     if (rc == CAS_OK && s->hooks.on_action) {
         char why[400] = "";
         rc = s->hooks.on_action(s->hooks.ctx, s->ply - 1, actor, text, s->hash, why,

@@ -27,9 +27,31 @@ struct cas__session_hooks {
      * nothing saved before is lost. */
     int (*on_action)(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen);
+    /* A player took back actions `from_ply` onwards: they leave the game's
+     * line of play (all of them in one transaction) before the state goes
+     * back.  NULL: nothing to remove.  A negative return refuses the undo
+     * and stops the session with that code; the state is unchanged. */
+    int (*on_undo)(void *ctx, uint32_t from_ply);
     /* Every event of the action being applied (replayed ones too), whoever
      * may see it, while the plugin emits it; may be NULL. */
     void (*on_event)(void *ctx, const struct cas_event *event);
+};
+
+/* One decision that may still be taken back: the state before it. */
+struct cas__undo_step {
+    cas_state *before;  /* owned */
+    uint32_t ply;       /* the decision's ply */
+    uint64_t hash;      /* the state hash before it */
+    char text[128];     /* its canonical text, to say what was taken back */
+};
+
+/* The decisions of one player since the last new information (a chance
+ * outcome or another player's decision), oldest first: what `undo` may
+ * take back.  Only kept for agents that take back (humans). */
+struct cas__undo {
+    int actor;          /* whose decisions; -1 when none are kept */
+    size_t count, cap;
+    struct cas__undo_step *steps; /* owned */
 };
 
 struct cas__session {
@@ -52,6 +74,7 @@ struct cas__session {
     struct cas__actions scratch;        /* owned: legal actions, reused */
     int quit;                           /* a player chose to stop the game
                                            (the agent returned CAS_ECONFLICT) */
+    struct cas__undo undo;              /* owned: init empties it */
 };
 
 /* Start a session at the game's first state.  The session owns the state it
@@ -77,7 +100,9 @@ int cas__session_replay(struct cas__session *s, const char *text,
  * hooks.  Returns CAS_OK, CAS_ETERMINAL when the game is already over, or
  * the negative code that stopped it (a human's `quit` is CAS_ECONFLICT and
  * sets s->quit; any other CAS_ECONFLICT, say from the journal, is not a
- * player stopping). */
+ * player stopping).
+ * A human's `undo` takes their last decision back (hooks.on_undo first)
+ * and also returns CAS_OK: the same player decides again. */
 int cas__session_step(struct cas__session *s);
 
 /* Step until the game is over or something stops it.  Prints the seed

@@ -7,17 +7,49 @@
  */
 #include "bench.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "agent.h"
 #include "prng.h"
+#include "term.h"
 
 #define MAX_SAMPLES 2000
 #define LEGAL_REPEAT 8
 #define COPY_REPEAT 16
 #define MAX_PLIES 1000000u
+
+/* A result row too long for the width goes on, wrapped, on lines
+ * indented this much. */
+#define ROW_INDENT 4
+
+void cas__bench_vprint(struct cas__bench *b, int indent, const char *fmt, va_list args)
+{
+    char text[1024], rest[1024 + 64];
+    int width = b->width > 0 ? b->width : 80;
+    vsnprintf(text, sizeof text, fmt, args);
+    text[strcspn(text, "\n")] = '\0';
+    char *details = strstr(text, "  (");
+    if ((int)strlen(text) <= width || !details) {
+        cas__term_wrap(b->out, width, indent, text);
+        return;
+    }
+    /* the figure on its line, the parenthesised details on the next */
+    *details = '\0';
+    snprintf(rest, sizeof rest, "%*s%s", indent, "", details + 2);
+    cas__term_wrap(b->out, width, indent, text);
+    cas__term_wrap(b->out, width, indent, rest);
+}
+
+static CAS_PRINTF(2, 3) void bench_row(struct cas__bench *b, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    cas__bench_vprint(b, ROW_INDENT, fmt, args);
+    va_end(args);
+}
 
 double cas__bench_now(void)
 {
@@ -51,10 +83,15 @@ static int time_playouts(struct cas__bench *b, struct cas__match *m, double *sec
     int rc = m->vt->state_new(m->game, &start);
     if (rc == CAS_OK)
         rc = m->vt->state_clone(start, &work);
+    struct cas__progress progress;
+    cas__progress_begin(&progress, b->progress, "bench playouts", "games", (uint64_t)b->games);
     double t0 = cas__bench_now();
-    for (int i = 0; rc == CAS_OK && i < b->games; i++)
+    for (int i = 0; rc == CAS_OK && i < b->games; i++) {
         rc = playout(b, m, start, work, &list, i, plies);
+        cas__progress_update(&progress, (uint64_t)i + 1);
+    }
     *seconds = cas__bench_now() - t0;
+    cas__progress_end(&progress);
     m->vt->state_free(work);
     m->vt->state_free(start);
     cas__actions_free(&list);
@@ -63,7 +100,7 @@ static int time_playouts(struct cas__bench *b, struct cas__match *m, double *sec
 
 static int failed_in(struct cas__bench *b, const struct cas__match *m, const char *what, int rc)
 {
-    fprintf(b->out, "  %-22s failed (%d): %s\n", what, rc,
+    bench_row(b, "  %-22s failed (%d): %s\n", what, rc,
             m->error[0] ? m->error : "no reason given");
     return rc;
 }
@@ -82,7 +119,7 @@ static int compare_alone(struct cas__bench *b, double seconds, uint64_t plies)
     char what[96];
     snprintf(what, sizeof what, "vs %s alone", b->match->plugin->id);
     if (!b->alone) {
-        fprintf(b->out, "  %-22s not measured: %s\n", what, b->alone_error);
+        bench_row(b, "  %-22s not measured: %s\n", what, b->alone_error);
         return CAS_OK;
     }
     double alone_seconds;
@@ -90,7 +127,7 @@ static int compare_alone(struct cas__bench *b, double seconds, uint64_t plies)
     int rc = time_playouts(b, b->alone, &alone_seconds, &alone_plies);
     if (rc != CAS_OK)
         return failed_in(b, b->alone, what, rc);
-    fprintf(b->out, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
+    bench_row(b, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
             " actions a game)\n", what, seconds / alone_seconds,
             seconds / (double)plies / (alone_seconds / (double)alone_plies),
             b->games / alone_seconds, (double)alone_plies / b->games);
@@ -105,7 +142,7 @@ static int bench_playouts(struct cas__bench *b)
     if (rc != CAS_OK)
         return failed(b, "random playouts", rc);
     b->playouts_per_second = b->games / seconds;
-    fprintf(b->out, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
+    bench_row(b, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
             " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
             (double)plies / b->games, (double)plies / seconds / 1e6);
     return b->alone || b->alone_error ? compare_alone(b, seconds, plies) : CAS_OK;
@@ -137,7 +174,7 @@ static int bench_floor(struct cas__bench *b)
 {
     const struct cas_game_vtable *vt = b->match->vt;
     if (!CAS_HAS_FIELD(vt, struct cas_game_vtable, bench_floor) || !vt->bench_floor) {
-        fprintf(b->out, "  %-22s not measured: %s has no bare loop (bench_floor, ABI 1.1)\n",
+        bench_row(b, "  %-22s not measured: %s has no bare loop (bench_floor, ABI 1.1)\n",
                 "floor", b->match->plugin->id);
         return CAS_OK;
     }
@@ -150,10 +187,10 @@ static int bench_floor(struct cas__bench *b)
     rc = time_floor(b, &seconds, &run);
     if (rc != CAS_OK)
         return failed(b, "floor", rc);
-    fprintf(b->out, "  %-22s %12.0f games/s  (%d games in %.3f s, %.1f random steps a game,"
+    bench_row(b, "  %-22s %12.0f games/s  (%d games in %.3f s, %.1f random steps a game,"
             " checksum %04x)\n", "floor (bare loop)", b->games / seconds, b->games, seconds,
             (double)run.steps / b->games, (unsigned)(run.checksum & 0xffff));
-    fprintf(b->out, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s)\n",
+    bench_row(b, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s)\n",
             "engine vs floor", b->playouts_per_second * seconds / b->games,
             b->playouts_per_second);
     return CAS_OK;
@@ -187,7 +224,7 @@ static int collect_samples(struct cas__bench *b)
         rc = CAS_EINVAL;
     if (rc != CAS_OK)
         return failed(b, "sample states", rc);
-    fprintf(b->out, "  %-22s %12zu states met along playouts, measured below\n",
+    bench_row(b, "  %-22s %12zu states met along playouts, measured below\n",
             "sample states", b->n_samples);
     return CAS_OK;
 }
@@ -209,7 +246,7 @@ static int bench_legal_actions(struct cas__bench *b)
     cas__actions_free(&list);
     if (rc != CAS_OK)
         return failed(b, "legal_actions", rc);
-    fprintf(b->out, "  %-22s %12.3f us a call  (%.1f actions listed on average)\n",
+    bench_row(b, "  %-22s %12.3f us a call  (%.1f actions listed on average)\n",
             "legal_actions", seconds / (double)calls * 1e6, (double)listed / (double)calls);
     return CAS_OK;
 }
@@ -240,10 +277,10 @@ static int bench_copies(struct cas__bench *b)
     vt->state_free(target);
     if (rc != CAS_OK)
         return failed(b, "state_clone/copy", rc);
-    fprintf(b->out, "  %-22s %12.0f ns  (state_clone + state_free)\n", "clone", clone_s / n * 1e9);
-    fprintf(b->out, "  %-22s %12.0f ns  (state_copy into an existing state)\n", "copy",
+    bench_row(b, "  %-22s %12.0f ns  (state_clone + state_free)\n", "clone", clone_s / n * 1e9);
+    bench_row(b, "  %-22s %12.0f ns  (state_copy into an existing state)\n", "copy",
             copy_s / n * 1e9);
-    fprintf(b->out, "  %-22s %12.0f ns  (checksum %04x)\n", "hash", hash_s / n * 1e9,
+    bench_row(b, "  %-22s %12.0f ns  (checksum %04x)\n", "hash", hash_s / n * 1e9,
             (unsigned)(sink & 0xffff));
     return CAS_OK;
 }
@@ -281,9 +318,9 @@ static int bench_sizes(struct cas__bench *b)
     free(buf);
     if (rc != CAS_OK)
         return failed(b, "state size", rc);
-    fprintf(b->out, "  %-22s %12.0f bytes mean, %zu max\n", "serialized state",
+    bench_row(b, "  %-22s %12.0f bytes mean, %zu max\n", "serialized state",
             (double)bytes_total / (double)b->n_samples, bytes_max);
-    fprintf(b->out, "  %-22s %12.0f bytes mean, %zu max (through host->alloc)\n",
+    bench_row(b, "  %-22s %12.0f bytes mean, %zu max (through host->alloc)\n",
             "heap per state", (double)heap_total / (double)b->n_samples, heap_max);
     return CAS_OK;
 }

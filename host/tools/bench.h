@@ -7,6 +7,7 @@
 #ifndef CAS_HOST_BENCH_H
 #define CAS_HOST_BENCH_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,6 +28,8 @@ struct cas__bench {
     double playouts_per_second;
     uint64_t seed;
     FILE *out;
+    int width;                /* columns to wrap out's lines to (0: 80) */
+    FILE *progress;           /* a progress line if a terminal, or NULL */
     /* States met along playouts, collected before the first section that
      * needs them and freed by cas__bench_run. */
     cas_state **samples;
@@ -55,6 +58,10 @@ extern const struct cas__bench_section cas__bench_sections[];
 /* Run every section, or only the one named `only` when it is not NULL.
  * Returns the first failure. */
 int cas__bench_run(struct cas__bench *b, const char *only);
+
+/* One line of results onto b->out (fmt's trailing newline optional),
+ * wrapped to b->width with continuation lines indented by `indent`. */
+void cas__bench_vprint(struct cas__bench *b, int indent, const char *fmt, va_list args);
 
 /* Seconds on a monotonic clock, for sections. */
 double cas__bench_now(void);

@@ -5,6 +5,7 @@
  * the journal, load the plugins, replay and check every hash).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,15 @@
 #include "bench.h"
 #include "journal.h"
 #include "revive.h"
+
+/* A line continues, wrapped, under its text after "saves: ". */
+static CAS_PRINTF(2, 3) void saves_line(struct cas__bench *b, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    cas__bench_vprint(b, (int)strlen("saves: "), fmt, args);
+    va_end(args);
+}
 
 /* A new game of `game_id` between random bots (the cheapest players, so
  * the figure is the journal's), seeded, with no actions yet. */
@@ -95,7 +105,7 @@ static int bench_journal(struct cas__bench *b, const char *db, int64_t *id,
     size_t total = 0;
     int rc = cas__saves_open(db, &s, err, sizeof err);
     if (rc) {
-        fprintf(b->out, "saves: %s\n", err);
+        saves_line(b, "saves: %s\n", err);
         return rc;
     }
     const struct cas_plugin *p = b->match->plugin;
@@ -103,7 +113,7 @@ static int bench_journal(struct cas__bench *b, const char *db, int64_t *id,
     struct cas__revived r;
     rc = bot_game(p->id, p->version, b->match->nplayers, b->seed, &g);
     if (rc || (rc = cas__revive_open(&r, &g, "bench", NULL, 1))) {
-        fprintf(b->out, "saves: %s\n", rc == CAS_ENOMEM ? "out of memory" : r.error);
+        saves_line(b, "saves: %s\n", rc == CAS_ENOMEM ? "out of memory" : r.error);
         goto free_game;
     }
     double start = cas__bench_now(), elapsed = 0;
@@ -117,7 +127,7 @@ free_game:
     cas__saves_game_free(&g);
     cas__saves_close(s);
     if (rc == CAS_OK)
-        fprintf(b->out, "saves: %.0f journaled actions/s (%zu actions of random games, "
+        saves_line(b, "saves: %.0f journaled actions/s (%zu actions of random games, "
                 "each committed in its own transaction, in %.2f s)\n",
                 (double)total / elapsed, total, elapsed);
     return rc;
@@ -131,7 +141,7 @@ int cas__bench_saves(struct cas__bench *b)
     size_t length = 0;
     snprintf(dir, sizeof dir, "%s/castellan-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
-        fprintf(b->out, "saves: cannot create a temporary folder\n");
+        saves_line(b, "saves: cannot create a temporary folder\n");
         return CAS_EIO;
     }
     snprintf(db, sizeof db, "%s/bench.db", dir);
@@ -144,11 +154,11 @@ int cas__bench_saves(struct cas__bench *b)
         best = t < best ? t : best;
     }
     if (rc == CAS_OK)
-        fprintf(b->out, "saves: %.2f ms to resume a finished %zu-action game (open "
+        saves_line(b, "saves: %.2f ms to resume a finished %zu-action game (open "
                 "the store, load the journal and the plugins, replay, check every "
                 "hash; best of 5)\n", best * 1e3, length);
     else
-        fprintf(b->out, "saves: failed (%d)\n", rc);
+        saves_line(b, "saves: failed (%d)\n", rc);
     for (size_t i = 0; i < 3; i++) {
         char path[640];
         snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");

@@ -7,6 +7,7 @@
  * players uniformly on their own streams.
  */
 #include "check.h"
+#include "term.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -489,7 +490,8 @@ static void check_event(void *ctx, const struct cas_event *e)
     struct checker *c = ctx;
     if (c->event_problem[0])
         return;
-    if (e->struct_size < sizeof(struct cas_event) || e->kind < CAS_EVENT_SCORE ||
+    if (e->struct_size < offsetof(struct cas_event, text) + sizeof e->text ||
+        e->kind < CAS_EVENT_SCORE ||
         e->kind > CAS_EVENT_END || !e->text || e->player < -1 || e->player >= c->nplayers ||
         (e->visible_to != CAS_VIEWER_PUBLIC && (e->visible_to < 0 ||
                                                 e->visible_to >= c->nplayers)))
@@ -703,9 +705,6 @@ static int check_one_game(struct checker *c, int index)
     c->r->seed = c->seed;
     c->r->nplayers = c->nplayers;
     c->r->ply = 0;
-    if (c->opt->progress)
-        fprintf(c->opt->progress, "\rcheck %s: game %d (%d players, seed %" PRIu64 ")   ",
-                c->t->plugin->id, index + 1, c->nplayers, c->seed);
     int rc = open_match(c, &c->a);
     if (rc != CAS_OK)
         return rc;
@@ -781,14 +780,18 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     if (t->max_players > MAX_PLAYERS)
         return broke(&c, "game-new", 0, 0, "the checker handles at most %d players",
                      MAX_PLAYERS);
+    char what[96];
+    struct cas__progress progress;
+    snprintf(what, sizeof what, "check %s", t->plugin->id);
+    cas__progress_begin(&progress, opt->progress, what, "games", (uint64_t)games);
     for (int i = 0; i < games && rc == CAS_OK; i++) {
         rc = check_one_game(&c, i);
         report->games += rc == CAS_OK;
+        cas__progress_update(&progress, (uint64_t)i + 1);
     }
+    cas__progress_end(&progress);
     if (!report->failed)
         report->seed = opt->seed; /* the summary names the first seed */
-    if (opt->progress)
-        fprintf(opt->progress, "\r%60s\r", "");
     cas__actions_free(&c.legal);
     cas__actions_free(&c.other);
     cas__actions_free(&c.clone_legal);

@@ -30,7 +30,7 @@ struct cas__check_options {
     int games;          /* random games to play; 0 means 20 */
     uint64_t seed;      /* game i is played with seed + i */
     uint32_t max_plies; /* a longer game fails "terminates"; 0 means 100000 */
-    FILE *progress;     /* one updating line per game, or NULL */
+    FILE *progress;     /* a progress line if a terminal (cas__progress), or NULL */
     /* --plugin-path as given, repeated in the report's reproduce line; or
      * NULL. */
     const char *plugin_path;

@@ -192,6 +192,11 @@ struct cas_carc_hooks {
      * round of tiles from hand); no: the game ends.  An expansion must say
      * yes at most once per seat in a row, or the game never ends. */
     int (*bag_empty)(void *xctx, cas_carc *c, int player);
+    /* Asked once per tile kind after init: nonzero if veto_placement may
+     * forbid placements of `kind` (castles: the no-touch rule).  Kinds
+     * nobody may veto keep the engine's unhooked placement path.  NULL:
+     * veto_placement is asked for every kind. */
+    int (*vetoes_kind)(void *xctx, const cas_carc_game *game, int kind);
 };
 
 /* Where an expansion phase sits in the turn. */
@@ -234,6 +239,11 @@ struct cas_carc_phase {
      * phase's (the engine then tries the others). */
     int (*parse)(void *xctx, const cas_carc *c, const char *text,
                  uint64_t *payload);
+    /* ---- 1.2 */
+    /* Nonzero if `payload` is one legal() would list now.  Optional: the
+     * engine otherwise lists legal() and searches it, which is dear for a
+     * long list (every placement of a tile from a hand). */
+    int (*is_legal)(void *xctx, const cas_carc *c, uint64_t payload);
 };
 
 /* What a tile placement looks like, for queries. */
@@ -324,6 +334,15 @@ struct cas_carc_api {
     /* The class of feature f in O(1) (feature_info also measures it), or
      * 0 for no feature. */
     int (*feature_class)(const cas_carc *c, cas_carc_feature f);
+    /* Every legal placement of tile kind `kind` now (any kind, bag or hand;
+     * edges, contact and expansion vetoes), as x,y,rot triples in
+     * xyr[0..3*cap), in the order of the engine's place actions (x, then
+     * y, then rotation ascending); buffer protocol on triples.  For a 2x1
+     * tile x,y is its anchor, cell 0. */
+    int (*placements)(const cas_carc *c, int kind, int *xyr, size_t cap, size_t *count);
+    /* 1 if tile kind `kind` has a legal placement now (placements would list
+     * one), found by stopping at the first; 0 otherwise. */
+    int (*fits_anywhere)(const cas_carc *c, int kind);
 };
 
 /* The descriptor an expansion's cas_plugin.extension points at. */

@@ -192,6 +192,11 @@ struct cas_event {
     int visible_to;  /* CAS_VIEWER_PUBLIC or the one player who may see it */
     int64_t points;  /* for CAS_EVENT_SCORE: the change of score         */
     const char *text;/* human-readable reason: "Red +8 city (4 tiles, 2 coats)" */
+    /* ---- 1.1: what a CAS_EVENT_SCORE scored, for programs (results,
+     * records).  A reader checks CAS_HAS_FIELD; NULL category: not said. */
+    const char *category; /* one word: "road", "city", "monastery", "field" */
+    const char *subject;  /* which one, in the game's words: "city at 0,-1" */
+    int final;            /* with a category: 1 in the final scoring, else 0 */
 };
 
 struct cas_event_sink {
@@ -403,6 +408,21 @@ struct cas_game_vtable {
      * only what every player may see.  CAS_EINVAL where the game defines
      * none. */
     int (*projected_returns)(const cas_state *state, int64_t *scores, size_t n);
+
+    /* Render the decision in front of `viewer` for a person choosing among
+     * actions[0..n) (the legal actions, in legal_actions order): what
+     * render() shows, with the piece or card being played drawn out (a
+     * drawn tile in each of its rotations) and choice number i+1 marked
+     * where actions[i] would put it, wherever the game can show that.  The
+     * host lists the numbered actions itself after this text.  TEXT must
+     * read without colour; ANSI may add colour, never meaning.  NULL: the
+     * host shows render(). */
+    int (*render_choices)(const cas_state *state, int viewer,
+                          enum cas_render_format format, const cas_action *actions,
+                          size_t n, const struct cas_writer *out);
+    /* How this game's actions are written, for a player's `help`: a few
+     * plain-text lines (at most 80 columns), each ending in a newline. */
+    int (*notation_help)(const cas_game *game, const struct cas_writer *out);
 
     /* Also 1.1 and optional (the host takes the generic path without them). */
 

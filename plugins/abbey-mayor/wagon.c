@@ -6,7 +6,8 @@
  * turn): `wagon X,Y FEATURE` moves it onto an unoccupied, incomplete road,
  * city or cloister part, `wagon home` leaves it in the supply.  An owner with
  * nowhere to go is not asked.  Reach (option wagon-move): C2, the rulebook's,
- * any part on the wagon's tile or the 8 around it; C1 (first edition), only
+ * any part on the wagon's tile or the 8 around it (10 around a 2x1 castle,
+ * each tile counted once); C1 (first edition), only
  * features directly connected to the scored one: on a tile of the scored
  * feature, joined to it by a road that ends on that tile.
  */
@@ -18,6 +19,7 @@
 #define WAGON_HOME 0
 #define WAGON_PARTS_MAX 64 /* parts on one tile, at the most */
 #define WAGON_DESTINATIONS_MAX 1024
+#define WAGON_NEAR_MAX 12  /* tiles on a 2x1 tile's spaces and around them */
 
 /* CALL-ALL: wagons on a feature scored during the game wait for a move. */
 void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_feature f,
@@ -103,9 +105,36 @@ static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int t
             found[(*n)++] = parts[i];
 }
 
+/* The distinct tiles on tile `tile`'s spaces and the spaces around them
+ * (the 8 around a tile of one space, the 10 around a 2x1 castle), into
+ * near[]; how many.  A 2x1 tile is found by its second space holding it. */
+static size_t tiles_around(const struct cas_carc_api *api, const cas_carc *c, int tile,
+                           int *near)
+{
+    static const int cell1_dx[4] = {1, 0, -1, 0}, cell1_dy[4] = {0, 1, 0, -1};
+    struct cas_carc_tile_info at = {.struct_size = sizeof at};
+    if (api->tile_info(c, tile, &at) != CAS_OK)
+        return 0;
+    int x1 = at.x + cell1_dx[at.rot], y1 = at.y + cell1_dy[at.rot];
+    if (api->tile_at(c, x1, y1) != tile) { /* one space */
+        x1 = at.x;
+        y1 = at.y;
+    }
+    size_t n = 0;
+    for (int y = (y1 < at.y ? y1 : at.y) - 1; y <= (y1 > at.y ? y1 : at.y) + 1; y++)
+        for (int x = (x1 < at.x ? x1 : at.x) - 1; x <= (x1 > at.x ? x1 : at.x) + 1; x++) {
+            int t = api->tile_at(c, x, y), seen = t < 0;
+            for (size_t i = 0; i < n && !seen; i++)
+                seen = near[i] == t;
+            if (!seen)
+                near[n++] = t;
+        }
+    return n;
+}
+
 /* The destinations of a wagon that stood on `from`, ascending (parts are
  * numbered in placement order); at most cap, so cap 1 asks whether there
- * is any.  C2: the wagon's tile and the 8 around it; C1: the tiles of the
+ * is any.  C2: the wagon's tile and the tiles around it; C1: the tiles of the
  * scored feature. */
 static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature from,
                            cas_carc_feature *found, size_t cap)
@@ -118,13 +147,10 @@ static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc
             tile_destinations(ctx, c, t, from, found, cap, &n);
         return n;
     }
-    struct cas_carc_tile_info at = {.struct_size = sizeof at};
-    if (api->tile_info(c, api->part_tile(c, from), &at) != CAS_OK)
-        return 0;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1 && n < cap; dx++)
-            tile_destinations(ctx, c, api->tile_at(c, at.x + dx, at.y + dy), from, found, cap,
-                              &n);
+    int near[WAGON_NEAR_MAX];
+    size_t nn = tiles_around(api, c, api->part_tile(c, from), near);
+    for (size_t i = 0; i < nn && n < cap; i++)
+        tile_destinations(ctx, c, near[i], from, found, cap, &n);
     for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen parts */
         for (size_t j = i; j > 0 && found[j - 1] > found[j]; j--) {
             cas_carc_feature t = found[j];
@@ -167,12 +193,10 @@ int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
     cas_carc_feature found[WAGON_DESTINATIONS_MAX];
     size_t n = w ? destinations(xctx, c, w->part, found, WAGON_DESTINATIONS_MAX) : 0;
     *count = n + 1;
-    if (n + 1 > cap)
-        return CAS_ENOSPC;
-    payloads[0] = WAGON_HOME;
-    for (size_t i = 0; i < n; i++)
-        payloads[i + 1] = (uint64_t)found[i] + 1;
-    return CAS_OK;
+    /* a short buffer gets the first payloads (the buffer protocol) */
+    for (size_t i = 0; i <= n && i < cap; i++)
+        payloads[i] = i == 0 ? WAGON_HOME : (uint64_t)found[i - 1] + 1;
+    return n + 1 > cap ? CAS_ENOSPC : CAS_OK;
 }
 
 int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload)

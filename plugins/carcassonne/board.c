@@ -284,7 +284,7 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     return cas__carc_fits_edges(s, k, x, y, rot) &&
-           !cas__carc_hook_veto_place(s, kind, x, y, rot);
+           !(k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
 /* Shell sort, then drop duplicates; returns the new length. */
@@ -388,7 +388,7 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
                               size_t cap, size_t *n, int first_only)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    int vetoes = s->game->vetoes_placement;
+    int vetoes = k->vetoed;
     if (!vetoes && !first_only) {
         *n = unvetoed_single_placements(s, kind, buf, cap);
         return;
@@ -455,7 +455,7 @@ int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
     if (!(a & ACT_SPOT_FLAG))
         return cas__carc_fits(s, kind, x, y, rot);
     return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> rot & 1u) &&
-           !(s->game->vetoes_placement && cas__carc_hook_veto_place(s, kind, x, y, rot));
+           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
 /* Any tile shape: try every cell of the tile on every open spot.  With
@@ -470,7 +470,12 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
         const struct carc_cell *c = &cells[front[i]];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
-                int x = c->x - k->rot[rot].dx[sub], y = c->y - k->rot[rot].dy[sub];
+                const struct carc_rot *r = &k->rot[rot];
+                uint32_t req, care;
+                cas__carc_pattern_masks(c->pattern, &req, &care);
+                if (((r->sig[sub] ^ req) & care & r->care[sub]) != 0)
+                    continue; /* this cell's edges miss this spot: no lookups */
+                int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
                 if (!cas__carc_fits(s, kind, x, y, rot))
                     continue;
                 emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));

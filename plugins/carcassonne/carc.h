@@ -97,6 +97,7 @@ struct carc_kind {
     int count;       /* copies in the game, start tile included */
     int hand;        /* not in the bag: placed by an expansion (abbey, castle);
                         count is the most copies a game can place */
+    int vetoed;      /* some expansion's veto_placement may forbid it */
     int ncells;
     int nf;
     int has_cloister;
@@ -143,9 +144,6 @@ struct cas_game {
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
-    /* some expansion vetoes placements: without one, placements take the
-     * branch-free path and ask no hook */
-    int vetoes_placement;
     int multi_cell; /* some tile kind covers more than one space */
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
@@ -387,9 +385,15 @@ void cas__carc_score_turn(struct cas_state *s);
 void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when when);
 /* Score incomplete features and fields, then the expansions' final hooks. */
 void cas__carc_final_scoring(struct cas_state *s);
+/* What a score was for, for the event's 1.1 fields; NULL: not said. */
+struct carc_score_about {
+    const char *category; /* the feature's name: "road", "city", "monastery" */
+    const char *subject;  /* "road at 1,0" */
+    int final;
+};
 /* Add points with an event "Red +3 road (3 tiles)" when a sink listens. */
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
-                         const char *reason);
+                         const char *reason, const struct carc_score_about *about);
 /* "game over; winner: Red Blue with 34" into buf (truncated to cap). */
 void cas__carc_winners_text(const struct cas_state *s, char *buf, size_t cap);
 /* Emit an event to the apply() sink, if any; text is copied by the sink. */
@@ -417,6 +421,9 @@ int cas__carc_init_expansions(struct cas_game *g,
                               const struct cas_game_params *params,
                               size_t *bad_option);
 void cas__carc_fini_expansions(struct cas_game *g);
+/* After init: mark the tile kinds some expansion's veto_placement may
+ * forbid (vetoes_kind). */
+void cas__carc_mark_vetoed_kinds(struct cas_game *g);
 int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
@@ -445,11 +452,19 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out);
 /* "Red", "Blue", ... */
 extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
+/* How actions are written, for a player's `help`. */
+int cas__carc_notation_help(const struct cas_writer *out);
 
 /* ------------------------------------------------------------ render.c */
 
 int cas__carc_render(const struct cas_state *s, int viewer,
                      enum cas_render_format format, const struct cas_writer *out);
+/* The decision view: the board with choice i + 1 (actions[i]) numbered
+ * where it would place the drawn tile, then the drawn tile in each
+ * rotation, or the placed tile with its deploy choices.  JSON is render's. */
+int cas__carc_render_choices(const struct cas_state *s, int viewer,
+                             enum cas_render_format format, const cas_action *actions,
+                             size_t n, const struct cas_writer *out);
 
 /* ------------------------------------------------------------ svg.c */
 

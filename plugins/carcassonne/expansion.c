@@ -109,9 +109,21 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         g->exp[g->nexp++].id = ref->id;
-        g->vetoes_placement |= HOOK(g, g->nexp - 1, veto_placement) != NULL;
     }
     return CAS_OK;
+}
+
+void cas__carc_mark_vetoed_kinds(struct cas_game *g)
+{
+    for (int k = 0; k < g->nkinds; k++) {
+        g->kinds[k].vetoed = 0;
+        for (int i = 0; i < g->nexp && !g->kinds[k].vetoed; i++) {
+            int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
+            g->kinds[k].vetoed = HOOK(g, i, veto_placement) != NULL &&
+                                 (!filter || filter(g->exp[i].xctx,
+                                                    (const cas_carc_game *)g, k));
+        }
+    }
 }
 
 /* Run expansion i's init, if it has one; *own_bad as its init sets it. */
@@ -494,7 +506,7 @@ static void api_add_score(cas_carc *c, int player, int64_t points, const char *r
 {
     struct cas_state *s = STATE_OF(c);
     if (player >= 0 && player < s->game->nplayers)
-        cas__carc_add_score(s, player, points, reason);
+        cas__carc_add_score(s, player, points, reason, NULL);
 }
 
 static void api_event(cas_carc *c, int player, const char *text)
@@ -553,12 +565,17 @@ static int api_tile_kind_count(const cas_carc_game *gh, int kind)
     return kind >= 0 && kind < g->nkinds ? g->kinds[kind].count : 0;
 }
 
-/* x, then y: the order open_spots promises. */
-static int compare_xy(const void *a, const void *b)
+/* x, then y (then rotation): the order open_spots and placements promise. */
+static int compare_ints(const int *p, const int *q, int n)
 {
-    const int *p = a, *q = b;
-    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+    for (int i = 0; i < n; i++)
+        if (p[i] != q[i])
+            return (p[i] > q[i]) - (p[i] < q[i]);
+    return 0;
 }
+
+static int compare_xy(const void *a, const void *b) { return compare_ints(a, b, 2); }
+static int compare_xyr(const void *a, const void *b) { return compare_ints(a, b, 3); }
 
 static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
 {
@@ -578,6 +595,47 @@ static const char *api_player_label(const cas_carc_game *gh, int player)
 {
     return player >= 0 && player < GAME_OF(gh)->nplayers ? cas__carc_colours[player]
                                                          : "nobody";
+}
+
+/* Legal placement codes decoded into x,y,rot triples.  The codes of a 2x1
+ * tile are collected with duplicates before sorting, hence the scratch
+ * buffer, grown from the host when the stack one is short. */
+static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (kind < 0 || kind >= s->game->nkinds)
+        return CAS_EINVAL;
+    cas_action local[1024], *codes = local;
+    size_t room = sizeof local / sizeof local[0], n;
+    int rc = cas__carc_placements(s, kind, codes, room, &n);
+    if (rc == CAS_ENOSPC) {
+        const struct cas_host *host = s->game->host;
+        room = n;
+        codes = host->alloc(host->ctx, room * sizeof *codes);
+        if (!codes)
+            return CAS_ENOMEM;
+        rc = cas__carc_placements(s, kind, codes, room, &n);
+    }
+    if (rc == CAS_OK) {
+        for (size_t i = 0; i < n && i < cap; i++) {
+            int k;
+            cas__carc_placement_of(s, codes[i], &k, &xyr[3 * i], &xyr[3 * i + 1],
+                                   &xyr[3 * i + 2]);
+        }
+        if (n <= cap) /* spot codes come by pattern group: into x, y, rotation order */
+            qsort(xyr, n, 3 * sizeof *xyr, compare_xyr);
+        *count = n;
+        rc = n > cap ? CAS_ENOSPC : CAS_OK;
+    }
+    if (codes != local)
+        s->game->host->release(s->game->host->ctx, codes);
+    return rc;
+}
+
+static int api_fits_anywhere(const cas_carc *c, int kind)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return kind >= 0 && kind < s->game->nkinds && cas__carc_fits_anywhere(s, kind);
 }
 
 static cas_carc_feature api_figure_part(const cas_carc *c, int figure)
@@ -676,4 +734,6 @@ const struct cas_carc_api cas__carc_api = {
     .part_edges = api_part_edges,
     .score_feature = api_score_feature,
     .feature_class = api_feature_class,
+    .placements = api_placements,
+    .fits_anywhere = api_fits_anywhere,
 };

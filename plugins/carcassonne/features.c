@@ -79,7 +79,6 @@ void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
     const struct carc_kind *k = &s->game->kinds[t->kind];
     const struct carc_rot *r = &k->rot[t->rot];
     *filled = *size = 0;
-    int tile = C_NODES(s)[node].tile;
     if (k->ncells == 1) { /* the common case: the 8 spaces around */
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++)
@@ -87,24 +86,17 @@ void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
         *size = 8;
         return;
     }
-    for (int c = 0; c < k->ncells; c++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int x = t->x + r->dx[c] + dx, y = t->y + r->dy[c] + dy;
-                int own = 0, seen = 0;
-                for (int o = 0; o < k->ncells; o++) {
-                    int ox = t->x + r->dx[o], oy = t->y + r->dy[o];
-                    own |= ox == x && oy == y;
-                    /* a space next to two cells is counted at the first */
-                    seen |= o < c && x >= ox - 1 && x <= ox + 1 && y >= oy - 1 &&
-                            y <= oy + 1;
-                }
-                if (own || seen)
-                    continue;
-                (*size)++;
-                int at = cas__carc_tile_at(s, x, y);
-                *filled += at >= 0 && at != tile;
-            }
+    /* a 2x1 tile: the box one space around its two cells, less those */
+    int dx = r->dx[1], dy = r->dy[1]; /* cell 1 from the anchor */
+    int x0 = t->x + (dx < 0 ? dx : 0) - 1, x1 = t->x + (dx > 0 ? dx : 0) + 1;
+    int y0 = t->y + (dy < 0 ? dy : 0) - 1, y1 = t->y + (dy > 0 ? dy : 0) + 1;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            if ((x == t->x && y == t->y) || (x == t->x + dx && y == t->y + dy))
+                continue;
+            (*size)++;
+            *filled += cas__carc_tile_at(s, x, y) >= 0;
+        }
 }
 
 int cas__carc_feature_complete(const struct cas_state *s, int node)

@@ -284,3 +284,21 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
     *out = a;
     return CAS_OK;
 }
+
+int cas__carc_notation_help(const struct cas_writer *out)
+{
+    static const char help[] =
+        "Carcassonne actions (docs/notation/carcassonne.md):\n"
+        "  place ID X,Y ROT     put the drawn tile ID with its anchor at X,Y (the start\n"
+        "                       tile is 0,0, x grows east, y grows south), turned ROT\n"
+        "                       degrees clockwise: 0, 90, 180 or 270\n"
+        "  deploy FIGURE WHERE  stand a figure on a feature of the tile just placed,\n"
+        "                       named in board orientation: road/city by its edges\n"
+        "                       clockwise from north (city N+W), a field by its\n"
+        "                       half-edges (field Nw+Ne: Nw Ne En Es Se Sw Ws Wn),\n"
+        "                       or monastery\n"
+        "  pass                 deploy nothing this turn\n"
+        "The board marks the choices with their numbers; the drawn tile is shown in\n"
+        "each rotation, titled with the choices that use it.\n";
+    return out->write(out->ctx, help, sizeof help - 1);
+}

@@ -219,6 +219,8 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     }
     if (rc == CAS_OK)
         rc = cas__carc_init_expansions(g, params, bad_option);
+    if (rc == CAS_OK)
+        cas__carc_mark_vetoed_kinds(g);
     if (rc != CAS_OK) {
         carc_game_free(g);
         return rc;
@@ -403,6 +405,19 @@ static int carc_render(const cas_state *state, int viewer, enum cas_render_forma
     return cas__carc_render(state, viewer, format, out);
 }
 
+static int carc_render_choices(const cas_state *state, int viewer,
+                               enum cas_render_format format, const cas_action *actions,
+                               size_t n, const struct cas_writer *out)
+{
+    return cas__carc_render_choices(state, viewer, format, actions, n, out);
+}
+
+static int carc_notation_help(const cas_game *game, const struct cas_writer *out)
+{
+    (void)game;
+    return cas__carc_notation_help(out);
+}
+
 /* Final scoring applied to a copy: what each player would end with.  The
  * bag is not looked at, so every player can work it out. */
 static int carc_projected_returns(const cas_state *state, int64_t *scores, size_t n)
@@ -450,6 +465,8 @@ static const struct cas_game_vtable carc_vtable = {
     .hash = carc_hash,
     .render = carc_render,
     .player_label = carc_player_label,
+    .render_choices = carc_render_choices,
+    .notation_help = carc_notation_help,
     .projected_returns = carc_projected_returns,
     .chance_total = carc_chance_total,
     .chance_pick = carc_chance_pick,

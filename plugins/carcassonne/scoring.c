@@ -21,7 +21,7 @@ void cas__carc_event(struct cas_state *s, enum cas_event_kind kind, int player,
 }
 
 void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
-                         const char *reason)
+                         const char *reason, const struct carc_score_about *about)
 {
     s->score[player] += points;
     if (!s->sink)
@@ -29,7 +29,14 @@ void cas__carc_add_score(struct cas_state *s, int player, int64_t points,
     char text[200];
     snprintf(text, sizeof text, "%s %+lld %s", cas__carc_colours[player],
              (long long)points, reason);
-    cas__carc_event(s, CAS_EVENT_SCORE, player, points, text);
+    struct cas_event e = {.struct_size = sizeof e, .kind = CAS_EVENT_SCORE, .player = player,
+                          .visible_to = CAS_VIEWER_PUBLIC, .points = points, .text = text};
+    if (about) {
+        e.category = about->category;
+        e.subject = about->subject;
+        e.final = about->final;
+    }
+    s->sink->emit(s->sink->ctx, &e);
 }
 
 /* The engine's value of a feature, before expansion hooks; when `why` is
@@ -99,14 +106,21 @@ void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when w
         best = strength[p] > best ? strength[p] : best;
     int64_t points[CARC_MAX_PLAYERS] = {0};
     if (best > 0) {
-        char why[120] = "";
+        char why[120] = "", subject[64] = "";
         int64_t base = base_points(s, root, when, s->sink ? why : NULL, sizeof why);
+        const char *name = cas__carc_fdef(s, root)->name;
+        if (s->sink) {
+            const struct carc_tile *t = &C_TILES(s)[C_NODES(s)[root].tile];
+            snprintf(subject, sizeof subject, "%s at %d,%d", name, t->x, t->y);
+        }
+        struct carc_score_about about = {name, subject, when == CAS_CARC_FINAL};
+        /* Every winner of an occupied feature is told, 0 points included (an
+         * open inn road, an open cathedral city at the end). */
         for (int p = 0; p < g->nplayers; p++) {
             if (strength[p] != best)
                 continue;
             points[p] = cas__carc_hook_points(s, root, when, p, base);
-            if (points[p] != 0)
-                cas__carc_add_score(s, p, points[p], why);
+            cas__carc_add_score(s, p, points[p], why, &about);
         }
     }
     cas__carc_hook_scored(s, root, when, points);
@@ -153,6 +167,25 @@ static int cloisters_around(const struct cas_state *s, const struct carc_tile *t
     return n;
 }
 
+/* Does a space of tile t lie in the box one space around tile o's spaces
+ * (the ring of a 2x1 cloister, or t reaching a cloister with its second
+ * space)? */
+static int within_ring(const struct cas_game *g, const struct carc_tile *t,
+                       const struct carc_tile *o)
+{
+    const struct carc_rot *ro = &g->kinds[o->kind].rot[o->rot];
+    const struct carc_rot *rt = &g->kinds[t->kind].rot[t->rot];
+    int last = g->kinds[o->kind].ncells - 1, odx = ro->dx[last], ody = ro->dy[last];
+    int x0 = o->x + (odx < 0 ? odx : 0) - 1, x1 = o->x + (odx > 0 ? odx : 0) + 1;
+    int y0 = o->y + (ody < 0 ? ody : 0) - 1, y1 = o->y + (ody > 0 ? ody : 0) + 1;
+    for (int c = 0; c < g->kinds[t->kind].ncells; c++) {
+        int x = t->x + rt->dx[c], y = t->y + rt->dy[c];
+        if (x >= x0 && x <= x1 && y >= y0 && y <= y1)
+            return 1;
+    }
+    return 0;
+}
+
 /* Cloisters whose tile touches the placed tile (diagonals included) may
  * have been completed by it: with few cloisters on the board, a walk of
  * their list; with many and one-space tiles only, the 8 spaces around
@@ -171,8 +204,11 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
         const struct carc_tile *o = &C_TILES(s)[C_CLOISTERS(s)[i]];
         int dx = o->x - t->x, dy = o->y - t->y;
         int far = reach + g->kinds[o->kind].ncells - 1;
-        if (dx >= -far && dx <= far && dy >= -far && dy <= far)
-            complete_cloisters_of(s, C_CLOISTERS(s)[i]);
+        if (dx < -far || dx > far || dy < -far || dy > far)
+            continue;
+        if (far > 1 && !within_ring(g, t, o))
+            continue; /* the square bound is loose once a 2x1 tile is involved */
+        complete_cloisters_of(s, C_CLOISTERS(s)[i]);
     }
 }
 

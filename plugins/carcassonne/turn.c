@@ -146,11 +146,12 @@ static int phase_legal(const struct cas_state *s, cas_action *buf, size_t cap,
 {
     const struct carc_phase_ref *ph = &s->game->phases[s->xphase];
     int rc = ph->phase->legal(s->game->exp[ph->exp].xctx, CARC_COF(s), buf, cap, count);
-    if (rc != CAS_OK)
+    if (rc != CAS_OK && rc != CAS_ENOSPC)
         return rc;
-    for (size_t i = 0; i < *count; i++)
+    /* a short buffer holds the first payloads: wrap those too */
+    for (size_t i = 0; i < *count && i < cap; i++)
         buf[i] = ACT_PHASE_CODE(s->xphase, buf[i]);
-    return CAS_OK;
+    return rc;
 }
 
 int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
@@ -175,8 +176,12 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
 
 static int phase_action_legal(const struct cas_state *s, cas_action a)
 {
-    if (ACT_PHASE_INDEX(a) != s->xphase)
+    if (ACT_PHASE_INDEX(a) != s->xphase || a != ACT_PHASE_CODE(s->xphase, a))
         return 0;
+    const struct carc_phase_ref *ph = &s->game->phases[s->xphase];
+    if (CAS_HAS_FIELD(ph->phase, struct cas_carc_phase, is_legal) && ph->phase->is_legal)
+        return ph->phase->is_legal(s->game->exp[ph->exp].xctx, CARC_COF(s),
+                                   a & CAS_CARC_PAYLOAD_MASK);
     cas_action buf[1024];
     size_t n = 0;
     if (phase_legal(s, buf, 1024, &n) != CAS_OK)

@@ -309,6 +309,13 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
                  const struct cas_writer *out);
 /* ABI render in SVG (svg.c): both Kingdoms as card grids, for `viewer`. */
 int render_svg(const cas_state *s, int viewer, const struct cas_writer *out);
+/* ABI render_choices: the render with the choices numbered at the rows of
+ * the deciding player's Kingdom they concern, and the cards in play drawn
+ * out with what they do. */
+int render_choices(const cas_state *s, int viewer, enum cas_render_format format,
+                   const cas_action *actions, size_t n, const struct cas_writer *out);
+/* ABI notation_help: how actions are written. */
+int notation_help(const struct cas_writer *out);
 /* Seat name: "Red", "Blue" ("nobody" otherwise). */
 const char *player_name(int p);
 

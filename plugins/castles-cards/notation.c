@@ -212,3 +212,23 @@ int notation_parse(const cas_state *s, const char *text, cas_action *out)
                     "block champion, no block, lose army", text);
     return CAS_EPARSE;
 }
+
+int notation_help(const struct cas_writer *out)
+{
+    static const char help[] =
+        "Castles actions (plugins/castles-cards/README.md):\n"
+        "  draw                     draw a card (the opponent may block it)\n"
+        "  topoff STACK DEPTH       bring the card DEPTH deep (1 = top) to the top\n"
+        "  move STACK wN|nN         move a stack's top card one column over\n"
+        "  swap n1 n2               swap two neighbouring NOBLEs\n"
+        "  war nobles|wizards       wage war on that side of the opponent\n"
+        "  witch|mage|sacrifice wN  use the WIZARD of column wN\n"
+        "  keep CARD  place CARD PLACE  discard CARD  lose SOURCE\n"
+        "  block GROUP  no block  magician wN  adept wN  warlock wN  accept\n"
+        "  snatch wN  let go        the SORCERER's answer to a draw\n"
+        "Places: n1-n3 (noble columns), w1-w3 (wizard columns), wife, home.\n"
+        "Stacks: n1.lands .. n3.serfs, general, champion, arms, w1.minion .. w3.magick.\n"
+        "Cards are named by type and value: duke70, minion20, castle.\n"
+        "In the board, \"<- 3\" marks the row of your Kingdom that choice 3 concerns.\n";
+    return out->write(out->ctx, help, sizeof help - 1);
+}

@@ -269,6 +269,18 @@ static int render(const cas_state *s, int viewer, enum cas_render_format format,
     return render_state(s, viewer, format, out);
 }
 
+static int choices_view(const cas_state *s, int viewer, enum cas_render_format format,
+                        const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    return render_choices(s, viewer, format, actions, n, out);
+}
+
+static int notation(const cas_game *game, const struct cas_writer *out)
+{
+    (void)game;
+    return notation_help(out);
+}
+
 static const char *player_label(const cas_game *game, int player)
 {
     (void)game;
@@ -311,6 +323,8 @@ static const struct cas_game_vtable vtable = {
     .render = render,
     .player_label = player_label,
     .determinize = determinize,
+    .render_choices = choices_view,
+    .notation_help = notation,
 };
 
 static const struct cas_plugin descriptor = {

@@ -22,6 +22,13 @@ const char *player_name(int p)
 
 /* Text is gathered in `buf` and written in large pieces: renders run at
  * every step of a conformance check, so they avoid printf where they can. */
+/* The rows of a Kingdom in TEXT: the royals' line, the ARMY, the noble
+ * columns n1..n3 and the wizard columns w1..w3. */
+enum { ROW_ROYALS, ROW_ARMY, ROW_NOBLE0, ROW_WIZARD0 = ROW_NOBLE0 + COLS,
+       N_ROWS = ROW_WIZARD0 + COLS, NO_ROW = -1 };
+
+#define MARK_MAX 40
+
 struct view {
     const cas_state *s;
     const struct cas_writer *out;
@@ -29,6 +36,10 @@ struct view {
     bool ansi, json;
     size_t len;
     size_t column; /* TEXT: characters since the last newline */
+    /* the decision view: choice numbers at the end of the rows of the
+     * deciding player's Kingdom they concern ("" for none) */
+    int marked;    /* whose Kingdom carries them, -1 none */
+    char marks[N_ROWS][MARK_MAX];
     char buf[4096];
 };
 
@@ -259,6 +270,16 @@ static void text_column_head(struct view *v, int place, uint8_t card)
     emit_padded(v, card_text(v->s, card), 12);
 }
 
+/* "  <- 1,3" after a row that choices concern, in the decision view. */
+static void text_marks(struct view *v, int p, int row)
+{
+    if (v->marked != p || !v->marks[row][0])
+        return;
+    emit(v, v->ansi ? "  \x1b[1;33m<- " : "  <- ");
+    emit(v, v->marks[row]);
+    emit(v, v->ansi ? "\x1b[0m" : "");
+}
+
 static void text_kingdom(struct view *v, int p)
 {
     static const char *const labels[3] = {"  CASTLE ", "  WIFE ", "  HEIRS "};
@@ -273,20 +294,24 @@ static void text_kingdom(struct view *v, int p)
     emit_int(v, kingdom_value(s, p));
     emit(v, " points\n");
     emit_royals(v, k, labels);
+    text_marks(v, p, ROW_ROYALS);
     emit(v, "\n  ARMY");
     for (int st = S_GENERAL; st <= S_ARMS; st++)
         text_stack(v, k, st);
+    text_marks(v, p, ROW_ARMY);
     emit(v, "\n");
     for (int c = 0; c < COLS; c++) {
         text_column_head(v, P_NOBLE0 + c, k->noble[c]);
         for (int row = 0; row < 3; row++)
             text_stack(v, k, MATRIX_STACK(row, c));
+        text_marks(v, p, ROW_NOBLE0 + c);
         emit(v, "\n");
     }
     for (int w = 0; w < COLS; w++) {
         text_column_head(v, P_WIZARD0 + w, k->wizard[w]);
         text_stack(v, k, MINION_STACK(w));
         text_stack(v, k, MAGICK_STACK(w));
+        text_marks(v, p, ROW_WIZARD0 + w);
         emit(v, "\n");
     }
 }
@@ -331,11 +356,175 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
     if (format != CAS_RENDER_JSON && format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI)
         return CAS_EINVAL;
     struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,
-                     .json = format == CAS_RENDER_JSON};
+                     .json = format == CAS_RENDER_JSON, .marked = -1};
     if (v.json)
         json_state(&v, viewer);
     else
         text_state(&v, viewer);
+    flush(&v);
+    return v.rc;
+}
+
+/* ------------------------------------------------------- decision view */
+
+/* What each type of card is for, in a line (the rulebook's "The Cards"). */
+static const char *const type_meanings[N_TYPES] = {
+    [T_CASTLE] = "unites the Kingdom; needed to win; never lost, never blocked",
+    [T_WIFE] = "needs a CASTLE; one per Kingdom, may be upgraded; a Dangler",
+    [T_HEIR] = "needs a WIFE; up to three; a Dangler",
+    [T_DUKE] = "NOBLE: heads a column; you need DUKE, COUNT, BARON in that order",
+    [T_COUNT] = "NOBLE: heads a column; you need DUKE, COUNT, BARON in that order",
+    [T_BARON] = "NOBLE: heads a column; you need DUKE, COUNT, BARON in that order",
+    [T_LANDS] = "stacks in the first row under a NOBLE",
+    [T_FRUITS] = "stacks in the second row under a NOBLE, below LANDS",
+    [T_SERFS] = "stacks in the third row under a NOBLE, below FRUITS",
+    [T_GENERAL] = "ARMY: controls CHAMPION and ARMS once there is a CASTLE",
+    [T_CHAMPION] = "ARMY and Blocker, alone or with ARMS",
+    [T_ARMS] = "ARMY: adds to a CHAMPION's Block; no power alone",
+    [T_WARLOCK] = "WIZARD, Stop Block: when you are blocked, discard it and draw freely",
+    [T_WITCH] = "WIZARD, Skip Row: fly a card from an inner column over a full one",
+    [T_MAGICIAN] = "WIZARD, Block Draw: at the end of your turn, stop the next draw",
+    [T_MAGE] = "WIZARD, Draw Discard: take the top of the discard pile, unblocked",
+    [T_SORCERER] = "WIZARD, Snatch Draw: take the card the opponent just drew",
+    [T_ADEPT] = "WIZARD, Block Move: at the end of your turn, stop the next move",
+    [T_MINION] = "Blocker under a WIZARD, alone or with MAGICK",
+    [T_MAGICK] = "stacks on a MINION and adds to its Block; no power alone",
+};
+
+#define CARD_WIDTH 14
+
+/* The cards in play drawn as cards side by side (type, value), each
+ * followed by a line on what its type does. */
+static void text_cards_in_play(struct view *v)
+{
+    const cas_state *s = v->s;
+    static const char edge[] = "+------------+";
+    char line[3][64];
+    for (int row = 0; row < 3; row++)
+        line[row][0] = '\0';
+    for (int i = 0; i < s->nhand; i++) {
+        const struct card_kind *kind = kind_of(s, s->hand[i]);
+        char value[8] = "";
+        if (kind->type != T_CASTLE)
+            snprintf(value, sizeof value, "%u", (unsigned)kind->value);
+        size_t at = strlen(line[0]);
+        snprintf(line[0] + at, sizeof line[0] - at, "%s  ", edge);
+        snprintf(line[1] + at, sizeof line[1] - at, "| %-10s |  ", type_name(kind->type));
+        snprintf(line[2] + at, sizeof line[2] - at, "| %10s |  ", value);
+    }
+    emit(v, s->nhand > 1 ? "Cards in play:\n" : "Card in play:\n");
+    for (int row = 0; row < 3; row++) {
+        size_t len = strlen(line[row]);
+        while (len > 0 && line[row][len - 1] == ' ')
+            line[row][--len] = '\0';
+    }
+    for (int row = 0; row < 4; row++) {
+        emit(v, row == 3 ? line[0] : line[row]);
+        emit(v, "\n");
+    }
+    for (int i = 0; i < s->nhand; i++) {
+        const struct card_kind *kind = kind_of(s, s->hand[i]);
+        emitf(v, "  %s: %s\n", kind->name, type_meanings[kind->type]);
+    }
+}
+
+static int row_of_stack(int stack)
+{
+    if (stack < S_GENERAL)
+        return ROW_NOBLE0 + stack % COLS;
+    if (stack <= S_ARMS)
+        return ROW_ARMY;
+    return stack < N_STACKS ? ROW_WIZARD0 + (stack - S_WIZARD0) / 2 : NO_ROW;
+}
+
+/* The row a card placed at `place` by p ends up in. */
+static int row_of_place(const cas_state *s, int p, int place, uint8_t card)
+{
+    if (place < P_WIZARD0)
+        return ROW_NOBLE0 + place - P_NOBLE0;
+    if (place < P_WIFE)
+        return ROW_WIZARD0 + place - P_WIZARD0;
+    if (place == P_WIFE || card == NO_CARD)
+        return ROW_ROYALS;
+    int type = type_of(s, card);
+    if (type >= T_LANDS && type <= T_SERFS)
+        return row_of_stack(matrix_home(&s->k[p], type - T_LANDS));
+    if (type >= T_GENERAL && type <= T_ARMS)
+        return ROW_ARMY;
+    return ROW_ROYALS;
+}
+
+static int row_of_source(int source)
+{
+    if (source < N_STACKS)
+        return row_of_stack(source);
+    if (source == SRC_WIFE || source == SRC_HEIR)
+        return ROW_ROYALS;
+    if (source == SRC_ARMY)
+        return ROW_ARMY;
+    if (source >= SRC_WIZARD0 && source < N_SOURCES)
+        return ROW_WIZARD0 + source - SRC_WIZARD0;
+    return NO_ROW;
+}
+
+/* The row of the actor's Kingdom that action a changes or uses first, or
+ * NO_ROW (a draw, a war on the other Kingdom, a discard, a block). */
+static int row_of_action(const cas_state *s, int p, cas_action a)
+{
+    switch (act_kind(a)) {
+    case K_PLACE: return row_of_place(s, p, act_b(a), (uint8_t)act_a(a));
+    case K_TOPOFF:
+    case K_MOVE: return row_of_stack(act_a(a));
+    case K_LOSE: return row_of_source(act_a(a));
+    case K_SWAP:
+    case K_WITCH:
+    case K_MAGE:
+    case K_SACRIFICE:
+    case K_SNATCH:
+    case K_MAGICIAN:
+    case K_ADEPT:
+    case K_WARLOCK: return row_of_place(s, p, act_a(a), NO_CARD);
+    default: return NO_ROW;
+    }
+}
+
+static void mark_choices(struct view *v, const cas_action *actions, size_t n)
+{
+    int p = turn_actor(v->s);
+    if (p < 0 || p >= NPLAYERS)
+        return;
+    v->marked = p;
+    for (size_t i = 0; i < n; i++) {
+        int row = row_of_action(v->s, p, actions[i]);
+        if (row == NO_ROW)
+            continue;
+        char *mark = v->marks[row];
+        size_t len = strlen(mark);
+        if (len + 6 < MARK_MAX)
+            snprintf(mark + len, MARK_MAX - len, "%s%zu", len ? "," : "", i + 1);
+    }
+}
+
+int render_choices(const cas_state *s, int viewer, enum cas_render_format format,
+                   const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    if (format == CAS_RENDER_JSON)
+        return render_state(s, viewer, format, out);
+    if (viewer < CAS_VIEWER_OMNISCIENT || viewer >= NPLAYERS ||
+        (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI))
+        return CAS_EINVAL;
+    struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,
+                     .marked = -1};
+    mark_choices(&v, actions, n);
+    text_state(&v, viewer);
+    if (s->nhand)
+        text_cards_in_play(&v);
+    bool any_mark = false;
+    for (int row = 0; row < N_ROWS; row++)
+        any_mark |= v.marks[row][0] != '\0';
+    if (any_mark)
+        emitf(&v, "(<- N: choice N changes or uses that row of %s's Kingdom)\n",
+              player_name(v.marked));
     flush(&v);
     return v.rc;
 }

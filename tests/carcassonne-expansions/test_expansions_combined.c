@@ -2,7 +2,11 @@
  * test_expansions_combined.c — Inns & Cathedrals and Traders & Builders in
  * one game: interactions with exact scores (a builder's second tile
  * completing a goods city on an inn road, a pig with a large farmer, a
- * builder beside a large meeple against two meeples), the combined pool,
+ * builder beside a large meeple against two meeples), King & Robber Baron
+ * with both (a builder's second tile and a cathedral city take the King),
+ * Castles in Germany with each (an inn road to a castle, a castle
+ * extending a builder's road, castle spaces for the King and the Robber
+ * Baron), the combined pool,
  * six players, and random complete games checked at every decision.
  * Coordinates: start tile D at 0,0 (city N, road E+W), x east, y south.
  */
@@ -66,6 +70,152 @@ static void test_builder_beside_large_meeple_against_two_meeples(void **unused)
                    (const int64_t[]){10, 10});
 }
 
+/* King & Robber Baron with Traders & Builders: the builder's second tile
+ * completes Blue's wine city, so Red, who placed it, takes the King (city
+ * of 3 spaces) as well as the wine; Red 10 + 1, Blue 6. */
+static void test_builder_second_tile_takes_king(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, BOTH | CARCX_KR, "*:0,D:1,U:3,TB-3:1,IC-15:1,E:1");
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw TB-3\nplace TB-3 0,-1 90\ndeploy meeple city N+S\n"
+                             "draw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                             "draw U\nplace U 0,1 0\npass\n"
+                             "draw IC-15\nplace IC-15 3,0 0\npass\n"
+                             "draw E\nplace E 0,-2 180\npass\n");
+    assert_non_null(strstr(g.events, "Red takes the King (city of 3 spaces)\n"
+                                     "Red takes goods: 1 wine\n"
+                                     "Blue +6 city (3 tiles, 0 coats)\n"));
+    cas_test_expect_scores(&g, (const int64_t[]){10 + 1, 6});
+    cas_test_game_close(&g);
+}
+
+/* King & Robber Baron with Inns & Cathedrals: Red's 27-point cathedral city
+ * of 7 spaces gives Blue, who completes it, the King: Red 27, Blue 1. */
+static void test_cathedral_city_takes_king(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC | CARCX_KR, CARCX_CATHEDRAL_CITY_TILES,
+                   CARCX_CATHEDRAL_CITY_RECORD, (const int64_t[]){27, 1});
+}
+
+/* Castles in Germany with Inns & Cathedrals: the inn road from Red's castle
+ * (CG-1 west of D: -2,0 and -1,0) through D and Blue's IC-15 to the
+ * junction W(2,0), 4 spaces: 2 per space for the inn, then the castle's 3:
+ * Blue 8 + 3 = 11. */
+static void test_inn_road_to_castle(void **unused)
+{
+    (void)unused;
+    carcx_scenario(2, CARCX_IC | CARCX_CG, "*:0,D:1,IC-15:1,W:1,CG-1:1",
+                   "castle pick CG-1\ncastle CG-1 -2,0 0\npass\n"
+                   "draw IC-15\nplace IC-15 1,0 0\ndeploy meeple road E+W\n"
+                   "draw W\nplace W 2,0 0\npass\n",
+                   (const int64_t[]){0, 8 + 3});
+}
+
+/* Castles in Germany with Traders & Builders: a castle from the hand that
+ * extends the road of Red's builder is a tile placed like any other, so
+ * Red places one more tile that turn.  The road D U(1,0) U(2,0) CG-1 is
+ * open at the end: Red's meeple 4. */
+static void test_castle_extends_builder_road(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_TB | CARCX_CG, "*:0,D:1,U:2,E:2,B:1,CG-1:1");
+    cas_test_play_record(&g, "castle pick CG-1\ncastle keep\n"
+                             "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw E\nplace E 0,-1 180\npass\n"
+                             "castle keep\ndraw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "castle CG-1 3,0 0\npass\n");
+    assert_non_null(strstr(g.events, "Red's builder: one more tile this turn\n"));
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    cas_test_play_record(&g, "draw E\n");
+    assert_int_equal(g.vt->current(g.state), 0); /* Red places the second tile */
+    cas_test_play_record(&g, "place E 1,1 180\npass\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+    cas_test_game_close(&g);
+}
+
+/* King & Robber Baron with Castles in Germany: sizes count spaces, so the
+ * road looping from one half of a castle to the other (example 5: 6
+ * spaces, 9 points) is a road of 6 for the Robber Baron, and the castle's
+ * city cap closed by D(-1,2) (2 spaces) the first city: Red takes both and
+ * scores 9 + 1 + 1. */
+static void test_castle_spaces_count_for_king_and_robber(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_KR | CARCX_CG, "*:0,D:2,V:3,CG-1:1");
+    cas_test_play_record(&g, "castle pick CG-1\ncastle CG-1 0,1 180\ndeploy meeple road S0\n"
+                             "draw V\nplace V 0,2 90\npass\n"
+                             "draw D\nplace D -1,2 0\npass\n"
+                             "draw V\nplace V -2,2 180\npass\n"
+                             "draw V\nplace V -2,1 270\npass\n");
+    assert_non_null(strstr(g.events, "Red takes the King (city of 2 spaces)\n"));
+    assert_non_null(strstr(g.events, "Red takes the Robber Baron (road of 6 spaces)\n"
+                                     "Red +9 road (6 tiles)\n"));
+    cas_test_expect_scores(&g, (const int64_t[]){9 + 1 + 1, 0});
+    cas_test_game_close(&g);
+}
+
+/* Castles in Germany with Abbey & Mayor: Red's wagon as the castle's lord
+ * (CG-1 below D, rotated 180: 0,1 and -1,1).  When the castle completes
+ * (12) the wagon may move to any open feature on the castle tile or its 10
+ * neighbours, here the cities of E(-2,0) and E(-2,2), which are not around
+ * the castle's anchor space; at the end it scores E(-2,2)'s open city, 1. */
+static void test_wagon_leaves_castle_over_its_ten_neighbours(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_AM | CARCX_CG, "*:0,D:1,U:2,V:4,J:1,E:2,CG-1:1");
+    cas_test_play_record(&g, "castle pick CG-1\ncastle CG-1 0,1 180\ndeploy wagon castle\n"
+                             "draw U\nplace U 1,0 0\npass\n"
+                             "draw V\nplace V 1,1 0\npass\n"
+                             "draw V\nplace V 0,2 90\npass\n"
+                             "draw J\nplace J -1,2 0\npass\n"
+                             "draw U\nplace U -2,1 0\npass\n"
+                             "draw V\nplace V -1,0 180\npass\n"
+                             "draw E\nplace E -2,0 0\npass\n"
+                             "draw E\nplace E -2,2 180\npass\n"
+                             "draw V\nplace V 1,2 180\npass\n");
+    assert_non_null(strstr(g.events, "Red +12 castle (10 around)\n"));
+    assert_int_equal(g.vt->current(g.state), 0);
+    char texts[4096];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_non_null(strstr(texts, "wagon -2,0 city N\n"));
+    assert_non_null(strstr(texts, "wagon -2,2 city S\n"));
+    cas_test_play(&g, "wagon -2,2 city S");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){12 + 1, 0});
+    cas_test_game_close(&g);
+}
+
+/* Castles in Germany with Abbey & Mayor: a barn's corner may lie where a
+ * castle tile meets two others, the castle (CG-1 west of D: -2,0 and -1,0)
+ * holding two of its four corners, the middle of its south side.  Red's
+ * barn there (E(-1,1) its north-west) scores 4 at the end for the city
+ * E(-1,1) E(-1,2) its field touches. */
+static void test_barn_on_castle_corners(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_AM | CARCX_CG, "*:0,D:1,E:3,CG-1:1");
+    cas_test_play_record(&g, "castle pick CG-1\ncastle CG-1 -2,0 0\npass\n"
+                             "draw E\nplace E -2,1 180\npass\n"
+                             "draw E\nplace E -1,1 180\n");
+    char texts[4096];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_non_null(strstr(texts, "deploy barn corner -1,1 NW\n"));
+    cas_test_play_record(&g, "deploy barn corner -1,1 NW\n"
+                             "draw E\nplace E -1,2 0\npass\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+    cas_test_game_close(&g);
+}
+
 /* Both tile sets in one bag: 71 + 18 + 24 tiles of 24 + 17 + 24 kinds. */
 static void test_combined_pool(void **unused)
 {
@@ -111,7 +261,8 @@ static void check_decision(struct cas_test_game *g, const cas_action *legal, siz
  * counts). */
 #define TWIN_FROM_DECISION 60
 
-/* Random complete games, 2 to 6 players, with both expansions. */
+/* Random complete games, 2 to 6 players, with both expansions, with King &
+ * Robber Baron and Castles in Germany besides, and with Abbey & Mayor too. */
 static void test_random_games(void **unused)
 {
     (void)unused;
@@ -119,7 +270,9 @@ static void test_random_games(void **unused)
     static cas_action legal[4096];
     for (int game = 0; game < 20; game++) {
         struct cas_test_game g;
-        carcx_open(&g, 2 + game % 5, BOTH, NULL);
+        static const unsigned sets[] = {BOTH, BOTH | CARCX_KR | CARCX_CG,
+                                        BOTH | CARCX_AM | CARCX_KR | CARCX_CG};
+        carcx_open(&g, 2 + game % 5, sets[game % 3], NULL);
         int decisions = 0;
         cas_state *twin = NULL; /* restored mid-game, then played alongside */
         while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
@@ -154,6 +307,13 @@ int main(void)
         cmocka_unit_test(test_builder_second_tile_completes_goods_city),
         cmocka_unit_test(test_pig_with_large_farmer),
         cmocka_unit_test(test_builder_beside_large_meeple_against_two_meeples),
+        cmocka_unit_test(test_builder_second_tile_takes_king),
+        cmocka_unit_test(test_cathedral_city_takes_king),
+        cmocka_unit_test(test_inn_road_to_castle),
+        cmocka_unit_test(test_castle_extends_builder_road),
+        cmocka_unit_test(test_castle_spaces_count_for_king_and_robber),
+        cmocka_unit_test(test_wagon_leaves_castle_over_its_ten_neighbours),
+        cmocka_unit_test(test_barn_on_castle_corners),
         cmocka_unit_test(test_combined_pool),
         cmocka_unit_test(test_random_games),
     };

@@ -53,6 +53,26 @@ static void test_open_inn_road_scores_nothing(void **unused)
                    (const int64_t[]){0, 1});
 }
 
+/* A scoring worth nothing is still told: the open inn road's and the open
+ * cathedral city's owners get a +0 event in the final scoring. */
+static void test_zero_point_scorings_are_told(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-15:1,U:1");
+    cas_test_play_record(&g, "draw IC-15\nplace IC-15 1,0 0\ndeploy meeple road E+W\n"
+                             "draw U\nplace U 0,1 0\ndeploy meeple road E+W\n");
+    if (!strstr(g.events, "Red +0 road ("))
+        fail_msg("no 0-point event for the open inn road:\n%s", g.events);
+    cas_test_game_close(&g);
+    carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-1:1,E:1");
+    cas_test_play_record(&g, "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
+                             "draw E\nplace E 0,1 180\ndeploy meeple city S\n");
+    if (!strstr(g.events, "Red +0 city ("))
+        fail_msg("no 0-point event for the open cathedral city:\n%s", g.events);
+    cas_test_game_close(&g);
+}
+
 /* The junction tile's inn serves its E and W arms, not its S arm: Red's
  * W arm road (3 tiles) scores 6, Blue's S arm road (2 tiles) 2. */
 static void test_junction_inn_serves_two_arms(void **unused)
@@ -82,13 +102,7 @@ static void test_monastery_cuts_road(void **unused)
 static void test_cathedral_city_27(void **unused)
 {
     (void)unused;
-    carcx_scenario(2, CARCX_IC, "*:0,D:1,IC-1:1,F:2,E:3",
-                   "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
-                   "draw F\nplace F 0,-2 90\npass\n"
-                   "draw E\nplace E 0,-3 180\npass\n"
-                   "draw E\nplace E -1,-1 90\npass\n"
-                   "draw F\nplace F 1,-1 0\npass\n"
-                   "draw E\nplace E 2,-1 270\npass\n",
+    carcx_scenario(2, CARCX_IC, CARCX_CATHEDRAL_CITY_TILES, CARCX_CATHEDRAL_CITY_RECORD,
                    (const int64_t[]){27, 0});
 }
 
@@ -252,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_inn_road_scores_two_per_tile),
         cmocka_unit_test(test_two_inns_do_not_stack),
         cmocka_unit_test(test_open_inn_road_scores_nothing),
+        cmocka_unit_test(test_zero_point_scorings_are_told),
         cmocka_unit_test(test_junction_inn_serves_two_arms),
         cmocka_unit_test(test_monastery_cuts_road),
         cmocka_unit_test(test_cathedral_city_27),

@@ -127,11 +127,9 @@ static int toll_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t 
     (void)xctx;
     (void)c;
     *count = 2;
-    if (cap < 2)
-        return CAS_ENOSPC;
-    payloads[0] = 0; /* skip */
-    payloads[1] = 1; /* tax */
-    return CAS_OK;
+    for (size_t i = 0; i < 2 && i < cap; i++)
+        payloads[i] = i; /* 0 skip, 1 tax */
+    return cap < 2 ? CAS_ENOSPC : CAS_OK;
 }
 
 static int toll_apply(void *xctx, cas_carc *c, uint64_t payload)
@@ -353,6 +351,7 @@ static void test_phase_and_scoring_hook(void **unused)
     char texts[256];
     cas_test_legal_texts(&g, texts, sizeof texts);
     assert_string_equal(texts, "toll skip\ntoll tax\n");
+    cas_test_expect_buffer_protocol(&g); /* a short buffer holds wrapped codes */
     cas_test_play_record(&g, "toll tax\n"
                              "draw W\nplace W 3,0 0\npass\ntoll skip\n"
                              "draw W\nplace W -1,0 0\npass\n");
@@ -385,6 +384,18 @@ static void test_two_space_tile_placements(void **unused)
                                "place BIG -1,1 0\nplace BIG 0,1 0\n"
                                "place BIG 0,1 180\nplace BIG 1,0 0\n"
                                "place BIG 1,1 180\nplace BIG 2,0 180\n");
+    /* the 1.2 service lists the same placements as x,y,rot triples, for a
+     * tile an expansion places from a hand */
+    int xyr[3 * 8];
+    size_t n;
+    const cas_carc *c = (const cas_carc *)g.state;
+    int big = toll_api_copy.tile_kind_index(toll_api_copy.game(c), "BIG");
+    assert_int_equal(toll_api_copy.placements(c, big, xyr, 2, &n), CAS_ENOSPC);
+    assert_int_equal(n, 8);
+    assert_int_equal(toll_api_copy.placements(c, big, xyr, 8, &n), CAS_OK);
+    static const int expected[3 * 8] = {-2, 0, 0, -1, 0, 2, -1, 1, 0, 0, 1, 0,
+                                        0,  1, 2, 1,  0, 0, 1,  1, 2, 2, 0, 2};
+    assert_memory_equal(xyr, expected, sizeof expected);
     cas_test_game_close(&g);
 }
 

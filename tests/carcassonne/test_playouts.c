@@ -77,7 +77,7 @@ static void check_renders(struct cas_test_game *g)
         line += len + (line[len] == '\n');
     }
     assert_non_null(strstr(text, "Red "));
-    assert_non_null(strstr(text, "\nkey: #city -|road .field m monastery"));
+    assert_non_null(strstr(text, "\nkey: # city  -|+ road  . field  m monastery"));
     free(text);
     char *ansi = cas_test_render(g, CAS_VIEWER_PUBLIC, CAS_RENDER_ANSI);
     assert_non_null(strstr(ansi, "\x1b["));

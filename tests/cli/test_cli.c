@@ -32,7 +32,9 @@ static int run(const char *args, const char *input, char **output)
     char command[2048];
     char in_path[] = "/tmp/castellan-cli-XXXXXX";
     write_temp(in_path, input ? input : "");
-    snprintf(command, sizeof command, "'%s' %s <'%s' 2>&1", CASTELLAN_EXE, args, in_path);
+    /* a known width: lines are fitted to $COLUMNS when not on a terminal */
+    snprintf(command, sizeof command, "COLUMNS=80 '%s' %s <'%s' 2>&1", CASTELLAN_EXE, args,
+             in_path);
     FILE *p = popen(command, "r");
     assert_non_null(p);
     size_t len = 0, cap = 4096;
@@ -177,6 +179,145 @@ static void test_play_human_through_stdin(void **unused)
     for (const char *at = strstr(out, "Blue draws a "); at; at = strstr(at + 1, "Blue draws a "))
         assert_string_equal_n(at, "Blue draws a card", 17);
     free(out);
+}
+
+/* `castellan rules GAME` lists the game's options with defaults and
+ * meanings, then each expansion's; a wrong id gets the closest. */
+static void test_rules_lists_every_option(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("rules carcassonne", NULL, &out), 0);
+    assert_non_null(strstr(out, "carcassonne 1.0.0: rule options"));
+    assert_non_null(strstr(out, "\n  farmers = on  (on|off)\n      farmers may be deployed"));
+    assert_non_null(strstr(out, "\n  tiles = \"\"  (text)\n"));
+    assert_non_null(strstr(out, "\nexpansion inns-cathedrals "));
+    free(out);
+    expect("rules castles-cards", NULL, 0, "\n  max-turns = 400  (10..100000)\n");
+    expect("rules carcasonne", NULL, 1, "no game \"carcasonne\" (closest: carcassonne)");
+    expect("rules", NULL, 2, "name one game");
+}
+
+/* The example session of docs/config.md plays (its human quits at once)
+ * and journals into the database it names, under HOME. */
+static void test_docs_config_example_plays(void **unused)
+{
+    (void)unused;
+    char path[1024], ini[4096], home[] = "/tmp/castellan-home-XXXXXX", args[1200], *out;
+    snprintf(path, sizeof path, "%s/docs/config.md", getenv("CASTELLAN_SOURCE_DIR"));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t len = fread(ini, 1, sizeof ini - 1, f);
+    fclose(f);
+    ini[len] = '\0';
+    char *start = strstr(ini, "```ini\n"), *end = start ? strstr(start + 7, "```") : NULL;
+    assert_non_null(end);
+    *end = '\0';
+    char file[] = "/tmp/castellan-example-XXXXXX";
+    write_temp(file, start + 7);
+    assert_non_null(mkdtemp(home));
+    const char *saved_home = getenv("HOME");
+    char *old_home = saved_home ? strdup(saved_home) : NULL;
+    setenv("HOME", home, 1);
+    snprintf(args, sizeof args, "play --config '%s'", file);
+    int status = run(args, "quit\n", &out);
+    if (status != 0 || !strstr(out, "Ada quit"))
+        fail_msg("docs/config.md's example: exit %d\n%s", status, out);
+    assert_non_null(strstr(out, "carcassonne + inns-cathedrals, traders-builders, 2 players, "
+                                "seed 20261129"));
+    free(out);
+    assert_int_equal(run("saves list --campaign tuesday-league --database "
+                         "~/.local/share/castellan/saves.db", NULL, &out), 0);
+    assert_non_null(strstr(out, "tuesday-league"));
+    free(out);
+    if (old_home)
+        setenv("HOME", old_home, 1);
+    free(old_home);
+    remove(file);
+    snprintf(args, sizeof args, "rm -rf '%s'", home);
+    assert_int_equal(system(args), 0);
+}
+
+/* Each preset's comment names a command that works from the repository
+ * root: the file it names is there. */
+static void test_preset_comments_name_real_paths(void **unused)
+{
+    (void)unused;
+    static const char *const presets[] = {"default", "inns-cathedrals", "inns-traders",
+                                          "traders-builders"};
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        char path[1024], text[2048], expected[256];
+        snprintf(path, sizeof path, "%s/%s.ini", PRESET_DIR, presets[i]);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        size_t len = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[len] = '\0';
+        snprintf(expected, sizeof expected,
+                 "; Play it from the repository root with:\n"
+                 ";   ./build/host/castellan play --config config/presets/%s.ini\n",
+                 presets[i]);
+        if (!strstr(text, expected))
+            fail_msg("%s lacks the line\n%s", path, expected);
+        snprintf(path, sizeof path, "%s/config/presets/%s.ini", getenv("CASTELLAN_SOURCE_DIR"),
+                 presets[i]);
+        f = fopen(path, "r");
+        assert_non_null(f);
+        fclose(f);
+    }
+}
+
+/* --campaign files a game from flags or from a preset under a campaign. */
+static void test_play_campaign_flag(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game fixture --players random,random --seed 2 "
+                         "--campaign flag-league", NULL, &out), 0);
+    free(out);
+    assert_int_equal(run("play --config '" PRESET_DIR "/fixture.ini' --campaign flag-league",
+                         NULL, &out), 0);
+    free(out);
+    assert_int_equal(run("saves list --campaign flag-league", NULL, &out), 0);
+    const char *first = strstr(out, "flag-league");
+    assert_non_null(first);
+    assert_non_null(strstr(first + 1, "flag-league"));
+    free(out);
+    expect("play --game fixture --campaign ''", NULL, 2, "--campaign: campaign \"\" is not "
+           "valid; use 1 to 64 characters");
+}
+
+/* import takes many records: the good ones are saved, a cut one is
+ * refused (exit 1); piped, no progress line is written. */
+static void test_import_many_records(void **unused)
+{
+    (void)unused;
+    char good[] = "/tmp/castellan-good-XXXXXX", cut[] = "/tmp/castellan-cut-XXXXXX";
+    char db[] = "/tmp/castellan-db-XXXXXX", args[512], *out;
+    static const char header[] = "Castellan-Record: 1\nGame: fixture 1.0.0\nSeed: 1\n"
+                                 "Player: random A\nPlayer: random B\n";
+    char record[256];
+    snprintf(record, sizeof record, "%s\n", header);
+    write_temp(good, record);
+    write_temp(cut, header);
+    write_temp(db, "");
+    remove(db);
+    snprintf(args, sizeof args, "import --database '%s' '%s' '%s' '%s'", db, good, cut, good);
+    assert_int_equal(run(args, NULL, &out), 1);
+    const char *first = strstr(out, "Imported ");
+    assert_non_null(first);
+    assert_non_null(strstr(first + 1, "Imported "));
+    assert_non_null(strstr(out, ":5: the record ends inside its header (no blank line after "
+                                "it), so it was cut off"));
+    assert_null(strchr(out, '\r'));
+    free(out);
+    remove(good);
+    remove(cut);
+    remove(db);
+    snprintf(args, sizeof args, "%s-wal", db);
+    remove(args);
+    snprintf(args, sizeof args, "%s-shm", db);
+    remove(args);
 }
 
 static void test_play_human_quits(void **unused)
@@ -415,8 +556,8 @@ static void test_bench_compares_with_the_game_alone(void **unused)
     assert_null(strstr(out, "alone"));
     free(out);
     expect("bench --expansions inns-cathedrals --players 6 --games 2 --only playouts", NULL, 0,
-           "  vs carcassonne alone   not measured: carcassonne: cannot create the game (-1): "
-           "6 players");
+           "  vs carcassonne alone   not measured: carcassonne: cannot create the game (-1):\n"
+           "    6 players");
 }
 
 /* Copy file `from` to the new file `to`. */
@@ -473,6 +614,11 @@ int main(void)
         cmocka_unit_test(test_play_preset_is_repeatable),
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),
+        cmocka_unit_test(test_rules_lists_every_option),
+        cmocka_unit_test(test_docs_config_example_plays),
+        cmocka_unit_test(test_preset_comments_name_real_paths),
+        cmocka_unit_test(test_play_campaign_flag),
+        cmocka_unit_test(test_import_many_records),
         cmocka_unit_test(test_play_with_rules),
         cmocka_unit_test(test_check_good_and_broken),
         cmocka_unit_test(test_check_reports_a_crash),

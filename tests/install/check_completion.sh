@@ -23,4 +23,6 @@ expect "carcassonne castles-cards" castellan play --game ca
 expect "carcassonne castles-cards" castellan check ca
 expect "inns-cathedrals,traders-builders" castellan play --expansions inns-cathedrals,t
 expect "game" castellan plugins --ids g
+expect "farmers=" castellan play --game carcassonne --rule fa
+expect "cards=" castellan check fixture --rule ca
 exit $fail

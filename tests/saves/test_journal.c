@@ -74,6 +74,51 @@ static void test_appended_actions_are_journaled_in_order(void **state)
     cas__saves_close(s);
 }
 
+/* An undo removes the taken-back plies in one transaction; the game goes
+ * on from there with new actions at those plies. */
+static void test_take_back_removes_the_undone_plies(void **state)
+{
+    struct cas__saves *s = open_in(state);
+    struct cas__saves_game g, back;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 0);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    assert_int_equal(cas__saves_append(s, g.id, 0, -1, "draw E", 1), CAS_OK);
+    assert_int_equal(cas__saves_append(s, g.id, 1, 0, "place E 0,-1 180", 2), CAS_OK);
+    assert_int_equal(cas__saves_append(s, g.id, 2, 0, "deploy meeple city S", 3), CAS_OK);
+    assert_int_equal(cas__saves_take_back(s, g.id, 1), CAS_OK);
+    assert_int_equal(cas__saves_game_load(s, g.id, 1, &back), CAS_OK);
+    assert_int_equal(back.n_actions, 1);
+    assert_string_equal(back.actions[0].text, "draw E");
+    cas__saves_game_free(&back);
+    assert_int_equal(cas__saves_append(s, g.id, 1, 0, "place E 0,1 90", 4), CAS_OK);
+    assert_int_equal(cas__saves_game_load(s, g.id, 1, &back), CAS_OK);
+    assert_int_equal(back.n_actions, 2);
+    assert_string_equal(back.actions[1].text, "place E 0,1 90");
+    assert_true(back.actions[1].hash == 4);
+    cas__saves_game_free(&back);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
+/* Every journaled action moves the game's last-played time to now. */
+static void test_append_updates_the_last_played_time(void **state)
+{
+    struct cas__saves *s = open_in(state);
+    struct cas__saves_game g, back;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 0);
+    g.updated_at = strdup("2001-02-03T04:05:06Z");
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    assert_int_equal(cas__saves_game_load(s, g.id, 0, &back), CAS_OK);
+    assert_string_equal(back.updated_at, "2001-02-03T04:05:06Z");
+    cas__saves_game_free(&back);
+    assert_int_equal(cas__saves_append(s, g.id, 0, -1, "draw E", 1), CAS_OK);
+    assert_int_equal(cas__saves_game_load(s, g.id, 0, &back), CAS_OK);
+    assert_true(strcmp(back.updated_at, "2001-02-03T04:05:06Z") > 0);
+    cas__saves_game_free(&back);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 static void test_finish_records_scores_and_status(void **state)
 {
     struct cas__saves *s = open_in(state);
@@ -229,6 +274,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_game_round_trips_through_the_store),
         CAS_TEST_IN_DIR(test_appended_actions_are_journaled_in_order),
+        CAS_TEST_IN_DIR(test_take_back_removes_the_undone_plies),
+        CAS_TEST_IN_DIR(test_append_updates_the_last_played_time),
         CAS_TEST_IN_DIR(test_finish_records_scores_and_status),
         CAS_TEST_IN_DIR(test_a_bad_game_stores_nothing),
         CAS_TEST_IN_DIR(test_delete_removes_everything_of_one_game),

@@ -140,6 +140,10 @@ static void test_errors_name_the_line(void **state)
     expect_error(HEAD "\n0 -1 draw A #000000000000000g\n", "r.txt:7:", "16 hex digits");
     expect_error(HEAD "\n0 -1\n", "r.txt:7:", "'PLY ACTOR TEXT' or 'PLY ACTOR TEXT #HASH'");
     expect_error(HEAD "\n0 -1 #0000000000000001\n", "r.txt:7:", "'PLY ACTOR TEXT' or");
+    /* cut off in the header: complete as far as it goes, but no blank line */
+    expect_error(HEAD, "r.txt:5:", "ends inside its header (no blank line after it), so it "
+                                   "was cut off");
+    expect_error(HEAD "Option: farm", "r.txt:6:", "'Option: NAME = VALUE'");
 }
 
 static void test_comments_blank_lines_and_crlf_are_accepted(void **state)

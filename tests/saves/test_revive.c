@@ -238,7 +238,8 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         "Game: fixtrue 1.0.0\n"
         "Seed: 1\n"
         "Player: random A\n"
-        "Player: random B\n";
+        "Player: random B\n"
+        "\n";
     struct cas__saves_game g;
     struct cas__revived r;
     char err[512];
@@ -254,7 +255,8 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         "Game: fixture 1.0.0\n"
         "Seed: 1\n"
         "Player: random A\n"
-        "Player: robot B\n";
+        "Player: robot B\n"
+        "\n";
     assert_int_equal(cas__record_parse(robot, sizeof robot - 1, "bug.txt", &g, err,
                                        sizeof err), CAS_OK);
     assert_int_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0), CAS_ENOTFOUND);

@@ -87,6 +87,18 @@ static void test_results_as_json(void **state)
     castellan(state, &r, "saves", "show", "1", "--json", "--ply", "100000", NULL);
     assert_int_equal(r.status, 2);
     cas_test_expect_text(r.err, "--ply must be a whole number from 0 to ");
+
+    /* A plugin that says what scored: Carcassonne's features, during play
+     * and in the final scoring. */
+    castellan(state, &r, "play", "--game", "carcassonne", "--players", "greedy,greedy",
+              "--seed", "5", NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "saves", "show", "2", "--json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(cas__json_object_error(r.out, strlen(r.out)), 0);
+    cas_test_expect_text(r.out, "\"category\": \"city\", \"subject\": \"city at ");
+    cas_test_expect_text(r.out, "\"final\": false}");
+    cas_test_expect_text(r.out, "\"final\": true}");
 }
 
 static void test_play_journals_and_export_import_round_trip(void **state)

@@ -220,6 +220,29 @@ static void test_human_bad_input_help_and_list(void **unused)
     free(output);
 }
 
+/* hint asks the greedy bot (+5 beats +1) and says why; score shows the
+ * scores now and that the fixture projects none; undo with nothing to
+ * take back says so and asks again; help explains every command. */
+static void test_human_hint_score_and_undo(void **unused)
+{
+    (void)unused;
+    char text[32], *output;
+    setenv("COLUMNS", "80", 1); /* the width the reason is wrapped to */
+    assert_int_equal(human_says("hint\nscore\nundo\nhelp\n1\n", text, sizeof text, &output),
+                     CAS_OK);
+    assert_string_equal(text, "play 1");
+    assert_non_null(strstr(output, "The greedy bot would play 2. play 5\n"
+                                   "  because it leaves you +5 against the best opponent "
+                                   "after your move (+0 now;\n    the best other choice, "
+                                   "+1)\n"));
+    assert_non_null(strstr(output, "Scores:\n  now                    Red 0, Blue 0\n"));
+    assert_non_null(strstr(output, "(fixture defines no projected final score)"));
+    assert_non_null(strstr(output, "Nothing to take back: a draw or another player's decision came after yours."));
+    assert_non_null(strstr(output, "  hint   ask the greedy bot"));
+    assert_non_null(strstr(output, "fixture has no notation help"));
+    free(output);
+}
+
 static void test_human_quits(void **unused)
 {
     (void)unused;
@@ -244,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_human_picks_by_number),
         cmocka_unit_test(test_human_picks_by_text),
         cmocka_unit_test(test_human_bad_input_help_and_list),
+        cmocka_unit_test(test_human_hint_score_and_undo),
         cmocka_unit_test(test_human_quits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -332,6 +332,66 @@ char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_forma
     return sink.data ? sink.data : calloc(1, 1);
 }
 
+char *cas_test_render_choices(struct cas_test_game *g, int viewer,
+                              enum cas_render_format format)
+{
+    cas_action legal[512];
+    size_t n;
+    assert_int_equal(g->vt->legal_actions(g->state, legal, 512, &n), CAS_OK);
+    assert_true(CAS_HAS_FIELD(g->vt, struct cas_game_vtable, render_choices));
+    assert_non_null(g->vt->render_choices);
+    struct string_sink sink = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &sink, .write = string_write};
+    int rc = g->vt->render_choices(g->state, viewer, format, legal, n, &out);
+    if (rc != CAS_OK) {
+        free(sink.data);
+        fail_msg("render_choices failed (%d): %s", rc, g->error);
+    }
+    return sink.data ? sink.data : calloc(1, 1);
+}
+
+char *cas_test_notation_help(struct cas_test_game *g)
+{
+    assert_true(CAS_HAS_FIELD(g->vt, struct cas_game_vtable, notation_help));
+    assert_non_null(g->vt->notation_help);
+    struct string_sink sink = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &sink, .write = string_write};
+    int rc = g->vt->notation_help(g->game, &out);
+    if (rc != CAS_OK) {
+        free(sink.data);
+        fail_msg("notation_help failed (%d): %s", rc, g->error);
+    }
+    return sink.data ? sink.data : calloc(1, 1);
+}
+
+char *cas_test_strip_ansi(const char *text)
+{
+    char *plain = malloc(strlen(text) + 1), *at = plain;
+    assert_non_null(plain);
+    while (*text) {
+        if (text[0] == '\x1b' && text[1] == '[') {
+            text += 2;
+            while (*text && *text != 'm')
+                text++;
+            text += *text == 'm';
+            continue;
+        }
+        *at++ = *text++;
+    }
+    *at = '\0';
+    return plain;
+}
+
+void cas_test_expect_width(const char *text, size_t columns)
+{
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > columns)
+            fail_msg("line of %zu columns (at most %zu):\n%.*s", len, columns, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+}
+
 void cas_test_game_close(struct cas_test_game *g)
 {
     if (g->vt) {

@@ -88,6 +88,18 @@ void cas_test_expect_same_choices(struct cas_test_game *g, const cas_state *twin
 /* Render state for viewer in format into a heap string the caller frees. */
 char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_format format);
 
+/* The decision view (ABI 1.1 render_choices) of the current state with its
+ * legal actions as choices; fails the test when the plugin has none or it
+ * fails.  Caller frees the text. */
+char *cas_test_render_choices(struct cas_test_game *g, int viewer,
+                              enum cas_render_format format);
+/* The game's notation help (ABI 1.1 notation_help); fails the test when
+ * there is none.  Caller frees the text. */
+char *cas_test_notation_help(struct cas_test_game *g);
+/* `text` without its ANSI escapes (ESC [ ... m); caller frees. */
+char *cas_test_strip_ansi(const char *text);
+/* Fails the test when a line of `text` is longer than `columns`. */
+void cas_test_expect_width(const char *text, size_t columns);
 void cas_test_game_close(struct cas_test_game *g);
 
 #endif

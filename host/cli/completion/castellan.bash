@@ -1,8 +1,9 @@
 # bash completion for castellan — installed to
 # share/bash-completion/completions/castellan.  Everything it offers is
 # asked of castellan itself (commands from --help, flags from each
-# command's --help, ids from `castellan plugins --ids`), so it stays true
-# as commands and plugins come and go.
+# command's --help, ids from `castellan plugins --ids`, rule names from
+# `castellan rules GAME`), so it stays true as commands and plugins come
+# and go.
 
 _castellan_commands()
 {
@@ -27,6 +28,30 @@ _castellan_ids()
     fi
 }
 
+# The game the words typed so far name: --game ID, check's PLUGIN, or
+# bench's default.
+_castellan_game()
+{
+    local i
+    for ((i = 2; i < COMP_CWORD; i++)); do
+        [[ ${COMP_WORDS[i]} == --game ]] && { echo "${COMP_WORDS[i+1]}"; return; }
+    done
+    case ${COMP_WORDS[1]} in
+    check) echo "${COMP_WORDS[2]}" ;;
+    bench) echo carcassonne ;;
+    esac
+}
+
+# NAME= of every rule option of the game and its expansions.
+_castellan_rules()
+{
+    local exe=$1 game=$2 cur=$3 names
+    [[ -n $game ]] || return
+    names=$("$exe" rules "$game" 2>/dev/null | sed -n 's/^  \([a-z0-9.-]*\) = .*/\1=/p')
+    COMPREPLY=($(compgen -W "$names" -- "$cur"))
+    compopt -o nospace 2>/dev/null || true
+}
+
 _castellan()
 {
     local cur prev exe=${COMP_WORDS[0]}
@@ -44,6 +69,8 @@ _castellan()
         _castellan_ids "$exe" expansion "$cur"; return ;;
     --ids)
         COMPREPLY=($(compgen -W "game expansion all" -- "$cur")); return ;;
+    --rule)
+        _castellan_rules "$exe" "$(_castellan_game)" "$cur"; return ;;
     --config|--database|-o)
         COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plugin-path)

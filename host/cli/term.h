@@ -1,0 +1,60 @@
+/*
+ * term.h — terminal conventions (host-internal): colour only for a
+ * terminal that wants it (not with NO_COLOR, TERM=dumb or a pipe), lines
+ * fitted to the terminal's width, and a progress line for long runs that
+ * appears only on a terminal.
+ */
+#ifndef CAS_HOST_TERM_H
+#define CAS_HOST_TERM_H
+
+#include <castellan/plugin.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Whether text written to `stream` may carry ANSI colour: the stream is a
+ * terminal, NO_COLOR is unset or empty (no-color.org) and TERM is set and
+ * not "dumb". */
+int cas__term_colour(FILE *stream);
+
+/* CAS_RENDER_ANSI when cas__term_colour(stream), else CAS_RENDER_TEXT. */
+enum cas_render_format cas__term_format(FILE *stream);
+
+/* Columns to fit lines on `stream` into: the terminal's width, else
+ * $COLUMNS, else 80; never below 40. */
+int cas__term_width(FILE *stream);
+
+/* Print `text` (one line, no newline) and a newline, broken at spaces
+ * into lines of at most `width` columns, every line after the first
+ * indented by `indent` spaces.  A word longer than a line stays whole. */
+void cas__term_wrap(FILE *out, int width, int indent, const char *text);
+
+/* printf-style cas__term_wrap (text truncated past 1023 bytes). */
+void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
+    CAS_PRINTF(4, 5);
+
+/* A progress line: "WHAT: DONE/TOTAL UNIT, M:SS left", rewritten in place
+ * on a terminal at most a few times a second, erased at the end.  Nothing
+ * at all is written when `out` is not a terminal. */
+struct cas__progress {
+    FILE *out;          /* NULL: silent */
+    char what[64], unit[16];
+    uint64_t total;
+    double start, shown; /* monotonic seconds */
+    int width;
+};
+
+/* Start a progress line on `out` (stderr, usually) if it is a terminal. */
+void cas__progress_begin(struct cas__progress *p, FILE *out, const char *what,
+                         const char *unit, uint64_t total);
+/* `done` of the total are done. */
+void cas__progress_update(struct cas__progress *p, uint64_t done);
+/* Erase the line. */
+void cas__progress_end(struct cas__progress *p);
+
+/* The text of a progress line after `elapsed` seconds into buf: the time
+ * left is the elapsed time per item times the items left ("?" before the
+ * first is done).  Pure, for tests. */
+void cas__progress_text(char *buf, size_t cap, const char *what, const char *unit,
+                        uint64_t done, uint64_t total, double elapsed);
+
+#endif
