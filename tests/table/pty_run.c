@@ -63,6 +63,12 @@ void pty_expect(struct pty_run *r, const char *text)
             r->seen = (size_t)(at - r->out) + strlen(text);
             return;
         }
+        /* A prompt ends the output: the program waits for a line, so what has
+         * not appeared yet never will (fail now, not at CTest's timeout). */
+        size_t len = r->out ? strlen(r->out) : 0;
+        if (len > r->seen + 1 && strcmp(r->out + len - 2, "> ") == 0)
+            fail_msg("the program waits for input and \"%s\" did not appear; its "
+                     "output:\n%s", text, r->out);
         if (!read_some(r))
             fail_msg("the program ended before \"%s\" appeared; its output:\n%s", text,
                      r->out ? r->out : "");

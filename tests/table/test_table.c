@@ -94,8 +94,8 @@ static void expect_terminal_conventions(const char *out, enum colour colour)
 static const char *const carcassonne[] = {"play", "--game", "carcassonne", "--players",
                                           "Me:human,greedy", "--seed", "5", NULL};
 
-/* Seed 5 draws E first: choice 1 is E north of the start tile (its city
- * completes the start tile's, 4 points), 2 to 4 are the rotations south. */
+/* Seed 5 draws E first: choices 1 to 3 are the rotations south of the start
+ * tile, 4 is E north of it (its city completes the start tile's, 4 points). */
 static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
 {
     struct table t;
@@ -103,12 +103,12 @@ static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
     set_table(&t, colour);
     start(&r, &t, carcassonne);
     pty_expect(&r, "Tile E turned 0, 90, 180, 270 degrees clockwise");
-    pty_expect(&r, "    1. place E 0,-1 180\n");
+    pty_expect(&r, "    4. place E 0,-1 180\n");
     pty_expect(&r, "Me> ");
     pty_type(&r, "hint");
-    pty_expect(&r, "The greedy bot would play 1. place E 0,-1 180\n");
+    pty_expect(&r, "The greedy bot would play 4. place E 0,-1 180\n");
     pty_expect(&r, "Me> ");
-    pty_type(&r, "1");
+    pty_type(&r, "4");
     pty_expect(&r, "Me: place E 0,-1 180\n");
     pty_expect(&r, "Tile E as placed; the first choice on each feature");
     pty_expect(&r, "Me> ");
@@ -119,7 +119,7 @@ static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
     pty_expect(&r, "Nothing to take back: a draw or another player's decision came after "
                    "yours.\n");
     pty_expect(&r, "Me> ");
-    pty_type(&r, "2");
+    pty_type(&r, "1");
     pty_expect(&r, "Me: place E 0,1 90\n");
     pty_expect(&r, "Me> ");
     pty_type(&r, "score");
@@ -141,7 +141,7 @@ static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
     pty_type(&r, "undo");
     pty_expect(&r, "Me takes back: place E 0,1 90\n");
     pty_expect(&r, "Me> ");
-    pty_type(&r, "1");
+    pty_type(&r, "4");
     pty_expect(&r, "Me: place E 0,-1 180\n");
     pty_expect(&r, "Me> ");
     pty_type(&r, "1");
