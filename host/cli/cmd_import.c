@@ -5,7 +5,7 @@
  * result the replay's.  Then, if the store passed PRAGMA integrity_check
  * when it was opened, the record is written in one transaction, so a bad
  * record changes nothing.  Many records show a progress line on a
- * terminal.
+ * terminal.  A .jcz file (JCloisterZone) is converted first (import_foreign.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "import_foreign.h"
 #include "revive.h"
 #include "saves_cli.h"
 #include "term.h"
@@ -28,7 +29,13 @@ static const char usage[] =
     "is wrong; the other records are still imported, and the exit status is 1.\n"
     "Import never plays on: an unfinished game is saved where the record\n"
     "stops, and can be continued with `castellan resume ID`.  On a terminal,\n"
-    "many records show a progress line.\n";
+    "many records show a progress line.\n"
+    "\n"
+    "A FILE ending in .jcz is a JCloisterZone 5.x saved game: the game plugin\n"
+    "converts it (sets, players, and every PLACE_TILE, DEPLOY_MEEPLE, PASS and\n"
+    "COMMIT, each tile drawn as its PLACE_TILE says) and it is imported as a\n"
+    "record without hashes.  A set, rule, element or message castellan does\n"
+    "not implement is refused, naming it and its line in the file.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores. */
@@ -86,7 +93,9 @@ static int validate(const struct cas__saves_args *a, const char *file,
 {
     char err[1024];
     struct cas__revived r;
-    if (cas__record_read_file(file, g, err, sizeof err)) {
+    const char *format = cas__foreign_format(file);
+    if (format ? cas__foreign_read(file, format, a->plugin_path, g, err, sizeof err)
+               : cas__record_read_file(file, g, err, sizeof err)) {
         fprintf(stderr, "castellan import: %s\n", err);
         return 1;
     }
