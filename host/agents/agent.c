@@ -31,18 +31,6 @@ int cas__agent_new(const char *kind, struct cas__agent **out)
     return CAS_ENOTFOUND;
 }
 
-int cas__agent_advise(const char *kind, const struct cas__decision *d, cas_action *out)
-{
-    struct cas__agent *agent;
-    int rc = cas__agent_new(kind, &agent);
-    if (rc == CAS_OK && strcmp(agent->ops->kind, "human") == 0)
-        rc = CAS_EINVAL;
-    if (rc == CAS_OK)
-        rc = cas__agent_choose(agent, d, out);
-    cas__agent_free(agent);
-    return rc;
-}
-
 void cas__agent_free(struct cas__agent *agent)
 {
     if (agent)

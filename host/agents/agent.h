@@ -62,12 +62,6 @@ struct cas__agent {
  * unknown kind.  Caller owns *out (cas__agent_free). */
 int cas__agent_new(const char *kind, struct cas__agent **out);
 
-/* What the bot `kind` (any spec but "human") would play in d, into *out:
- * a hint for a human.  The bot is made for this one call, so a search bot
- * starts without a tree.  CAS_EINVAL for "human", CAS_ENOTFOUND for an
- * unknown kind, else the agent's code. */
-int cas__agent_advise(const char *kind, const struct cas__decision *d, cas_action *out);
-
 int cas__agent_random_new(struct cas__agent **out);
 int cas__agent_greedy_new(struct cas__agent **out);
 /* A human reading lines from `in` and writing the board, the choices and

@@ -393,7 +393,7 @@ static void test_bench_prints_every_figure(void **unused)
 }
 
 /* A tournament prints its statistics and repeats for a seed; bad agents are
- * usage errors; play takes mcts seats. */
+ * usage errors; play takes mcts seats and an mcts hint. */
 static void test_tournament_and_mcts_seats(void **unused)
 {
     (void)unused;
@@ -429,6 +429,8 @@ static void test_tournament_and_mcts_seats(void **unused)
     expect("tournament --help", NULL, 0, "95% Wilson interval");
     expect("play --no-save --game fixture --players Bot:mcts-easy@30/2,random --seed 3", NULL,
            0, "Bot:");
+    expect("play --no-save --game fixture --players Ada:human,random --seed 2 --hint mcts@50/1",
+           "hint\nquit\n", 0, "The mcts@50/1 bot would play ");
     expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
            "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
 }

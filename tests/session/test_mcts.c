@@ -509,26 +509,6 @@ static void test_specs_make_searches(void **unused)
     assert_int_equal(spec.level, CAS__LEVEL_MEDIUM);
 }
 
-static void test_advise_asks_a_bot(void **unused)
-{
-    (void)unused;
-    struct cas__match m;
-    struct cas__actions legal = {0};
-    cas_action a;
-    cas_test_match_open(&m, &secret_plugin, 2, NULL);
-    cas_state *s = dealt(&m, 1);
-    assert_int_equal(cas__match_legal(&m, s, &legal), CAS_OK);
-    struct cas__decision d = {.match = &m, .state = s, .player = 0, .player_name = "T",
-                              .seed = 4, .ply = 1, .legal = &legal};
-    assert_int_equal(cas__agent_advise("mcts@50/1", &d, &a), CAS_OK);
-    assert_true(a < SECRETS);
-    assert_int_equal(cas__agent_advise("human", &d, &a), CAS_EINVAL);
-    assert_int_equal(cas__agent_advise("nobody", &d, &a), CAS_ENOTFOUND);
-    m.vt->state_free(s);
-    cas__actions_free(&legal);
-    cas__match_close(&m);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,7 +519,6 @@ int main(void)
         cmocka_unit_test(test_time_budget_ends),
         cmocka_unit_test(test_same_seed_same_choice),
         cmocka_unit_test(test_specs_make_searches),
-        cmocka_unit_test(test_advise_asks_a_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
