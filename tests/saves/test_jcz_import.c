@@ -99,6 +99,42 @@ static void test_base_game_imports_with_its_scores(void **state)
     cas_test_expect_text(r.out, "8 0 deploy meeple monastery\n");
 }
 
+/* Inns & Cathedrals, three players: Ann's large meeple on the road that
+ * IC/LRFR ends at its monastery; Ben extends it, Cy closes it with a
+ * monastery's road turned R270: 4 tiles, 4 points. */
+static void test_expansion_game_imports_with_its_scores(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"big-follower\": 1, \"inn\": true}},\n"
+              " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}, {\"name\": \"Cy\"}],\n"
+              " \"replay\": [\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"IC/LRFR\", "
+              "\"rotation\": \"R0\", \"position\": [1, 0]}},\n"
+              "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": "
+              "[1, 0], \"location\": \"W\"}, \"meepleId\": \"0.big.1\"}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", "
+              "\"rotation\": \"R0\", \"position\": [-1, 0]}},\n"
+              "  {\"type\": \"PASS\", \"payload\": {}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/LR\", "
+              "\"rotation\": \"R270\", \"position\": [-2, 0]}},\n"
+              "  {\"type\": \"PASS\", \"payload\": {}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}}\n ]}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    castellan(state, &r, "saves", "show", "1", "--json", NULL);
+    cas_test_expect_text(r.out, "\"expansions\": [{\"id\": \"inns-cathedrals\"");
+    cas_test_expect_text(r.out, "\"scores\": [4, 0, 0]");
+    castellan(state, &r, "export", "1", "--no-hashes", NULL);
+    cas_test_expect_text(r.out, "2 0 deploy large-meeple W\n");
+    cas_test_expect_text(r.out, "7 2 place A -2,0 270\n8 2 pass\n");
+}
+
 static void test_taken_field_is_refused_at_its_line(void **state)
 {
     /* The monastery's field meets the start tile's south field, Bob's. */
@@ -172,6 +208,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
+        CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_taken_field_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_field_by_a_half_edge_of_a_city_is_refused),
         CAS_TEST_IN_DIR(test_unsupported_set_is_refused),
