@@ -4,7 +4,7 @@
  * import with the scores castellan's rules give, fields named by a
  * JCloisterZone half-edge; an unsupported set or message, an illegal
  * deployment and malformed JSON are refused naming the place in the file,
- * and nothing is stored.
+ * and nothing is stored.  What is stored is castellan's canonical notation.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,8 +94,8 @@ static void test_base_game_imports_with_its_scores(void **state)
     cas_test_expect_text(r.out, "\"name\": \"Alice\"");
     castellan(state, &r, "export", "1", "--no-hashes", NULL);
     assert_int_equal(r.status, 0);
-    cas_test_expect_text(r.out, "0 -1 draw E\n1 0 place E 0,-1 180\n2 0 deploy meeple S");
-    cas_test_expect_text(r.out, "4 1 place U 1,0 0\n5 1 deploy meeple field Se\n");
+    cas_test_expect_text(r.out, "0 -1 draw E\n1 0 place E 0,-1 180\n2 0 deploy meeple city S\n");
+    cas_test_expect_text(r.out, "4 1 place U 1,0 0\n5 1 deploy meeple field Es+Se+Sw+Ws\n");
     cas_test_expect_text(r.out, "8 0 deploy meeple monastery\n");
 }
 
@@ -131,7 +131,7 @@ static void test_expansion_game_imports_with_its_scores(void **state)
     cas_test_expect_text(r.out, "\"expansions\": [{\"id\": \"inns-cathedrals\"");
     cas_test_expect_text(r.out, "\"scores\": [4, 0, 0]");
     castellan(state, &r, "export", "1", "--no-hashes", NULL);
-    cas_test_expect_text(r.out, "2 0 deploy large-meeple W\n");
+    cas_test_expect_text(r.out, "2 0 deploy large-meeple road W\n");
     cas_test_expect_text(r.out, "7 2 place A -2,0 270\n8 2 pass\n");
 }
 
