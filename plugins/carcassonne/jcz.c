@@ -104,8 +104,9 @@ static const struct cas_json *need(struct jcz_import *im, const struct cas_json 
 {
     const struct cas_json *m = member(v, key);
     if (!m || m->type != type) {
-        cas_host_errorf(im->host, "%s.%s (line %zu): expected %s here%s", path, key,
-                        m ? m->line : v->line, what, m ? "" : ", found nothing");
+        cas_host_errorf(im->host, "%s%s%s (line %zu): expected %s here%s", path,
+                        path[0] ? "." : "", key, m ? m->line : v->line, what,
+                        m ? "" : ", found nothing");
         return NULL;
     }
     return m;
@@ -294,10 +295,11 @@ static int place_tile(struct jcz_import *im, const struct cas_json *payload, con
     if (line < 0)
         return refuse(im, tile, "%s.tileId = \"%s\": no tile of the sets castellan "
                       "implements has this id (data/jcz.map lists them)", path, tile->text);
-    if (rotation && rotation->type == CAS_JSON_STRING && rotation->text[0] == 'R')
-        degrees = strtol(rotation->text + 1, NULL, 10);
-    if (!rotation || (strcmp(rotation->text + 1, "0") && strcmp(rotation->text + 1, "90") &&
-                      strcmp(rotation->text + 1, "180") && strcmp(rotation->text + 1, "270")))
+    static const char *const rotations[] = {"R0", "R90", "R180", "R270"};
+    for (int r = 0; r < 4 && rotation && rotation->type == CAS_JSON_STRING; r++)
+        if (strcmp(rotation->text, rotations[r]) == 0)
+            degrees = 90L * r;
+    if (degrees < 0)
         return refuse(im, rotation ? rotation : payload, "%s.rotation: expected \"R0\", "
                       "\"R90\", \"R180\" or \"R270\"", path);
     int rc = read_position(im, payload, path, &x, &y);
