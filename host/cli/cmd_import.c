@@ -108,6 +108,10 @@ static int take_hash(void *ctx, struct cas__revived *r, size_t i)
 {
     struct taking *t = ctx;
     struct cas__saves_game *g = t->g;
+    if (g->actions[i].actor_unknown) {
+        g->actions[i].actor = r->session.match->vt->current(t->before);
+        g->actions[i].actor_unknown = 0;
+    }
     if (g->actions[i].hashless) {
         int rc = take_canonical_text(t, r, i);
         if (rc)

@@ -95,7 +95,9 @@ static int read_whole(const char *file, struct text_buffer *b)
 }
 
 /* Each action's line becomes the foreign file's line its `# line N`
- * comment gives, so replay errors point into the file the user has. */
+ * comment gives, so replay errors point into the file the user has; and a
+ * player's action is the game's current player's, whatever turn order the
+ * foreign format has (a builder's bonus turn, say). */
 static void take_source_lines(const struct text_buffer *record, struct cas__saves_game *g)
 {
     size_t i = 0;
@@ -103,8 +105,10 @@ static void take_source_lines(const struct text_buffer *record, struct cas__save
     for (const char *p = record->text; p && *p && i < g->n_actions; record_line++) {
         if (strncmp(p, "# line ", 7) == 0)
             source_line = atoi(p + 7);
-        if (g->actions[i].line == record_line)
+        if (g->actions[i].line == record_line) {
+            g->actions[i].actor_unknown = g->actions[i].actor != CAS_ACTOR_CHANCE;
             g->actions[i++].line = source_line;
+        }
         const char *eol = strchr(p, '\n');
         p = eol ? eol + 1 : NULL;
     }

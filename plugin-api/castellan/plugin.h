@@ -436,7 +436,9 @@ struct cas_game_vtable {
      * `Expansion` with version `0`, which the host replaces with the
      * installed versions; `Seed`, `Player`s) and one hash-free action line
      * per action, each after a comment `# line N` naming the line of the
-     * foreign file it comes from (errors then point there).  `format` names the foreign format ("jcz": JCloisterZone),
+     * foreign file it comes from (errors then point there).  The host
+     * replays a player's action as the game's current player's, whatever
+     * actor the line gives (the foreign turn order may differ: a bonus turn).  `format` names the foreign format ("jcz": JCloisterZone),
      * doc is its parsed JSON, owned by the host and valid during the call.
      * No game exists yet: host is only for set_error, allocation and
      * data_dir.  CAS_ENOTFOUND for a format this plugin does not read

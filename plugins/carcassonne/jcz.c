@@ -32,7 +32,7 @@ struct jcz_import {
     const struct cas_host *host;
     const struct cas_writer *out;
     struct jcz_map map;
-    int nplayers, actor;
+    int nplayers, actor;   /* actor: turns in order; the host takes the game's */
     size_t ply, message_line; /* message_line: where the message being read starts */
     int placed_x, placed_y, have_placed;
 };
@@ -385,16 +385,9 @@ static int read_message(struct jcz_import *im, const struct cas_json *m, size_t 
     char path[48];
     snprintf(path, sizeof path, "replay[%zu].payload", i);
     const struct cas_json *type = member(m, "type"), *payload = member(m, "payload");
-    long player;
     im->message_line = m->line;
     if (!type || type->type != CAS_JSON_STRING)
         return refuse(im, m, "replay[%zu]: expected {\"type\": ..., \"payload\": ...}", i);
-    if (is_int(member(m, "player"), &player)) {
-        if (player < 0 || player >= im->nplayers)
-            return refuse(im, m, "replay[%zu].player = %ld: there are %d players", i,
-                          player, im->nplayers);
-        im->actor = (int)player;
-    }
     if (strcmp(type->text, "PLACE_TILE") == 0)
         return place_tile(im, payload, path);
     if (strcmp(type->text, "DEPLOY_MEEPLE") == 0)

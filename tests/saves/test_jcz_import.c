@@ -135,6 +135,40 @@ static void test_expansion_game_imports_with_its_scores(void **state)
     cas_test_expect_text(r.out, "7 2 place A -2,0 270\n8 2 pass\n");
 }
 
+/* Traders & Builders: Alice's builder on her road, extended at ply 13,
+ * gives her a bonus turn.  The file alternates turns at each COMMIT; who
+ * acts is the game's to say, so the bonus tile is Alice's, the next Bob's. */
+static void test_builder_bonus_turn_takes_the_games_actor(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"traders-and-builders:1\": 1}},\n"
+              " \"players\": [{\"name\": \"Alice\"}, {\"name\": \"Bob\"}],\n"
+              " \"replay\": [\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\", \"position\": [1, 0]}},\n"
+              "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [1, 0], \"location\": \"EW\"}, \"meepleId\": \"0.small.1\"}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", \"rotation\": \"R180\", \"position\": [0, -1]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\", \"position\": [2, 0]}},\n"
+              "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [2, 0], \"location\": \"WE\"}, \"meepleId\": \"0.builder\"}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", \"rotation\": \"R180\", \"position\": [0, 1]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\", \"position\": [3, 0]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/L\", \"rotation\": \"R0\", \"position\": [0, -2]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/L\", \"rotation\": \"R0\", \"position\": [-1, -1]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}}\n"
+              " ]}\n",
+              NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    castellan(state, &r, "export", "1", "--no-hashes", NULL);
+    cas_test_expect_text(r.out, "8 0 deploy builder road E+W\n");
+    cas_test_expect_text(r.out, "13 0 place U 3,0 0\n14 0 pass\n15 -1 draw B\n"
+                                "16 0 place B 0,-2 0\n17 0 pass\n18 -1 draw B\n"
+                                "19 1 place B -1,-1 0\n");
+}
+
 static void test_taken_field_is_refused_at_its_line(void **state)
 {
     /* The monastery's field meets the start tile's south field, Bob's. */
@@ -209,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
+        CAS_TEST_IN_DIR(test_builder_bonus_turn_takes_the_games_actor),
         CAS_TEST_IN_DIR(test_taken_field_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_field_by_a_half_edge_of_a_city_is_refused),
         CAS_TEST_IN_DIR(test_unsupported_set_is_refused),
