@@ -83,7 +83,7 @@ static int load_summary(struct cas__saves *s, const char *name,
                                 &st);
     if (rc)
         return rc;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         if ((rc = fill_summary(st, summary)))
@@ -115,7 +115,7 @@ static int load_standings(struct cas__saves *s, const char *name,
         " GROUP BY p.name ORDER BY 3 DESC, 4 DESC, p.name;", &st), step;
     if (rc)
         return rc;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (cas__saves_grow((void **)out, *n, &cap, sizeof **out))
             goto oom;

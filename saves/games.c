@@ -271,7 +271,7 @@ int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
     if (rc)
         return rc;
     if (campaign)
-        sqlite3_bind_text(st, 1, campaign, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, campaign, -1, SQLITE_STATIC);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (cas__saves_grow((void **)ids, *n, &cap, sizeof **ids)) {
             rc = out_of_memory(s);

@@ -20,10 +20,13 @@ static int step_done(struct cas__saves *s, sqlite3_stmt *st, const char *what)
     return rc;
 }
 
+/* Text is bound SQLITE_STATIC throughout saves/: every string outlives the
+ * step that reads it, and a copy could fail unnoticed (binds are not
+ * checked), leaving the parameter NULL. */
 static void bind_text_or_null(sqlite3_stmt *st, int i, const char *text)
 {
     if (text)
-        sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, i);
 }
@@ -40,12 +43,12 @@ static int campaign_id(struct cas__saves *s, const char *name, int64_t *id)
         " ON CONFLICT (name) DO NOTHING;", &st);
     if (rc)
         return rc;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if ((rc = step_done(s, st, "creating the campaign")))
         return rc;
     if ((rc = cas__saves_prepare(s, "SELECT id FROM campaigns WHERE name = ?1;", &st)))
         return rc;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW)
         *id = sqlite3_column_int64(st, 0);
     else
@@ -70,9 +73,9 @@ static int insert_header(struct cas__saves *s, struct cas__saves_game *g,
     else
         sqlite3_bind_null(st, 1);
     sqlite3_bind_text(st, 2, g->castellan_version ? g->castellan_version : "", -1,
-                      SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, g->game.id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 4, g->game.version, -1, SQLITE_TRANSIENT);
+                      SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, g->game.id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, g->game.version, -1, SQLITE_STATIC);
     bind_text_or_null(st, 5, g->config_text);
     sqlite3_bind_int64(st, 6, (int64_t)g->seed);
     sqlite3_bind_text(st, 7, g->status == CAS__SAVES_FINISHED ? "finished" : "playing",
@@ -97,8 +100,8 @@ static int insert_pairs(struct cas__saves *s, const char *sql, int64_t game,
     for (size_t i = 0; i < n && !rc; i++) {
         sqlite3_bind_int64(st, 1, game);
         sqlite3_bind_int64(st, 2, (int64_t)i);
-        sqlite3_bind_text(st, 3, field(items, i, 0), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 4, field(items, i, 1), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, field(items, i, 0), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, field(items, i, 1), -1, SQLITE_STATIC);
         if (sqlite3_step(st) != SQLITE_DONE)
             rc = cas__saves_sql_fail(s, what);
         sqlite3_reset(st);
@@ -355,7 +358,7 @@ static int update_versions(struct cas__saves *s, int64_t id,
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, v->game.version, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, v->game.version, -1, SQLITE_STATIC);
     if ((rc = step_done(s, st, "recording the game version")))
         return rc;
     if ((rc = cas__saves_prepare(s,
@@ -365,7 +368,7 @@ static int update_versions(struct cas__saves *s, int64_t id,
     for (size_t i = 0; i < v->n_expansions && !rc; i++) {
         sqlite3_bind_int64(st, 1, id);
         sqlite3_bind_int64(st, 2, (int64_t)i);
-        sqlite3_bind_text(st, 3, v->expansions[i].version, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, v->expansions[i].version, -1, SQLITE_STATIC);
         if (sqlite3_step(st) != SQLITE_DONE)
             rc = cas__saves_sql_fail(s, "recording an expansion version");
         sqlite3_reset(st);

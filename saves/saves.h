@@ -105,7 +105,23 @@ int cas__saves_open(const char *path, struct cas__saves **out, char *err,
 int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
                        char *err, size_t errlen);
 
+/* Open the existing store at path only to read it (saves list and show,
+ * export, replay), checked as cas__saves_open checks it but never created,
+ * migrated or changed.  It may be read-only for castellan, the file or its
+ * folder: when SQLite cannot read it in place (a WAL and no -shm it may
+ * create), a private copy is read and removed on close.  CAS_ENOTFOUND when
+ * there is no file; CAS_EVERSION for an older schema (open it once
+ * writable to migrate it); otherwise as cas__saves_open.  An existing store
+ * that castellan may not write is refused by cas__saves_open with a message
+ * that says so. */
+int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
+                         size_t errlen);
+
 void cas__saves_close(struct cas__saves *s); /* NULL is fine */
+
+/* Make text (a failure of the caller's own, about this store) the store's
+ * last failure, prefixed with its path; returns code. */
+int cas__saves_explain(struct cas__saves *s, int code, const char *text);
 
 /* The last failure explained, never NULL; valid until the next call. */
 const char *cas__saves_errmsg(const struct cas__saves *s);

@@ -15,6 +15,8 @@ struct cas__saves {
     char *path;                 /* owned */
     sqlite3_stmt *append;       /* kept prepared: the journal's hot path */
     char err[1024];
+    char *snapshot;             /* owned: the private folder of a read-only
+                                   store's copy, removed on close; or NULL */
 };
 
 /* Format a message into s->err, prefixed with the database path, and

@@ -15,12 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "saves_int.h"
 
 #define HEADER_SIZE 100
+/* How long castellan waits for another program's lock on the store. */
+#define BUSY_TIMEOUT_MS 5000
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 void (*cas__saves_probe)(enum cas__saves_phase, enum cas__saves_moment);
 
@@ -54,19 +59,48 @@ static int code_of_sqlite(int rc)
     }
 }
 
-/* What to do about a failure with SQLite's (primary) result code rc. */
-static const char *hint_for(int rc)
+/* The largest of the store's files (the database, its WAL) in bytes. */
+static off_t largest_file(const char *path)
 {
-    switch (rc) {
+    static const char *const suffixes[] = {"", "-wal", "-journal"};
+    char name[4096];
+    struct stat st;
+    off_t largest = 0;
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
+        if (stat(name, &st) == 0 && st.st_size > largest)
+            largest = st.st_size;
+    }
+    return largest;
+}
+
+/* SQLite does not keep the errno of a failed write (a full disk, `ulimit
+ * -f`): look at the limit and the files for what is likely. */
+static const char *why_writing_failed(const char *path)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)largest_file(path) + 65536 >= (uint64_t)limit.rlim_cur)
+        return "; the file size limit (`ulimit -f`) is reached: raise it";
+    return "; is the disk full, or failing?";
+}
+
+/* What to do about a failure with SQLite's extended result code rc. */
+static const char *hint_for(const char *path, int rc)
+{
+    if (rc == SQLITE_IOERR_WRITE || rc == SQLITE_IOERR_TRUNCATE)
+        return why_writing_failed(path);
+    if (rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_UNIQUE)
+        return "; another castellan saved it first: it is playing the same game";
+    switch (rc & 0xff) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
         return "; the file is damaged: restore a backup or try `sqlite3 FILE .recover`";
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-        return "; another program kept the database locked for longer than castellan "
-               "waits: try again once it is done";
-    case SQLITE_CONSTRAINT:
-        return "; another castellan saved it first: it is playing the same game";
+        return "; another program (another castellan?) kept the database locked for "
+               "longer than the " XSTR(BUSY_TIMEOUT_MS) " ms castellan waits: try again "
+               "once it is done";
     case SQLITE_FULL:
         return "; the disk is full: free some space";
     case SQLITE_READONLY:
@@ -80,7 +114,12 @@ int cas__saves_sql_fail(struct cas__saves *s, const char *what)
 {
     int rc = sqlite3_extended_errcode(s->db);
     return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what,
-                           sqlite3_errmsg(s->db), hint_for(rc & 0xff));
+                           sqlite3_errmsg(s->db), hint_for(s->path, rc));
+}
+
+int cas__saves_explain(struct cas__saves *s, int code, const char *text)
+{
+    return cas__saves_fail(s, code, "%s", text);
 }
 
 const char *cas__saves_errmsg(const struct cas__saves *s)
@@ -176,8 +215,10 @@ char *cas__saves_default_path(void)
 static int make_parent_dirs(const char *path, char *err, size_t errlen)
 {
     char *dir = strdup(path);
-    if (!dir)
+    if (!dir) {
+        snprintf(err, errlen, "%s: out of memory", path);
         return CAS_ENOMEM;
+    }
     char *slash = strrchr(dir, '/');
     int rc = CAS_OK;
     if (!slash || slash == dir)
@@ -279,7 +320,9 @@ static int judge_file(const char *path, enum verdict *v, char *err, size_t errle
             *v = FILE_NEW;
             return CAS_OK;
         }
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot reach it: %s%s", path, strerror(errno),
+                 errno == EACCES ? " (castellan needs search permission, x, on every "
+                                   "folder above it)" : "");
         return CAS_EIO;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -341,7 +384,7 @@ static int configure_defensively(struct cas__saves *s)
         sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)0) ||
         sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0))
         return cas__saves_sql_fail(s, "configuring the connection");
-    sqlite3_busy_timeout(db, 5000);
+    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     return cas__saves_exec(s,
                            "PRAGMA trusted_schema = OFF;"
                            "PRAGMA cell_size_check = ON;"
@@ -395,6 +438,19 @@ static int enter_wal(struct cas__saves *s)
                            "setting synchronous mode");
 }
 
+static const char *const side_suffixes[] = {"", "-wal", "-shm"};
+
+/* Remove a read-only store's private copy and its folder. */
+static void remove_snapshot(const char *dir)
+{
+    char name[4200];
+    for (size_t i = 0; i < sizeof side_suffixes / sizeof side_suffixes[0]; i++) {
+        snprintf(name, sizeof name, "%s/saves.db%s", dir, side_suffixes[i]);
+        unlink(name);
+    }
+    rmdir(dir);
+}
+
 /* Close s (NULL is fine) without announcing it: a store being built or
  * failing to open is not a phase of its own. */
 static void release_store(struct cas__saves *s)
@@ -403,8 +459,39 @@ static void release_store(struct cas__saves *s)
         return;
     sqlite3_finalize(s->append);
     sqlite3_close_v2(s->db);
+    if (s->snapshot)
+        remove_snapshot(s->snapshot);
+    free(s->snapshot);
     free(s->path);
     free(s);
+}
+
+/* Open `file` with SQLite's flags into a new store named `path` in
+ * messages, configured, with what SQLite says the file is checked. */
+static int open_connection(const char *path, const char *file, int flags,
+                           struct cas__saves **out, int *version)
+{
+    struct cas__saves *s = calloc(1, sizeof *s);
+    *out = s;
+    if (!s || !(s->path = strdup(path)))
+        return CAS_ENOMEM;
+    if (sqlite3_open_v2(file, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+        return s->db ? cas__saves_sql_fail(s, "opening")
+                     : cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+    int rc = configure_defensively(s);
+    return rc ? rc : check_identity(s, version);
+}
+
+/* After a failed open: the message into err, the store released. */
+static int open_failed(struct cas__saves *s, const char *path, int rc, char *err,
+                       size_t errlen)
+{
+    if (rc == CAS_ENOMEM)
+        snprintf(err, errlen, "%s: out of memory", path);
+    else
+        snprintf(err, errlen, "%s", s->err);
+    release_store(s);
+    return rc;
 }
 
 /* Open path as it is (creating it if create), configure the connection,
@@ -412,33 +499,14 @@ static void release_store(struct cas__saves *s)
 static int open_store(const char *path, int create, int target,
                       struct cas__saves **out, char *err, size_t errlen)
 {
-    int rc;
-    struct cas__saves *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) {
-        rc = CAS_ENOMEM;
-        goto free_store;
-    }
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-        rc = s->db ? cas__saves_sql_fail(s, "opening")
-                   : cas__saves_fail(s, CAS_ENOMEM, "out of memory");
-        goto explain;
-    }
+    struct cas__saves *s;
     int version = 0;
-    if ((rc = configure_defensively(s)) || (rc = check_identity(s, &version)) ||
-        (rc = cas__saves_migrate(s, version, target)) || (rc = enter_wal(s)))
-        goto explain;
+    int rc = open_connection(path, path, SQLITE_OPEN_READWRITE |
+                             (create ? SQLITE_OPEN_CREATE : 0), &s, &version);
+    if (rc || (rc = cas__saves_migrate(s, version, target)) || (rc = enter_wal(s)))
+        return open_failed(s, path, rc, err, errlen);
     *out = s;
     return CAS_OK;
-
-explain:
-    snprintf(err, errlen, "%s", s->err);
-free_store:
-    if (rc == CAS_ENOMEM)
-        snprintf(err, errlen, "%s: out of memory", path);
-    release_store(s);
-    return rc;
 }
 
 /* A new store appears whole: it is built under a private name and then
@@ -468,6 +536,29 @@ static int create_store(const char *path, int target, char *err, size_t errlen)
     return rc;
 }
 
+/* A store castellan may read but not write (the file, or the folder that
+ * holds its WAL) is refused before SQLite would fail at the first write. */
+static int check_writable(const char *path, char *err, size_t errlen)
+{
+    char *dir = strdup(path);
+    if (!dir) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return CAS_ENOMEM;
+    }
+    char *slash = strrchr(dir, '/');
+    const char *folder = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    int rc = CAS_OK;
+    if (access(path, W_OK) != 0 || access(folder, W_OK) != 0) {
+        snprintf(err, errlen, "%s: castellan may not write %s (%s); `castellan saves "
+                 "list`, `saves show`, `export` and `replay` can still read it; make it "
+                 "writable to change it", path, access(path, W_OK) != 0 ? "the file" :
+                 "its folder, where the journal (-wal) goes", strerror(errno));
+        rc = CAS_EIO;
+    }
+    free(dir);
+    return rc;
+}
+
 int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
                        char *err, size_t errlen)
 {
@@ -475,7 +566,7 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
     enum verdict verdict;
     *out = NULL;
     int rc = judge_file(path, &verdict, err, errlen);
-    if (rc)
+    if (rc || (verdict != FILE_NEW && (rc = check_writable(path, err, errlen))))
         return rc;
     if (verdict == FILE_NEW) {
         if ((rc = make_parent_dirs(path, err, errlen)))
@@ -492,6 +583,98 @@ int cas__saves_open(const char *path, struct cas__saves **out, char *err,
                     size_t errlen)
 {
     return cas__saves_open_at(path, CAS__SAVES_SCHEMA_VERSION, out, err, errlen);
+}
+
+/* Copy the file `from` to a new file `to` (private); a missing `from` is
+ * fine when optional.  CAS_EIO with errno set. */
+static int copy_file(const char *from, const char *to, int optional)
+{
+    char buf[65536];
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return optional && errno == ENOENT ? CAS_OK : CAS_EIO;
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int rc = out < 0 ? CAS_EIO : CAS_OK;
+    ssize_t got;
+    while (rc == CAS_OK && (got = read(in, buf, sizeof buf)) != 0)
+        if (got < 0 || write(out, buf, (size_t)got) != got)
+            rc = CAS_EIO;
+    if (out >= 0 && close(out) != 0)
+        rc = CAS_EIO;
+    close(in);
+    return rc;
+}
+
+/* Copy path (and its WAL, if any) into a new private folder; its name
+ * into *dir (caller frees), the copy at DIR/saves.db. */
+static int copy_aside(const char *path, char **dir, char *err, size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    char folder[4096], from[4200], to[4200];
+    snprintf(folder, sizeof folder, "%s/castellan-read-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(folder)) {
+        snprintf(err, errlen, "%s: cannot make a private copy to read: %s", path,
+                 strerror(errno));
+        return CAS_EIO;
+    }
+    int rc = CAS_OK;
+    for (size_t i = 0; i < 2 && rc == CAS_OK; i++) {
+        snprintf(from, sizeof from, "%s%s", path, side_suffixes[i]);
+        snprintf(to, sizeof to, "%s/saves.db%s", folder, side_suffixes[i]);
+        rc = copy_file(from, to, i > 0);
+        if (rc)
+            snprintf(err, errlen, "%s: cannot make a private copy to read: %s", from,
+                     strerror(errno));
+    }
+    if (rc == CAS_OK && !(*dir = strdup(folder)))
+        rc = CAS_ENOMEM;
+    if (rc)
+        remove_snapshot(folder);
+    return rc;
+}
+
+int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
+                         size_t errlen)
+{
+    enum verdict verdict;
+    struct cas__saves *s;
+    int version = 0;
+    *out = NULL;
+    int rc = judge_file(path, &verdict, err, errlen);
+    if (rc)
+        return rc;
+    if (verdict == FILE_NEW) {
+        snprintf(err, errlen, "there is no save database %s yet; `castellan play` "
+                 "creates it, or name one with --database FILE", path);
+        return CAS_ENOTFOUND;
+    }
+    rc = open_connection(path, path, SQLITE_OPEN_READONLY, &s, &version);
+    if (rc && rc != CAS_ENOMEM && rc != CAS_EMISMATCH && rc != CAS_EVERSION &&
+        rc != CAS_ECORRUPT) {
+        /* SQLite cannot read a WAL database in place when it may neither
+         * open nor create the -shm beside it: read a private copy. */
+        release_store(s);
+        char *dir = NULL;
+        char copy[4200];
+        if ((rc = copy_aside(path, &dir, err, errlen)))
+            return rc;
+        snprintf(copy, sizeof copy, "%s/saves.db", dir);
+        rc = open_connection(path, copy, SQLITE_OPEN_READWRITE, &s, &version);
+        if (s) {
+            s->snapshot = dir;
+        } else {
+            remove_snapshot(dir);
+            free(dir);
+        }
+    }
+    if (rc == CAS_OK && version != CAS__SAVES_SCHEMA_VERSION)
+        rc = cas__saves_fail(s, CAS_EVERSION, "has save schema %d and castellan %d: "
+                             "open it once where castellan may write it, to bring it "
+                             "up to date", version, CAS__SAVES_SCHEMA_VERSION);
+    if (rc)
+        return open_failed(s, path, rc, err, errlen);
+    *out = s;
+    return CAS_OK;
 }
 
 void cas__saves_close(struct cas__saves *s)

@@ -37,12 +37,15 @@ static int unknown_flag(const char *command, const char *arg, const struct cas__
     return 2;
 }
 
-/* Store the value of flag f; 0, or 1 when memory ran out. */
-static int store(const struct cas__flag *f, const char *value)
+/* Store the value of flag f; 0, or 1 (said on stderr) when memory ran out. */
+static int store(const char *command, const struct cas__flag *f, const char *value)
 {
-    if (f->values)
-        return cas__strlist_push(f->values, value) == CAS_OK ? 0 : 1;
-    *f->value = value;
+    if (f->values && cas__strlist_push(f->values, value) != CAS_OK) {
+        fprintf(stderr, "castellan %s: out of memory\n", command);
+        return 1;
+    }
+    if (!f->values)
+        *f->value = value;
     return 0;
 }
 
@@ -64,12 +67,12 @@ static int take_flag(const char *command, int argc, char **argv, int *i,
         return 0;
     }
     if (arg[len] == '=')
-        return store(f, arg + len + 1);
+        return store(command, f, arg + len + 1);
     if (*i + 1 >= argc) {
         fprintf(stderr, "castellan %s: %s needs a value\n", command, f->name);
         return 2;
     }
-    return store(f, argv[++*i]);
+    return store(command, f, argv[++*i]);
 }
 
 int cas__cli_parse(const char *command, int argc, char **argv, const struct cas__flag *flags,

@@ -166,7 +166,7 @@ static int import_one(const struct cas__saves_args *a, const char *file,
     if (status)
         goto free_game;
     if (!*store) {
-        *store = cas__saves_args_open(a, 1);
+        *store = cas__saves_args_open(a, CAS__STORE_CREATE);
         /* A store that is already damaged gets nothing more written into it. */
         if (*store && cas__saves_integrity_check(*store)) {
             status = cas__saves_args_fail(a, *store);

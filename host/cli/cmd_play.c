@@ -96,10 +96,11 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
             .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
             .campaign = a->campaign,
         };
-        if (cas__session_desc_from_flags(&flags, desc, err, sizeof err) == CAS_OK)
+        int rc = cas__session_desc_from_flags(&flags, desc, err, sizeof err);
+        if (rc == CAS_OK)
             return 0;
         fprintf(stderr, "castellan play: %s\n", err);
-        return 2;
+        return rc == CAS_ENOMEM ? 1 : 2; /* out of memory is no usage error */
     }
     char *preset = a->config ? NULL : default_preset();
     const char *path = a->config ? a->config : preset;
@@ -187,12 +188,15 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     char **names = calloc(n, sizeof *names);
     struct cas__session s;
     int status = 1;
-    if (!agents || !names)
+    if (!agents || !names) {
+        fprintf(stderr, "castellan play: out of memory\n");
         goto free_agents;
+    }
     for (size_t i = 0; i < n; i++) {
         names[i] = desc->players[i].name;
         if (cas__agent_new(desc->players[i].agent, &agents[i]) != CAS_OK) {
-            fprintf(stderr, "castellan play: cannot create the %s agent of %s\n",
+            fprintf(stderr, "castellan play: cannot create the %s agent of %s: out of "
+                    "memory\n",
                     desc->players[i].agent, names[i]);
             goto free_agents;
         }

@@ -121,7 +121,8 @@ static int with_revived_game(const char *cmd, int argc, char **argv, unsigned al
     struct cas__saves *s;
     struct cas__saves_game g;
     int64_t id;
-    int status = cas__saves_args_load_game(&a, cmd, argc, argv, allowed, usage, &s, &id, &g);
+    int status = cas__saves_args_load_game(&a, cmd, argc, argv, allowed, CAS__STORE_READ, usage,
+                                           &s, &id, &g);
     if (status >= 0)
         return status;
     cas__saves_close(s); /* only what is loaded is read */

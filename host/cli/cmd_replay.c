@@ -80,7 +80,7 @@ int cas__cmd_replay(int argc, char **argv)
     int status = cas__saves_args_load_game(&a, "replay", argc, argv,
                                            CAS__ARG_STEP | CAS__ARG_PLUGIN_PATH | CAS__ARG_JSON |
                                                CAS__ARG_PLY,
-                                           usage, &s, &id, &g);
+                                           CAS__STORE_READ, usage, &s, &id, &g);
     if (status >= 0)
         return status;
     if (a.json || a.ply) {

@@ -116,7 +116,8 @@ int cas__cmd_resume(int argc, char **argv)
     struct cas__saves_game g;
     int64_t id;
     int status = cas__saves_args_load_game(&a, "resume", argc, argv,
-                                           CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH, usage,
+                                           CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH,
+                                           CAS__STORE_WRITE, usage,
                                            &s, &id, &g);
     if (status >= 0)
         return status;

@@ -168,7 +168,8 @@ int cas__cmd_saves(int argc, char **argv)
                 "or delete)\n%s", sub, saves_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
+    struct cas__saves *s = cas__saves_args_open(&a, strcmp(sub, "delete") == 0 ?
+                                                CAS__STORE_WRITE : CAS__STORE_READ);
     if (!s)
         return 1;
     status = strcmp(sub, "list") == 0 ? list_games(&a, s, a.campaign)
@@ -188,7 +189,7 @@ int cas__cmd_export(int argc, char **argv)
             return cas__cmd_export_html(argc, argv, export_usage);
     int status = cas__saves_args_load_game(&a, "export", argc, argv,
                                            CAS__ARG_OUTPUT | CAS__ARG_NO_HASHES,
-                                           export_usage, &s, &id, &g);
+                                           CAS__STORE_READ, export_usage, &s, &id, &g);
     if (status >= 0)
         return status;
     FILE *out = a.output ? fopen(a.output, "w") : stdout;
@@ -273,7 +274,7 @@ int cas__cmd_campaign(int argc, char **argv)
                 campaign_usage);
         return 2;
     }
-    struct cas__saves *s = cas__saves_args_open(&a, 0);
+    struct cas__saves *s = cas__saves_args_open(&a, CAS__STORE_READ);
     if (!s)
         return 1;
     status = is_list ? campaign_list(&a, s) : campaign_show(&a, s, a.positional[1]);

@@ -2,6 +2,7 @@
  * main.c — the castellan executable: dispatches to one command per
  * subcommand (commands.h), with help, version and "did you mean".
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,6 +85,9 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Past `ulimit -f` a write then fails with EFBIG, which the save store
+     * explains, instead of killing castellan without a word. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         print_usage(stderr);
         return 2;

@@ -3,9 +3,11 @@
  * commands, so every one of them spells --database, --help and game ids the
  * same way and explains mistakes the same way.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "saves_cli.h"
@@ -56,21 +58,26 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
     return -1;
 }
 
-struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a, int create)
+struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a,
+                                        enum cas__store_use use)
 {
     char err[1024];
     char *fallback = NULL;
     const char *path = a->database;
     struct cas__saves *s = NULL;
+    struct stat st;
     if (!path && !(path = fallback = cas__saves_default_path())) {
         fprintf(stderr, "%s: neither XDG_DATA_HOME nor HOME is set; name the "
                 "save database with --database FILE\n", a->cmd);
         return NULL;
     }
-    if (!create && access(path, F_OK) != 0)
-        fprintf(stderr, "%s: there is no save database %s yet; `castellan play` "
-                "creates it, or name one with --database FILE\n", a->cmd, path);
-    else if (cas__saves_open(path, &s, err, sizeof err) != CAS_OK)
+    int rc;
+    if (use == CAS__STORE_READ || (use == CAS__STORE_WRITE && stat(path, &st) != 0 &&
+                                   errno == ENOENT)) /* reading says there is none */
+        rc = cas__saves_open_read(path, &s, err, sizeof err);
+    else
+        rc = cas__saves_open(path, &s, err, sizeof err);
+    if (rc != CAS_OK)
         fprintf(stderr, "%s: %s\n", a->cmd, err);
     free(fallback);
     return s;
@@ -97,7 +104,8 @@ int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s)
 }
 
 int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int argc,
-                              char **argv, unsigned allowed, const char *usage,
+                              char **argv, unsigned allowed, enum cas__store_use use,
+                              const char *usage,
                               struct cas__saves **store, int64_t *id,
                               struct cas__saves_game *g)
 {
@@ -106,7 +114,7 @@ int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int ar
         return status;
     if (cas__saves_args_game_id(a, a->positional[0], id))
         return 2;
-    struct cas__saves *s = cas__saves_args_open(a, 0);
+    struct cas__saves *s = cas__saves_args_open(a, use);
     if (!s)
         return 1;
     if (cas__saves_game_load(s, *id, 1, g)) {

@@ -48,24 +48,32 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
                           char **argv, unsigned allowed, int min, int max,
                           const char *usage);
 
-/* Open the store a names (or the default), creating it only if `create`:
- * commands that only read or delete never leave a new file behind a
- * mistyped name.  On failure prints "CMD: reason" on stderr and returns
- * NULL. */
-struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a, int create);
+/* What a command does with the store. */
+enum cas__store_use {
+    CAS__STORE_READ,   /* only reads: works on a store castellan may not write */
+    CAS__STORE_WRITE,  /* changes an existing store */
+    CAS__STORE_CREATE  /* changes it, creating it if there is none */
+};
+
+/* Open the store a names (or the default) for `use`: commands that only
+ * read or delete never leave a new file behind a mistyped name.  On
+ * failure prints "CMD: reason" on stderr and returns NULL. */
+struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a,
+                                        enum cas__store_use use);
 
 /* Parse a game id ("12").  On failure prints why on stderr and returns -1. */
 int cas__saves_args_game_id(const struct cas__saves_args *a, const char *text,
                             int64_t *id);
 
 /* The opening of a command on one saved game: parse argv (one positional
- * argument, the game id), open the existing store and load the game with
+ * argument, the game id), open the existing store for `use` and load the game with
  * its actions.  Returns -1 when the command should go on: the caller then
  * owns *store (cas__saves_close) and *g (cas__saves_game_free).  Otherwise
  * returns the exit status, having explained a failure on stderr and left
  * nothing open. */
 int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int argc,
-                              char **argv, unsigned allowed, const char *usage,
+                              char **argv, unsigned allowed, enum cas__store_use use,
+                              const char *usage,
                               struct cas__saves **store, int64_t *id,
                               struct cas__saves_game *g);
 

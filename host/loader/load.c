@@ -2,12 +2,17 @@
  * load.c — dlopen()ing one plugin and checking its descriptor against the
  * host ABI and against the manifest the scan already read.  A plugin that
  * fails any check is closed again and keeps a one-line refusal naming the
- * file, both values where they differ, and the fix.
+ * file, both values where they differ, and the fix.  The library is opened
+ * by a file descriptor it was checked through.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "loader.h"
 #include "text.h"
@@ -194,6 +199,68 @@ static int check_descriptor(struct cas__plugin_info *info, const struct cas_plug
     return info->refusal ? CAS_EMISMATCH : CAS_OK;
 }
 
+/* The library files opened so far, by identity, each with a descriptor
+ * kept open for the life of the process: a library is loaded as
+ * /proc/self/fd/N, glibc knows loaded libraries by that name (and, once
+ * opened, by device and inode), so N must never come to mean another file
+ * while some registry may still have it loaded. */
+#define MAX_LIBRARY_FILES 512
+static struct library_file {
+    dev_t dev;
+    ino_t ino;
+    int fd;
+} library_files[MAX_LIBRARY_FILES];
+static size_t n_library_files;
+
+/* The kept descriptor for the file open on fd (which it then closes), or
+ * fd itself, kept from now on; -1 when there is no room. */
+static int kept_descriptor(int fd, const struct stat *st)
+{
+    for (size_t i = 0; i < n_library_files; i++)
+        if (library_files[i].dev == st->st_dev && library_files[i].ino == st->st_ino) {
+            close(fd);
+            return library_files[i].fd;
+        }
+    if (n_library_files == MAX_LIBRARY_FILES)
+        return -1;
+    library_files[n_library_files++] = (struct library_file){st->st_dev, st->st_ino, fd};
+    return fd;
+}
+
+/* dlopen the library by a descriptor whose file is checked again, so that
+ * the file loaded is the file checked, whatever happened to the path since
+ * the scan.  NULL with a refusal, or NULL for dlerror() to explain (the
+ * name it gives is put in by_fd). */
+static void *open_checked(struct cas__plugin_info *info, char *by_fd, size_t cap)
+{
+    char why[4400];
+    struct stat st;
+    int fd = open(info->library_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        cas__refuse(info, "%s: cannot be opened: %s", info->library_path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        cas__refuse(info, "%s: not a regular file; build or install the plugin's library "
+                          "there", info->library_path);
+    } else if (cas__untrusted(&st, info->library_path, why, sizeof why)) {
+        cas__refuse(info, "%s: %s", info->library_path, why);
+    } else if ((fd = kept_descriptor(fd, &st)) < 0) {
+        cas__refuse(info, "%s: more than %d plugin libraries in one process",
+                    info->library_path, MAX_LIBRARY_FILES);
+        return NULL;
+    } else {
+        snprintf(by_fd, cap, "/proc/self/fd/%d", fd);
+        if (access(by_fd, F_OK) == 0)
+            return dlopen(by_fd, RTLD_NOW | RTLD_LOCAL);
+        cas__refuse(info, "%s: cannot be loaded by its descriptor (%s: %s); mount /proc",
+                    info->library_path, by_fd, strerror(errno));
+        return NULL;
+    }
+    close(fd);
+    return NULL;
+}
+
 int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
 {
     (void)reg;
@@ -201,12 +268,21 @@ int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
         return CAS_OK;
     if (info->refusal)
         return CAS_EMISMATCH;
-    void *dl = dlopen(info->library_path, RTLD_NOW | RTLD_LOCAL);
+    char by_fd[64] = "";
+    void *dl = open_checked(info, by_fd, sizeof by_fd);
+    if (!dl && info->refusal)
+        return CAS_EMISMATCH;
     if (!dl) {
-        const char *why = dlerror();
-        int rc = cas__refuse(info, "%s: cannot be loaded (%s); rebuild the plugin for "
-                                   "this host",
-                             info->library_path, why ? why : "unknown dlopen error");
+        const char *why = dlerror(), *named = "";
+        size_t len = strlen(by_fd);
+        if (why && len && strncmp(why, by_fd, len) == 0 && strncmp(why + len, ": ", 2) == 0) {
+            why += len + 2; /* dlerror names the descriptor: name the file */
+            named = info->library_path;
+        }
+        int rc = cas__refuse(info, "%s: cannot be loaded (%s%s%s); rebuild the plugin "
+                                   "for this host",
+                             info->library_path, named, *named ? ": " : "",
+                             why ? why : "unknown dlopen error");
         return rc ? rc : CAS_EIO;
     }
     int rc = CAS_OK;

@@ -191,11 +191,38 @@ free_info:
     return NULL;
 }
 
-/* One file of the plugin: present and writable by its owner only. */
-static int check_mode(struct cas__plugin_info *info, const char *path, int must_exist)
+const char *cas__untrusted(const struct stat *st, const char *path, char *why,
+                           size_t cap)
+{
+    if (st->st_uid != 0 && st->st_uid != geteuid())
+        snprintf(why, cap, "owned by user %u, neither root nor the user castellan runs "
+                 "as (%u), so that user could replace plugin code; remove it, or chown "
+                 "it once you trust it", (unsigned)st->st_uid, (unsigned)geteuid());
+    else if (st->st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(why, cap, "writable by group or others (mode %04o), so anyone could "
+                 "replace plugin code; run chmod go-w %s", (unsigned)(st->st_mode & 07777),
+                 path);
+    else
+        return NULL;
+    return why;
+}
+
+/* path lies inside folder (both resolved). */
+static int is_inside(const char *path, const char *folder)
+{
+    size_t len = strlen(folder);
+    return strncmp(path, folder, len) == 0 && (path[len] == '/' || path[len] == '\0');
+}
+
+/* One file or folder of the plugin, as lstat sees it: a symbolic link
+ * must stay inside the plugin folder `inside` (resolved), and what it is
+ * (or points to) must be trusted. */
+static int check_entry(struct cas__plugin_info *info, const char *path, int must_exist,
+                       const char *inside)
 {
     struct stat st;
-    if (stat(path, &st) != 0) {
+    char why[4400];
+    if (lstat(path, &st) != 0) {
         if (!must_exist && errno == ENOENT)
             return CAS_OK;
         return cas__refuse(info, "%s: %s; build or install the plugin so that %s.so "
@@ -203,23 +230,97 @@ static int check_mode(struct cas__plugin_info *info, const char *path, int must_
                            path, strerror(errno), info->id ? info->id : "ID",
                            info->id ? info->id : "ID");
     }
-    if (st.st_mode & (S_IWGRP | S_IWOTH))
-        return cas__refuse(info,
-                           "%s: writable by group or others (mode %04o), so anyone could "
-                           "replace plugin code; run chmod go-w %s",
-                           path, (unsigned)(st.st_mode & 07777), path);
+    if (S_ISLNK(st.st_mode)) {
+        char *target = realpath(path, NULL);
+        int outside = !target || !inside || !is_inside(target, inside);
+        int rc = outside ? cas__refuse(info, "%s: a symbolic link to %s, outside the "
+                                             "plugin folder %s; put the file itself "
+                                             "in the folder",
+                                       path, target ? target : "nowhere",
+                                       inside ? inside : info->dir)
+                         : CAS_OK;
+        free(target);
+        if (outside || stat(path, &st) != 0)
+            return rc;
+    }
+    if (cas__untrusted(&st, path, why, sizeof why))
+        return cas__refuse(info, "%s: %s", path, why);
     return CAS_OK;
 }
 
-static int check_permissions(struct cas__plugin_info *info)
+/* Everything below the data folder, to a bounded depth. */
+static int check_data(struct cas__plugin_info *info, const char *folder, const char *inside,
+                      int depth)
 {
-    int rc = check_mode(info, info->dir, 1);
+    DIR *d = opendir(folder);
+    if (!d)
+        return CAS_OK; /* absent, or a file: check_entry has judged it */
+    int rc = CAS_OK;
+    for (struct dirent *e; !rc && !info->refusal && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *path = concat3(folder, "/", e->d_name);
+        struct stat st;
+        if (!path) {
+            rc = CAS_ENOMEM;
+            break;
+        }
+        rc = check_entry(info, path, 1, inside);
+        if (!rc && !info->refusal && depth < 8 && lstat(path, &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            rc = check_data(info, path, inside, depth + 1);
+        free(path);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* The plugin-path folder holding the plugin: trusted like the plugin's own
+ * files (or anyone could put plugins there), and no folder above it
+ * writable by everyone without the sticky bit (or anyone could rename it
+ * away and put another in its place). */
+static int check_path_folder(struct cas__plugin_info *info, const char *path_folder)
+{
+    char why[4400];
+    struct stat st;
+    char *folder = realpath(path_folder, NULL);
+    if (!folder)
+        return CAS_OK; /* gone since the scan read it: nothing of it is loaded */
+    int rc = CAS_OK;
+    if (stat(folder, &st) == 0 && cas__untrusted(&st, path_folder, why, sizeof why))
+        rc = cas__refuse(info, "%s: the plugin path folder is %s", path_folder, why);
+    for (char *slash = strrchr(folder, '/'); !rc && !info->refusal && slash;
+         slash = strrchr(folder, '/')) {
+        *slash = '\0';
+        const char *above = slash == folder ? "/" : folder;
+        if (stat(above, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+            rc = cas__refuse(info, "%s: writable by everyone (mode %04o) above the plugin "
+                                   "path folder %s, so anyone could put another folder "
+                                   "in its place; run chmod o-w %s",
+                             above, (unsigned)(st.st_mode & 07777), path_folder, above);
+        if (slash == folder)
+            break;
+    }
+    free(folder);
+    return rc;
+}
+
+static int check_permissions(struct cas__plugin_info *info, const char *path_folder)
+{
+    char *inside = realpath(info->dir, NULL), *path_inside = realpath(path_folder, NULL);
+    int rc = check_path_folder(info, path_folder);
+    if (!rc) /* a plugin folder that is a link stays in its plugin path folder */
+        rc = check_entry(info, info->dir, 1, path_inside);
     if (!rc)
-        rc = check_mode(info, info->manifest_path, 1);
+        rc = check_entry(info, info->manifest_path, 1, inside);
     if (!rc)
-        rc = check_mode(info, info->library_path, 1);
+        rc = check_entry(info, info->library_path, 1, inside);
     if (!rc)
-        rc = check_mode(info, info->data_dir, 0);
+        rc = check_entry(info, info->data_dir, 0, inside);
+    if (!rc && !info->refusal)
+        rc = check_data(info, info->data_dir, inside, 0);
+    free(inside);
+    free(path_inside);
     return rc;
 }
 
@@ -248,7 +349,7 @@ static int scan_plugin(struct cas__registry *reg, const char *folder, const char
     const struct cas__plugin_info *first = cas__registry_find(reg, name);
     int rc = cas__manifest_read(info, name);
     if (!rc)
-        rc = check_permissions(info);
+        rc = check_permissions(info, folder);
     if (!rc && first)
         rc = cas__refuse_instead(info, "%s: shadowed by %s, found earlier on the plugin "
                                        "path; remove one of them or reorder the path",

@@ -135,9 +135,11 @@ int cas__journal_end(struct cas__journal *j, struct cas__session *s)
     size_t n = (size_t)m->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);
     if (!scores)
-        return CAS_ENOMEM;
+        return cas__saves_explain(j->store, CAS_ENOMEM, "out of memory");
     int rc = m->vt->returns(s->state, scores, n);
-    if (rc == CAS_OK)
+    if (rc != CAS_OK)
+        cas__saves_explain(j->store, rc, cas__match_reason(m, rc));
+    else
         rc = cas__saves_finish(j->store, j->game, scores, n);
     free(scores);
     return rc;
@@ -152,9 +154,12 @@ static int open_play_store(struct cas__play_journal *pj,
     char *fallback = NULL;
     const char *path = desc->database;
     if (!path && !(path = fallback = cas__saves_default_path())) {
-        fprintf(stderr, "castellan play: cannot save the game: neither XDG_DATA_HOME "
-                "nor HOME is set; name a file in [saves] database, or play with "
-                "--no-save\n");
+        if (getenv("XDG_DATA_HOME") || getenv("HOME"))
+            fprintf(stderr, "castellan play: cannot save the game: out of memory\n");
+        else
+            fprintf(stderr, "castellan play: cannot save the game: neither XDG_DATA_HOME "
+                    "nor HOME is set; name a file in [saves] database, or play with "
+                    "--no-save\n");
         return CAS_EIO;
     }
     int rc = cas__saves_open(path, &pj->store, err, sizeof err);
@@ -179,6 +184,8 @@ int cas__play_journal_begin(struct cas__play_journal *pj,
         return rc;
     rc = cas__journal_describe(desc, plan->game, plan->expansions, plan->n_expansions,
                                s->seed, &header);
+    if (rc) /* it frees what it made */
+        fprintf(stderr, "castellan play: cannot save the game: out of memory\n");
     if (rc == CAS_OK && (rc = cas__journal_start(&pj->j, pj->store, &header)))
         fprintf(stderr, "castellan play: cannot save the game: %s\n",
                 cas__saves_errmsg(pj->store));

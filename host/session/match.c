@@ -154,7 +154,7 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                  m->error);
     else
         snprintf(err, errlen, "%s: cannot create the game (%d): %s", plugin->id, rc,
-                 m->error[0] ? m->error : "no reason given");
+                 cas__match_reason(m, rc));
     free(m->data_dir);
     m->data_dir = NULL;
     m->game = NULL;
@@ -307,4 +307,11 @@ const char *cas__match_label(const struct cas__match *m, int p)
 {
     const char *label = m->vt->player_label(m->game, p);
     return label ? label : "?";
+}
+
+const char *cas__match_reason(const struct cas__match *m, int rc)
+{
+    if (m->error[0])
+        return m->error;
+    return rc == CAS_ENOMEM ? "out of memory" : "no reason given";
 }

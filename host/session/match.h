@@ -92,4 +92,8 @@ int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *
 /* The display name the plugin gives player p (never NULL). */
 const char *cas__match_label(const struct cas__match *m, int p);
 
+/* Why a call of m's plugin returned rc: the plugin's own text, or for a
+ * plugin that gave none "out of memory" (CAS_ENOMEM) or "no reason given". */
+const char *cas__match_reason(const struct cas__match *m, int rc);
+
 #endif

@@ -42,7 +42,7 @@ int cas__session_init(struct cas__session *s, struct cas__match *match,
     if (rc != CAS_OK) {
         s->state = NULL;
         return fail(s, rc, "%s: cannot create the first state (%d): %s",
-                    match->plugin->id, rc, match->error);
+                    match->plugin->id, rc, cas__match_reason(match, rc));
     }
     s->hash = match->vt->hash(s->state);
     return CAS_OK;
@@ -170,7 +170,7 @@ static int apply_and_report(struct cas__session *s, int actor, cas_action action
     m->error[0] = '\0';
     int rc = m->vt->apply(s->state, action, &sink);
     if (rc != CAS_OK)
-        return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, m->error);
+        return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, cas__match_reason(m, rc));
     s->ply++;
     s->hash = m->vt->hash(s->state);
     if (s->out && m->vt->current(s->state) == CAS_ACTOR_TERMINAL)
@@ -209,7 +209,7 @@ static int draw_chance(struct cas__session *s, cas_action *out)
     int rc = cas__random_action(m, s->state, &s->scratch, s->seed, s->ply, out);
     if (rc != CAS_OK)
         return fail(s, rc, "%s: no chance outcome could be drawn (%d; are the weights > 0?): %s",
-                    m->plugin->id, rc, m->error);
+                    m->plugin->id, rc, cas__match_reason(m, rc));
     return CAS_OK;
 }
 
@@ -223,7 +223,7 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
     if (rc == CAS_OK && s->scratch.count == 0)
         rc = CAS_EINVAL;
     if (rc != CAS_OK)
-        return fail(s, rc, "%s: no legal actions (%d): %s", m->plugin->id, rc, m->error);
+        return fail(s, rc, "%s: no legal actions (%d): %s", m->plugin->id, rc, cas__match_reason(m, rc));
     struct cas__decision d = {
         .match = m, .state = s->state, .player = actor,
         .player_name = player_name(s, actor), .seed = s->seed, .ply = s->ply,
@@ -241,7 +241,7 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
     }
     if (rc != CAS_OK)
         return fail(s, rc, "the %s agent of %s failed (%d): %s",
-                    s->agents[actor]->ops->kind, d.player_name, rc, m->error);
+                    s->agents[actor]->ops->kind, d.player_name, rc, cas__match_reason(m, rc));
     return CAS_OK;
 }
 
@@ -261,7 +261,7 @@ int cas__session_step(struct cas__session *s)
     rc = cas__match_action_text(m, s->state, action, text, sizeof text);
     if (rc != CAS_OK)
         return fail(s, rc, "%s has no text for %s (%d): %s", m->plugin->id, text, rc,
-                    m->error);
+                    cas__match_reason(m, rc));
     rc = remember_before(s, actor, text);
     if (rc == CAS_OK)
         rc = apply_and_report(s, actor, action, text);

@@ -1,7 +1,9 @@
 /*
  * test_permissions.c — a plugin whose folder, manifest, library or data
- * folder others may write is refused before it is ever opened.  Works on a
- * copy of the good fixture game so the build tree keeps its modes.
+ * others may write or own, whose plugin-path folder others may write (or
+ * anyone may replace), or with a symbolic link out of its folder, is
+ * refused before it is ever opened.  Works on a copy of the good fixture
+ * game so the build tree keeps its modes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +14,9 @@
 #include "loader_fixtures.h"
 
 struct copy {
-    char root[1024];   /* the plugin-path folder */
-    char plugin[2048]; /* root/fixgame */
+    char root[1024];   /* holds the plugin-path folder */
+    char path[1536];   /* the plugin-path folder, root/path */
+    char plugin[2048]; /* path/fixgame */
     char ini[4096], so[4096], data[4096];
 };
 
@@ -38,11 +41,13 @@ static int make_copy(void **state)
              getenv("CASTELLAN_BUILD_DIR"));
     if (!mkdtemp(c->root))
         return -1;
-    snprintf(c->plugin, sizeof c->plugin, "%s/fixgame", c->root);
+    snprintf(c->path, sizeof c->path, "%s/path", c->root);
+    snprintf(c->plugin, sizeof c->plugin, "%s/fixgame", c->path);
     snprintf(c->ini, sizeof c->ini, "%s/fixgame.ini", c->plugin);
     snprintf(c->so, sizeof c->so, "%s/fixgame.so", c->plugin);
     snprintf(c->data, sizeof c->data, "%s/data", c->plugin);
-    if (mkdir(c->plugin, 0755) || mkdir(c->data, 0755))
+    if (chmod(c->root, 0755) || mkdir(c->path, 0755) || mkdir(c->plugin, 0755) ||
+        mkdir(c->data, 0755))
         return -1;
     char from[4096];
     snprintf(from, sizeof from, "%s/good/fixgame/fixgame.ini", fixture_base());
@@ -60,6 +65,7 @@ static int remove_copy(void **state)
     unlink(c->so);
     rmdir(c->data);
     rmdir(c->plugin);
+    rmdir(c->path);
     rmdir(c->root);
     free(c);
     return 0;
@@ -67,7 +73,7 @@ static int remove_copy(void **state)
 
 static struct cas__registry *scan_copy(const struct copy *c)
 {
-    struct cas__strlist path = {.items = (char *[]){(char *)c->root}, .count = 1};
+    struct cas__strlist path = {.items = (char *[]){(char *)c->path}, .count = 1};
     struct cas__registry *reg = NULL;
     assert_int_equal(cas__registry_scan(&path, &reg), CAS_OK);
     assert_int_equal(cas__registry_count(reg), 1);
@@ -92,14 +98,19 @@ static void expect_refused_at(const struct copy *c, const char *path, mode_t mod
     assert_int_equal(chmod(path, restore), 0);
 }
 
-static void test_private_copy_loads(void **state)
+/* The copy is accepted and loads. */
+static void expect_loads(const struct copy *c)
 {
-    struct copy *c = *state;
     struct cas__registry *reg = scan_copy(c);
     struct cas__plugin_info *info = fixture(reg, "fixgame");
     assert_null(info->refusal);
     assert_int_equal(cas__registry_load(reg, info), CAS_OK);
     cas__registry_free(reg);
+}
+
+static void test_private_copy_loads(void **state)
+{
+    expect_loads(*state);
 }
 
 static void test_writable_library(void **state)
@@ -122,6 +133,93 @@ static void test_writable_folders(void **state)
     expect_refused_at(c, c->data, 0775, "0775", 0755);
 }
 
+/* The copy is refused with exactly this refusal, and never loaded. */
+static void expect_refusal(const struct copy *c, const char *refusal)
+{
+    struct cas__registry *reg = scan_copy(c);
+    struct cas__plugin_info *info = fixture(reg, "fixgame");
+    assert_refusal(info, "%s", refusal);
+    assert_int_equal(cas__registry_load(reg, info), CAS_EMISMATCH);
+    assert_null(info->dl);
+    cas__registry_free(reg);
+}
+
+/* The plugin-path folder others may write: anyone could add a plugin;
+ * above it, a folder everyone may write: anyone could swap the folder. */
+static void test_writable_plugin_path(void **state)
+{
+    struct copy *c = *state;
+    char refusal[8192];
+    assert_int_equal(chmod(c->path, 0777), 0);
+    snprintf(refusal, sizeof refusal, "%s: the plugin path folder is writable by group or "
+             "others (mode 0777), so anyone could replace plugin code; run chmod go-w %s",
+             c->path, c->path);
+    expect_refusal(c, refusal);
+    assert_int_equal(chmod(c->path, 0755), 0);
+    assert_int_equal(chmod(c->root, 0777), 0);
+    snprintf(refusal, sizeof refusal, "%s: writable by everyone (mode 0777) above the "
+             "plugin path folder %s, so anyone could put another folder in its place; run "
+             "chmod o-w %s", c->root, c->path, c->root);
+    expect_refusal(c, refusal);
+    assert_int_equal(chmod(c->root, 01777), 0); /* sticky, as /tmp: nobody may swap it */
+    expect_loads(c);
+    assert_int_equal(chmod(c->root, 0755), 0);
+}
+
+/* Owned by another user (only root can make such a file to test with). */
+static void test_owned_by_another_user(void **state)
+{
+    struct copy *c = *state;
+    char refusal[8192];
+    if (geteuid() != 0)
+        skip();
+    const char *const paths[] = {c->so, c->ini, c->plugin, c->data};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        assert_int_equal(chown(paths[i], 65534, 65534), 0);
+        snprintf(refusal, sizeof refusal, "%s: owned by user 65534, neither root nor the "
+                 "user castellan runs as (0), so that user could replace plugin code; "
+                 "remove it, or chown it once you trust it", paths[i]);
+        expect_refusal(c, refusal);
+        assert_int_equal(chown(paths[i], 0, 0), 0);
+    }
+    assert_int_equal(chown(c->path, 65534, 65534), 0);
+    snprintf(refusal, sizeof refusal, "%s: the plugin path folder is owned by user 65534, "
+             "neither root nor the user castellan runs as (0), so that user could replace "
+             "plugin code; remove it, or chown it once you trust it", c->path);
+    expect_refusal(c, refusal);
+    assert_int_equal(chown(c->path, 0, 0), 0);
+}
+
+/* A symbolic link inside the folder is followed; one that leaves it is
+ * refused, in the data too. */
+static void test_links_stay_in_the_plugin_folder(void **state)
+{
+    struct copy *c = *state;
+    char moved[4200], outside[4200], link_in_data[4200], refusal[16384];
+    snprintf(moved, sizeof moved, "%s/real.so", c->plugin);
+    assert_int_equal(rename(c->so, moved), 0);
+    assert_int_equal(symlink("real.so", c->so), 0);
+    expect_loads(c);
+
+    snprintf(outside, sizeof outside, "%s/elsewhere.ini", c->root);
+    assert_int_equal(rename(c->ini, outside), 0);
+    assert_int_equal(symlink(outside, c->ini), 0);
+    snprintf(refusal, sizeof refusal, "%s: a symbolic link to %s, outside the plugin "
+             "folder %s; put the file itself in the folder", c->ini, outside, c->plugin);
+    expect_refusal(c, refusal);
+    assert_int_equal(unlink(c->ini), 0);
+    assert_int_equal(rename(outside, c->ini), 0);
+
+    snprintf(link_in_data, sizeof link_in_data, "%s/tiles.txt", c->data);
+    assert_int_equal(symlink("/etc/passwd", link_in_data), 0);
+    snprintf(refusal, sizeof refusal, "%s: a symbolic link to /etc/passwd, outside the "
+             "plugin folder %s; put the file itself in the folder", link_in_data, c->plugin);
+    expect_refusal(c, refusal);
+    assert_int_equal(unlink(link_in_data), 0);
+    assert_int_equal(unlink(c->so), 0);
+    assert_int_equal(rename(moved, c->so), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +227,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_writable_library, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_writable_manifest, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_writable_folders, make_copy, remove_copy),
+        cmocka_unit_test_setup_teardown(test_writable_plugin_path, make_copy, remove_copy),
+        cmocka_unit_test_setup_teardown(test_owned_by_another_user, make_copy, remove_copy),
+        cmocka_unit_test_setup_teardown(test_links_stay_in_the_plugin_folder, make_copy,
+                                        remove_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,15 @@
 /*
  * cli_run.c — running the castellan executable for tests (see the header).
  */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,22 @@
 #endif
 
 #define MAX_ARGS 24
+#define NOBODY 65534
+
+static int give_to_nobody(const char *path, const struct stat *st, int flag,
+                          struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return lchown(path, NOBODY, NOBODY);
+}
+
+void cas_test_hand_over(const struct cas_test_dir *d)
+{
+    if (geteuid() == 0)
+        assert_int_equal(nftw(d->path, give_to_nobody, 16, FTW_PHYS), 0);
+}
 
 void cas_test_read_text(const char *path, char *buf, size_t cap)
 {
@@ -46,7 +65,11 @@ static void exec_castellan(const struct cas_test_dir *d, const struct cas_test_h
     while (n <= MAX_ARGS && args[n - 1])
         argv[n] = args[n - 1], n++;
     argv[n] = NULL;
+    if (how && how->unprivileged && geteuid() == 0 &&
+        (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
+        _exit(125);
     setenv("XDG_DATA_HOME", d->path, 1);
+    setenv("TMPDIR", d->path, 1);
     setenv("CASTELLAN_PLUGIN_PATH", CASTELLAN_PLUGIN_DIR, 1);
     if (how && how->fault)
         setenv("CASTELLAN_FAULT", how->fault, 1);

@@ -24,7 +24,13 @@ struct cas_test_how {
     const char *fault;     /* its CASTELLAN_FAULT, or NULL */
     const char *input;     /* standard input, or NULL for none */
     long long file_limit;  /* RLIMIT_FSIZE in bytes, or 0 for none */
+    int unprivileged;      /* as a user whom file permissions bind: nobody
+                              when the test runs as root (see hand_over) */
 };
+
+/* Give the test folder d and all in it to the user an unprivileged run
+ * runs as (nobody, when the test runs as root; else nothing to do). */
+void cas_test_hand_over(const struct cas_test_dir *d);
 
 /* Run castellan with args (NULL-terminated, without argv[0]) in the test
  * folder d and wait for it. */

@@ -2,24 +2,39 @@
  * faults.c — fault injection for the test build `castellan-faults`, never
  * part of the shipped castellan.
  *
- * In the spirit of SQLite's crash tests, the environment variable
+ * In the spirit of SQLite's crash and I/O error tests, the environment
+ * variable CASTELLAN_FAULT=WHAT:PHASE:N:K picks a moment of the store's
+ * work: the K-th change to the store's files (from 1) made in the N-th
+ * (from 1) occurrence of PHASE (create, start, append, finish, close: see
+ * cas__saves_phase in saves.h).  A change is a write, truncation or
+ * deletion by SQLite (seen through a VFS that forwards everything to the
+ * default one) or a link or unlink by the store itself.  WHAT is
  *
- *     CASTELLAN_FAULT=kill:PHASE:N:K
+ *   kill  SIGKILL the process just before that change, or at the phase's
+ *         end when K is 0 or the phase makes fewer changes.  Since a
+ *         SIGKILL loses nothing the kernel has been given, the files after
+ *         a kill anywhere between two changes are exactly the files after
+ *         a kill just before the second: these points reach every state a
+ *         kill at a random instant can leave.
+ *   full  from that change on, every write fails as on a full disk
+ *         (SQLITE_FULL); truncations and deletions still work.
+ *   busy  from the start of that phase (K must be 0), every write lock is
+ *         refused as if another castellan held it, and SQLite's waits for
+ *         it take no time: its busy timeout runs out at once, in full.
  *
- * makes the process SIGKILL itself in the N-th (from 1) occurrence of the
- * store's PHASE (create, start, append, finish, close: see
- * cas__saves_phase in saves.h) just before the K-th change that phase makes
- * to the store's files, or at the phase's end when K is 0 or the phase makes
- * fewer changes.  A change is a write, truncation or deletion by SQLite
- * (seen through a VFS that forwards everything to the default one) or a
- * link or unlink by the store itself.  Since a SIGKILL loses nothing the
- * kernel has been given, the files after a kill anywhere between two
- * changes are exactly the files after a kill just before the second: these
- * kill points reach every state a kill at a random instant can leave.
+ * CASTELLAN_FAULT=alloc:N makes the N-th allocation (from 1) fail, once:
+ * malloc, calloc, realloc, strdup and strndup called by castellan's own
+ * code (linked with --wrap, which takes in the plugins' host->alloc) and
+ * SQLite's allocations.  alloc:0 fails none and says at exit how many
+ * there were, so a test can sweep N over a whole run.
  *
- * Before it dies the process says where on stderr, one line:
+ * The process says on stderr what it did, one line:
  *     castellan-faults: SIGKILL in append 5 before change 2
  *     castellan-faults: SIGKILL at the end of append 5
+ *     castellan-faults: disk full from change 2 of append 5
+ *     castellan-faults: busy from append 5
+ *     castellan-faults: allocation 120 fails
+ *     castellan-faults: 5321 allocations
  * An unreadable CASTELLAN_FAULT stops the process with exit status 99.
  */
 #include <signal.h>
@@ -34,34 +49,55 @@
 static const char *const phase_names[] = {"create", "start", "append", "finish", "close"};
 #define N_PHASES (sizeof phase_names / sizeof phase_names[0])
 
+enum fault_kind { FAULT_KILL, FAULT_FULL, FAULT_BUSY };
+static const char *const kind_names[] = {"kill", "full", "busy"};
+#define N_KINDS (sizeof kind_names / sizeof kind_names[0])
+
 static struct {
+    enum fault_kind kind;
     enum cas__saves_phase phase;
     unsigned long occurrence, change; /* N and K */
     unsigned long seen[N_PHASES];     /* occurrences of each phase so far */
     unsigned long changes;            /* in the target occurrence so far */
     int active;                       /* inside the target occurrence */
+    int disk_full;                    /* writes fail from now on */
+    int busy;                         /* write locks are refused from now on */
 } target;
+
+static void say(const char *line)
+{
+    if (write(STDERR_FILENO, line, strlen(line)) < 0) {
+        /* nobody to tell; go on all the same */
+    }
+}
 
 /* Say where on stderr, then die as a kill -9 would. */
 static void die(const char *where, const char *before)
 {
     char line[160];
-    int len = snprintf(line, sizeof line, "castellan-faults: SIGKILL %s %s %lu%s\n",
-                       where, phase_names[target.phase], target.occurrence, before);
-    if (write(STDERR_FILENO, line, (size_t)len) < 0) {
-        /* nobody to tell; die all the same */
-    }
+    snprintf(line, sizeof line, "castellan-faults: SIGKILL %s %s %lu%s\n", where,
+             phase_names[target.phase], target.occurrence, before);
+    say(line);
     raise(SIGKILL);
 }
 
-/* A change to the store's files is about to happen. */
-static void on_change(void)
+/* A change to the store's files is about to happen: 1 if a write must fail. */
+static int on_change(void)
 {
-    char before[48];
+    char line[160];
+    if (target.disk_full)
+        return 1;
     if (!target.active || ++target.changes != target.change)
-        return;
-    snprintf(before, sizeof before, " before change %lu", target.change);
-    die("in", before);
+        return 0;
+    if (target.kind == FAULT_KILL) {
+        snprintf(line, sizeof line, " before change %lu", target.change);
+        die("in", line);
+    }
+    snprintf(line, sizeof line, "castellan-faults: disk full from change %lu of %s %lu\n",
+             target.change, phase_names[target.phase], target.occurrence);
+    say(line);
+    target.disk_full = 1;
+    return 1;
 }
 
 static void probe(enum cas__saves_phase phase, enum cas__saves_moment moment)
@@ -74,6 +110,13 @@ static void probe(enum cas__saves_phase phase, enum cas__saves_moment moment)
         if (phase == target.phase) {
             target.active = target.seen[phase] == target.occurrence;
             target.changes = 0;
+            if (target.active && target.kind == FAULT_BUSY && !target.busy) {
+                char line[96];
+                snprintf(line, sizeof line, "castellan-faults: busy from %s %lu\n",
+                         phase_names[phase], target.occurrence);
+                say(line);
+                target.busy = 1;
+            }
         }
         break;
     case CAS__SAVES_STEP:
@@ -82,7 +125,8 @@ static void probe(enum cas__saves_phase phase, enum cas__saves_moment moment)
     case CAS__SAVES_END:
         if (phase == target.phase && target.active) {
             target.active = 0;
-            die("at the end of", "");
+            if (target.kind == FAULT_KILL)
+                die("at the end of", "");
         }
         break;
     }
@@ -112,7 +156,8 @@ static int f_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off)
 
 static int f_write(sqlite3_file *f, const void *buf, int n, sqlite3_int64 off)
 {
-    on_change();
+    if (on_change())
+        return SQLITE_FULL;
     return REAL(f)->pMethods->xWrite(REAL(f), buf, n, off);
 }
 
@@ -134,6 +179,8 @@ static int f_size(sqlite3_file *f, sqlite3_int64 *size)
 
 static int f_lock(sqlite3_file *f, int level)
 {
+    if (target.busy && level >= SQLITE_LOCK_RESERVED)
+        return SQLITE_BUSY;
     return REAL(f)->pMethods->xLock(REAL(f), level);
 }
 
@@ -169,6 +216,8 @@ static int f_shm_map(sqlite3_file *f, int page, int size, int extend, void volat
 
 static int f_shm_lock(sqlite3_file *f, int offset, int n, int flags)
 {
+    if (target.busy && (flags & SQLITE_SHM_LOCK) && (flags & SQLITE_SHM_EXCLUSIVE))
+        return SQLITE_BUSY; /* a WAL writer's lock */
     return REAL(f)->pMethods->xShmLock(REAL(f), offset, n, flags);
 }
 
@@ -228,6 +277,8 @@ static int v_randomness(sqlite3_vfs *vfs, int n, char *out)
 static int v_sleep(sqlite3_vfs *vfs, int micros)
 {
     (void)vfs;
+    if (target.busy)
+        return micros; /* as if it had slept */
     return real_vfs->xSleep(real_vfs, micros);
 }
 
@@ -257,6 +308,95 @@ static sqlite3_vfs fault_vfs = {
     .xCurrentTimeInt64 = v_time64,
 };
 
+/* ---------------------------------------------------------- allocations */
+
+static struct {
+    int on;                   /* CASTELLAN_FAULT is alloc:N */
+    unsigned long target, n;  /* N, and allocations so far */
+} allocs;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *block, size_t size);
+char *__real_strdup(const char *text);
+char *__real_strndup(const char *text, size_t n);
+
+/* This allocation is the one to fail. */
+static int allocation_fails(void)
+{
+    if (!allocs.on || ++allocs.n != allocs.target)
+        return 0;
+    char line[96];
+    snprintf(line, sizeof line, "castellan-faults: allocation %lu fails\n", allocs.n);
+    say(line);
+    return 1;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    return allocation_fails() ? NULL : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return allocation_fails() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *block, size_t size)
+{
+    return allocation_fails() ? NULL : __real_realloc(block, size);
+}
+
+char *__wrap_strdup(const char *text)
+{
+    return allocation_fails() ? NULL : __real_strdup(text);
+}
+
+char *__wrap_strndup(const char *text, size_t n)
+{
+    return allocation_fails() ? NULL : __real_strndup(text, n);
+}
+
+static sqlite3_mem_methods sqlite_memory;
+
+static void *sqlite_malloc(int size)
+{
+    return allocation_fails() ? NULL : sqlite_memory.xMalloc(size);
+}
+
+static void *sqlite_realloc(void *block, int size)
+{
+    return allocation_fails() ? NULL : sqlite_memory.xRealloc(block, size);
+}
+
+static void count_at_exit(void)
+{
+    char line[96];
+    snprintf(line, sizeof line, "castellan-faults: %lu allocations\n", allocs.n);
+    say(line);
+}
+
+/* Count, and fail the target, from now on; SQLite's allocations too. */
+static void start_failing_allocations(unsigned long target)
+{
+    static sqlite3_mem_methods counted;
+    if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sqlite_memory) != SQLITE_OK) {
+        fprintf(stderr, "castellan-faults: cannot read SQLite's allocator\n");
+        _exit(99);
+    }
+    counted = sqlite_memory;
+    counted.xMalloc = sqlite_malloc;
+    counted.xRealloc = sqlite_realloc;
+    if (sqlite3_config(SQLITE_CONFIG_MALLOC, &counted) != SQLITE_OK) {
+        fprintf(stderr, "castellan-faults: cannot set SQLite's allocator\n");
+        _exit(99);
+    }
+    allocs.target = target;
+    allocs.on = 1;
+    if (target == 0)
+        atexit(count_at_exit);
+}
+
 /* ------------------------------------------------------------ the spec */
 
 static int parse_count(const char *text, char **end, unsigned long *out)
@@ -267,14 +407,18 @@ static int parse_count(const char *text, char **end, unsigned long *out)
     return 0;
 }
 
-/* "kill:PHASE:N:K" into target; -1 if it is not that. */
+/* "WHAT:PHASE:N:K" into target; -1 if it is not that. */
 static int parse_spec(const char *spec)
 {
     char *end;
-    if (strncmp(spec, "kill:", 5) != 0)
-        return -1;
-    spec += 5;
     size_t i = 0;
+    while (i < N_KINDS && (strncmp(spec, kind_names[i], 4) != 0 || spec[4] != ':'))
+        i++;
+    if (i == N_KINDS)
+        return -1;
+    target.kind = (enum fault_kind)i;
+    spec += 5;
+    i = 0;
     while (i < N_PHASES && (strncmp(spec, phase_names[i], strlen(phase_names[i])) != 0 ||
                             spec[strlen(phase_names[i])] != ':'))
         i++;
@@ -283,7 +427,9 @@ static int parse_spec(const char *spec)
     target.phase = (enum cas__saves_phase)i;
     spec += strlen(phase_names[i]) + 1;
     if (parse_count(spec, &end, &target.occurrence) || target.occurrence == 0 ||
-        *end != ':' || parse_count(end + 1, &end, &target.change) || *end)
+        *end != ':' || parse_count(end + 1, &end, &target.change) || *end ||
+        (target.kind == FAULT_FULL && target.change == 0) ||
+        (target.kind == FAULT_BUSY && target.change != 0))
         return -1;
     return 0;
 }
@@ -291,12 +437,20 @@ static int parse_spec(const char *spec)
 __attribute__((constructor)) static void faults_from_environment(void)
 {
     const char *spec = getenv("CASTELLAN_FAULT");
+    unsigned long target;
+    char *end;
     if (!spec || !*spec)
         return;
+    if (strncmp(spec, "alloc:", 6) == 0 && parse_count(spec + 6, &end, &target) == 0 &&
+        *end == '\0') {
+        start_failing_allocations(target);
+        return;
+    }
     if (parse_spec(spec) != 0) {
         fprintf(stderr, "castellan-faults: CASTELLAN_FAULT=\"%s\" is not "
-                "kill:PHASE:N:K with PHASE create, start, append, finish or close, "
-                "N >= 1 and K >= 0\n", spec);
+                "alloc:N, or WHAT:PHASE:N:K with WHAT kill, full or busy, PHASE create, start, "
+                "append, finish or close, N >= 1 and K >= 0 (>= 1 for full, 0 for "
+                "busy)\n", spec);
         _exit(99);
     }
     real_vfs = sqlite3_vfs_find(NULL);
