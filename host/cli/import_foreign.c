@@ -115,12 +115,17 @@ static void take_source_lines(const struct text_buffer *record, struct cas__save
 }
 
 /* Record versions "0" become the installed plugins' versions. */
-static int take_versions(struct cas__registry *reg, struct cas__saves_plugin_ref *ref)
+static int take_versions(struct cas__registry *reg, struct cas__saves_plugin_ref *ref,
+                         const char *file, char *err, size_t errlen)
 {
     struct cas__plugin_info *info = cas__registry_find(reg, ref->id);
     char *version = info ? strdup(info->version) : NULL;
-    if (!version)
+    if (!version) {
+        snprintf(err, errlen, info ? "%s: out of memory" : "%s: needs the plugin %s, "
+                 "which is not installed; install it or add its folder to "
+                 "--plugin-path", file, ref->id);
         return info ? CAS_ENOMEM : CAS_ENOTFOUND;
+    }
     free(ref->version);
     ref->version = version;
     return CAS_OK;
@@ -193,12 +198,9 @@ int cas__foreign_read(const char *file, const char *format, const char *plugin_p
     if (rc)
         goto free_registry;
     take_source_lines(&record, g);
-    rc = take_versions(reg, &g->game);
+    rc = take_versions(reg, &g->game, file, err, errlen);
     for (size_t i = 0; i < g->n_expansions && !rc; i++)
-        rc = take_versions(reg, &g->expansions[i]);
-    if (rc)
-        snprintf(err, errlen, "%s: needs plugin %s, which is not installed", file,
-                 g->game.id);
+        rc = take_versions(reg, &g->expansions[i], file, err, errlen);
 free_registry:
     cas__registry_free(reg);
     cas__strlist_free(&path);
