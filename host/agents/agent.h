@@ -81,8 +81,11 @@ int cas__agent_human_set_hint(struct cas__agent *human, const char *kind);
  * drawn by weight on the chance stream, or one of the player's legal
  * actions, uniformly, on that player's stream.  This is what a session's
  * chance and its random bot do, and what the checker plays.  At a chance
- * node list receives the outcomes; elsewhere list must hold the legal
- * actions of state.  Returns CAS_OK or the plugin's negative code. */
+ * node a plugin with chance_total and chance_pick (ABI 1.1) is asked for
+ * the outcome of the drawn ticket, unless m->generic_chance is set; else
+ * list receives the outcomes and the ticket walks their weights (the same
+ * outcome either way).  Elsewhere list must hold the legal actions of
+ * state.  Returns CAS_OK or the plugin's negative code. */
 int cas__random_action(struct cas__match *m, const cas_state *state,
                        struct cas__actions *list, uint64_t seed, uint32_t ply,
                        cas_action *out);

@@ -14,6 +14,13 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
 {
     struct cas__prng r;
     int actor = m->vt->current(state);
+    if (actor == CAS_ACTOR_CHANCE && cas__match_picks_chance(m)) {
+        uint64_t total = m->vt->chance_total(state);
+        if (total == 0)
+            return CAS_EINVAL;
+        cas__prng_init(&r, seed, ply, CAS__STREAM_CHANCE);
+        return m->vt->chance_pick(state, cas__prng_below(&r, total), out);
+    }
     if (actor == CAS_ACTOR_CHANCE) {
         size_t index;
         int rc = cas__match_outcomes(m, state, list);

@@ -21,14 +21,16 @@ static void print_usage(FILE *out)
     fprintf(out,
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
-            "                       [--plugin-path DIR[:DIR...]]\n"
+            "                       [--floor] [--plugin-path DIR[:DIR...]]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
             "it allows), over N random games (default 1000) from seed S (default 1).\n"
             "Options are at their defaults but for each --rule, given as to castellan\n"
             "play: NAME or EXPANSION.NAME, checked the same way (a bad one: exit 1,\n"
             "a malformed flag: exit 2).  With expansions, the playouts are also run\n"
-            "on the game alone, with the game's own rules, and compared.  Sections:\n",
+            "on the game alone, with the game's own rules, and compared.  --floor also\n"
+            "times the game's bare reference loop (same tile data and rules options)\n"
+            "and prints the playouts' games/s as a ratio to it.  Sections:\n",
             DEFAULT_GAME);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -37,6 +39,7 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path;
+    int floor;
     struct cas__strlist rules;
 };
 
@@ -71,7 +74,7 @@ static void print_header(const struct cas__target *t, int nplayers, uint64_t gam
 /* Run the sections on a match of t, and on one of its game alone for the
  * comparison when there are expansions. */
 static int measure(const struct cas__target *t, int nplayers, uint64_t games, uint64_t seed,
-                   const char *only)
+                   const char *only, int floor)
 {
     struct cas__match m, alone;
     char err[1024], alone_err[1024];
@@ -80,7 +83,8 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
         return 1;
     }
     struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout,
-                          .width = cas__term_width(stdout), .progress = stderr};
+                           .width = cas__term_width(stdout), .progress = stderr,
+                           .floor = floor};
     if (t->plan.n_expansions > 0) {
         int rc = cas__target_match_alone(t, &alone, nplayers, alone_err, sizeof alone_err);
         b.alone = rc == CAS_OK ? &alone : NULL;
@@ -124,7 +128,8 @@ static int bench(const struct bench_args *a)
         fprintf(stderr, "castellan bench: %s\n", err);
         status = 2;
     } else {
-        status = measure(&t, players ? (int)players : t.min_players, games, seed, a->only);
+        status = measure(&t, players ? (int)players : t.min_players, games, seed, a->only,
+                         a->floor);
     }
     cas__target_close(&t);
     return status;
@@ -138,6 +143,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--rule", NULL, NULL, &a.rules}, {"--players", &a.players, NULL, NULL},
         {"--games", &a.games, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
+        {"--floor", NULL, &a.floor, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

@@ -22,7 +22,14 @@ struct cas__match {
     /* Bytes the plugin holds through host->alloc right now, and the most it
      * ever held: bench reports heap bytes per state from these. */
     size_t heap_bytes, heap_peak;
+    /* Draw chance by listing the outcomes even when the plugin can pick
+     * one from a ticket (ABI 1.1): the checker replays games both ways. */
+    int generic_chance;
 };
+
+/* Whether m's plugin picks chance outcomes from a ticket (chance_total and
+ * chance_pick, ABI 1.1) and m may use that. */
+int cas__match_picks_chance(const struct cas__match *m);
 
 /* A growable list of action codes or chance outcomes, owned by its user
  * and reused from decision to decision; free with cas__actions_free. */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "agent.h"
+#include "prng.h"
 #include "term.h"
 
 #define MAX_SAMPLES 2000
@@ -140,10 +141,59 @@ static int bench_playouts(struct cas__bench *b)
     int rc = time_playouts(b, b->match, &seconds, &plies);
     if (rc != CAS_OK)
         return failed(b, "random playouts", rc);
+    b->playouts_per_second = b->games / seconds;
     bench_row(b, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
             " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
             (double)plies / b->games, (double)plies / seconds / 1e6);
     return b->alone || b->alone_error ? compare_alone(b, seconds, plies) : CAS_OK;
+}
+
+/* The floor's random numbers: one chance stream of the bench seed. */
+static uint64_t floor_below(void *ctx, uint64_t n)
+{
+    return cas__prng_below(ctx, n);
+}
+
+/* b->games games of the plugin's bare loop (plugin.h 1.1 bench_floor). */
+__attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds, struct cas_floor_run *run)
+{
+    struct cas__match *m = b->match;
+    struct cas__prng r;
+    cas__prng_init(&r, b->seed, 0, CAS__STREAM_CHANCE);
+    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &r, .below = floor_below};
+    *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .rng = &rng};
+    double t0 = cas__bench_now();
+    int rc = m->vt->bench_floor(m->game, run);
+    *seconds = cas__bench_now() - t0;
+    return rc;
+}
+
+/* The bare loop against the playouts of this run (which run first when
+ * the playouts section did not). */
+static int bench_floor(struct cas__bench *b)
+{
+    const struct cas_game_vtable *vt = b->match->vt;
+    if (!CAS_HAS_FIELD(vt, struct cas_game_vtable, bench_floor) || !vt->bench_floor) {
+        bench_row(b, "  %-22s not measured: %s has no bare loop (bench_floor, ABI 1.1)\n",
+                "floor", b->match->plugin->id);
+        return CAS_OK;
+    }
+    int rc = b->playouts_per_second == 0 ? bench_playouts(b) : CAS_OK;
+    if (rc != CAS_OK)
+        return rc;
+    double seconds;
+    struct cas_floor_run run;
+    b->match->error[0] = '\0';
+    rc = time_floor(b, &seconds, &run);
+    if (rc != CAS_OK)
+        return failed(b, "floor", rc);
+    bench_row(b, "  %-22s %12.0f games/s  (%d games in %.3f s, %.1f random steps a game,"
+            " checksum %04x)\n", "floor (bare loop)", b->games / seconds, b->games, seconds,
+            (double)run.steps / b->games, (unsigned)(run.checksum & 0xffff));
+    bench_row(b, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s)\n",
+            "engine vs floor", b->playouts_per_second * seconds / b->games,
+            b->playouts_per_second);
+    return CAS_OK;
 }
 
 /* Collect states met along the first playouts, every ply, up to
@@ -276,16 +326,18 @@ static int bench_sizes(struct cas__bench *b)
 }
 
 const struct cas__bench_section cas__bench_sections[] = {
-    {"playouts", "random playouts per second; with expansions, against the game alone", 0,
+    {"playouts", "random playouts per second; with expansions, against the game alone", 0, 0,
      bench_playouts},
-    {"legal-actions", "microseconds per legal_actions call", 1, bench_legal_actions},
-    {"copies", "nanoseconds per state_clone, state_copy and hash", 1, bench_copies},
-    {"sizes", "serialized bytes and heap bytes per state", 1, bench_sizes},
+    {"floor", "with --floor: the game's bare loop, and the playouts' games/s against it", 0,
+     1, bench_floor},
+    {"legal-actions", "microseconds per legal_actions call", 1, 0, bench_legal_actions},
+    {"copies", "nanoseconds per state_clone, state_copy and hash", 1, 0, bench_copies},
+    {"sizes", "serialized bytes and heap bytes per state", 1, 0, bench_sizes},
     {"saves", "journaled actions per second and the time to resume a finished game",
-     0, cas__bench_saves},
-    {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0,
+     0, 0, cas__bench_saves},
+    {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0, 0,
      cas__bench_mcts},
-    {NULL, NULL, 0, NULL},
+    {NULL, NULL, 0, 0, NULL},
 };
 
 int cas__bench_run(struct cas__bench *b, const char *only)
@@ -293,7 +345,7 @@ int cas__bench_run(struct cas__bench *b, const char *only)
     int rc = CAS_OK;
     for (const struct cas__bench_section *s = cas__bench_sections; s->name && rc == CAS_OK;
          s++) {
-        if (only && strcmp(only, s->name) != 0)
+        if (only ? strcmp(only, s->name) != 0 : s->on_request && !b->floor)
             continue;
         if (s->needs_samples && !b->samples)
             rc = collect_samples(b);

@@ -22,6 +22,10 @@ struct cas__bench {
     /* Why there is no such match although there are expansions, or NULL. */
     const char *alone_error;
     int games;                /* playouts to run */
+    int floor;                /* --floor: also time the game's bare loop */
+    /* The playouts' games per second once the playouts section ran, for
+     * the floor's ratio; 0 before. */
+    double playouts_per_second;
     uint64_t seed;
     FILE *out;
     int width;                /* columns to wrap out's lines to (0: 80) */
@@ -36,6 +40,7 @@ struct cas__bench_section {
     const char *name; /* for --only */
     const char *what; /* one line for --help */
     int needs_samples; /* measures b->samples (at least one) */
+    int on_request;    /* runs only when asked for (--floor, --only) */
     /* Measure and print.  Returns CAS_OK or a negative code after printing
      * why it could not measure. */
     int (*run)(struct cas__bench *b);

@@ -228,11 +228,53 @@ static int check_texts(struct checker *c, const cas_state *s)
     return CAS_OK;
 }
 
+/* The ticket's outcome is the listed outcome whose run of `weight`
+ * tickets holds it; the caller tells whether it matched. */
+static int picks(struct checker *c, const cas_state *s, uint64_t ticket, cas_action want)
+{
+    cas_action got = ~want;
+    int rc = c->a.vt->chance_pick(s, ticket, &got);
+    if (rc == CAS_OK && got == want)
+        return CAS_OK;
+    return broke(c, "chance-pick", 1, want, "chance_pick(ticket %" PRIu64 ") gave %d and "
+                 "0x%" PRIx64 ", the listed outcome there is 0x%" PRIx64, ticket, rc,
+                 rc == CAS_OK ? got : 0, want);
+}
+
+/* ABI 1.1: chance_total is the listed weights' sum, and chance_pick gives
+ * every outcome exactly its weight in tickets — every ticket when there
+ * are at most PICK_ALL, else each outcome's first and last. */
+#define PICK_ALL 4096u
+static int check_chance_pick(struct checker *c, const cas_state *s, uint64_t total)
+{
+    uint64_t said = c->a.vt->chance_total(s), first = 0;
+    if (said != total)
+        return broke(c, "chance-total", 0, 0, "chance_total is %" PRIu64 ", the listed "
+                     "weights add up to %" PRIu64, said, total);
+    int rc = CAS_OK;
+    for (size_t i = 0; rc == CAS_OK && i < c->other.n_outcomes; i++) {
+        const struct cas_outcome *o = &c->other.outcomes[i];
+        uint64_t step = total <= PICK_ALL ? 1 : o->weight - 1;
+        for (uint64_t t = first; rc == CAS_OK && t < first + o->weight; t += step ? step : 1)
+            rc = picks(c, s, t, o->action);
+        first += o->weight;
+    }
+    cas_action none;
+    if (rc == CAS_OK && c->a.vt->chance_pick(s, total, &none) == CAS_OK)
+        return broke(c, "chance-pick", 0, 0, "chance_pick accepted ticket %" PRIu64
+                     ", past the total", total);
+    return rc;
+}
+
 /* At chance nodes the outcomes are the legal actions with weights > 0;
  * elsewhere there are none. */
 static int check_chance(struct checker *c, const cas_state *s, int actor)
 {
     int rc = cas__match_outcomes(&c->a, s, &c->other);
+    if (actor != CAS_ACTOR_CHANCE && cas__match_picks_chance(&c->a) &&
+        c->a.vt->chance_total(s) != 0)
+        return broke(c, "chance-total", 0, 0, "chance_total is %" PRIu64 " outside a "
+                     "chance node, not 0", c->a.vt->chance_total(s));
     if (actor != CAS_ACTOR_CHANCE)
         return rc == CAS_EINVAL ? CAS_OK
                                 : broke(c, "chance-outcomes", 0, 0,
@@ -256,7 +298,7 @@ static int check_chance(struct checker *c, const cas_state *s, int actor)
                          "weight %" PRIu64 " is zero or makes the total overflow", o->weight);
         total += o->weight;
     }
-    return CAS_OK;
+    return cas__match_picks_chance(&c->a) ? check_chance_pick(c, s, total) : CAS_OK;
 }
 
 static int check_returns(struct checker *c, const cas_state *s)
@@ -567,11 +609,15 @@ static long first_difference(const struct hash_log *x, const uint64_t *y, size_t
     return x->n == ny ? -1 : (long)n;
 }
 
-/* Replaying the seed gives the same game, hash for hash. */
+/* Replaying the seed gives the same game, hash for hash — drawing chance
+ * by listing the outcomes, so a plugin that picks them from a ticket
+ * (ABI 1.1) must give the very game the listing gives. */
 static int check_same_seed(struct checker *c)
 {
     struct hash_log again = {0};
+    c->a.generic_chance = 1;
     int rc = play_logged(c, &c->a, c->seed, &again);
+    c->a.generic_chance = 0;
     long at = rc == CAS_OK ? first_difference(&c->solo_a, again.hashes, again.n) : 0;
     free(again.hashes);
     if (rc != CAS_OK || at >= 0) {

@@ -66,7 +66,9 @@ struct cas__check_report {
  * the same bytes; any two states of the run that serialize differently
  * hash differently; a clone lists the same legal actions; chance outcomes match the legal actions with weights > 0;
  * illegal actions are refused; renders succeed for every viewer; events
- * are well formed; the same seed gives the same game; two interleaved
+ * are well formed; a plugin's chance_total and chance_pick (ABI 1.1) agree
+ * with the listed outcomes ticket for ticket; the same seed gives the same
+ * game (replayed with chance drawn from the listing); two interleaved
  * games do not disturb each other.  Stops at the first failure.  Returns
  * CAS_OK when everything held, CAS_EMISMATCH when a property broke, another
  * negative code when the game could not even be opened; the report says

@@ -287,6 +287,18 @@ struct cas_rng {
     uint64_t (*below)(void *ctx, uint64_t n);
 };
 
+/* What `castellan bench --floor` hands a game's bench_floor (1.1): play
+ * `games` games of the bare loop the plugin's README describes, drawing
+ * every random number from the host through rng. */
+struct cas_floor_run {
+    size_t struct_size;
+    int games;                  /* in                                      */
+    const struct cas_rng *rng;  /* in: the only randomness the loop uses   */
+    uint64_t steps;     /* out: random decisions taken (draws, choices)    */
+    uint64_t checksum;  /* out: a digest of the boards, so no work can be
+                           optimised away and two runs can be compared    */
+};
+
 /* The game vtable.  Unless stated otherwise every pointer argument must be
  * non-NULL, handles are used by one thread at a time, and two handles never
  * share mutable state (two games side by side in one process must work). */
@@ -431,6 +443,27 @@ struct cas_game_vtable {
      * plain-text lines (at most 80 columns), each ending in a newline. */
     int (*notation_help)(const cas_game *game, const struct cas_writer *out);
 
+    /* Also 1.1 and optional (the host takes the generic path without them). */
+
+    /* Chance without a listing: at a chance node, the total weight of the
+     * outcomes chance_outcomes would list (0 elsewhere).  With chance_pick
+     * the host draws a ticket uniform in [0, total) and asks for its
+     * outcome, instead of listing and walking the weights: same
+     * distribution, same outcome for the same ticket, same journal text. */
+    uint64_t (*chance_total)(const cas_state *state);
+    /* The outcome `ticket` (0 <= ticket < chance_total) falls on when the
+     * outcomes, in chance_outcomes' order, each cover `weight` consecutive
+     * tickets from 0 up.  A pure function of the state (a clone or a
+     * deserialized copy answers the same).  CAS_EINVAL outside a chance
+     * node or for a ticket out of range.  Needs chance_total. */
+    int (*chance_pick)(const cas_state *state, uint64_t ticket, cas_action *out);
+
+    /* The bare reference loop of `castellan bench --floor`: the least work
+     * any engine of this game must do, without its full rules, built from
+     * the same game data (the README of the plugin says what it does).
+     * Never called in play; CAS_OK or a negative code. */
+    int (*bench_floor)(const cas_game *game, struct cas_floor_run *run);
+
     /* Convert a record of another program into a castellan game record
      * (docs/saves.md), written to out: the header lines (a `Game` and each
      * `Expansion` with version `0`, which the host replaces with the
@@ -438,8 +471,9 @@ struct cas_game_vtable {
      * per action, each after a comment `# line N` naming the line of the
      * foreign file it comes from (errors then point there).  The host
      * replays a player's action as the game's current player's, whatever
-     * actor the line gives (the foreign turn order may differ: a bonus turn).  `format` names the foreign format ("jcz": JCloisterZone),
-     * doc is its parsed JSON, owned by the host and valid during the call.
+     * actor the line gives (the foreign turn order may differ: a bonus
+     * turn).  `format` names the foreign format ("jcz": JCloisterZone), doc
+     * is its parsed JSON, owned by the host and valid during the call.
      * No game exists yet: host is only for set_error, allocation and
      * data_dir.  CAS_ENOTFOUND for a format this plugin does not read
      * (quietly); CAS_EPARSE or CAS_EVERSION for a record it cannot convert,

@@ -1,10 +1,26 @@
 /*
- * bag.c — the draw pile: how many copies of each tile kind are left, and
- * the kinds with copies left in ascending order, so a draw lists and weighs
+ * bag.c — the draw pile: how many copies of each tile kind are left, the
+ * kinds with copies left in ascending order, so a draw lists and weighs
  * only those (a combined game has dozens of kinds, most soon used up)
- * while its outcomes keep the canonical order replays depend on.
+ * while its outcomes keep the canonical order replays depend on, and a
+ * Fenwick tree of the copies per kind, so the host's ticket finds its
+ * kind without a listing (chance_pick, plugin ABI 1.1).
  */
 #include "carc.h"
+
+/* Node i (1-based) of the tree holds the copies of kinds (i - lowbit(i), i]. */
+static void build_tree(struct cas_state *s)
+{
+    uint16_t *tree = S_BAG_TREE(s);
+    int n = s->game->nkinds;
+    for (int i = 1; i <= n; i++)
+        tree[i] = C_BAG(s)[i - 1];
+    for (int i = 1; i <= n; i++) {
+        int up = i + (i & -i);
+        if (up <= n)
+            tree[up] = (uint16_t)(tree[up] + tree[i]);
+    }
+}
 
 void cas__carc_bag_index(struct cas_state *s)
 {
@@ -17,6 +33,19 @@ void cas__carc_bag_index(struct cas_state *s)
         kinds[s->bag_kinds++] = (uint16_t)k;
         s->bag_left = (uint16_t)(s->bag_left + C_BAG(s)[k]);
     }
+    build_tree(s);
+}
+
+int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket)
+{
+    const uint16_t *tree = C_BAG_TREE(s);
+    int n = s->game->nkinds, at = 0;
+    for (int step = s->game->bag_tree_step; step > 0; step >>= 1)
+        if (at + step <= n && tree[at + step] <= ticket) {
+            at += step;
+            ticket -= tree[at];
+        }
+    return at;
 }
 
 void cas__carc_bag_fill(struct cas_state *s)
@@ -29,6 +58,9 @@ void cas__carc_bag_fill(struct cas_state *s)
 
 void cas__carc_bag_take(struct cas_state *s, int kind)
 {
+    uint16_t *tree = S_BAG_TREE(s);
+    for (int i = kind + 1; i <= s->game->nkinds; i += i & -i)
+        tree[i]--;
     s->bag_left--;
     if (--S_BAG(s)[kind] > 0)
         return;

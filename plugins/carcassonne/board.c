@@ -17,30 +17,34 @@ static uint32_t pack_key(int x, int y)
     return ((uint32_t)(uint16_t)(x + 0x8000) << 16) | (uint16_t)(y + 0x8000);
 }
 
+/* Fibonacci hashing: the top bits of the key times 2^64 / phi, so
+ * neighbouring spaces land far apart. */
 static uint32_t hash_slot(const struct cas_state *s, uint32_t key)
 {
-    return (key * 2654435761u >> 7) & (uint32_t)(s->game->hash_size - 1);
+    return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> s->game->hash_shift);
 }
 
 /* The cell at x,y, or -1 with *slot set to where it would be inserted. */
-static int cell_lookup(const struct cas_state *s, uint32_t key, uint32_t *slot)
+static int cell_lookup(const struct cas_state *s, int x, int y, uint32_t *slot)
 {
-    const struct carc_slot *hash = C_HASH(s);
+    const uint16_t *hash = C_HASH(s);
+    const struct carc_cell *cells = C_CELLS(s);
     uint32_t mask = (uint32_t)s->game->hash_size - 1;
-    for (uint32_t h = hash_slot(s, key);; h = (h + 1) & mask) {
-        if (hash[h].key == key)
-            return (int)hash[h].cell;
-        if (hash[h].key == 0) {
+    for (uint32_t h = hash_slot(s, pack_key(x, y));; h = (h + 1) & mask) {
+        if (hash[h] == 0) {
             *slot = h;
             return -1;
         }
+        const struct carc_cell *c = &cells[hash[h] - 1];
+        if (c->x == x && c->y == y)
+            return hash[h] - 1;
     }
 }
 
 int cas__carc_cell_find(const struct cas_state *s, int x, int y)
 {
     uint32_t slot;
-    return cell_lookup(s, pack_key(x, y), &slot);
+    return cell_lookup(s, x, y, &slot);
 }
 
 int cas__carc_tile_at(const struct cas_state *s, int x, int y)
@@ -51,48 +55,81 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y)
     return C_CELLS(s)[ci].tile;
 }
 
-/* The frontier is kept sorted by (x, y) so that placements come out in
- * action-code order without sorting. */
-static uint32_t cell_key(const struct carc_cell *c)
+/* The frontier: every open spot's cell once, in no particular order (each
+ * cell knows its place, so a spot leaves in O(1)); sorted copies are made
+ * where order is promised (api open_spots). */
+/* Open spot ci joins the group of its pattern (at its head: position 0). */
+static void group_add(struct cas_state *s, int ci)
 {
-    return pack_key(c->x, c->y);
+    struct carc_cell *cells = S_CELLS(s);
+    int p = cells[ci].pattern;
+    uint64_t bit = 1ull << (p % 64);
+    if (!(s->groups[p / 64] & bit)) {
+        s->groups[p / 64] |= bit;
+        S_GHEAD(s)[p] = CARC_NONE;
+        S_GCOUNT(s)[p] = 0;
+    }
+    int head = S_GHEAD(s)[p];
+    cells[ci].gprev = CARC_NONE;
+    cells[ci].gnext = (uint16_t)head;
+    if (head != CARC_NONE)
+        cells[head].gprev = (uint16_t)ci;
+    S_GHEAD(s)[p] = (uint16_t)ci;
+    S_GCOUNT(s)[p]++;
 }
 
-/* Lower bound of key, branch-free (the comparison becomes a cmov). */
-static int frontier_search(const struct cas_state *s, uint32_t key)
+static void group_remove(struct cas_state *s, int ci)
 {
-    const struct carc_open *front = C_FRONT(s), *base = front;
-    int n = s->nfront;
-    if (n == 0)
-        return 0;
-    while (n > 1) {
-        int half = n / 2;
-        base = base[half].key < key ? base + half : base;
-        n -= half;
-    }
-    return (int)(base - front) + (base->key < key);
+    struct carc_cell *cells = S_CELLS(s), *c = &cells[ci];
+    int p = c->pattern;
+    if (c->gprev != CARC_NONE)
+        cells[c->gprev].gnext = c->gnext;
+    else
+        S_GHEAD(s)[p] = c->gnext;
+    if (c->gnext != CARC_NONE)
+        cells[c->gnext].gprev = c->gprev;
+    if (--S_GCOUNT(s)[p] == 0)
+        s->groups[p / 64] &= ~(1ull << (p % 64));
+}
+
+/* The open spot at position pos of pattern p's group, or -1. */
+static int group_member(const struct cas_state *s, int p, int pos)
+{
+    if (p >= CARC_PATTERNS || !(s->groups[p / 64] >> (p % 64) & 1) ||
+        pos >= C_GCOUNT(s)[p])
+        return -1;
+    int ci = C_GHEAD(s)[p];
+    while (pos-- > 0)
+        ci = C_CELLS(s)[ci].gnext;
+    return ci;
+}
+
+/* Position of open spot ci in its group. */
+static int group_position(const struct cas_state *s, int ci)
+{
+    int pos = 0;
+    for (int at = C_GHEAD(s)[C_CELLS(s)[ci].pattern]; at != ci; at = C_CELLS(s)[at].gnext)
+        pos++;
+    return pos;
 }
 
 static void frontier_insert(struct cas_state *s, int ci)
 {
-    struct carc_open *front = S_FRONT(s);
-    uint32_t key = cell_key(&C_CELLS(s)[ci]);
-    int pos = frontier_search(s, key);
-    memmove(front + pos + 1, front + pos, (size_t)(s->nfront - pos) * sizeof *front);
-    front[pos] = (struct carc_open){.key = key, .cell = (uint16_t)ci,
-                                    .pattern = C_CELLS(s)[ci].pattern};
-    s->nfront++;
+    S_FRONT(s)[s->nfront] = (uint16_t)ci;
+    S_CELLS(s)[ci].fpos = s->nfront++;
     S_CELLS(s)[ci].open = 1;
+    group_add(s, ci);
 }
 
 static void frontier_remove(struct cas_state *s, int ci)
 {
     if (!C_CELLS(s)[ci].open)
         return;
-    struct carc_open *front = S_FRONT(s);
-    int pos = frontier_search(s, cell_key(&C_CELLS(s)[ci]));
-    memmove(front + pos, front + pos + 1, (size_t)(s->nfront - pos - 1) * sizeof *front);
-    s->nfront--;
+    group_remove(s, ci);
+    uint16_t *front = S_FRONT(s);
+    int pos = C_CELLS(s)[ci].fpos;
+    front[pos] = front[--s->nfront];
+    S_CELLS(s)[front[pos]].fpos = (uint16_t)pos;
     S_CELLS(s)[ci].open = 0;
 }
 
@@ -100,7 +137,7 @@ static void frontier_remove(struct cas_state *s, int ci)
 static int cell_add(struct cas_state *s, uint32_t slot, int x, int y)
 {
     int ci = s->ncells++;
-    S_HASH(s)[slot] = (struct carc_slot){.key = pack_key(x, y), .cell = (uint32_t)ci};
+    S_HASH(s)[slot] = (uint16_t)(ci + 1);
     S_CELLS(s)[ci] = (struct carc_cell){.x = (int16_t)x, .y = (int16_t)y,
                                         .tile = CARC_NONE};
     return ci;
@@ -134,17 +171,14 @@ static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
     }
 }
 
-/* An open spot learns the edge type its side `side` must have. */
+/* An open spot learns the edge type its side `side` must have (each side
+ * faces one space, so it is learnt once): one base-5 digit of its pattern,
+ * 0 for an edge that fits anything. */
 static void require_side(struct carc_cell *c, int side, int edge)
 {
-    uint32_t shift = 8u * (uint32_t)side;
-    c->req = (c->req & ~(0xFFu << shift)) | ((uint32_t)edge << shift);
+    static const uint16_t digit[4] = {1, 5, 25, 125};
     if (edge != EDGE_ANY)
-        c->care |= 0xFFu << shift;
-    int pattern = 0;
-    for (int b = 3; b >= 0; b--)
-        pattern = pattern * 5 + (int)((c->req & c->care) >> (8 * b) & 0xFF);
-    c->pattern = (uint16_t)pattern;
+        c->pattern = (uint16_t)(c->pattern + edge * digit[side]);
 }
 
 /* The side of open spot (nx, ny) facing a new tile's edge: a new spot
@@ -152,11 +186,13 @@ static void require_side(struct carc_cell *c, int side, int edge)
 static void touch_open_spot(struct cas_state *s, int ci, int is_new, int side, int edge)
 {
     struct carc_cell *c = &S_CELLS(s)[ci];
+    if (!is_new)
+        group_remove(s, ci);
     require_side(c, side, edge);
     if (is_new)
         frontier_insert(s, ci);
     else
-        S_FRONT(s)[frontier_search(s, cell_key(c))].pattern = c->pattern;
+        group_add(s, ci);
 }
 
 static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)
@@ -192,7 +228,7 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
         uint32_t slot = 0;
-        int ci = cell_lookup(s, pack_key(cx, cy), &slot);
+        int ci = cell_lookup(s, cx, cy, &slot);
         if (ci < 0)
             ci = cell_add(s, slot, cx, cy);
         frontier_remove(s, ci);
@@ -207,7 +243,7 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                 continue;
             int nx = cx + dir_x[b], ny = cy + dir_y[b];
             uint32_t slot = 0;
-            int ni = cell_lookup(s, pack_key(nx, ny), &slot), is_new = ni < 0;
+            int ni = cell_lookup(s, nx, ny, &slot), is_new = ni < 0;
             if (is_new)
                 ni = cell_add(s, slot, nx, ny);
             struct carc_cell *nc = &S_CELLS(s)[ni];
@@ -235,7 +271,9 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
             continue;
         if (cells[ci].tile != CARC_NONE)
             return 0;
-        if (((r->sig[c] ^ cells[ci].req) & cells[ci].care & r->care[c]) != 0)
+        uint32_t req, care;
+        cas__carc_pattern_masks(cells[ci].pattern, &req, &care);
+        if (((r->sig[c] ^ req) & care & r->care[c]) != 0)
             return 0;
         touches |= cells[ci].open;
     }
@@ -247,17 +285,6 @@ int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
     const struct carc_kind *k = &s->game->kinds[kind];
     return cas__carc_fits_edges(s, k, x, y, rot) &&
            !(k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
-}
-
-int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot)
-{
-    const struct carc_kind *k = &s->game->kinds[kind];
-    if (k->ncells != 1 || k->vetoed)
-        return cas__carc_fits(s, kind, x, y, rot);
-    uint32_t key = pack_key(x, y);
-    int pos = frontier_search(s, key);
-    return pos < s->nfront && C_FRONT(s)[pos].key == key &&
-           (k->fitmask[C_FRONT(s)[pos].pattern] >> rot & 1u);
 }
 
 /* Shell sort, then drop duplicates; returns the new length. */
@@ -286,76 +313,149 @@ static void emit(cas_action *buf, size_t cap, size_t *n, cas_action a)
     (*n)++;
 }
 
-/* For each mask of fitting rotations: how many fit, and the rotations in
- * ascending order, padded to four so a spot's codes go out in four
- * unconditional stores. */
+/* For each mask of fitting rotations: how many fit, and which, ascending. */
 static const uint8_t fit_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-static const uint64_t fit_rotations[16][4] = {
-    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 1}, {0, 1, 1, 1},
-    {2, 2, 2, 2}, {0, 2, 2, 2}, {1, 2, 2, 2}, {0, 1, 2, 2},
-    {3, 3, 3, 3}, {0, 3, 3, 3}, {1, 3, 3, 3}, {0, 1, 3, 3},
-    {2, 3, 3, 3}, {0, 2, 3, 3}, {1, 2, 3, 3}, {0, 1, 2, 3},
+static const uint8_t fit_rotations[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+    {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
 };
 
-/* The placement code of kind at open spot `key`, rotation 0. */
-static cas_action spot_code(int kind, uint32_t key)
+/* The codes of a group of n spots with nrot rotations each: position by
+ * position, one unrolled store per rotation. */
+static void write_group(cas_action *o, size_t n, int nrot, cas_action base,
+                        const uint8_t *rot)
 {
-    return ACT_PLACE_CODE(kind, (int)(key >> 16) - 0x8000, (int)(key & 0xFFFF) - 0x8000, 0);
+    const cas_action step = (cas_action)1 << 8;
+    cas_action c0 = base | rot[0], c1 = base | rot[1], c2 = base | rot[2],
+               c3 = base | rot[3];
+    for (size_t pos = 0; pos < n; pos++, o += nrot) {
+        o[0] = c0;
+        if (nrot > 1)
+            o[1] = c1;
+        if (nrot > 2)
+            o[2] = c2;
+        if (nrot > 3)
+            o[3] = c3;
+        c0 += step;
+        c1 += step;
+        c2 += step;
+        c3 += step;
+    }
 }
 
-/* The hot path for one-space tiles when no expansion vetoes: the sorted
- * frontier yields codes in ascending order, each spot's rotations come
- * from the kind's pattern table, and while four more codes fit in buf
- * they are written without a branch.  Returns how many codes there are. */
+/* What of a group's codes fits in buf[out..cap): a buffer too small. */
+__attribute__((noinline)) static void write_group_part(cas_action *buf, size_t out,
+                                                       size_t cap, size_t codes, int nrot,
+                                                       cas_action base, const uint8_t *rot)
+{
+    for (size_t i = 0; out + i < cap && i < codes; i++)
+        buf[out + i] = (base + ((cas_action)(i / (size_t)nrot) << 8)) | rot[i % (size_t)nrot];
+}
+
+/* The hot path for one-space tiles when no expansion vetoes: for every
+ * group of open spots whose pattern the kind fits (ascending pattern), its
+ * size times the fitting rotations in codes, written from the size alone.
+ * Costs the codes written plus a few instructions per fitting group and a
+ * word per 64 patterns, whatever the size of the board.
+ * Returns how many codes there are. */
 static size_t unvetoed_single_placements(const struct cas_state *s, int kind,
                                          cas_action *buf, size_t cap)
 {
-    const uint8_t *fitmask = s->game->kinds[kind].fitmask;
-    const struct carc_open *front = C_FRONT(s);
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const uint16_t *count = C_GCOUNT(s);
+    const cas_action kind_base = ACT_SPOT_CODE(kind, 0, 0, 0);
     size_t out = 0;
-    for (int i = 0; i < s->nfront; i++) {
-        unsigned fits = fitmask[front[i].pattern];
-        cas_action code = spot_code(kind, front[i].key);
-        const uint64_t *rot = fit_rotations[fits];
-        if (out + 4 <= cap) {
-            for (int j = 0; j < 4; j++)
-                buf[out + (size_t)j] = code | rot[j];
-        } else {
-            for (size_t j = 0; j < fit_count[fits] && out + j < cap; j++)
-                buf[out + j] = code | rot[j];
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+        for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+            unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits)), mask = k->fitmask[p];
+            int nrot = fit_count[mask];
+            size_t codes = (size_t)count[p] * (size_t)nrot;
+            cas_action base = kind_base | ((cas_action)p << 32);
+            if (out + codes <= cap)
+                write_group(buf + out, count[p], nrot, base, fit_rotations[mask]);
+            else
+                write_group_part(buf, out, cap, codes, nrot, base, fit_rotations[mask]);
+            out += codes;
         }
-        out += fit_count[fits];
-    }
     return out;
 }
 
-/* One-space tiles: only open spots can take them.  With first_only, stop
- * at the first fit. */
+/* One-space tiles: only open spots can take them, group by group.  With
+ * first_only, stop at the first fit. */
 static void single_placements(const struct cas_state *s, int kind, cas_action *buf,
                               size_t cap, size_t *n, int first_only)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    const struct carc_open *front = C_FRONT(s);
     int vetoes = k->vetoed;
     if (!vetoes && !first_only) {
         *n = unvetoed_single_placements(s, kind, buf, cap);
         return;
     }
-    for (int i = 0; i < s->nfront; i++) {
-        unsigned fits = k->fitmask[front[i].pattern];
-        if (!fits)
-            continue;
-        int x = (int)(front[i].key >> 16) - 0x8000, y = (int)(front[i].key & 0xFFFF) - 0x8000;
-        for (int rot = 0; rot < 4; rot++) {
-            if (!(fits & (1u << rot)))
-                continue;
-            if (vetoes && cas__carc_hook_veto_place(s, kind, x, y, rot))
-                continue;
-            emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
-            if (first_only)
-                return;
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+        for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+            int p = w * 64 + __builtin_ctzll(bits);
+            unsigned fits = k->fitmask[p];
+            int pos = 0;
+            for (int ci = C_GHEAD(s)[p]; ci != CARC_NONE; ci = C_CELLS(s)[ci].gnext, pos++)
+                for (int rot = 0; rot < 4; rot++) {
+                    if (!(fits & (1u << rot)) ||
+                        (vetoes && cas__carc_hook_veto_place(s, kind, C_CELLS(s)[ci].x,
+                                                             C_CELLS(s)[ci].y, rot)))
+                        continue;
+                    emit(buf, cap, n, ACT_SPOT_CODE(kind, p, pos, rot));
+                    if (first_only)
+                        return;
+                }
         }
+}
+
+cas_action cas__carc_placement_code(const struct cas_state *s, int kind, int x, int y,
+                                    int rot)
+{
+    int ci = s->game->kinds[kind].ncells == 1 ? cas__carc_cell_find(s, x, y) : -1;
+    if (ci < 0 || !C_CELLS(s)[ci].open)
+        return ACT_PLACE_CODE(kind, x, y, rot);
+    return ACT_SPOT_CODE(kind, C_CELLS(s)[ci].pattern, group_position(s, ci), rot);
+}
+
+int cas__carc_placement_of(const struct cas_state *s, cas_action a, int *kind, int *x,
+                           int *y, int *rot)
+{
+    const struct cas_game *g = s->game;
+    *rot = ACT_PLACE_ROT(a);
+    if (!(a & ACT_SPOT_FLAG)) {
+        *kind = ACT_PLACE_KIND(a);
+        *x = ACT_PLACE_X(a);
+        *y = ACT_PLACE_Y(a);
+        return *kind < g->nkinds && g->kinds[*kind].ncells != 1 &&
+                       a == ACT_PLACE_CODE(*kind, *x, *y, *rot)
+                   ? CAS_OK
+                   : CAS_EINVAL;
     }
+    int p = ACT_SPOT_PATTERN(a), pos = ACT_SPOT_POS(a);
+    *kind = ACT_SPOT_KIND(a);
+    if (*kind >= g->nkinds || g->kinds[*kind].ncells != 1 ||
+        a != ACT_SPOT_CODE(*kind, p, pos, *rot))
+        return CAS_EINVAL;
+    int ci = group_member(s, p, pos);
+    if (ci < 0)
+        return CAS_EINVAL;
+    *x = C_CELLS(s)[ci].x;
+    *y = C_CELLS(s)[ci].y;
+    return CAS_OK;
+}
+
+int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+{
+    int k, x, y, rot;
+    if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK || k != kind)
+        return 0;
+    if (!(a & ACT_SPOT_FLAG))
+        return cas__carc_fits(s, kind, x, y, rot);
+    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> rot & 1u) &&
+           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
 /* Any tile shape: try every cell of the tile on every open spot.  With
@@ -365,13 +465,15 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
 {
     const struct carc_kind *k = &s->game->kinds[kind];
     const struct carc_cell *cells = C_CELLS(s);
-    const struct carc_open *front = C_FRONT(s);
+    const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &cells[front[i].cell];
+        const struct carc_cell *c = &cells[front[i]];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
                 const struct carc_rot *r = &k->rot[rot];
-                if (((r->sig[sub] ^ c->req) & c->care & r->care[sub]) != 0)
+                uint32_t req, care;
+                cas__carc_pattern_masks(c->pattern, &req, &care);
+                if (((r->sig[sub] ^ req) & care & r->care[sub]) != 0)
                     continue; /* this cell's edges miss this spot: no lookups */
                 int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
                 if (!cas__carc_fits(s, kind, x, y, rot))

@@ -31,6 +31,7 @@
 #define CARC_FTEXT_LEN 40
 #define CARC_NONE 0xFFFFu
 #define CARC_PATTERNS 625 /* 5^4 side requirements */
+#define CARC_PATTERN_WORDS 10 /* 64-bit words of a bit set over patterns */
 
 /* Edge types of a tile side. */
 enum carc_edge { EDGE_NONE = 0, EDGE_FIELD = 1, EDGE_ROAD = 2, EDGE_CITY = 3,
@@ -50,6 +51,17 @@ enum carc_action_kind { ACT_DRAW = 1, ACT_PLACE = 2, ACT_DEPLOY = 3,
 #define ACT_PLACE_X(a) ((int)(((a) >> 24) & 0xFFFF) - 0x8000)
 #define ACT_PLACE_Y(a) ((int)(((a) >> 8) & 0xFFFF) - 0x8000)
 #define ACT_PLACE_ROT(a) ((int)((a)&3))
+/* One-space tiles are placed by spot codes: the open spots with the same
+ * requirement pattern form a group, and a code names (pattern, position in
+ * the group, rotation), so a listing is written from each fitting group's
+ * size without visiting its spots, and comes out sorted. */
+#define ACT_SPOT_FLAG ((cas_action)1 << 56)
+#define ACT_SPOT_CODE(k, pattern, pos, r)                                   \
+    (ACT_MAKE(ACT_PLACE) | ACT_SPOT_FLAG | ((cas_action)(k) << 48) |        \
+     ((cas_action)(pattern) << 32) | ((cas_action)(pos) << 8) | (cas_action)(r))
+#define ACT_SPOT_KIND(a) ((int)(((a) >> 48) & 0xFF))
+#define ACT_SPOT_PATTERN(a) ((int)(((a) >> 32) & 0x3FF))
+#define ACT_SPOT_POS(a) ((int)(((a) >> 8) & 0xFFFF))
 #define ACT_DEPLOY_CODE(fk, local)                                         \
     (ACT_MAKE(ACT_DEPLOY) | ((cas_action)(fk) << 16) | (cas_action)(local))
 #define ACT_DEPLOY_FIG(a) ((int)(((a) >> 16) & 0xFF))
@@ -94,6 +106,7 @@ struct carc_kind {
     /* one-space tiles: for each requirement pattern (base 5 per side: 0 free,
      * else the edge type), the bit mask of rotations that fit */
     uint8_t fitmask[CARC_PATTERNS];
+    uint64_t fitting[CARC_PATTERN_WORDS]; /* patterns with a nonzero fitmask */
 };
 
 /* ------------------------------------------------------------ game */
@@ -131,10 +144,13 @@ struct cas_game {
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
+    int multi_cell; /* some tile kind covers more than one space */
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
+    int hash_shift; /* 64 - log2(hash_size) */
+    int bag_tree_step; /* highest power of two <= nkinds, for bag draws */
     /* state layout: byte offsets from the state start */
-    size_t off_bag, off_bag_kinds, off_tiles, off_cells, off_hash, off_front, off_nodes,
+    size_t off_bag, off_bag_kinds, off_bag_tree, off_ghead, off_gcount, off_tiles, off_cells, off_hash, off_front, off_nodes,
         off_figs, off_cloisters, state_size;
 };
 
@@ -154,7 +170,8 @@ struct carc_cell {
     uint8_t sub;    /* which cell of its tile */
     uint8_t open;   /* in the frontier: empty and next to a tile */
     uint16_t pattern;   /* open spots: the requirement as a base-5 number */
-    uint32_t req, care; /* open spots: edge types required per side */
+    uint16_t gnext, gprev; /* open spots: neighbours in the pattern's group */
+    uint16_t fpos;         /* open spots: index in the frontier */
 };
 
 #define NODE_SCORED 1u /* completed (or scored at the end) and handled */
@@ -170,19 +187,9 @@ struct carc_node {
     uint8_t attr[CARC_MAX_ATTRS];
 };
 
-/* A hash slot: key (x, y) -> cell; key 0 marks an empty slot (x would be
- * -32768, outside any board). */
-struct carc_slot {
-    uint32_t key;
-    uint32_t cell;
-};
+/* The cells hash is an array of uint16_t slots holding cell index + 1
+ * (0: empty); a slot's coordinates are its cell's, so a slot is 2 bytes. */
 
-/* One open spot in the frontier, which is sorted by key (x, then y) so
- * placements come out in action-code order and scans are sequential. */
-struct carc_open {
-    uint32_t key;
-    uint16_t cell, pattern;
-};
 
 struct carc_fig {
     uint8_t player, kind;
@@ -207,6 +214,9 @@ struct cas_state {
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
     uint16_t ncloisters; /* placements holding a cloister, in order */
+    /* Groups of open spots by requirement pattern: which are non-empty, and
+     * for those, the first spot (cell) and how many (arrays in the state). */
+    uint64_t groups[CARC_PATTERN_WORDS];
     uint16_t bag_kinds;  /* kinds with copies left in the bag */
     int64_t score[CARC_MAX_PLAYERS];
     uint8_t supply[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS];
@@ -216,19 +226,25 @@ struct cas_state {
 #define S_CARR(s, type, off) ((const type *)((const char *)(s) + (s)->game->off))
 #define S_BAG(s) S_ARR(s, uint16_t, off_bag)
 #define S_BAG_KINDS(s) S_ARR(s, uint16_t, off_bag_kinds)
+#define S_BAG_TREE(s) S_ARR(s, uint16_t, off_bag_tree)
+#define S_GHEAD(s) S_ARR(s, uint16_t, off_ghead)
+#define S_GCOUNT(s) S_ARR(s, uint16_t, off_gcount)
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
-#define S_HASH(s) S_ARR(s, struct carc_slot, off_hash)
-#define S_FRONT(s) S_ARR(s, struct carc_open, off_front)
+#define S_HASH(s) S_ARR(s, uint16_t, off_hash)
+#define S_FRONT(s) S_ARR(s, uint16_t, off_front) /* open spots' cells, unordered */
 #define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
 #define C_BAG_KINDS(s) S_CARR(s, uint16_t, off_bag_kinds)
+#define C_BAG_TREE(s) S_CARR(s, uint16_t, off_bag_tree)
+#define C_GHEAD(s) S_CARR(s, uint16_t, off_ghead)
+#define C_GCOUNT(s) S_CARR(s, uint16_t, off_gcount)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
-#define C_HASH(s) S_CARR(s, struct carc_slot, off_hash)
-#define C_FRONT(s) S_CARR(s, struct carc_open, off_front)
+#define C_HASH(s) S_CARR(s, uint16_t, off_hash)
+#define C_FRONT(s) S_CARR(s, uint16_t, off_front)
 #define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
 #define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)
 #define C_FIGS(s) S_CARR(s, struct carc_fig, off_figs)
@@ -252,6 +268,9 @@ int cas__carc_parse_tileset(const struct cas_host *host, const char *path,
 /* Apply a `tiles` option ("*:0,D:2,E:3") to the kinds' counts. */
 int cas__carc_apply_counts(const struct cas_host *host, const char *spec,
                            struct carc_kind *kinds, int nkinds);
+/* The packed edge requirement of pattern p (base 5 a side, 0 free): edge
+ * types 8 bits a side, and the sides that are required. */
+void cas__carc_pattern_masks(int p, uint32_t *req, uint32_t *care);
 /* Fill each kind's four rotations (edges, segments, feature names). */
 void cas__carc_prepare_rotations(struct carc_kind *kinds, int nkinds);
 extern const char *const cas__carc_half_names[8];
@@ -266,6 +285,9 @@ void cas__carc_bag_fill(struct cas_state *s);
 void cas__carc_bag_index(struct cas_state *s);
 /* One copy of kind (which must be in the bag) leaves it. */
 void cas__carc_bag_take(struct cas_state *s, int kind);
+/* The kind of draw ticket `ticket` (< bag_left) when the kinds, in order,
+ * hold as many consecutive tickets as they have copies: O(log kinds). */
+int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket);
 
 /* ------------------------------------------------------------ board.c */
 
@@ -274,9 +296,8 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y);   /* -1 none */
 /* Can `kind` go at anchor x,y rotated rot (edges, emptiness, contact,
  * expansion vetoes)? */
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
-/* cas__carc_fits through the frontier and the rotation tables when they
- * decide alone (one-space tile, no expansions). */
-int cas__carc_fits_fast(const struct cas_state *s, int kind, int x, int y, int rot);
+/* Is placement code a (of tile kind `kind`) legal in this state? */
+int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind);
 /* Edges, emptiness and contact only (no expansion vetoes). */
 int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
                          int x, int y, int rot);
@@ -284,6 +305,14 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
 int cas__carc_placements(const struct cas_state *s, int kind, cas_action *buf,
                          size_t cap, size_t *count);
 int cas__carc_fits_anywhere(const struct cas_state *s, int kind);
+/* The placement code of kind at anchor x,y rotated rot: a spot code for a
+ * one-space tile on an open spot, else (x, y) coordinates; legal or not. */
+cas_action cas__carc_placement_code(const struct cas_state *s, int kind, int x, int y,
+                                    int rot);
+/* Kind, anchor and rotation of a placement code of this state; CAS_EINVAL
+ * for a spot code naming no open spot. */
+int cas__carc_placement_of(const struct cas_state *s, cas_action a, int *kind, int *x,
+                           int *y, int *rot);
 /* Sort codes ascending and drop duplicates; returns the new length. */
 size_t cas__carc_sort_unique(cas_action *a, size_t n);
 /* Put a tile on the board (no legality check) and merge its features.
@@ -454,6 +483,11 @@ int cas__carc_deserialize(const struct cas_game *g, const uint8_t *buf,
                           size_t len, struct cas_state **out);
 uint64_t cas__carc_hash(const struct cas_state *s);
 #define CARC_ENCODING 1u
+
+/* ------------------------------------------------------------ floor.c */
+
+/* The bare placement loop of `castellan bench --floor` (plugin.h 1.1). */
+int cas__carc_bench_floor(const struct cas_game *g, struct cas_floor_run *run);
 
 /* ------------------------------------------------------------ plugin.c */
 

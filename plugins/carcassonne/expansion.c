@@ -8,6 +8,7 @@
 #include "carc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define HOOK(g, i, name)                                                   \
     ((g)->exp[i].desc->hooks &&                                            \
@@ -564,6 +565,18 @@ static int api_tile_kind_count(const cas_carc_game *gh, int kind)
     return kind >= 0 && kind < g->nkinds ? g->kinds[kind].count : 0;
 }
 
+/* x, then y (then rotation): the order open_spots and placements promise. */
+static int compare_ints(const int *p, const int *q, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i] != q[i])
+            return (p[i] > q[i]) - (p[i] < q[i]);
+    return 0;
+}
+
+static int compare_xy(const void *a, const void *b) { return compare_ints(a, b, 2); }
+static int compare_xyr(const void *a, const void *b) { return compare_ints(a, b, 3); }
+
 static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
 {
     const struct cas_state *s = CSTATE_OF(c);
@@ -571,9 +584,10 @@ static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
     if (*count > cap)
         return CAS_ENOSPC;
     for (int i = 0; i < s->nfront; i++) {
-        xy[2 * i] = (int)(C_FRONT(s)[i].key >> 16) - 0x8000;
-        xy[2 * i + 1] = (int)(C_FRONT(s)[i].key & 0xFFFF) - 0x8000;
+        xy[2 * i] = C_CELLS(s)[C_FRONT(s)[i]].x;
+        xy[2 * i + 1] = C_CELLS(s)[C_FRONT(s)[i]].y;
     }
+    qsort(xy, *count, 2 * sizeof *xy, compare_xy);
     return CAS_OK;
 }
 
@@ -604,10 +618,12 @@ static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, siz
     }
     if (rc == CAS_OK) {
         for (size_t i = 0; i < n && i < cap; i++) {
-            xyr[3 * i] = ACT_PLACE_X(codes[i]);
-            xyr[3 * i + 1] = ACT_PLACE_Y(codes[i]);
-            xyr[3 * i + 2] = ACT_PLACE_ROT(codes[i]);
+            int k;
+            cas__carc_placement_of(s, codes[i], &k, &xyr[3 * i], &xyr[3 * i + 1],
+                                   &xyr[3 * i + 2]);
         }
+        if (n <= cap) /* spot codes come by pattern group: into x, y, rotation order */
+            qsort(xyr, n, 3 * sizeof *xyr, compare_xyr);
         *count = n;
         rc = n > cap ? CAS_ENOSPC : CAS_OK;
     }

@@ -39,12 +39,11 @@ int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
         return out_text(cap, snprintf(buf, cap, "draw %s", g->kinds[k].id));
     }
     case ACT_PLACE: {
-        int k = ACT_PLACE_KIND(a);
-        if (k >= g->nkinds)
+        int k, x, y, rot;
+        if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "place %s %d,%d %d", g->kinds[k].id,
-                                           ACT_PLACE_X(a), ACT_PLACE_Y(a),
-                                           ACT_PLACE_ROT(a) * 90));
+        return out_text(cap, snprintf(buf, cap, "place %s %d,%d %d", g->kinds[k].id, x, y,
+                                      rot * 90));
     }
     case ACT_DEPLOY: {
         if (s->placed < 0 || ACT_DEPLOY_FIG(a) >= g->nfig)
@@ -113,7 +112,7 @@ static int parse_place(const struct cas_state *s, const char *text, cas_action *
         return parse_fail(s, text, "rotation must be 0, 90, 180 or 270");
     if (x < -30000 || x > 30000 || y < -30000 || y > 30000)
         return parse_fail(s, text, "coordinates out of range");
-    *out = ACT_PLACE_CODE(k, x, y, deg / 90);
+    *out = cas__carc_placement_code(s, k, x, y, deg / 90);
     return CAS_OK;
 }
 

@@ -85,6 +85,7 @@ static int layout(struct cas_game *g)
 {
     int tiles = 0, cells = 0, nodes = 0, figs = 0;
     for (int k = 0; k < g->nkinds; k++) {
+        g->multi_cell |= g->kinds[k].ncells > 1;
         tiles += g->kinds[k].count;
         cells += g->kinds[k].count * g->kinds[k].ncells;
         nodes += g->kinds[k].count * g->kinds[k].nf;
@@ -101,22 +102,34 @@ static int layout(struct cas_game *g)
                         CARC_MAX_FIGURES);
         return CAS_EDATA;
     }
+    g->bag_tree_step = 1;
+    while (2 * g->bag_tree_step <= g->nkinds)
+        g->bag_tree_step *= 2;
     g->hash_size = 64;
-    while (g->hash_size < 2 * g->cap_cells)
+    g->hash_shift = 64 - 6;
+    while (g->hash_size < 2 * g->cap_cells) {
         g->hash_size *= 2;
+        g->hash_shift--;
+    }
     size_t off = align8(sizeof(struct cas_state));
     g->off_bag = off;
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
     g->off_bag_kinds = off;
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
+    g->off_bag_tree = off;
+    off = align8(off + (size_t)(g->nkinds + 1) * sizeof(uint16_t));
+    g->off_ghead = off;
+    off = align8(off + CARC_PATTERNS * sizeof(uint16_t));
+    g->off_gcount = off;
+    off = align8(off + CARC_PATTERNS * sizeof(uint16_t));
     g->off_tiles = off;
     off = align8(off + (size_t)g->cap_tiles * sizeof(struct carc_tile));
     g->off_cells = off;
     off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_cell));
     g->off_hash = off;
-    off = align8(off + (size_t)g->hash_size * sizeof(struct carc_slot));
+    off = align8(off + (size_t)g->hash_size * sizeof(uint16_t));
     g->off_front = off;
-    off = align8(off + (size_t)g->cap_cells * sizeof(struct carc_open));
+    off = align8(off + (size_t)g->cap_cells * sizeof(uint16_t));
     g->off_nodes = off;
     off = align8(off + (size_t)g->cap_nodes * sizeof(struct carc_node));
     g->off_figs = off;
@@ -256,20 +269,54 @@ static void carc_state_free(cas_state *state)
         state->game->host->release(state->game->host->ctx, state);
 }
 
+/* Copy `count` elements of `size` bytes at byte offset `off`. */
+static void copy_part(struct cas_state *dst, const struct cas_state *src, size_t off,
+                      size_t count, size_t size)
+{
+    memcpy((char *)dst + off, (const char *)src + off, count * size);
+}
+
+/* The parts of src a state reads: the header and bag, the open-spot groups
+ * that are non-empty, each array up to its count (no code reads past a
+ * count: every element is written before its count covers it), the cells
+ * hash and the expansion blocks whole.  A
+ * mid-game state is mostly unused tails, so this copies about a third. */
+static void copy_used(struct cas_state *dst, const struct cas_state *src)
+{
+    const struct cas_game *g = src->game;
+    memcpy(dst, src, g->off_ghead);
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+        for (uint64_t bits = src->groups[w]; bits; bits &= bits - 1) {
+            int p = w * 64 + __builtin_ctzll(bits);
+            S_GHEAD(dst)[p] = C_GHEAD(src)[p];
+            S_GCOUNT(dst)[p] = C_GCOUNT(src)[p];
+        }
+    copy_part(dst, src, g->off_tiles, src->ntiles, sizeof(struct carc_tile));
+    copy_part(dst, src, g->off_cells, src->ncells, sizeof(struct carc_cell));
+    copy_part(dst, src, g->off_hash, (size_t)g->hash_size, sizeof(uint16_t));
+    copy_part(dst, src, g->off_front, src->nfront, sizeof(uint16_t));
+    copy_part(dst, src, g->off_nodes, src->nnodes, sizeof(struct carc_node));
+    copy_part(dst, src, g->off_figs, src->nfigs, sizeof(struct carc_fig));
+    copy_part(dst, src, g->off_cloisters, src->ncloisters, sizeof(uint16_t));
+    if (g->nexp > 0)
+        copy_part(dst, src, g->exp[0].state_off, g->state_size - g->exp[0].state_off, 1);
+}
+
 static int carc_state_copy(cas_state *dst, const cas_state *src)
 {
     if (dst->game != src->game)
         return CAS_EINVAL;
-    memcpy(dst, src, src->game->state_size);
+    copy_used(dst, src);
     return CAS_OK;
 }
 
 static int carc_state_clone(const cas_state *state, cas_state **out)
 {
-    int rc = cas__carc_state_alloc(state->game, out);
-    if (rc == CAS_OK)
-        memcpy(*out, state, state->game->state_size);
-    return rc;
+    *out = state->game->host->alloc(state->game->host->ctx, state->game->state_size);
+    if (!*out)
+        return CAS_ENOMEM;
+    copy_used(*out, state);
+    return CAS_OK;
 }
 
 static int carc_current(const cas_state *state) { return cas__carc_current(state); }
@@ -292,6 +339,19 @@ static int carc_chance_outcomes(const cas_state *s, struct cas_outcome *buf, siz
     }
     *count = n;
     return n > cap ? CAS_ENOSPC : CAS_OK;
+}
+
+static uint64_t carc_chance_total(const cas_state *s)
+{
+    return s->stage == ST_DRAW ? s->bag_left : 0;
+}
+
+static int carc_chance_pick(const cas_state *s, uint64_t ticket, cas_action *out)
+{
+    if (s->stage != ST_DRAW || ticket >= s->bag_left)
+        return CAS_EINVAL;
+    *out = ACT_DRAW_CODE(cas__carc_bag_kind_of_ticket(s, ticket));
+    return CAS_OK;
 }
 
 static int carc_apply(cas_state *state, cas_action action,
@@ -409,6 +469,9 @@ static const struct cas_game_vtable carc_vtable = {
     .notation_help = carc_notation_help,
     .import_foreign = cas__carc_import_foreign,
     .projected_returns = carc_projected_returns,
+    .chance_total = carc_chance_total,
+    .chance_pick = carc_chance_pick,
+    .bench_floor = cas__carc_bench_floor,
 };
 
 static const struct cas_plugin carc_plugin = {

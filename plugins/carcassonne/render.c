@@ -194,6 +194,7 @@ static char open_mark(const struct cas_state *s, const struct carc_cell *c)
 /* The choices a decision view numbers: the actions in the order the host
  * lists them (choice i + 1 is actions[i]); NULL in a plain render. */
 struct choices {
+    const struct cas_state *state; /* the actions' state: codes decode in it */
     const cas_action *actions;
     size_t n;
 };
@@ -206,8 +207,10 @@ static size_t spot_choices(const struct choices *ch, int x, int y, size_t *last)
     size_t first = 0;
     *last = 0;
     for (size_t i = 0; ch && i < ch->n; i++) {
-        cas_action a = ch->actions[i];
-        if (ACT_KIND(a) != ACT_PLACE || ACT_PLACE_X(a) != x || ACT_PLACE_Y(a) != y)
+        int kind, ax, ay, rot;
+        if (ACT_KIND(ch->actions[i]) != ACT_PLACE ||
+            cas__carc_placement_of(ch->state, ch->actions[i], &kind, &ax, &ay, &rot) != CAS_OK ||
+            ax != x || ay != y)
             continue;
         if (!first)
             first = i + 1;
@@ -692,7 +695,7 @@ int cas__carc_render_choices(const struct cas_state *s, int viewer,
     if (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI)
         return cas__carc_render(s, viewer, format, out);
     int ansi = format == CAS_RENDER_ANSI;
-    struct choices ch = {.actions = actions, .n = n};
+    struct choices ch = {.state = s, .actions = actions, .n = n};
     TRY(render_text(s, viewer, ansi, &ch, out));
     if (s->stage == ST_PLACE)
         return render_drawn_tile(s, &ch, ansi, out);
@@ -776,7 +779,7 @@ static void json_open_and_bag(const struct cas_state *s, struct jbuf *jb)
     const struct cas_game *g = s->game;
     jb_str(jb, "],\"open\":[");
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
         jb_str(jb, i ? ",[" : "[");
         jb_int(jb, c->x);
         jb_str(jb, ",");

@@ -139,6 +139,34 @@ static void complete(struct cas_state *s, int node)
     cas__carc_score_feature(s, root, CAS_CARC_DURING);
 }
 
+static void complete_cloisters_of(struct cas_state *s, int tile)
+{
+    const struct carc_tile *o = &C_TILES(s)[tile];
+    const struct carc_kind *k = &s->game->kinds[o->kind];
+    for (int f = 0; f < k->nf; f++)
+        if (k->f[f].cls == CAS_CARC_CLOISTER)
+            complete(s, o->node_base + f);
+}
+
+/* Cloister tiles among the 3x3 spaces centred on one-space tile t, in
+ * placement order (the order of the cloister list). */
+static int cloisters_around(const struct cas_state *s, const struct carc_tile *t, int *near)
+{
+    int n = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int at = dx || dy ? cas__carc_tile_at(s, t->x + dx, t->y + dy)
+                              : (int)(t - C_TILES(s));
+            if (at < 0 || !s->game->kinds[C_TILES(s)[at].kind].has_cloister)
+                continue;
+            int i = n++;
+            for (; i > 0 && near[i - 1] > at; i--)
+                near[i] = near[i - 1];
+            near[i] = at;
+        }
+    return n;
+}
+
 /* Does a space of tile t lie in the box one space around tile o's spaces
  * (the ring of a 2x1 cloister, or t reaching a cloister with its second
  * space)? */
@@ -159,10 +187,18 @@ static int within_ring(const struct cas_game *g, const struct carc_tile *t,
 }
 
 /* Cloisters whose tile touches the placed tile (diagonals included) may
- * have been completed by it. */
+ * have been completed by it: with few cloisters on the board, a walk of
+ * their list; with many and one-space tiles only, the 8 spaces around
+ * (the same cloisters in the same order, at a cost that does not grow). */
 static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
 {
     const struct cas_game *g = s->game;
+    if (s->ncloisters > 8 && !g->multi_cell) {
+        int near[9], n = cloisters_around(s, t, near);
+        for (int i = 0; i < n; i++)
+            complete_cloisters_of(s, near[i]);
+        return;
+    }
     int reach = g->kinds[t->kind].ncells; /* 2x1 tiles reach one further */
     for (int i = 0; i < s->ncloisters; i++) {
         const struct carc_tile *o = &C_TILES(s)[C_CLOISTERS(s)[i]];
@@ -172,10 +208,7 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
             continue;
         if (far > 1 && !within_ring(g, t, o))
             continue; /* the square bound is loose once a 2x1 tile is involved */
-        const struct carc_kind *k = &g->kinds[o->kind];
-        for (int f = 0; f < k->nf; f++)
-            if (k->f[f].cls == CAS_CARC_CLOISTER)
-                complete(s, o->node_base + f);
+        complete_cloisters_of(s, C_CLOISTERS(s)[i]);
     }
 }
 

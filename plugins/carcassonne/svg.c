@@ -532,7 +532,7 @@ static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell
 static void draw_open_spots(struct svg *v, const struct cas_state *s, const struct frame *fr)
 {
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i].cell];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
         int fits = s->stage == ST_PLACE && fits_somewhere_here(s, c);
         put(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>",

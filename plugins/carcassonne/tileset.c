@@ -573,22 +573,31 @@ static void rotate_kind(struct carc_kind *k)
     }
 }
 
+void cas__carc_pattern_masks(int p, uint32_t *req, uint32_t *care)
+{
+    *req = *care = 0;
+    for (int b = 0; b < 4; b++, p /= 5)
+        if (p % 5) {
+            *req |= (uint32_t)(p % 5) << (8 * b);
+            *care |= 0xFFu << (8 * b);
+        }
+}
+
 /* Which rotations of a one-space tile fit each requirement pattern. */
 static void fill_fitmask(struct carc_kind *k)
 {
     memset(k->fitmask, 0, sizeof k->fitmask);
+    memset(k->fitting, 0, sizeof k->fitting);
     if (k->ncells != 1)
         return;
     for (int p = 0; p < CARC_PATTERNS; p++) {
-        uint32_t req = 0, care = 0;
-        for (int b = 0, rest = p; b < 4; b++, rest /= 5)
-            if (rest % 5) {
-                req |= (uint32_t)(rest % 5) << (8 * b);
-                care |= 0xFFu << (8 * b);
-            }
+        uint32_t req, care;
+        cas__carc_pattern_masks(p, &req, &care);
         for (int rot = 0; rot < 4; rot++)
             if (((k->rot[rot].sig[0] ^ req) & care & k->rot[rot].care[0]) == 0)
                 k->fitmask[p] |= (uint8_t)(1u << rot);
+        if (k->fitmask[p])
+            k->fitting[p / 64] |= 1ull << (p % 64);
     }
 }
 

@@ -200,11 +200,7 @@ int cas__carc_is_legal(const struct cas_state *s, cas_action a)
         return s->stage == ST_DRAW && (a & 0xFFFFFFFFu) < (cas_action)g->nkinds &&
                a == ACT_DRAW_CODE(a & 0xFFFFFFFFu) && C_BAG(s)[a & 0xFFFFFFFFu] > 0;
     case ACT_PLACE:
-        return s->stage == ST_PLACE && ACT_PLACE_KIND(a) == s->drawn &&
-               a == ACT_PLACE_CODE(s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
-                                   ACT_PLACE_ROT(a)) &&
-               cas__carc_fits_fast(s, s->drawn, ACT_PLACE_X(a), ACT_PLACE_Y(a),
-                                   ACT_PLACE_ROT(a));
+        return s->stage == ST_PLACE && cas__carc_placement_legal(s, a, s->drawn);
     case ACT_DEPLOY: {
         if (s->stage != ST_DEPLOY || a != ACT_DEPLOY_CODE(ACT_DEPLOY_FIG(a),
                                                           ACT_DEPLOY_LOCAL(a)))
@@ -263,13 +259,14 @@ int cas__carc_apply(struct cas_state *s, cas_action a)
     case ACT_DRAW:
         apply_draw(s, (int)(a & 0xFFFFFFFFu));
         break;
-    case ACT_PLACE:
-        s->placed = (int16_t)cas__carc_place(s, s->drawn, ACT_PLACE_X(a),
-                                             ACT_PLACE_Y(a), ACT_PLACE_ROT(a),
-                                             s->player);
+    case ACT_PLACE: {
+        int kind, x, y, rot;
+        cas__carc_placement_of(s, a, &kind, &x, &y, &rot);
+        s->placed = (int16_t)cas__carc_place(s, kind, x, y, rot, s->player);
         cas__carc_hook_tile_placed(s, s->placed);
         enter(s, ST_SLOT_AFTER_PLACE);
         break;
+    }
     case ACT_DEPLOY:
         cas__carc_deploy(s, s->player, ACT_DEPLOY_FIG(a),
                          cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a)));

@@ -24,8 +24,9 @@ static void open_game(struct cas_test_game *g)
     cas_test_game_open(g, cas_plugin_entry(), 2, NULL, NULL, 0);
 }
 
-/* The first place decision after drawing E: four choices, one north of
- * the start tile and three rotations south of it. */
+/* The first place decision after drawing E: four choices, three
+ * rotations south of the start tile and one north of it (placements are
+ * listed by the requirement of their spot: field before city). */
 static void place_view_numbers_spots_and_turns_the_tile(void **unused)
 {
     (void)unused;
@@ -34,20 +35,20 @@ static void place_view_numbers_spots_and_turns_the_tile(void **unused)
     cas_test_play(&g, "draw E");
     char legal[512];
     cas_test_legal_texts(&g, legal, sizeof legal);
-    assert_string_equal(legal, "place E 0,-1 180\nplace E 0,1 90\nplace E 0,1 180\n"
-                               "place E 0,1 270\n");
+    assert_string_equal(legal, "place E 0,1 90\nplace E 0,1 180\nplace E 0,1 270\n"
+                               "place E 0,-1 180\n");
     char *text = cas_test_render_choices(&g, 0, CAS_RENDER_TEXT);
     static const char board[] =
         "board x -1..1, y -1..1 (north up)\n"
         "         \n"
-        "    1    \n"
+        "    4    \n"
         "         \n"
         "   .#.   \n"
         " o --- o \n"
         "   ...   \n"
         "         \n"
-        "    2    \n"
-        "   -4    \n"
+        "    1    \n"
+        "   -3    \n"
         "key: # city  -|+ road  . field  m monastery  ~ river  o open\n"
         "     3 over -4: choices 3 to 4 place the tile there\n"
         "     figures: R Red B Blue\n";
@@ -60,7 +61,7 @@ static void place_view_numbers_spots_and_turns_the_tile(void **unused)
         ".....    ...##    .....    ##...\n"
         ".....    ....#    ..#..    #....\n"
         ".....    .....    .###.    .....\n"
-        "         2        1,3      4\n";
+        "         1        2,4      3\n";
     const char *at = strstr(text, "Tile E turned");
     assert_non_null(at);
     assert_string_equal(at, tile);

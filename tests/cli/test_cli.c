@@ -563,10 +563,54 @@ static void test_bench_compares_with_the_game_alone(void **unused)
            "    6 players");
 }
 
+/* Copy file `from` to the new file `to`. */
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char block[4096];
+    size_t got;
+    while ((got = fread(block, 1, sizeof block, in)) > 0)
+        assert_int_equal(fwrite(block, 1, got, out), got);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+/* Games saved by the castellan of before engine speed 2 (issue 18: new
+ * board, bag and state layout; the state hash is over the serialized
+ * bytes, which did not change): their records import with every hash
+ * equal, and the unfinished game resumes from that castellan's database. */
+static void test_saves_from_before_engine_speed_2(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/castellan-old-saves-XXXXXX", args[2048], db[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(db, sizeof db, "%s/imported.db", dir);
+    static const char *const records[][2] = {
+        {"base-seed18.record", "as game 1 (213 plies, finished)"},
+        {"combined-seed1118.record", "as game 2 (339 plies, finished)"},
+        {"base-unfinished-seed77.record", "as game 3 (19 plies, unfinished)"},
+        {"base-pool4-seed4.record", "as game 4 (861 plies, finished)"},
+    };
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        snprintf(args, sizeof args, "import '%s/%s' --database '%s'", CLI_DATA_DIR,
+                 records[i][0], db);
+        expect(args, NULL, 0, records[i][1]);
+    }
+    snprintf(db, sizeof db, "%s/old.db", dir);
+    copy_file(CLI_DATA_DIR "/pre-speed2-saves.db", db);
+    snprintf(args, sizeof args, "resume 3 --database '%s'", db);
+    expect(args, "quit\n", 0, "Game 3 is saved at ply 19");
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    assert_int_equal(system(args), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_saves_from_before_engine_speed_2),
         cmocka_unit_test(test_unknown_names_get_the_closest),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_play_config_errors),

@@ -115,10 +115,10 @@ static void undo_then_choose_again_is_the_other_game(void **unused)
 {
     (void)unused;
     struct run with_undo, direct;
-    /* ply 0 draws E; 1. place E 0,-1 180 at ply 1, taken back; then
-     * 2. place E 0,1 90, deploy choice 1, and quit at the next turn */
-    assert_int_equal(play(&with_undo, "1\nundo\n2\n1\nquit\n"), CAS_ECONFLICT);
-    assert_int_equal(play(&direct, "2\n1\nquit\n"), CAS_ECONFLICT);
+    /* ply 0 draws E; 4. place E 0,-1 180 at ply 1, taken back; then
+     * 1. place E 0,1 90, deploy choice 1, and quit at the next turn */
+    assert_int_equal(play(&with_undo, "4\nundo\n1\n1\nquit\n"), CAS_ECONFLICT);
+    assert_int_equal(play(&direct, "1\n1\nquit\n"), CAS_ECONFLICT);
     assert_int_equal(with_undo.journal.n_undos, 1);
     assert_int_equal(with_undo.journal.undone_from[0], 1);
     assert_int_equal(with_undo.journal.n, direct.journal.n);
