@@ -50,6 +50,9 @@ struct cas__saves_action {
     uint64_t hash;         /* state hash after the action */
     int hashless;          /* a record line without #HASH: nothing to check */
     int line;              /* record line it came from; 0 otherwise */
+    /* Converted from another program's record, which says whose turn it is
+     * its own way: replay takes the actor the game asks for. */
+    int actor_unknown;
 };
 
 enum cas__saves_status { CAS__SAVES_PLAYING = 0, CAS__SAVES_FINISHED = 1 };

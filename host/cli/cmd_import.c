@@ -5,7 +5,7 @@
  * result the replay's.  Then, if the store passed PRAGMA integrity_check
  * when it was opened, the record is written in one transaction, so a bad
  * record changes nothing.  Many records show a progress line on a
- * terminal.
+ * terminal.  A .jcz file (JCloisterZone) is converted first (import_foreign.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "import_foreign.h"
 #include "revive.h"
 #include "saves_cli.h"
 #include "term.h"
@@ -28,7 +29,13 @@ static const char usage[] =
     "is wrong; the other records are still imported, and the exit status is 1.\n"
     "Import never plays on: an unfinished game is saved where the record\n"
     "stops, and can be continued with `castellan resume ID`.  On a terminal,\n"
-    "many records show a progress line.\n";
+    "many records show a progress line.\n"
+    "\n"
+    "A FILE ending in .jcz is a JCloisterZone 5.x saved game: the game plugin\n"
+    "converts it (sets, players, and every PLACE_TILE, DEPLOY_MEEPLE, PASS and\n"
+    "COMMIT, each tile drawn as its PLACE_TILE says) and it is imported as a\n"
+    "record without hashes.  A set, rule, element or message castellan does\n"
+    "not implement is refused, naming it and its line in the file.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores. */
@@ -68,16 +75,51 @@ static int settle_result(struct cas__revived *r, struct cas__saves_game *g,
     return status;
 }
 
+/* What take_hash needs: the record and the state before the action. */
+struct taking {
+    struct cas__saves_game *g;
+    cas_state *before;
+};
+
+/* A hash-free line may use lenient notation (a field by one half-edge, a
+ * road by its edges alone); the journal stores the canonical text, as if
+ * castellan had played it. */
+static int take_canonical_text(struct taking *t, struct cas__revived *r, size_t i)
+{
+    const struct cas_game_vtable *vt = r->session.match->vt;
+    char text[512];
+    cas_action action;
+    if (vt->parse_action(t->before, t->g->actions[i].text, &action) ||
+        vt->action_text(t->before, action, text, sizeof text) < 0)
+        return CAS_OK; /* it replayed, so the given text stays good */
+    if (strcmp(text, t->g->actions[i].text) == 0)
+        return CAS_OK;
+    char *canonical = strdup(text);
+    if (!canonical)
+        return CAS_ENOMEM;
+    free(t->g->actions[i].text);
+    t->g->actions[i].text = canonical;
+    return CAS_OK;
+}
+
 /* After action i is replayed: its hash, where the record gave none, is the
  * one the game computed, so the stored journal checks every action. */
 static int take_hash(void *ctx, struct cas__revived *r, size_t i)
 {
-    struct cas__saves_game *g = ctx;
+    struct taking *t = ctx;
+    struct cas__saves_game *g = t->g;
+    if (g->actions[i].actor_unknown) {
+        g->actions[i].actor = r->session.match->vt->current(t->before);
+        g->actions[i].actor_unknown = 0;
+    }
     if (g->actions[i].hashless) {
+        int rc = take_canonical_text(t, r, i);
+        if (rc)
+            return rc;
         g->actions[i].hash = r->session.hash;
         g->actions[i].hashless = 0;
     }
-    return CAS_OK;
+    return r->session.match->vt->state_copy(t->before, r->session.state);
 }
 
 /* Parse and replay the record `file`; 0 when it may be stored. */
@@ -86,7 +128,9 @@ static int validate(const struct cas__saves_args *a, const char *file,
 {
     char err[1024];
     struct cas__revived r;
-    if (cas__record_read_file(file, g, err, sizeof err)) {
+    const char *format = cas__foreign_format(file);
+    if (format ? cas__foreign_read(file, format, a->plugin_path, g, err, sizeof err)
+               : cas__record_read_file(file, g, err, sizeof err)) {
         fprintf(stderr, "castellan import: %s\n", err);
         return 1;
     }
@@ -95,12 +139,19 @@ static int validate(const struct cas__saves_args *a, const char *file,
         return 1;
     }
     int status = 0;
-    if (cas__revive_replay(&r, g->n_actions, 0, take_hash, g)) {
+    struct taking taking = {g, NULL};
+    const struct cas_game_vtable *vt = r.session.match->vt;
+    if (vt->state_clone(r.session.state, &taking.before)) {
+        fprintf(stderr, "castellan import: %s: out of memory\n", file);
+        status = 1;
+    } else if (cas__revive_replay(&r, g->n_actions, 0, take_hash, &taking)) {
         fprintf(stderr, "castellan import: %s\n", r.error);
         status = 1;
     } else {
         status = settle_result(&r, g, file);
     }
+    if (taking.before)
+        vt->state_free(taking.before);
     cas__revive_close(&r);
     return status;
 }

@@ -302,6 +302,25 @@ struct cas_floor_run {
 /* The game vtable.  Unless stated otherwise every pointer argument must be
  * non-NULL, handles are used by one thread at a time, and two handles never
  * share mutable state (two games side by side in one process must work). */
+/* ABI 1.1: a parsed JSON value, as the host hands a foreign record to
+ * import_foreign.  Plain data, owned by the host. */
+enum cas_json_type {
+    CAS_JSON_NULL, CAS_JSON_FALSE, CAS_JSON_TRUE, CAS_JSON_NUMBER,
+    CAS_JSON_STRING, CAS_JSON_ARRAY, CAS_JSON_OBJECT
+};
+
+struct cas_json {
+    enum cas_json_type type;
+    /* STRING: the decoded UTF-8 text; NUMBER: the literal as written.
+     * NUL-terminated; NULL for the other types. */
+    const char *text;
+    size_t len;
+    const char *key;              /* member name inside an object, else NULL */
+    const struct cas_json *items; /* ARRAY elements or OBJECT members */
+    size_t n;
+    size_t line, offset;          /* where the value starts: 1-based line, byte */
+};
+
 struct cas_game_vtable {
     size_t struct_size;
 
@@ -444,6 +463,25 @@ struct cas_game_vtable {
      * the same game data (the README of the plugin says what it does).
      * Never called in play; CAS_OK or a negative code. */
     int (*bench_floor)(const cas_game *game, struct cas_floor_run *run);
+
+    /* Convert a record of another program into a castellan game record
+     * (docs/saves.md), written to out: the header lines (a `Game` and each
+     * `Expansion` with version `0`, which the host replaces with the
+     * installed versions; `Seed`, `Player`s) and one hash-free action line
+     * per action, each after a comment `# line N` naming the line of the
+     * foreign file it comes from (errors then point there).  The host
+     * replays a player's action as the game's current player's, whatever
+     * actor the line gives (the foreign turn order may differ: a bonus
+     * turn).  `format` names the foreign format ("jcz": JCloisterZone), doc
+     * is its parsed JSON, owned by the host and valid during the call.
+     * No game exists yet: host is only for set_error, allocation and
+     * data_dir.  CAS_ENOTFOUND for a format this plugin does not read
+     * (quietly); CAS_EPARSE or CAS_EVERSION for a record it cannot convert,
+     * explained via host->set_error naming the JSON path, the value and
+     * the fix.  The host then imports the text as any hash-free record, so
+     * legality is checked there. */
+    int (*import_foreign)(const struct cas_host *host, const char *format,
+                          const struct cas_json *doc, const struct cas_writer *out);
 };
 
 /* --------------------------------------------------------- descriptor */

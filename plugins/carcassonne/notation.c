@@ -5,8 +5,8 @@
  * y south, rotation in degrees clockwise; a figure's feature is named by the
  * edges or half-edges it touches on the placed tile in board orientation.
  * Output is canonical; input is lenient where a name is still exact: parts
- * in any order, a field by any of its half-edges, `place X,Y ROT` for the
- * tile just drawn.
+ * in any order, a field by any of its half-edges, a city or road by its
+ * edges alone, `place X,Y ROT` for the tile just drawn.
  */
 #include "carc.h"
 
@@ -229,6 +229,19 @@ static int parse_deploy(const struct cas_state *s, const char *text, cas_action 
             *out = ACT_DEPLOY_CODE(fk, f);
             return CAS_OK;
         }
+    /* A city or a road by its edges alone: an edge is one or the other. */
+    if (!strchr(feature, ' ') && strcmp(feature, "monastery") != 0) {
+        char classed[CARC_FTEXT_LEN * 2];
+        for (int f = 0; f < k->nf; f++) {
+            snprintf(classed, sizeof classed, "%.*s %s",
+                     (int)strcspn(k->rot[t->rot].ftext[f], " "), k->rot[t->rot].ftext[f],
+                     feature);
+            if (names_feature(classed, k->rot[t->rot].ftext[f])) {
+                *out = ACT_DEPLOY_CODE(fk, f);
+                return CAS_OK;
+            }
+        }
+    }
     char known[400];
     list_features(k, t->rot, known, sizeof known);
     cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text, k->id,

@@ -467,6 +467,7 @@ static const struct cas_game_vtable carc_vtable = {
     .player_label = carc_player_label,
     .render_choices = carc_render_choices,
     .notation_help = carc_notation_help,
+    .import_foreign = cas__carc_import_foreign,
     .projected_returns = carc_projected_returns,
     .chance_total = carc_chance_total,
     .chance_pick = carc_chance_pick,

@@ -175,3 +175,17 @@ void cas_test_expect_text(const char *text, const char *words)
     if (!strstr(text, words))
         fail_msg("expected \"%s\" in:\n%s", words, text);
 }
+
+void cas_test_castellan(const struct cas_test_dir *d, struct cas_test_result *r, ...)
+{
+    char *args[16];
+    va_list list;
+    va_start(list, r);
+    for (int n = 0; n < 15 && (args[n] = va_arg(list, char *)); n++)
+        ;
+    args[15] = NULL;
+    va_end(list);
+    cas_test_run(d, NULL, args, r);
+    if (r->signal)
+        fail_msg("castellan %s died of signal %d:\n%s", args[0], r->signal, r->err);
+}

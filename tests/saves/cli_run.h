@@ -37,6 +37,10 @@ void cas_test_hand_over(const struct cas_test_dir *d);
 void cas_test_run(const struct cas_test_dir *d, const struct cas_test_how *how,
                   char *const *args, struct cas_test_result *r);
 
+/* cas_test_run with the NULL-terminated arguments, stdin at EOF; fails
+ * the test if castellan dies of a signal. */
+void cas_test_castellan(const struct cas_test_dir *d, struct cas_test_result *r, ...);
+
 /* castellan running in the background, its standard input a pipe. */
 struct cas_test_running {
     pid_t pid;

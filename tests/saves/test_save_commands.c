@@ -24,19 +24,7 @@
 
 
 /* Run castellan with the NULL-terminated arguments, stdin at EOF. */
-static void castellan(void **state, struct cas_test_result *r, ...)
-{
-    char *args[16];
-    va_list list;
-    va_start(list, r);
-    for (int n = 0; n < 15 && (args[n] = va_arg(list, char *)); n++)
-        ;
-    args[15] = NULL;
-    va_end(list);
-    cas_test_run(*state, NULL, args, r);
-    if (r->signal)
-        fail_msg("castellan %s died of signal %d:\n%s", args[0], r->signal, r->err);
-}
+#define castellan(state, r, ...) cas_test_castellan(*(state), r, __VA_ARGS__)
 
 static const char *default_db(void **state, char *buf, size_t cap)
 {

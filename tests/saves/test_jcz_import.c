@@ -1,0 +1,255 @@
+/*
+ * test_jcz_import.c — `castellan import game.jcz`: hand-written
+ * JCloisterZone 5.x saved games (written here from the documented format)
+ * import with the scores castellan's rules give, fields named by a
+ * JCloisterZone half-edge; an unsupported set or message, an illegal
+ * deployment and malformed JSON are refused naming the place in the file,
+ * and nothing is stored.  What is stored is castellan's canonical notation.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_run.h"
+
+static const char setup_base[] =
+    "{\n"
+    "  \"appVersion\": \"5.10.0\",\n"
+    "  \"setup\": {\n"
+    "    \"sets\": {\"basic:1\": 1},\n"
+    "    \"elements\": {\"small-follower\": 7, \"farmers\": true},\n"
+    "    \"rules\": {},\n"
+    "    \"start\": \"BA/RCr\"\n"
+    "  },\n"
+    "  \"players\": [{\"name\": \"Alice\"}, {\"name\": \"Bob\"}],\n"
+    "  \"replay\": [\n";
+
+/* Alice closes the start tile's city with BA/C and a meeple on it (2 tiles:
+ * 4 points); Bob puts a meeple on the south field of a straight road
+ * (JCZ's SL, castellan's Se); Alice plays a monastery and a monk, as a
+ * farmer on its field would join Bob's (field_taken below). */
+static const char turns[] =
+    "    {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", \"rotation\": \"R180\","
+    " \"position\": [0, -1]}},\n"
+    "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [0, -1],"
+    " \"location\": \"S\"}, \"meepleId\": \"0.small.1\"}},\n"
+    "    {\"type\": \"COMMIT\", \"payload\": {}},\n"
+    "    {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\","
+    " \"position\": [1, 0]}},\n"
+    "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [1, 0],"
+    " \"location\": \"SL\"}, \"meepleId\": \"1.small.1\"}},\n"
+    "    {\"type\": \"COMMIT\", \"payload\": {}},\n"
+    "    {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/LR\", \"rotation\": \"R0\","
+    " \"position\": [0, 1]}},\n"
+    "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [0, 1],"
+    " \"location\": \"CLOISTER\"}, \"meepleId\": \"0.small.2\"}},\n"
+    "    {\"type\": \"COMMIT\", \"payload\": {}}";
+
+/* Run castellan with the NULL-terminated arguments, stdin at EOF. */
+#define castellan(state, r, ...) cas_test_castellan(*(state), r, __VA_ARGS__)
+
+/* Write the .jcz made of the parts (NULL-terminated) into the test folder. */
+static const char *write_jcz(void **state, char *path, size_t cap, ...)
+{
+    char text[8192] = "";
+    va_list list;
+    va_start(list, cap);
+    for (const char *part; (part = va_arg(list, const char *));)
+        strncat(text, part, sizeof text - strlen(text) - 1);
+    va_end(list);
+    cas_test_dir_file(*state, "game.jcz", path, cap);
+    cas_test_write_file(path, text, strlen(text));
+    return path;
+}
+
+/* An import that must fail, say `words` and leave no save database. */
+static void expect_refused(void **state, const char *path, const char *words)
+{
+    struct cas_test_result r;
+    char db[512];
+    castellan(state, &r, "import", path, NULL);
+    assert_int_equal(r.status, 1);
+    cas_test_expect_text(r.err, words);
+    cas_test_dir_file(*state, "castellan/saves.db", db, sizeof db);
+    assert_int_not_equal(access(db, F_OK), 0);
+}
+
+static void test_base_game_imports_with_its_scores(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path, setup_base, turns, "\n  ]\n}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.out, "as game 1 (9 plies, unfinished)");
+    castellan(state, &r, "saves", "show", "1", "--json", NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "\"scores\": [4, 0]");
+    cas_test_expect_text(r.out, "\"name\": \"Alice\"");
+    castellan(state, &r, "export", "1", "--no-hashes", NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "0 -1 draw E\n1 0 place E 0,-1 180\n2 0 deploy meeple city S\n");
+    cas_test_expect_text(r.out, "4 1 place U 1,0 0\n5 1 deploy meeple field Es+Se+Sw+Ws\n");
+    cas_test_expect_text(r.out, "8 0 deploy meeple monastery\n");
+}
+
+/* Inns & Cathedrals, three players: Ann's large meeple on the road that
+ * IC/LRFR ends at its monastery; Ben extends it, Cy closes it with a
+ * monastery's road turned R270: 4 tiles, 4 points. */
+static void test_expansion_game_imports_with_its_scores(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"big-follower\": 1, \"inn\": true}},\n"
+              " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}, {\"name\": \"Cy\"}],\n"
+              " \"replay\": [\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"IC/LRFR\", "
+              "\"rotation\": \"R0\", \"position\": [1, 0]}},\n"
+              "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": "
+              "[1, 0], \"location\": \"W\"}, \"meepleId\": \"0.big.1\"}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", "
+              "\"rotation\": \"R0\", \"position\": [-1, 0]}},\n"
+              "  {\"type\": \"PASS\", \"payload\": {}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/LR\", "
+              "\"rotation\": \"R270\", \"position\": [-2, 0]}},\n"
+              "  {\"type\": \"PASS\", \"payload\": {}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}}\n ]}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    castellan(state, &r, "saves", "show", "1", "--json", NULL);
+    cas_test_expect_text(r.out, "\"expansions\": [{\"id\": \"inns-cathedrals\"");
+    cas_test_expect_text(r.out, "\"scores\": [4, 0, 0]");
+    castellan(state, &r, "export", "1", "--no-hashes", NULL);
+    cas_test_expect_text(r.out, "2 0 deploy large-meeple road W\n");
+    cas_test_expect_text(r.out, "7 2 place A -2,0 270\n8 2 pass\n");
+}
+
+/* Traders & Builders: Alice's builder on her road, extended at ply 13,
+ * gives her a bonus turn.  The file alternates turns at each COMMIT; who
+ * acts is the game's to say, so the bonus tile is Alice's, the next Bob's. */
+static void test_builder_bonus_turn_takes_the_games_actor(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"traders-and-builders:1\": 1}},\n"
+              " \"players\": [{\"name\": \"Alice\"}, {\"name\": \"Bob\"}],\n"
+              " \"replay\": [\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\", \"position\": [1, 0]}},\n"
+              "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [1, 0], \"location\": \"EW\"}, \"meepleId\": \"0.small.1\"}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", \"rotation\": \"R180\", \"position\": [0, -1]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\", \"position\": [2, 0]}},\n"
+              "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [2, 0], \"location\": \"WE\"}, \"meepleId\": \"0.builder\"}},\n"
+              "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", \"rotation\": \"R180\", \"position\": [0, 1]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/RFr\", \"rotation\": \"R0\", \"position\": [3, 0]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/L\", \"rotation\": \"R0\", \"position\": [0, -2]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}},\n"
+              "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/L\", \"rotation\": \"R0\", \"position\": [-1, -1]}}, {\"type\": \"PASS\", \"payload\": {}}, {\"type\": \"COMMIT\", \"payload\": {}}\n"
+              " ]}\n",
+              NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    castellan(state, &r, "export", "1", "--no-hashes", NULL);
+    cas_test_expect_text(r.out, "8 0 deploy builder road E+W\n");
+    cas_test_expect_text(r.out, "13 0 place U 3,0 0\n14 0 pass\n15 -1 draw B\n"
+                                "16 0 place B 0,-2 0\n17 0 pass\n18 -1 draw B\n"
+                                "19 1 place B -1,-1 0\n");
+}
+
+static void test_taken_field_is_refused_at_its_line(void **state)
+{
+    /* The monastery's field meets the start tile's south field, Bob's. */
+    char path[512], farmer[sizeof turns];
+    snprintf(farmer, sizeof farmer, "%s", turns);
+    char *cloister = strstr(farmer, "\"CLOISTER\"");
+    memcpy(cloister, "\"EL\"      ", 10);
+    write_jcz(state, path, sizeof path, setup_base, farmer, "\n  ]\n}\n", NULL);
+    expect_refused(state, path, "game.jcz:18 (ply 8): the action \"deploy meeple field "
+                                "En\" cannot be replayed");
+}
+
+static void test_field_by_a_half_edge_of_a_city_is_refused(void **state)
+{
+    /* BA/C turned 180 has its city at S: SL is no field's half-edge. */
+    char path[512];
+    write_jcz(state, path, sizeof path, setup_base,
+              "    {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", "
+              "\"rotation\": \"R180\", \"position\": [0, -1]}},\n"
+              "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": "
+              "[0, -1], \"location\": \"SL\"}, \"meepleId\": \"0.small.1\"}}\n  ]\n}\n",
+              NULL);
+    expect_refused(state, path, "game.jcz:12 (ply 2)");
+    expect_refused(state, path, "tile E has no such feature; it has 'city S'");
+}
+
+static void test_unsupported_set_is_refused(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path,
+              "{\n  \"setup\": {\n    \"sets\": {\"basic:1\": 1,\n"
+              "      \"hills-and-sheep:1\": 1}\n  },\n"
+              "  \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}],\n  \"replay\": []\n}\n",
+              NULL);
+    expect_refused(state, path, "setup.sets.\"hills-and-sheep:1\": castellan does not "
+                                "implement this set; it imports basic:1, "
+                                "inns-and-cathedrals:1, traders-and-builders:1 (line 4)");
+}
+
+static void test_unsupported_message_is_refused(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, setup_base, turns, ",\n",
+              "    {\"type\": \"FLOCK_EXPAND_OR_SCORE\", \"payload\": {}}\n  ]\n}\n", NULL);
+    expect_refused(state, path, "replay[9].type = \"FLOCK_EXPAND_OR_SCORE\": castellan "
+                                "cannot import this message");
+    expect_refused(state, path, "(line 20)");
+}
+
+static void test_unsupported_rule_is_refused(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1},\n"
+              " \"rules\": {\"farmers\": \"c1\"}},\n"
+              " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n",
+              NULL);
+    expect_refused(state, path, "setup.rules.\"farmers\": castellan does not implement "
+                                "this rule variant");
+}
+
+static void test_malformed_json_is_refused_with_its_place(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path,
+              "{\n  \"setup\": {\"sets\": {\"basic:1\": 1},},\n  \"replay\": []\n}\n", NULL);
+    expect_refused(state, path, "game.jcz:2: not a JSON object: a syntax error at byte 38");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
+        CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
+        CAS_TEST_IN_DIR(test_builder_bonus_turn_takes_the_games_actor),
+        CAS_TEST_IN_DIR(test_taken_field_is_refused_at_its_line),
+        CAS_TEST_IN_DIR(test_field_by_a_half_edge_of_a_city_is_refused),
+        CAS_TEST_IN_DIR(test_unsupported_set_is_refused),
+        CAS_TEST_IN_DIR(test_unsupported_message_is_refused),
+        CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
+        CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
