@@ -197,10 +197,13 @@ void discard_card(cas_state *s, uint8_t card);
 bool matrix_attached(const struct kingdom *k, int row, int col);
 /* True when the stack is a Dangler of player p's Kingdom right now. */
 bool stack_dangles(const struct kingdom *k, int stack);
+/* One bit per stack of k: bit i set when stack i holds a card. */
+unsigned stack_occupancy(const struct kingdom *k);
 /* True when moving the top card of `src` onto `dst` would make a hole that
  * the layout does not have now: behind the card, or where it lands (a card
- * under an empty cell, or right of one).  docs/rules/castles-cards.md, 16. */
-bool move_makes_hole(const struct kingdom *k, int src, int dst);
+ * under an empty cell, or right of one).  docs/rules/castles-cards.md, 16.
+ * `occupied` is stack_occupancy(k), computed once for many candidates. */
+bool move_makes_hole(const struct kingdom *k, unsigned occupied, int src, int dst);
 /* Why holder's Kingdom cannot keep card (a static phrase such as "a WIFE
  * needs a CASTLE"), or NULL when it can. */
 const char *unkeepable_reason(const cas_state *s, int holder, uint8_t card);
@@ -213,8 +216,15 @@ bool kingdom_complete(const cas_state *s, int p);
 int kingdom_value(const cas_state *s, int p);
 /* The column (0..2) of a matrix or wizard stack, and the same-row stack of
  * another column. */
-int stack_column(int stack);
-int stack_in_column(int stack, int col);
+static inline int stack_column(int stack)
+{
+    return stack < S_GENERAL ? stack % COLS : (stack - S_WIZARD0) / 2;
+}
+static inline int stack_in_column(int stack, int col)
+{
+    return stack < S_GENERAL ? stack - stack % COLS + col
+                             : S_WIZARD0 + 2 * col + (stack - S_WIZARD0) % 2;
+}
 /* Where hand[0] may go in holder's Kingdom: K_PLACE / K_DISCARD actions. */
 void placement_options(const cas_state *s, int holder, uint8_t card, struct action_list *out);
 /* Put `card` where `action` (a placement option) says; replaced cards are

@@ -46,35 +46,38 @@ bool stack_dangles(const struct kingdom *k, int stack)
     return false;
 }
 
-static int count_after(const struct kingdom *k, int stack, int src, int dst)
-{
-    return k->st[stack].n - (stack == src) + (stack == dst);
-}
-
-/* The holes of the layout were the top card of src moved onto dst (src -1:
- * as it is), one bit per matrix cell and per wizard column's MINION stack. */
-static unsigned holes(const struct kingdom *k, int src, int dst)
+unsigned stack_occupancy(const struct kingdom *k)
 {
     unsigned mask = 0;
-    for (int row = 0; row < 3; row++)
-        for (int col = 0; col < COLS; col++) {
-            if (count_after(k, MATRIX_STACK(row, col), src, dst) > 0)
-                continue;
-            bool below = row + 1 < 3 && count_after(k, MATRIX_STACK(row + 1, col), src, dst) > 0;
-            bool right = col + 1 < COLS && count_after(k, MATRIX_STACK(row, col + 1), src, dst) > 0;
-            if (below || right)
-                mask |= 1u << MATRIX_STACK(row, col);
-        }
-    for (int w = 0; w < COLS; w++)
-        if (count_after(k, MINION_STACK(w), src, dst) == 0 &&
-            count_after(k, MAGICK_STACK(w), src, dst) > 0)
-            mask |= 1u << MINION_STACK(w);
+    for (int st = 0; st < N_STACKS; st++)
+        mask |= (unsigned)(k->st[st].n > 0) << st;
     return mask;
 }
 
-bool move_makes_hole(const struct kingdom *k, int src, int dst)
+/* Matrix cells (bit MATRIX_STACK(row, col)): all nine, and those of the
+ * first two columns, which have a cell to their right; the MINION stacks,
+ * each with its MAGICK stack one bit above. */
+#define MATRIX_CELLS 0x1FFu
+#define CELLS_WITH_RIGHT 0x0DBu
+#define MINION_STACKS ((1u << MINION_STACK(0)) | (1u << MINION_STACK(1)) | (1u << MINION_STACK(2)))
+
+/* The holes of a layout whose occupied stacks are `occupied`: one bit per
+ * empty matrix cell with a filled cell below it or to its right, and per
+ * wizard column's empty MINION stack under a MAGICK. */
+static unsigned holes(unsigned occupied)
 {
-    return (holes(k, src, dst) & ~holes(k, -1, -1)) != 0;
+    unsigned matrix = occupied & MATRIX_CELLS;
+    unsigned matrix_holes = ~matrix & MATRIX_CELLS &
+                            ((matrix >> COLS) | ((matrix >> 1) & CELLS_WITH_RIGHT));
+    return matrix_holes | (~occupied & (occupied >> 1) & MINION_STACKS);
+}
+
+bool move_makes_hole(const struct kingdom *k, unsigned occupied, int src, int dst)
+{
+    unsigned before = occupied, after = before | 1u << dst;
+    if (k->st[src].n == 1)
+        after &= ~(1u << src);
+    return (holes(after) & ~holes(before)) != 0;
 }
 
 int matrix_home(const struct kingdom *k, int row)
@@ -257,15 +260,4 @@ void place_card(cas_state *s, int holder, uint8_t card, cas_action action)
     } else {
         stack_push(&k->st[home_stack(k, type)], card);
     }
-}
-
-int stack_column(int stack)
-{
-    return stack < S_GENERAL ? stack % COLS : (stack - S_WIZARD0) / 2;
-}
-
-int stack_in_column(int stack, int col)
-{
-    return stack < S_GENERAL ? stack - stack % COLS + col
-                             : S_WIZARD0 + 2 * col + (stack - S_WIZARD0) % 2;
 }

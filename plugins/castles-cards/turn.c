@@ -293,12 +293,14 @@ static void move_options(const cas_state *s, int p, struct action_list *out)
     const struct kingdom *k = &s->k[p];
     if (k->castle == NO_CARD || under_block(s, PEND_ADEPT))
         return;
+    unsigned occupied = stack_occupancy(k);
     for (int src = 0; src < N_STACKS; src++) {
         if ((src >= S_GENERAL && src < S_WIZARD0) || k->st[src].n == 0)
             continue;
         int col = stack_column(src), first = src < S_GENERAL ? P_NOBLE0 : P_WIZARD0;
         for (int to = col - 1; to <= col + 1; to += 2)
-            if (to >= 0 && to < COLS && !move_makes_hole(k, src, stack_in_column(src, to)))
+            if (to >= 0 && to < COLS &&
+                !move_makes_hole(k, occupied, src, stack_in_column(src, to)))
                 actions_add(out, act(K_MOVE, src, first + to));
     }
     for (int c = 0; c + 1 < COLS; c++)
