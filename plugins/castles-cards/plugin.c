@@ -147,17 +147,18 @@ static int current(const cas_state *s)
     return turn_actor(s);
 }
 
-static int cmp_action(const void *a, const void *b)
-{
-    cas_action x = *(const cas_action *)a, y = *(const cas_action *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Legal actions sorted ascending and unique. */
+/* Legal actions sorted ascending and unique.  Insertion sort: the rule
+ * files list each kind in order, so a list is nearly sorted already. */
 static void sorted_legal(const cas_state *s, struct action_list *l)
 {
     legal_list(s, l);
-    qsort(l->a, l->n, sizeof l->a[0], cmp_action);
+    for (size_t i = 1; i < l->n; i++) {
+        cas_action a = l->a[i];
+        size_t j = i;
+        for (; j > 0 && l->a[j - 1] > a; j--)
+            l->a[j] = l->a[j - 1];
+        l->a[j] = a;
+    }
     size_t n = 0;
     for (size_t i = 0; i < l->n; i++)
         if (n == 0 || l->a[n - 1] != l->a[i])
