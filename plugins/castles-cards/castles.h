@@ -278,6 +278,10 @@ void sacrifice_draw(cas_state *s, int w, const struct cas_event_sink *ev);
 
 /* The turn player's possible one actions ("pass" when there is none). */
 void turn_options(const cas_state *s, struct action_list *out);
+/* Those of turn_options that share action a's kind (all of them for a
+ * pass or an unknown kind): a is a legal turn action exactly when it is
+ * among them, found without listing every other kind. */
+void turn_options_like(const cas_state *s, cas_action a, struct action_list *out);
 /* Legal actions of the current actor (unsorted, may repeat). */
 void legal_list(const cas_state *s, struct action_list *out);
 /* Apply a legal action; continues the flow to the next decision. */

@@ -195,7 +195,12 @@ static int chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t c
 static bool is_legal(const cas_state *s, cas_action a)
 {
     struct action_list l;
-    legal_list(s, &l);
+    if (s->phase == PH_TURN) {
+        l.n = 0;
+        turn_options_like(s, a, &l);
+    } else {
+        legal_list(s, &l);
+    }
     for (size_t i = 0; i < l.n; i++)
         if (l.a[i] == a)
             return true;

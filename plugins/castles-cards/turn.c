@@ -308,20 +308,59 @@ static void move_options(const cas_state *s, int p, struct action_list *out)
             actions_add(out, act(K_SWAP, P_NOBLE0 + c, P_NOBLE0 + c + 1));
 }
 
+static bool draw_open(const cas_state *s)
+{
+    return !under_block(s, PEND_MAGICIAN) && s->npile + s->ndiscard > 0;
+}
+
+static void topoff_options(const struct kingdom *k, int st, struct action_list *out)
+{
+    for (int depth = 2; depth <= k->st[st].n; depth++)
+        actions_add(out, act(K_TOPOFF, st, depth));
+}
+
 void turn_options(const cas_state *s, struct action_list *out)
 {
     int p = s->turn;
     const struct kingdom *k = &s->k[p];
-    if (!under_block(s, PEND_MAGICIAN) && s->npile + s->ndiscard > 0)
+    if (draw_open(s))
         actions_add(out, act(K_DRAW, 0, 0));
     for (int st = 0; st < N_STACKS; st++)
-        for (int depth = 2; depth <= k->st[st].n; depth++)
-            actions_add(out, act(K_TOPOFF, st, depth));
+        topoff_options(k, st, out);
     war_options(s, p, out);
     move_options(s, p, out);
     wizard_turn_options(s, p, out);
     if (out->n == 0)
         actions_add(out, act(K_PASS, 0, 0));
+}
+
+void turn_options_like(const cas_state *s, cas_action a, struct action_list *out)
+{
+    int p = s->turn;
+    switch (act_kind(a)) {
+    case K_DRAW:
+        if (draw_open(s))
+            actions_add(out, act(K_DRAW, 0, 0));
+        break;
+    case K_TOPOFF:
+        if (act_a(a) < N_STACKS)
+            topoff_options(&s->k[p], act_a(a), out);
+        break;
+    case K_WAR:
+        war_options(s, p, out);
+        break;
+    case K_MOVE:
+    case K_SWAP:
+        move_options(s, p, out);
+        break;
+    case K_WITCH:
+    case K_MAGE:
+    case K_SACRIFICE:
+        wizard_turn_options(s, p, out);
+        break;
+    default:
+        turn_options(s, out);
+    }
 }
 
 static void wizard_answers(const cas_state *s, int p, int type, int kind, struct action_list *out)
