@@ -199,11 +199,35 @@ bool matrix_attached(const struct kingdom *k, int row, int col);
 bool stack_dangles(const struct kingdom *k, int stack);
 /* One bit per stack of k: bit i set when stack i holds a card. */
 unsigned stack_occupancy(const struct kingdom *k);
+/* Matrix cells (bit MATRIX_STACK(row, col)): all nine, and those of the
+ * first two columns, which have a cell to their right; the MINION stacks,
+ * each with its MAGICK stack one bit above. */
+#define MATRIX_CELLS 0x1FFu
+#define CELLS_WITH_RIGHT 0x0DBu
+#define MINION_STACKS ((1u << MINION_STACK(0)) | (1u << MINION_STACK(1)) | (1u << MINION_STACK(2)))
+
+/* The holes of a layout whose occupied stacks are `occupied`: one bit per
+ * empty matrix cell with a filled cell below it or to its right, and per
+ * wizard column's empty MINION stack under a MAGICK (decision 13). */
+static inline unsigned layout_holes(unsigned occupied)
+{
+    unsigned matrix = occupied & MATRIX_CELLS;
+    unsigned matrix_holes = ~matrix & MATRIX_CELLS &
+                            ((matrix >> COLS) | ((matrix >> 1) & CELLS_WITH_RIGHT));
+    return matrix_holes | (~occupied & (occupied >> 1) & MINION_STACKS);
+}
+
 /* True when moving the top card of `src` onto `dst` would make a hole that
  * the layout does not have now: behind the card, or where it lands (a card
  * under an empty cell, or right of one).  docs/rules/castles-cards.md, 16.
  * `occupied` is stack_occupancy(k), computed once for many candidates. */
-bool move_makes_hole(const struct kingdom *k, unsigned occupied, int src, int dst);
+static inline bool move_makes_hole(const struct kingdom *k, unsigned occupied, int src, int dst)
+{
+    unsigned after = occupied | 1u << dst;
+    if (k->st[src].n == 1)
+        after &= ~(1u << src);
+    return (layout_holes(after) & ~layout_holes(occupied)) != 0;
+}
 /* Why holder's Kingdom cannot keep card (a static phrase such as "a WIFE
  * needs a CASTLE"), or NULL when it can. */
 const char *unkeepable_reason(const cas_state *s, int holder, uint8_t card);

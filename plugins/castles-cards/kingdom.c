@@ -54,32 +54,6 @@ unsigned stack_occupancy(const struct kingdom *k)
     return mask;
 }
 
-/* Matrix cells (bit MATRIX_STACK(row, col)): all nine, and those of the
- * first two columns, which have a cell to their right; the MINION stacks,
- * each with its MAGICK stack one bit above. */
-#define MATRIX_CELLS 0x1FFu
-#define CELLS_WITH_RIGHT 0x0DBu
-#define MINION_STACKS ((1u << MINION_STACK(0)) | (1u << MINION_STACK(1)) | (1u << MINION_STACK(2)))
-
-/* The holes of a layout whose occupied stacks are `occupied`: one bit per
- * empty matrix cell with a filled cell below it or to its right, and per
- * wizard column's empty MINION stack under a MAGICK. */
-static unsigned holes(unsigned occupied)
-{
-    unsigned matrix = occupied & MATRIX_CELLS;
-    unsigned matrix_holes = ~matrix & MATRIX_CELLS &
-                            ((matrix >> COLS) | ((matrix >> 1) & CELLS_WITH_RIGHT));
-    return matrix_holes | (~occupied & (occupied >> 1) & MINION_STACKS);
-}
-
-bool move_makes_hole(const struct kingdom *k, unsigned occupied, int src, int dst)
-{
-    unsigned before = occupied, after = before | 1u << dst;
-    if (k->st[src].n == 1)
-        after &= ~(1u << src);
-    return (holes(after) & ~holes(before)) != 0;
-}
-
 int matrix_home(const struct kingdom *k, int row)
 {
     for (int col = 0; col < COLS; col++) {
