@@ -288,20 +288,26 @@ static void announce(cas_state *s, int kind, int group, const struct cas_event_s
 
 /* ------------------------------------------------------------ options */
 
+/* Matrix and wizard stacks: the ones whose top card may Move. */
+#define MOVABLE_STACKS (MATRIX_CELLS | (0x3Fu << S_WIZARD0))
+
 static void move_options(const cas_state *s, int p, struct action_list *out)
 {
     const struct kingdom *k = &s->k[p];
     if (k->castle == NO_CARD || under_block(s, PEND_ADEPT))
         return;
-    unsigned occupied = stack_occupancy(k);
-    for (int src = 0; src < N_STACKS; src++) {
-        if ((src >= S_GENERAL && src < S_WIZARD0) || k->st[src].n == 0)
-            continue;
+    unsigned occupied = stack_occupancy(k), holes_now = layout_holes(occupied);
+    for (unsigned left = occupied & MOVABLE_STACKS; left; left &= left - 1) {
+        int src = __builtin_ctz(left);
         int col = stack_column(src), first = src < S_GENERAL ? P_NOBLE0 : P_WIZARD0;
-        for (int to = col - 1; to <= col + 1; to += 2)
-            if (to >= 0 && to < COLS &&
-                !move_makes_hole(k, occupied, src, stack_in_column(src, to)))
+        unsigned without = k->st[src].n == 1 ? occupied & ~(1u << src) : occupied;
+        for (int to = col - 1; to <= col + 1; to += 2) {
+            if (to < 0 || to >= COLS)
+                continue;
+            unsigned after = without | 1u << stack_in_column(src, to);
+            if (!(layout_holes(after) & ~holes_now))
                 actions_add(out, act(K_MOVE, src, first + to));
+        }
     }
     for (int c = 0; c + 1 < COLS; c++)
         if (k->noble[c] != NO_CARD && k->noble[c + 1] != NO_CARD)
