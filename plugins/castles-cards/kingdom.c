@@ -85,9 +85,19 @@ int kingdom_progress(const cas_state *s, int p)
     return got;
 }
 
+/* All 18 things of kingdom_progress, the cheap ones asked first: it runs
+ * after every card kept and every turn action. */
 bool kingdom_complete(const cas_state *s, int p)
 {
-    return kingdom_progress(s, p) == 18;
+    const struct kingdom *k = &s->k[p];
+    if (k->castle == NO_CARD || k->wife == NO_CARD || k->nheirs == 0 ||
+        k->st[S_GENERAL].n == 0 || k->st[S_CHAMPION].n == 0 || k->st[S_ARMS].n == 0 ||
+        !noble_is(s, k, 0, T_DUKE) || !noble_is(s, k, 1, T_COUNT) || !noble_is(s, k, 2, T_BARON))
+        return false;
+    for (int cell = 0; cell < 3 * COLS; cell++)
+        if (k->st[S_MATRIX + cell].n == 0)
+            return false; /* with every NOBLE there, a full matrix is all joined */
+    return true;
 }
 
 static int card_points(const cas_state *s, uint8_t card)
