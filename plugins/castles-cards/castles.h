@@ -325,8 +325,10 @@ void enter_draw(cas_state *s, int purpose, const struct cas_event_sink *ev);
 void state_reset(cas_state *s, const cas_game *game);
 
 /* Emit an INFO event, visible to all, about `player` (-1: nobody); ev may
- * be NULL (playouts). */
-void note(const struct cas_event_sink *ev, int player, const char *fmt, ...) CAS_PRINTF(3, 4);
+ * be NULL (playouts), and then the arguments are not even evaluated. */
+void note_emit(const struct cas_event_sink *ev, int player, const char *fmt, ...)
+    CAS_PRINTF(3, 4);
+#define note(ev, ...) ((ev) ? note_emit((ev), __VA_ARGS__) : (void)0)
 
 /* ---------------------------------------------------------- notation.c */
 

@@ -17,10 +17,8 @@ void actions_add(struct action_list *l, cas_action a)
         l->a[l->n++] = a;
 }
 
-void note(const struct cas_event_sink *ev, int player, const char *fmt, ...)
+void note_emit(const struct cas_event_sink *ev, int player, const char *fmt, ...)
 {
-    if (!ev)
-        return;
     char text[256];
     va_list args;
     va_start(args, fmt);
