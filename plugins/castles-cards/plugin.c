@@ -195,6 +195,10 @@ static int chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t c
 static bool is_legal(const cas_state *s, cas_action a)
 {
     struct action_list l;
+    if (s->phase == PH_SETUP_DRAW || s->phase == PH_DRAW) {
+        int k = act_a(a); /* legal_list lists every kind left in the pile */
+        return a == act(K_CHANCE, k, 0) && k < s->game->deck.nkinds && s->pile[k] > 0;
+    }
     if (s->phase == PH_TURN) {
         l.n = 0;
         turn_options_like(s, a, &l);
