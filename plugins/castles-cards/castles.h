@@ -197,7 +197,8 @@ void discard_card(cas_state *s, uint8_t card);
 bool matrix_attached(const struct kingdom *k, int row, int col);
 /* True when the stack is a Dangler of player p's Kingdom right now. */
 bool stack_dangles(const struct kingdom *k, int stack);
-/* One bit per stack of k: bit i set when stack i holds a card. */
+/* One bit per stack of k: bit i set when stack i holds a card (N_STACKS
+ * is 18). */
 unsigned stack_occupancy(const struct kingdom *k);
 /* Matrix cells (bit MATRIX_STACK(row, col)): all nine, and those of the
  * first two columns, which have a cell to their right; the MINION stacks,
