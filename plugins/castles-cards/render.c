@@ -123,7 +123,7 @@ static void emit_cards(struct view *v, const uint8_t *cards, int n)
         for (int i = 0; i < n; i++) {
             bool none = cards[i] == NO_CARD; /* an empty NOBLE or WIZARD column */
             const struct card_kind *kind = none ? NULL : kind_of(v->s, cards[i]);
-            emit_bytes(v, ",\"" + !i, 2 - !i);
+            emit_bytes(v, &",\""[!i], 2 - !i);
             emit_bytes(v, none ? "-" : kind->name, none ? 1 : kind->name_len);
             emit_bytes(v, "\"", 1);
         }
