@@ -164,7 +164,13 @@ struct action_list {
     cas_action a[1024];
     size_t n;
 };
-void actions_add(struct action_list *l, cas_action a);
+#define ACTION_LIST_CAP (sizeof ((struct action_list *)0)->a / sizeof(cas_action))
+/* Inline: every rule file's option listing calls it once per action. */
+static inline void actions_add(struct action_list *l, cas_action a)
+{
+    if (l->n < ACTION_LIST_CAP)
+        l->a[l->n++] = a;
+}
 
 /* ---------------------------------------------------------- deck.c */
 

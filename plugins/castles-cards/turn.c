@@ -11,12 +11,6 @@
 
 #include "castles.h"
 
-void actions_add(struct action_list *l, cas_action a)
-{
-    if (l->n < sizeof l->a / sizeof l->a[0])
-        l->a[l->n++] = a;
-}
-
 void note_emit(const struct cas_event_sink *ev, int player, const char *fmt, ...)
 {
     char text[256];
@@ -318,10 +312,14 @@ static bool draw_open(const cas_state *s)
     return !under_block(s, PEND_MAGICIAN) && s->npile + s->ndiscard > 0;
 }
 
+/* A local count: the list's own may alias its entries, so actions_add
+ * would reload and store it for each of what can be dozens of depths. */
 static void topoff_options(const struct kingdom *k, int st, struct action_list *out)
 {
-    for (int depth = 2; depth <= k->st[st].n; depth++)
-        actions_add(out, act(K_TOPOFF, st, depth));
+    size_t n = out->n;
+    for (int depth = 2; depth <= k->st[st].n && n < ACTION_LIST_CAP; depth++)
+        out->a[n++] = act(K_TOPOFF, st, depth);
+    out->n = n;
 }
 
 void turn_options(const cas_state *s, struct action_list *out)
