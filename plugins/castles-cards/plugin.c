@@ -199,6 +199,27 @@ static int chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t c
     return n > cap ? CAS_ENOSPC : CAS_OK;
 }
 
+/* Chance without a listing (ABI 1.1): the tickets are the copies in the
+ * pile, kind by kind in chance_outcomes' order. */
+static uint64_t chance_total(const cas_state *s)
+{
+    return turn_actor(s) == CAS_ACTOR_CHANCE ? s->npile : 0;
+}
+
+static int chance_pick(const cas_state *s, uint64_t ticket, cas_action *out)
+{
+    if (turn_actor(s) != CAS_ACTOR_CHANCE || ticket >= s->npile)
+        return CAS_EINVAL;
+    for (int k = 0; k < s->game->deck.nkinds; k++) {
+        if (ticket < s->pile[k]) {
+            *out = act(K_CHANCE, k, 0);
+            return CAS_OK;
+        }
+        ticket -= s->pile[k];
+    }
+    return CAS_EINVAL; /* unreachable while npile is the pile's sum */
+}
+
 static bool is_legal(const cas_state *s, cas_action a)
 {
     struct action_list l;
@@ -342,6 +363,8 @@ static const struct cas_game_vtable vtable = {
     .determinize = determinize,
     .render_choices = choices_view,
     .notation_help = notation,
+    .chance_total = chance_total,
+    .chance_pick = chance_pick,
 };
 
 static const struct cas_plugin descriptor = {

@@ -15,24 +15,6 @@
 
 const struct cas_plugin *cas_plugin_entry(void);
 
-/* Every ticket of a draw against the listed outcomes. */
-static void expect_tickets_follow_listing(struct cas_test_game *g, const cas_state *s)
-{
-    struct cas_outcome outcomes[128];
-    size_t n = 0;
-    assert_int_equal(g->vt->chance_outcomes(s, outcomes, 128, &n), CAS_OK);
-    uint64_t ticket = 0;
-    for (size_t i = 0; i < n; i++)
-        for (uint64_t w = 0; w < outcomes[i].weight; w++, ticket++) {
-            cas_action got = 0;
-            assert_int_equal(g->vt->chance_pick(s, ticket, &got), CAS_OK);
-            assert_int_equal(got, outcomes[i].action);
-        }
-    assert_int_equal(g->vt->chance_total(s), ticket);
-    cas_action none;
-    assert_int_equal(g->vt->chance_pick(s, ticket, &none), CAS_EINVAL);
-}
-
 /* Draw ticket `ticket` of the current draw and play the first placement
  * and pass, through a whole game. */
 static void test_every_draw_of_a_game(void **unused)
@@ -49,14 +31,7 @@ static void test_every_draw_of_a_game(void **unused)
             assert_int_equal(g.vt->apply(g.state, legal[turn % n], NULL), CAS_OK);
             continue;
         }
-        expect_tickets_follow_listing(&g, g.state);
-        cas_state *twin = cas_test_restored_twin(&g);
-        expect_tickets_follow_listing(&g, twin);
-        g.vt->state_free(twin);
-        cas_action draw;
-        uint64_t total = g.vt->chance_total(g.state);
-        assert_int_equal(g.vt->chance_pick(g.state, (turn * 7919) % total, &draw), CAS_OK);
-        assert_int_equal(g.vt->apply(g.state, draw, NULL), CAS_OK);
+        cas_test_draw_by_ticket(&g, turn * 7919);
     }
     cas_test_game_close(&g);
 }

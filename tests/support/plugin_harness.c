@@ -236,6 +236,35 @@ cas_state *cas_test_restored_twin(struct cas_test_game *g)
     return twin;
 }
 
+static void expect_tickets_follow_listing(struct cas_test_game *g, const cas_state *s)
+{
+    struct cas_outcome outcomes[256];
+    size_t n = 0;
+    assert_int_equal(g->vt->chance_outcomes(s, outcomes, 256, &n), CAS_OK);
+    uint64_t ticket = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint64_t w = 0; w < outcomes[i].weight; w++, ticket++) {
+            cas_action got = 0;
+            assert_int_equal(g->vt->chance_pick(s, ticket, &got), CAS_OK);
+            assert_int_equal(got, outcomes[i].action);
+        }
+    assert_int_equal(g->vt->chance_total(s), ticket);
+    cas_action none;
+    assert_int_equal(g->vt->chance_pick(s, ticket, &none), CAS_EINVAL);
+}
+
+void cas_test_draw_by_ticket(struct cas_test_game *g, uint64_t pick)
+{
+    expect_tickets_follow_listing(g, g->state);
+    cas_state *twin = cas_test_restored_twin(g);
+    expect_tickets_follow_listing(g, twin);
+    g->vt->state_free(twin);
+    cas_action draw;
+    uint64_t total = g->vt->chance_total(g->state);
+    assert_int_equal(g->vt->chance_pick(g->state, pick % total, &draw), CAS_OK);
+    assert_int_equal(g->vt->apply(g->state, draw, NULL), CAS_OK);
+}
+
 #define CHOICES_MAX 4096
 #define GUARD 0xA5A5A5A5A5A5A5A5ull
 

@@ -74,6 +74,12 @@ void cas_test_legal_texts(struct cas_test_game *g, char *buf, size_t cap);
  * succeed); the caller frees it with g->vt->state_free. */
 cas_state *cas_test_restored_twin(struct cas_test_game *g);
 
+/* At a chance node (ABI 1.1 chance_total and chance_pick): every ticket,
+ * of the state and of its restored twin, falls on the outcome the listing
+ * gives, the total is the listed weights' sum and the next ticket is
+ * refused; then ticket `pick` modulo the total is drawn and applied. */
+void cas_test_draw_by_ticket(struct cas_test_game *g, uint64_t pick);
+
 /* Assert the buffer protocol of legal_actions (and of chance_outcomes at a
  * chance node) at g->state: for buffers too small by any amount the call
  * says CAS_ENOSPC with the full count, fills exactly the buffer with the
