@@ -477,7 +477,7 @@ static int place_parse(void *xctx, const cas_carc *c, const char *text, uint64_t
 {
     (void)c;
     const struct cg_ctx *ctx = xctx;
-    if (strcmp(text, "castle keep") == 0) {
+    if (strcmp(text, "castle keep") == 0 || strcmp(text, "pass") == 0) { /* lenient */
         *payload = CG_KEEP;
         return CAS_OK;
     }

@@ -42,6 +42,15 @@ static int has_line(const char *texts, const char *line)
 
 /* ------------------------------------------------------------ abbey */
 
+/* Open a game and play HOLE_RECORD: Blue decides on her abbey. */
+static void open_at_the_hole(struct cas_test_game *g)
+{
+    char texts[512];
+    carcx_open(g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:6");
+    carcx_play_then_list(g, HOLE_RECORD, texts, sizeof texts);
+    assert_string_equal(texts, "abbey keep\nabbey 1,1\n");
+}
+
 /* Caption: "The road with the blue meeple is complete. Blue scores 3
  * points."  Blue fills the hole with her abbey instead of drawing; the
  * abbey closes the road A-D-V: 3. */
@@ -49,15 +58,36 @@ static void test_abbey_closes_road_3(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    char texts[512];
-    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:6");
-    carcx_play_then_list(&g, HOLE_RECORD, texts, sizeof texts);
-    assert_string_equal(texts, "abbey keep\nabbey 1,1\n");
+    open_at_the_hole(&g);
     cas_test_play_record(&g, "abbey 1,1\npass\n");
     assert_non_null(strstr(g.events, "Blue +3 road (3 tiles)\n"));
     cas_test_play_record(&g, "draw B\nplace B 3,0 0\npass\n");
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){0, 3});
+    cas_test_game_close(&g);
+}
+
+/* Lenient input: `pass` at the abbey decision is `abbey keep` (the draw
+ * follows), at a wagon's `wagon home`; the canonical texts stay. */
+static void test_pass_declines_abbey_and_wagon(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_at_the_hole(&g);
+    cas_test_play(&g, "pass");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    cas_test_game_close(&g);
+    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,G:1,E:2,B:1,A:2");
+    cas_test_play_record(&g, "draw G\nplace G 0,-1 90\ndeploy wagon city N+S\n"
+                             "draw E\nplace E -1,-1 0\ndeploy meeple city N\n"
+                             "draw B\nplace B 1,-1 0\npass\n"
+                             "draw E\nplace E 0,-2 180\npass\n");
+    assert_int_equal(g.vt->current(g.state), 0); /* Red's wagon decides */
+    cas_test_play(&g, "pass");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE); /* went home: next draw */
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_null(strstr(json, "\"kind\":\"wagon\""));
+    free(json);
     cas_test_game_close(&g);
 }
 
@@ -567,6 +597,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_abbey_closes_road_3),
+        cmocka_unit_test(test_pass_declines_abbey_and_wagon),
         cmocka_unit_test(test_abbey_needs_a_hole),
         cmocka_unit_test(test_abbey_closes_three_features),
         cmocka_unit_test(test_final_abbey_round_off),
