@@ -607,6 +607,9 @@ static int deploy(struct jcz_import *im, const struct cas_json *payload, const c
         return refuse(im, meeple, "%s.meepleId = \"%s\": castellan has no figure of type "
                       "\"%s\"", path, meeple->text, type);
     const struct jcz_name *figure = &im->map.names[line];
+    if (!pointer || pointer->type != CAS_JSON_OBJECT)
+        return refuse(im, pointer ? pointer : payload, "%s.pointer: expected {\"position\": "
+                      "[X, Y], \"location\": ..., \"feature\": ...}", path);
     int rc = read_position(im, pointer, path, &x, &y);
     if (rc)
         return rc;

@@ -451,6 +451,23 @@ static void test_unsupported_rule_is_refused(void **state)
                                 "this rule variant");
 }
 
+/* JCloisterZone 4 saved XML, gzip-compressed by default: refused as such,
+ * with the way left to bring the game over. */
+static void test_legacy_4x_save_is_refused_as_such(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path,
+              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game app-version=\"4.4.1\">\n",
+              NULL);
+    expect_refused(state, path, "game.jcz: a JCloisterZone 4.x saved game (XML), not the JSON "
+                                "of JCloisterZone 5; castellan reads 5.x files only");
+    expect_refused(state, path, "write its moves as a castellan record without hashes");
+    static const char gzip[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00";
+    cas_test_dir_file(*state, "game.jcz", path, sizeof path);
+    cas_test_write_file(path, gzip, sizeof gzip - 1);
+    expect_refused(state, path, "a JCloisterZone 4.x saved game (gzip-compressed XML)");
+}
+
 static void test_malformed_json_is_refused_with_its_place(void **state)
 {
     char path[512];
@@ -477,6 +494,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_unsupported_message_is_refused),
         CAS_TEST_IN_DIR(test_message_without_payload_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
+        CAS_TEST_IN_DIR(test_legacy_4x_save_is_refused_as_such),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
