@@ -246,7 +246,10 @@ struct cas_carc_phase {
     int (*text)(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
                 size_t cap);
     /* Parse text into a payload; CAS_EPARSE if the text is not this
-     * phase's (the engine then tries the others). */
+     * phase's (the engine then tries the others).  Since 1.3 the engine
+     * also offers "pass" when the game's `pass` is not legal now: a phase
+     * may read it as its decline (`abbey keep`), which is then stored in
+     * its canonical text (lenient input, as JCloisterZone's PASS). */
     int (*parse)(void *xctx, const cas_carc *c, const char *text,
                  uint64_t *payload);
     /* ---- 1.2 */

@@ -195,7 +195,7 @@ static int refuse(struct jcz_import *im, const struct cas_json *at, const char *
 
 static int refuse(struct jcz_import *im, const struct cas_json *at, const char *fmt, ...)
 {
-    char text[400];
+    char text[640];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
@@ -266,8 +266,14 @@ static int read_sets(struct jcz_import *im, const struct cas_json *setup)
             list_names(&im->map, "set", NULL, known, sizeof known);
             note_on(&im->map, id, note, sizeof note);
             note_on(&im->map, "*set", also, sizeof also);
-            return refuse(im, set, "setup.sets.\"%s\": castellan does not implement this "
-                          "set%s; it imports %s%s", set->key, note, known, also);
+            char read_as[JCZ_NAME + 64] = "";
+            if (strcmp(id, set->key) != 0)
+                snprintf(read_as, sizeof read_as, " (read as %s: the edition %s)", id,
+                         member(member(setup, "elements"), "garden")
+                             ? "the garden element means"
+                             : "without gardens");
+            return refuse(im, set, "setup.sets.\"%s\"%s: castellan does not implement this "
+                          "set%s; it imports %s%s", set->key, read_as, note, known, also);
         }
         if (!is_int(set, &count) || count != 1)
             return refuse(im, set, "setup.sets.\"%s\" = %s: castellan plays one copy of "

@@ -358,6 +358,11 @@ static void test_setup_castellan_cannot_play_is_refused(void **state)
               "{\"setup\": {\"sets\": {\"basic:2\": 1}},\n"
               " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
     expect_refused(state, path, "setup.sets.\"basic:2\": castellan does not implement this set");
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic\": 1}, \"elements\": {\"garden\": true}},\n"
+              " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "setup.sets.\"basic\" (read as basic:2: the edition the "
+                                "garden element means): castellan does not implement this set");
 }
 
 /* A wagon moves only after the COMMIT that ends the turn's action part;
