@@ -271,9 +271,8 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
             continue;
         if (cells[ci].tile != CARC_NONE)
             return 0;
-        uint32_t req, care;
-        cas__carc_pattern_masks(cells[ci].pattern, &req, &care);
-        if (((r->sig[c] ^ req) & care & r->care[c]) != 0)
+        int p = cells[ci].pattern;
+        if (((r->sig[c] ^ s->game->pattern_req[p]) & s->game->pattern_care[p] & r->care[c]) != 0)
             return 0;
         touches |= cells[ci].open;
     }
@@ -468,11 +467,10 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
     const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &cells[front[i]];
+        uint32_t req = s->game->pattern_req[c->pattern], care = s->game->pattern_care[c->pattern];
         for (int rot = 0; rot < 4; rot++)
             for (int sub = 0; sub < k->ncells; sub++) {
                 const struct carc_rot *r = &k->rot[rot];
-                uint32_t req, care;
-                cas__carc_pattern_masks(c->pattern, &req, &care);
                 if (((r->sig[sub] ^ req) & care & r->care[sub]) != 0)
                     continue; /* this cell's edges miss this spot: no lookups */
                 int x = c->x - r->dx[sub], y = c->y - r->dy[sub];

@@ -145,6 +145,9 @@ struct cas_game {
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
     int multi_cell; /* some tile kind covers more than one space */
+    /* each requirement pattern's packed edges and required sides
+     * (cas__carc_pattern_masks), looked up on the placement paths */
+    uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
     int hash_shift; /* 64 - log2(hash_size) */
