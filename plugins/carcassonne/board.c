@@ -457,6 +457,27 @@ int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
            !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
+/* A placement found with cell `sub` of rotation r on an open spot whose
+ * edges it fits, anchored at x,y: do the tile's other cells fit too (empty,
+ * edges)?  Each placement is taken only from the first of its cells that
+ * is an open spot, so none comes twice. */
+static int other_cells_fit(const struct cas_state *s, const struct carc_kind *k,
+                           const struct carc_rot *r, int x, int y, int sub)
+{
+    const struct carc_cell *cells = C_CELLS(s);
+    for (int c = 0; c < k->ncells; c++) {
+        int ci = c == sub ? -1 : cas__carc_cell_find(s, x + r->dx[c], y + r->dy[c]);
+        if (ci < 0)
+            continue;
+        const struct carc_cell *o = &cells[ci];
+        int p = o->pattern;
+        if (o->tile != CARC_NONE || (c < sub && o->open) ||
+            ((r->sig[c] ^ s->game->pattern_req[p]) & s->game->pattern_care[p] & r->care[c]) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* Any tile shape: try every cell of the tile on every open spot.  With
  * first_only, stop at the first fit (n becomes 1). */
 static void scan_placements(const struct cas_state *s, int kind, cas_action *buf,
@@ -474,7 +495,8 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
                 if (((r->sig[sub] ^ req) & care & r->care[sub]) != 0)
                     continue; /* this cell's edges miss this spot: no lookups */
                 int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
-                if (!cas__carc_fits(s, kind, x, y, rot))
+                if (!other_cells_fit(s, k, r, x, y, sub) ||
+                    (k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot)))
                     continue;
                 emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
                 if (first_only)

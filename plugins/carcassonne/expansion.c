@@ -622,7 +622,9 @@ static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, siz
             cas__carc_placement_of(s, codes[i], &k, &xyr[3 * i], &xyr[3 * i + 1],
                                    &xyr[3 * i + 2]);
         }
-        if (n <= cap) /* spot codes come by pattern group: into x, y, rotation order */
+        /* spot codes come by pattern group: into x, y, rotation order (the
+         * coordinate codes of other tiles are in it already) */
+        if (n <= cap && s->game->kinds[kind].ncells == 1)
             qsort(xyr, n, 3 * sizeof *xyr, compare_xyr);
         *count = n;
         rc = n > cap ? CAS_ENOSPC : CAS_OK;
