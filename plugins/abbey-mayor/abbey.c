@@ -93,6 +93,18 @@ int cas__am_abbey_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
     return n > cap ? CAS_ENOSPC : CAS_OK;
 }
 
+/* Without listing: keep, or a hole the abbey can go into (what
+ * list_holes would list). */
+int cas__am_abbey_is_legal(void *xctx, const cas_carc *c, uint64_t payload)
+{
+    const struct am_ctx *ctx = xctx;
+    if (payload == ABBEY_KEEP)
+        return 1;
+    int x = ABBEY_X(payload), y = ABBEY_Y(payload);
+    return payload == ABBEY_PAYLOAD(x, y) && hole_around(ctx->api, c, x, y) &&
+           ctx->api->can_place(c, ctx->abbey, x, y, 0);
+}
+
 int cas__am_abbey_apply(void *xctx, cas_carc *c, uint64_t payload)
 {
     const struct am_ctx *ctx = xctx;
