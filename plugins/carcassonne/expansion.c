@@ -574,20 +574,34 @@ static int compare_ints(const int *p, const int *q, int n)
     return 0;
 }
 
-static int compare_xy(const void *a, const void *b) { return compare_ints(a, b, 2); }
 static int compare_xyr(const void *a, const void *b) { return compare_ints(a, b, 3); }
 
+/* Open spots sorted by x then y: packed into codes (x, then y, biased to
+ * unsigned) and sorted with the placement codes' sort, which is cheaper
+ * than qsort's call per comparison; the scratch buffer grows from the host
+ * when the stack one is short. */
 static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
 {
     const struct cas_state *s = CSTATE_OF(c);
     *count = s->nfront;
     if (*count > cap)
         return CAS_ENOSPC;
+    cas_action local[1024], *keys = local;
+    const struct cas_host *host = s->game->host;
+    if (s->nfront > sizeof local / sizeof local[0] &&
+        !(keys = host->alloc(host->ctx, s->nfront * sizeof *keys)))
+        return CAS_ENOMEM;
     for (int i = 0; i < s->nfront; i++) {
-        xy[2 * i] = C_CELLS(s)[C_FRONT(s)[i]].x;
-        xy[2 * i + 1] = C_CELLS(s)[C_FRONT(s)[i]].y;
+        const struct carc_cell *cell = &C_CELLS(s)[C_FRONT(s)[i]];
+        keys[i] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 | (uint16_t)(cell->y + 0x8000);
     }
-    qsort(xy, *count, 2 * sizeof *xy, compare_xy);
+    cas__carc_sort_unique(keys, s->nfront);
+    for (int i = 0; i < s->nfront; i++) {
+        xy[2 * i] = (int)(keys[i] >> 16) - 0x8000;
+        xy[2 * i + 1] = (int)(keys[i] & 0xFFFF) - 0x8000;
+    }
+    if (keys != local)
+        host->release(host->ctx, keys);
     return CAS_OK;
 }
 
