@@ -322,25 +322,42 @@ static const uint8_t fit_rotations[16][4] = {
 };
 
 /* The codes of a group of n spots with nrot rotations each: position by
- * position, one unrolled store per rotation. */
+ * position, a loop for each count of rotations, so no test per code. */
 static void write_group(cas_action *o, size_t n, int nrot, cas_action base,
                         const uint8_t *rot)
 {
     const cas_action step = (cas_action)1 << 8;
     cas_action c0 = base | rot[0], c1 = base | rot[1], c2 = base | rot[2],
                c3 = base | rot[3];
-    for (size_t pos = 0; pos < n; pos++, o += nrot) {
-        o[0] = c0;
-        if (nrot > 1)
+    switch (nrot) {
+    case 1:
+        for (size_t pos = 0; pos < n; pos++, c0 += step)
+            o[pos] = c0;
+        return;
+    case 2:
+        for (size_t pos = 0; pos < n; pos++, o += 2, c0 += step, c1 += step) {
+            o[0] = c0;
             o[1] = c1;
-        if (nrot > 2)
+        }
+        return;
+    case 3:
+        for (size_t pos = 0; pos < n; pos++, o += 3, c0 += step, c1 += step, c2 += step) {
+            o[0] = c0;
+            o[1] = c1;
             o[2] = c2;
-        if (nrot > 3)
+        }
+        return;
+    default:
+        for (size_t pos = 0; pos < n; pos++, o += 4) {
+            o[0] = c0;
+            o[1] = c1;
+            o[2] = c2;
             o[3] = c3;
-        c0 += step;
-        c1 += step;
-        c2 += step;
-        c3 += step;
+            c0 += step;
+            c1 += step;
+            c2 += step;
+            c3 += step;
+        }
     }
 }
 
