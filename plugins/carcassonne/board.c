@@ -327,36 +327,35 @@ static void write_group(cas_action *o, size_t n, int nrot, cas_action base,
                         const uint8_t *rot)
 {
     const cas_action step = (cas_action)1 << 8;
-    cas_action c0 = base | rot[0], c1 = base | rot[1], c2 = base | rot[2],
-               c3 = base | rot[3];
+    cas_action c0 = base | rot[0];
     switch (nrot) {
     case 1:
         for (size_t pos = 0; pos < n; pos++, c0 += step)
             o[pos] = c0;
         return;
-    case 2:
+    case 2: {
+        cas_action c1 = base | rot[1];
         for (size_t pos = 0; pos < n; pos++, o += 2, c0 += step, c1 += step) {
             o[0] = c0;
             o[1] = c1;
         }
         return;
-    case 3:
+    }
+    case 3: {
+        cas_action c1 = base | rot[1], c2 = base | rot[2];
         for (size_t pos = 0; pos < n; pos++, o += 3, c0 += step, c1 += step, c2 += step) {
             o[0] = c0;
             o[1] = c1;
             o[2] = c2;
         }
         return;
-    default:
-        for (size_t pos = 0; pos < n; pos++, o += 4) {
+    }
+    default: /* all four: rotations 0..3 */
+        for (size_t pos = 0; pos < n; pos++, o += 4, c0 += step) {
             o[0] = c0;
-            o[1] = c1;
-            o[2] = c2;
-            o[3] = c3;
-            c0 += step;
-            c1 += step;
-            c2 += step;
-            c3 += step;
+            o[1] = c0 | 1;
+            o[2] = c0 | 2;
+            o[3] = c0 | 3;
         }
     }
 }
