@@ -504,20 +504,20 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
     const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &cells[front[i]];
-        uint32_t req = s->game->pattern_req[c->pattern], care = s->game->pattern_care[c->pattern];
-        for (int rot = 0; rot < 4; rot++)
-            for (int sub = 0; sub < k->ncells; sub++) {
-                const struct carc_rot *r = &k->rot[rot];
-                if (((r->sig[sub] ^ req) & care & r->care[sub]) != 0)
-                    continue; /* this cell's edges miss this spot: no lookups */
-                int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
-                if (!other_cells_fit(s, k, r, x, y, sub) ||
-                    (k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot)))
-                    continue;
-                emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
-                if (first_only)
-                    return;
-            }
+        /* the rotations and cells whose edges fit this spot: no lookups for
+         * the others */
+        for (unsigned fits = k->fitmask[c->pattern]; fits; fits &= fits - 1) {
+            int bit = __builtin_ctz(fits), rot = bit / CARC_MAX_CELLS,
+                sub = bit % CARC_MAX_CELLS;
+            const struct carc_rot *r = &k->rot[rot];
+            int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
+            if (!other_cells_fit(s, k, r, x, y, sub) ||
+                (k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot)))
+                continue;
+            emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
+            if (first_only)
+                return;
+        }
     }
 }
 

@@ -103,8 +103,10 @@ struct carc_kind {
     int has_cloister;
     struct carc_feature_def f[CARC_MAX_FEATURES];
     struct carc_rot rot[4];
-    /* one-space tiles: for each requirement pattern (base 5 per side: 0 free,
-     * else the edge type), the bit mask of rotations that fit */
+    /* for each requirement pattern (base 5 per side: 0 free, else the edge
+     * type): one-space tiles, the bit mask of rotations that fit; larger
+     * tiles, bit CARC_MAX_CELLS * rot + cell for each rotation and cell
+     * whose edges fit an open spot of that pattern */
     uint8_t fitmask[CARC_PATTERNS];
     uint64_t fitting[CARC_PATTERN_WORDS]; /* patterns with a nonzero fitmask */
 };
