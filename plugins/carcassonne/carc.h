@@ -97,7 +97,7 @@ struct carc_kind {
     int count;       /* copies in the game, start tile included */
     int hand;        /* not in the bag: placed by an expansion (abbey, castle);
                         count is the most copies a game can place */
-    int vetoed;      /* some expansion's veto_placement may forbid it */
+    unsigned vetoed; /* bit i: expansion i's veto_placement may forbid it */
     int ncells;
     int nf;
     int has_cloister;

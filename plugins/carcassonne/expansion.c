@@ -117,11 +117,11 @@ void cas__carc_mark_vetoed_kinds(struct cas_game *g)
 {
     for (int k = 0; k < g->nkinds; k++) {
         g->kinds[k].vetoed = 0;
-        for (int i = 0; i < g->nexp && !g->kinds[k].vetoed; i++) {
+        for (int i = 0; i < g->nexp; i++) {
             int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
-            g->kinds[k].vetoed = HOOK(g, i, veto_placement) != NULL &&
-                                 (!filter || filter(g->exp[i].xctx,
-                                                    (const cas_carc_game *)g, k));
+            if (HOOK(g, i, veto_placement) != NULL &&
+                (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k)))
+                g->kinds[k].vetoed |= 1u << i;
         }
     }
 }
@@ -203,13 +203,14 @@ int64_t cas__carc_hook_points(const struct cas_state *s, int node,
     return pts;
 }
 
+/* Only the expansions that said they may veto this kind are asked. */
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
-        int (*fn)(void *, const cas_carc *, int, int, int, int) =
-            HOOK(g, i, veto_placement);
-        if (fn && fn(g->exp[i].xctx, CARC_COF(s), kind, x, y, rot))
+    for (unsigned asked = g->kinds[kind].vetoed; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
+        if (g->exp[i].desc->hooks->veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
+                                                  rot))
             return 1;
     }
     return 0;
