@@ -10,6 +10,11 @@
  */
 #include "carc.h"
 
+#include <stddef.h>
+
+_Static_assert(offsetof(struct carc_cell, y) == offsetof(struct carc_cell, x) + sizeof(int16_t),
+               "cell_lookup reads a cell's x and y as one word");
+
 static const int dir_x[4] = {0, 1, 0, -1}, dir_y[4] = {-1, 0, 1, 0};
 
 static uint32_t pack_key(int x, int y)
@@ -24,20 +29,28 @@ static uint32_t hash_slot(const struct cas_state *s, uint32_t key)
     return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> s->game->hash_shift);
 }
 
-/* The cell at x,y, or -1 with *slot set to where it would be inserted. */
-static int cell_lookup(const struct cas_state *s, int x, int y, uint32_t *slot)
+/* The cell at x,y, or -1 with *slot set to where it would be inserted.
+ * A cell's x,y are compared as one packed word; inlined into its callers,
+ * as it is the board's hot path. */
+static inline __attribute__((always_inline)) int cell_lookup(const struct cas_state *s, int x,
+                                                             int y, uint32_t *slot)
 {
     const uint16_t *hash = C_HASH(s);
     const struct carc_cell *cells = C_CELLS(s);
     uint32_t mask = (uint32_t)s->game->hash_size - 1;
+    const int16_t want[2] = {(int16_t)x, (int16_t)y};
+    uint32_t want_xy;
+    memcpy(&want_xy, want, sizeof want_xy);
     for (uint32_t h = hash_slot(s, pack_key(x, y));; h = (h + 1) & mask) {
-        if (hash[h] == 0) {
+        unsigned at = hash[h];
+        if (at == 0) {
             *slot = h;
             return -1;
         }
-        const struct carc_cell *c = &cells[hash[h] - 1];
-        if (c->x == x && c->y == y)
-            return hash[h] - 1;
+        uint32_t xy;
+        memcpy(&xy, &cells[at - 1].x, sizeof xy); /* x, y: adjacent int16_t */
+        if (xy == want_xy)
+            return (int)at - 1;
     }
 }
 
@@ -49,7 +62,8 @@ int cas__carc_cell_find(const struct cas_state *s, int x, int y)
 
 int cas__carc_tile_at(const struct cas_state *s, int x, int y)
 {
-    int ci = cas__carc_cell_find(s, x, y);
+    uint32_t slot;
+    int ci = cell_lookup(s, x, y, &slot);
     if (ci < 0 || C_CELLS(s)[ci].tile == CARC_NONE)
         return -1;
     return C_CELLS(s)[ci].tile;
