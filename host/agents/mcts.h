@@ -23,11 +23,6 @@
 #include "agent.h"
 #include "agent_spec.h"
 
-enum cas__mcts_rollout {
-    CAS__ROLLOUT_RANDOM = 1, /* uniform over the legal actions */
-    CAS__ROLLOUT_GREEDY = 2  /* best immediate own score minus the best other's */
-};
-
 struct cas__mcts_params {
     uint64_t iterations;   /* per decision, all threads together (millis == 0) */
     uint64_t millis;       /* per decision, wall clock; 0: iteration budget */
@@ -38,6 +33,8 @@ struct cas__mcts_params {
      * projected_returns (when it has one); 0: playouts run to the end. */
     uint32_t rollout_limit;
     int reuse;             /* keep the subtree between decisions */
+    enum cas__mcts_parallel parallel;
+    enum cas__mcts_reward reward;
 };
 
 /* What the last search did. */

@@ -246,7 +246,8 @@ static void test_values(void **state)
     expect_file_error("[session]\ngame = x\nseed = 18446744073709551616\n", expected);
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = gredy\n",
                       "4: agent \"gredy\" is not valid; use human, random, greedy or "
-                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS]"
+                      "[+random|+greedy][+root|+tree][+win|+margin] "
                       "(closest: greedy)");
     expect_file_error("[session]\ngame = x\n[player.1]\nname = "
                       "A name far longer than thirty-two characters\n",
@@ -291,7 +292,8 @@ static void test_first_problem_wins(void **state)
                       "3: neither [section] nor key = value; fix the line's syntax");
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = gredy\nbroken line\n",
                       "4: agent \"gredy\" is not valid; use human, random, greedy or "
-                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS]"
+                      "[+random|+greedy][+root|+tree][+win|+margin] "
                       "(closest: greedy)");
 }
 
