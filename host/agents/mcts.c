@@ -105,7 +105,7 @@ void cas__mcts_level(enum cas__agent_level level, unsigned threads,
         .rollout_limit = level == CAS__LEVEL_EASY ? 0 : 20,
         .reuse = 1,
         .parallel = CAS__PARALLEL_ROOT,
-        .reward = CAS__REWARD_WIN,
+        .reward = CAS__REWARD_MARGIN,
     };
 }
 
