@@ -496,51 +496,34 @@ static cas_state *first_decision(struct cas__match *m, uint32_t *ply)
     return s;
 }
 
-static void test_same_seed_same_choice(void **unused)
+/* The same choice, from the same tree, for the same seed and thread count:
+ * root parallelization grows a tree per thread from its own sub-stream;
+ * tree parallelization shares one tree between threads that take turns in
+ * a fixed order. */
+static void test_same_seed_same_search(void **unused)
 {
     (void)unused;
-    struct game_case c = {"carcassonne", NULL, params_of(200, 2)};
+    static const enum cas__mcts_parallel modes[] = {CAS__PARALLEL_ROOT, CAS__PARALLEL_TREE};
+    struct game_case c = {"carcassonne", NULL, params_of(300, 2)};
     struct cas__target t;
     struct cas__match m;
     uint32_t ply;
     open_game(&t, &m, &c);
     cas_state *s = first_decision(&m, &ply);
-    int seeds_differ = 0;
-    cas_action first = search_once(&m, s, &c.params, 1, ply, NULL);
-    for (uint64_t seed = 1; seed <= 4; seed++) {
-        cas_action a = search_once(&m, s, &c.params, seed, ply, NULL);
-        assert_int_equal(search_once(&m, s, &c.params, seed, ply, NULL), a);
-        seeds_differ += a != first;
-    }
-    (void)seeds_differ; /* a strong move may win for every seed */
-    m.vt->state_free(s);
-    cas__match_close(&m);
-    cas__target_close(&t);
-}
-
-/* Tree parallelization shares one tree between threads that take turns in
- * a fixed order, so the tree, not only the choice, repeats exactly. */
-static void test_tree_parallel_repeats(void **unused)
-{
-    (void)unused;
-    struct game_case c = {"carcassonne", NULL, tree_params_of(300, 2)};
-    struct cas__target t;
-    struct cas__match m;
-    uint32_t ply;
-    open_game(&t, &m, &c);
-    cas_state *s = first_decision(&m, &ply);
-    for (unsigned threads = 2; threads <= 3; threads++) {
-        c.params.threads = threads;
-        for (uint64_t seed = 1; seed <= 3; seed++) {
-            struct cas__mcts_stats first, again;
-            cas_action a = search_once(&m, s, &c.params, seed, ply, &first);
-            for (int run = 0; run < 4; run++) {
-                assert_int_equal(search_once(&m, s, &c.params, seed, ply, &again), a);
-                assert_int_equal(again.nodes, first.nodes);
-                assert_int_equal(again.iterations, 300);
+    for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++)
+        for (unsigned threads = 2; threads <= 3; threads++) {
+            c.params.parallel = modes[mode];
+            c.params.threads = threads;
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                struct cas__mcts_stats first, again;
+                cas_action a = search_once(&m, s, &c.params, seed, ply, &first);
+                for (int run = 0; run < 3; run++) {
+                    assert_int_equal(search_once(&m, s, &c.params, seed, ply, &again), a);
+                    assert_int_equal(again.nodes, first.nodes);
+                    assert_int_equal(again.iterations, 300);
+                }
             }
         }
-    }
     m.vt->state_free(s);
     cas__match_close(&m);
     cas__target_close(&t);
@@ -665,8 +648,7 @@ int main(void)
         cmocka_unit_test(test_legal_and_reproducible_in_every_game),
         cmocka_unit_test(test_iteration_budget_is_exact),
         cmocka_unit_test(test_time_budget_ends),
-        cmocka_unit_test(test_same_seed_same_choice),
-        cmocka_unit_test(test_tree_parallel_repeats),
+        cmocka_unit_test(test_same_seed_same_search),
         cmocka_unit_test(test_chance_by_ticket_as_by_listing),
         cmocka_unit_test(test_margin_reward_prefers_the_bigger_win),
         cmocka_unit_test(test_specs_make_searches),
