@@ -11,9 +11,7 @@
 #include "session_desc.h"
 #include "text.h"
 
-#define SPEC_SYNTAX                                                                        \
-    "human, random, greedy or "                                                            \
-    "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy][+root|+tree][+win|+margin]"
+#define SPEC_SYNTAX "human, " CAS__BOT_SYNTAX
 
 static const char *const level_words[] = {NULL, "easy", "medium", "hard"};
 

@@ -32,6 +32,11 @@ enum cas__mcts_reward {
     CAS__REWARD_MARGIN = 2  /* +margin: mostly the win, partly the score margin */
 };
 
+/* The bots' syntax, for messages that name every form. */
+#define CAS__BOT_SYNTAX                                                                    \
+    "random, greedy or "                                                                   \
+    "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy][+root|+tree][+win|+margin]"
+
 /* Bounds of a budget, so that a typo cannot ask for a week per move. */
 #define CAS__MCTS_MAX_ITERATIONS 100000000ull
 #define CAS__MCTS_MAX_MILLIS 3600000ull

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agent_spec.h"
 #include "cli.h"
 #include "commands.h"
 #include "install_dirs.h"
@@ -34,18 +35,20 @@ static const char usage[] =
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
     "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
-    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms, and\n"
-    "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
-    "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
-    "and the same choices give the same game (not with an @Nms budget).\n"
+    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms,\n"
+    "/THREADS (default: every core), and options +greedy (greedy playouts),\n"
+    "+tree (tree parallelization), +win (a win-only reward), e.g. Bot:mcts-hard,\n"
+    "mcts@2000/1, mcts@500ms, mcts-hard+greedy.  Without --seed a seed is\n"
+    "drawn and printed; the same seed and the same choices give the same game\n"
+    "(not with an @Nms budget).\n"
     "--campaign NAME saves the game in that campaign (as [saves] campaign in\n"
     "a session file).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
-    "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
-    "`score` shows the scores, `undo` takes back your last decision (back to\n"
-    "the last draw or other player's decision), `help` explains the game's\n"
-    "notation, `quit` (or end of input) stops the game.\n"
+    "`hint` asks a bot (--hint AGENT, any AGENT but human, default greedy)\n"
+    "what it would play, `score` shows the scores, `undo` takes back your last\n"
+    "decision (back to the last draw or other player's decision), `help`\n"
+    "explains the game's notation, `quit` (or end of input) stops the game.\n"
     "\n"
     "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
     "every action: leave it open in a browser or image viewer beside the\n"
@@ -202,9 +205,8 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         }
         if (a->hint && strcmp(desc->players[i].agent, "human") == 0 &&
             cas__agent_human_set_hint(agents[i], a->hint) != CAS_OK) {
-            fprintf(stderr, "castellan play: --hint %s: no such bot; use one of the agents "
-                    "but human (e.g. greedy, random)\n", a->hint);
-            status = 2;
+            fprintf(stderr, "castellan play: --hint %s: cannot create that bot: out of "
+                    "memory\n", a->hint);
             goto free_agents;
         }
     }
@@ -245,6 +247,26 @@ free_agents:
     free(agents);
     free(names);
     return status;
+}
+
+/* --hint names a bot (checked before any game starts, seats or not); an
+ * exit status. */
+static int check_hint(const char *hint)
+{
+    struct cas__agent_spec spec;
+    char err[512];
+    if (!hint)
+        return 0;
+    if (cas__agent_spec_parse(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        return 2;
+    }
+    if (strcmp(spec.kind, "human") == 0) {
+        fprintf(stderr, "castellan play: --hint human: a hint comes from a bot; use "
+                        CAS__BOT_SYNTAX "\n");
+        return 2;
+    }
+    return 0;
 }
 
 /* Find the plugins, validate the session against them and play it. */
@@ -296,6 +318,8 @@ int cas__cmd_play(int argc, char **argv)
     int done;
     int status = cas__cli_parse("play", argc, argv, flags, sizeof flags / sizeof flags[0],
                                 NULL, 0, &n_positional, usage, &done);
+    if (status == 0 && !done)
+        status = check_hint(a.hint);
     if (status == 0 && !done) {
         status = describe(&a, &desc);
         if (status == 0) {

@@ -58,7 +58,7 @@ static int split_agents(const char *text, char *a, char *b, size_t cap)
         }
         if (strcmp(spec.kind, "human") == 0) {
             fprintf(stderr, "castellan tournament: --agents: human cannot play a "
-                            "tournament; use random, greedy or mcts\n");
+                            "tournament; use " CAS__BOT_SYNTAX "\n");
             return 2;
         }
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "agent_spec.h"
 
 static CAS_PRINTF(3, 4) int fail(struct cas__revived *r, int rc, const char *fmt, ...)
 {
@@ -90,13 +91,12 @@ static int check_agents(struct cas__revived *r)
 {
     for (size_t i = 0; i < r->desc.n_players; i++) {
         const char *agent = r->desc.players[i].agent;
-        size_t k = 0;
-        while (k < cas__n_agent_names && strcmp(cas__agent_names[k], agent) != 0)
-            k++;
-        if (k == cas__n_agent_names)
+        struct cas__agent_spec spec;
+        char err[512];
+        if (cas__agent_spec_parse(agent, "agent", &spec, err, sizeof err) != CAS_OK)
             return fail(r, CAS_ENOTFOUND, "%s: player %zu (%s) has agent \"%s\", "
-                        "which this castellan does not know; use human, random or "
-                        "greedy", r->origin, i + 1, r->desc.players[i].name, agent);
+                        "which this castellan does not know; use human, " CAS__BOT_SYNTAX,
+                        r->origin, i + 1, r->desc.players[i].name, agent);
     }
     return CAS_OK;
 }

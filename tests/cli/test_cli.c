@@ -433,6 +433,17 @@ static void test_tournament_and_mcts_seats(void **unused)
            "hint\nquit\n", 0, "The mcts@50/1 bot would play ");
     expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
            "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
+    expect("play --no-save --game fixture --players Ada:human,random --hint mcts-hrad",
+           "quit\n", 2, "--hint: agent \"mcts-hrad\" is not valid; use human, random, "
+           "greedy or mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy]"
+           "[+root|+tree][+win|+margin] (closest: mcts-hard)");
+    expect("play --no-save --game fixture --players random,random --hint human", NULL, 2,
+           "--hint human: a hint comes from a bot; use random, greedy or mcts[-easy|");
+    expect("play --no-save --game fixture --players Ada:human,random --seed 2 --hint "
+           "mcts-medium@3600000ms/256+greedy+root+margin",
+           "quit\n", 0, "Game stopped");
+    expect("tournament --game fixture --agents human,random", NULL, 2,
+           "--agents: human cannot play a tournament; use random, greedy or mcts[-easy|");
 }
 
 /* The mean "N actions a game" of bench's random playouts line. */

@@ -260,8 +260,25 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
     assert_int_equal(cas__record_parse(robot, sizeof robot - 1, "bug.txt", &g, err,
                                        sizeof err), CAS_OK);
     assert_int_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0), CAS_ENOTFOUND);
-    if (!strstr(r.error, "player 2 (B) has agent \"robot\""))
+    if (!strstr(r.error, "player 2 (B) has agent \"robot\"") ||
+        !strstr(r.error, "use human, random, greedy or mcts[-easy|-medium|-hard][@N|@Nms]"
+                         "[/THREADS][+random|+greedy][+root|+tree][+win|+margin]"))
         fail_msg("unclear: %s", r.error);
+    cas__saves_game_free(&g);
+
+    /* any search bot spec a session accepts is an agent a record may name */
+    static const char searcher[] =
+        "Castellan-Record: 1\n"
+        "Game: fixture 1.0.0\n"
+        "Seed: 1\n"
+        "Player: mcts-hard@20/1+greedy+tree A\n"
+        "Player: mcts@5ms B\n"
+        "\n";
+    assert_int_equal(cas__record_parse(searcher, sizeof searcher - 1, "bots.txt", &g, err,
+                                       sizeof err), CAS_OK);
+    if (cas__revive_open(&r, &g, "bots.txt", plugin_dir, 1) != CAS_OK)
+        fail_msg("refused: %s", r.error);
+    cas__revive_close(&r);
     cas__saves_game_free(&g);
 
     static const char illegal[] =
