@@ -9,7 +9,9 @@
  * is built aside and linked into place whole, so nobody ever meets one half
  * made.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -509,6 +511,63 @@ static int open_store(const char *path, int create, int target,
     return CAS_OK;
 }
 
+/* The pid in name if name is base ".new-" pid, with an optional SQLite
+ * side suffix; 0 otherwise. */
+static long creator_pid(const char *name, const char *base)
+{
+    size_t len = strlen(base);
+    if (strncmp(name, base, len) != 0 || strncmp(name + len, ".new-", 5) != 0)
+        return 0;
+    char *end;
+    errno = 0;
+    long pid = strtol(name + len + 5, &end, 10);
+    if (errno || pid <= 0 || end == name + len + 5)
+        return 0;
+    static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+        if (strcmp(end, sides[i]) == 0)
+            return pid;
+    return 0;
+}
+
+/* Cut a writable copy of a file's path to its folder's; returns the folder. */
+static const char *cut_to_folder(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    if (slash == path)
+        return "/";
+    *slash = '\0';
+    return path;
+}
+
+/* Remove the private files of creations whose process is gone (killed
+ * mid-creation; one with our pid is gone too, as we have not begun); a live
+ * creator's files, or ones we cannot tell, stay. */
+static void sweep_dead_creations(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return;
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : dir;
+    const char *folder = cut_to_folder(dir);
+    DIR *d = opendir(folder);
+    struct dirent *e;
+    char stale[4096];
+    while (d && (e = readdir(d))) {
+        long pid = creator_pid(e->d_name, base);
+        int gone = pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH);
+        if (pid && gone &&
+            snprintf(stale, sizeof stale, "%s/%s", folder, e->d_name) < (int)sizeof stale)
+            unlink(stale);
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+}
+
 /* A new store appears whole: it is built under a private name and then
  * linked into place, so no other castellan (and no kill) ever leaves or
  * sees it half made.  Losing the race to another castellan is fine: the
@@ -519,7 +578,7 @@ static int create_store(const char *path, int target, char *err, size_t errlen)
     struct cas__saves *s;
     cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_BEGIN);
     snprintf(tmp, sizeof tmp, "%s.new-%ld", path, (long)getpid());
-    unlink(tmp); /* left by a killed process that had our pid */
+    sweep_dead_creations(path);
     int rc = open_store(tmp, 1, target, &s, err, errlen);
     if (rc == CAS_OK) {
         release_store(s); /* checkpoints the WAL into tmp */
@@ -545,8 +604,7 @@ static int check_writable(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return CAS_ENOMEM;
     }
-    char *slash = strrchr(dir, '/');
-    const char *folder = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    const char *folder = cut_to_folder(dir);
     int rc = CAS_OK;
     if (access(path, W_OK) != 0 || access(folder, W_OK) != 0) {
         snprintf(err, errlen, "%s: castellan may not write %s (%s); `castellan saves "

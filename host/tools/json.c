@@ -18,9 +18,21 @@ struct cursor {
 
 static int value(struct cursor *c);
 
+/* A switch, not strchr: the checker skips space before every token of
+ * every render it validates, and strchr's call was a fifth of its time. */
+static int is_space(char ch)
+{
+    switch (ch) {
+    case ' ': case '\t': case '\r': case '\n':
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void skip_space(struct cursor *c)
 {
-    while (c->at < c->end && strchr(" \t\r\n", *c->at) && *c->at)
+    while (c->at < c->end && is_space(*c->at))
         c->at++;
 }
 
@@ -165,7 +177,7 @@ struct builder {
 
 static void build_skip_space(struct builder *b)
 {
-    while (b->at < b->end && strchr(" \t\r\n", *b->at) && *b->at) {
+    while (b->at < b->end && is_space(*b->at)) {
         if (*b->at == '\n')
             b->line++;
         b->at++;

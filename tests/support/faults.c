@@ -74,7 +74,7 @@ static void say(const char *line)
 /* Say where on stderr, then die as a kill -9 would. */
 static void die(const char *where, const char *before)
 {
-    char line[160];
+    char line[320];
     snprintf(line, sizeof line, "castellan-faults: SIGKILL %s %s %lu%s\n", where,
              phase_names[target.phase], target.occurrence, before);
     say(line);
