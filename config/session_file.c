@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_spec.h"
 #include "session_fields.h"
 #include "text.h"
 
@@ -262,14 +263,14 @@ static int check_complete(struct file_ctx *f)
                            f->path, f->session_line ? f->session_line : 1);
     if (d->n_players == 0)
         return cas__errorf(f->err, f->errlen, CAS_EPARSE,
-                           "%s:%d: no players; add [player.1] with agent = human, random, "
-                           "greedy or mcts",
+                           "%s:%d: no players; add [player.1] with agent = human, "
+                           CAS__BOT_SYNTAX,
                            f->path, d->last_line);
     for (size_t i = 0; i < d->n_players; i++)
         if (!d->players[i].agent)
             return cas__errorf(f->err, f->errlen, CAS_EPARSE,
-                               "%s:%d: [player.%zu] has no agent; add agent = human, random, "
-                               "greedy or mcts",
+                               "%s:%d: [player.%zu] has no agent; add agent = human, "
+                               CAS__BOT_SYNTAX,
                                f->path, d->players[i].line, i + 1);
     return cas__desc_default_names(d, f->err, f->errlen);
 }

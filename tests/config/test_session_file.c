@@ -270,6 +270,9 @@ static void test_values(void **state)
                       "default");
 }
 
+#define FORMS                                                                              \
+    "[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy][+root|+tree][+win|+margin]"
+
 static void test_missing_parts(void **state)
 {
     (void)state;
@@ -279,10 +282,12 @@ static void test_missing_parts(void **state)
     expect_file_error("[rules]\nfarmers = on\n" PLAYERS,
                       "1: no [session] section; add [session] with game = ID");
     expect_file_error("[session]\ngame = x\n[rules]\nfarmers = on\n",
-                      "4: no players; add [player.1] with agent = human, random, greedy or mcts");
+                      "4: no players; add [player.1] with agent = human, random, greedy or "
+                      "mcts" FORMS);
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = human\n[player.2]\nname = "
                       "Bo\n",
-                      "5: [player.2] has no agent; add agent = human, random, greedy or mcts");
+                      "5: [player.2] has no agent; add agent = human, random, greedy or "
+                      "mcts" FORMS);
 }
 
 static void test_first_problem_wins(void **state)
