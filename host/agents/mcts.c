@@ -1,7 +1,8 @@
 /*
  * mcts.c — the search behind the mcts agent: trees of actions (no states),
- * iterations of select / expand / playout / back-up, root parallelization
- * over pthreads, and reuse of the subtree of the next position.
+ * iterations of select / expand / playout / back-up, root or tree
+ * parallelization over pthreads, and reuse of the subtree of the next
+ * position.
  */
 #include "mcts.h"
 

@@ -7,10 +7,13 @@
  * information-set MCTS: every iteration searches a fresh determinization
  * of what the deciding player may see, and children are chosen among those
  * legal in it (UCB counted over availability).  Playouts are random or
- * greedy, and may stop early at the plugin's projected_returns.  Root
+ * greedy, and may stop early at the plugin's projected_returns; the reward
+ * is the win, or mostly the win and partly the score margin.  Root
  * parallelization: each thread grows its own tree from its own sub-stream
- * of the player's PRNG stream and the root visits are summed, so a search
- * is a pure function of (seed, ply, player, state, thread count) under an
+ * of the player's PRNG stream and the root visits are summed; tree
+ * parallelization: the threads grow one tree with virtual loss, taking
+ * their descents and back-ups in a fixed order.  Either way a search is a
+ * pure function of (seed, ply, player, state, thread count) under an
  * iteration budget.  Between decisions of a perfect-information game each
  * thread keeps the subtree of the new position (found by state hash).
  */
