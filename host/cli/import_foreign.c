@@ -166,47 +166,86 @@ static int convert(struct cas__registry *reg, const char *file, const char *form
     return CAS_ENOTFOUND;
 }
 
+/* JCloisterZone before 5 saved games as XML, gzip-compressed by default:
+ * not JSON, and no JCloisterZone 5 opens them either.  Name it for what it
+ * is, with the way that is left.  0 if text is not such a file. */
+static int refuse_legacy_jcz(const char *file, const char *format, const char *text,
+                             size_t len, char *err, size_t errlen)
+{
+    size_t at = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a BOM */
+    while (at < len && strchr(" \t\r\n", text[at]))
+        at++;
+    int gzip = len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b;
+    if (strcmp(format, "jcz") != 0 || (!gzip && (at == len || text[at] != '<')))
+        return 0;
+    snprintf(err, errlen, "%s: a JCloisterZone 4.x saved game (%s), not the JSON of "
+             "JCloisterZone 5; castellan reads 5.x files only, and JCloisterZone 5 does not "
+             "open 4.x saves either: replay the game in JCloisterZone 4 and write its moves "
+             "as a castellan record without hashes (docs/saves.md, Game records), which "
+             "`castellan import` checks move by move", file,
+             gzip ? "gzip-compressed XML" : "XML");
+    return 1;
+}
+
+int cas__foreign_convert(struct cas__registry *reg, const char *file, const char *format,
+                         const char *text, size_t len, struct cas__saves_game *g,
+                         char *err, size_t errlen)
+{
+    struct text_buffer record = {0};
+    struct cas_json *doc = NULL;
+    size_t line, offset;
+    memset(g, 0, sizeof *g);
+    if (refuse_legacy_jcz(file, format, text, len, err, errlen))
+        return CAS_EPARSE;
+    int rc = cas__json_parse(text, len, &doc, &line, &offset);
+    if (rc == CAS_EPARSE) {
+        snprintf(err, errlen, "%s:%zu: not a JSON object: a syntax error at byte %zu; a "
+                 ".jcz file is the JSON JCloisterZone saves, unedited", file, line, offset);
+        return rc;
+    }
+    if (rc) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        return rc;
+    }
+    rc = convert(reg, file, format, doc, &record, err, errlen);
+    if (rc)
+        goto free_doc;
+    rc = cas__record_parse(record.text, record.len, file, g, err, errlen);
+    if (rc)
+        goto free_doc;
+    take_source_lines(&record, g);
+    rc = take_versions(reg, &g->game, file, err, errlen);
+    for (size_t i = 0; i < g->n_expansions && !rc; i++)
+        rc = take_versions(reg, &g->expansions[i], file, err, errlen);
+free_doc:
+    cas__json_free(doc);
+    free(record.text);
+    return rc;
+}
+
 int cas__foreign_read(const char *file, const char *format, const char *plugin_path,
                       struct cas__saves_game *g, char *err, size_t errlen)
 {
-    struct text_buffer input = {0}, record = {0};
-    struct cas_json *doc = NULL;
+    struct text_buffer input = {0};
     struct cas__strlist path = {0};
     struct cas__registry *reg = NULL;
-    size_t line, offset;
     memset(g, 0, sizeof *g);
     int rc = read_whole(file, &input);
     if (rc) {
         snprintf(err, errlen, "%s: cannot read it", file);
         goto free_input;
     }
-    rc = cas__json_parse(input.text ? input.text : "", input.len, &doc, &line, &offset);
-    if (rc == CAS_EPARSE) {
-        snprintf(err, errlen, "%s:%zu: not a JSON object: a syntax error at byte %zu; a "
-                 ".jcz file is the JSON JCloisterZone saves, unedited", file, line, offset);
-        goto free_input;
-    }
-    if (rc || (rc = cas__plugin_search_path(plugin_path, &path)) ||
+    if ((rc = cas__plugin_search_path(plugin_path, &path)) ||
         (rc = cas__registry_scan(&path, &reg))) {
         snprintf(err, errlen, "%s: out of memory", file);
         goto free_registry;
     }
-    rc = convert(reg, file, format, doc, &record, err, errlen);
-    if (rc)
-        goto free_registry;
-    rc = cas__record_parse(record.text, record.len, file, g, err, errlen);
-    if (rc)
-        goto free_registry;
-    take_source_lines(&record, g);
-    rc = take_versions(reg, &g->game, file, err, errlen);
-    for (size_t i = 0; i < g->n_expansions && !rc; i++)
-        rc = take_versions(reg, &g->expansions[i], file, err, errlen);
+    rc = cas__foreign_convert(reg, file, format, input.text ? input.text : "", input.len, g,
+                              err, errlen);
 free_registry:
     cas__registry_free(reg);
     cas__strlist_free(&path);
-    cas__json_free(doc);
 free_input:
-    free(record.text);
     free(input.text);
     return rc;
 }

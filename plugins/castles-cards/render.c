@@ -102,7 +102,7 @@ static void emit_cards(struct view *v, const uint8_t *cards, int n)
         for (int i = 0; i < n; i++) {
             bool none = cards[i] == NO_CARD; /* an empty NOBLE or WIZARD column */
             const struct card_kind *kind = none ? NULL : kind_of(v->s, cards[i]);
-            cas_outn(&v->ob, ",\"" + !i, 2 - !i);
+            cas_outn(&v->ob, &",\""[!i], 2 - !i);
             cas_outn(&v->ob, none ? "-" : kind->name, none ? 1 : kind->name_len);
             cas_outn(&v->ob, "\"", 1);
         }
