@@ -29,11 +29,16 @@ static const struct option_word {
 };
 static const char *const group_names[] = {"playouts", "parallel search", "reward"};
 
-static int refuse(const char *text, const char *where, char *err, size_t errlen)
+/* An unknown name, with every form a place takes: all agents, or (bots
+ * only) all but "human", which cas__agent_names lists first. */
+static int refuse(const char *text, const char *where, int bots_only, char *err,
+                  size_t errlen)
 {
+    size_t skip = bots_only ? 1 : 0;
     return cas__errorf(err, errlen, CAS_EPARSE,
-                       "%s: agent \"%s\" is not valid; use " SPEC_SYNTAX " (closest: %s)",
-                       where, text, cas__closest(text, cas__agent_names, cas__n_agent_names));
+                       "%s: agent \"%s\" is not valid; use %s (closest: %s)",
+                       where, text, bots_only ? CAS__BOT_SYNTAX : SPEC_SYNTAX,
+                       cas__closest(text, cas__agent_names + skip, cas__n_agent_names - skip));
 }
 
 /* A decimal number in [1, max] spanning [p, end); 0 when it is not one. */
@@ -122,8 +127,8 @@ static int parse_option(const char **p, const char *text, const char *where,
                        where, text, (int)len, word);
 }
 
-int cas__agent_spec_parse(const char *text, const char *where, struct cas__agent_spec *out,
-                          char *err, size_t errlen)
+static int parse(const char *text, const char *where, int bots_only,
+                 struct cas__agent_spec *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     static const char *const plain[] = {"human", "random", "greedy"};
@@ -133,11 +138,11 @@ int cas__agent_spec_parse(const char *text, const char *where, struct cas__agent
             return CAS_OK;
         }
     if (strncmp(text, "mcts", 4) != 0)
-        return refuse(text, where, err, errlen);
+        return refuse(text, where, bots_only, err, errlen);
     strcpy(out->kind, "mcts");
     const char *p = text + 4;
     if (!parse_level(&p, out))
-        return refuse(text, where, err, errlen);
+        return refuse(text, where, bots_only, err, errlen);
     if (!parse_budget(&p, out))
         return cas__errorf(err, errlen, CAS_EPARSE,
                            "%s: agent \"%s\" is not valid: a budget is @N iterations "
@@ -161,6 +166,18 @@ int cas__agent_spec_parse(const char *text, const char *where, struct cas__agent
             return rc;
     }
     if (*p != '\0')
-        return refuse(text, where, err, errlen);
+        return refuse(text, where, bots_only, err, errlen);
     return CAS_OK;
+}
+
+int cas__agent_spec_parse(const char *text, const char *where, struct cas__agent_spec *out,
+                          char *err, size_t errlen)
+{
+    return parse(text, where, 0, out, err, errlen);
+}
+
+int cas__agent_spec_parse_bot(const char *text, const char *where,
+                              struct cas__agent_spec *out, char *err, size_t errlen)
+{
+    return parse(text, where, 1, out, err, errlen);
 }

@@ -58,4 +58,10 @@ struct cas__agent_spec {
 int cas__agent_spec_parse(const char *text, const char *where, struct cas__agent_spec *out,
                           char *err, size_t errlen);
 
+/* The same where only a bot will do (a hint, a tournament): an unknown name
+ * is refused with the bots' forms.  "human" still parses, for the caller
+ * to refuse in its own words. */
+int cas__agent_spec_parse_bot(const char *text, const char *where,
+                              struct cas__agent_spec *out, char *err, size_t errlen);
+
 #endif

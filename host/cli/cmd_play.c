@@ -257,7 +257,7 @@ static int check_hint(const char *hint)
     char err[512];
     if (!hint)
         return 0;
-    if (cas__agent_spec_parse(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
+    if (cas__agent_spec_parse_bot(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         return 2;
     }

@@ -434,7 +434,7 @@ static void test_tournament_and_mcts_seats(void **unused)
     expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
            "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
     expect("play --no-save --game fixture --players Ada:human,random --hint mcts-hrad",
-           "quit\n", 2, "--hint: agent \"mcts-hrad\" is not valid; use human, random, "
+           "quit\n", 2, "--hint: agent \"mcts-hrad\" is not valid; use random, "
            "greedy or mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy]"
            "[+root|+tree][+win|+margin] (closest: mcts-hard)");
     expect("play --no-save --game fixture --players random,random --hint human", NULL, 2,
@@ -442,6 +442,8 @@ static void test_tournament_and_mcts_seats(void **unused)
     expect("play --no-save --game fixture --players Ada:human,random --seed 2 --hint "
            "mcts-medium@3600000ms/256+greedy+root+margin",
            "quit\n", 0, "Game stopped");
+    expect("tournament --game fixture --agents greedy,humn", NULL, 2,
+           "--agents: agent \"humn\" is not valid; use random, greedy or mcts[-easy|");
     expect("tournament --game fixture --agents human,random", NULL, 2,
            "--agents: human cannot play a tournament; use random, greedy or mcts[-easy|");
 }

@@ -139,6 +139,26 @@ static void test_bad_agents(void **unused)
                              "count from 1 to 256, e.g. mcts@2000/2");
 }
 
+/* Where only a bot will do, an unknown name is refused with the bots'
+ * forms, and the closest name is a bot's. */
+static void test_bots_only(void **unused)
+{
+    (void)unused;
+    struct cas__agent_spec spec;
+    char err[512] = "";
+    assert_int_equal(cas__agent_spec_parse_bot("humna", "--hint", &spec, err, sizeof err),
+                     CAS_EPARSE);
+    assert_string_equal(err, "--hint: agent \"humna\" is not valid; use random, greedy or "
+                             "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy]"
+                             "[+root|+tree][+win|+margin] (closest: mcts)");
+    assert_int_equal(cas__agent_spec_parse_bot("human", "--hint", &spec, err, sizeof err),
+                     CAS_OK);
+    assert_string_equal(spec.kind, "human");
+    assert_int_equal(cas__agent_spec_parse_bot("mcts@9/1+tree", "--hint", &spec, err,
+                                               sizeof err), CAS_OK);
+    assert_int_equal(spec.parallel, CAS__PARALLEL_TREE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_levels_budgets_threads),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_bad_agents),
+        cmocka_unit_test(test_bots_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
