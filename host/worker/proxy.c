@@ -79,7 +79,7 @@ static void describe_end(const cas_game *w, int status, char *out, size_t cap)
 
 /* The worker is gone or must go: reap it (killing it first when it
  * hangs or lies), explain, tell the handler. */
-static void fault(cas_game *w, unsigned op, const char *why)
+static void fault(cas_game *w, unsigned op, const char *why, unsigned hung_ms)
 {
     char how[256];
     int status = 0;
@@ -96,8 +96,12 @@ static void fault(cas_game *w, unsigned op, const char *why)
     snprintf(w->fault, sizeof w->fault, "plugin %s %s in %s", w->id, how,
              cas__wire_op_name(op));
     w->host->set_error(w->host->ctx, w->fault);
+    struct cas__worker_fault f = {
+        .text = w->fault, .call = cas__wire_op_name(op),
+        .signal = !why && WIFSIGNALED(status) ? WTERMSIG(status) : 0, .hung_ms = hung_ms,
+    };
     if (w->handler && w->handler->fault) {
-        w->handler->fault(w->handler->ctx, w->fault);
+        w->handler->fault(w->handler->ctx, &f);
         return;
     }
     fflush(stdout);
@@ -171,13 +175,13 @@ static const struct cas__wire_msg *next_frame(cas_game *w, unsigned op, long lon
     uint32_t len = got > 0 ? cas__wire_get_u32(head) : 0;
     if (got > 0 && (len < 2 || len > CAS__WIRE_MAX_FRAME)) {
         snprintf(why, sizeof why, "broke the worker protocol (a frame of %u bytes)", len);
-        fault(w, op, why);
+        fault(w, op, why, 0);
         return NULL;
     }
     if (got > 0 && len > w->in_cap) {
         uint8_t *grown = realloc(w->in, len);
         if (!grown) {
-            fault(w, op, "could not be answered (out of memory)");
+            fault(w, op, "could not be answered (out of memory)", 0);
             return NULL;
         }
         w->in = grown;
@@ -186,13 +190,13 @@ static const struct cas__wire_msg *next_frame(cas_game *w, unsigned op, long lon
     if (got > 0)
         got = receive(w, w->in, len, deadline);
     if (got <= 0) {
-        fault(w, op, got == 0 ? timeout : NULL);
+        fault(w, op, got == 0 ? timeout : NULL, got == 0 ? w->deadline_ms : 0);
         return NULL;
     }
     char reason[160];
     if (cas__wire_decode(w->in, len, &w->reply, reason, sizeof reason) != CAS_OK) {
         snprintf(why, sizeof why, "broke the worker protocol (%s)", reason);
-        fault(w, op, why);
+        fault(w, op, why, 0);
         return NULL;
     }
     return &w->reply;
@@ -245,7 +249,7 @@ static const struct cas__wire_msg *exchange(cas_game *w, unsigned op)
     if (sent <= 0) {
         char timeout[64];
         snprintf(timeout, sizeof timeout, "hung (no answer within %u ms)", w->deadline_ms);
-        fault(w, op, sent == 0 ? timeout : NULL);
+        fault(w, op, sent == 0 ? timeout : NULL, sent == 0 ? w->deadline_ms : 0);
         return NULL;
     }
     for (;;) {
@@ -254,7 +258,7 @@ static const struct cas__wire_msg *exchange(cas_game *w, unsigned op)
             return NULL;
         if (m->kind == CAS__WIRE_ASK && w->rng && m->f[0].n > 0) {
             if (answer(w, m->f[0].n, deadline) <= 0) {
-                fault(w, op, NULL);
+                fault(w, op, NULL, 0);
                 return NULL;
             }
             continue;
@@ -264,7 +268,7 @@ static const struct cas__wire_msg *exchange(cas_game *w, unsigned op)
             snprintf(why, sizeof why, "broke the worker protocol (a %s message for %s)",
                      m->kind == CAS__WIRE_ASK ? "question" : "reply",
                      cas__wire_op_name(m->op));
-            fault(w, op, why);
+            fault(w, op, why, 0);
             return NULL;
         }
         deliver_texts(w, m);
@@ -712,10 +716,10 @@ static int take_labels(cas_game *w, const struct cas__wire_field *f)
     return *p ? CAS_ECORRUPT : CAS_OK;
 }
 
-static void fault_at_start(void *ctx, const char *what)
+static void fault_at_start(void *ctx, const struct cas__worker_fault *f)
 {
     (void)ctx;
-    (void)what; /* hello() reports it in err */
+    (void)f; /* hello() reports it in err */
 }
 
 /* Wait for the worker's hello: game_new's result and the labels.  A

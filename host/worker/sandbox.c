@@ -1,8 +1,8 @@
 /*
  * sandbox.c — what a plugin worker gives up: resource limits before the
  * game is created, and on Linux a seccomp filter after, written as raw
- * BPF, that leaves it read and write on its socket, memory management and
- * exit.  Anything else (open, socket, fork, kill...) kills it with SIGSYS,
+ * BPF, that leaves it read and write on its socket, memory management,
+ * signals to itself (abort) and exit.  Anything else (open, socket, fork, kill...) kills it with SIGSYS,
  * which the host reports.
  */
 #include <errno.h>
@@ -70,6 +70,7 @@ int cas__sandbox_limits(const struct cas__isolation *iso)
 
 int cas__sandbox_seal(int fd)
 {
+    pid_t self = getpid();
     /* read and write are allowed on fd only: the first argument's low
      * word must be fd (and the high word 0). */
     struct sock_filter filter[] = {
@@ -90,7 +91,18 @@ int cas__sandbox_seal(int fd)
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* A signal to itself only (abort, assert), so a plugin's own
+         * abort reads as the crash it is. */
         LOAD(nr),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_tgkill, 0, 4),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)self, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        LOAD(nr),
+        ALLOW_IF(__NR_getpid),
+        ALLOW_IF(__NR_gettid),
+        ALLOW_IF(__NR_rt_sigprocmask),
         ALLOW_IF(__NR_mmap),
         ALLOW_IF(__NR_munmap),
         ALLOW_IF(__NR_mremap),

@@ -3,6 +3,7 @@
  * table of states by handle, and one function per call that checks its
  * arguments, runs the vtable function and builds the reply.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -590,6 +591,18 @@ static void close_others(int fd)
             close((int)i);
 }
 
+/* The host's signal handlers (check's crash report) are not the
+ * worker's: a signal ends it, and the host says which. */
+static void default_signals(void)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+}
+
 /* The first reply: game_new's result, the protocol version and the seat
  * labels, one a line. */
 static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
@@ -636,6 +649,7 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     struct cas__worker_side ws = {.vt = plugin->game, .nplayers = params->nplayers, .fd = fd};
     struct cas__wire_out out = {0};
     close_others(fd);
+    default_signals();
     if (cas__sandbox_limits(iso) != 0)
         _exit(5);
     struct cas_host host = cas__worker_services(&ws, data_dir);

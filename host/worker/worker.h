@@ -35,13 +35,21 @@ struct cas__isolation {
     unsigned cpu_seconds;   /* the worker's CPU time (RLIMIT_CPU) */
 };
 
-/* Who is told when the worker fails: `what` reads "plugin ID crashed
- * (signal 11) in apply".  The handler is expected not to return (play and
- * resume add the ply and how to resume, then exit 1); when it returns, the
- * call that failed returns CAS_EIO (current: CAS_ACTOR_TERMINAL, hash and
- * chance_total: 0) and every later call fails at once. */
+/* How a worker failed. */
+struct cas__worker_fault {
+    const char *text;   /* "plugin ID crashed (signal 11) in apply" */
+    const char *call;   /* the vtable function it was in: "apply" */
+    int signal;         /* the signal that ended it, or 0 */
+    unsigned hung_ms;   /* killed at its deadline of this many ms, or 0 */
+};
+
+/* Who is told when the worker fails.  The handler is expected not to
+ * return (play and resume add the ply and how to resume, check its
+ * report, then exit 1); when it returns, the call that failed returns
+ * CAS_EIO (current: CAS_ACTOR_TERMINAL, hash and chance_total: 0) and
+ * every later call fails at once. */
 struct cas__fault_handler {
-    void (*fault)(void *ctx, const char *what);
+    void (*fault)(void *ctx, const struct cas__worker_fault *fault);
     void *ctx;
 };
 
