@@ -7,6 +7,7 @@
  */
 #include "bench.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,11 +326,43 @@ static int bench_sizes(struct cas__bench *b)
     return CAS_OK;
 }
 
+/* Games for the isolation section: a worker costs a round trip a call. */
+#define ISOLATION_GAME_SHARE 20
+
+/* The same playouts in process and in a worker: the cost of a worker per
+ * action. */
+static int bench_isolation(struct cas__bench *b)
+{
+    if (!b->isolated) {
+        bench_row(b, "  %-22s not measured: %s\n", "isolation",
+                  b->isolated_error ? b->isolated_error : "run with --isolated");
+        return CAS_OK;
+    }
+    int games = b->games;
+    double in_process, isolated;
+    uint64_t plies, isolated_plies;
+    b->games = games / ISOLATION_GAME_SHARE ? games / ISOLATION_GAME_SHARE : 1;
+    int rc = time_playouts(b, b->match, &in_process, &plies);
+    if (rc == CAS_OK && (rc = time_playouts(b, b->isolated, &isolated, &isolated_plies)))
+        failed_in(b, b->isolated, "isolation", rc);
+    else if (rc != CAS_OK)
+        failed(b, "isolation", rc);
+    else if (isolated_plies != plies)
+        rc = failed_in(b, b->isolated, "isolation", CAS_EMISMATCH);
+    else
+        bench_row(b, "  %-22s %12.2f us/action in process, %.2f us/action in a worker: "
+                  "%.1fx per action  (%d games, %" PRIu64 " actions each way)\n", "isolation",
+                  in_process / (double)plies * 1e6, isolated / (double)plies * 1e6,
+                  isolated / in_process, b->games, plies);
+    b->games = games;
+    return rc;
+}
+
 const struct cas__bench_section cas__bench_sections[] = {
     {"playouts", "random playouts per second; with expansions, against the game alone", 0, 0,
      bench_playouts},
     {"floor", "with --floor: the game's bare loop, and the playouts' games/s against it", 0,
-     1, bench_floor},
+     CAS__BENCH_ON_FLOOR, bench_floor},
     {"legal-actions", "microseconds per legal_actions call", 1, 0, bench_legal_actions},
     {"copies", "nanoseconds per state_clone, state_copy and hash", 1, 0, bench_copies},
     {"sizes", "serialized bytes and heap bytes per state", 1, 0, bench_sizes},
@@ -337,15 +370,25 @@ const struct cas__bench_section cas__bench_sections[] = {
      0, 0, cas__bench_saves},
     {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0, 0,
      cas__bench_mcts},
+    {"isolation", "with --isolated: microseconds per action in process and in a worker",
+     0, CAS__BENCH_ON_ISOLATED, bench_isolation},
     {NULL, NULL, 0, 0, NULL},
 };
+
+/* Whether a section is asked for, --only aside. */
+static int asked_for(const struct cas__bench *b, const struct cas__bench_section *s)
+{
+    return s->on_request == CAS__BENCH_ON_FLOOR      ? b->floor
+           : s->on_request == CAS__BENCH_ON_ISOLATED ? b->isolated_requested
+                                                     : 1;
+}
 
 int cas__bench_run(struct cas__bench *b, const char *only)
 {
     int rc = CAS_OK;
     for (const struct cas__bench_section *s = cas__bench_sections; s->name && rc == CAS_OK;
          s++) {
-        if (only ? strcmp(only, s->name) != 0 : s->on_request && !b->floor)
+        if (only ? strcmp(only, s->name) != 0 : !asked_for(b, s))
             continue;
         if (s->needs_samples && !b->samples)
             rc = collect_samples(b);

@@ -40,10 +40,14 @@ struct cas_game {
     char fault[512];
 };
 
-/* A proxy state: the worker's state of that handle. */
+/* A proxy state: the worker's state of that handle, and whose decision
+ * it is when known (states change only through the proxy, so the answer
+ * holds until the next apply, copy or determinize). */
 struct cas_state {
     cas_game *w;
     uint32_t handle;
+    int current_known;
+    int current;
 };
 
 /* ------------------------------------------------------------- faults */
@@ -304,6 +308,7 @@ static int wrap(cas_game *w, uint64_t h, cas_state **out)
         return h ? CAS_ENOMEM : CAS_ECORRUPT;
     s->w = w;
     s->handle = (uint32_t)h;
+    s->current_known = 0;
     return CAS_OK;
 }
 
@@ -343,7 +348,12 @@ static int proxy_state_clone(const cas_state *s, cas_state **out)
 {
     begin(s->w, CAS__OP_STATE_CLONE);
     cas__wire_u32(&s->w->out, s->handle);
-    return new_state(s->w, CAS__OP_STATE_CLONE, out);
+    int rc = new_state(s->w, CAS__OP_STATE_CLONE, out);
+    if (rc == CAS_OK) {
+        (*out)->current_known = s->current_known;
+        (*out)->current = s->current;
+    }
+    return rc;
 }
 
 /* A call whose reply is its rc alone. */
@@ -360,7 +370,10 @@ static int proxy_state_copy(cas_state *dst, const cas_state *src)
     begin(dst->w, CAS__OP_STATE_COPY);
     cas__wire_u32(&dst->w->out, dst->handle);
     cas__wire_u32(&dst->w->out, src->handle);
-    return rc_only(dst->w, CAS__OP_STATE_COPY);
+    int rc = rc_only(dst->w, CAS__OP_STATE_COPY);
+    dst->current_known = rc == CAS_OK && src->current_known;
+    dst->current = src->current;
+    return rc;
 }
 
 /* A call on one state answered with one number; fallback after a fault. */
@@ -376,7 +389,16 @@ static uint64_t number(const cas_state *s, unsigned op, uint64_t fallback)
 
 static int proxy_current(const cas_state *s)
 {
-    return (int)(int64_t)number(s, CAS__OP_CURRENT, (uint64_t)(int64_t)CAS_ACTOR_TERMINAL);
+    if (s->current_known)
+        return s->current;
+    uint64_t fallback = (uint64_t)(int64_t)CAS_ACTOR_TERMINAL;
+    int current = (int)(int64_t)number(s, CAS__OP_CURRENT, fallback);
+    if (s->w->fd >= 0) { /* an answer, not the fallback of a fault */
+        cas_state *known = (cas_state *)s; /* the cache, not the state, changes */
+        known->current = current;
+        known->current_known = 1;
+    }
+    return current;
 }
 
 static uint64_t proxy_hash(const cas_state *s)
@@ -440,6 +462,8 @@ static int proxy_apply(cas_state *s, cas_action action, const struct cas_event_s
     cas__wire_u64(&s->w->out, action);
     const struct cas__wire_msg *r = exchange(s->w, CAS__OP_APPLY);
     int rc = r ? RC(r) : CAS_EIO;
+    s->current_known = rc == CAS_OK;
+    s->current = r ? (int)(int64_t)FIELD(r, 1)->n : CAS_ACTOR_TERMINAL;
     if (r && events) {
         const uint8_t *cursor = FIELD(r, 0)->data;
         for (uint64_t i = 0; i < FIELD(r, 0)->n; i++) {
@@ -599,6 +623,7 @@ static int proxy_determinize(const cas_state *s, int viewer, const struct cas_rn
     cas__wire_i32(&s->w->out, viewer);
     cas__wire_u32(&s->w->out, out->handle);
     s->w->rng = rng;
+    out->current_known = 0;
     int rc = rc_only(s->w, CAS__OP_DETERMINIZE);
     s->w->rng = NULL;
     return rc;

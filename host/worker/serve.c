@@ -190,7 +190,9 @@ static uint64_t ask_below(void *ctx, uint64_t n)
 /* ------------------------------------------------------------ dispatch */
 
 /* Each call's part of the reply after rc, error and log; returns rc.  f
- * are the call's fields, already checked in shape by the decoder. */
+ * are the call's fields, already checked in shape by the decoder.  Every
+ * field of the reply is written whatever rc is: the host's decoder takes
+ * nothing less. */
 typedef int (*call_fn)(struct cas__worker_side *ws, const struct cas__wire_field *f,
                        struct cas__wire_out *out);
 
@@ -241,10 +243,8 @@ static int call_current(struct cas__worker_side *ws, const struct cas__wire_fiel
                         struct cas__wire_out *out)
 {
     cas_state *s = state_of(ws, f[0].n);
-    if (!s)
-        return CAS_EINVAL;
-    cas__wire_i32(out, ws->vt->current(s));
-    return CAS_OK;
+    cas__wire_i32(out, s ? ws->vt->current(s) : CAS_ACTOR_TERMINAL);
+    return s ? CAS_OK : CAS_EINVAL;
 }
 
 /* The buffer protocol of legal_actions and chance_outcomes: grow until
@@ -253,8 +253,10 @@ static int call_legal(struct cas__worker_side *ws, const struct cas__wire_field 
                       struct cas__wire_out *out)
 {
     cas_state *s = state_of(ws, f[0].n);
-    if (!s)
+    if (!s) {
+        cas__wire_u64s(out, NULL, 0);
         return CAS_EINVAL;
+    }
     size_t cap = 64, count = 0;
     cas_action *items = NULL;
     int rc;
@@ -279,8 +281,10 @@ static int call_outcomes(struct cas__worker_side *ws, const struct cas__wire_fie
                          struct cas__wire_out *out)
 {
     cas_state *s = state_of(ws, f[0].n);
-    if (!s)
+    if (!s) {
+        cas__wire_outcomes(out, NULL, 0);
         return CAS_EINVAL;
+    }
     size_t cap = 64, count = 0;
     struct cas_outcome *items = NULL;
     int rc;
@@ -308,7 +312,10 @@ static int call_apply(struct cas__worker_side *ws, const struct cas__wire_field 
     struct cas_event_sink sink = {.struct_size = sizeof sink, .ctx = &list,
                                   .emit = collect_event};
     cas_state *s = state_of(ws, f[0].n);
-    return s ? ws->vt->apply(s, f[1].n, &sink) : CAS_EINVAL;
+    int rc = s ? ws->vt->apply(s, f[1].n, &sink) : CAS_EINVAL;
+    /* Who acts next, asked by every caller of apply: one round trip less. */
+    cas__wire_i32(out, rc == CAS_OK ? ws->vt->current(s) : CAS_ACTOR_TERMINAL);
+    return rc;
 }
 
 static int call_action_text(struct cas__worker_side *ws, const struct cas__wire_field *f,
