@@ -166,47 +166,63 @@ static int convert(struct cas__registry *reg, const char *file, const char *form
     return CAS_ENOTFOUND;
 }
 
+int cas__foreign_convert(struct cas__registry *reg, const char *file, const char *format,
+                         const char *text, size_t len, struct cas__saves_game *g,
+                         char *err, size_t errlen)
+{
+    struct text_buffer record = {0};
+    struct cas_json *doc = NULL;
+    size_t line, offset;
+    memset(g, 0, sizeof *g);
+    int rc = cas__json_parse(text, len, &doc, &line, &offset);
+    if (rc == CAS_EPARSE) {
+        snprintf(err, errlen, "%s:%zu: not a JSON object: a syntax error at byte %zu; a "
+                 ".jcz file is the JSON JCloisterZone saves, unedited", file, line, offset);
+        return rc;
+    }
+    if (rc) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        return rc;
+    }
+    rc = convert(reg, file, format, doc, &record, err, errlen);
+    if (rc)
+        goto free_doc;
+    rc = cas__record_parse(record.text, record.len, file, g, err, errlen);
+    if (rc)
+        goto free_doc;
+    take_source_lines(&record, g);
+    rc = take_versions(reg, &g->game, file, err, errlen);
+    for (size_t i = 0; i < g->n_expansions && !rc; i++)
+        rc = take_versions(reg, &g->expansions[i], file, err, errlen);
+free_doc:
+    cas__json_free(doc);
+    free(record.text);
+    return rc;
+}
+
 int cas__foreign_read(const char *file, const char *format, const char *plugin_path,
                       struct cas__saves_game *g, char *err, size_t errlen)
 {
-    struct text_buffer input = {0}, record = {0};
-    struct cas_json *doc = NULL;
+    struct text_buffer input = {0};
     struct cas__strlist path = {0};
     struct cas__registry *reg = NULL;
-    size_t line, offset;
     memset(g, 0, sizeof *g);
     int rc = read_whole(file, &input);
     if (rc) {
         snprintf(err, errlen, "%s: cannot read it", file);
         goto free_input;
     }
-    rc = cas__json_parse(input.text ? input.text : "", input.len, &doc, &line, &offset);
-    if (rc == CAS_EPARSE) {
-        snprintf(err, errlen, "%s:%zu: not a JSON object: a syntax error at byte %zu; a "
-                 ".jcz file is the JSON JCloisterZone saves, unedited", file, line, offset);
-        goto free_input;
-    }
-    if (rc || (rc = cas__plugin_search_path(plugin_path, &path)) ||
+    if ((rc = cas__plugin_search_path(plugin_path, &path)) ||
         (rc = cas__registry_scan(&path, &reg))) {
         snprintf(err, errlen, "%s: out of memory", file);
         goto free_registry;
     }
-    rc = convert(reg, file, format, doc, &record, err, errlen);
-    if (rc)
-        goto free_registry;
-    rc = cas__record_parse(record.text, record.len, file, g, err, errlen);
-    if (rc)
-        goto free_registry;
-    take_source_lines(&record, g);
-    rc = take_versions(reg, &g->game, file, err, errlen);
-    for (size_t i = 0; i < g->n_expansions && !rc; i++)
-        rc = take_versions(reg, &g->expansions[i], file, err, errlen);
+    rc = cas__foreign_convert(reg, file, format, input.text ? input.text : "", input.len, g,
+                              err, errlen);
 free_registry:
     cas__registry_free(reg);
     cas__strlist_free(&path);
-    cas__json_free(doc);
 free_input:
-    free(record.text);
     free(input.text);
     return rc;
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "registry.h"
 #include "saves.h"
 
 /* The foreign format of `file` by its name ("jcz" for *.jcz), or NULL. */
@@ -18,5 +19,11 @@ const char *cas__foreign_format(const char *file);
  * The caller frees *g (cas__saves_game_free) either way. */
 int cas__foreign_read(const char *file, const char *format, const char *plugin_path,
                       struct cas__saves_game *g, char *err, size_t errlen);
+
+/* The same for the foreign file's text[0..len), named `file` in messages,
+ * with the plugins of reg (which it may load).  Same contract otherwise. */
+int cas__foreign_convert(struct cas__registry *reg, const char *file, const char *format,
+                         const char *text, size_t len, struct cas__saves_game *g,
+                         char *err, size_t errlen);
 
 #endif

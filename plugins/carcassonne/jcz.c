@@ -388,9 +388,14 @@ static int read_message(struct jcz_import *im, const struct cas_json *m, size_t 
     im->message_line = m->line;
     if (!type || type->type != CAS_JSON_STRING)
         return refuse(im, m, "replay[%zu]: expected {\"type\": ..., \"payload\": ...}", i);
-    if (strcmp(type->text, "PLACE_TILE") == 0)
+    int placing = strcmp(type->text, "PLACE_TILE") == 0,
+        deploying = strcmp(type->text, "DEPLOY_MEEPLE") == 0;
+    if ((placing || deploying) && (!payload || payload->type != CAS_JSON_OBJECT))
+        return refuse(im, m, "replay[%zu]: expected {\"type\": ..., \"payload\": {...}}",
+                      i);
+    if (placing)
         return place_tile(im, payload, path);
-    if (strcmp(type->text, "DEPLOY_MEEPLE") == 0)
+    if (deploying)
         return deploy(im, payload, path);
     if (strcmp(type->text, "PASS") == 0)
         return action(im, im->actor, "pass");

@@ -12,9 +12,11 @@
  * (cas__carc_render_choices) adds the drawn tile in each rotation, or the
  * placed tile with its deploy choices, and numbers the choices on the board.
  */
-#include "carc.h"
-
 #include <stdio.h>
+
+#include <castellan/outbuf.h>
+
+#include "carc.h"
 
 static const char player_letter[CARC_MAX_PLAYERS] = {'R', 'B', 'G', 'Y', 'K', 'P'};
 static const char *const player_ansi[CARC_MAX_PLAYERS] = {"31", "34", "32", "33", "90", "35"};
@@ -30,50 +32,6 @@ static const char *const player_ansi[CARC_MAX_PLAYERS] = {"31", "34", "32", "33"
         if (rc_ < 0)         \
             return rc_;      \
     } while (0)
-
-/* A buffered appender for long outputs: snprintf per item would dominate
- * a checker that renders every viewer at every step. */
-struct jbuf {
-    const struct cas_writer *out;
-    int rc;
-    size_t n;
-    char data[4096];
-};
-
-static void jb_flush(struct jbuf *jb)
-{
-    if (jb->rc == CAS_OK && jb->n)
-        jb->rc = jb->out->write(jb->out->ctx, jb->data, jb->n);
-    jb->n = 0;
-}
-
-static void jb_str(struct jbuf *jb, const char *text)
-{
-    size_t len = strlen(text);
-    if (jb->n + len > sizeof jb->data)
-        jb_flush(jb);
-    if (len > sizeof jb->data) {
-        if (jb->rc == CAS_OK)
-            jb->rc = jb->out->write(jb->out->ctx, text, len);
-        return;
-    }
-    memcpy(jb->data + jb->n, text, len);
-    jb->n += len;
-}
-
-static void jb_int(struct jbuf *jb, long long v)
-{
-    char digits[24], *at = digits + sizeof digits;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    *--at = '\0';
-    do {
-        *--at = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--at = '-';
-    jb_str(jb, at);
-}
 
 struct bounds {
     int minx, maxx, miny, maxy;
@@ -448,27 +406,26 @@ static int render_players(const struct cas_state *s, const struct cas_writer *ou
             TRY(cas_writef(out, " %d %s", s->supply[p][f], g->fig[f].def.name));
         TRY(out->write(out->ctx, "\n", 1));
     }
-    struct jbuf jb = {.out = out, .rc = CAS_OK};
+    struct cas_outbuf jb = CAS_OUTBUF_INIT(out);
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
-        jb_str(&jb, "  ");
-        jb_str(&jb, cas__carc_colours[f->player]);
-        jb_str(&jb, " ");
-        jb_str(&jb, g->fig[f->kind].def.name);
-        jb_str(&jb, " on ");
-        jb_str(&jb, g->kinds[t->kind].rot[t->rot].ftext[n->local]);
-        jb_str(&jb, " of ");
-        jb_str(&jb, g->kinds[t->kind].id);
-        jb_str(&jb, " at ");
-        jb_int(&jb, t->x);
-        jb_str(&jb, ",");
-        jb_int(&jb, t->y);
-        jb_str(&jb, "\n");
+        cas_outs(&jb, "  ");
+        cas_outs(&jb, cas__carc_colours[f->player]);
+        cas_outs(&jb, " ");
+        cas_outs(&jb, g->fig[f->kind].def.name);
+        cas_outs(&jb, " on ");
+        cas_outs(&jb, g->kinds[t->kind].rot[t->rot].ftext[n->local]);
+        cas_outs(&jb, " of ");
+        cas_outs(&jb, g->kinds[t->kind].id);
+        cas_outs(&jb, " at ");
+        cas_outi(&jb, t->x);
+        cas_outs(&jb, ",");
+        cas_outi(&jb, t->y);
+        cas_outs(&jb, "\n");
     }
-    jb_flush(&jb);
-    return jb.rc;
+    return cas_out_finish(&jb);
 }
 
 static int render_expansions(const struct cas_state *s, int viewer,
@@ -732,81 +689,80 @@ static int json_players(const struct cas_state *s, const struct cas_writer *out)
     return cas_writef(out, "],");
 }
 
-static void json_tiles(const struct cas_state *s, struct jbuf *jb)
+static void json_tiles(const struct cas_state *s, struct cas_outbuf *jb)
 {
     const struct cas_game *g = s->game;
-    jb_str(jb, "\"tiles\":[");
+    cas_outs(jb, "\"tiles\":[");
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
-        jb_str(jb, i ? ",{\"id\":\"" : "{\"id\":\"");
-        jb_str(jb, g->kinds[t->kind].id);
-        jb_str(jb, "\",\"x\":");
-        jb_int(jb, t->x);
-        jb_str(jb, ",\"y\":");
-        jb_int(jb, t->y);
-        jb_str(jb, ",\"rotation\":");
-        jb_int(jb, t->rot * 90);
-        jb_str(jb, ",\"player\":");
-        jb_int(jb, t->player);
-        jb_str(jb, "}");
+        cas_outs(jb, i ? ",{\"id\":\"" : "{\"id\":\"");
+        cas_outs(jb, g->kinds[t->kind].id);
+        cas_outs(jb, "\",\"x\":");
+        cas_outi(jb, t->x);
+        cas_outs(jb, ",\"y\":");
+        cas_outi(jb, t->y);
+        cas_outs(jb, ",\"rotation\":");
+        cas_outi(jb, t->rot * 90);
+        cas_outs(jb, ",\"player\":");
+        cas_outi(jb, t->player);
+        cas_outs(jb, "}");
     }
 }
 
-static void json_figures(const struct cas_state *s, struct jbuf *jb)
+static void json_figures(const struct cas_state *s, struct cas_outbuf *jb)
 {
     const struct cas_game *g = s->game;
-    jb_str(jb, "],\"figures\":[");
+    cas_outs(jb, "],\"figures\":[");
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
-        jb_str(jb, i ? ",{\"player\":" : "{\"player\":");
-        jb_int(jb, f->player);
-        jb_str(jb, ",\"kind\":\"");
-        jb_str(jb, g->fig[f->kind].def.name);
-        jb_str(jb, "\",\"x\":");
-        jb_int(jb, t->x);
-        jb_str(jb, ",\"y\":");
-        jb_int(jb, t->y);
-        jb_str(jb, ",\"feature\":\"");
-        jb_str(jb, g->kinds[t->kind].rot[t->rot].ftext[n->local]);
-        jb_str(jb, "\"}");
+        cas_outs(jb, i ? ",{\"player\":" : "{\"player\":");
+        cas_outi(jb, f->player);
+        cas_outs(jb, ",\"kind\":\"");
+        cas_outs(jb, g->fig[f->kind].def.name);
+        cas_outs(jb, "\",\"x\":");
+        cas_outi(jb, t->x);
+        cas_outs(jb, ",\"y\":");
+        cas_outi(jb, t->y);
+        cas_outs(jb, ",\"feature\":\"");
+        cas_outs(jb, g->kinds[t->kind].rot[t->rot].ftext[n->local]);
+        cas_outs(jb, "\"}");
     }
 }
 
-static void json_open_and_bag(const struct cas_state *s, struct jbuf *jb)
+static void json_open_and_bag(const struct cas_state *s, struct cas_outbuf *jb)
 {
     const struct cas_game *g = s->game;
-    jb_str(jb, "],\"open\":[");
+    cas_outs(jb, "],\"open\":[");
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
-        jb_str(jb, i ? ",[" : "[");
-        jb_int(jb, c->x);
-        jb_str(jb, ",");
-        jb_int(jb, c->y);
-        jb_str(jb, "]");
+        cas_outs(jb, i ? ",[" : "[");
+        cas_outi(jb, c->x);
+        cas_outs(jb, ",");
+        cas_outi(jb, c->y);
+        cas_outs(jb, "]");
     }
-    jb_str(jb, "],\"bag\":{");
+    cas_outs(jb, "],\"bag\":{");
     int first = 1;
     for (int k = 0; k < g->nkinds; k++)
         if (C_BAG(s)[k]) {
-            jb_str(jb, first ? "\"" : ",\"");
-            jb_str(jb, g->kinds[k].id);
-            jb_str(jb, "\":");
-            jb_int(jb, C_BAG(s)[k]);
+            cas_outs(jb, first ? "\"" : ",\"");
+            cas_outs(jb, g->kinds[k].id);
+            cas_outs(jb, "\":");
+            cas_outi(jb, C_BAG(s)[k]);
             first = 0;
         }
-    jb_str(jb, "},");
+    cas_outs(jb, "},");
 }
 
 static int json_board(const struct cas_state *s, const struct cas_writer *out)
 {
-    struct jbuf jb = {.out = out, .rc = CAS_OK};
+    struct cas_outbuf jb = CAS_OUTBUF_INIT(out);
     json_tiles(s, &jb);
     json_figures(s, &jb);
     json_open_and_bag(s, &jb);
-    jb_flush(&jb);
-    return jb.rc;
+    return cas_out_finish(&jb);
 }
 
 static int json_expansions(const struct cas_state *s, int viewer,

@@ -13,10 +13,11 @@
  * colour, one shape per kind.  Integer coordinates only: the bytes are the
  * same for the same state on every machine.
  */
-#include "carc.h"
-
-#include <stdarg.h>
 #include <stdio.h>
+
+#include <castellan/outbuf.h>
+
+#include "carc.h"
 
 #define SPACE 100           /* units per board space                    */
 #define MARGIN 30           /* around the board                         */
@@ -27,64 +28,17 @@
 static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e9a3e",
                                                       "#f2c21b", "#2b2b2b", "#e46fb0"};
 
-/* A buffered writer with printf: a render writes a few hundred elements. */
-struct svg {
-    const struct cas_writer *out;
-    int rc;
-    size_t n;
-    char buf[8192];
-};
-
-static void flush(struct svg *v)
-{
-    if (v->rc == CAS_OK && v->n)
-        v->rc = v->out->write(v->out->ctx, v->buf, v->n);
-    v->n = 0;
-}
-
-static CAS_PRINTF(2, 3) void put(struct svg *v, const char *fmt, ...)
-{
-    char text[1024];
-    va_list args;
-    va_start(args, fmt);
-    int len = vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    if (len < 0)
-        return;
-    if ((size_t)len >= sizeof text)
-        len = (int)sizeof text - 1;
-    if (v->n + (size_t)len > sizeof v->buf)
-        flush(v);
-    memcpy(v->buf + v->n, text, (size_t)len);
-    v->n += (size_t)len;
-}
-
-/* Constant text of any length (put() formats at most 1 KiB). */
-static void put_raw(struct svg *v, const char *text)
-{
-    size_t len = strlen(text);
-    if (v->n + len > sizeof v->buf)
-        flush(v);
-    if (len > sizeof v->buf) {
-        if (v->rc == CAS_OK)
-            v->rc = v->out->write(v->out->ctx, text, len);
-        return;
-    }
-    memcpy(v->buf + v->n, text, len);
-    v->n += len;
-}
-
 /* Text content with the XML specials escaped (ids and names come from data
  * files). */
-static void put_escaped(struct svg *v, const char *text)
+static void put_escaped(struct cas_outbuf *v, const char *text)
 {
     for (; *text; text++) {
         switch (*text) {
-        case '<': put(v, "&lt;"); break;
-        case '>': put(v, "&gt;"); break;
-        case '&': put(v, "&amp;"); break;
-        case '"': put(v, "&quot;"); break;
-        default: put(v, "%c", *text);
+        case '<': cas_outf(v, "&lt;"); break;
+        case '>': cas_outf(v, "&gt;"); break;
+        case '&': cas_outf(v, "&amp;"); break;
+        case '"': cas_outf(v, "&quot;"); break;
+        default: cas_outn(v, text, 1);
         }
     }
 }
@@ -147,11 +101,11 @@ static struct pt wall_control(int j, int len)
 
 /* A city of cell c holding the sides in mask: the filled shape, then its
  * walls (only the curves; sides shared with the other cell stay open). */
-static void draw_city_shape(struct svg *v, unsigned mask, int ox)
+static void draw_city_shape(struct cas_outbuf *v, unsigned mask, int ox)
 {
     if (mask == 15u) {
-        put(v, "<rect class=\"city\" x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\"/>", ox,
-            SPACE, SPACE);
+        cas_outf(v, "<rect class=\"city\" x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\"/>", ox,
+                 SPACE, SPACE);
         return;
     }
     int start = 0;
@@ -159,11 +113,11 @@ static void draw_city_shape(struct svg *v, unsigned mask, int ox)
         start++;
     char walls[512];
     size_t wl = 0;
-    put(v, "<path class=\"city\" d=\"M%d %d", corner[start].x + ox, corner[start].y);
+    cas_outf(v, "<path class=\"city\" d=\"M%d %d", corner[start].x + ox, corner[start].y);
     for (int i = 0; i < 4;) {
         int s = (start + i) % 4;
         if (mask >> s & 1u) {
-            put(v, " L%d %d", corner[(s + 1) % 4].x + ox, corner[(s + 1) % 4].y);
+            cas_outf(v, " L%d %d", corner[(s + 1) % 4].x + ox, corner[(s + 1) % 4].y);
             i++;
             continue;
         }
@@ -171,14 +125,14 @@ static void draw_city_shape(struct svg *v, unsigned mask, int ox)
         while (i + len < 4 && !(mask >> ((s + len) % 4) & 1u))
             len++;
         struct pt c = wall_control(s, len), from = corner[s], to = corner[(s + len) % 4];
-        put(v, " Q%d %d %d %d", c.x + ox, c.y, to.x + ox, to.y);
+        cas_outf(v, " Q%d %d %d %d", c.x + ox, c.y, to.x + ox, to.y);
         wl += (size_t)snprintf(walls + wl, sizeof walls - wl, "M%d %d Q%d %d %d %d ",
                                from.x + ox, from.y, c.x + ox, c.y, to.x + ox, to.y);
         i += len;
     }
-    put(v, "Z\"/>");
+    cas_outf(v, "Z\"/>");
     if (wl)
-        put(v, "<path class=\"wall\" d=\"%.*s\"/>", (int)wl - 1, walls);
+        cas_outf(v, "<path class=\"wall\" d=\"%.*s\"/>", (int)wl - 1, walls);
 }
 
 /* The spot of feature f on its first cell: where its figure stands and its
@@ -250,7 +204,7 @@ static int cell_has_cloister(const struct carc_kind *k, int c)
 }
 
 /* One road (or river) path from its sides on cell c. */
-static void road_path(struct svg *v, unsigned mask, int ox, int stop_short)
+static void road_path(struct cas_outbuf *v, unsigned mask, int ox, int stop_short)
 {
     int sides[4], n = 0;
     for (int s = 0; s < 4; s++)
@@ -258,7 +212,7 @@ static void road_path(struct svg *v, unsigned mask, int ox, int stop_short)
             sides[n++] = s;
     if (n == 2) {
         struct pt a = side_mid[sides[0]], b = side_mid[sides[1]];
-        put(v, "M%d %d Q%d %d %d %d", a.x + ox, a.y, centre.x + ox, centre.y, b.x + ox, b.y);
+        cas_outf(v, "M%d %d Q%d %d %d %d", a.x + ox, a.y, centre.x + ox, centre.y, b.x + ox, b.y);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -269,11 +223,11 @@ static void road_path(struct svg *v, unsigned mask, int ox, int stop_short)
             ex = a.x + (centre.x - a.x) * 6 / 10;
             ey = a.y + (centre.y - a.y) * 6 / 10;
         }
-        put(v, "%sM%d %d L%d %d", i ? " " : "", a.x + ox, a.y, ex + ox, ey);
+        cas_outf(v, "%sM%d %d L%d %d", i ? " " : "", a.x + ox, a.y, ex + ox, ey);
     }
 }
 
-static void draw_roads(struct svg *v, const struct carc_kind *k, int c)
+static void draw_roads(struct cas_outbuf *v, const struct carc_kind *k, int c)
 {
     int ox = c * SPACE, cloister = cell_has_cloister(k, c);
     for (int f = 0; f < k->nf; f++) {
@@ -284,18 +238,18 @@ static void draw_roads(struct svg *v, const struct carc_kind *k, int c)
             continue;
         /* drawn edge then surface: a later road crossing an earlier one
          * passes over it, as a bridge does */
-        put(v, "<path class=\"road-edge\" d=\"");
+        cas_outf(v, "<path class=\"road-edge\" d=\"");
         road_path(v, mask, ox, cloister);
-        put(v, "\"/><path class=\"road\" d=\"");
+        cas_outf(v, "\"/><path class=\"road\" d=\"");
         road_path(v, mask, ox, cloister);
-        put(v, "\"/>");
+        cas_outf(v, "\"/>");
     }
     if (road_ends(k, c) >= 2 || (road_ends(k, c) == 1 && !cloister))
-        put(v, "<rect class=\"junction\" x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" "
-               "rx=\"3\"/>", ox + centre.x - 8, centre.y - 8);
+        cas_outf(v, "<rect class=\"junction\" x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" "
+                    "rx=\"3\"/>", ox + centre.x - 8, centre.y - 8);
 }
 
-static void draw_rivers(struct svg *v, const struct carc_kind *k, int c)
+static void draw_rivers(struct cas_outbuf *v, const struct carc_kind *k, int c)
 {
     const struct carc_rot *r = &k->rot[0];
     unsigned mask = 0;
@@ -304,39 +258,39 @@ static void draw_rivers(struct svg *v, const struct carc_kind *k, int c)
             mask |= 1u << s;
     if (!mask)
         return;
-    put(v, "<path class=\"river\" d=\"");
+    cas_outf(v, "<path class=\"river\" d=\"");
     road_path(v, mask, c * SPACE, 0);
-    put(v, "\"/>");
+    cas_outf(v, "\"/>");
 }
 
-static void draw_cloister(struct svg *v, const struct carc_feature_def *d, struct pt at)
+static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d, struct pt at)
 {
     int x = at.x, y = at.y;
     if (strcmp(d->name, "garden") == 0) {
-        put(v, "<g class=\"garden\"><circle cx=\"%d\" cy=\"%d\" r=\"22\"/>"
-               "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
-               "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
-               "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/></g>",
-            x, y, x - 9, y + 5, x + 9, y + 5, x, y - 9);
+        cas_outf(v, "<g class=\"garden\"><circle cx=\"%d\" cy=\"%d\" r=\"22\"/>"
+                    "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
+                    "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/>"
+                    "<circle class=\"bush\" cx=\"%d\" cy=\"%d\" r=\"8\"/></g>",
+                 x, y, x - 9, y + 5, x + 9, y + 5, x, y - 9);
         return;
     }
     /* a monastery, or any other cloister building (castle, ...) */
-    put(v, "<g class=\"monastery\"><rect x=\"%d\" y=\"%d\" width=\"36\" height=\"26\"/>"
-           "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
-        x + 22, y - 6);
+    cas_outf(v, "<g class=\"monastery\"><rect x=\"%d\" y=\"%d\" width=\"36\" height=\"26\"/>"
+                "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
+             x + 22, y - 6);
     if (strcmp(d->name, "monastery") == 0)
-        put(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, y - 26,
-            x - 5, y - 33, x + 5);
+        cas_outf(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, y - 26,
+                 x - 5, y - 33, x + 5);
     else
-        put(v, "<text class=\"cloister-name\" x=\"%d\" y=\"%d\">%c</text>", x, y + 14,
-            d->name[0]);
-    put(v, "<rect class=\"door\" x=\"%d\" y=\"%d\" width=\"10\" height=\"14\"/></g>", x - 5,
-        y + 6);
+        cas_outf(v, "<text class=\"cloister-name\" x=\"%d\" y=\"%d\">%c</text>", x, y + 14,
+                 d->name[0]);
+    cas_outf(v, "<rect class=\"door\" x=\"%d\" y=\"%d\" width=\"10\" height=\"14\"/></g>", x - 5,
+             y + 6);
 }
 
 /* The marks of a feature's attributes, beside its spot `at`. */
-static void draw_attributes(struct svg *v, const struct cas_game *g, const struct carc_kind *k,
-                            int f, struct pt at)
+static void draw_attributes(struct cas_outbuf *v, const struct cas_game *g,
+                            const struct carc_kind *k, int f, struct pt at)
 {
     int mark = 0;
     for (int a = 0; a < g->nattrs; a++)
@@ -344,30 +298,30 @@ static void draw_attributes(struct svg *v, const struct cas_game *g, const struc
             int x = at.x + 14 + 12 * mark, y = at.y - 16;
             const char *name = g->attrs[a];
             if (a == g->coat_attr)
-                put(v, "<path class=\"coat\" d=\"M%d %d h16 v8 q0 9 -8 13 q-8 -4 -8 -13z\"/>",
-                    x - 8, y - 10);
+                cas_outf(v, "<path class=\"coat\" d=\"M%d %d h16 v8 q0 9 -8 13 q-8 -4 -8 -13z\"/>",
+                         x - 8, y - 10);
             else if (strcmp(name, "inn") == 0)
-                put(v, "<g class=\"inn\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\"/>"
-                       "<path d=\"M%d %d l9 -8 l9 8z\"/></g>", x - 7, y - 2, x - 9, y - 2);
+                cas_outf(v, "<g class=\"inn\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\"/>"
+                            "<path d=\"M%d %d l9 -8 l9 8z\"/></g>", x - 7, y - 2, x - 9, y - 2);
             else if (strcmp(name, "cathedral") == 0)
-                put(v, "<g class=\"cathedral\"><rect x=\"%d\" y=\"%d\" width=\"20\" "
-                       "height=\"14\"/><path d=\"M%d %d v-10 l3 -5 l3 5 v10 M%d %d v-10 "
-                       "l3 -5 l3 5 v10\"/></g>", x - 10, y - 4, x - 10, y - 4, x + 4, y - 4);
+                cas_outf(v, "<g class=\"cathedral\"><rect x=\"%d\" y=\"%d\" width=\"20\" "
+                            "height=\"14\"/><path d=\"M%d %d v-10 l3 -5 l3 5 v10 M%d %d v-10 "
+                            "l3 -5 l3 5 v10\"/></g>", x - 10, y - 4, x - 10, y - 4, x + 4, y - 4);
             else {
-                put(v, "<g class=\"good %s\"><circle cx=\"%d\" cy=\"%d\" r=\"8\"/><text "
-                       "x=\"%d\" y=\"%d\">", name, x, y, x, y + 4);
-                put(v, "%c</text></g>", name[0] >= 'a' && name[0] <= 'z' ? name[0] - 32 : '?');
+                cas_outf(v, "<g class=\"good %s\"><circle cx=\"%d\" cy=\"%d\" r=\"8\"/><text "
+                            "x=\"%d\" y=\"%d\">", name, x, y, x, y + 4);
+                cas_outf(v, "%c</text></g>", name[0] >= 'a' && name[0] <= 'z' ? name[0] - 32 : '?');
             }
         }
 }
 
 /* The symbol of tile kind ki, in its reference orientation. */
-static void define_kind(struct svg *v, const struct cas_game *g, int ki)
+static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
 {
     const struct carc_kind *k = &g->kinds[ki];
-    put(v, "<symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">"
-           "<rect class=\"ground\" width=\"%d\" height=\"%d\"/>", ki, SPACE * k->ncells,
-        SPACE, SPACE * k->ncells, SPACE, SPACE * k->ncells, SPACE);
+    cas_outf(v, "<symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">"
+                "<rect class=\"ground\" width=\"%d\" height=\"%d\"/>", ki, SPACE * k->ncells,
+             SPACE, SPACE * k->ncells, SPACE, SPACE * k->ncells, SPACE);
     for (int c = 0; c < k->ncells; c++) {
         draw_rivers(v, k, c);
         for (int f = 0; f < k->nf; f++)
@@ -375,8 +329,8 @@ static void define_kind(struct svg *v, const struct cas_game *g, int ki)
                 draw_city_shape(v, feature_sides(k, c, f), c * SPACE);
         draw_roads(v, k, c);
     }
-    put(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
-           "</symbol>\n", SPACE * k->ncells - 1, SPACE - 1);
+    cas_outf(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
+                "</symbol>\n", SPACE * k->ncells - 1, SPACE - 1);
 }
 
 /* ------------------------------------------------------------ figures */
@@ -432,17 +386,17 @@ static struct pt board_point(const struct carc_tile *t, struct pt p, int bx, int
     return (struct pt){bx + t->x * SPACE + p.x, by + t->y * SPACE + p.y};
 }
 
-static void draw_figure(struct svg *v, const struct cas_game *g, int player, int kind,
+static void draw_figure(struct cas_outbuf *v, const struct cas_game *g, int player, int kind,
                         struct pt at, int on_field)
 {
     const char *name = g->fig[kind].def.name;
     int large = strcmp(name, "large-meeple") == 0;
     /* a meeple on a field lies down: a farmer */
     int lying = on_field && (large || strcmp(name, "meeple") == 0);
-    put(v, "<use class=\"figure %s\" xlink:href=\"#%s\" fill=\"%s\" transform=\"translate(%d "
-           "%d)%s%s\"/>", name, figure_symbol(name), fill_of[player],
-        at.x + (lying ? 17 : 0), at.y + (lying ? 10 : 14), lying ? " rotate(-90)" : "",
-        large ? " scale(1.3)" : "");
+    cas_outf(v, "<use class=\"figure %s\" xlink:href=\"#%s\" fill=\"%s\" transform=\"translate(%d "
+                "%d)%s%s\"/>", name, figure_symbol(name), fill_of[player],
+             at.x + (lying ? 17 : 0), at.y + (lying ? 10 : 14), lying ? " rotate(-90)" : "",
+             large ? " scale(1.3)" : "");
 }
 
 /* ------------------------------------------------------------ the board */
@@ -508,7 +462,7 @@ static const char style[] =
     "]]></style>\n";
 
 /* The kinds on the board and the drawn one, each defined once. */
-static void define_kinds(struct svg *v, const struct cas_state *s)
+static void define_kinds(struct cas_outbuf *v, const struct cas_state *s)
 {
     const struct cas_game *g = s->game;
     uint8_t used[CARC_MAX_KINDS] = {0};
@@ -529,23 +483,23 @@ static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell
     return 0;
 }
 
-static void draw_open_spots(struct svg *v, const struct cas_state *s, const struct frame *fr)
+static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
 {
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
         int fits = s->stage == ST_PLACE && fits_somewhere_here(s, c);
-        put(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>",
-            fits ? "fits" : "open", x + 4, y + 4, SPACE - 8, SPACE - 8);
+        cas_outf(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>",
+                 fits ? "fits" : "open", x + 4, y + 4, SPACE - 8, SPACE - 8);
         if (fits)
-            put(v, "<text class=\"fits-mark\" x=\"%d\" y=\"%d\">+</text>", x + SPACE / 2,
-                y + SPACE / 2 + 10);
+            cas_outf(v, "<text class=\"fits-mark\" x=\"%d\" y=\"%d\">+</text>", x + SPACE / 2,
+                     y + SPACE / 2 + 10);
     }
 }
 
 /* Buildings and marks stand upright whatever the tile's rotation, so they
  * are drawn over the tile at their rotated spots. */
-static void draw_upright_marks(struct svg *v, const struct cas_game *g,
+static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
                                const struct carc_kind *k, const struct carc_tile *t, int bx,
                                int by)
 {
@@ -560,21 +514,21 @@ static void draw_upright_marks(struct svg *v, const struct cas_game *g,
         draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
 }
 
-static void draw_tiles(struct svg *v, const struct cas_state *s, const struct frame *fr)
+static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
 {
     const struct cas_game *g = s->game;
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
-        put(v, "<g class=\"tile\"><use xlink:href=\"#k%d\" transform=\"translate(%d %d) "
-               "rotate(%d 50 50)\"/>", t->kind, x, y, t->rot * 90);
+        cas_outf(v, "<g class=\"tile\"><use xlink:href=\"#k%d\" transform=\"translate(%d %d) "
+                    "rotate(%d 50 50)\"/>", t->kind, x, y, t->rot * 90);
         draw_upright_marks(v, g, &g->kinds[t->kind], t, fr->bx, fr->by);
-        put(v, "</g>\n");
+        cas_outf(v, "</g>\n");
     }
 }
 
 /* The tile placed last (this turn's, or the previous turn's), outlined. */
-static void draw_last_tile(struct svg *v, const struct cas_state *s, const struct frame *fr)
+static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
 {
     int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
     if (s->ntiles < 2 || last < 0)
@@ -584,13 +538,13 @@ static void draw_last_tile(struct svg *v, const struct cas_state *s, const struc
     for (int c = 0; c < k->ncells; c++) {
         int x = fr->bx + (t->x + k->rot[t->rot].dx[c]) * SPACE;
         int y = fr->by + (t->y + k->rot[t->rot].dy[c]) * SPACE;
-        put(v, "<rect class=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-               "<rect class=\"last-inner\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
-            x + 3, y + 3, SPACE - 6, SPACE - 6, x + 6, y + 6, SPACE - 12, SPACE - 12);
+        cas_outf(v, "<rect class=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+                    "<rect class=\"last-inner\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+                 x + 3, y + 3, SPACE - 6, SPACE - 6, x + 6, y + 6, SPACE - 12, SPACE - 12);
     }
 }
 
-static void draw_figures(struct svg *v, const struct cas_state *s, const struct frame *fr)
+static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
 {
     const struct cas_game *g = s->game;
     for (int i = 0; i < s->nfigs; i++) {
@@ -608,7 +562,7 @@ static void draw_figures(struct svg *v, const struct cas_state *s, const struct 
 }
 
 /* Where this turn's player may deploy: a ring on each feature's spot. */
-static void draw_deploy_spots(struct svg *v, const struct cas_state *s,
+static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
                               const struct frame *fr)
 {
     if (s->stage != ST_DEPLOY || s->placed < 0)
@@ -624,40 +578,41 @@ static void draw_deploy_spots(struct svg *v, const struct cas_state *s,
         if (!legal)
             continue;
         struct pt at = board_point(t, feature_spot(k, f), fr->bx, fr->by);
-        put(v, "<circle class=\"spot\" cx=\"%d\" cy=\"%d\" r=\"8\"/>", at.x, at.y);
+        cas_outf(v, "<circle class=\"spot\" cx=\"%d\" cy=\"%d\" r=\"8\"/>", at.x, at.y);
     }
 }
 
 /* ------------------------------------------------------------ the panel */
 
-static void draw_player(struct svg *v, const struct cas_state *s, int p, int x, int y)
+static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y)
 {
     const struct cas_game *g = s->game;
-    put(v, "<g class=\"player\"><rect class=\"panel\" x=\"%d\" y=\"%d\" width=\"%d\" "
-           "height=\"84\" rx=\"8\"/>", x, y, PANEL_W - 20);
+    cas_outf(v, "<g class=\"player\"><rect class=\"panel\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                "height=\"84\" rx=\"8\"/>", x, y, PANEL_W - 20);
     if (p == cas__carc_current(s))
-        put(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
-            x, y, PANEL_W - 20);
-    put(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-           "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
-    put(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
-        cas__carc_colours[p]);
-    put(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
-        (long long)s->score[p]);
+        cas_outf(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
+                 x, y, PANEL_W - 20);
+    cas_outf(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
+                "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
+    cas_outf(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
+             cas__carc_colours[p]);
+    cas_outf(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
+             (long long)s->score[p]);
     /* the supply row shares the panel's width among the figure kinds */
     int fx = x + 52, step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
     step = step > 48 ? 48 : step;
     for (int f = 0; f < g->nfig; f++) {
         const char *name = g->fig[f].def.name;
         int narrow = step < 40, large = strcmp(name, "large-meeple") == 0;
-        put(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-               "transform=\"translate(%d %d) scale(%s)\"/>", figure_symbol(name), fill_of[p], fx,
-            y + 72, narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
-        put(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + (narrow ? 9 : 10),
-            y + 72, s->supply[p][f]);
+        cas_outf(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
+                    "transform=\"translate(%d %d) scale(%s)\"/>",
+                 figure_symbol(name), fill_of[p], fx, y + 72,
+                 narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + (narrow ? 9 : 10),
+                 y + 72, s->supply[p][f]);
         fx += step;
     }
-    put(v, "</g>\n");
+    cas_outf(v, "</g>\n");
 }
 
 /* What an expansion's text render says (goods held, ...), caught line by
@@ -679,7 +634,7 @@ static int catch_text(void *ctx, const char *data, size_t len)
 }
 
 /* Each expansion's own lines under the scores; returns the next y. */
-static int draw_expansion_notes(struct svg *v, const struct cas_state *s, int viewer, int x,
+static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
                                 int y)
 {
     const struct cas_game *g = s->game;
@@ -697,9 +652,9 @@ static int draw_expansion_notes(struct svg *v, const struct cas_state *s, int vi
             if (nl)
                 *nl = '\0';
             if (*line) {
-                put(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+                cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
                 put_escaped(v, line);
-                put(v, "</text>");
+                cas_outf(v, "</text>");
                 y += 18;
             }
             if (!nl)
@@ -709,7 +664,7 @@ static int draw_expansion_notes(struct svg *v, const struct cas_state *s, int vi
     return y;
 }
 
-static void draw_panel(struct svg *v, const struct cas_state *s, int viewer,
+static void draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewer,
                        const struct frame *fr)
 {
     const struct cas_game *g = s->game;
@@ -717,16 +672,16 @@ static void draw_panel(struct svg *v, const struct cas_state *s, int viewer,
     for (int p = 0; p < g->nplayers; p++, y += 96)
         draw_player(v, s, p, x, y);
     y = draw_expansion_notes(v, s, viewer, x, y + 8) - 8;
-    put(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
-        s->bag_left);
+    cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
+             s->bag_left);
     if (s->stage == ST_PLACE) {
-        put(v, "<text class=\"status\" x=\"%d\" y=\"%d\">To place: ", x, y + 48);
+        cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">To place: ", x, y + 48);
         put_escaped(v, g->kinds[s->drawn].id);
         struct carc_tile preview = {.kind = s->drawn, .x = 0, .y = 0};
-        put(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(%d "
-               "%d)\"/>", s->drawn, x + 20, y + 62);
+        cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(%d "
+                    "%d)\"/>", s->drawn, x + 20, y + 62);
         draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, x + 20, y + 62);
-        put(v, "</g>");
+        cas_outf(v, "</g>");
     }
 }
 
@@ -749,33 +704,32 @@ static void status_line(const struct cas_state *s, char *buf, size_t cap)
 
 int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
 {
-    struct svg v = {.out = out, .rc = CAS_OK};
+    struct cas_outbuf v = CAS_OUTBUF_INIT(out);
     struct frame fr = frame_of(s);
     char status[200];
     status_line(s, status, sizeof status);
-    put(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-            "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%d\" "
-            "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
-        fr.width, fr.height, fr.width, fr.height);
-    put_raw(&v, style);
-    put_raw(&v, "<defs>");
-    put_raw(&v, figure_defs);
+    cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%d\" "
+                 "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
+             fr.width, fr.height, fr.width, fr.height);
+    cas_outs(&v, style);
+    cas_outs(&v, "<defs>");
+    cas_outs(&v, figure_defs);
     define_kinds(&v, s);
-    put(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
-            "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
-            "<text class=\"status\" x=\"%d\" y=\"36\">",
-        fr.width, fr.height, MARGIN, MARGIN + 190);
+    cas_outf(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
+                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
+                 "<text class=\"status\" x=\"%d\" y=\"36\">",
+             fr.width, fr.height, MARGIN, MARGIN + 190);
     put_escaped(&v, status);
-    put(&v, "</text>\n<g class=\"board\">\n");
+    cas_outf(&v, "</text>\n<g class=\"board\">\n");
     draw_open_spots(&v, s, &fr);
     draw_tiles(&v, s, &fr);
     draw_last_tile(&v, s, &fr);
     draw_figures(&v, s, &fr);
     draw_deploy_spots(&v, s, &fr);
-    put(&v, "</g>\n");
+    cas_outf(&v, "</g>\n");
     draw_panel(&v, s, viewer, &fr);
-    put(&v, "</svg>\n");
-    flush(&v);
-    return v.rc;
+    cas_outf(&v, "</svg>\n");
+    return cas_out_finish(&v);
 }

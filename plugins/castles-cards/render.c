@@ -7,6 +7,8 @@
  */
 #include <string.h>
 
+#include <castellan/outbuf.h>
+
 #include "castles.h"
 
 static const char *const players[NPLAYERS] = {"Red", "Blue"};
@@ -20,8 +22,6 @@ const char *player_name(int p)
     return p >= 0 && p < NPLAYERS ? players[p] : "nobody";
 }
 
-/* Text is gathered in `buf` and written in large pieces: renders run at
- * every step of a conformance check, so they avoid printf where they can. */
 /* The rows of a Kingdom in TEXT: the royals' line, the ARMY, the noble
  * columns n1..n3 and the wizard columns w1..w3. */
 enum { ROW_ROYALS, ROW_ARMY, ROW_NOBLE0, ROW_WIZARD0 = ROW_NOBLE0 + COLS,
@@ -29,39 +29,18 @@ enum { ROW_ROYALS, ROW_ARMY, ROW_NOBLE0, ROW_WIZARD0 = ROW_NOBLE0 + COLS,
 
 #define MARK_MAX 40
 
+/* Renders run at every step of a conformance check: they avoid printf
+ * where they can and write through a buffer. */
 struct view {
     const cas_state *s;
-    const struct cas_writer *out;
-    int rc;
     bool ansi, json;
-    size_t len;
     size_t column; /* TEXT: characters since the last newline */
     /* the decision view: choice numbers at the end of the rows of the
      * deciding player's Kingdom they concern ("" for none) */
     int marked;    /* whose Kingdom carries them, -1 none */
     char marks[N_ROWS][MARK_MAX];
-    char buf[4096];
+    struct cas_outbuf ob;
 };
-
-static void flush(struct view *v)
-{
-    if (v->rc == CAS_OK && v->len)
-        v->rc = v->out->write(v->out->ctx, v->buf, v->len);
-    v->len = 0;
-}
-
-static void emit_bytes(struct view *v, const char *text, size_t n)
-{
-    if (v->len + n > sizeof v->buf)
-        flush(v);
-    if (n > sizeof v->buf) {
-        if (v->rc == CAS_OK)
-            v->rc = v->out->write(v->out->ctx, text, n);
-        return;
-    }
-    memcpy(v->buf + v->len, text, n);
-    v->len += n;
-}
 
 static void emit(struct view *v, const char *text)
 {
@@ -72,7 +51,7 @@ static void emit(struct view *v, const char *text)
             line_start--;
         v->column = line_start ? n - line_start : v->column + n;
     }
-    emit_bytes(v, text, n);
+    cas_outn(&v->ob, text, n);
 }
 
 static void emitf(struct view *v, const char *fmt, ...) CAS_PRINTF(2, 3);
@@ -119,15 +98,15 @@ static const char *card_text(const cas_state *s, uint8_t card)
 static void emit_cards(struct view *v, const uint8_t *cards, int n)
 {
     if (v->json) {
-        emit_bytes(v, "[", 1);
+        cas_outn(&v->ob, "[", 1);
         for (int i = 0; i < n; i++) {
             bool none = cards[i] == NO_CARD; /* an empty NOBLE or WIZARD column */
             const struct card_kind *kind = none ? NULL : kind_of(v->s, cards[i]);
-            emit_bytes(v, ",\"" + !i, 2 - !i);
-            emit_bytes(v, none ? "-" : kind->name, none ? 1 : kind->name_len);
-            emit_bytes(v, "\"", 1);
+            cas_outn(&v->ob, &",\""[!i], 2 - !i);
+            cas_outn(&v->ob, none ? "-" : kind->name, none ? 1 : kind->name_len);
+            cas_outn(&v->ob, "\"", 1);
         }
-        emit_bytes(v, "]", 1);
+        cas_outn(&v->ob, "]", 1);
         return;
     }
     emit(v, "[");
@@ -355,14 +334,13 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
         return render_svg(s, viewer, out);
     if (format != CAS_RENDER_JSON && format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI)
         return CAS_EINVAL;
-    struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,
+    struct view v = {.s = s, .ob = CAS_OUTBUF_INIT(out), .ansi = format == CAS_RENDER_ANSI,
                      .json = format == CAS_RENDER_JSON, .marked = -1};
     if (v.json)
         json_state(&v, viewer);
     else
         text_state(&v, viewer);
-    flush(&v);
-    return v.rc;
+    return cas_out_finish(&v.ob);
 }
 
 /* ------------------------------------------------------- decision view */
@@ -513,7 +491,7 @@ int render_choices(const cas_state *s, int viewer, enum cas_render_format format
     if (viewer < CAS_VIEWER_OMNISCIENT || viewer >= NPLAYERS ||
         (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI))
         return CAS_EINVAL;
-    struct view v = {.s = s, .out = out, .rc = CAS_OK, .ansi = format == CAS_RENDER_ANSI,
+    struct view v = {.s = s, .ob = CAS_OUTBUF_INIT(out), .ansi = format == CAS_RENDER_ANSI,
                      .marked = -1};
     mark_choices(&v, actions, n);
     text_state(&v, viewer);
@@ -525,6 +503,5 @@ int render_choices(const cas_state *s, int viewer, enum cas_render_format format
     if (any_mark)
         emitf(&v, "(<- N: choice N changes or uses that row of %s's Kingdom)\n",
               player_name(v.marked));
-    flush(&v);
-    return v.rc;
+    return cas_out_finish(&v.ob);
 }

@@ -9,9 +9,10 @@
  * play and a pending block — what render_state shows as text, no more.
  * The viewer's own Kingdom is at the bottom, nearest to them.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <castellan/outbuf.h>
 
 #include "castles.h"
 
@@ -23,37 +24,6 @@
 #define BAND_H 132
 #define WIDTH (LEFT * 2 + 8 * (CARD_W + GAP) + 40)
 #define HEIGHT (56 + 2 * KINGDOM_H + BAND_H + 10)
-
-struct svg {
-    const struct cas_writer *out;
-    int rc;
-    size_t n;
-    char buf[8192];
-};
-
-static void flush(struct svg *v)
-{
-    if (v->rc == CAS_OK && v->n)
-        v->rc = v->out->write(v->out->ctx, v->buf, v->n);
-    v->n = 0;
-}
-
-static CAS_PRINTF(2, 3) void put(struct svg *v, const char *fmt, ...)
-{
-    char text[2048];
-    va_list args;
-    va_start(args, fmt);
-    int len = vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    if (len < 0)
-        return;
-    if ((size_t)len >= sizeof text)
-        len = (int)sizeof text - 1;
-    if (v->n + (size_t)len > sizeof v->buf)
-        flush(v);
-    memcpy(v->buf + v->n, text, (size_t)len);
-    v->n += (size_t)len;
-}
 
 /* The colour family of a card type. */
 static const char *family(int type)
@@ -69,33 +39,33 @@ static const char *family(int type)
 }
 
 /* One card face at x,y; `under` cards lie beneath it (a stack). */
-static void card(struct svg *v, const cas_state *s, uint8_t c, int x, int y, int under)
+static void card(struct cas_outbuf *v, const cas_state *s, uint8_t c, int x, int y, int under)
 {
     const struct card_kind *k = kind_of(s, c);
     for (int i = under < 2 ? under : 2; i > 0; i--)
-        put(v, "<rect class=\"card under\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-               "rx=\"6\"/>", x + 3 * i, y + 3 * i, CARD_W, CARD_H);
-    put(v, "<g class=\"card %s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
-           "<rect class=\"band\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\" rx=\"6\"/>"
-           "<text class=\"type\" x=\"%d\" y=\"%d\">%s</text>",
-        family(k->type), x, y, CARD_W, CARD_H, x, y, CARD_W, x + 6, y + 12, type_name(k->type));
+        cas_outf(v, "<rect class=\"card under\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                    "rx=\"6\"/>", x + 3 * i, y + 3 * i, CARD_W, CARD_H);
+    cas_outf(v, "<g class=\"card %s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+                "<rect class=\"band\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\" rx=\"6\"/>"
+                "<text class=\"type\" x=\"%d\" y=\"%d\">%s</text>",
+             family(k->type), x, y, CARD_W, CARD_H, x, y, CARD_W, x + 6, y + 12, type_name(k->type));
     if (k->value)
-        put(v, "<text class=\"value\" x=\"%d\" y=\"%d\">%u</text>", x + CARD_W - 8,
-            y + CARD_H - 9, k->value);
+        cas_outf(v, "<text class=\"value\" x=\"%d\" y=\"%d\">%u</text>", x + CARD_W - 8,
+                 y + CARD_H - 9, k->value);
     if (under)
-        put(v, "<text class=\"count\" x=\"%d\" y=\"%d\">%d cards</text>", x + 6, y + CARD_H - 9,
-            under + 1);
-    put(v, "</g>");
+        cas_outf(v, "<text class=\"count\" x=\"%d\" y=\"%d\">%d cards</text>", x + 6, y + CARD_H - 9,
+                 under + 1);
+    cas_outf(v, "</g>");
 }
 
-static void empty_slot(struct svg *v, const char *label, int x, int y)
+static void empty_slot(struct cas_outbuf *v, const char *label, int x, int y)
 {
-    put(v, "<g class=\"slot\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
-           "<text x=\"%d\" y=\"%d\">%s</text></g>", x, y, CARD_W, CARD_H, x + CARD_W / 2,
-        y + CARD_H / 2 + 4, label);
+    cas_outf(v, "<g class=\"slot\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+                "<text x=\"%d\" y=\"%d\">%s</text></g>", x, y, CARD_W, CARD_H, x + CARD_W / 2,
+             y + CARD_H / 2 + 4, label);
 }
 
-static void slot_card(struct svg *v, const cas_state *s, uint8_t c, const char *label, int x,
+static void slot_card(struct cas_outbuf *v, const cas_state *s, uint8_t c, const char *label, int x,
                       int y)
 {
     if (c == NO_CARD)
@@ -104,7 +74,7 @@ static void slot_card(struct svg *v, const cas_state *s, uint8_t c, const char *
         card(v, s, c, x, y, 0);
 }
 
-static void slot_stack(struct svg *v, const cas_state *s, const struct kingdom *k, int st,
+static void slot_stack(struct cas_outbuf *v, const cas_state *s, const struct kingdom *k, int st,
                        int x, int y)
 {
     const char *dot = strchr(stack_name(st), '.');
@@ -115,20 +85,20 @@ static void slot_stack(struct svg *v, const cas_state *s, const struct kingdom *
         card(v, s, stack_top(&k->st[st]), x, y, k->st[st].n - 1);
 }
 
-static void kingdom(struct svg *v, const cas_state *s, int p, int top, int turn)
+static void kingdom(struct cas_outbuf *v, const cas_state *s, int p, int top, int turn)
 {
     const struct kingdom *k = &s->k[p];
     int y0 = top + 34;
-    put(v, "<g class=\"kingdom %s\"><rect class=\"area\" x=\"%d\" y=\"%d\" width=\"%d\" "
-           "height=\"%d\" rx=\"10\"/>", p ? "blue" : "red", LEFT - 12, top, WIDTH - 2 * LEFT + 24,
-        KINGDOM_H - 8);
+    cas_outf(v, "<g class=\"kingdom %s\"><rect class=\"area\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                "height=\"%d\" rx=\"10\"/>", p ? "blue" : "red", LEFT - 12, top, WIDTH - 2 * LEFT + 24,
+             KINGDOM_H - 8);
     if (turn)
-        put(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"10\"/>",
-            LEFT - 12, top, WIDTH - 2 * LEFT + 24, KINGDOM_H - 8);
-    put(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text><text class=\"info\" x=\"%d\" "
-           "y=\"%d\">progress %d/18, %d points</text>",
-        LEFT, top + 24, player_name(p), LEFT + 80, top + 24, kingdom_progress(s, p),
-        kingdom_value(s, p));
+        cas_outf(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"10\"/>",
+                 LEFT - 12, top, WIDTH - 2 * LEFT + 24, KINGDOM_H - 8);
+    cas_outf(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text><text class=\"info\" x=\"%d\" "
+                "y=\"%d\">progress %d/18, %d points</text>",
+             LEFT, top + 24, player_name(p), LEFT + 80, top + 24, kingdom_progress(s, p),
+             kingdom_value(s, p));
     int x = LEFT;
     slot_card(v, s, k->castle, "CASTLE", x, y0);
     slot_card(v, s, k->wife, "WIFE", x, y0 + CARD_H + GAP);
@@ -152,53 +122,53 @@ static void kingdom(struct svg *v, const cas_state *s, int p, int top, int turn)
         slot_stack(v, s, k, MINION_STACK(w), x, y0 + CARD_H + GAP);
         slot_stack(v, s, k, MAGICK_STACK(w), x, y0 + 2 * (CARD_H + GAP));
     }
-    put(v, "</g>\n");
+    cas_outf(v, "</g>\n");
 }
 
 /* Draw pile, discard, cards in play and the pending block. */
-static void middle_band(struct svg *v, const cas_state *s, int viewer, int y)
+static void middle_band(struct cas_outbuf *v, const cas_state *s, int viewer, int y)
 {
     int x = LEFT;
-    put(v, "<g class=\"pile\"><rect class=\"back\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-           "rx=\"6\"/><text class=\"back-text\" x=\"%d\" y=\"%d\">%d</text><text class=\"label\" "
-           "x=\"%d\" y=\"%d\">draw pile</text></g>", x, y + 20, CARD_W, CARD_H, x + CARD_W / 2,
-        y + 20 + CARD_H / 2 + 7, s->npile, x, y + 14);
+    cas_outf(v, "<g class=\"pile\"><rect class=\"back\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                "rx=\"6\"/><text class=\"back-text\" x=\"%d\" y=\"%d\">%d</text><text class=\"label\" "
+                "x=\"%d\" y=\"%d\">draw pile</text></g>", x, y + 20, CARD_W, CARD_H, x + CARD_W / 2,
+             y + 20 + CARD_H / 2 + 7, s->npile, x, y + 14);
     x += CARD_W + 2 * GAP;
-    put(v, "<text class=\"label\" x=\"%d\" y=\"%d\">discard (%d)</text>", x, y + 14, s->ndiscard);
+    cas_outf(v, "<text class=\"label\" x=\"%d\" y=\"%d\">discard (%d)</text>", x, y + 14, s->ndiscard);
     if (s->ndiscard)
         card(v, s, s->discard[s->ndiscard - 1], x, y + 20, 0);
     else
         empty_slot(v, "none", x, y + 20);
     x += CARD_W + 2 * GAP;
-    put(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in play</text>", x, y + 14);
+    cas_outf(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in play</text>", x, y + 14);
     for (int i = 0; i < s->nhand; i++, x += CARD_W + GAP)
         card(v, s, s->hand[i], x, y + 20, 0);
     int note_x = LEFT + 2 * (CARD_W + 2 * GAP);
     x += s->nhand ? GAP : CARD_W + 2 * GAP;
     if (s->pending == PEND_CARDS)
-        put(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s blocks with %s (%d)</text>", note_x,
-            y + 104,
-            player_name(s->pending_by), group_name(s->pending_group),
-            block_value(s, s->pending_by, s->pending_group));
+        cas_outf(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s blocks with %s (%d)</text>", note_x,
+                 y + 104,
+                 player_name(s->pending_by), group_name(s->pending_group),
+                 block_value(s, s->pending_by, s->pending_group));
     else if (s->pending != PEND_NONE)
-        put(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s's %s holds</text>", note_x, y + 104,
-            player_name(s->pending_by), s->pending == PEND_MAGICIAN ? "MAGICIAN" : "ADEPT");
+        cas_outf(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s's %s holds</text>", note_x, y + 104,
+                 player_name(s->pending_by), s->pending == PEND_MAGICIAN ? "MAGICIAN" : "ADEPT");
     if (viewer != CAS_VIEWER_OMNISCIENT)
         return;
     /* the pile's make-up, six kinds a line, as many lines as the band holds */
     int shown = 0, line = 0;
-    put(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in the draw pile:</text>", x, y + 14);
+    cas_outf(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in the draw pile:</text>", x, y + 14);
     for (int kd = 0; kd < s->game->deck.nkinds && line < 7; kd++) {
         if (!s->pile[kd])
             continue;
         if (shown % 6 == 0)
-            put(v, "%s<text class=\"pile-list\" x=\"%d\" y=\"%d\">", shown ? "</text>" : "", x,
-                y + 30 + 14 * line++);
-        put(v, " %s\xc3\x97%d", s->game->deck.kind[kd].name, s->pile[kd]);
+            cas_outf(v, "%s<text class=\"pile-list\" x=\"%d\" y=\"%d\">", shown ? "</text>" : "", x,
+                     y + 30 + 14 * line++);
+        cas_outf(v, " %s\xc3\x97%d", s->game->deck.kind[kd].name, s->pile[kd]);
         shown++;
     }
     if (shown)
-        put(v, "</text>");
+        cas_outf(v, "</text>");
 }
 
 static const char style[] =
@@ -234,25 +204,22 @@ static void status_text(const cas_state *s, char *buf, size_t cap)
 
 int render_svg(const cas_state *s, int viewer, const struct cas_writer *out)
 {
-    struct svg v = {.out = out, .rc = CAS_OK};
+    struct cas_outbuf v = CAS_OUTBUF_INIT(out);
     char status[96];
     status_text(s, status, sizeof status);
-    put(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-            "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
-        WIDTH, HEIGHT, WIDTH, HEIGHT);
-    flush(&v);
-    if (v.rc == CAS_OK)
-        v.rc = out->write(out->ctx, style, sizeof style - 1);
-    put(&v, "<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/><text class=\"title\" x=\"%d\" "
-            "y=\"36\">Castles</text><text class=\"status\" x=\"%d\" y=\"36\">%s</text>\n",
-        WIDTH, HEIGHT, LEFT, LEFT + 120, status);
+    cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+                 "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
+             WIDTH, HEIGHT, WIDTH, HEIGHT);
+    cas_outn(&v, style, sizeof style - 1);
+    cas_outf(&v, "<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/><text class=\"title\" x=\"%d\" "
+                 "y=\"36\">Castles</text><text class=\"status\" x=\"%d\" y=\"36\">%s</text>\n",
+             WIDTH, HEIGHT, LEFT, LEFT + 120, status);
     /* the viewer's own Kingdom nearest to them, at the bottom */
     int bottom = viewer == 1 ? 1 : 0, actor = turn_actor(s);
     kingdom(&v, s, 1 - bottom, 56, actor == 1 - bottom);
     middle_band(&v, s, viewer, 56 + KINGDOM_H);
     kingdom(&v, s, bottom, 56 + KINGDOM_H + BAND_H, actor == bottom);
-    put(&v, "</svg>\n");
-    flush(&v);
-    return v.rc;
+    cas_outf(&v, "</svg>\n");
+    return cas_out_finish(&v);
 }

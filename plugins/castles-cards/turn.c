@@ -79,8 +79,9 @@ int turn_actor(const cas_state *s)
 
 static void finish(cas_state *s, int winner, int reason, const struct cas_event_sink *ev)
 {
-    static const char *const why[] = {"", "completes a Kingdom", "leads when the turn limit "
-                                      "is reached", "leads when the deck is spent"};
+    static const char *const why[] = {"", "completes a Kingdom",
+                                      "leads when the turn limit is reached",
+                                      "leads when the deck is spent"};
     s->phase = PH_OVER;
     s->winner = (int8_t)winner;
     s->end_reason = (uint8_t)reason;

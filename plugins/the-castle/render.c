@@ -5,9 +5,10 @@
  * hidden: the face-down wall tiles are not chosen until they are taken
  * (a chance decision then), so no state holds a secret to leak.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <castellan/outbuf.h>
 
 #include "castle.h"
 
@@ -20,61 +21,13 @@ const char *player_name(int p)
     return p >= 0 && p < NPLAYERS ? players[p] : "nobody";
 }
 
+/* Renders run at every step of a conformance check: the loops over cells,
+ * tiles and towers write through a buffer rather than printf. */
 struct view {
     const cas_state *s;
-    const struct cas_writer *out;
-    int rc;
     bool ansi;
-    size_t len;
-    char buf[8192];
+    struct cas_outbuf ob;
 };
-
-static void flush(struct view *v)
-{
-    if (v->rc == CAS_OK && v->len)
-        v->rc = v->out->write(v->out->ctx, v->buf, v->len);
-    v->len = 0;
-}
-
-/* Renders run at every step of a conformance check: the loops over cells,
- * tiles and towers write with these rather than printf. */
-static void emit_bytes(struct view *v, const char *text, size_t n)
-{
-    if (v->len + n > sizeof v->buf)
-        flush(v);
-    memcpy(v->buf + v->len, text, n);
-    v->len += n;
-}
-
-static void emit(struct view *v, const char *text)
-{
-    emit_bytes(v, text, strlen(text));
-}
-
-static void emit_int(struct view *v, int n)
-{
-    char digits[16], *at = digits + sizeof digits;
-    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
-    do
-        *--at = (char)('0' + u % 10);
-    while (u /= 10);
-    if (n < 0)
-        *--at = '-';
-    emit_bytes(v, at, (size_t)(digits + sizeof digits - at));
-}
-
-static void emitf(struct view *v, const char *fmt, ...) CAS_PRINTF(2, 3);
-static void emitf(struct view *v, const char *fmt, ...)
-{
-    char text[1024];
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    if (n < 0)
-        return;
-    emit_bytes(v, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
-}
 
 /* ------------------------------------------------------------ board */
 
@@ -183,7 +136,7 @@ static void text_board(struct view *v)
     for (int x = 0; x < b->w; x++)
         memcpy(line + 4 + 3 * x, (char[3]){' ', (char)('a' + x), ' '}, 3);
     line[4 + 3 * b->w] = '\n';
-    emit_bytes(v, line, (size_t)(5 + 3 * b->w));
+    cas_outn(&v->ob, line, (size_t)(5 + 3 * b->w));
     for (int y = 0; y < b->h; y++)
         for (int row = 0; row < 3; row++) {
             memcpy(line, "    ", 4);
@@ -196,7 +149,7 @@ static void text_board(struct view *v)
             for (int x = 0; x < b->w; x++)
                 cell_row(v->s, y * b->w + x, row, line + 4 + 3 * x);
             line[4 + 3 * b->w] = '\n';
-            emit_bytes(v, line, (size_t)(5 + 3 * b->w));
+            cas_outn(&v->ob, line, (size_t)(5 + 3 * b->w));
         }
 }
 
@@ -207,14 +160,14 @@ static void text_player(struct view *v, int p)
     const cas_state *s = v->s;
     const struct player_state *ps = &s->p[p];
     const char *on = v->ansi ? (p ? "\033[1;34m" : "\033[1;31m") : "", *off = v->ansi ? "\033[0m" : "";
-    emitf(v, "%s%-4s%s score %3d (track %2d)  followers %d  keep %d  wall tiles:", on,
-          player_name(p), off, ps->score, ps->score % s->game->board.track, ps->supply,
-          ps->keep_size);
+    cas_outf(&v->ob, "%s%-4s%s score %3d (track %2d)  followers %d  keep %d  wall tiles:", on,
+             player_name(p), off, ps->score, ps->score % s->game->board.track, ps->supply,
+             ps->keep_size);
     int any = 0;
     for (int w = 1; w <= WALL_KINDS; w++)
         for (int i = 0; i < ps->held[w]; i++, any++)
-            emitf(v, " %d%s", w, i < ps->fresh[w] ? "*" : "");
-    emitf(v, "%s\n", any ? "" : " none");
+            cas_outf(&v->ob, " %d%s", w, i < ps->fresh[w] ? "*" : "");
+    cas_outf(&v->ob, "%s\n", any ? "" : " none");
 }
 
 static void text_status(struct view *v)
@@ -223,56 +176,59 @@ static void text_status(struct view *v)
     const struct board *b = &s->game->board;
     text_player(v, 0);
     text_player(v, 1);
-    emit(v, "towers:");
+    cas_outs(&v->ob, "towers:");
     for (int t = 0; t < b->ntowers; t++) {
-        emit(v, " ");
-        emit_int(v, b->tower[t].pos);
-        emit(v, "/");
-        emit_int(v, (b->tower[t].pos + 1) % b->track);
-        emit(v, s->tower_holds[t] ? "[?]" : "");
+        cas_outs(&v->ob, " ");
+        cas_outi(&v->ob, b->tower[t].pos);
+        cas_outs(&v->ob, "/");
+        cas_outi(&v->ob, (b->tower[t].pos + 1) % b->track);
+        cas_outs(&v->ob, s->tower_holds[t] ? "[?]" : "");
     }
-    emit(v, "\n");
-    emitf(v, "bag %d tiles, %d set aside; %d empty spaces%s\n", s->nbag, s->set_aside,
-          b->ninterior - (s->nplaced - b->nstarts),
-          s->game->tiles.provisional || b->provisional ? "; provisional data" : "");
+    cas_outs(&v->ob, "\n");
+    cas_outf(&v->ob, "bag %d tiles, %d set aside; %d empty spaces%s\n", s->nbag, s->set_aside,
+             b->ninterior - (s->nplaced - b->nstarts),
+             s->game->tiles.provisional || b->provisional ? "; provisional data" : "");
     for (int i = 0; i < s->nfigs; i++) {
         char name[64];
         unsigned node = s->figs[i].node;
         feature_text(s, root_of(s, node), name, sizeof name);
-        emitf(v, "  %s %s on %s\n", player_name(s->figs[i].player),
-              role_names[s->nodes[node].cls], name);
+        cas_outf(&v->ob, "  %s %s on %s\n", player_name(s->figs[i].player),
+                 role_names[s->nodes[node].cls], name);
     }
     for (int i = 0; i < s->npending; i++) {
         char name[64];
         feature_text(s, s->pending[i], name, sizeof name);
-        emitf(v, "  completed, to score: %s\n", name);
+        cas_outf(&v->ob, "  completed, to score: %s\n", name);
     }
     switch (s->phase) {
     case PH_OVER:
-        emitf(v, "game over: %s\n", s->p[0].score == s->p[1].score ? "a draw"
-                                    : s->p[0].score > s->p[1].score ? "Red wins" : "Blue wins");
+        cas_outf(&v->ob, "game over: %s\n",
+                 s->p[0].score == s->p[1].score  ? "a draw"
+                 : s->p[0].score > s->p[1].score ? "Red wins"
+                                                 : "Blue wins");
         break;
     case PH_DRAW:
-        emitf(v, "%s draws a tile\n", player_name(s->turn));
+        cas_outf(&v->ob, "%s draws a tile\n", player_name(s->turn));
         break;
     case PH_REVEAL:
-        emitf(v, "%s turns up a wall tile\n", player_name(s->reveal_player));
+        cas_outf(&v->ob, "%s turns up a wall tile\n", player_name(s->reveal_player));
         break;
     case PH_PLACE: {
         const struct tile_kind *k = &s->game->tiles.kind[s->drawn];
-        emitf(v, "%s to place %s:", player_name(s->turn), k->id);
+        cas_outf(&v->ob, "%s to place %s:", player_name(s->turn), k->id);
         for (int f = 0; f < k->nf; f++)
-            emitf(v, " %s%s%s", cls_names[k->f[f].cls], k->f[f].fountain ? "(fountain)" : "",
-                  k->f[f].markets ? "(market)" : "");
-        emitf(v, "\n");
+            cas_outf(&v->ob, " %s%s%s", cls_names[k->f[f].cls],
+                     k->f[f].fountain ? "(fountain)" : "", k->f[f].markets ? "(market)" : "");
+        cas_outf(&v->ob, "\n");
         break;
     }
     default:
-        emitf(v, "%s to choose: %s\n", player_name(s->turn), phase_names[s->phase]);
+        cas_outf(&v->ob, "%s to choose: %s\n", player_name(s->turn), phase_names[s->phase]);
         break;
     }
-    emitf(v, "key: | - path, h house, t tower, blank court; centre: R/B follower, r/b keep, "
-             "o square, f fountain, digit markets, letter start space; * wall tile not usable yet\n");
+    cas_outs(&v->ob, "key: | - path, h house, t tower, blank court; centre: R/B follower, "
+                     "r/b keep, o square, f fountain, digit markets, letter start space; "
+                     "* wall tile not usable yet\n");
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -282,55 +238,57 @@ static void json_state(struct view *v)
     const cas_state *s = v->s;
     const struct board *b = &s->game->board;
     char name[64];
-    emitf(v, "{\"game\":\"the-castle\",\"phase\":\"%s\",\"turn\":%d,\"actor\":%d,", phase_names[s->phase],
-          s->turn, turn_actor(s));
-    emitf(v, "\"players\":[");
+    cas_outf(&v->ob, "{\"game\":\"the-castle\",\"phase\":\"%s\",\"turn\":%d,\"actor\":%d,",
+             phase_names[s->phase], s->turn, turn_actor(s));
+    cas_outf(&v->ob, "\"players\":[");
     for (int p = 0; p < NPLAYERS; p++) {
         const struct player_state *ps = &s->p[p];
-        emitf(v, "%s{\"name\":\"%s\",\"score\":%d,\"followers\":%d,\"keep\":%d,\"wall_tiles\":[",
-              p ? "," : "", player_name(p), ps->score, ps->supply, ps->keep_size);
+        cas_outf(&v->ob,
+                 "%s{\"name\":\"%s\",\"score\":%d,\"followers\":%d,\"keep\":%d,\"wall_tiles\":[",
+                 p ? "," : "", player_name(p), ps->score, ps->supply, ps->keep_size);
         int first = 1;
         for (int w = 1; w <= WALL_KINDS; w++)
             for (int i = 0; i < ps->held[w]; i++, first = 0)
-                emitf(v, "%s{\"number\":%d,\"effect\":\"%s\",\"usable\":%s}", first ? "" : ",", w,
-                      effect_names[b->wall_effect[w]], i < ps->fresh[w] ? "false" : "true");
-        emitf(v, "]}");
+                cas_outf(&v->ob, "%s{\"number\":%d,\"effect\":\"%s\",\"usable\":%s}",
+                         first ? "" : ",", w, effect_names[b->wall_effect[w]],
+                         i < ps->fresh[w] ? "false" : "true");
+        cas_outf(&v->ob, "]}");
     }
-    emitf(v, "],\"bag\":%d,\"set_aside\":%d,\"drawn\":", s->nbag, s->set_aside);
+    cas_outf(&v->ob, "],\"bag\":%d,\"set_aside\":%d,\"drawn\":", s->nbag, s->set_aside);
     if (s->drawn != NONE8)
-        emitf(v, "\"%s\"", s->game->tiles.kind[s->drawn].id);
+        cas_outf(&v->ob, "\"%s\"", s->game->tiles.kind[s->drawn].id);
     else
-        emitf(v, "null");
-    emit(v, ",\"towers\":[");
+        cas_outf(&v->ob, "null");
+    cas_outs(&v->ob, ",\"towers\":[");
     for (int t = 0; t < b->ntowers; t++) {
-        emit(v, t ? ",{\"position\":" : "{\"position\":");
-        emit_int(v, b->tower[t].pos);
-        emit(v, s->tower_holds[t] ? ",\"wall_tile\":true}" : ",\"wall_tile\":false}");
+        cas_outs(&v->ob, t ? ",{\"position\":" : "{\"position\":");
+        cas_outi(&v->ob, b->tower[t].pos);
+        cas_outs(&v->ob, s->tower_holds[t] ? ",\"wall_tile\":true}" : ",\"wall_tile\":false}");
     }
-    emit(v, "],\"tiles\":[");
+    cas_outs(&v->ob, "],\"tiles\":[");
     for (int i = 0; i < s->nplaced; i++) {
         cell_name(b, s->placed[i].cell, name, sizeof name);
-        emit(v, i ? ",{\"cell\":\"" : "{\"cell\":\"");
-        emit(v, name);
-        emit(v, "\",\"tile\":\"");
-        emit(v, s->game->tiles.kind[s->placed[i].kind].id);
-        emit(v, "\",\"rotation\":");
-        emit_int(v, s->placed[i].rot * 90);
-        emit(v, i < b->nstarts ? ",\"start\":true}" : ",\"start\":false}");
+        cas_outs(&v->ob, i ? ",{\"cell\":\"" : "{\"cell\":\"");
+        cas_outs(&v->ob, name);
+        cas_outs(&v->ob, "\",\"tile\":\"");
+        cas_outs(&v->ob, s->game->tiles.kind[s->placed[i].kind].id);
+        cas_outs(&v->ob, "\",\"rotation\":");
+        cas_outi(&v->ob, s->placed[i].rot * 90);
+        cas_outs(&v->ob, i < b->nstarts ? ",\"start\":true}" : ",\"start\":false}");
     }
-    emitf(v, "],\"followers\":[");
+    cas_outf(&v->ob, "],\"followers\":[");
     for (int i = 0; i < s->nfigs; i++) {
         unsigned node = s->figs[i].node;
         feature_text(s, root_of(s, node), name, sizeof name);
-        emitf(v, "%s{\"player\":%d,\"role\":\"%s\",\"feature\":\"%s\"}", i ? "," : "",
-              s->figs[i].player, role_names[s->nodes[node].cls], name);
+        cas_outf(&v->ob, "%s{\"player\":%d,\"role\":\"%s\",\"feature\":\"%s\"}", i ? "," : "",
+                 s->figs[i].player, role_names[s->nodes[node].cls], name);
     }
-    emitf(v, "],\"pending\":[");
+    cas_outf(&v->ob, "],\"pending\":[");
     for (int i = 0; i < s->npending; i++) {
         feature_text(s, s->pending[i], name, sizeof name);
-        emitf(v, "%s\"%s\"", i ? "," : "", name);
+        cas_outf(&v->ob, "%s\"%s\"", i ? "," : "", name);
     }
-    emitf(v, "],\"largest_empty_group\":%d}", largest_empty_group(s));
+    cas_outf(&v->ob, "],\"largest_empty_group\":%d}", largest_empty_group(s));
 }
 
 int render_state(const cas_state *s, int viewer, enum cas_render_format format,
@@ -341,13 +299,13 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
         return render_svg(s, out);
     if (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI && format != CAS_RENDER_JSON)
         return CAS_EINVAL;
-    struct view *v = &(struct view){.s = s, .out = out, .ansi = format == CAS_RENDER_ANSI};
+    struct view *v = &(struct view){.s = s, .ob = CAS_OUTBUF_INIT(out),
+                                    .ansi = format == CAS_RENDER_ANSI};
     if (format == CAS_RENDER_JSON) {
         json_state(v);
     } else {
         text_board(v);
         text_status(v);
     }
-    flush(v);
-    return v->rc;
+    return cas_out_finish(&v->ob);
 }

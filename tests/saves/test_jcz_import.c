@@ -218,6 +218,21 @@ static void test_unsupported_message_is_refused(void **state)
     expect_refused(state, path, "(line 20)");
 }
 
+/* Found by tests/fuzz/fuzz_jcz: a message without a payload object was
+ * refused at the payload's line, read through a NULL pointer. */
+static void test_message_without_payload_is_refused_at_its_line(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, setup_base, turns, ",\n",
+              "    {\"type\": \"PLACE_TILE\"}\n  ]\n}\n", NULL);
+    expect_refused(state, path, "replay[9]: expected {\"type\": ..., \"payload\": {...}} "
+                                "(line 20)");
+    write_jcz(state, path, sizeof path, setup_base, turns, ",\n",
+              "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": 3}\n  ]\n}\n", NULL);
+    expect_refused(state, path, "replay[9]: expected {\"type\": ..., \"payload\": {...}} "
+                                "(line 20)");
+}
+
 static void test_unsupported_rule_is_refused(void **state)
 {
     char path[512];
@@ -248,6 +263,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_field_by_a_half_edge_of_a_city_is_refused),
         CAS_TEST_IN_DIR(test_unsupported_set_is_refused),
         CAS_TEST_IN_DIR(test_unsupported_message_is_refused),
+        CAS_TEST_IN_DIR(test_message_without_payload_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
     };
