@@ -33,8 +33,7 @@ struct cas_game {
     int nplayers;
     char **labels;
     struct cas__wire_out out;
-    uint8_t *in;
-    size_t in_cap;
+    struct cas__wire_in in; /* what the worker sent */
     struct cas__wire_msg reply;
     const struct cas_rng *rng; /* lent for determinize and bench_floor */
     char fault[512];
@@ -132,14 +131,18 @@ static int wait_ready(int fd, short events, long long deadline)
     }
 }
 
-/* 1 sent, 0 timed out, -1 the worker is gone. */
+/* 1 sent, 0 timed out, -1 the worker is gone.  The socket's buffer
+ * almost always has room: wait only when it has none. */
 static int send_frame(cas_game *w, const uint8_t *buf, size_t n, long long deadline)
 {
     while (n) {
-        int ready = wait_ready(w->fd, POLLOUT, deadline);
-        if (ready <= 0)
-            return ready;
-        ssize_t sent = send(w->fd, buf, n, MSG_NOSIGNAL);
+        ssize_t sent = send(w->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            int ready = wait_ready(w->fd, POLLOUT, deadline);
+            if (ready <= 0)
+                return ready;
+            continue;
+        }
         if (sent < 0 && errno == EINTR)
             continue;
         if (sent <= 0)
@@ -150,55 +153,59 @@ static int send_frame(cas_game *w, const uint8_t *buf, size_t n, long long deadl
     return 1;
 }
 
-/* 1 read, 0 timed out, -1 the worker is gone. */
-static int receive(cas_game *w, uint8_t *buf, size_t n, long long deadline)
+/* At least `need` bytes buffered in w->in from in_start, reading as much as
+ * the worker has sent each time.  1, 0 timed out, -1 the worker is gone or
+ * memory ran out (*oom set). */
+static int buffer(cas_game *w, size_t need, long long deadline, int *oom)
 {
-    while (n) {
+    struct cas__wire_in *in = &w->in;
+    if (cas__wire_in_reserve(in, need) != CAS_OK) {
+        *oom = 1;
+        return -1;
+    }
+    while (in->end - in->start < need) {
         int ready = wait_ready(w->fd, POLLIN, deadline);
         if (ready <= 0)
             return ready;
-        ssize_t got = read(w->fd, buf, n);
+        ssize_t got = read(w->fd, in->buf + in->end, in->cap - in->end);
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0)
             return -1;
-        buf += got;
-        n -= (size_t)got;
+        in->end += (size_t)got;
     }
     return 1;
 }
 
-/* One frame from the worker into w->in, decoded into w->reply.  NULL
- * after a fault (already reported). */
+/* One frame from the worker, decoded into w->reply (whose views point
+ * into w->in until the next frame).  NULL after a fault (already
+ * reported). */
 static const struct cas__wire_msg *next_frame(cas_game *w, unsigned op, long long deadline)
 {
     char why[256], timeout[64];
-    uint8_t head[4];
+    int oom = 0;
     snprintf(timeout, sizeof timeout, "hung (no answer within %u ms)", w->deadline_ms);
-    int got = receive(w, head, 4, deadline);
-    uint32_t len = got > 0 ? cas__wire_get_u32(head) : 0;
+    int got = buffer(w, 4, deadline, &oom);
+    uint32_t len = got > 0 ? cas__wire_get_u32(w->in.buf + w->in.start) : 0;
     if (got > 0 && (len < 2 || len > CAS__WIRE_MAX_FRAME)) {
         snprintf(why, sizeof why, "broke the worker protocol (a frame of %u bytes)", len);
         fault(w, op, why, 0);
         return NULL;
     }
-    if (got > 0 && len > w->in_cap) {
-        uint8_t *grown = realloc(w->in, len);
-        if (!grown) {
-            fault(w, op, "could not be answered (out of memory)", 0);
-            return NULL;
-        }
-        w->in = grown;
-        w->in_cap = len;
-    }
     if (got > 0)
-        got = receive(w, w->in, len, deadline);
+        got = buffer(w, 4 + (size_t)len, deadline, &oom);
+    if (oom) {
+        fault(w, op, "could not be answered (out of memory)", 0);
+        return NULL;
+    }
     if (got <= 0) {
         fault(w, op, got == 0 ? timeout : NULL, got == 0 ? w->deadline_ms : 0);
         return NULL;
     }
+    const uint8_t *body = w->in.buf + w->in.start + 4;
+    w->in.start += 4 + (size_t)len;
     char reason[160];
-    if (cas__wire_decode(w->in, len, &w->reply, reason, sizeof reason) != CAS_OK) {
+    if (cas__wire_decode(body, len, &w->reply, reason, sizeof reason) != CAS_OK) {
         snprintf(why, sizeof why, "broke the worker protocol (%s)", reason);
         fault(w, op, why, 0);
         return NULL;
@@ -659,6 +666,15 @@ static int proxy_bench_floor(const cas_game *game, struct cas_floor_run *run)
     return rc;
 }
 
+double cas__worker_cpu_seconds(const cas_game *w)
+{
+    clockid_t clock;
+    struct timespec t;
+    if (w->fd < 0 || clock_getcpuclockid(w->pid, &clock) != 0 || clock_gettime(clock, &t) != 0)
+        return -1;
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* ------------------------------------------------------------ the game */
 
 static void free_labels(cas_game *w)
@@ -683,7 +699,7 @@ static void proxy_game_free(cas_game *w)
     pthread_mutex_destroy(&w->lock);
     free_labels(w);
     cas__wire_out_free(&w->out);
-    free(w->in);
+    free(w->in.buf);
     free(w);
 }
 

@@ -561,16 +561,17 @@ void cas__worker_dispatch(struct cas__worker_side *ws, const struct cas__wire_ms
 
 /* ------------------------------------------------------------ the child */
 
-/* Read exactly n bytes; 0 at a clean end of input before any, -1 on
- * error or a short read. */
-static int read_all(int fd, uint8_t *buf, size_t n)
+/* At least `need` bytes of what the host sent buffered from in->start; 0
+ * when its input ends first or memory runs out. */
+static int buffered(int fd, struct cas__wire_in *in, size_t need)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
-        if (r <= 0)
-            return got == 0 && r == 0 ? 0 : -1;
-        got += (size_t)r;
+    if (cas__wire_in_reserve(in, need) != CAS_OK)
+        return 0;
+    while (in->end - in->start < need) {
+        ssize_t got = read(fd, in->buf + in->end, in->cap - in->end);
+        if (got <= 0)
+            return 0;
+        in->end += (size_t)got;
     }
     return 1;
 }
@@ -671,27 +672,18 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     send_hello(&ws, rc, bad_option, &out);
     if (rc != CAS_OK)
         _exit(0);
-    uint8_t *in = NULL;
-    size_t in_cap = 0;
+    struct cas__wire_in in = {0};
     for (;;) {
-        uint8_t head[4];
-        int got = read_all(fd, head, 4);
-        if (got == 0)
-            _exit(0);
-        uint32_t len = got < 0 ? 0 : cas__wire_get_u32(head);
-        if (len < 2 || len > CAS__WIRE_MAX_FRAME)
+        if (!buffered(fd, &in, 4))
+            _exit(0); /* the host is gone, or said QUIT by closing */
+        uint32_t len = cas__wire_get_u32(in.buf + in.start);
+        if (len < 2 || len > CAS__WIRE_MAX_FRAME || !buffered(fd, &in, 4 + (size_t)len))
             _exit(3);
-        if (len > in_cap) {
-            uint8_t *grown = realloc(in, len);
-            if (!grown)
-                _exit(1);
-            in = grown;
-            in_cap = len;
-        }
+        const uint8_t *body = in.buf + in.start + 4;
+        in.start += 4 + (size_t)len;
         struct cas__wire_msg msg;
         char why[160];
-        if (read_all(fd, in, len) != 1 ||
-            cas__wire_decode(in, len, &msg, why, sizeof why) != CAS_OK ||
+        if (cas__wire_decode(body, len, &msg, why, sizeof why) != CAS_OK ||
             msg.kind != CAS__WIRE_CALL)
             _exit(3);
         if (msg.op == CAS__OP_QUIT)

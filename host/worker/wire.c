@@ -416,6 +416,28 @@ int cas__wire_end(struct cas__wire_out *w)
     return CAS_OK;
 }
 
+int cas__wire_in_reserve(struct cas__wire_in *in, size_t need)
+{
+    if (in->start == in->end)
+        in->start = in->end = 0;
+    if (in->start + need > in->cap) {
+        memmove(in->buf, in->buf + in->start, in->end - in->start);
+        in->end -= in->start;
+        in->start = 0;
+    }
+    if (need <= in->cap)
+        return CAS_OK;
+    size_t cap = in->cap ? in->cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    uint8_t *grown = realloc(in->buf, cap);
+    if (!grown)
+        return CAS_ENOMEM;
+    in->buf = grown;
+    in->cap = cap;
+    return CAS_OK;
+}
+
 void cas__wire_out_free(struct cas__wire_out *w)
 {
     free(w->buf);

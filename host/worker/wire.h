@@ -114,6 +114,17 @@ void cas__wire_event(struct cas__wire_out *w, size_t list, const struct cas_even
 int cas__wire_end(struct cas__wire_out *w);
 void cas__wire_out_free(struct cas__wire_out *w);
 
+/* Bytes received and not yet taken: buf[start..end). */
+struct cas__wire_in {
+    uint8_t *buf; /* owned */
+    size_t cap, start, end;
+};
+
+/* Room for `need` bytes from in->start: what is left moved to the front
+ * when it would not fit, the buffer grown when it is smaller.  CAS_OK or
+ * CAS_ENOMEM (in unchanged).  Views into the buffer do not survive it. */
+int cas__wire_in_reserve(struct cas__wire_in *in, size_t need);
+
 /* Little-endian u32 at p. */
 uint32_t cas__wire_get_u32(const uint8_t *p);
 uint64_t cas__wire_get_u64(const uint8_t *p);

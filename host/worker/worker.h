@@ -70,6 +70,11 @@ int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
                       const struct cas_game_vtable **vt, cas_game **game,
                       size_t *bad_option, char *err, size_t errlen);
 
+/* The CPU time the worker behind the proxy game `game` has used so far,
+ * in seconds (its own clock, read from the host); -1 when it cannot be
+ * read.  For bench: what a worker costs without the machine's load. */
+double cas__worker_cpu_seconds(const cas_game *game);
+
 /* ---- the worker's side (serve.c), shared with the fuzz target ---- */
 
 /* What the child holds: its states by handle and the texts the plugin
