@@ -420,21 +420,29 @@ static uint64_t proxy_chance_total(const cas_state *s)
 
 /* ------------------------------------------------------------ lists */
 
+/* Send op for s and take the list in its reply, under s's worker's lock,
+ * which the caller releases (end) after copying: the field when it fits in
+ * cap items, else NULL with *rc CAS_ENOSPC (and *count the size needed) or
+ * the failure. */
+static const struct cas__wire_field *list_reply(const cas_state *s, unsigned op, size_t cap,
+                                                size_t *count, int *rc)
+{
+    begin(s->w, op);
+    cas__wire_u32(&s->w->out, s->handle);
+    const struct cas__wire_msg *r = exchange(s->w, op);
+    *rc = r ? RC(r) : CAS_EIO;
+    *count = *rc == CAS_OK ? (size_t)FIELD(r, 0)->n : 0;
+    if (*rc == CAS_OK && *count > cap)
+        *rc = CAS_ENOSPC;
+    return *rc == CAS_OK ? FIELD(r, 0) : NULL;
+}
+
 static int proxy_legal_actions(const cas_state *s, cas_action *buf, size_t cap, size_t *count)
 {
-    begin(s->w, CAS__OP_LEGAL);
-    cas__wire_u32(&s->w->out, s->handle);
-    const struct cas__wire_msg *r = exchange(s->w, CAS__OP_LEGAL);
-    int rc = r ? RC(r) : CAS_EIO;
-    *count = 0;
-    if (rc == CAS_OK) {
-        const struct cas__wire_field *list = FIELD(r, 0);
-        *count = (size_t)list->n;
-        if (list->n > cap)
-            rc = CAS_ENOSPC;
-        for (size_t i = 0; rc == CAS_OK && i < list->n; i++)
-            buf[i] = cas__wire_get_u64(list->data + 8 * i);
-    }
+    int rc;
+    const struct cas__wire_field *list = list_reply(s, CAS__OP_LEGAL, cap, count, &rc);
+    for (size_t i = 0; list && i < *count; i++)
+        buf[i] = cas__wire_get_u64(list->data + 8 * i);
     end(s->w);
     return rc;
 }
@@ -442,20 +450,11 @@ static int proxy_legal_actions(const cas_state *s, cas_action *buf, size_t cap, 
 static int proxy_chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t cap,
                                  size_t *count)
 {
-    begin(s->w, CAS__OP_OUTCOMES);
-    cas__wire_u32(&s->w->out, s->handle);
-    const struct cas__wire_msg *r = exchange(s->w, CAS__OP_OUTCOMES);
-    int rc = r ? RC(r) : CAS_EIO;
-    *count = 0;
-    if (rc == CAS_OK) {
-        const struct cas__wire_field *list = FIELD(r, 0);
-        *count = (size_t)list->n;
-        if (list->n > cap)
-            rc = CAS_ENOSPC;
-        for (size_t i = 0; rc == CAS_OK && i < list->n; i++)
-            buf[i] = (struct cas_outcome){cas__wire_get_u64(list->data + 16 * i),
-                                          cas__wire_get_u64(list->data + 16 * i + 8)};
-    }
+    int rc;
+    const struct cas__wire_field *list = list_reply(s, CAS__OP_OUTCOMES, cap, count, &rc);
+    for (size_t i = 0; list && i < *count; i++)
+        buf[i] = (struct cas_outcome){cas__wire_get_u64(list->data + 16 * i),
+                                      cas__wire_get_u64(list->data + 16 * i + 8)};
     end(s->w);
     return rc;
 }

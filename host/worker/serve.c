@@ -247,62 +247,68 @@ static int call_current(struct cas__worker_side *ws, const struct cas__wire_fiel
     return s ? CAS_OK : CAS_EINVAL;
 }
 
-/* The buffer protocol of legal_actions and chance_outcomes: grow until
- * the whole list fits.  *items is the caller's to free. */
+/* legal_actions or chance_outcomes of s into buf[0..cap). */
+typedef int (*list_fn)(const struct cas_game_vtable *vt, const cas_state *s, void *buf,
+                       size_t cap, size_t *count);
+
+static int list_legal(const struct cas_game_vtable *vt, const cas_state *s, void *buf,
+                      size_t cap, size_t *count)
+{
+    return vt->legal_actions(s, buf, cap, count);
+}
+
+static int list_outcomes(const struct cas_game_vtable *vt, const cas_state *s, void *buf,
+                         size_t cap, size_t *count)
+{
+    return vt->chance_outcomes(s, buf, cap, count);
+}
+
+/* The whole list fn gives for state h, grown until it fits, into *items
+ * (the caller frees it) and *count; the plugin's code, or CAS_EINVAL for
+ * a bad handle or a plugin whose CAS_ENOSPC asks for no more room. */
+static int whole_list(struct cas__worker_side *ws, uint64_t h, list_fn fn, size_t size,
+                      void **items, size_t *count)
+{
+    cas_state *s = state_of(ws, h);
+    size_t cap = 64;
+    int rc = s ? CAS_ENOSPC : CAS_EINVAL;
+    *items = NULL;
+    *count = 0;
+    while (rc == CAS_ENOSPC) {
+        void *grown = realloc(*items, cap * size);
+        if (!grown)
+            return CAS_ENOMEM;
+        *items = grown;
+        rc = fn(ws->vt, s, *items, cap, count);
+        if (rc == CAS_ENOSPC && (*count <= cap || *count > CAS__WIRE_MAX_FRAME / size))
+            rc = CAS_EINVAL;
+        cap = *count;
+    }
+    if (rc != CAS_OK)
+        *count = 0;
+    return rc;
+}
+
 static int call_legal(struct cas__worker_side *ws, const struct cas__wire_field *f,
                       struct cas__wire_out *out)
 {
-    cas_state *s = state_of(ws, f[0].n);
-    if (!s) {
-        cas__wire_u64s(out, NULL, 0);
-        return CAS_EINVAL;
-    }
-    size_t cap = 64, count = 0;
-    cas_action *items = NULL;
-    int rc;
-    for (;;) {
-        cas_action *grown = realloc(items, cap * sizeof *items);
-        if (!grown) {
-            rc = CAS_ENOMEM;
-            break;
-        }
-        items = grown;
-        rc = ws->vt->legal_actions(s, items, cap, &count);
-        if (rc != CAS_ENOSPC || count <= cap || count > CAS__WIRE_MAX_FRAME / 8)
-            break;
-        cap = count;
-    }
-    cas__wire_u64s(out, items, rc == CAS_OK ? count : 0);
+    void *items;
+    size_t count;
+    int rc = whole_list(ws, f[0].n, list_legal, sizeof(cas_action), &items, &count);
+    cas__wire_u64s(out, items, count);
     free(items);
-    return rc == CAS_ENOSPC ? CAS_EINVAL : rc;
+    return rc;
 }
 
 static int call_outcomes(struct cas__worker_side *ws, const struct cas__wire_field *f,
                          struct cas__wire_out *out)
 {
-    cas_state *s = state_of(ws, f[0].n);
-    if (!s) {
-        cas__wire_outcomes(out, NULL, 0);
-        return CAS_EINVAL;
-    }
-    size_t cap = 64, count = 0;
-    struct cas_outcome *items = NULL;
-    int rc;
-    for (;;) {
-        struct cas_outcome *grown = realloc(items, cap * sizeof *items);
-        if (!grown) {
-            rc = CAS_ENOMEM;
-            break;
-        }
-        items = grown;
-        rc = ws->vt->chance_outcomes(s, items, cap, &count);
-        if (rc != CAS_ENOSPC || count <= cap || count > CAS__WIRE_MAX_FRAME / 16)
-            break;
-        cap = count;
-    }
-    cas__wire_outcomes(out, items, rc == CAS_OK ? count : 0);
+    void *items;
+    size_t count;
+    int rc = whole_list(ws, f[0].n, list_outcomes, sizeof(struct cas_outcome), &items, &count);
+    cas__wire_outcomes(out, items, count);
     free(items);
-    return rc == CAS_ENOSPC ? CAS_EINVAL : rc;
+    return rc;
 }
 
 static int call_apply(struct cas__worker_side *ws, const struct cas__wire_field *f,
