@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "worker.h"
@@ -597,6 +598,11 @@ static void write_all(int fd, const uint8_t *buf, size_t n)
  * the terminal through one the host had open. */
 static void close_others(int fd)
 {
+#ifdef SYS_close_range
+    if ((fd == 0 || syscall(SYS_close_range, 0u, (unsigned)fd - 1, 0u) == 0) &&
+        syscall(SYS_close_range, (unsigned)fd + 1, ~0u, 0u) == 0)
+        return;
+#endif
     struct rlimit r;
     long max = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 65536 ? (long)r.rlim_cur
                                                                         : 65536;
