@@ -103,6 +103,7 @@ int cas__sandbox_seal(int fd)
         ALLOW_IF(__NR_getpid),
         ALLOW_IF(__NR_gettid),
         ALLOW_IF(__NR_rt_sigprocmask),
+        ALLOW_IF(__NR_sigaltstack),
         ALLOW_IF(__NR_mmap),
         ALLOW_IF(__NR_munmap),
         ALLOW_IF(__NR_mremap),

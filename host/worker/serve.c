@@ -126,6 +126,8 @@ struct text_sink {
 static int sink_write(void *ctx, const char *data, size_t len)
 {
     struct text_sink *t = ctx;
+    if (len == 0)
+        return CAS_OK;
     if (len > CAS__WIRE_MAX_FRAME - t->len) {
         t->failed = 1;
         return CAS_ENOSPC;

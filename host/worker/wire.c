@@ -420,7 +420,7 @@ int cas__wire_in_reserve(struct cas__wire_in *in, size_t need)
 {
     if (in->start == in->end)
         in->start = in->end = 0;
-    if (in->start + need > in->cap) {
+    if (in->start > 0 && in->start + need > in->cap) {
         memmove(in->buf, in->buf + in->start, in->end - in->start);
         in->end -= in->start;
         in->start = 0;
