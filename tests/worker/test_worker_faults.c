@@ -170,6 +170,28 @@ static void test_isolated_game_is_the_same(void **unused)
     free(b);
 }
 
+/* check finds the same in a worker; bench --isolated measures both ways. */
+static void test_check_and_bench_isolated(void **unused)
+{
+    (void)unused;
+    struct run *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    run(a, "check fixture --games 4 --seed 9");
+    run(b, "check fixture --games 4 --seed 9 --isolated");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
+    assert_non_null(strstr(a->out, "fixture: every property held in 4 games"));
+    run(b, "bench --game fixture --games 40 --isolated --only isolation");
+    assert_int_equal(b->status, 0);
+    assert_non_null(strstr(b->out, "us/action in a"));
+    assert_non_null(strstr(b->out, "(2 games, "));
+    assert_non_null(strstr(b->out, "isolation, CPU time"));
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_forbidden_system_call),
         cmocka_unit_test(test_memory_blow_up),
         cmocka_unit_test(test_isolated_game_is_the_same),
+        cmocka_unit_test(test_check_and_bench_isolated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
