@@ -69,6 +69,9 @@ static void describe_end(const cas_game *w, int status, char *out, size_t cap)
         else if (sig == SIGXCPU)
             snprintf(out, cap, "ran out of CPU time (signal %d, limit %u s)", sig,
                      w->cpu_seconds);
+        else if (sig == SIGXFSZ)
+            snprintf(out, cap, "tried to write a file (signal %d: a worker may write none)",
+                     sig);
         else if (sig == SIGKILL)
             snprintf(out, cap, "was killed (signal %d)", sig);
         else
