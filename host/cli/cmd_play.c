@@ -29,7 +29,8 @@ static const char usage[] =
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
     "                      [--watch FILE.svg]\n"
-    "       (either form also takes [--campaign NAME] [--hint AGENT])\n"
+    "       (either form also takes [--campaign NAME] [--hint AGENT]\n"
+    "        [--isolated | --in-process] [--plugin-deadline MS])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
@@ -52,14 +53,16 @@ static const char usage[] =
     "\n"
     "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
     "every action: leave it open in a browser or image viewer beside the\n"
-    "terminal.  It shows what the terminal may show (the one human's view).\n";
+    "terminal.  It shows what the terminal may show (the one human's view).\n"
+    "\n" CAS__CLI_ISOLATION_HELP;
 
 /* Flags as given; NULL when absent. */
 struct play_args {
     const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign,
-               *watch;
+               *watch, *deadline;
     struct cas__strlist rules;
-    int no_save;
+    int no_save, isolated, in_process;
+    struct cas__isolation isolation;
 };
 
 /* The preset file played when nothing is given: installed beside this
@@ -182,6 +185,19 @@ static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
     return rc;
 }
 
+/* Where a fault of the plugin's worker is told: how far the game is saved. */
+struct play_fault {
+    const struct cas__session *session;
+    const struct cas__play_journal *journal;
+};
+
+static void play_fault(void *ctx, const struct cas__worker_fault *what)
+{
+    const struct play_fault *f = ctx;
+    cas__journal_fault_exit("play", what->text, f->session,
+                            f->journal->store ? &f->journal->j : NULL);
+}
+
 /* Play the validated session; the exit status. */
 static int play(const struct play_args *a, const struct cas__session_desc *desc,
                 const struct cas__session_plan *plan, struct cas__match *m)
@@ -224,6 +240,8 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         cas__session_free(&s);
         goto free_agents;
     }
+    struct play_fault fault = {.session = &s, .journal = &journal};
+    m->on_fault = (struct cas__fault_handler){.fault = play_fault, .ctx = &fault};
     struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
     if (a->watch) {
         s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
@@ -241,6 +259,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         status = 0;
     }
     cas__session_free(&s);
+    m->on_fault = (struct cas__fault_handler){0};
 free_agents:
     for (size_t i = 0; agents && i < n; i++)
         cas__agent_free(agents[i]);
@@ -287,6 +306,7 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
         fprintf(stderr, "castellan play: %s\n", err);
         goto free_registry;
     }
+    cas__session_plan_isolate(&plan, &a->isolation);
     if (cas__session_desc_open_match(&plan, &m, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         goto free_plan;
@@ -312,6 +332,8 @@ int cas__cmd_play(int argc, char **argv)
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
         {"--watch", &a.watch, NULL, NULL},
         {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
+        {"--isolated", NULL, &a.isolated, NULL}, {"--in-process", NULL, &a.in_process, NULL},
+        {"--plugin-deadline", &a.deadline, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;
@@ -320,6 +342,9 @@ int cas__cmd_play(int argc, char **argv)
                                 NULL, 0, &n_positional, usage, &done);
     if (status == 0 && !done)
         status = check_hint(a.hint);
+    if (status == 0 && !done)
+        status = cas__cli_isolation("play", a.isolated, a.in_process, a.deadline,
+                                    &a.isolation);
     if (status == 0 && !done) {
         status = describe(&a, &desc);
         if (status == 0) {

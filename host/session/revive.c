@@ -116,7 +116,8 @@ static int make_agents(struct cas__revived *r)
     return CAS_OK;
 }
 
-static int load_plugins(struct cas__revived *r, const char *cli_path)
+static int load_plugins(struct cas__revived *r, const char *cli_path,
+                        const struct cas__isolation *asked)
 {
     char err[768];
     int rc = cas__plugin_search_path(cli_path, &r->path);
@@ -128,6 +129,7 @@ static int load_plugins(struct cas__revived *r, const char *cli_path)
     if (rc)
         return fail(r, rc, "%s", err);
     compare_versions(r);
+    cas__session_plan_isolate(&r->plan, asked);
     rc = cas__session_desc_open_match(&r->plan, &r->match, err, sizeof err);
     if (rc)
         return fail(r, rc, "%s: %s", r->origin, err);
@@ -135,7 +137,8 @@ static int load_plugins(struct cas__revived *r, const char *cli_path)
 }
 
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
-                     const char *origin, const char *cli_path, int with_agents)
+                     const char *origin, const char *cli_path, int with_agents,
+                     const struct cas__isolation *asked)
 {
     memset(r, 0, sizeof *r);
     r->saved = g;
@@ -145,7 +148,7 @@ int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
         fail(r, rc, "out of memory");
         goto close;
     }
-    if ((rc = check_agents(r)) || (rc = load_plugins(r, cli_path)) ||
+    if ((rc = check_agents(r)) || (rc = load_plugins(r, cli_path, asked)) ||
         (with_agents && (rc = make_agents(r))))
         goto close;
     r->names = calloc(r->desc.n_players + 1, sizeof *r->names);

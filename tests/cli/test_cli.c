@@ -356,14 +356,25 @@ static void test_check_good_and_broken(void **unused)
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
-/* A plugin that crashes the process still gets a report of where, and the
- * command that reproduces it. */
+/* A plugin that crashes still gets a report of where, and the command
+ * that reproduces it: from outside the build's plugin folder it runs in a
+ * worker, whose crash is a failed check (exit 1); in process it takes
+ * castellan down with it, after the report. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
     char *out;
     int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
                      &out);
+    assert_int_equal(status, 1);
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6) in apply\n"
+                     "  game with seed 1, 2 players, at or after ply 6\n"
+                     "  reproduce: castellan check fixture-broken-crash --plugin-path '"
+                     CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
+        fail_msg("no crash report:\n%s", out);
+    free(out);
+    status = run("check fixture-broken-crash --in-process --plugin-path '" CHECK_PLUGIN_DIR
+                 "'", NULL, &out);
     assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
 #ifndef __SANITIZE_ADDRESS__
     if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
