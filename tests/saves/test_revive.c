@@ -276,7 +276,7 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         "\n";
     assert_int_equal(cas__record_parse(searcher, sizeof searcher - 1, "bots.txt", &g, err,
                                        sizeof err), CAS_OK);
-    if (cas__revive_open(&r, &g, "bots.txt", plugin_dir, 1) != CAS_OK)
+    if (cas__revive_open(&r, &g, "bots.txt", plugin_dir, 1, NULL) != CAS_OK)
         fail_msg("refused: %s", r.error);
     cas__revive_close(&r);
     cas__saves_game_free(&g);
