@@ -135,7 +135,7 @@ static int validate(const struct cas__saves_args *a, const char *file,
         fprintf(stderr, "castellan import: %s\n", err);
         return 1;
     }
-    if (cas__revive_open(&r, g, file, a->plugin_path, 0)) {
+    if (cas__revive_open(&r, g, file, a->plugin_path, 0, NULL)) {
         fprintf(stderr, "castellan import: %s\n", r.error);
         return 1;
     }
