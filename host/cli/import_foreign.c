@@ -166,6 +166,27 @@ static int convert(struct cas__registry *reg, const char *file, const char *form
     return CAS_ENOTFOUND;
 }
 
+/* JCloisterZone before 5 saved games as XML, gzip-compressed by default:
+ * not JSON, and no JCloisterZone 5 opens them either.  Name it for what it
+ * is, with the way that is left.  0 if text is not such a file. */
+static int refuse_legacy_jcz(const char *file, const char *format, const char *text,
+                             size_t len, char *err, size_t errlen)
+{
+    size_t at = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a BOM */
+    while (at < len && strchr(" \t\r\n", text[at]))
+        at++;
+    int gzip = len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b;
+    if (strcmp(format, "jcz") != 0 || (!gzip && (at == len || text[at] != '<')))
+        return 0;
+    snprintf(err, errlen, "%s: a JCloisterZone 4.x saved game (%s), not the JSON of "
+             "JCloisterZone 5; castellan reads 5.x files only, and JCloisterZone 5 does not "
+             "open 4.x saves either: replay the game in JCloisterZone 4 and write its moves "
+             "as a castellan record without hashes (docs/saves.md, Game records), which "
+             "`castellan import` checks move by move", file,
+             gzip ? "gzip-compressed XML" : "XML");
+    return 1;
+}
+
 int cas__foreign_convert(struct cas__registry *reg, const char *file, const char *format,
                          const char *text, size_t len, struct cas__saves_game *g,
                          char *err, size_t errlen)
@@ -174,6 +195,8 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
     struct cas_json *doc = NULL;
     size_t line, offset;
     memset(g, 0, sizeof *g);
+    if (refuse_legacy_jcz(file, format, text, len, err, errlen))
+        return CAS_EPARSE;
     int rc = cas__json_parse(text, len, &doc, &line, &offset);
     if (rc == CAS_EPARSE) {
         snprintf(err, errlen, "%s:%zu: not a JSON object: a syntax error at byte %zu; a "

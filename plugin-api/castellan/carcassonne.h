@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 2
+#define CAS_CARC_ABI_MINOR 3
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -197,6 +197,16 @@ struct cas_carc_hooks {
      * nobody may veto keep the engine's unhooked placement path.  NULL:
      * veto_placement is asked for every kind. */
     int (*vetoes_kind)(void *xctx, const cas_carc_game *game, int kind);
+    /* ---- 1.3 */
+    /* CHAIN: the category of the score majority winner `winner` gets for
+     * `feature` (the score event's `category`, one word [a-z-]).  The
+     * engine's value comes first: the feature's name ("road", "city",
+     * "monastery", "field"); an expansion whose rule changes that score
+     * names it ("inn-road", "cathedral-city", "pig-field").  Return
+     * `category` to keep it; a returned string must be static. */
+    const char *(*score_category)(void *xctx, const cas_carc *c, cas_carc_feature feature,
+                                  enum cas_carc_when when, int winner,
+                                  const char *category);
 };
 
 /* Where an expansion phase sits in the turn. */
@@ -236,7 +246,10 @@ struct cas_carc_phase {
     int (*text)(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
                 size_t cap);
     /* Parse text into a payload; CAS_EPARSE if the text is not this
-     * phase's (the engine then tries the others). */
+     * phase's (the engine then tries the others).  Since 1.3 the engine
+     * also offers "pass" when the game's `pass` is not legal now: a phase
+     * may read it as its decline (`abbey keep`), which is then stored in
+     * its canonical text (lenient input, as JCloisterZone's PASS). */
     int (*parse)(void *xctx, const cas_carc *c, const char *text,
                  uint64_t *payload);
     /* ---- 1.2 */
@@ -343,7 +356,31 @@ struct cas_carc_api {
     /* 1 if tile kind `kind` has a legal placement now (placements would list
      * one), found by stopping at the first; 0 otherwise. */
     int (*fits_anywhere)(const cas_carc *c, int kind);
+    /* ---- 1.3 */
+    /* add_score that says what scored, for programs reading results: the
+     * score event's category (one word [a-z-], static: "goods", "barn",
+     * "king"), subject (which one in the game's words, copied: "wine",
+     * "barn at 1,-1"; NULL for none) and whether it belongs to the final
+     * scoring (`when`).  Players out of range are ignored.  Check
+     * CAS_HAS_FIELD(api, struct cas_carc_api, add_score_about) and fall
+     * back to add_score with a 1.2 game. */
+    void (*add_score_about)(cas_carc *c, int player, int64_t points, const char *reason,
+                            const char *category, const char *subject,
+                            enum cas_carc_when when);
 };
+
+/* add_score_about where the game has it (1.3), else add_score: the points
+ * are the same, only a 1.2 game's event does not say what scored. */
+static inline void cas_carc_add_score_about(const struct cas_carc_api *api, cas_carc *c,
+                                            int player, int64_t points, const char *reason,
+                                            const char *category, const char *subject,
+                                            enum cas_carc_when when)
+{
+    if (CAS_HAS_FIELD(api, struct cas_carc_api, add_score_about) && api->add_score_about)
+        api->add_score_about(c, player, points, reason, category, subject, when);
+    else
+        api->add_score(c, player, points, reason);
+}
 
 /* The descriptor an expansion's cas_plugin.extension points at. */
 struct cas_carc_expansion {

@@ -126,7 +126,7 @@ int cas__am_abbey_parse(void *xctx, const cas_carc *c, const char *text, uint64_
     (void)xctx;
     (void)c;
     int x, y, used = 0;
-    if (strcmp(text, "abbey keep") == 0) {
+    if (strcmp(text, "abbey keep") == 0 || strcmp(text, "pass") == 0) { /* lenient */
         *payload = ABBEY_KEEP;
         return CAS_OK;
     }

@@ -156,6 +156,38 @@ static int mayor_strength(void *xctx, const cas_carc *c, int player, cas_carc_fe
     return ctx->coat >= 0 ? ctx->api->attribute(c, f, ctx->coat) : 0;
 }
 
+/* ------------------------------------------------------------ categories */
+
+/* CHAIN (1.3): what this expansion's rules make of a score: the abbey
+ * tile's monastery is an "abbey"; a city where the winner has a mayor a
+ * "mayor-city" (0 points without coats included); a field scored during
+ * the game a "barn-field" (a barn arrived) or "barn-join-field" (farmers
+ * joined a barn's field: 1 per city). */
+static const char *am_category(void *xctx, const cas_carc *c, cas_carc_feature f,
+                               enum cas_carc_when when, int winner, const char *category)
+{
+    const struct am_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    struct cas_carc_tile_info tile = {.struct_size = sizeof tile};
+    switch (api->feature_class(c, f)) {
+    case CAS_CARC_CLOISTER:
+        return api->tile_info(c, api->part_tile(c, f), &tile) == CAS_OK &&
+                       tile.kind == ctx->abbey
+                   ? "abbey"
+                   : category;
+    case CAS_CARC_CITY:
+        return cas__am_has_figure(ctx, c, winner, ctx->mayor, f) ? "mayor-city" : category;
+    case CAS_CARC_FIELD:
+        if (when != CAS_CARC_DURING)
+            return category;
+        if (((const struct am_state *)api->xstate_const(c, xctx))->join_scoring)
+            return "barn-join-field";
+        return strcmp(category, "field") == 0 ? "barn-field" : category;
+    default:
+        return category;
+    }
+}
+
 /* ------------------------------------------------------------ render */
 
 static int am_render(void *xctx, const cas_carc *c, int viewer,
@@ -196,6 +228,7 @@ static const struct cas_carc_hooks am_hooks = {
     .turn_end = cas__am_turn_end,
     .turn_scoring = cas__am_turn_scoring,
     .bag_empty = cas__am_bag_empty,
+    .score_category = am_category,
 };
 
 static const struct cas_carc_figure_kind am_figures[] = {

@@ -174,10 +174,12 @@ void cas__am_final_scoring(void *xctx, cas_carc *c)
         struct cas_carc_feature_info info = {.struct_size = sizeof info};
         if (api->feature_info(c, st->barn_part[p], &info) != CAS_OK)
             continue;
-        char reason[64];
+        char reason[64], subject[48];
         snprintf(reason, sizeof reason, "barn (%d completed cit%s)", info.completed_cities,
                  info.completed_cities == 1 ? "y" : "ies");
-        if (info.completed_cities > 0)
-            api->add_score(c, p, (int64_t)BARN_END_POINTS * info.completed_cities, reason);
+        snprintf(subject, sizeof subject, "field at %d,%d", info.x, info.y);
+        /* told with 0 points too: a barn whose field touches no completed city */
+        cas_carc_add_score_about(api, c, p, (int64_t)BARN_END_POINTS * info.completed_cities,
+                                 reason, "barn", subject, CAS_CARC_FINAL);
     }
 }

@@ -236,7 +236,7 @@ int cas__am_wagon_parse(void *xctx, const cas_carc *c, const char *text, uint64_
 {
     const struct cas_carc_api *api = ((const struct am_ctx *)xctx)->api;
     int x, y, used = 0;
-    if (strcmp(text, "wagon home") == 0) {
+    if (strcmp(text, "wagon home") == 0 || strcmp(text, "pass") == 0) { /* lenient */
         *payload = WAGON_HOME;
         return CAS_OK;
     }

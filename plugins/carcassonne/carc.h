@@ -426,6 +426,11 @@ void cas__carc_fini_expansions(struct cas_game *g);
 void cas__carc_mark_vetoed_kinds(struct cas_game *g);
 int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);
+/* The category of winner's score for node: `category` (the feature's
+ * name) through every expansion's score_category (CHAIN, 1.3). */
+const char *cas__carc_hook_category(const struct cas_state *s, int node,
+                                    enum cas_carc_when when, int winner,
+                                    const char *category);
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
                               int rot);
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,

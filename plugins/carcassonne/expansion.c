@@ -203,6 +203,22 @@ int64_t cas__carc_hook_points(const struct cas_state *s, int node,
     return pts;
 }
 
+const char *cas__carc_hook_category(const struct cas_state *s, int node,
+                                    enum cas_carc_when when, int winner,
+                                    const char *category)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nexp; i++) {
+        const char *(*fn)(void *, const cas_carc *, cas_carc_feature, enum cas_carc_when,
+                          int, const char *) = HOOK(g, i, score_category);
+        if (fn) {
+            const char *named = fn(g->exp[i].xctx, CARC_COF(s), node, when, winner, category);
+            category = named ? named : category;
+        }
+    }
+    return category;
+}
+
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct cas_game *g = s->game;
@@ -509,6 +525,16 @@ static void api_add_score(cas_carc *c, int player, int64_t points, const char *r
         cas__carc_add_score(s, player, points, reason, NULL);
 }
 
+static void api_add_score_about(cas_carc *c, int player, int64_t points, const char *reason,
+                                const char *category, const char *subject,
+                                enum cas_carc_when when)
+{
+    struct cas_state *s = STATE_OF(c);
+    struct carc_score_about about = {category, subject, when == CAS_CARC_FINAL};
+    if (player >= 0 && player < s->game->nplayers)
+        cas__carc_add_score(s, player, points, reason, category ? &about : NULL);
+}
+
 static void api_event(cas_carc *c, int player, const char *text)
 {
     cas__carc_event(STATE_OF(c), CAS_EVENT_INFO, player, 0, text);
@@ -736,4 +762,5 @@ const struct cas_carc_api cas__carc_api = {
     .feature_class = api_feature_class,
     .placements = api_placements,
     .fits_anywhere = api_fits_anywhere,
+    .add_score_about = api_add_score_about,
 };

@@ -1,10 +1,12 @@
 /*
  * jcz.c — import_foreign for JCloisterZone 5.x saved games (.jcz): the
  * setup's sets, elements, rules and start tile, the players and the replay
- * of PLACE_TILE, DEPLOY_MEEPLE, PASS and COMMIT become a hash-free castellan
- * record; the host then checks every action as for any record.  Names are
- * mapped by data/jcz.map, so a new set's ids are data; anything castellan
- * does not have is refused, naming it and where it is in the file.
+ * of PLACE_TILE (the abbey included), DEPLOY_MEEPLE (barns and wagon moves
+ * included), PASS and COMMIT become a hash-free castellan record; the host
+ * then checks every action as for any record.  Names, elements and rule
+ * variants are mapped by data/jcz.map, so a new set's ids are data;
+ * anything castellan does not have is refused, naming it and where it is
+ * in the file.
  */
 #include "carc.h"
 
@@ -15,12 +17,25 @@
 #include <string.h>
 
 #define JCZ_NAME 48
+#define JCZ_REST 160
 #define JCZ_MAX_NAMES 512
+#define JCZ_MAX_EXPANSIONS 8
 
+/* One line of jcz.map: KIND A B REST, by kind
+ *   set     A = JCloisterZone's set, B = castellan's expansion ("" for the
+ *           base game), REST = OPTION=VALUE settings it implies;
+ *   figure  A = meeple type of a meepleId, B = castellan's figure;
+ *   tile    A = JCloisterZone's tile id, B = castellan's;
+ *   element A = setup element, B = its value as JCloisterZone writes it,
+ *           REST = the set it belongs to ("" for the base game);
+ *   rule    A = setup rule, B = a value, REST = the OPTION=VALUE it means
+ *           ("" for castellan's only way);
+ *   note    A = a set or element castellan lacks, REST = what to say. */
 struct jcz_name {
-    char kind[8];          /* "set", "figure" or "tile" */
-    char from[JCZ_NAME];   /* JCloisterZone's name */
-    char to[JCZ_NAME];     /* castellan's; "" for the base game's set */
+    char kind[8];
+    char from[JCZ_NAME];
+    char to[JCZ_NAME];
+    char rest[JCZ_REST];
 };
 
 struct jcz_map {
@@ -28,18 +43,50 @@ struct jcz_map {
     int n;
 };
 
+/* Where the replay is inside a turn, as JCloisterZone orders its messages:
+ * a PLACE_TILE starts the action part (a deployment or PASS, then COMMIT);
+ * after the COMMIT come the moves of freed wagons and the next turn. */
+enum jcz_stage { JCZ_TURN_START, JCZ_ACTION, JCZ_AFTER_COMMIT };
+
 struct jcz_import {
     const struct cas_host *host;
     const struct cas_writer *out;
     struct jcz_map map;
     int nplayers, actor;   /* actor: turns in order; the host takes the game's */
     size_t ply, message_line; /* message_line: where the message being read starts */
-    int placed_x, placed_y, have_placed;
+    int placed_x, placed_y;
+    enum jcz_stage stage;
+    const char *expansions[JCZ_MAX_EXPANSIONS]; /* castellan's ids in play */
+    int nexpansions;
 };
+
+/* Split one map line into e; 0 if it has too few fields for its kind. */
+static int parse_map_line(const char *line, struct jcz_name *e)
+{
+    int used = 0;
+    memset(e, 0, sizeof *e);
+    if (sscanf(line, "%7s %47s%n", e->kind, e->from, &used) != 2)
+        return 0;
+    const char *rest = line + used;
+    if (strcmp(e->kind, "note") != 0) {
+        int more = 0;
+        if (sscanf(rest, " %47s%n", e->to, &more) == 1)
+            rest += more;
+    }
+    rest += strspn(rest, " \t");
+    snprintf(e->rest, sizeof e->rest, "%.*s", (int)strcspn(rest, "\r\n"), rest);
+    if (strcmp(e->kind, "set") == 0 || strcmp(e->kind, "rule") == 0)
+        return 1;
+    if (strcmp(e->kind, "note") == 0)
+        return e->rest[0] != '\0';
+    return e->to[0] != '\0' && (strcmp(e->kind, "figure") == 0 ||
+                                 strcmp(e->kind, "tile") == 0 ||
+                                 strcmp(e->kind, "element") == 0);
+}
 
 static int read_map(const struct cas_host *host, struct jcz_map *map)
 {
-    char path[1024], line[256];
+    char path[1024], line[320];
     snprintf(path, sizeof path, "%s/jcz.map", host->data_dir);
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -52,13 +99,11 @@ static int read_map(const struct cas_host *host, struct jcz_map *map)
         lineno++;
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        struct jcz_name *e = &map->names[map->n];
-        e->to[0] = '\0';
-        int fields = sscanf(line, "%7s %47s %47s", e->kind, e->from, e->to);
-        if (map->n == JCZ_MAX_NAMES || fields < 2 ||
-            (fields < 3 && strcmp(e->kind, "set") != 0)) {
-            cas_host_errorf(host, "%s:%d: expected 'set JCZ [EXPANSION]', 'figure JCZ "
-                            "FIGURE' or 'tile JCZ ID'", path, lineno);
+        if (map->n == JCZ_MAX_NAMES || !parse_map_line(line, &map->names[map->n])) {
+            cas_host_errorf(host, "%s:%d: expected 'set JCZ [EXPANSION [OPTION=VALUE...]]', "
+                            "'figure JCZ FIGURE', 'tile JCZ ID', 'element NAME VALUE [SET]', "
+                            "'rule NAME VALUE [OPTION=VALUE]' or 'note NAME TEXT' (at most "
+                            "%d lines)", path, lineno, JCZ_MAX_NAMES);
             rc = CAS_EDATA;
         }
         map->n++;
@@ -67,24 +112,47 @@ static int read_map(const struct cas_host *host, struct jcz_map *map)
     return rc;
 }
 
-/* The index of the map line `kind from`, or -1. */
-static int lookup(const struct jcz_map *map, const char *kind, const char *from)
+/* The index of the map line `kind from` (with `to`, if not NULL), or -1. */
+static int lookup_to(const struct jcz_map *map, const char *kind, const char *from,
+                     const char *to)
 {
     for (int i = 0; i < map->n; i++)
-        if (strcmp(map->names[i].kind, kind) == 0 && strcmp(map->names[i].from, from) == 0)
+        if (strcmp(map->names[i].kind, kind) == 0 && strcmp(map->names[i].from, from) == 0 &&
+            (!to || strcmp(map->names[i].to, to) == 0))
             return i;
     return -1;
 }
 
-/* The names of one kind, "a, b, c", into buf (for what an error offers). */
-static void list_names(const struct jcz_map *map, const char *kind, char *buf, size_t cap)
+static int lookup(const struct jcz_map *map, const char *kind, const char *from)
+{
+    return lookup_to(map, kind, from, NULL);
+}
+
+/* The names of one kind, "a, b, c" (of one `from` only, their `to`s, if
+ * not NULL), into buf: what an error offers instead. */
+static void list_names(const struct jcz_map *map, const char *kind, const char *from,
+                       char *buf, size_t cap)
 {
     size_t len = 0;
+    const char *last = "";
     buf[0] = '\0';
-    for (int i = 0; i < map->n && len < cap; i++)
-        if (strcmp(map->names[i].kind, kind) == 0)
-            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "",
-                                    map->names[i].from);
+    for (int i = 0; i < map->n && len < cap; i++) {
+        const struct jcz_name *e = &map->names[i];
+        const char *name = from ? e->to : e->from;
+        if (strcmp(e->kind, kind) != 0 || (from && strcmp(e->from, from) != 0) ||
+            strcmp(name, last) == 0) /* a name's lines are adjacent: once each */
+            continue;
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", name);
+        last = name;
+    }
+}
+
+/* What jcz.map says about a set or element castellan lacks: "" or
+ * " (TEXT)". */
+static void note_on(const struct jcz_map *map, const char *name, char *buf, size_t cap)
+{
+    int line = lookup(map, "note", name);
+    snprintf(buf, cap, line < 0 ? "%s" : " (%s)", line < 0 ? "" : map->names[line].rest);
 }
 
 static const struct cas_json *member(const struct cas_json *v, const char *key)
@@ -127,7 +195,7 @@ static int refuse(struct jcz_import *im, const struct cas_json *at, const char *
 
 static int refuse(struct jcz_import *im, const struct cas_json *at, const char *fmt, ...)
 {
-    char text[400];
+    char text[640];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
@@ -136,85 +204,239 @@ static int refuse(struct jcz_import *im, const struct cas_json *at, const char *
     return CAS_EPARSE;
 }
 
+/* Is castellan's set `set` (a map `set` line's to; "" the base game) in play? */
+static int in_play(const struct jcz_import *im, const char *set)
+{
+    if (!set[0])
+        return 1;
+    for (int i = 0; i < im->nexpansions; i++)
+        if (strcmp(im->expansions[i], set) == 0)
+            return 1;
+    return 0;
+}
+
+static int write_option(struct jcz_import *im, const char *setting, size_t len)
+{
+    const char *eq = memchr(setting, '=', len);
+    if (!eq)
+        return CAS_OK;
+    return cas_writef(im->out, "Option: %.*s = %.*s\n", (int)(eq - setting), setting,
+                      (int)(len - (size_t)(eq - setting) - 1), eq + 1) < 0 ? CAS_ENOMEM
+                                                                              : CAS_OK;
+}
+
+/* The OPTION=VALUE words of a map line as Option header lines. */
+static int write_options(struct jcz_import *im, const char *settings)
+{
+    for (const char *p = settings; *p;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        int rc = len ? write_option(im, p, len) : CAS_OK;
+        if (rc)
+            return rc;
+        p += len;
+    }
+    return CAS_OK;
+}
+
+/* A set's id with its edition: JCloisterZone may write "abbey-and-mayor"
+ * for the edition its `garden` element implies (1 without, 2 with). */
+static void set_id(const struct cas_json *setup, const char *key, char *buf, size_t cap)
+{
+    const struct cas_json *elements = member(setup, "elements");
+    snprintf(buf, cap, strchr(key, ':') ? "%s" : "%s:%d", key,
+             member(elements, "garden") ? 2 : 1);
+}
+
 static int read_sets(struct jcz_import *im, const struct cas_json *setup)
 {
     const struct cas_json *sets = need(im, setup, "setup", "sets", CAS_JSON_OBJECT,
                                        "an object of sets, e.g. {\"basic:1\": 1}");
     if (!sets)
         return CAS_EPARSE;
-    int base = 0;
-    for (size_t i = 0; i < sets->n; i++) {
+    int base = 0, rc = CAS_OK;
+    for (size_t i = 0; i < sets->n && !rc; i++) {
         const struct cas_json *set = &sets->items[i];
-        int line = lookup(&im->map, "set", set->key);
+        char id[JCZ_NAME + 8], known[256], note[JCZ_REST + 4];
+        set_id(setup, set->key, id, sizeof id);
+        int line = lookup(&im->map, "set", id);
         long count;
         if (line < 0) {
-            char known[256];
-            list_names(&im->map, "set", known, sizeof known);
-            return refuse(im, set, "setup.sets.\"%s\": castellan does not implement this "
-                          "set; it imports %s", set->key, known);
+            char also[JCZ_REST + 4];
+            list_names(&im->map, "set", NULL, known, sizeof known);
+            note_on(&im->map, id, note, sizeof note);
+            note_on(&im->map, "*set", also, sizeof also);
+            char read_as[JCZ_NAME + 64] = "";
+            if (strcmp(id, set->key) != 0)
+                snprintf(read_as, sizeof read_as, " (read as %s: the edition %s)", id,
+                         member(member(setup, "elements"), "garden")
+                             ? "the garden element means"
+                             : "without gardens");
+            return refuse(im, set, "setup.sets.\"%s\"%s: castellan does not implement this "
+                          "set%s; it imports %s%s", set->key, read_as, note, known, also);
         }
         if (!is_int(set, &count) || count != 1)
             return refuse(im, set, "setup.sets.\"%s\" = %s: castellan plays one copy of "
                           "a set; write 1", set->key, set->text ? set->text : "(no number)");
-        if (!im->map.names[line].to[0])
+        const struct jcz_name *e = &im->map.names[line];
+        if (!e->to[0]) {
             base = 1;
-        else if (cas_writef(im->out, "Expansion: %s 0\n", im->map.names[line].to) < 0)
-            return CAS_ENOMEM;
+            continue;
+        }
+        if (im->nexpansions == JCZ_MAX_EXPANSIONS)
+            return refuse(im, set, "setup.sets: more than %d sets", JCZ_MAX_EXPANSIONS);
+        im->expansions[im->nexpansions++] = e->to;
+        if (cas_writef(im->out, "Expansion: %s 0\n", e->to) < 0)
+            rc = CAS_ENOMEM;
     }
-    if (!base)
+    if (!rc && !base)
         return refuse(im, sets, "setup.sets: no \"basic:1\"; castellan plays every "
                       "expansion with the base game");
+    for (int i = 0; i < im->map.n && !rc; i++)
+        if (strcmp(im->map.names[i].kind, "set") == 0 && im->map.names[i].to[0] &&
+            in_play(im, im->map.names[i].to))
+            rc = write_options(im, im->map.names[i].rest);
+    return rc;
+}
+
+/* An element's value as jcz.map writes it: true, false or the number
+ * ("1.0" as 1). */
+static void element_value(const struct cas_json *e, char *buf, size_t cap)
+{
+    if (e->type == CAS_JSON_TRUE || e->type == CAS_JSON_FALSE)
+        snprintf(buf, cap, "%s", e->type == CAS_JSON_TRUE ? "true" : "false");
+    else if (e->type == CAS_JSON_NUMBER)
+        snprintf(buf, cap, "%.*s", (int)strcspn(e->text, "."), e->text);
+    else
+        snprintf(buf, cap, "(%s)", e->type == CAS_JSON_STRING ? "a string" : "not a value");
+}
+
+static int check_element(struct jcz_import *im, const struct cas_json *e)
+{
+    char value[JCZ_NAME], known[256], note[JCZ_REST + 4];
+    element_value(e, value, sizeof value);
+    if (lookup(&im->map, "element", e->key) < 0) {
+        note_on(&im->map, e->key, note, sizeof note);
+        return refuse(im, e, "setup.elements.\"%s\": castellan does not implement this "
+                      "element%s; it plays the rulebook's figures (7 meeples, farmers, and "
+                      "what its expansions bring)", e->key, note);
+    }
+    int line = lookup_to(&im->map, "element", e->key, value);
+    if (line < 0) {
+        list_names(&im->map, "element", e->key, known, sizeof known);
+        return refuse(im, e, "setup.elements.\"%s\" = %s: castellan plays %s; write %s",
+                      e->key, value, e->key, known);
+    }
+    const char *set = im->map.names[line].rest;
+    if (!in_play(im, set))
+        return refuse(im, e, "setup.elements.\"%s\": it belongs to the set of %s, which "
+                      "setup.sets does not list; add that set or leave the element out",
+                      e->key, set);
     return CAS_OK;
 }
 
-/* Elements castellan plays as JCloisterZone writes them by default. */
-static const struct {
-    const char *name;
-    enum cas_json_type type;
-    const char *value; /* the number for CAS_JSON_NUMBER */
-} standard_elements[] = {
-    {"small-follower", CAS_JSON_NUMBER, "7"}, {"farmers", CAS_JSON_TRUE, NULL},
-    {"big-follower", CAS_JSON_NUMBER, "1"},   {"inn", CAS_JSON_TRUE, NULL},
-    {"cathedral", CAS_JSON_TRUE, NULL},       {"builder", CAS_JSON_NUMBER, "1"},
-    {"pig", CAS_JSON_NUMBER, "1"},            {"traders", CAS_JSON_TRUE, NULL},
-};
+/* Every part of a set in play must be there: castellan plays expansions
+ * whole.  An element jcz.map knows as false may be left out (farmers). */
+static int check_parts(struct jcz_import *im, const struct cas_json *elements)
+{
+    for (int i = 0; i < im->map.n; i++) {
+        const struct jcz_name *e = &im->map.names[i];
+        if (strcmp(e->kind, "element") != 0 || !in_play(im, e->rest) ||
+            member(elements, e->from) || lookup_to(&im->map, "element", e->from, "false") >= 0)
+            continue;
+        return refuse(im, elements, "setup.elements: no \"%s\"; castellan plays %s with "
+                      "all its parts; write \"%s\": %s", e->from,
+                      e->rest[0] ? e->rest : "the base game", e->from, e->to);
+    }
+    return CAS_OK;
+}
 
 static int read_elements(struct jcz_import *im, const struct cas_json *setup)
 {
     const struct cas_json *elements = member(setup, "elements");
     if (!elements)
         return CAS_OK;
+    if (elements->type != CAS_JSON_OBJECT)
+        return refuse(im, elements, "setup.elements: expected an object, e.g. "
+                      "{\"small-follower\": 7, \"farmers\": true}");
     for (size_t i = 0; i < elements->n; i++) {
-        const struct cas_json *e = &elements->items[i];
-        int ok = 0;
-        for (size_t j = 0; j < sizeof standard_elements / sizeof *standard_elements; j++)
-            if (strcmp(standard_elements[j].name, e->key) == 0)
-                ok = e->type == standard_elements[j].type &&
-                     (!standard_elements[j].value ||
-                      strcmp(e->text, standard_elements[j].value) == 0);
-        if (!ok)
-            return refuse(im, e, "setup.elements.\"%s\": castellan does not implement this "
-                          "element or count; it plays the rulebook's figures (7 meeples, "
-                          "farmers, and what its expansions bring)", e->key);
+        int rc = check_element(im, &elements->items[i]);
+        if (rc)
+            return rc;
     }
+    int rc = check_parts(im, elements);
+    if (rc)
+        return rc;
+    /* JCloisterZone plays farmers only when the element is there */
+    const struct cas_json *farmers = member(elements, "farmers");
+    if (farmers && farmers->type == CAS_JSON_TRUE)
+        return CAS_OK;
+    return cas_writef(im->out, "Option: farmers = off\n") < 0 ? CAS_ENOMEM : CAS_OK;
+}
+
+/* A rule's setting: the OPTION=VALUE jcz.map gives it, written only when
+ * the option's plugin is in play (a rule of a set not played changes
+ * nothing). */
+static int read_rule(struct jcz_import *im, const struct cas_json *rule)
+{
+    char known[256];
+    if (lookup(&im->map, "rule", rule->key) < 0) {
+        list_names(&im->map, "rule", NULL, known, sizeof known);
+        return refuse(im, rule, "setup.rules.\"%s\": castellan does not implement this "
+                      "rule variant; it plays the rulebook's rules and the variants %s",
+                      rule->key, known);
+    }
+    const char *value = rule->type == CAS_JSON_STRING ? rule->text
+                        : rule->type == CAS_JSON_TRUE ? "true"
+                        : rule->type == CAS_JSON_FALSE ? "false" : "";
+    int line = lookup_to(&im->map, "rule", rule->key, value);
+    if (line < 0) {
+        list_names(&im->map, "rule", rule->key, known, sizeof known);
+        return refuse(im, rule, "setup.rules.\"%s\" = %s%s%s: castellan does not implement "
+                      "this value; it plays %s", rule->key, value[0] ? "\"" : "",
+                      value[0] ? value : "(not a string)", value[0] ? "\"" : "", known);
+    }
+    const char *setting = im->map.names[line].rest;
+    const char *dot = strchr(setting, '.');
+    char plugin[JCZ_NAME] = "";
+    if (dot && (size_t)(dot - setting) < sizeof plugin)
+        snprintf(plugin, sizeof plugin, "%.*s", (int)(dot - setting), setting);
+    return in_play(im, plugin) ? write_options(im, setting) : CAS_OK;
+}
+
+/* The start tile: "BA/RCr" or, as JCloisterZone 5 writes it, an array of
+ * one {"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}. */
+static int read_start(struct jcz_import *im, const struct cas_json *start)
+{
+    const struct cas_json *tile = start;
+    long x = 0, y = 0, rotation = 0;
+    if (start->type == CAS_JSON_ARRAY) {
+        const struct cas_json *one = start->n == 1 ? &start->items[0] : NULL;
+        tile = member(one, "tile");
+        if ((member(one, "x") && !is_int(member(one, "x"), &x)) ||
+            (member(one, "y") && !is_int(member(one, "y"), &y)) ||
+            (member(one, "rotation") && !is_int(member(one, "rotation"), &rotation)))
+            tile = NULL;
+    }
+    int line = tile && tile->type == CAS_JSON_STRING ? lookup(&im->map, "tile", tile->text) : -1;
+    if (line < 0 || strcmp(im->map.names[line].to, "D") != 0 || x || y || rotation)
+        return refuse(im, start, "setup.start: castellan starts with the base game's start "
+                      "tile \"BA/RCr\" (D) at 0,0 unturned only");
     return CAS_OK;
 }
 
 static int read_rules(struct jcz_import *im, const struct cas_json *setup)
 {
     const struct cas_json *rules = member(setup, "rules");
-    if (rules && rules->type == CAS_JSON_OBJECT && rules->n)
-        return refuse(im, &rules->items[0], "setup.rules.\"%s\": castellan does not "
-                      "implement this rule variant; it plays the rulebook's rules, so "
-                      "only a game without rule variants imports", rules->items[0].key);
-    const struct cas_json *start = member(setup, "start");
-    if (start) {
-        int line = start->type == CAS_JSON_STRING ? lookup(&im->map, "tile", start->text) : -1;
-        if (line < 0 || strcmp(im->map.names[line].to, "D") != 0)
-            return refuse(im, start, "setup.start: castellan starts with the base game's "
-                          "start tile \"BA/RCr\" (D) only");
+    if (rules && rules->type != CAS_JSON_OBJECT)
+        return refuse(im, rules, "setup.rules: expected an object of rule variants");
+    for (size_t i = 0; rules && i < rules->n; i++) {
+        int rc = read_rule(im, &rules->items[i]);
+        if (rc)
+            return rc;
     }
-    return CAS_OK;
+    const struct cas_json *start = member(setup, "start");
+    return start ? read_start(im, start) : CAS_OK;
 }
 
 /* A player's name as a record value: backslash, tab, line breaks escaped. */
@@ -305,13 +527,15 @@ static int place_tile(struct jcz_import *im, const struct cas_json *payload, con
     int rc = read_position(im, payload, path, &x, &y);
     if (rc)
         return rc;
-    const char *id = im->map.names[line].to;
+    const struct jcz_name *e = &im->map.names[line];
     im->placed_x = (int)x;
     im->placed_y = (int)y;
-    im->have_placed = 1;
-    if ((rc = action(im, CAS_ACTOR_CHANCE, "draw %s", id)))
+    im->stage = JCZ_ACTION;
+    if (e->rest[0]) /* a tile from the hand, placed by its phase (an abbey): no draw */
+        return action(im, im->actor, "%s %ld,%ld", e->rest, x, y);
+    if ((rc = action(im, CAS_ACTOR_CHANCE, "draw %s", e->to)))
         return rc;
-    return action(im, im->actor, "place %s %ld,%ld %ld", id, x, y, degrees);
+    return action(im, im->actor, "place %s %ld,%ld %ld", e->to, x, y, degrees);
 }
 
 /* JCloisterZone's half-edge names and castellan's (the tile reference). */
@@ -320,55 +544,66 @@ static const char *const half_edges[][2] = {
     {"SL", "Se"}, {"SR", "Sw"}, {"WL", "Ws"}, {"WR", "Wn"},
 };
 
+/* A field's half-edges "NL.NR" as castellan's "field Nw+Ne". */
+static int field_name(const char *location, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "field ");
+    for (const char *p = location; *p; p += 2 + (p[2] == '.')) {
+        size_t j = 0;
+        while (j < 8 && strncmp(p, half_edges[j][0], 2) != 0)
+            j++;
+        if (j == 8 || (p[2] && p[2] != '.') || len + 4 > cap)
+            return 0;
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", p == location ? "" : "+",
+                                half_edges[j][1]);
+    }
+    return 1;
+}
+
 /* A location as castellan names a feature: "monastery", "field Nw+Ne" or,
  * for a city or road, its edges "N+W" (the plugin's lenient notation knows
- * which of the two the tile has there).  0 when it names nothing. */
-static int feature_name(const char *location, char *buf, size_t cap)
+ * which of the two the tile has there).  JCloisterZone writes edge sets by
+ * their letters (N, NW, WE, NWSE) or as all but one (_N: E, S and W), the
+ * monastery as I (the pointer's feature says Monastery; older files
+ * CLOISTER).  0 when it names nothing castellan has. */
+static int feature_name(const char *location, const char *feature, char *buf, size_t cap)
 {
-    if (strcmp(location, "CLOISTER") == 0 || strcmp(location, "MONASTERY") == 0)
+    if (strcmp(location, "CLOISTER") == 0 || strcmp(location, "MONASTERY") == 0 ||
+        (strcmp(location, "I") == 0 && (!feature || strcmp(feature, "Monastery") == 0)))
         return snprintf(buf, cap, "monastery") > 0;
+    if (strchr(location, 'L') || strchr(location, 'R'))
+        return field_name(location, buf, cap);
+    char edges[5] = "";
+    if (location[0] == '_' && location[1] && strchr("NESW", location[1]) && !location[2]) {
+        size_t n = 0;
+        for (const char *e = "NESW"; *e; e++)
+            if (*e != location[1])
+                edges[n++] = *e;
+        location = edges;
+    }
+    if (!location[0] || strspn(location, "NESW") != strlen(location))
+        return 0;
+    /* castellan's order, N E S W, after the class the pointer names */
     size_t len = 0;
-    if (strchr(location, 'L') || strchr(location, 'R')) {
-        len = (size_t)snprintf(buf, cap, "field ");
-        for (const char *p = location; *p; p += 2 + (p[2] == '.')) {
-            size_t j = 0;
-            while (j < 8 && strncmp(p, half_edges[j][0], 2) != 0)
-                j++;
-            if (j == 8 || (p[2] && p[2] != '.') || len + 4 > cap)
-                return 0;
-            len += (size_t)snprintf(buf + len, cap - len, "%s%s",
-                                    p == location ? "" : "+", half_edges[j][1]);
+    if (feature && (strcmp(feature, "Road") == 0 || strcmp(feature, "City") == 0))
+        len = (size_t)snprintf(buf, cap, "%s ", feature[0] == 'R' ? "road" : "city");
+    const char *joint = "";
+    for (const char *e = "NESW"; *e && len + 3 < cap; e++)
+        if (strchr(location, *e)) {
+            len += (size_t)snprintf(buf + len, cap - len, "%s%c", joint, *e);
+            joint = "+";
         }
-        return 1;
-    }
-    for (const char *p = location; *p; p++) {
-        if (!strchr("NESW", *p) || len + 3 > cap)
-            return 0;
-        len += (size_t)snprintf(buf + len, cap - len, "%s%c", p == location ? "" : "+", *p);
-    }
-    return len > 0;
+    return 1;
 }
 
 static int deploy(struct jcz_import *im, const struct cas_json *payload, const char *path)
 {
     const struct cas_json *pointer = member(payload, "pointer"),
                           *meeple = member(payload, "meepleId");
-    const struct cas_json *location = member(pointer, "location");
+    const struct cas_json *location = member(pointer, "location"),
+                          *feature = member(pointer, "feature");
     long x, y;
     char where[64], type[JCZ_NAME] = "";
-    if (!location || location->type != CAS_JSON_STRING)
-        return refuse(im, payload, "%s.pointer.location: expected a location such as "
-                      "\"N\" or \"NL.NR\"", path);
-    int rc = read_position(im, pointer, path, &x, &y);
-    if (rc)
-        return rc;
-    if (!im->have_placed || x != im->placed_x || y != im->placed_y)
-        return refuse(im, pointer, "%s.pointer.position [%ld, %ld]: castellan deploys on "
-                      "the tile just placed only", path, x, y);
-    if (!feature_name(location->text, where, sizeof where))
-        return refuse(im, location, "%s.pointer.location = \"%s\": not a location castellan "
-                      "knows (edges N E S W, half-edges NL NR EL ER SL SR WL WR joined by "
-                      "'.', or CLOISTER)", path, location->text);
     if (!meeple || meeple->type != CAS_JSON_STRING ||
         sscanf(meeple->text, "%*d.%47[^.]", type) != 1)
         return refuse(im, meeple ? meeple : payload, "%s.meepleId: expected "
@@ -377,7 +612,34 @@ static int deploy(struct jcz_import *im, const struct cas_json *payload, const c
     if (line < 0)
         return refuse(im, meeple, "%s.meepleId = \"%s\": castellan has no figure of type "
                       "\"%s\"", path, meeple->text, type);
-    return action(im, im->actor, "deploy %s %s", im->map.names[line].to, where);
+    const struct jcz_name *figure = &im->map.names[line];
+    if (!pointer || pointer->type != CAS_JSON_OBJECT)
+        return refuse(im, pointer ? pointer : payload, "%s.pointer: expected {\"position\": "
+                      "[X, Y], \"location\": ..., \"feature\": ...}", path);
+    int rc = read_position(im, pointer, path, &x, &y);
+    if (rc)
+        return rc;
+    if (strcmp(figure->rest, "corner") == 0) /* barn: the corner NW of the pointer's tile */
+        return action(im, im->actor, "deploy %s corner %ld,%ld NW", figure->to, x, y);
+    if (!location || location->type != CAS_JSON_STRING)
+        return refuse(im, payload, "%s.pointer.location: expected a location such as "
+                      "\"N\" or \"NL.NR\"", path);
+    if (!feature_name(location->text,
+                      feature && feature->type == CAS_JSON_STRING ? feature->text : NULL,
+                      where, sizeof where))
+        return refuse(im, location, "%s.pointer.location = \"%s\": not a location castellan "
+                      "knows (edges N E S W as NW, WE, _N ..., half-edges NL NR EL ER SL SR "
+                      "WL WR joined by '.', or I for the monastery)", path, location->text);
+    if (im->stage == JCZ_AFTER_COMMIT) { /* after the scoring: a freed figure moves on */
+        if (strcmp(figure->rest, "moves") != 0)
+            return refuse(im, meeple, "%s.meepleId = \"%s\": after COMMIT only a freed "
+                          "wagon moves on, not a %s", path, meeple->text, type);
+        return action(im, im->actor, "%s %ld,%ld %s", figure->to, x, y, where);
+    }
+    if (im->stage != JCZ_ACTION || x != im->placed_x || y != im->placed_y)
+        return refuse(im, pointer, "%s.pointer.position [%ld, %ld]: castellan deploys on "
+                      "the tile just placed only", path, x, y);
+    return action(im, im->actor, "deploy %s %s", figure->to, where);
 }
 
 static int read_message(struct jcz_import *im, const struct cas_json *m, size_t i)
@@ -397,11 +659,13 @@ static int read_message(struct jcz_import *im, const struct cas_json *m, size_t 
         return place_tile(im, payload, path);
     if (deploying)
         return deploy(im, payload, path);
-    if (strcmp(type->text, "PASS") == 0)
+    if (strcmp(type->text, "PASS") == 0) /* no figure, no abbey, no wagon move: the game's
+                                            `pass` declines whichever it asks */
         return action(im, im->actor, "pass");
     if (strcmp(type->text, "COMMIT") == 0) {
-        im->actor = (im->actor + 1) % im->nplayers;
-        im->have_placed = 0;
+        if (im->stage == JCZ_ACTION) /* the end of the turn's action part */
+            im->actor = (im->actor + 1) % im->nplayers;
+        im->stage = JCZ_AFTER_COMMIT;
         return CAS_OK;
     }
     if (strcmp(type->text, "GAME_OVER") == 0)

@@ -283,6 +283,26 @@ static int parse_any(const struct cas_state *s, const char *text, cas_action *ou
     return parse_phase(s, text, out);
 }
 
+/* Lenient input: `pass` where no figure decision is open declines the
+ * expansion decision the game asks for now (`abbey keep`, `wagon home`),
+ * as a phase whose parse accepts the word says; the stored text stays
+ * that phase's canonical one.  A record converted from JCloisterZone, whose
+ * PASS means any of them, needs no knowledge of which. */
+static int parse_pass_for_phase(const struct cas_state *s, cas_action *out)
+{
+    const struct cas_game *g = s->game;
+    for (int i = 0; i < g->nphases; i++) {
+        uint64_t payload;
+        const struct carc_phase_ref *p = &g->phases[i];
+        if (p->phase->parse(g->exp[p->exp].xctx, CARC_COF(s), "pass", &payload) == CAS_OK &&
+            cas__carc_is_legal(s, ACT_PHASE_CODE(i, payload))) {
+            *out = ACT_PHASE_CODE(i, payload);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out)
 {
@@ -290,6 +310,10 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
     int rc = parse_any(s, text, &a);
     if (rc != CAS_OK)
         return rc;
+    if (a == ACT_MAKE(ACT_PASS) && !cas__carc_is_legal(s, a) && parse_pass_for_phase(s, &a)) {
+        *out = a;
+        return CAS_OK;
+    }
     if (!cas__carc_is_legal(s, a)) {
         cas_host_errorf(s->game->host, "\"%s\" is not legal now", text);
         return CAS_EILLEGAL;

@@ -91,12 +91,51 @@ static void return_figures_on(struct cas_state *s, int root)
     cas__carc_return_escorted(s);
 }
 
-/* Majority by strength, ties share full points. */
+/* Add winner p's points for root with their event: the category is the
+ * feature's name unless an expansion's rule renamed it (then the text says
+ * so too). */
+static void tell_score(struct cas_state *s, int root, enum cas_carc_when when, int p,
+                       int64_t points, const char *why, const char *subject)
+{
+    if (!s->sink) {
+        cas__carc_add_score(s, p, points, why, NULL);
+        return;
+    }
+    const char *name = cas__carc_fdef(s, root)->name;
+    const char *category = cas__carc_hook_category(s, root, when, p, name);
+    char text[160];
+    if (strcmp(category, name) == 0)
+        snprintf(text, sizeof text, "%s", why);
+    else
+        snprintf(text, sizeof text, "%s [%s]", why, category);
+    struct carc_score_about about = {category, subject, when == CAS_CARC_FINAL};
+    cas__carc_add_score(s, p, points, text, &about);
+}
+
+/* Players with a figure on root that goes home when it scores (a mayor in
+ * a city without coats: strength 0), as a bit mask. */
+static unsigned powerless_occupants(const struct cas_state *s, int root)
+{
+    unsigned who = 0;
+    for (int i = 0; i < s->nfigs; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        if (C_NODES(s)[f->node].root == root &&
+            !(s->game->fig[f->kind].def.flags & CAS_CARC_FIG_STAYS))
+            who |= 1u << f->player;
+    }
+    return who;
+}
+
+/* Majority by strength, ties share full points.  Every winner of an
+ * occupied feature is told, 0 points included (an open inn road, an open
+ * cathedral city at the end); where no figure has strength (a mayor in a
+ * city without coats), each owner of a figure sent home is told +0. */
 void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when when)
 {
     const struct cas_game *g = s->game;
     int strength[CARC_MAX_PLAYERS] = {0}, best = 0;
-    int walk = carc_occupied(s, root) ? s->nfigs : 0; /* none on the feature: no walk */
+    int occupied = carc_occupied(s, root);
+    int walk = occupied ? s->nfigs : 0; /* none on the feature: no walk */
     for (int i = 0; i < walk; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         if (C_NODES(s)[f->node].root == root)
@@ -105,22 +144,26 @@ void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when w
     for (int p = 0; p < g->nplayers; p++)
         best = strength[p] > best ? strength[p] : best;
     int64_t points[CARC_MAX_PLAYERS] = {0};
+    unsigned told = 0;
     if (best > 0) {
+        for (int p = 0; p < g->nplayers; p++)
+            told |= (unsigned)(strength[p] == best) << p;
+    } else if (occupied && s->sink) {
+        told = powerless_occupants(s, root);
+    }
+    if (told) {
         char why[120] = "", subject[64] = "";
         int64_t base = base_points(s, root, when, s->sink ? why : NULL, sizeof why);
-        const char *name = cas__carc_fdef(s, root)->name;
         if (s->sink) {
             const struct carc_tile *t = &C_TILES(s)[C_NODES(s)[root].tile];
-            snprintf(subject, sizeof subject, "%s at %d,%d", name, t->x, t->y);
+            snprintf(subject, sizeof subject, "%s at %d,%d", cas__carc_fdef(s, root)->name,
+                     t->x, t->y);
         }
-        struct carc_score_about about = {name, subject, when == CAS_CARC_FINAL};
-        /* Every winner of an occupied feature is told, 0 points included (an
-         * open inn road, an open cathedral city at the end). */
         for (int p = 0; p < g->nplayers; p++) {
-            if (strength[p] != best)
+            if (!(told >> p & 1))
                 continue;
-            points[p] = cas__carc_hook_points(s, root, when, p, base);
-            cas__carc_add_score(s, p, points[p], why, &about);
+            points[p] = best > 0 ? cas__carc_hook_points(s, root, when, p, base) : 0;
+            tell_score(s, root, when, p, points[p], why, subject);
         }
     }
     cas__carc_hook_scored(s, root, when, points);

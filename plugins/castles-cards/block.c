@@ -28,29 +28,30 @@ static int group_stacks(int group, int stacks[2])
     return form == 0 ? 1 : 2;
 }
 
-static bool group_usable(const struct kingdom *k, int group)
-{
-    bool castle = k->castle != NO_CARD;
-    if (group < G_WIZARD0) {
-        bool champion = k->st[S_CHAMPION].n > 0 && (!castle || k->st[S_GENERAL].n > 0);
-        return champion && (group == G_CHAMPION || k->st[S_ARMS].n > 0);
-    }
-    int w = (group - G_WIZARD0) / 3, form = (group - G_WIZARD0) % 3;
-    bool minion = k->st[MINION_STACK(w)].n > 0, magick = k->st[MAGICK_STACK(w)].n > 0;
-    if (castle && k->wizard[w] == NO_CARD)
-        return false;  /* after a CASTLE, no WIZARD means no Blocking */
-    if (form == 0)
-        return minion;
-    if (form == 1)
-        return minion && magick;
-    return !castle && minion && magick; /* a linked MAGICK alone, pre-CASTLE only */
-}
-
+/* The groups in ascending order: CHAMPION (after a CASTLE only under a
+ * GENERAL), CHAMPION+ARMS, then per wizard column (after a CASTLE only
+ * with its WIZARD) MINION, MINION+MAGICK, and a linked MAGICK alone,
+ * pre-CASTLE only. */
 void block_options(const cas_state *s, int p, struct action_list *out)
 {
-    for (int g = 0; g < N_GROUPS; g++)
-        if (group_usable(&s->k[p], g))
-            actions_add(out, act(K_BLOCK, g, 0));
+    const struct kingdom *k = &s->k[p];
+    bool castle = k->castle != NO_CARD;
+    if (k->st[S_CHAMPION].n > 0 && (!castle || k->st[S_GENERAL].n > 0)) {
+        actions_add(out, act(K_BLOCK, G_CHAMPION, 0));
+        if (k->st[S_ARMS].n > 0)
+            actions_add(out, act(K_BLOCK, G_CHAMPION_ARMS, 0));
+    }
+    for (int w = 0; w < COLS; w++) {
+        if (k->st[MINION_STACK(w)].n == 0 || (castle && k->wizard[w] == NO_CARD))
+            continue; /* after a CASTLE, no WIZARD means no Blocking */
+        int first = G_WIZARD0 + 3 * w;
+        actions_add(out, act(K_BLOCK, first, 0));
+        if (k->st[MAGICK_STACK(w)].n > 0) {
+            actions_add(out, act(K_BLOCK, first + 1, 0));
+            if (!castle)
+                actions_add(out, act(K_BLOCK, first + 2, 0));
+        }
+    }
 }
 
 int block_value(const cas_state *s, int p, int group)

@@ -197,10 +197,38 @@ void discard_card(cas_state *s, uint8_t card);
 bool matrix_attached(const struct kingdom *k, int row, int col);
 /* True when the stack is a Dangler of player p's Kingdom right now. */
 bool stack_dangles(const struct kingdom *k, int stack);
+/* One bit per stack of k: bit i set when stack i holds a card (N_STACKS
+ * is 18). */
+unsigned stack_occupancy(const struct kingdom *k);
+/* Matrix cells (bit MATRIX_STACK(row, col)): all nine, and those of the
+ * first two columns, which have a cell to their right; the MINION stacks,
+ * each with its MAGICK stack one bit above. */
+#define MATRIX_CELLS 0x1FFu
+#define CELLS_WITH_RIGHT 0x0DBu
+#define MINION_STACKS ((1u << MINION_STACK(0)) | (1u << MINION_STACK(1)) | (1u << MINION_STACK(2)))
+
+/* The holes of a layout whose occupied stacks are `occupied`: one bit per
+ * empty matrix cell with a filled cell below it or to its right, and per
+ * wizard column's empty MINION stack under a MAGICK (decision 13). */
+static inline unsigned layout_holes(unsigned occupied)
+{
+    unsigned matrix = occupied & MATRIX_CELLS;
+    unsigned matrix_holes = ~matrix & MATRIX_CELLS &
+                            ((matrix >> COLS) | ((matrix >> 1) & CELLS_WITH_RIGHT));
+    return matrix_holes | (~occupied & (occupied >> 1) & MINION_STACKS);
+}
+
 /* True when moving the top card of `src` onto `dst` would make a hole that
  * the layout does not have now: behind the card, or where it lands (a card
- * under an empty cell, or right of one).  docs/rules/castles-cards.md, 16. */
-bool move_makes_hole(const struct kingdom *k, int src, int dst);
+ * under an empty cell, or right of one).  docs/rules/castles-cards.md, 16.
+ * `occupied` is stack_occupancy(k), computed once for many candidates. */
+static inline bool move_makes_hole(const struct kingdom *k, unsigned occupied, int src, int dst)
+{
+    unsigned after = occupied | 1u << dst;
+    if (k->st[src].n == 1)
+        after &= ~(1u << src);
+    return (layout_holes(after) & ~layout_holes(occupied)) != 0;
+}
 /* Why holder's Kingdom cannot keep card (a static phrase such as "a WIFE
  * needs a CASTLE"), or NULL when it can. */
 const char *unkeepable_reason(const cas_state *s, int holder, uint8_t card);
@@ -213,8 +241,15 @@ bool kingdom_complete(const cas_state *s, int p);
 int kingdom_value(const cas_state *s, int p);
 /* The column (0..2) of a matrix or wizard stack, and the same-row stack of
  * another column. */
-int stack_column(int stack);
-int stack_in_column(int stack, int col);
+static inline int stack_column(int stack)
+{
+    return stack < S_GENERAL ? stack % COLS : (stack - S_WIZARD0) / 2;
+}
+static inline int stack_in_column(int stack, int col)
+{
+    return stack < S_GENERAL ? stack - stack % COLS + col
+                             : S_WIZARD0 + 2 * col + (stack - S_WIZARD0) % 2;
+}
 /* Where hand[0] may go in holder's Kingdom: K_PLACE / K_DISCARD actions. */
 void placement_options(const cas_state *s, int holder, uint8_t card, struct action_list *out);
 /* Put `card` where `action` (a placement option) says; replaced cards are
@@ -268,6 +303,10 @@ void sacrifice_draw(cas_state *s, int w, const struct cas_event_sink *ev);
 
 /* The turn player's possible one actions ("pass" when there is none). */
 void turn_options(const cas_state *s, struct action_list *out);
+/* Those of turn_options that share action a's kind (all of them for a
+ * pass or an unknown kind): a is a legal turn action exactly when it is
+ * among them, found without listing every other kind. */
+void turn_options_like(const cas_state *s, cas_action a, struct action_list *out);
 /* Legal actions of the current actor (unsorted, may repeat). */
 void legal_list(const cas_state *s, struct action_list *out);
 /* Apply a legal action; continues the flow to the next decision. */
@@ -287,8 +326,10 @@ void enter_draw(cas_state *s, int purpose, const struct cas_event_sink *ev);
 void state_reset(cas_state *s, const cas_game *game);
 
 /* Emit an INFO event, visible to all, about `player` (-1: nobody); ev may
- * be NULL (playouts). */
-void note(const struct cas_event_sink *ev, int player, const char *fmt, ...) CAS_PRINTF(3, 4);
+ * be NULL (playouts), and then the arguments are not even evaluated. */
+void note_emit(const struct cas_event_sink *ev, int player, const char *fmt, ...)
+    CAS_PRINTF(3, 4);
+#define note(ev, ...) ((ev) ? note_emit((ev), __VA_ARGS__) : (void)0)
 
 /* ---------------------------------------------------------- notation.c */
 

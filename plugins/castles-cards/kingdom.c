@@ -46,35 +46,15 @@ bool stack_dangles(const struct kingdom *k, int stack)
     return false;
 }
 
-static int count_after(const struct kingdom *k, int stack, int src, int dst)
+/* Written out stack by stack: it runs at every listing of Moves, and the
+ * loop cost twice the test itself. */
+unsigned stack_occupancy(const struct kingdom *k)
 {
-    return k->st[stack].n - (stack == src) + (stack == dst);
-}
-
-/* The holes of the layout were the top card of src moved onto dst (src -1:
- * as it is), one bit per matrix cell and per wizard column's MINION stack. */
-static unsigned holes(const struct kingdom *k, int src, int dst)
-{
-    unsigned mask = 0;
-    for (int row = 0; row < 3; row++)
-        for (int col = 0; col < COLS; col++) {
-            if (count_after(k, MATRIX_STACK(row, col), src, dst) > 0)
-                continue;
-            bool below = row + 1 < 3 && count_after(k, MATRIX_STACK(row + 1, col), src, dst) > 0;
-            bool right = col + 1 < COLS && count_after(k, MATRIX_STACK(row, col + 1), src, dst) > 0;
-            if (below || right)
-                mask |= 1u << MATRIX_STACK(row, col);
-        }
-    for (int w = 0; w < COLS; w++)
-        if (count_after(k, MINION_STACK(w), src, dst) == 0 &&
-            count_after(k, MAGICK_STACK(w), src, dst) > 0)
-            mask |= 1u << MINION_STACK(w);
-    return mask;
-}
-
-bool move_makes_hole(const struct kingdom *k, int src, int dst)
-{
-    return (holes(k, src, dst) & ~holes(k, -1, -1)) != 0;
+#define HOLDS(i) ((unsigned)(k->st[i].n > 0) << (i))
+    return HOLDS(0) | HOLDS(1) | HOLDS(2) | HOLDS(3) | HOLDS(4) | HOLDS(5) | HOLDS(6) |
+           HOLDS(7) | HOLDS(8) | HOLDS(9) | HOLDS(10) | HOLDS(11) | HOLDS(12) | HOLDS(13) |
+           HOLDS(14) | HOLDS(15) | HOLDS(16) | HOLDS(17);
+#undef HOLDS
 }
 
 int matrix_home(const struct kingdom *k, int row)
@@ -108,9 +88,19 @@ int kingdom_progress(const cas_state *s, int p)
     return got;
 }
 
+/* All 18 things of kingdom_progress, the cheap ones asked first: it runs
+ * after every card kept and every turn action. */
 bool kingdom_complete(const cas_state *s, int p)
 {
-    return kingdom_progress(s, p) == 18;
+    const struct kingdom *k = &s->k[p];
+    if (k->castle == NO_CARD || k->wife == NO_CARD || k->nheirs == 0 ||
+        k->st[S_GENERAL].n == 0 || k->st[S_CHAMPION].n == 0 || k->st[S_ARMS].n == 0 ||
+        !noble_is(s, k, 0, T_DUKE) || !noble_is(s, k, 1, T_COUNT) || !noble_is(s, k, 2, T_BARON))
+        return false;
+    for (int cell = 0; cell < 3 * COLS; cell++)
+        if (k->st[S_MATRIX + cell].n == 0)
+            return false; /* with every NOBLE there, a full matrix is all joined */
+    return true;
 }
 
 static int card_points(const cas_state *s, uint8_t card)
@@ -257,15 +247,4 @@ void place_card(cas_state *s, int holder, uint8_t card, cas_action action)
     } else {
         stack_push(&k->st[home_stack(k, type)], card);
     }
-}
-
-int stack_column(int stack)
-{
-    return stack < S_GENERAL ? stack % COLS : (stack - S_WIZARD0) / 2;
-}
-
-int stack_in_column(int stack, int col)
-{
-    return stack < S_GENERAL ? stack - stack % COLS + col
-                             : S_WIZARD0 + 2 * col + (stack - S_WIZARD0) % 2;
 }

@@ -147,32 +147,40 @@ static int current(const cas_state *s)
     return turn_actor(s);
 }
 
-static int cmp_action(const void *a, const void *b)
+/* Insert the n listed actions, sorted ascending and unique, into out
+ * (which may be `listed` itself: an insertion never writes past the one
+ * being read); returns how many are unique.  Insertion sort: the rule
+ * files list each kind in order, so a list is nearly sorted already. */
+static size_t sort_unique(const cas_action *listed, size_t n, cas_action *out)
 {
-    cas_action x = *(const cas_action *)a, y = *(const cas_action *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Legal actions sorted ascending and unique. */
-static void sorted_legal(const cas_state *s, struct action_list *l)
-{
-    legal_list(s, l);
-    qsort(l->a, l->n, sizeof l->a[0], cmp_action);
-    size_t n = 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (n == 0 || l->a[n - 1] != l->a[i])
-            l->a[n++] = l->a[i];
-    l->n = n;
+    size_t unique = 0;
+    for (size_t i = 0; i < n; i++) {
+        cas_action a = listed[i];
+        size_t j = unique;
+        while (j > 0 && out[j - 1] > a)
+            j--;
+        if (j > 0 && out[j - 1] == a)
+            continue;
+        for (size_t k = unique; k > j; k--)
+            out[k] = out[k - 1];
+        out[j] = a;
+        unique++;
+    }
+    return unique;
 }
 
 static int legal_actions(const cas_state *s, cas_action *buf, size_t cap, size_t *count)
 {
     struct action_list l;
-    sorted_legal(s, &l);
-    *count = l.n;
-    if (l.n > cap)
+    legal_list(s, &l);
+    if (l.n <= cap) {
+        *count = sort_unique(l.a, l.n, buf);
+        return CAS_OK;
+    }
+    *count = sort_unique(l.a, l.n, l.a);
+    if (*count > cap)
         return CAS_ENOSPC;
-    memcpy(buf, l.a, l.n * sizeof l.a[0]);
+    memcpy(buf, l.a, *count * sizeof l.a[0]);
     return CAS_OK;
 }
 
@@ -194,7 +202,16 @@ static int chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t c
 static bool is_legal(const cas_state *s, cas_action a)
 {
     struct action_list l;
-    legal_list(s, &l);
+    if (s->phase == PH_SETUP_DRAW || s->phase == PH_DRAW) {
+        int k = act_a(a); /* legal_list lists every kind left in the pile */
+        return a == act(K_CHANCE, k, 0) && k < s->game->deck.nkinds && s->pile[k] > 0;
+    }
+    if (s->phase == PH_TURN) {
+        l.n = 0;
+        turn_options_like(s, a, &l);
+    } else {
+        legal_list(s, &l);
+    }
     for (size_t i = 0; i < l.n; i++)
         if (l.a[i] == a)
             return true;

@@ -17,10 +17,8 @@ void actions_add(struct action_list *l, cas_action a)
         l->a[l->n++] = a;
 }
 
-void note(const struct cas_event_sink *ev, int player, const char *fmt, ...)
+void note_emit(const struct cas_event_sink *ev, int player, const char *fmt, ...)
 {
-    if (!ev)
-        return;
     char text[256];
     va_list args;
     va_start(args, fmt);
@@ -289,38 +287,85 @@ static void announce(cas_state *s, int kind, int group, const struct cas_event_s
 
 /* ------------------------------------------------------------ options */
 
+/* Matrix and wizard stacks: the ones whose top card may Move. */
+#define MOVABLE_STACKS (MATRIX_CELLS | (0x3Fu << S_WIZARD0))
+
 static void move_options(const cas_state *s, int p, struct action_list *out)
 {
     const struct kingdom *k = &s->k[p];
     if (k->castle == NO_CARD || under_block(s, PEND_ADEPT))
         return;
-    for (int src = 0; src < N_STACKS; src++) {
-        if ((src >= S_GENERAL && src < S_WIZARD0) || k->st[src].n == 0)
-            continue;
+    unsigned occupied = stack_occupancy(k), holes_now = layout_holes(occupied);
+    for (unsigned left = occupied & MOVABLE_STACKS; left; left &= left - 1) {
+        int src = __builtin_ctz(left);
         int col = stack_column(src), first = src < S_GENERAL ? P_NOBLE0 : P_WIZARD0;
-        for (int to = col - 1; to <= col + 1; to += 2)
-            if (to >= 0 && to < COLS && !move_makes_hole(k, src, stack_in_column(src, to)))
+        unsigned without = k->st[src].n == 1 ? occupied & ~(1u << src) : occupied;
+        for (int to = col - 1; to <= col + 1; to += 2) {
+            if (to < 0 || to >= COLS)
+                continue;
+            unsigned after = without | 1u << stack_in_column(src, to);
+            if (!(layout_holes(after) & ~holes_now))
                 actions_add(out, act(K_MOVE, src, first + to));
+        }
     }
     for (int c = 0; c + 1 < COLS; c++)
         if (k->noble[c] != NO_CARD && k->noble[c + 1] != NO_CARD)
             actions_add(out, act(K_SWAP, P_NOBLE0 + c, P_NOBLE0 + c + 1));
 }
 
+static bool draw_open(const cas_state *s)
+{
+    return !under_block(s, PEND_MAGICIAN) && s->npile + s->ndiscard > 0;
+}
+
+static void topoff_options(const struct kingdom *k, int st, struct action_list *out)
+{
+    for (int depth = 2; depth <= k->st[st].n; depth++)
+        actions_add(out, act(K_TOPOFF, st, depth));
+}
+
 void turn_options(const cas_state *s, struct action_list *out)
 {
     int p = s->turn;
     const struct kingdom *k = &s->k[p];
-    if (!under_block(s, PEND_MAGICIAN) && s->npile + s->ndiscard > 0)
+    if (draw_open(s))
         actions_add(out, act(K_DRAW, 0, 0));
     for (int st = 0; st < N_STACKS; st++)
-        for (int depth = 2; depth <= k->st[st].n; depth++)
-            actions_add(out, act(K_TOPOFF, st, depth));
+        topoff_options(k, st, out);
     war_options(s, p, out);
     move_options(s, p, out);
     wizard_turn_options(s, p, out);
     if (out->n == 0)
         actions_add(out, act(K_PASS, 0, 0));
+}
+
+void turn_options_like(const cas_state *s, cas_action a, struct action_list *out)
+{
+    int p = s->turn;
+    switch (act_kind(a)) {
+    case K_DRAW:
+        if (draw_open(s))
+            actions_add(out, act(K_DRAW, 0, 0));
+        break;
+    case K_TOPOFF:
+        if (act_a(a) < N_STACKS)
+            topoff_options(&s->k[p], act_a(a), out);
+        break;
+    case K_WAR:
+        war_options(s, p, out);
+        break;
+    case K_MOVE:
+    case K_SWAP:
+        move_options(s, p, out);
+        break;
+    case K_WITCH:
+    case K_MAGE:
+    case K_SACRIFICE:
+        wizard_turn_options(s, p, out);
+        break;
+    default:
+        turn_options(s, out);
+    }
 }
 
 static void wizard_answers(const cas_state *s, int p, int type, int kind, struct action_list *out)

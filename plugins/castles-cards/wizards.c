@@ -28,11 +28,13 @@ static void witch_options(const cas_state *s, int p, int w, struct action_list *
     const struct kingdom *k = &s->k[p];
     if (k->castle == NO_CARD || under_block(s, PEND_ADEPT))
         return;
+    unsigned occupied = stack_occupancy(k);
     for (int src = 0; src < N_STACKS; src++) {
         if ((src >= S_GENERAL && src < S_WIZARD0) || stack_column(src) != 0)
             continue;
         int dst = stack_in_column(src, 2);
-        if (k->st[src].n > 0 && middle_has_card(k, src, w) && !move_makes_hole(k, src, dst))
+        if (k->st[src].n > 0 && middle_has_card(k, src, w) &&
+            !move_makes_hole(k, occupied, src, dst))
             actions_add(out, act(K_WITCH, P_WIZARD0 + w, src));
     }
 }

@@ -1,6 +1,6 @@
 /*
  * castles_germany.c — the Castles in Germany expansion for Carcassonne,
- * through castellan/carcassonne.h (1.2) alone:
+ * through castellan/carcassonne.h (1.3) alone:
  *  - content: 6 double-size castle tiles (data/castles-germany.tiles, edge
  *    layouts PROVISIONAL), `hand` tiles outside the bag, each with a
  *    cloister-class `castle`;
@@ -13,7 +13,8 @@
  *  - scoring (feature_points): a castle counts 2 for its own tile, so a
  *    complete one scores 10 + 2 = 12 and an open one filled + 2 at the end;
  *    a road or city completed during the game on a castle tile gives 3 more
- *    per castle to each player who scores it;
+ *    per castle to each player who scores it, told as a "castle-road" or
+ *    "castle-city" (score_category);
  *  - once the bag is empty, players still holding a castle that fits go on
  *    placing them (bag_empty passes the turn on), or give them up with
  *    `castle keep`.
@@ -476,7 +477,7 @@ static int place_parse(void *xctx, const cas_carc *c, const char *text, uint64_t
 {
     (void)c;
     const struct cg_ctx *ctx = xctx;
-    if (strcmp(text, "castle keep") == 0) {
+    if (strcmp(text, "castle keep") == 0 || strcmp(text, "pass") == 0) { /* lenient */
         *payload = CG_KEEP;
         return CAS_OK;
     }
@@ -543,18 +544,15 @@ static int cg_veto_placement(void *xctx, const cas_carc *c, int kind, int x, int
 
 /* ------------------------------------------------------------ scoring */
 
-/* CHAIN: the castle itself counts 2 for its own tile instead of a
- * monastery's 1 (12 complete, filled + 2 at the end); a road or city
- * completed during the game gets 3 per castle tile it reaches (a castle
- * reached twice counts once), for every player who scores it. */
-static int64_t cg_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
-                                 enum cas_carc_when when, int winner, int64_t points)
+/* Castle tiles whose bonus roads or cities f reaches (a castle reached
+ * twice counts once); *castle: f is a castle itself. */
+static int castles_reached(const struct cg_ctx *ctx, const cas_carc *c, cas_carc_feature f,
+                           int *castle)
 {
-    (void)winner;
-    const struct cg_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
     const struct cg_state *st = state_of(ctx, c);
     int castles = 0;
+    *castle = 0;
     for (int i = 0; i < CG_MAX; i++) {
         cas_carc_feature features[CG_TILE_FEATURES];
         size_t n;
@@ -562,15 +560,45 @@ static int64_t cg_feature_points(void *xctx, const cas_carc *c, cas_carc_feature
             api->tile_features(c, st->tile[i], features, CG_TILE_FEATURES, &n) != CAS_OK)
             continue;
         const struct cg_placed *p = &st->placed[i];
-        if (api->same_feature(c, f, features[p->cloister]))
-            return points + 1;
-        for (size_t l = 0; when == CAS_CARC_DURING && l < n; l++)
+        if (api->same_feature(c, f, features[p->cloister])) {
+            *castle = 1;
+            return 0;
+        }
+        for (size_t l = 0; l < n; l++)
             if ((p->bonus >> l & 1) && api->same_feature(c, f, features[l])) {
                 castles++;
                 break;
             }
     }
-    return points + (int64_t)CG_BONUS * castles;
+    return castles;
+}
+
+/* CHAIN: the castle itself counts 2 for its own tile instead of a
+ * monastery's 1 (12 complete, filled + 2 at the end); a road or city
+ * completed during the game gets 3 per castle tile it reaches, for every
+ * player who scores it. */
+static int64_t cg_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
+                                 enum cas_carc_when when, int winner, int64_t points)
+{
+    (void)winner;
+    int castle, castles = castles_reached(xctx, c, f, &castle);
+    if (castle)
+        return points + 1;
+    return when == CAS_CARC_DURING ? points + (int64_t)CG_BONUS * castles : points;
+}
+
+/* CHAIN (1.3): a road or city completed with a castle's bonus scores as a
+ * "castle-road" or "castle-city" (the castle itself is already "castle"). */
+static const char *cg_category(void *xctx, const cas_carc *c, cas_carc_feature f,
+                               enum cas_carc_when when, int winner, const char *category)
+{
+    (void)winner;
+    const struct cg_ctx *ctx = xctx;
+    int cls = ctx->api->feature_class(c, f), castle;
+    if (when != CAS_CARC_DURING || (cls != CAS_CARC_ROAD && cls != CAS_CARC_CITY) ||
+        castles_reached(ctx, c, f, &castle) == 0)
+        return category;
+    return cls == CAS_CARC_ROAD ? "castle-road" : "castle-city";
 }
 
 /* ------------------------------------------------------------ render */
@@ -632,6 +660,7 @@ static int cg_render(void *xctx, const cas_carc *c, int viewer, enum cas_render_
 static const struct cas_carc_hooks cg_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = cg_feature_points,
+    .score_category = cg_category,
     .veto_placement = cg_veto_placement,
     .bag_empty = cg_bag_empty,
     .vetoes_kind = cg_vetoes_kind,

@@ -8,7 +8,9 @@
  *    more point per tile (2 in all), a completed city with a cathedral one
  *    more per tile and coat (3 in all); either scores 0 at the end if open.
  *    Several inns or cathedrals on one feature count as one;
- *  - one VETO hook, veto_deploy: nobody on the road stubs of IC-5.
+ *  - one VETO hook, veto_deploy: nobody on the road stubs of IC-5;
+ *  - one CHAIN hook, score_category: those scores are told as "inn-road"
+ *    and "cathedral-city".
  * Rule decisions: docs/rules/inns-cathedrals.md.
  */
 #include "inns_cathedrals.h"
@@ -84,6 +86,23 @@ static int64_t ic_points(void *xctx, const cas_carc *c, cas_carc_feature f,
     return points + info.spaces + coats;
 }
 
+/* CHAIN (1.3): a road with an inn scores as an "inn-road", a city with a
+ * cathedral as a "cathedral-city", 0 points at the end included. */
+static const char *ic_category(void *xctx, const cas_carc *c, cas_carc_feature f,
+                               enum cas_carc_when when, int winner, const char *category)
+{
+    (void)when;
+    (void)winner;
+    const struct ic_ctx *ctx = xctx;
+    const struct cas_carc_api *api = ctx->api;
+    int cls = api->feature_class(c, f);
+    if (cls == CAS_CARC_ROAD && api->attribute(c, f, ctx->inn) > 0)
+        return "inn-road";
+    if (cls == CAS_CARC_CITY && api->attribute(c, f, ctx->cathedral) > 0)
+        return "cathedral-city";
+    return category;
+}
+
 /* VETO: the two road stubs of IC-5 (between its cities) only cut the field
  * in two; nobody may be deployed on them from that tile (rulebook caption).
  * The roads they lead to take figures from their own tiles as usual. */
@@ -106,6 +125,7 @@ static const struct cas_carc_hooks ic_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = ic_points,
     .veto_deploy = ic_veto_deploy,
+    .score_category = ic_category,
 };
 
 static const struct cas_carc_figure_kind ic_figures[] = {{

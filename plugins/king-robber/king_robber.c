@@ -33,11 +33,12 @@ enum kr_card_id { KR_KING, KR_ROBBER, KR_CARDS };
 struct kr_card_def {
     enum cas_carc_class cls;
     const char *name, *feature, *features;
+    const char *category; /* of its scores (1.3) */
 };
 
 static const struct kr_card_def kr_cards[KR_CARDS] = {
-    {CAS_CARC_CITY, "King", "city", "cities"},
-    {CAS_CARC_ROAD, "Robber Baron", "road", "roads"},
+    {CAS_CARC_CITY, "King", "city", "cities", "king"},
+    {CAS_CARC_ROAD, "Robber Baron", "road", "roads", "robber-baron"},
 };
 
 struct kr_ctx {
@@ -164,7 +165,8 @@ static void kr_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
     if (ctx->scoring == KR_CONTINUOUS) {
         char reason[48];
         snprintf(reason, sizeof reason, "%s: a completed %s", def->name, def->feature);
-        api->add_score(c, card->holder, 1, reason);
+        cas_carc_add_score_about(api, c, card->holder, 1, reason, def->category, def->name,
+                                 CAS_CARC_DURING);
     }
 }
 
@@ -179,7 +181,8 @@ static void score_per_feature(const struct kr_ctx *ctx, cas_carc *c,
         char reason[64];
         snprintf(reason, sizeof reason, "%s: %d completed %s", kr_cards[i].name, n,
                  n == 1 ? kr_cards[i].feature : kr_cards[i].features);
-        ctx->api->add_score(c, st->card[i].holder, n, reason);
+        cas_carc_add_score_about(ctx->api, c, st->card[i].holder, n, reason,
+                                 kr_cards[i].category, kr_cards[i].name, CAS_CARC_FINAL);
     }
 }
 
@@ -191,10 +194,14 @@ static void score_fixed(const struct kr_ctx *ctx, cas_carc *c, const struct kr_s
         int held = (st->card[KR_KING].holder == p) + (st->card[KR_ROBBER].holder == p);
         if (held == 0)
             continue;
-        ctx->api->add_score(c, p, kr_fixed_points[ctx->scoring][held - 1],
-                            held == 2 ? "King and Robber Baron"
-                            : st->card[KR_KING].holder == p ? "King"
-                                                            : "Robber Baron");
+        const char *name = held == 2 ? "King and Robber Baron"
+                           : st->card[KR_KING].holder == p ? kr_cards[KR_KING].name
+                                                           : kr_cards[KR_ROBBER].name;
+        const char *category = held == 2 ? "king-robber-baron"
+                               : st->card[KR_KING].holder == p ? kr_cards[KR_KING].category
+                                                               : kr_cards[KR_ROBBER].category;
+        cas_carc_add_score_about(ctx->api, c, p, kr_fixed_points[ctx->scoring][held - 1], name,
+                                 category, name, CAS_CARC_FINAL);
     }
 }
 

@@ -12,7 +12,8 @@
  *    player's builder grants one more tile this turn, once a turn
  *    (tile_placed, turn_end);
  *  - pig: a field scored for a winner who has a pig in it is worth one more
- *    point per completed city (feature_points).
+ *    point per completed city (feature_points), told as a "pig-field"
+ *    (score_category); the goods majorities are told as "goods".
  * The draw is already a chance decision over the whole pool: the bag.
  * Rule decisions: docs/rules/traders-builders.md.
  */
@@ -195,7 +196,8 @@ static void tb_final_scoring(void *xctx, cas_carc *c)
         snprintf(reason, sizeof reason, "most %s", tb_goods_names[i]);
         for (int p = 0; p < players; p++)
             if (st->goods[p][i] == most)
-                api->add_score(c, p, TB_GOODS_POINTS, reason);
+                cas_carc_add_score_about(api, c, p, TB_GOODS_POINTS, reason, "goods",
+                                         tb_goods_names[i], CAS_CARC_FINAL);
     }
 }
 
@@ -204,20 +206,34 @@ static void tb_final_scoring(void *xctx, cas_carc *c)
 /* CHAIN: a field whose winner has a pig in it scores one more per
  * completed city (4 instead of 3), at the end or whenever an expansion
  * scores fields earlier (barns). */
+static int winner_has_pig(const struct tb_ctx *ctx, const cas_carc *c, int winner,
+                          cas_carc_feature f)
+{
+    /* the winner's pig not out: no lookup */
+    return ctx->api->supply(c, winner, ctx->pig) == 0 &&
+           has_figure(ctx, c, winner, ctx->pig, f);
+}
+
 static int64_t tb_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                                  enum cas_carc_when when, int winner, int64_t points)
 {
     (void)when;
     const struct tb_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    if (api->supply(c, winner, ctx->pig) > 0)
-        return points; /* the winner's pig is not out: no lookup */
-    if (!has_figure(ctx, c, winner, ctx->pig, f))
+    if (!winner_has_pig(ctx, c, winner, f))
         return points; /* a pig stands only in fields: f is a field */
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
     if (api->feature_info(c, f, &info) != CAS_OK)
         return points;
     return points + info.completed_cities;
+}
+
+/* CHAIN (1.3): a winner with a pig in the field scores a "pig-field". */
+static const char *tb_category(void *xctx, const cas_carc *c, cas_carc_feature f,
+                               enum cas_carc_when when, int winner, const char *category)
+{
+    (void)when;
+    return winner_has_pig(xctx, c, winner, f) ? "pig-field" : category;
 }
 
 /* ------------------------------------------------------------ render */
@@ -265,6 +281,7 @@ static const struct cas_carc_hooks tb_hooks = {
     .tile_placed = tb_tile_placed,
     .feature_completed = tb_feature_completed,
     .feature_points = tb_feature_points,
+    .score_category = tb_category,
     .final_scoring = tb_final_scoring,
     .turn_end = tb_turn_end,
 };

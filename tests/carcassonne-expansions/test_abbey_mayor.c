@@ -42,6 +42,15 @@ static int has_line(const char *texts, const char *line)
 
 /* ------------------------------------------------------------ abbey */
 
+/* Open a game and play HOLE_RECORD: Blue decides on her abbey. */
+static void open_at_the_hole(struct cas_test_game *g)
+{
+    char texts[512];
+    carcx_open(g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:6");
+    carcx_play_then_list(g, HOLE_RECORD, texts, sizeof texts);
+    assert_string_equal(texts, "abbey keep\nabbey 1,1\n");
+}
+
 /* Caption: "The road with the blue meeple is complete. Blue scores 3
  * points."  Blue fills the hole with her abbey instead of drawing; the
  * abbey closes the road A-D-V: 3. */
@@ -49,15 +58,36 @@ static void test_abbey_closes_road_3(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    char texts[512];
-    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:6");
-    carcx_play_then_list(&g, HOLE_RECORD, texts, sizeof texts);
-    assert_string_equal(texts, "abbey keep\nabbey 1,1\n");
+    open_at_the_hole(&g);
     cas_test_play_record(&g, "abbey 1,1\npass\n");
     assert_non_null(strstr(g.events, "Blue +3 road (3 tiles)\n"));
     cas_test_play_record(&g, "draw B\nplace B 3,0 0\npass\n");
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){0, 3});
+    cas_test_game_close(&g);
+}
+
+/* Lenient input: `pass` at the abbey decision is `abbey keep` (the draw
+ * follows), at a wagon's `wagon home`; the canonical texts stay. */
+static void test_pass_declines_abbey_and_wagon(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_at_the_hole(&g);
+    cas_test_play(&g, "pass");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    cas_test_game_close(&g);
+    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,G:1,E:2,B:1,A:2");
+    cas_test_play_record(&g, "draw G\nplace G 0,-1 90\ndeploy wagon city N+S\n"
+                             "draw E\nplace E -1,-1 0\ndeploy meeple city N\n"
+                             "draw B\nplace B 1,-1 0\npass\n"
+                             "draw E\nplace E 0,-2 180\npass\n");
+    assert_int_equal(g.vt->current(g.state), 0); /* Red's wagon decides */
+    cas_test_play(&g, "pass");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE); /* went home: next draw */
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_null(strstr(json, "\"kind\":\"wagon\""));
+    free(json);
     cas_test_game_close(&g);
 }
 
@@ -118,6 +148,8 @@ static void test_final_abbey_round_on(void **unused)
     assert_string_equal(texts, "abbey keep\nabbey 1,1\n");
     cas_test_play_record(&g, "abbey 1,1\ndeploy meeple monastery\n");
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scorings(&g, "1 +3 road play road at -1,0\n"
+                                 "1 +8 abbey final monastery at 1,1\n");
     cas_test_expect_scores(&g, (const int64_t[]){0, 11});
     cas_test_game_close(&g);
 }
@@ -162,14 +194,16 @@ static void test_mayor_city_20(void **unused)
                              "abbey keep\ndraw AM-9\nplace AM-9 2,-1 0\npass\n"
                              "abbey keep\ndraw E\nplace E 0,-3 180\npass\n"
                              "abbey keep\ndraw C\nplace C 0,-1 0\npass\n");
-    assert_non_null(strstr(g.events, "Red +20 city (7 tiles, 3 coats)\n"));
+    assert_non_null(strstr(g.events, "Red +20 city (7 tiles, 3 coats) [mayor-city]\n"));
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scorings(&g, "0 +20 mayor-city play city at 0,-3\n");
     cas_test_expect_scores(&g, (const int64_t[]){20, 0});
     cas_test_game_close(&g);
 }
 
 /* Caption: a completed city holding only mayors and no coat of arms scores
- * nothing (the mayor's strength is 0); the mayor returns to the supply. */
+ * nothing (the mayor's strength is 0); the mayor returns to the supply.
+ * The scoring is still told: Red +0 for a mayor-city. */
 static void test_mayor_only_city_scores_nothing(void **unused)
 {
     (void)unused;
@@ -178,7 +212,8 @@ static void test_mayor_only_city_scores_nothing(void **unused)
     carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,E:2,U:1");
     cas_test_play_record(&g, "draw E\nplace E 0,-1 180\ndeploy mayor city S\n"
                              "draw U\nplace U 1,0 0\npass\n");
-    assert_null(g.events); /* no score, not even 0 */
+    /* told, with 0 points: the city scored and the mayor goes home */
+    cas_test_expect_scorings(&g, "0 +0 mayor-city play city at 0,-1\n");
     carcx_play_then_list(&g, "draw E\nplace E 1,1 180\n", texts, sizeof texts);
     assert_true(has_line(texts, "deploy mayor city S")); /* it came back */
     cas_test_play(&g, "pass");
@@ -248,10 +283,29 @@ static void test_barn_placement_scores_6(void **unused)
     assert_false(has_line(texts, "deploy barn corner 1,-2 NW")); /* 3 tiles there */
     cas_test_play(&g, "deploy barn corner 1,-1 NW");
     assert_non_null(strstr(g.events, "Red places a barn\n"
-                                     "Blue +6 field (2 completed cities)\n"));
+                                     "Blue +6 field (2 completed cities) [barn-field]\n"));
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     assert_non_null(strstr(g.events, "Red +8 barn (2 completed cities)\n"));
+    cas_test_expect_scorings(&g, "1 +6 barn-field play field at 1,-1\n"
+                                 "0 +8 barn final field at 1,-1\n");
     cas_test_expect_scores(&g, (const int64_t[]){8, 6});
+    cas_test_game_close(&g);
+}
+
+/* A barn whose field touches no completed city scores nothing at the end,
+ * and that is told: Red's barn at the corner of D, U(-1,0), B(0,1) and
+ * B(-1,1), below the road, with D's city still open. */
+static void test_barn_without_cities_told_zero(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,B:2,U:1");
+    cas_test_play_record(&g, "draw B\nplace B 0,1 0\npass\n"
+                             "draw U\nplace U -1,0 0\npass\n"
+                             "draw B\nplace B -1,1 0\ndeploy barn corner 0,1 NW\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scorings(&g, "0 +0 barn final field at 0,1\n");
+    cas_test_expect_scores(&g, (const int64_t[]){0, 0});
     cas_test_game_close(&g);
 }
 
@@ -281,8 +335,11 @@ static void test_barn_join_scores_2_and_2(void **unused)
     assert_false(has_line(texts, "deploy meeple field Nw+Ne+En+Es+Se+Wn"));
     assert_true(has_line(texts, "deploy meeple field Sw+Ws"));
     cas_test_play(&g, "pass");
-    assert_non_null(strstr(g.events, "Red +2 field (2 completed cities)\n"));
-    assert_non_null(strstr(g.events, "Blue +2 field (2 completed cities)\n"));
+    assert_non_null(strstr(g.events, "Red +2 field (2 completed cities) [barn-join-field]\n"));
+    assert_non_null(strstr(g.events, "Blue +2 field (2 completed cities) [barn-join-field]\n"));
+    cas_test_expect_scorings(&g, "0 +2 barn-join-field play field at 1,-1\n"
+                                 "1 +2 barn-join-field play field at 1,-1\n"
+                                 "0 +8 barn final field at 1,-1\n");
     cas_test_expect_scores(&g, (const int64_t[]){10, 2});
     cas_test_game_close(&g);
 }
@@ -336,7 +393,7 @@ static void test_barn_join_with_pig(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_TB | CARCX_AM, "*:0,ABBEY:6,D:1,E:3,B:3,U:1,V:1");
     cas_test_play_record(&g, BARN_JOIN_RECORD "deploy pig field Nw+Ne+En+Es+Se+Wn\n");
-    assert_non_null(strstr(g.events, "Blue +4 field (2 completed cities)\n"));
+    assert_non_null(strstr(g.events, "Blue +4 field (2 completed cities) [barn-join-field]\n"));
     cas_test_expect_scores(&g, (const int64_t[]){10, 4});
     cas_test_game_close(&g);
 }
@@ -365,8 +422,8 @@ static void test_barn_is_no_escort_for_a_pig(void **unused)
                              "draw U\nplace U -2,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
                              "draw B\nplace B -1,-3 0\npass\n"
                              "draw V\nplace V 1,0 0\ndeploy pig field Nw+Ne+En+Es+Se+Wn\n");
-    assert_non_null(strstr(g.events, "Red +4 field (2 completed cities)\n"));
-    assert_non_null(strstr(g.events, "Blue +2 field (2 completed cities)\n"));
+    assert_non_null(strstr(g.events, "Red +4 field (2 completed cities) [barn-join-field]\n"));
+    assert_non_null(strstr(g.events, "Blue +2 field (2 completed cities) [barn-join-field]\n"));
     char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
     assert_null(strstr(json, "\"kind\":\"pig\""));
     assert_non_null(strstr(json, "\"kind\":\"barn\""));
@@ -540,6 +597,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_abbey_closes_road_3),
+        cmocka_unit_test(test_pass_declines_abbey_and_wagon),
         cmocka_unit_test(test_abbey_needs_a_hole),
         cmocka_unit_test(test_abbey_closes_three_features),
         cmocka_unit_test(test_final_abbey_round_off),
@@ -550,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_mayor_only_in_empty_city),
         cmocka_unit_test(test_mayor_beats_large_meeple),
         cmocka_unit_test(test_barn_placement_scores_6),
+        cmocka_unit_test(test_barn_without_cities_told_zero),
         cmocka_unit_test(test_barn_join_scores_2_and_2),
         cmocka_unit_test(test_barn_placement_rules),
         cmocka_unit_test(test_barn_placement_with_pig),

@@ -89,11 +89,11 @@ static void test_example_3_road_and_city_bonus(void **unused)
                              "draw U\nplace U -3,0 0\npass\n"
                              "draw U\nplace U -4,0 0\npass\n"
                              "castle CG-1 4,-1 270\ndeploy meeple castle\n");
-    assert_non_null(strstr(g.events, "Blue +16 city (5 tiles, 0 coats)\n"));
-    assert_non_null(strstr(g.events, "Green +16 city (5 tiles, 0 coats)\n"));
-    assert_non_null(strstr(g.events, "Blue +10 road (4 tiles)\n"));
-    assert_non_null(strstr(g.events, "Red +6 road (3 tiles)\n"));
-    assert_non_null(strstr(g.events, "Red +6 castle (4 around, incomplete)\n"));
+    cas_test_expect_scorings(&g, "1 +10 castle-road play road at 3,0\n"
+                                 "0 +6 castle-road play road at 4,1\n"
+                                 "1 +16 castle-city play city at 2,-2\n"
+                                 "2 +16 castle-city play city at 2,-2\n"
+                                 "0 +6 castle final castle at 4,-1\n");
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){6 + 6, 16 + 10, 16});
     cas_test_game_close(&g);
@@ -111,7 +111,7 @@ static void test_example_4_loop_to_same_half_7(void **unused)
                              "draw V\nplace V -2,-1 0\npass\n"
                              "draw V\nplace V -3,-1 270\npass\n"
                              "draw V\nplace V -3,0 180\npass\n");
-    assert_non_null(strstr(g.events, "Red +7 road (4 tiles)\n"));
+    cas_test_expect_scorings(&g, "0 +7 castle-road play road at -2,-1\n");
     cas_test_expect_scores(&g, (const int64_t[]){7, 0});
     cas_test_game_close(&g);
 }
@@ -134,7 +134,7 @@ static void test_example_5_loop_to_other_half_9(void **unused)
     struct cas_test_game g;
     carcx_open(&g, 2, CARCX_CG, LOOP_9_TILES);
     cas_test_play_record(&g, LOOP_9_RECORD);
-    assert_non_null(strstr(g.events, "Red +9 road (6 tiles)\n"));
+    cas_test_expect_scorings(&g, "0 +9 castle-road play road at 0,2\n");
     cas_test_expect_scores(&g, (const int64_t[]){9, 0});
     cas_test_game_close(&g);
 }

@@ -156,7 +156,7 @@ static void test_castle_spaces_count_for_king_and_robber(void **unused)
                              "draw V\nplace V -2,1 270\npass\n");
     assert_non_null(strstr(g.events, "Red takes the King (city of 2 spaces)\n"));
     assert_non_null(strstr(g.events, "Red takes the Robber Baron (road of 6 spaces)\n"
-                                     "Red +9 road (6 tiles)\n"));
+                                     "Red +9 road (6 tiles) [castle-road]\n"));
     cas_test_expect_scores(&g, (const int64_t[]){9 + 1 + 1, 0});
     cas_test_game_close(&g);
 }

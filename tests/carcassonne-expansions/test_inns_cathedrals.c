@@ -64,12 +64,35 @@ static void test_zero_point_scorings_are_told(void **unused)
                              "draw U\nplace U 0,1 0\ndeploy meeple road E+W\n");
     if (!strstr(g.events, "Red +0 road ("))
         fail_msg("no 0-point event for the open inn road:\n%s", g.events);
+    cas_test_expect_scorings(&g, "0 +0 inn-road final road at 1,0\n"
+                                 "1 +1 road final road at 0,1\n");
     cas_test_game_close(&g);
     carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-1:1,E:1");
     cas_test_play_record(&g, "draw IC-1\nplace IC-1 0,-1 0\ndeploy meeple city N+E+S+W\n"
                              "draw E\nplace E 0,1 180\ndeploy meeple city S\n");
     if (!strstr(g.events, "Red +0 city ("))
         fail_msg("no 0-point event for the open cathedral city:\n%s", g.events);
+    cas_test_expect_scorings(&g, "0 +0 cathedral-city final city at 0,-1\n"
+                                 "1 +1 city final city at 0,1\n");
+    cas_test_game_close(&g);
+}
+
+/* Completed during the game, the inn road (10) and the cathedral city
+ * (27) are told as such, to the player and in play. */
+static void test_scorings_name_inn_road_and_cathedral_city(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_IC, "*:0,D:1,IC-15:1,U:1,W:2");
+    cas_test_play_record(&g, "draw IC-15\nplace IC-15 1,0 0\ndeploy meeple road E+W\n"
+                             "draw U\nplace U 2,0 0\npass\n"
+                             "draw W\nplace W 3,0 0\npass\n"
+                             "draw W\nplace W -1,0 0\npass\n");
+    cas_test_expect_scorings(&g, "0 +10 inn-road play road at 1,0\n");
+    cas_test_game_close(&g);
+    carcx_open(&g, 2, CARCX_IC, CARCX_CATHEDRAL_CITY_TILES);
+    cas_test_play_record(&g, CARCX_CATHEDRAL_CITY_RECORD);
+    cas_test_expect_scorings(&g, "0 +27 cathedral-city play city at 0,-1\n");
     cas_test_game_close(&g);
 }
 
@@ -267,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_two_inns_do_not_stack),
         cmocka_unit_test(test_open_inn_road_scores_nothing),
         cmocka_unit_test(test_zero_point_scorings_are_told),
+        cmocka_unit_test(test_scorings_name_inn_road_and_cathedral_city),
         cmocka_unit_test(test_junction_inn_serves_two_arms),
         cmocka_unit_test(test_monastery_cuts_road),
         cmocka_unit_test(test_cathedral_city_27),

@@ -119,20 +119,29 @@ static void test_crossing_counts_once(void **unused)
     "draw W\nplace W 1,0 0\npass\n"                                       \
     "draw W\nplace W -1,0 0\npass\n"
 
-static void both_cards(const char *scoring, int64_t red)
+/* Red holds both cards: under `scoring` he ends with `red`, told by the
+ * score events `scorings` (the category lines of the test harness). */
+static void both_cards(const char *scoring, int64_t red, const char *scorings)
 {
     const char *options[] = {scoring, NULL};
-    carcx_scenario_with(2, CARCX_KR, BOTH_CARDS_TILES, options, BOTH_CARDS_RECORD,
-                        (const int64_t[]){red, 0});
+    struct cas_test_game g;
+    carcx_open_with(&g, 2, CARCX_KR, BOTH_CARDS_TILES, options);
+    cas_test_play_record(&g, BOTH_CARDS_RECORD);
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scorings(&g, scorings);
+    cas_test_expect_scores(&g, (const int64_t[]){red, 0});
+    cas_test_game_close(&g);
 }
 
 static void test_scoring_options_both_cards(void **unused)
 {
     (void)unused;
-    both_cards("king-robber.scoring=per-feature", 1 + 1);
-    both_cards("king-robber.scoring=10/20", 20);
-    both_cards("king-robber.scoring=15/40", 40);
-    both_cards("king-robber.scoring=continuous", 1 + 1);
+    both_cards("king-robber.scoring=per-feature", 1 + 1, "0 +1 king final King\n"
+                                 "0 +1 robber-baron final Robber Baron\n");
+    both_cards("king-robber.scoring=10/20", 20, "0 +20 king-robber-baron final King and Robber Baron\n");
+    both_cards("king-robber.scoring=15/40", 40, "0 +40 king-robber-baron final King and Robber Baron\n");
+    both_cards("king-robber.scoring=continuous", 1 + 1, "0 +1 king play King\n"
+                   "0 +1 robber-baron play Robber Baron\n");
 }
 
 /* One card only: 10 under 10/20, 15 under 15/40 (Red keeps the city's 6). */

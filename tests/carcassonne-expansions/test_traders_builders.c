@@ -64,20 +64,54 @@ static void test_open_goods_city_gives_no_goods(void **unused)
 /* Caption (2 players): wine and grain tied, cloth Blue's: Red 20, Blue 30.
  * Red trades D, TB-3, TB-7, TB-20 + E (1 wine, 2 grain); Blue the ring
  * TB-1, TB-2, TB-19, TB-16 below D (1 wine, 2 grain, 1 cloth). */
+#define GOODS_TIES_TILES "*:0,D:1,TB-3:1,TB-1:1,TB-7:1,TB-2:1,TB-20:1,TB-19:1,E:1,TB-16:1"
+#define GOODS_TIES_RECORD                                                  \
+    "draw TB-3\nplace TB-3 0,-1 90\npass\n"                                 \
+    "draw TB-1\nplace TB-1 0,1 180\npass\n"                                 \
+    "draw TB-7\nplace TB-7 0,-2 90\npass\n"                                 \
+    "draw TB-2\nplace TB-2 1,1 270\npass\n"                                 \
+    "draw TB-20\nplace TB-20 0,-3 180\npass\n"                              \
+    "draw TB-19\nplace TB-19 0,2 90\npass\n"                                \
+    "draw E\nplace E 1,-3 270\npass\n"                                      \
+    "draw TB-16\nplace TB-16 1,2 0\npass\n"
+
 static void test_goods_final_ties(void **unused)
 {
     (void)unused;
-    carcx_scenario(2, CARCX_TB,
-                   "*:0,D:1,TB-3:1,TB-1:1,TB-7:1,TB-2:1,TB-20:1,TB-19:1,E:1,TB-16:1",
-                   "draw TB-3\nplace TB-3 0,-1 90\npass\n"
-                   "draw TB-1\nplace TB-1 0,1 180\npass\n"
-                   "draw TB-7\nplace TB-7 0,-2 90\npass\n"
-                   "draw TB-2\nplace TB-2 1,1 270\npass\n"
-                   "draw TB-20\nplace TB-20 0,-3 180\npass\n"
-                   "draw TB-19\nplace TB-19 0,2 90\npass\n"
-                   "draw E\nplace E 1,-3 270\npass\n"
-                   "draw TB-16\nplace TB-16 1,2 0\npass\n",
-                   (const int64_t[]){20, 30});
+    carcx_scenario(2, CARCX_TB, GOODS_TIES_TILES, GOODS_TIES_RECORD, (const int64_t[]){20, 30});
+}
+
+/* Red's farmer and pig; Blue's farmer in another field, joined later by
+ * E(1,-1) (test_pig_field_joined_to_rival). */
+#define PIG_RIVAL_TILES "*:0,D:1,U:2,E:3"
+#define PIG_RIVAL_RECORD                                                   \
+    "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"              \
+    "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"     \
+    "draw U\nplace U -1,0 0\ndeploy pig field Nw+Ne+En+Wn\n"                \
+    "draw E\nplace E 1,-1 0\npass\n"                                        \
+    "draw E\nplace E 1,-2 180\npass\n"
+
+/* The goods majorities are told as "goods" of each kind in the final
+ * scoring (the caption's ties: Red wine and grain, Blue all three), the
+ * pig's field as a "pig-field" (8) beside a plain one. */
+static void test_scorings_name_goods_and_pig_field(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_TB, GOODS_TIES_TILES);
+    cas_test_play_record(&g, GOODS_TIES_RECORD);
+    cas_test_expect_scorings(&g, "0 +10 goods final wine\n"
+                                 "1 +10 goods final wine\n"
+                                 "0 +10 goods final grain\n"
+                                 "1 +10 goods final grain\n"
+                                 "1 +10 goods final cloth\n");
+    cas_test_game_close(&g);
+    carcx_open(&g, 2, CARCX_TB, PIG_RIVAL_TILES);
+    cas_test_play_record(&g, PIG_RIVAL_RECORD);
+    cas_test_expect_scorings(&g, "0 +8 pig-field final field at 1,0\n"
+                                 "1 +6 field final field at 1,0\n");
+    cas_test_expect_scores(&g, (const int64_t[]){8, 6});
+    cas_test_game_close(&g);
 }
 
 /* Caption, turns 1 to 3b: highwayman (1), builder beside it (2), a tile
@@ -197,13 +231,7 @@ static void test_pig_needs_own_farmer(void **unused)
 static void test_pig_field_joined_to_rival(void **unused)
 {
     (void)unused;
-    carcx_scenario(2, CARCX_TB, "*:0,D:1,U:2,E:3",
-                   "draw U\nplace U 1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
-                   "draw E\nplace E 0,-1 180\ndeploy meeple field Nw+Ne+En+Es+Ws+Wn\n"
-                   "draw U\nplace U -1,0 0\ndeploy pig field Nw+Ne+En+Wn\n"
-                   "draw E\nplace E 1,-1 0\npass\n"
-                   "draw E\nplace E 1,-2 180\npass\n",
-                   (const int64_t[]){8, 6});
+    carcx_scenario(2, CARCX_TB, PIG_RIVAL_TILES, PIG_RIVAL_RECORD, (const int64_t[]){8, 6});
 }
 
 /* Rulebook: the pig is worth nothing without the majority and does not
@@ -268,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_goods_from_unoccupied_city),
         cmocka_unit_test(test_open_goods_city_gives_no_goods),
         cmocka_unit_test(test_goods_final_ties),
+        cmocka_unit_test(test_scorings_name_goods_and_pig_field),
         cmocka_unit_test(test_builder_turns_1_to_3b),
         cmocka_unit_test(test_builder_with_empty_bag_ends_game),
         cmocka_unit_test(test_builder_needs_own_meeple),

@@ -102,6 +102,19 @@ static int64_t toll_points(void *xctx, const cas_carc *c, cas_carc_feature f,
     return points + 2 * ctx->api->attribute(c, f, ctx->toll_attr);
 }
 
+/* CHAIN (1.3): a road with a toll scores as a "toll-road". */
+static const char *toll_category(void *xctx, const cas_carc *c, cas_carc_feature f,
+                                 enum cas_carc_when when, int winner, const char *category)
+{
+    (void)when;
+    (void)winner;
+    struct toll_ctx *ctx = xctx;
+    return ctx->api->feature_class(c, f) == CAS_CARC_ROAD &&
+                   ctx->api->attribute(c, f, ctx->toll_attr) > 0
+               ? "toll-road"
+               : category;
+}
+
 static int on_toll_road(const struct toll_ctx *ctx, const cas_carc *c)
 {
     int tile = ctx->api->placed_tile(c);
@@ -139,7 +152,8 @@ static int toll_apply(void *xctx, cas_carc *c, uint64_t payload)
         struct toll_state *st = ctx->api->xstate(c, xctx);
         int p = ctx->api->active_player(c);
         st->taxes[p]++;
-        ctx->api->add_score(c, p, 1, "toll");
+        cas_carc_add_score_about(ctx->api, c, p, 1, "toll", "toll", "toll booth",
+                                 CAS_CARC_DURING);
     }
     return CAS_CARC_PHASE_DONE;
 }
@@ -266,6 +280,7 @@ static int gate_parse(void *xctx, const cas_carc *c, const char *text, uint64_t 
 static const struct cas_carc_hooks toll_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = toll_points,
+    .score_category = toll_category,
 };
 
 static const struct cas_carc_phase toll_phases[] = {{
@@ -356,8 +371,11 @@ static void test_phase_and_scoring_hook(void **unused)
                              "draw W\nplace W 3,0 0\npass\ntoll skip\n"
                              "draw W\nplace W -1,0 0\npass\n");
     /* road: W, D, BIG (2 spaces), W = 5, +2 per toll (2) = 9 */
-    assert_non_null(strstr(g.events, "Red +9 road (5 tiles)"));
+    assert_non_null(strstr(g.events, "Red +9 road (5 tiles) [toll-road]\n"));
     cas_test_play(&g, "toll tax");
+    cas_test_expect_scorings(&g, "0 +1 toll play toll booth\n"
+                                 "0 +9 toll-road play road at 1,0\n"
+                                 "0 +1 toll play toll booth\n");
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){1 + 9 + 1, 0});
     char *text = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT);
@@ -554,6 +572,52 @@ static void test_teardown_gets_the_host(void **unused)
     assert_int_equal(teardowns, 100);
 }
 
+/* An expansion built for 1.2 has a hooks table too short for
+ * score_category: the engine does not read past it, and its roads score
+ * as plain "road". */
+static void test_hooks_of_1_2_keep_the_engine_category(void **unused)
+{
+    (void)unused;
+    static struct cas_carc_hooks hooks_1_2;
+    static struct cas_carc_expansion legacy;
+    hooks_1_2 = toll_hooks;
+    hooks_1_2.struct_size = offsetof(struct cas_carc_hooks, score_category);
+    legacy = toll_expansion;
+    legacy.abi_minor = 2;
+    legacy.hooks = &hooks_1_2;
+    static struct cas_expansion_ref ref;
+    ref = toll_ref(&legacy);
+    const char *opts[] = {"tiles=*:0,D:1,BIG:1,W:2", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, &ref, 1);
+    cas_test_play_record(&g, "draw BIG\nplace BIG 1,0 0\ndeploy meeple road E1+W0\n"
+                             "toll skip\ndraw W\nplace W 3,0 0\npass\ntoll skip\n"
+                             "draw W\nplace W -1,0 0\npass\ntoll skip\n");
+    cas_test_expect_scorings(&g, "0 +9 road play road at 1,0\n");
+    cas_test_game_close(&g);
+}
+
+static int fallback_points;
+static void fallback_add_score(cas_carc *c, int player, int64_t points, const char *reason)
+{
+    (void)c;
+    (void)player;
+    (void)reason;
+    fallback_points += (int)points;
+}
+
+/* In a 1.2 game (services table without add_score_about) the helper
+ * falls back to add_score: the same points, no category. */
+static void test_add_score_about_falls_back_to_add_score(void **unused)
+{
+    (void)unused;
+    struct cas_carc_api api_1_2 = {.struct_size = offsetof(struct cas_carc_api, add_score_about),
+                                   .add_score = fallback_add_score};
+    fallback_points = 0;
+    cas_carc_add_score_about(&api_1_2, NULL, 0, 7, "bonus", "bonus", NULL, CAS_CARC_FINAL);
+    assert_int_equal(fallback_points, 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -565,6 +629,8 @@ int main(void)
         cmocka_unit_test(test_first_answer_wins),
         cmocka_unit_test(test_tile_from_hand),
         cmocka_unit_test(test_teardown_gets_the_host),
+        cmocka_unit_test(test_hooks_of_1_2_keep_the_engine_category),
+        cmocka_unit_test(test_add_score_about_falls_back_to_add_score),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

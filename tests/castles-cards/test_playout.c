@@ -5,7 +5,8 @@
  * clone, copy, serialize/deserialize keep the hash; chance outcomes match
  * the legal list; every card copy stays accounted for; damaged bytes are
  * refused; the game ends; the same seed gives the same game; renders hide
- * the draw pile from the players.
+ * the draw pile from the players; apply accepts exactly the listed turn
+ * and chance actions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,6 +198,67 @@ static void interleaved_games_are_independent(void **unused)
     cas_test_game_close(&g[1]);
 }
 
+static bool listed(const cas_action *legal, size_t n, cas_action a)
+{
+    for (size_t i = 0; i < n; i++)
+        if (legal[i] == a)
+            return true;
+    return false;
+}
+
+/* apply accepts a turn or chance action exactly when legal_actions lists
+ * it: every code of the kinds from `first` to `last` with small operands. */
+static void check_codes(struct cas_test_game *g, const cas_action *legal, size_t n, int first,
+                        int last, int max_a)
+{
+    cas_state *copy;
+    assert_int_equal(g->vt->state_clone(g->state, &copy), CAS_OK);
+    for (int kind = first; kind <= last; kind++)
+        for (int a = 0; a <= max_a; a++)
+            for (int b = 0; b <= STACK_CAP + 8; b++) {
+                cas_action code = act(kind, a, b);
+                bool ok = listed(legal, n, code);
+                if (ok)
+                    assert_int_equal(g->vt->state_copy(copy, g->state), CAS_OK);
+                int rc = g->vt->apply(ok ? copy : g->state, code, NULL);
+                if (rc != (ok ? CAS_OK : CAS_EILLEGAL))
+                    fail_msg("apply of code %#llx gave %d, listed %d", (unsigned long long)code,
+                             rc, ok);
+            }
+    g->vt->state_free(copy);
+}
+
+static void apply_accepts_exactly_the_listed_actions(void **unused)
+{
+    (void)unused;
+    static cas_action legal[4096];
+    int checked = 0, chance_checked = 0;
+    for (uint64_t seed = 500; seed < 504; seed++) {
+        struct cas_test_game g;
+        cc_open(&g, NULL);
+        uint64_t rng = seed;
+        for (int step = 0; g.vt->current(g.state) != CAS_ACTOR_TERMINAL; step++) {
+            size_t n;
+            assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+            int phase = cc_state(&g)->phase;
+            if (phase == PH_TURN && step % 7 == 0) {
+                check_codes(&g, legal, n, K_DRAW, K_PASS, 31);
+                checked++;
+            }
+            if (phase == PH_DRAW && step % 5 == 0) {
+                check_codes(&g, legal, n, K_CHANCE, K_CHANCE, MAX_KINDS + 4);
+                chance_checked++;
+            }
+            cas_action a = g.vt->current(g.state) == CAS_ACTOR_CHANCE
+                               ? pick_chance(&g, &rng, legal, n)
+                               : legal[next_random(&rng) % n];
+            assert_int_equal(g.vt->apply(g.state, a, NULL), CAS_OK);
+        }
+        cas_test_game_close(&g);
+    }
+    assert_true(checked > 100 && chance_checked > 10);
+}
+
 static void players_never_see_the_draw_pile(void **unused)
 {
     (void)unused;
@@ -247,6 +309,7 @@ int main(void)
         cmocka_unit_test(many_playouts_terminate),
         cmocka_unit_test(same_seed_same_game),
         cmocka_unit_test(interleaved_games_are_independent),
+        cmocka_unit_test(apply_accepts_exactly_the_listed_actions),
         cmocka_unit_test(players_never_see_the_draw_pile),
         cmocka_unit_test(text_render_fits_80_columns),
     };

@@ -108,7 +108,8 @@ static void test_expansion_game_imports_with_its_scores(void **state)
     struct cas_test_result r;
     write_jcz(state, path, sizeof path,
               "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"
-              " \"elements\": {\"small-follower\": 7, \"big-follower\": 1, \"inn\": true}},\n"
+              " \"elements\": {\"small-follower\": 7, \"big-follower\": 1, \"inn\": true,"
+              " \"cathedral\": true}},\n"
               " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}, {\"name\": \"Cy\"}],\n"
               " \"replay\": [\n"
               "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"IC/LRFR\", "
@@ -169,6 +170,213 @@ static void test_builder_bonus_turn_takes_the_games_actor(void **state)
                                 "19 1 place B -1,-1 0\n");
 }
 
+/* An Abbey & Mayor setup as JCloisterZone 5 writes it: the start as an
+ * array, every part of the expansion among the elements, a rule variant. */
+#define AM_SETUP(rules)                                                            \
+    "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"         \
+    " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"abbey\": 1,"      \
+    " \"mayor\": 1, \"wagon\": 1, \"barn\": 1},\n"                                 \
+    " \"rules\": {" rules "},\n"                                                   \
+    " \"start\": [{\"tile\": \"BA/RCr\", \"x\": 0, \"y\": 0, \"rotation\": 0}]},\n" \
+    " \"players\": [{\"name\": \"Red\"}, {\"name\": \"Blue\"}],\n"                 \
+    " \"replay\": [\n"
+
+#define JCZ_TILE(id, rot, x, y)                                                    \
+    "  {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"" id "\", \"rotation\": \"" \
+    rot "\", \"position\": [" x ", " y "]}},\n"
+#define JCZ_DEPLOY(meeple, x, y, location, feature)                                \
+    "  {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": [" x ", " y \
+    "], \"location\": \"" location "\", \"feature\": \"" feature "\"}, \"meepleId\": \"" \
+    meeple "\"}},\n"
+#define JCZ_PASS "  {\"type\": \"PASS\", \"payload\": {}},\n"
+#define JCZ_COMMIT "  {\"type\": \"COMMIT\", \"payload\": {}},\n"
+#define JCZ_END "  {\"type\": \"GAME_OVER\", \"payload\": {}}\n ]}\n"
+
+/* Import path, then its --no-hashes record and its results into the
+ * test's buffers; fails the test on any error. */
+static void import_then_export(void **state, const char *path, struct cas_test_result *record,
+                               struct cas_test_result *results)
+{
+    struct cas_test_result r;
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    castellan(state, record, "export", "1", "--no-hashes", NULL);
+    assert_int_equal(record->status, 0);
+    castellan(state, results, "saves", "show", "1", "--json", NULL);
+    assert_int_equal(results->status, 0);
+}
+
+/* The abbey: a hole at 1,1 below V(1,0), whose road runs west through D to
+ * A(-1,0)'s monastery, ringed by E tiles turned away and B(1,2).  Blue,
+ * asked first, passes (castellan's `abbey keep`) and draws; Red fills the
+ * hole with AM/A, closing Blue's road A-D-V (3) by its S end
+ * (JCloisterZone's road "SW"). */
+static void test_abbey_and_its_pass_import(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path, AM_SETUP(""),
+              JCZ_TILE("BA/LR", "R270", "-1", "0") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/Rr", "R0", "1", "0") JCZ_DEPLOY("1.small.1", "1", "0", "SW", "Road")
+              JCZ_COMMIT
+              JCZ_TILE("BA/C", "R90", "2", "0") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R90", "2", "1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R270", "0", "1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R270", "0", "2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/L", "R0", "1", "2") JCZ_PASS JCZ_COMMIT
+              JCZ_PASS JCZ_TILE("BA/L", "R0", "1", "3") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("AM/A", "R0", "1", "1") JCZ_PASS JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "Expansion: abbey-mayor ");
+    cas_test_expect_text(record.out, "Option: abbey-mayor.final-abbey-round = on\n");
+    cas_test_expect_text(record.out, "5 1 deploy meeple road S+W\n");
+    cas_test_expect_text(record.out, "21 1 abbey keep\n22 -1 draw B\n23 1 place B 1,3 0\n"
+                                     "24 1 pass\n25 0 abbey 1,1\n26 0 pass\n");
+    cas_test_expect_text(results.out, "\"scores\": [0, 3]");
+    cas_test_expect_text(results.out, "\"points\": 3, \"text\": \"Blue +3 road (3 tiles)\", "
+                                      "\"category\": \"road\"");
+}
+
+/* The mayor closes the start tile's city without a coat of arms: +0, told
+ * as a mayor-city; Blue's barn, on the corner where four fields meet at
+ * 1,-1 (the barn record of test_abbey_mayor), scores her farmer's field on
+ * arrival: Blue +6, a barn-field. */
+static void test_mayor_and_barn_import(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path, AM_SETUP("\"barn-placement\": \"not-occupied\""),
+              JCZ_TILE("BA/C", "R180", "0", "-1") JCZ_DEPLOY("0.mayor.1", "0", "-1", "S", "City")
+              JCZ_COMMIT
+              JCZ_TILE("BA/C", "R90", "1", "-1") JCZ_DEPLOY("1.small.1", "1", "-1", "WR", "Field")
+              JCZ_COMMIT
+              JCZ_TILE("BA/C", "R270", "2", "-1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/L", "R0", "0", "-2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/L", "R0", "1", "-2")
+              JCZ_DEPLOY("0.barn.1", "1", "-1", "NL.NR.EL.ER.SL.SR.WL.WR", "Field") JCZ_COMMIT
+              JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "2 0 deploy mayor city S\n");
+    cas_test_expect_text(record.out, "14 0 deploy barn corner 1,-1 NW\n");
+    cas_test_expect_text(results.out, "\"points\": 0, \"text\": \"Red +0 city (2 tiles, 0 "
+                                      "coats) [mayor-city]\", \"category\": \"mayor-city\"");
+    cas_test_expect_text(results.out, "\"category\": \"barn-field\"");
+    cas_test_expect_text(results.out, "\"scores\": [0, 6]");
+}
+
+/* The wagon (test_wagon_two_moves): freed by its city (6) it moves, after
+ * the turn's COMMIT, to the road of D; freed again by that road (3), to the
+ * monastery A(1,0). */
+static void test_wagon_moves_import(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path, AM_SETUP("\"wagon-move\": \"C2\""),
+              JCZ_TILE("BA/CFc.1", "R90", "0", "-1")
+              JCZ_DEPLOY("0.wagon.1", "0", "-1", "NS", "City") JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "-1", "-1") JCZ_DEPLOY("1.small.1", "-1", "-1", "N", "City")
+              JCZ_COMMIT
+              JCZ_TILE("BA/L", "R0", "1", "-1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT
+              JCZ_DEPLOY("0.wagon.1", "0", "0", "WE", "Road") JCZ_COMMIT
+              JCZ_TILE("BA/LR", "R270", "-1", "0") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/LR", "R90", "1", "0") JCZ_PASS JCZ_COMMIT
+              JCZ_DEPLOY("0.wagon.1", "1", "0", "I", "Monastery") JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "Option: abbey-mayor.wagon-move = C2\n");
+    cas_test_expect_text(record.out, "2 0 deploy wagon city N+S\n");
+    cas_test_expect_text(record.out, "12 0 wagon 0,0 road E+W\n");
+    cas_test_expect_text(record.out, "19 0 wagon 1,0 monastery\n");
+    cas_test_expect_text(results.out, "\"scores\": [9, 0]");
+}
+
+/* King & Robber Baron, its set named without the edition (the first, as
+ * no garden says) and its scoring variant `continuously`: Blue, closing the
+ * first city, takes the King and scores 1 at once, a king score. */
+static void test_king_and_robber_scoring_variant_imports(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic\": 1, \"king-and-robber\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"king\": true,"
+              " \"robber\": true},\n"
+              " \"rules\": {\"king-and-robber-scoring\": \"continuously\"}},\n"
+              " \"players\": [{\"name\": \"Red\"}, {\"name\": \"Blue\"}],\n"
+              " \"replay\": [\n"
+              JCZ_TILE("BA/CFc.1", "R90", "0", "-1")
+              JCZ_DEPLOY("0.small.1", "0", "-1", "NS", "City") JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "Expansion: king-robber ");
+    cas_test_expect_text(record.out, "Option: king-robber.scoring = continuous\n");
+    cas_test_expect_text(results.out, "\"scores\": [6, 1]");
+    cas_test_expect_text(results.out, "\"player\": 1, \"points\": 1, \"text\": \"Blue +1 King: "
+                                      "a completed city\", \"category\": \"king\"");
+}
+
+/* Setups castellan cannot play as written are refused, naming the place. */
+static void test_setup_castellan_cannot_play_is_refused(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, AM_SETUP("\"barn-placement\": \"occupied\""), JCZ_END,
+              NULL);
+    expect_refused(state, path, "setup.rules.\"barn-placement\" = \"occupied\": castellan "
+                                "does not implement this value; it plays not-occupied (line 3)");
+    write_jcz(state, path, sizeof path, AM_SETUP("\"dragon-move\": \"after-scoring\""), JCZ_END,
+              NULL);
+    expect_refused(state, path, "setup.rules.\"dragon-move\": castellan does not implement "
+                                "this rule variant; it plays the rulebook's rules and the "
+                                "variants wagon-move, barn-placement, king-and-robber-scoring, "
+                                "tiny-city-scoring");
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"abbey\": 1, \"mayor\": 1, "
+              "\"wagon\": 1}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], "
+              "\"replay\": []}\n", NULL);
+    expect_refused(state, path, "setup.elements: no \"barn\"; castellan plays abbey-mayor "
+                                "with all its parts; write \"barn\": 1 (line 2)");
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"mayor\": 1}},\n"
+              " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "setup.elements.\"mayor\": it belongs to the set of "
+                                "abbey-mayor, which setup.sets does not list");
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"castle\": true}},\n"
+              " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "setup.elements.\"castle\": castellan does not implement this "
+                                "element (the castle of Bridges, Castles and Bazaars, not of "
+                                "Castles in Germany");
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:2\": 1}},\n"
+              " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "setup.sets.\"basic:2\": castellan does not implement this set");
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic\": 1}, \"elements\": {\"garden\": true}},\n"
+              " \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "setup.sets.\"basic\" (read as basic:2: the edition the "
+                                "garden element means): castellan does not implement this set");
+}
+
+/* A wagon moves only after the COMMIT that ends the turn's action part;
+ * any other figure there is refused. */
+static void test_move_of_a_figure_that_does_not_move_is_refused(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, AM_SETUP(""),
+              JCZ_TILE("BA/C", "R180", "0", "-1") JCZ_PASS JCZ_COMMIT
+              JCZ_DEPLOY("0.small.1", "0", "0", "WE", "Road") JCZ_END, NULL);
+    expect_refused(state, path, "replay[3].payload.meepleId = \"0.small.1\": after COMMIT only "
+                                "a freed wagon moves on, not a small");
+}
+
 static void test_taken_field_is_refused_at_its_line(void **state)
 {
     /* The monastery's field meets the start tile's south field, Bob's. */
@@ -205,7 +413,10 @@ static void test_unsupported_set_is_refused(void **state)
               NULL);
     expect_refused(state, path, "setup.sets.\"hills-and-sheep:1\": castellan does not "
                                 "implement this set; it imports basic:1, "
-                                "inns-and-cathedrals:1, traders-and-builders:1 (line 4)");
+                                "inns-and-cathedrals:1, traders-and-builders:1, "
+                                "abbey-and-mayor:1, king-and-robber:1 (castellan's "
+                                "castles-germany has no set here: Castles in Germany is not "
+                                "in JCloisterZone) (line 4)");
 }
 
 static void test_unsupported_message_is_refused(void **state)
@@ -245,6 +456,23 @@ static void test_unsupported_rule_is_refused(void **state)
                                 "this rule variant");
 }
 
+/* JCloisterZone 4 saved XML, gzip-compressed by default: refused as such,
+ * with the way left to bring the game over. */
+static void test_legacy_4x_save_is_refused_as_such(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path,
+              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<game app-version=\"4.4.1\">\n",
+              NULL);
+    expect_refused(state, path, "game.jcz: a JCloisterZone 4.x saved game (XML), not the JSON "
+                                "of JCloisterZone 5; castellan reads 5.x files only");
+    expect_refused(state, path, "write its moves as a castellan record without hashes");
+    static const char gzip[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00";
+    cas_test_dir_file(*state, "game.jcz", path, sizeof path);
+    cas_test_write_file(path, gzip, sizeof gzip - 1);
+    expect_refused(state, path, "a JCloisterZone 4.x saved game (gzip-compressed XML)");
+}
+
 static void test_malformed_json_is_refused_with_its_place(void **state)
 {
     char path[512];
@@ -259,12 +487,19 @@ int main(void)
         CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_builder_bonus_turn_takes_the_games_actor),
+        CAS_TEST_IN_DIR(test_abbey_and_its_pass_import),
+        CAS_TEST_IN_DIR(test_mayor_and_barn_import),
+        CAS_TEST_IN_DIR(test_wagon_moves_import),
+        CAS_TEST_IN_DIR(test_king_and_robber_scoring_variant_imports),
+        CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),
+        CAS_TEST_IN_DIR(test_move_of_a_figure_that_does_not_move_is_refused),
         CAS_TEST_IN_DIR(test_taken_field_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_field_by_a_half_edge_of_a_city_is_refused),
         CAS_TEST_IN_DIR(test_unsupported_set_is_refused),
         CAS_TEST_IN_DIR(test_unsupported_message_is_refused),
         CAS_TEST_IN_DIR(test_message_without_payload_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
+        CAS_TEST_IN_DIR(test_legacy_4x_save_is_refused_as_such),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -41,21 +42,35 @@ static void harness_release(void *ctx, void *block)
     free(block);
 }
 
+/* Append text and a newline to the log *buf (length *len, capacity *cap). */
+static void log_line(char **buf, size_t *len, size_t *cap, const char *text)
+{
+    size_t n = strlen(text);
+    if (*len + n + 2 > *cap) {
+        size_t grown_cap = (*cap + n + 2) * 2;
+        char *grown = realloc(*buf, grown_cap);
+        assert_non_null(grown);
+        *buf = grown;
+        *cap = grown_cap;
+    }
+    memcpy(*buf + *len, text, n);
+    *len += n;
+    (*buf)[(*len)++] = '\n';
+    (*buf)[*len] = '\0';
+}
+
 static void harness_emit(void *ctx, const struct cas_event *event)
 {
     struct cas_test_game *g = ctx;
-    size_t len = strlen(event->text);
-    if (g->events_len + len + 2 > g->events_cap) {
-        size_t cap = (g->events_cap + len + 2) * 2;
-        char *grown = realloc(g->events, cap);
-        assert_non_null(grown);
-        g->events = grown;
-        g->events_cap = cap;
-    }
-    memcpy(g->events + g->events_len, event->text, len);
-    g->events_len += len;
-    g->events[g->events_len++] = '\n';
-    g->events[g->events_len] = '\0';
+    log_line(&g->events, &g->events_len, &g->events_cap, event->text);
+    if (event->kind != CAS_EVENT_SCORE || !CAS_HAS_FIELD(event, struct cas_event, final) ||
+        !event->category)
+        return;
+    char line[256];
+    snprintf(line, sizeof line, "%d %+lld %s %s %s", event->player, (long long)event->points,
+             event->category, event->final ? "final" : "play",
+             event->subject ? event->subject : "-");
+    log_line(&g->scorings, &g->scorings_len, &g->scorings_cap, line);
 }
 
 const char *cas_test_data_dir(const char *plugin_id, char *buf, size_t cap)
@@ -392,6 +407,14 @@ void cas_test_expect_width(const char *text, size_t columns)
     }
 }
 
+void cas_test_expect_scorings(struct cas_test_game *g, const char *expected)
+{
+    const char *got = g->scorings ? g->scorings : "";
+    if (strcmp(got, expected) != 0)
+        fail_msg("score events:\n%s\nexpected:\n%s\nevents:\n%s", got, expected,
+                 g->events ? g->events : "");
+}
+
 void cas_test_game_close(struct cas_test_game *g)
 {
     if (g->vt) {
@@ -399,5 +422,6 @@ void cas_test_game_close(struct cas_test_game *g)
         g->vt->game_free(g->game);
     }
     free(g->events);
+    free(g->scorings);
     memset(g, 0, sizeof *g);
 }

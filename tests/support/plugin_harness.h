@@ -23,6 +23,10 @@ struct cas_test_game {
     cas_state *state;
     char *events;          /* every event text so far, one per line (owned) */
     size_t events_len, events_cap;
+    /* every score event that says what scored (ABI 1.1 category), one per
+     * line: "SEAT +POINTS CATEGORY play|final SUBJECT" (owned) */
+    char *scorings;
+    size_t scorings_len, scorings_cap;
     struct cas_option_value options[32];
     size_t n_options;
 };
@@ -65,6 +69,10 @@ void cas_test_play_record(struct cas_test_game *g, const char *record);
 
 /* Assert the current returns equal expected[0..nplayers). */
 void cas_test_expect_scores(struct cas_test_game *g, const int64_t *expected);
+
+/* Assert that the score events with a category so far are exactly
+ * `expected`, in g->scorings' line format. */
+void cas_test_expect_scorings(struct cas_test_game *g, const char *expected);
 
 /* The canonical text of every legal action, one per line, into buf; fails
  * the test if it does not fit. */
