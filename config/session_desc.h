@@ -38,6 +38,11 @@ struct cas__session_desc {
     char *database;        /* [saves] database, ~ expanded; NULL: default */
     char *campaign;        /* [saves] campaign or NULL */
     int journal;           /* [saves] journal = on|off, default on */
+    /* [session] isolation = auto|worker|in-process: 0, 1, 2 (auto by
+     * default: a worker for plugins outside the build and install
+     * folders; docs/isolation.md), and plugin-deadline-ms (0: default). */
+    int isolation;
+    unsigned deadline_ms;
     /* Lines of game = and expansions = (0: absent or command line), and of
      * the file's last line, for errors found after parsing. */
     int game_line, expansions_line, last_line;

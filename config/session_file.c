@@ -4,12 +4,14 @@
  * the host checks it against the plugins (cas__session_desc_validate).  The first
  * problem is reported as "FILE:LINE: problem; fix" and nothing is kept.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_spec.h"
 #include "session_fields.h"
 #include "text.h"
 
@@ -137,7 +139,9 @@ static void session_key(struct file_ctx *f, const char *where, const char *key,
                         const char *value)
 {
     struct cas__session_desc *d = f->d;
-    static const char *const known[] = {"game", "expansions", "seed"};
+    static const char *const known[] = {"game", "expansions", "seed", "isolation",
+                                        "plugin-deadline-ms"};
+    static const char *const modes[] = {"auto", "worker", "in-process"};
     if (strcmp(key, "game") == 0) {
         d->game_line = f->cur.line;
         took(f, cas__desc_set_game(d, where, value, f->err, f->errlen));
@@ -146,8 +150,27 @@ static void session_key(struct file_ctx *f, const char *where, const char *key,
         took(f, cas__desc_set_expansions(d, where, value, f->err, f->errlen));
     } else if (strcmp(key, "seed") == 0) {
         took(f, cas__desc_set_seed(d, where, value, f->err, f->errlen));
+    } else if (strcmp(key, "isolation") == 0) {
+        int mode = 0;
+        while (mode < 3 && strcmp(value, modes[mode]) != 0)
+            mode++;
+        if (mode == 3)
+            problem(f, CAS_EPARSE, "isolation = \"%s\" is not valid; use auto, worker or "
+                    "in-process (closest: %s)", value, cas__closest(value, modes, 3));
+        else
+            d->isolation = mode;
+    } else if (strcmp(key, "plugin-deadline-ms") == 0) {
+        char *end;
+        errno = 0;
+        unsigned long ms = strtoul(value, &end, 10);
+        if (!isdigit((unsigned char)*value) || *end || errno || ms < 1 || ms > 3600000)
+            problem(f, CAS_EPARSE, "plugin-deadline-ms = \"%s\" is not valid; give the "
+                    "milliseconds one plugin call may take, 1 to 3600000 (default %u)",
+                    value, 5000u);
+        else
+            d->deadline_ms = (unsigned)ms;
     } else {
-        unknown_key(f, "session", key, known, 3);
+        unknown_key(f, "session", key, known, 5);
     }
 }
 
@@ -262,14 +285,14 @@ static int check_complete(struct file_ctx *f)
                            f->path, f->session_line ? f->session_line : 1);
     if (d->n_players == 0)
         return cas__errorf(f->err, f->errlen, CAS_EPARSE,
-                           "%s:%d: no players; add [player.1] with agent = human, random, "
-                           "greedy or mcts",
+                           "%s:%d: no players; add [player.1] with agent = human, "
+                           CAS__BOT_SYNTAX,
                            f->path, d->last_line);
     for (size_t i = 0; i < d->n_players; i++)
         if (!d->players[i].agent)
             return cas__errorf(f->err, f->errlen, CAS_EPARSE,
-                               "%s:%d: [player.%zu] has no agent; add agent = human, random, "
-                               "greedy or mcts",
+                               "%s:%d: [player.%zu] has no agent; add agent = human, "
+                               CAS__BOT_SYNTAX,
                                f->path, d->players[i].line, i + 1);
     return cas__desc_default_names(d, f->err, f->errlen);
 }

@@ -275,11 +275,21 @@ static int parse_option(struct parser *p, const char *v, size_t len)
     return unescape(p, eq + 2, len - (size_t)(eq + 2 - v), &o->value);
 }
 
+/* An agent spec's characters: a word, or a search bot's budget and
+ * threads (mcts@1000/1); which agents exist is the reviver's to check. */
+static int is_agent(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (text[i] != '@' && text[i] != '/' && !is_word(text + i, 1))
+            return 0;
+    return len > 0;
+}
+
 static int parse_player(struct parser *p, const char *v, size_t len)
 {
     struct cas__saves_game *g = p->g;
     const char *space = memchr(v, ' ', len);
-    if (!space || !is_word(v, (size_t)(space - v)) || space + 1 == v + len)
+    if (!space || !is_agent(v, (size_t)(space - v)) || space + 1 == v + len)
         return syntax(p, "expected 'Player: AGENT NAME', e.g. 'Player: human Ada'");
     if (cas__saves_grow((void **)&g->players, g->n_players, &p->cap_players, sizeof *g->players))
         return oom(p);

@@ -22,7 +22,7 @@ struct human {
     struct cas__agent base; /* first */
     FILE *in, *out;
     enum cas_render_format format;
-    char hint_kind[32];
+    char hint_kind[64]; /* fits every agent spec */
     struct cas__agent *hint; /* owned; created at the first `hint` */
 };
 

@@ -1,12 +1,14 @@
 /*
  * mcts.c — the search behind the mcts agent: trees of actions (no states),
- * iterations of select / expand / playout / back-up, root parallelization
- * over pthreads, and reuse of the subtree of the next position.
+ * iterations of select / expand / playout / back-up, root or tree
+ * parallelization over pthreads, and reuse of the subtree of the next
+ * position.
  */
 #include "mcts.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +22,10 @@
 #define REUSE_DEPTH 16           /* how deep the next position is looked for */
 #define MAX_PLAYERS 64
 #define TIME_CHECK_EVERY 8       /* iterations between clock readings */
+#define SPIN_TURNS 4000          /* looks at the turn before sleeping on it */
+#define RING_CLOSED UINT64_MAX   /* the turn before tree-parallel workers may start */
+/* The share of a +margin reward that is the score margin, the rest the win. */
+#define MARGIN_WEIGHT 0.25
 
 /* One edge and the position it leads to.  Children are a sibling list
  * sorted by action, so they merge with sorted legal-action lists. */
@@ -43,7 +49,8 @@ struct tree {
 struct worker {
     struct cas__mcts *search;
     const struct cas__decision *d;
-    struct tree tree;
+    struct tree tree;    /* its own (root parallelization; worker 0's is shared) */
+    struct tree *t;      /* the tree it grows: its own, or worker 0's */
     unsigned index;
     cas_state *root, *work, *scratch; /* only during a search */
     struct cas__actions list;
@@ -53,15 +60,30 @@ struct worker {
     int rc;
     uint32_t *path;      /* nodes of this iteration, root first */
     int *path_actor;     /* who chose path[i] (the actor at path[i - 1]) */
-    size_t path_cap;
+    size_t path_cap, depth;
     int64_t scores[MAX_PLAYERS];
     double rewards[MAX_PLAYERS];
+};
+
+/* Tree parallelization's turns: each round every worker in index order
+ * descends the shared tree (turn 2kr + i), then in the same order backs its
+ * playout up (turn 2kr + k + i), so the tree goes through the same states
+ * for a seed whatever the scheduling; playouts run in between, in
+ * parallel.  stop is only read and written by the worker whose turn it is. */
+struct ring {
+    pthread_mutex_t lock;
+    pthread_cond_t moved;
+    atomic_uint_fast64_t turn;
+    unsigned sleepers;
+    int stop;
 };
 
 struct cas__mcts {
     struct cas__mcts_params params;
     struct worker *workers;  /* params.threads of them */
     struct cas__mcts_stats last;
+    struct ring ring;        /* tree parallelization only */
+    uint64_t total;          /* the decision's iteration budget, all workers */
 };
 
 /* ------------------------------------------------------------ params */
@@ -83,6 +105,8 @@ void cas__mcts_level(enum cas__agent_level level, unsigned threads,
         .rollout = CAS__ROLLOUT_RANDOM,
         .rollout_limit = level == CAS__LEVEL_EASY ? 0 : 20,
         .reuse = 1,
+        .parallel = CAS__PARALLEL_ROOT,
+        .reward = CAS__REWARD_MARGIN,
     };
 }
 
@@ -95,6 +119,12 @@ void cas__mcts_from_spec(const struct cas__agent_spec *spec, struct cas__mcts_pa
         out->millis = spec->millis;
         out->iterations = 0;
     }
+    if (spec->rollout)
+        out->rollout = spec->rollout;
+    if (spec->parallel)
+        out->parallel = spec->parallel;
+    if (spec->reward)
+        out->reward = spec->reward;
 }
 
 static double now_seconds(void)
@@ -240,11 +270,20 @@ static uint64_t rng_below(void *ctx, uint64_t n)
     return cas__prng_below(ctx, n);
 }
 
-/* A chance outcome of `state`, drawn by weight. */
+/* A chance outcome of `state`, drawn by weight: by a ticket the plugin
+ * turns into the outcome when it can (chance_pick, ABI 1.1), else by
+ * walking the listed weights with the same ticket, so the same outcome. */
 static int draw_chance(struct worker *w, const cas_state *state, cas_action *out)
 {
     size_t index;
-    int rc = cas__match_outcomes(w->d->match, state, &w->list);
+    struct cas__match *m = w->d->match;
+    if (cas__match_picks_chance(m)) {
+        uint64_t total = m->vt->chance_total(state);
+        if (total == 0)
+            return CAS_EINVAL;
+        return m->vt->chance_pick(state, cas__prng_below(&w->rng, total), out);
+    }
+    int rc = cas__match_outcomes(m, state, &w->list);
     if (rc == CAS_OK)
         rc = cas__prng_pick_weighted(&w->rng, w->list.outcomes, w->list.n_outcomes, &index);
     if (rc == CAS_OK)
@@ -327,7 +366,23 @@ static int playout(struct worker *w)
     return rc;
 }
 
-/* Scores into rewards in [0, 1]: a win is 1, a shared first place 1/k. */
+/* A player's score margin over the best other as a share of both scores'
+ * size, in [-1, 1]: scale-free, so no game knowledge is needed. */
+static double relative_margin(const int64_t *scores, int n, int player)
+{
+    int64_t other = INT64_MIN;
+    for (int p = 0; p < n; p++)
+        if (p != player && scores[p] > other)
+            other = scores[p];
+    if (n < 2)
+        return 0;
+    double own = (double)scores[player], size = fabs(own) + fabs((double)other);
+    return size > 0 ? (own - (double)other) / size : 0;
+}
+
+/* Scores into rewards in [0, 1]: a win is 1, a shared first place 1/k;
+ * with +margin that counts 1 - MARGIN_WEIGHT and the relative margin, from
+ * 0 (lost everything) to 1, counts MARGIN_WEIGHT. */
 static void rewards_of(struct worker *w)
 {
     int n = w->d->match->nplayers, tied = 0;
@@ -338,6 +393,11 @@ static void rewards_of(struct worker *w)
         tied += w->scores[p] == best;
     for (int p = 0; p < n; p++)
         w->rewards[p] = w->scores[p] == best ? 1.0 / tied : 0.0;
+    if (w->search->params.reward != CAS__REWARD_MARGIN)
+        return;
+    for (int p = 0; p < n; p++)
+        w->rewards[p] = (1 - MARGIN_WEIGHT) * w->rewards[p] +
+                        MARGIN_WEIGHT * (1 + relative_margin(w->scores, n, p)) / 2;
 }
 
 /* ---------------------------------------------------------- iterations */
@@ -355,7 +415,7 @@ static double ucb(const struct node *c, double exploration)
 static int select_child(struct worker *w, uint32_t node, uint32_t *child, cas_action *action,
                         int *fresh)
 {
-    struct tree *t = &w->tree;
+    struct tree *t = w->t;
     double c = w->search->params.exploration, best = -INFINITY;
     int hidden = w->search->last.determinized;
     *fresh = 0;
@@ -424,10 +484,10 @@ static int chance_child(struct worker *w, uint32_t node, uint32_t *child, cas_ac
     int rc = draw_chance(w, w->work, action);
     if (rc != CAS_OK)
         return rc;
-    *child = find_child(&w->tree, node, *action, &before);
+    *child = find_child(w->t, node, *action, &before);
     *fresh = *child == NONE;
     if (*fresh)
-        *child = add_child(&w->tree, node, before, *action);
+        *child = add_child(w->t, node, before, *action);
     return CAS_OK;
 }
 
@@ -448,28 +508,36 @@ static int grow_path(struct worker *w, size_t need)
     return CAS_OK;
 }
 
-/* One iteration: a fresh root state (determinized when the game hides
- * state), down the tree to a new node, a playout, rewards back up. */
-static int iterate(struct worker *w)
+/* The iteration's root state into w->work: a fresh determinization when
+ * the game hides state, else the position itself.  Touches no tree. */
+static int start_state(struct worker *w)
 {
     const struct cas__decision *d = w->d;
     const struct cas_game_vtable *vt = d->match->vt;
-    struct tree *t = &w->tree;
-    int reuse = w->search->params.reuse && !w->search->last.determinized;
-    int rc;
     if (w->search->last.determinized) {
         struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &w->rng, .below = rng_below};
-        rc = vt->determinize(d->state, d->player, &rng, w->work);
-    } else {
-        rc = vt->state_copy(w->work, w->root);
+        return vt->determinize(d->state, d->player, &rng, w->work);
     }
-    size_t depth = 0;
+    return vt->state_copy(w->work, w->root);
+}
+
+/* From the root down the tree to a new node (or the end of the game, or a
+ * full tree), the path into w->path.  Each node passed counts its visit at
+ * once: in a shared tree that visit, not yet rewarded, is the virtual loss
+ * that steers the other workers elsewhere until back_up. */
+static int descend(struct worker *w)
+{
+    const struct cas_game_vtable *vt = w->d->match->vt;
+    struct tree *t = w->t;
+    int reuse = w->search->params.reuse && !w->search->last.determinized;
     uint32_t node = 0;
     int fresh = 0;
-    if (rc == CAS_OK)
-        rc = grow_path(w, 1);
-    if (rc == CAS_OK)
-        w->path[depth++] = 0;
+    int rc = grow_path(w, 1);
+    w->depth = 0;
+    if (rc == CAS_OK) {
+        w->path[w->depth++] = 0;
+        t->nodes[0].visits++;
+    }
     while (rc == CAS_OK && !fresh) {
         int actor = vt->current(w->work);
         uint32_t child;
@@ -484,28 +552,40 @@ static int iterate(struct worker *w)
             break; /* a full tree: play on from here without a node */
         if (fresh && reuse)
             t->nodes[child].hash = vt->hash(w->work);
-        rc = grow_path(w, depth + 1);
+        rc = grow_path(w, w->depth + 1);
         if (rc == CAS_OK) {
-            w->path_actor[depth] = actor;
-            w->path[depth++] = child;
+            w->path_actor[w->depth] = actor;
+            w->path[w->depth++] = child;
+            t->nodes[child].visits++;
             node = child;
         }
     }
-    if (rc == CAS_OK)
-        rc = playout(w);
-    if (rc != CAS_OK)
-        return rc;
-    rewards_of(w);
-    t->nodes[0].visits++;
-    for (size_t i = 1; i < depth; i++) {
-        struct node *n = &t->nodes[w->path[i]];
-        n->visits++;
-        if (w->path_actor[i] >= 0)
-            n->reward += w->rewards[w->path_actor[i]];
-    }
-    return CAS_OK;
+    return rc;
 }
 
+/* The rewards of the playout in w->scores added along w->path. */
+static void back_up(struct worker *w)
+{
+    rewards_of(w);
+    for (size_t i = 1; i < w->depth; i++)
+        if (w->path_actor[i] >= 0)
+            w->t->nodes[w->path[i]].reward += w->rewards[w->path_actor[i]];
+}
+
+/* One iteration on the worker's own tree. */
+static int iterate(struct worker *w)
+{
+    int rc = start_state(w);
+    if (rc == CAS_OK)
+        rc = descend(w);
+    if (rc == CAS_OK)
+        rc = playout(w);
+    if (rc == CAS_OK)
+        back_up(w);
+    return rc;
+}
+
+/* Root parallelization, or a single thread: iterations on its own tree. */
 static void *run_worker(void *arg)
 {
     struct worker *w = arg;
@@ -522,14 +602,104 @@ static void *run_worker(void *arg)
     return NULL;
 }
 
+/* ------------------------------------------------ tree parallelization */
+
+/* Wait for `turn`: looking for a while (the other worker is usually
+ * about to pass it), then asleep. */
+static void wait_turn(struct ring *r, uint64_t turn)
+{
+    for (int i = 0; i < SPIN_TURNS; i++)
+        if (atomic_load_explicit(&r->turn, memory_order_acquire) == turn)
+            return;
+    pthread_mutex_lock(&r->lock);
+    r->sleepers++;
+    while (atomic_load_explicit(&r->turn, memory_order_acquire) != turn)
+        pthread_cond_wait(&r->moved, &r->lock);
+    r->sleepers--;
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void pass_turn(struct ring *r)
+{
+    pthread_mutex_lock(&r->lock);
+    atomic_fetch_add_explicit(&r->turn, 1, memory_order_release);
+    if (r->sleepers)
+        pthread_cond_broadcast(&r->moved);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Whether worker w, in its descent turn of `round`, ends the search: the
+ * iteration budget is spent, or (worker 0, which decides for the round)
+ * the time is up. */
+static int round_ends(struct worker *w, uint64_t round)
+{
+    struct cas__mcts *s = w->search;
+    uint64_t k = s->params.threads;
+    if (s->params.millis)
+        return w->index == 0 && round > 0 && now_seconds() >= w->deadline;
+    return round * k + w->index >= s->total;
+}
+
+/* Tree parallelization: worker w's part of every round on the shared tree
+ * (struct ring says in which order).  A worker that stops, or fails, sets
+ * ring.stop in its turn; every later turn then only passes on. */
+static void *run_tree_worker(void *arg)
+{
+    struct worker *w = arg;
+    struct cas__mcts *s = w->search;
+    struct ring *r = &s->ring;
+    uint64_t k = s->params.threads;
+    w->done = 0;
+    for (uint64_t round = 0;; round++) {
+        uint64_t base = 2 * k * round;
+        int rc = start_state(w);
+        wait_turn(r, base + w->index);
+        if (r->stop || round_ends(w, round) || rc != CAS_OK) {
+            r->stop = 1;
+            w->rc = rc;
+            pass_turn(r);
+            return NULL;
+        }
+        rc = descend(w);
+        r->stop |= rc != CAS_OK;
+        pass_turn(r);
+        if (rc == CAS_OK)
+            rc = playout(w);
+        wait_turn(r, base + k + w->index);
+        if (rc == CAS_OK)
+            back_up(w);
+        r->stop |= rc != CAS_OK;
+        w->rc = rc;
+        w->done += rc == CAS_OK;
+        int stop = r->stop;
+        pass_turn(r);
+        if (stop)
+            return NULL;
+    }
+}
+
 /* ------------------------------------------------------------- search */
+
+/* Whether the workers grow one tree together (worker 0's). */
+static int shares_tree(const struct cas__mcts *s)
+{
+    return s->params.parallel == CAS__PARALLEL_TREE && s->params.threads > 1;
+}
+
+/* The trees to read the root of: every worker's, or the shared one. */
+static unsigned n_trees(const struct cas__mcts *s)
+{
+    return shares_tree(s) ? 1 : s->params.threads;
+}
 
 int cas__mcts_new(const struct cas__mcts_params *params, struct cas__mcts **out)
 {
     *out = NULL;
     if (params->threads == 0 || params->threads > CAS__MCTS_MAX_THREADS ||
         (params->iterations == 0 && params->millis == 0) ||
-        (params->rollout != CAS__ROLLOUT_RANDOM && params->rollout != CAS__ROLLOUT_GREEDY))
+        (params->rollout != CAS__ROLLOUT_RANDOM && params->rollout != CAS__ROLLOUT_GREEDY) ||
+        (params->parallel != CAS__PARALLEL_ROOT && params->parallel != CAS__PARALLEL_TREE) ||
+        (params->reward != CAS__REWARD_WIN && params->reward != CAS__REWARD_MARGIN))
         return CAS_EINVAL;
     struct cas__mcts *s = calloc(1, sizeof *s);
     if (s)
@@ -539,9 +709,13 @@ int cas__mcts_new(const struct cas__mcts_params *params, struct cas__mcts **out)
         return CAS_ENOMEM;
     }
     s->params = *params;
+    pthread_mutex_init(&s->ring.lock, NULL);
+    pthread_cond_init(&s->ring.moved, NULL);
     for (unsigned i = 0; i < params->threads; i++) {
-        s->workers[i].search = s;
-        s->workers[i].index = i;
+        struct worker *w = &s->workers[i];
+        w->search = s;
+        w->index = i;
+        w->t = shares_tree(s) ? &s->workers[0].tree : &w->tree;
     }
     *out = s;
     return CAS_OK;
@@ -558,6 +732,8 @@ void cas__mcts_free(struct cas__mcts *s)
         cas__actions_free(&s->workers[i].list);
     }
     free(s->workers);
+    pthread_mutex_destroy(&s->ring.lock);
+    pthread_cond_destroy(&s->ring.moved);
     free(s);
 }
 
@@ -578,9 +754,10 @@ static int prepare(struct worker *w, const struct cas__decision *d, uint64_t has
     w->budget = p->iterations / p->threads + (w->index < p->iterations % p->threads);
     cas__prng_init(&w->rng, d->seed, d->ply, CAS__STREAM_PLAYER(d->player));
     cas__prng_fork(&w->rng, w->index);
-    w->search->last.reused += tree_rebase(&w->tree, d->match->game, hash,
-                                          p->reuse && !w->search->last.determinized);
-    int rc = w->tree.n ? CAS_OK : CAS_ENOMEM;
+    if (w->t == &w->tree)
+        w->search->last.reused += tree_rebase(w->t, d->match->game, hash,
+                                              p->reuse && !w->search->last.determinized);
+    int rc = w->t->n ? CAS_OK : CAS_ENOMEM;
     /* the real state is copied only for a game that hides nothing */
     if (rc == CAS_OK && !w->search->last.determinized)
         rc = vt->state_clone(d->state, &w->root);
@@ -603,7 +780,12 @@ static void release_states(struct worker *w, const struct cas_game_vtable *vt)
 static int run_workers(struct cas__mcts *s)
 {
     unsigned n = s->params.threads, started = 0;
+    void *(*run)(void *) = shares_tree(s) ? run_tree_worker : run_worker;
     pthread_t *threads = n > 1 ? calloc(n, sizeof *threads) : NULL;
+    /* no turn is taken until every thread runs: one that cannot be started
+     * would otherwise leave the others waiting for its turn forever */
+    atomic_store(&s->ring.turn, RING_CLOSED);
+    s->ring.stop = 0;
     if (n == 1) {
         run_worker(&s->workers[0]);
         return s->workers[0].rc;
@@ -612,10 +794,15 @@ static int run_workers(struct cas__mcts *s)
         return CAS_ENOMEM;
     int rc = CAS_OK;
     for (; started < n; started++)
-        if (pthread_create(&threads[started], NULL, run_worker, &s->workers[started]) != 0) {
+        if (pthread_create(&threads[started], NULL, run, &s->workers[started]) != 0) {
             rc = CAS_ENOMEM;
             break;
         }
+    pthread_mutex_lock(&s->ring.lock);
+    s->ring.stop = rc != CAS_OK; /* those started pass their turns and end */
+    atomic_store(&s->ring.turn, 0);
+    pthread_cond_broadcast(&s->ring.moved);
+    pthread_mutex_unlock(&s->ring.lock);
     for (unsigned i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     free(threads);
@@ -634,7 +821,7 @@ static cas_action most_visited(struct cas__mcts *s, const struct cas__decision *
     for (size_t i = 0; i < d->legal->count; i++) {
         uint64_t visits = 0;
         double reward = 0;
-        for (unsigned k = 0; k < s->params.threads; k++) {
+        for (unsigned k = 0; k < n_trees(s); k++) {
             struct tree *t = &s->workers[k].tree;
             uint32_t before, c = find_child(t, 0, d->legal->items[i], &before);
             if (c != NONE) {
@@ -665,6 +852,7 @@ int cas__mcts_choose(struct cas__mcts *s, const struct cas__decision *d, cas_act
      * cannot, so nothing is carried over */
     uint64_t hash = s->last.determinized ? 0 : vt->hash(d->state);
     double deadline = start + (double)s->params.millis / 1000.0;
+    s->total = s->params.iterations;
     int rc = CAS_OK;
     for (unsigned i = 0; rc == CAS_OK && i < s->params.threads; i++)
         rc = prepare(&s->workers[i], d, hash, deadline);
@@ -672,7 +860,7 @@ int cas__mcts_choose(struct cas__mcts *s, const struct cas__decision *d, cas_act
         rc = run_workers(s);
     for (unsigned i = 0; i < s->params.threads; i++) {
         s->last.iterations += s->workers[i].done;
-        s->last.nodes += s->workers[i].tree.n;
+        s->last.nodes += i < n_trees(s) ? s->workers[i].tree.n : 0;
         release_states(&s->workers[i], vt);
     }
     if (rc == CAS_OK)

@@ -7,10 +7,13 @@
  * information-set MCTS: every iteration searches a fresh determinization
  * of what the deciding player may see, and children are chosen among those
  * legal in it (UCB counted over availability).  Playouts are random or
- * greedy, and may stop early at the plugin's projected_returns.  Root
+ * greedy, and may stop early at the plugin's projected_returns; the reward
+ * is the win, or mostly the win and partly the score margin.  Root
  * parallelization: each thread grows its own tree from its own sub-stream
- * of the player's PRNG stream and the root visits are summed, so a search
- * is a pure function of (seed, ply, player, state, thread count) under an
+ * of the player's PRNG stream and the root visits are summed; tree
+ * parallelization: the threads grow one tree with virtual loss, taking
+ * their descents and back-ups in a fixed order.  Either way a search is a
+ * pure function of (seed, ply, player, state, thread count) under an
  * iteration budget.  Between decisions of a perfect-information game each
  * thread keeps the subtree of the new position (found by state hash).
  */
@@ -23,11 +26,6 @@
 #include "agent.h"
 #include "agent_spec.h"
 
-enum cas__mcts_rollout {
-    CAS__ROLLOUT_RANDOM = 1, /* uniform over the legal actions */
-    CAS__ROLLOUT_GREEDY = 2  /* best immediate own score minus the best other's */
-};
-
 struct cas__mcts_params {
     uint64_t iterations;   /* per decision, all threads together (millis == 0) */
     uint64_t millis;       /* per decision, wall clock; 0: iteration budget */
@@ -38,6 +36,8 @@ struct cas__mcts_params {
      * projected_returns (when it has one); 0: playouts run to the end. */
     uint32_t rollout_limit;
     int reuse;             /* keep the subtree between decisions */
+    enum cas__mcts_parallel parallel;
+    enum cas__mcts_reward reward;
 };
 
 /* What the last search did. */

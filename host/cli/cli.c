@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "worker.h"
 
 #define MAX_FLAGS 32
 
@@ -117,4 +118,25 @@ int cas__cli_number(const char *command, const char *flag, const char *text, uin
     fprintf(stderr, "castellan %s: %s must be a whole number from %llu to %llu, not \"%s\"\n",
             command, flag, (unsigned long long)min, (unsigned long long)max, text);
     return 2;
+}
+
+int cas__cli_isolation(const char *command, int isolated, int in_process,
+                       const char *deadline, struct cas__isolation *out)
+{
+    *out = (struct cas__isolation){.mode = CAS__ISOLATE_AUTO};
+    if (isolated && in_process) {
+        fprintf(stderr, "castellan %s: --isolated and --in-process contradict each other; "
+                "give one\n", command);
+        return 2;
+    }
+    out->mode = isolated ? CAS__ISOLATE_WORKER
+                         : in_process ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO;
+    if (deadline) {
+        uint64_t ms;
+        int status = cas__cli_number(command, "--plugin-deadline", deadline, 1, 3600000, &ms);
+        if (status)
+            return status;
+        out->deadline_ms = (unsigned)ms;
+    }
+    return 0;
 }

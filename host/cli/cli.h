@@ -31,4 +31,21 @@ int cas__cli_parse(const char *command, int argc, char **argv, const struct cas_
 int cas__cli_number(const char *command, const char *flag, const char *text, uint64_t min,
                     uint64_t max, uint64_t *out);
 
+struct cas__isolation;
+
+/* The flags --isolated and --in-process (switches) and --plugin-deadline
+ * MS of `command` into *out (mode auto and deadline 0 where not given).
+ * Returns 0, or 2 after printing the problem (both switches, a bad
+ * number). */
+int cas__cli_isolation(const char *command, int isolated, int in_process,
+                       const char *deadline, struct cas__isolation *out);
+
+/* The usage text of those flags, for --help. */
+#define CAS__CLI_ISOLATION_HELP                                                        \
+    "--isolated runs the game's plugin in a worker process (crashes and hangs\n"        \
+    "are reported, the save stays whole); --in-process loads it into castellan\n"       \
+    "itself (fastest).  By default plugins from outside the build and install\n"       \
+    "folders run isolated.  --plugin-deadline MS bounds one call into an\n"             \
+    "isolated plugin (default 5000 ms).  See docs/isolation.md.\n"
+
 #endif

@@ -13,6 +13,7 @@
 #include "target.h"
 #include "term.h"
 #include "text.h"
+#include "worker.h"
 
 #define DEFAULT_GAME "carcassonne"
 
@@ -21,7 +22,7 @@ static void print_usage(FILE *out)
     fprintf(out,
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
-            "                       [--floor] [--plugin-path DIR[:DIR...]]\n"
+            "                       [--floor] [--isolated] [--plugin-path DIR[:DIR...]]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
             "it allows), over N random games (default 1000) from seed S (default 1).\n"
@@ -30,7 +31,10 @@ static void print_usage(FILE *out)
             "a malformed flag: exit 2).  With expansions, the playouts are also run\n"
             "on the game alone, with the game's own rules, and compared.  --floor also\n"
             "times the game's bare reference loop (same tile data and rules options)\n"
-            "and prints the playouts' games/s as a ratio to it.  Sections:\n",
+            "and prints the playouts' games/s as a ratio to it.  --isolated also times\n"
+            "1/20 of the playouts in process and with the plugin in a worker process\n"
+            "(docs/isolation.md) and prints the cost per action of each and the ratio;\n"
+            "the other sections run in process, as bots do.  Sections:\n",
             DEFAULT_GAME);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -39,7 +43,7 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path;
-    int floor;
+    int floor, isolated;
     struct cas__strlist rules;
 };
 
@@ -74,24 +78,34 @@ static void print_header(const struct cas__target *t, int nplayers, uint64_t gam
 /* Run the sections on a match of t, and on one of its game alone for the
  * comparison when there are expansions. */
 static int measure(const struct cas__target *t, int nplayers, uint64_t games, uint64_t seed,
-                   const char *only, int floor)
+                   const struct bench_args *a)
 {
-    struct cas__match m, alone;
-    char err[1024], alone_err[1024];
+    struct cas__match m, alone, isolated;
+    char err[1024], alone_err[1024], isolated_err[1024];
     if (cas__target_match(t, &m, nplayers, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan bench: %s\n", err);
         return 1;
     }
     struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout,
                            .width = cas__term_width(stdout), .progress = stderr,
-                           .floor = floor};
+                           .floor = a->floor, .isolated_requested = a->isolated};
+    if (a->isolated) {
+        struct cas__target in_worker = *t; /* read only: the same plugins and options */
+        in_worker.plan.isolation.mode = CAS__ISOLATE_WORKER;
+        int rc = cas__target_match(&in_worker, &isolated, nplayers, isolated_err,
+                                   sizeof isolated_err);
+        b.isolated = rc == CAS_OK ? &isolated : NULL;
+        b.isolated_error = rc == CAS_OK ? NULL : isolated_err;
+    }
     if (t->plan.n_expansions > 0) {
         int rc = cas__target_match_alone(t, &alone, nplayers, alone_err, sizeof alone_err);
         b.alone = rc == CAS_OK ? &alone : NULL;
         b.alone_error = rc == CAS_OK ? NULL : alone_err;
     }
     print_header(t, nplayers, games, seed);
-    int rc = cas__bench_run(&b, only);
+    int rc = cas__bench_run(&b, a->only);
+    if (b.isolated)
+        cas__match_close(b.isolated);
     if (b.alone)
         cas__match_close(b.alone);
     cas__match_close(&m);
@@ -118,6 +132,9 @@ static int bench(const struct bench_args *a)
         .plugin_path = a->plugin_path, .game = a->game ? a->game : DEFAULT_GAME,
         .game_flag = "--game", .expansions = a->expansions,
         .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
+        /* The fast path: the in-process figures are what bots get; the
+         * isolation section adds a worker of its own. */
+        .isolation = {.mode = a->isolated ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO},
     };
     int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {
@@ -128,8 +145,7 @@ static int bench(const struct bench_args *a)
         fprintf(stderr, "castellan bench: %s\n", err);
         status = 2;
     } else {
-        status = measure(&t, players ? (int)players : t.min_players, games, seed, a->only,
-                         a->floor);
+        status = measure(&t, players ? (int)players : t.min_players, games, seed, a);
     }
     cas__target_close(&t);
     return status;
@@ -143,7 +159,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--rule", NULL, NULL, &a.rules}, {"--players", &a.players, NULL, NULL},
         {"--games", &a.games, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
-        {"--floor", NULL, &a.floor, NULL},
+        {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

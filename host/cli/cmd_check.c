@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,11 +13,13 @@
 #include "cli.h"
 #include "commands.h"
 #include "target.h"
+#include "worker.h"
 
 static const char usage[] =
     "usage: castellan check PLUGIN [--expansions a,b] [--rule NAME=VALUE ...]\n"
     "                       [--games N] [--seed S] [--players N]\n"
     "                       [--plugin-path DIR[:DIR...]]\n"
+    "                       [--isolated | --in-process] [--plugin-deadline MS]\n"
     "\n"
     "Plays N random games (default 20) of the game plugin PLUGIN with the\n"
     "given expansions and checks at every step what the plugin ABI promises:\n"
@@ -31,10 +34,10 @@ static const char usage[] =
     "\n"
     "Exit status: 0 when every property held, 1 when one broke (the property,\n"
     "seed, ply and action are printed) or the plugins refuse the request (an\n"
-    "unknown plugin, a bad rule value), 2 for bad usage.\n";
+    "unknown plugin, a bad rule value), 2 for bad usage.\n"
+    "\n" CAS__CLI_ISOLATION_HELP;
 
-#ifndef __SANITIZE_ADDRESS__
-/* The run in progress, for the crash handler. */
+/* The run in progress, for the crash handlers. */
 static const struct cas__check_report *running;
 
 /* Append v in decimal to line[*len]; async-signal-safe. */
@@ -56,17 +59,18 @@ static void put_text(char *line, size_t *len, const char *text)
     *len += n;
 }
 
-/* A plugin that crashes the process is still a failed check: say where,
- * then die of the same signal.  Only async-signal-safe calls. */
-static void report_crash(int sig)
+/* A plugin that brought the process (or its worker) down is still a
+ * failed check: say what, where, and how to reproduce it, on stderr.
+ * Only async-signal-safe calls; failure is at most a few hundred bytes. */
+static void print_crash(const char *failure)
 {
     char line[4096];
     size_t len = 0;
     put_text(line, &len, "\n");
     put_text(line, &len, running->plugin);
-    put_text(line, &len, ": FAILED crash (signal ");
-    put_number(line, &len, (uint64_t)sig);
-    put_text(line, &len, ")\n  game with seed ");
+    put_text(line, &len, ": FAILED ");
+    put_text(line, &len, failure);
+    put_text(line, &len, "\n  game with seed ");
     put_number(line, &len, running->seed);
     put_text(line, &len, ", ");
     put_number(line, &len, (uint64_t)running->nplayers);
@@ -87,6 +91,36 @@ static void report_crash(int sig)
     put_text(line, &len, "\n");
     if (write(STDERR_FILENO, line, len) < 0)
         line[0] = '\0';
+}
+
+/* A worker that failed: the same report, then exit 1 (a property broke). */
+static void report_worker_fault(void *ctx, const struct cas__worker_fault *f)
+{
+    char failure[640];
+    (void)ctx;
+    if (f->signal)
+        snprintf(failure, sizeof failure, "crash (signal %d) in %s", f->signal, f->call);
+    else if (f->hung_ms)
+        snprintf(failure, sizeof failure, "hang (no answer within %u ms) in %s", f->hung_ms,
+                 f->call);
+    else
+        snprintf(failure, sizeof failure, "worker (%s)", f->text);
+    fflush(stdout);
+    print_crash(failure);
+    exit(1);
+}
+
+#ifndef __SANITIZE_ADDRESS__
+/* Die of the same signal after the report. */
+static void report_crash(int sig)
+{
+    char failure[64];
+    size_t len = 0;
+    put_text(failure, &len, "crash (signal ");
+    put_number(failure, &len, (uint64_t)sig);
+    put_text(failure, &len, ")");
+    failure[len] = '\0';
+    print_crash(failure);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -102,14 +136,15 @@ static void catch_crashes(const struct cas__check_report *report)
 /* Sanitizer builds keep their own, more detailed crash reports. */
 static void catch_crashes(const struct cas__check_report *report)
 {
-    (void)report;
+    running = report;
 }
 #endif
 
 /* Flags as given; NULL when absent. */
 struct check_args {
-    const char *plugin, *expansions, *games, *seed, *players, *plugin_path;
+    const char *plugin, *expansions, *games, *seed, *players, *plugin_path, *deadline;
     struct cas__strlist rules;
+    int isolated, in_process;
 };
 
 /* Check the target the flags describe; the exit status. */
@@ -124,13 +159,17 @@ static int check(const struct check_args *a)
         (a->players && (status = cas__cli_number("check", "--players", a->players, 1, 64,
                                                  &players))))
         return status;
+    struct cas__isolation isolation;
+    if ((status = cas__cli_isolation("check", a->isolated, a->in_process, a->deadline,
+                                     &isolation)))
+        return status;
 
     struct cas__target t;
     char err[1024];
     struct cas__target_request req = {
         .plugin_path = a->plugin_path, .game = a->plugin, .game_flag = "PLUGIN",
         .expansions = a->expansions, .rules = (const char *const *)a->rules.items,
-        .n_rules = a->rules.count,
+        .n_rules = a->rules.count, .isolation = isolation,
     };
     int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {
@@ -142,7 +181,9 @@ static int check(const struct check_args *a)
         cas__target_close(&t);
         return 2;
     }
+    const struct cas__fault_handler on_fault = {.fault = report_worker_fault};
     struct cas__check_target target = cas__target_check(&t);
+    target.on_fault = &on_fault;
     if (players)
         target.min_players = target.max_players = (int)players;
     struct cas__check_options opt = {
@@ -164,6 +205,8 @@ int cas__cmd_check(int argc, char **argv)
         {"--expansions", &a.expansions, NULL, NULL}, {"--rule", NULL, NULL, &a.rules},
         {"--games", &a.games, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
         {"--players", &a.players, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
+        {"--isolated", NULL, &a.isolated, NULL}, {"--in-process", NULL, &a.in_process, NULL},
+        {"--plugin-deadline", &a.deadline, NULL, NULL},
     };
     size_t n_positional;
     int done;

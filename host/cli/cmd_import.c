@@ -34,8 +34,9 @@ static const char usage[] =
     "A FILE ending in .jcz is a JCloisterZone 5.x saved game: the game plugin\n"
     "converts it (sets, players, and every PLACE_TILE, DEPLOY_MEEPLE, PASS and\n"
     "COMMIT, each tile drawn as its PLACE_TILE says) and it is imported as a\n"
-    "record without hashes.  A set, rule, element or message castellan does\n"
-    "not implement is refused, naming it and its line in the file.\n";
+    "record without hashes (docs/saves.md lists what is read).  A set, rule,\n"
+    "element or message castellan does not implement is refused, naming it and\n"
+    "its line in the file; so is a JCloisterZone 4.x save (XML).\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores. */
@@ -134,7 +135,7 @@ static int validate(const struct cas__saves_args *a, const char *file,
         fprintf(stderr, "castellan import: %s\n", err);
         return 1;
     }
-    if (cas__revive_open(&r, g, file, a->plugin_path, 0)) {
+    if (cas__revive_open(&r, g, file, a->plugin_path, 0, NULL)) {
         fprintf(stderr, "castellan import: %s\n", r.error);
         return 1;
     }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agent_spec.h"
 #include "cli.h"
 #include "commands.h"
 #include "install_dirs.h"
@@ -28,35 +29,40 @@ static const char usage[] =
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
     "                      [--watch FILE.svg]\n"
-    "       (either form also takes [--campaign NAME] [--hint AGENT])\n"
+    "       (either form also takes [--campaign NAME] [--hint AGENT]\n"
+    "        [--isolated | --in-process] [--plugin-deadline MS])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
     "default preset (presets/default.ini).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
     "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
-    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms, and\n"
-    "/THREADS (default: every core), e.g. Bot:mcts-hard, mcts@2000/1,\n"
-    "mcts@500ms.  Without --seed a seed is drawn and printed; the same seed\n"
-    "and the same choices give the same game (not with an @Nms budget).\n"
+    "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms,\n"
+    "/THREADS (default: every core), and options +greedy (greedy playouts),\n"
+    "+tree (tree parallelization), +win (a win-only reward), e.g. Bot:mcts-hard,\n"
+    "mcts@2000/1, mcts@500ms, mcts-hard+greedy.  Without --seed a seed is\n"
+    "drawn and printed; the same seed and the same choices give the same game\n"
+    "(not with an @Nms budget).\n"
     "--campaign NAME saves the game in that campaign (as [saves] campaign in\n"
     "a session file).\n"
     "\n"
     "At your turn type the number of an action, or its text as listed;\n"
-    "`hint` asks a bot (--hint AGENT, default greedy) what it would play,\n"
-    "`score` shows the scores, `undo` takes back your last decision (back to\n"
-    "the last draw or other player's decision), `help` explains the game's\n"
-    "notation, `quit` (or end of input) stops the game.\n"
+    "`hint` asks a bot (--hint AGENT, any AGENT but human, default greedy)\n"
+    "what it would play, `score` shows the scores, `undo` takes back your last\n"
+    "decision (back to the last draw or other player's decision), `help`\n"
+    "explains the game's notation, `quit` (or end of input) stops the game.\n"
     "\n"
     "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
     "every action: leave it open in a browser or image viewer beside the\n"
-    "terminal.  It shows what the terminal may show (the one human's view).\n";
+    "terminal.  It shows what the terminal may show (the one human's view).\n"
+    "\n" CAS__CLI_ISOLATION_HELP;
 
 /* Flags as given; NULL when absent. */
 struct play_args {
     const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign,
-               *watch;
+               *watch, *deadline;
     struct cas__strlist rules;
-    int no_save;
+    int no_save, isolated, in_process;
+    struct cas__isolation isolation;
 };
 
 /* The preset file played when nothing is given: installed beside this
@@ -179,6 +185,19 @@ static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
     return rc;
 }
 
+/* Where a fault of the plugin's worker is told: how far the game is saved. */
+struct play_fault {
+    const struct cas__session *session;
+    const struct cas__play_journal *journal;
+};
+
+static void play_fault(void *ctx, const struct cas__worker_fault *what)
+{
+    const struct play_fault *f = ctx;
+    cas__journal_fault_exit("play", what->text, f->session,
+                            f->journal->store ? &f->journal->j : NULL);
+}
+
 /* Play the validated session; the exit status. */
 static int play(const struct play_args *a, const struct cas__session_desc *desc,
                 const struct cas__session_plan *plan, struct cas__match *m)
@@ -202,9 +221,8 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         }
         if (a->hint && strcmp(desc->players[i].agent, "human") == 0 &&
             cas__agent_human_set_hint(agents[i], a->hint) != CAS_OK) {
-            fprintf(stderr, "castellan play: --hint %s: no such bot; use one of the agents "
-                    "but human (e.g. greedy, random)\n", a->hint);
-            status = 2;
+            fprintf(stderr, "castellan play: --hint %s: cannot create that bot: out of "
+                    "memory\n", a->hint);
             goto free_agents;
         }
     }
@@ -222,6 +240,8 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         cas__session_free(&s);
         goto free_agents;
     }
+    struct play_fault fault = {.session = &s, .journal = &journal};
+    m->on_fault = (struct cas__fault_handler){.fault = play_fault, .ctx = &fault};
     struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
     if (a->watch) {
         s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
@@ -239,12 +259,33 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         status = 0;
     }
     cas__session_free(&s);
+    m->on_fault = (struct cas__fault_handler){0};
 free_agents:
     for (size_t i = 0; agents && i < n; i++)
         cas__agent_free(agents[i]);
     free(agents);
     free(names);
     return status;
+}
+
+/* --hint names a bot (checked before any game starts, seats or not); an
+ * exit status. */
+static int check_hint(const char *hint)
+{
+    struct cas__agent_spec spec;
+    char err[512];
+    if (!hint)
+        return 0;
+    if (cas__agent_spec_parse_bot(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan play: %s\n", err);
+        return 2;
+    }
+    if (strcmp(spec.kind, "human") == 0) {
+        fprintf(stderr, "castellan play: --hint human: a hint comes from a bot; use "
+                        CAS__BOT_SYNTAX "\n");
+        return 2;
+    }
+    return 0;
 }
 
 /* Find the plugins, validate the session against them and play it. */
@@ -265,6 +306,7 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
         fprintf(stderr, "castellan play: %s\n", err);
         goto free_registry;
     }
+    cas__session_plan_isolate(&plan, &a->isolation);
     if (cas__session_desc_open_match(&plan, &m, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         goto free_plan;
@@ -290,12 +332,19 @@ int cas__cmd_play(int argc, char **argv)
         {"--plugin-path", &a.plugin_path, NULL, NULL}, {"--no-save", NULL, &a.no_save, NULL},
         {"--watch", &a.watch, NULL, NULL},
         {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
+        {"--isolated", NULL, &a.isolated, NULL}, {"--in-process", NULL, &a.in_process, NULL},
+        {"--plugin-deadline", &a.deadline, NULL, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;
     int done;
     int status = cas__cli_parse("play", argc, argv, flags, sizeof flags / sizeof flags[0],
                                 NULL, 0, &n_positional, usage, &done);
+    if (status == 0 && !done)
+        status = check_hint(a.hint);
+    if (status == 0 && !done)
+        status = cas__cli_isolation("play", a.isolated, a.in_process, a.deadline,
+                                    &a.isolation);
     if (status == 0 && !done) {
         status = describe(&a, &desc);
         if (status == 0) {

@@ -130,7 +130,7 @@ static int with_revived_game(const char *cmd, int argc, char **argv, unsigned al
     char origin[64];
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
     status = 1;
-    if (cas__revive_open(&r, &g, origin, a.plugin_path, 0)) {
+    if (cas__revive_open(&r, &g, origin, a.plugin_path, 0, NULL)) {
         fprintf(stderr, "%s: %s\n", a.cmd, r.error);
         goto free_game;
     }

@@ -94,7 +94,7 @@ int cas__cmd_replay(int argc, char **argv)
     status = 1;
     cas__saves_close(s); /* replaying only reads what is loaded */
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
-    if (cas__revive_open(&r, &g, origin, a.plugin_path, 0)) {
+    if (cas__revive_open(&r, &g, origin, a.plugin_path, 0, NULL)) {
         fprintf(stderr, "castellan replay: %s\n", r.error);
         goto free_game;
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "journal.h"
 #include "revive.h"
@@ -18,6 +19,7 @@
 
 static const char usage[] =
     "usage: castellan resume ID [--force] [--database FILE] [--plugin-path DIR[:DIR...]]\n"
+    "                           [--isolated | --in-process] [--plugin-deadline MS]\n"
     "\n"
     "Continues unfinished saved game ID (see `castellan saves list`) where\n"
     "it stopped: the journal is replayed and every state hash checked, then\n"
@@ -25,7 +27,8 @@ static const char usage[] =
     "\n"
     "If a hash differs (a plugin changed since the game was saved), resume\n"
     "stops and names the ply and both versions.  --force continues from that\n"
-    "ply with the installed plugins and records their hashes.\n";
+    "ply with the installed plugins and records their hashes.\n"
+    "\n" CAS__CLI_ISOLATION_HELP;
 
 /* Whose private events the terminal may show: the one human, if exactly
  * one player is human; otherwise only public ones. */
@@ -78,34 +81,44 @@ static int explain_divergence(const struct cas__revived *r, int64_t id)
 
 /* Play on from where the journal ends, journaling, until the game is over
  * or stopped; returns the exit status. */
-static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
-                   struct cas__revived *r)
+/* A fault of the plugin's worker, replaying or playing on. */
+struct resume_fault {
+    const struct cas__session *session;
+    const struct cas__journal *journal;
+};
+
+static void resume_fault(void *ctx, const struct cas__worker_fault *what)
 {
-    struct cas__journal j = {.store = s, .game = r->saved->id,
-                             .saved = (uint32_t)r->saved->n_actions};
+    const struct resume_fault *f = ctx;
+    cas__journal_fault_exit("resume", what->text, f->session, f->journal);
+}
+
+static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
+                   struct cas__revived *r, struct cas__journal *j)
+{
     struct cas__session *session = &r->session;
-    cas__journal_attach(&j, session);
+    cas__journal_attach(j, session);
     session->out = stdout;
     session->viewer = terminal_viewer(r->saved);
     session->format = cas__term_format(stdout);
     int rc = cas__session_run(session);
-    int end = cas__journal_end(&j, session);
+    int end = cas__journal_end(j, session);
     if (end)
         return cas__saves_args_fail(a, s);
     if (rc == CAS_OK) {
         cas__session_report_end(session);
-        fprintf(stderr, "Game %lld is finished and saved.\n", (long long)j.game);
+        fprintf(stderr, "Game %lld is finished and saved.\n", (long long)j->game);
         return 0;
     }
     if (session->quit) { /* everything so far is saved */
         fprintf(stderr, "Game %lld is saved at ply %" PRIu32 "; continue with: "
-                "castellan resume %lld\n", (long long)j.game, j.saved,
-                (long long)j.game);
+                "castellan resume %lld\n", (long long)j->game, j->saved,
+                (long long)j->game);
         return 0;
     }
     fprintf(stderr, "castellan resume: %s\nThe game is saved up to ply %" PRIu32
             "; continue with: castellan resume %lld\n", session->error,
-            j.saved, (long long)j.game);
+            j->saved, (long long)j->game);
     return 1;
 }
 
@@ -116,7 +129,8 @@ int cas__cmd_resume(int argc, char **argv)
     struct cas__saves_game g;
     int64_t id;
     int status = cas__saves_args_load_game(&a, "resume", argc, argv,
-                                           CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH,
+                                           CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH |
+                                               CAS__ARG_ISOLATION,
                                            CAS__STORE_WRITE, usage,
                                            &s, &id, &g);
     if (status >= 0)
@@ -131,10 +145,13 @@ int cas__cmd_resume(int argc, char **argv)
         goto free_game;
     }
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
-    if (cas__revive_open(&r, &g, origin, a.plugin_path, 1)) {
+    if (cas__revive_open(&r, &g, origin, a.plugin_path, 1, &a.isolation)) {
         fprintf(stderr, "castellan resume: %s\n", r.error);
         goto free_game;
     }
+    struct cas__journal j = {.store = s, .game = id, .saved = (uint32_t)g.n_actions};
+    struct resume_fault fault = {.session = &r.session, .journal = &j};
+    r.match.on_fault = (struct cas__fault_handler){.fault = resume_fault, .ctx = &fault};
     int rc = cas__revive_replay(&r, g.n_actions, a.force, NULL, NULL);
     if (rc == CAS_EMISMATCH) {
         explain_divergence(&r, id);
@@ -148,7 +165,7 @@ int cas__cmd_resume(int argc, char **argv)
         cas__saves_args_fail(&a, s);
         goto close_game;
     }
-    status = play_on(&a, s, &r);
+    status = play_on(&a, s, &r, &j);
 close_game:
     cas__revive_close(&r);
 free_game:

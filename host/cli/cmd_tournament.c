@@ -52,13 +52,13 @@ static int split_agents(const char *text, char *a, char *b, size_t cap)
     snprintf(a, cap, "%.*s", (int)(comma - text), text);
     snprintf(b, cap, "%s", comma + 1);
     for (const char *agent = a; agent; agent = agent == a ? b : NULL) {
-        if (cas__agent_spec_parse(agent, "--agents", &spec, err, sizeof err) != CAS_OK) {
+        if (cas__agent_spec_parse_bot(agent, "--agents", &spec, err, sizeof err) != CAS_OK) {
             fprintf(stderr, "castellan tournament: %s\n", err);
             return 2;
         }
         if (strcmp(spec.kind, "human") == 0) {
             fprintf(stderr, "castellan tournament: --agents: human cannot play a "
-                            "tournament; use random, greedy or mcts\n");
+                            "tournament; use " CAS__BOT_SYNTAX "\n");
             return 2;
         }
     }

@@ -175,7 +175,7 @@ int cas__results_json_command(const struct cas__saves_args *a, const struct cas_
     char origin[64], *text = NULL;
     size_t len = 0;
     snprintf(origin, sizeof origin, "game %lld", (long long)g->id);
-    if (cas__revive_open(&r, g, origin, a->plugin_path, 0)) {
+    if (cas__revive_open(&r, g, origin, a->plugin_path, 0, NULL)) {
         fprintf(stderr, "%s: %s\n", a->cmd, r.error);
         return 1;
     }

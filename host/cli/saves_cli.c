@@ -18,9 +18,10 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
                           char **argv, unsigned allowed, int min, int max,
                           const char *usage)
 {
-    struct cas__flag flags[16];
+    struct cas__flag flags[20];
     size_t n = 0, n_positional;
-    int done;
+    int done, isolated = 0, in_process = 0;
+    const char *deadline = NULL;
     memset(a, 0, sizeof *a);
     snprintf(a->cmd, sizeof a->cmd, "castellan %s", cmd);
     flags[n++] = (struct cas__flag){"--database", &a->database, NULL, NULL};
@@ -46,9 +47,16 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--viewer", &a->viewer, NULL, NULL};
     if (allowed & CAS__ARG_HTML)
         flags[n++] = (struct cas__flag){"--html", NULL, &a->html, NULL};
+    if (allowed & CAS__ARG_ISOLATION) {
+        flags[n++] = (struct cas__flag){"--isolated", NULL, &isolated, NULL};
+        flags[n++] = (struct cas__flag){"--in-process", NULL, &in_process, NULL};
+        flags[n++] = (struct cas__flag){"--plugin-deadline", &deadline, NULL, NULL};
+    }
     int status = cas__cli_parse(cmd, argc, argv, flags, n, a->positional,
                                 (size_t)max, &n_positional, usage, &done);
     if (status || done)
+        return status;
+    if ((status = cas__cli_isolation(cmd, isolated, in_process, deadline, &a->isolation)))
         return status;
     a->n_positional = (int)n_positional;
     if (a->n_positional < min) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "saves.h"
+#include "worker.h"
 
 /* Options a command accepts besides --database and --help. */
 enum {
@@ -21,7 +22,8 @@ enum {
     CAS__ARG_JSON = 64,       /* --json */
     CAS__ARG_PLY = 128,       /* --ply N */
     CAS__ARG_PICTURE = 256,   /* --viewer P */
-    CAS__ARG_HTML = 512       /* --html */
+    CAS__ARG_HTML = 512,      /* --html */
+    CAS__ARG_ISOLATION = 1024 /* --isolated, --in-process, --plugin-deadline MS */
 };
 
 /* The most positional arguments a save command takes (import's files). */
@@ -35,6 +37,7 @@ struct cas__saves_args {
     const char *campaign;
     int force, step, no_hashes, json, html;
     const char *ply, *viewer; /* --ply N, --viewer P as given */
+    struct cas__isolation isolation; /* CAS__ARG_ISOLATION's flags */
     const char *positional[CAS__SAVES_MAX_POSITIONAL];
     int n_positional;
 };

@@ -117,6 +117,28 @@ int cas__plugin_search_path(const char *cli_path, struct cas__strlist *out)
     return rc;
 }
 
+/* Whether dir (canonical) lies in root. */
+static int inside(const char *dir, const char *root)
+{
+    char *real = root ? realpath(root, NULL) : NULL;
+    size_t n = real ? strlen(real) : 0;
+    int in = real && strncmp(dir, real, n) == 0 && (dir[n] == '/' || dir[n] == '\0');
+    free(real);
+    return in;
+}
+
+int cas__plugin_is_bundled(const struct cas__plugin_info *info)
+{
+    char *dir = realpath(info->dir, NULL);
+    char *beside_exe = cas__beside_executable(CASTELLAN_PLUGIN_DIR_FROM_BIN);
+    int bundled = dir && (inside(dir, beside_exe) || inside(dir, CASTELLAN_PLUGIN_INSTALL_DIR) ||
+                          (cas__running_from_build_tree() &&
+                           inside(dir, CASTELLAN_BUILD_PLUGIN_DIR)));
+    free(beside_exe);
+    free(dir);
+    return bundled;
+}
+
 /* ---------------------------------------------------------------- scan */
 
 /* a + b + c in a new string, or NULL. */

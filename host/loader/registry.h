@@ -39,6 +39,12 @@ struct cas__registry;
  * the list (cas__strlist_free). */
 int cas__plugin_search_path(const char *cli_path, struct cas__strlist *out);
 
+/* True when info's folder lies in the install location (beside the
+ * executable or the compiled-in one) or, for the build tree's castellan,
+ * in the build tree's plugin folder: the plugins that ship with this
+ * castellan, which run in process unless asked otherwise. */
+int cas__plugin_is_bundled(const struct cas__plugin_info *info);
+
 /* Read every manifest under the folders of `path`.  Never fails for a bad
  * plugin (that becomes a refusal); fails only for CAS_ENOMEM.  Caller owns
  * *out (cas__registry_free). */

@@ -215,3 +215,19 @@ int cas__play_journal_end(struct cas__play_journal *pj, struct cas__session *s, 
     pj->store = NULL;
     return end;
 }
+
+void cas__journal_fault_exit(const char *command, const char *what,
+                             const struct cas__session *s, const struct cas__journal *j)
+{
+    uint32_t saved = j ? j->saved : s->ply;
+    uint32_t ply = (s->ply < saved ? s->ply : saved) + 1;
+    fflush(stdout);
+    if (j)
+        fprintf(stderr, "castellan %s: %s at ply %" PRIu32 "; the game is saved up to ply "
+                "%" PRIu32 "; resume with: castellan resume %lld\n", command, what, ply,
+                saved, (long long)j->game);
+    else
+        fprintf(stderr, "castellan %s: %s at ply %" PRIu32 "; the game was not saved\n",
+                command, what, ply);
+    exit(1);
+}

@@ -47,6 +47,15 @@ void cas__journal_attach(struct cas__journal *j, struct cas__session *s);
  * then holds less than s, or another castellan's game. */
 int cas__journal_end(struct cas__journal *j, struct cas__session *s);
 
+/* The plugin's worker failed (what: "plugin ID crashed (signal 11) in
+ * apply") during s, journaled in j (NULL: not saved): print it with the
+ * ply and how far the game is saved and how to resume, on stderr after
+ * what stdout holds, and exit 1.  The store holds only the actions the
+ * worker accepted and the journal committed. */
+_Noreturn void cas__journal_fault_exit(const char *command, const char *what,
+                                       const struct cas__session *s,
+                                       const struct cas__journal *j);
+
 /* ---- the journal of `castellan play` ---- */
 
 struct cas__play_journal {

@@ -100,10 +100,36 @@ static const struct cas_option_value *offending_option(const struct cas_game_par
     return NULL;
 }
 
+/* game_new in a worker: the proxy's vtable and game stand for the
+ * plugin's from here on. */
+static int worker_game_new(struct cas__match *m, const struct cas__isolation *iso,
+                           const struct cas_game_params *params, size_t *bad_option,
+                           char *err, size_t errlen)
+{
+    const struct cas_game_vtable *vt;
+    int rc = cas__worker_start(m->plugin, m->data_dir, params, iso, &m->host, &m->on_fault,
+                               &vt, &m->game, bad_option, err, errlen);
+    if (rc == CAS_OK) {
+        m->vt = vt;
+        m->isolated = 1;
+    }
+    return rc;
+}
+
 int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     const char *data_dir, const struct cas_option_value *options,
                     size_t n_options, const struct cas_expansion_ref *expansions,
                     size_t n_expansions, int nplayers, char *err, size_t errlen)
+{
+    return cas__match_open_isolated(m, NULL, plugin, data_dir, options, n_options, expansions,
+                                    n_expansions, nplayers, err, errlen);
+}
+
+int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *iso,
+                             const struct cas_plugin *plugin, const char *data_dir,
+                             const struct cas_option_value *options, size_t n_options,
+                             const struct cas_expansion_ref *expansions, size_t n_expansions,
+                             int nplayers, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     m->plugin = plugin;
@@ -143,9 +169,20 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
         .n_expansions = n_expansions,
     };
     size_t bad_option = SIZE_MAX;
-    int rc = m->vt->game_new(&m->host, &params, &m->game, &bad_option);
+    int rc;
+    err[0] = '\0';
+    if (iso && iso->mode == CAS__ISOLATE_WORKER)
+        rc = worker_game_new(m, iso, &params, &bad_option, err, errlen);
+    else
+        rc = m->vt->game_new(&m->host, &params, &m->game, &bad_option);
     if (rc == CAS_OK)
         return CAS_OK;
+    if (err[0]) { /* the worker itself failed */
+        free(m->data_dir);
+        m->data_dir = NULL;
+        m->game = NULL;
+        return rc;
+    }
     const char *owner = NULL;
     const struct cas_option_value *bad = offending_option(&params, plugin->id, bad_option,
                                                           &owner);

@@ -9,6 +9,8 @@
 
 #include <castellan/plugin.h>
 
+#include "worker.h"
+
 struct cas__match {
     const struct cas_plugin *plugin;
     const struct cas_game_vtable *vt;
@@ -25,6 +27,12 @@ struct cas__match {
     /* Draw chance by listing the outcomes even when the plugin can pick
      * one from a ticket (ABI 1.1): the checker replays games both ways. */
     int generic_chance;
+    /* Set when the game runs in a worker process (host/worker/worker.h):
+     * who hears of the worker's crash or hang.  Commands that journal set
+     * it to say how far the game is saved; unset, the fault is printed and
+     * the process exits 1. */
+    int isolated;
+    struct cas__fault_handler on_fault;
 };
 
 /* Whether m's plugin picks chance outcomes from a ticket (chance_total and
@@ -50,6 +58,13 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     const char *data_dir, const struct cas_option_value *options,
                     size_t n_options, const struct cas_expansion_ref *expansions,
                     size_t n_expansions, int nplayers, char *err, size_t errlen);
+/* cas__match_open with the game in a worker process when iso asks for one
+ * (mode CAS__ISOLATE_WORKER; iso NULL or any other mode: in process). */
+int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *iso,
+                             const struct cas_plugin *plugin, const char *data_dir,
+                             const struct cas_option_value *options, size_t n_options,
+                             const struct cas_expansion_ref *expansions, size_t n_expansions,
+                             int nplayers, char *err, size_t errlen);
 void cas__match_close(struct cas__match *m);
 
 /* Every option `plugin` declares, at its default value, into a new array

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "agent_spec.h"
 
 static CAS_PRINTF(3, 4) int fail(struct cas__revived *r, int rc, const char *fmt, ...)
 {
@@ -90,13 +91,12 @@ static int check_agents(struct cas__revived *r)
 {
     for (size_t i = 0; i < r->desc.n_players; i++) {
         const char *agent = r->desc.players[i].agent;
-        size_t k = 0;
-        while (k < cas__n_agent_names && strcmp(cas__agent_names[k], agent) != 0)
-            k++;
-        if (k == cas__n_agent_names)
+        struct cas__agent_spec spec;
+        char err[512];
+        if (cas__agent_spec_parse(agent, "agent", &spec, err, sizeof err) != CAS_OK)
             return fail(r, CAS_ENOTFOUND, "%s: player %zu (%s) has agent \"%s\", "
-                        "which this castellan does not know; use human, random or "
-                        "greedy", r->origin, i + 1, r->desc.players[i].name, agent);
+                        "which this castellan does not know; use human, " CAS__BOT_SYNTAX,
+                        r->origin, i + 1, r->desc.players[i].name, agent);
     }
     return CAS_OK;
 }
@@ -116,7 +116,8 @@ static int make_agents(struct cas__revived *r)
     return CAS_OK;
 }
 
-static int load_plugins(struct cas__revived *r, const char *cli_path)
+static int load_plugins(struct cas__revived *r, const char *cli_path,
+                        const struct cas__isolation *asked)
 {
     char err[768];
     int rc = cas__plugin_search_path(cli_path, &r->path);
@@ -128,6 +129,7 @@ static int load_plugins(struct cas__revived *r, const char *cli_path)
     if (rc)
         return fail(r, rc, "%s", err);
     compare_versions(r);
+    cas__session_plan_isolate(&r->plan, asked);
     rc = cas__session_desc_open_match(&r->plan, &r->match, err, sizeof err);
     if (rc)
         return fail(r, rc, "%s: %s", r->origin, err);
@@ -135,7 +137,8 @@ static int load_plugins(struct cas__revived *r, const char *cli_path)
 }
 
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
-                     const char *origin, const char *cli_path, int with_agents)
+                     const char *origin, const char *cli_path, int with_agents,
+                     const struct cas__isolation *asked)
 {
     memset(r, 0, sizeof *r);
     r->saved = g;
@@ -145,7 +148,7 @@ int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
         fail(r, rc, "out of memory");
         goto close;
     }
-    if ((rc = check_agents(r)) || (rc = load_plugins(r, cli_path)) ||
+    if ((rc = check_agents(r)) || (rc = load_plugins(r, cli_path, asked)) ||
         (with_agents && (rc = make_agents(r))))
         goto close;
     r->names = calloc(r->desc.n_players + 1, sizeof *r->names);

@@ -42,11 +42,13 @@ struct cas__revived {
 
 /* Bring g back at its first state: resolve and load its game and
  * expansions on the plugin search path (cli_path may be NULL), validate its
- * options, open the match and, when with_agents, create each player's
+ * options, open the match (in a worker as its session or `asked`, which
+ * may be NULL, says: cas__session_plan_isolate) and, when with_agents, create each player's
  * agent.  origin names g in messages.  g must outlive r.  On failure
  * r->error explains and r is closed. */
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
-                     const char *origin, const char *cli_path, int with_agents);
+                     const char *origin, const char *cli_path, int with_agents,
+                     const struct cas__isolation *asked);
 void cas__revive_close(struct cas__revived *r);
 
 /* Replay g's actions [0, upto) through r's session, checking the actor and

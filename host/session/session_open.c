@@ -29,9 +29,10 @@ int cas__session_desc_open_match(const struct cas__session_plan *plan,
             .n_options = plan->expansion_options[i].count,
         };
     }
-    int rc = cas__match_open(m, plan->game->desc, plan->game->data_dir,
-                             plan->game_options.values, plan->game_options.count, refs, n,
-                             plan->nplayers, err, errlen);
+    int rc = cas__match_open_isolated(m, &plan->isolation, plan->game->desc,
+                                      plan->game->data_dir, plan->game_options.values,
+                                      plan->game_options.count, refs, n, plan->nplayers, err,
+                                      errlen);
     free(refs);
     return rc;
 }

@@ -7,6 +7,7 @@
 #define CAS_HOST_SESSION_PLAN_H
 
 #include "registry.h"
+#include "worker.h"
 #include "session_desc.h"
 
 struct cas_option_value;
@@ -27,7 +28,15 @@ struct cas__session_plan {
     struct cas__plugin_options game_options;
     struct cas__plugin_options *expansion_options; /* parallel to expansions */
     int nplayers;
+    /* How the game runs: desc's isolation and deadline, auto resolved to
+     * a worker when the game or an expansion is not bundled. */
+    struct cas__isolation isolation;
 };
+
+/* plan's isolation with what the user asked on the command line laid
+ * over it: a mode other than auto, a deadline other than 0. */
+void cas__session_plan_isolate(struct cas__session_plan *plan,
+                               const struct cas__isolation *asked);
 
 /* Resolve desc's game and expansions in reg (loading them), validate every
  * [rules] setting against the options the plugins declare, fill defaults,

@@ -313,6 +313,9 @@ int cas__session_desc_validate_rules(const struct cas__session_desc *desc,
     rc = apply_rules(desc, out, err, errlen);
     if (rc)
         goto free_plan;
+    out->isolation.deadline_ms = desc->deadline_ms;
+    out->isolation.mode = (enum cas__isolation_mode)desc->isolation;
+    cas__session_plan_isolate(out, NULL);
     return CAS_OK;
 
 out_of_memory:
@@ -320,6 +323,29 @@ out_of_memory:
 free_plan:
     cas__session_plan_free(out);
     return rc;
+}
+
+/* Whether every plugin of the plan ships with this castellan. */
+static int all_bundled(const struct cas__session_plan *plan)
+{
+    if (!cas__plugin_is_bundled(plan->game))
+        return 0;
+    for (size_t i = 0; i < plan->n_expansions; i++)
+        if (!cas__plugin_is_bundled(plan->expansions[i]))
+            return 0;
+    return 1;
+}
+
+void cas__session_plan_isolate(struct cas__session_plan *plan,
+                               const struct cas__isolation *asked)
+{
+    if (asked && asked->mode != CAS__ISOLATE_AUTO)
+        plan->isolation.mode = asked->mode;
+    if (asked && asked->deadline_ms)
+        plan->isolation.deadline_ms = asked->deadline_ms;
+    if (plan->isolation.mode == CAS__ISOLATE_AUTO)
+        plan->isolation.mode = all_bundled(plan) ? CAS__ISOLATE_IN_PROCESS
+                                                 : CAS__ISOLATE_WORKER;
 }
 
 int cas__session_desc_validate(const struct cas__session_desc *desc,

@@ -103,6 +103,7 @@ int cas__target_open(struct cas__target *t, const struct cas__target_request *re
     rc = validate(t, req, err, errlen);
     if (rc != CAS_OK)
         goto close_target;
+    cas__session_plan_isolate(&t->plan, &req->isolation);
     if (fill_refs(t) != CAS_OK || list_rules(t) != CAS_OK) {
         rc = cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
         goto close_target;
@@ -123,9 +124,9 @@ static int open_match(const struct cas__target *t, size_t n_expansions, struct c
                       int nplayers, char *err, size_t errlen)
 {
     const struct cas__plugin_info *game = t->plan.game;
-    return cas__match_open(m, game->desc, game->data_dir, t->plan.game_options.values,
-                           t->plan.game_options.count, t->refs, n_expansions, nplayers, err,
-                           errlen);
+    return cas__match_open_isolated(m, &t->plan.isolation, game->desc, game->data_dir,
+                                    t->plan.game_options.values, t->plan.game_options.count,
+                                    t->refs, n_expansions, nplayers, err, errlen);
 }
 
 int cas__target_match(const struct cas__target *t, struct cas__match *m, int nplayers,
@@ -157,6 +158,7 @@ struct cas__check_target cas__target_check(const struct cas__target *t)
         .expansions = t->refs, .n_expansions = t->plan.n_expansions,
         .rules = (const char *const *)t->rules.items, .n_rules = t->rules.count,
         .min_players = t->min_players, .max_players = t->max_players,
+        .isolation = &t->plan.isolation,
     };
 }
 

@@ -33,6 +33,8 @@ struct cas__target_request {
     const char *expansions;   /* comma-separated ids; NULL or "" for none */
     const char *const *rules; /* "NAME=VALUE" or "ID.NAME=VALUE", n_rules */
     size_t n_rules;
+    /* --isolated, --in-process, --plugin-deadline; zero: the defaults */
+    struct cas__isolation isolation;
 };
 
 /* Find the request's game and expansions on the plugin search path, load

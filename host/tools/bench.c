@@ -7,6 +7,7 @@
  */
 #include "bench.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "agent.h"
 #include "prng.h"
 #include "term.h"
+#include "worker.h"
 
 #define MAX_SAMPLES 2000
 #define LEGAL_REPEAT 8
@@ -325,11 +327,71 @@ static int bench_sizes(struct cas__bench *b)
     return CAS_OK;
 }
 
+/* Games for the isolation section: a worker costs a round trip a call. */
+#define ISOLATION_GAME_SHARE 20
+
+/* CPU seconds this process has used. */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The playouts of m: wall-clock seconds, and CPU seconds of this process
+ * and of m's worker (when it has one) together. */
+static int time_playouts_cpu(struct cas__bench *b, struct cas__match *m, double *seconds,
+                             double *cpu, uint64_t *plies)
+{
+    double worker = m->isolated ? cas__worker_cpu_seconds(m->game) : 0;
+    double own = cpu_now();
+    int rc = time_playouts(b, m, seconds, plies);
+    *cpu = cpu_now() - own;
+    if (m->isolated)
+        *cpu += cas__worker_cpu_seconds(m->game) - worker;
+    return rc;
+}
+
+/* The same playouts in process and in a worker: the cost of a worker per
+ * action, in wall-clock time and in CPU time (host and worker), which a
+ * loaded machine disturbs less. */
+static int bench_isolation(struct cas__bench *b)
+{
+    if (!b->isolated) {
+        bench_row(b, "  %-22s not measured: %s\n", "isolation",
+                  b->isolated_error ? b->isolated_error : "run with --isolated");
+        return CAS_OK;
+    }
+    int games = b->games;
+    double in_process, isolated, in_process_cpu, isolated_cpu;
+    uint64_t plies, isolated_plies;
+    b->games = games / ISOLATION_GAME_SHARE ? games / ISOLATION_GAME_SHARE : 1;
+    int rc = time_playouts_cpu(b, b->match, &in_process, &in_process_cpu, &plies);
+    if (rc == CAS_OK &&
+        (rc = time_playouts_cpu(b, b->isolated, &isolated, &isolated_cpu, &isolated_plies)))
+        failed_in(b, b->isolated, "isolation", rc);
+    else if (rc != CAS_OK)
+        failed(b, "isolation", rc);
+    else if (isolated_plies != plies)
+        rc = failed_in(b, b->isolated, "isolation", CAS_EMISMATCH);
+    else {
+        double n = (double)plies / 1e6;
+        bench_row(b, "  %-22s %12.2f us/action in process, %.2f us/action in a worker: "
+                  "%.1fx per action  (%d games, %" PRIu64 " actions each way)\n", "isolation",
+                  in_process / n, isolated / n, isolated / in_process, b->games, plies);
+        bench_row(b, "  %-22s %12.2f us/action in process, %.2f us/action in a worker "
+                  "(host and worker): %.1fx per action\n", "isolation, CPU time",
+                  in_process_cpu / n, isolated_cpu / n, isolated_cpu / in_process_cpu);
+    }
+    b->games = games;
+    return rc;
+}
+
 const struct cas__bench_section cas__bench_sections[] = {
     {"playouts", "random playouts per second; with expansions, against the game alone", 0, 0,
      bench_playouts},
     {"floor", "with --floor: the game's bare loop, and the playouts' games/s against it", 0,
-     1, bench_floor},
+     CAS__BENCH_ON_FLOOR, bench_floor},
     {"legal-actions", "microseconds per legal_actions call", 1, 0, bench_legal_actions},
     {"copies", "nanoseconds per state_clone, state_copy and hash", 1, 0, bench_copies},
     {"sizes", "serialized bytes and heap bytes per state", 1, 0, bench_sizes},
@@ -337,15 +399,25 @@ const struct cas__bench_section cas__bench_sections[] = {
      0, 0, cas__bench_saves},
     {"mcts", "MCTS iterations per second on 1 and on every core, and the ratio", 0, 0,
      cas__bench_mcts},
+    {"isolation", "with --isolated: microseconds per action in process and in a worker",
+     0, CAS__BENCH_ON_ISOLATED, bench_isolation},
     {NULL, NULL, 0, 0, NULL},
 };
+
+/* Whether a section is asked for, --only aside. */
+static int asked_for(const struct cas__bench *b, const struct cas__bench_section *s)
+{
+    return s->on_request == CAS__BENCH_ON_FLOOR      ? b->floor
+           : s->on_request == CAS__BENCH_ON_ISOLATED ? b->isolated_requested
+                                                     : 1;
+}
 
 int cas__bench_run(struct cas__bench *b, const char *only)
 {
     int rc = CAS_OK;
     for (const struct cas__bench_section *s = cas__bench_sections; s->name && rc == CAS_OK;
          s++) {
-        if (only ? strcmp(only, s->name) != 0 : s->on_request && !b->floor)
+        if (only ? strcmp(only, s->name) != 0 : !asked_for(b, s))
             continue;
         if (s->needs_samples && !b->samples)
             rc = collect_samples(b);

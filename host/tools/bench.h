@@ -34,13 +34,23 @@ struct cas__bench {
      * needs them and freed by cas__bench_run. */
     cas_state **samples;
     size_t n_samples;
+    /* --isolated: the same game in a worker process (host/worker), whose
+     * cost per action the isolation section measures against match (then
+     * in process).  Borrowed; NULL with isolated_error saying why. */
+    int isolated_requested;
+    struct cas__match *isolated;
+    const char *isolated_error;
 };
+
+enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2 };
 
 struct cas__bench_section {
     const char *name; /* for --only */
     const char *what; /* one line for --help */
     int needs_samples; /* measures b->samples (at least one) */
-    int on_request;    /* runs only when asked for (--floor, --only) */
+    /* 0: always; else it runs only when asked for: CAS__BENCH_ON_FLOOR
+     * (--floor), CAS__BENCH_ON_ISOLATED (--isolated), or --only. */
+    int on_request;
     /* Measure and print.  Returns CAS_OK or a negative code after printing
      * why it could not measure. */
     int (*run)(struct cas__bench *b);

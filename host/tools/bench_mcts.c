@@ -1,7 +1,8 @@
 /*
  * bench_mcts.c — `castellan bench --only mcts`: MCTS iterations per second
  * on the game's first decision, random playouts to the end, on one thread
- * and on every core, and how the speed scales.
+ * and on every core (root and tree parallelization), and how the speed
+ * scales.
  */
 #include "bench.h"
 
@@ -40,12 +41,14 @@ static double cpu_seconds(void)
  * per second of wall-clock time and per second of CPU time. */
 static int time_search(struct cas__bench *b, const cas_state *state,
                        const struct cas__actions *legal, unsigned threads,
-                       uint64_t iterations, double *rate, double *cpu_rate)
+                       enum cas__mcts_parallel parallel, uint64_t iterations, double *rate,
+                       double *cpu_rate)
 {
     struct cas__mcts_params p;
     struct cas__mcts *search;
     cas_action choice;
     cas__mcts_level(CAS__LEVEL_MEDIUM, threads, &p);
+    p.parallel = parallel;
     p.iterations = iterations * threads;
     p.rollout_limit = 0;
     p.reuse = 0;
@@ -95,14 +98,18 @@ int cas__bench_mcts(struct cas__bench *b)
     cas_state *state = NULL;
     unsigned cores = cas__mcts_cores();
     uint64_t iterations = (uint64_t)b->games * ITERATIONS_PER_GAME;
-    double one = 0, all = 0, bare = 0, one_cpu = 0, all_cpu = 0;
+    double one = 0, all = 0, bare = 0, one_cpu = 0, all_cpu = 0, tree = 0, tree_cpu = 0;
     int rc = first_decision(b, &state, &legal);
     if (rc == CAS_OK)
         rc = time_playouts(b, state, iterations, &bare);
     if (rc == CAS_OK)
-        rc = time_search(b, state, &legal, 1, iterations, &one, &one_cpu);
+        rc = time_search(b, state, &legal, 1, CAS__PARALLEL_ROOT, iterations, &one, &one_cpu);
     if (rc == CAS_OK)
-        rc = time_search(b, state, &legal, cores, iterations, &all, &all_cpu);
+        rc = time_search(b, state, &legal, cores, CAS__PARALLEL_ROOT, iterations, &all,
+                         &all_cpu);
+    if (rc == CAS_OK)
+        rc = time_search(b, state, &legal, cores, CAS__PARALLEL_TREE, iterations, &tree,
+                         &tree_cpu);
     if (rc == CAS_OK) {
         fprintf(b->out, "  %-22s %12.0f iterations/s  (1 thread, %llu iterations, random "
                 "playouts to the end, first decision)\n",
@@ -118,6 +125,11 @@ int cas__bench_mcts(struct cas__bench *b)
                 "mcts all cores", all, cores, (unsigned long long)iterations, all_cpu);
         fprintf(b->out, "  %-22s %11.2fx  (ideal %ux; a shared or busy machine gives "
                 "less)\n", "mcts scaling", all / one, cores);
+        fprintf(b->out, "  %-22s %12.0f iterations/s  (%u threads on one tree, virtual "
+                "loss, in turns; %.0f per CPU second per thread)\n",
+                "mcts all cores, tree", tree, cores, tree_cpu);
+        fprintf(b->out, "  %-22s %11.2fx  (tree parallelization against 1 thread)\n",
+                "mcts scaling, tree", tree / one);
     } else {
         fprintf(b->out, "  %-22s failed (%d): %s\n", "mcts", rc,
                 b->match->error[0] ? b->match->error : "no reason given");

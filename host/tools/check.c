@@ -687,12 +687,15 @@ static int open_match(struct checker *c, struct cas__match *m)
 {
     const struct cas__check_target *t = c->t;
     char err[sizeof c->r->detail];
-    int rc = cas__match_open(m, t->plugin, t->data_dir, t->options, t->n_options,
-                             t->expansions, t->n_expansions, c->nplayers, err, sizeof err);
+    int rc = cas__match_open_isolated(m, t->isolation, t->plugin, t->data_dir, t->options,
+                                      t->n_options, t->expansions, t->n_expansions,
+                                      c->nplayers, err, sizeof err);
     if (rc != CAS_OK) {
         broke(c, "game-new", 0, 0, "%s", err);
         return rc;
     }
+    if (t->on_fault)
+        m->on_fault = *t->on_fault;
     return CAS_OK;
 }
 

@@ -12,6 +12,9 @@
 #include <castellan/plugin.h>
 
 /* The game to check: a loaded game plugin and how to open it.  Borrowed. */
+struct cas__isolation;
+struct cas__fault_handler;
+
 struct cas__check_target {
     const struct cas_plugin *plugin;
     const char *data_dir;
@@ -24,6 +27,10 @@ struct cas__check_target {
     const char *const *rules;
     size_t n_rules;
     int min_players, max_players; /* games cycle through these counts */
+    /* How the game runs (host/worker/worker.h); NULL: in process. */
+    const struct cas__isolation *isolation;
+    /* Who hears of a worker's crash or hang; NULL: printed, exit 1. */
+    const struct cas__fault_handler *on_fault;
 };
 
 struct cas__check_options {

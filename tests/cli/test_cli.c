@@ -356,14 +356,25 @@ static void test_check_good_and_broken(void **unused)
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
 }
 
-/* A plugin that crashes the process still gets a report of where, and the
- * command that reproduces it. */
+/* A plugin that crashes still gets a report of where, and the command
+ * that reproduces it: from outside the build's plugin folder it runs in a
+ * worker, whose crash is a failed check (exit 1); in process it takes
+ * castellan down with it, after the report. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
     char *out;
     int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
                      &out);
+    assert_int_equal(status, 1);
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6) in apply\n"
+                     "  game with seed 1, 2 players, at or after ply 6\n"
+                     "  reproduce: castellan check fixture-broken-crash --plugin-path '"
+                     CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
+        fail_msg("no crash report:\n%s", out);
+    free(out);
+    status = run("check fixture-broken-crash --in-process --plugin-path '" CHECK_PLUGIN_DIR
+                 "'", NULL, &out);
     assert_true(status == -1 || status == 128 + 6); /* killed by SIGABRT */
 #ifndef __SANITIZE_ADDRESS__
     if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
@@ -433,6 +444,19 @@ static void test_tournament_and_mcts_seats(void **unused)
            "hint\nquit\n", 0, "The mcts@50/1 bot would play ");
     expect("play --no-save --game fixture --players mcts-hrad,random", NULL, 2,
            "agent \"mcts-hrad\" is not valid; use human, random, greedy or mcts");
+    expect("play --no-save --game fixture --players Ada:human,random --hint mcts-hrad",
+           "quit\n", 2, "--hint: agent \"mcts-hrad\" is not valid; use random, "
+           "greedy or mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy]"
+           "[+root|+tree][+win|+margin] (closest: mcts-hard)");
+    expect("play --no-save --game fixture --players random,random --hint human", NULL, 2,
+           "--hint human: a hint comes from a bot; use random, greedy or mcts[-easy|");
+    expect("play --no-save --game fixture --players Ada:human,random --seed 2 --hint "
+           "mcts-medium@3600000ms/256+greedy+root+margin",
+           "quit\n", 0, "Game stopped");
+    expect("tournament --game fixture --agents greedy,humn", NULL, 2,
+           "--agents: agent \"humn\" is not valid; use random, greedy or mcts[-easy|");
+    expect("tournament --game fixture --agents human,random", NULL, 2,
+           "--agents: human cannot play a tournament; use random, greedy or mcts[-easy|");
 }
 
 /* The mean "N actions a game" of bench's random playouts line. */

@@ -19,6 +19,8 @@ static void test_complete_file(void **state)
                        "game = carcassonne\n"
                        "expansions = inns-cathedrals , traders-builders\n"
                        "seed = 20261129 ; inline comment\n"
+                       "isolation = worker\n"
+                       "plugin-deadline-ms = 250\n"
                        "[rules]\n"
                        "farmers = on\n"
                        "traders-builders.pigs = off\n"
@@ -48,17 +50,19 @@ static void test_complete_file(void **state)
     assert_int_equal(d->n_rules, 2);
     assert_string_equal(d->rules[1].key, "traders-builders.pigs");
     assert_string_equal(d->rules[1].value, "off");
-    assert_int_equal(d->rules[1].line, 8);
+    assert_int_equal(d->rules[1].line, 10);
     assert_int_equal(d->n_players, 2);
     assert_string_equal(d->players[0].name, "Ada");
     assert_string_equal(d->players[0].agent, "human");
-    assert_int_equal(d->players[0].line, 9);
+    assert_int_equal(d->players[0].line, 11);
     assert_string_equal(d->players[1].name, "Player 2");
     assert_string_equal(d->players[1].agent, "greedy");
     assert_string_equal(d->database, "/home/ada/saves.db");
     assert_string_equal(d->campaign, "tuesday-league");
     assert_int_equal(d->journal, 0);
-    assert_int_equal(d->last_line, 17);
+    assert_int_equal(d->isolation, 1);
+    assert_int_equal(d->deadline_ms, 250);
+    assert_int_equal(d->last_line, 19);
     session_file_done(&f);
 }
 
@@ -74,6 +78,8 @@ static void test_defaults(void **state)
     assert_null(f.desc.database);
     assert_null(f.desc.campaign);
     assert_int_equal(f.desc.journal, 1);
+    assert_int_equal(f.desc.isolation, 0);
+    assert_int_equal(f.desc.deadline_ms, 0);
     session_file_done(&f);
 }
 
@@ -194,8 +200,8 @@ static void test_keys(void **state)
 {
     (void)state;
     expect_file_error("[session]\ngme = x\n",
-                      "2: unknown key \"gme\" in [session]; use game, expansions or seed "
-                      "(closest: game)");
+                      "2: unknown key \"gme\" in [session]; use game, expansions, seed, "
+                      "isolation or plugin-deadline-ms (closest: game)");
     expect_file_error("[session]\ngame = x\n[player.1]\nagnet = human\n",
                       "4: unknown key \"agnet\" in [player.1]; use name or agent (closest: "
                       "agent)");
@@ -246,12 +252,22 @@ static void test_values(void **state)
     expect_file_error("[session]\ngame = x\nseed = 18446744073709551616\n", expected);
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = gredy\n",
                       "4: agent \"gredy\" is not valid; use human, random, greedy or "
-                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS]"
+                      "[+random|+greedy][+root|+tree][+win|+margin] "
                       "(closest: greedy)");
     expect_file_error("[session]\ngame = x\n[player.1]\nname = "
                       "A name far longer than thirty-two characters\n",
                       "4: player name \"A name far longer than thirty-two characters\" is "
                       "not valid; use 1 to 32 printable characters without ',' or ':'");
+    expect_file_error("[session]\ngame = x\nisolation = workr\n",
+                      "3: isolation = \"workr\" is not valid; use auto, worker or in-process "
+                      "(closest: worker)");
+    expect_file_error("[session]\ngame = x\nplugin-deadline-ms = 0\n",
+                      "3: plugin-deadline-ms = \"0\" is not valid; give the milliseconds one "
+                      "plugin call may take, 1 to 3600000 (default 5000)");
+    expect_file_error("[session]\ngame = x\nplugin-deadline-ms = 5s\n",
+                      "3: plugin-deadline-ms = \"5s\" is not valid; give the milliseconds one "
+                      "plugin call may take, 1 to 3600000 (default 5000)");
     expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\njournal = offf\n",
                       "8: journal = \"offf\" is not valid; use on or off (closest: off)");
     expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ncampaign = "
@@ -269,6 +285,9 @@ static void test_values(void **state)
                       "default");
 }
 
+#define FORMS                                                                              \
+    "[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy][+root|+tree][+win|+margin]"
+
 static void test_missing_parts(void **state)
 {
     (void)state;
@@ -278,10 +297,12 @@ static void test_missing_parts(void **state)
     expect_file_error("[rules]\nfarmers = on\n" PLAYERS,
                       "1: no [session] section; add [session] with game = ID");
     expect_file_error("[session]\ngame = x\n[rules]\nfarmers = on\n",
-                      "4: no players; add [player.1] with agent = human, random, greedy or mcts");
+                      "4: no players; add [player.1] with agent = human, random, greedy or "
+                      "mcts" FORMS);
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = human\n[player.2]\nname = "
                       "Bo\n",
-                      "5: [player.2] has no agent; add agent = human, random, greedy or mcts");
+                      "5: [player.2] has no agent; add agent = human, random, greedy or "
+                      "mcts" FORMS);
 }
 
 static void test_first_problem_wins(void **state)
@@ -291,7 +312,8 @@ static void test_first_problem_wins(void **state)
                       "3: neither [section] nor key = value; fix the line's syntax");
     expect_file_error("[session]\ngame = x\n[player.1]\nagent = gredy\nbroken line\n",
                       "4: agent \"gredy\" is not valid; use human, random, greedy or "
-                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS]"
+                      "[+random|+greedy][+root|+tree][+win|+margin] "
                       "(closest: greedy)");
 }
 

@@ -113,11 +113,13 @@ static void test_flag_errors(void **state)
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame",
                                                     .players = "human,gredy"},
                        "--players: agent \"gredy\" is not valid; use human, random, greedy or "
-                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS]"
+                      "[+random|+greedy][+root|+tree][+win|+margin] "
                        "(closest: greedy)");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = "Ada:humn"},
                        "--players: agent \"humn\" is not valid; use human, random, greedy or "
-                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS] "
+                      "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS]"
+                      "[+random|+greedy][+root|+tree][+win|+margin] "
                        "(closest: human)");
     expect_flags_error(&(struct cas__session_flags){.game = "fixgame", .players = ":human"},
                        "--players: player name \"\" is not valid; use 1 to 32 printable "

@@ -42,7 +42,7 @@ struct cas__registry *fuzz_plugins_load(void)
 int fuzz_replay(const struct cas__saves_game *g)
 {
     struct cas__revived r;
-    int rc = cas__revive_open(&r, g, "fuzz", CASTELLAN_BUILD_PLUGIN_DIR, 0);
+    int rc = cas__revive_open(&r, g, "fuzz", CASTELLAN_BUILD_PLUGIN_DIR, 0, NULL);
     if (rc == CAS_OK) {
         rc = cas__revive_replay(&r, g->n_actions, 0, NULL, NULL);
         cas__revive_close(&r);

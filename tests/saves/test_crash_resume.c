@@ -230,7 +230,10 @@ static int count_leftovers(const struct crash_run *c)
     int n = 0;
     assert_non_null(d);
     while ((e = readdir(d)))
-        n += strncmp(e->d_name, "saves.db.new-", 13) == 0;
+        if (strncmp(e->d_name, "saves.db.new-", 13) == 0) {
+            print_message("left behind: %s/%s\n", c->dir.path, e->d_name);
+            n++;
+        }
     closedir(d);
     return n;
 }

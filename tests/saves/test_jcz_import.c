@@ -265,6 +265,11 @@ static void test_mayor_and_barn_import(void **state)
                                       "coats) [mayor-city]\", \"category\": \"mayor-city\"");
     cas_test_expect_text(results.out, "\"category\": \"barn-field\"");
     cas_test_expect_text(results.out, "\"scores\": [0, 6]");
+    struct cas_test_result replay;
+    castellan(state, &replay, "replay", "1", NULL); /* the same events, in words */
+    assert_int_equal(replay.status, 0);
+    cas_test_expect_text(replay.out, "Red +0 city (2 tiles, 0 coats) [mayor-city]");
+    cas_test_expect_text(replay.out, "Blue +6 field (2 completed cities) [barn-field]");
 }
 
 /* The wagon (test_wagon_two_moves): freed by its city (6) it moves, after

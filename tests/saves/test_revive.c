@@ -50,7 +50,7 @@ static void fixture_game(struct cas__saves_game *g)
 static void revive_or_fail(struct cas__revived *r, const struct cas__saves_game *g,
                            int with_agents)
 {
-    if (cas__revive_open(r, g, "game", plugin_dir, with_agents))
+    if (cas__revive_open(r, g, "game", plugin_dir, with_agents, NULL))
         fail_msg("%s", r->error);
 }
 
@@ -245,7 +245,7 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
     char err[512];
     assert_int_equal(cas__record_parse(record, sizeof record - 1, "bug.txt", &g, err,
                                        sizeof err), CAS_OK);
-    assert_int_not_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0), CAS_OK);
+    assert_int_not_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0, NULL), CAS_OK);
     if (!strstr(r.error, "bug.txt:2") || !strstr(r.error, "fixture"))
         fail_msg("unclear: %s", r.error);
     cas__saves_game_free(&g);
@@ -259,9 +259,26 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         "\n";
     assert_int_equal(cas__record_parse(robot, sizeof robot - 1, "bug.txt", &g, err,
                                        sizeof err), CAS_OK);
-    assert_int_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0), CAS_ENOTFOUND);
-    if (!strstr(r.error, "player 2 (B) has agent \"robot\""))
+    assert_int_equal(cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0, NULL), CAS_ENOTFOUND);
+    if (!strstr(r.error, "player 2 (B) has agent \"robot\"") ||
+        !strstr(r.error, "use human, random, greedy or mcts[-easy|-medium|-hard][@N|@Nms]"
+                         "[/THREADS][+random|+greedy][+root|+tree][+win|+margin]"))
         fail_msg("unclear: %s", r.error);
+    cas__saves_game_free(&g);
+
+    /* any search bot spec a session accepts is an agent a record may name */
+    static const char searcher[] =
+        "Castellan-Record: 1\n"
+        "Game: fixture 1.0.0\n"
+        "Seed: 1\n"
+        "Player: mcts-hard@20/1+greedy+tree A\n"
+        "Player: mcts@5ms B\n"
+        "\n";
+    assert_int_equal(cas__record_parse(searcher, sizeof searcher - 1, "bots.txt", &g, err,
+                                       sizeof err), CAS_OK);
+    if (cas__revive_open(&r, &g, "bots.txt", plugin_dir, 1, NULL) != CAS_OK)
+        fail_msg("refused: %s", r.error);
+    cas__revive_close(&r);
     cas__saves_game_free(&g);
 
     static const char illegal[] =
@@ -274,7 +291,7 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         "0 0 block 3 #0000000000000000\n";
     assert_int_equal(cas__record_parse(illegal, sizeof illegal - 1, "bug.txt", &g, err,
                                        sizeof err), CAS_OK);
-    if (cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0))
+    if (cas__revive_open(&r, &g, "bug.txt", plugin_dir, 0, NULL))
         fail_msg("%s", r.error);
     assert_int_not_equal(cas__revive_replay(&r, g.n_actions, 0, NULL, NULL), CAS_OK);
     if (!strstr(r.error, "bug.txt:7 (ply 0)") || !strstr(r.error, "block 3"))

@@ -3,7 +3,8 @@
  * (out-of-turn and hidden-information decisions included), no peeking at
  * hidden state (a test game whose secret would decide the choice if it
  * leaked), iteration budgets kept exactly, the same choices for the same
- * seed and thread count, tree reuse, and the spec names.
+ * seed and thread count (root and tree parallelization), chance by ticket
+ * and by listing alike, the margin reward, tree reuse, and the spec names.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -219,6 +220,21 @@ static const struct cas_plugin secret_plugin = {
     .game = &secret_vtable,
 };
 
+/* "Margins": the secret game with the secret out in the open and guess g
+ * ending the game at fixed scores: 0 and 1 both win (by 1 and by 25), 2 and
+ * 3 lose.  A win-only reward cannot tell 0 from 1; a margin reward must
+ * take 1. */
+static const int64_t margin_scores[SECRETS][2] = {{10, 9}, {30, 5}, {5, 6}, {9, 10}};
+
+static int margin_returns(const cas_state *s, int64_t *scores, size_t n)
+{
+    if (n < 2)
+        return CAS_EINVAL;
+    scores[0] = s->guess < 0 ? 0 : margin_scores[s->guess][0];
+    scores[1] = s->guess < 0 ? 0 : margin_scores[s->guess][1];
+    return CAS_OK;
+}
+
 /* ------------------------------------------------------- helpers */
 
 static struct cas__mcts_params params_of(uint64_t iterations, unsigned threads)
@@ -226,6 +242,13 @@ static struct cas__mcts_params params_of(uint64_t iterations, unsigned threads)
     struct cas__mcts_params p;
     cas__mcts_level(CAS__LEVEL_MEDIUM, threads, &p);
     p.iterations = iterations;
+    return p;
+}
+
+static struct cas__mcts_params tree_params_of(uint64_t iterations, unsigned threads)
+{
+    struct cas__mcts_params p = params_of(iterations, threads);
+    p.parallel = CAS__PARALLEL_TREE;
     return p;
 }
 
@@ -382,10 +405,16 @@ static void test_legal_and_reproducible_in_every_game(void **unused)
         {"castles-cards", NULL, params_of(20, 2)},
         {"carcassonne", NULL, params_of(30, 1)},
         {"carcassonne", "inns-cathedrals,traders-builders", params_of(30, 2)},
+        {"fixture", NULL, tree_params_of(60, 2)},
+        {"castles-cards", NULL, tree_params_of(20, 3)},
+        {"carcassonne", "inns-cathedrals,traders-builders", tree_params_of(31, 2)},
     };
     cases[1].params.rollout = CAS__ROLLOUT_GREEDY;
     cases[2].params.rollout_limit = 0;
     cases[3].params.rollout_limit = 0; /* random playouts to the end */
+    cases[4].params.reward = CAS__REWARD_WIN;
+    cases[6].params.rollout_limit = 0;
+    cases[7].params.rollout = CAS__ROLLOUT_GREEDY;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct cas__target t;
         struct cas__match m;
@@ -421,6 +450,10 @@ static void test_iteration_budget_is_exact(void **unused)
         assert_true(st.determinized);
         /* every iteration adds at most one node to one tree */
         assert_true(st.nodes <= 1001 + threads);
+        p = tree_params_of(1001, threads);
+        search_once(&m, s, &p, 3, 1, &st);
+        assert_int_equal(st.iterations, 1001);
+        assert_true(st.nodes <= 1001 + 1); /* one shared tree */
     }
     m.vt->state_free(s);
     cas__match_close(&m);
@@ -439,6 +472,9 @@ static void test_time_budget_ends(void **unused)
     p.millis = 1;
     assert_true(search_once(&m, s, &p, 5, 1, &st) < SECRETS);
     assert_true(st.iterations >= 2); /* each thread checks the clock after some */
+    p.parallel = CAS__PARALLEL_TREE;
+    assert_true(search_once(&m, s, &p, 5, 1, &st) < SECRETS);
+    assert_true(st.iterations >= 2); /* worker 0 ends a round, never the first */
     p.iterations = 0;
     p.millis = 0;
     struct cas__mcts *search;
@@ -447,31 +483,116 @@ static void test_time_budget_ends(void **unused)
     cas__match_close(&m);
 }
 
-static void test_same_seed_same_choice(void **unused)
+/* Carcassonne's first decision of seed 9 into *s (the ply in *ply). */
+static cas_state *first_decision(struct cas__match *m, uint32_t *ply)
 {
-    (void)unused;
-    struct game_case c = {"carcassonne", NULL, params_of(200, 2)};
-    struct cas__target t;
-    struct cas__match m;
     struct cas__actions list = {0};
     cas_state *s;
-    open_game(&t, &m, &c);
-    assert_int_equal(m.vt->state_new(m.game, &s), CAS_OK);
-    uint32_t ply = 0;
-    while (m.vt->current(s) == CAS_ACTOR_CHANCE)
-        assert_int_equal(cas__random_step(&m, s, &list, 9, ply++), CAS_OK);
-    int seeds_differ = 0;
-    cas_action first = search_once(&m, s, &c.params, 1, ply, NULL);
-    for (uint64_t seed = 1; seed <= 4; seed++) {
-        cas_action a = search_once(&m, s, &c.params, seed, ply, NULL);
-        assert_int_equal(search_once(&m, s, &c.params, seed, ply, NULL), a);
-        seeds_differ += a != first;
-    }
-    (void)seeds_differ; /* a strong move may win for every seed */
-    m.vt->state_free(s);
+    assert_int_equal(m->vt->state_new(m->game, &s), CAS_OK);
+    *ply = 0;
+    while (m->vt->current(s) == CAS_ACTOR_CHANCE)
+        assert_int_equal(cas__random_step(m, s, &list, 9, (*ply)++), CAS_OK);
     cas__actions_free(&list);
+    return s;
+}
+
+/* The same choice, from the same tree, for the same seed and thread count:
+ * root parallelization grows a tree per thread from its own sub-stream;
+ * tree parallelization shares one tree between threads that take turns in
+ * a fixed order. */
+static void test_same_seed_same_search(void **unused)
+{
+    (void)unused;
+    static const enum cas__mcts_parallel modes[] = {CAS__PARALLEL_ROOT, CAS__PARALLEL_TREE};
+    struct game_case c = {"carcassonne", NULL, params_of(300, 2)};
+    struct cas__target t;
+    struct cas__match m;
+    uint32_t ply;
+    open_game(&t, &m, &c);
+    cas_state *s = first_decision(&m, &ply);
+    for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++)
+        for (unsigned threads = 2; threads <= 3; threads++) {
+            c.params.parallel = modes[mode];
+            c.params.threads = threads;
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                struct cas__mcts_stats first, again;
+                cas_action a = search_once(&m, s, &c.params, seed, ply, &first);
+                for (int run = 0; run < 3; run++) {
+                    assert_int_equal(search_once(&m, s, &c.params, seed, ply, &again), a);
+                    assert_int_equal(again.nodes, first.nodes);
+                    assert_int_equal(again.iterations, 300);
+                }
+            }
+        }
+    m.vt->state_free(s);
     cas__match_close(&m);
     cas__target_close(&t);
+}
+
+/* Carcassonne picks chance outcomes from a ticket; listing them and walking
+ * the weights with the same ticket must give the same outcomes, so the
+ * same searches and games, both ways. */
+static void test_chance_by_ticket_as_by_listing(void **unused)
+{
+    (void)unused;
+    struct game_case cases[] = {
+        {"carcassonne", NULL, params_of(40, 1)},
+        {"carcassonne", "inns-cathedrals,traders-builders", tree_params_of(40, 2)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct cas__target t;
+        struct cas__match m;
+        uint64_t reused[2], hash[2];
+        size_t nodes[2];
+        uint32_t ply;
+        open_game(&t, &m, &cases[i]);
+        cas_state *s = first_decision(&m, &ply);
+        for (int generic = 0; generic <= 1; generic++) {
+            struct cas__mcts_stats st;
+            m.generic_chance = generic;
+            assert_int_equal(cas__match_picks_chance(&m), !generic);
+            hash[generic] = search_once(&m, s, &cases[i].params, 3, ply, &st);
+            nodes[generic] = st.nodes;
+            hash[generic] = hash[generic] * 1000003u + play_one(&m, &cases[i], 11, &reused[generic]);
+        }
+        assert_int_equal(hash[0], hash[1]);
+        assert_int_equal(nodes[0], nodes[1]);
+        assert_int_equal(reused[0], reused[1]);
+        m.vt->state_free(s);
+        cas__match_close(&m);
+        cas__target_close(&t);
+    }
+}
+
+/* A win by 25 and a win by 1 are the same to a win-only reward; +margin
+ * takes the bigger one, and neither reward ever takes a loss. */
+static void test_margin_reward_prefers_the_bigger_win(void **unused)
+{
+    (void)unused;
+    struct cas_game_vtable margin_vtable = secret_vtable;
+    struct cas_plugin margin_plugin = secret_plugin;
+    margin_vtable.returns = margin_returns;
+    margin_vtable.determinize = NULL;
+    margin_plugin.game = &margin_vtable;
+    struct cas__match m;
+    cas_test_match_open(&m, &margin_plugin, 2, NULL);
+    cas_state *s = dealt(&m, 0);
+    int took_the_small_win = 0;
+    for (unsigned threads = 1; threads <= 2; threads++)
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            struct cas__mcts_params p = params_of(200, threads);
+            p.reward = CAS__REWARD_MARGIN;
+            assert_int_equal(search_once(&m, s, &p, seed, 1, NULL), 1);
+            p.reward = CAS__REWARD_WIN;
+            cas_action a = search_once(&m, s, &p, seed, 1, NULL);
+            assert_true(a == 0 || a == 1);
+            took_the_small_win += a == 0;
+        }
+    /* the win-only bot does not find the big win by itself: the margin
+     * test above is not vacuous */
+    assert_true(took_the_small_win > 0);
+    m.vt->state_free(s);
+    cas__match_close(&m);
 }
 
 /* -------------------------------------------------------- specs */
@@ -480,7 +601,8 @@ static void test_specs_make_searches(void **unused)
 {
     (void)unused;
     static const char *const good[] = {"mcts", "mcts-easy", "mcts-hard", "mcts@2000",
-                                       "mcts@500ms", "mcts-medium@30/2", "mcts/1"};
+                                       "mcts@500ms", "mcts-medium@30/2", "mcts/1",
+                                       "mcts-hard+greedy", "mcts@30/2+tree+margin"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         struct cas__agent *a;
         assert_int_equal(cas__agent_new(good[i], &a), CAS_OK);
@@ -500,6 +622,15 @@ static void test_specs_make_searches(void **unused)
     assert_int_equal(p.millis, 500);
     assert_int_equal(p.iterations, 0);
     assert_int_equal(p.threads, 3);
+    assert_int_equal(p.rollout, CAS__ROLLOUT_RANDOM);
+    assert_int_equal(p.parallel, CAS__PARALLEL_ROOT);
+    assert_int_equal(cas__agent_spec_parse("mcts-easy+greedy+tree+win", "x", &spec, err,
+                                           sizeof err), CAS_OK);
+    cas__mcts_from_spec(&spec, &p);
+    assert_int_equal(p.iterations, 200);
+    assert_int_equal(p.rollout, CAS__ROLLOUT_GREEDY);
+    assert_int_equal(p.parallel, CAS__PARALLEL_TREE);
+    assert_int_equal(p.reward, CAS__REWARD_WIN);
     struct cas__mcts_params easy, medium, hard;
     cas__mcts_level(CAS__LEVEL_EASY, 1, &easy);
     cas__mcts_level(CAS__LEVEL_MEDIUM, 1, &medium);
@@ -517,7 +648,9 @@ int main(void)
         cmocka_unit_test(test_legal_and_reproducible_in_every_game),
         cmocka_unit_test(test_iteration_budget_is_exact),
         cmocka_unit_test(test_time_budget_ends),
-        cmocka_unit_test(test_same_seed_same_choice),
+        cmocka_unit_test(test_same_seed_same_search),
+        cmocka_unit_test(test_chance_by_ticket_as_by_listing),
+        cmocka_unit_test(test_margin_reward_prefers_the_bigger_win),
         cmocka_unit_test(test_specs_make_searches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

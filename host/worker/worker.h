@@ -1,0 +1,126 @@
+/*
+ * worker.h — a game plugin run in a child process (host-internal): the
+ * host forks after loading and checking the plugin, the child creates the
+ * game, drops what it does not need (rlimits, a seccomp filter) and
+ * answers vtable calls over a socket (wire.h); the host drives it through
+ * a proxy vtable, so sessions, bots, check and bench run unchanged.  A
+ * crash, a hang past the per-call deadline or a killed worker becomes a
+ * fault the host explains instead of dying with it (docs/isolation.md).
+ */
+#ifndef CAS_HOST_WORKER_H
+#define CAS_HOST_WORKER_H
+
+#include <stddef.h>
+
+#include <castellan/plugin.h>
+
+#include "wire.h"
+
+enum cas__isolation_mode {
+    CAS__ISOLATE_AUTO = 0,   /* a worker for plugins outside the build and install folders */
+    CAS__ISOLATE_WORKER = 1, /* always a worker */
+    CAS__ISOLATE_IN_PROCESS = 2
+};
+
+/* Defaults (docs/isolation.md, "Limits"). */
+#define CAS__DEFAULT_DEADLINE_MS 5000u
+#define CAS__DEFAULT_MEMORY_MIB 2048u
+#define CAS__DEFAULT_CPU_SECONDS 3600u
+
+/* How a game's plugin runs; zero limits mean the defaults. */
+struct cas__isolation {
+    enum cas__isolation_mode mode;
+    unsigned deadline_ms;   /* the longest one call may take */
+    unsigned memory_mib;    /* the worker's address space (RLIMIT_AS) */
+    unsigned cpu_seconds;   /* the worker's CPU time (RLIMIT_CPU) */
+};
+
+/* How a worker failed. */
+struct cas__worker_fault {
+    const char *text;   /* "plugin ID crashed (signal 11) in apply" */
+    const char *call;   /* the vtable function it was in: "apply" */
+    int signal;         /* the signal that ended it, or 0 */
+    unsigned hung_ms;   /* killed at its deadline of this many ms, or 0 */
+};
+
+/* Who is told when the worker fails.  The handler is expected not to
+ * return (play and resume add the ply and how to resume, check its
+ * report, then exit 1); when it returns, the call that failed returns
+ * CAS_EIO (current: CAS_ACTOR_TERMINAL, hash and chance_total: 0) and
+ * every later call fails at once. */
+struct cas__fault_handler {
+    void (*fault)(void *ctx, const struct cas__worker_fault *fault);
+    void *ctx;
+};
+
+struct cas__worker;
+
+/* Fork a worker that creates plugin's game from params (everything in it
+ * is the host's and only read before the fork returns), limited by iso.
+ * host is the match's service table: the plugin's error texts and log
+ * lines arrive through it; faults through *handler, which may change
+ * until the worker is freed (NULL fault: print it and exit 1).  On
+ * success *vt is the proxy vtable and *game the proxy game, which the
+ * caller frees with vt->game_free.  On failure the plugin's explanation
+ * went to host->set_error, *bad_option is game_new's, and a failure of the
+ * worker itself is written to err.  nplayers labels are fetched once. */
+int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
+                      const struct cas_game_params *params, const struct cas__isolation *iso,
+                      const struct cas_host *host, const struct cas__fault_handler *handler,
+                      const struct cas_game_vtable **vt, cas_game **game,
+                      size_t *bad_option, char *err, size_t errlen);
+
+/* The CPU time the worker behind the proxy game `game` has used so far,
+ * in seconds (its own clock, read from the host); -1 when it cannot be
+ * read.  For bench: what a worker costs without the machine's load. */
+double cas__worker_cpu_seconds(const cas_game *game);
+
+/* ---- the worker's side (serve.c), shared with the fuzz target ---- */
+
+/* What the child holds: its states by handle and the texts the plugin
+ * gave during the current call. */
+struct cas__worker_side {
+    const struct cas_game_vtable *vt;
+    cas_game *game;
+    int nplayers;
+    int fd;                     /* the socket; -1: no host (rng answers 0) */
+    cas_state **states;         /* handle h is states[h - 1]; NULL: free */
+    size_t n_states, cap_states;
+    char error[512];
+    char log[2048];
+    struct cas__wire_out ask;   /* the frame of a random-number question */
+    uint8_t answer[64];
+};
+
+/* One decoded call msg run against ws's game, its reply built in reply.
+ * Handles and arguments are checked first: a bad one is an error reply,
+ * never a crash of the worker.  The host services ws lends the plugin
+ * (set_error, log) write into ws->error and ws->log. */
+void cas__worker_dispatch(struct cas__worker_side *ws, const struct cas__wire_msg *msg,
+                          struct cas__wire_out *reply);
+
+/* The host services the worker lends its plugin, pointing at ws. */
+struct cas_host cas__worker_services(struct cas__worker_side *ws, const char *data_dir);
+
+/* Free every state still held and the handle table (not the game). */
+void cas__worker_side_free(struct cas__worker_side *ws);
+
+/* The child's life after the fork: close every descriptor but fd, set
+ * the limits, create the game, seal the sandbox, say hello, then answer
+ * calls until QUIT or the end of input.  Never returns (_exit: the host's
+ * atexit handlers and buffers are not the child's). */
+_Noreturn void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
+                                 const struct cas_game_params *params,
+                                 const struct cas__isolation *iso);
+
+/* ---- sandbox.c ---- */
+
+/* In the child, before the game exists: resource limits (address space,
+ * CPU, no files written, no core).  0 or -errno. */
+int cas__sandbox_limits(const struct cas__isolation *iso);
+/* In the child, after the game exists: only read and write on fd, memory
+ * calls and exit remain; any other system call kills the worker (SIGSYS).
+ * 0 or -errno (then the child must not go on). */
+int cas__sandbox_seal(int fd);
+
+#endif

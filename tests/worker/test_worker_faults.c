@@ -1,0 +1,206 @@
+/*
+ * test_worker_faults.c — castellan against plugins that crash, loop,
+ * exhaust their memory or try a forbidden system call at their 6th apply
+ * (rogue.c), run in a worker as plugins from outside the build's plugin
+ * folder are: each is reported in one exact line naming the fault, the
+ * call and the ply, exit status 1, and the save holds the 5 plies before,
+ * replays and resumes (to the same fault).  No timing: the loop is caught
+ * by a deadline it can never meet.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+struct run {
+    int status;
+    char out[1 << 16], err[1 << 14];
+};
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Run castellan with args (shell words); its exit status and output. */
+static void run(struct run *r, const char *args)
+{
+    char command[4096];
+    const char *asan = getenv("ASAN_OPTIONS");
+    /* A crash must reach the host as the signal it is, not as a report
+     * the sanitizer would try (and, sandboxed, fail) to write. */
+    snprintf(command, sizeof command,
+             "ASAN_OPTIONS='%s:handle_segv=0:handle_abort=0' %s %s "
+             "> faults.out 2> faults.err < /dev/null",
+             asan ? asan : "", CASTELLAN_EXE, args);
+    int status = system(command);
+    assert_true(WIFEXITED(status));
+    r->status = WEXITSTATUS(status);
+    slurp("faults.out", r->out, sizeof r->out);
+    slurp("faults.err", r->err, sizeof r->err);
+}
+
+/* A session file for a game of `game` between two random bots, saved in
+ * a fresh database DB (the file name game.db). */
+static void write_session(const char *game, const char *extra)
+{
+    char path[256], db[256];
+    snprintf(path, sizeof path, "%s.ini", game);
+    snprintf(db, sizeof db, "%s.db", game);
+    for (const char *suffix = ""; suffix; suffix = *suffix ? (*suffix == '-' &&
+                                                              suffix[1] == 'w' ? "-shm" : NULL)
+                                                           : "-wal") {
+        char file[300];
+        snprintf(file, sizeof file, "%s%s", db, suffix);
+        unlink(file);
+    }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "[session]\ngame = %s\nseed = 7\n%s\n[player.1]\nagent = random\n"
+               "[player.2]\nagent = random\n[saves]\ndatabase = %s\n",
+            game, extra, db);
+    fclose(f);
+}
+
+/* r is command's report of `fault` of game at ply 6, exit status 1. */
+static void expect_fault(const struct run *r, const char *command, const char *game,
+                         const char *fault)
+{
+    char expected[1024];
+    snprintf(expected, sizeof expected,
+             "castellan %s: plugin %s %s in apply at ply 6; the game is saved up to ply 5; "
+             "resume with: castellan resume 1\n", command, game, fault);
+    assert_string_equal(r->err, expected);
+    assert_int_equal(r->status, 1);
+}
+
+/* play, then resume, of rogue-NAME end with `fault` at ply 6, the game
+ * saved up to ply 5 and replayable. */
+static void check_fault(const char *game, const char *extra, const char *fault)
+{
+    struct run *r = malloc(sizeof *r);
+    char args[1024];
+    assert_non_null(r);
+    write_session(game, extra);
+    snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", game,
+             ROGUE_PLUGIN_DIR);
+    run(r, args);
+    expect_fault(r, "play", game, fault);
+    /* what was printed before the fault is not lost */
+    assert_non_null(strstr(r->out, "seed 7\nPlayer 1 as Red"));
+    assert_non_null(strstr(r->out, "  Blue draws a card\n"));
+
+    snprintf(args, sizeof args, "saves list --database %s.db", game);
+    run(r, args);
+    assert_int_equal(r->status, 0);
+    assert_non_null(strstr(r->out, "\n    1  playing       5  "));
+
+    snprintf(args, sizeof args, "replay 1 --database %s.db --plugin-path %s", game,
+             ROGUE_PLUGIN_DIR);
+    run(r, args);
+    assert_int_equal(r->status, 0);
+
+    snprintf(args, sizeof args, "resume 1 --database %s.db --plugin-path %s%s", game,
+             ROGUE_PLUGIN_DIR, strstr(extra, "deadline") ? " --plugin-deadline 1000" : "");
+    run(r, args);
+    expect_fault(r, "resume", game, fault);
+    free(r);
+}
+
+static void test_crash(void **unused)
+{
+    (void)unused;
+    check_fault("rogue-crash", "", "crashed (signal 11)");
+}
+
+/* The deadline from the session file (play) and from the flag (resume). */
+static void test_hang(void **unused)
+{
+    (void)unused;
+    check_fault("rogue-loop", "plugin-deadline-ms = 1000",
+                "hung (no answer within 1000 ms)");
+}
+
+static void test_forbidden_system_call(void **unused)
+{
+    (void)unused;
+    check_fault("rogue-escape", "",
+                "was stopped by its sandbox (signal 31: a forbidden system call)");
+}
+
+static void test_memory_blow_up(void **unused)
+{
+    (void)unused;
+#ifdef ROGUE_NO_HOG
+    skip();
+#else
+    check_fault("rogue-hog", "", "crashed (signal 6)");
+#endif
+}
+
+/* A bundled plugin plays the same game in process and isolated. */
+static void test_isolated_game_is_the_same(void **unused)
+{
+    (void)unused;
+    struct run *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    run(a, "play --game fixture --players random,greedy --seed 4 --no-save");
+    run(b, "play --game fixture --players random,greedy --seed 4 --no-save --isolated");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
+    assert_non_null(strstr(a->out, "Game over"));
+    run(b, "play --game fixture --players random,greedy --seed 4 --no-save --isolated "
+           "--in-process");
+    assert_int_equal(b->status, 2);
+    assert_string_equal(b->err, "castellan play: --isolated and --in-process contradict "
+                                "each other; give one\n");
+    free(a);
+    free(b);
+}
+
+/* check finds the same in a worker; bench --isolated measures both ways. */
+static void test_check_and_bench_isolated(void **unused)
+{
+    (void)unused;
+    struct run *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    run(a, "check fixture --games 4 --seed 9");
+    run(b, "check fixture --games 4 --seed 9 --isolated");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
+    assert_non_null(strstr(a->out, "fixture: every property held in 4 games"));
+    run(b, "bench --game fixture --games 40 --isolated --only isolation");
+    assert_int_equal(b->status, 0);
+    assert_non_null(strstr(b->out, "us/action in a"));
+    assert_non_null(strstr(b->out, "(2 games, "));
+    assert_non_null(strstr(b->out, "isolation, CPU time"));
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_hang),
+        cmocka_unit_test(test_forbidden_system_call),
+        cmocka_unit_test(test_memory_blow_up),
+        cmocka_unit_test(test_isolated_game_is_the_same),
+        cmocka_unit_test(test_check_and_bench_isolated),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
