@@ -22,13 +22,21 @@
 
 static const int side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
 
+/* Has the empty space x,y a tile on each of its four sides but `known`
+ * (a side already known to hold one; -1: none known)? */
+static int hole_beside(const struct cas_carc_api *api, const cas_carc *c, int x, int y,
+                       int known)
+{
+    for (int b = 0; b < 4; b++)
+        if (b != known && api->tile_at(c, x + side_dx[b], y + side_dy[b]) < 0)
+            return 0;
+    return 1;
+}
+
 /* Has the empty space x,y a tile on each of its four sides? */
 static int hole_around(const struct cas_carc_api *api, const cas_carc *c, int x, int y)
 {
-    for (int b = 0; b < 4; b++)
-        if (api->tile_at(c, x + side_dx[b], y + side_dy[b]) < 0)
-            return 0;
-    return 1;
+    return hole_beside(api, c, x, y, -1);
 }
 
 /* Payloads of the holes into payloads[*n...] (counting past cap); the
@@ -59,7 +67,9 @@ int cas__am_abbey_held(const struct am_ctx *ctx, const cas_carc *c,
                        const struct am_state *st)
 {
     const struct cas_carc_api *api = ctx->api;
-    int players = api->nplayers(api->game(c)), used = __builtin_popcount(st->abbey_used);
+    int players = api->nplayers(api->game(c)), used = 0;
+    for (unsigned left = st->abbey_used; left; left &= left - 1)
+        used++; /* no popcount call: this runs at every placement */
     return used < players && used < api->tile_kind_count(api->game(c), ctx->abbey);
 }
 
@@ -91,6 +101,18 @@ int cas__am_abbey_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
         return rc;
     *count = n;
     return n > cap ? CAS_ENOSPC : CAS_OK;
+}
+
+/* Without listing: keep, or a hole the abbey can go into (what
+ * list_holes would list). */
+int cas__am_abbey_is_legal(void *xctx, const cas_carc *c, uint64_t payload)
+{
+    const struct am_ctx *ctx = xctx;
+    if (payload == ABBEY_KEEP)
+        return 1;
+    int x = ABBEY_X(payload), y = ABBEY_Y(payload);
+    return payload == ABBEY_PAYLOAD(x, y) && hole_around(ctx->api, c, x, y) &&
+           ctx->api->can_place(c, ctx->abbey, x, y, 0);
 }
 
 int cas__am_abbey_apply(void *xctx, cas_carc *c, uint64_t payload)
@@ -152,16 +174,19 @@ int cas__am_count_holes(const struct am_ctx *ctx, const cas_carc *c)
 
 /* Account for the holes around one cell x,y of placement `tile`: it was
  * one if the four tiles around it are others; an empty space beside it may
- * have become one. */
+ * have become one (its side facing x,y now holds a tile).  *second gets
+ * the side where `tile` covers the next space too (a 2x1 tile), if any. */
 static int holes_change_at(const struct cas_carc_api *api, const cas_carc *c, int x, int y,
-                           int tile)
+                           int tile, int *second)
 {
     int change = 0, was_hole = 1;
     for (int b = 0; b < 4; b++) {
         int t = api->tile_at(c, x + side_dx[b], y + side_dy[b]);
         was_hole &= t >= 0 && t != tile;
+        if (t == tile)
+            *second = b;
         if (t < 0)
-            change += hole_around(api, c, x + side_dx[b], y + side_dy[b]);
+            change += hole_beside(api, c, x + side_dx[b], y + side_dy[b], (b + 2) % 4);
     }
     return change - was_hole;
 }
@@ -178,10 +203,11 @@ void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     struct cas_carc_tile_info at = {.struct_size = sizeof at};
     if (!cas__am_abbey_held(ctx, c, st) || api->tile_info(c, tile, &at) != CAS_OK)
         return; /* nobody can place an abbey any more: holes no longer matter */
-    int change = holes_change_at(api, c, at.x, at.y, tile);
-    for (int b = 0; b < 4; b++)
-        if (api->tile_at(c, at.x + side_dx[b], at.y + side_dy[b]) == tile)
-            change += holes_change_at(api, c, at.x + side_dx[b], at.y + side_dy[b], tile);
+    int second = -1, ignored;
+    int change = holes_change_at(api, c, at.x, at.y, tile, &second);
+    if (second >= 0)
+        change += holes_change_at(api, c, at.x + side_dx[second], at.y + side_dy[second],
+                                  tile, &ignored);
     st->holes = (uint16_t)(st->holes + change);
 }
 

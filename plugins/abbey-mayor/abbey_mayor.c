@@ -265,7 +265,11 @@ static const struct cas_carc_figure_kind am_figures[] = {
      .apply = cas__am_##word##_apply, .text = cas__am_##word##_text,            \
      .parse = cas__am_##word##_parse}
 static const struct cas_carc_phase am_phases[] = {
-    AM_PHASE(abbey, CAS_CARC_BEFORE_DRAW),
+    {.struct_size = sizeof(struct cas_carc_phase), .name = "abbey",
+     .slot = CAS_CARC_BEFORE_DRAW, .actor = cas__am_abbey_actor,
+     .legal = cas__am_abbey_legal, .apply = cas__am_abbey_apply,
+     .text = cas__am_abbey_text, .parse = cas__am_abbey_parse,
+     .is_legal = cas__am_abbey_is_legal},
     AM_PHASE(wagon, CAS_CARC_AFTER_SCORING),
 };
 

@@ -54,6 +54,7 @@ struct am_state {
 int cas__am_abbey_actor(void *xctx, const cas_carc *c);
 int cas__am_abbey_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
                       size_t *count);
+int cas__am_abbey_is_legal(void *xctx, const cas_carc *c, uint64_t payload);
 int cas__am_abbey_apply(void *xctx, cas_carc *c, uint64_t payload);
 int cas__am_abbey_text(void *xctx, const cas_carc *c, uint64_t payload, char *buf,
                      size_t cap);

@@ -10,6 +10,11 @@
  */
 #include "carc.h"
 
+#include <stddef.h>
+
+_Static_assert(offsetof(struct carc_cell, y) == offsetof(struct carc_cell, x) + sizeof(int16_t),
+               "cell_lookup reads a cell's x and y as one word");
+
 static const int dir_x[4] = {0, 1, 0, -1}, dir_y[4] = {-1, 0, 1, 0};
 
 static uint32_t pack_key(int x, int y)
@@ -24,20 +29,28 @@ static uint32_t hash_slot(const struct cas_state *s, uint32_t key)
     return (uint32_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> s->game->hash_shift);
 }
 
-/* The cell at x,y, or -1 with *slot set to where it would be inserted. */
-static int cell_lookup(const struct cas_state *s, int x, int y, uint32_t *slot)
+/* The cell at x,y, or -1 with *slot set to where it would be inserted.
+ * A cell's x,y are compared as one packed word; inlined into its callers,
+ * as it is the board's hot path. */
+static inline __attribute__((always_inline)) int cell_lookup(const struct cas_state *s, int x,
+                                                             int y, uint32_t *slot)
 {
     const uint16_t *hash = C_HASH(s);
     const struct carc_cell *cells = C_CELLS(s);
     uint32_t mask = (uint32_t)s->game->hash_size - 1;
+    const int16_t want[2] = {(int16_t)x, (int16_t)y};
+    uint32_t want_xy;
+    memcpy(&want_xy, want, sizeof want_xy);
     for (uint32_t h = hash_slot(s, pack_key(x, y));; h = (h + 1) & mask) {
-        if (hash[h] == 0) {
+        unsigned at = hash[h];
+        if (at == 0) {
             *slot = h;
             return -1;
         }
-        const struct carc_cell *c = &cells[hash[h] - 1];
-        if (c->x == x && c->y == y)
-            return hash[h] - 1;
+        uint32_t xy;
+        memcpy(&xy, &cells[at - 1].x, sizeof xy); /* x, y: adjacent int16_t */
+        if (xy == want_xy)
+            return (int)at - 1;
     }
 }
 
@@ -49,7 +62,8 @@ int cas__carc_cell_find(const struct cas_state *s, int x, int y)
 
 int cas__carc_tile_at(const struct cas_state *s, int x, int y)
 {
-    int ci = cas__carc_cell_find(s, x, y);
+    uint32_t slot;
+    int ci = cell_lookup(s, x, y, &slot);
     if (ci < 0 || C_CELLS(s)[ci].tile == CARC_NONE)
         return -1;
     return C_CELLS(s)[ci].tile;
@@ -271,9 +285,8 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
             continue;
         if (cells[ci].tile != CARC_NONE)
             return 0;
-        uint32_t req, care;
-        cas__carc_pattern_masks(cells[ci].pattern, &req, &care);
-        if (((r->sig[c] ^ req) & care & r->care[c]) != 0)
+        int p = cells[ci].pattern;
+        if (((r->sig[c] ^ s->game->pattern_req[p]) & s->game->pattern_care[p] & r->care[c]) != 0)
             return 0;
         touches |= cells[ci].open;
     }
@@ -323,25 +336,41 @@ static const uint8_t fit_rotations[16][4] = {
 };
 
 /* The codes of a group of n spots with nrot rotations each: position by
- * position, one unrolled store per rotation. */
+ * position, a loop for each count of rotations, so no test per code. */
 static void write_group(cas_action *o, size_t n, int nrot, cas_action base,
                         const uint8_t *rot)
 {
     const cas_action step = (cas_action)1 << 8;
-    cas_action c0 = base | rot[0], c1 = base | rot[1], c2 = base | rot[2],
-               c3 = base | rot[3];
-    for (size_t pos = 0; pos < n; pos++, o += nrot) {
-        o[0] = c0;
-        if (nrot > 1)
+    cas_action c0 = base | rot[0];
+    switch (nrot) {
+    case 1:
+        for (size_t pos = 0; pos < n; pos++, c0 += step)
+            o[pos] = c0;
+        return;
+    case 2: {
+        cas_action c1 = base | rot[1];
+        for (size_t pos = 0; pos < n; pos++, o += 2, c0 += step, c1 += step) {
+            o[0] = c0;
             o[1] = c1;
-        if (nrot > 2)
+        }
+        return;
+    }
+    case 3: {
+        cas_action c1 = base | rot[1], c2 = base | rot[2];
+        for (size_t pos = 0; pos < n; pos++, o += 3, c0 += step, c1 += step, c2 += step) {
+            o[0] = c0;
+            o[1] = c1;
             o[2] = c2;
-        if (nrot > 3)
-            o[3] = c3;
-        c0 += step;
-        c1 += step;
-        c2 += step;
-        c3 += step;
+        }
+        return;
+    }
+    default: /* all four: rotations 0..3 */
+        for (size_t pos = 0; pos < n; pos++, o += 4, c0 += step) {
+            o[0] = c0;
+            o[1] = c0 | 1;
+            o[2] = c0 | 2;
+            o[3] = c0 | 3;
+        }
     }
 }
 
@@ -458,6 +487,27 @@ int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
            !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
 }
 
+/* A placement found with cell `sub` of rotation r on an open spot whose
+ * edges it fits, anchored at x,y: do the tile's other cells fit too (empty,
+ * edges)?  Each placement is taken only from the first of its cells that
+ * is an open spot, so none comes twice. */
+static int other_cells_fit(const struct cas_state *s, const struct carc_kind *k,
+                           const struct carc_rot *r, int x, int y, int sub)
+{
+    const struct carc_cell *cells = C_CELLS(s);
+    for (int c = 0; c < k->ncells; c++) {
+        int ci = c == sub ? -1 : cas__carc_cell_find(s, x + r->dx[c], y + r->dy[c]);
+        if (ci < 0)
+            continue;
+        const struct carc_cell *o = &cells[ci];
+        int p = o->pattern;
+        if (o->tile != CARC_NONE || (c < sub && o->open) ||
+            ((r->sig[c] ^ s->game->pattern_req[p]) & s->game->pattern_care[p] & r->care[c]) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* Any tile shape: try every cell of the tile on every open spot.  With
  * first_only, stop at the first fit (n becomes 1). */
 static void scan_placements(const struct cas_state *s, int kind, cas_action *buf,
@@ -468,20 +518,20 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
     const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &cells[front[i]];
-        for (int rot = 0; rot < 4; rot++)
-            for (int sub = 0; sub < k->ncells; sub++) {
-                const struct carc_rot *r = &k->rot[rot];
-                uint32_t req, care;
-                cas__carc_pattern_masks(c->pattern, &req, &care);
-                if (((r->sig[sub] ^ req) & care & r->care[sub]) != 0)
-                    continue; /* this cell's edges miss this spot: no lookups */
-                int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
-                if (!cas__carc_fits(s, kind, x, y, rot))
-                    continue;
-                emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
-                if (first_only)
-                    return;
-            }
+        /* the rotations and cells whose edges fit this spot: no lookups for
+         * the others */
+        for (unsigned fits = k->fitmask[c->pattern]; fits; fits &= fits - 1) {
+            int bit = __builtin_ctz(fits), rot = bit / CARC_MAX_CELLS,
+                sub = bit % CARC_MAX_CELLS;
+            const struct carc_rot *r = &k->rot[rot];
+            int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
+            if (!other_cells_fit(s, k, r, x, y, sub) ||
+                (k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot)))
+                continue;
+            emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
+            if (first_only)
+                return;
+        }
     }
 }
 

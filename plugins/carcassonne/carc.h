@@ -97,14 +97,16 @@ struct carc_kind {
     int count;       /* copies in the game, start tile included */
     int hand;        /* not in the bag: placed by an expansion (abbey, castle);
                         count is the most copies a game can place */
-    int vetoed;      /* some expansion's veto_placement may forbid it */
+    unsigned vetoed; /* bit i: expansion i's veto_placement may forbid it */
     int ncells;
     int nf;
     int has_cloister;
     struct carc_feature_def f[CARC_MAX_FEATURES];
     struct carc_rot rot[4];
-    /* one-space tiles: for each requirement pattern (base 5 per side: 0 free,
-     * else the edge type), the bit mask of rotations that fit */
+    /* for each requirement pattern (base 5 per side: 0 free, else the edge
+     * type): one-space tiles, the bit mask of rotations that fit; larger
+     * tiles, bit CARC_MAX_CELLS * rot + cell for each rotation and cell
+     * whose edges fit an open spot of that pattern */
     uint8_t fitmask[CARC_PATTERNS];
     uint64_t fitting[CARC_PATTERN_WORDS]; /* patterns with a nonzero fitmask */
 };
@@ -145,6 +147,9 @@ struct cas_game {
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
     int multi_cell; /* some tile kind covers more than one space */
+    /* each requirement pattern's packed edges and required sides
+     * (cas__carc_pattern_masks), looked up on the placement paths */
+    uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
     int hash_shift; /* 64 - log2(hash_size) */

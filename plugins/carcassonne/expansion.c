@@ -117,11 +117,11 @@ void cas__carc_mark_vetoed_kinds(struct cas_game *g)
 {
     for (int k = 0; k < g->nkinds; k++) {
         g->kinds[k].vetoed = 0;
-        for (int i = 0; i < g->nexp && !g->kinds[k].vetoed; i++) {
+        for (int i = 0; i < g->nexp; i++) {
             int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
-            g->kinds[k].vetoed = HOOK(g, i, veto_placement) != NULL &&
-                                 (!filter || filter(g->exp[i].xctx,
-                                                    (const cas_carc_game *)g, k));
+            if (HOOK(g, i, veto_placement) != NULL &&
+                (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k)))
+                g->kinds[k].vetoed |= 1u << i;
         }
     }
 }
@@ -219,13 +219,14 @@ const char *cas__carc_hook_category(const struct cas_state *s, int node,
     return category;
 }
 
+/* Only the expansions that said they may veto this kind are asked. */
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
-        int (*fn)(void *, const cas_carc *, int, int, int, int) =
-            HOOK(g, i, veto_placement);
-        if (fn && fn(g->exp[i].xctx, CARC_COF(s), kind, x, y, rot))
+    for (unsigned asked = g->kinds[kind].vetoed; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
+        if (g->exp[i].desc->hooks->veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
+                                                  rot))
             return 1;
     }
     return 0;
@@ -600,20 +601,34 @@ static int compare_ints(const int *p, const int *q, int n)
     return 0;
 }
 
-static int compare_xy(const void *a, const void *b) { return compare_ints(a, b, 2); }
 static int compare_xyr(const void *a, const void *b) { return compare_ints(a, b, 3); }
 
+/* Open spots sorted by x then y: packed into codes (x, then y, biased to
+ * unsigned) and sorted with the placement codes' sort, which is cheaper
+ * than qsort's call per comparison; the scratch buffer grows from the host
+ * when the stack one is short. */
 static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
 {
     const struct cas_state *s = CSTATE_OF(c);
     *count = s->nfront;
     if (*count > cap)
         return CAS_ENOSPC;
+    cas_action local[1024], *keys = local;
+    const struct cas_host *host = s->game->host;
+    if (s->nfront > sizeof local / sizeof local[0] &&
+        !(keys = host->alloc(host->ctx, s->nfront * sizeof *keys)))
+        return CAS_ENOMEM;
     for (int i = 0; i < s->nfront; i++) {
-        xy[2 * i] = C_CELLS(s)[C_FRONT(s)[i]].x;
-        xy[2 * i + 1] = C_CELLS(s)[C_FRONT(s)[i]].y;
+        const struct carc_cell *cell = &C_CELLS(s)[C_FRONT(s)[i]];
+        keys[i] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 | (uint16_t)(cell->y + 0x8000);
     }
-    qsort(xy, *count, 2 * sizeof *xy, compare_xy);
+    cas__carc_sort_unique(keys, s->nfront);
+    for (int i = 0; i < s->nfront; i++) {
+        xy[2 * i] = (int)(keys[i] >> 16) - 0x8000;
+        xy[2 * i + 1] = (int)(keys[i] & 0xFFFF) - 0x8000;
+    }
+    if (keys != local)
+        host->release(host->ctx, keys);
     return CAS_OK;
 }
 
@@ -648,7 +663,9 @@ static int api_placements(const cas_carc *c, int kind, int *xyr, size_t cap, siz
             cas__carc_placement_of(s, codes[i], &k, &xyr[3 * i], &xyr[3 * i + 1],
                                    &xyr[3 * i + 2]);
         }
-        if (n <= cap) /* spot codes come by pattern group: into x, y, rotation order */
+        /* spot codes come by pattern group: into x, y, rotation order (the
+         * coordinate codes of other tiles are in it already) */
+        if (n <= cap && s->game->kinds[kind].ncells == 1)
             qsort(xyr, n, 3 * sizeof *xyr, compare_xyr);
         *count = n;
         rc = n > cap ? CAS_ENOSPC : CAS_OK;

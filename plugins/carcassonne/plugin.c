@@ -214,6 +214,8 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     if (rc == CAS_OK)
         rc = check_pool(g);
     if (rc == CAS_OK) {
+        for (int p = 0; p < CARC_PATTERNS; p++)
+            cas__carc_pattern_masks(p, &g->pattern_req[p], &g->pattern_care[p]);
         cas__carc_prepare_rotations(g->kinds, g->nkinds);
         rc = layout(g);
     }

@@ -588,8 +588,17 @@ static void fill_fitmask(struct carc_kind *k)
 {
     memset(k->fitmask, 0, sizeof k->fitmask);
     memset(k->fitting, 0, sizeof k->fitting);
-    if (k->ncells != 1)
+    if (k->ncells != 1) {
+        for (int p = 0; p < CARC_PATTERNS; p++) {
+            uint32_t req, care;
+            cas__carc_pattern_masks(p, &req, &care);
+            for (int rot = 0; rot < 4; rot++)
+                for (int c = 0; c < k->ncells; c++)
+                    if (((k->rot[rot].sig[c] ^ req) & care & k->rot[rot].care[c]) == 0)
+                        k->fitmask[p] |= (uint8_t)(1u << (CARC_MAX_CELLS * rot + c));
+        }
         return;
+    }
     for (int p = 0; p < CARC_PATTERNS; p++) {
         uint32_t req, care;
         cas__carc_pattern_masks(p, &req, &care);

@@ -220,12 +220,10 @@ static int describe_castle(const struct cg_ctx *ctx, const cas_carc *c, int tile
                               .x1 = (int16_t)box.x1, .y1 = (int16_t)box.y1};
     int cloisters = 0;
     for (size_t l = 0; l < n; l++) {
-        struct cas_carc_feature_info info = {.struct_size = sizeof info};
-        if (api->feature_info(c, features[l], &info) != CAS_OK)
-            return CAS_EINVAL;
-        if (info.cls == CAS_CARC_ROAD || info.cls == CAS_CARC_CITY)
+        int cls = api->feature_class(c, features[l]); /* not feature_info: no walk */
+        if (cls == CAS_CARC_ROAD || cls == CAS_CARC_CITY)
             out->bonus |= (uint16_t)(1u << l);
-        if (info.cls == CAS_CARC_CLOISTER) {
+        if (cls == CAS_CARC_CLOISTER) {
             out->cloister = (uint8_t)l;
             cloisters++;
         }
