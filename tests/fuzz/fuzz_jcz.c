@@ -2,7 +2,8 @@
  * fuzz_jcz.c — libFuzzer target: a JCloisterZone .jcz saved game (castellan
  * import FILE.jcz) through the host's JSON reader, the installed game
  * plugins' import_foreign and the record parser behind it
- * (host/cli/import_foreign.c).  The plugins are the build tree's, loaded
+ * (host/cli/import_foreign.c), then, as import does, the converted game
+ * replayed on the plugins.  The plugins are the build tree's, loaded
  * once before the first input (fuzz_plugins.h); each input converts on its
  * own.
  */
@@ -33,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                   err, sizeof err);
     if (rc != CAS_OK && err[0] == '\0')
         abort(); /* a refusal must explain itself */
+    if (rc == CAS_OK)
+        fuzz_replay(&g);
     cas__saves_game_free(&g);
     return 0;
 }
