@@ -201,7 +201,7 @@ static int check_descriptor(struct cas__plugin_info *info, const struct cas_plug
 
 /* The library files opened so far, by identity, each with a descriptor
  * kept open for the life of the process: a library is loaded as
- * /proc/self/fd/N, glibc knows loaded libraries by that name (and, once
+ * /proc/PID/fd/N, glibc knows loaded libraries by that name (and, once
  * opened, by device and inode), so N must never come to mean another file
  * while some registry may still have it loaded. */
 #define MAX_LIBRARY_FILES 512
@@ -250,7 +250,9 @@ static void *open_checked(struct cas__plugin_info *info, char *by_fd, size_t cap
                     info->library_path, MAX_LIBRARY_FILES);
         return NULL;
     } else {
-        snprintf(by_fd, cap, "/proc/self/fd/%d", fd);
+        /* by pid, not "self": a sanitizer's symbolizer, another process, opens
+         * the library by the name the loader gave it */
+        snprintf(by_fd, cap, "/proc/%ld/fd/%d", (long)getpid(), fd);
         if (access(by_fd, F_OK) == 0)
             return dlopen(by_fd, RTLD_NOW | RTLD_LOCAL);
         cas__refuse(info, "%s: cannot be loaded by its descriptor (%s: %s); mount /proc",

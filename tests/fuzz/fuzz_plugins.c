@@ -4,7 +4,6 @@
  */
 #include "fuzz_plugins.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,11 +23,6 @@ struct cas__registry *fuzz_plugins_load(void)
     size_t usable = 0;
     for (size_t i = 0; i < cas__registry_count(loaded); i++) {
         struct cas__plugin_info *info = cas__registry_at(loaded, i);
-        /* The loader opens a library as /proc/self/fd/N, a name the
-         * sanitizers' symbolizer cannot open; loaded first by its path,
-         * the library keeps that name and reports name its functions. */
-        if (!info->refusal)
-            dlopen(info->library_path, RTLD_NOW | RTLD_LOCAL);
         usable += cas__registry_load(loaded, info) == CAS_OK;
     }
     if (!usable) {
