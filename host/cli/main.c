@@ -2,6 +2,7 @@
  * main.c — the castellan executable: dispatches to one command per
  * subcommand (commands.h), with help, version and "did you mean".
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,11 +84,24 @@ static int cmd_help(int argc, char **argv)
     return c->run(2, help_argv);
 }
 
-int main(int argc, char **argv)
+/* A command that succeeded but whose output did not all reach standard
+ * output (a full disk, a closed pipe reader's file) failed: say so, exit 1.
+ * A command that failed has said why already. */
+static int output_written(const char *command, int status)
 {
-    /* Past `ulimit -f` a write then fails with EFBIG, which the save store
-     * explains, instead of killing castellan without a word. */
-    signal(SIGXFSZ, SIG_IGN);
+    int err = fflush(stdout) == 0 ? 0 : errno;
+    if (status != 0 || (!err && !ferror(stdout)))
+        return status;
+    fprintf(stderr, "castellan%s%s: cannot write to standard output (%s): what it printed is "
+            "incomplete; run it again where the output fits\n", *command ? " " : "", command,
+            err ? strerror(err) : "a write failed");
+    return 1;
+}
+
+/* Run the command line's command; its exit status.  *name_out is set to the
+ * command's name once one is found. */
+static int run_command(int argc, char **argv, const char **name_out)
+{
     if (argc < 2) {
         print_usage(stderr);
         return 2;
@@ -105,5 +119,16 @@ int main(int argc, char **argv)
         return name[0] == '-' ? (fprintf(stderr, "castellan: unknown option \"%s\"; did you "
                                          "mean \"--help\"?\n", name), 2)
                               : unknown_command(name);
+    *name_out = c->name;
     return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    /* Past `ulimit -f` a write then fails with EFBIG, which the save store
+     * explains, instead of killing castellan without a word. */
+    signal(SIGXFSZ, SIG_IGN);
+    const char *name = "";
+    int status = run_command(argc, argv, &name);
+    return output_written(name, status);
 }

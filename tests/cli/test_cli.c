@@ -68,6 +68,44 @@ static void assert_string_equal_n(const char *a, const char *b, size_t n)
         fail_msg("\"%.*s\" is not \"%.*s\"", (int)n, a, (int)n, b);
 }
 
+/* Run `castellan ARGS` with standard output on /dev/full: its exit status,
+ * and what it said on stderr in *said (caller frees). */
+static int run_into_full_disk(const char *args, char **said)
+{
+    char command[2048], err_path[] = "/tmp/castellan-cli-XXXXXX";
+    write_temp(err_path, "");
+    snprintf(command, sizeof command, "'%s' %s </dev/null >/dev/full 2>'%s'", CASTELLAN_EXE,
+             args, err_path);
+    int status = system(command);
+    FILE *f = fopen(err_path, "r");
+    assert_non_null(f);
+    *said = calloc(1, 4096);
+    assert_non_null(*said);
+    size_t got = fread(*said, 1, 4095, f);
+    (*said)[got] = '\0';
+    fclose(f);
+    remove(err_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Output that does not reach standard output is a failure, never exit 0. */
+static void test_a_full_standard_output_fails(void **unused)
+{
+    (void)unused;
+    static const char *const cases[][2] = {
+        {"--version", "castellan: cannot write to standard output (No space left on device)"},
+        {"help check", "castellan help: cannot write to standard output"},
+        {"rules castles-cards", "castellan rules: cannot write to standard output"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *said;
+        int status = run_into_full_disk(cases[i][0], &said);
+        if (status != 1 || !strstr(said, cases[i][1]) || !strstr(said, "incomplete"))
+            fail_msg("castellan %s >/dev/full: exit %d, said: %s", cases[i][0], status, said);
+        free(said);
+    }
+}
+
 static void test_help_and_version(void **unused)
 {
     (void)unused;
@@ -634,6 +672,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_a_full_standard_output_fails),
         cmocka_unit_test(test_saves_from_before_engine_speed_2),
         cmocka_unit_test(test_unknown_names_get_the_closest),
         cmocka_unit_test(test_usage_errors),
