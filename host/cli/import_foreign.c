@@ -6,6 +6,7 @@
  */
 #include "import_foreign.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,16 +79,19 @@ const char *cas__foreign_format(const char *file)
     return len > 4 && strcmp(file + len - 4, ".jcz") == 0 ? "jcz" : NULL;
 }
 
-static int read_whole(const char *file, struct text_buffer *b)
+static int read_whole(const char *file, struct text_buffer *b, int *why)
 {
     FILE *f = fopen(file, "rb");
-    if (!f)
+    if (!f) {
+        *why = errno;
         return CAS_EIO;
+    }
     char chunk[8192];
     size_t n;
     int rc = CAS_OK;
     while (rc == CAS_OK && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
         rc = buffer_write(b, chunk, n);
+    *why = rc == CAS_OK ? errno : ENOMEM;
     if (rc == CAS_OK && ferror(f))
         rc = CAS_EIO;
     fclose(f);
@@ -230,9 +234,10 @@ int cas__foreign_read(const char *file, const char *format, const char *plugin_p
     struct cas__strlist path = {0};
     struct cas__registry *reg = NULL;
     memset(g, 0, sizeof *g);
-    int rc = read_whole(file, &input);
+    int why = 0;
+    int rc = read_whole(file, &input, &why);
     if (rc) {
-        snprintf(err, errlen, "%s: cannot read it", file);
+        snprintf(err, errlen, "%s: cannot read it: %s", file, strerror(why));
         goto free_input;
     }
     if ((rc = cas__plugin_search_path(plugin_path, &path)) ||

@@ -326,6 +326,14 @@ static void test_king_and_robber_scoring_variant_imports(void **state)
 }
 
 /* Setups castellan cannot play as written are refused, naming the place. */
+/* A file that cannot be read says why, not only that it cannot. */
+static void test_unreadable_file_says_why(void **state)
+{
+    char path[512];
+    cas_test_dir_file(*state, "absent.jcz", path, sizeof path);
+    expect_refused(state, path, "absent.jcz: cannot read it: No such file or directory");
+}
+
 static void test_setup_castellan_cannot_play_is_refused(void **state)
 {
     char path[512];
@@ -496,6 +504,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_mayor_and_barn_import),
         CAS_TEST_IN_DIR(test_wagon_moves_import),
         CAS_TEST_IN_DIR(test_king_and_robber_scoring_variant_imports),
+        CAS_TEST_IN_DIR(test_unreadable_file_says_why),
         CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),
         CAS_TEST_IN_DIR(test_move_of_a_figure_that_does_not_move_is_refused),
         CAS_TEST_IN_DIR(test_taken_field_is_refused_at_its_line),
