@@ -268,7 +268,8 @@ static int check_players(const struct cas__session_desc *d, const struct cas__se
     int line = n == 0 ? 0 : d->players[n > max ? max : n - 1].line;
     where(d, line, "--players", at, sizeof at);
     return cas__errorf(err, errlen, CAS_EINVAL,
-                       "%s: %d players, but %s allows %d to %d; %s", at, n, combo, min, max,
+                       "%s: %d player%s, but %s allows %d to %d; %s", at, n, n == 1 ? "" : "s",
+                       combo, min, max,
                        n > max ? "remove players, or add an expansion that allows more"
                                : "add players");
 }

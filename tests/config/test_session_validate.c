@@ -179,7 +179,7 @@ static void test_player_limits(void **state)
 {
     (void)state;
     expect_invalid("[session]\ngame = fixgame\n[player.1]\nagent = human\n",
-                   "3: 1 players, but fixgame allows 2 to 4; add players");
+                   "3: 1 player, but fixgame allows 2 to 4; add players");
     expect_invalid("[session]\ngame = fixgame\nexpansions = exp-a\n" TWO
                    "[player.3]\nagent = random\n[player.4]\nagent = random\n"
                    "[player.5]\nagent = random\n",
