@@ -38,9 +38,11 @@ static void run(struct run *r, const char *args)
     char command[4096];
     const char *asan = getenv("ASAN_OPTIONS");
     /* A crash must reach the host as the signal it is, not as a report
-     * the sanitizer would try (and, sandboxed, fail) to write. */
+     * the sanitizer would try (and, sandboxed, fail) to write.  Wide
+     * COLUMNS: bench fits its rows to the width, and where a row wraps
+     * would follow how many digits the measured figures have. */
     snprintf(command, sizeof command,
-             "ASAN_OPTIONS='%s:handle_segv=0:handle_abort=0' %s %s "
+             "COLUMNS=1000 ASAN_OPTIONS='%s:handle_segv=0:handle_abort=0' %s %s "
              "> faults.out 2> faults.err < /dev/null",
              asan ? asan : "", CASTELLAN_EXE, args);
     int status = system(command);
@@ -185,7 +187,7 @@ static void test_check_and_bench_isolated(void **unused)
     assert_non_null(strstr(a->out, "fixture: every property held in 4 games"));
     run(b, "bench --game fixture --games 40 --isolated --only isolation");
     assert_int_equal(b->status, 0);
-    assert_non_null(strstr(b->out, "us/action in a"));
+    assert_non_null(strstr(b->out, "us/action in a worker"));
     assert_non_null(strstr(b->out, "(2 games, "));
     assert_non_null(strstr(b->out, "isolation, CPU time"));
     free(a);
