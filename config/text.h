@@ -77,4 +77,13 @@ int cas__ini_parse(const char *text, struct cas__ini_cursor *cur,
                                   const char *name, const char *value),
                    void *user);
 
+/* A text a cas_writer appends to: start zeroed, pass cas__textbuf_write
+ * as the writer's write and the buffer as its ctx; data stays
+ * NUL-terminated (NULL until the first write) and the caller frees it. */
+struct cas__textbuf {
+    char *data;
+    size_t len, cap;
+};
+int cas__textbuf_write(void *ctx, const char *data, size_t len);
+
 #endif

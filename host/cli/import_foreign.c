@@ -16,28 +16,6 @@
 #include "registry.h"
 #include "text.h"
 
-struct text_buffer {
-    char *text;
-    size_t len, cap;
-};
-
-static int buffer_write(void *ctx, const char *data, size_t len)
-{
-    struct text_buffer *b = ctx;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = (b->len + len + 1) * 2;
-        char *grown = realloc(b->text, cap);
-        if (!grown)
-            return CAS_ENOMEM;
-        b->text = grown;
-        b->cap = cap;
-    }
-    memcpy(b->text + b->len, data, len);
-    b->len += len;
-    b->text[b->len] = '\0';
-    return CAS_OK;
-}
-
 struct plugin_call {
     char error[768];
 };
@@ -79,7 +57,7 @@ const char *cas__foreign_format(const char *file)
     return len > 4 && strcmp(file + len - 4, ".jcz") == 0 ? "jcz" : NULL;
 }
 
-static int read_whole(const char *file, struct text_buffer *b, int *why)
+static int read_whole(const char *file, struct cas__textbuf *b, int *why)
 {
     FILE *f = fopen(file, "rb");
     if (!f) {
@@ -90,7 +68,7 @@ static int read_whole(const char *file, struct text_buffer *b, int *why)
     size_t n;
     int rc = CAS_OK;
     while (rc == CAS_OK && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        rc = buffer_write(b, chunk, n);
+        rc = cas__textbuf_write(b, chunk, n);
     *why = rc == CAS_OK ? errno : ENOMEM;
     if (rc == CAS_OK && ferror(f))
         rc = CAS_EIO;
@@ -102,11 +80,11 @@ static int read_whole(const char *file, struct text_buffer *b, int *why)
  * comment gives, so replay errors point into the file the user has; and a
  * player's action is the game's current player's, whatever turn order the
  * foreign format has (a builder's bonus turn, say). */
-static void take_source_lines(const struct text_buffer *record, struct cas__saves_game *g)
+static void take_source_lines(const struct cas__textbuf *record, struct cas__saves_game *g)
 {
     size_t i = 0;
     int record_line = 1, source_line = 0;
-    for (const char *p = record->text; p && *p && i < g->n_actions; record_line++) {
+    for (const char *p = record->data; p && *p && i < g->n_actions; record_line++) {
         if (strncmp(p, "# line ", 7) == 0)
             source_line = atoi(p + 7);
         if (g->actions[i].line == record_line) {
@@ -138,7 +116,7 @@ static int take_versions(struct cas__registry *reg, struct cas__saves_plugin_ref
 /* Ask each game plugin that can import; the first that reads the format
  * writes the record into out. */
 static int convert(struct cas__registry *reg, const char *file, const char *format,
-                   const struct cas_json *doc, struct text_buffer *out, char *err,
+                   const struct cas_json *doc, struct cas__textbuf *out, char *err,
                    size_t errlen)
 {
     for (size_t i = 0; i < cas__registry_count(reg); i++) {
@@ -156,7 +134,7 @@ static int convert(struct cas__registry *reg, const char *file, const char *form
             .set_error = call_set_error, .alloc = call_alloc, .realloc = call_realloc,
             .release = call_release, .data_dir = info->data_dir,
         };
-        struct cas_writer writer = {sizeof writer, out, buffer_write};
+        struct cas_writer writer = {sizeof writer, out, cas__textbuf_write};
         out->len = 0;
         int rc = vt->import_foreign(&host, format, doc, &writer);
         if (rc == CAS_ENOTFOUND)
@@ -195,7 +173,7 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
                          const char *text, size_t len, struct cas__saves_game *g,
                          char *err, size_t errlen)
 {
-    struct text_buffer record = {0};
+    struct cas__textbuf record = {0};
     struct cas_json *doc = NULL;
     size_t line, offset;
     memset(g, 0, sizeof *g);
@@ -214,7 +192,7 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
     rc = convert(reg, file, format, doc, &record, err, errlen);
     if (rc)
         goto free_doc;
-    rc = cas__record_parse(record.text, record.len, file, g, err, errlen);
+    rc = cas__record_parse(record.data, record.len, file, g, err, errlen);
     if (rc)
         goto free_doc;
     take_source_lines(&record, g);
@@ -223,14 +201,14 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
         rc = take_versions(reg, &g->expansions[i], file, err, errlen);
 free_doc:
     cas__json_free(doc);
-    free(record.text);
+    free(record.data);
     return rc;
 }
 
 int cas__foreign_read(const char *file, const char *format, const char *plugin_path,
                       struct cas__saves_game *g, char *err, size_t errlen)
 {
-    struct text_buffer input = {0};
+    struct cas__textbuf input = {0};
     struct cas__strlist path = {0};
     struct cas__registry *reg = NULL;
     memset(g, 0, sizeof *g);
@@ -245,12 +223,12 @@ int cas__foreign_read(const char *file, const char *format, const char *plugin_p
         snprintf(err, errlen, "%s: out of memory", file);
         goto free_registry;
     }
-    rc = cas__foreign_convert(reg, file, format, input.text ? input.text : "", input.len, g,
+    rc = cas__foreign_convert(reg, file, format, input.data ? input.data : "", input.len, g,
                               err, errlen);
 free_registry:
     cas__registry_free(reg);
     cas__strlist_free(&path);
 free_input:
-    free(input.text);
+    free(input.data);
     return rc;
 }

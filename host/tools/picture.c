@@ -10,35 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-struct growing {
-    char *data;
-    size_t len, cap;
-};
-
-static int grow_write(void *ctx, const char *data, size_t len)
-{
-    struct growing *g = ctx;
-    if (g->len + len + 1 > g->cap) {
-        size_t cap = g->cap ? g->cap : 16384;
-        while (cap < g->len + len + 1)
-            cap *= 2;
-        char *bigger = realloc(g->data, cap);
-        if (!bigger)
-            return CAS_ENOMEM;
-        g->data = bigger;
-        g->cap = cap;
-    }
-    memcpy(g->data + g->len, data, len);
-    g->len += len;
-    g->data[g->len] = '\0';
-    return CAS_OK;
-}
+#include "text.h"
 
 int cas__picture_render(struct cas__match *m, const cas_state *state, int viewer,
                         char **svg, size_t *len, char *err, size_t errlen)
 {
-    struct growing g = {0};
-    struct cas_writer out = {.struct_size = sizeof out, .ctx = &g, .write = grow_write};
+    struct cas__textbuf g = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &g, .write = cas__textbuf_write};
     m->error[0] = '\0';
     int rc = m->vt->render(state, viewer, CAS_RENDER_SVG, &out);
     if (rc == CAS_OK && g.len == 0)
