@@ -542,28 +542,38 @@ static int cg_veto_placement(void *xctx, const cas_carc *c, int kind, int x, int
 
 /* ------------------------------------------------------------ scoring */
 
-/* Castle tiles whose bonus roads or cities f reaches (a castle reached
- * twice counts once); *castle: f is a castle itself. */
-static int castles_reached(const struct cg_ctx *ctx, const cas_carc *c, cas_carc_feature f,
-                           int *castle)
+/* Is f (of class cls) the castle of a placed castle tile?  Only the castle
+ * itself (a cloister) can be the same feature as a castle. */
+static int is_castle(const struct cg_ctx *ctx, const cas_carc *c, const struct cg_state *st,
+                     cas_carc_feature f)
 {
     const struct cas_carc_api *api = ctx->api;
-    const struct cg_state *st = state_of(ctx, c);
+    for (int i = 0; i < CG_MAX; i++) {
+        cas_carc_feature features[CG_TILE_FEATURES];
+        size_t n;
+        if (st->tile[i] >= 0 &&
+            api->tile_features(c, st->tile[i], features, CG_TILE_FEATURES, &n) == CAS_OK &&
+            api->same_feature(c, f, features[st->placed[i].cloister]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Castle tiles whose bonus roads or cities road or city f reaches (a
+ * castle reached twice counts once). */
+static int castles_reached(const struct cg_ctx *ctx, const cas_carc *c,
+                           const struct cg_state *st, cas_carc_feature f)
+{
+    const struct cas_carc_api *api = ctx->api;
     int castles = 0;
-    *castle = 0;
     for (int i = 0; i < CG_MAX; i++) {
         cas_carc_feature features[CG_TILE_FEATURES];
         size_t n;
         if (st->tile[i] < 0 ||
             api->tile_features(c, st->tile[i], features, CG_TILE_FEATURES, &n) != CAS_OK)
             continue;
-        const struct cg_placed *p = &st->placed[i];
-        if (api->same_feature(c, f, features[p->cloister])) {
-            *castle = 1;
-            return 0;
-        }
-        for (size_t l = 0; l < n; l++)
-            if ((p->bonus >> l & 1) && api->same_feature(c, f, features[l])) {
+        for (unsigned bonus = st->placed[i].bonus; bonus; bonus &= bonus - 1)
+            if (api->same_feature(c, f, features[__builtin_ctz(bonus)])) {
                 castles++;
                 break;
             }
@@ -571,18 +581,28 @@ static int castles_reached(const struct cg_ctx *ctx, const cas_carc *c, cas_carc
     return castles;
 }
 
+static int is_road_or_city(int cls)
+{
+    return cls == CAS_CARC_ROAD || cls == CAS_CARC_CITY;
+}
+
 /* CHAIN: the castle itself counts 2 for its own tile instead of a
  * monastery's 1 (12 complete, filled + 2 at the end); a road or city
  * completed during the game gets 3 per castle tile it reaches, for every
- * player who scores it. */
+ * player who scores it.  A feature's class says which of the two it can
+ * be, so other features (fields, roads and cities at the end) cost no
+ * walk of the castles. */
 static int64_t cg_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                                  enum cas_carc_when when, int winner, int64_t points)
 {
     (void)winner;
-    int castle, castles = castles_reached(xctx, c, f, &castle);
-    if (castle)
-        return points + 1;
-    return when == CAS_CARC_DURING ? points + (int64_t)CG_BONUS * castles : points;
+    const struct cg_ctx *ctx = xctx;
+    int cls = ctx->api->feature_class(c, f);
+    if (cls == CAS_CARC_CLOISTER)
+        return points + is_castle(ctx, c, state_of(ctx, c), f);
+    if (when != CAS_CARC_DURING || !is_road_or_city(cls))
+        return points;
+    return points + (int64_t)CG_BONUS * castles_reached(ctx, c, state_of(ctx, c), f);
 }
 
 /* CHAIN (1.3): a road or city completed with a castle's bonus scores as a
@@ -592,9 +612,9 @@ static const char *cg_category(void *xctx, const cas_carc *c, cas_carc_feature f
 {
     (void)winner;
     const struct cg_ctx *ctx = xctx;
-    int cls = ctx->api->feature_class(c, f), castle;
-    if (when != CAS_CARC_DURING || (cls != CAS_CARC_ROAD && cls != CAS_CARC_CITY) ||
-        castles_reached(ctx, c, f, &castle) == 0)
+    int cls = ctx->api->feature_class(c, f);
+    if (when != CAS_CARC_DURING || !is_road_or_city(cls) ||
+        castles_reached(ctx, c, state_of(ctx, c), f) == 0)
         return category;
     return cls == CAS_CARC_ROAD ? "castle-road" : "castle-city";
 }
