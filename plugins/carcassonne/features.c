@@ -73,17 +73,27 @@ void cas__carc_feature_size(const struct cas_state *s, int node, int *spaces,
     } while (m != root);
 }
 
-void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
+/* The filled spaces of the ring around cloister node's tile, and how many
+ * spaces were looked at; with stop_at_gap, the walk stops at the first
+ * empty space (then *filled < *size). */
+static void ring_walk(const struct cas_state *s, int node, int stop_at_gap, int *filled,
+                      int *size)
 {
     const struct carc_tile *t = &C_TILES(s)[C_NODES(s)[node].tile];
     const struct carc_kind *k = &s->game->kinds[t->kind];
     const struct carc_rot *r = &k->rot[t->rot];
     *filled = *size = 0;
     if (k->ncells == 1) { /* the common case: the 8 spaces around */
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++)
-                *filled += (dx || dy) && cas__carc_tile_at(s, t->x + dx, t->y + dy) >= 0;
         *size = 8;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (!dx && !dy)
+                    continue;
+                int here = cas__carc_tile_at(s, t->x + dx, t->y + dy) >= 0;
+                *filled += here;
+                if (!here && stop_at_gap)
+                    return;
+            }
         return;
     }
     /* a 2x1 tile: the box one space around its two cells, less those */
@@ -95,10 +105,19 @@ void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
             if ((x == t->x && y == t->y) || (x == t->x + dx && y == t->y + dy))
                 continue;
             (*size)++;
-            *filled += cas__carc_tile_at(s, x, y) >= 0;
+            int here = cas__carc_tile_at(s, x, y) >= 0;
+            *filled += here;
+            if (!here && stop_at_gap)
+                return;
         }
 }
 
+void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
+{
+    ring_walk(s, node, 0, filled, size);
+}
+
+/* Most rings have a gap: looking stops at the first. */
 int cas__carc_feature_complete(const struct cas_state *s, int node)
 {
     int cls = cas__carc_feature_class(s, node);
@@ -106,7 +125,7 @@ int cas__carc_feature_complete(const struct cas_state *s, int node)
         return C_NODES(s)[C_NODES(s)[node].root].open == 0;
     if (cls == CAS_CARC_CLOISTER) {
         int filled, size;
-        cas__carc_ring(s, node, &filled, &size);
+        ring_walk(s, node, 1, &filled, &size);
         return filled == size;
     }
     return 0;
