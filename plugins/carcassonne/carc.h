@@ -173,7 +173,8 @@ struct carc_cell {
     int16_t x, y;
     uint16_t tile;  /* placement index, CARC_NONE for an open (frontier) spot */
     uint8_t sub;    /* which cell of its tile */
-    uint8_t open;   /* in the frontier: empty and next to a tile */
+    uint8_t open;   /* in the frontier (empty and next to a tile): how many of
+                       its four sides face a tile; 0 for any other cell */
     uint16_t pattern;   /* open spots: the requirement as a base-5 number */
     uint16_t gnext, gprev; /* open spots: neighbours in the pattern's group */
     uint16_t fpos;         /* open spots: index in the frontier */
@@ -219,6 +220,7 @@ struct cas_state {
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
     uint16_t ncloisters; /* placements holding a cloister, in order */
+    uint16_t nenclosed;  /* open spots with a tile on all four sides */
     /* Groups of open spots by requirement pattern: which are non-empty, and
      * for those, the first spot (cell) and how many (arrays in the state). */
     uint64_t groups[CARC_PATTERN_WORDS];

@@ -603,33 +603,52 @@ static int compare_ints(const int *p, const int *q, int n)
 
 static int compare_xyr(const void *a, const void *b) { return compare_ints(a, b, 3); }
 
-/* Open spots sorted by x then y: packed into codes (x, then y, biased to
- * unsigned) and sorted with the placement codes' sort, which is cheaper
- * than qsort's call per comparison; the scratch buffer grows from the host
- * when the stack one is short. */
-static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+/* The open spots with at least `sides` of their four sides facing a tile
+ * (`count` of them), sorted by x then y: packed into codes (x, then y,
+ * biased to unsigned) and sorted with the placement codes' sort, which is
+ * cheaper than qsort's call per comparison; the scratch buffer grows from
+ * the host when the stack one is short. */
+static int sorted_spots(const struct cas_state *s, int sides, size_t count, int *xy,
+                        size_t cap)
 {
-    const struct cas_state *s = CSTATE_OF(c);
-    *count = s->nfront;
-    if (*count > cap)
+    if (count > cap)
         return CAS_ENOSPC;
     cas_action local[1024], *keys = local;
     const struct cas_host *host = s->game->host;
-    if (s->nfront > sizeof local / sizeof local[0] &&
-        !(keys = host->alloc(host->ctx, s->nfront * sizeof *keys)))
+    if (count > sizeof local / sizeof local[0] &&
+        !(keys = host->alloc(host->ctx, count * sizeof *keys)))
         return CAS_ENOMEM;
-    for (int i = 0; i < s->nfront; i++) {
+    size_t n = 0;
+    for (int i = 0; n < count; i++) {
         const struct carc_cell *cell = &C_CELLS(s)[C_FRONT(s)[i]];
-        keys[i] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 | (uint16_t)(cell->y + 0x8000);
+        if (cell->open >= sides)
+            keys[n++] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 |
+                        (uint16_t)(cell->y + 0x8000);
     }
-    cas__carc_sort_unique(keys, s->nfront);
-    for (int i = 0; i < s->nfront; i++) {
+    cas__carc_sort_unique(keys, n);
+    for (size_t i = 0; i < n; i++) {
         xy[2 * i] = (int)(keys[i] >> 16) - 0x8000;
         xy[2 * i + 1] = (int)(keys[i] & 0xFFFF) - 0x8000;
     }
     if (keys != local)
         host->release(host->ctx, keys);
     return CAS_OK;
+}
+
+static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    *count = s->nfront;
+    return sorted_spots(s, 1, *count, xy, cap);
+}
+
+/* The engine keeps the count, so a caller asking only how many (cap 0)
+ * pays nothing for the frontier. */
+static int api_enclosed_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    *count = s->nenclosed;
+    return sorted_spots(s, 4, *count, xy, cap);
 }
 
 static const char *api_player_label(const cas_carc_game *gh, int player)
@@ -780,4 +799,5 @@ const struct cas_carc_api cas__carc_api = {
     .placements = api_placements,
     .fits_anywhere = api_fits_anywhere,
     .add_score_about = api_add_score_about,
+    .enclosed_spots = api_enclosed_spots,
 };
