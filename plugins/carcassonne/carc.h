@@ -84,11 +84,16 @@ struct carc_feature_def {
 };
 
 /* One of the 4 orientations of a tile kind, in board terms. */
+#define SEG_FREE 0xFFu /* a seg slot without a feature */
+
 struct carc_rot {
     int8_t dx[CARC_MAX_CELLS], dy[CARC_MAX_CELLS]; /* cell offsets from anchor */
     uint8_t edge[CARC_MAX_CELLS][4];               /* board side -> edge type  */
     uint8_t seg[CARC_MAX_CELLS][4][3];             /* side, slot -> feature    */
     uint32_t sig[CARC_MAX_CELLS], care[CARC_MAX_CELLS]; /* packed edges       */
+    /* the field whose two half-edges meet at corner q (0 NW, 1 NE, 2 SE,
+     * 3 SW) of each cell, or SEG_FREE: where a corner figure may stand */
+    uint8_t corner[CARC_MAX_CELLS][4];
     char ftext[CARC_MAX_FEATURES][CARC_FTEXT_LEN]; /* "city N+W", "field Nw"   */
 };
 

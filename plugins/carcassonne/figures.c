@@ -62,20 +62,12 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
 }
 
 /* The field node of cell `sub` of placement t whose two half-edges
- * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1.
- * On a 2x1 tile a corner in the middle of a long side joins the halves of
- * that side's two cells (the side before or after it is the inner one). */
+ * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1. */
 static int tile_corner_field(const struct cas_state *s, const struct carc_tile *t, int sub,
                              int q)
 {
-    const struct carc_rot *r = &s->game->kinds[t->kind].rot[t->rot];
-    int before = (q + 3) % 4;
-    uint8_t a = r->seg[sub][q][0], b = r->seg[sub][before][2];
-    if (s->game->kinds[t->kind].ncells == 2 && r->edge[sub][before] == EDGE_NONE)
-        b = r->seg[1 - sub][q][2];
-    else if (s->game->kinds[t->kind].ncells == 2 && r->edge[sub][q] == EDGE_NONE)
-        a = r->seg[1 - sub][before][0];
-    return a != 0xFF && a == b ? t->node_base + a : -1;
+    uint8_t local = s->game->kinds[t->kind].rot[t->rot].corner[sub][q];
+    return local != SEG_FREE ? t->node_base + local : -1;
 }
 
 /* The same for the tile at x,y, or -1 for an empty space. */
