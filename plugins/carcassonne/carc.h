@@ -125,6 +125,9 @@ struct carc_figkind {
 
 struct carc_expansion {
     const struct cas_carc_expansion *desc;
+    /* desc->hooks as this engine's struct: the hooks the plugin has, NULL
+     * for the rest, so a dispatch needs no size check */
+    struct cas_carc_hooks hooks;
     const char *id;
     void *xctx;
     size_t state_off; /* offset of its block inside the state */

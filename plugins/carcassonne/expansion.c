@@ -10,11 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HOOK(g, i, name)                                                   \
-    ((g)->exp[i].desc->hooks &&                                            \
-             CAS_HAS_FIELD((g)->exp[i].desc->hooks, struct cas_carc_hooks, name) \
-         ? (g)->exp[i].desc->hooks->name                                   \
-         : NULL)
+#define HOOK(g, i, name) ((g)->exp[i].hooks.name)
 
 /* ---------------------------------------------------------------- loading */
 
@@ -90,6 +86,19 @@ static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
     return CAS_OK;
 }
 
+/* The hooks a plugin built against any 1.x header has, in this engine's
+ * struct: each pointer wholly inside its struct_size, NULL for the rest. */
+static void copy_hooks(struct cas_carc_hooks *to, const struct cas_carc_hooks *from)
+{
+    const size_t first = sizeof to->struct_size, slot = sizeof(void (*)(void));
+    memset(to, 0, sizeof *to);
+    to->struct_size = sizeof *to;
+    if (!from || from->struct_size <= first)
+        return;
+    size_t size = from->struct_size < sizeof *to ? from->struct_size : sizeof *to;
+    memcpy((char *)to + first, (const char *)from + first, (size - first) / slot * slot);
+}
+
 int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *params,
                               size_t *bad_option)
 {
@@ -108,6 +117,7 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
         if (rc != CAS_OK)
             return rc;
         g->exp[g->nexp].desc = x;
+        copy_hooks(&g->exp[g->nexp].hooks, x->hooks);
         g->exp[g->nexp++].id = ref->id;
     }
     return CAS_OK;
@@ -225,7 +235,7 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     const struct cas_game *g = s->game;
     for (unsigned asked = g->kinds[kind].vetoed; asked; asked &= asked - 1) {
         int i = __builtin_ctz(asked);
-        if (g->exp[i].desc->hooks->veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
+        if (g->exp[i].hooks.veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
                                                   rot))
             return 1;
     }
