@@ -107,6 +107,7 @@ struct carc_kind {
     int nf;
     int has_cloister;
     struct carc_feature_def f[CARC_MAX_FEATURES];
+    uint16_t of_class[CAS_CARC_CLOISTER + 1]; /* bit f: feature f is of that class */
     struct carc_rot rot[4];
     /* for each requirement pattern (base 5 per side: 0 free, else the edge
      * type): one-space tiles, the bit mask of rotations that fit; larger

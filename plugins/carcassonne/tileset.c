@@ -542,6 +542,9 @@ static uint8_t corner_feature(const struct carc_kind *k, const struct carc_rot *
 static void rotate_kind(struct carc_kind *k)
 {
     static const int8_t base_dx[CARC_MAX_CELLS] = {0, 1}, base_dy[CARC_MAX_CELLS] = {0, 0};
+    memset(k->of_class, 0, sizeof k->of_class);
+    for (int f = 0; f < k->nf; f++)
+        k->of_class[k->f[f].cls] |= (uint16_t)(1u << f);
     for (int rot = 0; rot < 4; rot++) {
         struct carc_rot *r = &k->rot[rot];
         if (rot > 0) {
