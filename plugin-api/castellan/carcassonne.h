@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 3
+#define CAS_CARC_ABI_MINOR 4
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -367,6 +367,11 @@ struct cas_carc_api {
     void (*add_score_about)(cas_carc *c, int player, int64_t points, const char *reason,
                             const char *category, const char *subject,
                             enum cas_carc_when when);
+    /* ---- 1.4 */
+    /* The open spots with a tile on all four sides (where an abbey may
+     * go), as x,y pairs sorted by x then y; buffer protocol on pairs.  The
+     * game keeps their number, so cap 0 answers *count in O(1). */
+    int (*enclosed_spots)(const cas_carc *c, int *xy, size_t cap, size_t *count);
 };
 
 /* add_score_about where the game has it (1.3), else add_score: the points

@@ -22,37 +22,28 @@
 
 static const int side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
 
-/* Has the empty space x,y a tile on each of its four sides but `known`
- * (a side already known to hold one; -1: none known)? */
-static int hole_beside(const struct cas_carc_api *api, const cas_carc *c, int x, int y,
-                       int known)
+/* Has the empty space x,y a tile on each of its four sides? */
+static int hole_around(const struct cas_carc_api *api, const cas_carc *c, int x, int y)
 {
     for (int b = 0; b < 4; b++)
-        if (b != known && api->tile_at(c, x + side_dx[b], y + side_dy[b]) < 0)
+        if (api->tile_at(c, x + side_dx[b], y + side_dy[b]) < 0)
             return 0;
     return 1;
 }
 
-/* Has the empty space x,y a tile on each of its four sides? */
-static int hole_around(const struct cas_carc_api *api, const cas_carc *c, int x, int y)
-{
-    return hole_beside(api, c, x, y, -1);
-}
-
 /* Payloads of the holes into payloads[*n...] (counting past cap); the
- * open spots come sorted by x then y, so the payloads are ascending. */
+ * game lists them sorted by x then y, so the payloads are ascending. */
 static int list_holes(const struct am_ctx *ctx, const cas_carc *c, uint64_t *payloads,
                       size_t cap, size_t *n, int first_only)
 {
     const struct cas_carc_api *api = ctx->api;
     int xy[2 * ABBEY_SPOTS_MAX];
-    size_t spots;
-    int rc = api->open_spots(c, xy, ABBEY_SPOTS_MAX, &spots);
+    size_t holes;
+    int rc = api->enclosed_spots(c, xy, ABBEY_SPOTS_MAX, &holes);
     if (rc != CAS_OK)
         return rc;
-    for (size_t i = 0; i < spots; i++) {
-        if (!hole_around(api, c, xy[2 * i], xy[2 * i + 1]) ||
-            !api->can_place(c, ctx->abbey, xy[2 * i], xy[2 * i + 1], 0))
+    for (size_t i = 0; i < holes; i++) {
+        if (!api->can_place(c, ctx->abbey, xy[2 * i], xy[2 * i + 1], 0))
             continue;
         if (*n < cap)
             payloads[*n] = ABBEY_PAYLOAD(xy[2 * i], xy[2 * i + 1]);
@@ -172,43 +163,21 @@ int cas__am_count_holes(const struct am_ctx *ctx, const cas_carc *c)
     return holes;
 }
 
-/* Account for the holes around one cell x,y of placement `tile`: it was
- * one if the four tiles around it are others; an empty space beside it may
- * have become one (its side facing x,y now holds a tile).  *second gets
- * the side where `tile` covers the next space too (a 2x1 tile), if any. */
-static int holes_change_at(const struct cas_carc_api *api, const cas_carc *c, int x, int y,
-                           int tile, int *second)
-{
-    int change = 0, was_hole = 1;
-    for (int b = 0; b < 4; b++) {
-        int t = api->tile_at(c, x + side_dx[b], y + side_dy[b]);
-        was_hole &= t >= 0 && t != tile;
-        if (t == tile)
-            *second = b;
-        if (t < 0)
-            change += hole_beside(api, c, x + side_dx[b], y + side_dy[b], (b + 2) % 4);
-    }
-    return change - was_hole;
-}
-
-/* CALL-ALL: a placement fills at most its own spaces' holes and makes
- * holes only of empty spaces beside it.  Its cells are the anchor and, for
- * a 2x1 tile, the orthogonal neighbour of the anchor holding it too. */
+/* CALL-ALL: the count of holes follows the game's while a seat may still
+ * place an abbey (it is part of the state, so it keeps its value after). */
 void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile)
 {
     (void)player;
+    (void)tile;
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
     struct am_state *st = api->xstate(c, xctx);
-    struct cas_carc_tile_info at = {.struct_size = sizeof at};
-    if (!cas__am_abbey_held(ctx, c, st) || api->tile_info(c, tile, &at) != CAS_OK)
+    size_t holes;
+    if (!cas__am_abbey_held(ctx, c, st))
         return; /* nobody can place an abbey any more: holes no longer matter */
-    int second = -1, ignored;
-    int change = holes_change_at(api, c, at.x, at.y, tile, &second);
-    if (second >= 0)
-        change += holes_change_at(api, c, at.x + side_dx[second], at.y + side_dy[second],
-                                  tile, &ignored);
-    st->holes = (uint16_t)(st->holes + change);
+    int rc = api->enclosed_spots(c, NULL, 0, &holes);
+    if (rc == CAS_OK || rc == CAS_ENOSPC)
+        st->holes = (uint16_t)holes;
 }
 
 /* ANY: with the final abbey round on, each seat has one turn once the bag

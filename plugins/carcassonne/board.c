@@ -144,6 +144,8 @@ static void frontier_remove(struct cas_state *s, int ci)
     int pos = C_CELLS(s)[ci].fpos;
     front[pos] = front[--s->nfront];
     S_CELLS(s)[front[pos]].fpos = (uint16_t)pos;
+    if (C_CELLS(s)[ci].open == 4)
+        s->nenclosed--;
     S_CELLS(s)[ci].open = 0;
 }
 
@@ -203,10 +205,13 @@ static void touch_open_spot(struct cas_state *s, int ci, int is_new, int side, i
     if (!is_new)
         group_remove(s, ci);
     require_side(c, side, edge);
-    if (is_new)
+    if (is_new) {
         frontier_insert(s, ci);
-    else
-        group_add(s, ci);
+        return;
+    }
+    group_add(s, ci);
+    if (++c->open == 4)
+        s->nenclosed++;
 }
 
 static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)

@@ -84,11 +84,16 @@ struct carc_feature_def {
 };
 
 /* One of the 4 orientations of a tile kind, in board terms. */
+#define SEG_FREE 0xFFu /* a seg slot without a feature */
+
 struct carc_rot {
     int8_t dx[CARC_MAX_CELLS], dy[CARC_MAX_CELLS]; /* cell offsets from anchor */
     uint8_t edge[CARC_MAX_CELLS][4];               /* board side -> edge type  */
     uint8_t seg[CARC_MAX_CELLS][4][3];             /* side, slot -> feature    */
     uint32_t sig[CARC_MAX_CELLS], care[CARC_MAX_CELLS]; /* packed edges       */
+    /* the field whose two half-edges meet at corner q (0 NW, 1 NE, 2 SE,
+     * 3 SW) of each cell, or SEG_FREE: where a corner figure may stand */
+    uint8_t corner[CARC_MAX_CELLS][4];
     char ftext[CARC_MAX_FEATURES][CARC_FTEXT_LEN]; /* "city N+W", "field Nw"   */
 };
 
@@ -102,6 +107,7 @@ struct carc_kind {
     int nf;
     int has_cloister;
     struct carc_feature_def f[CARC_MAX_FEATURES];
+    uint16_t of_class[CAS_CARC_CLOISTER + 1]; /* bit f: feature f is of that class */
     struct carc_rot rot[4];
     /* for each requirement pattern (base 5 per side: 0 free, else the edge
      * type): one-space tiles, the bit mask of rotations that fit; larger
@@ -120,6 +126,9 @@ struct carc_figkind {
 
 struct carc_expansion {
     const struct cas_carc_expansion *desc;
+    /* desc->hooks as this engine's struct: the hooks the plugin has, NULL
+     * for the rest, so a dispatch needs no size check */
+    struct cas_carc_hooks hooks;
     const char *id;
     void *xctx;
     size_t state_off; /* offset of its block inside the state */
@@ -173,7 +182,8 @@ struct carc_cell {
     int16_t x, y;
     uint16_t tile;  /* placement index, CARC_NONE for an open (frontier) spot */
     uint8_t sub;    /* which cell of its tile */
-    uint8_t open;   /* in the frontier: empty and next to a tile */
+    uint8_t open;   /* in the frontier (empty and next to a tile): how many of
+                       its four sides face a tile; 0 for any other cell */
     uint16_t pattern;   /* open spots: the requirement as a base-5 number */
     uint16_t gnext, gprev; /* open spots: neighbours in the pattern's group */
     uint16_t fpos;         /* open spots: index in the frontier */
@@ -219,6 +229,7 @@ struct cas_state {
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
     uint16_t ncloisters; /* placements holding a cloister, in order */
+    uint16_t nenclosed;  /* open spots with a tile on all four sides */
     /* Groups of open spots by requirement pattern: which are non-empty, and
      * for those, the first spot (cell) and how many (arrays in the state). */
     uint64_t groups[CARC_PATTERN_WORDS];

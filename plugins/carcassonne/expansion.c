@@ -10,11 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HOOK(g, i, name)                                                   \
-    ((g)->exp[i].desc->hooks &&                                            \
-             CAS_HAS_FIELD((g)->exp[i].desc->hooks, struct cas_carc_hooks, name) \
-         ? (g)->exp[i].desc->hooks->name                                   \
-         : NULL)
+#define HOOK(g, i, name) ((g)->exp[i].hooks.name)
 
 /* ---------------------------------------------------------------- loading */
 
@@ -90,6 +86,19 @@ static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
     return CAS_OK;
 }
 
+/* The hooks a plugin built against any 1.x header has, in this engine's
+ * struct: each pointer wholly inside its struct_size, NULL for the rest. */
+static void copy_hooks(struct cas_carc_hooks *to, const struct cas_carc_hooks *from)
+{
+    const size_t first = sizeof to->struct_size, slot = sizeof(void (*)(void));
+    memset(to, 0, sizeof *to);
+    to->struct_size = sizeof *to;
+    if (!from || from->struct_size <= first)
+        return;
+    size_t size = from->struct_size < sizeof *to ? from->struct_size : sizeof *to;
+    memcpy((char *)to + first, (const char *)from + first, (size - first) / slot * slot);
+}
+
 int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *params,
                               size_t *bad_option)
 {
@@ -108,6 +117,7 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
         if (rc != CAS_OK)
             return rc;
         g->exp[g->nexp].desc = x;
+        copy_hooks(&g->exp[g->nexp].hooks, x->hooks);
         g->exp[g->nexp++].id = ref->id;
     }
     return CAS_OK;
@@ -225,7 +235,7 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     const struct cas_game *g = s->game;
     for (unsigned asked = g->kinds[kind].vetoed; asked; asked &= asked - 1) {
         int i = __builtin_ctz(asked);
-        if (g->exp[i].desc->hooks->veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
+        if (g->exp[i].hooks.veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
                                                   rot))
             return 1;
     }
@@ -603,33 +613,52 @@ static int compare_ints(const int *p, const int *q, int n)
 
 static int compare_xyr(const void *a, const void *b) { return compare_ints(a, b, 3); }
 
-/* Open spots sorted by x then y: packed into codes (x, then y, biased to
- * unsigned) and sorted with the placement codes' sort, which is cheaper
- * than qsort's call per comparison; the scratch buffer grows from the host
- * when the stack one is short. */
-static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+/* The open spots with at least `sides` of their four sides facing a tile
+ * (`count` of them), sorted by x then y: packed into codes (x, then y,
+ * biased to unsigned) and sorted with the placement codes' sort, which is
+ * cheaper than qsort's call per comparison; the scratch buffer grows from
+ * the host when the stack one is short. */
+static int sorted_spots(const struct cas_state *s, int sides, size_t count, int *xy,
+                        size_t cap)
 {
-    const struct cas_state *s = CSTATE_OF(c);
-    *count = s->nfront;
-    if (*count > cap)
+    if (count > cap)
         return CAS_ENOSPC;
     cas_action local[1024], *keys = local;
     const struct cas_host *host = s->game->host;
-    if (s->nfront > sizeof local / sizeof local[0] &&
-        !(keys = host->alloc(host->ctx, s->nfront * sizeof *keys)))
+    if (count > sizeof local / sizeof local[0] &&
+        !(keys = host->alloc(host->ctx, count * sizeof *keys)))
         return CAS_ENOMEM;
-    for (int i = 0; i < s->nfront; i++) {
+    size_t n = 0;
+    for (int i = 0; n < count; i++) {
         const struct carc_cell *cell = &C_CELLS(s)[C_FRONT(s)[i]];
-        keys[i] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 | (uint16_t)(cell->y + 0x8000);
+        if (cell->open >= sides)
+            keys[n++] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 |
+                        (uint16_t)(cell->y + 0x8000);
     }
-    cas__carc_sort_unique(keys, s->nfront);
-    for (int i = 0; i < s->nfront; i++) {
+    cas__carc_sort_unique(keys, n);
+    for (size_t i = 0; i < n; i++) {
         xy[2 * i] = (int)(keys[i] >> 16) - 0x8000;
         xy[2 * i + 1] = (int)(keys[i] & 0xFFFF) - 0x8000;
     }
     if (keys != local)
         host->release(host->ctx, keys);
     return CAS_OK;
+}
+
+static int api_open_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    *count = s->nfront;
+    return sorted_spots(s, 1, *count, xy, cap);
+}
+
+/* The engine keeps the count, so a caller asking only how many (cap 0)
+ * pays nothing for the frontier. */
+static int api_enclosed_spots(const cas_carc *c, int *xy, size_t cap, size_t *count)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    *count = s->nenclosed;
+    return sorted_spots(s, 4, *count, xy, cap);
 }
 
 static const char *api_player_label(const cas_carc_game *gh, int player)
@@ -780,4 +809,5 @@ const struct cas_carc_api cas__carc_api = {
     .placements = api_placements,
     .fits_anywhere = api_fits_anywhere,
     .add_score_about = api_add_score_about,
+    .enclosed_spots = api_enclosed_spots,
 };

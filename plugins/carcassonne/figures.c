@@ -62,20 +62,12 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
 }
 
 /* The field node of cell `sub` of placement t whose two half-edges
- * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1.
- * On a 2x1 tile a corner in the middle of a long side joins the halves of
- * that side's two cells (the side before or after it is the inner one). */
+ * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1. */
 static int tile_corner_field(const struct cas_state *s, const struct carc_tile *t, int sub,
                              int q)
 {
-    const struct carc_rot *r = &s->game->kinds[t->kind].rot[t->rot];
-    int before = (q + 3) % 4;
-    uint8_t a = r->seg[sub][q][0], b = r->seg[sub][before][2];
-    if (s->game->kinds[t->kind].ncells == 2 && r->edge[sub][before] == EDGE_NONE)
-        b = r->seg[1 - sub][q][2];
-    else if (s->game->kinds[t->kind].ncells == 2 && r->edge[sub][q] == EDGE_NONE)
-        a = r->seg[1 - sub][before][0];
-    return a != 0xFF && a == b ? t->node_base + a : -1;
+    uint8_t local = s->game->kinds[t->kind].rot[t->rot].corner[sub][q];
+    return local != SEG_FREE ? t->node_base + local : -1;
 }
 
 /* The same for the tile at x,y, or -1 for an empty space. */
@@ -118,6 +110,16 @@ int cas__carc_deploy_node(const struct cas_state *s, int figkind, int local)
     return local < g->kinds[t->kind].nf ? t->node_base + local : -1;
 }
 
+/* The features of the placed tile a figure kind may stand on by class. */
+static unsigned features_for(const struct carc_kind *k, unsigned classes)
+{
+    unsigned features = 0;
+    for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
+        if (classes & CAS_CARC_CLASS_BIT(cls))
+            features |= k->of_class[cls];
+    return features;
+}
+
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
                              size_t cap, size_t *count)
 {
@@ -126,12 +128,16 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     const struct carc_kind *k = &g->kinds[t->kind];
     size_t n = 0;
     /* figure kind, then feature (corners after features), then pass:
-     * ascending code order */
+     * ascending code order; a kind is offered only the features of its
+     * classes */
     for (int fk = 0; fk < g->nfig; fk++) {
+        if (!s->supply[s->player][fk])
+            continue;
         int corners = (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER) != 0;
-        int first = corners ? CARC_CORNER_LOCAL : 0;
-        int end = corners ? CARC_CORNER_LOCAL + 4 : k->nf;
-        for (int f = first; s->supply[s->player][fk] && f < end; f++) {
+        unsigned locals = corners ? 0xFu << CARC_CORNER_LOCAL
+                                  : features_for(k, g->fig[fk].def.classes);
+        for (; locals; locals &= locals - 1) {
+            int f = __builtin_ctz(locals);
             int node = corners ? cas__carc_deploy_node(s, fk, f) : t->node_base + f;
             if (node >= 0 && cas__carc_deploy_legal(s, s->player, fk, node)) {
                 if (n < cap)

@@ -19,7 +19,6 @@ const char *const cas__carc_half_names[8] = {"Nw", "Ne", "En", "Es",
                                             "Se", "Sw", "Ws", "Wn"};
 const char cas__carc_side_names[4] = {'N', 'E', 'S', 'W'};
 
-#define SEG_FREE 0xFFu
 
 struct parser {
     const struct cas_host *host;
@@ -524,9 +523,28 @@ static void feature_text(const struct carc_kind *k, const struct carc_rot *r,
     }
 }
 
+/* The feature whose two half-edges meet at corner q of cell `sub`, if it
+ * is one feature there, else SEG_FREE.  On a 2x1 tile a corner in the
+ * middle of a long side joins the halves of that side's two cells (the
+ * side before or after it is the inner one). */
+static uint8_t corner_feature(const struct carc_kind *k, const struct carc_rot *r, int sub,
+                              int q)
+{
+    int before = (q + 3) % 4;
+    uint8_t a = r->seg[sub][q][0], b = r->seg[sub][before][2];
+    if (k->ncells == 2 && r->edge[sub][before] == EDGE_NONE)
+        b = r->seg[1 - sub][q][2];
+    else if (k->ncells == 2 && r->edge[sub][q] == EDGE_NONE)
+        a = r->seg[1 - sub][before][0];
+    return a != SEG_FREE && a == b ? a : SEG_FREE;
+}
+
 static void rotate_kind(struct carc_kind *k)
 {
     static const int8_t base_dx[CARC_MAX_CELLS] = {0, 1}, base_dy[CARC_MAX_CELLS] = {0, 0};
+    memset(k->of_class, 0, sizeof k->of_class);
+    for (int f = 0; f < k->nf; f++)
+        k->of_class[k->f[f].cls] |= (uint16_t)(1u << f);
     for (int rot = 0; rot < 4; rot++) {
         struct carc_rot *r = &k->rot[rot];
         if (rot > 0) {
@@ -556,6 +574,9 @@ static void rotate_kind(struct carc_kind *k)
                     r->care[c] |= 0xFFu << (8 * b);
             }
         }
+        for (int c = 0; c < k->ncells; c++)
+            for (int q = 0; q < 4; q++)
+                r->corner[c][q] = corner_feature(k, r, c, q);
         int inner_total = 0, inner_no = 0;
         for (int f = 0; f < k->nf; f++) {
             int has_half = 0;

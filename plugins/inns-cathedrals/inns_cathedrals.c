@@ -41,6 +41,11 @@ static int ic_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->coat = api->attribute_index(game, "coat");
     ctx->crossing = api->tile_kind_index(game, "IC-5");
     *xctx = ctx;
+    if (!CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
+        cas_host_errorf(host, "inns-cathedrals: needs Carcassonne extension ABI 1.2; "
+                        "this game provides %u.%u", api->abi_major, api->abi_minor);
+        return CAS_EVERSION;
+    }
     if (ctx->inn < 0 || ctx->cathedral < 0) {
         cas_host_errorf(host, "inns-cathedrals: the game did not register the "
                         "attributes inn and cathedral; use a carcassonne plugin "
@@ -113,12 +118,12 @@ static int ic_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
     (void)kind;
     const struct ic_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    struct cas_carc_tile_info tile = {.struct_size = sizeof tile};
-    if (ctx->crossing < 0 || api->tile_info(c, api->placed_tile(c), &tile) != CAS_OK ||
-        tile.kind != ctx->crossing)
+    /* asked for every figure on every feature: the O(1) test first */
+    if (ctx->crossing < 0 || api->feature_class(c, f) != CAS_CARC_ROAD)
         return 0;
-    struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    return api->feature_info(c, f, &info) == CAS_OK && info.cls == CAS_CARC_ROAD;
+    struct cas_carc_tile_info tile = {.struct_size = sizeof tile};
+    return api->tile_info(c, api->placed_tile(c), &tile) == CAS_OK &&
+           tile.kind == ctx->crossing;
 }
 
 static const struct cas_carc_hooks ic_hooks = {

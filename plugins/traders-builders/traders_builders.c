@@ -64,6 +64,11 @@ static int tb_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->builder = api->figure_kind_index(game, "builder");
     ctx->pig = api->figure_kind_index(game, "pig");
     *xctx = ctx;
+    if (!CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
+        cas_host_errorf(host, "traders-builders: needs Carcassonne extension ABI 1.2; "
+                        "this game provides %u.%u", api->abi_major, api->abi_minor);
+        return CAS_EVERSION;
+    }
     if (missing || ctx->builder < 0 || ctx->pig < 0) {
         cas_host_errorf(host, "traders-builders: the game did not register the goods "
                         "attributes and the builder and pig; use a carcassonne plugin "
@@ -128,8 +133,9 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     if (api->tile_features(c, tile, features, 32, &n) != CAS_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        /* a builder stands only on roads and cities: no class check */
-        if (!has_figure(ctx, c, player, ctx->builder, features[i]))
+        int cls = api->feature_class(c, features[i]); /* a builder's classes: no walk */
+        if ((cls != CAS_CARC_ROAD && cls != CAS_CARC_CITY) ||
+            !has_figure(ctx, c, player, ctx->builder, features[i]))
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);

@@ -91,6 +91,26 @@ static void test_pass_declines_abbey_and_wagon(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Every hole is offered, in x then y order, and a filled one no longer:
+ * five more monasteries make a second hole at 1,3 below the first. */
+static void test_abbey_lists_every_hole(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:12");
+    carcx_play_then_list(&g, HOLE_RECORD "abbey keep\ndraw B\nplace B 2,2 0\npass\n"
+                                        "abbey keep\ndraw B\nplace B 2,3 0\npass\n"
+                                        "abbey keep\ndraw B\nplace B 0,3 0\npass\n"
+                                        "abbey keep\ndraw B\nplace B 0,4 0\npass\n"
+                                        "abbey keep\ndraw B\nplace B 1,4 0\npass\n",
+                         texts, sizeof texts);
+    assert_string_equal(texts, "abbey keep\nabbey 1,1\nabbey 1,3\n");
+    carcx_play_then_list(&g, "abbey 1,3\npass\n", texts, sizeof texts);
+    assert_string_equal(texts, "abbey keep\nabbey 1,1\n"); /* Red's turn, his abbey */
+    cas_test_game_close(&g);
+}
+
 /* No hole, no abbey decision: the first turn goes straight to the draw. */
 static void test_abbey_needs_a_hole(void **unused)
 {
@@ -599,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_abbey_closes_road_3),
         cmocka_unit_test(test_pass_declines_abbey_and_wagon),
         cmocka_unit_test(test_abbey_needs_a_hole),
+        cmocka_unit_test(test_abbey_lists_every_hole),
         cmocka_unit_test(test_abbey_closes_three_features),
         cmocka_unit_test(test_final_abbey_round_off),
         cmocka_unit_test(test_final_abbey_round_on),
