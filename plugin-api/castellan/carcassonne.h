@@ -192,10 +192,10 @@ struct cas_carc_hooks {
      * round of tiles from hand); no: the game ends.  An expansion must say
      * yes at most once per seat in a row, or the game never ends. */
     int (*bag_empty)(void *xctx, cas_carc *c, int player);
-    /* Asked once per tile kind after init: nonzero if veto_placement may
-     * forbid placements of `kind` (castles: the no-touch rule).  Kinds
-     * nobody may veto keep the engine's unhooked placement path.  NULL:
-     * veto_placement is asked for every kind. */
+    /* Asked once per tile kind after init: nonzero if veto_placement (or
+     * veto_area, 1.4) may forbid placements of `kind` (castles: the
+     * no-touch rule).  Kinds nobody may veto keep the engine's unhooked
+     * placement path.  NULL: they are asked for every kind. */
     int (*vetoes_kind)(void *xctx, const cas_carc_game *game, int kind);
     /* ---- 1.3 */
     /* CHAIN: the category of the score majority winner `winner` gets for
@@ -207,7 +207,25 @@ struct cas_carc_hooks {
     const char *(*score_category)(void *xctx, const cas_carc *c, cas_carc_feature feature,
                                   enum cas_carc_when when, int winner,
                                   const char *category);
+    /* ---- 1.4 */
+    /* VETO, for a rule that forbids spaces (castles: none within one space
+     * of another castle): the boxes of spaces no tile of `kind` may cover
+     * now, as x0,y0,x1,y1 quadruples (inclusive) into boxes[0..4*cap);
+     * *count = how many.  A placement covering a space of a box is vetoed,
+     * exactly as if veto_placement had said so.  The engine asks once per
+     * listing of `kind` (and once per single check) instead of once per
+     * placement, and never asks this expansion's veto_placement for a
+     * placement when this answers CAS_OK.  cap is at least
+     * CAS_CARC_VETO_BOXES; on any other answer (CAS_ENOSPC: more boxes)
+     * the engine asks veto_placement per placement, so an expansion whose
+     * boxes may not fit must have it.  An older engine ignores this hook:
+     * keep veto_placement giving the same answers. */
+    int (*veto_area)(void *xctx, const cas_carc *c, int kind, int *boxes, size_t cap,
+                     size_t *count);
 };
+
+/* The boxes an engine offers veto_area at the least (1.4). */
+#define CAS_CARC_VETO_BOXES 16
 
 /* Where an expansion phase sits in the turn. */
 enum cas_carc_slot {

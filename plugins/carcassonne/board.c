@@ -422,7 +422,8 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
                               size_t cap, size_t *n, int first_only)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
-    int vetoes = k->vetoed;
+    struct carc_veto veto;
+    int vetoes = k->vetoed && cas__carc_veto_begin(s, kind, &veto);
     if (!vetoes && !first_only) {
         *n = unvetoed_single_placements(s, kind, buf, cap);
         return;
@@ -435,8 +436,8 @@ static void single_placements(const struct cas_state *s, int kind, cas_action *b
             for (int ci = C_GHEAD(s)[p]; ci != CARC_NONE; ci = C_CELLS(s)[ci].gnext, pos++)
                 for (int rot = 0; rot < 4; rot++) {
                     if (!(fits & (1u << rot)) ||
-                        (vetoes && cas__carc_hook_veto_place(s, kind, C_CELLS(s)[ci].x,
-                                                             C_CELLS(s)[ci].y, rot)))
+                        (vetoes && cas__carc_veto_hits(s, &veto, kind, C_CELLS(s)[ci].x,
+                                                       C_CELLS(s)[ci].y, rot)))
                         continue;
                     emit(buf, cap, n, ACT_SPOT_CODE(kind, p, pos, rot));
                     if (first_only)
@@ -514,11 +515,14 @@ static int other_cells_fit(const struct cas_state *s, const struct carc_kind *k,
 }
 
 /* Any tile shape: try every cell of the tile on every open spot.  With
- * first_only, stop at the first fit (n becomes 1). */
+ * first_only, stop at the first fit (n becomes 1).  The vetoes are
+ * gathered once for the whole scan. */
 static void scan_placements(const struct cas_state *s, int kind, cas_action *buf,
                             size_t cap, size_t *n, int first_only)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
+    struct carc_veto veto;
+    int vetoes = k->vetoed && cas__carc_veto_begin(s, kind, &veto);
     const struct carc_cell *cells = C_CELLS(s);
     const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
@@ -531,7 +535,7 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
             const struct carc_rot *r = &k->rot[rot];
             int x = c->x - r->dx[sub], y = c->y - r->dy[sub];
             if (!other_cells_fit(s, k, r, x, y, sub) ||
-                (k->vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot)))
+                (vetoes && cas__carc_veto_hits(s, &veto, kind, x, y, rot)))
                 continue;
             emit(buf, cap, n, ACT_PLACE_CODE(kind, x, y, rot));
             if (first_only)

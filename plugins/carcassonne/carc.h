@@ -102,7 +102,8 @@ struct carc_kind {
     int count;       /* copies in the game, start tile included */
     int hand;        /* not in the bag: placed by an expansion (abbey, castle);
                         count is the most copies a game can place */
-    unsigned vetoed; /* bit i: expansion i's veto_placement may forbid it */
+    unsigned vetoed; /* bit i: expansion i's veto_placement or veto_area may
+                        forbid it */
     int ncells;
     int nf;
     int has_cloister;
@@ -437,8 +438,8 @@ int cas__carc_init_expansions(struct cas_game *g,
                               const struct cas_game_params *params,
                               size_t *bad_option);
 void cas__carc_fini_expansions(struct cas_game *g);
-/* After init: mark the tile kinds some expansion's veto_placement may
- * forbid (vetoes_kind). */
+/* After init: mark the tile kinds some expansion's veto_placement or
+ * veto_area may forbid (vetoes_kind). */
 void cas__carc_mark_vetoed_kinds(struct cas_game *g);
 int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);
@@ -447,8 +448,46 @@ int64_t cas__carc_hook_points(const struct cas_state *s, int node,
 const char *cas__carc_hook_category(const struct cas_state *s, int node,
                                     enum cas_carc_when when, int winner,
                                     const char *category);
+/* Nonzero if an expansion vetoes placing `kind` at x,y rotated rot. */
 int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
                               int rot);
+/* The vetoes of one listing of a kind's placements, gathered once: the
+ * boxes of forbidden spaces (veto_area, 1.4) and the expansions still to
+ * ask per placement (veto_placement). */
+struct carc_veto {
+    unsigned ask; /* bit i: ask expansion i's veto_placement */
+    int nboxes;
+    int boxes[CAS_CARC_VETO_BOXES * 4]; /* x0,y0,x1,y1 each */
+};
+/* Gather the vetoes of `kind` now into *v; nonzero if any may forbid a
+ * placement (else no placement of `kind` needs asking). */
+int cas__carc_veto_begin(const struct cas_state *s, int kind, struct carc_veto *v);
+/* Nonzero if one of the expansions in `ask` vetoes the placement through
+ * veto_placement. */
+int cas__carc_veto_ask(const struct cas_state *s, unsigned ask, int kind, int x, int y,
+                       int rot);
+
+_Static_assert(CARC_MAX_CELLS <= 2, "cas__carc_veto_hits takes a tile's spaces for a "
+                                    "rectangle: its first and last cells' box");
+
+/* Nonzero if *v (from cas__carc_veto_begin on s, kind) forbids placing
+ * `kind` at x,y rotated rot.  Inlined into the placement scans: a tile's
+ * spaces fill their bounding box (1x1, 2x1), so a box of forbidden spaces
+ * forbids the tile when the two boxes meet. */
+static inline int cas__carc_veto_hits(const struct cas_state *s, const struct carc_veto *v,
+                                      int kind, int x, int y, int rot)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const struct carc_rot *r = &k->rot[rot];
+    int last = k->ncells - 1, ax = r->dx[0], bx = r->dx[last], ay = r->dy[0],
+        by = r->dy[last];
+    int x0 = x + (ax < bx ? ax : bx), x1 = x + (ax < bx ? bx : ax);
+    int y0 = y + (ay < by ? ay : by), y1 = y + (ay < by ? by : ay);
+    for (const int *b = v->boxes, *end = b + 4 * v->nboxes; b < end; b += 4)
+        if (x0 <= b[2] && x1 >= b[0] && y0 <= b[3] && y1 >= b[1])
+            return 1;
+    return v->ask && cas__carc_veto_ask(s, v->ask, kind, x, y, rot);
+}
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,
                                int node);
 /* FIRST: an expansion's strength for figure `fig` on node, or

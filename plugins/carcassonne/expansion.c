@@ -129,7 +129,7 @@ void cas__carc_mark_vetoed_kinds(struct cas_game *g)
         g->kinds[k].vetoed = 0;
         for (int i = 0; i < g->nexp; i++) {
             int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
-            if (HOOK(g, i, veto_placement) != NULL &&
+            if ((HOOK(g, i, veto_placement) != NULL || HOOK(g, i, veto_area) != NULL) &&
                 (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k)))
                 g->kinds[k].vetoed |= 1u << i;
         }
@@ -229,17 +229,43 @@ const char *cas__carc_hook_category(const struct cas_state *s, int node,
     return category;
 }
 
-/* Only the expansions that said they may veto this kind are asked. */
-int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y, int rot)
+/* Only the expansions that said they may veto this kind are asked; one
+ * with veto_area once for all placements, the others per placement. */
+int cas__carc_veto_begin(const struct cas_state *s, int kind, struct carc_veto *v)
 {
     const struct cas_game *g = s->game;
+    v->ask = 0;
+    v->nboxes = 0;
     for (unsigned asked = g->kinds[kind].vetoed; asked; asked &= asked - 1) {
         int i = __builtin_ctz(asked);
-        if (g->exp[i].hooks.veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y,
-                                                  rot))
+        int (*area)(void *, const cas_carc *, int, int *, size_t, size_t *) =
+            HOOK(g, i, veto_area);
+        size_t room = (size_t)(CAS_CARC_VETO_BOXES - v->nboxes), n = 0;
+        if (area && area(g->exp[i].xctx, CARC_COF(s), kind, v->boxes + 4 * v->nboxes, room,
+                         &n) == CAS_OK && n <= room)
+            v->nboxes += (int)n;
+        else if (HOOK(g, i, veto_placement))
+            v->ask |= 1u << i;
+    }
+    return v->ask || v->nboxes;
+}
+
+int cas__carc_veto_ask(const struct cas_state *s, unsigned ask, int kind, int x, int y,
+                       int rot)
+{
+    const struct cas_game *g = s->game;
+    for (; ask; ask &= ask - 1) {
+        int i = __builtin_ctz(ask);
+        if (g->exp[i].hooks.veto_placement(g->exp[i].xctx, CARC_COF(s), kind, x, y, rot))
             return 1;
     }
     return 0;
+}
+
+int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y, int rot)
+{
+    struct carc_veto v;
+    return cas__carc_veto_begin(s, kind, &v) && cas__carc_veto_hits(s, &v, kind, x, y, rot);
 }
 
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)

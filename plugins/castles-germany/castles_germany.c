@@ -1,6 +1,6 @@
 /*
  * castles_germany.c — the Castles in Germany expansion for Carcassonne,
- * through castellan/carcassonne.h (1.3) alone:
+ * through castellan/carcassonne.h (1.3, and 1.4's veto_area) alone:
  *  - content: 6 double-size castle tiles (data/castles-germany.tiles, edge
  *    layouts PROVISIONAL), `hand` tiles outside the bag, each with a
  *    cloister-class `castle`;
@@ -8,7 +8,8 @@
  *    players, else 1 (phase `castle pick`); castles in hand are public;
  *  - instead of drawing, the active player may place a castle from his hand
  *    (phase `castle`, api->placements and api->place_tile), never touching
- *    another castle tile, diagonals included (veto_placement); the turn
+ *    another castle tile, diagonals included (veto_placement, and as
+ *    boxes of spaces for a 1.4 engine: veto_area); the turn
  *    then goes on as after a drawn tile (a lord: `deploy meeple castle`);
  *  - scoring (feature_points): a castle counts 2 for its own tile, so a
  *    complete one scores 10 + 2 = 12 and an open one filled + 2 at the end;
@@ -540,6 +541,33 @@ static int cg_veto_placement(void *xctx, const cas_carc *c, int kind, int x, int
     return 0;
 }
 
+/* VETO AREA (1.4): the same rule as boxes, asked once per listing: the
+ * spaces within one space of each placed castle's. */
+static int cg_veto_area(void *xctx, const cas_carc *c, int kind, int *boxes, size_t cap,
+                        size_t *count)
+{
+    const struct cg_ctx *ctx = xctx;
+    size_t n = 0;
+    if (castle_index_of_kind(ctx, kind) >= 0) {
+        const struct cg_state *st = state_of(ctx, c);
+        for (int i = 0; i < CG_MAX; i++) {
+            const struct cg_placed *old = &st->placed[i];
+            if (st->tile[i] < 0)
+                continue;
+            if (n < cap) {
+                int *box = boxes + 4 * n;
+                box[0] = old->x0 - 1;
+                box[1] = old->y0 - 1;
+                box[2] = old->x1 + 1;
+                box[3] = old->y1 + 1;
+            }
+            n++;
+        }
+    }
+    *count = n;
+    return n > cap ? CAS_ENOSPC : CAS_OK;
+}
+
 /* ------------------------------------------------------------ scoring */
 
 /* Is f (of class cls) the castle of a placed castle tile?  Only the castle
@@ -682,6 +710,7 @@ static const struct cas_carc_hooks cg_hooks = {
     .veto_placement = cg_veto_placement,
     .bag_empty = cg_bag_empty,
     .vetoes_kind = cg_vetoes_kind,
+    .veto_area = cg_veto_area,
 };
 
 static const struct cas_carc_phase cg_phases[] = {{

@@ -15,9 +15,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+#include <castellan/carcassonne.h>
 
 #include "scenario.h"
 
@@ -226,22 +229,71 @@ static void test_pick_one_each_with_four(void **unused)
  * and 2,0) and U(3,0), Blue's CG-2 rotated 180 at 4,1 would fit its edges
  * (its west half at 3,1 under U's field) but touches CG-1's corner at 2,0;
  * at 4,0 rotated 0 (two spaces off) it may go. */
+#define NO_TOUCH_TILES "*:0,D:1,U:3,CG-1:1,CG-2:1"
+#define NO_TOUCH_RECORD                                                    \
+    "castle pick CG-1\ncastle pick CG-2\n"                                \
+    "castle CG-1 1,0 0\npass\n"                                           \
+    "castle keep\ndraw U\nplace U 3,0 0\npass\n"                          \
+    "draw U\nplace U -1,0 0\npass\n"
+
+static void expect_no_touch(struct cas_test_game *g)
+{
+    cas_test_play_record(g, NO_TOUCH_RECORD);
+    assert_int_equal(g->vt->current(g->state), 1);
+    char texts[65536];
+    cas_test_legal_texts(g, texts, sizeof texts);
+    assert_null(strstr(texts, "castle CG-2 4,1 180\n"));
+    assert_non_null(strstr(texts, "castle CG-2 4,0 0\n"));
+    assert_int_equal(cas_test_try_play(g, "castle CG-2 4,1 180"), CAS_EILLEGAL);
+}
+
 static void test_no_touch_diagonally(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    carcx_open(&g, 2, CARCX_CG, "*:0,D:1,U:3,CG-1:1,CG-2:1");
-    cas_test_play_record(&g, "castle pick CG-1\ncastle pick CG-2\n"
-                             "castle CG-1 1,0 0\npass\n"
-                             "castle keep\ndraw U\nplace U 3,0 0\npass\n"
-                             "draw U\nplace U -1,0 0\npass\n");
-    assert_int_equal(g.vt->current(g.state), 1);
-    char texts[65536];
-    cas_test_legal_texts(&g, texts, sizeof texts);
-    assert_null(strstr(texts, "castle CG-2 4,1 180\n"));
-    assert_non_null(strstr(texts, "castle CG-2 4,0 0\n"));
-    assert_int_equal(cas_test_try_play(&g, "castle CG-2 4,1 180"), CAS_EILLEGAL);
+    carcx_open(&g, 2, CARCX_CG, NO_TOUCH_TILES);
+    expect_no_touch(&g);
     cas_test_game_close(&g);
+}
+
+/* castles-germany as an engine before 1.4 sees it: hooks that end before
+ * veto_area, so the no-touch rule is asked through veto_placement for
+ * each placement. */
+static void open_without_veto_area(struct cas_test_game *g, const char *tiles)
+{
+    static struct cas_carc_hooks hooks;
+    static struct cas_carc_expansion extension;
+    static struct cas_plugin plugin;
+    static char dir[1024];
+    plugin = *carcx_plugin(CARCX_CG);
+    extension = *(const struct cas_carc_expansion *)plugin.extension;
+    hooks = *extension.hooks;
+    hooks.struct_size = offsetof(struct cas_carc_hooks, veto_area);
+    extension.hooks = &hooks;
+    plugin.extension = &extension;
+    struct cas_expansion_ref ref = cas_test_expansion_ref(&plugin, dir, sizeof dir);
+    char option[256];
+    snprintf(option, sizeof option, "tiles=%s", tiles);
+    const char *opts[] = {option, NULL};
+    cas_test_game_open(g, cas_plugin_entry(), 2, opts, &ref, 1);
+}
+
+/* veto_placement, which engines before 1.4 ask, keeps the rule veto_area
+ * gives: the same castle placements, diagonal touch forbidden. */
+static void test_no_touch_through_veto_placement(void **unused)
+{
+    (void)unused;
+    struct cas_test_game by_area, by_placement;
+    carcx_open(&by_area, 2, CARCX_CG, NO_TOUCH_TILES);
+    open_without_veto_area(&by_placement, NO_TOUCH_TILES);
+    expect_no_touch(&by_area);
+    expect_no_touch(&by_placement);
+    static char area_texts[65536], placement_texts[65536];
+    cas_test_legal_texts(&by_area, area_texts, sizeof area_texts);
+    cas_test_legal_texts(&by_placement, placement_texts, sizeof placement_texts);
+    assert_string_equal(area_texts, placement_texts);
+    cas_test_game_close(&by_placement);
+    cas_test_game_close(&by_area);
 }
 
 /* Red's CG-1 east of D and Blue's CG-2 west of it: every open spot lies
@@ -373,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_pick_two_each_public),
         cmocka_unit_test(test_pick_one_each_with_four),
         cmocka_unit_test(test_no_touch_diagonally),
+        cmocka_unit_test(test_no_touch_through_veto_placement),
         cmocka_unit_test(test_castle_that_fits_nowhere),
         cmocka_unit_test(test_bag_empty_castle_in_hand_placed),
         cmocka_unit_test(test_bag_empty_castle_given_up),

@@ -417,6 +417,95 @@ static void test_two_space_tile_placements(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A placement rule on spaces: no tile may cover x = 1, y -1..1 (east of
+ * D), said three ways below. */
+static const int column_box[4] = {1, -1, 1, 1};
+
+static int in_column(int x, int y)
+{
+    return x >= column_box[0] && y >= column_box[1] && x <= column_box[2] &&
+           y <= column_box[3];
+}
+
+/* VETO per placement: BIG's second space lies east, south, west or north
+ * of its anchor as it turns. */
+static int column_veto(void *xctx, const cas_carc *c, int kind, int x, int y, int rot)
+{
+    const struct toll_ctx *ctx = xctx;
+    static const int second_dx[4] = {1, 0, -1, 0}, second_dy[4] = {0, 1, 0, -1};
+    int big = kind == ctx->api->tile_kind_index(ctx->api->game(c), "BIG");
+    return in_column(x, y) || (big && in_column(x + second_dx[rot], y + second_dy[rot]));
+}
+
+/* VETO AREA (1.4): the same rule as one box. */
+static int column_area(void *xctx, const cas_carc *c, int kind, int *boxes, size_t cap,
+                       size_t *count)
+{
+    (void)xctx;
+    (void)c;
+    (void)kind;
+    *count = 1;
+    if (cap < 1)
+        return CAS_ENOSPC;
+    memcpy(boxes, column_box, sizeof column_box);
+    return CAS_OK;
+}
+
+/* An area with more boxes than the engine offers: it asks column_veto. */
+static int column_area_too_big(void *xctx, const cas_carc *c, int kind, int *boxes,
+                               size_t cap, size_t *count)
+{
+    (void)xctx;
+    (void)c;
+    (void)kind;
+    (void)boxes;
+    *count = cap + 1;
+    return CAS_ENOSPC;
+}
+
+static void expect_column_vetoed(const struct cas_carc_hooks *hooks)
+{
+    static struct cas_carc_expansion vetoing;
+    vetoing = toll_expansion;
+    vetoing.hooks = hooks;
+    static struct cas_expansion_ref ref;
+    ref = toll_ref(&vetoing);
+    const char *opts[] = {"tiles=*:0,D:1,BIG:1", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, &ref, 1);
+    cas_test_play(&g, "draw BIG");
+    char texts[2048];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    /* of test_two_space_tile_placements' eight, those off the column */
+    assert_string_equal(texts, "place BIG -2,0 0\nplace BIG -1,0 180\n"
+                               "place BIG -1,1 0\nplace BIG 0,1 180\n");
+    const cas_carc *c = (const cas_carc *)g.state;
+    int big = toll_api_copy.tile_kind_index(toll_api_copy.game(c), "BIG");
+    assert_false(toll_api_copy.can_place(c, big, 1, 1, 2));
+    assert_true(toll_api_copy.can_place(c, big, 0, 1, 2));
+    assert_int_equal(cas_test_try_play(&g, "place BIG 0,1 0"), CAS_EILLEGAL);
+    cas_test_play(&g, "place BIG -1,1 0");
+    cas_test_game_close(&g);
+}
+
+/* veto_area (1.4) forbids exactly what veto_placement does for the same
+ * rule, in the listing, can_place and a played action; an area that does
+ * not fit the engine's boxes falls back to veto_placement. */
+static void test_veto_area_as_veto_placement(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks by_placement = {
+        .struct_size = sizeof(struct cas_carc_hooks), .veto_placement = column_veto};
+    static const struct cas_carc_hooks by_area = {
+        .struct_size = sizeof(struct cas_carc_hooks), .veto_area = column_area};
+    static const struct cas_carc_hooks by_placement_after_area = {
+        .struct_size = sizeof(struct cas_carc_hooks), .veto_placement = column_veto,
+        .veto_area = column_area_too_big};
+    expect_column_vetoed(&by_placement);
+    expect_column_vetoed(&by_area);
+    expect_column_vetoed(&by_placement_after_area);
+}
+
 /* The expansion's figure kind: a guard (strength 2) beats one meeple. */
 static void test_figure_strength(void **unused)
 {
@@ -623,6 +712,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phase_and_scoring_hook),
         cmocka_unit_test(test_two_space_tile_placements),
+        cmocka_unit_test(test_veto_area_as_veto_placement),
         cmocka_unit_test(test_figure_strength),
         cmocka_unit_test(test_state_block_serialized),
         cmocka_unit_test(test_abi_major_refused),
