@@ -527,6 +527,8 @@ static void scan_placements(const struct cas_state *s, int kind, cas_action *buf
     const uint16_t *front = C_FRONT(s);
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &cells[front[i]];
+        if (vetoes && cas__carc_veto_covers(&veto, c->x, c->y))
+            continue; /* a forbidden space: every placement on it is vetoed */
         /* the rotations and cells whose edges fit this spot: no lookups for
          * the others */
         for (unsigned fits = k->fitmask[c->pattern]; fits; fits &= fits - 1) {

@@ -470,6 +470,16 @@ int cas__carc_veto_ask(const struct cas_state *s, unsigned ask, int kind, int x,
 _Static_assert(CARC_MAX_CELLS <= 2, "cas__carc_veto_hits takes a tile's spaces for a "
                                     "rectangle: its first and last cells' box");
 
+/* Nonzero if a box of *v holds space x,y: no placement covering it is
+ * allowed. */
+static inline int cas__carc_veto_covers(const struct carc_veto *v, int x, int y)
+{
+    for (const int *b = v->boxes, *end = b + 4 * v->nboxes; b < end; b += 4)
+        if (x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3])
+            return 1;
+    return 0;
+}
+
 /* Nonzero if *v (from cas__carc_veto_begin on s, kind) forbids placing
  * `kind` at x,y rotated rot.  Inlined into the placement scans: a tile's
  * spaces fill their bounding box (1x1, 2x1), so a box of forbidden spaces
