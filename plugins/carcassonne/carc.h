@@ -154,6 +154,7 @@ struct cas_game {
     struct carc_figkind fig[CARC_MAX_FIGKINDS];
     int nexp;
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
+    unsigned deploy_vetoers; /* bit i: expansion i has veto_deploy */
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
     int multi_cell; /* some tile kind covers more than one space */

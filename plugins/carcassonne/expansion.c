@@ -118,6 +118,8 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         copy_hooks(&g->exp[g->nexp].hooks, x->hooks);
+        if (g->exp[g->nexp].hooks.veto_deploy)
+            g->deploy_vetoers |= 1u << g->nexp;
         g->exp[g->nexp++].id = ref->id;
     }
     return CAS_OK;
@@ -268,13 +270,14 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     return cas__carc_veto_begin(s, kind, &v) && cas__carc_veto_hits(s, &v, kind, x, y, rot);
 }
 
+/* Asked for every candidate of a deploy listing: only the expansions that
+ * have the hook are visited. */
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
-        int (*fn)(void *, const cas_carc *, int, int, cas_carc_feature) =
-            HOOK(g, i, veto_deploy);
-        if (fn && fn(g->exp[i].xctx, CARC_COF(s), player, kind, node))
+    for (unsigned asked = g->deploy_vetoers; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
+        if (g->exp[i].hooks.veto_deploy(g->exp[i].xctx, CARC_COF(s), player, kind, node))
             return 1;
     }
     return 0;
