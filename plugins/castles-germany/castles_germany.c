@@ -112,9 +112,15 @@ static int read_castle_ids(struct cg_ctx *ctx, const cas_carc_game *game, const 
     return CAS_EOPTION;
 }
 
+/* From a table of nibbles: without a popcount instruction in the target,
+ * __builtin_popcount is a library call, and pick_actor counts every turn. */
 static int bit_count(unsigned bits)
 {
-    return __builtin_popcount(bits);
+    static const uint8_t nibble[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    int n = 0;
+    for (; bits; bits >>= 4)
+        n += nibble[bits & 15];
+    return n;
 }
 
 /* The castles in this game and how many the players pick in all: 2 each
