@@ -157,6 +157,9 @@ struct cas_game {
     unsigned deploy_vetoers; /* bit i: expansion i has veto_deploy */
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
+    /* bit i of slot_phases[slot]: phase i sits in that slot (enum
+     * cas_carc_slot), so a slot without phases costs no walk */
+    uint16_t slot_phases[CAS_CARC_TURN_END + 1];
     int multi_cell; /* some tile kind covers more than one space */
     /* each requirement pattern's packed edges and required sides
      * (cas__carc_pattern_masks), looked up on the placement paths */

@@ -80,6 +80,9 @@ static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
                             ref->id, CARC_MAX_PHASES);
             return CAS_EDATA;
         }
+        unsigned slot = (unsigned)x->phases[i].slot;
+        if (slot < sizeof g->slot_phases / sizeof g->slot_phases[0])
+            g->slot_phases[slot] |= 1u << g->nphases;
         g->phases[g->nphases].phase = &x->phases[i];
         g->phases[g->nphases++].exp = e;
     }
