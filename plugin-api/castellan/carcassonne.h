@@ -372,6 +372,10 @@ struct cas_carc_api {
      * go), as x,y pairs sorted by x then y; buffer protocol on pairs.  The
      * game keeps their number, so cap 0 answers *count in O(1). */
     int (*enclosed_spots)(const cas_carc *c, int *xy, size_t cap, size_t *count);
+    /* 1 if feature f is complete (a road or city without open edges, a
+     * cloister with its ring filled; feature_info's `complete`), without
+     * measuring it; 0 otherwise and for fields and no feature. */
+    int (*feature_complete)(const cas_carc *c, cas_carc_feature f);
 };
 
 /* add_score_about where the game has it (1.3), else add_score: the points

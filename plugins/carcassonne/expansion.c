@@ -766,6 +766,12 @@ static int api_feature_class(const cas_carc *c, cas_carc_feature f)
     return valid_feature(s, f) ? cas__carc_feature_class(s, f) : 0;
 }
 
+static int api_feature_complete(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) && cas__carc_feature_complete(s, carc_root(s, f));
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -810,4 +816,5 @@ const struct cas_carc_api cas__carc_api = {
     .fits_anywhere = api_fits_anywhere,
     .add_score_about = api_add_score_about,
     .enclosed_spots = api_enclosed_spots,
+    .feature_complete = api_feature_complete,
 };
