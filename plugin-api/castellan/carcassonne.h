@@ -207,6 +207,14 @@ struct cas_carc_hooks {
     const char *(*score_category)(void *xctx, const cas_carc *c, cas_carc_feature feature,
                                   enum cas_carc_when when, int winner,
                                   const char *category);
+    /* ---- 1.4 */
+    /* Asked once per tile kind and figure kind after init: nonzero if
+     * veto_deploy may forbid a figure of `figure_kind` on the features of
+     * a placed tile of `tile_kind` (Inns & Cathedrals: only on IC-5).  The
+     * others are never asked, which spares a call per candidate of every
+     * deploy listing.  NULL: veto_deploy is asked for every deployment. */
+    int (*vetoes_deploy)(void *xctx, const cas_carc_game *game, int tile_kind,
+                         int figure_kind);
 };
 
 /* Where an expansion phase sits in the turn. */

@@ -224,6 +224,7 @@ static const struct cas_carc_hooks am_hooks = {
     .feature_scored = cas__am_feature_scored,
     .feature_points = cas__am_feature_points,
     .veto_deploy = cas__am_veto_deploy,
+    .vetoes_deploy = cas__am_vetoes_deploy,
     .final_scoring = cas__am_final_scoring,
     .turn_end = cas__am_turn_end,
     .turn_scoring = cas__am_turn_scoring,

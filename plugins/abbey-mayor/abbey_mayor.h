@@ -88,6 +88,9 @@ int cas__am_barn_can_deploy(void *xctx, const cas_carc *c, int player,
                             cas_carc_feature feature);
 int cas__am_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
                         cas_carc_feature f);
+/* vetoes_deploy: only pigs (a pig needs its owner's farmer). */
+int cas__am_vetoes_deploy(void *xctx, const cas_carc_game *game, int tile_kind,
+                          int figure_kind);
 void cas__am_turn_scoring(void *xctx, cas_carc *c, int player);
 int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                                enum cas_carc_when when, int winner, int64_t points);

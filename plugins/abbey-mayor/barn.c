@@ -58,6 +58,15 @@ int cas__am_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
     return kind == ctx->pig && kind >= 0 && !own_farmer(ctx, c, player, f);
 }
 
+int cas__am_vetoes_deploy(void *xctx, const cas_carc_game *game, int tile_kind,
+                          int figure_kind)
+{
+    (void)game;
+    (void)tile_kind;
+    const struct am_ctx *ctx = xctx;
+    return figure_kind == ctx->pig && figure_kind >= 0;
+}
+
 /* After a barn scoring sent the farmers home: pigs left beside their
  * owner's barn only go home too ("After scoring your pig, return it"). */
 static void send_pigs_home(const struct am_ctx *ctx, cas_carc *c, cas_carc_feature f)

@@ -103,6 +103,8 @@ struct carc_kind {
     int hand;        /* not in the bag: placed by an expansion (abbey, castle);
                         count is the most copies a game can place */
     unsigned vetoed; /* bit i: expansion i's veto_placement may forbid it */
+    /* bit i: expansion i's veto_deploy may forbid that figure kind on it */
+    uint8_t deploy_vetoed[CARC_MAX_FIGKINDS];
     int ncells;
     int nf;
     int has_cloister;
@@ -439,7 +441,8 @@ int cas__carc_init_expansions(struct cas_game *g,
                               size_t *bad_option);
 void cas__carc_fini_expansions(struct cas_game *g);
 /* After init: mark the tile kinds some expansion's veto_placement may
- * forbid (vetoes_kind). */
+ * forbid (vetoes_kind), and the figure kinds its veto_deploy may forbid
+ * on each (vetoes_deploy). */
 void cas__carc_mark_vetoed_kinds(struct cas_game *g);
 int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);

@@ -123,15 +123,29 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
     return CAS_OK;
 }
 
+/* Expansion i's veto_deploy concerns, on tiles of kind k, the figure kinds
+ * its vetoes_deploy names (all without one). */
+static void mark_deploy_vetoes(struct cas_game *g, int k, int i)
+{
+    int (*filter)(void *, const cas_carc_game *, int, int) = HOOK(g, i, vetoes_deploy);
+    if (!HOOK(g, i, veto_deploy))
+        return;
+    for (int fk = 0; fk < g->nfig && fk < CARC_MAX_FIGKINDS; fk++)
+        if (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k, fk))
+            g->kinds[k].deploy_vetoed[fk] |= (uint8_t)(1u << i);
+}
+
 void cas__carc_mark_vetoed_kinds(struct cas_game *g)
 {
     for (int k = 0; k < g->nkinds; k++) {
         g->kinds[k].vetoed = 0;
+        memset(g->kinds[k].deploy_vetoed, 0, sizeof g->kinds[k].deploy_vetoed);
         for (int i = 0; i < g->nexp; i++) {
             int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
             if (HOOK(g, i, veto_placement) != NULL &&
                 (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k)))
                 g->kinds[k].vetoed |= 1u << i;
+            mark_deploy_vetoes(g, k, i);
         }
     }
 }
@@ -242,10 +256,15 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     return 0;
 }
 
+/* Only the expansions that said they may veto this figure kind on this
+ * turn's tile are asked (every one that vetoes when no tile was placed). */
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
+    unsigned asked = s->placed >= 0 ? g->kinds[C_TILES(s)[s->placed].kind].deploy_vetoed[kind]
+                                    : (1u << g->nexp) - 1;
+    for (; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
         int (*fn)(void *, const cas_carc *, int, int, cas_carc_feature) =
             HOOK(g, i, veto_deploy);
         if (fn && fn(g->exp[i].xctx, CARC_COF(s), player, kind, node))
