@@ -384,7 +384,20 @@ struct cas_carc_api {
      * cloister with its ring filled; feature_info's `complete`), without
      * measuring it; 0 otherwise and for fields and no feature. */
     int (*feature_complete)(const cas_carc *c, cas_carc_feature f);
+    /* 1 if events (event, add_score's reason) reach anyone now: the game
+     * is applying an action for a caller that records them.  0 during a
+     * bot's playouts, when an expansion may skip formatting texts nobody
+     * reads (scores must still be added).  Ask it through
+     * cas_carc_events_wanted, which says 1 for a game without it. */
+    int (*events_wanted)(const cas_carc *c);
 };
+
+/* events_wanted where the game has it (1.4), else 1: texts are built. */
+static inline int cas_carc_events_wanted(const struct cas_carc_api *api, const cas_carc *c)
+{
+    return !CAS_HAS_FIELD(api, struct cas_carc_api, events_wanted) || !api->events_wanted ||
+           api->events_wanted(c);
+}
 
 /* add_score_about where the game has it (1.3), else add_score: the points
  * are the same, only a 1.2 game's event does not say what scored. */

@@ -565,6 +565,8 @@ static void api_add_score_about(cas_carc *c, int player, int64_t points, const c
         cas__carc_add_score(s, player, points, reason, category ? &about : NULL);
 }
 
+static int api_events_wanted(const cas_carc *c) { return CSTATE_OF(c)->sink != NULL; }
+
 static void api_event(cas_carc *c, int player, const char *text)
 {
     cas__carc_event(STATE_OF(c), CAS_EVENT_INFO, player, 0, text);
@@ -836,4 +838,5 @@ const struct cas_carc_api cas__carc_api = {
     .add_score_about = api_add_score_about,
     .enclosed_spots = api_enclosed_spots,
     .feature_complete = api_feature_complete,
+    .events_wanted = api_events_wanted,
 };

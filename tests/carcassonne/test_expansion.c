@@ -90,11 +90,14 @@ static int toll_check(void *xctx, const cas_carc *c, const void *xstate)
 }
 
 /* CHAIN: +2 per toll on a road completed during the game. */
+static int events_wanted_when_scoring = -1; /* what the hook last saw (1.4) */
+
 static int64_t toll_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                            enum cas_carc_when when, int winner, int64_t points)
 {
     (void)winner;
     struct toll_ctx *ctx = xctx;
+    events_wanted_when_scoring = cas_carc_events_wanted(ctx->api, c);
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
     if (ctx->api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_ROAD ||
         when != CAS_CARC_DURING)
@@ -645,6 +648,25 @@ static void test_deploy_veto_asked_only_where_it_may_refuse(void **unused)
     cas_test_game_close(&g);
 }
 
+/* events_wanted (1.4): 1 while an action is applied for a caller that
+ * records events, 0 otherwise (a bot's playout); a 1.3 game says 1. */
+static void test_events_wanted_only_with_a_listener(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,BIG:1,W:2");
+    events_wanted_when_scoring = -1;
+    cas_test_play_record(&g, "draw BIG\nplace BIG 1,0 0\ndeploy meeple road E1+W0\n"
+                             "toll skip\ndraw W\nplace W 3,0 0\npass\ntoll skip\n"
+                             "draw W\nplace W -1,0 0\npass\n");
+    assert_int_equal(events_wanted_when_scoring, 1); /* the road scored */
+    const cas_carc *c = (const cas_carc *)g.state;
+    assert_int_equal(toll_api_copy.events_wanted(c), 0);
+    struct cas_carc_api api_1_3 = {.struct_size = offsetof(struct cas_carc_api, events_wanted)};
+    assert_int_equal(cas_carc_events_wanted(&api_1_3, c), 1);
+    cas_test_game_close(&g);
+}
+
 static int fallback_points;
 static void fallback_add_score(cas_carc *c, int player, int64_t points, const char *reason)
 {
@@ -680,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_hooks_of_1_2_keep_the_engine_category),
         cmocka_unit_test(test_add_score_about_falls_back_to_add_score),
         cmocka_unit_test(test_deploy_veto_asked_only_where_it_may_refuse),
+        cmocka_unit_test(test_events_wanted_only_with_a_listener),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
