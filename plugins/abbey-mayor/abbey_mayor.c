@@ -101,6 +101,8 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
                         "and the mayor, wagon and barn");
         return CAS_EDATA;
     }
+    int players = api->nplayers(game), copies = api->tile_kind_count(game, ctx->abbey);
+    ctx->abbeys = players < copies ? players : copies;
     return read_options(ctx, options, n_options, bad_option);
 }
 
@@ -130,7 +132,7 @@ static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
     int players = api->nplayers(api->game(c));
     unsigned seats = (1u << players) - 1;
     if ((st->abbey_used | st->final_seen | st->barn_scored) & ~seats || st->join_scoring ||
-        (cas__am_abbey_held(ctx, c, st) && st->holes != cas__am_count_holes(ctx, c)) ||
+        (cas__am_abbey_held(ctx, st) && st->holes != cas__am_count_holes(ctx, c)) ||
         st->wagons_waiting > players)
         return CAS_ECORRUPT;
     for (int p = 0; p < AM_MAX_PLAYERS; p++) {
