@@ -208,6 +208,13 @@ struct cas_carc_hooks {
                                   enum cas_carc_when when, int winner,
                                   const char *category);
     /* ---- 1.4 */
+    /* Asked once per tile kind and figure kind after init: nonzero if
+     * veto_deploy may forbid a figure of `figure_kind` on the features of
+     * a placed tile of `tile_kind` (Inns & Cathedrals: only on IC-5).  The
+     * others are never asked, which spares a call per candidate of every
+     * deploy listing.  NULL: veto_deploy is asked for every deployment. */
+    int (*vetoes_deploy)(void *xctx, const cas_carc_game *game, int tile_kind,
+                         int figure_kind);
     /* VETO, for a rule that forbids spaces (castles: none within one space
      * of another castle): the boxes of spaces no tile of `kind` may cover
      * now, as x0,y0,x1,y1 quadruples (inclusive) into boxes[0..4*cap);
@@ -390,7 +397,24 @@ struct cas_carc_api {
      * go), as x,y pairs sorted by x then y; buffer protocol on pairs.  The
      * game keeps their number, so cap 0 answers *count in O(1). */
     int (*enclosed_spots)(const cas_carc *c, int *xy, size_t cap, size_t *count);
+    /* 1 if feature f is complete (a road or city without open edges, a
+     * cloister with its ring filled; feature_info's `complete`), without
+     * measuring it; 0 otherwise and for fields and no feature. */
+    int (*feature_complete)(const cas_carc *c, cas_carc_feature f);
+    /* 1 if events (event, add_score's reason) reach anyone now: the game
+     * is applying an action for a caller that records them.  0 during a
+     * bot's playouts, when an expansion may skip formatting texts nobody
+     * reads (scores must still be added).  Ask it through
+     * cas_carc_events_wanted, which says 1 for a game without it. */
+    int (*events_wanted)(const cas_carc *c);
 };
+
+/* events_wanted where the game has it (1.4), else 1: texts are built. */
+static inline int cas_carc_events_wanted(const struct cas_carc_api *api, const cas_carc *c)
+{
+    return !CAS_HAS_FIELD(api, struct cas_carc_api, events_wanted) || !api->events_wanted ||
+           api->events_wanted(c);
+}
 
 /* add_score_about where the game has it (1.3), else add_score: the points
  * are the same, only a 1.2 game's event does not say what scored. */

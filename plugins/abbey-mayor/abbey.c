@@ -54,14 +54,12 @@ static int list_holes(const struct am_ctx *ctx, const cas_carc *c, uint64_t *pay
     return CAS_OK;
 }
 
-int cas__am_abbey_held(const struct am_ctx *ctx, const cas_carc *c,
-                       const struct am_state *st)
+int cas__am_abbey_held(const struct am_ctx *ctx, const struct am_state *st)
 {
-    const struct cas_carc_api *api = ctx->api;
-    int players = api->nplayers(api->game(c)), used = 0;
+    int used = 0;
     for (unsigned left = st->abbey_used; left; left &= left - 1)
         used++; /* no popcount call: this runs at every placement */
-    return used < players && used < api->tile_kind_count(api->game(c), ctx->abbey);
+    return used < ctx->abbeys;
 }
 
 int cas__am_abbey_actor(void *xctx, const cas_carc *c)
@@ -70,7 +68,7 @@ int cas__am_abbey_actor(void *xctx, const cas_carc *c)
     const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = api->xstate_const(c, xctx);
     int p = api->active_player(c);
-    if (st->abbey_used >> p & 1 || !cas__am_abbey_held(ctx, c, st))
+    if (st->abbey_used >> p & 1 || !cas__am_abbey_held(ctx, st))
         return CAS_CARC_PHASE_SKIP; /* used, or the game's abbeys (`tiles`) are */
     if (api->bag_left(c) == 0 && (!ctx->final_abbey_round || st->final_seen >> p & 1))
         return CAS_CARC_PHASE_SKIP;
@@ -173,7 +171,7 @@ void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     const struct cas_carc_api *api = ctx->api;
     struct am_state *st = api->xstate(c, xctx);
     size_t holes;
-    if (!cas__am_abbey_held(ctx, c, st))
+    if (!cas__am_abbey_held(ctx, st))
         return; /* nobody can place an abbey any more: holes no longer matter */
     int rc = api->enclosed_spots(c, NULL, 0, &holes);
     if (rc == CAS_OK || rc == CAS_ENOSPC)

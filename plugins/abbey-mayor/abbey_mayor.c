@@ -84,7 +84,7 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     *xctx = ctx;
     ctx->api = api;
     ctx->host = host;
-    if (api->abi_minor < 4 || !CAS_HAS_FIELD(api, struct cas_carc_api, enclosed_spots)) {
+    if (api->abi_minor < 4 || !CAS_HAS_FIELD(api, struct cas_carc_api, feature_complete)) {
         cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.%d; this "
                         "game provides %u.%u", CAS_CARC_ABI_MAJOR, CAS_CARC_ABI_MINOR,
                         api->abi_major, api->abi_minor);
@@ -101,6 +101,8 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
                         "and the mayor, wagon and barn");
         return CAS_EDATA;
     }
+    int players = api->nplayers(game), copies = api->tile_kind_count(game, ctx->abbey);
+    ctx->abbeys = players < copies ? players : copies;
     return read_options(ctx, options, n_options, bad_option);
 }
 
@@ -130,7 +132,7 @@ static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
     int players = api->nplayers(api->game(c));
     unsigned seats = (1u << players) - 1;
     if ((st->abbey_used | st->final_seen | st->barn_scored) & ~seats || st->join_scoring ||
-        (cas__am_abbey_held(ctx, c, st) && st->holes != cas__am_count_holes(ctx, c)) ||
+        (cas__am_abbey_held(ctx, st) && st->holes != cas__am_count_holes(ctx, c)) ||
         st->wagons_waiting > players)
         return CAS_ECORRUPT;
     for (int p = 0; p < AM_MAX_PLAYERS; p++) {
@@ -224,6 +226,7 @@ static const struct cas_carc_hooks am_hooks = {
     .feature_scored = cas__am_feature_scored,
     .feature_points = cas__am_feature_points,
     .veto_deploy = cas__am_veto_deploy,
+    .vetoes_deploy = cas__am_vetoes_deploy,
     .final_scoring = cas__am_final_scoring,
     .turn_end = cas__am_turn_end,
     .turn_scoring = cas__am_turn_scoring,

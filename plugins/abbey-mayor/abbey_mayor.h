@@ -25,6 +25,8 @@ struct am_ctx {
     int coat;                    /* attribute index */
     int abbey;                   /* tile kind */
     int mayor, wagon, barn, pig; /* figure kinds (pig: -1 without T&B) */
+    int abbeys;                  /* abbeys the game places at most: one a seat,
+                                    no more than its `tiles` count */
     int final_abbey_round;       /* option final-abbey-round */
     enum am_wagon_reach reach;   /* option wagon-move */
 };
@@ -64,8 +66,7 @@ int cas__am_bag_empty(void *xctx, cas_carc *c, int player);
 void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile);
 /* May some seat still place an abbey (not all placed, the game's count
  * of abbeys not reached)? */
-int cas__am_abbey_held(const struct am_ctx *ctx, const cas_carc *c,
-                       const struct am_state *st);
+int cas__am_abbey_held(const struct am_ctx *ctx, const struct am_state *st);
 /* Holes on the board now, counted from scratch (state_check). */
 int cas__am_count_holes(const struct am_ctx *ctx, const cas_carc *c);
 
@@ -88,6 +89,9 @@ int cas__am_barn_can_deploy(void *xctx, const cas_carc *c, int player,
                             cas_carc_feature feature);
 int cas__am_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
                         cas_carc_feature f);
+/* vetoes_deploy: only pigs (a pig needs its owner's farmer). */
+int cas__am_vetoes_deploy(void *xctx, const cas_carc_game *game, int tile_kind,
+                          int figure_kind);
 void cas__am_turn_scoring(void *xctx, cas_carc *c, int player);
 int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                                enum cas_carc_when when, int winner, int64_t points);

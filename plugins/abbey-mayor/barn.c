@@ -58,6 +58,15 @@ int cas__am_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
     return kind == ctx->pig && kind >= 0 && !own_farmer(ctx, c, player, f);
 }
 
+int cas__am_vetoes_deploy(void *xctx, const cas_carc_game *game, int tile_kind,
+                          int figure_kind)
+{
+    (void)game;
+    (void)tile_kind;
+    const struct am_ctx *ctx = xctx;
+    return figure_kind == ctx->pig && figure_kind >= 0;
+}
+
 /* After a barn scoring sent the farmers home: pigs left beside their
  * owner's barn only go home too ("After scoring your pig, return it"). */
 static void send_pigs_home(const struct am_ctx *ctx, cas_carc *c, cas_carc_feature f)
@@ -148,9 +157,12 @@ void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
     if (barn != CAS_CARC_NO_FEATURE) {
         st->barn_scored |= (uint8_t)(1u << player);
         st->barn_part[player] = (uint16_t)barn;
-        char text[64];
-        snprintf(text, sizeof text, "%s places a barn", api->player_label(api->game(c), player));
-        api->event(c, player, text);
+        if (cas_carc_events_wanted(api, c)) {
+            char text[64];
+            snprintf(text, sizeof text, "%s places a barn",
+                     api->player_label(api->game(c), player));
+            api->event(c, player, text);
+        }
         if (own_farmer(ctx, c, -1, barn)) {
             api->score_feature(c, barn, CAS_CARC_DURING);
             send_pigs_home(ctx, c, barn);
@@ -174,10 +186,12 @@ void cas__am_final_scoring(void *xctx, cas_carc *c)
         struct cas_carc_feature_info info = {.struct_size = sizeof info};
         if (api->feature_info(c, st->barn_part[p], &info) != CAS_OK)
             continue;
-        char reason[64], subject[48];
-        snprintf(reason, sizeof reason, "barn (%d completed cit%s)", info.completed_cities,
-                 info.completed_cities == 1 ? "y" : "ies");
-        snprintf(subject, sizeof subject, "field at %d,%d", info.x, info.y);
+        char reason[64] = "barn", subject[48] = "";
+        if (cas_carc_events_wanted(api, c)) {
+            snprintf(reason, sizeof reason, "barn (%d completed cit%s)",
+                     info.completed_cities, info.completed_cities == 1 ? "y" : "ies");
+            snprintf(subject, sizeof subject, "field at %d,%d", info.x, info.y);
+        }
         /* told with 0 points too: a barn whose field touches no completed city */
         cas_carc_add_score_about(api, c, p, (int64_t)BARN_END_POINTS * info.completed_cities,
                                  reason, "barn", subject, CAS_CARC_FINAL);

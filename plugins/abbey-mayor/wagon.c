@@ -63,10 +63,8 @@ static int open_destination(const struct cas_carc_api *api, const cas_carc *c,
         return 0;
     struct cas_carc_figure on[1];
     size_t n;
-    if (api->figures_on(c, p, on, 1, &n) == CAS_ENOSPC || n > 0)
-        return 0;
-    struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    return api->feature_info(c, p, &info) == CAS_OK && !info.complete;
+    return api->figures_on(c, p, on, 1, &n) == CAS_OK && n == 0 &&
+           !api->feature_complete(c, p);
 }
 
 static int ends_here(const struct cas_carc_api *api, const cas_carc *c, cas_carc_feature p)

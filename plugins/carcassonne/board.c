@@ -242,6 +242,7 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                                .player = (int8_t)player, .x = (int16_t)x,
                                .y = (int16_t)y, .node_base = s->nnodes};
     init_nodes(s, k, t);
+    s->placed_sides = 0;
     if (k->has_cloister)
         S_CLOISTERS(s)[s->ncloisters++] = (uint16_t)t;
     for (int c = 0; c < k->ncells; c++) {
@@ -270,6 +271,8 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                 touch_open_spot(s, ni, is_new, (b + 2) % 4, edge);
                 continue;
             }
+            if (c == 0)
+                s->placed_sides |= (uint8_t)(1u << b);
             const struct carc_rot *nr = tile_rot(s, nc->tile);
             connect_side(s, tile->node_base, r->seg[c][b],
                          C_TILES(s)[nc->tile].node_base, nr->seg[nc->sub][(b + 2) % 4]);

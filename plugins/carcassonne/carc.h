@@ -104,6 +104,8 @@ struct carc_kind {
                         count is the most copies a game can place */
     unsigned vetoed; /* bit i: expansion i's veto_placement or veto_area may
                         forbid it */
+    /* bit i: expansion i's veto_deploy may forbid that figure kind on it */
+    uint8_t deploy_vetoed[CARC_MAX_FIGKINDS];
     int ncells;
     int nf;
     int has_cloister;
@@ -154,7 +156,6 @@ struct cas_game {
     struct carc_figkind fig[CARC_MAX_FIGKINDS];
     int nexp;
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
-    unsigned deploy_vetoers; /* bit i: expansion i has veto_deploy */
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
     /* bit i of slot_phases[slot]: phase i sits in that slot (enum
@@ -230,6 +231,7 @@ struct cas_state {
     uint8_t player, xphase;
     int8_t xactor;
     uint8_t extra_turn, in_extra_turn, placed_by_phase;
+    uint8_t placed_sides; /* bit b: the tile placed last has a tile on its side b */
     uint16_t drawn;   /* tile kind drawn this turn */
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
@@ -443,7 +445,8 @@ int cas__carc_init_expansions(struct cas_game *g,
                               size_t *bad_option);
 void cas__carc_fini_expansions(struct cas_game *g);
 /* After init: mark the tile kinds some expansion's veto_placement or
- * veto_area may forbid (vetoes_kind). */
+ * veto_area may forbid (vetoes_kind), and the figure kinds its veto_deploy
+ * may forbid on each (vetoes_deploy). */
 void cas__carc_mark_vetoed_kinds(struct cas_game *g);
 int64_t cas__carc_hook_points(const struct cas_state *s, int node,
                               enum cas_carc_when when, int winner, int64_t pts);

@@ -121,22 +121,34 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         copy_hooks(&g->exp[g->nexp].hooks, x->hooks);
-        if (g->exp[g->nexp].hooks.veto_deploy)
-            g->deploy_vetoers |= 1u << g->nexp;
         g->exp[g->nexp++].id = ref->id;
     }
     return CAS_OK;
+}
+
+/* Expansion i's veto_deploy concerns, on tiles of kind k, the figure kinds
+ * its vetoes_deploy names (all without one). */
+static void mark_deploy_vetoes(struct cas_game *g, int k, int i)
+{
+    int (*filter)(void *, const cas_carc_game *, int, int) = HOOK(g, i, vetoes_deploy);
+    if (!HOOK(g, i, veto_deploy))
+        return;
+    for (int fk = 0; fk < g->nfig && fk < CARC_MAX_FIGKINDS; fk++)
+        if (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k, fk))
+            g->kinds[k].deploy_vetoed[fk] |= (uint8_t)(1u << i);
 }
 
 void cas__carc_mark_vetoed_kinds(struct cas_game *g)
 {
     for (int k = 0; k < g->nkinds; k++) {
         g->kinds[k].vetoed = 0;
+        memset(g->kinds[k].deploy_vetoed, 0, sizeof g->kinds[k].deploy_vetoed);
         for (int i = 0; i < g->nexp; i++) {
             int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
             if ((HOOK(g, i, veto_placement) != NULL || HOOK(g, i, veto_area) != NULL) &&
                 (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k)))
                 g->kinds[k].vetoed |= 1u << i;
+            mark_deploy_vetoes(g, k, i);
         }
     }
 }
@@ -273,14 +285,18 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
     return cas__carc_veto_begin(s, kind, &v) && cas__carc_veto_hits(s, &v, kind, x, y, rot);
 }
 
-/* Asked for every candidate of a deploy listing: only the expansions that
- * have the hook are visited. */
+/* Only the expansions that said they may veto this figure kind on this
+ * turn's tile are asked (every one that vetoes when no tile was placed). */
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
 {
     const struct cas_game *g = s->game;
-    for (unsigned asked = g->deploy_vetoers; asked; asked &= asked - 1) {
+    unsigned asked = s->placed >= 0 ? g->kinds[C_TILES(s)[s->placed].kind].deploy_vetoed[kind]
+                                    : (1u << g->nexp) - 1;
+    for (; asked; asked &= asked - 1) {
         int i = __builtin_ctz(asked);
-        if (g->exp[i].hooks.veto_deploy(g->exp[i].xctx, CARC_COF(s), player, kind, node))
+        int (*fn)(void *, const cas_carc *, int, int, cas_carc_feature) =
+            HOOK(g, i, veto_deploy);
+        if (fn && fn(g->exp[i].xctx, CARC_COF(s), player, kind, node))
             return 1;
     }
     return 0;
@@ -578,6 +594,8 @@ static void api_add_score_about(cas_carc *c, int player, int64_t points, const c
         cas__carc_add_score(s, player, points, reason, category ? &about : NULL);
 }
 
+static int api_events_wanted(const cas_carc *c) { return CSTATE_OF(c)->sink != NULL; }
+
 static void api_event(cas_carc *c, int player, const char *text)
 {
     cas__carc_event(STATE_OF(c), CAS_EVENT_INFO, player, 0, text);
@@ -798,6 +816,12 @@ static int api_feature_class(const cas_carc *c, cas_carc_feature f)
     return valid_feature(s, f) ? cas__carc_feature_class(s, f) : 0;
 }
 
+static int api_feature_complete(const cas_carc *c, cas_carc_feature f)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    return valid_feature(s, f) && cas__carc_feature_complete(s, carc_root(s, f));
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -842,4 +866,6 @@ const struct cas_carc_api cas__carc_api = {
     .fits_anywhere = api_fits_anywhere,
     .add_score_about = api_add_score_about,
     .enclosed_spots = api_enclosed_spots,
+    .feature_complete = api_feature_complete,
+    .events_wanted = api_events_wanted,
 };

@@ -89,6 +89,11 @@ static int placed_corner_field(const struct cas_state *s, int q)
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     if (s->game->kinds[t->kind].ncells != 1)
         return -1;
+    /* the two sides meeting at corner q need tiles; placed_sides knows
+     * for the tile placed last (a state read from a save may name another) */
+    int sides = 1 << q | 1 << (q + 3) % 4;
+    if (s->placed == s->ntiles - 1 && (s->placed_sides & sides) != sides)
+        return -1;
     int px = t->x + point_dx[q], py = t->y + point_dy[q];
     int mine = tile_corner_field(s, t, 0, q); /* the placed tile's own first */
     for (int i = 0; i < 4 && mine >= 0; i++) /* tile i around the point: corner i */

@@ -73,6 +73,8 @@ static void end_game(struct cas_state *s)
 {
     cas__carc_final_scoring(s);
     enter(s, ST_END);
+    if (!s->sink)
+        return; /* nobody to tell: a bot's playout */
     char text[160];
     cas__carc_winners_text(s, text, sizeof text);
     cas__carc_event(s, CAS_EVENT_END, -1, 0, text);

@@ -126,10 +126,21 @@ static int ic_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
            tile.kind == ctx->crossing;
 }
 
+/* Only the crossing's stubs are vetoed, for every figure kind. */
+static int ic_vetoes_deploy(void *xctx, const cas_carc_game *game, int tile_kind,
+                            int figure_kind)
+{
+    (void)game;
+    (void)figure_kind;
+    const struct ic_ctx *ctx = xctx;
+    return tile_kind == ctx->crossing;
+}
+
 static const struct cas_carc_hooks ic_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
     .feature_points = ic_points,
     .veto_deploy = ic_veto_deploy,
+    .vetoes_deploy = ic_vetoes_deploy,
     .score_category = ic_category,
 };
 

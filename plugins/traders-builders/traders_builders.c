@@ -139,6 +139,8 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);
+        if (!cas_carc_events_wanted(api, c))
+            return;
         char text[64];
         snprintf(text, sizeof text, "%s's builder: one more tile this turn",
                  api->player_label(api->game(c), player));
@@ -171,16 +173,17 @@ static void tb_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
     if (!any || player < 0 || player >= TB_MAX_PLAYERS)
         return;
     struct tb_state *st = api->xstate(c, xctx);
+    for (int i = 0; i < TB_GOODS; i++)
+        st->goods[player][i] = (uint16_t)(st->goods[player][i] + count[i]);
+    if (!cas_carc_events_wanted(api, c))
+        return;
     char text[96];
     int len = snprintf(text, sizeof text, "%s takes goods:",
                        api->player_label(api->game(c), player));
-    for (int i = 0; i < TB_GOODS; i++) {
-        if (count[i] == 0)
-            continue;
-        st->goods[player][i] = (uint16_t)(st->goods[player][i] + count[i]);
-        len += snprintf(text + len, sizeof text - (size_t)len, " %d %s", count[i],
-                        tb_goods_names[i]);
-    }
+    for (int i = 0; i < TB_GOODS; i++)
+        if (count[i] > 0)
+            len += snprintf(text + len, sizeof text - (size_t)len, " %d %s", count[i],
+                            tb_goods_names[i]);
     api->event(c, player, text);
 }
 

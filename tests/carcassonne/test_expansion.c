@@ -90,11 +90,14 @@ static int toll_check(void *xctx, const cas_carc *c, const void *xstate)
 }
 
 /* CHAIN: +2 per toll on a road completed during the game. */
+static int events_wanted_when_scoring = -1; /* what the hook last saw (1.4) */
+
 static int64_t toll_points(void *xctx, const cas_carc *c, cas_carc_feature f,
                            enum cas_carc_when when, int winner, int64_t points)
 {
     (void)winner;
     struct toll_ctx *ctx = xctx;
+    events_wanted_when_scoring = cas_carc_events_wanted(ctx->api, c);
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
     if (ctx->api->feature_info(c, f, &info) != CAS_OK || info.cls != CAS_CARC_ROAD ||
         when != CAS_CARC_DURING)
@@ -686,6 +689,73 @@ static void test_hooks_of_1_2_keep_the_engine_category(void **unused)
     cas_test_game_close(&g);
 }
 
+/* A deploy veto (no meeple on a road) that says it concerns only tiles
+ * of kind W (1.4 vetoes_deploy): on other tiles it is never asked. */
+static int road_veto_calls;
+static int no_road_meeples(void *xctx, const cas_carc *c, int player, int kind,
+                           cas_carc_feature f)
+{
+    (void)xctx;
+    (void)player;
+    road_veto_calls++;
+    return kind == 0 && toll_api_copy.feature_class(c, f) == CAS_CARC_ROAD;
+}
+
+static int only_on_w(void *xctx, const cas_carc_game *game, int tile_kind, int figure_kind)
+{
+    (void)xctx;
+    (void)figure_kind;
+    return tile_kind == toll_api_copy.tile_kind_index(game, "W");
+}
+
+static void test_deploy_veto_asked_only_where_it_may_refuse(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks road_hooks = {.struct_size = sizeof road_hooks,
+                                                     .veto_deploy = no_road_meeples,
+                                                     .vetoes_deploy = only_on_w};
+    static const struct cas_carc_expansion roadblock = {.struct_size = sizeof roadblock,
+                                                        .abi_major = CAS_CARC_ABI_MAJOR,
+                                                        .abi_minor = CAS_CARC_ABI_MINOR,
+                                                        .hooks = &road_hooks};
+    struct cas_expansion_ref refs[2] = {toll_ref(&toll_expansion), toll_ref(&roadblock)};
+    refs[1].id = "roadblock";
+    const char *opts[] = {"tiles=*:0,D:1,BIG:1,W:2", NULL};
+    struct cas_test_game g;
+    char texts[1024];
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, refs, 2);
+    road_veto_calls = 0;
+    cas_test_play_record(&g, "draw BIG\nplace BIG 1,0 0\n");
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_non_null(strstr(texts, "deploy meeple road E1+W0\n"));
+    assert_int_equal(road_veto_calls, 0);
+    cas_test_play_record(&g, "pass\ntoll skip\ndraw W\nplace W 3,0 0\n");
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_null(strstr(texts, "deploy meeple road"));
+    assert_non_null(strstr(texts, "deploy meeple field"));
+    assert_true(road_veto_calls > 0);
+    cas_test_game_close(&g);
+}
+
+/* events_wanted (1.4): 1 while an action is applied for a caller that
+ * records events, 0 otherwise (a bot's playout); a 1.3 game says 1. */
+static void test_events_wanted_only_with_a_listener(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,BIG:1,W:2");
+    events_wanted_when_scoring = -1;
+    cas_test_play_record(&g, "draw BIG\nplace BIG 1,0 0\ndeploy meeple road E1+W0\n"
+                             "toll skip\ndraw W\nplace W 3,0 0\npass\ntoll skip\n"
+                             "draw W\nplace W -1,0 0\npass\n");
+    assert_int_equal(events_wanted_when_scoring, 1); /* the road scored */
+    const cas_carc *c = (const cas_carc *)g.state;
+    assert_int_equal(toll_api_copy.events_wanted(c), 0);
+    struct cas_carc_api api_1_3 = {.struct_size = offsetof(struct cas_carc_api, events_wanted)};
+    assert_int_equal(cas_carc_events_wanted(&api_1_3, c), 1);
+    cas_test_game_close(&g);
+}
+
 static int fallback_points;
 static void fallback_add_score(cas_carc *c, int player, int64_t points, const char *reason)
 {
@@ -721,6 +791,8 @@ int main(void)
         cmocka_unit_test(test_teardown_gets_the_host),
         cmocka_unit_test(test_hooks_of_1_2_keep_the_engine_category),
         cmocka_unit_test(test_add_score_about_falls_back_to_add_score),
+        cmocka_unit_test(test_deploy_veto_asked_only_where_it_may_refuse),
+        cmocka_unit_test(test_events_wanted_only_with_a_listener),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
