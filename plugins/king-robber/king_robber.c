@@ -152,19 +152,22 @@ static void kr_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
         return;
     struct kr_card_state *card = &((struct kr_state *)api->xstate(c, xctx))->card[id];
     const struct kr_card_def *def = &kr_cards[id];
+    int texts = cas_carc_events_wanted(api, c); /* none in a bot's playout */
     if (card->holder < 0 || info.spaces > card->largest) {
         card->largest = (uint16_t)info.spaces;
-        char text[96];
-        snprintf(text, sizeof text, "%s takes the %s (%s of %d spaces)",
-                 api->player_label(api->game(c), player), def->name, def->feature,
-                 info.spaces);
-        if (card->holder != player)
+        if (card->holder != player && texts) {
+            char text[96];
+            snprintf(text, sizeof text, "%s takes the %s (%s of %d spaces)",
+                     api->player_label(api->game(c), player), def->name, def->feature,
+                     info.spaces);
             api->event(c, player, text);
+        }
         card->holder = (int8_t)player;
     }
     if (ctx->scoring == KR_CONTINUOUS) {
-        char reason[48];
-        snprintf(reason, sizeof reason, "%s: a completed %s", def->name, def->feature);
+        char reason[48] = "";
+        if (texts)
+            snprintf(reason, sizeof reason, "%s: a completed %s", def->name, def->feature);
         cas_carc_add_score_about(api, c, card->holder, 1, reason, def->category, def->name,
                                  CAS_CARC_DURING);
     }
@@ -178,9 +181,10 @@ static void score_per_feature(const struct kr_ctx *ctx, cas_carc *c,
         if (st->card[i].holder < 0)
             continue;
         int n = ctx->api->completed_count(c, kr_cards[i].cls);
-        char reason[64];
-        snprintf(reason, sizeof reason, "%s: %d completed %s", kr_cards[i].name, n,
-                 n == 1 ? kr_cards[i].feature : kr_cards[i].features);
+        char reason[64] = "";
+        if (cas_carc_events_wanted(ctx->api, c))
+            snprintf(reason, sizeof reason, "%s: %d completed %s", kr_cards[i].name, n,
+                     n == 1 ? kr_cards[i].feature : kr_cards[i].features);
         cas_carc_add_score_about(ctx->api, c, st->card[i].holder, n, reason,
                                  kr_cards[i].category, kr_cards[i].name, CAS_CARC_FINAL);
     }
