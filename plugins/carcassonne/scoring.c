@@ -245,12 +245,15 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
     int reach = g->kinds[t->kind].ncells; /* 2x1 tiles reach one further */
     /* the farthest any cloister may be: most are out of it, found without
      * looking up their kind */
-    int bound = reach + (g->multi_cell ? CARC_MAX_CELLS - 1 : 0);
+    int bound = reach + (g->multi_cell ? CARC_MAX_CELLS - 1 : 0), tx = t->x, ty = t->y;
+    const struct carc_tile *tiles = C_TILES(s);
+    const uint16_t *cloisters = C_CLOISTERS(s);
     for (int i = 0; i < s->ncloisters; i++) {
-        const struct carc_tile *o = &C_TILES(s)[C_CLOISTERS(s)[i]];
-        int dx = o->x - t->x, dy = o->y - t->y;
-        if (dx < -bound || dx > bound || dy < -bound || dy > bound)
+        const struct carc_tile *o = &tiles[cloisters[i]];
+        if ((unsigned)(o->x - tx + bound) > (unsigned)(2 * bound) ||
+            (unsigned)(o->y - ty + bound) > (unsigned)(2 * bound))
             continue;
+        int dx = o->x - tx, dy = o->y - ty;
         int far = reach + g->kinds[o->kind].ncells - 1;
         if (dx < -far || dx > far || dy < -far || dy > far)
             continue;
