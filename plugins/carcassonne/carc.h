@@ -156,6 +156,12 @@ struct cas_game {
     struct carc_figkind fig[CARC_MAX_FIGKINDS];
     int nexp;
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
+    /* each expansion's context and state block, by hash of the context
+     * (xctx NULL: empty), for api->xstate (expansion.c) */
+    struct {
+        const void *xctx;
+        size_t state_off;
+    } xblocks[16];
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
     /* bit i of slot_phases[slot]: phase i sits in that slot (enum

@@ -170,6 +170,29 @@ static int init_expansion(struct cas_game *g, int i, const struct cas_expansion_
     return rc;
 }
 
+/* Where expansion context xctx starts its probe in g->xctx_index. */
+static unsigned context_slot(const void *xctx)
+{
+    return (unsigned)(((uint64_t)(uintptr_t)xctx * 0x9E3779B97F4A7C15ull) >> 60);
+}
+
+/* The expansions' contexts and state blocks in a small open-addressing
+ * table (over twice as many slots as expansions), so api->xstate finds a
+ * block without a walk of the expansions: every hook asks it. */
+static void index_contexts(struct cas_game *g)
+{
+    _Static_assert(sizeof g->xblocks / sizeof g->xblocks[0] == 16 && CARC_MAX_EXPANSIONS < 16,
+                   "context_slot gives 4 bits and a slot must stay free");
+    memset(g->xblocks, 0, sizeof g->xblocks);
+    for (int i = 0; i < g->nexp; i++) {
+        unsigned h = context_slot(g->exp[i].xctx);
+        while (g->xblocks[h].xctx)
+            h = (h + 1) % 16;
+        g->xblocks[h].xctx = g->exp[i].xctx;
+        g->xblocks[h].state_off = g->exp[i].state_off;
+    }
+}
+
 /* Called once the state layout is known.  An expansion's init names a bad
  * option by its index in its own options; game_new's *bad_option counts
  * on from the game's options through each expansion's in order. */
@@ -187,6 +210,7 @@ int cas__carc_init_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         options_before += ref->n_options;
     }
+    index_contexts(g);
     return CAS_OK;
 }
 
@@ -428,12 +452,14 @@ static const cas_carc_game *api_game(const cas_carc *c)
     return (const cas_carc_game *)CSTATE_OF(c)->game;
 }
 
+/* Probing from xctx's slot finds the first expansion with that context,
+ * as a walk in order would. */
 static const void *api_xstate_const(const cas_carc *c, void *xctx)
 {
     const struct cas_game *g = CSTATE_OF(c)->game;
-    for (int i = 0; i < g->nexp; i++)
-        if (g->exp[i].xctx == xctx)
-            return (const char *)c + g->exp[i].state_off;
+    for (unsigned h = context_slot(xctx); g->xblocks[h].xctx; h = (h + 1) % 16)
+        if (g->xblocks[h].xctx == xctx)
+            return (const char *)c + g->xblocks[h].state_off;
     return NULL;
 }
 
