@@ -115,28 +115,26 @@ static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, in
     return CAS_CARC_NO_FEATURE;
 }
 
-/* Is one of the barns on the board (their places are kept) in f? */
-static int holds_barn(const struct cas_carc_api *api, const cas_carc *c,
-                      const struct am_state *st, cas_carc_feature f)
-{
-    for (int p = 0; p < AM_MAX_PLAYERS; p++)
-        if (st->barn_part[p] != AM_NO_PART && api->same_feature(c, f, st->barn_part[p]))
-            return 1;
-    return 0;
-}
-
 /* Fields of the placed tile that now hold a barn and farmers were joined
  * by it (farmers never go into a barn's field otherwise): 1 per city. */
 static void score_joins(const struct am_ctx *ctx, cas_carc *c, struct am_state *st)
 {
     const struct cas_carc_api *api = ctx->api;
-    cas_carc_feature parts[BARN_PARTS_MAX];
-    size_t n;
-    if (api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
+    cas_carc_feature parts[BARN_PARTS_MAX], barns[AM_MAX_PLAYERS];
+    size_t n, nbarns = 0;
+    for (int p = 0; p < AM_MAX_PLAYERS; p++) /* their places are kept */
+        if (st->barn_part[p] != AM_NO_PART)
+            barns[nbarns++] = st->barn_part[p];
+    if (nbarns == 0 ||
+        api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        if (api->feature_class(c, parts[i]) != CAS_CARC_FIELD ||
-            !holds_barn(api, c, st, parts[i]) || !own_farmer(ctx, c, -1, parts[i]))
+        if (api->feature_class(c, parts[i]) != CAS_CARC_FIELD)
+            continue;
+        size_t b = 0;
+        while (b < nbarns && !api->same_feature(c, parts[i], barns[b]))
+            b++;
+        if (b == nbarns || !own_farmer(ctx, c, -1, parts[i]))
             continue;
         st->join_scoring = 1;
         api->score_feature(c, parts[i], CAS_CARC_DURING);

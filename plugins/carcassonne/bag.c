@@ -65,9 +65,14 @@ void cas__carc_bag_take(struct cas_state *s, int kind)
     if (--S_BAG(s)[kind] > 0)
         return;
     uint16_t *kinds = S_BAG_KINDS(s);
-    int at = 0;
-    while (kinds[at] != kind)
-        at++;
+    int at = 0, last = s->bag_kinds - 1; /* ascending, and kind is among them */
+    while (at < last) {
+        int mid = (at + last) / 2;
+        if (kinds[mid] < kind)
+            at = mid + 1;
+        else
+            last = mid;
+    }
     memmove(kinds + at, kinds + at + 1, (size_t)(s->bag_kinds - at - 1) * sizeof *kinds);
     s->bag_kinds--;
 }

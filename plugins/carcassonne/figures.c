@@ -80,6 +80,26 @@ static int corner_field(const struct cas_state *s, int x, int y, int q)
     return tile_corner_field(s, &C_TILES(s)[cell->tile], cell->sub, q);
 }
 
+/* May corner q of the placed tile hold a corner figure as far as the tile
+ * itself tells: one-space, its own field there, and tiles on the two
+ * sides meeting at the corner (placed_sides knows them for the tile placed
+ * last; a state read from a save may name another)? */
+static int corner_may_hold(const struct cas_state *s, const struct carc_tile *t, int q)
+{
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    unsigned sides = 1u << q | 1u << (q + 3) % 4;
+    return k->ncells == 1 && k->rot[t->rot].corner[0][q] != SEG_FREE &&
+           (s->placed != s->ntiles - 1 || (s->placed_sides & sides) == sides);
+}
+
+static unsigned corners_to_check(const struct cas_state *s, const struct carc_tile *t)
+{
+    unsigned corners = 0;
+    for (int q = 0; q < 4; q++)
+        corners |= (unsigned)corner_may_hold(s, t, q) << q;
+    return corners;
+}
+
 /* Corner q of the placed tile: the placed tile's field there if all four
  * tiles meeting at that point have field in their corner, else -1. */
 static int placed_corner_field(const struct cas_state *s, int q)
@@ -87,16 +107,11 @@ static int placed_corner_field(const struct cas_state *s, int q)
     static const int point_dx[4] = {0, 1, 1, 0}, point_dy[4] = {0, 0, 1, 1};
     static const int around_dx[4] = {0, -1, -1, 0}, around_dy[4] = {0, 0, -1, -1};
     const struct carc_tile *t = &C_TILES(s)[s->placed];
-    if (s->game->kinds[t->kind].ncells != 1)
-        return -1;
-    /* the two sides meeting at corner q need tiles; placed_sides knows
-     * for the tile placed last (a state read from a save may name another) */
-    int sides = 1 << q | 1 << (q + 3) % 4;
-    if (s->placed == s->ntiles - 1 && (s->placed_sides & sides) != sides)
+    if (!corner_may_hold(s, t, q))
         return -1;
     int px = t->x + point_dx[q], py = t->y + point_dy[q];
-    int mine = tile_corner_field(s, t, 0, q); /* the placed tile's own first */
-    for (int i = 0; i < 4 && mine >= 0; i++) /* tile i around the point: corner i */
+    int mine = tile_corner_field(s, t, 0, q);
+    for (int i = 0; i < 4; i++) /* tile i around the point: corner i */
         if (i != q && corner_field(s, px + around_dx[i], py + around_dy[i], i) < 0)
             return -1;
     return mine;
@@ -139,7 +154,7 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
         if (!s->supply[s->player][fk])
             continue;
         int corners = (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER) != 0;
-        unsigned locals = corners ? 0xFu << CARC_CORNER_LOCAL
+        unsigned locals = corners ? corners_to_check(s, t) << CARC_CORNER_LOCAL
                                   : features_for(k, g->fig[fk].def.classes);
         for (; locals; locals &= locals - 1) {
             int f = __builtin_ctz(locals);
