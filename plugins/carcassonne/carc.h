@@ -154,6 +154,7 @@ struct cas_game {
     int coat_attr;
     int nfig;
     struct carc_figkind fig[CARC_MAX_FIGKINDS];
+    unsigned escorted; /* bit f: figure kind f is CAS_CARC_FIG_ESCORTED */
     int nexp;
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
     /* each expansion's context and state block, by hash of the context

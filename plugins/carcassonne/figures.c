@@ -197,9 +197,10 @@ void cas__carc_return_figure(struct cas_state *s, int fig)
 
 void cas__carc_return_escorted(struct cas_state *s)
 {
-    for (int i = s->nfigs - 1; i >= 0; i--) {
+    unsigned escorted = s->game->escorted;
+    for (int i = escorted ? s->nfigs - 1 : -1; i >= 0; i--) {
         const struct carc_fig *f = &C_FIGS(s)[i];
-        if ((s->game->fig[f->kind].def.flags & CAS_CARC_FIG_ESCORTED) &&
+        if ((escorted >> f->kind & 1) &&
             !has_companion(s, f->player, carc_root(s, f->node)))
             cas__carc_return_figure(s, i);
     }

@@ -90,8 +90,11 @@ static int layout(struct cas_game *g)
         cells += g->kinds[k].count * g->kinds[k].ncells;
         nodes += g->kinds[k].count * g->kinds[k].nf;
     }
-    for (int f = 0; f < g->nfig; f++)
+    for (int f = 0; f < g->nfig; f++) {
         figs += g->fig[f].def.per_player;
+        if (g->fig[f].def.flags & CAS_CARC_FIG_ESCORTED)
+            g->escorted |= 1u << f;
+    }
     g->cap_tiles = tiles;
     g->cap_cells = 3 * cells + 4;
     g->cap_nodes = nodes;
