@@ -157,6 +157,8 @@ struct cas_game {
     unsigned escorted; /* bit f: figure kind f is CAS_CARC_FIG_ESCORTED */
     int nexp;
     struct carc_expansion exp[CARC_MAX_EXPANSIONS];
+    /* bit i: expansion i has that hook, run at every turn */
+    unsigned tile_placed_hooks, turn_scoring_hooks, turn_end_hooks;
     /* each expansion's context and state block, by hash of the context
      * (xctx NULL: empty), for api->xstate (expansion.c) */
     struct {

@@ -102,6 +102,15 @@ static void copy_hooks(struct cas_carc_hooks *to, const struct cas_carc_hooks *f
     memcpy((char *)to + first, (const char *)from + first, (size - first) / slot * slot);
 }
 
+/* The hooks every turn runs, as masks of the expansions that have them. */
+static void mark_turn_hooks(struct cas_game *g, int i)
+{
+    const struct cas_carc_hooks *h = &g->exp[i].hooks;
+    g->tile_placed_hooks |= (unsigned)(h->tile_placed != NULL) << i;
+    g->turn_scoring_hooks |= (unsigned)(h->turn_scoring != NULL) << i;
+    g->turn_end_hooks |= (unsigned)(h->turn_end != NULL) << i;
+}
+
 int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *params,
                               size_t *bad_option)
 {
@@ -121,6 +130,7 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         copy_hooks(&g->exp[g->nexp].hooks, x->hooks);
+        mark_turn_hooks(g, g->nexp);
         g->exp[g->nexp++].id = ref->id;
     }
     return CAS_OK;
@@ -339,13 +349,13 @@ int cas__carc_hook_strength(const struct cas_state *s, int fig, int node)
     return CAS_CARC_NO_ANSWER;
 }
 
+/* The hooks of every turn visit only the expansions that have them. */
 void cas__carc_hook_tile_placed(struct cas_state *s, int tile)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
-        void (*fn)(void *, cas_carc *, int, int) = HOOK(g, i, tile_placed);
-        if (fn)
-            fn(g->exp[i].xctx, CARC_OF(s), s->player, tile);
+    for (unsigned asked = g->tile_placed_hooks; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
+        g->exp[i].hooks.tile_placed(g->exp[i].xctx, CARC_OF(s), s->player, tile);
     }
 }
 
@@ -385,10 +395,9 @@ void cas__carc_hook_final(struct cas_state *s)
 void cas__carc_hook_turn_scoring(struct cas_state *s)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
-        void (*fn)(void *, cas_carc *, int) = HOOK(g, i, turn_scoring);
-        if (fn)
-            fn(g->exp[i].xctx, CARC_OF(s), s->player);
+    for (unsigned asked = g->turn_scoring_hooks; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
+        g->exp[i].hooks.turn_scoring(g->exp[i].xctx, CARC_OF(s), s->player);
     }
 }
 
@@ -407,10 +416,9 @@ int cas__carc_hook_bag_empty(struct cas_state *s)
 void cas__carc_hook_turn_end(struct cas_state *s)
 {
     const struct cas_game *g = s->game;
-    for (int i = 0; i < g->nexp; i++) {
-        void (*fn)(void *, cas_carc *, int) = HOOK(g, i, turn_end);
-        if (fn)
-            fn(g->exp[i].xctx, CARC_OF(s), s->player);
+    for (unsigned asked = g->turn_end_hooks; asked; asked &= asked - 1) {
+        int i = __builtin_ctz(asked);
+        g->exp[i].hooks.turn_end(g->exp[i].xctx, CARC_OF(s), s->player);
     }
 }
 
