@@ -103,12 +103,17 @@ static void copy_hooks(struct cas_carc_hooks *to, const struct cas_carc_hooks *f
 }
 
 /* The hooks every turn runs, as masks of the expansions that have them. */
-static void mark_turn_hooks(struct cas_game *g, int i)
+static void mark_turn_hooks(struct cas_game *g)
 {
-    const struct cas_carc_hooks *h = &g->exp[i].hooks;
-    g->tile_placed_hooks |= (unsigned)(h->tile_placed != NULL) << i;
-    g->turn_scoring_hooks |= (unsigned)(h->turn_scoring != NULL) << i;
-    g->turn_end_hooks |= (unsigned)(h->turn_end != NULL) << i;
+    g->tile_placed_hooks = g->turn_scoring_hooks = g->turn_end_hooks = 0;
+    /* nexp is at most CARC_MAX_EXPANSIONS; saying so keeps GCC's bounds
+     * check (sanitizer builds) from fearing exp[32] */
+    for (int i = 0; i < g->nexp && i < CARC_MAX_EXPANSIONS; i++) {
+        const struct cas_carc_hooks *h = &g->exp[i].hooks;
+        g->tile_placed_hooks |= (unsigned)(h->tile_placed != NULL) << i;
+        g->turn_scoring_hooks |= (unsigned)(h->turn_scoring != NULL) << i;
+        g->turn_end_hooks |= (unsigned)(h->turn_end != NULL) << i;
+    }
 }
 
 int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *params,
@@ -130,9 +135,9 @@ int cas__carc_load_expansions(struct cas_game *g, const struct cas_game_params *
             return rc;
         g->exp[g->nexp].desc = x;
         copy_hooks(&g->exp[g->nexp].hooks, x->hooks);
-        mark_turn_hooks(g, g->nexp);
         g->exp[g->nexp++].id = ref->id;
     }
+    mark_turn_hooks(g);
     return CAS_OK;
 }
 
