@@ -271,8 +271,10 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                 touch_open_spot(s, ni, is_new, (b + 2) % 4, edge);
                 continue;
             }
-            if (c == 0)
+            if (c == 0) {
                 s->placed_sides |= (uint8_t)(1u << b);
+                s->placed_beside[b] = nc->tile;
+            }
             const struct carc_rot *nr = tile_rot(s, nc->tile);
             connect_side(s, tile->node_base, r->seg[c][b],
                          C_TILES(s)[nc->tile].node_base, nr->seg[nc->sub][(b + 2) % 4]);

@@ -241,6 +241,7 @@ struct cas_state {
     int8_t xactor;
     uint8_t extra_turn, in_extra_turn, placed_by_phase;
     uint8_t placed_sides; /* bit b: the tile placed last has a tile on its side b */
+    uint16_t placed_beside[4]; /* and which tile, for the bits set */
     uint16_t drawn;   /* tile kind drawn this turn */
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;

@@ -192,21 +192,27 @@ static void complete_cloisters_of(struct cas_state *s, int tile)
 }
 
 /* Cloister tiles among the 3x3 spaces centred on one-space tile t, in
- * placement order (the order of the cloister list). */
+ * placement order (the order of the cloister list).  The four beside the
+ * tile placed last are known from its placement; the others are looked
+ * up. */
 static int cloisters_around(const struct cas_state *s, const struct carc_tile *t, int *near)
 {
-    int n = 0;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            int at = dx || dy ? cas__carc_tile_at(s, t->x + dx, t->y + dy)
-                              : (int)(t - C_TILES(s));
-            if (at < 0 || !s->game->kinds[C_TILES(s)[at].kind].has_cloister)
-                continue;
-            int i = n++;
-            for (; i > 0 && near[i - 1] > at; i--)
-                near[i] = near[i - 1];
-            near[i] = at;
-        }
+    static const int8_t dx[9] = {-1, 0, 1, -1, 0, 1, -1, 0, 1};
+    static const int8_t dy[9] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
+    static const int8_t side[9] = {-1, 0, -1, 3, -1, 1, -1, 2, -1};
+    int self = (int)(t - C_TILES(s)), last = self == s->ntiles - 1, n = 0;
+    for (int p = 0; p < 9; p++) {
+        int at = p == 4 ? self
+                 : last && side[p] >= 0
+                     ? (s->placed_sides >> side[p] & 1 ? s->placed_beside[side[p]] : -1)
+                     : cas__carc_tile_at(s, t->x + dx[p], t->y + dy[p]);
+        if (at < 0 || !s->game->kinds[C_TILES(s)[at].kind].has_cloister)
+            continue;
+        int i = n++;
+        for (; i > 0 && near[i - 1] > at; i--)
+            near[i] = near[i - 1];
+        near[i] = at;
+    }
     return n;
 }
 
