@@ -721,7 +721,7 @@ static int sorted_spots(const struct cas_state *s, int sides, size_t count, int 
         !(keys = host->alloc(host->ctx, count * sizeof *keys)))
         return CAS_ENOMEM;
     size_t n = 0;
-    for (int i = 0; n < count; i++) {
+    for (int i = 0; i < s->nfront && n < count; i++) { /* stop early: count is known */
         const struct carc_cell *cell = &C_CELLS(s)[C_FRONT(s)[i]];
         if (cell->open >= sides)
             keys[n++] = (cas_action)(uint16_t)(cell->x + 0x8000) << 16 |
