@@ -69,6 +69,17 @@ int cas__carc_tile_at(const struct cas_state *s, int x, int y)
     return C_CELLS(s)[ci].tile;
 }
 
+void cas__carc_diagonal_tiles(const struct cas_state *s, int x, int y, int tile[4])
+{
+    static const int8_t dx[4] = {-1, 1, 1, -1}, dy[4] = {-1, -1, 1, 1};
+    const struct carc_cell *cells = C_CELLS(s);
+    for (int d = 0; d < 4; d++) {
+        uint32_t slot;
+        int ci = cell_lookup(s, x + dx[d], y + dy[d], &slot);
+        tile[d] = ci < 0 || cells[ci].tile == CARC_NONE ? -1 : cells[ci].tile;
+    }
+}
+
 /* The frontier: every open spot's cell once, in no particular order (each
  * cell knows its place, so a spot leaves in O(1)); sorted copies are made
  * where order is promised (api open_spots). */

@@ -171,6 +171,9 @@ struct cas_game {
      * cas_carc_slot), so a slot without phases costs no walk */
     uint16_t slot_phases[CAS_CARC_TURN_END + 1];
     int multi_cell; /* some tile kind covers more than one space */
+    /* bit k % 64 of word k / 64: tile kind k has a cloister, tested without
+     * touching the kind itself */
+    uint64_t cloister_kinds[(CARC_MAX_KINDS + 63) / 64];
     /* each requirement pattern's packed edges and required sides
      * (cas__carc_pattern_masks), looked up on the placement paths */
     uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
@@ -326,6 +329,9 @@ int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket);
 
 int cas__carc_cell_find(const struct cas_state *s, int x, int y); /* -1 none */
 int cas__carc_tile_at(const struct cas_state *s, int x, int y);   /* -1 none */
+/* The tiles on the four spaces diagonal to x,y (NW, NE, SE, SW), -1 where
+ * there is none. */
+void cas__carc_diagonal_tiles(const struct cas_state *s, int x, int y, int tile[4]);
 /* Can `kind` go at anchor x,y rotated rot (edges, emptiness, contact,
  * expansion vetoes)? */
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);

@@ -86,6 +86,8 @@ static int layout(struct cas_game *g)
     int tiles = 0, cells = 0, nodes = 0, figs = 0;
     for (int k = 0; k < g->nkinds; k++) {
         g->multi_cell |= g->kinds[k].ncells > 1;
+        if (g->kinds[k].has_cloister)
+            g->cloister_kinds[k / 64] |= 1ull << (k % 64);
         tiles += g->kinds[k].count;
         cells += g->kinds[k].count * g->kinds[k].ncells;
         nodes += g->kinds[k].count * g->kinds[k].nf;

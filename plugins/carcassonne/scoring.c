@@ -197,16 +197,21 @@ static void complete_cloisters_of(struct cas_state *s, int tile)
  * up. */
 static int cloisters_around(const struct cas_state *s, const struct carc_tile *t, int *near)
 {
-    static const int8_t dx[9] = {-1, 0, 1, -1, 0, 1, -1, 0, 1};
-    static const int8_t dy[9] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
-    static const int8_t side[9] = {-1, 0, -1, 3, -1, 1, -1, 2, -1};
-    int self = (int)(t - C_TILES(s)), last = self == s->ntiles - 1, n = 0;
+    static const int8_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    const uint64_t *cloister_kinds = s->game->cloister_kinds;
+    int self = (int)(t - C_TILES(s)), around[9], n = 0;
+    cas__carc_diagonal_tiles(s, t->x, t->y, around);
+    around[4] = self;
+    for (int b = 0; b < 4; b++)
+        around[5 + b] = self != s->ntiles - 1 ? cas__carc_tile_at(s, t->x + dx[b], t->y + dy[b])
+                        : s->placed_sides >> b & 1 ? s->placed_beside[b]
+                                                   : -1;
     for (int p = 0; p < 9; p++) {
-        int at = p == 4 ? self
-                 : last && side[p] >= 0
-                     ? (s->placed_sides >> side[p] & 1 ? s->placed_beside[side[p]] : -1)
-                     : cas__carc_tile_at(s, t->x + dx[p], t->y + dy[p]);
-        if (at < 0 || !s->game->kinds[C_TILES(s)[at].kind].has_cloister)
+        int at = around[p];
+        if (at < 0)
+            continue;
+        unsigned kind = C_TILES(s)[at].kind;
+        if (!(cloister_kinds[kind / 64] >> (kind % 64) & 1))
             continue;
         int i = n++;
         for (; i > 0 && near[i - 1] > at; i--)

@@ -82,6 +82,39 @@ static void test_nine_point_monastery(void **unused)
                   (const int64_t[]){9, 0});
 }
 
+/* Once more than 8 monasteries stand, the ones a tile completes are found
+ * among its 8 neighbours rather than by a walk of all of them: a block of
+ * monasteries under the start tile.  Red's at 0,2 is completed by its
+ * diagonal 1,3 and scores 9 at once, Blue's at 0,3 by the tile on its south
+ * side, 0,4; Red's at 1,4 ends incomplete with 3 neighbours (4).  The
+ * scores are checked mid-game, as a missed completion would still score 9
+ * at the end. */
+static void test_monasteries_completed_on_a_crowded_board(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,B:13", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    cas_test_play_record(&g, "draw B\nplace B 0,1 0\npass\n"
+                             "draw B\nplace B -1,1 0\npass\n"
+                             "draw B\nplace B 1,1 0\npass\n"
+                             "draw B\nplace B -1,2 0\npass\n"
+                             "draw B\nplace B 0,2 0\ndeploy meeple monastery\n"
+                             "draw B\nplace B 1,2 0\npass\n"
+                             "draw B\nplace B -1,3 0\npass\n"
+                             "draw B\nplace B 0,3 0\ndeploy meeple monastery\n"
+                             "draw B\nplace B 1,3 0\npass\n");
+    cas_test_expect_scores(&g, (const int64_t[]){9, 0});
+    cas_test_play_record(&g, "draw B\nplace B -1,4 0\npass\n"
+                             "draw B\nplace B 1,4 0\ndeploy meeple monastery\n"
+                             "draw B\nplace B 0,4 0\npass\n");
+    cas_test_expect_scores(&g, (const int64_t[]){9, 9});
+    cas_test_play_record(&g, "draw B\nplace B 2,1 0\npass\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){13, 9});
+    cas_test_game_close(&g);
+}
+
 /* Rulebook: deploy on the feature the tile completes, score it, and get the
  * meeple back in the same turn. */
 static void test_place_and_score_same_turn(void **unused)
@@ -387,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_road_ends_at_monastery),
         cmocka_unit_test(test_eight_point_city),
         cmocka_unit_test(test_nine_point_monastery),
+        cmocka_unit_test(test_monasteries_completed_on_a_crowded_board),
         cmocka_unit_test(test_place_and_score_same_turn),
         cmocka_unit_test(test_occupied_feature_refused),
         cmocka_unit_test(test_city_tie_shares_full_points),
