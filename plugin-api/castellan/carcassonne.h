@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 4
+#define CAS_CARC_ABI_MINOR 5
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -168,7 +168,11 @@ struct cas_carc_hooks {
      * (0..3 quarter turns clockwise), edges already known to match. */
     int (*veto_placement)(void *xctx, const cas_carc *c, int kind, int x,
                           int y, int rot);
-    /* VETO: deploying a figure of `kind` on `feature` (any kind). */
+    /* VETO: deploying a figure of `kind` on `feature` (any kind).  Since
+     * 1.5 `feature` is the part the figure would stand on (before, the
+     * feature's root), so api->part_tile names its tile; and the hook is
+     * also asked for figures an expansion moves onto a feature
+     * (api->deploy_vetoed: the wagon), not only for the placed tile's. */
     int (*veto_deploy)(void *xctx, const cas_carc *c, int player, int kind,
                        cas_carc_feature feature);
     /* CALL-ALL: final scoring, after the engine scored incomplete features
@@ -212,7 +216,9 @@ struct cas_carc_hooks {
      * veto_deploy may forbid a figure of `figure_kind` on the features of
      * a placed tile of `tile_kind` (Inns & Cathedrals: only on IC-5).  The
      * others are never asked, which spares a call per candidate of every
-     * deploy listing.  NULL: veto_deploy is asked for every deployment. */
+     * deploy listing.  NULL: veto_deploy is asked for every deployment.
+     * `tile_kind` is the kind of the tile holding the part (1.5: a moved
+     * figure's destination may lie on another tile than the placed one). */
     int (*vetoes_deploy)(void *xctx, const cas_carc_game *game, int tile_kind,
                          int figure_kind);
     /* VETO, for a rule that forbids spaces (castles: none within one space
@@ -407,6 +413,13 @@ struct cas_carc_api {
      * reads (scores must still be added).  Ask it through
      * cas_carc_events_wanted, which says 1 for a game without it. */
     int (*events_wanted)(const cas_carc *c);
+    /* ---- 1.5 */
+    /* 1 if a figure of `kind` of `player` may not stand on `part` as far as
+     * the expansions' veto_deploy tell (asked as for a deployment there),
+     * else 0; for a figure an expansion moves (the wagon), which must obey
+     * the same vetoes as one deployed (the road stubs of IC-5).  The
+     * engine's own deployment rules (classes, occupancy) are not asked. */
+    int (*deploy_vetoed)(const cas_carc *c, int player, int kind, cas_carc_feature part);
 };
 
 /* events_wanted where the game has it (1.4), else 1: texts are built. */

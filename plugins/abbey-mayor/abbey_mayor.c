@@ -84,7 +84,7 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     *xctx = ctx;
     ctx->api = api;
     ctx->host = host;
-    if (api->abi_minor < 4 || !CAS_HAS_FIELD(api, struct cas_carc_api, feature_complete)) {
+    if (api->abi_minor < 5 || !CAS_HAS_FIELD(api, struct cas_carc_api, deploy_vetoed)) {
         cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.%d; this "
                         "game provides %u.%u", CAS_CARC_ABI_MAJOR, CAS_CARC_ABI_MINOR,
                         api->abi_major, api->abi_minor);

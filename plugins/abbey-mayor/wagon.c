@@ -86,10 +86,11 @@ static int connected_on_tile(const struct cas_carc_api *api, const cas_carc *c,
     return 0;
 }
 
-/* The destinations on placement `tile` into found[*n...] (at most cap);
- * with C1, only those connected to the scored feature `from` is part of. */
+/* Wagon w's destinations on placement `tile` into found[*n...] (at most
+ * cap): open parts no deploy veto forbids it (the stubs of IC-5); with C1,
+ * only those connected to the scored feature its part w->part is of. */
 static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int tile,
-                              cas_carc_feature from, cas_carc_feature *found, size_t cap,
+                              const struct am_wagon *w, cas_carc_feature *found, size_t cap,
                               size_t *n)
 {
     const struct cas_carc_api *api = ctx->api;
@@ -99,7 +100,9 @@ static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int t
         return;
     for (size_t i = 0; i < np && *n < cap; i++)
         if (open_destination(api, c, parts[i]) &&
-            (ctx->reach == AM_REACH_C2 || connected_on_tile(api, c, parts, np, parts[i], from)))
+            (ctx->reach == AM_REACH_C2 ||
+             connected_on_tile(api, c, parts, np, parts[i], w->part)) &&
+            !api->deploy_vetoed(c, w->player, ctx->wagon, parts[i]))
             found[(*n)++] = parts[i];
 }
 
@@ -130,11 +133,11 @@ static size_t tiles_around(const struct cas_carc_api *api, const cas_carc *c, in
     return n;
 }
 
-/* The destinations of a wagon that stood on `from`, ascending (parts are
+/* The destinations of wagon w, freed from part w->part, ascending (parts are
  * numbered in placement order); at most cap, so cap 1 asks whether there
  * is any.  C2: the wagon's tile and the tiles around it; C1: the tiles of the
  * scored feature. */
-static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc_feature from,
+static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, const struct am_wagon *w,
                            cas_carc_feature *found, size_t cap)
 {
     const struct cas_carc_api *api = ctx->api;
@@ -142,13 +145,13 @@ static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, cas_carc
     if (ctx->reach == AM_REACH_C1) {
         int tiles = api->tile_count(c);
         for (int t = 0; t < tiles && n < cap; t++)
-            tile_destinations(ctx, c, t, from, found, cap, &n);
+            tile_destinations(ctx, c, t, w, found, cap, &n);
         return n;
     }
     int near[WAGON_NEAR_MAX];
-    size_t nn = tiles_around(api, c, api->part_tile(c, from), near);
+    size_t nn = tiles_around(api, c, api->part_tile(c, w->part), near);
     for (size_t i = 0; i < nn && n < cap; i++)
-        tile_destinations(ctx, c, near[i], from, found, cap, &n);
+        tile_destinations(ctx, c, near[i], w, found, cap, &n);
     for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen parts */
         for (size_t j = i; j > 0 && found[j - 1] > found[j]; j--) {
             cas_carc_feature t = found[j];
@@ -168,7 +171,7 @@ static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc 
     for (int i = 0; i < players; i++) {
         const struct am_wagon *w = &st->wagons[(active + i) % players];
         cas_carc_feature any;
-        if (w->waiting && destinations(ctx, c, w->part, &any, 1) > 0)
+        if (w->waiting && destinations(ctx, c, w, &any, 1) > 0)
             return w;
     }
     return NULL;
@@ -189,7 +192,7 @@ int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
 {
     const struct am_wagon *w = deciding(xctx, c);
     cas_carc_feature found[WAGON_DESTINATIONS_MAX];
-    size_t n = w ? destinations(xctx, c, w->part, found, WAGON_DESTINATIONS_MAX) : 0;
+    size_t n = w ? destinations(xctx, c, w, found, WAGON_DESTINATIONS_MAX) : 0;
     *count = n + 1;
     /* a short buffer gets the first payloads (the buffer protocol) */
     for (size_t i = 0; i <= n && i < cap; i++)

@@ -329,8 +329,8 @@ int cas__carc_hook_veto_place(const struct cas_state *s, int kind, int x, int y,
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind, int node)
 {
     const struct cas_game *g = s->game;
-    unsigned asked = s->placed >= 0 ? g->kinds[C_TILES(s)[s->placed].kind].deploy_vetoed[kind]
-                                    : (1u << g->nexp) - 1;
+    int tile_kind = C_TILES(s)[C_NODES(s)[node].tile].kind;
+    unsigned asked = g->kinds[tile_kind].deploy_vetoed[kind];
     for (; asked; asked &= asked - 1) {
         int i = __builtin_ctz(asked);
         int (*fn)(void *, const cas_carc *, int, int, cas_carc_feature) =
@@ -638,6 +638,15 @@ static void api_add_score_about(cas_carc *c, int player, int64_t points, const c
 
 static int api_events_wanted(const cas_carc *c) { return CSTATE_OF(c)->sink != NULL; }
 
+static int api_deploy_vetoed(const cas_carc *c, int player, int kind, cas_carc_feature part)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, part) || player < 0 || player >= s->game->nplayers || kind < 0 ||
+        kind >= s->game->nfig)
+        return 0;
+    return cas__carc_hook_veto_deploy(s, player, kind, part);
+}
+
 static void api_event(cas_carc *c, int player, const char *text)
 {
     cas__carc_event(STATE_OF(c), CAS_EVENT_INFO, player, 0, text);
@@ -910,4 +919,5 @@ const struct cas_carc_api cas__carc_api = {
     .enclosed_spots = api_enclosed_spots,
     .feature_complete = api_feature_complete,
     .events_wanted = api_events_wanted,
+    .deploy_vetoed = api_deploy_vetoed,
 };

@@ -58,7 +58,7 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
     if (k->def.can_deploy &&
         k->def.can_deploy(g->exp[k->exp].xctx, CARC_COF(s), player, root))
         return 0;
-    return !cas__carc_hook_veto_deploy(s, player, figkind, root);
+    return !cas__carc_hook_veto_deploy(s, player, figkind, node);
 }
 
 /* The field node of cell `sub` of placement t whose two half-edges

@@ -41,8 +41,9 @@ static int ic_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->coat = api->attribute_index(game, "coat");
     ctx->crossing = api->tile_kind_index(game, "IC-5");
     *xctx = ctx;
-    if (!CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
-        cas_host_errorf(host, "inns-cathedrals: needs Carcassonne extension ABI 1.2; "
+    /* 1.5: veto_deploy is handed the part, whose tile tells a stub */
+    if (!CAS_HAS_FIELD(api, struct cas_carc_api, deploy_vetoed)) {
+        cas_host_errorf(host, "inns-cathedrals: needs Carcassonne extension ABI 1.5; "
                         "this game provides %u.%u", api->abi_major, api->abi_minor);
         return CAS_EVERSION;
     }
@@ -109,8 +110,9 @@ static const char *ic_category(void *xctx, const cas_carc *c, cas_carc_feature f
 }
 
 /* VETO: the two road stubs of IC-5 (between its cities) only cut the field
- * in two; nobody may be deployed on them from that tile (rulebook caption).
- * The roads they lead to take figures from their own tiles as usual. */
+ * in two; nobody may stand on them (rulebook caption), whether deployed
+ * from IC-5 or moved there (the wagon).  The roads they lead to take
+ * figures on their own tiles as usual.  `f` is the part (1.5). */
 static int ic_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
                           cas_carc_feature f)
 {
@@ -118,11 +120,10 @@ static int ic_veto_deploy(void *xctx, const cas_carc *c, int player, int kind,
     (void)kind;
     const struct ic_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    /* asked for every figure on every feature: the O(1) test first */
     if (ctx->crossing < 0 || api->feature_class(c, f) != CAS_CARC_ROAD)
         return 0;
     struct cas_carc_tile_info tile = {.struct_size = sizeof tile};
-    return api->tile_info(c, api->placed_tile(c), &tile) == CAS_OK &&
+    return api->tile_info(c, api->part_tile(c, f), &tile) == CAS_OK &&
            tile.kind == ctx->crossing;
 }
 

@@ -536,6 +536,30 @@ static void test_wagon_without_destination_goes_home(void **unused)
     cas_test_game_close(&g);
 }
 
+/* With Inns & Cathedrals: nobody may stand on IC-5's road stubs, so Red's
+ * wagon, freed by the city D-E (4), may go to IC-5's cities but to neither
+ * stub: not the open one (E), nor the one joined to D's road (W), which it
+ * may reach on D or U instead.  It takes the city N of IC-5 (open at the
+ * end: 1); Red 5. */
+static void test_wagon_keeps_off_the_crossing_stubs(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[1024];
+    carcx_open(&g, 2, CARCX_IC | CARCX_AM, "*:0,ABBEY:6,D:1,IC-5:1,U:1,E:1");
+    carcx_play_then_list(&g, "draw IC-5\nplace IC-5 1,0 0\npass\n"
+                             "draw U\nplace U -1,0 0\npass\n"
+                             "draw E\nplace E 0,-1 180\ndeploy wagon city S\n",
+                         texts, sizeof texts);
+    assert_non_null(strstr(g.events, "Red +4 city (2 tiles, 0 coats)\n"));
+    assert_string_equal(texts, "wagon home\nwagon 0,0 road E+W\nwagon 1,0 city N\n"
+                               "wagon 1,0 city S\nwagon -1,0 road E+W\n");
+    cas_test_play(&g, "wagon 1,0 city N");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){4 + 1, 0});
+    cas_test_game_close(&g);
+}
+
 /* wagon-move = C1: only features joined to the scored city by a road that
  * ends on one of its tiles.  The city D-G-E has none (D's road runs
  * through), so the wagon of test_wagon_two_moves is not asked. */
@@ -638,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_wagon_two_moves),
         cmocka_unit_test(test_wagons_decide_clockwise),
         cmocka_unit_test(test_wagon_without_destination_goes_home),
+        cmocka_unit_test(test_wagon_keeps_off_the_crossing_stubs),
         cmocka_unit_test(test_wagon_c1_reach),
         cmocka_unit_test(test_wagon_c1_road_to_monastery),
         cmocka_unit_test(test_tile_pool),

@@ -690,15 +690,31 @@ static void test_hooks_of_1_2_keep_the_engine_category(void **unused)
 }
 
 /* A deploy veto (no meeple on a road) that says it concerns only tiles
- * of kind W (1.4 vetoes_deploy): on other tiles it is never asked. */
-static int road_veto_calls;
+ * of kind W (1.4 vetoes_deploy): on other tiles it is never asked.  It is
+ * handed the part on the tile where the figure would stand (1.5), counted
+ * in road_veto_elsewhere when that is not the placed tile. */
+static int road_veto_calls, road_veto_elsewhere;
 static int no_road_meeples(void *xctx, const cas_carc *c, int player, int kind,
                            cas_carc_feature f)
 {
     (void)xctx;
     (void)player;
     road_veto_calls++;
+    road_veto_elsewhere += toll_api_copy.part_tile(c, f) != toll_api_copy.placed_tile(c);
     return kind == 0 && toll_api_copy.feature_class(c, f) == CAS_CARC_ROAD;
+}
+
+/* The first road part of placement `tile`. */
+static cas_carc_feature road_part_of(const cas_carc *c, int tile)
+{
+    cas_carc_feature parts[16];
+    size_t n;
+    assert_int_equal(toll_api_copy.tile_features(c, tile, parts, 16, &n), CAS_OK);
+    for (size_t i = 0; i < n; i++)
+        if (toll_api_copy.feature_class(c, parts[i]) == CAS_CARC_ROAD)
+            return parts[i];
+    fail_msg("placement %d has no road", tile);
+    return CAS_CARC_NO_FEATURE;
 }
 
 static int only_on_w(void *xctx, const cas_carc_game *game, int tile_kind, int figure_kind)
@@ -729,11 +745,20 @@ static void test_deploy_veto_asked_only_where_it_may_refuse(void **unused)
     cas_test_legal_texts(&g, texts, sizeof texts);
     assert_non_null(strstr(texts, "deploy meeple road E1+W0\n"));
     assert_int_equal(road_veto_calls, 0);
+    road_veto_elsewhere = 0;
     cas_test_play_record(&g, "pass\ntoll skip\ndraw W\nplace W 3,0 0\n");
     cas_test_legal_texts(&g, texts, sizeof texts);
     assert_null(strstr(texts, "deploy meeple road"));
     assert_non_null(strstr(texts, "deploy meeple field"));
     assert_true(road_veto_calls > 0);
+    /* W's road joins BIG's, whose root lies on BIG: the part is still W's */
+    assert_int_equal(road_veto_elsewhere, 0);
+    /* deploy_vetoed (1.5) asks the same vetoes for any part: W's road is
+     * refused, BIG's road (a tile the veto does not concern) is not */
+    const cas_carc *c = (const cas_carc *)g.state;
+    assert_int_equal(toll_api_copy.deploy_vetoed(c, 0, 0, road_part_of(c, 2)), 1);
+    assert_int_equal(toll_api_copy.deploy_vetoed(c, 0, 0, road_part_of(c, 1)), 0);
+    assert_int_equal(toll_api_copy.deploy_vetoed(c, 0, 0, CAS_CARC_NO_FEATURE), 0);
     cas_test_game_close(&g);
 }
 
