@@ -521,6 +521,9 @@ static inline int cas__carc_veto_hits(const struct cas_state *s, const struct ca
             return 1;
     return v->ask && cas__carc_veto_ask(s, v->ask, kind, x, y, rot);
 }
+/* VETO: may player's figure of `kind` not stand on part `node`?  Asks only
+ * the expansions whose vetoes_deploy named the kind of node's tile, and
+ * hands them the part (1.5). */
 int cas__carc_hook_veto_deploy(const struct cas_state *s, int player, int kind,
                                int node);
 /* FIRST: an expansion's strength for figure `fig` on node, or
