@@ -182,6 +182,8 @@ static void complete(struct cas_state *s, int node)
     cas__carc_score_feature(s, root, CAS_CARC_DURING);
 }
 
+static const int side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
+
 static void complete_cloisters_of(struct cas_state *s, int tile)
 {
     const struct carc_tile *o = &C_TILES(s)[tile];
@@ -197,13 +199,13 @@ static void complete_cloisters_of(struct cas_state *s, int tile)
  * up. */
 static int cloisters_around(const struct cas_state *s, const struct carc_tile *t, int *near)
 {
-    static const int8_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
     const uint64_t *cloister_kinds = s->game->cloister_kinds;
     int self = (int)(t - C_TILES(s)), around[9], n = 0;
     cas__carc_diagonal_tiles(s, t->x, t->y, around);
     around[4] = self;
     for (int b = 0; b < 4; b++)
-        around[5 + b] = self != s->ntiles - 1 ? cas__carc_tile_at(s, t->x + dx[b], t->y + dy[b])
+        around[5 + b] = self != s->ntiles - 1
+                            ? cas__carc_tile_at(s, t->x + side_dx[b], t->y + side_dy[b])
                         : s->placed_sides >> b & 1 ? s->placed_beside[b]
                                                    : -1;
     for (int p = 0; p < 9; p++) {
@@ -273,8 +275,6 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
         complete_cloisters_of(s, C_CLOISTERS(s)[i]);
     }
 }
-
-static const int side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
 
 /* A `*` edge (abbey) joins nothing: the road or city it closes on the
  * neighbour's side is not part of the placed tile's features. */
