@@ -106,6 +106,9 @@ struct carc_kind {
                         forbid it */
     /* bit i: expansion i's veto_deploy may forbid that figure kind on it */
     uint8_t deploy_vetoed[CARC_MAX_FIGKINDS];
+    /* bit f: feature f is of a class that figure kind may stand on (fields
+     * only with farmers on); cas__carc_prepare_deploys */
+    uint16_t deploy_features[CARC_MAX_FIGKINDS];
     int ncells;
     int nf;
     int has_cloister;
@@ -400,6 +403,8 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
 /* The node a deploy of figkind at `local` on this turn's tile stands on,
  * or -1 when there is none (no such feature, corner not four fields). */
 int cas__carc_deploy_node(const struct cas_state *s, int figkind, int local);
+/* Fill each tile kind's deploy_features, once the figure kinds are known. */
+void cas__carc_prepare_deploys(struct cas_game *g);
 /* Deploy options on this turn's tile plus pass; buffer protocol. */
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
                              size_t cap, size_t *count);

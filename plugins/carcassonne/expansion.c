@@ -575,11 +575,12 @@ static int api_figures_on(const cas_carc *c, cas_carc_feature f,
         return CAS_EINVAL;
     size_t n = 0;
     int root = carc_root(s, f);
-    int walk = carc_occupied(s, root) ? s->nfigs : 0; /* none on the feature: no walk */
-    for (int i = 0; i < walk; i++) {
+    int left = C_NODES(s)[root].figs; /* the walk stops once all are found */
+    for (int i = 0; left > 0 && i < s->nfigs; i++) {
         const struct carc_fig *fig = &C_FIGS(s)[i];
         if (carc_root(s, fig->node) != root)
             continue;
+        left--;
         if (n < cap)
             buf[n] = (struct cas_carc_figure){.id = i, .player = fig->player,
                                               .kind = fig->kind, .feature = root};

@@ -29,13 +29,28 @@ int cas__carc_strength(const struct cas_state *s, int fig)
 static int has_companion(const struct cas_state *s, int player, int root)
 {
     const struct carc_fig *f = C_FIGS(s);
-    if (!carc_occupied(s, root))
-        return 0;
-    for (int i = 0; i < s->nfigs; i++)
-        if (f[i].player == player && carc_root(s, f[i].node) == root &&
+    int left = C_NODES(s)[root].figs; /* the walk stops once all are seen */
+    for (int i = 0; left > 0 && i < s->nfigs; i++) {
+        if (carc_root(s, f[i].node) != root)
+            continue;
+        left--;
+        if (f[i].player == player &&
             !(s->game->fig[f[i].kind].def.flags & CAS_CARC_FIG_ESCORTED))
             return 1;
+    }
     return 0;
+}
+
+/* The checks that ask plugins: the figure kind's own can_deploy and the
+ * expansions' veto_deploy. */
+static int hooks_allow(const struct cas_state *s, int player, int figkind, int node)
+{
+    const struct cas_game *g = s->game;
+    const struct carc_figkind *k = &g->fig[figkind];
+    if (k->def.can_deploy &&
+        k->def.can_deploy(g->exp[k->exp].xctx, CARC_COF(s), player, C_NODES(s)[node].root))
+        return 0;
+    return !cas__carc_hook_veto_deploy(s, player, figkind, node);
 }
 
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
@@ -55,10 +70,7 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
         return 0;
     if ((k->def.flags & CAS_CARC_FIG_ESCORTED) && !has_companion(s, player, root))
         return 0;
-    if (k->def.can_deploy &&
-        k->def.can_deploy(g->exp[k->exp].xctx, CARC_COF(s), player, root))
-        return 0;
-    return !cas__carc_hook_veto_deploy(s, player, figkind, node);
+    return hooks_allow(s, player, figkind, node);
 }
 
 /* The field node of cell `sub` of placement t whose two half-edges
@@ -130,14 +142,98 @@ int cas__carc_deploy_node(const struct cas_state *s, int figkind, int local)
     return local < g->kinds[t->kind].nf ? t->node_base + local : -1;
 }
 
-/* The features of the placed tile a figure kind may stand on by class. */
-static unsigned features_for(const struct carc_kind *k, unsigned classes)
+void cas__carc_prepare_deploys(struct cas_game *g)
 {
-    unsigned features = 0;
-    for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
-        if (classes & CAS_CARC_CLASS_BIT(cls))
-            features |= k->of_class[cls];
+    unsigned classes_allowed = ~0u;
+    if (!g->farmers)
+        classes_allowed &= ~CAS_CARC_CLASS_BIT(CAS_CARC_FIELD);
+    for (int i = 0; i < g->nkinds; i++) {
+        struct carc_kind *k = &g->kinds[i];
+        for (int fk = 0; fk < g->nfig; fk++) {
+            unsigned classes = g->fig[fk].def.classes & classes_allowed, features = 0;
+            for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
+                if (classes & CAS_CARC_CLASS_BIT(cls))
+                    features |= k->of_class[cls];
+            k->deploy_features[fk] = (uint16_t)features;
+        }
+    }
+}
+
+/* What the deploy listing works out once for the placed tile's features,
+ * so that each figure kind's legality is a mask: bit f of `free`, feature
+ * f holds no figure; of `escorts`, the active player has a figure there
+ * that an escorted figure may stand beside (worked out when first asked). */
+struct deploy_facts {
+    int nf;
+    unsigned free, escorts;
+    int escorts_known;
+};
+
+static void deploy_facts_init(const struct cas_state *s, const struct carc_tile *t, int nf,
+                              struct deploy_facts *facts)
+{
+    *facts = (struct deploy_facts){.nf = nf};
+    for (int f = 0; f < nf; f++)
+        facts->free |= (unsigned)!carc_occupied(s, carc_root(s, t->node_base + f)) << f;
+}
+
+static unsigned escorts(const struct cas_state *s, const struct carc_tile *t,
+                        struct deploy_facts *facts)
+{
+    if (!facts->escorts_known) {
+        unsigned occupied = ~facts->free & ((1u << facts->nf) - 1);
+        for (; occupied; occupied &= occupied - 1) {
+            int f = __builtin_ctz(occupied);
+            if (has_companion(s, s->player, carc_root(s, t->node_base + f)))
+                facts->escorts |= 1u << f;
+        }
+        facts->escorts_known = 1;
+    }
+    return facts->escorts;
+}
+
+/* The features of the placed tile figure kind fk may stand on before its
+ * own can_deploy and the expansions' vetoes are asked: deploy_legal's
+ * class, farmers, occupancy and companion tests, as masks. */
+static unsigned allowed_features(const struct cas_state *s, const struct carc_tile *t,
+                                 const struct carc_kind *k, int fk,
+                                 struct deploy_facts *facts)
+{
+    unsigned flags = s->game->fig[fk].def.flags, features = k->deploy_features[fk];
+    if (!(flags & CAS_CARC_FIG_JOINS))
+        features &= facts->free;
+    if (features && (flags & CAS_CARC_FIG_ESCORTED))
+        features &= escorts(s, t, facts);
     return features;
+}
+
+/* Append deploy action (fk, f) to buf when it fits; n counts it either way. */
+static size_t append_deploy(cas_action *buf, size_t cap, size_t n, int fk, int f)
+{
+    if (n < cap)
+        buf[n] = ACT_DEPLOY_CODE(fk, f);
+    return n + 1;
+}
+
+/* Figure kind fk's deploys on `locals` that its can_deploy and the
+ * expansions' vetoes allow (for a corner kind: that deploy_legal allows). */
+static size_t append_checked(const struct cas_state *s, const struct carc_tile *t, int fk,
+                             unsigned locals, int corners, cas_action *buf, size_t cap,
+                             size_t n)
+{
+    for (; locals; locals &= locals - 1) {
+        int f = __builtin_ctz(locals);
+        int legal;
+        if (corners) {
+            int node = cas__carc_deploy_node(s, fk, f);
+            legal = node >= 0 && cas__carc_deploy_legal(s, s->player, fk, node);
+        } else {
+            legal = hooks_allow(s, s->player, fk, t->node_base + f);
+        }
+        if (legal)
+            n = append_deploy(buf, cap, n, fk, f);
+    }
+    return n;
 }
 
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
@@ -146,24 +242,31 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     const struct cas_game *g = s->game;
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
+    struct deploy_facts facts;
     size_t n = 0;
+    deploy_facts_init(s, t, k->nf, &facts);
     /* figure kind, then feature (corners after features), then pass:
-     * ascending code order; a kind is offered only the features of its
-     * classes */
+     * ascending code order */
     for (int fk = 0; fk < g->nfig; fk++) {
         if (!s->supply[s->player][fk])
             continue;
-        int corners = (g->fig[fk].def.flags & CAS_CARC_FIG_CORNER) != 0;
-        unsigned locals = corners ? corners_to_check(s, t) << CARC_CORNER_LOCAL
-                                  : features_for(k, g->fig[fk].def.classes);
-        for (; locals; locals &= locals - 1) {
-            int f = __builtin_ctz(locals);
-            int node = corners ? cas__carc_deploy_node(s, fk, f) : t->node_base + f;
-            if (node >= 0 && cas__carc_deploy_legal(s, s->player, fk, node)) {
-                if (n < cap)
-                    buf[n] = ACT_DEPLOY_CODE(fk, f);
-                n++;
-            }
+        const struct cas_carc_figure_kind *def = &g->fig[fk].def;
+        if (def->flags & CAS_CARC_FIG_CORNER) {
+            n = append_checked(s, t, fk, corners_to_check(s, t) << CARC_CORNER_LOCAL, 1, buf,
+                               cap, n);
+            continue;
+        }
+        unsigned locals = allowed_features(s, t, k, fk, &facts);
+        if (def->can_deploy || k->deploy_vetoed[fk] || n + (size_t)k->nf > cap) {
+            n = append_checked(s, t, fk, locals, 0, buf, cap, n);
+            continue;
+        }
+        /* nothing to ask: every feature is written and the count moves on
+         * by its bit, so which features are legal costs no branch (a
+         * write past the last legal one is overwritten later or by pass) */
+        for (int f = 0; f < k->nf; f++) {
+            buf[n] = ACT_DEPLOY_CODE(fk, f);
+            n += locals >> f & 1;
         }
     }
     if (n < cap)

@@ -226,8 +226,10 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     }
     if (rc == CAS_OK)
         rc = cas__carc_init_expansions(g, params, bad_option);
-    if (rc == CAS_OK)
+    if (rc == CAS_OK) {
         cas__carc_mark_vetoed_kinds(g);
+        cas__carc_prepare_deploys(g);
+    }
     if (rc != CAS_OK) {
         carc_game_free(g);
         return rc;

@@ -117,10 +117,13 @@ static void tell_score(struct cas_state *s, int root, enum cas_carc_when when, i
 static unsigned powerless_occupants(const struct cas_state *s, int root)
 {
     unsigned who = 0;
-    for (int i = 0; i < s->nfigs; i++) {
+    int left = C_NODES(s)[root].figs;
+    for (int i = 0; left > 0 && i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
-        if (C_NODES(s)[f->node].root == root &&
-            !(s->game->fig[f->kind].def.flags & CAS_CARC_FIG_STAYS))
+        if (C_NODES(s)[f->node].root != root)
+            continue;
+        left--;
+        if (!(s->game->fig[f->kind].def.flags & CAS_CARC_FIG_STAYS))
             who |= 1u << f->player;
     }
     return who;
@@ -135,11 +138,13 @@ void cas__carc_score_feature(struct cas_state *s, int root, enum cas_carc_when w
     const struct cas_game *g = s->game;
     int strength[CARC_MAX_PLAYERS] = {0}, best = 0;
     int occupied = carc_occupied(s, root);
-    int walk = occupied ? s->nfigs : 0; /* none on the feature: no walk */
-    for (int i = 0; i < walk; i++) {
+    int left = C_NODES(s)[root].figs; /* the walk stops once all are found */
+    for (int i = 0; left > 0 && i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
-        if (C_NODES(s)[f->node].root == root)
+        if (C_NODES(s)[f->node].root == root) {
             strength[f->player] += cas__carc_strength(s, i);
+            left--;
+        }
     }
     for (int p = 0; p < g->nplayers; p++)
         best = strength[p] > best ? strength[p] : best;
