@@ -176,11 +176,21 @@ static const struct carc_rot *tile_rot(const struct cas_state *s, int tile)
     return &s->game->kinds[t->kind].rot[t->rot];
 }
 
+/* Root's feature loses `edges` open edges; a road or city left with none
+ * is counted closed. */
+static void close_edges(struct cas_state *s, int root, int edges)
+{
+    struct carc_node *n = &S_NODES(s)[root];
+    n->open = (int16_t)(n->open - edges);
+    if (n->open == 0 && (n->cls == CAS_CARC_ROAD || n->cls == CAS_CARC_CITY))
+        s->nclosed[n->cls]++;
+}
+
 /* Join the three slots of one side with the facing side of a neighbour. */
 static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
                          int nbase, const uint8_t *theirs)
 {
-    struct carc_node *nodes = S_NODES(s);
+    const struct carc_node *nodes = C_NODES(s);
     for (int k = 0; k < 3; k++) {
         int a = mine[k], b = theirs[2 - k];
         int ha = a != 0xFF, hb = b != 0xFF;
@@ -190,11 +200,11 @@ static void connect_side(struct cas_state *s, int base, const uint8_t *mine,
             continue;
         }
         if (ha && hb)
-            nodes[cas__carc_union(s, base + a, nbase + b)].open -= 2;
+            close_edges(s, cas__carc_union(s, base + a, nbase + b), 2);
         else if (ha)  /* the other side closes it (abbey edge) */
-            nodes[nodes[base + a].root].open -= 1;
+            close_edges(s, nodes[base + a].root, 1);
         else if (hb)
-            nodes[nodes[nbase + b].root].open -= 1;
+            close_edges(s, nodes[nbase + b].root, 1);
     }
 }
 
@@ -236,8 +246,10 @@ static void init_nodes(struct cas_state *s, const struct carc_kind *k, int tile)
                                 .next = (uint16_t)(base + f), .size = 1,
                                 .tile = (uint16_t)tile, .local = (uint8_t)f,
                                 .cls = d->cls};
-        if (d->cls == CAS_CARC_ROAD || d->cls == CAS_CARC_CITY)
+        if (d->cls == CAS_CARC_ROAD || d->cls == CAS_CARC_CITY) {
             n->open = d->nedges;
+            s->nclosed[d->cls] += d->nedges == 0; /* a feature with no edge */
+        }
         memcpy(n->attr, d->attr, sizeof n->attr);
     }
     s->nnodes = (uint16_t)(s->nnodes + k->nf);

@@ -253,6 +253,9 @@ struct cas_state {
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
     uint16_t ncloisters; /* placements holding a cloister, in order */
     uint16_t nenclosed;  /* open spots with a tile on all four sides */
+    /* roads [CAS_CARC_ROAD] and cities [CAS_CARC_CITY] without an open edge:
+     * an edge never opens again, so each is counted once, as it closes */
+    uint16_t nclosed[CAS_CARC_CITY + 1];
     /* Groups of open spots by requirement pattern: which are non-empty, and
      * for those, the first spot (cell) and how many (arrays in the state). */
     uint64_t groups[CARC_PATTERN_WORDS];

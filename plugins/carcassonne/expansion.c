@@ -606,17 +606,18 @@ static int api_can_place(const cas_carc *c, int kind, int x, int y, int rot)
     return cas__carc_fits(s, kind, x, y, rot);
 }
 
-/* A walk of every node (King & Robber's final scoring): a road or city is
- * complete when its root has no open edge, read in place; only cloisters
- * look at their ring. */
+/* Roads and cities are counted as they close (board.c); cloisters, which
+ * no rule counts during play, by a walk of every node. */
 static int api_completed_count(const cas_carc *c, enum cas_carc_class cls)
 {
     const struct cas_state *s = CSTATE_OF(c);
     const struct carc_node *nodes = C_NODES(s);
-    int by_edges = cls == CAS_CARC_ROAD || cls == CAS_CARC_CITY, n = 0;
+    int n = 0;
+    if (cls == CAS_CARC_ROAD || cls == CAS_CARC_CITY)
+        return s->nclosed[cls];
     for (int i = 0; i < s->nnodes; i++)
         if (nodes[i].root == i && nodes[i].cls == (int)cls)
-            n += by_edges ? nodes[i].open == 0 : cas__carc_feature_complete(s, i);
+            n += cas__carc_feature_complete(s, i);
     return n;
 }
 

@@ -762,6 +762,73 @@ static void test_deploy_veto_asked_only_where_it_may_refuse(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Roads or cities (cls) without an open edge, found through the services
+ * alone: every part of every placement, each feature counted once. */
+static int closed_by_walk(const cas_carc *c, int cls)
+{
+    cas_carc_feature counted[512], parts[16];
+    int n = 0;
+    for (int t = 0; t < toll_api_copy.tile_count(c); t++) {
+        size_t nparts;
+        assert_int_equal(toll_api_copy.tile_features(c, t, parts, 16, &nparts), CAS_OK);
+        for (size_t i = 0; i < nparts; i++) {
+            if (toll_api_copy.feature_class(c, parts[i]) != cls ||
+                !toll_api_copy.feature_complete(c, parts[i]))
+                continue;
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++)
+                seen = toll_api_copy.same_feature(c, counted[j], parts[i]);
+            if (!seen && n < 512)
+                counted[n++] = parts[i];
+        }
+    }
+    return n;
+}
+
+static int closed_checks;
+static void expect_closed_counts(void *xctx, cas_carc *c, int player)
+{
+    (void)xctx;
+    (void)player;
+    assert_int_equal(toll_api_copy.completed_count(c, CAS_CARC_ROAD),
+                     closed_by_walk(c, CAS_CARC_ROAD));
+    assert_int_equal(toll_api_copy.completed_count(c, CAS_CARC_CITY),
+                     closed_by_walk(c, CAS_CARC_CITY));
+    closed_checks++;
+}
+
+/* completed_count for roads and cities, which the engine counts as they
+ * close (abbey-like gate edges included), agrees after every turn of
+ * random games with a walk of every feature. */
+static void test_completed_count_agrees_with_a_walk(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks counter_hooks = {.struct_size = sizeof counter_hooks,
+                                                        .turn_end = expect_closed_counts};
+    static const struct cas_carc_expansion counter = {.struct_size = sizeof counter,
+                                                      .abi_major = CAS_CARC_ABI_MAJOR,
+                                                      .abi_minor = CAS_CARC_ABI_MINOR,
+                                                      .hooks = &counter_hooks};
+    struct cas_expansion_ref refs[2] = {toll_ref(&toll_expansion), toll_ref(&counter)};
+    refs[1].id = "counter";
+    static cas_action legal[4096];
+    closed_checks = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        struct cas_test_game g;
+        const char *opts[] = {NULL};
+        cas_test_game_open(&g, cas_plugin_entry(), 3, opts, refs, 2);
+        uint64_t rng = seed * 0x9E3779B97F4A7C15ull;
+        while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL) {
+            size_t n;
+            assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            assert_int_equal(g.vt->apply(g.state, legal[(rng >> 33) % n], NULL), CAS_OK);
+        }
+        cas_test_game_close(&g);
+    }
+    assert_true(closed_checks > 150);
+}
+
 /* events_wanted (1.4): 1 while an action is applied for a caller that
  * records events, 0 otherwise (a bot's playout); a 1.3 game says 1. */
 static void test_events_wanted_only_with_a_listener(void **unused)
@@ -817,6 +884,7 @@ int main(void)
         cmocka_unit_test(test_hooks_of_1_2_keep_the_engine_category),
         cmocka_unit_test(test_add_score_about_falls_back_to_add_score),
         cmocka_unit_test(test_deploy_veto_asked_only_where_it_may_refuse),
+        cmocka_unit_test(test_completed_count_agrees_with_a_walk),
         cmocka_unit_test(test_events_wanted_only_with_a_listener),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
