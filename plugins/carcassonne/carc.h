@@ -168,6 +168,7 @@ struct cas_game {
         const void *xctx;
         size_t state_off;
     } xblocks[16];
+    uint64_t xslot_multiplier; /* odd; context_slot's hash */
     int nphases;
     struct carc_phase_ref phases[CARC_MAX_PHASES];
     /* bit i of slot_phases[slot]: phase i sits in that slot (enum

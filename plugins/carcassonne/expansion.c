@@ -186,21 +186,40 @@ static int init_expansion(struct cas_game *g, int i, const struct cas_expansion_
 }
 
 /* Where expansion context xctx starts its probe in g->xctx_index. */
-static unsigned context_slot(const void *xctx)
+static unsigned context_slot(const struct cas_game *g, const void *xctx)
 {
-    return (unsigned)(((uint64_t)(uintptr_t)xctx * 0x9E3779B97F4A7C15ull) >> 60);
+    return (unsigned)(((uint64_t)(uintptr_t)xctx * g->xslot_multiplier) >> 60);
+}
+
+/* Does the multiplier give every expansion's context a slot of its own? */
+static int slots_distinct(struct cas_game *g)
+{
+    unsigned used = 0;
+    for (int i = 0; i < g->nexp; i++) {
+        unsigned bit = 1u << context_slot(g, g->exp[i].xctx);
+        if (used & bit)
+            return 0;
+        used |= bit;
+    }
+    return 1;
 }
 
 /* The expansions' contexts and state blocks in a small open-addressing
  * table (over twice as many slots as expansions), so api->xstate finds a
- * block without a walk of the expansions: every hook asks it. */
+ * block without a walk of the expansions: every hook asks it.  The
+ * multiplier is chosen so that no two contexts share a slot (a lookup is
+ * one probe, whatever addresses the contexts got); should none of the
+ * tries manage, probing still finds every block. */
 static void index_contexts(struct cas_game *g)
 {
     _Static_assert(sizeof g->xblocks / sizeof g->xblocks[0] == 16 && CARC_MAX_EXPANSIONS < 16,
                    "context_slot gives 4 bits and a slot must stay free");
+    g->xslot_multiplier = 0x9E3779B97F4A7C15ull;
+    for (int try = 0; try < 64 && !slots_distinct(g); try++)
+        g->xslot_multiplier += 0x5851F42D4C957F2Eull; /* even step: stays odd */
     memset(g->xblocks, 0, sizeof g->xblocks);
     for (int i = 0; i < g->nexp; i++) {
-        unsigned h = context_slot(g->exp[i].xctx);
+        unsigned h = context_slot(g, g->exp[i].xctx);
         while (g->xblocks[h].xctx)
             h = (h + 1) % 16;
         g->xblocks[h].xctx = g->exp[i].xctx;
@@ -470,7 +489,7 @@ static const cas_carc_game *api_game(const cas_carc *c)
 static const void *api_xstate_const(const cas_carc *c, void *xctx)
 {
     const struct cas_game *g = CSTATE_OF(c)->game;
-    for (unsigned h = context_slot(xctx); g->xblocks[h].xctx; h = (h + 1) % 16)
+    for (unsigned h = context_slot(g, xctx); g->xblocks[h].xctx; h = (h + 1) % 16)
         if (g->xblocks[h].xctx == xctx)
             return (const char *)c + g->xblocks[h].state_off;
     return NULL;
