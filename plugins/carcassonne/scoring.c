@@ -254,7 +254,7 @@ static int within_ring(const struct cas_game *g, const struct carc_tile *t,
 static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
 {
     const struct cas_game *g = s->game;
-    if (s->ncloisters > 8 && !g->multi_cell) {
+    if (s->ncloisters > 24 && !g->multi_cell) {
         int near[9], n = cloisters_around(s, t, near);
         for (int i = 0; i < n; i++)
             complete_cloisters_of(s, near[i]);
