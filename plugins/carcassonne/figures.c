@@ -162,26 +162,30 @@ void cas__carc_prepare_deploys(struct cas_game *g)
 /* What the deploy listing works out once for the placed tile's features,
  * so that each figure kind's legality is a mask: bit f of `free`, feature
  * f holds no figure; of `escorts`, the active player has a figure there
- * that an escorted figure may stand beside (worked out when first asked). */
+ * that an escorted figure may stand beside.  Each is worked out when first
+ * asked: a player whose supply is empty needs neither. */
 struct deploy_facts {
     int nf;
     unsigned free, escorts;
-    int escorts_known;
+    int free_known, escorts_known;
 };
 
-static void deploy_facts_init(const struct cas_state *s, const struct carc_tile *t, int nf,
+static unsigned free_features(const struct cas_state *s, const struct carc_tile *t,
                               struct deploy_facts *facts)
 {
-    *facts = (struct deploy_facts){.nf = nf};
-    for (int f = 0; f < nf; f++)
-        facts->free |= (unsigned)!carc_occupied(s, carc_root(s, t->node_base + f)) << f;
+    if (!facts->free_known) {
+        for (int f = 0; f < facts->nf; f++)
+            facts->free |= (unsigned)!carc_occupied(s, carc_root(s, t->node_base + f)) << f;
+        facts->free_known = 1;
+    }
+    return facts->free;
 }
 
 static unsigned escorts(const struct cas_state *s, const struct carc_tile *t,
                         struct deploy_facts *facts)
 {
     if (!facts->escorts_known) {
-        unsigned occupied = ~facts->free & ((1u << facts->nf) - 1);
+        unsigned occupied = ~free_features(s, t, facts) & ((1u << facts->nf) - 1);
         for (; occupied; occupied &= occupied - 1) {
             int f = __builtin_ctz(occupied);
             if (has_companion(s, s->player, carc_root(s, t->node_base + f)))
@@ -201,7 +205,7 @@ static unsigned allowed_features(const struct cas_state *s, const struct carc_ti
 {
     unsigned flags = s->game->fig[fk].def.flags, features = k->deploy_features[fk];
     if (!(flags & CAS_CARC_FIG_JOINS))
-        features &= facts->free;
+        features &= free_features(s, t, facts);
     if (features && (flags & CAS_CARC_FIG_ESCORTED))
         features &= escorts(s, t, facts);
     return features;
@@ -242,9 +246,8 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     const struct cas_game *g = s->game;
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
-    struct deploy_facts facts;
+    struct deploy_facts facts = {.nf = k->nf};
     size_t n = 0;
-    deploy_facts_init(s, t, k->nf, &facts);
     /* figure kind, then feature (corners after features), then pass:
      * ascending code order */
     for (int fk = 0; fk < g->nfig; fk++) {
