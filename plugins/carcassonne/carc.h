@@ -419,8 +419,10 @@ void cas__carc_deploy(struct cas_state *s, int player, int figkind, int node);
  * rebuilding a serialized state). */
 void cas__carc_stand_figure(struct cas_state *s, int player, int figkind, int node);
 void cas__carc_return_figure(struct cas_state *s, int fig);
-/* Return escorted figures (builder, pig) left without a strong companion. */
-void cas__carc_return_escorted(struct cas_state *s);
+/* Return the escorted figures (builder, pig) on the feature with this root
+ * that figures just sent home from it left without a companion; only those
+ * can have lost one. */
+void cas__carc_return_escorted(struct cas_state *s, int root);
 /* What figure `fig` adds to its owner's majority (hooks, then its kind). */
 int cas__carc_strength(const struct cas_state *s, int fig);
 

@@ -688,8 +688,9 @@ static int api_return_figure(cas_carc *c, int figure_id)
     struct cas_state *s = STATE_OF(c);
     if (figure_id < 0 || figure_id >= s->nfigs)
         return CAS_EINVAL;
+    int root = carc_root(s, C_FIGS(s)[figure_id].node);
     cas__carc_return_figure(s, figure_id);
-    cas__carc_return_escorted(s);
+    cas__carc_return_escorted(s, root);
     return CAS_OK;
 }
 

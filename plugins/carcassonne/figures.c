@@ -301,13 +301,15 @@ void cas__carc_return_figure(struct cas_state *s, int fig)
     f[fig] = f[--s->nfigs];
 }
 
-void cas__carc_return_escorted(struct cas_state *s)
+void cas__carc_return_escorted(struct cas_state *s, int root)
 {
     unsigned escorted = s->game->escorted;
-    for (int i = escorted ? s->nfigs - 1 : -1; i >= 0; i--) {
+    if (!escorted || !carc_occupied(s, root))
+        return;
+    for (int i = s->nfigs - 1; i >= 0; i--) {
         const struct carc_fig *f = &C_FIGS(s)[i];
-        if ((escorted >> f->kind & 1) &&
-            !has_companion(s, f->player, carc_root(s, f->node)))
+        if ((escorted >> f->kind & 1) && carc_root(s, f->node) == root &&
+            !has_companion(s, f->player, root))
             cas__carc_return_figure(s, i);
     }
 }

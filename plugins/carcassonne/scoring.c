@@ -88,7 +88,7 @@ static void return_figures_on(struct cas_state *s, int root)
             !(s->game->fig[f->kind].def.flags & CAS_CARC_FIG_STAYS))
             cas__carc_return_figure(s, i);
     }
-    cas__carc_return_escorted(s);
+    cas__carc_return_escorted(s, root);
 }
 
 /* Add winner p's points for root with their event: the category is the
