@@ -40,11 +40,17 @@ int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket)
 {
     const uint16_t *tree = C_BAG_TREE(s);
     int n = s->game->nkinds, at = 0;
-    for (int step = s->game->bag_tree_step; step > 0; step >>= 1)
-        if (at + step <= n && tree[at + step] <= ticket) {
-            at += step;
-            ticket -= tree[at];
-        }
+    /* without a branch on the ticket: which way each step goes cannot be
+     * predicted, and a game of 80 kinds takes 7 steps a draw (a step past
+     * the last kind reads the unused node 0 and is not taken) */
+    for (int step = s->game->bag_tree_step; step > 0; step >>= 1) {
+        int next = at + step;
+        unsigned inside = next <= n;
+        uint64_t weight = tree[(unsigned)next & (0u - inside)];
+        uint64_t take = 0 - (uint64_t)(inside & (weight <= ticket)); /* all ones or 0 */
+        at += (int)((uint64_t)step & take);
+        ticket -= weight & take;
+    }
     return at;
 }
 
