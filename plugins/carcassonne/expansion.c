@@ -185,14 +185,14 @@ static int init_expansion(struct cas_game *g, int i, const struct cas_expansion_
     return rc;
 }
 
-/* Where expansion context xctx starts its probe in g->xctx_index. */
+/* Where expansion context xctx starts its probe in g->xblocks. */
 static unsigned context_slot(const struct cas_game *g, const void *xctx)
 {
     return (unsigned)(((uint64_t)(uintptr_t)xctx * g->xslot_multiplier) >> 60);
 }
 
 /* Does the multiplier give every expansion's context a slot of its own? */
-static int slots_distinct(struct cas_game *g)
+static int slots_distinct(const struct cas_game *g)
 {
     unsigned used = 0;
     for (int i = 0; i < g->nexp; i++) {
