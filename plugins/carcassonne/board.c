@@ -267,7 +267,9 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
     init_nodes(s, k, t);
     s->placed_sides = 0;
     if (k->has_cloister)
-        S_CLOISTERS(s)[s->ncloisters++] = (uint16_t)t;
+        S_CLOISTERS(s)[s->ncloisters++] = (struct carc_cloister){
+            .tile = (uint16_t)t, .x = (int16_t)x, .y = (int16_t)y,
+            .ncells = (uint16_t)k->ncells};
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
         uint32_t slot = 0;

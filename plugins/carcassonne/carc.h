@@ -228,6 +228,14 @@ struct carc_node {
  * (0: empty); a slot's coordinates are its cell's, so a slot is 2 bytes. */
 
 
+/* A placement holding a cloister, with its anchor and how many spaces it
+ * covers, so the walk for cloisters near a new tile reads one array. */
+struct carc_cloister {
+    uint16_t tile;
+    int16_t x, y;
+    uint16_t ncells;
+};
+
 struct carc_fig {
     uint8_t player, kind;
     uint16_t node;
@@ -276,7 +284,7 @@ struct cas_state {
 #define S_CELLS(s) S_ARR(s, struct carc_cell, off_cells)
 #define S_HASH(s) S_ARR(s, uint16_t, off_hash)
 #define S_FRONT(s) S_ARR(s, uint16_t, off_front) /* open spots' cells, unordered */
-#define S_CLOISTERS(s) S_ARR(s, uint16_t, off_cloisters)
+#define S_CLOISTERS(s) S_ARR(s, struct carc_cloister, off_cloisters)
 #define S_NODES(s) S_ARR(s, struct carc_node, off_nodes)
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
@@ -288,7 +296,7 @@ struct cas_state {
 #define C_CELLS(s) S_CARR(s, struct carc_cell, off_cells)
 #define C_HASH(s) S_CARR(s, uint16_t, off_hash)
 #define C_FRONT(s) S_CARR(s, uint16_t, off_front)
-#define C_CLOISTERS(s) S_CARR(s, uint16_t, off_cloisters)
+#define C_CLOISTERS(s) S_CARR(s, struct carc_cloister, off_cloisters)
 #define C_NODES(s) S_CARR(s, struct carc_node, off_nodes)
 #define C_FIGS(s) S_CARR(s, struct carc_fig, off_figs)
 

@@ -140,7 +140,7 @@ static int layout(struct cas_game *g)
     g->off_figs = off;
     off = align8(off + (size_t)g->cap_figs * sizeof(struct carc_fig));
     g->off_cloisters = off;
-    off = align8(off + (size_t)g->cap_tiles * sizeof(uint16_t));
+    off = align8(off + (size_t)g->cap_tiles * sizeof(struct carc_cloister));
     for (int i = 0; i < g->nexp; i++) {
         g->exp[i].state_off = off;
         off = align8(off + g->exp[i].desc->state_size);
@@ -306,7 +306,7 @@ static void copy_used(struct cas_state *dst, const struct cas_state *src)
     copy_part(dst, src, g->off_front, src->nfront, sizeof(uint16_t));
     copy_part(dst, src, g->off_nodes, src->nnodes, sizeof(struct carc_node));
     copy_part(dst, src, g->off_figs, src->nfigs, sizeof(struct carc_fig));
-    copy_part(dst, src, g->off_cloisters, src->ncloisters, sizeof(uint16_t));
+    copy_part(dst, src, g->off_cloisters, src->ncloisters, sizeof(struct carc_cloister));
     if (g->nexp > 0)
         copy_part(dst, src, g->exp[0].state_off, g->state_size - g->exp[0].state_off, 1);
 }

@@ -264,20 +264,19 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
     /* the farthest any cloister may be: most are out of it, found without
      * looking up their kind */
     int bound = reach + (g->multi_cell ? CARC_MAX_CELLS - 1 : 0), tx = t->x, ty = t->y;
-    const struct carc_tile *tiles = C_TILES(s);
-    const uint16_t *cloisters = C_CLOISTERS(s);
+    const struct carc_cloister *cloisters = C_CLOISTERS(s);
     for (int i = 0; i < s->ncloisters; i++) {
-        const struct carc_tile *o = &tiles[cloisters[i]];
+        const struct carc_cloister *o = &cloisters[i];
         if ((unsigned)(o->x - tx + bound) > (unsigned)(2 * bound) ||
             (unsigned)(o->y - ty + bound) > (unsigned)(2 * bound))
             continue;
         int dx = o->x - tx, dy = o->y - ty;
-        int far = reach + g->kinds[o->kind].ncells - 1;
+        int far = reach + o->ncells - 1;
         if (dx < -far || dx > far || dy < -far || dy > far)
             continue;
-        if (far > 1 && !within_ring(g, t, o))
+        if (far > 1 && !within_ring(g, t, &C_TILES(s)[o->tile]))
             continue; /* the square bound is loose once a 2x1 tile is involved */
-        complete_cloisters_of(s, C_CLOISTERS(s)[i]);
+        complete_cloisters_of(s, o->tile);
     }
 }
 
