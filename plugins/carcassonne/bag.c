@@ -2,23 +2,25 @@
  * bag.c — the draw pile: how many copies of each tile kind are left, the
  * kinds with copies left in ascending order, so a draw lists and weighs
  * only those (a combined game has dozens of kinds, most soon used up)
- * while its outcomes keep the canonical order replays depend on, and a
- * Fenwick tree of the copies per kind, so the host's ticket finds its
- * kind without a listing (chance_pick, plugin ABI 1.1).
+ * while its outcomes keep the canonical order replays depend on, and the
+ * copies left as a run of tickets, kind by kind, so the host's ticket finds
+ * its kind with one read (chance_pick, plugin ABI 1.1).
  */
 #include "carc.h"
 
-/* Node i (1-based) of the tree holds the copies of kinds (i - lowbit(i), i]. */
-static void build_tree(struct cas_state *s)
+_Static_assert(CARC_MAX_KINDS <= 256, "a ticket holds its kind in a byte");
+
+/* Ticket i holds the kind of the i-th copy left, the kinds in ascending
+ * order; ends[k] counts the tickets of kinds up to k. */
+static void build_tickets(struct cas_state *s)
 {
-    uint16_t *tree = S_BAG_TREE(s);
-    int n = s->game->nkinds;
-    for (int i = 1; i <= n; i++)
-        tree[i] = C_BAG(s)[i - 1];
-    for (int i = 1; i <= n; i++) {
-        int up = i + (i & -i);
-        if (up <= n)
-            tree[up] = (uint16_t)(tree[up] + tree[i]);
+    uint8_t *tickets = S_BAG_TICKETS(s);
+    uint16_t *ends = S_BAG_ENDS(s);
+    int n = 0;
+    for (int k = 0; k < s->game->nkinds; k++) {
+        for (int c = 0; c < C_BAG(s)[k]; c++)
+            tickets[n++] = (uint8_t)k;
+        ends[k] = (uint16_t)n;
     }
 }
 
@@ -33,25 +35,12 @@ void cas__carc_bag_index(struct cas_state *s)
         kinds[s->bag_kinds++] = (uint16_t)k;
         s->bag_left = (uint16_t)(s->bag_left + C_BAG(s)[k]);
     }
-    build_tree(s);
+    build_tickets(s);
 }
 
 int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket)
 {
-    const uint16_t *tree = C_BAG_TREE(s);
-    int n = s->game->nkinds, at = 0;
-    /* without a branch on the ticket: which way each step goes cannot be
-     * predicted, and a game of 80 kinds takes 7 steps a draw (a step past
-     * the last kind reads the unused node 0 and is not taken) */
-    for (int step = s->game->bag_tree_step; step > 0; step >>= 1) {
-        int next = at + step;
-        unsigned inside = next <= n;
-        uint64_t weight = tree[(unsigned)next & (0u - inside)];
-        uint64_t take = 0 - (uint64_t)(inside & (weight <= ticket)); /* all ones or 0 */
-        at += (int)((uint64_t)step & take);
-        ticket -= weight & take;
-    }
-    return at;
+    return C_BAG_TICKETS(s)[ticket];
 }
 
 void cas__carc_bag_fill(struct cas_state *s)
@@ -64,9 +53,15 @@ void cas__carc_bag_fill(struct cas_state *s)
 
 void cas__carc_bag_take(struct cas_state *s, int kind)
 {
-    uint16_t *tree = S_BAG_TREE(s);
-    for (int i = kind + 1; i <= s->game->nkinds; i += i & -i)
-        tree[i]--;
+    /* the kind's last ticket goes: the later ones move down one, which is
+     * a short copy and a loop without branches, where a tree's descent
+     * would branch on every step */
+    uint8_t *tickets = S_BAG_TICKETS(s);
+    uint16_t *ends = S_BAG_ENDS(s);
+    int gone = ends[kind] - 1, nkinds = s->game->nkinds;
+    memmove(tickets + gone, tickets + gone + 1, (size_t)(s->bag_left - gone - 1));
+    for (int k = kind; k < nkinds; k++)
+        ends[k]--;
     s->bag_left--;
     if (--S_BAG(s)[kind] > 0)
         return;

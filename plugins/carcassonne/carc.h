@@ -184,9 +184,9 @@ struct cas_game {
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
     int hash_shift; /* 64 - log2(hash_size) */
-    int bag_tree_step; /* highest power of two <= nkinds, for bag draws */
+    int bag_size; /* copies in the bag at the start, the tickets' room */
     /* state layout: byte offsets from the state start */
-    size_t off_bag, off_bag_kinds, off_bag_tree, off_ghead, off_gcount, off_tiles, off_cells, off_hash, off_front, off_nodes,
+    size_t off_bag, off_bag_kinds, off_bag_tickets, off_bag_ends, off_ghead, off_gcount, off_tiles, off_cells, off_hash, off_front, off_nodes,
         off_figs, off_cloisters, state_size;
 };
 
@@ -277,7 +277,8 @@ struct cas_state {
 #define S_CARR(s, type, off) ((const type *)((const char *)(s) + (s)->game->off))
 #define S_BAG(s) S_ARR(s, uint16_t, off_bag)
 #define S_BAG_KINDS(s) S_ARR(s, uint16_t, off_bag_kinds)
-#define S_BAG_TREE(s) S_ARR(s, uint16_t, off_bag_tree)
+#define S_BAG_TICKETS(s) S_ARR(s, uint8_t, off_bag_tickets)
+#define S_BAG_ENDS(s) S_ARR(s, uint16_t, off_bag_ends)
 #define S_GHEAD(s) S_ARR(s, uint16_t, off_ghead)
 #define S_GCOUNT(s) S_ARR(s, uint16_t, off_gcount)
 #define S_TILES(s) S_ARR(s, struct carc_tile, off_tiles)
@@ -289,7 +290,8 @@ struct cas_state {
 #define S_FIGS(s) S_ARR(s, struct carc_fig, off_figs)
 #define C_BAG(s) S_CARR(s, uint16_t, off_bag)
 #define C_BAG_KINDS(s) S_CARR(s, uint16_t, off_bag_kinds)
-#define C_BAG_TREE(s) S_CARR(s, uint16_t, off_bag_tree)
+#define C_BAG_TICKETS(s) S_CARR(s, uint8_t, off_bag_tickets)
+#define C_BAG_ENDS(s) S_CARR(s, uint16_t, off_bag_ends)
 #define C_GHEAD(s) S_CARR(s, uint16_t, off_ghead)
 #define C_GCOUNT(s) S_CARR(s, uint16_t, off_gcount)
 #define C_TILES(s) S_CARR(s, struct carc_tile, off_tiles)
@@ -337,7 +339,7 @@ void cas__carc_bag_index(struct cas_state *s);
 /* One copy of kind (which must be in the bag) leaves it. */
 void cas__carc_bag_take(struct cas_state *s, int kind);
 /* The kind of draw ticket `ticket` (< bag_left) when the kinds, in order,
- * hold as many consecutive tickets as they have copies: O(log kinds). */
+ * hold as many consecutive tickets as they have copies. */
 int cas__carc_bag_kind_of_ticket(const struct cas_state *s, uint64_t ticket);
 
 /* ------------------------------------------------------------ board.c */

@@ -107,9 +107,9 @@ static int layout(struct cas_game *g)
                         CARC_MAX_FIGURES);
         return CAS_EDATA;
     }
-    g->bag_tree_step = 1;
-    while (2 * g->bag_tree_step <= g->nkinds)
-        g->bag_tree_step *= 2;
+    g->bag_size = 0;
+    for (int k = 0; k < g->nkinds; k++)
+        g->bag_size += g->kinds[k].hand ? 0 : g->kinds[k].count;
     g->hash_size = 64;
     g->hash_shift = 64 - 6;
     while (g->hash_size < 2 * g->cap_cells) {
@@ -121,8 +121,10 @@ static int layout(struct cas_game *g)
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
     g->off_bag_kinds = off;
     off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
-    g->off_bag_tree = off;
-    off = align8(off + (size_t)(g->nkinds + 1) * sizeof(uint16_t));
+    g->off_bag_tickets = off;
+    off = align8(off + (size_t)g->bag_size);
+    g->off_bag_ends = off;
+    off = align8(off + (size_t)g->nkinds * sizeof(uint16_t));
     g->off_ghead = off;
     off = align8(off + CARC_PATTERNS * sizeof(uint16_t));
     g->off_gcount = off;
