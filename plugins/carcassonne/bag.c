@@ -53,9 +53,9 @@ void cas__carc_bag_fill(struct cas_state *s)
 
 void cas__carc_bag_take(struct cas_state *s, int kind)
 {
-    /* the kind's last ticket goes: the later ones move down one, which is
-     * a short copy and a loop without branches, where a tree's descent
-     * would branch on every step */
+    /* the kind's last ticket goes: the later tickets move down one (a
+     * short copy) and the later kinds' runs end one sooner (a loop without
+     * a branch on the data) */
     uint8_t *tickets = S_BAG_TICKETS(s);
     uint16_t *ends = S_BAG_ENDS(s);
     int gone = ends[kind] - 1, nkinds = s->game->nkinds;
