@@ -22,28 +22,35 @@ static void print_usage(FILE *out)
     fprintf(out,
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
-            "                       [--floor] [--isolated] [--plugin-path DIR[:DIR...]]\n"
+            "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
+            "                       [--plugin-path DIR[:DIR...]]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
             "it allows), over N random games (default 1000) from seed S (default 1).\n"
             "Options are at their defaults but for each --rule, given as to castellan\n"
             "play: NAME or EXPANSION.NAME, checked the same way (a bad one: exit 1,\n"
             "a malformed flag: exit 2).  With expansions, the playouts are also run\n"
-            "on the game alone, with the game's own rules, and compared.  --floor also\n"
-            "times the game's bare reference loop (same tile data and rules options)\n"
-            "and prints the playouts' games/s as a ratio to it.  --isolated also times\n"
-            "1/20 of the playouts in process and with the plugin in a worker process\n"
-            "(docs/isolation.md) and prints the cost per action of each and the ratio;\n"
-            "the other sections run in process, as bots do.  Sections:\n",
-            DEFAULT_GAME);
+            "on the game alone, with the game's own rules, and compared.  --rounds N\n"
+            "(default 1, at most %d) times those playouts N times, in turn, and\n"
+            "prints the medians, with the range of the ratio per action: a shared\n"
+            "machine moves single runs.  --marginal also times the session without\n"
+            "each of its expansions, in turn with it and the game alone (N rounds),\n"
+            "and prints what each expansion adds to the cost per action, as a share\n"
+            "of the game alone's.  --floor also times the game's bare reference loop\n"
+            "(same tile data and rules options) and prints the playouts' games/s as\n"
+            "a ratio to it.  --isolated also times 1/20 of the playouts in process\n"
+            "and with the plugin in a worker process (docs/isolation.md) and prints\n"
+            "the cost per action of each and the ratio; the other sections run in\n"
+            "process, as bots do.  Sections:\n",
+            DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
 }
 
 /* Flags as given; NULL when absent. */
 struct bench_args {
-    const char *game, *expansions, *players, *games, *seed, *only, *plugin_path;
-    int floor, isolated;
+    const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
+    int floor, isolated, marginal;
     struct cas__strlist rules;
 };
 
@@ -75,20 +82,68 @@ static void print_header(const struct cas__target *t, int nplayers, uint64_t gam
     printf("\n");
 }
 
+/* The session without each of its expansions, for the marginal section:
+ * a match (or why it could not open) and the refs it was given, each. */
+struct without_set {
+    struct cas__bench_without *entries;
+    struct cas__match *matches;
+    struct cas_expansion_ref *refs; /* n - 1 a match */
+    char (*errors)[1024];
+    size_t n;
+};
+
+/* Open every match of w for t; CAS_ENOMEM (w empty) when out of memory.
+ * A match that does not open is an entry with its error. */
+static int open_without(const struct cas__target *t, int nplayers, struct without_set *w)
+{
+    size_t n = t->plan.n_expansions;
+    *w = (struct without_set){
+        .entries = calloc(n, sizeof *w->entries), .matches = calloc(n, sizeof *w->matches),
+        .refs = calloc(n * n, sizeof *w->refs), .errors = calloc(n, sizeof *w->errors), .n = n};
+    if (!w->entries || !w->matches || !w->refs || !w->errors) {
+        free(w->entries), free(w->matches), free(w->refs), free(w->errors);
+        *w = (struct without_set){0};
+        return CAS_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int rc = cas__target_match_without(t, i, w->refs + i * n, &w->matches[i], nplayers,
+                                           w->errors[i], sizeof w->errors[i]);
+        w->entries[i] = (struct cas__bench_without){
+            .id = t->plan.expansions[i]->id, .match = rc == CAS_OK ? &w->matches[i] : NULL,
+            .error = w->errors[i]};
+    }
+    return CAS_OK;
+}
+
+static void close_without(struct without_set *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (w->entries[i].match)
+            cas__match_close(w->entries[i].match);
+    free(w->entries);
+    free(w->matches);
+    free(w->refs);
+    free(w->errors);
+}
+
 /* Run the sections on a match of t, and on one of its game alone for the
- * comparison when there are expansions. */
+ * comparison when there are expansions (and with --marginal, on the
+ * session without each expansion). */
 static int measure(const struct cas__target *t, int nplayers, uint64_t games, uint64_t seed,
-                   const struct bench_args *a)
+                   int rounds, const struct bench_args *a)
 {
     struct cas__match m, alone, isolated;
+    struct without_set without = {0};
     char err[1024], alone_err[1024], isolated_err[1024];
+    int marginal = a->marginal || (a->only && strcmp(a->only, "marginal") == 0);
     if (cas__target_match(t, &m, nplayers, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan bench: %s\n", err);
         return 1;
     }
-    struct cas__bench b = {.match = &m, .games = (int)games, .seed = seed, .out = stdout,
-                           .width = cas__term_width(stdout), .progress = stderr,
-                           .floor = a->floor, .isolated_requested = a->isolated};
+    struct cas__bench b = {.match = &m, .games = (int)games, .rounds = rounds, .seed = seed,
+                           .out = stdout, .width = cas__term_width(stdout),
+                           .progress = stderr, .floor = a->floor,
+                           .isolated_requested = a->isolated, .marginal_requested = marginal};
     if (a->isolated) {
         struct cas__target in_worker = *t; /* read only: the same plugins and options */
         in_worker.plan.isolation.mode = CAS__ISOLATE_WORKER;
@@ -102,8 +157,16 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
         b.alone = rc == CAS_OK ? &alone : NULL;
         b.alone_error = rc == CAS_OK ? NULL : alone_err;
     }
-    print_header(t, nplayers, games, seed);
-    int rc = cas__bench_run(&b, a->only);
+    int rc = CAS_OK;
+    if (marginal && t->plan.n_expansions > 0 && (rc = open_without(t, nplayers, &without)))
+        fprintf(stderr, "castellan bench: out of memory\n");
+    b.without = without.entries;
+    b.n_without = without.n;
+    if (rc == CAS_OK) {
+        print_header(t, nplayers, games, seed);
+        rc = cas__bench_run(&b, a->only);
+    }
+    close_without(&without);
     if (b.isolated)
         cas__match_close(b.isolated);
     if (b.alone)
@@ -115,7 +178,7 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
 /* Measure what the flags describe; the exit status. */
 static int bench(const struct bench_args *a)
 {
-    uint64_t games = 1000, seed = 1, players = 0;
+    uint64_t games = 1000, seed = 1, players = 0, rounds = 1;
     int status;
     if ((a->games && (status = cas__cli_number("bench", "--games", a->games, 1, 100000000,
                                                &games))) ||
@@ -123,6 +186,8 @@ static int bench(const struct bench_args *a)
                                               &seed))) ||
         (a->players && (status = cas__cli_number("bench", "--players", a->players, 1, 64,
                                                  &players))) ||
+        (a->rounds && (status = cas__cli_number("bench", "--rounds", a->rounds, 1,
+                                                CAS__BENCH_MAX_ROUNDS, &rounds))) ||
         (a->only && (status = check_section(a->only))))
         return status;
 
@@ -145,7 +210,8 @@ static int bench(const struct bench_args *a)
         fprintf(stderr, "castellan bench: %s\n", err);
         status = 2;
     } else {
-        status = measure(&t, players ? (int)players : t.min_players, games, seed, a);
+        status = measure(&t, players ? (int)players : t.min_players, games, seed, (int)rounds,
+                         a);
     }
     cas__target_close(&t);
     return status;
@@ -159,6 +225,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--rule", NULL, NULL, &a.rules}, {"--players", &a.players, NULL, NULL},
         {"--games", &a.games, NULL, NULL}, {"--seed", &a.seed, NULL, NULL},
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
+        {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
     };
     char *usage_text = NULL;

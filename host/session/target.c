@@ -119,26 +119,37 @@ close_target:
     return rc;
 }
 
-/* A match of the game with the first n_expansions of the target's. */
-static int open_match(const struct cas__target *t, size_t n_expansions, struct cas__match *m,
-                      int nplayers, char *err, size_t errlen)
+/* A match of the game with the n expansions of refs. */
+static int open_match(const struct cas__target *t, const struct cas_expansion_ref *refs,
+                      size_t n, struct cas__match *m, int nplayers, char *err, size_t errlen)
 {
     const struct cas__plugin_info *game = t->plan.game;
     return cas__match_open_isolated(m, &t->plan.isolation, game->desc, game->data_dir,
                                     t->plan.game_options.values, t->plan.game_options.count,
-                                    t->refs, n_expansions, nplayers, err, errlen);
+                                    refs, n, nplayers, err, errlen);
 }
 
 int cas__target_match(const struct cas__target *t, struct cas__match *m, int nplayers,
                       char *err, size_t errlen)
 {
-    return open_match(t, t->plan.n_expansions, m, nplayers, err, errlen);
+    return open_match(t, t->refs, t->plan.n_expansions, m, nplayers, err, errlen);
 }
 
 int cas__target_match_alone(const struct cas__target *t, struct cas__match *m, int nplayers,
                             char *err, size_t errlen)
 {
-    return open_match(t, 0, m, nplayers, err, errlen);
+    return open_match(t, NULL, 0, m, nplayers, err, errlen);
+}
+
+int cas__target_match_without(const struct cas__target *t, size_t left_out,
+                              struct cas_expansion_ref *refs, struct cas__match *m,
+                              int nplayers, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->plan.n_expansions; i++)
+        if (i != left_out)
+            refs[n++] = t->refs[i];
+    return open_match(t, refs, n, m, nplayers, err, errlen);
 }
 
 int cas__target_check_players(const struct cas__target *t, int nplayers, char *err,

@@ -63,6 +63,15 @@ int cas__target_match(const struct cas__target *t, struct cas__match *m, int npl
 int cas__target_match_alone(const struct cas__target *t, struct cas__match *m, int nplayers,
                             char *err, size_t errlen);
 
+/* The target without expansion left_out (an index into t->refs), the
+ * others with their options as in the target: what bench's marginal
+ * section compares the combination against.  refs is the caller's room
+ * for the other expansions' refs (plan.n_expansions - 1 of them); it must
+ * stay untouched while the match is open.  Same contract otherwise. */
+int cas__target_match_without(const struct cas__target *t, size_t left_out,
+                              struct cas_expansion_ref *refs, struct cas__match *m,
+                              int nplayers, char *err, size_t errlen);
+
 /* What cas__check_run needs to check the target, borrowing from it, over
  * every player count the combination allows. */
 struct cas__check_target cas__target_check(const struct cas__target *t);

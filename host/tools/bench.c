@@ -1,6 +1,7 @@
 /*
  * bench.c — the speed figures bots live on: random playouts per second
- * (with expansions, against the game alone), the cost of listing legal
+ * (with expansions, against the game alone, and what each expansion adds
+ * per action), in interleaved rounds on request, the cost of listing legal
  * actions, of cloning, copying and hashing a state, and how big a state is
  * serialized and on the heap.  Playouts are an agent-free tight loop over
  * the vtable, from copies of one start state.
@@ -112,42 +113,169 @@ static int failed(struct cas__bench *b, const char *what, int rc)
     return failed_in(b, b->match, what, rc);
 }
 
+/* The median of v[0..n), which it sorts. */
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* ------------------------------------------------------------ sections */
 
-/* The playouts of the game alone against those of the combination, which
- * took `seconds` for `plies` actions. */
-static int compare_alone(struct cas__bench *b, double seconds, uint64_t plies)
+/* Each round's timings of the playouts section: the session's, and the
+ * game alone's when it is compared. */
+struct playout_rounds {
+    double seconds[CAS__BENCH_MAX_ROUNDS], alone_seconds[CAS__BENCH_MAX_ROUNDS];
+    uint64_t plies, alone_plies;
+};
+
+static int time_rounds(struct cas__bench *b, struct playout_rounds *r, const char *alone_what)
 {
-    char what[96];
-    snprintf(what, sizeof what, "vs %s alone", b->match->plugin->id);
-    if (!b->alone) {
-        bench_row(b, "  %-22s not measured: %s\n", what, b->alone_error);
-        return CAS_OK;
+    for (int i = 0; i < b->rounds; i++) {
+        int rc = time_playouts(b, b->match, &r->seconds[i], &r->plies);
+        if (rc != CAS_OK)
+            return failed(b, "random playouts", rc);
+        if (b->alone && (rc = time_playouts(b, b->alone, &r->alone_seconds[i],
+                                            &r->alone_plies)) != CAS_OK)
+            return failed_in(b, b->alone, alone_what, rc);
     }
-    double alone_seconds;
-    uint64_t alone_plies;
-    int rc = time_playouts(b, b->alone, &alone_seconds, &alone_plies);
-    if (rc != CAS_OK)
-        return failed_in(b, b->alone, what, rc);
-    bench_row(b, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
-            " actions a game)\n", what, seconds / alone_seconds,
-            seconds / (double)plies / (alone_seconds / (double)alone_plies),
-            b->games / alone_seconds, (double)alone_plies / b->games);
     return CAS_OK;
 }
 
+/* The game alone against the combination: the median round's ratios, and
+ * with several rounds the range of the ratio per action. */
+static void print_comparison(struct cas__bench *b, struct playout_rounds *r,
+                             const char *what)
+{
+    double per_game[CAS__BENCH_MAX_ROUNDS], per_action[CAS__BENCH_MAX_ROUNDS];
+    double action_share = (double)r->alone_plies / (double)r->plies;
+    for (int i = 0; i < b->rounds; i++) {
+        per_game[i] = r->seconds[i] / r->alone_seconds[i];
+        per_action[i] = per_game[i] * action_share;
+    }
+    double game_ratio = median(per_game, b->rounds), action_ratio = median(per_action, b->rounds);
+    double alone_seconds = median(r->alone_seconds, b->rounds);
+    char rounds[96] = "";
+    if (b->rounds > 1)
+        snprintf(rounds, sizeof rounds, "; median of %d rounds, %.2fx to %.2fx per action",
+                 b->rounds, per_action[0], per_action[b->rounds - 1]);
+    bench_row(b, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
+            " actions a game%s)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
+            (double)r->alone_plies / b->games, rounds);
+}
+
+/* The playouts, and with expansions the game alone's, compared. */
 static int bench_playouts(struct cas__bench *b)
 {
-    double seconds;
-    uint64_t plies;
-    int rc = time_playouts(b, b->match, &seconds, &plies);
+    struct playout_rounds r;
+    char what[96];
+    snprintf(what, sizeof what, "vs %s alone", b->match->plugin->id);
+    int rc = time_rounds(b, &r, what);
     if (rc != CAS_OK)
-        return failed(b, "random playouts", rc);
+        return rc;
+    double seconds = median(r.seconds, b->rounds);
     b->playouts_per_second = b->games / seconds;
     bench_row(b, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
             " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
-            (double)plies / b->games, (double)plies / seconds / 1e6);
-    return b->alone || b->alone_error ? compare_alone(b, seconds, plies) : CAS_OK;
+            (double)r.plies / b->games, (double)r.plies / seconds / 1e6);
+    if (b->alone)
+        print_comparison(b, &r, what);
+    else if (b->alone_error)
+        bench_row(b, "  %-22s not measured: %s\n", what, b->alone_error);
+    return CAS_OK;
+}
+
+/* Seconds per action of m's playouts; what = the row a failure names. */
+static int time_per_action(struct cas__bench *b, struct cas__match *m, const char *what,
+                           double *per_action)
+{
+    double seconds;
+    uint64_t plies;
+    int rc = time_playouts(b, m, &seconds, &plies);
+    if (rc != CAS_OK)
+        return failed_in(b, m, what, rc);
+    *per_action = seconds / (double)plies;
+    return CAS_OK;
+}
+
+/* One round of the marginal section: the session, the game alone, then
+ * the session without each expansion that could be opened; t[0], t[1],
+ * t[2 + i] in seconds per action. */
+static int marginal_round(struct cas__bench *b, double *t)
+{
+    int rc = time_per_action(b, b->match, "marginal", &t[0]);
+    if (rc == CAS_OK)
+        rc = time_per_action(b, b->alone, "marginal", &t[1]);
+    for (size_t i = 0; rc == CAS_OK && i < b->n_without; i++)
+        if (b->without[i].match)
+            rc = time_per_action(b, b->without[i].match, "marginal", &t[2 + i]);
+    return rc;
+}
+
+/* The rows of the marginal section from every round's timings (times[r]
+ * holds round r's, as marginal_round leaves them); share, a round's room. */
+static void print_marginal(struct cas__bench *b, double *const *times, double *share)
+{
+    const char *game = b->match->plugin->id;
+    double shares = 0;
+    int all_measured = 1;
+    bench_row(b, "  %-22s share of %s alone's per action  (medians of %d round%s)\n", "marginal cost", game, b->rounds, b->rounds > 1 ? "s" : "");
+    for (size_t i = 0; i < b->n_without; i++) {
+        if (!b->without[i].match) {
+            bench_row(b, "    %-20s not measured: %s\n", b->without[i].id, b->without[i].error);
+            all_measured = 0;
+            continue;
+        }
+        double without[CAS__BENCH_MAX_ROUNDS];
+        for (int r = 0; r < b->rounds; r++) {
+            share[r] = (times[r][0] - times[r][2 + i]) / times[r][1];
+            without[r] = times[r][2 + i] / times[r][1];
+        }
+        double own = median(share, b->rounds);
+        shares += own;
+        bench_row(b, "    %-20s %+7.2f  (%.2fx %s alone without it)\n", b->without[i].id, own,
+                  median(without, b->rounds), game);
+    }
+    for (int r = 0; r < b->rounds; r++)
+        share[r] = times[r][0] / times[r][1] - 1;
+    double total = median(share, b->rounds);
+    if (all_measured)
+        bench_row(b, "    %-20s %+7.2f  (the session's %.2fx less the shares above)\n",
+                  "their interplay", total - shares, total + 1);
+    else
+        bench_row(b, "    %-20s %+7.2f  (the session: %.2fx %s alone)\n", "all together",
+                  total, total + 1, game);
+}
+
+/* What each expansion adds to the session's cost per action: the session
+ * against itself without that expansion, over the game alone's cost per
+ * action; what the shares leave of the session's excess over the game
+ * alone is the cost of the expansions' interplay. */
+static int bench_marginal(struct cas__bench *b)
+{
+    if (b->n_without == 0 || !b->alone) {
+        bench_row(b, "  %-22s not measured: %s\n", "marginal cost",
+                  b->n_without == 0 ? "no expansions (give --expansions)" : b->alone_error);
+        return CAS_OK;
+    }
+    size_t per_round = 2 + b->n_without;
+    double *all = calloc((size_t)b->rounds * per_round, sizeof *all);
+    double *times[CAS__BENCH_MAX_ROUNDS], share[CAS__BENCH_MAX_ROUNDS];
+    if (!all)
+        return failed(b, "marginal", CAS_ENOMEM);
+    int rc = CAS_OK;
+    for (int r = 0; rc == CAS_OK && r < b->rounds; r++)
+        rc = marginal_round(b, times[r] = all + (size_t)r * per_round);
+    if (rc == CAS_OK)
+        print_marginal(b, times, share);
+    free(all);
+    return rc;
 }
 
 /* The floor's random numbers: one chance stream of the bench seed. */
@@ -390,6 +518,8 @@ static int bench_isolation(struct cas__bench *b)
 const struct cas__bench_section cas__bench_sections[] = {
     {"playouts", "random playouts per second; with expansions, against the game alone", 0, 0,
      bench_playouts},
+    {"marginal", "with --marginal: what each expansion adds to the cost per action", 0,
+     CAS__BENCH_ON_MARGINAL, bench_marginal},
     {"floor", "with --floor: the game's bare loop, and the playouts' games/s against it", 0,
      CAS__BENCH_ON_FLOOR, bench_floor},
     {"legal-actions", "microseconds per legal_actions call", 1, 0, bench_legal_actions},
@@ -409,6 +539,7 @@ static int asked_for(const struct cas__bench *b, const struct cas__bench_section
 {
     return s->on_request == CAS__BENCH_ON_FLOOR      ? b->floor
            : s->on_request == CAS__BENCH_ON_ISOLATED ? b->isolated_requested
+           : s->on_request == CAS__BENCH_ON_MARGINAL ? b->marginal_requested
                                                      : 1;
 }
 

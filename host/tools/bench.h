@@ -13,6 +13,16 @@
 
 #include "match.h"
 
+/* The session without one of its expansions, for the marginal section. */
+struct cas__bench_without {
+    const char *id;           /* the expansion left out */
+    struct cas__match *match; /* borrowed; NULL when it could not be opened */
+    const char *error;        /* why not, when match is NULL */
+};
+
+/* --rounds takes 1 to this many. */
+#define CAS__BENCH_MAX_ROUNDS 99
+
 /* What every section gets. */
 struct cas__bench {
     struct cas__match *match; /* the game measured, borrowed */
@@ -22,6 +32,15 @@ struct cas__bench {
     /* Why there is no such match although there are expansions, or NULL. */
     const char *alone_error;
     int games;                /* playouts to run */
+    /* --rounds: the playouts and marginal sections time each of their
+     * matches this many times, one after another in turn, and print the
+     * median round's figures (1 to CAS__BENCH_MAX_ROUNDS). */
+    int rounds;
+    /* --marginal: the session without each of its expansions in turn, one
+     * entry per expansion, borrowed; n_without is 0 without expansions. */
+    int marginal_requested;
+    const struct cas__bench_without *without;
+    size_t n_without;
     int floor;                /* --floor: also time the game's bare loop */
     /* The playouts' games per second once the playouts section ran, for
      * the floor's ratio; 0 before. */
@@ -42,14 +61,15 @@ struct cas__bench {
     const char *isolated_error;
 };
 
-enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2 };
+enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3 };
 
 struct cas__bench_section {
     const char *name; /* for --only */
     const char *what; /* one line for --help */
     int needs_samples; /* measures b->samples (at least one) */
     /* 0: always; else it runs only when asked for: CAS__BENCH_ON_FLOOR
-     * (--floor), CAS__BENCH_ON_ISOLATED (--isolated), or --only. */
+     * (--floor), CAS__BENCH_ON_ISOLATED (--isolated),
+     * CAS__BENCH_ON_MARGINAL (--marginal), or --only. */
     int on_request;
     /* Measure and print.  Returns CAS_OK or a negative code after printing
      * why it could not measure. */

@@ -3,7 +3,8 @@
  * version, did-you-mean for commands and flags, play from a preset and
  * from flags (bots, and a human fed through stdin), check on a good and a
  * broken plugin, bench; usage errors and bad --config files; --rule for
- * check and bench, and bench's comparison with the game alone.
+ * check and bench, and bench's comparison with the game alone, its rounds
+ * and what each expansion adds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -637,6 +638,72 @@ static void test_bench_compares_with_the_game_alone(void **unused)
            "    6 players");
 }
 
+/* --rounds: medians, and the range of the ratio per action around its
+ * median. */
+static void test_bench_rounds(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("bench --expansions inns-cathedrals --games 2 --only playouts "
+                         "--rounds 3 --rule 'tiles=*:0,D:2,E:3'", NULL, &out), 0);
+    const char *line = strstr(out, "  vs carcassonne alone  ");
+    double time_ratio, action_ratio, per_second, actions, low, high;
+    if (!line || sscanf(line, " vs carcassonne alone %lfx time per game, %lfx per action  "
+                              "(%lf playouts/s, %lf actions a game; median of 3 rounds, "
+                              "%lfx to %lfx per action)", &time_ratio, &action_ratio,
+                        &per_second, &actions, &low, &high) != 6)
+        fail_msg("no comparison line over 3 rounds:\n%s", out);
+    assert_true(low <= action_ratio && action_ratio <= high);
+    free(out);
+    expect("bench --games 2 --rounds 0", NULL, 2,
+           "castellan bench: --rounds must be a whole number from 1 to 99, not \"0\"");
+    expect("bench --games 2 --rounds 100", NULL, 2, "from 1 to 99, not \"100\"");
+}
+
+/* The share of the cost per action of the game alone, as read from
+ * expansion id's row of the marginal section, and the session's ratio
+ * without it. */
+static void marginal_row(const char *out, const char *id, double *share, double *without)
+{
+    char row[64];
+    snprintf(row, sizeof row, "    %s ", id);
+    const char *line = strstr(out, row);
+    if (!line || sscanf(line + strlen(row), " %lf (%lfx carcassonne alone without it)", share,
+                        without) != 2)
+        fail_msg("no marginal row for %s:\n%s", id, out);
+}
+
+/* --marginal: a row a expansion, and the interplay is what the shares
+ * leave of the session's excess over the game alone. */
+static void test_bench_marginal(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("bench --expansions inns-cathedrals,traders-builders --games 2 "
+                         "--marginal --only marginal --rounds 3 --rule 'tiles=*:0,D:2,E:3'",
+                         NULL, &out), 0);
+    assert_non_null(strstr(out, "(medians of 3 rounds)"));
+    double inns, traders, without_inns, without_traders, interplay, session;
+    marginal_row(out, "inns-cathedrals", &inns, &without_inns);
+    marginal_row(out, "traders-builders", &traders, &without_traders);
+    const char *line = strstr(out, "    their interplay ");
+    if (!line || sscanf(line, " their interplay %lf (the session's %lfx less the shares above)",
+                        &interplay, &session) != 2)
+        fail_msg("no interplay row:\n%s", out);
+    /* each printed to 0.01: the three add up to the excess within rounding */
+    double gap = inns + traders + interplay - (session - 1);
+    assert_true(gap >= -0.03 && gap <= 0.03);
+    assert_true(without_inns >= 0 && without_traders >= 0);
+    free(out);
+    expect("bench --games 2 --only marginal", NULL, 0,
+           "  marginal cost          not measured: no expansions (give --expansions)");
+    /* six players need inns-cathedrals' sixth colour: no game alone to
+     * measure the shares in */
+    expect("bench --expansions inns-cathedrals,traders-builders --players 6 --games 1 "
+           "--only marginal", NULL, 0,
+           "  marginal cost          not measured: carcassonne: cannot create the game (-1):");
+}
+
 /* Copy file `from` to the new file `to`. */
 static void copy_file(const char *from, const char *to)
 {
@@ -708,6 +775,8 @@ int main(void)
         cmocka_unit_test(test_reproduce_line_runs),
         cmocka_unit_test(test_new_plugin_usage),
         cmocka_unit_test(test_bench_compares_with_the_game_alone),
+        cmocka_unit_test(test_bench_rounds),
+        cmocka_unit_test(test_bench_marginal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * test_target.c — what check and bench run: --rule values checked as play
  * checks them and applied to the game and to an expansion (the test-only
  * rule-probe), the options not at their default listed for headers, play's
- * errors for bad rules, and the game alone that bench compares with.
+ * errors for bad rules, the game alone that bench compares with, and the
+ * session without one expansion (bench's marginal section).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +169,43 @@ static void test_match_alone(void **unused)
     cas__target_close(&t);
 }
 
+/* Leaving one expansion out keeps the others, in order, with their
+ * options, and the game's own rules. */
+static void test_match_without(void **unused)
+{
+    (void)unused;
+    const char *rules[] = {TILES, "rule-probe.note=kept"};
+    struct cas__target t;
+    struct cas__match without;
+    struct cas_expansion_ref refs[1];
+    char err[1024];
+    assert_int_equal(open_target(&t, "inns-cathedrals,rule-probe", rules, 2, err, sizeof err),
+                     CAS_OK);
+    assert_int_equal(t.plan.n_expansions, 2);
+    size_t probe = strcmp(t.plan.expansions[0]->id, "rule-probe") == 0 ? 0 : 1;
+    assert_int_equal(cas__target_match_without(&t, probe, refs, &without, 2, err, sizeof err),
+                     CAS_OK);
+    assert_string_equal(without.title, "carcassonne + inns-cathedrals");
+    /* plays as inns-cathedrals alone does, with the game's tile rule */
+    struct cas__target only;
+    struct cas__match with_only;
+    assert_int_equal(open_target(&only, "inns-cathedrals", rules, 1, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__target_match(&only, &with_only, 2, err, sizeof err), CAS_OK);
+    assert_int_equal(actions_of_a_game(&without), actions_of_a_game(&with_only));
+    cas__match_close(&with_only);
+    cas__target_close(&only);
+    cas__match_close(&without);
+    assert_int_equal(cas__target_match_without(&t, 1 - probe, refs, &without, 2, err,
+                                               sizeof err), CAS_OK);
+    assert_string_equal(without.title, "carcassonne + rule-probe");
+    assert_string_equal(value_of(refs[0].options, refs[0].n_options, "note"), "kept");
+    cas__match_close(&without);
+    /* six players need inns-cathedrals' sixth colour */
+    assert_true(cas__target_match_without(&t, 1 - probe, refs, &without, 6, err,
+                                          sizeof err) < 0);
+    cas__target_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_expansion_rules_applied),
         cmocka_unit_test(test_bad_rules),
         cmocka_unit_test(test_match_alone),
+        cmocka_unit_test(test_match_without),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
