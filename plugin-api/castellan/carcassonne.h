@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 5
+#define CAS_CARC_ABI_MINOR 6
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -488,7 +488,27 @@ struct cas_carc_expansion {
      * host->release(host->ctx, xctx).  host is the table init received.
      * May be NULL. */
     void (*fini_host)(void *xctx, const struct cas_host *host);
+
+    /* ---- 1.6 */
+    /* Once per game, after every expansion's init and before any state
+     * exists: where this expansion's block lies, as a byte offset from a
+     * state handle, the same for every state of the game.  The block of c
+     * is then cas_carc_block(c, offset): what api->xstate answers, without
+     * a call, for hooks that run every turn.  Called only for a block
+     * (state_size > 0).  May be NULL; api->xstate works with any game. */
+    void (*state_offset)(void *xctx, size_t offset);
 };
+
+/* The block state_offset (1.6) placed at `offset` in state c. */
+static inline void *cas_carc_block(cas_carc *c, size_t offset)
+{
+    return (char *)c + offset;
+}
+
+static inline const void *cas_carc_block_const(const cas_carc *c, size_t offset)
+{
+    return (const char *)c + offset;
+}
 
 #ifdef __cplusplus
 }

@@ -66,7 +66,7 @@ int cas__am_abbey_actor(void *xctx, const cas_carc *c)
 {
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    const struct am_state *st = api->xstate_const(c, xctx);
+    const struct am_state *st = cas__am_block_const(xctx, c);
     int p = api->active_player(c);
     if (st->abbey_used >> p & 1 || !cas__am_abbey_held(ctx, st))
         return CAS_CARC_PHASE_SKIP; /* used, or the game's abbeys (`tiles`) are */
@@ -113,7 +113,7 @@ int cas__am_abbey_apply(void *xctx, cas_carc *c, uint64_t payload)
     int rc = api->place_tile(c, ctx->abbey, ABBEY_X(payload), ABBEY_Y(payload), 0);
     if (rc != CAS_OK)
         return rc;
-    struct am_state *st = api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     int p = api->active_player(c);
     st->abbey_used |= (uint8_t)(1u << p);
     if (api->bag_left(c) == 0)
@@ -169,7 +169,7 @@ void cas__am_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     (void)tile;
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    struct am_state *st = api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     size_t holes;
     if (!cas__am_abbey_held(ctx, st))
         return; /* nobody can place an abbey any more: holes no longer matter */
@@ -187,7 +187,7 @@ int cas__am_bag_empty(void *xctx, cas_carc *c, int player)
     if (!ctx->final_abbey_round)
         return 0;
     const struct cas_carc_api *api = ctx->api;
-    struct am_state *st = api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     st->final_seen |= (uint8_t)(1u << player);
     int next = (player + 1) % api->nplayers(api->game(c));
     return !(st->final_seen >> next & 1);

@@ -84,7 +84,7 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     *xctx = ctx;
     ctx->api = api;
     ctx->host = host;
-    if (api->abi_minor < 5 || !CAS_HAS_FIELD(api, struct cas_carc_api, deploy_vetoed)) {
+    if (api->abi_minor < 6) { /* 1.5 vetoes for the wagon, 1.6 state_offset */
         cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.%d; this "
                         "game provides %u.%u", CAS_CARC_ABI_MAJOR, CAS_CARC_ABI_MINOR,
                         api->abi_major, api->abi_minor);
@@ -110,6 +110,11 @@ static void am_fini(void *xctx)
 {
     struct am_ctx *ctx = xctx;
     ctx->host->release(ctx->host->ctx, ctx);
+}
+
+static void am_state_offset(void *xctx, size_t offset)
+{
+    ((struct am_ctx *)xctx)->state_offset = offset;
 }
 
 static void am_state_init(void *xctx, cas_carc *c, void *xstate)
@@ -182,7 +187,7 @@ static const char *am_category(void *xctx, const cas_carc *c, cas_carc_feature f
     case CAS_CARC_FIELD:
         if (when != CAS_CARC_DURING)
             return category;
-        if (((const struct am_state *)api->xstate_const(c, xctx))->join_scoring)
+        if (((const struct am_state *)cas__am_block_const(xctx, c))->join_scoring)
             return "barn-join-field";
         return strcmp(category, "field") == 0 ? "barn-field" : category;
     default:
@@ -198,7 +203,7 @@ static int am_render(void *xctx, const cas_carc *c, int viewer,
     (void)viewer;
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    const struct am_state *st = api->xstate_const(c, xctx);
+    const struct am_state *st = cas__am_block_const(xctx, c);
     int players = api->nplayers(api->game(c));
     int rc = 0;
     if (format == CAS_RENDER_JSON) {
@@ -295,6 +300,7 @@ static const struct cas_carc_expansion am_expansion = {
     .hooks = &am_hooks,
     .phases = am_phases,
     .n_phases = sizeof am_phases / sizeof am_phases[0],
+    .state_offset = am_state_offset,
 };
 
 static const struct cas_plugin am_plugin = {

@@ -29,6 +29,7 @@ struct am_ctx {
                                     no more than its `tiles` count */
     int final_abbey_round;       /* option final-abbey-round */
     enum am_wagon_reach reach;   /* option wagon-move */
+    size_t state_offset;         /* of the block in every state (1.6) */
 };
 
 /* A wagon freed by a scoring this turn, waiting for its owner's choice. */
@@ -50,6 +51,18 @@ struct am_state {
     struct am_wagon wagons[AM_MAX_PLAYERS];
     uint16_t barn_part[AM_MAX_PLAYERS]; /* where each barn stands */
 };
+
+/* This expansion's block of c, where the engine's state_offset said it
+ * lies: the hooks of every turn read it without a call. */
+static inline struct am_state *cas__am_block(const void *xctx, cas_carc *c)
+{
+    return cas_carc_block(c, ((const struct am_ctx *)xctx)->state_offset);
+}
+
+static inline const struct am_state *cas__am_block_const(const void *xctx, const cas_carc *c)
+{
+    return cas_carc_block_const(c, ((const struct am_ctx *)xctx)->state_offset);
+}
 
 /* ------------------------------------------------------------ abbey.c */
 /* The BEFORE_DRAW phase `abbey` (cas_carc_phase contract). */

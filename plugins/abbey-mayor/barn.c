@@ -89,7 +89,7 @@ int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f
     (void)when;
     (void)winner;
     const struct am_ctx *ctx = xctx;
-    const struct am_state *st = ctx->api->xstate_const(c, xctx);
+    const struct am_state *st = cas__am_block_const(xctx, c);
     if (!st->join_scoring)
         return points;
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
@@ -103,7 +103,7 @@ int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f
 static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, int player)
 {
     const struct cas_carc_api *api = ctx->api;
-    const struct am_state *st = api->xstate_const(c, (void *)ctx);
+    const struct am_state *st = cas__am_block_const(ctx, c);
     cas_carc_feature parts[BARN_PARTS_MAX];
     size_t n;
     if (st->barn_scored >> player & 1 || api->supply(c, player, ctx->barn) > 0 ||
@@ -147,7 +147,7 @@ void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
 {
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    struct am_state *st = api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     if (api->placed_tile(c) < 0 || player >= AM_MAX_PLAYERS ||
         (st->barn_scored == 0 && api->supply(c, player, ctx->barn) > 0))
         return; /* no barn on the board: nothing to score */
@@ -176,7 +176,7 @@ void cas__am_final_scoring(void *xctx, cas_carc *c)
 {
     const struct am_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    const struct am_state *st = api->xstate_const(c, xctx);
+    const struct am_state *st = cas__am_block_const(xctx, c);
     int players = api->nplayers(api->game(c));
     for (int p = 0; p < players; p++) {
         if (st->barn_part[p] == AM_NO_PART)

@@ -35,7 +35,7 @@ void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_featur
     size_t n;
     if (api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
         return;
-    struct am_state *st = api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     for (size_t i = 0; i < n; i++) {
         if (on[i].kind != ctx->wagon || on[i].player >= AM_MAX_PLAYERS)
             continue;
@@ -49,7 +49,7 @@ void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_featur
 void cas__am_turn_end(void *xctx, cas_carc *c, int player)
 {
     (void)player;
-    struct am_state *st = ((const struct am_ctx *)xctx)->api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     memset(st->wagons, 0, sizeof st->wagons);
     st->wagons_waiting = 0;
 }
@@ -166,7 +166,7 @@ static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, const st
 static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc *c)
 {
     const struct cas_carc_api *api = ctx->api;
-    const struct am_state *st = api->xstate_const(c, (void *)ctx);
+    const struct am_state *st = cas__am_block_const(ctx, c);
     int players = api->nplayers(api->game(c)), active = api->active_player(c);
     for (int i = 0; i < players; i++) {
         const struct am_wagon *w = &st->wagons[(active + i) % players];
@@ -180,7 +180,7 @@ static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc 
 int cas__am_wagon_actor(void *xctx, const cas_carc *c)
 {
     const struct am_ctx *ctx = xctx;
-    const struct am_state *st = ctx->api->xstate_const(c, xctx);
+    const struct am_state *st = cas__am_block_const(xctx, c);
     if (!st->wagons_waiting)
         return CAS_CARC_PHASE_SKIP; /* the common case: no wagon was freed */
     const struct am_wagon *w = deciding(ctx, c);
@@ -206,7 +206,7 @@ int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload)
     const struct am_wagon *w = deciding(ctx, c);
     if (!w)
         return CAS_EILLEGAL;
-    struct am_state *st = ctx->api->xstate(c, xctx);
+    struct am_state *st = cas__am_block(xctx, c);
     struct am_wagon *mine = &st->wagons[w->player];
     mine->waiting = 0;
     if (payload != WAGON_HOME) {

@@ -227,6 +227,17 @@ static void index_contexts(struct cas_game *g)
     }
 }
 
+/* 1.6: each expansion with a block learns where it lies in every state. */
+static void tell_state_offsets(const struct cas_game *g)
+{
+    for (int i = 0; i < g->nexp; i++) {
+        const struct cas_carc_expansion *d = g->exp[i].desc;
+        if (d->state_size > 0 && CAS_HAS_FIELD(d, struct cas_carc_expansion, state_offset) &&
+            d->state_offset)
+            d->state_offset(g->exp[i].xctx, g->exp[i].state_off);
+    }
+}
+
 /* Called once the state layout is known.  An expansion's init names a bad
  * option by its index in its own options; game_new's *bad_option counts
  * on from the game's options through each expansion's in order. */
@@ -245,6 +256,7 @@ int cas__carc_init_expansions(struct cas_game *g, const struct cas_game_params *
         options_before += ref->n_options;
     }
     index_contexts(g);
+    tell_state_offsets(g);
     return CAS_OK;
 }
 

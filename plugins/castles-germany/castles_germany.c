@@ -49,6 +49,7 @@ struct cg_ctx {
     unsigned in_game;            /* bit i: castle i has a copy in this game
                                     (a `tiles` option may take some out) */
     int picks;                   /* how many castles the players pick */
+    size_t state_offset;         /* of the block in every state (1.6) */
 };
 
 /* A castle on the board, as the hooks need it without lookups. */
@@ -148,10 +149,10 @@ static int cg_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->api = api;
     ctx->host = host;
     *xctx = ctx;
-    if (!CAS_HAS_FIELD(api, struct cas_carc_api, fits_anywhere)) {
+    if (api->abi_minor < 6) {
         cas_host_errorf(host, "castles-germany: needs a carcassonne plugin with "
-                        "extension ABI 1.2 (placements of a hand tile); this one has "
-                        "%u.%u", api->abi_major, api->abi_minor);
+                        "extension ABI 1.6 (placements of a hand tile, state_offset); "
+                        "this one has %u.%u", api->abi_major, api->abi_minor);
         return CAS_EVERSION;
     }
     const char *castles = cg_options[0].default_value;
@@ -188,9 +189,21 @@ static void cg_state_init(void *xctx, cas_carc *c, void *xstate)
         st->tile[i] = -1;
 }
 
+static void cg_state_offset(void *xctx, size_t offset)
+{
+    ((struct cg_ctx *)xctx)->state_offset = offset;
+}
+
+/* This expansion's block of c, where the engine's state_offset said it
+ * lies: the castle phases of every turn read it without a call. */
 static const struct cg_state *state_of(const struct cg_ctx *ctx, const cas_carc *c)
 {
-    return ctx->api->xstate_const(c, (void *)ctx);
+    return cas_carc_block_const(c, ctx->state_offset);
+}
+
+static struct cg_state *mutable_state_of(const struct cg_ctx *ctx, cas_carc *c)
+{
+    return cas_carc_block(c, ctx->state_offset);
 }
 
 
@@ -298,7 +311,7 @@ static int pick_apply(void *xctx, cas_carc *c, uint64_t payload)
 {
     const struct cg_ctx *ctx = xctx;
     int picker = pick_actor(xctx, c);
-    struct cg_state *st = ctx->api->xstate(c, xctx);
+    struct cg_state *st = mutable_state_of(ctx, c);
     if (picker < 0 || payload >= (uint64_t)ctx->ncastles || (st->picked >> payload & 1))
         return CAS_EILLEGAL;
     st->hand[picker] |= (uint8_t)(1u << payload);
@@ -445,7 +458,7 @@ static int place_apply(void *xctx, cas_carc *c, uint64_t payload)
 {
     const struct cg_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    struct cg_state *st = api->xstate(c, xctx);
+    struct cg_state *st = mutable_state_of(ctx, c);
     int p = api->active_player(c);
     if (payload == CG_KEEP) {
         if (api->bag_left(c) == 0) /* nothing left to draw: out of the game */
@@ -757,6 +770,7 @@ static const struct cas_carc_expansion cg_expansion = {
     .hooks = &cg_hooks,
     .phases = cg_phases,
     .n_phases = sizeof cg_phases / sizeof cg_phases[0],
+    .state_offset = cg_state_offset,
 };
 
 static const struct cas_plugin cg_plugin = {

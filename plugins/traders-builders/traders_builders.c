@@ -35,6 +35,7 @@ struct tb_ctx {
     const struct cas_host *host;
     int goods[TB_GOODS]; /* attribute indices */
     int builder, pig;    /* figure kind indices */
+    size_t state_offset; /* of the block in every state (state_offset, 1.6) */
 };
 
 /* The per-state block: plain bytes, cloned, hashed and serialized. */
@@ -43,6 +44,22 @@ struct tb_state {
     uint8_t bonus_granted; /* this turn's tile extended the builder's feature */
     uint8_t in_bonus;      /* this turn is a builder's second tile */
 };
+
+/* This expansion's block of c, where state_offset said it lies. */
+static struct tb_state *tb_block(const void *xctx, cas_carc *c)
+{
+    return cas_carc_block(c, ((const struct tb_ctx *)xctx)->state_offset);
+}
+
+static const struct tb_state *tb_block_const(const void *xctx, const cas_carc *c)
+{
+    return cas_carc_block_const(c, ((const struct tb_ctx *)xctx)->state_offset);
+}
+
+static void tb_state_offset(void *xctx, size_t offset)
+{
+    ((struct tb_ctx *)xctx)->state_offset = offset;
+}
 
 static int tb_init(const struct cas_carc_api *api, const struct cas_host *host,
                    const cas_carc_game *game, const struct cas_option_value *options,
@@ -64,8 +81,8 @@ static int tb_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->builder = api->figure_kind_index(game, "builder");
     ctx->pig = api->figure_kind_index(game, "pig");
     *xctx = ctx;
-    if (!CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
-        cas_host_errorf(host, "traders-builders: needs Carcassonne extension ABI 1.2; "
+    if (api->abi_minor < 6) { /* the hooks find their block through state_offset */
+        cas_host_errorf(host, "traders-builders: needs Carcassonne extension ABI 1.6; "
                         "this game provides %u.%u", api->abi_major, api->abi_minor);
         return CAS_EVERSION;
     }
@@ -124,7 +141,7 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
 {
     const struct tb_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    struct tb_state *st = api->xstate(c, xctx);
+    struct tb_state *st = tb_block(xctx, c);
     if (st->in_bonus || st->bonus_granted ||
         api->supply(c, player, ctx->builder) > 0) /* builder not on the board */
         return;
@@ -154,7 +171,7 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
 static void tb_turn_end(void *xctx, cas_carc *c, int player)
 {
     (void)player;
-    struct tb_state *st = ((const struct tb_ctx *)xctx)->api->xstate(c, xctx);
+    struct tb_state *st = tb_block(xctx, c);
     st->in_bonus = st->bonus_granted;
     st->bonus_granted = 0;
 }
@@ -172,7 +189,7 @@ static void tb_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
         any |= (count[i] = api->attribute(c, f, ctx->goods[i])) > 0;
     if (!any || player < 0 || player >= TB_MAX_PLAYERS)
         return;
-    struct tb_state *st = api->xstate(c, xctx);
+    struct tb_state *st = tb_block(xctx, c);
     for (int i = 0; i < TB_GOODS; i++)
         st->goods[player][i] = (uint16_t)(st->goods[player][i] + count[i]);
     if (!cas_carc_events_wanted(api, c))
@@ -193,7 +210,7 @@ static void tb_final_scoring(void *xctx, cas_carc *c)
 {
     const struct tb_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
-    const struct tb_state *st = api->xstate_const(c, xctx);
+    const struct tb_state *st = tb_block_const(xctx, c);
     int players = api->nplayers(api->game(c));
     for (int i = 0; i < TB_GOODS; i++) {
         int most = 0;
@@ -276,7 +293,7 @@ static int tb_render(void *xctx, const cas_carc *c, int viewer,
 {
     (void)viewer;
     const struct tb_ctx *ctx = xctx;
-    const struct tb_state *st = ctx->api->xstate_const(c, xctx);
+    const struct tb_state *st = tb_block_const(xctx, c);
     int players = ctx->api->nplayers(ctx->api->game(c));
     int rc = format == CAS_RENDER_JSON ? render_json(st, players, out)
                                        : render_text(ctx, c, st, players, out);
@@ -332,6 +349,7 @@ static const struct cas_carc_expansion tb_expansion = {
     .state_check = tb_state_check,
     .render = tb_render,
     .hooks = &tb_hooks,
+    .state_offset = tb_state_offset,
 };
 
 static const struct cas_plugin tb_plugin = {

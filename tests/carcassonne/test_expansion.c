@@ -10,7 +10,9 @@
  *  - a tile source other than the bag: a BEFORE_DRAW phase lets a player
  *    place their GATE (a `hand` tile with `*` edges, like an abbey) with
  *    `gate X,Y ROTATION` instead of drawing, or `gate keep`;
- *  - its own serialized state, checked on deserialize, and its render part.
+ *  - its own serialized state, checked on deserialize, and its render part;
+ *    its hooks find it where state_offset (1.6) said, or ask api->xstate
+ *    when built for an older descriptor.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,6 +33,8 @@ struct toll_ctx {
     const struct cas_carc_api *api;
     int toll_attr;
     int gate_kind;
+    int offset_told;     /* state_offset was called (a 1.6 descriptor) */
+    size_t state_offset; /* what it said */
 };
 
 struct toll_state {
@@ -65,6 +69,23 @@ static int toll_init(const struct cas_carc_api *api, const struct cas_host *host
 }
 
 static int teardowns; /* fini and fini_host calls, for the teardown test */
+/* state_offset calls, and toll taxes whose block the offset found (or,
+ * not told, api->xstate did) against those where it was api->xstate's */
+static int offsets_told, taxes_in_block, taxes_in_xstate;
+
+static void toll_state_offset(void *xctx, size_t offset)
+{
+    struct toll_ctx *ctx = xctx;
+    ctx->offset_told = 1;
+    ctx->state_offset = offset;
+    offsets_told++;
+}
+
+/* The toll's block of c: where state_offset said it lies, else asked. */
+static struct toll_state *toll_block(const struct toll_ctx *ctx, cas_carc *c, void *xctx)
+{
+    return ctx->offset_told ? cas_carc_block(c, ctx->state_offset) : ctx->api->xstate(c, xctx);
+}
 
 static void toll_fini_host(void *xctx, const struct cas_host *host)
 {
@@ -152,7 +173,9 @@ static int toll_apply(void *xctx, cas_carc *c, uint64_t payload)
 {
     struct toll_ctx *ctx = xctx;
     if (payload == 1) {
-        struct toll_state *st = ctx->api->xstate(c, xctx);
+        struct toll_state *st = toll_block(ctx, c, xctx);
+        taxes_in_block++;
+        taxes_in_xstate += st == ctx->api->xstate(c, xctx);
         int p = ctx->api->active_player(c);
         st->taxes[p]++;
         cas_carc_add_score_about(ctx->api, c, p, 1, "toll", "toll", "toll booth",
@@ -336,6 +359,7 @@ static const struct cas_carc_expansion toll_expansion = {
     .hooks = &toll_hooks,
     .phases = toll_phases,
     .n_phases = 2,
+    .state_offset = toll_state_offset,
 };
 
 static char data_dir[1024];
@@ -353,6 +377,22 @@ static void open_with_toll(struct cas_test_game *g, const char *tiles)
 {
     static struct cas_expansion_ref ref;
     ref = toll_ref(&toll_expansion);
+    const char *opts[] = {tiles, NULL};
+    cas_test_game_open(g, cas_plugin_entry(), 2, opts, &ref, 1);
+}
+
+/* The toll as an expansion built for extension ABI 1.`minor` sees it: its
+ * descriptor ends before the first field that version lacks.  The game
+ * keeps pointers to both, so they live on past the call. */
+static void open_toll_built_for(struct cas_test_game *g, size_t struct_size, uint16_t minor,
+                                const char *tiles)
+{
+    static struct cas_carc_expansion older;
+    static struct cas_expansion_ref ref;
+    older = toll_expansion;
+    older.struct_size = struct_size;
+    older.abi_minor = minor;
+    ref = toll_ref(&older);
     const char *opts[] = {tiles, NULL};
     cas_test_game_open(g, cas_plugin_entry(), 2, opts, &ref, 1);
 }
@@ -545,6 +585,40 @@ static void test_state_block_serialized(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The render (which asks api->xstate) shows the taxes. */
+static void expect_tolls(struct cas_test_game *g, const char *tolls)
+{
+    char *text = cas_test_render(g, CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT);
+    if (!strstr(text, tolls))
+        fail_msg("render lacks \"%s\":\n%s", tolls, text);
+    free(text);
+}
+
+/* 1.6: the engine tells the block's offset once a game, and it finds the
+ * block api->xstate finds; a 1.5 descriptor is not told and asks. */
+static void test_state_offset_finds_the_block(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    offsets_told = taxes_in_block = taxes_in_xstate = 0;
+    open_with_toll(&g, "tiles=*:0,D:1,TOLL:2");
+    assert_int_equal(offsets_told, 1);
+    cas_test_play_record(&g, "draw TOLL\nplace TOLL 1,0 0\npass\ntoll tax\n");
+    assert_int_equal(taxes_in_block, 1);
+    assert_int_equal(taxes_in_xstate, 1);
+    expect_tolls(&g, "tolls collected: Red 1, Blue 0");
+    cas_test_game_close(&g);
+
+    offsets_told = taxes_in_block = taxes_in_xstate = 0;
+    open_toll_built_for(&g, offsetof(struct cas_carc_expansion, state_offset), 5,
+                        "tiles=*:0,D:1,TOLL:2");
+    cas_test_play_record(&g, "draw TOLL\nplace TOLL 1,0 0\npass\ntoll tax\n");
+    assert_int_equal(offsets_told, 0);
+    assert_int_equal(taxes_in_xstate, 1);
+    expect_tolls(&g, "tolls collected: Red 1, Blue 0");
+    cas_test_game_close(&g);
+}
+
 /* An expansion built for another extension ABI major is refused. */
 static void test_abi_major_refused(void **unused)
 {
@@ -651,15 +725,9 @@ static void test_teardown_gets_the_host(void **unused)
     cas_test_game_close(&g);
     assert_int_equal(teardowns, 1);
 
-    static struct cas_carc_expansion legacy;
-    legacy = toll_expansion;
-    legacy.struct_size = offsetof(struct cas_carc_expansion, fini_host);
-    legacy.abi_minor = 1;
-    static struct cas_expansion_ref ref;
-    ref = toll_ref(&legacy);
-    const char *opts[] = {"tiles=*:0,D:1,BIG:1,W:2", NULL};
     teardowns = 0;
-    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, &ref, 1);
+    open_toll_built_for(&g, offsetof(struct cas_carc_expansion, fini_host), 1,
+                        "tiles=*:0,D:1,BIG:1,W:2");
     cas_test_game_close(&g);
     assert_int_equal(teardowns, 100);
 }
@@ -893,6 +961,7 @@ int main(void)
         cmocka_unit_test(test_veto_area_as_veto_placement),
         cmocka_unit_test(test_figure_strength),
         cmocka_unit_test(test_state_block_serialized),
+        cmocka_unit_test(test_state_offset_finds_the_block),
         cmocka_unit_test(test_abi_major_refused),
         cmocka_unit_test(test_first_answer_wins),
         cmocka_unit_test(test_tile_from_hand),
