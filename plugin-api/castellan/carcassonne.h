@@ -420,6 +420,14 @@ struct cas_carc_api {
      * the same vetoes as one deployed (the road stubs of IC-5).  The
      * engine's own deployment rules (classes, occupancy) are not asked. */
     int (*deploy_vetoed)(const cas_carc *c, int player, int kind, cas_carc_feature part);
+    /* ---- 1.6 */
+    /* The parts of placement `tile` whose class is in `classes` (a mask of
+     * CAS_CARC_CLASS_BIT): bit i set for part *first + i, *first being the
+     * tile's first part (tile_features lists *first, *first + 1, ...).
+     * One call in O(1) for what tile_features and a feature_class a part
+     * tell.  No such placement: 0, and *first is CAS_CARC_NO_FEATURE. */
+    unsigned (*tile_parts_of)(const cas_carc *c, int tile, unsigned classes,
+                              cas_carc_feature *first);
 };
 
 /* events_wanted where the game has it (1.4), else 1: texts are built. */

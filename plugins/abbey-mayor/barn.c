@@ -19,7 +19,6 @@
 
 #include <stdio.h>
 
-#define BARN_PARTS_MAX 64
 #define BARN_END_POINTS 4 /* per completed city */
 #define BARN_JOIN_POINTS 1
 #define FIELD_POINTS 3
@@ -104,14 +103,16 @@ static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, in
 {
     const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = cas__am_block_const(ctx, c);
-    cas_carc_feature parts[BARN_PARTS_MAX];
-    size_t n;
-    if (st->barn_scored >> player & 1 || api->supply(c, player, ctx->barn) > 0 ||
-        api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
+    if (st->barn_scored >> player & 1 || api->supply(c, player, ctx->barn) > 0)
         return CAS_CARC_NO_FEATURE;
-    for (size_t i = 0; i < n; i++)
-        if (cas__am_has_figure(ctx, c, player, ctx->barn, parts[i]))
-            return parts[i];
+    cas_carc_feature first;
+    for (unsigned fields = api->tile_parts_of(c, api->placed_tile(c),
+                                              CAS_CARC_CLASS_BIT(CAS_CARC_FIELD), &first);
+         fields; fields &= fields - 1) {
+        cas_carc_feature part = first + __builtin_ctz(fields);
+        if (cas__am_has_figure(ctx, c, player, ctx->barn, part))
+            return part;
+    }
     return CAS_CARC_NO_FEATURE;
 }
 
@@ -120,26 +121,26 @@ static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, in
 static void score_joins(const struct am_ctx *ctx, cas_carc *c, struct am_state *st)
 {
     const struct cas_carc_api *api = ctx->api;
-    cas_carc_feature parts[BARN_PARTS_MAX], barns[AM_MAX_PLAYERS];
-    size_t n, nbarns = 0;
+    cas_carc_feature barns[AM_MAX_PLAYERS], first;
+    size_t nbarns = 0;
     for (int p = 0; p < AM_MAX_PLAYERS; p++) /* their places are kept */
         if (st->barn_part[p] != AM_NO_PART)
             barns[nbarns++] = st->barn_part[p];
-    if (nbarns == 0 ||
-        api->tile_features(c, api->placed_tile(c), parts, BARN_PARTS_MAX, &n) != CAS_OK)
+    if (nbarns == 0)
         return;
-    for (size_t i = 0; i < n; i++) {
-        if (api->feature_class(c, parts[i]) != CAS_CARC_FIELD)
-            continue;
+    for (unsigned fields = api->tile_parts_of(c, api->placed_tile(c),
+                                              CAS_CARC_CLASS_BIT(CAS_CARC_FIELD), &first);
+         fields; fields &= fields - 1) {
+        cas_carc_feature part = first + __builtin_ctz(fields);
         size_t b = 0;
-        while (b < nbarns && !api->same_feature(c, parts[i], barns[b]))
+        while (b < nbarns && !api->same_feature(c, part, barns[b]))
             b++;
-        if (b == nbarns || !own_farmer(ctx, c, -1, parts[i]))
+        if (b == nbarns || !own_farmer(ctx, c, -1, part))
             continue;
         st->join_scoring = 1;
-        api->score_feature(c, parts[i], CAS_CARC_DURING);
+        api->score_feature(c, part, CAS_CARC_DURING);
         st->join_scoring = 0;
-        send_pigs_home(ctx, c, parts[i]);
+        send_pigs_home(ctx, c, part);
     }
 }
 

@@ -553,6 +553,24 @@ static int api_tile_features(const cas_carc *c, int tile, cas_carc_feature *buf,
     return CAS_OK;
 }
 
+static unsigned api_tile_parts_of(const cas_carc *c, int tile, unsigned classes,
+                                  cas_carc_feature *first)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (tile < 0 || tile >= s->ntiles) {
+        *first = CAS_CARC_NO_FEATURE;
+        return 0;
+    }
+    const struct carc_tile *t = &C_TILES(s)[tile];
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    unsigned parts = 0;
+    for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
+        if (classes & CAS_CARC_CLASS_BIT(cls))
+            parts |= k->of_class[cls];
+    *first = t->node_base;
+    return parts;
+}
+
 static int valid_feature(const struct cas_state *s, cas_carc_feature f)
 {
     return f >= 0 && f < s->nnodes;
@@ -954,4 +972,5 @@ const struct cas_carc_api cas__carc_api = {
     .feature_complete = api_feature_complete,
     .events_wanted = api_events_wanted,
     .deploy_vetoed = api_deploy_vetoed,
+    .tile_parts_of = api_tile_parts_of,
 };

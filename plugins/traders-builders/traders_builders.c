@@ -81,7 +81,9 @@ static int tb_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->builder = api->figure_kind_index(game, "builder");
     ctx->pig = api->figure_kind_index(game, "pig");
     *xctx = ctx;
-    if (api->abi_minor < 6) { /* the hooks find their block through state_offset */
+    /* the hooks find their block through state_offset, a tile's roads and
+     * cities through tile_parts_of */
+    if (api->abi_minor < 6 || !CAS_HAS_FIELD(api, struct cas_carc_api, tile_parts_of)) {
         cas_host_errorf(host, "traders-builders: needs Carcassonne extension ABI 1.6; "
                         "this game provides %u.%u", api->abi_major, api->abi_minor);
         return CAS_EVERSION;
@@ -145,14 +147,11 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     if (st->in_bonus || st->bonus_granted ||
         api->supply(c, player, ctx->builder) > 0) /* builder not on the board */
         return;
-    cas_carc_feature features[32];
-    size_t n;
-    if (api->tile_features(c, tile, features, 32, &n) != CAS_OK)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        int cls = api->feature_class(c, features[i]); /* a builder's classes: no walk */
-        if ((cls != CAS_CARC_ROAD && cls != CAS_CARC_CITY) ||
-            !has_figure(ctx, c, player, ctx->builder, features[i]))
+    cas_carc_feature first;
+    unsigned parts = api->tile_parts_of(
+        c, tile, CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY), &first);
+    for (; parts; parts &= parts - 1) {
+        if (!has_figure(ctx, c, player, ctx->builder, first + __builtin_ctz(parts)))
             continue;
         st->bonus_granted = 1;
         api->grant_extra_turn(c);

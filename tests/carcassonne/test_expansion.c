@@ -876,23 +876,18 @@ static void expect_restored_counts(struct cas_test_game *g)
     g->vt->state_free(twin);
 }
 
-/* completed_count for roads and cities, which the engine counts as they
- * close (abbey-like gate edges included), agrees after every turn of
- * random games with a walk of every feature, and in states restored from
- * bytes. */
-static void test_completed_count_agrees_with_a_walk(void **unused)
+/* Three random games of 3 players with the toll and a test-only expansion
+ * `id` of these hooks, after every 50 actions and at the end handing the
+ * game to at_checkpoint (when not NULL). */
+static void play_random_games_with(const struct cas_carc_hooks *hooks, const char *id,
+                                   void (*at_checkpoint)(struct cas_test_game *))
 {
-    (void)unused;
-    static const struct cas_carc_hooks counter_hooks = {.struct_size = sizeof counter_hooks,
-                                                        .turn_end = expect_closed_counts};
-    static const struct cas_carc_expansion counter = {.struct_size = sizeof counter,
-                                                      .abi_major = CAS_CARC_ABI_MAJOR,
-                                                      .abi_minor = CAS_CARC_ABI_MINOR,
-                                                      .hooks = &counter_hooks};
-    struct cas_expansion_ref refs[2] = {toll_ref(&toll_expansion), toll_ref(&counter)};
-    refs[1].id = "counter";
+    struct cas_carc_expansion probe = {.struct_size = sizeof probe,
+                                       .abi_major = CAS_CARC_ABI_MAJOR,
+                                       .abi_minor = CAS_CARC_ABI_MINOR, .hooks = hooks};
+    struct cas_expansion_ref refs[2] = {toll_ref(&toll_expansion), toll_ref(&probe)};
+    refs[1].id = id;
     static cas_action legal[4096];
-    closed_checks = 0;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         struct cas_test_game g;
         const char *opts[] = {NULL};
@@ -904,13 +899,63 @@ static void test_completed_count_agrees_with_a_walk(void **unused)
             assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             assert_int_equal(g.vt->apply(g.state, legal[(rng >> 33) % n], NULL), CAS_OK);
-            if (++steps % 50 == 0)
-                expect_restored_counts(&g);
+            if (++steps % 50 == 0 && at_checkpoint)
+                at_checkpoint(&g);
         }
-        expect_restored_counts(&g);
+        if (at_checkpoint)
+            at_checkpoint(&g);
         cas_test_game_close(&g);
     }
+}
+
+/* completed_count for roads and cities, which the engine counts as they
+ * close (abbey-like gate edges included), agrees after every turn of
+ * random games with a walk of every feature, and in states restored from
+ * bytes. */
+static void test_completed_count_agrees_with_a_walk(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks counter_hooks = {.struct_size = sizeof counter_hooks,
+                                                        .turn_end = expect_closed_counts};
+    closed_checks = 0;
+    play_random_games_with(&counter_hooks, "counter", expect_restored_counts);
     assert_true(closed_checks > 150);
+}
+
+/* tile_parts_of (1.6) for the tile placed this turn, every set of classes,
+ * against tile_features and feature_class part by part. */
+static int parts_checks;
+static void expect_parts_by_class(void *xctx, cas_carc *c, int player)
+{
+    (void)xctx;
+    (void)player;
+    int tile = toll_api_copy.placed_tile(c);
+    cas_carc_feature parts[16], first;
+    size_t n;
+    if (tile < 0 || toll_api_copy.tile_features(c, tile, parts, 16, &n) != CAS_OK)
+        return;
+    for (unsigned classes = 0; classes < 1u << (CAS_CARC_CLOISTER + 1); classes += 2) {
+        unsigned expected = 0;
+        for (size_t i = 0; i < n; i++)
+            if (classes & CAS_CARC_CLASS_BIT(toll_api_copy.feature_class(c, parts[i])))
+                expected |= 1u << i;
+        assert_int_equal(toll_api_copy.tile_parts_of(c, tile, classes, &first), expected);
+        assert_int_equal(first, parts[0]);
+    }
+    assert_int_equal(toll_api_copy.tile_parts_of(c, toll_api_copy.tile_count(c), ~0u, &first),
+                     0);
+    assert_int_equal(first, CAS_CARC_NO_FEATURE);
+    parts_checks++;
+}
+
+static void test_tile_parts_of_agrees_with_feature_class(void **unused)
+{
+    (void)unused;
+    static const struct cas_carc_hooks parts_hooks = {.struct_size = sizeof parts_hooks,
+                                                      .turn_end = expect_parts_by_class};
+    parts_checks = 0;
+    play_random_games_with(&parts_hooks, "parts", NULL);
+    assert_true(parts_checks > 150);
 }
 
 /* events_wanted (1.4): 1 while an action is applied for a caller that
@@ -970,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_add_score_about_falls_back_to_add_score),
         cmocka_unit_test(test_deploy_veto_asked_only_where_it_may_refuse),
         cmocka_unit_test(test_completed_count_agrees_with_a_walk),
+        cmocka_unit_test(test_tile_parts_of_agrees_with_feature_class),
         cmocka_unit_test(test_events_wanted_only_with_a_listener),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
