@@ -54,13 +54,16 @@ void cas__am_turn_end(void *xctx, cas_carc *c, int player)
     st->wagons_waiting = 0;
 }
 
-/* May a wagon move onto part p: a road, city or cloister part of a feature
- * that is neither complete nor occupied?  The cheap tests first. */
+/* The classes a wagon stands on: never a field. */
+#define WAGON_CLASSES                                                                     \
+    (CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY) |               \
+     CAS_CARC_CLASS_BIT(CAS_CARC_CLOISTER))
+
+/* May a wagon move onto part p, of a class it stands on: is its feature
+ * neither complete nor occupied?  The cheap test first. */
 static int open_destination(const struct cas_carc_api *api, const cas_carc *c,
                             cas_carc_feature p)
 {
-    if (api->feature_class(c, p) == CAS_CARC_FIELD)
-        return 0;
     struct cas_carc_figure on[1];
     size_t n;
     return api->figures_on(c, p, on, 1, &n) == CAS_OK && n == 0 &&
@@ -73,37 +76,40 @@ static int ends_here(const struct cas_carc_api *api, const cas_carc *c, cas_carc
     return sides && !(sides & (sides - 1)) && api->feature_class(c, p) == CAS_CARC_ROAD;
 }
 
-/* C1: on its tile (parts[0..n)), is part p joined to a part of the scored
- * feature by a road ending there (either of them)? */
+/* C1: on its tile, whose wagon-class parts are first + the bits of parts,
+ * is part p joined to a part of the scored feature by a road ending there
+ * (either of them)?  (A field is never part of the scored feature.) */
 static int connected_on_tile(const struct cas_carc_api *api, const cas_carc *c,
-                             const cas_carc_feature *parts, size_t n, cas_carc_feature p,
+                             cas_carc_feature first, unsigned parts, cas_carc_feature p,
                              cas_carc_feature scored)
 {
-    for (size_t i = 0; i < n; i++)
-        if (api->same_feature(c, parts[i], scored) &&
-            (ends_here(api, c, parts[i]) || ends_here(api, c, p)))
+    for (; parts; parts &= parts - 1) {
+        cas_carc_feature q = first + __builtin_ctz(parts);
+        if (api->same_feature(c, q, scored) && (ends_here(api, c, q) || ends_here(api, c, p)))
             return 1;
+    }
     return 0;
 }
 
 /* Wagon w's destinations on placement `tile` into found[*n...] (at most
- * cap): open parts no deploy veto forbids it (the stubs of IC-5); with C1,
- * only those connected to the scored feature its part w->part is of. */
+ * cap), ascending: open parts no deploy veto forbids it (the stubs of
+ * IC-5); with C1, only those connected to the scored feature its part
+ * w->part is of. */
 static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int tile,
                               const struct am_wagon *w, cas_carc_feature *found, size_t cap,
                               size_t *n)
 {
     const struct cas_carc_api *api = ctx->api;
-    cas_carc_feature parts[WAGON_PARTS_MAX];
-    size_t np;
-    if (tile < 0 || api->tile_features(c, tile, parts, WAGON_PARTS_MAX, &np) != CAS_OK)
-        return;
-    for (size_t i = 0; i < np && *n < cap; i++)
-        if (open_destination(api, c, parts[i]) &&
+    cas_carc_feature first;
+    unsigned parts = tile < 0 ? 0 : api->tile_parts_of(c, tile, WAGON_CLASSES, &first);
+    for (unsigned left = parts; left && *n < cap; left &= left - 1) {
+        cas_carc_feature p = first + __builtin_ctz(left);
+        if (open_destination(api, c, p) &&
             (ctx->reach == AM_REACH_C2 ||
-             connected_on_tile(api, c, parts, np, parts[i], w->part)) &&
-            !api->deploy_vetoed(c, w->player, ctx->wagon, parts[i]))
-            found[(*n)++] = parts[i];
+             connected_on_tile(api, c, first, parts, p, w->part)) &&
+            !api->deploy_vetoed(c, w->player, ctx->wagon, p))
+            found[(*n)++] = p;
+    }
 }
 
 /* The distinct tiles on tile `tile`'s spaces and the spaces around them
