@@ -260,17 +260,14 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
             continue;
         }
         unsigned locals = allowed_features(s, t, k, fk, &facts);
+        if (!locals)
+            continue; /* mostly an escorted kind without its companion here */
         if (def->can_deploy || k->deploy_vetoed[fk] || n + (size_t)k->nf > cap) {
             n = append_checked(s, t, fk, locals, 0, buf, cap, n);
             continue;
         }
-        /* nothing to ask: every feature is written and the count moves on
-         * by its bit, so which features are legal costs no branch (a
-         * write past the last legal one is overwritten later or by pass) */
-        for (int f = 0; f < k->nf; f++) {
-            buf[n] = ACT_DEPLOY_CODE(fk, f);
-            n += locals >> f & 1;
-        }
+        for (; locals; locals &= locals - 1) /* nothing to ask */
+            buf[n++] = ACT_DEPLOY_CODE(fk, __builtin_ctz(locals));
     }
     if (n < cap)
         buf[n] = ACT_MAKE(ACT_PASS);
