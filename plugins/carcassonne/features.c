@@ -43,31 +43,37 @@ const struct carc_feature_def *cas__carc_fdef(const struct cas_state *s, int nod
     return &s->game->kinds[t->kind].f[n->local];
 }
 
+/* The spaces of a 2x1 tile t that its features of the set from `local`
+ * on cover (one or both). */
+static int spaces_from(const struct cas_state *s, const struct carc_tile *t,
+                       const struct carc_kind *k, int root, int local)
+{
+    unsigned cells = 0;
+    for (int l = local; l < k->nf; l++)
+        if (C_NODES(s)[t->node_base + l].root == root)
+            cells |= k->f[l].cellmask;
+    return (int)(cells & 1) + (int)(cells >> 1 & 1);
+}
+
 /* A tile counts once however many of its features the set holds: count it
- * at its lowest local feature in the set, with the spaces they cover. */
+ * at its lowest local feature in the set, with the spaces they cover (a
+ * tile of one space: one). */
 void cas__carc_feature_size(const struct cas_state *s, int node, int *spaces,
                             int *tiles)
 {
+    _Static_assert(CARC_MAX_CELLS == 2, "spaces_from counts two cells");
     const struct carc_node *n = C_NODES(s);
     int root = n[node].root, m = root;
     *spaces = *tiles = 0;
     do {
         const struct carc_tile *t = &C_TILES(s)[n[m].tile];
-        const struct carc_kind *k = &s->game->kinds[t->kind];
-        int first = 1;
-        unsigned cells = 0;
-        for (int l = 0; l < k->nf; l++) {
-            if (n[t->node_base + l].root != root)
-                continue;
-            if (l < n[m].local) {
-                first = 0;
-                break;
-            }
-            cells |= k->f[l].cellmask;
-        }
+        int local = n[m].local, first = 1;
+        for (int l = 0; l < local && first; l++)
+            first = n[t->node_base + l].root != root;
         if (first) {
+            const struct carc_kind *k = &s->game->kinds[t->kind];
             (*tiles)++;
-            *spaces += __builtin_popcount(cells);
+            *spaces += k->ncells == 1 ? 1 : spaces_from(s, t, k, root, local);
         }
         m = n[m].next;
     } while (m != root);
