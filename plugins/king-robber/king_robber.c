@@ -77,6 +77,12 @@ static int kr_init(const struct cas_carc_api *api, const struct cas_host *host,
         return CAS_ENOMEM;
     *ctx = (struct kr_ctx){.api = api, .host = host, .scoring = KR_PER_FEATURE};
     *xctx = ctx;
+    if (!CAS_HAS_FIELD(api, struct cas_carc_api, feature_class)) {
+        cas_host_errorf(host, "king-robber: needs Carcassonne extension ABI 1.2 "
+                        "(feature_class); this game provides %u.%u", api->abi_major,
+                        api->abi_minor);
+        return CAS_EVERSION;
+    }
     for (size_t i = 0; i < n_options; i++) {
         if (strcmp(options[i].name, "scoring") != 0)
             continue;
@@ -144,11 +150,9 @@ static void kr_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
 {
     const struct kr_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
+    int id = card_of_class(api->feature_class(c, f)); /* O(1): a cloister is no card's */
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
-    if (api->feature_info(c, f, &info) != CAS_OK)
-        return;
-    int id = card_of_class(info.cls);
-    if (id < 0)
+    if (id < 0 || api->feature_info(c, f, &info) != CAS_OK)
         return;
     struct kr_card_state *card = &((struct kr_state *)api->xstate(c, xctx))->card[id];
     const struct kr_card_def *def = &kr_cards[id];
