@@ -234,8 +234,10 @@ static void tb_final_scoring(void *xctx, cas_carc *c)
 static int winner_has_pig(const struct tb_ctx *ctx, const cas_carc *c, int winner,
                           cas_carc_feature f)
 {
-    /* the winner's pig not out: no lookup */
-    return ctx->api->supply(c, winner, ctx->pig) == 0 &&
+    /* the features scored during the game are no fields, and the winner's
+     * pig may not be out: no walk of f's figures */
+    return ctx->api->feature_class(c, f) == CAS_CARC_FIELD &&
+           ctx->api->supply(c, winner, ctx->pig) == 0 &&
            has_figure(ctx, c, winner, ctx->pig, f);
 }
 
@@ -246,7 +248,7 @@ static int64_t tb_feature_points(void *xctx, const cas_carc *c, cas_carc_feature
     const struct tb_ctx *ctx = xctx;
     const struct cas_carc_api *api = ctx->api;
     if (!winner_has_pig(ctx, c, winner, f))
-        return points; /* a pig stands only in fields: f is a field */
+        return points; /* else f is a field */
     struct cas_carc_feature_info info = {.struct_size = sizeof info};
     if (api->feature_info(c, f, &info) != CAS_OK)
         return points;
