@@ -9,6 +9,8 @@
  */
 #include "carc.h"
 
+#include <string.h>
+
 int cas__carc_strength(const struct cas_state *s, int fig)
 {
     const struct carc_fig *f = &C_FIGS(s)[fig];
@@ -240,6 +242,19 @@ static size_t append_checked(const struct cas_state *s, const struct carc_tile *
     return n;
 }
 
+/* Bit fk: player has a figure of kind fk in supply.  The supply row is
+ * read as one word, so the listing branches once per kind it lists, not
+ * once per kind there is. */
+static unsigned kinds_in_supply(const struct cas_state *s, int player)
+{
+    _Static_assert(CARC_MAX_FIGKINDS == 8, "one byte a kind in a 64-bit word");
+    uint64_t row;
+    memcpy(&row, s->supply[player], sizeof row);
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull;
+    uint64_t nonzero = (((row & low7) + low7) | row) & high; /* a byte's top bit */
+    return (unsigned)((nonzero >> 7) * 0x0102040810204080ull >> 56);
+}
+
 int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
                              size_t cap, size_t *count)
 {
@@ -250,9 +265,8 @@ int cas__carc_deploy_actions(const struct cas_state *s, cas_action *buf,
     size_t n = 0;
     /* figure kind, then feature (corners after features), then pass:
      * ascending code order */
-    for (int fk = 0; fk < g->nfig; fk++) {
-        if (!s->supply[s->player][fk])
-            continue;
+    for (unsigned kinds = kinds_in_supply(s, s->player); kinds; kinds &= kinds - 1) {
+        int fk = __builtin_ctz(kinds);
         const struct cas_carc_figure_kind *def = &g->fig[fk].def;
         if (def->flags & CAS_CARC_FIG_CORNER) {
             n = append_checked(s, t, fk, corners_to_check(s, t) << CARC_CORNER_LOCAL, 1, buf,
