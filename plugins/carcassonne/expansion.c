@@ -776,6 +776,8 @@ static int sorted_spots(const struct cas_state *s, int sides, size_t count, int 
 {
     if (count > cap)
         return CAS_ENOSPC;
+    if (count == 0)
+        return CAS_OK; /* the abbey's question at most turns: no hole */
     cas_action local[1024], *keys = local;
     const struct cas_host *host = s->game->host;
     if (count > sizeof local / sizeof local[0] &&
