@@ -114,6 +114,9 @@ struct carc_kind {
     int has_cloister;
     struct carc_feature_def f[CARC_MAX_FEATURES];
     uint16_t of_class[CAS_CARC_CLOISTER + 1]; /* bit f: feature f is of that class */
+    /* the same for a set of classes, by its road..cloister bits
+     * (CAS_CARC_CLASS_BIT >> 1): tile_parts_of's answer */
+    uint16_t of_classes[1u << CAS_CARC_CLOISTER];
     struct carc_rot rot[4];
     /* for each requirement pattern (base 5 per side: 0 free, else the edge
      * type): one-space tiles, the bit mask of rotations that fit; larger

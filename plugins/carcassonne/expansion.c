@@ -561,14 +561,10 @@ static unsigned api_tile_parts_of(const cas_carc *c, int tile, unsigned classes,
         *first = CAS_CARC_NO_FEATURE;
         return 0;
     }
+    _Static_assert(CAS_CARC_ROAD == 1 && CAS_CARC_CLOISTER == 4, "classes 1 to 4");
     const struct carc_tile *t = &C_TILES(s)[tile];
-    const struct carc_kind *k = &s->game->kinds[t->kind];
-    unsigned parts = 0;
-    for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
-        if (classes & CAS_CARC_CLASS_BIT(cls))
-            parts |= k->of_class[cls];
     *first = t->node_base;
-    return parts;
+    return s->game->kinds[t->kind].of_classes[classes >> 1 & ((1u << CAS_CARC_CLOISTER) - 1)];
 }
 
 static int valid_feature(const struct cas_state *s, cas_carc_feature f)

@@ -545,6 +545,12 @@ static void rotate_kind(struct carc_kind *k)
     memset(k->of_class, 0, sizeof k->of_class);
     for (int f = 0; f < k->nf; f++)
         k->of_class[k->f[f].cls] |= (uint16_t)(1u << f);
+    for (unsigned set = 0; set < 1u << CAS_CARC_CLOISTER; set++) {
+        k->of_classes[set] = 0;
+        for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
+            if (set & CAS_CARC_CLASS_BIT(cls) >> 1)
+                k->of_classes[set] |= k->of_class[cls];
+    }
     for (int rot = 0; rot < 4; rot++) {
         struct carc_rot *r = &k->rot[rot];
         if (rot > 0) {
