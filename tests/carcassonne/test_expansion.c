@@ -59,7 +59,7 @@ static int toll_init(const struct cas_carc_api *api, const struct cas_host *host
     struct toll_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);
     if (!ctx)
         return CAS_ENOMEM;
-    ctx->api = api;
+    *ctx = (struct toll_ctx){.api = api}; /* not told an offset until state_offset */
     toll_api_copy = *api;
     legacy_host = host;
     ctx->toll_attr = api->attribute_index(game, "toll");
