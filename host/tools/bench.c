@@ -225,7 +225,8 @@ static void print_marginal(struct cas__bench *b, double *const *times, double *s
     const char *game = b->match->plugin->id;
     double shares = 0;
     int all_measured = 1;
-    bench_row(b, "  %-22s share of %s alone's per action  (medians of %d round%s)\n", "marginal cost", game, b->rounds, b->rounds > 1 ? "s" : "");
+    bench_row(b, "  %-22s share of %s alone's per action  (medians of %d round%s)\n",
+              "marginal cost", game, b->rounds, b->rounds > 1 ? "s" : "");
     for (size_t i = 0; i < b->n_without; i++) {
         if (!b->without[i].match) {
             bench_row(b, "    %-20s not measured: %s\n", b->without[i].id, b->without[i].error);

@@ -398,6 +398,14 @@ int cas__carc_feature_complete(const struct cas_state *s, int node);
 /* Distinct completed cities a field touches. */
 int cas__carc_field_cities(const struct cas_state *s, int node);
 /* enum cas_carc_class of a node, and its definition in the tile kind. */
+/* Bit f: feature f of kind k is of one of `classes` (CAS_CARC_CLASS_BIT
+ * mask; other bits ignored). */
+static inline uint16_t cas__carc_parts_of_classes(const struct carc_kind *k, unsigned classes)
+{
+    _Static_assert(CAS_CARC_ROAD == 1 && CAS_CARC_CLOISTER == 4, "classes 1 to 4");
+    return k->of_classes[classes >> 1 & ((1u << CAS_CARC_CLOISTER) - 1)];
+}
+
 static inline int cas__carc_feature_class(const struct cas_state *s, int node)
 {
     return C_NODES(s)[node].cls;

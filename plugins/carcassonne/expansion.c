@@ -561,10 +561,9 @@ static unsigned api_tile_parts_of(const cas_carc *c, int tile, unsigned classes,
         *first = CAS_CARC_NO_FEATURE;
         return 0;
     }
-    _Static_assert(CAS_CARC_ROAD == 1 && CAS_CARC_CLOISTER == 4, "classes 1 to 4");
     const struct carc_tile *t = &C_TILES(s)[tile];
     *first = t->node_base;
-    return s->game->kinds[t->kind].of_classes[classes >> 1 & ((1u << CAS_CARC_CLOISTER) - 1)];
+    return cas__carc_parts_of_classes(&s->game->kinds[t->kind], classes);
 }
 
 static int valid_feature(const struct cas_state *s, cas_carc_feature f)

@@ -152,11 +152,8 @@ void cas__carc_prepare_deploys(struct cas_game *g)
     for (int i = 0; i < g->nkinds; i++) {
         struct carc_kind *k = &g->kinds[i];
         for (int fk = 0; fk < g->nfig; fk++) {
-            unsigned classes = g->fig[fk].def.classes & classes_allowed, features = 0;
-            for (int cls = CAS_CARC_ROAD; cls <= CAS_CARC_CLOISTER; cls++)
-                if (classes & CAS_CARC_CLASS_BIT(cls))
-                    features |= k->of_class[cls];
-            k->deploy_features[fk] = (uint16_t)features;
+            unsigned classes = g->fig[fk].def.classes & classes_allowed;
+            k->deploy_features[fk] = cas__carc_parts_of_classes(k, classes);
         }
     }
 }
