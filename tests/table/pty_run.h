@@ -13,6 +13,9 @@
 struct pty_run {
     pid_t pid;
     int fd;          /* the pty's master side */
+    int slave;       /* its slave side, held so the master never hangs up */
+    int exited;      /* read end of a pipe only the program holds open */
+    int ended;       /* all of the program's output is in out */
     char *out;       /* everything the program wrote, '\r' removed */
     size_t len, cap;
     size_t seen;     /* where the next pty_expect starts looking */
