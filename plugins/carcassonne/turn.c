@@ -21,29 +21,15 @@ static void enter(struct cas_state *s, enum carc_stage stage)
     s->xphase = 0;
 }
 
-static enum cas_carc_slot slot_of(enum carc_stage stage)
-{
-    switch (stage) {
-    case ST_SLOT_BEFORE_DRAW: return CAS_CARC_BEFORE_DRAW;
-    case ST_SLOT_AFTER_PLACE: return CAS_CARC_AFTER_PLACE;
-    case ST_SLOT_AFTER_DEPLOY: return CAS_CARC_AFTER_DEPLOY;
-    case ST_SLOT_AFTER_SCORING: return CAS_CARC_AFTER_SCORING;
-    default: return CAS_CARC_TURN_END;
-    }
-}
-
-/* Stop at the next phase of this slot that has a decision; 1 if stopped.
- * The slot's own phases are a mask: the others cost a bit test, not a
- * look at their descriptor. */
-static inline __attribute__((always_inline)) int slot_waits(struct cas_state *s)
+/* The first of the phases in `pending` (bits from s->xphase on) whose
+ * actor has a decision: the machine stops there, 1.  Else 0, with xphase
+ * past them all.  Out of line, so the turn machine stays small in a game
+ * without phases. */
+static __attribute__((noinline)) int ask_phases(struct cas_state *s, unsigned pending)
 {
     const struct cas_game *g = s->game;
-    if (s->xphase >= g->nphases)
-        return 0;
-    unsigned in_slot = g->slot_phases[slot_of((enum carc_stage)s->stage)];
-    for (; s->xphase < g->nphases; s->xphase++) {
-        if (!(in_slot >> s->xphase & 1))
-            continue;
+    for (; pending; pending &= pending - 1) {
+        s->xphase = (uint8_t)__builtin_ctz(pending);
         const struct carc_phase_ref *ph = &g->phases[s->xphase];
         int actor = ph->phase->actor(g->exp[ph->exp].xctx, CARC_COF(s));
         if (actor == CAS_CARC_PHASE_SKIP)
@@ -53,6 +39,22 @@ static inline __attribute__((always_inline)) int slot_waits(struct cas_state *s)
         s->xactor = (int8_t)actor;
         return 1;
     }
+    s->xphase = (uint8_t)g->nphases;
+    return 0;
+}
+
+/* Stop at the next phase of this slot that has a decision; 1 if stopped.
+ * The slot's own phases are a mask: only its set bits are visited. */
+static inline __attribute__((always_inline)) int slot_waits(struct cas_state *s,
+                                                             enum cas_carc_slot slot)
+{
+    const struct cas_game *g = s->game;
+    if (s->xphase >= g->nphases)
+        return 0;
+    unsigned pending = (unsigned)g->slot_phases[slot] >> s->xphase << s->xphase;
+    if (pending)
+        return ask_phases(s, pending);
+    s->xphase = (uint8_t)g->nphases;
     return 0;
 }
 
@@ -80,60 +82,63 @@ static void end_game(struct cas_state *s)
     cas__carc_event(s, CAS_EVENT_END, -1, 0, text);
 }
 
+/* Runs the machine from the stored stage to the next decision.  The
+ * stages follow one another as labels, so each goes straight on to the
+ * next without a dispatch; the switch only finds where to resume. */
 void cas__carc_advance(struct cas_state *s)
 {
-    for (;;) {
-        switch ((enum carc_stage)s->stage) {
-        case ST_TURN_START:
-            s->placed = -1;
-            enter(s, ST_SLOT_BEFORE_DRAW);
-            break;
-        case ST_SLOT_BEFORE_DRAW:
-            if (slot_waits(s))
-                return;
-            if (s->bag_left == 0) {
-                if (s->game->nexp > 0 && cas__carc_hook_bag_empty(s)) {
-                    next_player(s);
-                    break;
-                }
-                end_game(s);
-                return;
-            }
-            enter(s, ST_DRAW);
-            return;
-        case ST_SLOT_AFTER_PLACE:
-            if (slot_waits(s))
-                return;
-            enter(s, ST_DEPLOY);
-            return;
-        case ST_SLOT_AFTER_DEPLOY:
-            if (slot_waits(s))
-                return;
-            enter(s, ST_SCORE);
-            break;
-        case ST_SCORE:
-            cas__carc_score_turn(s);
-            cas__carc_hook_turn_scoring(s);
-            enter(s, ST_SLOT_AFTER_SCORING);
-            break;
-        case ST_SLOT_AFTER_SCORING:
-            if (slot_waits(s))
-                return;
-            enter(s, ST_TURN_FINISH);
-            break;
-        case ST_TURN_FINISH:
-            cas__carc_hook_turn_end(s);
-            enter(s, ST_SLOT_TURN_END);
-            break;
-        case ST_SLOT_TURN_END:
-            if (slot_waits(s))
-                return;
-            next_player(s);
-            break;
-        default:
-            return; /* a decision is pending */
-        }
+    switch ((enum carc_stage)s->stage) {
+    case ST_TURN_START: goto turn_start;
+    case ST_SLOT_BEFORE_DRAW: goto before_draw;
+    case ST_SLOT_AFTER_PLACE: goto after_place;
+    case ST_SLOT_AFTER_DEPLOY: goto after_deploy;
+    case ST_SCORE: goto score;
+    case ST_SLOT_AFTER_SCORING: goto after_scoring;
+    case ST_TURN_FINISH: goto turn_finish;
+    case ST_SLOT_TURN_END: goto turn_end;
+    default: return; /* a decision is pending */
     }
+turn_start:
+    s->placed = -1;
+    enter(s, ST_SLOT_BEFORE_DRAW);
+before_draw:
+    if (slot_waits(s, CAS_CARC_BEFORE_DRAW))
+        return;
+    if (s->bag_left == 0) {
+        if (s->game->nexp > 0 && cas__carc_hook_bag_empty(s)) {
+            next_player(s);
+            goto turn_start;
+        }
+        end_game(s);
+        return;
+    }
+    enter(s, ST_DRAW);
+    return;
+after_place:
+    if (slot_waits(s, CAS_CARC_AFTER_PLACE))
+        return;
+    enter(s, ST_DEPLOY);
+    return;
+after_deploy:
+    if (slot_waits(s, CAS_CARC_AFTER_DEPLOY))
+        return;
+    enter(s, ST_SCORE);
+score:
+    cas__carc_score_turn(s);
+    cas__carc_hook_turn_scoring(s);
+    enter(s, ST_SLOT_AFTER_SCORING);
+after_scoring:
+    if (slot_waits(s, CAS_CARC_AFTER_SCORING))
+        return;
+    enter(s, ST_TURN_FINISH);
+turn_finish:
+    cas__carc_hook_turn_end(s);
+    enter(s, ST_SLOT_TURN_END);
+turn_end:
+    if (slot_waits(s, CAS_CARC_TURN_END))
+        return;
+    next_player(s);
+    goto turn_start;
 }
 
 int cas__carc_current(const struct cas_state *s)
