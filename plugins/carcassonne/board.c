@@ -266,10 +266,10 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                                .y = (int16_t)y, .node_base = s->nnodes};
     init_nodes(s, k, t);
     s->placed_sides = 0;
-    if (k->has_cloister)
+    for (unsigned f = k->of_class[CAS_CARC_CLOISTER]; f; f &= f - 1)
         S_CLOISTERS(s)[s->ncloisters++] = (struct carc_cloister){
-            .tile = (uint16_t)t, .x = (int16_t)x, .y = (int16_t)y,
-            .ncells = (uint16_t)k->ncells};
+            .tile = (uint16_t)t, .node = (uint16_t)(tile->node_base + __builtin_ctz(f)),
+            .x = (int16_t)x, .y = (int16_t)y, .ncells = (uint16_t)k->ncells};
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
         uint32_t slot = 0;

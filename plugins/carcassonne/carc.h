@@ -185,7 +185,7 @@ struct cas_game {
      * (cas__carc_pattern_masks), looked up on the placement paths */
     uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
     /* capacities */
-    int cap_tiles, cap_cells, cap_nodes, cap_figs, hash_size;
+    int cap_tiles, cap_cells, cap_nodes, cap_figs, cap_cloisters, hash_size;
     int hash_shift; /* 64 - log2(hash_size) */
     int bag_size; /* copies in the bag at the start, the tickets' room */
     /* state layout: byte offsets from the state start */
@@ -234,7 +234,7 @@ struct carc_node {
 /* A placement holding a cloister, with its anchor and how many spaces it
  * covers, so the walk for cloisters near a new tile reads one array. */
 struct carc_cloister {
-    uint16_t tile;
+    uint16_t tile, node; /* the placement and its cloister feature */
     int16_t x, y;
     uint16_t ncells;
 };
@@ -263,7 +263,7 @@ struct cas_state {
     uint16_t drawn;   /* tile kind drawn this turn */
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
-    uint16_t ncloisters; /* placements holding a cloister, in order */
+    uint16_t ncloisters; /* cloisters not yet scored, in placement order */
     uint16_t nenclosed;  /* open spots with a tile on all four sides */
     /* roads [CAS_CARC_ROAD] and cities [CAS_CARC_CITY] without an open edge:
      * an edge never opens again, so each is counted once, as it closes */

@@ -83,7 +83,7 @@ static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 /* Capacities from the tile pool, and where each array sits in a state. */
 static int layout(struct cas_game *g)
 {
-    int tiles = 0, cells = 0, nodes = 0, figs = 0;
+    int tiles = 0, cells = 0, nodes = 0, figs = 0, cloisters = 0;
     for (int k = 0; k < g->nkinds; k++) {
         g->multi_cell |= g->kinds[k].ncells > 1;
         if (g->kinds[k].has_cloister)
@@ -91,6 +91,7 @@ static int layout(struct cas_game *g)
         tiles += g->kinds[k].count;
         cells += g->kinds[k].count * g->kinds[k].ncells;
         nodes += g->kinds[k].count * g->kinds[k].nf;
+        cloisters += g->kinds[k].count * __builtin_popcount(g->kinds[k].of_class[CAS_CARC_CLOISTER]);
     }
     for (int f = 0; f < g->nfig; f++) {
         figs += g->fig[f].def.per_player;
@@ -98,6 +99,7 @@ static int layout(struct cas_game *g)
             g->escorted |= 1u << f;
     }
     g->cap_tiles = tiles;
+    g->cap_cloisters = cloisters;
     g->cap_cells = 3 * cells + 4;
     g->cap_nodes = nodes;
     g->cap_figs = figs * g->nplayers;
@@ -142,7 +144,7 @@ static int layout(struct cas_game *g)
     g->off_figs = off;
     off = align8(off + (size_t)g->cap_figs * sizeof(struct carc_fig));
     g->off_cloisters = off;
-    off = align8(off + (size_t)g->cap_tiles * sizeof(struct carc_cloister));
+    off = align8(off + (size_t)g->cap_cloisters * sizeof(struct carc_cloister));
     for (int i = 0; i < g->nexp; i++) {
         g->exp[i].state_off = off;
         off = align8(off + g->exp[i].desc->state_size);

@@ -193,9 +193,8 @@ static void complete_cloisters_of(struct cas_state *s, int tile)
 {
     const struct carc_tile *o = &C_TILES(s)[tile];
     const struct carc_kind *k = &s->game->kinds[o->kind];
-    for (int f = 0; f < k->nf; f++)
-        if (k->f[f].cls == CAS_CARC_CLOISTER)
-            complete(s, o->node_base + f);
+    for (unsigned f = k->of_class[CAS_CARC_CLOISTER]; f; f &= f - 1)
+        complete(s, o->node_base + __builtin_ctz(f));
 }
 
 /* Cloister tiles among the 3x3 spaces centred on one-space tile t, in
@@ -247,10 +246,19 @@ static int within_ring(const struct cas_game *g, const struct carc_tile *t,
     return 0;
 }
 
+/* Entry i leaves the cloister list, the others keeping their order. */
+static void drop_cloister(struct cas_state *s, int i)
+{
+    struct carc_cloister *list = S_CLOISTERS(s);
+    memmove(list + i, list + i + 1, (size_t)(s->ncloisters - i - 1) * sizeof *list);
+    s->ncloisters--;
+}
+
 /* Cloisters whose tile touches the placed tile (diagonals included) may
  * have been completed by it: with few cloisters on the board, a walk of
- * their list; with many and one-space tiles only, the 8 spaces around
- * (the same cloisters in the same order, at a cost that does not grow). */
+ * the list of those not yet scored, which drops each as it scores; with
+ * many and one-space tiles only, the 8 spaces around (the same cloisters
+ * in the same order, at a cost that does not grow). */
 static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
 {
     const struct cas_game *g = s->game;
@@ -276,7 +284,9 @@ static void complete_cloisters_near(struct cas_state *s, const struct carc_tile 
             continue;
         if (far > 1 && !within_ring(g, t, &C_TILES(s)[o->tile]))
             continue; /* the square bound is loose once a 2x1 tile is involved */
-        complete_cloisters_of(s, o->tile);
+        complete(s, o->node);
+        if (C_NODES(s)[C_NODES(s)[o->node].root].flags & NODE_SCORED)
+            drop_cloister(s, i--); /* no later tile can complete it */
     }
 }
 
