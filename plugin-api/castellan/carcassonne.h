@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 6
+#define CAS_CARC_ABI_MINOR 7
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -252,6 +252,13 @@ enum cas_carc_slot {
 
 /* actor() result when the phase has nothing to decide now. */
 #define CAS_CARC_PHASE_SKIP (-100)
+/* actor() result (1.7): nothing to decide now, nor in any state that can
+ * follow this one (every castle placed, every abbey used).  The engine
+ * then asks this phase no more in this game, its copies included; a state
+ * rebuilt from a record asks again and must be told the same.  Return it
+ * only to a game of 1.7 or later (api->abi_minor >= 7): an older one reads
+ * it as a player. */
+#define CAS_CARC_PHASE_RETIRE (-101)
 /* apply() results. */
 #define CAS_CARC_PHASE_DONE 0  /* leave the phase                           */
 #define CAS_CARC_PHASE_AGAIN 1 /* ask actor() again (next wagon owner, ...) */
@@ -265,7 +272,9 @@ struct cas_carc_phase {
     size_t struct_size;
     const char *name;
     enum cas_carc_slot slot;
-    /* Who decides now: a player index, or CAS_CARC_PHASE_SKIP. */
+    /* Who decides now: a player index, or CAS_CARC_PHASE_SKIP (or, since
+     * 1.7, CAS_CARC_PHASE_RETIRE).  Asked at every pass through the slot,
+     * every turn: keep it cheap. */
     int (*actor)(void *xctx, const cas_carc *c);
     /* Payloads of the legal actions, sorted ascending, unique, non-empty;
      * buffer protocol of cas_game_vtable.legal_actions. */

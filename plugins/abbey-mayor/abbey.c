@@ -68,8 +68,10 @@ int cas__am_abbey_actor(void *xctx, const cas_carc *c)
     const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = cas__am_block_const(xctx, c);
     int p = api->active_player(c);
-    if (st->abbey_used >> p & 1 || !cas__am_abbey_held(ctx, st))
-        return CAS_CARC_PHASE_SKIP; /* used, or the game's abbeys (`tiles`) are */
+    if (!cas__am_abbey_held(ctx, st))
+        return ctx->retire; /* the game's abbeys (`tiles`) are all placed */
+    if (st->abbey_used >> p & 1)
+        return CAS_CARC_PHASE_SKIP;
     if (api->bag_left(c) == 0 && (!ctx->final_abbey_round || st->final_seen >> p & 1))
         return CAS_CARC_PHASE_SKIP;
     size_t holes = 0;

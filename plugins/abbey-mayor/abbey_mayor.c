@@ -84,11 +84,12 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     *xctx = ctx;
     ctx->api = api;
     ctx->host = host;
+    ctx->retire = api->abi_minor >= 7 ? CAS_CARC_PHASE_RETIRE : CAS_CARC_PHASE_SKIP;
     /* 1.5 vetoes for the wagon, 1.6 state_offset and tile_parts_of */
     if (api->abi_minor < 6 || !CAS_HAS_FIELD(api, struct cas_carc_api, tile_parts_of)) {
-        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.%d; this "
-                        "game provides %u.%u", CAS_CARC_ABI_MAJOR, CAS_CARC_ABI_MINOR,
-                        api->abi_major, api->abi_minor);
+        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.6; this "
+                        "game provides %u.%u", CAS_CARC_ABI_MAJOR, api->abi_major,
+                        api->abi_minor);
         return CAS_EVERSION;
     }
     ctx->coat = api->attribute_index(game, "coat");

@@ -30,6 +30,8 @@ struct am_ctx {
     int final_abbey_round;       /* option final-abbey-round */
     enum am_wagon_reach reach;   /* option wagon-move */
     size_t state_offset;         /* of the block in every state (1.6) */
+    int retire;                  /* what an actor says once its phase is over
+                                    for good: CAS_CARC_PHASE_RETIRE from 1.7 */
 };
 
 /* A wagon freed by a scoring this turn, waiting for its owner's choice. */

@@ -257,6 +257,9 @@ struct cas_state {
     uint8_t stage, resume;  /* resume: slot stage an ST_XPHASE belongs to */
     uint8_t player, xphase;
     int8_t xactor;
+    /* bit i: phase i answered CAS_CARC_PHASE_RETIRE and is asked no more;
+     * not serialized (a loaded state asks again and is told the same) */
+    uint16_t retired;
     uint8_t extra_turn, in_extra_turn, placed_by_phase;
     uint8_t placed_sides; /* bit b: the tile placed last has a tile on its side b */
     uint16_t placed_beside[4]; /* and which tile, for the bits set */

@@ -34,6 +34,10 @@ static __attribute__((noinline)) int ask_phases(struct cas_state *s, unsigned pe
         int actor = ph->phase->actor(g->exp[ph->exp].xctx, CARC_COF(s));
         if (actor == CAS_CARC_PHASE_SKIP)
             continue;
+        if (actor == CAS_CARC_PHASE_RETIRE) {
+            s->retired = (uint16_t)(s->retired | 1u << s->xphase);
+            continue;
+        }
         s->resume = s->stage;
         s->stage = ST_XPHASE;
         s->xactor = (int8_t)actor;
@@ -44,14 +48,16 @@ static __attribute__((noinline)) int ask_phases(struct cas_state *s, unsigned pe
 }
 
 /* Stop at the next phase of this slot that has a decision; 1 if stopped.
- * The slot's own phases are a mask: only its set bits are visited. */
+ * The slot's own phases are a mask: only its set bits are visited, less
+ * the phases retired. */
 static inline __attribute__((always_inline)) int slot_waits(struct cas_state *s,
                                                              enum cas_carc_slot slot)
 {
     const struct cas_game *g = s->game;
     if (s->xphase >= g->nphases)
         return 0;
-    unsigned pending = (unsigned)g->slot_phases[slot] >> s->xphase << s->xphase;
+    unsigned pending =
+        (unsigned)(g->slot_phases[slot] & ~s->retired) >> s->xphase << s->xphase;
     if (pending)
         return ask_phases(s, pending);
     s->xphase = (uint8_t)g->nphases;

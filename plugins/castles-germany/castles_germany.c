@@ -50,6 +50,8 @@ struct cg_ctx {
                                     (a `tiles` option may take some out) */
     int picks;                   /* how many castles the players pick */
     size_t state_offset;         /* of the block in every state (1.6) */
+    int retire;                  /* what an actor says once its phase is over
+                                    for good: CAS_CARC_PHASE_RETIRE from 1.7 */
 };
 
 /* A castle on the board, as the hooks need it without lookups. */
@@ -148,6 +150,7 @@ static int cg_init(const struct cas_carc_api *api, const struct cas_host *host,
     memset(ctx, 0, sizeof *ctx);
     ctx->api = api;
     ctx->host = host;
+    ctx->retire = api->abi_minor >= 7 ? CAS_CARC_PHASE_RETIRE : CAS_CARC_PHASE_SKIP;
     *xctx = ctx;
     if (api->abi_minor < 6) {
         cas_host_errorf(host, "castles-germany: needs a carcassonne plugin with "
@@ -287,7 +290,7 @@ static int pick_actor(void *xctx, const cas_carc *c)
     const struct cg_ctx *ctx = xctx;
     int done = bit_count(state_of(ctx, c)->picked);
     if (done >= ctx->picks)
-        return CAS_CARC_PHASE_SKIP;
+        return ctx->retire;
     return done % ctx->api->nplayers(ctx->api->game(c));
 }
 
@@ -394,11 +397,27 @@ static int can_play_castle(const struct cg_ctx *ctx, const cas_carc *c, int play
     return 0;
 }
 
+/* Once every pick is made, hands only empty: with no castle left in a
+ * hand that may still play it, the castle phase is over for good. */
+static int castles_over(const struct cg_ctx *ctx, const cas_carc *c)
+{
+    const struct cg_state *st = state_of(ctx, c);
+    if (bit_count(st->picked) < ctx->picks)
+        return 0;
+    int players = ctx->api->nplayers(ctx->api->game(c));
+    for (int q = 0; q < players; q++)
+        if (st->hand[q] && !(st->gave_up >> q & 1))
+            return 0;
+    return 1;
+}
+
 static int place_actor(void *xctx, const cas_carc *c)
 {
     const struct cg_ctx *ctx = xctx;
     int p = ctx->api->active_player(c);
-    return can_play_castle(ctx, c, p) ? p : CAS_CARC_PHASE_SKIP;
+    if (can_play_castle(ctx, c, p))
+        return p;
+    return castles_over(ctx, c) ? ctx->retire : CAS_CARC_PHASE_SKIP;
 }
 
 /* Append castle i's placement payloads at payloads[*n..cap), counting all. */

@@ -221,17 +221,20 @@ static int toll_render(void *xctx, const cas_carc *c, int viewer,
     (1 + (((uint64_t)(uint16_t)((x) + 0x8000) << 18) |                            \
           ((uint64_t)(uint16_t)((y) + 0x8000) << 2) | (uint64_t)(rot)))
 
+static int gate_asked; /* gate_actor calls, for the retirement test */
+
+/* Every gate placed: the phase retires (1.7). */
 static int gate_actor(void *xctx, const cas_carc *c)
 {
     struct toll_ctx *ctx = xctx;
     const struct toll_state *st = ctx->api->xstate_const(c, xctx);
     int p = ctx->api->active_player(c), used = 0;
+    gate_asked++;
     for (int i = 0; i < 6; i++)
         used += st->gate_used[i];
-    if (st->gate_used[p] || used >= ctx->api->tile_kind_count(ctx->api->game(c),
-                                                               ctx->gate_kind))
-        return CAS_CARC_PHASE_SKIP;
-    return p;
+    if (used >= ctx->api->tile_kind_count(ctx->api->game(c), ctx->gate_kind))
+        return ctx->api->abi_minor >= 7 ? CAS_CARC_PHASE_RETIRE : CAS_CARC_PHASE_SKIP;
+    return st->gate_used[p] ? CAS_CARC_PHASE_SKIP : p;
 }
 
 static int gate_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
@@ -654,6 +657,58 @@ static void test_tile_from_hand(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The first legal action, or at a chance node the first ticket. */
+static void play_first(struct cas_test_game *g)
+{
+    if (g->vt->current(g->state) == CAS_ACTOR_CHANCE) {
+        cas_test_draw_by_ticket(g, 0);
+        return;
+    }
+    char texts[8192];
+    cas_test_legal_texts(g, texts, sizeof texts);
+    texts[strcspn(texts, "\n")] = '\0';
+    cas_test_play(g, texts);
+}
+
+/* Play n actions (fewer if the game ends) on state s of g. */
+static void play_first_on(struct cas_test_game *g, cas_state *s, int n)
+{
+    cas_state *own = g->state;
+    g->state = s;
+    for (int i = 0; i < n && g->vt->current(s) != CAS_ACTOR_TERMINAL; i++)
+        play_first(g);
+    g->state = own;
+}
+
+/* An actor that says RETIRE (1.7) is asked no more in that game, nor in
+ * a clone of it; a state rebuilt from its bytes asks once more, is told
+ * the same, and plays on alike. */
+static void test_retired_phase_is_asked_no_more(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    open_with_toll(&g, "tiles=*:0,D:1,W:6,GATE:2");
+    cas_test_play_record(&g, "gate 1,0 0\npass\ngate -1,0 0\n");
+    cas_state *twin = cas_test_restored_twin(&g), *clone = NULL;
+    gate_asked = 0;
+    cas_test_play(&g, "pass"); /* Red's turn: both gates are down */
+    assert_int_equal(gate_asked, 1);
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    assert_int_equal(g.vt->state_clone(g.state, &clone), CAS_OK);
+    play_first_on(&g, g.state, 12);
+    play_first_on(&g, clone, 12);
+    assert_int_equal(gate_asked, 1); /* a turn start or more later */
+    play_first_on(&g, twin, 1); /* the same "pass": asked again */
+    assert_int_equal(gate_asked, 2);
+    play_first_on(&g, twin, 12);
+    assert_int_equal(gate_asked, 2);
+    cas_test_expect_same_choices(&g, twin);
+    cas_test_expect_same_choices(&g, clone);
+    g.vt->state_free(twin);
+    g.vt->state_free(clone);
+    cas_test_game_close(&g);
+}
+
 /* FIRST hooks: the first expansion that answers sets a meeple's strength. */
 static int weak_meeple(void *xctx, const cas_carc *c, int figure, cas_carc_feature f)
 {
@@ -1010,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_abi_major_refused),
         cmocka_unit_test(test_first_answer_wins),
         cmocka_unit_test(test_tile_from_hand),
+        cmocka_unit_test(test_retired_phase_is_asked_no_more),
         cmocka_unit_test(test_teardown_gets_the_host),
         cmocka_unit_test(test_hooks_of_1_2_keep_the_engine_category),
         cmocka_unit_test(test_add_score_about_falls_back_to_add_score),
