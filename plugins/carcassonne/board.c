@@ -266,10 +266,8 @@ int cas__carc_place(struct cas_state *s, int kind, int x, int y, int rot, int pl
                                .y = (int16_t)y, .node_base = s->nnodes};
     init_nodes(s, k, t);
     s->placed_sides = 0;
-    for (unsigned f = k->of_class[CAS_CARC_CLOISTER]; f; f &= f - 1)
-        S_CLOISTERS(s)[s->ncloisters++] = (struct carc_cloister){
-            .tile = (uint16_t)t, .node = (uint16_t)(tile->node_base + __builtin_ctz(f)),
-            .x = (int16_t)x, .y = (int16_t)y, .ncells = (uint16_t)k->ncells};
+    if (k->has_cloister)
+        cas__carc_add_cloisters(s, t);
     for (int c = 0; c < k->ncells; c++) {
         int cx = x + r->dx[c], cy = y + r->dy[c];
         uint32_t slot = 0;

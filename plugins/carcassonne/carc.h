@@ -24,6 +24,7 @@
 #define CARC_MAX_FIGKINDS 8
 #define CARC_MAX_EXPANSIONS 8
 #define CARC_MAX_PHASES 16
+#define CARC_RING_WORDS 32     /* cloister rings folded onto 32x32 spaces */
 #define CARC_MAX_KINDS 250
 #define CARC_MAX_FIGURES 255  /* figures of all players together; a
                                   node's uint8_t count holds them all */
@@ -267,6 +268,9 @@ struct cas_state {
     int16_t placed;   /* placement index this turn, -1 before */
     uint16_t ntiles, ncells, nfront, nnodes, nfigs, bag_left, discarded;
     uint16_t ncloisters; /* cloisters not yet scored, in placement order */
+    /* bit x & 31 of word y & 31: space x,y may lie in the ring of one of
+     * them (scoring.c): most placements complete none, told in two reads */
+    uint32_t cloister_rings[CARC_RING_WORDS];
     uint16_t nenclosed;  /* open spots with a tile on all four sides */
     /* roads [CAS_CARC_ROAD] and cities [CAS_CARC_CITY] without an open edge:
      * an edge never opens again, so each is counted once, as it closes */
@@ -453,6 +457,9 @@ int cas__carc_strength(const struct cas_state *s, int fig);
 /* ------------------------------------------------------------ scoring.c */
 
 /* Score what this turn's tile completed (rules 5-9 of docs/rules). */
+/* Tile t (just placed, with a cloister) joins the list of cloisters a
+ * later placement may complete. */
+void cas__carc_add_cloisters(struct cas_state *s, int t);
 void cas__carc_score_turn(struct cas_state *s);
 /* Score one feature (root) now: majority by strength, hooks, events, then
  * its figures without STAYS return. */

@@ -246,12 +246,58 @@ static int within_ring(const struct cas_game *g, const struct carc_tile *t,
     return 0;
 }
 
-/* Entry i leaves the cloister list, the others keeping their order. */
+_Static_assert(CARC_RING_WORDS == 32, "a ring word holds 32 spaces of a row");
+
+/* The spaces one around tile t's (its cloisters' ring, itself included)
+ * into the folded map of rings. */
+static void mark_ring(struct cas_state *s, const struct carc_tile *t)
+{
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    const struct carc_rot *r = &k->rot[t->rot];
+    int dx = r->dx[k->ncells - 1], dy = r->dy[k->ncells - 1];
+    int x0 = t->x + (dx < 0 ? dx : 0) - 1, x1 = t->x + (dx > 0 ? dx : 0) + 1;
+    int y0 = t->y + (dy < 0 ? dy : 0) - 1, y1 = t->y + (dy > 0 ? dy : 0) + 1;
+    uint32_t row = 0;
+    for (int x = x0; x <= x1; x++)
+        row |= 1u << (x & 31);
+    for (int y = y0; y <= y1; y++)
+        s->cloister_rings[y & 31] |= row;
+}
+
+void cas__carc_add_cloisters(struct cas_state *s, int t)
+{
+    const struct carc_tile *tile = &C_TILES(s)[t];
+    const struct carc_kind *k = &s->game->kinds[tile->kind];
+    for (unsigned f = k->of_class[CAS_CARC_CLOISTER]; f; f &= f - 1)
+        S_CLOISTERS(s)[s->ncloisters++] = (struct carc_cloister){
+            .tile = (uint16_t)t, .node = (uint16_t)(tile->node_base + __builtin_ctz(f)),
+            .x = tile->x, .y = tile->y, .ncells = (uint16_t)k->ncells};
+    mark_ring(s, tile);
+}
+
+/* May a cloister's ring hold a space of tile t?  No is sure. */
+static int in_some_ring(const struct cas_state *s, const struct carc_tile *t)
+{
+    const struct carc_kind *k = &s->game->kinds[t->kind];
+    const struct carc_rot *r = &k->rot[t->rot];
+    for (int c = 0; c < k->ncells; c++) {
+        int x = t->x + r->dx[c], y = t->y + r->dy[c];
+        if (s->cloister_rings[y & 31] >> (x & 31) & 1)
+            return 1;
+    }
+    return 0;
+}
+
+/* Entry i leaves the cloister list, the others keeping their order; the
+ * map of rings is drawn again from those left (a few times a game). */
 static void drop_cloister(struct cas_state *s, int i)
 {
     struct carc_cloister *list = S_CLOISTERS(s);
     memmove(list + i, list + i + 1, (size_t)(s->ncloisters - i - 1) * sizeof *list);
     s->ncloisters--;
+    memset(s->cloister_rings, 0, sizeof s->cloister_rings);
+    for (int j = 0; j < s->ncloisters; j++)
+        mark_ring(s, &C_TILES(s)[list[j].tile]);
 }
 
 /* Cloisters whose tile touches the placed tile (diagonals included) may
@@ -262,6 +308,8 @@ static void drop_cloister(struct cas_state *s, int i)
 static void complete_cloisters_near(struct cas_state *s, const struct carc_tile *t)
 {
     const struct cas_game *g = s->game;
+    if (!in_some_ring(s, t))
+        return;
     if (s->ncloisters > 24 && !g->multi_cell) {
         int near[9], n = cloisters_around(s, t, near);
         for (int i = 0; i < n; i++)
