@@ -608,20 +608,24 @@ static int cg_veto_area(void *xctx, const cas_carc *c, int kind, int *boxes, siz
 
 /* ------------------------------------------------------------ scoring */
 
+/* The first part of castle i's tile: its feature l is that + l (1.6). */
+static cas_carc_feature castle_part(const struct cg_ctx *ctx, const cas_carc *c,
+                                    const struct cg_state *st, int i)
+{
+    cas_carc_feature first;
+    ctx->api->tile_parts_of(c, st->tile[i], 0, &first);
+    return first;
+}
+
 /* Is f (of class cls) the castle of a placed castle tile?  Only the castle
  * itself (a cloister) can be the same feature as a castle. */
 static int is_castle(const struct cg_ctx *ctx, const cas_carc *c, const struct cg_state *st,
                      cas_carc_feature f)
 {
-    const struct cas_carc_api *api = ctx->api;
-    for (int i = 0; i < CG_MAX; i++) {
-        cas_carc_feature features[CG_TILE_FEATURES];
-        size_t n;
+    for (int i = 0; i < CG_MAX; i++)
         if (st->tile[i] >= 0 &&
-            api->tile_features(c, st->tile[i], features, CG_TILE_FEATURES, &n) == CAS_OK &&
-            api->same_feature(c, f, features[st->placed[i].cloister]))
+            ctx->api->same_feature(c, f, castle_part(ctx, c, st, i) + st->placed[i].cloister))
             return 1;
-    }
     return 0;
 }
 
@@ -630,16 +634,13 @@ static int is_castle(const struct cg_ctx *ctx, const cas_carc *c, const struct c
 static int castles_reached(const struct cg_ctx *ctx, const cas_carc *c,
                            const struct cg_state *st, cas_carc_feature f)
 {
-    const struct cas_carc_api *api = ctx->api;
     int castles = 0;
     for (int i = 0; i < CG_MAX; i++) {
-        cas_carc_feature features[CG_TILE_FEATURES];
-        size_t n;
-        if (st->tile[i] < 0 ||
-            api->tile_features(c, st->tile[i], features, CG_TILE_FEATURES, &n) != CAS_OK)
+        if (st->tile[i] < 0)
             continue;
+        cas_carc_feature first = castle_part(ctx, c, st, i);
         for (unsigned bonus = st->placed[i].bonus; bonus; bonus &= bonus - 1)
-            if (api->same_feature(c, f, features[__builtin_ctz(bonus)])) {
+            if (ctx->api->same_feature(c, f, first + __builtin_ctz(bonus))) {
                 castles++;
                 break;
             }
