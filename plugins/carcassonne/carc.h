@@ -404,7 +404,6 @@ void cas__carc_ring(const struct cas_state *s, int node, int *filled, int *size)
 int cas__carc_feature_complete(const struct cas_state *s, int node);
 /* Distinct completed cities a field touches. */
 int cas__carc_field_cities(const struct cas_state *s, int node);
-/* enum cas_carc_class of a node, and its definition in the tile kind. */
 /* Bit f: feature f of kind k is of one of `classes` (CAS_CARC_CLASS_BIT
  * mask; other bits ignored). */
 static inline uint16_t cas__carc_parts_of_classes(const struct carc_kind *k, unsigned classes)
@@ -413,6 +412,7 @@ static inline uint16_t cas__carc_parts_of_classes(const struct carc_kind *k, uns
     return k->of_classes[classes >> 1 & ((1u << CAS_CARC_CLOISTER) - 1)];
 }
 
+/* enum cas_carc_class of a node, and its definition in the tile kind. */
 static inline int cas__carc_feature_class(const struct cas_state *s, int node)
 {
     return C_NODES(s)[node].cls;
@@ -456,10 +456,10 @@ int cas__carc_strength(const struct cas_state *s, int fig);
 
 /* ------------------------------------------------------------ scoring.c */
 
-/* Score what this turn's tile completed (rules 5-9 of docs/rules). */
 /* Tile t (just placed, with a cloister) joins the list of cloisters a
  * later placement may complete. */
 void cas__carc_add_cloisters(struct cas_state *s, int t);
+/* Score what this turn's tile completed (rules 5-9 of docs/rules). */
 void cas__carc_score_turn(struct cas_state *s);
 /* Score one feature (root) now: majority by strength, hooks, events, then
  * its figures without STAYS return. */

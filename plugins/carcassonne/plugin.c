@@ -91,7 +91,8 @@ static int layout(struct cas_game *g)
         tiles += g->kinds[k].count;
         cells += g->kinds[k].count * g->kinds[k].ncells;
         nodes += g->kinds[k].count * g->kinds[k].nf;
-        cloisters += g->kinds[k].count * __builtin_popcount(g->kinds[k].of_class[CAS_CARC_CLOISTER]);
+        cloisters +=
+            g->kinds[k].count * __builtin_popcount(g->kinds[k].of_class[CAS_CARC_CLOISTER]);
     }
     for (int f = 0; f < g->nfig; f++) {
         figs += g->fig[f].def.per_player;
