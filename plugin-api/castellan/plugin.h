@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 1
+#define CAS_ABI_MINOR 2
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -266,10 +266,16 @@ enum cas_render_format {
     CAS_RENDER_TEXT = 1, /* plain text, fits 80 columns          */
     CAS_RENDER_ANSI = 2, /* text with ANSI colour escapes         */
     CAS_RENDER_JSON = 3, /* one JSON object: the viewer's observation */
-    CAS_RENDER_SVG = 4   /* one self-contained SVG 1.1 document, UTF-8,
+    CAS_RENDER_SVG = 4,  /* one self-contained SVG 1.1 document, UTF-8,
                             the same bytes for the same state and viewer;
                             a plugin without pictures returns CAS_EINVAL
                             (docs/abi.md, "Render formats") */
+    CAS_RENDER_SVG_ACTIONS = 5 /* ABI 1.2, render_choices only: the SVG of
+                            CAS_RENDER_SVG with every element a player may
+                            click marked with the choices it narrows to
+                            (docs/abi.md, "Click to play").  The host asks
+                            it only of a plugin built for 1.2 or later; a
+                            plugin that marks nothing returns CAS_EINVAL */
 };
 
 /* Purposes for serialize(); 1.0 defines only the full state. */
@@ -482,6 +488,16 @@ struct cas_game_vtable {
      * legality is checked there. */
     int (*import_foreign)(const struct cas_host *host, const char *format,
                           const struct cas_json *doc, const struct cas_writer *out);
+
+    /* ---- ABI 1.2, optional. */
+
+    /* One legal action of the current player, drawn through rng with the
+     * same distribution as a uniform pick from legal_actions, without
+     * listing them all: the fast path of random agents and playouts.  A
+     * pure function of the state and of what rng returns.  CAS_EINVAL at a
+     * chance node or a terminal state (chance has chance_pick). */
+    int (*random_action)(const cas_state *state, const struct cas_rng *rng,
+                         cas_action *out);
 };
 
 /* --------------------------------------------------------- descriptor */
