@@ -300,8 +300,12 @@ static void test_wagon_moves_import(void **state)
 }
 
 /* King & Robber Baron, its set named without the edition (the first, as
- * no garden says) and its scoring variant `continuously`: Blue, closing the
- * first city, takes the King and scores 1 at once, a king score. */
+ * no garden says) and its scoring variant `continuously`, which
+ * JCloisterZone defines: a completed city pays whoever held the King before
+ * it.  Blue closes the first city (6 to Red) and takes the King, paid
+ * nothing; Red closes a larger one, 4 tiles with 2 coats (Red +12): Blue
+ * +1, then the King goes to Red; Blue closes a smaller one: Red +1.  JCloisterZone scores the King 2,
+ * as this; castellan before issue 33 scored it 3 (the new holder paid). */
 static void test_king_and_robber_scoring_variant_imports(void **state)
 {
     char path[512];
@@ -315,14 +319,23 @@ static void test_king_and_robber_scoring_variant_imports(void **state)
               " \"replay\": [\n"
               JCZ_TILE("BA/CFc.1", "R90", "0", "-1")
               JCZ_DEPLOY("0.small.1", "0", "-1", "NS", "City") JCZ_COMMIT
-              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT JCZ_END,
+              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "0", "1")
+              JCZ_DEPLOY("0.small.2", "0", "1", "S", "City") JCZ_COMMIT
+              JCZ_TILE("BA/CFc+", "R90", "0", "2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/CFc+", "R90", "0", "3") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "1", "1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "0", "4") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "1", "2") JCZ_PASS JCZ_COMMIT JCZ_END,
               NULL);
     import_then_export(state, path, &record, &results);
     cas_test_expect_text(record.out, "Expansion: king-robber ");
     cas_test_expect_text(record.out, "Option: king-robber.scoring = continuous\n");
-    cas_test_expect_text(results.out, "\"scores\": [6, 1]");
     cas_test_expect_text(results.out, "\"player\": 1, \"points\": 1, \"text\": \"Blue +1 King: "
                                       "a completed city\", \"category\": \"king\"");
+    cas_test_expect_text(results.out, "\"player\": 0, \"points\": 1, \"text\": \"Red +1 King: "
+                                      "a completed city\", \"category\": \"king\"");
+    cas_test_expect_text(results.out, "\"scores\": [19, 1]");
 }
 
 /* Setups castellan cannot play as written are refused, naming the place. */
