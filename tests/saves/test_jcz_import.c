@@ -170,6 +170,25 @@ static void test_builder_bonus_turn_takes_the_games_actor(void **state)
                                 "19 1 place B -1,-1 0\n");
 }
 
+/* JCloisterZone up to 5.6 wrote "pig-herd": true with every Traders &
+ * Builders game; no tile of castellan's sets has a pig herd, so it changes
+ * nothing and is accepted. */
+static void test_pig_herd_element_without_its_tiles_is_accepted(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"traders-and-builders:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"builder\": 1,"
+              " \"pig\": 1, \"traders\": true, \"pig-herd\": true}},\n"
+              " \"players\": [{\"name\": \"Alice\"}, {\"name\": \"Bob\"}],\n"
+              " \"replay\": [\n", turns, "\n ]}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.out, "as game 1 (9 plies, unfinished)");
+}
+
 /* An Abbey & Mayor setup as JCloisterZone 5 writes it: the start as an
  * array, every part of the expansion among the elements, a rule variant. */
 #define AM_SETUP(rules)                                                            \
@@ -513,6 +532,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_builder_bonus_turn_takes_the_games_actor),
+        CAS_TEST_IN_DIR(test_pig_herd_element_without_its_tiles_is_accepted),
         CAS_TEST_IN_DIR(test_abbey_and_its_pass_import),
         CAS_TEST_IN_DIR(test_mayor_and_barn_import),
         CAS_TEST_IN_DIR(test_wagon_moves_import),
