@@ -358,6 +358,29 @@ static void test_king_and_robber_scoring_variant_imports(void **state)
     cas_test_expect_text(results.out, "\"scores\": [19, 1]");
 }
 
+/* Farmers on enclosed fields: JCloisterZone's I (IC-3's one inner field)
+ * and II (KR-5's second) are castellan's `field inner` and `field inner2`. */
+static void test_farmers_on_enclosed_fields_import(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1,"
+              " \"king-and-robber:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"big-follower\": 1,"
+              " \"inn\": true, \"cathedral\": true, \"king\": true, \"robber\": true}},\n"
+              " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}],\n"
+              " \"replay\": [\n"
+              JCZ_TILE("IC/CCCC", "R0", "0", "-1")
+              JCZ_DEPLOY("0.small.1", "0", "-1", "I", "Field") JCZ_COMMIT
+              JCZ_TILE("KR/CCcc", "R0", "1", "-1")
+              JCZ_DEPLOY("1.small.1", "1", "-1", "II", "Field") JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "2 0 deploy meeple field inner\n");
+    cas_test_expect_text(record.out, "5 1 deploy meeple field inner2\n");
+}
+
 /* The path of tests/saves/data/NAME: .jcz fixtures of whole games, made
  * from castellan's own finished random games (seeds 62 and 1272) written
  * the way JCloisterZone 5 writes them: without the tiles drawn and
@@ -584,6 +607,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_wagon_moves_import),
         CAS_TEST_IN_DIR(test_king_and_robber_scoring_variant_imports),
         CAS_TEST_IN_DIR(test_discarded_tile_is_put_back_and_the_game_ends),
+        CAS_TEST_IN_DIR(test_farmers_on_enclosed_fields_import),
         CAS_TEST_IN_DIR(test_discarded_tile_before_the_final_abbey_round),
         CAS_TEST_IN_DIR(test_unreadable_file_says_why),
         CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),
