@@ -22,6 +22,7 @@
 #define CARC_MAX_FEATURES 16   /* features on one tile kind       */
 #define CARC_MAX_CELLS 2       /* spaces one tile covers (2x1)    */
 #define CARC_MAX_FIGKINDS 8
+#define CARC_MAX_MEEPLES 12   /* the option `meeples`: per player */
 #define CARC_MAX_EXPANSIONS 8
 #define CARC_MAX_PHASES 16
 #define CARC_RING_WORDS 32     /* cloister rings folded onto 32x32 spaces */

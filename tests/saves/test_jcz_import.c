@@ -324,8 +324,9 @@ static void test_wagon_moves_import(void **state)
  * JCloisterZone defines: a completed city pays whoever held the King before
  * it.  Blue closes the first city (6 to Red) and takes the King, paid
  * nothing; Red closes a larger one, 4 tiles with 2 coats (Red +12): Blue
- * +1, then the King goes to Red; Blue closes a smaller one: Red +1.  JCloisterZone scores the King 2,
- * as this; castellan before issue 33 scored it 3 (the new holder paid). */
+ * +1, then the King goes to Red; Blue closes a smaller one: Red +1.
+ * JCloisterZone scores the King 2, as this; castellan before issue 33
+ * scored it 3 (the new holder paid). */
 static void test_king_and_robber_scoring_variant_imports(void **state)
 {
     char path[512];
@@ -379,6 +380,29 @@ static void test_farmers_on_enclosed_fields_import(void **state)
     import_then_export(state, path, &record, &results);
     cas_test_expect_text(record.out, "2 0 deploy meeple field inner\n");
     cas_test_expect_text(record.out, "5 1 deploy meeple field inner2\n");
+}
+
+/* Figure counts other than the rulebook's, as JCloisterZone games may give
+ * them, become the options that count each kind: 8 meeples, 2 wagons and 2
+ * barns (one decimal JCloisterZone may write); the game plays with them. */
+static void test_figure_counts_become_options(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 8, \"farmers\": true, \"abbey\": 1,"
+              " \"mayor\": 1, \"wagon\": 2.0, \"barn\": 2}},\n"
+              " \"players\": [{\"name\": \"Red\"}, {\"name\": \"Blue\"}],\n"
+              " \"replay\": [\n"
+              JCZ_TILE("BA/C", "R180", "0", "-1") JCZ_DEPLOY("0.wagon.1", "0", "-1", "S", "City")
+              JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "Option: meeples = 8\n");
+    cas_test_expect_text(record.out, "Option: abbey-mayor.wagons = 2\n");
+    cas_test_expect_text(record.out, "Option: abbey-mayor.barns = 2\n");
+    cas_test_expect_text(results.out, "\"scores\": [4, 0]");
 }
 
 /* The path of tests/saves/data/NAME: .jcz fixtures of whole games, made
@@ -608,6 +632,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_king_and_robber_scoring_variant_imports),
         CAS_TEST_IN_DIR(test_discarded_tile_is_put_back_and_the_game_ends),
         CAS_TEST_IN_DIR(test_farmers_on_enclosed_fields_import),
+        CAS_TEST_IN_DIR(test_figure_counts_become_options),
         CAS_TEST_IN_DIR(test_discarded_tile_before_the_final_abbey_round),
         CAS_TEST_IN_DIR(test_unreadable_file_says_why),
         CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),
