@@ -36,7 +36,8 @@ static const char usage[] =
     "COMMIT, each tile drawn as its PLACE_TILE says) and it is imported as a\n"
     "record without hashes (docs/saves.md lists what is read).  A set, rule,\n"
     "element or message castellan does not implement is refused, naming it and\n"
-    "its line in the file; so is a JCloisterZone 4.x save (XML).\n";
+    "its line in the file; so is a JCloisterZone 4.x save (XML or JSON).  A\n"
+    "file may start with a UTF-8 byte order mark.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores.  0, or 1 with why explaining. */

@@ -714,11 +714,38 @@ static int read_message(struct jcz_import *im, const struct cas_json *m, size_t 
                   "GAME_OVER", i, type->text);
 }
 
+/* JCloisterZone 4.x also saved JSON: `slots` for the players, the sets as
+ * setup.expansions, appVersion 4.x.  Named for what it is, with the way
+ * that is left; 0 if doc is no such file. */
+static int refuse_4x_json(const struct cas_host *host, const struct cas_json *doc)
+{
+    const struct cas_json *version = member(doc, "appVersion"), *sign = member(doc, "slots");
+    if (!sign)
+        sign = member(member(doc, "setup"), "expansions");
+    if (!sign && version && version->type == CAS_JSON_STRING &&
+        strncmp(version->text, "4.", 2) == 0)
+        sign = version;
+    if (!sign)
+        return 0;
+    cas_host_errorf(host, "a JCloisterZone 4.x saved game (JSON: %s, line %zu), not one of "
+                    "JCloisterZone 5; castellan reads 5.x files only, and JCloisterZone 5 "
+                    "does not open 4.x saves either: replay the game in JCloisterZone 4 and "
+                    "write its moves as a castellan record without hashes (docs/saves.md, "
+                    "Game records), which `castellan import` checks move by move",
+                    sign == version ? "appVersion 4.x"
+                    : sign->key && strcmp(sign->key, "slots") == 0 ? "its players as \"slots\""
+                                                                   : "setup.expansions",
+                    sign->line);
+    return 1;
+}
+
 int cas__carc_import_foreign(const struct cas_host *host, const char *format,
                              const struct cas_json *doc, const struct cas_writer *out)
 {
     if (strcmp(format, "jcz") != 0)
         return CAS_ENOTFOUND;
+    if (refuse_4x_json(host, doc))
+        return CAS_EPARSE;
     struct jcz_import *im = calloc(1, sizeof *im);
     if (!im)
         return CAS_ENOMEM;

@@ -605,10 +605,27 @@ static void test_legacy_4x_save_is_refused_as_such(void **state)
     expect_refused(state, path, "game.jcz: a JCloisterZone 4.x saved game (XML), not the JSON "
                                 "of JCloisterZone 5; castellan reads 5.x files only");
     expect_refused(state, path, "write its moves as a castellan record without hashes");
+    write_jcz(state, path, sizeof path,
+              "{\"appVersion\": \"4.4.1\", \"setup\": {\"expansions\": [\"BASIC\"]},\n"
+              " \"slots\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "game.jcz: carcassonne: a JCloisterZone 4.x saved game (JSON: "
+                                "its players as \"slots\", line 2), not one of JCloisterZone 5");
     static const char gzip[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00";
     cas_test_dir_file(*state, "game.jcz", path, sizeof path);
     cas_test_write_file(path, gzip, sizeof gzip - 1);
     expect_refused(state, path, "a JCloisterZone 4.x saved game (gzip-compressed XML)");
+}
+
+/* A byte order mark, as editors save UTF-8, is no syntax error. */
+static void test_byte_order_mark_is_accepted(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path, "\xEF\xBB\xBF", setup_base, turns, "\n  ]\n}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.out, "as game 1 (9 plies, unfinished)");
 }
 
 static void test_malformed_json_is_refused_with_its_place(void **state)
@@ -644,6 +661,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_message_without_payload_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
         CAS_TEST_IN_DIR(test_legacy_4x_save_is_refused_as_such),
+        CAS_TEST_IN_DIR(test_byte_order_mark_is_accepted),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
