@@ -367,7 +367,9 @@ static int write_count(struct jcz_import *im, const struct cas_json *e)
 }
 
 /* Every part of a set in play must be there: castellan plays expansions
- * whole.  An element jcz.map knows as false may be left out (farmers). */
+ * whole.  An element jcz.map knows as false may be left out (farmers); a
+ * figure left out is a count of 0 (its `count` option).  Adding a missing
+ * part would change the game's scores, so the refusal offers no such fix. */
 static int check_parts(struct jcz_import *im, const struct cas_json *elements)
 {
     for (int i = 0; i < im->map.n; i++) {
@@ -375,9 +377,16 @@ static int check_parts(struct jcz_import *im, const struct cas_json *elements)
         if (strcmp(e->kind, "element") != 0 || !in_play(im, e->rest) ||
             member(elements, e->from) || lookup_to(&im->map, "element", e->from, "false") >= 0)
             continue;
-        return refuse(im, elements, "setup.elements: no \"%s\"; castellan plays %s with "
-                      "all its parts; write \"%s\": %s", e->from,
-                      e->rest[0] ? e->rest : "the base game", e->from, e->to);
+        int count = lookup(&im->map, "count", e->from);
+        if (count >= 0) {
+            if (cas_writef(im->out, "Option: %s = 0\n", im->map.names[count].to) < 0)
+                return CAS_ENOMEM;
+            continue;
+        }
+        return refuse(im, elements, "setup.elements: no \"%s\"; castellan plays %s only "
+                      "with all its parts, and this game was scored without it (adding "
+                      "\"%s\": %s would change its scores): castellan cannot import it",
+                      e->from, e->rest[0] ? e->rest : "the base game", e->from, e->to);
     }
     return CAS_OK;
 }

@@ -403,6 +403,16 @@ static void test_figure_counts_become_options(void **state)
     cas_test_expect_text(record.out, "Option: abbey-mayor.wagons = 2\n");
     cas_test_expect_text(record.out, "Option: abbey-mayor.barns = 2\n");
     cas_test_expect_text(results.out, "\"scores\": [4, 0]");
+    /* a figure the file leaves out is none: a count of 0 */
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"abbey\": 1, \"mayor\": 1,"
+              " \"wagon\": 1}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}],"
+              " \"replay\": []}\n", NULL);
+    castellan(state, &record, "import", path, NULL);
+    assert_int_equal(record.status, 0);
+    castellan(state, &record, "export", "2", "--no-hashes", NULL);
+    cas_test_expect_text(record.out, "Option: abbey-mayor.barns = 0\n");
 }
 
 /* The path of tests/saves/data/NAME: .jcz fixtures of whole games, made
@@ -473,12 +483,14 @@ static void test_setup_castellan_cannot_play_is_refused(void **state)
                                 "variants wagon-move, barn-placement, king-and-robber-scoring, "
                                 "tiny-city-scoring");
     write_jcz(state, path, sizeof path,
-              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
-              " \"elements\": {\"small-follower\": 7, \"abbey\": 1, \"mayor\": 1, "
-              "\"wagon\": 1}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], "
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"big-follower\": 1, "
+              "\"cathedral\": true}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], "
               "\"replay\": []}\n", NULL);
-    expect_refused(state, path, "setup.elements: no \"barn\"; castellan plays abbey-mayor "
-                                "with all its parts; write \"barn\": 1 (line 2)");
+    expect_refused(state, path, "setup.elements: no \"inn\"; castellan plays inns-cathedrals "
+                                "only with all its parts, and this game was scored without it "
+                                "(adding \"inn\": true would change its scores): castellan "
+                                "cannot import it (line 2)");
     write_jcz(state, path, sizeof path,
               "{\"setup\": {\"sets\": {\"basic:1\": 1},\n"
               " \"elements\": {\"small-follower\": 7, \"mayor\": 1}},\n"
