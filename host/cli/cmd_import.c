@@ -142,6 +142,7 @@ static int replay_record(const struct cas__saves_args *a, const char *file,
     if (format ? cas__foreign_read(file, format, a->plugin_path, g, why, cap)
                : cas__record_read_file(file, g, why, cap))
         return 1;
+    cas__saves_game_printable(g); /* kept so: every later print is safe */
     if (cas__revive_open(&r, g, file, a->plugin_path, 0, NULL)) {
         snprintf(why, cap, "%s", r.error);
         return 1;

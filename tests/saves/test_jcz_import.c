@@ -628,6 +628,32 @@ static void test_legacy_4x_save_is_refused_as_such(void **state)
     expect_refused(state, path, "a JCloisterZone 4.x saved game (gzip-compressed XML)");
 }
 
+/* A player's name from a file reaches no terminal with its control
+ * characters: ESC (and a C1 CSI) become '?' in what is stored, listed,
+ * shown and replayed. */
+static void test_names_from_a_file_print_without_control_characters(void **state)
+{
+    char path[512], setup[sizeof setup_base + 64];
+    struct cas_test_result r;
+    snprintf(setup, sizeof setup, "%s", setup_base);
+    char *alice = strstr(setup, "Alice");
+    memmove(alice + 17, alice + 5, strlen(alice + 5) + 1);
+    memcpy(alice, "\\u001b[2J\\u009bAl", 17);
+    write_jcz(state, path, sizeof path, setup, turns, "\n  ]\n}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    const char *const views[][3] = {{"saves", "list", NULL}, {"saves", "show", "1"},
+                                    {"replay", "1", NULL}};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        castellan(state, &r, views[i][0], views[i][1], views[i][2], NULL);
+        assert_int_equal(r.status, 0);
+        cas_test_expect_text(r.out, "?[2J?Al");
+        assert_null(strchr(r.out, '\x1b'));
+        assert_null(strstr(r.out, "\xc2\x9b"));
+    }
+}
+
 /* A byte order mark, as editors save UTF-8, is no syntax error. */
 static void test_byte_order_mark_is_accepted(void **state)
 {
@@ -674,6 +700,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
         CAS_TEST_IN_DIR(test_legacy_4x_save_is_refused_as_such),
         CAS_TEST_IN_DIR(test_byte_order_mark_is_accepted),
+        CAS_TEST_IN_DIR(test_names_from_a_file_print_without_control_characters),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
