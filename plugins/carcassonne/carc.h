@@ -430,6 +430,12 @@ static inline int carc_occupied(const struct cas_state *s, int root)
 /* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
+/* Why not, in words, into buf (for an illegal deployment's error). */
+void cas__carc_deploy_refusal(const struct cas_state *s, int player, int figkind, int node,
+                              char *buf, size_t cap);
+/* Why tile kind may not go at x,y turned rot, in words, into buf. */
+void cas__carc_placement_refusal(const struct cas_state *s, int kind, int x, int y, int rot,
+                                 char *buf, size_t cap);
 /* Deploy action locals of CORNER figure kinds: CARC_CORNER_LOCAL + corner
  * (0 NW, 1 NE, 2 SE, 3 SW of the placed tile). */
 #define CARC_CORNER_LOCAL 16

@@ -537,6 +537,7 @@ static void test_taken_field_is_refused_at_its_line(void **state)
     write_jcz(state, path, sizeof path, setup_base, farmer, "\n  ]\n}\n", NULL);
     expect_refused(state, path, "game.jcz:18 (ply 8): the action \"deploy meeple field "
                                 "En\" cannot be replayed");
+    expect_refused(state, path, "is not legal now: a figure already stands on that feature");
 }
 
 static void test_field_by_a_half_edge_of_a_city_is_refused(void **state)
@@ -550,7 +551,9 @@ static void test_field_by_a_half_edge_of_a_city_is_refused(void **state)
               "[0, -1], \"location\": \"SL\"}, \"meepleId\": \"0.small.1\"}}\n  ]\n}\n",
               NULL);
     expect_refused(state, path, "game.jcz:12 (ply 2)");
-    expect_refused(state, path, "tile E has no such feature; it has 'city S'");
+    expect_refused(state, path, "tile E has no such feature; it has 'city S', "
+                                "'field Nw+Ne+En+Es+Ws+Wn', as placed at 0,-1 turned 180 (if the tile was meant to lie otherwise, the "
+                                "placement before this action is what is wrong)");
 }
 
 static void test_unsupported_set_is_refused(void **state)
@@ -628,6 +631,23 @@ static void test_legacy_4x_save_is_refused_as_such(void **state)
     expect_refused(state, path, "a JCloisterZone 4.x saved game (gzip-compressed XML)");
 }
 
+/* A tile placed where it does not fit is refused at its placement, saying
+ * which edge meets what. */
+static void test_bad_placement_is_refused_at_the_placement(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, setup_base,
+              "    {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", "
+              "\"rotation\": \"R0\", \"position\": [0, -1]}},\n"
+              "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": "
+              "[0, -1], \"location\": \"N\"}, \"meepleId\": \"0.small.1\"}}\n  ]\n}\n",
+              NULL);
+    expect_refused(state, path, "game.jcz:11 (ply 1): the action \"place E 0,-1 0\" cannot be "
+                                "replayed");
+    expect_refused(state, path, "is not legal now: its S side (field) meets the city of tile "
+                                "D at 0,0");
+}
+
 /* A player's name from a file reaches no terminal with its control
  * characters: ESC (and a C1 CSI) become '?' in what is stored, listed,
  * shown and replayed. */
@@ -699,6 +719,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_message_without_payload_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
         CAS_TEST_IN_DIR(test_legacy_4x_save_is_refused_as_such),
+        CAS_TEST_IN_DIR(test_bad_placement_is_refused_at_the_placement),
         CAS_TEST_IN_DIR(test_byte_order_mark_is_accepted),
         CAS_TEST_IN_DIR(test_names_from_a_file_print_without_control_characters),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
