@@ -64,8 +64,10 @@ static int check_section(const char *only)
             return 0;
         names[n++] = s->name;
     }
-    fprintf(stderr, "castellan bench: no section \"%s\"; did you mean \"%s\"?\n", only,
-            cas__closest(only, names, n));
+    const char *closest = cas__closest(only, names, n);
+    fprintf(stderr, "castellan bench: no section \"%s\"%s%s%s (castellan bench --help lists "
+            "them)\n", only, closest ? "; did you mean \"" : "", closest ? closest : "",
+            closest ? "\"?" : "");
     return 2;
 }
 

@@ -47,6 +47,8 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--viewer", &a->viewer, NULL, NULL};
     if (allowed & CAS__ARG_HTML)
         flags[n++] = (struct cas__flag){"--html", NULL, &a->html, NULL};
+    if (allowed & CAS__ARG_WATCH)
+        flags[n++] = (struct cas__flag){"--watch", &a->watch, NULL, NULL};
     if (allowed & CAS__ARG_ISOLATION) {
         flags[n++] = (struct cas__flag){"--isolated", NULL, &isolated, NULL};
         flags[n++] = (struct cas__flag){"--in-process", NULL, &in_process, NULL};

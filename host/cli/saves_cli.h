@@ -23,7 +23,8 @@ enum {
     CAS__ARG_PLY = 128,       /* --ply N */
     CAS__ARG_PICTURE = 256,   /* --viewer P */
     CAS__ARG_HTML = 512,      /* --html */
-    CAS__ARG_ISOLATION = 1024 /* --isolated, --in-process, --plugin-deadline MS */
+    CAS__ARG_ISOLATION = 1024, /* --isolated, --in-process, --plugin-deadline MS */
+    CAS__ARG_WATCH = 2048      /* --watch FILE.svg */
 };
 
 /* The most positional arguments a save command takes (import's files). */
@@ -37,6 +38,7 @@ struct cas__saves_args {
     const char *campaign;
     int force, step, no_hashes, json, html;
     const char *ply, *viewer; /* --ply N, --viewer P as given */
+    const char *watch;        /* --watch FILE.svg, or NULL */
     struct cas__isolation isolation; /* CAS__ARG_ISOLATION's flags */
     const char *positional[CAS__SAVES_MAX_POSITIONAL];
     int n_positional;

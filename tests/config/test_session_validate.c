@@ -131,6 +131,13 @@ static void test_option_errors(void **state)
     INVALID("farmer = on", "5: unknown rule option \"farmer\"; closest: farmers");
     INVALID("exp-q.tokens = 1", "5: unknown rule option \"exp-q.tokens\"; closest: "
                                 "exp-a.tokens");
+    /* an installed expansion left out of the session is named, not guessed at */
+    INVALID("exp-c.tokens = 1", "5: exp-c is not in this session; add it to the expansions "
+                                "(--expansions, or expansions in [session]) or drop this rule");
+    /* no far-fetched guess */
+    INVALID("zzzzzz = 1", "5: unknown rule option \"zzzzzz\"; `castellan rules fixgame` lists "
+                          "them");
+    INVALID("farmers = x", "5: farmers = \"x\" is not valid; use on or off");
     INVALID("farmers = onn", "5: farmers = \"onn\" is not valid; use on or off (closest: on)");
     INVALID("bonus = 11", "5: bonus = \"11\" is not valid; use an integer from 0 to 10");
     INVALID("bonus = 1x", "5: bonus = \"1x\" is not valid; use an integer from 0 to 10");

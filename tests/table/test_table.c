@@ -91,6 +91,28 @@ static void expect_terminal_conventions(const char *out, enum colour colour)
     }
 }
 
+/* The whole file at path, NUL-terminated (caller frees); fails the test
+ * when it cannot be read. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    size_t cap = 1 << 16, len = 0, got;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            buf = realloc(buf, cap *= 2);
+            assert_non_null(buf);
+        }
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
 static const char *const carcassonne[] = {"play", "--game", "carcassonne", "--players",
                                           "Me:human,greedy", "--seed", "5", NULL};
 
@@ -187,6 +209,65 @@ static void carcassonne_on_a_dumb_terminal(void **unused)
     carcassonne_place_hint_undo_quit_resume(TERM_DUMB);
 }
 
+/* --watch wraps the journal's hooks: an undo is taken out of the save
+ * too, so the next move is saved, not refused as another castellan's; the
+ * picture follows the undo.  resume takes --watch as play does. */
+static void carcassonne_watch_undo_and_resume(void **unused)
+{
+    (void)unused;
+    struct table t;
+    struct pty_run r;
+    char svg[128];
+    set_table(&t, TERM_DUMB);
+    snprintf(svg, sizeof svg, "%s/board.svg", t.data);
+    const char *const play[] = {"play", "--game", "carcassonne", "--players",
+                                "Me:human,greedy", "--seed", "5", "--watch", svg, NULL};
+    start(&r, &t, play);
+    pty_expect(&r, "Me> ");
+    char *drawn = slurp(svg);
+    pty_type(&r, "4");
+    pty_expect(&r, "Me: place E 0,-1 180\n");
+    pty_expect(&r, "Me> ");
+    char *picture = slurp(svg);
+    assert_string_not_equal(picture, drawn);
+    free(picture);
+    pty_type(&r, "undo");
+    pty_expect(&r, "Me takes back: place E 0,-1 180\n");
+    pty_expect(&r, "Me> ");
+    picture = slurp(svg); /* the board as before the undone placement */
+    assert_string_equal(picture, drawn);
+    free(picture);
+    free(drawn);
+    pty_type(&r, "1");
+    pty_expect(&r, "Me: place E 0,1 90\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "quit");
+    assert_int_equal(pty_finish(&r), 0);
+    assert_null(strstr(r.out, "could not be saved"));
+    assert_non_null(strstr(r.out, "Game 1 is saved at ply 2"));
+    pty_close(&r);
+
+    remove(svg);
+    const char *const resume[] = {"resume", "1", "--watch", svg, NULL};
+    start(&r, &t, resume);
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "undo");
+    pty_expect(&r, "Me takes back: place E 0,1 90\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "4");
+    pty_expect(&r, "Me: place E 0,-1 180\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "quit");
+    assert_int_equal(pty_finish(&r), 0);
+    assert_null(strstr(r.out, "could not be saved"));
+    assert_non_null(strstr(r.out, "Game 1 is saved at ply 2"));
+    pty_close(&r);
+    picture = slurp(svg);
+    assert_non_null(strstr(picture, "<svg"));
+    free(picture);
+    clear_table(&t);
+}
+
 static const char *const castles[] = {"play", "--game", "castles-cards", "--players",
                                       "Me:human,greedy", "--seed", "5", NULL};
 
@@ -258,6 +339,7 @@ int main(void)
         cmocka_unit_test(carcassonne_in_colour),
         cmocka_unit_test(carcassonne_with_no_color),
         cmocka_unit_test(carcassonne_on_a_dumb_terminal),
+        cmocka_unit_test(carcassonne_watch_undo_and_resume),
         cmocka_unit_test(castles_in_colour),
         cmocka_unit_test(castles_with_no_color),
     };
