@@ -13,7 +13,7 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
                        cas_action *out)
 {
     struct cas__prng r;
-    int actor = m->vt->current(state);
+    int actor = cas__match_current(m, state);
     if (actor == CAS_ACTOR_CHANCE && cas__match_picks_chance(m)) {
         uint64_t total = m->vt->chance_total(state);
         if (total == 0)
@@ -44,7 +44,7 @@ int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions
 {
     cas_action action;
     int rc = CAS_OK;
-    if (m->vt->current(state) != CAS_ACTOR_CHANCE) /* chance draws by weight */
+    if (cas__match_current(m, state) != CAS_ACTOR_CHANCE) /* chance draws by weight */
         rc = cas__match_legal(m, state, list);
     if (rc == CAS_OK)
         rc = cas__random_action(m, state, list, seed, ply, &action);

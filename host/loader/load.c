@@ -235,7 +235,9 @@ static void *open_checked(struct cas__plugin_info *info, char *by_fd, size_t cap
 {
     char why[4400];
     struct stat st;
-    int fd = open(info->library_path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO in the library's place must not hang the loader
+     * (it is refused as not a regular file below). */
+    int fd = open(info->library_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         cas__refuse(info, "%s: cannot be opened: %s", info->library_path, strerror(errno));
         return NULL;

@@ -298,9 +298,10 @@ static int check_data(struct cas__plugin_info *info, const char *folder, const c
 }
 
 /* The plugin-path folder holding the plugin: trusted like the plugin's own
- * files (or anyone could put plugins there), and no folder above it
- * writable by everyone without the sticky bit (or anyone could rename it
- * away and put another in its place). */
+ * files (or anyone could put plugins there), and every folder above it
+ * owned by root or castellan's user and writable by no one else unless
+ * sticky (or someone else could rename it away and put another in its
+ * place). */
 static int check_path_folder(struct cas__plugin_info *info, const char *path_folder)
 {
     char why[4400];
@@ -315,11 +316,21 @@ static int check_path_folder(struct cas__plugin_info *info, const char *path_fol
          slash = strrchr(folder, '/')) {
         *slash = '\0';
         const char *above = slash == folder ? "/" : folder;
-        if (stat(above, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-            rc = cas__refuse(info, "%s: writable by everyone (mode %04o) above the plugin "
-                                   "path folder %s, so anyone could put another folder "
-                                   "in its place; run chmod o-w %s",
-                             above, (unsigned)(st.st_mode & 07777), path_folder, above);
+        if (stat(above, &st) != 0)
+            continue;
+        if (st.st_uid != 0 && st.st_uid != geteuid())
+            rc = cas__refuse(info, "%s: owned by user %u, neither root nor the user "
+                                   "castellan runs as (%u), above the plugin path folder "
+                                   "%s, so that user could put another folder in its "
+                                   "place; move the plugins elsewhere",
+                             above, (unsigned)st.st_uid, (unsigned)geteuid(), path_folder);
+        else if ((st.st_mode & (S_IWOTH | S_IWGRP)) && !(st.st_mode & S_ISVTX))
+            rc = cas__refuse(info, "%s: writable by %s (mode %04o) above the plugin path "
+                                   "folder %s, so %s could put another folder in its "
+                                   "place; run chmod go-w %s",
+                             above, st.st_mode & S_IWOTH ? "everyone" : "its group",
+                             (unsigned)(st.st_mode & 07777), path_folder,
+                             st.st_mode & S_IWOTH ? "anyone" : "its group", above);
         if (slash == folder)
             break;
     }

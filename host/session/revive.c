@@ -224,7 +224,7 @@ static int replay_one(struct cas__revived *r, const struct cas__saves_action *a,
 {
     struct cas__session *s = &r->session;
     char what[512], at[300];
-    int actor = s->match->vt->current(s->state);
+    int actor = cas__match_current(s->match, s->state);
     int rc = cas__session_replay(s, a->text, a->hash, check && !a->hashless);
     if (rc == CAS_OK && check && !a->actor_unknown && actor != a->actor) {
         snprintf(what, sizeof what, "%s has actor %d play \"%.200s\", but the "

@@ -205,6 +205,30 @@ static int check_legal_list(struct checker *c, const cas_state *s, int actor)
     return CAS_OK;
 }
 
+/* Whether text holds no control character (a newline, an escape...). */
+static int printable(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Every seat has a label: one printable line, shorter than the host
+ * shows (CAS__LABEL_MAX). */
+static int check_labels(struct checker *c)
+{
+    for (int p = 0; p < c->nplayers; p++) {
+        const char *label = c->a.vt->player_label(c->a.game, p);
+        if (!label || !*label || strnlen(label, CAS__LABEL_MAX) == CAS__LABEL_MAX ||
+            !printable(label))
+            return broke(c, "player-labels", 0, 0, "player_label(%d) is %s: it must be "
+                         "one line of printable text, 1 to %d bytes", p,
+                         label ? "not" : "NULL", CAS__LABEL_MAX - 1);
+    }
+    return CAS_OK;
+}
+
 /* Every legal action has one-line text that parses back to it. */
 static int check_texts(struct checker *c, const cas_state *s)
 {
@@ -214,10 +238,10 @@ static int check_texts(struct checker *c, const cas_state *s)
         cas_action action = c->legal.items[i], parsed = ~action;
         int len = vt->action_text(s, action, text, sizeof text);
         if (len <= 0 || (size_t)len >= sizeof text || strlen(text) != (size_t)len ||
-            strchr(text, '\n'))
+            !printable(text))
             return broke(c, "action-text", 1, action,
                          "action_text returned %d: it must give non-empty one-line text "
-                         "and its length", len);
+                         "without control characters, and its length", len);
         c->a.error[0] = '\0';
         int rc = vt->parse_action(s, text, &parsed);
         if (rc != CAS_OK || parsed != action)
@@ -560,6 +584,7 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
+    rc = check_labels(c);
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
         int actor = vt->current(s);

@@ -3,8 +3,13 @@
  * (compiled beside this file under another entry name) with its apply
  * replaced by one that, at the ROGUE_AT-th apply of the process, does
  * what ROGUE_FAULT names: crash (a write through NULL), loop (forever),
- * hog (allocate address space until none is left, then abort) or escape (open a file, then a socket: forbidden in a worker).
- * Counting applies in a global breaks the ABI's rule on purpose; these
+ * hog (allocate address space until none is left, then abort) or escape
+ * (open a file, then a socket: forbidden in a worker); or from then on
+ * breaks a promise of the ABI in a value it returns: seat (current()
+ * names seat -5), far_seat (seat 7 of 2) or newline (an action's text holds
+ * a newline), which the host must refuse, in process or not.
+ * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
+ * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
  * Built for tests only (tests/worker/CMakeLists.txt), never installed.
  */
@@ -20,11 +25,14 @@
 #define LOOP 2
 #define HOG 3
 #define ESCAPE 4
+#define SEAT 5
+#define FAR_SEAT 6
+#define NEWLINE 7
 
 const struct cas_plugin *fixture_inner_entry(void);
 
 static const struct cas_game_vtable *inner;
-static unsigned applies;
+static unsigned applies, rogue_at = ROGUE_AT;
 
 static void misbehave(void)
 {
@@ -51,9 +59,34 @@ static void misbehave(void)
 static int rogue_apply(cas_state *state, cas_action action,
                        const struct cas_event_sink *events)
 {
-    if (++applies == ROGUE_AT)
+    if (++applies == rogue_at)
         misbehave();
     return inner->apply(state, action, events);
+}
+
+/* The broken promises, once rogue_at applies have been made. */
+static int rogue_current(const cas_state *state)
+{
+#if ROGUE_FAULT == SEAT
+    if (applies >= rogue_at)
+        return -5;
+#elif ROGUE_FAULT == FAR_SEAT
+    if (applies >= rogue_at)
+        return 7;
+#endif
+    return inner->current(state);
+}
+
+static int rogue_action_text(const cas_state *state, cas_action action, char *buf, size_t cap)
+{
+    int len = inner->action_text(state, action, buf, cap);
+#if ROGUE_FAULT == NEWLINE
+    if (applies + 1 >= rogue_at && len >= 0 && (size_t)len + 3 < cap) {
+        memcpy(buf + len, "\nx", 3);
+        len += 2;
+    }
+#endif
+    return len;
 }
 
 static struct cas_game_vtable vtable;
@@ -63,9 +96,14 @@ CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void);
 CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void)
 {
     const struct cas_plugin *fixture = fixture_inner_entry();
+    const char *at = getenv("ROGUE_AT");
+    if (at)
+        rogue_at = (unsigned)strtoul(at, NULL, 10);
     inner = fixture->game;
     vtable = *inner;
     vtable.apply = rogue_apply;
+    vtable.current = rogue_current;
+    vtable.action_text = rogue_action_text;
     descriptor = *fixture;
     descriptor.game = &vtable;
     return &descriptor;
