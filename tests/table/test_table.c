@@ -183,6 +183,13 @@ static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
     assert_non_null(strstr(r.out, "\n1 0 place E 0,-1 180 #"));
     assert_non_null(strstr(r.out, "\n2 0 deploy meeple city S #"));
     assert_null(strstr(r.out, "place E 0,1 90"));
+    char *record = strdup(r.out);
+    pty_close(&r);
+    static const char *const export_dash[] = {"export", "1", "-o", "-", NULL};
+    start(&r, &t, export_dash); /* "-" is standard output, as the usage says */
+    assert_int_equal(pty_finish(&r), 0);
+    assert_string_equal(r.out, record);
+    free(record);
     pty_close(&r);
     static const char *const replay[] = {"replay", "1", NULL};
     start(&r, &t, replay);
