@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <cmocka.h>
 
 /* Write text to a new file made from the mkstemp template path. */
@@ -315,11 +316,15 @@ static void test_docs_config_example_plays(void **unused)
 static void test_preset_comments_name_real_paths(void **unused)
 {
     (void)unused;
-    static const char *const presets[] = {"default", "inns-cathedrals", "inns-traders",
-                                          "traders-builders"};
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+    DIR *dir = opendir(PRESET_DIR);
+    assert_non_null(dir);
+    size_t checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ini") != 0)
+            continue;
         char path[1024], text[2048], expected[256];
-        snprintf(path, sizeof path, "%s/%s.ini", PRESET_DIR, presets[i]);
+        snprintf(path, sizeof path, "%s/%s", PRESET_DIR, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
         size_t len = fread(text, 1, sizeof text - 1, f);
@@ -327,16 +332,19 @@ static void test_preset_comments_name_real_paths(void **unused)
         text[len] = '\0';
         snprintf(expected, sizeof expected,
                  "; Play it from the repository root with:\n"
-                 ";   ./build/host/castellan play --config config/presets/%s.ini\n",
-                 presets[i]);
+                 ";   ./build/host/castellan play --config config/presets/%s\n",
+                 e->d_name);
         if (!strstr(text, expected))
             fail_msg("%s lacks the line\n%s", path, expected);
-        snprintf(path, sizeof path, "%s/config/presets/%s.ini", getenv("CASTELLAN_SOURCE_DIR"),
-                 presets[i]);
+        snprintf(path, sizeof path, "%s/config/presets/%s", getenv("CASTELLAN_SOURCE_DIR"),
+                 e->d_name);
         f = fopen(path, "r");
         assert_non_null(f);
         fclose(f);
+        checked++;
     }
+    closedir(dir);
+    assert_true(checked >= 10);
 }
 
 /* --campaign files a game from flags or from a preset under a campaign. */
