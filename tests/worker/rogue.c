@@ -7,7 +7,10 @@
  * (open a file, then a socket: forbidden in a worker); or from then on
  * breaks a promise of the ABI in a value it returns: seat (current()
  * names seat -5), far_seat (seat 7 of 2) or newline (an action's text holds
- * a newline), which the host must refuse, in process or not.
+ * a newline), which the host must refuse, in process or not; or goes
+ * for the host in its game_new: grab (open $ROGUE_VICTIM to write, and
+ * empty it), spawn (fork a process that would outlive castellan); or
+ * crashes in its constructor (ctor), before castellan ever calls it.
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -28,6 +31,9 @@
 #define SEAT 5
 #define FAR_SEAT 6
 #define NEWLINE 7
+#define GRAB 8
+#define SPAWN 9
+#define CTOR 10
 
 const struct cas_plugin *fixture_inner_entry(void);
 
@@ -89,6 +95,29 @@ static int rogue_action_text(const cas_state *state, cas_action action, char *bu
     return len;
 }
 
+static int rogue_game_new(const struct cas_host *host, const struct cas_game_params *params,
+                          cas_game **out, size_t *bad_option)
+{
+#if ROGUE_FAULT == GRAB
+    const char *victim = getenv("ROGUE_VICTIM");
+    int fd = victim ? open(victim, O_RDWR) : -1;
+    if (fd >= 0 && ftruncate(fd, 0) == 0)
+        close(fd);
+#elif ROGUE_FAULT == SPAWN
+    if (fork() == 0)
+        for (;;)
+            pause();
+#endif
+    return inner->game_new(host, params, out, bad_option);
+}
+
+#if ROGUE_FAULT == CTOR
+__attribute__((constructor)) static void rogue_constructor(void)
+{
+    abort();
+}
+#endif
+
 static struct cas_game_vtable vtable;
 static struct cas_plugin descriptor;
 
@@ -103,6 +132,7 @@ CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void)
     vtable = *inner;
     vtable.apply = rogue_apply;
     vtable.current = rogue_current;
+    vtable.game_new = rogue_game_new;
     vtable.action_text = rogue_action_text;
     descriptor = *fixture;
     descriptor.game = &vtable;

@@ -229,6 +229,65 @@ static void test_newline_in_action_text(void **unused)
     free(r);
 }
 
+/* D5: a plugin from elsewhere is loaded only in a confined child: its
+ * constructor crashing is a refusal `castellan plugins` lists, and play
+ * says so, instead of taking castellan down. */
+static void test_constructor_runs_confined(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024], refusal[1024];
+    assert_non_null(r);
+    snprintf(refusal, sizeof refusal, "refused: %s/rogue-ctor/rogue-ctor.so: loading it "
+             "crashed (signal 6, in its constructors or entry function); the plugin is "
+             "broken\n", ROGUE_PLUGIN_DIR);
+    snprintf(args, sizeof args, "plugins --plugin-path %s", ROGUE_PLUGIN_DIR);
+    run(r, args);
+    assert_non_null(strstr(r->out, refusal));
+    assert_non_null(strstr(r->out, "rogue-crash "));
+    write_session("rogue-ctor", "");
+    snprintf(args, sizeof args, "play --config rogue-ctor.ini --plugin-path %s",
+             ROGUE_PLUGIN_DIR);
+    run(r, args);
+    assert_int_equal(r->status, 1);
+    assert_non_null(strstr(r->err, "loading it crashed (signal 6"));
+    free(r);
+}
+
+/* D2, D3: game_new runs under the filter: opening the store to write
+ * (and empty it) or forking is stopped, and the store is untouched. */
+static void test_game_new_is_confined(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024], env[512], expected[512], cwd[256];
+    assert_non_null(r);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    FILE *victim = fopen("victim.db", "w");
+    assert_non_null(victim);
+    fputs("every game\n", victim);
+    fclose(victim);
+    snprintf(env, sizeof env, "ROGUE_VICTIM=%s/victim.db", cwd);
+    const char *games[] = {"rogue-grab", "rogue-spawn"};
+    for (size_t i = 0; i < 2; i++) {
+        write_session(games[i], "");
+        snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", games[i],
+                 ROGUE_PLUGIN_DIR);
+        run_env(r, env, args);
+        assert_int_equal(r->status, 1);
+        snprintf(expected, sizeof expected, "castellan play: plugin %s was stopped by its "
+                 "sandbox (signal 31: a forbidden system call) in game_new\n", games[i]);
+        assert_string_equal(r->err, expected);
+    }
+    char text[64] = "";
+    victim = fopen("victim.db", "r");
+    assert_non_null(victim);
+    assert_non_null(fgets(text, sizeof text, victim));
+    fclose(victim);
+    assert_string_equal(text, "every game\n");
+    free(r);
+}
+
 /* A bundled plugin plays the same game in process and isolated. */
 static void test_isolated_game_is_the_same(void **unused)
 {
@@ -284,6 +343,8 @@ int main(void)
         cmocka_unit_test(test_bad_seat),
         cmocka_unit_test(test_far_seat_in_replay),
         cmocka_unit_test(test_newline_in_action_text),
+        cmocka_unit_test(test_constructor_runs_confined),
+        cmocka_unit_test(test_game_new_is_confined),
         cmocka_unit_test(test_isolated_game_is_the_same),
         cmocka_unit_test(test_check_and_bench_isolated),
     };
