@@ -39,12 +39,15 @@ uint64_t cas__prng_next(struct cas__prng *r)
 
 uint64_t cas__prng_below(struct cas__prng *r, uint64_t n)
 {
-    /* Values below 2^64 mod n would make the low residues more likely. */
-    uint64_t threshold = (0 - n) % n;
-    uint64_t x;
-    do
-        x = cas__prng_next(r);
-    while (x < threshold);
+    /* Values below 2^64 mod n would make the low residues more likely.
+     * That threshold is below n, so a draw of n or more (all but n in 2^64)
+     * passes without the division that works it out. */
+    uint64_t x = cas__prng_next(r);
+    if (x < n) {
+        uint64_t threshold = (0 - n) % n;
+        while (x < threshold)
+            x = cas__prng_next(r);
+    }
     return x % n;
 }
 
