@@ -51,6 +51,16 @@ uint64_t cas__prng_below(struct cas__prng *r, uint64_t n)
     return x % n;
 }
 
+static uint64_t rng_below(void *ctx, uint64_t n)
+{
+    return cas__prng_below(ctx, n);
+}
+
+struct cas_rng cas__prng_rng(struct cas__prng *r)
+{
+    return (struct cas_rng){.struct_size = sizeof(struct cas_rng), .ctx = r, .below = rng_below};
+}
+
 int cas__prng_pick_weighted(struct cas__prng *r, const struct cas_outcome *outcomes,
                             size_t n, size_t *index)
 {

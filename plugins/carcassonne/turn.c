@@ -191,6 +191,43 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
     }
 }
 
+/* The legal actions listed (into the stack, or a host block for a long
+ * list) and the one at an index drawn below their count: random_action
+ * for the decisions it draws no other way. */
+static int pick_listed(const struct cas_state *s, const struct cas_rng *rng, cas_action *out)
+{
+    enum { ON_STACK = 256 };
+    const struct cas_host *h = s->game->host;
+    cas_action local[ON_STACK], *buf = local;
+    size_t n = 0;
+    int rc = cas__carc_legal(s, buf, ON_STACK, &n);
+    if (rc == CAS_ENOSPC) {
+        buf = h->alloc(h->ctx, n * sizeof *buf);
+        rc = buf ? cas__carc_legal(s, buf, n, &n) : CAS_ENOMEM;
+    }
+    if (rc == CAS_OK && n == 0)
+        rc = CAS_EINVAL;
+    if (rc == CAS_OK)
+        *out = buf[rng->below(rng->ctx, n)];
+    if (buf != local)
+        h->release(h->ctx, buf);
+    return rc;
+}
+
+int cas__carc_random_action(const struct cas_state *s, const struct cas_rng *rng,
+                            cas_action *out)
+{
+    switch ((enum carc_stage)s->stage) {
+    case ST_PLACE: {
+        int rc = cas__carc_random_placement(s, s->drawn, rng, out);
+        return rc == CAS_ENOTFOUND ? pick_listed(s, rng, out) : rc;
+    }
+    case ST_DEPLOY:
+    case ST_XPHASE: return pick_listed(s, rng, out);
+    default: return CAS_EINVAL;
+    }
+}
+
 static int phase_action_legal(const struct cas_state *s, cas_action a)
 {
     if (ACT_PHASE_INDEX(a) != s->xphase || a != ACT_PHASE_CODE(s->xphase, a))
