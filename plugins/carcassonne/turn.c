@@ -69,7 +69,8 @@ static void next_player(struct cas_state *s)
     if (s->extra_turn && !s->in_extra_turn) {
         s->in_extra_turn = 1;
     } else {
-        s->player = (uint8_t)((s->player + 1) % s->game->nplayers);
+        int next = s->player + 1; /* no division a turn */
+        s->player = (uint8_t)(next == s->game->nplayers ? 0 : next);
         s->in_extra_turn = 0;
     }
     s->extra_turn = 0;
