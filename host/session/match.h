@@ -67,6 +67,11 @@ static inline int cas__match_current(struct cas__match *m, const cas_state *stat
  * chance_pick, ABI 1.1) and m may use that. */
 int cas__match_picks_chance(const struct cas__match *m);
 
+/* Whether m's plugin draws a random action without the listing
+ * (random_action, ABI 1.2): random bots, playouts and the checker then
+ * ask it instead of listing. */
+int cas__match_draws_actions(const struct cas__match *m);
+
 /* A growable list of action codes or chance outcomes, owned by its user
  * and reused from decision to decision; free with cas__actions_free. */
 struct cas__actions {

@@ -221,8 +221,11 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
     struct cas__match *m = s->match;
     if (actor >= m->nplayers || !s->agents || !s->agents[actor])
         return fail(s, CAS_EINVAL, "nobody plays seat %d", actor);
-    int rc = cas__match_legal(m, s->state, &s->scratch);
-    if (rc == CAS_OK && s->scratch.count == 0)
+    int unlisted = s->agents[actor]->ops->draws_unlisted && cas__match_draws_actions(m);
+    int rc = unlisted ? CAS_OK : cas__match_legal(m, s->state, &s->scratch);
+    if (unlisted)
+        s->scratch.count = 0; /* the random bot draws without a listing */
+    else if (rc == CAS_OK && s->scratch.count == 0)
         rc = CAS_EINVAL;
     if (rc != CAS_OK)
         return fail(s, rc, "%s: no legal actions (%d): %s", m->plugin->id, rc, cas__match_reason(m, rc));
