@@ -81,6 +81,7 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
             status = cas__saves_args_fail(a, s);
             break;
         }
+        cas__saves_game_printable(&g);
         printf("%5lld  %-8s %6zu  %-20s  ", (long long)g.id,
                g.status == CAS__SAVES_FINISHED ? "finished" : "playing",
                g.n_actions, g.updated_at);
@@ -141,6 +142,7 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
     }
     if (cas__saves_game_load(s, id, a->json || a->ply, &g))
         return cas__saves_args_fail(a, s);
+    cas__saves_game_printable(&g);
     if (a->json || a->ply) {
         int status = cas__results_json_command(a, &g, 0);
         cas__saves_game_free(&g);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "saves_cli.h"
+#include "text.h"
 
 #include "cli.h"
 
@@ -163,6 +164,14 @@ int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int ar
         cas__saves_close(s);
         return status;
     }
+    cas__saves_game_printable(g);
     *store = s;
     return -1;
+}
+
+void cas__saves_game_printable(struct cas__saves_game *g)
+{
+    for (size_t i = 0; i < g->n_players; i++)
+        cas__text_printable(g->players[i].name);
+    cas__text_printable(g->campaign);
 }

@@ -22,6 +22,7 @@
 #define CARC_MAX_FEATURES 16   /* features on one tile kind       */
 #define CARC_MAX_CELLS 2       /* spaces one tile covers (2x1)    */
 #define CARC_MAX_FIGKINDS 8
+#define CARC_MAX_MEEPLES 12   /* the option `meeples`: per player */
 #define CARC_MAX_EXPANSIONS 8
 #define CARC_MAX_PHASES 16
 #define CARC_RING_WORDS 32     /* cloister rings folded onto 32x32 spaces */
@@ -436,6 +437,12 @@ static inline int carc_occupied(const struct cas_state *s, int root)
 /* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
+/* Why not, in words, into buf (for an illegal deployment's error). */
+void cas__carc_deploy_refusal(const struct cas_state *s, int player, int figkind, int node,
+                              char *buf, size_t cap);
+/* Why tile kind may not go at x,y turned rot, in words, into buf. */
+void cas__carc_placement_refusal(const struct cas_state *s, int kind, int x, int y, int rot,
+                                 char *buf, size_t cap);
 /* Deploy action locals of CORNER figure kinds: CARC_CORNER_LOCAL + corner
  * (0 NW, 1 NE, 2 SE, 3 SW of the placed tile). */
 #define CARC_CORNER_LOCAL 16
