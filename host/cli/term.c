@@ -154,6 +154,23 @@ void cas__term_wrap_block(FILE *out, int width, const char *text)
     }
 }
 
+FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out)
+{
+    c->out = out;
+    c->text = NULL;
+    c->f = open_memstream(&c->text, &c->len);
+    return c->f ? c->f : out;
+}
+
+void cas__term_capture_end(struct cas__term_capture *c)
+{
+    if (!c->f)
+        return;
+    if (fclose(c->f) == 0)
+        cas__term_wrap_block(c->out, cas__term_width(c->out), c->text);
+    free(c->text);
+}
+
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
 {
     char text[1024];
