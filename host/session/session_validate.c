@@ -333,6 +333,10 @@ static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
     p->expansions = calloc(d->n_expansions ? d->n_expansions : 1, sizeof *p->expansions);
     if (!p->expansions)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
+    /* The session's isolation, unless a flag said otherwise, decides where
+     * a plugin from elsewhere is loaded. */
+    if (!cas__registry_foreign_said(reg) && d->isolation != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(reg, d->isolation == CAS__ISOLATE_IN_PROCESS);
     int rc = cas__registry_resolve(reg, d->game, (const char *const *)d->expansions,
                                    d->n_expansions, &p->game, p->expansions, why, sizeof why);
     if (!rc) {
