@@ -611,8 +611,9 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out);
 /* "Red", "Blue", ... */
 extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
-/* How actions are written, for a player's `help`. */
-int cas__carc_notation_help(const struct cas_writer *out);
+/* How actions are written, for a player's `help`: the game's, then each
+ * expansion's own (1.8 notation_help). */
+int cas__carc_notation_help(const struct cas_game *g, const struct cas_writer *out);
 /* import_foreign (plugin.h) for "jcz": JCloisterZone 5.x saved games. */
 int cas__carc_import_foreign(const struct cas_host *host, const char *format,
                              const struct cas_json *doc, const struct cas_writer *out);

@@ -443,8 +443,7 @@ static int carc_render_choices(const cas_state *state, int viewer,
 
 static int carc_notation_help(const cas_game *game, const struct cas_writer *out)
 {
-    (void)game;
-    return cas__carc_notation_help(out);
+    return cas__carc_notation_help(game, out);
 }
 
 /* Final scoring applied to a copy: what each player would end with.  The
