@@ -10,7 +10,8 @@
  * a newline), which the host must refuse, in process or not; or goes
  * for the host in its game_new: grab (open $ROGUE_VICTIM to write, and
  * empty it), spawn (fork a process that would outlive castellan); or
- * crashes in its constructor (ctor), before castellan ever calls it.
+ * crashes in its constructor (ctor), before castellan ever calls it; or
+ * needs a library of its own (needs, rogue_dependency.c).
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -34,6 +35,7 @@
 #define GRAB 8
 #define SPAWN 9
 #define CTOR 10
+#define NEEDS 11
 
 const struct cas_plugin *fixture_inner_entry(void);
 
@@ -118,6 +120,10 @@ __attribute__((constructor)) static void rogue_constructor(void)
 }
 #endif
 
+#if ROGUE_FAULT == NEEDS
+int rogue_dependency_answer(void);
+#endif
+
 static struct cas_game_vtable vtable;
 static struct cas_plugin descriptor;
 
@@ -125,6 +131,10 @@ CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void);
 CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void)
 {
     const struct cas_plugin *fixture = fixture_inner_entry();
+#if ROGUE_FAULT == NEEDS
+    if (rogue_dependency_answer() != 42)
+        return NULL;
+#endif
     const char *at = getenv("ROGUE_AT");
     if (at)
         rogue_at = (unsigned)strtoul(at, NULL, 10);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -288,6 +289,35 @@ static void test_game_new_is_confined(void **unused)
     free(r);
 }
 
+/* D8: the library a plugin needs is checked as the plugin is: in a folder
+ * everyone may write, the plugin is refused, in process too. */
+static void test_dependency_folder_checked(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024], refusal[1024];
+    assert_non_null(r);
+    snprintf(args, sizeof args, "plugins --plugin-path %s", DEPS_PLUGIN_DIR);
+    run(r, args);
+    assert_non_null(strstr(r->out, "rogue-needs  "));
+    assert_non_null(strstr(r->out, "  ok\n"));
+    assert_int_equal(chmod(DEPS_LIB_DIR, 0777), 0);
+    run(r, args);
+    snprintf(refusal, sizeof refusal, "refused: %s/rogue-needs/rogue-needs.so: needs a "
+             "library in %s, which everyone (mode 0777, user %u) could replace; install "
+             "the library in a folder only root or you may write\n", DEPS_PLUGIN_DIR,
+             DEPS_LIB_DIR, (unsigned)geteuid());
+    assert_non_null(strstr(r->out, refusal));
+    write_session("rogue-needs", "isolation = in-process");
+    snprintf(args, sizeof args, "play --config rogue-needs.ini --plugin-path %s",
+             DEPS_PLUGIN_DIR);
+    run(r, args);
+    assert_int_equal(chmod(DEPS_LIB_DIR, 0755), 0);
+    assert_int_equal(r->status, 1);
+    assert_non_null(strstr(r->err, "could replace; install the library"));
+    free(r);
+}
+
 /* A bundled plugin plays the same game in process and isolated. */
 static void test_isolated_game_is_the_same(void **unused)
 {
@@ -345,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_newline_in_action_text),
         cmocka_unit_test(test_constructor_runs_confined),
         cmocka_unit_test(test_game_new_is_confined),
+        cmocka_unit_test(test_dependency_folder_checked),
         cmocka_unit_test(test_isolated_game_is_the_same),
         cmocka_unit_test(test_check_and_bench_isolated),
     };
