@@ -11,7 +11,9 @@
  * for the host in its game_new: grab (open $ROGUE_VICTIM to write, and
  * empty it), spawn (fork a process that would outlive castellan); or
  * crashes in its constructor (ctor), before castellan ever calls it; or
- * needs a library of its own (needs, rogue_dependency.c).
+ * needs a library of its own (needs, rogue_dependency.c); or at that apply
+ * tells 5000 events of 4000 bytes each (flood), a reply larger than the
+ * worker protocol carries.
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -36,6 +38,7 @@
 #define SPAWN 9
 #define CTOR 10
 #define NEEDS 11
+#define FLOOD 12
 
 const struct cas_plugin *fixture_inner_entry(void);
 
@@ -64,11 +67,28 @@ static void misbehave(void)
 #endif
 }
 
+/* 20 MB of events: more than one worker reply may carry. */
+static void flood(const struct cas_event_sink *events)
+{
+#if ROGUE_FAULT == FLOOD
+    static char text[4001];
+    memset(text, 'x', sizeof text - 1);
+    struct cas_event e = CAS_INIT(struct cas_event, .kind = CAS_EVENT_INFO, .player = -1,
+                                  .visible_to = CAS_VIEWER_PUBLIC, .text = text);
+    for (int i = 0; events && i < 5000; i++)
+        events->emit(events->ctx, &e);
+#else
+    (void)events;
+#endif
+}
+
 static int rogue_apply(cas_state *state, cas_action action,
                        const struct cas_event_sink *events)
 {
-    if (++applies == rogue_at)
+    if (++applies == rogue_at) {
         misbehave();
+        flood(events);
+    }
     return inner->apply(state, action, events);
 }
 

@@ -318,6 +318,26 @@ static void test_dependency_folder_checked(void **unused)
     free(r);
 }
 
+/* D9: a reply larger than the protocol carries is the plugin's error,
+ * said as such, not a broken protocol; the game is saved before it. */
+static void test_oversized_reply(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024];
+    assert_non_null(r);
+    write_session("rogue-flood", "plugin-deadline-ms = 600000");
+    snprintf(args, sizeof args, "play --config rogue-flood.ini --plugin-path %s",
+             ROGUE_PLUGIN_DIR);
+    run(r, args);
+    assert_int_equal(r->status, 1);
+    assert_null(strstr(r->err, "protocol ("));
+    assert_non_null(strstr(r->err, "castellan play: ply 5: rogue-flood: \""));
+    assert_non_null(strstr(r->err, "worker: the reply to apply is "));
+    assert_non_null(strstr(r->err, " bytes, more than the protocol's 16 MiB\n"));
+    free(r);
+}
+
 /* A bundled plugin plays the same game in process and isolated. */
 static void test_isolated_game_is_the_same(void **unused)
 {
@@ -376,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_constructor_runs_confined),
         cmocka_unit_test(test_game_new_is_confined),
         cmocka_unit_test(test_dependency_folder_checked),
+        cmocka_unit_test(test_oversized_reply),
         cmocka_unit_test(test_isolated_game_is_the_same),
         cmocka_unit_test(test_check_and_bench_isolated),
     };
