@@ -83,6 +83,17 @@ static void write_session(const char *game, const char *extra)
     fclose(f);
 }
 
+/* play of a session of `game` (write_session's, with extra) from the
+ * plugin folder `path`, with env, into r. */
+static void play_session(struct run *r, const char *game, const char *extra, const char *env,
+                         const char *path)
+{
+    char args[1024];
+    write_session(game, extra);
+    snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", game, path);
+    run_env(r, env, args);
+}
+
 /* r is command's report of `fault` of game at ply 6, exit status 1. */
 static void expect_fault(const struct run *r, const char *command, const char *game,
                          const char *fault)
@@ -193,10 +204,8 @@ static void test_far_seat_in_replay(void **unused)
     struct run *r = malloc(sizeof *r);
     char args[1024];
     assert_non_null(r);
-    write_session("rogue-far-seat", "isolation = in-process");
-    snprintf(args, sizeof args, "play --config rogue-far-seat.ini --plugin-path %s",
-             ROGUE_PLUGIN_DIR);
-    run_env(r, "ROGUE_AT=1000000", args);
+    play_session(r, "rogue-far-seat", "isolation = in-process", "ROGUE_AT=1000000",
+                 ROGUE_PLUGIN_DIR);
     assert_int_equal(r->status, 0);
     const char *expected = "castellan: plugin rogue-far-seat broke the ABI (seat 7, where the "
                            "seats are 0..1, -1 chance and -2 the end) in current\n";
@@ -246,10 +255,7 @@ static void test_constructor_runs_confined(void **unused)
     run(r, args);
     assert_non_null(strstr(r->out, refusal));
     assert_non_null(strstr(r->out, "rogue-crash "));
-    write_session("rogue-ctor", "");
-    snprintf(args, sizeof args, "play --config rogue-ctor.ini --plugin-path %s",
-             ROGUE_PLUGIN_DIR);
-    run(r, args);
+    play_session(r, "rogue-ctor", "", "", ROGUE_PLUGIN_DIR);
     assert_int_equal(r->status, 1);
     assert_non_null(strstr(r->err, "loading it crashed (signal 6"));
     free(r);
@@ -261,7 +267,7 @@ static void test_game_new_is_confined(void **unused)
 {
     (void)unused;
     struct run *r = malloc(sizeof *r);
-    char args[1024], env[512], expected[512], cwd[256];
+    char env[512], expected[512], cwd[256];
     assert_non_null(r);
     assert_non_null(getcwd(cwd, sizeof cwd));
     FILE *victim = fopen("victim.db", "w");
@@ -271,10 +277,7 @@ static void test_game_new_is_confined(void **unused)
     snprintf(env, sizeof env, "ROGUE_VICTIM=%s/victim.db", cwd);
     const char *games[] = {"rogue-grab", "rogue-spawn"};
     for (size_t i = 0; i < 2; i++) {
-        write_session(games[i], "");
-        snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", games[i],
-                 ROGUE_PLUGIN_DIR);
-        run_env(r, env, args);
+        play_session(r, games[i], "", env, ROGUE_PLUGIN_DIR);
         assert_int_equal(r->status, 1);
         snprintf(expected, sizeof expected, "castellan play: plugin %s was stopped by its "
                  "sandbox (signal 31: a forbidden system call) in game_new\n", games[i]);
@@ -308,10 +311,7 @@ static void test_dependency_folder_checked(void **unused)
              "the library in a folder only root or you may write\n", DEPS_PLUGIN_DIR,
              DEPS_LIB_DIR, (unsigned)geteuid());
     assert_non_null(strstr(r->out, refusal));
-    write_session("rogue-needs", "isolation = in-process");
-    snprintf(args, sizeof args, "play --config rogue-needs.ini --plugin-path %s",
-             DEPS_PLUGIN_DIR);
-    run(r, args);
+    play_session(r, "rogue-needs", "isolation = in-process", "", DEPS_PLUGIN_DIR);
     assert_int_equal(chmod(DEPS_LIB_DIR, 0755), 0);
     assert_int_equal(r->status, 1);
     assert_non_null(strstr(r->err, "could replace; install the library"));
@@ -324,12 +324,8 @@ static void test_oversized_reply(void **unused)
 {
     (void)unused;
     struct run *r = malloc(sizeof *r);
-    char args[1024];
     assert_non_null(r);
-    write_session("rogue-flood", "plugin-deadline-ms = 600000");
-    snprintf(args, sizeof args, "play --config rogue-flood.ini --plugin-path %s",
-             ROGUE_PLUGIN_DIR);
-    run(r, args);
+    play_session(r, "rogue-flood", "plugin-deadline-ms = 600000", "", ROGUE_PLUGIN_DIR);
     assert_int_equal(r->status, 1);
     assert_null(strstr(r->err, "protocol ("));
     assert_non_null(strstr(r->err, "castellan play: ply 5: rogue-flood: \""));
