@@ -165,6 +165,84 @@ static void draw_panel(struct cas_outbuf *v, const cas_state *s, int x)
                  s->game->tiles.kind[s->drawn].id);
 }
 
+/* Column letters over the grid and row numbers beside it, as cells are
+ * written ("place T06 d4 90"). */
+static void draw_coordinates(struct cas_outbuf *v, const struct board *b)
+{
+    cas_outs(v, "<g class=\"coords\">");
+    for (int c = 0; c < b->w; c++)
+        cas_outf(v, "<text x=\"%d\" y=\"%d\">%c</text>", MARGIN + c * SPACE + SPACE / 2,
+                 HEAD_H + MARGIN - 6, 'a' + c);
+    for (int r = 0; r < b->h; r++)
+        cas_outf(v, "<text class=\"row\" x=\"%d\" y=\"%d\">%d</text>", MARGIN - 4,
+                 HEAD_H + MARGIN + r * SPACE + SPACE / 2 + 4, r + 1);
+    cas_outs(v, "</g>\n");
+}
+
+#define TRACK_ROW 20 /* track positions a row */
+#define TRACK_CELL 12
+
+/* Units the score track and the legend take in the panel. */
+static int track_height(const struct board *b)
+{
+    return 30 + (b->track + TRACK_ROW - 1) / TRACK_ROW * TRACK_CELL + 16 + 5 * 18 + 20;
+}
+
+/* The score track, rows of TRACK_ROW positions from 0 (a score past the
+ * end goes round again: its position is the score modulo the length), the
+ * corner towers over their two positions (dark where a wall tile waits),
+ * each player's marker on its position; then the legend. */
+static void draw_track_and_legend(struct cas_outbuf *v, const cas_state *s, int x0, int y)
+{
+    const struct board *b = &s->game->board;
+    cas_outf(v, "<g class=\"track\"><text class=\"status\" x=\"%d\" y=\"%d\">Score track "
+                "0-%d</text>", x0, y + 18, b->track - 1);
+    y += 28;
+    for (int pos = 0; pos < b->track; pos++) {
+        int tower = 0;
+        for (int t = 0; t < b->ntowers; t++)
+            if (pos == b->tower[t].pos || pos == (b->tower[t].pos + 1) % b->track)
+                tower = 1 + (s->tower_holds[t] != 0);
+        int x = x0 + pos % TRACK_ROW * TRACK_CELL, ty = y + pos / TRACK_ROW * TRACK_CELL;
+        cas_outf(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+                 tower == 2 ? "pos tower holds" : tower ? "pos tower" : "pos", x, ty,
+                 TRACK_CELL - 1, TRACK_CELL - 1);
+        if (pos % TRACK_ROW == 0)
+            cas_outf(v, "<text class=\"pos-label\" x=\"%d\" y=\"%d\">%d</text>",
+                     x0 + TRACK_ROW * TRACK_CELL + 4, ty + TRACK_CELL - 2, pos);
+    }
+    for (int p = 0; p < NPLAYERS; p++) {
+        int pos = (int)(s->p[p].score % b->track);
+        cas_outf(v, "<circle class=\"marker\" fill=\"%s\" cx=\"%d\" cy=\"%d\" r=\"%d\"/>",
+                 fills[p], x0 + pos % TRACK_ROW * TRACK_CELL + TRACK_CELL / 2 - 1 + 3 * p,
+                 y + pos / TRACK_ROW * TRACK_CELL + TRACK_CELL / 2 - 1 + 2 * p, 4);
+    }
+    y += (b->track + TRACK_ROW - 1) / TRACK_ROW * TRACK_CELL + 16;
+    static const char *const names[N_CLS] = {"path", "house", "tower", "court"};
+    cas_outs(v, "</g><g class=\"legend\">");
+    for (int c = C_HOUSE; c < N_CLS; c++)
+        cas_outf(v, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
+                    "<text class=\"small\" x=\"%d\" y=\"%d\">%s</text>",
+                 x0 + (c - C_HOUSE) * 86, y, cls_fill[c], x0 + (c - C_HOUSE) * 86 + 20, y + 12,
+                 names[c]);
+    y += 22;
+    cas_outf(v, "<path class=\"path\" d=\"M%d %d h14\"/><text class=\"small\" x=\"%d\" y=\"%d\">"
+                "path</text><circle class=\"fountain\" cx=\"%d\" cy=\"%d\" r=\"6\"/>"
+                "<text class=\"small\" x=\"%d\" y=\"%d\">fountain</text><rect class=\"market\" "
+                "x=\"%d\" y=\"%d\" width=\"7\" height=\"7\"/><text class=\"small\" x=\"%d\" "
+                "y=\"%d\">market</text>",
+             x0, y + 7, x0 + 20, y + 12, x0 + 93, y + 7, x0 + 106, y + 12, x0 + 176, y + 3,
+             x0 + 192, y + 12);
+    y += 22;
+    cas_outf(v, "<rect class=\"wall\" x=\"%d\" y=\"%d\" width=\"14\" height=\"14\"/>"
+                "<text class=\"small\" x=\"%d\" y=\"%d\">wall</text><rect class=\"fits\" "
+                "x=\"%d\" y=\"%d\" width=\"14\" height=\"14\"/><text class=\"small\" x=\"%d\" "
+                "y=\"%d\">the tile fits</text><rect class=\"pos tower holds\" x=\"%d\" y=\"%d\" "
+                "width=\"11\" height=\"11\"/><text class=\"small\" x=\"%d\" y=\"%d\">"
+                "tower, wall tile</text></g>\n",
+             x0, y, x0 + 20, y + 12, x0 + 58, y, x0 + 78, y + 12, x0 + 162, y + 1, x0 + 178, y + 12);
+}
+
 static const char style[] =
     "<style type=\"text/css\"><![CDATA[\n"
     "text{font-family:'DejaVu Sans',Verdana,sans-serif;fill:#2a2118}\n"
@@ -180,6 +258,10 @@ static const char style[] =
     ".name{font-size:18px;font-weight:bold}.score{font-size:26px;font-weight:bold;"
     "text-anchor:end}.small{font-size:12px}.title{font-size:22px;font-weight:bold}"
     ".status{font-size:15px}\n"
+    ".coords text{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords .row{text-anchor:end}"
+    ".pos{fill:#f3ecd9;stroke:#b8a987;stroke-width:0.5}.pos.tower{fill:#c9c2b2}"
+    ".pos.tower.holds{fill:#7d7466}.pos-label{font-size:9px;fill:#7a6a4a}"
+    ".marker{stroke:#1a1a1a;stroke-width:1}\n"
     "]]></style>\n";
 
 /* ------------------------------------------------------------ choices */
@@ -368,15 +450,14 @@ static int draw(const cas_state *s, const struct choice_view *cv, const struct c
     struct cas_outbuf v = CAS_OUTBUF_INIT(out);
     int width = 2 * MARGIN + b->w * SPACE + PANEL_W;
     int height = HEAD_H + 2 * MARGIN + b->h * SPACE;
-    height = height < 320 ? 320 : height;
-    int marks_y = HEAD_H + 10 + 2 * 92 + 60;
-    if (cv && marks_y + choices_height(cv) > height)
-        height = marks_y + choices_height(cv);
+    int marks_y = HEAD_H + 10 + 2 * 92 + 60, track_y = marks_y + (cv ? choices_height(cv) : 0);
+    if (height < track_y + track_height(b))
+        height = track_y + track_height(b);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%d\" "
-                 "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>The Castle</title>\n",
-             width, height, width, height);
+                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
+                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>The Castle</title>\n",
+             width, height);
     cas_outn(&v, style, sizeof style - 1);
     if (cv)
         cas_outn(&v, choice_style, sizeof choice_style - 1);
@@ -389,6 +470,7 @@ static int draw(const cas_state *s, const struct choice_view *cv, const struct c
              s->phase == PH_OVER ? "game over"
                                  : turn_actor(s) == CAS_ACTOR_CHANCE ? "chance draws"
                                                                      : player_name(turn_actor(s)));
+    draw_coordinates(&v, b);
     cas_outf(&v, "<g class=\"board\">\n");
     draw_grid(&v, s);
     for (int i = 0; i < s->nplaced; i++)
@@ -406,6 +488,7 @@ static int draw(const cas_state *s, const struct choice_view *cv, const struct c
     draw_panel(&v, s, width - PANEL_W + 4);
     if (cv)
         draw_panel_marks(&v, cv, width - PANEL_W + 4, marks_y);
+    draw_track_and_legend(&v, s, width - PANEL_W + 4, track_y);
     cas_outf(&v, "</svg>\n");
     return cas_out_finish(&v);
 }

@@ -20,6 +20,8 @@
 
 const struct cas_plugin *cas_plugin_entry(void);
 
+#define MIN_SHOWN 5 /* the board area is at least 5x5 spaces */
+
 static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
 {
     const struct cas_state *s = g->state;
@@ -50,6 +52,19 @@ static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
     int cells = s->ntiles < 2 ? 0 : s->game->kinds[C_TILES(s)[last].kind].ncells;
     assert_int_equal(svg_count(doc, "//s:rect[@class='last']"), cells);
+    /* coordinates along the top and left edges: at least every column and
+     * row the board's spaces (tiles and open spots) take */
+    int minx = 0, maxx = 0, miny = 0, maxy = 0;
+    for (int i = 0; i < s->ncells; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[i];
+        minx = c->x < minx ? c->x : minx;
+        maxx = c->x > maxx ? c->x : maxx;
+        miny = c->y < miny ? c->y : miny;
+        maxy = c->y > maxy ? c->y : maxy;
+    }
+    int coords = svg_count(doc, "//s:g[@class='coords']/s:text");
+    assert_true(coords >= (maxx - minx + 1) + (maxy - miny + 1));
+    assert_true(coords <= 2 * (maxx - minx + 1) + 2 * (maxy - miny + 1) + 2 * MIN_SHOWN);
     /* a symbol for every kind on the board, and no more */
     assert_true(svg_count(doc, "//s:defs/s:symbol[starts-with(@id,'k')]") <= s->ntiles + 1);
 }
