@@ -486,11 +486,13 @@ static const char style[] =
     ".castle .gate{fill:#4a3f30}\n"
     "]]></style>\n";
 
-/* The kinds on the board and the drawn one, each defined once. */
-static void define_kinds(struct cas_outbuf *v, const struct cas_state *s)
+/* The kinds on the board, the drawn one and those in `also` (hand tiles
+ * the notes name), each defined once. */
+static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const uint8_t *also)
 {
     const struct cas_game *g = s->game;
-    uint8_t used[CARC_MAX_KINDS] = {0};
+    uint8_t used[CARC_MAX_KINDS];
+    memcpy(used, also, sizeof used);
     for (int i = 0; i < s->ntiles; i++)
         used[C_TILES(s)[i].kind] = 1;
     if (s->stage == ST_PLACE)
@@ -679,9 +681,10 @@ static int catch_text(void *ctx, const char *data, size_t len)
     return CAS_OK;
 }
 
-/* Each expansion's own lines under the scores; returns the next y. */
-static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
-                                int y)
+/* Call line(ctx, text) for every non-empty line of the expansions' text
+ * renders for `viewer`, in expansion order. */
+static void for_each_note(const struct cas_state *s, int viewer,
+                          void (*line)(void *ctx, const char *text), void *ctx)
 {
     const struct cas_game *g = s->game;
     for (int e = 0; e < g->nexp; e++) {
@@ -693,21 +696,98 @@ static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s,
         if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
             CAS_OK)
             continue;
-        for (char *line = c.text, *nl; *line; line = nl + 1) {
-            nl = strchr(line, '\n');
+        for (char *at = c.text, *nl; *at; at = nl + 1) {
+            nl = strchr(at, '\n');
             if (nl)
                 *nl = '\0';
-            if (*line) {
-                cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
-                put_escaped(v, line);
-                cas_outf(v, "</text>");
-                y += 18;
-            }
+            if (*at)
+                line(ctx, at);
             if (!nl)
                 break;
         }
     }
-    return y;
+}
+
+#define NOTE_ICONS 8 /* hand tiles drawn under one note line */
+
+/* The hand tile kinds (castles, abbeys) a note line names, word by word:
+ * "Red castles in hand: CG-2 CG-5" shows those castles. */
+static int hand_kinds_named(const struct cas_game *g, const char *text, int *kinds)
+{
+    int n = 0;
+    for (const char *w = text; *w && n < NOTE_ICONS;) {
+        size_t len = strcspn(w, " ,;:");
+        for (int k = 0; len && k < g->nkinds; k++)
+            if (g->kinds[k].hand && strlen(g->kinds[k].id) == len &&
+                strncmp(g->kinds[k].id, w, len) == 0)
+                kinds[n++] = k;
+        w += len;
+        w += strspn(w, " ,;:");
+    }
+    return n;
+}
+
+/* The notes' hand tiles: which kinds, and how many lines show some. */
+struct note_tiles {
+    const struct cas_game *g;
+    uint8_t named[CARC_MAX_KINDS];
+    int lines;
+};
+
+static void note_tiles_line(void *ctx, const char *text)
+{
+    struct note_tiles *nt = ctx;
+    int kinds[NOTE_ICONS], n = hand_kinds_named(nt->g, text, kinds);
+    for (int i = 0; i < n; i++)
+        nt->named[kinds[i]] = 1;
+    nt->lines += n > 0;
+}
+
+static struct note_tiles note_tiles(const struct cas_state *s, int viewer)
+{
+    struct note_tiles nt = {.g = s->game, .lines = 0};
+    memset(nt.named, 0, sizeof nt.named);
+    for_each_note(s, viewer, note_tiles_line, &nt);
+    return nt;
+}
+
+#define ICON_ROW 36 /* a note line's row of hand tiles */
+
+struct note_drawing {
+    struct cas_outbuf *v;
+    const struct cas_game *g;
+    int x, y;
+};
+
+/* A note line, and under it the hand tiles it names, each at a third of
+ * its size. */
+static void draw_note_line(void *ctx, const char *text)
+{
+    struct note_drawing *nd = ctx;
+    cas_outf(nd->v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", nd->x, nd->y);
+    put_escaped(nd->v, text);
+    cas_outf(nd->v, "</text>");
+    nd->y += 18;
+    int kinds[NOTE_ICONS], n = hand_kinds_named(nd->g, text, kinds), ix = nd->x;
+    for (int i = 0; i < n; i++) {
+        const struct carc_kind *k = &nd->g->kinds[kinds[i]];
+        struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
+        cas_outf(nd->v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
+                        "<use xlink:href=\"#k%d\"/>", ix, nd->y - 10, kinds[i]);
+        draw_upright_marks(nd->v, nd->g, k, &t, 0, 0);
+        cas_outs(nd->v, "</g>");
+        ix += 30 * k->ncells + 6;
+    }
+    nd->y += n ? ICON_ROW - 6 : 0;
+}
+
+/* Each expansion's own lines under the scores; returns the next y. */
+static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
+                                int y)
+{
+    struct note_drawing nd = {.v = v, .g = s->game, .x = x, .y = y};
+    for_each_note(s, viewer, draw_note_line, &nd);
+    return nd.y;
 }
 
 /* The players, the notes, the bag and the tile to place; returns the y
@@ -1009,6 +1089,12 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
                 cas_outs(v, "</text>");
             } else {
                 draw_kind_box(v, g, k->a, type == MARK_ROT ? k->b : 0, x, y, wide);
+                if (type == MARK_PICK) {
+                    cas_outf(v, "<text class=\"small pick-id\" x=\"%d\" y=\"%d\">", x,
+                             y + BOX + 16);
+                    put_escaped(v, g->kinds[k->a].id);
+                    cas_outs(v, "</text>");
+                }
             }
             mark_numbers(v, &mk->items[i], end - i, x + BOX / 2 + (wide ? BOX_STEP / 2 : 0),
                          y + BOX + 20, 9);
@@ -1024,10 +1110,11 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
 /* The kinds the panel's choices draw that the board does not (castles in
  * a hand). */
 static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
-                              const struct carc_marks *mk)
+                              const struct carc_marks *mk, const uint8_t *defined)
 {
     const struct cas_game *g = s->game;
-    uint8_t done[CARC_MAX_KINDS] = {0};
+    uint8_t done[CARC_MAX_KINDS];
+    memcpy(done, defined, sizeof done);
     for (int i = 0; i < s->ntiles; i++)
         done[C_TILES(s)[i].kind] = 1;
     if (s->stage == ST_PLACE)
@@ -1058,7 +1145,9 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                 const struct cas_writer *out)
 {
     struct cas_outbuf v = CAS_OUTBUF_INIT(out);
-    struct frame fr = frame_of(s, vw ? vw->mk : NULL, vw ? panel_marks_height(vw->mk) : 0);
+    struct note_tiles nt = note_tiles(s, viewer);
+    struct frame fr = frame_of(s, vw ? vw->mk : NULL,
+                               ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
     char status[200];
     status_line(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -1071,9 +1160,9 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         cas_outs(&v, choice_style);
     cas_outs(&v, "<defs>");
     cas_outs(&v, figure_defs);
-    define_kinds(&v, s);
+    define_kinds(&v, s, nt.named);
     if (vw)
-        define_mark_kinds(&v, s, vw->mk);
+        define_mark_kinds(&v, s, vw->mk, nt.named);
     cas_outf(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
                  "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
                  "<text class=\"status\" x=\"%d\" y=\"36\">",
