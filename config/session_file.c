@@ -114,8 +114,10 @@ static void on_section(void *user, const char *name)
                                "are numbered 1 to %d)", name, next, MAX_PLAYERS);
     } else if (n == 0) {
         const char *known[] = {"session", "rules", "saves", next};
+        const char *closest = cas__closest(name, known, 4);
         problem(f, CAS_EPARSE, "unknown section [%s]; use [session], [rules], [player.N] or "
-                               "[saves] (closest: [%s])", name, cas__closest(name, known, 4));
+                               "[saves]%s%s%s", name, closest ? " (closest: [" : "",
+                closest ? closest : "", closest ? "])" : "");
     } else if ((size_t)n != f->d->n_players + 1) {
         problem(f, CAS_EPARSE, "[%s] is out of order; number players 1, 2, 3... in order "
                                "without gaps (expected [%s] here)", name, next);
@@ -127,12 +129,12 @@ static void on_section(void *user, const char *name)
 static void unknown_key(struct file_ctx *f, const char *section, const char *key,
                         const char *const *known, size_t n)
 {
-    char list[128] = "";
+    char list[128] = "", note[96];
     for (size_t i = 0; i < n; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                  i ? (i + 1 < n ? ", " : " or ") : "", known[i]);
-    problem(f, CAS_EPARSE, "unknown key \"%s\" in [%s]; use %s (closest: %s)", key, section,
-            list, cas__closest(key, known, n));
+    problem(f, CAS_EPARSE, "unknown key \"%s\" in [%s]; use %s%s", key, section, list,
+            cas__closest_note(note, sizeof note, key, known, n));
 }
 
 static void session_key(struct file_ctx *f, const char *where, const char *key,
@@ -154,9 +156,10 @@ static void session_key(struct file_ctx *f, const char *where, const char *key,
         int mode = 0;
         while (mode < 3 && strcmp(value, modes[mode]) != 0)
             mode++;
+        char note[64];
         if (mode == 3)
             problem(f, CAS_EPARSE, "isolation = \"%s\" is not valid; use auto, worker or "
-                    "in-process (closest: %s)", value, cas__closest(value, modes, 3));
+                    "in-process%s", value, cas__closest_note(note, sizeof note, value, modes, 3));
         else
             d->isolation = mode;
     } else if (strcmp(key, "plugin-deadline-ms") == 0) {
@@ -218,11 +221,12 @@ static void saves_key(struct file_ctx *f, const char *where, const char *key,
     } else if (strcmp(key, "campaign") == 0) {
         took(f, cas__desc_set_campaign(f->d, where, value, f->err, f->errlen));
     } else if (strcmp(key, "journal") == 0) {
+        char note[64];
         if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
             f->d->journal = strcmp(value, "on") == 0;
         else
-            problem(f, CAS_EPARSE, "journal = \"%s\" is not valid; use on or off (closest: "
-                                   "%s)", value, cas__closest(value, on_off, 2));
+            problem(f, CAS_EPARSE, "journal = \"%s\" is not valid; use on or off%s", value,
+                    cas__closest_note(note, sizeof note, value, on_off, 2));
     } else {
         unknown_key(f, "saves", key, known, 3);
     }

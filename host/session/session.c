@@ -151,6 +151,8 @@ static int may_show(const struct cas__session *s, int visible_to)
 static void print_event(void *ctx, const struct cas_event *event)
 {
     struct cas__session *s = ctx;
+    if (!cas__match_event_ok(s->match, event))
+        return;
     if (s->hooks.on_event)
         s->hooks.on_event(s->hooks.ctx, event);
     if (s->out && event->text && may_show(s, event->visible_to))
@@ -173,7 +175,7 @@ static int apply_and_report(struct cas__session *s, int actor, cas_action action
         return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, cas__match_reason(m, rc));
     s->ply++;
     s->hash = m->vt->hash(s->state);
-    if (s->out && m->vt->current(s->state) == CAS_ACTOR_TERMINAL)
+    if (s->out && cas__match_current(m, s->state) == CAS_ACTOR_TERMINAL)
         cas__session_report_end(s);
     return CAS_OK;
 }
@@ -183,7 +185,7 @@ int cas__session_replay(struct cas__session *s, const char *text,
 {
     struct cas__match *m = s->match;
     cas_action action;
-    int actor = m->vt->current(s->state);
+    int actor = cas__match_current(m, s->state);
     m->error[0] = '\0';
     int rc = m->vt->parse_action(s->state, text, &action);
     if (rc != CAS_OK)
@@ -219,8 +221,11 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
     struct cas__match *m = s->match;
     if (actor >= m->nplayers || !s->agents || !s->agents[actor])
         return fail(s, CAS_EINVAL, "nobody plays seat %d", actor);
-    int rc = cas__match_legal(m, s->state, &s->scratch);
-    if (rc == CAS_OK && s->scratch.count == 0)
+    int unlisted = s->agents[actor]->ops->draws_unlisted && cas__match_draws_actions(m);
+    int rc = unlisted ? CAS_OK : cas__match_legal(m, s->state, &s->scratch);
+    if (unlisted)
+        s->scratch.count = 0; /* the random bot draws without a listing */
+    else if (rc == CAS_OK && s->scratch.count == 0)
         rc = CAS_EINVAL;
     if (rc != CAS_OK)
         return fail(s, rc, "%s: no legal actions (%d): %s", m->plugin->id, rc, cas__match_reason(m, rc));
@@ -250,7 +255,7 @@ int cas__session_step(struct cas__session *s)
     struct cas__match *m = s->match;
     char text[SESSION_TEXT_MAX];
     cas_action action;
-    int actor = m->vt->current(s->state);
+    int actor = cas__match_current(m, s->state);
     if (actor == CAS_ACTOR_TERMINAL)
         return CAS_ETERMINAL;
     int rc = actor == CAS_ACTOR_CHANCE ? draw_chance(s, &action) : ask_agent(s, actor, &action);

@@ -371,6 +371,13 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
 int cas__carc_placements(const struct cas_state *s, int kind, cas_action *buf,
                          size_t cap, size_t *count);
 int cas__carc_fits_anywhere(const struct cas_state *s, int kind);
+/* random_action's placement of `kind` (turn.c): for a one-space tile
+ * that no expansion may veto now, one number drawn below the listing's
+ * count (from the groups' sizes) and the listing's code at that index,
+ * found without writing the listing.  CAS_ENOTFOUND for another tile (the
+ * caller lists), CAS_EINVAL when it fits nowhere. */
+int cas__carc_random_placement(const struct cas_state *s, int kind, const struct cas_rng *rng,
+                               cas_action *out);
 /* The placement code of kind at anchor x,y rotated rot: a spot code for a
  * one-space tile on an open spot, else (x, y) coordinates; legal or not. */
 cas_action cas__carc_placement_code(const struct cas_state *s, int kind, int x, int y,
@@ -490,6 +497,13 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
                     size_t *count);
 int cas__carc_apply(struct cas_state *s, cas_action a);
 int cas__carc_is_legal(const struct cas_state *s, cas_action a);
+/* random_action (plugin.h 1.2): one legal action drawn with rng->below
+ * called once, with the count legal_actions would list, and the listed
+ * action at the index drawn; so a game played with it is the game played
+ * by picking from the listing with the same numbers.  CAS_EINVAL at a draw
+ * or the end. */
+int cas__carc_random_action(const struct cas_state *s, const struct cas_rng *rng,
+                            cas_action *out);
 
 /* ------------------------------------------------------------ expansion.c */
 

@@ -565,12 +565,17 @@ static int field_name(const char *location, char *buf, size_t cap)
  * which of the two the tile has there).  JCloisterZone writes edge sets by
  * their letters (N, NW, WE, NWSE) or as all but one (_N: E, S and W), the
  * monastery as I (the pointer's feature says Monastery; older files
- * CLOISTER).  0 when it names nothing castellan has. */
+ * CLOISTER), a field enclosed by cities as I or II (feature Field): the
+ * tile's first or second inner field, in both programs' tile order.  0
+ * when it names nothing castellan has. */
 static int feature_name(const char *location, const char *feature, char *buf, size_t cap)
 {
+    int field = feature && strcmp(feature, "Field") == 0;
     if (strcmp(location, "CLOISTER") == 0 || strcmp(location, "MONASTERY") == 0 ||
-        (strcmp(location, "I") == 0 && (!feature || strcmp(feature, "Monastery") == 0)))
+        (strcmp(location, "I") == 0 && !field && (!feature || strcmp(feature, "Monastery") == 0)))
         return snprintf(buf, cap, "monastery") > 0;
+    if (field && (strcmp(location, "I") == 0 || strcmp(location, "II") == 0))
+        return snprintf(buf, cap, "field inner%zu", strlen(location)) > 0;
     if (strchr(location, 'L') || strchr(location, 'R'))
         return field_name(location, buf, cap);
     char edges[5] = "";
@@ -629,7 +634,8 @@ static int deploy(struct jcz_import *im, const struct cas_json *payload, const c
                       where, sizeof where))
         return refuse(im, location, "%s.pointer.location = \"%s\": not a location castellan "
                       "knows (edges N E S W as NW, WE, _N ..., half-edges NL NR EL ER SL SR "
-                      "WL WR joined by '.', or I for the monastery)", path, location->text);
+                      "WL WR joined by '.', I for the monastery, I or II of a Field for an inner "
+                      "field)", path, location->text);
     if (im->stage == JCZ_AFTER_COMMIT) { /* after the scoring: a freed figure moves on */
         if (strcmp(figure->rest, "moves") != 0)
             return refuse(im, meeple, "%s.meepleId = \"%s\": after COMMIT only a freed "

@@ -5,8 +5,9 @@
  * y south, rotation in degrees clockwise; a figure's feature is named by the
  * edges or half-edges it touches on the placed tile in board orientation.
  * Output is canonical; input is lenient where a name is still exact: parts
- * in any order, a field by any of its half-edges, a city or road by its
- * edges alone, `place X,Y ROT` for the tile just drawn.
+ * in any order, a field by any of its half-edges, `inner1` for a tile's
+ * only inner field, a city or road by its edges alone, `place X,Y ROT` for
+ * the tile just drawn.
  */
 #include "carc.h"
 
@@ -163,6 +164,14 @@ static int split_feature(const char *name, char *buf, size_t cap, const char **c
     return n;
 }
 
+/* Whether part `given` is part `canonical`: the same, or `inner1` for a
+ * tile's only inner field (`inner`), as an importer numbers them. */
+static int same_part(const char *given, const char *canonical)
+{
+    return strcmp(given, canonical) == 0 ||
+           (strcmp(given, "inner1") == 0 && strcmp(canonical, "inner") == 0);
+}
+
 /* Whether the written name `given` names the feature `canonical`: the same
  * class and the same parts in any order, or for a field any of its
  * half-edges (as JCloisterZone names one). */
@@ -179,7 +188,7 @@ static int names_feature(const char *given, const char *canonical)
     for (int i = 0; i < ng; i++) {
         int found = 0;
         for (int j = 0; j < nc && !found; j++)
-            found = strcmp(gparts[i], cparts[j]) == 0;
+            found = same_part(gparts[i], cparts[j]);
         for (int j = 0; j < i && found; j++)
             found = strcmp(gparts[i], gparts[j]) != 0; /* each part once */
         if (!found)

@@ -69,7 +69,8 @@ static void next_player(struct cas_state *s)
     if (s->extra_turn && !s->in_extra_turn) {
         s->in_extra_turn = 1;
     } else {
-        s->player = (uint8_t)((s->player + 1) % s->game->nplayers);
+        int next = s->player + 1; /* no division a turn */
+        s->player = (uint8_t)(next == s->game->nplayers ? 0 : next);
         s->in_extra_turn = 0;
     }
     s->extra_turn = 0;
@@ -188,6 +189,43 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
     default:
         *count = 0;
         return CAS_OK;
+    }
+}
+
+/* The legal actions listed (into the stack, or a host block for a long
+ * list) and the one at an index drawn below their count: random_action
+ * for the decisions it draws no other way. */
+static int pick_listed(const struct cas_state *s, const struct cas_rng *rng, cas_action *out)
+{
+    enum { ON_STACK = 256 };
+    const struct cas_host *h = s->game->host;
+    cas_action local[ON_STACK], *buf = local;
+    size_t n = 0;
+    int rc = cas__carc_legal(s, buf, ON_STACK, &n);
+    if (rc == CAS_ENOSPC) {
+        buf = h->alloc(h->ctx, n * sizeof *buf);
+        rc = buf ? cas__carc_legal(s, buf, n, &n) : CAS_ENOMEM;
+    }
+    if (rc == CAS_OK && n == 0)
+        rc = CAS_EINVAL;
+    if (rc == CAS_OK)
+        *out = buf[rng->below(rng->ctx, n)];
+    if (buf != local)
+        h->release(h->ctx, buf);
+    return rc;
+}
+
+int cas__carc_random_action(const struct cas_state *s, const struct cas_rng *rng,
+                            cas_action *out)
+{
+    switch ((enum carc_stage)s->stage) {
+    case ST_PLACE: {
+        int rc = cas__carc_random_placement(s, s->drawn, rng, out);
+        return rc == CAS_ENOTFOUND ? pick_listed(s, rng, out) : rc;
+    }
+    case ST_DEPLOY:
+    case ST_XPHASE: return pick_listed(s, rng, out);
+    default: return CAS_EINVAL;
     }
 }
 

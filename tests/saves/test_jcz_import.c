@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -170,6 +171,25 @@ static void test_builder_bonus_turn_takes_the_games_actor(void **state)
                                 "19 1 place B -1,-1 0\n");
 }
 
+/* JCloisterZone up to 5.6 wrote "pig-herd": true with every Traders &
+ * Builders game; no tile of castellan's sets has a pig herd, so it changes
+ * nothing and is accepted. */
+static void test_pig_herd_element_without_its_tiles_is_accepted(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"traders-and-builders:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"builder\": 1,"
+              " \"pig\": 1, \"traders\": true, \"pig-herd\": true}},\n"
+              " \"players\": [{\"name\": \"Alice\"}, {\"name\": \"Bob\"}],\n"
+              " \"replay\": [\n", turns, "\n ]}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.out, "as game 1 (9 plies, unfinished)");
+}
+
 /* An Abbey & Mayor setup as JCloisterZone 5 writes it: the start as an
  * array, every part of the expansion among the elements, a rule variant. */
 #define AM_SETUP(rules)                                                            \
@@ -300,8 +320,12 @@ static void test_wagon_moves_import(void **state)
 }
 
 /* King & Robber Baron, its set named without the edition (the first, as
- * no garden says) and its scoring variant `continuously`: Blue, closing the
- * first city, takes the King and scores 1 at once, a king score. */
+ * no garden says) and its scoring variant `continuously`, which
+ * JCloisterZone defines: a completed city pays whoever held the King before
+ * it.  Blue closes the first city (6 to Red) and takes the King, paid
+ * nothing; Red closes a larger one, 4 tiles with 2 coats (Red +12): Blue
+ * +1, then the King goes to Red; Blue closes a smaller one: Red +1.  JCloisterZone scores the King 2,
+ * as this; castellan before issue 33 scored it 3 (the new holder paid). */
 static void test_king_and_robber_scoring_variant_imports(void **state)
 {
     char path[512];
@@ -315,14 +339,91 @@ static void test_king_and_robber_scoring_variant_imports(void **state)
               " \"replay\": [\n"
               JCZ_TILE("BA/CFc.1", "R90", "0", "-1")
               JCZ_DEPLOY("0.small.1", "0", "-1", "NS", "City") JCZ_COMMIT
-              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT JCZ_END,
+              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "0", "1")
+              JCZ_DEPLOY("0.small.2", "0", "1", "S", "City") JCZ_COMMIT
+              JCZ_TILE("BA/CFc+", "R90", "0", "2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/CFc+", "R90", "0", "3") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "1", "1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "0", "4") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "1", "2") JCZ_PASS JCZ_COMMIT JCZ_END,
               NULL);
     import_then_export(state, path, &record, &results);
     cas_test_expect_text(record.out, "Expansion: king-robber ");
     cas_test_expect_text(record.out, "Option: king-robber.scoring = continuous\n");
-    cas_test_expect_text(results.out, "\"scores\": [6, 1]");
     cas_test_expect_text(results.out, "\"player\": 1, \"points\": 1, \"text\": \"Blue +1 King: "
                                       "a completed city\", \"category\": \"king\"");
+    cas_test_expect_text(results.out, "\"player\": 0, \"points\": 1, \"text\": \"Red +1 King: "
+                                      "a completed city\", \"category\": \"king\"");
+    cas_test_expect_text(results.out, "\"scores\": [19, 1]");
+}
+
+/* Farmers on enclosed fields: JCloisterZone's I (IC-3's one inner field)
+ * and II (KR-5's second) are castellan's `field inner` and `field inner2`. */
+static void test_farmers_on_enclosed_fields_import(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1,"
+              " \"king-and-robber:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"big-follower\": 1,"
+              " \"inn\": true, \"cathedral\": true, \"king\": true, \"robber\": true}},\n"
+              " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}],\n"
+              " \"replay\": [\n"
+              JCZ_TILE("IC/CCCC", "R0", "0", "-1")
+              JCZ_DEPLOY("0.small.1", "0", "-1", "I", "Field") JCZ_COMMIT
+              JCZ_TILE("KR/CCcc", "R0", "1", "-1")
+              JCZ_DEPLOY("1.small.1", "1", "-1", "II", "Field") JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "2 0 deploy meeple field inner\n");
+    cas_test_expect_text(record.out, "5 1 deploy meeple field inner2\n");
+}
+
+/* The path of tests/saves/data/NAME: .jcz fixtures of whole games, made
+ * from castellan's own finished random games (seeds 62 and 1272) written
+ * the way JCloisterZone 5 writes them: without the tiles drawn and
+ * discarded because they fit nowhere. */
+static const char *fixture(char *path, size_t cap, const char *name)
+{
+    const char *src = getenv("CASTELLAN_SOURCE_DIR");
+    snprintf(path, cap, "%s/tests/saves/data/%s", src ? src : ".", name);
+    return path;
+}
+
+/* Import fixture `name`: a finished game with `scores`, its record with
+ * each of the NULL-terminated texts. */
+static void expect_finished_fixture(void **state, const char *name, const char *scores, ...)
+{
+    char path[1024];
+    struct cas_test_result record, results;
+    import_then_export(state, fixture(path, sizeof path, name), &record, &results);
+    cas_test_expect_text(results.out, "\"status\": \"finished\"");
+    cas_test_expect_text(results.out, scores);
+    va_list texts;
+    va_start(texts, scores);
+    for (const char *text; (text = va_arg(texts, const char *));)
+        cas_test_expect_text(record.out, text);
+    va_end(texts);
+}
+
+/* A finished base game whose tile C fit nowhere: the discard is put back,
+ * the bag empties, the game ends with its final scoring (15 to 12, as
+ * castellan played it). */
+static void test_discarded_tile_is_put_back_and_the_game_ends(void **state)
+{
+    expect_finished_fixture(state, "base-discarded-tile.jcz", "\"scores\": [15, 12]",
+                            "9 -1 draw C\n10 -1 draw B\n", NULL);
+}
+
+/* Abbey & Mayor with the final abbey round: the discarded tile B put back,
+ * the bag empties and Player 1 fills the hole at 1,1 in the final round. */
+static void test_discarded_tile_before_the_final_abbey_round(void **state)
+{
+    expect_finished_fixture(state, "abbey-mayor-discarded-tile.jcz", "\"scores\": [20, 34]",
+                            "6 -1 draw B\n7 -1 draw V\n", "273 0 abbey 1,1\n274 0 pass\n",
+                            NULL);
 }
 
 /* Setups castellan cannot play as written are refused, naming the place. */
@@ -500,10 +601,14 @@ int main(void)
         CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_builder_bonus_turn_takes_the_games_actor),
+        CAS_TEST_IN_DIR(test_pig_herd_element_without_its_tiles_is_accepted),
         CAS_TEST_IN_DIR(test_abbey_and_its_pass_import),
         CAS_TEST_IN_DIR(test_mayor_and_barn_import),
         CAS_TEST_IN_DIR(test_wagon_moves_import),
         CAS_TEST_IN_DIR(test_king_and_robber_scoring_variant_imports),
+        CAS_TEST_IN_DIR(test_discarded_tile_is_put_back_and_the_game_ends),
+        CAS_TEST_IN_DIR(test_farmers_on_enclosed_fields_import),
+        CAS_TEST_IN_DIR(test_discarded_tile_before_the_final_abbey_round),
         CAS_TEST_IN_DIR(test_unreadable_file_says_why),
         CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),
         CAS_TEST_IN_DIR(test_move_of_a_figure_that_does_not_move_is_refused),
