@@ -113,6 +113,7 @@ struct carc_kind {
     int ncells;
     int nf;
     int has_cloister;
+    int any_edges; /* some side is a `*` edge (abbey): scoring looks past it */
     struct carc_feature_def f[CARC_MAX_FEATURES];
     uint16_t of_class[CAS_CARC_CLOISTER + 1]; /* bit f: feature f is of that class */
     /* the same for a set of classes, by its road..cloister bits

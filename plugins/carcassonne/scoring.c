@@ -364,10 +364,11 @@ void cas__carc_score_turn(struct cas_state *s)
 {
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &s->game->kinds[t->kind];
-    for (int f = 0; f < k->nf; f++)
-        if (k->f[f].cls == CAS_CARC_ROAD || k->f[f].cls == CAS_CARC_CITY)
-            complete(s, t->node_base + f);
-    complete_closed_by_any_edges(s, t);
+    unsigned closable = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY);
+    for (unsigned f = cas__carc_parts_of_classes(k, closable); f; f &= f - 1)
+        complete(s, t->node_base + __builtin_ctz(f));
+    if (k->any_edges)
+        complete_closed_by_any_edges(s, t);
     complete_cloisters_near(s, t);
 }
 
