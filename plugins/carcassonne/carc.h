@@ -365,6 +365,9 @@ void cas__carc_diagonal_tiles(const struct cas_state *s, int x, int y, int tile[
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
 /* Is placement code a (of tile kind `kind`) legal in this state? */
 int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind);
+/* The same, and where a legal one goes: its anchor and rotation. */
+int cas__carc_placement_legal_at(const struct cas_state *s, cas_action a, int kind, int *x,
+                                 int *y, int *rot);
 /* Edges, emptiness and contact only (no expansion vetoes). */
 int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
                          int x, int y, int rot);
