@@ -591,15 +591,22 @@ int cas__carc_placement_of(const struct cas_state *s, cas_action a, int *kind, i
     return CAS_OK;
 }
 
-int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+int cas__carc_placement_legal_at(const struct cas_state *s, cas_action a, int kind, int *x,
+                                 int *y, int *rot)
 {
-    int k, x, y, rot;
-    if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK || k != kind)
+    int k;
+    if (cas__carc_placement_of(s, a, &k, x, y, rot) != CAS_OK || k != kind)
         return 0;
     if (!(a & ACT_SPOT_FLAG))
-        return cas__carc_fits(s, kind, x, y, rot);
-    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> rot & 1u) &&
-           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
+        return cas__carc_fits(s, kind, *x, *y, *rot);
+    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> *rot & 1u) &&
+           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, *x, *y, *rot));
+}
+
+int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+{
+    int x, y, rot;
+    return cas__carc_placement_legal_at(s, a, kind, &x, &y, &rot);
 }
 
 /* A placement found with cell `sub` of rotation r on an open spot whose

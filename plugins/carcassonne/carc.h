@@ -114,6 +114,7 @@ struct carc_kind {
     int ncells;
     int nf;
     int has_cloister;
+    int any_edges; /* some side is a `*` edge (abbey): scoring looks past it */
     struct carc_feature_def f[CARC_MAX_FEATURES];
     uint16_t of_class[CAS_CARC_CLOISTER + 1]; /* bit f: feature f is of that class */
     /* the same for a set of classes, by its road..cloister bits
@@ -365,6 +366,9 @@ void cas__carc_diagonal_tiles(const struct cas_state *s, int x, int y, int tile[
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
 /* Is placement code a (of tile kind `kind`) legal in this state? */
 int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind);
+/* The same, and where a legal one goes: its anchor and rotation. */
+int cas__carc_placement_legal_at(const struct cas_state *s, cas_action a, int kind, int *x,
+                                 int *y, int *rot);
 /* Edges, emptiness and contact only (no expansion vetoes). */
 int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
                          int x, int y, int rot);
