@@ -184,14 +184,13 @@ int cas__pg_begin(struct cas__saves *s, int read_only)
 
 int cas__pg_commit(struct cas__saves *s, int phase)
 {
+    /* A kill before COMMIT is sent loses the transaction; after, the
+     * server finishes it alone (cas__pg_append shows that moment too). */
     if (phase >= 0)
         cas__saves_announce((enum cas__saves_phase)phase, CAS__SAVES_STEP);
     if (!PQsendQuery(s->pg, "COMMIT"))
         return cas__pg_explain(s, NULL, "committing");
-    /* Sent: a kill now leaves the commit to the server, done or not. */
-    if (phase >= 0)
-        cas__saves_announce((enum cas__saves_phase)phase, CAS__SAVES_STEP);
-    PGresult *res, *failed = NULL;
+    PGresult *res = NULL, *failed = NULL;
     int rolled_back = 0;
     while ((res = PQgetResult(s->pg))) {
         if (PQresultStatus(res) != PGRES_COMMAND_OK && !failed) {
@@ -291,6 +290,8 @@ static int run_migration(struct cas__saves *s, const struct cas__saves_migration
         goto rollback;
     if (current >= m->version)
         return cas__pg_commit(s, -1);
+    if (current == 0)
+        cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_BEGIN);
     snprintf(version, sizeof version, "%d", m->version);
     if ((m->version == 1 &&
          (rc = cas__pg_run(s, "CREATE TABLE schema_version (application TEXT NOT NULL,"
@@ -301,13 +302,15 @@ static int run_migration(struct cas__saves *s, const struct cas__saves_migration
         (rc = cas__pg_run(s, "UPDATE schema_version SET version = $1::integer", 1, params,
                           NULL, "recording the schema version")))
         goto rollback;
-    return cas__pg_commit(s, -1);
+    return cas__pg_commit(s, CAS__SAVES_CREATE);
 rollback:
     cas__pg_rollback(s);
     return rc;
 }
 
-static int migrate(struct cas__saves *s, int target)
+/* A new database's schema is made by the phase CAS__SAVES_CREATE, each
+ * migration's commit a change of it, as SQLite's new file is. */
+static int migrate(struct cas__saves *s, int from, int target)
 {
     for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
         if (migrations[i].version > target)
@@ -316,10 +319,14 @@ static int migrate(struct cas__saves *s, int target)
         if (rc)
             return rc;
     }
+    if (from == 0)
+        cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_END);
     return CAS_OK;
 }
 
 /* ------------------------------------------------------------ opening */
+
+static void release(struct cas__saves *s);
 
 /* The server's notices (a table that exists already) are not castellan's
  * output: drop them. */
@@ -362,18 +369,27 @@ int cas__pg_open(const char *url, int target, int read_only, struct cas__saves *
                               version, CAS__SAVES_SCHEMA_VERSION);
         goto explain;
     }
-    if (!read_only && (rc = migrate(s, target)))
+    if (!read_only && (rc = migrate(s, version, target)))
         goto explain;
     *out = s;
     return CAS_OK;
 explain:
     snprintf(err, errlen, "%s", s->err);
 close:
-    cas__pg_close(s);
+    release(s);
     return rc;
 }
 
+/* Closing changes nothing stored (each commit was whole), but the phase is
+ * announced as SQLite's checkpoint is. */
 void cas__pg_close(struct cas__saves *s)
+{
+    cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_BEGIN);
+    release(s);
+    cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_END);
+}
+
+static void release(struct cas__saves *s)
 {
     PQfinish(s->pg);
     free(s->path);
