@@ -181,7 +181,7 @@ static void test_usage_errors(void **unused)
            "castellan plugins: unknown argument \"--bogus\"\nusage: castellan plugins");
     expect("saves", NULL, 2, "castellan saves: missing argument\nusage: castellan saves");
     expect("saves frob", NULL, 2,
-           "castellan saves: unknown subcommand \"frob\" (list, show or delete)\n");
+           "castellan saves: unknown subcommand \"frob\" (list, show, delete or migrate)\n");
     expect("campaign frob", NULL, 2,
            "castellan campaign: expected `list` or `show NAME`\nusage: castellan campaign");
     expect("campaign show", NULL, 2, "castellan campaign: expected `list` or `show NAME`\n");

@@ -62,6 +62,15 @@ long long cas_test_query_int(const char *path, const char *sql);
 const char *cas_test_store_where(void **state, const char *name, char *buf, size_t cap);
 /* 1 when the tests run against PostgreSQL (CASTELLAN_TEST_PG is set). */
 int cas_test_on_pg(void);
+/* In a test only for PostgreSQL: skip it, saying why, without the cluster. */
+#define CAS_TEST_NEED_PG()                                                     \
+    do {                                                                       \
+        if (!cas_test_on_pg()) {                                               \
+            print_message("CASTELLAN_TEST_PG is not set: skipped; ctest starts " \
+                          "the PostgreSQL test cluster (Debian's postgresql)\n"); \
+            skip();                                                            \
+        }                                                                      \
+    } while (0)
 /* A new empty database on the test cluster; its URL into buf. */
 const char *cas_test_pg_database(char *buf, size_t cap);
 

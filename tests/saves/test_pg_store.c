@@ -33,20 +33,10 @@ static void exec_plain(const char *url, const char *sql)
     PQfinish(c);
 }
 
-/* Skip the test unless the cluster is there. */
-#define NEED_PG()                                                              \
-    do {                                                                       \
-        (void)state;                                                           \
-        if (!cas_test_on_pg()) {                                               \
-            print_message("CASTELLAN_TEST_PG is not set: skipped; ctest starts " \
-                          "the PostgreSQL test cluster (Debian's postgresql)\n"); \
-            skip();                                                            \
-        }                                                                      \
-    } while (0)
-
 static void test_first_use_creates_the_versioned_schema(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     assert_int_equal(cas__saves_schema_version(s), CAS__SAVES_SCHEMA_VERSION);
@@ -73,7 +63,8 @@ static void test_first_use_creates_the_versioned_schema(void **state)
 
 static void test_migrates_an_older_schema(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512], err[512];
     struct cas__saves *s;
     cas_test_pg_database(url, sizeof url);
@@ -92,7 +83,8 @@ static void test_migrates_an_older_schema(void **state)
 
 static void test_refuses_a_newer_schema_and_leaves_it(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512], err[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     cas__saves_close(s);
@@ -106,7 +98,8 @@ static void test_refuses_a_newer_schema_and_leaves_it(void **state)
 
 static void test_refuses_another_applications_database(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512], err[512];
     struct cas__saves *s;
     cas_test_pg_database(url, sizeof url);
@@ -120,7 +113,8 @@ static void test_refuses_another_applications_database(void **state)
 
 static void test_an_empty_database_has_nothing_to_read(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512], err[512];
     struct cas__saves *s;
     cas_test_pg_database(url, sizeof url);
@@ -134,7 +128,8 @@ static void test_an_empty_database_has_nothing_to_read(void **state)
  * every game they save is kept. */
 static void test_concurrent_creation_keeps_every_game(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     enum { WRITERS = 6 };
     char url[512];
     pid_t pids[WRITERS];
@@ -170,7 +165,8 @@ static void test_concurrent_creation_keeps_every_game(void **state)
  * SQLite's words, and the first one stays. */
 static void test_a_second_writer_of_a_ply_is_refused(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512];
     struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves *b = cas_test_open(url);
@@ -196,7 +192,8 @@ static void test_a_second_writer_of_a_ply_is_refused(void **state)
  * refused, and new games are numbered after the copied ones. */
 static void test_a_copied_game_keeps_its_id(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves_game g, back;
@@ -216,7 +213,8 @@ static void test_a_copied_game_keeps_its_id(void **state)
 
 static void test_integrity_check_finds_a_gap_in_the_plies(void **state)
 {
-    NEED_PG();
+    (void)state;
+    CAS_TEST_NEED_PG();
     char url[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves_game g;
