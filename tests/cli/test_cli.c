@@ -185,6 +185,13 @@ static void test_usage_errors(void **unused)
     expect("campaign frob", NULL, 2,
            "castellan campaign: expected `list` or `show NAME`\nusage: castellan campaign");
     expect("campaign show", NULL, 2, "castellan campaign: expected `list` or `show NAME`\n");
+    expect("saves migrate only-one.db", NULL, 2,
+           "castellan saves migrate: name two stores, FROM and TO\nusage: castellan saves "
+           "migrate FROM TO");
+    expect("saves migrate a.db a.db", NULL, 2,
+           "castellan saves migrate: FROM and TO are the same store (a.db)");
+    expect("bench --only saves --database saves.db", NULL, 2,
+           "castellan bench: --database saves.db is not a PostgreSQL URL");
 }
 
 /* `play --config FILE` with a bad file: exit 1 and the error at file:line. */
