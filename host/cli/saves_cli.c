@@ -83,8 +83,9 @@ struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a,
         return NULL;
     }
     int rc;
-    if (use == CAS__STORE_READ || (use == CAS__STORE_WRITE && stat(path, &st) != 0 &&
-                                   errno == ENOENT)) /* reading says there is none */
+    if (use == CAS__STORE_READ ||
+        (use == CAS__STORE_WRITE && !cas__saves_is_url(path) && stat(path, &st) != 0 &&
+         errno == ENOENT)) /* reading says there is none */
         rc = cas__saves_open_read(path, &s, err, sizeof err);
     else
         rc = cas__saves_open(path, &s, err, sizeof err);
