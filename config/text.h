@@ -48,8 +48,17 @@ char *cas__text_printable(char *text);
 
 /* Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 size_t cas__edit_distance(const char *a, const char *b);
-/* The candidate closest to `name`, earliest on ties; NULL if n is 0. */
+/* Whether `candidate`, at edit distance `distance` from `name`, is near
+ * enough to suggest: one begins the other, or about a third of the
+ * letters of the longer differ at most ("foo" is not near "abbey-mayor"). */
+int cas__is_near(const char *name, const char *candidate, size_t distance);
+/* The candidate closest to `name`, earliest on ties; NULL if n is 0 or
+ * none is near (cas__is_near): a far-fetched guess helps nobody. */
 const char *cas__closest(const char *name, const char *const *candidates, size_t n);
+/* " (closest: NAME)" with cas__closest's answer into buf[0..cap), or ""
+ * when there is none; returns buf. */
+const char *cas__closest_note(char *buf, size_t cap, const char *name,
+                              const char *const *candidates, size_t n);
 /* True for an identifier: [a-z][a-z0-9-]*, at most 63 characters. */
 int cas__is_plugin_id(const char *text);
 

@@ -45,7 +45,7 @@ static int settle_result(struct cas__revived *r, struct cas__saves_game *g,
                          const char *file, char *why, size_t cap)
 {
     struct cas__session *s = &r->session;
-    int over = s->match->vt->current(s->state) == CAS_ACTOR_TERMINAL;
+    int over = cas__match_current(s->match, s->state) == CAS_ACTOR_TERMINAL;
     if (!over && g->status == CAS__SAVES_FINISHED) {
         snprintf(why, cap, "%s: says 'Status: finished', but the game is not over after "
                  "its last action (ply %zu); remove the Status and Result lines to import "
@@ -111,7 +111,7 @@ static int take_hash(void *ctx, struct cas__revived *r, size_t i)
     struct taking *t = ctx;
     struct cas__saves_game *g = t->g;
     if (g->actions[i].actor_unknown) {
-        g->actions[i].actor = r->session.match->vt->current(t->before);
+        g->actions[i].actor = cas__match_current(r->session.match, t->before);
         g->actions[i].actor_unknown = 0;
     }
     if (g->actions[i].hashless) {

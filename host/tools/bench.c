@@ -69,7 +69,7 @@ static int playout(struct cas__bench *b, struct cas__match *m, const cas_state *
 {
     uint64_t seed = b->seed + (uint64_t)index;
     int rc = m->vt->state_copy(work, start);
-    for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL; ply++) {
+    for (uint32_t ply = 0; rc == CAS_OK && cas__match_current(m, work) != CAS_ACTOR_TERMINAL; ply++) {
         rc = ply < MAX_PLIES ? cas__random_step(m, work, list, seed, ply) : CAS_EINVAL;
         ++*plies;
     }
@@ -279,19 +279,13 @@ static int bench_marginal(struct cas__bench *b)
     return rc;
 }
 
-/* The floor's random numbers: one chance stream of the bench seed. */
-static uint64_t floor_below(void *ctx, uint64_t n)
-{
-    return cas__prng_below(ctx, n);
-}
-
 /* b->games games of the plugin's bare loop (plugin.h 1.1 bench_floor). */
 __attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds, struct cas_floor_run *run)
 {
     struct cas__match *m = b->match;
-    struct cas__prng r;
+    struct cas__prng r; /* the floor's numbers: one chance stream of the bench seed */
     cas__prng_init(&r, b->seed, 0, CAS__STREAM_CHANCE);
-    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &r, .below = floor_below};
+    struct cas_rng rng = cas__prng_rng(&r);
     *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .rng = &rng};
     double t0 = cas__bench_now();
     int rc = m->vt->bench_floor(m->game, run);
@@ -341,7 +335,7 @@ static int collect_samples(struct cas__bench *b)
     for (int game = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES && game < b->games; game++) {
         rc = m->vt->state_new(m->game, &s);
         for (uint32_t ply = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES &&
-                               m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++) {
+                               cas__match_current(m, s) != CAS_ACTOR_TERMINAL; ply++) {
             rc = m->vt->state_clone(s, &b->samples[b->n_samples]);
             b->n_samples += rc == CAS_OK;
             if (rc == CAS_OK)

@@ -310,6 +310,23 @@ static const struct cas_carc_phase am_phases[] = {
 
 static const char *const am_tile_sets[] = {"abbey-mayor.tiles"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char am_help[] =
+    "  abbey X,Y            instead of drawing, your abbey into a hole (an empty\n"
+    "                       space with a tile on all four sides; the board numbers\n"
+    "                       them): abbey 1,1\n"
+    "  abbey keep           draw as usual and keep the abbey\n"
+    "  deploy mayor WHERE   your mayor in an empty city of the tile just placed; it\n"
+    "                       counts one per coat of arms (deploy mayor city N)\n"
+    "  deploy wagon WHERE   your wagon on a road, city or monastery (deploy wagon\n"
+    "                       road E+W); once that scores it may move on:\n"
+    "  wagon X,Y FEATURE    move it to an open, empty feature on its tile or one\n"
+    "                       around (wagon 0,1 city N); wagon home: back to you\n"
+    "  deploy barn corner X,Y NW\n"
+    "                       your barn where four field corners meet, named by the\n"
+    "                       tile south-east of it (deploy barn corner 1,-1 NW); the\n"
+    "                       farmers already in that field score at once\n";
+
 static const struct cas_carc_expansion am_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -328,6 +345,7 @@ static const struct cas_carc_expansion am_expansion = {
     .phases = am_phases,
     .n_phases = sizeof am_phases / sizeof am_phases[0],
     .state_offset = am_state_offset,
+    .notation_help = am_help,
 };
 
 static const struct cas_plugin am_plugin = {

@@ -482,6 +482,49 @@ static size_t unvetoed_single_placements(const struct cas_state *s, int kind,
     return out;
 }
 
+/* The position in its group and the rotation of code i of a group whose
+ * spots each take the nrot rotations of `mask` (the listing's order:
+ * position by position, rotations ascending); no division for 1, 2, 4. */
+static void group_code(uint64_t i, unsigned mask, uint64_t *pos, int *rot)
+{
+    unsigned nrot = fit_count[mask];
+    *pos = nrot == 4 ? i >> 2 : nrot == 2 ? i >> 1 : nrot == 1 ? i : i / 3;
+    *rot = fit_rotations[mask][i - *pos * nrot];
+}
+
+int cas__carc_random_placement(const struct cas_state *s, int kind, const struct cas_rng *rng,
+                               cas_action *out)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    struct carc_veto veto;
+    if (k->ncells != 1 || (k->vetoed && cas__carc_veto_begin(s, kind, &veto)))
+        return CAS_ENOTFOUND;
+    const uint16_t *count = C_GCOUNT(s);
+    uint64_t total = 0;
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+        for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+            unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits));
+            total += (uint64_t)count[p] * fit_count[k->fitmask[p]];
+        }
+    if (total == 0)
+        return CAS_EINVAL;
+    uint64_t i = rng->below(rng->ctx, total);
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+        for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+            unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits)), mask = k->fitmask[p];
+            uint64_t codes = (uint64_t)count[p] * fit_count[mask], pos;
+            int rot;
+            if (i >= codes) {
+                i -= codes;
+                continue;
+            }
+            group_code(i, mask, &pos, &rot);
+            *out = ACT_SPOT_CODE(kind, p, pos, rot);
+            return CAS_OK;
+        }
+    return CAS_EINVAL; /* unreachable: i < total */
+}
+
 /* One-space tiles: only open spots can take them, group by group.  With
  * first_only, stop at the first fit. */
 static void single_placements(const struct cas_state *s, int kind, cas_action *buf,
@@ -548,15 +591,22 @@ int cas__carc_placement_of(const struct cas_state *s, cas_action a, int *kind, i
     return CAS_OK;
 }
 
-int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+int cas__carc_placement_legal_at(const struct cas_state *s, cas_action a, int kind, int *x,
+                                 int *y, int *rot)
 {
-    int k, x, y, rot;
-    if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK || k != kind)
+    int k;
+    if (cas__carc_placement_of(s, a, &k, x, y, rot) != CAS_OK || k != kind)
         return 0;
     if (!(a & ACT_SPOT_FLAG))
-        return cas__carc_fits(s, kind, x, y, rot);
-    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> rot & 1u) &&
-           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
+        return cas__carc_fits(s, kind, *x, *y, *rot);
+    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> *rot & 1u) &&
+           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, *x, *y, *rot));
+}
+
+int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+{
+    int x, y, rot;
+    return cas__carc_placement_legal_at(s, a, kind, &x, &y, &rot);
 }
 
 /* A placement found with cell `sub` of rotation r on an open spot whose

@@ -376,7 +376,7 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
     return CAS_OK;
 }
 
-int cas__carc_notation_help(const struct cas_writer *out)
+int cas__carc_notation_help(const struct cas_game *g, const struct cas_writer *out)
 {
     static const char help[] =
         "Carcassonne actions (docs/notation/carcassonne.md):\n"
@@ -391,5 +391,11 @@ int cas__carc_notation_help(const struct cas_writer *out)
         "  pass                 deploy nothing this turn\n"
         "The board marks the choices with their numbers; the drawn tile is shown in\n"
         "each rotation, titled with the choices that use it.\n";
-    return out->write(out->ctx, help, sizeof help - 1);
+    int rc = out->write(out->ctx, help, sizeof help - 1);
+    for (int i = 0; rc >= 0 && i < g->nexp; i++) { /* each expansion's own (1.8) */
+        const struct cas_carc_expansion *d = g->exp[i].desc;
+        if (CAS_HAS_FIELD(d, struct cas_carc_expansion, notation_help) && d->notation_help)
+            rc = cas_writef(out, "\n%s:\n%s", g->exp[i].id, d->notation_help);
+    }
+    return rc < 0 ? rc : CAS_OK;
 }

@@ -350,6 +350,12 @@ static int carc_legal_actions(const cas_state *state, cas_action *buf, size_t ca
     return cas__carc_legal(state, buf, cap, count);
 }
 
+static int carc_random_action(const cas_state *state, const struct cas_rng *rng,
+                              cas_action *out)
+{
+    return cas__carc_random_action(state, rng, out);
+}
+
 static int carc_chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t cap,
                                 size_t *count)
 {
@@ -437,8 +443,7 @@ static int carc_render_choices(const cas_state *state, int viewer,
 
 static int carc_notation_help(const cas_game *game, const struct cas_writer *out)
 {
-    (void)game;
-    return cas__carc_notation_help(out);
+    return cas__carc_notation_help(game, out);
 }
 
 /* Final scoring applied to a copy: what each player would end with.  The
@@ -495,6 +500,7 @@ static const struct cas_game_vtable carc_vtable = {
     .chance_total = carc_chance_total,
     .chance_pick = carc_chance_pick,
     .bench_floor = cas__carc_bench_floor,
+    .random_action = carc_random_action,
 };
 
 static const struct cas_plugin carc_plugin = {

@@ -353,6 +353,18 @@ static const struct cas_carc_figure_kind tb_figures[] = {
 
 static const char *const tb_tile_sets[] = {"traders-builders.tiles"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char tb_help[] =
+    "  deploy builder WHERE\n"
+    "                       your builder on a road or city of the tile just placed\n"
+    "                       where you have a meeple (deploy builder road E+W); a\n"
+    "                       tile that later extends it gives you a second turn\n"
+    "  deploy pig WHERE     a pig in a field of the tile just placed where you have\n"
+    "                       a farmer (deploy pig field Nw+Ne): that field then\n"
+    "                       scores 4 a city for you instead of 3\n"
+    "  goods                completing a city with wine, grain or cloth gives its\n"
+    "                       goods to you; the most of a kind scores 10 at the end\n";
+
 static const struct cas_carc_expansion tb_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -370,6 +382,7 @@ static const struct cas_carc_expansion tb_expansion = {
     .render = tb_render,
     .hooks = &tb_hooks,
     .state_offset = tb_state_offset,
+    .notation_help = tb_help,
 };
 
 static const struct cas_plugin tb_plugin = {

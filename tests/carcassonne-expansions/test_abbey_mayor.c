@@ -91,7 +91,8 @@ static void test_pass_declines_abbey_and_wagon(void **unused)
     cas_test_game_close(&g);
 }
 
-/* Every hole is offered, in x then y order, and a filled one no longer:
+/* Every hole is offered, in x then y order, numbered on the board of the
+ * decision view, and a filled one no longer:
  * five more monasteries make a second hole at 1,3 below the first. */
 static void test_abbey_lists_every_hole(void **unused)
 {
@@ -106,6 +107,12 @@ static void test_abbey_lists_every_hole(void **unused)
                                         "abbey keep\ndraw B\nplace B 1,4 0\npass\n",
                          texts, sizeof texts);
     assert_string_equal(texts, "abbey keep\nabbey 1,1\nabbey 1,3\n");
+    /* the decision view numbers the holes on the board: choices 2 and 3 */
+    char *view = cas_test_render_choices(&g, 1, CAS_RENDER_TEXT);
+    if (!strstr(view, "\n    o .m. 2 .m. o \n") || !strstr(view, "\n    o .m. 3 .m. o \n") ||
+        !strstr(view, "\n     3 over -4: choices 3 to 4 place the tile there\n"))
+        fail_msg("the holes are not numbered:\n%s", view);
+    free(view);
     carcx_play_then_list(&g, "abbey 1,3\npass\n", texts, sizeof texts);
     assert_string_equal(texts, "abbey keep\nabbey 1,1\n"); /* Red's turn, his abbey */
     cas_test_game_close(&g);
