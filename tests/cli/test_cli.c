@@ -791,6 +791,9 @@ static void test_bench_marginal(void **unused)
     free(out);
     expect("bench --games 2 --only marginal", NULL, 0,
            "  marginal cost          not measured: no expansions (give --expansions)");
+    /* a game nobody wrote an expansion for is not told to add one */
+    expect("bench --game castles-cards --games 2 --only marginal", NULL, 0,
+           "  marginal cost          not measured: the game has no expansions\n");
     /* six players need inns-cathedrals' sixth colour: no game alone to
      * measure the shares in */
     expect("bench --expansions inns-cathedrals,traders-builders --players 6 --games 1 "
