@@ -36,7 +36,8 @@ static const char usage[] =
     "COMMIT, each tile drawn as its PLACE_TILE says) and it is imported as a\n"
     "record without hashes (docs/saves.md lists what is read).  A set, rule,\n"
     "element or message castellan does not implement is refused, naming it and\n"
-    "its line in the file; so is a JCloisterZone 4.x save (XML).\n";
+    "its line in the file; so is a JCloisterZone 4.x save (XML or JSON).  A\n"
+    "file may start with a UTF-8 byte order mark.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
  * replay's status and scores.  0, or 1 with why explaining. */
@@ -141,6 +142,7 @@ static int replay_record(const struct cas__saves_args *a, const char *file,
     if (format ? cas__foreign_read(file, format, a->plugin_path, g, why, cap)
                : cas__record_read_file(file, g, why, cap))
         return 1;
+    cas__saves_game_printable(g); /* kept so: every later print is safe */
     if (cas__revive_open(&r, g, file, a->plugin_path, 0, NULL)) {
         snprintf(why, cap, "%s", r.error);
         return 1;

@@ -181,10 +181,13 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
     memset(g, 0, sizeof *g);
     if (refuse_legacy_jcz(file, format, text, len, err, errlen))
         return CAS_EPARSE;
-    int rc = cas__json_parse(text, len, &doc, &line, &offset);
+    size_t bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* as editors
+                                                                          save UTF-8 */
+    int rc = cas__json_parse(text + bom, len - bom, &doc, &line, &offset);
     if (rc == CAS_EPARSE) {
         snprintf(err, errlen, "%s:%zu: not a JSON object: a syntax error at byte %zu; a "
-                 ".jcz file is the JSON JCloisterZone saves, unedited", file, line, offset);
+                 ".jcz file is the JSON JCloisterZone saves, unedited", file, line,
+                 offset + bom);
         return rc;
     }
     if (rc) {

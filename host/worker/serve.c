@@ -622,16 +622,51 @@ static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
     write_all(ws->fd, out->buf, out->len);
 }
 
-/* A reply too large to send (or that ran out of memory) as an error. */
+/* The op's own reply fields, each empty or zero: the shape the host's
+ * decoder expects of any reply to op, error or not. */
+static void empty_fields(struct cas__wire_out *out, enum cas__wire_op op)
+{
+    for (const char *code = cas__wire_signature(CAS__WIRE_REPLY, op); code && *code; code++)
+        switch (*code) {
+        case 'i':
+            cas__wire_i32(out, op == CAS__OP_APPLY ? CAS_ACTOR_TERMINAL : 0);
+            break;
+        case 'u':
+            cas__wire_u32(out, 0);
+            break;
+        case 'q':
+            cas__wire_u64(out, 0);
+            break;
+        case 'z':
+            cas__wire_str(out, "");
+            break;
+        default: /* s, a, o, e: a length or count of 0 */
+            cas__wire_u32(out, 0);
+            break;
+        }
+}
+
+/* A reply too large to send (or that ran out of memory) as an error reply
+ * of the right shape, saying so (issue 32, D9: not a protocol break). */
 static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
                        struct cas__wire_out *out)
 {
+    size_t len = out->len;
     int rc = cas__wire_end(out);
     if (rc != CAS_OK) {
+        char why[160];
+        if (rc == CAS_ENOSPC)
+            snprintf(why, sizeof why, "worker: the reply to %s is %zu bytes, more than the "
+                     "protocol's %u MiB", cas__wire_op_name(op), len - 4,
+                     (unsigned)(CAS__WIRE_MAX_FRAME >> 20));
+        else
+            snprintf(why, sizeof why, "worker: no memory for the reply to %s",
+                     cas__wire_op_name(op));
         cas__wire_begin(out, CAS__WIRE_REPLY, op);
-        cas__wire_i32(out, rc);
-        cas__wire_str(out, "worker: the reply is larger than the protocol allows");
+        cas__wire_i32(out, rc == CAS_ENOSPC ? CAS_EINVAL : rc);
+        cas__wire_str(out, why);
         cas__wire_str(out, "");
+        empty_fields(out, op);
         if (cas__wire_end(out) != CAS_OK)
             _exit(1);
     }

@@ -126,7 +126,10 @@ struct cas_carc_figure {
 struct cas_carc_figure_kind {
     size_t struct_size;
     const char *name;     /* [a-z-]+, unique in the game                  */
-    int per_player;       /* supply per player                            */
+    int per_player;       /* supply per player: the default, when the
+                             expansion declares no INT option named after
+                             the kind in the plural (`barn`: `barns`),
+                             which then gives the count                  */
     int strength;         /* weight in majorities; 0 never wins one       */
     uint32_t classes;     /* CAS_CARC_CLASS_BIT mask it may stand on      */
     uint32_t flags;       /* CAS_CARC_FIG_*                                */

@@ -372,9 +372,9 @@ static int draw(const cas_state *s, int viewer, const struct choice_view *cv,
     int height = HEIGHT + (cv ? chips_height(cv->m) : 0);
     status_text(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-                 "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
-             WIDTH, height, WIDTH, height);
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"100%%\" "
+                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
+             WIDTH, height);
     cas_outn(&v, style, sizeof style - 1);
     if (cv)
         cas_outn(&v, choice_style, sizeof choice_style - 1);

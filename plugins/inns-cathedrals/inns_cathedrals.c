@@ -183,6 +183,13 @@ static const struct cas_carc_expansion ic_expansion = {
     .notation_help = ic_help,
 };
 
+/* The engine reads the count for the large meeple's supply. */
+static const struct cas_option_spec ic_options[] = {
+    {.struct_size = sizeof(struct cas_option_spec), .name = "large-meeples",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "large meeples per player (the rulebook: 1)"},
+};
+
 static const struct cas_plugin ic_plugin = {
     .struct_size = sizeof(struct cas_plugin),
     .abi_major = CAS_ABI_MAJOR,
@@ -193,6 +200,8 @@ static const struct cas_plugin ic_plugin = {
     .kind = CAS_KIND_EXPANSION,
     .extends = "carcassonne",
     .max_players = 6,
+    .options = ic_options,
+    .n_options = sizeof ic_options / sizeof ic_options[0],
     .extension = &ic_expansion,
 };
 

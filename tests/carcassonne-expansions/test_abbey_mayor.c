@@ -336,6 +336,40 @@ static void test_barn_without_cities_told_zero(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The option barns = 2 (JCloisterZone games may give two): Red's first
+ * barn south of the road, at 0,1 NW; her second north of it, at -1,0 NW
+ * (B(-2,-1), B(-1,-1), U(-2,0), U(-1,0)).  With one barn the second is no
+ * choice; with two both are placed and both score (0: no completed city)
+ * at the end. */
+#define TWO_BARNS_RECORD                                                   \
+    "draw B\nplace B 0,1 0\npass\n"                                         \
+    "draw U\nplace U -1,0 0\npass\n"                                        \
+    "draw B\nplace B -1,1 0\ndeploy barn corner 0,1 NW\n"                   \
+    "draw B\nplace B -1,-1 0\npass\n"                                       \
+    "draw U\nplace U -2,0 0\npass\n"                                        \
+    "draw B\nplace B 1,1 0\npass\n"                                         \
+    "draw B\nplace B -2,-1 0\n"
+#define TWO_BARNS_TILES "*:0,ABBEY:6,D:1,B:5,U:2"
+
+static void test_second_barn_with_option_barns(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[1024];
+    carcx_open(&g, 2, CARCX_AM, TWO_BARNS_TILES);
+    carcx_play_then_list(&g, TWO_BARNS_RECORD, texts, sizeof texts);
+    assert_false(has_line(texts, "deploy barn corner -1,0 NW"));
+    cas_test_game_close(&g);
+    const char *options[] = {"abbey-mayor.barns=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, TWO_BARNS_TILES, options);
+    cas_test_play_record(&g, TWO_BARNS_RECORD "deploy barn corner -1,0 NW\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    assert_non_null(strstr(g.events, "Red places a barn\n"));
+    cas_test_expect_scorings(&g, "0 +0 barn final field at 0,1\n"
+                                 "0 +0 barn final field at -1,0\n");
+    cas_test_game_close(&g);
+}
+
 /* The 2+2 board: Red's barn (no farmer yet), Blue's farmer east of E(2,-1)
  * on B(2,0), Red's farmer on U(-1,0) north of the road; V at 1,0 joins
  * both fields to the barn's. */
@@ -661,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_mayor_beats_large_meeple),
         cmocka_unit_test(test_barn_placement_scores_6),
         cmocka_unit_test(test_barn_without_cities_told_zero),
+        cmocka_unit_test(test_second_barn_with_option_barns),
         cmocka_unit_test(test_barn_join_scores_2_and_2),
         cmocka_unit_test(test_barn_placement_rules),
         cmocka_unit_test(test_barn_placement_with_pig),

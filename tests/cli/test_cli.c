@@ -182,10 +182,17 @@ static void test_usage_errors(void **unused)
            "castellan plugins: unknown argument \"--bogus\"\nusage: castellan plugins");
     expect("saves", NULL, 2, "castellan saves: missing argument\nusage: castellan saves");
     expect("saves frob", NULL, 2,
-           "castellan saves: unknown subcommand \"frob\" (list, show or delete)\n");
+           "castellan saves: unknown subcommand \"frob\" (list, show, delete or migrate)\n");
     expect("campaign frob", NULL, 2,
            "castellan campaign: expected `list` or `show NAME`\nusage: castellan campaign");
     expect("campaign show", NULL, 2, "castellan campaign: expected `list` or `show NAME`\n");
+    expect("saves migrate only-one.db", NULL, 2,
+           "castellan saves migrate: name two stores, FROM and TO\nusage: castellan saves "
+           "migrate FROM TO");
+    expect("saves migrate a.db a.db", NULL, 2,
+           "castellan saves migrate: FROM and TO are the same store (a.db)");
+    expect("bench --only saves --database saves.db", NULL, 2,
+           "castellan bench: --database saves.db is not a PostgreSQL URL");
 }
 
 /* `play --config FILE` with a bad file: exit 1 and the error at file:line. */
