@@ -262,7 +262,9 @@ static int bench_marginal(struct cas__bench *b)
 {
     if (b->n_without == 0 || !b->alone) {
         bench_row(b, "  %-22s not measured: %s\n", "marginal cost",
-                  b->n_without == 0 ? "no expansions (give --expansions)" : b->alone_error);
+                  b->n_without > 0            ? b->alone_error
+                  : b->game_has_expansions ? "no expansions (give --expansions)"
+                                           : "the game has no expansions");
         return CAS_OK;
     }
     size_t per_round = 2 + b->n_without;

@@ -39,6 +39,7 @@ struct cas__bench {
     /* --marginal: the session without each of its expansions in turn, one
      * entry per expansion, borrowed; n_without is 0 without expansions. */
     int marginal_requested;
+    int game_has_expansions;  /* some are installed: marginal may ask for them */
     const struct cas__bench_without *without;
     size_t n_without;
     int floor;                /* --floor: also time the game's bare loop */
