@@ -81,6 +81,20 @@ int cas__worker_playouts(const cas_game *game, uint64_t seed, int games, uint64_
                          uint64_t *checksum);
 int cas__worker_decide(const cas_state *s, const char *bot, int player, uint64_t seed,
                        uint32_t ply, cas_action *out);
+/* `castellan check` of t in one confined worker (check_child.c): the
+ * checker runs there, next to the plugin.  CAS_OK with the whole report
+ * (passed or failed); else CAS_EIO, with the worker's fault in fault in
+ * check's words ("crash (signal 11)", "hang (no answer within MS ms)",
+ * "abi (...)") and where it happened (seed, nplayers, ply, and the
+ * target's names) in *report.  deadline_ms bounds each step (0: the
+ * default). */
+struct cas__check_target;
+struct cas__check_options;
+struct cas__check_report;
+int cas__worker_check(const struct cas__check_target *t, const struct cas__check_options *opt,
+                      unsigned deadline_ms, struct cas__check_report *report, char *fault,
+                      size_t cap);
+
 /* Whether vt is the proxy vtable of a worker. */
 int cas__worker_is_proxy(const struct cas_game_vtable *vt);
 
