@@ -60,14 +60,14 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
                        struct cas__actions *list, uint64_t seed, uint32_t ply,
                        cas_action *out)
 {
-    return action_of(m, state, list, seed, ply, m->vt->current(state), out);
+    return action_of(m, state, list, seed, ply, cas__match_current(m, state), out);
 }
 
 int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
                      uint64_t seed, uint32_t ply)
 {
     cas_action action;
-    int rc = CAS_OK, actor = m->vt->current(state);
+    int rc = CAS_OK, actor = cas__match_current(m, state);
     /* chance draws by weight; a plugin with random_action needs no list */
     if (actor != CAS_ACTOR_CHANCE && !cas__match_draws_actions(m))
         rc = cas__match_legal(m, state, list);

@@ -338,7 +338,7 @@ static int playout(struct worker *w)
     struct cas_rng rng = cas__prng_rng(&w->rng);
     int rc = CAS_OK;
     for (uint32_t steps = 0; rc == CAS_OK; steps++) {
-        int actor = vt->current(w->work);
+        int actor = cas__match_current(m, w->work);
         cas_action action = 0;
         if (actor == CAS_ACTOR_TERMINAL)
             return vt->returns(w->work, w->scores, (size_t)m->nplayers);
@@ -538,7 +538,7 @@ static int descend(struct worker *w)
         t->nodes[0].visits++;
     }
     while (rc == CAS_OK && !fresh) {
-        int actor = vt->current(w->work);
+        int actor = cas__match_current(w->d->match, w->work);
         uint32_t child;
         cas_action action;
         if (actor == CAS_ACTOR_TERMINAL)

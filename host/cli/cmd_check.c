@@ -104,7 +104,8 @@ static void report_worker_fault(void *ctx, const struct cas__worker_fault *f)
         snprintf(failure, sizeof failure, "hang (no answer within %u ms) in %s", f->hung_ms,
                  f->call);
     else
-        snprintf(failure, sizeof failure, "worker (%s)", f->text);
+        snprintf(failure, sizeof failure, "%s (%s)",
+                 strstr(f->text, "broke the ABI") ? "abi" : "worker", f->text);
     fflush(stdout);
     print_crash(failure);
     exit(1);

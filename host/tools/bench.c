@@ -69,7 +69,7 @@ static int playout(struct cas__bench *b, struct cas__match *m, const cas_state *
 {
     uint64_t seed = b->seed + (uint64_t)index;
     int rc = m->vt->state_copy(work, start);
-    for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL; ply++) {
+    for (uint32_t ply = 0; rc == CAS_OK && cas__match_current(m, work) != CAS_ACTOR_TERMINAL; ply++) {
         rc = ply < MAX_PLIES ? cas__random_step(m, work, list, seed, ply) : CAS_EINVAL;
         ++*plies;
     }
@@ -335,7 +335,7 @@ static int collect_samples(struct cas__bench *b)
     for (int game = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES && game < b->games; game++) {
         rc = m->vt->state_new(m->game, &s);
         for (uint32_t ply = 0; rc == CAS_OK && b->n_samples < MAX_SAMPLES &&
-                               m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++) {
+                               cas__match_current(m, s) != CAS_ACTOR_TERMINAL; ply++) {
             rc = m->vt->state_clone(s, &b->samples[b->n_samples]);
             b->n_samples += rc == CAS_OK;
             if (rc == CAS_OK)

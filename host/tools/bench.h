@@ -59,6 +59,9 @@ struct cas__bench {
     int isolated_requested;
     struct cas__match *isolated;
     const char *isolated_error;
+    /* --database: a PostgreSQL URL whose journal and resume the saves
+     * section also measures, or NULL. */
+    const char *pg_url;
 };
 
 enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3 };

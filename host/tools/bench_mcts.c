@@ -18,9 +18,9 @@ static int first_decision(struct cas__bench *b, cas_state **out, struct cas__act
 {
     struct cas__match *m = b->match;
     int rc = m->vt->state_new(m->game, out);
-    for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(*out) == CAS_ACTOR_CHANCE; ply++)
+    for (uint32_t ply = 0; rc == CAS_OK && cas__match_current(m, *out) == CAS_ACTOR_CHANCE; ply++)
         rc = cas__random_step(m, *out, legal, b->seed, ply);
-    if (rc == CAS_OK && m->vt->current(*out) < 0)
+    if (rc == CAS_OK && cas__match_current(m, *out) < 0)
         rc = CAS_EINVAL; /* over before anyone decided */
     if (rc == CAS_OK)
         rc = cas__match_legal(m, *out, legal);
@@ -56,7 +56,7 @@ static int time_search(struct cas__bench *b, const cas_state *state,
     if (rc != CAS_OK)
         return rc;
     struct cas__decision d = {
-        .match = b->match, .state = state, .player = b->match->vt->current(state),
+        .match = b->match, .state = state, .player = cas__match_current(b->match, state),
         .player_name = "bench", .seed = b->seed, .ply = 0, .legal = legal,
     };
     double cpu = cpu_seconds();
@@ -81,7 +81,7 @@ static int time_playouts(struct cas__bench *b, const cas_state *state, uint64_t 
     double start = cas__bench_now();
     for (uint64_t i = 0; rc == CAS_OK && i < n; i++) {
         rc = m->vt->state_copy(work, state);
-        for (uint32_t ply = 1; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL;
+        for (uint32_t ply = 1; rc == CAS_OK && cas__match_current(m, work) != CAS_ACTOR_TERMINAL;
              ply++)
             rc = cas__random_step(m, work, &list, b->seed + i, ply);
     }

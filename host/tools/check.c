@@ -17,6 +17,7 @@
 
 #include "agent.h"
 #include "json.h"
+#include "marks.h"
 #include "match.h"
 
 #define DEFAULT_GAMES 20
@@ -208,6 +209,30 @@ static int check_legal_list(struct checker *c, const cas_state *s, int actor)
     return CAS_OK;
 }
 
+/* Whether text holds no control character (a newline, an escape...). */
+static int printable(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Every seat has a label: one printable line, shorter than the host
+ * shows (CAS__LABEL_MAX). */
+static int check_labels(struct checker *c)
+{
+    for (int p = 0; p < c->nplayers; p++) {
+        const char *label = c->a.vt->player_label(c->a.game, p);
+        if (!label || !*label || strnlen(label, CAS__LABEL_MAX) == CAS__LABEL_MAX ||
+            !printable(label))
+            return broke(c, "player-labels", 0, 0, "player_label(%d) is %s: it must be "
+                         "one line of printable text, 1 to %d bytes", p,
+                         label ? "not" : "NULL", CAS__LABEL_MAX - 1);
+    }
+    return CAS_OK;
+}
+
 /* Every legal action has one-line text that parses back to it. */
 static int check_texts(struct checker *c, const cas_state *s)
 {
@@ -217,10 +242,10 @@ static int check_texts(struct checker *c, const cas_state *s)
         cas_action action = c->legal.items[i], parsed = ~action;
         int len = vt->action_text(s, action, text, sizeof text);
         if (len <= 0 || (size_t)len >= sizeof text || strlen(text) != (size_t)len ||
-            strchr(text, '\n'))
+            !printable(text))
             return broke(c, "action-text", 1, action,
                          "action_text returned %d: it must give non-empty one-line text "
-                         "and its length", len);
+                         "without control characters, and its length", len);
         c->a.error[0] = '\0';
         int rc = vt->parse_action(s, text, &parsed);
         if (rc != CAS_OK || parsed != action)
@@ -462,6 +487,53 @@ static int check_renders(struct checker *c, const cas_state *s)
     return CAS_OK;
 }
 
+/* Plies whose click-to-play picture is checked: one in MARKS_EVERY (a
+ * prime, so it does not fall in step with a game's turn of 2 or 3 plies),
+ * so a long game costs a few pictures, not one per ply. */
+#define MARKS_EVERY 5
+
+/* A plugin of ABI 1.2 or later that draws the decision view with marks
+ * (CAS_RENDER_SVG_ACTIONS, docs/abi.md) marks it usably: every index in
+ * range and ascending, every marked action reachable by clicks, and at
+ * least one element when it answers CAS_OK (marking nothing is said with
+ * CAS_EINVAL).  Actions no element names are allowed: they become buttons. */
+static int check_marks(struct checker *c, const cas_state *s, int actor)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    if (actor < 0 || c->ply % MARKS_EVERY != 0 || c->a.plugin->abi_major != 1 ||
+        c->a.plugin->abi_minor < 2 ||
+        !CAS_HAS_FIELD(vt, struct cas_game_vtable, render_choices) || !vt->render_choices)
+        return CAS_OK;
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = buffer_write};
+    c->render.len = 0;
+    c->a.error[0] = '\0';
+    int rc = vt->render_choices(s, actor, CAS_RENDER_SVG_ACTIONS, c->legal.items,
+                                c->legal.count, &out);
+    if (rc == CAS_EINVAL || rc == CAS_ENOTFOUND)
+        return CAS_OK; /* nothing marked here: the client lists the actions */
+    if (rc != CAS_OK)
+        return broke(c, "marks", 0, 0, "the click-to-play picture for player %d gave %d: %s",
+                     actor, rc, why(&c->a));
+    struct cas__marks_report mr;
+    char problem[160];
+    rc = cas__marks_verify(c->render.data, c->render.len, c->legal.count, &mr, NULL, problem,
+                           sizeof problem);
+    if (rc == CAS_ENOMEM)
+        return rc;
+    if (rc != CAS_OK)
+        return broke(c, "marks", 0, 0, "the click-to-play picture for player %d: %s", actor,
+                     problem);
+    if (mr.elements == 0)
+        return broke(c, "marks", 0, 0, "the click-to-play picture for player %d marks nothing "
+                     "but was answered with CAS_OK (say CAS_EINVAL instead)", actor);
+    if (mr.unreachable != (size_t)-1)
+        return broke(c, "marks-reachable", 1, c->legal.items[mr.unreachable],
+                     "no clicks on the picture's %zu marked elements narrow the %zu legal "
+                     "actions to this one (choice %zu), though an element names it",
+                     mr.elements, c->legal.count, mr.unreachable + 1);
+    return CAS_OK;
+}
+
 /* The smallest code that is not a legal action. */
 static cas_action not_legal(const struct cas__actions *legal)
 {
@@ -639,6 +711,8 @@ static int check_state(struct checker *c, const cas_state *s, int actor, cas_sta
     if (rc == CAS_OK)
         rc = check_renders(c, s);
     if (rc == CAS_OK)
+        rc = check_marks(c, s, actor);
+    if (rc == CAS_OK)
         rc = check_illegal_refused(c, s);
     if (rc == CAS_OK)
         rc = check_random_action(c, s, actor);
@@ -684,6 +758,7 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
+    rc = check_labels(c);
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
         int actor = vt->current(s);

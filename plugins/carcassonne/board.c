@@ -326,6 +326,44 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
     return touches;
 }
 
+void cas__carc_placement_refusal(const struct cas_state *s, int kind, int x, int y, int rot,
+                                 char *buf, size_t cap)
+{
+    static const char *const edge_names[] = {"nothing", "field", "road", "city", "river",
+                                             "anything"};
+    static const int side_dx[] = {0, 1, 0, -1}, side_dy[] = {-1, 0, 1, 0};
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const struct carc_rot *r = &k->rot[rot];
+    const struct carc_cell *cells = C_CELLS(s);
+    int touches = 0;
+    for (int c = 0; c < k->ncells; c++) {
+        int cx = x + r->dx[c], cy = y + r->dy[c];
+        int ci = cas__carc_cell_find(s, cx, cy);
+        if (ci >= 0 && cells[ci].tile != CARC_NONE) {
+            snprintf(buf, cap, "%d,%d already holds a tile", cx, cy);
+            return;
+        }
+        for (int d = 0; d < 4; d++) {
+            int ni = cas__carc_cell_find(s, cx + side_dx[d], cy + side_dy[d]);
+            if (ni < 0 || cells[ni].tile == CARC_NONE)
+                continue;
+            touches = 1;
+            const struct carc_tile *t = &C_TILES(s)[cells[ni].tile];
+            int theirs = s->game->kinds[t->kind].rot[t->rot].edge[cells[ni].sub][(d + 2) % 4],
+                mine = r->edge[c][d];
+            if (mine != theirs && mine != EDGE_ANY && theirs != EDGE_ANY) {
+                snprintf(buf, cap, "its %c side (%s) meets the %s of tile %s at %d,%d",
+                         "NESW"[d], edge_names[mine < 6 ? mine : 0],
+                         edge_names[theirs < 6 ? theirs : 0], s->game->kinds[t->kind].id,
+                         cx + side_dx[d], cy + side_dy[d]);
+                return;
+            }
+        }
+    }
+    snprintf(buf, cap, touches ? "the rules of an expansion in play forbid it there"
+                               : "it touches no tile");
+}
+
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];

@@ -22,6 +22,7 @@
 #define CARC_MAX_FEATURES 16   /* features on one tile kind       */
 #define CARC_MAX_CELLS 2       /* spaces one tile covers (2x1)    */
 #define CARC_MAX_FIGKINDS 8
+#define CARC_MAX_MEEPLES 12   /* the option `meeples`: per player */
 #define CARC_MAX_EXPANSIONS 8
 #define CARC_MAX_PHASES 16
 #define CARC_RING_WORDS 32     /* cloister rings folded onto 32x32 spaces */
@@ -440,6 +441,12 @@ static inline int carc_occupied(const struct cas_state *s, int root)
 /* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
+/* Why not, in words, into buf (for an illegal deployment's error). */
+void cas__carc_deploy_refusal(const struct cas_state *s, int player, int figkind, int node,
+                              char *buf, size_t cap);
+/* Why tile kind may not go at x,y turned rot, in words, into buf. */
+void cas__carc_placement_refusal(const struct cas_state *s, int kind, int x, int y, int rot,
+                                 char *buf, size_t cap);
 /* Deploy action locals of CORNER figure kinds: CARC_CORNER_LOCAL + corner
  * (0 NW, 1 NE, 2 SE, 3 SW of the placed tile). */
 #define CARC_CORNER_LOCAL 16
@@ -608,8 +615,9 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out);
 /* "Red", "Blue", ... */
 extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
-/* How actions are written, for a player's `help`. */
-int cas__carc_notation_help(const struct cas_writer *out);
+/* How actions are written, for a player's `help`: the game's, then each
+ * expansion's own (1.8 notation_help). */
+int cas__carc_notation_help(const struct cas_game *g, const struct cas_writer *out);
 /* import_foreign (plugin.h) for "jcz": JCloisterZone 5.x saved games. */
 int cas__carc_import_foreign(const struct cas_host *host, const char *format,
                              const struct cas_json *doc, const struct cas_writer *out);
@@ -625,11 +633,48 @@ int cas__carc_render_choices(const struct cas_state *s, int viewer,
                              enum cas_render_format format, const cas_action *actions,
                              size_t n, const struct cas_writer *out);
 
+/* ------------------------------------------------------------ marks.c */
+
+/* What a click in the decision picture names (click to play): a space (a
+ * spot to place on, an abbey's hole), a rotation of a tile kind, a feature
+ * or a corner of a placed tile, a figure kind, a tile kind from a hand. */
+enum carc_mark_type { MARK_PICK, MARK_SPACE, MARK_ROT, MARK_FEATURE, MARK_CORNER,
+                      MARK_FIGURE };
+struct carc_mark_key {
+    uint8_t type, step; /* enum carc_mark_type; the click it is, from 1 */
+    int a, b;           /* PICK kind; SPACE x,y; ROT kind,rot; FEATURE and
+                           CORNER tile,feature/corner; FIGURE figure kind */
+};
+struct carc_mark_item {
+    struct carc_mark_key key;
+    uint32_t index; /* into the actions */
+};
+/* Every action's keys, sorted by key then action index, so the items of
+ * one element (one key) are a run with ascending indices. */
+struct carc_marks {
+    struct carc_mark_item *items;
+    size_t n;
+};
+/* Work out the marks of actions[0..n) in s (items from the game's host
+ * allocator: free with cas__carc_marks_free).  Actions nothing names (pass,
+ * a keep) get no item.  CAS_ENOMEM. */
+int cas__carc_marks(const struct cas_state *s, const cas_action *actions, size_t n,
+                    struct carc_marks *out);
+void cas__carc_marks_free(const struct cas_state *s, struct carc_marks *m);
+/* The end of the run of items with the key of item `at`. */
+size_t cas__carc_mark_run(const struct carc_marks *m, size_t at);
+
 /* ------------------------------------------------------------ svg.c */
 
 /* The board as one self-contained SVG 1.1 document.  The base game hides
  * nothing; expansions' notes (their text render) are drawn for `viewer`. */
 int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out);
+/* The decision view as a picture: the board with each choice's number
+ * where it points (CAS_RENDER_SVG), and with the click-to-play marks too
+ * (CAS_RENDER_SVG_ACTIONS; CAS_EINVAL when no action is marked). */
+int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
+                                 const cas_action *actions, size_t n,
+                                 const struct cas_writer *out);
 
 /* ------------------------------------------------------------ serialize.c */
 
