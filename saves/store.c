@@ -87,9 +87,13 @@ static const char *why_writing_failed(const char *path)
     return "; is the disk full, or failing?";
 }
 
-/* What to do about a failure with SQLite's extended result code rc. */
-static const char *hint_for(const char *path, int rc)
+/* What to do about a failure with SQLite's extended result code rc and
+ * the errno behind it (sqlite3_system_errno). */
+static const char *hint_for(const char *path, int rc, int sys_errno)
 {
+    if ((rc & 0xff) == SQLITE_IOERR && (sys_errno == ENOSPC || sys_errno == EDQUOT))
+        return sys_errno == ENOSPC ? "; the disk is full: free some space"
+                                   : "; your disk quota is used up: free some space";
     if (rc == SQLITE_IOERR_WRITE || rc == SQLITE_IOERR_TRUNCATE)
         return why_writing_failed(path);
     if (rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_UNIQUE)
@@ -114,9 +118,13 @@ static const char *hint_for(const char *path, int rc)
 
 int cas__saves_sql_fail(struct cas__saves *s, const char *what)
 {
-    int rc = sqlite3_extended_errcode(s->db);
-    return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what,
-                           sqlite3_errmsg(s->db), hint_for(s->path, rc));
+    int rc = sqlite3_extended_errcode(s->db), sys = sqlite3_system_errno(s->db);
+    /* A full disk SQLite calls an I/O error is named as what it is. */
+    const char *text = (rc & 0xff) == SQLITE_IOERR && (sys == ENOSPC || sys == EDQUOT)
+                           ? "no space left on the disk"
+                           : sqlite3_errmsg(s->db);
+    return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what, text,
+                           hint_for(s->path, rc, sys));
 }
 
 int cas__saves_explain(struct cas__saves *s, int code, const char *text)

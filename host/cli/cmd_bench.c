@@ -210,9 +210,10 @@ static int bench(const struct bench_args *a)
         .plugin_path = a->plugin_path, .game = a->game ? a->game : DEFAULT_GAME,
         .game_flag = "--game", .expansions = a->expansions,
         .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
-        /* The fast path: the in-process figures are what bots get; the
-         * isolation section adds a worker of its own. */
-        .isolation = {.mode = a->isolated ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO},
+        /* Bundled plugins in process, the fast path bots get; the isolation
+         * section adds a worker of its own.  A plugin from elsewhere is
+         * never loaded into castellan (docs/isolation.md). */
+        .isolation = {.mode = CAS__ISOLATE_AUTO},
     };
     int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {

@@ -268,6 +268,8 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
         fprintf(stderr, "castellan play: out of memory\n");
         goto free_path;
     }
+    if (a->isolation.mode != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(reg, a->isolation.mode == CAS__ISOLATE_IN_PROCESS);
     if (cas__session_desc_validate(desc, reg, &plan, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan play: %s\n", err);
         goto free_registry;

@@ -26,4 +26,16 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
                          const char *text, size_t len, struct cas__saves_game *g,
                          char *err, size_t errlen);
 
+/* A foreign format may leave out chance outcomes that change nothing the
+ * record goes on from: JCloisterZone writes no tile it discarded because it
+ * fit nowhere.  Called while g replays, after its action i, with `state`
+ * the state after it: at a chance node, an outcome g draws fewer times from
+ * here on than the state holds, and after which g's next action is legal,
+ * is inserted as action i + 1 (one per call: the call after it finds the
+ * next); after g's last action, the outcomes left are all inserted if
+ * drawing them one by one ends the game, else none.  Returns how many were
+ * inserted (plies renumbered, hash-free) or CAS_ENOMEM. */
+int cas__foreign_restore_draws(const struct cas_game_vtable *vt, const cas_state *state,
+                               struct cas__saves_game *g, size_t i);
+
 #endif

@@ -28,7 +28,23 @@
 struct cas__registry {
     struct cas__plugin_info **plugins;
     size_t count;
+    int foreign; /* 0: not said (confined), 1: in process, 2: confined */
 };
+
+void cas__registry_foreign_in_process(struct cas__registry *reg, int yes)
+{
+    reg->foreign = yes ? 1 : 2;
+}
+
+int cas__registry_foreign_said(const struct cas__registry *reg)
+{
+    return reg->foreign != 0;
+}
+
+int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info)
+{
+    return reg->foreign != 1 && !cas__plugin_is_bundled(info);
+}
 
 /* ------------------------------------------------------------ refusals */
 
@@ -175,6 +191,7 @@ static void info_free(struct cas__plugin_info *info)
         return;
     if (info->dl)
         dlclose(info->dl);
+    cas__probe_free(info->probed);
     free(info->id);
     free(info->version);
     free(info->description);

@@ -4,6 +4,7 @@
  * grow buffers for the vtable's buffer protocols.
  */
 #include "match.h"
+#include "registry.h"
 
 #include <stdalign.h>
 #include <stdarg.h>
@@ -117,6 +118,18 @@ static int worker_game_new(struct cas__match *m, const struct cas__isolation *is
     return rc;
 }
 
+/* Whether the game or an expansion was loaded in a confined child only. */
+static int runs_only_in_a_worker(const struct cas_plugin *plugin,
+                                 const struct cas_game_params *params)
+{
+    if (cas__probed_of(plugin))
+        return 1;
+    for (size_t i = 0; i < params->n_expansions; i++)
+        if (cas__probed_of(params->expansions[i].extension))
+            return 1;
+    return 0;
+}
+
 int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     const char *data_dir, const struct cas_option_value *options,
                     size_t n_options, const struct cas_expansion_ref *expansions,
@@ -186,6 +199,15 @@ int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *
     size_t bad_option = SIZE_MAX;
     int rc;
     err[0] = '\0';
+    /* A plugin loaded only in a confined child has no code in castellan:
+     * its game runs in a worker whatever was asked. */
+    struct cas__isolation forced = {.mode = CAS__ISOLATE_WORKER};
+    if ((!iso || iso->mode != CAS__ISOLATE_WORKER) && runs_only_in_a_worker(plugin, &params)) {
+        if (iso)
+            forced = (struct cas__isolation){CAS__ISOLATE_WORKER, iso->deadline_ms,
+                                             iso->memory_mib, iso->cpu_seconds};
+        iso = &forced;
+    }
     if (iso && iso->mode == CAS__ISOLATE_WORKER)
         rc = worker_game_new(m, iso, &params, &bad_option, err, errlen);
     else
@@ -309,13 +331,6 @@ int cas__match_event_ok(struct cas__match *m, const struct cas_event *e)
     else
         return 1;
     return 0;
-}
-
-int cas__match_picks_chance(const struct cas__match *m)
-{
-    const struct cas_game_vtable *vt = m->vt;
-    return !m->generic_chance && CAS_HAS_FIELD(vt, struct cas_game_vtable, chance_pick) &&
-           vt->chance_total && vt->chance_pick;
 }
 
 int cas__match_legal(struct cas__match *m, const cas_state *state,

@@ -125,6 +125,8 @@ static int load_plugins(struct cas__revived *r, const char *cli_path,
         rc = cas__registry_scan(&r->path, &r->reg);
     if (rc)
         return fail(r, rc, "out of memory");
+    if (asked && asked->mode != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(r->reg, asked->mode == CAS__ISOLATE_IN_PROCESS);
     rc = cas__session_desc_validate(&r->desc, r->reg, &r->plan, err, sizeof err);
     if (rc)
         return fail(r, rc, "%s", err);

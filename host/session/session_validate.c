@@ -286,8 +286,25 @@ static int apply_rules(const struct cas__session_desc *d, struct cas__registry *
     return CAS_OK;
 }
 
-static int check_players(const struct cas__session_desc *d, const struct cas__session_plan *p,
-                         char *err, size_t errlen)
+/* An installed expansion of p's game, not in the session, that allows n
+ * players; NULL when there is none. */
+static const char *expansion_for(struct cas__registry *reg, const struct cas__session_plan *p,
+                                 int n)
+{
+    for (size_t i = 0; i < cas__registry_count(reg); i++) {
+        const struct cas__plugin_info *info = cas__registry_at(reg, i);
+        int in_session = 0;
+        for (size_t k = 0; k < p->n_expansions; k++)
+            in_session |= p->expansions[k] == info;
+        if (!info->refusal && info->kind == CAS_KIND_EXPANSION && info->extends &&
+            strcmp(info->extends, p->game->id) == 0 && !in_session && info->max_players >= n)
+            return info->id;
+    }
+    return NULL;
+}
+
+static int check_players(const struct cas__session_desc *d, struct cas__registry *reg,
+                         const struct cas__session_plan *p, char *err, size_t errlen)
 {
     int min, max, n = (int)d->n_players;
     cas__registry_player_limits(p->game, p->expansions, p->n_expansions, &min, &max);
@@ -300,11 +317,13 @@ static int check_players(const struct cas__session_desc *d, const struct cas__se
                  i ? ", " : " with ", p->expansions[i]->id);
     int line = n == 0 ? 0 : d->players[n > max ? max : n - 1].line;
     where(d, line, "--players", at, sizeof at);
+    const char *more = n > max ? expansion_for(reg, p, n) : NULL;
     return cas__errorf(err, errlen, CAS_EINVAL,
-                       "%s: %d player%s, but %s allows %d to %d; %s", at, n, n == 1 ? "" : "s",
-                       combo, min, max,
-                       n > max ? "remove players, or add an expansion that allows more"
-                               : "add players");
+                       "%s: %d player%s, but %s allows %d to %d; %s%s%s", at, n,
+                       n == 1 ? "" : "s", combo, min, max,
+                       n <= max ? "add players" : more ? "remove players, or add the expansion "
+                                                       : "remove players",
+                       more ? more : "", more ? ", which allows more" : "");
 }
 
 static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
@@ -314,6 +333,10 @@ static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
     p->expansions = calloc(d->n_expansions ? d->n_expansions : 1, sizeof *p->expansions);
     if (!p->expansions)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
+    /* The session's isolation, unless a flag said otherwise, decides where
+     * a plugin from elsewhere is loaded. */
+    if (!cas__registry_foreign_said(reg) && d->isolation != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(reg, d->isolation == CAS__ISOLATE_IN_PROCESS);
     int rc = cas__registry_resolve(reg, d->game, (const char *const *)d->expansions,
                                    d->n_expansions, &p->game, p->expansions, why, sizeof why);
     if (!rc) {
@@ -388,7 +411,7 @@ int cas__session_desc_validate(const struct cas__session_desc *desc,
 {
     int rc = cas__session_desc_validate_rules(desc, reg, out, err, errlen);
     if (!rc)
-        rc = check_players(desc, out, err, errlen);
+        rc = check_players(desc, reg, out, err, errlen);
     if (rc) {
         cas__session_plan_free(out);
         return rc;

@@ -113,14 +113,4 @@ _Noreturn void cas__worker_child(int fd, const struct cas_plugin *plugin, const 
                                  const struct cas_game_params *params,
                                  const struct cas__isolation *iso);
 
-/* ---- sandbox.c ---- */
-
-/* In the child, before the game exists: resource limits (address space,
- * CPU, no files written, no core).  0 or -errno. */
-int cas__sandbox_limits(const struct cas__isolation *iso);
-/* In the child, after the game exists: only read and write on fd, memory
- * calls and exit remain; any other system call kills the worker (SIGSYS).
- * 0 or -errno (then the child must not go on). */
-int cas__sandbox_seal(int fd);
-
 #endif

@@ -28,6 +28,8 @@ struct am_ctx {
     int abbeys;                  /* abbeys the game places at most: one a seat,
                                     no more than its `tiles` count */
     int final_abbey_round;       /* option final-abbey-round */
+    int wagons, barns;           /* options: each seat's wagons and barns */
+    int players;
     enum am_wagon_reach reach;   /* option wagon-move */
     size_t state_offset;         /* of the block in every state (1.6) */
     int retire;                  /* what an actor says once its phase is over
@@ -53,6 +55,15 @@ struct am_state {
     struct am_wagon wagons[AM_MAX_PLAYERS];
     uint16_t barn_part[AM_MAX_PLAYERS]; /* where each barn stands */
 };
+
+/* A seat's wagons and barns each have a slot in the block's arrays: seat
+ * p's k-th at p + k * players, below AM_MAX_PLAYERS (am_init checks that
+ * the options `wagons` and `barns` fit); with one of each, slot = seat, as
+ * before the options. */
+static inline int cas__am_slot(const struct am_ctx *ctx, int seat, int k)
+{
+    return seat + k * ctx->players;
+}
 
 /* This expansion's block of c, where the engine's state_offset said it
  * lies: the hooks of every turn read it without a call. */

@@ -39,7 +39,12 @@ void cas__am_feature_scored(void *xctx, cas_carc *c, int player, cas_carc_featur
     for (size_t i = 0; i < n; i++) {
         if (on[i].kind != ctx->wagon || on[i].player >= AM_MAX_PLAYERS)
             continue;
-        struct am_wagon *w = &st->wagons[on[i].player];
+        int k = 0; /* the owner's first free slot: one per wagon */
+        while (k < ctx->wagons && st->wagons[cas__am_slot(ctx, on[i].player, k)].waiting)
+            k++;
+        if (k == ctx->wagons)
+            continue;
+        struct am_wagon *w = &st->wagons[cas__am_slot(ctx, on[i].player, k)];
         *w = (struct am_wagon){.player = (uint8_t)on[i].player, .waiting = 1,
                                .part = (uint16_t)api->figure_part(c, on[i].id)};
         st->wagons_waiting++;
@@ -167,20 +172,21 @@ static size_t destinations(const struct am_ctx *ctx, const cas_carc *c, const st
     return n;
 }
 
-/* The waiting wagon whose owner decides now: clockwise from the active
- * player, the first with somewhere to go; NULL when none. */
-static const struct am_wagon *deciding(const struct am_ctx *ctx, const cas_carc *c)
+/* The slot of the waiting wagon whose owner decides now: clockwise from
+ * the active player, the first with somewhere to go (a seat's wagons in
+ * slot order); -1 when none. */
+static int deciding(const struct am_ctx *ctx, const cas_carc *c)
 {
-    const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = cas__am_block_const(ctx, c);
-    int players = api->nplayers(api->game(c)), active = api->active_player(c);
-    for (int i = 0; i < players; i++) {
-        const struct am_wagon *w = &st->wagons[(active + i) % players];
-        cas_carc_feature any;
-        if (w->waiting && destinations(ctx, c, w, &any, 1) > 0)
-            return w;
-    }
-    return NULL;
+    int players = ctx->players, active = ctx->api->active_player(c);
+    for (int i = 0; i < players; i++)
+        for (int k = 0; k < ctx->wagons; k++) {
+            int slot = cas__am_slot(ctx, (active + i) % players, k);
+            cas_carc_feature any;
+            if (st->wagons[slot].waiting && destinations(ctx, c, &st->wagons[slot], &any, 1))
+                return slot;
+        }
+    return -1;
 }
 
 int cas__am_wagon_actor(void *xctx, const cas_carc *c)
@@ -189,14 +195,15 @@ int cas__am_wagon_actor(void *xctx, const cas_carc *c)
     const struct am_state *st = cas__am_block_const(xctx, c);
     if (!st->wagons_waiting)
         return CAS_CARC_PHASE_SKIP; /* the common case: no wagon was freed */
-    const struct am_wagon *w = deciding(ctx, c);
-    return w ? w->player : CAS_CARC_PHASE_SKIP;
+    int slot = deciding(ctx, c);
+    return slot >= 0 ? st->wagons[slot].player : CAS_CARC_PHASE_SKIP;
 }
 
 int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_t cap,
                         size_t *count)
 {
-    const struct am_wagon *w = deciding(xctx, c);
+    int slot = deciding(xctx, c);
+    const struct am_wagon *w = slot >= 0 ? &cas__am_block_const(xctx, c)->wagons[slot] : NULL;
     cas_carc_feature found[WAGON_DESTINATIONS_MAX];
     size_t n = w ? destinations(xctx, c, w, found, WAGON_DESTINATIONS_MAX) : 0;
     *count = n + 1;
@@ -209,11 +216,10 @@ int cas__am_wagon_legal(void *xctx, const cas_carc *c, uint64_t *payloads, size_
 int cas__am_wagon_apply(void *xctx, cas_carc *c, uint64_t payload)
 {
     const struct am_ctx *ctx = xctx;
-    const struct am_wagon *w = deciding(ctx, c);
-    if (!w)
+    int slot = deciding(ctx, c);
+    if (slot < 0)
         return CAS_EILLEGAL;
-    struct am_state *st = cas__am_block(xctx, c);
-    struct am_wagon *mine = &st->wagons[w->player];
+    struct am_wagon *mine = &cas__am_block(xctx, c)->wagons[slot];
     mine->waiting = 0;
     if (payload != WAGON_HOME) {
         int rc = ctx->api->deploy(c, mine->player, ctx->wagon,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <cmocka.h>
 
 /* Write text to a new file made from the mkstemp template path. */
@@ -260,6 +261,57 @@ static void test_play_human_through_stdin(void **unused)
     free(out);
 }
 
+/* `help` at the table explains the actions of every expansion in play,
+ * each with an example, after the game's own. */
+static void test_help_explains_every_expansion(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game carcassonne --expansions inns-cathedrals,traders-builders,"
+                         "abbey-mayor,king-robber,castles-germany --players Me:human,greedy "
+                         "--seed 5 --no-save", "help\nquit\n", &out), 0);
+    static const char *const wanted[] = {
+        "\ninns-cathedrals:\n  deploy large-meeple WHERE\n", "(deploy large-meeple city N)",
+        "\ntraders-builders:\n  deploy builder WHERE\n", "(deploy builder road E+W)",
+        "(deploy pig field Nw+Ne)", "\nabbey-mayor:\n  abbey X,Y ", "abbey 1,1",
+        "(deploy mayor city N)", "(deploy wagon\n", "(wagon 0,1 city N)",
+        "(deploy barn corner 1,-1 NW)", "\nking-robber:\n", "\ncastles-germany:\n",
+        "(castle pick\n", "(castle CG-3 4,-1 270)", "  castle keep ", "  deploy meeple castle\n",
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (!strstr(out, wanted[i]))
+            fail_msg("no \"%s\" in:\n%s", wanted[i], out);
+    free(out);
+    /* the game alone: its own help, no expansion's */
+    assert_int_equal(run("play --game carcassonne --players Me:human,greedy --seed 5 --no-save",
+                         "help\nquit\n", &out), 0);
+    assert_non_null(strstr(out, "Carcassonne actions"));
+    assert_null(strstr(out, "abbey-mayor:"));
+    free(out);
+}
+
+/* Castles in Germany at the table: the castles are drawn (as castles, 'c',
+ * not monasteries) over the numbers of the picks that name them, and the
+ * board numbers the spots where a castle may go. */
+static void test_castles_shown_before_the_picks(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game carcassonne --expansions castles-germany --players "
+                         "Me:human,greedy --seed 5 --no-save", "1\n2\nquit\n", &out), 0);
+    const char *pick = strstr(out, "The tiles these choices name, turned 0; under each, its "
+                                   "choices:\nCG-1          CG-2          CG-3          CG-4");
+    if (!pick || !strstr(pick, "\n--cccccc--    --cccccc--") || !strstr(pick, "\n1             2"))
+        fail_msg("no castles over their picks:\n%s", out);
+    assert_non_null(strstr(out, "  o open  c castle\n"));
+    assert_null(strstr(out, "--m.")); /* no castle drawn as a monastery */
+    const char *place = strstr(out, "Red decides: castle\n");
+    assert_non_null(place);
+    assert_non_null(strstr(out, " 3 --- 7 \n"));   /* spots of castle choices on the board */
+    assert_non_null(strstr(place, "2,3,4,5,6,7,")); /* CG-1's placements under it */
+    free(out);
+}
+
 /* `castellan rules GAME` lists the game's options with defaults and
  * meanings, then each expansion's; a wrong id gets the closest. */
 static void test_rules_lists_every_option(void **unused)
@@ -322,11 +374,15 @@ static void test_docs_config_example_plays(void **unused)
 static void test_preset_comments_name_real_paths(void **unused)
 {
     (void)unused;
-    static const char *const presets[] = {"default", "inns-cathedrals", "inns-traders",
-                                          "traders-builders"};
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+    DIR *dir = opendir(PRESET_DIR);
+    assert_non_null(dir);
+    size_t checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ini") != 0)
+            continue;
         char path[1024], text[2048], expected[256];
-        snprintf(path, sizeof path, "%s/%s.ini", PRESET_DIR, presets[i]);
+        snprintf(path, sizeof path, "%s/%s", PRESET_DIR, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
         size_t len = fread(text, 1, sizeof text - 1, f);
@@ -334,16 +390,19 @@ static void test_preset_comments_name_real_paths(void **unused)
         text[len] = '\0';
         snprintf(expected, sizeof expected,
                  "; Play it from the repository root with:\n"
-                 ";   ./build/host/castellan play --config config/presets/%s.ini\n",
-                 presets[i]);
+                 ";   ./build/host/castellan play --config config/presets/%s\n",
+                 e->d_name);
         if (!strstr(text, expected))
             fail_msg("%s lacks the line\n%s", path, expected);
-        snprintf(path, sizeof path, "%s/config/presets/%s.ini", getenv("CASTELLAN_SOURCE_DIR"),
-                 presets[i]);
+        snprintf(path, sizeof path, "%s/config/presets/%s", getenv("CASTELLAN_SOURCE_DIR"),
+                 e->d_name);
         f = fopen(path, "r");
         assert_non_null(f);
         fclose(f);
+        checked++;
     }
+    closedir(dir);
+    assert_true(checked >= 10);
 }
 
 /* --campaign files a game from flags or from a preset under a campaign. */
@@ -801,6 +860,8 @@ int main(void)
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),
         cmocka_unit_test(test_rules_lists_every_option),
+        cmocka_unit_test(test_help_explains_every_expansion),
+        cmocka_unit_test(test_castles_shown_before_the_picks),
         cmocka_unit_test(test_docs_config_example_plays),
         cmocka_unit_test(test_preset_comments_name_real_paths),
         cmocka_unit_test(test_play_campaign_flag),
