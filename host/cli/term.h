@@ -25,14 +25,16 @@ int cas__term_width(FILE *stream);
 
 /* Print `text` (one line, no newline) and a newline, broken at spaces
  * into lines of at most `width` columns, every line after the first
- * indented by `indent` spaces.  A word longer than a line stays whole. */
+ * indented by `indent` spaces.  A word longer than a line stays whole;
+ * colour escapes take no columns. */
 void cas__term_wrap(FILE *out, int width, int indent, const char *text);
 
 /* Print a text of several lines with every line of prose longer than
  * `width` wrapped at spaces, its continuation under the text after a
- * "NAME   " column or under its own indentation.  Lines that draw
- * (mostly not letters or digits) or carry escapes are printed as they
- * are: breaking a picture helps nobody. */
+ * "NAME   " column or under its own indentation; paragraphs their author
+ * broke for a wider terminal are joined first.  Lines that draw (less than
+ * a third letters) are printed as they are: breaking a picture helps
+ * nobody.  Colour escapes take no columns. */
 void cas__term_wrap_block(FILE *out, int width, const char *text);
 
 /* Text written for the terminal into a buffer first, then printed with
