@@ -142,13 +142,14 @@ static int wrappable(const char *text, size_t len)
 }
 
 /* The lines its author broke from one paragraph: each following line of
- * prose indented exactly `indent` under a line of 60 or more columns that
- * ends no sentence.  Returns the length of text's paragraph, up to its
+ * prose indented exactly `indent` (not 0: lines at the margin are each
+ * their own, a status line under a list) under a line of 60 or more
+ * columns that ends no sentence.  Returns the length of text's paragraph, up to its
  * last line's end. */
 static size_t paragraph(const char *text, int indent)
 {
     size_t end = strcspn(text, "\n"), line = visible(text, end);
-    while (text[end] == '\n' && line >= 60 && !strchr(".:", text[end - 1])) {
+    while (indent > 0 && text[end] == '\n' && line >= 60 && !strchr(".:", text[end - 1])) {
         const char *next = text + end + 1;
         size_t len = strcspn(next, "\n");
         if ((int)strspn(next, " ") != indent || strspn(next, " ") == len ||
