@@ -208,6 +208,19 @@ void cas__term_capture_end(struct cas__term_capture *c)
     free(c->text);
 }
 
+void cas__term_message(FILE *stream, const char *fmt, ...)
+{
+    char text[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (isatty(fileno(stream)))
+        cas__term_wrap(stream, cas__term_width(stream), 4, text);
+    else
+        fprintf(stream, "%s\n", text);
+}
+
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
 {
     char text[1024];

@@ -50,6 +50,12 @@ struct cas__term_capture {
 FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out);
 void cas__term_capture_end(struct cas__term_capture *c);
 
+/* A message for the person at the terminal, printf-style, on `stream`
+ * (stderr): wrapped at spaces to the terminal's width, continued under a
+ * 4-space indent, when the stream is a terminal; one line as it is
+ * otherwise (a log or a program reads it whole). */
+void cas__term_message(FILE *stream, const char *fmt, ...) CAS_PRINTF(2, 3);
+
 /* printf-style cas__term_wrap (text truncated past 1023 bytes). */
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
     CAS_PRINTF(4, 5);
