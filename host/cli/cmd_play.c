@@ -105,7 +105,7 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
         int rc = cas__session_desc_from_flags(&flags, desc, err, sizeof err);
         if (rc == CAS_OK)
             return 0;
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return rc == CAS_ENOMEM ? 1 : 2; /* out of memory is no usage error */
     }
     char *preset = a->config ? NULL : default_preset();
@@ -118,12 +118,12 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
     int loaded = cas__session_desc_load(path, desc, err, sizeof err);
     free(preset);
     if (loaded != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return 1;
     }
     if (a->campaign &&
         cas__desc_set_campaign(desc, "--campaign", a->campaign, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         cas__session_desc_free(desc);
         return 2;
     }
@@ -196,7 +196,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
     if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", s.error);
+        cas__term_message(stderr, "castellan play: %s", s.error);
         goto free_agents;
     }
     s.out = stdout;
@@ -215,7 +215,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         cas__watch_attach(&watch, &s, "play", a->watch);
     int rc = cas__session_run(&s);
     if (rc != CAS_OK && !s.quit)
-        fprintf(stderr, "castellan play: %s\n", s.error);
+        cas__term_message(stderr, "castellan play: %s", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
@@ -243,7 +243,7 @@ static int check_hint(const char *hint)
     if (!hint)
         return 0;
     if (cas__agent_spec_parse_bot(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return 2;
     }
     if (strcmp(spec.kind, "human") == 0) {
@@ -271,12 +271,12 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
     if (a->isolation.mode != CAS__ISOLATE_AUTO)
         cas__registry_foreign_in_process(reg, a->isolation.mode == CAS__ISOLATE_IN_PROCESS);
     if (cas__session_desc_validate(desc, reg, &plan, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         goto free_registry;
     }
     cas__session_plan_isolate(&plan, &a->isolation);
     if (cas__session_desc_open_match(&plan, &m, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         goto free_plan;
     }
     status = play(a, desc, &plan, &m);
