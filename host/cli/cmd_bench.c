@@ -23,6 +23,7 @@ static void print_usage(FILE *out)
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
+            "                       [--in-process]\n"
             "                       [--plugin-path DIR[:DIR...]]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
@@ -38,10 +39,12 @@ static void print_usage(FILE *out)
             "and prints what each expansion adds to the cost per action, as a share\n"
             "of the game alone's.  --floor also times the game's bare reference loop\n"
             "(same tile data and rules options) and prints the playouts' games/s as\n"
-            "a ratio to it.  --isolated also times 1/20 of the playouts in process\n"
-            "and with the plugin in a worker process (docs/isolation.md) and prints\n"
-            "the cost per action of each and the ratio; the other sections run in\n"
-            "process, as bots do.  Sections:\n",
+            "a ratio to it.  --isolated also times, in process and in a worker\n"
+            "process (docs/isolation.md), the playouts (one batch), a search bot's\n"
+            "decision (one message) and check of a tenth of the games, and prints\n"
+            "each ratio against its target.  A plugin from outside castellan's own\n"
+            "folders is never loaded into castellan, and every section runs in a\n"
+            "worker, unless --in-process says to load it.  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -50,7 +53,7 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
-    int floor, isolated, marginal;
+    int floor, isolated, marginal, in_process;
     struct cas__strlist rules;
 };
 
@@ -144,7 +147,9 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
                            .out = stdout, .width = cas__term_width(stdout),
                            .progress = stderr, .floor = a->floor,
                            .isolated_requested = a->isolated, .marginal_requested = marginal};
+    struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
+        b.check = &check;
         struct cas__target in_worker = *t; /* read only: the same plugins and options */
         in_worker.plan.isolation.mode = CAS__ISOLATE_WORKER;
         int rc = cas__target_match(&in_worker, &isolated, nplayers, isolated_err,
@@ -200,7 +205,7 @@ static int bench(const struct bench_args *a)
         /* Bundled plugins in process, the fast path bots get; the isolation
          * section adds a worker of its own.  A plugin from elsewhere is
          * never loaded into castellan (docs/isolation.md). */
-        .isolation = {.mode = CAS__ISOLATE_AUTO},
+        .isolation = {.mode = a->in_process ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO},
     };
     int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {
@@ -228,6 +233,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
         {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
+        {"--in-process", NULL, &a.in_process, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

@@ -263,6 +263,18 @@ int cas__confine_child(const int *keep, size_t n_keep, const int *writable, size
     return load(f);
 }
 
+void cas__confine_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            _exit(2);
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
 int cas__confine_seal(int fd)
 {
     scmp_filter_ctx f = seccomp_init(SCMP_ACT_KILL_PROCESS);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "match.h"
 
 /* The session without one of its expansions, for the marginal section. */
@@ -59,6 +60,9 @@ struct cas__bench {
     int isolated_requested;
     struct cas__match *isolated;
     const char *isolated_error;
+    /* With --isolated: the game as check takes it, to time 100 checked
+     * games in process and in one worker; NULL: not timed. */
+    const struct cas__check_target *check;
 };
 
 enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3 };
