@@ -726,7 +726,8 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     size_t bad_option = SIZE_MAX;
     int rc = refs ? CAS_OK : CAS_ENOMEM;
     if (refs) {
-        memcpy(refs, params->expansions, n * sizeof *refs);
+        if (n) /* no expansions: params->expansions may be NULL */
+            memcpy(refs, params->expansions, n * sizeof *refs);
         mine.expansions = refs;
         rc = load_probed(&ws, plugin, refs, n);
     }
