@@ -198,6 +198,11 @@ int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size)
     return 0;
 }
 
+int cas__saves_is_url(const char *where)
+{
+    return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
+}
+
 /* ------------------------------------------------------ default path */
 
 char *cas__saves_default_path(void)
@@ -379,6 +384,8 @@ static int pragma_int(struct cas__saves *s, const char *sql, int *out)
 
 int cas__saves_schema_version(struct cas__saves *s)
 {
+    if (s->pg)
+        return cas__pg_schema_version(s);
     int version = -1;
     pragma_int(s, "PRAGMA user_version;", &version);
     return version;
@@ -631,6 +638,8 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
     struct stat st;
     enum verdict verdict;
     *out = NULL;
+    if (cas__saves_is_url(path))
+        return cas__pg_open(path, target, 0, out, err, errlen);
     int rc = judge_file(path, &verdict, err, errlen);
     if (rc || (verdict != FILE_NEW && (rc = check_writable(path, err, errlen))))
         return rc;
@@ -706,6 +715,8 @@ int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
     struct cas__saves *s;
     int version = 0;
     *out = NULL;
+    if (cas__saves_is_url(path))
+        return cas__pg_open(path, CAS__SAVES_SCHEMA_VERSION, 1, out, err, errlen);
     int rc = judge_file(path, &verdict, err, errlen);
     if (rc)
         return rc;
@@ -747,6 +758,10 @@ void cas__saves_close(struct cas__saves *s)
 {
     if (!s)
         return;
+    if (s->pg) {
+        cas__pg_close(s);
+        return;
+    }
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_BEGIN);
     release_store(s);
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_END);
@@ -754,6 +769,8 @@ void cas__saves_close(struct cas__saves *s)
 
 int cas__saves_integrity_check(struct cas__saves *s)
 {
+    if (s->pg)
+        return cas__pg_integrity_check(s);
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s, "PRAGMA integrity_check;", &st);
     if (rc)

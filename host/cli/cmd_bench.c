@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "saves.h"
 #include "target.h"
 #include "term.h"
 #include "text.h"
@@ -24,7 +25,7 @@ static void print_usage(FILE *out)
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
             "                       [--in-process]\n"
-            "                       [--plugin-path DIR[:DIR...]]\n"
+            "                       [--plugin-path DIR[:DIR...]] [--database URL]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
             "it allows), over N random games (default 1000) from seed S (default 1).\n"
@@ -44,7 +45,10 @@ static void print_usage(FILE *out)
             "decision (one message) and check of a tenth of the games, and prints\n"
             "each ratio against its target.  A plugin from outside castellan's own\n"
             "folders is never loaded into castellan, and every section runs in a\n"
-            "worker, unless --in-process says to load it.  Sections:\n",
+            "worker, unless --in-process says to load it.  The saves section\n"
+            "journals into a SQLite file of its own and, with --database\n"
+            "postgresql://..., into that PostgreSQL database as well (it deletes the\n"
+            "games it made there).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -53,6 +57,7 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
+    const char *database;
     int floor, isolated, marginal, in_process;
     struct cas__strlist rules;
 };
@@ -67,8 +72,10 @@ static int check_section(const char *only)
             return 0;
         names[n++] = s->name;
     }
-    fprintf(stderr, "castellan bench: no section \"%s\"; did you mean \"%s\"?\n", only,
-            cas__closest(only, names, n));
+    const char *closest = cas__closest(only, names, n);
+    fprintf(stderr, "castellan bench: no section \"%s\"%s%s%s (castellan bench --help lists "
+            "them)\n", only, closest ? "; did you mean \"" : "", closest ? closest : "",
+            closest ? "\"?" : "");
     return 2;
 }
 
@@ -146,7 +153,10 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
     struct cas__bench b = {.match = &m, .games = (int)games, .rounds = rounds, .seed = seed,
                            .out = stdout, .width = cas__term_width(stdout),
                            .progress = stderr, .floor = a->floor,
-                           .isolated_requested = a->isolated, .marginal_requested = marginal};
+                           .isolated_requested = a->isolated, .marginal_requested = marginal,
+                           .game_has_expansions =
+                               cas__registry_has_expansion_of(t->reg, t->plan.game->id),
+                           .pg_url = a->database};
     struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
         b.check = &check;
@@ -195,6 +205,12 @@ static int bench(const struct bench_args *a)
                                                 CAS__BENCH_MAX_ROUNDS, &rounds))) ||
         (a->only && (status = check_section(a->only))))
         return status;
+    if (a->database && !cas__saves_is_url(a->database)) {
+        fprintf(stderr, "castellan bench: --database %s is not a PostgreSQL URL; write "
+                "postgresql://[USER@][HOST]/DATABASE (SQLite is measured in a file of "
+                "its own)\n", a->database);
+        return 2;
+    }
 
     struct cas__target t;
     char err[1024];
@@ -234,6 +250,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
         {"--in-process", NULL, &a.in_process, NULL},
+        {"--database", &a.database, NULL, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

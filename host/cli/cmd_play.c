@@ -15,13 +15,13 @@
 #include "commands.h"
 #include "install_dirs.h"
 #include "journal.h"
-#include "picture.h"
 #include "prng.h"
 #include "registry.h"
 #include "session.h"
 #include "session_fields.h"
 #include "session_plan.h"
 #include "term.h"
+#include "watch.h"
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
@@ -153,38 +153,6 @@ static int terminal_viewer(const struct cas__session_desc *desc)
     return humans == 1 ? viewer : CAS_VIEWER_PUBLIC;
 }
 
-/* --watch: the board picture rewritten after every action, chained after
- * the journal's hook (which commits first). */
-struct watch {
-    struct cas__session_hooks inner;
-    struct cas__session *session;
-    const char *path;
-    int warned;
-};
-
-static void watch_update(struct watch *w)
-{
-    char err[1024];
-    struct cas__session *s = w->session;
-    if (cas__picture_write(s->match, s->state, s->viewer, w->path, err, sizeof err) &&
-        !w->warned) {
-        fprintf(stderr, "castellan play: --watch: %s (the game goes on)\n", err);
-        w->warned = 1;
-    }
-}
-
-static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
-                           uint64_t hash_after, char *err, size_t errlen)
-{
-    struct watch *w = ctx;
-    int rc = w->inner.on_action ? w->inner.on_action(w->inner.ctx, ply, actor, text,
-                                                     hash_after, err, errlen)
-                                : CAS_OK;
-    if (rc >= 0)
-        watch_update(w);
-    return rc;
-}
-
 /* Where a fault of the plugin's worker is told: how far the game is saved. */
 struct play_fault {
     const struct cas__session *session;
@@ -242,11 +210,9 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     struct play_fault fault = {.session = &s, .journal = &journal};
     m->on_fault = (struct cas__fault_handler){.fault = play_fault, .ctx = &fault};
-    struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
-    if (a->watch) {
-        s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
-        watch_update(&watch);
-    }
+    struct cas__watch watch;
+    if (a->watch)
+        cas__watch_attach(&watch, &s, "play", a->watch);
     int rc = cas__session_run(&s);
     if (rc != CAS_OK && !s.quit)
         fprintf(stderr, "castellan play: %s\n", s.error);

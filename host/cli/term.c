@@ -69,6 +69,108 @@ void cas__term_wrap(FILE *out, int width, int indent, const char *text)
     fputc('\n', out);
 }
 
+/* Whether a line reads as prose, not as a drawing or a table's heading:
+ * a third of its visible characters or more are letters (a board row is
+ * mostly # . - |, a heading of rotations "0    90    180" digits; an
+ * example "(castle CG-3 4,-1 270)" is half letters). */
+static int is_prose(const char *line, size_t len)
+{
+    size_t letters = 0, visible = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        visible += c != ' ';
+        letters += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+    return letters * 3 >= visible && letters > 0;
+}
+
+/* Where a wrapped line's continuation starts: under the text after the
+ * first gap of two spaces when that is in the line's first half (the
+ * description of a "NAME   what it does" row), else under its start. */
+static int hanging_indent(const char *line, int width)
+{
+    size_t lead = strspn(line, " ");
+    const char *gap = strstr(line + lead, "  ");
+    if (gap) {
+        size_t column = (size_t)(gap - line) + strspn(gap, " ");
+        if (column <= (size_t)width / 2)
+            return (int)column;
+    }
+    return (int)lead;
+}
+
+/* Whether the line at text (len bytes) may be wrapped: prose, no escapes. */
+static int wrappable(const char *text, size_t len)
+{
+    return !memchr(text, '\x1b', len) && is_prose(text, len);
+}
+
+/* The lines its author broke from one paragraph: each following line of
+ * prose indented exactly `indent` under a line of 60 or more columns that
+ * ends no sentence.  Returns the length of text's paragraph, up to its
+ * last line's end. */
+static size_t paragraph(const char *text, int indent)
+{
+    size_t end = strcspn(text, "\n"), line = end;
+    while (text[end] == '\n' && line >= 60 && !strchr(".:", text[end - 1])) {
+        const char *next = text + end + 1;
+        size_t len = strcspn(next, "\n");
+        if ((int)strspn(next, " ") != indent || strspn(next, " ") == len ||
+            !wrappable(next, len))
+            break;
+        end += 1 + len;
+        line = len;
+    }
+    return end;
+}
+
+void cas__term_wrap_block(FILE *out, int width, const char *text)
+{
+    char joined[4096];
+    while (*text) {
+        size_t len = strcspn(text, "\n"), first = len;
+        int indent = 0;
+        if (wrappable(text, len) && len < sizeof joined) {
+            snprintf(joined, sizeof joined, "%.*s", (int)len, text);
+            indent = hanging_indent(joined, width);
+            len = paragraph(text, indent);
+        }
+        int too_long = 0;
+        for (size_t at = 0; at < len; at += strcspn(text + at, "\n") + 1)
+            too_long |= strcspn(text + at, "\n") > (size_t)width;
+        if (!too_long || len >= sizeof joined || !wrappable(text, first)) {
+            fwrite(text, 1, len, out);
+            fputc('\n', out);
+        } else { /* one line again, the continuations' indentation dropped */
+            size_t n = 0;
+            for (size_t at = 0; at < len; at += strcspn(text + at, "\n") + 1) {
+                size_t skip = at ? (size_t)indent : 0, part = strcspn(text + at, "\n");
+                n += (size_t)snprintf(joined + n, sizeof joined - n, "%s%.*s", at ? " " : "",
+                                      (int)(part - skip), text + at + skip);
+            }
+            cas__term_wrap(out, width, indent, joined);
+        }
+        text += len + (text[len] == '\n');
+    }
+}
+
+FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out)
+{
+    c->out = out;
+    c->text = NULL;
+    c->f = open_memstream(&c->text, &c->len);
+    return c->f ? c->f : out;
+}
+
+void cas__term_capture_end(struct cas__term_capture *c)
+{
+    if (!c->f)
+        return;
+    if (fclose(c->f) == 0)
+        cas__term_wrap_block(c->out, cas__term_width(c->out), c->text);
+    free(c->text);
+}
+
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
 {
     char text[1024];

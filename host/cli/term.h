@@ -28,6 +28,26 @@ int cas__term_width(FILE *stream);
  * indented by `indent` spaces.  A word longer than a line stays whole. */
 void cas__term_wrap(FILE *out, int width, int indent, const char *text);
 
+/* Print a text of several lines with every line of prose longer than
+ * `width` wrapped at spaces, its continuation under the text after a
+ * "NAME   " column or under its own indentation.  Lines that draw
+ * (mostly not letters or digits) or carry escapes are printed as they
+ * are: breaking a picture helps nobody. */
+void cas__term_wrap_block(FILE *out, int width, const char *text);
+
+/* Text written for the terminal into a buffer first, then printed with
+ * cas__term_wrap_block to the width of `out`.  Without memory for the
+ * buffer, begin answers `out` itself: the text goes out unwrapped. */
+struct cas__term_capture {
+    FILE *f, *out;
+    char *text;
+    size_t len;
+};
+
+/* The stream to write into; end prints what was written and frees it. */
+FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out);
+void cas__term_capture_end(struct cas__term_capture *c);
+
 /* printf-style cas__term_wrap (text truncated past 1023 bytes). */
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
     CAS_PRINTF(4, 5);

@@ -458,7 +458,10 @@ static int refuse_orphans(struct cas__registry *reg)
                              "%s: extends unknown game \"%s\"; install that game or fix "
                              "extends (%s%s)",
                              info->manifest_path, info->extends,
-                             closest ? "closest game: " : "no game is installed",
+                             closest ? "closest game: "
+                             : cas__registry_has_kind(reg, CAS_KIND_GAME)
+                                 ? "castellan plugins lists the games"
+                                 : "no game is installed",
                              closest ? closest : "");
         if (rc)
             return rc;
@@ -532,7 +535,24 @@ static const char *closest_of(const struct cas__registry *reg, const char *id,
             best_distance = d;
         }
     }
-    return best;
+    return best && cas__is_near(id, best, best_distance) ? best : NULL;
+}
+
+int cas__registry_has_kind(const struct cas__registry *reg, enum cas_plugin_kind kind)
+{
+    for (size_t i = 0; i < reg->count; i++)
+        if (reg->plugins[i]->kind == kind)
+            return 1;
+    return 0;
+}
+
+int cas__registry_has_expansion_of(const struct cas__registry *reg, const char *game_id)
+{
+    for (size_t i = 0; i < reg->count; i++)
+        if (reg->plugins[i]->kind == CAS_KIND_EXPANSION && reg->plugins[i]->extends &&
+            strcmp(reg->plugins[i]->extends, game_id) == 0)
+            return 1;
+    return 0;
 }
 
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,

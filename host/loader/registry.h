@@ -59,11 +59,17 @@ size_t cas__registry_count(const struct cas__registry *reg);
 struct cas__plugin_info *cas__registry_at(struct cas__registry *reg, size_t i);
 /* NULL if no plugin has this id. */
 struct cas__plugin_info *cas__registry_find(struct cas__registry *reg, const char *id);
-/* The id of kind `kind` (0: any) closest to `id` by edit distance, or NULL. */
+/* Whether any plugin of kind `kind` was found (refused ones too). */
+int cas__registry_has_kind(const struct cas__registry *reg, enum cas_plugin_kind kind);
+/* Whether an expansion of game_id was found (refused ones too). */
+int cas__registry_has_expansion_of(const struct cas__registry *reg, const char *game_id);
+/* The id of kind `kind` (0: any) closest to `id` by edit distance, or NULL
+ * when none is near enough to suggest (cas__is_near). */
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
                                   enum cas_plugin_kind kind);
 
-/* The expansion of game_id closest to id, or NULL if game_id has none. */
+/* The expansion of game_id closest to id, or NULL if game_id has none
+ * near enough to suggest. */
 const char *cas__registry_closest_expansion(const struct cas__registry *reg, const char *id,
                                             const char *game_id);
 

@@ -139,6 +139,20 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                                     n_expansions, nplayers, err, errlen);
 }
 
+/* Every "DIR/" in text removed: a plugin names a file of its data folder
+ * by the path it opened; the user knows it by the name an option gave. */
+static void drop_dir(char *text, const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+    if (n == 0)
+        return;
+    for (char *at = strstr(text, dir); at; at = strstr(at, dir))
+        if (at[n] == '/')
+            memmove(at, at + n + 1, strlen(at + n + 1) + 1);
+        else
+            at += n;
+}
+
 int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *iso,
                              const struct cas_plugin *plugin, const char *data_dir,
                              const struct cas_option_value *options, size_t n_options,
@@ -213,8 +227,11 @@ int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *
         snprintf(err, errlen, "%s: option %s = %s: %s", owner, bad->name, bad->value,
                  m->error);
     else
-        snprintf(err, errlen, "%s: cannot create the game (%d): %s", plugin->id, rc,
+        snprintf(err, errlen, "%s: cannot create the game: %s", plugin->id,
                  cas__match_reason(m, rc));
+    drop_dir(err, m->data_dir);
+    for (size_t i = 0; i < n_expansions; i++)
+        drop_dir(err, expansions[i].data_dir);
     free(m->data_dir);
     m->data_dir = NULL;
     m->game = NULL;
@@ -314,13 +331,6 @@ int cas__match_event_ok(struct cas__match *m, const struct cas_event *e)
     else
         return 1;
     return 0;
-}
-
-int cas__match_picks_chance(const struct cas__match *m)
-{
-    const struct cas_game_vtable *vt = m->vt;
-    return !m->generic_chance && CAS_HAS_FIELD(vt, struct cas_game_vtable, chance_pick) &&
-           vt->chance_total && vt->chance_pick;
 }
 
 int cas__match_legal(struct cas__match *m, const cas_state *state,

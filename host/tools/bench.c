@@ -255,7 +255,9 @@ static int bench_marginal(struct cas__bench *b)
 {
     if (b->n_without == 0 || !b->alone) {
         bench_row(b, "  %-22s not measured: %s\n", "marginal cost",
-                  b->n_without == 0 ? "no expansions (give --expansions)" : b->alone_error);
+                  b->n_without > 0            ? b->alone_error
+                  : b->game_has_expansions ? "no expansions (give --expansions)"
+                                           : "the game has no expansions");
         return CAS_OK;
     }
     size_t per_round = 2 + b->n_without;
@@ -272,19 +274,13 @@ static int bench_marginal(struct cas__bench *b)
     return rc;
 }
 
-/* The floor's random numbers: one chance stream of the bench seed. */
-static uint64_t floor_below(void *ctx, uint64_t n)
-{
-    return cas__prng_below(ctx, n);
-}
-
 /* b->games games of the plugin's bare loop (plugin.h 1.1 bench_floor). */
 __attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds, struct cas_floor_run *run)
 {
     struct cas__match *m = b->match;
-    struct cas__prng r;
+    struct cas__prng r; /* the floor's numbers: one chance stream of the bench seed */
     cas__prng_init(&r, b->seed, 0, CAS__STREAM_CHANCE);
-    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &r, .below = floor_below};
+    struct cas_rng rng = cas__prng_rng(&r);
     *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .rng = &rng};
     double t0 = cas__bench_now();
     int rc = m->vt->bench_floor(m->game, run);

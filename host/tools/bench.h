@@ -40,6 +40,7 @@ struct cas__bench {
     /* --marginal: the session without each of its expansions in turn, one
      * entry per expansion, borrowed; n_without is 0 without expansions. */
     int marginal_requested;
+    int game_has_expansions;  /* some are installed: marginal may ask for them */
     const struct cas__bench_without *without;
     size_t n_without;
     int floor;                /* --floor: also time the game's bare loop */
@@ -63,6 +64,9 @@ struct cas__bench {
     /* With --isolated: the game as check takes it, to time 100 checked
      * games in process and in one worker; NULL: not timed. */
     const struct cas__check_target *check;
+    /* --database: a PostgreSQL URL whose journal and resume the saves
+     * section also measures, or NULL. */
+    const char *pg_url;
 };
 
 enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3 };
