@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "match.h"
 
 /* The session without one of its expansions, for the marginal section. */
@@ -60,6 +61,9 @@ struct cas__bench {
     int isolated_requested;
     struct cas__match *isolated;
     const char *isolated_error;
+    /* With --isolated: the game as check takes it, to time 100 checked
+     * games in process and in one worker; NULL: not timed. */
+    const struct cas__check_target *check;
     /* --database: a PostgreSQL URL whose journal and resume the saves
      * section also measures, or NULL. */
     const char *pg_url;
