@@ -37,6 +37,13 @@ void cas__strlist_free(struct cas__strlist *list);
 /* Format one line into err[0..errlen) (err may be NULL) and return code. */
 int cas__errorf(char *err, size_t errlen, int code, const char *fmt, ...) CAS_PRINTF(4, 5);
 
+/* ---- printing outside text (printable.c) ---- */
+
+/* Replace, in place, every terminal control character of the UTF-8 text
+ * (C0 such as ESC, DEL, and C1 U+0080..U+009F) by '?'; returns text (NULL
+ * stays NULL).  For text from outside before it is printed or kept. */
+char *cas__text_printable(char *text);
+
 /* ---- names (closest.c) ---- */
 
 /* Edit distance (insertions, deletions, substitutions, adjacent swaps). */

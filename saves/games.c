@@ -229,6 +229,8 @@ static int load_actions(struct cas__saves *s, struct cas__saves_game *g)
 int cas__saves_game_load(struct cas__saves *s, int64_t id, int with_actions,
                          struct cas__saves_game *out)
 {
+    if (s->pg)
+        return cas__pg_game_load(s, id, with_actions, out);
     memset(out, 0, sizeof *out);
     /* One read transaction: a consistent picture while a game is played. */
     int rc = cas__saves_exec(s, "BEGIN;", "starting to read");
@@ -261,6 +263,8 @@ fail:
 int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
                         int64_t **ids, size_t *n)
 {
+    if (s->pg)
+        return cas__pg_game_ids(s, campaign, ids, n);
     sqlite3_stmt *st;
     size_t cap = 0;
     int rc = cas__saves_prepare(s,
@@ -293,6 +297,8 @@ finalize:
 
 int cas__saves_game_delete(struct cas__saves *s, int64_t id)
 {
+    if (s->pg)
+        return cas__pg_game_delete(s, id);
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s, "DELETE FROM games WHERE id = ?1;", &st);
     if (rc)

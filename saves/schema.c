@@ -9,13 +9,7 @@
 
 #include "saves_int.h"
 
-struct migration {
-    int version;
-    const char *what;
-    const char *sql;
-};
-
-static const struct migration migrations[] = {
+static const struct cas__saves_migration migrations[] = {
     {1, "the first schema",
      "CREATE TABLE campaigns ("
      "  id INTEGER PRIMARY KEY,"
@@ -80,7 +74,7 @@ static const struct migration migrations[] = {
      "CREATE INDEX players_by_name ON players(name, game);"},
 };
 
-static int run_migration(struct cas__saves *s, const struct migration *m)
+static int run_migration(struct cas__saves *s, const struct cas__saves_migration *m)
 {
     char sql[128];
     int rc = cas__saves_begin(s);
@@ -112,7 +106,7 @@ rollback:
 int cas__saves_migrate(struct cas__saves *s, int from, int target)
 {
     for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
-        const struct migration *m = &migrations[i];
+        const struct cas__saves_migration *m = &migrations[i];
         if (m->version <= from || m->version > target)
             continue;
         int rc = run_migration(s, m);

@@ -26,31 +26,6 @@ struct human {
     struct cas__agent *hint; /* owned; created at the first `hint` */
 };
 
-/* Text for the terminal is written into a buffer first, then wrapped to
- * the terminal's width at spaces (cas__term_wrap_block).  Without memory
- * for the buffer it goes straight out, unwrapped. */
-struct capture {
-    FILE *f;
-    char *text;
-    size_t len;
-};
-
-static FILE *capture_begin(struct human *h, struct capture *c)
-{
-    c->text = NULL;
-    c->f = open_memstream(&c->text, &c->len);
-    return c->f ? c->f : h->out;
-}
-
-static void capture_end(struct human *h, struct capture *c)
-{
-    if (!c->f)
-        return;
-    if (fclose(c->f) == 0)
-        cas__term_wrap_block(h->out, cas__term_width(h->out), c->text);
-    free(c->text);
-}
-
 static void show_actions(struct human *h, const struct cas__decision *d)
 {
     char text[HUMAN_TEXT_MAX];
@@ -62,8 +37,8 @@ static void show_actions(struct human *h, const struct cas__decision *d)
 
 static void show_help(struct human *h, const struct cas__decision *d)
 {
-    struct capture c;
-    FILE *out = capture_begin(h, &c);
+    struct cas__term_capture c;
+    FILE *out = cas__term_capture_begin(&c, h->out);
     fprintf(out,
             "Type the number of an action (1-%zu) or its text exactly as listed.\n"
             "  list   show the board and the legal actions again\n"
@@ -79,7 +54,7 @@ static void show_help(struct human *h, const struct cas__decision *d)
     if (cas__match_notation_help(d->match, out) != CAS_OK)
         fprintf(out, "Actions are written as listed; %s has no notation help.\n",
                 d->match->plugin->id);
-    capture_end(h, &c);
+    cas__term_capture_end(&c);
 }
 
 /* One line of scores: "  now    Me (Red) 4, Player 2 (Blue) 0", or by
@@ -195,23 +170,23 @@ static long find_action(struct human *h, const struct cas__decision *d, const ch
     cas_action ignored;
     d->match->error[0] = '\0';
     d->match->vt->parse_action(d->state, word, &ignored);
-    struct capture c;
-    fprintf(capture_begin(h, &c), "\"%s\" is not a legal action%s%s.\n"
+    struct cas__term_capture c;
+    fprintf(cas__term_capture_begin(&c, h->out), "\"%s\" is not a legal action%s%s.\n"
             "Type a number from 1 to %zu, an action as listed, help, hint, score, undo "
             "or quit.\n",
             word, d->match->error[0] ? ": " : "", d->match->error, d->legal->count);
-    capture_end(h, &c);
+    cas__term_capture_end(&c);
     return -1;
 }
 
 static void show_position(struct human *h, const struct cas__decision *d)
 {
     fputc('\n', h->out);
-    struct capture c;
+    struct cas__term_capture c;
     if (cas__match_render_choices(d->match, d->state, d->player, h->format, d->legal,
-                                  capture_begin(h, &c)) != CAS_OK)
+                                  cas__term_capture_begin(&c, h->out)) != CAS_OK)
         fprintf(h->out, "(the board cannot be shown: %s)\n", d->match->error);
-    capture_end(h, &c);
+    cas__term_capture_end(&c);
     fprintf(h->out, "\n%s, your move:\n", d->player_name);
     show_actions(h, d);
 }

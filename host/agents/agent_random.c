@@ -28,12 +28,11 @@ static int player_action(struct cas__match *m, const cas_state *state,
     return CAS_OK;
 }
 
-int cas__random_action(struct cas__match *m, const cas_state *state,
-                       struct cas__actions *list, uint64_t seed, uint32_t ply,
-                       cas_action *out)
+/* cas__random_action for the actor current() named. */
+static int action_of(struct cas__match *m, const cas_state *state, struct cas__actions *list,
+                     uint64_t seed, uint32_t ply, int actor, cas_action *out)
 {
     struct cas__prng r;
-    int actor = cas__match_current(m, state);
     if (actor == CAS_ACTOR_CHANCE && cas__match_picks_chance(m)) {
         uint64_t total = m->vt->chance_total(state);
         if (total == 0)
@@ -57,16 +56,23 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
     return player_action(m, state, list, seed, ply, actor, out);
 }
 
+int cas__random_action(struct cas__match *m, const cas_state *state,
+                       struct cas__actions *list, uint64_t seed, uint32_t ply,
+                       cas_action *out)
+{
+    return action_of(m, state, list, seed, ply, cas__match_current(m, state), out);
+}
+
 int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
                      uint64_t seed, uint32_t ply)
 {
     cas_action action;
-    int rc = CAS_OK;
+    int rc = CAS_OK, actor = cas__match_current(m, state);
     /* chance draws by weight; a plugin with random_action needs no list */
-    if (cas__match_current(m, state) != CAS_ACTOR_CHANCE && !cas__match_draws_actions(m))
+    if (actor != CAS_ACTOR_CHANCE && !cas__match_draws_actions(m))
         rc = cas__match_legal(m, state, list);
     if (rc == CAS_OK)
-        rc = cas__random_action(m, state, list, seed, ply, &action);
+        rc = action_of(m, state, list, seed, ply, actor, &action);
     if (rc == CAS_OK)
         rc = m->vt->apply(state, action, NULL);
     return rc;

@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "saves.h"
 #include "target.h"
 #include "term.h"
 #include "text.h"
@@ -23,7 +24,7 @@ static void print_usage(FILE *out)
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
-            "                       [--plugin-path DIR[:DIR...]]\n"
+            "                       [--plugin-path DIR[:DIR...]] [--database URL]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
             "it allows), over N random games (default 1000) from seed S (default 1).\n"
@@ -41,7 +42,9 @@ static void print_usage(FILE *out)
             "a ratio to it.  --isolated also times 1/20 of the playouts in process\n"
             "and with the plugin in a worker process (docs/isolation.md) and prints\n"
             "the cost per action of each and the ratio; the other sections run in\n"
-            "process, as bots do.  Sections:\n",
+            "process, as bots do.  The saves section journals into a SQLite file of\n"
+            "its own and, with --database postgresql://..., into that PostgreSQL\n"
+            "database as well (it deletes the games it made there).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -50,6 +53,7 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
+    const char *database;
     int floor, isolated, marginal;
     struct cas__strlist rules;
 };
@@ -145,7 +149,10 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
     struct cas__bench b = {.match = &m, .games = (int)games, .rounds = rounds, .seed = seed,
                            .out = stdout, .width = cas__term_width(stdout),
                            .progress = stderr, .floor = a->floor,
-                           .isolated_requested = a->isolated, .marginal_requested = marginal};
+                           .isolated_requested = a->isolated, .marginal_requested = marginal,
+                           .game_has_expansions =
+                               cas__registry_has_expansion_of(t->reg, t->plan.game->id),
+                           .pg_url = a->database};
     if (a->isolated) {
         struct cas__target in_worker = *t; /* read only: the same plugins and options */
         in_worker.plan.isolation.mode = CAS__ISOLATE_WORKER;
@@ -192,6 +199,12 @@ static int bench(const struct bench_args *a)
                                                 CAS__BENCH_MAX_ROUNDS, &rounds))) ||
         (a->only && (status = check_section(a->only))))
         return status;
+    if (a->database && !cas__saves_is_url(a->database)) {
+        fprintf(stderr, "castellan bench: --database %s is not a PostgreSQL URL; write "
+                "postgresql://[USER@][HOST]/DATABASE (SQLite is measured in a file of "
+                "its own)\n", a->database);
+        return 2;
+    }
 
     struct cas__target t;
     char err[1024];
@@ -230,6 +243,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
         {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
+        {"--database", &a.database, NULL, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

@@ -16,6 +16,7 @@ static const char saves_usage[] =
     "usage: castellan saves list [--campaign NAME] [--database FILE]\n"
     "       castellan saves show ID [--json [--ply N]] [--database FILE]\n"
     "       castellan saves delete ID [--database FILE]\n"
+    "       castellan saves migrate FROM TO   (castellan saves migrate --help)\n"
     "\n"
     "Lists, shows or deletes the games saved in the database: by default\n"
     "$XDG_DATA_HOME/castellan/saves.db, where `castellan play` journals\n"
@@ -81,6 +82,7 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
             status = cas__saves_args_fail(a, s);
             break;
         }
+        cas__saves_game_printable(&g);
         printf("%5lld  %-8s %6zu  %-20s  ", (long long)g.id,
                g.status == CAS__SAVES_FINISHED ? "finished" : "playing",
                g.n_actions, g.updated_at);
@@ -141,6 +143,7 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
     }
     if (cas__saves_game_load(s, id, a->json || a->ply, &g))
         return cas__saves_args_fail(a, s);
+    cas__saves_game_printable(&g);
     if (a->json || a->ply) {
         int status = cas__results_json_command(a, &g, 0);
         cas__saves_game_free(&g);
@@ -154,6 +157,8 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
 int cas__cmd_saves(int argc, char **argv)
 {
     struct cas__saves_args a;
+    if (argc > 1 && strcmp(argv[1], "migrate") == 0)
+        return cas__cmd_saves_migrate(argc - 1, argv + 1);
     int status = cas__saves_args_parse(&a, "saves", argc, argv,
                                        CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLY |
                                            CAS__ARG_PLUGIN_PATH,
@@ -163,8 +168,8 @@ int cas__cmd_saves(int argc, char **argv)
     const char *sub = a.positional[0];
     if (strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0 &&
         strcmp(sub, "delete") != 0) {
-        fprintf(stderr, "castellan saves: unknown subcommand \"%s\" (list, show "
-                "or delete)\n%s", sub, saves_usage);
+        fprintf(stderr, "castellan saves: unknown subcommand \"%s\" (list, show, "
+                "delete or migrate)\n%s", sub, saves_usage);
         return 2;
     }
     struct cas__saves *s = cas__saves_args_open(&a, strcmp(sub, "delete") == 0 ?

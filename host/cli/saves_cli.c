@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "saves_cli.h"
+#include "text.h"
 
 #include "cli.h"
 
@@ -82,8 +83,9 @@ struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a,
         return NULL;
     }
     int rc;
-    if (use == CAS__STORE_READ || (use == CAS__STORE_WRITE && stat(path, &st) != 0 &&
-                                   errno == ENOENT)) /* reading says there is none */
+    if (use == CAS__STORE_READ ||
+        (use == CAS__STORE_WRITE && !cas__saves_is_url(path) && stat(path, &st) != 0 &&
+         errno == ENOENT)) /* reading says there is none */
         rc = cas__saves_open_read(path, &s, err, sizeof err);
     else
         rc = cas__saves_open(path, &s, err, sizeof err);
@@ -163,6 +165,14 @@ int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int ar
         cas__saves_close(s);
         return status;
     }
+    cas__saves_game_printable(g);
     *store = s;
     return -1;
+}
+
+void cas__saves_game_printable(struct cas__saves_game *g)
+{
+    for (size_t i = 0; i < g->n_players; i++)
+        cas__text_printable(g->players[i].name);
+    cas__text_printable(g->campaign);
 }

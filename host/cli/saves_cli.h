@@ -96,4 +96,9 @@ int cas__saves_args_output_close(const struct cas__saves_args *a, FILE *out, int
  * exit status for a failed command. */
 int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s);
 
+/* Make g's text from outside (player names, campaign: a record, a foreign
+ * file or an older save may hold terminal control characters) printable,
+ * in place (cas__text_printable), before anything prints or keeps it. */
+void cas__saves_game_printable(struct cas__saves_game *g);
+
 #endif

@@ -70,8 +70,9 @@ void cas__term_wrap(FILE *out, int width, int indent, const char *text)
 }
 
 /* Whether a line reads as prose, not as a drawing or a table's heading:
- * most of its visible characters are letters (a board row is mostly
- * # . - |, a heading of rotations "0    90    180" digits). */
+ * a third of its visible characters or more are letters (a board row is
+ * mostly # . - |, a heading of rotations "0    90    180" digits; an
+ * example "(castle CG-3 4,-1 270)" is half letters). */
 static int is_prose(const char *line, size_t len)
 {
     size_t letters = 0, visible = 0;
@@ -80,7 +81,7 @@ static int is_prose(const char *line, size_t len)
         visible += c != ' ';
         letters += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     }
-    return letters * 2 > visible;
+    return letters * 3 >= visible && letters > 0;
 }
 
 /* Where a wrapped line's continuation starts: under the text after the
@@ -151,6 +152,23 @@ void cas__term_wrap_block(FILE *out, int width, const char *text)
         }
         text += len + (text[len] == '\n');
     }
+}
+
+FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out)
+{
+    c->out = out;
+    c->text = NULL;
+    c->f = open_memstream(&c->text, &c->len);
+    return c->f ? c->f : out;
+}
+
+void cas__term_capture_end(struct cas__term_capture *c)
+{
+    if (!c->f)
+        return;
+    if (fclose(c->f) == 0)
+        cas__term_wrap_block(c->out, cas__term_width(c->out), c->text);
+    free(c->text);
 }
 
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)

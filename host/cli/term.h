@@ -35,6 +35,19 @@ void cas__term_wrap(FILE *out, int width, int indent, const char *text);
  * are: breaking a picture helps nobody. */
 void cas__term_wrap_block(FILE *out, int width, const char *text);
 
+/* Text written for the terminal into a buffer first, then printed with
+ * cas__term_wrap_block to the width of `out`.  Without memory for the
+ * buffer, begin answers `out` itself: the text goes out unwrapped. */
+struct cas__term_capture {
+    FILE *f, *out;
+    char *text;
+    size_t len;
+};
+
+/* The stream to write into; end prints what was written and frees it. */
+FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out);
+void cas__term_capture_end(struct cas__term_capture *c);
+
 /* printf-style cas__term_wrap (text truncated past 1023 bytes). */
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)
     CAS_PRINTF(4, 5);

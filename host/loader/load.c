@@ -324,7 +324,16 @@ int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
     int fd = cas__library_fd(info);
     if (fd < 0)
         return CAS_EMISMATCH;
-    if (cas__registry_probes(reg, info))
-        return cas__probe(info, fd);
+    if (cas__plugin_is_bundled(info))
+        return cas__load_descriptor(info, fd, &info->dl, &info->desc);
+    /* From elsewhere: loaded in a confined child first, so its constructors
+     * and its libraries' run there and its libraries are checked, whether
+     * it is then loaded here (--in-process) or not. */
+    int rc = cas__probe(info, fd);
+    if (rc != CAS_OK || cas__registry_probes(reg, info))
+        return rc;
+    cas__probe_free(info->probed);
+    info->probed = NULL;
+    info->desc = NULL;
     return cas__load_descriptor(info, fd, &info->dl, &info->desc);
 }

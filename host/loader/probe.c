@@ -9,7 +9,10 @@
  * the library again, confined the same way (host/worker).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
+#include <link.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +56,8 @@ struct cas__probed {
     int library_fd;
     char *library_path;
     struct cas__probed *next;    /* the list of live probes */
+    char **needs;                /* the shared objects loaded with it */
+    size_t n_needs;
 };
 
 static struct cas__probed *live;
@@ -136,6 +142,24 @@ static void describe(struct facts *f, const struct cas_plugin *d)
     }
 }
 
+/* Every shared object loaded with the plugin's library (its dependencies,
+ * and what castellan had loaded already), by the path the dynamic loader
+ * found it at. */
+static void list_objects(struct facts *f, void *dl)
+{
+    struct link_map *map = NULL;
+    if (dlinfo(dl, RTLD_DI_LINKMAP, &map) != 0 || !map)
+        return;
+    while (map->l_prev)
+        map = map->l_prev;
+    for (; map; map = map->l_next)
+        if (map->l_name && map->l_name[0] == '/' && strncmp(map->l_name, "/proc/", 6) != 0) {
+            put(f, "needs");
+            put_text(f, map->l_name);
+            put(f, "\n");
+        }
+}
+
 static void send_all(int fd, const char *buf, size_t n)
 {
     while (n) {
@@ -161,6 +185,7 @@ static _Noreturn void probe_child(struct cas__plugin_info *info, int lib_fd, int
     if (cas__load_descriptor(info, lib_fd, &dl, &desc) == CAS_OK) {
         put(&f, "ok\n");
         describe(&f, desc);
+        list_objects(&f, dl);
     }
     if (f.failed || !f.text) {
         f.len = 0;
@@ -356,6 +381,9 @@ static void probed_free(struct cas__probed *p)
     }
     free(p->options);
     free(p->library_path);
+    for (size_t i = 0; i < p->n_needs; i++)
+        free(p->needs[i]);
+    free(p->needs);
     free(p);
 }
 
@@ -418,6 +446,14 @@ static struct cas__probed *parse_facts(char *text)
             unsigned_number(f[3], &enc) && enc <= UINT32_MAX) {
             fake_vtable(p, (size_t)size, mask, (uint32_t)enc);
             p->desc.game = &p->vt;
+        } else if (strcmp(f[0], "needs") == 0 && n == 2) {
+            char **grown = realloc(p->needs, (p->n_needs + 1) * sizeof *grown);
+            if (!grown)
+                goto malformed;
+            p->needs = grown;
+            if (!text_field(f[1], &p->needs[p->n_needs]) || !p->needs[p->n_needs])
+                goto malformed;
+            p->n_needs++;
         } else if (strcmp(f[0], "option") != 0 || p->desc.n_options == MAX_OPTIONS ||
                    !parse_option(p, f, n)) {
             goto malformed;
@@ -431,6 +467,48 @@ static struct cas__probed *parse_facts(char *text)
 malformed:
     probed_free(p);
     return NULL;
+}
+
+/* Whether castellan itself has the shared object at path loaded. */
+static int found_loaded(struct dl_phdr_info *object, size_t size, void *path)
+{
+    (void)size;
+    return object->dlpi_name && strcmp(object->dlpi_name, (const char *)path) == 0;
+}
+
+/* A library the plugin needs is trusted as the plugin's own files are,
+ * and so is every folder above it (issue 32, D8): otherwise whoever may
+ * write it could run code in the plugin's place. */
+static int check_dependency(struct cas__plugin_info *info, const char *path)
+{
+    char why[4400];
+    struct stat st;
+    if (dl_iterate_phdr(found_loaded, (void *)path))
+        return CAS_OK; /* castellan's own: trusted as castellan is */
+    char *real = realpath(path, NULL);
+    if (!real || stat(real, &st) != 0) {
+        free(real);
+        return cas__refuse(info, "%s: needs %s, which cannot be found again; reinstall it",
+                           info->library_path, path) ? CAS_ENOMEM : CAS_EMISMATCH;
+    }
+    int rc = CAS_OK;
+    if (cas__untrusted(&st, real, why, sizeof why))
+        rc = cas__refuse(info, "%s: needs the library %s, %s", info->library_path, real, why);
+    for (char *slash = strrchr(real, '/'); !rc && slash && slash != real;
+         slash = strrchr(real, '/')) {
+        *slash = '\0';
+        if (stat(real, &st) == 0 && ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+                                     ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+                                      !(st.st_mode & S_ISVTX))))
+            rc = cas__refuse(info, "%s: needs a library in %s, which %s (mode %04o, user "
+                                   "%u) could replace; install the library in a folder "
+                                   "only root or you may write",
+                             info->library_path, real,
+                             st.st_mode & S_IWOTH ? "everyone" : "another user or group",
+                             (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid);
+    }
+    free(real);
+    return rc ? rc : info->refusal ? CAS_EMISMATCH : CAS_OK;
 }
 
 int cas__probe(struct cas__plugin_info *info, int lib_fd)
@@ -472,6 +550,8 @@ int cas__probe(struct cas__plugin_info *info, int lib_fd)
         return CAS_EMISMATCH;
     }
     int rc = cas__check_descriptor(info, &p->desc); /* again, on the host's copy */
+    for (size_t i = 0; rc == CAS_OK && i < p->n_needs; i++)
+        rc = check_dependency(info, p->needs[i]);
     if (rc == CAS_OK && !(p->library_path = strdup(info->library_path)))
         rc = CAS_ENOMEM;
     if (rc != CAS_OK) {

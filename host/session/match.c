@@ -333,19 +333,6 @@ int cas__match_event_ok(struct cas__match *m, const struct cas_event *e)
     return 0;
 }
 
-int cas__match_picks_chance(const struct cas__match *m)
-{
-    const struct cas_game_vtable *vt = m->vt;
-    return !m->generic_chance && CAS_HAS_FIELD(vt, struct cas_game_vtable, chance_pick) &&
-           vt->chance_total && vt->chance_pick;
-}
-
-int cas__match_draws_actions(const struct cas__match *m)
-{
-    const struct cas_game_vtable *vt = m->vt;
-    return CAS_HAS_FIELD(vt, struct cas_game_vtable, random_action) && vt->random_action;
-}
-
 int cas__match_legal(struct cas__match *m, const cas_state *state,
                      struct cas__actions *list)
 {

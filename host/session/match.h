@@ -64,13 +64,23 @@ static inline int cas__match_current(struct cas__match *m, const cas_state *stat
 }
 
 /* Whether m's plugin picks chance outcomes from a ticket (chance_total and
- * chance_pick, ABI 1.1) and m may use that. */
-int cas__match_picks_chance(const struct cas__match *m);
+ * chance_pick, ABI 1.1) and m may use that.  Inline: playouts ask at every
+ * draw. */
+static inline int cas__match_picks_chance(const struct cas__match *m)
+{
+    const struct cas_game_vtable *vt = m->vt;
+    return !m->generic_chance && CAS_HAS_FIELD(vt, struct cas_game_vtable, chance_pick) &&
+           vt->chance_total && vt->chance_pick;
+}
 
 /* Whether m's plugin draws a random action without the listing
  * (random_action, ABI 1.2): random bots, playouts and the checker then
- * ask it instead of listing. */
-int cas__match_draws_actions(const struct cas__match *m);
+ * ask it instead of listing.  Inline, as above. */
+static inline int cas__match_draws_actions(const struct cas__match *m)
+{
+    const struct cas_game_vtable *vt = m->vt;
+    return CAS_HAS_FIELD(vt, struct cas_game_vtable, random_action) && vt->random_action;
+}
 
 /* A growable list of action codes or chance outcomes, owned by its user
  * and reused from decision to decision; free with cas__actions_free. */

@@ -156,7 +156,7 @@ static void print_event(void *ctx, const struct cas_event *event)
     if (s->hooks.on_event)
         s->hooks.on_event(s->hooks.ctx, event);
     if (s->out && event->text && may_show(s, event->visible_to))
-        fprintf(s->out, "  %s\n", event->text);
+        cas__term_wrapf(s->out, cas__term_width(s->out), 4, "  %s", event->text);
 }
 
 /* Apply `action` for `actor`, whose canonical text is `text`: print the
@@ -284,18 +284,19 @@ int cas__session_step(struct cas__session *s)
 /* The game, the seed (so the game can be replayed) and who sits where. */
 static void announce(struct cas__session *s)
 {
+    int width = cas__term_width(s->out);
     if (s->ply == 0)
-        fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->title,
-                s->match->nplayers, s->seed);
+        cas__term_wrapf(s->out, width, 2, "%s, %d players, seed %" PRIu64, s->match->title,
+                        s->match->nplayers, s->seed);
     else
-        fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
-                s->match->title, s->ply, s->seed);
+        cas__term_wrapf(s->out, width, 2, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64,
+                        s->match->title, s->ply, s->seed);
     char seats[1024];
     size_t n = 0;
     for (int p = 0; p < s->match->nplayers && n < sizeof seats; p++)
         n += (size_t)snprintf(seats + n, sizeof seats - n, "%s%s as %s", p ? ", " : "",
                               player_name(s, p), cas__match_label(s->match, p));
-    cas__term_wrap(s->out, cas__term_width(s->out), 2, seats);
+    cas__term_wrap(s->out, width, 2, seats);
     fputc('\n', s->out);
 }
 
@@ -332,8 +333,11 @@ void cas__session_report_end(struct cas__session *s)
     if (!s->out)
         return;
     fprintf(s->out, "\nGame over after %" PRIu32 " actions.\n", s->ply);
-    if (cas__match_render(m, s->state, s->viewer, s->format, s->out) != CAS_OK)
+    struct cas__term_capture board;
+    if (cas__match_render(m, s->state, s->viewer, s->format,
+                          cas__term_capture_begin(&board, s->out)) != CAS_OK)
         fprintf(s->out, "(the final board cannot be shown: %s)\n", m->error);
+    cas__term_capture_end(&board);
     fputc('\n', s->out);
     int64_t *scores = calloc((size_t)n, sizeof *scores);
     if (!scores || m->vt->returns(s->state, scores, (size_t)n) != CAS_OK)

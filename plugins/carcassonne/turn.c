@@ -304,24 +304,32 @@ static void apply_phase(struct cas_state *s, cas_action a)
     }
 }
 
+/* A placement is checked and placed from one look-up of where it goes
+ * (a spot code's spot is found by a walk of its group). */
+static int apply_place(struct cas_state *s, cas_action a)
+{
+    int x, y, rot;
+    if (s->stage != ST_PLACE || !cas__carc_placement_legal_at(s, a, s->drawn, &x, &y, &rot))
+        return CAS_EILLEGAL;
+    s->placed = (int16_t)cas__carc_place(s, s->drawn, x, y, rot, s->player);
+    cas__carc_hook_tile_placed(s, s->placed);
+    enter(s, ST_SLOT_AFTER_PLACE);
+    cas__carc_advance(s);
+    return CAS_OK;
+}
+
 int cas__carc_apply(struct cas_state *s, cas_action a)
 {
     if (s->stage == ST_END)
         return CAS_ETERMINAL;
+    if (ACT_KIND(a) == ACT_PLACE)
+        return apply_place(s, a);
     if (!cas__carc_is_legal(s, a))
         return CAS_EILLEGAL;
     switch (ACT_KIND(a)) {
     case ACT_DRAW:
         apply_draw(s, (int)(a & 0xFFFFFFFFu));
         break;
-    case ACT_PLACE: {
-        int kind, x, y, rot;
-        cas__carc_placement_of(s, a, &kind, &x, &y, &rot);
-        s->placed = (int16_t)cas__carc_place(s, kind, x, y, rot, s->player);
-        cas__carc_hook_tile_placed(s, s->placed);
-        enter(s, ST_SLOT_AFTER_PLACE);
-        break;
-    }
     case ACT_DEPLOY:
         cas__carc_deploy(s, s->player, ACT_DEPLOY_FIG(a),
                          cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a)));

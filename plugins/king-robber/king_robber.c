@@ -295,6 +295,13 @@ static const struct cas_carc_hooks kr_hooks = {
 
 static const char *const kr_tile_sets[] = {"king-robber.tiles"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char kr_help[] =
+    "  (no actions)         whoever completes the first city takes the King, and\n"
+    "                       whoever completes a larger one takes it over; the\n"
+    "                       Robber Baron goes the same way for roads; the rule\n"
+    "                       option scoring says what they are worth\n";
+
 static const struct cas_carc_expansion kr_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -308,6 +315,7 @@ static const struct cas_carc_expansion kr_expansion = {
     .state_check = kr_state_check,
     .render = kr_render,
     .hooks = &kr_hooks,
+    .notation_help = kr_help,
 };
 
 static const struct cas_plugin kr_plugin = {

@@ -182,10 +182,17 @@ static void test_usage_errors(void **unused)
            "castellan plugins: unknown argument \"--bogus\"\nusage: castellan plugins");
     expect("saves", NULL, 2, "castellan saves: missing argument\nusage: castellan saves");
     expect("saves frob", NULL, 2,
-           "castellan saves: unknown subcommand \"frob\" (list, show or delete)\n");
+           "castellan saves: unknown subcommand \"frob\" (list, show, delete or migrate)\n");
     expect("campaign frob", NULL, 2,
            "castellan campaign: expected `list` or `show NAME`\nusage: castellan campaign");
     expect("campaign show", NULL, 2, "castellan campaign: expected `list` or `show NAME`\n");
+    expect("saves migrate only-one.db", NULL, 2,
+           "castellan saves migrate: name two stores, FROM and TO\nusage: castellan saves "
+           "migrate FROM TO");
+    expect("saves migrate a.db a.db", NULL, 2,
+           "castellan saves migrate: FROM and TO are the same store (a.db)");
+    expect("bench --only saves --database saves.db", NULL, 2,
+           "castellan bench: --database saves.db is not a PostgreSQL URL");
 }
 
 /* `play --config FILE` with a bad file: exit 1 and the error at file:line. */
@@ -251,6 +258,59 @@ static void test_play_human_through_stdin(void **unused)
     assert_non_null(strstr(out, "Red draws a "));
     for (const char *at = strstr(out, "Blue draws a "); at; at = strstr(at + 1, "Blue draws a "))
         assert_string_equal_n(at, "Blue draws a card", 17);
+    free(out);
+}
+
+/* `help` at the table explains the actions of every expansion in play,
+ * each with an example, after the game's own. */
+static void test_help_explains_every_expansion(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game carcassonne --expansions inns-cathedrals,traders-builders,"
+                         "abbey-mayor,king-robber,castles-germany --players Me:human,greedy "
+                         "--seed 5 --no-save", "help\nquit\n", &out), 0);
+    static const char *const wanted[] = {
+        "\ninns-cathedrals:\n  deploy large-meeple WHERE\n", "(deploy large-meeple city N)",
+        "\ntraders-builders:\n  deploy builder WHERE\n", "(deploy builder road E+W)",
+        "(deploy pig field Nw+Ne)", "\nabbey-mayor:\n  abbey X,Y ", "abbey 1,1",
+        "(deploy mayor city N)", "(deploy wagon\n", "(wagon 0,1 city N)",
+        "(deploy barn corner 1,-1 NW)", "\nking-robber:\n", "\ncastles-germany:\n",
+        "(castle pick\n", "(castle CG-3 4,-1 270)", "  castle keep ", "  deploy meeple castle\n",
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (!strstr(out, wanted[i]))
+            fail_msg("no \"%s\" in:\n%s", wanted[i], out);
+    free(out);
+    /* the game alone: its own help, no expansion's */
+    assert_int_equal(run("play --game carcassonne --players Me:human,greedy --seed 5 --no-save",
+                         "help\nquit\n", &out), 0);
+    assert_non_null(strstr(out, "Carcassonne actions"));
+    assert_null(strstr(out, "abbey-mayor:"));
+    free(out);
+}
+
+/* Castles in Germany at the table: the castles are drawn (as castles, 'c',
+ * not monasteries) over the numbers of the picks that name them, the
+ * board numbers the spots where a castle may go and shows a placed one
+ * as one castle over its two spaces. */
+static void test_castles_shown_before_the_picks(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game carcassonne --expansions castles-germany --players "
+                         "Me:human,greedy --seed 5 --no-save", "1\n2\n7\nquit\n", &out), 0);
+    const char *pick = strstr(out, "The tiles these choices name, turned 0; under each, its "
+                                   "choices:\nCG-1          CG-2          CG-3          CG-4");
+    if (!pick || !strstr(pick, "\n--cccccc--    --cccccc--") || !strstr(pick, "\n1             2"))
+        fail_msg("no castles over their picks:\n%s", out);
+    assert_non_null(strstr(out, "  o open  c castle\n"));
+    assert_null(strstr(out, "--m.")); /* no castle drawn as a monastery */
+    const char *place = strstr(out, "Red decides: castle\n");
+    assert_non_null(place);
+    assert_non_null(strstr(out, " 3 --- 7 \n"));   /* spots of castle choices on the board */
+    assert_non_null(strstr(place, "2,3,4,5,6,7,")); /* CG-1's placements under it */
+    assert_non_null(strstr(place, "\n o ----cccc- o \n")); /* placed: a castle on the board */
     free(out);
 }
 
@@ -437,9 +497,9 @@ static void test_check_good_and_broken(void **unused)
 }
 
 /* A plugin that crashes still gets a report of where, and the command
- * that reproduces it: from outside the build's plugin folder it runs in a
- * worker, whose crash is a failed check (exit 1); in process it takes
- * castellan down with it, after the report. */
+ * that reproduces it: from outside the build's plugin folder the whole
+ * check runs in a worker, whose crash is a failed check (exit 1); in
+ * process it takes castellan down with it, after the same report. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -447,7 +507,7 @@ static void test_check_reports_a_crash(void **unused)
     int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
                      &out);
     assert_int_equal(status, 1);
-    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6) in apply\n"
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
                      "  game with seed 1, 2 players, at or after ply 6\n"
                      "  reproduce: castellan check fixture-broken-crash --plugin-path '"
                      CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
@@ -738,6 +798,9 @@ static void test_bench_marginal(void **unused)
     free(out);
     expect("bench --games 2 --only marginal", NULL, 0,
            "  marginal cost          not measured: no expansions (give --expansions)");
+    /* a game nobody wrote an expansion for is not told to add one */
+    expect("bench --game castles-cards --games 2 --only marginal", NULL, 0,
+           "  marginal cost          not measured: the game has no expansions\n");
     /* six players need inns-cathedrals' sixth colour: no game alone to
      * measure the shares in */
     expect("bench --expansions inns-cathedrals,traders-builders --players 6 --games 1 "
@@ -802,6 +865,8 @@ int main(void)
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),
         cmocka_unit_test(test_rules_lists_every_option),
+        cmocka_unit_test(test_help_explains_every_expansion),
+        cmocka_unit_test(test_castles_shown_before_the_picks),
         cmocka_unit_test(test_docs_config_example_plays),
         cmocka_unit_test(test_preset_comments_name_real_paths),
         cmocka_unit_test(test_play_campaign_flag),

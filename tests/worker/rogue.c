@@ -10,7 +10,10 @@
  * a newline), which the host must refuse, in process or not; or goes
  * for the host in its game_new: grab (open $ROGUE_VICTIM to write, and
  * empty it), spawn (fork a process that would outlive castellan); or
- * crashes in its constructor (ctor), before castellan ever calls it.
+ * crashes in its constructor (ctor), before castellan ever calls it; or
+ * needs a library of its own (needs, rogue_dependency.c); or at that apply
+ * tells 5000 events of 4000 bytes each (flood), a reply larger than the
+ * worker protocol carries.
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -34,6 +37,8 @@
 #define GRAB 8
 #define SPAWN 9
 #define CTOR 10
+#define NEEDS 11
+#define FLOOD 12
 
 const struct cas_plugin *fixture_inner_entry(void);
 
@@ -62,11 +67,28 @@ static void misbehave(void)
 #endif
 }
 
+/* 20 MB of events: more than one worker reply may carry. */
+static void flood(const struct cas_event_sink *events)
+{
+#if ROGUE_FAULT == FLOOD
+    static char text[4001];
+    memset(text, 'x', sizeof text - 1);
+    struct cas_event e = CAS_INIT(struct cas_event, .kind = CAS_EVENT_INFO, .player = -1,
+                                  .visible_to = CAS_VIEWER_PUBLIC, .text = text);
+    for (int i = 0; events && i < 5000; i++)
+        events->emit(events->ctx, &e);
+#else
+    (void)events;
+#endif
+}
+
 static int rogue_apply(cas_state *state, cas_action action,
                        const struct cas_event_sink *events)
 {
-    if (++applies == rogue_at)
+    if (++applies == rogue_at) {
         misbehave();
+        flood(events);
+    }
     return inner->apply(state, action, events);
 }
 
@@ -118,6 +140,10 @@ __attribute__((constructor)) static void rogue_constructor(void)
 }
 #endif
 
+#if ROGUE_FAULT == NEEDS
+int rogue_dependency_answer(void);
+#endif
+
 static struct cas_game_vtable vtable;
 static struct cas_plugin descriptor;
 
@@ -125,6 +151,10 @@ CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void);
 CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void)
 {
     const struct cas_plugin *fixture = fixture_inner_entry();
+#if ROGUE_FAULT == NEEDS
+    if (rogue_dependency_answer() != 42)
+        return NULL;
+#endif
     const char *at = getenv("ROGUE_AT");
     if (at)
         rogue_at = (unsigned)strtoul(at, NULL, 10);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +81,17 @@ static void write_session(const char *game, const char *extra)
                "[player.2]\nagent = random\n[saves]\ndatabase = %s\n",
             game, extra, db);
     fclose(f);
+}
+
+/* play of a session of `game` (write_session's, with extra) from the
+ * plugin folder `path`, with env, into r. */
+static void play_session(struct run *r, const char *game, const char *extra, const char *env,
+                         const char *path)
+{
+    char args[1024];
+    write_session(game, extra);
+    snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", game, path);
+    run_env(r, env, args);
 }
 
 /* r is command's report of `fault` of game at ply 6, exit status 1. */
@@ -192,10 +204,8 @@ static void test_far_seat_in_replay(void **unused)
     struct run *r = malloc(sizeof *r);
     char args[1024];
     assert_non_null(r);
-    write_session("rogue-far-seat", "isolation = in-process");
-    snprintf(args, sizeof args, "play --config rogue-far-seat.ini --plugin-path %s",
-             ROGUE_PLUGIN_DIR);
-    run_env(r, "ROGUE_AT=1000000", args);
+    play_session(r, "rogue-far-seat", "isolation = in-process", "ROGUE_AT=1000000",
+                 ROGUE_PLUGIN_DIR);
     assert_int_equal(r->status, 0);
     const char *expected = "castellan: plugin rogue-far-seat broke the ABI (seat 7, where the "
                            "seats are 0..1, -1 chance and -2 the end) in current\n";
@@ -245,10 +255,7 @@ static void test_constructor_runs_confined(void **unused)
     run(r, args);
     assert_non_null(strstr(r->out, refusal));
     assert_non_null(strstr(r->out, "rogue-crash "));
-    write_session("rogue-ctor", "");
-    snprintf(args, sizeof args, "play --config rogue-ctor.ini --plugin-path %s",
-             ROGUE_PLUGIN_DIR);
-    run(r, args);
+    play_session(r, "rogue-ctor", "", "", ROGUE_PLUGIN_DIR);
     assert_int_equal(r->status, 1);
     assert_non_null(strstr(r->err, "loading it crashed (signal 6"));
     free(r);
@@ -260,7 +267,7 @@ static void test_game_new_is_confined(void **unused)
 {
     (void)unused;
     struct run *r = malloc(sizeof *r);
-    char args[1024], env[512], expected[512], cwd[256];
+    char env[512], expected[512], cwd[256];
     assert_non_null(r);
     assert_non_null(getcwd(cwd, sizeof cwd));
     FILE *victim = fopen("victim.db", "w");
@@ -270,10 +277,7 @@ static void test_game_new_is_confined(void **unused)
     snprintf(env, sizeof env, "ROGUE_VICTIM=%s/victim.db", cwd);
     const char *games[] = {"rogue-grab", "rogue-spawn"};
     for (size_t i = 0; i < 2; i++) {
-        write_session(games[i], "");
-        snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", games[i],
-                 ROGUE_PLUGIN_DIR);
-        run_env(r, env, args);
+        play_session(r, games[i], "", env, ROGUE_PLUGIN_DIR);
         assert_int_equal(r->status, 1);
         snprintf(expected, sizeof expected, "castellan play: plugin %s was stopped by its "
                  "sandbox (signal 31: a forbidden system call) in game_new\n", games[i]);
@@ -285,6 +289,48 @@ static void test_game_new_is_confined(void **unused)
     assert_non_null(fgets(text, sizeof text, victim));
     fclose(victim);
     assert_string_equal(text, "every game\n");
+    free(r);
+}
+
+/* D8: the library a plugin needs is checked as the plugin is: in a folder
+ * everyone may write, the plugin is refused, in process too. */
+static void test_dependency_folder_checked(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024], refusal[1024];
+    assert_non_null(r);
+    snprintf(args, sizeof args, "plugins --plugin-path %s", DEPS_PLUGIN_DIR);
+    run(r, args);
+    assert_non_null(strstr(r->out, "rogue-needs  "));
+    assert_non_null(strstr(r->out, "  ok\n"));
+    assert_int_equal(chmod(DEPS_LIB_DIR, 0777), 0);
+    run(r, args);
+    snprintf(refusal, sizeof refusal, "refused: %s/rogue-needs/rogue-needs.so: needs a "
+             "library in %s, which everyone (mode 0777, user %u) could replace; install "
+             "the library in a folder only root or you may write\n", DEPS_PLUGIN_DIR,
+             DEPS_LIB_DIR, (unsigned)geteuid());
+    assert_non_null(strstr(r->out, refusal));
+    play_session(r, "rogue-needs", "isolation = in-process", "", DEPS_PLUGIN_DIR);
+    assert_int_equal(chmod(DEPS_LIB_DIR, 0755), 0);
+    assert_int_equal(r->status, 1);
+    assert_non_null(strstr(r->err, "could replace; install the library"));
+    free(r);
+}
+
+/* D9: a reply larger than the protocol carries is the plugin's error,
+ * said as such, not a broken protocol; the game is saved before it. */
+static void test_oversized_reply(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    assert_non_null(r);
+    play_session(r, "rogue-flood", "plugin-deadline-ms = 600000", "", ROGUE_PLUGIN_DIR);
+    assert_int_equal(r->status, 1);
+    assert_null(strstr(r->err, "protocol ("));
+    assert_non_null(strstr(r->err, "castellan play: ply 5: rogue-flood: \""));
+    assert_non_null(strstr(r->err, "worker: the reply to apply is "));
+    assert_non_null(strstr(r->err, " bytes, more than the protocol's 16 MiB\n"));
     free(r);
 }
 
@@ -327,7 +373,7 @@ static void test_check_and_bench_isolated(void **unused)
     run(b, "bench --game fixture --games 40 --isolated --only isolation");
     assert_int_equal(b->status, 0);
     assert_non_null(strstr(b->out, "us/action in a worker"));
-    assert_non_null(strstr(b->out, "(2 games, "));
+    assert_non_null(strstr(b->out, "(40 games, "));
     assert_non_null(strstr(b->out, "isolation, CPU time"));
     free(a);
     free(b);
@@ -345,6 +391,8 @@ int main(void)
         cmocka_unit_test(test_newline_in_action_text),
         cmocka_unit_test(test_constructor_runs_confined),
         cmocka_unit_test(test_game_new_is_confined),
+        cmocka_unit_test(test_dependency_folder_checked),
+        cmocka_unit_test(test_oversized_reply),
         cmocka_unit_test(test_isolated_game_is_the_same),
         cmocka_unit_test(test_check_and_bench_isolated),
     };
