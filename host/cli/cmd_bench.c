@@ -39,12 +39,13 @@ static void print_usage(FILE *out)
             "and prints what each expansion adds to the cost per action, as a share\n"
             "of the game alone's.  --floor also times the game's bare reference loop\n"
             "(same tile data and rules options) and prints the playouts' games/s as\n"
-            "a ratio to it.  --isolated also times 1/20 of the playouts in process\n"
-            "and with the plugin in a worker process (docs/isolation.md) and prints\n"
-            "the cost per action of each and the ratio; the other sections run in\n"
-            "process, as bots do.  The saves section journals into a SQLite file of\n"
-            "its own and, with --database postgresql://..., into that PostgreSQL\n"
-            "database as well (it deletes the games it made there).  Sections:\n",
+            "a ratio to it, in wall-clock and in CPU time.  --isolated also times\n"
+            "1/20 of the playouts in process and with the plugin in a worker\n"
+            "process (docs/isolation.md) and prints the cost per action of each and\n"
+            "the ratio; the other sections run in process, as bots do.  The saves\n"
+            "section journals into a SQLite file of its own and, with --database\n"
+            "postgresql://..., into that PostgreSQL database as well (it deletes\n"
+            "the games it made there).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
