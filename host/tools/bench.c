@@ -141,7 +141,7 @@ static double cpu_now(void)
  * game alone's when it is compared. */
 struct playout_rounds {
     double seconds[CAS__BENCH_MAX_ROUNDS], alone_seconds[CAS__BENCH_MAX_ROUNDS];
-    double cpu[CAS__BENCH_MAX_ROUNDS]; /* the session's CPU seconds */
+    double cpu[CAS__BENCH_MAX_ROUNDS], alone_cpu[CAS__BENCH_MAX_ROUNDS]; /* CPU seconds */
     uint64_t plies, alone_plies;
 };
 
@@ -153,9 +153,11 @@ static int time_rounds(struct cas__bench *b, struct playout_rounds *r, const cha
         r->cpu[i] = cpu_now() - cpu;
         if (rc != CAS_OK)
             return failed(b, "random playouts", rc);
+        cpu = cpu_now();
         if (b->alone && (rc = time_playouts(b, b->alone, &r->alone_seconds[i],
                                             &r->alone_plies)) != CAS_OK)
             return failed_in(b, b->alone, alone_what, rc);
+        r->alone_cpu[i] = cpu_now() - cpu;
     }
     return CAS_OK;
 }
@@ -166,20 +168,24 @@ static void print_comparison(struct cas__bench *b, struct playout_rounds *r,
                              const char *what)
 {
     double per_game[CAS__BENCH_MAX_ROUNDS], per_action[CAS__BENCH_MAX_ROUNDS];
+    double per_action_cpu[CAS__BENCH_MAX_ROUNDS];
     double action_share = (double)r->alone_plies / (double)r->plies;
     for (int i = 0; i < b->rounds; i++) {
         per_game[i] = r->seconds[i] / r->alone_seconds[i];
         per_action[i] = per_game[i] * action_share;
+        per_action_cpu[i] = r->cpu[i] / r->alone_cpu[i] * action_share;
     }
     double game_ratio = median(per_game, b->rounds), action_ratio = median(per_action, b->rounds);
+    double action_cpu_ratio = median(per_action_cpu, b->rounds);
     double alone_seconds = median(r->alone_seconds, b->rounds);
     char rounds[96] = "";
     if (b->rounds > 1)
         snprintf(rounds, sizeof rounds, "; median of %d rounds, %.2fx to %.2fx per action",
                  b->rounds, per_action[0], per_action[b->rounds - 1]);
     bench_row(b, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
-            " actions a game%s)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
-            (double)r->alone_plies / b->games, rounds);
+            " actions a game%s; per action in CPU time, which a busy machine hardly"
+            " changes, %.2fx)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
+            (double)r->alone_plies / b->games, rounds, action_cpu_ratio);
 }
 
 /* The playouts, and with expansions the game alone's, compared. */
