@@ -346,6 +346,16 @@ static int touch_game(struct cas__saves *s, int64_t id, const char *status)
     return CAS_OK;
 }
 
+int cas__saves_game_claim(struct cas__saves *s, int64_t id)
+{
+    return s->pg ? cas__pg_game_claim(s, id, 1) : CAS_OK;
+}
+
+int cas__saves_game_release(struct cas__saves *s, int64_t id)
+{
+    return s->pg ? cas__pg_game_claim(s, id, 0) : CAS_OK;
+}
+
 int cas__saves_touch(struct cas__saves *s, int64_t id)
 {
     if (s->pg)

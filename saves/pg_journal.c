@@ -8,6 +8,7 @@
  * text, uint64 hashes and seeds bit for bit through int64).
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,36 @@ int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
         return rc;
     }
     return cas__pg_commit(s, -1);
+}
+
+/* The advisory lock (CASL, game id) of the connection's session: the
+ * server drops it with the connection, however the process ends.  Game ids
+ * fit its int4 key up to 2^31 - 1. */
+int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim)
+{
+    num_t gid;
+    PGresult *res = NULL;
+    const char *p[] = {num(gid, id)};
+    if (id <= 0 || id > INT32_MAX)
+        return cas__saves_fail(s, CAS_EINVAL, "game id %lld cannot be claimed (1 to %d)",
+                               (long long)id, INT32_MAX);
+    int rc = cas__pg_run(s, claim ? "SELECT pg_try_advisory_lock(" CAS__PG_LOCK_SPACE
+                                    ", $1::integer)"
+                                  : "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE
+                                    ", $1::integer)",
+                         1, p, &res, claim ? "claiming the game" : "releasing the game");
+    if (rc)
+        return rc;
+    int held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+    PQclear(res);
+    if (claim && !held)
+        return cas__saves_fail(s, CAS_ECONFLICT, "another castellan is playing game %lld "
+                               "(it holds the game's lock in this database); it goes on "
+                               "there", (long long)id);
+    if (!claim && !held)
+        return cas__saves_fail(s, CAS_ENOTFOUND, "game %lld was not claimed here",
+                               (long long)id);
+    return CAS_OK;
 }
 
 int cas__pg_touch(struct cas__saves *s, int64_t id)

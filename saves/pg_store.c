@@ -18,8 +18,6 @@
 
 #include "saves_int.h"
 
-/* The advisory lock key of schema changes ("CASL" in its low bytes). */
-#define SCHEMA_LOCK_KEY "1128354636"
 #define APPLICATION "castellan"
 
 /* Released migrations are never edited: a change is a new entry, and the
@@ -284,8 +282,8 @@ static int run_migration(struct cas__saves *s, const struct cas__saves_migration
     if (rc)
         return rc;
     /* Another castellan may be migrating: wait for it, then look again. */
-    if ((rc = cas__pg_run(s, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK_KEY ")", 0, NULL,
-                          NULL, "waiting for the schema lock")) ||
+    if ((rc = cas__pg_run(s, "SELECT pg_advisory_xact_lock(" CAS__PG_LOCK_SPACE ", 0)", 0,
+                          NULL, NULL, "waiting for the schema lock")) ||
         (rc = read_version(s, &current)))
         goto rollback;
     if (current >= m->version)
@@ -347,7 +345,14 @@ int cas__pg_open(const char *url, int target, int read_only, struct cas__saves *
         free(s);
         return CAS_ENOMEM;
     }
-    s->pg = PQconnectdb(url);
+    /* Keepalives both ways, unless the URL says otherwise: a server whose
+     * machine vanished is noticed in about 25 s, and the server drops the
+     * connection (and the claims on games it held) of a castellan whose
+     * machine vanished as soon (cas__saves_game_claim). */
+    static const char *const keys[] = {"keepalives_idle", "keepalives_interval",
+                                       "keepalives_count", "dbname", NULL};
+    const char *const values[] = {"10", "5", "3", url, NULL};
+    s->pg = PQconnectdbParams(keys, values, 1);
     if (!s->pg || PQstatus(s->pg) != CONNECTION_OK) {
         char why[512];
         snprintf(why, sizeof why, "%s", s->pg ? PQerrorMessage(s->pg) : "out of memory");
@@ -358,6 +363,10 @@ int cas__pg_open(const char *url, int target, int read_only, struct cas__saves *
         goto close;
     }
     PQsetNoticeProcessor(s->pg, quiet, NULL);
+    if ((rc = cas__pg_run(s, "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5;"
+                          " SET tcp_keepalives_count = 3", 0, NULL, NULL,
+                          "setting keepalives")))
+        goto explain;
     if ((rc = read_version(s, &version)))
         goto explain;
     if (read_only && version != CAS__SAVES_SCHEMA_VERSION) {

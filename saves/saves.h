@@ -179,6 +179,18 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                       const uint64_t *hashes, size_t n,
                       const struct cas__saves_game *versions);
 
+/* Claim game `id` for this open store: while the claim holds, another
+ * castellan's claim of the same game is refused (CAS_ECONFLICT, "another
+ * castellan is playing game N"), so several `castellan serve` processes on
+ * one database never both play one game.  PostgreSQL: a session advisory
+ * lock on the game (docs/saves.md), released by cas__saves_game_release,
+ * by closing the store, or by the server when the connection ends however
+ * the process ended.  SQLite (one machine): always CAS_OK; the journal's
+ * primary key still refuses a second writer.  A claim held already by this
+ * store is CAS_OK again (and needs one release more). */
+int cas__saves_game_claim(struct cas__saves *s, int64_t id);
+int cas__saves_game_release(struct cas__saves *s, int64_t id);
+
 /* ------------------------------------------------------------- reading */
 
 /* Load game `id` into *out (caller frees with cas__saves_game_free), with

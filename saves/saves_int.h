@@ -101,6 +101,7 @@ int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
 int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
 int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n);
 int cas__pg_touch(struct cas__saves *s, int64_t id);
+int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim);
 int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                    const uint64_t *hashes, size_t n, const struct cas__saves_game *versions);
 int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
@@ -111,6 +112,10 @@ int cas__pg_campaigns(struct cas__saves *s, struct cas__saves_campaign **out, si
 int cas__pg_campaign_standings(struct cas__saves *s, const char *name,
                                struct cas__saves_campaign *summary,
                                struct cas__saves_standing **out, size_t *n);
+
+/* The first key of castellan's advisory locks ("CASL"): the schema's lock
+ * (pg_store.c) is (CASL, 0), a game's claim (CASL, game id). */
+#define CAS__PG_LOCK_SPACE "1128354636"
 
 /* Helpers the pg_*.c files share (pg_store.c). */
 

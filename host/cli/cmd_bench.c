@@ -151,6 +151,8 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
                            .out = stdout, .width = cas__term_width(stdout),
                            .progress = stderr, .floor = a->floor,
                            .isolated_requested = a->isolated, .marginal_requested = marginal,
+                           .game_has_expansions =
+                               cas__registry_has_expansion_of(t->reg, t->plan.game->id),
                            .pg_url = a->database};
     if (a->isolated) {
         struct cas__target in_worker = *t; /* read only: the same plugins and options */

@@ -142,7 +142,8 @@ static int allow_all(scmp_filter_ctx f, const char *const *names)
 static const char *const always[] = {
     "mmap", "munmap", "mremap", "mprotect", "madvise", "brk", "futex", "getpid", "gettid",
     "rt_sigprocmask", "rt_sigreturn", "rt_sigaction", "sigaltstack", "clock_gettime",
-    "clock_getres", "gettimeofday", "sched_yield", "getrandom", "exit", "exit_group", NULL,
+    "clock_getres", "gettimeofday", "sched_yield", "sched_getaffinity", "getrandom",
+    "set_robust_list", "rseq", "exit", "exit_group", NULL,
 };
 
 /* Reading files, never changing them: the loader's and game_new's. */
@@ -191,6 +192,34 @@ static int allow_read_opens(scmp_filter_ctx f)
     return rc;
 }
 
+/* Threads, never processes: clone only with CLONE_THREAD (a search bot's
+ * threads, in batch.c); clone3, whose flags a filter cannot read, fails
+ * with ENOSYS so the C library falls back to clone. */
+static int allow_threads(scmp_filter_ctx f)
+{
+    struct scmp_arg_cmp thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD);
+    int rc = allow(f, "clone", 1, &thread);
+    int nr = seccomp_syscall_resolve_name("clone3");
+    if (!rc && nr != __NR_SCMP_ERROR)
+        rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+    return rc;
+}
+
+/* Under the second filter opening a file fails with EACCES rather than
+ * killing the worker: the C library tries files (the number of
+ * processors, for a search bot's threads) and copes without. */
+static int refuse_opens(scmp_filter_ctx f)
+{
+    const char *calls[] = {"open", "openat"};
+    int rc = 0;
+    for (size_t i = 0; !rc && i < 2; i++) {
+        int nr = seccomp_syscall_resolve_name(calls[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), nr, 0);
+    }
+    return rc;
+}
+
 /* Load a filter; no-new-privileges is set already (libseccomp would set
  * it again with prctl, which the first filter forbids). */
 static int load(scmp_filter_ctx f)
@@ -222,6 +251,8 @@ int cas__confine_child(const int *keep, size_t n_keep, const int *writable, size
     if (!rc)
         rc = allow_all(f, sealing);
     if (!rc)
+        rc = allow_threads(f);
+    if (!rc)
         rc = allow_read_opens(f);
     if (!rc)
         rc = allow_self_and_writes(f, writable, n_writable);
@@ -243,6 +274,10 @@ int cas__confine_seal(int fd)
         rc = allow(f, "read", 1, &on_fd);
     if (!rc)
         rc = allow_self_and_writes(f, &fd, 1);
+    if (!rc)
+        rc = allow_threads(f);
+    if (!rc)
+        rc = refuse_opens(f);
     if (rc) {
         seccomp_release(f);
         return rc;

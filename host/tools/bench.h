@@ -39,6 +39,7 @@ struct cas__bench {
     /* --marginal: the session without each of its expansions in turn, one
      * entry per expansion, borrowed; n_without is 0 without expansions. */
     int marginal_requested;
+    int game_has_expansions;  /* some are installed: marginal may ask for them */
     const struct cas__bench_without *without;
     size_t n_without;
     int floor;                /* --floor: also time the game's bare loop */
@@ -84,6 +85,11 @@ struct cas__bench_section {
 int cas__bench_saves(struct cas__bench *b);
 
 /* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
+/* The state of the first player decision of the bench's first game of m
+ * into *out (the caller frees it), its legal actions into legal. */
+int cas__bench_first_decision(struct cas__bench *b, struct cas__match *m, cas_state **out,
+                              struct cas__actions *legal);
+
 int cas__bench_mcts(struct cas__bench *b);
 
 /* Every section, in the order they run; NULL-name terminated. */

@@ -67,8 +67,7 @@ struct cas_host cas__worker_services(struct cas__worker_side *ws, const char *da
 
 /* ------------------------------------------------------------ handles */
 
-/* The state of handle h, or NULL (the reply then says so). */
-static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
+cas_state *cas__worker_state(struct cas__worker_side *ws, uint64_t h)
 {
     if (h == 0 || h > ws->n_states || !ws->states[h - 1]) {
         snprintf(ws->error, sizeof ws->error, "worker: no state has handle %llu",
@@ -108,8 +107,14 @@ void cas__worker_side_free(struct cas__worker_side *ws)
             ws->vt->state_free(ws->states[i]);
     free(ws->states);
     cas__wire_out_free(&ws->ask);
+    cas__worker_batch_free(ws);
     ws->states = NULL;
     ws->n_states = ws->cap_states = 0;
+}
+
+static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
+{
+    return cas__worker_state(ws, h);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -541,6 +546,8 @@ static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_CHANCE_TOTAL] = call_chance_total,
     [CAS__OP_CHANCE_PICK] = call_chance_pick,
     [CAS__OP_BENCH_FLOOR] = call_bench_floor,
+    [CAS__OP_PLAYOUTS] = cas__worker_call_playouts,
+    [CAS__OP_DECIDE] = cas__worker_call_decide,
 };
 
 /* The reply's rc, error and log are written once the call has run; its
@@ -701,6 +708,7 @@ static int load_probed(struct cas__worker_side *ws, const struct cas_plugin *plu
         if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
             return CAS_EMISMATCH;
         ws->vt = desc->game;
+        ws->desc = desc;
     }
     for (size_t i = 0; i < n; i++) {
         if (!(p = cas__probed_of(refs[i].extension)))
@@ -736,6 +744,8 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     struct cas_host host = cas__worker_services(&ws, data_dir);
     if (rc == CAS_OK)
         rc = ws.vt->game_new(&host, &mine, &ws.game, &bad_option);
+    if (rc == CAS_OK)
+        rc = cas__worker_batch_begin(&ws, ws.desc ? ws.desc : plugin);
     /* What game_new opened (its data files) is closed before the second
      * filter: nothing but the socket stays reachable. */
     cas__confine_close_others(&fd, 1);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -228,6 +229,67 @@ static void test_integrity_check_finds_a_gap_in_the_plies(void **state)
     cas__saves_close(s);
 }
 
+/* Claim game id once its holder's connection is gone: the server drops
+ * the claim when it notices the closed socket, on its own time, so wait
+ * for that event (bounded: a minute). */
+static int claim_once_free(struct cas__saves *s, int64_t id)
+{
+    int rc = CAS_ECONFLICT;
+    for (int tries = 0; rc == CAS_ECONFLICT && tries < 6000; tries++) {
+        rc = cas__saves_game_claim(s, id);
+        if (rc == CAS_ECONFLICT)
+            usleep(10000);
+    }
+    return rc;
+}
+
+/* A game claimed by one castellan cannot be claimed by another until the
+ * first releases it, closes its store or dies (SIGKILL): then the server
+ * drops the claim with the connection. */
+static void test_a_claimed_game_is_refused_to_another(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves *b = cas_test_open(url);
+    assert_int_equal(cas__saves_game_claim(a, 7), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(b, 7), CAS_ECONFLICT);
+    assert_non_null(strstr(cas__saves_errmsg(b), "another castellan is playing game 7"));
+    assert_int_equal(cas__saves_game_claim(b, 8), CAS_OK); /* another game is free */
+    assert_int_equal(cas__saves_game_release(a, 7), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(b, 7), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(a, 7), CAS_ECONFLICT);
+    cas__saves_close(b); /* closing releases both */
+    assert_int_equal(claim_once_free(a, 8), CAS_OK);
+
+    /* A killed holder's claim goes with its connection. */
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char err[512];
+        struct cas__saves *c;
+        if (cas__saves_open(url, &c, err, sizeof err) || cas__saves_game_claim(c, 9))
+            _exit(1);
+        if (write(ready[1], "!", 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    char byte;
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &byte, 1), 1);
+    close(ready[0]);
+    assert_int_equal(cas__saves_game_claim(a, 9), CAS_ECONFLICT);
+    kill(pid, SIGKILL);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(claim_once_free(a, 9), CAS_OK);
+    cas__saves_close(a);
+}
+
 /* A password in the URL never appears in a message. */
 static void test_messages_never_show_the_password(void **state)
 {
@@ -257,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_a_second_writer_of_a_ply_is_refused),
         cmocka_unit_test(test_a_copied_game_keeps_its_id),
         cmocka_unit_test(test_integrity_check_finds_a_gap_in_the_plies),
+        cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
