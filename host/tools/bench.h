@@ -47,6 +47,7 @@ struct cas__bench {
     /* The playouts' games per second once the playouts section ran, for
      * the floor's ratio; 0 before. */
     double playouts_per_second;
+    double playouts_per_cpu_second; /* the same per second of CPU time */
     uint64_t seed;
     FILE *out;
     int width;                /* columns to wrap out's lines to (0: 80) */
