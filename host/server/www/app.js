@@ -433,6 +433,7 @@ function renderState(st) {
   document.body.dataset.ply = String(st.ply);
   document.body.dataset.actor = String(st.actor);
   document.body.dataset.over = String(!!st.over);
+  document.body.dataset.you = st.you === null || st.you === undefined ? '' : String(st.you);
 
   const mine = st.you !== null && st.you !== undefined && st.actor === st.you && !st.over;
   let turn;
