@@ -74,8 +74,9 @@ async function startServer() {
     const hear = (chunk) => {
       said += chunk;
       process.stdout.write('serve: ' + chunk);
-      const m = said.match(/http:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d+)/);
-      if (m && Number(m[2]) > 0) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[2]}`); }
+      // "listening on http://127.0.0.1:0 (port 41234)": the port it got.
+      const m = said.match(/\(port (\d+)\)/) || said.match(/http:\/\/127\.0\.0\.1:([1-9]\d*)/);
+      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
     };
     server.stdout.setEncoding('utf8').on('data', hear);
     server.stderr.setEncoding('utf8').on('data', hear);

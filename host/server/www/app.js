@@ -767,7 +767,7 @@ function markOf(target) {
   return null;
 }
 
-function pickMark(m) {
+function pickMark(m, byKeyboard) {
   const sel = view.sel;
   if (!sel || view.busy) return;
   let next = new Set(m.choices.filter((i) => sel.cand.has(i)));
@@ -785,10 +785,15 @@ function pickMark(m) {
     return;
   }
   updateSelection();
-  // Keyboard users land on the next step's first live choice.
+  if (byKeyboard) focusFirstChoice();
+}
+
+// Keyboard users land on the active step's first live choice.
+function focusFirstChoice() {
+  const sel = view.sel;
   const step = activeStep(sel);
   const first = sel.marks.find((q) => q.step === step && meets(q.choices, sel.cand));
-  if (first && document.activeElement === $('board')) first.el.focus();
+  if (first) first.el.focus();
 }
 
 // A label or figure drawn over a mark must not swallow its click: the
@@ -811,7 +816,7 @@ function onBoardClick(e) {
 function onBoardKey(e) {
   if (e.key !== 'Enter' && e.key !== ' ') return;
   const m = markOf(e.target);
-  if (m && m.el.classList.contains('cas-live')) { e.preventDefault(); pickMark(m); }
+  if (m && m.el.classList.contains('cas-live')) { e.preventDefault(); pickMark(m, true); }
 }
 
 function resetSelection() {
@@ -820,6 +825,7 @@ function resetSelection() {
   sel.picked = [];
   sel.cand = new Set(Array.from({ length: sel.n }, (_, i) => i));
   updateSelection();
+  if (document.activeElement === $('board') || document.activeElement === document.body) focusFirstChoice();
 }
 
 function play(i) {
