@@ -327,8 +327,11 @@ try {
 } catch (e) {
   failed = true;
   console.error('FAILED:', e.stack || e);
-  for (const p of opened)
-    await p.screenshot({ path: path.join(OUT, `failure-${Date.now()}.png`) }).catch(() => {});
+  for (const [i, p] of opened.entries()) {
+    const alert = await p.$eval('#alert', (a) => a.hidden ? '' : a.textContent).catch(() => '');
+    if (alert) console.error(`${p.name} shows: ${alert}`);
+    await p.screenshot({ path: path.join(OUT, `failure-${i}.png`), fullPage: true }).catch(() => {});
+  }
 } finally {
   clearTimeout(guard);
   await cleanup();

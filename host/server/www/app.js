@@ -266,7 +266,7 @@ function fillCreateForm(msg) {
   const games = msg.games_available || [];
   const gsel = $('game');
   const gkeep = gsel.value;
-  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, text: g.name || g.id })));
+  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, title: g.name, text: g.id })));
   if (games.some((g) => g.id === gkeep)) gsel.value = gkeep;
   if (!formFilled && games.length) {
     formFilled = true;
@@ -496,11 +496,11 @@ setInterval(() => {
 function renderEvents(events, full) {
   const log = $('log');
   if (full) { log.replaceChildren(); view.events = []; }
+  // The game's own words name who did what (its seat labels), so the
+  // event's player is not repeated.
   for (const e of events) {
     view.events.push(e);
-    const who = e.player === null || e.player === undefined || e.player < 0
-      ? '' : playerName(view.state.players, e.player) + ': ';
-    log.append(el('li', { 'data-ply': e.ply }, el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + who + e.text));
+    log.append(el('li', { 'data-ply': e.ply }, el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + e.text));
   }
   log.scrollTop = log.scrollHeight;
 }
@@ -853,14 +853,14 @@ function receive(msg) {
   case 'claimed':
     rememberSeat(msg.game, msg.seat, msg.token);
     setTabSeat(msg.game, msg.seat, msg.token);
-    if (view.screen === 'table' && view.game === msg.game) {
+    if (view.screen === 'table' && view.game === String(msg.game)) {
       view.seat = msg.seat; view.token = msg.token; join();
     } else {
       navigate('/game/' + encodeURIComponent(msg.game));
     }
     break;
   case 'state':
-    if (view.screen === 'table' && msg.game === view.game) {
+    if (view.screen === 'table' && String(msg.game) === view.game) {
       delete document.body.dataset.busy;
       hideAlert();
       renderState(msg);
