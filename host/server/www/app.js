@@ -91,6 +91,10 @@ function connect() {
   ws.onclose = () => {
     if (conn.ws !== ws) return;
     conn.ws = null;
+    // A click sent just before may be lost: nothing is clickable until the
+    // rejoin brings the game's state again.
+    view.busy = false;
+    view.sel = null;
     scheduleReconnect();
   };
   ws.onerror = () => { /* onclose follows */ };
@@ -891,6 +895,14 @@ function onError(msg, what) {
   if (what === 'join' && (code === 'bad-token' || code === 'not-found') && view.seat !== null) {
     watchInstead(`This tab's seat link was refused (${code}): ${msg.message} You are watching instead.`);
     return;
+  }
+  if (what === 'join' && code === 'not-found') {
+    // No such game (any more): nothing of an old board stays on screen.
+    view.state = null;
+    view.sel = null;
+    for (const id of ['decide', 'result', 'seat-box']) $(id).hidden = true;
+    boardRoot().replaceChildren();
+    $('turn').textContent = 'There is no such game on this server.';
   }
   if (what === 'act') {
     view.busy = false;
