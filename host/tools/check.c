@@ -16,6 +16,7 @@
 
 #include "agent.h"
 #include "json.h"
+#include "marks.h"
 #include "match.h"
 
 #define DEFAULT_GAMES 20
@@ -459,6 +460,53 @@ static int check_renders(struct checker *c, const cas_state *s)
     return CAS_OK;
 }
 
+/* Plies whose click-to-play picture is checked: one in MARKS_EVERY (a
+ * prime, so it does not fall in step with a game's turn of 2 or 3 plies),
+ * so a long game costs a few pictures, not one per ply. */
+#define MARKS_EVERY 5
+
+/* A plugin of ABI 1.2 or later that draws the decision view with marks
+ * (CAS_RENDER_SVG_ACTIONS, docs/abi.md) marks it usably: every index in
+ * range and ascending, every marked action reachable by clicks, and at
+ * least one element when it answers CAS_OK (marking nothing is said with
+ * CAS_EINVAL).  Actions no element names are allowed: they become buttons. */
+static int check_marks(struct checker *c, const cas_state *s, int actor)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    if (actor < 0 || c->ply % MARKS_EVERY != 0 || c->a.plugin->abi_major != 1 ||
+        c->a.plugin->abi_minor < 2 ||
+        !CAS_HAS_FIELD(vt, struct cas_game_vtable, render_choices) || !vt->render_choices)
+        return CAS_OK;
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = buffer_write};
+    c->render.len = 0;
+    c->a.error[0] = '\0';
+    int rc = vt->render_choices(s, actor, CAS_RENDER_SVG_ACTIONS, c->legal.items,
+                                c->legal.count, &out);
+    if (rc == CAS_EINVAL || rc == CAS_ENOTFOUND)
+        return CAS_OK; /* nothing marked here: the client lists the actions */
+    if (rc != CAS_OK)
+        return broke(c, "marks", 0, 0, "the click-to-play picture for player %d gave %d: %s",
+                     actor, rc, why(&c->a));
+    struct cas__marks_report mr;
+    char problem[160];
+    rc = cas__marks_verify(c->render.data, c->render.len, c->legal.count, &mr, NULL, problem,
+                           sizeof problem);
+    if (rc == CAS_ENOMEM)
+        return rc;
+    if (rc != CAS_OK)
+        return broke(c, "marks", 0, 0, "the click-to-play picture for player %d: %s", actor,
+                     problem);
+    if (mr.elements == 0)
+        return broke(c, "marks", 0, 0, "the click-to-play picture for player %d marks nothing "
+                     "but was answered with CAS_OK (say CAS_EINVAL instead)", actor);
+    if (mr.unreachable != (size_t)-1)
+        return broke(c, "marks-reachable", 1, c->legal.items[mr.unreachable],
+                     "no clicks on the picture's %zu marked elements narrow the %zu legal "
+                     "actions to this one (choice %zu), though an element names it",
+                     mr.elements, c->legal.count, mr.unreachable + 1);
+    return CAS_OK;
+}
+
 /* The smallest code that is not a legal action. */
 static cas_action not_legal(const struct cas__actions *legal)
 {
@@ -516,6 +564,8 @@ static int check_state(struct checker *c, const cas_state *s, int actor, cas_sta
         rc = check_clone_legal(c, *clone);
     if (rc == CAS_OK)
         rc = check_renders(c, s);
+    if (rc == CAS_OK)
+        rc = check_marks(c, s, actor);
     if (rc == CAS_OK)
         rc = check_illegal_refused(c, s);
     return rc;

@@ -607,11 +607,48 @@ int cas__carc_render_choices(const struct cas_state *s, int viewer,
                              enum cas_render_format format, const cas_action *actions,
                              size_t n, const struct cas_writer *out);
 
+/* ------------------------------------------------------------ marks.c */
+
+/* What a click in the decision picture names (click to play): a space (a
+ * spot to place on, an abbey's hole), a rotation of a tile kind, a feature
+ * or a corner of a placed tile, a figure kind, a tile kind from a hand. */
+enum carc_mark_type { MARK_PICK, MARK_SPACE, MARK_ROT, MARK_FEATURE, MARK_CORNER,
+                      MARK_FIGURE };
+struct carc_mark_key {
+    uint8_t type, step; /* enum carc_mark_type; the click it is, from 1 */
+    int a, b;           /* PICK kind; SPACE x,y; ROT kind,rot; FEATURE and
+                           CORNER tile,feature/corner; FIGURE figure kind */
+};
+struct carc_mark_item {
+    struct carc_mark_key key;
+    uint32_t index; /* into the actions */
+};
+/* Every action's keys, sorted by key then action index, so the items of
+ * one element (one key) are a run with ascending indices. */
+struct carc_marks {
+    struct carc_mark_item *items;
+    size_t n;
+};
+/* Work out the marks of actions[0..n) in s (items from the game's host
+ * allocator: free with cas__carc_marks_free).  Actions nothing names (pass,
+ * a keep) get no item.  CAS_ENOMEM. */
+int cas__carc_marks(const struct cas_state *s, const cas_action *actions, size_t n,
+                    struct carc_marks *out);
+void cas__carc_marks_free(const struct cas_state *s, struct carc_marks *m);
+/* The end of the run of items with the key of item `at`. */
+size_t cas__carc_mark_run(const struct carc_marks *m, size_t at);
+
 /* ------------------------------------------------------------ svg.c */
 
 /* The board as one self-contained SVG 1.1 document.  The base game hides
  * nothing; expansions' notes (their text render) are drawn for `viewer`. */
 int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out);
+/* The decision view as a picture: the board with each choice's number
+ * where it points (CAS_RENDER_SVG), and with the click-to-play marks too
+ * (CAS_RENDER_SVG_ACTIONS; CAS_EINVAL when no action is marked). */
+int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
+                                 const cas_action *actions, size_t n,
+                                 const struct cas_writer *out);
 
 /* ------------------------------------------------------------ serialize.c */
 

@@ -649,6 +649,9 @@ int cas__carc_render_choices(const struct cas_state *s, int viewer,
                              enum cas_render_format format, const cas_action *actions,
                              size_t n, const struct cas_writer *out)
 {
+    if (format == CAS_RENDER_SVG || format == CAS_RENDER_SVG_ACTIONS)
+        return cas__carc_render_svg_choices(s, viewer, format == CAS_RENDER_SVG_ACTIONS,
+                                            actions, n, out);
     if (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI)
         return cas__carc_render(s, viewer, format, out);
     int ansi = format == CAS_RENDER_ANSI;

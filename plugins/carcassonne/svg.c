@@ -407,22 +407,33 @@ struct frame {
     int width, height;
 };
 
-static struct frame frame_of(const struct cas_state *s)
+static void frame_take(struct frame *fr, int x, int y)
+{
+    fr->minx = x < fr->minx ? x : fr->minx;
+    fr->maxx = x > fr->maxx ? x : fr->maxx;
+    fr->miny = y < fr->miny ? y : fr->miny;
+    fr->maxy = y > fr->maxy ? y : fr->maxy;
+}
+
+/* The spaces shown: every cell, and in a decision view every space a
+ * choice names (a castle's anchor may lie beyond the open spots); the
+ * panel grows by `panel_extra` units for the choices drawn in it. */
+static struct frame frame_of(const struct cas_state *s, const struct carc_marks *mk,
+                             int panel_extra)
 {
     struct frame fr = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < s->ncells; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[i];
-        fr.minx = c->x < fr.minx ? c->x : fr.minx;
-        fr.maxx = c->x > fr.maxx ? c->x : fr.maxx;
-        fr.miny = c->y < fr.miny ? c->y : fr.miny;
-        fr.maxy = c->y > fr.maxy ? c->y : fr.maxy;
-    }
+    for (int i = 0; i < s->ncells; i++)
+        frame_take(&fr, C_CELLS(s)[i].x, C_CELLS(s)[i].y);
+    for (size_t i = 0; mk && i < mk->n; i++)
+        if (mk->items[i].key.type == MARK_SPACE)
+            frame_take(&fr, mk->items[i].key.a, mk->items[i].key.b);
     int w = fr.maxx - fr.minx + 1, h = fr.maxy - fr.miny + 1;
     int cols = w < MIN_BOARD ? MIN_BOARD : w, rows = h < MIN_BOARD ? MIN_BOARD : h;
     fr.bx = MARGIN + (cols - w) * SPACE / 2 - fr.minx * SPACE;
     fr.by = HEAD_H + MARGIN + (rows - h) * SPACE / 2 - fr.miny * SPACE;
     fr.width = 2 * MARGIN + cols * SPACE + PANEL_W;
-    int panel_h = 260 + 96 * s->game->nplayers + 18 * (s->game->nplayers + 1) * s->game->nexp;
+    int panel_h = 260 + 96 * s->game->nplayers + 18 * (s->game->nplayers + 1) * s->game->nexp +
+                  panel_extra;
     fr.height = HEAD_H + 2 * MARGIN + rows * SPACE;
     fr.height = fr.height < panel_h ? panel_h : fr.height;
     return fr;
@@ -664,8 +675,10 @@ static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s,
     return y;
 }
 
-static void draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewer,
-                       const struct frame *fr)
+/* The players, the notes, the bag and the tile to place; returns the y
+ * below them. */
+static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewer,
+                      const struct frame *fr)
 {
     const struct cas_game *g = s->game;
     int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
@@ -682,7 +695,9 @@ static void draw_panel(struct cas_outbuf *v, const struct cas_state *s, int view
                     "%d)\"/>", s->drawn, x + 20, y + 62);
         draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, x + 20, y + 62);
         cas_outf(v, "</g>");
+        return y + 62 + SPACE + 10;
     }
+    return y + 30;
 }
 
 static void status_line(const struct cas_state *s, char *buf, size_t cap)
@@ -702,10 +717,305 @@ static void status_line(const struct cas_state *s, char *buf, size_t cap)
     cas__carc_winners_text(s, buf, cap);
 }
 
-int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
+/* ------------------------------------------------------------ the choices */
+
+/* How the decision view marks its choices: numbered always, and with the
+ * click-to-play attributes when `attributes` (CAS_RENDER_SVG_ACTIONS). */
+struct view {
+    const struct carc_marks *mk;
+    const cas_action *actions;
+    int attributes;
+};
+
+#define BOX 60      /* a tile or figure drawn in the panel, units a side */
+#define BOX_STEP 68 /* from one box to the next in a row */
+#define BOX_ROW 124 /* from one row of boxes to the next */
+#define ROW_BOXES 4 /* boxes in a row */
+
+/* The choice numbers of a run of items, as a player types them: "3-6,9";
+ * cut short with "..." past the room. */
+static void numbers_text(const struct carc_mark_item *it, size_t n, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && it[j + 1].index == it[j].index + 1)
+            j++;
+        char part[32];
+        int pl = j == i ? snprintf(part, sizeof part, "%s%u", len ? "," : "", it[i].index + 1)
+                        : snprintf(part, sizeof part, "%s%u-%u", len ? "," : "", it[i].index + 1,
+                                   it[j].index + 1);
+        if (len + (size_t)pl + 4 > cap) {
+            snprintf(buf + len, cap - len, "...");
+            return;
+        }
+        memcpy(buf + len, part, (size_t)pl + 1);
+        len += (size_t)pl;
+        i = j + 1;
+    }
+}
+
+/* The opening of a marked element: a group carrying, in the click-to-play
+ * view, the choices it narrows to, its step and a label. */
+static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *cls,
+                      const struct carc_mark_item *it, size_t n, const char *label)
+{
+    cas_outf(v, "<g class=\"mark %s\"", cls);
+    if (vw->attributes) {
+        cas_outs(v, " data-cas-choices=\"");
+        for (size_t i = 0; i < n; i++)
+            cas_outf(v, "%s%u", i ? " " : "", it[i].index);
+        cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
+        put_escaped(v, label);
+        cas_outs(v, "\"");
+    }
+    cas_outs(v, ">");
+}
+
+/* The numbers of an element's choices at x,y (text centred there), in
+ * lines of at most `width` characters broken after commas. */
+static void mark_numbers(struct cas_outbuf *v, const struct carc_mark_item *it, size_t n, int x,
+                         int y, size_t width)
+{
+    char numbers[48];
+    numbers_text(it, n, numbers, sizeof numbers);
+    for (const char *at = numbers; *at; y += 15) {
+        size_t take = strlen(at);
+        if (take > width) {
+            take = width;
+            while (take > 0 && at[take - 1] != ',')
+                take--;
+            take = take ? take : width;
+        }
+        cas_outf(v, "<text class=\"choice\" x=\"%d\" y=\"%d\">%.*s</text>", x, y, (int)take,
+                 at);
+        at += take;
+    }
+}
+
+/* A label naming an element for a tooltip: the action's own text when the
+ * element names one action, else `fallback`. */
+static void mark_label(const struct cas_state *s, const struct view *vw,
+                       const struct carc_mark_item *it, size_t n, const char *fallback,
+                       char *buf, size_t cap)
+{
+    if (n != 1 || cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) < 0)
+        snprintf(buf, cap, "%s", fallback);
+}
+
+/* Board elements: the spaces, features and corners choices name. */
+static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
+                             const struct view *vw, const struct frame *fr)
+{
+    const struct carc_marks *mk = vw->mk;
+    const struct cas_game *g = s->game;
+    cas_outs(v, "<g class=\"marks\">\n");
+    for (size_t i = 0, end; i < mk->n; i = end) {
+        end = cas__carc_mark_run(mk, i);
+        const struct carc_mark_key *k = &mk->items[i].key;
+        const struct carc_mark_item *it = &mk->items[i];
+        char fallback[64], label[160];
+        struct pt at;
+        if (k->type == MARK_SPACE) {
+            snprintf(fallback, sizeof fallback, "space %d,%d", k->a, k->b);
+            mark_label(s, vw, it, end - i, fallback, label, sizeof label);
+            int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
+            mark_open(v, vw, "space", it, end - i, label);
+            cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                        "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
+            mark_numbers(v, it, end - i, x + SPACE / 2, y + SPACE - 12, 12);
+            cas_outs(v, "</g>\n");
+            continue;
+        }
+        if (k->type != MARK_FEATURE && k->type != MARK_CORNER)
+            continue;
+        const struct carc_tile *t = &C_TILES(s)[k->a];
+        const struct carc_kind *kd = &g->kinds[t->kind];
+        if (k->type == MARK_FEATURE) {
+            at = board_point(t, feature_spot(kd, k->b), fr->bx, fr->by);
+            snprintf(fallback, sizeof fallback, "%s at %d,%d", kd->rot[t->rot].ftext[k->b], t->x,
+                     t->y);
+        } else { /* corners 0 NW, 1 NE, 2 SE, 3 SW of the tile's anchor space */
+            static const char *const names[4] = {"NW", "NE", "SE", "SW"};
+            struct pt q = corner[k->b];
+            at = (struct pt){fr->bx + t->x * SPACE + q.x + (k->b == 1 || k->b == 2 ? -14 : 14),
+                             fr->by + t->y * SPACE + q.y + (k->b >= 2 ? -14 : 14)};
+            snprintf(fallback, sizeof fallback, "corner %s of %d,%d", names[k->b], t->x, t->y);
+        }
+        mark_label(s, vw, it, end - i, fallback, label, sizeof label);
+        mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label);
+        cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"14\"/>", at.x,
+                 at.y);
+        mark_numbers(v, it, end - i, at.x, at.y + 5, 12);
+        cas_outs(v, "</g>\n");
+    }
+    cas_outs(v, "</g>\n");
+}
+
+/* Tile kind `kind` turned `rot`, fitted into a BOX square at x,y. */
+static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int kind, int rot,
+                          int x, int y)
+{
+    const struct carc_kind *k = &g->kinds[kind];
+    const struct carc_rot *r = &k->rot[rot];
+    int mx = 0, my = 0;
+    for (int c = 0; c < k->ncells; c++) {
+        mx = r->dx[c] < mx ? r->dx[c] : mx;
+        my = r->dy[c] < my ? r->dy[c] : my;
+    }
+    struct carc_tile t = {.kind = (uint16_t)kind, .rot = (uint8_t)rot, .x = 0, .y = 0};
+    cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
+                "<g transform=\"translate(%d %d) scale(%s) translate(%d %d)\">"
+                "<use xlink:href=\"#k%d\" transform=\"rotate(%d 50 50)\"/>",
+             x - 3, y - 3, BOX + 6, BOX + 6, x, y, k->ncells > 1 ? "0.3" : "0.6", -mx * SPACE,
+             -my * SPACE, kind, rot * 90);
+    draw_upright_marks(v, g, k, &t, 0, 0);
+    if (k->ncells > 1) /* the half that goes on the space clicked */
+        cas_outs(v, "<circle class=\"anchor\" cx=\"50\" cy=\"50\" r=\"16\"/>");
+    cas_outs(v, "</g>");
+}
+
+/* Which panel rows the choices need: the tiles in a hand, each kind's
+ * rotations, the figure kinds. */
+struct panel_rows {
+    int picks, rot_kinds[CARC_MAX_KINDS > 8 ? 8 : CARC_MAX_KINDS], nrot_kinds, figures;
+};
+
+static struct panel_rows panel_rows(const struct carc_marks *mk)
+{
+    struct panel_rows pr = {.picks = 0, .nrot_kinds = 0, .figures = 0};
+    for (size_t i = 0, end; i < mk->n; i = end) {
+        end = cas__carc_mark_run(mk, i);
+        const struct carc_mark_key *k = &mk->items[i].key;
+        if (k->type == MARK_PICK)
+            pr.picks++;
+        else if (k->type == MARK_FIGURE)
+            pr.figures++;
+        else if (k->type == MARK_ROT &&
+                 (pr.nrot_kinds == 0 || pr.rot_kinds[pr.nrot_kinds - 1] != k->a) &&
+                 pr.nrot_kinds < (int)(sizeof pr.rot_kinds / sizeof pr.rot_kinds[0]))
+            pr.rot_kinds[pr.nrot_kinds++] = k->a;
+    }
+    return pr;
+}
+
+static int rows_of(int boxes)
+{
+    return (boxes + ROW_BOXES - 1) / ROW_BOXES;
+}
+
+/* Units the panel's choices take below the rest of the panel. */
+static int panel_marks_height(const struct carc_marks *mk)
+{
+    struct panel_rows pr = panel_rows(mk);
+    int rows = rows_of(pr.picks) + pr.nrot_kinds + rows_of(pr.figures);
+    return rows ? 40 + rows * (BOX_ROW + 22) : 0;
+}
+
+/* The panel's elements from y down: picks, rotations, figure kinds, each
+ * group under a heading. */
+static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
+                             const struct view *vw, const struct frame *fr, int y)
+{
+    const struct carc_marks *mk = vw->mk;
+    const struct cas_game *g = s->game;
+    int x0 = fr->width - PANEL_W + 8;
+    static const char *const heading[] = {[MARK_PICK] = "Tiles in hand:",
+                                          [MARK_ROT] = "Turn the tile:",
+                                          [MARK_FIGURE] = "Figure to deploy:"};
+    for (int type = MARK_PICK; type <= MARK_FIGURE; type++) {
+        if (type != MARK_PICK && type != MARK_ROT && type != MARK_FIGURE)
+            continue;
+        int col = 0, last_kind = -1, any = 0;
+        for (size_t i = 0, end; i < mk->n; i = end) {
+            end = cas__carc_mark_run(mk, i);
+            const struct carc_mark_key *k = &mk->items[i].key;
+            if (k->type != type)
+                continue;
+            if (!any) {
+                cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%s</text>\n", x0, y + 24,
+                         heading[type]);
+                y += 40;
+                any = 1;
+            } else if (col == ROW_BOXES || (type == MARK_ROT && k->a != last_kind)) {
+                y += BOX_ROW;
+                col = 0;
+            }
+            int slot = type == MARK_ROT ? k->b : col;
+            int x = x0 + slot * BOX_STEP;
+            char fallback[64], label[160];
+            if (type == MARK_FIGURE)
+                snprintf(fallback, sizeof fallback, "%s", g->fig[k->a].def.name);
+            else if (type == MARK_ROT)
+                snprintf(fallback, sizeof fallback, "%s turned %d", g->kinds[k->a].id, k->b * 90);
+            else
+                snprintf(fallback, sizeof fallback, "%s", g->kinds[k->a].id);
+            mark_label(s, vw, &mk->items[i], end - i, fallback, label, sizeof label);
+            mark_open(v, vw, type == MARK_PICK ? "pick" : type == MARK_ROT ? "rotation" : "figure",
+                      &mk->items[i], end - i, label);
+            if (type == MARK_FIGURE) {
+                const char *name = g->fig[k->a].def.name;
+                cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                            "rx=\"4\"/><use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" "
+                            "stroke-width=\"2\" transform=\"translate(%d %d)\"/>"
+                            "<text class=\"figure-name\" x=\"%d\" y=\"%d\">",
+                         x - 3, y - 3, BOX + 6, BOX + 6, figure_symbol(name),
+                         fill_of[cas__carc_current(s)], x + BOX / 2, y + BOX - 14, x + BOX / 2,
+                         y + BOX);
+                put_escaped(v, name);
+                cas_outs(v, "</text>");
+            } else {
+                draw_kind_box(v, g, k->a, type == MARK_ROT ? k->b : 0, x, y);
+            }
+            mark_numbers(v, &mk->items[i], end - i, x + BOX / 2, y + BOX + 20, 9);
+            cas_outs(v, "</g>\n");
+            last_kind = k->a;
+            col = slot + 1;
+        }
+        if (any)
+            y += BOX_ROW + 22;
+    }
+}
+
+/* The kinds the panel's choices draw that the board does not (castles in
+ * a hand). */
+static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
+                              const struct carc_marks *mk)
+{
+    const struct cas_game *g = s->game;
+    uint8_t done[CARC_MAX_KINDS] = {0};
+    for (int i = 0; i < s->ntiles; i++)
+        done[C_TILES(s)[i].kind] = 1;
+    if (s->stage == ST_PLACE)
+        done[s->drawn] = 1;
+    for (size_t i = 0; i < mk->n; i++) {
+        const struct carc_mark_key *k = &mk->items[i].key;
+        if ((k->type == MARK_PICK || k->type == MARK_ROT) && !done[k->a]) {
+            define_kind(v, g, k->a);
+            done[k->a] = 1;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the picture */
+
+static const char choice_style[] =
+    "<style type=\"text/css\"><![CDATA[\n"
+    ".mark .hit{fill:#fff;fill-opacity:0.01;stroke:#c0392b;stroke-width:3;cursor:pointer}"
+    ".mark .spot-hit{fill-opacity:0.85}.anchor{fill:#c0392b;stroke:#fff;stroke-width:4}"
+    ".figure-name{font-size:11px;text-anchor:middle}"
+    ".mark.space .hit{stroke-dasharray:8 4}"
+    ".mark .box{fill:#fffaf0;stroke:#c0392b;stroke-width:2;cursor:pointer}"
+    ".choice{font-size:15px;font-weight:bold;text-anchor:middle;fill:#8e1f14;"
+    "paint-order:stroke;stroke:#fff;stroke-width:3}\n"
+    "]]></style>\n";
+
+static int draw(const struct cas_state *s, int viewer, const struct view *vw,
+                const struct cas_writer *out)
 {
     struct cas_outbuf v = CAS_OUTBUF_INIT(out);
-    struct frame fr = frame_of(s);
+    struct frame fr = frame_of(s, vw ? vw->mk : NULL, vw ? panel_marks_height(vw->mk) : 0);
     char status[200];
     status_line(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -714,9 +1024,13 @@ int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas
                  "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
              fr.width, fr.height, fr.width, fr.height);
     cas_outs(&v, style);
+    if (vw)
+        cas_outs(&v, choice_style);
     cas_outs(&v, "<defs>");
     cas_outs(&v, figure_defs);
     define_kinds(&v, s);
+    if (vw)
+        define_mark_kinds(&v, s, vw->mk);
     cas_outf(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
                  "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
                  "<text class=\"status\" x=\"%d\" y=\"36\">",
@@ -729,7 +1043,30 @@ int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas
     draw_figures(&v, s, &fr);
     draw_deploy_spots(&v, s, &fr);
     cas_outf(&v, "</g>\n");
-    draw_panel(&v, s, viewer, &fr);
+    if (vw)
+        draw_board_marks(&v, s, vw, &fr);
+    int y = draw_panel(&v, s, viewer, &fr);
+    if (vw)
+        draw_panel_marks(&v, s, vw, &fr, y);
     cas_outf(&v, "</svg>\n");
     return cas_out_finish(&v);
+}
+
+int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
+{
+    return draw(s, viewer, NULL, out);
+}
+
+int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
+                                 const cas_action *actions, size_t n,
+                                 const struct cas_writer *out)
+{
+    struct carc_marks mk;
+    int rc = cas__carc_marks(s, actions, n, &mk);
+    if (rc != CAS_OK)
+        return rc;
+    struct view vw = {.mk = &mk, .actions = actions, .attributes = attributes};
+    rc = attributes && mk.n == 0 ? CAS_EINVAL : draw(s, viewer, &vw, out);
+    cas__carc_marks_free(s, &mk);
+    return rc;
 }
