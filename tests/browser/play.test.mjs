@@ -139,14 +139,18 @@ async function decide(page) {
   const actor = await body(page, 'actor');
   for (let clicks = 0; clicks < 12; clicks++) {
     if (await body(page, 'busy') === 'true' || Number(await body(page, 'ply')) !== ply) break;
-    const before = await body(page, 'candidates');
+    const before = await body(page, 'picked');
     const mark = await page.$('#board >>> .cas-active');
     if (mark) {
       await mark.click();
-      if (await body(page, 'candidates') === before && await body(page, 'busy') !== 'true') {
-        await mark.focus();
+      if (await body(page, 'picked') === before && await body(page, 'busy') !== 'true' &&
+          Number(await body(page, 'ply')) === ply) {
+        // Something is drawn over the element's middle: the keyboard.
+        keyboardPicks++;
+        await mark.evaluate((e) => e.focus());
         await page.keyboard.press('Enter');
       }
+      markClicks++;
       await mark.dispose();
     } else {
       const button = await page.$('#candidates button.action, #others button.action, #action-list button.action');
@@ -154,12 +158,39 @@ async function decide(page) {
       await button.evaluate((b) => b.scrollIntoView({ block: 'center' }));
       await button.click();
       await button.dispose();
+      buttonClicks++;
     }
     assert.deepEqual(page.errors, [], `${page.name}: errors in the page`);
   }
   const alert = await page.$eval('#alert', (a) => a.hidden ? '' : a.textContent);
   assert.equal(alert, '', `${page.name}: the server refused a click at ply ${ply}: ${alert}`);
   return waitState(page, ply, actor);
+}
+
+// One step into a placement with several rotations: the picture with its
+// choices lit (the screenshot), then Escape and a right-click on the board
+// each start the selection over.
+async function selectionShot(page) {
+  const mark = await page.evaluateHandle(() => {
+    const marks = [...document.getElementById('board').shadowRoot.querySelectorAll('.cas-active')];
+    return marks.find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 3) || null;
+  });
+  if (!(mark.asElement())) return false;
+  const all = await body(page, 'candidates');
+  await mark.click();
+  await page.waitForFunction(() => document.body.dataset.picked !== '');
+  assert.ok(Number(await body(page, 'candidates')) < Number(all), 'a click narrows the candidates');
+  await shot(page, 'table-midgame.png');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.body.dataset.picked === '');
+  assert.equal(await body(page, 'candidates'), all, 'Escape starts the move over');
+  await mark.click();
+  await page.waitForFunction(() => document.body.dataset.picked !== '');
+  await mark.click({ button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.picked === '');
+  assert.equal(await body(page, 'candidates'), all, 'a right-click starts the move over');
+  await mark.dispose();
+  return true;
 }
 
 // ------------------------------------------------------------------- test
@@ -189,6 +220,7 @@ async function createGame(a) {
 }
 
 let BASE;
+let markClicks = 0, keyboardPicks = 0, buttonClicks = 0;
 
 async function main() {
   BASE = await startServer();
@@ -201,6 +233,7 @@ async function main() {
   });
 
   const a = await openPage('page A (Ada)');
+  const framesA = await recordFrames(a);
   const { links, watch, game } = await createGame(a);
   log('game', game, 'created');
 
@@ -212,6 +245,7 @@ async function main() {
   // A takes seat 1 by the creator's button, B by the invite link.
   await a.click('#invites li[data-seat="0"] button:last-of-type');
   const b = await openPage('page B (Bob)');
+  const framesB = await recordFrames(b);
   await b.goto(links[1]);
   for (const p of [a, b]) await p.waitForSelector('body[data-ply]');
   assert.equal(await body(a, 'you'), '0');
@@ -244,13 +278,7 @@ async function main() {
       reloaded = true;
     }
 
-    if (!shotMid && ply >= 30) {
-      // One step into a decision: the picture with its choices lit.
-      const mark = await mover.$('#board >>> .cas-active');
-      if (mark) { await mark.click(); await mark.dispose(); }
-      await shot(mover, 'table-midgame.png');
-      shotMid = true;
-    }
+    if (!shotMid && ply >= 30 && await selectionShot(mover)) shotMid = true;
 
     const actor = await body(mover, 'actor');
     const next = await decide(mover);
@@ -305,6 +333,13 @@ async function main() {
     for (const e of m.events || []) assert.equal(typeof e.text, 'string');
   }
   log(`watcher: ${watched.length} frames, ${states.length} states, nothing private`);
+  // Its events are public: each one reached both players too.
+  const seen = (frames) => new Set(frames.filter((m) => m.type === 'state')
+    .flatMap((m) => (m.events || []).map((e) => `${e.ply}|${e.text}`)));
+  const [evA, evB, evC] = [seen(framesA), seen(framesB), seen(watched)];
+  assert.ok(evC.size > 0, 'the watcher got the event log');
+  for (const e of evC) assert.ok(evA.has(e) && evB.has(e), `the watcher's event "${e}" reached both seats`);
+  log(`events: ${evC.size} seen by the watcher, each seen by both seats too (${evA.size}, ${evB.size})`);
 
   // The game is in the store, finished, with those scores.
   const list = execFileSync(CASTELLAN, ['saves', 'list', '--database', db], { env, encoding: 'utf8' });
@@ -318,6 +353,8 @@ async function main() {
   assert.equal(shown.status, 'finished');
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
   for (const p of [a, b, c]) assert.deepEqual(p.errors, [], `${p.name}: no script errors`);
+  log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons`);
+  assert.ok(markClicks > 100, 'the game was played by clicking the board');
   log('passed');
 }
 

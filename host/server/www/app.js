@@ -721,6 +721,7 @@ function updateSelection() {
   $('step').textContent = words;
   document.body.dataset.step = step === Infinity ? '' : String(step);
   document.body.dataset.candidates = String(n);
+  document.body.dataset.picked = sel.picked.map((m) => m.step).join(' ');
   const box = $('candidates');
   box.replaceChildren();
   if (sel.picked.length && n > 1 && n <= 40) {
