@@ -370,7 +370,9 @@ function showCreated(msg) {
       } })));
   }
   $('watch-link').href = msg.watch || '/game/' + encodeURIComponent(msg.game);
+  $('custom').open = false;
   box.scrollIntoView({ block: 'nearest' });
+  list.querySelector('button')?.focus();
 }
 
 async function copy(text, field, button) {
