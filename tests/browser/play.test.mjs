@@ -193,6 +193,26 @@ async function selectionShot(page) {
   return true;
 }
 
+// The page's SVG sanitizer against a hostile picture: nothing that runs
+// or fetches survives, the drawing does.
+async function checkSanitizer(page) {
+  const out = await page.evaluate(async () => {
+    const { sanitizeSvg } = await import('/static/app.js');
+    const svg = sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+      width="10" height="10" onload="alert(1)"><style>@import url(https://x.invalid/a.css); .a{fill:url(https://x.invalid/p)}</style>
+      <script>alert(2)</script><foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>
+      <a href="javascript:alert(3)"><rect class="a" width="5" height="5" onclick="alert(4)"/></a>
+      <image href="https://x.invalid/i.png"/><use xlink:href="#k1"/><set attributeName="href" to="javascript:alert(5)"/>
+      <rect id="k1" data-cas-choices="0 1" data-cas-step="1" width="2" height="2"/></svg>`);
+    return { markup: svg.outerHTML, viewBox: svg.getAttribute('viewBox') };
+  });
+  for (const bad of ['onload', 'onclick', '<script', 'foreignObject', 'javascript:', 'x.invalid', '@import', '<set'])
+    assert.ok(!out.markup.includes(bad), `the sanitizer removes ${bad}: ${out.markup}`);
+  for (const good of ['data-cas-choices="0 1"', 'href="#k1"', '<rect'])
+    assert.ok(out.markup.includes(good), `the sanitizer keeps ${good}: ${out.markup}`);
+  assert.equal(out.viewBox, '0 0 10 10', 'a picture without a viewBox gets one, to scale');
+}
+
 // ------------------------------------------------------------------- test
 
 async function createGame(a) {
@@ -235,6 +255,7 @@ async function main() {
   const a = await openPage('page A (Ada)');
   const framesA = await recordFrames(a);
   const { links, watch, game } = await createGame(a);
+  await checkSanitizer(a);
   log('game', game, 'created');
 
   const c = await openPage('page C (watcher)');

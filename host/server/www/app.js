@@ -961,3 +961,6 @@ function wire() {
 wire();
 route();
 connect();
+
+// For the browser test (tests/browser): the sanitizer on hostile input.
+export { sanitizeSvg };
