@@ -32,6 +32,8 @@ const TOTAL_MS = Number(process.env.BROWSER_TEST_MS || 300000);
 const STEP_MS = 60000;     // one wait for the DOM or the server
 const SEED = '20261203';
 const RELOAD_AT = 20;      // page B reloads at its first decision from this ply on
+const DROP_AT = 40;       // page B's socket drops
+const RESTART_AT = 60;    // the server restarts
 const MAX_PLIES = 2000;    // a loop guard far above a game's length
 
 for (const [name, value] of Object.entries({ CASTELLAN, CASTELLAN_PLUGIN_PATH: PLUGINS, CASTELLAN_WWW: WWW }))
@@ -64,8 +66,8 @@ const guard = setTimeout(async () => {
 
 // ----------------------------------------------------------------- server
 
-async function startServer() {
-  const args = ['serve', '--listen', '127.0.0.1:0', '--database', db, '--www', WWW, '--plugin-path', PLUGINS];
+async function startServer(port = 0) {
+  const args = ['serve', '--listen', `127.0.0.1:${port}`, '--database', db, '--www', WWW, '--plugin-path', PLUGINS];
   log('starting', CASTELLAN, args.join(' '));
   server = spawn(CASTELLAN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let said = '';
@@ -274,7 +276,7 @@ async function main() {
   assert.doesNotMatch(b.url(), /token=/, 'the invite token leaves the address bar');
 
   const pages = [a, b];
-  let undone = false, reloaded = false, shotMid = false, plies = 0;
+  let undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -301,6 +303,36 @@ async function main() {
 
     if (!shotMid && ply >= 30 && await selectionShot(mover)) shotMid = true;
 
+    if (!dropped && ply >= DROP_AT) {
+      // B's socket drops: it reconnects by itself and rejoins its seat.
+      log(`page B's connection drops at ply ${ply}`);
+      const before = Number(await body(b, 'connects'));
+      await b.evaluate(async () => (await import('/static/app.js')).dropConnection());
+      await b.waitForFunction((n) => Number(document.body.dataset.connects) > n, { timeout: STEP_MS }, before);
+      await b.waitForFunction((p) => document.body.dataset.ply === String(p), { timeout: STEP_MS }, ply);
+      assert.equal(await body(b, 'you'), '1', 'after a reconnection page B still plays its seat');
+      dropped = true;
+      continue;
+    }
+
+    if (!restarted && ply >= RESTART_AT) {
+      // The server stops and starts again on its port: the game comes back
+      // from the journal and every page reconnects by itself.
+      log(`the server restarts at ply ${ply}`);
+      const before = await Promise.all([a, b, c].map((p) => body(p, 'connects')));
+      const old = server;
+      old.kill('SIGTERM');
+      await new Promise((done) => (old.exitCode !== null ? done() : old.once('exit', done)));
+      await startServer(new URL(BASE).port);
+      for (const [i, p] of [a, b, c].entries())
+        await p.waitForFunction((n, q) => Number(document.body.dataset.connects) > n &&
+          document.body.dataset.ply === String(q), { timeout: STEP_MS }, Number(before[i]), ply);
+      assert.equal(await body(a, 'you'), '0');
+      assert.equal(await body(b, 'you'), '1');
+      restarted = true;
+      continue;
+    }
+
     const actor = await body(mover, 'actor');
     const next = await decide(mover);
 
@@ -315,6 +347,8 @@ async function main() {
   }
   assert.ok(undone, 'page A undid a move');
   assert.ok(reloaded, 'page B reloaded mid-game');
+  assert.ok(dropped, "page B's connection dropped and came back");
+  assert.ok(restarted, 'the server restarted mid-game');
 
   await c.waitForSelector('body[data-over="true"]');
   for (const p of [a, b, c]) await p.waitForSelector('#result:not([hidden])');

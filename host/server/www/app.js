@@ -79,6 +79,7 @@ function connect() {
   conn.ws = ws;
   ws.onopen = () => {
     conn.attempt = 0;
+    document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
     setConn('connected');
     send({ type: 'hello', client: 'castellan-web/1' });
     resubscribe();
@@ -962,5 +963,10 @@ wire();
 route();
 connect();
 
-// For the browser test (tests/browser): the sanitizer on hostile input.
-export { sanitizeSvg };
+// For the browser test (tests/browser): the sanitizer on hostile input,
+// and a dropped connection (as a network would drop it).
+function dropConnection() {
+  if (conn.ws) conn.ws.close(4000, 'test');
+}
+
+export { sanitizeSvg, dropConnection };
