@@ -334,6 +334,7 @@ async function main() {
     }
 
     const actor = await body(mover, 'actor');
+    assert.ok(await mover.$eval('#hint', (h) => !h.disabled), `${mover.name}: Hint is offered at ply ${ply}`);
     const next = await decide(mover);
 
     if (mover === a && !undone && await a.$eval('#undo', (u) => !u.disabled) && await isDeciding(a)) {

@@ -677,6 +677,7 @@ function renderDecision(st, mine, plyChanged) {
     for (const i of unnamed) others.append(actionButton(actions[i], i));
   }
   $('undo').disabled = !st.can_undo;
+  $('hint').disabled = false;
   updateSelection();
 }
 
