@@ -276,7 +276,7 @@ async function main() {
   assert.doesNotMatch(b.url(), /token=/, 'the invite token leaves the address bar');
 
   const pages = [a, b];
-  let undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
+  let hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -333,6 +333,15 @@ async function main() {
       continue;
     }
 
+    if (!hinted && mover === a && ply >= 10) {
+      await a.click('#hint');
+      await a.waitForSelector('#hint-out:not([hidden])');
+      const hint = await a.$eval('#hint-out', (h) => h.textContent);
+      assert.ok(await a.$('#hint-out button'), `the hint names a legal action: ${hint}`);
+      log(`page A asked for a hint at ply ${ply}: ${hint}`);
+      hinted = true;
+    }
+
     const actor = await body(mover, 'actor');
     assert.ok(await mover.$eval('#hint', (h) => !h.disabled), `${mover.name}: Hint is offered at ply ${ply}`);
     const next = await decide(mover);
@@ -347,6 +356,7 @@ async function main() {
     }
   }
   assert.ok(undone, 'page A undid a move');
+  assert.ok(hinted, 'page A got a hint');
   assert.ok(reloaded, 'page B reloaded mid-game');
   assert.ok(dropped, "page B's connection dropped and came back");
   assert.ok(restarted, 'the server restarted mid-game');
