@@ -32,6 +32,7 @@ const TOTAL_MS = Number(process.env.BROWSER_TEST_MS || 300000);
 const STEP_MS = 60000;     // one wait for the DOM or the server
 const SEED = '20261203';
 const RELOAD_AT = 20;      // page B reloads at its first decision from this ply on
+const KEYBOARD_AT = 50;   // page B plays one decision by the keyboard
 const DROP_AT = 40;       // page B's socket drops
 const RESTART_AT = 60;    // the server restarts
 const MAX_PLIES = 2000;    // a loop guard far above a game's length
@@ -169,6 +170,34 @@ async function decide(page) {
   return waitState(page, ply, actor);
 }
 
+// One decision by the keyboard alone: the first choice focused once, then
+// Enter at each step; after each the focus must be on the next step's
+// first choice already.
+async function decideByKeyboard(page) {
+  const ply = Number(await body(page, 'ply'));
+  const actor = await body(page, 'actor');
+  const first = await page.$('#board >>> .cas-active');
+  if (!first) return null;
+  await first.evaluate((e) => e.focus());
+  await first.dispose();
+  for (let keys = 0; keys < 12; keys++) {
+    const before = await body(page, 'picked');
+    await page.keyboard.press('Enter');
+    enterPresses++;
+    await page.waitForFunction((b, p) => document.body.dataset.picked !== b || document.body.dataset.busy === 'true' ||
+      Number(document.body.dataset.ply) !== p, { timeout: STEP_MS }, before, ply);
+    if (await body(page, 'busy') === 'true' || Number(await body(page, 'ply')) !== ply) break;
+    const [focused, active] = await page.evaluate(() => {
+      const root = document.getElementById('board').shadowRoot;
+      const f = root.activeElement;
+      return [!!f && f.classList.contains('cas-active'), root.querySelectorAll('.cas-active').length];
+    });
+    if (!active) return decide(page);   // the rest is a button
+    assert.ok(focused, `${page.name}: after Enter the focus is on the next step's first choice (ply ${ply})`);
+  }
+  return waitState(page, ply, actor);
+}
+
 // One step into a placement with several rotations: the picture with its
 // choices lit (the screenshot), then Escape and a right-click on the board
 // each start the selection over.
@@ -242,7 +271,7 @@ async function createGame(a) {
 }
 
 let BASE;
-let markClicks = 0, keyboardPicks = 0, buttonClicks = 0;
+let markClicks = 0, keyboardPicks = 0, buttonClicks = 0, enterPresses = 0;
 
 async function main() {
   BASE = await startServer();
@@ -276,7 +305,7 @@ async function main() {
   assert.doesNotMatch(b.url(), /token=/, 'the invite token leaves the address bar');
 
   const pages = [a, b];
-  let hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
+  let keyboarded = false, hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -344,7 +373,14 @@ async function main() {
 
     const actor = await body(mover, 'actor');
     assert.ok(await mover.$eval('#hint', (h) => !h.disabled), `${mover.name}: Hint is offered at ply ${ply}`);
-    const next = await decide(mover);
+    let next;
+    if (!keyboarded && mover === b && ply >= KEYBOARD_AT && await mover.$('#board >>> .cas-active')) {
+      next = await decideByKeyboard(mover);
+      log(`page B played ply ${ply} by the keyboard (${enterPresses} times Enter)`);
+      keyboarded = true;
+    } else {
+      next = await decide(mover);
+    }
 
     if (mover === a && !undone && await a.$eval('#undo', (u) => !u.disabled) && await isDeciding(a)) {
       log(`page A undoes at ply ${next}`);
@@ -357,6 +393,7 @@ async function main() {
   }
   assert.ok(undone, 'page A undid a move');
   assert.ok(hinted, 'page A got a hint');
+  assert.ok(keyboarded, 'page B played a decision by the keyboard');
   assert.ok(reloaded, 'page B reloaded mid-game');
   assert.ok(dropped, "page B's connection dropped and came back");
   assert.ok(restarted, 'the server restarted mid-game');
