@@ -244,6 +244,30 @@ async function checkSanitizer(page) {
   assert.equal(out.viewBox, '0 0 10 10', 'a picture without a viewBox gets one, to scale');
 }
 
+// A game with an open seat, made by page A; page C takes the seat from the
+// lobby's list and plays it.
+async function claimOpenSeat(a, c) {
+  await a.goto(BASE + '/');
+  await a.waitForSelector('#game option[value="carcassonne"]');
+  await a.click('#custom summary');
+  await a.select('#game', 'carcassonne');
+  await a.$$eval('#seats li select', (ss) => { ss[0].value = 'human'; ss[1].value = 'open'; });
+  await a.click('#custom-form button[type="submit"]');
+  await a.waitForSelector('#invites li[data-seat="0"]');
+  const watch = await a.$eval('#watch-link', (x) => x.href);
+  const game = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
+  await c.goto(BASE + '/');
+  await c.type('#my-name', 'Cleo');
+  const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
+  assert.match(await take.evaluate((t) => t.textContent), /Take seat 2/);
+  await take.click();
+  await c.waitForSelector('body[data-you="1"]');
+  assert.equal(new URL(c.url()).pathname, `/game/${game}`);
+  const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
+  assert.match(row, /Cleo/, 'the claimed seat carries the name given in the lobby');
+  log(`page C took the open seat of game ${game}: ${row}`);
+}
+
 // ------------------------------------------------------------------- test
 
 async function createGame(a) {
@@ -455,6 +479,7 @@ async function main() {
     ['saves', 'show', game, '--json', '--database', db, '--plugin-path', PLUGINS], { env, encoding: 'utf8' }));
   assert.equal(shown.status, 'finished');
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
+  await claimOpenSeat(a, c);
   for (const p of [a, b, c]) assert.deepEqual(p.errors, [], `${p.name}: no script errors`);
   log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons`);
   assert.ok(markClicks > 100, 'the game was played by clicking the board');
