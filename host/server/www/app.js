@@ -56,7 +56,6 @@ const conn = {
   timer: null,
   nextId: 1,
   pending: new Map(),        // request id -> what it was, for errors
-  onOpen: [],
 };
 
 function wsUrl() {
@@ -143,7 +142,6 @@ const view = {
   seat: null, token: null,   // the seat this tab acts for, or null: watching
   lobby: null,               // the last lobby message
   state: null,               // the last state message
-  events: [],
   wantFullLog: true,
   sel: null,                 // click-to-play selection (see below)
   busy: false,               // an act was sent, its state not yet seen
@@ -394,7 +392,6 @@ function openTable(game) {
   view.screen = 'table';
   view.game = game;
   view.state = null;
-  view.events = [];
   const mine = tabSeat(game);
   view.seat = mine ? mine.seat : null;
   view.token = mine ? mine.token : null;
@@ -502,11 +499,10 @@ setInterval(() => {
 
 function renderEvents(events, full) {
   const log = $('log');
-  if (full) { log.replaceChildren(); view.events = []; }
+  if (full) log.replaceChildren();
   // The game's own words name who did what (its seat labels), so the
   // event's player is not repeated.
   for (const e of events) {
-    view.events.push(e);
     log.append(el('li', { 'data-ply': e.ply }, el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + e.text));
   }
   log.scrollTop = log.scrollHeight;
@@ -604,13 +600,11 @@ svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 9rem);
 [data-cas-choices]:focus-visible { outline: 3px solid #111; }
 `;
 
-let markSheet = null;
-
 function boardRoot() {
   const host = $('board');
   if (!host.shadowRoot) {
     const root = host.attachShadow({ mode: 'open' });
-    markSheet = new CSSStyleSheet();
+    const markSheet = new CSSStyleSheet();
     markSheet.replaceSync(MARK_CSS);
     root.adoptedStyleSheets = [markSheet];
     root.addEventListener('click', onBoardClick);
@@ -642,6 +636,11 @@ function renderDecision(st, mine, plyChanged) {
   $('hint-out').hidden = plyChanged ? true : $('hint-out').hidden;
   if (!mine) { view.sel = null; return; }
   const actions = st.actions || [];
+  // A state that changes nothing of the decision (a player connects, a
+  // clock is sent) keeps what was clicked so far.
+  const old = view.sel;
+  const keep = old && old.ply === st.ply && old.actions.join('\n') === actions.join('\n')
+    ? old.picked.map((m) => old.marks.indexOf(m)) : [];
   const marks = [];
   const named = new Set();
   const svg = boardRoot().querySelector('svg');
@@ -664,9 +663,15 @@ function renderDecision(st, mine, plyChanged) {
       }
     }
   }
-  view.sel = { n: actions.length, cand: new Set(actions.map((_, i) => i)), picked: [], marks, named };
+  view.sel = { n: actions.length, cand: new Set(actions.map((_, i) => i)), picked: [], marks, named,
+    ply: st.ply, actions };
+  if (keep.length && old.marks.length === marks.length)
+    for (const i of keep) {
+      view.sel.picked.push(marks[i]);
+      view.sel.cand = new Set(marks[i].choices.filter((c) => view.sel.cand.has(c)));
+    }
   $('n-actions').textContent = String(actions.length);
-  $('all-actions').open = !marks.length;
+  if (!marks.length) $('all-actions').open = true;
   const list = $('action-list');
   list.replaceChildren(...actions.map((a, i) => actionButton(a, i)));
   const others = $('others');
@@ -912,6 +917,7 @@ function onError(msg, what) {
   if (what === 'act') {
     view.busy = false;
     delete document.body.dataset.busy;
+    view.sel = null;   // the refused move starts over
     if (view.state) renderDecision(view.state, true, false);
   }
   showAlert(`${msg.message || 'The server refused the request.'} (${code})`);
