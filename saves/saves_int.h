@@ -14,6 +14,7 @@ struct cas__saves {
     sqlite3 *db;
     char *path;                 /* owned */
     sqlite3_stmt *append;       /* kept prepared: the journal's hot path */
+    sqlite3_stmt *append_timed; /* the same with the actor's clock (schema 3) */
     char err[1024];
     char *snapshot;             /* owned: the private folder of a read-only
                                    store's copy, removed on close; or NULL */
@@ -49,6 +50,11 @@ char *cas__saves_column_text(sqlite3_stmt *st, int i);
 /* Make room for one more element of `size` bytes in *items holding n of
  * *cap, doubling; new room is zeroed.  0, or -1 on OOM (*items intact). */
 int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size);
+
+/* The ids of the rows sql selects (one column), binding text (may be
+ * NULL) to ?1.  Caller frees *ids with free(). */
+int cas__saves_ids(struct cas__saves *s, const char *sql, const char *text, int64_t **ids,
+                   size_t *n);
 
 /* Bring the schema from its current user_version up to `target`, each
  * migration in its own transaction.  The first also sets application_id. */

@@ -71,18 +71,9 @@ struct play_args {
  * frees the path. */
 static char *default_preset(void)
 {
-    char *beside_exe = cas__beside_executable(CASTELLAN_PRESET_DIR_FROM_BIN "/default.ini");
-    if (beside_exe)
-        return beside_exe;
-    static const char *const candidates[] = {
-        CASTELLAN_PRESET_INSTALL_DIR "/default.ini",
-        CASTELLAN_PRESET_SOURCE_DIR "/default.ini",
-    };
-    size_t n = cas__running_from_build_tree() ? 2 : 1;
-    for (size_t i = 0; i < n; i++)
-        if (access(candidates[i], R_OK) == 0)
-            return strdup(candidates[i]);
-    return NULL;
+    return cas__find_installed(CASTELLAN_PRESET_DIR_FROM_BIN "/default.ini",
+                               CASTELLAN_PRESET_INSTALL_DIR "/default.ini",
+                               CASTELLAN_PRESET_SOURCE_DIR "/default.ini");
 }
 
 /* The session the user asked for, into desc; 0 or an exit status. */
