@@ -70,21 +70,36 @@ const guard = setTimeout(async () => {
 async function startServer(port = 0) {
   const args = ['serve', '--listen', `127.0.0.1:${port}`, '--database', db, '--www', WWW, '--plugin-path', PLUGINS];
   log('starting', CASTELLAN, args.join(' '));
-  server = spawn(CASTELLAN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let said = '';
+  const proc = spawn(CASTELLAN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = proc;
+  proc.said = '';
+  proc.exited = new Promise((done) => proc.once('exit', (code, signal) => done({ code, signal })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`castellan serve printed no URL within ${STEP_MS} ms; it said:\n${said}`)), STEP_MS);
+    const timer = setTimeout(() => reject(new Error(`castellan serve printed no URL within ${STEP_MS} ms; it said:\n${proc.said}`)), STEP_MS);
+    let found = false;
     const hear = (chunk) => {
-      said += chunk;
+      proc.said += chunk;
+      const said = proc.said;
       process.stdout.write('serve: ' + chunk);
       // "listening on http://127.0.0.1:0 (port 41234)": the port it got.
       const m = said.match(/\(port (\d+)\)/) || said.match(/http:\/\/127\.0\.0\.1:([1-9]\d*)/);
-      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
+      if (m && !found) { found = true; clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
     };
-    server.stdout.setEncoding('utf8').on('data', hear);
-    server.stderr.setEncoding('utf8').on('data', hear);
-    server.once('exit', (code) => { clearTimeout(timer); reject(new Error(`castellan serve exited (${code}):\n${said}`)); });
+    proc.stdout.setEncoding('utf8').on('data', hear);
+    proc.stderr.setEncoding('utf8').on('data', hear);
+    proc.once('exit', (code) => { clearTimeout(timer); if (!found) reject(new Error(`castellan serve exited (${code}):\n${proc.said}`)); });
   });
+}
+
+// Stops a server as a user would (SIGTERM) and checks it shut down
+// cleanly: exit status 0 and no sanitizer report (the ASan build runs
+// this test too).
+async function stopServer(proc) {
+  proc.kill('SIGTERM');
+  const { code, signal } = await proc.exited;
+  assert.equal(signal, null, `castellan serve was killed by ${signal}`);
+  assert.equal(code, 0, `castellan serve exits 0 on SIGTERM; it said:\n${proc.said}`);
+  assert.doesNotMatch(proc.said, /Sanitizer|runtime error/, 'no sanitizer report from castellan serve');
 }
 
 // ------------------------------------------------------------------ pages
@@ -373,9 +388,7 @@ async function main() {
       // from the journal and every page reconnects by itself.
       log(`the server restarts at ply ${ply}`);
       const before = await Promise.all([a, b, c].map((p) => body(p, 'connects')));
-      const old = server;
-      old.kill('SIGTERM');
-      await new Promise((done) => (old.exitCode !== null ? done() : old.once('exit', done)));
+      await stopServer(server);
       await startServer(new URL(BASE).port);
       for (const [i, p] of [a, b, c].entries())
         await p.waitForFunction((n, q) => Number(document.body.dataset.connects) > n &&
@@ -480,6 +493,10 @@ async function main() {
   assert.equal(shown.status, 'finished');
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
   await claimOpenSeat(a, c);
+  await browser.close();
+  browser = null;
+  await stopServer(server);
+  server = null;
   for (const p of [a, b, c]) assert.deepEqual(p.errors, [], `${p.name}: no script errors`);
   log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons`);
   assert.ok(markClicks > 100, 'the game was played by clicking the board');
