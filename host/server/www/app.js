@@ -722,11 +722,12 @@ function updateSelection() {
     e.setAttribute('aria-disabled', String(!live));
   }
   const n = sel.cand.size;
+  const actionsWord = (k) => (k === 1 ? '1 action' : `${k} actions`);
   let words;
   if (!sel.marks.length) words = 'Choose one of the legal actions below.';
   else if (step === Infinity && n > 1) words = `${n} actions match what you clicked: pick one below.`;
-  else if (!sel.picked.length) words = `Step ${step}: click a highlighted place on the board (${n} actions), or pick from the list.`;
-  else words = `Step ${step}: click one of the highlighted choices (${n} actions left). Escape starts over.`;
+  else if (!sel.picked.length) words = `Step ${step}: click a highlighted place on the board (${actionsWord(n)}), or pick from the list.`;
+  else words = `Step ${step}: click one of the highlighted choices (${actionsWord(n)} left). Escape starts over.`;
   $('step').textContent = words;
   document.body.dataset.step = step === Infinity ? '' : String(step);
   document.body.dataset.candidates = String(n);
