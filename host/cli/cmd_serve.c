@@ -72,16 +72,15 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         opts.www = www = cas__find_installed(CASTELLAN_WWW_DIR_FROM_BIN,
                                              CASTELLAN_WWW_INSTALL_DIR,
                                              CASTELLAN_WWW_SOURCE_DIR);
-    if (!opts.www) {
-        fprintf(stderr, "castellan serve: the browser client's files are not installed "
-                "(looked in %s); give --www DIR\n", CASTELLAN_WWW_INSTALL_DIR);
-        goto close_lobby;
-    }
+    if (!opts.www)
+        fprintf(stderr, "castellan serve: warning: the browser client's files are not "
+                "installed (looked in %s); pages answer 404 until --www DIR names them\n",
+                CASTELLAN_WWW_INSTALL_DIR);
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
     }
-    if (cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
+    if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto stop;
     }
@@ -98,7 +97,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     stopping = 0;
-    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby)))
+    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby, h)))
         if (cas__httpd_service(h, 1000) < 0)
             break;
     status = 0;

@@ -72,10 +72,7 @@ int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
                     (long long)ids[i], why);
             continue;
         }
-        t->next = l->tables;
-        l->tables = t;
-        l->n_tables++;
-        cas__table_advance(t);
+        cas__lobby_add(l, t);
     }
     free(ids);
     return CAS_OK;
@@ -92,6 +89,15 @@ void cas__lobby_close(struct cas__lobby *l)
     cas__strlist_free(&l->path);
     free(l->preset_dir);
     memset(l, 0, sizeof *l);
+}
+
+void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
+{
+    t->next = l->tables;
+    l->tables = t;
+    l->n_tables++;
+    l->lobby_dirty = 1;
+    cas__table_advance(t);
 }
 
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
@@ -225,10 +231,7 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
         reply_error(c, req->id, code, msg);
         return;
     }
-    t->next = l->tables;
-    l->tables = t;
-    l->n_tables++;
-    l->lobby_dirty = 1;
+    cas__lobby_add(l, t);
     struct cas__jw w;
     cas__jw_init(&w);
     cas__jw_raw(&w, "{\"type\":\"created\"");
@@ -243,7 +246,6 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
         }
     cas__jw_printf(&w, "],\"watch\":\"/game/%lld\"}", (long long)t->id);
     cas__conn_send_jw(c, &w);
-    cas__table_advance(t);
 }
 
 static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn *c,
