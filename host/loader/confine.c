@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -146,11 +147,13 @@ static const char *const always[] = {
     "set_robust_list", "rseq", "exit", "exit_group", NULL,
 };
 
-/* Reading files, never changing them: the loader's and game_new's. */
+/* Reading files, never changing them: the loader's and game_new's (dup:
+ * a copy of a descriptor can do no more than the descriptor; a runtime
+ * such as a sanitizer's makes copies). */
 static const char *const reading[] = {
     "read", "pread64", "readv", "lseek", "close", "fstat", "newfstatat", "stat", "lstat",
     "statx", "getdents64", "readlink", "readlinkat", "access", "faccessat", "faccessat2",
-    "close_range", "getcwd", "getuid", "geteuid", "getgid", "getegid", "uname", "sched_getaffinity", NULL,
+    "close_range", "dup", "dup2", "dup3", "getcwd", "getuid", "geteuid", "getgid", "getegid", "uname", "sched_getaffinity", NULL,
 };
 
 /* seccomp: the second filter goes on under the first (a filter can only
@@ -180,6 +183,7 @@ static int allow_read_opens(scmp_filter_ctx f)
     struct scmp_arg_cmp open_flags = SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
     struct scmp_arg_cmp openat_flags = SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
     struct scmp_arg_cmp no_new_limit = SCMP_A2(SCMP_CMP_EQ, 0);
+    struct scmp_arg_cmp is_a_tty = SCMP_A1(SCMP_CMP_EQ, TCGETS);
     struct scmp_arg_cmp fcntl_get[] = {SCMP_A1(SCMP_CMP_EQ, F_GETFD),
                                        SCMP_A1(SCMP_CMP_EQ, F_GETFL)};
     int rc = allow(f, "open", 1, &open_flags);
@@ -187,6 +191,8 @@ static int allow_read_opens(scmp_filter_ctx f)
         rc = allow(f, "openat", 1, &openat_flags);
     if (!rc)
         rc = allow(f, "prlimit64", 1, &no_new_limit);
+    if (!rc) /* isatty: reading a terminal's settings changes nothing */
+        rc = allow(f, "ioctl", 1, &is_a_tty);
     for (size_t i = 0; !rc && i < 2; i++)
         rc = allow(f, "fcntl", 1, &fcntl_get[i]);
     return rc;
@@ -261,6 +267,18 @@ int cas__confine_child(const int *keep, size_t n_keep, const int *writable, size
         return rc;
     }
     return load(f);
+}
+
+void cas__confine_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            _exit(2);
+        p += w;
+        n -= (size_t)w;
+    }
 }
 
 int cas__confine_seal(int fd)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "match.h"
 
 /* The session without one of its expansions, for the marginal section. */
@@ -46,6 +47,7 @@ struct cas__bench {
     /* The playouts' games per second once the playouts section ran, for
      * the floor's ratio; 0 before. */
     double playouts_per_second;
+    double playouts_per_cpu_second; /* the same per second of CPU time */
     uint64_t seed;
     FILE *out;
     int width;                /* columns to wrap out's lines to (0: 80) */
@@ -60,6 +62,9 @@ struct cas__bench {
     int isolated_requested;
     struct cas__match *isolated;
     const char *isolated_error;
+    /* With --isolated: the game as check takes it, to time 100 checked
+     * games in process and in one worker; NULL: not timed. */
+    const struct cas__check_target *check;
     /* --database: a PostgreSQL URL whose journal and resume the saves
      * section also measures, or NULL. */
     const char *pg_url;

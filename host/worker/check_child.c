@@ -39,22 +39,10 @@ struct where {
 
 /* ------------------------------------------------------------ the child */
 
-static void send_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w <= 0)
-            _exit(2); /* the host is gone */
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
 static void send_report(int fd, char kind, const struct cas__check_report *r)
 {
-    send_all(fd, &kind, 1);
-    send_all(fd, r, sizeof *r);
+    cas__confine_write_all(fd, &kind, 1);
+    cas__confine_write_all(fd, r, sizeof *r);
 }
 
 struct child {
@@ -81,9 +69,9 @@ static void on_violation(void *ctx, const struct cas__worker_fault *f)
 {
     struct child *c = ctx;
     uint32_t len = (uint32_t)strlen(f->text);
-    send_all(c->fd, "F", 1);
-    send_all(c->fd, &len, sizeof len);
-    send_all(c->fd, f->text, len);
+    cas__confine_write_all(c->fd, "F", 1);
+    cas__confine_write_all(c->fd, &len, sizeof len);
+    cas__confine_write_all(c->fd, f->text, len);
     _exit(0);
 }
 

@@ -594,17 +594,6 @@ static int buffered(int fd, struct cas__wire_in *in, size_t need)
     return 1;
 }
 
-static void write_all(int fd, const uint8_t *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w <= 0)
-            _exit(2); /* the host is gone */
-        buf += w;
-        n -= (size_t)w;
-    }
-}
-
 /* The first reply: game_new's result, the protocol version and the seat
  * labels, one a line. */
 static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
@@ -626,7 +615,7 @@ static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
     cas__wire_str(out, labels);
     if (cas__wire_end(out) != CAS_OK)
         _exit(1);
-    write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
 /* The op's own reply fields, each empty or zero: the shape the host's
@@ -677,7 +666,7 @@ static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
         if (cas__wire_end(out) != CAS_OK)
             _exit(1);
     }
-    write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
 /* The libraries a probed game and probed expansions need in the child:
@@ -737,7 +726,8 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     size_t bad_option = SIZE_MAX;
     int rc = refs ? CAS_OK : CAS_ENOMEM;
     if (refs) {
-        memcpy(refs, params->expansions, n * sizeof *refs);
+        if (n) /* no expansions: params->expansions may be NULL */
+            memcpy(refs, params->expansions, n * sizeof *refs);
         mine.expansions = refs;
         rc = load_probed(&ws, plugin, refs, n);
     }

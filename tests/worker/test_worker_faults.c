@@ -348,6 +348,14 @@ static void test_isolated_game_is_the_same(void **unused)
     assert_int_equal(b->status, 0);
     assert_string_equal(a->out, b->out);
     assert_non_null(strstr(a->out, "Game over"));
+    /* a search bot decides inside the worker (one message a decision):
+     * on one thread, the same game as in process */
+    run(a, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save");
+    run(b, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save --isolated "
+           "--plugin-deadline 600000");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
     run(b, "play --game fixture --players random,greedy --seed 4 --no-save --isolated "
            "--in-process");
     assert_int_equal(b->status, 2);
