@@ -3,6 +3,8 @@
  */
 #include "svg_check.h"
 
+#include "marks.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,5 +168,110 @@ void svg_check_walk(struct cas_test_game *g, uint64_t seed, int steps, int every
         assert_int_equal(g->vt->apply(g->state, legal[x % n], NULL), CAS_OK);
         if (i % every == 0 || g->vt->current(g->state) == CAS_ACTOR_TERMINAL)
             check_all_viewers(g, check);
+    }
+}
+
+/* ------------------------------------------------------ click to play */
+
+void svg_check_marks(struct cas_test_game *g, const cas_action *legal, size_t n,
+                     int (*is_button)(const char *text), struct marks_tally *tally)
+{
+    int player = g->vt->current(g->state);
+    struct buffer b = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = buffer_write};
+    int rc = g->vt->render_choices(g->state, player, CAS_RENDER_SVG_ACTIONS, legal, n, &out);
+    char text[256];
+    if (rc == CAS_EINVAL) {
+        for (size_t i = 0; i < n; i++) {
+            assert_true(g->vt->action_text(g->state, legal[i], text, sizeof text) >= 0);
+            if (!is_button(text))
+                fail_msg("nothing is marked, yet \"%s\" is no button", text);
+        }
+        tally->buttons += (long)n;
+        tally->actions += (long)n;
+        free(b.data);
+        return;
+    }
+    if (rc != CAS_OK)
+        fail_msg("the marked picture gave %d: %s", rc, g->error);
+    buffer_write(&b, "", 1);
+    b.len--;
+    if (getenv("CAS_MARKS_DUMP")) { /* =DIR: every marked picture, to look at */
+        static int seq;
+        char path[512], first[64];
+        g->vt->action_text(g->state, legal[0], first, sizeof first);
+        for (char *c = first; *c; c++)
+            if (*c == ' ' || *c == ',' || *c == '/')
+                *c = '_';
+        snprintf(path, sizeof path, "%s/%04d-%s.svg", getenv("CAS_MARKS_DUMP"), seq++, first);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(b.data, 1, b.len, f);
+            fclose(f);
+        }
+    }
+    xmlDocPtr doc = xmlReadMemory(b.data, (int)b.len, "marks.svg", "UTF-8",
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc)
+        fail_msg("the marked picture is not well-formed XML:\n%s", b.data);
+    check_self_contained(xmlDocGetRootElement(doc), b.data);
+    xmlFreeDoc(doc);
+    struct buffer again = {0};
+    out.ctx = &again;
+    assert_int_equal(g->vt->render_choices(g->state, player, CAS_RENDER_SVG_ACTIONS, legal, n,
+                                           &out), CAS_OK);
+    assert_true(again.len == b.len && memcmp(again.data, b.data, b.len) == 0);
+    free(again.data);
+    struct cas__marks_report r;
+    char why[200];
+    unsigned char *each = malloc(n);
+    assert_non_null(each);
+    if (cas__marks_verify(b.data, b.len, n, &r, each, why, sizeof why) != CAS_OK)
+        fail_msg("bad marks: %s\n%s", why, b.data);
+    assert_true(r.elements > 0);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(g->vt->action_text(g->state, legal[i], text, sizeof text) >= 0);
+        if (each[i] == CAS__MARK_UNREACHABLE)
+            fail_msg("\"%s\" is marked but no clicks narrow to it alone", text);
+        if (each[i] == CAS__MARK_NONE && !is_button(text))
+            fail_msg("\"%s\" is neither marked nor a button by design", text);
+        tally->buttons += each[i] == CAS__MARK_NONE;
+    }
+    free(each);
+    tally->reachable += (long)r.reachable;
+    tally->decisions++;
+    tally->actions += (long)n;
+    free(b.data);
+}
+
+xmlDocPtr svg_marks_doc(struct cas_test_game *g, const cas_action *legal, size_t n)
+{
+    struct buffer b = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = buffer_write};
+    int rc = g->vt->render_choices(g->state, g->vt->current(g->state), CAS_RENDER_SVG_ACTIONS,
+                                   legal, n, &out);
+    if (rc != CAS_OK)
+        fail_msg("the marked picture gave %d: %s", rc, g->error);
+    xmlDocPtr doc = xmlReadMemory(b.data, (int)b.len, "marks.svg", "UTF-8", XML_PARSE_NONET);
+    assert_non_null(doc);
+    free(b.data);
+    return doc;
+}
+
+void svg_marks_walk(struct cas_test_game *g, uint64_t seed, int steps,
+                    int (*is_button)(const char *text), struct marks_tally *tally)
+{
+    static cas_action legal[8192];
+    uint64_t x = seed * 2654435761u + 1;
+    for (int i = 0; i < steps && g->vt->current(g->state) != CAS_ACTOR_TERMINAL; i++) {
+        size_t n;
+        assert_int_equal(g->vt->legal_actions(g->state, legal, 8192, &n), CAS_OK);
+        assert_true(n > 0);
+        if (g->vt->current(g->state) >= 0)
+            svg_check_marks(g, legal, n, is_button, tally);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        assert_int_equal(g->vt->apply(g->state, legal[x % n], NULL), CAS_OK);
     }
 }

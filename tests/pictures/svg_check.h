@@ -29,4 +29,31 @@ char *svg_string(xmlDocPtr doc, const char *expr);
 void svg_check_walk(struct cas_test_game *g, uint64_t seed, int steps, int every,
                     void (*check)(struct cas_test_game *g, int viewer, xmlDocPtr doc));
 
+/* Where marks_walk says what it saw (totals over the walk). */
+struct marks_tally {
+    int decisions;     /* decisions drawn with marks */
+    long actions;      /* legal actions there */
+    long reachable;    /* of them, reachable by clicks */
+    long buttons;      /* of them, left unmarked by design (is_button) */
+};
+
+/* The click-to-play picture (CAS_RENDER_SVG_ACTIONS) of g's state for the
+ * player to move, over legal[0..n): well-formed, self-contained SVG 1.1,
+ * the same bytes twice, marks valid (host/tools/marks.h), and every
+ * action either reachable by clicks or, unmarked, one is_button(text)
+ * accepts.  A plugin answering CAS_EINVAL (nothing marked) passes only if
+ * every action is a button.  Adds to *tally. */
+void svg_check_marks(struct cas_test_game *g, const cas_action *legal, size_t n,
+                     int (*is_button)(const char *text), struct marks_tally *tally);
+
+/* The click-to-play picture of g's state for the player to move over
+ * legal[0..n), parsed (caller frees with xmlFreeDoc); fails the test when
+ * it is not drawn or not XML. */
+xmlDocPtr svg_marks_doc(struct cas_test_game *g, const cas_action *legal, size_t n);
+
+/* Play `steps` random legal actions from g's state (seeded), checking the
+ * marks at every player's decision. */
+void svg_marks_walk(struct cas_test_game *g, uint64_t seed, int steps,
+                    int (*is_button)(const char *text), struct marks_tally *tally);
+
 #endif
