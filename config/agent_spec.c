@@ -35,10 +35,11 @@ static int refuse(const char *text, const char *where, int bots_only, char *err,
                   size_t errlen)
 {
     size_t skip = bots_only ? 1 : 0;
-    return cas__errorf(err, errlen, CAS_EPARSE,
-                       "%s: agent \"%s\" is not valid; use %s (closest: %s)",
+    char note[96];
+    return cas__errorf(err, errlen, CAS_EPARSE, "%s: agent \"%s\" is not valid; use %s%s",
                        where, text, bots_only ? CAS__BOT_SYNTAX : SPEC_SYNTAX,
-                       cas__closest(text, cas__agent_names + skip, cas__n_agent_names - skip));
+                       cas__closest_note(note, sizeof note, text, cas__agent_names + skip,
+                                         cas__n_agent_names - skip));
 }
 
 /* A decimal number in [1, max] spanning [p, end); 0 when it is not one. */

@@ -3,6 +3,7 @@
  * a session file or on the command line is answered with the closest valid
  * one.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
@@ -39,6 +40,15 @@ size_t cas__edit_distance(const char *a, const char *b)
     return prev[m];
 }
 
+int cas__is_near(const char *name, const char *candidate, size_t distance)
+{
+    size_t a = strnlen(name, MAX_NAME), b = strnlen(candidate, MAX_NAME);
+    size_t shorter = a < b ? a : b, longer = a < b ? b : a;
+    if (shorter >= 3 && strncmp(name, candidate, shorter) == 0)
+        return 1; /* one begins the other: "greedy+tree", "greedy" */
+    return distance * 3 <= longer + 3; /* about a third of the letters differ */
+}
+
 const char *cas__closest(const char *name, const char *const *candidates, size_t n)
 {
     const char *best = NULL;
@@ -50,7 +60,16 @@ const char *cas__closest(const char *name, const char *const *candidates, size_t
             best_distance = d;
         }
     }
-    return best;
+    return best && cas__is_near(name, best, best_distance) ? best : NULL;
+}
+
+const char *cas__closest_note(char *buf, size_t cap, const char *name,
+                              const char *const *candidates, size_t n)
+{
+    const char *closest = cas__closest(name, candidates, n);
+    snprintf(buf, cap, "%s%s%s", closest ? " (closest: " : "", closest ? closest : "",
+             closest ? ")" : "");
+    return buf;
 }
 
 int cas__is_plugin_id(const char *text)

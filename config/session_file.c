@@ -60,11 +60,20 @@ static void took(struct file_ctx *f, int rc)
 }
 
 /* The line name was first seen at, or 0; remembers it at this line. */
-static int seen_before(struct file_ctx *f, const char *name)
+/* The line where key `name` ("section\tkey") was set, or 0. */
+static int seen_line(const struct file_ctx *f, const char *name)
 {
     for (size_t i = 0; i < f->n_seen; i++)
         if (strcmp(f->seen[i].name, name) == 0)
             return f->seen[i].line;
+    return 0;
+}
+
+static int seen_before(struct file_ctx *f, const char *name)
+{
+    int line = seen_line(f, name);
+    if (line)
+        return line;
     struct seen *grown = realloc(f->seen, (f->n_seen + 1) * sizeof *grown);
     char *copy = grown ? strdup(name) : NULL;
     if (grown)
@@ -114,8 +123,10 @@ static void on_section(void *user, const char *name)
                                "are numbered 1 to %d)", name, next, MAX_PLAYERS);
     } else if (n == 0) {
         const char *known[] = {"session", "rules", "saves", next};
+        const char *closest = cas__closest(name, known, 4);
         problem(f, CAS_EPARSE, "unknown section [%s]; use [session], [rules], [player.N] or "
-                               "[saves] (closest: [%s])", name, cas__closest(name, known, 4));
+                               "[saves]%s%s%s", name, closest ? " (closest: [" : "",
+                closest ? closest : "", closest ? "])" : "");
     } else if ((size_t)n != f->d->n_players + 1) {
         problem(f, CAS_EPARSE, "[%s] is out of order; number players 1, 2, 3... in order "
                                "without gaps (expected [%s] here)", name, next);
@@ -127,12 +138,12 @@ static void on_section(void *user, const char *name)
 static void unknown_key(struct file_ctx *f, const char *section, const char *key,
                         const char *const *known, size_t n)
 {
-    char list[128] = "";
+    char list[128] = "", note[96];
     for (size_t i = 0; i < n; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                  i ? (i + 1 < n ? ", " : " or ") : "", known[i]);
-    problem(f, CAS_EPARSE, "unknown key \"%s\" in [%s]; use %s (closest: %s)", key, section,
-            list, cas__closest(key, known, n));
+    problem(f, CAS_EPARSE, "unknown key \"%s\" in [%s]; use %s%s", key, section, list,
+            cas__closest_note(note, sizeof note, key, known, n));
 }
 
 static void session_key(struct file_ctx *f, const char *where, const char *key,
@@ -154,9 +165,10 @@ static void session_key(struct file_ctx *f, const char *where, const char *key,
         int mode = 0;
         while (mode < 3 && strcmp(value, modes[mode]) != 0)
             mode++;
+        char note[64];
         if (mode == 3)
             problem(f, CAS_EPARSE, "isolation = \"%s\" is not valid; use auto, worker or "
-                    "in-process (closest: %s)", value, cas__closest(value, modes, 3));
+                    "in-process%s", value, cas__closest_note(note, sizeof note, value, modes, 3));
         else
             d->isolation = mode;
     } else if (strcmp(key, "plugin-deadline-ms") == 0) {
@@ -187,13 +199,39 @@ static void player_key(struct file_ctx *f, const char *where, const char *sectio
         unknown_key(f, section, key, known, 2);
 }
 
-/* "~" or "~/..." against $HOME, anything else as written. */
+/* A PostgreSQL URL (docs/saves.md): postgresql:// or postgres://, then
+ * printable characters without spaces.  libpq judges the rest when it
+ * connects, naming the URL. */
+static int set_url(struct file_ctx *f, const char *key, const char *value)
+{
+    int scheme = strncmp(value, "postgresql://", 13) == 0 ? 13
+               : strncmp(value, "postgres://", 11) == 0 ? 11 : 0;
+    if (!scheme)
+        return problem(f, CAS_EPARSE, "%s = \"%s\" is not a PostgreSQL URL; write "
+                       "postgresql://[USER[:PASSWORD]@][HOST][:PORT]/DATABASE", key, value);
+    for (const char *c = value; *c; c++)
+        if ((unsigned char)*c <= ' ' || *c == 0x7f)
+            return problem(f, CAS_EPARSE, "%s = \"%s\" holds a space or control "
+                           "character at position %d; percent-encode it (%%20)", key, value,
+                           (int)(c - value) + 1);
+    char *url = strdup(value);
+    if (!url)
+        return problem(f, CAS_ENOMEM, "out of memory");
+    free(f->d->database);
+    f->d->database = url;
+    return CAS_OK;
+}
+
+/* "~" or "~/..." against $HOME, a PostgreSQL URL as it is, anything else
+ * as written. */
 static int set_database(struct file_ctx *f, const char *value)
 {
     const char *home = getenv("HOME");
     if (*value == '\0')
         return problem(f, CAS_EPARSE, "database is empty; give a file path, or leave it out "
                                       "for the default");
+    if (strncmp(value, "postgres", 8) == 0 && strstr(value, "://"))
+        return set_url(f, "database", value);
     if (value[0] == '~' && (value[1] == '/' || value[1] == '\0') && (!home || !*home))
         return problem(f, CAS_EPARSE, "database \"%s\" starts with ~ but HOME is not set; "
                                       "write the full path", value);
@@ -211,20 +249,31 @@ static int set_database(struct file_ctx *f, const char *value)
 static void saves_key(struct file_ctx *f, const char *where, const char *key,
                       const char *value)
 {
-    static const char *const known[] = {"database", "campaign", "journal"};
+    static const char *const known[] = {"database", "url", "campaign", "journal"};
     static const char *const on_off[] = {"on", "off"};
-    if (strcmp(key, "database") == 0) {
+    /* database and url name the same store: one of them */
+    const char *twin = strcmp(key, "url") == 0 ? "database" : "url";
+    char id[32];
+    snprintf(id, sizeof id, "saves\t%s", twin);
+    int other = strcmp(key, "url") == 0 || strcmp(key, "database") == 0 ? seen_line(f, id) : 0;
+    if (other) {
+        problem(f, CAS_EPARSE, "%s names the store a second time (%s at line %d); keep "
+                "one: database (a file or a URL) or url", key, twin, other);
+    } else if (strcmp(key, "database") == 0) {
         set_database(f, value);
+    } else if (strcmp(key, "url") == 0) {
+        set_url(f, "url", value);
     } else if (strcmp(key, "campaign") == 0) {
         took(f, cas__desc_set_campaign(f->d, where, value, f->err, f->errlen));
     } else if (strcmp(key, "journal") == 0) {
+        char note[64];
         if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
             f->d->journal = strcmp(value, "on") == 0;
         else
-            problem(f, CAS_EPARSE, "journal = \"%s\" is not valid; use on or off (closest: "
-                                   "%s)", value, cas__closest(value, on_off, 2));
+            problem(f, CAS_EPARSE, "journal = \"%s\" is not valid; use on or off%s", value,
+                    cas__closest_note(note, sizeof note, value, on_off, 2));
     } else {
-        unknown_key(f, "saves", key, known, 3);
+        unknown_key(f, "saves", key, known, 4);
     }
 }
 

@@ -37,12 +37,28 @@ void cas__strlist_free(struct cas__strlist *list);
 /* Format one line into err[0..errlen) (err may be NULL) and return code. */
 int cas__errorf(char *err, size_t errlen, int code, const char *fmt, ...) CAS_PRINTF(4, 5);
 
+/* ---- printing outside text (printable.c) ---- */
+
+/* Replace, in place, every terminal control character of the UTF-8 text
+ * (C0 such as ESC, DEL, and C1 U+0080..U+009F) by '?'; returns text (NULL
+ * stays NULL).  For text from outside before it is printed or kept. */
+char *cas__text_printable(char *text);
+
 /* ---- names (closest.c) ---- */
 
 /* Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 size_t cas__edit_distance(const char *a, const char *b);
-/* The candidate closest to `name`, earliest on ties; NULL if n is 0. */
+/* Whether `candidate`, at edit distance `distance` from `name`, is near
+ * enough to suggest: one begins the other, or about a third of the
+ * letters of the longer differ at most ("foo" is not near "abbey-mayor"). */
+int cas__is_near(const char *name, const char *candidate, size_t distance);
+/* The candidate closest to `name`, earliest on ties; NULL if n is 0 or
+ * none is near (cas__is_near): a far-fetched guess helps nobody. */
 const char *cas__closest(const char *name, const char *const *candidates, size_t n);
+/* " (closest: NAME)" with cas__closest's answer into buf[0..cap), or ""
+ * when there is none; returns buf. */
+const char *cas__closest_note(char *buf, size_t cap, const char *name,
+                              const char *const *candidates, size_t n);
 /* True for an identifier: [a-z][a-z0-9-]*, at most 63 characters. */
 int cas__is_plugin_id(const char *text);
 

@@ -7,13 +7,7 @@
 
 #include "saves_int.h"
 
-/* Columns: name, games, finished, newest unfinished id, last played. */
-#define SUMMARY_SQL                                                         \
-    "SELECT c.name, count(g.id),"                                           \
-    " count(CASE WHEN g.status = 'finished' THEN 1 END),"                   \
-    " coalesce(max(CASE WHEN g.status = 'playing' THEN g.id END), 0),"      \
-    " coalesce(max(g.updated_at), c.created_at)"                            \
-    " FROM campaigns c LEFT JOIN games g ON g.campaign_id = c.id"
+#define SUMMARY_SQL CAS__SAVES_SUMMARY_SQL
 
 static int fill_summary(sqlite3_stmt *st, struct cas__saves_campaign *c)
 {
@@ -38,6 +32,8 @@ void cas__saves_campaigns_free(struct cas__saves_campaign *c, size_t n)
 int cas__saves_campaigns(struct cas__saves *s, struct cas__saves_campaign **out,
                          size_t *n)
 {
+    if (s->pg)
+        return cas__pg_campaigns(s, out, n);
     sqlite3_stmt *st;
     size_t cap = 0;
     int rc = cas__saves_prepare(s, SUMMARY_SQL " GROUP BY c.id ORDER BY c.name;",
@@ -140,6 +136,8 @@ int cas__saves_campaign_standings(struct cas__saves *s, const char *name,
                                   struct cas__saves_campaign *summary,
                                   struct cas__saves_standing **out, size_t *n)
 {
+    if (s->pg)
+        return cas__pg_campaign_standings(s, name, summary, out, n);
     *out = NULL;
     *n = 0;
     memset(summary, 0, sizeof *summary);

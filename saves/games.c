@@ -231,6 +231,8 @@ static int load_actions(struct cas__saves *s, struct cas__saves_game *g)
 int cas__saves_game_load(struct cas__saves *s, int64_t id, int with_actions,
                          struct cas__saves_game *out)
 {
+    if (s->pg)
+        return cas__pg_game_load(s, id, with_actions, out);
     memset(out, 0, sizeof *out);
     /* One read transaction: a consistent picture while a game is played. */
     int rc = cas__saves_exec(s, "BEGIN;", "starting to read");
@@ -294,6 +296,10 @@ finalize:
 int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
                         int64_t **ids, size_t *n)
 {
+    if (s->pg)
+        return cas__pg_ids(s, "SELECT g.id FROM games g LEFT JOIN campaigns c"
+                           " ON c.id = g.campaign_id WHERE $1::text IS NULL OR c.name = $1"
+                           " ORDER BY g.id DESC", 1, campaign, ids, n);
     return cas__saves_ids(s,
         "SELECT g.id FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"
         " WHERE ?1 IS NULL OR c.name = ?1 ORDER BY g.id DESC;", campaign, ids, n);
@@ -301,6 +307,8 @@ int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
 
 int cas__saves_game_delete(struct cas__saves *s, int64_t id)
 {
+    if (s->pg)
+        return cas__pg_game_delete(s, id);
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s, "DELETE FROM games WHERE id = ?1;", &st);
     if (rc)

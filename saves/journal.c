@@ -57,17 +57,22 @@ static int campaign_id(struct cas__saves *s, const char *name, int64_t *id)
     return rc;
 }
 
+/* The game's row, under a new id or (keep_id) under g->id. */
 static int insert_header(struct cas__saves *s, struct cas__saves_game *g,
-                         int64_t campaign)
+                         int64_t campaign, int keep_id)
 {
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s,
         "INSERT INTO games (campaign_id, castellan_version, game_id, game_version,"
-        " config_text, seed, status, created_at, updated_at)"
+        " config_text, seed, status, created_at, updated_at, id)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, " NOW "),"
-        " coalesce(?9, " NOW "));", &st);
+        " coalesce(?9, " NOW "), ?10);", &st);
     if (rc)
         return rc;
+    if (keep_id)
+        sqlite3_bind_int64(st, 10, g->id);
+    else
+        sqlite3_bind_null(st, 10);
     if (campaign)
         sqlite3_bind_int64(st, 1, campaign);
     else
@@ -110,19 +115,19 @@ static int insert_pairs(struct cas__saves *s, const char *sql, int64_t game,
     return rc;
 }
 
-static const char *expansion_field(const void *items, size_t i, int which)
+const char *cas__saves_expansion_field(const void *items, size_t i, int which)
 {
     const struct cas__saves_plugin_ref *e = items;
     return which ? e[i].version : e[i].id;
 }
 
-static const char *option_field(const void *items, size_t i, int which)
+const char *cas__saves_option_field(const void *items, size_t i, int which)
 {
     const struct cas__saves_option *o = items;
     return which ? o[i].value : o[i].key;
 }
 
-static const char *player_field(const void *items, size_t i, int which)
+const char *cas__saves_player_field(const void *items, size_t i, int which)
 {
     const struct cas__saves_player *p = items;
     return which ? p[i].agent : p[i].name;
@@ -155,7 +160,7 @@ static int insert_players(struct cas__saves *s, const struct cas__saves_game *g)
 {
     int rc = insert_pairs(s,
         "INSERT INTO players (game, seat, name, agent) VALUES (?1, ?2, ?3, ?4);",
-        g->id, g->n_players, player_field, g->players, "saving the players");
+        g->id, g->n_players, cas__saves_player_field, g->players, "saving the players");
     if (rc || g->n_players == 0)
         return rc;
     int64_t *scores = calloc(g->n_players, sizeof *scores);
@@ -226,25 +231,27 @@ static int check_plies(struct cas__saves *s, const struct cas__saves_game *g)
     return CAS_OK;
 }
 
-int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g)
+int cas__saves_game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id)
 {
     int64_t campaign;
     int rc = check_plies(s, g);
     if (rc)
         return rc;
+    if (s->pg)
+        return cas__pg_game_put(s, g, keep_id);
     cas__saves_announce(CAS__SAVES_START, CAS__SAVES_BEGIN);
     if ((rc = cas__saves_begin(s)))
         return rc;
     if ((rc = campaign_id(s, g->campaign, &campaign)) ||
-        (rc = insert_header(s, g, campaign)) ||
+        (rc = insert_header(s, g, campaign, keep_id)) ||
         (rc = insert_pairs(s,
             "INSERT INTO game_expansions (game, position, expansion_id, version)"
             " VALUES (?1, ?2, ?3, ?4);", g->id, g->n_expansions,
-            expansion_field, g->expansions, "saving the expansions")) ||
+            cas__saves_expansion_field, g->expansions, "saving the expansions")) ||
         (rc = insert_pairs(s,
             "INSERT INTO game_options (game, position, key, value)"
             " VALUES (?1, ?2, ?3, ?4);", g->id, g->n_options,
-            option_field, g->options, "saving the options")) ||
+            cas__saves_option_field, g->options, "saving the options")) ||
         (rc = insert_players(s, g)))
         goto rollback;
     for (size_t i = 0; i < g->n_actions; i++) {
@@ -265,6 +272,16 @@ rollback:
     return rc;
 }
 
+int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g)
+{
+    return cas__saves_game_put(s, g, 0);
+}
+
+int cas__saves_game_copy(struct cas__saves *s, struct cas__saves_game *g)
+{
+    return cas__saves_game_put(s, g, 1);
+}
+
 static int touch_game(struct cas__saves *s, int64_t id, const char *status);
 
 int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
@@ -276,6 +293,8 @@ int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
 int cas__saves_append_timed(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                             const char *text, uint64_t hash, int64_t clock_ms)
 {
+    if (s->pg)
+        return cas__pg_append(s, id, ply, actor, text, hash, clock_ms);
     /* One transaction: the action and the game's last-played time. */
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
     int rc = cas__saves_begin(s);
@@ -306,6 +325,8 @@ static int delete_from(struct cas__saves *s, int64_t id, uint32_t from_ply, cons
 
 int cas__saves_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
 {
+    if (s->pg)
+        return cas__pg_take_back(s, id, from_ply);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
@@ -341,14 +362,28 @@ static int touch_game(struct cas__saves *s, int64_t id, const char *status)
     return CAS_OK;
 }
 
+int cas__saves_game_claim(struct cas__saves *s, int64_t id)
+{
+    return s->pg ? cas__pg_game_claim(s, id, 1) : CAS_OK;
+}
+
+int cas__saves_game_release(struct cas__saves *s, int64_t id)
+{
+    return s->pg ? cas__pg_game_claim(s, id, 0) : CAS_OK;
+}
+
 int cas__saves_touch(struct cas__saves *s, int64_t id)
 {
+    if (s->pg)
+        return cas__pg_touch(s, id);
     return touch_game(s, id, NULL);
 }
 
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores,
                       size_t n)
 {
+    if (s->pg)
+        return cas__pg_finish(s, id, scores, n);
     cas__saves_announce(CAS__SAVES_FINISH, CAS__SAVES_BEGIN);
     int rc = cas__saves_begin(s);
     if (rc)
@@ -417,6 +452,8 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                       const uint64_t *hashes, size_t n,
                       const struct cas__saves_game *versions)
 {
+    if (s->pg)
+        return cas__pg_rebase(s, id, from_ply, hashes, n, versions);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;

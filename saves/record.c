@@ -530,7 +530,9 @@ int cas__record_parse(const char *text, size_t len, const char *name,
 {
     struct parser p = {.name = name, .err = err, .errlen = errlen, .g = out};
     memset(out, 0, sizeof *out);
-    int rc = parse_lines(&p, text, len);
+    size_t bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* as editors
+                                                                          save UTF-8 */
+    int rc = parse_lines(&p, text + bom, len - bom);
     free(p.result);
     if (rc)
         cas__saves_game_free(out);

@@ -1,6 +1,8 @@
 /*
- * saves.h — the SQLite save store and plain-text game records
- * (host-internal).
+ * saves.h — the save store and plain-text game records (host-internal).
+ * The store is a SQLite file (the default) or, named by a postgresql://
+ * URL, a PostgreSQL database shared by several castellans; every function
+ * below works on both, with the same schema and guarantees.
  *
  * The store journals every game: what was combined (game and expansion ids
  * with versions, in order), how (rule options, config text, seed, players
@@ -10,7 +12,8 @@
  *
  * Error protocol: functions return CAS_OK or a negative CAS_E* code.  Store
  * functions explain a failure in cas__saves_errmsg(store); functions that
- * have no store yet take an err buffer.  Every message names the file.
+ * have no store yet take an err buffer.  Every message names the file (or
+ * the URL, without its password).
  */
 #ifndef CAS_SAVES_SAVES_H
 #define CAS_SAVES_SAVES_H
@@ -104,6 +107,12 @@ char *cas__saves_default_path(void);
 int cas__saves_open(const char *path, struct cas__saves **out, char *err,
                     size_t errlen);
 
+/* 1 when `where` names a PostgreSQL database (a postgresql:// or
+ * postgres:// URL) rather than a file.  Every function that opens a store
+ * takes either: a URL opens the PostgreSQL backend (docs/saves.md), where
+ * the same schema, journal and checks live in a database of a server. */
+int cas__saves_is_url(const char *where);
+
 /* Open and migrate only up to schema version `target` (tests of
  * migrations); otherwise as cas__saves_open. */
 int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
@@ -137,6 +146,11 @@ int cas__saves_schema_version(struct cas__saves *s);
 int cas__saves_integrity_check(struct cas__saves *s);
 
 /* ----------------------------------------------------------- journal */
+
+/* Store a copy of game g from another store under its own id g->id (saves
+ * migrate), otherwise as cas__saves_game_insert.  CAS_ECONFLICT when a game
+ * with that id is already stored. */
+int cas__saves_game_copy(struct cas__saves *s, struct cas__saves_game *g);
 
 /* Store a game with its header, players and any actions it already has, in
  * one transaction, creating its campaign if needed.  Sets g->id.  A game
@@ -173,6 +187,18 @@ int cas__saves_touch(struct cas__saves *s, int64_t id);
 int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                       const uint64_t *hashes, size_t n,
                       const struct cas__saves_game *versions);
+
+/* Claim game `id` for this open store: while the claim holds, another
+ * castellan's claim of the same game is refused (CAS_ECONFLICT, "another
+ * castellan is playing game N"), so several `castellan serve` processes on
+ * one database never both play one game.  PostgreSQL: a session advisory
+ * lock on the game (docs/saves.md), released by cas__saves_game_release,
+ * by closing the store, or by the server when the connection ends however
+ * the process ended.  SQLite (one machine): always CAS_OK; the journal's
+ * primary key still refuses a second writer.  A claim held already by this
+ * store is CAS_OK again (and needs one release more). */
+int cas__saves_game_claim(struct cas__saves *s, int64_t id);
+int cas__saves_game_release(struct cas__saves *s, int64_t id);
 
 /* ------------------------------------------------------------- reading */
 

@@ -9,13 +9,7 @@
 
 #include "saves_int.h"
 
-struct migration {
-    int version;
-    const char *what;
-    const char *sql;
-};
-
-static const struct migration migrations[] = {
+static const struct cas__saves_migration migrations[] = {
     {1, "the first schema",
      "CREATE TABLE campaigns ("
      "  id INTEGER PRIMARY KEY,"
@@ -101,7 +95,7 @@ static const struct migration migrations[] = {
      ") STRICT, WITHOUT ROWID;"},
 };
 
-static int run_migration(struct cas__saves *s, const struct migration *m)
+static int run_migration(struct cas__saves *s, const struct cas__saves_migration *m)
 {
     char sql[128];
     int rc = cas__saves_begin(s);
@@ -133,7 +127,7 @@ rollback:
 int cas__saves_migrate(struct cas__saves *s, int from, int target)
 {
     for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
-        const struct migration *m = &migrations[i];
+        const struct cas__saves_migration *m = &migrations[i];
         if (m->version <= from || m->version > target)
             continue;
         int rc = run_migration(s, m);

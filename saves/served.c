@@ -47,6 +47,8 @@ static int insert_seats(struct cas__saves *s, const struct cas__saves_served *g)
 
 int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
+    if (s->pg)
+        return cas__pg_served_insert(s, g);
     sqlite3_stmt *st;
     int rc = cas__saves_begin(s);
     if (rc)
@@ -88,6 +90,8 @@ static int update_one(struct cas__saves *s, const char *sql, int64_t game, int s
 
 int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name)
 {
+    if (s->pg)
+        return cas__pg_served_claim(s, game, seat, name);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
@@ -103,6 +107,8 @@ int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const 
 
 int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat)
 {
+    if (s->pg)
+        return cas__pg_served_flag(s, game, seat);
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s, "UPDATE served_games SET flagged = ?2 WHERE game = ?1;",
                                 &st);
@@ -144,6 +150,8 @@ finalize:
 
 int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out)
 {
+    if (s->pg)
+        return cas__pg_served_load(s, game, out);
     sqlite3_stmt *st;
     memset(out, 0, sizeof *out);
     out->game = game;
@@ -172,6 +180,10 @@ int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves
 
 int cas__saves_served_unfinished(struct cas__saves *s, int64_t **ids, size_t *n)
 {
+    if (s->pg)
+        return cas__pg_ids(s, "SELECT g.id FROM games g JOIN served_games v ON v.game = g.id"
+                           " WHERE g.status = 'playing' AND v.flagged IS NULL"
+                           " ORDER BY g.id", 0, NULL, ids, n);
     return cas__saves_ids(s,
         "SELECT g.id FROM games g JOIN served_games v ON v.game = g.id"
         " WHERE g.status = 'playing' AND v.flagged IS NULL ORDER BY g.id;", NULL, ids, n);

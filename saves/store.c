@@ -87,9 +87,13 @@ static const char *why_writing_failed(const char *path)
     return "; is the disk full, or failing?";
 }
 
-/* What to do about a failure with SQLite's extended result code rc. */
-static const char *hint_for(const char *path, int rc)
+/* What to do about a failure with SQLite's extended result code rc and
+ * the errno behind it (sqlite3_system_errno). */
+static const char *hint_for(const char *path, int rc, int sys_errno)
 {
+    if ((rc & 0xff) == SQLITE_IOERR && (sys_errno == ENOSPC || sys_errno == EDQUOT))
+        return sys_errno == ENOSPC ? "; the disk is full: free some space"
+                                   : "; your disk quota is used up: free some space";
     if (rc == SQLITE_IOERR_WRITE || rc == SQLITE_IOERR_TRUNCATE)
         return why_writing_failed(path);
     if (rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_UNIQUE)
@@ -114,9 +118,13 @@ static const char *hint_for(const char *path, int rc)
 
 int cas__saves_sql_fail(struct cas__saves *s, const char *what)
 {
-    int rc = sqlite3_extended_errcode(s->db);
-    return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what,
-                           sqlite3_errmsg(s->db), hint_for(s->path, rc));
+    int rc = sqlite3_extended_errcode(s->db), sys = sqlite3_system_errno(s->db);
+    /* A full disk SQLite calls an I/O error is named as what it is. */
+    const char *text = (rc & 0xff) == SQLITE_IOERR && (sys == ENOSPC || sys == EDQUOT)
+                           ? "no space left on the disk"
+                           : sqlite3_errmsg(s->db);
+    return cas__saves_fail(s, code_of_sqlite(rc), "%s failed: %s%s", what, text,
+                           hint_for(s->path, rc, sys));
 }
 
 int cas__saves_explain(struct cas__saves *s, int code, const char *text)
@@ -188,6 +196,11 @@ int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size)
     *items = bigger;
     *cap = grown;
     return 0;
+}
+
+int cas__saves_is_url(const char *where)
+{
+    return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
 }
 
 /* ------------------------------------------------------ default path */
@@ -371,6 +384,8 @@ static int pragma_int(struct cas__saves *s, const char *sql, int *out)
 
 int cas__saves_schema_version(struct cas__saves *s)
 {
+    if (s->pg)
+        return cas__pg_schema_version(s);
     int version = -1;
     pragma_int(s, "PRAGMA user_version;", &version);
     return version;
@@ -624,6 +639,8 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
     struct stat st;
     enum verdict verdict;
     *out = NULL;
+    if (cas__saves_is_url(path))
+        return cas__pg_open(path, target, 0, out, err, errlen);
     int rc = judge_file(path, &verdict, err, errlen);
     if (rc || (verdict != FILE_NEW && (rc = check_writable(path, err, errlen))))
         return rc;
@@ -699,6 +716,8 @@ int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
     struct cas__saves *s;
     int version = 0;
     *out = NULL;
+    if (cas__saves_is_url(path))
+        return cas__pg_open(path, CAS__SAVES_SCHEMA_VERSION, 1, out, err, errlen);
     int rc = judge_file(path, &verdict, err, errlen);
     if (rc)
         return rc;
@@ -740,6 +759,10 @@ void cas__saves_close(struct cas__saves *s)
 {
     if (!s)
         return;
+    if (s->pg) {
+        cas__pg_close(s);
+        return;
+    }
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_BEGIN);
     release_store(s);
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_END);
@@ -747,6 +770,8 @@ void cas__saves_close(struct cas__saves *s)
 
 int cas__saves_integrity_check(struct cas__saves *s)
 {
+    if (s->pg)
+        return cas__pg_integrity_check(s);
     sqlite3_stmt *st;
     int rc = cas__saves_prepare(s, "PRAGMA integrity_check;", &st);
     if (rc)

@@ -59,7 +59,7 @@ static int value_after(struct greedy_search *g, const cas_state *state,
         rc = vt->apply(work, action, NULL);
     if (rc != CAS_OK)
         return rc;
-    if (depth + 1 >= GREEDY_DEPTH || vt->current(work) != g->player)
+    if (depth + 1 >= GREEDY_DEPTH || cas__match_current(g->m, work) != g->player)
         return value_of(g, work, value);
     struct cas__actions *list = &g->lists[depth + 1];
     rc = cas__match_legal(g->m, work, list);

@@ -37,7 +37,9 @@ static void show_actions(struct human *h, const struct cas__decision *d)
 
 static void show_help(struct human *h, const struct cas__decision *d)
 {
-    fprintf(h->out,
+    struct cas__term_capture c;
+    FILE *out = cas__term_capture_begin(&c, h->out);
+    fprintf(out,
             "Type the number of an action (1-%zu) or its text exactly as listed.\n"
             "  list   show the board and the legal actions again\n"
             "  svg FILE  write the board as you see it to FILE as an SVG picture\n"
@@ -48,10 +50,11 @@ static void show_help(struct human *h, const struct cas__decision *d)
             "  help   this text\n"
             "  quit   stop the game; it is saved and `castellan resume` continues it\n",
             d->legal->count, h->hint_kind, d->undoable);
-    fputc('\n', h->out);
-    if (cas__match_notation_help(d->match, h->out) != CAS_OK)
-        fprintf(h->out, "Actions are written as listed; %s has no notation help.\n",
+    fputc('\n', out);
+    if (cas__match_notation_help(d->match, out) != CAS_OK)
+        fprintf(out, "Actions are written as listed; %s has no notation help.\n",
                 d->match->plugin->id);
+    cas__term_capture_end(&c);
 }
 
 /* One line of scores: "  now    Me (Red) 4, Player 2 (Blue) 0", or by
@@ -167,19 +170,23 @@ static long find_action(struct human *h, const struct cas__decision *d, const ch
     cas_action ignored;
     d->match->error[0] = '\0';
     d->match->vt->parse_action(d->state, word, &ignored);
-    fprintf(h->out, "\"%s\" is not a legal action%s%s.\n"
+    struct cas__term_capture c;
+    fprintf(cas__term_capture_begin(&c, h->out), "\"%s\" is not a legal action%s%s.\n"
             "Type a number from 1 to %zu, an action as listed, help, hint, score, undo "
             "or quit.\n",
             word, d->match->error[0] ? ": " : "", d->match->error, d->legal->count);
+    cas__term_capture_end(&c);
     return -1;
 }
 
 static void show_position(struct human *h, const struct cas__decision *d)
 {
     fputc('\n', h->out);
+    struct cas__term_capture c;
     if (cas__match_render_choices(d->match, d->state, d->player, h->format, d->legal,
-                                  h->out) != CAS_OK)
+                                  cas__term_capture_begin(&c, h->out)) != CAS_OK)
         fprintf(h->out, "(the board cannot be shown: %s)\n", d->match->error);
+    cas__term_capture_end(&c);
     fprintf(h->out, "\n%s, your move:\n", d->player_name);
     show_actions(h, d);
 }

@@ -1,19 +1,38 @@
 /*
  * agent_random.c — random play: the random bot, uniform over the legal
  * actions, drawn from the player's PRNG stream at this ply so it replays
- * exactly; and chance drawn by weight the same way.
+ * exactly (by the plugin itself when it draws one without the listing,
+ * ABI 1.2 random_action); and chance drawn by weight the same way.
  */
 #include "agent.h"
 #include "prng.h"
 
 #include <stdlib.h>
 
-int cas__random_action(struct cas__match *m, const cas_state *state,
-                       struct cas__actions *list, uint64_t seed, uint32_t ply,
-                       cas_action *out)
+/* The random bot's action for `actor`, drawn on its stream at (seed, ply):
+ * by the plugin's random_action where it has one (which draws what a pick
+ * from the listing draws: the same distribution), else from list. */
+static int player_action(struct cas__match *m, const cas_state *state,
+                         const struct cas__actions *list, uint64_t seed, uint32_t ply,
+                         int actor, cas_action *out)
 {
     struct cas__prng r;
-    int actor = m->vt->current(state);
+    cas__prng_init(&r, seed, ply, CAS__STREAM_PLAYER(actor));
+    if (cas__match_draws_actions(m)) {
+        struct cas_rng rng = cas__prng_rng(&r);
+        return m->vt->random_action(state, &rng, out);
+    }
+    if (list->count == 0)
+        return CAS_EINVAL;
+    *out = list->items[cas__prng_below(&r, list->count)];
+    return CAS_OK;
+}
+
+/* cas__random_action for the actor current() named. */
+static int action_of(struct cas__match *m, const cas_state *state, struct cas__actions *list,
+                     uint64_t seed, uint32_t ply, int actor, cas_action *out)
+{
+    struct cas__prng r;
     if (actor == CAS_ACTOR_CHANCE && cas__match_picks_chance(m)) {
         uint64_t total = m->vt->chance_total(state);
         if (total == 0)
@@ -32,22 +51,28 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
             *out = list->outcomes[index].action;
         return rc;
     }
-    if (actor < 0 || list->count == 0)
+    if (actor < 0)
         return CAS_EINVAL;
-    cas__prng_init(&r, seed, ply, CAS__STREAM_PLAYER(actor));
-    *out = list->items[cas__prng_below(&r, list->count)];
-    return CAS_OK;
+    return player_action(m, state, list, seed, ply, actor, out);
+}
+
+int cas__random_action(struct cas__match *m, const cas_state *state,
+                       struct cas__actions *list, uint64_t seed, uint32_t ply,
+                       cas_action *out)
+{
+    return action_of(m, state, list, seed, ply, cas__match_current(m, state), out);
 }
 
 int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
                      uint64_t seed, uint32_t ply)
 {
     cas_action action;
-    int rc = CAS_OK;
-    if (m->vt->current(state) != CAS_ACTOR_CHANCE) /* chance draws by weight */
+    int rc = CAS_OK, actor = cas__match_current(m, state);
+    /* chance draws by weight; a plugin with random_action needs no list */
+    if (actor != CAS_ACTOR_CHANCE && !cas__match_draws_actions(m))
         rc = cas__match_legal(m, state, list);
     if (rc == CAS_OK)
-        rc = cas__random_action(m, state, list, seed, ply, &action);
+        rc = action_of(m, state, list, seed, ply, actor, &action);
     if (rc == CAS_OK)
         rc = m->vt->apply(state, action, NULL);
     return rc;
@@ -57,16 +82,12 @@ static int random_choose(struct cas__agent *agent, const struct cas__decision *d
                          cas_action *out)
 {
     (void)agent;
-    struct cas__prng r;
-    if (d->legal->count == 0)
-        return CAS_EINVAL;
-    cas__prng_init(&r, d->seed, d->ply, CAS__STREAM_PLAYER(d->player));
-    *out = d->legal->items[cas__prng_below(&r, d->legal->count)];
-    return CAS_OK;
+    return player_action(d->match, d->state, d->legal, d->seed, d->ply, d->player, out);
 }
 
 static const struct cas__agent_ops random_ops = {
     .kind = "random", .choose = random_choose, .free = cas__agent_plain_free,
+    .draws_unlisted = 1,
 };
 
 int cas__agent_random_new(struct cas__agent **out)

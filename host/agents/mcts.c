@@ -265,11 +265,6 @@ static uint64_t tree_rebase(struct tree *t, const cas_game *game, uint64_t hash,
 
 /* ------------------------------------------------------------ playing */
 
-static uint64_t rng_below(void *ctx, uint64_t n)
-{
-    return cas__prng_below(ctx, n);
-}
-
 /* A chance outcome of `state`, drawn by weight: by a ticket the plugin
  * turns into the outcome when it can (chance_pick, ABI 1.1), else by
  * walking the listed weights with the same ticket, so the same outcome. */
@@ -339,9 +334,11 @@ static int playout(struct worker *w)
     const struct cas__mcts_params *p = &w->search->params;
     int can_project = CAS_HAS_FIELD(vt, struct cas_game_vtable, projected_returns) &&
                       vt->projected_returns;
+    int draws = cas__match_draws_actions(m); /* the same draw as from the listing */
+    struct cas_rng rng = cas__prng_rng(&w->rng);
     int rc = CAS_OK;
     for (uint32_t steps = 0; rc == CAS_OK; steps++) {
-        int actor = vt->current(w->work);
+        int actor = cas__match_current(m, w->work);
         cas_action action = 0;
         if (actor == CAS_ACTOR_TERMINAL)
             return vt->returns(w->work, w->scores, (size_t)m->nplayers);
@@ -351,6 +348,8 @@ static int playout(struct worker *w)
             return CAS_EINVAL;
         if (actor == CAS_ACTOR_CHANCE) {
             rc = draw_chance(w, w->work, &action);
+        } else if (draws && p->rollout != CAS__ROLLOUT_GREEDY) {
+            rc = vt->random_action(w->work, &rng, &action);
         } else {
             rc = cas__match_legal(m, w->work, &w->list);
             if (rc == CAS_OK && w->list.count == 0)
@@ -515,7 +514,7 @@ static int start_state(struct worker *w)
     const struct cas__decision *d = w->d;
     const struct cas_game_vtable *vt = d->match->vt;
     if (w->search->last.determinized) {
-        struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &w->rng, .below = rng_below};
+        struct cas_rng rng = cas__prng_rng(&w->rng);
         return vt->determinize(d->state, d->player, &rng, w->work);
     }
     return vt->state_copy(w->work, w->root);
@@ -539,7 +538,7 @@ static int descend(struct worker *w)
         t->nodes[0].visits++;
     }
     while (rc == CAS_OK && !fresh) {
-        int actor = vt->current(w->work);
+        int actor = cas__match_current(w->d->match, w->work);
         uint32_t child;
         cas_action action;
         if (actor == CAS_ACTOR_TERMINAL)

@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "saves.h"
 #include "target.h"
 #include "term.h"
 #include "text.h"
@@ -23,7 +24,8 @@ static void print_usage(FILE *out)
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
-            "                       [--plugin-path DIR[:DIR...]]\n"
+            "                       [--in-process]\n"
+            "                       [--plugin-path DIR[:DIR...]] [--database URL]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
             "it allows), over N random games (default 1000) from seed S (default 1).\n"
@@ -38,10 +40,15 @@ static void print_usage(FILE *out)
             "and prints what each expansion adds to the cost per action, as a share\n"
             "of the game alone's.  --floor also times the game's bare reference loop\n"
             "(same tile data and rules options) and prints the playouts' games/s as\n"
-            "a ratio to it.  --isolated also times 1/20 of the playouts in process\n"
-            "and with the plugin in a worker process (docs/isolation.md) and prints\n"
-            "the cost per action of each and the ratio; the other sections run in\n"
-            "process, as bots do.  Sections:\n",
+            "a ratio to it, in wall-clock and in CPU time.  --isolated also times,\n"
+            "in process and in a worker process (docs/isolation.md), the playouts\n"
+            "(one batch), a search bot's decision (one message) and check of a\n"
+            "tenth of the games, and prints each ratio against its target.  A plugin\n"
+            "from outside castellan's own folders is never loaded into castellan,\n"
+            "and every section runs in a worker, unless --in-process says to load\n"
+            "it.  The saves section journals into a SQLite file of its own and, with\n"
+            "--database postgresql://..., into that PostgreSQL database as well (it\n"
+            "deletes the games it made there).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -50,7 +57,8 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
-    int floor, isolated, marginal;
+    const char *database;
+    int floor, isolated, marginal, in_process;
     struct cas__strlist rules;
 };
 
@@ -64,8 +72,10 @@ static int check_section(const char *only)
             return 0;
         names[n++] = s->name;
     }
-    fprintf(stderr, "castellan bench: no section \"%s\"; did you mean \"%s\"?\n", only,
-            cas__closest(only, names, n));
+    const char *closest = cas__closest(only, names, n);
+    fprintf(stderr, "castellan bench: no section \"%s\"%s%s%s (castellan bench --help lists "
+            "them)\n", only, closest ? "; did you mean \"" : "", closest ? closest : "",
+            closest ? "\"?" : "");
     return 2;
 }
 
@@ -143,8 +153,13 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
     struct cas__bench b = {.match = &m, .games = (int)games, .rounds = rounds, .seed = seed,
                            .out = stdout, .width = cas__term_width(stdout),
                            .progress = stderr, .floor = a->floor,
-                           .isolated_requested = a->isolated, .marginal_requested = marginal};
+                           .isolated_requested = a->isolated, .marginal_requested = marginal,
+                           .game_has_expansions =
+                               cas__registry_has_expansion_of(t->reg, t->plan.game->id),
+                           .pg_url = a->database};
+    struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
+        b.check = &check;
         struct cas__target in_worker = *t; /* read only: the same plugins and options */
         in_worker.plan.isolation.mode = CAS__ISOLATE_WORKER;
         int rc = cas__target_match(&in_worker, &isolated, nplayers, isolated_err,
@@ -190,6 +205,12 @@ static int bench(const struct bench_args *a)
                                                 CAS__BENCH_MAX_ROUNDS, &rounds))) ||
         (a->only && (status = check_section(a->only))))
         return status;
+    if (a->database && !cas__saves_is_url(a->database)) {
+        fprintf(stderr, "castellan bench: --database %s is not a PostgreSQL URL; write "
+                "postgresql://[USER@][HOST]/DATABASE (SQLite is measured in a file of "
+                "its own)\n", a->database);
+        return 2;
+    }
 
     struct cas__target t;
     char err[1024];
@@ -197,9 +218,10 @@ static int bench(const struct bench_args *a)
         .plugin_path = a->plugin_path, .game = a->game ? a->game : DEFAULT_GAME,
         .game_flag = "--game", .expansions = a->expansions,
         .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
-        /* The fast path: the in-process figures are what bots get; the
-         * isolation section adds a worker of its own. */
-        .isolation = {.mode = a->isolated ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO},
+        /* Bundled plugins in process, the fast path bots get; the isolation
+         * section adds a worker of its own.  A plugin from elsewhere is
+         * never loaded into castellan (docs/isolation.md). */
+        .isolation = {.mode = a->in_process ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO},
     };
     int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {
@@ -227,6 +249,8 @@ int cas__cmd_bench(int argc, char **argv)
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
         {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
+        {"--in-process", NULL, &a.in_process, NULL},
+        {"--database", &a.database, NULL, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

@@ -36,20 +36,20 @@ static const char usage[] =
     "COMMIT, each tile drawn as its PLACE_TILE says) and it is imported as a\n"
     "record without hashes (docs/saves.md lists what is read).  A set, rule,\n"
     "element or message castellan does not implement is refused, naming it and\n"
-    "its line in the file; so is a JCloisterZone 4.x save (XML).\n";
+    "its line in the file; so is a JCloisterZone 4.x save (XML or JSON).  A\n"
+    "file may start with a UTF-8 byte order mark.\n";
 
 /* The replayed outcome must agree with what the record claims; adopt the
- * replay's status and scores. */
+ * replay's status and scores.  0, or 1 with why explaining. */
 static int settle_result(struct cas__revived *r, struct cas__saves_game *g,
-                         const char *file)
+                         const char *file, char *why, size_t cap)
 {
     struct cas__session *s = &r->session;
-    int over = s->match->vt->current(s->state) == CAS_ACTOR_TERMINAL;
+    int over = cas__match_current(s->match, s->state) == CAS_ACTOR_TERMINAL;
     if (!over && g->status == CAS__SAVES_FINISHED) {
-        fprintf(stderr, "castellan import: %s: says 'Status: finished', but the "
-                "game is not over after its last action (ply %zu); remove the "
-                "Status and Result lines to import it unfinished\n", file,
-                g->n_actions);
+        snprintf(why, cap, "%s: says 'Status: finished', but the game is not over after "
+                 "its last action (ply %zu); remove the Status and Result lines to import "
+                 "it unfinished", file, g->n_actions);
         return 1;
     }
     if (!over)
@@ -57,15 +57,14 @@ static int settle_result(struct cas__revived *r, struct cas__saves_game *g,
     int64_t *scores = calloc(g->n_players, sizeof *scores);
     if (!scores || s->match->vt->returns(s->state, scores, g->n_players)) {
         free(scores);
-        fprintf(stderr, "castellan import: %s: cannot read the final scores\n", file);
+        snprintf(why, cap, "%s: cannot read the final scores", file);
         return 1;
     }
     int status = 0;
     for (size_t i = 0; i < g->n_players && !status; i++) {
         if (g->players[i].has_score && g->players[i].score != scores[i]) {
-            fprintf(stderr, "castellan import: %s: 'Result' gives %s %" PRId64
-                    " points, the replay %" PRId64 "\n", file, g->players[i].name,
-                    g->players[i].score, scores[i]);
+            snprintf(why, cap, "%s: 'Result' gives %s %" PRId64 " points, the replay %" PRId64,
+                     file, g->players[i].name, g->players[i].score, scores[i]);
             status = 1;
         }
         g->players[i].has_score = 1;
@@ -80,6 +79,8 @@ static int settle_result(struct cas__revived *r, struct cas__saves_game *g,
 struct taking {
     struct cas__saves_game *g;
     cas_state *before;
+    int restore;     /* put back the draws a foreign format leaves out */
+    size_t restored; /* how many it put back */
 };
 
 /* A hash-free line may use lenient notation (a field by one half-edge, a
@@ -110,7 +111,7 @@ static int take_hash(void *ctx, struct cas__revived *r, size_t i)
     struct taking *t = ctx;
     struct cas__saves_game *g = t->g;
     if (g->actions[i].actor_unknown) {
-        g->actions[i].actor = r->session.match->vt->current(t->before);
+        g->actions[i].actor = cas__match_current(r->session.match, t->before);
         g->actions[i].actor_unknown = 0;
     }
     if (g->actions[i].hashless) {
@@ -120,40 +121,92 @@ static int take_hash(void *ctx, struct cas__revived *r, size_t i)
         g->actions[i].hash = r->session.hash;
         g->actions[i].hashless = 0;
     }
-    return r->session.match->vt->state_copy(t->before, r->session.state);
+    const struct cas_game_vtable *vt = r->session.match->vt;
+    int rc = t->restore ? cas__foreign_restore_draws(vt, r->session.state, g, i) : CAS_OK;
+    if (rc < 0)
+        return rc;
+    t->restored += (size_t)rc;
+    return vt->state_copy(t->before, r->session.state);
 }
 
-/* Parse and replay the record `file`; 0 when it may be stored. */
-static int validate(const struct cas__saves_args *a, const char *file,
-                    struct cas__saves_game *g)
+/* Parse and replay the record `file` into *g (which the caller frees),
+ * putting back the draws a foreign format leaves out when `restore`
+ * (*restored counts them); 0 when it may be stored, else 1 with why
+ * explaining. */
+static int replay_record(const struct cas__saves_args *a, const char *file,
+                         struct cas__saves_game *g, int restore, size_t *restored,
+                         struct cas__strlist *notes, char *why, size_t cap)
 {
-    char err[1024];
     struct cas__revived r;
     const char *format = cas__foreign_format(file);
-    if (format ? cas__foreign_read(file, format, a->plugin_path, g, err, sizeof err)
-               : cas__record_read_file(file, g, err, sizeof err)) {
-        fprintf(stderr, "castellan import: %s\n", err);
+    if (format ? cas__foreign_read(file, format, a->plugin_path, g, notes, why, cap)
+               : cas__record_read_file(file, g, why, cap))
         return 1;
-    }
+    cas__saves_game_printable(g); /* kept so: every later print is safe */
     if (cas__revive_open(&r, g, file, a->plugin_path, 0, NULL)) {
-        fprintf(stderr, "castellan import: %s\n", r.error);
+        snprintf(why, cap, "%s", r.error);
         return 1;
     }
     int status = 0;
-    struct taking taking = {g, NULL};
+    struct taking taking = {g, NULL, restore && format, 0};
     const struct cas_game_vtable *vt = r.session.match->vt;
     if (vt->state_clone(r.session.state, &taking.before)) {
-        fprintf(stderr, "castellan import: %s: out of memory\n", file);
+        snprintf(why, cap, "%s: out of memory", file);
         status = 1;
-    } else if (cas__revive_replay(&r, g->n_actions, 0, take_hash, &taking)) {
-        fprintf(stderr, "castellan import: %s\n", r.error);
+    } else if (cas__revive_replay(&r, SIZE_MAX, 0, take_hash, &taking)) {
+        /* SIZE_MAX: the draws take_hash puts back are replayed too */
+        snprintf(why, cap, "%s", r.error);
         status = 1;
     } else {
-        status = settle_result(&r, g, file);
+        status = settle_result(&r, g, file, why, cap);
     }
+    *restored = taking.restored;
     if (taking.before)
         vt->state_free(taking.before);
     cas__revive_close(&r);
+    return status;
+}
+
+/* Each of a foreign file's warnings ("LINE TEXT", cas__foreign_read), with
+ * the ply of the last action from that line (a tile's placement, not its
+ * draw): where castellan keeps a reading that plays or scores otherwise
+ * than the program that wrote it. */
+static void print_notes(const char *file, const struct cas__saves_game *g,
+                        const struct cas__strlist *notes)
+{
+    for (size_t i = 0; i < notes->count; i++) {
+        char *text;
+        long line = strtol(notes->items[i], &text, 10);
+        size_t ply = g->n_actions;
+        while (ply > 0 && g->actions[ply - 1].line != line)
+            ply--;
+        ply = ply ? ply - 1 : 0;
+        fprintf(stderr, "castellan import: %s:%ld (ply %zu): warning: %s\n", file, line, ply,
+                text + (*text == ' '));
+    }
+}
+
+/* Parse and replay the record `file`; 0 when it may be stored.  A foreign
+ * record's left-out draws are put back where they fit nowhere (JCloisterZone
+ * writes no tile it discarded); that is kept only if the game then ends, as
+ * the foreign game did: of an unfinished game the file does not say which
+ * tiles were drawn, so it is replayed again as written. */
+static int validate(const struct cas__saves_args *a, const char *file,
+                    struct cas__saves_game *g)
+{
+    char why[1100];
+    size_t restored = 0;
+    struct cas__strlist notes = {0};
+    int status = replay_record(a, file, g, 1, &restored, &notes, why, sizeof why);
+    if (restored && (status || g->status != CAS__SAVES_FINISHED)) {
+        cas__saves_game_free(g);
+        cas__strlist_free(&notes);
+        status = replay_record(a, file, g, 0, &restored, &notes, why, sizeof why);
+    }
+    print_notes(file, g, &notes);
+    cas__strlist_free(&notes);
+    if (status)
+        fprintf(stderr, "castellan import: %s\n", why);
     return status;
 }
 

@@ -16,7 +16,6 @@
 #include "commands.h"
 #include "install_dirs.h"
 #include "journal.h"
-#include "picture.h"
 #include "prng.h"
 #include "registry.h"
 #include "server.h"
@@ -24,6 +23,7 @@
 #include "session_fields.h"
 #include "session_plan.h"
 #include "term.h"
+#include "watch.h"
 
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
@@ -104,7 +104,7 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
         int rc = cas__session_desc_from_flags(&flags, desc, err, sizeof err);
         if (rc == CAS_OK)
             return 0;
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return rc == CAS_ENOMEM ? 1 : 2; /* out of memory is no usage error */
     }
     char *preset = a->config ? NULL : default_preset();
@@ -117,12 +117,12 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
     int loaded = cas__session_desc_load(path, desc, err, sizeof err);
     free(preset);
     if (loaded != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return 1;
     }
     if (a->campaign &&
         cas__desc_set_campaign(desc, "--campaign", a->campaign, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         cas__session_desc_free(desc);
         return 2;
     }
@@ -150,38 +150,6 @@ static int terminal_viewer(const struct cas__session_desc *desc)
             viewer = (int)i;
         }
     return humans == 1 ? viewer : CAS_VIEWER_PUBLIC;
-}
-
-/* --watch: the board picture rewritten after every action, chained after
- * the journal's hook (which commits first). */
-struct watch {
-    struct cas__session_hooks inner;
-    struct cas__session *session;
-    const char *path;
-    int warned;
-};
-
-static void watch_update(struct watch *w)
-{
-    char err[1024];
-    struct cas__session *s = w->session;
-    if (cas__picture_write(s->match, s->state, s->viewer, w->path, err, sizeof err) &&
-        !w->warned) {
-        fprintf(stderr, "castellan play: --watch: %s (the game goes on)\n", err);
-        w->warned = 1;
-    }
-}
-
-static int watch_on_action(void *ctx, uint32_t ply, int actor, const char *text,
-                           uint64_t hash_after, char *err, size_t errlen)
-{
-    struct watch *w = ctx;
-    int rc = w->inner.on_action ? w->inner.on_action(w->inner.ctx, ply, actor, text,
-                                                     hash_after, err, errlen)
-                                : CAS_OK;
-    if (rc >= 0)
-        watch_update(w);
-    return rc;
 }
 
 /* Where a fault of the plugin's worker is told: how far the game is saved. */
@@ -227,7 +195,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
     if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", s.error);
+        cas__term_message(stderr, "castellan play: %s", s.error);
         goto free_agents;
     }
     s.out = stdout;
@@ -241,14 +209,12 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     struct play_fault fault = {.session = &s, .journal = &journal};
     m->on_fault = (struct cas__fault_handler){.fault = play_fault, .ctx = &fault};
-    struct watch watch = {.inner = s.hooks, .session = &s, .path = a->watch};
-    if (a->watch) {
-        s.hooks = (struct cas__session_hooks){.ctx = &watch, .on_action = watch_on_action};
-        watch_update(&watch);
-    }
+    struct cas__watch watch;
+    if (a->watch)
+        cas__watch_attach(&watch, &s, "play", a->watch);
     int rc = cas__session_run(&s);
     if (rc != CAS_OK && !s.quit)
-        fprintf(stderr, "castellan play: %s\n", s.error);
+        cas__term_message(stderr, "castellan play: %s", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
@@ -276,7 +242,7 @@ static int check_hint(const char *hint)
     if (!hint)
         return 0;
     if (cas__agent_spec_parse_bot(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return 2;
     }
     if (strcmp(spec.kind, "human") == 0) {
@@ -391,13 +357,15 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
         fprintf(stderr, "castellan play: out of memory\n");
         goto free_path;
     }
+    if (a->isolation.mode != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(reg, a->isolation.mode == CAS__ISOLATE_IN_PROCESS);
     if (cas__session_desc_validate(desc, reg, &plan, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         goto free_registry;
     }
     cas__session_plan_isolate(&plan, &a->isolation);
     if (cas__session_desc_open_match(&plan, &m, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         goto free_plan;
     }
     status = play(a, desc, &plan, &m);

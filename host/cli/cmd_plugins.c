@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "registry.h"
+#include "session_desc.h"
 #include "text.h"
 
 static const char usage[] =
@@ -17,7 +18,8 @@ static const char usage[] =
     "  ID  KIND  VERSION  FOLDER  ok | refused: FILE: REASON; FIX\n"
     "\n"
     "--ids game|expansion|all prints only the ids of the usable plugins of\n"
-    "that kind, one a line (for scripts and shell completion).\n"
+    "that kind, one a line (for scripts and shell completion); --ids agent\n"
+    "the agents a player may be (--players NAME:AGENT), bots' options aside.\n"
     "\n"
     "Plugins are searched, first match winning, in --plugin-path, then\n"
     "$CASTELLAN_PLUGIN_PATH (':'-separated), then the install location,\n"
@@ -81,8 +83,8 @@ static int parse_kind(const char *text, enum cas_plugin_kind *kind)
     else if (strcmp(text, "all") == 0)
         *kind = 0;
     else {
-        fprintf(stderr, "castellan plugins: --ids takes game, expansion or all, not \"%s\"\n",
-                text);
+        fprintf(stderr, "castellan plugins: --ids takes game, expansion, agent or all, not "
+                "\"%s\"\n", text);
         return 2;
     }
     return 0;
@@ -98,6 +100,8 @@ int cas__cmd_plugins(int argc, char **argv)
             return 0;
         }
         if (take_value(argc, argv, &i, "--ids", &ids)) {
+            if (strcmp(ids, "agent") == 0)
+                continue;
             if (parse_kind(ids, &kind))
                 return 2;
             continue;
@@ -107,6 +111,11 @@ int cas__cmd_plugins(int argc, char **argv)
                     usage);
             return 2;
         }
+    }
+    if (ids && strcmp(ids, "agent") == 0) { /* no plugin needed */
+        for (size_t i = 0; i < cas__n_agent_names; i++)
+            printf("%s\n", cas__agent_names[i]);
+        return 0;
     }
     struct cas__strlist path;
     struct cas__registry *reg = NULL;

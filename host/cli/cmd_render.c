@@ -4,7 +4,6 @@
  * self-contained HTML page that steps through the whole game.  Both replay
  * the journal with every hash checked, like `castellan replay`.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,33 +54,6 @@ static int default_viewer(const struct cas__saves_game *g)
     return g->status == CAS__SAVES_FINISHED ? CAS_VIEWER_OMNISCIENT : CAS_VIEWER_PUBLIC;
 }
 
-/* Open FILE (or standard output for NULL) for a command's result. */
-static FILE *open_output(const struct cas__saves_args *a)
-{
-    FILE *out = a->output ? fopen(a->output, "w") : stdout;
-    if (!out)
-        fprintf(stderr, "%s: %s: %s\n", a->cmd, a->output, strerror(errno));
-    return out;
-}
-
-/* Finish the output of a command whose work ended with `status`; a file
- * that could not be written whole is removed. */
-static int close_output(const struct cas__saves_args *a, FILE *out, int status)
-{
-    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
-        fprintf(stderr, "%s: cannot write %s\n", a->cmd,
-                a->output ? a->output : "to standard output");
-        status = 1;
-    }
-    if (a->output && fclose(out) != 0 && status == 0) {
-        fprintf(stderr, "%s: cannot write %s\n", a->cmd, a->output);
-        status = 1;
-    }
-    if (status && a->output)
-        remove(a->output); /* no half a page or picture left behind */
-    return status;
-}
-
 static int render_ply(const struct cas__saves_args *a, struct cas__revived *r)
 {
     const struct cas__saves_game *g = r->saved;
@@ -102,11 +74,11 @@ static int render_ply(const struct cas__saves_args *a, struct cas__revived *r)
         fprintf(stderr, "%s: %s\n", a->cmd, err);
         return 1;
     }
-    FILE *out = open_output(a);
+    FILE *out = cas__saves_args_output_open(a);
     int status = 1;
     if (out) {
         status = fwrite(svg, 1, len, out) == len ? 0 : 1;
-        status = close_output(a, out, status);
+        status = cas__saves_args_output_close(a, out, status);
     }
     free(svg);
     return status;
@@ -165,7 +137,7 @@ static int export_page(const struct cas__saves_args *a, struct cas__revived *r)
         return 2;
     char title[400], err[1024];
     snprintf(title, sizeof title, "Game %lld: %s", (long long)g->id, r->session.match->title);
-    FILE *out = open_output(a);
+    FILE *out = cas__saves_args_output_open(a);
     if (!out)
         return 1;
     int status = 0;
@@ -173,7 +145,7 @@ static int export_page(const struct cas__saves_args *a, struct cas__revived *r)
         fprintf(stderr, "%s: %s\n", a->cmd, err);
         status = 1;
     }
-    return close_output(a, out, status);
+    return cas__saves_args_output_close(a, out, status);
 }
 
 int cas__cmd_export_html(int argc, char **argv, const char *usage)

@@ -63,7 +63,7 @@ static int show(struct cas__revived *r, int step)
         fprintf(stderr, "castellan replay: %s\n", r->error);
         return 1;
     }
-    if (s->match->vt->current(s->state) == CAS_ACTOR_TERMINAL)
+    if (cas__match_current(s->match, s->state) == CAS_ACTOR_TERMINAL)
         cas__session_report_end(s);
     else
         printf("Unfinished at ply %zu; continue with: castellan resume %lld\n",

@@ -16,9 +16,11 @@
 #include "revive.h"
 #include "saves_cli.h"
 #include "term.h"
+#include "watch.h"
 
 static const char usage[] =
     "usage: castellan resume ID [--force] [--database FILE] [--plugin-path DIR[:DIR...]]\n"
+    "                           [--watch FILE.svg]\n"
     "                           [--isolated | --in-process] [--plugin-deadline MS]\n"
     "\n"
     "Continues unfinished saved game ID (see `castellan saves list`) where\n"
@@ -28,6 +30,9 @@ static const char usage[] =
     "If a hash differs (a plugin changed since the game was saved), resume\n"
     "stops and names the ply and both versions.  --force continues from that\n"
     "ply with the installed plugins and records their hashes.\n"
+    "\n"
+    "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
+    "every action and undo, as with `castellan play`.\n"
     "\n" CAS__CLI_ISOLATION_HELP;
 
 /* Whose private events the terminal may show: the one human, if exactly
@@ -69,7 +74,7 @@ static int record_forced(struct cas__saves *s, struct cas__revived *r)
 
 static int explain_divergence(const struct cas__revived *r, int64_t id)
 {
-    fprintf(stderr, "castellan resume: %s\n", r->error);
+    cas__term_message(stderr, "castellan resume: %s", r->error);
     if (r->version_changed)
         fprintf(stderr, "To continue from there with the installed plugins: "
                 "castellan resume %lld --force\n", (long long)id);
@@ -101,6 +106,9 @@ static int play_on(const struct cas__saves_args *a, struct cas__saves *s,
     session->out = stdout;
     session->viewer = terminal_viewer(r->saved);
     session->format = cas__term_format(stdout);
+    struct cas__watch watch;
+    if (a->watch)
+        cas__watch_attach(&watch, session, "resume", a->watch);
     int rc = cas__session_run(session);
     int end = cas__journal_end(j, session);
     if (end)
@@ -130,7 +138,7 @@ int cas__cmd_resume(int argc, char **argv)
     int64_t id;
     int status = cas__saves_args_load_game(&a, "resume", argc, argv,
                                            CAS__ARG_FORCE | CAS__ARG_PLUGIN_PATH |
-                                               CAS__ARG_ISOLATION,
+                                               CAS__ARG_ISOLATION | CAS__ARG_WATCH,
                                            CAS__STORE_WRITE, usage,
                                            &s, &id, &g);
     if (status >= 0)
@@ -146,7 +154,7 @@ int cas__cmd_resume(int argc, char **argv)
     }
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
     if (cas__revive_open(&r, &g, origin, a.plugin_path, 1, &a.isolation)) {
-        fprintf(stderr, "castellan resume: %s\n", r.error);
+        cas__term_message(stderr, "castellan resume: %s", r.error);
         goto free_game;
     }
     struct cas__journal j = {.store = s, .game = id, .saved = (uint32_t)g.n_actions};
@@ -158,7 +166,7 @@ int cas__cmd_resume(int argc, char **argv)
         goto close_game;
     }
     if (rc) {
-        fprintf(stderr, "castellan resume: %s\n", r.error);
+        cas__term_message(stderr, "castellan resume: %s", r.error);
         goto close_game;
     }
     if (r.mismatches && record_forced(s, &r)) {

@@ -4,7 +4,6 @@
  * list | show NAME`.  They only read the store (delete removes one game);
  * `saves show --json` replays the game with its plugins to tell the scores.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +11,13 @@
 #include "commands.h"
 #include "results_json.h"
 #include "saves_cli.h"
+#include "text.h"
 
 static const char saves_usage[] =
     "usage: castellan saves list [--campaign NAME] [--database FILE]\n"
     "       castellan saves show ID [--json [--ply N]] [--database FILE]\n"
     "       castellan saves delete ID [--database FILE]\n"
+    "       castellan saves migrate FROM TO   (castellan saves migrate --help)\n"
     "\n"
     "Lists, shows or deletes the games saved in the database: by default\n"
     "$XDG_DATA_HOME/castellan/saves.db, where `castellan play` journals\n"
@@ -31,7 +32,7 @@ static const char export_usage[] =
     "                        [--plugin-path DIR[:DIR...]]\n"
     "\n"
     "Writes saved game ID as a plain-text game record (docs/saves.md) to\n"
-    "FILE or standard output.  `castellan import FILE` replays it into a\n"
+    "FILE or standard output (no -o, or -o -).  `castellan import FILE` replays it into a\n"
     "store anywhere; attach it to a bug report.  --no-hashes leaves out the\n"
     "state hash of every action, as a record written by hand or by another\n"
     "program would (import then checks every action's legality only).\n"
@@ -82,6 +83,7 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
             status = cas__saves_args_fail(a, s);
             break;
         }
+        cas__saves_game_printable(&g);
         printf("%5lld  %-8s %6zu  %-20s  ", (long long)g.id,
                g.status == CAS__SAVES_FINISHED ? "finished" : "playing",
                g.n_actions, g.updated_at);
@@ -142,6 +144,7 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
     }
     if (cas__saves_game_load(s, id, a->json || a->ply, &g))
         return cas__saves_args_fail(a, s);
+    cas__saves_game_printable(&g);
     if (a->json || a->ply) {
         int status = cas__results_json_command(a, &g, 0);
         cas__saves_game_free(&g);
@@ -155,6 +158,8 @@ static int saves_show_or_delete(const struct cas__saves_args *a,
 int cas__cmd_saves(int argc, char **argv)
 {
     struct cas__saves_args a;
+    if (argc > 1 && strcmp(argv[1], "migrate") == 0)
+        return cas__cmd_saves_migrate(argc - 1, argv + 1);
     int status = cas__saves_args_parse(&a, "saves", argc, argv,
                                        CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLY |
                                            CAS__ARG_PLUGIN_PATH,
@@ -164,8 +169,8 @@ int cas__cmd_saves(int argc, char **argv)
     const char *sub = a.positional[0];
     if (strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0 &&
         strcmp(sub, "delete") != 0) {
-        fprintf(stderr, "castellan saves: unknown subcommand \"%s\" (list, show "
-                "or delete)\n%s", sub, saves_usage);
+        fprintf(stderr, "castellan saves: unknown subcommand \"%s\" (list, show, "
+                "delete or migrate)\n%s", sub, saves_usage);
         return 2;
     }
     struct cas__saves *s = cas__saves_args_open(&a, strcmp(sub, "delete") == 0 ?
@@ -192,18 +197,15 @@ int cas__cmd_export(int argc, char **argv)
                                            CAS__STORE_READ, export_usage, &s, &id, &g);
     if (status >= 0)
         return status;
-    FILE *out = a.output ? fopen(a.output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "castellan export: %s: %s\n", a.output, strerror(errno));
-        status = 1;
+    FILE *out = cas__saves_args_output_open(&a);
+    status = 1;
+    if (!out)
         goto free_game;
-    }
-    status = cas__record_write(&g, out, !a.no_hashes) == CAS_OK ? 0 : 1;
-    if (a.output && fclose(out) != 0)
-        status = 1;
-    if (status)
-        fprintf(stderr, "castellan export: cannot write %s\n",
-                a.output ? a.output : "to standard output");
+    int rc = cas__record_write(&g, out, !a.no_hashes);
+    if (rc == CAS_EINVAL)
+        fprintf(stderr, "castellan export: an action of game %lld has a line break in its "
+                "text; it cannot be written as a record\n", (long long)id);
+    status = cas__saves_args_output_close(&a, out, rc == CAS_OK ? 0 : 1);
 free_game:
     cas__saves_game_free(&g);
     cas__saves_close(s);
@@ -242,12 +244,12 @@ static int campaign_show(const struct cas__saves_args *a, struct cas__saves *s,
     size_t n;
     if (cas__saves_campaign_standings(s, name, &sum, &st, &n))
         return cas__saves_args_fail(a, s);
-    printf("Campaign %s: %zu games, %zu finished, last played %s\n\n", sum.name,
-           sum.games, sum.finished, sum.last_played);
+    printf("Campaign %s: %zu games, %zu finished, last played %s\n\n",
+           cas__text_printable(sum.name), sum.games, sum.finished, sum.last_played);
     printf("%-4s %-24s %6s %5s %8s\n", "", "PLAYER", "GAMES", "WINS", "POINTS");
     for (size_t i = 0; i < n; i++)
-        printf("%-4zu %-24s %6zu %5zu %8lld\n", i + 1, st[i].player, st[i].games,
-               st[i].wins, (long long)st[i].points);
+        printf("%-4zu %-24s %6zu %5zu %8lld\n", i + 1, cas__text_printable(st[i].player),
+               st[i].games, st[i].wins, (long long)st[i].points);
     if (n == 0)
         printf("     (no finished games yet)\n");
     if (sum.unfinished)

@@ -44,6 +44,8 @@ int cas__cmd_tournament(int argc, char **argv);
 
 /* castellan saves list [--campaign NAME] | show ID | delete ID (cmd_saves.c) */
 int cas__cmd_saves(int argc, char **argv);
+/* castellan saves migrate FROM TO (argv[0] is "migrate"): cmd_migrate.c. */
+int cas__cmd_saves_migrate(int argc, char **argv);
 /* castellan export ID [-o FILE] (cmd_saves.c) */
 int cas__cmd_export(int argc, char **argv);
 /* castellan export ID --html -o FILE [--viewer P] (cmd_render.c); usage is

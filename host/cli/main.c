@@ -63,8 +63,10 @@ static int unknown_command(const char *name)
     const char *names[N_COMMANDS];
     for (size_t i = 0; i < N_COMMANDS; i++)
         names[i] = commands[i].name;
-    fprintf(stderr, "castellan: unknown command \"%s\"; did you mean \"%s\"? "
-            "(castellan --help lists them)\n", name, cas__closest(name, names, N_COMMANDS));
+    const char *closest = cas__closest(name, names, N_COMMANDS);
+    fprintf(stderr, "castellan: unknown command \"%s\"%s%s%s (castellan --help lists them)\n",
+            name, closest ? "; did you mean \"" : "", closest ? closest : "",
+            closest ? "\"?" : "");
     return 2;
 }
 

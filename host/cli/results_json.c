@@ -114,7 +114,7 @@ static int write_scores(struct cas__revived *r, FILE *out)
         free(scores);
         return CAS_EINVAL;
     }
-    int over = s->match->vt->current(s->state) == CAS_ACTOR_TERMINAL;
+    int over = cas__match_current(s->match, s->state) == CAS_ACTOR_TERMINAL;
     fprintf(out, "\n  ],\n  \"over\": %s,\n  \"scores\": [", over ? "true" : "false");
     for (size_t i = 0; i < n; i++)
         fprintf(out, "%s%" PRId64, i ? ", " : "", scores[i]);

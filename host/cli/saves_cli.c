@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "saves_cli.h"
+#include "text.h"
 
 #include "cli.h"
 
@@ -47,6 +48,8 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--viewer", &a->viewer, NULL, NULL};
     if (allowed & CAS__ARG_HTML)
         flags[n++] = (struct cas__flag){"--html", NULL, &a->html, NULL};
+    if (allowed & CAS__ARG_WATCH)
+        flags[n++] = (struct cas__flag){"--watch", &a->watch, NULL, NULL};
     if (allowed & CAS__ARG_ISOLATION) {
         flags[n++] = (struct cas__flag){"--isolated", NULL, &isolated, NULL};
         flags[n++] = (struct cas__flag){"--in-process", NULL, &in_process, NULL};
@@ -80,8 +83,9 @@ struct cas__saves *cas__saves_args_open(const struct cas__saves_args *a,
         return NULL;
     }
     int rc;
-    if (use == CAS__STORE_READ || (use == CAS__STORE_WRITE && stat(path, &st) != 0 &&
-                                   errno == ENOENT)) /* reading says there is none */
+    if (use == CAS__STORE_READ ||
+        (use == CAS__STORE_WRITE && !cas__saves_is_url(path) && stat(path, &st) != 0 &&
+         errno == ENOENT)) /* reading says there is none */
         rc = cas__saves_open_read(path, &s, err, sizeof err);
     else
         rc = cas__saves_open(path, &s, err, sizeof err);
@@ -111,6 +115,37 @@ int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s)
     return 1;
 }
 
+/* Whether a names a file to write, not standard output ("-" or none). */
+static int output_is_file(const struct cas__saves_args *a)
+{
+    return a->output && strcmp(a->output, "-") != 0;
+}
+
+FILE *cas__saves_args_output_open(const struct cas__saves_args *a)
+{
+    FILE *out = output_is_file(a) ? fopen(a->output, "w") : stdout;
+    if (!out)
+        fprintf(stderr, "%s: %s: %s\n", a->cmd, a->output, strerror(errno));
+    return out;
+}
+
+int cas__saves_args_output_close(const struct cas__saves_args *a, FILE *out, int status)
+{
+    int file = output_is_file(a);
+    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
+        fprintf(stderr, "%s: cannot write %s\n", a->cmd,
+                file ? a->output : "to standard output");
+        status = 1;
+    }
+    if (file && fclose(out) != 0 && status == 0) {
+        fprintf(stderr, "%s: cannot write %s\n", a->cmd, a->output);
+        status = 1;
+    }
+    if (status && file)
+        remove(a->output); /* no half a record, page or picture left behind */
+    return status;
+}
+
 int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int argc,
                               char **argv, unsigned allowed, enum cas__store_use use,
                               const char *usage,
@@ -130,6 +165,14 @@ int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int ar
         cas__saves_close(s);
         return status;
     }
+    cas__saves_game_printable(g);
     *store = s;
     return -1;
+}
+
+void cas__saves_game_printable(struct cas__saves_game *g)
+{
+    for (size_t i = 0; i < g->n_players; i++)
+        cas__text_printable(g->players[i].name);
+    cas__text_printable(g->campaign);
 }

@@ -7,13 +7,14 @@
 #define CAS_HOST_SAVES_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "saves.h"
 #include "worker.h"
 
 /* Options a command accepts besides --database and --help. */
 enum {
-    CAS__ARG_OUTPUT = 1,      /* -o FILE, --output FILE */
+    CAS__ARG_OUTPUT = 1,      /* -o FILE, --output FILE ("-": standard output) */
     CAS__ARG_FORCE = 2,       /* --force */
     CAS__ARG_STEP = 4,        /* --step */
     CAS__ARG_PLUGIN_PATH = 8, /* --plugin-path DIR[:DIR...] */
@@ -23,7 +24,8 @@ enum {
     CAS__ARG_PLY = 128,       /* --ply N */
     CAS__ARG_PICTURE = 256,   /* --viewer P */
     CAS__ARG_HTML = 512,      /* --html */
-    CAS__ARG_ISOLATION = 1024 /* --isolated, --in-process, --plugin-deadline MS */
+    CAS__ARG_ISOLATION = 1024, /* --isolated, --in-process, --plugin-deadline MS */
+    CAS__ARG_WATCH = 2048      /* --watch FILE.svg */
 };
 
 /* The most positional arguments a save command takes (import's files). */
@@ -37,6 +39,7 @@ struct cas__saves_args {
     const char *campaign;
     int force, step, no_hashes, json, html;
     const char *ply, *viewer; /* --ply N, --viewer P as given */
+    const char *watch;        /* --watch FILE.svg, or NULL */
     struct cas__isolation isolation; /* CAS__ARG_ISOLATION's flags */
     const char *positional[CAS__SAVES_MAX_POSITIONAL];
     int n_positional;
@@ -80,8 +83,22 @@ int cas__saves_args_load_game(struct cas__saves_args *a, const char *cmd, int ar
                               struct cas__saves **store, int64_t *id,
                               struct cas__saves_game *g);
 
+/* Open -o FILE for a command's result: standard output when there is
+ * none or it is "-".  On failure prints why on stderr and returns NULL. */
+FILE *cas__saves_args_output_open(const struct cas__saves_args *a);
+
+/* Finish the output opened above of a command whose work ended with
+ * `status`: flushes it, closes a file, and removes a file that could not
+ * be written whole.  Returns the command's exit status. */
+int cas__saves_args_output_close(const struct cas__saves_args *a, FILE *out, int status);
+
 /* Print the store's last failure as "CMD: reason" on stderr; returns 1, the
  * exit status for a failed command. */
 int cas__saves_args_fail(const struct cas__saves_args *a, struct cas__saves *s);
+
+/* Make g's text from outside (player names, campaign: a record, a foreign
+ * file or an older save may hold terminal control characters) printable,
+ * in place (cas__text_printable), before anything prints or keeps it. */
+void cas__saves_game_printable(struct cas__saves_game *g);
 
 #endif

@@ -185,7 +185,7 @@ static int check_options(struct cas__plugin_info *info, const struct cas_plugin 
     return CAS_OK;
 }
 
-static int check_descriptor(struct cas__plugin_info *info, const struct cas_plugin *d)
+int cas__check_descriptor(struct cas__plugin_info *info, const struct cas_plugin *d)
 {
     int rc = check_abi(info, d);
     if (!rc && !info->refusal)
@@ -227,18 +227,19 @@ static int kept_descriptor(int fd, const struct stat *st)
     return fd;
 }
 
-/* dlopen the library by a descriptor whose file is checked again, so that
- * the file loaded is the file checked, whatever happened to the path since
- * the scan.  NULL with a refusal, or NULL for dlerror() to explain (the
- * name it gives is put in by_fd). */
-static void *open_checked(struct cas__plugin_info *info, char *by_fd, size_t cap)
+/* The library's descriptor, checked again: a regular file (opened without
+ * waiting, so a FIFO cannot hang the loader), trusted, kept open for the
+ * life of the process; -1 with a refusal. */
+int cas__library_fd(struct cas__plugin_info *info)
 {
     char why[4400];
     struct stat st;
-    int fd = open(info->library_path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO in the library's place must not hang the loader
+     * (it is refused as not a regular file below). */
+    int fd = open(info->library_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         cas__refuse(info, "%s: cannot be opened: %s", info->library_path, strerror(errno));
-        return NULL;
+        return -1;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         cas__refuse(info, "%s: not a regular file; build or install the plugin's library "
@@ -248,32 +249,27 @@ static void *open_checked(struct cas__plugin_info *info, char *by_fd, size_t cap
     } else if ((fd = kept_descriptor(fd, &st)) < 0) {
         cas__refuse(info, "%s: more than %d plugin libraries in one process",
                     info->library_path, MAX_LIBRARY_FILES);
-        return NULL;
+        return -1;
     } else {
-        /* by pid, not "self": a sanitizer's symbolizer, another process, opens
-         * the library by the name the loader gave it */
-        snprintf(by_fd, cap, "/proc/%ld/fd/%d", (long)getpid(), fd);
-        if (access(by_fd, F_OK) == 0)
-            return dlopen(by_fd, RTLD_NOW | RTLD_LOCAL);
-        cas__refuse(info, "%s: cannot be loaded by its descriptor (%s: %s); mount /proc",
-                    info->library_path, by_fd, strerror(errno));
-        return NULL;
+        return fd;
     }
     close(fd);
-    return NULL;
+    return -1;
 }
 
-int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
+int cas__load_descriptor(struct cas__plugin_info *info, int fd, void **dl_out,
+                         const struct cas_plugin **desc_out)
 {
-    (void)reg;
-    if (info->dl)
-        return CAS_OK;
-    if (info->refusal)
+    /* by pid, not "self": a sanitizer's symbolizer, another process, opens
+     * the library by the name the loader gave it */
+    char by_fd[64];
+    snprintf(by_fd, sizeof by_fd, "/proc/%ld/fd/%d", (long)getpid(), fd);
+    if (access(by_fd, F_OK) != 0) {
+        cas__refuse(info, "%s: cannot be loaded by its descriptor (%s: %s); mount /proc",
+                    info->library_path, by_fd, strerror(errno));
         return CAS_EMISMATCH;
-    char by_fd[64] = "";
-    void *dl = open_checked(info, by_fd, sizeof by_fd);
-    if (!dl && info->refusal)
-        return CAS_EMISMATCH;
+    }
+    void *dl = dlopen(by_fd, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         const char *why = dlerror(), *named = "";
         size_t len = strlen(by_fd);
@@ -307,14 +303,37 @@ int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
                          info->library_path, CAS_PLUGIN_ENTRY_SYMBOL);
         goto close_library;
     }
-    rc = check_descriptor(info, desc);
+    rc = cas__check_descriptor(info, desc);
     if (rc)
         goto close_library;
-    info->dl = dl;
-    info->desc = desc;
+    *dl_out = dl;
+    *desc_out = desc;
     return CAS_OK;
 
 close_library:
     dlclose(dl);
     return rc ? rc : CAS_EMISMATCH;
+}
+
+int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
+{
+    if (info->dl || info->desc)
+        return CAS_OK;
+    if (info->refusal)
+        return CAS_EMISMATCH;
+    int fd = cas__library_fd(info);
+    if (fd < 0)
+        return CAS_EMISMATCH;
+    if (cas__plugin_is_bundled(info))
+        return cas__load_descriptor(info, fd, &info->dl, &info->desc);
+    /* From elsewhere: loaded in a confined child first, so its constructors
+     * and its libraries' run there and its libraries are checked, whether
+     * it is then loaded here (--in-process) or not. */
+    int rc = cas__probe(info, fd);
+    if (rc != CAS_OK || cas__registry_probes(reg, info))
+        return rc;
+    cas__probe_free(info->probed);
+    info->probed = NULL;
+    info->desc = NULL;
+    return cas__load_descriptor(info, fd, &info->dl, &info->desc);
 }

@@ -30,4 +30,32 @@ const char *cas__untrusted(const struct stat *st, const char *path, char *why,
  * refusal; only CAS_ENOMEM is returned as an error. */
 int cas__manifest_read(struct cas__plugin_info *info, const char *folder_name);
 
+/* The library's descriptor: opened without waiting (a FIFO cannot hang
+ * the loader), a regular file, trusted, kept open for the life of the
+ * process; -1 with a refusal. */
+int cas__library_fd(struct cas__plugin_info *info);
+
+/* dlopen the library open on fd (by /proc/PID/fd/N), run its entry
+ * function and check the descriptor against info (cas__check_descriptor).
+ * On success *dl and *desc; else a refusal in info and a negative code.
+ * Runs plugin code: the host calls it for its own plugins, a confined
+ * child for every other (probe.c). */
+int cas__load_descriptor(struct cas__plugin_info *info, int fd, void **dl,
+                         const struct cas_plugin **desc);
+
+/* d against the host ABI and against info's manifest facts: CAS_OK, or a
+ * refusal in info and a negative code.  Reads d only. */
+int cas__check_descriptor(struct cas__plugin_info *info, const struct cas_plugin *d);
+
+/* Whether reg loads info in a confined child (probe.c) rather than in
+ * castellan: a plugin from outside castellan's own folders, unless the
+ * user asked for it in process. */
+int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info);
+
+/* Load info's library (open on lib_fd) in a confined child and give info
+ * a descriptor of the host's own built from what the child reports
+ * (info->desc, info->probed), checked again.  A refusal otherwise. */
+int cas__probe(struct cas__plugin_info *info, int lib_fd);
+void cas__probe_free(struct cas__probed *p);
+
 #endif

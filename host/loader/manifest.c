@@ -187,8 +187,10 @@ static int unknown_key(struct manifest_ctx *m, const char *section, const char *
                             "[plugin] or [expansion]", name);
     if (n == 0)
         return refuse_at(m, "unknown section [%s]; use [plugin] or [expansion]", section);
-    return refuse_at(m, "unknown key \"%s\" in [%s]; did you mean %s?", name, section,
-                     cas__closest(name, names, n));
+    const char *closest = cas__closest(name, names, n);
+    return refuse_at(m, "unknown key \"%s\" in [%s]; %s%s%s", name, section,
+                     closest ? "did you mean " : "remove it", closest ? closest : "",
+                     closest ? "?" : "");
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)

@@ -28,7 +28,23 @@
 struct cas__registry {
     struct cas__plugin_info **plugins;
     size_t count;
+    int foreign; /* 0: not said (confined), 1: in process, 2: confined */
 };
+
+void cas__registry_foreign_in_process(struct cas__registry *reg, int yes)
+{
+    reg->foreign = yes ? 1 : 2;
+}
+
+int cas__registry_foreign_said(const struct cas__registry *reg)
+{
+    return reg->foreign != 0;
+}
+
+int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info)
+{
+    return reg->foreign != 1 && !cas__plugin_is_bundled(info);
+}
 
 /* ------------------------------------------------------------ refusals */
 
@@ -175,6 +191,7 @@ static void info_free(struct cas__plugin_info *info)
         return;
     if (info->dl)
         dlclose(info->dl);
+    cas__probe_free(info->probed);
     free(info->id);
     free(info->version);
     free(info->description);
@@ -298,9 +315,10 @@ static int check_data(struct cas__plugin_info *info, const char *folder, const c
 }
 
 /* The plugin-path folder holding the plugin: trusted like the plugin's own
- * files (or anyone could put plugins there), and no folder above it
- * writable by everyone without the sticky bit (or anyone could rename it
- * away and put another in its place). */
+ * files (or anyone could put plugins there), and every folder above it
+ * owned by root or castellan's user and writable by no one else unless
+ * sticky (or someone else could rename it away and put another in its
+ * place). */
 static int check_path_folder(struct cas__plugin_info *info, const char *path_folder)
 {
     char why[4400];
@@ -315,11 +333,21 @@ static int check_path_folder(struct cas__plugin_info *info, const char *path_fol
          slash = strrchr(folder, '/')) {
         *slash = '\0';
         const char *above = slash == folder ? "/" : folder;
-        if (stat(above, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-            rc = cas__refuse(info, "%s: writable by everyone (mode %04o) above the plugin "
-                                   "path folder %s, so anyone could put another folder "
-                                   "in its place; run chmod o-w %s",
-                             above, (unsigned)(st.st_mode & 07777), path_folder, above);
+        if (stat(above, &st) != 0)
+            continue;
+        if (st.st_uid != 0 && st.st_uid != geteuid())
+            rc = cas__refuse(info, "%s: owned by user %u, neither root nor the user "
+                                   "castellan runs as (%u), above the plugin path folder "
+                                   "%s, so that user could put another folder in its "
+                                   "place; move the plugins elsewhere",
+                             above, (unsigned)st.st_uid, (unsigned)geteuid(), path_folder);
+        else if ((st.st_mode & (S_IWOTH | S_IWGRP)) && !(st.st_mode & S_ISVTX))
+            rc = cas__refuse(info, "%s: writable by %s (mode %04o) above the plugin path "
+                                   "folder %s, so %s could put another folder in its "
+                                   "place; run chmod go-w %s",
+                             above, st.st_mode & S_IWOTH ? "everyone" : "its group",
+                             (unsigned)(st.st_mode & 07777), path_folder,
+                             st.st_mode & S_IWOTH ? "anyone" : "its group", above);
         if (slash == folder)
             break;
     }
@@ -430,7 +458,10 @@ static int refuse_orphans(struct cas__registry *reg)
                              "%s: extends unknown game \"%s\"; install that game or fix "
                              "extends (%s%s)",
                              info->manifest_path, info->extends,
-                             closest ? "closest game: " : "no game is installed",
+                             closest ? "closest game: "
+                             : cas__registry_has_kind(reg, CAS_KIND_GAME)
+                                 ? "castellan plugins lists the games"
+                                 : "no game is installed",
                              closest ? closest : "");
         if (rc)
             return rc;
@@ -504,7 +535,24 @@ static const char *closest_of(const struct cas__registry *reg, const char *id,
             best_distance = d;
         }
     }
-    return best;
+    return best && cas__is_near(id, best, best_distance) ? best : NULL;
+}
+
+int cas__registry_has_kind(const struct cas__registry *reg, enum cas_plugin_kind kind)
+{
+    for (size_t i = 0; i < reg->count; i++)
+        if (reg->plugins[i]->kind == kind)
+            return 1;
+    return 0;
+}
+
+int cas__registry_has_expansion_of(const struct cas__registry *reg, const char *game_id)
+{
+    for (size_t i = 0; i < reg->count; i++)
+        if (reg->plugins[i]->kind == CAS_KIND_EXPANSION && reg->plugins[i]->extends &&
+            strcmp(reg->plugins[i]->extends, game_id) == 0)
+            return 1;
+    return 0;
 }
 
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,

@@ -27,12 +27,16 @@ struct cas__plugin_info {
     char *data_dir;       /* DIR/data                                     */
     /* NULL while usable; otherwise one line: file, reason, versions, fix. */
     char *refusal;
-    /* Set by cas__registry_load. */
+    /* Set by cas__registry_load: the library loaded in castellan (dl), or
+     * probed in a confined child (probed, dl NULL: desc is the host's
+     * copy of the descriptor and its game runs only in a worker). */
     void *dl;
     const struct cas_plugin *desc;
+    struct cas__probed *probed;
 };
 
 struct cas__registry;
+struct cas__probed;
 
 /* The search path, first match wins: cli_path (':'-separated, may be NULL),
  * $CASTELLAN_PLUGIN_PATH, the install location, the build tree.  Caller owns
@@ -55,13 +59,38 @@ size_t cas__registry_count(const struct cas__registry *reg);
 struct cas__plugin_info *cas__registry_at(struct cas__registry *reg, size_t i);
 /* NULL if no plugin has this id. */
 struct cas__plugin_info *cas__registry_find(struct cas__registry *reg, const char *id);
-/* The id of kind `kind` (0: any) closest to `id` by edit distance, or NULL. */
+/* Whether any plugin of kind `kind` was found (refused ones too). */
+int cas__registry_has_kind(const struct cas__registry *reg, enum cas_plugin_kind kind);
+/* Whether an expansion of game_id was found (refused ones too). */
+int cas__registry_has_expansion_of(const struct cas__registry *reg, const char *game_id);
+/* The id of kind `kind` (0: any) closest to `id` by edit distance, or NULL
+ * when none is near enough to suggest (cas__is_near). */
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
                                   enum cas_plugin_kind kind);
 
-/* The expansion of game_id closest to id, or NULL if game_id has none. */
+/* The expansion of game_id closest to id, or NULL if game_id has none
+ * near enough to suggest. */
 const char *cas__registry_closest_expansion(const struct cas__registry *reg, const char *id,
                                             const char *game_id);
+
+/* Whether plugins from outside castellan's own folders are loaded into
+ * castellan itself (yes: --in-process, isolation = in-process) or, as by
+ * default, only in a confined child (docs/isolation.md). */
+void cas__registry_foreign_in_process(struct cas__registry *reg, int yes);
+/* Whether cas__registry_foreign_in_process was called (a flag said so). */
+int cas__registry_foreign_said(const struct cas__registry *reg);
+
+/* The probe of a descriptor (the host's copy of a plugin loaded in a
+ * confined child), or of an expansion's `extension` that stands for one;
+ * NULL for anything else. */
+const struct cas__probed *cas__probed_of(const void *desc_or_extension);
+/* The probed library's descriptor, open for the life of the process. */
+int cas__probed_fd(const struct cas__probed *p);
+/* In a confined child: load p's library again and check its descriptor
+ * against the facts first reported; *desc is the library's own.  On
+ * failure err says why. */
+int cas__probed_load(const struct cas__probed *p, const struct cas_plugin **desc, char *err,
+                     size_t errlen);
 
 /* dlopen and check one plugin.  On failure sets info->refusal and returns a
  * negative code; loading an already loaded plugin is a no-op. */

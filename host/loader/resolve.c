@@ -24,9 +24,10 @@ static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin
                                       : NULL;
         if (!closest)
             closest = cas__registry_closest(reg, id, kind);
+        int none = !closest && !cas__registry_has_kind(reg, kind);
         return cas__errorf(err, errlen, CAS_ENOTFOUND,
-                           "unknown %s \"%s\"; %s%s (castellan plugins lists them all)",
-                           what, id, closest ? "closest: " : "none is installed",
+                           "unknown %s \"%s\"%s%s (castellan plugins lists them all)",
+                           what, id, closest ? "; closest: " : none ? "; none is installed" : "",
                            closest ? closest : "");
     }
     if (info->kind != kind)

@@ -130,7 +130,7 @@ int cas__journal_end(struct cas__journal *j, struct cas__session *s)
     struct cas__match *m = s->match;
     if (j->saved != s->ply)
         return CAS_OK; /* an action was not saved: the store keeps what it has */
-    if (m->vt->current(s->state) != CAS_ACTOR_TERMINAL)
+    if (cas__match_current(m, s->state) != CAS_ACTOR_TERMINAL)
         return cas__saves_touch(j->store, j->game);
     size_t n = (size_t)m->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);

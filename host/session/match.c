@@ -4,8 +4,10 @@
  * grow buffers for the vtable's buffer protocols.
  */
 #include "match.h"
+#include "registry.h"
 
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,18 @@ static int worker_game_new(struct cas__match *m, const struct cas__isolation *is
     return rc;
 }
 
+/* Whether the game or an expansion was loaded in a confined child only. */
+static int runs_only_in_a_worker(const struct cas_plugin *plugin,
+                                 const struct cas_game_params *params)
+{
+    if (cas__probed_of(plugin))
+        return 1;
+    for (size_t i = 0; i < params->n_expansions; i++)
+        if (cas__probed_of(params->expansions[i].extension))
+            return 1;
+    return 0;
+}
+
 int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
                     const char *data_dir, const struct cas_option_value *options,
                     size_t n_options, const struct cas_expansion_ref *expansions,
@@ -123,6 +137,20 @@ int cas__match_open(struct cas__match *m, const struct cas_plugin *plugin,
 {
     return cas__match_open_isolated(m, NULL, plugin, data_dir, options, n_options, expansions,
                                     n_expansions, nplayers, err, errlen);
+}
+
+/* Every "DIR/" in text removed: a plugin names a file of its data folder
+ * by the path it opened; the user knows it by the name an option gave. */
+static void drop_dir(char *text, const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+    if (n == 0)
+        return;
+    for (char *at = strstr(text, dir); at; at = strstr(at, dir))
+        if (at[n] == '/')
+            memmove(at, at + n + 1, strlen(at + n + 1) + 1);
+        else
+            at += n;
 }
 
 int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *iso,
@@ -171,6 +199,15 @@ int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *
     size_t bad_option = SIZE_MAX;
     int rc;
     err[0] = '\0';
+    /* A plugin loaded only in a confined child has no code in castellan:
+     * its game runs in a worker whatever was asked. */
+    struct cas__isolation forced = {.mode = CAS__ISOLATE_WORKER};
+    if ((!iso || iso->mode != CAS__ISOLATE_WORKER) && runs_only_in_a_worker(plugin, &params)) {
+        if (iso)
+            forced = (struct cas__isolation){CAS__ISOLATE_WORKER, iso->deadline_ms,
+                                             iso->memory_mib, iso->cpu_seconds};
+        iso = &forced;
+    }
     if (iso && iso->mode == CAS__ISOLATE_WORKER)
         rc = worker_game_new(m, iso, &params, &bad_option, err, errlen);
     else
@@ -190,8 +227,11 @@ int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *
         snprintf(err, errlen, "%s: option %s = %s: %s", owner, bad->name, bad->value,
                  m->error);
     else
-        snprintf(err, errlen, "%s: cannot create the game (%d): %s", plugin->id, rc,
+        snprintf(err, errlen, "%s: cannot create the game: %s", plugin->id,
                  cas__match_reason(m, rc));
+    drop_dir(err, m->data_dir);
+    for (size_t i = 0; i < n_expansions; i++)
+        drop_dir(err, expansions[i].data_dir);
     free(m->data_dir);
     m->data_dir = NULL;
     m->game = NULL;
@@ -236,11 +276,61 @@ static void *grow(void *items, size_t *cap, size_t need, size_t size)
     return bigger;
 }
 
-int cas__match_picks_chance(const struct cas__match *m)
+void cas__match_violation(struct cas__match *m, const char *call, const char *fmt, ...)
 {
-    const struct cas_game_vtable *vt = m->vt;
-    return !m->generic_chance && CAS_HAS_FIELD(vt, struct cas_game_vtable, chance_pick) &&
-           vt->chance_total && vt->chance_pick;
+    char what[384];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(what, sizeof what, fmt, args);
+    va_end(args);
+    snprintf(m->error, sizeof m->error, "plugin %s broke the ABI (%s) in %s", m->plugin->id,
+             what, call);
+    struct cas__worker_fault f = {.text = m->error, .call = call};
+    if (m->on_fault.fault) {
+        m->on_fault.fault(m->on_fault.ctx, &f);
+        return;
+    }
+    fflush(stdout);
+    fprintf(stderr, "castellan: %s\n", m->error);
+    exit(1);
+}
+
+int cas__match_bad_actor(struct cas__match *m, int actor)
+{
+    cas__match_violation(m, "current", "seat %d, where the seats are 0..%d, -1 chance and "
+                         "-2 the end", actor, m->nplayers - 1);
+    return CAS_ACTOR_TERMINAL;
+}
+
+/* The offset of the first byte of text[0..len) a terminal or a journal
+ * line must not hold (a control character: newline, escape, DEL), or
+ * len when it has none. */
+static size_t first_control(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return i;
+    return len;
+}
+
+int cas__match_event_ok(struct cas__match *m, const struct cas_event *e)
+{
+    size_t len = e->text ? strnlen(e->text, CAS__EVENT_TEXT_MAX) : 0;
+    if (e->struct_size < offsetof(struct cas_event, text) + sizeof e->text)
+        cas__match_violation(m, "apply", "an event of struct_size %zu", e->struct_size);
+    else if (e->player < -1 || e->player >= m->nplayers)
+        cas__match_violation(m, "apply", "an event about seat %d of %d", e->player,
+                             m->nplayers);
+    else if (e->visible_to != CAS_VIEWER_PUBLIC &&
+             (e->visible_to < 0 || e->visible_to >= m->nplayers))
+        cas__match_violation(m, "apply", "an event visible to seat %d of %d", e->visible_to,
+                             m->nplayers);
+    else if (len == CAS__EVENT_TEXT_MAX || first_control(e->text, len) < len)
+        cas__match_violation(m, "apply", "an event text %s", len == CAS__EVENT_TEXT_MAX
+                             ? "of 4096 bytes or more" : "holding a control character");
+    else
+        return 1;
+    return 0;
 }
 
 int cas__match_legal(struct cas__match *m, const cas_state *state,
@@ -251,6 +341,11 @@ int cas__match_legal(struct cas__match *m, const cas_state *state,
     for (;;) {
         size_t need = 0;
         int rc = m->vt->legal_actions(state, list->items, list->cap, &need);
+        if (rc == CAS_OK && need > list->cap) {
+            cas__match_violation(m, "legal_actions", "%zu actions listed in room for %zu",
+                                 need, list->cap);
+            rc = CAS_EINVAL;
+        }
         if (rc != CAS_ENOSPC) {
             list->count = rc == CAS_OK ? need : 0;
             return rc;
@@ -273,6 +368,11 @@ int cas__match_outcomes(struct cas__match *m, const cas_state *state,
     for (;;) {
         size_t need = 0;
         int rc = m->vt->chance_outcomes(state, list->outcomes, list->outcomes_cap, &need);
+        if (rc == CAS_OK && need > list->outcomes_cap) {
+            cas__match_violation(m, "chance_outcomes", "%zu outcomes listed in room for %zu",
+                                 need, list->outcomes_cap);
+            rc = CAS_EINVAL;
+        }
         if (rc != CAS_ENOSPC) {
             list->n_outcomes = rc == CAS_OK ? need : 0;
             return rc;
@@ -298,8 +398,20 @@ int cas__match_action_text(struct cas__match *m, const cas_state *state,
                            cas_action action, char *buf, size_t cap)
 {
     int len = m->vt->action_text(state, action, buf, cap);
-    if (len >= 0 && (size_t)len < cap)
-        return CAS_OK;
+    if (len >= 0 && (size_t)len < cap) {
+        size_t bad = first_control(buf, (size_t)len);
+        if (bad == (size_t)len && memchr(buf, '\0', (size_t)len + 1) == buf + len)
+            return CAS_OK;
+        if (bad < (size_t)len)
+            cas__match_violation(m, "action_text", "the text of action 0x%llx holds byte "
+                                 "0x%02x at offset %zu; it must be one line of printable "
+                                 "text", (unsigned long long)action,
+                                 (unsigned)(unsigned char)buf[bad], bad);
+        else
+            cas__match_violation(m, "action_text", "the text of action 0x%llx is not %d "
+                                 "bytes long as returned", (unsigned long long)action, len);
+        len = CAS_EINVAL;
+    }
     snprintf(buf, cap, "<action 0x%llx>", (unsigned long long)action);
     return len < 0 ? len : CAS_ENOSPC;
 }
@@ -350,7 +462,10 @@ int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *
 const char *cas__match_label(const struct cas__match *m, int p)
 {
     const char *label = m->vt->player_label(m->game, p);
-    return label ? label : "?";
+    size_t len = label ? strnlen(label, CAS__LABEL_MAX) : 0;
+    /* A label that could not be printed on a line of its own is not
+     * printed at all. */
+    return label && len < CAS__LABEL_MAX && first_control(label, len) == len ? label : "?";
 }
 
 const char *cas__match_reason(const struct cas__match *m, int rc)

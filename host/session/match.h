@@ -35,9 +35,52 @@ struct cas__match {
     struct cas__fault_handler on_fault;
 };
 
+/* A value m's plugin returned breaks what the ABI promises (a seat out of
+ * range, a count past the buffer, text with a control character): the
+ * text "plugin ID broke the ABI (WHAT) in CALL" goes to m->error and, as a
+ * worker's crash does, to m->on_fault (unset: printed, and the process
+ * exits 1).  When the handler returns, the caller goes on with the safe
+ * value its own contract names.  Every value a plugin returns is checked
+ * here, in the match layer, before any caller uses it. */
+void cas__match_violation(struct cas__match *m, const char *call, const char *fmt, ...)
+    CAS_PRINTF(3, 4);
+
+/* Whether event, emitted by m's plugin, may be shown and kept: its seats
+ * in range, its text (if any) one printable line shorter than
+ * CAS__EVENT_TEXT_MAX.  Else a violation (above) and 0. */
+#define CAS__EVENT_TEXT_MAX 4096
+int cas__match_event_ok(struct cas__match *m, const struct cas_event *event);
+
+/* current() of m's plugin for state, checked: a seat of the match,
+ * CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL.  Any other value is a violation
+ * (above) and reads as CAS_ACTOR_TERMINAL. */
+int cas__match_bad_actor(struct cas__match *m, int actor);
+static inline int cas__match_current(struct cas__match *m, const cas_state *state)
+{
+    int actor = m->vt->current(state);
+    if (actor < CAS_ACTOR_TERMINAL || actor >= m->nplayers)
+        return cas__match_bad_actor(m, actor);
+    return actor;
+}
+
 /* Whether m's plugin picks chance outcomes from a ticket (chance_total and
- * chance_pick, ABI 1.1) and m may use that. */
-int cas__match_picks_chance(const struct cas__match *m);
+ * chance_pick, ABI 1.1) and m may use that.  Inline: playouts ask at every
+ * draw. */
+static inline int cas__match_picks_chance(const struct cas__match *m)
+{
+    const struct cas_game_vtable *vt = m->vt;
+    return !m->generic_chance && CAS_HAS_FIELD(vt, struct cas_game_vtable, chance_pick) &&
+           vt->chance_total && vt->chance_pick;
+}
+
+/* Whether m's plugin draws a random action without the listing
+ * (random_action, ABI 1.2): random bots, playouts and the checker then
+ * ask it instead of listing.  Inline, as above. */
+static inline int cas__match_draws_actions(const struct cas__match *m)
+{
+    const struct cas_game_vtable *vt = m->vt;
+    return CAS_HAS_FIELD(vt, struct cas_game_vtable, random_action) && vt->random_action;
+}
 
 /* A growable list of action codes or chance outcomes, owned by its user
  * and reused from decision to decision; free with cas__actions_free. */
@@ -111,7 +154,10 @@ int cas__match_notation_help(struct cas__match *m, FILE *out);
  * the plugin's code. */
 int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *scores);
 
-/* The display name the plugin gives player p (never NULL). */
+/* The display name the plugin gives player p (never NULL): "?" when it
+ * gives none, one of CAS__LABEL_MAX bytes or more, or one holding a
+ * control character. */
+#define CAS__LABEL_MAX 64
 const char *cas__match_label(const struct cas__match *m, int p);
 
 /* Why a call of m's plugin returned rc: the plugin's own text, or for a

@@ -39,13 +39,26 @@ uint64_t cas__prng_next(struct cas__prng *r)
 
 uint64_t cas__prng_below(struct cas__prng *r, uint64_t n)
 {
-    /* Values below 2^64 mod n would make the low residues more likely. */
-    uint64_t threshold = (0 - n) % n;
-    uint64_t x;
-    do
-        x = cas__prng_next(r);
-    while (x < threshold);
+    /* Values below 2^64 mod n would make the low residues more likely.
+     * That threshold is below n, so a draw of n or more (all but n in 2^64)
+     * passes without the division that works it out. */
+    uint64_t x = cas__prng_next(r);
+    if (x < n) {
+        uint64_t threshold = (0 - n) % n;
+        while (x < threshold)
+            x = cas__prng_next(r);
+    }
     return x % n;
+}
+
+static uint64_t rng_below(void *ctx, uint64_t n)
+{
+    return cas__prng_below(ctx, n);
+}
+
+struct cas_rng cas__prng_rng(struct cas__prng *r)
+{
+    return (struct cas_rng){.struct_size = sizeof(struct cas_rng), .ctx = r, .below = rng_below};
 }
 
 int cas__prng_pick_weighted(struct cas__prng *r, const struct cas_outcome *outcomes,

@@ -37,6 +37,10 @@ uint64_t cas__prng_next(struct cas__prng *r);
 /* Uniform in [0, n) without modulo bias (rejection); n must be > 0. */
 uint64_t cas__prng_below(struct cas__prng *r, uint64_t n);
 
+/* r as the plugin ABI's random numbers (below: cas__prng_below), for the
+ * plugin calls that draw from the host (random_action, bench_floor). */
+struct cas_rng cas__prng_rng(struct cas__prng *r);
+
 /* Index of an outcome drawn with probability weight / total weight.
  * CAS_EINVAL if n is 0, a weight is 0 or the total overflows 64 bits. */
 int cas__prng_pick_weighted(struct cas__prng *r, const struct cas_outcome *outcomes,

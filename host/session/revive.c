@@ -125,6 +125,8 @@ static int load_plugins(struct cas__revived *r, const char *cli_path,
         rc = cas__registry_scan(&r->path, &r->reg);
     if (rc)
         return fail(r, rc, "out of memory");
+    if (asked && asked->mode != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(r->reg, asked->mode == CAS__ISOLATE_IN_PROCESS);
     rc = cas__session_desc_validate(&r->desc, r->reg, &r->plan, err, sizeof err);
     if (rc)
         return fail(r, rc, "%s", err);
@@ -247,7 +249,7 @@ static int replay_one(struct cas__revived *r, const struct cas__saves_action *a,
 {
     struct cas__session *s = &r->session;
     char what[512], at[300];
-    int actor = s->match->vt->current(s->state);
+    int actor = cas__match_current(s->match, s->state);
     int rc = cas__session_replay(s, a->text, a->hash, check && !a->hashless);
     if (rc == CAS_OK && check && !a->actor_unknown && actor != a->actor) {
         snprintf(what, sizeof what, "%s has actor %d play \"%.200s\", but the "

@@ -64,7 +64,8 @@ void cas__revive_close(struct cas__revived *r);
  * force: then the rest is replayed unchecked and the new hashes collected.
  * An illegal action always stops (CAS_EILLEGAL / CAS_EPARSE).  `each` (may
  * be NULL) is called after every action; a nonzero return stops there with
- * that code. */
+ * that code.  Actions `each` inserts after i into the game r was opened with
+ * are replayed too (the loop reads g->n_actions anew; pass upto SIZE_MAX). */
 int cas__revive_replay(struct cas__revived *r, size_t upto, int force,
                        int (*each)(void *ctx, struct cas__revived *r, size_t i),
                        void *ctx);

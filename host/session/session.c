@@ -151,10 +151,12 @@ static int may_show(const struct cas__session *s, int visible_to)
 static void print_event(void *ctx, const struct cas_event *event)
 {
     struct cas__session *s = ctx;
+    if (!cas__match_event_ok(s->match, event))
+        return;
     if (s->hooks.on_event)
         s->hooks.on_event(s->hooks.ctx, event);
     if (s->out && event->text && may_show(s, event->visible_to))
-        fprintf(s->out, "  %s\n", event->text);
+        cas__term_wrapf(s->out, cas__term_width(s->out), 4, "  %s", event->text);
 }
 
 /* Apply `action` for `actor`, whose canonical text is `text`: print the
@@ -173,7 +175,7 @@ static int apply_and_report(struct cas__session *s, int actor, cas_action action
         return fail(s, rc, "%s: \"%s\" (%d): %s", m->plugin->id, text, rc, cas__match_reason(m, rc));
     s->ply++;
     s->hash = m->vt->hash(s->state);
-    if (s->out && m->vt->current(s->state) == CAS_ACTOR_TERMINAL)
+    if (s->out && cas__match_current(m, s->state) == CAS_ACTOR_TERMINAL)
         cas__session_report_end(s);
     return CAS_OK;
 }
@@ -183,7 +185,7 @@ int cas__session_replay(struct cas__session *s, const char *text,
 {
     struct cas__match *m = s->match;
     cas_action action;
-    int actor = m->vt->current(s->state);
+    int actor = cas__match_current(m, s->state);
     m->error[0] = '\0';
     int rc = m->vt->parse_action(s->state, text, &action);
     if (rc != CAS_OK)
@@ -219,8 +221,11 @@ static int ask_agent(struct cas__session *s, int actor, cas_action *out)
     struct cas__match *m = s->match;
     if (actor >= m->nplayers || !s->agents || !s->agents[actor])
         return fail(s, CAS_EINVAL, "nobody plays seat %d", actor);
-    int rc = cas__match_legal(m, s->state, &s->scratch);
-    if (rc == CAS_OK && s->scratch.count == 0)
+    int unlisted = s->agents[actor]->ops->draws_unlisted && cas__match_draws_actions(m);
+    int rc = unlisted ? CAS_OK : cas__match_legal(m, s->state, &s->scratch);
+    if (unlisted)
+        s->scratch.count = 0; /* the random bot draws without a listing */
+    else if (rc == CAS_OK && s->scratch.count == 0)
         rc = CAS_EINVAL;
     if (rc != CAS_OK)
         return fail(s, rc, "%s: no legal actions (%d): %s", m->plugin->id, rc, cas__match_reason(m, rc));
@@ -250,7 +255,7 @@ int cas__session_step(struct cas__session *s)
     struct cas__match *m = s->match;
     char text[SESSION_TEXT_MAX];
     cas_action action;
-    int actor = m->vt->current(s->state);
+    int actor = cas__match_current(m, s->state);
     if (actor == CAS_ACTOR_TERMINAL)
         return CAS_ETERMINAL;
     int rc = actor == CAS_ACTOR_CHANCE ? draw_chance(s, &action) : ask_agent(s, actor, &action);
@@ -279,18 +284,19 @@ int cas__session_step(struct cas__session *s)
 /* The game, the seed (so the game can be replayed) and who sits where. */
 static void announce(struct cas__session *s)
 {
+    int width = cas__term_width(s->out);
     if (s->ply == 0)
-        fprintf(s->out, "%s, %d players, seed %" PRIu64 "\n", s->match->title,
-                s->match->nplayers, s->seed);
+        cas__term_wrapf(s->out, width, 2, "%s, %d players, seed %" PRIu64, s->match->title,
+                        s->match->nplayers, s->seed);
     else
-        fprintf(s->out, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64 "\n",
-                s->match->title, s->ply, s->seed);
+        cas__term_wrapf(s->out, width, 2, "%s, resuming at ply %" PRIu32 ", seed %" PRIu64,
+                        s->match->title, s->ply, s->seed);
     char seats[1024];
     size_t n = 0;
     for (int p = 0; p < s->match->nplayers && n < sizeof seats; p++)
         n += (size_t)snprintf(seats + n, sizeof seats - n, "%s%s as %s", p ? ", " : "",
                               player_name(s, p), cas__match_label(s->match, p));
-    cas__term_wrap(s->out, cas__term_width(s->out), 2, seats);
+    cas__term_wrap(s->out, width, 2, seats);
     fputc('\n', s->out);
 }
 
@@ -327,8 +333,11 @@ void cas__session_report_end(struct cas__session *s)
     if (!s->out)
         return;
     fprintf(s->out, "\nGame over after %" PRIu32 " actions.\n", s->ply);
-    if (cas__match_render(m, s->state, s->viewer, s->format, s->out) != CAS_OK)
+    struct cas__term_capture board;
+    if (cas__match_render(m, s->state, s->viewer, s->format,
+                          cas__term_capture_begin(&board, s->out)) != CAS_OK)
         fprintf(s->out, "(the final board cannot be shown: %s)\n", m->error);
+    cas__term_capture_end(&board);
     fputc('\n', s->out);
     int64_t *scores = calloc((size_t)n, sizeof *scores);
     if (!scores || m->vt->returns(s->state, scores, (size_t)n) != CAS_OK)

@@ -111,10 +111,16 @@ static int unknown_option(const struct cas__session_plan *p, const char *at, con
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
     }
     const char *closest = cas__closest(key, (const char *const *)names.items, names.count);
-    int rc = cas__errorf(err, errlen, CAS_EOPTION,
-                         "%s: unknown rule option \"%s\"; %s%s", at, key,
-                         closest ? "closest: " : "this session's plugins declare no options",
-                         closest ? closest : "");
+    int rc = closest ? cas__errorf(err, errlen, CAS_EOPTION,
+                                   "%s: unknown rule option \"%s\"; closest: %s", at, key,
+                                   closest)
+             : names.count
+                 ? cas__errorf(err, errlen, CAS_EOPTION,
+                               "%s: unknown rule option \"%s\"; `castellan rules %s` lists "
+                               "them", at, key, p->game->id)
+                 : cas__errorf(err, errlen, CAS_EOPTION,
+                               "%s: unknown rule option \"%s\"; this session's plugins "
+                               "declare no options", at, key);
     cas__strlist_free(&names);
     return rc;
 }
@@ -187,10 +193,11 @@ static int check_choice(const struct cas_option_spec *spec, const char *value, c
         for (size_t i = 0; i < words.count; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
                      words.items[i]);
-        rc = cas__errorf(err, errlen, CAS_EOPTION,
-                         "%s: %s = \"%s\" is not valid; use one of %s (closest: %s)", at,
-                         spec->name, value, list,
-                         cas__closest(value, (const char *const *)words.items, words.count));
+        char note[160];
+        rc = cas__errorf(err, errlen, CAS_EOPTION, "%s: %s = \"%s\" is not valid; use one of %s%s",
+                         at, spec->name, value, list,
+                         cas__closest_note(note, sizeof note, value,
+                                           (const char *const *)words.items, words.count));
     }
     cas__strlist_free(&words);
     return rc;
@@ -200,15 +207,16 @@ static int check_value(const struct cas_option_spec *spec, const char *value, co
                        char *err, size_t errlen)
 {
     static const char *const on_off[] = {"on", "off"};
+    char note[64];
     char *end;
     long long n;
     switch (spec->type) {
     case CAS_OPTION_BOOL:
         if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
             return CAS_OK;
-        return cas__errorf(err, errlen, CAS_EOPTION,
-                           "%s: %s = \"%s\" is not valid; use on or off (closest: %s)", at,
-                           spec->name, value, cas__closest(value, on_off, 2));
+        return cas__errorf(err, errlen, CAS_EOPTION, "%s: %s = \"%s\" is not valid; use on or off%s",
+                           at, spec->name, value,
+                           cas__closest_note(note, sizeof note, value, on_off, 2));
     case CAS_OPTION_INT:
         n = strtoll(value, &end, 10);
         if (*value && *end == '\0' && n >= spec->min && n <= spec->max)
@@ -226,8 +234,31 @@ static int check_value(const struct cas_option_spec *spec, const char *value, co
                        spec->name);
 }
 
-static int apply_rules(const struct cas__session_desc *d, struct cas__session_plan *p,
-                       char *err, size_t errlen)
+/* A key ID.NAME whose ID is an installed expansion of the game but not one
+ * of the session's is told so, rather than answered with another option. */
+static int check_in_session(struct cas__registry *reg, const struct cas__session_plan *p,
+                            const char *at, const char *key, char *err, size_t errlen)
+{
+    const char *dot = strchr(key, '.');
+    char id[64];
+    if (!dot || (size_t)(dot - key) >= sizeof id)
+        return CAS_OK;
+    snprintf(id, sizeof id, "%.*s", (int)(dot - key), key);
+    for (size_t i = 0; i <= p->n_expansions; i++)
+        if (strcmp(plugin_at(p, i)->id, id) == 0)
+            return CAS_OK;
+    const struct cas__plugin_info *info = cas__registry_find(reg, id);
+    if (!info || info->kind != CAS_KIND_EXPANSION || !info->extends ||
+        strcmp(info->extends, p->game->id) != 0)
+        return CAS_OK;
+    return cas__errorf(err, errlen, CAS_EOPTION,
+                       "%s: %s is not in this session; add it to the expansions "
+                       "(--expansions, or expansions in [session]) or drop this rule",
+                       at, id);
+}
+
+static int apply_rules(const struct cas__session_desc *d, struct cas__registry *reg,
+                       struct cas__session_plan *p, char *err, size_t errlen)
 {
     for (size_t r = 0; r < d->n_rules; r++) {
         const struct cas__setting *s = &d->rules[r];
@@ -236,7 +267,9 @@ static int apply_rules(const struct cas__session_desc *d, struct cas__session_pl
         where(d, s->line, flag, at, sizeof at);
         size_t k;
         int o;
-        int rc = find_target(p, at, s->key, &k, &o, err, errlen);
+        int rc = check_in_session(reg, p, at, s->key, err, errlen);
+        if (!rc)
+            rc = find_target(p, at, s->key, &k, &o, err, errlen);
         if (!rc)
             rc = check_not_set_before(d, p, r, k, o, at, err, errlen);
         if (!rc)
@@ -253,8 +286,25 @@ static int apply_rules(const struct cas__session_desc *d, struct cas__session_pl
     return CAS_OK;
 }
 
-static int check_players(const struct cas__session_desc *d, const struct cas__session_plan *p,
-                         char *err, size_t errlen)
+/* An installed expansion of p's game, not in the session, that allows n
+ * players; NULL when there is none. */
+static const char *expansion_for(struct cas__registry *reg, const struct cas__session_plan *p,
+                                 int n)
+{
+    for (size_t i = 0; i < cas__registry_count(reg); i++) {
+        const struct cas__plugin_info *info = cas__registry_at(reg, i);
+        int in_session = 0;
+        for (size_t k = 0; k < p->n_expansions; k++)
+            in_session |= p->expansions[k] == info;
+        if (!info->refusal && info->kind == CAS_KIND_EXPANSION && info->extends &&
+            strcmp(info->extends, p->game->id) == 0 && !in_session && info->max_players >= n)
+            return info->id;
+    }
+    return NULL;
+}
+
+static int check_players(const struct cas__session_desc *d, struct cas__registry *reg,
+                         const struct cas__session_plan *p, char *err, size_t errlen)
 {
     int min, max, n = (int)d->n_players;
     cas__registry_player_limits(p->game, p->expansions, p->n_expansions, &min, &max);
@@ -267,11 +317,13 @@ static int check_players(const struct cas__session_desc *d, const struct cas__se
                  i ? ", " : " with ", p->expansions[i]->id);
     int line = n == 0 ? 0 : d->players[n > max ? max : n - 1].line;
     where(d, line, "--players", at, sizeof at);
+    const char *more = n > max ? expansion_for(reg, p, n) : NULL;
     return cas__errorf(err, errlen, CAS_EINVAL,
-                       "%s: %d player%s, but %s allows %d to %d; %s", at, n, n == 1 ? "" : "s",
-                       combo, min, max,
-                       n > max ? "remove players, or add an expansion that allows more"
-                               : "add players");
+                       "%s: %d player%s, but %s allows %d to %d; %s%s%s", at, n,
+                       n == 1 ? "" : "s", combo, min, max,
+                       n <= max ? "add players" : more ? "remove players, or add the expansion "
+                                                       : "remove players",
+                       more ? more : "", more ? ", which allows more" : "");
 }
 
 static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
@@ -281,6 +333,10 @@ static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
     p->expansions = calloc(d->n_expansions ? d->n_expansions : 1, sizeof *p->expansions);
     if (!p->expansions)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
+    /* The session's isolation, unless a flag said otherwise, decides where
+     * a plugin from elsewhere is loaded. */
+    if (!cas__registry_foreign_said(reg) && d->isolation != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(reg, d->isolation == CAS__ISOLATE_IN_PROCESS);
     int rc = cas__registry_resolve(reg, d->game, (const char *const *)d->expansions,
                                    d->n_expansions, &p->game, p->expansions, why, sizeof why);
     if (!rc) {
@@ -311,7 +367,7 @@ int cas__session_desc_validate_rules(const struct cas__session_desc *desc,
     for (size_t k = 0; k <= out->n_expansions; k++)
         if (fill_defaults(plugin_at(out, k), options_at(out, k)))
             goto out_of_memory;
-    rc = apply_rules(desc, out, err, errlen);
+    rc = apply_rules(desc, reg, out, err, errlen);
     if (rc)
         goto free_plan;
     out->isolation.deadline_ms = desc->deadline_ms;
@@ -355,7 +411,7 @@ int cas__session_desc_validate(const struct cas__session_desc *desc,
 {
     int rc = cas__session_desc_validate_rules(desc, reg, out, err, errlen);
     if (!rc)
-        rc = check_players(desc, out, err, errlen);
+        rc = check_players(desc, reg, out, err, errlen);
     if (rc) {
         cas__session_plan_free(out);
         return rc;

@@ -100,6 +100,9 @@ int cas__target_open(struct cas__target *t, const struct cas__target_request *re
         snprintf(err, errlen, "out of memory");
         goto close_target;
     }
+    if (req->isolation.mode != CAS__ISOLATE_AUTO)
+        cas__registry_foreign_in_process(t->reg,
+                                         req->isolation.mode == CAS__ISOLATE_IN_PROCESS);
     rc = validate(t, req, err, errlen);
     if (rc != CAS_OK)
         goto close_target;

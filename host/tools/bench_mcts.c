@@ -13,14 +13,13 @@
 
 #define ITERATIONS_PER_GAME 20 /* per thread: --games 1000 gives 20,000 */
 
-/* The state of the first player decision of the bench's first game. */
-static int first_decision(struct cas__bench *b, cas_state **out, struct cas__actions *legal)
+int cas__bench_first_decision(struct cas__bench *b, struct cas__match *m, cas_state **out,
+                              struct cas__actions *legal)
 {
-    struct cas__match *m = b->match;
     int rc = m->vt->state_new(m->game, out);
-    for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(*out) == CAS_ACTOR_CHANCE; ply++)
+    for (uint32_t ply = 0; rc == CAS_OK && cas__match_current(m, *out) == CAS_ACTOR_CHANCE; ply++)
         rc = cas__random_step(m, *out, legal, b->seed, ply);
-    if (rc == CAS_OK && m->vt->current(*out) < 0)
+    if (rc == CAS_OK && cas__match_current(m, *out) < 0)
         rc = CAS_EINVAL; /* over before anyone decided */
     if (rc == CAS_OK)
         rc = cas__match_legal(m, *out, legal);
@@ -56,7 +55,7 @@ static int time_search(struct cas__bench *b, const cas_state *state,
     if (rc != CAS_OK)
         return rc;
     struct cas__decision d = {
-        .match = b->match, .state = state, .player = b->match->vt->current(state),
+        .match = b->match, .state = state, .player = cas__match_current(b->match, state),
         .player_name = "bench", .seed = b->seed, .ply = 0, .legal = legal,
     };
     double cpu = cpu_seconds();
@@ -81,7 +80,7 @@ static int time_playouts(struct cas__bench *b, const cas_state *state, uint64_t 
     double start = cas__bench_now();
     for (uint64_t i = 0; rc == CAS_OK && i < n; i++) {
         rc = m->vt->state_copy(work, state);
-        for (uint32_t ply = 1; rc == CAS_OK && m->vt->current(work) != CAS_ACTOR_TERMINAL;
+        for (uint32_t ply = 1; rc == CAS_OK && cas__match_current(m, work) != CAS_ACTOR_TERMINAL;
              ply++)
             rc = cas__random_step(m, work, &list, b->seed + i, ply);
     }
@@ -99,7 +98,7 @@ int cas__bench_mcts(struct cas__bench *b)
     unsigned cores = cas__mcts_cores();
     uint64_t iterations = (uint64_t)b->games * ITERATIONS_PER_GAME;
     double one = 0, all = 0, bare = 0, one_cpu = 0, all_cpu = 0, tree = 0, tree_cpu = 0;
-    int rc = first_decision(b, &state, &legal);
+    int rc = cas__bench_first_decision(b, b->match, &state, &legal);
     if (rc == CAS_OK)
         rc = time_playouts(b, state, iterations, &bare);
     if (rc == CAS_OK)

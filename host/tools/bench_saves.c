@@ -2,7 +2,9 @@
  * bench_saves.c — the save figures of `castellan bench`: how many actions
  * per second a bot game journals (each committed in its own transaction),
  * and how long resuming a finished-length game takes (open the store, load
- * the journal, load the plugins, replay and check every hash).
+ * the journal, load the plugins, replay and check every hash): in a SQLite
+ * file of its own and, with --database URL, in that PostgreSQL database in
+ * the same run, on the same games (the bench deletes the games it made).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -97,15 +99,15 @@ close_store:
 
 /* Journal bot games for about a second (at least one, at most b->games)
  * into the store at db; *id and *length get the last game's. */
-static int bench_journal(struct cas__bench *b, const char *db, int64_t *id,
-                         size_t *length)
+static int bench_journal(struct cas__bench *b, const char *label, const char *db,
+                         int64_t *id, size_t *length, int64_t *first)
 {
     char err[1024];
     struct cas__saves *s;
     size_t total = 0;
     int rc = cas__saves_open(db, &s, err, sizeof err);
     if (rc) {
-        saves_line(b, "saves: %s\n", err);
+        saves_line(b, "saves: %s%s\n", label, err);
         return rc;
     }
     const struct cas_plugin *p = b->match->plugin;
@@ -119,6 +121,8 @@ static int bench_journal(struct cas__bench *b, const char *db, int64_t *id,
     double start = cas__bench_now(), elapsed = 0;
     for (int game = 0; !rc && game < b->games && (game == 0 || elapsed < 1.0); game++) {
         rc = journaled_game(s, &r, &g, b->seed + (uint64_t)game, length, id, b->out);
+        if (game == 0)
+            *first = *id;
         total += *length;
         elapsed = cas__bench_now() - start;
     }
@@ -127,43 +131,77 @@ free_game:
     cas__saves_game_free(&g);
     cas__saves_close(s);
     if (rc == CAS_OK)
-        saves_line(b, "saves: %.0f journaled actions/s (%zu actions of random games, "
-                "each committed in its own transaction, in %.2f s)\n",
+        saves_line(b, "saves: %s%.0f journaled actions/s (%zu actions of random games, "
+                "each committed in its own transaction, in %.2f s)\n", label,
                 (double)total / elapsed, total, elapsed);
     return rc;
+}
+
+/* The journal and resume figures of the store at db, lines headed by
+ * label ("" for SQLite, whose lines stay as they always were). */
+static int bench_store(struct cas__bench *b, const char *label, const char *db,
+                       int64_t *first, int64_t *last)
+{
+    size_t length = 0;
+    int rc = bench_journal(b, label, db, last, &length, first);
+    double best = 1e9;
+    for (int i = 0; i < 5 && rc == CAS_OK; i++) {
+        double t = cas__bench_now();
+        rc = resume_once(db, *last);
+        t = cas__bench_now() - t;
+        best = t < best ? t : best;
+    }
+    if (rc == CAS_OK)
+        saves_line(b, "saves: %s%.2f ms to resume a finished %zu-action game (open "
+                "the store, load the journal and the plugins, replay, check every "
+                "hash; best of 5)\n", label, best * 1e3, length);
+    else
+        saves_line(b, "saves: %sfailed (%d)\n", label, rc);
+    return rc;
+}
+
+/* Delete the games first..last the bench made in the database at url. */
+static void remove_bench_games(const char *url, int64_t first, int64_t last)
+{
+    char err[1024];
+    struct cas__saves *s;
+    if (first <= 0 || cas__saves_open(url, &s, err, sizeof err))
+        return;
+    for (int64_t id = first; id <= last; id++) {
+        struct cas__saves_game g;
+        if (cas__saves_game_load(s, id, 0, &g) == CAS_OK &&
+            strcmp(g.castellan_version, "bench") == 0)
+            cas__saves_game_delete(s, id);
+        cas__saves_game_free(&g);
+    }
+    cas__saves_close(s);
 }
 
 int cas__bench_saves(struct cas__bench *b)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
-    int64_t id = 0;
-    size_t length = 0;
+    int64_t first = 0, last = 0;
     snprintf(dir, sizeof dir, "%s/castellan-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         saves_line(b, "saves: cannot create a temporary folder\n");
         return CAS_EIO;
     }
     snprintf(db, sizeof db, "%s/bench.db", dir);
-    int rc = bench_journal(b, db, &id, &length);
-    double best = 1e9;
-    for (int i = 0; i < 5 && rc == CAS_OK; i++) {
-        double t = cas__bench_now();
-        rc = resume_once(db, id);
-        t = cas__bench_now() - t;
-        best = t < best ? t : best;
-    }
-    if (rc == CAS_OK)
-        saves_line(b, "saves: %.2f ms to resume a finished %zu-action game (open "
-                "the store, load the journal and the plugins, replay, check every "
-                "hash; best of 5)\n", best * 1e3, length);
-    else
-        saves_line(b, "saves: failed (%d)\n", rc);
+    int rc = bench_store(b, "", db, &first, &last);
     for (size_t i = 0; i < 3; i++) {
         char path[640];
         snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
         unlink(path);
     }
     rmdir(dir);
-    return rc;
+    if (!b->pg_url) {
+        saves_line(b, "saves: PostgreSQL: not measured; --database postgresql://... "
+                   "names a database to measure beside SQLite\n");
+        return rc;
+    }
+    first = last = 0;
+    int pg = bench_store(b, "PostgreSQL: ", b->pg_url, &first, &last);
+    remove_bench_games(b->pg_url, first, last);
+    return rc ? rc : pg;
 }

@@ -10,6 +10,7 @@
 #include "term.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,8 @@ struct checker {
     cas_state *scratch;            /* state_copy target */
     struct cas__actions legal, other;
     struct cas__actions clone_legal;
+    double *drawn_mass;            /* per legal action: check_random_action */
+    size_t drawn_cap;
     struct buffer bytes, rebytes, render;
     struct seen_table seen;
     struct hash_log solo_a, solo_b;
@@ -161,10 +164,20 @@ static int buffer_write(void *ctx, const char *data, size_t len)
 
 /* ------------------------------------------------------- random play */
 
-/* One random step of s (not terminal) without checks; logs the hash. */
-static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
-                       uint64_t seed, uint32_t ply, struct hash_log *log)
+/* Before each step: where the run is, for whoever watches it. */
+static void step(struct checker *c, uint32_t ply)
 {
+    c->r->ply = ply;
+    if (c->opt->on_step)
+        c->opt->on_step(c->opt->step_ctx, c->r);
+}
+
+/* One random step of s (not terminal) without checks; logs the hash. */
+static int random_step(struct checker *c, struct cas__match *m, cas_state *s,
+                       struct cas__actions *list, uint64_t seed, uint32_t ply,
+                       struct hash_log *log)
+{
+    step(c, ply);
     int rc = cas__random_step(m, s, list, seed, ply);
     return rc == CAS_OK ? log_hash(log, m->vt->hash(s)) : rc;
 }
@@ -206,6 +219,30 @@ static int check_legal_list(struct checker *c, const cas_state *s, int actor)
     return CAS_OK;
 }
 
+/* Whether text holds no control character (a newline, an escape...). */
+static int printable(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Every seat has a label: one printable line, shorter than the host
+ * shows (CAS__LABEL_MAX). */
+static int check_labels(struct checker *c)
+{
+    for (int p = 0; p < c->nplayers; p++) {
+        const char *label = c->a.vt->player_label(c->a.game, p);
+        if (!label || !*label || strnlen(label, CAS__LABEL_MAX) == CAS__LABEL_MAX ||
+            !printable(label))
+            return broke(c, "player-labels", 0, 0, "player_label(%d) is %s: it must be "
+                         "one line of printable text, 1 to %d bytes", p,
+                         label ? "not" : "NULL", CAS__LABEL_MAX - 1);
+    }
+    return CAS_OK;
+}
+
 /* Every legal action has one-line text that parses back to it. */
 static int check_texts(struct checker *c, const cas_state *s)
 {
@@ -215,10 +252,10 @@ static int check_texts(struct checker *c, const cas_state *s)
         cas_action action = c->legal.items[i], parsed = ~action;
         int len = vt->action_text(s, action, text, sizeof text);
         if (len <= 0 || (size_t)len >= sizeof text || strlen(text) != (size_t)len ||
-            strchr(text, '\n'))
+            !printable(text))
             return broke(c, "action-text", 1, action,
                          "action_text returned %d: it must give non-empty one-line text "
-                         "and its length", len);
+                         "without control characters, and its length", len);
         c->a.error[0] = '\0';
         int rc = vt->parse_action(s, text, &parsed);
         if (rc != CAS_OK || parsed != action)
@@ -548,6 +585,125 @@ static void check_event(void *ctx, const struct cas_event *e)
                  e->visible_to, e->text ? e->text : "(null)");
 }
 
+/* ABI 1.2 random_action, checked exactly rather than by statistics: a
+ * scripted rng answers the plugin's draws, and every sequence of answers
+ * is tried in turn (depth first: each below(n) answered 0, 1, ..., n - 1),
+ * so each action drawn gets its exact chance, the product of 1/n over the
+ * draws that led to it.  Every drawn action must be listed and every
+ * listed one get the same chance.  A sequence longer than DRAW_DEPTH draws
+ * (a rejection sampler's retries) is left out; the chances of the rest are
+ * still equal for a uniform sampler.  A state with more than DRAW_LEAVES
+ * sequences is left unchecked. */
+#define DRAW_DEPTH 4u
+#define DRAW_LEAVES 16384u
+
+struct draw_script {
+    uint64_t answer[DRAW_DEPTH], n[DRAW_DEPTH];
+    size_t scripted;  /* answers fixed by the sequences before */
+    size_t calls;     /* below() calls in this run */
+    uint64_t changed; /* a bound other than the one the same answers got before, or 0 */
+};
+
+static uint64_t scripted_below(void *ctx, uint64_t n)
+{
+    struct draw_script *d = ctx;
+    size_t k = d->calls++;
+    if (k >= DRAW_DEPTH || n == 0)
+        return 0; /* a sequence left out (n == 0 breaks the contract: seen below) */
+    if (k < d->scripted) {
+        if (d->n[k] != n && !d->changed)
+            d->changed = n;
+        return d->answer[k] < n ? d->answer[k] : 0;
+    }
+    d->n[k] = n;
+    d->answer[k] = 0;
+    d->scripted = k + 1;
+    return 0;
+}
+
+/* The drawn action's index in the (ascending) listing, or -1. */
+static long listed_at(const struct cas__actions *l, cas_action a)
+{
+    size_t lo = 0, hi = l->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->items[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->count && l->items[lo] == a ? (long)lo : -1;
+}
+
+/* One sequence of answers: the action it draws is listed, its chance is
+ * added to it (unless the sequence is too long). */
+static int draw_once(struct checker *c, const cas_state *s, struct draw_script *d)
+{
+    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = d, .below = scripted_below};
+    cas_action a = 0;
+    d->calls = 0;
+    int rc = c->a.vt->random_action(s, &rng, &a);
+    if (rc != CAS_OK)
+        return broke(c, "random-action", 0, 0, "random_action failed (%d) where %zu actions "
+                     "are listed: %s", rc, c->legal.count, why(&c->a));
+    for (size_t k = 0; k < d->calls && k < DRAW_DEPTH; k++)
+        if (d->n[k] == 0)
+            return broke(c, "random-action", 1, a, "random_action asked for a number below 0");
+    if (d->changed)
+        return broke(c, "random-action-pure", 1, a, "given the same numbers as before, "
+                     "random_action asked for one below %" PRIu64 ", not %" PRIu64,
+                     d->changed, d->n[d->scripted - 1]);
+    long at = listed_at(&c->legal, a);
+    if (at < 0)
+        return broke(c, "random-action-legal", 1, a, "random_action drew 0x%" PRIx64
+                     ", which legal_actions does not list", a);
+    if (d->calls <= DRAW_DEPTH) {
+        double chance = 1;
+        for (size_t k = 0; k < d->calls; k++)
+            chance /= (double)d->n[k];
+        c->drawn_mass[at] += chance;
+    }
+    return CAS_OK;
+}
+
+static int check_random_action(struct checker *c, const cas_state *s, int actor)
+{
+    const struct cas__actions *l = &c->legal;
+    if (actor < 0 || !cas__match_draws_actions(&c->a))
+        return CAS_OK;
+    if (l->count > c->drawn_cap) {
+        double *grown = realloc(c->drawn_mass, l->count * sizeof *grown);
+        if (!grown)
+            return broke(c, "random-action", 0, 0, "out of memory");
+        c->drawn_mass = grown;
+        c->drawn_cap = l->count;
+    }
+    memset(c->drawn_mass, 0, l->count * sizeof *c->drawn_mass);
+    struct draw_script d = {0};
+    double total = 0;
+    for (size_t leaves = 1;; leaves++) {
+        int rc = draw_once(c, s, &d);
+        if (rc != CAS_OK)
+            return rc;
+        if (leaves == DRAW_LEAVES || (leaves == 1 && d.scripted && d.n[0] > DRAW_LEAVES))
+            return CAS_OK; /* too many sequences to try */
+        d.scripted = d.calls < DRAW_DEPTH ? d.calls : DRAW_DEPTH;
+        while (d.scripted > 0 && ++d.answer[d.scripted - 1] >= d.n[d.scripted - 1])
+            d.scripted--;
+        if (d.scripted == 0)
+            break;
+    }
+    for (size_t i = 0; i < l->count; i++)
+        total += c->drawn_mass[i];
+    for (size_t i = 0; i < l->count; i++)
+        if (fabs(c->drawn_mass[i] * (double)l->count - total) > 1e-9 * total)
+            return broke(c, "random-action-uniform", 1, l->items[i], "over every sequence of "
+                         "numbers, random_action draws this action with chance %.9g where a "
+                         "uniform pick from the %zu listed gives %.9g", c->drawn_mass[i],
+                         l->count, total / (double)l->count);
+    return CAS_OK;
+}
+
 /* Everything that must hold in s before an action is applied. */
 static int check_state(struct checker *c, const cas_state *s, int actor, cas_state **clone)
 {
@@ -568,6 +724,8 @@ static int check_state(struct checker *c, const cas_state *s, int actor, cas_sta
         rc = check_marks(c, s, actor);
     if (rc == CAS_OK)
         rc = check_illegal_refused(c, s);
+    if (rc == CAS_OK)
+        rc = check_random_action(c, s, actor);
     return rc;
 }
 
@@ -610,11 +768,12 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
+    rc = check_labels(c);
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
         int actor = vt->current(s);
         c->state = s;
-        c->r->ply = c->ply; /* where a crash happened, for the caller */
+        step(c, c->ply); /* where a crash happened, for the caller */
         rc = check_actor(c, actor);
         if (rc == CAS_OK)
             rc = check_state(c, s, actor, &clone);
@@ -644,7 +803,7 @@ static int play_logged(struct checker *c, struct cas__match *m, uint64_t seed,
     int rc = m->vt->state_new(m->game, &s);
     log->n = 0;
     for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++)
-        rc = ply < c->max_plies ? random_step(m, s, &c->legal, seed, ply, log) : CAS_EINVAL;
+        rc = ply < c->max_plies ? random_step(c, m, s, &c->legal, seed, ply, log) : CAS_EINVAL;
     m->vt->state_free(s);
     return rc;
 }
@@ -698,9 +857,9 @@ static int check_interleaved_with(struct checker *c, struct cas__match *other,
         if (a_over && b_over)
             break;
         if (!a_over)
-            rc = random_step(&c->a, sa, &c->legal, c->seed, ply, &mixed_a);
+            rc = random_step(c, &c->a, sa, &c->legal, c->seed, ply, &mixed_a);
         if (rc == CAS_OK && !b_over)
-            rc = random_step(other, sb, &c->other, seed_b, ply, &mixed_b);
+            rc = random_step(c, other, sb, &c->other, seed_b, ply, &mixed_b);
     }
     vt->state_free(sa);
     vt->state_free(sb);
@@ -848,6 +1007,7 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     cas__actions_free(&c.legal);
     cas__actions_free(&c.other);
     cas__actions_free(&c.clone_legal);
+    free(c.drawn_mass);
     free(c.bytes.data);
     free(c.rebytes.data);
     free(c.seen.slots);
@@ -855,6 +1015,14 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     free(c.solo_a.hashes);
     free(c.solo_b.hashes);
     return rc;
+}
+
+void cas__check_report_seal(struct cas__check_report *r)
+{
+#define SEAL(field) r->field[sizeof r->field - 1] = '\0';
+    SEAL(property) SEAL(plugin) SEAL(expansions) SEAL(rules) SEAL(rule_flags)
+    SEAL(path_flag) SEAL(action) SEAL(detail)
+#undef SEAL
 }
 
 /* "game + a,b (rules x=1 y=2)": what was checked. */

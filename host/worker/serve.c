@@ -11,6 +11,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "confine.h"
+#include "registry.h"
 #include "worker.h"
 
 static void worker_log(void *ctx, enum cas_log_level level, const char *message)
@@ -65,8 +67,7 @@ struct cas_host cas__worker_services(struct cas__worker_side *ws, const char *da
 
 /* ------------------------------------------------------------ handles */
 
-/* The state of handle h, or NULL (the reply then says so). */
-static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
+cas_state *cas__worker_state(struct cas__worker_side *ws, uint64_t h)
 {
     if (h == 0 || h > ws->n_states || !ws->states[h - 1]) {
         snprintf(ws->error, sizeof ws->error, "worker: no state has handle %llu",
@@ -106,8 +107,14 @@ void cas__worker_side_free(struct cas__worker_side *ws)
             ws->vt->state_free(ws->states[i]);
     free(ws->states);
     cas__wire_out_free(&ws->ask);
+    cas__worker_batch_free(ws);
     ws->states = NULL;
     ws->n_states = ws->cap_states = 0;
+}
+
+static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
+{
+    return cas__worker_state(ws, h);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -539,6 +546,8 @@ static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_CHANCE_TOTAL] = call_chance_total,
     [CAS__OP_CHANCE_PICK] = call_chance_pick,
     [CAS__OP_BENCH_FLOOR] = call_bench_floor,
+    [CAS__OP_PLAYOUTS] = cas__worker_call_playouts,
+    [CAS__OP_DECIDE] = cas__worker_call_decide,
 };
 
 /* The reply's rc, error and log are written once the call has run; its
@@ -585,46 +594,6 @@ static int buffered(int fd, struct cas__wire_in *in, size_t need)
     return 1;
 }
 
-static void write_all(int fd, const uint8_t *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w <= 0)
-            _exit(2); /* the host is gone */
-        buf += w;
-        n -= (size_t)w;
-    }
-}
-
-/* Every descriptor but fd closed: the worker must not reach the store or
- * the terminal through one the host had open. */
-static void close_others(int fd)
-{
-#ifdef SYS_close_range
-    if ((fd == 0 || syscall(SYS_close_range, 0u, (unsigned)fd - 1, 0u) == 0) &&
-        syscall(SYS_close_range, (unsigned)fd + 1, ~0u, 0u) == 0)
-        return;
-#endif
-    struct rlimit r;
-    long max = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 65536 ? (long)r.rlim_cur
-                                                                        : 65536;
-    for (long i = 0; i < max; i++)
-        if (i != fd)
-            close((int)i);
-}
-
-/* The host's signal handlers (check's crash report) are not the
- * worker's: a signal ends it, and the host says which. */
-static void default_signals(void)
-{
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (int sig = 1; sig < NSIG; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-            signal(sig, SIG_DFL);
-}
-
 /* The first reply: game_new's result, the protocol version and the seat
  * labels, one a line. */
 static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
@@ -646,23 +615,98 @@ static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
     cas__wire_str(out, labels);
     if (cas__wire_end(out) != CAS_OK)
         _exit(1);
-    write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
-/* A reply too large to send (or that ran out of memory) as an error. */
+/* The op's own reply fields, each empty or zero: the shape the host's
+ * decoder expects of any reply to op, error or not. */
+static void empty_fields(struct cas__wire_out *out, enum cas__wire_op op)
+{
+    for (const char *code = cas__wire_signature(CAS__WIRE_REPLY, op); code && *code; code++)
+        switch (*code) {
+        case 'i':
+            cas__wire_i32(out, op == CAS__OP_APPLY ? CAS_ACTOR_TERMINAL : 0);
+            break;
+        case 'u':
+            cas__wire_u32(out, 0);
+            break;
+        case 'q':
+            cas__wire_u64(out, 0);
+            break;
+        case 'z':
+            cas__wire_str(out, "");
+            break;
+        default: /* s, a, o, e: a length or count of 0 */
+            cas__wire_u32(out, 0);
+            break;
+        }
+}
+
+/* A reply too large to send (or that ran out of memory) as an error reply
+ * of the right shape, saying so (issue 32, D9: not a protocol break). */
 static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
                        struct cas__wire_out *out)
 {
+    size_t len = out->len;
     int rc = cas__wire_end(out);
     if (rc != CAS_OK) {
+        char why[160];
+        if (rc == CAS_ENOSPC)
+            snprintf(why, sizeof why, "worker: the reply to %s is %zu bytes, more than the "
+                     "protocol's %u MiB", cas__wire_op_name(op), len - 4,
+                     (unsigned)(CAS__WIRE_MAX_FRAME >> 20));
+        else
+            snprintf(why, sizeof why, "worker: no memory for the reply to %s",
+                     cas__wire_op_name(op));
         cas__wire_begin(out, CAS__WIRE_REPLY, op);
-        cas__wire_i32(out, rc);
-        cas__wire_str(out, "worker: the reply is larger than the protocol allows");
+        cas__wire_i32(out, rc == CAS_ENOSPC ? CAS_EINVAL : rc);
+        cas__wire_str(out, why);
         cas__wire_str(out, "");
+        empty_fields(out, op);
         if (cas__wire_end(out) != CAS_OK)
             _exit(1);
     }
-    write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->buf, out->len);
+}
+
+/* The libraries a probed game and probed expansions need in the child:
+ * their descriptors, kept open through the confinement.  n at most cap. */
+static size_t library_fds(const struct cas_plugin *plugin, const struct cas_game_params *params,
+                          int *fds, size_t cap)
+{
+    size_t n = 0;
+    const struct cas__probed *p = cas__probed_of(plugin);
+    if (p && n < cap)
+        fds[n++] = cas__probed_fd(p);
+    for (size_t i = 0; i < params->n_expansions; i++)
+        if ((p = cas__probed_of(params->expansions[i].extension)) && n < cap)
+            fds[n++] = cas__probed_fd(p);
+    return n;
+}
+
+/* In the confined child: the real vtable of a probed game, and the real
+ * extension descriptors of probed expansions (refs, a copy of the
+ * params' own), each library loaded and checked again.  CAS_OK, or an
+ * explanation in ws->error. */
+static int load_probed(struct cas__worker_side *ws, const struct cas_plugin *plugin,
+                       struct cas_expansion_ref *refs, size_t n)
+{
+    const struct cas_plugin *desc;
+    const struct cas__probed *p = cas__probed_of(plugin);
+    if (p) {
+        if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
+            return CAS_EMISMATCH;
+        ws->vt = desc->game;
+        ws->desc = desc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!(p = cas__probed_of(refs[i].extension)))
+            continue;
+        if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
+            return CAS_EMISMATCH;
+        refs[i].extension = desc->extension;
+    }
+    return CAS_OK;
 }
 
 void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
@@ -670,14 +714,32 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
 {
     struct cas__worker_side ws = {.vt = plugin->game, .nplayers = params->nplayers, .fd = fd};
     struct cas__wire_out out = {0};
-    close_others(fd);
-    default_signals();
-    if (cas__sandbox_limits(iso) != 0)
+    int keep[66] = {fd};
+    size_t n_keep = 1 + library_fds(plugin, params, keep + 1, 65);
+    struct cas__confine_limits limits = {iso->memory_mib, iso->cpu_seconds};
+    /* Confined before any plugin code runs: constructors, entry, game_new. */
+    if (cas__confine_child(keep, n_keep, &fd, 1, &limits) != 0)
         _exit(5);
-    struct cas_host host = cas__worker_services(&ws, data_dir);
+    size_t n = params->n_expansions;
+    struct cas_expansion_ref *refs = calloc(n ? n : 1, sizeof *refs);
+    struct cas_game_params mine = *params;
     size_t bad_option = SIZE_MAX;
-    int rc = ws.vt->game_new(&host, params, &ws.game, &bad_option);
-    int sealed = rc == CAS_OK ? cas__sandbox_seal(fd) : 0;
+    int rc = refs ? CAS_OK : CAS_ENOMEM;
+    if (refs) {
+        if (n) /* no expansions: params->expansions may be NULL */
+            memcpy(refs, params->expansions, n * sizeof *refs);
+        mine.expansions = refs;
+        rc = load_probed(&ws, plugin, refs, n);
+    }
+    struct cas_host host = cas__worker_services(&ws, data_dir);
+    if (rc == CAS_OK)
+        rc = ws.vt->game_new(&host, &mine, &ws.game, &bad_option);
+    if (rc == CAS_OK)
+        rc = cas__worker_batch_begin(&ws, ws.desc ? ws.desc : plugin);
+    /* What game_new opened (its data files) is closed before the second
+     * filter: nothing but the socket stays reachable. */
+    cas__confine_close_others(&fd, 1);
+    int sealed = rc == CAS_OK ? cas__confine_seal(fd) : 0;
     if (sealed) {
         snprintf(ws.error, sizeof ws.error, "the worker's seccomp filter cannot be installed "
                  "(error %d); play with --in-process", -sealed);

@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 7
+#define CAS_CARC_ABI_MINOR 8
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -126,7 +126,10 @@ struct cas_carc_figure {
 struct cas_carc_figure_kind {
     size_t struct_size;
     const char *name;     /* [a-z-]+, unique in the game                  */
-    int per_player;       /* supply per player                            */
+    int per_player;       /* supply per player: the default, when the
+                             expansion declares no INT option named after
+                             the kind in the plural (`barn`: `barns`),
+                             which then gives the count                  */
     int strength;         /* weight in majorities; 0 never wins one       */
     uint32_t classes;     /* CAS_CARC_CLASS_BIT mask it may stand on      */
     uint32_t flags;       /* CAS_CARC_FIG_*                                */
@@ -514,6 +517,14 @@ struct cas_carc_expansion {
      * a call, for hooks that run every turn.  Called only for a block
      * (state_size > 0).  May be NULL; api->xstate works with any game. */
     void (*state_offset)(void *xctx, size_t offset);
+
+    /* ---- 1.8 */
+    /* What a player types for this expansion's actions and figures, with
+     * an example each: lines of at most 78 columns, each ending in '\n',
+     * "  TEXT   what it does" with continuations under the description.
+     * The game's `help` (notation_help) prints it after its own, headed by
+     * the expansion's id.  Static text; NULL for none. */
+    const char *notation_help;
 };
 
 /* The block state_offset (1.6) placed at `offset` in state c. */

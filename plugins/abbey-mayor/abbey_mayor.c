@@ -15,6 +15,7 @@
 #include "abbey_mayor.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct cas_option_spec am_options[] = {
@@ -26,6 +27,16 @@ static const struct cas_option_spec am_options[] = {
      .type = CAS_OPTION_CHOICE, .default_value = "C2", .choices = "C1|C2",
      .help = "C2: a freed wagon moves to a feature on its tile or the 8 around "
              "(rulebook); C1: only to one directly connected to the scored feature"},
+    /* figure counts (the engine reads FIGUREs for the supply) */
+    {.struct_size = sizeof(struct cas_option_spec), .name = "mayors",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "mayors per player (the rulebook: 1)"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "wagons",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "wagons per player (the rulebook: 1; all players' at most 6)"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "barns",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "barns per player (the rulebook: 1; all players' at most 6)"},
 };
 
 int cas__am_text_result(int len, size_t cap)
@@ -60,13 +71,20 @@ static int read_options(struct am_ctx *ctx, const struct cas_option_value *optio
         } else if (strcmp(name, "wagon-move") == 0) {
             ctx->reach = strcmp(value, "C1") == 0 ? AM_REACH_C1 : AM_REACH_C2;
             bad = strcmp(value, "C1") != 0 && strcmp(value, "C2") != 0;
+        } else if (strcmp(name, "wagons") == 0 || strcmp(name, "barns") == 0) {
+            int *count = name[0] == 'w' ? &ctx->wagons : &ctx->barns;
+            *count = atoi(value);
+            bad = *count < 0 || *count * ctx->players > AM_MAX_PLAYERS;
         } else {
-            bad = 1;
+            bad = strcmp(name, "mayors") != 0; /* the engine's: the supply only */
         }
         if (bad) {
             *bad_option = i;
             cas_host_errorf(ctx->host, "abbey-mayor: option %s = '%s' is not valid; "
-                            "final-abbey-round is on|off, wagon-move C1|C2", name, value);
+                            "final-abbey-round is on|off, wagon-move C1|C2, and %d players "
+                            "have at most %d wagons and %d barns each", name, value,
+                            ctx->players, AM_MAX_PLAYERS / ctx->players,
+                            AM_MAX_PLAYERS / ctx->players);
             return CAS_EOPTION;
         }
     }
@@ -105,6 +123,10 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     }
     int players = api->nplayers(game), copies = api->tile_kind_count(game, ctx->abbey);
     ctx->abbeys = players < copies ? players : copies;
+    ctx->players = players;
+    ctx->wagons = ctx->barns = 1;
+    for (int i = 0; i < AM_C1_TILES; i++)
+        ctx->c1_kinds[i] = api->tile_kind_index(game, cas__am_c1_links[i].tile);
     return read_options(ctx, options, n_options, bad_option);
 }
 
@@ -129,8 +151,8 @@ static void am_state_init(void *xctx, cas_carc *c, void *xstate)
 }
 
 /* Sound when every bit names a seat, flags are flags, the holes are the
- * board's, wagons wait only for seats, and a barn stands where its owner's
- * barn is out. */
+ * board's, wagons wait only in their seats' slots, and a barn's slot names
+ * a part where its seat has a barn. */
 static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
 {
     const struct am_ctx *ctx = xctx;
@@ -138,18 +160,21 @@ static int am_state_check(void *xctx, const cas_carc *c, const void *xstate)
     const struct am_state *st = xstate;
     int players = api->nplayers(api->game(c));
     unsigned seats = (1u << players) - 1;
-    if ((st->abbey_used | st->final_seen | st->barn_scored) & ~seats || st->join_scoring ||
+    unsigned barn_slots = (1u << (players * ctx->barns)) - 1;
+    if ((st->abbey_used | st->final_seen) & ~seats || st->barn_scored & ~barn_slots ||
+        st->join_scoring ||
         (cas__am_abbey_held(ctx, st) && st->holes != cas__am_count_holes(ctx, c)) ||
-        st->wagons_waiting > players)
+        st->wagons_waiting > players * ctx->wagons)
         return CAS_ECORRUPT;
     for (int p = 0; p < AM_MAX_PLAYERS; p++) {
         const struct am_wagon *w = &st->wagons[p];
-        if (w->waiting > 1 || (w->waiting && (w->player >= players ||
+        if (w->waiting > 1 || (w->waiting && (w->player != p % players ||
+                                              p >= players * ctx->wagons ||
                                               api->part_tile(c, w->part) < 0)))
             return CAS_ECORRUPT;
-        int barn_out = p < players && api->supply(c, p, ctx->barn) == 0;
         if (st->barn_part[p] != AM_NO_PART &&
-            (!barn_out || !cas__am_has_figure(ctx, c, p, ctx->barn, st->barn_part[p])))
+            (p >= players * ctx->barns ||
+             !cas__am_has_figure(ctx, c, p % players, ctx->barn, st->barn_part[p])))
             return CAS_ECORRUPT;
     }
     return CAS_OK;
@@ -285,6 +310,23 @@ static const struct cas_carc_phase am_phases[] = {
 
 static const char *const am_tile_sets[] = {"abbey-mayor.tiles"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char am_help[] =
+    "  abbey X,Y            instead of drawing, your abbey into a hole (an empty\n"
+    "                       space with a tile on all four sides; the board numbers\n"
+    "                       them): abbey 1,1\n"
+    "  abbey keep           draw as usual and keep the abbey\n"
+    "  deploy mayor WHERE   your mayor in an empty city of the tile just placed; it\n"
+    "                       counts one per coat of arms (deploy mayor city N)\n"
+    "  deploy wagon WHERE   your wagon on a road, city or monastery (deploy wagon\n"
+    "                       road E+W); once that scores it may move on:\n"
+    "  wagon X,Y FEATURE    move it to an open, empty feature on its tile or one\n"
+    "                       around (wagon 0,1 city N); wagon home: back to you\n"
+    "  deploy barn corner X,Y NW\n"
+    "                       your barn where four field corners meet, named by the\n"
+    "                       tile south-east of it (deploy barn corner 1,-1 NW); the\n"
+    "                       farmers already in that field score at once\n";
+
 static const struct cas_carc_expansion am_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -303,6 +345,7 @@ static const struct cas_carc_expansion am_expansion = {
     .phases = am_phases,
     .n_phases = sizeof am_phases / sizeof am_phases[0],
     .state_offset = am_state_offset,
+    .notation_help = am_help,
 };
 
 static const struct cas_plugin am_plugin = {

@@ -97,13 +97,24 @@ int64_t cas__am_feature_points(void *xctx, const cas_carc *c, cas_carc_feature f
     return points - (int64_t)(FIELD_POINTS - BARN_JOIN_POINTS) * info.completed_cities;
 }
 
+/* The slot for a barn the player placed this turn, -1 if none: the
+ * player has more barns out than slots recorded. */
+static int unrecorded_barn_slot(const struct am_ctx *ctx, const cas_carc *c, int player)
+{
+    const struct am_state *st = cas__am_block_const(ctx, c);
+    int out = ctx->barns - ctx->api->supply(c, player, ctx->barn);
+    for (int k = 0; k < ctx->barns; k++)
+        if (!(st->barn_scored >> cas__am_slot(ctx, player, k) & 1))
+            return k < out ? cas__am_slot(ctx, player, k) : -1;
+    return -1;
+}
+
 /* The part of the placed tile where the active player's barn went this
  * turn, or -1. */
 static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, int player)
 {
     const struct cas_carc_api *api = ctx->api;
-    const struct am_state *st = cas__am_block_const(ctx, c);
-    if (st->barn_scored >> player & 1 || api->supply(c, player, ctx->barn) > 0)
+    if (unrecorded_barn_slot(ctx, c, player) < 0)
         return CAS_CARC_NO_FEATURE;
     cas_carc_feature first;
     for (unsigned fields = api->tile_parts_of(c, api->placed_tile(c),
@@ -150,12 +161,13 @@ void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
     const struct cas_carc_api *api = ctx->api;
     struct am_state *st = cas__am_block(xctx, c);
     if (api->placed_tile(c) < 0 || player >= AM_MAX_PLAYERS ||
-        (st->barn_scored == 0 && api->supply(c, player, ctx->barn) > 0))
+        (st->barn_scored == 0 && api->supply(c, player, ctx->barn) == ctx->barns))
         return; /* no barn on the board: nothing to score */
     cas_carc_feature barn = new_barn(ctx, c, player);
     if (barn != CAS_CARC_NO_FEATURE) {
-        st->barn_scored |= (uint8_t)(1u << player);
-        st->barn_part[player] = (uint16_t)barn;
+        int slot = unrecorded_barn_slot(ctx, c, player);
+        st->barn_scored |= (uint8_t)(1u << slot);
+        st->barn_part[slot] = (uint16_t)barn;
         if (cas_carc_events_wanted(api, c)) {
             char text[64];
             snprintf(text, sizeof text, "%s places a barn",
@@ -179,11 +191,12 @@ void cas__am_final_scoring(void *xctx, cas_carc *c)
     const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = cas__am_block_const(xctx, c);
     int players = api->nplayers(api->game(c));
-    for (int p = 0; p < players; p++) {
-        if (st->barn_part[p] == AM_NO_PART)
+    for (int slot = 0; slot < players * ctx->barns; slot++) {
+        int p = slot % players;
+        if (st->barn_part[slot] == AM_NO_PART)
             continue;
         struct cas_carc_feature_info info = {.struct_size = sizeof info};
-        if (api->feature_info(c, st->barn_part[p], &info) != CAS_OK)
+        if (api->feature_info(c, st->barn_part[slot], &info) != CAS_OK)
             continue;
         char reason[64] = "barn", subject[48] = "";
         if (cas_carc_events_wanted(api, c)) {

@@ -326,6 +326,44 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k, i
     return touches;
 }
 
+void cas__carc_placement_refusal(const struct cas_state *s, int kind, int x, int y, int rot,
+                                 char *buf, size_t cap)
+{
+    static const char *const edge_names[] = {"nothing", "field", "road", "city", "river",
+                                             "anything"};
+    static const int side_dx[] = {0, 1, 0, -1}, side_dy[] = {-1, 0, 1, 0};
+    const struct carc_kind *k = &s->game->kinds[kind];
+    const struct carc_rot *r = &k->rot[rot];
+    const struct carc_cell *cells = C_CELLS(s);
+    int touches = 0;
+    for (int c = 0; c < k->ncells; c++) {
+        int cx = x + r->dx[c], cy = y + r->dy[c];
+        int ci = cas__carc_cell_find(s, cx, cy);
+        if (ci >= 0 && cells[ci].tile != CARC_NONE) {
+            snprintf(buf, cap, "%d,%d already holds a tile", cx, cy);
+            return;
+        }
+        for (int d = 0; d < 4; d++) {
+            int ni = cas__carc_cell_find(s, cx + side_dx[d], cy + side_dy[d]);
+            if (ni < 0 || cells[ni].tile == CARC_NONE)
+                continue;
+            touches = 1;
+            const struct carc_tile *t = &C_TILES(s)[cells[ni].tile];
+            int theirs = s->game->kinds[t->kind].rot[t->rot].edge[cells[ni].sub][(d + 2) % 4],
+                mine = r->edge[c][d];
+            if (mine != theirs && mine != EDGE_ANY && theirs != EDGE_ANY) {
+                snprintf(buf, cap, "its %c side (%s) meets the %s of tile %s at %d,%d",
+                         "NESW"[d], edge_names[mine < 6 ? mine : 0],
+                         edge_names[theirs < 6 ? theirs : 0], s->game->kinds[t->kind].id,
+                         cx + side_dx[d], cy + side_dy[d]);
+                return;
+            }
+        }
+    }
+    snprintf(buf, cap, touches ? "the rules of an expansion in play forbid it there"
+                               : "it touches no tile");
+}
+
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot)
 {
     const struct carc_kind *k = &s->game->kinds[kind];
@@ -444,6 +482,54 @@ static size_t unvetoed_single_placements(const struct cas_state *s, int kind,
     return out;
 }
 
+/* The position in its group and the rotation of code i of a group whose
+ * spots each take the nrot rotations of `mask` (the listing's order:
+ * position by position, rotations ascending); no division for 1, 2, 4. */
+static void group_code(uint64_t i, unsigned mask, uint64_t *pos, int *rot)
+{
+    unsigned nrot = fit_count[mask];
+    *pos = nrot == 4 ? i >> 2 : nrot == 2 ? i >> 1 : nrot == 1 ? i : i / 3;
+    *rot = fit_rotations[mask][i - *pos * nrot];
+}
+
+int cas__carc_random_placement(const struct cas_state *s, int kind, const struct cas_rng *rng,
+                               cas_action *out)
+{
+    const struct carc_kind *k = &s->game->kinds[kind];
+    struct carc_veto veto;
+    if (k->ncells != 1 || (k->vetoed && cas__carc_veto_begin(s, kind, &veto)))
+        return CAS_ENOTFOUND;
+    const uint16_t *count = C_GCOUNT(s);
+    uint64_t total = 0, upto[CARC_PATTERN_WORDS]; /* codes up to each word's end */
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++) {
+        for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+            unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits));
+            total += (uint64_t)count[p] * fit_count[k->fitmask[p]];
+        }
+        upto[w] = total;
+    }
+    if (total == 0)
+        return CAS_EINVAL;
+    uint64_t i = rng->below(rng->ctx, total);
+    int w = 0;
+    while (upto[w] <= i)
+        w++;
+    i -= w ? upto[w - 1] : 0; /* the code's word found, its groups walked */
+    for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+        unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits)), mask = k->fitmask[p];
+        uint64_t codes = (uint64_t)count[p] * fit_count[mask], pos;
+        int rot;
+        if (i >= codes) {
+            i -= codes;
+            continue;
+        }
+        group_code(i, mask, &pos, &rot);
+        *out = ACT_SPOT_CODE(kind, p, pos, rot);
+        return CAS_OK;
+    }
+    return CAS_EINVAL; /* unreachable: i < total */
+}
+
 /* One-space tiles: only open spots can take them, group by group.  With
  * first_only, stop at the first fit. */
 static void single_placements(const struct cas_state *s, int kind, cas_action *buf,
@@ -510,15 +596,22 @@ int cas__carc_placement_of(const struct cas_state *s, cas_action a, int *kind, i
     return CAS_OK;
 }
 
-int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+int cas__carc_placement_legal_at(const struct cas_state *s, cas_action a, int kind, int *x,
+                                 int *y, int *rot)
 {
-    int k, x, y, rot;
-    if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK || k != kind)
+    int k;
+    if (cas__carc_placement_of(s, a, &k, x, y, rot) != CAS_OK || k != kind)
         return 0;
     if (!(a & ACT_SPOT_FLAG))
-        return cas__carc_fits(s, kind, x, y, rot);
-    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> rot & 1u) &&
-           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, x, y, rot));
+        return cas__carc_fits(s, kind, *x, *y, *rot);
+    return (s->game->kinds[kind].fitmask[ACT_SPOT_PATTERN(a)] >> *rot & 1u) &&
+           !(s->game->kinds[kind].vetoed && cas__carc_hook_veto_place(s, kind, *x, *y, *rot));
+}
+
+int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind)
+{
+    int x, y, rot;
+    return cas__carc_placement_legal_at(s, a, kind, &x, &y, &rot);
 }
 
 /* A placement found with cell `sub` of rotation r on an open spot whose

@@ -22,6 +22,7 @@
 #define CARC_MAX_FEATURES 16   /* features on one tile kind       */
 #define CARC_MAX_CELLS 2       /* spaces one tile covers (2x1)    */
 #define CARC_MAX_FIGKINDS 8
+#define CARC_MAX_MEEPLES 12   /* the option `meeples`: per player */
 #define CARC_MAX_EXPANSIONS 8
 #define CARC_MAX_PHASES 16
 #define CARC_RING_WORDS 32     /* cloister rings folded onto 32x32 spaces */
@@ -113,6 +114,7 @@ struct carc_kind {
     int ncells;
     int nf;
     int has_cloister;
+    int any_edges; /* some side is a `*` edge (abbey): scoring looks past it */
     struct carc_feature_def f[CARC_MAX_FEATURES];
     uint16_t of_class[CAS_CARC_CLOISTER + 1]; /* bit f: feature f is of that class */
     /* the same for a set of classes, by its road..cloister bits
@@ -364,6 +366,9 @@ void cas__carc_diagonal_tiles(const struct cas_state *s, int x, int y, int tile[
 int cas__carc_fits(const struct cas_state *s, int kind, int x, int y, int rot);
 /* Is placement code a (of tile kind `kind`) legal in this state? */
 int cas__carc_placement_legal(const struct cas_state *s, cas_action a, int kind);
+/* The same, and where a legal one goes: its anchor and rotation. */
+int cas__carc_placement_legal_at(const struct cas_state *s, cas_action a, int kind, int *x,
+                                 int *y, int *rot);
 /* Edges, emptiness and contact only (no expansion vetoes). */
 int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
                          int x, int y, int rot);
@@ -371,6 +376,13 @@ int cas__carc_fits_edges(const struct cas_state *s, const struct carc_kind *k,
 int cas__carc_placements(const struct cas_state *s, int kind, cas_action *buf,
                          size_t cap, size_t *count);
 int cas__carc_fits_anywhere(const struct cas_state *s, int kind);
+/* random_action's placement of `kind` (turn.c): for a one-space tile
+ * that no expansion may veto now, one number drawn below the listing's
+ * count (from the groups' sizes) and the listing's code at that index,
+ * found without writing the listing.  CAS_ENOTFOUND for another tile (the
+ * caller lists), CAS_EINVAL when it fits nowhere. */
+int cas__carc_random_placement(const struct cas_state *s, int kind, const struct cas_rng *rng,
+                               cas_action *out);
 /* The placement code of kind at anchor x,y rotated rot: a spot code for a
  * one-space tile on an open spot, else (x, y) coordinates; legal or not. */
 cas_action cas__carc_placement_code(const struct cas_state *s, int kind, int x, int y,
@@ -429,6 +441,12 @@ static inline int carc_occupied(const struct cas_state *s, int root)
 /* May player deploy a figure of figkind on node's feature now? */
 int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
                            int node);
+/* Why not, in words, into buf (for an illegal deployment's error). */
+void cas__carc_deploy_refusal(const struct cas_state *s, int player, int figkind, int node,
+                              char *buf, size_t cap);
+/* Why tile kind may not go at x,y turned rot, in words, into buf. */
+void cas__carc_placement_refusal(const struct cas_state *s, int kind, int x, int y, int rot,
+                                 char *buf, size_t cap);
 /* Deploy action locals of CORNER figure kinds: CARC_CORNER_LOCAL + corner
  * (0 NW, 1 NE, 2 SE, 3 SW of the placed tile). */
 #define CARC_CORNER_LOCAL 16
@@ -490,6 +508,13 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
                     size_t *count);
 int cas__carc_apply(struct cas_state *s, cas_action a);
 int cas__carc_is_legal(const struct cas_state *s, cas_action a);
+/* random_action (plugin.h 1.2): one legal action drawn with rng->below
+ * called once, with the count legal_actions would list, and the listed
+ * action at the index drawn; so a game played with it is the game played
+ * by picking from the listing with the same numbers.  CAS_EINVAL at a draw
+ * or the end. */
+int cas__carc_random_action(const struct cas_state *s, const struct cas_rng *rng,
+                            cas_action *out);
 
 /* ------------------------------------------------------------ expansion.c */
 
@@ -590,8 +615,9 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out);
 /* "Red", "Blue", ... */
 extern const char *const cas__carc_colours[CARC_MAX_PLAYERS];
-/* How actions are written, for a player's `help`. */
-int cas__carc_notation_help(const struct cas_writer *out);
+/* How actions are written, for a player's `help`: the game's, then each
+ * expansion's own (1.8 notation_help). */
+int cas__carc_notation_help(const struct cas_game *g, const struct cas_writer *out);
 /* import_foreign (plugin.h) for "jcz": JCloisterZone 5.x saved games. */
 int cas__carc_import_foreign(const struct cas_host *host, const char *format,
                              const struct cas_json *doc, const struct cas_writer *out);

@@ -48,6 +48,20 @@ static int check_descriptor(struct cas_game *g, const struct cas_expansion_ref *
     return CAS_OK;
 }
 
+/* A figure kind's supply per player: the owner's INT option named after
+ * it in the plural (figure `barn`: option `barns`), which the host has
+ * checked against the option's bounds, or the descriptor's per_player. */
+static int figure_supply(const struct cas_expansion_ref *ref,
+                         const struct cas_carc_figure_kind *def)
+{
+    char plural[64];
+    snprintf(plural, sizeof plural, "%ss", def->name);
+    for (size_t i = 0; i < ref->n_options; i++)
+        if (strcmp(ref->options[i].name, plural) == 0)
+            return atoi(ref->options[i].value);
+    return def->per_player;
+}
+
 static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
                        const struct cas_carc_expansion *x, int e)
 {
@@ -72,6 +86,7 @@ static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
             return CAS_EDATA;
         }
         g->fig[g->nfig].def = x->figures[i];
+        g->fig[g->nfig].def.per_player = figure_supply(ref, &x->figures[i]);
         g->fig[g->nfig++].exp = e;
     }
     for (size_t i = 0; i < x->n_phases; i++) {

@@ -75,6 +75,45 @@ int cas__carc_deploy_legal(const struct cas_state *s, int player, int figkind,
     return hooks_allow(s, player, figkind, node);
 }
 
+/* The classes of mask as "roads, cities", into buf. */
+static void class_names(uint32_t mask, char *buf, size_t cap)
+{
+    static const char *const plural[] = {[CAS_CARC_ROAD] = "roads", [CAS_CARC_CITY] = "cities",
+                                         [CAS_CARC_FIELD] = "fields",
+                                         [CAS_CARC_CLOISTER] = "monasteries"};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t c = 0; c < sizeof plural / sizeof plural[0] && len < cap; c++)
+        if (plural[c] && mask & CAS_CARC_CLASS_BIT(c))
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", plural[c]);
+}
+
+void cas__carc_deploy_refusal(const struct cas_state *s, int player, int figkind, int node,
+                              char *buf, size_t cap)
+{
+    const struct cas_game *g = s->game;
+    const struct carc_figkind *k = &g->fig[figkind];
+    int cls = cas__carc_feature_class(s, node), root = C_NODES(s)[node].root;
+    char classes[64];
+    class_names(k->def.classes, classes, sizeof classes);
+    if (!(k->def.classes & CAS_CARC_CLASS_BIT(cls)))
+        snprintf(buf, cap, "a %s stands on %s only", k->def.name, classes);
+    else if (cls == CAS_CARC_FIELD && !g->farmers)
+        snprintf(buf, cap, "farmers are off in this game (option farmers)");
+    else if (s->supply[player][figkind] == 0)
+        snprintf(buf, cap, "%s has no %s left in the supply", cas__carc_colours[player],
+                 k->def.name);
+    else if (!(k->def.flags & CAS_CARC_FIG_JOINS) && carc_occupied(s, root))
+        snprintf(buf, cap, "a figure already stands on that feature (on this tile or one "
+                 "it joins)");
+    else if ((k->def.flags & CAS_CARC_FIG_ESCORTED) && !has_companion(s, player, root))
+        snprintf(buf, cap, "a %s goes only where %s has a follower already", k->def.name,
+                 cas__carc_colours[player]);
+    else
+        snprintf(buf, cap, "the rules of an expansion in play forbid a %s there",
+                 k->def.name);
+}
+
 /* The field node of cell `sub` of placement t whose two half-edges
  * meeting at its corner q (0 NW, 1 NE, 2 SE, 3 SW) are one field, or -1. */
 static int tile_corner_field(const struct cas_state *s, const struct carc_tile *t, int sub,

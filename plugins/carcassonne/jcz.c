@@ -30,6 +30,8 @@
  *           REST = the set it belongs to ("" for the base game);
  *   rule    A = setup rule, B = a value, REST = the OPTION=VALUE it means
  *           ("" for castellan's only way);
+ *   count   A = setup element that counts a figure, B = the option of that
+ *           count, REST = the rulebook's (the option's default);
  *   note    A = a set or element castellan lacks, REST = what to say. */
 struct jcz_name {
     char kind[8];
@@ -55,6 +57,8 @@ struct jcz_import {
     int nplayers, actor;   /* actor: turns in order; the host takes the game's */
     size_t ply, message_line; /* message_line: where the message being read starts */
     int placed_x, placed_y;
+    long placed_degrees;
+    const char *placed;    /* castellan's id of the tile placed this turn */
     enum jcz_stage stage;
     const char *expansions[JCZ_MAX_EXPANSIONS]; /* castellan's ids in play */
     int nexpansions;
@@ -79,6 +83,8 @@ static int parse_map_line(const char *line, struct jcz_name *e)
         return 1;
     if (strcmp(e->kind, "note") == 0)
         return e->rest[0] != '\0';
+    if (strcmp(e->kind, "count") == 0)
+        return e->to[0] && e->rest[0];
     return e->to[0] != '\0' && (strcmp(e->kind, "figure") == 0 ||
                                  strcmp(e->kind, "tile") == 0 ||
                                  strcmp(e->kind, "element") == 0);
@@ -102,7 +108,8 @@ static int read_map(const struct cas_host *host, struct jcz_map *map)
         if (map->n == JCZ_MAX_NAMES || !parse_map_line(line, &map->names[map->n])) {
             cas_host_errorf(host, "%s:%d: expected 'set JCZ [EXPANSION [OPTION=VALUE...]]', "
                             "'figure JCZ FIGURE', 'tile JCZ ID', 'element NAME VALUE [SET]', "
-                            "'rule NAME VALUE [OPTION=VALUE]' or 'note NAME TEXT' (at most "
+                            "'rule NAME VALUE [OPTION=VALUE]', 'count NAME OPTION DEFAULT' or "
+                            "'note NAME TEXT' (at most "
                             "%d lines)", path, lineno, JCZ_MAX_NAMES);
             rc = CAS_EDATA;
         }
@@ -311,6 +318,18 @@ static void element_value(const struct cas_json *e, char *buf, size_t cap)
         snprintf(buf, cap, "(%s)", e->type == CAS_JSON_STRING ? "a string" : "not a value");
 }
 
+/* A figure count castellan plays through an option (jcz.map `count`): the
+ * element's line then names its set whatever the number.  The line of
+ * the element `e` with its value, or -1. */
+static int element_line(const struct jcz_import *im, const struct cas_json *e,
+                        const char *value)
+{
+    if (lookup(&im->map, "count", e->key) >= 0 && e->type == CAS_JSON_NUMBER && value[0] &&
+        strspn(value, "0123456789") == strlen(value))
+        return lookup(&im->map, "element", e->key);
+    return lookup_to(&im->map, "element", e->key, value);
+}
+
 static int check_element(struct jcz_import *im, const struct cas_json *e)
 {
     char value[JCZ_NAME], known[256], note[JCZ_REST + 4];
@@ -321,7 +340,7 @@ static int check_element(struct jcz_import *im, const struct cas_json *e)
                       "element%s; it plays the rulebook's figures (7 meeples, farmers, and "
                       "what its expansions bring)", e->key, note);
     }
-    int line = lookup_to(&im->map, "element", e->key, value);
+    int line = element_line(im, e, value);
     if (line < 0) {
         list_names(&im->map, "element", e->key, known, sizeof known);
         return refuse(im, e, "setup.elements.\"%s\" = %s: castellan plays %s; write %s",
@@ -335,8 +354,24 @@ static int check_element(struct jcz_import *im, const struct cas_json *e)
     return CAS_OK;
 }
 
+/* A figure count other than the rulebook's as its option's line: the
+ * host checks it against the option's bounds. */
+static int write_count(struct jcz_import *im, const struct cas_json *e)
+{
+    int line = lookup(&im->map, "count", e->key);
+    char value[JCZ_NAME];
+    element_value(e, value, sizeof value);
+    if (line < 0 || strcmp(value, im->map.names[line].rest) == 0)
+        return CAS_OK;
+    return cas_writef(im->out, "Option: %s = %s\n", im->map.names[line].to, value) < 0
+               ? CAS_ENOMEM
+               : CAS_OK;
+}
+
 /* Every part of a set in play must be there: castellan plays expansions
- * whole.  An element jcz.map knows as false may be left out (farmers). */
+ * whole.  An element jcz.map knows as false may be left out (farmers); a
+ * figure left out is a count of 0 (its `count` option).  Adding a missing
+ * part would change the game's scores, so the refusal offers no such fix. */
 static int check_parts(struct jcz_import *im, const struct cas_json *elements)
 {
     for (int i = 0; i < im->map.n; i++) {
@@ -344,9 +379,16 @@ static int check_parts(struct jcz_import *im, const struct cas_json *elements)
         if (strcmp(e->kind, "element") != 0 || !in_play(im, e->rest) ||
             member(elements, e->from) || lookup_to(&im->map, "element", e->from, "false") >= 0)
             continue;
-        return refuse(im, elements, "setup.elements: no \"%s\"; castellan plays %s with "
-                      "all its parts; write \"%s\": %s", e->from,
-                      e->rest[0] ? e->rest : "the base game", e->from, e->to);
+        int count = lookup(&im->map, "count", e->from);
+        if (count >= 0) {
+            if (cas_writef(im->out, "Option: %s = 0\n", im->map.names[count].to) < 0)
+                return CAS_ENOMEM;
+            continue;
+        }
+        return refuse(im, elements, "setup.elements: no \"%s\"; castellan plays %s only "
+                      "with all its parts, and this game was scored without it (adding "
+                      "\"%s\": %s would change its scores): castellan cannot import it",
+                      e->from, e->rest[0] ? e->rest : "the base game", e->from, e->to);
     }
     return CAS_OK;
 }
@@ -361,6 +403,8 @@ static int read_elements(struct jcz_import *im, const struct cas_json *setup)
                       "{\"small-follower\": 7, \"farmers\": true}");
     for (size_t i = 0; i < elements->n; i++) {
         int rc = check_element(im, &elements->items[i]);
+        if (!rc)
+            rc = write_count(im, &elements->items[i]);
         if (rc)
             return rc;
     }
@@ -495,6 +539,36 @@ static int action(struct jcz_import *im, int actor, const char *fmt, ...)
                       actor, text) < 0 ? CAS_ENOMEM : CAS_OK;
 }
 
+/* A `# warning: ` line after the action it concerns: the host prints it
+ * with that action's ply (cas__foreign_read's notes). */
+static int warn(struct jcz_import *im, const char *fmt, ...) CAS_PRINTF(2, 3);
+
+static int warn(struct jcz_import *im, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return cas_writef(im->out, "# warning: %s\n", text) < 0 ? CAS_ENOMEM : CAS_OK;
+}
+
+/* Where castellan keeps its own reading of a tile that scores otherwise
+ * than JCloisterZone's data (docs/rules/inns-cathedrals.md 2): said at the
+ * ply the tile is placed. */
+static int warn_of_tile(struct jcz_import *im)
+{
+    if (strcmp(im->placed, "IC-14") != 0)
+        return CAS_OK;
+    static const char sides[] = "NESW";
+    return warn(im, "tile IC-14 at %d,%d: castellan puts its inn on two arms, %c and %c "
+                "(the rulebook's caption), JCloisterZone on the %c arm only; a road through "
+                "the %c arm scores as an inn road here (2 a tile, 0 if open at the end), "
+                "as a plain one there", im->placed_x, im->placed_y,
+                sides[(1 + im->placed_degrees / 90) % 4], sides[(3 + im->placed_degrees / 90) % 4],
+                sides[(1 + im->placed_degrees / 90) % 4], sides[(3 + im->placed_degrees / 90) % 4]);
+}
+
 static int read_position(struct jcz_import *im, const struct cas_json *payload,
                          const char *path, long *x, long *y)
 {
@@ -530,12 +604,15 @@ static int place_tile(struct jcz_import *im, const struct cas_json *payload, con
     const struct jcz_name *e = &im->map.names[line];
     im->placed_x = (int)x;
     im->placed_y = (int)y;
+    im->placed_degrees = degrees;
+    im->placed = e->to;
     im->stage = JCZ_ACTION;
     if (e->rest[0]) /* a tile from the hand, placed by its phase (an abbey): no draw */
         return action(im, im->actor, "%s %ld,%ld", e->rest, x, y);
-    if ((rc = action(im, CAS_ACTOR_CHANCE, "draw %s", e->to)))
+    if ((rc = action(im, CAS_ACTOR_CHANCE, "draw %s", e->to)) ||
+        (rc = action(im, im->actor, "place %s %ld,%ld %ld", e->to, x, y, degrees)))
         return rc;
-    return action(im, im->actor, "place %s %ld,%ld %ld", e->to, x, y, degrees);
+    return warn_of_tile(im);
 }
 
 /* JCloisterZone's half-edge names and castellan's (the tile reference). */
@@ -565,12 +642,17 @@ static int field_name(const char *location, char *buf, size_t cap)
  * which of the two the tile has there).  JCloisterZone writes edge sets by
  * their letters (N, NW, WE, NWSE) or as all but one (_N: E, S and W), the
  * monastery as I (the pointer's feature says Monastery; older files
- * CLOISTER).  0 when it names nothing castellan has. */
+ * CLOISTER), a field enclosed by cities as I or II (feature Field): the
+ * tile's first or second inner field, in both programs' tile order.  0
+ * when it names nothing castellan has. */
 static int feature_name(const char *location, const char *feature, char *buf, size_t cap)
 {
+    int field = feature && strcmp(feature, "Field") == 0;
     if (strcmp(location, "CLOISTER") == 0 || strcmp(location, "MONASTERY") == 0 ||
-        (strcmp(location, "I") == 0 && (!feature || strcmp(feature, "Monastery") == 0)))
+        (strcmp(location, "I") == 0 && !field && (!feature || strcmp(feature, "Monastery") == 0)))
         return snprintf(buf, cap, "monastery") > 0;
+    if (field && (strcmp(location, "I") == 0 || strcmp(location, "II") == 0))
+        return snprintf(buf, cap, "field inner%zu", strlen(location)) > 0;
     if (strchr(location, 'L') || strchr(location, 'R'))
         return field_name(location, buf, cap);
     char edges[5] = "";
@@ -629,7 +711,8 @@ static int deploy(struct jcz_import *im, const struct cas_json *payload, const c
                       where, sizeof where))
         return refuse(im, location, "%s.pointer.location = \"%s\": not a location castellan "
                       "knows (edges N E S W as NW, WE, _N ..., half-edges NL NR EL ER SL SR "
-                      "WL WR joined by '.', or I for the monastery)", path, location->text);
+                      "WL WR joined by '.', I for the monastery, I or II of a Field for an inner "
+                      "field)", path, location->text);
     if (im->stage == JCZ_AFTER_COMMIT) { /* after the scoring: a freed figure moves on */
         if (strcmp(figure->rest, "moves") != 0)
             return refuse(im, meeple, "%s.meepleId = \"%s\": after COMMIT only a freed "
@@ -639,7 +722,15 @@ static int deploy(struct jcz_import *im, const struct cas_json *payload, const c
     if (im->stage != JCZ_ACTION || x != im->placed_x || y != im->placed_y)
         return refuse(im, pointer, "%s.pointer.position [%ld, %ld]: castellan deploys on "
                       "the tile just placed only", path, x, y);
-    return action(im, im->actor, "deploy %s %s", figure->to, where);
+    int rc2 = action(im, im->actor, "deploy %s %s", figure->to, where);
+    if (rc2 || strcmp(im->placed, "IC-5") != 0 ||
+        !(strncmp(where, "road", 4) == 0 || strcmp(where, "E") == 0 || strcmp(where, "W") == 0))
+        return rc2;
+    /* docs/rules/inns-cathedrals.md 3: the caption keeps figures off them */
+    return warn(im, "a figure on a road stub of tile IC-5 at %ld,%ld: JCloisterZone lets one "
+                "stand there, castellan follows the rulebook's caption, which lets no one "
+                "stand on the two stubs between its cities, so this game cannot be replayed "
+                "here", x, y);
 }
 
 static int read_message(struct jcz_import *im, const struct cas_json *m, size_t i)
@@ -675,11 +766,38 @@ static int read_message(struct jcz_import *im, const struct cas_json *m, size_t 
                   "GAME_OVER", i, type->text);
 }
 
+/* JCloisterZone 4.x also saved JSON: `slots` for the players, the sets as
+ * setup.expansions, appVersion 4.x.  Named for what it is, with the way
+ * that is left; 0 if doc is no such file. */
+static int refuse_4x_json(const struct cas_host *host, const struct cas_json *doc)
+{
+    const struct cas_json *version = member(doc, "appVersion"), *sign = member(doc, "slots");
+    if (!sign)
+        sign = member(member(doc, "setup"), "expansions");
+    if (!sign && version && version->type == CAS_JSON_STRING &&
+        strncmp(version->text, "4.", 2) == 0)
+        sign = version;
+    if (!sign)
+        return 0;
+    cas_host_errorf(host, "a JCloisterZone 4.x saved game (JSON: %s, line %zu), not one of "
+                    "JCloisterZone 5; castellan reads 5.x files only, and JCloisterZone 5 "
+                    "does not open 4.x saves either: replay the game in JCloisterZone 4 and "
+                    "write its moves as a castellan record without hashes (docs/saves.md, "
+                    "Game records), which `castellan import` checks move by move",
+                    sign == version ? "appVersion 4.x"
+                    : sign->key && strcmp(sign->key, "slots") == 0 ? "its players as \"slots\""
+                                                                   : "setup.expansions",
+                    sign->line);
+    return 1;
+}
+
 int cas__carc_import_foreign(const struct cas_host *host, const char *format,
                              const struct cas_json *doc, const struct cas_writer *out)
 {
     if (strcmp(format, "jcz") != 0)
         return CAS_ENOTFOUND;
+    if (refuse_4x_json(host, doc))
+        return CAS_EPARSE;
     struct jcz_import *im = calloc(1, sizeof *im);
     if (!im)
         return CAS_ENOMEM;

@@ -5,8 +5,9 @@
  * y south, rotation in degrees clockwise; a figure's feature is named by the
  * edges or half-edges it touches on the placed tile in board orientation.
  * Output is canonical; input is lenient where a name is still exact: parts
- * in any order, a field by any of its half-edges, a city or road by its
- * edges alone, `place X,Y ROT` for the tile just drawn.
+ * in any order, a field by any of its half-edges, `inner1` for a tile's
+ * only inner field, a city or road by its edges alone, `place X,Y ROT` for
+ * the tile just drawn.
  */
 #include "carc.h"
 
@@ -163,6 +164,14 @@ static int split_feature(const char *name, char *buf, size_t cap, const char **c
     return n;
 }
 
+/* Whether part `given` is part `canonical`: the same, or `inner1` for a
+ * tile's only inner field (`inner`), as an importer numbers them. */
+static int same_part(const char *given, const char *canonical)
+{
+    return strcmp(given, canonical) == 0 ||
+           (strcmp(given, "inner1") == 0 && strcmp(canonical, "inner") == 0);
+}
+
 /* Whether the written name `given` names the feature `canonical`: the same
  * class and the same parts in any order, or for a field any of its
  * half-edges (as JCloisterZone names one). */
@@ -179,7 +188,7 @@ static int names_feature(const char *given, const char *canonical)
     for (int i = 0; i < ng; i++) {
         int found = 0;
         for (int j = 0; j < nc && !found; j++)
-            found = strcmp(gparts[i], cparts[j]) == 0;
+            found = same_part(gparts[i], cparts[j]);
         for (int j = 0; j < i && found; j++)
             found = strcmp(gparts[i], gparts[j]) != 0; /* each part once */
         if (!found)
@@ -244,8 +253,12 @@ static int parse_deploy(const struct cas_state *s, const char *text, cas_action 
     }
     char known[400];
     list_features(k, t->rot, known, sizeof known);
-    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s", text, k->id,
-                    known);
+    /* Where the tile lies is said too: a placement turned otherwise than the
+     * record meant shows here first, at the deployment after it. */
+    cas_host_errorf(g->host, "\"%s\": tile %s has no such feature; it has %s, as placed "
+                    "at %d,%d turned %d (if the tile was meant to lie otherwise, the "
+                    "placement before this action is what is wrong)", text, k->id, known, t->x,
+                    t->y, 90 * t->rot);
     return CAS_EILLEGAL;
 }
 
@@ -303,6 +316,45 @@ static int parse_pass_for_phase(const struct cas_state *s, cas_action *out)
     return 0;
 }
 
+/* What the game asks for at this stage, for an action that is not it. */
+static const char *asked_now(const struct cas_state *s)
+{
+    switch (s->stage) {
+    case ST_DRAW:
+        return "chance draws a tile now";
+    case ST_PLACE:
+        return "the tile drawn is to be placed now";
+    case ST_DEPLOY:
+        return "a figure is to be deployed on the tile just placed, or pass, now";
+    case ST_XPHASE:
+        return "an expansion's decision is asked now (see the choices)";
+    default:
+        return "the game is over";
+    }
+}
+
+/* Why legal-looking action a is not legal now, in words, into buf. */
+static void why_illegal(const struct cas_state *s, cas_action a, char *buf, size_t cap)
+{
+    int kind, x, y, rot;
+    if (ACT_KIND(a) == ACT_PLACE && s->stage == ST_PLACE &&
+        cas__carc_placement_of(s, a, &kind, &x, &y, &rot) == CAS_OK) {
+        if (kind != s->drawn)
+            snprintf(buf, cap, "the tile drawn is %s", s->game->kinds[s->drawn].id);
+        else
+            cas__carc_placement_refusal(s, kind, x, y, rot, buf, cap);
+    } else if (ACT_KIND(a) == ACT_DEPLOY && s->stage == ST_DEPLOY) {
+        int node = cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a));
+        if (node < 0)
+            snprintf(buf, cap, "the placed tile has no such place for a %s",
+                     s->game->fig[ACT_DEPLOY_FIG(a)].def.name);
+        else
+            cas__carc_deploy_refusal(s, s->player, ACT_DEPLOY_FIG(a), node, buf, cap);
+    } else {
+        snprintf(buf, cap, "%s", asked_now(s));
+    }
+}
+
 int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out)
 {
@@ -315,14 +367,16 @@ int cas__carc_parse_action(const struct cas_state *s, const char *text,
         return CAS_OK;
     }
     if (!cas__carc_is_legal(s, a)) {
-        cas_host_errorf(s->game->host, "\"%s\" is not legal now", text);
+        char why[200];
+        why_illegal(s, a, why, sizeof why);
+        cas_host_errorf(s->game->host, "\"%s\" is not legal now: %s", text, why);
         return CAS_EILLEGAL;
     }
     *out = a;
     return CAS_OK;
 }
 
-int cas__carc_notation_help(const struct cas_writer *out)
+int cas__carc_notation_help(const struct cas_game *g, const struct cas_writer *out)
 {
     static const char help[] =
         "Carcassonne actions (docs/notation/carcassonne.md):\n"
@@ -337,5 +391,11 @@ int cas__carc_notation_help(const struct cas_writer *out)
         "  pass                 deploy nothing this turn\n"
         "The board marks the choices with their numbers; the drawn tile is shown in\n"
         "each rotation, titled with the choices that use it.\n";
-    return out->write(out->ctx, help, sizeof help - 1);
+    int rc = out->write(out->ctx, help, sizeof help - 1);
+    for (int i = 0; rc >= 0 && i < g->nexp; i++) { /* each expansion's own (1.8) */
+        const struct cas_carc_expansion *d = g->exp[i].desc;
+        if (CAS_HAS_FIELD(d, struct cas_carc_expansion, notation_help) && d->notation_help)
+            rc = cas_writef(out, "\n%s:\n%s", g->exp[i].id, d->notation_help);
+    }
+    return rc < 0 ? rc : CAS_OK;
 }

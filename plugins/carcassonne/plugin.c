@@ -19,6 +19,9 @@ static const struct cas_option_spec carc_options[] = {
     {.struct_size = sizeof(struct cas_option_spec), .name = "tileset",
      .type = CAS_OPTION_TEXT, .default_value = "base.tiles",
      .help = "tile set file in the plugin's data folder"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "meeples",
+     .type = CAS_OPTION_INT, .default_value = "7", .min = 1, .max = CARC_MAX_MEEPLES,
+     .help = "meeples per player (the rulebook: 7)"},
 };
 
 static const struct cas_carc_figure_kind meeple = {
@@ -31,7 +34,7 @@ static const struct cas_carc_figure_kind meeple = {
 };
 
 struct game_options {
-    int farmers;
+    int farmers, meeples;
     const char *tiles;
     const char *tileset;
 };
@@ -39,7 +42,8 @@ struct game_options {
 static int read_options(const struct cas_host *host, const struct cas_game_params *p,
                         struct game_options *o, size_t *bad_option)
 {
-    *o = (struct game_options){.farmers = 1, .tiles = "", .tileset = "base.tiles"};
+    *o = (struct game_options){.farmers = 1, .meeples = 7, .tiles = "",
+                               .tileset = "base.tiles"};
     for (size_t i = 0; i < p->n_options; i++) {
         const struct cas_option_value *v = &p->options[i];
         int bad = 0;
@@ -48,6 +52,9 @@ static int read_options(const struct cas_host *host, const struct cas_game_param
             o->farmers = strcmp(v->value, "on") == 0;
         } else if (strcmp(v->name, "tiles") == 0) {
             o->tiles = v->value;
+        } else if (strcmp(v->name, "meeples") == 0) {
+            o->meeples = atoi(v->value);
+            bad = o->meeples < 1 || o->meeples > CARC_MAX_MEEPLES;
         } else if (strcmp(v->name, "tileset") == 0) {
             bad = !v->value[0] || strchr(v->value, '/') || v->value[0] == '.';
             o->tileset = v->value;
@@ -58,7 +65,8 @@ static int read_options(const struct cas_host *host, const struct cas_game_param
             if (bad_option)
                 *bad_option = i;
             cas_host_errorf(host, "option %s = '%s' is not valid; farmers is on|off, "
-                            "tileset a file name in the data folder", v->name, v->value);
+                            "tileset a file name in the data folder, meeples 1 to %d",
+                            v->name, v->value, CARC_MAX_MEEPLES);
             return CAS_EOPTION;
         }
     }
@@ -212,6 +220,7 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     g->coat_attr = 0;
     snprintf(g->attrs[g->nattrs++], sizeof g->attrs[0], "coat");
     g->fig[g->nfig].def = meeple;
+    g->fig[g->nfig].def.per_player = o.meeples;
     g->fig[g->nfig++].exp = -1;
     rc = load_tiles(g, &o);
     if (rc == CAS_OK)
@@ -341,6 +350,12 @@ static int carc_legal_actions(const cas_state *state, cas_action *buf, size_t ca
     return cas__carc_legal(state, buf, cap, count);
 }
 
+static int carc_random_action(const cas_state *state, const struct cas_rng *rng,
+                              cas_action *out)
+{
+    return cas__carc_random_action(state, rng, out);
+}
+
 static int carc_chance_outcomes(const cas_state *s, struct cas_outcome *buf, size_t cap,
                                 size_t *count)
 {
@@ -428,8 +443,7 @@ static int carc_render_choices(const cas_state *state, int viewer,
 
 static int carc_notation_help(const cas_game *game, const struct cas_writer *out)
 {
-    (void)game;
-    return cas__carc_notation_help(out);
+    return cas__carc_notation_help(game, out);
 }
 
 /* Final scoring applied to a copy: what each player would end with.  The
@@ -486,6 +500,7 @@ static const struct cas_game_vtable carc_vtable = {
     .chance_total = carc_chance_total,
     .chance_pick = carc_chance_pick,
     .bench_floor = cas__carc_bench_floor,
+    .random_action = carc_random_action,
 };
 
 static const struct cas_plugin carc_plugin = {

@@ -62,12 +62,30 @@ static char edge_char(int edge, int side)
     }
 }
 
-/* The terrain at the middle of a space: a monastery, where roads meet or
- * run straight, a city that joins sides, else field. */
+/* The letter of a cloister-class feature: 'm' for a monastery, else the
+ * first letter of its name ('c' for Castles in Germany's castle). */
+static char cloister_char(const struct carc_feature_def *f)
+{
+    char first = f->name[0];
+    return strcmp(f->name, "monastery") == 0 || first < 'a' || first > 'z' ? 'm' : first;
+}
+
+/* The letter of k's cloister (it has one). */
+static char kind_cloister_char(const struct carc_kind *k)
+{
+    for (int f = 0; f < k->nf; f++)
+        if (k->f[f].cls == CAS_CARC_CLOISTER)
+            return cloister_char(&k->f[f]);
+    return 'm';
+}
+
+/* The terrain at the middle of a space: a monastery (or another cloister,
+ * by its letter), where roads meet or run straight, a city that joins
+ * sides, else field. */
 static char centre_char(const struct carc_kind *k, const struct carc_rot *r, int sub)
 {
     if (k->has_cloister)
-        return 'm';
+        return kind_cloister_char(k);
     int roads = 0, road_sides = 0;
     for (int b = 0; b < 4; b++)
         if (r->edge[sub][b] == EDGE_ROAD) {
@@ -110,7 +128,10 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t
             owner[y][x] = OWNER_TERRAIN;
         }
     for (int b = 0; b < 4; b++) {
-        out[side_pos[b][0]][side_pos[b][1]] = edge_char(r->edge[c->sub][b], b);
+        out[side_pos[b][0]][side_pos[b][1]] =
+            r->edge[c->sub][b] == EDGE_NONE && k->has_cloister /* inside a large tile */
+                ? kind_cloister_char(k)
+                : edge_char(r->edge[c->sub][b], b);
         /* a corner between two sides of one city is city too */
         int a = r->seg[c->sub][b][1], next = r->seg[c->sub][(b + 1) % 4][1];
         if (a != 0xFF && a == next && k->f[a].cls == CAS_CARC_CITY)
@@ -155,25 +176,68 @@ struct choices {
     const struct cas_state *state; /* the actions' state: codes decode in it */
     const cas_action *actions;
     size_t n;
+    int spots; /* some expansion's action names a spot (any_spot) */
 };
 
 /* The range of choice numbers placing the tile with its anchor at x,y:
  * *first..*last (1-based), or 0 when no choice goes there.  The actions
  * are sorted by code, so the rotations of one spot are consecutive. */
-static size_t spot_choices(const struct choices *ch, int x, int y, size_t *last)
+/* The spot an expansion's action puts a tile on: the first X,Y word of its
+ * text ("abbey 1,1", "castle CG-3 4,-1 270"); 0 when it names none. */
+static int phase_spot(const struct cas_state *s, cas_action a, int *x, int *y)
 {
-    size_t first = 0;
+    char text[128];
+    if (ACT_KIND(a) != ACT_PHASE || cas__carc_action_text(s, a, text, sizeof text) < 0)
+        return 0;
+    for (const char *w = text; *w; w += strspn(w, " ")) {
+        int used = 0;
+        size_t len = strcspn(w, " ");
+        if (sscanf(w, "%d,%d%n", x, y, &used) == 2 && (size_t)used == len)
+            return 1;
+        w += len;
+    }
+    return 0;
+}
+
+/* Whether choice i puts a tile with its anchor at x,y. */
+static int choice_at(const struct choices *ch, size_t i, int x, int y)
+{
+    int kind, ax, ay, rot;
+    if (ACT_KIND(ch->actions[i]) == ACT_PLACE)
+        return cas__carc_placement_of(ch->state, ch->actions[i], &kind, &ax, &ay, &rot) ==
+                   CAS_OK && ax == x && ay == y;
+    return phase_spot(ch->state, ch->actions[i], &ax, &ay) && ax == x && ay == y;
+}
+
+/* Whether an expansion's action among the choices names a spot. */
+static int any_spot(const struct choices *ch)
+{
+    int x, y;
+    for (size_t i = 0; ch && i < ch->n; i++)
+        if (phase_spot(ch->state, ch->actions[i], &x, &y))
+            return 1;
+    return 0;
+}
+
+/* The range of choice numbers putting a tile with its anchor at x,y:
+ * *first..*last (1-based), or 0 when no choice goes there; *gaps is set
+ * when other choices lie between them (two castles at one spot: the
+ * board then shows the first only).  A
+ * placement's rotations of one spot are consecutive: actions are sorted
+ * by code. */
+static size_t spot_choices(const struct choices *ch, int x, int y, size_t *last, int *gaps)
+{
+    size_t first = 0, count = 0;
     *last = 0;
     for (size_t i = 0; ch && i < ch->n; i++) {
-        int kind, ax, ay, rot;
-        if (ACT_KIND(ch->actions[i]) != ACT_PLACE ||
-            cas__carc_placement_of(ch->state, ch->actions[i], &kind, &ax, &ay, &rot) != CAS_OK ||
-            ax != x || ay != y)
+        if (!choice_at(ch, i, x, y))
             continue;
         if (!first)
             first = i + 1;
         *last = i + 1;
+        count++;
     }
+    *gaps = first && count != *last - first + 1;
     return first;
 }
 
@@ -193,7 +257,8 @@ static char choice_char(size_t number)
 static void open_choice_cell(const struct choices *ch, const struct carc_cell *c, int scale,
                              char cell[3][3], int8_t who[3][3])
 {
-    size_t last, first = spot_choices(ch, c->x, c->y, &last);
+    int gaps;
+    size_t last, first = spot_choices(ch, c->x, c->y, &last, &gaps);
     char text[24];
     if (!first) {
         cell[1][1] = 'o';
@@ -206,7 +271,7 @@ static void open_choice_cell(const struct choices *ch, const struct carc_cell *c
     }
     snprintf(text, sizeof text, first < 10 ? " %zu" : "%zu", first);
     memcpy(cell[1], text, strlen(text) > 3 ? 3 : strlen(text));
-    if (last != first) {
+    if (last != first && !gaps) { /* with gaps, the list tells the others */
         snprintf(text, sizeof text, "-%zu", last);
         memcpy(cell[2], text, strlen(text) > 3 ? 3 : strlen(text));
     }
@@ -266,7 +331,7 @@ static int render_row(const struct cas_state *s, const uint16_t *row, int n, int
         memset(who, OWNER_TERRAIN, sizeof who);
         if (c->tile != CARC_NONE) {
             draw_space(s, row[j], cell, who);
-        } else if (ch && s->stage == ST_PLACE) {
+        } else if (ch && (s->stage == ST_PLACE || ch->spots)) {
             open_choice_cell(ch, c, scale, cell, who);
         } else {
             cell[1][1] = open_mark(s, c);
@@ -321,7 +386,17 @@ static int render_key(const struct cas_state *s, const struct choices *ch, int s
 {
     const struct cas_game *g = s->game;
     TRY(cas_writef(out, "key: # city  -|+ road  . field  m monastery  ~ river  o open"));
-    if (ch && s->stage == ST_PLACE)
+    char named[26] = "";
+    for (int k = 0; k < g->nkinds; k++) /* other cloisters: "c castle" */
+        for (int f = 0; f < g->kinds[k].nf; f++) {
+            const struct carc_feature_def *d = &g->kinds[k].f[f];
+            char c = d->cls == CAS_CARC_CLOISTER ? cloister_char(d) : 'm';
+            if (c != 'm' && !named[c - 'a']) {
+                named[c - 'a'] = 1;
+                TRY(cas_writef(out, "  %c %s", c, d->name));
+            }
+        }
+    if (ch && (s->stage == ST_PLACE || ch->spots))
         TRY(cas_writef(out, "\n     %s\n",
                        scale == 1 ? "1-9 a-z: the first choice placing the tile there"
                                   : "3 over -4: choices 3 to 4 place the tile there"));
@@ -491,6 +566,11 @@ static void art_space(struct art *art, const struct carc_kind *k, const struct c
         }
         if (edge == EDGE_CITY || edge == EDGE_ROAD || edge == EDGE_RIVER)
             ch[y0 + art_inner[b][0]][x0 + art_inner[b][1]] = edge_char(edge, b);
+        if (edge == EDGE_NONE && k->has_cloister) { /* inside a large tile: its */
+            char c = kind_cloister_char(k);           /* cloister spans the tile */
+            ch[y0 + art_slot[b][1][0]][x0 + art_slot[b][1][1]] = c;
+            ch[y0 + art_inner[b][0]][x0 + art_inner[b][1]] = c;
+        }
         if (same_city(k, r->seg[sub][b][2], r->seg[sub][next][0]))
             ch[y0 + art_corner[b][0]][x0 + art_corner[b][1]] = '#';
         if (same_city(k, r->seg[sub][b][1], r->seg[sub][next][1]))
@@ -645,6 +725,54 @@ static int render_deploy_choices(const struct cas_state *s, const struct choices
     return write_arts(&art, (const char (*)[ART_TITLE])title, NULL, 1, ansi, out);
 }
 
+/* Whether `word` stands in text as a whole word. */
+static int has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *at = strstr(text, word); at; at = strstr(at + 1, word))
+        if ((at == text || at[-1] == ' ') && (at[n] == ' ' || at[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* The tiles an expansion's choices name (castles to pick or to place, kept
+ * out of the bag), as they look turned 0, four to a row, each over the
+ * numbers of the choices that name it: a player sees a castle before
+ * picking it. */
+static int render_hand_tiles(const struct cas_state *s, const struct choices *ch, int ansi,
+                             const struct cas_writer *out)
+{
+    static struct art arts[4];
+    char titles[4][ART_TITLE], captions[4][ART_TITLE], text[128];
+    int n = 0, said = 0;
+    for (int k = 0; k < s->game->nkinds; k++) {
+        const struct carc_kind *kind = &s->game->kinds[k];
+        size_t len = 0;
+        captions[n][0] = '\0';
+        for (size_t i = 0; kind->hand && i < ch->n && len + 8 < sizeof captions[n]; i++)
+            if (ACT_KIND(ch->actions[i]) == ACT_PHASE &&
+                cas__carc_action_text(s, ch->actions[i], text, sizeof text) >= 0 &&
+                has_word(text, kind->id))
+                len += (size_t)snprintf(captions[n] + len, sizeof captions[n] - len, "%s%zu",
+                                        len ? "," : "", i + 1);
+        if (!len)
+            continue;
+        if (!said++)
+            TRY(cas_writef(out, "The tiles these choices name, turned 0; under each, its "
+                                "choices:\n"));
+        art_tile(&arts[n], kind, 0);
+        snprintf(titles[n], sizeof titles[n], "%s", kind->id);
+        if (++n == 4) {
+            TRY(write_arts(arts, (const char (*)[ART_TITLE])titles,
+                           (const char (*)[ART_TITLE])captions, n, ansi, out));
+            n = 0;
+        }
+    }
+    return n ? write_arts(arts, (const char (*)[ART_TITLE])titles,
+                          (const char (*)[ART_TITLE])captions, n, ansi, out)
+             : CAS_OK;
+}
+
 int cas__carc_render_choices(const struct cas_state *s, int viewer,
                              enum cas_render_format format, const cas_action *actions,
                              size_t n, const struct cas_writer *out)
@@ -656,12 +784,13 @@ int cas__carc_render_choices(const struct cas_state *s, int viewer,
         return cas__carc_render(s, viewer, format, out);
     int ansi = format == CAS_RENDER_ANSI;
     struct choices ch = {.state = s, .actions = actions, .n = n};
+    ch.spots = any_spot(&ch);
     TRY(render_text(s, viewer, ansi, &ch, out));
     if (s->stage == ST_PLACE)
         return render_drawn_tile(s, &ch, ansi, out);
     if (s->stage == ST_DEPLOY && s->placed >= 0)
         return render_deploy_choices(s, &ch, ansi, out);
-    return CAS_OK;
+    return render_hand_tiles(s, &ch, ansi, out);
 }
 
 /* ---------------------------------------------------------------- JSON */

@@ -227,20 +227,32 @@ static int cloisters_around(const struct cas_state *s, const struct carc_tile *t
     return n;
 }
 
+/* The box one space around tile t's spaces (its cloisters' ring, the tile
+ * included): x0..x1, y0..y1. */
+struct ring_box {
+    int x0, y0, x1, y1;
+};
+
+static struct ring_box ring_of(const struct cas_game *g, const struct carc_tile *t)
+{
+    const struct carc_kind *k = &g->kinds[t->kind];
+    const struct carc_rot *r = &k->rot[t->rot];
+    int dx = r->dx[k->ncells - 1], dy = r->dy[k->ncells - 1];
+    return (struct ring_box){t->x + (dx < 0 ? dx : 0) - 1, t->y + (dy < 0 ? dy : 0) - 1,
+                             t->x + (dx > 0 ? dx : 0) + 1, t->y + (dy > 0 ? dy : 0) + 1};
+}
+
 /* Does a space of tile t lie in the box one space around tile o's spaces
  * (the ring of a 2x1 cloister, or t reaching a cloister with its second
  * space)? */
 static int within_ring(const struct cas_game *g, const struct carc_tile *t,
                        const struct carc_tile *o)
 {
-    const struct carc_rot *ro = &g->kinds[o->kind].rot[o->rot];
     const struct carc_rot *rt = &g->kinds[t->kind].rot[t->rot];
-    int last = g->kinds[o->kind].ncells - 1, odx = ro->dx[last], ody = ro->dy[last];
-    int x0 = o->x + (odx < 0 ? odx : 0) - 1, x1 = o->x + (odx > 0 ? odx : 0) + 1;
-    int y0 = o->y + (ody < 0 ? ody : 0) - 1, y1 = o->y + (ody > 0 ? ody : 0) + 1;
+    struct ring_box b = ring_of(g, o);
     for (int c = 0; c < g->kinds[t->kind].ncells; c++) {
         int x = t->x + rt->dx[c], y = t->y + rt->dy[c];
-        if (x >= x0 && x <= x1 && y >= y0 && y <= y1)
+        if (x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1)
             return 1;
     }
     return 0;
@@ -252,15 +264,11 @@ _Static_assert(CARC_RING_WORDS == 32, "a ring word holds 32 spaces of a row");
  * into the folded map of rings. */
 static void mark_ring(struct cas_state *s, const struct carc_tile *t)
 {
-    const struct carc_kind *k = &s->game->kinds[t->kind];
-    const struct carc_rot *r = &k->rot[t->rot];
-    int dx = r->dx[k->ncells - 1], dy = r->dy[k->ncells - 1];
-    int x0 = t->x + (dx < 0 ? dx : 0) - 1, x1 = t->x + (dx > 0 ? dx : 0) + 1;
-    int y0 = t->y + (dy < 0 ? dy : 0) - 1, y1 = t->y + (dy > 0 ? dy : 0) + 1;
+    struct ring_box b = ring_of(s->game, t);
     uint32_t row = 0;
-    for (int x = x0; x <= x1; x++)
+    for (int x = b.x0; x <= b.x1; x++)
         row |= 1u << (x & 31);
-    for (int y = y0; y <= y1; y++)
+    for (int y = b.y0; y <= b.y1; y++)
         s->cloister_rings[y & 31] |= row;
 }
 
@@ -364,10 +372,11 @@ void cas__carc_score_turn(struct cas_state *s)
 {
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &s->game->kinds[t->kind];
-    for (int f = 0; f < k->nf; f++)
-        if (k->f[f].cls == CAS_CARC_ROAD || k->f[f].cls == CAS_CARC_CITY)
-            complete(s, t->node_base + f);
-    complete_closed_by_any_edges(s, t);
+    unsigned closable = CAS_CARC_CLASS_BIT(CAS_CARC_ROAD) | CAS_CARC_CLASS_BIT(CAS_CARC_CITY);
+    for (unsigned f = cas__carc_parts_of_classes(k, closable); f; f &= f - 1)
+        complete(s, t->node_base + __builtin_ctz(f));
+    if (k->any_edges)
+        complete_closed_by_any_edges(s, t);
     complete_cloisters_near(s, t);
 }
 

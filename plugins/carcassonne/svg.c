@@ -142,8 +142,8 @@ static struct pt feature_spot(const struct carc_kind *k, int f)
     const struct carc_rot *r = &k->rot[0];
     const struct carc_feature_def *d = &k->f[f];
     int c = d->cellmask & 1u ? 0 : 1, ox = c * SPACE;
-    if (d->cls == CAS_CARC_CLOISTER)
-        return (struct pt){ox + centre.x, centre.y + 12};
+    if (d->cls == CAS_CARC_CLOISTER) /* a cloister on both spaces stands between them */
+        return (struct pt){(d->cellmask == 3u ? SPACE / 2 : ox) + centre.x, centre.y + 12};
     if (d->cls == CAS_CARC_FIELD) {
         static const struct pt half_pt[8] = {{25, 0}, {75, 0}, {100, 25}, {100, 75},
                                              {75, 100}, {25, 100}, {0, 75}, {0, 25}};
@@ -274,7 +274,15 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
                  x, y, x - 9, y + 5, x + 9, y + 5, x, y - 9);
         return;
     }
-    /* a monastery, or any other cloister building (castle, ...) */
+    if (strcmp(d->name, "castle") == 0) { /* Castles in Germany: towers and a gate */
+        cas_outf(v, "<g class=\"castle\"><path d=\"M%d %d v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 "
+                    "h6 v-5 h8 v30z\"/><path d=\"M%d %d v-40 h5 v4 h4 v-4 h5 v40z M%d %d v-40 "
+                    "h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M%d %d v-10 a6 6 0 0 1 12 0 "
+                    "v10z\"/></g>",
+                 x - 25, y + 18, x - 28, y + 18, x + 14, y + 18, x - 6, y + 18);
+        return;
+    }
+    /* a monastery, or any other cloister building */
     cas_outf(v, "<g class=\"monastery\"><rect x=\"%d\" y=\"%d\" width=\"36\" height=\"26\"/>"
                 "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
              x + 22, y - 6);
@@ -403,6 +411,7 @@ static void draw_figure(struct cas_outbuf *v, const struct cas_game *g, int play
 
 struct frame {
     int minx, maxx, miny, maxy; /* spaces shown */
+    int cols, rows;             /* spaces the board area holds */
     int bx, by;                 /* board units of space 0,0's corner */
     int width, height;
 };
@@ -421,7 +430,7 @@ static void frame_take(struct frame *fr, int x, int y)
 static struct frame frame_of(const struct cas_state *s, const struct carc_marks *mk,
                              int panel_extra)
 {
-    struct frame fr = {0, 0, 0, 0, 0, 0, 0, 0};
+    struct frame fr = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < s->ncells; i++)
         frame_take(&fr, C_CELLS(s)[i].x, C_CELLS(s)[i].y);
     for (size_t i = 0; mk && i < mk->n; i++)
@@ -429,6 +438,8 @@ static struct frame frame_of(const struct cas_state *s, const struct carc_marks 
             frame_take(&fr, mk->items[i].key.a, mk->items[i].key.b);
     int w = fr.maxx - fr.minx + 1, h = fr.maxy - fr.miny + 1;
     int cols = w < MIN_BOARD ? MIN_BOARD : w, rows = h < MIN_BOARD ? MIN_BOARD : h;
+    fr.cols = cols;
+    fr.rows = rows;
     fr.bx = MARGIN + (cols - w) * SPACE / 2 - fr.minx * SPACE;
     fr.by = HEAD_H + MARGIN + (rows - h) * SPACE / 2 - fr.miny * SPACE;
     fr.width = 2 * MARGIN + cols * SPACE + PANEL_W;
@@ -470,13 +481,18 @@ static const char style[] =
     ".name{font-size:18px;font-weight:bold}.score{font-size:28px;font-weight:bold;"
     "text-anchor:end}.small{font-size:13px}.panel{fill:#f6f1e4;stroke:#cbbf9f}"
     ".turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
+    ".coords text{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords .row{text-anchor:end}"
+    ".castle path{fill:#d9cdb0;stroke:#4a3f30;stroke-width:2;stroke-linejoin:round}"
+    ".castle .gate{fill:#4a3f30}\n"
     "]]></style>\n";
 
-/* The kinds on the board and the drawn one, each defined once. */
-static void define_kinds(struct cas_outbuf *v, const struct cas_state *s)
+/* The kinds on the board, the drawn one and those in `also` (hand tiles
+ * the notes name), each defined once. */
+static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const uint8_t *also)
 {
     const struct cas_game *g = s->game;
-    uint8_t used[CARC_MAX_KINDS] = {0};
+    uint8_t used[CARC_MAX_KINDS];
+    memcpy(used, also, sizeof used);
     for (int i = 0; i < s->ntiles; i++)
         used[C_TILES(s)[i].kind] = 1;
     if (s->stage == ST_PLACE)
@@ -484,6 +500,27 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s)
     for (int k = 0; k < g->nkinds; k++)
         if (used[k])
             define_kind(v, g, k);
+}
+
+/* The board's x coordinates along its top edge and y coordinates down its
+ * left edge, for every space whose middle lies in the board area: what a
+ * player types ("place D 2,-1 90"). */
+static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr)
+{
+    int left = MARGIN, top = HEAD_H + MARGIN;
+    int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
+    cas_outs(v, "<g class=\"coords\">");
+    for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
+        int mid = fr->bx + x * SPACE + SPACE / 2;
+        if (mid > left && mid < right)
+            cas_outf(v, "<text x=\"%d\" y=\"%d\">%d</text>", mid, top - 8, x);
+    }
+    for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
+        int mid = fr->by + y * SPACE + SPACE / 2;
+        if (mid > top && mid < bottom)
+            cas_outf(v, "<text class=\"row\" x=\"%d\" y=\"%d\">%d</text>", left - 4, mid + 4, y);
+    }
+    cas_outs(v, "</g>\n");
 }
 
 static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell *c)
@@ -644,9 +681,10 @@ static int catch_text(void *ctx, const char *data, size_t len)
     return CAS_OK;
 }
 
-/* Each expansion's own lines under the scores; returns the next y. */
-static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
-                                int y)
+/* Call line(ctx, text) for every non-empty line of the expansions' text
+ * renders for `viewer`, in expansion order. */
+static void for_each_note(const struct cas_state *s, int viewer,
+                          void (*line)(void *ctx, const char *text), void *ctx)
 {
     const struct cas_game *g = s->game;
     for (int e = 0; e < g->nexp; e++) {
@@ -658,21 +696,98 @@ static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s,
         if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
             CAS_OK)
             continue;
-        for (char *line = c.text, *nl; *line; line = nl + 1) {
-            nl = strchr(line, '\n');
+        for (char *at = c.text, *nl; *at; at = nl + 1) {
+            nl = strchr(at, '\n');
             if (nl)
                 *nl = '\0';
-            if (*line) {
-                cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
-                put_escaped(v, line);
-                cas_outf(v, "</text>");
-                y += 18;
-            }
+            if (*at)
+                line(ctx, at);
             if (!nl)
                 break;
         }
     }
-    return y;
+}
+
+#define NOTE_ICONS 8 /* hand tiles drawn under one note line */
+
+/* The hand tile kinds (castles, abbeys) a note line names, word by word:
+ * "Red castles in hand: CG-2 CG-5" shows those castles. */
+static int hand_kinds_named(const struct cas_game *g, const char *text, int *kinds)
+{
+    int n = 0;
+    for (const char *w = text; *w && n < NOTE_ICONS;) {
+        size_t len = strcspn(w, " ,;:");
+        for (int k = 0; len && k < g->nkinds; k++)
+            if (g->kinds[k].hand && strlen(g->kinds[k].id) == len &&
+                strncmp(g->kinds[k].id, w, len) == 0)
+                kinds[n++] = k;
+        w += len;
+        w += strspn(w, " ,;:");
+    }
+    return n;
+}
+
+/* The notes' hand tiles: which kinds, and how many lines show some. */
+struct note_tiles {
+    const struct cas_game *g;
+    uint8_t named[CARC_MAX_KINDS];
+    int lines;
+};
+
+static void note_tiles_line(void *ctx, const char *text)
+{
+    struct note_tiles *nt = ctx;
+    int kinds[NOTE_ICONS], n = hand_kinds_named(nt->g, text, kinds);
+    for (int i = 0; i < n; i++)
+        nt->named[kinds[i]] = 1;
+    nt->lines += n > 0;
+}
+
+static struct note_tiles note_tiles(const struct cas_state *s, int viewer)
+{
+    struct note_tiles nt = {.g = s->game, .lines = 0};
+    memset(nt.named, 0, sizeof nt.named);
+    for_each_note(s, viewer, note_tiles_line, &nt);
+    return nt;
+}
+
+#define ICON_ROW 36 /* a note line's row of hand tiles */
+
+struct note_drawing {
+    struct cas_outbuf *v;
+    const struct cas_game *g;
+    int x, y;
+};
+
+/* A note line, and under it the hand tiles it names, each at a third of
+ * its size. */
+static void draw_note_line(void *ctx, const char *text)
+{
+    struct note_drawing *nd = ctx;
+    cas_outf(nd->v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", nd->x, nd->y);
+    put_escaped(nd->v, text);
+    cas_outf(nd->v, "</text>");
+    nd->y += 18;
+    int kinds[NOTE_ICONS], n = hand_kinds_named(nd->g, text, kinds), ix = nd->x;
+    for (int i = 0; i < n; i++) {
+        const struct carc_kind *k = &nd->g->kinds[kinds[i]];
+        struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
+        cas_outf(nd->v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
+                        "<use xlink:href=\"#k%d\"/>", ix, nd->y - 10, kinds[i]);
+        draw_upright_marks(nd->v, nd->g, k, &t, 0, 0);
+        cas_outs(nd->v, "</g>");
+        ix += 30 * k->ncells + 6;
+    }
+    nd->y += n ? ICON_ROW - 6 : 0;
+}
+
+/* Each expansion's own lines under the scores; returns the next y. */
+static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
+                                int y)
+{
+    struct note_drawing nd = {.v = v, .g = s->game, .x = x, .y = y};
+    for_each_note(s, viewer, draw_note_line, &nd);
+    return nd.y;
 }
 
 /* The players, the notes, the bag and the tile to place; returns the y
@@ -853,9 +968,11 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
     cas_outs(v, "</g>\n");
 }
 
-/* Tile kind `kind` turned `rot`, fitted into a BOX square at x,y. */
+/* Tile kind `kind` turned `rot`, fitted into a BOX square at x,y, or at
+ * full box height into two boxes side by side when `wide` (a 2x1 tile
+ * shown for itself, unturned). */
 static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int kind, int rot,
-                          int x, int y)
+                          int x, int y, int wide)
 {
     const struct carc_kind *k = &g->kinds[kind];
     const struct carc_rot *r = &k->rot[rot];
@@ -868,10 +985,10 @@ static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int ki
     cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
                 "<g transform=\"translate(%d %d) scale(%s) translate(%d %d)\">"
                 "<use xlink:href=\"#k%d\" transform=\"rotate(%d 50 50)\"/>",
-             x - 3, y - 3, BOX + 6, BOX + 6, x, y, k->ncells > 1 ? "0.3" : "0.6", -mx * SPACE,
-             -my * SPACE, kind, rot * 90);
+             x - 3, y - 3, (wide ? BOX_STEP : 0) + BOX + 6, BOX + 6, x, y,
+             k->ncells > 1 && !wide ? "0.3" : "0.6", -mx * SPACE, -my * SPACE, kind, rot * 90);
     draw_upright_marks(v, g, k, &t, 0, 0);
-    if (k->ncells > 1) /* the half that goes on the space clicked */
+    if (k->ncells > 1 && !wide) /* the half that goes on the space clicked */
         cas_outs(v, "<circle class=\"anchor\" cx=\"50\" cy=\"50\" r=\"16\"/>");
     cas_outs(v, "</g>");
 }
@@ -909,7 +1026,7 @@ static int rows_of(int boxes)
 static int panel_marks_height(const struct carc_marks *mk)
 {
     struct panel_rows pr = panel_rows(mk);
-    int rows = rows_of(pr.picks) + pr.nrot_kinds + rows_of(pr.figures);
+    int rows = rows_of(2 * pr.picks) + pr.nrot_kinds + rows_of(pr.figures); /* 2x1 picks: 2 boxes */
     return rows ? 40 + rows * (BOX_ROW + 22) : 0;
 }
 
@@ -921,7 +1038,7 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
     const struct carc_marks *mk = vw->mk;
     const struct cas_game *g = s->game;
     int x0 = fr->width - PANEL_W + 8;
-    static const char *const heading[] = {[MARK_PICK] = "Tiles in hand:",
+    static const char *const heading[] = {[MARK_PICK] = "Tiles to choose:",
                                           [MARK_ROT] = "Turn the tile:",
                                           [MARK_FIGURE] = "Figure to deploy:"};
     for (int type = MARK_PICK; type <= MARK_FIGURE; type++) {
@@ -939,6 +1056,11 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
                 y += 40;
                 any = 1;
             } else if (col == ROW_BOXES || (type == MARK_ROT && k->a != last_kind)) {
+                y += BOX_ROW;
+                col = 0;
+            }
+            int wide = type == MARK_PICK && g->kinds[k->a].ncells > 1;
+            if (wide && col + 2 > ROW_BOXES) {
                 y += BOX_ROW;
                 col = 0;
             }
@@ -966,12 +1088,19 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
                 put_escaped(v, name);
                 cas_outs(v, "</text>");
             } else {
-                draw_kind_box(v, g, k->a, type == MARK_ROT ? k->b : 0, x, y);
+                draw_kind_box(v, g, k->a, type == MARK_ROT ? k->b : 0, x, y, wide);
+                if (type == MARK_PICK) {
+                    cas_outf(v, "<text class=\"small pick-id\" x=\"%d\" y=\"%d\">", x,
+                             y + BOX + 16);
+                    put_escaped(v, g->kinds[k->a].id);
+                    cas_outs(v, "</text>");
+                }
             }
-            mark_numbers(v, &mk->items[i], end - i, x + BOX / 2, y + BOX + 20, 9);
+            mark_numbers(v, &mk->items[i], end - i, x + BOX / 2 + (wide ? BOX_STEP / 2 : 0),
+                         y + BOX + 20, 9);
             cas_outs(v, "</g>\n");
             last_kind = k->a;
-            col = slot + 1;
+            col = slot + 1 + wide;
         }
         if (any)
             y += BOX_ROW + 22;
@@ -981,10 +1110,11 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
 /* The kinds the panel's choices draw that the board does not (castles in
  * a hand). */
 static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
-                              const struct carc_marks *mk)
+                              const struct carc_marks *mk, const uint8_t *defined)
 {
     const struct cas_game *g = s->game;
-    uint8_t done[CARC_MAX_KINDS] = {0};
+    uint8_t done[CARC_MAX_KINDS];
+    memcpy(done, defined, sizeof done);
     for (int i = 0; i < s->ntiles; i++)
         done[C_TILES(s)[i].kind] = 1;
     if (s->stage == ST_PLACE)
@@ -1015,28 +1145,32 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                 const struct cas_writer *out)
 {
     struct cas_outbuf v = CAS_OUTBUF_INIT(out);
-    struct frame fr = frame_of(s, vw ? vw->mk : NULL, vw ? panel_marks_height(vw->mk) : 0);
+    struct note_tiles nt = note_tiles(s, viewer);
+    struct frame fr = frame_of(s, vw ? vw->mk : NULL,
+                               ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
     char status[200];
     status_line(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%d\" "
-                 "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
-             fr.width, fr.height, fr.width, fr.height);
+                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
+                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
+             fr.width, fr.height);
     cas_outs(&v, style);
     if (vw)
         cas_outs(&v, choice_style);
     cas_outs(&v, "<defs>");
     cas_outs(&v, figure_defs);
-    define_kinds(&v, s);
+    define_kinds(&v, s, nt.named);
     if (vw)
-        define_mark_kinds(&v, s, vw->mk);
+        define_mark_kinds(&v, s, vw->mk, nt.named);
     cas_outf(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
                  "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
                  "<text class=\"status\" x=\"%d\" y=\"36\">",
              fr.width, fr.height, MARGIN, MARGIN + 190);
     put_escaped(&v, status);
-    cas_outf(&v, "</text>\n<g class=\"board\">\n");
+    cas_outf(&v, "</text>\n");
+    draw_coordinates(&v, &fr);
+    cas_outf(&v, "<g class=\"board\">\n");
     draw_open_spots(&v, s, &fr);
     draw_tiles(&v, s, &fr);
     draw_last_tile(&v, s, &fr);

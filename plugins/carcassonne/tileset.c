@@ -543,6 +543,7 @@ static void rotate_kind(struct carc_kind *k)
 {
     static const int8_t base_dx[CARC_MAX_CELLS] = {0, 1}, base_dy[CARC_MAX_CELLS] = {0, 0};
     memset(k->of_class, 0, sizeof k->of_class);
+    k->any_edges = 0;
     for (int f = 0; f < k->nf; f++)
         k->of_class[k->f[f].cls] |= (uint16_t)(1u << f);
     for (unsigned set = 0; set < 1u << CAS_CARC_CLOISTER; set++) {
@@ -575,6 +576,7 @@ static void rotate_kind(struct carc_kind *k)
             r->sig[c] = r->care[c] = 0;
             for (int b = 0; b < 4; b++) {
                 uint32_t e = r->edge[c][b];
+                k->any_edges |= e == EDGE_ANY;
                 r->sig[c] |= e << (8 * b);
                 if (e != EDGE_ANY && e != EDGE_NONE)
                     r->care[c] |= 0xFFu << (8 * b);

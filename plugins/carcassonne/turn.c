@@ -69,7 +69,8 @@ static void next_player(struct cas_state *s)
     if (s->extra_turn && !s->in_extra_turn) {
         s->in_extra_turn = 1;
     } else {
-        s->player = (uint8_t)((s->player + 1) % s->game->nplayers);
+        int next = s->player + 1; /* no division a turn */
+        s->player = (uint8_t)(next == s->game->nplayers ? 0 : next);
         s->in_extra_turn = 0;
     }
     s->extra_turn = 0;
@@ -191,6 +192,43 @@ int cas__carc_legal(const struct cas_state *s, cas_action *buf, size_t cap,
     }
 }
 
+/* The legal actions listed (into the stack, or a host block for a long
+ * list) and the one at an index drawn below their count: random_action
+ * for the decisions it draws no other way. */
+static int pick_listed(const struct cas_state *s, const struct cas_rng *rng, cas_action *out)
+{
+    enum { ON_STACK = 256 };
+    const struct cas_host *h = s->game->host;
+    cas_action local[ON_STACK], *buf = local;
+    size_t n = 0;
+    int rc = cas__carc_legal(s, buf, ON_STACK, &n);
+    if (rc == CAS_ENOSPC) {
+        buf = h->alloc(h->ctx, n * sizeof *buf);
+        rc = buf ? cas__carc_legal(s, buf, n, &n) : CAS_ENOMEM;
+    }
+    if (rc == CAS_OK && n == 0)
+        rc = CAS_EINVAL;
+    if (rc == CAS_OK)
+        *out = buf[rng->below(rng->ctx, n)];
+    if (buf != local)
+        h->release(h->ctx, buf);
+    return rc;
+}
+
+int cas__carc_random_action(const struct cas_state *s, const struct cas_rng *rng,
+                            cas_action *out)
+{
+    switch ((enum carc_stage)s->stage) {
+    case ST_PLACE: {
+        int rc = cas__carc_random_placement(s, s->drawn, rng, out);
+        return rc == CAS_ENOTFOUND ? pick_listed(s, rng, out) : rc;
+    }
+    case ST_DEPLOY:
+    case ST_XPHASE: return pick_listed(s, rng, out);
+    default: return CAS_EINVAL;
+    }
+}
+
 static int phase_action_legal(const struct cas_state *s, cas_action a)
 {
     if (ACT_PHASE_INDEX(a) != s->xphase || a != ACT_PHASE_CODE(s->xphase, a))
@@ -266,24 +304,32 @@ static void apply_phase(struct cas_state *s, cas_action a)
     }
 }
 
+/* A placement is checked and placed from one look-up of where it goes
+ * (a spot code's spot is found by a walk of its group). */
+static int apply_place(struct cas_state *s, cas_action a)
+{
+    int x, y, rot;
+    if (s->stage != ST_PLACE || !cas__carc_placement_legal_at(s, a, s->drawn, &x, &y, &rot))
+        return CAS_EILLEGAL;
+    s->placed = (int16_t)cas__carc_place(s, s->drawn, x, y, rot, s->player);
+    cas__carc_hook_tile_placed(s, s->placed);
+    enter(s, ST_SLOT_AFTER_PLACE);
+    cas__carc_advance(s);
+    return CAS_OK;
+}
+
 int cas__carc_apply(struct cas_state *s, cas_action a)
 {
     if (s->stage == ST_END)
         return CAS_ETERMINAL;
+    if (ACT_KIND(a) == ACT_PLACE)
+        return apply_place(s, a);
     if (!cas__carc_is_legal(s, a))
         return CAS_EILLEGAL;
     switch (ACT_KIND(a)) {
     case ACT_DRAW:
         apply_draw(s, (int)(a & 0xFFFFFFFFu));
         break;
-    case ACT_PLACE: {
-        int kind, x, y, rot;
-        cas__carc_placement_of(s, a, &kind, &x, &y, &rot);
-        s->placed = (int16_t)cas__carc_place(s, kind, x, y, rot, s->player);
-        cas__carc_hook_tile_placed(s, s->placed);
-        enter(s, ST_SLOT_AFTER_PLACE);
-        break;
-    }
     case ACT_DEPLOY:
         cas__carc_deploy(s, s->player, ACT_DEPLOY_FIG(a),
                          cas__carc_deploy_node(s, ACT_DEPLOY_FIG(a), ACT_DEPLOY_LOCAL(a)));

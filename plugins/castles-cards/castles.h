@@ -356,6 +356,12 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
                  const struct cas_writer *out);
 /* ABI render in SVG (svg.c): both Kingdoms as card grids, for `viewer`. */
 int render_svg(const cas_state *s, int viewer, const struct cas_writer *out);
+/* The decision as a picture (svg.c): both Kingdoms with each choice's
+ * number where it starts, and with the click-to-play marks when
+ * `attributes` (CAS_RENDER_SVG_ACTIONS; CAS_EINVAL when nothing is
+ * marked). */
+int render_svg_choices(const cas_state *s, int viewer, int attributes,
+                       const cas_action *actions, size_t n, const struct cas_writer *out);
 /* ABI render_choices: the render with the choices numbered at the rows of
  * the deciding player's Kingdom they concern, and the cards in play drawn
  * out with what they do. */
@@ -365,6 +371,31 @@ int render_choices(const cas_state *s, int viewer, enum cas_render_format format
 int notation_help(const struct cas_writer *out);
 /* Seat name: "Red", "Blue" ("nobody" otherwise). */
 const char *player_name(int p);
+
+/* ---------------------------------------------------------- marks.c */
+
+/* Card slots of a Kingdom as the picture draws them: the 18 stacks
+ * (enum stack_id), then these. */
+enum { SL_NOBLE0 = N_STACKS, SL_WIZARD0 = SL_NOBLE0 + COLS, SL_CASTLE = SL_WIZARD0 + COLS,
+       SL_WIFE, SL_HEIR, N_SLOTS };
+/* What a click names: a slot of a Kingdom (a = player, b = slot), the
+ * draw pile, the discard pile, a card in play (a = its index), and the
+ * chips of later steps: a depth to top off, a place to move to, a stack a
+ * WITCH flies to, one action by its text (a, b = its index). */
+enum { MK_SLOT, MK_PILE, MK_DISCARD, MK_HAND, MK_DEPTH, MK_TO, MK_STACK, MK_VERB };
+#define MK_TYPE(key) ((key) >> 16)
+#define MK_A(key) (((key) >> 8) & 0xFF)
+#define MK_B(key) ((key) & 0xFF)
+#define CASTLES_MARKS_MAX 1024
+/* Each action's keys, one per click (key t is step t + 1); none for an
+ * action the client shows as a button. */
+struct castles_marks {
+    size_t n;
+    uint8_t nkeys[CASTLES_MARKS_MAX];
+    int keys[CASTLES_MARKS_MAX][4];
+};
+void castles_marks(const cas_state *s, const cas_action *actions, size_t n,
+                   struct castles_marks *m);
 
 /* ---------------------------------------------------------- serialize.c */
 

@@ -488,6 +488,8 @@ int render_choices(const cas_state *s, int viewer, enum cas_render_format format
 {
     if (format == CAS_RENDER_JSON)
         return render_state(s, viewer, format, out);
+    if (format == CAS_RENDER_SVG || format == CAS_RENDER_SVG_ACTIONS)
+        return render_svg_choices(s, viewer, format == CAS_RENDER_SVG_ACTIONS, actions, n, out);
     if (viewer < CAS_VIEWER_OMNISCIENT || viewer >= NPLAYERS ||
         (format != CAS_RENDER_TEXT && format != CAS_RENDER_ANSI))
         return CAS_EINVAL;

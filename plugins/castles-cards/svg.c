@@ -202,24 +202,214 @@ static void status_text(const cas_state *s, char *buf, size_t cap)
                  actor == CAS_ACTOR_CHANCE ? "chance" : player_name(actor));
 }
 
-int render_svg(const cas_state *s, int viewer, const struct cas_writer *out)
+/* ------------------------------------------------------------ choices */
+
+/* Where slot `slot` of the Kingdom drawn from `top` lies (kingdom()'s
+ * layout). */
+static void slot_xy(int top, int slot, int *x, int *y)
+{
+    int y0 = top + 34, royals = LEFT, army = royals + CARD_W + GAP + 10,
+        nobles = army + CARD_W + GAP + 10, wizards = nobles + COLS * (CARD_W + GAP) + 10;
+    int row = CARD_H + GAP;
+    if (slot < S_GENERAL) {
+        *x = nobles + (slot % COLS) * (CARD_W + GAP);
+        *y = y0 + (slot / COLS + 1) * row;
+    } else if (slot <= S_ARMS) {
+        *x = army;
+        *y = y0 + (slot - S_GENERAL) * row;
+    } else if (slot < N_STACKS) {
+        *x = wizards + (slot - S_WIZARD0) / 2 * (CARD_W + GAP);
+        *y = y0 + (1 + (slot - S_WIZARD0) % 2) * row;
+    } else if (slot < SL_WIZARD0) {
+        *x = nobles + (slot - SL_NOBLE0) * (CARD_W + GAP);
+        *y = y0;
+    } else if (slot < SL_CASTLE) {
+        *x = wizards + (slot - SL_WIZARD0) * (CARD_W + GAP);
+        *y = y0;
+    } else {
+        *x = royals;
+        *y = y0 + (slot - SL_CASTLE) * row;
+    }
+}
+
+/* Where the element of a first-step key lies: a card's place. */
+static void key_xy(int key, int viewer_bottom, int *x, int *y)
+{
+    int band = 56 + KINGDOM_H;
+    switch (MK_TYPE(key)) {
+    case MK_SLOT:
+        slot_xy(MK_A(key) == viewer_bottom ? band + BAND_H : 56, MK_B(key), x, y);
+        return;
+    case MK_PILE: *x = LEFT; *y = band + 20; return;
+    case MK_DISCARD: *x = LEFT + CARD_W + 2 * GAP; *y = band + 20; return;
+    default: *x = LEFT + 2 * (CARD_W + 2 * GAP) + MK_A(key) * (CARD_W + GAP); *y = band + 20;
+    }
+}
+
+/* The text of a chip (a later step). */
+static void chip_text(const cas_state *s, const cas_action *actions, int key, char *buf,
+                      size_t cap)
+{
+    switch (MK_TYPE(key)) {
+    case MK_DEPTH: snprintf(buf, cap, "top off %d", MK_A(key)); return;
+    case MK_TO: snprintf(buf, cap, "to %s", place_name(MK_A(key))); return;
+    case MK_STACK: snprintf(buf, cap, "onto %s", stack_name(MK_A(key))); return;
+    default:
+        if (notation_text(s, actions[MK_A(key) << 8 | MK_B(key)], buf, cap) < 0)
+            snprintf(buf, cap, "?");
+    }
+}
+
+/* How a decision's marks are drawn: numbers always, the click-to-play
+ * attributes when asked. */
+struct choice_view {
+    const cas_state *s;
+    const cas_action *actions;
+    const struct castles_marks *m;
+    int attributes;
+};
+
+/* The choices (and step) of every action whose key at step `step` is
+ * `key`, as an opening tag's attributes and the numbers' text. */
+static void mark_open(struct cas_outbuf *v, const struct choice_view *cv, int key, int step,
+                      const char *cls, char *numbers, size_t cap)
+{
+    const struct castles_marks *m = cv->m;
+    size_t len = 0;
+    numbers[0] = '\0';
+    cas_outf(v, "<g class=\"mark %s\"", cls);
+    if (cv->attributes)
+        cas_outs(v, " data-cas-choices=\"");
+    int first = 1;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->nkeys[i] < step || m->keys[i][step - 1] != key)
+            continue;
+        if (cv->attributes)
+            cas_outf(v, "%s%zu", first ? "" : " ", i);
+        if (len + 8 < cap)
+            len += (size_t)snprintf(numbers + len, cap - len, "%s%zu", first ? "" : ",", i + 1);
+        first = 0;
+    }
+    if (cv->attributes)
+        cas_outf(v, "\" data-cas-step=\"%d\"", step);
+    cas_outs(v, ">");
+}
+
+/* Whether key k of action i is the first with that key at that step. */
+static int first_of(const struct castles_marks *m, size_t i, int t)
+{
+    for (size_t j = 0; j < i; j++)
+        if (m->nkeys[j] > t && m->keys[j][t] == m->keys[i][t])
+            return 0;
+    return 1;
+}
+
+#define CHIP_W 140
+#define CHIP_H 28
+#define CHIPS_ROW 6
+
+/* The chips of later steps, in rows under the Kingdoms from y. */
+static int chips_height(const struct castles_marks *m)
+{
+    int chips = 0;
+    for (size_t i = 0; i < m->n; i++)
+        for (int t = 1; t < m->nkeys[i]; t++)
+            chips += first_of(m, i, t);
+    return chips ? 36 + (chips + CHIPS_ROW - 1) / CHIPS_ROW * (CHIP_H + 8) : 0;
+}
+
+static void draw_marks(struct cas_outbuf *v, const struct choice_view *cv, int viewer_bottom,
+                       int y)
+{
+    const struct castles_marks *m = cv->m;
+    char numbers[64], text[96];
+    int chip = 0;
+    cas_outs(v, "<g class=\"marks\">\n");
+    for (size_t i = 0; i < m->n; i++)
+        if (m->nkeys[i] && first_of(m, i, 0)) {
+            int x, cy;
+            key_xy(m->keys[i][0], viewer_bottom, &x, &cy);
+            mark_open(v, cv, m->keys[i][0], 1, "card-place", numbers, sizeof numbers);
+            cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+                        "<text class=\"choice\" x=\"%d\" y=\"%d\">%s</text></g>\n", x - 2, cy - 2,
+                     CARD_W + 4, CARD_H + 4, x + CARD_W - 5, cy + 13, numbers);
+        }
+    for (int t = 1; t < 4; t++)
+        for (size_t i = 0; i < m->n; i++) {
+            if (m->nkeys[i] <= t || !first_of(m, i, t))
+                continue;
+            if (chip == 0)
+                cas_outf(v, "<text class=\"label\" x=\"%d\" y=\"%d\">then choose:</text>\n", LEFT,
+                         y + 20);
+            int x = LEFT + chip % CHIPS_ROW * (CHIP_W + 8),
+                cy = y + 30 + chip / CHIPS_ROW * (CHIP_H + 8);
+            chip_text(cv->s, cv->actions, m->keys[i][t], text, sizeof text);
+            mark_open(v, cv, m->keys[i][t], t + 1, "chip", numbers, sizeof numbers);
+            cas_outf(v, "<rect class=\"hit chip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                        "rx=\"8\"/><text class=\"chip-text\" x=\"%d\" y=\"%d\">%s</text>"
+                        "<text class=\"chip-numbers\" x=\"%d\" y=\"%d\">%s</text></g>\n",
+                     x, cy, CHIP_W, CHIP_H, x + 8, cy + 18, text, x + CHIP_W - 6, cy + 18, numbers);
+            chip++;
+        }
+    cas_outs(v, "</g>\n");
+}
+
+static const char choice_style[] =
+    "<style type=\"text/css\"><![CDATA[\n"
+    ".mark .hit{fill:#fff;fill-opacity:0.01;stroke:#c0392b;stroke-width:3;cursor:pointer}"
+    ".mark .chip{fill:#fffaf0;fill-opacity:1}"
+    ".choice{font-size:13px;font-weight:bold;text-anchor:end;fill:#8e1f14;"
+    "paint-order:stroke;stroke:#fff;stroke-width:3}"
+    ".chip-text{font-size:12px}.chip-numbers{font-size:12px;font-weight:bold;"
+    "text-anchor:end;fill:#8e1f14}\n"
+    "]]></style>\n";
+
+static int draw(const cas_state *s, int viewer, const struct choice_view *cv,
+                const struct cas_writer *out)
 {
     struct cas_outbuf v = CAS_OUTBUF_INIT(out);
     char status[96];
+    int height = HEIGHT + (cv ? chips_height(cv->m) : 0);
     status_text(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-                 "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
-             WIDTH, HEIGHT, WIDTH, HEIGHT);
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"100%%\" "
+                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
+             WIDTH, height);
     cas_outn(&v, style, sizeof style - 1);
+    if (cv)
+        cas_outn(&v, choice_style, sizeof choice_style - 1);
     cas_outf(&v, "<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/><text class=\"title\" x=\"%d\" "
                  "y=\"36\">Castles</text><text class=\"status\" x=\"%d\" y=\"36\">%s</text>\n",
-             WIDTH, HEIGHT, LEFT, LEFT + 120, status);
+             WIDTH, height, LEFT, LEFT + 120, status);
     /* the viewer's own Kingdom nearest to them, at the bottom */
     int bottom = viewer == 1 ? 1 : 0, actor = turn_actor(s);
     kingdom(&v, s, 1 - bottom, 56, actor == 1 - bottom);
     middle_band(&v, s, viewer, 56 + KINGDOM_H);
     kingdom(&v, s, bottom, 56 + KINGDOM_H + BAND_H, actor == bottom);
+    if (cv)
+        draw_marks(&v, cv, bottom, HEIGHT - 10);
     cas_outf(&v, "</svg>\n");
     return cas_out_finish(&v);
+}
+
+int render_svg(const cas_state *s, int viewer, const struct cas_writer *out)
+{
+    return draw(s, viewer, NULL, out);
+}
+
+int render_svg_choices(const cas_state *s, int viewer, int attributes,
+                       const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    const struct cas_host *host = s->game->host;
+    struct castles_marks *m = host->alloc(host->ctx, sizeof *m); /* 20 KB: not on the stack */
+    if (!m)
+        return CAS_ENOMEM;
+    castles_marks(s, actions, n, m);
+    int any = 0;
+    for (size_t i = 0; i < m->n; i++)
+        any |= m->nkeys[i] != 0;
+    struct choice_view cv = {.s = s, .actions = actions, .m = m, .attributes = attributes};
+    int rc = attributes && !any ? CAS_EINVAL : draw(s, viewer, &cv, out);
+    host->release(host->ctx, m);
+    return rc;
 }

@@ -775,6 +775,19 @@ static const struct cas_carc_phase cg_phases[] = {{
 
 static const char *const cg_tile_sets[] = {"castles-germany.tiles"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char cg_help[] =
+    "  castle pick ID       at setup, take that castle into your hand (castle pick\n"
+    "                       CG-3); the castles are shown over their choices\n"
+    "  castle ID X,Y ROT    instead of drawing, place a castle of your hand as\n"
+    "                       place does; never beside another castle, diagonals\n"
+    "                       too (castle CG-3 4,-1 270)\n"
+    "  castle keep          draw as usual and keep your castles (with the bag\n"
+    "                       empty: give them up)\n"
+    "  deploy meeple castle\n"
+    "                       the lord of the castle just placed: 12 once its ten\n"
+    "                       neighbouring spaces are filled (c on the board)\n";
+
 static const struct cas_carc_expansion cg_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -791,6 +804,7 @@ static const struct cas_carc_expansion cg_expansion = {
     .phases = cg_phases,
     .n_phases = sizeof cg_phases / sizeof cg_phases[0],
     .state_offset = cg_state_offset,
+    .notation_help = cg_help,
 };
 
 static const struct cas_plugin cg_plugin = {

@@ -157,6 +157,15 @@ static const struct cas_carc_figure_kind ic_figures[] = {{
 static const char *const ic_tile_sets[] = {"inns-cathedrals.tiles"};
 static const char *const ic_attributes[] = {"inn", "cathedral"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char ic_help[] =
+    "  deploy large-meeple WHERE\n"
+    "                       your large meeple, where a meeple may stand; it counts\n"
+    "                       2 for the majority (deploy large-meeple city N)\n"
+    "  inns and cathedrals  a completed road with an inn scores 2 a tile, a\n"
+    "                       completed city with a cathedral 3 a tile and coat;\n"
+    "                       unfinished at the end, they score nothing\n";
+
 static const struct cas_carc_expansion ic_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -171,6 +180,14 @@ static const struct cas_carc_expansion ic_expansion = {
     .init = ic_init,
     .fini = ic_fini,
     .hooks = &ic_hooks,
+    .notation_help = ic_help,
+};
+
+/* The engine reads the count for the large meeple's supply. */
+static const struct cas_option_spec ic_options[] = {
+    {.struct_size = sizeof(struct cas_option_spec), .name = "large-meeples",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "large meeples per player (the rulebook: 1)"},
 };
 
 static const struct cas_plugin ic_plugin = {
@@ -183,6 +200,8 @@ static const struct cas_plugin ic_plugin = {
     .kind = CAS_KIND_EXPANSION,
     .extends = "carcassonne",
     .max_players = 6,
+    .options = ic_options,
+    .n_options = sizeof ic_options / sizeof ic_options[0],
     .extension = &ic_expansion,
 };
 

@@ -9,7 +9,9 @@
  *  - at the end the King's holder scores 1 per completed city of the game,
  *    the Robber Baron's 1 per completed road (final_scoring), or, by the
  *    option `scoring`, fixed bonuses (10/20, 15/40) or a point to the holder
- *    as each city or road is completed (continuous).
+ *    as each city or road is completed (continuous: JCloisterZone's variant,
+ *    which pays whoever held the card when the completing tile was placed,
+ *    before the card moves).
  * Rule decisions: docs/rules/king-robber.md.
  */
 #include "king_robber.h"
@@ -50,7 +52,8 @@ struct kr_ctx {
 /* The per-state block: plain bytes, cloned, hashed and serialized. */
 struct kr_card_state {
     int8_t holder;    /* player, or -1 while no feature of its class completed */
-    uint8_t unused;
+    uint8_t payee;    /* continuous: 1 + the holder when this turn's tile was
+                         placed (0: nobody), whom its completions pay; else 0 */
     uint16_t largest; /* spaces of the largest one completed so far */
 };
 
@@ -63,8 +66,9 @@ static const struct cas_option_spec kr_options[] = {
      .type = CAS_OPTION_CHOICE, .default_value = "per-feature",
      .choices = "per-feature|10/20|15/40|continuous",
      .help = "the cards' points: per-feature (end: 1 per completed city / road), "
-             "10/20 or 15/40 (end: for one card / both), continuous (1 to the "
-             "holder as each is completed)"},
+             "10/20 or 15/40 (end: for one card / both), continuous "
+             "(JCloisterZone's: as each is completed, 1 to whoever held the card "
+             "before it)"},
 };
 
 static int kr_init(const struct cas_carc_api *api, const struct cas_host *host,
@@ -124,7 +128,8 @@ static int kr_state_check(void *xctx, const cas_carc *c, const void *xstate)
     int players = ctx->api->nplayers(ctx->api->game(c));
     for (int i = 0; i < KR_CARDS; i++) {
         const struct kr_card_state *card = &st->card[i];
-        if (card->holder < -1 || card->holder >= players || card->unused ||
+        if (card->holder < -1 || card->holder >= players || card->payee > players ||
+            (ctx->scoring != KR_CONTINUOUS && card->payee) ||
             (card->holder < 0) != (card->largest == 0) ||
             card->largest > 2 * ctx->api->tile_count(c))
             return CAS_ECORRUPT;
@@ -142,10 +147,40 @@ static int card_of_class(enum cas_carc_class cls)
     return -1;
 }
 
+/* CALL-ALL, under `continuous` only: who holds each card as the tile is
+ * placed is who the features it completes pay, however the card moves
+ * while they are scored (JCloisterZone settles the turn's points first). */
+static void kr_tile_placed(void *xctx, cas_carc *c, int player, int tile)
+{
+    (void)player;
+    (void)tile;
+    const struct kr_ctx *ctx = xctx;
+    if (ctx->scoring != KR_CONTINUOUS)
+        return;
+    struct kr_state *st = ctx->api->xstate(c, xctx);
+    for (int i = 0; i < KR_CARDS; i++)
+        st->card[i].payee = (uint8_t)(st->card[i].holder + 1);
+}
+
+/* Under `continuous`: 1 point to the card's holder as the turn's tile was
+ * placed, for a completed feature of its class; none while nobody held it. */
+static void pay_continuous(const struct kr_ctx *ctx, cas_carc *c,
+                           const struct kr_card_state *card, const struct kr_card_def *def,
+                           int texts)
+{
+    if (!card->payee)
+        return;
+    char reason[48] = "";
+    if (texts)
+        snprintf(reason, sizeof reason, "%s: a completed %s", def->name, def->feature);
+    cas_carc_add_score_about(ctx->api, c, card->payee - 1, 1, reason, def->category,
+                             def->name, CAS_CARC_DURING);
+}
+
 /* CALL-ALL: the first completed city (road) gives the King (Robber Baron)
  * to the player who placed the completing tile, whoever owns the feature;
  * later only one of strictly more spaces than any before moves it.  Under
- * `continuous` the holder, after any move, scores 1 for it. */
+ * `continuous` the holder before the move scores 1 for it first. */
 static void kr_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_feature f)
 {
     const struct kr_ctx *ctx = xctx;
@@ -157,6 +192,8 @@ static void kr_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
     struct kr_card_state *card = &((struct kr_state *)api->xstate(c, xctx))->card[id];
     const struct kr_card_def *def = &kr_cards[id];
     int texts = cas_carc_events_wanted(api, c); /* none in a bot's playout */
+    if (ctx->scoring == KR_CONTINUOUS)
+        pay_continuous(ctx, c, card, def, texts);
     if (card->holder < 0 || info.spaces > card->largest) {
         card->largest = (uint16_t)info.spaces;
         if (card->holder != player && texts) {
@@ -167,13 +204,6 @@ static void kr_feature_completed(void *xctx, cas_carc *c, int player, cas_carc_f
             api->event(c, player, text);
         }
         card->holder = (int8_t)player;
-    }
-    if (ctx->scoring == KR_CONTINUOUS) {
-        char reason[48] = "";
-        if (texts)
-            snprintf(reason, sizeof reason, "%s: a completed %s", def->name, def->feature);
-        cas_carc_add_score_about(api, c, card->holder, 1, reason, def->category, def->name,
-                                 CAS_CARC_DURING);
     }
 }
 
@@ -258,11 +288,19 @@ static int kr_render(void *xctx, const cas_carc *c, int viewer,
 
 static const struct cas_carc_hooks kr_hooks = {
     .struct_size = sizeof(struct cas_carc_hooks),
+    .tile_placed = kr_tile_placed,
     .feature_completed = kr_feature_completed,
     .final_scoring = kr_final_scoring,
 };
 
 static const char *const kr_tile_sets[] = {"king-robber.tiles"};
+
+/* `help` at the table (extension ABI 1.8). */
+static const char kr_help[] =
+    "  (no actions)         whoever completes the first city takes the King, and\n"
+    "                       whoever completes a larger one takes it over; the\n"
+    "                       Robber Baron goes the same way for roads; the rule\n"
+    "                       option scoring says what they are worth\n";
 
 static const struct cas_carc_expansion kr_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
@@ -277,6 +315,7 @@ static const struct cas_carc_expansion kr_expansion = {
     .state_check = kr_state_check,
     .render = kr_render,
     .hooks = &kr_hooks,
+    .notation_help = kr_help,
 };
 
 static const struct cas_plugin kr_plugin = {

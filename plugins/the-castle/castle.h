@@ -331,6 +331,11 @@ int render_state(const cas_state *s, int viewer, enum cas_render_format format,
 /* The castle as one self-contained SVG 1.1 picture (svg.c); nothing is
  * hidden, so it is the same for every viewer. */
 int render_svg(const cas_state *s, const struct cas_writer *out);
+/* The decision as a picture: choices numbered where they point, and with
+ * the click-to-play marks when `attributes` (CAS_RENDER_SVG_ACTIONS;
+ * CAS_EINVAL when nothing is marked). */
+int render_svg_choices(const cas_state *s, int attributes, const cas_action *actions, size_t n,
+                       const struct cas_writer *out);
 const char *player_name(int p);
 
 /* ---------------------------------------------------------- serialize.c */

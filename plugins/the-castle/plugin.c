@@ -253,6 +253,16 @@ static int render(const cas_state *s, int viewer, enum cas_render_format format,
     return render_state(s, viewer, format, out);
 }
 
+/* The decision view: the picture with the choices marked (SVG formats),
+ * else the render. */
+static int render_choices(const cas_state *s, int viewer, enum cas_render_format format,
+                          const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    if (format == CAS_RENDER_SVG || format == CAS_RENDER_SVG_ACTIONS)
+        return render_svg_choices(s, format == CAS_RENDER_SVG_ACTIONS, actions, n, out);
+    return render_state(s, viewer, format, out);
+}
+
 static const char *player_label(const cas_game *game, int player)
 {
     (void)game;
@@ -280,6 +290,7 @@ static const struct cas_game_vtable vtable = {
     .hash = hash,
     .render = render,
     .player_label = player_label,
+    .render_choices = render_choices,
 };
 
 static const struct cas_plugin descriptor = {

@@ -22,6 +22,8 @@
 #include <castellan/carcassonne.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TB_GOODS 3
 #define TB_MAX_PLAYERS 6
@@ -35,6 +37,7 @@ struct tb_ctx {
     const struct cas_host *host;
     int goods[TB_GOODS]; /* attribute indices */
     int builder, pig;    /* figure kind indices */
+    int builders, pigs;  /* options: each seat's builders and pigs */
     size_t state_offset; /* of the block in every state (state_offset, 1.6) */
 };
 
@@ -61,18 +64,34 @@ static void tb_state_offset(void *xctx, size_t offset)
     ((struct tb_ctx *)xctx)->state_offset = offset;
 }
 
+/* Figure counts: the engine gives the supply; the hooks ask whether one is
+ * out, so they keep the count. */
+static const struct cas_option_spec tb_options[] = {
+    {.struct_size = sizeof(struct cas_option_spec), .name = "builders",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "builders per player (the rulebook: 1)"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "pigs",
+     .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
+     .help = "pigs per player (the rulebook: 1)"},
+};
+
 static int tb_init(const struct cas_carc_api *api, const struct cas_host *host,
                    const cas_carc_game *game, const struct cas_option_value *options,
                    size_t n_options, void **xctx, size_t *bad_option)
 {
-    (void)options;
-    (void)n_options;
-    (void)bad_option;
+    (void)bad_option; /* the host checked the counts against tb_options */
     struct tb_ctx *ctx = host->alloc(host->ctx, sizeof *ctx);
     if (!ctx)
         return CAS_ENOMEM;
     ctx->api = api;
     ctx->host = host;
+    ctx->builders = ctx->pigs = 1;
+    for (size_t i = 0; i < n_options; i++) {
+        if (strcmp(options[i].name, "builders") == 0)
+            ctx->builders = atoi(options[i].value);
+        else if (strcmp(options[i].name, "pigs") == 0)
+            ctx->pigs = atoi(options[i].value);
+    }
     int missing = 0;
     for (int i = 0; i < TB_GOODS; i++) {
         ctx->goods[i] = api->attribute_index(game, tb_goods_names[i]);
@@ -145,7 +164,7 @@ static void tb_tile_placed(void *xctx, cas_carc *c, int player, int tile)
     const struct cas_carc_api *api = ctx->api;
     struct tb_state *st = tb_block(xctx, c);
     if (st->in_bonus || st->bonus_granted ||
-        api->supply(c, player, ctx->builder) > 0) /* builder not on the board */
+        api->supply(c, player, ctx->builder) == ctx->builders) /* none on the board */
         return;
     cas_carc_feature first;
     unsigned parts = api->tile_parts_of(
@@ -235,9 +254,9 @@ static int winner_has_pig(const struct tb_ctx *ctx, const cas_carc *c, int winne
                           cas_carc_feature f)
 {
     /* the features scored during the game are no fields, and the winner's
-     * pig may not be out: no walk of f's figures */
+     * pigs may all be home: no walk of f's figures */
     return ctx->api->feature_class(c, f) == CAS_CARC_FIELD &&
-           ctx->api->supply(c, winner, ctx->pig) == 0 &&
+           ctx->api->supply(c, winner, ctx->pig) < ctx->pigs &&
            has_figure(ctx, c, winner, ctx->pig, f);
 }
 
@@ -334,6 +353,18 @@ static const struct cas_carc_figure_kind tb_figures[] = {
 
 static const char *const tb_tile_sets[] = {"traders-builders.tiles"};
 
+/* `help` at the table (extension ABI 1.8). */
+static const char tb_help[] =
+    "  deploy builder WHERE\n"
+    "                       your builder on a road or city of the tile just placed\n"
+    "                       where you have a meeple (deploy builder road E+W); a\n"
+    "                       tile that later extends it gives you a second turn\n"
+    "  deploy pig WHERE     a pig in a field of the tile just placed where you have\n"
+    "                       a farmer (deploy pig field Nw+Ne): that field then\n"
+    "                       scores 4 a city for you instead of 3\n"
+    "  goods                completing a city with wine, grain or cloth gives its\n"
+    "                       goods to you; the most of a kind scores 10 at the end\n";
+
 static const struct cas_carc_expansion tb_expansion = {
     .struct_size = sizeof(struct cas_carc_expansion),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -351,6 +382,7 @@ static const struct cas_carc_expansion tb_expansion = {
     .render = tb_render,
     .hooks = &tb_hooks,
     .state_offset = tb_state_offset,
+    .notation_help = tb_help,
 };
 
 static const struct cas_plugin tb_plugin = {
@@ -362,6 +394,8 @@ static const struct cas_plugin tb_plugin = {
     .version = "1.0.0",
     .kind = CAS_KIND_EXPANSION,
     .extends = "carcassonne",
+    .options = tb_options,
+    .n_options = sizeof tb_options / sizeof tb_options[0],
     .extension = &tb_expansion,
 };
 

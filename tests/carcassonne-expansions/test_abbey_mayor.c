@@ -91,7 +91,8 @@ static void test_pass_declines_abbey_and_wagon(void **unused)
     cas_test_game_close(&g);
 }
 
-/* Every hole is offered, in x then y order, and a filled one no longer:
+/* Every hole is offered, in x then y order, numbered on the board of the
+ * decision view, and a filled one no longer:
  * five more monasteries make a second hole at 1,3 below the first. */
 static void test_abbey_lists_every_hole(void **unused)
 {
@@ -106,6 +107,12 @@ static void test_abbey_lists_every_hole(void **unused)
                                         "abbey keep\ndraw B\nplace B 1,4 0\npass\n",
                          texts, sizeof texts);
     assert_string_equal(texts, "abbey keep\nabbey 1,1\nabbey 1,3\n");
+    /* the decision view numbers the holes on the board: choices 2 and 3 */
+    char *view = cas_test_render_choices(&g, 1, CAS_RENDER_TEXT);
+    if (!strstr(view, "\n    o .m. 2 .m. o \n") || !strstr(view, "\n    o .m. 3 .m. o \n") ||
+        !strstr(view, "\n     3 over -4: choices 3 to 4 place the tile there\n"))
+        fail_msg("the holes are not numbered:\n%s", view);
+    free(view);
     carcx_play_then_list(&g, "abbey 1,3\npass\n", texts, sizeof texts);
     assert_string_equal(texts, "abbey keep\nabbey 1,1\n"); /* Red's turn, his abbey */
     cas_test_game_close(&g);
@@ -326,6 +333,40 @@ static void test_barn_without_cities_told_zero(void **unused)
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scorings(&g, "0 +0 barn final field at 0,1\n");
     cas_test_expect_scores(&g, (const int64_t[]){0, 0});
+    cas_test_game_close(&g);
+}
+
+/* The option barns = 2 (JCloisterZone games may give two): Red's first
+ * barn south of the road, at 0,1 NW; her second north of it, at -1,0 NW
+ * (B(-2,-1), B(-1,-1), U(-2,0), U(-1,0)).  With one barn the second is no
+ * choice; with two both are placed and both score (0: no completed city)
+ * at the end. */
+#define TWO_BARNS_RECORD                                                   \
+    "draw B\nplace B 0,1 0\npass\n"                                         \
+    "draw U\nplace U -1,0 0\npass\n"                                        \
+    "draw B\nplace B -1,1 0\ndeploy barn corner 0,1 NW\n"                   \
+    "draw B\nplace B -1,-1 0\npass\n"                                       \
+    "draw U\nplace U -2,0 0\npass\n"                                        \
+    "draw B\nplace B 1,1 0\npass\n"                                         \
+    "draw B\nplace B -2,-1 0\n"
+#define TWO_BARNS_TILES "*:0,ABBEY:6,D:1,B:5,U:2"
+
+static void test_second_barn_with_option_barns(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[1024];
+    carcx_open(&g, 2, CARCX_AM, TWO_BARNS_TILES);
+    carcx_play_then_list(&g, TWO_BARNS_RECORD, texts, sizeof texts);
+    assert_false(has_line(texts, "deploy barn corner -1,0 NW"));
+    cas_test_game_close(&g);
+    const char *options[] = {"abbey-mayor.barns=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, TWO_BARNS_TILES, options);
+    cas_test_play_record(&g, TWO_BARNS_RECORD "deploy barn corner -1,0 NW\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    assert_non_null(strstr(g.events, "Red places a barn\n"));
+    cas_test_expect_scorings(&g, "0 +0 barn final field at 0,1\n"
+                                 "0 +0 barn final field at -1,0\n");
     cas_test_game_close(&g);
 }
 
@@ -593,6 +634,91 @@ static void test_wagon_c1_road_to_monastery(void **unused)
     cas_test_game_close(&g);
 }
 
+/* wagons = 2: Red's second wagon goes out while her first is on the
+ * board; a third is no choice. */
+static void test_second_wagon_with_option_wagons(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    const char *options[] = {"abbey-mayor.wagons=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,U:2,B:2,E:1", options);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy wagon road E+W\n"
+                             "draw B\nplace B 0,1 0\npass\n");
+    carcx_play_then_list(&g, "draw B\nplace B 1,1 0\n", texts, sizeof texts);
+    assert_true(has_line(texts, "deploy wagon monastery"));
+    cas_test_play_record(&g, "deploy wagon monastery\n"
+                             "draw U\nplace U 2,0 0\npass\n");
+    carcx_play_then_list(&g, "draw E\nplace E 0,-1 180\n", texts, sizeof texts);
+    assert_true(has_line(texts, "deploy meeple city S"));
+    assert_false(has_line(texts, "deploy wagon city S")); /* both are out */
+    cas_test_game_close(&g);
+}
+
+/* wagons = 2: L(2,0) closes Red's road U(1,0) (its W end, W(-1,0) closed
+ * the other) and her city E(2,-1) at once: both wagons are freed, each in
+ * a slot of its own, and Red decides for one, then the other. */
+static void test_two_wagons_freed_at_once(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    const char *options[] = {"abbey-mayor.wagons=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,U:2,W:1,B:3,E:1,L:1", options);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy wagon road E+W\n"
+                             "draw W\nplace W -1,0 0\npass\n"
+                             "draw B\nplace B 1,-1 0\npass\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "draw E\nplace E 2,-1 180\ndeploy wagon city S\n"
+                             "draw B\nplace B 1,1 0\npass\n"
+                             "draw L\nplace L 2,0 0\npass\n");
+    assert_int_equal(g.vt->current(g.state), 0);
+    cas_test_play(&g, "wagon home");
+    assert_int_equal(g.vt->current(g.state), 0); /* her second wagon */
+    cas_test_play(&g, "wagon home");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    cas_test_game_close(&g);
+}
+
+/* C1 and the abbey (the FAQ: a road heading into a cloister is connected
+ * to it): Blue's wagon on the road A-D-V, which Blue's abbey at 1,1 closes
+ * by its S end, may move onto the abbey's monastery as onto A's. */
+static void test_wagon_c1_road_into_the_abbey(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    carcx_open_am(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:6", NULL, "C1");
+    cas_test_play_record(&g, "draw A\nplace A -1,0 270\npass\n"
+                             "draw V\nplace V 1,0 0\ndeploy wagon road S+W\n"
+                             "draw B\nplace B 2,0 0\npass\n"
+                             "draw B\nplace B 2,1 0\npass\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "draw B\nplace B 0,2 0\npass\n"
+                             "draw B\nplace B 1,2 0\npass\n");
+    carcx_play_then_list(&g, "abbey 1,1\npass\n", texts, sizeof texts);
+    assert_string_equal(texts, "wagon home\nwagon -1,0 monastery\nwagon 1,1 monastery\n");
+    cas_test_play(&g, "wagon 1,1 monastery");
+    cas_test_game_close(&g);
+}
+
+/* C1 on tile L (city N, three roads meeting at a crossing): the roads
+ * connect to each other, not to the city, which no road heads into (the
+ * FAQ; JCloisterZone's tile data).  Red's wagon on the road W(-1,0) D
+ * L(1,0), closed by L's crossing and W's: the city of L is no destination. */
+static void test_wagon_c1_crossing_is_not_the_city(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    carcx_open_am(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,L:1,W:1,B:1", NULL, "C1");
+    cas_test_play_record(&g, "draw L\nplace L 1,0 0\ndeploy wagon road W\n"
+                             "draw B\nplace B 0,1 0\npass\n");
+    carcx_play_then_list(&g, "draw W\nplace W -1,0 0\npass\n", texts, sizeof texts);
+    assert_false(has_line(texts, "wagon 1,0 city N"));
+    assert_true(has_line(texts, "wagon 1,0 road E"));
+    cas_test_game_close(&g);
+}
+
 /* ------------------------------------------------------------ content */
 
 /* 71 base tiles plus the 12 land tiles in the bag, of 24 + 12 kinds; the
@@ -654,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_mayor_beats_large_meeple),
         cmocka_unit_test(test_barn_placement_scores_6),
         cmocka_unit_test(test_barn_without_cities_told_zero),
+        cmocka_unit_test(test_second_barn_with_option_barns),
         cmocka_unit_test(test_barn_join_scores_2_and_2),
         cmocka_unit_test(test_barn_placement_rules),
         cmocka_unit_test(test_barn_placement_with_pig),
@@ -665,6 +792,10 @@ int main(void)
         cmocka_unit_test(test_wagon_keeps_off_the_crossing_stubs),
         cmocka_unit_test(test_wagon_c1_reach),
         cmocka_unit_test(test_wagon_c1_road_to_monastery),
+        cmocka_unit_test(test_wagon_c1_road_into_the_abbey),
+        cmocka_unit_test(test_second_wagon_with_option_wagons),
+        cmocka_unit_test(test_two_wagons_freed_at_once),
+        cmocka_unit_test(test_wagon_c1_crossing_is_not_the_city),
         cmocka_unit_test(test_tile_pool),
         cmocka_unit_test(test_notation_and_state_block),
     };

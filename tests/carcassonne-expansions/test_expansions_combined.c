@@ -7,7 +7,8 @@
  * Castles in Germany with each (an inn road to a castle, a castle
  * extending a builder's road, castle spaces for the King and the Robber
  * Baron), the combined pool,
- * six players, and random complete games checked at every decision.
+ * six players, and random complete games checked at every decision (with
+ * random_action drawing the listing's action at each index).
  * Coordinates: start tile D at 0,0 (city N, road E+W), x east, y south.
  */
 #include <setjmp.h>
@@ -282,6 +283,8 @@ static void test_random_games(void **unused)
             assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
             if (decisions % 5 == 0)
                 cas_test_expect_buffer_protocol(&g);
+            if (decisions % 3 == 0)
+                cas_test_expect_random_action_as_listed(&g);
             if (decisions++ % 7 == 0)
                 check_decision(&g, legal, n);
             cas_action a = legal[next_random(&seed) % n];

@@ -140,8 +140,8 @@ static void test_scoring_options_both_cards(void **unused)
                                  "0 +1 robber-baron final Robber Baron\n");
     both_cards("king-robber.scoring=10/20", 20, "0 +20 king-robber-baron final King and Robber Baron\n");
     both_cards("king-robber.scoring=15/40", 40, "0 +40 king-robber-baron final King and Robber Baron\n");
-    both_cards("king-robber.scoring=continuous", 1 + 1, "0 +1 king play King\n"
-                   "0 +1 robber-baron play Robber Baron\n");
+    both_cards("king-robber.scoring=continuous", 0, ""); /* each first completion pays
+                                                           nobody: no card was held */
 }
 
 /* One card only: 10 under 10/20, 15 under 15/40 (Red keeps the city's 6). */
@@ -156,9 +156,10 @@ static void test_scoring_options_one_card(void **unused)
                         (const int64_t[]){6, 15});
 }
 
-/* continuous: each completed city pays its holder at once, after the card
- * moved: Red 1 for the first city, Blue 1 for the larger one; nothing at
- * the end. */
+/* continuous, as JCloisterZone plays it: a completed city pays whoever
+ * held the King when its tile was placed, before the card moves.  Red's
+ * first city pays nobody (nobody held it); Blue's larger one pays Red, then
+ * the King moves to Blue; nothing at the end. */
 static void test_continuous_pays_holder_on_completion(void **unused)
 {
     (void)unused;
@@ -166,12 +167,26 @@ static void test_continuous_pays_holder_on_completion(void **unused)
     const char *options[] = {"king-robber.scoring=continuous", NULL};
     carcx_open_with(&g, 2, CARCX_KR, LARGER_CITY_TILES, options);
     cas_test_play_record(&g, LARGER_CITY_RECORD);
-    assert_non_null(strstr(g.events, "Red takes the King (city of 2 spaces)\n"
-                                     "Red +1 King: a completed city\n"));
-    assert_non_null(strstr(g.events, "Blue takes the King (city of 3 spaces)\n"
-                                     "Blue +1 King: a completed city\n"));
-    cas_test_expect_scores(&g, (const int64_t[]){1, 1});
+    assert_non_null(strstr(g.events, "Red takes the King (city of 2 spaces)\n"));
+    assert_non_null(strstr(g.events, "Red +1 King: a completed city\n"
+                                     "Blue takes the King (city of 3 spaces)\n"));
+    assert_null(strstr(g.events, "Blue +1 King"));
+    cas_test_expect_scores(&g, (const int64_t[]){1, 0});
     cas_test_game_close(&g);
+}
+
+/* The game of issue 33 that JCloisterZone scores 2 and castellan scored 3:
+ * after LARGER_CITY_RECORD Blue, holding the King, closes E(1,1) E(1,2), a
+ * city of 2 spaces: Blue +1.  The King paid Red 1 and Blue 1, not 1 to Red
+ * and 2 to Blue (the card's new holder paid for the city that moved it). */
+static void test_continuous_scores_as_jcloisterzone(void **unused)
+{
+    (void)unused;
+    const char *options[] = {"king-robber.scoring=continuous", NULL};
+    carcx_scenario_with(2, CARCX_KR, "*:0,D:1,E:5,G:1", options,
+                        LARGER_CITY_RECORD "draw E\nplace E 1,1 180\npass\n"
+                                           "draw E\nplace E 1,2 0\npass\n",
+                        (const int64_t[]){1, 1});
 }
 
 /* A scoring value the plugin does not know is refused at game creation. */
@@ -230,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_scoring_options_both_cards),
         cmocka_unit_test(test_scoring_options_one_card),
         cmocka_unit_test(test_continuous_pays_holder_on_completion),
+        cmocka_unit_test(test_continuous_scores_as_jcloisterzone),
         cmocka_unit_test(test_unknown_scoring_refused),
         cmocka_unit_test(test_tile_pool),
         cmocka_unit_test(test_render_and_state_block),

@@ -4,8 +4,8 @@
  * sorted and unique until the end; text round-trips; clone and
  * serialize/deserialize keep the hash and, played on, the same choices;
  * buffers too small get CAS_ENOSPC and a filled prefix; corrupted bytes
- * are refused; at the end every figure is back in its supply.  The PRNG is
- * the test's own.
+ * are refused; random_action draws the listing's action at each index; at
+ * the end every figure is back in its supply.  The PRNG is the test's own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -132,6 +132,8 @@ static int play_random_game(int nplayers, uint64_t seed, const char *const *opti
         check_text_round_trip(&g, a);
         if (steps % 7 == 0)
             check_copies(&g);
+        if (steps % 3 == 0)
+            cas_test_expect_random_action_as_listed(&g);
         if (steps++ % 5 == 0)
             cas_test_expect_buffer_protocol(&g);
         if (steps % 61 == 0)

@@ -133,6 +133,31 @@ static void test_place_and_score_same_turn(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The option meeples (JCloisterZone games may give other counts): 2 per
+ * player: Red's two monks empty her supply; 13 is out of bounds. */
+static void test_meeples_option_sets_the_supply(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"tiles=*:0,D:1,B:4", "meeples=2", NULL};
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, opts, NULL, 0);
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_non_null(strstr(json, "{\"name\":\"Red\",\"score\":0,\"supply\":{\"meeple\":2}}"));
+    free(json);
+    cas_test_play_record(&g, "draw B\nplace B 0,1 0\ndeploy meeple monastery\n"
+                             "draw B\nplace B 1,1 0\npass\n"
+                             "draw B\nplace B -1,1 0\ndeploy meeple monastery\n");
+    json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_non_null(strstr(json, "\"supply\":{\"meeple\":0}"));
+    free(json);
+    cas_test_game_close(&g);
+    const char *too_many[] = {"meeples=13", NULL};
+    assert_int_equal(cas_test_game_try_open(&g, cas_plugin_entry(), 2, too_many, NULL, 0),
+                     CAS_EOPTION);
+    assert_non_null(strstr(g.error, "meeples 1 to 12"));
+    cas_test_game_close(&g);
+}
+
 /* Rulebook: no meeple on a feature already occupied.  Blue's U(2,0)
  * extends Red's road: its road is refused; at the end Red's open road of
  * 3 tiles scores 3. */
@@ -422,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_nine_point_monastery),
         cmocka_unit_test(test_monasteries_completed_on_a_crowded_board),
         cmocka_unit_test(test_place_and_score_same_turn),
+        cmocka_unit_test(test_meeples_option_sets_the_supply),
         cmocka_unit_test(test_occupied_feature_refused),
         cmocka_unit_test(test_city_tie_shares_full_points),
         cmocka_unit_test(test_city_majority),

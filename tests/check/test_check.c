@@ -23,6 +23,8 @@ const struct cas_plugin *fixture_broken_shared_entry(void);
 const struct cas_plugin *fixture_broken_game_state_entry(void);
 const struct cas_plugin *fixture_broken_unsorted_entry(void);
 const struct cas_plugin *fixture_broken_duplicate_entry(void);
+const struct cas_plugin *fixture_broken_random_entry(void);
+const struct cas_plugin *fixture_random_rejection_entry(void);
 
 /* Check `plugin` with its default options over 2-4 players. */
 static int run_check(const struct cas_plugin *plugin, int games,
@@ -51,17 +53,24 @@ static char *printed(const struct cas__check_report *report)
     return text;
 }
 
-static void test_good_fixture_passes(void **unused)
+/* Every property holds in 12 games of `plugin`; the report's text. */
+static char *expect_passes(const struct cas_plugin *plugin)
 {
-    (void)unused;
     struct cas__check_report report;
-    int rc = run_check(cas_plugin_entry(), 12, &report);
+    int rc = run_check(plugin, 12, &report);
     char *text = printed(&report);
     if (rc != CAS_OK)
         fail_msg("%s", text);
     assert_int_equal(report.failed, 0);
     assert_int_equal(report.games, 12);
     assert_true(report.plies > 12 * 30);
+    return text;
+}
+
+static void test_good_fixture_passes(void **unused)
+{
+    (void)unused;
+    char *text = expect_passes(cas_plugin_entry());
     assert_non_null(strstr(text, "fixture: every property held in 12 games"));
     free(text);
 }
@@ -150,6 +159,21 @@ static void test_duplicated_legal_actions(void **unused)
     expect_broken(fixture_broken_duplicate_entry(), "legal-actions-unique");
 }
 
+/* random_action's draws are enumerated, not sampled: a sampler that
+ * draws again after a miss passes (its retries cut at a depth), and one
+ * that gives the last action the miss as well is caught. */
+static void test_random_action_by_rejection_passes(void **unused)
+{
+    (void)unused;
+    free(expect_passes(fixture_random_rejection_entry()));
+}
+
+static void test_biased_random_action(void **unused)
+{
+    (void)unused;
+    expect_broken(fixture_broken_random_entry(), "random-action-uniform");
+}
+
 /* The failing action is named by its text. */
 static void test_failure_names_the_action(void **unused)
 {
@@ -193,6 +217,8 @@ int main(void)
         cmocka_unit_test(test_state_shared_through_the_game),
         cmocka_unit_test(test_unsorted_legal_actions),
         cmocka_unit_test(test_duplicated_legal_actions),
+        cmocka_unit_test(test_random_action_by_rejection_passes),
+        cmocka_unit_test(test_biased_random_action),
         cmocka_unit_test(test_failure_names_the_action),
         cmocka_unit_test(test_game_that_cannot_open),
     };

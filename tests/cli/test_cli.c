@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <cmocka.h>
 
 /* Write text to a new file made from the mkstemp template path. */
@@ -129,6 +130,39 @@ static void test_unknown_names_get_the_closest(void **unused)
     expect("bench --game fixtur", NULL, 1, "bench: --game: unknown game \"fixtur\"");
     expect("check fixture --games many", NULL, 2, "--games must be a whole number");
     expect("play --game fixture --players 'Ada:hunam'", NULL, 2, "human");
+    /* nothing is suggested that is not near */
+    expect("play --xyzzy 3", NULL, 2,
+           "unknown option \"--xyzzy\" (castellan play --help lists them)");
+    expect("play --game carcassonne --expansions foo --no-save", NULL, 1,
+           "castellan play: --expansions: unknown expansion \"foo\" (castellan plugins lists "
+           "them all)\n");
+    /* an option of an expansion the session leaves out */
+    expect("play --game carcassonne --rule abbey-mayor.wagon-move=C1 --no-save", NULL, 1,
+           "castellan play: --rule abbey-mayor.wagon-move: abbey-mayor is not in this session; "
+           "add it to the expansions");
+}
+
+/* A bad tile set in a plugin's data folder: its name as the option gave
+ * it and the line, neither the folder's absolute path nor an error code. */
+static void test_bad_tile_set_names_its_line(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/castellan-cli-plugins-XXXXXX", command[1024], *out;
+    assert_non_null(mkdtemp(dir));
+    snprintf(command, sizeof command,
+             "cp -r '%s' '%s/' && printf 'tileset bad\\nstart D\\ntile D 4 CRFR zzz\\n' "
+             ">'%s/carcassonne/data/bad.tiles'", CARCASSONNE_PLUGIN_DIR, dir, dir);
+    assert_int_equal(system(command), 0);
+    snprintf(command, sizeof command,
+             "play --plugin-path '%s' --game carcassonne --rule tileset=bad.tiles --no-save",
+             dir);
+    assert_int_equal(run(command, NULL, &out), 1);
+    if (!strstr(out, "castellan play: carcassonne: cannot create the game: bad.tiles:3: "
+                     "unexpected 'zzz'") || strstr(out, dir))
+        fail_msg("%s", out);
+    free(out);
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    assert_int_equal(system(command), 0);
 }
 
 /* Malformed command lines: exit 2 and a line that names the problem. */
@@ -148,10 +182,17 @@ static void test_usage_errors(void **unused)
            "castellan plugins: unknown argument \"--bogus\"\nusage: castellan plugins");
     expect("saves", NULL, 2, "castellan saves: missing argument\nusage: castellan saves");
     expect("saves frob", NULL, 2,
-           "castellan saves: unknown subcommand \"frob\" (list, show or delete)\n");
+           "castellan saves: unknown subcommand \"frob\" (list, show, delete or migrate)\n");
     expect("campaign frob", NULL, 2,
            "castellan campaign: expected `list` or `show NAME`\nusage: castellan campaign");
     expect("campaign show", NULL, 2, "castellan campaign: expected `list` or `show NAME`\n");
+    expect("saves migrate only-one.db", NULL, 2,
+           "castellan saves migrate: name two stores, FROM and TO\nusage: castellan saves "
+           "migrate FROM TO");
+    expect("saves migrate a.db a.db", NULL, 2,
+           "castellan saves migrate: FROM and TO are the same store (a.db)");
+    expect("bench --only saves --database saves.db", NULL, 2,
+           "castellan bench: --database saves.db is not a PostgreSQL URL");
 }
 
 /* `play --config FILE` with a bad file: exit 1 and the error at file:line. */
@@ -220,6 +261,59 @@ static void test_play_human_through_stdin(void **unused)
     free(out);
 }
 
+/* `help` at the table explains the actions of every expansion in play,
+ * each with an example, after the game's own. */
+static void test_help_explains_every_expansion(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game carcassonne --expansions inns-cathedrals,traders-builders,"
+                         "abbey-mayor,king-robber,castles-germany --players Me:human,greedy "
+                         "--seed 5 --no-save", "help\nquit\n", &out), 0);
+    static const char *const wanted[] = {
+        "\ninns-cathedrals:\n  deploy large-meeple WHERE\n", "(deploy large-meeple city N)",
+        "\ntraders-builders:\n  deploy builder WHERE\n", "(deploy builder road E+W)",
+        "(deploy pig field Nw+Ne)", "\nabbey-mayor:\n  abbey X,Y ", "abbey 1,1",
+        "(deploy mayor city N)", "(deploy wagon\n", "(wagon 0,1 city N)",
+        "(deploy barn corner 1,-1 NW)", "\nking-robber:\n", "\ncastles-germany:\n",
+        "(castle pick\n", "(castle CG-3 4,-1 270)", "  castle keep ", "  deploy meeple castle\n",
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (!strstr(out, wanted[i]))
+            fail_msg("no \"%s\" in:\n%s", wanted[i], out);
+    free(out);
+    /* the game alone: its own help, no expansion's */
+    assert_int_equal(run("play --game carcassonne --players Me:human,greedy --seed 5 --no-save",
+                         "help\nquit\n", &out), 0);
+    assert_non_null(strstr(out, "Carcassonne actions"));
+    assert_null(strstr(out, "abbey-mayor:"));
+    free(out);
+}
+
+/* Castles in Germany at the table: the castles are drawn (as castles, 'c',
+ * not monasteries) over the numbers of the picks that name them, the
+ * board numbers the spots where a castle may go and shows a placed one
+ * as one castle over its two spaces. */
+static void test_castles_shown_before_the_picks(void **unused)
+{
+    (void)unused;
+    char *out;
+    assert_int_equal(run("play --game carcassonne --expansions castles-germany --players "
+                         "Me:human,greedy --seed 5 --no-save", "1\n2\n7\nquit\n", &out), 0);
+    const char *pick = strstr(out, "The tiles these choices name, turned 0; under each, its "
+                                   "choices:\nCG-1          CG-2          CG-3          CG-4");
+    if (!pick || !strstr(pick, "\n--cccccc--    --cccccc--") || !strstr(pick, "\n1             2"))
+        fail_msg("no castles over their picks:\n%s", out);
+    assert_non_null(strstr(out, "  o open  c castle\n"));
+    assert_null(strstr(out, "--m.")); /* no castle drawn as a monastery */
+    const char *place = strstr(out, "Red decides: castle\n");
+    assert_non_null(place);
+    assert_non_null(strstr(out, " 3 --- 7 \n"));   /* spots of castle choices on the board */
+    assert_non_null(strstr(place, "2,3,4,5,6,7,")); /* CG-1's placements under it */
+    assert_non_null(strstr(place, "\n o ----cccc- o \n")); /* placed: a castle on the board */
+    free(out);
+}
+
 /* `castellan rules GAME` lists the game's options with defaults and
  * meanings, then each expansion's; a wrong id gets the closest. */
 static void test_rules_lists_every_option(void **unused)
@@ -282,11 +376,15 @@ static void test_docs_config_example_plays(void **unused)
 static void test_preset_comments_name_real_paths(void **unused)
 {
     (void)unused;
-    static const char *const presets[] = {"default", "inns-cathedrals", "inns-traders",
-                                          "traders-builders"};
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+    DIR *dir = opendir(PRESET_DIR);
+    assert_non_null(dir);
+    size_t checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ini") != 0)
+            continue;
         char path[1024], text[2048], expected[256];
-        snprintf(path, sizeof path, "%s/%s.ini", PRESET_DIR, presets[i]);
+        snprintf(path, sizeof path, "%s/%s", PRESET_DIR, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
         size_t len = fread(text, 1, sizeof text - 1, f);
@@ -294,16 +392,19 @@ static void test_preset_comments_name_real_paths(void **unused)
         text[len] = '\0';
         snprintf(expected, sizeof expected,
                  "; Play it from the repository root with:\n"
-                 ";   ./build/host/castellan play --config config/presets/%s.ini\n",
-                 presets[i]);
+                 ";   ./build/host/castellan play --config config/presets/%s\n",
+                 e->d_name);
         if (!strstr(text, expected))
             fail_msg("%s lacks the line\n%s", path, expected);
-        snprintf(path, sizeof path, "%s/config/presets/%s.ini", getenv("CASTELLAN_SOURCE_DIR"),
-                 presets[i]);
+        snprintf(path, sizeof path, "%s/config/presets/%s", getenv("CASTELLAN_SOURCE_DIR"),
+                 e->d_name);
         f = fopen(path, "r");
         assert_non_null(f);
         fclose(f);
+        checked++;
     }
+    closedir(dir);
+    assert_true(checked >= 10);
 }
 
 /* --campaign files a game from flags or from a preset under a campaign. */
@@ -396,9 +497,9 @@ static void test_check_good_and_broken(void **unused)
 }
 
 /* A plugin that crashes still gets a report of where, and the command
- * that reproduces it: from outside the build's plugin folder it runs in a
- * worker, whose crash is a failed check (exit 1); in process it takes
- * castellan down with it, after the report. */
+ * that reproduces it: from outside the build's plugin folder the whole
+ * check runs in a worker, whose crash is a failed check (exit 1); in
+ * process it takes castellan down with it, after the same report. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -406,7 +507,7 @@ static void test_check_reports_a_crash(void **unused)
     int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
                      &out);
     assert_int_equal(status, 1);
-    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6) in apply\n"
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
                      "  game with seed 1, 2 players, at or after ply 6\n"
                      "  reproduce: castellan check fixture-broken-crash --plugin-path '"
                      CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
@@ -634,8 +735,8 @@ static void test_bench_compares_with_the_game_alone(void **unused)
     assert_null(strstr(out, "alone"));
     free(out);
     expect("bench --expansions inns-cathedrals --players 6 --games 2 --only playouts", NULL, 0,
-           "  vs carcassonne alone   not measured: carcassonne: cannot create the game (-1):\n"
-           "    6 players");
+           "  vs carcassonne alone   not measured: carcassonne: cannot create the game: 6\n"
+           "    players");
 }
 
 /* --rounds: medians, and the range of the ratio per action around its
@@ -697,11 +798,14 @@ static void test_bench_marginal(void **unused)
     free(out);
     expect("bench --games 2 --only marginal", NULL, 0,
            "  marginal cost          not measured: no expansions (give --expansions)");
+    /* a game nobody wrote an expansion for is not told to add one */
+    expect("bench --game castles-cards --games 2 --only marginal", NULL, 0,
+           "  marginal cost          not measured: the game has no expansions\n");
     /* six players need inns-cathedrals' sixth colour: no game alone to
      * measure the shares in */
     expect("bench --expansions inns-cathedrals,traders-builders --players 6 --games 1 "
            "--only marginal", NULL, 0,
-           "  marginal cost          not measured: carcassonne: cannot create the game (-1):");
+           "  marginal cost          not measured: carcassonne: cannot create the game:");
 }
 
 /* Copy file `from` to the new file `to`. */
@@ -754,12 +858,15 @@ int main(void)
         cmocka_unit_test(test_a_full_standard_output_fails),
         cmocka_unit_test(test_saves_from_before_engine_speed_2),
         cmocka_unit_test(test_unknown_names_get_the_closest),
+        cmocka_unit_test(test_bad_tile_set_names_its_line),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_play_config_errors),
         cmocka_unit_test(test_play_preset_is_repeatable),
         cmocka_unit_test(test_play_human_through_stdin),
         cmocka_unit_test(test_play_human_quits),
         cmocka_unit_test(test_rules_lists_every_option),
+        cmocka_unit_test(test_help_explains_every_expansion),
+        cmocka_unit_test(test_castles_shown_before_the_picks),
         cmocka_unit_test(test_docs_config_example_plays),
         cmocka_unit_test(test_preset_comments_name_real_paths),
         cmocka_unit_test(test_play_campaign_flag),

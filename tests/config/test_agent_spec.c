@@ -150,7 +150,7 @@ static void test_bots_only(void **unused)
                      CAS_EPARSE);
     assert_string_equal(err, "--hint: agent \"humna\" is not valid; use random, greedy or "
                              "mcts[-easy|-medium|-hard][@N|@Nms][/THREADS][+random|+greedy]"
-                             "[+root|+tree][+win|+margin] (closest: mcts)");
+                             "[+root|+tree][+win|+margin]"); /* no bot is near */
     assert_int_equal(cas__agent_spec_parse_bot("human", "--hint", &spec, err, sizeof err),
                      CAS_OK);
     assert_string_equal(spec.kind, "human");

@@ -206,8 +206,8 @@ static void test_keys(void **state)
                       "4: unknown key \"agnet\" in [player.1]; use name or agent (closest: "
                       "agent)");
     expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\njurnal = on\n",
-                      "8: unknown key \"jurnal\" in [saves]; use database, campaign or "
-                      "journal (closest: journal)");
+                      "8: unknown key \"jurnal\" in [saves]; use database, url, campaign "
+                      "or journal (closest: journal)");
     expect_file_error("[session]\ngame = x\ngame = y\n",
                       "3: duplicate key \"game\" in [session] (first at line 2); keep one");
     expect_file_error("[session]\ngame = x\n[rules]\nfarmers = on\nfarmers = off\n",
@@ -283,6 +283,33 @@ static void test_values(void **state)
     expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ndatabase =\n",
                       "8: database is empty; give a file path, or leave it out for the "
                       "default");
+    expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\nurl = mysql://h/db\n",
+                      "8: url = \"mysql://h/db\" is not a PostgreSQL URL; write "
+                      "postgresql://[USER[:PASSWORD]@][HOST][:PORT]/DATABASE");
+    expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ndatabase = postgres://h/a b\n",
+                      "8: database = \"postgres://h/a b\" holds a space or control character "
+                      "at position 15; percent-encode it (%20)");
+    expect_file_error("[session]\ngame = x\n" PLAYERS "[saves]\ndatabase = a.db\n"
+                      "url = postgresql:///castellan\n",
+                      "9: url names the store a second time (database at line 8); keep one: "
+                      "database (a file or a URL) or url");
+}
+
+/* A URL names a PostgreSQL store as it is: no ~ expansion, under either key. */
+static void test_saves_url_names_a_postgresql_store(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "[session]\ngame = x\n" PLAYERS "[saves]\nurl = postgresql://ada@db.club/castellan\n",
+        "[session]\ngame = x\n" PLAYERS "[saves]\ndatabase = postgresql://ada@db.club/castellan\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        struct session_file f;
+        session_file_load(&f, files[i]);
+        assert_int_equal(f.rc, CAS_OK);
+        assert_string_equal(f.desc.database, "postgresql://ada@db.club/castellan");
+        session_file_done(&f);
+    }
 }
 
 #define FORMS                                                                              \
@@ -328,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_sections),
         cmocka_unit_test(test_headers_where_inih_sees_them),
         cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_saves_url_names_a_postgresql_store),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_missing_parts),
         cmocka_unit_test(test_first_problem_wins),

@@ -131,6 +131,13 @@ static void test_option_errors(void **state)
     INVALID("farmer = on", "5: unknown rule option \"farmer\"; closest: farmers");
     INVALID("exp-q.tokens = 1", "5: unknown rule option \"exp-q.tokens\"; closest: "
                                 "exp-a.tokens");
+    /* an installed expansion left out of the session is named, not guessed at */
+    INVALID("exp-c.tokens = 1", "5: exp-c is not in this session; add it to the expansions "
+                                "(--expansions, or expansions in [session]) or drop this rule");
+    /* no far-fetched guess */
+    INVALID("zzzzzz = 1", "5: unknown rule option \"zzzzzz\"; `castellan rules fixgame` lists "
+                          "them");
+    INVALID("farmers = x", "5: farmers = \"x\" is not valid; use on or off");
     INVALID("farmers = onn", "5: farmers = \"onn\" is not valid; use on or off (closest: on)");
     INVALID("bonus = 11", "5: bonus = \"11\" is not valid; use an integer from 0 to 10");
     INVALID("bonus = 1x", "5: bonus = \"1x\" is not valid; use an integer from 0 to 10");
@@ -184,7 +191,10 @@ static void test_player_limits(void **state)
                    "[player.3]\nagent = random\n[player.4]\nagent = random\n"
                    "[player.5]\nagent = random\n",
                    "12: 5 players, but fixgame with exp-a allows 2 to 4; remove players, or "
-                   "add an expansion that allows more");
+                   "add the expansion exp-c, which allows more");
+    /* no expansion of othergame allows more: none is suggested */
+    expect_invalid("[session]\ngame = othergame\n" TWO "[player.3]\nagent = random\n",
+                   "7: 3 players, but othergame allows 1 to 2; remove players");
 }
 
 static void test_flags_errors_name_the_flag(void **state)
@@ -227,7 +237,7 @@ static void test_flags_errors_name_the_flag(void **state)
     assert_int_equal(cas__session_desc_from_flags(&flags, &d, err, sizeof err), CAS_OK);
     assert_int_equal(cas__session_desc_validate(&d, reg, &plan, err, sizeof err), CAS_EINVAL);
     assert_string_equal(err, "--players: 5 players, but fixgame allows 2 to 4; remove "
-                             "players, or add an expansion that allows more");
+                             "players, or add the expansion exp-c, which allows more");
     cas__session_desc_free(&d);
     cas__registry_free(reg);
 }

@@ -61,6 +61,31 @@ static void test_below_is_in_range_and_even(void **unused)
     assert_true(cas__prng_below(&r, UINT64_MAX) < UINT64_MAX);
 }
 
+/* below() takes the same numbers as the plain rejection it replaced
+ * (draw until at least 2^64 mod n, then reduce), so seeded games stay the
+ * same: for bounds where a draw below n is rare and where it is half the
+ * draws (n just above 2^63, whose threshold is 2^63 - 1). */
+static void test_below_draws_as_plain_rejection(void **unused)
+{
+    (void)unused;
+    static const uint64_t bounds[] = {1, 2, 3, 6, 33, 1000003, (1ull << 63) + 1,
+                                      (1ull << 63) + 12345, UINT64_MAX - 1, UINT64_MAX};
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        uint64_t n = bounds[b], threshold = (0 - n) % n;
+        struct cas__prng r, plain;
+        cas__prng_init(&r, 7 + b, 3, 1);
+        plain = r;
+        for (int i = 0; i < 2000; i++) {
+            uint64_t x;
+            do
+                x = cas__prng_next(&plain);
+            while (x < threshold);
+            assert_true(cas__prng_below(&r, n) == x % n);
+            assert_true(r.counter == plain.counter);
+        }
+    }
+}
+
 static void test_weighted_pick_follows_weights(void **unused)
 {
     (void)unused;
@@ -98,6 +123,7 @@ int main(void)
         cmocka_unit_test(test_same_key_same_numbers),
         cmocka_unit_test(test_each_key_part_matters),
         cmocka_unit_test(test_below_is_in_range_and_even),
+        cmocka_unit_test(test_below_draws_as_plain_rejection),
         cmocka_unit_test(test_weighted_pick_follows_weights),
         cmocka_unit_test(test_weighted_pick_refuses_bad_weights),
     };

@@ -28,6 +28,7 @@ struct cas__registry *scan_fixtures(const char *dirs)
     }
     struct cas__registry *reg = NULL;
     assert_int_equal(cas__registry_scan(&path, &reg), CAS_OK);
+    cas__registry_foreign_in_process(reg, 1); /* loaded here, to be looked at */
     cas__strlist_free(&names);
     cas__strlist_free(&path);
     return reg;

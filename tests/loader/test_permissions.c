@@ -159,7 +159,13 @@ static void test_writable_plugin_path(void **state)
     assert_int_equal(chmod(c->root, 0777), 0);
     snprintf(refusal, sizeof refusal, "%s: writable by everyone (mode 0777) above the "
              "plugin path folder %s, so anyone could put another folder in its place; run "
-             "chmod o-w %s", c->root, c->path, c->root);
+             "chmod go-w %s", c->root, c->path, c->root);
+    expect_refusal(c, refusal);
+    /* D8: a group may swap it as well as everyone */
+    assert_int_equal(chmod(c->root, 0775), 0);
+    snprintf(refusal, sizeof refusal, "%s: writable by its group (mode 0775) above the "
+             "plugin path folder %s, so its group could put another folder in its place; "
+             "run chmod go-w %s", c->root, c->path, c->root);
     expect_refusal(c, refusal);
     assert_int_equal(chmod(c->root, 01777), 0); /* sticky, as /tmp: nobody may swap it */
     expect_loads(c);
@@ -188,6 +194,30 @@ static void test_owned_by_another_user(void **state)
              "plugin code; remove it, or chown it once you trust it", c->path);
     expect_refusal(c, refusal);
     assert_int_equal(chown(c->path, 0, 0), 0);
+    /* D8: a folder above, owned by another user, could be swapped by them */
+    assert_int_equal(chown(c->root, 65534, 65534), 0);
+    snprintf(refusal, sizeof refusal, "%s: owned by user 65534, neither root nor the user "
+             "castellan runs as (0), above the plugin path folder %s, so that user could "
+             "put another folder in its place; move the plugins elsewhere", c->root,
+             c->path);
+    expect_refusal(c, refusal);
+    assert_int_equal(chown(c->root, 0, 0), 0);
+}
+
+/* D6: a FIFO named ID.so is refused at once, not opened and waited on. */
+static void test_fifo_library(void **state)
+{
+    struct copy *c = *state;
+    char refusal[8192];
+    assert_int_equal(unlink(c->so), 0);
+    assert_int_equal(mkfifo(c->so, 0644), 0);
+    snprintf(refusal, sizeof refusal, "%s: not a regular file; build or install the "
+             "plugin's library there", c->so);
+    struct cas__registry *reg = scan_copy(c);
+    struct cas__plugin_info *info = fixture(reg, "fixgame");
+    assert_int_equal(cas__registry_load(reg, info), CAS_EMISMATCH);
+    assert_refusal(info, "%s", refusal);
+    cas__registry_free(reg);
 }
 
 /* A symbolic link inside the folder is followed; one that leaves it is
@@ -229,6 +259,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_writable_folders, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_writable_plugin_path, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_owned_by_another_user, make_copy, remove_copy),
+        cmocka_unit_test_setup_teardown(test_fifo_library, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_links_stay_in_the_plugin_folder, make_copy,
                                         remove_copy),
     };

@@ -121,9 +121,12 @@ static void test_unknown_names_get_the_closest(void **state)
                  "unknown expansion \"exp-cc\"; closest: exp-c (castellan plugins lists "
                  "them all)");
     /* suggestions come from the session game's own expansions */
-    expect_error("good", "othergame", (const char *[]){"exp-f"}, 1, CAS_ENOTFOUND,
-                 "unknown expansion \"exp-f\"; closest: exp-other (castellan plugins lists "
+    expect_error("good", "othergame", (const char *[]){"exp-ot"}, 1, CAS_ENOTFOUND,
+                 "unknown expansion \"exp-ot\"; closest: exp-other (castellan plugins lists "
                  "them all)");
+    /* a far-fetched guess is no help */
+    expect_error("good", "fixgame", (const char *[]){"foo"}, 1, CAS_ENOTFOUND,
+                 "unknown expansion \"foo\" (castellan plugins lists them all)");
     expect_error("cycle", "fixgame", NULL, 0, CAS_ENOTFOUND,
                  "unknown game \"fixgame\"; none is installed (castellan plugins lists them "
                  "all)");

@@ -112,6 +112,7 @@ static void test_both_builds_load_and_play(void **state)
     struct cas__strlist path = {.items = (char *[]){OOT_PLUGIN_DIR}, .count = 1};
     struct cas__registry *reg = NULL;
     assert_int_equal(cas__registry_scan(&path, &reg), CAS_OK);
+    cas__registry_foreign_in_process(reg, 1); /* loaded here, to be looked at */
     const char *ids[] = {"oot-find-package", "oot-pkg-config"};
     for (size_t i = 0; i < 2; i++) {
         struct cas__plugin_info *info = cas__registry_find(reg, ids[i]);

@@ -14,11 +14,15 @@
 
 #include "abbey_mayor.h"
 #include "carc.h"
+#include "castles_germany.h"
 #include "inns_cathedrals.h"
+#include "king_robber.h"
 #include "svg_check.h"
 #include "traders_builders.h"
 
 const struct cas_plugin *cas_plugin_entry(void);
+
+#define MIN_SHOWN 5 /* the board area is at least 5x5 spaces */
 
 static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
 {
@@ -50,8 +54,24 @@ static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
     int cells = s->ntiles < 2 ? 0 : s->game->kinds[C_TILES(s)[last].kind].ncells;
     assert_int_equal(svg_count(doc, "//s:rect[@class='last']"), cells);
-    /* a symbol for every kind on the board, and no more */
-    assert_true(svg_count(doc, "//s:defs/s:symbol[starts-with(@id,'k')]") <= s->ntiles + 1);
+    /* coordinates along the top and left edges: at least every column and
+     * row the board's spaces (tiles and open spots) take */
+    int minx = 0, maxx = 0, miny = 0, maxy = 0;
+    for (int i = 0; i < s->ncells; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[i];
+        minx = c->x < minx ? c->x : minx;
+        maxx = c->x > maxx ? c->x : maxx;
+        miny = c->y < miny ? c->y : miny;
+        maxy = c->y > maxy ? c->y : maxy;
+    }
+    int coords = svg_count(doc, "//s:g[@class='coords']/s:text");
+    assert_true(coords >= (maxx - minx + 1) + (maxy - miny + 1));
+    assert_true(coords <= 2 * (maxx - minx + 1) + 2 * (maxy - miny + 1) + 2 * MIN_SHOWN);
+    /* a symbol for every kind on the board or in a hand shown under the
+     * notes (castles), and no more */
+    int hand = svg_count(doc, "//s:g[@class='hand-tile']");
+    assert_true(svg_count(doc, "//s:defs/s:symbol[starts-with(@id,'k')]") <=
+                s->ntiles + 1 + hand);
 }
 
 static void test_base_games(void **state)
@@ -83,11 +103,44 @@ static void test_with_expansions(void **state)
     }
 }
 
+/* Castles in Germany: the castles each player holds are drawn under the
+ * notes that name them, as castles, from the first picture on. */
+static void check_castles(struct cas_test_game *g, int viewer, xmlDocPtr doc)
+{
+    check_board(g, viewer, doc);
+    const struct cas_state *s = g->state;
+    int castles_on_board = 0;
+    for (int i = 0; i < s->ntiles; i++)
+        castles_on_board += strncmp(s->game->kinds[C_TILES(s)[i].kind].id, "CG-", 3) == 0;
+    assert_true(svg_count(doc, "//s:g[@class='board']//s:g[@class='castle']") >=
+                castles_on_board);
+    assert_int_equal(svg_count(doc, "//s:g[@class='board']//s:g[@class='monastery']/s:text"), 0);
+}
+
+static void test_castles_germany(void **state)
+{
+    (void)state;
+    char dir1[1024], dir2[1024];
+    struct cas_expansion_ref refs[2] = {
+        cas_test_expansion_ref(cas__cg_plugin(), dir1, sizeof dir1),
+        cas_test_expansion_ref(cas__kr_plugin(), dir2, sizeof dir2),
+    };
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 3, NULL, refs, 2);
+    xmlDocPtr doc = svg_check_render(&g, CAS_VIEWER_PUBLIC);
+    /* the picks come first: every castle of the pool is still to pick */
+    assert_int_equal(svg_count(doc, "//s:g[@class='hand-tile']"), 0);
+    xmlFreeDoc(doc);
+    svg_check_walk(&g, 300, 400, 7, check_castles);
+    cas_test_game_close(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base_games),
         cmocka_unit_test(test_with_expansions),
+        cmocka_unit_test(test_castles_germany),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

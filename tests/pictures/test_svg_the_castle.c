@@ -30,7 +30,15 @@ static void check_castle(struct cas_test_game *g, int viewer, xmlDocPtr doc)
         assert_int_equal(atoi(score), s->p[p].score);
         xmlFree(score);
     }
-    int fits = svg_count(doc, "//s:rect[@class='fits']");
+    /* the score track: every position, a marker per player; coordinates
+     * for every column and row; the legend */
+    const struct board *b = &s->game->board;
+    assert_int_equal(svg_count(doc, "//s:g[@class='track']/s:rect[starts-with(@class,'pos')]"),
+                     b->track);
+    assert_int_equal(svg_count(doc, "//s:g[@class='track']/s:circle[@class='marker']"), NPLAYERS);
+    assert_int_equal(svg_count(doc, "//s:g[@class='coords']/s:text"), b->w + b->h);
+    assert_int_equal(svg_count(doc, "//s:g[@class='legend']/s:text"), 9);
+    int fits = svg_count(doc, "//s:g[@class='board']/s:rect[@class='fits']");
     if (s->phase == PH_PLACE)
         assert_true(fits >= 1);
     else

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <ftw.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,8 +154,61 @@ void cas_test_write_file(const char *path, const void *bytes, size_t len)
     assert_int_equal(fclose(f), 0);
 }
 
+static long long pg_query_int(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    if (PQstatus(c) != CONNECTION_OK)
+        fail_msg("%s: %s", url, PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    long long v = PQntuples(r) ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+int cas_test_on_pg(void)
+{
+    const char *url = getenv("CASTELLAN_TEST_PG");
+    return url && *url;
+}
+
+const char *cas_test_pg_database(char *buf, size_t cap)
+{
+    static unsigned counter;
+    const char *cluster = getenv("CASTELLAN_TEST_PG");
+    char name[64], sql[160];
+    assert_non_null(cluster);
+    /* unique while the cluster lives: it is new for every test run */
+    snprintf(name, sizeof name, "t_%ld_%u", (long)getpid(), ++counter);
+    PGconn *c = PQconnectdb(cluster);
+    if (PQstatus(c) != CONNECTION_OK)
+        fail_msg("the test cluster %s: %s", cluster, PQerrorMessage(c));
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    /* the cluster's URL names the database postgres: name ours instead */
+    const char *db = strstr(cluster, "/postgres");
+    assert_non_null(db);
+    snprintf(buf, cap, "%.*s/%s%s", (int)(db - cluster), cluster, name, db + 9);
+    return buf;
+}
+
+const char *cas_test_store_where(void **state, const char *name, char *buf, size_t cap)
+{
+    if (cas_test_on_pg())
+        return cas_test_pg_database(buf, cap);
+    return cas_test_dir_file(*state, name, buf, cap);
+}
+
 long long cas_test_query_int(const char *path, const char *sql)
 {
+    if (cas__saves_is_url(path))
+        return pg_query_int(path, sql);
     sqlite3 *db;
     sqlite3_stmt *st;
     long long v = -1;

@@ -51,8 +51,28 @@ void cas_test_file_unchanged(const char *path, struct cas_test_file_print *fp);
 /* Write len bytes to path (created or truncated). */
 void cas_test_write_file(const char *path, const void *bytes, size_t len);
 
-/* One integer from a query on a plain read-only SQLite connection to path. */
+/* One integer from a query on a plain connection to the store at path
+ * (read-only SQLite, or PostgreSQL for a URL). */
 long long cas_test_query_int(const char *path, const char *sql);
+
+/* Where a test's store goes: a new, empty PostgreSQL database on the test
+ * cluster when CASTELLAN_TEST_PG names it (the `pg` CTest fixture sets it
+ * for the tests run on both backends), else the file `name` in the test's
+ * folder.  Into buf; returns buf. */
+const char *cas_test_store_where(void **state, const char *name, char *buf, size_t cap);
+/* 1 when the tests run against PostgreSQL (CASTELLAN_TEST_PG is set). */
+int cas_test_on_pg(void);
+/* In a test only for PostgreSQL: skip it, saying why, without the cluster. */
+#define CAS_TEST_NEED_PG()                                                     \
+    do {                                                                       \
+        if (!cas_test_on_pg()) {                                               \
+            print_message("CASTELLAN_TEST_PG is not set: skipped; ctest starts " \
+                          "the PostgreSQL test cluster (Debian's postgresql)\n"); \
+            skip();                                                            \
+        }                                                                      \
+    } while (0)
+/* A new empty database on the test cluster; its URL into buf. */
+const char *cas_test_pg_database(char *buf, size_t cap);
 
 /* Assert two games hold the same header, players and actions. */
 void cas_test_assert_same_game(const struct cas__saves_game *a,

@@ -31,7 +31,7 @@ static struct cas__saves *league(void **state, int64_t *unfinished)
 {
     char path[512];
     struct cas__saves *s =
-        cas_test_open(cas_test_dir_file(*state, "saves.db", path, sizeof path));
+        cas_test_open(cas_test_store_where(state, "saves.db", path, sizeof path));
     play(s, "league", "Ada", "Bob", (const int64_t[]){30, 20});
     play(s, "league", "Bob", "Ada", (const int64_t[]){25, 25}); /* a tie */
     play(s, "league", "Cy", "Bob", (const int64_t[]){12, 40});

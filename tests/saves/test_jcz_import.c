@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -170,6 +171,25 @@ static void test_builder_bonus_turn_takes_the_games_actor(void **state)
                                 "19 1 place B -1,-1 0\n");
 }
 
+/* JCloisterZone up to 5.6 wrote "pig-herd": true with every Traders &
+ * Builders game; no tile of castellan's sets has a pig herd, so it changes
+ * nothing and is accepted. */
+static void test_pig_herd_element_without_its_tiles_is_accepted(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"traders-and-builders:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"builder\": 1,"
+              " \"pig\": 1, \"traders\": true, \"pig-herd\": true}},\n"
+              " \"players\": [{\"name\": \"Alice\"}, {\"name\": \"Bob\"}],\n"
+              " \"replay\": [\n", turns, "\n ]}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.out, "as game 1 (9 plies, unfinished)");
+}
+
 /* An Abbey & Mayor setup as JCloisterZone 5 writes it: the start as an
  * array, every part of the expansion among the elements, a rule variant. */
 #define AM_SETUP(rules)                                                            \
@@ -300,8 +320,13 @@ static void test_wagon_moves_import(void **state)
 }
 
 /* King & Robber Baron, its set named without the edition (the first, as
- * no garden says) and its scoring variant `continuously`: Blue, closing the
- * first city, takes the King and scores 1 at once, a king score. */
+ * no garden says) and its scoring variant `continuously`, which
+ * JCloisterZone defines: a completed city pays whoever held the King before
+ * it.  Blue closes the first city (6 to Red) and takes the King, paid
+ * nothing; Red closes a larger one, 4 tiles with 2 coats (Red +12): Blue
+ * +1, then the King goes to Red; Blue closes a smaller one: Red +1.
+ * JCloisterZone scores the King 2, as this; castellan before issue 33
+ * scored it 3 (the new holder paid). */
 static void test_king_and_robber_scoring_variant_imports(void **state)
 {
     char path[512];
@@ -315,14 +340,162 @@ static void test_king_and_robber_scoring_variant_imports(void **state)
               " \"replay\": [\n"
               JCZ_TILE("BA/CFc.1", "R90", "0", "-1")
               JCZ_DEPLOY("0.small.1", "0", "-1", "NS", "City") JCZ_COMMIT
-              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT JCZ_END,
+              JCZ_TILE("BA/C", "R180", "0", "-2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "0", "1")
+              JCZ_DEPLOY("0.small.2", "0", "1", "S", "City") JCZ_COMMIT
+              JCZ_TILE("BA/CFc+", "R90", "0", "2") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/CFc+", "R90", "0", "3") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R180", "1", "1") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "0", "4") JCZ_PASS JCZ_COMMIT
+              JCZ_TILE("BA/C", "R0", "1", "2") JCZ_PASS JCZ_COMMIT JCZ_END,
               NULL);
     import_then_export(state, path, &record, &results);
     cas_test_expect_text(record.out, "Expansion: king-robber ");
     cas_test_expect_text(record.out, "Option: king-robber.scoring = continuous\n");
-    cas_test_expect_text(results.out, "\"scores\": [6, 1]");
     cas_test_expect_text(results.out, "\"player\": 1, \"points\": 1, \"text\": \"Blue +1 King: "
                                       "a completed city\", \"category\": \"king\"");
+    cas_test_expect_text(results.out, "\"player\": 0, \"points\": 1, \"text\": \"Red +1 King: "
+                                      "a completed city\", \"category\": \"king\"");
+    cas_test_expect_text(results.out, "\"scores\": [19, 1]");
+}
+
+/* Farmers on enclosed fields: JCloisterZone's I (IC-3's one inner field)
+ * and II (KR-5's second) are castellan's `field inner` and `field inner2`. */
+static void test_farmers_on_enclosed_fields_import(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1,"
+              " \"king-and-robber:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"big-follower\": 1,"
+              " \"inn\": true, \"cathedral\": true, \"king\": true, \"robber\": true}},\n"
+              " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}],\n"
+              " \"replay\": [\n"
+              JCZ_TILE("IC/CCCC", "R0", "0", "-1")
+              JCZ_DEPLOY("0.small.1", "0", "-1", "I", "Field") JCZ_COMMIT
+              JCZ_TILE("KR/CCcc", "R0", "1", "-1")
+              JCZ_DEPLOY("1.small.1", "1", "-1", "II", "Field") JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "2 0 deploy meeple field inner\n");
+    cas_test_expect_text(record.out, "5 1 deploy meeple field inner2\n");
+}
+
+/* Figure counts other than the rulebook's, as JCloisterZone games may give
+ * them, become the options that count each kind: 8 meeples, 2 wagons and 2
+ * barns (one decimal JCloisterZone may write); the game plays with them. */
+static void test_figure_counts_become_options(void **state)
+{
+    char path[512];
+    struct cas_test_result record, results;
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 8, \"farmers\": true, \"abbey\": 1,"
+              " \"mayor\": 1, \"wagon\": 2.0, \"barn\": 2}},\n"
+              " \"players\": [{\"name\": \"Red\"}, {\"name\": \"Blue\"}],\n"
+              " \"replay\": [\n"
+              JCZ_TILE("BA/C", "R180", "0", "-1") JCZ_DEPLOY("0.wagon.1", "0", "-1", "S", "City")
+              JCZ_COMMIT JCZ_END,
+              NULL);
+    import_then_export(state, path, &record, &results);
+    cas_test_expect_text(record.out, "Option: meeples = 8\n");
+    cas_test_expect_text(record.out, "Option: abbey-mayor.wagons = 2\n");
+    cas_test_expect_text(record.out, "Option: abbey-mayor.barns = 2\n");
+    cas_test_expect_text(results.out, "\"scores\": [4, 0]");
+    /* a figure the file leaves out is none: a count of 0 */
+    write_jcz(state, path, sizeof path,
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"abbey\": 1, \"mayor\": 1,"
+              " \"wagon\": 1}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}],"
+              " \"replay\": []}\n", NULL);
+    castellan(state, &record, "import", path, NULL);
+    assert_int_equal(record.status, 0);
+    castellan(state, &record, "export", "2", "--no-hashes", NULL);
+    cas_test_expect_text(record.out, "Option: abbey-mayor.barns = 0\n");
+}
+
+/* Where castellan keeps its own reading, the import says so at that ply:
+ * IC-14's inn on two arms (JCloisterZone: one), imported with a warning;
+ * a figure on IC-5's road stub (castellan: none may stand there), refused
+ * with the warning first. */
+#define IC_SETUP                                                                   \
+    "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"        \
+    " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"big-follower\": 1,"     \
+    " \"inn\": true, \"cathedral\": true}},\n"                                         \
+    " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}],\n"                      \
+    " \"replay\": [\n"
+
+static void test_inn_on_two_arms_is_told_at_its_ply(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path, IC_SETUP,
+              JCZ_TILE("IC/RRR.i", "R0", "1", "0") JCZ_PASS JCZ_COMMIT JCZ_END, NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.err, "game.jcz:5 (ply 1): warning: tile IC-14 at 1,0: castellan "
+                                "puts its inn on two arms, E and W (the rulebook's caption), "
+                                "JCloisterZone on the E arm only");
+}
+
+static void test_figure_on_a_crossing_stub_is_refused_with_a_warning(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, IC_SETUP,
+              JCZ_TILE("IC/CRCR", "R0", "0", "-1") JCZ_DEPLOY("0.small.1", "0", "-1", "E", "Road")
+              JCZ_COMMIT JCZ_END, NULL);
+    expect_refused(state, path, "game.jcz:6 (ply 2): warning: a figure on a road stub of tile "
+                                "IC-5 at 0,-1: JCloisterZone lets one stand there, castellan "
+                                "follows the rulebook's caption");
+    expect_refused(state, path, "game.jcz:6 (ply 2): the action \"deploy meeple road E\" "
+                                "cannot be replayed");
+}
+
+/* The path of tests/saves/data/NAME: .jcz fixtures of whole games, made
+ * from castellan's own finished random games (seeds 62 and 1272) written
+ * the way JCloisterZone 5 writes them: without the tiles drawn and
+ * discarded because they fit nowhere. */
+static const char *fixture(char *path, size_t cap, const char *name)
+{
+    const char *src = getenv("CASTELLAN_SOURCE_DIR");
+    snprintf(path, cap, "%s/tests/saves/data/%s", src ? src : ".", name);
+    return path;
+}
+
+/* Import fixture `name`: a finished game with `scores`, its record with
+ * each of the NULL-terminated texts. */
+static void expect_finished_fixture(void **state, const char *name, const char *scores, ...)
+{
+    char path[1024];
+    struct cas_test_result record, results;
+    import_then_export(state, fixture(path, sizeof path, name), &record, &results);
+    cas_test_expect_text(results.out, "\"status\": \"finished\"");
+    cas_test_expect_text(results.out, scores);
+    va_list texts;
+    va_start(texts, scores);
+    for (const char *text; (text = va_arg(texts, const char *));)
+        cas_test_expect_text(record.out, text);
+    va_end(texts);
+}
+
+/* A finished base game whose tile C fit nowhere: the discard is put back,
+ * the bag empties, the game ends with its final scoring (15 to 12, as
+ * castellan played it). */
+static void test_discarded_tile_is_put_back_and_the_game_ends(void **state)
+{
+    expect_finished_fixture(state, "base-discarded-tile.jcz", "\"scores\": [15, 12]",
+                            "9 -1 draw C\n10 -1 draw B\n", NULL);
+}
+
+/* Abbey & Mayor with the final abbey round: the discarded tile B put back,
+ * the bag empties and Player 1 fills the hole at 1,1 in the final round. */
+static void test_discarded_tile_before_the_final_abbey_round(void **state)
+{
+    expect_finished_fixture(state, "abbey-mayor-discarded-tile.jcz", "\"scores\": [20, 34]",
+                            "6 -1 draw B\n7 -1 draw V\n", "273 0 abbey 1,1\n274 0 pass\n",
+                            NULL);
 }
 
 /* Setups castellan cannot play as written are refused, naming the place. */
@@ -348,12 +521,14 @@ static void test_setup_castellan_cannot_play_is_refused(void **state)
                                 "variants wagon-move, barn-placement, king-and-robber-scoring, "
                                 "tiny-city-scoring");
     write_jcz(state, path, sizeof path,
-              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"abbey-and-mayor:1\": 1},\n"
-              " \"elements\": {\"small-follower\": 7, \"abbey\": 1, \"mayor\": 1, "
-              "\"wagon\": 1}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], "
+              "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"
+              " \"elements\": {\"small-follower\": 7, \"big-follower\": 1, "
+              "\"cathedral\": true}},\n \"players\": [{\"name\": \"A\"}, {\"name\": \"B\"}], "
               "\"replay\": []}\n", NULL);
-    expect_refused(state, path, "setup.elements: no \"barn\"; castellan plays abbey-mayor "
-                                "with all its parts; write \"barn\": 1 (line 2)");
+    expect_refused(state, path, "setup.elements: no \"inn\"; castellan plays inns-cathedrals "
+                                "only with all its parts, and this game was scored without it "
+                                "(adding \"inn\": true would change its scores): castellan "
+                                "cannot import it (line 2)");
     write_jcz(state, path, sizeof path,
               "{\"setup\": {\"sets\": {\"basic:1\": 1},\n"
               " \"elements\": {\"small-follower\": 7, \"mayor\": 1}},\n"
@@ -400,6 +575,7 @@ static void test_taken_field_is_refused_at_its_line(void **state)
     write_jcz(state, path, sizeof path, setup_base, farmer, "\n  ]\n}\n", NULL);
     expect_refused(state, path, "game.jcz:18 (ply 8): the action \"deploy meeple field "
                                 "En\" cannot be replayed");
+    expect_refused(state, path, "is not legal now: a figure already stands on that feature");
 }
 
 static void test_field_by_a_half_edge_of_a_city_is_refused(void **state)
@@ -413,7 +589,9 @@ static void test_field_by_a_half_edge_of_a_city_is_refused(void **state)
               "[0, -1], \"location\": \"SL\"}, \"meepleId\": \"0.small.1\"}}\n  ]\n}\n",
               NULL);
     expect_refused(state, path, "game.jcz:12 (ply 2)");
-    expect_refused(state, path, "tile E has no such feature; it has 'city S'");
+    expect_refused(state, path, "tile E has no such feature; it has 'city S', "
+                                "'field Nw+Ne+En+Es+Ws+Wn', as placed at 0,-1 turned 180 (if the tile was meant to lie otherwise, the "
+                                "placement before this action is what is wrong)");
 }
 
 static void test_unsupported_set_is_refused(void **state)
@@ -480,10 +658,70 @@ static void test_legacy_4x_save_is_refused_as_such(void **state)
     expect_refused(state, path, "game.jcz: a JCloisterZone 4.x saved game (XML), not the JSON "
                                 "of JCloisterZone 5; castellan reads 5.x files only");
     expect_refused(state, path, "write its moves as a castellan record without hashes");
+    write_jcz(state, path, sizeof path,
+              "{\"appVersion\": \"4.4.1\", \"setup\": {\"expansions\": [\"BASIC\"]},\n"
+              " \"slots\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"replay\": []}\n", NULL);
+    expect_refused(state, path, "game.jcz: carcassonne: a JCloisterZone 4.x saved game (JSON: "
+                                "its players as \"slots\", line 2), not one of JCloisterZone 5");
     static const char gzip[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00";
     cas_test_dir_file(*state, "game.jcz", path, sizeof path);
     cas_test_write_file(path, gzip, sizeof gzip - 1);
     expect_refused(state, path, "a JCloisterZone 4.x saved game (gzip-compressed XML)");
+}
+
+/* A tile placed where it does not fit is refused at its placement, saying
+ * which edge meets what. */
+static void test_bad_placement_is_refused_at_the_placement(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, setup_base,
+              "    {\"type\": \"PLACE_TILE\", \"payload\": {\"tileId\": \"BA/C\", "
+              "\"rotation\": \"R0\", \"position\": [0, -1]}},\n"
+              "    {\"type\": \"DEPLOY_MEEPLE\", \"payload\": {\"pointer\": {\"position\": "
+              "[0, -1], \"location\": \"N\"}, \"meepleId\": \"0.small.1\"}}\n  ]\n}\n",
+              NULL);
+    expect_refused(state, path, "game.jcz:11 (ply 1): the action \"place E 0,-1 0\" cannot be "
+                                "replayed");
+    expect_refused(state, path, "is not legal now: its S side (field) meets the city of tile "
+                                "D at 0,0");
+}
+
+/* A player's name from a file reaches no terminal with its control
+ * characters: ESC (and a C1 CSI) become '?' in what is stored, listed,
+ * shown and replayed. */
+static void test_names_from_a_file_print_without_control_characters(void **state)
+{
+    char path[512], setup[sizeof setup_base + 64];
+    struct cas_test_result r;
+    snprintf(setup, sizeof setup, "%s", setup_base);
+    char *alice = strstr(setup, "Alice");
+    memmove(alice + 17, alice + 5, strlen(alice + 5) + 1);
+    memcpy(alice, "\\u001b[2J\\u009bAl", 17);
+    write_jcz(state, path, sizeof path, setup, turns, "\n  ]\n}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    const char *const views[][3] = {{"saves", "list", NULL}, {"saves", "show", "1"},
+                                    {"replay", "1", NULL}};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        castellan(state, &r, views[i][0], views[i][1], views[i][2], NULL);
+        assert_int_equal(r.status, 0);
+        cas_test_expect_text(r.out, "?[2J?Al");
+        assert_null(strchr(r.out, '\x1b'));
+        assert_null(strstr(r.out, "\xc2\x9b"));
+    }
+}
+
+/* A byte order mark, as editors save UTF-8, is no syntax error. */
+static void test_byte_order_mark_is_accepted(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path, "\xEF\xBB\xBF", setup_base, turns, "\n  ]\n}\n", NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.out, "as game 1 (9 plies, unfinished)");
 }
 
 static void test_malformed_json_is_refused_with_its_place(void **state)
@@ -500,10 +738,17 @@ int main(void)
         CAS_TEST_IN_DIR(test_base_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_expansion_game_imports_with_its_scores),
         CAS_TEST_IN_DIR(test_builder_bonus_turn_takes_the_games_actor),
+        CAS_TEST_IN_DIR(test_pig_herd_element_without_its_tiles_is_accepted),
         CAS_TEST_IN_DIR(test_abbey_and_its_pass_import),
         CAS_TEST_IN_DIR(test_mayor_and_barn_import),
         CAS_TEST_IN_DIR(test_wagon_moves_import),
         CAS_TEST_IN_DIR(test_king_and_robber_scoring_variant_imports),
+        CAS_TEST_IN_DIR(test_discarded_tile_is_put_back_and_the_game_ends),
+        CAS_TEST_IN_DIR(test_farmers_on_enclosed_fields_import),
+        CAS_TEST_IN_DIR(test_figure_counts_become_options),
+        CAS_TEST_IN_DIR(test_inn_on_two_arms_is_told_at_its_ply),
+        CAS_TEST_IN_DIR(test_figure_on_a_crossing_stub_is_refused_with_a_warning),
+        CAS_TEST_IN_DIR(test_discarded_tile_before_the_final_abbey_round),
         CAS_TEST_IN_DIR(test_unreadable_file_says_why),
         CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),
         CAS_TEST_IN_DIR(test_move_of_a_figure_that_does_not_move_is_refused),
@@ -514,6 +759,9 @@ int main(void)
         CAS_TEST_IN_DIR(test_message_without_payload_is_refused_at_its_line),
         CAS_TEST_IN_DIR(test_unsupported_rule_is_refused),
         CAS_TEST_IN_DIR(test_legacy_4x_save_is_refused_as_such),
+        CAS_TEST_IN_DIR(test_bad_placement_is_refused_at_the_placement),
+        CAS_TEST_IN_DIR(test_byte_order_mark_is_accepted),
+        CAS_TEST_IN_DIR(test_names_from_a_file_print_without_control_characters),
         CAS_TEST_IN_DIR(test_malformed_json_is_refused_with_its_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,7 @@
 static struct cas__saves *open_in(void **state)
 {
     char path[512];
-    return cas_test_open(cas_test_dir_file(*state, "saves.db", path, sizeof path));
+    return cas_test_open(cas_test_store_where(state, "saves.db", path, sizeof path));
 }
 
 static long long count_rows(struct cas__saves *s, const char *table)

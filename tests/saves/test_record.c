@@ -146,11 +146,11 @@ static void test_errors_name_the_line(void **state)
     expect_error(HEAD "Option: farm", "r.txt:6:", "'Option: NAME = VALUE'");
 }
 
-static void test_comments_blank_lines_and_crlf_are_accepted(void **state)
+static void test_comments_blank_lines_bom_and_crlf_are_accepted(void **state)
 {
     (void)state;
-    static const char text[] =
-        "Castellan-Record: 1\r\n# sent with bug 12\r\nGame: fixture 1.0.0\r\n"
+    static const char text[] = /* a UTF-8 byte order mark first, as editors save */
+        "\xEF\xBB\xBF" "Castellan-Record: 1\r\n# sent with bug 12\r\nGame: fixture 1.0.0\r\n"
         "Seed: 7\r\nPlayer: random A\r\n\r\n"
         "0 -1 draw A #00000000000000ff\r\n# here it goes wrong\r\n\r\n"
         "1 0 place 1 2 #FFFFFFFFFFFFFFFF\r\n";
@@ -224,7 +224,7 @@ int main(void)
         cmocka_unit_test(test_hostile_names_round_trip),
         cmocka_unit_test(test_the_format_is_readable),
         cmocka_unit_test(test_errors_name_the_line),
-        cmocka_unit_test(test_comments_blank_lines_and_crlf_are_accepted),
+        cmocka_unit_test(test_comments_blank_lines_bom_and_crlf_are_accepted),
         cmocka_unit_test(test_hashes_may_be_left_out),
         CAS_TEST_IN_DIR(test_read_file_names_a_missing_file),
     };

@@ -107,6 +107,18 @@ static void test_a_full_disk_mid_game(void **state)
     expect_saved_and_resumable(state, &r, "the disk is full");
 }
 
+/* D9 of issue 32: the disk is full when the store is created, and SQLite
+ * calls it an I/O error: castellan says the disk is full. */
+static void test_a_full_disk_at_open(void **state)
+{
+    struct cas_test_result r;
+    struct cas_test_how full = {.faults = 1, .fault = "nosp:create:1:1"};
+    cas_test_run(*state, &full, bot_game, &r);
+    cas_test_expect_text(r.err, "castellan-faults: disk full from change 1 of create 1");
+    cas_test_expect_text(r.err, "failed: no space left on the disk; the disk is full: free "
+                                "some space");
+}
+
 /* Another program holds the store's write lock from the fifth action on:
  * play waits its bounded time (no time at all in castellan-faults), then
  * says so, with the saved ply. */
@@ -218,6 +230,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_two_resumes_of_one_game),
         CAS_TEST_IN_DIR(test_a_full_disk_mid_game),
+        CAS_TEST_IN_DIR(test_a_full_disk_at_open),
         CAS_TEST_IN_DIR(test_a_busy_store_mid_game),
         CAS_TEST_IN_DIR(test_the_file_size_limit_mid_game),
         CAS_TEST_IN_DIR(test_a_read_only_store_is_read),

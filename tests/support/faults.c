@@ -18,6 +18,9 @@
  *         kill at a random instant can leave.
  *   full  from that change on, every write fails as on a full disk
  *         (SQLITE_FULL); truncations and deletions still work.
+ *   nosp  the same, but each write fails as an I/O error whose errno is
+ *         ENOSPC (SQLITE_IOERR_WRITE), as where SQLite does not map a full
+ *         disk to SQLITE_FULL itself (the -shm file, at open).
  *   busy  from the start of that phase (K must be 0), every write lock is
  *         refused as if another castellan held it, and SQLite's waits for
  *         it take no time: its busy timeout runs out at once, in full.
@@ -39,6 +42,7 @@
  */
 #include <signal.h>
 #include <sqlite3.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +53,8 @@
 static const char *const phase_names[] = {"create", "start", "append", "finish", "close"};
 #define N_PHASES (sizeof phase_names / sizeof phase_names[0])
 
-enum fault_kind { FAULT_KILL, FAULT_FULL, FAULT_BUSY };
-static const char *const kind_names[] = {"kill", "full", "busy"};
+enum fault_kind { FAULT_KILL, FAULT_FULL, FAULT_BUSY, FAULT_NOSPACE };
+static const char *const kind_names[] = {"kill", "full", "busy", "nosp"};
 #define N_KINDS (sizeof kind_names / sizeof kind_names[0])
 
 static struct {
@@ -156,7 +160,11 @@ static int f_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off)
 
 static int f_write(sqlite3_file *f, const void *buf, int n, sqlite3_int64 off)
 {
-    if (on_change())
+    if (on_change() && target.kind == FAULT_NOSPACE) {
+        errno = ENOSPC; /* what xGetLastError, and so sqlite3_system_errno, tells */
+        return SQLITE_IOERR_WRITE;
+    }
+    if (target.disk_full)
         return SQLITE_FULL;
     return REAL(f)->pMethods->xWrite(REAL(f), buf, n, off);
 }
@@ -428,7 +436,7 @@ static int parse_spec(const char *spec)
     spec += strlen(phase_names[i]) + 1;
     if (parse_count(spec, &end, &target.occurrence) || target.occurrence == 0 ||
         *end != ':' || parse_count(end + 1, &end, &target.change) || *end ||
-        (target.kind == FAULT_FULL && target.change == 0) ||
+        ((target.kind == FAULT_FULL || target.kind == FAULT_NOSPACE) && target.change == 0) ||
         (target.kind == FAULT_BUSY && target.change != 0))
         return -1;
     return 0;

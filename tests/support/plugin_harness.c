@@ -309,6 +309,41 @@ static void expect_short_outcomes(struct cas_test_game *g, const struct cas_outc
     assert_true(got[cap].action == GUARD && got[cap].weight == GUARD);
 }
 
+struct scripted_rng {
+    uint64_t answer, asked_below;
+    int calls;
+};
+
+static uint64_t scripted_below(void *ctx, uint64_t n)
+{
+    struct scripted_rng *r = ctx;
+    r->calls++;
+    r->asked_below = n;
+    return r->answer;
+}
+
+void cas_test_expect_random_action_as_listed(struct cas_test_game *g)
+{
+    static cas_action all[CHOICES_MAX];
+    size_t n = 0;
+    struct scripted_rng script = {0};
+    struct cas_rng rng = {.struct_size = sizeof rng, .ctx = &script, .below = scripted_below};
+    cas_action got = 0;
+    assert_non_null(g->vt->random_action);
+    if (g->vt->current(g->state) < 0) {
+        assert_int_equal(g->vt->random_action(g->state, &rng, &got), CAS_EINVAL);
+        return;
+    }
+    assert_int_equal(g->vt->legal_actions(g->state, all, CHOICES_MAX, &n), CAS_OK);
+    for (size_t i = 0; i < n; i++) {
+        script = (struct scripted_rng){.answer = i};
+        assert_int_equal(g->vt->random_action(g->state, &rng, &got), CAS_OK);
+        assert_int_equal(script.calls, 1);
+        assert_int_equal(script.asked_below, n);
+        assert_true(got == all[i]);
+    }
+}
+
 void cas_test_expect_buffer_protocol(struct cas_test_game *g)
 {
     static cas_action all[CHOICES_MAX];

@@ -88,6 +88,14 @@ cas_state *cas_test_restored_twin(struct cas_test_game *g);
  * refused; then ticket `pick` modulo the total is drawn and applied. */
 void cas_test_draw_by_ticket(struct cas_test_game *g, uint64_t pick);
 
+/* Assert what a plugin's random_action (ABI 1.2) promises beyond the ABI
+ * when it draws as the listing does (Carcassonne): at a player's decision
+ * it asks once for a number below the count legal_actions lists, and for
+ * each answer i gives the listing's action i, so games played with it are
+ * the games a pick from the listing plays; at a chance node it refuses
+ * (CAS_EINVAL).  Every answer is tried. */
+void cas_test_expect_random_action_as_listed(struct cas_test_game *g);
+
 /* Assert the buffer protocol of legal_actions (and of chance_outcomes at a
  * chance node) at g->state: for buffers too small by any amount the call
  * says CAS_ENOSPC with the full count, fills exactly the buffer with the

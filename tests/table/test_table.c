@@ -54,8 +54,8 @@ static void clear_table(struct table *t)
     assert_int_equal(system(command), 0);
 }
 
-/* castellan ARGS... on a pty at this table. */
-static void start(struct pty_run *r, struct table *t, const char *const *args)
+/* castellan ARGS... on a pty `columns` wide at this table. */
+static void start_at(struct pty_run *r, struct table *t, const char *const *args, int columns)
 {
     char *argv[16];
     size_t n = 0;
@@ -63,17 +63,17 @@ static void start(struct pty_run *r, struct table *t, const char *const *args)
     for (; *args; args++)
         argv[n++] = (char *)*args;
     argv[n] = NULL;
-    pty_start(r, argv, t->envp, COLUMNS);
+    pty_start(r, argv, t->envp, columns);
 }
 
-/* Colour as asked: escapes on a colour terminal, none at all otherwise;
- * and every line fits the terminal, escapes aside. */
-static void expect_terminal_conventions(const char *out, enum colour colour)
+static void start(struct pty_run *r, struct table *t, const char *const *args)
 {
-    if (colour == COLOUR_ON)
-        assert_non_null(strstr(out, "\x1b["));
-    else if (strchr(out, '\x1b'))
-        fail_msg("an escape with colour off:\n%s", strchr(out, '\x1b'));
+    start_at(r, t, args, COLUMNS);
+}
+
+/* Every line of out fits `columns`, escapes aside. */
+static void expect_lines_fit(const char *out, int columns)
+{
     for (const char *line = out; *line;) {
         size_t len = strcspn(line, "\n"), width = 0;
         for (size_t i = 0; i < len; i++) {
@@ -84,11 +84,44 @@ static void expect_terminal_conventions(const char *out, enum colour colour)
             }
             width++;
         }
-        if (width > COLUMNS)
-            fail_msg("a line of %zu columns on a %d-column terminal:\n%.*s", width, COLUMNS,
+        if (width > (size_t)columns)
+            fail_msg("a line of %zu columns on a %d-column terminal:\n%.*s", width, columns,
                      (int)len, line);
         line += len + (line[len] == '\n');
     }
+}
+
+/* Colour as asked: escapes on a colour terminal, none at all otherwise;
+ * and every line fits the terminal, escapes aside. */
+static void expect_terminal_conventions(const char *out, enum colour colour)
+{
+    if (colour == COLOUR_ON)
+        assert_non_null(strstr(out, "\x1b["));
+    else if (strchr(out, '\x1b'))
+        fail_msg("an escape with colour off:\n%s", strchr(out, '\x1b'));
+    expect_lines_fit(out, COLUMNS);
+}
+
+/* The whole file at path, NUL-terminated (caller frees); fails the test
+ * when it cannot be read. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    size_t cap = 1 << 16, len = 0, got;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            buf = realloc(buf, cap *= 2);
+            assert_non_null(buf);
+        }
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
 }
 
 static const char *const carcassonne[] = {"play", "--game", "carcassonne", "--players",
@@ -161,6 +194,13 @@ static void carcassonne_place_hint_undo_quit_resume(enum colour colour)
     assert_non_null(strstr(r.out, "\n1 0 place E 0,-1 180 #"));
     assert_non_null(strstr(r.out, "\n2 0 deploy meeple city S #"));
     assert_null(strstr(r.out, "place E 0,1 90"));
+    char *record = strdup(r.out);
+    pty_close(&r);
+    static const char *const export_dash[] = {"export", "1", "-o", "-", NULL};
+    start(&r, &t, export_dash); /* "-" is standard output, as the usage says */
+    assert_int_equal(pty_finish(&r), 0);
+    assert_string_equal(r.out, record);
+    free(record);
     pty_close(&r);
     static const char *const replay[] = {"replay", "1", NULL};
     start(&r, &t, replay);
@@ -185,6 +225,104 @@ static void carcassonne_on_a_dumb_terminal(void **unused)
 {
     (void)unused;
     carcassonne_place_hint_undo_quit_resume(TERM_DUMB);
+}
+
+/* --watch wraps the journal's hooks: an undo is taken out of the save
+ * too, so the next move is saved, not refused as another castellan's; the
+ * picture follows the undo.  resume takes --watch as play does. */
+static void carcassonne_watch_undo_and_resume(void **unused)
+{
+    (void)unused;
+    struct table t;
+    struct pty_run r;
+    char svg[128];
+    set_table(&t, TERM_DUMB);
+    snprintf(svg, sizeof svg, "%s/board.svg", t.data);
+    const char *const play[] = {"play", "--game", "carcassonne", "--players",
+                                "Me:human,greedy", "--seed", "5", "--watch", svg, NULL};
+    start(&r, &t, play);
+    pty_expect(&r, "Me> ");
+    char *drawn = slurp(svg);
+    pty_type(&r, "4");
+    pty_expect(&r, "Me: place E 0,-1 180\n");
+    pty_expect(&r, "Me> ");
+    char *picture = slurp(svg);
+    assert_string_not_equal(picture, drawn);
+    free(picture);
+    pty_type(&r, "undo");
+    pty_expect(&r, "Me takes back: place E 0,-1 180\n");
+    pty_expect(&r, "Me> ");
+    picture = slurp(svg); /* the board as before the undone placement */
+    assert_string_equal(picture, drawn);
+    free(picture);
+    free(drawn);
+    pty_type(&r, "1");
+    pty_expect(&r, "Me: place E 0,1 90\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "quit");
+    assert_int_equal(pty_finish(&r), 0);
+    assert_null(strstr(r.out, "could not be saved"));
+    assert_non_null(strstr(r.out, "Game 1 is saved at ply 2"));
+    pty_close(&r);
+
+    remove(svg);
+    const char *const resume[] = {"resume", "1", "--watch", svg, NULL};
+    start(&r, &t, resume);
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "undo");
+    pty_expect(&r, "Me takes back: place E 0,1 90\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "4");
+    pty_expect(&r, "Me: place E 0,-1 180\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "quit");
+    assert_int_equal(pty_finish(&r), 0);
+    assert_null(strstr(r.out, "could not be saved"));
+    assert_non_null(strstr(r.out, "Game 1 is saved at ply 2"));
+    pty_close(&r);
+    picture = slurp(svg);
+    assert_non_null(strstr(picture, "<svg"));
+    free(picture);
+    clear_table(&t);
+}
+
+/* On a narrow terminal the help, the board's prose, a refused action and
+ * a refused session wrap at spaces to its width. */
+static void help_fits_a_narrow_terminal(void **unused)
+{
+    (void)unused;
+    struct table t;
+    struct pty_run r;
+    set_table(&t, TERM_DUMB);
+    static const char *const play[] = {"play", "--game", "carcassonne", "--expansions",
+                                       "abbey-mayor", "--players", "Me:human,greedy",
+                                       "--seed", "5", "--no-save", NULL};
+    start_at(&r, &t, play, 60);
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "help");
+    pty_expect(&r, "  undo   take back your last decision, back to the last new\n"
+                   "         information (a draw, or another player's decision);\n");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "place foo");
+    pty_expect(&r, "Me> ");
+    pty_type(&r, "quit");
+    assert_int_equal(pty_finish(&r), 0);
+    /* echo is off: what a player types, and the Enter after it, is not in
+     * the output, so the answer follows a prompt on its line */
+    for (char *prompt = strstr(r.out, "Me> "); prompt; prompt = strstr(prompt, "Me> "))
+        prompt[3] = '\n';
+    expect_lines_fit(r.out, 60);
+    pty_close(&r);
+    /* a refused session's explanation too */
+    static const char *const wrong[] = {"play", "--game", "carcassonne", "--rule",
+                                        "abbey-mayor.wagon-move=C1", NULL};
+    start_at(&r, &t, wrong, 60);
+    assert_int_equal(pty_finish(&r), 1);
+    assert_non_null(strstr(r.out, "castellan play: --rule abbey-mayor.wagon-move: abbey-mayor\n"
+                                  "    is not in this session;"));
+    expect_lines_fit(r.out, 60);
+    pty_close(&r);
+    clear_table(&t);
 }
 
 static const char *const castles[] = {"play", "--game", "castles-cards", "--players",
@@ -258,6 +396,8 @@ int main(void)
         cmocka_unit_test(carcassonne_in_colour),
         cmocka_unit_test(carcassonne_with_no_color),
         cmocka_unit_test(carcassonne_on_a_dumb_terminal),
+        cmocka_unit_test(carcassonne_watch_undo_and_resume),
+        cmocka_unit_test(help_fits_a_narrow_terminal),
         cmocka_unit_test(castles_in_colour),
         cmocka_unit_test(castles_with_no_color),
     };

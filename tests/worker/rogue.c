@@ -3,8 +3,19 @@
  * (compiled beside this file under another entry name) with its apply
  * replaced by one that, at the ROGUE_AT-th apply of the process, does
  * what ROGUE_FAULT names: crash (a write through NULL), loop (forever),
- * hog (allocate address space until none is left, then abort) or escape (open a file, then a socket: forbidden in a worker).
- * Counting applies in a global breaks the ABI's rule on purpose; these
+ * hog (allocate address space until none is left, then abort) or escape
+ * (open a file, then a socket: forbidden in a worker); or from then on
+ * breaks a promise of the ABI in a value it returns: seat (current()
+ * names seat -5), far_seat (seat 7 of 2) or newline (an action's text holds
+ * a newline), which the host must refuse, in process or not; or goes
+ * for the host in its game_new: grab (open $ROGUE_VICTIM to write, and
+ * empty it), spawn (fork a process that would outlive castellan); or
+ * crashes in its constructor (ctor), before castellan ever calls it; or
+ * needs a library of its own (needs, rogue_dependency.c); or at that apply
+ * tells 5000 events of 4000 bytes each (flood), a reply larger than the
+ * worker protocol carries.
+ * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
+ * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
  * Built for tests only (tests/worker/CMakeLists.txt), never installed.
  */
@@ -20,11 +31,19 @@
 #define LOOP 2
 #define HOG 3
 #define ESCAPE 4
+#define SEAT 5
+#define FAR_SEAT 6
+#define NEWLINE 7
+#define GRAB 8
+#define SPAWN 9
+#define CTOR 10
+#define NEEDS 11
+#define FLOOD 12
 
 const struct cas_plugin *fixture_inner_entry(void);
 
 static const struct cas_game_vtable *inner;
-static unsigned applies;
+static unsigned applies, rogue_at = ROGUE_AT;
 
 static void misbehave(void)
 {
@@ -48,13 +67,82 @@ static void misbehave(void)
 #endif
 }
 
+/* 20 MB of events: more than one worker reply may carry. */
+static void flood(const struct cas_event_sink *events)
+{
+#if ROGUE_FAULT == FLOOD
+    static char text[4001];
+    memset(text, 'x', sizeof text - 1);
+    struct cas_event e = CAS_INIT(struct cas_event, .kind = CAS_EVENT_INFO, .player = -1,
+                                  .visible_to = CAS_VIEWER_PUBLIC, .text = text);
+    for (int i = 0; events && i < 5000; i++)
+        events->emit(events->ctx, &e);
+#else
+    (void)events;
+#endif
+}
+
 static int rogue_apply(cas_state *state, cas_action action,
                        const struct cas_event_sink *events)
 {
-    if (++applies == ROGUE_AT)
+    if (++applies == rogue_at) {
         misbehave();
+        flood(events);
+    }
     return inner->apply(state, action, events);
 }
+
+/* The broken promises, once rogue_at applies have been made. */
+static int rogue_current(const cas_state *state)
+{
+#if ROGUE_FAULT == SEAT
+    if (applies >= rogue_at)
+        return -5;
+#elif ROGUE_FAULT == FAR_SEAT
+    if (applies >= rogue_at)
+        return 7;
+#endif
+    return inner->current(state);
+}
+
+static int rogue_action_text(const cas_state *state, cas_action action, char *buf, size_t cap)
+{
+    int len = inner->action_text(state, action, buf, cap);
+#if ROGUE_FAULT == NEWLINE
+    if (applies + 1 >= rogue_at && len >= 0 && (size_t)len + 3 < cap) {
+        memcpy(buf + len, "\nx", 3);
+        len += 2;
+    }
+#endif
+    return len;
+}
+
+static int rogue_game_new(const struct cas_host *host, const struct cas_game_params *params,
+                          cas_game **out, size_t *bad_option)
+{
+#if ROGUE_FAULT == GRAB
+    const char *victim = getenv("ROGUE_VICTIM");
+    int fd = victim ? open(victim, O_RDWR) : -1;
+    if (fd >= 0 && ftruncate(fd, 0) == 0)
+        close(fd);
+#elif ROGUE_FAULT == SPAWN
+    if (fork() == 0)
+        for (;;)
+            pause();
+#endif
+    return inner->game_new(host, params, out, bad_option);
+}
+
+#if ROGUE_FAULT == CTOR
+__attribute__((constructor)) static void rogue_constructor(void)
+{
+    abort();
+}
+#endif
+
+#if ROGUE_FAULT == NEEDS
+int rogue_dependency_answer(void);
+#endif
 
 static struct cas_game_vtable vtable;
 static struct cas_plugin descriptor;
@@ -63,9 +151,19 @@ CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void);
 CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void)
 {
     const struct cas_plugin *fixture = fixture_inner_entry();
+#if ROGUE_FAULT == NEEDS
+    if (rogue_dependency_answer() != 42)
+        return NULL;
+#endif
+    const char *at = getenv("ROGUE_AT");
+    if (at)
+        rogue_at = (unsigned)strtoul(at, NULL, 10);
     inner = fixture->game;
     vtable = *inner;
     vtable.apply = rogue_apply;
+    vtable.current = rogue_current;
+    vtable.game_new = rogue_game_new;
+    vtable.action_text = rogue_action_text;
     descriptor = *fixture;
     descriptor.game = &vtable;
     return &descriptor;

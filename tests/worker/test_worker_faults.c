@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,8 +33,16 @@ static void slurp(const char *path, char *buf, size_t cap)
         fclose(f);
 }
 
+/* Run castellan with args (shell words) and env (assignments, or ""). */
+static void run_env(struct run *r, const char *env, const char *args);
+
 /* Run castellan with args (shell words); its exit status and output. */
 static void run(struct run *r, const char *args)
+{
+    run_env(r, "", args);
+}
+
+static void run_env(struct run *r, const char *env, const char *args)
 {
     char command[4096];
     const char *asan = getenv("ASAN_OPTIONS");
@@ -42,9 +51,9 @@ static void run(struct run *r, const char *args)
      * COLUMNS: bench fits its rows to the width, and where a row wraps
      * would follow how many digits the measured figures have. */
     snprintf(command, sizeof command,
-             "COLUMNS=1000 ASAN_OPTIONS='%s:handle_segv=0:handle_abort=0' %s %s "
+             "COLUMNS=1000 ASAN_OPTIONS='%s:handle_segv=0:handle_abort=0' %s %s %s "
              "> faults.out 2> faults.err < /dev/null",
-             asan ? asan : "", CASTELLAN_EXE, args);
+             asan ? asan : "", env, CASTELLAN_EXE, args);
     int status = system(command);
     assert_true(WIFEXITED(status));
     r->status = WEXITSTATUS(status);
@@ -74,21 +83,41 @@ static void write_session(const char *game, const char *extra)
     fclose(f);
 }
 
+/* play of a session of `game` (write_session's, with extra) from the
+ * plugin folder `path`, with env, into r. */
+static void play_session(struct run *r, const char *game, const char *extra, const char *env,
+                         const char *path)
+{
+    char args[1024];
+    write_session(game, extra);
+    snprintf(args, sizeof args, "play --config %s.ini --plugin-path %s", game, path);
+    run_env(r, env, args);
+}
+
 /* r is command's report of `fault` of game at ply 6, exit status 1. */
 static void expect_fault(const struct run *r, const char *command, const char *game,
                          const char *fault)
 {
     char expected[1024];
     snprintf(expected, sizeof expected,
-             "castellan %s: plugin %s %s in apply at ply 6; the game is saved up to ply 5; "
+             "castellan %s: plugin %s %s at ply 6; the game is saved up to ply 5; "
              "resume with: castellan resume 1\n", command, game, fault);
     assert_string_equal(r->err, expected);
     assert_int_equal(r->status, 1);
 }
 
-/* play, then resume, of rogue-NAME end with `fault` at ply 6, the game
- * saved up to ply 5 and replayable. */
+/* play, then resume, of rogue-NAME end with `fault` ("HOW in CALL") at
+ * ply 6, the game saved up to ply 5 and replayable. */
+static void check_fault_in(const char *game, const char *extra, const char *fault);
+
 static void check_fault(const char *game, const char *extra, const char *fault)
+{
+    char in_apply[512];
+    snprintf(in_apply, sizeof in_apply, "%s in apply", fault);
+    check_fault_in(game, extra, in_apply);
+}
+
+static void check_fault_in(const char *game, const char *extra, const char *fault)
 {
     struct run *r = malloc(sizeof *r);
     char args[1024];
@@ -153,6 +182,158 @@ static void test_memory_blow_up(void **unused)
 #endif
 }
 
+/* D1: a seat out of range from current(), in a worker or in process,
+ * ends play and resume with the violation named, the game resumable. */
+static void test_bad_seat(void **unused)
+{
+    (void)unused;
+    const char *fault = "broke the ABI (seat -5, where the seats are 0..1, -1 chance and -2 "
+                        "the end) in current";
+    check_fault_in("rogue-seat", "", fault);
+    check_fault_in("rogue-seat", "isolation = in-process", fault);
+    check_fault_in("rogue-far-seat", "",
+                   "broke the ABI (seat 7, where the seats are 0..1, -1 chance and -2 the end) "
+                   "in current");
+}
+
+/* D1: a plugin that names seat 7 of 2 only when a saved game is read
+ * back: replay and export --html refuse it instead of crashing. */
+static void test_far_seat_in_replay(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024];
+    assert_non_null(r);
+    play_session(r, "rogue-far-seat", "isolation = in-process", "ROGUE_AT=1000000",
+                 ROGUE_PLUGIN_DIR);
+    assert_int_equal(r->status, 0);
+    const char *expected = "castellan: plugin rogue-far-seat broke the ABI (seat 7, where the "
+                           "seats are 0..1, -1 chance and -2 the end) in current\n";
+    snprintf(args, sizeof args, "replay 1 --database rogue-far-seat.db --plugin-path %s",
+             ROGUE_PLUGIN_DIR);
+    run_env(r, "ROGUE_AT=6", args);
+    assert_int_equal(r->status, 1);
+    assert_string_equal(r->err, expected);
+    snprintf(args, sizeof args, "export 1 --html -o far.html --database rogue-far-seat.db "
+             "--plugin-path %s", ROGUE_PLUGIN_DIR);
+    run_env(r, "ROGUE_AT=6", args);
+    assert_int_equal(r->status, 1);
+    assert_string_equal(r->err, expected);
+    free(r);
+}
+
+/* D7: an action text holding a newline is never journaled; the save
+ * exports whole. */
+static void test_newline_in_action_text(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    assert_non_null(r);
+    check_fault_in("rogue-newline", "isolation = in-process",
+                   "broke the ABI (the text of action 0x105 holds byte 0x0a at offset 6; it "
+                   "must be one line of printable text) in action_text");
+    run(r, "export 1 --database rogue-newline.db");
+    assert_int_equal(r->status, 0);
+    assert_non_null(strstr(r->out, "\nPlayer: random Player 2\n"));
+    assert_null(strstr(r->out, "\nx\n"));
+    free(r);
+}
+
+/* D5: a plugin from elsewhere is loaded only in a confined child: its
+ * constructor crashing is a refusal `castellan plugins` lists, and play
+ * says so, instead of taking castellan down. */
+static void test_constructor_runs_confined(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024], refusal[1024];
+    assert_non_null(r);
+    snprintf(refusal, sizeof refusal, "refused: %s/rogue-ctor/rogue-ctor.so: loading it "
+             "crashed (signal 6, in its constructors or entry function); the plugin is "
+             "broken\n", ROGUE_PLUGIN_DIR);
+    snprintf(args, sizeof args, "plugins --plugin-path %s", ROGUE_PLUGIN_DIR);
+    run(r, args);
+    assert_non_null(strstr(r->out, refusal));
+    assert_non_null(strstr(r->out, "rogue-crash "));
+    play_session(r, "rogue-ctor", "", "", ROGUE_PLUGIN_DIR);
+    assert_int_equal(r->status, 1);
+    assert_non_null(strstr(r->err, "loading it crashed (signal 6"));
+    free(r);
+}
+
+/* D2, D3: game_new runs under the filter: opening the store to write
+ * (and empty it) or forking is stopped, and the store is untouched. */
+static void test_game_new_is_confined(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char env[512], expected[512], cwd[256];
+    assert_non_null(r);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    FILE *victim = fopen("victim.db", "w");
+    assert_non_null(victim);
+    fputs("every game\n", victim);
+    fclose(victim);
+    snprintf(env, sizeof env, "ROGUE_VICTIM=%s/victim.db", cwd);
+    const char *games[] = {"rogue-grab", "rogue-spawn"};
+    for (size_t i = 0; i < 2; i++) {
+        play_session(r, games[i], "", env, ROGUE_PLUGIN_DIR);
+        assert_int_equal(r->status, 1);
+        snprintf(expected, sizeof expected, "castellan play: plugin %s was stopped by its "
+                 "sandbox (signal 31: a forbidden system call) in game_new\n", games[i]);
+        assert_string_equal(r->err, expected);
+    }
+    char text[64] = "";
+    victim = fopen("victim.db", "r");
+    assert_non_null(victim);
+    assert_non_null(fgets(text, sizeof text, victim));
+    fclose(victim);
+    assert_string_equal(text, "every game\n");
+    free(r);
+}
+
+/* D8: the library a plugin needs is checked as the plugin is: in a folder
+ * everyone may write, the plugin is refused, in process too. */
+static void test_dependency_folder_checked(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024], refusal[1024];
+    assert_non_null(r);
+    snprintf(args, sizeof args, "plugins --plugin-path %s", DEPS_PLUGIN_DIR);
+    run(r, args);
+    assert_non_null(strstr(r->out, "rogue-needs  "));
+    assert_non_null(strstr(r->out, "  ok\n"));
+    assert_int_equal(chmod(DEPS_LIB_DIR, 0777), 0);
+    run(r, args);
+    snprintf(refusal, sizeof refusal, "refused: %s/rogue-needs/rogue-needs.so: needs a "
+             "library in %s, which everyone (mode 0777, user %u) could replace; install "
+             "the library in a folder only root or you may write\n", DEPS_PLUGIN_DIR,
+             DEPS_LIB_DIR, (unsigned)geteuid());
+    assert_non_null(strstr(r->out, refusal));
+    play_session(r, "rogue-needs", "isolation = in-process", "", DEPS_PLUGIN_DIR);
+    assert_int_equal(chmod(DEPS_LIB_DIR, 0755), 0);
+    assert_int_equal(r->status, 1);
+    assert_non_null(strstr(r->err, "could replace; install the library"));
+    free(r);
+}
+
+/* D9: a reply larger than the protocol carries is the plugin's error,
+ * said as such, not a broken protocol; the game is saved before it. */
+static void test_oversized_reply(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    assert_non_null(r);
+    play_session(r, "rogue-flood", "plugin-deadline-ms = 600000", "", ROGUE_PLUGIN_DIR);
+    assert_int_equal(r->status, 1);
+    assert_null(strstr(r->err, "protocol ("));
+    assert_non_null(strstr(r->err, "castellan play: ply 5: rogue-flood: \""));
+    assert_non_null(strstr(r->err, "worker: the reply to apply is "));
+    assert_non_null(strstr(r->err, " bytes, more than the protocol's 16 MiB\n"));
+    free(r);
+}
+
 /* A bundled plugin plays the same game in process and isolated. */
 static void test_isolated_game_is_the_same(void **unused)
 {
@@ -167,6 +348,14 @@ static void test_isolated_game_is_the_same(void **unused)
     assert_int_equal(b->status, 0);
     assert_string_equal(a->out, b->out);
     assert_non_null(strstr(a->out, "Game over"));
+    /* a search bot decides inside the worker (one message a decision):
+     * on one thread, the same game as in process */
+    run(a, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save");
+    run(b, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save --isolated "
+           "--plugin-deadline 600000");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
     run(b, "play --game fixture --players random,greedy --seed 4 --no-save --isolated "
            "--in-process");
     assert_int_equal(b->status, 2);
@@ -192,7 +381,7 @@ static void test_check_and_bench_isolated(void **unused)
     run(b, "bench --game fixture --games 40 --isolated --only isolation");
     assert_int_equal(b->status, 0);
     assert_non_null(strstr(b->out, "us/action in a worker"));
-    assert_non_null(strstr(b->out, "(2 games, "));
+    assert_non_null(strstr(b->out, "(40 games, "));
     assert_non_null(strstr(b->out, "isolation, CPU time"));
     free(a);
     free(b);
@@ -205,6 +394,13 @@ int main(void)
         cmocka_unit_test(test_hang),
         cmocka_unit_test(test_forbidden_system_call),
         cmocka_unit_test(test_memory_blow_up),
+        cmocka_unit_test(test_bad_seat),
+        cmocka_unit_test(test_far_seat_in_replay),
+        cmocka_unit_test(test_newline_in_action_text),
+        cmocka_unit_test(test_constructor_runs_confined),
+        cmocka_unit_test(test_game_new_is_confined),
+        cmocka_unit_test(test_dependency_folder_checked),
+        cmocka_unit_test(test_oversized_reply),
         cmocka_unit_test(test_isolated_game_is_the_same),
         cmocka_unit_test(test_check_and_bench_isolated),
     };

@@ -2,8 +2,8 @@
 # share/bash-completion/completions/castellan.  Everything it offers is
 # asked of castellan itself (commands from --help, flags from each
 # command's --help, ids from `castellan plugins --ids`, rule names from
-# `castellan rules GAME`), so it stays true as commands and plugins come
-# and go.
+# `castellan rules GAME`, save ids from `castellan saves list`), so it
+# stays true as commands, plugins and saved games come and go.
 
 _castellan_commands()
 {
@@ -26,6 +26,48 @@ _castellan_ids()
     if [[ $kind == expansion ]]; then
         compopt -o nospace 2>/dev/null || true
     fi
+}
+
+# --players: the agents after the last comma, or after NAME: in a seat.
+# cur is the whole value typed so far; bash breaks words at ':', so the
+# answers are cut to what follows the last ':' in it.
+_castellan_agents()
+{
+    local exe=$1 cur=$2 head=
+    [[ $cur == *,* ]] && head=${cur%,*},
+    local seat=${cur##*,}
+    [[ $seat == *:* ]] && head=$head${seat%%:*}:
+    local agents
+    agents=$("$exe" plugins --ids agent 2>/dev/null | sed "s/^/$head/")
+    COMPREPLY=($(compgen -W "$agents" -- "$cur"))
+    [[ $cur == *:* ]] && COMPREPLY=("${COMPREPLY[@]#"${cur%:*}:"}")
+    compopt -o nospace 2>/dev/null || true
+}
+
+# The ids of the saved games (for resume only the unfinished ones), from
+# the --database typed so far or the default store.
+_castellan_saves()
+{
+    local exe=$1 command=$2 cur=$3 i database=()
+    for ((i = 2; i < COMP_CWORD; i++)); do
+        [[ ${COMP_WORDS[i]} == --database ]] && database=(--database "${COMP_WORDS[i+1]}")
+    done
+    local ids
+    ids=$("$exe" saves list "${database[@]}" 2>/dev/null |
+        awk -v resume="$([[ $command == resume ]] && echo 1)" \
+            '$1 ~ /^[0-9]+$/ && !(resume && $2 == "finished") { print $1 }')
+    COMPREPLY=($(compgen -W "$ids" -- "$cur"))
+}
+
+# Whether a game id was typed already (a number not the value of a flag).
+_castellan_id_typed()
+{
+    local i
+    for ((i = 2; i < COMP_CWORD; i++)); do
+        [[ ${COMP_WORDS[i]} =~ ^[0-9]+$ && ${COMP_WORDS[i-1]} != --@(ply|viewer|plugin-deadline) ]] &&
+            return 0
+    done
+    return 1
 }
 
 # The game the words typed so far name: --game ID, check's PLUGIN, or
@@ -62,6 +104,14 @@ _castellan()
         return
     fi
     local command=${COMP_WORDS[1]}
+    # the words as typed, split at spaces only (NAME:AGENT stays whole)
+    local line=${COMP_LINE:0:COMP_POINT} typed
+    read -ra typed <<<"$line"
+    [[ $line == *' ' ]] && typed+=("")
+    if ((${#typed[@]} >= 2)) && [[ ${typed[${#typed[@]}-2]} == --players ]]; then
+        _castellan_agents "$exe" "${typed[${#typed[@]}-1]}"
+        return
+    fi
     case $prev in
     --game|--expansion-of)
         _castellan_ids "$exe" game "$cur"; return ;;
@@ -71,7 +121,7 @@ _castellan()
         COMPREPLY=($(compgen -W "game expansion all" -- "$cur")); return ;;
     --rule)
         _castellan_rules "$exe" "$(_castellan_game)" "$cur"; return ;;
-    --config|--database|-o)
+    --config|--database|-o|--watch)
         COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plugin-path)
         COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -83,6 +133,20 @@ _castellan()
     if [[ $command == check ]] && ((COMP_CWORD == 2)) && [[ $cur != -* ]]; then
         _castellan_ids "$exe" game "$cur"
         return
+    fi
+    if [[ $cur != -* ]]; then
+        case $command in
+        resume|replay|export|render)
+            if [[ $prev != --@(ply|viewer|plugin-deadline) ]] && ! _castellan_id_typed; then
+                _castellan_saves "$exe" "$command" "$cur"
+                return
+            fi ;;
+        saves)
+            if ((COMP_CWORD == 3)) && [[ ${COMP_WORDS[2]} == @(show|delete) ]]; then
+                _castellan_saves "$exe" "$command" "$cur"
+                return
+            fi ;;
+        esac
     fi
     if [[ $command == import ]] && [[ $cur != -* ]]; then
         COMPREPLY=($(compgen -f -- "$cur"))

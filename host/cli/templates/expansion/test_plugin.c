@@ -14,6 +14,9 @@
 
 #define RUN(args) system("'" CASTELLAN "' " args " --plugin-path '" PLUGIN_PATH "'")
 
+/* In the default mode: this expansion's folder is not castellan's, so the
+ * game with it is loaded and played in a confined worker, as a user who
+ * installs it will run it (docs/isolation.md). */
 static void test_conformance(void **unused)
 {
     (void)unused;

@@ -353,6 +353,34 @@ static int render(const cas_state *s, int viewer, enum cas_render_format format,
     return rc == CAS_OK && json ? cas_writef(out, "]}") : rc;
 }
 
+/* The decision view.  As CAS_RENDER_SVG_ACTIONS it is a picture a player
+ * plays by clicking (docs/abi.md, "ABI 1.2: click to play"): every element
+ * that chooses carries data-cas-choices (the indices into actions[] it
+ * narrows to, ascending), data-cas-step (1: the first click) and a label.
+ * Here the die rolls and the chest holds; a game with two-click choices
+ * (a spot, then a rotation) marks the second click's elements step 2.
+ * Other formats: the plain render. */
+static int render_choices(const cas_state *s, int viewer, enum cas_render_format format,
+                          const cas_action *actions, size_t n, const struct cas_writer *out)
+{
+    if (format != CAS_RENDER_SVG_ACTIONS)
+        return render(s, viewer, format, out);
+    int rc = cas_writef(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\""
+                             "http://www.w3.org/2000/svg\" version=\"1.1\" width=\"320\" "
+                             "height=\"140\" viewBox=\"0 0 320 140\"><text x=\"10\" y=\"24\">"
+                             "%s: %d at risk</text>", player_label(s->game, s->turn),
+                        s->turn_total);
+    for (size_t i = 0; i < n && rc == CAS_OK; i++) {
+        int roll = actions[i] == ACT_ROLL, x = roll ? 20 : 170;
+        rc = cas_writef(out, "<g data-cas-choices=\"%zu\" data-cas-step=\"1\" "
+                             "data-cas-label=\"%s\"><rect x=\"%d\" y=\"40\" width=\"120\" "
+                             "height=\"80\" rx=\"12\" fill=\"%s\"/><text x=\"%d\" y=\"86\">"
+                             "%s</text></g>", i, roll ? "roll" : "hold", x,
+                        roll ? "#fff6d8" : "#d8ecff", x + 40, roll ? "roll" : "hold");
+    }
+    return rc == CAS_OK ? cas_writef(out, "</svg>\n") : rc;
+}
+
 /* -------------------------------------------------------- descriptor */
 
 static const struct cas_game_vtable vtable = {
@@ -376,6 +404,7 @@ static const struct cas_game_vtable vtable = {
     .hash = hash,
     .render = render,
     .player_label = player_label,
+    .render_choices = render_choices,
 };
 
 static const struct cas_plugin descriptor = {

@@ -113,7 +113,10 @@ static void test_a_one_loses_the_turn(void **unused)
     close_game(&g);
 }
 
-/* castellan check: every promise of plugin.h over 200 random games. */
+/* castellan check: every promise of plugin.h over 200 random games, in
+ * the default mode: this plugin's folder is not castellan's, so it is
+ * loaded and played in a confined worker, as a user who installs it will
+ * run it (docs/isolation.md); the tests above call plugin.c directly. */
 static void test_conformance(void **unused)
 {
     (void)unused;

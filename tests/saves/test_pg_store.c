@@ -1,0 +1,326 @@
+/*
+ * test_pg_store.c — the save store in PostgreSQL, on the throwaway cluster
+ * of the `pg` CTest fixture: the schema and its version created on first
+ * use, migrated, a newer one or another application's database refused and
+ * left alone, castellans creating the schema at once, a second writer of
+ * one game refused as in SQLite, a copied game keeping its id, the
+ * password never shown.  The journal and campaign tests run here too
+ * (test_saves_journal_pg, test_saves_campaign_pg).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "saves_fixture.h"
+
+/* Run sql on a plain connection to url; fails the test on error. */
+static void exec_plain(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+}
+
+static void test_first_use_creates_the_versioned_schema(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    assert_int_equal(cas__saves_schema_version(s), CAS__SAVES_SCHEMA_VERSION);
+    assert_int_equal(cas_test_query_int(url, "SELECT version FROM schema_version"),
+                     CAS__SAVES_SCHEMA_VERSION);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM schema_version"
+                                        " WHERE application = 'castellan'"), 1);
+    assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
+    cas__saves_close(s);
+
+    /* Reopened, the games are there. */
+    struct cas__saves_game g, back;
+    s = cas_test_open(url);
+    cas_test_sample_game(&g, "league", "Ada", "Bob", 5);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    cas__saves_close(s);
+    s = cas_test_open(url);
+    assert_int_equal(cas__saves_game_load(s, g.id, 1, &back), CAS_OK);
+    cas_test_assert_same_game(&g, &back);
+    cas__saves_game_free(&back);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
+static void test_migrates_an_older_schema(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], err[512];
+    struct cas__saves *s;
+    cas_test_pg_database(url, sizeof url);
+    assert_int_equal(cas__saves_open_at(url, 1, &s, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_schema_version(s), 1);
+    cas__saves_close(s);
+    /* Reading does not migrate: it asks for one writable open. */
+    assert_int_equal(cas__saves_open_read(url, &s, err, sizeof err), CAS_EVERSION);
+    assert_non_null(strstr(err, "schema 1"));
+    s = cas_test_open(url);
+    assert_int_equal(cas__saves_schema_version(s), CAS__SAVES_SCHEMA_VERSION);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM pg_indexes WHERE "
+                                        "indexname = 'players_by_name'"), 1);
+    cas__saves_close(s);
+}
+
+static void test_refuses_a_newer_schema_and_leaves_it(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], err[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    cas__saves_close(s);
+    exec_plain(url, "UPDATE schema_version SET version = 99");
+    assert_int_equal(cas__saves_open(url, &s, err, sizeof err), CAS_EVERSION);
+    assert_null(s);
+    assert_non_null(strstr(err, "newer castellan (save schema 99"));
+    assert_int_equal(cas__saves_open_read(url, &s, err, sizeof err), CAS_EVERSION);
+    assert_int_equal(cas_test_query_int(url, "SELECT version FROM schema_version"), 99);
+}
+
+static void test_refuses_another_applications_database(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], err[512];
+    struct cas__saves *s;
+    cas_test_pg_database(url, sizeof url);
+    exec_plain(url, "CREATE TABLE games (title TEXT)");
+    assert_int_equal(cas__saves_open(url, &s, err, sizeof err), CAS_EMISMATCH);
+    assert_non_null(strstr(err, "another application"));
+    assert_non_null(strstr(err, url));
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM pg_tables WHERE "
+                                        "schemaname = 'public'"), 1);
+}
+
+static void test_an_empty_database_has_nothing_to_read(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], err[512];
+    struct cas__saves *s;
+    cas_test_pg_database(url, sizeof url);
+    assert_int_equal(cas__saves_open_read(url, &s, err, sizeof err), CAS_ENOTFOUND);
+    assert_non_null(strstr(err, "no castellan games yet"));
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM pg_tables WHERE "
+                                        "schemaname = 'public'"), 0);
+}
+
+/* Castellans starting at once on a new database create the schema once and
+ * every game they save is kept. */
+static void test_concurrent_creation_keeps_every_game(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    enum { WRITERS = 6 };
+    char url[512];
+    pid_t pids[WRITERS];
+    cas_test_pg_database(url, sizeof url);
+    for (int i = 0; i < WRITERS; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            struct cas__saves *s;
+            struct cas__saves_game g;
+            char err[512];
+            cas_test_sample_game(&g, "race", "Ada", "Bob", 3);
+            int rc = cas__saves_open(url, &s, err, sizeof err);
+            if (rc == CAS_OK)
+                rc = cas__saves_game_insert(s, &g);
+            if (rc)
+                fprintf(stderr, "writer %d: %s\n", i, s ? cas__saves_errmsg(s) : err);
+            cas__saves_game_free(&g);
+            cas__saves_close(s);
+            _exit(rc ? 1 : 0);
+        }
+    }
+    for (int i = 0; i < WRITERS; i++) {
+        int status;
+        assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM games"), WRITERS);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM campaigns"), 1);
+}
+
+/* Two connections play one game: the second save of a ply is refused with
+ * SQLite's words, and the first one stays. */
+static void test_a_second_writer_of_a_ply_is_refused(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves *b = cas_test_open(url);
+    struct cas__saves_game g, back;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(a, &g), CAS_OK);
+    assert_int_equal(cas__saves_append(a, g.id, 2, 0, "mine", 7), CAS_OK);
+    assert_int_equal(cas__saves_append(b, g.id, 2, 1, "theirs", 8), CAS_ECONFLICT);
+    assert_non_null(strstr(cas__saves_errmsg(b), "another castellan saved it first"));
+    assert_non_null(strstr(cas__saves_errmsg(b), url));
+    /* b's connection is still good for the next ply. */
+    assert_int_equal(cas__saves_append(b, g.id, 3, 1, "next", 9), CAS_OK);
+    assert_int_equal(cas__saves_game_load(b, g.id, 1, &back), CAS_OK);
+    assert_int_equal(back.n_actions, 4);
+    assert_string_equal(back.actions[2].text, "mine");
+    cas__saves_game_free(&back);
+    cas__saves_game_free(&g);
+    cas__saves_close(a);
+    cas__saves_close(b);
+}
+
+/* saves migrate keeps ids: a copied game keeps its id, a taken id is
+ * refused, and new games are numbered after the copied ones. */
+static void test_a_copied_game_keeps_its_id(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g, back;
+    cas_test_sample_game(&g, "league", "Ada", "Bob", 3);
+    g.id = 41;
+    assert_int_equal(cas__saves_game_copy(s, &g), CAS_OK);
+    assert_int_equal(g.id, 41);
+    assert_int_equal(cas__saves_game_load(s, 41, 1, &back), CAS_OK);
+    cas_test_assert_same_game(&g, &back);
+    cas__saves_game_free(&back);
+    assert_int_equal(cas__saves_game_copy(s, &g), CAS_ECONFLICT);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    assert_int_equal(g.id, 42);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
+static void test_integrity_check_finds_a_gap_in_the_plies(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 4);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
+    exec_plain(url, "DELETE FROM actions WHERE ply = 1");
+    assert_int_equal(cas__saves_integrity_check(s), CAS_ECORRUPT);
+    assert_non_null(strstr(cas__saves_errmsg(s), "game 1 has gaps"));
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
+/* Claim game id once its holder's connection is gone: the server drops
+ * the claim when it notices the closed socket, on its own time, so wait
+ * for that event (bounded: a minute). */
+static int claim_once_free(struct cas__saves *s, int64_t id)
+{
+    int rc = CAS_ECONFLICT;
+    for (int tries = 0; rc == CAS_ECONFLICT && tries < 6000; tries++) {
+        rc = cas__saves_game_claim(s, id);
+        if (rc == CAS_ECONFLICT)
+            usleep(10000);
+    }
+    return rc;
+}
+
+/* A game claimed by one castellan cannot be claimed by another until the
+ * first releases it, closes its store or dies (SIGKILL): then the server
+ * drops the claim with the connection. */
+static void test_a_claimed_game_is_refused_to_another(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves *b = cas_test_open(url);
+    assert_int_equal(cas__saves_game_claim(a, 7), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(b, 7), CAS_ECONFLICT);
+    assert_non_null(strstr(cas__saves_errmsg(b), "another castellan is playing game 7"));
+    assert_int_equal(cas__saves_game_claim(b, 8), CAS_OK); /* another game is free */
+    assert_int_equal(cas__saves_game_release(a, 7), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(b, 7), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(a, 7), CAS_ECONFLICT);
+    cas__saves_close(b); /* closing releases both */
+    assert_int_equal(claim_once_free(a, 8), CAS_OK);
+
+    /* A killed holder's claim goes with its connection. */
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char err[512];
+        struct cas__saves *c;
+        if (cas__saves_open(url, &c, err, sizeof err) || cas__saves_game_claim(c, 9))
+            _exit(1);
+        if (write(ready[1], "!", 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    char byte;
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &byte, 1), 1);
+    close(ready[0]);
+    assert_int_equal(cas__saves_game_claim(a, 9), CAS_ECONFLICT);
+    kill(pid, SIGKILL);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(claim_once_free(a, 9), CAS_OK);
+    cas__saves_close(a);
+}
+
+/* A password in the URL never appears in a message. */
+static void test_messages_never_show_the_password(void **state)
+{
+    (void)state;
+    char err[1024];
+    struct cas__saves *s;
+    const char *url = "postgresql://ada:s3cret@/nowhere?host=/nonexistent-folder";
+    assert_int_equal(cas__saves_open(url, &s, err, sizeof err), CAS_EIO);
+    assert_null(strstr(err, "s3cret"));
+    assert_non_null(strstr(err, "postgresql://ada:***@/nowhere"));
+    assert_non_null(strstr(err, "cannot connect"));
+    url = "postgres:///nowhere?host=/nonexistent-folder&password=s3cret&user=ada";
+    assert_int_equal(cas__saves_open(url, &s, err, sizeof err), CAS_EIO);
+    assert_null(strstr(err, "s3cret"));
+    assert_non_null(strstr(err, "password=***&user=ada"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_use_creates_the_versioned_schema),
+        cmocka_unit_test(test_migrates_an_older_schema),
+        cmocka_unit_test(test_refuses_a_newer_schema_and_leaves_it),
+        cmocka_unit_test(test_refuses_another_applications_database),
+        cmocka_unit_test(test_an_empty_database_has_nothing_to_read),
+        cmocka_unit_test(test_concurrent_creation_keeps_every_game),
+        cmocka_unit_test(test_a_second_writer_of_a_ply_is_refused),
+        cmocka_unit_test(test_a_copied_game_keeps_its_id),
+        cmocka_unit_test(test_integrity_check_finds_a_gap_in_the_plies),
+        cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
+        cmocka_unit_test(test_messages_never_show_the_password),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
