@@ -663,6 +663,8 @@ const struct cas__bench_section cas__bench_sections[] = {
      cas__bench_mcts},
     {"isolation", "with --isolated: microseconds per action in process and in a worker",
      0, CAS__BENCH_ON_ISOLATED, bench_isolation},
+    {"serve", "with --only serve: castellan serve with --games games over WebSocket: "
+              "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, cas__bench_serve},
     {NULL, NULL, 0, 0, NULL},
 };
 
@@ -672,6 +674,7 @@ static int asked_for(const struct cas__bench *b, const struct cas__bench_section
     return s->on_request == CAS__BENCH_ON_FLOOR      ? b->floor
            : s->on_request == CAS__BENCH_ON_ISOLATED ? b->isolated_requested
            : s->on_request == CAS__BENCH_ON_MARGINAL ? b->marginal_requested
+           : s->on_request == CAS__BENCH_ON_ONLY     ? 0
                                                      : 1;
 }
 

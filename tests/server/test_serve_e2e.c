@@ -168,6 +168,7 @@ static void test_two_seats_and_a_watcher(void **state)
     struct cas__wsc *w;
     struct client a = {0}, b = {0}, watch = {.seat = -1};
     char body[4096], path[128];
+    serve_forget("e2e-play");
     serve_start(&p, "e2e-play", NULL);
     assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
     int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
@@ -217,6 +218,7 @@ static void test_against_a_bot(void **state)
     struct serve_process p;
     struct cas__wsc *w;
     struct client a = {0};
+    serve_forget("e2e-bot");
     serve_start(&p, "e2e-bot", NULL);
     assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
     int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
@@ -247,6 +249,7 @@ static void test_restart_resumes(void **state)
     struct serve_process p;
     struct cas__wsc *w;
     struct client a = {.stop_after = 2}, b = {.stop_after = 2};
+    serve_forget("e2e-restart");
     serve_start(&p, "e2e-restart", NULL);
     assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
     int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
@@ -323,6 +326,7 @@ static void test_limits(void **state)
     struct cas__wsc *w;
     struct cas__wsc_conn *conn;
     struct counts c = {0};
+    serve_forget("e2e-limits");
     serve_start(&p, "e2e-limits", NULL);
     assert_int_equal(cas__wsc_new(&counting, &w), CAS_OK);
     assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p.port, &c, &conn), CAS_OK);
