@@ -208,6 +208,8 @@ static int fill_action(void *item, sqlite3_stmt *st)
     a->actor = sqlite3_column_int(st, 1);
     a->text = cas__saves_column_text(st, 2);
     a->hash = (uint64_t)sqlite3_column_int64(st, 3);
+    a->has_clock = sqlite3_column_type(st, 4) != SQLITE_NULL;
+    a->clock_ms = sqlite3_column_int64(st, 4);
     return a->text ? 0 : -1;
 }
 
@@ -215,7 +217,7 @@ static int load_actions(struct cas__saves *s, struct cas__saves_game *g)
 {
     g->n_actions = 0;
     int rc = load_rows(s,
-        "SELECT ply, actor, text, hash FROM actions WHERE game = ?1 ORDER BY ply;",
+        "SELECT ply, actor, text, hash, clock_ms FROM actions WHERE game = ?1 ORDER BY ply;",
         g->id, "actions", 4, sizeof *g->actions, (void **)&g->actions, &g->n_actions,
         fill_action);
     for (size_t i = 0; !rc && i < g->n_actions; i++)
@@ -260,22 +262,18 @@ fail:
     return rc;
 }
 
-int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
-                        int64_t **ids, size_t *n)
+int cas__saves_ids(struct cas__saves *s, const char *sql, const char *text, int64_t **ids,
+                   size_t *n)
 {
-    if (s->pg)
-        return cas__pg_game_ids(s, campaign, ids, n);
     sqlite3_stmt *st;
     size_t cap = 0;
-    int rc = cas__saves_prepare(s,
-        "SELECT g.id FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"
-        " WHERE ?1 IS NULL OR c.name = ?1 ORDER BY g.id DESC;", &st), step;
+    int rc = cas__saves_prepare(s, sql, &st), step;
     *ids = NULL;
     *n = 0;
     if (rc)
         return rc;
-    if (campaign)
-        sqlite3_bind_text(st, 1, campaign, -1, SQLITE_STATIC);
+    if (text)
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (cas__saves_grow((void **)ids, *n, &cap, sizeof **ids)) {
             rc = out_of_memory(s);
@@ -293,6 +291,18 @@ finalize:
         *n = 0;
     }
     return rc;
+}
+
+int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
+                        int64_t **ids, size_t *n)
+{
+    if (s->pg)
+        return cas__pg_ids(s, "SELECT g.id FROM games g LEFT JOIN campaigns c"
+                           " ON c.id = g.campaign_id WHERE $1::text IS NULL OR c.name = $1"
+                           " ORDER BY g.id DESC", 1, campaign, ids, n);
+    return cas__saves_ids(s,
+        "SELECT g.id FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"
+        " WHERE ?1 IS NULL OR c.name = ?1 ORDER BY g.id DESC;", campaign, ids, n);
 }
 
 int cas__saves_game_delete(struct cas__saves *s, int64_t id)

@@ -180,29 +180,38 @@ free_scores:
     return rc;
 }
 
-static int prepare_append(struct cas__saves *s)
+/* The kept statement that appends an action, with a clock column only
+ * when there is a clock: a clockless action is written the same way in
+ * every schema. */
+static int prepare_append(struct cas__saves *s, int timed, sqlite3_stmt **out)
 {
-    if (s->append)
-        return CAS_OK;
-    return cas__saves_prepare(s,
-        "INSERT INTO actions (game, ply, actor, text, hash)"
-        " VALUES (?1, ?2, ?3, ?4, ?5);", &s->append);
+    sqlite3_stmt **kept = timed ? &s->append_timed : &s->append;
+    int rc = *kept ? CAS_OK
+                   : cas__saves_prepare(s, timed
+                         ? "INSERT INTO actions (game, ply, actor, text, hash, clock_ms)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6);"
+                         : "INSERT INTO actions (game, ply, actor, text, hash)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5);", kept);
+    *out = *kept;
+    return rc;
 }
 
 /* Insert one action with the kept statement, inside or outside a
- * transaction. */
+ * transaction; clock_ms < 0: no clock. */
 static int insert_action(struct cas__saves *s, int64_t id, uint32_t ply,
-                         int actor, const char *text, uint64_t hash)
+                         int actor, const char *text, uint64_t hash, int64_t clock_ms)
 {
-    int rc = prepare_append(s);
+    sqlite3_stmt *st;
+    int rc = prepare_append(s, clock_ms >= 0, &st);
     if (rc)
         return rc;
-    sqlite3_stmt *st = s->append;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, ply);
     sqlite3_bind_int(st, 3, actor);
     sqlite3_bind_text(st, 4, text, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 5, (int64_t)hash);
+    if (clock_ms >= 0)
+        sqlite3_bind_int64(st, 6, clock_ms);
     if (sqlite3_step(st) != SQLITE_DONE)
         rc = cas__saves_sql_fail(s, "saving an action");
     sqlite3_reset(st);
@@ -247,7 +256,8 @@ int cas__saves_game_put(struct cas__saves *s, struct cas__saves_game *g, int kee
         goto rollback;
     for (size_t i = 0; i < g->n_actions; i++) {
         const struct cas__saves_action *a = &g->actions[i];
-        if ((rc = insert_action(s, g->id, a->ply, a->actor, a->text, a->hash)))
+        if ((rc = insert_action(s, g->id, a->ply, a->actor, a->text, a->hash,
+                                a->has_clock ? a->clock_ms : -1)))
             goto rollback;
     }
     if ((rc = cas__saves_commit(s))) {
@@ -277,14 +287,20 @@ static int touch_game(struct cas__saves *s, int64_t id, const char *status);
 int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                       const char *text, uint64_t hash)
 {
+    return cas__saves_append_timed(s, id, ply, actor, text, hash, -1);
+}
+
+int cas__saves_append_timed(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
+                            const char *text, uint64_t hash, int64_t clock_ms)
+{
     if (s->pg)
-        return cas__pg_append(s, id, ply, actor, text, hash);
+        return cas__pg_append(s, id, ply, actor, text, hash, clock_ms);
     /* One transaction: the action and the game's last-played time. */
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
-    if ((rc = insert_action(s, id, ply, actor, text, hash)) || (rc = touch_game(s, id, NULL))) {
+    if ((rc = insert_action(s, id, ply, actor, text, hash, clock_ms)) || (rc = touch_game(s, id, NULL))) {
         cas__saves_rollback(s);
         return rc;
     }

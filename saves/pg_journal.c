@@ -133,14 +133,31 @@ static int set_score(struct cas__saves *s, int64_t game, size_t seat, int64_t sc
                        3, p, NULL, "saving the scores");
 }
 
-static int insert_action(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
-                         const char *text, uint64_t hash)
+/* The parameters of an action's row; clock_ms < 0: no clock (NULL). */
+struct action_params {
+    num_t gid, ply, actor, hash, clock;
+    const char *p[6];
+};
+
+static void action_params(struct action_params *a, int64_t id, uint32_t ply, int actor,
+                          const char *text, uint64_t hash, int64_t clock_ms)
 {
-    num_t gid, p_ply, p_actor, p_hash;
-    const char *p[] = {num(gid, id), num(p_ply, ply), num(p_actor, actor), text,
-                       num(p_hash, (int64_t)hash)};
-    return cas__pg_run(s, "INSERT INTO actions (game, ply, actor, text, hash)"
-                       " VALUES ($1, $2, $3, $4, $5)", 5, p, NULL, "saving an action");
+    a->p[0] = num(a->gid, id);
+    a->p[1] = num(a->ply, ply);
+    a->p[2] = num(a->actor, actor);
+    a->p[3] = text;
+    a->p[4] = num(a->hash, (int64_t)hash);
+    a->p[5] = clock_ms >= 0 ? num(a->clock, clock_ms) : NULL;
+}
+
+static int insert_action(struct cas__saves *s, const struct cas__saves_action *a,
+                         int64_t id)
+{
+    struct action_params ap;
+    action_params(&ap, id, a->ply, a->actor, a->text, a->hash,
+                  a->has_clock ? a->clock_ms : -1);
+    return cas__pg_run(s, "INSERT INTO actions (game, ply, actor, text, hash, clock_ms)"
+                       " VALUES ($1, $2, $3, $4, $5, $6)", 6, ap.p, NULL, "saving an action");
 }
 
 static int insert_rest(struct cas__saves *s, const struct cas__saves_game *g)
@@ -160,10 +177,8 @@ static int insert_rest(struct cas__saves *s, const struct cas__saves_game *g)
     for (size_t i = 0; i < g->n_players && !rc; i++)
         if (g->players[i].has_score)
             rc = set_score(s, g->id, i, g->players[i].score);
-    for (size_t i = 0; i < g->n_actions && !rc; i++) {
-        const struct cas__saves_action *a = &g->actions[i];
-        rc = insert_action(s, g->id, a->ply, a->actor, a->text, a->hash);
-    }
+    for (size_t i = 0; i < g->n_actions && !rc; i++)
+        rc = insert_action(s, &g->actions[i], g->id);
     return rc;
 }
 
@@ -194,16 +209,15 @@ rollback:
  * one transaction of its own: one round trip per action.  A ply saved
  * before breaks the primary key (another castellan plays the game). */
 #define APPEND_SQL                                                            \
-    "WITH a AS (INSERT INTO actions (game, ply, actor, text, hash)"          \
-    " VALUES ($1, $2, $3, $4, $5) RETURNING game)"                           \
+    "WITH a AS (INSERT INTO actions (game, ply, actor, text, hash, clock_ms)" \
+    " VALUES ($1, $2, $3, $4, $5, $6) RETURNING game)"                       \
     " UPDATE games SET updated_at = " NOW " WHERE id = (SELECT game FROM a)"
 
 int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
-                   const char *text, uint64_t hash)
+                   const char *text, uint64_t hash, int64_t clock_ms)
 {
-    num_t gid, p_ply, p_actor, p_hash;
-    const char *p[] = {num(gid, id), num(p_ply, ply), num(p_actor, actor), text,
-                       num(p_hash, (int64_t)hash)};
+    struct action_params ap;
+    action_params(&ap, id, ply, actor, text, hash, clock_ms);
     PGresult *res = NULL;
     int rc;
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
@@ -214,7 +228,7 @@ int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
         s->pg_append_prepared = 1;
     }
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
-    if (!PQsendQueryPrepared(s->pg, "castellan_append", 5, p, NULL, NULL, 0))
+    if (!PQsendQueryPrepared(s->pg, "castellan_append", 6, ap.p, NULL, NULL, 0))
         return cas__pg_explain(s, NULL, "saving an action");
     /* Sent: a kill now leaves the commit to the server, done or not. */
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);

@@ -110,13 +110,15 @@ static int fill_action(void *item, const PGresult *res, int row)
     a->actor = (int)cas__pg_int(res, row, 1);
     a->text = cas__pg_text(res, row, 2);
     a->hash = (uint64_t)cas__pg_int(res, row, 3);
+    a->has_clock = !PQgetisnull(res, row, 4);
+    a->clock_ms = cas__pg_int(res, row, 4);
     return a->text ? 0 : -1;
 }
 
 static int load_actions(struct cas__saves *s, const char *gid, struct cas__saves_game *g)
 {
     g->n_actions = 0;
-    int rc = load_rows(s, "SELECT ply, actor, text, hash FROM actions WHERE game = $1"
+    int rc = load_rows(s, "SELECT ply, actor, text, hash, clock_ms FROM actions WHERE game = $1"
                        " ORDER BY ply", gid, "reading the actions", sizeof *g->actions,
                        (void **)&g->actions, &g->n_actions, fill_action);
     for (size_t i = 0; !rc && i < g->n_actions; i++)
@@ -156,16 +158,14 @@ int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
     return CAS_OK;
 }
 
-int cas__pg_game_ids(struct cas__saves *s, const char *campaign, int64_t **ids, size_t *n)
+int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                int64_t **ids, size_t *n)
 {
     PGresult *res = NULL;
-    const char *p[] = {campaign};
+    const char *p[] = {text};
     *ids = NULL;
     *n = 0;
-    int rc = cas__pg_run(s,
-        "SELECT g.id FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"
-        " WHERE $1::text IS NULL OR c.name = $1 ORDER BY g.id DESC", 1, p, &res,
-        "listing the games");
+    int rc = cas__pg_run(s, sql, n_params, p, &res, "listing the games");
     if (rc)
         return rc;
     int rows = PQntuples(res);

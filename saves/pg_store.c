@@ -76,6 +76,19 @@ static const struct cas__saves_migration migrations[] = {
      "  PRIMARY KEY (game, ply));"},
     {2, "an index of players by name for campaign standings",
      "CREATE INDEX players_by_name ON players(name, game);"},
+    {3, "clocks in the journal and the tables of castellan serve",
+     "ALTER TABLE actions ADD COLUMN clock_ms BIGINT;"
+     "CREATE TABLE served_games ("
+     "  game BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,"
+     "  base_ms BIGINT NOT NULL,"
+     "  increment_ms BIGINT NOT NULL,"
+     "  flagged INTEGER);"
+     "CREATE TABLE served_seats ("
+     "  game BIGINT NOT NULL REFERENCES served_games(game) ON DELETE CASCADE,"
+     "  seat INTEGER NOT NULL,"
+     "  token TEXT NOT NULL,"
+     "  open INTEGER NOT NULL,"
+     "  PRIMARY KEY (game, seat));"},
 };
 
 /* ------------------------------------------------------------ messages */

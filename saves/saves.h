@@ -27,7 +27,7 @@
 /* The application_id every castellan save database carries ("CASL"). */
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
-#define CAS__SAVES_SCHEMA_VERSION 2
+#define CAS__SAVES_SCHEMA_VERSION 3
 
 struct cas__saves;
 
@@ -56,6 +56,10 @@ struct cas__saves_action {
     /* Converted from another program's record, which says whose turn it is
      * its own way: replay takes the actor the game asks for. */
     int actor_unknown;
+    /* The actor's remaining clock after the action (schema 3), when
+     * has_clock (a game with a time control). */
+    int has_clock;
+    int64_t clock_ms;
 };
 
 enum cas__saves_status { CAS__SAVES_PLAYING = 0, CAS__SAVES_FINISHED = 1 };
@@ -160,6 +164,11 @@ int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g);
 int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply,
                       int actor, const char *text, uint64_t hash);
 
+/* cas__saves_append with the actor's remaining clock after the action
+ * (clock_ms >= 0; -1: no clock). */
+int cas__saves_append_timed(struct cas__saves *s, int64_t id, uint32_t ply,
+                            int actor, const char *text, uint64_t hash, int64_t clock_ms);
+
 /* A player took back game id's actions from `from_ply` on: delete them and
  * the snapshots taken after them, and set the last-played time, in one
  * transaction, so the journal is the game's line of play again. */
@@ -205,6 +214,44 @@ int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
 
 /* Delete game `id` with everything that belongs to it.  CAS_ENOTFOUND. */
 int cas__saves_game_delete(struct cas__saves *s, int64_t id);
+
+/* ------------------------------------------- games of castellan serve */
+
+struct cas__saves_served_seat {
+    char *token;           /* the seat's invite token, owned */
+    int open;              /* anyone may still claim the seat */
+};
+
+/* A game castellan serve hosts: its time control and seats. */
+struct cas__saves_served {
+    int64_t game;
+    int64_t base_ms, increment_ms;   /* 0 and 0: no clock */
+    int flagged;                     /* seat whose flag fell, or -1 */
+    struct cas__saves_served_seat *seats; /* by seat; owned */
+    size_t n_seats;
+};
+
+void cas__saves_served_free(struct cas__saves_served *g);
+
+/* Record that game g->game (already inserted) is hosted by the server,
+ * with its time control and every seat's token, in one transaction. */
+int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_served *g);
+
+/* Seat `seat` of served game `game` was claimed by `name`: it is no longer
+ * open and the player has that name, in one transaction.  CAS_ENOTFOUND
+ * for a seat the server does not host. */
+int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name);
+
+/* The flag of `seat` fell in served game `game`. */
+int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat);
+
+/* Load served game `game` into *out (caller frees with
+ * cas__saves_served_free).  CAS_ENOTFOUND when the server never hosted it. */
+int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out);
+
+/* The ids of the served games still being played, oldest first (the
+ * server brings them back on start).  Caller frees *ids with free(). */
+int cas__saves_served_unfinished(struct cas__saves *s, int64_t **ids, size_t *n);
 
 /* ----------------------------------------------------------- campaigns */
 

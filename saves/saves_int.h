@@ -17,6 +17,7 @@ struct cas__saves {
     PGconn *pg;                 /* the PostgreSQL backend's, or NULL */
     char *path;                 /* owned; a URL without its password for PG */
     sqlite3_stmt *append;       /* kept prepared: the journal's hot path */
+    sqlite3_stmt *append_timed; /* the same with the actor's clock (schema 3) */
     int pg_append_prepared;     /* PG: the same, prepared on the server */
     char err[1024];
     char *snapshot;             /* owned: the private folder of a read-only
@@ -53,6 +54,11 @@ char *cas__saves_column_text(sqlite3_stmt *st, int i);
 /* Make room for one more element of `size` bytes in *items holding n of
  * *cap, doubling; new room is zeroed.  0, or -1 on OOM (*items intact). */
 int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size);
+
+/* The ids of the rows sql selects (one column), binding text (may be
+ * NULL) to ?1.  Caller frees *ids with free(). */
+int cas__saves_ids(struct cas__saves *s, const char *sql, const char *text, int64_t **ids,
+                   size_t *n);
 
 /* Bring the schema from its current user_version up to `target`, each
  * migration in its own transaction.  The first also sets application_id. */
@@ -97,16 +103,23 @@ int cas__pg_schema_version(struct cas__saves *s);
 int cas__pg_integrity_check(struct cas__saves *s);
 int cas__pg_game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id);
 int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
-                   const char *text, uint64_t hash);
+                   const char *text, uint64_t hash, int64_t clock_ms);
 int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
 int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n);
 int cas__pg_touch(struct cas__saves *s, int64_t id);
 int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim);
+int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g);
+int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name);
+int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat);
+int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out);
 int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                    const uint64_t *hashes, size_t n, const struct cas__saves_game *versions);
 int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
                       struct cas__saves_game *out);
-int cas__pg_game_ids(struct cas__saves *s, const char *campaign, int64_t **ids, size_t *n);
+/* As cas__saves_ids: with n_params 1, text is $1 (NULL is SQL's NULL);
+ * with 0, sql has no parameter. */
+int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                int64_t **ids, size_t *n);
 int cas__pg_game_delete(struct cas__saves *s, int64_t id);
 int cas__pg_campaigns(struct cas__saves *s, struct cas__saves_campaign **out, size_t *n);
 int cas__pg_campaign_standings(struct cas__saves *s, const char *name,

@@ -72,6 +72,27 @@ static const struct cas__saves_migration migrations[] = {
      ") STRICT, WITHOUT ROWID;"},
     {2, "an index of players by name for campaign standings",
      "CREATE INDEX players_by_name ON players(name, game);"},
+    {3, "clocks in the journal and the tables of castellan serve",
+     /* The actor's remaining time after the action (its increment added),
+      * NULL for a game without a clock. */
+     "ALTER TABLE actions ADD COLUMN clock_ms INTEGER;"
+     /* A game hosted by `castellan serve`: its time control (0 and 0: no
+      * clock) and the seat whose flag fell, if one did. */
+     "CREATE TABLE served_games ("
+     "  game INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,"
+     "  base_ms INTEGER NOT NULL,"
+     "  increment_ms INTEGER NOT NULL,"
+     "  flagged INTEGER"
+     ") STRICT;"
+     /* Each seat's invite token (a secret: docs/server.md) and whether
+      * anyone may still claim it. */
+     "CREATE TABLE served_seats ("
+     "  game INTEGER NOT NULL REFERENCES served_games(game) ON DELETE CASCADE,"
+     "  seat INTEGER NOT NULL,"
+     "  token TEXT NOT NULL,"
+     "  open INTEGER NOT NULL,"
+     "  PRIMARY KEY (game, seat)"
+     ") STRICT, WITHOUT ROWID;"},
 };
 
 static int run_migration(struct cas__saves *s, const struct cas__saves_migration *m)

@@ -475,6 +475,7 @@ static void release_store(struct cas__saves *s)
     if (!s)
         return;
     sqlite3_finalize(s->append);
+    sqlite3_finalize(s->append_timed);
     sqlite3_close_v2(s->db);
     if (s->snapshot)
         remove_snapshot(s->snapshot);

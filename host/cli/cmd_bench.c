@@ -40,15 +40,15 @@ static void print_usage(FILE *out)
             "and prints what each expansion adds to the cost per action, as a share\n"
             "of the game alone's.  --floor also times the game's bare reference loop\n"
             "(same tile data and rules options) and prints the playouts' games/s as\n"
-            "a ratio to it.  --isolated also times, in process and in a worker\n"
-            "process (docs/isolation.md), the playouts (one batch), a search bot's\n"
-            "decision (one message) and check of a tenth of the games, and prints\n"
-            "each ratio against its target.  A plugin from outside castellan's own\n"
-            "folders is never loaded into castellan, and every section runs in a\n"
-            "worker, unless --in-process says to load it.  The saves section\n"
-            "journals into a SQLite file of its own and, with --database\n"
-            "postgresql://..., into that PostgreSQL database as well (it deletes the\n"
-            "games it made there).  Sections:\n",
+            "a ratio to it, in wall-clock and in CPU time.  --isolated also times,\n"
+            "in process and in a worker process (docs/isolation.md), the playouts\n"
+            "(one batch), a search bot's decision (one message) and check of a\n"
+            "tenth of the games, and prints each ratio against its target.  A plugin\n"
+            "from outside castellan's own folders is never loaded into castellan,\n"
+            "and every section runs in a worker, unless --in-process says to load\n"
+            "it.  The saves section journals into a SQLite file of its own and, with\n"
+            "--database postgresql://..., into that PostgreSQL database as well (it\n"
+            "deletes the games it made there).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);

@@ -22,6 +22,9 @@ size_t cas__plugins_list(struct cas__registry *reg, FILE *out);
 /* castellan play [--config FILE | --game ID ...] [--seed N] ... (cmd_play.c) */
 int cas__cmd_play(int argc, char **argv);
 
+/* castellan serve [--listen ADDR:PORT] [--config FILE] ... (cmd_serve.c) */
+int cas__cmd_serve(int argc, char **argv);
+
 /* castellan check PLUGIN [--expansions a,b] [--games N] ... (cmd_check.c) */
 int cas__cmd_check(int argc, char **argv);
 

@@ -22,6 +22,7 @@ struct command {
 
 static const struct command commands[] = {
     {"play", cas__cmd_play, "play a game at the terminal (default: the default preset)"},
+    {"serve", cas__cmd_serve, "host games for browsers, on this machine or a network"},
     {"plugins", cas__cmd_plugins, "list the plugins found, usable or refused, and why"},
     {"rules", cas__cmd_rules, "list a game's rule options and its expansions', with defaults"},
     {"check", cas__cmd_check, "run the conformance checks on a game plugin"},

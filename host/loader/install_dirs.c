@@ -62,3 +62,15 @@ int cas__running_from_build_tree(void)
     free(build);
     return inside;
 }
+
+char *cas__find_installed(const char *from_bin, const char *installed, const char *source)
+{
+    char *beside_exe = cas__beside_executable(from_bin);
+    if (beside_exe)
+        return beside_exe;
+    if (access(installed, R_OK) == 0)
+        return strdup(installed);
+    if (cas__running_from_build_tree() && access(source, R_OK) == 0)
+        return strdup(source);
+    return NULL;
+}

@@ -17,4 +17,10 @@ char *cas__beside_executable(const char *relative);
  * installed. */
 int cas__running_from_build_tree(void);
 
+/* An installed file or folder: `from_bin` relative to the executable's
+ * folder, else `installed`, else (for the build tree's castellan only,
+ * cas__running_from_build_tree) `source`.  NULL when none exists; caller
+ * frees. */
+char *cas__find_installed(const char *from_bin, const char *installed, const char *source);
+
 #endif

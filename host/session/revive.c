@@ -120,8 +120,8 @@ static int load_plugins(struct cas__revived *r, const char *cli_path,
                         const struct cas__isolation *asked)
 {
     char err[768];
-    int rc = cas__plugin_search_path(cli_path, &r->path);
-    if (rc == CAS_OK)
+    int rc = CAS_OK;
+    if (!r->reg_borrowed && (rc = cas__plugin_search_path(cli_path, &r->path)) == CAS_OK)
         rc = cas__registry_scan(&r->path, &r->reg);
     if (rc)
         return fail(r, rc, "out of memory");
@@ -138,11 +138,33 @@ static int load_plugins(struct cas__revived *r, const char *cli_path,
     return CAS_OK;
 }
 
+static int revive(struct cas__revived *r, const struct cas__saves_game *g,
+                  const char *origin, const char *cli_path, int with_agents,
+                  const struct cas__isolation *asked);
+
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
                      const char *origin, const char *cli_path, int with_agents,
                      const struct cas__isolation *asked)
 {
     memset(r, 0, sizeof *r);
+    return revive(r, g, origin, cli_path, with_agents, asked);
+}
+
+int cas__revive_open_in(struct cas__revived *r, const struct cas__saves_game *g,
+                        const char *origin, struct cas__registry *reg, int with_agents,
+                        const struct cas__isolation *asked)
+{
+    memset(r, 0, sizeof *r);
+    r->reg = reg;
+    r->reg_borrowed = 1;
+    return revive(r, g, origin, NULL, with_agents, asked);
+}
+
+/* Open g on r, which holds nothing but maybe a borrowed registry. */
+static int revive(struct cas__revived *r, const struct cas__saves_game *g,
+                  const char *origin, const char *cli_path, int with_agents,
+                  const struct cas__isolation *asked)
+{
     r->saved = g;
     r->origin = origin;
     int rc = desc_from_saved(r);
@@ -185,7 +207,8 @@ void cas__revive_close(struct cas__revived *r)
         cas__match_close(&r->match);
     cas__session_plan_free(&r->plan);
     cas__session_desc_free(&r->desc);
-    cas__registry_free(r->reg);
+    if (!r->reg_borrowed)
+        cas__registry_free(r->reg);
     cas__strlist_free(&r->path);
     free(r->new_hashes);
     const struct cas__saves_game *saved = r->saved;

@@ -38,6 +38,7 @@ struct cas__revived {
     size_t mismatches;
     uint64_t *new_hashes;
     char error[1024];
+    int reg_borrowed;                     /* reg is the caller's */
 };
 
 /* Bring g back at its first state: resolve and load its game and
@@ -49,6 +50,12 @@ struct cas__revived {
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
                      const char *origin, const char *cli_path, int with_agents,
                      const struct cas__isolation *asked);
+/* cas__revive_open with plugins from reg, the caller's (it must outlive
+ * r), instead of a search path scanned for r alone: a server hosting many
+ * games loads each plugin once. */
+int cas__revive_open_in(struct cas__revived *r, const struct cas__saves_game *g,
+                        const char *origin, struct cas__registry *reg, int with_agents,
+                        const struct cas__isolation *asked);
 void cas__revive_close(struct cas__revived *r);
 
 /* Replay g's actions [0, upto) through r's session, checking the actor and

@@ -121,22 +121,36 @@ static double median(double *v, int n)
 
 /* ------------------------------------------------------------ sections */
 
+/* CPU seconds this process has used. */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+
 /* Each round's timings of the playouts section: the session's, and the
  * game alone's when it is compared. */
 struct playout_rounds {
     double seconds[CAS__BENCH_MAX_ROUNDS], alone_seconds[CAS__BENCH_MAX_ROUNDS];
+    double cpu[CAS__BENCH_MAX_ROUNDS], alone_cpu[CAS__BENCH_MAX_ROUNDS]; /* CPU seconds */
     uint64_t plies, alone_plies;
 };
 
 static int time_rounds(struct cas__bench *b, struct playout_rounds *r, const char *alone_what)
 {
     for (int i = 0; i < b->rounds; i++) {
+        double cpu = cpu_now();
         int rc = time_playouts(b, b->match, &r->seconds[i], &r->plies);
+        r->cpu[i] = cpu_now() - cpu;
         if (rc != CAS_OK)
             return failed(b, "random playouts", rc);
+        cpu = cpu_now();
         if (b->alone && (rc = time_playouts(b, b->alone, &r->alone_seconds[i],
                                             &r->alone_plies)) != CAS_OK)
             return failed_in(b, b->alone, alone_what, rc);
+        r->alone_cpu[i] = cpu_now() - cpu;
     }
     return CAS_OK;
 }
@@ -147,20 +161,24 @@ static void print_comparison(struct cas__bench *b, struct playout_rounds *r,
                              const char *what)
 {
     double per_game[CAS__BENCH_MAX_ROUNDS], per_action[CAS__BENCH_MAX_ROUNDS];
+    double per_action_cpu[CAS__BENCH_MAX_ROUNDS];
     double action_share = (double)r->alone_plies / (double)r->plies;
     for (int i = 0; i < b->rounds; i++) {
         per_game[i] = r->seconds[i] / r->alone_seconds[i];
         per_action[i] = per_game[i] * action_share;
+        per_action_cpu[i] = r->cpu[i] / r->alone_cpu[i] * action_share;
     }
     double game_ratio = median(per_game, b->rounds), action_ratio = median(per_action, b->rounds);
+    double action_cpu_ratio = median(per_action_cpu, b->rounds);
     double alone_seconds = median(r->alone_seconds, b->rounds);
     char rounds[96] = "";
     if (b->rounds > 1)
         snprintf(rounds, sizeof rounds, "; median of %d rounds, %.2fx to %.2fx per action",
                  b->rounds, per_action[0], per_action[b->rounds - 1]);
     bench_row(b, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
-            " actions a game%s)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
-            (double)r->alone_plies / b->games, rounds);
+            " actions a game%s; per action in CPU time, which a busy machine hardly"
+            " changes, %.2fx)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
+            (double)r->alone_plies / b->games, rounds, action_cpu_ratio);
 }
 
 /* The playouts, and with expansions the game alone's, compared. */
@@ -174,6 +192,7 @@ static int bench_playouts(struct cas__bench *b)
         return rc;
     double seconds = median(r.seconds, b->rounds);
     b->playouts_per_second = b->games / seconds;
+    b->playouts_per_cpu_second = b->games / median(r.cpu, b->rounds);
     bench_row(b, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
             " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
             (double)r.plies / b->games, (double)r.plies / seconds / 1e6);
@@ -275,16 +294,18 @@ static int bench_marginal(struct cas__bench *b)
 }
 
 /* b->games games of the plugin's bare loop (plugin.h 1.1 bench_floor). */
-__attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds, struct cas_floor_run *run)
+__attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds,
+                                                double *cpu, struct cas_floor_run *run)
 {
     struct cas__match *m = b->match;
     struct cas__prng r; /* the floor's numbers: one chance stream of the bench seed */
     cas__prng_init(&r, b->seed, 0, CAS__STREAM_CHANCE);
     struct cas_rng rng = cas__prng_rng(&r);
     *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .rng = &rng};
-    double t0 = cas__bench_now();
+    double t0 = cas__bench_now(), c0 = cpu_now();
     int rc = m->vt->bench_floor(m->game, run);
     *seconds = cas__bench_now() - t0;
+    *cpu = cpu_now() - c0;
     return rc;
 }
 
@@ -301,18 +322,19 @@ static int bench_floor(struct cas__bench *b)
     int rc = b->playouts_per_second == 0 ? bench_playouts(b) : CAS_OK;
     if (rc != CAS_OK)
         return rc;
-    double seconds;
+    double seconds, cpu;
     struct cas_floor_run run;
     b->match->error[0] = '\0';
-    rc = time_floor(b, &seconds, &run);
+    rc = time_floor(b, &seconds, &cpu, &run);
     if (rc != CAS_OK)
         return failed(b, "floor", rc);
     bench_row(b, "  %-22s %12.0f games/s  (%d games in %.3f s, %.1f random steps a game,"
             " checksum %04x)\n", "floor (bare loop)", b->games / seconds, b->games, seconds,
             (double)run.steps / b->games, (unsigned)(run.checksum & 0xffff));
-    bench_row(b, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s)\n",
+    bench_row(b, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s; per CPU second,"
+            " which a busy machine hardly changes, %.2fx)\n",
             "engine vs floor", b->playouts_per_second * seconds / b->games,
-            b->playouts_per_second);
+            b->playouts_per_second, b->playouts_per_cpu_second * cpu / b->games);
     return CAS_OK;
 }
 
@@ -452,14 +474,6 @@ static int bench_sizes(struct cas__bench *b)
 /* What one timed round of the isolation section lasts at least: a shorter
  * one measures how soon the machine runs the worker, not what it costs. */
 #define ISOLATION_ROUND_SECONDS 0.1
-
-/* CPU seconds this process has used. */
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* The playouts of m: wall-clock seconds, and CPU seconds of this process
  * and of m's worker (when it has one) together. */
@@ -675,6 +689,8 @@ const struct cas__bench_section cas__bench_sections[] = {
      cas__bench_mcts},
     {"isolation", "with --isolated: microseconds per action in process and in a worker",
      0, CAS__BENCH_ON_ISOLATED, bench_isolation},
+    {"serve", "with --only serve: castellan serve with --games games over WebSocket: "
+              "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, cas__bench_serve},
     {NULL, NULL, 0, 0, NULL},
 };
 
@@ -684,6 +700,7 @@ static int asked_for(const struct cas__bench *b, const struct cas__bench_section
     return s->on_request == CAS__BENCH_ON_FLOOR      ? b->floor
            : s->on_request == CAS__BENCH_ON_ISOLATED ? b->isolated_requested
            : s->on_request == CAS__BENCH_ON_MARGINAL ? b->marginal_requested
+           : s->on_request == CAS__BENCH_ON_ONLY     ? 0
                                                      : 1;
 }
 

@@ -47,6 +47,7 @@ struct cas__bench {
     /* The playouts' games per second once the playouts section ran, for
      * the floor's ratio; 0 before. */
     double playouts_per_second;
+    double playouts_per_cpu_second; /* the same per second of CPU time */
     uint64_t seed;
     FILE *out;
     int width;                /* columns to wrap out's lines to (0: 80) */
@@ -69,7 +70,8 @@ struct cas__bench {
     const char *pg_url;
 };
 
-enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3 };
+enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3,
+       CAS__BENCH_ON_ONLY = 4 /* with --only alone */ };
 
 struct cas__bench_section {
     const char *name; /* for --only */
@@ -86,6 +88,10 @@ struct cas__bench_section {
 
 /* The save journal's throughput and resume time (host/bench_saves.c). */
 int cas__bench_saves(struct cas__bench *b);
+
+/* castellan serve under --games concurrent games over WebSocket: moves per
+ * second, latency, memory per idle game (host/tools/bench_serve.c). */
+int cas__bench_serve(struct cas__bench *b);
 
 /* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
 /* The state of the first player decision of the bench's first game of m

@@ -112,13 +112,18 @@ static void test_migrates_an_older_schema(void **state)
                                      "name = 'players_by_name';"), 0);
 
     s = cas_test_open(path);
-    assert_int_equal(cas__saves_schema_version(s), 2);
+    assert_int_equal(cas__saves_schema_version(s), CAS__SAVES_SCHEMA_VERSION);
     assert_int_equal(cas__saves_game_load(s, g.id, 1, &back), CAS_OK);
     cas_test_assert_same_game(&g, &back);
     assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
     cas__saves_close(s);
     assert_int_equal(cas_test_query_int(path, "SELECT count(*) FROM sqlite_schema WHERE "
                                      "name = 'players_by_name';"), 1);
+    /* Schema 3: the served games' tables and the actions' clocks. */
+    assert_int_equal(cas_test_query_int(path, "SELECT count(*) FROM sqlite_schema WHERE "
+                                     "name IN ('served_games', 'served_seats');"), 2);
+    assert_int_equal(cas_test_query_int(path, "SELECT count(*) FROM actions WHERE "
+                                     "clock_ms IS NULL;"), 3);
     cas__saves_game_free(&g);
     cas__saves_game_free(&back);
 }

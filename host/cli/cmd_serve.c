@@ -1,0 +1,182 @@
+/*
+ * cmd_serve.c — `castellan serve`: host games for browsers.  Opens the save
+ * store, brings back every unfinished served game, listens and runs the
+ * event loop until SIGINT or SIGTERM (docs/server.md).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "install_dirs.h"
+#include "server_config.h"
+#include "server.h"
+
+static const char usage[] =
+    "usage: castellan serve [--listen ADDR:PORT] [--database FILE] [--www DIR]\n"
+    "                       [--cert FILE --key FILE] [--config FILE]\n"
+    "                       [--plugin-path DIR[:DIR...]] [--isolated | --in-process]\n"
+    "                       [--plugin-deadline MS] [--quiet]\n"
+    "\n"
+    "Hosts games for web browsers: open http://ADDR:PORT/ to create a game\n"
+    "(from a preset or a game, expansions, rules and seats), hand out the\n"
+    "seats' invite links, play by clicking and watch.  Every game is\n"
+    "journaled action by action to the save store like `castellan play`'s\n"
+    "(`castellan resume ID` continues one at the terminal); unfinished games\n"
+    "come back when the server starts again.\n"
+    "\n"
+    "--listen ADDR:PORT  where to listen (default 127.0.0.1:8080; port 0: any\n"
+    "                    free port; 0.0.0.0:8080 to be reached from other machines)\n"
+    "--database FILE     the save store (default: the user's, as play)\n"
+    "--www DIR           the browser client's files (default: the installed ones)\n"
+    "--cert FILE --key FILE  serve HTTPS and WSS with this certificate (PEM)\n"
+    "--config FILE       settings from the [server] section of FILE: listen, cert,\n"
+    "                    key, database, www, plugin-path, max-message-bytes,\n"
+    "                    max-queue-bytes, max-games, max-connections, rate, burst,\n"
+    "                    bot-threads (flags win over the file)\n"
+    "--quiet             no line on stderr but errors\n"
+    "\n" CAS__CLI_ISOLATION_HELP
+    "\nSee docs/server.md (protocol, limits, TLS, reverse proxy).\n";
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stopping = 1;
+}
+
+int cas__serve_run(const struct cas__serve_setup *setup)
+{
+    struct cas__saves *store = NULL;
+    struct cas__lobby lobby;
+    struct cas__httpd *h = NULL;
+    char err[1024];
+    int port, status = 1;
+    char *fallback = NULL, *www = NULL;
+    const char *db = setup->database;
+    if (!db && !(db = fallback = cas__saves_default_path())) {
+        fprintf(stderr, "castellan serve: neither XDG_DATA_HOME nor HOME is set; give "
+                "--database FILE\n");
+        return 1;
+    }
+    if (cas__saves_open(db, &store, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto free_path;
+    }
+    if (cas__lobby_open(&lobby, store, setup->plugin_path, &setup->isolation, setup->clock,
+                        &setup->opts.limits, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto close_store;
+    }
+    struct cas__serve_options opts = setup->opts;
+    if (!opts.www)
+        opts.www = www = cas__find_installed(CASTELLAN_WWW_DIR_FROM_BIN,
+                                             CASTELLAN_WWW_INSTALL_DIR,
+                                             CASTELLAN_WWW_SOURCE_DIR);
+    if (!opts.www && !opts.quiet)
+        fprintf(stderr, "castellan serve: warning: the browser client's files are not "
+                "installed (looked in %s); pages answer 404 until --www DIR names them\n",
+                CASTELLAN_WWW_INSTALL_DIR);
+    if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto close_lobby;
+    }
+    if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto stop;
+    }
+    cas__lobby_flush(&lobby);
+    if (setup->ready && setup->ready(setup->ready_ctx, &lobby, port) != CAS_OK)
+        goto stop;
+    if (!opts.quiet)
+        fprintf(stderr, "castellan serve: %zu game(s) resumed; listening on %s://%s "
+                "(port %d); the store is %s\n", lobby.n_tables, opts.cert ? "https" : "http",
+                opts.listen, port, db);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    stopping = 0;
+    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby, h)))
+        if (cas__httpd_service(h, 1000) < 0)
+            break;
+    status = 0;
+stop:
+    cas__httpd_free(h);
+close_lobby:
+    cas__lobby_close(&lobby);
+close_store:
+    cas__saves_close(store);
+free_path:
+    free(fallback);
+    free(www);
+    return status;
+}
+
+/* Settings of --config FILE where no flag gave them; 0 or an exit status. */
+static int apply_config(struct cas__serve_setup *s, struct cas__server_config *c)
+{
+    char err[1024];
+    struct cas__srv_limits *l = &s->opts.limits;
+    if (!s->config)
+        return 0;
+    if (cas__server_config_load(s->config, c, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        return 2;
+    }
+    const char **flags[] = {&s->opts.listen, &s->opts.cert, &s->opts.key, &s->database,
+                            &s->opts.www, &s->plugin_path};
+    char *values[] = {c->listen, c->cert, c->key, c->database, c->www, c->plugin_path};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (!*flags[i])
+            *flags[i] = values[i];
+    if (c->max_message_bytes)
+        l->max_message = c->max_message_bytes;
+    if (c->max_queue_bytes)
+        l->max_queue = c->max_queue_bytes;
+    if (c->max_games)
+        l->max_games = (unsigned)c->max_games;
+    if (c->max_connections)
+        l->max_connections = (unsigned)c->max_connections;
+    if (c->bot_threads)
+        l->bot_threads = (unsigned)c->bot_threads;
+    if (c->rate > 0)
+        l->rate = c->rate;
+    if (c->burst > 0)
+        l->burst = c->burst;
+    return 0;
+}
+
+int cas__cmd_serve(int argc, char **argv)
+{
+    struct cas__serve_setup setup = {0};
+    struct cas__server_config config = {0};
+    const char *deadline = NULL;
+    int isolated = 0, in_process = 0, done;
+    size_t n_positional;
+    cas__srv_limits_default(&setup.opts.limits);
+    const struct cas__flag flags[] = {
+        {"--listen", &setup.opts.listen, NULL, NULL}, {"--database", &setup.database, NULL, NULL},
+        {"--www", &setup.opts.www, NULL, NULL}, {"--cert", &setup.opts.cert, NULL, NULL},
+        {"--key", &setup.opts.key, NULL, NULL}, {"--config", &setup.config, NULL, NULL},
+        {"--plugin-path", &setup.plugin_path, NULL, NULL},
+        {"--isolated", NULL, &isolated, NULL}, {"--in-process", NULL, &in_process, NULL},
+        {"--plugin-deadline", &deadline, NULL, NULL}, {"--quiet", NULL, &setup.opts.quiet, NULL},
+    };
+    int status = cas__cli_parse("serve", argc, argv, flags, sizeof flags / sizeof flags[0],
+                                NULL, 0, &n_positional, usage, &done);
+    if (status || done)
+        return status;
+    status = cas__cli_isolation("serve", isolated, in_process, deadline, &setup.isolation);
+    if (status || (status = apply_config(&setup, &config)))
+        return status;
+    if (!setup.opts.listen)
+        setup.opts.listen = "127.0.0.1:8080";
+    status = cas__serve_run(&setup);
+    cas__server_config_free(&config);
+    return status;
+}

@@ -1,0 +1,215 @@
+/*
+ * jsonw.c — writing the server's JSON messages: a growable buffer with
+ * room for libwebsockets' header before the text, and strings escaped so
+ * that nothing a plugin or a player wrote can break out of its quotes.
+ */
+#include <libwebsockets.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+#include "wsclient.h"
+
+void cas__jw_init(struct cas__jw *w)
+{
+    memset(w, 0, sizeof *w);
+}
+
+void cas__jw_free(struct cas__jw *w)
+{
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+}
+
+/* Room for n more bytes and a NUL; 0, or -1 after marking w failed. */
+static int reserve(struct cas__jw *w, size_t n)
+{
+    if (w->failed)
+        return -1;
+    if (LWS_PRE + w->len + n + 1 <= w->cap)
+        return 0;
+    size_t cap = w->cap ? w->cap : 1024;
+    while (cap < LWS_PRE + w->len + n + 1)
+        cap *= 2;
+    char *buf = realloc(w->buf, cap);
+    if (!buf) {
+        w->failed = 1;
+        return -1;
+    }
+    w->buf = buf;
+    w->cap = cap;
+    return 0;
+}
+
+void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
+{
+    if (reserve(w, n))
+        return;
+    memcpy(w->buf + LWS_PRE + w->len, text, n);
+    w->len += n;
+    w->buf[LWS_PRE + w->len] = '\0';
+}
+
+void cas__jw_raw(struct cas__jw *w, const char *text)
+{
+    cas__jw_rawn(w, text, strlen(text));
+}
+
+void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
+{
+    char small[256];
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, args);
+    va_end(args);
+    if (n < 0) {
+        w->failed = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        cas__jw_rawn(w, small, (size_t)n);
+        return;
+    }
+    if (reserve(w, (size_t)n))
+        return;
+    va_start(args, fmt);
+    vsnprintf(w->buf + LWS_PRE + w->len, (size_t)n + 1, fmt, args);
+    va_end(args);
+    w->len += (size_t)n;
+}
+
+/* The length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t len;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        len = 2;
+        cp = s[0] & 0x1F;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        len = 3;
+        cp = s[0] & 0x0F;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        len = 4;
+        cp = s[0] & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
+void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
+{
+    if (!text) {
+        cas__jw_raw(w, "null");
+        return;
+    }
+    /* Worst case 6 bytes per input byte, reserved once. */
+    if (reserve(w, n * 6 + 2))
+        return;
+    char *out = w->buf + LWS_PRE + w->len;
+    const unsigned char *s = (const unsigned char *)text;
+    *out++ = '"';
+    for (size_t i = 0; i < n;) {
+        unsigned char ch = s[i];
+        size_t len;
+        if (ch == '"' || ch == '\\') {
+            *out++ = '\\';
+            *out++ = (char)ch;
+            i++;
+        } else if (ch == '\n') {
+            *out++ = '\\';
+            *out++ = 'n';
+            i++;
+        } else if (ch < 0x20 || ch == 0x7F) {
+            out += sprintf(out, "\\u%04x", ch);
+            i++;
+        } else if (ch == '/' && i > 0 && s[i - 1] == '<') {
+            *out++ = '\\';
+            *out++ = '/';
+            i++;
+        } else if ((len = utf8_len(s + i, n - i)) == 0) {
+            out += sprintf(out, "\\ufffd");
+            i++;
+        } else {
+            memcpy(out, s + i, len);
+            out += len;
+            i += len;
+        }
+    }
+    *out++ = '"';
+    *out = '\0';
+    w->len = (size_t)(out - (w->buf + LWS_PRE));
+}
+
+void cas__jw_str(struct cas__jw *w, const char *text)
+{
+    cas__jw_strn(w, text, text ? strlen(text) : 0);
+}
+
+const char *cas__jw_text(const struct cas__jw *w)
+{
+    return w->failed || !w->buf ? "" : w->buf + LWS_PRE;
+}
+
+struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
+{
+    struct cas__srv_msg *msg = w->failed || !w->buf ? NULL : malloc(sizeof *msg);
+    if (msg) {
+        msg->refs = 1;
+        msg->len = w->len;
+        msg->data = w->buf;
+        w->buf = NULL;
+    }
+    cas__jw_free(w);
+    return msg;
+}
+
+void cas__srv_msg_unref(struct cas__srv_msg *msg)
+{
+    if (msg && --msg->refs == 0) {
+        free(msg->data);
+        free(msg);
+    }
+}
+
+void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)
+{
+    struct cas__srv_msg *msg = cas__srv_msg_take(w);
+    if (msg) {
+        c->send(c, msg);
+        cas__srv_msg_unref(msg);
+    }
+}
+
+int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t grown = *cap ? *cap : 1024;
+        while (grown < *len + n + 1)
+            grown *= 2;
+        char *more = realloc(*buf, grown);
+        if (!more)
+            return -1;
+        *buf = more;
+        *cap = grown;
+    }
+    memcpy(*buf + *len, in, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return 0;
+}

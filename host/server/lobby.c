@@ -1,0 +1,507 @@
+/*
+ * lobby.c — every table of the server and the requests that are not one
+ * game's: create, claim, join and leave, the lobby listing, and the
+ * dispatch of a seat's act/undo/hint to its table after its token is
+ * checked.  At start it brings every unfinished served game back from the
+ * journal.  Messages are sent after each change, built per viewer.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "install_dirs.h"
+#include "server.h"
+
+static int64_t monotonic_ms(void *ctx)
+{
+    struct timespec ts;
+    (void)ctx;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void cas__srv_limits_default(struct cas__srv_limits *l)
+{
+    *l = (struct cas__srv_limits){
+        .max_message = 64 * 1024, .max_queue = 16u << 20, .max_games = 10000,
+        .max_connections = 20000, .rate = 20, .burst = 40, .bot_threads = 2,
+    };
+}
+
+int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *plugin_path,
+                    const struct cas__isolation *iso, const struct cas__srv_clock *clock,
+                    const struct cas__srv_limits *limits, char *err, size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    l->store = store;
+    l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
+    if (limits)
+        l->limits = *limits;
+    else
+        cas__srv_limits_default(&l->limits);
+    if (iso)
+        l->isolation = *iso;
+    l->preset_dir = cas__find_installed(CASTELLAN_PRESET_DIR_FROM_BIN,
+                                        CASTELLAN_PRESET_INSTALL_DIR,
+                                        CASTELLAN_PRESET_SOURCE_DIR);
+    if (cas__plugin_search_path(plugin_path, &l->path) != CAS_OK ||
+        cas__registry_scan(&l->path, &l->reg) != CAS_OK) {
+        snprintf(err, errlen, "out of memory");
+        cas__lobby_close(l);
+        return CAS_ENOMEM;
+    }
+    return CAS_OK;
+}
+
+int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (cas__saves_served_unfinished(l->store, &ids, &n) != CAS_OK) {
+        snprintf(err, errlen, "%s", cas__saves_errmsg(l->store));
+        return CAS_EIO;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct cas__table *t;
+        char why[1024] = "";
+        if (cas__table_restore(l, ids[i], &t, why, sizeof why) != CAS_OK) {
+            fprintf(stderr, "castellan serve: game %lld is not resumed: %s\n",
+                    (long long)ids[i], why);
+            continue;
+        }
+        cas__lobby_add(l, t);
+    }
+    free(ids);
+    return CAS_OK;
+}
+
+void cas__lobby_close(struct cas__lobby *l)
+{
+    while (l->tables) {
+        struct cas__table *t = l->tables;
+        l->tables = t->next;
+        cas__table_free(t);
+    }
+    cas__registry_free(l->reg);
+    cas__strlist_free(&l->path);
+    free(l->preset_dir);
+    memset(l, 0, sizeof *l);
+}
+
+void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
+{
+    t->next = l->tables;
+    l->tables = t;
+    l->n_tables++;
+    l->lobby_dirty = 1;
+    cas__table_advance(t);
+}
+
+struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
+{
+    for (struct cas__table *t = l->tables; t; t = t->next)
+        if (t->id == id)
+            return t;
+    return NULL;
+}
+
+/* ------------------------------------------------------ lobby message */
+
+static void write_presets(struct cas__lobby *l, struct cas__jw *w)
+{
+    struct dirent **names = NULL;
+    int n = l->preset_dir ? scandir(l->preset_dir, &names, NULL, alphasort) : 0;
+    int first = 1;
+    cas__jw_raw(w, ",\"presets\":[");
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(names[i]->d_name);
+        if (len > 4 && strcmp(names[i]->d_name + len - 4, ".ini") == 0) {
+            if (!first)
+                cas__jw_raw(w, ",");
+            cas__jw_strn(w, names[i]->d_name, len - 4);
+            first = 0;
+        }
+        free(names[i]);
+    }
+    free(names);
+    cas__jw_raw(w, "]");
+}
+
+static void write_available(struct cas__lobby *l, struct cas__jw *w)
+{
+    size_t n = cas__registry_count(l->reg);
+    int first = 1;
+    cas__jw_raw(w, ",\"games_available\":[");
+    for (size_t i = 0; i < n; i++) {
+        const struct cas__plugin_info *g = cas__registry_at(l->reg, i);
+        if (g->kind != CAS_KIND_GAME || g->refusal)
+            continue;
+        cas__jw_raw(w, first ? "{\"id\":" : ",{\"id\":");
+        cas__jw_str(w, g->id);
+        cas__jw_raw(w, ",\"name\":");
+        cas__jw_str(w, g->description);
+        cas__jw_raw(w, ",\"expansions\":[");
+        for (size_t k = 0, e = 0; k < n; k++) {
+            const struct cas__plugin_info *x = cas__registry_at(l->reg, k);
+            if (x->kind == CAS_KIND_EXPANSION && !x->refusal && x->extends &&
+                strcmp(x->extends, g->id) == 0) {
+                if (e++)
+                    cas__jw_raw(w, ",");
+                cas__jw_str(w, x->id);
+            }
+        }
+        cas__jw_printf(w, "],\"players\":[%d,%d]}", g->min_players, g->max_players);
+        first = 0;
+    }
+    cas__jw_raw(w, "],\"agents\":[\"human\",\"open\",\"random\",\"greedy\",\"mcts-easy\","
+                   "\"mcts\",\"mcts-hard\"]");
+}
+
+static const char *status_of(const struct cas__table *t)
+{
+    if (t->over)
+        return "over";
+    for (int i = 0; i < t->nplayers; i++)
+        if (t->seats[i].open)
+            return "open";
+    return "running";
+}
+
+static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
+{
+    cas__jw_raw(w, "{\"type\":\"lobby\"");
+    if (id && id[0])
+        cas__jw_printf(w, ",\"id\":%s", id);
+    cas__jw_raw(w, ",\"games\":[");
+    for (struct cas__table *t = l->tables; t; t = t->next) {
+        cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
+                       (long long)t->id);
+        cas__jw_str(w, t->r.match.title);
+        cas__jw_printf(w, ",\"status\":\"%s\",\"ply\":%" PRIu32 ",\"clock\":", status_of(t),
+                       t->r.session.ply);
+        if (t->has_clock)
+            cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
+                           t->base_ms, t->increment_ms);
+        else
+            cas__jw_raw(w, "null");
+        cas__jw_raw(w, ",\"seats\":[");
+        for (int i = 0; i < t->nplayers; i++) {
+            cas__table_write_seat(t, i, w);
+            cas__jw_raw(w, "}");
+        }
+        cas__jw_raw(w, "]}");
+    }
+    cas__jw_raw(w, "]");
+    write_presets(l, w);
+    write_available(l, w);
+    cas__jw_raw(w, "}");
+}
+
+/* ------------------------------------------------------------ requests */
+
+static void reply_error(struct cas__conn *c, const char *id, const char *code,
+                        const char *msg)
+{
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__req_error(&w, id, code, msg);
+    cas__conn_send_jw(c, &w);
+}
+
+static void write_link(struct cas__jw *w, const struct cas__table *t, int seat)
+{
+    cas__jw_printf(w, "{\"seat\":%d,\"token\":\"%s\",\"link\":\"/game/%lld#seat=%d&token=%s\"}",
+                   seat, t->seats[seat].token, (long long)t->id, seat, t->seats[seat].token);
+}
+
+static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+{
+    struct cas__table *t;
+    const char *code = "internal";
+    char msg[1024] = "";
+    if (l->n_tables >= l->limits.max_games) {
+        reply_error(c, req->id, "full", "the server hosts as many games as it may "
+                    "(max-games); try again when one has ended");
+        return;
+    }
+    if (cas__table_create(l, req, &t, &code, msg, sizeof msg) != CAS_OK) {
+        reply_error(c, req->id, code, msg);
+        return;
+    }
+    cas__lobby_add(l, t);
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_raw(&w, "{\"type\":\"created\"");
+    if (req->id[0])
+        cas__jw_printf(&w, ",\"id\":%s", req->id);
+    cas__jw_printf(&w, ",\"game\":\"%lld\",\"seats\":[", (long long)t->id);
+    for (int i = 0, k = 0; i < t->nplayers; i++)
+        if (!t->seats[i].bot) {
+            if (k++)
+                cas__jw_raw(&w, ",");
+            write_link(&w, t, i);
+        }
+    cas__jw_printf(&w, "],\"watch\":\"/game/%lld\"}", (long long)t->id);
+    cas__conn_send_jw(c, &w);
+}
+
+static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn *c,
+                                         const struct cas__req *req)
+{
+    struct cas__table *t = cas__lobby_find(l, req->game);
+    if (!t) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "there is no game %lld on this server; the lobby lists "
+                 "the games", (long long)req->game);
+        reply_error(c, req->id, "not-found", msg);
+    }
+    return t;
+}
+
+static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+{
+    struct cas__table *t = find_or_refuse(l, c, req);
+    char msg[1200];
+    if (!t)
+        return;
+    if (req->seat >= t->nplayers || !t->seats[req->seat].open) {
+        snprintf(msg, sizeof msg, "seat %d of game %lld is not open; claim one the lobby "
+                 "lists with \"open\":true", req->seat, (long long)t->id);
+        reply_error(c, req->id, req->seat >= t->nplayers ? "not-found" : "not-open", msg);
+        return;
+    }
+    const char *name = req->name ? req->name : t->r.names[req->seat];
+    if (cas__saves_served_claim(l->store, t->id, req->seat, name) != CAS_OK) {
+        snprintf(msg, sizeof msg, "%s", cas__saves_errmsg(l->store));
+        reply_error(c, req->id, "internal", msg);
+        return;
+    }
+    /* The names revive handed the session are the desc's: rename there. */
+    char *copy = strdup(name);
+    if (copy) {
+        free(t->r.desc.players[req->seat].name);
+        t->r.desc.players[req->seat].name = copy;
+        t->r.names[req->seat] = copy;
+    }
+    t->seats[req->seat].open = 0;
+    l->lobby_dirty = 1;
+    t->dirty = 1;
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_raw(&w, "{\"type\":\"claimed\"");
+    if (req->id[0])
+        cas__jw_printf(&w, ",\"id\":%s", req->id);
+    cas__jw_printf(&w, ",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\",\"link\":"
+                   "\"/game/%lld#seat=%d&token=%s\"}", (long long)t->id, req->seat,
+                   t->seats[req->seat].token, (long long)t->id, req->seat,
+                   t->seats[req->seat].token);
+    cas__conn_send_jw(c, &w);
+}
+
+/* c stops following its table. */
+static void leave(struct cas__lobby *l, struct cas__conn *c)
+{
+    struct cas__table *t = c->table;
+    if (!t)
+        return;
+    for (struct cas__conn **p = &t->viewers; *p; p = &(*p)->next_viewer)
+        if (*p == c) {
+            *p = c->next_viewer;
+            break;
+        }
+    if (c->seat >= 0) {
+        t->seats[c->seat].connected--;
+        t->dirty = 1;
+        l->lobby_dirty = 1;
+    }
+    c->table = NULL;
+    c->seat = -1;
+    c->next_viewer = NULL;
+}
+
+static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+{
+    struct cas__table *t = find_or_refuse(l, c, req);
+    char msg[200];
+    if (!t)
+        return;
+    if (req->seat >= 0 && !cas__table_token_ok(t, req->seat, req->token)) {
+        snprintf(msg, sizeof msg, "the token is not seat %d's of game %lld; use the seat's "
+                 "invite link, or join without seat and token to watch", req->seat,
+                 (long long)t->id);
+        reply_error(c, req->id, "bad-token", msg);
+        return;
+    }
+    leave(l, c);
+    c->table = t;
+    c->seat = req->seat;
+    c->events_sent = 0;
+    c->events_epoch = t->events_reset;
+    c->next_viewer = t->viewers;
+    t->viewers = c;
+    if (c->seat >= 0) {
+        t->seats[c->seat].connected++;
+        l->lobby_dirty = 1;
+    }
+    t->dirty = 1;
+}
+
+/* The table of a seat's request, its token checked: c must have joined
+ * it as that seat. */
+static struct cas__table *seat_table(struct cas__lobby *l, struct cas__conn *c,
+                                     const struct cas__req *req)
+{
+    struct cas__table *t = find_or_refuse(l, c, req);
+    if (!t)
+        return NULL;
+    if (c->table != t || c->seat < 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "this connection does not act for a seat of game %lld; "
+                 "join it with your seat and token first", (long long)t->id);
+        reply_error(c, req->id, "bad-token", msg);
+        return NULL;
+    }
+    return t;
+}
+
+static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+{
+    struct cas__table *t = seat_table(l, c, req);
+    const char *code = "internal";
+    char msg[1024] = "";
+    struct cas__jw w;
+    int rc;
+    if (!t)
+        return;
+    cas__jw_init(&w);
+    if (req->type == CAS__REQ_ACT)
+        rc = cas__table_act(t, c->seat, req->ply, req->action, &code, msg, sizeof msg);
+    else if (req->type == CAS__REQ_UNDO)
+        rc = cas__table_undo(t, c->seat, &code, msg, sizeof msg);
+    else
+        rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
+    if (rc != CAS_OK)
+        reply_error(c, req->id, code, msg);
+    else if (w.len)
+        cas__conn_send_jw(c, &w);
+    cas__jw_free(&w);
+    if (t->over)
+        l->lobby_dirty = 1;
+}
+
+static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id)
+{
+    struct cas__jw w;
+    cas__jw_init(&w);
+    write_lobby(l, &w, id);
+    cas__conn_send_jw(c, &w);
+}
+
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+{
+    struct cas__jw w;
+    switch (req->type) {
+    case CAS__REQ_HELLO:
+    case CAS__REQ_PING:
+        cas__jw_init(&w);
+        cas__jw_raw(&w, req->type == CAS__REQ_PING
+                            ? "{\"type\":\"pong\""
+                            : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
+                              "\",\"protocol\":1");
+        if (req->id[0])
+            cas__jw_printf(&w, ",\"id\":%s", req->id);
+        cas__jw_raw(&w, "}");
+        cas__conn_send_jw(c, &w);
+        break;
+    case CAS__REQ_LOBBY:
+        if (!c->lobby) {
+            c->lobby = 1;
+            c->next_sub = l->subs;
+            l->subs = c;
+        }
+        send_lobby(l, c, req->id);
+        break;
+    case CAS__REQ_CREATE:
+        handle_create(l, c, req);
+        break;
+    case CAS__REQ_CLAIM:
+        handle_claim(l, c, req);
+        break;
+    case CAS__REQ_JOIN:
+        handle_join(l, c, req);
+        break;
+    case CAS__REQ_LEAVE:
+        leave(l, c);
+        break;
+    case CAS__REQ_ACT:
+    case CAS__REQ_UNDO:
+    case CAS__REQ_HINT:
+        handle_seat(l, c, req);
+        break;
+    }
+}
+
+void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
+{
+    leave(l, c);
+    if (c->lobby)
+        for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
+            if (*p == c) {
+                *p = c->next_sub;
+                break;
+            }
+    c->lobby = 0;
+}
+
+void cas__lobby_flush(struct cas__lobby *l)
+{
+    for (struct cas__table *t = l->tables; t; t = t->next) {
+        if (!t->dirty || t->busy)
+            continue;
+        t->dirty = 0;
+        for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
+            struct cas__jw w;
+            cas__jw_init(&w);
+            cas__table_state(t, c, &w);
+            cas__conn_send_jw(c, &w);
+        }
+    }
+    if (l->lobby_dirty && l->subs) {
+        struct cas__jw w;
+        cas__jw_init(&w);
+        write_lobby(l, &w, NULL);
+        struct cas__srv_msg *msg = cas__srv_msg_take(&w);
+        for (struct cas__conn *c = l->subs; msg && c; c = c->next_sub)
+            c->send(c, msg);
+        cas__srv_msg_unref(msg);
+    }
+    l->lobby_dirty = 0;
+}
+
+void cas__lobby_check_clocks(struct cas__lobby *l)
+{
+    int64_t now = l->clock.now_ms(l->clock.ctx);
+    for (struct cas__table *t = l->tables; t; t = t->next)
+        cas__table_check_clock(t, now);
+}
+
+int64_t cas__lobby_next_deadline(struct cas__lobby *l)
+{
+    int64_t now = l->clock.now_ms(l->clock.ctx), next = -1;
+    for (struct cas__table *t = l->tables; t; t = t->next) {
+        if (!t->has_clock || t->over || t->busy || t->failure[0])
+            continue;
+        int actor = cas__table_actor(t);
+        if (actor < 0 || actor >= t->nplayers)
+            continue;
+        int64_t left = t->seats[actor].clock_ms - (now - t->turn_started);
+        if (left < 0)
+            left = 0;
+        if (next < 0 || left < next)
+            next = left;
+    }
+    return next;
+}

@@ -1,0 +1,371 @@
+/*
+ * server.h — castellan serve (host-internal): many games hosted at once
+ * over HTTP and WebSocket on one libwebsockets event loop.  The parts:
+ *
+ *   jsonw.c     a JSON writer with careful escaping (messages out)
+ *   protocol.c  decoding a client's message into a request (messages in)
+ *   table.c     one hosted game: session, seats and tokens, clocks, viewers
+ *   lobby.c     every table of the server: create, claim, list, restore
+ *   bots.c      bot decisions on threads, results posted back to the loop
+ *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
+ *               send queues and limits
+ *
+ * The wire protocol is docs/server.md's "Protocol".  Everything but bots.c's
+ * threads runs on the loop thread.
+ */
+#ifndef CAS_HOST_SERVER_H
+#define CAS_HOST_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <castellan/plugin.h>
+
+#include "agent.h"
+#include "journal.h"
+#include "revive.h"
+#include "saves.h"
+
+/* ---------------------------------------------------------- JSON out */
+
+/* A message being written: LWS_PRE bytes of room before the text, so the
+ * buffer goes to lws_write as it is.  A failed allocation sets failed and
+ * makes every later call a no-op. */
+struct cas__jw {
+    char *buf;
+    size_t len, cap;   /* len counts the text only */
+    int failed;
+};
+
+void cas__jw_init(struct cas__jw *w);
+void cas__jw_free(struct cas__jw *w);
+/* Append text as it is (the caller's JSON). */
+void cas__jw_raw(struct cas__jw *w, const char *text);
+void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);
+void cas__jw_printf(struct cas__jw *w, const char *fmt, ...) CAS_PRINTF(2, 3);
+/* Append a JSON string of text[0..n) ("null" for NULL): quotes, backslash
+ * and control characters escaped, bytes that are not UTF-8 replaced by
+ * U+FFFD, and "</" written "<\/" so a page may embed it. */
+void cas__jw_strn(struct cas__jw *w, const char *text, size_t n);
+void cas__jw_str(struct cas__jw *w, const char *text);
+/* The text written so far (NUL-terminated; "" after a failure). */
+const char *cas__jw_text(const struct cas__jw *w);
+
+/* A finished message, shared by every connection it is queued on. */
+struct cas__srv_msg {
+    int refs;
+    size_t len;
+    char *data;        /* LWS_PRE bytes, then len bytes of text */
+};
+
+/* Take w's text as a message with one reference (w is emptied); NULL when
+ * w failed or memory ran out. */
+struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w);
+void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
+
+/* ---------------------------------------------------------- requests */
+
+enum cas__req_type {
+    CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
+    CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING
+};
+
+#define CAS__REQ_MAX_SEATS 16
+#define CAS__REQ_MAX_LIST 64
+
+struct cas__req_seat {
+    const char *name;  /* NULL: "Player N" */
+    const char *agent; /* "human", "open" or a bot spec */
+};
+
+/* A decoded request.  Strings point into the parsed tree, owned here. */
+struct cas__req {
+    enum cas__req_type type;
+    char id[80];            /* the request's "id" as JSON text, "" if none */
+    int64_t game;           /* 0: absent */
+    int seat;               /* -1: absent */
+    int64_t ply;            /* -1: absent */
+    const char *token, *name, *action, *preset, *game_id, *seed;
+    const char *expansions[CAS__REQ_MAX_LIST];
+    size_t n_expansions;
+    const char *rules[CAS__REQ_MAX_LIST][2];   /* key, value */
+    size_t n_rules;
+    struct cas__req_seat seats[CAS__REQ_MAX_SEATS];
+    size_t n_seats;
+    int has_clock;
+    int64_t base_ms, increment_ms;
+    struct cas_json *root;  /* owned */
+};
+
+/* Decode one message text[0..len).  On success *out holds the request
+ * (cas__req_free).  On failure returns a negative code, out->id holds the
+ * request's id if it could be read, and code (an error code of the
+ * protocol: "bad-message", "unknown-type") and msg explain; nothing is
+ * left to free. */
+int cas__req_decode(const char *text, size_t len, struct cas__req *out,
+                    const char **code, char *msg, size_t msglen);
+void cas__req_free(struct cas__req *req);
+
+/* Write {"type":"error","id":ID,"code":CODE,"message":MSG} into w. */
+void cas__req_error(struct cas__jw *w, const char *id, const char *code, const char *msg);
+
+/* ---------------------------------------------------------- the clock */
+
+/* The server's only timekeeper: milliseconds on a monotonic clock.  Tests
+ * give their own. */
+struct cas__srv_clock {
+    int64_t (*now_ms)(void *ctx);
+    void *ctx;
+};
+
+/* ------------------------------------------------------------ limits */
+
+struct cas__srv_limits {
+    size_t max_message;      /* bytes of one incoming message */
+    size_t max_queue;        /* bytes queued to one slow connection */
+    unsigned max_games, max_connections;
+    double rate, burst;      /* messages per second per connection, bucket */
+    unsigned bot_threads;
+};
+
+void cas__srv_limits_default(struct cas__srv_limits *l);
+
+/* ------------------------------------------------------ connections */
+
+struct cas__table;
+
+/* One client connection as the lobby and the tables see it; the
+ * transport (http.c, or a test) embeds it and delivers what send gets. */
+struct cas__conn {
+    /* Queue msg to the client, taking a reference of it. */
+    void (*send)(struct cas__conn *c, struct cas__srv_msg *msg);
+    struct cas__table *table;      /* the game followed, or NULL */
+    int seat;                      /* the seat acted for, -1 watching */
+    size_t events_sent;            /* of the table's log, sent to it */
+    size_t events_epoch;           /* the table's events_reset it saw */
+    int lobby;                     /* subscribed to the lobby */
+    struct cas__conn *next_viewer; /* in its table's list */
+    struct cas__conn *next_sub;    /* in the lobby's subscribers */
+};
+
+/* Send w's text to c (w is emptied; nothing on a failed w). */
+void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w);
+
+/* --------------------------------------------------------- the tables */
+
+struct cas__lobby;
+
+/* One event of the game's log. */
+struct cas__srv_event {
+    uint32_t ply;
+    int player;          /* the actor when it was emitted; -1 chance */
+    int visible_to;
+    char *text;          /* owned */
+};
+
+struct cas__seat {
+    char token[40];      /* hex, NUL-terminated */
+    int open;            /* anyone may claim it */
+    int bot;             /* a bot decides for it */
+    char *agent;         /* "human" or the bot's spec; owned */
+    struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
+    int64_t clock_ms;    /* remaining time; meaningful with a clock */
+    int connected;       /* connections acting for it */
+};
+
+struct cas__table {
+    struct cas__lobby *lobby;
+    int64_t id;                    /* the game's row in the store */
+    struct cas__saves_game saved;  /* owned: what revive replays */
+    struct cas__revived r;         /* match, session and plan */
+    struct cas__agent **proxies;   /* owned: the session's agents */
+    struct cas__seat *seats;       /* owned, one per player */
+    int nplayers;
+    struct cas__journal j;
+    /* The decision being applied: what the proxy agents hand the session. */
+    cas_action pending;
+    int pending_undo;
+    int applying_actor;            /* for the events emitted meanwhile */
+    /* Clock: base and increment (has_clock), when the actor's turn began. */
+    int has_clock;
+    int64_t base_ms, increment_ms, turn_started;
+    int flagged;                   /* seat whose flag fell, -1 */
+    /* A bot decides on a thread: nothing touches the match meanwhile. */
+    int busy;
+    struct cas__actions bot_legal; /* owned: the bot's decision's list */
+    struct cas__agent *hint;       /* owned; made at the first hint */
+    char origin[32];               /* "game 7", for revive's messages */
+    struct cas__srv_event *events; /* owned log */
+    size_t n_events, cap_events;
+    size_t events_reset;           /* bumped by an undo: logs are resent */
+    struct cas__conn *viewers;     /* connections following the game */
+    int dirty;                     /* a state is owed to the viewers */
+    int over;
+    char failure[512];             /* why the table stopped, "" if fine */
+    struct cas__table *next;       /* in the lobby */
+};
+
+/* The lobby: every table of the server, the store and the plugins. */
+struct cas__lobby {
+    struct cas__saves *store;          /* borrowed */
+    struct cas__registry *reg;         /* owned */
+    struct cas__strlist path;          /* owned: the plugin search path */
+    struct cas__isolation isolation;   /* as play's --isolated/--in-process */
+    struct cas__srv_clock clock;
+    struct cas__srv_limits limits;
+    struct cas__table *tables;
+    size_t n_tables;
+    struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
+    struct cas__conn *subs;            /* subscribed to the lobby */
+    int lobby_dirty;
+    char *preset_dir;                  /* owned; NULL: no presets */
+};
+
+/* Open an empty lobby on store (borrowed; must outlive it) with the
+ * plugins of the search path (plugin_path may be NULL) and the isolation
+ * asked (NULL: auto, as play).  clock NULL: the real monotonic clock;
+ * limits NULL: the defaults.  Set l->bots before tables are opened to let
+ * bots think on threads.  Caller frees with cas__lobby_close. */
+int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *plugin_path,
+                    const struct cas__isolation *iso, const struct cas__srv_clock *clock,
+                    const struct cas__srv_limits *limits, char *err, size_t errlen);
+/* Bring every unfinished served game back from the journal and go on with
+ * it; a game that cannot be is reported on stderr and skipped.  CAS_EIO
+ * (err explains) when the store cannot be read. */
+int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen);
+void cas__lobby_close(struct cas__lobby *l);
+
+/* Handle one decoded request of connection c; replies go to c, changes
+ * to every viewer concerned. */
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
+/* c is gone: leave its table and the lobby's subscribers. */
+void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
+/* Send every state owed (tables marked dirty, the lobby). */
+void cas__lobby_flush(struct cas__lobby *l);
+/* Check every running clock against now: a flag that fell ends its game. */
+void cas__lobby_check_clocks(struct cas__lobby *l);
+/* Milliseconds until the next flag could fall, or -1 with no clock running. */
+int64_t cas__lobby_next_deadline(struct cas__lobby *l);
+struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
+/* Host table t (now l's) and let it go on: chance, bots. */
+void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
+
+/* How a new game is hosted beyond its session description. */
+struct cas__table_params {
+    int has_clock;
+    int64_t base_ms, increment_ms;
+    unsigned char open[CAS__REQ_MAX_SEATS]; /* seats anyone may claim */
+};
+
+/* Insert the game desc describes (validated against l's plugins, with its
+ * seed or a fresh one) into the store as a served game and open its table
+ * (not yet in the lobby's list: the caller links it).  On failure code
+ * and msg explain and nothing is stored. */
+int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
+                           const struct cas__table_params *params, struct cas__table **out,
+                           const char **code, char *msg, size_t msglen);
+/* The same for a create request (docs/server.md). */
+int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
+                      struct cas__table **out, const char **code, char *msg, size_t msglen);
+/* Bring served game `id` back from the store. */
+int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
+                       char *msg, size_t msglen);
+void cas__table_free(struct cas__table *t);
+/* Go on after a change: chance draws, bots start deciding; marks the
+ * table dirty. */
+void cas__table_advance(struct cas__table *t);
+/* A bot's decision arrived (from bots.c). */
+void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
+/* Write the state message for viewer c into w. */
+void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw *w);
+/* Act for seat: "act", "undo", "hint" requests; code/msg explain a refusal. */
+int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
+                   const char **code, char *msg, size_t msglen);
+int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg, size_t msglen);
+int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const char *id,
+                    const char **code, char *msg, size_t msglen);
+/* Write seat i's opening fields: {"seat":..,"name":..,"agent":..,"open":..,
+ * "connected":.. without the closing brace (a comma before all but the
+ * first). */
+void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w);
+/* Whether token is seat's (constant time). */
+int cas__table_token_ok(const struct cas__table *t, int seat, const char *token);
+/* The flag of the actor fell when now is past its time. */
+void cas__table_check_clock(struct cas__table *t, int64_t now);
+/* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
+int cas__table_actor(const struct cas__table *t);
+
+/* ---------------------------------------------------------- bots.c */
+
+struct cas__bots;
+
+/* A pool of n threads deciding for bots; wake(ctx) is called from a pool
+ * thread after a result is ready (lws_cancel_service).  Caller frees. */
+int cas__bots_new(unsigned n, void (*wake)(void *ctx), void *ctx, struct cas__bots **out);
+/* Stop the threads after the jobs in hand and free the pool. */
+void cas__bots_free(struct cas__bots *b);
+/* Decide d for t's seat with agent on a pool thread.  d and what it points
+ * to must stay untouched until the result is delivered. */
+int cas__bots_submit(struct cas__bots *b, struct cas__table *t, struct cas__agent *agent,
+                     const struct cas__decision *d);
+/* Deliver every finished decision to its table (cas__table_bot_done), on
+ * the loop thread. */
+void cas__bots_deliver(struct cas__bots *b);
+
+/* ------------------------------------------------------------ tokens */
+
+/* A fresh token of 128 random bits from getrandom(2) as 32 hex digits into
+ * buf[33].  CAS_EIO when the kernel has no randomness to give. */
+int cas__token_new(char buf[33]);
+/* a == b in time that does not depend on where they differ. */
+int cas__token_equal(const char *a, const char *b);
+
+/* ----------------------------------------------------------- http.c */
+
+struct cas__serve_options {
+    const char *listen;        /* "ADDR:PORT"; port 0: any free one */
+    const char *cert, *key;    /* TLS when both are set */
+    const char *www;           /* the client's files */
+    struct cas__srv_limits limits;
+    int quiet;                 /* no log lines on stderr */
+};
+
+struct cas__httpd;
+
+/* Start serving lobby on opts->listen.  *port receives the port bound.
+ * Caller frees with cas__httpd_free. */
+int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts,
+                     struct cas__httpd **out, int *port, char *err, size_t errlen);
+/* Run the loop once (up to timeout_ms); a negative return: stopped. */
+int cas__httpd_service(struct cas__httpd *h, int timeout_ms);
+/* Messages queued to clients and not yet written. */
+size_t cas__httpd_queued(const struct cas__httpd *h);
+/* Wake the loop from another thread. */
+void cas__httpd_wake(void *h);
+void cas__httpd_free(struct cas__httpd *h);
+
+/* ------------------------------------------------- serving (cmd_serve.c) */
+
+/* Everything one run of the server needs; zero fields take the defaults. */
+struct cas__serve_setup {
+    struct cas__serve_options opts;
+    const char *database;      /* NULL: the user's store */
+    const char *plugin_path;
+    const char *config;        /* a file with a [server] section, or NULL */
+    struct cas__isolation isolation;
+    const struct cas__srv_clock *clock;
+    /* Told the port once listening (play --web creates its game here); a
+     * negative return stops the server. */
+    int (*ready)(void *ctx, struct cas__lobby *l, int port);
+    /* Asked after each turn of the loop: nonzero stops it. */
+    int (*done)(void *ctx, struct cas__lobby *l, struct cas__httpd *h);
+    void *ready_ctx;
+    int no_restore;            /* leave the store's other served games be */
+};
+
+/* Open the store and the lobby, listen, resume the unfinished served
+ * games and serve until SIGINT/SIGTERM or setup->done; prints problems on
+ * stderr.  The exit status. */
+int cas__serve_run(const struct cas__serve_setup *setup);
+
+#endif

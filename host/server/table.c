@@ -1,0 +1,913 @@
+/*
+ * table.c — one game hosted by the server: the session (host/session) in
+ * which every seat's agent is a proxy handing over the decision the server
+ * received (a remote player's act, a bot's search finished on a thread),
+ * the journal committing each action with the actor's clock, the seats and
+ * their tokens, the event log, and the state message built for each viewer
+ * through the plugin's own viewer filter.
+ *
+ * A game is always brought up from the store, new or not: a new game is
+ * inserted first and then opened exactly as a restarted server reopens an
+ * unfinished one (host/session/revive.c), so both paths are one.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prng.h"
+#include "server.h"
+#include "session_fields.h"
+
+static CAS_PRINTF(5, 6) int refuse(const char **code, const char *what, char *msg,
+                                   size_t msglen, const char *fmt, ...)
+{
+    va_list args;
+    *code = what;
+    va_start(args, fmt);
+    vsnprintf(msg, msglen, fmt, args);
+    va_end(args);
+    return CAS_EINVAL;
+}
+
+/* ------------------------------------------------------- proxy agents */
+
+struct proxy {
+    struct cas__agent base;
+    struct cas__table *table;
+};
+
+/* The decision the server received, or an undo it was asked for. */
+static int proxy_choose(struct cas__agent *agent, const struct cas__decision *d,
+                        cas_action *out)
+{
+    struct cas__table *t = ((struct proxy *)agent)->table;
+    (void)d;
+    if (t->pending_undo)
+        return CAS__AGENT_UNDO;
+    *out = t->pending;
+    return CAS_OK;
+}
+
+static void proxy_free(struct cas__agent *agent)
+{
+    free(agent);
+}
+
+/* A remote person may take back (strict undo, docs/sessions.md); a bot not. */
+static const struct cas__agent_ops remote_ops = {
+    .kind = "remote", .choose = proxy_choose, .free = proxy_free, .takes_back = 1};
+static const struct cas__agent_ops bot_ops = {
+    .kind = "bot", .choose = proxy_choose, .free = proxy_free, .takes_back = 0};
+
+/* ------------------------------------------------------------- hooks */
+
+static int64_t now_ms(const struct cas__table *t)
+{
+    return t->lobby->clock.now_ms(t->lobby->clock.ctx);
+}
+
+/* The clock the deciding seat keeps after this decision, or -1. */
+static int64_t clock_after(struct cas__table *t, int actor)
+{
+    if (!t->has_clock || actor < 0)
+        return -1;
+    int64_t left = t->seats[actor].clock_ms - (now_ms(t) - t->turn_started);
+    return (left < 0 ? 0 : left) + t->increment_ms;
+}
+
+static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
+                     uint64_t hash_after, char *err, size_t errlen)
+{
+    struct cas__table *t = ctx;
+    int64_t clock = clock_after(t, actor);
+    int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
+                                     clock);
+    if (rc != CAS_OK) {
+        snprintf(err, errlen, "%s", cas__saves_errmsg(t->lobby->store));
+        return rc;
+    }
+    t->j.saved = ply + 1;
+    if (clock >= 0)
+        t->seats[actor].clock_ms = clock;
+    t->turn_started = now_ms(t);
+    return CAS_OK;
+}
+
+static int on_undo(void *ctx, uint32_t from_ply)
+{
+    struct cas__table *t = ctx;
+    int rc = cas__saves_take_back(t->lobby->store, t->id, from_ply);
+    if (rc != CAS_OK)
+        return rc;
+    t->j.saved = from_ply;
+    while (t->n_events && t->events[t->n_events - 1].ply >= from_ply)
+        free(t->events[--t->n_events].text);
+    t->events_reset++;
+    return CAS_OK;
+}
+
+static void on_event(void *ctx, const struct cas_event *event)
+{
+    struct cas__table *t = ctx;
+    if (!event->text)
+        return;
+    if (t->n_events == t->cap_events) {
+        size_t cap = t->cap_events ? t->cap_events * 2 : 16;
+        struct cas__srv_event *events = realloc(t->events, cap * sizeof *events);
+        if (!events)
+            return; /* the log is a courtesy; the journal is the truth */
+        t->events = events;
+        t->cap_events = cap;
+    }
+    char *text = strdup(event->text);
+    if (!text)
+        return;
+    t->events[t->n_events++] = (struct cas__srv_event){
+        .ply = t->r.session.ply, .player = t->applying_actor,
+        .visible_to = event->visible_to, .text = text};
+}
+
+/* A worker process of this game failed: the table stops, the server goes
+ * on (the store holds every action the worker accepted). */
+static void on_fault(void *ctx, const struct cas__worker_fault *fault)
+{
+    struct cas__table *t = ctx;
+    snprintf(t->failure, sizeof t->failure, "%.400s; the game is saved up to ply %" PRIu32
+             " (castellan resume %lld)", fault->text, t->j.saved, (long long)t->id);
+    t->dirty = 1;
+}
+
+/* ----------------------------------------------------- opening a table */
+
+int cas__table_actor(const struct cas__table *t)
+{
+    return t->r.match.vt->current(t->r.session.state);
+}
+
+static int make_proxies(struct cas__table *t)
+{
+    t->proxies = calloc((size_t)t->nplayers, sizeof *t->proxies);
+    if (!t->proxies)
+        return CAS_ENOMEM;
+    for (int i = 0; i < t->nplayers; i++) {
+        struct proxy *p = calloc(1, sizeof *p);
+        if (!p)
+            return CAS_ENOMEM;
+        p->base.ops = t->seats[i].bot ? &bot_ops : &remote_ops;
+        p->table = t;
+        t->proxies[i] = &p->base;
+    }
+    return CAS_OK;
+}
+
+/* Seats from the saved players and the server's own record of them. */
+static int make_seats(struct cas__table *t, const struct cas__saves_served *served,
+                      char *msg, size_t msglen)
+{
+    t->seats = calloc((size_t)t->nplayers, sizeof *t->seats);
+    if (!t->seats)
+        return CAS_ENOMEM;
+    for (int i = 0; i < t->nplayers; i++) {
+        struct cas__seat *s = &t->seats[i];
+        const char *agent = t->saved.players[i].agent;
+        if (!(s->agent = strdup(agent)))
+            return CAS_ENOMEM;
+        s->clock_ms = t->base_ms;
+        s->bot = strcmp(agent, "human") != 0;
+        if (s->bot) {
+            int rc = cas__agent_new(agent, &s->brain);
+            if (rc) {
+                snprintf(msg, msglen, "game %lld: cannot create the %s bot of seat %d",
+                         (long long)t->id, agent, i);
+                return rc;
+            }
+        } else if ((size_t)i < served->n_seats) {
+            snprintf(s->token, sizeof s->token, "%s", served->seats[i].token);
+            s->open = served->seats[i].open;
+        }
+    }
+    return CAS_OK;
+}
+
+/* Each seat's clock as the journal last recorded it. */
+static void restore_clocks(struct cas__table *t)
+{
+    for (size_t i = 0; i < t->saved.n_actions; i++) {
+        const struct cas__saves_action *a = &t->saved.actions[i];
+        if (a->has_clock && a->actor >= 0 && a->actor < t->nplayers)
+            t->seats[a->actor].clock_ms = a->clock_ms;
+    }
+    t->turn_started = now_ms(t);
+}
+
+/* After journal action i was replayed: the events coming are the next's. */
+static int replayed(void *ctx, struct cas__revived *r, size_t i)
+{
+    struct cas__table *t = ctx;
+    if (i + 1 < r->saved->n_actions)
+        t->applying_actor = r->saved->actions[i + 1].actor;
+    return CAS_OK;
+}
+
+static int open_saved(struct cas__table *t, char *msg, size_t msglen)
+{
+    struct cas__lobby *l = t->lobby;
+    struct cas__saves_served served;
+    int rc = cas__saves_game_load(l->store, t->id, 1, &t->saved);
+    if (rc) {
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
+        return rc;
+    }
+    if ((rc = cas__saves_served_load(l->store, t->id, &served))) {
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
+        return rc;
+    }
+    t->has_clock = served.base_ms > 0;
+    t->base_ms = served.base_ms;
+    t->increment_ms = served.increment_ms;
+    t->flagged = served.flagged;
+    t->nplayers = (int)t->saved.n_players;
+    rc = make_seats(t, &served, msg, msglen);
+    cas__saves_served_free(&served);
+    if (rc)
+        return rc;
+    snprintf(t->origin, sizeof t->origin, "game %lld", (long long)t->id);
+    if ((rc = cas__revive_open_in(&t->r, &t->saved, t->origin, l->reg, 0, &l->isolation))) {
+        snprintf(msg, msglen, "%s", t->r.error);
+        return rc;
+    }
+    t->r.match.on_fault = (struct cas__fault_handler){.fault = on_fault, .ctx = t};
+    if ((rc = make_proxies(t)))
+        return rc;
+    struct cas__session *s = &t->r.session;
+    s->agents = t->proxies;
+    s->hooks = (struct cas__session_hooks){
+        .ctx = t, .on_action = on_action, .on_undo = on_undo, .on_event = on_event};
+    t->applying_actor = t->saved.n_actions ? t->saved.actions[0].actor : -1;
+    if ((rc = cas__revive_replay(&t->r, t->saved.n_actions, 0, replayed, t))) {
+        snprintf(msg, msglen, "%s", t->r.error);
+        return rc;
+    }
+    t->j = (struct cas__journal){.store = l->store, .game = t->id,
+                                 .saved = (uint32_t)t->saved.n_actions};
+    restore_clocks(t);
+    t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;
+    return CAS_OK;
+}
+
+void cas__table_free(struct cas__table *t)
+{
+    if (!t)
+        return;
+    cas__revive_close(&t->r);
+    for (int i = 0; t->proxies && i < t->nplayers; i++)
+        cas__agent_free(t->proxies[i]);
+    free(t->proxies);
+    for (int i = 0; t->seats && i < t->nplayers; i++) {
+        free(t->seats[i].agent);
+        cas__agent_free(t->seats[i].brain);
+    }
+    free(t->seats);
+    for (size_t i = 0; i < t->n_events; i++)
+        free(t->events[i].text);
+    free(t->events);
+    cas__actions_free(&t->bot_legal);
+    cas__agent_free(t->hint);
+    cas__saves_game_free(&t->saved);
+    free(t);
+}
+
+int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
+                       char *msg, size_t msglen)
+{
+    struct cas__table *t = calloc(1, sizeof *t);
+    *out = NULL;
+    if (!t) {
+        snprintf(msg, msglen, "out of memory");
+        return CAS_ENOMEM;
+    }
+    t->lobby = l;
+    t->id = id;
+    t->flagged = -1;
+    int rc = open_saved(t, msg, msglen);
+    if (rc) {
+        if (rc == CAS_ENOMEM && !msg[0])
+            snprintf(msg, msglen, "out of memory");
+        cas__table_free(t);
+        return rc;
+    }
+    *out = t;
+    return CAS_OK;
+}
+
+/* ----------------------------------------------------- creating a game */
+
+static int is_preset_name(const char *name)
+{
+    if (!name[0] || strlen(name) > 64)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+            return 0;
+    return 1;
+}
+
+/* The session the create request describes, into desc. */
+static int describe(struct cas__lobby *l, const struct cas__req *req,
+                    struct cas__session_desc *desc, const char **code, char *msg,
+                    size_t msglen)
+{
+    char err[768];
+    int rc = CAS_OK;
+    memset(desc, 0, sizeof *desc);
+    desc->journal = 1;
+    if (req->preset) {
+        char path[4096];
+        if (req->game_id)
+            return refuse(code, "bad-config", msg, msglen, "give either \"preset\" or "
+                          "\"game\", not both");
+        if (!is_preset_name(req->preset) || !l->preset_dir)
+            return refuse(code, "bad-config", msg, msglen, "there is no preset \"%.64s\"; "
+                          "the lobby lists the presets", req->preset);
+        snprintf(path, sizeof path, "%s/%s.ini", l->preset_dir, req->preset);
+        if (cas__session_desc_load(path, desc, err, sizeof err) != CAS_OK)
+            return refuse(code, "bad-config", msg, msglen, "preset \"%s\": %s", req->preset,
+                          err);
+    } else if ((rc = cas__desc_set_game(desc, "create: game", req->game_id, err, sizeof err))) {
+        goto bad;
+    }
+    if (req->n_expansions) {
+        char list[CAS__REQ_MAX_LIST * 66] = "";
+        for (size_t i = 0; i < req->n_expansions; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "",
+                     req->expansions[i]);
+        if ((rc = cas__desc_set_expansions(desc, "create: expansions", list, err, sizeof err)))
+            goto bad;
+    }
+    for (size_t i = 0; i < req->n_rules; i++)
+        if ((rc = cas__desc_add_rule(desc, "create: rules", req->rules[i][0], req->rules[i][1],
+                                     0, err, sizeof err)))
+            goto bad;
+    if (req->n_seats) {
+        for (size_t i = 0; i < desc->n_players; i++) {
+            free(desc->players[i].name);
+            free(desc->players[i].agent);
+        }
+        desc->n_players = 0;
+    }
+    for (size_t i = 0; i < req->n_seats; i++) {
+        const struct cas__req_seat *s = &req->seats[i];
+        const char *agent = strcmp(s->agent, "open") == 0 ? "human" : s->agent;
+        if ((rc = cas__desc_add_player(desc, 0, err, sizeof err)) ||
+            (s->name && (rc = cas__desc_set_player_name(&desc->players[i], "create: seats",
+                                                        s->name, err, sizeof err))) ||
+            (rc = cas__desc_set_player_agent(&desc->players[i], "create: seats", agent, err,
+                                             sizeof err)))
+            goto bad;
+    }
+    if ((req->seed && (rc = cas__desc_set_seed(desc, "create: seed", req->seed, err,
+                                               sizeof err))) ||
+        (rc = cas__desc_default_names(desc, err, sizeof err)))
+        goto bad;
+    return CAS_OK;
+bad:
+    cas__session_desc_free(desc);
+    return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s", err);
+}
+
+/* Insert the described game and the server's record of it. */
+static int insert_game(struct cas__lobby *l, const struct cas__table_params *params,
+                       const struct cas__session_desc *desc,
+                       const struct cas__session_plan *plan, int64_t *id, char *msg,
+                       size_t msglen)
+{
+    struct cas__saves_game header;
+    struct cas__saves_served served = {0};
+    struct cas__journal j;
+    uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
+    int rc = cas__journal_describe(desc, plan->game, plan->expansions, plan->n_expansions,
+                                   seed, &header);
+    if (rc) {
+        snprintf(msg, msglen, "out of memory");
+        return rc;
+    }
+    if ((rc = cas__journal_start(&j, l->store, &header)))
+        goto store_failed;
+    served.game = j.game;
+    served.base_ms = params->has_clock ? params->base_ms : 0;
+    served.increment_ms = params->has_clock ? params->increment_ms : 0;
+    served.n_seats = desc->n_players;
+    served.seats = calloc(desc->n_players, sizeof *served.seats);
+    char (*tokens)[33] = calloc(desc->n_players, sizeof *tokens);
+    rc = served.seats && tokens ? CAS_OK : CAS_ENOMEM;
+    for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++) {
+        rc = cas__token_new(tokens[i]);
+        served.seats[i].token = tokens[i];
+        served.seats[i].open = i < CAS__REQ_MAX_SEATS && params->open[i];
+    }
+    if (rc == CAS_OK)
+        rc = cas__saves_served_insert(l->store, &served);
+    free(served.seats);
+    free(tokens);
+    if (rc) {
+        cas__saves_game_delete(l->store, j.game);
+        goto store_failed;
+    }
+    *id = j.game;
+    cas__saves_game_free(&header);
+    return CAS_OK;
+store_failed:
+    snprintf(msg, msglen, "%s", rc == CAS_EIO && !cas__saves_errmsg(l->store)[0]
+                                    ? "the kernel gave no random bytes for a token"
+                                    : cas__saves_errmsg(l->store));
+    cas__saves_game_free(&header);
+    return rc;
+}
+
+int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
+                           const struct cas__table_params *params, struct cas__table **out,
+                           const char **code, char *msg, size_t msglen)
+{
+    struct cas__session_plan plan;
+    char err[1024];
+    int64_t id;
+    *out = NULL;
+    int rc = cas__session_desc_validate(desc, l->reg, &plan, err, sizeof err);
+    if (rc)
+        return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s",
+                      err);
+    rc = insert_game(l, params, desc, &plan, &id, msg, msglen);
+    cas__session_plan_free(&plan);
+    if (rc) {
+        *code = "internal";
+        return rc;
+    }
+    if ((rc = cas__table_restore(l, id, out, msg, msglen))) {
+        *code = "internal";
+        cas__saves_game_delete(l->store, id);
+    }
+    return rc;
+}
+
+int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
+                      struct cas__table **out, const char **code, char *msg, size_t msglen)
+{
+    struct cas__session_desc desc;
+    struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
+                                       .increment_ms = req->increment_ms};
+    *out = NULL;
+    if (describe(l, req, &desc, code, msg, msglen))
+        return CAS_EINVAL;
+    for (size_t i = 0; i < req->n_seats; i++)
+        params.open[i] = strcmp(req->seats[i].agent, "open") == 0;
+    int rc = cas__table_create_desc(l, &desc, &params, out, code, msg, msglen);
+    cas__session_desc_free(&desc);
+    return rc;
+}
+
+/* ------------------------------------------------------- playing on */
+
+static void fail_table(struct cas__table *t, const char *why)
+{
+    if (!t->failure[0])
+        snprintf(t->failure, sizeof t->failure, "%.400s; the game is saved up to ply %" PRIu32
+                 " (castellan resume %lld)", why, t->j.saved, (long long)t->id);
+}
+
+/* The game ended by its rules: journal the result. */
+static void finish(struct cas__table *t)
+{
+    t->over = 1;
+    if (cas__journal_end(&t->j, &t->r.session) != CAS_OK)
+        fail_table(t, cas__saves_errmsg(t->lobby->store));
+    t->lobby->lobby_dirty = 1;
+}
+
+/* One decision of the session with t->pending as the actor's choice. */
+static int step(struct cas__table *t, int actor)
+{
+    t->applying_actor = actor;
+    int rc = cas__session_step(&t->r.session);
+    if (rc != CAS_OK)
+        fail_table(t, t->r.session.error);
+    return rc;
+}
+
+/* Submit the current bot's decision to the pool, or decide it here. */
+static int ask_bot(struct cas__table *t, int actor)
+{
+    struct cas__session *s = &t->r.session;
+    int rc = cas__match_legal(&t->r.match, s->state, &t->bot_legal);
+    if (rc == CAS_OK && t->bot_legal.count == 0)
+        rc = CAS_EINVAL;
+    if (rc) {
+        fail_table(t, "the game lists no legal action for its bot");
+        return rc;
+    }
+    struct cas__decision d = {
+        .match = &t->r.match, .state = s->state, .player = actor,
+        .player_name = t->r.names[actor], .seed = s->seed, .ply = s->ply,
+        .legal = &t->bot_legal, .player_names = t->r.names,
+    };
+    if (t->lobby->bots) {
+        t->busy = 1;
+        if ((rc = cas__bots_submit(t->lobby->bots, t, t->seats[actor].brain, &d)) != CAS_OK) {
+            t->busy = 0;
+            fail_table(t, "out of memory");
+        }
+        return rc;
+    }
+    rc = cas__agent_choose(t->seats[actor].brain, &d, &t->pending);
+    if (rc != CAS_OK) {
+        fail_table(t, "the bot failed");
+        return rc;
+    }
+    return step(t, actor);
+}
+
+void cas__table_advance(struct cas__table *t)
+{
+    t->dirty = 1;
+    while (!t->over && !t->busy && !t->failure[0]) {
+        int actor = cas__table_actor(t);
+        if (actor == CAS_ACTOR_TERMINAL) {
+            finish(t);
+        } else if (actor == CAS_ACTOR_CHANCE) {
+            if (step(t, -1))
+                return;
+        } else if (actor >= 0 && actor < t->nplayers && t->seats[actor].bot) {
+            if (ask_bot(t, actor))
+                return;
+        } else {
+            return;
+        }
+    }
+}
+
+void cas__table_bot_done(struct cas__table *t, int rc, cas_action action)
+{
+    t->busy = 0;
+    t->dirty = 1;
+    if (rc != CAS_OK) {
+        fail_table(t, "the bot failed");
+        return;
+    }
+    cas__table_check_clock(t, now_ms(t));
+    if (t->over)
+        return;
+    t->pending = action;
+    if (step(t, cas__table_actor(t)) == CAS_OK)
+        cas__table_advance(t);
+}
+
+/* Common refusals of a seat's request. */
+static int seat_may_act(struct cas__table *t, int seat, const char **code, char *msg,
+                        size_t msglen)
+{
+    if (t->failure[0])
+        return refuse(code, "internal", msg, msglen, "game %lld stopped: %s",
+                      (long long)t->id, t->failure);
+    if (t->over)
+        return refuse(code, "over", msg, msglen, "game %lld is over", (long long)t->id);
+    int actor = cas__table_actor(t);
+    if (t->busy || actor != seat)
+        return refuse(code, "not-your-turn", msg, msglen, "it is not seat %d's decision "
+                      "in game %lld; wait for the next state", seat, (long long)t->id);
+    return CAS_OK;
+}
+
+int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
+                   const char **code, char *msg, size_t msglen)
+{
+    struct cas__session *s = &t->r.session;
+    struct cas__match *m = &t->r.match;
+    cas_action action;
+    if (seat_may_act(t, seat, code, msg, msglen))
+        return CAS_EINVAL;
+    if (ply != (int64_t)s->ply)
+        return refuse(code, "stale", msg, msglen, "the action was chosen at ply %" PRId64
+                      " but game %lld is at ply %" PRIu32 "; choose again from the latest "
+                      "state", ply, (long long)t->id, s->ply);
+    m->error[0] = '\0';
+    int rc = m->vt->parse_action(s->state, text, &action);
+    if (rc == CAS_OK && (rc = cas__match_legal(m, s->state, &s->scratch)) == CAS_OK) {
+        size_t i = 0;
+        while (i < s->scratch.count && s->scratch.items[i] != action)
+            i++;
+        rc = i < s->scratch.count ? CAS_OK : CAS_EILLEGAL;
+    }
+    if (rc != CAS_OK)
+        return refuse(code, "illegal", msg, msglen, "\"%.200s\" is not a legal action now%s%.300s; "
+                      "play one of the state's \"actions\"", text, m->error[0] ? ": " : "",
+                      m->error);
+    t->pending = action;
+    if (step(t, seat) != CAS_OK)
+        return refuse(code, "internal", msg, msglen, "%s", t->failure);
+    cas__table_advance(t);
+    return CAS_OK;
+}
+
+/* The seat's own decisions since the last new information, if it decides. */
+static int can_undo(const struct cas__table *t, int seat)
+{
+    const struct cas__session *s = &t->r.session;
+    return seat >= 0 && !t->over && !t->busy && !t->failure[0] &&
+           cas__table_actor(t) == seat && s->undo.actor == seat && s->undo.count > 0;
+}
+
+int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg,
+                    size_t msglen)
+{
+    if (seat_may_act(t, seat, code, msg, msglen))
+        return CAS_EINVAL;
+    if (!can_undo(t, seat))
+        return refuse(code, "cannot-undo", msg, msglen, "seat %d has nothing to take back: "
+                      "undo takes back only your own decisions since the last draw or "
+                      "another player's decision", seat);
+    t->pending_undo = 1;
+    int rc = step(t, seat);
+    t->pending_undo = 0;
+    if (rc != CAS_OK)
+        return refuse(code, "internal", msg, msglen, "%s", t->failure);
+    t->dirty = 1;
+    return CAS_OK;
+}
+
+int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const char *id,
+                    const char **code, char *msg, size_t msglen)
+{
+    struct cas__session *s = &t->r.session;
+    struct cas__match *m = &t->r.match;
+    char text[512], why[512] = "";
+    cas_action action;
+    if (seat_may_act(t, seat, code, msg, msglen))
+        return CAS_EINVAL;
+    if (!t->hint && cas__agent_new(CAS__AGENT_DEFAULT_HINT, &t->hint) != CAS_OK) {
+        t->hint = NULL;
+        return refuse(code, "internal", msg, msglen, "out of memory");
+    }
+    int rc = cas__match_legal(m, s->state, &s->scratch);
+    struct cas__decision d = {
+        .match = m, .state = s->state, .player = seat, .player_name = t->r.names[seat],
+        .seed = s->seed, .ply = s->ply, .legal = &s->scratch, .player_names = t->r.names,
+    };
+    if (rc == CAS_OK && s->scratch.count)
+        rc = cas__agent_choose(t->hint, &d, &action);
+    if (rc != CAS_OK || !s->scratch.count)
+        return refuse(code, "internal", msg, msglen, "the hint bot failed: %s",
+                      cas__match_reason(m, rc));
+    cas__match_action_text(m, s->state, action, text, sizeof text);
+    if (t->hint->ops->explain)
+        t->hint->ops->explain(t->hint, &d, action, why, sizeof why);
+    cas__jw_raw(w, "{\"type\":\"hint\"");
+    if (id && id[0])
+        cas__jw_printf(w, ",\"id\":%s", id);
+    cas__jw_printf(w, ",\"game\":\"%lld\",\"action\":", (long long)t->id);
+    cas__jw_str(w, text);
+    cas__jw_raw(w, ",\"text\":");
+    cas__jw_str(w, why);
+    cas__jw_raw(w, "}");
+    return CAS_OK;
+}
+
+int cas__table_token_ok(const struct cas__table *t, int seat, const char *token)
+{
+    if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot || !t->seats[seat].token[0])
+        return 0;
+    return cas__token_equal(t->seats[seat].token, token);
+}
+
+/* ------------------------------------------------------------ clocks */
+
+void cas__table_check_clock(struct cas__table *t, int64_t now)
+{
+    if (!t->has_clock || t->over || t->busy || t->failure[0])
+        return;
+    int actor = cas__table_actor(t);
+    if (actor < 0 || actor >= t->nplayers ||
+        now - t->turn_started < t->seats[actor].clock_ms)
+        return;
+    /* The flag fell: the game ends, this seat ranked last (docs/server.md). */
+    t->seats[actor].clock_ms = 0;
+    t->flagged = actor;
+    t->over = 1;
+    t->dirty = 1;
+    t->lobby->lobby_dirty = 1;
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores) {
+        fail_table(t, "out of memory");
+        return;
+    }
+    cas__match_projected(&t->r.match, t->r.session.state, scores);
+    if (cas__saves_served_flag(t->lobby->store, t->id, actor) != CAS_OK ||
+        cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
+        fail_table(t, cas__saves_errmsg(t->lobby->store));
+    free(scores);
+}
+
+/* ------------------------------------------------- the state message */
+
+/* What `format` renders for `viewer` into a string of *len bytes (caller
+ * frees); NULL when the plugin draws nothing. */
+static char *render(struct cas__table *t, int viewer, enum cas_render_format format,
+                    const struct cas__actions *legal, size_t *len)
+{
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    if (!out)
+        return NULL;
+    int rc = legal ? cas__match_render_choices(&t->r.match, t->r.session.state, viewer,
+                                               format, legal, out)
+                   : cas__match_render(&t->r.match, t->r.session.state, viewer, format, out);
+    if (fclose(out) != 0 || rc != CAS_OK || *len == 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
+static int may_mark(const struct cas__table *t)
+{
+    const struct cas_plugin *p = t->r.match.plugin;
+    return p->abi_major == 1 && p->abi_minor >= 2;
+}
+
+void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
+{
+    const struct cas__seat *s = &t->seats[i];
+    cas__jw_printf(w, "%s{\"seat\":%d,\"name\":", i ? "," : "", i);
+    cas__jw_str(w, t->r.names[i]);
+    cas__jw_raw(w, ",\"agent\":");
+    cas__jw_str(w, s->agent);
+    cas__jw_printf(w, ",\"open\":%s,\"connected\":%s", s->open ? "true" : "false",
+                   s->bot || s->connected ? "true" : "false");
+}
+
+static void write_players(struct cas__table *t, struct cas__jw *w)
+{
+    int64_t *scores = calloc((size_t)t->nplayers, sizeof *scores);
+    int have = scores && (t->over && t->flagged < 0
+                              ? t->r.match.vt->returns(t->r.session.state, scores,
+                                                       (size_t)t->nplayers)
+                              : cas__match_projected(&t->r.match, t->r.session.state,
+                                                     scores)) == CAS_OK;
+    int actor = cas__table_actor(t);
+    int64_t now = now_ms(t);
+    cas__jw_raw(w, "\"players\":[");
+    for (int i = 0; i < t->nplayers; i++) {
+        const struct cas__seat *s = &t->seats[i];
+        cas__table_write_seat(t, i, w);
+        cas__jw_raw(w, ",\"label\":");
+        cas__jw_str(w, cas__match_label(&t->r.match, i));
+        if (have)
+            cas__jw_printf(w, ",\"score\":%" PRId64, scores[i]);
+        else
+            cas__jw_raw(w, ",\"score\":null");
+        if (t->has_clock) {
+            int64_t left = s->clock_ms;
+            if (i == actor && !t->over)
+                left -= now - t->turn_started;
+            cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}", left < 0 ? 0 : left);
+        } else {
+            cas__jw_raw(w, ",\"clock_ms\":null}");
+        }
+    }
+    cas__jw_raw(w, "]");
+    free(scores);
+}
+
+static void write_result(struct cas__table *t, struct cas__jw *w)
+{
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores) {
+        cas__jw_raw(w, "null");
+        return;
+    }
+    if (t->flagged >= 0)
+        cas__match_projected(&t->r.match, t->r.session.state, scores);
+    else
+        t->r.match.vt->returns(t->r.session.state, scores, n);
+    int64_t best = INT64_MIN;
+    for (size_t i = 0; i < n; i++)
+        if ((int)i != t->flagged && scores[i] > best)
+            best = scores[i];
+    cas__jw_raw(w, "{\"scores\":[");
+    for (size_t i = 0; i < n; i++)
+        cas__jw_printf(w, "%s%" PRId64, i ? "," : "", scores[i]);
+    cas__jw_raw(w, "],\"winners\":[");
+    for (size_t i = 0, k = 0; i < n; i++)
+        if ((int)i != t->flagged && scores[i] == best)
+            cas__jw_printf(w, "%s%zu", k++ ? "," : "", i);
+    if (t->flagged >= 0)
+        cas__jw_printf(w, "],\"reason\":\"flag\",\"flagged\":%d}", t->flagged);
+    else
+        cas__jw_raw(w, "],\"reason\":\"end\",\"flagged\":null}");
+    free(scores);
+}
+
+/* The events c has not seen that its viewer may see. */
+static void write_events(struct cas__table *t, struct cas__conn *c, struct cas__jw *w)
+{
+    int reset = c->events_epoch != t->events_reset || c->events_sent > t->n_events;
+    if (reset) {
+        c->events_sent = 0;
+        c->events_epoch = t->events_reset;
+    }
+    cas__jw_printf(w, ",\"events_reset\":%s,\"events\":[", reset ? "true" : "false");
+    int first = 1;
+    for (size_t i = c->events_sent; i < t->n_events; i++) {
+        const struct cas__srv_event *e = &t->events[i];
+        if (e->visible_to != CAS_VIEWER_PUBLIC && e->visible_to != c->seat)
+            continue;
+        cas__jw_printf(w, "%s{\"ply\":%" PRIu32 ",\"player\":", first ? "" : ",", e->ply);
+        if (e->player >= 0)
+            cas__jw_printf(w, "%d", e->player);
+        else
+            cas__jw_raw(w, "null");
+        cas__jw_raw(w, ",\"text\":");
+        cas__jw_str(w, e->text);
+        cas__jw_raw(w, "}");
+        first = 0;
+    }
+    cas__jw_raw(w, "]");
+    c->events_sent = t->n_events;
+}
+
+/* The picture, its marks and the legal actions for viewer `seat`. */
+static void write_view(struct cas__table *t, int seat, int decides, struct cas__jw *w)
+{
+    struct cas__session *s = &t->r.session;
+    struct cas__match *m = &t->r.match;
+    int viewer = seat >= 0 ? seat : CAS_VIEWER_PUBLIC;
+    const struct cas__actions *legal = NULL;
+    size_t len = 0;
+    char *svg = NULL;
+    if (decides && cas__match_legal(m, s->state, &s->scratch) == CAS_OK)
+        legal = &s->scratch;
+    if (legal && may_mark(t))
+        svg = render(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, &len);
+    int marked = svg != NULL;
+    if (!svg)
+        svg = render(t, viewer, CAS_RENDER_SVG, NULL, &len);
+    cas__jw_raw(w, ",\"svg\":");
+    cas__jw_strn(w, svg, len);
+    free(svg);
+    cas__jw_printf(w, ",\"marked\":%s,\"actions\":[", marked ? "true" : "false");
+    for (size_t i = 0; legal && i < legal->count; i++) {
+        char text[512];
+        cas__match_action_text(m, s->state, legal->items[i], text, sizeof text);
+        if (i)
+            cas__jw_raw(w, ",");
+        cas__jw_str(w, text);
+    }
+    char *text = render(t, viewer, CAS_RENDER_TEXT, NULL, &len);
+    cas__jw_raw(w, "],\"text\":");
+    cas__jw_strn(w, text, len);
+    free(text);
+}
+
+/* Never while t->busy: a bot's thread is reading the game. */
+void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw *w)
+{
+    struct cas__session *s = &t->r.session;
+    int actor = cas__table_actor(t);
+    int decides = c->seat >= 0 && !t->over && !t->failure[0] && actor == c->seat;
+    cas__jw_printf(w, "{\"type\":\"state\",\"game\":\"%lld\",\"ply\":%" PRIu32 ",\"you\":",
+                   (long long)t->id, s->ply);
+    if (c->seat >= 0)
+        cas__jw_printf(w, "%d", c->seat);
+    else
+        cas__jw_raw(w, "null");
+    cas__jw_raw(w, ",\"title\":");
+    cas__jw_str(w, t->r.match.title);
+    if (t->over || actor == CAS_ACTOR_TERMINAL)
+        cas__jw_raw(w, ",\"actor\":\"over\",");
+    else if (actor == CAS_ACTOR_CHANCE)
+        cas__jw_raw(w, ",\"actor\":\"chance\",");
+    else
+        cas__jw_printf(w, ",\"actor\":%d,", actor);
+    write_players(t, w);
+    if (t->has_clock)
+        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
+                       t->base_ms, t->increment_ms);
+    else
+        cas__jw_raw(w, ",\"clock\":null");
+    write_view(t, c->seat, decides, w);
+    write_events(t, c, w);
+    cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",
+                   can_undo(t, c->seat) ? "true" : "false", t->over ? "true" : "false");
+    if (t->over)
+        write_result(t, w);
+    else
+        cas__jw_raw(w, "null");
+    if (t->failure[0]) {
+        cas__jw_raw(w, ",\"failure\":");
+        cas__jw_str(w, t->failure);
+    }
+    cas__jw_raw(w, "}");
+}

@@ -1,0 +1,215 @@
+/*
+ * wsclient.c — a WebSocket client of castellan.v1 on libwebsockets, for
+ * the server's end-to-end and load tests and for `castellan bench --only
+ * serve`: many connections on one thread, each with its queue of messages
+ * to send and a callback for every message received.
+ */
+#include <libwebsockets.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wsclient.h"
+
+struct pending {
+    size_t len;
+    struct pending *next;
+    unsigned char data[]; /* LWS_PRE bytes, then the text */
+};
+
+struct cas__wsc_conn {
+    struct cas__wsc *client;
+    struct lws *wsi;
+    void *user;
+    int open, closed;
+    struct pending *out, **out_tail;
+    char *rx;
+    size_t rx_len, rx_cap;
+};
+
+struct cas__wsc {
+    struct lws_context *ctx;
+    const struct cas__wsc_events *events;
+    /* libwebsockets waits in poll as long as it has nothing scheduled;
+     * this tick bounds the wait so cas__wsc_service returns to its caller. */
+    lws_sorted_usec_list_t tick;
+};
+
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    struct cas__wsc *w = lws_container_of(sul, struct cas__wsc, tick);
+    lws_sul_schedule(w->ctx, 0, &w->tick, tick, 20 * LWS_US_PER_MS);
+}
+
+static void drop_pending(struct cas__wsc_conn *c)
+{
+    while (c->out) {
+        struct pending *p = c->out;
+        c->out = p->next;
+        free(p);
+    }
+    c->out_tail = &c->out;
+}
+
+static int on_receive(struct cas__wsc_conn *c, const char *in, size_t len)
+{
+    if (cas__append(&c->rx, &c->rx_len, &c->rx_cap, in, len))
+        return -1;
+    if (!lws_is_final_fragment(c->wsi) || lws_remaining_packet_payload(c->wsi))
+        return 0;
+    c->rx[c->rx_len] = '\0';
+    size_t n = c->rx_len;
+    c->rx_len = 0;
+    if (c->client->events->message)
+        c->client->events->message(c, c->user, c->rx, n);
+    return 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    struct cas__wsc_conn *c = lws_get_opaque_user_data(wsi);
+    (void)user;
+    switch (reason) {
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        c->open = 1;
+        if (c->client->events->open)
+            c->client->events->open(c, c->user);
+        if (c->out)
+            lws_callback_on_writable(wsi);
+        return 0;
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+        return on_receive(c, in, len);
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        if (c->out) {
+            struct pending *p = c->out;
+            c->out = p->next;
+            if (!c->out)
+                c->out_tail = &c->out;
+            int n = lws_write(wsi, p->data + LWS_PRE, p->len, LWS_WRITE_TEXT);
+            free(p);
+            if (n < 0)
+                return -1;
+            if (c->out)
+                lws_callback_on_writable(wsi);
+        }
+        return 0;
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        if (c && !c->closed) {
+            c->closed = 1;
+            c->wsi = NULL;
+            if (c->client->events->closed)
+                c->client->events->closed(c, c->user);
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    {"castellan.v1", callback, 0, 65536, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out)
+{
+    struct lws_context_creation_info info;
+    struct cas__wsc *w = calloc(1, sizeof *w);
+    *out = NULL;
+    if (!w)
+        return CAS_ENOMEM;
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.fd_limit_per_thread = 4096;
+    lws_set_log_level(getenv("CAS_WSC_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO | LLL_CLIENT : LLL_ERR, NULL);
+    w->events = events;
+    if (!(w->ctx = lws_create_context(&info))) {
+        free(w);
+        return CAS_EIO;
+    }
+    lws_sul_schedule(w->ctx, 0, &w->tick, tick, 20 * LWS_US_PER_MS);
+    *out = w;
+    return CAS_OK;
+}
+
+void cas__wsc_free(struct cas__wsc *w)
+{
+    if (w) {
+        lws_context_destroy(w->ctx);
+        free(w);
+    }
+}
+
+int cas__wsc_connect(struct cas__wsc *w, const char *address, int port, void *user,
+                     struct cas__wsc_conn **out)
+{
+    struct lws_client_connect_info ci;
+    struct cas__wsc_conn *c = calloc(1, sizeof *c);
+    *out = NULL;
+    if (!c)
+        return CAS_ENOMEM;
+    c->client = w;
+    c->user = user;
+    c->out_tail = &c->out;
+    memset(&ci, 0, sizeof ci);
+    ci.context = w->ctx;
+    ci.address = address;
+    ci.port = port;
+    ci.path = "/ws";
+    ci.host = address;
+    ci.origin = address;
+    ci.protocol = "castellan.v1";
+    ci.opaque_user_data = c;
+    ci.pwsi = &c->wsi;
+    if (!lws_client_connect_via_info(&ci)) {
+        free(c);
+        return CAS_EIO;
+    }
+    *out = c;
+    return CAS_OK;
+}
+
+int cas__wsc_send(struct cas__wsc_conn *c, const char *text)
+{
+    size_t len = strlen(text);
+    struct pending *p = malloc(sizeof *p + LWS_PRE + len);
+    if (!p)
+        return CAS_ENOMEM;
+    p->len = len;
+    p->next = NULL;
+    memcpy(p->data + LWS_PRE, text, len);
+    *c->out_tail = p;
+    c->out_tail = &p->next;
+    if (c->open && c->wsi)
+        lws_callback_on_writable(c->wsi);
+    return CAS_OK;
+}
+
+int cas__wsc_is_open(const struct cas__wsc_conn *c)
+{
+    return c->open && !c->closed;
+}
+
+void cas__wsc_close(struct cas__wsc_conn *c)
+{
+    if (c->wsi && !c->closed) {
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+        return;
+    }
+}
+
+void cas__wsc_conn_free(struct cas__wsc_conn *c)
+{
+    if (!c)
+        return;
+    drop_pending(c);
+    free(c->rx);
+    free(c);
+}
+
+int cas__wsc_service(struct cas__wsc *w, int timeout_ms)
+{
+    return lws_service(w->ctx, timeout_ms);
+}

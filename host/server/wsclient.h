@@ -1,0 +1,98 @@
+/*
+ * wsclient.h — a WebSocket client of castellan serve (host-internal):
+ * the tests' and the benchmark's way to talk castellan.v1 to a server.
+ */
+#ifndef CAS_HOST_WSCLIENT_H
+#define CAS_HOST_WSCLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <castellan/plugin.h>
+
+struct cas__wsc;
+struct cas__wsc_conn;
+
+/* What the client tells its user, on the thread that services it. */
+struct cas__wsc_events {
+    void (*open)(struct cas__wsc_conn *c, void *user);
+    /* text[0..len) is one whole message, NUL-terminated, valid until return. */
+    void (*message)(struct cas__wsc_conn *c, void *user, const char *text, size_t len);
+    /* The connection failed or closed; c stays the caller's to free. */
+    void (*closed)(struct cas__wsc_conn *c, void *user);
+};
+
+/* A client context; events are borrowed and must outlive it. */
+int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out);
+/* Close every connection and free the context (connections are still the
+ * caller's to free afterwards with cas__wsc_conn_free). */
+void cas__wsc_free(struct cas__wsc *w);
+
+/* Open ws://address:port/ws with subprotocol castellan.v1.  *out is the
+ * caller's (cas__wsc_conn_free, after it closed or after cas__wsc_free). */
+int cas__wsc_connect(struct cas__wsc *w, const char *address, int port, void *user,
+                     struct cas__wsc_conn **out);
+/* Queue text (copied) to be sent once open, in order. */
+int cas__wsc_send(struct cas__wsc_conn *c, const char *text);
+int cas__wsc_is_open(const struct cas__wsc_conn *c);
+/* Ask the connection to close; `closed` follows. */
+void cas__wsc_close(struct cas__wsc_conn *c);
+void cas__wsc_conn_free(struct cas__wsc_conn *c);
+/* Run the client's loop once. */
+int cas__wsc_service(struct cas__wsc *w, int timeout_ms);
+
+/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
+ * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
+int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
+
+/* ---- a scripted player (botclient.c) ---- */
+
+/* The fields of a server message a scripted player looks at. */
+struct cas__botclient_view {
+    char type[16];          /* "state", "created", "error", ... */
+    char code[32];          /* an error's code */
+    int64_t game, ply;
+    int you, actor;         /* -1: none / not a seat */
+    int over, can_undo;
+    size_t n_actions;
+    struct cas_json *root;  /* owned: the whole message */
+};
+
+/* Parse message text[0..len) into *out (free with
+ * cas__botclient_view_free).  CAS_EPARSE when it is not JSON. */
+int cas__botclient_read(const char *text, size_t len, struct cas__botclient_view *out);
+void cas__botclient_view_free(struct cas__botclient_view *v);
+/* The i-th legal action's text of a state, or NULL. */
+const char *cas__botclient_action(const struct cas__botclient_view *v, size_t i);
+/* When v is a state in which this connection decides: the act message for
+ * legal action number pick % n into out[0..cap) and 1; else 0. */
+int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char *out, size_t cap);
+
+/* ---- many scripted players (loadgen.c) ---- */
+
+struct cas__loadgen_params {
+    int port;                  /* a castellan serve on 127.0.0.1 */
+    const char *game;          /* the game plugin of every game */
+    uint64_t seed;
+    size_t games;              /* concurrent games, 2 connections each */
+    unsigned think_ms;         /* from a state to the act it answers */
+    uint64_t max_moves;        /* stop after this many acts ... */
+    double max_seconds;        /* ... or this long, whichever first */
+    void (*created)(void *ctx);/* every game exists, nobody joined yet */
+    void *ctx;
+};
+
+struct cas__loadgen_result {
+    uint64_t moves;            /* acts sent */
+    uint64_t answered;         /* acts whose next state arrived */
+    uint64_t states, errors, closed, games_over;
+    double seconds;            /* from the first join to the end */
+    double p50_ms, p99_ms;     /* act sent -> next state arrived */
+    char first_error[320];
+};
+
+/* Run the load described by p.  CAS_OK, or CAS_EIO when the games could not
+ * be created in time (r->first_error may say why). */
+int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * serve_process.h — `castellan serve` of the build tree run as a child for
+ * the end-to-end and load tests: started on 127.0.0.1 port 0 with its own
+ * store and client folder, its port read from its first line on stderr.
+ */
+#ifndef CAS_TEST_SERVE_PROCESS_H
+#define CAS_TEST_SERVE_PROCESS_H
+
+#include <sys/types.h>
+
+struct serve_process {
+    pid_t pid;
+    int port;
+    char dir[512];       /* the test's folder: s.db and www/ */
+    char db[600];
+};
+
+/* Start a server in folder dir (created if needed; a store already there
+ * is the server's, as after a restart); extra arguments (NULL-terminated)
+ * are added.  Fails the test on error. */
+void serve_forget(const char *dir); /* remove dir's store: start afresh */
+void serve_start(struct serve_process *p, const char *dir, const char *const *extra);
+/* SIGTERM and wait: the exit status. */
+int serve_stop(struct serve_process *p);
+/* GET path over HTTP/1.1 on the server; the status code, the body in
+ * body[0..cap) (cut). */
+int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap);
+
+#endif

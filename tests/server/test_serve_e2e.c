@@ -1,0 +1,434 @@
+/*
+ * test_serve_e2e.c — `castellan serve` run for real on 127.0.0.1 port 0
+ * and played over WebSocket: two seats play a whole fixture game while a
+ * third connection watches; a game against a bot; a game interrupted by a
+ * server restart and finished after it with the same invite tokens; the
+ * HTTP pages.  Every game must end journaled in the store.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "saves.h"
+#include "serve_process.h"
+#include "wsclient.h"
+
+/* One connection of the test and what it saw. */
+struct client {
+    struct cas__wsc_conn *conn;
+    int seat;                 /* -1: creator or watcher */
+    char token[64];
+    int64_t game;
+    int states, over, errors, acts, stop_after; /* stop_after: acts, 0 = never */
+    int64_t ply, acted_ply;   /* acted_ply: the last ply acted at, +1 */
+    char last_error[64];
+    char created[4096];       /* the created message, for the creator */
+};
+
+static void on_message(struct cas__wsc_conn *conn, void *user, const char *text, size_t len)
+{
+    struct client *c = user;
+    struct cas__botclient_view v;
+    char act[8192];
+    assert_int_equal(cas__botclient_read(text, len, &v), CAS_OK);
+    if (strcmp(v.type, "created") == 0) {
+        snprintf(c->created, sizeof c->created, "%s", text);
+        c->game = v.game;
+    } else if (strcmp(v.type, "error") == 0) {
+        c->errors++;
+        fprintf(stderr, "server error: %s\n", text);
+        snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
+    } else if (strcmp(v.type, "state") == 0) {
+        c->states++;
+        c->over = v.over;
+        c->ply = v.ply;
+        assert_int_equal(v.you, c->seat);
+        /* A state may come again for the same ply (another seat joined):
+         * act once per ply, as the page does. */
+        if ((!c->stop_after || c->acts < c->stop_after) && c->acted_ply != v.ply + 1 &&
+            cas__botclient_act(&v, (uint64_t)v.ply * 7 + 3, act, sizeof act)) {
+            cas__wsc_send(conn, act);
+            c->acts++;
+            c->acted_ply = v.ply + 1;
+        }
+    }
+    cas__botclient_view_free(&v);
+}
+
+static const struct cas__wsc_events events = {.message = on_message};
+
+/* Service until done(ctx) or a bound of turns that only a hang reaches. */
+static void run_until(struct cas__wsc *w, int (*done)(void *), void *ctx)
+{
+    for (int i = 0; i < 200000 && !done(ctx); i++)
+        cas__wsc_service(w, 50);
+    assert_true(done(ctx));
+}
+
+static int has_created(void *ctx)
+{
+    const struct client *c = ctx;
+    return c->game != 0 || c->errors;
+}
+
+struct pair {
+    struct client *a, *b, *watch;
+};
+
+static int both_over(void *ctx)
+{
+    struct pair *p = ctx;
+    if (p->a->errors || (p->b && p->b->errors) || (p->watch && p->watch->errors))
+        return 1;
+    return p->a->over && (!p->b || p->b->over) && (!p->watch || p->watch->over);
+}
+
+static int both_stopped(void *ctx)
+{
+    struct pair *p = ctx;
+    return p->a->acts >= p->a->stop_after && p->b->acts >= p->b->stop_after &&
+           p->a->states > p->a->acts;
+}
+
+/* The token of `seat` in a created message. */
+static void token_of(const char *created, int seat, char *out, size_t cap)
+{
+    char key[32];
+    snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", seat);
+    const char *at = strstr(created, key);
+    assert_non_null(at);
+    at += strlen(key);
+    size_t n = strcspn(at, "\"");
+    assert_true(n < cap);
+    memcpy(out, at, n);
+    out[n] = '\0';
+}
+
+static void connect_client(struct cas__wsc *w, const struct serve_process *p, struct client *c)
+{
+    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p->port, c, &c->conn), CAS_OK);
+}
+
+static void join(struct client *c, int64_t game, int seat)
+{
+    char msg[256];
+    c->seat = seat;
+    c->game = game;
+    if (seat >= 0)
+        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"
+                 "\"token\":\"%s\"}", (long long)game, seat, c->token);
+    else
+        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)game);
+    cas__wsc_send(c->conn, msg);
+}
+
+/* Create a game from `create` and return its id, tokens in a and b. */
+static int64_t create(struct cas__wsc *w, const struct serve_process *p, const char *create_msg,
+                      struct client *a, struct client *b)
+{
+    struct client creator = {.seat = -1};
+    connect_client(w, p, &creator);
+    cas__wsc_send(creator.conn, create_msg);
+    run_until(w, has_created, &creator);
+    assert_int_equal(creator.errors, 0);
+    token_of(creator.created, 0, a->token, sizeof a->token);
+    if (b)
+        token_of(creator.created, 1, b->token, sizeof b->token);
+    cas__wsc_close(creator.conn);
+    for (int i = 0; i < 100 && cas__wsc_is_open(creator.conn); i++)
+        cas__wsc_service(w, 10);
+    cas__wsc_conn_free(creator.conn);
+    return creator.game;
+}
+
+static void load_game(const char *db, int64_t id, struct cas__saves_game *g)
+{
+    struct cas__saves *s;
+    char err[512];
+    assert_int_equal(cas__saves_open(db, &s, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_game_load(s, id, 1, g), CAS_OK);
+    cas__saves_close(s);
+}
+
+static void test_two_seats_and_a_watcher(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__wsc *w;
+    struct client a = {0}, b = {0}, watch = {.seat = -1};
+    char body[4096], path[128];
+    serve_forget("e2e-play");
+    serve_start(&p, "e2e-play", NULL);
+    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
+                        "\"agent\":\"human\"}],\"seed\":\"11\"}", &a, &b);
+    assert_true(id > 0);
+    connect_client(w, &p, &a);
+    connect_client(w, &p, &b);
+    connect_client(w, &p, &watch);
+    join(&a, id, 0);
+    join(&b, id, 1);
+    join(&watch, id, -1);
+    struct pair pr = {&a, &b, &watch};
+    run_until(w, both_over, &pr);
+    assert_int_equal(a.errors + b.errors + watch.errors, 0);
+    assert_true(a.acts > 0 && b.acts > 0);
+
+    assert_int_equal(serve_http_get(&p, "/healthz", body, sizeof body), 200);
+    assert_string_equal(body, "ok\n");
+    snprintf(path, sizeof path, "/game/%lld", (long long)id);
+    assert_int_equal(serve_http_get(&p, path, body, sizeof body), 200);
+    assert_non_null(strstr(body, "<title>castellan</title>"));
+    snprintf(path, sizeof path, "/game/%lld/replay.html", (long long)id);
+    assert_int_equal(serve_http_get(&p, path, body, sizeof body), 200);
+    assert_non_null(strstr(body, "<html"));
+    assert_int_equal(serve_http_get(&p, "/static/../s.db", body, sizeof body), 404);
+    assert_int_equal(serve_http_get(&p, "/nothing", body, sizeof body), 404);
+
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    cas__wsc_conn_free(b.conn);
+    cas__wsc_conn_free(watch.conn);
+    assert_int_equal(serve_stop(&p), 0);
+
+    struct cas__saves_game g;
+    load_game(p.db, id, &g);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    assert_int_equal(g.n_actions, (size_t)a.ply);
+    assert_string_equal(g.players[0].name, "Ada");
+    assert_string_equal(g.players[1].agent, "human");
+    cas__saves_game_free(&g);
+}
+
+static void test_against_a_bot(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__wsc *w;
+    struct client a = {0};
+    serve_forget("e2e-bot");
+    serve_start(&p, "e2e-bot", NULL);
+    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"seed\":\"5\"}",
+                        &a, NULL);
+    connect_client(w, &p, &a);
+    join(&a, id, 0);
+    struct pair pr = {&a, NULL, NULL};
+    run_until(w, both_over, &pr);
+    assert_int_equal(a.errors, 0);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    assert_int_equal(serve_stop(&p), 0);
+    struct cas__saves_game g;
+    load_game(p.db, id, &g);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    assert_string_equal(g.players[1].agent, "greedy");
+    int bot_moves = 0;
+    for (size_t i = 0; i < g.n_actions; i++)
+        bot_moves += g.actions[i].actor == 1;
+    assert_true(bot_moves > 0);
+    cas__saves_game_free(&g);
+}
+
+static void test_restart_resumes(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__wsc *w;
+    struct client a = {.stop_after = 2}, b = {.stop_after = 2};
+    serve_forget("e2e-restart");
+    serve_start(&p, "e2e-restart", NULL);
+    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"seed\":\"3\"}", &a, &b);
+    connect_client(w, &p, &a);
+    connect_client(w, &p, &b);
+    join(&a, id, 0);
+    join(&b, id, 1);
+    struct pair pr = {&a, &b, NULL};
+    run_until(w, both_stopped, &pr);
+    int64_t ply_before = a.ply > b.ply ? a.ply : b.ply;
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    cas__wsc_conn_free(b.conn);
+    assert_int_equal(serve_stop(&p), 0);
+
+    /* The same store: the game comes back and the same tokens act. */
+    serve_start(&p, "e2e-restart", NULL);
+    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    a.stop_after = b.stop_after = 0;
+    a.states = b.states = 0;
+    a.acted_ply = b.acted_ply = 0; /* an act sent as the server stopped is lost */
+    connect_client(w, &p, &a);
+    connect_client(w, &p, &b);
+    join(&a, id, 0);
+    join(&b, id, 1);
+    run_until(w, both_over, &pr);
+    assert_int_equal(a.errors + b.errors, 0);
+    assert_true(a.ply > ply_before);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    cas__wsc_conn_free(b.conn);
+    assert_int_equal(serve_stop(&p), 0);
+    struct cas__saves_game g;
+    load_game(p.db, id, &g);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+}
+
+/* Replies of one connection, counted by kind. */
+struct counts {
+    int pongs, too_large, rate_limited, other;
+};
+
+static void count_message(struct cas__wsc_conn *conn, void *user, const char *text, size_t len)
+{
+    struct counts *c = user;
+    (void)conn;
+    (void)len;
+    if (strstr(text, "\"type\":\"pong\""))
+        c->pongs++;
+    else if (strstr(text, "\"code\":\"too-large\""))
+        c->too_large++;
+    else if (strstr(text, "\"code\":\"rate-limited\""))
+        c->rate_limited++;
+    else
+        c->other++;
+}
+
+static const struct cas__wsc_events counting = {.message = count_message};
+
+static int all_answered(void *ctx)
+{
+    const struct counts *c = ctx;
+    return c->pongs + c->too_large + c->rate_limited + c->other >= 101;
+}
+
+/* A message over the size limit and a burst over the rate limit are each
+ * answered with their error, and the connection goes on. */
+static void test_limits(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__wsc *w;
+    struct cas__wsc_conn *conn;
+    struct counts c = {0};
+    serve_forget("e2e-limits");
+    serve_start(&p, "e2e-limits", NULL);
+    assert_int_equal(cas__wsc_new(&counting, &w), CAS_OK);
+    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p.port, &c, &conn), CAS_OK);
+    size_t big = 70 * 1024;
+    char *huge = malloc(big + 32);
+    assert_non_null(huge);
+    strcpy(huge, "{\"type\":\"ping\",\"pad\":\"");
+    memset(huge + strlen(huge), 'x', big);
+    strcpy(huge + big, "\"}");
+    cas__wsc_send(conn, huge);
+    free(huge);
+    for (int i = 0; i < 100; i++)
+        cas__wsc_send(conn, "{\"type\":\"ping\"}");
+    run_until(w, all_answered, &c);
+    assert_int_equal(c.too_large, 1);
+    /* The bucket holds 40; 100 at once overflow it whatever the timing. */
+    assert_true(c.pongs >= 40 && c.pongs < 100);
+    assert_int_equal(c.pongs + c.rate_limited, 100);
+    assert_int_equal(c.other, 0);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(conn);
+    assert_int_equal(serve_stop(&p), 0);
+}
+
+/* castellan play --web: the link it prints plays the game in the browser's
+ * place, and the command ends by itself when the game is over. */
+static void test_play_web(void **state)
+{
+    (void)state;
+    const char *build = getenv("CASTELLAN_BUILD_DIR");
+    char exe[600], out[64] = "e2e-web/out.txt", line[1024], db[64] = "e2e-web/castellan/saves.db";
+    struct serve_process p = {.port = 0};
+    struct cas__wsc *w;
+    struct client a = {0};
+    int64_t id = 0;
+    snprintf(exe, sizeof exe, "%s/host/castellan", build);
+    mkdir("e2e-web", 0700);
+    for (const char *const *x = (const char *const[]){"", "-wal", "-shm", NULL}; *x; x++) {
+        char side[128];
+        snprintf(side, sizeof side, "%s%s", db, *x);
+        unlink(side);
+    }
+    int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    p.pid = fork();
+    if (p.pid == 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        char data[600];
+        assert_non_null(getcwd(data, sizeof data - 16));
+        strcat(data, "/e2e-web"); /* XDG wants an absolute path */
+        setenv("XDG_DATA_HOME", data, 1);
+        unsetenv("DISPLAY");
+        unsetenv("WAYLAND_DISPLAY");
+        execl(exe, exe, "play", "--web", "--game", "fixture", "--players", "Ada:human,greedy",
+              "--seed", "8", (char *)NULL);
+        _exit(127);
+    }
+    close(fd);
+    /* Wait for the link (printed once; the bound only ends a dead run). */
+    for (int tries = 0; !id && tries < 6000; tries++) {
+        FILE *f = fopen(out, "r");
+        while (f && fgets(line, sizeof line, f)) {
+            const char *at = strstr(line, "http://127.0.0.1:");
+            long long game;
+            if (at && strstr(at, "#seat=0&token=") &&
+                sscanf(at, "http://127.0.0.1:%d/game/%lld#seat=0&token=%63s", &p.port, &game,
+                       a.token) == 3)
+                id = game;
+        }
+        if (f)
+            fclose(f);
+        if (!id)
+            usleep(10000);
+    }
+    assert_true(id > 0);
+    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    connect_client(w, &p, &a);
+    join(&a, id, 0);
+    struct pair pr = {&a, NULL, NULL};
+    run_until(w, both_over, &pr);
+    assert_int_equal(a.errors, 0);
+    int status;
+    assert_int_equal(waitpid(p.pid, &status, 0), p.pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    struct cas__saves_game g;
+    load_game(db, id, &g);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_seats_and_a_watcher),
+        cmocka_unit_test(test_against_a_bot),
+        cmocka_unit_test(test_restart_resumes),
+        cmocka_unit_test(test_play_web),
+        cmocka_unit_test(test_limits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
