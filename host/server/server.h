@@ -245,8 +245,6 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
 void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);
-/* Milliseconds until the next flag could fall, or -1 with no clock running. */
-int64_t cas__lobby_next_deadline(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
