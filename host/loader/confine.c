@@ -38,13 +38,6 @@
 #endif
 #endif
 
-static int entered_namespaces;
-
-int cas__confine_namespaces(void)
-{
-    return entered_namespaces;
-}
-
 static int limit(int resource, rlim_t soft, rlim_t hard)
 {
     struct rlimit r = {soft, hard};
@@ -114,10 +107,8 @@ static void default_signals(void)
  * unprivileged namespaces are not allowed, only those root may make. */
 static void enter_namespaces(void)
 {
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) == 0)
-        entered_namespaces = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET;
-    else if (unshare(CLONE_NEWNS | CLONE_NEWNET) == 0)
-        entered_namespaces = CLONE_NEWNS | CLONE_NEWNET;
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) != 0)
+        (void)unshare(CLONE_NEWNS | CLONE_NEWNET); /* the filter holds without them */
 }
 
 /* Allow system call `name` (under conditions); a call this architecture

@@ -42,9 +42,4 @@ int cas__confine_seal(int fd);
  * host is gone (the child has nobody left to answer). */
 void cas__confine_write_all(int fd, const void *buf, size_t n);
 
-/* What cas__confine_child managed, for `castellan plugins --sandbox` and
- * the docs: the namespaces entered (a bit per CLONE_NEW*), 0 where the
- * kernel refused them. */
-int cas__confine_namespaces(void);
-
 #endif

@@ -595,7 +595,7 @@ svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 9rem);
   outline: 3px solid #111; outline-offset: 2px; filter: drop-shadow(0 0 4px #000); }
 [data-cas-choices].cas-active { stroke: #111; stroke-width: 3px; stroke-dasharray: 6 3; }
 [data-cas-choices].cas-later { opacity: .85; }
-[data-cas-choices].cas-dim { opacity: .2; pointer-events: none; }
+[data-cas-choices].cas-dim { opacity: .2; cursor: pointer; }
 [data-cas-choices].cas-chosen { opacity: 1; outline: 4px double #111; outline-offset: 1px; }
 [data-cas-choices]:focus-visible { outline: 3px solid #111; }
 `;
@@ -823,9 +823,10 @@ function markAt(e) {
   return m;
 }
 
+// A faded element is clickable too: the move starts over from it.
 function onBoardClick(e) {
   const m = markAt(e);
-  if (m && m.el.classList.contains('cas-live')) { e.preventDefault(); pickMark(m); }
+  if (m && !m.el.classList.contains('cas-chosen')) { e.preventDefault(); pickMark(m); }
 }
 
 function onBoardKey(e) {
