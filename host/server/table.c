@@ -254,6 +254,13 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
                                  .saved = (uint32_t)t->saved.n_actions};
     restore_clocks(t);
     t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;
+    /* The session holds the game now; the loaded journal would only take
+     * a long game's worth of memory for as long as it is hosted. */
+    for (size_t i = 0; i < t->saved.n_actions; i++)
+        free(t->saved.actions[i].text);
+    free(t->saved.actions);
+    t->saved.actions = NULL;
+    t->saved.n_actions = 0;
     return CAS_OK;
 }
 
