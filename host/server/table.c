@@ -261,6 +261,8 @@ void cas__table_free(struct cas__table *t)
 {
     if (!t)
         return;
+    if (t->claimed)
+        cas__saves_game_release(t->lobby->store, t->id);
     cas__revive_close(&t->r);
     for (int i = 0; t->proxies && i < t->nplayers; i++)
         cas__agent_free(t->proxies[i]);
@@ -291,7 +293,12 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
     t->lobby = l;
     t->id = id;
     t->flagged = -1;
-    int rc = open_saved(t, msg, msglen);
+    int rc = cas__saves_game_claim(l->store, id);
+    t->claimed = rc == CAS_OK;
+    if (rc == CAS_OK)
+        rc = open_saved(t, msg, msglen);
+    else
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
     if (rc) {
         if (rc == CAS_ENOMEM && !msg[0])
             snprintf(msg, msglen, "out of memory");
@@ -401,6 +408,12 @@ static int insert_game(struct cas__lobby *l, const struct cas__req *req,
     }
     if ((rc = cas__journal_start(&j, l->store, &header)))
         goto store_failed;
+    /* Claimed before its served row makes it a game another server on the
+     * same database could take over; cas__table_create hands it on. */
+    if ((rc = cas__saves_game_claim(l->store, j.game))) {
+        cas__saves_game_delete(l->store, j.game);
+        goto store_failed;
+    }
     served.game = j.game;
     served.base_ms = req->has_clock ? req->base_ms : 0;
     served.increment_ms = req->has_clock ? req->increment_ms : 0;
@@ -419,6 +432,7 @@ static int insert_game(struct cas__lobby *l, const struct cas__req *req,
     free(tokens);
     if (rc) {
         cas__saves_game_delete(l->store, j.game);
+        cas__saves_game_release(l->store, j.game);
         goto store_failed;
     }
     *id = j.game;
@@ -459,6 +473,7 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
         *code = "internal";
         cas__saves_game_delete(l->store, id);
     }
+    cas__saves_game_release(l->store, id); /* insert_game's: the table holds its own */
     return rc;
 }
 
