@@ -10,7 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int agent_new(const char *kind, struct cas__agent **out);
+
 int cas__agent_new(const char *kind, struct cas__agent **out)
+{
+    int rc = agent_new(kind, out);
+    if (rc == CAS_OK)
+        snprintf((*out)->spec, sizeof (*out)->spec, "%s",
+                 strlen(kind) < sizeof (*out)->spec ? kind : "");
+    return rc;
+}
+
+static int agent_new(const char *kind, struct cas__agent **out)
 {
     struct cas__agent_spec spec;
     char err[256];
@@ -43,6 +54,7 @@ int cas__agent_plain_new(const struct cas__agent_ops *ops, struct cas__agent **o
     if (!*out)
         return CAS_ENOMEM;
     (*out)->ops = ops;
+    (*out)->spec[0] = '\0';
     return CAS_OK;
 }
 

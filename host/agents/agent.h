@@ -59,6 +59,9 @@ struct cas__agent_ops {
 /* Each agent type embeds this as its first member. */
 struct cas__agent {
     const struct cas__agent_ops *ops;
+    /* The spec cas__agent_new made it from ("" for others): a bot playing
+     * a game in a worker decides there, by this spec (batch.c). */
+    char spec[64];
 };
 
 /* Create an agent from its spec as config validated it ("human", "random",
@@ -104,14 +107,33 @@ int cas__random_action(struct cas__match *m, const cas_state *state,
 int cas__random_step(struct cas__match *m, cas_state *state, struct cas__actions *list,
                      uint64_t seed, uint32_t ply);
 
+/* The longest playout: a game still going after this many actions is an
+ * error (CAS_EINVAL). */
+#define CAS__PLAYOUT_MAX_PLIES 1000000u
+
+/* Play from start to the end in work (overwritten) as random bots play a
+ * session seeded `seed`; *plies grows by the actions taken (playout.c). */
+int cas__playout(struct cas__match *m, const cas_state *start, cas_state *work,
+                 struct cas__actions *list, uint64_t seed, uint64_t *plies);
+
+/* `games` playouts from the first state, game i seeded seed + i: their
+ * actions in *plies and a digest of their final states in *checksum. */
+int cas__playouts(struct cas__match *m, uint64_t seed, int games, uint64_t *plies,
+                  uint64_t *checksum);
+
 /* For agents that keep no state of their own (the bots): a bare struct
  * cas__agent with these ops, and its free function. */
 int cas__agent_plain_new(const struct cas__agent_ops *ops, struct cas__agent **out);
 void cas__agent_plain_free(struct cas__agent *agent);
 
+/* A bot's choice for a game in a worker is made in the worker, as one
+ * message: its search runs next to the plugin at in-process speed
+ * (docs/isolation.md, "Cost").  A human decides here. */
 static inline int cas__agent_choose(struct cas__agent *agent,
                                     const struct cas__decision *d, cas_action *out)
 {
+    if (d->match->isolated && agent->spec[0] && !agent->ops->takes_back)
+        return cas__worker_decide(d->state, agent->spec, d->player, d->seed, d->ply, out);
     return agent->ops->choose(agent, d, out);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term.h"
 #include "text.h"
 #include "worker.h"
 
@@ -33,8 +34,8 @@ static int unknown_flag(const char *command, const char *arg, const struct cas__
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
     const char *closest = cas__closest(name, names, count);
-    fprintf(stderr, "castellan %s: unknown option \"%s\"%s%s%s (castellan %s --help lists "
-            "them)\n", command, name, closest ? "; did you mean \"" : "",
+    cas__term_message(stderr, "castellan %s: unknown option \"%s\"%s%s%s (castellan %s --help "
+                      "lists them)", command, name, closest ? "; did you mean \"" : "",
             closest ? closest : "", closest ? "\"?" : "", command);
     return 2;
 }

@@ -24,6 +24,7 @@ static void print_usage(FILE *out)
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
+            "                       [--in-process]\n"
             "                       [--plugin-path DIR[:DIR...]] [--database URL]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
@@ -39,12 +40,15 @@ static void print_usage(FILE *out)
             "and prints what each expansion adds to the cost per action, as a share\n"
             "of the game alone's.  --floor also times the game's bare reference loop\n"
             "(same tile data and rules options) and prints the playouts' games/s as\n"
-            "a ratio to it.  --isolated also times 1/20 of the playouts in process\n"
-            "and with the plugin in a worker process (docs/isolation.md) and prints\n"
-            "the cost per action of each and the ratio; the other sections run in\n"
-            "process, as bots do.  The saves section journals into a SQLite file of\n"
-            "its own and, with --database postgresql://..., into that PostgreSQL\n"
-            "database as well (it deletes the games it made there).  Sections:\n",
+            "a ratio to it, in wall-clock and in CPU time.  --isolated also times,\n"
+            "in process and in a worker process (docs/isolation.md), the playouts\n"
+            "(one batch), a search bot's decision (one message) and check of a\n"
+            "tenth of the games, and prints each ratio against its target.  A plugin\n"
+            "from outside castellan's own folders is never loaded into castellan,\n"
+            "and every section runs in a worker, unless --in-process says to load\n"
+            "it.  The saves section journals into a SQLite file of its own and, with\n"
+            "--database postgresql://..., into that PostgreSQL database as well (it\n"
+            "deletes the games it made there).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -54,7 +58,7 @@ static void print_usage(FILE *out)
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
     const char *database;
-    int floor, isolated, marginal;
+    int floor, isolated, marginal, in_process;
     struct cas__strlist rules;
 };
 
@@ -150,8 +154,12 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
                            .out = stdout, .width = cas__term_width(stdout),
                            .progress = stderr, .floor = a->floor,
                            .isolated_requested = a->isolated, .marginal_requested = marginal,
+                           .game_has_expansions =
+                               cas__registry_has_expansion_of(t->reg, t->plan.game->id),
                            .pg_url = a->database};
+    struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
+        b.check = &check;
         struct cas__target in_worker = *t; /* read only: the same plugins and options */
         in_worker.plan.isolation.mode = CAS__ISOLATE_WORKER;
         int rc = cas__target_match(&in_worker, &isolated, nplayers, isolated_err,
@@ -213,7 +221,7 @@ static int bench(const struct bench_args *a)
         /* Bundled plugins in process, the fast path bots get; the isolation
          * section adds a worker of its own.  A plugin from elsewhere is
          * never loaded into castellan (docs/isolation.md). */
-        .isolation = {.mode = CAS__ISOLATE_AUTO},
+        .isolation = {.mode = a->in_process ? CAS__ISOLATE_IN_PROCESS : CAS__ISOLATE_AUTO},
     };
     int rc = cas__target_open(&t, &req, err, sizeof err);
     if (rc != CAS_OK) {
@@ -241,6 +249,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--only", &a.only, NULL, NULL}, {"--plugin-path", &a.plugin_path, NULL, NULL},
         {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
+        {"--in-process", NULL, &a.in_process, NULL},
         {"--database", &a.database, NULL, NULL},
     };
     char *usage_text = NULL;

@@ -135,11 +135,11 @@ static int take_hash(void *ctx, struct cas__revived *r, size_t i)
  * explaining. */
 static int replay_record(const struct cas__saves_args *a, const char *file,
                          struct cas__saves_game *g, int restore, size_t *restored,
-                         char *why, size_t cap)
+                         struct cas__strlist *notes, char *why, size_t cap)
 {
     struct cas__revived r;
     const char *format = cas__foreign_format(file);
-    if (format ? cas__foreign_read(file, format, a->plugin_path, g, why, cap)
+    if (format ? cas__foreign_read(file, format, a->plugin_path, g, notes, why, cap)
                : cas__record_read_file(file, g, why, cap))
         return 1;
     cas__saves_game_printable(g); /* kept so: every later print is safe */
@@ -167,6 +167,25 @@ static int replay_record(const struct cas__saves_args *a, const char *file,
     return status;
 }
 
+/* Each of a foreign file's warnings ("LINE TEXT", cas__foreign_read), with
+ * the ply of the last action from that line (a tile's placement, not its
+ * draw): where castellan keeps a reading that plays or scores otherwise
+ * than the program that wrote it. */
+static void print_notes(const char *file, const struct cas__saves_game *g,
+                        const struct cas__strlist *notes)
+{
+    for (size_t i = 0; i < notes->count; i++) {
+        char *text;
+        long line = strtol(notes->items[i], &text, 10);
+        size_t ply = g->n_actions;
+        while (ply > 0 && g->actions[ply - 1].line != line)
+            ply--;
+        ply = ply ? ply - 1 : 0;
+        fprintf(stderr, "castellan import: %s:%ld (ply %zu): warning: %s\n", file, line, ply,
+                text + (*text == ' '));
+    }
+}
+
 /* Parse and replay the record `file`; 0 when it may be stored.  A foreign
  * record's left-out draws are put back where they fit nowhere (JCloisterZone
  * writes no tile it discarded); that is kept only if the game then ends, as
@@ -177,11 +196,15 @@ static int validate(const struct cas__saves_args *a, const char *file,
 {
     char why[1100];
     size_t restored = 0;
-    int status = replay_record(a, file, g, 1, &restored, why, sizeof why);
+    struct cas__strlist notes = {0};
+    int status = replay_record(a, file, g, 1, &restored, &notes, why, sizeof why);
     if (restored && (status || g->status != CAS__SAVES_FINISHED)) {
         cas__saves_game_free(g);
-        status = replay_record(a, file, g, 0, &restored, why, sizeof why);
+        cas__strlist_free(&notes);
+        status = replay_record(a, file, g, 0, &restored, &notes, why, sizeof why);
     }
+    print_notes(file, g, &notes);
+    cas__strlist_free(&notes);
     if (status)
         fprintf(stderr, "castellan import: %s\n", why);
     return status;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -17,6 +18,7 @@
 #include "journal.h"
 #include "prng.h"
 #include "registry.h"
+#include "server.h"
 #include "session.h"
 #include "session_fields.h"
 #include "session_plan.h"
@@ -29,7 +31,7 @@ static const char usage[] =
     "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
     "                      [--watch FILE.svg]\n"
-    "       (either form also takes [--campaign NAME] [--hint AGENT]\n"
+    "       (either form also takes [--campaign NAME] [--hint AGENT] [--web]\n"
     "        [--isolated | --in-process] [--plugin-deadline MS])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
@@ -54,6 +56,12 @@ static const char usage[] =
     "--watch FILE.svg keeps FILE a picture of the board, rewritten whole after\n"
     "every action: leave it open in a browser or image viewer beside the\n"
     "terminal.  It shows what the terminal may show (the one human's view).\n"
+    "\n"
+    "--web plays in the browser instead of the terminal: castellan serve\n"
+    "starts on 127.0.0.1 (any free port), hosts this one game, prints a link\n"
+    "for each human seat (and opens the first when a display is there) and\n"
+    "stops when the game is over.  Click to play; the game is journaled as\n"
+    "always (`castellan resume ID` continues it at the terminal).\n"
     "\n" CAS__CLI_ISOLATION_HELP;
 
 /* Flags as given; NULL when absent. */
@@ -61,7 +69,7 @@ struct play_args {
     const char *config, *seed, *game, *expansions, *players, *plugin_path, *hint, *campaign,
                *watch, *deadline;
     struct cas__strlist rules;
-    int no_save, isolated, in_process;
+    int no_save, isolated, in_process, web;
     struct cas__isolation isolation;
 };
 
@@ -96,7 +104,7 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
         int rc = cas__session_desc_from_flags(&flags, desc, err, sizeof err);
         if (rc == CAS_OK)
             return 0;
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return rc == CAS_ENOMEM ? 1 : 2; /* out of memory is no usage error */
     }
     char *preset = a->config ? NULL : default_preset();
@@ -109,12 +117,12 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
     int loaded = cas__session_desc_load(path, desc, err, sizeof err);
     free(preset);
     if (loaded != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return 1;
     }
     if (a->campaign &&
         cas__desc_set_campaign(desc, "--campaign", a->campaign, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         cas__session_desc_free(desc);
         return 2;
     }
@@ -187,7 +195,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
     }
     uint64_t seed = desc->seed_given ? desc->seed : cas__prng_fresh_seed();
     if (cas__session_init(&s, m, seed, agents, names) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", s.error);
+        cas__term_message(stderr, "castellan play: %s", s.error);
         goto free_agents;
     }
     s.out = stdout;
@@ -206,7 +214,7 @@ static int play(const struct play_args *a, const struct cas__session_desc *desc,
         cas__watch_attach(&watch, &s, "play", a->watch);
     int rc = cas__session_run(&s);
     if (rc != CAS_OK && !s.quit)
-        fprintf(stderr, "castellan play: %s\n", s.error);
+        cas__term_message(stderr, "castellan play: %s", s.error);
     if (cas__play_journal_end(&journal, &s, rc) != CAS_OK) {
         status = 1;
     } else if (rc == CAS_OK) {
@@ -234,7 +242,7 @@ static int check_hint(const char *hint)
     if (!hint)
         return 0;
     if (cas__agent_spec_parse_bot(hint, "--hint", &spec, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         return 2;
     }
     if (strcmp(spec.kind, "human") == 0) {
@@ -243,6 +251,96 @@ static int check_hint(const char *hint)
         return 2;
     }
     return 0;
+}
+
+/* ---- play --web ---- */
+
+struct web_play {
+    const struct cas__session_desc *desc;
+    struct cas__table *table;   /* the lobby's; gone after the server */
+    int64_t id;
+    int over;
+};
+
+/* Open url in the desktop's browser, if there is a desktop; quietly. */
+static void open_browser(const char *url)
+{
+    if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execlp("xdg-open", "xdg-open", url, (char *)NULL);
+        _exit(127);
+    }
+}
+
+/* The server listens: create the game and tell where to play it. */
+static int web_ready(void *ctx, struct cas__lobby *l, int port)
+{
+    struct web_play *wp = ctx;
+    struct cas__table_params params = {0};
+    const char *code;
+    char msg[1024], url[256];
+    if (cas__table_create_desc(l, wp->desc, &params, &wp->table, &code, msg, sizeof msg)) {
+        fprintf(stderr, "castellan play: %s\n", msg);
+        return CAS_EINVAL;
+    }
+    cas__lobby_add(l, wp->table);
+    cas__lobby_flush(l);
+    struct cas__table *t = wp->table;
+    wp->id = t->id;
+    printf("%s: game %lld, journaled; open in a browser:\n", t->r.match.title, (long long)t->id);
+    int opened = 0;
+    for (int i = 0; i < t->nplayers; i++) {
+        if (t->seats[i].bot)
+            continue;
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/game/%lld#seat=%d&token=%s", port,
+                 (long long)t->id, i, t->seats[i].token);
+        printf("  %-16s %s\n", t->r.names[i], url);
+        if (!opened++)
+            open_browser(url);
+    }
+    printf("  %-16s http://127.0.0.1:%d/game/%lld\n", "watch", port, (long long)t->id);
+    printf("The server stops when the game is over (Ctrl-C stops it sooner; "
+           "castellan resume %lld continues it).\n", (long long)t->id);
+    fflush(stdout);
+    return CAS_OK;
+}
+
+/* Stop once the game is over and its last state is sent. */
+static int web_done(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
+{
+    struct web_play *wp = ctx;
+    (void)l;
+    wp->over = wp->table && wp->table->over;
+    return wp->table && (wp->table->over || wp->table->failure[0]) && cas__httpd_queued(h) == 0;
+}
+
+static int play_web(const struct play_args *a, const struct cas__session_desc *desc)
+{
+    struct web_play wp = {.desc = desc};
+    struct cas__serve_setup setup = {
+        .database = desc->database, .plugin_path = a->plugin_path, .isolation = a->isolation,
+        .ready = web_ready, .done = web_done, .ready_ctx = &wp, .no_restore = 1,
+    };
+    if (a->no_save || !desc->journal) {
+        fprintf(stderr, "castellan play: --web journals the game as castellan serve does; "
+                "drop --no-save (or [saves] journal = off)\n");
+        return 2;
+    }
+    cas__srv_limits_default(&setup.opts.limits);
+    setup.opts.listen = "127.0.0.1:0";
+    setup.opts.quiet = 1;
+    int status = cas__serve_run(&setup);
+    if (status == 0 && wp.over)
+        printf("Game %lld is over and saved.\n", (long long)wp.id);
+    return status;
 }
 
 /* Find the plugins, validate the session against them and play it. */
@@ -262,12 +360,12 @@ static int validate_and_play(const struct play_args *a, const struct cas__sessio
     if (a->isolation.mode != CAS__ISOLATE_AUTO)
         cas__registry_foreign_in_process(reg, a->isolation.mode == CAS__ISOLATE_IN_PROCESS);
     if (cas__session_desc_validate(desc, reg, &plan, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         goto free_registry;
     }
     cas__session_plan_isolate(&plan, &a->isolation);
     if (cas__session_desc_open_match(&plan, &m, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan play: %s\n", err);
+        cas__term_message(stderr, "castellan play: %s", err);
         goto free_plan;
     }
     status = play(a, desc, &plan, &m);
@@ -292,7 +390,7 @@ int cas__cmd_play(int argc, char **argv)
         {"--watch", &a.watch, NULL, NULL},
         {"--hint", &a.hint, NULL, NULL}, {"--campaign", &a.campaign, NULL, NULL},
         {"--isolated", NULL, &a.isolated, NULL}, {"--in-process", NULL, &a.in_process, NULL},
-        {"--plugin-deadline", &a.deadline, NULL, NULL},
+        {"--plugin-deadline", &a.deadline, NULL, NULL}, {"--web", NULL, &a.web, NULL},
     };
     struct cas__session_desc desc;
     size_t n_positional;
@@ -307,7 +405,7 @@ int cas__cmd_play(int argc, char **argv)
     if (status == 0 && !done) {
         status = describe(&a, &desc);
         if (status == 0) {
-            status = validate_and_play(&a, &desc);
+            status = a.web ? play_web(&a, &desc) : validate_and_play(&a, &desc);
             cas__session_desc_free(&desc);
         }
     }

@@ -74,7 +74,7 @@ static int record_forced(struct cas__saves *s, struct cas__revived *r)
 
 static int explain_divergence(const struct cas__revived *r, int64_t id)
 {
-    fprintf(stderr, "castellan resume: %s\n", r->error);
+    cas__term_message(stderr, "castellan resume: %s", r->error);
     if (r->version_changed)
         fprintf(stderr, "To continue from there with the installed plugins: "
                 "castellan resume %lld --force\n", (long long)id);
@@ -154,7 +154,7 @@ int cas__cmd_resume(int argc, char **argv)
     }
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
     if (cas__revive_open(&r, &g, origin, a.plugin_path, 1, &a.isolation)) {
-        fprintf(stderr, "castellan resume: %s\n", r.error);
+        cas__term_message(stderr, "castellan resume: %s", r.error);
         goto free_game;
     }
     struct cas__journal j = {.store = s, .game = id, .saved = (uint32_t)g.n_actions};
@@ -166,7 +166,7 @@ int cas__cmd_resume(int argc, char **argv)
         goto close_game;
     }
     if (rc) {
-        fprintf(stderr, "castellan resume: %s\n", r.error);
+        cas__term_message(stderr, "castellan resume: %s", r.error);
         goto close_game;
     }
     if (r.mismatches && record_forced(s, &r)) {

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "results_json.h"
 #include "saves_cli.h"
+#include "text.h"
 
 static const char saves_usage[] =
     "usage: castellan saves list [--campaign NAME] [--database FILE]\n"
@@ -243,12 +244,12 @@ static int campaign_show(const struct cas__saves_args *a, struct cas__saves *s,
     size_t n;
     if (cas__saves_campaign_standings(s, name, &sum, &st, &n))
         return cas__saves_args_fail(a, s);
-    printf("Campaign %s: %zu games, %zu finished, last played %s\n\n", sum.name,
-           sum.games, sum.finished, sum.last_played);
+    printf("Campaign %s: %zu games, %zu finished, last played %s\n\n",
+           cas__text_printable(sum.name), sum.games, sum.finished, sum.last_played);
     printf("%-4s %-24s %6s %5s %8s\n", "", "PLAYER", "GAMES", "WINS", "POINTS");
     for (size_t i = 0; i < n; i++)
-        printf("%-4zu %-24s %6zu %5zu %8lld\n", i + 1, st[i].player, st[i].games,
-               st[i].wins, (long long)st[i].points);
+        printf("%-4zu %-24s %6zu %5zu %8lld\n", i + 1, cas__text_printable(st[i].player),
+               st[i].games, st[i].wins, (long long)st[i].points);
     if (n == 0)
         printf("     (no finished games yet)\n");
     if (sum.unfinished)

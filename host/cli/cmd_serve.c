@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "install_dirs.h"
+#include "server_config.h"
 #include "server.h"
 
 static const char usage[] =
@@ -31,7 +32,10 @@ static const char usage[] =
     "--database FILE     the save store (default: the user's, as play)\n"
     "--www DIR           the browser client's files (default: the installed ones)\n"
     "--cert FILE --key FILE  serve HTTPS and WSS with this certificate (PEM)\n"
-    "--config FILE       settings from the [server] section of FILE\n"
+    "--config FILE       settings from the [server] section of FILE: listen, cert,\n"
+    "                    key, database, www, plugin-path, max-message-bytes,\n"
+    "                    max-queue-bytes, max-games, max-connections, rate, burst,\n"
+    "                    bot-threads (flags win over the file)\n"
     "--quiet             no line on stderr but errors\n"
     "\n" CAS__CLI_ISOLATION_HELP
     "\nSee docs/server.md (protocol, limits, TLS, reverse proxy).\n";
@@ -72,16 +76,15 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         opts.www = www = cas__find_installed(CASTELLAN_WWW_DIR_FROM_BIN,
                                              CASTELLAN_WWW_INSTALL_DIR,
                                              CASTELLAN_WWW_SOURCE_DIR);
-    if (!opts.www) {
-        fprintf(stderr, "castellan serve: the browser client's files are not installed "
-                "(looked in %s); give --www DIR\n", CASTELLAN_WWW_INSTALL_DIR);
-        goto close_lobby;
-    }
+    if (!opts.www && !opts.quiet)
+        fprintf(stderr, "castellan serve: warning: the browser client's files are not "
+                "installed (looked in %s); pages answer 404 until --www DIR names them\n",
+                CASTELLAN_WWW_INSTALL_DIR);
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
     }
-    if (cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
+    if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto stop;
     }
@@ -98,7 +101,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     stopping = 0;
-    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby)))
+    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby, h)))
         if (cas__httpd_service(h, 1000) < 0)
             break;
     status = 0;
@@ -114,14 +117,48 @@ free_path:
     return status;
 }
 
+/* Settings of --config FILE where no flag gave them; 0 or an exit status. */
+static int apply_config(struct cas__serve_setup *s, struct cas__server_config *c)
+{
+    char err[1024];
+    struct cas__srv_limits *l = &s->opts.limits;
+    if (!s->config)
+        return 0;
+    if (cas__server_config_load(s->config, c, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        return 2;
+    }
+    const char **flags[] = {&s->opts.listen, &s->opts.cert, &s->opts.key, &s->database,
+                            &s->opts.www, &s->plugin_path};
+    char *values[] = {c->listen, c->cert, c->key, c->database, c->www, c->plugin_path};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (!*flags[i])
+            *flags[i] = values[i];
+    if (c->max_message_bytes)
+        l->max_message = c->max_message_bytes;
+    if (c->max_queue_bytes)
+        l->max_queue = c->max_queue_bytes;
+    if (c->max_games)
+        l->max_games = (unsigned)c->max_games;
+    if (c->max_connections)
+        l->max_connections = (unsigned)c->max_connections;
+    if (c->bot_threads)
+        l->bot_threads = (unsigned)c->bot_threads;
+    if (c->rate > 0)
+        l->rate = c->rate;
+    if (c->burst > 0)
+        l->burst = c->burst;
+    return 0;
+}
+
 int cas__cmd_serve(int argc, char **argv)
 {
     struct cas__serve_setup setup = {0};
+    struct cas__server_config config = {0};
     const char *deadline = NULL;
     int isolated = 0, in_process = 0, done;
     size_t n_positional;
     cas__srv_limits_default(&setup.opts.limits);
-    setup.opts.listen = "127.0.0.1:8080";
     const struct cas__flag flags[] = {
         {"--listen", &setup.opts.listen, NULL, NULL}, {"--database", &setup.database, NULL, NULL},
         {"--www", &setup.opts.www, NULL, NULL}, {"--cert", &setup.opts.cert, NULL, NULL},
@@ -135,7 +172,11 @@ int cas__cmd_serve(int argc, char **argv)
     if (status || done)
         return status;
     status = cas__cli_isolation("serve", isolated, in_process, deadline, &setup.isolation);
-    if (status)
+    if (status || (status = apply_config(&setup, &config)))
         return status;
-    return cas__serve_run(&setup);
+    if (!setup.opts.listen)
+        setup.opts.listen = "127.0.0.1:8080";
+    status = cas__serve_run(&setup);
+    cas__server_config_free(&config);
+    return status;
 }

@@ -98,6 +98,28 @@ static void take_source_lines(const struct cas__textbuf *record, struct cas__sav
     }
 }
 
+/* The record's `# warning: TEXT` lines as "LINE TEXT", LINE the source
+ * line of the `# line N` before them. */
+static int take_notes(const struct cas__textbuf *record, struct cas__strlist *notes)
+{
+    int source_line = 0, rc = CAS_OK;
+    for (const char *p = record->data; p && *p && rc == CAS_OK;) {
+        size_t len = strcspn(p, "\n");
+        if (strncmp(p, "# line ", 7) == 0)
+            source_line = atoi(p + 7);
+        else if (strncmp(p, "# warning: ", 11) == 0) {
+            char *note = malloc(len + 16);
+            if (!note)
+                return CAS_ENOMEM;
+            snprintf(note, len + 16, "%d %.*s", source_line, (int)(len - 11), p + 11);
+            rc = cas__strlist_push(notes, note);
+            free(note);
+        }
+        p = p[len] ? p + len + 1 : NULL;
+    }
+    return rc;
+}
+
 /* Record versions "0" become the installed plugins' versions. */
 static int take_versions(struct cas__registry *reg, struct cas__saves_plugin_ref *ref,
                          const char *file, char *err, size_t errlen)
@@ -173,7 +195,7 @@ static int refuse_legacy_jcz(const char *file, const char *format, const char *t
 
 int cas__foreign_convert(struct cas__registry *reg, const char *file, const char *format,
                          const char *text, size_t len, struct cas__saves_game *g,
-                         char *err, size_t errlen)
+                         struct cas__strlist *notes, char *err, size_t errlen)
 {
     struct cas__textbuf record = {0};
     struct cas_json *doc = NULL;
@@ -201,6 +223,11 @@ int cas__foreign_convert(struct cas__registry *reg, const char *file, const char
     if (rc)
         goto free_doc;
     take_source_lines(&record, g);
+    if (notes && take_notes(&record, notes)) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        rc = CAS_ENOMEM;
+        goto free_doc;
+    }
     rc = take_versions(reg, &g->game, file, err, errlen);
     for (size_t i = 0; i < g->n_expansions && !rc; i++)
         rc = take_versions(reg, &g->expansions[i], file, err, errlen);
@@ -211,7 +238,8 @@ free_doc:
 }
 
 int cas__foreign_read(const char *file, const char *format, const char *plugin_path,
-                      struct cas__saves_game *g, char *err, size_t errlen)
+                      struct cas__saves_game *g, struct cas__strlist *notes, char *err,
+                      size_t errlen)
 {
     struct cas__textbuf input = {0};
     struct cas__strlist path = {0};
@@ -229,7 +257,7 @@ int cas__foreign_read(const char *file, const char *format, const char *plugin_p
         goto free_registry;
     }
     rc = cas__foreign_convert(reg, file, format, input.data ? input.data : "", input.len, g,
-                              err, errlen);
+                              notes, err, errlen);
 free_registry:
     cas__registry_free(reg);
     cas__strlist_free(&path);

@@ -16,15 +16,19 @@ const char *cas__foreign_format(const char *file);
 /* Read `file` (JSON), find the installed game plugin that reads `format`
  * and parse the record it writes into *g, with the installed plugins'
  * versions.  On failure *g is empty and err explains (file, line, fix).
- * The caller frees *g (cas__saves_game_free) either way. */
+ * The caller frees *g (cas__saves_game_free) either way.  notes (may be
+ * NULL) receives the plugin's warnings, each "LINE TEXT" with LINE the
+ * file's line of the action it concerns (`# warning: TEXT` in the record,
+ * after that action's `# line N`); the caller frees it. */
 int cas__foreign_read(const char *file, const char *format, const char *plugin_path,
-                      struct cas__saves_game *g, char *err, size_t errlen);
+                      struct cas__saves_game *g, struct cas__strlist *notes, char *err,
+                      size_t errlen);
 
 /* The same for the foreign file's text[0..len), named `file` in messages,
  * with the plugins of reg (which it may load).  Same contract otherwise. */
 int cas__foreign_convert(struct cas__registry *reg, const char *file, const char *format,
                          const char *text, size_t len, struct cas__saves_game *g,
-                         char *err, size_t errlen);
+                         struct cas__strlist *notes, char *err, size_t errlen);
 
 /* A foreign format may leave out chance outcomes that change nothing the
  * record goes on from: JCloisterZone writes no tile it discarded because it

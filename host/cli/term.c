@@ -47,13 +47,36 @@ int cas__term_width(FILE *stream)
     return width < MIN_WIDTH ? MIN_WIDTH : width;
 }
 
+/* Where the colour escape ("\x1b[1;31m") starting at text[i] ends: the
+ * index of its final letter (or n - 1). */
+static size_t escape_end(const char *text, size_t i, size_t n)
+{
+    while (++i < n && !((text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z'))
+        ;
+    return i < n ? i : n - 1;
+}
+
+/* The columns text[0..n) takes on a terminal: its bytes less the colour
+ * escapes in it. */
+static size_t visible(const char *text, size_t n)
+{
+    size_t width = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '\x1b')
+            i = escape_end(text, i, n);
+        else
+            width++;
+    }
+    return width;
+}
+
 void cas__term_wrap(FILE *out, int width, int indent, const char *text)
 {
     size_t column = 0, pending = 0; /* spaces owed before the next word */
     size_t line_start = 0;          /* where this line's first word begins */
     while (*text) {
-        size_t word = strcspn(text, " ");
-        if (column > line_start && column + pending + word > (size_t)width) {
+        size_t word = strcspn(text, " "), shown = visible(text, word);
+        if (column > line_start && column + pending + shown > (size_t)width) {
             fprintf(out, "\n%*s", indent, "");
             column = line_start = (size_t)indent;
         } else {
@@ -61,7 +84,7 @@ void cas__term_wrap(FILE *out, int width, int indent, const char *text)
             column += pending;
         }
         fwrite(text, 1, word, out);
-        column += word;
+        column += shown;
         text += word;
         pending = strspn(text, " ");
         text += pending;
@@ -69,19 +92,32 @@ void cas__term_wrap(FILE *out, int width, int indent, const char *text)
     fputc('\n', out);
 }
 
-/* Whether a line reads as prose, not as a drawing or a table's heading:
- * a third of its visible characters or more are letters (a board row is
- * mostly # . - |, a heading of rotations "0    90    180" digits; an
- * example "(castle CG-3 4,-1 270)" is half letters). */
+/* Whether a line reads as prose, not as a drawing or a heading aligned
+ * over one: a third of its visible characters or more are letters (a
+ * board row is mostly # . - |, an example "(castle CG-3 4,-1 270)" is half
+ * letters), or it is words of other characters with single spaces and
+ * nothing of a drawing ("towers: 0/1 12/13[?] 19/20[?]"). */
 static int is_prose(const char *line, size_t len)
 {
-    size_t letters = 0, visible = 0;
-    for (size_t i = 0; i < len; i++) {
+    size_t letters = 0, shown = 0, drawing = 0, run = 0;
+    int aligned = 0; /* three spaces or more between two words */
+    for (size_t i = strspn(line, " "); i < len; i++) {
         unsigned char c = (unsigned char)line[i];
-        visible += c != ' ';
+        if (c == '\x1b') {
+            i = escape_end(line, i, len);
+            continue;
+        }
+        run = c == ' ' ? run + 1 : 0;
+        aligned |= run >= 3;
+        shown += c != ' ';
         letters += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        drawing += c != '\0' && strchr(".#|+-~=", c) != NULL;
     }
-    return letters * 3 >= visible && letters > 0;
+    if (letters > 0 && letters * 3 >= shown)
+        return 1;
+    /* a list of words of no letters ("towers: 0/1 12/13[?] ..."), not a
+     * drawing nor a heading aligned over one (runs of spaces) */
+    return shown > 0 && drawing == 0 && !aligned;
 }
 
 /* Where a wrapped line's continuation starts: under the text after the
@@ -92,34 +128,35 @@ static int hanging_indent(const char *line, int width)
     size_t lead = strspn(line, " ");
     const char *gap = strstr(line + lead, "  ");
     if (gap) {
-        size_t column = (size_t)(gap - line) + strspn(gap, " ");
+        size_t column = visible(line, (size_t)(gap - line)) + strspn(gap, " ");
         if (column <= (size_t)width / 2)
             return (int)column;
     }
     return (int)lead;
 }
 
-/* Whether the line at text (len bytes) may be wrapped: prose, no escapes. */
+/* Whether the line at text (len bytes) may be wrapped: prose. */
 static int wrappable(const char *text, size_t len)
 {
-    return !memchr(text, '\x1b', len) && is_prose(text, len);
+    return is_prose(text, len);
 }
 
 /* The lines its author broke from one paragraph: each following line of
- * prose indented exactly `indent` under a line of 60 or more columns that
- * ends no sentence.  Returns the length of text's paragraph, up to its
+ * prose indented exactly `indent` (not 0: lines at the margin are each
+ * their own, a status line under a list) under a line of 60 or more
+ * columns that ends no sentence.  Returns the length of text's paragraph, up to its
  * last line's end. */
 static size_t paragraph(const char *text, int indent)
 {
-    size_t end = strcspn(text, "\n"), line = end;
-    while (text[end] == '\n' && line >= 60 && !strchr(".:", text[end - 1])) {
+    size_t end = strcspn(text, "\n"), line = visible(text, end);
+    while (indent > 0 && text[end] == '\n' && line >= 60 && !strchr(".:", text[end - 1])) {
         const char *next = text + end + 1;
         size_t len = strcspn(next, "\n");
         if ((int)strspn(next, " ") != indent || strspn(next, " ") == len ||
             !wrappable(next, len))
             break;
         end += 1 + len;
-        line = len;
+        line = visible(next, len);
     }
     return end;
 }
@@ -137,7 +174,7 @@ void cas__term_wrap_block(FILE *out, int width, const char *text)
         }
         int too_long = 0;
         for (size_t at = 0; at < len; at += strcspn(text + at, "\n") + 1)
-            too_long |= strcspn(text + at, "\n") > (size_t)width;
+            too_long |= visible(text + at, strcspn(text + at, "\n")) > (size_t)width;
         if (!too_long || len >= sizeof joined || !wrappable(text, first)) {
             fwrite(text, 1, len, out);
             fputc('\n', out);
@@ -169,6 +206,19 @@ void cas__term_capture_end(struct cas__term_capture *c)
     if (fclose(c->f) == 0)
         cas__term_wrap_block(c->out, cas__term_width(c->out), c->text);
     free(c->text);
+}
+
+void cas__term_message(FILE *stream, const char *fmt, ...)
+{
+    char text[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (isatty(fileno(stream)))
+        cas__term_wrap(stream, cas__term_width(stream), 4, text);
+    else
+        fprintf(stream, "%s\n", text);
 }
 
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)

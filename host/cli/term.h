@@ -25,14 +25,16 @@ int cas__term_width(FILE *stream);
 
 /* Print `text` (one line, no newline) and a newline, broken at spaces
  * into lines of at most `width` columns, every line after the first
- * indented by `indent` spaces.  A word longer than a line stays whole. */
+ * indented by `indent` spaces.  A word longer than a line stays whole;
+ * colour escapes take no columns. */
 void cas__term_wrap(FILE *out, int width, int indent, const char *text);
 
 /* Print a text of several lines with every line of prose longer than
  * `width` wrapped at spaces, its continuation under the text after a
- * "NAME   " column or under its own indentation.  Lines that draw
- * (mostly not letters or digits) or carry escapes are printed as they
- * are: breaking a picture helps nobody. */
+ * "NAME   " column or under its own indentation; paragraphs their author
+ * broke for a wider terminal are joined first.  Lines that draw (less than
+ * a third letters) are printed as they are: breaking a picture helps
+ * nobody.  Colour escapes take no columns. */
 void cas__term_wrap_block(FILE *out, int width, const char *text);
 
 /* Text written for the terminal into a buffer first, then printed with
@@ -47,6 +49,12 @@ struct cas__term_capture {
 /* The stream to write into; end prints what was written and frees it. */
 FILE *cas__term_capture_begin(struct cas__term_capture *c, FILE *out);
 void cas__term_capture_end(struct cas__term_capture *c);
+
+/* A message for the person at the terminal, printf-style, on `stream`
+ * (stderr): wrapped at spaces to the terminal's width, continued under a
+ * 4-space indent, when the stream is a terminal; one line as it is
+ * otherwise (a log or a program reads it whole). */
+void cas__term_message(FILE *stream, const char *fmt, ...) CAS_PRINTF(2, 3);
 
 /* printf-style cas__term_wrap (text truncated past 1023 bytes). */
 void cas__term_wrapf(FILE *out, int width, int indent, const char *fmt, ...)

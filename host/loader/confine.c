@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,13 +37,6 @@
 #define CAS_SANITIZED 1
 #endif
 #endif
-
-static int entered_namespaces;
-
-int cas__confine_namespaces(void)
-{
-    return entered_namespaces;
-}
 
 static int limit(int resource, rlim_t soft, rlim_t hard)
 {
@@ -113,10 +107,8 @@ static void default_signals(void)
  * unprivileged namespaces are not allowed, only those root may make. */
 static void enter_namespaces(void)
 {
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) == 0)
-        entered_namespaces = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET;
-    else if (unshare(CLONE_NEWNS | CLONE_NEWNET) == 0)
-        entered_namespaces = CLONE_NEWNS | CLONE_NEWNET;
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) != 0)
+        (void)unshare(CLONE_NEWNS | CLONE_NEWNET); /* the filter holds without them */
 }
 
 /* Allow system call `name` (under conditions); a call this architecture
@@ -142,14 +134,17 @@ static int allow_all(scmp_filter_ctx f, const char *const *names)
 static const char *const always[] = {
     "mmap", "munmap", "mremap", "mprotect", "madvise", "brk", "futex", "getpid", "gettid",
     "rt_sigprocmask", "rt_sigreturn", "rt_sigaction", "sigaltstack", "clock_gettime",
-    "clock_getres", "gettimeofday", "sched_yield", "getrandom", "exit", "exit_group", NULL,
+    "clock_getres", "gettimeofday", "sched_yield", "sched_getaffinity", "getrandom",
+    "set_robust_list", "rseq", "exit", "exit_group", NULL,
 };
 
-/* Reading files, never changing them: the loader's and game_new's. */
+/* Reading files, never changing them: the loader's and game_new's (dup:
+ * a copy of a descriptor can do no more than the descriptor; a runtime
+ * such as a sanitizer's makes copies). */
 static const char *const reading[] = {
     "read", "pread64", "readv", "lseek", "close", "fstat", "newfstatat", "stat", "lstat",
     "statx", "getdents64", "readlink", "readlinkat", "access", "faccessat", "faccessat2",
-    "close_range", "getcwd", "getuid", "geteuid", "getgid", "getegid", "uname", "sched_getaffinity", NULL,
+    "close_range", "dup", "dup2", "dup3", "getcwd", "getuid", "geteuid", "getgid", "getegid", "uname", "sched_getaffinity", NULL,
 };
 
 /* seccomp: the second filter goes on under the first (a filter can only
@@ -179,6 +174,7 @@ static int allow_read_opens(scmp_filter_ctx f)
     struct scmp_arg_cmp open_flags = SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
     struct scmp_arg_cmp openat_flags = SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
     struct scmp_arg_cmp no_new_limit = SCMP_A2(SCMP_CMP_EQ, 0);
+    struct scmp_arg_cmp is_a_tty = SCMP_A1(SCMP_CMP_EQ, TCGETS);
     struct scmp_arg_cmp fcntl_get[] = {SCMP_A1(SCMP_CMP_EQ, F_GETFD),
                                        SCMP_A1(SCMP_CMP_EQ, F_GETFL)};
     int rc = allow(f, "open", 1, &open_flags);
@@ -186,8 +182,38 @@ static int allow_read_opens(scmp_filter_ctx f)
         rc = allow(f, "openat", 1, &openat_flags);
     if (!rc)
         rc = allow(f, "prlimit64", 1, &no_new_limit);
+    if (!rc) /* isatty: reading a terminal's settings changes nothing */
+        rc = allow(f, "ioctl", 1, &is_a_tty);
     for (size_t i = 0; !rc && i < 2; i++)
         rc = allow(f, "fcntl", 1, &fcntl_get[i]);
+    return rc;
+}
+
+/* Threads, never processes: clone only with CLONE_THREAD (a search bot's
+ * threads, in batch.c); clone3, whose flags a filter cannot read, fails
+ * with ENOSYS so the C library falls back to clone. */
+static int allow_threads(scmp_filter_ctx f)
+{
+    struct scmp_arg_cmp thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD);
+    int rc = allow(f, "clone", 1, &thread);
+    int nr = seccomp_syscall_resolve_name("clone3");
+    if (!rc && nr != __NR_SCMP_ERROR)
+        rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+    return rc;
+}
+
+/* Under the second filter opening a file fails with EACCES rather than
+ * killing the worker: the C library tries files (the number of
+ * processors, for a search bot's threads) and copes without. */
+static int refuse_opens(scmp_filter_ctx f)
+{
+    const char *calls[] = {"open", "openat"};
+    int rc = 0;
+    for (size_t i = 0; !rc && i < 2; i++) {
+        int nr = seccomp_syscall_resolve_name(calls[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), nr, 0);
+    }
     return rc;
 }
 
@@ -222,6 +248,8 @@ int cas__confine_child(const int *keep, size_t n_keep, const int *writable, size
     if (!rc)
         rc = allow_all(f, sealing);
     if (!rc)
+        rc = allow_threads(f);
+    if (!rc)
         rc = allow_read_opens(f);
     if (!rc)
         rc = allow_self_and_writes(f, writable, n_writable);
@@ -230,6 +258,18 @@ int cas__confine_child(const int *keep, size_t n_keep, const int *writable, size
         return rc;
     }
     return load(f);
+}
+
+void cas__confine_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            _exit(2);
+        p += w;
+        n -= (size_t)w;
+    }
 }
 
 int cas__confine_seal(int fd)
@@ -243,6 +283,10 @@ int cas__confine_seal(int fd)
         rc = allow(f, "read", 1, &on_fd);
     if (!rc)
         rc = allow_self_and_writes(f, &fd, 1);
+    if (!rc)
+        rc = allow_threads(f);
+    if (!rc)
+        rc = refuse_opens(f);
     if (rc) {
         seccomp_release(f);
         return rc;

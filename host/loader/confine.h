@@ -38,9 +38,8 @@ void cas__confine_close_others(const int *keep, size_t n);
  * -errno. */
 int cas__confine_seal(int fd);
 
-/* What cas__confine_child managed, for `castellan plugins --sandbox` and
- * the docs: the namespaces entered (a bit per CLONE_NEW*), 0 where the
- * kernel refused them. */
-int cas__confine_namespaces(void);
+/* In a confined child: all n bytes of buf to fd, or _exit(2) when the
+ * host is gone (the child has nobody left to answer). */
+void cas__confine_write_all(int fd, const void *buf, size_t n);
 
 #endif

@@ -160,17 +160,6 @@ static void list_objects(struct facts *f, void *dl)
         }
 }
 
-static void send_all(int fd, const char *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w <= 0)
-            _exit(2);
-        buf += w;
-        n -= (size_t)w;
-    }
-}
-
 /* The child: confined, load, check, answer, exit.  The answer is "ok" and
  * the facts, or "refused" and the refusal. */
 static _Noreturn void probe_child(struct cas__plugin_info *info, int lib_fd, int sock)
@@ -192,8 +181,8 @@ static _Noreturn void probe_child(struct cas__plugin_info *info, int lib_fd, int
         put(&f, "refused\t%s\n", info->refusal ? info->refusal : "its descriptor is too large");
     }
     uint32_t len = (uint32_t)f.len;
-    send_all(sock, (const char *)&len, sizeof len);
-    send_all(sock, f.text, f.len);
+    cas__confine_write_all(sock, (const char *)&len, sizeof len);
+    cas__confine_write_all(sock, f.text, f.len);
     _exit(0);
 }
 

@@ -546,6 +546,15 @@ int cas__registry_has_kind(const struct cas__registry *reg, enum cas_plugin_kind
     return 0;
 }
 
+int cas__registry_has_expansion_of(const struct cas__registry *reg, const char *game_id)
+{
+    for (size_t i = 0; i < reg->count; i++)
+        if (reg->plugins[i]->kind == CAS_KIND_EXPANSION && reg->plugins[i]->extends &&
+            strcmp(reg->plugins[i]->extends, game_id) == 0)
+            return 1;
+    return 0;
+}
+
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,
                                   enum cas_plugin_kind kind)
 {

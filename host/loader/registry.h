@@ -61,6 +61,8 @@ struct cas__plugin_info *cas__registry_at(struct cas__registry *reg, size_t i);
 struct cas__plugin_info *cas__registry_find(struct cas__registry *reg, const char *id);
 /* Whether any plugin of kind `kind` was found (refused ones too). */
 int cas__registry_has_kind(const struct cas__registry *reg, enum cas_plugin_kind kind);
+/* Whether an expansion of game_id was found (refused ones too). */
+int cas__registry_has_expansion_of(const struct cas__registry *reg, const char *game_id);
 /* The id of kind `kind` (0: any) closest to `id` by edit distance, or NULL
  * when none is near enough to suggest (cas__is_near). */
 const char *cas__registry_closest(const struct cas__registry *reg, const char *id,

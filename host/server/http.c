@@ -29,6 +29,7 @@ struct cas__httpd {
     struct cas__serve_options opts;
     char www[PATH_MAX];
     unsigned n_conns;
+    size_t queued;                /* messages in every connection's queue */
     lws_sorted_usec_list_t clock_timer;
 };
 
@@ -85,6 +86,7 @@ static void queue_send(struct cas__conn *base, struct cas__srv_msg *msg)
         c->cap = cap;
     }
     msg->refs++;
+    c->h->queued++;
     c->queue[(c->head + c->count++) % c->cap] = msg;
     c->queued_bytes += msg->len;
     lws_callback_on_writable(c->wsi);
@@ -95,6 +97,7 @@ static struct cas__srv_msg *dequeue(struct conn *c)
     struct cas__srv_msg *msg = c->queue[c->head];
     c->head = (c->head + 1) % c->cap;
     c->count--;
+    c->h->queued--;
     c->queued_bytes -= msg->len;
     return msg;
 }
@@ -233,9 +236,16 @@ static int safe_relative(const char *rel)
     return 1;
 }
 
-static int serve_file(struct lws *wsi, struct cas__httpd *h, const char *rel)
+static int send_text(struct conn *c, unsigned status, const char *text);
+
+static int serve_file(struct conn *c, const char *rel)
 {
     char path[PATH_MAX + 256];
+    struct lws *wsi = c->wsi;
+    struct cas__httpd *h = c->h;
+    if (!h->www[0])
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "the browser client's files are not "
+                         "installed; start castellan serve with --www DIR\n");
     snprintf(path, sizeof path, "%s/%s", h->www, rel);
     int n = lws_serve_http_file(wsi, path, mime_of(path),
                                 "X-Content-Type-Options: nosniff\r\n"
@@ -341,12 +351,12 @@ static int route(struct conn *c, const char *uri)
     if (strcmp(uri, "/healthz") == 0)
         return send_text(c, HTTP_STATUS_OK, "ok\n");
     if (strcmp(uri, "/") == 0)
-        return serve_file(c->wsi, c->h, "index.html");
+        return serve_file(c, "index.html");
     if (strncmp(uri, "/static/", 8) == 0 && safe_relative(uri + 8))
-        return serve_file(c->wsi, c->h, uri + 8);
+        return serve_file(c, uri + 8);
     if (strncmp(uri, "/game/", 6) == 0 && (id = game_in_path(uri + 6, &rest))) {
         if (!*rest || strcmp(rest, "/") == 0)
-            return serve_file(c->wsi, c->h, "index.html");
+            return serve_file(c, "index.html");
         if (strcmp(rest, "/replay.html") == 0)
             return serve_replay(c, id);
     }
@@ -478,7 +488,7 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     }
     h->lobby = l;
     h->opts = *opts;
-    if (!realpath(opts->www, h->www)) {
+    if (opts->www && !realpath(opts->www, h->www)) {
         snprintf(err, errlen, "the client's files: %s: %s; give --www DIR", opts->www,
                  strerror(errno));
         free(h);
@@ -520,6 +530,11 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
 {
     return lws_service(h->ctx, timeout_ms);
+}
+
+size_t cas__httpd_queued(const struct cas__httpd *h)
+{
+    return h->queued;
 }
 
 void cas__httpd_wake(void *h)

@@ -76,11 +76,7 @@ static int host_saved(struct cas__lobby *l, int64_t id)
                 why);
         return rc;
     }
-    t->next = l->tables;
-    l->tables = t;
-    l->n_tables++;
-    l->lobby_dirty = 1;
-    cas__table_advance(t);
+    cas__lobby_add(l, t);
     return CAS_OK;
 }
 
@@ -138,6 +134,15 @@ void cas__lobby_close(struct cas__lobby *l)
     free(l->preset_dir);
     free(l->unrestorable);
     memset(l, 0, sizeof *l);
+}
+
+void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
+{
+    t->next = l->tables;
+    l->tables = t;
+    l->n_tables++;
+    l->lobby_dirty = 1;
+    cas__table_advance(t);
 }
 
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
@@ -271,10 +276,7 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
         reply_error(c, req->id, code, msg);
         return;
     }
-    t->next = l->tables;
-    l->tables = t;
-    l->n_tables++;
-    l->lobby_dirty = 1;
+    cas__lobby_add(l, t);
     struct cas__jw w;
     cas__jw_init(&w);
     cas__jw_raw(&w, "{\"type\":\"created\"");
@@ -289,7 +291,6 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
         }
     cas__jw_printf(&w, "],\"watch\":\"/game/%lld\"}", (long long)t->id);
     cas__conn_send_jw(c, &w);
-    cas__table_advance(t);
 }
 
 static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn *c,

@@ -259,9 +259,24 @@ void cas__lobby_check_clocks(struct cas__lobby *l);
 /* Milliseconds until the next flag could fall, or -1 with no clock running. */
 int64_t cas__lobby_next_deadline(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
+/* Host table t (now l's) and let it go on: chance, bots. */
+void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
-/* Create a table for a new game described by req (a create request); on
- * success *out is in the lobby.  On failure code and msg explain. */
+/* How a new game is hosted beyond its session description. */
+struct cas__table_params {
+    int has_clock;
+    int64_t base_ms, increment_ms;
+    unsigned char open[CAS__REQ_MAX_SEATS]; /* seats anyone may claim */
+};
+
+/* Insert the game desc describes (validated against l's plugins, with its
+ * seed or a fresh one) into the store as a served game and open its table
+ * (not yet in the lobby's list: the caller links it).  On failure code
+ * and msg explain and nothing is stored. */
+int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
+                           const struct cas__table_params *params, struct cas__table **out,
+                           const char **code, char *msg, size_t msglen);
+/* The same for a create request (docs/server.md). */
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
                       struct cas__table **out, const char **code, char *msg, size_t msglen);
 /* Bring served game `id` back from the store. */
@@ -337,6 +352,8 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
                      struct cas__httpd **out, int *port, char *err, size_t errlen);
 /* Run the loop once (up to timeout_ms); a negative return: stopped. */
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms);
+/* Messages queued to clients and not yet written. */
+size_t cas__httpd_queued(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);
@@ -355,8 +372,9 @@ struct cas__serve_setup {
      * negative return stops the server. */
     int (*ready)(void *ctx, struct cas__lobby *l, int port);
     /* Asked after each turn of the loop: nonzero stops it. */
-    int (*done)(void *ctx, struct cas__lobby *l);
+    int (*done)(void *ctx, struct cas__lobby *l, struct cas__httpd *h);
     void *ready_ctx;
+    int no_restore;            /* leave the store's other served games be */
 };
 
 /* Open the store and the lobby, listen, resume the unfinished served

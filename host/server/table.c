@@ -384,14 +384,8 @@ bad:
     return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s", err);
 }
 
-/* Whether seat i of the request is open (anyone may claim it). */
-static int seat_open(const struct cas__req *req, size_t i)
-{
-    return i < req->n_seats && strcmp(req->seats[i].agent, "open") == 0;
-}
-
 /* Insert the described game and the server's record of it. */
-static int insert_game(struct cas__lobby *l, const struct cas__req *req,
+static int insert_game(struct cas__lobby *l, const struct cas__table_params *params,
                        const struct cas__session_desc *desc,
                        const struct cas__session_plan *plan, int64_t *id, char *msg,
                        size_t msglen)
@@ -415,8 +409,8 @@ static int insert_game(struct cas__lobby *l, const struct cas__req *req,
         goto store_failed;
     }
     served.game = j.game;
-    served.base_ms = req->has_clock ? req->base_ms : 0;
-    served.increment_ms = req->has_clock ? req->increment_ms : 0;
+    served.base_ms = params->has_clock ? params->base_ms : 0;
+    served.increment_ms = params->has_clock ? params->increment_ms : 0;
     served.n_seats = desc->n_players;
     served.seats = calloc(desc->n_players, sizeof *served.seats);
     char (*tokens)[33] = calloc(desc->n_players, sizeof *tokens);
@@ -424,7 +418,7 @@ static int insert_game(struct cas__lobby *l, const struct cas__req *req,
     for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++) {
         rc = cas__token_new(tokens[i]);
         served.seats[i].token = tokens[i];
-        served.seats[i].open = seat_open(req, i);
+        served.seats[i].open = i < CAS__REQ_MAX_SEATS && params->open[i];
     }
     if (rc == CAS_OK)
         rc = cas__saves_served_insert(l->store, &served);
@@ -446,25 +440,20 @@ store_failed:
     return rc;
 }
 
-int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
-                      struct cas__table **out, const char **code, char *msg, size_t msglen)
+int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
+                           const struct cas__table_params *params, struct cas__table **out,
+                           const char **code, char *msg, size_t msglen)
 {
-    struct cas__session_desc desc;
     struct cas__session_plan plan;
     char err[1024];
     int64_t id;
     *out = NULL;
-    if (describe(l, req, &desc, code, msg, msglen))
-        return CAS_EINVAL;
-    int rc = cas__session_desc_validate(&desc, l->reg, &plan, err, sizeof err);
-    if (rc) {
-        cas__session_desc_free(&desc);
+    int rc = cas__session_desc_validate(desc, l->reg, &plan, err, sizeof err);
+    if (rc)
         return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s",
                       err);
-    }
-    rc = insert_game(l, req, &desc, &plan, &id, msg, msglen);
+    rc = insert_game(l, params, desc, &plan, &id, msg, msglen);
     cas__session_plan_free(&plan);
-    cas__session_desc_free(&desc);
     if (rc) {
         *code = "internal";
         return rc;
@@ -474,6 +463,22 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
         cas__saves_game_delete(l->store, id);
     }
     cas__saves_game_release(l->store, id); /* insert_game's: the table holds its own */
+    return rc;
+}
+
+int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
+                      struct cas__table **out, const char **code, char *msg, size_t msglen)
+{
+    struct cas__session_desc desc;
+    struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
+                                       .increment_ms = req->increment_ms};
+    *out = NULL;
+    if (describe(l, req, &desc, code, msg, msglen))
+        return CAS_EINVAL;
+    for (size_t i = 0; i < req->n_seats; i++)
+        params.open[i] = strcmp(req->seats[i].agent, "open") == 0;
+    int rc = cas__table_create_desc(l, &desc, &params, out, code, msg, msglen);
+    cas__session_desc_free(&desc);
     return rc;
 }
 

@@ -68,4 +68,31 @@ const char *cas__botclient_action(const struct cas__botclient_view *v, size_t i)
  * legal action number pick % n into out[0..cap) and 1; else 0. */
 int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char *out, size_t cap);
 
+/* ---- many scripted players (loadgen.c) ---- */
+
+struct cas__loadgen_params {
+    int port;                  /* a castellan serve on 127.0.0.1 */
+    const char *game;          /* the game plugin of every game */
+    uint64_t seed;
+    size_t games;              /* concurrent games, 2 connections each */
+    unsigned think_ms;         /* from a state to the act it answers */
+    uint64_t max_moves;        /* stop after this many acts ... */
+    double max_seconds;        /* ... or this long, whichever first */
+    void (*created)(void *ctx);/* every game exists, nobody joined yet */
+    void *ctx;
+};
+
+struct cas__loadgen_result {
+    uint64_t moves;            /* acts sent */
+    uint64_t answered;         /* acts whose next state arrived */
+    uint64_t states, errors, closed, games_over;
+    double seconds;            /* from the first join to the end */
+    double p50_ms, p99_ms;     /* act sent -> next state arrived */
+    char first_error[320];
+};
+
+/* Run the load described by p.  CAS_OK, or CAS_EIO when the games could not
+ * be created in time (r->first_error may say why). */
+int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r);
+
 #endif

@@ -234,19 +234,47 @@ static int check_value(const struct cas_option_spec *spec, const char *value, co
                        spec->name);
 }
 
-/* A key ID.NAME whose ID is an installed expansion of the game but not one
- * of the session's is told so, rather than answered with another option. */
+/* The installed expansion of p's game, not in the session, that declares
+ * option `name` (loading them to ask); NULL when none does. */
+static const char *expansion_declaring(struct cas__registry *reg,
+                                       const struct cas__session_plan *p, const char *name)
+{
+    for (size_t i = 0; i < cas__registry_count(reg); i++) {
+        struct cas__plugin_info *info = cas__registry_at(reg, i);
+        if (info->kind != CAS_KIND_EXPANSION || !info->extends ||
+            strcmp(info->extends, p->game->id) != 0 || cas__registry_load(reg, info) != CAS_OK ||
+            !info->desc)
+            continue;
+        if (option_index(info->desc, name) >= 0)
+            return info->id;
+    }
+    return NULL;
+}
+
+/* A rule for an installed expansion of the game that the session leaves
+ * out, ID.NAME or a NAME only such an expansion declares, is told so,
+ * rather than answered with another option. */
 static int check_in_session(struct cas__registry *reg, const struct cas__session_plan *p,
                             const char *at, const char *key, char *err, size_t errlen)
 {
     const char *dot = strchr(key, '.');
     char id[64];
-    if (!dot || (size_t)(dot - key) >= sizeof id)
+    if (dot && (size_t)(dot - key) >= sizeof id)
         return CAS_OK;
-    snprintf(id, sizeof id, "%.*s", (int)(dot - key), key);
+    if (dot)
+        snprintf(id, sizeof id, "%.*s", (int)(dot - key), key);
     for (size_t i = 0; i <= p->n_expansions; i++)
-        if (strcmp(plugin_at(p, i)->id, id) == 0)
-            return CAS_OK;
+        if (dot ? strcmp(plugin_at(p, i)->id, id) == 0 : option_index(plugin_at(p, i), key) >= 0)
+            return CAS_OK; /* find_target takes it from here */
+    if (!dot) {
+        const char *owner = expansion_declaring(reg, p, key);
+        return owner ? cas__errorf(err, errlen, CAS_EOPTION,
+                                   "%s: %s is an option of %s, which is not in this session; "
+                                   "add %s to the expansions (--expansions, or expansions in "
+                                   "[session]) or drop this rule",
+                                   at, key, owner, owner)
+                     : CAS_OK;
+    }
     const struct cas__plugin_info *info = cas__registry_find(reg, id);
     if (!info || info->kind != CAS_KIND_EXPANSION || !info->extends ||
         strcmp(info->extends, p->game->id) != 0)

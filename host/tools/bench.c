@@ -22,7 +22,6 @@
 #define MAX_SAMPLES 2000
 #define LEGAL_REPEAT 8
 #define COPY_REPEAT 16
-#define MAX_PLIES 1000000u
 
 /* A result row too long for the width goes on, wrapped, on lines
  * indented this much. */
@@ -67,13 +66,7 @@ double cas__bench_now(void)
 static int playout(struct cas__bench *b, struct cas__match *m, const cas_state *start,
                    cas_state *work, struct cas__actions *list, int index, uint64_t *plies)
 {
-    uint64_t seed = b->seed + (uint64_t)index;
-    int rc = m->vt->state_copy(work, start);
-    for (uint32_t ply = 0; rc == CAS_OK && cas__match_current(m, work) != CAS_ACTOR_TERMINAL; ply++) {
-        rc = ply < MAX_PLIES ? cas__random_step(m, work, list, seed, ply) : CAS_EINVAL;
-        ++*plies;
-    }
-    return rc;
+    return cas__playout(m, start, work, list, b->seed + (uint64_t)index, plies);
 }
 
 /* b->games playouts of m: how long they took and how many actions. */
@@ -128,22 +121,36 @@ static double median(double *v, int n)
 
 /* ------------------------------------------------------------ sections */
 
+/* CPU seconds this process has used. */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+
 /* Each round's timings of the playouts section: the session's, and the
  * game alone's when it is compared. */
 struct playout_rounds {
     double seconds[CAS__BENCH_MAX_ROUNDS], alone_seconds[CAS__BENCH_MAX_ROUNDS];
+    double cpu[CAS__BENCH_MAX_ROUNDS], alone_cpu[CAS__BENCH_MAX_ROUNDS]; /* CPU seconds */
     uint64_t plies, alone_plies;
 };
 
 static int time_rounds(struct cas__bench *b, struct playout_rounds *r, const char *alone_what)
 {
     for (int i = 0; i < b->rounds; i++) {
+        double cpu = cpu_now();
         int rc = time_playouts(b, b->match, &r->seconds[i], &r->plies);
+        r->cpu[i] = cpu_now() - cpu;
         if (rc != CAS_OK)
             return failed(b, "random playouts", rc);
+        cpu = cpu_now();
         if (b->alone && (rc = time_playouts(b, b->alone, &r->alone_seconds[i],
                                             &r->alone_plies)) != CAS_OK)
             return failed_in(b, b->alone, alone_what, rc);
+        r->alone_cpu[i] = cpu_now() - cpu;
     }
     return CAS_OK;
 }
@@ -154,20 +161,24 @@ static void print_comparison(struct cas__bench *b, struct playout_rounds *r,
                              const char *what)
 {
     double per_game[CAS__BENCH_MAX_ROUNDS], per_action[CAS__BENCH_MAX_ROUNDS];
+    double per_action_cpu[CAS__BENCH_MAX_ROUNDS];
     double action_share = (double)r->alone_plies / (double)r->plies;
     for (int i = 0; i < b->rounds; i++) {
         per_game[i] = r->seconds[i] / r->alone_seconds[i];
         per_action[i] = per_game[i] * action_share;
+        per_action_cpu[i] = r->cpu[i] / r->alone_cpu[i] * action_share;
     }
     double game_ratio = median(per_game, b->rounds), action_ratio = median(per_action, b->rounds);
+    double action_cpu_ratio = median(per_action_cpu, b->rounds);
     double alone_seconds = median(r->alone_seconds, b->rounds);
     char rounds[96] = "";
     if (b->rounds > 1)
         snprintf(rounds, sizeof rounds, "; median of %d rounds, %.2fx to %.2fx per action",
                  b->rounds, per_action[0], per_action[b->rounds - 1]);
     bench_row(b, "  %-22s %11.2fx time per game, %.2fx per action  (%.0f playouts/s, %.1f"
-            " actions a game%s)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
-            (double)r->alone_plies / b->games, rounds);
+            " actions a game%s; per action in CPU time, which a busy machine hardly"
+            " changes, %.2fx)\n", what, game_ratio, action_ratio, b->games / alone_seconds,
+            (double)r->alone_plies / b->games, rounds, action_cpu_ratio);
 }
 
 /* The playouts, and with expansions the game alone's, compared. */
@@ -181,6 +192,7 @@ static int bench_playouts(struct cas__bench *b)
         return rc;
     double seconds = median(r.seconds, b->rounds);
     b->playouts_per_second = b->games / seconds;
+    b->playouts_per_cpu_second = b->games / median(r.cpu, b->rounds);
     bench_row(b, "  %-22s %12.0f playouts/s  (%d games in %.3f s, %.1f actions a game,"
             " %.2f M actions/s)\n", "random playouts", b->games / seconds, b->games, seconds,
             (double)r.plies / b->games, (double)r.plies / seconds / 1e6);
@@ -262,7 +274,9 @@ static int bench_marginal(struct cas__bench *b)
 {
     if (b->n_without == 0 || !b->alone) {
         bench_row(b, "  %-22s not measured: %s\n", "marginal cost",
-                  b->n_without == 0 ? "no expansions (give --expansions)" : b->alone_error);
+                  b->n_without > 0            ? b->alone_error
+                  : b->game_has_expansions ? "no expansions (give --expansions)"
+                                           : "the game has no expansions");
         return CAS_OK;
     }
     size_t per_round = 2 + b->n_without;
@@ -280,16 +294,18 @@ static int bench_marginal(struct cas__bench *b)
 }
 
 /* b->games games of the plugin's bare loop (plugin.h 1.1 bench_floor). */
-__attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds, struct cas_floor_run *run)
+__attribute__((noinline)) static int time_floor(struct cas__bench *b, double *seconds,
+                                                double *cpu, struct cas_floor_run *run)
 {
     struct cas__match *m = b->match;
     struct cas__prng r; /* the floor's numbers: one chance stream of the bench seed */
     cas__prng_init(&r, b->seed, 0, CAS__STREAM_CHANCE);
     struct cas_rng rng = cas__prng_rng(&r);
     *run = (struct cas_floor_run){.struct_size = sizeof *run, .games = b->games, .rng = &rng};
-    double t0 = cas__bench_now();
+    double t0 = cas__bench_now(), c0 = cpu_now();
     int rc = m->vt->bench_floor(m->game, run);
     *seconds = cas__bench_now() - t0;
+    *cpu = cpu_now() - c0;
     return rc;
 }
 
@@ -306,18 +322,19 @@ static int bench_floor(struct cas__bench *b)
     int rc = b->playouts_per_second == 0 ? bench_playouts(b) : CAS_OK;
     if (rc != CAS_OK)
         return rc;
-    double seconds;
+    double seconds, cpu;
     struct cas_floor_run run;
     b->match->error[0] = '\0';
-    rc = time_floor(b, &seconds, &run);
+    rc = time_floor(b, &seconds, &cpu, &run);
     if (rc != CAS_OK)
         return failed(b, "floor", rc);
     bench_row(b, "  %-22s %12.0f games/s  (%d games in %.3f s, %.1f random steps a game,"
             " checksum %04x)\n", "floor (bare loop)", b->games / seconds, b->games, seconds,
             (double)run.steps / b->games, (unsigned)(run.checksum & 0xffff));
-    bench_row(b, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s)\n",
+    bench_row(b, "  %-22s %11.2fx the floor's games/s  (%.0f playouts/s; per CPU second,"
+            " which a busy machine hardly changes, %.2fx)\n",
             "engine vs floor", b->playouts_per_second * seconds / b->games,
-            b->playouts_per_second);
+            b->playouts_per_second, b->playouts_per_cpu_second * cpu / b->games);
     return CAS_OK;
 }
 
@@ -450,16 +467,10 @@ static int bench_sizes(struct cas__bench *b)
     return CAS_OK;
 }
 
-/* Games for the isolation section: a worker costs a round trip a call. */
-#define ISOLATION_GAME_SHARE 20
-
-/* CPU seconds this process has used. */
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+/* Games for the isolation section, a share of --games (it plays them
+ * twice). */
+#define ISOLATION_GAME_SHARE 1
+#define ISOLATION_ROUNDS 5
 
 /* The playouts of m: wall-clock seconds, and CPU seconds of this process
  * and of m's worker (when it has one) together. */
@@ -468,11 +479,113 @@ static int time_playouts_cpu(struct cas__bench *b, struct cas__match *m, double 
 {
     double worker = m->isolated ? cas__worker_cpu_seconds(m->game) : 0;
     double own = cpu_now();
-    int rc = time_playouts(b, m, seconds, plies);
+    int rc;
+    if (m->isolated) { /* one message: the worker plays them all */
+        uint64_t checksum;
+        double t0 = cas__bench_now();
+        rc = cas__worker_playouts(m->game, b->seed, b->games, plies, &checksum);
+        *seconds = cas__bench_now() - t0;
+    } else {
+        rc = time_playouts(b, m, seconds, plies);
+    }
     *cpu = cpu_now() - own;
     if (m->isolated)
         *cpu += cas__worker_cpu_seconds(m->game) - worker;
     return rc;
+}
+
+/* Iterations of the one-thread search bot on the first decision of m, in
+ * a fresh bot (its own tree), in process or, for a worker's match, as
+ * one message; the wall-clock seconds it took. */
+static int time_mcts_decision(struct cas__bench *b, struct cas__match *m, uint64_t iterations,
+                              double *seconds)
+{
+    struct cas__actions legal = {0};
+    struct cas__agent *agent = NULL;
+    cas_state *state = NULL;
+    char spec[64];
+    cas_action choice;
+    snprintf(spec, sizeof spec, "mcts@%llu/1", (unsigned long long)iterations);
+    int rc = cas__bench_first_decision(b, m, &state, &legal);
+    if (rc == CAS_OK && !m->isolated)
+        rc = cas__agent_new(spec, &agent);
+    struct cas__decision d = {
+        .match = m, .state = state, .player_name = "bench", .seed = b->seed, .legal = &legal,
+    };
+    double t0 = cas__bench_now();
+    if (rc == CAS_OK) {
+        d.player = cas__match_current(m, state);
+        rc = m->isolated ? cas__worker_decide(state, spec, d.player, b->seed, 0, &choice)
+                         : cas__agent_choose(agent, &d, &choice);
+    }
+    *seconds = cas__bench_now() - t0;
+    cas__agent_free(agent);
+    if (state)
+        m->vt->state_free(state);
+    cas__actions_free(&legal);
+    return rc;
+}
+
+/* A search bot's iterations per second in process and in a worker that
+ * runs the whole decision: the fastest of ISOLATION_ROUNDS in turn.  Each
+ * round asks for one more iteration, so the worker's bot, kept by its
+ * spec, starts a tree of its own every time. */
+static int bench_isolation_mcts(struct cas__bench *b)
+{
+    uint64_t iterations = (uint64_t)b->games * 20 + 100;
+    double in_process = 0, isolated = 0;
+    int rc = CAS_OK;
+    for (int round = 0; rc == CAS_OK && round < ISOLATION_ROUNDS; round++) {
+        double wall, rate;
+        rc = time_mcts_decision(b, b->match, iterations + (uint64_t)round, &wall);
+        rate = (double)(iterations + (uint64_t)round) / wall;
+        in_process = rate > in_process ? rate : in_process;
+        if (rc == CAS_OK &&
+            (rc = time_mcts_decision(b, b->isolated, iterations + (uint64_t)round, &wall)))
+            return failed_in(b, b->isolated, "isolation, mcts", rc);
+        rate = (double)(iterations + (uint64_t)round) / wall;
+        isolated = rate > isolated ? rate : isolated;
+    }
+    if (rc != CAS_OK)
+        return failed(b, "isolation, mcts", rc);
+    bench_row(b, "  %-22s %12.0f iterations/s in process, %.0f in a worker (one message a "
+              "decision): %.2fx in-process speed, target >= 0.8  (1 thread, about %llu "
+              "iterations, fastest of %d rounds)\n", "isolation, mcts", in_process, isolated,
+              isolated / in_process, (unsigned long long)iterations, ISOLATION_ROUNDS);
+    return CAS_OK;
+}
+
+/* The check the isolation section times plays a tenth of --games (100
+ * for the default 1000), ISOLATION_CHECK_ROUNDS times each way. */
+#define ISOLATION_CHECK_SHARE 10
+#define ISOLATION_CHECK_ROUNDS 3
+
+/* check --games N in process and in one worker, in turn, the fastest of
+ * each: its target is within 1.5x. */
+static int bench_isolation_check(struct cas__bench *b)
+{
+    int games = b->games / ISOLATION_CHECK_SHARE ? b->games / ISOLATION_CHECK_SHARE : 1;
+    struct cas__check_options opt = {.games = games, .seed = b->seed};
+    struct cas__check_report report;
+    double in_process = 1e300, isolated = 1e300;
+    char fault[700];
+    for (int round = 0; round < ISOLATION_CHECK_ROUNDS; round++) {
+        double t0 = cas__bench_now();
+        cas__check_run(b->check, &opt, &report);
+        double t1 = cas__bench_now();
+        if (report.failed)
+            return failed(b, "isolation, check", CAS_EMISMATCH);
+        if (cas__worker_check(b->check, &opt, 0, &report, fault, sizeof fault) != CAS_OK ||
+            report.failed)
+            return failed_in(b, b->isolated, "isolation, check", CAS_EMISMATCH);
+        double t2 = cas__bench_now();
+        in_process = t1 - t0 < in_process ? t1 - t0 : in_process;
+        isolated = t2 - t1 < isolated ? t2 - t1 : isolated;
+    }
+    bench_row(b, "  %-22s %12.3f s in process, %.3f s in one worker: %.2fx the time, target "
+              "<= 1.5  (check --games %d, fastest of %d rounds)\n", "isolation, check",
+              in_process, isolated, isolated / in_process, games, ISOLATION_CHECK_ROUNDS);
+    return CAS_OK;
 }
 
 /* The same playouts in process and in a worker: the cost of a worker per
@@ -480,18 +593,36 @@ static int time_playouts_cpu(struct cas__bench *b, struct cas__match *m, double 
  * loaded machine disturbs less. */
 static int bench_isolation(struct cas__bench *b)
 {
-    if (!b->isolated) {
+    if (!b->isolated || b->match->isolated) {
         bench_row(b, "  %-22s not measured: %s\n", "isolation",
-                  b->isolated_error ? b->isolated_error : "run with --isolated");
+                  b->match->isolated ? "the plugin comes from outside castellan's folders, "
+                                       "so it is never loaded into castellan: every figure "
+                                       "above is in a worker already"
+                  : b->isolated_error ? b->isolated_error
+                                      : "run with --isolated");
         return CAS_OK;
     }
     int games = b->games;
     double in_process, isolated, in_process_cpu, isolated_cpu;
     uint64_t plies, isolated_plies;
     b->games = games / ISOLATION_GAME_SHARE ? games / ISOLATION_GAME_SHARE : 1;
-    int rc = time_playouts_cpu(b, b->match, &in_process, &in_process_cpu, &plies);
-    if (rc == CAS_OK &&
-        (rc = time_playouts_cpu(b, b->isolated, &isolated, &isolated_cpu, &isolated_plies)))
+    int rc = CAS_OK, failed_isolated = 0;
+    /* In turn, ISOLATION_ROUNDS times each, the fastest of each kept: what
+     * the machine's other load disturbs least. */
+    in_process = isolated = in_process_cpu = isolated_cpu = 1e300;
+    for (int round = 0; rc == CAS_OK && round < ISOLATION_ROUNDS; round++) {
+        double wall, cpu;
+        rc = time_playouts_cpu(b, b->match, &wall, &cpu, &plies);
+        in_process = wall < in_process ? wall : in_process;
+        in_process_cpu = cpu < in_process_cpu ? cpu : in_process_cpu;
+        if (rc == CAS_OK) {
+            rc = time_playouts_cpu(b, b->isolated, &wall, &cpu, &isolated_plies);
+            failed_isolated = rc != CAS_OK;
+        }
+        isolated = wall < isolated ? wall : isolated;
+        isolated_cpu = cpu < isolated_cpu ? cpu : isolated_cpu;
+    }
+    if (failed_isolated)
         failed_in(b, b->isolated, "isolation", rc);
     else if (rc != CAS_OK)
         failed(b, "isolation", rc);
@@ -499,13 +630,19 @@ static int bench_isolation(struct cas__bench *b)
         rc = failed_in(b, b->isolated, "isolation", CAS_EMISMATCH);
     else {
         double n = (double)plies / 1e6;
-        bench_row(b, "  %-22s %12.2f us/action in process, %.2f us/action in a worker: "
-                  "%.1fx per action  (%d games, %" PRIu64 " actions each way)\n", "isolation",
-                  in_process / n, isolated / n, isolated / in_process, b->games, plies);
         bench_row(b, "  %-22s %12.2f us/action in process, %.2f us/action in a worker "
-                  "(host and worker): %.1fx per action\n", "isolation, CPU time",
-                  in_process_cpu / n, isolated_cpu / n, isolated_cpu / in_process_cpu);
+                  "(one batch): %.2fx in-process speed, target >= 0.8  (%d games, %" PRIu64
+                  " actions each way, fastest of %d rounds)\n", "isolation",
+                  in_process / n, isolated / n, in_process / isolated, b->games, plies,
+                  ISOLATION_ROUNDS);
+        bench_row(b, "  %-22s %12.2f us/action in process, %.2f us/action in a worker "
+                  "(host and worker): %.2fx in-process speed\n", "isolation, CPU time",
+                  in_process_cpu / n, isolated_cpu / n, in_process_cpu / isolated_cpu);
     }
+    if (rc == CAS_OK)
+        rc = bench_isolation_mcts(b);
+    if (rc == CAS_OK && b->check)
+        rc = bench_isolation_check(b);
     b->games = games;
     return rc;
 }
@@ -526,6 +663,8 @@ const struct cas__bench_section cas__bench_sections[] = {
      cas__bench_mcts},
     {"isolation", "with --isolated: microseconds per action in process and in a worker",
      0, CAS__BENCH_ON_ISOLATED, bench_isolation},
+    {"serve", "with --only serve: castellan serve with --games games over WebSocket: "
+              "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, cas__bench_serve},
     {NULL, NULL, 0, 0, NULL},
 };
 
@@ -535,6 +674,7 @@ static int asked_for(const struct cas__bench *b, const struct cas__bench_section
     return s->on_request == CAS__BENCH_ON_FLOOR      ? b->floor
            : s->on_request == CAS__BENCH_ON_ISOLATED ? b->isolated_requested
            : s->on_request == CAS__BENCH_ON_MARGINAL ? b->marginal_requested
+           : s->on_request == CAS__BENCH_ON_ONLY     ? 0
                                                      : 1;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "match.h"
 
 /* The session without one of its expansions, for the marginal section. */
@@ -39,12 +40,14 @@ struct cas__bench {
     /* --marginal: the session without each of its expansions in turn, one
      * entry per expansion, borrowed; n_without is 0 without expansions. */
     int marginal_requested;
+    int game_has_expansions;  /* some are installed: marginal may ask for them */
     const struct cas__bench_without *without;
     size_t n_without;
     int floor;                /* --floor: also time the game's bare loop */
     /* The playouts' games per second once the playouts section ran, for
      * the floor's ratio; 0 before. */
     double playouts_per_second;
+    double playouts_per_cpu_second; /* the same per second of CPU time */
     uint64_t seed;
     FILE *out;
     int width;                /* columns to wrap out's lines to (0: 80) */
@@ -59,12 +62,16 @@ struct cas__bench {
     int isolated_requested;
     struct cas__match *isolated;
     const char *isolated_error;
+    /* With --isolated: the game as check takes it, to time 100 checked
+     * games in process and in one worker; NULL: not timed. */
+    const struct cas__check_target *check;
     /* --database: a PostgreSQL URL whose journal and resume the saves
      * section also measures, or NULL. */
     const char *pg_url;
 };
 
-enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3 };
+enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3,
+       CAS__BENCH_ON_ONLY = 4 /* with --only alone */ };
 
 struct cas__bench_section {
     const char *name; /* for --only */
@@ -82,7 +89,16 @@ struct cas__bench_section {
 /* The save journal's throughput and resume time (host/bench_saves.c). */
 int cas__bench_saves(struct cas__bench *b);
 
+/* castellan serve under --games concurrent games over WebSocket: moves per
+ * second, latency, memory per idle game (host/tools/bench_serve.c). */
+int cas__bench_serve(struct cas__bench *b);
+
 /* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
+/* The state of the first player decision of the bench's first game of m
+ * into *out (the caller frees it), its legal actions into legal. */
+int cas__bench_first_decision(struct cas__bench *b, struct cas__match *m, cas_state **out,
+                              struct cas__actions *legal);
+
 int cas__bench_mcts(struct cas__bench *b);
 
 /* Every section, in the order they run; NULL-name terminated. */

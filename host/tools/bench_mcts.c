@@ -13,10 +13,9 @@
 
 #define ITERATIONS_PER_GAME 20 /* per thread: --games 1000 gives 20,000 */
 
-/* The state of the first player decision of the bench's first game. */
-static int first_decision(struct cas__bench *b, cas_state **out, struct cas__actions *legal)
+int cas__bench_first_decision(struct cas__bench *b, struct cas__match *m, cas_state **out,
+                              struct cas__actions *legal)
 {
-    struct cas__match *m = b->match;
     int rc = m->vt->state_new(m->game, out);
     for (uint32_t ply = 0; rc == CAS_OK && cas__match_current(m, *out) == CAS_ACTOR_CHANCE; ply++)
         rc = cas__random_step(m, *out, legal, b->seed, ply);
@@ -99,7 +98,7 @@ int cas__bench_mcts(struct cas__bench *b)
     unsigned cores = cas__mcts_cores();
     uint64_t iterations = (uint64_t)b->games * ITERATIONS_PER_GAME;
     double one = 0, all = 0, bare = 0, one_cpu = 0, all_cpu = 0, tree = 0, tree_cpu = 0;
-    int rc = first_decision(b, &state, &legal);
+    int rc = cas__bench_first_decision(b, b->match, &state, &legal);
     if (rc == CAS_OK)
         rc = time_playouts(b, state, iterations, &bare);
     if (rc == CAS_OK)

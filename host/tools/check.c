@@ -164,10 +164,20 @@ static int buffer_write(void *ctx, const char *data, size_t len)
 
 /* ------------------------------------------------------- random play */
 
-/* One random step of s (not terminal) without checks; logs the hash. */
-static int random_step(struct cas__match *m, cas_state *s, struct cas__actions *list,
-                       uint64_t seed, uint32_t ply, struct hash_log *log)
+/* Before each step: where the run is, for whoever watches it. */
+static void step(struct checker *c, uint32_t ply)
 {
+    c->r->ply = ply;
+    if (c->opt->on_step)
+        c->opt->on_step(c->opt->step_ctx, c->r);
+}
+
+/* One random step of s (not terminal) without checks; logs the hash. */
+static int random_step(struct checker *c, struct cas__match *m, cas_state *s,
+                       struct cas__actions *list, uint64_t seed, uint32_t ply,
+                       struct hash_log *log)
+{
+    step(c, ply);
     int rc = cas__random_step(m, s, list, seed, ply);
     return rc == CAS_OK ? log_hash(log, m->vt->hash(s)) : rc;
 }
@@ -763,7 +773,7 @@ static int check_game(struct checker *c)
         cas_state *clone = NULL;
         int actor = vt->current(s);
         c->state = s;
-        c->r->ply = c->ply; /* where a crash happened, for the caller */
+        step(c, c->ply); /* where a crash happened, for the caller */
         rc = check_actor(c, actor);
         if (rc == CAS_OK)
             rc = check_state(c, s, actor, &clone);
@@ -793,7 +803,7 @@ static int play_logged(struct checker *c, struct cas__match *m, uint64_t seed,
     int rc = m->vt->state_new(m->game, &s);
     log->n = 0;
     for (uint32_t ply = 0; rc == CAS_OK && m->vt->current(s) != CAS_ACTOR_TERMINAL; ply++)
-        rc = ply < c->max_plies ? random_step(m, s, &c->legal, seed, ply, log) : CAS_EINVAL;
+        rc = ply < c->max_plies ? random_step(c, m, s, &c->legal, seed, ply, log) : CAS_EINVAL;
     m->vt->state_free(s);
     return rc;
 }
@@ -847,9 +857,9 @@ static int check_interleaved_with(struct checker *c, struct cas__match *other,
         if (a_over && b_over)
             break;
         if (!a_over)
-            rc = random_step(&c->a, sa, &c->legal, c->seed, ply, &mixed_a);
+            rc = random_step(c, &c->a, sa, &c->legal, c->seed, ply, &mixed_a);
         if (rc == CAS_OK && !b_over)
-            rc = random_step(other, sb, &c->other, seed_b, ply, &mixed_b);
+            rc = random_step(c, other, sb, &c->other, seed_b, ply, &mixed_b);
     }
     vt->state_free(sa);
     vt->state_free(sb);
@@ -1005,6 +1015,14 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     free(c.solo_a.hashes);
     free(c.solo_b.hashes);
     return rc;
+}
+
+void cas__check_report_seal(struct cas__check_report *r)
+{
+#define SEAL(field) r->field[sizeof r->field - 1] = '\0';
+    SEAL(property) SEAL(plugin) SEAL(expansions) SEAL(rules) SEAL(rule_flags)
+    SEAL(path_flag) SEAL(action) SEAL(detail)
+#undef SEAL
 }
 
 /* "game + a,b (rules x=1 y=2)": what was checked. */

@@ -14,6 +14,7 @@
 /* The game to check: a loaded game plugin and how to open it.  Borrowed. */
 struct cas__isolation;
 struct cas__fault_handler;
+struct cas__check_report;
 
 struct cas__check_target {
     const struct cas_plugin *plugin;
@@ -41,6 +42,11 @@ struct cas__check_options {
     /* --plugin-path as given, repeated in the report's reproduce line; or
      * NULL. */
     const char *plugin_path;
+    /* Told before every step (the report's seed, nplayers and ply say
+     * where the run is), or NULL: a check run in a worker says so to the
+     * host, which then knows where a crash or a hang happened. */
+    void (*on_step)(void *ctx, const struct cas__check_report *where);
+    void *step_ctx;
 };
 
 /* The outcome of a run: counts, and the first broken property.  While the
@@ -85,5 +91,9 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
 
 /* The failure (or the summary) as lines for a person. */
 void cas__check_print(const struct cas__check_report *report, FILE *out);
+
+/* Every text of r NUL-terminated within its array: a report that crossed
+ * from a worker is read as text only after this. */
+void cas__check_report_seal(struct cas__check_report *r);
 
 #endif

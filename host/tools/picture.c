@@ -12,13 +12,38 @@
 
 #include "text.h"
 
+/* When `viewer` is the player to move, the decision view (render_choices,
+ * ABI 1.1) with the numbers that player types; CAS_ENOTFOUND when there is
+ * none to draw. */
+static int draw_decision(struct cas__match *m, const cas_state *state, int viewer,
+                         const struct cas_writer *out)
+{
+    int (*choices)(const cas_state *, int, enum cas_render_format, const cas_action *, size_t,
+                   const struct cas_writer *) =
+        CAS_HAS_FIELD(m->vt, struct cas_game_vtable, render_choices) ? m->vt->render_choices
+                                                                     : NULL;
+    if (!choices || viewer < 0 || m->vt->current(state) != viewer)
+        return CAS_ENOTFOUND;
+    struct cas__actions legal = {0};
+    int rc = cas__match_legal(m, state, &legal);
+    if (rc == CAS_OK)
+        rc = choices(state, viewer, CAS_RENDER_SVG, legal.items, legal.count, out);
+    cas__actions_free(&legal);
+    return rc;
+}
+
 int cas__picture_render(struct cas__match *m, const cas_state *state, int viewer,
                         char **svg, size_t *len, char *err, size_t errlen)
 {
     struct cas__textbuf g = {0};
     struct cas_writer out = {.struct_size = sizeof out, .ctx = &g, .write = cas__textbuf_write};
-    m->error[0] = '\0';
-    int rc = m->vt->render(state, viewer, CAS_RENDER_SVG, &out);
+    int rc = draw_decision(m, state, viewer, &out);
+    if (rc != CAS_OK || g.len == 0) { /* a plugin whose decision view draws no SVG */
+        free(g.data);
+        g = (struct cas__textbuf){0};
+        m->error[0] = '\0';
+        rc = m->vt->render(state, viewer, CAS_RENDER_SVG, &out);
+    }
     if (rc == CAS_OK && g.len == 0)
         rc = CAS_EINVAL;
     if (rc != CAS_OK) {

@@ -14,7 +14,9 @@
 
 struct cas__revived;
 
-/* The SVG document m's plugin renders of `state` for `viewer`, into a new
+/* The SVG document m's plugin renders of `state` for `viewer` (at the
+ * viewer's own decision, its decision view: render_choices numbers the
+ * choices as the viewer types them), into a new
  * NUL-terminated buffer *svg of *len bytes (caller frees with free()).
  * A plugin that draws no pictures (CAS_EINVAL) or fails is explained in
  * err.  Returns CAS_OK or the negative code. */

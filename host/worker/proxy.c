@@ -250,11 +250,21 @@ static void deliver_texts(cas_game *w, const struct cas__wire_msg *r)
 /* Send the call built in w->out (under w's lock) and wait for its reply,
  * answering questions for random numbers on the way.  The reply, or NULL
  * after a fault. */
+static const struct cas__wire_msg *exchange_within(cas_game *w, unsigned op,
+                                                   unsigned long long ms);
+
 static const struct cas__wire_msg *exchange(cas_game *w, unsigned op)
+{
+    return exchange_within(w, op, w->deadline_ms);
+}
+
+/* exchange with a deadline of its own: a batch stands for many calls. */
+static const struct cas__wire_msg *exchange_within(cas_game *w, unsigned op,
+                                                   unsigned long long ms)
 {
     if (w->fd < 0)
         return NULL;
-    long long deadline = now_ms() + w->deadline_ms;
+    long long deadline = now_ms() + (long long)(ms < (1ull << 40) ? ms : 1ull << 40);
     if (cas__wire_end(&w->out) != CAS_OK) {
         w->host->set_error(w->host->ctx, "the call is larger than the worker protocol allows");
         return NULL;
@@ -666,6 +676,45 @@ static int proxy_bench_floor(const cas_game *game, struct cas_floor_run *run)
     }
     end(w);
     return rc;
+}
+
+int cas__worker_playouts(const cas_game *game, uint64_t seed, int games, uint64_t *plies,
+                         uint64_t *checksum)
+{
+    cas_game *w = (cas_game *)game;
+    begin(w, CAS__OP_PLAYOUTS);
+    cas__wire_u64(&w->out, seed);
+    cas__wire_i32(&w->out, games);
+    const struct cas__wire_msg *r =
+        exchange_within(w, CAS__OP_PLAYOUTS, (unsigned long long)w->deadline_ms * (games + 1u));
+    int rc = r ? RC(r) : CAS_EIO;
+    *plies = r ? FIELD(r, 0)->n : 0;
+    *checksum = r ? FIELD(r, 1)->n : 0;
+    end(w);
+    return rc;
+}
+
+int cas__worker_decide(const cas_state *s, const char *bot, int player, uint64_t seed,
+                       uint32_t ply, cas_action *out)
+{
+    begin(s->w, CAS__OP_DECIDE);
+    cas__wire_u32(&s->w->out, s->handle);
+    cas__wire_str(&s->w->out, bot);
+    cas__wire_i32(&s->w->out, player);
+    cas__wire_u64(&s->w->out, seed);
+    cas__wire_u32(&s->w->out, ply);
+    const struct cas__wire_msg *r = exchange_within(
+        s->w, CAS__OP_DECIDE, (unsigned long long)s->w->deadline_ms * CAS__DECIDE_DEADLINES);
+    int rc = r ? RC(r) : CAS_EIO;
+    if (rc == CAS_OK)
+        *out = FIELD(r, 0)->n;
+    end(s->w);
+    return rc;
+}
+
+int cas__worker_is_proxy(const struct cas_game_vtable *vt)
+{
+    return vt->apply == proxy_apply;
 }
 
 double cas__worker_cpu_seconds(const cas_game *w)

@@ -67,8 +67,7 @@ struct cas_host cas__worker_services(struct cas__worker_side *ws, const char *da
 
 /* ------------------------------------------------------------ handles */
 
-/* The state of handle h, or NULL (the reply then says so). */
-static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
+cas_state *cas__worker_state(struct cas__worker_side *ws, uint64_t h)
 {
     if (h == 0 || h > ws->n_states || !ws->states[h - 1]) {
         snprintf(ws->error, sizeof ws->error, "worker: no state has handle %llu",
@@ -108,8 +107,14 @@ void cas__worker_side_free(struct cas__worker_side *ws)
             ws->vt->state_free(ws->states[i]);
     free(ws->states);
     cas__wire_out_free(&ws->ask);
+    cas__worker_batch_free(ws);
     ws->states = NULL;
     ws->n_states = ws->cap_states = 0;
+}
+
+static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
+{
+    return cas__worker_state(ws, h);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -541,6 +546,8 @@ static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_CHANCE_TOTAL] = call_chance_total,
     [CAS__OP_CHANCE_PICK] = call_chance_pick,
     [CAS__OP_BENCH_FLOOR] = call_bench_floor,
+    [CAS__OP_PLAYOUTS] = cas__worker_call_playouts,
+    [CAS__OP_DECIDE] = cas__worker_call_decide,
 };
 
 /* The reply's rc, error and log are written once the call has run; its
@@ -587,17 +594,6 @@ static int buffered(int fd, struct cas__wire_in *in, size_t need)
     return 1;
 }
 
-static void write_all(int fd, const uint8_t *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w <= 0)
-            _exit(2); /* the host is gone */
-        buf += w;
-        n -= (size_t)w;
-    }
-}
-
 /* The first reply: game_new's result, the protocol version and the seat
  * labels, one a line. */
 static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
@@ -619,7 +615,7 @@ static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
     cas__wire_str(out, labels);
     if (cas__wire_end(out) != CAS_OK)
         _exit(1);
-    write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
 /* The op's own reply fields, each empty or zero: the shape the host's
@@ -670,7 +666,7 @@ static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
         if (cas__wire_end(out) != CAS_OK)
             _exit(1);
     }
-    write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
 /* The libraries a probed game and probed expansions need in the child:
@@ -701,6 +697,7 @@ static int load_probed(struct cas__worker_side *ws, const struct cas_plugin *plu
         if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
             return CAS_EMISMATCH;
         ws->vt = desc->game;
+        ws->desc = desc;
     }
     for (size_t i = 0; i < n; i++) {
         if (!(p = cas__probed_of(refs[i].extension)))
@@ -729,13 +726,16 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     size_t bad_option = SIZE_MAX;
     int rc = refs ? CAS_OK : CAS_ENOMEM;
     if (refs) {
-        memcpy(refs, params->expansions, n * sizeof *refs);
+        if (n) /* no expansions: params->expansions may be NULL */
+            memcpy(refs, params->expansions, n * sizeof *refs);
         mine.expansions = refs;
         rc = load_probed(&ws, plugin, refs, n);
     }
     struct cas_host host = cas__worker_services(&ws, data_dir);
     if (rc == CAS_OK)
         rc = ws.vt->game_new(&host, &mine, &ws.game, &bad_option);
+    if (rc == CAS_OK)
+        rc = cas__worker_batch_begin(&ws, ws.desc ? ws.desc : plugin);
     /* What game_new opened (its data files) is closed before the second
      * filter: nothing but the socket stays reachable. */
     cas__confine_close_others(&fd, 1);

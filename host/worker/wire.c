@@ -40,6 +40,8 @@ static const struct op_info ops[CAS__OP_COUNT] = {
     [CAS__OP_CHANCE_TOTAL] = {"chance_total", "u", "q"},
     [CAS__OP_CHANCE_PICK] = {"chance_pick", "uq", "q"},
     [CAS__OP_BENCH_FLOOR] = {"bench_floor", "i", "qq"},
+    [CAS__OP_PLAYOUTS] = {"playouts", "qi", "qq"},
+    [CAS__OP_DECIDE] = {"decide", "uziqu", "q"},
     [CAS__OP_RNG_BELOW] = {"rng below", NULL, NULL},
 };
 

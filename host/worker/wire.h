@@ -51,6 +51,9 @@ enum cas__wire_op {
     CAS__OP_RENDER, CAS__OP_DETERMINIZE, CAS__OP_PROJECTED, CAS__OP_RENDER_CHOICES,
     CAS__OP_NOTATION_HELP, CAS__OP_CHANCE_TOTAL, CAS__OP_CHANCE_PICK,
     CAS__OP_BENCH_FLOOR, CAS__OP_RNG_BELOW,
+    /* Batches: host code the worker runs next to the plugin, one message
+     * for many calls (docs/isolation.md, "Cost"). */
+    CAS__OP_PLAYOUTS, CAS__OP_DECIDE,
     CAS__OP_COUNT
 };
 

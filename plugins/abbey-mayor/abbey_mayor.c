@@ -125,6 +125,8 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->abbeys = players < copies ? players : copies;
     ctx->players = players;
     ctx->wagons = ctx->barns = 1;
+    for (int i = 0; i < AM_C1_TILES; i++)
+        ctx->c1_kinds[i] = api->tile_kind_index(game, cas__am_c1_links[i].tile);
     return read_options(ctx, options, n_options, bad_option);
 }
 

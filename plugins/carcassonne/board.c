@@ -500,28 +500,33 @@ int cas__carc_random_placement(const struct cas_state *s, int kind, const struct
     if (k->ncells != 1 || (k->vetoed && cas__carc_veto_begin(s, kind, &veto)))
         return CAS_ENOTFOUND;
     const uint16_t *count = C_GCOUNT(s);
-    uint64_t total = 0;
-    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
+    uint64_t total = 0, upto[CARC_PATTERN_WORDS]; /* codes up to each word's end */
+    for (int w = 0; w < CARC_PATTERN_WORDS; w++) {
         for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
             unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits));
             total += (uint64_t)count[p] * fit_count[k->fitmask[p]];
         }
+        upto[w] = total;
+    }
     if (total == 0)
         return CAS_EINVAL;
     uint64_t i = rng->below(rng->ctx, total);
-    for (int w = 0; w < CARC_PATTERN_WORDS; w++)
-        for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
-            unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits)), mask = k->fitmask[p];
-            uint64_t codes = (uint64_t)count[p] * fit_count[mask], pos;
-            int rot;
-            if (i >= codes) {
-                i -= codes;
-                continue;
-            }
-            group_code(i, mask, &pos, &rot);
-            *out = ACT_SPOT_CODE(kind, p, pos, rot);
-            return CAS_OK;
+    int w = 0;
+    while (upto[w] <= i)
+        w++;
+    i -= w ? upto[w - 1] : 0; /* the code's word found, its groups walked */
+    for (uint64_t bits = s->groups[w] & k->fitting[w]; bits; bits &= bits - 1) {
+        unsigned p = (unsigned)(w * 64 + __builtin_ctzll(bits)), mask = k->fitmask[p];
+        uint64_t codes = (uint64_t)count[p] * fit_count[mask], pos;
+        int rot;
+        if (i >= codes) {
+            i -= codes;
+            continue;
         }
+        group_code(i, mask, &pos, &rot);
+        *out = ACT_SPOT_CODE(kind, p, pos, rot);
+        return CAS_OK;
+    }
     return CAS_EINVAL; /* unreachable: i < total */
 }
 

@@ -57,6 +57,8 @@ struct jcz_import {
     int nplayers, actor;   /* actor: turns in order; the host takes the game's */
     size_t ply, message_line; /* message_line: where the message being read starts */
     int placed_x, placed_y;
+    long placed_degrees;
+    const char *placed;    /* castellan's id of the tile placed this turn */
     enum jcz_stage stage;
     const char *expansions[JCZ_MAX_EXPANSIONS]; /* castellan's ids in play */
     int nexpansions;
@@ -537,6 +539,36 @@ static int action(struct jcz_import *im, int actor, const char *fmt, ...)
                       actor, text) < 0 ? CAS_ENOMEM : CAS_OK;
 }
 
+/* A `# warning: ` line after the action it concerns: the host prints it
+ * with that action's ply (cas__foreign_read's notes). */
+static int warn(struct jcz_import *im, const char *fmt, ...) CAS_PRINTF(2, 3);
+
+static int warn(struct jcz_import *im, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return cas_writef(im->out, "# warning: %s\n", text) < 0 ? CAS_ENOMEM : CAS_OK;
+}
+
+/* Where castellan keeps its own reading of a tile that scores otherwise
+ * than JCloisterZone's data (docs/rules/inns-cathedrals.md 2): said at the
+ * ply the tile is placed. */
+static int warn_of_tile(struct jcz_import *im)
+{
+    if (strcmp(im->placed, "IC-14") != 0)
+        return CAS_OK;
+    static const char sides[] = "NESW";
+    return warn(im, "tile IC-14 at %d,%d: castellan puts its inn on two arms, %c and %c "
+                "(the rulebook's caption), JCloisterZone on the %c arm only; a road through "
+                "the %c arm scores as an inn road here (2 a tile, 0 if open at the end), "
+                "as a plain one there", im->placed_x, im->placed_y,
+                sides[(1 + im->placed_degrees / 90) % 4], sides[(3 + im->placed_degrees / 90) % 4],
+                sides[(1 + im->placed_degrees / 90) % 4], sides[(3 + im->placed_degrees / 90) % 4]);
+}
+
 static int read_position(struct jcz_import *im, const struct cas_json *payload,
                          const char *path, long *x, long *y)
 {
@@ -572,12 +604,15 @@ static int place_tile(struct jcz_import *im, const struct cas_json *payload, con
     const struct jcz_name *e = &im->map.names[line];
     im->placed_x = (int)x;
     im->placed_y = (int)y;
+    im->placed_degrees = degrees;
+    im->placed = e->to;
     im->stage = JCZ_ACTION;
     if (e->rest[0]) /* a tile from the hand, placed by its phase (an abbey): no draw */
         return action(im, im->actor, "%s %ld,%ld", e->rest, x, y);
-    if ((rc = action(im, CAS_ACTOR_CHANCE, "draw %s", e->to)))
+    if ((rc = action(im, CAS_ACTOR_CHANCE, "draw %s", e->to)) ||
+        (rc = action(im, im->actor, "place %s %ld,%ld %ld", e->to, x, y, degrees)))
         return rc;
-    return action(im, im->actor, "place %s %ld,%ld %ld", e->to, x, y, degrees);
+    return warn_of_tile(im);
 }
 
 /* JCloisterZone's half-edge names and castellan's (the tile reference). */
@@ -687,7 +722,15 @@ static int deploy(struct jcz_import *im, const struct cas_json *payload, const c
     if (im->stage != JCZ_ACTION || x != im->placed_x || y != im->placed_y)
         return refuse(im, pointer, "%s.pointer.position [%ld, %ld]: castellan deploys on "
                       "the tile just placed only", path, x, y);
-    return action(im, im->actor, "deploy %s %s", figure->to, where);
+    int rc2 = action(im, im->actor, "deploy %s %s", figure->to, where);
+    if (rc2 || strcmp(im->placed, "IC-5") != 0 ||
+        !(strncmp(where, "road", 4) == 0 || strcmp(where, "E") == 0 || strcmp(where, "W") == 0))
+        return rc2;
+    /* docs/rules/inns-cathedrals.md 3: the caption keeps figures off them */
+    return warn(im, "a figure on a road stub of tile IC-5 at %ld,%ld: JCloisterZone lets one "
+                "stand there, castellan follows the rulebook's caption, which lets no one "
+                "stand on the two stubs between its cities, so this game cannot be replayed "
+                "here", x, y);
 }
 
 static int read_message(struct jcz_import *im, const struct cas_json *m, size_t i)

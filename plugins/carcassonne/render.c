@@ -128,7 +128,10 @@ static void draw_space(const struct cas_state *s, int ci, char out[3][3], int8_t
             owner[y][x] = OWNER_TERRAIN;
         }
     for (int b = 0; b < 4; b++) {
-        out[side_pos[b][0]][side_pos[b][1]] = edge_char(r->edge[c->sub][b], b);
+        out[side_pos[b][0]][side_pos[b][1]] =
+            r->edge[c->sub][b] == EDGE_NONE && k->has_cloister /* inside a large tile */
+                ? kind_cloister_char(k)
+                : edge_char(r->edge[c->sub][b], b);
         /* a corner between two sides of one city is city too */
         int a = r->seg[c->sub][b][1], next = r->seg[c->sub][(b + 1) % 4][1];
         if (a != 0xFF && a == next && k->f[a].cls == CAS_CARC_CITY)

@@ -634,6 +634,91 @@ static void test_wagon_c1_road_to_monastery(void **unused)
     cas_test_game_close(&g);
 }
 
+/* wagons = 2: Red's second wagon goes out while her first is on the
+ * board; a third is no choice. */
+static void test_second_wagon_with_option_wagons(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    const char *options[] = {"abbey-mayor.wagons=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,U:2,B:2,E:1", options);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy wagon road E+W\n"
+                             "draw B\nplace B 0,1 0\npass\n");
+    carcx_play_then_list(&g, "draw B\nplace B 1,1 0\n", texts, sizeof texts);
+    assert_true(has_line(texts, "deploy wagon monastery"));
+    cas_test_play_record(&g, "deploy wagon monastery\n"
+                             "draw U\nplace U 2,0 0\npass\n");
+    carcx_play_then_list(&g, "draw E\nplace E 0,-1 180\n", texts, sizeof texts);
+    assert_true(has_line(texts, "deploy meeple city S"));
+    assert_false(has_line(texts, "deploy wagon city S")); /* both are out */
+    cas_test_game_close(&g);
+}
+
+/* wagons = 2: L(2,0) closes Red's road U(1,0) (its W end, W(-1,0) closed
+ * the other) and her city E(2,-1) at once: both wagons are freed, each in
+ * a slot of its own, and Red decides for one, then the other. */
+static void test_two_wagons_freed_at_once(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    const char *options[] = {"abbey-mayor.wagons=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,U:2,W:1,B:3,E:1,L:1", options);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy wagon road E+W\n"
+                             "draw W\nplace W -1,0 0\npass\n"
+                             "draw B\nplace B 1,-1 0\npass\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "draw E\nplace E 2,-1 180\ndeploy wagon city S\n"
+                             "draw B\nplace B 1,1 0\npass\n"
+                             "draw L\nplace L 2,0 0\npass\n");
+    assert_int_equal(g.vt->current(g.state), 0);
+    cas_test_play(&g, "wagon home");
+    assert_int_equal(g.vt->current(g.state), 0); /* her second wagon */
+    cas_test_play(&g, "wagon home");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_CHANCE);
+    cas_test_game_close(&g);
+}
+
+/* C1 and the abbey (the FAQ: a road heading into a cloister is connected
+ * to it): Blue's wagon on the road A-D-V, which Blue's abbey at 1,1 closes
+ * by its S end, may move onto the abbey's monastery as onto A's. */
+static void test_wagon_c1_road_into_the_abbey(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    carcx_open_am(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,A:1,V:1,B:6", NULL, "C1");
+    cas_test_play_record(&g, "draw A\nplace A -1,0 270\npass\n"
+                             "draw V\nplace V 1,0 0\ndeploy wagon road S+W\n"
+                             "draw B\nplace B 2,0 0\npass\n"
+                             "draw B\nplace B 2,1 0\npass\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "draw B\nplace B 0,2 0\npass\n"
+                             "draw B\nplace B 1,2 0\npass\n");
+    carcx_play_then_list(&g, "abbey 1,1\npass\n", texts, sizeof texts);
+    assert_string_equal(texts, "wagon home\nwagon -1,0 monastery\nwagon 1,1 monastery\n");
+    cas_test_play(&g, "wagon 1,1 monastery");
+    cas_test_game_close(&g);
+}
+
+/* C1 on tile L (city N, three roads meeting at a crossing): the roads
+ * connect to each other, not to the city, which no road heads into (the
+ * FAQ; JCloisterZone's tile data).  Red's wagon on the road W(-1,0) D
+ * L(1,0), closed by L's crossing and W's: the city of L is no destination. */
+static void test_wagon_c1_crossing_is_not_the_city(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    char texts[512];
+    carcx_open_am(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,L:1,W:1,B:1", NULL, "C1");
+    cas_test_play_record(&g, "draw L\nplace L 1,0 0\ndeploy wagon road W\n"
+                             "draw B\nplace B 0,1 0\npass\n");
+    carcx_play_then_list(&g, "draw W\nplace W -1,0 0\npass\n", texts, sizeof texts);
+    assert_false(has_line(texts, "wagon 1,0 city N"));
+    assert_true(has_line(texts, "wagon 1,0 road E"));
+    cas_test_game_close(&g);
+}
+
 /* ------------------------------------------------------------ content */
 
 /* 71 base tiles plus the 12 land tiles in the bag, of 24 + 12 kinds; the
@@ -707,6 +792,10 @@ int main(void)
         cmocka_unit_test(test_wagon_keeps_off_the_crossing_stubs),
         cmocka_unit_test(test_wagon_c1_reach),
         cmocka_unit_test(test_wagon_c1_road_to_monastery),
+        cmocka_unit_test(test_wagon_c1_road_into_the_abbey),
+        cmocka_unit_test(test_second_wagon_with_option_wagons),
+        cmocka_unit_test(test_two_wagons_freed_at_once),
+        cmocka_unit_test(test_wagon_c1_crossing_is_not_the_city),
         cmocka_unit_test(test_tile_pool),
         cmocka_unit_test(test_notation_and_state_block),
     };

@@ -165,6 +165,26 @@ static void test_builder_with_empty_bag_ends_game(void **unused)
                    (const int64_t[]){6, 0});
 }
 
+/* builders = 2 (JCloisterZone games may give two): with one of Red's two
+ * builders on her road, extending it still grants the second tile (the
+ * hook compares the supply with the count, not with 0). */
+static void test_second_builder_option(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    const char *options[] = {"traders-builders.builders=2", NULL};
+    carcx_open_with(&g, 2, CARCX_TB, "*:0,D:1,U:6", options);
+    cas_test_play_record(&g, "draw U\nplace U 1,0 0\ndeploy meeple road E+W\n"
+                             "draw U\nplace U -1,0 0\npass\n"
+                             "draw U\nplace U 2,0 0\ndeploy builder road E+W\n"
+                             "draw U\nplace U -2,0 0\npass\n"
+                             "draw U\nplace U 3,0 0\npass\n");
+    assert_non_null(strstr(g.events, "Red's builder: one more tile this turn\n"));
+    cas_test_play(&g, "draw U");
+    assert_int_equal(g.vt->current(g.state), 0); /* Red's second tile */
+    cas_test_game_close(&g);
+}
+
 /* The builder goes only beside its owner's meeple on a road or city: not
  * on an empty road, not on a rival's road, never on a field. */
 static void test_builder_needs_own_meeple(void **unused)
@@ -299,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_scorings_name_goods_and_pig_field),
         cmocka_unit_test(test_builder_turns_1_to_3b),
         cmocka_unit_test(test_builder_with_empty_bag_ends_game),
+        cmocka_unit_test(test_second_builder_option),
         cmocka_unit_test(test_builder_needs_own_meeple),
         cmocka_unit_test(test_pig_field_8),
         cmocka_unit_test(test_pig_needs_own_farmer),

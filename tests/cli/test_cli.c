@@ -291,14 +291,15 @@ static void test_help_explains_every_expansion(void **unused)
 }
 
 /* Castles in Germany at the table: the castles are drawn (as castles, 'c',
- * not monasteries) over the numbers of the picks that name them, and the
- * board numbers the spots where a castle may go. */
+ * not monasteries) over the numbers of the picks that name them, the
+ * board numbers the spots where a castle may go and shows a placed one
+ * as one castle over its two spaces. */
 static void test_castles_shown_before_the_picks(void **unused)
 {
     (void)unused;
     char *out;
     assert_int_equal(run("play --game carcassonne --expansions castles-germany --players "
-                         "Me:human,greedy --seed 5 --no-save", "1\n2\nquit\n", &out), 0);
+                         "Me:human,greedy --seed 5 --no-save", "1\n2\n7\nquit\n", &out), 0);
     const char *pick = strstr(out, "The tiles these choices name, turned 0; under each, its "
                                    "choices:\nCG-1          CG-2          CG-3          CG-4");
     if (!pick || !strstr(pick, "\n--cccccc--    --cccccc--") || !strstr(pick, "\n1             2"))
@@ -309,6 +310,7 @@ static void test_castles_shown_before_the_picks(void **unused)
     assert_non_null(place);
     assert_non_null(strstr(out, " 3 --- 7 \n"));   /* spots of castle choices on the board */
     assert_non_null(strstr(place, "2,3,4,5,6,7,")); /* CG-1's placements under it */
+    assert_non_null(strstr(place, "\n o ----cccc- o \n")); /* placed: a castle on the board */
     free(out);
 }
 
@@ -495,9 +497,9 @@ static void test_check_good_and_broken(void **unused)
 }
 
 /* A plugin that crashes still gets a report of where, and the command
- * that reproduces it: from outside the build's plugin folder it runs in a
- * worker, whose crash is a failed check (exit 1); in process it takes
- * castellan down with it, after the report. */
+ * that reproduces it: from outside the build's plugin folder the whole
+ * check runs in a worker, whose crash is a failed check (exit 1); in
+ * process it takes castellan down with it, after the same report. */
 static void test_check_reports_a_crash(void **unused)
 {
     (void)unused;
@@ -505,7 +507,7 @@ static void test_check_reports_a_crash(void **unused)
     int status = run("check fixture-broken-crash --plugin-path '" CHECK_PLUGIN_DIR "'", NULL,
                      &out);
     assert_int_equal(status, 1);
-    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6) in apply\n"
+    if (!strstr(out, "fixture-broken-crash: FAILED crash (signal 6)\n"
                      "  game with seed 1, 2 players, at or after ply 6\n"
                      "  reproduce: castellan check fixture-broken-crash --plugin-path '"
                      CHECK_PLUGIN_DIR "' --seed 1 --games 1 --players 2\n"))
@@ -796,6 +798,9 @@ static void test_bench_marginal(void **unused)
     free(out);
     expect("bench --games 2 --only marginal", NULL, 0,
            "  marginal cost          not measured: no expansions (give --expansions)");
+    /* a game nobody wrote an expansion for is not told to add one */
+    expect("bench --game castles-cards --games 2 --only marginal", NULL, 0,
+           "  marginal cost          not measured: the game has no expansions\n");
     /* six players need inns-cathedrals' sixth colour: no game alone to
      * measure the shares in */
     expect("bench --expansions inns-cathedrals,traders-builders --players 6 --games 1 "

@@ -120,6 +120,17 @@ static void test_bare_name_of_one_expansion(void **state)
     validated_done(&v);
 }
 
+/* A bare name only an expansion left out of the session declares names
+ * that expansion. */
+static void test_bare_name_of_an_expansion_left_out(void **state)
+{
+    (void)state;
+    expect_invalid("[session]\ngame = fixgame\n[rules]\ntokens = 1\n" TWO,
+                   "4: tokens is an option of exp-a, which is not in this session; add "
+                   "exp-a to the expansions (--expansions, or expansions in [session]) or "
+                   "drop this rule");
+}
+
 static void test_option_errors(void **state)
 {
     (void)state;
@@ -280,6 +291,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_with_values_and_defaults),
         cmocka_unit_test(test_bare_name_of_one_expansion),
+        cmocka_unit_test(test_bare_name_of_an_expansion_left_out),
         cmocka_unit_test(test_option_errors),
         cmocka_unit_test(test_resolution_errors_point_at_their_line),
         cmocka_unit_test(test_player_limits),

@@ -29,9 +29,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cas__saves_game g;
+    struct cas__strlist notes = {0};
     char err[1024] = "";
     int rc = cas__foreign_convert(plugins, "fuzz.jcz", "jcz", (const char *)data, size, &g,
-                                  err, sizeof err);
+                                  &notes, err, sizeof err);
+    cas__strlist_free(&notes);
     if (rc != CAS_OK && err[0] == '\0')
         abort(); /* a refusal must explain itself */
     if (rc == CAS_OK)

@@ -95,7 +95,8 @@ static void wrap_block_reflows_prose_not_pictures(void **unused)
         "0        90       180      270      0        90       180      270      0\n"
         ".###.    .....    ..|..    ..|..    .###.    .....    ..|..    ..|..    .\n"
         "The board marks the choices with their numbers; the drawn tile is shown.\n"
-        "Next sentence.\n");
+        "Next sentence.\n"
+        "towers: 0/1 12/13[?] 19/20[?] 25/26[?] 31/32[?] 38/39[?] 44/45[?] 51/52[?]\n");
     assert_string_equal(text,
         "Actions:\n"
         "  place ID X,Y ROT     put the drawn tile ID with its anchor\n"
@@ -106,7 +107,21 @@ static void wrap_block_reflows_prose_not_pictures(void **unused)
         ".###.    .....    ..|..    ..|..    .###.    .....    ..|..    ..|..    .\n"
         "The board marks the choices with their numbers; the drawn\n"
         "tile is shown.\n"
-        "Next sentence.\n");
+        "Next sentence.\n"
+        "towers: 0/1 12/13[?] 19/20[?] 25/26[?] 31/32[?] 38/39[?]\n"
+        "44/45[?] 51/52[?]\n");
+    free(text);
+}
+
+/* Colour escapes take no columns: a coloured line wraps where the same
+ * line without colour would. */
+static void wrap_ignores_colour_escapes(void **unused)
+{
+    (void)unused;
+    char *text = wrapped_block(40, "\x1b[31mRed\x1b[0m  score 0 (track 0)  followers 6  keep 0  "
+                                   "wall tiles: none\n");
+    assert_string_equal(text, "\x1b[31mRed\x1b[0m  score 0 (track 0)  followers 6\n"
+                              "     keep 0  wall tiles: none\n");
     free(text);
 }
 
@@ -144,6 +159,7 @@ int main(void)
         cmocka_unit_test(width_from_columns_with_a_floor),
         cmocka_unit_test(wrap_breaks_at_spaces_and_indents),
         cmocka_unit_test(wrap_block_reflows_prose_not_pictures),
+        cmocka_unit_test(wrap_ignores_colour_escapes),
         cmocka_unit_test(progress_counts_and_estimates_time_left),
         cmocka_unit_test(progress_is_silent_off_a_terminal),
     };

@@ -46,6 +46,11 @@ struct marks_tally {
 void svg_check_marks(struct cas_test_game *g, const cas_action *legal, size_t n,
                      int (*is_button)(const char *text), struct marks_tally *tally);
 
+/* The click-to-play picture of g's state for the player to move over
+ * legal[0..n), parsed (caller frees with xmlFreeDoc); fails the test when
+ * it is not drawn or not XML. */
+xmlDocPtr svg_marks_doc(struct cas_test_game *g, const cas_action *legal, size_t n);
+
 /* Play `steps` random legal actions from g's state (seeded), checking the
  * marks at every player's decision. */
 void svg_marks_walk(struct cas_test_game *g, uint64_t seed, int steps,

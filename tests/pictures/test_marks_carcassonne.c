@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <libxml/parser.h>
 
 #include "abbey_mayor.h"
 #include "carc.h"
@@ -25,10 +24,6 @@
 
 const struct cas_plugin *cas_plugin_entry(void);
 
-static int write_file(void *ctx, const char *data, size_t len)
-{
-    return fwrite(data, 1, len, ctx) == len ? CAS_OK : CAS_EIO;
-}
 
 /* What no element names on purpose: the client lists it as a button. */
 static int is_button(const char *text)
@@ -87,18 +82,7 @@ static xmlDocPtr marked(struct cas_test_game *g, cas_action *legal, size_t *n)
     struct marks_tally t = {0};
     svg_check_marks(g, legal, *n, is_button, &t);
     assert_int_equal(t.reachable + t.buttons, (long)*n);
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&svg, &len);
-    assert_non_null(mem);
-    struct cas_writer out = {.struct_size = sizeof out, .ctx = mem, .write = write_file};
-    assert_int_equal(g->vt->render_choices(g->state, g->vt->current(g->state),
-                                           CAS_RENDER_SVG_ACTIONS, legal, *n, &out), CAS_OK);
-    fclose(mem);
-    xmlDocPtr doc = xmlReadMemory(svg, (int)len, "marks.svg", "UTF-8", XML_PARSE_NONET);
-    assert_non_null(doc);
-    free(svg);
-    return doc;
+    return svg_marks_doc(g, legal, *n);
 }
 
 /* Two players; the start tile D (city N, road E-W, field S), and the

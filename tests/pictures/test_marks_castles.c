@@ -38,10 +38,40 @@ static void test_random_games(void **state)
     }
 }
 
+/* Red's turn with three LANDS in n1 and no CASTLE: draw, or top off n1's
+ * LANDS 2 or 3 deep.  The draw pile names the draw; n1.lands names both
+ * top-offs, and a chip for each depth tells them apart. */
+static void test_top_off_turn(void **state)
+{
+    (void)state;
+    struct cas_test_game g;
+    cc_open(&g, NULL);
+    cc_layout(&g, 0, "n1.lands=lands10,lands20,lands30");
+    cc_start(&g, 0);
+    assert_string_equal(cc_legal(&g), "draw\ntopoff n1.lands 2\ntopoff n1.lands 3\n");
+    cas_action legal[8];
+    size_t n;
+    assert_int_equal(g.vt->legal_actions(g.state, legal, 8, &n), CAS_OK);
+    struct marks_tally t = {0};
+    svg_check_marks(&g, legal, n, is_button, &t);
+    assert_int_equal(t.reachable, 3);
+    xmlDocPtr doc = svg_marks_doc(&g, legal, n);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark card-place'][@data-cas-step='1']"), 2);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark card-place'][@data-cas-choices='0']"), 1);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark card-place'][@data-cas-choices='1 2']"), 1);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark chip'][@data-cas-step='2']"), 2);
+    char *chip = svg_string(doc, "//s:g[@data-cas-choices='2']/s:text[1]");
+    assert_string_equal(chip, "top off 3");
+    xmlFree(chip);
+    xmlFreeDoc(doc);
+    cas_test_game_close(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_top_off_turn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -415,6 +415,44 @@ static void test_figure_counts_become_options(void **state)
     cas_test_expect_text(record.out, "Option: abbey-mayor.barns = 0\n");
 }
 
+/* Where castellan keeps its own reading, the import says so at that ply:
+ * IC-14's inn on two arms (JCloisterZone: one), imported with a warning;
+ * a figure on IC-5's road stub (castellan: none may stand there), refused
+ * with the warning first. */
+#define IC_SETUP                                                                   \
+    "{\"setup\": {\"sets\": {\"basic:1\": 1, \"inns-and-cathedrals:1\": 1},\n"        \
+    " \"elements\": {\"small-follower\": 7, \"farmers\": true, \"big-follower\": 1,"     \
+    " \"inn\": true, \"cathedral\": true}},\n"                                         \
+    " \"players\": [{\"name\": \"Ann\"}, {\"name\": \"Ben\"}],\n"                      \
+    " \"replay\": [\n"
+
+static void test_inn_on_two_arms_is_told_at_its_ply(void **state)
+{
+    char path[512];
+    struct cas_test_result r;
+    write_jcz(state, path, sizeof path, IC_SETUP,
+              JCZ_TILE("IC/RRR.i", "R0", "1", "0") JCZ_PASS JCZ_COMMIT JCZ_END, NULL);
+    castellan(state, &r, "import", path, NULL);
+    if (r.status)
+        fail_msg("import failed: %s", r.err);
+    cas_test_expect_text(r.err, "game.jcz:5 (ply 1): warning: tile IC-14 at 1,0: castellan "
+                                "puts its inn on two arms, E and W (the rulebook's caption), "
+                                "JCloisterZone on the E arm only");
+}
+
+static void test_figure_on_a_crossing_stub_is_refused_with_a_warning(void **state)
+{
+    char path[512];
+    write_jcz(state, path, sizeof path, IC_SETUP,
+              JCZ_TILE("IC/CRCR", "R0", "0", "-1") JCZ_DEPLOY("0.small.1", "0", "-1", "E", "Road")
+              JCZ_COMMIT JCZ_END, NULL);
+    expect_refused(state, path, "game.jcz:6 (ply 2): warning: a figure on a road stub of tile "
+                                "IC-5 at 0,-1: JCloisterZone lets one stand there, castellan "
+                                "follows the rulebook's caption");
+    expect_refused(state, path, "game.jcz:6 (ply 2): the action \"deploy meeple road E\" "
+                                "cannot be replayed");
+}
+
 /* The path of tests/saves/data/NAME: .jcz fixtures of whole games, made
  * from castellan's own finished random games (seeds 62 and 1272) written
  * the way JCloisterZone 5 writes them: without the tiles drawn and
@@ -708,6 +746,8 @@ int main(void)
         CAS_TEST_IN_DIR(test_discarded_tile_is_put_back_and_the_game_ends),
         CAS_TEST_IN_DIR(test_farmers_on_enclosed_fields_import),
         CAS_TEST_IN_DIR(test_figure_counts_become_options),
+        CAS_TEST_IN_DIR(test_inn_on_two_arms_is_told_at_its_ply),
+        CAS_TEST_IN_DIR(test_figure_on_a_crossing_stub_is_refused_with_a_warning),
         CAS_TEST_IN_DIR(test_discarded_tile_before_the_final_abbey_round),
         CAS_TEST_IN_DIR(test_unreadable_file_says_why),
         CAS_TEST_IN_DIR(test_setup_castellan_cannot_play_is_refused),

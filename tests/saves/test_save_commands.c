@@ -302,6 +302,33 @@ static int occurrences(const char *path, const char *needle)
     return n;
 }
 
+/* At a player's own decision, the picture drawn for that player numbers
+ * the choices as they are typed (the plugin's decision view); for the
+ * public, or when someone else decides, the plain picture. */
+static void test_render_numbers_own_choices(void **state)
+{
+    struct cas_test_result r;
+    char svg[512];
+    castellan(state, &r, "play", "--game", "carcassonne", "--players", "Ada:greedy,Bob:greedy",
+              "--seed", "3", NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_dir_file(*state, "board.svg", svg, sizeof svg);
+    int numbered[2] = {0, 0};
+    for (int ply = 0; ply < 12; ply++) {
+        char at[16];
+        snprintf(at, sizeof at, "%d", ply);
+        for (int v = 0; v < 2; v++) {
+            castellan(state, &r, "render", "1", "--ply", at, "--viewer", v ? "public" : "Ada",
+                      "-o", svg, NULL);
+            assert_int_equal(r.status, 0);
+            numbered[v] += occurrences(svg, "class=\"choice\"") > 0;
+        }
+    }
+    /* Ada decides twice a turn (place, deploy), every other turn */
+    assert_true(numbered[0] >= 4);
+    assert_int_equal(numbered[1], 0);
+}
+
 static void test_render_export_html_and_watch(void **state)
 {
     struct cas_test_result r;
@@ -424,6 +451,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_another_applications_database_is_refused),
         CAS_TEST_IN_DIR(test_resume_stops_at_a_changed_hash_unless_forced),
         CAS_TEST_IN_DIR(test_render_export_html_and_watch),
+        CAS_TEST_IN_DIR(test_render_numbers_own_choices),
         CAS_TEST_IN_DIR(test_a_damaged_row_is_reported),
         CAS_TEST_IN_DIR(test_a_damaged_action_is_reported),
         CAS_TEST_IN_DIR(test_every_command_explains_itself),

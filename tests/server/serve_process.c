@@ -22,8 +22,30 @@
 
 #include <cmocka.h>
 
+void serve_forget(const char *dir)
+{
+    static const char *const files[] = {"s.db", "s.db-wal", "s.db-shm"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+}
+
+/* The server of a test that failed half way must not outlive it. */
+static pid_t running;
+
+static void kill_running(void)
+{
+    if (running > 0)
+        kill(running, SIGKILL);
+}
+
 void serve_start(struct serve_process *p, const char *dir, const char *const *extra)
 {
+    static int registered;
+    if (!registered++)
+        atexit(kill_running);
     const char *build = getenv("CASTELLAN_BUILD_DIR");
     char exe[600], www[600], index[700], log[700];
     assert_non_null(build);
@@ -56,6 +78,7 @@ void serve_start(struct serve_process *p, const char *dir, const char *const *ex
         _exit(127);
     }
     close(fd);
+    running = p->pid;
     /* Wait for the line that says it listens, with the port (the server
      * writes it once; the bound only stops a test whose server died). */
     p->port = 0;
@@ -84,6 +107,7 @@ int serve_stop(struct serve_process *p)
     int status;
     kill(p->pid, SIGTERM);
     assert_int_equal(waitpid(p->pid, &status, 0), p->pid);
+    running = 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

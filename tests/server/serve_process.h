@@ -15,8 +15,10 @@ struct serve_process {
     char db[600];
 };
 
-/* Start a server in folder dir (created, emptied of an old store); extra
- * arguments (NULL-terminated) are added.  Fails the test on error. */
+/* Start a server in folder dir (created if needed; a store already there
+ * is the server's, as after a restart); extra arguments (NULL-terminated)
+ * are added.  Fails the test on error. */
+void serve_forget(const char *dir); /* remove dir's store: start afresh */
 void serve_start(struct serve_process *p, const char *dir, const char *const *extra);
 /* SIGTERM and wait: the exit status. */
 int serve_stop(struct serve_process *p);

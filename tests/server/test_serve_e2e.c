@@ -14,6 +14,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "saves.h"
@@ -164,6 +168,7 @@ static void test_two_seats_and_a_watcher(void **state)
     struct cas__wsc *w;
     struct client a = {0}, b = {0}, watch = {.seat = -1};
     char body[4096], path[128];
+    serve_forget("e2e-play");
     serve_start(&p, "e2e-play", NULL);
     assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
     int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
@@ -213,6 +218,7 @@ static void test_against_a_bot(void **state)
     struct serve_process p;
     struct cas__wsc *w;
     struct client a = {0};
+    serve_forget("e2e-bot");
     serve_start(&p, "e2e-bot", NULL);
     assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
     int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
@@ -243,6 +249,7 @@ static void test_restart_resumes(void **state)
     struct serve_process p;
     struct cas__wsc *w;
     struct client a = {.stop_after = 2}, b = {.stop_after = 2};
+    serve_forget("e2e-restart");
     serve_start(&p, "e2e-restart", NULL);
     assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
     int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
@@ -282,12 +289,146 @@ static void test_restart_resumes(void **state)
     cas__saves_game_free(&g);
 }
 
+/* Replies of one connection, counted by kind. */
+struct counts {
+    int pongs, too_large, rate_limited, other;
+};
+
+static void count_message(struct cas__wsc_conn *conn, void *user, const char *text, size_t len)
+{
+    struct counts *c = user;
+    (void)conn;
+    (void)len;
+    if (strstr(text, "\"type\":\"pong\""))
+        c->pongs++;
+    else if (strstr(text, "\"code\":\"too-large\""))
+        c->too_large++;
+    else if (strstr(text, "\"code\":\"rate-limited\""))
+        c->rate_limited++;
+    else
+        c->other++;
+}
+
+static const struct cas__wsc_events counting = {.message = count_message};
+
+static int all_answered(void *ctx)
+{
+    const struct counts *c = ctx;
+    return c->pongs + c->too_large + c->rate_limited + c->other >= 101;
+}
+
+/* A message over the size limit and a burst over the rate limit are each
+ * answered with their error, and the connection goes on. */
+static void test_limits(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__wsc *w;
+    struct cas__wsc_conn *conn;
+    struct counts c = {0};
+    serve_forget("e2e-limits");
+    serve_start(&p, "e2e-limits", NULL);
+    assert_int_equal(cas__wsc_new(&counting, &w), CAS_OK);
+    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p.port, &c, &conn), CAS_OK);
+    size_t big = 70 * 1024;
+    char *huge = malloc(big + 32);
+    assert_non_null(huge);
+    strcpy(huge, "{\"type\":\"ping\",\"pad\":\"");
+    memset(huge + strlen(huge), 'x', big);
+    strcpy(huge + big, "\"}");
+    cas__wsc_send(conn, huge);
+    free(huge);
+    for (int i = 0; i < 100; i++)
+        cas__wsc_send(conn, "{\"type\":\"ping\"}");
+    run_until(w, all_answered, &c);
+    assert_int_equal(c.too_large, 1);
+    /* The bucket holds 40; 100 at once overflow it whatever the timing. */
+    assert_true(c.pongs >= 40 && c.pongs < 100);
+    assert_int_equal(c.pongs + c.rate_limited, 100);
+    assert_int_equal(c.other, 0);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(conn);
+    assert_int_equal(serve_stop(&p), 0);
+}
+
+/* castellan play --web: the link it prints plays the game in the browser's
+ * place, and the command ends by itself when the game is over. */
+static void test_play_web(void **state)
+{
+    (void)state;
+    const char *build = getenv("CASTELLAN_BUILD_DIR");
+    char exe[600], out[64] = "e2e-web/out.txt", line[1024], db[64] = "e2e-web/castellan/saves.db";
+    struct serve_process p = {.port = 0};
+    struct cas__wsc *w;
+    struct client a = {0};
+    int64_t id = 0;
+    snprintf(exe, sizeof exe, "%s/host/castellan", build);
+    mkdir("e2e-web", 0700);
+    for (const char *const *x = (const char *const[]){"", "-wal", "-shm", NULL}; *x; x++) {
+        char side[128];
+        snprintf(side, sizeof side, "%s%s", db, *x);
+        unlink(side);
+    }
+    int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    p.pid = fork();
+    if (p.pid == 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        char data[600];
+        assert_non_null(getcwd(data, sizeof data - 16));
+        strcat(data, "/e2e-web"); /* XDG wants an absolute path */
+        setenv("XDG_DATA_HOME", data, 1);
+        unsetenv("DISPLAY");
+        unsetenv("WAYLAND_DISPLAY");
+        execl(exe, exe, "play", "--web", "--game", "fixture", "--players", "Ada:human,greedy",
+              "--seed", "8", (char *)NULL);
+        _exit(127);
+    }
+    close(fd);
+    /* Wait for the link (printed once; the bound only ends a dead run). */
+    for (int tries = 0; !id && tries < 6000; tries++) {
+        FILE *f = fopen(out, "r");
+        while (f && fgets(line, sizeof line, f)) {
+            const char *at = strstr(line, "http://127.0.0.1:");
+            long long game;
+            if (at && strstr(at, "#seat=0&token=") &&
+                sscanf(at, "http://127.0.0.1:%d/game/%lld#seat=0&token=%63s", &p.port, &game,
+                       a.token) == 3)
+                id = game;
+        }
+        if (f)
+            fclose(f);
+        if (!id)
+            usleep(10000);
+    }
+    assert_true(id > 0);
+    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    connect_client(w, &p, &a);
+    join(&a, id, 0);
+    struct pair pr = {&a, NULL, NULL};
+    run_until(w, both_over, &pr);
+    assert_int_equal(a.errors, 0);
+    int status;
+    assert_int_equal(waitpid(p.pid, &status, 0), p.pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    struct cas__saves_game g;
+    load_game(db, id, &g);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_seats_and_a_watcher),
         cmocka_unit_test(test_against_a_bot),
         cmocka_unit_test(test_restart_resumes),
+        cmocka_unit_test(test_play_web),
+        cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

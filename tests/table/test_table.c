@@ -286,8 +286,8 @@ static void carcassonne_watch_undo_and_resume(void **unused)
     clear_table(&t);
 }
 
-/* On a narrow terminal the help, the board's prose and a refused action
- * wrap at spaces to its width. */
+/* On a narrow terminal the help, the board's prose, a refused action and
+ * a refused session wrap at spaces to its width. */
 static void help_fits_a_narrow_terminal(void **unused)
 {
     (void)unused;
@@ -311,6 +311,15 @@ static void help_fits_a_narrow_terminal(void **unused)
      * the output, so the answer follows a prompt on its line */
     for (char *prompt = strstr(r.out, "Me> "); prompt; prompt = strstr(prompt, "Me> "))
         prompt[3] = '\n';
+    expect_lines_fit(r.out, 60);
+    pty_close(&r);
+    /* a refused session's explanation too */
+    static const char *const wrong[] = {"play", "--game", "carcassonne", "--rule",
+                                        "abbey-mayor.wagon-move=C1", NULL};
+    start_at(&r, &t, wrong, 60);
+    assert_int_equal(pty_finish(&r), 1);
+    assert_non_null(strstr(r.out, "castellan play: --rule abbey-mayor.wagon-move: abbey-mayor\n"
+                                  "    is not in this session;"));
     expect_lines_fit(r.out, 60);
     pty_close(&r);
     clear_table(&t);

@@ -318,6 +318,22 @@ static void test_dependency_folder_checked(void **unused)
     free(r);
 }
 
+/* D4: bench --isolated never loads a plugin from elsewhere into castellan:
+ * its crash is the worker's, reported, and castellan exits 1 itself. */
+static void test_bench_never_loads_it(void **unused)
+{
+    (void)unused;
+    struct run *r = malloc(sizeof *r);
+    char args[1024];
+    assert_non_null(r);
+    snprintf(args, sizeof args, "bench --game rogue-crash --plugin-path %s --isolated "
+             "--games 20", ROGUE_PLUGIN_DIR);
+    run(r, args);
+    assert_int_equal(r->status, 1);
+    assert_string_equal(r->err, "castellan: plugin rogue-crash crashed (signal 11) in apply\n");
+    free(r);
+}
+
 /* D9: a reply larger than the protocol carries is the plugin's error,
  * said as such, not a broken protocol; the game is saved before it. */
 static void test_oversized_reply(void **unused)
@@ -348,6 +364,14 @@ static void test_isolated_game_is_the_same(void **unused)
     assert_int_equal(b->status, 0);
     assert_string_equal(a->out, b->out);
     assert_non_null(strstr(a->out, "Game over"));
+    /* a search bot decides inside the worker (one message a decision):
+     * on one thread, the same game as in process */
+    run(a, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save");
+    run(b, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save --isolated "
+           "--plugin-deadline 600000");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
     run(b, "play --game fixture --players random,greedy --seed 4 --no-save --isolated "
            "--in-process");
     assert_int_equal(b->status, 2);
@@ -373,7 +397,7 @@ static void test_check_and_bench_isolated(void **unused)
     run(b, "bench --game fixture --games 40 --isolated --only isolation");
     assert_int_equal(b->status, 0);
     assert_non_null(strstr(b->out, "us/action in a worker"));
-    assert_non_null(strstr(b->out, "(2 games, "));
+    assert_non_null(strstr(b->out, "(40 games, "));
     assert_non_null(strstr(b->out, "isolation, CPU time"));
     free(a);
     free(b);
@@ -392,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_constructor_runs_confined),
         cmocka_unit_test(test_game_new_is_confined),
         cmocka_unit_test(test_dependency_folder_checked),
+        cmocka_unit_test(test_bench_never_loads_it),
         cmocka_unit_test(test_oversized_reply),
         cmocka_unit_test(test_isolated_game_is_the_same),
         cmocka_unit_test(test_check_and_bench_isolated),

@@ -1,0 +1,27 @@
+/*
+ * server_config.h — the [server] section of a castellan serve settings file
+ * (castellan serve --config FILE), in the session INI format: where to
+ * listen, TLS, the store, the client's files and the limits.  Every value
+ * is checked here; an error names FILE:LINE, the value and the fix.
+ */
+#ifndef CAS_CONFIG_SERVER_CONFIG_H
+#define CAS_CONFIG_SERVER_CONFIG_H
+
+#include <stddef.h>
+
+/* Strings owned; NULL or 0 when the file does not set them. */
+struct cas__server_config {
+    char *listen, *cert, *key, *database, *www, *plugin_path;
+    unsigned long max_message_bytes, max_queue_bytes, max_games, max_connections,
+                  bot_threads;
+    double rate, burst;
+};
+
+/* Read the [server] section of the file at path (other sections are left
+ * to their readers).  On failure err holds "FILE:LINE: problem; fix" and
+ * *out is empty. */
+int cas__server_config_load(const char *path, struct cas__server_config *out, char *err,
+                            size_t errlen);
+void cas__server_config_free(struct cas__server_config *c);
+
+#endif

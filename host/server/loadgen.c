@@ -1,0 +1,245 @@
+/*
+ * loadgen.c — many scripted players against a castellan serve on loopback,
+ * for the load test and `castellan bench --only serve`: a creator makes
+ * the games, two connections per game join as its seats, and each seat
+ * plays the first legal action of every state in which it decides, after a
+ * think time.  Counts and bounds are the caller's: it stops after a number
+ * of moves or a time, whichever comes first.  It reads the state messages
+ * with a few string searches, not a JSON parser, so the client costs the
+ * shared cores as little as possible.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server.h"
+#include "wsclient.h"
+
+struct seat {
+    struct cas__wsc_conn *conn;
+    struct loadgen *lg;
+    int64_t game;
+    int index;
+    char token[64];
+    int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
+    double sent_at;             /* when the act left, 0: none waiting */
+    double due;                 /* when the pending act is sent, 0: none */
+    int over;
+    char act[1024];
+};
+
+struct loadgen {
+    const struct cas__loadgen_params *p;
+    struct cas__loadgen_result *r;
+    struct cas__wsc *w;
+    struct seat creator;        /* index -1: makes the games */
+    struct seat *seats;         /* 2 per game */
+    size_t created, n_seats, seats_over;
+    double *latencies;
+    size_t n_latencies, cap_latencies;
+    int failed;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The integer after `key` in m, or def. */
+static int64_t int_after(const char *m, const char *key, int64_t def)
+{
+    const char *at = strstr(m, key);
+    return at ? strtoll(at + strlen(key), NULL, 10) : def;
+}
+
+static void note_latency(struct loadgen *lg, double seconds)
+{
+    if (lg->n_latencies == lg->cap_latencies) {
+        size_t cap = lg->cap_latencies ? lg->cap_latencies * 2 : 4096;
+        double *more = realloc(lg->latencies, cap * sizeof *more);
+        if (!more)
+            return;
+        lg->latencies = more;
+        lg->cap_latencies = cap;
+    }
+    lg->latencies[lg->n_latencies++] = seconds;
+}
+
+/* A state for seat s: note the latency of its last act, and plan the next
+ * when it decides. */
+static void on_state(struct seat *s, const char *m)
+{
+    struct loadgen *lg = s->lg;
+    int64_t ply = int_after(m, "\"ply\":", -1);
+    if (s->sent_at > 0 && ply >= s->acted_ply) {
+        note_latency(lg, now_s() - s->sent_at);
+        s->sent_at = 0;
+    }
+    lg->r->states++;
+    if (strstr(m, "\"over\":true")) {
+        if (!s->over) {
+            s->over = 1;
+            lg->seats_over++;
+            lg->r->games_over = lg->seats_over / 2;
+        }
+        return;
+    }
+    if (int_after(m, "\"actor\":", -1) != s->index || s->acted_ply == ply + 1)
+        return;
+    const char *a = strstr(m, "\"actions\":[\"");
+    if (!a)
+        return;
+    a += 12;
+    size_t n = strcspn(a, "\"\\");
+    if (a[n] != '"' || n + 100 > sizeof s->act)
+        return; /* an action with escapes: not in the games benched */
+    snprintf(s->act, sizeof s->act, "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%lld,"
+             "\"action\":\"%.*s\"}", (long long)s->game, (long long)ply, (int)n, a);
+    s->acted_ply = ply + 1;
+    s->due = now_s() + lg->p->think_ms / 1000.0;
+}
+
+static void on_message(struct cas__wsc_conn *c, void *user, const char *text, size_t len)
+{
+    struct seat *s = user;
+    struct loadgen *lg = s->lg;
+    (void)c;
+    (void)len;
+    if (s->index < 0) {
+        if (strncmp(text, "{\"type\":\"created\"", 17) == 0 && lg->created < lg->p->games) {
+            s = &lg->seats[2 * lg->created];
+            int64_t game = int_after(text, "\"game\":\"", 0);
+            for (int i = 0; i < 2; i++) {
+                char key[40];
+                snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
+                const char *at = strstr(text, key);
+                s[i].game = game;
+                s[i].index = i;
+                s[i].lg = lg;
+                if (at)
+                    sscanf(at + strlen(key), "%63[0-9a-f]", s[i].token);
+            }
+            lg->created++;
+        } else if (strstr(text, "\"type\":\"error\"")) {
+            lg->r->errors++;
+            snprintf(lg->r->first_error, sizeof lg->r->first_error, "%.300s", text);
+        }
+        return;
+    }
+    if (strncmp(text, "{\"type\":\"state\"", 15) == 0) {
+        on_state(s, text);
+    } else if (strstr(text, "\"type\":\"error\"")) {
+        lg->r->errors++;
+        if (!lg->r->first_error[0])
+            snprintf(lg->r->first_error, sizeof lg->r->first_error, "%.300s", text);
+    }
+}
+
+static void on_closed(struct cas__wsc_conn *c, void *user)
+{
+    struct seat *s = user;
+    (void)c;
+    s->lg->r->closed++;
+}
+
+static const struct cas__wsc_events events = {.message = on_message, .closed = on_closed};
+
+static int compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Send the acts that are due. */
+static void send_due(struct loadgen *lg)
+{
+    double t = now_s();
+    for (size_t i = 0; i < lg->n_seats; i++) {
+        struct seat *s = &lg->seats[i];
+        if (s->due > 0 && s->due <= t && lg->r->moves < lg->p->max_moves) {
+            s->due = 0;
+            s->sent_at = now_s();
+            cas__wsc_send(s->conn, s->act);
+            lg->r->moves++;
+        }
+    }
+}
+
+int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r)
+{
+    struct loadgen lg = {.p = p, .r = r};
+    int rc;
+    memset(r, 0, sizeof *r);
+    lg.seats = calloc(2 * (p->games ? p->games : 1), sizeof *lg.seats);
+    if (!lg.seats || (rc = cas__wsc_new(&events, &lg.w)) != CAS_OK) {
+        free(lg.seats);
+        return CAS_ENOMEM;
+    }
+    double start = now_s(), deadline = start + p->max_seconds;
+    lg.creator = (struct seat){.lg = &lg, .index = -1};
+    if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
+        goto done;
+    char create[512];
+    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"seed\":\"%" PRIu64
+             "\",\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", p->game, p->seed);
+    for (size_t i = 0; i < p->games; i++)
+        cas__wsc_send(lg.creator.conn, create);
+    while (lg.created < p->games && !r->errors && now_s() < deadline)
+        cas__wsc_service(lg.w, 10);
+    if (lg.created < p->games) {
+        rc = CAS_EIO;
+        goto done;
+    }
+    if (p->created)
+        p->created(p->ctx);
+    /* Every seat joins; play starts as the states arrive. */
+    for (size_t i = 0; i < 2 * p->games && !rc; i++) {
+        char join[256];
+        struct seat *s = &lg.seats[i];
+        rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, s, &s->conn);
+        lg.n_seats = i + (rc == CAS_OK);
+        snprintf(join, sizeof join, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"
+                 "\"token\":\"%s\"}", (long long)s->game, s->index, s->token);
+        if (rc == CAS_OK)
+            cas__wsc_send(s->conn, join);
+    }
+    double play_start = now_s();
+    while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
+           r->games_over < p->games) {
+        send_due(&lg);
+        cas__wsc_service(lg.w, 5);
+    }
+    /* The last acts' states. */
+    for (double until = now_s() + 2; now_s() < until && !rc;) {
+        int waiting = 0;
+        for (size_t i = 0; i < lg.n_seats; i++)
+            waiting |= lg.seats[i].sent_at > 0;
+        if (!waiting)
+            break;
+        cas__wsc_service(lg.w, 5);
+    }
+    r->seconds = now_s() - play_start;
+    uint64_t closed = r->closed; /* before ours close */
+    if (lg.n_latencies) {
+        qsort(lg.latencies, lg.n_latencies, sizeof *lg.latencies, compare);
+        r->p50_ms = lg.latencies[lg.n_latencies / 2] * 1e3;
+        r->p99_ms = lg.latencies[(lg.n_latencies * 99) / 100] * 1e3;
+        r->answered = lg.n_latencies;
+    }
+    cas__wsc_free(lg.w);
+    r->closed = closed;
+    goto free_seats;
+done:
+    cas__wsc_free(lg.w);
+free_seats:
+    cas__wsc_conn_free(lg.creator.conn);
+    for (size_t i = 0; i < lg.n_seats; i++)
+        cas__wsc_conn_free(lg.seats[i].conn);
+    free(lg.seats);
+    free(lg.latencies);
+    return rc;
+}

@@ -1,0 +1,981 @@
+// app.js — castellan's browser client (docs/web-client.md): one WebSocket
+// to `castellan serve` (protocol v1, docs/server.md), the lobby and the
+// table.  The board is the game plugin's own SVG, sanitized and put in a
+// shadow root so its styles stay its own; click to play follows the marks
+// of docs/abi.md ("ABI 1.2: click to play").  Plain ES module, no build.
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------- storage
+// A seat's token lives in sessionStorage (this tab: survives a reload, and
+// two tabs of one browser may hold two seats of one game) and is also
+// remembered in localStorage so the lobby can offer "play as seat N" later.
+
+const SEATS_KEY = 'castellan.seats';
+
+function rememberedSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY)) || {}; } catch { return {}; }
+}
+
+function rememberSeat(game, seat, token) {
+  const all = rememberedSeats();
+  const list = (all[game] || []).filter((s) => s.seat !== seat);
+  list.push({ seat, token });
+  all[game] = list;
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* private mode */ }
+}
+
+function forgetSeat(game, seat) {
+  const all = rememberedSeats();
+  if (!all[game]) return;
+  all[game] = all[game].filter((s) => s.seat !== seat);
+  if (!all[game].length) delete all[game];
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* private mode */ }
+}
+
+function tabSeat(game) {
+  try { return JSON.parse(sessionStorage.getItem('castellan.seat.' + game)); } catch { return null; }
+}
+
+function setTabSeat(game, seat, token) {
+  const key = 'castellan.seat.' + game;
+  try {
+    if (seat === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, JSON.stringify({ seat, token }));
+  } catch { /* private mode */ }
+}
+
+// ------------------------------------------------------------- connection
+// One socket, reopened with exponential backoff (0.5 s doubling to 15 s,
+// with jitter) whenever it drops; on every open the client says hello and
+// subscribes again to what it followed (the lobby or its game).
+
+const conn = {
+  ws: null,
+  attempt: 0,
+  timer: null,
+  nextId: 1,
+  pending: new Map(),        // request id -> what it was, for errors
+};
+
+function wsUrl() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return proto + '//' + location.host + '/ws';
+}
+
+function connect() {
+  clearTimeout(conn.timer);
+  conn.timer = null;
+  $('retry').hidden = true;
+  setConn('connecting…');
+  let ws;
+  try {
+    ws = new WebSocket(wsUrl(), 'castellan.v1');
+  } catch (e) {
+    scheduleReconnect();
+    return;
+  }
+  conn.ws = ws;
+  ws.onopen = () => {
+    conn.attempt = 0;
+    document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
+    setConn('connected');
+    send({ type: 'hello', client: 'castellan-web/1' });
+    resubscribe();
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg && typeof msg.type === 'string') receive(msg);
+  };
+  ws.onclose = () => {
+    if (conn.ws !== ws) return;
+    conn.ws = null;
+    // A click sent just before may be lost: nothing is clickable until the
+    // rejoin brings the game's state again.
+    view.busy = false;
+    view.sel = null;
+    scheduleReconnect();
+  };
+  ws.onerror = () => { /* onclose follows */ };
+}
+
+function scheduleReconnect() {
+  const base = Math.min(15000, 500 * 2 ** conn.attempt);
+  const delay = Math.round(base * (0.5 + Math.random() / 2));
+  conn.attempt++;
+  setConn(`connection lost — reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${conn.attempt})`);
+  $('retry').hidden = false;
+  conn.timer = setTimeout(connect, delay);
+}
+
+function setConn(text) {
+  $('conn').textContent = text;
+  document.body.dataset.conn = text === 'connected' ? 'up' : 'down';
+}
+
+// Sends one message; returns its id, or null when the socket is not open.
+function send(msg) {
+  if (!conn.ws || conn.ws.readyState !== WebSocket.OPEN) {
+    showAlert('Not connected to the server: wait for the connection to come back, then try again.');
+    return null;
+  }
+  const id = conn.nextId++;
+  msg.id = id;
+  conn.pending.set(id, msg.type);
+  if (conn.pending.size > 200) conn.pending.delete(conn.pending.keys().next().value);
+  conn.ws.send(JSON.stringify(msg));
+  return id;
+}
+
+// Keeps the socket alive behind proxies that close idle connections.
+setInterval(() => {
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN)
+    conn.ws.send(JSON.stringify({ type: 'ping' }));
+}, 25000);
+
+// ------------------------------------------------------------------ routes
+
+const view = {
+  screen: null,              // 'lobby' | 'table'
+  game: null,                // the game id at the table
+  seat: null, token: null,   // the seat this tab acts for, or null: watching
+  lobby: null,               // the last lobby message
+  state: null,               // the last state message
+  wantFullLog: true,
+  sel: null,                 // click-to-play selection (see below)
+  busy: false,               // an act was sent, its state not yet seen
+  clockAt: 0,                // performance.now() when the state came
+};
+
+function route() {
+  const m = location.pathname.match(/^\/game\/([^/]+)\/?$/);
+  hideAlert();
+  if (m) {
+    openTable(decodeURIComponent(m[1]));
+  } else {
+    openLobby();
+  }
+}
+
+// Reads an invite (#seat=N&token=T, or ?seat=N&token=T) into this tab's
+// storage and takes it out of the address bar, so the token is not left on
+// screen, in the history or in a bookmark.
+function takeInvite(game) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const p = params.has('token') ? params : query;
+  if (!p.has('token')) return;
+  const seat = Number.parseInt(p.get('seat') || '', 10);
+  const token = p.get('token');
+  if (Number.isInteger(seat) && seat >= 0 && token) {
+    setTabSeat(game, seat, token);
+    rememberSeat(game, seat, token);
+  }
+  history.replaceState(null, '', '/game/' + encodeURIComponent(game));
+}
+
+function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+function resubscribe() {
+  if (view.screen === 'lobby') send({ type: 'lobby' });
+  else if (view.screen === 'table') join();
+}
+
+// ------------------------------------------------------------------- lobby
+
+function openLobby() {
+  if (view.screen === 'table' && conn.ws) send({ type: 'leave' });
+  view.screen = 'lobby';
+  view.game = null;
+  $('table').hidden = true;
+  $('lobby').hidden = false;
+  document.title = 'castellan — games';
+  $('my-name').value = localStorage.getItem('castellan.name') || '';
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) send({ type: 'lobby' });
+}
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+  return e;
+}
+
+function seatWords(s) {
+  const who = s.name || ('seat ' + (s.seat + 1));
+  if (s.open) return `${who}: open`;
+  const agent = s.agent && s.agent !== 'human' ? ` (${s.agent})` : '';
+  const online = s.agent === 'human' ? (s.connected ? ', online' : ', offline') : '';
+  return who + agent + online;
+}
+
+function renderLobby(msg) {
+  view.lobby = msg;
+  fillCreateForm(msg);
+  const body = $('games').tBodies[0];
+  body.replaceChildren();
+  const games = msg.games || [];
+  $('no-games').hidden = games.length > 0;
+  $('games').hidden = games.length === 0;
+  const mine = rememberedSeats();
+  for (const g of games) {
+    const go = el('td', { class: 'go' });
+    for (const s of mine[g.game] || [])
+      go.append(el('button', { type: 'button', text: `Play seat ${s.seat + 1}`,
+        onclick: () => { setTabSeat(g.game, s.seat, s.token); navigate('/game/' + encodeURIComponent(g.game)); } }));
+    for (const s of g.seats || []) {
+      if (!s.open || g.status === 'over') continue;
+      go.append(el('button', { type: 'button', text: `Take seat ${s.seat + 1}`,
+        onclick: () => claim(g.game, s.seat) }));
+    }
+    go.append(el('a', { href: '/game/' + encodeURIComponent(g.game), 'data-nav': 'game',
+      text: g.status === 'over' ? 'See the end' : 'Watch' }));
+    if (g.status === 'over')
+      go.append(el('a', { href: '/game/' + encodeURIComponent(g.game) + '/replay.html', text: 'Replay' }));
+    const seats = el('ul', { class: 'seat-list' });
+    for (const s of g.seats || []) seats.append(el('li', { text: seatWords(s) }));
+    const clock = g.clock ? ` · clock ${fmtClockSetting(g.clock)}` : '';
+    body.append(el('tr', { 'data-game': g.game },
+      el('td', { text: (g.title || g.game) + clock }),
+      el('td', { text: g.status }),
+      el('td', { text: String(g.ply ?? '') }),
+      el('td', {}, seats),
+      go));
+  }
+}
+
+function fmtClockSetting(c) {
+  return `${Math.round(c.base_ms / 60000)} min + ${Math.round(c.increment_ms / 1000)} s`;
+}
+
+let formFilled = false;
+
+function fillCreateForm(msg) {
+  const presets = msg.presets || [];
+  const sel = $('preset');
+  const keep = sel.value;
+  sel.replaceChildren(...presets.map((p) => el('option', { value: p, text: p })));
+  if (presets.includes(keep)) sel.value = keep;
+  $('preset-form').hidden = presets.length === 0;
+  const games = msg.games_available || [];
+  const gsel = $('game');
+  const gkeep = gsel.value;
+  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, title: g.name, text: g.id })));
+  if (games.some((g) => g.id === gkeep)) gsel.value = gkeep;
+  if (!formFilled && games.length) {
+    formFilled = true;
+    fillExpansions();
+    resetSeats();
+  }
+}
+
+function chosenGame() {
+  return (view.lobby?.games_available || []).find((g) => g.id === $('game').value);
+}
+
+function fillExpansions() {
+  const g = chosenGame();
+  const box = $('expansions');
+  box.replaceChildren(el('legend', { text: 'Expansions' }));
+  for (const x of g?.expansions || [])
+    box.append(el('label', {}, el('input', { type: 'checkbox', value: x }), ' ' + x));
+  if (!g?.expansions?.length) box.append(el('p', { text: 'This game has no expansions.' }));
+}
+
+function agentChoices() {
+  return view.lobby?.agents || ['human', 'open', 'random', 'greedy', 'mcts-easy', 'mcts', 'mcts-hard'];
+}
+
+function addSeat(agent) {
+  const list = $('seats');
+  const n = list.children.length + 1;
+  const pick = el('select', { 'aria-label': `Seat ${n} player` },
+    ...agentChoices().map((a) => el('option', { value: a, text: a === 'open' ? 'open (anyone may take it)' : a })));
+  pick.value = agent;
+  list.append(el('li', {},
+    el('input', { 'aria-label': `Seat ${n} name`, placeholder: `name (optional)`, maxlength: 40 }), ' ', pick));
+}
+
+function resetSeats() {
+  $('seats').replaceChildren();
+  const g = chosenGame();
+  const min = g?.players?.[0] || 2;
+  for (let i = 0; i < min; i++) addSeat(i === 0 ? 'human' : 'open');
+}
+
+function customCreate() {
+  const seats = [...$('seats').children].map((li) => {
+    const name = li.querySelector('input').value.trim();
+    const agent = li.querySelector('select').value;
+    return name ? { name, agent } : { agent };
+  });
+  const me = $('my-name').value.trim();
+  if (me && seats[0] && !seats[0].name && seats[0].agent === 'human') seats[0].name = me;
+  const rules = {};
+  for (const line of $('rules').value.split('\n')) {
+    const t = line.trim();
+    if (!t) continue;
+    const eq = t.indexOf('=');
+    if (eq <= 0) {
+      showAlert(`Rule line "${t}" is not name=value: write one rule a line, e.g. farmers=on.`);
+      return;
+    }
+    rules[t.slice(0, eq).trim()] = t.slice(eq + 1).trim();
+  }
+  const msg = {
+    type: 'create', game: $('game').value, seats, rules,
+    expansions: [...$('expansions').querySelectorAll('input:checked')].map((i) => i.value),
+  };
+  if ($('clock-on').checked)
+    msg.clock = { base_ms: Number($('clock-base').value) * 60000, increment_ms: Number($('clock-inc').value) * 1000 };
+  const seed = $('seed').value.trim();
+  if (seed) msg.seed = seed;
+  send(msg);
+}
+
+function claim(game, seat) {
+  const name = $('my-name').value.trim() || undefined;
+  send({ type: 'claim', game, seat, name });
+}
+
+function absoluteLink(link) {
+  return new URL(link, location.origin).href;
+}
+
+function showCreated(msg) {
+  const box = $('created');
+  box.hidden = false;
+  const list = $('invites');
+  list.replaceChildren();
+  for (const s of msg.seats || []) {
+    rememberSeat(msg.game, s.seat, s.token);
+    const url = absoluteLink(s.link);
+    const field = el('input', { readonly: true, value: url, 'aria-label': `Invite link of seat ${s.seat + 1}`, class: 'link' });
+    list.append(el('li', { 'data-seat': s.seat },
+      el('span', { class: 'who', text: `Seat ${s.seat + 1}` }), field,
+      el('button', { type: 'button', text: 'Copy', onclick: (e) => copy(url, field, e.target) }),
+      el('button', { type: 'button', text: 'Play this seat here', onclick: () => {
+        setTabSeat(msg.game, s.seat, s.token);
+        navigate('/game/' + encodeURIComponent(msg.game));
+      } })));
+  }
+  $('watch-link').href = msg.watch || '/game/' + encodeURIComponent(msg.game);
+  $('custom').open = false;
+  box.scrollIntoView({ block: 'nearest' });
+  list.querySelector('button')?.focus();
+}
+
+async function copy(text, field, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    field.select();
+    document.execCommand('copy');
+  }
+  button.textContent = 'Copied';
+  setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+}
+
+// ------------------------------------------------------------------- table
+
+function openTable(game) {
+  takeInvite(game);
+  view.screen = 'table';
+  view.game = game;
+  view.state = null;
+  const mine = tabSeat(game);
+  view.seat = mine ? mine.seat : null;
+  view.token = mine ? mine.token : null;
+  $('lobby').hidden = true;
+  $('table').hidden = false;
+  $('table-title').textContent = 'Game ' + game;
+  document.title = 'castellan — game ' + game;
+  $('board').replaceChildren();
+  $('log').replaceChildren();
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) join();
+}
+
+function join() {
+  view.wantFullLog = true;
+  view.busy = false;
+  const msg = { type: 'join', game: view.game };
+  if (view.seat !== null) { msg.seat = view.seat; msg.token = view.token; }
+  send(msg);
+}
+
+function watchInstead(why) {
+  if (view.seat !== null) forgetSeat(view.game, view.seat);
+  setTabSeat(view.game, null);
+  view.seat = null;
+  view.token = null;
+  showAlert(why);
+  join();
+}
+
+function playerName(players, seat) {
+  const p = (players || []).find((q) => q.seat === seat);
+  return p?.name || (seat === null || seat === undefined ? 'the game' : 'seat ' + (seat + 1));
+}
+
+function renderState(st) {
+  const first = view.wantFullLog;
+  view.wantFullLog = false;
+  const plyChanged = !view.state || view.state.ply !== st.ply || view.state.actor !== st.actor;
+  view.state = st;
+  view.busy = false;
+  view.clockAt = performance.now();
+  if (st.you !== null && st.you !== undefined && view.seat === null) view.seat = st.you;
+  document.body.dataset.ply = String(st.ply);
+  document.body.dataset.actor = String(st.actor);
+  document.body.dataset.over = String(!!st.over);
+  document.body.dataset.you = st.you === null || st.you === undefined ? '' : String(st.you);
+
+  const mine = st.you !== null && st.you !== undefined && st.actor === st.you && !st.over;
+  let turn;
+  if (st.over) turn = 'The game is over.';
+  else if (mine) turn = `Your turn (ply ${st.ply}).`;
+  else if (st.actor === 'chance') turn = `The game draws (ply ${st.ply}).`;
+  else turn = `${playerName(st.players, st.actor)} to play (ply ${st.ply}).`;
+  if (st.you !== null && st.you !== undefined) turn += ` You play ${playerName(st.players, st.you)}.`;
+  else turn += ' You are watching.';
+  $('turn').textContent = turn;
+
+  renderPlayers(st);
+  renderEvents(st.events || [], first);
+  $('text').textContent = st.text || '';
+  renderBoard(st);
+  renderDecision(st, mine, plyChanged);
+  renderSeatBox(st);
+  renderResult(st);
+}
+
+function fmtClock(ms) {
+  if (ms === null || ms === undefined) return '—';
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = h ? String(m).padStart(2, '0') : String(m);
+  return (h ? h + ':' : '') + mm + ':' + String(r).padStart(2, '0');
+}
+
+function renderPlayers(st) {
+  const body = $('players').tBodies[0];
+  body.replaceChildren();
+  for (const p of st.players || []) {
+    const acting = p.seat === st.actor && !st.over;
+    const status = [];
+    if (p.seat === st.you) status.push('you');
+    if (acting) status.push('to play');
+    if (p.open) status.push('open seat');
+    else if (p.agent === 'human') status.push(p.connected ? 'online' : 'offline');
+    else status.push('bot: ' + p.agent);
+    const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: fmtClock(p.clock_ms) });
+    body.append(el('tr', { class: acting ? 'acting' : null, 'data-seat': p.seat },
+      el('th', { scope: 'row', text: (acting ? '▶ ' : '') + (p.name || 'seat ' + (p.seat + 1)) }),
+      el('td', { class: 'score', text: String(p.score ?? '') }),
+      clock,
+      el('td', { text: status.join(', ') })));
+  }
+}
+
+// The actor's clock runs down between states; the server's figure is the
+// truth and replaces this guess at every state.
+setInterval(() => {
+  const st = view.state;
+  if (!st || st.over || typeof st.actor !== 'number') return;
+  const p = (st.players || []).find((q) => q.seat === st.actor);
+  if (!p || p.clock_ms === null || p.clock_ms === undefined) return;
+  const cell = $('players').querySelector(`td.clock[data-seat="${st.actor}"]`);
+  if (cell) cell.textContent = fmtClock(p.clock_ms - (performance.now() - view.clockAt));
+}, 250);
+
+function renderEvents(events, full) {
+  const log = $('log');
+  if (full) log.replaceChildren();
+  // The game's own words name who did what (its seat labels), so the
+  // event's player is not repeated.
+  for (const e of events) {
+    log.append(el('li', { 'data-ply': e.ply }, el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + e.text));
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderSeatBox(st) {
+  const watching = st.you === null || st.you === undefined;
+  const box = $('seat-box');
+  const mine = (rememberedSeats()[view.game] || []);
+  const open = (st.players || []).filter((p) => p.open);
+  box.hidden = !watching || st.over || (!mine.length && !open.length);
+  const buttons = $('my-seats');
+  buttons.replaceChildren();
+  for (const s of mine)
+    buttons.append(el('button', { type: 'button', text: `Play ${playerName(st.players, s.seat)}`,
+      onclick: () => { setTabSeat(view.game, s.seat, s.token); view.seat = s.seat; view.token = s.token; join(); } }));
+  for (const p of open)
+    buttons.append(el('button', { type: 'button', text: `Take the open seat ${p.seat + 1}`,
+      onclick: () => claim(view.game, p.seat) }));
+}
+
+function renderResult(st) {
+  const box = $('result');
+  box.hidden = !st.over;
+  if (!st.over) return;
+  const r = st.result || {};
+  const parts = [];
+  (r.scores || []).forEach((s, i) => parts.push(`${playerName(st.players, i)} ${s}`));
+  const winners = (r.winners || []).map((w) => playerName(st.players, w));
+  let text = parts.length ? 'Final scores: ' + parts.join(', ') + '.' : '';
+  if (winners.length) text += ` Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.`;
+  if (r.reason === 'flag' && r.flagged !== null && r.flagged !== undefined)
+    text += ` ${playerName(st.players, r.flagged)} ran out of time.`;
+  $('result-text').textContent = text;
+  $('replay-link').href = '/game/' + encodeURIComponent(view.game) + '/replay.html';
+}
+
+// ------------------------------------------------------------ the picture
+// The SVG is plugin output: parsed as an SVG document, stripped of
+// anything that runs code or fetches, then adopted into a shadow root
+// (its <style> would otherwise restyle this page).
+
+const DROP = new Set(['script', 'foreignobject', 'iframe', 'object', 'embed', 'audio', 'video',
+  'handler', 'listener', 'set', 'animate', 'animatetransform', 'animatemotion', 'discard']);
+const SAFE_IMAGE = /^data:image\/(png|jpeg|gif|webp);/i;
+
+function sanitizeSvg(text) {
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = doc.documentElement;
+  if (!root || root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;
+  const walk = [root];
+  while (walk.length) {
+    const node = walk.pop();
+    for (const attr of [...node.attributes]) {
+      const name = attr.name.toLowerCase();
+      const value = attr.value.trim();
+      if (name.startsWith('on')) node.removeAttributeNode(attr);
+      else if ((name === 'href' || name === 'xlink:href' || attr.localName === 'href')
+               && !value.startsWith('#') && !(node.localName === 'image' && SAFE_IMAGE.test(value)))
+        node.removeAttributeNode(attr);
+      else if (name === 'style' && /url\s*\(\s*['"]?(?!#)|expression|@import/i.test(value))
+        node.removeAttributeNode(attr);
+      else if (/url\s*\(\s*['"]?(?!#)/i.test(value)) node.removeAttributeNode(attr);
+    }
+    if (node.localName === 'style')
+      node.textContent = node.textContent.replace(/@import[^;]*;?/gi, '')
+        .replace(/url\s*\(\s*['"]?(?!#)[^)]*\)/gi, 'none');
+    for (const kid of [...node.children]) {
+      if (DROP.has(kid.localName.toLowerCase()) || kid.namespaceURI !== 'http://www.w3.org/2000/svg') kid.remove();
+      else walk.push(kid);
+    }
+  }
+  // Scales to the window: the viewBox says the shape, CSS the size.
+  if (!root.getAttribute('viewBox')) {
+    const w = parseFloat(root.getAttribute('width')), h = parseFloat(root.getAttribute('height'));
+    if (w > 0 && h > 0) root.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  }
+  root.removeAttribute('width');
+  root.removeAttribute('height');
+  root.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  root.setAttribute('role', 'img');
+  return document.importNode(root, true);
+}
+
+const MARK_CSS = `
+:host { display: block; }
+svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 9rem); }
+[data-cas-choices].cas-live { cursor: pointer; }
+[data-cas-choices].cas-live:hover, [data-cas-choices].cas-live:focus {
+  outline: 3px solid #111; outline-offset: 2px; filter: drop-shadow(0 0 4px #000); }
+[data-cas-choices].cas-active { stroke: #111; stroke-width: 3px; stroke-dasharray: 6 3; }
+[data-cas-choices].cas-later { opacity: .85; }
+[data-cas-choices].cas-dim { opacity: .2; cursor: pointer; }
+[data-cas-choices].cas-chosen { opacity: 1; outline: 4px double #111; outline-offset: 1px; }
+[data-cas-choices]:focus-visible { outline: 3px solid #111; }
+`;
+
+function boardRoot() {
+  const host = $('board');
+  if (!host.shadowRoot) {
+    const root = host.attachShadow({ mode: 'open' });
+    const markSheet = new CSSStyleSheet();
+    markSheet.replaceSync(MARK_CSS);
+    root.adoptedStyleSheets = [markSheet];
+    root.addEventListener('click', onBoardClick);
+    root.addEventListener('keydown', onBoardKey);
+    host.addEventListener('contextmenu', (e) => {
+      if (view.sel && view.sel.picked.length) { e.preventDefault(); resetSelection(); }
+    });
+  }
+  return host.shadowRoot;
+}
+
+function renderBoard(st) {
+  const root = boardRoot();
+  const svg = st.svg ? sanitizeSvg(st.svg) : null;
+  $('text-view').hidden = !!svg;
+  $('text-view').textContent = svg ? '' : (st.text || '');
+  if (!svg) { root.replaceChildren(); return; }
+  const title = svg.querySelector('title')?.textContent;
+  svg.setAttribute('aria-label', title ? `${title}: board` : 'board');
+  root.replaceChildren(svg);
+}
+
+// ----------------------------------------------------------- click to play
+// view.sel: { n, cand: Set of action indices still possible, picked: marks
+// clicked so far, marks: [{el, step, choices}] }.
+
+function renderDecision(st, mine, plyChanged) {
+  $('decide').hidden = !mine;
+  $('hint-out').hidden = plyChanged ? true : $('hint-out').hidden;
+  if (!mine) { view.sel = null; return; }
+  const actions = st.actions || [];
+  // A state that changes nothing of the decision (a player connects, a
+  // clock is sent) keeps what was clicked so far.
+  const old = view.sel;
+  const keep = old && old.ply === st.ply && old.actions.join('\n') === actions.join('\n')
+    ? old.picked.map((m) => old.marks.indexOf(m)) : [];
+  const marks = [];
+  const named = new Set();
+  const svg = boardRoot().querySelector('svg');
+  if (st.marked && svg) {
+    for (const m of svg.querySelectorAll('[data-cas-choices]')) {
+      const choices = m.getAttribute('data-cas-choices').trim().split(/\s+/)
+        .map(Number).filter((i) => Number.isInteger(i) && i >= 0 && i < actions.length);
+      if (!choices.length) continue;
+      const step = Number.parseInt(m.getAttribute('data-cas-step'), 10) || 1;
+      choices.forEach((i) => named.add(i));
+      marks.push({ el: m, step, choices });
+      const label = m.getAttribute('data-cas-label') || m.querySelector('title')?.textContent ||
+        (choices.length === 1 ? actions[choices[0]] : `${choices.length} actions`);
+      m.setAttribute('role', 'button');
+      m.setAttribute('aria-label', label);
+      if (!m.querySelector('title')) {
+        const t = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+        t.textContent = label;
+        m.prepend(t);
+      }
+    }
+  }
+  view.sel = { n: actions.length, cand: new Set(actions.map((_, i) => i)), picked: [], marks, named,
+    ply: st.ply, actions };
+  if (keep.length && old.marks.length === marks.length)
+    for (const i of keep) {
+      view.sel.picked.push(marks[i]);
+      view.sel.cand = new Set(marks[i].choices.filter((c) => view.sel.cand.has(c)));
+    }
+  $('n-actions').textContent = String(actions.length);
+  if (!marks.length) $('all-actions').open = true;
+  const list = $('action-list');
+  list.replaceChildren(...actions.map((a, i) => actionButton(a, i)));
+  const others = $('others');
+  const unnamed = actions.map((a, i) => i).filter((i) => !named.has(i));
+  others.replaceChildren();
+  if (marks.length && unnamed.length) {
+    others.append(el('p', { class: 'label', text: 'Not on the board:' }));
+    for (const i of unnamed) others.append(actionButton(actions[i], i));
+  }
+  $('undo').disabled = !st.can_undo;
+  $('hint').disabled = false;
+  updateSelection();
+}
+
+function actionButton(text, i) {
+  return el('button', { type: 'button', class: 'action', 'data-action': i, text, onclick: () => play(i) });
+}
+
+function meets(choices, cand) {
+  return choices.some((i) => cand.has(i));
+}
+
+// The active step is the first one not yet clicked that can still narrow
+// the candidates; marks of that step that meet them are live, those of
+// later steps that meet them stay visible, the rest are dimmed.
+function activeStep(sel) {
+  const done = new Set(sel.picked.map((m) => m.step));
+  let best = Infinity;
+  for (const m of sel.marks)
+    if (!done.has(m.step) && m.step < best && meets(m.choices, sel.cand)) best = m.step;
+  return best;
+}
+
+function updateSelection() {
+  const sel = view.sel;
+  if (!sel) return;
+  const step = activeStep(sel);
+  for (const m of sel.marks) {
+    const e = m.el;
+    const live = meets(m.choices, sel.cand);
+    const chosen = sel.picked.includes(m);
+    e.classList.toggle('cas-chosen', chosen);
+    e.classList.toggle('cas-dim', !live && !chosen);
+    e.classList.toggle('cas-live', live && !chosen);
+    e.classList.toggle('cas-active', live && !chosen && m.step === step);
+    e.classList.toggle('cas-later', live && !chosen && m.step > step);
+    if (live && !chosen) e.setAttribute('tabindex', '0'); else e.removeAttribute('tabindex');
+    e.setAttribute('aria-disabled', String(!live));
+  }
+  const n = sel.cand.size;
+  const actionsWord = (k) => (k === 1 ? '1 action' : `${k} actions`);
+  let words;
+  if (!sel.marks.length) words = 'Choose one of the legal actions below.';
+  else if (step === Infinity && n > 1) words = `${n} actions match what you clicked: pick one below.`;
+  else if (!sel.picked.length) words = `Step ${step}: click a highlighted place on the board (${actionsWord(n)}), or pick from the list.`;
+  else words = `Step ${step}: click one of the highlighted choices (${actionsWord(n)} left). Escape starts over.`;
+  $('step').textContent = words;
+  document.body.dataset.step = step === Infinity ? '' : String(step);
+  document.body.dataset.candidates = String(n);
+  document.body.dataset.picked = sel.picked.map((m) => m.step).join(' ');
+  const box = $('candidates');
+  box.replaceChildren();
+  if (sel.picked.length && n > 1 && n <= 40) {
+    box.append(el('p', { class: 'label', text: 'Matching actions:' }));
+    for (const i of [...sel.cand].sort((a, b) => a - b)) box.append(actionButton(view.state.actions[i], i));
+  }
+  $('reset').disabled = !sel.picked.length;
+  showToPlace();
+}
+
+// The tile or card the decision is about, when the picture marks it
+// (class "drawn" / "to-place" or data-cas-role="to-place"): shown again
+// large beside the board.
+function showToPlace() {
+  const box = $('to-place');
+  const svg = boardRoot().querySelector('svg');
+  const item = svg && svg.querySelector('[data-cas-role~="to-place"], .to-place, .drawn');
+  box.hidden = !item;
+  if (!item) { box.replaceChildren(); return; }
+  let bb;
+  try { bb = item.getBBox(); } catch { bb = null; }
+  if (!bb || !bb.width || !bb.height) { box.hidden = true; return; }
+  const host = box.shadowRoot || box.attachShadow({ mode: 'open' });
+  const pic = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  pic.setAttribute('viewBox', `${bb.x - 4} ${bb.y - 4} ${bb.width + 8} ${bb.height + 8}`);
+  pic.setAttribute('role', 'img');
+  pic.setAttribute('aria-label', item.getAttribute('data-cas-label') || 'to place');
+  pic.style.width = '100%';
+  pic.style.maxHeight = '8rem';
+  for (const keep of svg.querySelectorAll(':scope > defs, :scope > style')) pic.append(keep.cloneNode(true));
+  const clone = item.cloneNode(true);
+  for (const m of [clone, ...clone.querySelectorAll('[data-cas-choices]')]) {
+    m.removeAttribute('data-cas-choices');
+    m.removeAttribute('tabindex');
+    m.removeAttribute('role');
+  }
+  pic.append(clone);
+  host.replaceChildren(pic);
+}
+
+function markOf(target) {
+  const sel = view.sel;
+  if (!sel) return null;
+  for (let e = target; e && e.nodeType === 1; e = e.parentNode) {
+    const m = sel.marks.find((q) => q.el === e);
+    if (m) return m;
+  }
+  return null;
+}
+
+function pickMark(m, byKeyboard) {
+  const sel = view.sel;
+  if (!sel || view.busy) return;
+  let next = new Set(m.choices.filter((i) => sel.cand.has(i)));
+  if (!next.size) {
+    // A click elsewhere than the highlighted choices starts a new selection.
+    sel.picked = [];
+    sel.cand = new Set(Array.from({ length: sel.n }, (_, i) => i));
+    next = new Set(m.choices);
+  }
+  sel.picked = sel.picked.filter((p) => p.step !== m.step);
+  sel.picked.push(m);
+  sel.cand = next;
+  if (next.size === 1) {
+    play([...next][0]);
+    return;
+  }
+  updateSelection();
+  if (byKeyboard) focusFirstChoice();
+}
+
+// Keyboard users land on the active step's first live choice.
+function focusFirstChoice() {
+  const sel = view.sel;
+  const step = activeStep(sel);
+  const first = sel.marks.find((q) => q.step === step && meets(q.choices, sel.cand));
+  if (first) first.el.focus();
+}
+
+// A label or figure drawn over a mark must not swallow its click: the
+// first live mark under the pointer takes it.
+function markAt(e) {
+  const m = markOf(e.target);
+  if (m && m.el.classList.contains('cas-live')) return m;
+  for (const hit of boardRoot().elementsFromPoint(e.clientX, e.clientY)) {
+    const under = markOf(hit);
+    if (under && under.el.classList.contains('cas-live')) return under;
+  }
+  return m;
+}
+
+// A faded element is clickable too: the move starts over from it.
+function onBoardClick(e) {
+  const m = markAt(e);
+  if (m && !m.el.classList.contains('cas-chosen')) { e.preventDefault(); pickMark(m); }
+}
+
+function onBoardKey(e) {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  const m = markOf(e.target);
+  if (m && m.el.classList.contains('cas-live')) { e.preventDefault(); pickMark(m, true); }
+}
+
+function resetSelection() {
+  const sel = view.sel;
+  if (!sel) return;
+  sel.picked = [];
+  sel.cand = new Set(Array.from({ length: sel.n }, (_, i) => i));
+  updateSelection();
+  if (document.activeElement === $('board') || document.activeElement === document.body) focusFirstChoice();
+}
+
+function play(i) {
+  const st = view.state;
+  if (!st || view.busy || !st.actions || i < 0 || i >= st.actions.length) return;
+  if (send({ type: 'act', game: view.game, ply: st.ply, action: st.actions[i] }) === null) return;
+  view.busy = true;
+  document.body.dataset.busy = 'true';
+  $('step').textContent = `Playing “${st.actions[i]}”…`;
+  for (const b of $('decide').querySelectorAll('button')) b.disabled = true;
+}
+
+// ------------------------------------------------------------ the messages
+
+function receive(msg) {
+  const what = msg.id !== undefined ? conn.pending.get(msg.id) : undefined;
+  if (msg.id !== undefined) conn.pending.delete(msg.id);
+  switch (msg.type) {
+  case 'lobby':
+    if (view.screen === 'lobby') renderLobby(msg);
+    break;
+  case 'created':
+    if (view.screen === 'lobby') showCreated(msg);
+    break;
+  case 'claimed':
+    rememberSeat(msg.game, msg.seat, msg.token);
+    setTabSeat(msg.game, msg.seat, msg.token);
+    if (view.screen === 'table' && view.game === String(msg.game)) {
+      view.seat = msg.seat; view.token = msg.token; join();
+    } else {
+      navigate('/game/' + encodeURIComponent(msg.game));
+    }
+    break;
+  case 'state':
+    if (view.screen === 'table' && String(msg.game) === view.game) {
+      delete document.body.dataset.busy;
+      hideAlert();
+      renderState(msg);
+    }
+    break;
+  case 'hint':
+    showHint(msg);
+    break;
+  case 'error':
+    onError(msg, what);
+    break;
+  default:
+    break;
+  }
+}
+
+function showHint(msg) {
+  const out = $('hint-out');
+  out.hidden = false;
+  out.replaceChildren(el('strong', { text: 'Hint: ' }), msg.action || '');
+  if (msg.text && msg.text !== msg.action) out.append(' — ' + msg.text);
+  const i = (view.state?.actions || []).indexOf(msg.action);
+  if (i >= 0) out.append(' ', el('button', { type: 'button', text: 'Play it', onclick: () => play(i) }));
+}
+
+function onError(msg, what) {
+  const code = msg.code || 'error';
+  if (what === 'join' && (code === 'bad-token' || code === 'not-found') && view.seat !== null) {
+    watchInstead(`This tab's seat link was refused (${code}): ${msg.message} You are watching instead.`);
+    return;
+  }
+  if (what === 'join' && code === 'not-found') {
+    // No such game (any more): nothing of an old board stays on screen.
+    view.state = null;
+    view.sel = null;
+    for (const id of ['decide', 'result', 'seat-box']) $(id).hidden = true;
+    boardRoot().replaceChildren();
+    $('turn').textContent = 'There is no such game on this server.';
+  }
+  if (what === 'act') {
+    view.busy = false;
+    delete document.body.dataset.busy;
+    view.sel = null;   // the refused move starts over
+    if (view.state) renderDecision(view.state, true, false);
+  }
+  showAlert(`${msg.message || 'The server refused the request.'} (${code})`);
+}
+
+function showAlert(text) {
+  const a = $('alert');
+  a.textContent = text;
+  a.hidden = false;
+}
+
+function hideAlert() {
+  $('alert').hidden = true;
+}
+
+// -------------------------------------------------------------- the wiring
+
+function wire() {
+  $('retry').addEventListener('click', () => { conn.attempt = 0; connect(); });
+  $('preset-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    send({ type: 'create', preset: $('preset').value });
+  });
+  $('custom-form').addEventListener('submit', (e) => { e.preventDefault(); customCreate(); });
+  $('game').addEventListener('change', () => { fillExpansions(); resetSeats(); });
+  $('add-seat').addEventListener('click', () => addSeat('open'));
+  $('remove-seat').addEventListener('click', () => {
+    const list = $('seats');
+    if (list.children.length > 1) list.lastElementChild.remove();
+  });
+  $('my-name').addEventListener('change', () => {
+    try { localStorage.setItem('castellan.name', $('my-name').value.trim()); } catch { /* private mode */ }
+  });
+  $('reset').addEventListener('click', resetSelection);
+  $('undo').addEventListener('click', () => send({ type: 'undo', game: view.game }));
+  $('hint').addEventListener('click', () => send({ type: 'hint', game: view.game }));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && view.sel && view.sel.picked.length) { e.preventDefault(); resetSelection(); }
+  });
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-nav]');
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(a.getAttribute('href'));
+  });
+  window.addEventListener('popstate', route);
+}
+
+wire();
+route();
+connect();
+
+// For the browser test (tests/browser): the sanitizer on hostile input,
+// and a dropped connection (as a network would drop it).
+function dropConnection() {
+  if (conn.ws) conn.ws.close(4000, 'test');
+}
+
+export { sanitizeSvg, dropConnection };

@@ -1,0 +1,148 @@
+/*
+ * bench_serve.c — `castellan bench --only serve`: a castellan serve in a
+ * child process on 127.0.0.1 with a store of its own, --games concurrent
+ * games of the benched game (default 1000), two WebSocket connections
+ * each, every move journaled.  The players answer each state after a think
+ * time, so the load is what that many tables of people would offer, and
+ * the figures are the moves per second served, the latency from a move's
+ * send to the next state's arrival (p50, p99), and the server's memory per
+ * idle game (its resident set grown by creating the games, per game).
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "server.h"
+#include "wsclient.h"
+
+#define THINK_MS 200     /* 1000 games moving every 0.2 s: 5,000 moves/s offered */
+#define SECONDS 10.0     /* of play measured */
+
+static void line(struct cas__bench *b, const char *fmt, ...) CAS_PRINTF(2, 3);
+static void line(struct cas__bench *b, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    cas__bench_vprint(b, 4, fmt, args);
+    va_end(args);
+}
+
+/* The server child tells its port through this pipe once it listens. */
+static int ready_pipe = -1;
+
+static int tell_port(void *ctx, struct cas__lobby *l, int port)
+{
+    (void)ctx;
+    (void)l;
+    return write(ready_pipe, &port, sizeof port) == sizeof port ? CAS_OK : CAS_EIO;
+}
+
+static _Noreturn void run_server(const char *db, size_t games, int fd)
+{
+    struct cas__serve_setup setup = {.database = db, .ready = tell_port};
+    ready_pipe = fd;
+    cas__srv_limits_default(&setup.opts.limits);
+    setup.opts.listen = "127.0.0.1:0";
+    setup.opts.quiet = 1;
+    setup.opts.limits.max_games = (unsigned)games + 16;
+    setup.opts.limits.max_connections = 2 * (unsigned)games + 16;
+    setup.opts.limits.rate = setup.opts.limits.burst = 1e9; /* the creator sends them all */
+    _exit(cas__serve_run(&setup));
+}
+
+/* Resident set of pid in KiB, or -1. */
+static long rss_kib(pid_t pid)
+{
+    char path[64], row[256];
+    long kib = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(row, sizeof row, f))
+        if (sscanf(row, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+struct memory {
+    pid_t server;
+    long before, after;
+};
+
+static void games_created(void *ctx)
+{
+    struct memory *m = ctx;
+    m->after = rss_kib(m->server);
+}
+
+int cas__bench_serve(struct cas__bench *b)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], db[600];
+    int fds[2], port = 0, status;
+    size_t games = (size_t)b->games;
+    snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir) || pipe(fds) != 0) {
+        line(b, "serve: cannot create a temporary folder or a pipe\n");
+        return CAS_EIO;
+    }
+    snprintf(db, sizeof db, "%s/serve.db", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        run_server(db, games, fds[1]);
+    }
+    close(fds[1]);
+    int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
+    close(fds[0]);
+    struct memory mem = {.server = pid, .before = got ? rss_kib(pid) : -1};
+    struct cas__loadgen_params p = {
+        .port = port, .game = b->match->plugin->id, .seed = b->seed, .games = games,
+        .think_ms = THINK_MS, .max_moves = UINT64_MAX, .max_seconds = SECONDS + 60,
+        .created = games_created, .ctx = &mem,
+    };
+    struct cas__loadgen_result r;
+    int rc = got ? CAS_OK : CAS_EIO;
+    if (rc == CAS_OK) {
+        /* Play for SECONDS after the games exist (their creation is not timed). */
+        p.max_seconds = SECONDS;
+        rc = cas__loadgen_run(&p, &r);
+    }
+    if (pid > 0) {
+        kill(pid, SIGTERM);
+        waitpid(pid, &status, 0);
+    }
+    for (const char *const *x = (const char *const[]){"", "-wal", "-shm", NULL}; *x; x++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s%s", db, *x);
+        unlink(path);
+    }
+    rmdir(dir);
+    if (rc != CAS_OK) {
+        line(b, "serve: the benchmark could not run (%s)\n",
+             got ? (r.first_error[0] ? r.first_error : "the games were not created in time")
+                 : "the server did not start");
+        return rc;
+    }
+    line(b, "serve: %.0f moves/s served (%llu moves by %zu games of %s, 2 WebSocket "
+         "clients each, think time %d ms, every move journaled, %.1f s); move to next "
+         "state p50 %.2f ms, p99 %.2f ms (%llu answered); %.1f KB per idle game (server "
+         "RSS %ld -> %ld KiB for %zu games); %llu errors, %llu connections closed\n",
+         (double)r.answered / r.seconds, (unsigned long long)r.moves, games,
+         b->match->plugin->id, THINK_MS, r.seconds, r.p50_ms, r.p99_ms,
+         (unsigned long long)r.answered,
+         mem.after > 0 && mem.before > 0 ? (double)(mem.after - mem.before) * 1.024 /
+                                               (double)games : -1.0,
+         mem.before, mem.after, games, (unsigned long long)r.errors,
+         (unsigned long long)r.closed);
+    if (r.errors)
+        line(b, "serve: first error: %s\n", r.first_error);
+    return r.errors ? CAS_EIO : CAS_OK;
+}

@@ -1,0 +1,533 @@
+// play.test.mjs — the real-browser test of castellan serve and its client
+// (issue 31, deliverable 7): Debian's chromium, headless, driven by
+// puppeteer-core.  It starts `castellan serve` on 127.0.0.1 (any free port)
+// with a fresh database, creates a Carcassonne + Inns & Cathedrals game
+// from the lobby page, and two pages play it to the end by clicking the
+// board's marks (always the first highlighted element of each step; a
+// button when nothing on the board is left to click).  Page A undoes one
+// move, page B reloads mid-game and plays on, page C watches: every
+// WebSocket frame it receives is checked to carry no actions, marks, seat
+// or token.  At the end the three pages show the same scores, and the game
+// is in the store as finished with those scores.
+//
+// Nothing waits for time: every wait is for the DOM or a process, bounded
+// by a generous timeout, and the whole run by TOTAL_MS.  Screenshots go
+// to OUT_DIR.  Environment (set by CTest, tests/browser/CMakeLists.txt):
+// CASTELLAN (the executable), CASTELLAN_PLUGIN_PATH, CASTELLAN_WWW,
+// OUT_DIR, CHROMIUM (default /usr/bin/chromium).
+
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const CASTELLAN = process.env.CASTELLAN;
+const PLUGINS = process.env.CASTELLAN_PLUGIN_PATH;
+const WWW = process.env.CASTELLAN_WWW;
+const OUT = process.env.OUT_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'castellan-shots-'));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const TOTAL_MS = Number(process.env.BROWSER_TEST_MS || 300000);
+const STEP_MS = 60000;     // one wait for the DOM or the server
+const SEED = '20261203';
+const RELOAD_AT = 20;      // page B reloads at its first decision from this ply on
+const KEYBOARD_AT = 50;   // page B plays one decision by the keyboard
+const DROP_AT = 40;       // page B's socket drops
+const RESTART_AT = 60;    // the server restarts
+const MAX_PLIES = 2000;    // a loop guard far above a game's length
+
+for (const [name, value] of Object.entries({ CASTELLAN, CASTELLAN_PLUGIN_PATH: PLUGINS, CASTELLAN_WWW: WWW }))
+  if (!value) { console.error(`play.test.mjs: ${name} is not set (CTest sets it; see tests/browser/CMakeLists.txt)`); process.exit(2); }
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'castellan-browser-'));
+const db = path.join(tmp, 'saves.db');
+const env = { ...process.env, XDG_DATA_HOME: path.join(tmp, 'data'), XDG_CONFIG_HOME: path.join(tmp, 'config') };
+let server = null, browser = null;
+const opened = [];
+
+function log(...words) { console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...words); }
+
+async function cleanup() {
+  if (browser) await browser.close().catch(() => {});
+  browser = null;
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((done) => { server.once('exit', done); setTimeout(() => { server.kill('SIGKILL'); done(); }, 10000).unref(); });
+  }
+  server = null;
+}
+
+// The whole run is bounded: past TOTAL_MS everything is stopped.
+const guard = setTimeout(async () => {
+  console.error(`play.test.mjs: not finished after ${TOTAL_MS / 1000} s; stopping`);
+  await cleanup();
+  process.exit(1);
+}, TOTAL_MS);
+
+// ----------------------------------------------------------------- server
+
+async function startServer(port = 0) {
+  const args = ['serve', '--listen', `127.0.0.1:${port}`, '--database', db, '--www', WWW, '--plugin-path', PLUGINS];
+  log('starting', CASTELLAN, args.join(' '));
+  const proc = spawn(CASTELLAN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = proc;
+  proc.said = '';
+  proc.exited = new Promise((done) => proc.once('exit', (code, signal) => done({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`castellan serve printed no URL within ${STEP_MS} ms; it said:\n${proc.said}`)), STEP_MS);
+    let found = false;
+    const hear = (chunk) => {
+      proc.said += chunk;
+      const said = proc.said;
+      process.stdout.write('serve: ' + chunk);
+      // "listening on http://127.0.0.1:0 (port 41234)": the port it got.
+      const m = said.match(/\(port (\d+)\)/) || said.match(/http:\/\/127\.0\.0\.1:([1-9]\d*)/);
+      if (m && !found) { found = true; clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
+    };
+    proc.stdout.setEncoding('utf8').on('data', hear);
+    proc.stderr.setEncoding('utf8').on('data', hear);
+    proc.once('exit', (code) => { clearTimeout(timer); if (!found) reject(new Error(`castellan serve exited (${code}):\n${proc.said}`)); });
+  });
+}
+
+// Stops a server as a user would (SIGTERM) and checks it shut down
+// cleanly: exit status 0 and no sanitizer report (the ASan build runs
+// this test too).
+async function stopServer(proc) {
+  proc.kill('SIGTERM');
+  const { code, signal } = await proc.exited;
+  assert.equal(signal, null, `castellan serve was killed by ${signal}`);
+  assert.equal(code, 0, `castellan serve exits 0 on SIGTERM; it said:\n${proc.said}`);
+  assert.doesNotMatch(proc.said, /Sanitizer|runtime error/, 'no sanitizer report from castellan serve');
+}
+
+// ------------------------------------------------------------------ pages
+
+async function openPage(name) {
+  const ctx = await browser.createBrowserContext();   // own storage: one seat a page
+  const page = await ctx.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  page.setDefaultTimeout(STEP_MS);
+  page.name = name;
+  opened.push(page);
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return page;
+}
+
+// Every WebSocket frame the page receives, as parsed JSON.
+async function recordFrames(page) {
+  const frames = [];
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  cdp.on('Network.webSocketFrameReceived', ({ response }) => {
+    try { frames.push(JSON.parse(response.payloadData)); } catch { frames.push({ unparsed: response.payloadData }); }
+  });
+  return frames;
+}
+
+const body = (page, attr) => page.$eval('body', (b, a) => b.dataset[a] ?? '', attr);
+
+async function shot(page, file) {
+  await page.screenshot({ path: path.join(OUT, file) });
+  log('screenshot', path.join(OUT, file));
+}
+
+// Waits until the page shows a state newer than ply `after` (or another
+// actor), or the game's end; returns the page's ply.
+async function waitState(page, after, actor) {
+  await page.waitForFunction((p, a) => {
+    const b = document.body.dataset;
+    return b.busy !== 'true' && b.ply !== undefined && (Number(b.ply) !== p || b.actor !== a || b.over === 'true');
+  }, { timeout: STEP_MS }, after, actor);
+  return Number(await body(page, 'ply'));
+}
+
+async function isDeciding(page) {
+  return page.$eval('#decide', (d) => !d.hidden && document.body.dataset.busy !== 'true');
+}
+
+// One decision by clicking: the first live element of the active step
+// (a real mouse click; the keyboard when something is drawn over it),
+// until one action is left and the page sends it; when the board offers
+// nothing more, the first matching or other action's button.
+async function decide(page) {
+  const ply = Number(await body(page, 'ply'));
+  const actor = await body(page, 'actor');
+  for (let clicks = 0; clicks < 12; clicks++) {
+    if (await body(page, 'busy') === 'true' || Number(await body(page, 'ply')) !== ply) break;
+    const before = await body(page, 'picked');
+    const mark = await page.$('#board >>> .cas-active');
+    if (mark) {
+      await mark.click();
+      if (await body(page, 'picked') === before && await body(page, 'busy') !== 'true' &&
+          Number(await body(page, 'ply')) === ply) {
+        // Something is drawn over the element's middle: the keyboard.
+        keyboardPicks++;
+        await mark.evaluate((e) => e.focus());
+        await page.keyboard.press('Enter');
+      }
+      markClicks++;
+      await mark.dispose();
+    } else {
+      const button = await page.$('#candidates button.action, #others button.action, #action-list button.action');
+      assert.ok(button, `${page.name}: its turn at ply ${ply} but nothing to click`);
+      await button.evaluate((b) => b.scrollIntoView({ block: 'center' }));
+      await button.click();
+      await button.dispose();
+      buttonClicks++;
+    }
+    assert.deepEqual(page.errors, [], `${page.name}: errors in the page`);
+  }
+  const alert = await page.$eval('#alert', (a) => a.hidden ? '' : a.textContent);
+  assert.equal(alert, '', `${page.name}: the server refused a click at ply ${ply}: ${alert}`);
+  return waitState(page, ply, actor);
+}
+
+// One decision by the keyboard alone: the first choice focused once, then
+// Enter at each step; after each the focus must be on the next step's
+// first choice already.
+async function decideByKeyboard(page) {
+  const ply = Number(await body(page, 'ply'));
+  const actor = await body(page, 'actor');
+  const first = await page.$('#board >>> .cas-active');
+  if (!first) return null;
+  await first.evaluate((e) => e.focus());
+  await first.dispose();
+  for (let keys = 0; keys < 12; keys++) {
+    const before = await body(page, 'picked');
+    await page.keyboard.press('Enter');
+    enterPresses++;
+    await page.waitForFunction((b, p) => document.body.dataset.picked !== b || document.body.dataset.busy === 'true' ||
+      Number(document.body.dataset.ply) !== p, { timeout: STEP_MS }, before, ply);
+    if (await body(page, 'busy') === 'true' || Number(await body(page, 'ply')) !== ply) break;
+    const [focused, active] = await page.evaluate(() => {
+      const root = document.getElementById('board').shadowRoot;
+      const f = root.activeElement;
+      return [!!f && f.classList.contains('cas-active'), root.querySelectorAll('.cas-active').length];
+    });
+    if (!active) return decide(page);   // the rest is a button
+    assert.ok(focused, `${page.name}: after Enter the focus is on the next step's first choice (ply ${ply})`);
+  }
+  return waitState(page, ply, actor);
+}
+
+// One step into a placement with several rotations: the picture with its
+// choices lit (the screenshot), then Escape and a right-click on the board
+// each start the selection over.
+async function selectionShot(page) {
+  const mark = await page.evaluateHandle(() => {
+    const marks = [...document.getElementById('board').shadowRoot.querySelectorAll('.cas-active')];
+    return marks.find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 3) || null;
+  });
+  if (!(mark.asElement())) return false;
+  const all = await body(page, 'candidates');
+  await mark.click();
+  await page.waitForFunction(() => document.body.dataset.picked !== '');
+  assert.ok(Number(await body(page, 'candidates')) < Number(all), 'a click narrows the candidates');
+  await shot(page, 'table-midgame.png');
+  const other = (await page.evaluateHandle(() => [...document.getElementById('board').shadowRoot
+    .querySelectorAll('.cas-dim[data-cas-step="1"]')]
+    .find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 2) || null)).asElement();
+  if (other) {
+    // A faded space: the move starts over from it.
+    const want = (await other.evaluate((o) => o.getAttribute('data-cas-choices'))).split(' ').length;
+    await other.click();
+    await page.waitForFunction((n) => document.body.dataset.candidates === String(n), { timeout: STEP_MS }, want);
+    await other.dispose();
+    log(`${page.name}: a click on a faded space starts the move over from it (${want} actions)`);
+  }
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.body.dataset.picked === '');
+  assert.equal(await body(page, 'candidates'), all, 'Escape starts the move over');
+  await mark.click();
+  await page.waitForFunction(() => document.body.dataset.picked !== '');
+  await mark.click({ button: 'right' });
+  await page.waitForFunction(() => document.body.dataset.picked === '');
+  assert.equal(await body(page, 'candidates'), all, 'a right-click starts the move over');
+  await mark.dispose();
+  return true;
+}
+
+// The page's SVG sanitizer against a hostile picture: nothing that runs
+// or fetches survives, the drawing does.
+async function checkSanitizer(page) {
+  const out = await page.evaluate(async () => {
+    const { sanitizeSvg } = await import('/static/app.js');
+    const svg = sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+      width="10" height="10" onload="alert(1)"><style>@import url(https://x.invalid/a.css); .a{fill:url(https://x.invalid/p)}</style>
+      <script>alert(2)</script><foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>
+      <a href="javascript:alert(3)"><rect class="a" width="5" height="5" onclick="alert(4)"/></a>
+      <image href="https://x.invalid/i.png"/><use xlink:href="#k1"/><set attributeName="href" to="javascript:alert(5)"/>
+      <rect id="k1" data-cas-choices="0 1" data-cas-step="1" width="2" height="2"/></svg>`);
+    return { markup: svg.outerHTML, viewBox: svg.getAttribute('viewBox') };
+  });
+  for (const bad of ['onload', 'onclick', '<script', 'foreignObject', 'javascript:', 'x.invalid', '@import', '<set'])
+    assert.ok(!out.markup.includes(bad), `the sanitizer removes ${bad}: ${out.markup}`);
+  for (const good of ['data-cas-choices="0 1"', 'href="#k1"', '<rect'])
+    assert.ok(out.markup.includes(good), `the sanitizer keeps ${good}: ${out.markup}`);
+  assert.equal(out.viewBox, '0 0 10 10', 'a picture without a viewBox gets one, to scale');
+}
+
+// A game with an open seat, made by page A; page C takes the seat from the
+// lobby's list and plays it.
+async function claimOpenSeat(a, c) {
+  await a.goto(BASE + '/');
+  await a.waitForSelector('#game option[value="carcassonne"]');
+  await a.click('#custom summary');
+  await a.select('#game', 'carcassonne');
+  await a.$$eval('#seats li select', (ss) => { ss[0].value = 'human'; ss[1].value = 'open'; });
+  await a.click('#custom-form button[type="submit"]');
+  await a.waitForSelector('#invites li[data-seat="0"]');
+  const watch = await a.$eval('#watch-link', (x) => x.href);
+  const game = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
+  await c.goto(BASE + '/');
+  await c.type('#my-name', 'Cleo');
+  const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
+  assert.match(await take.evaluate((t) => t.textContent), /Take seat 2/);
+  await take.click();
+  await c.waitForSelector('body[data-you="1"]');
+  assert.equal(new URL(c.url()).pathname, `/game/${game}`);
+  const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
+  assert.match(row, /Cleo/, 'the claimed seat carries the name given in the lobby');
+  log(`page C took the open seat of game ${game}: ${row}`);
+}
+
+// ------------------------------------------------------------------- test
+
+async function createGame(a) {
+  await a.goto(BASE + '/');
+  await a.waitForSelector('#game option[value="carcassonne"]');
+  await a.type('#my-name', 'Ada');
+  await a.click('#custom summary');
+  await a.select('#game', 'carcassonne');
+  await a.click('#expansions input[value="inns-cathedrals"]');
+  const seats = await a.$$('#seats li');
+  assert.ok(seats.length >= 2, 'the form offers two seats for Carcassonne');
+  await seats[0].$eval('input', (i) => { i.value = 'Ada'; });
+  await seats[0].$eval('select', (s) => { s.value = 'human'; });
+  await seats[1].$eval('input', (i) => { i.value = 'Bob'; });
+  await seats[1].$eval('select', (s) => { s.value = 'human'; });
+  await a.type('#seed', SEED);
+  await a.click('#custom-form button[type="submit"]');
+  await a.waitForSelector('#invites li[data-seat="1"] input');
+  const links = await a.$$eval('#invites li input.link', (xs) => xs.map((x) => x.value));
+  const watch = await a.$eval('#watch-link', (x) => x.href);
+  await shot(a, 'lobby-created.png');
+  assert.equal(links.length, 2, 'one invite link a human seat');
+  for (const l of links) assert.match(l, /\/game\/[^/#]+#seat=\d+&token=[^&]{16,}/, 'an invite link carries its token in the fragment');
+  return { links, watch, game: decodeURIComponent(new URL(watch).pathname.split('/')[2]) };
+}
+
+let BASE;
+let markClicks = 0, keyboardPicks = 0, buttonClicks = 0, enterPresses = 0;
+
+async function main() {
+  BASE = await startServer();
+  log('server at', BASE);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM, headless: true,
+    userDataDir: fs.mkdtempSync(path.join(tmp, 'profile-')),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+
+  const a = await openPage('page A (Ada)');
+  const framesA = await recordFrames(a);
+  const { links, watch, game } = await createGame(a);
+  await checkSanitizer(a);
+  log('game', game, 'created');
+
+  const c = await openPage('page C (watcher)');
+  const watched = await recordFrames(c);
+  await c.goto(watch);
+  await c.waitForSelector('body[data-ply]');
+
+  // A takes seat 1 by the creator's button, B by the invite link.
+  await a.click('#invites li[data-seat="0"] button:last-of-type');
+  const b = await openPage('page B (Bob)');
+  const framesB = await recordFrames(b);
+  await b.goto(links[1]);
+  for (const p of [a, b]) await p.waitForSelector('body[data-ply]');
+  assert.equal(await body(a, 'you'), '0');
+  assert.equal(await body(b, 'you'), '1');
+  assert.doesNotMatch(b.url(), /token=/, 'the invite token leaves the address bar');
+
+  const pages = [a, b];
+  let keyboarded = false, hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
+  for (;;) {
+    const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
+    if (over) break;
+    assert.ok(++plies < MAX_PLIES, 'the game ends');
+    let mover = null;
+    for (const p of pages) if (await isDeciding(p)) mover = p;
+    if (!mover) {
+      // Neither decides yet (a draw, or a state on its way): wait for one.
+      await Promise.race(pages.map((p) => p.waitForFunction(() =>
+        (!document.getElementById('decide').hidden && document.body.dataset.busy !== 'true') ||
+        document.body.dataset.over === 'true', { timeout: STEP_MS })));
+      continue;
+    }
+    const ply = Number(await body(mover, 'ply'));
+
+    if (mover === b && !reloaded && ply >= RELOAD_AT) {
+      log(`page B reloads at ply ${ply}`);
+      await b.reload();
+      await b.waitForFunction((p) => document.body.dataset.ply === String(p) &&
+        !document.getElementById('decide').hidden, { timeout: STEP_MS }, ply);
+      assert.equal(await body(b, 'you'), '1', 'after a reload page B still plays its seat');
+      reloaded = true;
+    }
+
+    if (!shotMid && ply >= 30 && await selectionShot(mover)) shotMid = true;
+
+    if (!dropped && ply >= DROP_AT) {
+      // B's socket drops: it reconnects by itself and rejoins its seat.
+      log(`page B's connection drops at ply ${ply}`);
+      const before = Number(await body(b, 'connects'));
+      await b.evaluate(async () => (await import('/static/app.js')).dropConnection());
+      await b.waitForFunction((n) => Number(document.body.dataset.connects) > n, { timeout: STEP_MS }, before);
+      await b.waitForFunction((p) => document.body.dataset.ply === String(p), { timeout: STEP_MS }, ply);
+      assert.equal(await body(b, 'you'), '1', 'after a reconnection page B still plays its seat');
+      dropped = true;
+      continue;
+    }
+
+    if (!restarted && ply >= RESTART_AT) {
+      // The server stops and starts again on its port: the game comes back
+      // from the journal and every page reconnects by itself.
+      log(`the server restarts at ply ${ply}`);
+      const before = await Promise.all([a, b, c].map((p) => body(p, 'connects')));
+      await stopServer(server);
+      await startServer(new URL(BASE).port);
+      for (const [i, p] of [a, b, c].entries())
+        await p.waitForFunction((n, q) => Number(document.body.dataset.connects) > n &&
+          document.body.dataset.ply === String(q), { timeout: STEP_MS }, Number(before[i]), ply);
+      assert.equal(await body(a, 'you'), '0');
+      assert.equal(await body(b, 'you'), '1');
+      restarted = true;
+      continue;
+    }
+
+    if (!hinted && mover === a && ply >= 10) {
+      await a.click('#hint');
+      await a.waitForSelector('#hint-out:not([hidden])');
+      const hint = await a.$eval('#hint-out', (h) => h.textContent);
+      assert.ok(await a.$('#hint-out button'), `the hint names a legal action: ${hint}`);
+      log(`page A asked for a hint at ply ${ply}: ${hint}`);
+      hinted = true;
+    }
+
+    const actor = await body(mover, 'actor');
+    assert.ok(await mover.$eval('#hint', (h) => !h.disabled), `${mover.name}: Hint is offered at ply ${ply}`);
+    let next;
+    if (!keyboarded && mover === b && ply >= KEYBOARD_AT && await mover.$('#board >>> .cas-active')) {
+      next = await decideByKeyboard(mover);
+      log(`page B played ply ${ply} by the keyboard (${enterPresses} times Enter)`);
+      keyboarded = true;
+    } else {
+      next = await decide(mover);
+    }
+
+    if (mover === a && !undone && await a.$eval('#undo', (u) => !u.disabled) && await isDeciding(a)) {
+      log(`page A undoes at ply ${next}`);
+      await a.click('#undo');
+      const back = await waitState(a, next, actor);
+      assert.ok(back < next, `undo goes back (ply ${next} -> ${back})`);
+      assert.equal(await body(a, 'actor'), '0', 'after the undo page A decides again');
+      undone = true;
+    }
+  }
+  assert.ok(undone, 'page A undid a move');
+  assert.ok(hinted, 'page A got a hint');
+  assert.ok(keyboarded, 'page B played a decision by the keyboard');
+  assert.ok(reloaded, 'page B reloaded mid-game');
+  assert.ok(dropped, "page B's connection dropped and came back");
+  assert.ok(restarted, 'the server restarted mid-game');
+
+  await c.waitForSelector('body[data-over="true"]');
+  for (const p of [a, b, c]) await p.waitForSelector('#result:not([hidden])');
+  await shot(a, 'final-a.png');
+  await shot(c, 'final-watcher.png');
+
+  // Same final scores everywhere.
+  const scores = [];
+  for (const p of [a, b, c])
+    scores.push(await p.$$eval('#players tbody td.score', (tds) => tds.map((t) => Number(t.textContent))));
+  const results = [];
+  for (const p of [a, b, c]) results.push(await p.$eval('#result-text', (r) => r.textContent));
+  log('final scores', JSON.stringify(scores[0]), results[0]);
+  assert.deepEqual(scores[1], scores[0], 'page B sees the scores page A sees');
+  assert.deepEqual(scores[2], scores[0], 'the watcher sees the same scores');
+  assert.equal(results[1], results[0]);
+  assert.equal(results[2], results[0]);
+  const replay = await c.$eval('#replay-link', (r) => r.href);
+  assert.match(replay, /\/game\/[^/]+\/replay\.html$/);
+  const got = await fetch(replay);
+  assert.equal(got.status, 200, 'the replay viewer of the finished game is served');
+
+  // The watcher saw nothing private.
+  const tokens = links.map((l) => new URLSearchParams(new URL(l).hash.slice(1)).get('token'));
+  const states = watched.filter((m) => m.type === 'state');
+  assert.ok(states.length > 10, `the watcher followed the game (${states.length} states)`);
+  for (const m of watched) {
+    const text = JSON.stringify(m);
+    for (const t of tokens) assert.ok(!text.includes(t), 'no seat token reaches the watcher');
+    assert.ok(!['created', 'claimed', 'hint'].includes(m.type), `the watcher got a ${m.type} message`);
+    if (m.type !== 'state') continue;
+    assert.equal(m.you, null, 'the watcher acts for no seat');
+    assert.ok(m.actions === undefined || (Array.isArray(m.actions) && m.actions.length === 0),
+      `the watcher gets no legal actions (ply ${m.ply})`);
+    assert.ok(!m.marked, `the watcher's picture is not the decision view (ply ${m.ply})`);
+    assert.ok(!m.svg || !m.svg.includes('data-cas-choices'), `no marks in the watcher's picture (ply ${m.ply})`);
+    for (const e of m.events || []) assert.equal(typeof e.text, 'string');
+  }
+  log(`watcher: ${watched.length} frames, ${states.length} states, nothing private`);
+  // Its events are public: each one reached both players too.
+  const seen = (frames) => new Set(frames.filter((m) => m.type === 'state')
+    .flatMap((m) => (m.events || []).map((e) => `${e.ply}|${e.text}`)));
+  const [evA, evB, evC] = [seen(framesA), seen(framesB), seen(watched)];
+  assert.ok(evC.size > 0, 'the watcher got the event log');
+  for (const e of evC) assert.ok(evA.has(e) && evB.has(e), `the watcher's event "${e}" reached both seats`);
+  log(`events: ${evC.size} seen by the watcher, each seen by both seats too (${evA.size}, ${evB.size})`);
+
+  // The game is in the store, finished, with those scores.
+  const list = execFileSync(CASTELLAN, ['saves', 'list', '--database', db], { env, encoding: 'utf8' });
+  log('saves list:\n' + list);
+  const row = list.split('\n').find((l) => new RegExp(`^\\s*${game}\\s`).test(l));
+  assert.ok(row, `game ${game} is in castellan saves list`);
+  assert.match(row, /finished/);
+  assert.match(row, /carcassonne.*inns-cathedrals/);
+  const shown = JSON.parse(execFileSync(CASTELLAN,
+    ['saves', 'show', game, '--json', '--database', db, '--plugin-path', PLUGINS], { env, encoding: 'utf8' }));
+  assert.equal(shown.status, 'finished');
+  assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
+  await claimOpenSeat(a, c);
+  await browser.close();
+  browser = null;
+  await stopServer(server);
+  server = null;
+  for (const p of [a, b, c]) assert.deepEqual(p.errors, [], `${p.name}: no script errors`);
+  log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons`);
+  assert.ok(markClicks > 100, 'the game was played by clicking the board');
+  log('passed');
+}
+
+let failed = false;
+try {
+  await main();
+} catch (e) {
+  failed = true;
+  console.error('FAILED:', e.stack || e);
+  for (const [i, p] of opened.entries()) {
+    const alert = await p.$eval('#alert', (a) => a.hidden ? '' : a.textContent).catch(() => '');
+    if (alert) console.error(`${p.name} shows: ${alert}`);
+    await p.screenshot({ path: path.join(OUT, `failure-${i}.png`), fullPage: true }).catch(() => {});
+  }
+} finally {
+  clearTimeout(guard);
+  await cleanup();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,641 @@
+/*
+ * test_server.c — castellan serve's lobby and tables in process, with
+ * connections that only collect what they are sent and a clock the test
+ * moves: the protocol's decoder (every error path), the JSON writer's
+ * escaping, create/list/claim/join, who may act (tokens, turns, stale and
+ * illegal actions), that a seat's secrets never reach another viewer,
+ * strict undo, resuming after a dropped connection and after a restart,
+ * and Fischer clocks down to a flag fall.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <libwebsockets.h>
+
+#include "saves.h"
+#include "server.h"
+#include "wsclient.h"
+
+/* ------------------------------------------------------------ helpers */
+
+struct tconn {
+    struct cas__conn base;
+    char **msgs;
+    size_t n, cap;
+};
+
+static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
+{
+    struct tconn *t = (struct tconn *)c;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        t->msgs = realloc(t->msgs, t->cap * sizeof *t->msgs);
+        assert_non_null(t->msgs);
+    }
+    t->msgs[t->n] = strndup(msg->data + LWS_PRE, msg->len);
+    assert_non_null(t->msgs[t->n++]);
+}
+
+static void tconn_init(struct tconn *t)
+{
+    memset(t, 0, sizeof *t);
+    t->base.send = collect;
+    t->base.seat = -1;
+}
+
+static void tconn_free(struct tconn *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->msgs[i]);
+    free(t->msgs);
+    t->msgs = NULL;
+    t->n = t->cap = 0;
+}
+
+static const char *last(const struct tconn *t)
+{
+    assert_true(t->n > 0);
+    return t->msgs[t->n - 1];
+}
+
+/* c's last state message, or NULL. */
+static const char *last_state(const struct tconn *c)
+{
+    for (size_t i = c->n; i-- > 0;)
+        if (strncmp(c->msgs[i], "{\"type\":\"state\"", 15) == 0)
+            return c->msgs[i];
+    return NULL;
+}
+
+/* Whether message m shows Red's hand: a line of the text view that starts
+ * with Red's label and lists "hand:" before the line ends. */
+static int shows_red_hand(const char *m)
+{
+    for (const char *at = strstr(m, "Red "); at; at = strstr(at + 1, "Red ")) {
+        const char *hand = strstr(at, "hand:"), *eol = strstr(at, "\\n");
+        if (hand && (!eol || hand < eol))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether m tells which card Red drew ("Red draws a 7"; the public event
+ * is "Red draws a card"). */
+static int shows_red_draw(const char *m)
+{
+    for (const char *at = strstr(m, "Red draws a "); at; at = strstr(at + 1, "Red draws a "))
+        if (at[12] >= '0' && at[12] <= '9')
+            return 1;
+    return 0;
+}
+
+static int64_t fake_now;
+
+static int64_t fake_clock(void *ctx)
+{
+    (void)ctx;
+    return fake_now;
+}
+
+static const struct cas__srv_clock clock_of_test = {.now_ms = fake_clock};
+
+struct world {
+    char db[512];
+    struct cas__saves *store;
+    struct cas__lobby lobby;
+};
+
+static void world_open(struct world *w, const char *name, int fresh)
+{
+    char err[1024];
+    snprintf(w->db, sizeof w->db, "%s.db", name);
+    if (fresh) {
+        unlink(w->db);
+        char side[600];
+        snprintf(side, sizeof side, "%s-wal", w->db);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", w->db);
+        unlink(side);
+    }
+    assert_int_equal(cas__saves_open(w->db, &w->store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &clock_of_test, NULL,
+                                     err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_restore_all(&w->lobby, err, sizeof err), CAS_OK);
+}
+
+static void world_close(struct world *w)
+{
+    cas__lobby_close(&w->lobby);
+    cas__saves_close(w->store);
+}
+
+/* Decode and handle one message from c, then send what is owed. */
+static void say(struct world *w, struct tconn *c, const char *text)
+{
+    struct cas__req req;
+    const char *code;
+    char msg[512];
+    if (cas__req_decode(text, strlen(text), &req, &code, msg, sizeof msg) != CAS_OK) {
+        struct cas__jw jw;
+        cas__jw_init(&jw);
+        cas__req_error(&jw, req.id, code, msg);
+        cas__conn_send_jw(&c->base, &jw);
+        return;
+    }
+    cas__lobby_handle(&w->lobby, &c->base, &req);
+    cas__req_free(&req);
+    cas__lobby_flush(&w->lobby);
+}
+
+static void sayf(struct world *w, struct tconn *c, const char *fmt, ...) CAS_PRINTF(3, 4);
+static void sayf(struct world *w, struct tconn *c, const char *fmt, ...)
+{
+    char text[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    say(w, c, text);
+}
+
+/* The error code of c's last message, "" when it is no error. */
+static const char *error_code(const struct tconn *c)
+{
+    static char code[64];
+    const char *at = strstr(last(c), "\"code\":\"");
+    code[0] = '\0';
+    if (strncmp(last(c), "{\"type\":\"error\"", 15) == 0 && at)
+        sscanf(at + 8, "%63[^\"]", code);
+    return code;
+}
+
+/* Create a game; its id and the tokens of its seats. */
+static int64_t create(struct world *w, const char *msg, char tokens[][64], size_t n)
+{
+    struct tconn c;
+    struct cas__botclient_view v;
+    tconn_init(&c);
+    say(w, &c, msg);
+    assert_int_equal(cas__botclient_read(last(&c), strlen(last(&c)), &v), CAS_OK);
+    if (strcmp(v.type, "created") != 0)
+        fail_msg("create failed: %s", last(&c));
+    int64_t id = v.game;
+    cas__botclient_view_free(&v);
+    for (size_t i = 0; i < n; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "{\"seat\":%zu,\"token\":\"", i);
+        const char *at = strstr(last(&c), key);
+        assert_non_null(at);
+        sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
+    }
+    tconn_free(&c);
+    return id;
+}
+
+static void join(struct world *w, struct tconn *c, int64_t id, int seat, const char *token)
+{
+    if (seat >= 0)
+        sayf(w, c, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
+             (long long)id, seat, token);
+    else
+        sayf(w, c, "{\"type\":\"join\",\"game\":%lld}", (long long)id);
+}
+
+/* Let whichever of the seats decides play the first legal action it was
+ * sent, once; 1 when someone acted. */
+static int play_one(struct world *w, int64_t id, struct tconn *seats, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct cas__botclient_view v;
+        char act[4096];
+        const char *m = last_state(&seats[i]);
+        if (!m)
+            continue;
+        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+        int acts = cas__botclient_act(&v, 0, act, sizeof act);
+        cas__botclient_view_free(&v);
+        if (acts) {
+            (void)id;
+            say(w, &seats[i], act);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static struct cas__table *table(struct world *w, int64_t id)
+{
+    struct cas__table *t = cas__lobby_find(&w->lobby, id);
+    assert_non_null(t);
+    return t;
+}
+
+static const char two_humans[] =
+    "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\",\"seats\":["
+    "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
+
+/* ------------------------------------------------------------ protocol */
+
+static void expect_refused(const char *text, const char *code, const char *words)
+{
+    struct cas__req req;
+    const char *got;
+    char msg[512];
+    assert_int_not_equal(cas__req_decode(text, strlen(text), &req, &got, msg, sizeof msg),
+                         CAS_OK);
+    assert_string_equal(got, code);
+    if (!strstr(msg, words))
+        fail_msg("decoding %s: \"%s\" does not say \"%s\"", text, msg, words);
+}
+
+static void test_decoder_refuses_every_bad_message(void **state)
+{
+    (void)state;
+    expect_refused("", "bad-message", "not one JSON object");
+    expect_refused("[1,2]", "bad-message", "not one JSON object");
+    expect_refused("{\"type\":\"ping\"} x", "bad-message", "not one JSON object");
+    expect_refused("{}", "bad-message", "no \"type\"");
+    expect_refused("{\"type\":7}", "bad-message", "no \"type\"");
+    expect_refused("{\"type\":\"dance\"}", "unknown-type", "\"dance\"");
+    expect_refused("{\"type\":\"ping\",\"id\":{}}", "bad-message", "\"id\"");
+    expect_refused("{\"type\":\"ping\",\"id\":\"0123456789012345678901234567890123456789"
+                   "01234567890123456789012345\"}", "bad-message", "\"id\"");
+    expect_refused("{\"type\":\"join\"}", "bad-message", "needs \"game\"");
+    expect_refused("{\"type\":\"join\",\"game\":\"x1\"}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"join\",\"game\":\"-3\"}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"join\",\"game\":0}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"join\",\"game\":1.5}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"join\",\"game\":1,\"seat\":0}", "bad-message", "\"token\"");
+    expect_refused("{\"type\":\"join\",\"game\":1,\"seat\":99,\"token\":\"a\"}", "bad-message",
+                   "\"seat\"");
+    expect_refused("{\"type\":\"join\",\"game\":1,\"seat\":0,\"token\":5}", "bad-message",
+                   "\"token\" must be a string");
+    expect_refused("{\"type\":\"act\",\"game\":1,\"action\":\"x\"}", "bad-message", "\"ply\"");
+    expect_refused("{\"type\":\"act\",\"game\":1,\"ply\":-1,\"action\":\"x\"}", "bad-message",
+                   "\"ply\"");
+    expect_refused("{\"type\":\"act\",\"game\":1,\"ply\":1,\"action\":\"a\\u0000b\"}",
+                   "bad-message", "NUL");
+    expect_refused("{\"type\":\"undo\"}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"hint\",\"game\":true}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"claim\",\"game\":1}", "bad-message", "\"seat\"");
+    expect_refused("{\"type\":\"claim\",\"game\":1,\"seat\":0,\"name\":\"a,b\"}", "bad-message",
+                   "comma");
+    expect_refused("{\"type\":\"create\"}", "bad-message", "\"preset\"");
+    expect_refused("{\"type\":\"create\",\"game\":\"fixture\"}", "bad-message", "\"seats\"");
+    expect_refused("{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[]}", "bad-message",
+                   "\"seats\"");
+    expect_refused("{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[1]}", "bad-message",
+                   "seat 0");
+    expect_refused("{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[{\"name\":\"\"}]}",
+                   "bad-message", "empty");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"expansions\":\"x\"}",
+                   "bad-message", "\"expansions\"");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"rules\":[]}", "bad-message",
+                   "\"rules\"");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"rules\":{\"a\":{}}}",
+                   "bad-message", "rule \"a\"");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"clock\":5}", "bad-message",
+                   "\"clock\"");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"clock\":{\"base_ms\":10}}",
+                   "bad-message", "clock.base_ms");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"clock\":{\"base_ms\":60000,"
+                   "\"increment_ms\":-1}}", "bad-message", "clock.increment_ms");
+
+    struct cas__req req;
+    const char *code;
+    char msg[256];
+    const char ok[] = "{\"type\":\"act\",\"id\":\"q\\\"1\",\"game\":\"12\",\"ply\":3,"
+                      "\"action\":\"play 4\",\"future\":[1]}";
+    assert_int_equal(cas__req_decode(ok, strlen(ok), &req, &code, msg, sizeof msg), CAS_OK);
+    assert_int_equal(req.type, CAS__REQ_ACT);
+    assert_int_equal(req.game, 12);
+    assert_int_equal(req.ply, 3);
+    assert_string_equal(req.action, "play 4");
+    assert_string_equal(req.id, "\"q\\\"1\"");
+    cas__req_free(&req);
+}
+
+static void test_writer_escapes_strings(void **state)
+{
+    (void)state;
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_str(&w, "a\"b\\c\n\x01</script>\xff\xc3\xa9");
+    assert_string_equal(cas__jw_text(&w),
+                        "\"a\\\"b\\\\c\\n\\u0001<\\/script>\\ufffd\xc3\xa9\"");
+    cas__jw_free(&w);
+}
+
+/* ------------------------------------------------------- lobby, seats */
+
+static void test_create_list_claim_join(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn lobby, bob, carol;
+    char tokens[2][64];
+    world_open(&w, "lobby", 1);
+    tconn_init(&lobby);
+    tconn_init(&bob);
+    tconn_init(&carol);
+    say(&w, &lobby, "{\"type\":\"lobby\",\"id\":1}");
+    assert_non_null(strstr(last(&lobby), "\"presets\":["));
+    assert_non_null(strstr(last(&lobby), "{\"id\":\"fixture\""));
+    assert_non_null(strstr(last(&lobby), "\"id\":1"));
+
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"open\"}]}",
+                        tokens, 2);
+    /* The lobby heard of it, with the open seat. */
+    assert_non_null(strstr(last(&lobby), "\"status\":\"open\""));
+    sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":0}", (long long)id);
+    assert_string_equal(error_code(&bob), "not-open");
+    sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":5}", (long long)id);
+    assert_string_equal(error_code(&bob), "not-found");
+    sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"999\",\"seat\":1}");
+    assert_string_equal(error_code(&bob), "not-found");
+    sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
+         (long long)id);
+    assert_non_null(strstr(last(&bob), "\"type\":\"claimed\""));
+    assert_non_null(strstr(last(&bob), tokens[1]));
+    sayf(&w, &carol, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1}", (long long)id);
+    assert_string_equal(error_code(&carol), "not-open");
+    assert_non_null(strstr(last(&lobby), "\"status\":\"running\""));
+    assert_non_null(strstr(last(&lobby), "\"name\":\"Bob\""));
+
+    /* A wrong token joins nothing; the right one acts for the seat. */
+    join(&w, &carol, id, 1, tokens[0]);
+    assert_string_equal(error_code(&carol), "bad-token");
+    join(&w, &carol, id, 1, "");
+    assert_string_equal(error_code(&carol), "bad-token");
+    join(&w, &bob, id, 1, tokens[1]);
+    assert_non_null(strstr(last(&bob), "\"type\":\"state\""));
+    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    /* The claim is in the store: a restart keeps the name and the seat. */
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_string_equal(g.players[1].name, "Bob");
+    cas__saves_game_free(&g);
+    tconn_free(&lobby);
+    tconn_free(&bob);
+    tconn_free(&carol);
+    cas__lobby_disconnect(&w.lobby, &lobby.base);
+    cas__lobby_disconnect(&w.lobby, &bob.base);
+    world_close(&w);
+}
+
+static void test_only_the_seat_acts(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch;
+    char tokens[2][64];
+    world_open(&w, "trust", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    tconn_init(&seats[0]);
+    tconn_init(&seats[1]);
+    tconn_init(&watch);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    join(&w, &watch, id, -1, NULL);
+    struct cas__table *t = table(&w, id);
+    int actor = cas__table_actor(t);
+    assert_true(actor == 0 || actor == 1);
+    struct tconn *mover = &seats[actor], *other = &seats[1 - actor];
+    uint32_t ply = t->r.session.ply;
+
+    /* A watcher, the other seat, a stale ply, an illegal action: refused,
+     * and nothing changes. */
+    sayf(&w, &watch, "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\"}",
+         (long long)id, ply);
+    assert_string_equal(error_code(&watch), "bad-token");
+    sayf(&w, other, "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\",\"id\":7}",
+         (long long)id, ply);
+    assert_string_equal(error_code(other), "not-your-turn");
+    assert_non_null(strstr(last(other), "\"id\":7"));
+    sayf(&w, mover, "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\"}",
+         (long long)id, ply + 5);
+    assert_string_equal(error_code(mover), "stale");
+    sayf(&w, mover, "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"fly away\"}",
+         (long long)id, ply);
+    assert_string_equal(error_code(mover), "illegal");
+    sayf(&w, mover, "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
+    assert_string_equal(error_code(mover), "cannot-undo");
+    assert_int_equal(t->r.session.ply, ply);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.n_actions, ply);
+    cas__saves_game_free(&g);
+
+    /* A hint names one of the legal actions. */
+    sayf(&w, mover, "{\"type\":\"hint\",\"game\":%lld,\"id\":\"h\"}", (long long)id);
+    assert_non_null(strstr(last(mover), "{\"type\":\"hint\",\"id\":\"h\""));
+
+    /* The mover's legal action goes through and everyone hears of it. */
+    size_t before = watch.n;
+    assert_true(play_one(&w, id, seats, 2));
+    assert_true(t->r.session.ply > ply);
+    assert_true(watch.n > before);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+    world_close(&w);
+}
+
+/* Seat 0's private events ("Red draws a N") and hand ("Red ... hand:")
+ * reach seat 0 and nobody else, in any message, over a whole game. */
+static void test_secrets_stay_with_their_seat(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch;
+    char tokens[2][64];
+    world_open(&w, "secret", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    tconn_init(&seats[0]);
+    tconn_init(&seats[1]);
+    tconn_init(&watch);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    join(&w, &watch, id, -1, NULL);
+    for (int i = 0; i < 500 && !table(&w, id)->over; i++)
+        assert_true(play_one(&w, id, seats, 2));
+    assert_true(table(&w, id)->over);
+    int seen_by_owner = 0;
+    for (size_t i = 0; i < seats[0].n; i++)
+        seen_by_owner += shows_red_draw(seats[0].msgs[i]);
+    assert_true(seen_by_owner > 0);
+    const struct tconn *others[] = {&seats[1], &watch};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < others[k]->n; i++) {
+            const char *m = others[k]->msgs[i];
+            if (shows_red_draw(m) || shows_red_hand(m))
+                fail_msg("a secret of seat 0 reached viewer %zu: %s", k, m);
+        }
+    /* Seat 0's own view shows its hand (the check above can see one); the
+     * watcher's shows nobody's. */
+    int red_saw_hand = 0;
+    for (size_t i = 0; i < seats[0].n; i++)
+        red_saw_hand |= shows_red_hand(seats[0].msgs[i]);
+    assert_true(red_saw_hand);
+    for (size_t i = 0; i < watch.n; i++)
+        assert_null(strstr(watch.msgs[i], "hand:"));
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+    world_close(&w);
+}
+
+/* ------------------------------------------- undo, reconnect, restart */
+
+static void test_undo_reconnect_and_restart(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    char tokens[2][64];
+    world_open(&w, "resume", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"4\","
+                        "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    tconn_init(&seats[0]);
+    tconn_init(&seats[1]);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    struct cas__table *t = table(&w, id);
+    int actor = cas__table_actor(t);
+    uint32_t ply = t->r.session.ply;
+    /* Place the tile: the same seat decides its figure next and may take
+     * the placement back; the journal forgets it. */
+    assert_true(play_one(&w, id, seats, 2));
+    assert_int_equal(cas__table_actor(t), actor);
+    assert_non_null(strstr(last(&seats[actor]), "\"can_undo\":true"));
+    assert_non_null(strstr(last(&seats[1 - actor]), "\"can_undo\":false"));
+    sayf(&w, &seats[1 - actor], "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
+    assert_string_equal(error_code(&seats[1 - actor]), "not-your-turn");
+    sayf(&w, &seats[actor], "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
+    assert_int_equal(t->r.session.ply, ply);
+    assert_non_null(strstr(last(&seats[actor]), "\"events_reset\":true"));
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.n_actions, ply);
+    cas__saves_game_free(&g);
+
+    /* Play on a little, drop a connection, come back: a full state. */
+    for (int i = 0; i < 6; i++)
+        assert_true(play_one(&w, id, seats, 2));
+    cas__lobby_disconnect(&w.lobby, &seats[1].base);
+    assert_int_equal(t->seats[1].connected, 0);
+    tconn_free(&seats[1]);
+    tconn_init(&seats[1]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    assert_non_null(strstr(last(&seats[1]), "\"you\":1"));
+    assert_int_equal(t->seats[1].connected, 1);
+    uint32_t at = t->r.session.ply;
+    uint64_t hash = t->r.session.hash;
+
+    /* Restart in process: the game comes back at the same ply and state,
+     * the same tokens act. */
+    tconn_free(&seats[0]);
+    tconn_free(&seats[1]);
+    world_close(&w);
+    world_open(&w, "resume", 0);
+    t = table(&w, id);
+    assert_int_equal(t->r.session.ply, at);
+    assert_true(t->r.session.hash == hash);
+    tconn_init(&seats[0]);
+    tconn_init(&seats[1]);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    assert_true(play_one(&w, id, seats, 2));
+    assert_true(t->r.session.ply > at);
+    tconn_free(&seats[0]);
+    tconn_free(&seats[1]);
+    world_close(&w);
+}
+
+/* -------------------------------------------------------------- clocks */
+
+static void test_clocks_and_the_flag(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch;
+    char tokens[2][64];
+    fake_now = 1000000;
+    world_open(&w, "clock", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"2\","
+                        "\"clock\":{\"base_ms\":60000,\"increment_ms\":2000},\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    tconn_init(&seats[0]);
+    tconn_init(&seats[1]);
+    tconn_init(&watch);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    join(&w, &watch, id, -1, NULL);
+    struct cas__table *t = table(&w, id);
+    int actor = cas__table_actor(t);
+    /* 15 s to decide: 60 - 15 + 2 = 47 s left, journaled with the action. */
+    fake_now += 15000;
+    uint32_t ply = t->r.session.ply;
+    assert_true(play_one(&w, id, seats, 2));
+    assert_int_equal(t->seats[actor].clock_ms, 47000);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 1, &g), CAS_OK);
+    assert_true(g.actions[ply].has_clock);
+    assert_int_equal(g.actions[ply].clock_ms, 47000);
+    assert_int_equal(g.actions[ply].actor, actor);
+    cas__saves_game_free(&g);
+    assert_non_null(strstr(last(&watch), "\"clock_ms\":47000"));
+
+    /* Nothing falls before the time is up; then the actor's flag falls. */
+    int next = cas__table_actor(t);
+    int64_t left = t->seats[next].clock_ms;
+    fake_now += left - 1;
+    cas__lobby_check_clocks(&w.lobby);
+    assert_false(t->over);
+    fake_now += 1;
+    cas__lobby_check_clocks(&w.lobby);
+    cas__lobby_flush(&w.lobby);
+    assert_true(t->over);
+    assert_int_equal(t->flagged, next);
+    char expect[64];
+    snprintf(expect, sizeof expect, "\"reason\":\"flag\",\"flagged\":%d", next);
+    assert_non_null(strstr(last(&watch), expect));
+    snprintf(expect, sizeof expect, "\"winners\":[%d]", 1 - next);
+    assert_non_null(strstr(last(&watch), expect));
+    sayf(&w, &seats[next], "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\"}",
+         (long long)id, t->r.session.ply);
+    assert_string_equal(error_code(&seats[next]), "over");
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+    struct cas__saves_served sv;
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    assert_int_equal(sv.flagged, next);
+    cas__saves_served_free(&sv);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+    world_close(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decoder_refuses_every_bad_message),
+        cmocka_unit_test(test_writer_escapes_strings),
+        cmocka_unit_test(test_create_list_claim_join),
+        cmocka_unit_test(test_only_the_seat_acts),
+        cmocka_unit_test(test_secrets_stay_with_their_seat),
+        cmocka_unit_test(test_undo_reconnect_and_restart),
+        cmocka_unit_test(test_clocks_and_the_flag),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
