@@ -372,6 +372,11 @@ int cas__saves_game_release(struct cas__saves *s, int64_t id)
     return s->pg ? cas__pg_game_claim(s, id, 0) : CAS_OK;
 }
 
+int cas__saves_shared(const struct cas__saves *s)
+{
+    return s->pg != NULL;
+}
+
 int cas__saves_touch(struct cas__saves *s, int64_t id)
 {
     if (s->pg)

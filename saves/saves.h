@@ -200,6 +200,11 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
 int cas__saves_game_claim(struct cas__saves *s, int64_t id);
 int cas__saves_game_release(struct cas__saves *s, int64_t id);
 
+/* 1 when other castellans may be using the store at the same time on
+ * other machines (PostgreSQL), so games may have to be claimed from them;
+ * 0 for a SQLite file. */
+int cas__saves_shared(const struct cas__saves *s);
+
 /* ------------------------------------------------------------- reading */
 
 /* Load game `id` into *out (caller frees with cas__saves_game_free), with
@@ -252,6 +257,11 @@ int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves
 /* The ids of the served games still being played, oldest first (the
  * server brings them back on start).  Caller frees *ids with free(). */
 int cas__saves_served_unfinished(struct cas__saves *s, int64_t **ids, size_t *n);
+
+/* The served games still being played that no castellan has claimed
+ * (cas__saves_game_claim): their server is gone.  Oldest first; in SQLite
+ * every unfinished one.  Caller frees *ids with free(). */
+int cas__saves_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n);
 
 /* ----------------------------------------------------------- campaigns */
 

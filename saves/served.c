@@ -188,3 +188,18 @@ int cas__saves_served_unfinished(struct cas__saves *s, int64_t **ids, size_t *n)
         "SELECT g.id FROM games g JOIN served_games v ON v.game = g.id"
         " WHERE g.status = 'playing' AND v.flagged IS NULL ORDER BY g.id;", NULL, ids, n);
 }
+
+int cas__saves_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n)
+{
+    if (!s->pg)
+        return cas__saves_served_unfinished(s, ids, n);
+    /* A claim is the advisory lock (CASL, id): pg_locks shows it held. */
+    return cas__pg_ids(s, "SELECT g.id FROM games g JOIN served_games v ON v.game = g.id"
+                       " WHERE g.status = 'playing' AND v.flagged IS NULL AND NOT EXISTS"
+                       " (SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory'"
+                       " AND k.granted AND k.database = (SELECT oid FROM pg_database"
+                       " WHERE datname = current_database())"
+                       " AND k.classid = " CAS__PG_LOCK_SPACE "::bigint::oid"
+                       " AND k.objid = g.id::oid AND k.objsubid = 2)"
+                       " ORDER BY g.id", 0, NULL, ids, n);
+}

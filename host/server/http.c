@@ -369,6 +369,7 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
 {
     struct cas__httpd *h = lws_container_of(sul, struct cas__httpd, clock_timer);
     cas__lobby_check_clocks(h->lobby);
+    cas__lobby_adopt_orphans(h->lobby);
     cas__lobby_flush(h->lobby);
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }

@@ -56,6 +56,30 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
     return CAS_OK;
 }
 
+/* Bring saved game id back and go on with it, unless another server on
+ * the same database plays it (CAS_ECONFLICT, quietly) or it cannot be
+ * (reported once on stderr and not tried again). */
+static int host_saved(struct cas__lobby *l, int64_t id)
+{
+    struct cas__table *t;
+    char why[1024] = "";
+    int rc = cas__table_restore(l, id, &t, why, sizeof why);
+    if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) /* elsewhere, or no served game */
+        return rc;
+    if (rc != CAS_OK) {
+        int64_t *more = realloc(l->unrestorable, (l->n_unrestorable + 1) * sizeof *more);
+        if (more) {
+            l->unrestorable = more;
+            l->unrestorable[l->n_unrestorable++] = id;
+        }
+        fprintf(stderr, "castellan serve: game %lld is not resumed: %s\n", (long long)id,
+                why);
+        return rc;
+    }
+    cas__lobby_add(l, t);
+    return CAS_OK;
+}
+
 int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
 {
     int64_t *ids = NULL;
@@ -64,18 +88,38 @@ int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
         snprintf(err, errlen, "%s", cas__saves_errmsg(l->store));
         return CAS_EIO;
     }
-    for (size_t i = 0; i < n; i++) {
-        struct cas__table *t;
-        char why[1024] = "";
-        if (cas__table_restore(l, ids[i], &t, why, sizeof why) != CAS_OK) {
-            fprintf(stderr, "castellan serve: game %lld is not resumed: %s\n",
-                    (long long)ids[i], why);
-            continue;
-        }
-        cas__lobby_add(l, t);
-    }
+    for (size_t i = 0; i < n; i++)
+        host_saved(l, ids[i]);
     free(ids);
     return CAS_OK;
+}
+
+/* The lobby gave up on game id: it could not be brought back. */
+static int unrestorable(const struct cas__lobby *l, int64_t id)
+{
+    for (size_t i = 0; i < l->n_unrestorable; i++)
+        if (l->unrestorable[i] == id)
+            return 1;
+    return 0;
+}
+
+void cas__lobby_adopt_orphans(struct cas__lobby *l)
+{
+    int64_t now = l->clock.now_ms(l->clock.ctx), *ids = NULL;
+    size_t n = 0;
+    if (!cas__saves_shared(l->store) || now - l->adopted_at < 1000)
+        return;
+    l->adopted_at = now;
+    if (cas__saves_served_orphans(l->store, &ids, &n) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!cas__lobby_find(l, ids[i]) && !unrestorable(l, ids[i]) &&
+            host_saved(l, ids[i]) == CAS_OK)
+            fprintf(stderr, "castellan serve: game %lld goes on here: its server is "
+                    "gone\n", (long long)ids[i]);
+    free(ids);
 }
 
 void cas__lobby_close(struct cas__lobby *l)
@@ -88,6 +132,7 @@ void cas__lobby_close(struct cas__lobby *l)
     cas__registry_free(l->reg);
     cas__strlist_free(&l->path);
     free(l->preset_dir);
+    free(l->unrestorable);
     memset(l, 0, sizeof *l);
 }
 
@@ -252,10 +297,15 @@ static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn 
                                          const struct cas__req *req)
 {
     struct cas__table *t = cas__lobby_find(l, req->game);
+    /* On a shared store a game whose server is gone goes on here. */
+    if (!t && cas__saves_shared(l->store) && req->game > 0 &&
+        !unrestorable(l, req->game) && host_saved(l, req->game) == CAS_OK)
+        t = cas__lobby_find(l, req->game);
     if (!t) {
-        char msg[128];
+        char msg[160];
         snprintf(msg, sizeof msg, "there is no game %lld on this server; the lobby lists "
-                 "the games", (long long)req->game);
+                 "the games%s", (long long)req->game, cas__saves_shared(l->store)
+                 ? " (or another server on this database plays it)" : "");
         reply_error(c, req->id, "not-found", msg);
     }
     return t;

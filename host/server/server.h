@@ -202,6 +202,7 @@ struct cas__table {
     struct cas__conn *viewers;     /* connections following the game */
     int dirty;                     /* a state is owed to the viewers */
     int over;
+    int claimed;                   /* holds the store's claim on the game */
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
 };
@@ -220,6 +221,12 @@ struct cas__lobby {
     struct cas__conn *subs;            /* subscribed to the lobby */
     int lobby_dirty;
     char *preset_dir;                  /* owned; NULL: no presets */
+    /* A shared store (PostgreSQL, several servers): when the lobby last
+     * looked for games whose server is gone, and the ids it could not
+     * bring back (not tried again; owned). */
+    int64_t adopted_at;
+    int64_t *unrestorable;
+    size_t n_unrestorable;
 };
 
 /* Open an empty lobby on store (borrowed; must outlive it) with the
@@ -231,9 +238,14 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
                     const struct cas__isolation *iso, const struct cas__srv_clock *clock,
                     const struct cas__srv_limits *limits, char *err, size_t errlen);
 /* Bring every unfinished served game back from the journal and go on with
- * it; a game that cannot be is reported on stderr and skipped.  CAS_EIO
- * (err explains) when the store cannot be read. */
+ * it; a game that cannot be is reported on stderr and skipped, and one
+ * another server on the same database plays is left to it.  CAS_EIO (err
+ * explains) when the store cannot be read. */
 int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen);
+/* On a shared store, at most once a second: take over and go on with the
+ * unfinished served games no server holds (their server died); a no-op on
+ * SQLite.  Called from the event loop. */
+void cas__lobby_adopt_orphans(struct cas__lobby *l);
 void cas__lobby_close(struct cas__lobby *l);
 
 /* Handle one decoded request of connection c; replies go to c, changes
@@ -272,6 +284,8 @@ int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
                       struct cas__table **out, const char **code, char *msg, size_t msglen);
 /* Bring served game `id` back from the store. */
+/* Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
+ * when another server plays it.  The claim goes with cas__table_free. */
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
                        char *msg, size_t msglen);
 void cas__table_free(struct cas__table *t);

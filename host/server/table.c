@@ -268,6 +268,8 @@ void cas__table_free(struct cas__table *t)
 {
     if (!t)
         return;
+    if (t->claimed)
+        cas__saves_game_release(t->lobby->store, t->id);
     cas__revive_close(&t->r);
     for (int i = 0; t->proxies && i < t->nplayers; i++)
         cas__agent_free(t->proxies[i]);
@@ -298,7 +300,12 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
     t->lobby = l;
     t->id = id;
     t->flagged = -1;
-    int rc = open_saved(t, msg, msglen);
+    int rc = cas__saves_game_claim(l->store, id);
+    t->claimed = rc == CAS_OK;
+    if (rc == CAS_OK)
+        rc = open_saved(t, msg, msglen);
+    else
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
     if (rc) {
         if (rc == CAS_ENOMEM && !msg[0])
             snprintf(msg, msglen, "out of memory");
@@ -402,6 +409,12 @@ static int insert_game(struct cas__lobby *l, const struct cas__table_params *par
     }
     if ((rc = cas__journal_start(&j, l->store, &header)))
         goto store_failed;
+    /* Claimed before its served row makes it a game another server on the
+     * same database could take over; cas__table_create hands it on. */
+    if ((rc = cas__saves_game_claim(l->store, j.game))) {
+        cas__saves_game_delete(l->store, j.game);
+        goto store_failed;
+    }
     served.game = j.game;
     served.base_ms = params->has_clock ? params->base_ms : 0;
     served.increment_ms = params->has_clock ? params->increment_ms : 0;
@@ -420,6 +433,7 @@ static int insert_game(struct cas__lobby *l, const struct cas__table_params *par
     free(tokens);
     if (rc) {
         cas__saves_game_delete(l->store, j.game);
+        cas__saves_game_release(l->store, j.game);
         goto store_failed;
     }
     *id = j.game;
@@ -455,6 +469,7 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
         *code = "internal";
         cas__saves_game_delete(l->store, id);
     }
+    cas__saves_game_release(l->store, id); /* insert_game's: the table holds its own */
     return rc;
 }
 
