@@ -270,13 +270,22 @@ async function checkSanitizer(page) {
   assert.equal(out.viewBox, '0 0 10 10', 'a picture without a viewBox gets one, to scale');
 }
 
+// Opens the lobby's custom-game form on `game`, once the lobby is on screen
+// and the form laid out: a click that lands while the page is still
+// showing itself finds no box to click.
+async function openCustomForm(page, game) {
+  await page.waitForSelector('#lobby', { visible: true });
+  await page.$eval('#custom', (d) => { d.open = true; });
+  await page.waitForSelector('#game', { visible: true });
+  await page.select('#game', game);
+}
+
 // A game with an open seat, made by page A; page C takes the seat from the
 // lobby's list and plays it.
 async function claimOpenSeat(a, c) {
   await a.goto(BASE + '/');
   await a.waitForSelector('#game option[value="carcassonne"]');
-  await a.click('#custom summary');
-  await a.select('#game', 'carcassonne');
+  await openCustomForm(a, 'carcassonne');
   await a.$$eval('#seats li select', (ss) => { ss[0].value = 'human'; ss[1].value = 'open'; });
   await a.click('#custom-form button[type="submit"]');
   await a.waitForSelector('#invites li[data-seat="0"]');
@@ -300,9 +309,8 @@ async function createGame(a) {
   await a.goto(BASE + '/');
   await a.waitForSelector('#game option[value="carcassonne"]');
   await a.type('#my-name', 'Ada');
-  await a.click('#custom summary');
-  await a.select('#game', 'carcassonne');
-  await a.click('#expansions input[value="inns-cathedrals"]');
+  await openCustomForm(a, 'carcassonne');
+  await (await a.waitForSelector('#expansions input[value="inns-cathedrals"]', { visible: true })).click();
   const seats = await a.$$('#seats li');
   assert.ok(seats.length >= 2, 'the form offers two seats for Carcassonne');
   await seats[0].$eval('input', (i) => { i.value = 'Ada'; });
