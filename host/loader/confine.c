@@ -111,6 +111,14 @@ static void enter_namespaces(void)
         (void)unshare(CLONE_NEWNS | CLONE_NEWNET); /* the filter holds without them */
 }
 
+/* One condition on argument n, every field set (libseccomp's SCMP_A0..
+ * macros leave one out, which -Wmissing-field-initializers refuses). */
+static struct scmp_arg_cmp cmp(unsigned n, enum scmp_compare op, scmp_datum_t a,
+                               scmp_datum_t b)
+{
+    return (struct scmp_arg_cmp){.arg = n, .op = op, .datum_a = a, .datum_b = b};
+}
+
 /* Allow system call `name` (under conditions); a call this architecture
  * lacks is skipped. */
 static int allow(scmp_filter_ctx f, const char *name, unsigned n_args,
@@ -155,10 +163,10 @@ static const char *const sealing[] = {"seccomp", NULL};
  * write on the lent descriptors only. */
 static int allow_self_and_writes(scmp_filter_ctx f, const int *writable, size_t n)
 {
-    struct scmp_arg_cmp self = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid());
+    struct scmp_arg_cmp self = cmp(0, SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0);
     int rc = allow(f, "tgkill", 1, &self);
     for (size_t i = 0; !rc && i < n; i++) {
-        struct scmp_arg_cmp fd = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)writable[i]);
+        struct scmp_arg_cmp fd = cmp(0, SCMP_CMP_EQ, (scmp_datum_t)writable[i], 0);
         rc = allow(f, "write", 1, &fd);
         if (!rc)
             rc = allow(f, "writev", 1, &fd);
@@ -171,12 +179,12 @@ static int allow_self_and_writes(scmp_filter_ctx f, const int *writable, size_t 
 static int allow_read_opens(scmp_filter_ctx f)
 {
     const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
-    struct scmp_arg_cmp open_flags = SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
-    struct scmp_arg_cmp openat_flags = SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
-    struct scmp_arg_cmp no_new_limit = SCMP_A2(SCMP_CMP_EQ, 0);
-    struct scmp_arg_cmp is_a_tty = SCMP_A1(SCMP_CMP_EQ, TCGETS);
-    struct scmp_arg_cmp fcntl_get[] = {SCMP_A1(SCMP_CMP_EQ, F_GETFD),
-                                       SCMP_A1(SCMP_CMP_EQ, F_GETFL)};
+    struct scmp_arg_cmp open_flags = cmp(1, SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
+    struct scmp_arg_cmp openat_flags = cmp(2, SCMP_CMP_MASKED_EQ, mask, O_RDONLY);
+    struct scmp_arg_cmp no_new_limit = cmp(2, SCMP_CMP_EQ, 0, 0);
+    struct scmp_arg_cmp is_a_tty = cmp(1, SCMP_CMP_EQ, TCGETS, 0);
+    struct scmp_arg_cmp fcntl_get[] = {cmp(1, SCMP_CMP_EQ, F_GETFD, 0),
+                                       cmp(1, SCMP_CMP_EQ, F_GETFL, 0)};
     int rc = allow(f, "open", 1, &open_flags);
     if (!rc)
         rc = allow(f, "openat", 1, &openat_flags);
@@ -194,7 +202,7 @@ static int allow_read_opens(scmp_filter_ctx f)
  * with ENOSYS so the C library falls back to clone. */
 static int allow_threads(scmp_filter_ctx f)
 {
-    struct scmp_arg_cmp thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD);
+    struct scmp_arg_cmp thread = cmp(0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD);
     int rc = allow(f, "clone", 1, &thread);
     int nr = seccomp_syscall_resolve_name("clone3");
     if (!rc && nr != __NR_SCMP_ERROR)
@@ -277,7 +285,7 @@ int cas__confine_seal(int fd)
     scmp_filter_ctx f = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (!f)
         return -ENOMEM;
-    struct scmp_arg_cmp on_fd = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fd);
+    struct scmp_arg_cmp on_fd = cmp(0, SCMP_CMP_EQ, (scmp_datum_t)fd, 0);
     int rc = allow_all(f, always);
     if (!rc)
         rc = allow(f, "read", 1, &on_fd);

@@ -127,6 +127,17 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
     for (size_t i = 0; i < n;) {
         unsigned char ch = s[i];
         size_t len;
+        /* Most of a picture is plain ASCII that needs no escape: copy runs. */
+        size_t run = 0;
+        while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7F && s[i + run] != '"' &&
+               s[i + run] != '\\' && s[i + run] != '/')
+            run++;
+        if (run) {
+            memcpy(out, s + i, run);
+            out += run;
+            i += run;
+            continue;
+        }
         if (ch == '"' || ch == '\\') {
             *out++ = '\\';
             *out++ = (char)ch;

@@ -179,7 +179,8 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         free(lg.seats);
         return CAS_ENOMEM;
     }
-    double start = now_s(), deadline = start + p->max_seconds;
+    /* Creating and joining are bounded apart from the play measured. */
+    double deadline = now_s() + p->max_seconds + 120;
     lg.creator = (struct seat){.lg = &lg, .index = -1};
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
@@ -208,6 +209,7 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
             cas__wsc_send(s->conn, join);
     }
     double play_start = now_s();
+    deadline = play_start + p->max_seconds;
     while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
            r->games_over < p->games) {
         send_due(&lg);

@@ -537,21 +537,3 @@ void cas__lobby_check_clocks(struct cas__lobby *l)
     for (struct cas__table *t = l->tables; t; t = t->next)
         cas__table_check_clock(t, now);
 }
-
-int64_t cas__lobby_next_deadline(struct cas__lobby *l)
-{
-    int64_t now = l->clock.now_ms(l->clock.ctx), next = -1;
-    for (struct cas__table *t = l->tables; t; t = t->next) {
-        if (!t->has_clock || t->over || t->busy || t->failure[0])
-            continue;
-        int actor = cas__table_actor(t);
-        if (actor < 0 || actor >= t->nplayers)
-            continue;
-        int64_t left = t->seats[actor].clock_ms - (now - t->turn_started);
-        if (left < 0)
-            left = 0;
-        if (next < 0 || left < next)
-            next = left;
-    }
-    return next;
-}

@@ -283,6 +283,13 @@ static int fields(struct decoding *d, const struct cas_json *obj)
         return CAS_EINVAL;
     switch (r->type) {
     case CAS__REQ_CREATE:
+        if (member(obj, "resume")) {
+            const struct cas_json *g = member(obj, "resume");
+            struct cas_json renamed = *g;
+            renamed.key = "game";
+            struct cas_json wrapper = {.type = CAS_JSON_OBJECT, .items = &renamed, .n = 1};
+            return game_value(d, &wrapper, &r->resume);
+        }
         if (opt_string(d, obj, "preset", MAX_NAME, &r->preset) ||
             opt_string(d, obj, "game", MAX_NAME, &r->game_id) ||
             opt_string(d, obj, "seed", 24, &r->seed) || expansions_value(d, obj) ||

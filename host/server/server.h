@@ -83,6 +83,7 @@ struct cas__req {
     enum cas__req_type type;
     char id[80];            /* the request's "id" as JSON text, "" if none */
     int64_t game;           /* 0: absent */
+    int64_t resume;         /* create: an unfinished saved game to host */
     int seat;               /* -1: absent */
     int64_t ply;            /* -1: absent */
     const char *token, *name, *action, *preset, *game_id, *seed;
@@ -256,8 +257,6 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
 void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);
-/* Milliseconds until the next flag could fall, or -1 with no clock running. */
-int64_t cas__lobby_next_deadline(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
@@ -276,6 +275,11 @@ struct cas__table_params {
 int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
                            const struct cas__table_params *params, struct cas__table **out,
                            const char **code, char *msg, size_t msglen);
+/* Host unfinished saved game id (started at the terminal, say): a token
+ * for each human seat, then opened as a restart would.  CAS_ENOTFOUND,
+ * CAS_ECONFLICT (finished, or hosted already) with code and msg. */
+int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
+                     const char **code, char *msg, size_t msglen);
 /* The same for a create request (docs/server.md). */
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
                       struct cas__table **out, const char **code, char *msg, size_t msglen);

@@ -254,6 +254,13 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
                                  .saved = (uint32_t)t->saved.n_actions};
     restore_clocks(t);
     t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;
+    /* The session holds the game now; the loaded journal would only take
+     * a long game's worth of memory for as long as it is hosted. */
+    for (size_t i = 0; i < t->saved.n_actions; i++)
+        free(t->saved.actions[i].text);
+    free(t->saved.actions);
+    t->saved.actions = NULL;
+    t->saved.n_actions = 0;
     return CAS_OK;
 }
 
@@ -466,6 +473,42 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
     return rc;
 }
 
+int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
+                     const char **code, char *msg, size_t msglen)
+{
+    struct cas__saves_game g;
+    struct cas__saves_served served = {.game = id};
+    *out = NULL;
+    if (cas__lobby_find(l, id))
+        return refuse(code, "bad-config", msg, msglen, "game %lld is hosted already; join "
+                      "it", (long long)id);
+    if (cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
+        return refuse(code, "not-found", msg, msglen, "there is no game %lld in the store "
+                      "(castellan saves list shows them)", (long long)id);
+    int finished = g.status == CAS__SAVES_FINISHED;
+    size_t n = g.n_players;
+    cas__saves_game_free(&g);
+    if (finished)
+        return refuse(code, "over", msg, msglen, "game %lld is finished; its replay is "
+                      "/game/%lld/replay.html once hosted", (long long)id, (long long)id);
+    char (*tokens)[33] = calloc(n ? n : 1, sizeof *tokens);
+    served.seats = calloc(n ? n : 1, sizeof *served.seats);
+    served.n_seats = n;
+    int rc = tokens && served.seats ? CAS_OK : CAS_ENOMEM;
+    for (size_t i = 0; rc == CAS_OK && i < n; i++) {
+        rc = cas__token_new(tokens[i]);
+        served.seats[i].token = tokens[i];
+    }
+    if (rc == CAS_OK && (rc = cas__saves_served_insert(l->store, &served)) != CAS_OK)
+        refuse(code, "bad-config", msg, msglen, "game %lld cannot be hosted: %s", (long long)id,
+               cas__saves_errmsg(l->store));
+    free(served.seats);
+    free(tokens);
+    if (rc == CAS_OK && (rc = cas__table_restore(l, id, out, msg, msglen)) != CAS_OK)
+        *code = "internal";
+    return rc;
+}
+
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
                       struct cas__table **out, const char **code, char *msg, size_t msglen)
 {
@@ -473,6 +516,8 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
     struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
                                        .increment_ms = req->increment_ms};
     *out = NULL;
+    if (req->resume)
+        return cas__table_adopt(l, req->resume, out, code, msg, msglen);
     if (describe(l, req, &desc, code, msg, msglen))
         return CAS_EINVAL;
     for (size_t i = 0; i < req->n_seats; i++)

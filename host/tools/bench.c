@@ -471,6 +471,9 @@ static int bench_sizes(struct cas__bench *b)
  * twice). */
 #define ISOLATION_GAME_SHARE 1
 #define ISOLATION_ROUNDS 5
+/* What one timed round of the isolation section lasts at least: a shorter
+ * one measures how soon the machine runs the worker, not what it costs. */
+#define ISOLATION_ROUND_SECONDS 0.1
 
 /* The playouts of m: wall-clock seconds, and CPU seconds of this process
  * and of m's worker (when it has one) together. */
@@ -533,8 +536,12 @@ static int time_mcts_decision(struct cas__bench *b, struct cas__match *m, uint64
 static int bench_isolation_mcts(struct cas__bench *b)
 {
     uint64_t iterations = (uint64_t)b->games * 20 + 100;
-    double in_process = 0, isolated = 0;
-    int rc = CAS_OK;
+    double in_process = 0, isolated = 0, first;
+    /* long enough a decision that the worker's wake-up does not count */
+    int rc = time_mcts_decision(b, b->match, iterations, &first);
+    if (rc == CAS_OK && first < ISOLATION_ROUND_SECONDS * 2)
+        iterations = (uint64_t)((double)iterations * ISOLATION_ROUND_SECONDS * 2 /
+                                (first > 1e-4 ? first : 1e-4));
     for (int round = 0; rc == CAS_OK && round < ISOLATION_ROUNDS; round++) {
         double wall, rate;
         rc = time_mcts_decision(b, b->match, iterations + (uint64_t)round, &wall);
@@ -588,6 +595,22 @@ static int bench_isolation_check(struct cas__bench *b)
     return CAS_OK;
 }
 
+/* b->games grown (fourfold at a time) until a round of the isolation
+ * section lasts ISOLATION_ROUND_SECONDS. */
+#define ISOLATION_MAX_GAMES 10000000
+static int calibrate(struct cas__bench *b)
+{
+    for (;;) {
+        double seconds;
+        uint64_t plies;
+        int rc = time_playouts(b, b->match, &seconds, &plies);
+        if (rc != CAS_OK || seconds >= ISOLATION_ROUND_SECONDS ||
+            b->games > ISOLATION_MAX_GAMES / 4)
+            return rc;
+        b->games *= 4;
+    }
+}
+
 /* The same playouts in process and in a worker: the cost of a worker per
  * action, in wall-clock time and in CPU time (host and worker), which a
  * loaded machine disturbs less. */
@@ -605,8 +628,10 @@ static int bench_isolation(struct cas__bench *b)
     int games = b->games;
     double in_process, isolated, in_process_cpu, isolated_cpu;
     uint64_t plies, isolated_plies;
-    b->games = games / ISOLATION_GAME_SHARE ? games / ISOLATION_GAME_SHARE : 1;
-    int rc = CAS_OK, failed_isolated = 0;
+    int share = games / ISOLATION_GAME_SHARE ? games / ISOLATION_GAME_SHARE : 1;
+    b->games = share;
+    int rc = calibrate(b);
+    int failed_isolated = 0;
     /* In turn, ISOLATION_ROUNDS times each, the fastest of each kept: what
      * the machine's other load disturbs least. */
     in_process = isolated = in_process_cpu = isolated_cpu = 1e300;
@@ -639,6 +664,7 @@ static int bench_isolation(struct cas__bench *b)
                   "(host and worker): %.2fx in-process speed\n", "isolation, CPU time",
                   in_process_cpu / n, isolated_cpu / n, in_process_cpu / isolated_cpu);
     }
+    b->games = share; /* the search and the check as --games asks, not calibrated */
     if (rc == CAS_OK)
         rc = bench_isolation_mcts(b);
     if (rc == CAS_OK && b->check)

@@ -70,15 +70,31 @@ static long rss_kib(pid_t pid)
     return kib;
 }
 
+/* CPU seconds (user + system) pid has used, or -1. */
+static double cpu_seconds(pid_t pid)
+{
+    char path[64];
+    unsigned long utime, stime;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    int got = f && fscanf(f, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                          &utime, &stime) == 2;
+    if (f)
+        fclose(f);
+    return got ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
+}
+
 struct memory {
     pid_t server;
     long before, after;
+    double cpu_at_start;       /* the server's CPU seconds once the games exist */
 };
 
 static void games_created(void *ctx)
 {
     struct memory *m = ctx;
     m->after = rss_kib(m->server);
+    m->cpu_at_start = cpu_seconds(m->server);
 }
 
 int cas__bench_serve(struct cas__bench *b)
@@ -105,15 +121,16 @@ int cas__bench_serve(struct cas__bench *b)
     struct memory mem = {.server = pid, .before = got ? rss_kib(pid) : -1};
     struct cas__loadgen_params p = {
         .port = port, .game = b->match->plugin->id, .seed = b->seed, .games = games,
-        .think_ms = THINK_MS, .max_moves = UINT64_MAX, .max_seconds = SECONDS + 60,
+        .think_ms = THINK_MS, .max_moves = UINT64_MAX, .max_seconds = SECONDS,
         .created = games_created, .ctx = &mem,
     };
     struct cas__loadgen_result r;
     int rc = got ? CAS_OK : CAS_EIO;
-    if (rc == CAS_OK) {
-        /* Play for SECONDS after the games exist (their creation is not timed). */
-        p.max_seconds = SECONDS;
+    double cpu = 0, load[1] = {0};
+    if (rc == CAS_OK) { /* SECONDS of play; creating the games is not timed */
         rc = cas__loadgen_run(&p, &r);
+        cpu = cpu_seconds(pid) - mem.cpu_at_start;
+        getloadavg(load, 1);
     }
     if (pid > 0) {
         kill(pid, SIGTERM);
@@ -142,6 +159,14 @@ int cas__bench_serve(struct cas__bench *b)
                                                (double)games : -1.0,
          mem.before, mem.after, games, (unsigned long long)r.errors,
          (unsigned long long)r.closed);
+    /* What the machine's load does not hide: the server's own CPU per move
+     * (joins' first states included), and what one core could serve. */
+    if (r.answered && cpu > 0)
+        line(b, "serve: the server used %.2f s of CPU for those moves: %.2f ms per move "
+             "(both players' states rendered, escaped and sent, the move journaled), "
+             "%.0f moves/s per core; load average %.1f on %ld cores while measured\n", cpu,
+             cpu * 1e3 / (double)r.answered, (double)r.answered / cpu, load[0],
+             sysconf(_SC_NPROCESSORS_ONLN));
     if (r.errors)
         line(b, "serve: first error: %s\n", r.first_error);
     return r.errors ? CAS_EIO : CAS_OK;

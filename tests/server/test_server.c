@@ -560,6 +560,47 @@ static void test_undo_reconnect_and_restart(void **state)
     world_close(&w);
 }
 
+/* A game started at the terminal (in the store, not served) is hosted on
+ * request with a token per human seat, and plays on. */
+static void test_adopts_a_terminal_game(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn c, seats[2];
+    char tokens[2][64];
+    world_open(&w, "adopt", 1);
+    int64_t served = create(&w, two_humans, tokens, 2);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, served, 1, &g), CAS_OK);
+    g.id = 0;
+    assert_int_equal(cas__saves_game_insert(w.store, &g), CAS_OK); /* as play would */
+    int64_t id = g.id;
+    cas__saves_game_free(&g);
+    tconn_init(&c);
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":\"%lld\"}", (long long)served);
+    assert_string_equal(error_code(&c), "bad-config");
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":\"999\"}");
+    assert_string_equal(error_code(&c), "not-found");
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
+    assert_non_null(strstr(last(&c), "\"type\":\"created\""));
+    for (int i = 0; i < 2; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
+        assert_non_null(strstr(last(&c), key));
+        sscanf(strstr(last(&c), key) + strlen(key), "%63[^\"]", tokens[i]);
+        tconn_init(&seats[i]);
+        join(&w, &seats[i], id, i, tokens[i]);
+    }
+    assert_true(play_one(&w, id, seats, 2));
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_true(g.n_actions > 0);
+    cas__saves_game_free(&g);
+    tconn_free(&c);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
 /* -------------------------------------------------------------- clocks */
 
 static void test_clocks_and_the_flag(void **state)
@@ -636,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_secrets_stay_with_their_seat),
         cmocka_unit_test(test_undo_reconnect_and_restart),
         cmocka_unit_test(test_clocks_and_the_flag),
+        cmocka_unit_test(test_adopts_a_terminal_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,9 +121,9 @@ _castellan()
         COMPREPLY=($(compgen -W "game expansion all" -- "$cur")); return ;;
     --rule)
         _castellan_rules "$exe" "$(_castellan_game)" "$cur"; return ;;
-    --config|--database|-o|--watch)
+    --config|--database|-o|--watch|--cert|--key)
         COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --plugin-path)
+    --plugin-path|--www)
         COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ $command == help ]] && ((COMP_CWORD == 2)); then
