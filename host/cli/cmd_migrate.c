@@ -5,7 +5,9 @@
  * Each game keeps its id, so `castellan resume ID` goes on naming the same
  * game.  Every copy is read back from TO and compared with the original as
  * its full record (header, players, scores, every action with its state
- * hash) and its last-played time: a copy that differs stops the migration.
+ * hash), the clocks of timed actions, what `castellan serve` keeps of it
+ * (time control, seats' tokens) and its last-played time: a copy that
+ * differs stops the migration.
  * A game already in TO under the same id is skipped when it is the same
  * game (a migration run again after an interruption), and refused before
  * anything is copied when it is another.
@@ -32,14 +34,25 @@ static const char migrate_usage[] =
     "refused, before anything is copied, if it is another: migrating again\n"
     "after an interruption finishes the job.  FROM is only read.\n";
 
-/* A game's full record and last-played time as text; caller frees. */
-static char *fingerprint(const struct cas__saves_game *g, size_t *len)
+/* A game's full record, its actions' clocks, what serve keeps of it (NULL:
+ * nothing) and its last-played time as text; caller frees. */
+static char *fingerprint(const struct cas__saves_game *g, const struct cas__saves_served *v,
+                         size_t *len)
 {
     char *text = NULL;
     FILE *out = open_memstream(&text, len);
     if (!out)
         return NULL;
     int rc = cas__record_write(g, out, 1);
+    for (size_t i = 0; i < g->n_actions; i++)
+        if (g->actions[i].has_clock)
+            fprintf(out, "Clock: %zu %lld\n", i, (long long)g->actions[i].clock_ms);
+    if (v) {
+        fprintf(out, "Served: %lld+%lld flagged %d\n", (long long)v->base_ms,
+                (long long)v->increment_ms, v->flagged);
+        for (size_t i = 0; i < v->n_seats; i++)
+            fprintf(out, "Seat: %zu %s %d\n", i, v->seats[i].token, v->seats[i].open);
+    }
     fprintf(out, "Updated: %s\n", g->updated_at ? g->updated_at : "");
     if (fclose(out) != 0 || rc != CAS_OK) {
         free(text);
@@ -57,12 +70,41 @@ static uint64_t digest(const char *text, size_t len)
     return h;
 }
 
+/* A game with what serve keeps of it (served.game 0: nothing). */
+struct whole_game {
+    struct cas__saves_game g;
+    struct cas__saves_served served;
+};
+
+static void whole_free(struct whole_game *w)
+{
+    cas__saves_game_free(&w->g);
+    cas__saves_served_free(&w->served);
+}
+
+/* Load game id whole from s; as cas__saves_game_load. */
+static int whole_load(struct cas__saves *s, int64_t id, struct whole_game *w)
+{
+    memset(w, 0, sizeof *w);
+    int rc = cas__saves_game_load(s, id, 1, &w->g);
+    if (rc)
+        return rc;
+    rc = cas__saves_served_load(s, id, &w->served);
+    if (rc == CAS_ENOTFOUND) {
+        memset(&w->served, 0, sizeof w->served);
+        return CAS_OK;
+    }
+    if (rc)
+        cas__saves_game_free(&w->g);
+    return rc;
+}
+
 /* 1 when a and b are the same game, 0 when not, -1 on OOM. */
-static int same_game(const struct cas__saves_game *a, const struct cas__saves_game *b,
-                     uint64_t *hash)
+static int same_game(const struct whole_game *a, const struct whole_game *b, uint64_t *hash)
 {
     size_t la, lb;
-    char *ta = fingerprint(a, &la), *tb = fingerprint(b, &lb);
+    char *ta = fingerprint(&a->g, a->served.game ? &a->served : NULL, &la);
+    char *tb = fingerprint(&b->g, b->served.game ? &b->served : NULL, &lb);
     int same = ta && tb ? la == lb && memcmp(ta, tb, la) == 0 : -1;
     if (ta)
         *hash = digest(ta, la);
@@ -90,20 +132,20 @@ static int check_targets(struct migration *m, size_t *present)
 {
     *present = 0;
     for (size_t i = 0; i < m->n; i++) {
-        struct cas__saves_game there, here;
+        struct whole_game there, here;
         uint64_t hash = 0;
-        int rc = cas__saves_game_load(m->to, m->ids[i], 1, &there);
+        int rc = whole_load(m->to, m->ids[i], &there);
         if (rc == CAS_ENOTFOUND)
             continue;
         if (rc)
             return fail(m, m->to);
-        if (cas__saves_game_load(m->from, m->ids[i], 1, &here)) {
-            cas__saves_game_free(&there);
+        if (whole_load(m->from, m->ids[i], &here)) {
+            whole_free(&there);
             return fail(m, m->from);
         }
         int same = same_game(&here, &there, &hash);
-        cas__saves_game_free(&here);
-        cas__saves_game_free(&there);
+        whole_free(&here);
+        whole_free(&there);
         if (same < 0) {
             fprintf(stderr, "%s: out of memory\n", m->cmd);
             return 1;
@@ -122,25 +164,34 @@ static int check_targets(struct migration *m, size_t *present)
     return 0;
 }
 
+/* What serve keeps of game w into `to`, flag fall included. */
+static int copy_served(struct cas__saves *to, const struct whole_game *w)
+{
+    int rc = cas__saves_served_insert(to, &w->served);
+    if (rc == CAS_OK && w->served.flagged >= 0)
+        rc = cas__saves_served_flag(to, w->served.game, w->served.flagged);
+    return rc;
+}
+
 /* Copy game i, read it back and compare; prints its line. */
 static int copy_one(struct migration *m, size_t i)
 {
-    struct cas__saves_game g, back;
+    struct whole_game w, back;
     uint64_t hash = 0;
     int64_t id = m->ids[i];
-    if (cas__saves_game_load(m->from, id, 1, &g))
+    if (whole_load(m->from, id, &w))
         return fail(m, m->from);
     int status = 0;
-    if (cas__saves_game_copy(m->to, &g)) {
+    if (cas__saves_game_copy(m->to, &w.g) || (w.served.game && copy_served(m->to, &w))) {
         status = fail(m, m->to);
         goto free_game;
     }
-    if (cas__saves_game_load(m->to, id, 1, &back)) {
+    if (whole_load(m->to, id, &back)) {
         status = fail(m, m->to);
         goto free_game;
     }
-    int same = same_game(&g, &back, &hash);
-    cas__saves_game_free(&back);
+    int same = same_game(&w, &back, &hash);
+    whole_free(&back);
     if (same != 1) {
         fprintf(stderr, "%s: game %lld %s; the copy stays in %s for a look: remove it "
                 "with castellan saves delete %lld\n", m->cmd, (long long)id,
@@ -151,9 +202,9 @@ static int copy_one(struct migration *m, size_t i)
         goto free_game;
     }
     printf("[%zu/%zu] game %lld: %zu actions copied and checked (record %016" PRIx64
-           ")\n", i + 1, m->n, (long long)id, g.n_actions, hash);
+           ")\n", i + 1, m->n, (long long)id, w.g.n_actions, hash);
 free_game:
-    cas__saves_game_free(&g);
+    whole_free(&w);
     return status;
 }
 

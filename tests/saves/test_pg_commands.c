@@ -166,12 +166,57 @@ static void test_migrate_both_ways(void **state)
     assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM actions"), actions);
 }
 
+/* What serve keeps of a game (time control, seats' tokens, a flag fall)
+ * and the clocks of timed actions come along too, and are checked. */
+static void test_migrate_keeps_served_games(void **state)
+{
+    CAS_TEST_NEED_PG();
+    char url[512], file[512];
+    struct cas_test_result r;
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g, back;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    char tokens[2][8] = {"aa11", "bb22"};
+    struct cas__saves_served_seat seats[2] = {{tokens[0], 0}, {tokens[1], 1}};
+    struct cas__saves_served served = {.game = g.id, .base_ms = 60000, .increment_ms = 2000,
+                                       .seats = seats, .n_seats = 2};
+    assert_int_equal(cas__saves_served_insert(s, &served), CAS_OK);
+    assert_int_equal(cas__saves_append_timed(s, g.id, 2, 0, "late", 9, 41234), CAS_OK);
+    assert_int_equal(cas__saves_served_flag(s, g.id, 1), CAS_OK);
+    cas__saves_close(s);
+
+    cas_test_dir_file(*state, "served.db", file, sizeof file);
+    char *migrate[] = {"saves", "migrate", url, file, NULL};
+    cas_test_run(*state, NULL, migrate, &r);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "[1/1] game 1: 3 actions copied and checked");
+
+    struct cas__saves_served copy;
+    s = cas_test_open(file);
+    assert_int_equal(cas__saves_served_load(s, g.id, &copy), CAS_OK);
+    assert_int_equal(copy.base_ms, 60000);
+    assert_int_equal(copy.increment_ms, 2000);
+    assert_int_equal(copy.flagged, 1);
+    assert_int_equal(copy.n_seats, 2);
+    assert_string_equal(copy.seats[1].token, "bb22");
+    assert_int_equal(copy.seats[1].open, 1);
+    cas__saves_served_free(&copy);
+    assert_int_equal(cas__saves_game_load(s, g.id, 1, &back), CAS_OK);
+    assert_true(back.actions[2].has_clock && back.actions[2].clock_ms == 41234);
+    assert_false(back.actions[1].has_clock);
+    cas__saves_game_free(&back);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_play_and_resume_on_postgresql),
         CAS_TEST_IN_DIR(test_two_resumes_of_one_game),
         CAS_TEST_IN_DIR(test_migrate_both_ways),
+        CAS_TEST_IN_DIR(test_migrate_keeps_served_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
