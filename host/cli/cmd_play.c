@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -260,7 +261,12 @@ struct web_play {
     struct cas__table *table;   /* the lobby's; gone after the server */
     int64_t id;
     int over;
+    struct timespec over_at;    /* when the game's end was first seen sent */
 };
+
+/* How long play --web keeps serving a finished game to pages still open,
+ * so the last state and the result reach them before the server goes. */
+#define WEB_GRACE_SECONDS 30
 
 /* Open url in the desktop's browser, if there is a desktop; quietly. */
 static void open_browser(const char *url)
@@ -313,13 +319,27 @@ static int web_ready(void *ctx, struct cas__lobby *l, int port)
     return CAS_OK;
 }
 
-/* Stop once the game is over and its last state is sent. */
+/* Stop once the game is over, its last state sent, and every page has
+ * closed or had WEB_GRACE_SECONDS to read it: a server that exits while a
+ * page is still reading resets the connection, and the page never shows
+ * the result. */
 static int web_done(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
 {
     struct web_play *wp = ctx;
+    struct timespec now;
     (void)l;
     wp->over = wp->table && wp->table->over;
-    return wp->table && (wp->table->over || wp->table->failure[0]) && cas__httpd_queued(h) == 0;
+    if (!wp->table || !(wp->table->over || wp->table->failure[0]) || cas__httpd_queued(h))
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!wp->over_at.tv_sec) {
+        wp->over_at = now;
+        if (cas__httpd_sockets(h))
+            printf("The game is over: the server stops when its pages close, or in %d s.\n",
+                   WEB_GRACE_SECONDS);
+        fflush(stdout);
+    }
+    return cas__httpd_sockets(h) == 0 || now.tv_sec - wp->over_at.tv_sec >= WEB_GRACE_SECONDS;
 }
 
 static int play_web(const struct play_args *a, const struct cas__session_desc *desc)

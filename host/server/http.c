@@ -537,6 +537,11 @@ size_t cas__httpd_queued(const struct cas__httpd *h)
     return h->queued;
 }
 
+unsigned cas__httpd_sockets(const struct cas__httpd *h)
+{
+    return h->n_conns;
+}
+
 void cas__httpd_wake(void *h)
 {
     lws_cancel_service(((struct cas__httpd *)h)->ctx);

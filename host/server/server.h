@@ -358,6 +358,8 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms);
 /* Messages queued to clients and not yet written. */
 size_t cas__httpd_queued(const struct cas__httpd *h);
+/* The WebSockets open now. */
+unsigned cas__httpd_sockets(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);

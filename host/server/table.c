@@ -807,14 +807,27 @@ void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
                    s->bot || s->connected ? "true" : "false");
 }
 
+/* A score array in JSON, or null where the plugin gave none. */
+static void write_score(struct cas__jw *w, const char *key, const int64_t *scores, int have,
+                        int seat)
+{
+    if (have)
+        cas__jw_printf(w, ",\"%s\":%" PRId64, key, scores[seat]);
+    else
+        cas__jw_printf(w, ",\"%s\":null", key);
+}
+
+/* Each seat's score as it stands (returns(), what the board shows) and, where
+ * the plugin has them, the scores the game would end with now. */
 static void write_players(struct cas__table *t, struct cas__jw *w)
 {
-    int64_t *scores = calloc((size_t)t->nplayers, sizeof *scores);
-    int have = scores && (t->over && t->flagged < 0
-                              ? t->r.match.vt->returns(t->r.session.state, scores,
-                                                       (size_t)t->nplayers)
-                              : cas__match_projected(&t->r.match, t->r.session.state,
-                                                     scores)) == CAS_OK;
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(2 * n, sizeof *scores);
+    int64_t *projected = scores ? scores + n : NULL;
+    const cas_state *state = t->r.session.state;
+    int have = scores && t->r.match.vt->returns(state, scores, n) == CAS_OK;
+    int have_projected = scores && !t->over &&
+                         cas__match_projected(&t->r.match, state, projected) == CAS_OK;
     int actor = cas__table_actor(t);
     int64_t now = now_ms(t);
     cas__jw_raw(w, "\"players\":[");
@@ -823,10 +836,8 @@ static void write_players(struct cas__table *t, struct cas__jw *w)
         cas__table_write_seat(t, i, w);
         cas__jw_raw(w, ",\"label\":");
         cas__jw_str(w, cas__match_label(&t->r.match, i));
-        if (have)
-            cas__jw_printf(w, ",\"score\":%" PRId64, scores[i]);
-        else
-            cas__jw_raw(w, ",\"score\":null");
+        write_score(w, "score", scores, have, i);
+        write_score(w, "projected", projected, have_projected, i);
         if (t->has_clock) {
             int64_t left = s->clock_ms;
             if (i == actor && !t->over)

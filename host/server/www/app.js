@@ -480,7 +480,8 @@ function renderPlayers(st) {
     const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: fmtClock(p.clock_ms) });
     body.append(el('tr', { class: acting ? 'acting' : null, 'data-seat': p.seat },
       el('th', { scope: 'row', text: (acting ? '▶ ' : '') + (p.name || 'seat ' + (p.seat + 1)) }),
-      el('td', { class: 'score', text: String(p.score ?? '') }),
+      el('td', { class: 'score', title: p.projected == null ? null : 'if the game ended now',
+        text: String(p.score ?? '') + (p.projected == null || p.projected === p.score ? '' : ` (${p.projected} if it ended now)`) }),
       clock,
       el('td', { text: status.join(', ') })));
   }
