@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "json.h"
+#include "serve_client.h"
 #include "serve_process.h"
 #include "wsclient.h"
 
@@ -94,18 +95,6 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
 
 static const struct cas__wsc_events events = {.message = on_message};
 
-static void token_of(const char *created, int seat, char *out, size_t cap)
-{
-    char key[32];
-    snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", seat);
-    const char *at = strstr(created, key);
-    out[0] = '\0';
-    if (at) {
-        at += strlen(key);
-        snprintf(out, cap, "%.*s", (int)strcspn(at, "\""), at);
-    }
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -158,7 +147,7 @@ int main(int argc, char **argv)
             struct client *p = &players[i * 2 + seat];
             char msg[256];
             p->seat = seat;
-            token_of(creators[i].created, seat, p->token, sizeof p->token);
+            serve_token_of(creators[i].created, seat, p->token, sizeof p->token);
             if (cas__wsc_connect(w, "127.0.0.1", servers[i % 2].port, p, &p->conn) != CAS_OK)
                 return 1;
             snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"

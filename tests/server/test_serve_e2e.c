@@ -21,69 +21,11 @@
 
 #include "json.h"
 #include "saves.h"
+#include "serve_client.h"
 #include "serve_process.h"
-#include "wsclient.h"
-
-/* One connection of the test and what it saw. */
-struct client {
-    struct cas__wsc_conn *conn;
-    int seat;                 /* -1: creator or watcher */
-    char token[64];
-    int64_t game;
-    int states, over, errors, acts, stop_after; /* stop_after: acts, 0 = never */
-    int64_t ply, acted_ply;   /* acted_ply: the last ply acted at, +1 */
-    char last_error[64];
-    char created[4096];       /* the created message, for the creator */
-};
-
-static void on_message(struct cas__wsc_conn *conn, void *user, const char *text, size_t len)
-{
-    struct client *c = user;
-    struct cas__botclient_view v;
-    char act[8192];
-    assert_int_equal(cas__botclient_read(text, len, &v), CAS_OK);
-    if (strcmp(v.type, "created") == 0) {
-        snprintf(c->created, sizeof c->created, "%s", text);
-        c->game = v.game;
-    } else if (strcmp(v.type, "error") == 0) {
-        c->errors++;
-        fprintf(stderr, "server error: %s\n", text);
-        snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
-    } else if (strcmp(v.type, "state") == 0) {
-        c->states++;
-        c->over = v.over;
-        c->ply = v.ply;
-        assert_int_equal(v.you, c->seat);
-        /* A state may come again for the same ply (another seat joined):
-         * act once per ply, as the page does. */
-        if ((!c->stop_after || c->acts < c->stop_after) && c->acted_ply != v.ply + 1 &&
-            cas__botclient_act(&v, (uint64_t)v.ply * 7 + 3, act, sizeof act)) {
-            cas__wsc_send(conn, act);
-            c->acts++;
-            c->acted_ply = v.ply + 1;
-        }
-    }
-    cas__botclient_view_free(&v);
-}
-
-static const struct cas__wsc_events events = {.message = on_message};
-
-/* Service until done(ctx) or a bound of turns that only a hang reaches. */
-static void run_until(struct cas__wsc *w, int (*done)(void *), void *ctx)
-{
-    for (int i = 0; i < 200000 && !done(ctx); i++)
-        cas__wsc_service(w, 50);
-    assert_true(done(ctx));
-}
-
-static int has_created(void *ctx)
-{
-    const struct client *c = ctx;
-    return c->game != 0 || c->errors;
-}
 
 struct pair {
-    struct client *a, *b, *watch;
+    struct serve_client *a, *b, *watch;
 };
 
 static int both_over(void *ctx)
@@ -101,57 +43,6 @@ static int both_stopped(void *ctx)
            p->a->states > p->a->acts;
 }
 
-/* The token of `seat` in a created message. */
-static void token_of(const char *created, int seat, char *out, size_t cap)
-{
-    char key[32];
-    snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", seat);
-    const char *at = strstr(created, key);
-    assert_non_null(at);
-    at += strlen(key);
-    size_t n = strcspn(at, "\"");
-    assert_true(n < cap);
-    memcpy(out, at, n);
-    out[n] = '\0';
-}
-
-static void connect_client(struct cas__wsc *w, const struct serve_process *p, struct client *c)
-{
-    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p->port, c, &c->conn), CAS_OK);
-}
-
-static void join(struct client *c, int64_t game, int seat)
-{
-    char msg[256];
-    c->seat = seat;
-    c->game = game;
-    if (seat >= 0)
-        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"
-                 "\"token\":\"%s\"}", (long long)game, seat, c->token);
-    else
-        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)game);
-    cas__wsc_send(c->conn, msg);
-}
-
-/* Create a game from `create` and return its id, tokens in a and b. */
-static int64_t create(struct cas__wsc *w, const struct serve_process *p, const char *create_msg,
-                      struct client *a, struct client *b)
-{
-    struct client creator = {.seat = -1};
-    connect_client(w, p, &creator);
-    cas__wsc_send(creator.conn, create_msg);
-    run_until(w, has_created, &creator);
-    assert_int_equal(creator.errors, 0);
-    token_of(creator.created, 0, a->token, sizeof a->token);
-    if (b)
-        token_of(creator.created, 1, b->token, sizeof b->token);
-    cas__wsc_close(creator.conn);
-    for (int i = 0; i < 100 && cas__wsc_is_open(creator.conn); i++)
-        cas__wsc_service(w, 10);
-    cas__wsc_conn_free(creator.conn);
-    return creator.game;
-}
-
 static void load_game(const char *db, int64_t id, struct cas__saves_game *g)
 {
     struct cas__saves *s;
@@ -166,23 +57,23 @@ static void test_two_seats_and_a_watcher(void **state)
     (void)state;
     struct serve_process p;
     struct cas__wsc *w;
-    struct client a = {0}, b = {0}, watch = {.seat = -1};
+    struct serve_client a = {0}, b = {0}, watch = {.seat = -1};
     char body[4096], path[128];
     serve_forget("e2e-play");
     serve_start(&p, "e2e-play", NULL);
-    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
-    int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                        "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
-                        "\"agent\":\"human\"}],\"seed\":\"11\"}", &a, &b);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                              "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
+                              "\"agent\":\"human\"}],\"seed\":\"11\"}", &a, &b);
     assert_true(id > 0);
-    connect_client(w, &p, &a);
-    connect_client(w, &p, &b);
-    connect_client(w, &p, &watch);
-    join(&a, id, 0);
-    join(&b, id, 1);
-    join(&watch, id, -1);
+    serve_connect(w, &p, &a);
+    serve_connect(w, &p, &b);
+    serve_connect(w, &p, &watch);
+    serve_join(&a, id, 0);
+    serve_join(&b, id, 1);
+    serve_join(&watch, id, -1);
     struct pair pr = {&a, &b, &watch};
-    run_until(w, both_over, &pr);
+    serve_run_until(w, both_over, &pr);
     assert_int_equal(a.errors + b.errors + watch.errors, 0);
     assert_true(a.acts > 0 && b.acts > 0);
 
@@ -217,17 +108,17 @@ static void test_against_a_bot(void **state)
     (void)state;
     struct serve_process p;
     struct cas__wsc *w;
-    struct client a = {0};
+    struct serve_client a = {0};
     serve_forget("e2e-bot");
     serve_start(&p, "e2e-bot", NULL);
-    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
-    int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                        "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"seed\":\"5\"}",
-                        &a, NULL);
-    connect_client(w, &p, &a);
-    join(&a, id, 0);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                              "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"seed\":\"5\"}",
+                              &a, NULL);
+    serve_connect(w, &p, &a);
+    serve_join(&a, id, 0);
     struct pair pr = {&a, NULL, NULL};
-    run_until(w, both_over, &pr);
+    serve_run_until(w, both_over, &pr);
     assert_int_equal(a.errors, 0);
     cas__wsc_free(w);
     cas__wsc_conn_free(a.conn);
@@ -248,18 +139,18 @@ static void test_restart_resumes(void **state)
     (void)state;
     struct serve_process p;
     struct cas__wsc *w;
-    struct client a = {.stop_after = 2}, b = {.stop_after = 2};
+    struct serve_client a = {.stop_after = 2}, b = {.stop_after = 2};
     serve_forget("e2e-restart");
     serve_start(&p, "e2e-restart", NULL);
-    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
-    int64_t id = create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                        "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"seed\":\"3\"}", &a, &b);
-    connect_client(w, &p, &a);
-    connect_client(w, &p, &b);
-    join(&a, id, 0);
-    join(&b, id, 1);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                              "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"seed\":\"3\"}", &a, &b);
+    serve_connect(w, &p, &a);
+    serve_connect(w, &p, &b);
+    serve_join(&a, id, 0);
+    serve_join(&b, id, 1);
     struct pair pr = {&a, &b, NULL};
-    run_until(w, both_stopped, &pr);
+    serve_run_until(w, both_stopped, &pr);
     int64_t ply_before = a.ply > b.ply ? a.ply : b.ply;
     cas__wsc_free(w);
     cas__wsc_conn_free(a.conn);
@@ -268,15 +159,15 @@ static void test_restart_resumes(void **state)
 
     /* The same store: the game comes back and the same tokens act. */
     serve_start(&p, "e2e-restart", NULL);
-    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     a.stop_after = b.stop_after = 0;
     a.states = b.states = 0;
     a.acted_ply = b.acted_ply = 0; /* an act sent as the server stopped is lost */
-    connect_client(w, &p, &a);
-    connect_client(w, &p, &b);
-    join(&a, id, 0);
-    join(&b, id, 1);
-    run_until(w, both_over, &pr);
+    serve_connect(w, &p, &a);
+    serve_connect(w, &p, &b);
+    serve_join(&a, id, 0);
+    serve_join(&b, id, 1);
+    serve_run_until(w, both_over, &pr);
     assert_int_equal(a.errors + b.errors, 0);
     assert_true(a.ply > ply_before);
     cas__wsc_free(w);
@@ -340,7 +231,7 @@ static void test_limits(void **state)
     free(huge);
     for (int i = 0; i < 100; i++)
         cas__wsc_send(conn, "{\"type\":\"ping\"}");
-    run_until(w, all_answered, &c);
+    serve_run_until(w, all_answered, &c);
     assert_int_equal(c.too_large, 1);
     /* The bucket holds 40; 100 at once overflow it whatever the timing. */
     assert_true(c.pongs >= 40 && c.pongs < 100);
@@ -360,7 +251,7 @@ static void test_play_web(void **state)
     char exe[600], out[64] = "e2e-web/out.txt", line[1024], db[64] = "e2e-web/castellan/saves.db";
     struct serve_process p = {.port = 0};
     struct cas__wsc *w;
-    struct client a = {0};
+    struct serve_client a = {0};
     int64_t id = 0;
     snprintf(exe, sizeof exe, "%s/host/castellan", build);
     mkdir("e2e-web", 0700);
@@ -403,11 +294,11 @@ static void test_play_web(void **state)
             usleep(10000);
     }
     assert_true(id > 0);
-    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
-    connect_client(w, &p, &a);
-    join(&a, id, 0);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    serve_connect(w, &p, &a);
+    serve_join(&a, id, 0);
     struct pair pr = {&a, NULL, NULL};
-    run_until(w, both_over, &pr);
+    serve_run_until(w, both_over, &pr);
     assert_int_equal(a.errors, 0);
     /* The page has the result and closes: with no page left open, play
      * --web stops at once rather than after its grace time. */

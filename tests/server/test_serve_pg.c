@@ -25,117 +25,25 @@
 #include "json.h"
 #include "saves.h"
 #include "saves_fixture.h"
+#include "serve_client.h"
 #include "serve_process.h"
-#include "wsclient.h"
-
-struct client {
-    struct cas__wsc_conn *conn;
-    int seat;
-    char token[64];
-    int64_t game;
-    int states, over, errors, acts, stop_after;
-    int64_t ply, acted_ply;
-    char last_error[64];
-    char created[4096];
-};
-
-static void on_message(struct cas__wsc_conn *conn, void *user, const char *text, size_t len)
-{
-    struct client *c = user;
-    struct cas__botclient_view v;
-    char act[8192];
-    assert_int_equal(cas__botclient_read(text, len, &v), CAS_OK);
-    if (strcmp(v.type, "created") == 0) {
-        snprintf(c->created, sizeof c->created, "%s", text);
-        c->game = v.game;
-    } else if (strcmp(v.type, "error") == 0) {
-        c->errors++;
-        snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
-    } else if (strcmp(v.type, "state") == 0) {
-        c->states++;
-        c->over = v.over;
-        c->ply = v.ply;
-        if (c->seat >= 0 && (!c->stop_after || c->acts < c->stop_after) &&
-            c->acted_ply != v.ply + 1 &&
-            cas__botclient_act(&v, (uint64_t)v.ply * 7 + 3, act, sizeof act)) {
-            cas__wsc_send(conn, act);
-            c->acts++;
-            c->acted_ply = v.ply + 1;
-        }
-    }
-    cas__botclient_view_free(&v);
-}
-
-static const struct cas__wsc_events events = {.message = on_message};
-
-static void run_until(struct cas__wsc *w, int (*done)(void *), void *ctx)
-{
-    for (int i = 0; i < 200000 && !done(ctx); i++)
-        cas__wsc_service(w, 50);
-    assert_true(done(ctx));
-}
-
-static int created_or_failed(void *ctx)
-{
-    const struct client *c = ctx;
-    return c->game != 0 || c->errors;
-}
 
 static int over_or_failed(void *ctx)
 {
-    const struct client *c = ctx;
+    const struct serve_client *c = ctx;
     return c->over || c->errors;
 }
 
 static int stopped(void *ctx)
 {
-    const struct client *c = ctx;
+    const struct serve_client *c = ctx;
     return c->acts >= c->stop_after && c->states > c->acts;
 }
 
 static int refused(void *ctx)
 {
-    const struct client *c = ctx;
+    const struct serve_client *c = ctx;
     return c->errors > 0;
-}
-
-static void connect_to(struct cas__wsc *w, const struct serve_process *p, struct client *c)
-{
-    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p->port, c, &c->conn), CAS_OK);
-}
-
-static void join(struct client *c, int64_t game, int seat)
-{
-    char msg[256];
-    c->seat = seat;
-    c->game = game;
-    if (seat >= 0)
-        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"
-                 "\"token\":\"%s\"}", (long long)game, seat, c->token);
-    else
-        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)game);
-    cas__wsc_send(c->conn, msg);
-}
-
-/* Create a game on p from `msg`; its id, and seat 0's token into token. */
-static int64_t create(struct cas__wsc *w, const struct serve_process *p, const char *msg,
-                      char *token, size_t cap)
-{
-    struct client creator = {.seat = -1};
-    connect_to(w, p, &creator);
-    cas__wsc_send(creator.conn, msg);
-    run_until(w, created_or_failed, &creator);
-    assert_int_equal(creator.errors, 0);
-    const char *at = strstr(creator.created, "{\"seat\":0,\"token\":\"");
-    if (token && at) {
-        at += strlen("{\"seat\":0,\"token\":\"");
-        snprintf(token, cap, "%.*s", (int)strcspn(at, "\""), at);
-    }
-    cas__wsc_close(creator.conn);
-    for (int i = 0; i < 100 && cas__wsc_is_open(creator.conn); i++)
-        cas__wsc_service(w, 10);
-    cas__wsc_conn_free(creator.conn);
-    return creator.game;
 }
 
 /* The server process (its PostgreSQL backend's pid) holding the claim on
@@ -160,40 +68,40 @@ static void test_two_servers_share_one_database(void **state)
     const char *const extra[] = {"--database", url, NULL};
     serve_start(&a, "pg-serve-a", extra);
     serve_start(&b, "pg-serve-b", extra);
-    assert_int_equal(cas__wsc_new(&events, &w), CAS_OK);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
 
     /* A bot game on b runs to its end, watched. */
-    int64_t bots = create(w, &b, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                          "{\"agent\":\"greedy\"},{\"agent\":\"random\"}],\"seed\":\"9\"}",
-                          NULL, 0);
-    struct client watch = {.seat = -1};
-    connect_to(w, &b, &watch);
-    join(&watch, bots, -1);
-    run_until(w, over_or_failed, &watch);
+    int64_t bots = serve_create(w, &b, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                                "{\"agent\":\"greedy\"},{\"agent\":\"random\"}],\"seed\":\"9\"}",
+                                NULL, NULL);
+    struct serve_client watch = {.seat = -1};
+    serve_connect(w, &b, &watch);
+    serve_join(&watch, bots, -1);
+    serve_run_until(w, over_or_failed, &watch);
     assert_int_equal(watch.errors, 0);
 
     /* On a: Ada against a bot, two of her moves; and a game nobody
      * follows, its first seat still open, a bot at the second. */
-    struct client ada = {.stop_after = 2};
-    int64_t game = create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                          "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
-                          "\"seed\":\"4\"}", ada.token, sizeof ada.token);
-    int64_t idle = create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                          "{\"agent\":\"open\"},{\"agent\":\"greedy\"}],\"seed\":\"6\"}",
-                          NULL, 0);
-    connect_to(w, &a, &ada);
-    join(&ada, game, 0);
-    run_until(w, stopped, &ada);
+    struct serve_client ada = {.stop_after = 2};
+    int64_t game = serve_create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                                "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
+                                "\"seed\":\"4\"}", &ada, NULL);
+    int64_t idle = serve_create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                                "{\"agent\":\"open\"},{\"agent\":\"greedy\"}],\"seed\":\"6\"}",
+                                NULL, NULL);
+    serve_connect(w, &a, &ada);
+    serve_join(&ada, game, 0);
+    serve_run_until(w, stopped, &ada);
     assert_int_equal(ada.errors, 0);
     int64_t ply_before = ada.ply;
     assert_true(holder(url, game) > 0);
     assert_int_equal(holder(url, idle), holder(url, game));
 
     /* While a lives, b does not play a's game. */
-    struct client nosy = {.seat = -1};
-    connect_to(w, &b, &nosy);
-    join(&nosy, game, -1);
-    run_until(w, refused, &nosy);
+    struct serve_client nosy = {.seat = -1};
+    serve_connect(w, &b, &nosy);
+    serve_join(&nosy, game, -1);
+    serve_run_until(w, refused, &nosy);
     assert_string_equal(nosy.last_error, "not-found");
 
     /* a dies mid-game; Ada reconnects through b and plays to the end. */
@@ -218,9 +126,9 @@ static void test_two_servers_share_one_database(void **state)
     for (int tries = 0; tries < 600 && cas_test_query_int(url, gone) > 0; tries++)
         usleep(100000);
     assert_int_equal(cas_test_query_int(url, gone), 0);
-    connect_to(w, &b, &ada);
-    join(&ada, game, 0);
-    run_until(w, over_or_failed, &ada);
+    serve_connect(w, &b, &ada);
+    serve_join(&ada, game, 0);
+    serve_run_until(w, over_or_failed, &ada);
     assert_int_equal(ada.errors, 0);
     assert_true(ada.ply > ply_before);
 
