@@ -391,6 +391,21 @@ static void test_create_list_claim_join(void **state)
     world_close(&w);
 }
 
+/* Both seats of game id join with their tokens, and watch watches if it
+ * is not NULL; each connection starts empty. */
+static void seat_both(struct world *w, int64_t id, char tokens[2][64], struct tconn seats[2],
+                      struct tconn *watch)
+{
+    for (int i = 0; i < 2; i++) {
+        tconn_init(&seats[i]);
+        join(w, &seats[i], id, i, tokens[i]);
+    }
+    if (watch) {
+        tconn_init(watch);
+        join(w, watch, id, -1, NULL);
+    }
+}
+
 static void test_only_the_seat_acts(void **state)
 {
     (void)state;
@@ -399,12 +414,7 @@ static void test_only_the_seat_acts(void **state)
     char tokens[2][64];
     world_open(&w, "trust", 1);
     int64_t id = create(&w, two_humans, tokens, 2);
-    tconn_init(&seats[0]);
-    tconn_init(&seats[1]);
-    tconn_init(&watch);
-    join(&w, &seats[0], id, 0, tokens[0]);
-    join(&w, &seats[1], id, 1, tokens[1]);
-    join(&w, &watch, id, -1, NULL);
+    seat_both(&w, id, tokens, seats, &watch);
     struct cas__table *t = table(&w, id);
     int actor = cas__table_actor(t);
     assert_true(actor == 0 || actor == 1);
@@ -459,12 +469,7 @@ static void test_secrets_stay_with_their_seat(void **state)
     char tokens[2][64];
     world_open(&w, "secret", 1);
     int64_t id = create(&w, two_humans, tokens, 2);
-    tconn_init(&seats[0]);
-    tconn_init(&seats[1]);
-    tconn_init(&watch);
-    join(&w, &seats[0], id, 0, tokens[0]);
-    join(&w, &seats[1], id, 1, tokens[1]);
-    join(&w, &watch, id, -1, NULL);
+    seat_both(&w, id, tokens, seats, &watch);
     for (int i = 0; i < 500 && !table(&w, id)->over; i++)
         assert_true(play_one(&w, id, seats, 2));
     assert_true(table(&w, id)->over);
@@ -504,10 +509,7 @@ static void test_undo_reconnect_and_restart(void **state)
     world_open(&w, "resume", 1);
     int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"4\","
                         "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
-    tconn_init(&seats[0]);
-    tconn_init(&seats[1]);
-    join(&w, &seats[0], id, 0, tokens[0]);
-    join(&w, &seats[1], id, 1, tokens[1]);
+    seat_both(&w, id, tokens, seats, NULL);
     struct cas__table *t = table(&w, id);
     int actor = cas__table_actor(t);
     uint32_t ply = t->r.session.ply;
@@ -549,10 +551,7 @@ static void test_undo_reconnect_and_restart(void **state)
     t = table(&w, id);
     assert_int_equal(t->r.session.ply, at);
     assert_true(t->r.session.hash == hash);
-    tconn_init(&seats[0]);
-    tconn_init(&seats[1]);
-    join(&w, &seats[0], id, 0, tokens[0]);
-    join(&w, &seats[1], id, 1, tokens[1]);
+    seat_both(&w, id, tokens, seats, NULL);
     assert_true(play_one(&w, id, seats, 2));
     assert_true(t->r.session.ply > at);
     tconn_free(&seats[0]);
@@ -614,12 +613,7 @@ static void test_clocks_and_the_flag(void **state)
     int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"2\","
                         "\"clock\":{\"base_ms\":60000,\"increment_ms\":2000},\"seats\":["
                         "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
-    tconn_init(&seats[0]);
-    tconn_init(&seats[1]);
-    tconn_init(&watch);
-    join(&w, &seats[0], id, 0, tokens[0]);
-    join(&w, &seats[1], id, 1, tokens[1]);
-    join(&w, &watch, id, -1, NULL);
+    seat_both(&w, id, tokens, seats, &watch);
     struct cas__table *t = table(&w, id);
     int actor = cas__table_actor(t);
     /* 15 s to decide: 60 - 15 + 2 = 47 s left, journaled with the action. */
