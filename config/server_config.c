@@ -79,9 +79,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
     while (k < N_KEYS && strcmp(keys[k], key) != 0)
         k++;
     if (k == N_KEYS) {
+        char note[96];
         r->rc = cas__errorf(r->err, r->errlen, CAS_EPARSE, "%s:%d: unknown key \"%s\" in "
-                            "[server]; did you mean \"%s\"?", r->path, r->cur.line, key,
-                            cas__closest(key, keys, N_KEYS));
+                            "[server]%s; docs/server.md lists the keys", r->path, r->cur.line,
+                            key, cas__closest_note(note, sizeof note, key, keys, N_KEYS));
         return 1;
     }
     if (r->seen & (1u << k)) {
