@@ -130,7 +130,8 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
         }
         return;
     }
-    if (strncmp(text, "{\"type\":\"state\"", 15) == 0) {
+    if (strncmp(text, "{\"type\":\"state\"", 15) == 0 ||
+        strncmp(text, "{\"type\":\"update\"", 16) == 0) {
         on_state(s, text);
     } else if (strstr(text, "\"type\":\"error\"")) {
         lg->r->errors++;

@@ -49,10 +49,11 @@ int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
 
 /* The fields of a server message a scripted player looks at. */
 struct cas__botclient_view {
-    char type[16];          /* "state", "created", "error", ... */
+    char type[16];          /* "state", "update", "created", "error", ... */
     char code[32];          /* an error's code */
     int64_t game, ply;
     int you, actor;         /* -1: none / not a seat */
+    int state;              /* a state or an update: the game as it is now */
     int over, can_undo;
     size_t n_actions;
     struct cas_json *root;  /* owned: the whole message */
@@ -64,7 +65,7 @@ int cas__botclient_read(const char *text, size_t len, struct cas__botclient_view
 void cas__botclient_view_free(struct cas__botclient_view *v);
 /* The i-th legal action's text of a state, or NULL. */
 const char *cas__botclient_action(const struct cas__botclient_view *v, size_t i);
-/* When v is a state in which this connection decides: the act message for
+/* When v is a state or update in which this connection decides: the act message for
  * legal action number pick % n into out[0..cap) and 1; else 0. */
 int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char *out, size_t cap);
 
