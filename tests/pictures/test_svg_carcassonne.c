@@ -30,6 +30,8 @@ static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     char expr[128];
     (void)viewer;
     assert_int_equal(svg_count(doc, "//s:g[@class='tile']"), s->ntiles);
+    /* keyed (docs/abi.md "Keyed pictures"): every top-level element */
+    assert_int_equal(svg_count(doc, "/s:svg/*[not(@data-cas-key)]"), 0);
     assert_int_equal(svg_count(doc, "//s:use[starts-with(@class,'figure ')]"), s->nfigs);
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
