@@ -35,6 +35,8 @@ int cas__wsc_connect(struct cas__wsc *w, const char *address, int port, void *us
 /* Queue text (copied) to be sent once open, in order. */
 int cas__wsc_send(struct cas__wsc_conn *c, const char *text);
 int cas__wsc_is_open(const struct cas__wsc_conn *c);
+/* Whether the server took permessage-deflate (known once open). */
+int cas__wsc_deflate(const struct cas__wsc_conn *c);
 /* Ask the connection to close; `closed` follows. */
 void cas__wsc_close(struct cas__wsc_conn *c);
 void cas__wsc_conn_free(struct cas__wsc_conn *c);
