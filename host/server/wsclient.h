@@ -76,12 +76,17 @@ int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char 
 struct cas__loadgen_params {
     int port;                  /* a castellan serve on 127.0.0.1 */
     const char *game;          /* the game plugin of every game */
+    const char *expansions;    /* its expansions as a JSON array, or NULL */
     uint64_t seed;
     size_t games;              /* concurrent games, 2 connections each */
     unsigned think_ms;         /* from a state to the act it answers */
     uint64_t max_moves;        /* stop after this many acts ... */
     double max_seconds;        /* ... or this long, whichever first */
+    unsigned watchers;         /* connections watching each game */
+    unsigned idle;             /* connections that open and say nothing */
+    int wire;                  /* measure each update's bytes compressed */
     void (*created)(void *ctx);/* every game exists, nobody joined yet */
+    void (*joined)(void *ctx); /* every connection is open and joined */
     void *ctx;
 };
 
@@ -91,6 +96,11 @@ struct cas__loadgen_result {
     uint64_t states, errors, closed, games_over;
     double seconds;            /* from the first join to the end */
     double p50_ms, p99_ms;     /* act sent -> next state arrived */
+    /* With wire: the bytes each recipient's update took on the wire
+     * (permessage-deflate as the server compresses, frame header
+     * included), over every update to a seat or a watcher; and raw. */
+    uint64_t updates;
+    double wire_median, wire_max, raw_median;
     char first_error[320];
 };
 
