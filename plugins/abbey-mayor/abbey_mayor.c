@@ -46,17 +46,32 @@ int cas__am_text_result(int len, size_t cap)
     return (size_t)len < cap ? len : CAS_ENOSPC;
 }
 
-int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
-                       cas_carc_feature f)
+/* A figure of `kind` (of `player`, or anyone's if negative) on f's
+ * feature, or only on part f itself if `on_part`? */
+static int find_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature f, int on_part)
 {
     struct cas_carc_figure on[AM_FIGURES_ON_MAX];
     size_t n;
     if (ctx->api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (on[i].kind == kind && (player < 0 || on[i].player == player))
+        if (on[i].kind == kind && (player < 0 || on[i].player == player) &&
+            (!on_part || ctx->api->figure_part(c, on[i].id) == f))
             return 1;
     return 0;
+}
+
+int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature f)
+{
+    return find_figure(ctx, c, player, kind, f, 0);
+}
+
+int cas__am_has_figure_on_part(const struct am_ctx *ctx, const cas_carc *c, int player,
+                               int kind, cas_carc_feature part)
+{
+    return find_figure(ctx, c, player, kind, part, 1);
 }
 
 static int read_options(struct am_ctx *ctx, const struct cas_option_value *options,

@@ -139,6 +139,10 @@ void cas__am_final_scoring(void *xctx, cas_carc *c);
  * player < 0)? */
 int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
                        cas_carc_feature f);
+/* The same on part `part` itself, not elsewhere on its feature (with the
+ * option barns, a seat's older barn may share the field of its new one). */
+int cas__am_has_figure_on_part(const struct am_ctx *ctx, const cas_carc *c, int player,
+                               int kind, cas_carc_feature part);
 /* What a phase's text() returns for snprintf's result `len` into a
  * buffer of `cap` bytes: the length, CAS_ENOSPC, or CAS_EINVAL. */
 int cas__am_text_result(int len, size_t cap);
