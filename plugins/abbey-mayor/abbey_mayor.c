@@ -2,7 +2,7 @@
  * abbey_mayor.c — the Abbey & Mayor expansion for Carcassonne, through
  * castellan/carcassonne.h alone: its descriptor (12 land tiles and the abbey
  * in data/abbey-mayor.tiles; figures mayor, wagon and barn), its options
- * (final-abbey-round, wagon-move), init, the state block's check and render,
+ * (final-abbey-round, wagon-move, c1-reach, figure counts), init, the state block's check and render,
  * and the mayor, whose strength is the coats of arms in its city.
  *   abbey.c  the abbey from the hand (a phase before the draw) and the
  *            optional final abbey round (bag_empty);
@@ -27,6 +27,11 @@ static const struct cas_option_spec am_options[] = {
      .type = CAS_OPTION_CHOICE, .default_value = "C2", .choices = "C1|C2",
      .help = "C2: a freed wagon moves to a feature on its tile or the 8 around "
              "(rulebook); C1: only to one directly connected to the scored feature"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "c1-reach",
+     .type = CAS_OPTION_CHOICE, .default_value = "faq", .choices = "faq|jcz",
+     .help = "with wagon-move C1, what a tile connects: faq, the FAQ's reading (two "
+             "cities never connect); jcz, JCloisterZone's tile data (IC-5 also joins "
+             "its cities), which a game imported from JCloisterZone plays"},
     /* figure counts (the engine reads FIGUREs for the supply) */
     {.struct_size = sizeof(struct cas_option_spec), .name = "mayors",
      .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
@@ -86,6 +91,10 @@ static int read_options(struct am_ctx *ctx, const struct cas_option_value *optio
         } else if (strcmp(name, "wagon-move") == 0) {
             ctx->reach = strcmp(value, "C1") == 0 ? AM_REACH_C1 : AM_REACH_C2;
             bad = strcmp(value, "C1") != 0 && strcmp(value, "C2") != 0;
+        } else if (strcmp(name, "c1-reach") == 0) {
+            ctx->c1_reading = strcmp(value, "jcz") == 0 ? CAS_CARC_LINKS_JCZ
+                                                         : CAS_CARC_LINKS_DEFAULT;
+            bad = strcmp(value, "jcz") != 0 && strcmp(value, "faq") != 0;
         } else if (strcmp(name, "wagons") == 0 || strcmp(name, "barns") == 0) {
             int *count = name[0] == 'w' ? &ctx->wagons : &ctx->barns;
             *count = atoi(value);
@@ -96,8 +105,9 @@ static int read_options(struct am_ctx *ctx, const struct cas_option_value *optio
         if (bad) {
             *bad_option = i;
             cas_host_errorf(ctx->host, "abbey-mayor: option %s = '%s' is not valid; "
-                            "final-abbey-round is on|off, wagon-move C1|C2, and %d players "
-                            "have at most %d wagons and %d barns each", name, value,
+                            "final-abbey-round is on|off, wagon-move C1|C2, c1-reach "
+                            "faq|jcz, and %d players have at most %d wagons and %d "
+                            "barns each", name, value,
                             ctx->players, AM_MAX_PLAYERS / ctx->players,
                             AM_MAX_PLAYERS / ctx->players);
             return CAS_EOPTION;
@@ -118,9 +128,10 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->api = api;
     ctx->host = host;
     ctx->retire = api->abi_minor >= 7 ? CAS_CARC_PHASE_RETIRE : CAS_CARC_PHASE_SKIP;
-    /* 1.5 vetoes for the wagon, 1.6 state_offset and tile_parts_of */
-    if (api->abi_minor < 6 || !CAS_HAS_FIELD(api, struct cas_carc_api, tile_parts_of)) {
-        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.6; this "
+    /* 1.5 vetoes for the wagon, 1.6 state_offset and tile_parts_of, 1.9
+     * part_links (C1's reach) */
+    if (api->abi_minor < 9 || !CAS_HAS_FIELD(api, struct cas_carc_api, part_links)) {
+        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.9; this "
                         "game provides %u.%u", CAS_CARC_ABI_MAJOR, api->abi_major,
                         api->abi_minor);
         return CAS_EVERSION;
@@ -140,8 +151,6 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->abbeys = players < copies ? players : copies;
     ctx->players = players;
     ctx->wagons = ctx->barns = 1;
-    for (int i = 0; i < AM_C1_TILES; i++)
-        ctx->c1_kinds[i] = api->tile_kind_index(game, cas__am_c1_links[i].tile);
     return read_options(ctx, options, n_options, bad_option);
 }
 

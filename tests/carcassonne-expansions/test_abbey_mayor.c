@@ -825,6 +825,39 @@ static void test_wagon_c1_reach(void **unused)
     cas_test_game_close(&g);
 }
 
+/* IC-5 under C1 in both readings (docs/rules/abbey-mayor.md 15): Red's
+ * wagon on IC-5's city N is freed when E(1,-1) closes it (4).  The FAQ's
+ * reading (c1-reach = faq, the default) joins only the two road stubs, so
+ * the wagon has nowhere to go and goes home; JCloisterZone's data
+ * (c1-reach = jcz) join both cities and both stubs, so it may go to the
+ * city S (open at the end: 1), never to a stub. */
+static void test_wagon_c1_reach_on_ic5_in_both_readings(void **unused)
+{
+    (void)unused;
+    static const char *const readings[] = {"abbey-mayor.c1-reach=faq",
+                                           "abbey-mayor.c1-reach=jcz"};
+    for (int jcz = 0; jcz < 2; jcz++) {
+        struct cas_test_game g;
+        char texts[512];
+        const char *options[] = {"abbey-mayor.wagon-move=C1", readings[jcz], NULL};
+        carcx_open_with(&g, 2, CARCX_IC | CARCX_AM, "*:0,ABBEY:6,D:1,IC-5:1,E:1", options);
+        cas_test_play_record(&g, "draw IC-5\nplace IC-5 1,0 0\ndeploy wagon city N\n"
+                                 "draw E\nplace E 1,-1 180\npass\n");
+        assert_non_null(strstr(g.events, "Red +4 city (2 tiles, 0 coats)\n"));
+        if (!jcz) {
+            assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+            cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+        } else {
+            cas_test_legal_texts(&g, texts, sizeof texts);
+            assert_string_equal(texts, "wagon home\nwagon 1,0 city S\n");
+            cas_test_play(&g, "wagon 1,0 city S");
+            assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+            cas_test_expect_scores(&g, (const int64_t[]){4 + 1, 0});
+        }
+        cas_test_game_close(&g);
+    }
+}
+
 /* C1 from a road: the road A-D-A ends at both monasteries, so the wagon
  * may go to either; B(0,1), beside but not joined, is out of reach. */
 static void test_wagon_c1_road_to_monastery(void **unused)
@@ -1002,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_wagon_without_destination_goes_home),
         cmocka_unit_test(test_wagon_keeps_off_the_crossing_stubs),
         cmocka_unit_test(test_wagon_c1_reach),
+        cmocka_unit_test(test_wagon_c1_reach_on_ic5_in_both_readings),
         cmocka_unit_test(test_wagon_c1_road_to_monastery),
         cmocka_unit_test(test_wagon_c1_road_into_the_abbey),
         cmocka_unit_test(test_second_wagon_with_option_wagons),
