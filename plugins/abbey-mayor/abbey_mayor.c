@@ -2,8 +2,9 @@
  * abbey_mayor.c — the Abbey & Mayor expansion for Carcassonne, through
  * castellan/carcassonne.h alone: its descriptor (12 land tiles and the abbey
  * in data/abbey-mayor.tiles; figures mayor, wagon and barn), its options
- * (final-abbey-round, wagon-move, c1-reach, figure counts), init, the state block's check and render,
- * and the mayor, whose strength is the coats of arms in its city.
+ * (final-abbey-round, wagon-move, c1-reach, figure counts), init, the
+ * state block's check and render, and the mayor, whose strength is the
+ * coats of arms in its city.
  *   abbey.c  the abbey from the hand (a phase before the draw) and the
  *            optional final abbey round (bag_empty);
  *   wagon.c  wagons freed by a scoring move on, their owners deciding in
