@@ -57,8 +57,8 @@ static _Noreturn void run_server(const char *db, size_t games, size_t conns, int
     cas__srv_limits_default(&setup.opts.limits);
     setup.opts.listen = "127.0.0.1:0";
     setup.opts.quiet = 1;
-    setup.opts.limits.max_games = (unsigned)games + 16;
-    setup.opts.limits.max_connections = (unsigned)conns + 16;
+    setup.opts.limits.max_games = (unsigned)games + 64;
+    setup.opts.limits.max_connections = (unsigned)conns + 64; /* and the probe's */
     setup.opts.limits.rate = setup.opts.limits.burst = 1e9; /* the creator sends them all */
     _exit(cas__serve_run(&setup));
 }
@@ -102,6 +102,12 @@ struct measure {
 
 struct figures {
     struct cas__loadgen_result r;
+    /* An independent client run beside the load client (the probe). */
+    const char *probe, *game, *expansions;
+    int port, probe_fd;
+    double seconds;
+    pid_t probe_pid;
+    char probe_out[128];
     pid_t server;
     long before, after;       /* RSS, KiB: started, games created */
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
@@ -114,9 +120,47 @@ static void games_created(void *ctx)
     f->after = rss_kib(f->server);
 }
 
+/* Start the probe: node PROBE PORT GAME EXPANSIONS 10 THINK SECONDS, its
+ * output to a pipe read after the run. */
+static void start_probe(struct figures *f)
+{
+    int fds[2];
+    char port[16], seconds[16];
+    if (!f->probe || pipe(fds) != 0)
+        return;
+    snprintf(port, sizeof port, "%d", f->port);
+    snprintf(seconds, sizeof seconds, "%.0f", f->seconds > 2 ? f->seconds - 1 : 1);
+    fflush(NULL);
+    f->probe_pid = fork();
+    if (f->probe_pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("node", "node", f->probe, port, f->game, f->expansions, "10", "200", seconds,
+               (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    f->probe_fd = f->probe_pid > 0 ? fds[0] : -1;
+    if (f->probe_pid <= 0)
+        close(fds[0]);
+}
+
+static void finish_probe(struct figures *f)
+{
+    int status;
+    if (f->probe_pid <= 0)
+        return;
+    ssize_t n = read(f->probe_fd, f->probe_out, sizeof f->probe_out - 1);
+    f->probe_out[n > 0 ? n : 0] = '\0';
+    close(f->probe_fd);
+    waitpid(f->probe_pid, &status, 0);
+}
+
 static void all_joined(void *ctx)
 {
     struct figures *f = ctx;
+    start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
 }
 
@@ -127,12 +171,16 @@ static double ms_per_move(const struct figures *f)
 }
 
 static int run(struct cas__bench *b, const char *expansions, const struct measure *m,
-               struct figures *f)
+               struct figures *f, const char *probe)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
     int fds[2], port = 0, status;
     memset(f, 0, sizeof *f);
+    f->probe = probe;
+    f->game = b->match->plugin->id;
+    f->expansions = expansions;
+    f->seconds = m->seconds;
     snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir) || pipe(fds) != 0) {
         line(b, "serve: cannot create a temporary folder or a pipe\n");
@@ -149,6 +197,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
     close(fds[0]);
     f->server = pid;
+    f->port = port;
     f->before = got ? rss_kib(pid) : -1;
     struct cas__loadgen_params p = {
         .port = port, .game = b->match->plugin->id, .expansions = expansions, .seed = b->seed,
@@ -161,6 +210,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     if (rc == CAS_OK) { /* creating and joining are not timed */
         rc = cas__loadgen_run(&p, &f->r);
         f->cpu = cpu_seconds(pid) - f->cpu_start;
+        finish_probe(f);
         getloadavg(load, 1);
         f->load = load[0];
     }
@@ -208,7 +258,7 @@ int cas__bench_serve(struct cas__bench *b)
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
 
     const struct measure load = {games, THINK_MS, 0, 0, 10, 1};
-    if (run(b, exp, &load, &f))
+    if (run(b, exp, &load, &f, NULL))
         return CAS_EIO;
     line(b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
          "moves/s served; move to next update p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
@@ -224,7 +274,7 @@ int cas__bench_serve(struct cas__bench *b)
          f.before, f.after, f.load);
 
     const struct measure saturate = {games, 0, 0, 0, 5, 0};
-    if (run(b, exp, &saturate, &f))
+    if (run(b, exp, &saturate, &f, NULL))
         return CAS_EIO;
     line(b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
          "ms, p99 %.2f ms; server CPU %.3f ms per move = %.0f moves per CPU-second; load "
@@ -232,14 +282,25 @@ int cas__bench_serve(struct cas__bench *b)
          f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
 
     const struct measure light = {100, THINK_MS, 0, 0, 10, 0};
-    if (run(b, exp, &light, &f))
+    const char *probe = getenv("CASTELLAN_SERVE_PROBE");
+    if (run(b, exp, &light, &f, probe && *probe ? probe : NULL))
         return CAS_EIO;
     line(b, "serve 100 games: think %d ms (%.0f moves/s offered): p50 %.2f ms, p99 %.2f ms; "
          "server CPU %.3f ms per move\n", THINK_MS, 100 * 1000.0 / THINK_MS, f.r.p50_ms,
          f.r.p99_ms, ms_per_move(&f));
+    double probe_p50, probe_p99;
+    unsigned long probe_n;
+    if (f.probe && sscanf(f.probe_out, "probe %lf %lf %lu", &probe_p50, &probe_p99,
+                          &probe_n) == 3)
+        line(b, "serve 100 games, an independent client beside it (%s: node, ws, 10 more "
+             "games): p50 %.2f ms, p99 %.2f ms (%lu answered); the load client's p50 %+.2f "
+             "ms from it\n", probe, probe_p50, probe_p99, probe_n, f.r.p50_ms - probe_p50);
+    else if (f.probe)
+        line(b, "serve: the independent client %s gave nothing (is node there, and "
+             "tests/browser's npm ci done?)\n", probe);
 
     const struct measure one = {25, THINK_MS, 1, 0, 8, 0}, forty = {25, THINK_MS, 40, 0, 8, 0};
-    if (run(b, exp, &one, &f) || run(b, exp, &forty, &g))
+    if (run(b, exp, &one, &f, NULL) || run(b, exp, &forty, &g, NULL))
         return CAS_EIO;
     line(b, "serve watchers: 25 games with 1 watcher each: %.3f ms of server CPU per move; "
          "with 40 each: %.3f ms, %.2fx\n", ms_per_move(&f), ms_per_move(&g),
@@ -247,7 +308,7 @@ int cas__bench_serve(struct cas__bench *b)
 
     const struct measure alone = {100, THINK_MS, 0, 0, 8, 0},
                          idle = {100, THINK_MS, 0, 3000, 8, 0};
-    if (run(b, exp, &alone, &f) || run(b, exp, &idle, &g))
+    if (run(b, exp, &alone, &f, NULL) || run(b, exp, &idle, &g, NULL))
         return CAS_EIO;
     line(b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
          "WebSockets open: %.3f ms (%+.3f ms per move; %.1f ms of CPU a second at %.0f "
