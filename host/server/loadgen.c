@@ -113,7 +113,7 @@ static void on_state(struct seat *s, const char *m)
 }
 
 /* The bytes update text[0..len) took on the wire: compressed as the
- * server compresses (permessage-deflate, its window and memory level, the
+ * server compresses (permessage-deflate, its level, window and memory level, the
  * previous messages as dictionary, the 4-byte tail RFC 7692 drops) and
  * framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
 static void note_wire(struct seat *s, const char *text, size_t len)
@@ -123,7 +123,7 @@ static void note_wire(struct seat *s, const char *text, size_t len)
     size_t n = 0;
     if (!s->z) {
         if (!(s->z = calloc(1, sizeof *s->z)) ||
-            deflateInit2(s->z, 1, Z_DEFLATED, -11, 4, Z_DEFAULT_STRATEGY) != Z_OK) {
+            deflateInit2(s->z, 1, Z_DEFLATED, -15, 4, Z_DEFAULT_STRATEGY) != Z_OK) {
             free(s->z);
             s->z = NULL;
             return;

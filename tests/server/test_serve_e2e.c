@@ -220,10 +220,11 @@ static int one_pong(void *ctx)
     return ((const struct counts *)ctx)->pongs > 0;
 }
 
+/* Every message answered, or the connection closed (a failure). */
 static int all_answered(void *ctx)
 {
     const struct counts *c = ctx;
-    return c->pongs + c->too_large + c->rate_limited + c->other >= 101;
+    return c->pongs + c->too_large + c->rate_limited + c->other >= 101 || c->closed;
 }
 
 /* A message over the size limit and a burst over the rate limit are each
@@ -249,7 +250,15 @@ static void test_limits(void **state)
     strcpy(huge + big, "\"}");
     cas__wsc_send(conn, huge);
     free(huge);
-    for (int i = 0; i < 100; i++)
+    /* Compressed with references far back (8 KiB of text twice): the
+     * server inflates with the client's whole window. */
+    char far[2 * 8192 + 64] = "{\"type\":\"ping\",\"pad\":\"";
+    size_t at = strlen(far);
+    for (size_t i = 0; i < 8192; i++)
+        far[at + i] = far[at + 8192 + i] = (char)('a' + (i * 7919u + i / 13) % 26);
+    strcpy(far + at + 2 * 8192, "\"}");
+    cas__wsc_send(conn, far);
+    for (int i = 0; i < 99; i++)
         cas__wsc_send(conn, "{\"type\":\"ping\"}");
     serve_run_until(w, all_answered, &c);
     /* Compressed both ways (permessage-deflate), limits as without. */
