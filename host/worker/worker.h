@@ -70,7 +70,7 @@ int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
                       const struct cas_game_vtable **vt, cas_game **game,
                       size_t *bad_option, char *err, size_t errlen);
 
-/* Batches (host/agents/batch.c runs them in the worker): one message for many calls.
+/* Batches (agents/batch.c runs them in the worker): one message for many calls.
  * `games` random playouts of the worker's game (cas__playouts), within
  * the deadline of one call per game; the action bot (an agent spec other
  * than human) chooses for player in proxy state s at (seed, ply), within
