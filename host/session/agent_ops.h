@@ -2,8 +2,7 @@
  * agent_ops.h — an agent as the session sees it (host-internal): the
  * method table a player's decisions are asked through.  The kinds of
  * agents (human, the bots) live in the room above (host/agents/) and fill
- * it; the session, the server and the worker's batches ask through it and
- * name no kind.
+ * it; the session asks through it and names no kind.
  */
 #ifndef CAS_HOST_AGENT_OPS_H
 #define CAS_HOST_AGENT_OPS_H
