@@ -89,6 +89,8 @@ static const struct cas__saves_migration migrations[] = {
      "  token TEXT NOT NULL,"
      "  open INTEGER NOT NULL,"
      "  PRIMARY KEY (game, seat));"},
+    {4, "seat tokens kept as their SHA-256",
+     "UPDATE served_seats SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');"},
 };
 
 /* ------------------------------------------------------------ messages */

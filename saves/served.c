@@ -88,15 +88,17 @@ static int update_one(struct cas__saves *s, const char *sql, int64_t game, int s
     return CAS_OK;
 }
 
-int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name)
+int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                            const char *token_hash)
 {
     if (s->pg)
-        return cas__pg_served_claim(s, game, seat, name);
+        return cas__pg_served_claim(s, game, seat, name, token_hash);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
-    if ((rc = update_one(s, "UPDATE served_seats SET open = 0 WHERE game = ?1 AND seat = ?2;",
-                         game, seat, NULL, "claiming the seat")) ||
+    if ((rc = update_one(s, "UPDATE served_seats SET open = 0, token = ?3"
+                         " WHERE game = ?1 AND seat = ?2;", game, seat, token_hash,
+                         "claiming the seat")) ||
         (rc = update_one(s, "UPDATE players SET name = ?3 WHERE game = ?1 AND seat = ?2;",
                          game, seat, name, "naming the player"))) {
         cas__saves_rollback(s);

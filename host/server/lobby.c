@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/crypto.h>
+
 #include "install_dirs.h"
 #include "server.h"
 
@@ -256,15 +258,18 @@ static void reply_error(struct cas__conn *c, const char *id, const char *code,
     cas__conn_send_jw(c, &w);
 }
 
-static void write_link(struct cas__jw *w, const struct cas__table *t, int seat)
+/* Seat `seat`'s token and invite link, "seat":..,"token":..,"link":.. */
+static void write_link(struct cas__jw *w, const struct cas__table *t, int seat,
+                       const char *token)
 {
-    cas__jw_printf(w, "{\"seat\":%d,\"token\":\"%s\",\"link\":\"/game/%lld#seat=%d&token=%s\"}",
-                   seat, t->seats[seat].token, (long long)t->id, seat, t->seats[seat].token);
+    cas__jw_printf(w, "\"seat\":%d,\"token\":\"%s\",\"link\":\"/game/%lld#seat=%d&token=%s\"",
+                   seat, token, (long long)t->id, seat, token);
 }
 
 static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
     struct cas__table *t;
+    struct cas__invites invites;
     const char *code = "internal";
     char msg[1024] = "";
     if (l->n_tables >= l->limits.max_games) {
@@ -272,7 +277,7 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
                     "(max-games); try again when one has ended");
         return;
     }
-    if (cas__table_create(l, req, &t, &code, msg, sizeof msg) != CAS_OK) {
+    if (cas__table_create(l, req, &t, &invites, &code, msg, sizeof msg) != CAS_OK) {
         reply_error(c, req->id, code, msg);
         return;
     }
@@ -283,12 +288,13 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
     if (req->id[0])
         cas__jw_printf(&w, ",\"id\":%s", req->id);
     cas__jw_printf(&w, ",\"game\":\"%lld\",\"seats\":[", (long long)t->id);
-    for (int i = 0, k = 0; i < t->nplayers; i++)
+    for (int i = 0, k = 0; i < t->nplayers && (size_t)i < invites.n; i++)
         if (!t->seats[i].bot) {
-            if (k++)
-                cas__jw_raw(&w, ",");
-            write_link(&w, t, i);
+            cas__jw_raw(&w, k++ ? ",{" : "{");
+            write_link(&w, t, i, invites.token[i]);
+            cas__jw_raw(&w, "}");
         }
+    cas__invites_free(&invites);
     cas__jw_printf(&w, "],\"watch\":\"/game/%lld\"}", (long long)t->id);
     cas__conn_send_jw(c, &w);
 }
@@ -323,8 +329,16 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
         reply_error(c, req->id, req->seat >= t->nplayers ? "not-found" : "not-open", msg);
         return;
     }
+    /* The claimer gets a token of its own: whoever held the seat's link
+     * before (its creator) no longer acts for it. */
     const char *name = req->name ? req->name : t->r.names[req->seat];
-    if (cas__saves_served_claim(l->store, t->id, req->seat, name) != CAS_OK) {
+    char token[CAS__TOKEN_LEN + 1], hash[CAS__HASH_LEN + 1];
+    if (cas__token_new(token) != CAS_OK || cas__sha256_hex(token, hash) != CAS_OK) {
+        reply_error(c, req->id, "internal", "the kernel gave no random bytes for a token; "
+                    "try again");
+        return;
+    }
+    if (cas__saves_served_claim(l->store, t->id, req->seat, name, hash) != CAS_OK) {
         snprintf(msg, sizeof msg, "%s", cas__saves_errmsg(l->store));
         reply_error(c, req->id, "internal", msg);
         return;
@@ -336,6 +350,7 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
         t->r.desc.players[req->seat].name = copy;
         t->r.names[req->seat] = copy;
     }
+    memcpy(t->seats[req->seat].token_hash, hash, sizeof hash);
     t->seats[req->seat].open = 0;
     l->lobby_dirty = 1;
     t->dirty = 1;
@@ -344,11 +359,11 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     cas__jw_raw(&w, "{\"type\":\"claimed\"");
     if (req->id[0])
         cas__jw_printf(&w, ",\"id\":%s", req->id);
-    cas__jw_printf(&w, ",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\",\"link\":"
-                   "\"/game/%lld#seat=%d&token=%s\"}", (long long)t->id, req->seat,
-                   t->seats[req->seat].token, (long long)t->id, req->seat,
-                   t->seats[req->seat].token);
+    cas__jw_printf(&w, ",\"game\":\"%lld\",", (long long)t->id);
+    write_link(&w, t, req->seat, token);
+    cas__jw_raw(&w, "}");
     cas__conn_send_jw(c, &w);
+    OPENSSL_cleanse(token, sizeof token);
 }
 
 /* c stops following its table. */

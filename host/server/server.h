@@ -131,6 +131,39 @@ struct cas__srv_limits {
 
 void cas__srv_limits_default(struct cas__srv_limits *l);
 
+/* ------------------------------------------------------------ tokens */
+
+/* A token: 128 random bits as 32 hex digits.  A hash: SHA-256 as 64. */
+#define CAS__TOKEN_LEN 32
+#define CAS__HASH_LEN 64
+
+/* n_bytes (<= 64) random bytes from getrandom(2) as 2 * n_bytes hex digits
+ * into buf.  CAS_EIO when the kernel has no randomness to give. */
+int cas__random_hex(char *buf, size_t n_bytes);
+/* A fresh token into buf.  CAS_EIO as cas__random_hex. */
+int cas__token_new(char buf[CAS__TOKEN_LEN + 1]);
+/* The lowercase hex SHA-256 of text's bytes into out: what the store keeps
+ * of a token (saves/schema.c's migration 4 computes the same). */
+int cas__sha256_hex(const char *text, char out[CAS__HASH_LEN + 1]);
+/* Whether the token a client presented (NULL: none) hashes to hash; the
+ * hashes are compared in constant time. */
+int cas__token_matches(const char *hash, const char *presented);
+
+/* The clear tokens of a game's seats, made for its creator (or a seat's
+ * claimer) and handed out once: the server keeps only their hashes.  By
+ * seat; "" for a seat that has none (a bot). */
+struct cas__invites {
+    size_t n;
+    char (*token)[CAS__TOKEN_LEN + 1];
+};
+
+/* Wipe and free the tokens; a zeroed struct is fine. */
+void cas__invites_free(struct cas__invites *inv);
+/* A fresh token for each of n seats: the clear ones into *inv, their
+ * hashes into served->seats (allocated here; served->n_seats = n; open 0).
+ * On failure both are freed.  CAS_ENOMEM, CAS_EIO (no randomness). */
+int cas__invites_mint(struct cas__invites *inv, size_t n, struct cas__saves_served *served);
+
 /* ------------------------------------------------------ connections */
 
 struct cas__table;
@@ -165,7 +198,7 @@ struct cas__srv_event {
 };
 
 struct cas__seat {
-    char token[40];      /* hex, NUL-terminated */
+    char token_hash[CAS__HASH_LEN + 1]; /* the token's SHA-256; "" none */
     int open;            /* anyone may claim it */
     int bot;             /* a bot decides for it */
     char *agent;         /* "human" or the bot's spec; owned */
@@ -270,19 +303,25 @@ struct cas__table_params {
 
 /* Insert the game desc describes (validated against l's plugins, with its
  * seed or a fresh one) into the store as a served game and open its table
- * (not yet in the lobby's list: the caller links it).  On failure code
- * and msg explain and nothing is stored. */
+ * (not yet in the lobby's list: the caller links it).  *invites receives
+ * the seats' clear tokens for the creator (caller frees with
+ * cas__invites_free); the store keeps their hashes.  On failure code and
+ * msg explain and nothing is stored. */
 int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
                            const struct cas__table_params *params, struct cas__table **out,
-                           const char **code, char *msg, size_t msglen);
+                           struct cas__invites *invites, const char **code, char *msg,
+                           size_t msglen);
 /* Host unfinished saved game id (started at the terminal, say): a token
- * for each human seat, then opened as a restart would.  CAS_ENOTFOUND,
+ * for each human seat into *invites (as cas__table_create_desc), then
+ * opened as a restart would.  CAS_ENOTFOUND,
  * CAS_ECONFLICT (finished, or hosted already) with code and msg. */
 int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
-                     const char **code, char *msg, size_t msglen);
+                     struct cas__invites *invites, const char **code, char *msg,
+                     size_t msglen);
 /* The same for a create request (docs/server.md). */
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
-                      struct cas__table **out, const char **code, char *msg, size_t msglen);
+                      struct cas__table **out, struct cas__invites *invites,
+                      const char **code, char *msg, size_t msglen);
 /* Bring served game `id` back from the store. */
 /* Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
  * when another server plays it.  The claim goes with cas__table_free. */
@@ -306,7 +345,7 @@ int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const cha
  * "connected":.. without the closing brace (a comma before all but the
  * first). */
 void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w);
-/* Whether token is seat's (constant time). */
+/* Whether token is seat's (its hash compared in constant time). */
 int cas__table_token_ok(const struct cas__table *t, int seat, const char *token);
 /* The flag of the actor fell when now is past its time. */
 void cas__table_check_clock(struct cas__table *t, int64_t now);
@@ -329,14 +368,6 @@ int cas__bots_submit(struct cas__bots *b, struct cas__table *t, struct cas__agen
 /* Deliver every finished decision to its table (cas__table_bot_done), on
  * the loop thread. */
 void cas__bots_deliver(struct cas__bots *b);
-
-/* ------------------------------------------------------------ tokens */
-
-/* A fresh token of 128 random bits from getrandom(2) as 32 hex digits into
- * buf[33].  CAS_EIO when the kernel has no randomness to give. */
-int cas__token_new(char buf[33]);
-/* a == b in time that does not depend on where they differ. */
-int cas__token_equal(const char *a, const char *b);
 
 /* ----------------------------------------------------------- http.c */
 

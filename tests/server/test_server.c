@@ -7,6 +7,7 @@
  * strict undo, resuming after a dropped connection and after a restart,
  * and Fischer clocks down to a flag fall.
  */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 
 #include <cmocka.h>
 #include <libwebsockets.h>
+#include <sqlite3.h>
 
 #include "saves.h"
 #include "server.h"
@@ -364,7 +366,10 @@ static void test_create_list_claim_join(void **state)
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
          (long long)id);
     assert_non_null(strstr(last(&bob), "\"type\":\"claimed\""));
-    assert_non_null(strstr(last(&bob), tokens[1]));
+    char claimed[64];
+    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed), 1);
+    assert_string_not_equal(claimed, tokens[1]);
+    snprintf(tokens[1], sizeof tokens[1], "%s", claimed);
     sayf(&w, &carol, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1}", (long long)id);
     assert_string_equal(error_code(&carol), "not-open");
     assert_non_null(strstr(last(&lobby), "\"status\":\"running\""));
@@ -496,6 +501,88 @@ static void test_secrets_stay_with_their_seat(void **state)
         tconn_free(&seats[i]);
     tconn_free(&watch);
     world_close(&w);
+}
+
+/* ------------------------------------------------- secrets at rest */
+
+/* Whether the file at path holds text's bytes anywhere. */
+static int file_holds(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char *bytes = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            bytes = realloc(bytes, cap);
+            assert_non_null(bytes);
+        }
+        got = fread(bytes + len, 1, cap - len, f);
+        len += got;
+    } while (got);
+    fclose(f);
+    int found = memmem(bytes, len, text, strlen(text)) != NULL;
+    free(bytes);
+    return found;
+}
+
+/* Run sql on the SQLite store at path with a plain connection. */
+static void sql_on(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* The store keeps a seat token's SHA-256 only: no file of it holds the
+ * token.  A store of schema 3 (tokens in clear) is hashed by the
+ * migration, and the invite links handed out before it still work. */
+static void test_tokens_are_kept_as_hashes(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    struct cas__saves_served sv;
+    char tokens[2][64], hash[CAS__HASH_LEN + 1], sql[512], side[600];
+    world_open(&w, "hashed", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(strlen(tokens[i]), CAS__TOKEN_LEN);
+        assert_int_equal(cas__sha256_hex(tokens[i], hash), CAS_OK);
+        assert_string_equal(sv.seats[i].token, hash);
+        assert_true(cas__table_token_ok(table(&w, id), i, tokens[i]));
+        assert_false(cas__table_token_ok(table(&w, id), i, hash));
+    }
+    cas__saves_served_free(&sv);
+    world_close(&w);
+    snprintf(side, sizeof side, "%s-wal", w.db);
+    for (int i = 0; i < 2; i++)
+        assert_false(file_holds(w.db, tokens[i]) || file_holds(side, tokens[i]));
+
+    /* As an older castellan left it: the tokens in clear, schema 3. */
+    for (int i = 0; i < 2; i++) {
+        snprintf(sql, sizeof sql, "UPDATE served_seats SET token = '%s' WHERE game = %lld "
+                 "AND seat = %d;", tokens[i], (long long)id, i);
+        sql_on(w.db, sql);
+    }
+    sql_on(w.db, "PRAGMA user_version = 3;");
+    world_open(&w, "hashed", 0);
+    assert_int_equal(cas__saves_schema_version(w.store), 4);
+    seat_both(&w, id, tokens, seats, NULL);
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(error_code(&seats[i]), "");
+        char you[16];
+        snprintf(you, sizeof you, "\"you\":%d", i);
+        assert_non_null(strstr(last(&seats[i]), you));
+        tconn_free(&seats[i]);
+    }
+    world_close(&w);
+    for (int i = 0; i < 2; i++)
+        assert_false(file_holds(w.db, tokens[i]) || file_holds(side, tokens[i]));
 }
 
 /* ------------------------------------------- undo, reconnect, restart */
@@ -672,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_undo_reconnect_and_restart),
         cmocka_unit_test(test_clocks_and_the_flag),
         cmocka_unit_test(test_adopts_a_terminal_game),
+        cmocka_unit_test(test_tokens_are_kept_as_hashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
