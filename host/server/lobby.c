@@ -352,6 +352,12 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     }
     memcpy(t->seats[req->seat].token_hash, hash, sizeof hash);
     t->seats[req->seat].open = 0;
+    /* Connections that joined with the old token watch from now on. */
+    for (struct cas__conn *v = t->viewers; v; v = v->next_viewer)
+        if (v->seat == req->seat) {
+            v->seat = -1;
+            t->seats[req->seat].connected--;
+        }
     l->lobby_dirty = 1;
     t->dirty = 1;
     struct cas__jw w;

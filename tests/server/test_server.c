@@ -585,6 +585,53 @@ static void test_tokens_are_kept_as_hashes(void **state)
         assert_false(file_holds(w.db, tokens[i]) || file_holds(side, tokens[i]));
 }
 
+/* Claiming an open seat mints a token of its own: the creator's token
+ * for that seat stops working, on a connection that joined with it, for a
+ * new join, and after a restart. */
+static void test_a_claim_revokes_the_creators_token(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn creator, bob;
+    char tokens[2][64], claimed[64];
+    world_open(&w, "revoke", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"open\"}]}", tokens, 2);
+    tconn_init(&creator);
+    tconn_init(&bob);
+    join(&w, &creator, id, 1, tokens[1]);
+    assert_non_null(strstr(last(&creator), "\"you\":1"));
+    assert_int_equal(table(&w, id)->seats[1].connected, 1);
+    sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
+         (long long)id);
+    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed),
+                     1);
+    assert_string_not_equal(claimed, tokens[1]);
+    /* The creator's connection watches now. */
+    assert_non_null(strstr(last_state(&creator), "\"you\":null"));
+    assert_int_equal(table(&w, id)->seats[1].connected, 0);
+    sayf(&w, &creator, "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
+    assert_string_equal(error_code(&creator), "bad-token");
+    join(&w, &creator, id, 1, tokens[1]);
+    assert_string_equal(error_code(&creator), "bad-token");
+    join(&w, &bob, id, 1, claimed);
+    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    tconn_free(&creator);
+    tconn_free(&bob);
+    world_close(&w);
+
+    world_open(&w, "revoke", 0);
+    tconn_init(&creator);
+    tconn_init(&bob);
+    join(&w, &creator, id, 1, tokens[1]);
+    assert_string_equal(error_code(&creator), "bad-token");
+    join(&w, &bob, id, 1, claimed);
+    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    tconn_free(&creator);
+    tconn_free(&bob);
+    world_close(&w);
+}
+
 /* ------------------------------------------- undo, reconnect, restart */
 
 static void test_undo_reconnect_and_restart(void **state)
@@ -760,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_clocks_and_the_flag),
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
+        cmocka_unit_test(test_a_claim_revokes_the_creators_token),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
