@@ -308,7 +308,7 @@ static int serve_replay(struct conn *c, int64_t id)
     char err[1024], origin[32], title[300];
     char *buf = NULL;
     size_t len = 0;
-    if (cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
+    if (!cas__lobby_may_show(l, id) || cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
     struct cas__table *t = cas__lobby_find(l, id);
     if (g.status != CAS__SAVES_FINISHED && !(t && t->over)) {

@@ -155,6 +155,58 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
     return NULL;
 }
 
+int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *err,
+                          size_t errlen)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    if (strcmp(spec, "all") == 0) {
+        out->all = 1;
+        return CAS_OK;
+    }
+    for (const char *p = spec;; p++) {
+        char *end;
+        long long id = *p >= '1' && *p <= '9' ? strtoll(p, &end, 10) : 0;
+        if (id <= 0 || (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen, "--host-saved %s: write \"all\" or game ids with commas "
+                     "between them (castellan saves list shows the ids), e.g. --host-saved "
+                     "12,15", spec);
+            free(ids);
+            return CAS_EINVAL;
+        }
+        int64_t *more = realloc(ids, (n + 1) * sizeof *ids);
+        if (!more) {
+            snprintf(err, errlen, "out of memory");
+            free(ids);
+            return CAS_ENOMEM;
+        }
+        ids = more;
+        ids[n++] = id;
+        p = end;
+        if (!*p)
+            break;
+    }
+    out->ids = ids;
+    out->n = n;
+    return CAS_OK;
+}
+
+int cas__lobby_may_show(struct cas__lobby *l, int64_t id)
+{
+    const struct cas__host_saved *h = l->host_saved;
+    if (h && h->all)
+        return 1;
+    for (size_t i = 0; h && i < h->n; i++)
+        if (h->ids[i] == id)
+            return 1;
+    struct cas__saves_served served;
+    if (cas__saves_served_load(l->store, id, &served) != CAS_OK)
+        return 0;
+    cas__saves_served_free(&served);
+    return 1;
+}
+
 /* ------------------------------------------------------ lobby message */
 
 static void write_presets(struct cas__lobby *l, struct cas__jw *w)

@@ -240,6 +240,20 @@ struct cas__table {
     struct cas__table *next;       /* in the lobby */
 };
 
+/* Which saved games started at the terminal (not by a server) the server
+ * may host and show (serve --host-saved): all, or the n listed. */
+struct cas__host_saved {
+    int all;
+    int64_t *ids;
+    size_t n;
+};
+
+/* Parse --host-saved's value, "all" or "ID[,ID...]", into *out (ids
+ * owned by the caller: free(out->ids)).  On a mistake CAS_EINVAL with err
+ * naming it. */
+int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *err,
+                          size_t errlen);
+
 /* The lobby: every table of the server, the store and the plugins. */
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
@@ -252,6 +266,9 @@ struct cas__lobby {
     size_t n_tables;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     struct cas__conn *subs;            /* subscribed to the lobby */
+    /* Terminal games the user lets the server host (NULL: none);
+     * borrowed, must outlive the lobby. */
+    const struct cas__host_saved *host_saved;
     int lobby_dirty;
     char *preset_dir;                  /* owned; NULL: no presets */
     /* A shared store (PostgreSQL, several servers): when the lobby last
@@ -291,6 +308,9 @@ void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
+/* Whether saved game id may be hosted and its replay shown: a game a
+ * server created (or hosted before), or one l->host_saved lets it. */
+int cas__lobby_may_show(struct cas__lobby *l, int64_t id);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
@@ -412,6 +432,7 @@ struct cas__serve_setup {
     int (*done)(void *ctx, struct cas__lobby *l, struct cas__httpd *h);
     void *ready_ctx;
     int no_restore;            /* leave the store's other served games be */
+    struct cas__host_saved host_saved; /* serve --host-saved; ids borrowed */
 };
 
 /* Open the store and the lobby, listen, resume the unfinished served

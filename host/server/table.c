@@ -482,9 +482,12 @@ int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
     if (cas__lobby_find(l, id))
         return refuse(code, "bad-config", msg, msglen, "game %lld is hosted already; join "
                       "it", (long long)id);
-    if (cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
-        return refuse(code, "not-found", msg, msglen, "there is no game %lld in the store "
-                      "(castellan saves list shows them)", (long long)id);
+    /* A game of the terminal is the user's: a stranger learns no more from
+     * this refusal than from one for a game that does not exist. */
+    if (!cas__lobby_may_show(l, id) || cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
+        return refuse(code, "not-found", msg, msglen, "there is no game %lld to host here "
+                      "(a game started at the terminal is hosted only when castellan serve "
+                      "runs with --host-saved)", (long long)id);
     int finished = g.status == CAS__SAVES_FINISHED;
     size_t n = g.n_players;
     cas__saves_game_free(&g);

@@ -693,8 +693,23 @@ static void test_undo_reconnect_and_restart(void **state)
     world_close(&w);
 }
 
+/* A copy of served game `served` stored as `castellan play` would store
+ * it (not served); its id. */
+static int64_t terminal_copy(struct world *w, int64_t served)
+{
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w->store, served, 1, &g), CAS_OK);
+    g.id = 0;
+    assert_int_equal(cas__saves_game_insert(w->store, &g), CAS_OK);
+    int64_t id = g.id;
+    cas__saves_game_free(&g);
+    return id;
+}
+
 /* A game started at the terminal (in the store, not served) is hosted on
- * request with a token per human seat, and plays on. */
+ * request, with a token per human seat, only when the user lets the
+ * server host it (serve --host-saved: that game, or all); then it plays
+ * on. */
 static void test_adopts_a_terminal_game(void **state)
 {
     (void)state;
@@ -703,17 +718,38 @@ static void test_adopts_a_terminal_game(void **state)
     char tokens[2][64];
     world_open(&w, "adopt", 1);
     int64_t served = create(&w, two_humans, tokens, 2);
+    int64_t id = terminal_copy(&w, served), other = terminal_copy(&w, served);
     struct cas__saves_game g;
-    assert_int_equal(cas__saves_game_load(w.store, served, 1, &g), CAS_OK);
-    g.id = 0;
-    assert_int_equal(cas__saves_game_insert(w.store, &g), CAS_OK); /* as play would */
-    int64_t id = g.id;
-    cas__saves_game_free(&g);
     tconn_init(&c);
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":\"%lld\"}", (long long)served);
     assert_string_equal(error_code(&c), "bad-config");
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":\"999\"}");
     assert_string_equal(error_code(&c), "not-found");
+    /* Not let: refused as if it did not exist, and nothing is stored. */
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
+    assert_string_equal(error_code(&c), "not-found");
+    assert_non_null(strstr(last(&c), "--host-saved"));
+    assert_false(cas__lobby_may_show(&w.lobby, id));
+    assert_true(cas__lobby_may_show(&w.lobby, served));
+    struct cas__saves_served sv;
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_ENOTFOUND);
+    /* --host-saved OTHER lets that one, not this one; then this one too. */
+    struct cas__host_saved let;
+    char err[256];
+    assert_int_equal(cas__host_saved_parse("12x", &let, err, sizeof err), CAS_EINVAL);
+    assert_non_null(strstr(err, "--host-saved 12x"));
+    assert_int_equal(cas__host_saved_parse(",", &let, err, sizeof err), CAS_EINVAL);
+    char spec[64];
+    snprintf(spec, sizeof spec, "%lld", (long long)other);
+    assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
+    w.lobby.host_saved = &let;
+    assert_true(cas__lobby_may_show(&w.lobby, other));
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
+    assert_string_equal(error_code(&c), "not-found");
+    free(let.ids);
+    snprintf(spec, sizeof spec, "%lld,%lld", (long long)other, (long long)id);
+    assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
+    assert_int_equal(let.n, 2);
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_non_null(strstr(last(&c), "\"type\":\"created\""));
     for (int i = 0; i < 2; i++) {
@@ -728,6 +764,10 @@ static void test_adopts_a_terminal_game(void **state)
     assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
     assert_true(g.n_actions > 0);
     cas__saves_game_free(&g);
+    free(let.ids);
+    /* "all" lets every one. */
+    assert_int_equal(cas__host_saved_parse("all", &let, err, sizeof err), CAS_OK);
+    assert_true(cas__lobby_may_show(&w.lobby, terminal_copy(&w, served)));
     tconn_free(&c);
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
