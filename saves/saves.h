@@ -234,6 +234,12 @@ struct cas__saves_served {
     int64_t game;
     int64_t base_ms, increment_ms;   /* 0 and 0: no clock */
     int flagged;                     /* seat whose flag fell, or -1 */
+    /* Schema 4: a practice game (its creator chose the seed; marked so
+     * everywhere), and the secret that commits to the seed of a game whose
+     * seed the server drew (hex; owned; NULL: none, a practice game or one
+     * served before schema 4).  docs/server.md, "Fair draws". */
+    int practice;
+    char *seed_nonce;
     struct cas__saves_served_seat *seats; /* by seat; owned */
     size_t n_seats;
 };

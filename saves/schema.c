@@ -95,11 +95,15 @@ static const struct cas__saves_migration migrations[] = {
      "  open INTEGER NOT NULL,"
      "  PRIMARY KEY (game, seat)"
      ") STRICT, WITHOUT ROWID;"},
-    {4, "seat tokens kept as their SHA-256",
+    {4, "seat tokens kept as their SHA-256; seed commitments and practice games",
      /* The server keeps only a token's hash (docs/server.md): the links
       * handed out before keep working, as the hash of what they carry is
       * what is compared. */
-     "UPDATE served_seats SET token = sha256_hex(token);"},
+     "UPDATE served_seats SET token = sha256_hex(token);"
+     /* A practice game: its creator chose the seed.  seed_nonce: the
+      * secret of the commitment to a drawn seed, NULL without one. */
+     "ALTER TABLE served_games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE served_games ADD COLUMN seed_nonce TEXT;"},
 };
 
 /* sha256_hex(TEXT): the lowercase hex SHA-256 of the text's bytes, what

@@ -290,7 +290,9 @@ static void open_browser(const char *url)
 static int web_ready(void *ctx, struct cas__lobby *l, int port)
 {
     struct web_play *wp = ctx;
-    struct cas__table_params params = {0};
+    /* A seed given to play --web is the player's own choice: a practice
+     * game (docs/server.md, "Fair draws"). */
+    struct cas__table_params params = {.practice = wp->desc->seed_given};
     struct cas__invites invites;
     const char *code;
     char msg[1024], url[256];

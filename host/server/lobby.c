@@ -192,17 +192,19 @@ int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *e
     return CAS_OK;
 }
 
-int cas__lobby_may_show(struct cas__lobby *l, int64_t id)
+int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice)
 {
     const struct cas__host_saved *h = l->host_saved;
-    if (h && h->all)
-        return 1;
-    for (size_t i = 0; h && i < h->n; i++)
-        if (h->ids[i] == id)
-            return 1;
     struct cas__saves_served served;
+    int may = h && h->all;
+    for (size_t i = 0; h && i < h->n; i++)
+        may |= h->ids[i] == id;
+    if (practice)
+        *practice = 0;
     if (cas__saves_served_load(l->store, id, &served) != CAS_OK)
-        return 0;
+        return may;
+    if (practice)
+        *practice = served.practice;
     cas__saves_served_free(&served);
     return 1;
 }
@@ -279,7 +281,8 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
                        (long long)t->id);
         cas__jw_str(w, t->r.match.title);
-        cas__jw_printf(w, ",\"status\":\"%s\",\"ply\":%" PRIu32 ",\"clock\":", status_of(t),
+        cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32
+                       ",\"clock\":", status_of(t), t->practice ? "true" : "false",
                        t->r.session.ply);
         if (t->has_clock)
             cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",

@@ -95,6 +95,7 @@ struct cas__req {
     size_t n_seats;
     int has_clock;
     int64_t base_ms, increment_ms;
+    int practice;           /* create: a practice game (may choose its seed) */
     struct cas_json *root;  /* owned */
 };
 
@@ -136,6 +137,8 @@ void cas__srv_limits_default(struct cas__srv_limits *l);
 /* A token: 128 random bits as 32 hex digits.  A hash: SHA-256 as 64. */
 #define CAS__TOKEN_LEN 32
 #define CAS__HASH_LEN 64
+/* The secret beside a drawn seed in its commitment: 128 random bits. */
+#define CAS__SEED_NONCE_BYTES 16
 
 /* n_bytes (<= 64) random bytes from getrandom(2) as 2 * n_bytes hex digits
  * into buf.  CAS_EIO when the kernel has no randomness to give. */
@@ -224,6 +227,12 @@ struct cas__table {
     int has_clock;
     int64_t base_ms, increment_ms, turn_started;
     int flagged;                   /* seat whose flag fell, -1 */
+    /* Fair draws (docs/server.md): a practice game shows its seed; another
+     * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
+     * and shows the reveal once it is over.  "" where there is none. */
+    int practice;
+    char seed_reveal[24 + 1 + 2 * CAS__SEED_NONCE_BYTES + 1];
+    char seed_commitment[CAS__HASH_LEN + 1];
     /* A bot decides on a thread: nothing touches the match meanwhile. */
     int busy;
     struct cas__actions bot_legal; /* owned: the bot's decision's list */
@@ -309,8 +318,9 @@ void cas__lobby_flush(struct cas__lobby *l);
 void cas__lobby_check_clocks(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
 /* Whether saved game id may be hosted and its replay shown: a game a
- * server created (or hosted before), or one l->host_saved lets it. */
-int cas__lobby_may_show(struct cas__lobby *l, int64_t id);
+ * server created (or hosted before), or one l->host_saved lets it.
+ * *practice (NULL: not asked) says whether it is a practice game. */
+int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
@@ -318,6 +328,10 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 struct cas__table_params {
     int has_clock;
     int64_t base_ms, increment_ms;
+    /* A practice game: the only kind whose seed its creator may choose
+     * (desc->seed_given); otherwise the server draws the seed and commits
+     * to it. */
+    int practice;
     unsigned char open[CAS__REQ_MAX_SEATS]; /* seats anyone may claim */
 };
 

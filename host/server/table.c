@@ -228,8 +228,15 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
+    t->practice = served.practice;
+    if (served.seed_nonce) {
+        snprintf(t->seed_reveal, sizeof t->seed_reveal, "%" PRIu64 ":%s", t->saved.seed,
+                 served.seed_nonce);
+        rc = cas__sha256_hex(t->seed_reveal, t->seed_commitment);
+    }
     t->nplayers = (int)t->saved.n_players;
-    rc = make_seats(t, &served, msg, msglen);
+    if (rc == CAS_OK)
+        rc = make_seats(t, &served, msg, msglen);
     cas__saves_served_free(&served);
     if (rc)
         return rc;
@@ -391,6 +398,17 @@ bad:
     return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s", err);
 }
 
+/* The server commits to the seed of a game it hosts: a fresh secret kept
+ * beside it, whose hash with the seed players see from the start. */
+static int commit_seed(struct cas__saves_served *served)
+{
+    char nonce[2 * CAS__SEED_NONCE_BYTES + 1];
+    int rc = cas__random_hex(nonce, CAS__SEED_NONCE_BYTES);
+    if (rc == CAS_OK && !(served->seed_nonce = strdup(nonce)))
+        rc = CAS_ENOMEM;
+    return rc;
+}
+
 /* Insert the described game and the server's record of it; the seats'
  * clear tokens into *invites. */
 static int insert_game(struct cas__lobby *l, const struct cas__table_params *params,
@@ -420,8 +438,11 @@ static int insert_game(struct cas__lobby *l, const struct cas__table_params *par
     served.game = j.game;
     served.base_ms = params->has_clock ? params->base_ms : 0;
     served.increment_ms = params->has_clock ? params->increment_ms : 0;
+    served.practice = params->practice;
     for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++)
         served.seats[i].open = i < CAS__REQ_MAX_SEATS && params->open[i];
+    if (rc == CAS_OK && !params->practice)
+        rc = commit_seed(&served);
     if (rc == CAS_OK)
         rc = cas__saves_served_insert(l->store, &served);
     cas__saves_served_free(&served);
@@ -452,6 +473,11 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
     int64_t id;
     *out = NULL;
     memset(invites, 0, sizeof *invites);
+    if (desc->seed_given && !params->practice)
+        return refuse(code, "bad-config", msg, msglen, "a seed is chosen (\"seed\", or the "
+                      "preset's seed =), which only a practice game may do: add "
+                      "\"practice\":true (the game is shown as practice to everyone), or "
+                      "leave the seed out and the server draws one and commits to it");
     int rc = cas__session_desc_validate(desc, l->reg, &plan, err, sizeof err);
     if (rc)
         return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s",
@@ -484,7 +510,7 @@ int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
                       "it", (long long)id);
     /* A game of the terminal is the user's: a stranger learns no more from
      * this refusal than from one for a game that does not exist. */
-    if (!cas__lobby_may_show(l, id) || cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
+    if (!cas__lobby_may_show(l, id, NULL) || cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
         return refuse(code, "not-found", msg, msglen, "there is no game %lld to host here "
                       "(a game started at the terminal is hosted only when castellan serve "
                       "runs with --host-saved)", (long long)id);
@@ -496,6 +522,8 @@ int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
                       "/game/%lld/replay.html once hosted", (long long)id, (long long)id);
     int rc = cas__invites_mint(invites, n, &served);
     served.game = id;
+    if (rc == CAS_OK)
+        rc = commit_seed(&served);
     if (rc == CAS_OK && (rc = cas__saves_served_insert(l->store, &served)) != CAS_OK)
         refuse(code, "bad-config", msg, msglen, "game %lld cannot be hosted: %s", (long long)id,
                cas__saves_errmsg(l->store));
@@ -513,7 +541,8 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
 {
     struct cas__session_desc desc;
     struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
-                                       .increment_ms = req->increment_ms};
+                                       .increment_ms = req->increment_ms,
+                                       .practice = req->practice};
     *out = NULL;
     memset(invites, 0, sizeof *invites);
     if (req->resume)
@@ -942,6 +971,22 @@ static void write_view(struct cas__table *t, int seat, int decides, struct cas__
     free(text);
 }
 
+/* Whether the draws were fixed (docs/server.md, "Fair draws"): the seed's
+ * commitment from the start, the seed itself only once the game is over
+ * (from the start in a practice game, whose creator chose it). */
+static void write_draws(const struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"practice\":%s,\"seed_commitment\":",
+                   t->practice ? "true" : "false");
+    cas__jw_str(w, t->seed_commitment[0] ? t->seed_commitment : NULL);
+    if (t->practice || t->over)
+        cas__jw_printf(w, ",\"seed\":\"%" PRIu64 "\"", t->saved.seed);
+    else
+        cas__jw_raw(w, ",\"seed\":null");
+    cas__jw_raw(w, ",\"seed_reveal\":");
+    cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
+}
+
 /* Never while t->busy: a bot's thread is reading the game. */
 void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw *w)
 {
@@ -968,6 +1013,7 @@ void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw 
                        t->base_ms, t->increment_ms);
     else
         cas__jw_raw(w, ",\"clock\":null");
+    write_draws(t, w);
     write_view(t, c->seat, decides, w);
     write_events(t, c, w);
     cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",

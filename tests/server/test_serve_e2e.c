@@ -64,7 +64,7 @@ static void test_two_seats_and_a_watcher(void **state)
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                               "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
-                              "\"agent\":\"human\"}],\"seed\":\"11\"}", &a, &b);
+                              "\"agent\":\"human\"}],\"practice\":true,\"seed\":\"11\"}", &a, &b);
     assert_true(id > 0);
     serve_connect(w, &p, &a);
     serve_connect(w, &p, &b);
@@ -114,7 +114,7 @@ static int64_t play_against_a_bot(void)
     serve_start(&p, "e2e-bot", NULL);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                              "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"seed\":\"5\"}",
+                              "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"practice\":true,\"seed\":\"5\"}",
                               &a, NULL);
     serve_connect(w, &p, &a);
     serve_join(&a, id, 0);
@@ -193,7 +193,7 @@ static void test_restart_resumes(void **state)
     serve_start(&p, "e2e-restart", NULL);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                              "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"seed\":\"3\"}", &a, &b);
+                              "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"practice\":true,\"seed\":\"3\"}", &a, &b);
     serve_connect(w, &p, &a);
     serve_connect(w, &p, &b);
     serve_join(&a, id, 0);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -240,7 +241,7 @@ static struct cas__table *table(struct world *w, int64_t id)
 }
 
 static const char two_humans[] =
-    "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\",\"seats\":["
+    "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"9\",\"seats\":["
     "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
 
 /* ------------------------------------------------------------ protocol */
@@ -569,7 +570,9 @@ static void test_tokens_are_kept_as_hashes(void **state)
                  "AND seat = %d;", tokens[i], (long long)id, i);
         sql_on(w.db, sql);
     }
-    sql_on(w.db, "PRAGMA user_version = 3;");
+    sql_on(w.db, "ALTER TABLE served_games DROP COLUMN practice;"
+                 "ALTER TABLE served_games DROP COLUMN seed_nonce;"
+                 "PRAGMA user_version = 3;");
     world_open(&w, "hashed", 0);
     assert_int_equal(cas__saves_schema_version(w.store), 4);
     seat_both(&w, id, tokens, seats, NULL);
@@ -632,6 +635,115 @@ static void test_a_claim_revokes_the_creators_token(void **state)
     world_close(&w);
 }
 
+/* ------------------------------------------------------- fair draws */
+
+/* The string field key of message m into out ("" when null or absent). */
+static void field_of(const char *m, const char *key, char *out, size_t cap)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+    const char *at = strstr(m, pattern);
+    out[0] = '\0';
+    if (at) {
+        at += strlen(pattern);
+        size_t n = strcspn(at, "\"");
+        snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), at);
+    }
+}
+
+/* A served game's seed is the server's: its commitment is published from
+ * the start, the seed only at the end, and then the seed with its secret
+ * hashes to the commitment.  The creator may choose a seed only for a
+ * practice game, marked so in the lobby, the state and the store. */
+static void test_seeds_are_committed_and_revealed(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch, c;
+    struct cas__saves_served sv;
+    struct cas__saves_game g;
+    char tokens[2][64], commitment[80], again[80], seed[32], reveal[128], hash[80];
+    world_open(&w, "draws", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    seat_both(&w, id, tokens, seats, &watch);
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    char stored[32];
+    snprintf(stored, sizeof stored, "%" PRIu64, g.seed);
+    cas__saves_game_free(&g);
+    field_of(last_state(&watch), "seed_commitment", commitment, sizeof commitment);
+    assert_int_equal(strlen(commitment), CAS__HASH_LEN);
+    assert_non_null(strstr(last_state(&watch), "\"practice\":false"));
+    assert_non_null(strstr(last_state(&watch), "\"seed\":null"));
+    assert_non_null(strstr(last_state(&watch), "\"seed_reveal\":null"));
+    for (int i = 0; i < 6; i++)
+        assert_true(play_one(&w, id, seats, 2));
+
+    /* A restart keeps the commitment. */
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+    world_close(&w);
+    world_open(&w, "draws", 0);
+    seat_both(&w, id, tokens, seats, &watch);
+    field_of(last_state(&watch), "seed_commitment", again, sizeof again);
+    assert_string_equal(again, commitment);
+    for (int i = 0; i < 500 && !table(&w, id)->over; i++) {
+        const struct tconn *all[] = {&seats[0], &seats[1], &watch};
+        for (size_t k = 0; k < 3; k++)
+            if (strstr(last_state(all[k]), "\"seed\":\""))
+                fail_msg("the seed was shown before the end: %s", last_state(all[k]));
+        assert_true(play_one(&w, id, seats, 2));
+    }
+    assert_true(table(&w, id)->over);
+    field_of(last_state(&watch), "seed", seed, sizeof seed);
+    field_of(last_state(&watch), "seed_reveal", reveal, sizeof reveal);
+    field_of(last_state(&watch), "seed_commitment", again, sizeof again);
+    assert_string_equal(seed, stored);
+    assert_string_equal(again, commitment);
+    assert_int_equal(strncmp(reveal, seed, strlen(seed)), 0);
+    assert_int_equal(reveal[strlen(seed)], ':');
+    assert_int_equal(strlen(reveal + strlen(seed) + 1), 32);
+    assert_int_equal(cas__sha256_hex(reveal, hash), CAS_OK);
+    assert_string_equal(hash, commitment);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+
+    /* A chosen seed: only for a practice game, shown as such. */
+    tconn_init(&c);
+    say(&w, &c, "{\"type\":\"lobby\"}");
+    say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\",\"seats\":["
+                "{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
+    assert_string_equal(error_code(&c), "bad-config");
+    assert_non_null(strstr(last(&c), "practice"));
+    say(&w, &c, "{\"type\":\"create\",\"preset\":\"fixture\"}");
+    assert_string_equal(error_code(&c), "bad-config");
+    say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\","
+                "\"practice\":\"yes\",\"seats\":[{\"agent\":\"human\"}]}");
+    assert_string_equal(error_code(&c), "bad-message");
+    assert_int_equal(w.lobby.n_tables, 1);
+    int64_t practice = create(&w, two_humans, tokens, 2);
+    assert_non_null(strstr(last(&c), "\"practice\":true"));
+    seat_both(&w, practice, tokens, seats, NULL);
+    assert_non_null(strstr(last_state(&seats[0]), "\"practice\":true"));
+    assert_non_null(strstr(last_state(&seats[0]), "\"seed\":\"9\""));
+    assert_non_null(strstr(last_state(&seats[0]), "\"seed_commitment\":null"));
+    assert_int_equal(cas__saves_served_load(w.store, practice, &sv), CAS_OK);
+    assert_int_equal(sv.practice, 1);
+    assert_null(sv.seed_nonce);
+    cas__saves_served_free(&sv);
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    assert_int_equal(sv.practice, 0);
+    assert_non_null(sv.seed_nonce);
+    cas__saves_served_free(&sv);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&c);
+    cas__lobby_disconnect(&w.lobby, &c.base);
+    world_close(&w);
+}
+
 /* ------------------------------------------- undo, reconnect, restart */
 
 static void test_undo_reconnect_and_restart(void **state)
@@ -641,7 +753,7 @@ static void test_undo_reconnect_and_restart(void **state)
     struct tconn seats[2];
     char tokens[2][64];
     world_open(&w, "resume", 1);
-    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"4\","
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"practice\":true,\"seed\":\"4\","
                         "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
     seat_both(&w, id, tokens, seats, NULL);
     struct cas__table *t = table(&w, id);
@@ -729,8 +841,8 @@ static void test_adopts_a_terminal_game(void **state)
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_string_equal(error_code(&c), "not-found");
     assert_non_null(strstr(last(&c), "--host-saved"));
-    assert_false(cas__lobby_may_show(&w.lobby, id));
-    assert_true(cas__lobby_may_show(&w.lobby, served));
+    assert_false(cas__lobby_may_show(&w.lobby, id, NULL));
+    assert_true(cas__lobby_may_show(&w.lobby, served, NULL));
     struct cas__saves_served sv;
     assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_ENOTFOUND);
     /* --host-saved OTHER lets that one, not this one; then this one too. */
@@ -743,7 +855,7 @@ static void test_adopts_a_terminal_game(void **state)
     snprintf(spec, sizeof spec, "%lld", (long long)other);
     assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
     w.lobby.host_saved = &let;
-    assert_true(cas__lobby_may_show(&w.lobby, other));
+    assert_true(cas__lobby_may_show(&w.lobby, other, NULL));
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_string_equal(error_code(&c), "not-found");
     free(let.ids);
@@ -767,7 +879,7 @@ static void test_adopts_a_terminal_game(void **state)
     free(let.ids);
     /* "all" lets every one. */
     assert_int_equal(cas__host_saved_parse("all", &let, err, sizeof err), CAS_OK);
-    assert_true(cas__lobby_may_show(&w.lobby, terminal_copy(&w, served)));
+    assert_true(cas__lobby_may_show(&w.lobby, terminal_copy(&w, served), NULL));
     tconn_free(&c);
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
@@ -784,7 +896,7 @@ static void test_clocks_and_the_flag(void **state)
     char tokens[2][64];
     fake_now = 1000000;
     world_open(&w, "clock", 1);
-    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"2\","
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"2\","
                         "\"clock\":{\"base_ms\":60000,\"increment_ms\":2000},\"seats\":["
                         "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
     seat_both(&w, id, tokens, seats, &watch);
@@ -848,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
         cmocka_unit_test(test_a_claim_revokes_the_creators_token),
+        cmocka_unit_test(test_seeds_are_committed_and_revealed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
