@@ -51,6 +51,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         fprintf(stderr, "castellan serve: warning: the browser client's files are not "
                 "installed (looked in %s); pages answer 404 until --www DIR names them\n",
                 CASTELLAN_WWW_INSTALL_DIR);
+    lobby.host_saved = &setup->host_saved;
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
