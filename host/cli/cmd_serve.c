@@ -1,16 +1,13 @@
 /*
- * cmd_serve.c — `castellan serve`: host games for browsers.  Opens the save
- * store, brings back every unfinished served game, listens and runs the
- * event loop until SIGINT or SIGTERM (docs/server.md).
+ * cmd_serve.c — `castellan serve`: host games for browsers.  Reads the
+ * flags and the [server] settings, then runs the server's loop
+ * (host/server/serve_run.c; docs/server.md).
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "install_dirs.h"
 #include "server_config.h"
 #include "server.h"
 
@@ -18,7 +15,8 @@ static const char usage[] =
     "usage: castellan serve [--listen ADDR:PORT] [--database FILE] [--www DIR]\n"
     "                       [--cert FILE --key FILE] [--config FILE]\n"
     "                       [--plugin-path DIR[:DIR...]] [--isolated | --in-process]\n"
-    "                       [--plugin-deadline MS] [--quiet]\n"
+    "                       [--plugin-deadline MS] [--host-saved all|ID[,ID...]]\n"
+    "                       [--quiet]\n"
     "\n"
     "Hosts games for web browsers: open http://ADDR:PORT/ to create a game\n"
     "(from a preset or a game, expansions, rules and seats), hand out the\n"
@@ -36,86 +34,14 @@ static const char usage[] =
     "                    key, database, www, plugin-path, max-message-bytes,\n"
     "                    max-queue-bytes, max-games, max-connections, rate, burst,\n"
     "                    bot-threads (flags win over the file)\n"
+    "--host-saved all|ID[,ID...]  also host games started at the terminal (all of\n"
+    "                    them, or those listed): a `create` with `resume` may take an\n"
+    "                    unfinished one over, and a finished one's replay is shown.\n"
+    "                    Without it the server hosts, lists and replays only the\n"
+    "                    games it created\n"
     "--quiet             no line on stderr but errors\n"
     "\n" CAS__CLI_ISOLATION_HELP
     "\nSee docs/server.md (protocol, limits, TLS, reverse proxy).\n";
-
-static volatile sig_atomic_t stopping;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stopping = 1;
-}
-
-int cas__serve_run(const struct cas__serve_setup *setup)
-{
-    struct cas__saves *store = NULL;
-    struct cas__lobby lobby;
-    struct cas__httpd *h = NULL;
-    char err[1024];
-    int port, status = 1;
-    char *fallback = NULL, *www = NULL;
-    const char *db = setup->database;
-    if (!db && !(db = fallback = cas__saves_default_path())) {
-        fprintf(stderr, "castellan serve: neither XDG_DATA_HOME nor HOME is set; give "
-                "--database FILE\n");
-        return 1;
-    }
-    if (cas__saves_open(db, &store, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan serve: %s\n", err);
-        goto free_path;
-    }
-    if (cas__lobby_open(&lobby, store, setup->plugin_path, &setup->isolation, setup->clock,
-                        &setup->opts.limits, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan serve: %s\n", err);
-        goto close_store;
-    }
-    struct cas__serve_options opts = setup->opts;
-    if (!opts.www)
-        opts.www = www = cas__find_installed(CASTELLAN_WWW_DIR_FROM_BIN,
-                                             CASTELLAN_WWW_INSTALL_DIR,
-                                             CASTELLAN_WWW_SOURCE_DIR);
-    if (!opts.www && !opts.quiet)
-        fprintf(stderr, "castellan serve: warning: the browser client's files are not "
-                "installed (looked in %s); pages answer 404 until --www DIR names them\n",
-                CASTELLAN_WWW_INSTALL_DIR);
-    if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan serve: %s\n", err);
-        goto close_lobby;
-    }
-    if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
-        fprintf(stderr, "castellan serve: %s\n", err);
-        goto stop;
-    }
-    cas__lobby_flush(&lobby);
-    if (setup->ready && setup->ready(setup->ready_ctx, &lobby, port) != CAS_OK)
-        goto stop;
-    if (!opts.quiet)
-        fprintf(stderr, "castellan serve: %zu game(s) resumed; listening on %s://%s "
-                "(port %d); the store is %s\n", lobby.n_tables, opts.cert ? "https" : "http",
-                opts.listen, port, db);
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    stopping = 0;
-    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby, h)))
-        if (cas__httpd_service(h, 1000) < 0)
-            break;
-    status = 0;
-stop:
-    cas__httpd_free(h);
-close_lobby:
-    cas__lobby_close(&lobby);
-close_store:
-    cas__saves_close(store);
-free_path:
-    free(fallback);
-    free(www);
-    return status;
-}
 
 /* Settings of --config FILE where no flag gave them; 0 or an exit status. */
 static int apply_config(struct cas__serve_setup *s, struct cas__server_config *c)
@@ -155,7 +81,8 @@ int cas__cmd_serve(int argc, char **argv)
 {
     struct cas__serve_setup setup = {0};
     struct cas__server_config config = {0};
-    const char *deadline = NULL;
+    const char *deadline = NULL, *host_saved = NULL;
+    char err[1024];
     int isolated = 0, in_process = 0, done;
     size_t n_positional;
     cas__srv_limits_default(&setup.opts.limits);
@@ -166,6 +93,7 @@ int cas__cmd_serve(int argc, char **argv)
         {"--plugin-path", &setup.plugin_path, NULL, NULL},
         {"--isolated", NULL, &isolated, NULL}, {"--in-process", NULL, &in_process, NULL},
         {"--plugin-deadline", &deadline, NULL, NULL}, {"--quiet", NULL, &setup.opts.quiet, NULL},
+        {"--host-saved", &host_saved, NULL, NULL},
     };
     int status = cas__cli_parse("serve", argc, argv, flags, sizeof flags / sizeof flags[0],
                                 NULL, 0, &n_positional, usage, &done);
@@ -174,9 +102,16 @@ int cas__cmd_serve(int argc, char **argv)
     status = cas__cli_isolation("serve", isolated, in_process, deadline, &setup.isolation);
     if (status || (status = apply_config(&setup, &config)))
         return status;
+    if (host_saved &&
+        cas__host_saved_parse(host_saved, &setup.host_saved, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        cas__server_config_free(&config);
+        return 2;
+    }
     if (!setup.opts.listen)
         setup.opts.listen = "127.0.0.1:8080";
     status = cas__serve_run(&setup);
+    free(setup.host_saved.ids);
     cas__server_config_free(&config);
     return status;
 }

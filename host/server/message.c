@@ -261,6 +261,22 @@ static void write_tail(struct cas__table *t, int seat, struct cas__jw *w)
     cas__jw_raw(w, "}");
 }
 
+/* Whether the draws were fixed (docs/server.md, "Fair draws"): the seed's
+ * commitment from the start, the seed itself only once the game is over
+ * (from the start in a practice game, whose creator chose it). */
+static void write_draws(const struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"practice\":%s,\"seed_commitment\":",
+                   t->practice ? "true" : "false");
+    cas__jw_str(w, t->seed_commitment[0] ? t->seed_commitment : NULL);
+    if (t->practice || t->over)
+        cas__jw_printf(w, ",\"seed\":\"%" PRIu64 "\"", t->saved.seed);
+    else
+        cas__jw_raw(w, ",\"seed\":null");
+    cas__jw_raw(w, ",\"seed_reveal\":");
+    cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
+}
+
 static void write_svg(struct cas__jw *w, const struct cas__picture *pic, int marked)
 {
     cas__jw_raw(w, ",\"svg\":");
@@ -304,6 +320,7 @@ static struct cas__srv_msg *full_state(struct cas__table *t, int seat)
                        t->base_ms, t->increment_ms);
     else
         cas__jw_raw(&w, ",\"clock\":null");
+    write_draws(t, &w);
     write_svg(&w, &v->pic, v->marked);
     write_actions(t, legal, &w);
     write_events(t, seat, 0, &w);
@@ -360,6 +377,8 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     struct cas__jw w;
     cas__jw_init(&w);
     write_head(t, "update", seat, &w);
+    if (t->over) /* the seed revealed */
+        write_draws(t, &w);
     write_played(t, &w);
     int reset = v->events_epoch != t->events_reset || v->events_sent > t->n_events;
     write_events(t, seat, reset ? 0 : v->events_sent, &w);
