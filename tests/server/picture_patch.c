@@ -17,16 +17,6 @@ struct held {
     size_t n;
 };
 
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
 static int hold(char *svg, struct held *h)
 {
     struct cas__picture pic;
@@ -36,12 +26,12 @@ static int hold(char *svg, struct held *h)
         cas__picture_free(&pic);
         return -1;
     }
-    h->root = dup_n(pic.svg + pic.root_at, pic.root_len);
+    h->root = strndup(pic.svg + pic.root_at, pic.root_len);
     h->keys = calloc(pic.n + 1, sizeof *h->keys);
     h->texts = calloc(pic.n + 1, sizeof *h->texts);
     for (size_t i = 0; i < pic.n; i++) {
-        h->keys[i] = dup_n(pic.svg + pic.parts[i].key, pic.parts[i].key_len);
-        h->texts[i] = dup_n(pic.svg + pic.parts[i].at, pic.parts[i].len);
+        h->keys[i] = strndup(pic.svg + pic.parts[i].key, pic.parts[i].key_len);
+        h->texts[i] = strndup(pic.svg + pic.parts[i].at, pic.parts[i].len);
     }
     h->n = pic.n;
     cas__picture_free(&pic);
