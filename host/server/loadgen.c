@@ -29,6 +29,7 @@ struct seat {
     double sent_at;             /* when the act left, 0: none waiting */
     double due;                 /* when the pending act is sent, 0: none */
     int over;
+    int heard;                  /* its first state arrived */
     char act[1024];
 };
 
@@ -166,6 +167,8 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
         if (strncmp(text, "{\"type\":\"update\"", 16) != 0)
             lg->n_wire = counted;
     }
+    if (s->index != -1 && strncmp(text, "{\"type\":\"state\"", 15) == 0)
+        s->heard = 1;
     if (s->index == WATCHER || s->index == IDLE)
         return;
     if (s->index < 0) {
@@ -287,20 +290,25 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
             cas__wsc_send(s->conn, join);
         }
     }
-    /* Every connection open before the play is timed. */
-    for (size_t open = 0; !rc && open < lg.n_seats + lg.n_others && now_s() < deadline;) {
+    /* Every connection open, and every seat and watcher sent its full
+     * state, before the play is timed (no act leaves meanwhile). */
+    for (size_t ready = 0; !rc && ready < lg.n_seats + lg.n_others && now_s() < deadline;) {
         cas__wsc_service(lg.w, 10);
-        open = 0;
-        for (size_t i = 0; i < lg.n_seats; i++)
-            open += cas__wsc_is_open(lg.seats[i].conn);
-        for (size_t i = 0; i < lg.n_others; i++)
-            open += cas__wsc_is_open(lg.others[i].conn);
+        ready = 0;
+        for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
+            const struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
+            ready += s->index == IDLE ? cas__wsc_is_open(s->conn) : s->heard;
+        }
     }
     if (p->joined)
         p->joined(p->ctx);
     lg.n_wire = 0;
     double play_start = now_s();
     deadline = play_start + p->max_seconds;
+    /* The first acts spread over one think time, not all at once. */
+    for (size_t i = 0; i < lg.n_seats; i++)
+        if (lg.seats[i].due > 0)
+            lg.seats[i].due = play_start + p->think_ms / 1000.0 * (double)i / (double)lg.n_seats;
     while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
            r->games_over < p->games) {
         send_due(&lg);
