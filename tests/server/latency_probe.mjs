@@ -62,7 +62,7 @@ const creator = await open();
 const sockets = [creator];
 for (let g = 0; g < Number(games); g++) {
   const reply = once(creator, 'created');
-  creator.send(JSON.stringify({ type: 'create', game, expansions: JSON.parse(expansions),
+  creator.send(JSON.stringify({ type: 'create', game, expansions: JSON.parse(expansions), practice: true,
     seed: String(1000 + g), seats: [{ agent: 'human' }, { agent: 'human' }] }));
   const made = await reply;
   if (made.type !== 'created') { console.error('probe:', made.message); process.exit(1); }
