@@ -189,8 +189,10 @@ static void info_free(struct cas__plugin_info *info)
 {
     if (!info)
         return;
-    if (info->dl)
+    if (info->dl) {
+        cas__library_forget(info->desc);
         dlclose(info->dl);
+    }
     cas__probe_free(info->probed);
     free(info->id);
     free(info->version);

@@ -267,17 +267,21 @@ static void test_game_new_is_confined(void **unused)
 {
     (void)unused;
     struct run *r = malloc(sizeof *r);
-    char env[512], expected[512], cwd[256];
+    char expected[512], cwd[256];
     assert_non_null(r);
     assert_non_null(getcwd(cwd, sizeof cwd));
     FILE *victim = fopen("victim.db", "w");
     assert_non_null(victim);
     fputs("every game\n", victim);
     fclose(victim);
-    snprintf(env, sizeof env, "ROGUE_VICTIM=%s/victim.db", cwd);
+    /* named in a file: the worker's environment is scrubbed */
+    FILE *named = fopen("ROGUE_VICTIM", "w");
+    assert_non_null(named);
+    fprintf(named, "%s/victim.db\n", cwd);
+    fclose(named);
     const char *games[] = {"rogue-grab", "rogue-spawn"};
     for (size_t i = 0; i < 2; i++) {
-        play_session(r, games[i], "", env, ROGUE_PLUGIN_DIR);
+        play_session(r, games[i], "", "", ROGUE_PLUGIN_DIR);
         assert_int_equal(r->status, 1);
         snprintf(expected, sizeof expected, "castellan play: plugin %s was stopped by its "
                  "sandbox (signal 31: a forbidden system call) in game_new\n", games[i]);
