@@ -311,7 +311,7 @@ int cas__table_token_ok(const struct cas__table *t, int seat, const char *token)
 /* The flag of the actor fell when now is past its time. */
 void cas__table_check_clock(struct cas__table *t, int64_t now);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
-int cas__table_actor(const struct cas__table *t);
+int cas__table_actor(struct cas__table *t);
 
 /* ---------------------------------------------------------- bots.c */
 

@@ -570,7 +570,7 @@ void cas__worker_dispatch(struct cas__worker_side *ws, const struct cas__wire_ms
     cas__wire_str(reply, ws->error);
     cas__wire_str(reply, ws->log);
     if (body.failed)
-        reply->failed = body.failed;
+        cas__wire_raw_failed(reply, &body, 6);
     else
         cas__wire_raw(reply, body.buf + 6, body.len - 6);
     cas__wire_out_free(&body);
@@ -646,7 +646,7 @@ static void empty_fields(struct cas__wire_out *out, enum cas__wire_op op)
 static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
                        struct cas__wire_out *out)
 {
-    size_t len = out->len;
+    size_t len = out->wanted;
     int rc = cas__wire_end(out);
     if (rc != CAS_OK) {
         char why[160];

@@ -349,8 +349,15 @@ static void test_oversized_reply(void **unused)
     assert_int_equal(r->status, 1);
     assert_null(strstr(r->err, "protocol ("));
     assert_non_null(strstr(r->err, "castellan play: ply 5: rogue-flood: \""));
-    assert_non_null(strstr(r->err, "worker: the reply to apply is "));
+    const char *size = strstr(r->err, "worker: the reply to apply is ");
+    assert_non_null(size);
     assert_non_null(strstr(r->err, " bytes, more than the protocol's 16 MiB\n"));
+    /* its real size (issue 41, item 8): 5000 events of 4000 bytes and
+     * their fields, not the few bytes written before the overflow */
+    unsigned long long bytes = strtoull(size + strlen("worker: the reply to apply is "),
+                                        NULL, 10);
+    assert_true(bytes > 5000ull * 4000);
+    assert_true(bytes < 5000ull * 4100);
     free(r);
 }
 
