@@ -123,7 +123,7 @@ static int output_is_file(const struct cas__saves_args *a)
 
 FILE *cas__saves_args_output_open(const struct cas__saves_args *a)
 {
-    FILE *out = output_is_file(a) ? fopen(a->output, "w") : stdout;
+    FILE *out = output_is_file(a) ? fopen(a->output, "we") : stdout;
     if (!out)
         fprintf(stderr, "%s: %s: %s\n", a->cmd, a->output, strerror(errno));
     return out;
