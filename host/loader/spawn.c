@@ -162,13 +162,9 @@ void cas__setup_get_library(struct cas__setup_reader *r, struct cas__plugin_info
 static char *program_path(void)
 {
     if (cas__running_from_build_tree())
-        return access(CASTELLAN_WORKER_BUILD_PATH, X_OK) == 0
-                   ? strdup(CASTELLAN_WORKER_BUILD_PATH) : NULL;
+        return strdup(CASTELLAN_WORKER_BUILD_PATH);
     char *beside = cas__beside_executable(CASTELLAN_WORKER_FROM_BIN);
-    if (beside)
-        return beside;
-    return access(CASTELLAN_WORKER_INSTALL_PATH, X_OK) == 0
-               ? strdup(CASTELLAN_WORKER_INSTALL_PATH) : NULL;
+    return beside ? beside : strdup(CASTELLAN_WORKER_INSTALL_PATH);
 }
 
 static pthread_mutex_t program_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -191,10 +187,10 @@ static int program(char *err, size_t errlen)
     char *path = program_path();
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
     if (!path)
-        snprintf(err, errlen, "castellan-worker is not installed beside castellan (looked "
-                 "for %s); reinstall castellan", CASTELLAN_WORKER_INSTALL_PATH);
+        snprintf(err, errlen, "out of memory");
     else if (fd < 0)
-        snprintf(err, errlen, "%s cannot be opened: %s", path, strerror(errno));
+        snprintf(err, errlen, "the worker program %s cannot be opened (%s); reinstall "
+                 "castellan, which installs it", path, strerror(errno));
     else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         snprintf(err, errlen, "%s is not a program; reinstall castellan", path);
     else if (cas__untrusted(&st, path, why, sizeof why))
