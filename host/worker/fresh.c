@@ -17,6 +17,9 @@
 
 /* ------------------------------------------------------- castellan's side */
 
+/* An expansion whose descriptor has no `extension`: nothing to load. */
+#define NO_LIBRARY (-1)
+
 /* The libraries of a setup: each once, by its descriptor. */
 struct libraries {
     const struct cas_plugin *desc[CAS__SPAWN_MAX_FDS];
@@ -72,10 +75,13 @@ int cas__fresh_params_setup(struct cas__setup *s, int *fds, size_t cap, size_t *
         return CAS_ENOMEM;
     }
     int game = library_index(&l, plugin, plugin->id, err, errlen);
-    for (size_t i = 0; game >= 0 && i < n; i++)
-        if ((of[i] = library_index(&l, params->expansions[i].extension,
+    for (size_t i = 0; game >= 0 && i < n; i++) /* an expansion of data alone: no library */
+        if (params->expansions[i].extension &&
+            (of[i] = library_index(&l, params->expansions[i].extension,
                                    params->expansions[i].id, err, errlen)) < 0)
             game = -1;
+        else if (!params->expansions[i].extension)
+            of[i] = NO_LIBRARY;
     if (game >= 0) {
         /* the libraries first: the worker loads them before it reads on */
         cas__setup_u32(s, (uint32_t)l.n);
@@ -170,7 +176,7 @@ int cas__fresh_params_read(struct cas__setup_reader *r, struct cas__fresh_params
         struct cas_option_value *xo = get_options(r, &n);
         x->options = xo;
         x->n_options = n;
-        if (p->exp_lib[i] >= p->n_libs || !x->id)
+        if ((p->exp_lib[i] >= p->n_libs && p->exp_lib[i] != (uint32_t)NO_LIBRARY) || !x->id)
             r->bad = 1;
     }
     p->params.expansions = p->refs;
@@ -192,7 +198,8 @@ int cas__fresh_params_load(struct cas__fresh_params *p, const int *fds, char *er
     }
     p->plugin = desc[p->game_lib];
     for (size_t i = 0; i < p->params.n_expansions; i++)
-        p->refs[i].extension = desc[p->exp_lib[i]]->extension;
+        p->refs[i].extension = p->exp_lib[i] == (uint32_t)NO_LIBRARY
+                                   ? NULL : desc[p->exp_lib[i]]->extension;
     return CAS_OK;
 }
 
