@@ -383,6 +383,14 @@ static void test_isolated_game_is_the_same(void **unused)
     assert_int_equal(a->status, 0);
     assert_int_equal(b->status, 0);
     assert_string_equal(a->out, b->out);
+    /* expansions: each library sent to the worker and loaded there */
+    run(a, "play --game carcassonne --expansions inns-cathedrals,traders-builders "
+           "--players random,greedy --seed 2 --no-save");
+    run(b, "play --game carcassonne --expansions inns-cathedrals,traders-builders "
+           "--players random,greedy --seed 2 --no-save --isolated --plugin-deadline 600000");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
     run(b, "play --game fixture --players random,greedy --seed 4 --no-save --isolated "
            "--in-process");
     assert_int_equal(b->status, 2);
