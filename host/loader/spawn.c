@@ -259,8 +259,9 @@ static _Noreturn void become_worker(int sock, int devnull, int report, int prog,
     int s = fcntl(sock, F_DUPFD_CLOEXEC, 10), r = fcntl(report, F_DUPFD_CLOEXEC, 10);
     int n = devnull >= 0 ? fcntl(devnull, F_DUPFD_CLOEXEC, 10) : -1;
     int p = fcntl(prog, F_DUPFD_CLOEXEC, 10);
-    if (s < 0 || r < 0 || p < 0 || (n >= 0 && (dup2(n, STDIN_FILENO) < 0 || dup2(n, STDOUT_FILENO) < 0)) ||
-        dup2(s, CAS__SPAWN_FD) < 0)
+    if (s < 0 || r < 0 || p < 0 || dup2(s, CAS__SPAWN_FD) < 0)
+        goto failed;
+    if (n >= 0 && (dup2(n, STDIN_FILENO) < 0 || dup2(n, STDOUT_FILENO) < 0))
         goto failed;
     /* the report pipe and the program stay (close-on-exec), all else goes */
     close_from(CAS__SPAWN_FD + 1, r, p);
