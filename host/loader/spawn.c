@@ -52,6 +52,8 @@ static void reserve(struct cas__setup *s, size_t more)
 
 static void put(struct cas__setup *s, const void *data, size_t n)
 {
+    if (n == 0)
+        return;
     reserve(s, n);
     if (s->failed)
         return;
