@@ -1,8 +1,8 @@
 /*
  * batch.c — the worker's batches: host code (the random playouts of bench,
  * a bot's whole decision) run inside the worker next to the plugin, so
- * that one message stands for thousands of vtable calls.  The worker is a
- * fork of castellan: the agents are here already; they drive the plugin
+ * that one message stands for thousands of vtable calls.  castellan-worker
+ * links the agents: they are here already; they drive the plugin
  * through a match of the worker's own, checked as the host's is.
  */
 #include <stdio.h>

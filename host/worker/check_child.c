@@ -1,13 +1,14 @@
 /*
  * check_child.c — `castellan check` of a game that runs in a worker: the
- * whole check runs in one confined child, the plugin loaded there next to
- * the checker (host code, present in the fork), so a step costs what it
- * costs in process.  Before every step the child writes where it is into
- * a page it shares with the host (a memfd it is sent) (no system call, no message), so a crash
- * or a hang is reported with its game and ply, and a step that does not
- * come within the deadline is a hang.  Messages, child to host: 'S' and a
- * whole report (the run begins), 'F', a u32 length and text (the plugin
- * broke the ABI), 'R' and a whole report (the end).
+ * whole check runs in one confined castellan-worker, the plugin loaded
+ * there next to the checker (host code, linked into the worker), so a step
+ * costs what it costs in process.  Before every step the worker writes
+ * where it is into a page it shares with the host (a memfd sent with its
+ * setup; no system call, no message), so a crash or a hang is reported
+ * with its game and ply, and a step that does not come within the
+ * deadline is a hang.  Messages, worker to host: 'S' and a whole report
+ * (the run begins), 'F', a u32 length and text (the plugin broke the
+ * ABI), 'R' and a whole report (the end).
  */
 #define _GNU_SOURCE
 #include <errno.h>
