@@ -75,13 +75,13 @@ int cas__fresh_params_setup(struct cas__setup *s, int *fds, size_t cap, size_t *
         return CAS_ENOMEM;
     }
     int game = library_index(&l, plugin, plugin->id, err, errlen);
-    for (size_t i = 0; game >= 0 && i < n; i++) /* an expansion of data alone: no library */
-        if (params->expansions[i].extension &&
-            (of[i] = library_index(&l, params->expansions[i].extension,
-                                   params->expansions[i].id, err, errlen)) < 0)
+    for (size_t i = 0; game >= 0 && i < n; i++) {
+        const void *extension = params->expansions[i].extension;
+        of[i] = extension ? library_index(&l, extension, params->expansions[i].id, err, errlen)
+                          : NO_LIBRARY; /* an expansion of data alone */
+        if (extension && of[i] < 0)
             game = -1;
-        else if (!params->expansions[i].extension)
-            of[i] = NO_LIBRARY;
+    }
     if (game >= 0) {
         /* the libraries first: the worker loads them before it reads on */
         cas__setup_u32(s, (uint32_t)l.n);
@@ -119,7 +119,7 @@ int cas__fresh_game_setup(struct cas__setup *s, int *fds, size_t cap, size_t *n_
 
 /* ------------------------------------------------------ the worker's side */
 
-/* The options of a setup, into a new array (*out, the caller frees). */
+/* The options of a setup, into a new array the worker keeps; *n of them. */
 static struct cas_option_value *get_options(struct cas__setup_reader *r, size_t *n)
 {
     *n = cas__setup_get_u32(r);
