@@ -17,6 +17,8 @@
  *
  * The game is the benched one with its expansions (--expansions).
  */
+#define _GNU_SOURCE /* pipe2 */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,7 +71,7 @@ static long rss_kib(pid_t pid)
     char path[64], row[256];
     long kib = -1;
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     while (f && fgets(row, sizeof row, f))
         if (sscanf(row, "VmRSS: %ld kB", &kib) == 1)
             break;
@@ -84,7 +86,7 @@ static double cpu_seconds(pid_t pid)
     char path[64];
     unsigned long utime, stime;
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     int got = f && fscanf(f, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
                           &utime, &stime) == 2;
     if (f)
@@ -182,7 +184,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     f->expansions = expansions;
     f->seconds = m->seconds;
     snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir) || pipe(fds) != 0) {
+    if (!mkdtemp(dir) || pipe2(fds, O_CLOEXEC) != 0) {
         line(b, "serve: cannot create a temporary folder or a pipe\n");
         return CAS_EIO;
     }

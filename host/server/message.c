@@ -70,7 +70,7 @@ static char *render(struct cas__table *t, int viewer, enum cas_render_format for
     return buf;
 }
 
-static int decides(const struct cas__table *t, int seat)
+static int decides(struct cas__table *t, int seat)
 {
     return seat >= 0 && !t->over && !t->failure[0] && cas__table_actor(t) == seat;
 }
