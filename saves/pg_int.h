@@ -15,7 +15,26 @@
 /* The PostgreSQL backend's part of a store (s->backend). */
 struct cas__pg {
     PGconn *conn;
+    char *url;                  /* owned: as given (a password too), to connect again */
     int append_prepared;        /* the journal's hot path, prepared on the server */
+    int in_tx;                  /* a transaction of castellan's is open on conn */
+    /* The server went away (pg_store.c): why, a connection being made
+     * again without blocking, when the next attempt may start and the
+     * wait after a failed one (doubling up to a bound). */
+    char away[256];
+    int connecting;
+    PostgresPollingStatusType polling;
+    int64_t connect_started_ms, retry_at_ms, backoff_ms;
+    /* The games claimed through this store, once per claim (taken again
+     * on a new connection), and those another castellan took meanwhile. */
+    int64_t *claims, *lost;
+    size_t n_claims, cap_claims, n_lost, cap_lost;
+    /* Actions sent whose answer never came: each may be committed. */
+    struct cas__pg_doubt {
+        int64_t game;
+        uint32_t ply;
+    } *doubts;
+    size_t n_doubts, cap_doubts;
 };
 
 static inline PGconn *cas__pg_conn(const struct cas__saves *s)
@@ -30,6 +49,16 @@ static inline PGconn *cas__pg_conn(const struct cas__saves *s)
 /* Room for a decimal int64, and v written into it. */
 typedef char cas__pg_num[24];
 const char *cas__pg_dec(cas__pg_num buf, int64_t v);
+
+/* CAS_OK when the connection is there; otherwise it is made again,
+ * without blocking for more than a few milliseconds and never sooner than
+ * the wait after the last failed attempt: CAS_EUNAVAILABLE (explained)
+ * until it is.  Never inside a transaction: its connection is gone. */
+int cas__pg_ready(struct cas__saves *s);
+
+/* CAS_ECONFLICT (explained) when another castellan took game id over
+ * while the connection was away, else CAS_OK. */
+int cas__pg_check_lost(struct cas__saves *s, int64_t id);
 
 /* Run sql with text parameters; on success *res holds the result (caller
  * PQclear()s it; NULL to have it cleared).  On failure explains `what`
@@ -59,7 +88,6 @@ int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
 int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
 int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n);
 int cas__pg_touch(struct cas__saves *s, int64_t id);
-int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim);
 int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                    const uint64_t *hashes, size_t n, const struct cas__saves_game *versions);
 int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,

@@ -195,47 +195,88 @@ rollback:
     "WITH a AS (" CAS__SQL_ACTION_INSERT_TIMED " RETURNING game)"            \
     " UPDATE games SET updated_at = " NOW " WHERE id = (SELECT game FROM a)"
 
+/* After an append whose answer never came (the server went away with it),
+ * the same action again may find it committed: when the row holds it,
+ * actor, text and hash, it was this castellan's, and is not doubled. */
+static int committed_before(struct cas__saves *s, const struct action_params *ap)
+{
+    PGresult *res = NULL;
+    int rc = cas__pg_run(s, "SELECT actor, text, hash FROM actions WHERE game = $1 AND ply = $2",
+                         2, ap->p, &res, "reading back an action");
+    if (rc)
+        return 0;
+    int same = PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), ap->p[2]) == 0 &&
+               strcmp(PQgetvalue(res, 0, 1), ap->p[3]) == 0 &&
+               strcmp(PQgetvalue(res, 0, 2), ap->p[4]) == 0;
+    PQclear(res);
+    return same;
+}
+
+/* Send the prepared append and read its answer: 1 in *sent when the
+ * server may have it, whatever came back. */
+static int send_append(struct cas__saves *s, const struct action_params *ap, int *sent)
+{
+    PGresult *res = NULL, *last = NULL;
+    int rc;
+    *sent = 0;
+    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
+    if (!PQsendQueryPrepared(cas__pg_conn(s), "castellan_append", 6, ap->p, NULL, NULL, 0))
+        return cas__pg_explain(s, NULL, "saving an action");
+    *sent = 1;
+    /* Sent: a kill now leaves the commit to the server, done or not. */
+    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
+    while ((res = PQgetResult(cas__pg_conn(s)))) {
+        PQclear(last);
+        last = res;
+    }
+    rc = last && PQresultStatus(last) == PGRES_COMMAND_OK ? CAS_OK
+                                                          : cas__pg_explain(s, last, "saving an action");
+    PQclear(last);
+    return rc;
+}
+
 int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                    const char *text, uint64_t hash, int64_t clock_ms)
 {
+    struct cas__pg *pg = s->backend;
     struct action_params ap;
     action_params(&ap, id, ply, actor, text, hash, clock_ms);
-    PGresult *res = NULL;
-    int rc;
+    int rc, sent = 0;
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
-    struct cas__pg *pg = s->backend;
+    if ((rc = cas__pg_ready(s)) || (rc = cas__pg_check_lost(s, id)))
+        return rc;
     if (!pg->append_prepared) {
         if ((rc = cas__pg_run(s, "PREPARE castellan_append AS " APPEND_SQL, 0, NULL, NULL,
                               "preparing to save actions")))
             return rc;
         pg->append_prepared = 1;
     }
-    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
-    if (!PQsendQueryPrepared(cas__pg_conn(s), "castellan_append", 6, ap.p, NULL, NULL, 0))
-        return cas__pg_explain(s, NULL, "saving an action");
-    /* Sent: a kill now leaves the commit to the server, done or not. */
-    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
-    PGresult *last = NULL;
-    while ((res = PQgetResult(cas__pg_conn(s)))) {
-        PQclear(last);
-        last = res;
+    size_t doubt = 0;
+    while (doubt < pg->n_doubts &&
+           (pg->doubts[doubt].game != id || pg->doubts[doubt].ply != ply))
+        doubt++;
+    rc = send_append(s, &ap, &sent);
+    if (rc == CAS_ECONFLICT && doubt < pg->n_doubts && committed_before(s, &ap))
+        rc = CAS_OK;
+    if (rc == CAS_EUNAVAILABLE && sent && doubt == pg->n_doubts) {
+        /* Unanswered: the server may have committed it before it went away. */
+        if (cas__saves_grow((void **)&pg->doubts, pg->n_doubts, &pg->cap_doubts,
+                            sizeof *pg->doubts) == 0)
+            pg->doubts[pg->n_doubts++] = (struct cas__pg_doubt){id, ply};
+    } else if (rc != CAS_EUNAVAILABLE && doubt < pg->n_doubts) {
+        pg->doubts[doubt] = pg->doubts[--pg->n_doubts];
     }
-    if (!last || PQresultStatus(last) != PGRES_COMMAND_OK) {
-        rc = cas__pg_explain(s, last, "saving an action");
-        PQclear(last);
-        return rc;
-    }
-    PQclear(last);
-    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
-    return CAS_OK;
+    if (rc == CAS_OK)
+        cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
+    return rc;
 }
 
 int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
 {
     cas__pg_num gid, ply;
     const char *p[] = {cas__pg_dec(gid, id), cas__pg_dec(ply, from_ply)};
-    int rc = cas__pg_begin(s, 0);
-    if (rc)
+    int rc = cas__pg_ready(s);
+    if (rc || (rc = cas__pg_check_lost(s, id)) || (rc = cas__pg_begin(s, 0)))
         return rc;
     if ((rc = touch_game(s, id, NULL)) ||
         (rc = cas__pg_run(s, CAS__SQL_ACTIONS_TAKE_BACK, 2, p, NULL, "taking back actions")) ||
@@ -247,36 +288,6 @@ int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
     return cas__pg_commit(s, -1);
 }
 
-/* The advisory lock (CASL, game id) of the connection's session: the
- * server drops it with the connection, however the process ends.  Game ids
- * fit its int4 key up to 2^31 - 1. */
-int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim)
-{
-    cas__pg_num gid;
-    PGresult *res = NULL;
-    const char *p[] = {cas__pg_dec(gid, id)};
-    if (id <= 0 || id > INT32_MAX)
-        return cas__saves_fail(s, CAS_EINVAL, "game id %lld cannot be claimed (1 to %d)",
-                               (long long)id, INT32_MAX);
-    int rc = cas__pg_run(s, claim ? "SELECT pg_try_advisory_lock(" CAS__PG_LOCK_SPACE
-                                    ", $1::integer)"
-                                  : "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE
-                                    ", $1::integer)",
-                         1, p, &res, claim ? "claiming the game" : "releasing the game");
-    if (rc)
-        return rc;
-    int held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-    PQclear(res);
-    if (claim && !held)
-        return cas__saves_fail(s, CAS_ECONFLICT, "another castellan is playing game %lld "
-                               "(it holds the game's lock in this database); it goes on "
-                               "there", (long long)id);
-    if (!claim && !held)
-        return cas__saves_fail(s, CAS_ENOTFOUND, "game %lld was not claimed here",
-                               (long long)id);
-    return CAS_OK;
-}
-
 int cas__pg_touch(struct cas__saves *s, int64_t id)
 {
     return touch_game(s, id, NULL);
@@ -285,8 +296,8 @@ int cas__pg_touch(struct cas__saves *s, int64_t id)
 int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n)
 {
     cas__saves_announce(CAS__SAVES_FINISH, CAS__SAVES_BEGIN);
-    int rc = cas__pg_begin(s, 0);
-    if (rc)
+    int rc = cas__pg_ready(s);
+    if (rc || (rc = cas__pg_check_lost(s, id)) || (rc = cas__pg_begin(s, 0)))
         return rc;
     rc = touch_game(s, id, "finished");
     for (size_t i = 0; i < n && !rc; i++)

@@ -13,9 +13,11 @@
  * starting at once on a new database create the schema once.
  */
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pg_int.h"
 
@@ -51,6 +53,12 @@ static int code_of_state(const char *state)
 {
     if (!state)
         return CAS_EIO;
+    /* The server is going or gone (08: connection, 57P0x: shutting down,
+     * starting up), or a statement ran past statement_timeout (57014):
+     * nothing of it was committed, and it may be tried again. */
+    if (strncmp(state, "08", 2) == 0 || strncmp(state, "57P0", 4) == 0 ||
+        strcmp(state, "57014") == 0)
+        return CAS_EUNAVAILABLE;
     if (strncmp(state, "23", 2) == 0 || strcmp(state, "40001") == 0 ||
         strcmp(state, "40P01") == 0 || strcmp(state, "55P03") == 0)
         return CAS_ECONFLICT;
@@ -65,9 +73,9 @@ static int code_of_state(const char *state)
  * duplicate key are SQLite's, so both backends tell a second writer alike. */
 static const char *hint_for(const char *state, PGconn *conn)
 {
-    if (PQstatus(conn) == CONNECTION_BAD)
-        return "; the connection to the database server is lost: check that it "
-               "runs, then resume the game";
+    if (PQstatus(conn) == CONNECTION_BAD || code_of_state(state) == CAS_EUNAVAILABLE)
+        return "; the database server is unavailable: check that it runs (castellan "
+               "serve connects again by itself)";
     if (!state)
         return "";
     if (strcmp(state, "23505") == 0)
@@ -92,7 +100,13 @@ int cas__pg_explain(struct cas__saves *s, PGresult *res, const char *what)
     line[strcspn(line, "\n")] = '\0';
     if (!res && !*line)
         return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
-    return cas__saves_fail(s, code_of_state(state), "%s failed: %s%s", what, line,
+    int code = PQstatus(cas__pg_conn(s)) == CONNECTION_BAD ? CAS_EUNAVAILABLE
+                                                           : code_of_state(state);
+    if (code == CAS_EUNAVAILABLE) {
+        struct cas__pg *pg = s->backend;
+        snprintf(pg->away, sizeof pg->away, "%.255s", line);
+    }
+    return cas__saves_fail(s, code, "%s failed: %s%s", what, line,
                            hint_for(state, cas__pg_conn(s)));
 }
 
@@ -101,6 +115,9 @@ int cas__pg_explain(struct cas__saves *s, PGresult *res, const char *what)
 int cas__pg_run(struct cas__saves *s, const char *sql, int n, const char *const *params,
                 PGresult **out, const char *what)
 {
+    int rc = cas__pg_ready(s);
+    if (rc)
+        return rc;
     /* without parameters, sql may hold several statements (the schema) */
     PGresult *res = n ? PQexecParams(cas__pg_conn(s), sql, n, NULL, params, NULL, NULL, 0)
                       : PQexec(cas__pg_conn(s), sql);
@@ -119,8 +136,10 @@ int cas__pg_run(struct cas__saves *s, const char *sql, int n, const char *const 
 
 int cas__pg_begin(struct cas__saves *s, int read_only)
 {
-    return cas__pg_run(s, read_only ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-                                    : "BEGIN", 0, NULL, NULL, "starting a transaction");
+    int rc = cas__pg_run(s, read_only ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+                                      : "BEGIN", 0, NULL, NULL, "starting a transaction");
+    ((struct cas__pg *)s->backend)->in_tx = rc == CAS_OK;
+    return rc;
 }
 
 int cas__pg_commit(struct cas__saves *s, int phase)
@@ -129,6 +148,7 @@ int cas__pg_commit(struct cas__saves *s, int phase)
      * server finishes it alone (cas__pg_append shows that moment too). */
     if (phase >= 0)
         cas__saves_announce((enum cas__saves_phase)phase, CAS__SAVES_STEP);
+    ((struct cas__pg *)s->backend)->in_tx = 0;
     if (!PQsendQuery(cas__pg_conn(s), "COMMIT"))
         return cas__pg_explain(s, NULL, "committing");
     PGresult *res = NULL, *failed = NULL;
@@ -156,7 +176,9 @@ int cas__pg_commit(struct cas__saves *s, int phase)
 
 void cas__pg_rollback(struct cas__saves *s)
 {
-    if (PQtransactionStatus(cas__pg_conn(s)) != PQTRANS_IDLE)
+    ((struct cas__pg *)s->backend)->in_tx = 0;
+    if (PQstatus(cas__pg_conn(s)) == CONNECTION_OK &&
+        PQtransactionStatus(cas__pg_conn(s)) != PQTRANS_IDLE)
         PQclear(PQexec(cas__pg_conn(s), "ROLLBACK"));
 }
 
@@ -267,7 +289,12 @@ static void release(struct cas__saves *s)
 {
     if (!s)
         return;
-    PQfinish(cas__pg_conn(s));
+    struct cas__pg *pg = s->backend;
+    PQfinish(pg->conn);
+    free(pg->url);
+    free(pg->claims);
+    free(pg->lost);
+    free(pg->doubts);
     cas__saves_free(s);
 }
 
@@ -279,6 +306,250 @@ static void quiet(void *arg, const char *message)
     (void)message;
 }
 
+/* Keepalives both ways and a connect timeout, unless the URL says
+ * otherwise (its values come later and win): a server whose machine
+ * vanished is noticed in about 25 s, and the server drops the connection
+ * (and the claims on games it held) of a castellan whose machine vanished
+ * as soon (cas__saves_game_claim). */
+static const char *const connect_keys[] = {"keepalives_idle", "keepalives_interval",
+                                           "keepalives_count", "connect_timeout", "dbname",
+                                           NULL};
+#define CONNECT_VALUES(url) {"10", "5", "3", "10", url, NULL}
+
+/* What a connection is set up with, each time it is made: the server's
+ * keepalives, and a statement_timeout of 30 s unless the URL's options,
+ * the database or the role set one (a statement that hangs must not hang
+ * castellan serve's players with it). */
+#define SESSION_SQL                                                                     \
+    "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5;"                    \
+    " SET tcp_keepalives_count = 3;"                                                    \
+    " SELECT set_config('statement_timeout', '30s', false)"                             \
+    " WHERE current_setting('statement_timeout') = '0'"
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Take game id's advisory lock once more; *held says whether it was. */
+static int try_lock(struct cas__saves *s, int64_t id, int *held)
+{
+    cas__pg_num gid;
+    PGresult *res = NULL;
+    const char *p[] = {cas__pg_dec(gid, id)};
+    int rc = cas__pg_run(s, "SELECT pg_try_advisory_lock(" CAS__PG_LOCK_SPACE ", $1::integer)",
+                         1, p, &res, "claiming the game");
+    if (rc == CAS_OK) {
+        *held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+        PQclear(res);
+    }
+    return rc;
+}
+
+static int push_id(int64_t **ids, size_t *n, size_t *cap, int64_t id)
+{
+    if (cas__saves_grow((void **)ids, *n, cap, sizeof **ids))
+        return CAS_ENOMEM;
+    (*ids)[(*n)++] = id;
+    return CAS_OK;
+}
+
+/* Remove one id from ids; 1 when there was one. */
+static int drop_id(int64_t *ids, size_t *n, int64_t id)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (ids[i] == id) {
+            ids[i] = ids[--*n];
+            return 1;
+        }
+    return 0;
+}
+
+/* On a new connection the server holds none of the old one's claims:
+ * take each again, or learn that another castellan holds the game now. */
+static int claim_again(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    for (size_t i = 0; i < pg->n_claims;) {
+        int held = 0, rc = try_lock(s, pg->claims[i], &held);
+        if (rc)
+            return rc;
+        if (held) {
+            i++;
+            continue;
+        }
+        if (push_id(&pg->lost, &pg->n_lost, &pg->cap_lost, pg->claims[i]))
+            return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+        pg->claims[i] = pg->claims[--pg->n_claims];
+    }
+    return CAS_OK;
+}
+
+static int set_up_session(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    PQsetNoticeProcessor(pg->conn, quiet, NULL);
+    pg->append_prepared = 0;
+    pg->in_tx = 0;
+    int rc = cas__pg_run(s, SESSION_SQL, 0, NULL, NULL, "setting up the connection");
+    return rc ? rc : claim_again(s);
+}
+
+static int unavailable(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    return cas__saves_fail(s, CAS_EUNAVAILABLE, "the database server is unavailable (%s); "
+                           "castellan connects again as soon as it answers",
+                           pg->away[0] ? pg->away : "the connection is lost");
+}
+
+#define BACKOFF_FIRST_MS 100
+#define BACKOFF_MAX_MS 5000
+/* How long one call may wait for a connection being made (a server on
+ * this machine or the next answers within it), and how long a connection
+ * may take in all before it is given up and tried again. */
+#define CONNECT_SLICE_MS 20
+#define CONNECT_LIMIT_MS 10000
+
+/* A connection attempt failed: wait before the next, twice as long as
+ * before, up to BACKOFF_MAX_MS. */
+static int attempt_failed(struct cas__saves *s, const char *why)
+{
+    struct cas__pg *pg = s->backend;
+    if (why != pg->away)
+        snprintf(pg->away, sizeof pg->away, "%s", why);
+    pg->away[strcspn(pg->away, "\n")] = '\0';
+    PQfinish(pg->conn);
+    pg->conn = NULL;
+    pg->connecting = 0;
+    pg->backoff_ms = pg->backoff_ms ? pg->backoff_ms * 2 : BACKOFF_FIRST_MS;
+    if (pg->backoff_ms > BACKOFF_MAX_MS)
+        pg->backoff_ms = BACKOFF_MAX_MS;
+    pg->retry_at_ms = now_ms() + pg->backoff_ms;
+    return unavailable(s);
+}
+
+/* Start a new connection without blocking (PQconnectStartParams). */
+static int start_connecting(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    const char *const values[] = CONNECT_VALUES(pg->url);
+    PQfinish(pg->conn);
+    pg->conn = PQconnectStartParams(connect_keys, values, 1);
+    if (!pg->conn)
+        return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+    if (PQstatus(pg->conn) == CONNECTION_BAD)
+        return attempt_failed(s, PQerrorMessage(pg->conn));
+    pg->connecting = 1;
+    pg->polling = PGRES_POLLING_WRITING;
+    pg->connect_started_ms = now_ms();
+    return CAS_OK;
+}
+
+/* Advance the connection being made for CONNECT_SLICE_MS at most. */
+static int advance_connecting(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    int64_t deadline = now_ms() + CONNECT_SLICE_MS;
+    while (pg->polling != PGRES_POLLING_OK) {
+        if (pg->polling == PGRES_POLLING_FAILED)
+            return attempt_failed(s, PQerrorMessage(pg->conn));
+        int64_t left = deadline - now_ms();
+        struct pollfd fd = {.fd = PQsocket(pg->conn),
+                            .events = pg->polling == PGRES_POLLING_READING ? POLLIN : POLLOUT};
+        if (left <= 0 || poll(&fd, 1, (int)left) <= 0)
+            break;
+        pg->polling = PQconnectPoll(pg->conn);
+    }
+    if (pg->polling != PGRES_POLLING_OK) {
+        if (now_ms() - pg->connect_started_ms > CONNECT_LIMIT_MS)
+            return attempt_failed(s, "connecting took longer than 10 s");
+        return unavailable(s);
+    }
+    pg->connecting = 0;
+    int rc = set_up_session(s);
+    if (rc == CAS_EUNAVAILABLE)
+        return attempt_failed(s, pg->away);
+    if (rc == CAS_OK) {
+        pg->backoff_ms = 0;
+        pg->away[0] = '\0';
+    }
+    return rc;
+}
+
+int cas__pg_ready(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    if (!pg->connecting && pg->conn && PQstatus(pg->conn) == CONNECTION_OK)
+        return CAS_OK;
+    if (pg->in_tx)
+        return unavailable(s);
+    if (!pg->connecting) {
+        if (pg->conn && !pg->away[0])
+            snprintf(pg->away, sizeof pg->away, "%s", PQerrorMessage(pg->conn));
+        pg->away[strcspn(pg->away, "\n")] = '\0';
+        if (now_ms() < pg->retry_at_ms)
+            return unavailable(s);
+        int rc = start_connecting(s);
+        if (rc)
+            return rc;
+    }
+    return advance_connecting(s);
+}
+
+int cas__pg_check_lost(struct cas__saves *s, int64_t id)
+{
+    struct cas__pg *pg = s->backend;
+    for (size_t i = 0; i < pg->n_lost; i++)
+        if (pg->lost[i] == id)
+            return cas__saves_fail(s, CAS_ECONFLICT, "another castellan took game %lld over "
+                                   "while the database server was unavailable; it goes on "
+                                   "there", (long long)id);
+    return CAS_OK;
+}
+
+/* The advisory lock (CASL, game id) of the connection's session: the
+ * server drops it with the connection, however the process ends; a new
+ * connection takes it again (claim_again).  Game ids fit its int4 key up
+ * to 2^31 - 1. */
+static int claim(struct cas__saves *s, int64_t id, int claim)
+{
+    struct cas__pg *pg = s->backend;
+    if (id <= 0 || id > INT32_MAX)
+        return cas__saves_fail(s, CAS_EINVAL, "game id %lld cannot be claimed (1 to %d)",
+                               (long long)id, INT32_MAX);
+    if (!claim && drop_id(pg->lost, &pg->n_lost, id))
+        return CAS_OK; /* the server let it go with the old connection */
+    int held = 0, rc;
+    if (claim) {
+        rc = try_lock(s, id, &held);
+    } else {
+        cas__pg_num gid;
+        PGresult *res = NULL;
+        const char *p[] = {cas__pg_dec(gid, id)};
+        if ((rc = cas__pg_run(s, "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE
+                              ", $1::integer)", 1, p, &res, "releasing the game")) == CAS_OK) {
+            held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+            PQclear(res);
+        }
+        drop_id(pg->claims, &pg->n_claims, id);
+    }
+    if (rc)
+        return rc;
+    if (claim && !held)
+        return cas__saves_fail(s, CAS_ECONFLICT, "another castellan is playing game %lld "
+                               "(it holds the game's lock in this database); it goes on "
+                               "there", (long long)id);
+    if (!claim && !held)
+        return cas__saves_fail(s, CAS_ENOTFOUND, "game %lld was not claimed here",
+                               (long long)id);
+    if (claim && push_id(&pg->claims, &pg->n_claims, &pg->cap_claims, id))
+        return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+    return CAS_OK;
+}
+
 static int open_store(const char *url, int target, int read_only, struct cas__saves **out,
                       char *err, size_t errlen)
 {
@@ -288,19 +559,14 @@ static int open_store(const char *url, int target, int read_only, struct cas__sa
                                                   sizeof(struct cas__pg)) : NULL;
     free(shown);
     *out = NULL;
-    if (!s) {
+    if (!s || !(((struct cas__pg *)s->backend)->url = strdup(url))) {
         snprintf(err, errlen, "%s: out of memory", url);
+        release(s);
         return CAS_ENOMEM;
     }
     struct cas__pg *pg = s->backend;
-    /* Keepalives both ways, unless the URL says otherwise: a server whose
-     * machine vanished is noticed in about 25 s, and the server drops the
-     * connection (and the claims on games it held) of a castellan whose
-     * machine vanished as soon (cas__saves_game_claim). */
-    static const char *const keys[] = {"keepalives_idle", "keepalives_interval",
-                                       "keepalives_count", "dbname", NULL};
-    const char *const values[] = {"10", "5", "3", url, NULL};
-    pg->conn = PQconnectdbParams(keys, values, 1);
+    const char *const values[] = CONNECT_VALUES(url);
+    pg->conn = PQconnectdbParams(connect_keys, values, 1);
     if (!pg->conn || PQstatus(pg->conn) != CONNECTION_OK) {
         char why[512];
         snprintf(why, sizeof why, "%s", pg->conn ? PQerrorMessage(pg->conn) : "out of memory");
@@ -310,12 +576,7 @@ static int open_store(const char *url, int target, int read_only, struct cas__sa
         rc = CAS_EIO;
         goto close;
     }
-    PQsetNoticeProcessor(pg->conn, quiet, NULL);
-    if ((rc = cas__pg_run(s, "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5;"
-                          " SET tcp_keepalives_count = 3", 0, NULL, NULL,
-                          "setting keepalives")))
-        goto explain;
-    if ((rc = read_version(s, &version)))
+    if ((rc = set_up_session(s)) || (rc = read_version(s, &version)))
         goto explain;
     if (read_only && version != CAS__SAVES_SCHEMA_VERSION) {
         rc = version == 0
@@ -371,7 +632,8 @@ const struct cas__saves_methods cas__pg_methods = {
     .finish = cas__pg_finish,
     .touch = cas__pg_touch,
     .rebase = cas__pg_rebase,
-    .claim = cas__pg_game_claim,
+    .claim = claim,
+    .ready = cas__pg_ready,
     .game_load = cas__pg_game_load,
     .ids = cas__pg_ids,
     .game_delete = cas__pg_game_delete,

@@ -43,6 +43,7 @@ struct cas__saves_migration {
                   char *err, size_t errlen))                                            \
     /* Close the connection and free s (cas__saves_close announces it). */           \
     X(void, close, (struct cas__saves *s))                                            \
+    X(int, ready, (struct cas__saves *s))                                             \
     X(int, schema_version, (struct cas__saves *s))                                    \
     X(int, integrity_check, (struct cas__saves *s))                                   \
     /* Run migration m (its text for this dialect: sql) in one transaction,           \

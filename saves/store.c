@@ -174,6 +174,11 @@ void cas__saves_close(struct cas__saves *s)
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_END);
 }
 
+int cas__saves_ready(struct cas__saves *s)
+{
+    return s->methods->ready(s);
+}
+
 int cas__saves_schema_version(struct cas__saves *s)
 {
     return s->methods->schema_version(s);
