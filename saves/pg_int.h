@@ -24,7 +24,7 @@ struct cas__pg {
     char away[256];
     int connecting;
     PostgresPollingStatusType polling;
-    int64_t connect_started_ms, retry_at_ms, backoff_ms;
+    int64_t connect_started_ms, slice_at_ms, retry_at_ms, backoff_ms;
     /* The games claimed through this store, once per claim (taken again
      * on a new connection), and those another castellan took meanwhile. */
     int64_t *claims, *lost;
@@ -51,7 +51,7 @@ typedef char cas__pg_num[24];
 const char *cas__pg_dec(cas__pg_num buf, int64_t v);
 
 /* CAS_OK when the connection is there; otherwise it is made again,
- * without blocking for more than a few milliseconds and never sooner than
+ * blocking for 20 ms in 100 ms at most, and never sooner than
  * the wait after the last failed attempt: CAS_EUNAVAILABLE (explained)
  * until it is.  Never inside a transaction: its connection is gone. */
 int cas__pg_ready(struct cas__saves *s);

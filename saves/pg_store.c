@@ -407,10 +407,11 @@ static int unavailable(struct cas__saves *s)
 
 #define BACKOFF_FIRST_MS 100
 #define BACKOFF_MAX_MS 5000
-/* How long one call may wait for a connection being made (a server on
- * this machine or the next answers within it), and how long a connection
- * may take in all before it is given up and tried again. */
+/* How long a call may wait for a connection being made (a server on this
+ * machine or the next answers within it) and how often, and how long a
+ * connection may take in all before it is given up and tried again. */
 #define CONNECT_SLICE_MS 20
+#define CONNECT_PERIOD_MS 100
 #define CONNECT_LIMIT_MS 10000
 
 /* A connection attempt failed: wait before the next, twice as long as
@@ -448,18 +449,25 @@ static int start_connecting(struct cas__saves *s)
     return CAS_OK;
 }
 
-/* Advance the connection being made for CONNECT_SLICE_MS at most. */
+/* Advance the connection being made: waiting for the server for
+ * CONNECT_SLICE_MS at most, and once per CONNECT_PERIOD_MS (a server
+ * hosting many games asks for each in one tick), else only taking what
+ * has come. */
 static int advance_connecting(struct cas__saves *s)
 {
     struct cas__pg *pg = s->backend;
-    int64_t deadline = now_ms() + CONNECT_SLICE_MS;
+    int64_t now = now_ms(), deadline = now;
+    if (now - pg->slice_at_ms >= CONNECT_PERIOD_MS) {
+        pg->slice_at_ms = now;
+        deadline = now + CONNECT_SLICE_MS;
+    }
     while (pg->polling != PGRES_POLLING_OK) {
         if (pg->polling == PGRES_POLLING_FAILED)
             return attempt_failed(s, PQerrorMessage(pg->conn));
         int64_t left = deadline - now_ms();
         struct pollfd fd = {.fd = PQsocket(pg->conn),
                             .events = pg->polling == PGRES_POLLING_READING ? POLLIN : POLLOUT};
-        if (left <= 0 || poll(&fd, 1, (int)left) <= 0)
+        if (poll(&fd, 1, left > 0 ? (int)left : 0) <= 0)
             break;
         pg->polling = PQconnectPoll(pg->conn);
     }
