@@ -607,7 +607,8 @@ void cas__table_retry_store(struct cas__table *t)
         t->j.saved = t->unsaved.ply + 1;
         if (t->unsaved.clock_ms >= 0)
             t->seats[t->unsaved.actor].clock_ms = t->unsaved.clock_ms;
-        t->turn_started = now_ms(t);
+        t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
+        t->away_since = 0;
     }
     if (t->result_unsaved)
         finish(t);
