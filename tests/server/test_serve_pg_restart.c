@@ -72,11 +72,13 @@ static void test_a_game_outlives_its_database_restarting(void **state)
     serve_start(&p, "pg-restart", extra);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
 
-    /* Ada against a bot: two of her moves with the database there. */
+    /* Ada against a bot, a practice game of a chosen seed (a server that
+     * draws seeds itself asks for the word): two of her moves with the
+     * database there. */
     struct serve_client ada = {.stop_after = 2};
     int64_t game = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                                 "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
-                                "\"seed\":\"5\"}", &ada, NULL);
+                                "\"seed\":\"5\",\"practice\":true}", &ada, NULL);
     serve_connect(w, &p, &ada);
     serve_join(&ada, game, 0);
     serve_run_until(w, stopped, &ada);
