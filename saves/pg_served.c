@@ -14,11 +14,13 @@
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
     cas__pg_num game, base, inc, seat;
-    const char *p[] = {cas__pg_dec(game, g->game), cas__pg_dec(base, g->base_ms), cas__pg_dec(inc, g->increment_ms)};
+    const char *p[] = {cas__pg_dec(game, g->game), cas__pg_dec(base, g->base_ms),
+                       cas__pg_dec(inc, g->increment_ms), g->practice ? "1" : "0",
+                       g->seed_nonce};
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 3, p, NULL, "saving the served game");
+    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 5, p, NULL, "saving the served game");
     for (size_t i = 0; !rc && i < g->n_seats; i++) {
         const char *q[] = {game, cas__pg_dec(seat, (int64_t)i), g->seats[i].token,
                            g->seats[i].open ? "1" : "0"};
@@ -48,12 +50,14 @@ static int update_one(struct cas__saves *s, const char *sql, int64_t game, int s
     return rc;
 }
 
-int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name)
+int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                         const char *token_hash)
 {
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    if ((rc = update_one(s, CAS__SQL_SEAT_CLAIM, game, seat, NULL, "claiming the seat")) ||
+    if ((rc = update_one(s, CAS__SQL_SEAT_CLAIM, game, seat, token_hash,
+                         "claiming the seat")) ||
         (rc = update_one(s, CAS__SQL_PLAYER_RENAME, game, seat, name, "naming the player"))) {
         cas__pg_rollback(s);
         return rc;
@@ -108,6 +112,9 @@ int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_se
         out->base_ms = cas__pg_int(res, 0, 0);
         out->increment_ms = cas__pg_int(res, 0, 1);
         out->flagged = PQgetisnull(res, 0, 2) ? -1 : (int)cas__pg_int(res, 0, 2);
+        out->practice = (int)cas__pg_int(res, 0, 3);
+        if (!PQgetisnull(res, 0, 4) && !(out->seed_nonce = cas__pg_text(res, 0, 4)))
+            rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else {
         rc = cas__saves_fail(s, CAS_ENOTFOUND, "game %lld is not a served game",
                              (long long)game);

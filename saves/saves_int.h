@@ -79,7 +79,7 @@ struct cas__saves_migration {
                                 struct cas__saves_standing **out, size_t *n))           \
     X(int, served_insert, (struct cas__saves *s, const struct cas__saves_served *g))  \
     X(int, served_claim, (struct cas__saves *s, int64_t game, int seat,               \
-                          const char *name))                                            \
+                          const char *name, const char *token_hash))                    \
     X(int, served_flag, (struct cas__saves *s, int64_t game, int seat))               \
     X(int, served_load, (struct cas__saves *s, int64_t game,                          \
                          struct cas__saves_served *out))                               \

@@ -164,6 +164,21 @@ static const struct cas__saves_migration migrations[] = {
          "  token TEXT NOT NULL,"
          "  open INTEGER NOT NULL,"
          "  PRIMARY KEY (game, seat));"}},
+    {4, "seat tokens kept as their SHA-256; seed commitments and practice games", NULL, {
+     [CAS__SAVES_SQLITE] =
+         /* The server keeps only a token's hash (docs/server.md): the links
+          * handed out before keep working, as the hash of what they carry is
+          * what is compared.  sha256_hex is the SQLite backend's own
+          * function (sqlite_store.c). */
+         "UPDATE served_seats SET token = sha256_hex(token);"
+         /* A practice game: its creator chose the seed.  seed_nonce: the
+          * secret of the commitment to a drawn seed, NULL without one. */
+         "ALTER TABLE served_games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;"
+         "ALTER TABLE served_games ADD COLUMN seed_nonce TEXT;",
+     [CAS__SAVES_PG] =
+         "UPDATE served_seats SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');"
+         "ALTER TABLE served_games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;"
+         "ALTER TABLE served_games ADD COLUMN seed_nonce TEXT;"}},
 };
 
 const struct cas__saves_migration *cas__saves_migrations(size_t *n)

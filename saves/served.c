@@ -16,6 +16,7 @@ void cas__saves_served_free(struct cas__saves_served *g)
     for (size_t i = 0; g->seats && i < g->n_seats; i++)
         free(g->seats[i].token);
     free(g->seats);
+    free(g->seed_nonce);
     memset(g, 0, sizeof *g);
 }
 
@@ -24,9 +25,10 @@ int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_serve
     return s->methods->served_insert(s, g);
 }
 
-int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name)
+int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                            const char *token_hash)
 {
-    return s->methods->served_claim(s, game, seat, name);
+    return s->methods->served_claim(s, game, seat, name, token_hash);
 }
 
 int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat)

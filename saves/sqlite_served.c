@@ -38,6 +38,9 @@ int cas__sqlite_served_insert(struct cas__saves *s, const struct cas__saves_serv
     sqlite3_bind_int64(st, 1, g->game);
     sqlite3_bind_int64(st, 2, g->base_ms);
     sqlite3_bind_int64(st, 3, g->increment_ms);
+    sqlite3_bind_int(st, 4, g->practice != 0);
+    if (g->seed_nonce)
+        sqlite3_bind_text(st, 5, g->seed_nonce, -1, SQLITE_STATIC);
     if ((rc = cas__sqlite_step_done(s, st, "saving the served game")) || (rc = insert_seats(s, g)))
         goto rollback;
     return cas__sqlite_commit(s);
@@ -67,12 +70,13 @@ static int update_one(struct cas__saves *s, const char *sql, int64_t game, int s
 }
 
 int cas__sqlite_served_claim(struct cas__saves *s, int64_t game, int seat,
-                             const char *name)
+                             const char *name, const char *token_hash)
 {
     int rc = cas__sqlite_begin(s);
     if (rc)
         return rc;
-    if ((rc = update_one(s, CAS__SQL_SEAT_CLAIM, game, seat, NULL, "claiming the seat")) ||
+    if ((rc = update_one(s, CAS__SQL_SEAT_CLAIM, game, seat, token_hash,
+                         "claiming the seat")) ||
         (rc = update_one(s, CAS__SQL_PLAYER_RENAME, game, seat, name, "naming the player"))) {
         cas__sqlite_rollback(s);
         return rc;
@@ -135,6 +139,10 @@ int cas__sqlite_served_load(struct cas__saves *s, int64_t game,
         out->increment_ms = sqlite3_column_int64(st, 1);
         out->flagged = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1
                                                                 : sqlite3_column_int(st, 2);
+        out->practice = sqlite3_column_int(st, 3);
+        if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
+            !(out->seed_nonce = cas__sqlite_text(st, 4)))
+            rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else if (step == SQLITE_DONE) {
         rc = cas__saves_fail(s, CAS_ENOTFOUND, "game %lld is not a served game",
                              (long long)game);

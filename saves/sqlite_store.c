@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "sqlite_int.h"
 
 #define HEADER_SIZE 100
@@ -531,6 +533,26 @@ static void sweep_dead_creations(const char *path)
     free(dir);
 }
 
+/* The store's files are private (0600): what it holds is the user's,
+ * and a served game's seed stays secret until the game ends.  SQLite
+ * gives its -wal and -shm the database file's mode. */
+#define STORE_MODE 0600
+
+/* Make the existing files of the store at path (the database, its -wal
+ * and -shm) no more open than STORE_MODE: another user's file, which we
+ * may not change, is left as it is. */
+static void tighten_modes(const char *path)
+{
+    char name[4200];
+    struct stat st;
+    for (size_t i = 0; i < sizeof side_suffixes / sizeof side_suffixes[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", path, side_suffixes[i]);
+        if (lstat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+            (st.st_mode & 0777 & ~STORE_MODE))
+            chmod(name, st.st_mode & 0777 & STORE_MODE);
+    }
+}
+
 /* A new store appears whole: it is built under a private name and then
  * linked into place, so no other castellan (and no kill) ever leaves or
  * sees it half made.  Losing the race to another castellan is fine: the
@@ -542,6 +564,13 @@ static int create_store(const char *path, int target, char *err, size_t errlen)
     cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_BEGIN);
     snprintf(tmp, sizeof tmp, "%s.new-%ld", path, (long)getpid());
     sweep_dead_creations(path);
+    /* Made here with its mode: SQLite would create it 0644. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, STORE_MODE);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create it: %s", path, strerror(errno));
+        return CAS_EIO;
+    }
+    close(fd);
     int rc = open_store(tmp, 1, target, &s, err, errlen);
     if (rc == CAS_OK) {
         release_store(s); /* checkpoints the WAL into tmp */
@@ -596,6 +625,7 @@ static int open_write(const char *path, int target, struct cas__saves **out, cha
                                      (rc = judge_file(path, &verdict, err, errlen))))
             return rc;
     }
+    tighten_modes(path);
     return open_store(path, verdict == FILE_NEW, target, out, err, errlen);
 }
 
@@ -711,11 +741,38 @@ static int integrity_check(struct cas__saves *s)
     return rc;
 }
 
-/* Migration m: application_id with the first, user_version with each. */
+/* sha256_hex(TEXT): the lowercase hex SHA-256 of the text's bytes, what
+ * castellan serve keeps of a token (host/server/token.c hashes the same). */
+static void sha256_hex(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char digest[32];
+    char out[65];
+    unsigned int len = 0;
+    const unsigned char *text = sqlite3_value_text(argv[0]);
+    (void)argc;
+    if (!text || !EVP_Digest(text, (size_t)sqlite3_value_bytes(argv[0]), digest, &len,
+                             EVP_sha256(), NULL)) {
+        sqlite3_result_error(ctx, "sha256_hex: no text, or no SHA-256", -1);
+        return;
+    }
+    for (unsigned int i = 0; i < len; i++) {
+        out[2 * i] = hex[digest[i] >> 4];
+        out[2 * i + 1] = hex[digest[i] & 15];
+    }
+    sqlite3_result_text(ctx, out, 2 * (int)len, SQLITE_TRANSIENT);
+}
+
+/* Migration m: application_id with the first, user_version with each;
+ * sha256_hex for the migrations' SQL (schema 4). */
 static int migration(struct cas__saves *s, const struct cas__saves_migration *m,
                      const char *text)
 {
     char sql[128];
+    if (sqlite3_create_function_v2(cas__sqlite_db(s), "sha256_hex", 1,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                   sha256_hex, NULL, NULL, NULL) != SQLITE_OK)
+        return cas__sqlite_fail(s, "preparing the migrations");
     int rc = cas__sqlite_begin(s);
     if (rc)
         return rc;
