@@ -50,4 +50,52 @@ int cas__rating_update(const struct cas__rating_model *m, struct cas__rating *r,
  * tie.  place[i] = the number of players with a strictly higher score. */
 void cas__rating_places(const long long *scores, int *place, size_t n);
 
+/* ------------------------------------------------- pools from the store */
+
+struct cas__saves;
+
+/* One player of a pool.  Humans are known by name; a bot by its agent
+ * spec, so every seat mcts-hard played counts for one "mcts-hard". */
+struct cas__rated_player {
+    char *name;            /* the name, or the agent spec of a bot */
+    int bot;
+    struct cas__rating rating;
+    double shown;          /* cas__rating_shown of rating */
+    size_t games;
+    char *last_played;     /* the newest of its games' last-played times */
+};
+
+/* The games one rating counts together. */
+struct cas__rating_pool {
+    char *name;            /* "carcassonne", or with --pool mix the game and
+                            * its expansions: "carcassonne+inns-cathedrals" */
+    size_t games;
+    struct cas__rated_player *players; /* best shown rating first */
+    size_t n_players;
+};
+
+enum cas__pool_by {
+    CAS__POOL_GAME,  /* one pool per game, whatever its expansions */
+    CAS__POOL_MIX    /* one pool per game and exact list of expansions */
+};
+
+struct cas__ratings_query {
+    enum cas__pool_by by;
+    const char *pool;      /* NULL: every pool; else only this one */
+    const char *since;     /* NULL, or only games last played at or after
+                            * this ISO 8601 time ("2026-12-01") */
+    struct cas__rating_model model;
+};
+
+/* Rate every finished game of store s that the query selects, from scratch,
+ * in the order the games were finished (then by id), so the same store
+ * always gives the same ratings.  A seat whose flag fell places last; the
+ * others place by final score.  Games of one player are skipped.  On
+ * success *pools (sorted by name) and *n are the caller's, freed with
+ * cas__rating_pools_free.  Errors: the store's (cas__saves_errmsg), or
+ * CAS_ENOMEM. */
+int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query *q,
+                           struct cas__rating_pool **pools, size_t *n);
+void cas__rating_pools_free(struct cas__rating_pool *pools, size_t n);
+
 #endif
