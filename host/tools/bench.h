@@ -89,6 +89,10 @@ struct cas__bench_section {
 /* The save journal's throughput and resume time (host/bench_saves.c). */
 int cas__bench_saves(struct cas__bench *b);
 
+/* Every rating recomputed from a stored history of 100,000 finished games
+ * (host/tools/bench_ratings.c). */
+int cas__bench_ratings(struct cas__bench *b);
+
 /* castellan serve under --games concurrent games over WebSocket: moves per
  * second, latency, memory per idle game (host/tools/bench_serve.c). */
 int cas__bench_serve(struct cas__bench *b);
