@@ -200,6 +200,17 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
 int cas__saves_game_claim(struct cas__saves *s, int64_t id);
 int cas__saves_game_release(struct cas__saves *s, int64_t id);
 
+/* CAS_OK when the store can be used now.  A PostgreSQL server that went
+ * away (restarted, the network) makes every function fail with
+ * CAS_EUNAVAILABLE, changing nothing, until it answers again; the store
+ * connects again by itself, never blocking for more than 20 ms in 100 ms,
+ * with a wait between attempts that doubles up to 5 s.  Each call (this one is cheap) moves that on; once connected,
+ * the store takes its games' claims again (one another castellan took
+ * meanwhile fails with CAS_ECONFLICT), and an action whose commit went
+ * unanswered is saved once: appending it again finds it committed.  A
+ * SQLite file is always ready. */
+int cas__saves_ready(struct cas__saves *s);
+
 /* 1 when other castellans may be using the store at the same time on
  * other machines (PostgreSQL), so games may have to be claimed from them;
  * 0 for a SQLite file. */
@@ -219,6 +230,27 @@ int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
 
 /* Delete game `id` with everything that belongs to it.  CAS_ENOTFOUND. */
 int cas__saves_game_delete(struct cas__saves *s, int64_t id);
+
+/* A finished game's result, as ratings read it. */
+struct cas__saves_result {
+    int64_t id;
+    char *game_id;
+    char *expansions;             /* their ids joined by '+', in resolved
+                                   * order; "" for none */
+    char *finished;               /* updated_at: when it was finished */
+    int flagged;                  /* served: seat whose flag fell; else -1 */
+    struct cas__saves_player *players; /* by seat, with their scores */
+    size_t n_players;
+};
+
+/* Every finished game last played at or after `since` (an ISO 8601 time
+ * as the store writes them, 2026-12-01T18:00:00Z, or a prefix of one;
+ * NULL: all), in the order they were finished (updated_at, then id), read
+ * in two queries however many games there are.  Caller frees *out with
+ * cas__saves_results_free. */
+int cas__saves_results(struct cas__saves *s, const char *since,
+                       struct cas__saves_result **out, size_t *n);
+void cas__saves_results_free(struct cas__saves_result *r, size_t n);
 
 /* ------------------------------------------- games of castellan serve */
 
