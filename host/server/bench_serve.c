@@ -1,12 +1,21 @@
 /*
- * bench_serve.c — `castellan bench --only serve`: a castellan serve in a
- * child process on 127.0.0.1 with a store of its own, --games concurrent
- * games of the benched game (default 1000), two WebSocket connections
- * each, every move journaled.  The players answer each state after a think
- * time, so the load is what that many tables of people would offer, and
- * the figures are the moves per second served, the latency from a move's
- * send to the next state's arrival (p50, p99), and the server's memory per
- * idle game (its resident set grown by creating the games, per game).
+ * bench_serve.c — `castellan bench --only serve`: castellan serve in a
+ * child process on 127.0.0.1 with a store of its own, played over
+ * WebSocket (permessage-deflate on) by the load client (host/server/
+ * loadgen.c), every move journaled.  Each measure starts a fresh server:
+ *
+ *   load        --games games (default 1000), two seats each answering
+ *               after 200 ms (5,000 moves/s offered): moves/s, latency from
+ *               a move's send to the next update (p50, p99), the server's
+ *               CPU per move and moves per CPU-second, the bytes of each
+ *               update on the wire per recipient (median, max, compressed
+ *               as the server compresses), memory per idle game
+ *   saturation  the same games answering at once: what the server serves
+ *   100 games   latency at a light load
+ *   watchers    25 games with 1, then 40, watchers each: server CPU per move
+ *   idle        100 games alone, then with 3,000 idle sockets: CPU per move
+ *
+ * The game is the benched one with its expansions (--expansions).
  */
 #define _GNU_SOURCE /* pipe2 */
 #include <fcntl.h>
@@ -23,7 +32,6 @@
 #include "wsclient.h"
 
 #define THINK_MS 200     /* 1000 games moving every 0.2 s: 5,000 moves/s offered */
-#define SECONDS 10.0     /* of play measured */
 
 static void line(struct cas__bench *b, const char *fmt, ...) CAS_PRINTF(2, 3);
 static void line(struct cas__bench *b, const char *fmt, ...)
@@ -44,15 +52,15 @@ static int tell_port(void *ctx, struct cas__lobby *l, int port)
     return write(ready_pipe, &port, sizeof port) == sizeof port ? CAS_OK : CAS_EIO;
 }
 
-static _Noreturn void run_server(const char *db, size_t games, int fd)
+static _Noreturn void run_server(const char *db, size_t games, size_t conns, int fd)
 {
     struct cas__serve_setup setup = {.database = db, .ready = tell_port};
     ready_pipe = fd;
     cas__srv_limits_default(&setup.opts.limits);
     setup.opts.listen = "127.0.0.1:0";
     setup.opts.quiet = 1;
-    setup.opts.limits.max_games = (unsigned)games + 16;
-    setup.opts.limits.max_connections = 2 * (unsigned)games + 16;
+    setup.opts.limits.max_games = (unsigned)games + 64;
+    setup.opts.limits.max_connections = (unsigned)conns + 64; /* and the probe's */
     setup.opts.limits.rate = setup.opts.limits.burst = 1e9; /* the creator sends them all */
     _exit(cas__serve_run(&setup));
 }
@@ -86,25 +94,95 @@ static double cpu_seconds(pid_t pid)
     return got ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
 }
 
-struct memory {
+/* One measure: a fresh server, the load client's run of it. */
+struct measure {
+    size_t games;
+    unsigned think_ms, watchers, idle;
+    double seconds;
+    int wire;
+};
+
+struct figures {
+    struct cas__loadgen_result r;
+    /* An independent client run beside the load client (the probe). */
+    const char *probe, *game, *expansions;
+    int port, probe_fd;
+    double seconds;
+    pid_t probe_pid;
+    char probe_out[128];
     pid_t server;
-    long before, after;
-    double cpu_at_start;       /* the server's CPU seconds once the games exist */
+    long before, after;       /* RSS, KiB: started, games created */
+    double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
+    double load;
 };
 
 static void games_created(void *ctx)
 {
-    struct memory *m = ctx;
-    m->after = rss_kib(m->server);
-    m->cpu_at_start = cpu_seconds(m->server);
+    struct figures *f = ctx;
+    f->after = rss_kib(f->server);
 }
 
-int cas__bench_serve(struct cas__bench *b)
+/* Start the probe: node PROBE PORT GAME EXPANSIONS 10 THINK SECONDS, its
+ * output to a pipe read after the run. */
+static void start_probe(struct figures *f)
+{
+    int fds[2];
+    char port[16], seconds[16];
+    if (!f->probe || pipe(fds) != 0)
+        return;
+    snprintf(port, sizeof port, "%d", f->port);
+    snprintf(seconds, sizeof seconds, "%.0f", f->seconds > 2 ? f->seconds - 1 : 1);
+    fflush(NULL);
+    f->probe_pid = fork();
+    if (f->probe_pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("node", "node", f->probe, port, f->game, f->expansions, "10", "200", seconds,
+               (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    f->probe_fd = f->probe_pid > 0 ? fds[0] : -1;
+    if (f->probe_pid <= 0)
+        close(fds[0]);
+}
+
+static void finish_probe(struct figures *f)
+{
+    int status;
+    if (f->probe_pid <= 0)
+        return;
+    ssize_t n = read(f->probe_fd, f->probe_out, sizeof f->probe_out - 1);
+    f->probe_out[n > 0 ? n : 0] = '\0';
+    close(f->probe_fd);
+    waitpid(f->probe_pid, &status, 0);
+}
+
+static void all_joined(void *ctx)
+{
+    struct figures *f = ctx;
+    start_probe(f);
+    f->cpu_start = cpu_seconds(f->server);
+}
+
+/* Server CPU milliseconds per move answered. */
+static double ms_per_move(const struct figures *f)
+{
+    return f->r.answered ? f->cpu * 1e3 / (double)f->r.answered : 0;
+}
+
+static int run(struct cas__bench *b, const char *expansions, const struct measure *m,
+               struct figures *f, const char *probe)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
     int fds[2], port = 0, status;
-    size_t games = (size_t)b->games;
+    memset(f, 0, sizeof *f);
+    f->probe = probe;
+    f->game = b->match->plugin->id;
+    f->expansions = expansions;
+    f->seconds = m->seconds;
     snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir) || pipe2(fds, O_CLOEXEC) != 0) {
         line(b, "serve: cannot create a temporary folder or a pipe\n");
@@ -115,24 +193,28 @@ int cas__bench_serve(struct cas__bench *b)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        run_server(db, games, fds[1]);
+        run_server(db, m->games, m->games * (2 + m->watchers) + m->idle, fds[1]);
     }
     close(fds[1]);
     int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
     close(fds[0]);
-    struct memory mem = {.server = pid, .before = got ? rss_kib(pid) : -1};
+    f->server = pid;
+    f->port = port;
+    f->before = got ? rss_kib(pid) : -1;
     struct cas__loadgen_params p = {
-        .port = port, .game = b->match->plugin->id, .seed = b->seed, .games = games,
-        .think_ms = THINK_MS, .max_moves = UINT64_MAX, .max_seconds = SECONDS,
-        .created = games_created, .ctx = &mem,
+        .port = port, .game = b->match->plugin->id, .expansions = expansions, .seed = b->seed,
+        .games = m->games, .think_ms = m->think_ms, .max_moves = UINT64_MAX,
+        .max_seconds = m->seconds, .watchers = m->watchers, .idle = m->idle, .wire = m->wire,
+        .created = games_created, .joined = all_joined, .ctx = f,
     };
-    struct cas__loadgen_result r;
     int rc = got ? CAS_OK : CAS_EIO;
-    double cpu = 0, load[1] = {0};
-    if (rc == CAS_OK) { /* SECONDS of play; creating the games is not timed */
-        rc = cas__loadgen_run(&p, &r);
-        cpu = cpu_seconds(pid) - mem.cpu_at_start;
+    double load[1] = {0};
+    if (rc == CAS_OK) { /* creating and joining are not timed */
+        rc = cas__loadgen_run(&p, &f->r);
+        f->cpu = cpu_seconds(pid) - f->cpu_start;
+        finish_probe(f);
         getloadavg(load, 1);
+        f->load = load[0];
     }
     if (pid > 0) {
         kill(pid, SIGTERM);
@@ -144,32 +226,95 @@ int cas__bench_serve(struct cas__bench *b)
         unlink(path);
     }
     rmdir(dir);
-    if (rc != CAS_OK) {
+    if (rc != CAS_OK || f->r.errors) {
         line(b, "serve: the benchmark could not run (%s)\n",
-             got ? (r.first_error[0] ? r.first_error : "the games were not created in time")
+             got ? (f->r.first_error[0] ? f->r.first_error : "the games were not created in time")
                  : "the server did not start");
-        return rc;
+        return rc ? rc : CAS_EIO;
     }
-    line(b, "serve: %.0f moves/s served (%llu moves by %zu games of %s, 2 WebSocket "
-         "clients each, think time %d ms, every move journaled, %.1f s); move to next "
-         "state p50 %.2f ms, p99 %.2f ms (%llu answered); %.1f KB per idle game (server "
-         "RSS %ld -> %ld KiB for %zu games); %llu errors, %llu connections closed\n",
-         (double)r.answered / r.seconds, (unsigned long long)r.moves, games,
-         b->match->plugin->id, THINK_MS, r.seconds, r.p50_ms, r.p99_ms,
-         (unsigned long long)r.answered,
-         mem.after > 0 && mem.before > 0 ? (double)(mem.after - mem.before) * 1.024 /
-                                               (double)games : -1.0,
-         mem.before, mem.after, games, (unsigned long long)r.errors,
-         (unsigned long long)r.closed);
-    /* What the machine's load does not hide: the server's own CPU per move
-     * (joins' first states included), and what one core could serve. */
-    if (r.answered && cpu > 0)
-        line(b, "serve: the server used %.2f s of CPU for those moves: %.2f ms per move "
-             "(both players' states rendered, escaped and sent, the move journaled), "
-             "%.0f moves/s per core; load average %.1f on %ld cores while measured\n", cpu,
-             cpu * 1e3 / (double)r.answered, (double)r.answered / cpu, load[0],
-             sysconf(_SC_NPROCESSORS_ONLN));
-    if (r.errors)
-        line(b, "serve: first error: %s\n", r.first_error);
-    return r.errors ? CAS_EIO : CAS_OK;
+    return CAS_OK;
+}
+
+/* The match's expansions ("game + a, b" in its title) as a JSON array. */
+static void expansions_json(const struct cas__match *m, char *out, size_t cap)
+{
+    const char *plus = strstr(m->title, " + ");
+    size_t len = (size_t)snprintf(out, cap, "[");
+    for (const char *p = plus ? plus + 3 : ""; *p && len + 70 < cap;) {
+        size_t n = strcspn(p, ",");
+        len += (size_t)snprintf(out + len, cap - len, "%s\"%.*s\"", len > 1 ? "," : "", (int)n, p);
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    snprintf(out + len, cap - len, "]");
+}
+
+int cas__bench_serve(struct cas__bench *b)
+{
+    char exp[1024];
+    struct figures f, g;
+    size_t games = (size_t)b->games;
+    expansions_json(b->match, exp, sizeof exp);
+    line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
+         "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
+
+    const struct measure load = {games, THINK_MS, 0, 0, 10, 1};
+    if (run(b, exp, &load, &f, NULL))
+        return CAS_EIO;
+    line(b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
+         "moves/s served; move to next update p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
+         "per move = %.0f moves per CPU-second; update per recipient on the wire median %.0f "
+         "B, max %.0f B (%.0f B before compression; %llu updates); %.1f KB per idle game "
+         "(RSS %ld -> %ld KiB); load average %.1f\n",
+         games, THINK_MS, (double)games * 1000.0 / THINK_MS,
+         (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
+         f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.r.wire_median, f.r.wire_max,
+         f.r.raw_median, (unsigned long long)f.r.updates,
+         f.after > 0 && f.before > 0 ? (double)(f.after - f.before) * 1.024 / (double)games
+                                     : -1.0,
+         f.before, f.after, f.load);
+
+    const struct measure saturate = {games, 0, 0, 0, 5, 0};
+    if (run(b, exp, &saturate, &f, NULL))
+        return CAS_EIO;
+    line(b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
+         "ms, p99 %.2f ms; server CPU %.3f ms per move = %.0f moves per CPU-second; load "
+         "average %.1f\n", games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
+         f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
+
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0};
+    const char *probe = getenv("CASTELLAN_SERVE_PROBE");
+    if (run(b, exp, &light, &f, probe && *probe ? probe : NULL))
+        return CAS_EIO;
+    line(b, "serve 100 games: think %d ms (%.0f moves/s offered): p50 %.2f ms, p99 %.2f ms; "
+         "server CPU %.3f ms per move\n", THINK_MS, 100 * 1000.0 / THINK_MS, f.r.p50_ms,
+         f.r.p99_ms, ms_per_move(&f));
+    double probe_p50, probe_p99;
+    unsigned long probe_n;
+    if (f.probe && sscanf(f.probe_out, "probe %lf %lf %lu", &probe_p50, &probe_p99,
+                          &probe_n) == 3)
+        line(b, "serve 100 games, an independent client beside it (%s: node, ws, 10 more "
+             "games): p50 %.2f ms, p99 %.2f ms (%lu answered); the load client's p50 %+.2f "
+             "ms from it\n", probe, probe_p50, probe_p99, probe_n, f.r.p50_ms - probe_p50);
+    else if (f.probe)
+        line(b, "serve: the independent client %s gave nothing (is node there, and "
+             "tests/browser's npm ci done?)\n", probe);
+
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0}, forty = {25, THINK_MS, 40, 0, 8, 0};
+    if (run(b, exp, &one, &f, NULL) || run(b, exp, &forty, &g, NULL))
+        return CAS_EIO;
+    line(b, "serve watchers: 25 games with 1 watcher each: %.3f ms of server CPU per move; "
+         "with 40 each: %.3f ms, %.2fx\n", ms_per_move(&f), ms_per_move(&g),
+         ms_per_move(&f) > 0 ? ms_per_move(&g) / ms_per_move(&f) : 0);
+
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0};
+    if (run(b, exp, &alone, &f, NULL) || run(b, exp, &idle, &g, NULL))
+        return CAS_EIO;
+    line(b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
+         "WebSockets open: %.3f ms (%+.3f ms per move; %.1f ms of CPU a second at %.0f "
+         "moves/s)\n", ms_per_move(&f), ms_per_move(&g), ms_per_move(&g) - ms_per_move(&f),
+         g.cpu * 1e3 / g.r.seconds, (double)g.r.answered / g.r.seconds);
+    return CAS_OK;
 }

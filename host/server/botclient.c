@@ -31,6 +31,7 @@ int cas__botclient_read(const char *text, size_t len, struct cas__botclient_view
         return CAS_EPARSE;
     const struct cas_json *type = member(root, "type"), *v;
     snprintf(out->type, sizeof out->type, "%s", type && type->text ? type->text : "");
+    out->state = strcmp(out->type, "state") == 0 || strcmp(out->type, "update") == 0;
     if ((v = member(root, "game")) && v->text)
         out->game = strtoll(v->text, NULL, 10);
     if ((v = member(root, "ply")) && v->type == CAS_JSON_NUMBER)
@@ -63,7 +64,7 @@ const char *cas__botclient_action(const struct cas__botclient_view *v, size_t i)
 
 int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char *out, size_t cap)
 {
-    if (strcmp(v->type, "state") || v->over || v->you < 0 || v->actor != v->you ||
+    if (!v->state || v->over || v->you < 0 || v->actor != v->you ||
         !v->n_actions)
         return 0;
     const char *action = cas__botclient_action(v, (size_t)(pick % v->n_actions));

@@ -176,6 +176,13 @@ static void handle_message(struct conn *c, const char *text, size_t len)
     cas__lobby_flush(c->h->lobby);
 }
 
+/* A message too long is answered "too-large" and dropped; one that goes
+ * on past PAST_READING times the limit is not read further: the
+ * connection is closed (1009).  So a compressed message (permessage-
+ * deflate) can make the server inflate at most that much, whatever it
+ * would inflate to. */
+#define PAST_READING 4
+
 static int receive(struct conn *c, const char *in, size_t len)
 {
     size_t max = c->h->opts.limits.max_message;
@@ -183,7 +190,15 @@ static int receive(struct conn *c, const char *in, size_t len)
         c->rx_too_large = 1;
         free(c->rx);
         c->rx = NULL;
-        c->rx_len = c->rx_cap = 0;
+        c->rx_cap = 0;
+    }
+    if (c->rx_too_large) {
+        c->rx_len += len; /* counted, not kept */
+        if (c->rx_len > PAST_READING * max) {
+            lws_close_reason(c->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                             (unsigned char *)"message too large", 17);
+            return -1;
+        }
     }
     if (!c->rx_too_large && cas__append(&c->rx, &c->rx_len, &c->rx_cap, in, len))
         return -1;
@@ -378,6 +393,25 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }
 
+/* permessage-deflate (RFC 7692), offered to every client that asks: an
+ * update compresses to a fraction, the previous ones being its dictionary
+ * (context takeover).  zlib's memory level 4 instead of 8 halves the
+ * hash tables; the window stays 32 KiB because libwebsockets 4.1 inflates
+ * what the client sends with the server's window bits too (a smaller one
+ * would refuse a browser's messages).  What a client sends is inflated in
+ * 1 KiB steps, bounded per message by receive(). */
+static const struct lws_extension extensions[] = {
+    {"permessage-deflate", lws_extension_callback_pm_deflate,
+     "permessage-deflate; client_no_context_takeover; client_max_window_bits"},
+    {NULL, NULL, NULL},
+};
+
+static void compress_lightly(struct lws *wsi)
+{
+    lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "4");
+    lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1");
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -403,6 +437,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return 1;
         return h->n_conns >= h->opts.limits.max_connections;
     case LWS_CALLBACK_ESTABLISHED:
+        compress_lightly(wsi);
         c->wsi = wsi;
         c->h = h;
         c->is_ws = 1;
@@ -504,6 +539,7 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     info.port = want;
     info.iface = addr;
     info.protocols = protocols;
+    info.extensions = extensions;
     info.user = h;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (opts->cert) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "server.h"
 #include "wsclient.h"
@@ -21,14 +22,19 @@ struct seat {
     struct cas__wsc_conn *conn;
     struct loadgen *lg;
     int64_t game;
-    int index;
+    int index;                  /* the seat; -1 the creator, WATCHER, IDLE */
+    z_stream *z;                /* with wire: the server's compressor, mirrored */
     char token[64];
     int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
     double sent_at;             /* when the act left, 0: none waiting */
     double due;                 /* when the pending act is sent, 0: none */
     int over;
+    int heard;                  /* its first state arrived */
     char act[1024];
 };
+
+#define WATCHER -2
+#define IDLE -3
 
 struct loadgen {
     const struct cas__loadgen_params *p;
@@ -37,8 +43,12 @@ struct loadgen {
     struct seat creator;        /* index -1: makes the games */
     struct seat *seats;         /* 2 per game */
     size_t created, n_seats, seats_over;
+    struct seat *others;        /* watchers, then idle connections */
+    size_t n_others;
     double *latencies;
     size_t n_latencies, cap_latencies;
+    uint32_t *wire, *raw;       /* per update received, with p->wire */
+    size_t n_wire, cap_wire;
     int failed;
 };
 
@@ -103,12 +113,64 @@ static void on_state(struct seat *s, const char *m)
     s->due = now_s() + lg->p->think_ms / 1000.0;
 }
 
+/* The bytes update text[0..len) took on the wire: compressed as the
+ * server compresses (permessage-deflate, its level, window and memory level, the
+ * previous messages as dictionary, the 4-byte tail RFC 7692 drops) and
+ * framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
+static void note_wire(struct seat *s, const char *text, size_t len)
+{
+    struct loadgen *lg = s->lg;
+    unsigned char out[16384];
+    size_t n = 0;
+    if (!s->z) {
+        if (!(s->z = calloc(1, sizeof *s->z)) ||
+            deflateInit2(s->z, 1, Z_DEFLATED, -15, 4, Z_DEFAULT_STRATEGY) != Z_OK) {
+            free(s->z);
+            s->z = NULL;
+            return;
+        }
+    }
+    s->z->next_in = (unsigned char *)text;
+    s->z->avail_in = (uInt)len;
+    do {
+        s->z->next_out = out;
+        s->z->avail_out = sizeof out;
+        deflate(s->z, Z_SYNC_FLUSH);
+        n += sizeof out - s->z->avail_out;
+    } while (s->z->avail_out == 0);
+    n = n >= 4 ? n - 4 : n;
+    n += n < 126 ? 2 : n < 65536 ? 4 : 10;
+    if (lg->n_wire == lg->cap_wire) {
+        size_t cap = lg->cap_wire ? lg->cap_wire * 2 : 4096;
+        uint32_t *w = realloc(lg->wire, cap * sizeof *w), *r;
+        if (w)
+            lg->wire = w;
+        if (!w || !(r = realloc(lg->raw, cap * sizeof *r)))
+            return;
+        lg->raw = r;
+        lg->cap_wire = cap;
+    }
+    lg->wire[lg->n_wire] = (uint32_t)n;
+    lg->raw[lg->n_wire++] = (uint32_t)len;
+}
+
 static void on_message(struct cas__wsc_conn *c, void *user, const char *text, size_t len)
 {
     struct seat *s = user;
     struct loadgen *lg = s->lg;
     (void)c;
-    (void)len;
+    if (lg->p->wire && s->index != -1) {
+        /* Every message goes through the compressor (it is the next ones'
+         * dictionary); the updates are counted. */
+        size_t counted = lg->n_wire;
+        note_wire(s, text, len);
+        if (strncmp(text, "{\"type\":\"update\"", 16) != 0)
+            lg->n_wire = counted;
+    }
+    if (s->index != -1 && strncmp(text, "{\"type\":\"state\"", 15) == 0)
+        s->heard = 1;
+    if (s->index == WATCHER || s->index == IDLE)
+        return;
     if (s->index < 0) {
         if (strncmp(text, "{\"type\":\"created\"", 17) == 0 && lg->created < lg->p->games) {
             s = &lg->seats[2 * lg->created];
@@ -130,7 +192,8 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
         }
         return;
     }
-    if (strncmp(text, "{\"type\":\"state\"", 15) == 0) {
+    if (strncmp(text, "{\"type\":\"state\"", 15) == 0 ||
+        strncmp(text, "{\"type\":\"update\"", 16) == 0) {
         on_state(s, text);
     } else if (strstr(text, "\"type\":\"error\"")) {
         lg->r->errors++;
@@ -184,9 +247,10 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     lg.creator = (struct seat){.lg = &lg, .index = -1};
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
-    char create[512];
-    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"%" PRIu64
-             "\",\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", p->game, p->seed);
+    char create[1024];
+    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
+             "\"seed\":\"%" PRIu64 "\",\"expansions\":%.600s,\"seats\":[{\"agent\":\"human\"},"
+             "{\"agent\":\"human\"}]}", p->game, p->seed, p->expansions ? p->expansions : "[]");
     for (size_t i = 0; i < p->games; i++)
         cas__wsc_send(lg.creator.conn, create);
     while (lg.created < p->games && !r->errors && now_s() < deadline)
@@ -208,8 +272,43 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         if (rc == CAS_OK)
             cas__wsc_send(s->conn, join);
     }
+    lg.n_others = (size_t)p->watchers * p->games + p->idle;
+    lg.others = calloc(lg.n_others ? lg.n_others : 1, sizeof *lg.others);
+    if (!lg.others)
+        rc = CAS_ENOMEM;
+    for (size_t i = 0; i < lg.n_others && !rc; i++) {
+        struct seat *s = &lg.others[i];
+        int watching = i < (size_t)p->watchers * p->games;
+        *s = (struct seat){.lg = &lg, .index = watching ? WATCHER : IDLE,
+                           .game = watching ? lg.seats[2 * (i / p->watchers)].game : 0};
+        if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, s, &s->conn)))
+            lg.n_others = i;
+        else if (watching) {
+            char join[128];
+            snprintf(join, sizeof join, "{\"type\":\"join\",\"game\":\"%lld\"}",
+                     (long long)s->game);
+            cas__wsc_send(s->conn, join);
+        }
+    }
+    /* Every connection open, and every seat and watcher sent its full
+     * state, before the play is timed (no act leaves meanwhile). */
+    for (size_t ready = 0; !rc && ready < lg.n_seats + lg.n_others && now_s() < deadline;) {
+        cas__wsc_service(lg.w, 10);
+        ready = 0;
+        for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
+            const struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
+            ready += s->index == IDLE ? cas__wsc_is_open(s->conn) : s->heard;
+        }
+    }
+    if (p->joined)
+        p->joined(p->ctx);
+    lg.n_wire = 0;
     double play_start = now_s();
     deadline = play_start + p->max_seconds;
+    /* The first acts spread over one think time, not all at once. */
+    for (size_t i = 0; i < lg.n_seats; i++)
+        if (lg.seats[i].due > 0)
+            lg.seats[i].due = play_start + p->think_ms / 1000.0 * (double)i / (double)lg.n_seats;
     while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
            r->games_over < p->games) {
         send_due(&lg);
@@ -232,6 +331,23 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         r->p99_ms = lg.latencies[(lg.n_latencies * 99) / 100] * 1e3;
         r->answered = lg.n_latencies;
     }
+    if (lg.n_wire) {
+        double *w = malloc(lg.n_wire * sizeof *w), *raw = malloc(lg.n_wire * sizeof *raw);
+        for (size_t i = 0; w && raw && i < lg.n_wire; i++) {
+            w[i] = lg.wire[i];
+            raw[i] = lg.raw[i];
+        }
+        if (w && raw) {
+            qsort(w, lg.n_wire, sizeof *w, compare);
+            qsort(raw, lg.n_wire, sizeof *raw, compare);
+            r->wire_median = w[lg.n_wire / 2];
+            r->wire_max = w[lg.n_wire - 1];
+            r->raw_median = raw[lg.n_wire / 2];
+            r->updates = lg.n_wire;
+        }
+        free(w);
+        free(raw);
+    }
     cas__wsc_free(lg.w);
     r->closed = closed;
     goto free_seats;
@@ -239,9 +355,17 @@ done:
     cas__wsc_free(lg.w);
 free_seats:
     cas__wsc_conn_free(lg.creator.conn);
-    for (size_t i = 0; i < lg.n_seats; i++)
-        cas__wsc_conn_free(lg.seats[i].conn);
+    for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
+        struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
+        cas__wsc_conn_free(s->conn);
+        if (s->z)
+            deflateEnd(s->z);
+        free(s->z);
+    }
     free(lg.seats);
+    free(lg.others);
     free(lg.latencies);
+    free(lg.wire);
+    free(lg.raw);
     return rc;
 }

@@ -408,10 +408,17 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     }
     memcpy(t->seats[req->seat].token_hash, hash, sizeof hash);
     t->seats[req->seat].open = 0;
-    /* Connections that joined with the old token watch from now on. */
+    /* Connections that joined with the old token watch from now on: the
+     * watchers' full state next. */
     for (struct cas__conn *v = t->viewers; v; v = v->next_viewer)
         if (v->seat == req->seat) {
+            if (--cas__table_view(t, v->seat)->conns == 0)
+                cas__table_view(t, v->seat)->orphaned = 0;
             v->seat = -1;
+            cas__table_view(t, -1)->conns++;
+            v->fresh = 1;
+            v->since = -1;
+            t->joined = 1;
             t->seats[req->seat].connected--;
         }
     l->lobby_dirty = 1;
@@ -444,6 +451,9 @@ static void leave(struct cas__lobby *l, struct cas__conn *c)
         t->dirty = 1;
         l->lobby_dirty = 1;
     }
+    struct cas__view *v = cas__table_view(t, c->seat);
+    if (--v->conns == 0)
+        v->orphaned = 0;
     c->table = NULL;
     c->seat = -1;
     c->next_viewer = NULL;
@@ -465,15 +475,18 @@ static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct 
     leave(l, c);
     c->table = t;
     c->seat = req->seat;
-    c->events_sent = 0;
-    c->events_epoch = t->events_reset;
+    c->fresh = 1;
+    c->since = req->since;
+    c->text = req->text;
     c->next_viewer = t->viewers;
     t->viewers = c;
+    cas__table_view(t, c->seat)->conns++;
+    t->joined = 1;
     if (c->seat >= 0) {
         t->seats[c->seat].connected++;
+        t->dirty = 1; /* the others see the seat connected */
         l->lobby_dirty = 1;
     }
-    t->dirty = 1;
 }
 
 /* The table of a seat's request, its token checked: c must have joined
@@ -537,7 +550,7 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct c
         cas__jw_raw(&w, req->type == CAS__REQ_PING
                             ? "{\"type\":\"pong\""
                             : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
-                              "\",\"protocol\":1");
+                              "\",\"protocol\":2");
         if (req->id[0])
             cas__jw_printf(&w, ",\"id\":%s", req->id);
         cas__jw_raw(&w, "}");
@@ -585,17 +598,8 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
 
 void cas__lobby_flush(struct cas__lobby *l)
 {
-    for (struct cas__table *t = l->tables; t; t = t->next) {
-        if (!t->dirty || t->busy)
-            continue;
-        t->dirty = 0;
-        for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
-            struct cas__jw w;
-            cas__jw_init(&w);
-            cas__table_state(t, c, &w);
-            cas__conn_send_jw(c, &w);
-        }
-    }
+    for (struct cas__table *t = l->tables; t; t = t->next)
+        cas__table_flush(t);
     if (l->lobby_dirty && l->subs) {
         struct cas__jw w;
         cas__jw_init(&w);

@@ -273,6 +273,22 @@ static int seat_value(struct decoding *d, const struct cas_json *obj)
     return CAS_OK;
 }
 
+/* A join's "since" (the last message number the client holds) and
+ * "text" (true: the text view too). */
+static int join_options(struct decoding *d, const struct cas_json *obj)
+{
+    const struct cas_json *since = member(obj, "since"), *text = member(obj, "text");
+    d->req->since = -1;
+    if (since && since->type != CAS_JSON_NULL &&
+        integer_value(d, since, "since", 0, INT64_MAX / 2, &d->req->since))
+        return CAS_EINVAL;
+    if (text && text->type != CAS_JSON_TRUE && text->type != CAS_JSON_FALSE &&
+        text->type != CAS_JSON_NULL)
+        return refuse(d, "bad-message", "field \"text\" must be true or false");
+    d->req->text = text && text->type == CAS_JSON_TRUE;
+    return CAS_OK;
+}
+
 /* The fields each type needs. */
 static int need(struct decoding *d, int ok, const char *what)
 {
@@ -312,7 +328,7 @@ static int fields(struct decoding *d, const struct cas_json *obj)
     case CAS__REQ_CLAIM:
         return need(d, r->game && r->seat >= 0, "\"game\" and \"seat\"");
     case CAS__REQ_JOIN:
-        if (need(d, r->game, "\"game\""))
+        if (need(d, r->game, "\"game\"") || join_options(d, obj))
             return CAS_EINVAL;
         return need(d, (r->seat >= 0) == (r->token != NULL),
                     "both \"seat\" and \"token\" to act for a seat, or neither to watch");

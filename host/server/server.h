@@ -5,6 +5,8 @@
  *   jsonw.c     a JSON writer with careful escaping (messages out)
  *   protocol.c  decoding a client's message into a request (messages in)
  *   table.c     one hosted game: session, seats and tokens, clocks, viewers
+ *   message.c   the state and update messages, built once per viewer
+ *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
  *   bots.c      bot decisions on threads, results posted back to the loop
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
@@ -63,6 +65,37 @@ struct cas__srv_msg {
 struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w);
 void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
 
+/* ---------------------------------------------------------- pictures */
+
+/* One keyed top-level element of a picture: offsets into its svg. */
+struct cas__pic_part {
+    size_t key, key_len;     /* the data-cas-key value */
+    size_t at, len;          /* the whole element */
+};
+
+/* A plugin's SVG cut into its keyed top-level elements (docs/abi.md
+ * "Keyed pictures"). */
+struct cas__picture {
+    char *svg;               /* owned; NULL: no picture */
+    size_t len;
+    int keyed;               /* every top-level element keyed, keys unique */
+    size_t root_at, root_len;/* the root <svg ...> start tag */
+    struct cas__pic_part *parts;
+    size_t n;
+    size_t *sorted;          /* parts' indices in key order */
+};
+
+/* Take svg[0..len) (malloc'd; NULL: none) as pic, cut when it is keyed.
+ * Never fails: an unkeyed or malformed picture is kept whole. */
+void cas__picture_take(struct cas__picture *pic, char *svg, size_t len);
+void cas__picture_free(struct cas__picture *pic);
+/* Write the changes from old to new as a JSON object
+ * {"root":..?,"put":[[key,after,svg],...],"remove":[key,...]} into w
+ * (docs/server.md "Picture changes"); -1 (nothing written) when either is
+ * not keyed and the picture must go whole. */
+int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
+                      struct cas__jw *w);
+
 /* ---------------------------------------------------------- requests */
 
 enum cas__req_type {
@@ -86,6 +119,8 @@ struct cas__req {
     int64_t resume;         /* create: an unfinished saved game to host */
     int seat;               /* -1: absent */
     int64_t ply;            /* -1: absent */
+    int64_t since;          /* join: the last message seen, -1: absent */
+    int text;               /* join: the text view wanted too */
     const char *token, *name, *action, *preset, *game_id, *seed;
     const char *expansions[CAS__REQ_MAX_LIST];
     size_t n_expansions;
@@ -178,8 +213,9 @@ struct cas__conn {
     void (*send)(struct cas__conn *c, struct cas__srv_msg *msg);
     struct cas__table *table;      /* the game followed, or NULL */
     int seat;                      /* the seat acted for, -1 watching */
-    size_t events_sent;            /* of the table's log, sent to it */
-    size_t events_epoch;           /* the table's events_reset it saw */
+    int fresh;                     /* joined: owed a full state or a resume */
+    int64_t since;                 /* the message it resumes after, -1: none */
+    int text;                      /* wants the text view */
     int lobby;                     /* subscribed to the lobby */
     struct cas__conn *next_viewer; /* in its table's list */
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
@@ -198,6 +234,38 @@ struct cas__srv_event {
     int player;          /* the actor when it was emitted; -1 chance */
     int visible_to;
     char *text;          /* owned */
+};
+
+/* A seat's action as the game's notation, for the next update. */
+struct cas__played {
+    uint32_t ply;
+    int player;
+    char *text;          /* owned */
+};
+
+#define CAS__VIEW_HISTORY 16
+#define CAS__VIEW_HISTORY_BYTES (256u << 10)
+
+/* What one viewer of a table (a seat, or every watcher: the public view)
+ * was sent, shared by all its connections: rendered once per message.
+ * When its last connection leaves it goes on for CAS__VIEW_HISTORY more
+ * messages (so a page that lost its connection resumes from the history)
+ * and is released then. */
+struct cas__view {
+    unsigned conns;                /* connections following as this viewer */
+    unsigned orphaned;             /* messages built since the last one left */
+    uint64_t seq;                  /* the message pic belongs to; 0: none */
+    struct cas__picture pic;
+    int marked;
+    size_t events_sent, events_epoch;
+    /* The last updates, each a continuation of the one before: message
+     * seq - k at history[(seq - k) % N] for k < n_history. */
+    struct cas__srv_msg *history[CAS__VIEW_HISTORY];
+    size_t n_history, history_bytes;
+    struct cas__srv_msg *full;     /* the full state at full_seq */
+    uint64_t full_seq;
+    struct cas__srv_msg *text;     /* the text view at text_seq */
+    uint64_t text_seq;
 };
 
 struct cas__seat {
@@ -242,7 +310,12 @@ struct cas__table {
     size_t n_events, cap_events;
     size_t events_reset;           /* bumped by an undo: logs are resent */
     struct cas__conn *viewers;     /* connections following the game */
-    int dirty;                     /* a state is owed to the viewers */
+    struct cas__view *views;       /* owned: nplayers seats, then the public */
+    uint64_t seq;                  /* the last message number */
+    struct cas__played *played;    /* owned: seats' actions since the last */
+    size_t n_played, cap_played;
+    int dirty;                     /* an update is owed to the viewers */
+    int joined;                    /* a connection is owed a full state */
     int over;
     int claimed;                   /* holds the store's claim on the game */
     /* The store was unavailable (its database away) when an action or the
@@ -384,8 +457,18 @@ void cas__table_free(struct cas__table *t);
 void cas__table_advance(struct cas__table *t);
 /* A bot's decision arrived (from bots.c). */
 void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
-/* Write the state message for viewer c into w. */
-void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw *w);
+/* Send what t owes its connections: an update to each (built once per
+ * viewer) when it changed, a full state or the missed updates to those
+ * that joined.  Never while t->busy. */
+void cas__table_flush(struct cas__table *t);
+/* The view of viewer seat (-1: public). */
+struct cas__view *cas__table_view(struct cas__table *t, int seat);
+/* Let go of everything view holds. */
+void cas__view_release(struct cas__view *v);
+/* Whether seat may take back its last decision now. */
+int cas__table_can_undo(struct cas__table *t, int seat);
+/* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
+int cas__table_may_mark(const struct cas__table *t);
 /* Act for seat: "act", "undo", "hint" requests; code/msg explain a refusal. */
 int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
                    const char **code, char *msg, size_t msglen);

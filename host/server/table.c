@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "prng.h"
 #include "server.h"
@@ -77,6 +78,32 @@ static int64_t clock_after(struct cas__table *t, int actor)
     return (left < 0 ? 0 : left) + t->increment_ms;
 }
 
+/* A seat's action goes out with the next update as the game's notation;
+ * chance's draws do not (what a draw shows, the events and the picture
+ * tell each viewer as it may see it).  Best effort, as the event log. */
+static void note_played(struct cas__table *t, uint32_t ply, int actor, const char *text)
+{
+    if (t->n_played == t->cap_played) {
+        size_t cap = t->cap_played ? t->cap_played * 2 : 4;
+        struct cas__played *more = realloc(t->played, cap * sizeof *more);
+        if (!more)
+            return;
+        t->played = more;
+        t->cap_played = cap;
+    }
+    char *copy = strdup(text);
+    if (copy)
+        t->played[t->n_played++] = (struct cas__played){.ply = ply, .player = actor,
+                                                         .text = copy};
+}
+
+static void forget_played(struct cas__table *t)
+{
+    for (size_t i = 0; i < t->n_played; i++)
+        free(t->played[i].text);
+    t->n_played = 0;
+}
+
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
@@ -97,6 +124,8 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
         return rc;
     }
     t->j.saved = ply + 1;
+    if (actor >= 0)
+        note_played(t, ply, actor, text);
     if (clock >= 0)
         t->seats[actor].clock_ms = clock;
     t->turn_started = now_ms(t);
@@ -111,6 +140,7 @@ static int on_undo(void *ctx, uint32_t from_ply)
     if (rc != CAS_OK)
         return rc;
     t->j.saved = from_ply;
+    forget_played(t);
     while (t->n_events && t->events[t->n_events - 1].ply >= from_ply)
         free(t->events[--t->n_events].text);
     t->events_reset++;
@@ -159,6 +189,9 @@ int cas__table_actor(struct cas__table *t)
 
 static int make_proxies(struct cas__table *t)
 {
+    t->views = calloc((size_t)t->nplayers + 1, sizeof *t->views);
+    if (!t->views)
+        return CAS_ENOMEM;
     t->proxies = calloc((size_t)t->nplayers, sizeof *t->proxies);
     if (!t->proxies)
         return CAS_ENOMEM;
@@ -297,6 +330,11 @@ void cas__table_free(struct cas__table *t)
         cas__agent_free(t->seats[i].brain);
     }
     free(t->seats);
+    for (int i = 0; t->views && i <= t->nplayers; i++)
+        cas__view_release(&t->views[i]);
+    free(t->views);
+    forget_played(t);
+    free(t->played);
     for (size_t i = 0; i < t->n_events; i++)
         free(t->events[i].text);
     free(t->events);
@@ -305,6 +343,16 @@ void cas__table_free(struct cas__table *t)
     cas__saves_game_free(&t->saved);
     free(t->unsaved.text);
     free(t);
+}
+
+/* Message numbers start at the wall clock's microseconds, so those of a
+ * restarted server follow every number the last one sent: a client's
+ * "since" from before never passes for one of the new numbers. */
+static uint64_t first_seq(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
@@ -319,6 +367,7 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
     t->lobby = l;
     t->id = id;
     t->flagged = -1;
+    t->seq = first_seq();
     int rc = cas__saves_game_claim(l->store, id);
     t->claimed = rc == CAS_OK;
     if (rc == CAS_OK)
@@ -770,7 +819,7 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
 }
 
 /* The seat's own decisions since the last new information, if it decides. */
-static int can_undo(struct cas__table *t, int seat)
+int cas__table_can_undo(struct cas__table *t, int seat)
 {
     const struct cas__session *s = &t->r.session;
     return seat >= 0 && !t->over && !t->busy && !t->failure[0] &&
@@ -782,7 +831,7 @@ int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg
 {
     if (seat_may_act(t, seat, code, msg, msglen))
         return CAS_EINVAL;
-    if (!can_undo(t, seat))
+    if (!cas__table_can_undo(t, seat))
         return refuse(code, "cannot-undo", msg, msglen, "seat %d has nothing to take back: "
                       "undo takes back only your own decisions since the last draw or "
                       "another player's decision", seat);
@@ -878,236 +927,4 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
         fail_table(t, cas__saves_errmsg(t->lobby->store));
     free(scores);
-}
-
-/* ------------------------------------------------- the state message */
-
-/* What `format` renders for `viewer` into a string of *len bytes (caller
- * frees); NULL when the plugin draws nothing. */
-static char *render(struct cas__table *t, int viewer, enum cas_render_format format,
-                    const struct cas__actions *legal, size_t *len)
-{
-    char *buf = NULL;
-    FILE *out = open_memstream(&buf, len);
-    if (!out)
-        return NULL;
-    int rc = legal ? cas__match_render_choices(&t->r.match, t->r.session.state, viewer,
-                                               format, legal, out)
-                   : cas__match_render(&t->r.match, t->r.session.state, viewer, format, out);
-    if (fclose(out) != 0 || rc != CAS_OK || *len == 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-/* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
-static int may_mark(const struct cas__table *t)
-{
-    const struct cas_plugin *p = t->r.match.plugin;
-    return p->abi_major == 1 && p->abi_minor >= 2;
-}
-
-void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
-{
-    const struct cas__seat *s = &t->seats[i];
-    cas__jw_printf(w, "%s{\"seat\":%d,\"name\":", i ? "," : "", i);
-    cas__jw_str(w, t->r.names[i]);
-    cas__jw_raw(w, ",\"agent\":");
-    cas__jw_str(w, s->agent);
-    cas__jw_printf(w, ",\"open\":%s,\"connected\":%s", s->open ? "true" : "false",
-                   s->bot || s->connected ? "true" : "false");
-}
-
-/* A score array in JSON, or null where the plugin gave none. */
-static void write_score(struct cas__jw *w, const char *key, const int64_t *scores, int have,
-                        int seat)
-{
-    if (have)
-        cas__jw_printf(w, ",\"%s\":%" PRId64, key, scores[seat]);
-    else
-        cas__jw_printf(w, ",\"%s\":null", key);
-}
-
-/* Each seat's score as it stands (returns(), what the board shows) and, where
- * the plugin has them, the scores the game would end with now. */
-static void write_players(struct cas__table *t, struct cas__jw *w)
-{
-    size_t n = (size_t)t->nplayers;
-    int64_t *scores = calloc(2 * n, sizeof *scores);
-    int64_t *projected = scores ? scores + n : NULL;
-    const cas_state *state = t->r.session.state;
-    int have = scores && t->r.match.vt->returns(state, scores, n) == CAS_OK;
-    int have_projected = scores && !t->over &&
-                         cas__match_projected(&t->r.match, state, projected) == CAS_OK;
-    int actor = cas__table_actor(t);
-    int64_t now = now_ms(t);
-    cas__jw_raw(w, "\"players\":[");
-    for (int i = 0; i < t->nplayers; i++) {
-        const struct cas__seat *s = &t->seats[i];
-        cas__table_write_seat(t, i, w);
-        cas__jw_raw(w, ",\"label\":");
-        cas__jw_str(w, cas__match_label(&t->r.match, i));
-        write_score(w, "score", scores, have, i);
-        write_score(w, "projected", projected, have_projected, i);
-        if (t->has_clock) {
-            int64_t left = s->clock_ms;
-            if (i == actor && !t->over)
-                left -= now - t->turn_started;
-            cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}", left < 0 ? 0 : left);
-        } else {
-            cas__jw_raw(w, ",\"clock_ms\":null}");
-        }
-    }
-    cas__jw_raw(w, "]");
-    free(scores);
-}
-
-static void write_result(struct cas__table *t, struct cas__jw *w)
-{
-    size_t n = (size_t)t->nplayers;
-    int64_t *scores = calloc(n, sizeof *scores);
-    if (!scores) {
-        cas__jw_raw(w, "null");
-        return;
-    }
-    if (t->flagged >= 0)
-        cas__match_projected(&t->r.match, t->r.session.state, scores);
-    else
-        t->r.match.vt->returns(t->r.session.state, scores, n);
-    int64_t best = INT64_MIN;
-    for (size_t i = 0; i < n; i++)
-        if ((int)i != t->flagged && scores[i] > best)
-            best = scores[i];
-    cas__jw_raw(w, "{\"scores\":[");
-    for (size_t i = 0; i < n; i++)
-        cas__jw_printf(w, "%s%" PRId64, i ? "," : "", scores[i]);
-    cas__jw_raw(w, "],\"winners\":[");
-    for (size_t i = 0, k = 0; i < n; i++)
-        if ((int)i != t->flagged && scores[i] == best)
-            cas__jw_printf(w, "%s%zu", k++ ? "," : "", i);
-    if (t->flagged >= 0)
-        cas__jw_printf(w, "],\"reason\":\"flag\",\"flagged\":%d}", t->flagged);
-    else
-        cas__jw_raw(w, "],\"reason\":\"end\",\"flagged\":null}");
-    free(scores);
-}
-
-/* The events c has not seen that its viewer may see. */
-static void write_events(struct cas__table *t, struct cas__conn *c, struct cas__jw *w)
-{
-    int reset = c->events_epoch != t->events_reset || c->events_sent > t->n_events;
-    if (reset) {
-        c->events_sent = 0;
-        c->events_epoch = t->events_reset;
-    }
-    cas__jw_printf(w, ",\"events_reset\":%s,\"events\":[", reset ? "true" : "false");
-    int first = 1;
-    for (size_t i = c->events_sent; i < t->n_events; i++) {
-        const struct cas__srv_event *e = &t->events[i];
-        if (e->visible_to != CAS_VIEWER_PUBLIC && e->visible_to != c->seat)
-            continue;
-        cas__jw_printf(w, "%s{\"ply\":%" PRIu32 ",\"player\":", first ? "" : ",", e->ply);
-        if (e->player >= 0)
-            cas__jw_printf(w, "%d", e->player);
-        else
-            cas__jw_raw(w, "null");
-        cas__jw_raw(w, ",\"text\":");
-        cas__jw_str(w, e->text);
-        cas__jw_raw(w, "}");
-        first = 0;
-    }
-    cas__jw_raw(w, "]");
-    c->events_sent = t->n_events;
-}
-
-/* The picture, its marks and the legal actions for viewer `seat`. */
-static void write_view(struct cas__table *t, int seat, int decides, struct cas__jw *w)
-{
-    struct cas__session *s = &t->r.session;
-    struct cas__match *m = &t->r.match;
-    int viewer = seat >= 0 ? seat : CAS_VIEWER_PUBLIC;
-    const struct cas__actions *legal = NULL;
-    size_t len = 0;
-    char *svg = NULL;
-    if (decides && cas__match_legal(m, s->state, &s->scratch) == CAS_OK)
-        legal = &s->scratch;
-    if (legal && may_mark(t))
-        svg = render(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, &len);
-    int marked = svg != NULL;
-    if (!svg)
-        svg = render(t, viewer, CAS_RENDER_SVG, NULL, &len);
-    cas__jw_raw(w, ",\"svg\":");
-    cas__jw_strn(w, svg, len);
-    free(svg);
-    cas__jw_printf(w, ",\"marked\":%s,\"actions\":[", marked ? "true" : "false");
-    for (size_t i = 0; legal && i < legal->count; i++) {
-        char text[512];
-        cas__match_action_text(m, s->state, legal->items[i], text, sizeof text);
-        if (i)
-            cas__jw_raw(w, ",");
-        cas__jw_str(w, text);
-    }
-    char *text = render(t, viewer, CAS_RENDER_TEXT, NULL, &len);
-    cas__jw_raw(w, "],\"text\":");
-    cas__jw_strn(w, text, len);
-    free(text);
-}
-
-/* Whether the draws were fixed (docs/server.md, "Fair draws"): the seed's
- * commitment from the start, the seed itself only once the game is over
- * (from the start in a practice game, whose creator chose it). */
-static void write_draws(const struct cas__table *t, struct cas__jw *w)
-{
-    cas__jw_printf(w, ",\"practice\":%s,\"seed_commitment\":",
-                   t->practice ? "true" : "false");
-    cas__jw_str(w, t->seed_commitment[0] ? t->seed_commitment : NULL);
-    if (t->practice || t->over)
-        cas__jw_printf(w, ",\"seed\":\"%" PRIu64 "\"", t->saved.seed);
-    else
-        cas__jw_raw(w, ",\"seed\":null");
-    cas__jw_raw(w, ",\"seed_reveal\":");
-    cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
-}
-
-/* Never while t->busy: a bot's thread is reading the game. */
-void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw *w)
-{
-    struct cas__session *s = &t->r.session;
-    int actor = cas__table_actor(t);
-    int decides = c->seat >= 0 && !t->over && !t->failure[0] && actor == c->seat;
-    cas__jw_printf(w, "{\"type\":\"state\",\"game\":\"%lld\",\"ply\":%" PRIu32 ",\"you\":",
-                   (long long)t->id, s->ply);
-    if (c->seat >= 0)
-        cas__jw_printf(w, "%d", c->seat);
-    else
-        cas__jw_raw(w, "null");
-    cas__jw_raw(w, ",\"title\":");
-    cas__jw_str(w, t->r.match.title);
-    if (t->over || actor == CAS_ACTOR_TERMINAL)
-        cas__jw_raw(w, ",\"actor\":\"over\",");
-    else if (actor == CAS_ACTOR_CHANCE)
-        cas__jw_raw(w, ",\"actor\":\"chance\",");
-    else
-        cas__jw_printf(w, ",\"actor\":%d,", actor);
-    write_players(t, w);
-    if (t->has_clock)
-        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
-                       t->base_ms, t->increment_ms);
-    else
-        cas__jw_raw(w, ",\"clock\":null");
-    write_draws(t, w);
-    write_view(t, c->seat, decides, w);
-    write_events(t, c, w);
-    cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",
-                   can_undo(t, c->seat) ? "true" : "false", t->over ? "true" : "false");
-    if (t->over)
-        write_result(t, w);
-    else
-        cas__jw_raw(w, "null");
-    if (t->failure[0]) {
-        cas__jw_raw(w, ",\"failure\":");
-        cas__jw_str(w, t->failure);
-    }
-    cas__jw_raw(w, "}");
 }

@@ -21,6 +21,7 @@ struct cas__wsc_conn {
     struct lws *wsi;
     void *user;
     int open, closed;
+    int deflate;           /* the server took permessage-deflate */
     struct pending *out, **out_tail;
     char *rx;
     size_t rx_len, rx_cap;
@@ -70,6 +71,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     struct cas__wsc_conn *c = lws_get_opaque_user_data(wsi);
     (void)user;
     switch (reason) {
+    case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH: {
+        /* the server's answer to the upgrade, headers still at hand */
+        char ext[128] = "";
+        if (c && lws_hdr_copy(wsi, ext, sizeof ext, WSI_TOKEN_EXTENSIONS) > 0)
+            c->deflate = strstr(ext, "permessage-deflate") != NULL;
+        return 0;
+    }
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
         c->open = 1;
         if (c->client->events->open)
@@ -107,6 +115,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     }
 }
 
+/* Offered as a browser offers it, so the server compresses for the tests
+ * and the benchmark as it does for a page. */
+static const struct lws_extension extensions[] = {
+    {"permessage-deflate", lws_extension_callback_pm_deflate,
+     "permessage-deflate; client_max_window_bits"},
+    {NULL, NULL, NULL},
+};
+
 static const struct lws_protocols protocols[] = {
     {"castellan.v1", callback, 0, 65536, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
@@ -122,6 +138,7 @@ int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out)
     memset(&info, 0, sizeof info);
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
+    info.extensions = extensions;
     info.fd_limit_per_thread = 4096;
     lws_set_log_level(getenv("CAS_WSC_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO | LLL_CLIENT : LLL_ERR, NULL);
     w->events = events;
@@ -185,6 +202,11 @@ int cas__wsc_send(struct cas__wsc_conn *c, const char *text)
     if (c->open && c->wsi)
         lws_callback_on_writable(c->wsi);
     return CAS_OK;
+}
+
+int cas__wsc_deflate(const struct cas__wsc_conn *c)
+{
+    return c->deflate;
 }
 
 int cas__wsc_is_open(const struct cas__wsc_conn *c)

@@ -35,6 +35,8 @@ int cas__wsc_connect(struct cas__wsc *w, const char *address, int port, void *us
 /* Queue text (copied) to be sent once open, in order. */
 int cas__wsc_send(struct cas__wsc_conn *c, const char *text);
 int cas__wsc_is_open(const struct cas__wsc_conn *c);
+/* Whether the server took permessage-deflate (known once open). */
+int cas__wsc_deflate(const struct cas__wsc_conn *c);
 /* Ask the connection to close; `closed` follows. */
 void cas__wsc_close(struct cas__wsc_conn *c);
 void cas__wsc_conn_free(struct cas__wsc_conn *c);
@@ -49,10 +51,11 @@ int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
 
 /* The fields of a server message a scripted player looks at. */
 struct cas__botclient_view {
-    char type[16];          /* "state", "created", "error", ... */
+    char type[16];          /* "state", "update", "created", "error", ... */
     char code[32];          /* an error's code */
     int64_t game, ply;
     int you, actor;         /* -1: none / not a seat */
+    int state;              /* a state or an update: the game as it is now */
     int over, can_undo;
     size_t n_actions;
     struct cas_json *root;  /* owned: the whole message */
@@ -64,7 +67,7 @@ int cas__botclient_read(const char *text, size_t len, struct cas__botclient_view
 void cas__botclient_view_free(struct cas__botclient_view *v);
 /* The i-th legal action's text of a state, or NULL. */
 const char *cas__botclient_action(const struct cas__botclient_view *v, size_t i);
-/* When v is a state in which this connection decides: the act message for
+/* When v is a state or update in which this connection decides: the act message for
  * legal action number pick % n into out[0..cap) and 1; else 0. */
 int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char *out, size_t cap);
 
@@ -73,12 +76,17 @@ int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char 
 struct cas__loadgen_params {
     int port;                  /* a castellan serve on 127.0.0.1 */
     const char *game;          /* the game plugin of every game */
+    const char *expansions;    /* its expansions as a JSON array, or NULL */
     uint64_t seed;
     size_t games;              /* concurrent games, 2 connections each */
     unsigned think_ms;         /* from a state to the act it answers */
     uint64_t max_moves;        /* stop after this many acts ... */
     double max_seconds;        /* ... or this long, whichever first */
+    unsigned watchers;         /* connections watching each game */
+    unsigned idle;             /* connections that open and say nothing */
+    int wire;                  /* measure each update's bytes compressed */
     void (*created)(void *ctx);/* every game exists, nobody joined yet */
+    void (*joined)(void *ctx); /* every connection is open and joined */
     void *ctx;
 };
 
@@ -88,6 +96,11 @@ struct cas__loadgen_result {
     uint64_t states, errors, closed, games_over;
     double seconds;            /* from the first join to the end */
     double p50_ms, p99_ms;     /* act sent -> next state arrived */
+    /* With wire: the bytes each recipient's update took on the wire
+     * (permessage-deflate as the server compresses, frame header
+     * included), over every update to a seat or a watcher; and raw. */
+    uint64_t updates;
+    double wire_median, wire_max, raw_median;
     char first_error[320];
 };
 

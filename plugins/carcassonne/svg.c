@@ -327,8 +327,9 @@ static void draw_attributes(struct cas_outbuf *v, const struct cas_game *g,
 static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
 {
     const struct carc_kind *k = &g->kinds[ki];
-    cas_outf(v, "<symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">"
-                "<rect class=\"ground\" width=\"%d\" height=\"%d\"/>", ki, SPACE * k->ncells,
+    cas_outf(v, "<defs data-cas-key=\"k%d\"><symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+                "height=\"%d\"><rect class=\"ground\" width=\"%d\" height=\"%d\"/>", ki, ki,
+             SPACE * k->ncells,
              SPACE, SPACE * k->ncells, SPACE, SPACE * k->ncells, SPACE);
     for (int c = 0; c < k->ncells; c++) {
         draw_rivers(v, k, c);
@@ -338,7 +339,7 @@ static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
         draw_roads(v, k, c);
     }
     cas_outf(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
-                "</symbol>\n", SPACE * k->ncells - 1, SPACE - 1);
+                "</symbol></defs>\n", SPACE * k->ncells - 1, SPACE - 1);
 }
 
 /* ------------------------------------------------------------ figures */
@@ -395,14 +396,15 @@ static struct pt board_point(const struct carc_tile *t, struct pt p, int bx, int
 }
 
 static void draw_figure(struct cas_outbuf *v, const struct cas_game *g, int player, int kind,
-                        struct pt at, int on_field)
+                        struct pt at, int on_field, int node, int before)
 {
     const char *name = g->fig[kind].def.name;
     int large = strcmp(name, "large-meeple") == 0;
     /* a meeple on a field lies down: a farmer */
     int lying = on_field && (large || strcmp(name, "meeple") == 0);
-    cas_outf(v, "<use class=\"figure %s\" xlink:href=\"#%s\" fill=\"%s\" transform=\"translate(%d "
-                "%d)%s%s\"/>", name, figure_symbol(name), fill_of[player],
+    cas_outf(v, "<use class=\"figure %s\" data-cas-key=\"f%d.%d\" xlink:href=\"#%s\" fill=\"%s\" "
+                "transform=\"translate(%d %d)%s%s\"/>\n", name, node, before, figure_symbol(name),
+             fill_of[player],
              at.x + (lying ? 17 : 0), at.y + (lying ? 10 : 14), lying ? " rotate(-90)" : "",
              large ? " scale(1.3)" : "");
 }
@@ -414,6 +416,7 @@ struct frame {
     int cols, rows;             /* spaces the board area holds */
     int bx, by;                 /* board units of space 0,0's corner */
     int width, height;
+    int ox, oy;                 /* where the frame's corner lies on the board */
 };
 
 static void frame_take(struct frame *fr, int x, int y)
@@ -430,7 +433,7 @@ static void frame_take(struct frame *fr, int x, int y)
 static struct frame frame_of(const struct cas_state *s, const struct carc_marks *mk,
                              int panel_extra)
 {
-    struct frame fr = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    struct frame fr = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < s->ncells; i++)
         frame_take(&fr, C_CELLS(s)[i].x, C_CELLS(s)[i].y);
     for (size_t i = 0; mk && i < mk->n; i++)
@@ -447,11 +450,13 @@ static struct frame frame_of(const struct cas_state *s, const struct carc_marks 
                   panel_extra;
     fr.height = HEAD_H + 2 * MARGIN + rows * SPACE;
     fr.height = fr.height < panel_h ? panel_h : fr.height;
+    fr.ox = -fr.bx;
+    fr.oy = -fr.by;
     return fr;
 }
 
 static const char style[] =
-    "<style type=\"text/css\"><![CDATA[\n"
+    "<style type=\"text/css\" data-cas-key=\"style\"><![CDATA[\n"
     "text{font-family:'DejaVu Sans',Verdana,sans-serif;fill:#2a2118}\n"
     ".ground{fill:#8fbf5a}.city{fill:#c9925a}.wall{fill:none;stroke:#6b4423;"
     "stroke-width:4;stroke-linecap:round}\n"
@@ -509,7 +514,8 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
-    cas_outs(v, "<g class=\"coords\">");
+    cas_outf(v, "<g class=\"coords\" data-cas-key=\"coords\" transform=\"translate(%d %d)\">",
+             fr->ox, fr->oy);
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
         if (mid > left && mid < right)
@@ -533,6 +539,7 @@ static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell
 
 static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
 {
+    cas_outs(v, "<g class=\"open-spots\" data-cas-key=\"open\">");
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
@@ -543,6 +550,7 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
             cas_outf(v, "<text class=\"fits-mark\" x=\"%d\" y=\"%d\">+</text>", x + SPACE / 2,
                      y + SPACE / 2 + 10);
     }
+    cas_outs(v, "</g>\n");
 }
 
 /* Buildings and marks stand upright whatever the tile's rotation, so they
@@ -568,8 +576,9 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
-        cas_outf(v, "<g class=\"tile\"><use xlink:href=\"#k%d\" transform=\"translate(%d %d) "
-                    "rotate(%d 50 50)\"/>", t->kind, x, y, t->rot * 90);
+        cas_outf(v, "<g class=\"tile\" data-cas-key=\"t%d,%d\"><use xlink:href=\"#k%d\" "
+                    "transform=\"translate(%d %d) rotate(%d 50 50)\"/>", t->x, t->y, t->kind, x,
+                 y, t->rot * 90);
         draw_upright_marks(v, g, &g->kinds[t->kind], t, fr->bx, fr->by);
         cas_outf(v, "</g>\n");
     }
@@ -583,6 +592,7 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
         return;
     const struct carc_tile *t = &C_TILES(s)[last];
     const struct carc_kind *k = &s->game->kinds[t->kind];
+    cas_outs(v, "<g data-cas-key=\"last\">");
     for (int c = 0; c < k->ncells; c++) {
         int x = fr->bx + (t->x + k->rot[t->rot].dx[c]) * SPACE;
         int y = fr->by + (t->y + k->rot[t->rot].dy[c]) * SPACE;
@@ -590,6 +600,7 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
                     "<rect class=\"last-inner\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
                  x + 3, y + 3, SPACE - 6, SPACE - 6, x + 6, y + 6, SPACE - 12, SPACE - 12);
     }
+    cas_outs(v, "</g>\n");
 }
 
 static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
@@ -605,7 +616,7 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
         struct pt at = board_point(t, feature_spot(&g->kinds[t->kind], n->local), fr->bx,
                                    fr->by);
         at.x += 18 * before;
-        draw_figure(v, g, f->player, f->kind, at, n->cls == CAS_CARC_FIELD);
+        draw_figure(v, g, f->player, f->kind, at, n->cls == CAS_CARC_FIELD, f->node, before);
     }
 }
 
@@ -618,6 +629,7 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
     const struct cas_game *g = s->game;
     const struct carc_tile *t = &C_TILES(s)[s->placed];
     const struct carc_kind *k = &g->kinds[t->kind];
+    cas_outs(v, "<g data-cas-key=\"spots\">");
     for (int f = 0; f < k->nf; f++) {
         int legal = 0;
         for (int fk = 0; fk < g->nfig && !legal; fk++)
@@ -628,15 +640,18 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
         struct pt at = board_point(t, feature_spot(k, f), fr->bx, fr->by);
         cas_outf(v, "<circle class=\"spot\" cx=\"%d\" cy=\"%d\" r=\"8\"/>", at.x, at.y);
     }
+    cas_outs(v, "</g>\n");
 }
 
 /* ------------------------------------------------------------ the panel */
 
-static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y)
+static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y,
+                        const struct frame *fr)
 {
     const struct cas_game *g = s->game;
-    cas_outf(v, "<g class=\"player\"><rect class=\"panel\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                "height=\"84\" rx=\"8\"/>", x, y, PANEL_W - 20);
+    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
+                "<rect class=\"panel\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
+             p, fr->ox, fr->oy, x, y, PANEL_W - 20);
     if (p == cas__carc_current(s))
         cas_outf(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
                  x, y, PANEL_W - 20);
@@ -798,7 +813,8 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewe
     const struct cas_game *g = s->game;
     int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
     for (int p = 0; p < g->nplayers; p++, y += 96)
-        draw_player(v, s, p, x, y);
+        draw_player(v, s, p, x, y, fr);
+    cas_outf(v, "<g data-cas-key=\"panel\" transform=\"translate(%d %d)\">", fr->ox, fr->oy);
     y = draw_expansion_notes(v, s, viewer, x, y + 8) - 8;
     cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
              s->bag_left);
@@ -809,9 +825,10 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewe
         cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(%d "
                     "%d)\"/>", s->drawn, x + 20, y + 62);
         draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, x + 20, y + 62);
-        cas_outf(v, "</g>");
+        cas_outf(v, "</g></g>\n");
         return y + 62 + SPACE + 10;
     }
+    cas_outs(v, "</g>\n");
     return y + 30;
 }
 
@@ -925,7 +942,7 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
 {
     const struct carc_marks *mk = vw->mk;
     const struct cas_game *g = s->game;
-    cas_outs(v, "<g class=\"marks\">\n");
+    cas_outs(v, "<g class=\"marks\" data-cas-key=\"marks\">\n");
     for (size_t i = 0, end; i < mk->n; i = end) {
         end = cas__carc_mark_run(mk, i);
         const struct carc_mark_key *k = &mk->items[i].key;
@@ -1131,7 +1148,7 @@ static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
 /* ------------------------------------------------------------ the picture */
 
 static const char choice_style[] =
-    "<style type=\"text/css\"><![CDATA[\n"
+    "<style type=\"text/css\" data-cas-key=\"choice-style\"><![CDATA[\n"
     ".mark .hit{fill:#fff;fill-opacity:0.01;stroke:#c0392b;stroke-width:3;cursor:pointer}"
     ".mark .spot-hit{fill-opacity:0.85}.anchor{fill:#c0392b;stroke:#fff;stroke-width:4}"
     ".figure-name{font-size:11px;text-anchor:middle}"
@@ -1141,6 +1158,12 @@ static const char choice_style[] =
     "paint-order:stroke;stroke:#fff;stroke-width:3}\n"
     "]]></style>\n";
 
+/* Every top-level element carries a data-cas-key (docs/abi.md "Keyed
+ * pictures"), so a host sends only what changed from one picture to the
+ * next.  The board is drawn in board units (space 0,0 at the origin) and
+ * the viewBox moves as the board grows, so a tile, once placed, is the
+ * same bytes in every later picture; the frame's own parts (heading,
+ * coordinates, panel) follow the viewBox's corner. */
 static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                 const struct cas_writer *out)
 {
@@ -1148,40 +1171,47 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     struct note_tiles nt = note_tiles(s, viewer);
     struct frame fr = frame_of(s, vw ? vw->mk : NULL,
                                ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
+    struct frame board = fr;
+    board.bx = board.by = 0;
     char status[200];
     status_line(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                  "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>Carcassonne</title>\n",
-             fr.width, fr.height);
+                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n"
+                 "<title data-cas-key=\"title\">Carcassonne</title>\n",
+             fr.ox, fr.oy, fr.width, fr.height);
     cas_outs(&v, style);
     if (vw)
         cas_outs(&v, choice_style);
-    cas_outs(&v, "<defs>");
+    cas_outs(&v, "<defs data-cas-key=\"figures\">");
     cas_outs(&v, figure_defs);
+    cas_outs(&v, "</defs>\n");
     define_kinds(&v, s, nt.named);
     if (vw)
         define_mark_kinds(&v, s, vw->mk, nt.named);
-    cas_outf(&v, "</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
+    cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                 "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
                  "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
                  "<text class=\"status\" x=\"%d\" y=\"36\">",
-             fr.width, fr.height, MARGIN, MARGIN + 190);
+             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, MARGIN + 190);
     put_escaped(&v, status);
-    cas_outf(&v, "</text>\n");
+    cas_outf(&v, "</text></g>\n");
     draw_coordinates(&v, &fr);
-    cas_outf(&v, "<g class=\"board\">\n");
-    draw_open_spots(&v, s, &fr);
-    draw_tiles(&v, s, &fr);
-    draw_last_tile(&v, s, &fr);
-    draw_figures(&v, s, &fr);
-    draw_deploy_spots(&v, s, &fr);
-    cas_outf(&v, "</g>\n");
+    draw_open_spots(&v, s, &board);
+    draw_tiles(&v, s, &board);
+    draw_last_tile(&v, s, &board);
+    draw_figures(&v, s, &board);
+    draw_deploy_spots(&v, s, &board);
     if (vw)
-        draw_board_marks(&v, s, vw, &fr);
+        draw_board_marks(&v, s, vw, &board);
     int y = draw_panel(&v, s, viewer, &fr);
-    if (vw)
+    if (vw) {
+        cas_outf(&v, "<g data-cas-key=\"panel-marks\" transform=\"translate(%d %d)\">", fr.ox,
+                 fr.oy);
         draw_panel_marks(&v, s, vw, &fr, y);
+        cas_outs(&v, "</g>\n");
+    }
     cas_outf(&v, "</svg>\n");
     return cas_out_finish(&v);
 }

@@ -89,8 +89,9 @@ static void kingdom(struct cas_outbuf *v, const cas_state *s, int p, int top, in
 {
     const struct kingdom *k = &s->k[p];
     int y0 = top + 34;
-    cas_outf(v, "<g class=\"kingdom %s\"><rect class=\"area\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                "height=\"%d\" rx=\"10\"/>", p ? "blue" : "red", LEFT - 12, top, WIDTH - 2 * LEFT + 24,
+    cas_outf(v, "<g class=\"kingdom %s\" data-cas-key=\"kingdom-%s\"><rect class=\"area\" x=\"%d\" "
+                "y=\"%d\" width=\"%d\" height=\"%d\" rx=\"10\"/>", p ? "blue" : "red",
+             p ? "blue" : "red", LEFT - 12, top, WIDTH - 2 * LEFT + 24,
              KINGDOM_H - 8);
     if (turn)
         cas_outf(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"10\"/>",
@@ -129,6 +130,7 @@ static void kingdom(struct cas_outbuf *v, const cas_state *s, int p, int top, in
 static void middle_band(struct cas_outbuf *v, const cas_state *s, int viewer, int y)
 {
     int x = LEFT;
+    cas_outs(v, "<g data-cas-key=\"band\">");
     cas_outf(v, "<g class=\"pile\"><rect class=\"back\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                 "rx=\"6\"/><text class=\"back-text\" x=\"%d\" y=\"%d\">%d</text><text class=\"label\" "
                 "x=\"%d\" y=\"%d\">draw pile</text></g>", x, y + 20, CARD_W, CARD_H, x + CARD_W / 2,
@@ -153,8 +155,10 @@ static void middle_band(struct cas_outbuf *v, const cas_state *s, int viewer, in
     else if (s->pending != PEND_NONE)
         cas_outf(v, "<text class=\"note\" x=\"%d\" y=\"%d\">%s's %s holds</text>", note_x, y + 104,
                  player_name(s->pending_by), s->pending == PEND_MAGICIAN ? "MAGICIAN" : "ADEPT");
-    if (viewer != CAS_VIEWER_OMNISCIENT)
+    if (viewer != CAS_VIEWER_OMNISCIENT) {
+        cas_outs(v, "</g>\n");
         return;
+    }
     /* the pile's make-up, six kinds a line, as many lines as the band holds */
     int shown = 0, line = 0;
     cas_outf(v, "<text class=\"label\" x=\"%d\" y=\"%d\">in the draw pile:</text>", x, y + 14);
@@ -169,10 +173,11 @@ static void middle_band(struct cas_outbuf *v, const cas_state *s, int viewer, in
     }
     if (shown)
         cas_outf(v, "</text>");
+    cas_outs(v, "</g>\n");
 }
 
 static const char style[] =
-    "<style type=\"text/css\"><![CDATA[\n"
+    "<style type=\"text/css\" data-cas-key=\"style\"><![CDATA[\n"
     "text{font-family:'DejaVu Sans',Verdana,sans-serif;fill:#2a2118}\n"
     ".area{fill:#f7f1e2;stroke:#cfc2a0}.turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
     ".red .name{fill:#b01e18}.blue .name{fill:#1f4fa0}.name{font-size:20px;font-weight:bold}"
@@ -324,7 +329,7 @@ static void draw_marks(struct cas_outbuf *v, const struct choice_view *cv, int v
     const struct castles_marks *m = cv->m;
     char numbers[64], text[96];
     int chip = 0;
-    cas_outs(v, "<g class=\"marks\">\n");
+    cas_outs(v, "<g class=\"marks\" data-cas-key=\"marks\">\n");
     for (size_t i = 0; i < m->n; i++)
         if (m->nkeys[i] && first_of(m, i, 0)) {
             int x, cy;
@@ -355,7 +360,7 @@ static void draw_marks(struct cas_outbuf *v, const struct choice_view *cv, int v
 }
 
 static const char choice_style[] =
-    "<style type=\"text/css\"><![CDATA[\n"
+    "<style type=\"text/css\" data-cas-key=\"choice-style\"><![CDATA[\n"
     ".mark .hit{fill:#fff;fill-opacity:0.01;stroke:#c0392b;stroke-width:3;cursor:pointer}"
     ".mark .chip{fill:#fffaf0;fill-opacity:1}"
     ".choice{font-size:13px;font-weight:bold;text-anchor:end;fill:#8e1f14;"
@@ -373,13 +378,14 @@ static int draw(const cas_state *s, int viewer, const struct choice_view *cv,
     status_text(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>Castles</title>\n",
+                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title data-cas-key=\"title\">Castles</title>\n",
              WIDTH, height);
     cas_outn(&v, style, sizeof style - 1);
     if (cv)
         cas_outn(&v, choice_style, sizeof choice_style - 1);
-    cas_outf(&v, "<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/><text class=\"title\" x=\"%d\" "
-                 "y=\"36\">Castles</text><text class=\"status\" x=\"%d\" y=\"36\">%s</text>\n",
+    cas_outf(&v, "<rect data-cas-key=\"ground\" width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
+                 "<g data-cas-key=\"head\"><text class=\"title\" x=\"%d\" y=\"36\">Castles</text>"
+                 "<text class=\"status\" x=\"%d\" y=\"36\">%s</text></g>\n",
              WIDTH, height, LEFT, LEFT + 120, status);
     /* the viewer's own Kingdom nearest to them, at the bottom */
     int bottom = viewer == 1 ? 1 : 0, actor = turn_actor(s);

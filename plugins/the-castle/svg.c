@@ -99,7 +99,7 @@ static void draw_tile(struct cas_outbuf *v, const cas_state *s, int pi)
 {
     const struct board *b = &s->game->board;
     const struct placement *p = &s->placed[pi];
-    cas_outf(v, "<g class=\"tile\">");
+    cas_outf(v, "<g class=\"tile\" data-cas-key=\"t%d\">", pi);
     draw_kind(v, &s->game->tiles.kind[p->kind], p->rot, cell_x(b, p->cell), cell_y(b, p->cell));
     cas_outf(v, "</g>\n");
 }
@@ -108,6 +108,7 @@ static void draw_grid(struct cas_outbuf *v, const cas_state *s)
 {
     const struct board *b = &s->game->board;
     bool place = s->phase == PH_PLACE;
+    cas_outs(v, "<g class=\"grid\" data-cas-key=\"grid\">");
     for (int cell = 0; cell < b->w * b->h; cell++) {
         int x = cell_x(b, cell), y = cell_y(b, cell);
         if (b->cell[cell] == CELL_WALL) {
@@ -123,6 +124,7 @@ static void draw_grid(struct cas_outbuf *v, const cas_state *s)
         cas_outf(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>",
                  fits ? "fits" : "empty", x + 3, y + 3, SPACE - 6, SPACE - 6);
     }
+    cas_outs(v, "</g>\n");
 }
 
 static void draw_followers(struct cas_outbuf *v, const cas_state *s)
@@ -134,8 +136,9 @@ static void draw_followers(struct cas_outbuf *v, const cas_state *s)
         const struct rotation *r = &s->game->tiles.kind[p->kind].rot[p->rot];
         int fx, fy;
         feature_spot(r, n->local, &fx, &fy);
-        cas_outf(v, "<use class=\"figure follower\" xlink:href=\"#follower\" fill=\"%s\" "
-                    "transform=\"translate(%d %d)\"/>", fills[s->figs[i].player],
+        cas_outf(v, "<use class=\"figure follower\" data-cas-key=\"f%d\" xlink:href=\"#follower\" "
+                    "fill=\"%s\" transform=\"translate(%d %d)\"/>\n", (int)s->figs[i].node,
+                 fills[s->figs[i].player],
                  cell_x(b, p->cell) + fx, cell_y(b, p->cell) + fy + 10);
     }
 }
@@ -148,28 +151,30 @@ static void draw_panel(struct cas_outbuf *v, const cas_state *s, int x)
         int held = 0;
         for (int w = 1; w <= WALL_KINDS; w++)
             held += ps->held[w];
-        cas_outf(v, "<g class=\"player\"><rect class=\"panel%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
+        cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\"><rect class=\"panel%s\" x=\"%d\" "
+                    "y=\"%d\" width=\"%d\" "
                     "height=\"80\" rx=\"8\"/><use xlink:href=\"#follower\" fill=\"%s\" "
                     "transform=\"translate(%d %d) scale(1.3)\"/><text class=\"name\" x=\"%d\" "
                     "y=\"%d\">%s</text><text class=\"score\" x=\"%d\" y=\"%d\">%d</text>"
                     "<text class=\"small\" x=\"%d\" y=\"%d\">%d followers, keep %d, %d wall "
                     "tile%s</text></g>\n",
-                 turn_actor(s) == p ? " turn" : "", x, y, PANEL_W - 20, fills[p], x + 22, y + 44,
+                 p, turn_actor(s) == p ? " turn" : "", x, y, PANEL_W - 20, fills[p], x + 22, y + 44,
                  x + 44, y + 30, player_name(p), x + PANEL_W - 34, y + 34, (int)ps->score, x + 44,
                  y + 60, ps->supply, ps->keep_size, held, held == 1 ? "" : "s");
     }
-    cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
-             s->nbag);
+    cas_outf(v, "<g data-cas-key=\"bag\"><text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the "
+                "bag</text>", x, y + 18, s->nbag);
     if (s->phase == PH_PLACE)
         cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">To place: %s</text>", x, y + 46,
                  s->game->tiles.kind[s->drawn].id);
+    cas_outs(v, "</g>\n");
 }
 
 /* Column letters over the grid and row numbers beside it, as cells are
  * written ("place T06 d4 90"). */
 static void draw_coordinates(struct cas_outbuf *v, const struct board *b)
 {
-    cas_outs(v, "<g class=\"coords\">");
+    cas_outs(v, "<g class=\"coords\" data-cas-key=\"coords\">");
     for (int c = 0; c < b->w; c++)
         cas_outf(v, "<text x=\"%d\" y=\"%d\">%c</text>", MARGIN + c * SPACE + SPACE / 2,
                  HEAD_H + MARGIN - 6, 'a' + c);
@@ -195,7 +200,7 @@ static int track_height(const struct board *b)
 static void draw_track_and_legend(struct cas_outbuf *v, const cas_state *s, int x0, int y)
 {
     const struct board *b = &s->game->board;
-    cas_outf(v, "<g class=\"track\"><text class=\"status\" x=\"%d\" y=\"%d\">Score track "
+    cas_outf(v, "<g class=\"track\" data-cas-key=\"track\"><text class=\"status\" x=\"%d\" y=\"%d\">Score track "
                 "0-%d</text>", x0, y + 18, b->track - 1);
     y += 28;
     for (int pos = 0; pos < b->track; pos++) {
@@ -219,7 +224,7 @@ static void draw_track_and_legend(struct cas_outbuf *v, const cas_state *s, int 
     }
     y += (b->track + TRACK_ROW - 1) / TRACK_ROW * TRACK_CELL + 16;
     static const char *const names[N_CLS] = {"path", "house", "tower", "court"};
-    cas_outs(v, "</g><g class=\"legend\">");
+    cas_outs(v, "</g>\n<g class=\"legend\" data-cas-key=\"legend\">");
     for (int c = C_HOUSE; c < N_CLS; c++)
         cas_outf(v, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
                     "<text class=\"small\" x=\"%d\" y=\"%d\">%s</text>",
@@ -244,7 +249,7 @@ static void draw_track_and_legend(struct cas_outbuf *v, const cas_state *s, int 
 }
 
 static const char style[] =
-    "<style type=\"text/css\"><![CDATA[\n"
+    "<style type=\"text/css\" data-cas-key=\"style\"><![CDATA[\n"
     "text{font-family:'DejaVu Sans',Verdana,sans-serif;fill:#2a2118}\n"
     ".wall{fill:#8a8072;stroke:#5e564b;stroke-width:1}.empty{fill:#e6dfca;stroke:#c2b797;"
     "stroke-width:1.5;stroke-dasharray:5 4}.fits{fill:#fbf3cf;stroke:#d4a21c;"
@@ -370,7 +375,7 @@ static void draw_board_marks(struct cas_outbuf *v, const struct choice_view *cv)
     const cas_state *s = cv->s;
     const struct board *b = &s->game->board;
     char numbers[48];
-    cas_outs(v, "<g class=\"marks\">\n");
+    cas_outs(v, "<g class=\"marks\" data-cas-key=\"marks\">\n");
     for (size_t i = 0; i < cv->n; i++) {
         if (!first_with(cv, i, 0))
             continue;
@@ -437,7 +442,7 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct choice_view *cv,
 }
 
 static const char choice_style[] =
-    "<style type=\"text/css\"><![CDATA[\n"
+    "<style type=\"text/css\" data-cas-key=\"choice-style\"><![CDATA[\n"
     ".mark .hit{fill:#fff;fill-opacity:0.01;stroke:#c0392b;stroke-width:3;cursor:pointer}"
     ".mark .spot-hit,.mark .chip{fill-opacity:0.85}"
     ".choice{font-size:13px;font-weight:bold;text-anchor:middle;fill:#8e1f14;"
@@ -456,38 +461,41 @@ static int draw(const cas_state *s, const struct choice_view *cv, const struct c
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                  "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title>The Castle</title>\n",
+                 "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title data-cas-key=\"title\">The Castle</title>\n",
              width, height);
     cas_outn(&v, style, sizeof style - 1);
     if (cv)
         cas_outn(&v, choice_style, sizeof choice_style - 1);
-    cas_outf(&v, "<defs><symbol id=\"follower\" overflow=\"visible\"><path d=\"M0 -22 c4 0 6 3 6 6 "
+    cas_outf(&v, "<defs data-cas-key=\"defs\"><symbol id=\"follower\" overflow=\"visible\"><path d=\"M0 -22 c4 0 6 3 6 6 "
                  "c0 2 -1 3 -2 4 l8 3 c3 1 3 5 -1 5 l-4 0 l4 10 h-7 l-4 -6 l-4 6 h-7 l4 -10 l-4 0 "
                  "c-4 0 -4 -4 -1 -5 l8 -3 c-1 -1 -2 -2 -2 -4 c0 -3 2 -6 6 -6z\"/></symbol></defs>\n"
-                 "<rect width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/><text class=\"title\" x=\"%d\" "
-                 "y=\"34\">The Castle</text><text class=\"status\" x=\"%d\" y=\"34\">%s</text>\n",
+                 "<rect data-cas-key=\"ground\" width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
+                 "<g data-cas-key=\"head\"><text class=\"title\" x=\"%d\" y=\"34\">The Castle</text>"
+                 "<text class=\"status\" x=\"%d\" y=\"34\">%s</text></g>\n",
              width, height, MARGIN, MARGIN + 150,
              s->phase == PH_OVER ? "game over"
                                  : turn_actor(s) == CAS_ACTOR_CHANCE ? "chance draws"
                                                                      : player_name(turn_actor(s)));
     draw_coordinates(&v, b);
-    cas_outf(&v, "<g class=\"board\">\n");
     draw_grid(&v, s);
     for (int i = 0; i < s->nplaced; i++)
         draw_tile(&v, s, i);
     /* the tile placed last: this turn's, or the latest castle tile */
     int last = s->last != NONE8 ? s->last : s->nplaced - 1;
     if (last >= b->nstarts && last < s->nplaced)
-        cas_outf(&v, "<rect class=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+        cas_outf(&v, "<rect class=\"last\" data-cas-key=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                     "height=\"%d\"/>\n",
                  cell_x(b, s->placed[last].cell) + 2, cell_y(b, s->placed[last].cell) + 2, SPACE - 4,
                  SPACE - 4);
     draw_followers(&v, s);
-    cas_outf(&v, "</g>\n");
     if (cv)
         draw_board_marks(&v, cv);
     draw_panel(&v, s, width - PANEL_W + 4);
-    if (cv)
+    if (cv) {
+        cas_outs(&v, "<g data-cas-key=\"panel-marks\">");
         draw_panel_marks(&v, cv, width - PANEL_W + 4, marks_y);
+        cas_outs(&v, "</g>\n");
+    }
     draw_track_and_legend(&v, s, width - PANEL_W + 4, track_y);
     cas_outf(&v, "</svg>\n");
     return cas_out_finish(&v);

@@ -477,23 +477,36 @@ async function main() {
 
   // The watcher saw nothing private.
   const tokens = links.map((l) => new URLSearchParams(new URL(l).hash.slice(1)).get('token'));
-  const states = watched.filter((m) => m.type === 'state');
-  assert.ok(states.length > 10, `the watcher followed the game (${states.length} states)`);
+  const isState = (m) => m.type === 'state' || m.type === 'update';
+  const states = watched.filter(isState);
+  assert.ok(states.length > 10, `the watcher followed the game (${states.length} states and updates)`);
+  // The pages follow the game by its updates, patching the picture in
+  // place: a full state only on joining, after the server's restart, or
+  // after a reload (a patch that failed would ask for one each time).
+  for (const [name, frames] of [['A', framesA], ['C', watched]]) {
+    const full = frames.filter((m) => m.type === 'state').length;
+    assert.ok(full <= 6, `page ${name} got ${full} full states; it should follow by updates`);
+  }
+  const updates = watched.filter((m) => m.type === 'update');
+  assert.ok(updates.length > 10 && updates.every((m) => m.svg_changes && m.svg === undefined),
+    `the watcher's updates carry the picture's changes, not the picture (${updates.length} updates)`);
   for (const m of watched) {
     const text = JSON.stringify(m);
     for (const t of tokens) assert.ok(!text.includes(t), 'no seat token reaches the watcher');
     assert.ok(!['created', 'claimed', 'hint'].includes(m.type), `the watcher got a ${m.type} message`);
-    if (m.type !== 'state') continue;
+    if (!isState(m)) continue;
     assert.equal(m.you, null, 'the watcher acts for no seat');
     assert.ok(m.actions === undefined || (Array.isArray(m.actions) && m.actions.length === 0),
       `the watcher gets no legal actions (ply ${m.ply})`);
     assert.ok(!m.marked, `the watcher's picture is not the decision view (ply ${m.ply})`);
     assert.ok(!m.svg || !m.svg.includes('data-cas-choices'), `no marks in the watcher's picture (ply ${m.ply})`);
+    for (const [, , part] of m.svg_changes?.put || [])
+      assert.ok(!part.includes('data-cas-choices'), `no marks in the watcher's picture changes (ply ${m.ply})`);
     for (const e of m.events || []) assert.equal(typeof e.text, 'string');
   }
   log(`watcher: ${watched.length} frames, ${states.length} states, nothing private`);
   // Its events are public: each one reached both players too.
-  const seen = (frames) => new Set(frames.filter((m) => m.type === 'state')
+  const seen = (frames) => new Set(frames.filter(isState)
     .flatMap((m) => (m.events || []).map((e) => `${e.ply}|${e.text}`)));
   const [evA, evB, evC] = [seen(framesA), seen(framesB), seen(watched)];
   assert.ok(evC.size > 0, 'the watcher got the event log');

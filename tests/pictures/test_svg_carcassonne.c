@@ -29,7 +29,9 @@ static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     const struct cas_state *s = g->state;
     char expr[128];
     (void)viewer;
-    assert_int_equal(svg_count(doc, "//s:g[@class='board']/s:g[@class='tile']"), s->ntiles);
+    assert_int_equal(svg_count(doc, "//s:g[@class='tile']"), s->ntiles);
+    /* keyed (docs/abi.md "Keyed pictures"): every top-level element */
+    assert_int_equal(svg_count(doc, "/s:svg/*[not(@data-cas-key)]"), 0);
     assert_int_equal(svg_count(doc, "//s:use[starts-with(@class,'figure ')]"), s->nfigs);
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
@@ -112,9 +114,9 @@ static void check_castles(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     int castles_on_board = 0;
     for (int i = 0; i < s->ntiles; i++)
         castles_on_board += strncmp(s->game->kinds[C_TILES(s)[i].kind].id, "CG-", 3) == 0;
-    assert_true(svg_count(doc, "//s:g[@class='board']//s:g[@class='castle']") >=
+    assert_true(svg_count(doc, "//s:g[@class='tile']//s:g[@class='castle']") >=
                 castles_on_board);
-    assert_int_equal(svg_count(doc, "//s:g[@class='board']//s:g[@class='monastery']/s:text"), 0);
+    assert_int_equal(svg_count(doc, "//s:g[@class='tile']//s:g[@class='monastery']/s:text"), 0);
 }
 
 static void test_castles_germany(void **state)

@@ -35,6 +35,8 @@ static void check_kingdoms(struct cas_test_game *g, int viewer, xmlDocPtr doc)
 {
     const cas_state *s = g->state;
     assert_int_equal(svg_count(doc, "//s:g[starts-with(@class,'card ')]"), faces(s));
+    /* keyed (docs/abi.md "Keyed pictures"): every top-level element */
+    assert_int_equal(svg_count(doc, "/s:svg/*[not(@data-cas-key)]"), 0);
     assert_int_equal(svg_count(doc, "//s:g[starts-with(@class,'kingdom ')]"), NPLAYERS);
     assert_int_equal(svg_count(doc, "//s:text[.='in the draw pile:']"),
                      viewer == CAS_VIEWER_OMNISCIENT);

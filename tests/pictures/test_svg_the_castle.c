@@ -22,7 +22,9 @@ static void check_castle(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     const cas_state *s = g->state;
     char expr[128];
     (void)viewer;
-    assert_int_equal(svg_count(doc, "//s:g[@class='board']/s:g[@class='tile']"), s->nplaced);
+    assert_int_equal(svg_count(doc, "//s:g[@class='tile']"), s->nplaced);
+    /* keyed (docs/abi.md "Keyed pictures"): every top-level element */
+    assert_int_equal(svg_count(doc, "/s:svg/*[not(@data-cas-key)]"), 0);
     assert_int_equal(svg_count(doc, "//s:use[@class='figure follower']"), s->nfigs);
     for (int p = 0; p < NPLAYERS; p++) {
         snprintf(expr, sizeof expr, "(//s:g[@class='player'])[%d]/s:text[@class='score']", p + 1);
@@ -38,7 +40,7 @@ static void check_castle(struct cas_test_game *g, int viewer, xmlDocPtr doc)
     assert_int_equal(svg_count(doc, "//s:g[@class='track']/s:circle[@class='marker']"), NPLAYERS);
     assert_int_equal(svg_count(doc, "//s:g[@class='coords']/s:text"), b->w + b->h);
     assert_int_equal(svg_count(doc, "//s:g[@class='legend']/s:text"), 9);
-    int fits = svg_count(doc, "//s:g[@class='board']/s:rect[@class='fits']");
+    int fits = svg_count(doc, "//s:g[@class='grid']/s:rect[@class='fits']");
     if (s->phase == PH_PLACE)
         assert_true(fits >= 1);
     else

@@ -76,7 +76,7 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
     } else if (strcmp(v.type, "error") == 0) {
         c->errors++;
         fprintf(stderr, "bench_serve_two: %s\n", text);
-    } else if (strcmp(v.type, "state") == 0) {
+    } else if (v.state) {
         if (c->sent_at > 0 && v.ply >= c->acted_ply) {
             note_latency(now_s() - c->sent_at);
             c->sent_at = 0;

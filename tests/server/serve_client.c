@@ -25,7 +25,7 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
         fprintf(stderr, "server error: %s\n", text);
         snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
         snprintf(c->last_message, sizeof c->last_message, "%s", text);
-    } else if (strcmp(v.type, "state") == 0) {
+    } else if (v.state) {
         c->states++;
         c->over = v.over;
         c->ply = v.ply;

@@ -231,7 +231,7 @@ static void test_restart_resumes(void **state)
 
 /* Replies of one connection, counted by kind. */
 struct counts {
-    int pongs, too_large, rate_limited, other;
+    int pongs, too_large, rate_limited, other, closed;
 };
 
 static void count_message(struct cas__wsc_conn *conn, void *user, const char *text, size_t len)
@@ -249,16 +249,37 @@ static void count_message(struct cas__wsc_conn *conn, void *user, const char *te
         c->other++;
 }
 
-static const struct cas__wsc_events counting = {.message = count_message};
+static void count_closed(struct cas__wsc_conn *conn, void *user)
+{
+    struct counts *c = user;
+    (void)conn;
+    c->closed++;
+}
 
+static const struct cas__wsc_events counting = {.message = count_message,
+                                                .closed = count_closed};
+
+static int was_closed(void *ctx)
+{
+    return ((const struct counts *)ctx)->closed > 0;
+}
+
+static int one_pong(void *ctx)
+{
+    return ((const struct counts *)ctx)->pongs > 0;
+}
+
+/* Every message answered, or the connection closed (a failure). */
 static int all_answered(void *ctx)
 {
     const struct counts *c = ctx;
-    return c->pongs + c->too_large + c->rate_limited + c->other >= 101;
+    return c->pongs + c->too_large + c->rate_limited + c->other >= 101 || c->closed;
 }
 
 /* A message over the size limit and a burst over the rate limit are each
- * answered with their error, and the connection goes on. */
+ * answered with their error, and the connection goes on; a compressed
+ * message that would inflate far past the limit closes its connection
+ * only. */
 static void test_limits(void **state)
 {
     (void)state;
@@ -278,16 +299,50 @@ static void test_limits(void **state)
     strcpy(huge + big, "\"}");
     cas__wsc_send(conn, huge);
     free(huge);
-    for (int i = 0; i < 100; i++)
+    /* Compressed with references far back (8 KiB of text twice): the
+     * server inflates with the client's whole window. */
+    char far[2 * 8192 + 64] = "{\"type\":\"ping\",\"pad\":\"";
+    size_t at = strlen(far);
+    for (size_t i = 0; i < 8192; i++)
+        far[at + i] = far[at + 8192 + i] = (char)('a' + (i * 7919u + i / 13) % 26);
+    strcpy(far + at + 2 * 8192, "\"}");
+    cas__wsc_send(conn, far);
+    for (int i = 0; i < 99; i++)
         cas__wsc_send(conn, "{\"type\":\"ping\"}");
     serve_run_until(w, all_answered, &c);
+    /* Compressed both ways (permessage-deflate), limits as without. */
+    assert_true(cas__wsc_deflate(conn));
     assert_int_equal(c.too_large, 1);
     /* The bucket holds 40; 100 at once overflow it whatever the timing. */
     assert_true(c.pongs >= 40 && c.pongs < 100);
     assert_int_equal(c.pongs + c.rate_limited, 100);
     assert_int_equal(c.other, 0);
+    assert_int_equal(c.closed, 0);
+
+    /* An inflate bomb: 2 MiB of one letter, a few KiB compressed.
+     * The server inflates four times the message limit at most and closes
+     * that connection; it serves the next one as before. */
+    size_t bomb = 2u << 20;
+    char *text = malloc(bomb + 1);
+    assert_non_null(text);
+    memset(text, 'x', bomb);
+    memcpy(text, "{\"type\":\"ping\",\"pad\":\"", 22);
+    text[bomb] = '\0';
+    struct counts b = {0};
+    struct cas__wsc_conn *bomber, *after;
+    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p.port, &b, &bomber), CAS_OK);
+    cas__wsc_send(bomber, text);
+    free(text);
+    serve_run_until(w, was_closed, &b);
+    assert_int_equal(b.pongs, 0);
+    struct counts a = {0};
+    assert_int_equal(cas__wsc_connect(w, "127.0.0.1", p.port, &a, &after), CAS_OK);
+    cas__wsc_send(after, "{\"type\":\"ping\"}");
+    serve_run_until(w, one_pong, &a);
     cas__wsc_free(w);
     cas__wsc_conn_free(conn);
+    cas__wsc_conn_free(bomber);
+    cas__wsc_conn_free(after);
     assert_int_equal(serve_stop(&p), 0);
 }
 

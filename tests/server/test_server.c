@@ -22,6 +22,8 @@
 #include <libwebsockets.h>
 #include <sqlite3.h>
 
+#include "json.h"
+#include "picture_patch.h"
 #include "saves.h"
 #include "server.h"
 #include "wsclient.h"
@@ -31,6 +33,7 @@
 struct tconn {
     struct cas__conn base;
     char **msgs;
+    const struct cas__srv_msg **sent; /* which shared message each was */
     size_t n, cap;
 };
 
@@ -40,8 +43,12 @@ static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 16;
         t->msgs = realloc(t->msgs, t->cap * sizeof *t->msgs);
+        t->sent = realloc(t->sent, t->cap * sizeof *t->sent);
         assert_non_null(t->msgs);
+        assert_non_null(t->sent);
     }
+    t->sent[t->n] = msg;
+    msg->refs++; /* held: no other message can take its address meanwhile */
     t->msgs[t->n] = strndup(msg->data + LWS_PRE, msg->len);
     assert_non_null(t->msgs[t->n++]);
 }
@@ -55,10 +62,14 @@ static void tconn_init(struct tconn *t)
 
 static void tconn_free(struct tconn *t)
 {
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; i < t->n; i++) {
         free(t->msgs[i]);
+        cas__srv_msg_unref((struct cas__srv_msg *)t->sent[i]);
+    }
     free(t->msgs);
+    free(t->sent);
     t->msgs = NULL;
+    t->sent = NULL;
     t->n = t->cap = 0;
 }
 
@@ -68,11 +79,26 @@ static const char *last(const struct tconn *t)
     return t->msgs[t->n - 1];
 }
 
-/* c's last state message, or NULL. */
-static const char *last_state(const struct tconn *c)
+static int is_state(const char *m)
+{
+    return strncmp(m, "{\"type\":\"state\"", 15) == 0 ||
+           strncmp(m, "{\"type\":\"update\"", 16) == 0;
+}
+
+/* c's last full state, or NULL. */
+static const char *last_full(const struct tconn *c)
 {
     for (size_t i = c->n; i-- > 0;)
         if (strncmp(c->msgs[i], "{\"type\":\"state\"", 15) == 0)
+            return c->msgs[i];
+    return NULL;
+}
+
+/* c's last state or update, or NULL. */
+static const char *last_state(const struct tconn *c)
+{
+    for (size_t i = c->n; i-- > 0;)
+        if (is_state(c->msgs[i]))
             return c->msgs[i];
     return NULL;
 }
@@ -211,13 +237,21 @@ static int64_t create(struct world *w, const char *msg, char tokens[][64], size_
     return id;
 }
 
-static void join(struct world *w, struct tconn *c, int64_t id, int seat, const char *token)
+/* Join game id as seat (-1: watch) with the text view when text. */
+static void join_as(struct world *w, struct tconn *c, int64_t id, int seat, const char *token,
+                    int text)
 {
     if (seat >= 0)
-        sayf(w, c, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
-             (long long)id, seat, token);
+        sayf(w, c, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\","
+             "\"text\":%s}", (long long)id, seat, token, text ? "true" : "false");
     else
-        sayf(w, c, "{\"type\":\"join\",\"game\":%lld}", (long long)id);
+        sayf(w, c, "{\"type\":\"join\",\"game\":%lld,\"text\":%s}", (long long)id,
+             text ? "true" : "false");
+}
+
+static void join(struct world *w, struct tconn *c, int64_t id, int seat, const char *token)
+{
+    join_as(w, c, id, seat, token, 0);
 }
 
 /* Let whichever of the seats decides play the first legal action it was
@@ -408,17 +442,23 @@ static void test_create_list_claim_join(void **state)
 
 /* Both seats of game id join with their tokens, and watch watches if it
  * is not NULL; each connection starts empty. */
-static void seat_both(struct world *w, int64_t id, char tokens[2][64], struct tconn seats[2],
-                      struct tconn *watch)
+static void seat_both_text(struct world *w, int64_t id, char tokens[2][64],
+                           struct tconn seats[2], struct tconn *watch, int text)
 {
     for (int i = 0; i < 2; i++) {
         tconn_init(&seats[i]);
-        join(w, &seats[i], id, i, tokens[i]);
+        join_as(w, &seats[i], id, i, tokens[i], text);
     }
     if (watch) {
         tconn_init(watch);
-        join(w, watch, id, -1, NULL);
+        join_as(w, watch, id, -1, NULL, text);
     }
+}
+
+static void seat_both(struct world *w, int64_t id, char tokens[2][64], struct tconn seats[2],
+                      struct tconn *watch)
+{
+    seat_both_text(w, id, tokens, seats, watch, 0);
 }
 
 static void test_only_the_seat_acts(void **state)
@@ -484,7 +524,7 @@ static void test_secrets_stay_with_their_seat(void **state)
     char tokens[2][64];
     world_open(&w, "secret", 1);
     int64_t id = create(&w, two_humans, tokens, 2);
-    seat_both(&w, id, tokens, seats, &watch);
+    seat_both_text(&w, id, tokens, seats, &watch, 1);
     for (int i = 0; i < 500 && !table(&w, id)->over; i++)
         assert_true(play_one(&w, id, seats, 2));
     assert_true(table(&w, id)->over);
@@ -735,9 +775,9 @@ static void test_seeds_are_committed_and_revealed(void **state)
     int64_t practice = create(&w, two_humans, tokens, 2);
     assert_non_null(strstr(last(&c), "\"practice\":true"));
     seat_both(&w, practice, tokens, seats, NULL);
-    assert_non_null(strstr(last_state(&seats[0]), "\"practice\":true"));
-    assert_non_null(strstr(last_state(&seats[0]), "\"seed\":\"9\""));
-    assert_non_null(strstr(last_state(&seats[0]), "\"seed_commitment\":null"));
+    assert_non_null(strstr(last_full(&seats[0]), "\"practice\":true"));
+    assert_non_null(strstr(last_full(&seats[0]), "\"seed\":\"9\""));
+    assert_non_null(strstr(last_full(&seats[0]), "\"seed_commitment\":null"));
     assert_int_equal(cas__saves_served_load(w.store, practice, &sv), CAS_OK);
     assert_int_equal(sv.practice, 1);
     assert_null(sv.seed_nonce);
@@ -895,6 +935,219 @@ static void test_adopts_a_terminal_game(void **state)
     world_close(&w);
 }
 
+
+/* ------------------------------------------------ updates and sharing */
+
+static const struct cas_json *field(const struct cas_json *obj, const char *key)
+{
+    for (size_t i = 0; obj && obj->type == CAS_JSON_OBJECT && i < obj->n; i++)
+        if (strcmp(obj->items[i].key, key) == 0)
+            return &obj->items[i];
+    return NULL;
+}
+
+/* What a page holds of a game: the picture as it follows the messages. */
+struct follower {
+    char *svg;
+    int64_t seq;
+    size_t seen, full_bytes, update_bytes, updates, changes;
+};
+
+/* Follow c's messages not yet followed as the page does: a state replaces
+ * the picture, an update continues it (its number the next) with the
+ * whole picture or the changes. */
+static void follow(struct follower *f, const struct tconn *c)
+{
+    for (; f->seen < c->n; f->seen++) {
+        const char *m = c->msgs[f->seen];
+        struct cas__botclient_view v;
+        if (!is_state(m))
+            continue;
+        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+        const struct cas_json *seq = field(v.root, "seq"), *svg = field(v.root, "svg"),
+                              *changes = field(v.root, "svg_changes");
+        assert_non_null(seq);
+        int64_t n = strtoll(seq->text, NULL, 10);
+        if (strcmp(v.type, "update") == 0) {
+            if (n != f->seq + 1)
+                fail_msg("update %lld follows %lld", (long long)n, (long long)f->seq);
+            f->update_bytes += strlen(m);
+            f->updates++;
+        } else {
+            f->full_bytes = strlen(m);
+        }
+        f->seq = n;
+        if (svg) {
+            free(f->svg);
+            f->svg = svg->type == CAS_JSON_STRING ? strdup(svg->text) : NULL;
+        } else {
+            assert_non_null(changes);
+            f->svg = picture_patch(f->svg, changes);
+            assert_non_null(f->svg);
+            f->changes++;
+        }
+        cas__botclient_view_free(&v);
+    }
+}
+
+/* The picture of the full state c was sent last. */
+static char *full_picture(const struct tconn *c)
+{
+    struct follower f = {0};
+    const char *m = last_state(c);
+    assert_non_null(m);
+    assert_int_equal(strncmp(m, "{\"type\":\"state\"", 15), 0);
+    follow(&f, c);
+    return f.svg;
+}
+
+/* A Carcassonne game followed by its seats and a watcher through its
+ * updates: at every ply the picture each holds is, element by element,
+ * the one a connection joining then is sent whole; and the updates are a
+ * small part of what the full states weigh. */
+static void test_updates_rebuild_the_picture(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch;
+    struct follower f[3] = {{0}};
+    char tokens[2][64];
+    world_open(&w, "updates", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"11\",\"practice\":true,"
+                        "\"expansions\":[\"inns-cathedrals\",\"traders-builders\"],"
+                        "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    seat_both(&w, id, tokens, seats, &watch);
+    struct tconn *all[3] = {&seats[0], &seats[1], &watch};
+    for (int move = 0; move < 40; move++) {
+        assert_true(play_one(&w, id, seats, 2));
+        for (int k = 0; k < 3; k++) {
+            struct tconn late;
+            follow(&f[k], all[k]);
+            tconn_init(&late);
+            join(&w, &late, id, k < 2 ? k : -1, k < 2 ? tokens[k] : NULL);
+            char *whole = full_picture(&late);
+            if (!picture_same(f[k].svg, whole))
+                fail_msg("viewer %d at move %d holds\n%s\nbut a join is sent\n%s", k, move,
+                         f[k].svg, whole);
+            free(whole);
+            cas__lobby_disconnect(&w.lobby, &late.base);
+            tconn_free(&late);
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        /* Carcassonne keys its picture: every update carried changes. */
+        assert_int_equal(f[k].changes, f[k].updates);
+        assert_true(f[k].updates >= 20);
+        if (f[k].update_bytes / f[k].updates * 3 > f[k].full_bytes)
+            fail_msg("viewer %d: updates of %zu bytes on average, the full state %zu", k,
+                     f[k].update_bytes / f[k].updates, f[k].full_bytes);
+        free(f[k].svg);
+        tconn_free(all[k]);
+    }
+    world_close(&w);
+}
+
+/* Forty watchers cost one message per update between them, and joining
+ * at one ply one full state: every one is sent the same shared message.
+ * Nobody asked for the text view, so it is sent to no one. */
+static void test_watchers_share_one_message(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watchers[40];
+    char tokens[2][64];
+    world_open(&w, "share", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    seat_both(&w, id, tokens, seats, NULL);
+    for (int i = 0; i < 40; i++) {
+        tconn_init(&watchers[i]);
+        join(&w, &watchers[i], id, -1, NULL);
+    }
+    assert_true(play_one(&w, id, seats, 2));
+    assert_true(play_one(&w, id, seats, 2));
+    for (int i = 0; i < 40; i++) {
+        assert_int_equal(watchers[i].n, watchers[0].n);
+        for (size_t k = 0; k < watchers[i].n; k++) {
+            struct cas__botclient_view v;
+            const char *m = watchers[i].msgs[k];
+            assert_ptr_equal(watchers[i].sent[k], watchers[0].sent[k]);
+            assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+            assert_true(v.state);
+            assert_null(field(v.root, "text"));
+            cas__botclient_view_free(&v);
+        }
+    }
+    /* The watchers' messages are not the seats'. */
+    assert_ptr_not_equal(watchers[0].sent[watchers[0].n - 1], seats[0].sent[seats[0].n - 1]);
+    for (int i = 0; i < 40; i++) {
+        cas__lobby_disconnect(&w.lobby, &watchers[i].base);
+        tconn_free(&watchers[i]);
+    }
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* A connection that dropped comes back with the last number it holds: the
+ * updates it missed, from the history, and no full state; from a number
+ * the history no longer holds, the full state.  The text view comes to the
+ * connection that asks for it, after each state and update. */
+static void test_resume_from_the_history(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seat, watch, back;
+    char tokens[1][64];
+    struct follower f = {0};
+    world_open(&w, "history", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\",\"practice\":true,"
+                        "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"random\"}]}", tokens, 1);
+    tconn_init(&seat);
+    tconn_init(&watch);
+    join(&w, &seat, id, 0, tokens[0]);
+    join_as(&w, &watch, id, -1, NULL, 1);
+    assert_non_null(strstr(last(&watch), "\"type\":\"text\""));
+    follow(&f, &watch);
+    int64_t held = f.seq;
+    cas__lobby_disconnect(&w.lobby, &watch.base);
+    for (int i = 0; i < 3; i++)
+        assert_true(play_one(&w, id, &seat, 1));
+    tconn_init(&back);
+    sayf(&w, &back, "{\"type\":\"join\",\"game\":%lld,\"since\":%lld}", (long long)id,
+         (long long)held);
+    assert_true(back.n >= 3);
+    for (size_t i = 0; i < back.n; i++)
+        assert_int_equal(strncmp(back.msgs[i], "{\"type\":\"update\"", 16), 0);
+    free(f.svg);
+    memset(&f, 0, sizeof f);
+    follow(&f, &watch); /* the picture held when it dropped */
+    f.seen = 0;
+    follow(&f, &back);
+    struct tconn late;
+    tconn_init(&late);
+    join(&w, &late, id, -1, NULL);
+    char *whole = full_picture(&late);
+    assert_true(picture_same(f.svg, whole));
+    free(whole);
+    free(f.svg);
+    /* Resuming from a number long gone: the full state. */
+    cas__lobby_disconnect(&w.lobby, &back.base);
+    tconn_free(&back);
+    tconn_init(&back);
+    sayf(&w, &back, "{\"type\":\"join\",\"game\":%lld,\"since\":%lld}", (long long)id,
+         (long long)(held - 100));
+    assert_int_equal(back.n, 1);
+    assert_int_equal(strncmp(back.msgs[0], "{\"type\":\"state\"", 15), 0);
+    assert_null(strstr(back.msgs[0], "\"text\":"));
+    cas__lobby_disconnect(&w.lobby, &back.base);
+    cas__lobby_disconnect(&w.lobby, &late.base);
+    tconn_free(&back);
+    tconn_free(&late);
+    tconn_free(&watch);
+    tconn_free(&seat);
+    world_close(&w);
+}
+
 /* -------------------------------------------------------------- clocks */
 
 static void test_clocks_and_the_flag(void **state)
@@ -1016,6 +1269,9 @@ int main(void)
         cmocka_unit_test(test_undo_reconnect_and_restart),
         cmocka_unit_test(test_clocks_and_the_flag),
         cmocka_unit_test(test_adopts_a_terminal_game),
+        cmocka_unit_test(test_updates_rebuild_the_picture),
+        cmocka_unit_test(test_watchers_share_one_message),
+        cmocka_unit_test(test_resume_from_the_history),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
         cmocka_unit_test(test_a_claim_revokes_the_creators_token),
         cmocka_unit_test(test_seeds_are_committed_and_revealed),

@@ -1,8 +1,12 @@
 // app.js — castellan's browser client (docs/web-client.md): one WebSocket
-// to `castellan serve` (protocol v1, docs/server.md), the lobby and the
+// to `castellan serve` (protocol 2, docs/server.md), the lobby and the
 // table.  The board is the game plugin's own SVG, sanitized and put in a
-// shadow root so its styles stay its own; click to play follows the marks
-// of docs/abi.md ("ABI 1.2: click to play").  Plain ES module, no build.
+// shadow root so its styles stay its own (picture.js installs it whole
+// and patches it with each update's changes); click to play follows the
+// marks of docs/abi.md ("ABI 1.2: click to play").  Plain ES module, no
+// build.
+
+import { sanitizeSvg, installPicture, patchPicture } from './picture.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -141,8 +145,10 @@ const view = {
   game: null,                // the game id at the table
   seat: null, token: null,   // the seat this tab acts for, or null: watching
   lobby: null,               // the last lobby message
-  state: null,               // the last state message
-  wantFullLog: true,
+  state: null,               // the game as the last state and updates tell it
+  seq: null,                 // the number of the last of them
+  resyncing: false,          // a join was sent for what this page missed
+  text: false,               // the text view is asked for
   sel: null,                 // click-to-play selection (see below)
   busy: false,               // an act was sent, its state not yet seen
   clockAt: 0,                // performance.now() when the state came
@@ -182,7 +188,7 @@ function navigate(path) {
 
 function resubscribe() {
   if (view.screen === 'lobby') send({ type: 'lobby' });
-  else if (view.screen === 'table') join();
+  else if (view.screen === 'table') join(true);
 }
 
 // ------------------------------------------------------------------- lobby
@@ -395,6 +401,7 @@ function openTable(game) {
   view.screen = 'table';
   view.game = game;
   view.state = null;
+  view.seq = null;
   const mine = tabSeat(game);
   view.seat = mine ? mine.seat : null;
   view.token = mine ? mine.token : null;
@@ -407,11 +414,18 @@ function openTable(game) {
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) join();
 }
 
-function join() {
-  view.wantFullLog = true;
+// Follows the game: the full state, or with `resume` only the updates
+// after the last one this page holds (after a dropped connection, or a
+// gap in the numbers).
+function join(resume = false) {
   view.busy = false;
-  const msg = { type: 'join', game: view.game };
+  const msg = { type: 'join', game: view.game, text: view.text };
   if (view.seat !== null) { msg.seat = view.seat; msg.token = view.token; }
+  const st = view.state;
+  if (resume && st && view.seq !== null && String(st.game) === view.game && st.you === view.seat)
+    msg.since = view.seq;
+  else
+    view.seq = null;
   send(msg);
 }
 
@@ -429,10 +443,49 @@ function playerName(players, seat) {
   return p?.name || (seat === null || seat === undefined ? 'the game' : 'seat ' + (seat + 1));
 }
 
-function renderState(st) {
+// A full state: the picture installed whole, the log replaced.
+function onState(msg) {
+  view.resyncing = false;
+  view.seq = msg.seq;
+  installBoard(msg.svg, msg.text);
+  renderState(msg, true);
+}
+
+// An update continues the state: the next number, or the page resumes.
+function onUpdate(msg) {
+  if (view.seq === null || msg.seq !== view.seq + 1 || !view.state) {
+    // Missed some (or the picture went astray): once, ask for what is
+    // missing; the replies come in order after the updates on their way.
+    if (!view.resyncing && view.seq !== null && msg.seq > view.seq) {
+      view.resyncing = true;
+      join(true);
+    }
+    return;
+  }
+  const patched = msg.svg_changes ? patchPicture(boardRoot(), msg.svg_changes) : true;
+  if (!patched) {
+    view.resyncing = true;
+    join(false);
+    return;
+  }
+  view.resyncing = false;
+  if (msg.svg !== undefined) installBoard(msg.svg, view.state.text);
+  view.seq = msg.seq;
+  const st = { ...view.state, ...msg, type: 'state' };
+  delete st.svg_changes;
+  st.svg = undefined;
+  renderState(st, !!msg.events_reset);
+}
+
+function onText(msg) {
+  if (!view.state || msg.seq !== view.seq) return;
+  view.state.text = msg.text;
+  $('text').textContent = msg.text || '';
+  if (!boardRoot().querySelector('svg')) $('text-view').textContent = msg.text || '';
+}
+
+function renderState(st, first) {
   $('table-title').textContent = 'Game ' + st.game + (st.practice ? ' (practice: seed ' + st.seed + ')' : '');
-  const first = view.wantFullLog;
-  view.wantFullLog = false;
   const plyChanged = !view.state || view.state.ply !== st.ply || view.state.actor !== st.actor;
   view.state = st;
   view.busy = false;
@@ -457,8 +510,6 @@ function renderState(st) {
 
   renderPlayers(st);
   renderEvents(st.events || [], first);
-  $('text').textContent = st.text || '';
-  renderBoard(st);
   renderDecision(st, mine, plyChanged);
   renderSeatBox(st);
   renderResult(st);
@@ -548,51 +599,8 @@ function renderResult(st) {
 }
 
 // ------------------------------------------------------------ the picture
-// The SVG is plugin output: parsed as an SVG document, stripped of
-// anything that runs code or fetches, then adopted into a shadow root
-// (its <style> would otherwise restyle this page).
-
-const DROP = new Set(['script', 'foreignobject', 'iframe', 'object', 'embed', 'audio', 'video',
-  'handler', 'listener', 'set', 'animate', 'animatetransform', 'animatemotion', 'discard']);
-const SAFE_IMAGE = /^data:image\/(png|jpeg|gif|webp);/i;
-
-function sanitizeSvg(text) {
-  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-  const root = doc.documentElement;
-  if (!root || root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length) return null;
-  const walk = [root];
-  while (walk.length) {
-    const node = walk.pop();
-    for (const attr of [...node.attributes]) {
-      const name = attr.name.toLowerCase();
-      const value = attr.value.trim();
-      if (name.startsWith('on')) node.removeAttributeNode(attr);
-      else if ((name === 'href' || name === 'xlink:href' || attr.localName === 'href')
-               && !value.startsWith('#') && !(node.localName === 'image' && SAFE_IMAGE.test(value)))
-        node.removeAttributeNode(attr);
-      else if (name === 'style' && /url\s*\(\s*['"]?(?!#)|expression|@import/i.test(value))
-        node.removeAttributeNode(attr);
-      else if (/url\s*\(\s*['"]?(?!#)/i.test(value)) node.removeAttributeNode(attr);
-    }
-    if (node.localName === 'style')
-      node.textContent = node.textContent.replace(/@import[^;]*;?/gi, '')
-        .replace(/url\s*\(\s*['"]?(?!#)[^)]*\)/gi, 'none');
-    for (const kid of [...node.children]) {
-      if (DROP.has(kid.localName.toLowerCase()) || kid.namespaceURI !== 'http://www.w3.org/2000/svg') kid.remove();
-      else walk.push(kid);
-    }
-  }
-  // Scales to the window: the viewBox says the shape, CSS the size.
-  if (!root.getAttribute('viewBox')) {
-    const w = parseFloat(root.getAttribute('width')), h = parseFloat(root.getAttribute('height'));
-    if (w > 0 && h > 0) root.setAttribute('viewBox', `0 0 ${w} ${h}`);
-  }
-  root.removeAttribute('width');
-  root.removeAttribute('height');
-  root.setAttribute('preserveAspectRatio', 'xMidYMid meet');
-  root.setAttribute('role', 'img');
-  return document.importNode(root, true);
-}
+// The picture itself (sanitizing, installing it whole, patching it in
+// place) is picture.js's; this is the board around it.
 
 const MARK_CSS = `
 :host { display: block; }
@@ -623,15 +631,18 @@ function boardRoot() {
   return host.shadowRoot;
 }
 
-function renderBoard(st) {
-  const root = boardRoot();
-  const svg = st.svg ? sanitizeSvg(st.svg) : null;
+// The board's picture, whole; without one, the text view in its place
+// (asked for from the server when the picture is missing).
+function installBoard(svgText, text) {
+  const svg = installPicture(boardRoot(), svgText);
   $('text-view').hidden = !!svg;
-  $('text-view').textContent = svg ? '' : (st.text || '');
-  if (!svg) { root.replaceChildren(); return; }
+  $('text-view').textContent = svg ? '' : (text || '');
+  if (!svg) {
+    if (!view.text) { view.text = true; join(true); }
+    return;
+  }
   const title = svg.querySelector('title')?.textContent;
   svg.setAttribute('aria-label', title ? `${title}: board` : 'board');
-  root.replaceChildren(svg);
 }
 
 // ----------------------------------------------------------- click to play
@@ -883,11 +894,15 @@ function receive(msg) {
     }
     break;
   case 'state':
+  case 'update':
     if (view.screen === 'table' && String(msg.game) === view.game) {
       delete document.body.dataset.busy;
       hideAlert();
-      renderState(msg);
+      if (msg.type === 'state') onState(msg); else onUpdate(msg);
     }
+    break;
+  case 'text':
+    if (view.screen === 'table' && String(msg.game) === view.game) onText(msg);
     break;
   case 'hint':
     showHint(msg);
@@ -961,6 +976,12 @@ function wire() {
     try { localStorage.setItem('castellan.name', $('my-name').value.trim()); } catch { /* private mode */ }
   });
   $('reset').addEventListener('click', resetSelection);
+  $('text-box').addEventListener('toggle', () => {
+    const want = $('text-box').open || !boardRoot().querySelector('svg');
+    if (want === view.text || view.screen !== 'table') return;
+    view.text = want;
+    join(true);
+  });
   $('undo').addEventListener('click', () => send({ type: 'undo', game: view.game }));
   $('hint').addEventListener('click', () => send({ type: 'hint', game: view.game }));
   document.addEventListener('keydown', (e) => {

@@ -1,0 +1,498 @@
+/*
+ * message.c — what a table sends its viewers (docs/server.md "Protocol"):
+ * a numbered update per change (the seats' actions as notation, the events
+ * the viewer may see, the players and clocks, the picture's changes and,
+ * for the decider, the legal actions), a full state to a connection that
+ * joins, and the text view to those that asked for it.
+ *
+ * Every message is built once per viewer — each seat, and one public view
+ * for every watcher — and shared by all the connections of that viewer;
+ * a joining watcher costs one more reference to the full state, not a
+ * render.  Each viewer keeps its last picture (the base of the next
+ * changes) and a bounded history of updates from which a client that
+ * missed some resumes.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+int cas__table_may_mark(const struct cas__table *t)
+{
+    const struct cas_plugin *p = t->r.match.plugin;
+    return p->abi_major == 1 && p->abi_minor >= 2;
+}
+
+struct cas__view *cas__table_view(struct cas__table *t, int seat)
+{
+    return &t->views[seat >= 0 && seat < t->nplayers ? seat : t->nplayers];
+}
+
+static void drop_history(struct cas__view *v)
+{
+    for (size_t i = 0; i < CAS__VIEW_HISTORY; i++) {
+        cas__srv_msg_unref(v->history[i]);
+        v->history[i] = NULL;
+    }
+    v->n_history = 0;
+    v->history_bytes = 0;
+}
+
+void cas__view_release(struct cas__view *v)
+{
+    drop_history(v);
+    cas__picture_free(&v->pic);
+    cas__srv_msg_unref(v->full);
+    cas__srv_msg_unref(v->text);
+    memset(v, 0, sizeof *v);
+}
+
+/* --------------------------------------------------------- rendering */
+
+/* What `format` renders for `viewer` into a string of *len bytes (caller
+ * frees); NULL when the plugin draws nothing. */
+static char *render(struct cas__table *t, int viewer, enum cas_render_format format,
+                    const struct cas__actions *legal, size_t *len)
+{
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    if (!out)
+        return NULL;
+    int rc = legal ? cas__match_render_choices(&t->r.match, t->r.session.state, viewer,
+                                               format, legal, out)
+                   : cas__match_render(&t->r.match, t->r.session.state, viewer, format, out);
+    if (fclose(out) != 0 || rc != CAS_OK || *len == 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static int decides(struct cas__table *t, int seat)
+{
+    return seat >= 0 && !t->over && !t->failure[0] && cas__table_actor(t) == seat;
+}
+
+/* The decider's legal actions (in the session's scratch list), or NULL. */
+static const struct cas__actions *legal_of(struct cas__table *t, int seat)
+{
+    struct cas__session *s = &t->r.session;
+    if (!decides(t, seat) || cas__match_legal(&t->r.match, s->state, &s->scratch) != CAS_OK)
+        return NULL;
+    return &s->scratch;
+}
+
+/* The viewer's picture now: the decision view with its marks for the
+ * decider, else the plain one. */
+static void render_picture(struct cas__table *t, int seat, const struct cas__actions *legal,
+                           struct cas__picture *pic, int *marked)
+{
+    int viewer = seat >= 0 ? seat : CAS_VIEWER_PUBLIC;
+    size_t len = 0;
+    char *svg = NULL;
+    if (legal && cas__table_may_mark(t))
+        svg = render(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, &len);
+    *marked = svg != NULL;
+    if (!svg)
+        svg = render(t, viewer, CAS_RENDER_SVG, NULL, &len);
+    cas__picture_take(pic, svg, len);
+}
+
+/* --------------------------------------------------------- the fields */
+
+void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
+{
+    const struct cas__seat *s = &t->seats[i];
+    cas__jw_printf(w, "%s{\"seat\":%d,\"name\":", i ? "," : "", i);
+    cas__jw_str(w, t->r.names[i]);
+    cas__jw_raw(w, ",\"agent\":");
+    cas__jw_str(w, s->agent);
+    cas__jw_printf(w, ",\"open\":%s,\"connected\":%s", s->open ? "true" : "false",
+                   s->bot || s->connected ? "true" : "false");
+}
+
+/* A score in JSON, or null where the plugin gave none. */
+static void write_score(struct cas__jw *w, const char *key, const int64_t *scores, int have,
+                        int seat)
+{
+    if (have)
+        cas__jw_printf(w, ",\"%s\":%" PRId64, key, scores[seat]);
+    else
+        cas__jw_printf(w, ",\"%s\":null", key);
+}
+
+/* Each seat's score as it stands (returns(), what the board shows) and,
+ * where the plugin has them, the scores the game would end with now. */
+static void write_players(struct cas__table *t, struct cas__jw *w)
+{
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(2 * n, sizeof *scores);
+    int64_t *projected = scores ? scores + n : NULL;
+    const cas_state *state = t->r.session.state;
+    int have = scores && t->r.match.vt->returns(state, scores, n) == CAS_OK;
+    int have_projected = scores && !t->over &&
+                         cas__match_projected(&t->r.match, state, projected) == CAS_OK;
+    int actor = cas__table_actor(t);
+    int64_t now = t->lobby->clock.now_ms(t->lobby->clock.ctx);
+    cas__jw_raw(w, ",\"players\":[");
+    for (int i = 0; i < t->nplayers; i++) {
+        const struct cas__seat *s = &t->seats[i];
+        cas__table_write_seat(t, i, w);
+        cas__jw_raw(w, ",\"label\":");
+        cas__jw_str(w, cas__match_label(&t->r.match, i));
+        write_score(w, "score", scores, have, i);
+        write_score(w, "projected", projected, have_projected, i);
+        if (t->has_clock) {
+            int64_t left = s->clock_ms;
+            if (i == actor && !t->over)
+                left -= now - t->turn_started;
+            cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}", left < 0 ? 0 : left);
+        } else {
+            cas__jw_raw(w, ",\"clock_ms\":null}");
+        }
+    }
+    cas__jw_raw(w, "]");
+    free(scores);
+}
+
+static void write_result(struct cas__table *t, struct cas__jw *w)
+{
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores) {
+        cas__jw_raw(w, "null");
+        return;
+    }
+    if (t->flagged >= 0)
+        cas__match_projected(&t->r.match, t->r.session.state, scores);
+    else
+        t->r.match.vt->returns(t->r.session.state, scores, n);
+    int64_t best = INT64_MIN;
+    for (size_t i = 0; i < n; i++)
+        if ((int)i != t->flagged && scores[i] > best)
+            best = scores[i];
+    cas__jw_raw(w, "{\"scores\":[");
+    for (size_t i = 0; i < n; i++)
+        cas__jw_printf(w, "%s%" PRId64, i ? "," : "", scores[i]);
+    cas__jw_raw(w, "],\"winners\":[");
+    for (size_t i = 0, k = 0; i < n; i++)
+        if ((int)i != t->flagged && scores[i] == best)
+            cas__jw_printf(w, "%s%zu", k++ ? "," : "", i);
+    if (t->flagged >= 0)
+        cas__jw_printf(w, "],\"reason\":\"flag\",\"flagged\":%d}", t->flagged);
+    else
+        cas__jw_raw(w, "],\"reason\":\"end\",\"flagged\":null}");
+    free(scores);
+}
+
+/* The events of the log from `from` on that viewer `seat` may see. */
+static void write_events(struct cas__table *t, int seat, size_t from, struct cas__jw *w)
+{
+    cas__jw_raw(w, ",\"events\":[");
+    int first = 1;
+    for (size_t i = from; i < t->n_events; i++) {
+        const struct cas__srv_event *e = &t->events[i];
+        if (e->visible_to != CAS_VIEWER_PUBLIC && e->visible_to != seat)
+            continue;
+        cas__jw_printf(w, "%s{\"ply\":%" PRIu32 ",\"player\":", first ? "" : ",", e->ply);
+        if (e->player >= 0)
+            cas__jw_printf(w, "%d", e->player);
+        else
+            cas__jw_raw(w, "null");
+        cas__jw_raw(w, ",\"text\":");
+        cas__jw_str(w, e->text);
+        cas__jw_raw(w, "}");
+        first = 0;
+    }
+    cas__jw_raw(w, "]");
+}
+
+/* The legal actions' canonical text, in the legal list's order. */
+static void write_actions(struct cas__table *t, const struct cas__actions *legal,
+                          struct cas__jw *w)
+{
+    cas__jw_raw(w, ",\"actions\":[");
+    for (size_t i = 0; legal && i < legal->count; i++) {
+        char text[512];
+        cas__match_action_text(&t->r.match, t->r.session.state, legal->items[i], text,
+                               sizeof text);
+        if (i)
+            cas__jw_raw(w, ",");
+        cas__jw_str(w, text);
+    }
+    cas__jw_raw(w, "]");
+}
+
+/* The fields every state and update begins with. */
+static void write_head(struct cas__table *t, const char *type, int seat, struct cas__jw *w)
+{
+    int actor = cas__table_actor(t);
+    cas__jw_printf(w, "{\"type\":\"%s\",\"game\":\"%lld\",\"seq\":%" PRIu64 ",\"ply\":%" PRIu32
+                   ",\"you\":", type, (long long)t->id, t->seq, t->r.session.ply);
+    if (seat >= 0)
+        cas__jw_printf(w, "%d", seat);
+    else
+        cas__jw_raw(w, "null");
+    if (t->over || actor == CAS_ACTOR_TERMINAL)
+        cas__jw_raw(w, ",\"actor\":\"over\"");
+    else if (actor == CAS_ACTOR_CHANCE)
+        cas__jw_raw(w, ",\"actor\":\"chance\"");
+    else
+        cas__jw_printf(w, ",\"actor\":%d", actor);
+    write_players(t, w);
+}
+
+/* The fields every state and update ends with. */
+static void write_tail(struct cas__table *t, int seat, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",
+                   cas__table_can_undo(t, seat) ? "true" : "false",
+                   t->over ? "true" : "false");
+    if (t->over)
+        write_result(t, w);
+    else
+        cas__jw_raw(w, "null");
+    if (t->failure[0]) {
+        cas__jw_raw(w, ",\"failure\":");
+        cas__jw_str(w, t->failure);
+    }
+    cas__jw_raw(w, "}");
+}
+
+/* Whether the draws were fixed (docs/server.md, "Fair draws"): the seed's
+ * commitment from the start, the seed itself only once the game is over
+ * (from the start in a practice game, whose creator chose it). */
+static void write_draws(const struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"practice\":%s,\"seed_commitment\":",
+                   t->practice ? "true" : "false");
+    cas__jw_str(w, t->seed_commitment[0] ? t->seed_commitment : NULL);
+    if (t->practice || t->over)
+        cas__jw_printf(w, ",\"seed\":\"%" PRIu64 "\"", t->saved.seed);
+    else
+        cas__jw_raw(w, ",\"seed\":null");
+    cas__jw_raw(w, ",\"seed_reveal\":");
+    cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
+}
+
+static void write_svg(struct cas__jw *w, const struct cas__picture *pic, int marked)
+{
+    cas__jw_raw(w, ",\"svg\":");
+    cas__jw_strn(w, pic->svg, pic->len);
+    cas__jw_printf(w, ",\"marked\":%s", marked ? "true" : "false");
+}
+
+/* ------------------------------------------------------- the messages */
+
+/* Bring view v (of seat) to the table's message seq with a picture of its
+ * own, starting its history afresh: what a full state is built on. */
+static void view_sync(struct cas__table *t, struct cas__view *v, int seat,
+                      const struct cas__actions *legal)
+{
+    if (v->seq == t->seq && v->seq)
+        return;
+    drop_history(v);
+    cas__picture_free(&v->pic);
+    render_picture(t, seat, legal, &v->pic, &v->marked);
+    v->seq = t->seq;
+    v->events_sent = t->n_events;
+    v->events_epoch = t->events_reset;
+}
+
+/* The full state of seat's view at the table's message seq, built once
+ * and shared by every connection that joins at it. */
+static struct cas__srv_msg *full_state(struct cas__table *t, int seat)
+{
+    struct cas__view *v = cas__table_view(t, seat);
+    if (v->full && v->full_seq == t->seq)
+        return v->full;
+    const struct cas__actions *legal = legal_of(t, seat);
+    view_sync(t, v, seat, legal);
+    struct cas__jw w;
+    cas__jw_init(&w);
+    write_head(t, "state", seat, &w);
+    cas__jw_raw(&w, ",\"title\":");
+    cas__jw_str(&w, t->r.match.title);
+    if (t->has_clock)
+        cas__jw_printf(&w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
+                       t->base_ms, t->increment_ms);
+    else
+        cas__jw_raw(&w, ",\"clock\":null");
+    write_draws(t, &w);
+    write_svg(&w, &v->pic, v->marked);
+    write_actions(t, legal, &w);
+    write_events(t, seat, 0, &w);
+    cas__jw_raw(&w, ",\"events_reset\":true");
+    write_tail(t, seat, &w);
+    cas__srv_msg_unref(v->full);
+    v->full = cas__srv_msg_take(&w);
+    v->full_seq = t->seq;
+    return v->full;
+}
+
+static void write_played(struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_raw(w, ",\"played\":[");
+    for (size_t i = 0; i < t->n_played; i++) {
+        cas__jw_printf(w, "%s{\"ply\":%" PRIu32 ",\"player\":%d,\"text\":", i ? "," : "",
+                       t->played[i].ply, t->played[i].player);
+        cas__jw_str(w, t->played[i].text);
+        cas__jw_raw(w, "}");
+    }
+    cas__jw_raw(w, "]");
+}
+
+static void remember(struct cas__view *v, uint64_t seq, struct cas__srv_msg *msg)
+{
+    struct cas__srv_msg **slot = &v->history[seq % CAS__VIEW_HISTORY];
+    if (*slot) {
+        v->history_bytes -= (*slot)->len;
+        cas__srv_msg_unref(*slot);
+        v->n_history--;
+    }
+    msg->refs++;
+    *slot = msg;
+    v->n_history++;
+    v->history_bytes += msg->len;
+    /* The oldest go first when the history holds too many bytes. */
+    while (v->n_history > 1 && v->history_bytes > CAS__VIEW_HISTORY_BYTES) {
+        struct cas__srv_msg **old = &v->history[(seq - v->n_history + 1) % CAS__VIEW_HISTORY];
+        v->history_bytes -= (*old)->len;
+        cas__srv_msg_unref(*old);
+        *old = NULL;
+        v->n_history--;
+    }
+}
+
+/* The update of seat's view from message seq - 1 to seq (v follows: it is
+ * at seq - 1), remembered in its history. */
+static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__view *v)
+{
+    const struct cas__actions *legal = legal_of(t, seat);
+    struct cas__picture pic;
+    int marked;
+    render_picture(t, seat, legal, &pic, &marked);
+    struct cas__jw w;
+    cas__jw_init(&w);
+    write_head(t, "update", seat, &w);
+    if (t->over) /* the seed revealed */
+        write_draws(t, &w);
+    write_played(t, &w);
+    int reset = v->events_epoch != t->events_reset || v->events_sent > t->n_events;
+    write_events(t, seat, reset ? 0 : v->events_sent, &w);
+    cas__jw_printf(&w, ",\"events_reset\":%s", reset ? "true" : "false");
+    size_t mark = w.len;
+    cas__jw_raw(&w, ",\"svg_changes\":");
+    if (cas__picture_diff(&v->pic, &pic, &w) == 0) {
+        cas__jw_printf(&w, ",\"marked\":%s", marked ? "true" : "false");
+    } else {
+        w.len = mark;
+        write_svg(&w, &pic, marked);
+    }
+    write_actions(t, legal, &w);
+    write_tail(t, seat, &w);
+    cas__picture_free(&v->pic);
+    v->pic = pic;
+    v->marked = marked;
+    v->seq = t->seq;
+    v->events_sent = t->n_events;
+    v->events_epoch = t->events_reset;
+    struct cas__srv_msg *msg = cas__srv_msg_take(&w);
+    if (msg)
+        remember(v, t->seq, msg);
+    else
+        drop_history(v);
+    return msg;
+}
+
+/* The text view of seat at the table's message seq, built once. */
+static struct cas__srv_msg *text_view(struct cas__table *t, int seat)
+{
+    struct cas__view *v = cas__table_view(t, seat);
+    if (v->text && v->text_seq == t->seq)
+        return v->text;
+    size_t len = 0;
+    char *text = render(t, seat >= 0 ? seat : CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT, NULL, &len);
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_printf(&w, "{\"type\":\"text\",\"game\":\"%lld\",\"seq\":%" PRIu64 ",\"text\":",
+                   (long long)t->id, t->seq);
+    cas__jw_strn(&w, text, len);
+    cas__jw_raw(&w, "}");
+    free(text);
+    cas__srv_msg_unref(v->text);
+    v->text = cas__srv_msg_take(&w);
+    v->text_seq = t->seq;
+    return v->text;
+}
+
+static void send_msg(struct cas__conn *c, struct cas__srv_msg *msg)
+{
+    if (msg)
+        c->send(c, msg);
+}
+
+/* A joined connection: the updates after c->since from its view's
+ * history when they are all there, else the full state. */
+static void catch_up(struct cas__table *t, struct cas__conn *c)
+{
+    struct cas__view *v = cas__table_view(t, c->seat);
+    uint64_t since = c->since < 0 ? 0 : (uint64_t)c->since;
+    c->fresh = 0;
+    if (c->since >= 0 && v->seq == t->seq && since <= t->seq && t->seq - since <= v->n_history) {
+        for (uint64_t k = since + 1; k <= t->seq; k++)
+            send_msg(c, v->history[k % CAS__VIEW_HISTORY]);
+    } else {
+        send_msg(c, full_state(t, c->seat));
+    }
+    if (c->text)
+        send_msg(c, text_view(t, c->seat));
+}
+
+void cas__table_flush(struct cas__table *t)
+{
+    if (t->busy || (!t->dirty && !t->joined))
+        return;
+    if (t->dirty) {
+        t->seq++;
+        /* One update per view that every connection of it follows. */
+        struct cas__srv_msg **built = calloc((size_t)t->nplayers + 1, sizeof *built);
+        for (struct cas__conn *c = t->viewers; built && c; c = c->next_viewer) {
+            if (c->fresh)
+                continue;
+            struct cas__view *v = cas__table_view(t, c->seat);
+            size_t i = (size_t)(v - t->views);
+            if (!built[i] && v->seq == t->seq - 1)
+                built[i] = update(t, c->seat, v);
+            if (built[i] && v->seq == t->seq) {
+                send_msg(c, built[i]);
+                if (c->text)
+                    send_msg(c, text_view(t, c->seat));
+            } else {
+                c->fresh = 1; /* out of step: it gets the full state */
+                c->since = -1;
+            }
+        }
+        for (int i = 0; built && i <= t->nplayers; i++) {
+            struct cas__view *v = &t->views[i];
+            if (!v->conns && v->seq + 1 == t->seq && v->orphaned < CAS__VIEW_HISTORY) {
+                v->orphaned++; /* for a page that comes back */
+                built[i] = update(t, i < t->nplayers ? i : -1, v);
+            } else if (!v->conns && v->seq) {
+                cas__view_release(v);
+            }
+            cas__srv_msg_unref(built[i]); /* the history keeps its own */
+        }
+        free(built);
+        t->dirty = 0;
+        for (size_t i = 0; i < t->n_played; i++)
+            free(t->played[i].text);
+        t->n_played = 0;
+    }
+    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer)
+        if (c->fresh)
+            catch_up(t, c);
+    t->joined = 0;
+}

@@ -1,0 +1,319 @@
+/*
+ * picture.c — a plugin's SVG picture cut into its keyed top-level elements
+ * (docs/abi.md "Keyed pictures"), and the changes from one picture to the
+ * next as the protocol sends them (docs/server.md "Picture changes"): the
+ * root's start tag when it changed, the keys gone, and each element added
+ * or changed with the key it follows.  A picture that keys nothing, or
+ * breaks the convention anywhere, is sent whole.
+ *
+ * The cutting is a small scanner, not an XML parser: it finds where each
+ * top-level element starts and ends (quoted attribute values, comments,
+ * CDATA and processing instructions skipped) and reads its data-cas-key.
+ * The client parses what it receives with the browser's own parser and
+ * sanitizes it as it does a whole picture.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+#define KEY_ATTR "data-cas-key=\""
+
+static int starts(const char *p, const char *end, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+}
+
+/* Past the next occurrence of word in [p, end), or NULL. */
+static const char *past(const char *p, const char *end, const char *word)
+{
+    size_t n = strlen(word);
+    for (; (size_t)(end - p) >= n; p++)
+        if (memcmp(p, word, n) == 0)
+            return p + n;
+    return NULL;
+}
+
+/* p at '<' of a start tag: past its '>' (quoted values skipped); *empty
+ * says whether it closed itself ("/>").  NULL when it does not end. */
+static const char *tag_end(const char *p, const char *end, int *empty)
+{
+    char quote = 0;
+    for (p++; p < end; p++) {
+        if (quote) {
+            if (*p == quote)
+                quote = 0;
+        } else if (*p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (*p == '>') {
+            *empty = p[-1] == '/';
+            return p + 1;
+        }
+    }
+    return NULL;
+}
+
+/* p at '<' of markup that is no element (comment, CDATA, PI, doctype):
+ * past it, or NULL. */
+static const char *skip_other(const char *p, const char *end)
+{
+    if (starts(p, end, "<!--"))
+        return past(p + 4, end, "-->");
+    if (starts(p, end, "<![CDATA["))
+        return past(p + 9, end, "]]>");
+    if (starts(p, end, "<?"))
+        return past(p + 2, end, "?>");
+    if (starts(p, end, "<!")) {
+        int empty;
+        return tag_end(p, end, &empty);
+    }
+    return NULL;
+}
+
+/* p at '<' of a start tag: past the element's end tag, or NULL. */
+static const char *element_end(const char *p, const char *end)
+{
+    int depth = 0, empty;
+    while (p && p < end) {
+        if (*p != '<') {
+            const char *lt = memchr(p, '<', (size_t)(end - p));
+            p = lt;
+            continue;
+        }
+        if (p + 1 < end && (p[1] == '!' || p[1] == '?')) {
+            p = skip_other(p, end);
+        } else if (p + 1 < end && p[1] == '/') {
+            const char *gt = memchr(p, '>', (size_t)(end - p));
+            if (!gt)
+                return NULL;
+            p = gt + 1;
+            if (--depth == 0)
+                return p;
+        } else {
+            p = tag_end(p, end, &empty);
+            if (p && !empty)
+                depth++;
+            else if (p && depth == 0)
+                return p;
+        }
+    }
+    return NULL;
+}
+
+/* The data-cas-key of the start tag [p, tag_stop): *key and *len, or 0. */
+static int key_of(const char *p, const char *tag_stop, const char **key, size_t *len)
+{
+    const char *at = past(p, tag_stop, " " KEY_ATTR);
+    if (!at)
+        return 0;
+    const char *q = memchr(at, '"', (size_t)(tag_stop - at));
+    if (!q || q == at)
+        return 0;
+    *key = at;
+    *len = (size_t)(q - at);
+    return 1;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static int add_part(struct cas__picture *pic, size_t *cap, const char *key, size_t key_len,
+                    size_t at, size_t len)
+{
+    if (pic->n == *cap) {
+        size_t more = *cap ? *cap * 2 : 64;
+        struct cas__pic_part *parts = realloc(pic->parts, more * sizeof *parts);
+        if (!parts)
+            return -1;
+        pic->parts = parts;
+        *cap = more;
+    }
+    pic->parts[pic->n++] = (struct cas__pic_part){
+        .key = (size_t)(key - pic->svg), .key_len = key_len, .at = at, .len = len};
+    return 0;
+}
+
+/* Cut pic->svg; 0 when every top-level element is keyed. */
+static int cut(struct cas__picture *pic)
+{
+    const char *p = pic->svg, *end = pic->svg + pic->len;
+    size_t cap = 0;
+    int empty;
+    /* The prologue: declarations and comments, then the root start tag. */
+    for (;;) {
+        while (p < end && is_space(*p))
+            p++;
+        if (p >= end || *p != '<')
+            return -1;
+        if (p[1] != '!' && p[1] != '?')
+            break;
+        if (!(p = skip_other(p, end)))
+            return -1;
+    }
+    if (!starts(p, end, "<svg"))
+        return -1;
+    pic->root_at = (size_t)(p - pic->svg);
+    if (!(p = tag_end(p, end, &empty)) || empty)
+        return -1;
+    pic->root_len = (size_t)(p - pic->svg) - pic->root_at;
+    for (;;) {
+        while (p < end && is_space(*p))
+            p++;
+        if (p >= end || *p != '<')
+            return -1;
+        if (starts(p, end, "</svg"))
+            return 0;
+        if (p[1] == '!' || p[1] == '?') {
+            if (!(p = skip_other(p, end)))
+                return -1;
+            continue;
+        }
+        const char *stop = tag_end(p, end, &empty), *key, *next;
+        size_t key_len;
+        if (!stop || !key_of(p, stop, &key, &key_len) || !(next = element_end(p, end)))
+            return -1;
+        if (add_part(pic, &cap, key, key_len, (size_t)(p - pic->svg), (size_t)(next - p)))
+            return -1;
+        p = next;
+    }
+}
+
+/* Keys are unique, or the picture is not keyed.  Sorted indices into
+ * pic->sorted make both the check and the diff's lookups O(n log n). */
+static int key_cmp(size_t a, size_t b, const struct cas__picture *pa,
+                   const struct cas__picture *pb)
+{
+    const struct cas__pic_part *x = &pa->parts[a], *y = &pb->parts[b];
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(pa->svg + x->key, pb->svg + y->key, n);
+    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+static int sort_cmp(const void *a, const void *b, void *pic)
+{
+    return key_cmp(*(const size_t *)a, *(const size_t *)b, pic, pic);
+}
+
+static int index_keys(struct cas__picture *pic)
+{
+    if (!pic->n)
+        return -1;
+    if (!(pic->sorted = malloc(pic->n * sizeof *pic->sorted)))
+        return -1;
+    for (size_t i = 0; i < pic->n; i++)
+        pic->sorted[i] = i;
+    qsort_r(pic->sorted, pic->n, sizeof *pic->sorted, sort_cmp, pic);
+    for (size_t i = 1; i < pic->n; i++)
+        if (key_cmp(pic->sorted[i - 1], pic->sorted[i], pic, pic) == 0)
+            return -1;
+    return 0;
+}
+
+void cas__picture_take(struct cas__picture *pic, char *svg, size_t len)
+{
+    memset(pic, 0, sizeof *pic);
+    pic->svg = svg;
+    pic->len = len;
+    if (!svg)
+        return;
+    pic->keyed = cut(pic) == 0 && index_keys(pic) == 0;
+    if (!pic->keyed) {
+        free(pic->parts);
+        free(pic->sorted);
+        pic->parts = NULL;
+        pic->sorted = NULL;
+        pic->n = 0;
+    }
+}
+
+void cas__picture_free(struct cas__picture *pic)
+{
+    free(pic->svg);
+    free(pic->parts);
+    free(pic->sorted);
+    memset(pic, 0, sizeof *pic);
+}
+
+/* The index in old of new's part i, or -1. */
+static long find_in(const struct cas__picture *old, const struct cas__picture *new, size_t i)
+{
+    size_t lo = 0, hi = old->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = key_cmp(old->sorted[mid], i, old, new);
+        if (c == 0)
+            return (long)old->sorted[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static void write_key(struct cas__jw *w, const struct cas__picture *pic, size_t i)
+{
+    cas__jw_strn(w, pic->svg + pic->parts[i].key, pic->parts[i].key_len);
+}
+
+int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
+                      struct cas__jw *w)
+{
+    if (!old->keyed || !new->keyed)
+        return -1;
+    unsigned char *kept = calloc(old->n, 1);
+    if (!kept)
+        return -1;
+    int first = 1;
+    long last_kept = -1;
+    cas__jw_raw(w, "{");
+    if (old->root_len != new->root_len ||
+        memcmp(old->svg + old->root_at, new->svg + new->root_at, new->root_len)) {
+        cas__jw_raw(w, "\"root\":");
+        cas__jw_strn(w, new->svg + new->root_at, new->root_len);
+        cas__jw_raw(w, ",");
+    }
+    cas__jw_raw(w, "\"put\":[");
+    for (size_t i = 0; i < new->n; i++) {
+        const struct cas__pic_part *p = &new->parts[i];
+        long o = find_in(old, new, i);
+        /* Kept where it was, in the same order and the same bytes: nothing
+         * to send.  Moved or changed: sent again after its predecessor. */
+        if (o >= 0) {
+            kept[o] = 1;
+            const struct cas__pic_part *q = &old->parts[o];
+            if (o > last_kept && q->len == p->len &&
+                memcmp(old->svg + q->at, new->svg + p->at, p->len) == 0) {
+                last_kept = o;
+                continue;
+            }
+        }
+        cas__jw_raw(w, first ? "[" : ",[");
+        write_key(w, new, i);
+        cas__jw_raw(w, ",");
+        if (i)
+            write_key(w, new, i - 1);
+        else
+            cas__jw_raw(w, "null");
+        cas__jw_raw(w, ",");
+        cas__jw_strn(w, new->svg + p->at, p->len);
+        cas__jw_raw(w, "]");
+        first = 0;
+    }
+    cas__jw_raw(w, "],\"remove\":[");
+    first = 1;
+    for (size_t o = 0; o < old->n; o++)
+        if (!kept[o]) {
+            if (!first)
+                cas__jw_raw(w, ",");
+            write_key(w, old, o);
+            first = 0;
+        }
+    cas__jw_raw(w, "]}");
+    free(kept);
+    return 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * test_picture.c — a picture's keyed elements and its changes
+ * (host/server/picture.c): what is cut, what goes whole, and that the
+ * changes from one picture turn it into the next (added, changed, removed,
+ * moved elements, the root's start tag).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "picture_patch.h"
+#include "server.h"
+
+#define HEAD "<?xml version=\"1.0\"?>\n<!-- a comment -->\n"
+#define ROOT "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\">"
+
+static void take(struct cas__picture *pic, const char *svg)
+{
+    cas__picture_take(pic, strdup(svg), strlen(svg));
+}
+
+/* The changes from a to b as text (NULL: whole picture). */
+static char *changes(const char *a, const char *b)
+{
+    struct cas__picture x, y;
+    struct cas__jw w;
+    take(&x, a);
+    take(&y, b);
+    cas__jw_init(&w);
+    char *out = cas__picture_diff(&x, &y, &w) == 0 ? strdup(cas__jw_text(&w)) : NULL;
+    cas__jw_free(&w);
+    cas__picture_free(&x);
+    cas__picture_free(&y);
+    return out;
+}
+
+/* The changes from a to b turn a into b. */
+static void expect_round_trip(const char *a, const char *b)
+{
+    char *d = changes(a, b);
+    assert_non_null(d);
+    char *got = picture_patch_text(strdup(a), d, strlen(d));
+    assert_non_null(got);
+    if (!picture_same(got, b))
+        fail_msg("changes %s turned\n%s\ninto\n%s\nnot\n%s", d, a, got, b);
+    free(got);
+    free(d);
+}
+
+static void test_cuts_keyed_elements(void **state)
+{
+    (void)state;
+    struct cas__picture pic;
+    take(&pic, HEAD ROOT "\n<style data-cas-key=\"s\"><![CDATA[ a>b{} </g> ]]></style>\n"
+               "<g data-cas-key=\"a\" class=\"x>y\"><g><rect/></g><!-- </g> --></g>"
+               "<rect data-cas-key=\"b\" title='a > b'/>\n</svg>\n");
+    assert_true(pic.keyed);
+    assert_int_equal(pic.n, 3);
+    assert_memory_equal(pic.svg + pic.parts[1].key, "a", 1);
+    assert_memory_equal(pic.svg + pic.parts[1].at + pic.parts[1].len - 4, "</g>", 4);
+    assert_memory_equal(pic.svg + pic.root_at, "<svg ", 5);
+    cas__picture_free(&pic);
+}
+
+/* Anything off the convention goes whole: an unkeyed element, a key twice,
+ * text between elements, no root, a truncated picture. */
+static void test_goes_whole_off_the_convention(void **state)
+{
+    (void)state;
+    static const char *const whole[] = {
+        ROOT "<g data-cas-key=\"a\"/><rect/></svg>",
+        ROOT "<g data-cas-key=\"a\"/><g data-cas-key=\"a\"/></svg>",
+        ROOT "<g data-cas-key=\"a\"/>words<g data-cas-key=\"b\"/></svg>",
+        ROOT "<g data-cas-key=\"\"/></svg>",
+        "<g data-cas-key=\"a\"/>",
+        ROOT "<g data-cas-key=\"a\"><rect/>",
+        ROOT "</svg>",
+        "",
+    };
+    for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+        struct cas__picture pic;
+        take(&pic, whole[i]);
+        if (pic.keyed)
+            fail_msg("cut as keyed: %s", whole[i]);
+        cas__picture_free(&pic);
+        assert_null(changes(whole[i], ROOT "<g data-cas-key=\"a\"/></svg>"));
+    }
+}
+
+static void test_changes_turn_one_picture_into_the_next(void **state)
+{
+    (void)state;
+    const char *a = ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g>"
+                         "<g data-cas-key=\"c\">3</g><g data-cas-key=\"d\">4</g></svg>";
+    /* nothing changed: nothing sent */
+    char *d = changes(a, a);
+    assert_string_equal(d, "{\"put\":[],\"remove\":[]}");
+    free(d);
+    /* one element changed: only it */
+    d = changes(a, ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2!</g>"
+                        "<g data-cas-key=\"c\">3</g><g data-cas-key=\"d\">4</g></svg>");
+    assert_string_equal(d, "{\"put\":[[\"b\",\"a\",\"<g data-cas-key=\\\"b\\\">2!<\\/g>\"]],"
+                           "\"remove\":[]}");
+    free(d);
+    /* added first, in the middle and last; removed; changed */
+    expect_round_trip(a, ROOT "<g data-cas-key=\"z\"/><g data-cas-key=\"a\">1</g>"
+                              "<g data-cas-key=\"y\"/><g data-cas-key=\"c\">3</g>"
+                              "<g data-cas-key=\"d\">5</g><g data-cas-key=\"x\"/></svg>");
+    /* moved: d to the front, a to the end */
+    expect_round_trip(a, ROOT "<g data-cas-key=\"d\">4</g><g data-cas-key=\"b\">2</g>"
+                              "<g data-cas-key=\"c\">3</g><g data-cas-key=\"a\">1</g></svg>");
+    /* the root's start tag: sent when it changed */
+    const char *grown = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-10 0 20 10\">"
+                        "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g>"
+                        "<g data-cas-key=\"c\">3</g><g data-cas-key=\"d\">4</g></svg>";
+    d = changes(a, grown);
+    assert_non_null(strstr(d, "\"root\":\"<svg "));
+    free(d);
+    expect_round_trip(a, grown);
+    /* everything replaced */
+    expect_round_trip(a, ROOT "<g data-cas-key=\"e\"/></svg>");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cuts_keyed_elements),
+        cmocka_unit_test(test_goes_whole_off_the_convention),
+        cmocka_unit_test(test_changes_turn_one_picture_into_the_next),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
