@@ -10,12 +10,16 @@
  * connections (civetweb spends a thread on each), which is what a server
  * of many slow turn-based games needs (docs/server.md, "Why libwebsockets").
  */
+#define _GNU_SOURCE /* accept4 */
 #include <libwebsockets.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "picture.h"
 #include "server.h"
@@ -28,7 +32,14 @@ struct cas__httpd {
     struct cas__lobby *lobby;
     struct cas__serve_options opts;
     char www[PATH_MAX];
-    unsigned n_conns;
+    struct lws_vhost *vhost;
+    int listen_fd;                /* the listening socket */
+    int listen_fd_owned;          /* ours to close: lws has not adopted it */
+    int reserve_fd;               /* given up to accept and shed at EMFILE */
+    unsigned max_sockets;         /* max-connections, as the file limit allows */
+    unsigned n_sockets;           /* connections accepted and not yet closed */
+    unsigned long refused;        /* connections shed: over max, or no fd */
+    unsigned n_conns;             /* of them, WebSockets */
     size_t queued;                /* messages in every connection's queue */
     lws_sorted_usec_list_t clock_timer;
 };
@@ -374,6 +385,10 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }
 
+/* Every callback of a connection may come before lws bound the
+ * connection's data (a connection closed before its request was complete,
+ * or refused before its protocol was chosen): user is then NULL, and a
+ * case that needs the connection's data checks it first. */
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -381,24 +396,32 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     struct cas__httpd *h = lws_context_user(lws_get_context(wsi));
     char uri[256];
     switch (reason) {
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (h && lws_get_opaque_user_data(wsi) == h)
+            h->n_sockets--;
+        return 0;
     case LWS_CALLBACK_HTTP:
+        if (!c || !h)
+            return -1;
         c->wsi = wsi;
         c->h = h;
         return route(c, (const char *)in);
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return c->body ? body_writeable(c) : 0;
+        return c && c->body ? body_writeable(c) : 0;
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
-        free(c->body);
-        c->body = NULL;
+        if (c) {
+            free(c->body);
+            c->body = NULL;
+        }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
-            strcmp(uri, "/ws") != 0)
-            return 1;
-        return h->n_conns >= h->opts.limits.max_connections;
+        return lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+               strcmp(uri, "/ws") != 0;
     case LWS_CALLBACK_ESTABLISHED:
+        if (!c || !h)
+            return -1;
         c->wsi = wsi;
         c->h = h;
         c->is_ws = 1;
@@ -409,11 +432,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         h->n_conns++;
         return 0;
     case LWS_CALLBACK_RECEIVE:
-        return receive(c, in, len);
+        return c && c->is_ws ? receive(c, in, len) : -1;
     case LWS_CALLBACK_SERVER_WRITEABLE:
-        return write_next(c);
+        return c && c->is_ws ? write_next(c) : -1;
     case LWS_CALLBACK_CLOSED:
-        if (c->is_ws) {
+        if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__lobby_flush(h->lobby);
             drop_queue(c);
@@ -434,49 +457,102 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     }
 }
 
+/* ---------------------------------------------------------- accepting */
+
+static void refuse(struct cas__httpd *h, int fd)
+{
+    static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                               "Connection: close\r\nRetry-After: 5\r\n\r\n";
+    /* Plain HTTP gets a word; a TLS handshake would not read it. */
+    if (!h->opts.cert && send(fd, busy, sizeof busy - 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+        (void)0; /* the client is gone or not reading: closing is all that is left */
+    close(fd);
+    h->refused++;
+}
+
+/* Out of file descriptors: free the reserve to take the waiting connection
+ * off the backlog and close it, or the listening socket stays readable
+ * and the loop spins on it. */
+static void shed_one(struct cas__httpd *h)
+{
+    if (h->reserve_fd < 0)
+        return;
+    close(h->reserve_fd);
+    int fd = accept4(h->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0)
+        refuse(h, fd);
+    h->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* The listening socket is readable: take each waiting connection (a
+ * bounded batch, so the loop goes on to the others) and hand it to lws,
+ * or shed it when the server has max-connections already. */
+static int accept_waiting(struct cas__httpd *h)
+{
+    for (int i = 0; i < 64; i++) {
+        int fd = accept4(h->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE)
+                shed_one(h);
+            return 0;
+        }
+        if (h->n_sockets >= h->max_sockets) {
+            refuse(h, fd);
+            continue;
+        }
+        lws_adopt_desc_t desc = {
+            .vh = h->vhost,
+            .type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (h->opts.cert ? LWS_ADOPT_ALLOW_SSL : 0),
+            .fd.sockfd = fd,
+            .opaque = h, /* marks a connection counted in n_sockets */
+        };
+        /* lws closes fd when adoption fails, running the destroy callback
+         * (which counts the connection back) only if it got that far. */
+        unsigned counted = ++h->n_sockets;
+        if (!lws_adopt_descriptor_vhost_via_info(&desc) && h->n_sockets == counted)
+            h->n_sockets--;
+    }
+    return 0;
+}
+
+static int listener(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    struct cas__httpd *h = lws_context_user(lws_get_context(wsi));
+    (void)user, (void)in, (void)len;
+    if (reason == LWS_CALLBACK_RAW_RX_FILE && h)
+        return accept_waiting(h);
+    return 0;
+}
+
 static const struct lws_protocols protocols[] = {
     {"castellan.v1", callback, sizeof(struct conn), 16384, 0, NULL, 0},
+    {"castellan-listen", listener, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
-
-/* "ADDR:PORT" or "[ADDR6]:PORT" into addr and *port. */
-static int parse_listen(const char *listen, char *addr, size_t cap, int *port,
-                        char *err, size_t errlen)
-{
-    const char *colon = strrchr(listen, ':');
-    const char *host = listen, *host_end = colon;
-    char *end;
-    if (colon && listen[0] == '[') {
-        host = listen + 1;
-        host_end = colon > listen && colon[-1] == ']' ? colon - 1 : NULL;
-    }
-    long p = colon ? strtol(colon + 1, &end, 10) : -1;
-    if (!colon || !host_end || host_end == host || (size_t)(host_end - host) >= cap ||
-        !colon[1] || *end || p < 0 || p > 65535) {
-        snprintf(err, errlen, "--listen %s: give ADDRESS:PORT, e.g. 127.0.0.1:8080, "
-                 "0.0.0.0:8080 or [::1]:8080 (port 0: any free port)", listen);
-        return CAS_EINVAL;
-    }
-    memcpy(addr, host, (size_t)(host_end - host));
-    addr[host_end - host] = '\0';
-    *port = (int)p;
-    return CAS_OK;
-}
 
 static void wake(void *ctx)
 {
     cas__httpd_wake(ctx);
 }
 
+/* The listening socket h->listen_fd into lws's loop, as a descriptor whose
+ * readiness calls listener(); lws owns (and closes) it from then on. */
+static int adopt_listener(struct cas__httpd *h)
+{
+    lws_adopt_desc_t desc = {.vh = h->vhost, .type = LWS_ADOPT_RAW_FILE_DESC,
+                             .fd.filefd = h->listen_fd, .vh_prot_name = "castellan-listen"};
+    if (!lws_adopt_descriptor_vhost_via_info(&desc))
+        return CAS_EIO;
+    h->listen_fd_owned = 0;
+    return CAS_OK;
+}
+
 int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts,
                      struct cas__httpd **out, int *port, char *err, size_t errlen)
 {
     struct lws_context_creation_info info;
-    char addr[128];
-    int want;
     *out = NULL;
-    if (parse_listen(opts->listen, addr, sizeof addr, &want, err, errlen))
-        return CAS_EINVAL;
     if ((opts->cert != NULL) != (opts->key != NULL)) {
         snprintf(err, errlen, "TLS needs both --cert FILE and --key FILE");
         return CAS_EINVAL;
@@ -488,43 +564,56 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     }
     h->lobby = l;
     h->opts = *opts;
+    h->listen_fd = h->reserve_fd = -1;
+    h->max_sockets = opts->limits.max_connections
+                         ? opts->limits.max_connections
+                         : cas__fd_limit_connections(CAS__DEFAULT_MAX_CONNECTIONS);
+    int rc = CAS_ENOTFOUND;
     if (opts->www && !realpath(opts->www, h->www)) {
         snprintf(err, errlen, "the client's files: %s: %s; give --www DIR", opts->www,
                  strerror(errno));
-        free(h);
-        return CAS_ENOTFOUND;
+        goto fail;
     }
+    if ((rc = cas__fd_limit_check(h->max_sockets, err, errlen)) ||
+        (rc = cas__listen_open(opts->listen, &h->listen_fd, port, err, errlen)))
+        goto fail;
+    h->listen_fd_owned = 1;
+    h->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     lws_set_log_level(getenv("CAS_SERVE_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO
                                                 : opts->quiet ? 0 : LLL_ERR, NULL);
     memset(&info, 0, sizeof info);
-    info.port = want;
-    info.iface = addr;
+    /* lws listens nowhere: listen.c made the socket, accept_waiting adopts
+     * each connection (TLS still set up for them). */
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
     info.user = h;
+    info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (opts->cert) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = opts->cert;
         info.ssl_private_key_filepath = opts->key;
     }
+    rc = CAS_EIO;
     h->ctx = lws_create_context(&info);
-    if (!h->ctx) {
-        snprintf(err, errlen, "cannot listen on %s%s (is the address this machine's and the "
-                 "port free?)", opts->listen, opts->cert ? " with that certificate and key" : "");
-        free(h);
-        return CAS_EIO;
+    if (!h->ctx || !(h->vhost = lws_get_vhost_by_name(h->ctx, "default")) ||
+        adopt_listener(h)) {
+        snprintf(err, errlen, "cannot serve on %s%s", opts->listen,
+                 opts->cert ? " with that certificate and key (readable PEM files?)" : "");
+        goto fail;
     }
     if (l->limits.bot_threads && !l->bots &&
         cas__bots_new(l->limits.bot_threads, wake, h, &l->bots) != CAS_OK) {
         snprintf(err, errlen, "cannot start the bots' threads");
-        cas__httpd_free(h);
-        return CAS_ENOMEM;
+        rc = CAS_ENOMEM;
+        goto fail;
     }
-    struct lws_vhost *vh = lws_get_vhost_by_name(h->ctx, "default");
-    *port = vh ? lws_get_vhost_listen_port(vh) : want;
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
     *out = h;
     return CAS_OK;
+fail:
+    cas__httpd_free(h);
+    return rc;
 }
 
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
@@ -555,6 +644,11 @@ void cas__httpd_free(struct cas__httpd *h)
         cas__bots_free(h->lobby->bots);
         h->lobby->bots = NULL;
     }
-    lws_context_destroy(h->ctx);
+    if (h->ctx)
+        lws_context_destroy(h->ctx);
+    if (h->listen_fd_owned)
+        close(h->listen_fd);
+    if (h->reserve_fd >= 0)
+        close(h->reserve_fd);
     free(h);
 }

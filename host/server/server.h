@@ -124,7 +124,9 @@ struct cas__srv_clock {
 struct cas__srv_limits {
     size_t max_message;      /* bytes of one incoming message */
     size_t max_queue;        /* bytes queued to one slow connection */
-    unsigned max_games, max_connections;
+    unsigned max_games;
+    unsigned max_connections; /* TCP connections; 0: as many as the open-file
+                                 limit allows, at most CAS__DEFAULT_MAX_CONNECTIONS */
     double rate, burst;      /* messages per second per connection, bucket */
     unsigned bot_threads;
 };
@@ -363,6 +365,26 @@ unsigned cas__httpd_sockets(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);
+
+/* ---------------------------------------------------------- listen.c */
+
+#define CAS__DEFAULT_MAX_CONNECTIONS 20000u
+/* Files the server keeps open besides its connections: the store, plugins,
+ * workers' pipes, the listening socket, lws's own. */
+#define CAS__FDS_BESIDES_CONNECTIONS 64u
+
+/* A listening TCP socket (non-blocking, close-on-exec) bound to exactly
+ * the numeric address of listen ("ADDR:PORT", "[ADDR6]:PORT"; an IPv6
+ * address binds IPv6 only).  *fd is the caller's to close; *port the port
+ * bound (port 0 asks for any free one).  CAS_EINVAL for a listen that is
+ * not ADDRESS:PORT, CAS_EIO when it cannot be bound; err explains. */
+int cas__listen_open(const char *listen, int *fd, int *port, char *err, size_t errlen);
+/* Make sure this process may open the files max_connections connections
+ * need, raising the soft limit up to the hard one; CAS_EINVAL (err names
+ * the number needed and how to get it) when the hard limit is too low. */
+int cas__fd_limit_check(unsigned max_connections, char *err, size_t errlen);
+/* wanted, or fewer: as many connections as the hard open-file limit allows. */
+unsigned cas__fd_limit_connections(unsigned wanted);
 
 /* ------------------------------------------------- serving (cmd_serve.c) */
 

@@ -383,7 +383,7 @@ static void test_preset_comments_name_real_paths(void **unused)
         size_t n = strlen(e->d_name);
         if (n < 5 || strcmp(e->d_name + n - 4, ".ini") != 0)
             continue;
-        char path[1024], text[2048], expected[256];
+        char path[1024], text[2048], expected[512];
         snprintf(path, sizeof path, "%s/%s", PRESET_DIR, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);

@@ -294,6 +294,11 @@ static void test_play_web(void **state)
             usleep(10000);
     }
     assert_true(id > 0);
+    /* On loopback only, as the link says. */
+    struct serve_listener l[4];
+    assert_int_equal(serve_listening(p.pid, l, 4), 1);
+    assert_string_equal(l[0].addr, "127.0.0.1");
+    assert_int_equal(l[0].port, p.port);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     serve_connect(w, &p, &a);
     serve_join(&a, id, 0);
