@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "picture.h"
@@ -31,7 +32,8 @@ struct cas__httpd {
     struct lws_context *ctx;
     struct cas__lobby *lobby;
     struct cas__serve_options opts;
-    char www[PATH_MAX];
+    int www_fd;                   /* the folder www, open: files are found under it */
+    struct cas__allowed_hosts allowed;
     struct lws_vhost *vhost;
     int listen_fd;                /* the listening socket */
     int listen_fd_owned;          /* ours to close: lws has not adopted it */
@@ -60,6 +62,7 @@ struct conn {
     int64_t refilled_at;
     char *body;                   /* HTTP: a dynamic answer being sent */
     size_t body_len, body_sent;
+    int close_after;              /* a refused request: no keep-alive */
 };
 
 static int64_t now(const struct cas__httpd *h)
@@ -248,22 +251,67 @@ static int safe_relative(const char *rel)
 }
 
 static int send_text(struct conn *c, unsigned status, const char *text);
+static int send_body(struct conn *c, unsigned status, const char *mime, char *body, size_t len);
+
+#define MAX_FILE_BYTES (16u << 20)
+
+/* Open rel (safe_relative) under the folder dirfd one part at a time,
+ * never following a symbolic link: a link planted in --www cannot lead
+ * out of it.  A descriptor of a regular file, or -1. */
+static int open_beneath(int dirfd, const char *rel)
+{
+    char part[256];
+    int at = dup(dirfd);
+    while (at >= 0) {
+        size_t n = strcspn(rel, "/");
+        if (n >= sizeof part) {
+            close(at);
+            return -1;
+        }
+        memcpy(part, rel, n);
+        part[n] = '\0';
+        int last = rel[n] == '\0';
+        int next = openat(at, part, O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+                                        (last ? O_RDONLY : O_DIRECTORY | O_PATH));
+        close(at);
+        at = next;
+        if (last)
+            break;
+        rel += n + 1;
+    }
+    struct stat st;
+    if (at >= 0 && (fstat(at, &st) || !S_ISREG(st.st_mode))) {
+        close(at);
+        at = -1;
+    }
+    return at;
+}
 
 static int serve_file(struct conn *c, const char *rel)
 {
-    char path[PATH_MAX + 256];
-    struct lws *wsi = c->wsi;
     struct cas__httpd *h = c->h;
-    if (!h->www[0])
+    struct stat st;
+    if (h->www_fd < 0)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "the browser client's files are not "
                          "installed; start castellan serve with --www DIR\n");
-    snprintf(path, sizeof path, "%s/%s", h->www, rel);
-    int n = lws_serve_http_file(wsi, path, mime_of(path),
-                                "X-Content-Type-Options: nosniff\r\n"
-                                "Referrer-Policy: no-referrer\r\n", 0);
-    if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
-        return -1;
-    return 0;
+    int fd = open_beneath(h->www_fd, rel);
+    if (fd < 0)
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
+    char *body = NULL;
+    size_t got = 0;
+    if (!fstat(fd, &st) && st.st_size <= MAX_FILE_BYTES &&
+        (body = malloc((size_t)st.st_size + 1))) {
+        ssize_t n;
+        while (got < (size_t)st.st_size &&
+               (n = read(fd, body + got, (size_t)st.st_size - got)) > 0)
+            got += (size_t)n;
+    }
+    close(fd);
+    if (!body || got != (size_t)st.st_size) {
+        free(body);
+        return send_text(c, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the file cannot be read\n");
+    }
+    return send_body(c, HTTP_STATUS_OK, mime_of(rel), body, got);
 }
 
 /* Answer with body (taken: freed when sent). */
@@ -274,9 +322,8 @@ static int send_body(struct conn *c, unsigned status, const char *mime, char *bo
     c->body = body;
     c->body_len = len;
     c->body_sent = 0;
+    /* The security headers come with the status line (vhost_headers). */
     if (lws_add_http_common_headers(c->wsi, status, mime, len, &p, end) ||
-        lws_add_http_header_by_name(c->wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
         lws_finalize_write_http_header(c->wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(c->wsi);
@@ -307,8 +354,12 @@ static int body_writeable(struct conn *c)
     }
     free(c->body);
     c->body = NULL;
-    return lws_http_transaction_completed(c->wsi) ? -1 : 0;
+    return c->close_after || lws_http_transaction_completed(c->wsi) ? -1 : 0;
 }
+
+/* Where a served replay page finds its script: the page's CSP, the
+ * table's, runs no inline script. */
+#define REPLAY_SCRIPT "/replay.js"
 
 /* The replay page of finished game id, public view. */
 static int serve_replay(struct conn *c, int64_t id)
@@ -332,7 +383,8 @@ static int serve_replay(struct conn *c, int64_t id)
     FILE *out = rc ? NULL : open_memstream(&buf, &len);
     if (out) {
         snprintf(title, sizeof title, "castellan: %s, game %lld", r.match.title, (long long)id);
-        rc = cas__replay_html_write(&r, CAS_VIEWER_PUBLIC, title, out, err, sizeof err);
+        rc = cas__replay_html_write(&r, CAS_VIEWER_PUBLIC, title, REPLAY_SCRIPT, out, err,
+                                    sizeof err);
         fclose(out);
     }
     if (!rc)
@@ -359,6 +411,12 @@ static int route(struct conn *c, const char *uri)
 {
     const char *rest;
     int64_t id;
+    if (strcmp(uri, REPLAY_SCRIPT) == 0) {
+        char *script = strdup(cas__replay_html_script());
+        return script ? send_body(c, HTTP_STATUS_OK, "text/javascript; charset=utf-8", script,
+                                  strlen(script))
+                      : -1;
+    }
     if (strcmp(uri, "/healthz") == 0)
         return send_text(c, HTTP_STATUS_OK, "ok\n");
     if (strcmp(uri, "/") == 0)
@@ -372,6 +430,30 @@ static int route(struct conn *c, const char *uri)
             return serve_replay(c, id);
     }
     return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
+}
+
+/* ----------------------------------------------------------- access */
+
+/* Header t of the request into buf[0..cap): buf, or NULL when absent
+ * (or longer than cap: no Host or Origin of ours is). */
+static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, size_t cap)
+{
+    if (lws_hdr_total_length(wsi, t) <= 0 || lws_hdr_copy(wsi, buf, (int)cap, t) <= 0)
+        return NULL;
+    return buf;
+}
+
+/* Whether the request on wsi is one this server answers: its Host one of
+ * its names (DNS rebinding) and, from a browser, its Origin this server's
+ * (a WebSocket opened by another site's page in the visitor's browser). */
+static int request_allowed(struct cas__httpd *h, struct lws *wsi)
+{
+    char host[256], origin[512];
+    const char *hv = header(wsi, WSI_TOKEN_HOST, host, sizeof host);
+    int has_origin = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0;
+    const char *ov = header(wsi, WSI_TOKEN_ORIGIN, origin, sizeof origin);
+    return cas__host_allowed(&h->allowed, hv) &&
+           (!has_origin || (ov && cas__origin_allowed(&h->allowed, ov, hv)));
 }
 
 /* ---------------------------------------------------------- callback */
@@ -405,6 +487,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         c->wsi = wsi;
         c->h = h;
+        /* Every page is read with GET; nothing else is served (nor its
+         * body waited for: the connection closes after the answer). */
+        c->close_after = 1;
+        if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+            return send_text(c, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET is served\n");
+        if (!request_allowed(h, wsi))
+            return send_text(c, HTTP_STATUS_FORBIDDEN, "this server does not answer to that "
+                             "host or for pages of that origin (allowed-hosts, "
+                             "docs/server.md)\n");
+        c->close_after = 0;
         return route(c, (const char *)in);
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return c && c->body ? body_writeable(c) : 0;
@@ -417,8 +509,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
-               strcmp(uri, "/ws") != 0;
+        return !h || lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+               strcmp(uri, "/ws") != 0 || !request_allowed(h, wsi);
     case LWS_CALLBACK_ESTABLISHED:
         if (!c || !h)
             return -1;
@@ -536,6 +628,19 @@ static void wake(void *ctx)
     cas__httpd_wake(ctx);
 }
 
+/* Sent with every HTTP answer, lws's own errors included: the table's
+ * strict CSP (no inline script, nothing from elsewhere, never framed),
+ * no sniffing, no referrer, no opener, no powerful features. */
+static const struct lws_protocol_vhost_options vhost_headers[] = {
+    {&vhost_headers[1], NULL, "content-security-policy:", CAS__SERVE_CSP},
+    {&vhost_headers[2], NULL, "x-content-type-options:", "nosniff"},
+    {&vhost_headers[3], NULL, "referrer-policy:", "no-referrer"},
+    {&vhost_headers[4], NULL, "x-frame-options:", "DENY"},
+    {&vhost_headers[5], NULL, "cross-origin-opener-policy:", "same-origin"},
+    {&vhost_headers[6], NULL, "cross-origin-resource-policy:", "same-origin"},
+    {NULL, NULL, "permissions-policy:", "camera=(), microphone=(), geolocation=(), usb=()"},
+};
+
 /* The listening socket h->listen_fd into lws's loop, as a descriptor whose
  * readiness calls listener(); lws owns (and closes) it from then on. */
 static int adopt_listener(struct cas__httpd *h)
@@ -564,16 +669,19 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     }
     h->lobby = l;
     h->opts = *opts;
-    h->listen_fd = h->reserve_fd = -1;
+    h->listen_fd = h->reserve_fd = h->www_fd = -1;
     h->max_sockets = opts->limits.max_connections
                          ? opts->limits.max_connections
                          : cas__fd_limit_connections(CAS__DEFAULT_MAX_CONNECTIONS);
     int rc = CAS_ENOTFOUND;
-    if (opts->www && !realpath(opts->www, h->www)) {
+    if (opts->www && (h->www_fd = open(opts->www, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
         snprintf(err, errlen, "the client's files: %s: %s; give --www DIR", opts->www,
                  strerror(errno));
         goto fail;
     }
+    if ((rc = cas__allowed_hosts_parse(opts->allowed_hosts, &h->allowed, err, errlen)))
+        goto fail;
+    rc = CAS_ENOTFOUND;
     if ((rc = cas__fd_limit_check(h->max_sockets, err, errlen)) ||
         (rc = cas__listen_open(opts->listen, &h->listen_fd, port, err, errlen)))
         goto fail;
@@ -587,6 +695,7 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
     info.user = h;
+    info.headers = vhost_headers;
     info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (opts->cert) {
@@ -650,5 +759,8 @@ void cas__httpd_free(struct cas__httpd *h)
         close(h->listen_fd);
     if (h->reserve_fd >= 0)
         close(h->reserve_fd);
+    if (h->www_fd >= 0)
+        close(h->www_fd);
+    cas__allowed_hosts_free(&h->allowed);
     free(h);
 }

@@ -26,7 +26,8 @@ static int64_t monotonic_ms(void *ctx)
 void cas__srv_limits_default(struct cas__srv_limits *l)
 {
     *l = (struct cas__srv_limits){
-        .max_message = 64 * 1024, .max_queue = 16u << 20, .max_games = 10000,
+        .max_message = 64 * 1024, .max_queue = 16u << 20, .max_send = 256u << 20,
+        .max_games = 10000,
         .max_connections = 0, .rate = 20, .burst = 40, .bot_threads = 2,
     };
 }

@@ -124,6 +124,7 @@ struct cas__srv_clock {
 struct cas__srv_limits {
     size_t max_message;      /* bytes of one incoming message */
     size_t max_queue;        /* bytes queued to one slow connection */
+    size_t max_send;         /* bytes queued to every connection together */
     unsigned max_games;
     unsigned max_connections; /* TCP connections; 0: as many as the open-file
                                  limit allows, at most CAS__DEFAULT_MAX_CONNECTIONS */
@@ -342,10 +343,19 @@ int cas__token_equal(const char *a, const char *b);
 
 /* ----------------------------------------------------------- http.c */
 
+/* The Content-Security-Policy of every answer: the table's (index.html's
+ * own meta policy) and never framed. */
+#define CAS__SERVE_CSP                                                                     \
+    "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "   \
+    "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "              \
+    "form-action 'none'; frame-ancestors 'none'"
+
 struct cas__serve_options {
     const char *listen;        /* "ADDR:PORT"; port 0: any free one */
     const char *cert, *key;    /* TLS when both are set */
     const char *www;           /* the client's files */
+    const char *allowed_hosts; /* host names answered besides IP addresses and
+                                  localhost: comma-separated, or NULL */
     struct cas__srv_limits limits;
     int quiet;                 /* no log lines on stderr */
 };
@@ -365,6 +375,29 @@ unsigned cas__httpd_sockets(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);
+
+/* ---------------------------------------------------------- access.c */
+
+/* The host names the server answers to besides IP addresses and
+ * localhost (allowed-hosts, --allow-host): owned, lowercase. */
+struct cas__allowed_hosts {
+    char **names;
+    size_t n;
+};
+
+/* list: names separated by commas or blanks (NULL: none).  CAS_EINVAL
+ * (err explains) for a name with a scheme, path or odd character. */
+int cas__allowed_hosts_parse(const char *list, struct cas__allowed_hosts *out, char *err,
+                             size_t errlen);
+void cas__allowed_hosts_free(struct cas__allowed_hosts *a);
+/* Whether a request whose Host header is host (NULL: none) is answered:
+ * an IP address, localhost (or *.localhost) or a name of a; any port. */
+int cas__host_allowed(const struct cas__allowed_hosts *a, const char *host);
+/* Whether a browser page of origin (the Origin header; NULL or "": not a
+ * browser, allowed) may use the server reached as host: the same host and
+ * port, or a name of a. */
+int cas__origin_allowed(const struct cas__allowed_hosts *a, const char *origin,
+                        const char *host);
 
 /* ---------------------------------------------------------- listen.c */
 

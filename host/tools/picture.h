@@ -31,11 +31,19 @@ int cas__picture_write(struct cas__match *m, const cas_state *state, int viewer,
                        const char *path, char *err, size_t errlen);
 
 /* Write r's whole game (its journal, not yet replayed: r just opened) as
- * one self-contained HTML page to out: every ply's picture for `viewer`,
- * the action and the events that viewer may see, the scores after each
- * ply with a chart over time, and buttons, a slider and the arrow keys to
- * step through it.  title heads the page.  err explains a failure. */
+ * one HTML page to out: every ply's picture for `viewer`, the action and
+ * the events that viewer may see, the scores after each ply with a chart
+ * over time, and buttons, a slider and the arrow keys to step through it.
+ * title heads the page.  The plugin's pictures are sanitized by the page
+ * as the table's are (no script, handler or fetch survives) and the page
+ * carries a Content-Security-Policy that runs its own script only.
+ * script_url NULL: the page is self-contained (its script inline, allowed
+ * by a nonce); else the page loads its script from script_url
+ * (cas__replay_html_script), for a server whose CSP forbids inline
+ * script.  err explains a failure. */
 int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title,
-                           FILE *out, char *err, size_t errlen);
+                           const char *script_url, FILE *out, char *err, size_t errlen);
+/* The replay page's script (static). */
+const char *cas__replay_html_script(void);
 
 #endif

@@ -118,25 +118,32 @@ int serve_stop(struct serve_process *p)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap)
+int serve_http(const struct serve_process *p, const char *request, char *response, size_t cap)
 {
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->port)};
-    char req[512], buf[1 << 16];
     size_t got = 0;
     ssize_t n;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
+    assert_true(fd >= 0 && cap > 0);
     inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
     assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-             path);
-    assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
-    while (got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+    assert_int_equal(write(fd, request, strlen(request)), (ssize_t)strlen(request));
+    while (got < cap - 1 && (n = read(fd, response + got, cap - 1 - got)) > 0)
         got += (size_t)n;
     close(fd);
-    buf[got] = '\0';
+    response[got] = '\0';
     int status = 0;
-    sscanf(buf, "HTTP/1.1 %d", &status);
+    sscanf(response, "HTTP/1.%*d %d", &status);
+    return status;
+}
+
+int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap)
+{
+    static char buf[1 << 16];
+    char req[512];
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+             path);
+    int status = serve_http(p, req, buf, sizeof buf);
     const char *start = strstr(buf, "\r\n\r\n");
     snprintf(body, cap, "%s", start ? start + 4 : "");
     return status;

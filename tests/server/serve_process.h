@@ -26,6 +26,10 @@ int serve_stop(struct serve_process *p);
 /* GET path over HTTP/1.1 on the server; the status code, the body in
  * body[0..cap) (cut). */
 int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap);
+/* Send request (whole, as written) on a fresh connection and read the
+ * answer until the server closes it into response[0..cap) (cut): the
+ * status code, 0 when there was none. */
+int serve_http(const struct serve_process *p, const char *request, char *response, size_t cap);
 
 /* The sockets pid holds open (listening and connected). */
 size_t serve_sockets(pid_t pid);

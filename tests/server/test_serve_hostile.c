@@ -4,7 +4,9 @@
  * (checked on the listening socket itself), and stay up and answering after
  * connections that close before a complete request (connect and close, %00
  * in the path, a bad method, an oversized header, half a request, a
- * reload of a page mid WebSocket, plain HTTP on the TLS port).
+ * reload of a page mid WebSocket, plain HTTP on the TLS port); the
+ * security headers on every answer; --www never left through a link; the
+ * Host and Origin checks (DNS rebinding, another site's page).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmocka.h>
 #include <arpa/inet.h>
@@ -226,6 +229,182 @@ static void test_plain_http_on_the_tls_port(void **state)
     assert_int_equal(serve_stop(&p), 0);
 }
 
+
+/* ------------------------------------------------- headers, files, hosts */
+
+static char answer[1 << 16];
+
+/* The status of request (Connection: close is added) with its answer in
+ * `answer`. */
+static int ask(const struct serve_process *p, const char *method_path, const char *headers)
+{
+    char req[2048];
+    snprintf(req, sizeof req, "%s HTTP/1.1\r\n%sConnection: close\r\n\r\n", method_path,
+             headers);
+    return serve_http(p, req, answer, sizeof answer);
+}
+
+/* The value of header name (lowercase, with its colon) in `answer`'s head,
+ * or NULL. */
+static const char *header_of(const char *name, char *value, size_t cap)
+{
+    const char *end = strstr(answer, "\r\n\r\n");
+    for (const char *line = strstr(answer, "\r\n"); line && line < end;
+         line = strstr(line + 2, "\r\n")) {
+        if (strncasecmp(line + 2, name, strlen(name)) == 0) {
+            const char *v = line + 2 + strlen(name);
+            v += strspn(v, " ");
+            snprintf(value, cap, "%.*s", (int)strcspn(v, "\r"), v);
+            return value;
+        }
+    }
+    return NULL;
+}
+
+static void expect_security_headers(const char *what)
+{
+    char v[1024];
+    if (!header_of("content-security-policy:", v, sizeof v) ||
+        !strstr(v, "script-src 'self'") || !strstr(v, "frame-ancestors 'none'") ||
+        strstr(v, "unsafe-eval"))
+        fail_msg("%s: no strict Content-Security-Policy:\n%s", what, answer);
+    if (!header_of("x-content-type-options:", v, sizeof v) || strcmp(v, "nosniff"))
+        fail_msg("%s: no X-Content-Type-Options: nosniff:\n%s", what, answer);
+    if (!header_of("x-frame-options:", v, sizeof v) || strcmp(v, "DENY"))
+        fail_msg("%s: no X-Frame-Options: DENY:\n%s", what, answer);
+    if (!header_of("referrer-policy:", v, sizeof v) || strcmp(v, "no-referrer"))
+        fail_msg("%s: no Referrer-Policy: no-referrer:\n%s", what, answer);
+}
+
+static void test_security_headers_on_every_answer(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *request;
+        int status;
+    } cases[] = {
+        {"GET /", 200}, {"GET /static/index.html", 200}, {"GET /healthz", 200},
+        {"GET /game/12", 200}, {"GET /replay.js", 200}, {"GET /static/none.js", 404},
+        {"GET /nothing", 404}, {"GET /game/99/replay.html", 404}, {"POST /", 405},
+        {"DELETE /healthz", 405},
+    };
+    struct serve_process p;
+    serve_forget("hostile-headers");
+    serve_start(&p, "hostile-headers", NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(ask(&p, cases[i].request, "Host: 127.0.0.1\r\n"), cases[i].status);
+        expect_security_headers(cases[i].request);
+    }
+    /* An answer libwebsockets makes itself: a path it cannot decode. */
+    assert_int_equal(ask(&p, "GET /%zz", "Host: 127.0.0.1\r\n"), 403);
+    expect_security_headers("a request lws refuses");
+    assert_answers(&p);
+    assert_int_equal(serve_stop(&p), 0);
+}
+
+static void test_www_follows_no_link(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    char path[700], target[700];
+    serve_forget("hostile-www");
+    serve_start(&p, "hostile-www", NULL);
+    /* A secret beside the folder, and links in it to the secret and to a
+     * folder outside. */
+    snprintf(path, sizeof path, "%s/secret.txt", p.dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("the secret\n", f);
+    fclose(f);
+    mkdir("hostile-www/www/sub", 0700);
+    f = fopen("hostile-www/www/sub/fine.txt", "w");
+    assert_non_null(f);
+    fputs("fine\n", f);
+    fclose(f);
+    assert_non_null(realpath(path, target));
+    unlink("hostile-www/www/link.txt");
+    unlink("hostile-www/www/outside");
+    unlink("hostile-www/www/sub/up.txt");
+    assert_int_equal(symlink(target, "hostile-www/www/link.txt"), 0);
+    assert_int_equal(symlink("..", "hostile-www/www/outside"), 0);
+    assert_int_equal(symlink("../../secret.txt", "hostile-www/www/sub/up.txt"), 0);
+    char body[256];
+    assert_int_equal(serve_http_get(&p, "/static/sub/fine.txt", body, sizeof body), 200);
+    assert_string_equal(body, "fine\n");
+    static const char *const refused[] = {"/static/link.txt", "/static/outside/secret.txt",
+                                          "/static/sub/up.txt", "/static/sub",
+                                          "/static/../secret.txt"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(serve_http_get(&p, refused[i], body, sizeof body), 404);
+        assert_null(strstr(body, "secret"));
+    }
+    assert_int_equal(serve_stop(&p), 0);
+}
+
+/* Whether a WebSocket upgrade with these headers is accepted. */
+static int upgraded(const struct serve_process *p, const char *headers)
+{
+    char req[2048];
+    snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\n%sUpgrade: websocket\r\n"
+             "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+             "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: castellan.v1\r\n\r\n",
+             headers);
+    int fd = connect_to(p);
+    assert_int_equal(send(fd, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+    ssize_t n = recv(fd, answer, sizeof answer - 1, 0);
+    close(fd);
+    answer[n > 0 ? n : 0] = '\0';
+    return strncmp(answer, "HTTP/1.1 101 ", 13) == 0;
+}
+
+static void test_host_and_origin(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    char own[128], hdr[512];
+    serve_forget("hostile-origin");
+    serve_start(&p, "hostile-origin", (const char *const[]){"--allow-host",
+                                                            "games.example.org", NULL});
+    snprintf(own, sizeof own, "127.0.0.1:%d", p.port);
+    /* Hosts: IP addresses, localhost and the names given; not another name
+     * (a DNS rebinding), nor none. */
+    static const char *const hosts_ok[] = {"127.0.0.1", "localhost:1", "[::1]:80",
+                                           "GAMES.example.org", "10.1.2.3:8080"};
+    for (size_t i = 0; i < sizeof hosts_ok / sizeof hosts_ok[0]; i++) {
+        snprintf(hdr, sizeof hdr, "Host: %s\r\n", hosts_ok[i]);
+        assert_int_equal(ask(&p, "GET /healthz", hdr), 200);
+    }
+    static const char *const hosts_bad[] = {"rebind.example.net", "games.example.org.evil",
+                                            "127.0.0.1.nip.io", "[::1", ""};
+    for (size_t i = 0; i < sizeof hosts_bad / sizeof hosts_bad[0]; i++) {
+        snprintf(hdr, sizeof hdr, "Host: %s\r\n", hosts_bad[i]);
+        assert_int_equal(ask(&p, "GET /healthz", hdr), 403);
+        expect_security_headers("a refused host");
+    }
+    assert_int_equal(ask(&p, "GET /healthz", ""), 403);
+    /* The WebSocket: its own pages, a non-browser (no Origin), the name
+     * given; not another site's page, a file, nor a rebound name. */
+    snprintf(hdr, sizeof hdr, "Host: %s\r\nOrigin: http://%s\r\n", own, own);
+    assert_true(upgraded(&p, hdr));
+    snprintf(hdr, sizeof hdr, "Host: %s\r\n", own);
+    assert_true(upgraded(&p, hdr));
+    snprintf(hdr, sizeof hdr, "Host: %s\r\nOrigin: https://games.example.org\r\n", own);
+    assert_true(upgraded(&p, hdr));
+    static const char *const origins_bad[] = {"http://evil.example.net", "null",
+                                              "http://localhost:3000", "file://",
+                                              "http://127.0.0.1:1"};
+    for (size_t i = 0; i < sizeof origins_bad / sizeof origins_bad[0]; i++) {
+        snprintf(hdr, sizeof hdr, "Host: %s\r\nOrigin: %s\r\n", own, origins_bad[i]);
+        if (upgraded(&p, hdr))
+            fail_msg("a WebSocket from a page of %s was accepted", origins_bad[i]);
+    }
+    snprintf(hdr, sizeof hdr, "Host: rebind.example.net:%d\r\nOrigin: "
+             "http://rebind.example.net:%d\r\n", p.port, p.port);
+    assert_false(upgraded(&p, hdr));
+    assert_answers(&p);
+    assert_int_equal(serve_stop(&p), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +412,9 @@ int main(void)
         cmocka_unit_test(test_listen_that_is_not_an_address),
         cmocka_unit_test(test_connections_closed_early),
         cmocka_unit_test(test_plain_http_on_the_tls_port),
+        cmocka_unit_test(test_security_headers_on_every_answer),
+        cmocka_unit_test(test_www_follows_no_link),
+        cmocka_unit_test(test_host_and_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
