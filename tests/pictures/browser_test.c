@@ -153,26 +153,41 @@ static void expect_ply(const char *report, const char *key, int ply)
                  report);
 }
 
-static void test_stepping(void **state)
+/* Write harness_text as NAME.html in the working folder, open it in
+ * Chromium and return what its <pre id="out"> held once the page ran
+ * (static storage, overwritten by the next call). */
+static char *run_harness(const char *name, const char *harness_text)
 {
-    (void)state;
-    char page[2300], out[2300], log[2300];
-    path_in_cwd(page, sizeof page, "harness.html");
+    static char dom[1 << 16];
+    char page[2300], dump[2300], log[2300];
+    snprintf(dump, sizeof dump, "%s-dom.txt", name);
+    snprintf(log, sizeof log, "%s.log", name);
+    snprintf(dom, sizeof dom, "%s.html", name);
+    path_in_cwd(page, sizeof page, dom);
     FILE *f = fopen(page, "w");
     assert_non_null(f);
-    fputs(harness, f);
+    fputs(harness_text, f);
     fclose(f);
-    browse("--virtual-time-budget=20000 --dump-dom", page, "dom.txt", "dom.log");
-    f = fopen("dom.txt", "r");
+    browse("--virtual-time-budget=20000 --dump-dom", page, dump, log);
+    f = fopen(dump, "r");
     assert_non_null(f);
-    static char dom[1 << 16];
     size_t n = fread(dom, 1, sizeof dom - 1, f);
     fclose(f);
     dom[n] = '\0';
     char *report = strstr(dom, "<pre id=\"out\">");
     assert_non_null(report);
     report += strlen("<pre id=\"out\">");
-    *strstr(report, "</pre>") = '\0';
+    char *end = strstr(report, "</pre>");
+    assert_non_null(end);
+    *end = '\0';
+    return report;
+}
+
+static void test_stepping(void **state)
+{
+    (void)state;
+    char log[2300];
+    char *report = run_harness("harness", harness);
     int last = atoi(report_line(report, "max"));
     assert_true(last > 100); /* a whole game of two greedy players */
     expect_ply(report, "load", 0);
@@ -187,8 +202,7 @@ static void test_stepping(void **state)
     expect_ply(report, "first", 0);
     expect_ply(report, "slider", 5);
     assert_int_equal(atoi(report_line(report, "chart")), 2);
-    (void)out;
-    path_in_cwd(log, sizeof log, "dom.log");
+    path_in_cwd(log, sizeof log, "harness.log");
     expect_quiet_console(log, "replay.html");
 }
 
@@ -340,8 +354,7 @@ static void json_escaped(FILE *out, const char *text)
 static void test_hostile_picture(void **state)
 {
     (void)state;
-    static char page[1 << 24], dom[1 << 16];
-    char path[2300];
+    static char page[1 << 24];
     FILE *f = fopen("replay.html", "r");
     assert_non_null(f);
     size_t n = fread(page, 1, sizeof page - 1, f);
@@ -360,20 +373,7 @@ static void test_hostile_picture(void **state)
     json_escaped(f, hostile);
     fputs(open_end, f);
     fclose(f);
-    path_in_cwd(path, sizeof path, "hostile.html");
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(hostile_harness, f);
-    fclose(f);
-    browse("--virtual-time-budget=20000 --dump-dom", path, "hostile-dom.txt", "hostile.log");
-    f = fopen("hostile-dom.txt", "r");
-    assert_non_null(f);
-    n = fread(dom, 1, sizeof dom - 1, f);
-    fclose(f);
-    dom[n] = '\0';
-    char *report = strstr(dom, "<pre id=\"out\">");
-    assert_non_null(report);
-    report += strlen("<pre id=\"out\">");
+    char *report = run_harness("hostile", hostile_harness);
     static const char *const expected[] = {"pwned 0\n", "svg 1\n", "script 0\n", "foreign 0\n",
                                            "set 0\n", "handlers 0\n", "javascript 0\n",
                                            "image-href 0\n", "styled 0\n", "kept 1\n"};
