@@ -42,7 +42,7 @@ struct cas__httpd {
     unsigned n_sockets;           /* connections accepted and not yet closed */
     unsigned long refused;        /* connections shed: over max, or no fd */
     unsigned n_conns;             /* of them, WebSockets */
-    size_t queued;                /* messages in every connection's queue */
+    struct cas__sendq_budget sendq; /* every WebSocket's send queue */
     lws_sorted_usec_list_t clock_timer;
 };
 
@@ -53,8 +53,7 @@ struct conn {
     struct lws *wsi;
     struct cas__httpd *h;
     int is_ws, closing;
-    struct cas__srv_msg **queue;  /* ring of queued messages */
-    size_t head, count, cap, queued_bytes;
+    struct cas__sendq q;          /* in h->sendq */
     char *rx;                     /* the message being received */
     size_t rx_len, rx_cap;
     int rx_too_large;
@@ -75,69 +74,33 @@ static int64_t now(const struct cas__httpd *h)
 static void queue_send(struct cas__conn *base, struct cas__srv_msg *msg)
 {
     struct conn *c = (struct conn *)base;
-    if (c->closing)
-        return;
-    if (c->count == MAX_QUEUED_MESSAGES ||
-        c->queued_bytes + msg->len > c->h->opts.limits.max_queue) {
-        /* A client this far behind is gone or hostile: drop it. */
-        c->closing = 1;
+    if (!c->closing && cas__sendq_push(&c->h->sendq, &c->q, msg) == 0)
         lws_callback_on_writable(c->wsi);
-        return;
-    }
-    if (c->count == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        struct cas__srv_msg **q = malloc(cap * sizeof *q);
-        if (!q) {
-            c->closing = 1;
-            lws_callback_on_writable(c->wsi);
-            return;
-        }
-        for (size_t i = 0; i < c->count; i++)
-            q[i] = c->queue[(c->head + i) % c->cap];
-        free(c->queue);
-        c->queue = q;
-        c->head = 0;
-        c->cap = cap;
-    }
-    msg->refs++;
-    c->h->queued++;
-    c->queue[(c->head + c->count++) % c->cap] = msg;
-    c->queued_bytes += msg->len;
+}
+
+/* The budget dropped q (its client too far behind, or the server's memory
+ * for queues spent on the clients furthest behind): close it. */
+static void queue_dropped(struct cas__sendq *q, void *ctx)
+{
+    struct conn *c = lws_container_of(q, struct conn, q);
+    (void)ctx;
+    c->closing = 1;
     lws_callback_on_writable(c->wsi);
-}
-
-static struct cas__srv_msg *dequeue(struct conn *c)
-{
-    struct cas__srv_msg *msg = c->queue[c->head];
-    c->head = (c->head + 1) % c->cap;
-    c->count--;
-    c->h->queued--;
-    c->queued_bytes -= msg->len;
-    return msg;
-}
-
-static void drop_queue(struct conn *c)
-{
-    while (c->count)
-        cas__srv_msg_unref(dequeue(c));
-    free(c->queue);
-    c->queue = NULL;
-    c->cap = 0;
 }
 
 static int write_next(struct conn *c)
 {
     if (c->closing)
         return -1;
-    if (!c->count)
+    if (!c->q.count)
         return 0;
-    struct cas__srv_msg *msg = dequeue(c);
+    struct cas__srv_msg *msg = cas__sendq_pop(&c->h->sendq, &c->q);
     int n = lws_write(c->wsi, (unsigned char *)msg->data + LWS_PRE, msg->len, LWS_WRITE_TEXT);
     int failed = n < (int)msg->len;
     cas__srv_msg_unref(msg);
     if (failed)
         return -1;
-    if (c->count)
+    if (c->q.count)
         lws_callback_on_writable(c->wsi);
     return 0;
 }
@@ -518,6 +481,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->h = h;
         c->is_ws = 1;
         c->base.send = queue_send;
+        cas__sendq_attach(&h->sendq, &c->q);
         c->base.seat = -1;
         c->tokens = h->opts.limits.burst;
         c->refilled_at = now(h);
@@ -531,7 +495,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__lobby_flush(h->lobby);
-            drop_queue(c);
+            cas__sendq_detach(&h->sendq, &c->q);
             free(c->rx);
             c->rx = NULL;
             h->n_conns--;
@@ -554,7 +518,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 static void refuse(struct cas__httpd *h, int fd)
 {
     static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
-                               "Connection: close\r\nRetry-After: 5\r\n\r\n";
+                               "Connection: close\r\nRetry-After: 5\r\n"
+                               "Content-Security-Policy: " CAS__SERVE_CSP "\r\n"
+                               "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
+                               "Referrer-Policy: no-referrer\r\n\r\n";
     /* Plain HTTP gets a word; a TLS handshake would not read it. */
     if (!h->opts.cert && send(fd, busy, sizeof busy - 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
         (void)0; /* the client is gone or not reading: closing is all that is left */
@@ -669,6 +636,8 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     }
     h->lobby = l;
     h->opts = *opts;
+    cas__sendq_budget_init(&h->sendq, opts->limits.max_send, opts->limits.max_queue,
+                           MAX_QUEUED_MESSAGES, queue_dropped, h);
     h->listen_fd = h->reserve_fd = h->www_fd = -1;
     h->max_sockets = opts->limits.max_connections
                          ? opts->limits.max_connections
@@ -732,7 +701,7 @@ int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
 
 size_t cas__httpd_queued(const struct cas__httpd *h)
 {
-    return h->queued;
+    return h->sendq.total_msgs;
 }
 
 unsigned cas__httpd_sockets(const struct cas__httpd *h)

@@ -376,6 +376,43 @@ unsigned cas__httpd_sockets(const struct cas__httpd *h);
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);
 
+/* ----------------------------------------------------------- sendq.c */
+
+/* One connection's queue of messages to send, in a budget's list. */
+struct cas__sendq {
+    struct cas__srv_msg **ring;
+    size_t head, count, cap, bytes;
+    struct cas__sendq *prev, *next;
+    int dropped;               /* over a limit: emptied, to be closed */
+};
+
+/* Every queue of a server: at most max_each bytes and max_msgs messages
+ * in one, max_total bytes in all (a message queued on n queues counts n
+ * times).  drop(q, ctx) tells the transport q was dropped. */
+struct cas__sendq_budget {
+    size_t max_total, max_each, max_msgs;
+    size_t total_bytes, total_msgs;
+    unsigned long n_dropped;   /* queues dropped since the start */
+    struct cas__sendq *queues;
+    void (*drop)(struct cas__sendq *q, void *ctx);
+    void *ctx;
+};
+
+void cas__sendq_budget_init(struct cas__sendq_budget *b, size_t max_total, size_t max_each,
+                            size_t max_msgs, void (*drop)(struct cas__sendq *q, void *ctx),
+                            void *ctx);
+/* q (uninitialized) joins b, empty. */
+void cas__sendq_attach(struct cas__sendq_budget *b, struct cas__sendq *q);
+/* q leaves b; its messages are let go. */
+void cas__sendq_detach(struct cas__sendq_budget *b, struct cas__sendq *q);
+/* Queue msg on q, taking a reference: 0, or -1 when q was dropped instead
+ * (already, past its own caps, or as the furthest behind).  Past the
+ * budget, the queues holding the most bytes are dropped first (emptied,
+ * drop called) until msg fits. */
+int cas__sendq_push(struct cas__sendq_budget *b, struct cas__sendq *q, struct cas__srv_msg *msg);
+/* The oldest message of q (the caller's reference), or NULL. */
+struct cas__srv_msg *cas__sendq_pop(struct cas__sendq_budget *b, struct cas__sendq *q);
+
 /* ---------------------------------------------------------- access.c */
 
 /* The host names the server answers to besides IP addresses and

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -136,9 +137,8 @@ static const char upgrade[] = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: w
                               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: castellan.v1\r\n"
                               "Origin: http://127.0.0.1\r\n\r\n";
 
-/* A page reloaded: its WebSocket (upgraded, the answer read) is dropped
- * without a close frame, as the browser's TCP connection ends. */
-static void reload(const struct serve_process *p)
+/* A WebSocket upgraded on a fresh connection, left open: its descriptor. */
+static int open_websocket(const struct serve_process *p)
 {
     char buf[1024];
     int fd = connect_to(p);
@@ -148,7 +148,14 @@ static void reload(const struct serve_process *p)
     assert_true(n > 12);
     buf[n] = '\0';
     assert_non_null(strstr(buf, " 101 "));
-    close(fd);
+    return fd;
+}
+
+/* A page reloaded: its WebSocket (upgraded, the answer read) is dropped
+ * without a close frame, as the browser's TCP connection ends. */
+static void reload(const struct serve_process *p)
+{
+    close(open_websocket(p));
 }
 
 static void test_connections_closed_early(void **state)
@@ -405,6 +412,98 @@ static void test_host_and_origin(void **state)
     assert_int_equal(serve_stop(&p), 0);
 }
 
+/* ------------------------------------------------------------ resources */
+
+static void write_config(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Every TCP connection counts against max-connections, an HTTP request's
+ * as a WebSocket's: past it a connection is answered 503 and closed. */
+static void test_connections_counted(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    int ws[3];
+    mkdir("hostile-count", 0700);
+    write_config("hostile-count/s.ini", "[server]\nmax-connections = 3\n");
+    serve_forget("hostile-count");
+    serve_start(&p, "hostile-count", (const char *const[]){"--config", "hostile-count/s.ini",
+                                                           NULL});
+    for (int i = 0; i < 3; i++)
+        ws[i] = open_websocket(&p);
+    assert_int_equal(ask(&p, "GET /healthz", "Host: 127.0.0.1\r\n"), 503);
+    expect_security_headers("a connection past max-connections");
+    assert_int_equal(ask(&p, "GET /healthz", "Host: 127.0.0.1\r\n"), 503);
+    close(ws[0]);
+    /* Once the server has seen it close (3 sockets: the listener, 2). */
+    for (int tries = 0; serve_sockets(p.pid) != 3 && tries < 3000; tries++)
+        usleep(10000);
+    assert_int_equal(ask(&p, "GET /healthz", "Host: 127.0.0.1\r\n"), 200);
+    close(ws[1]);
+    close(ws[2]);
+    assert_answers(&p);
+    assert_int_equal(serve_stop(&p), 0);
+}
+
+/* The output and exit status of a shell command. */
+static int shell(const char *cmd, char *out, size_t cap)
+{
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t len = fread(out, 1, cap - 1, f);
+    out[len] = '\0';
+    int status = pclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* The open-file limit is checked at start: raised when the hard limit
+ * allows, else the server refuses with the number it needs. */
+static void test_file_limit(void **state)
+{
+    (void)state;
+    const char *build = getenv("CASTELLAN_BUILD_DIR");
+    char cmd[2048], out[2048];
+    mkdir("hostile-files", 0700);
+    write_config("hostile-files/s.ini", "[server]\nmax-connections = 1000\n");
+    snprintf(cmd, sizeof cmd, "ulimit -n 200 && exec %s/host/castellan serve --listen "
+             "127.0.0.1:0 --database hostile-files/s.db --config hostile-files/s.ini 2>&1",
+             build);
+    assert_int_equal(shell(cmd, out, sizeof out), 1);
+    if (!strstr(out, "max-connections 1000 needs 1064 open files") ||
+        !strstr(out, "at most 200"))
+        fail_msg("no precise refusal:\n%s", out);
+    /* A soft limit below, a hard one above: raised, and the server runs. */
+    struct serve_process p;
+    struct rlimit was, low;
+    char path[64], row[256];
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &was), 0);
+    if (was.rlim_max != RLIM_INFINITY && was.rlim_max < 1064)
+        skip();
+    low = was;
+    low.rlim_cur = 100;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    serve_forget("hostile-files");
+    serve_start(&p, "hostile-files", (const char *const[]){"--config", "hostile-files/s.ini",
+                                                           NULL});
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
+    snprintf(path, sizeof path, "/proc/%d/limits", (int)p.pid);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    unsigned long soft = 0;
+    while (fgets(row, sizeof row, f))
+        if (sscanf(row, "Max open files %lu", &soft) == 1)
+            break;
+    fclose(f);
+    assert_true(soft >= 1064);
+    assert_answers(&p);
+    assert_int_equal(serve_stop(&p), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +514,8 @@ int main(void)
         cmocka_unit_test(test_security_headers_on_every_answer),
         cmocka_unit_test(test_www_follows_no_link),
         cmocka_unit_test(test_host_and_origin),
+        cmocka_unit_test(test_connections_counted),
+        cmocka_unit_test(test_file_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
