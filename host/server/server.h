@@ -125,7 +125,8 @@ struct cas__srv_limits {
     size_t max_message;      /* bytes of one incoming message */
     size_t max_queue;        /* bytes queued to one slow connection */
     size_t max_send;         /* bytes queued to every connection together */
-    unsigned max_games;
+    unsigned max_games;      /* live games: finished ones do not count */
+    unsigned keep_finished;  /* finished games kept in memory for their viewers */
     unsigned max_connections; /* TCP connections; 0: as many as the open-file
                                  limit allows, at most CAS__DEFAULT_MAX_CONNECTIONS */
     double rate, burst;      /* messages per second per connection, bucket */
@@ -208,6 +209,9 @@ struct cas__table {
     int claimed;                   /* holds the store's claim on the game */
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
+    struct cas__table *next_same_hash; /* in the lobby's index by id */
+    struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
+    int counted_over;              /* the lobby has counted it finished */
 };
 
 /* The lobby: every table of the server, the store and the plugins. */
@@ -219,7 +223,14 @@ struct cas__lobby {
     struct cas__srv_clock clock;
     struct cas__srv_limits limits;
     struct cas__table *tables;
-    size_t n_tables;
+    size_t n_tables;                   /* in memory: live, and the last finished */
+    struct cas__table **by_id;         /* owned: an index of tables, hashed by id */
+    size_t by_id_cap;                  /* buckets, a power of two */
+    /* Finished tables still in memory (their players see the result, a
+     * reload finds it), oldest first; past limits.keep_finished the oldest
+     * leaves memory (its replay stays in the store). */
+    struct cas__table *finished, *finished_last;
+    size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     struct cas__conn *subs;            /* subscribed to the lobby */
     int lobby_dirty;
