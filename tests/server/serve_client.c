@@ -25,7 +25,9 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
         fprintf(stderr, "server error: %s\n", text);
         snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
     } else if (strcmp(v.type, "state") == 0) {
-        c->states++;
+        if (!c->states++)
+            c->first_ply = v.ply;
+        c->failed |= strstr(text, "\"failure\":") != NULL;
         c->over = v.over;
         c->ply = v.ply;
         assert_int_equal(v.you, c->seat);

@@ -118,6 +118,14 @@ int serve_stop(struct serve_process *p)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+int serve_kill(struct serve_process *p, int *status)
+{
+    if (kill(p->pid, SIGKILL) || waitpid(p->pid, status, 0) != p->pid)
+        return -1;
+    running = 0;
+    return 0;
+}
+
 int serve_http(const struct serve_process *p, const char *request, char *response, size_t cap)
 {
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->port)};

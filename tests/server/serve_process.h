@@ -23,6 +23,8 @@ void serve_forget(const char *dir); /* remove dir's store: start afresh */
 void serve_start(struct serve_process *p, const char *dir, const char *const *extra);
 /* SIGTERM and wait: the exit status. */
 int serve_stop(struct serve_process *p);
+/* SIGKILL and wait: 0 with the wait status in *status, -1 if it failed. */
+int serve_kill(struct serve_process *p, int *status);
 /* GET path over HTTP/1.1 on the server; the status code, the body in
  * body[0..cap) (cut). */
 int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap);
