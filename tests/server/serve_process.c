@@ -126,15 +126,22 @@ int serve_kill(struct serve_process *p, int *status)
     return 0;
 }
 
-int serve_http(const struct serve_process *p, const char *request, char *response, size_t cap)
+int serve_connect_tcp(const struct serve_process *p)
 {
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->port)};
-    size_t got = 0;
-    ssize_t n;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0 && cap > 0);
+    assert_true(fd >= 0);
     inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
     assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    return fd;
+}
+
+int serve_http(const struct serve_process *p, const char *request, char *response, size_t cap)
+{
+    size_t got = 0;
+    ssize_t n;
+    assert_true(cap > 0);
+    int fd = serve_connect_tcp(p);
     assert_int_equal(write(fd, request, strlen(request)), (ssize_t)strlen(request));
     while (got < cap - 1 && (n = read(fd, response + got, cap - 1 - got)) > 0)
         got += (size_t)n;

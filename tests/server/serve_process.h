@@ -28,6 +28,9 @@ int serve_kill(struct serve_process *p, int *status);
 /* GET path over HTTP/1.1 on the server; the status code, the body in
  * body[0..cap) (cut). */
 int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap);
+/* A TCP connection to the server of p (the test fails if it cannot be
+ * made): its descriptor, the caller's to close. */
+int serve_connect_tcp(const struct serve_process *p);
 /* Send request (whole, as written) on a fresh connection and read the
  * answer until the server closes it into response[0..cap) (cut): the
  * status code, 0 when there was none. */

@@ -28,17 +28,6 @@
 
 #include "serve_process.h"
 
-/* A connection to the server of p; the test fails if it cannot be made. */
-static int connect_to(const struct serve_process *p)
-{
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->port)};
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
-    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    return fd;
-}
-
 /* Wait until the server holds no socket but its listening one (it has
  * seen every connection of the test close), failing if it died.  The
  * bound only ends a test whose server hangs. */
@@ -121,7 +110,7 @@ static void test_listen_that_is_not_an_address(void **state)
  * reading the answer. */
 static void send_and_close(const struct serve_process *p, const char *text, size_t len)
 {
-    int fd = connect_to(p);
+    int fd = serve_connect_tcp(p);
     size_t sent = 0;
     while (sent < len) {
         ssize_t n = send(fd, text + sent, len - sent, MSG_NOSIGNAL);
@@ -141,7 +130,7 @@ static const char upgrade[] = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: w
 static int open_websocket(const struct serve_process *p)
 {
     char buf[1024];
-    int fd = connect_to(p);
+    int fd = serve_connect_tcp(p);
     assert_int_equal(send(fd, upgrade, sizeof upgrade - 1, MSG_NOSIGNAL),
                      (ssize_t)(sizeof upgrade - 1));
     ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
@@ -356,7 +345,7 @@ static int upgraded(const struct serve_process *p, const char *headers)
              "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
              "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: castellan.v1\r\n\r\n",
              headers);
-    int fd = connect_to(p);
+    int fd = serve_connect_tcp(p);
     assert_int_equal(send(fd, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
     ssize_t n = recv(fd, answer, sizeof answer - 1, 0);
     close(fd);

@@ -43,16 +43,6 @@ struct game {
     int over;              /* seen over: a finished game is not hosted again */
 };
 
-static int connect_raw(const struct serve_process *p)
-{
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->port)};
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
-    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    return fd;
-}
-
 /* Garbage sent and dropped, and connections left half way through a
  * request (their descriptors into half_open, closed by the caller). */
 static void garbage(const struct serve_process *p, int half_open[HALF_OPEN])
@@ -63,12 +53,12 @@ static void garbage(const struct serve_process *p, int half_open[HALF_OPEN])
         "\x81\xff\xff\xff\xff\xff\xff\xff\xff\xff", "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
     };
     for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
-        int fd = connect_raw(p);
+        int fd = serve_connect_tcp(p);
         (void)!send(fd, junk[i], strlen(junk[i]), MSG_NOSIGNAL);
         close(fd);
     }
     for (int i = 0; i < HALF_OPEN; i++) {
-        half_open[i] = connect_raw(p);
+        half_open[i] = serve_connect_tcp(p);
         (void)!send(half_open[i], "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-", 36, MSG_NOSIGNAL);
     }
 }
