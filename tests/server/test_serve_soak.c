@@ -119,7 +119,7 @@ static void test_soak(void **state)
                 struct serve_client a = {0};
                 snprintf(created, sizeof created, "{\"type\":\"create\",\"game\":\"fixture\","
                          "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
-                         "\"seed\":\"%d\"}", 100 + g);
+                         "\"seed\":\"%d\",\"practice\":true}", 100 + g);
                 games[g].id = serve_create(w, &p, created, &a, NULL);
                 memcpy(games[g].token, a.token, sizeof a.token);
             }

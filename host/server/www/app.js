@@ -244,8 +244,9 @@ function renderLobby(msg) {
     const seats = el('ul', { class: 'seat-list' });
     for (const s of g.seats || []) seats.append(el('li', { text: seatWords(s) }));
     const clock = g.clock ? ` · clock ${fmtClockSetting(g.clock)}` : '';
+    const practice = g.practice ? ' · practice (seed chosen)' : '';
     body.append(el('tr', { 'data-game': g.game },
-      el('td', { text: (g.title || g.game) + clock }),
+      el('td', { text: (g.title || g.game) + clock + practice }),
       el('td', { text: g.status }),
       el('td', { text: String(g.ply ?? '') }),
       el('td', {}, seats),
@@ -337,8 +338,10 @@ function customCreate() {
   };
   if ($('clock-on').checked)
     msg.clock = { base_ms: Number($('clock-base').value) * 60000, increment_ms: Number($('clock-inc').value) * 1000 };
+  // The server draws the seed and commits to it; a chosen one makes a
+  // practice game (docs/server.md, "Fair draws").
   const seed = $('seed').value.trim();
-  if (seed) msg.seed = seed;
+  if (seed) { msg.seed = seed; msg.practice = true; }
   send(msg);
 }
 
@@ -427,6 +430,7 @@ function playerName(players, seat) {
 }
 
 function renderState(st) {
+  $('table-title').textContent = 'Game ' + st.game + (st.practice ? ' (practice: seed ' + st.seed + ')' : '');
   const first = view.wantFullLog;
   view.wantFullLog = false;
   const plyChanged = !view.state || view.state.ply !== st.ply || view.state.actor !== st.actor;
