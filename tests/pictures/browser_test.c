@@ -159,11 +159,11 @@ static void expect_ply(const char *report, const char *key, int ply)
 static char *run_harness(const char *name, const char *harness_text)
 {
     static char dom[1 << 16];
-    char page[2300], dump[2300], log[2300];
+    char page[2300], dump[64], log[64], file[64];
     snprintf(dump, sizeof dump, "%s-dom.txt", name);
     snprintf(log, sizeof log, "%s.log", name);
-    snprintf(dom, sizeof dom, "%s.html", name);
-    path_in_cwd(page, sizeof page, dom);
+    snprintf(file, sizeof file, "%s.html", name);
+    path_in_cwd(page, sizeof page, file);
     FILE *f = fopen(page, "w");
     assert_non_null(f);
     fputs(harness_text, f);
