@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "picture.h"
+#include "replay_html.h"
 #include "server.h"
 #include "wsclient.h"
 

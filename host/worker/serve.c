@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "confine.h"
-#include "registry.h"
 #include "worker.h"
 
 static void worker_log(void *ctx, enum cas_log_level level, const char *message)
@@ -107,7 +106,8 @@ void cas__worker_side_free(struct cas__worker_side *ws)
             ws->vt->state_free(ws->states[i]);
     free(ws->states);
     cas__wire_out_free(&ws->ask);
-    cas__worker_batch_free(ws);
+    if (ws->batches)
+        ws->batches->free(ws);
     ws->states = NULL;
     ws->n_states = ws->cap_states = 0;
 }
@@ -523,6 +523,25 @@ static int call_bench_floor(struct cas__worker_side *ws, const struct cas__wire_
     return rc;
 }
 
+static int call_playouts(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                         struct cas__wire_out *out)
+{
+    if (ws->batches)
+        return ws->batches->playouts(ws, f, out);
+    cas__wire_u64(out, 0);
+    cas__wire_u64(out, 0);
+    return CAS_EINVAL;
+}
+
+static int call_decide(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                       struct cas__wire_out *out)
+{
+    if (ws->batches)
+        return ws->batches->decide(ws, f, out);
+    cas__wire_u64(out, 0);
+    return CAS_EINVAL;
+}
+
 static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_STATE_NEW] = call_state_new,
     [CAS__OP_STATE_FREE] = call_state_free,
@@ -546,8 +565,8 @@ static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_CHANCE_TOTAL] = call_chance_total,
     [CAS__OP_CHANCE_PICK] = call_chance_pick,
     [CAS__OP_BENCH_FLOOR] = call_bench_floor,
-    [CAS__OP_PLAYOUTS] = cas__worker_call_playouts,
-    [CAS__OP_DECIDE] = cas__worker_call_decide,
+    [CAS__OP_PLAYOUTS] = call_playouts,
+    [CAS__OP_DECIDE] = call_decide,
 };
 
 /* The reply's rc, error and log are written once the call has run; its
@@ -571,7 +590,7 @@ void cas__worker_dispatch(struct cas__worker_side *ws, const struct cas__wire_ms
     cas__wire_str(reply, ws->error);
     cas__wire_str(reply, ws->log);
     if (body.failed)
-        reply->failed = body.failed;
+        cas__wire_raw_failed(reply, &body, 6);
     else
         cas__wire_raw(reply, body.buf + 6, body.len - 6);
     cas__wire_out_free(&body);
@@ -647,7 +666,7 @@ static void empty_fields(struct cas__wire_out *out, enum cas__wire_op op)
 static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
                        struct cas__wire_out *out)
 {
-    size_t len = out->len;
+    size_t len = out->wanted;
     int rc = cas__wire_end(out);
     if (rc != CAS_OK) {
         char why[160];
@@ -669,73 +688,31 @@ static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
     cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
-/* The libraries a probed game and probed expansions need in the child:
- * their descriptors, kept open through the confinement.  n at most cap. */
-static size_t library_fds(const struct cas_plugin *plugin, const struct cas_game_params *params,
-                          int *fds, size_t cap)
+static const struct cas__worker_batches *registered_batches;
+
+void cas__worker_use_batches(const struct cas__worker_batches *batches)
 {
-    size_t n = 0;
-    const struct cas__probed *p = cas__probed_of(plugin);
-    if (p && n < cap)
-        fds[n++] = cas__probed_fd(p);
-    for (size_t i = 0; i < params->n_expansions; i++)
-        if ((p = cas__probed_of(params->expansions[i].extension)) && n < cap)
-            fds[n++] = cas__probed_fd(p);
-    return n;
+    registered_batches = batches;
 }
 
-/* In the confined child: the real vtable of a probed game, and the real
- * extension descriptors of probed expansions (refs, a copy of the
- * params' own), each library loaded and checked again.  CAS_OK, or an
- * explanation in ws->error. */
-static int load_probed(struct cas__worker_side *ws, const struct cas_plugin *plugin,
-                       struct cas_expansion_ref *refs, size_t n)
+void cas__worker_serve(int fd, const struct cas_plugin *plugin, const char *data_dir,
+                       const struct cas_game_params *params, const char *load_error)
 {
-    const struct cas_plugin *desc;
-    const struct cas__probed *p = cas__probed_of(plugin);
-    if (p) {
-        if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
-            return CAS_EMISMATCH;
-        ws->vt = desc->game;
-        ws->desc = desc;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (!(p = cas__probed_of(refs[i].extension)))
-            continue;
-        if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
-            return CAS_EMISMATCH;
-        refs[i].extension = desc->extension;
-    }
-    return CAS_OK;
-}
-
-void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
-                       const struct cas_game_params *params, const struct cas__isolation *iso)
-{
-    struct cas__worker_side ws = {.vt = plugin->game, .nplayers = params->nplayers, .fd = fd};
+    struct cas__worker_side ws = {.vt = plugin ? plugin->game : NULL,
+                                  .nplayers = params->nplayers, .fd = fd,
+                                  .batches = registered_batches};
     struct cas__wire_out out = {0};
-    int keep[66] = {fd};
-    size_t n_keep = 1 + library_fds(plugin, params, keep + 1, 65);
-    struct cas__confine_limits limits = {iso->memory_mib, iso->cpu_seconds};
-    /* Confined before any plugin code runs: constructors, entry, game_new. */
-    if (cas__confine_child(keep, n_keep, &fd, 1, &limits) != 0)
-        _exit(5);
-    size_t n = params->n_expansions;
-    struct cas_expansion_ref *refs = calloc(n ? n : 1, sizeof *refs);
-    struct cas_game_params mine = *params;
     size_t bad_option = SIZE_MAX;
-    int rc = refs ? CAS_OK : CAS_ENOMEM;
-    if (refs) {
-        if (n) /* no expansions: params->expansions may be NULL */
-            memcpy(refs, params->expansions, n * sizeof *refs);
-        mine.expansions = refs;
-        rc = load_probed(&ws, plugin, refs, n);
-    }
+    int rc = CAS_OK;
     struct cas_host host = cas__worker_services(&ws, data_dir);
+    if (load_error || !ws.vt) {
+        snprintf(ws.error, sizeof ws.error, "%s", load_error ? load_error : "no game");
+        rc = CAS_EMISMATCH;
+    }
     if (rc == CAS_OK)
-        rc = ws.vt->game_new(&host, &mine, &ws.game, &bad_option);
-    if (rc == CAS_OK)
-        rc = cas__worker_batch_begin(&ws, ws.desc ? ws.desc : plugin);
+        rc = ws.vt->game_new(&host, params, &ws.game, &bad_option);
+    if (rc == CAS_OK && ws.batches)
+        rc = ws.batches->begin(&ws, plugin);
     /* What game_new opened (its data files) is closed before the second
      * filter: nothing but the socket stays reachable. */
     cas__confine_close_others(&fd, 1);

@@ -1,7 +1,8 @@
 /*
  * worker.h — a game plugin run in a child process (host-internal): the
- * host forks after loading and checking the plugin, the child creates the
- * game, drops what it does not need (rlimits, a seccomp filter) and
+ * host starts castellan-worker, a fresh program (spawn.h), and tells it
+ * which libraries to load; the worker confines itself (rlimits, a
+ * seccomp filter), loads them, creates the game and
  * answers vtable calls over a socket (wire.h); the host drives it through
  * a proxy vtable, so sessions, bots, check and bench run unchanged.  A
  * crash, a hang past the per-call deadline or a killed worker becomes a
@@ -14,6 +15,8 @@
 
 #include <castellan/plugin.h>
 
+#include "registry.h"
+#include "spawn.h"
 #include "wire.h"
 
 enum cas__isolation_mode {
@@ -55,8 +58,8 @@ struct cas__fault_handler {
 
 struct cas__worker;
 
-/* Fork a worker that creates plugin's game from params (everything in it
- * is the host's and only read before the fork returns), limited by iso.
+/* Start a worker that creates plugin's game from params (everything in
+ * it is the host's and only read before this returns), limited by iso.
  * host is the match's service table: the plugin's error texts and log
  * lines arrive through it; faults through *handler, which may change
  * until the worker is freed (NULL fault: print it and exit 1).  On
@@ -70,7 +73,7 @@ int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
                       const struct cas_game_vtable **vt, cas_game **game,
                       size_t *bad_option, char *err, size_t errlen);
 
-/* Batches (batch.c runs them in the worker): one message for many calls.
+/* Batches (agents/batch.c runs them in the worker): one message for many calls.
  * `games` random playouts of the worker's game (cas__playouts), within
  * the deadline of one call per game; the action bot (an agent spec other
  * than human) chooses for player in proxy state s at (seed, ply), within
@@ -81,19 +84,17 @@ int cas__worker_playouts(const cas_game *game, uint64_t seed, int games, uint64_
                          uint64_t *checksum);
 int cas__worker_decide(const cas_state *s, const char *bot, int player, uint64_t seed,
                        uint32_t ply, cas_action *out);
-/* `castellan check` of t in one confined worker (check_child.c): the
- * checker runs there, next to the plugin.  CAS_OK with the whole report
- * (passed or failed); else CAS_EIO, with the worker's fault in fault in
- * check's words ("crash (signal 11)", "hang (no answer within MS ms)",
- * "abi (...)") and where it happened (seed, nplayers, ply, and the
- * target's names) in *report.  deadline_ms bounds each step (0: the
- * default). */
-struct cas__check_target;
-struct cas__check_options;
-struct cas__check_report;
-int cas__worker_check(const struct cas__check_target *t, const struct cas__check_options *opt,
-                      unsigned deadline_ms, struct cas__check_report *report, char *fault,
-                      size_t cap);
+
+/* Work a game hands to where it runs, as a method table its match carries
+ * (host/session/match.h, elsewhere): a game in a worker carries
+ * cas__worker_elsewhere, so an agent asks the worker to decide without
+ * naming it. */
+struct cas__elsewhere {
+    /* cas__worker_decide's contract. */
+    int (*decide)(const cas_state *s, const char *bot, int player, uint64_t seed,
+                  uint32_t ply, cas_action *out);
+};
+extern const struct cas__elsewhere cas__worker_elsewhere;
 
 /* Whether vt is the proxy vtable of a worker. */
 int cas__worker_is_proxy(const struct cas_game_vtable *vt);
@@ -118,25 +119,37 @@ struct cas__worker_side {
     char log[2048];
     struct cas__wire_out ask;   /* the frame of a random-number question */
     uint8_t answer[64];
-    struct cas__worker_batch *batch; /* batch.c, once the game exists; or NULL */
-    const struct cas_plugin *desc;   /* a probed plugin's own, loaded here; or NULL */
+    const struct cas__worker_batches *batches; /* or NULL: none run here */
+    struct cas__worker_batch *batch; /* theirs, once the game exists; or NULL */
 };
 
 /* The state of handle h, or NULL (ws->error then says so). */
 cas_state *cas__worker_state(struct cas__worker_side *ws, uint64_t h);
 
-/* ---- batch.c: host code run in the worker, one message for many calls */
+/* ---- batches: host code run in the worker, one message for many calls */
 
-/* After game_new: the worker's own match of ws's game (plugin is the
- * descriptor the worker loaded) for the batches.  CAS_OK or CAS_ENOMEM. */
-int cas__worker_batch_begin(struct cas__worker_side *ws, const struct cas_plugin *plugin);
-void cas__worker_batch_free(struct cas__worker_side *ws);
-/* PLAYOUTS (seed, games): cas__playouts; DECIDE (handle, bot spec,
- * player, seed, ply): the bot's choice, its tree kept between calls. */
-int cas__worker_call_playouts(struct cas__worker_side *ws, const struct cas__wire_field *f,
-                              struct cas__wire_out *out);
-int cas__worker_call_decide(struct cas__worker_side *ws, const struct cas__wire_field *f,
-                            struct cas__wire_out *out);
+/* The host code a worker runs next to its plugin (bench's playouts, a
+ * bot's whole decision), as a method table: the worker names no room above
+ * it.  host/agents/batch.c fills one (cas__agent_batches). */
+struct cas__worker_batches {
+    /* After game_new: the worker's own match of ws's game (plugin is the
+     * descriptor the worker loaded) in ws->batch.  CAS_OK or CAS_ENOMEM. */
+    int (*begin)(struct cas__worker_side *ws, const struct cas_plugin *plugin);
+    void (*free)(struct cas__worker_side *ws);
+    /* PLAYOUTS (seed, games): cas__playouts; DECIDE (handle, bot spec,
+     * player, seed, ply): the bot's choice, its tree kept between calls.
+     * Each writes its reply's fields into out, and returns the call's rc. */
+    int (*playouts)(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                    struct cas__wire_out *out);
+    int (*decide)(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                  struct cas__wire_out *out);
+};
+
+/* The batches the workers this process starts will run (the program's
+ * main hands them over, as SQLite's VFS is registered; borrowed for the
+ * life of the process).  Without them PLAYOUTS and DECIDE fail with
+ * CAS_EINVAL. */
+void cas__worker_use_batches(const struct cas__worker_batches *batches);
 
 /* One decoded call msg run against ws's game, its reply built in reply.
  * Handles and arguments are checked first: a bad one is an error reply,
@@ -151,12 +164,55 @@ struct cas_host cas__worker_services(struct cas__worker_side *ws, const char *da
 /* Free every state still held and the handle table (not the game). */
 void cas__worker_side_free(struct cas__worker_side *ws);
 
-/* The child's life after the fork: close every descriptor but fd, set
- * the limits, create the game, seal the sandbox, say hello, then answer
- * calls until QUIT or the end of input.  Never returns (_exit: the host's
- * atexit handlers and buffers are not the child's). */
-_Noreturn void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
+/* The game worker's life once confined and its libraries loaded
+ * (fresh.c): create the game, seal the sandbox, say hello, then answer
+ * calls until QUIT or the end of input.  load_error, when not NULL, is
+ * why the libraries could not be loaded: the hello says it.  Never
+ * returns (_exit). */
+_Noreturn void cas__worker_serve(int fd, const struct cas_plugin *plugin, const char *data_dir,
                                  const struct cas_game_params *params,
-                                 const struct cas__isolation *iso);
+                                 const char *load_error);
+
+/* ---- fresh.c: what a worker is told, and castellan-worker's main ---- */
+
+/* A game as a setup tells it (spawn.h): plugin and params' expansions by
+ * their libraries (whose descriptors go to fds[0..*n_fds), at most cap),
+ * the data folder, the options.  CAS_OK, or a reason in err (a plugin no
+ * library gave: one compiled into the program). */
+int cas__fresh_params_setup(struct cas__setup *s, int *fds, size_t cap, size_t *n_fds,
+                            const struct cas_plugin *plugin, const char *data_dir,
+                            const struct cas_game_params *params, char *err, size_t errlen);
+
+/* The same read back in the worker: the libraries' facts, then params
+ * whose strings point into the setup (which must outlive it); the
+ * arrays are the worker's, never freed (it ends with _exit). */
+struct cas__fresh_params {
+    struct cas__plugin_info libs[CAS__SPAWN_MAX_FDS];
+    size_t n_libs;
+    uint32_t game_lib, *exp_lib;
+    const char *data_dir;
+    struct cas_game_params params;
+    struct cas_expansion_ref *refs;
+    const struct cas_plugin *plugin; /* once loaded */
+};
+int cas__fresh_params_read(struct cas__setup_reader *r, struct cas__fresh_params *p);
+/* Confined: load each library by its descriptor fds[i], checked against
+ * its facts; plugin and the expansions' `extension` then are theirs.
+ * CAS_OK, or the refusal in err. */
+int cas__fresh_params_load(struct cas__fresh_params *p, const int *fds, char *err,
+                           size_t errlen);
+
+/* The setup of a game worker: the limits of iso, then the game. */
+int cas__fresh_game_setup(struct cas__setup *s, int *fds, size_t cap, size_t *n_fds,
+                          const struct cas_plugin *plugin, const char *data_dir,
+                          const struct cas_game_params *params, const struct cas__isolation *iso,
+                          char *err, size_t errlen);
+
+/* In castellan-worker started for a game: the limits and the game from
+ * the rest of the setup r, confined before the libraries (fds) load, then
+ * the game served until the host goes; the exit status if it never starts.
+ * castellan-worker's main (host/cli/worker_main.c) reads the setup and
+ * calls this, the probe's or the check's side by its mode. */
+int cas__worker_game(int sock, struct cas__setup_reader *r, const int *fds, size_t n_fds);
 
 #endif
