@@ -26,6 +26,7 @@ struct serve_client {
     int64_t first_ply;        /* of the first state seen */
     int failed;               /* a state said the game stopped on a fault */
     char last_error[64];
+    char last_message[1024];  /* the last error message, whole */
     char created[4096];       /* the created message, for the creator */
 };
 
