@@ -17,9 +17,12 @@
 #define MAX_BYTES (1024 * 1024) /* of the settings file */
 
 static const char *const keys[] = {
-    "listen", "cert", "key", "database", "www", "plugin-path", "max-message-bytes",
-    "max-queue-bytes", "max-games", "max-connections", "bot-threads", "rate", "burst",
+    "listen", "cert", "key", "database", "www", "plugin-path", "allowed-hosts",
+    "max-message-bytes", "max-queue-bytes", "max-games", "max-connections", "bot-threads",
+    "max-send-bytes", "rate", "burst",
 };
+#define N_STRINGS 7 /* the keys up to allowed-hosts */
+#define N_WHOLE 6   /* then whole numbers, up to max-send-bytes */
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
 /* Bounds of the numbers: the limits stay sane whatever the file says. */
@@ -29,7 +32,7 @@ static const struct {
 } bounds[] = {
     {"max-message-bytes", 256, 16 << 20}, {"max-queue-bytes", 4096, 1ul << 30},
     {"max-games", 1, 1000000}, {"max-connections", 1, 1000000}, {"bot-threads", 1, 64},
-    {"rate", 0.1, 1e6}, {"burst", 1, 1e6},
+    {"max-send-bytes", 65536, 64.0 * (1ul << 30)}, {"rate", 0.1, 1e6}, {"burst", 1, 1e6},
 };
 
 struct reading {
@@ -96,21 +99,22 @@ static int on_key(void *user, const char *section, const char *key, const char *
                             "one or drop the line", r->path, r->cur.line, key);
         return 1;
     }
-    char **strings[] = {&c->listen, &c->cert, &c->key, &c->database, &c->www, &c->plugin_path};
-    if (k < 6) {
+    char **strings[] = {&c->listen, &c->cert,        &c->key,          &c->database,
+                        &c->www,    &c->plugin_path, &c->allowed_hosts};
+    if (k < N_STRINGS) {
         set_string(r, strings[k], value);
         return 1;
     }
     if (number(r, key, value, &v))
         return 1;
     unsigned long *whole[] = {&c->max_message_bytes, &c->max_queue_bytes, &c->max_games,
-                              &c->max_connections, &c->bot_threads};
-    if (k < 11) {
+                              &c->max_connections, &c->bot_threads, &c->max_send_bytes};
+    if (k < N_STRINGS + N_WHOLE) {
         if (v != (double)(unsigned long)v)
             r->rc = cas__errorf(r->err, r->errlen, CAS_EPARSE, "%s:%d: %s = %s: give a whole "
                                 "number", r->path, r->cur.line, key, value);
-        *whole[k - 6] = (unsigned long)v;
-    } else if (k == 11) {
+        *whole[k - N_STRINGS] = (unsigned long)v;
+    } else if (k == N_STRINGS + N_WHOLE) {
         c->rate = v;
     } else {
         c->burst = v;
@@ -155,5 +159,6 @@ void cas__server_config_free(struct cas__server_config *c)
     free(c->database);
     free(c->www);
     free(c->plugin_path);
+    free(c->allowed_hosts);
     memset(c, 0, sizeof *c);
 }

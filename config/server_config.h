@@ -11,9 +11,9 @@
 
 /* Strings owned; NULL or 0 when the file does not set them. */
 struct cas__server_config {
-    char *listen, *cert, *key, *database, *www, *plugin_path;
+    char *listen, *cert, *key, *database, *www, *plugin_path, *allowed_hosts;
     unsigned long max_message_bytes, max_queue_bytes, max_games, max_connections,
-                  bot_threads;
+                  bot_threads, max_send_bytes;
     double rate, burst;
 };
 

@@ -142,7 +142,7 @@ static int export_page(const struct cas__saves_args *a, struct cas__revived *r)
     if (!out)
         return 1;
     int status = 0;
-    if (cas__replay_html_write(r, viewer, title, out, err, sizeof err)) {
+    if (cas__replay_html_write(r, viewer, title, NULL, out, err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", a->cmd, err);
         status = 1;
     }

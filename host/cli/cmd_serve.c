@@ -16,7 +16,7 @@ static const char usage[] =
     "                       [--cert FILE --key FILE] [--config FILE]\n"
     "                       [--plugin-path DIR[:DIR...]] [--isolated | --in-process]\n"
     "                       [--plugin-deadline MS] [--host-saved all|ID[,ID...]]\n"
-    "                       [--quiet]\n"
+    "                       [--allow-host NAMES] [--quiet]\n"
     "\n"
     "Hosts games for web browsers: open http://ADDR:PORT/ to create a game\n"
     "(from a preset or a game, expansions, rules and seats), hand out the\n"
@@ -30,10 +30,15 @@ static const char usage[] =
     "--database FILE     the save store (default: the user's, as play)\n"
     "--www DIR           the browser client's files (default: the installed ones)\n"
     "--cert FILE --key FILE  serve HTTPS and WSS with this certificate (PEM)\n"
+    "--allow-host NAMES  host names (comma-separated) the server answers to besides\n"
+    "                    IP addresses and localhost: the name a reverse proxy or\n"
+    "                    the players use (DNS rebinding and other sites' pages are\n"
+    "                    refused)\n"
     "--config FILE       settings from the [server] section of FILE: listen, cert,\n"
-    "                    key, database, www, plugin-path, max-message-bytes,\n"
-    "                    max-queue-bytes, max-games, max-connections, rate, burst,\n"
-    "                    bot-threads (flags win over the file)\n"
+    "                    key, database, www, plugin-path, allowed-hosts,\n"
+    "                    max-message-bytes, max-queue-bytes, max-send-bytes,\n"
+    "                    max-games, max-connections, rate, burst, bot-threads\n"
+    "                    (flags win over the file)\n"
     "--host-saved all|ID[,ID...]  also host games started at the terminal (all of\n"
     "                    them, or those listed): a `create` with `resume` may take an\n"
     "                    unfinished one over, and a finished one's replay is shown.\n"
@@ -55,8 +60,9 @@ static int apply_config(struct cas__serve_setup *s, struct cas__server_config *c
         return 2;
     }
     const char **flags[] = {&s->opts.listen, &s->opts.cert, &s->opts.key, &s->database,
-                            &s->opts.www, &s->plugin_path};
-    char *values[] = {c->listen, c->cert, c->key, c->database, c->www, c->plugin_path};
+                            &s->opts.www, &s->plugin_path, &s->opts.allowed_hosts};
+    char *values[] = {c->listen, c->cert,        c->key,          c->database,
+                      c->www,    c->plugin_path, c->allowed_hosts};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!*flags[i])
             *flags[i] = values[i];
@@ -70,6 +76,8 @@ static int apply_config(struct cas__serve_setup *s, struct cas__server_config *c
         l->max_connections = (unsigned)c->max_connections;
     if (c->bot_threads)
         l->bot_threads = (unsigned)c->bot_threads;
+    if (c->max_send_bytes)
+        l->max_send = c->max_send_bytes;
     if (c->rate > 0)
         l->rate = c->rate;
     if (c->burst > 0)
@@ -88,6 +96,7 @@ int cas__cmd_serve(int argc, char **argv)
     cas__srv_limits_default(&setup.opts.limits);
     const struct cas__flag flags[] = {
         {"--listen", &setup.opts.listen, NULL, NULL}, {"--database", &setup.database, NULL, NULL},
+        {"--allow-host", &setup.opts.allowed_hosts, NULL, NULL},
         {"--www", &setup.opts.www, NULL, NULL}, {"--cert", &setup.opts.cert, NULL, NULL},
         {"--key", &setup.opts.key, NULL, NULL}, {"--config", &setup.config, NULL, NULL},
         {"--plugin-path", &setup.plugin_path, NULL, NULL},

@@ -10,12 +10,17 @@
  * connections (civetweb spends a thread on each), which is what a server
  * of many slow turn-based games needs (docs/server.md, "Why libwebsockets").
  */
+#define _GNU_SOURCE /* accept4 */
 #include <libwebsockets.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "picture.h"
 #include "replay_html.h"
@@ -28,9 +33,17 @@ struct cas__httpd {
     struct lws_context *ctx;
     struct cas__lobby *lobby;
     struct cas__serve_options opts;
-    char www[PATH_MAX];
-    unsigned n_conns;
-    size_t queued;                /* messages in every connection's queue */
+    int www_fd;                   /* the folder www, open: files are found under it */
+    struct cas__allowed_hosts allowed;
+    struct lws_vhost *vhost;
+    int listen_fd;                /* the listening socket */
+    int listen_fd_owned;          /* ours to close: lws has not adopted it */
+    int reserve_fd;               /* given up to accept and shed at EMFILE */
+    unsigned max_sockets;         /* max-connections, as the file limit allows */
+    unsigned n_sockets;           /* connections accepted and not yet closed */
+    unsigned long refused;        /* connections shed: over max, or no fd */
+    unsigned n_conns;             /* of them, WebSockets */
+    struct cas__sendq_budget sendq; /* every WebSocket's send queue */
     lws_sorted_usec_list_t clock_timer;
 };
 
@@ -41,8 +54,7 @@ struct conn {
     struct lws *wsi;
     struct cas__httpd *h;
     int is_ws, closing;
-    struct cas__srv_msg **queue;  /* ring of queued messages */
-    size_t head, count, cap, queued_bytes;
+    struct cas__sendq q;          /* in h->sendq */
     char *rx;                     /* the message being received */
     size_t rx_len, rx_cap;
     int rx_too_large;
@@ -50,6 +62,7 @@ struct conn {
     int64_t refilled_at;
     char *body;                   /* HTTP: a dynamic answer being sent */
     size_t body_len, body_sent;
+    int close_after;              /* a refused request: no keep-alive */
 };
 
 static int64_t now(const struct cas__httpd *h)
@@ -62,69 +75,33 @@ static int64_t now(const struct cas__httpd *h)
 static void queue_send(struct cas__conn *base, struct cas__srv_msg *msg)
 {
     struct conn *c = (struct conn *)base;
-    if (c->closing)
-        return;
-    if (c->count == MAX_QUEUED_MESSAGES ||
-        c->queued_bytes + msg->len > c->h->opts.limits.max_queue) {
-        /* A client this far behind is gone or hostile: drop it. */
-        c->closing = 1;
+    if (!c->closing && cas__sendq_push(&c->h->sendq, &c->q, msg) == 0)
         lws_callback_on_writable(c->wsi);
-        return;
-    }
-    if (c->count == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        struct cas__srv_msg **q = malloc(cap * sizeof *q);
-        if (!q) {
-            c->closing = 1;
-            lws_callback_on_writable(c->wsi);
-            return;
-        }
-        for (size_t i = 0; i < c->count; i++)
-            q[i] = c->queue[(c->head + i) % c->cap];
-        free(c->queue);
-        c->queue = q;
-        c->head = 0;
-        c->cap = cap;
-    }
-    msg->refs++;
-    c->h->queued++;
-    c->queue[(c->head + c->count++) % c->cap] = msg;
-    c->queued_bytes += msg->len;
+}
+
+/* The budget dropped q (its client too far behind, or the server's memory
+ * for queues spent on the clients furthest behind): close it. */
+static void queue_dropped(struct cas__sendq *q, void *ctx)
+{
+    struct conn *c = lws_container_of(q, struct conn, q);
+    (void)ctx;
+    c->closing = 1;
     lws_callback_on_writable(c->wsi);
-}
-
-static struct cas__srv_msg *dequeue(struct conn *c)
-{
-    struct cas__srv_msg *msg = c->queue[c->head];
-    c->head = (c->head + 1) % c->cap;
-    c->count--;
-    c->h->queued--;
-    c->queued_bytes -= msg->len;
-    return msg;
-}
-
-static void drop_queue(struct conn *c)
-{
-    while (c->count)
-        cas__srv_msg_unref(dequeue(c));
-    free(c->queue);
-    c->queue = NULL;
-    c->cap = 0;
 }
 
 static int write_next(struct conn *c)
 {
     if (c->closing)
         return -1;
-    if (!c->count)
+    if (!c->q.count)
         return 0;
-    struct cas__srv_msg *msg = dequeue(c);
+    struct cas__srv_msg *msg = cas__sendq_pop(&c->h->sendq, &c->q);
     int n = lws_write(c->wsi, (unsigned char *)msg->data + LWS_PRE, msg->len, LWS_WRITE_TEXT);
     int failed = n < (int)msg->len;
     cas__srv_msg_unref(msg);
     if (failed)
         return -1;
-    if (c->count)
+    if (c->q.count)
         lws_callback_on_writable(c->wsi);
     return 0;
 }
@@ -253,22 +230,67 @@ static int safe_relative(const char *rel)
 }
 
 static int send_text(struct conn *c, unsigned status, const char *text);
+static int send_body(struct conn *c, unsigned status, const char *mime, char *body, size_t len);
+
+#define MAX_FILE_BYTES (16u << 20)
+
+/* Open rel (safe_relative) under the folder dirfd one part at a time,
+ * never following a symbolic link: a link planted in --www cannot lead
+ * out of it.  A descriptor of a regular file, or -1. */
+static int open_beneath(int dirfd, const char *rel)
+{
+    char part[256];
+    int at = dup(dirfd);
+    while (at >= 0) {
+        size_t n = strcspn(rel, "/");
+        if (n >= sizeof part) {
+            close(at);
+            return -1;
+        }
+        memcpy(part, rel, n);
+        part[n] = '\0';
+        int last = rel[n] == '\0';
+        int next = openat(at, part, O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+                                        (last ? O_RDONLY : O_DIRECTORY | O_PATH));
+        close(at);
+        at = next;
+        if (last)
+            break;
+        rel += n + 1;
+    }
+    struct stat st;
+    if (at >= 0 && (fstat(at, &st) || !S_ISREG(st.st_mode))) {
+        close(at);
+        at = -1;
+    }
+    return at;
+}
 
 static int serve_file(struct conn *c, const char *rel)
 {
-    char path[PATH_MAX + 256];
-    struct lws *wsi = c->wsi;
     struct cas__httpd *h = c->h;
-    if (!h->www[0])
+    struct stat st;
+    if (h->www_fd < 0)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "the browser client's files are not "
                          "installed; start castellan serve with --www DIR\n");
-    snprintf(path, sizeof path, "%s/%s", h->www, rel);
-    int n = lws_serve_http_file(wsi, path, mime_of(path),
-                                "X-Content-Type-Options: nosniff\r\n"
-                                "Referrer-Policy: no-referrer\r\n", 0);
-    if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
-        return -1;
-    return 0;
+    int fd = open_beneath(h->www_fd, rel);
+    if (fd < 0)
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
+    char *body = NULL;
+    size_t got = 0;
+    if (!fstat(fd, &st) && st.st_size <= MAX_FILE_BYTES &&
+        (body = malloc((size_t)st.st_size + 1))) {
+        ssize_t n;
+        while (got < (size_t)st.st_size &&
+               (n = read(fd, body + got, (size_t)st.st_size - got)) > 0)
+            got += (size_t)n;
+    }
+    close(fd);
+    if (!body || got != (size_t)st.st_size) {
+        free(body);
+        return send_text(c, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the file cannot be read\n");
+    }
+    return send_body(c, HTTP_STATUS_OK, mime_of(rel), body, got);
 }
 
 /* Answer with body (taken: freed when sent). */
@@ -279,9 +301,8 @@ static int send_body(struct conn *c, unsigned status, const char *mime, char *bo
     c->body = body;
     c->body_len = len;
     c->body_sent = 0;
+    /* The security headers come with the status line (vhost_headers). */
     if (lws_add_http_common_headers(c->wsi, status, mime, len, &p, end) ||
-        lws_add_http_header_by_name(c->wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
         lws_finalize_write_http_header(c->wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(c->wsi);
@@ -312,8 +333,12 @@ static int body_writeable(struct conn *c)
     }
     free(c->body);
     c->body = NULL;
-    return lws_http_transaction_completed(c->wsi) ? -1 : 0;
+    return c->close_after || lws_http_transaction_completed(c->wsi) ? -1 : 0;
 }
+
+/* Where a served replay page finds its script: the page's CSP, the
+ * table's, runs no inline script. */
+#define REPLAY_SCRIPT "/replay.js"
 
 /* The replay page of finished game id, public view. */
 static int serve_replay(struct conn *c, int64_t id)
@@ -340,7 +365,8 @@ static int serve_replay(struct conn *c, int64_t id)
     if (out) {
         snprintf(title, sizeof title, "castellan: %s, game %lld%s", r.match.title,
                  (long long)id, practice ? " (practice game: its seed was chosen)" : "");
-        rc = cas__replay_html_write(&r, CAS_VIEWER_PUBLIC, title, out, err, sizeof err);
+        rc = cas__replay_html_write(&r, CAS_VIEWER_PUBLIC, title, REPLAY_SCRIPT, out, err,
+                                    sizeof err);
         fclose(out);
     }
     if (!rc)
@@ -367,6 +393,12 @@ static int route(struct conn *c, const char *uri)
 {
     const char *rest;
     int64_t id;
+    if (strcmp(uri, REPLAY_SCRIPT) == 0) {
+        char *script = strdup(cas__replay_html_script());
+        return script ? send_body(c, HTTP_STATUS_OK, "text/javascript; charset=utf-8", script,
+                                  strlen(script))
+                      : -1;
+    }
     if (strcmp(uri, "/healthz") == 0)
         return send_text(c, HTTP_STATUS_OK, "ok\n");
     if (strcmp(uri, "/") == 0)
@@ -380,6 +412,30 @@ static int route(struct conn *c, const char *uri)
             return serve_replay(c, id);
     }
     return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
+}
+
+/* ----------------------------------------------------------- access */
+
+/* Header t of the request into buf[0..cap): buf, or NULL when absent
+ * (or longer than cap: no Host or Origin of ours is). */
+static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, size_t cap)
+{
+    if (lws_hdr_total_length(wsi, t) <= 0 || lws_hdr_copy(wsi, buf, (int)cap, t) <= 0)
+        return NULL;
+    return buf;
+}
+
+/* Whether the request on wsi is one this server answers: its Host one of
+ * its names (DNS rebinding) and, from a browser, its Origin this server's
+ * (a WebSocket opened by another site's page in the visitor's browser). */
+static int request_allowed(struct cas__httpd *h, struct lws *wsi)
+{
+    char host[256], origin[512];
+    const char *hv = header(wsi, WSI_TOKEN_HOST, host, sizeof host);
+    int has_origin = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0;
+    const char *ov = header(wsi, WSI_TOKEN_ORIGIN, origin, sizeof origin);
+    return cas__host_allowed(&h->allowed, hv) &&
+           (!has_origin || (ov && cas__origin_allowed(&h->allowed, ov, hv)));
 }
 
 /* ---------------------------------------------------------- callback */
@@ -412,6 +468,10 @@ static void compress_lightly(struct lws *wsi)
     lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1");
 }
 
+/* Every callback of a connection may come before lws bound the
+ * connection's data (a connection closed before its request was complete,
+ * or refused before its protocol was chosen): user is then NULL, and a
+ * case that needs the connection's data checks it first. */
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -419,43 +479,62 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     struct cas__httpd *h = lws_context_user(lws_get_context(wsi));
     char uri[256];
     switch (reason) {
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (h && lws_get_opaque_user_data(wsi) == h)
+            h->n_sockets--;
+        return 0;
     case LWS_CALLBACK_HTTP:
+        if (!c || !h)
+            return -1;
         c->wsi = wsi;
         c->h = h;
+        /* Every page is read with GET; nothing else is served (nor its
+         * body waited for: the connection closes after the answer). */
+        c->close_after = 1;
+        if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+            return send_text(c, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET is served\n");
+        if (!request_allowed(h, wsi))
+            return send_text(c, HTTP_STATUS_FORBIDDEN, "this server does not answer to that "
+                             "host or for pages of that origin (allowed-hosts, "
+                             "docs/server.md)\n");
+        c->close_after = 0;
         return route(c, (const char *)in);
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return c->body ? body_writeable(c) : 0;
+        return c && c->body ? body_writeable(c) : 0;
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
-        free(c->body);
-        c->body = NULL;
+        if (c) {
+            free(c->body);
+            c->body = NULL;
+        }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
-            strcmp(uri, "/ws") != 0)
-            return 1;
-        return h->n_conns >= h->opts.limits.max_connections;
+        return !h || lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+               strcmp(uri, "/ws") != 0 || !request_allowed(h, wsi);
     case LWS_CALLBACK_ESTABLISHED:
+        if (!c || !h)
+            return -1;
         compress_lightly(wsi);
         c->wsi = wsi;
         c->h = h;
         c->is_ws = 1;
         c->base.send = queue_send;
+        cas__sendq_attach(&h->sendq, &c->q);
         c->base.seat = -1;
         c->tokens = h->opts.limits.burst;
         c->refilled_at = now(h);
         h->n_conns++;
         return 0;
     case LWS_CALLBACK_RECEIVE:
-        return receive(c, in, len);
+        return c && c->is_ws ? receive(c, in, len) : -1;
     case LWS_CALLBACK_SERVER_WRITEABLE:
-        return write_next(c);
+        return c && c->is_ws ? write_next(c) : -1;
     case LWS_CALLBACK_CLOSED:
-        if (c->is_ws) {
+        if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__lobby_flush(h->lobby);
-            drop_queue(c);
+            cas__sendq_detach(&h->sendq, &c->q);
             free(c->rx);
             c->rx = NULL;
             h->n_conns--;
@@ -473,49 +552,118 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     }
 }
 
+/* ---------------------------------------------------------- accepting */
+
+static void refuse(struct cas__httpd *h, int fd)
+{
+    static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                               "Connection: close\r\nRetry-After: 5\r\n"
+                               "Content-Security-Policy: " CAS__SERVE_CSP "\r\n"
+                               "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
+                               "Referrer-Policy: no-referrer\r\n\r\n";
+    /* Plain HTTP gets a word; a TLS handshake would not read it. */
+    if (!h->opts.cert && send(fd, busy, sizeof busy - 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+        (void)0; /* the client is gone or not reading: closing is all that is left */
+    close(fd);
+    h->refused++;
+}
+
+/* Out of file descriptors: free the reserve to take the waiting connection
+ * off the backlog and close it, or the listening socket stays readable
+ * and the loop spins on it. */
+static void shed_one(struct cas__httpd *h)
+{
+    if (h->reserve_fd < 0)
+        return;
+    close(h->reserve_fd);
+    int fd = accept4(h->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0)
+        refuse(h, fd);
+    h->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* The listening socket is readable: take each waiting connection (a
+ * bounded batch, so the loop goes on to the others) and hand it to lws,
+ * or shed it when the server has max-connections already. */
+static int accept_waiting(struct cas__httpd *h)
+{
+    for (int i = 0; i < 64; i++) {
+        int fd = accept4(h->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE)
+                shed_one(h);
+            return 0;
+        }
+        if (h->n_sockets >= h->max_sockets) {
+            refuse(h, fd);
+            continue;
+        }
+        lws_adopt_desc_t desc = {
+            .vh = h->vhost,
+            .type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (h->opts.cert ? LWS_ADOPT_ALLOW_SSL : 0),
+            .fd.sockfd = fd,
+            .opaque = h, /* marks a connection counted in n_sockets */
+        };
+        /* lws closes fd when adoption fails, running the destroy callback
+         * (which counts the connection back) only if it got that far. */
+        unsigned counted = ++h->n_sockets;
+        if (!lws_adopt_descriptor_vhost_via_info(&desc) && h->n_sockets == counted)
+            h->n_sockets--;
+    }
+    return 0;
+}
+
+static int listener(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    struct cas__httpd *h = lws_context_user(lws_get_context(wsi));
+    (void)user, (void)in, (void)len;
+    if (reason == LWS_CALLBACK_RAW_RX_FILE && h)
+        return accept_waiting(h);
+    return 0;
+}
+
 static const struct lws_protocols protocols[] = {
     {"castellan.v1", callback, sizeof(struct conn), 16384, 0, NULL, 0},
+    {"castellan-listen", listener, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
-
-/* "ADDR:PORT" or "[ADDR6]:PORT" into addr and *port. */
-static int parse_listen(const char *listen, char *addr, size_t cap, int *port,
-                        char *err, size_t errlen)
-{
-    const char *colon = strrchr(listen, ':');
-    const char *host = listen, *host_end = colon;
-    char *end;
-    if (colon && listen[0] == '[') {
-        host = listen + 1;
-        host_end = colon > listen && colon[-1] == ']' ? colon - 1 : NULL;
-    }
-    long p = colon ? strtol(colon + 1, &end, 10) : -1;
-    if (!colon || !host_end || host_end == host || (size_t)(host_end - host) >= cap ||
-        !colon[1] || *end || p < 0 || p > 65535) {
-        snprintf(err, errlen, "--listen %s: give ADDRESS:PORT, e.g. 127.0.0.1:8080, "
-                 "0.0.0.0:8080 or [::1]:8080 (port 0: any free port)", listen);
-        return CAS_EINVAL;
-    }
-    memcpy(addr, host, (size_t)(host_end - host));
-    addr[host_end - host] = '\0';
-    *port = (int)p;
-    return CAS_OK;
-}
 
 static void wake(void *ctx)
 {
     cas__httpd_wake(ctx);
 }
 
+/* Sent with every HTTP answer, lws's own errors included: the table's
+ * strict CSP (no inline script, nothing from elsewhere, never framed),
+ * no sniffing, no referrer, no opener, no powerful features. */
+static const struct lws_protocol_vhost_options vhost_headers[] = {
+    {&vhost_headers[1], NULL, "content-security-policy:", CAS__SERVE_CSP},
+    {&vhost_headers[2], NULL, "x-content-type-options:", "nosniff"},
+    {&vhost_headers[3], NULL, "referrer-policy:", "no-referrer"},
+    {&vhost_headers[4], NULL, "x-frame-options:", "DENY"},
+    {&vhost_headers[5], NULL, "cross-origin-opener-policy:", "same-origin"},
+    {&vhost_headers[6], NULL, "cross-origin-resource-policy:", "same-origin"},
+    {NULL, NULL, "permissions-policy:", "camera=(), microphone=(), geolocation=(), usb=()"},
+};
+
+/* The listening socket h->listen_fd into lws's loop, as a descriptor whose
+ * readiness calls listener(); lws owns (and closes) it from then on. */
+static int adopt_listener(struct cas__httpd *h)
+{
+    lws_adopt_desc_t desc = {.vh = h->vhost, .type = LWS_ADOPT_RAW_FILE_DESC,
+                             .fd.filefd = h->listen_fd, .vh_prot_name = "castellan-listen"};
+    if (!lws_adopt_descriptor_vhost_via_info(&desc))
+        return CAS_EIO;
+    h->listen_fd_owned = 0;
+    return CAS_OK;
+}
+
 int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts,
                      struct cas__httpd **out, int *port, char *err, size_t errlen)
 {
     struct lws_context_creation_info info;
-    char addr[128];
-    int want;
     *out = NULL;
-    if (parse_listen(opts->listen, addr, sizeof addr, &want, err, errlen))
-        return CAS_EINVAL;
     if ((opts->cert != NULL) != (opts->key != NULL)) {
         snprintf(err, errlen, "TLS needs both --cert FILE and --key FILE");
         return CAS_EINVAL;
@@ -527,44 +675,63 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     }
     h->lobby = l;
     h->opts = *opts;
-    if (opts->www && !realpath(opts->www, h->www)) {
+    cas__sendq_budget_init(&h->sendq, opts->limits.max_send, opts->limits.max_queue,
+                           MAX_QUEUED_MESSAGES, queue_dropped, h);
+    h->listen_fd = h->reserve_fd = h->www_fd = -1;
+    h->max_sockets = opts->limits.max_connections
+                         ? opts->limits.max_connections
+                         : cas__fd_limit_connections(CAS__DEFAULT_MAX_CONNECTIONS);
+    int rc = CAS_ENOTFOUND;
+    if (opts->www && (h->www_fd = open(opts->www, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
         snprintf(err, errlen, "the client's files: %s: %s; give --www DIR", opts->www,
                  strerror(errno));
-        free(h);
-        return CAS_ENOTFOUND;
+        goto fail;
     }
+    if ((rc = cas__allowed_hosts_parse(opts->allowed_hosts, &h->allowed, err, errlen)))
+        goto fail;
+    rc = CAS_ENOTFOUND;
+    if ((rc = cas__fd_limit_check(h->max_sockets, err, errlen)) ||
+        (rc = cas__listen_open(opts->listen, &h->listen_fd, port, err, errlen)))
+        goto fail;
+    h->listen_fd_owned = 1;
+    h->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     lws_set_log_level(getenv("CAS_SERVE_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO
                                                 : opts->quiet ? 0 : LLL_ERR, NULL);
     memset(&info, 0, sizeof info);
-    info.port = want;
-    info.iface = addr;
+    /* lws listens nowhere: listen.c made the socket, accept_waiting adopts
+     * each connection (TLS still set up for them). */
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
     info.extensions = extensions;
     info.user = h;
+    info.headers = vhost_headers;
+    info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (opts->cert) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = opts->cert;
         info.ssl_private_key_filepath = opts->key;
     }
+    rc = CAS_EIO;
     h->ctx = lws_create_context(&info);
-    if (!h->ctx) {
-        snprintf(err, errlen, "cannot listen on %s%s (is the address this machine's and the "
-                 "port free?)", opts->listen, opts->cert ? " with that certificate and key" : "");
-        free(h);
-        return CAS_EIO;
+    if (!h->ctx || !(h->vhost = lws_get_vhost_by_name(h->ctx, "default")) ||
+        adopt_listener(h)) {
+        snprintf(err, errlen, "cannot serve on %s%s", opts->listen,
+                 opts->cert ? " with that certificate and key (readable PEM files?)" : "");
+        goto fail;
     }
     if (l->limits.bot_threads && !l->bots &&
         cas__bots_new(l->limits.bot_threads, wake, h, &l->bots) != CAS_OK) {
         snprintf(err, errlen, "cannot start the bots' threads");
-        cas__httpd_free(h);
-        return CAS_ENOMEM;
+        rc = CAS_ENOMEM;
+        goto fail;
     }
-    struct lws_vhost *vh = lws_get_vhost_by_name(h->ctx, "default");
-    *port = vh ? lws_get_vhost_listen_port(vh) : want;
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
     *out = h;
     return CAS_OK;
+fail:
+    cas__httpd_free(h);
+    return rc;
 }
 
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
@@ -574,7 +741,7 @@ int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
 
 size_t cas__httpd_queued(const struct cas__httpd *h)
 {
-    return h->queued;
+    return h->sendq.total_msgs;
 }
 
 unsigned cas__httpd_sockets(const struct cas__httpd *h)
@@ -595,6 +762,14 @@ void cas__httpd_free(struct cas__httpd *h)
         cas__bots_free(h->lobby->bots);
         h->lobby->bots = NULL;
     }
-    lws_context_destroy(h->ctx);
+    if (h->ctx)
+        lws_context_destroy(h->ctx);
+    if (h->listen_fd_owned)
+        close(h->listen_fd);
+    if (h->reserve_fd >= 0)
+        close(h->reserve_fd);
+    if (h->www_fd >= 0)
+        close(h->www_fd);
+    cas__allowed_hosts_free(&h->allowed);
     free(h);
 }

@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,9 @@ static int64_t monotonic_ms(void *ctx)
 void cas__srv_limits_default(struct cas__srv_limits *l)
 {
     *l = (struct cas__srv_limits){
-        .max_message = 64 * 1024, .max_queue = 16u << 20, .max_games = 10000,
-        .max_connections = 20000, .rate = 20, .burst = 40, .bot_threads = 2,
+        .max_message = 64 * 1024, .max_queue = 16u << 20, .max_send = 256u << 20,
+        .max_games = 10000, .keep_finished = 64,
+        .max_connections = 0, .rate = 20, .burst = 40, .bot_threads = 2,
     };
 }
 
@@ -131,6 +133,7 @@ void cas__lobby_close(struct cas__lobby *l)
         l->tables = t->next;
         cas__table_free(t);
     }
+    free(l->by_id);
     cas__registry_free(l->reg);
     cas__strlist_free(&l->path);
     free(l->preset_dir);
@@ -138,21 +141,116 @@ void cas__lobby_close(struct cas__lobby *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The index by id: a table is found without walking the others. */
+static size_t bucket_of(const struct cas__lobby *l, int64_t id)
+{
+    uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing */
+    return (size_t)(h >> 32) & (l->by_id_cap - 1);
+}
+
+/* Room for one more table in the index (grown to keep chains short);
+ * -1 when memory ran out (the table is then found by walking). */
+static int index_room(struct cas__lobby *l)
+{
+    if (l->n_tables < l->by_id_cap)
+        return 0;
+    size_t cap = l->by_id_cap ? l->by_id_cap * 2 : 64;
+    struct cas__table **by_id = calloc(cap, sizeof *by_id);
+    if (!by_id)
+        return -1;
+    free(l->by_id);
+    l->by_id = by_id;
+    l->by_id_cap = cap;
+    for (struct cas__table *t = l->tables; t; t = t->next) {
+        size_t b = bucket_of(l, t->id);
+        t->next_same_hash = l->by_id[b];
+        l->by_id[b] = t;
+    }
+    return 0;
+}
+
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
 {
+    int indexed = index_room(l) == 0;
     t->next = l->tables;
     l->tables = t;
     l->n_tables++;
+    if (indexed) {
+        size_t b = bucket_of(l, t->id);
+        t->next_same_hash = l->by_id[b];
+        l->by_id[b] = t;
+    } else {
+        free(l->by_id); /* out of memory: walk until the next growth */
+        l->by_id = NULL;
+        l->by_id_cap = 0;
+    }
     l->lobby_dirty = 1;
     cas__table_advance(t);
 }
 
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
 {
-    for (struct cas__table *t = l->tables; t; t = t->next)
+    if (!l->by_id) {
+        for (struct cas__table *t = l->tables; t; t = t->next)
+            if (t->id == id)
+                return t;
+        return NULL;
+    }
+    for (struct cas__table *t = l->by_id[bucket_of(l, id)]; t; t = t->next_same_hash)
         if (t->id == id)
             return t;
     return NULL;
+}
+
+/* The oldest finished table leaves memory: its viewers follow nothing
+ * (a join finds its replay in the store), it leaves the lobby's list. */
+static void retire(struct cas__lobby *l, struct cas__table *t)
+{
+    for (struct cas__table **p = &l->tables; *p; p = &(*p)->next)
+        if (*p == t) {
+            *p = t->next;
+            break;
+        }
+    if (l->by_id)
+        for (struct cas__table **p = &l->by_id[bucket_of(l, t->id)]; *p;
+             p = &(*p)->next_same_hash)
+            if (*p == t) {
+                *p = t->next_same_hash;
+                break;
+            }
+    for (struct cas__conn *c = t->viewers, *next; c; c = next) {
+        next = c->next_viewer;
+        c->table = NULL;
+        c->seat = -1;
+        c->next_viewer = NULL;
+    }
+    l->finished = t->next_finished;
+    if (!l->finished)
+        l->finished_last = NULL;
+    l->n_finished--;
+    l->n_tables--;
+    l->lobby_dirty = 1;
+    cas__table_free(t);
+}
+
+/* Count the tables that finished since the last call, and let the oldest
+ * finished leave memory past keep_finished once their last state went. */
+static void retire_finished(struct cas__lobby *l)
+{
+    for (struct cas__table *t = l->tables; t; t = t->next)
+        if (t->over && !t->counted_over) {
+            t->counted_over = 1;
+            t->next_finished = NULL;
+            if (l->finished_last)
+                l->finished_last->next_finished = t;
+            else
+                l->finished = t;
+            l->finished_last = t;
+            l->n_finished++;
+        }
+    while (l->n_finished > l->limits.keep_finished && !l->finished->busy &&
+           !l->finished->dirty)
+        retire(l, l->finished);
 }
 
 int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *err,
@@ -327,7 +425,7 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
     struct cas__invites invites;
     const char *code = "internal";
     char msg[1024] = "";
-    if (l->n_tables >= l->limits.max_games) {
+    if (l->n_tables - l->n_finished >= l->limits.max_games) {
         reply_error(c, req->id, "full", "the server hosts as many games as it may "
                     "(max-games); try again when one has ended");
         return;
@@ -363,10 +461,12 @@ static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn 
         !unrestorable(l, req->game) && host_saved(l, req->game) == CAS_OK)
         t = cas__lobby_find(l, req->game);
     if (!t) {
-        char msg[160];
+        char msg[320];
         snprintf(msg, sizeof msg, "there is no game %lld on this server; the lobby lists "
-                 "the games%s", (long long)req->game, cas__saves_shared(l->store)
-                 ? " (or another server on this database plays it)" : "");
+                 "the games%s (a finished game's replay is at /game/%lld/replay.html)",
+                 (long long)req->game, cas__saves_shared(l->store)
+                 ? " (or another server on this database plays it)" : "",
+                 (long long)req->game);
         reply_error(c, req->id, "not-found", msg);
     }
     return t;
@@ -610,6 +710,7 @@ void cas__lobby_flush(struct cas__lobby *l)
         cas__srv_msg_unref(msg);
     }
     l->lobby_dirty = 0;
+    retire_finished(l);
 }
 
 void cas__lobby_check_clocks(struct cas__lobby *l)

@@ -160,7 +160,11 @@ struct cas__srv_clock {
 struct cas__srv_limits {
     size_t max_message;      /* bytes of one incoming message */
     size_t max_queue;        /* bytes queued to one slow connection */
-    unsigned max_games, max_connections;
+    size_t max_send;         /* bytes queued to every connection together */
+    unsigned max_games;      /* live games: finished ones do not count */
+    unsigned keep_finished;  /* finished games kept in memory for their viewers */
+    unsigned max_connections; /* TCP connections; 0: as many as the open-file
+                                 limit allows, at most CAS__DEFAULT_MAX_CONNECTIONS */
     double rate, burst;      /* messages per second per connection, bucket */
     unsigned bot_threads;
 };
@@ -337,6 +341,9 @@ struct cas__table {
     int64_t away_since;
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
+    struct cas__table *next_same_hash; /* in the lobby's index by id */
+    struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
+    int counted_over;              /* the lobby has counted it finished */
 };
 
 /* Which saved games started at the terminal (not by a server) the server
@@ -362,7 +369,14 @@ struct cas__lobby {
     struct cas__srv_clock clock;
     struct cas__srv_limits limits;
     struct cas__table *tables;
-    size_t n_tables;
+    size_t n_tables;                   /* in memory: live, and the last finished */
+    struct cas__table **by_id;         /* owned: an index of tables, hashed by id */
+    size_t by_id_cap;                  /* buckets, a power of two */
+    /* Finished tables still in memory (their players see the result, a
+     * reload finds it), oldest first; past limits.keep_finished the oldest
+     * leaves memory (its replay stays in the store). */
+    struct cas__table *finished, *finished_last;
+    size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
@@ -538,10 +552,19 @@ void cas__bots_deliver(struct cas__bots *b);
 
 /* ----------------------------------------------------------- http.c */
 
+/* The Content-Security-Policy of every answer: the table's (index.html's
+ * own meta policy) and never framed. */
+#define CAS__SERVE_CSP                                                                     \
+    "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "   \
+    "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "              \
+    "form-action 'none'; frame-ancestors 'none'"
+
 struct cas__serve_options {
     const char *listen;        /* "ADDR:PORT"; port 0: any free one */
     const char *cert, *key;    /* TLS when both are set */
     const char *www;           /* the client's files */
+    const char *allowed_hosts; /* host names answered besides IP addresses and
+                                  localhost: comma-separated, or NULL */
     struct cas__srv_limits limits;
     int quiet;                 /* no log lines on stderr */
 };
@@ -561,6 +584,86 @@ unsigned cas__httpd_sockets(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);
+
+/* ----------------------------------------------------------- sendq.c */
+
+/* One connection's queue of messages to send, in a budget's list. */
+struct cas__sendq {
+    struct cas__srv_msg **ring;
+    size_t head, count, cap, bytes;
+    struct cas__sendq *prev, *next;
+    int dropped;               /* over a limit: emptied, to be closed */
+};
+
+/* Every queue of a server: at most max_each bytes and max_msgs messages
+ * in one, max_total bytes in all (a message queued on n queues counts n
+ * times).  drop(q, ctx) tells the transport q was dropped. */
+struct cas__sendq_budget {
+    size_t max_total, max_each, max_msgs;
+    size_t total_bytes, total_msgs;
+    unsigned long n_dropped;   /* queues dropped since the start */
+    struct cas__sendq *queues;
+    void (*drop)(struct cas__sendq *q, void *ctx);
+    void *ctx;
+};
+
+void cas__sendq_budget_init(struct cas__sendq_budget *b, size_t max_total, size_t max_each,
+                            size_t max_msgs, void (*drop)(struct cas__sendq *q, void *ctx),
+                            void *ctx);
+/* q (uninitialized) joins b, empty. */
+void cas__sendq_attach(struct cas__sendq_budget *b, struct cas__sendq *q);
+/* q leaves b; its messages are let go. */
+void cas__sendq_detach(struct cas__sendq_budget *b, struct cas__sendq *q);
+/* Queue msg on q, taking a reference: 0, or -1 when q was dropped instead
+ * (already, past its own caps, or as the furthest behind).  Past the
+ * budget, the queues holding the most bytes are dropped first (emptied,
+ * drop called) until msg fits. */
+int cas__sendq_push(struct cas__sendq_budget *b, struct cas__sendq *q, struct cas__srv_msg *msg);
+/* The oldest message of q (the caller's reference), or NULL. */
+struct cas__srv_msg *cas__sendq_pop(struct cas__sendq_budget *b, struct cas__sendq *q);
+
+/* ---------------------------------------------------------- access.c */
+
+/* The host names the server answers to besides IP addresses and
+ * localhost (allowed-hosts, --allow-host): owned, lowercase. */
+struct cas__allowed_hosts {
+    char **names;
+    size_t n;
+};
+
+/* list: names separated by commas or blanks (NULL: none).  CAS_EINVAL
+ * (err explains) for a name with a scheme, path or odd character. */
+int cas__allowed_hosts_parse(const char *list, struct cas__allowed_hosts *out, char *err,
+                             size_t errlen);
+void cas__allowed_hosts_free(struct cas__allowed_hosts *a);
+/* Whether a request whose Host header is host (NULL: none) is answered:
+ * an IP address, localhost (or *.localhost) or a name of a; any port. */
+int cas__host_allowed(const struct cas__allowed_hosts *a, const char *host);
+/* Whether a browser page of origin (the Origin header; NULL or "": not a
+ * browser, allowed) may use the server reached as host: the same host and
+ * port, or a name of a. */
+int cas__origin_allowed(const struct cas__allowed_hosts *a, const char *origin,
+                        const char *host);
+
+/* ---------------------------------------------------------- listen.c */
+
+#define CAS__DEFAULT_MAX_CONNECTIONS 20000u
+/* Files the server keeps open besides its connections: the store, plugins,
+ * workers' pipes, the listening socket, lws's own. */
+#define CAS__FDS_BESIDES_CONNECTIONS 64u
+
+/* A listening TCP socket (non-blocking, close-on-exec) bound to exactly
+ * the numeric address of listen ("ADDR:PORT", "[ADDR6]:PORT"; an IPv6
+ * address binds IPv6 only).  *fd is the caller's to close; *port the port
+ * bound (port 0 asks for any free one).  CAS_EINVAL for a listen that is
+ * not ADDRESS:PORT, CAS_EIO when it cannot be bound; err explains. */
+int cas__listen_open(const char *listen, int *fd, int *port, char *err, size_t errlen);
+/* Make sure this process may open the files max_connections connections
+ * need, raising the soft limit up to the hard one; CAS_EINVAL (err names
+ * the number needed and how to get it) when the hard limit is too low. */
+int cas__fd_limit_check(unsigned max_connections, char *err, size_t errlen);
+/* wanted, or fewer: as many connections as the hard open-file limit allows. */
+unsigned cas__fd_limit_connections(unsigned wanted);
 
 /* ------------------------------------------------- serving (serve_run.c) */
 

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "revive.h"
 
@@ -160,7 +161,6 @@ static const char page_style[] =
     "</style>\n";
 
 static const char page_script[] =
-    "<script>\n"
     "(function(){\n"
     "'use strict';\n"
     "var plies=JSON.parse(document.getElementById('plies').textContent);\n"
@@ -174,6 +174,21 @@ static const char page_script[] =
     "var board=$('board'),slider=$('slider'),cur=-1,last=plies.length-1;\n"
     "slider.max=String(last);\n"
     "var NS='http://www.w3.org/2000/svg',W=300,H=120,P=6;\n"
+    /* The plugin's picture, sanitized as the table's (www/app.js sanitizeSvg). */
+    "var DROP={script:1,foreignobject:1,iframe:1,object:1,embed:1,audio:1,video:1,handler:1,listener:1,set:1,animate:1,animatetransform:1,animatemotion:1,discard:1};\n"
+    "var SAFE_IMAGE=/^data:image\\/(png|jpeg|gif|webp);/i,URL_OUT=/url\\s*\\(\\s*['\"]?(?!#)/i;\n"
+    "function cleanAttr(node,attr){var name=attr.name.toLowerCase(),value=attr.value.trim();\n"
+    "if(name.indexOf('on')===0||URL_OUT.test(value)||(name==='style'&&/expression|@import/i.test(value))||\n"
+    "((name==='href'||name==='xlink:href'||attr.localName==='href')&&value.charAt(0)!=='#'&&\n"
+    "!(node.localName==='image'&&SAFE_IMAGE.test(value))))node.removeAttributeNode(attr);}\n"
+    "function clean(text){var doc=new DOMParser().parseFromString(text,'image/svg+xml'),root=doc.documentElement;\n"
+    "if(!root||root.localName!=='svg'||doc.getElementsByTagName('parsererror').length)return null;\n"
+    "var walk=[root];while(walk.length){var node=walk.pop();\n"
+    "Array.prototype.slice.call(node.attributes).forEach(function(a){cleanAttr(node,a);});\n"
+    "if(node.localName==='style')node.textContent=node.textContent.replace(/@import[^;]*;?/gi,'').replace(/url\\s*\\(\\s*['\"]?(?!#)[^)]*\\)/gi,'none');\n"
+    "Array.prototype.slice.call(node.children).forEach(function(kid){\n"
+    "if(DROP[kid.localName.toLowerCase()]||kid.namespaceURI!==NS)kid.remove();else walk.push(kid);});}\n"
+    "return document.importNode(root,true);}\n"
     "var top=1;plies.forEach(function(p){p.scores.forEach(function(s){if(s>top)top=s;});});\n"
     "function xy(i,s){return [P+(W-2*P)*(last?i/last:0),H-P-(H-2*P)*Math.max(s,0)/top];}\n"
     "var chart=$('chart');\n"
@@ -189,11 +204,11 @@ static const char page_script[] =
     "cursor.setAttribute('y2',H);cursor.setAttribute('stroke','#2a2118');"
     "cursor.setAttribute('stroke-dasharray','3 3');chart.appendChild(cursor);\n"
     "var rows=$('scores');names.forEach(function(n,p){var tr=rows.insertRow();"
-    "var a=tr.insertCell(),b=tr.insertCell();a.innerHTML='';var sw=document.createElement('span');"
+    "var a=tr.insertCell(),b=tr.insertCell();a.textContent='';var sw=document.createElement('span');"
     "sw.className='swatch';sw.style.background=colour(p);a.appendChild(sw);"
     "a.appendChild(document.createTextNode(n));b.className='pts';});\n"
     "function show(i){i=Math.max(0,Math.min(last,i|0));if(i===cur)return;cur=i;var f=plies[i];\n"
-    "board.innerHTML=f.svg;slider.value=String(i);\n"
+    "var pic=clean(f.svg);board.textContent='';if(pic)board.appendChild(pic);slider.value=String(i);\n"
     "$('plylabel').textContent=i===0?'start':'ply '+i+' of '+last;\n"
     "$('action').textContent=i===0?'The game begins':(f.who+(f.text?': '+f.text:''));\n"
     "var ev=$('events');ev.textContent='';f.events.forEach(function(t){"
@@ -211,8 +226,7 @@ static const char page_script[] =
     "to=cur-1;\nelse if(k==='Home')to=0;else if(k==='End')to=last;else if(k==='PageDown')"
     "to=cur+10;\nelse if(k==='PageUp')to=cur-10;if(to!==null){e.preventDefault();show(to);}});\n"
     "var m=/^#ply=(\\d+)$/.exec(location.hash);show(m?+m[1]:0);\n"
-    "})();\n"
-    "</script>\n";
+    "})();\n";
 
 /* A button's picture: one path, drawn in the text colour. */
 #define ICON(d)                                                                  \
@@ -220,12 +234,26 @@ static const char page_script[] =
     "\" fill=\"currentColor\" stroke=\"currentColor\" stroke-width=\"1.5\" "                \
     "stroke-linejoin=\"round\"/></svg>"
 
-static void write_head(FILE *out, struct cas__revived *r, const char *title)
+/* Its own script runs, nothing else: no script or handler a plugin's
+ * picture might carry, nothing fetched, nothing sent. */
+static void write_policy(FILE *out, const char *nonce)
+{
+    fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ", out);
+    if (nonce)
+        fprintf(out, "script-src 'nonce-%s'; ", nonce);
+    else
+        fputs("script-src 'self'; ", out);
+    fputs("style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
+          "<meta name=\"referrer\" content=\"no-referrer\">\n", out);
+}
+
+static void write_head(FILE *out, struct cas__revived *r, const char *title, const char *nonce)
 {
     const struct cas__saves_game *g = r->saved;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<title>", out);
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", out);
+    write_policy(out, nonce);
+    fputs("<title>", out);
     html_text(out, title);
     fprintf(out, "</title>\n%s</head>\n<body data-ply=\"\">\n<header><h1>", page_style);
     html_text(out, title);
@@ -273,11 +301,32 @@ static void write_players(FILE *out, struct cas__revived *r)
     fputs("]</script>\n", out);
 }
 
+const char *cas__replay_html_script(void)
+{
+    return page_script;
+}
+
+/* A fresh nonce for the page's inline script: 128 random bits in hex. */
+static int make_nonce(char out[33])
+{
+    unsigned char bits[16];
+    if (getrandom(bits, sizeof bits, 0) != (ssize_t)sizeof bits)
+        return -1;
+    for (size_t i = 0; i < sizeof bits; i++)
+        sprintf(out + 2 * i, "%02x", bits[i]);
+    return 0;
+}
+
 int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title,
-                           FILE *out, char *err, size_t errlen)
+                           const char *script_url, FILE *out, char *err, size_t errlen)
 {
     struct html h = {.out = out, .viewer = viewer, .err = err, .errlen = errlen};
+    char nonce[33];
     err[0] = '\0';
+    if (!script_url && make_nonce(nonce)) {
+        snprintf(err, errlen, "the kernel has no randomness to give for the page's nonce");
+        return CAS_EIO;
+    }
     h.session_out = open_memstream(&h.transcript, &h.transcript_len);
     if (!h.session_out) {
         snprintf(err, errlen, "out of memory");
@@ -285,7 +334,7 @@ int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title
     }
     r->session.out = h.session_out;
     r->session.viewer = viewer;
-    write_head(out, r, title);
+    write_head(out, r, title, script_url ? NULL : nonce);
     write_players(out, r);
     fputs("<script type=\"application/json\" id=\"plies\">[", out);
     int rc = write_frame(&h, r, "", "");
@@ -295,7 +344,13 @@ int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title
             snprintf(err, errlen, "%s", r->error);
     }
     fputs("]</script>\n", out);
-    fputs(page_script, out);
+    if (script_url) {
+        fputs("<script src=\"", out);
+        html_text(out, script_url);
+        fputs("\"></script>\n", out);
+    } else {
+        fprintf(out, "<script nonce=\"%s\">\n%s</script>\n", nonce, page_script);
+    }
     fputs("</body>\n</html>\n", out);
     r->session.out = NULL;
     fclose(h.session_out);

@@ -8,9 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+
+#include <castellan/plugin.h>
 
 #include "server_config.h"
 
@@ -44,7 +47,9 @@ static void test_every_key_is_read(void **state)
                                "cert = c.pem\nkey = k.pem\ndatabase = s.db\nwww = w\n"
                                "plugin-path = p\nmax-message-bytes = 4096\n"
                                "max-queue-bytes = 65536\nmax-games = 10\nmax-connections = 20\n"
-                               "bot-threads = 2\nrate = 2.5\nburst = 8\n", &c, err, sizeof err),
+                               "bot-threads = 2\nrate = 2.5\nburst = 8\n"
+                               "allowed-hosts = a.example.org, b.example.org\n"
+                               "max-send-bytes = 1048576\n", &c, err, sizeof err),
                      0);
     assert_string_equal(c.listen, "[::1]:9000");
     assert_string_equal(c.cert, "c.pem");
@@ -59,6 +64,24 @@ static void test_every_key_is_read(void **state)
     assert_int_equal(c.bot_threads, 2);
     assert_true(c.rate == 2.5);
     assert_true(c.burst == 8);
+    assert_string_equal(c.allowed_hosts, "a.example.org, b.example.org");
+    assert_int_equal(c.max_send_bytes, 1048576);
+    cas__server_config_free(&c);
+}
+
+/* The settings beside the example systemd unit are read as they stand. */
+static void test_example_for_systemd(void **state)
+{
+    (void)state;
+    struct cas__server_config c;
+    char err[512], path[1024];
+    snprintf(path, sizeof path, "%s/docs/examples/systemd/server.ini",
+             getenv("CASTELLAN_SOURCE_DIR"));
+    if (cas__server_config_load(path, &c, err, sizeof err) != CAS_OK)
+        fail_msg("%s", err);
+    assert_string_equal(c.listen, "127.0.0.1:8080");
+    assert_non_null(c.allowed_hosts);
+    assert_true(c.max_connections + 64 <= 65536); /* the unit's LimitNOFILE */
     cas__server_config_free(&c);
 }
 
@@ -103,6 +126,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_key_is_read),
+        cmocka_unit_test(test_example_for_systemd),
         cmocka_unit_test(test_bad_keys_and_values),
         cmocka_unit_test(test_unreadable_file),
     };

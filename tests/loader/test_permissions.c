@@ -258,7 +258,8 @@ static void test_data_tree_depth_is_bounded(void **state)
     struct copy *c = *state;
     char dirs[10][4200];
     for (int i = 0; i < 10; i++) {
-        snprintf(dirs[i], sizeof dirs[i], "%s/%d", i ? dirs[i - 1] : c->data, i + 1);
+        int n = snprintf(dirs[i], sizeof dirs[i], "%s/%d", i ? dirs[i - 1] : c->data, i + 1);
+        assert_true(n > 0 && (size_t)n < sizeof dirs[i]);
         assert_int_equal(mkdir(dirs[i], 0755), 0);
     }
     struct cas__registry *reg = scan_copy(c);

@@ -153,26 +153,41 @@ static void expect_ply(const char *report, const char *key, int ply)
                  report);
 }
 
-static void test_stepping(void **state)
+/* Write harness_text as NAME.html in the working folder, open it in
+ * Chromium and return what its <pre id="out"> held once the page ran
+ * (static storage, overwritten by the next call). */
+static char *run_harness(const char *name, const char *harness_text)
 {
-    (void)state;
-    char page[2300], out[2300], log[2300];
-    path_in_cwd(page, sizeof page, "harness.html");
+    static char dom[1 << 16];
+    char page[2300], dump[64], log[64], file[64];
+    snprintf(dump, sizeof dump, "%s-dom.txt", name);
+    snprintf(log, sizeof log, "%s.log", name);
+    snprintf(file, sizeof file, "%s.html", name);
+    path_in_cwd(page, sizeof page, file);
     FILE *f = fopen(page, "w");
     assert_non_null(f);
-    fputs(harness, f);
+    fputs(harness_text, f);
     fclose(f);
-    browse("--virtual-time-budget=20000 --dump-dom", page, "dom.txt", "dom.log");
-    f = fopen("dom.txt", "r");
+    browse("--virtual-time-budget=20000 --dump-dom", page, dump, log);
+    f = fopen(dump, "r");
     assert_non_null(f);
-    static char dom[1 << 16];
     size_t n = fread(dom, 1, sizeof dom - 1, f);
     fclose(f);
     dom[n] = '\0';
     char *report = strstr(dom, "<pre id=\"out\">");
     assert_non_null(report);
     report += strlen("<pre id=\"out\">");
-    *strstr(report, "</pre>") = '\0';
+    char *end = strstr(report, "</pre>");
+    assert_non_null(end);
+    *end = '\0';
+    return report;
+}
+
+static void test_stepping(void **state)
+{
+    (void)state;
+    char log[2300];
+    char *report = run_harness("harness", harness);
     int last = atoi(report_line(report, "max"));
     assert_true(last > 100); /* a whole game of two greedy players */
     expect_ply(report, "load", 0);
@@ -187,8 +202,7 @@ static void test_stepping(void **state)
     expect_ply(report, "first", 0);
     expect_ply(report, "slider", 5);
     assert_int_equal(atoi(report_line(report, "chart")), 2);
-    (void)out;
-    path_in_cwd(log, sizeof log, "dom.log");
+    path_in_cwd(log, sizeof log, "harness.log");
     expect_quiet_console(log, "replay.html");
 }
 
@@ -287,6 +301,88 @@ static void test_svg_file(void **state)
     free(p.pixels);
 }
 
+
+/* A plugin's picture that tries to run code, navigate or fetch: the replay
+ * page sanitizes it as the table does (and its CSP would refuse what got
+ * through).  The exported page is edited to carry the hostile markup in
+ * its first ply's picture. */
+static const char hostile[] =
+    "<script>parent.pwned=1</script>"
+    "<image href=\"data:image/svg+xml,x\" onerror=\"parent.pwned=2\" width=\"1\" height=\"1\"/>"
+    "<a href=\"javascript:parent.pwned=3\"><rect id=\"kept\" width=\"5\" height=\"5\"/></a>"
+    "<foreignObject><div xmlns=\"http://www.w3.org/1999/xhtml\">x</div></foreignObject>"
+    "<rect id=\"styled\" style=\"fill:url(http://127.0.0.1:9/x)\" width=\"1\" height=\"1\"/>"
+    "<set attributeName=\"onmouseover\" to=\"parent.pwned=5\"/>"
+    "<rect id=\"handler\" onload=\"parent.pwned=6\" width=\"1\" height=\"1\"/>";
+
+static const char hostile_harness[] =
+    "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body><pre id=\"out\">"
+    "not run</pre><iframe id=\"f\" src=\"replay-hostile.html\" width=\"800\" height=\"600\">"
+    "</iframe><script>\n"
+    "var f=document.getElementById('f');\n"
+    "f.onload=function(){var d=f.contentDocument,b=d.getElementById('board'),out=[];\n"
+    "var on=0;[].forEach.call(b.querySelectorAll('*'),function(e){[].forEach.call(e.attributes,"
+    "function(a){if(/^on/i.test(a.name))on++;});});\n"
+    "out.push('pwned '+(window.pwned||0));\n"
+    "out.push('svg '+b.getElementsByTagName('svg').length);\n"
+    "out.push('script '+b.getElementsByTagName('script').length);\n"
+    "out.push('foreign '+b.getElementsByTagName('foreignObject').length);\n"
+    "out.push('set '+b.getElementsByTagName('set').length);\n"
+    "out.push('handlers '+on);\n"
+    "out.push('javascript '+(b.innerHTML.indexOf('javascript:')>=0?1:0));\n"
+    "out.push('image-href '+(b.querySelector('image')&&b.querySelector('image')"
+    ".hasAttribute('href')?1:0));\n"
+    "out.push('styled '+(b.querySelector('#styled').hasAttribute('style')?1:0));\n"
+    "out.push('kept '+(b.querySelector('#kept')?1:0));\n"
+    "document.getElementById('out').textContent=out.join('\\n')+'\\n';};\n"
+    "</script></body></html>\n";
+
+/* hostile as it stands inside the page's JSON: <, > and & as \u00XX,
+ * quotes escaped. */
+static void json_escaped(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        if (*text == '<' || *text == '>' || *text == '&')
+            fprintf(out, "\\u%04x", (unsigned char)*text);
+        else if (*text == '"')
+            fputs("\\\"", out);
+        else
+            fputc(*text, out);
+    }
+}
+
+static void test_hostile_picture(void **state)
+{
+    (void)state;
+    static char page[1 << 24];
+    FILE *f = fopen("replay.html", "r");
+    assert_non_null(f);
+    size_t n = fread(page, 1, sizeof page - 1, f);
+    fclose(f);
+    page[n] = '\0';
+    char *svg = strstr(page, "\"svg\":\"");
+    assert_non_null(svg);
+    svg = strstr(svg, "\\u003csvg");
+    assert_non_null(svg);
+    char *open_end = strstr(svg, "\\u003e");
+    assert_non_null(open_end);
+    open_end += strlen("\\u003e");
+    f = fopen("replay-hostile.html", "w");
+    assert_non_null(f);
+    fwrite(page, 1, (size_t)(open_end - page), f);
+    json_escaped(f, hostile);
+    fputs(open_end, f);
+    fclose(f);
+    char *report = run_harness("hostile", hostile_harness);
+    static const char *const expected[] = {"pwned 0\n", "svg 1\n", "script 0\n", "foreign 0\n",
+                                           "set 0\n", "handlers 0\n", "javascript 0\n",
+                                           "image-href 0\n", "styled 0\n", "kept 1\n"};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        if (!strstr(report, expected[i]))
+            fail_msg("the hostile picture: expected \"%.*s\" in\n%s",
+                     (int)strlen(expected[i]) - 1, expected[i], report);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -304,6 +400,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stepping),
         cmocka_unit_test(test_reference_picture),
         cmocka_unit_test(test_svg_file),
+        cmocka_unit_test(test_hostile_picture),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

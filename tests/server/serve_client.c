@@ -26,7 +26,9 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
         snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
         snprintf(c->last_message, sizeof c->last_message, "%s", text);
     } else if (v.state) {
-        c->states++;
+        if (!c->states++)
+            c->first_ply = v.ply;
+        c->failed |= strstr(text, "\"failure\":") != NULL;
         c->over = v.over;
         c->ply = v.ply;
         assert_int_equal(v.you, c->seat);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 void serve_forget(const char *dir)
 {
@@ -61,11 +62,17 @@ void serve_start(struct serve_process *p, const char *dir, const char *const *ex
     fputs("<!doctype html><title>castellan</title>\n", f);
     fclose(f);
     snprintf(log, sizeof log, "%s/serve.log", dir);
-    const char *argv[32] = {exe, "serve", "--listen", "127.0.0.1:0", "--database", p->db,
-                            "--www", www};
-    size_t n = 8;
-    for (size_t i = 0; extra && extra[i] && n < 31; i++)
+    const char *argv[32] = {exe, "serve", "--database", p->db, "--www", www};
+    size_t n = 6;
+    int listen_given = 0;
+    for (size_t i = 0; extra && extra[i] && n < 29; i++) {
+        listen_given |= strcmp(extra[i], "--listen") == 0;
         argv[n++] = extra[i];
+    }
+    if (!listen_given) {
+        argv[n++] = "--listen";
+        argv[n++] = "127.0.0.1:0";
+    }
     argv[n] = NULL;
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     assert_true(fd >= 0);
@@ -111,26 +118,113 @@ int serve_stop(struct serve_process *p)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap)
+int serve_kill(struct serve_process *p, int *status)
+{
+    if (kill(p->pid, SIGKILL) || waitpid(p->pid, status, 0) != p->pid)
+        return -1;
+    running = 0;
+    return 0;
+}
+
+int serve_connect_tcp(const struct serve_process *p)
 {
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)p->port)};
-    char req[512], buf[1 << 16];
-    size_t got = 0;
-    ssize_t n;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     assert_true(fd >= 0);
     inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
     assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-             path);
-    assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
-    while (got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+    return fd;
+}
+
+int serve_http(const struct serve_process *p, const char *request, char *response, size_t cap)
+{
+    size_t got = 0;
+    ssize_t n;
+    assert_true(cap > 0);
+    int fd = serve_connect_tcp(p);
+    assert_int_equal(write(fd, request, strlen(request)), (ssize_t)strlen(request));
+    while (got < cap - 1 && (n = read(fd, response + got, cap - 1 - got)) > 0)
         got += (size_t)n;
     close(fd);
-    buf[got] = '\0';
+    response[got] = '\0';
     int status = 0;
-    sscanf(buf, "HTTP/1.1 %d", &status);
+    sscanf(response, "HTTP/1.%*d %d", &status);
+    return status;
+}
+
+int serve_http_get(const struct serve_process *p, const char *path, char *body, size_t cap)
+{
+    static char buf[1 << 16];
+    char req[512];
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+             path);
+    int status = serve_http(p, req, buf, sizeof buf);
     const char *start = strstr(buf, "\r\n\r\n");
     snprintf(body, cap, "%s", start ? start + 4 : "");
     return status;
+}
+
+/* The inodes of pid's sockets into ino[0..cap): how many. */
+static size_t socket_inodes(pid_t pid, unsigned long *ino, size_t cap)
+{
+    char dir[64], path[384], target[128];
+    size_t n = 0;
+    snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ssize_t len = readlink(path, target, sizeof target - 1);
+        if (len <= 0)
+            continue;
+        target[len] = '\0';
+        if (n < cap && sscanf(target, "socket:[%lu]", &ino[n]) == 1)
+            n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+size_t serve_sockets(pid_t pid)
+{
+    unsigned long ino[4096];
+    return socket_inodes(pid, ino, sizeof ino / sizeof ino[0]);
+}
+
+size_t serve_listening(pid_t pid, struct serve_listener *out, size_t cap)
+{
+    unsigned long ino[4096];
+    size_t n_ino = socket_inodes(pid, ino, sizeof ino / sizeof ino[0]), n = 0;
+    for (int v6 = 0; v6 < 2; v6++) {
+        char path[64], row[512], local[64];
+        unsigned port, st;
+        unsigned long inode;
+        snprintf(path, sizeof path, "/proc/%d/net/tcp%s", (int)pid, v6 ? "6" : "");
+        FILE *f = fopen(path, "r");
+        if (f && !fgets(row, sizeof row, f)) /* the heading */
+            row[0] = '\0';
+        while (f && fgets(row, sizeof row, f)) {
+            if (sscanf(row, " %*d: %63[0-9A-Fa-f]:%x %*s %x %*s %*s %*s %*s %*s %lu", local,
+                       &port, &st, &inode) != 4 || st != 0x0A /* LISTEN */)
+                continue;
+            int mine = 0;
+            for (size_t i = 0; i < n_ino; i++)
+                mine |= ino[i] == inode;
+            if (!mine || n >= cap)
+                continue;
+            /* The kernel prints each 32-bit word of the address as a
+             * number in the machine's byte order. */
+            unsigned char bytes[16];
+            for (int w = 0; w < (v6 ? 4 : 1); w++) {
+                unsigned word;
+                sscanf(local + 8 * w, "%8x", &word);
+                memcpy(bytes + 4 * w, &word, 4);
+            }
+            inet_ntop(v6 ? AF_INET6 : AF_INET, bytes, out[n].addr, sizeof out[n].addr);
+            out[n++].port = (int)port;
+        }
+        if (f)
+            fclose(f);
+    }
+    return n;
 }

@@ -83,8 +83,20 @@ static void test_two_seats_and_a_watcher(void **state)
     assert_int_equal(serve_http_get(&p, path, body, sizeof body), 200);
     assert_non_null(strstr(body, "<title>castellan</title>"));
     snprintf(path, sizeof path, "/game/%lld/replay.html", (long long)id);
-    assert_int_equal(serve_http_get(&p, path, body, sizeof body), 200);
-    assert_non_null(strstr(body, "<html"));
+    static char page[1 << 20];
+    char req[256];
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+             "\r\n", path);
+    assert_int_equal(serve_http(&p, req, page, sizeof page), 200);
+    assert_non_null(strstr(page, "<html"));
+    /* Under the table's CSP: its script from the server, none inline. */
+    assert_non_null(strstr(page, "\r\ncontent-security-policy: default-src 'self'; "
+                                 "script-src 'self';"));
+    assert_non_null(strstr(page, "<script src=\"/replay.js\"></script>\n</body>"));
+    assert_null(strstr(page, "<script>"));
+    assert_null(strstr(page, "<script nonce"));
+    assert_int_equal(serve_http_get(&p, "/replay.js", body, sizeof body), 200);
+    assert_non_null(strstr(body, "function clean(text)"));
     assert_int_equal(serve_http_get(&p, "/static/../s.db", body, sizeof body), 404);
     assert_int_equal(serve_http_get(&p, "/nothing", body, sizeof body), 404);
 
@@ -398,6 +410,11 @@ static void test_play_web(void **state)
             usleep(10000);
     }
     assert_true(id > 0);
+    /* On loopback only, as the link says. */
+    struct serve_listener l[4];
+    assert_int_equal(serve_listening(p.pid, l, 4), 1);
+    assert_string_equal(l[0].addr, "127.0.0.1");
+    assert_int_equal(l[0].port, p.port);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     serve_connect(w, &p, &a);
     serve_join(&a, id, 0);

@@ -1209,6 +1209,80 @@ static void test_clocks_and_the_flag(void **state)
     world_close(&w);
 }
 
+/* ------------------------------------------------------------ resources */
+
+static const char two_bots[] =
+    "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[{\"agent\":\"random\"},"
+    "{\"agent\":\"random\"}]}";
+
+/* Only live games count against max-games; a finished game leaves memory
+ * once keep_finished newer ones finished (its journal stays in the store);
+ * every table is found by its id among hundreds. */
+static void test_finished_games_leave_memory(void **state)
+{
+    (void)state;
+    struct world w;
+    struct cas__srv_limits limits;
+    struct tconn c, watcher;
+    char err[1024], tokens[2][64];
+    cas__srv_limits_default(&limits);
+    limits.max_games = 2;
+    limits.keep_finished = 1;
+    snprintf(w.db, sizeof w.db, "finished.db");
+    unlink(w.db);
+    assert_int_equal(cas__saves_open(w.db, &w.store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w.lobby, w.store, NULL, NULL, &clock_of_test, &limits,
+                                     err, sizeof err), CAS_OK);
+    tconn_init(&c);
+    tconn_init(&watcher);
+    /* Two live games fill the server. */
+    int64_t live = create(&w, two_humans, tokens, 2);
+    int64_t first = create(&w, two_bots, tokens, 0); /* bots finish it at once */
+    assert_true(table(&w, first)->over);
+    join(&w, &watcher, first, -1, NULL);
+    assert_non_null(strstr(last(&watcher), "\"over\":true"));
+    /* Finished games leave room: many more come and go. */
+    int64_t ids[300];
+    for (int i = 0; i < 300; i++) {
+        ids[i] = create(&w, two_bots, tokens, 0);
+        assert_true(table(&w, ids[i])->over);
+        /* The live one, the last finished and the one being made. */
+        assert_true(w.lobby.n_tables <= 3);
+    }
+    assert_int_equal(w.lobby.n_finished, 1);
+    assert_non_null(cas__lobby_find(&w.lobby, live));
+    assert_null(cas__lobby_find(&w.lobby, first));
+    assert_int_equal(table(&w, ids[299])->id, ids[299]);
+    /* Its watcher follows nothing now, and a join is told where the
+     * replay is; the store has it whole. */
+    assert_null(watcher.base.table);
+    join(&w, &watcher, first, -1, NULL);
+    assert_string_equal(error_code(&watcher), "not-found");
+    assert_non_null(strstr(last(&watcher), "/replay.html"));
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, first, 1, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+    /* Two live games are still the most. */
+    create(&w, two_humans, tokens, 2);
+    say(&w, &c, two_humans);
+    assert_string_equal(error_code(&c), "full");
+    /* Many live tables, each found by its id. */
+    world_close(&w);
+    limits.max_games = 1000;
+    assert_int_equal(cas__saves_open(w.db, &w.store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w.lobby, w.store, NULL, NULL, &clock_of_test, &limits,
+                                     err, sizeof err), CAS_OK);
+    for (int i = 0; i < 300; i++)
+        ids[i] = create(&w, two_humans, tokens, 2);
+    for (int i = 0; i < 300; i++)
+        assert_int_equal(table(&w, ids[i])->id, ids[i]);
+    assert_null(cas__lobby_find(&w.lobby, ids[299] + 1));
+    tconn_free(&c);
+    tconn_free(&watcher);
+    world_close(&w);
+}
+
 /* Issue 41, item 8: a plugin that names seat -5 as the one to decide (at
  * its 6th apply, rogue-seat) is refused as play refuses it: the table
  * stops with the reason and where the game is saved, which every viewer
@@ -1272,6 +1346,7 @@ int main(void)
         cmocka_unit_test(test_updates_rebuild_the_picture),
         cmocka_unit_test(test_watchers_share_one_message),
         cmocka_unit_test(test_resume_from_the_history),
+        cmocka_unit_test(test_finished_games_leave_memory),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
         cmocka_unit_test(test_a_claim_revokes_the_creators_token),
         cmocka_unit_test(test_seeds_are_committed_and_revealed),
