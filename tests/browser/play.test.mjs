@@ -148,6 +148,13 @@ async function isDeciding(page) {
   return page.$eval('#decide', (d) => !d.hidden && document.body.dataset.busy !== 'true');
 }
 
+// The first live choice of the active step: on the board (its marks'
+// layer), else in the tray beside it (the choices the picture draws off
+// the board: rotations, figures).
+async function activeMark(page) {
+  return await page.$('#board >>> g.marks .cas-active') || await page.$('#tray >>> button.cas-active');
+}
+
 // One decision by clicking: the first live element of the active step
 // (a real mouse click; the keyboard when something is drawn over it),
 // until one action is left and the page sends it; when the board offers
@@ -158,7 +165,13 @@ async function decide(page) {
   for (let clicks = 0; clicks < 12; clicks++) {
     if (await body(page, 'busy') === 'true' || Number(await body(page, 'ply')) !== ply) break;
     const before = await body(page, 'picked');
-    const mark = await page.$('#board >>> .cas-active');
+    if (await body(page, 'confirm') === 'true') {
+      // A ghost or a one-click choice waits for Confirm.
+      await page.click('#place-confirm');
+      confirms++;
+      continue;
+    }
+    const mark = await activeMark(page);
     if (mark) {
       await mark.click();
       if (await body(page, 'picked') === before && await body(page, 'busy') !== 'true' &&
@@ -191,7 +204,7 @@ async function decide(page) {
 async function decideByKeyboard(page) {
   const ply = Number(await body(page, 'ply'));
   const actor = await body(page, 'actor');
-  const first = await page.$('#board >>> .cas-active');
+  const first = await page.$('#board >>> g.marks .cas-active');
   if (!first) return null;
   await first.evaluate((e) => e.focus());
   await first.dispose();
@@ -205,7 +218,9 @@ async function decideByKeyboard(page) {
     const [focused, active] = await page.evaluate(() => {
       const root = document.getElementById('board').shadowRoot;
       const f = root.activeElement;
-      return [!!f && f.classList.contains('cas-active'), root.querySelectorAll('.cas-active').length];
+      // A ghost waiting for Enter, or the next step's first choice.
+      return [!!f && (f.classList.contains('cas-active') || f.classList.contains('cas-ghost')),
+        root.querySelectorAll('.cas-active, .cas-ghost').length];
     });
     if (!active) return decide(page);   // the rest is a button
     assert.ok(focused, `${page.name}: after Enter the focus is on the next step's first choice (ply ${ply})`);
@@ -218,7 +233,7 @@ async function decideByKeyboard(page) {
 // each start the selection over.
 async function selectionShot(page) {
   const mark = await page.evaluateHandle(() => {
-    const marks = [...document.getElementById('board').shadowRoot.querySelectorAll('.cas-active')];
+    const marks = [...document.getElementById('board').shadowRoot.querySelectorAll('g.marks .cas-active')];
     return marks.find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 3) || null;
   });
   if (!(mark.asElement())) return false;
@@ -329,7 +344,7 @@ async function createGame(a) {
 }
 
 let BASE;
-let markClicks = 0, keyboardPicks = 0, buttonClicks = 0, enterPresses = 0;
+let markClicks = 0, keyboardPicks = 0, buttonClicks = 0, enterPresses = 0, confirms = 0;
 
 async function main() {
   BASE = await startServer();
@@ -430,7 +445,7 @@ async function main() {
     const actor = await body(mover, 'actor');
     assert.ok(await mover.$eval('#hint', (h) => !h.disabled), `${mover.name}: Hint is offered at ply ${ply}`);
     let next;
-    if (!keyboarded && mover === b && ply >= KEYBOARD_AT && await mover.$('#board >>> .cas-active')) {
+    if (!keyboarded && mover === b && ply >= KEYBOARD_AT && await mover.$('#board >>> g.marks .cas-active')) {
       next = await decideByKeyboard(mover);
       log(`page B played ply ${ply} by the keyboard (${enterPresses} times Enter)`);
       keyboarded = true;
@@ -517,7 +532,7 @@ async function main() {
   await stopServer(server);
   server = null;
   for (const p of [a, b, c]) assert.deepEqual(p.errors, [], `${p.name}: no script errors`);
-  log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons`);
+  log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons, ${confirms} on Confirm`);
   assert.ok(markClicks > 100, 'the game was played by clicking the board');
   log('passed');
 }

@@ -127,6 +127,26 @@ static void test_first_placement(void **state)
     assert_int_equal(strlen(choices), 3);
     xmlFree(choices);
     assert_int_equal(svg_count(doc, "//s:g[@data-cas-label='place D 0,-1 180']"), 1);
+    /* for a pointer: no typed choice numbers over the board; each space
+     * gives its box and each rotation a ghost of the tile (docs/abi.md) */
+    assert_int_equal(svg_count(doc, "//s:text[@class='choice']"), 0);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark space'][@data-cas-box]"), spots);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark rotation']//s:g[@data-cas-ghost='100']/s:use"),
+                     2);
+    char *box = svg_string(doc, "//s:g[@data-cas-label='space 1,0']/@data-cas-box");
+    char *hit = svg_string(doc, "//s:g[@data-cas-label='space 1,0']/s:rect/@x");
+    int bx, by, bw, bh;
+    assert_int_equal(sscanf(box, "%d %d %d %d", &bx, &by, &bw, &bh), 4);
+    assert_int_equal(bw, 100);
+    assert_int_equal(bh, 100);
+    assert_int_equal(atoi(hit), bx + 4); /* the box is the space the hit area sits in */
+    xmlFree(box);
+    xmlFree(hit);
+    xmlFreeDoc(doc);
+    /* the typed picture keeps its numbers, and no marks */
+    doc = svg_choices_doc(&g, legal, n);
+    assert_true(svg_count(doc, "//s:text[@class='choice']") >= spots);
+    assert_int_equal(svg_count(doc, "//*[@data-cas-choices or @data-cas-ghost or @data-cas-box]"), 0);
     xmlFreeDoc(doc);
 
     /* deploy on D placed south: city, road and two fields, meeples only */

@@ -4,6 +4,10 @@
 // shadow root so its styles stay its own; click to play follows the marks
 // of docs/abi.md ("ABI 1.2: click to play").  Plain ES module, no build.
 
+import { Viewport, LastMoves } from './board.js';
+import { Placement, quickPlay, setQuickPlay } from './placement.js';
+import { Tray, who, withNames, seatColour, swatch } from './panels.js';
+
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- storage
@@ -392,6 +396,7 @@ function openTable(game) {
   view.screen = 'table';
   view.game = game;
   view.state = null;
+  view.fitPending = true;
   const mine = tabSeat(game);
   view.seat = mine ? mine.seat : null;
   view.token = mine ? mine.token : null;
@@ -422,8 +427,7 @@ function watchInstead(why) {
 }
 
 function playerName(players, seat) {
-  const p = (players || []).find((q) => q.seat === seat);
-  return p?.name || (seat === null || seat === undefined ? 'the game' : 'seat ' + (seat + 1));
+  return who(players, seat);
 }
 
 function renderState(st) {
@@ -450,7 +454,7 @@ function renderState(st) {
   $('turn').textContent = turn;
 
   renderPlayers(st);
-  renderEvents(st.events || [], first);
+  renderEvents(st.events || [], first || st.events_reset === true, st.players);
   $('text').textContent = st.text || '';
   renderBoard(st);
   renderDecision(st, mine, plyChanged);
@@ -479,7 +483,7 @@ function renderPlayers(st) {
     else status.push('bot: ' + p.agent);
     const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: fmtClock(p.clock_ms) });
     body.append(el('tr', { class: acting ? 'acting' : null, 'data-seat': p.seat },
-      el('th', { scope: 'row', text: (acting ? '▶ ' : '') + (p.name || 'seat ' + (p.seat + 1)) }),
+      el('th', { scope: 'row' }, acting ? '▶ ' : '', swatch(p.label), ' ' + who(st.players, p.seat)),
       el('td', { class: 'score', title: p.projected == null ? null : 'if the game ended now',
         text: String(p.score ?? '') + (p.projected == null || p.projected === p.score ? '' : ` (${p.projected} if it ended now)`) }),
       clock,
@@ -498,13 +502,16 @@ setInterval(() => {
   if (cell) cell.textContent = fmtClock(p.clock_ms - (performance.now() - view.clockAt));
 }, 250);
 
-function renderEvents(events, full) {
+// The whole log comes after a join and after an undo (events_reset): it
+// replaces what is shown; other states bring only the new events.
+function renderEvents(events, full, players) {
   const log = $('log');
   if (full) log.replaceChildren();
-  // The game's own words name who did what (its seat labels), so the
-  // event's player is not repeated.
+  // The game's own words name who did what by its seat labels ("Red"):
+  // each label is given its player's name, "Ada (Red)".
   for (const e of events) {
-    log.append(el('li', { 'data-ply': e.ply }, el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + e.text));
+    log.append(el('li', { 'data-ply': e.ply, 'data-player': e.player ?? '' },
+      el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + withNames(e.text, players)));
   }
   log.scrollTop = log.scrollHeight;
 }
@@ -590,16 +597,24 @@ function sanitizeSvg(text) {
 
 const MARK_CSS = `
 :host { display: block; }
-svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 9rem); }
+svg { display: block; width: 100%; height: 100%; touch-action: none; user-select: none; }
 [data-cas-choices].cas-live { cursor: pointer; }
 [data-cas-choices].cas-live:hover, [data-cas-choices].cas-live:focus {
   outline: 3px solid #111; outline-offset: 2px; filter: drop-shadow(0 0 4px #000); }
 [data-cas-choices].cas-active { stroke: #111; stroke-width: 3px; stroke-dasharray: 6 3; }
+[data-cas-choices] text, [data-cas-choices] tspan { stroke: none; }
 [data-cas-choices].cas-later { opacity: .85; }
 [data-cas-choices].cas-dim { opacity: .2; cursor: pointer; }
 [data-cas-choices].cas-chosen { opacity: 1; outline: 4px double #111; outline-offset: 1px; }
 [data-cas-choices]:focus-visible { outline: 3px solid #111; }
+.cas-ghost { cursor: pointer; }
+.cas-ghost-frame { fill: none; stroke: #111; stroke-width: 4px; stroke-dasharray: 10 5; }
+.cas-ghost:focus-visible .cas-ghost-frame { stroke-width: 7px; }
+.cas-last-move rect { fill: none; stroke-width: 5px; }
+.cas-last-move text { font: bold 15px sans-serif; fill: #111; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
 `;
+
+let viewport = null, lastMoves = null, placement = null, tray = null;
 
 function boardRoot() {
   const host = $('board');
@@ -613,6 +628,12 @@ function boardRoot() {
     host.addEventListener('contextmenu', (e) => {
       if (view.sel && view.sel.picked.length) { e.preventDefault(); resetSelection(); }
     });
+    viewport = new Viewport(host, root);
+    lastMoves = new LastMoves(viewport);
+    placement = new Placement(viewport,
+      { bar: $('place-bar'), rotate: $('place-rotate'), confirm: $('place-confirm'), cancel: $('place-cancel'), what: $('place-what') },
+      { choose: (m) => pickMark(m, false, true), play, reset: resetSelection });
+    tray = new Tray($('tray'), (m) => pickMark(m));
   }
   return host.shadowRoot;
 }
@@ -622,10 +643,14 @@ function renderBoard(st) {
   const svg = st.svg ? sanitizeSvg(st.svg) : null;
   $('text-view').hidden = !!svg;
   $('text-view').textContent = svg ? '' : (st.text || '');
+  document.querySelector('.board-tools').hidden = !svg;
   if (!svg) { root.replaceChildren(); return; }
   const title = svg.querySelector('title')?.textContent;
   svg.setAttribute('aria-label', title ? `${title}: board` : 'board');
   root.replaceChildren(svg);
+  viewport.attach(view.fitPending);
+  view.fitPending = false;
+  lastMoves.update(st, seatColour);
 }
 
 // ----------------------------------------------------------- click to play
@@ -741,6 +766,8 @@ function updateSelection() {
   }
   $('reset').disabled = !sel.picked.length;
   showToPlace();
+  placement.refresh(sel, step, view.state?.actions);
+  tray.render(boardRoot().querySelector('svg'), sel);
 }
 
 // The tile or card the decision is about, when the picture marks it
@@ -783,9 +810,14 @@ function markOf(target) {
   return null;
 }
 
-function pickMark(m, byKeyboard) {
+// A click on a mark narrows the candidates.  A rotation while a ghost
+// is shown only turns the ghost (placement.js) until it is confirmed; a
+// click that leaves one action plays it, after Confirm where the move
+// could be ended by one slip of the finger (placement.offer).
+function pickMark(m, byKeyboard, confirmed = false) {
   const sel = view.sel;
   if (!sel || view.busy) return;
+  if (!confirmed && placement.isOption(m)) { placement.show(m); return; }
   let next = new Set(m.choices.filter((i) => sel.cand.has(i)));
   if (!next.size) {
     // A click elsewhere than the highlighted choices starts a new selection.
@@ -796,6 +828,11 @@ function pickMark(m, byKeyboard) {
   sel.picked = sel.picked.filter((p) => p.step !== m.step);
   sel.picked.push(m);
   sel.cand = next;
+  if (next.size === 1 && !confirmed && needsConfirm(m)) {
+    updateSelection();
+    placement.offer([...next][0]);
+    return;
+  }
   if (next.size === 1) {
     play([...next][0]);
     return;
@@ -804,9 +841,17 @@ function pickMark(m, byKeyboard) {
   if (byKeyboard) focusFirstChoice();
 }
 
+// A decision one click would end (its first click, or a space whose next
+// step is a ghost) waits for Confirm; a later step's click is deliberate.
+function needsConfirm(m) {
+  return m.step === 1 || m.el.hasAttribute('data-cas-box');
+}
+
 // Keyboard users land on the active step's first live choice.
 function focusFirstChoice() {
   const sel = view.sel;
+  const ghost = boardRoot().querySelector('.cas-ghost');
+  if (ghost) { ghost.focus(); return; }
   const step = activeStep(sel);
   const first = sel.marks.find((q) => q.step === step && meets(q.choices, sel.cand));
   if (first) first.el.focus();
@@ -826,12 +871,18 @@ function markAt(e) {
 
 // A faded element is clickable too: the move starts over from it.
 function onBoardClick(e) {
+  if (e.target.closest?.('.cas-ghost')) { e.preventDefault(); placement.rotate(); return; }
   const m = markAt(e);
   if (m && !m.el.classList.contains('cas-chosen')) { e.preventDefault(); pickMark(m); }
 }
 
 function onBoardKey(e) {
   if (e.key !== 'Enter' && e.key !== ' ') return;
+  if (e.target.closest?.('.cas-ghost')) {
+    e.preventDefault();
+    if (e.key === 'Enter') placement.confirm(); else placement.rotate();
+    return;
+  }
   const m = markOf(e.target);
   if (m && m.el.classList.contains('cas-live')) { e.preventDefault(); pickMark(m, true); }
 }
@@ -841,6 +892,7 @@ function resetSelection() {
   if (!sel) return;
   sel.picked = [];
   sel.cand = new Set(Array.from({ length: sel.n }, (_, i) => i));
+  placement.clear();
   updateSelection();
   if (document.activeElement === $('board') || document.activeElement === document.body) focusFirstChoice();
 }
@@ -850,6 +902,7 @@ function play(i) {
   if (!st || view.busy || !st.actions || i < 0 || i >= st.actions.length) return;
   if (send({ type: 'act', game: view.game, ply: st.ply, action: st.actions[i] }) === null) return;
   view.busy = true;
+  placement.clear();
   document.body.dataset.busy = 'true';
   $('step').textContent = `Playing “${st.actions[i]}”…`;
   for (const b of $('decide').querySelectorAll('button')) b.disabled = true;
@@ -938,6 +991,26 @@ function hideAlert() {
 
 // -------------------------------------------------------------- the wiring
 
+// Keys at the table: Escape starts the move over; with a ghost or a
+// choice waiting, R turns it and Enter confirms; + - 0 C move the view.
+function onKey(e) {
+  if (view.screen !== 'table' || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === 'Escape' && view.sel && (view.sel.picked.length || placement?.active)) {
+    e.preventDefault(); resetSelection(); return;
+  }
+  const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName);
+  const onControl = e.target.tagName === 'BUTTON' || e.target.tagName === 'SUMMARY' || e.target.tagName === 'A';
+  if (typing) return;
+  if (placement?.active && (e.key === 'r' || e.key === 'R')) { e.preventDefault(); placement.rotate(); return; }
+  if (placement?.active && e.key === 'Enter' && !onControl && !e.composedPath().some((n) => n.getAttribute?.('role') === 'button')) {
+    e.preventDefault(); placement.confirm(); return;
+  }
+  if (!viewport || onControl && (e.key === 'Enter' || e.key === ' ')) return;
+  const act = { '+': () => viewport.zoom(1.25), '=': () => viewport.zoom(1.25), '-': () => viewport.zoom(0.8),
+    '0': () => viewport.fit(), c: () => viewport.centreOnLast(), C: () => viewport.centreOnLast() }[e.key];
+  if (act) { e.preventDefault(); act(); }
+}
+
 function wire() {
   $('retry').addEventListener('click', () => { conn.attempt = 0; connect(); });
   $('preset-form').addEventListener('submit', (e) => {
@@ -957,9 +1030,13 @@ function wire() {
   $('reset').addEventListener('click', resetSelection);
   $('undo').addEventListener('click', () => send({ type: 'undo', game: view.game }));
   $('hint').addEventListener('click', () => send({ type: 'hint', game: view.game }));
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && view.sel && view.sel.picked.length) { e.preventDefault(); resetSelection(); }
-  });
+  document.addEventListener('keydown', onKey);
+  $('zoom-in').addEventListener('click', () => viewport?.zoom(1.25));
+  $('zoom-out').addEventListener('click', () => viewport?.zoom(0.8));
+  $('zoom-fit').addEventListener('click', () => viewport?.fit());
+  $('zoom-last').addEventListener('click', () => viewport?.centreOnLast());
+  $('quick-play').checked = quickPlay();
+  $('quick-play').addEventListener('change', (e) => setQuickPlay(e.target.checked));
   document.addEventListener('click', (e) => {
     const a = e.target.closest('a[data-nav]');
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
