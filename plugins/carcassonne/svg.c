@@ -263,7 +263,26 @@ static void draw_rivers(struct cas_outbuf *v, const struct carc_kind *k, int c)
     cas_outf(v, "\"/>");
 }
 
-static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d, struct pt at)
+/* A castle's pennant colour, from its tile id: six castles, six colours
+ * (the id written under it says which one without colour). */
+static const char *pennant_of(const char *id)
+{
+    static const char *const fills[] = {"#c0392b", "#1f6fb5", "#e6b800",
+                                        "#2e8b3d", "#7d3c98", "#e67e22"};
+    unsigned number = 0, letters = 0; /* "CG-3": 3; an id without digits: its letters */
+    int digits = 0;
+    for (const char *c = id; *c; c++) {
+        if (*c >= '0' && *c <= '9') {
+            number = number * 10u + (unsigned)(*c - '0');
+            digits = 1;
+        }
+        letters += (unsigned char)*c;
+    }
+    return fills[(digits ? number + 5u : letters) % 6u];
+}
+
+static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d, struct pt at,
+                          const char *kind_id)
 {
     int x = at.x, y = at.y;
     if (strcmp(d->name, "garden") == 0) {
@@ -278,8 +297,14 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         cas_outf(v, "<g class=\"castle\"><path d=\"M%d %d v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 "
                     "h6 v-5 h8 v30z\"/><path d=\"M%d %d v-40 h5 v4 h4 v-4 h5 v40z M%d %d v-40 "
                     "h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M%d %d v-10 a6 6 0 0 1 12 0 "
-                    "v10z\"/></g>",
+                    "v10z\"/>",
                  x - 25, y + 18, x - 28, y + 18, x + 14, y + 18, x - 6, y + 18);
+        /* each castle its pennant and its name: six castles, told apart */
+        cas_outf(v, "<path class=\"pennant\" fill=\"%s\" d=\"M%d %d v-16 l14 5 l-14 5\"/>"
+                    "<text class=\"castle-name\" x=\"%d\" y=\"%d\">",
+                 pennant_of(kind_id), x - 21, y - 22, x, y + 34);
+        put_escaped(v, kind_id);
+        cas_outs(v, "</text></g>");
         return;
     }
     /* a monastery, or any other cloister building */
@@ -483,7 +508,9 @@ static const char style[] =
     ".turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
     ".coords text{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords .row{text-anchor:end}"
     ".castle path{fill:#d9cdb0;stroke:#4a3f30;stroke-width:2;stroke-linejoin:round}"
-    ".castle .gate{fill:#4a3f30}\n"
+    ".castle .gate{fill:#4a3f30}.pennant{stroke:#1a1a1a;stroke-width:1.5}"
+    ".castle-name{font-size:13px;font-weight:bold;text-anchor:middle;fill:#1a1a1a;"
+    "paint-order:stroke;stroke:#f5f0e0;stroke-width:3}\n"
     "]]></style>\n";
 
 /* The kinds on the board, the drawn one and those in `also` (hand tiles
@@ -555,7 +582,7 @@ static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
         struct pt spot = feature_spot(k, f);
         if (k->f[f].cls == CAS_CARC_CLOISTER) {
             spot.y -= 12; /* the building stands on the space's centre */
-            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by));
+            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by), k->id);
         }
     }
     for (int f = 0; f < k->nf; f++)
