@@ -394,6 +394,7 @@ static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct 
     t->viewers = c;
     if (c->seat >= 0) {
         t->seats[c->seat].connected++;
+        cas__table_seat_joined(t, c->seat);
         l->lobby_dirty = 1;
     }
     t->dirty = 1;
@@ -431,6 +432,8 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         rc = cas__table_act(t, c->seat, req->ply, req->action, &code, msg, sizeof msg);
     else if (req->type == CAS__REQ_UNDO)
         rc = cas__table_undo(t, c->seat, &code, msg, sizeof msg);
+    else if (req->type == CAS__REQ_AUTOPASS)
+        rc = (cas__table_set_autopass(t, c->seat, req->on), CAS_OK);
     else
         rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
     if (rc != CAS_OK)
@@ -489,6 +492,7 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct c
     case CAS__REQ_ACT:
     case CAS__REQ_UNDO:
     case CAS__REQ_HINT:
+    case CAS__REQ_AUTOPASS:
         handle_seat(l, c, req);
         break;
     }

@@ -67,7 +67,8 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
 
 enum cas__req_type {
     CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
-    CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING
+    CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING,
+    CAS__REQ_AUTOPASS
 };
 
 #define CAS__REQ_MAX_SEATS 16
@@ -95,6 +96,7 @@ struct cas__req {
     size_t n_seats;
     int has_clock;
     int64_t base_ms, increment_ms;
+    int on;                 /* autopass: the seat's choice */
     struct cas_json *root;  /* owned */
 };
 
@@ -172,6 +174,8 @@ struct cas__seat {
     struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
     int64_t clock_ms;    /* remaining time; meaningful with a clock */
     int connected;       /* connections acting for it */
+    int joined;          /* someone has joined as this seat since it was hosted */
+    int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
 };
 
 struct cas__table {
@@ -191,6 +195,7 @@ struct cas__table {
     int has_clock;
     int64_t base_ms, increment_ms, turn_started;
     int flagged;                   /* seat whose flag fell, -1 */
+    int clock_running;             /* every human seat has joined (docs/server.md) */
     /* A bot decides on a thread: nothing touches the match meanwhile. */
     int busy;
     struct cas__actions bot_legal; /* owned: the bot's decision's list */
@@ -310,6 +315,12 @@ void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
 int cas__table_token_ok(const struct cas__table *t, int seat, const char *token);
 /* The flag of the actor fell when now is past its time. */
 void cas__table_check_clock(struct cas__table *t, int64_t now);
+/* A connection joined as `seat`: the clocks start once every human seat
+ * has (docs/server.md, "Clocks"). */
+void cas__table_seat_joined(struct cas__table *t, int seat);
+/* The seat's choice: a decision whose only legal action is "pass" is
+ * played for it (on, the default) or waits for its click. */
+void cas__table_set_autopass(struct cas__table *t, int seat, int on);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(const struct cas__table *t);
 

@@ -68,12 +68,21 @@ static int64_t now_ms(const struct cas__table *t)
     return t->lobby->clock.now_ms(t->lobby->clock.ctx);
 }
 
+/* The time the actor's clock has run this turn: none before every human
+ * seat has joined. */
+static int64_t turn_elapsed(const struct cas__table *t, int64_t now)
+{
+    return t->clock_running ? now - t->turn_started : 0;
+}
+
 /* The clock the deciding seat keeps after this decision, or -1. */
 static int64_t clock_after(struct cas__table *t, int actor)
 {
     if (!t->has_clock || actor < 0)
         return -1;
-    int64_t left = t->seats[actor].clock_ms - (now_ms(t) - t->turn_started);
+    if (!t->clock_running) /* a bot's move before the players came: no time, no bonus */
+        return t->seats[actor].clock_ms;
+    int64_t left = t->seats[actor].clock_ms - turn_elapsed(t, now_ms(t));
     return (left < 0 ? 0 : left) + t->increment_ms;
 }
 
@@ -200,6 +209,15 @@ static void restore_clocks(struct cas__table *t)
             t->seats[a->actor].clock_ms = a->clock_ms;
     }
     t->turn_started = now_ms(t);
+    /* A game a person has moved in keeps its clocks running across a
+     * restart (the time the server was away is not counted); one nobody
+     * has moved in yet waits again for every human seat. */
+    for (size_t i = 0; i < t->saved.n_actions; i++) {
+        const struct cas__saves_action *a = &t->saved.actions[i];
+        if (a->has_clock && a->actor >= 0 && a->actor < t->nplayers &&
+            !t->seats[a->actor].bot)
+            t->clock_running = 1;
+    }
 }
 
 /* After journal action i was replayed: the events coming are the next's. */
@@ -587,6 +605,33 @@ static int ask_bot(struct cas__table *t, int actor)
     return step(t, actor);
 }
 
+/* A person's decision whose only legal action is "pass": 1 with it in
+ * t->pending when the seat lets the server play it. */
+static int forced_pass(struct cas__table *t, int actor)
+{
+    struct cas__session *s = &t->r.session;
+    char text[8];
+    if (t->seats[actor].manual_pass || cas__match_legal(&t->r.match, s->state, &s->scratch) ||
+        s->scratch.count != 1 ||
+        cas__match_action_text(&t->r.match, s->state, s->scratch.items[0], text, sizeof text) < 0 ||
+        strcmp(text, "pass") != 0)
+        return 0;
+    t->pending = s->scratch.items[0];
+    return 1;
+}
+
+/* Logs the pass the server played for a seat (every viewer sees it). */
+static void log_forced_pass(struct cas__table *t, int actor)
+{
+    char text[200];
+    snprintf(text, sizeof text, "%s passes: nothing else to do (played for them)",
+             cas__match_label(&t->r.match, actor));
+    struct cas_event e = {.struct_size = sizeof e, .player = actor,
+                          .visible_to = CAS_VIEWER_PUBLIC, .text = text};
+    t->applying_actor = actor;
+    on_event(t, &e);
+}
+
 void cas__table_advance(struct cas__table *t)
 {
     t->dirty = 1;
@@ -600,10 +645,23 @@ void cas__table_advance(struct cas__table *t)
         } else if (actor >= 0 && actor < t->nplayers && t->seats[actor].bot) {
             if (ask_bot(t, actor))
                 return;
+        } else if (actor >= 0 && actor < t->nplayers && forced_pass(t, actor)) {
+            log_forced_pass(t, actor);
+            if (step(t, actor))
+                return;
         } else {
             return;
         }
     }
+}
+
+void cas__table_set_autopass(struct cas__table *t, int seat, int on)
+{
+    if (seat < 0 || seat >= t->nplayers)
+        return;
+    t->seats[seat].manual_pass = !on;
+    if (on && !t->busy && !t->over && cas__table_actor(t) == seat)
+        cas__table_advance(t);
 }
 
 void cas__table_bot_done(struct cas__table *t, int rc, cas_action action)
@@ -741,13 +799,29 @@ int cas__table_token_ok(const struct cas__table *t, int seat, const char *token)
 
 /* ------------------------------------------------------------ clocks */
 
+void cas__table_seat_joined(struct cas__table *t, int seat)
+{
+    if (seat < 0 || seat >= t->nplayers)
+        return;
+    t->seats[seat].joined = 1;
+    if (!t->has_clock || t->clock_running)
+        return;
+    for (int i = 0; i < t->nplayers; i++)
+        if (!t->seats[i].bot && (t->seats[i].open || !t->seats[i].joined))
+            return;
+    /* Every human seat is here: the turn due now starts its clock. */
+    t->clock_running = 1;
+    t->turn_started = now_ms(t);
+    t->dirty = 1;
+}
+
 void cas__table_check_clock(struct cas__table *t, int64_t now)
 {
-    if (!t->has_clock || t->over || t->busy || t->failure[0])
+    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
         return;
     int actor = cas__table_actor(t);
     if (actor < 0 || actor >= t->nplayers ||
-        now - t->turn_started < t->seats[actor].clock_ms)
+        turn_elapsed(t, now) < t->seats[actor].clock_ms)
         return;
     /* The flag fell: the game ends, this seat ranked last (docs/server.md). */
     t->seats[actor].clock_ms = 0;
@@ -841,7 +915,7 @@ static void write_players(struct cas__table *t, struct cas__jw *w)
         if (t->has_clock) {
             int64_t left = s->clock_ms;
             if (i == actor && !t->over)
-                left -= now - t->turn_started;
+                left -= turn_elapsed(t, now);
             cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}", left < 0 ? 0 : left);
         } else {
             cas__jw_raw(w, ",\"clock_ms\":null}");
@@ -964,8 +1038,9 @@ void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw 
         cas__jw_printf(w, ",\"actor\":%d,", actor);
     write_players(t, w);
     if (t->has_clock)
-        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
-                       t->base_ms, t->increment_ms);
+        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64
+                       ",\"running\":%s}", t->base_ms, t->increment_ms,
+                       t->clock_running && !t->over ? "true" : "false");
     else
         cas__jw_raw(w, ",\"clock\":null");
     write_view(t, c->seat, decides, w);
