@@ -285,6 +285,143 @@ async function checkSanitizer(page) {
   assert.equal(out.viewBox, '0 0 10 10', 'a picture without a viewBox gets one, to scale');
 }
 
+// The board's viewport (board.js): the buttons, the wheel and a drag move
+// the camera (the root svg's viewBox) and a drag clicks nothing; Fit
+// brings the fitted view back; Last tile centres on the tile the picture
+// marks as the last.
+async function checkViewport(page) {
+  const view = () => page.evaluate(() => {
+    const svg = document.getElementById('board').shadowRoot.querySelector('svg');
+    const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+    return { x, y, w, h, zoom: Number(document.getElementById('board').dataset.zoom), picked: document.body.dataset.picked };
+  });
+  const fitted = await view();
+  await page.click('#zoom-in');
+  const zoomed = await view();
+  assert.ok(zoomed.zoom > fitted.zoom * 1.2 && zoomed.w < fitted.w, `+ zooms in (${fitted.zoom} -> ${zoomed.zoom})`);
+  const r = await page.$eval('#board', (b) => { const q = b.getBoundingClientRect(); return { x: q.x + q.width / 2, y: q.y + q.height / 2 }; });
+  await page.mouse.move(r.x, r.y);
+  await page.mouse.wheel({ deltaY: 300 });
+  await page.waitForFunction((z) => Number(document.getElementById('board').dataset.zoom) < z, { timeout: STEP_MS }, zoomed.zoom);
+  const wheeled = await view();
+  await page.mouse.down();
+  await page.mouse.move(r.x + 60, r.y + 40, { steps: 6 });
+  await page.mouse.move(r.x + 120, r.y + 80, { steps: 6 });
+  await page.mouse.up();
+  const panned = await view();
+  assert.ok(Math.abs((wheeled.x - panned.x) * wheeled.zoom - 120) < 2, `a drag pans the board with the pointer (${wheeled.x} -> ${panned.x})`);
+  assert.equal(panned.picked, fitted.picked, 'a drag clicks nothing');
+  await page.click('#zoom-fit');
+  const again = await view();
+  assert.ok(Math.abs(again.zoom - fitted.zoom) < 1e-3 && Math.abs(again.x - fitted.x) < 1, 'Fit brings the fitted view back');
+  await page.click('#zoom-in');
+  await page.click('#zoom-last');
+  const centred = await page.evaluate(() => {
+    const root = document.getElementById('board').shadowRoot;
+    const last = root.querySelector('.last');
+    const b = last.getBoundingClientRect(), host = document.getElementById('board').getBoundingClientRect();
+    return { dx: b.x + b.width / 2 - (host.x + host.width / 2), dy: b.y + b.height / 2 - (host.y + host.height / 2) };
+  });
+  assert.ok(Math.abs(centred.dx) < 3 && Math.abs(centred.dy) < 3, `Last tile centres on it (${JSON.stringify(centred)})`);
+  await page.click('#zoom-fit');
+  log(`${page.name}: zoom ${fitted.zoom} -> ${zoomed.zoom} (button) -> ${wheeled.zoom} (wheel), a drag of 120 px panned, Fit and Last tile work`);
+}
+
+// A placement as in JCloisterZone: a click on a space with several legal
+// rotations shows a ghost of the tile there; clicking the ghost and R
+// turn it through the legal rotations only (the same ones the action list
+// names for that space); Confirm plays the one shown.
+async function checkGhost(page) {
+  const space = (await page.evaluateHandle(() => [...document.getElementById('board').shadowRoot
+    .querySelectorAll('g.marks .cas-active[data-cas-box]')]
+    .find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 2) || null)).asElement();
+  if (!space) return false;
+  const ply = Number(await body(page, 'ply'));
+  const actor = await body(page, 'actor');
+  await space.click();
+  await page.waitForFunction(() => document.body.dataset.ghost === '0');
+  const legal = await page.$$eval('#candidates button.action', (bs) => bs.map((b) => b.textContent));
+  assert.ok(legal.length >= 2, `the space has several legal placements: ${legal}`);
+  const seen = [];
+  const words = () => page.$eval('#place-what', (w) => w.textContent);
+  const ghostArt = () => page.evaluate(() => document.getElementById('board').shadowRoot
+    .querySelector('.cas-overlay .cas-ghost use')?.getAttribute('transform'));
+  for (let k = 0; k < legal.length; k++) {
+    seen.push(await words());
+    assert.ok(await ghostArt(), 'the ghost is drawn on the board');
+    if (k % 2 === 0) {
+      const g = await page.$('#board >>> .cas-ghost');
+      await g.click();
+      await g.dispose();
+    } else {
+      await page.keyboard.press('r');
+    }
+    await page.waitForFunction((n) => document.body.dataset.ghost === String(n), { timeout: STEP_MS }, (k + 1) % legal.length);
+  }
+  assert.deepEqual([...seen].sort(), [...legal].sort(), 'the ghost turns through the legal rotations only, each once');
+  assert.equal(await words(), seen[0], 'and back to the first');
+  await page.keyboard.press('r');
+  const chosen = await words();
+  await page.click('#place-confirm');
+  const next = await waitState(page, ply, actor);
+  log(`${page.name}: ghost turned through ${seen.join(' | ')}; confirmed "${chosen}" (ply ${ply} -> ${next})`);
+  assert.ok(next > ply, 'Confirm plays the placement');
+  confirms++;
+  return true;
+}
+
+// Every page's log reads forward: its plies never go back (a log shown
+// again after an undo without replacing the old one would).
+async function checkLogOnce(page) {
+  const plies = await page.$$eval('#log li', (ls) => ls.map((l) => Number(l.dataset.ply)));
+  for (let i = 1; i < plies.length; i++)
+    assert.ok(plies[i] >= plies[i - 1], `${page.name}: the event log goes back from ply ${plies[i - 1]} to ${plies[i]} (shown twice?)`);
+  return plies.length;
+}
+
+// axe-core (npm, test only) on the page as it is: no serious or critical
+// violation.  Run through the DevTools protocol, which the page's
+// Content-Security-Policy does not govern.
+const AXE = fs.readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+async function checkAxe(page, what) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${what}: ${found.join('\n')}`);
+  log(`axe: ${what}: no serious or critical violation`);
+}
+
+// The table on a phone (390x844, touch): the board takes the screen's
+// width and most of its height, the panels fold below it, and a live
+// choice on the board is at least 40 CSS px at the fitted zoom.
+async function checkPhone(link) {
+  const p = await openPage('page P (phone)');
+  await p.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await p.goto(link);
+  await p.waitForSelector('body[data-ply]');
+  const board = await p.$eval('#board', (b) => { const r = b.getBoundingClientRect(); return { w: r.width, h: r.height, top: r.top }; });
+  assert.ok(board.w >= 370, `the board takes the phone's width (${board.w} px)`);
+  assert.ok(board.h >= 0.7 * 844, `the board takes most of the phone's height (${board.h} px)`);
+  const side = await p.$eval('.side', (s) => s.getBoundingClientRect().top);
+  assert.ok(side >= board.top + board.h, 'the panels fold below the board');
+  await shot(p, 'phone-table.png');
+  return p;
+}
+
+async function checkPhoneTargets(p) {
+  await p.waitForFunction(() => !document.getElementById('decide').hidden &&
+    document.getElementById('board').shadowRoot.querySelector('g.marks .cas-live'), { timeout: STEP_MS });
+  const least = await p.evaluate(() => Math.min(...[...document.getElementById('board').shadowRoot
+    .querySelectorAll('g.marks .cas-live')].map((m) => { const r = m.getBoundingClientRect(); return Math.min(r.width, r.height); })));
+  assert.ok(least >= 40, `every live target on the phone is >= 40 CSS px (smallest ${least.toFixed(1)})`);
+  await shot(p, 'phone-decision.png');
+  log(`phone: the smallest live target is ${least.toFixed(1)} CSS px`);
+}
+
 // Opens the lobby's custom-game form on `game`, once the lobby is on screen
 // and the form laid out: a click that lands while the page is still
 // showing itself finds no box to click.
@@ -376,9 +513,17 @@ async function main() {
   assert.equal(await body(a, 'you'), '0');
   assert.equal(await body(b, 'you'), '1');
   assert.doesNotMatch(b.url(), /token=/, 'the invite token leaves the address bar');
+  // Names with the plugin's colours, everywhere the players are named.
+  for (const p of [a, b, c]) {
+    const rows = await p.$$eval('#players tbody th', (ths) => ths.map((t) => t.textContent));
+    assert.ok(rows.some((r) => r.includes('Ada (Red)')) && rows.some((r) => r.includes('Bob (Blue)')),
+      `${p.name}: the players are named with their colours: ${rows}`);
+  }
+  assert.match(await a.$eval('#turn', (t) => t.textContent), /You play Ada \(Red\)/);
 
   const pages = [a, b];
   let keyboarded = false, hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
+  let viewed = false, ghosted = false, phoned = false, axed = false;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -404,6 +549,18 @@ async function main() {
     }
 
     if (!shotMid && ply >= 30 && await selectionShot(mover)) shotMid = true;
+
+    if (!viewed && mover === a && ply >= 6) { await checkViewport(a); viewed = true; }
+    if (!axed && mover === a && ply >= 6) { await checkAxe(a, 'the table, deciding'); axed = true; }
+    if (!ghosted && mover === a && ply >= 8 && await checkGhost(a)) { ghosted = true; continue; }
+    if (!phoned && mover === b && ply >= 14) {
+      // A phone opens Bob's seat too (a second tab of the seat).
+      const phone = await checkPhone(links[1]);
+      await checkPhoneTargets(phone);
+      await phone.browserContext().close();
+      opened.splice(opened.indexOf(phone), 1);
+      phoned = true;
+    }
 
     if (!dropped && ply >= DROP_AT) {
       // B's socket drops: it reconnects by itself and rejoins its seat.
@@ -459,6 +616,8 @@ async function main() {
       const back = await waitState(a, next, actor);
       assert.ok(back < next, `undo goes back (ply ${next} -> ${back})`);
       assert.equal(await body(a, 'actor'), '0', 'after the undo page A decides again');
+      const shown = await checkLogOnce(a);
+      log(`page A's log after the undo: ${shown} events, in order, none twice`);
       undone = true;
     }
   }
@@ -468,11 +627,18 @@ async function main() {
   assert.ok(reloaded, 'page B reloaded mid-game');
   assert.ok(dropped, "page B's connection dropped and came back");
   assert.ok(restarted, 'the server restarted mid-game');
+  assert.ok(viewed && ghosted && phoned && axed, 'zoom and pan, the ghost, the phone and axe were checked');
 
   await c.waitForSelector('body[data-over="true"]');
   for (const p of [a, b, c]) await p.waitForSelector('#result:not([hidden])');
   await shot(a, 'final-a.png');
   await shot(c, 'final-watcher.png');
+  for (const p of [a, b, c]) await checkLogOnce(p);
+  const logText = await a.$eval('#log', (l) => l.textContent);
+  assert.match(logText, /(Ada \(Red\)|Bob \(Blue\))/, 'the log names players with their colours');
+  const cats = await a.$$eval('#breakdown tbody tr', (rs) => rs.map((r) => r.dataset.category));
+  assert.ok(cats.length >= 2, `game over shows the points by category: ${cats}`);
+  await checkAxe(a, 'the table, game over');
 
   // Same final scores everywhere.
   const scores = [];
@@ -489,6 +655,11 @@ async function main() {
   assert.match(replay, /\/game\/[^/]+\/replay\.html$/);
   const got = await fetch(replay);
   assert.equal(got.status, 200, 'the replay viewer of the finished game is served');
+  await c.goto(replay);
+  await checkAxe(c, 'the replay page');
+  await c.goto(BASE + '/');
+  await c.waitForSelector('#games tbody tr');
+  await checkAxe(c, 'the lobby');
 
   // The watcher saw nothing private.
   const tokens = links.map((l) => new URLSearchParams(new URL(l).hash.slice(1)).get('token'));

@@ -6,7 +6,8 @@
 
 import { Viewport, LastMoves } from './board.js';
 import { Placement, quickPlay, setQuickPlay } from './placement.js';
-import { Tray, who, withNames, seatColour, swatch } from './panels.js';
+import { Tray, who, withNames, seatColour, swatch, hintWords, breakdown } from './panels.js';
+import { wireCues, turnCue } from './cues.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -147,6 +148,7 @@ const view = {
   lobby: null,               // the last lobby message
   state: null,               // the last state message
   wantFullLog: true,
+  events: [],                // the log as shown, for the game-over breakdown
   sel: null,                 // click-to-play selection (see below)
   busy: false,               // an act was sent, its state not yet seen
   clockAt: 0,                // performance.now() when the state came
@@ -404,6 +406,7 @@ function openTable(game) {
   $('table').hidden = false;
   $('table-title').textContent = 'Game ' + game;
   document.title = 'castellan — game ' + game;
+  view.events = [];
   $('board').replaceChildren();
   $('log').replaceChildren();
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) join();
@@ -417,21 +420,37 @@ function join() {
   send(msg);
 }
 
+// A refused seat link: the page says so until the player dismisses it
+// (a state does not clear it), and watches; the seat box beside the
+// board offers the open seats to take.
 function watchInstead(why) {
   if (view.seat !== null) forgetSeat(view.game, view.seat);
   setTabSeat(view.game, null);
   view.seat = null;
   view.token = null;
-  showAlert(why);
+  showNotice(why);
   join();
+}
+
+function showNotice(text) {
+  $('notice-text').textContent = text;
+  $('notice').hidden = false;
 }
 
 function playerName(players, seat) {
   return who(players, seat);
 }
 
+// The seat's choice of forced passes (server: "autopass"), on unless the
+// player turned it off in this browser; told to the server at each join.
+function autoPass() {
+  try { return localStorage.getItem('castellan.autopass') !== 'off'; } catch { return true; }
+}
+
 function renderState(st) {
   const first = view.wantFullLog;
+  if (first && typeof st.you === 'number' && !autoPass())
+    send({ type: 'autopass', game: view.game, on: false });
   view.wantFullLog = false;
   const plyChanged = !view.state || view.state.ply !== st.ply || view.state.actor !== st.actor;
   view.state = st;
@@ -460,6 +479,7 @@ function renderState(st) {
   renderDecision(st, mine, plyChanged);
   renderSeatBox(st);
   renderResult(st);
+  turnCue(mine, 'castellan — game ' + view.game, turn);
 }
 
 function fmtClock(ms) {
@@ -473,6 +493,10 @@ function fmtClock(ms) {
 function renderPlayers(st) {
   const body = $('players').tBodies[0];
   body.replaceChildren();
+  // Once over, the scores are the result's (after a flag fall, the
+  // scores the game ended with), the same on every page.
+  const final = st.over ? st.result?.scores : null;
+  $('clock-note').hidden = !(st.clock && st.clock.running === false && !st.over);
   for (const p of st.players || []) {
     const acting = p.seat === st.actor && !st.over;
     const status = [];
@@ -484,8 +508,9 @@ function renderPlayers(st) {
     const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: fmtClock(p.clock_ms) });
     body.append(el('tr', { class: acting ? 'acting' : null, 'data-seat': p.seat },
       el('th', { scope: 'row' }, acting ? '▶ ' : '', swatch(p.label), ' ' + who(st.players, p.seat)),
-      el('td', { class: 'score', title: p.projected == null ? null : 'if the game ended now',
-        text: String(p.score ?? '') + (p.projected == null || p.projected === p.score ? '' : ` (${p.projected} if it ended now)`) }),
+      final ? el('td', { class: 'score', text: String(final[p.seat] ?? p.score ?? '') })
+        : el('td', { class: 'score', title: p.projected == null ? null : 'if the game ended now',
+          text: String(p.score ?? '') + (p.projected == null || p.projected === p.score ? '' : ` (${p.projected} if it ended now)`) }),
       clock,
       el('td', { text: status.join(', ') })));
   }
@@ -495,7 +520,7 @@ function renderPlayers(st) {
 // truth and replaces this guess at every state.
 setInterval(() => {
   const st = view.state;
-  if (!st || st.over || typeof st.actor !== 'number') return;
+  if (!st || st.over || typeof st.actor !== 'number' || st.clock?.running === false) return;
   const p = (st.players || []).find((q) => q.seat === st.actor);
   if (!p || p.clock_ms === null || p.clock_ms === undefined) return;
   const cell = $('players').querySelector(`td.clock[data-seat="${st.actor}"]`);
@@ -506,7 +531,8 @@ setInterval(() => {
 // replaces what is shown; other states bring only the new events.
 function renderEvents(events, full, players) {
   const log = $('log');
-  if (full) log.replaceChildren();
+  if (full) { log.replaceChildren(); view.events = []; }
+  view.events.push(...events);
   // The game's own words name who did what by its seat labels ("Red"):
   // each label is given its player's name, "Ada (Red)".
   for (const e of events) {
@@ -535,6 +561,7 @@ function renderSeatBox(st) {
 function renderResult(st) {
   const box = $('result');
   box.hidden = !st.over;
+  $('board-over').hidden = true;
   if (!st.over) return;
   const r = st.result || {};
   const parts = [];
@@ -545,7 +572,24 @@ function renderResult(st) {
   if (r.reason === 'flag' && r.flagged !== null && r.flagged !== undefined)
     text += ` ${playerName(st.players, r.flagged)} ran out of time.`;
   $('result-text').textContent = text;
+  $('board-over').hidden = false;
+  $('board-over').textContent = r.reason === 'flag' ? `Game over: ${playerName(st.players, r.flagged)} ran out of time.` : 'Game over.';
+  renderBreakdown(st);
   $('replay-link').href = '/game/' + encodeURIComponent(view.game) + '/replay.html';
+}
+
+// Game over: the points of each category by player, summed from the
+// score events of the log.
+function renderBreakdown(st) {
+  const table = breakdown(view.events, st.players);
+  const box = $('breakdown');
+  box.hidden = !table.size;
+  if (!table.size) return;
+  const seats = (st.players || []).map((p) => p.seat);
+  box.tHead.replaceChildren(el('tr', {}, el('th', { scope: 'col', text: 'Category' }),
+    ...seats.map((seat) => el('th', { scope: 'col', text: who(st.players, seat) }))));
+  box.tBodies[0].replaceChildren(...[...table].map(([cat, row]) => el('tr', { 'data-category': cat },
+    el('th', { scope: 'row', text: cat }), ...seats.map((seat) => el('td', { text: String(row.get(seat) || 0) })))));
 }
 
 // ------------------------------------------------------------ the picture
@@ -607,6 +651,7 @@ svg { display: block; width: 100%; height: 100%; touch-action: none; user-select
 [data-cas-choices].cas-dim { opacity: .2; cursor: pointer; }
 [data-cas-choices].cas-chosen { opacity: 1; outline: 4px double #111; outline-offset: 1px; }
 [data-cas-choices]:focus-visible { outline: 3px solid #111; }
+[data-cas-choices].cas-hint { outline: 5px solid #0b7a3b; outline-offset: 3px; }
 .cas-ghost { cursor: pointer; }
 .cas-ghost-frame { fill: none; stroke: #111; stroke-width: 4px; stroke-dasharray: 10 5; }
 .cas-ghost:focus-visible .cas-ghost-frame { stroke-width: 7px; }
@@ -647,6 +692,14 @@ function renderBoard(st) {
   if (!svg) { root.replaceChildren(); return; }
   const title = svg.querySelector('title')?.textContent;
   svg.setAttribute('aria-label', title ? `${title}: board` : 'board');
+  // A picture with choices to click is a group of controls, not an image.
+  if (st.marked) svg.setAttribute('role', 'group');
+  // The picture's seat labels ("Red places M") get their players' names.
+  for (const t of svg.querySelectorAll('text')) {
+    if (t.children.length) continue;
+    const named = withNames(t.textContent, st.players);
+    if (named !== t.textContent) t.textContent = named;
+  }
   root.replaceChildren(svg);
   viewport.attach(view.fitPending);
   view.fitPending = false;
@@ -947,12 +1000,29 @@ function receive(msg) {
   }
 }
 
+// The hint: its action in words, the reason in plain words, and on the
+// board the elements that lead to it (the space, the rotation, the
+// spot) ringed; "Show it" selects them, a ghost and all.
 function showHint(msg) {
   const out = $('hint-out');
   out.hidden = false;
   out.replaceChildren(el('strong', { text: 'Hint: ' }), msg.action || '');
-  if (msg.text && msg.text !== msg.action) out.append(' — ' + msg.text);
+  if (msg.text && msg.text !== msg.action) out.append(el('br'), hintWords(msg.text));
   const i = (view.state?.actions || []).indexOf(msg.action);
+  const sel = view.sel;
+  const path = i >= 0 && sel ? sel.marks.filter((m) => m.choices.includes(i)) : [];
+  for (const m of sel?.marks || []) m.el.classList.toggle('cas-hint', path.includes(m));
+  if (path.length) {
+    out.append(' ', el('button', { type: 'button', text: 'Show it on the board', onclick: () => {
+      resetSelection();
+      const steps = [...path].sort((a, b) => a.step - b.step);
+      for (const m of steps) {
+        if (view.busy || !view.sel?.cand.has(i)) break;
+        if (placement.isOption(m)) placement.show(m);
+        else if (!view.sel.picked.includes(m) && view.sel.cand.size > 1) pickMark(m);
+      }
+    } }));
+  }
   if (i >= 0) out.append(' ', el('button', { type: 'button', text: 'Play it', onclick: () => play(i) }));
 }
 
@@ -1035,6 +1105,13 @@ function wire() {
   $('zoom-out').addEventListener('click', () => viewport?.zoom(0.8));
   $('zoom-fit').addEventListener('click', () => viewport?.fit());
   $('zoom-last').addEventListener('click', () => viewport?.centreOnLast());
+  wireCues({ title: $('cue-title'), sound: $('cue-sound'), notify: $('cue-notify') });
+  $('notice-close').addEventListener('click', () => { $('notice').hidden = true; });
+  $('auto-pass').checked = autoPass();
+  $('auto-pass').addEventListener('change', (e) => {
+    try { localStorage.setItem('castellan.autopass', e.target.checked ? 'on' : 'off'); } catch { /* private mode */ }
+    if (view.screen === 'table' && view.seat !== null) send({ type: 'autopass', game: view.game, on: e.target.checked });
+  });
   $('quick-play').checked = quickPlay();
   $('quick-play').addEventListener('change', (e) => setQuickPlay(e.target.checked));
   document.addEventListener('click', (e) => {

@@ -91,10 +91,10 @@ export class Viewport {
     return box && box.w > 0 && box.h > 0 ? pad(box, 20) : this.extent;
   }
 
-  // Smallest live target of the picture, in units (or null).
+  // Smallest target of the picture's board, in units (or null).
   smallestTarget() {
     let least = null;
-    for (const m of this.svg.querySelectorAll('g.marks .cas-live, g.marks .cas-chosen')) {
+    for (const m of this.svg.querySelectorAll('g.marks [data-cas-choices]')) {
       const b = bbox(m);
       if (b && b.w > 0 && b.h > 0) least = Math.min(least ?? Infinity, b.w, b.h);
     }

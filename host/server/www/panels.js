@@ -140,3 +140,43 @@ button:not(.cas-live):not(.cas-chosen) { opacity: .35; }
 button.cas-chosen { border: 4px double #1d1a16; background: #f3ead2; }
 button:focus-visible { outline: 3px solid #1d1a16; outline-offset: 2px; }
 `;
+
+// The hint bot's reason in plain words.  The greedy bot says "it leaves
+// you +4 against the best opponent after your move (+0 now; the best
+// other choice, +2)": told as points ahead of or behind the best other
+// player.  Any other text is shown as it is.
+export function hintWords(text) {
+  const m = /leaves you ([+-]?\d+) against the best opponent after your move \(([+-]?\d+) now(?:; the best other choice, ([+-]?\d+))?\)/
+    .exec(text || '');
+  if (!m) return text || '';
+  const where = (n) => (n > 0 ? `${n} point${n === 1 ? '' : 's'} ahead of` : n < 0
+    ? `${-n} point${n === -1 ? '' : 's'} behind` : 'level with');
+  const [after, now] = [Number(m[2 - 1]), Number(m[2])];
+  let words = `After this move you would be ${where(after)} the best other player (now you are ${where(now)} them).`;
+  if (m[3] !== undefined) {
+    const other = Number(m[3]);
+    words += other < after ? ' No other move does as well.'
+      : other === after ? ' Another move does as well.' : ` Another move would leave you ${where(other)} them.`;
+  }
+  return words;
+}
+
+// The final scores by category, from the events ("Red +4 city", "Ada
+// (Red) +2 road"): a table of category by player, the events' own words.
+const SCORE_EVENT = /^(.+?) \+(\d+) ([a-z][\w-]*(?: [a-z][\w-]*)?)/;
+
+export function breakdown(events, players) {
+  const labels = new Map((players || []).map((p) => [p.label || p.name, p.seat]));
+  const table = new Map();   // category -> Map(seat -> points)
+  for (const e of events) {
+    const m = SCORE_EVENT.exec(e.text || '');
+    if (!m) continue;
+    const seat = labels.has(m[1]) ? labels.get(m[1]) : e.player;
+    if (typeof seat !== 'number') continue;
+    const cat = m[3].replace(/ (at|in|on|with)$/, '');
+    if (!table.has(cat)) table.set(cat, new Map());
+    const row = table.get(cat);
+    row.set(seat, (row.get(seat) || 0) + Number(m[2]));
+  }
+  return table;
+}
