@@ -188,14 +188,17 @@ static void write_available(struct cas__lobby *l, struct cas__jw *w)
         cas__jw_str(w, g->id);
         cas__jw_raw(w, ",\"name\":");
         cas__jw_str(w, g->description);
-        cas__jw_raw(w, ",\"expansions\":[");
-        for (size_t k = 0, e = 0; k < n; k++) {
-            const struct cas__plugin_info *x = cas__registry_at(l->reg, k);
-            if (x->kind == CAS_KIND_EXPANSION && !x->refusal && x->extends &&
-                strcmp(x->extends, g->id) == 0) {
-                if (e++)
-                    cas__jw_raw(w, ",");
-                cas__jw_str(w, x->id);
+        /* the expansions' ids, then their names for people, in that order */
+        for (int names = 0; names < 2; names++) {
+            cas__jw_raw(w, names ? "],\"expansion_names\":[" : ",\"expansions\":[");
+            for (size_t k = 0, e = 0; k < n; k++) {
+                const struct cas__plugin_info *x = cas__registry_at(l->reg, k);
+                if (x->kind == CAS_KIND_EXPANSION && !x->refusal && x->extends &&
+                    strcmp(x->extends, g->id) == 0) {
+                    if (e++)
+                        cas__jw_raw(w, ",");
+                    cas__jw_str(w, names ? x->description : x->id);
+                }
             }
         }
         cas__jw_printf(w, "],\"players\":[%d,%d]}", g->min_players, g->max_players);
@@ -235,6 +238,8 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_raw(w, ",\"seats\":[");
         for (int i = 0; i < t->nplayers; i++) {
             cas__table_write_seat(t, i, w);
+            cas__jw_raw(w, ",\"label\":");
+            cas__jw_str(w, cas__match_label(&t->r.match, i));
             cas__jw_raw(w, "}");
         }
         cas__jw_raw(w, "]}");

@@ -432,17 +432,30 @@ async function openCustomForm(page, game) {
   await page.select('#game', game);
 }
 
-// A game with an open seat, made by page A; page C takes the seat from the
-// lobby's list and plays it.
-async function claimOpenSeat(a, c) {
+// A game with a clock and an open seat, made by page A.  A wrong link
+// (page B, a made-up token) keeps a notice on screen and offers the open
+// seat; page C takes the seat from the lobby's list.  No clock runs while
+// page A has not opened its own seat: page C's clock stays full; it runs
+// once A is there.
+async function claimOpenSeat(a, b, c) {
   await a.goto(BASE + '/');
   await a.waitForSelector('#game option[value="carcassonne"]');
   await openCustomForm(a, 'carcassonne');
   await a.$$eval('#seats li select', (ss) => { ss[0].value = 'human'; ss[1].value = 'open'; });
+  await a.$eval('#clock-on', (x) => { x.checked = true; });
   await a.click('#custom-form button[type="submit"]');
   await a.waitForSelector('#invites li[data-seat="0"]');
   const watch = await a.$eval('#watch-link', (x) => x.href);
   const game = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
+
+  await b.goto(`${BASE}/game/${game}#seat=0&token=${'0'.repeat(32)}`);
+  await b.waitForSelector('#notice:not([hidden])');
+  await b.waitForSelector('body[data-you=""]');
+  const notice = await b.$eval('#notice-text', (n) => n.textContent);
+  assert.match(notice, /refused/, `a wrong link says so: ${notice}`);
+  assert.match(await b.$eval('#seat-box', (x) => x.textContent), /Take the open seat 2/, 'and offers the open seat');
+  log(`a wrong link: "${notice}"`);
+
   await c.goto(BASE + '/');
   await c.type('#my-name', 'Cleo');
   const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
@@ -453,6 +466,19 @@ async function claimOpenSeat(a, c) {
   const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
   assert.match(row, /Cleo/, 'the claimed seat carries the name given in the lobby');
   log(`page C took the open seat of game ${game}: ${row}`);
+
+  // Seat 1 of 2 has joined: no clock runs, whatever the wait.
+  await c.waitForSelector('#clock-note:not([hidden])');
+  const clocks = () => c.$$eval('#players td.clock', (tds) => tds.map((t) => t.textContent));
+  const before = await clocks();
+  assert.deepEqual(before, ['10:00', '10:00'], `the clocks are full before every seat joined: ${before}`);
+  await c.evaluate(() => new Promise((done) => setTimeout(done, 1500)));
+  assert.deepEqual(await clocks(), before, 'and no clock counts down meanwhile');
+  assert.equal(await b.$eval('#notice', (n) => n.hidden), false, 'the wrong link\'s notice stays through new states');
+  await a.click('#invites li[data-seat="0"] button:last-of-type');
+  await a.waitForSelector('body[data-you="0"]');
+  await c.waitForSelector('#clock-note', { hidden: true });
+  log('the clocks waited for both seats, and run now that both are here');
 }
 
 // ------------------------------------------------------------------- test
@@ -697,7 +723,7 @@ async function main() {
     ['saves', 'show', game, '--json', '--database', db, '--plugin-path', PLUGINS], { env, encoding: 'utf8' }));
   assert.equal(shown.status, 'finished');
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
-  await claimOpenSeat(a, c);
+  await claimOpenSeat(a, b, c);
   await browser.close();
   browser = null;
   await stopServer(server);

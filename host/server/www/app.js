@@ -217,7 +217,8 @@ function el(tag, attrs = {}, ...kids) {
 }
 
 function seatWords(s) {
-  const who = s.name || ('seat ' + (s.seat + 1));
+  const name = s.name || (s.label ? '' : 'seat ' + (s.seat + 1));
+  const who = `${s.seat + 1}. ${name}${s.label ? (name ? ` (${s.label})` : s.label) : ''}`;
   if (s.open) return `${who}: open`;
   const agent = s.agent && s.agent !== 'human' ? ` (${s.agent})` : '';
   const online = s.agent === 'human' ? (s.connected ? ', online' : ', offline') : '';
@@ -248,15 +249,31 @@ function renderLobby(msg) {
     if (g.status === 'over')
       go.append(el('a', { href: '/game/' + encodeURIComponent(g.game) + '/replay.html', text: 'Replay' }));
     const seats = el('ul', { class: 'seat-list' });
-    for (const s of g.seats || []) seats.append(el('li', { text: seatWords(s) }));
+    for (const s of g.seats || []) seats.append(el('li', {}, swatch(s.label), ' ' + seatWords(s)));
     const clock = g.clock ? ` · clock ${fmtClockSetting(g.clock)}` : '';
     body.append(el('tr', { 'data-game': g.game },
-      el('td', { text: (g.title || g.game) + clock }),
+      el('td', {}, el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game})` + clock),
       el('td', { text: g.status }),
       el('td', { text: String(g.ply ?? '') }),
       el('td', {}, seats),
       go));
   }
+}
+
+// "carcassonne + inns-cathedrals" in the plugins' own names.
+function gameTitle(title, lobby) {
+  const names = new Map();
+  for (const g of lobby?.games_available || []) {
+    names.set(g.id, g.name);
+    (g.expansions || []).forEach((x, i) => names.set(x, g.expansion_names?.[i] || x));
+  }
+  return String(title || '').split(' + ').map((id) => shortName(names.get(id) || id)).join(' + ');
+}
+
+// A descriptor's description may run on ("Carcassonne: the base game,
+// ..."): its name is up to the first colon, dash or comma.
+function shortName(text) {
+  return String(text).split(/\s*(?::|—| - |,|\()\s*/)[0] || text;
 }
 
 function fmtClockSetting(c) {
@@ -275,7 +292,7 @@ function fillCreateForm(msg) {
   const games = msg.games_available || [];
   const gsel = $('game');
   const gkeep = gsel.value;
-  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, title: g.name, text: g.id })));
+  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, title: g.name, text: `${shortName(g.name)} (${g.id})` })));
   if (games.some((g) => g.id === gkeep)) gsel.value = gkeep;
   if (!formFilled && games.length) {
     formFilled = true;
@@ -292,8 +309,10 @@ function fillExpansions() {
   const g = chosenGame();
   const box = $('expansions');
   box.replaceChildren(el('legend', { text: 'Expansions' }));
-  for (const x of g?.expansions || [])
-    box.append(el('label', {}, el('input', { type: 'checkbox', value: x }), ' ' + x));
+  (g?.expansions || []).forEach((x, i) => {
+    const name = g.expansion_names?.[i];
+    box.append(el('label', { title: name || x }, el('input', { type: 'checkbox', value: x }), ' ' + (name ? shortName(name) : x)));
+  });
   if (!g?.expansions?.length) box.append(el('p', { text: 'This game has no expansions.' }));
 }
 
@@ -462,6 +481,7 @@ function renderState(st) {
   document.body.dataset.over = String(!!st.over);
   document.body.dataset.you = st.you === null || st.you === undefined ? '' : String(st.you);
 
+  if (st.title) $('table-title').textContent = `${gameTitle(st.title, view.lobby)} — game ${view.game}`;
   const mine = st.you !== null && st.you !== undefined && st.actor === st.you && !st.over;
   let turn;
   if (st.over) turn = 'The game is over.';
