@@ -240,6 +240,9 @@ static void test_play_preset_is_repeatable(void **unused)
            "carcassonne + inns-cathedrals, traders-builders, 2 players, seed 3\n");
     expect("play --config '" PRESET_DIR "/fixture.ini' --players random", NULL, 2,
            "--config cannot be combined");
+    /* --players without --game: the default preset's game */
+    expect("play --no-save --players random,random --seed 3", NULL, 0,
+           "carcassonne, 2 players, seed 3\n");
 }
 
 /* A human who always types 1 plays a whole game; the terminal shows the
@@ -383,7 +386,7 @@ static void test_preset_comments_name_real_paths(void **unused)
         size_t n = strlen(e->d_name);
         if (n < 5 || strcmp(e->d_name + n - 4, ".ini") != 0)
             continue;
-        char path[1024], text[2048], expected[256];
+        char path[1024], text[2048], expected[512];
         snprintf(path, sizeof path, "%s/%s", PRESET_DIR, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
