@@ -549,7 +549,7 @@ async function main() {
 
   const pages = [a, b];
   let keyboarded = false, hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
-  let viewed = false, ghosted = false, phoned = false, axed = false;
+  let viewed = false, ghosted = false, phoned = false, axed = false, helped = false;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -577,6 +577,17 @@ async function main() {
     if (!shotMid && ply >= 30 && await selectionShot(mover)) shotMid = true;
 
     if (!viewed && mover === a && ply >= 6) { await checkViewport(a); viewed = true; }
+    if (!helped && mover === a) {
+      // Help at the table: the game's notation as a rules panel, and the
+      // decision's kinds of action explained in words.
+      await a.waitForSelector('#rules-panel:not([hidden])');
+      assert.match(await a.$eval('#rules-text', (r) => r.textContent), /place ID X,Y ROT/);
+      await a.waitForSelector('#decision-help li');
+      const about = await a.$$eval('#decision-help li', (ls) => ls.map((l) => l.textContent));
+      assert.ok(about.some((t) => /^(place|deploy|pass)\b.*: \S/.test(t)), `the decision is explained: ${about}`);
+      log(`help at the table: ${about.join(' | ').slice(0, 160)}`);
+      helped = true;
+    }
     if (!axed && mover === a && ply >= 6) { await checkAxe(a, 'the table, deciding'); axed = true; }
     if (!ghosted && mover === a && ply >= 8 && await checkGhost(a)) { ghosted = true; continue; }
     if (!phoned && mover === b && ply >= 14) {
@@ -653,7 +664,7 @@ async function main() {
   assert.ok(reloaded, 'page B reloaded mid-game');
   assert.ok(dropped, "page B's connection dropped and came back");
   assert.ok(restarted, 'the server restarted mid-game');
-  assert.ok(viewed && ghosted && phoned && axed, 'zoom and pan, the ghost, the phone and axe were checked');
+  assert.ok(viewed && ghosted && phoned && axed && helped, 'zoom and pan, the ghost, the phone, axe and help were checked');
 
   await c.waitForSelector('body[data-over="true"]');
   for (const p of [a, b, c]) await p.waitForSelector('#result:not([hidden])');

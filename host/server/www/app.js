@@ -8,6 +8,7 @@ import { Viewport, LastMoves } from './board.js';
 import { Placement, quickPlay, setQuickPlay } from './placement.js';
 import { Tray, who, withNames, seatColour, swatch, hintWords, breakdown } from './panels.js';
 import { wireCues, turnCue } from './cues.js';
+import { Help } from './help.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -500,6 +501,7 @@ function renderState(st) {
   renderSeatBox(st);
   renderResult(st);
   turnCue(mine, 'castellan — game ' + view.game, turn);
+  help.load(view.game).then(() => help.explain(mine ? view.state?.actions : []));
 }
 
 function fmtClock(ms) {
@@ -680,6 +682,7 @@ svg { display: block; width: 100%; height: 100%; touch-action: none; user-select
 `;
 
 let viewport = null, lastMoves = null, placement = null, tray = null;
+const help = new Help($('rules-panel'), $('rules-text'), $('decision-help'));
 
 function boardRoot() {
   const host = $('board');
