@@ -274,7 +274,7 @@ function gameTitle(title, lobby) {
 // A descriptor's description may run on ("Carcassonne: the base game,
 // ..."): its name is up to the first colon, dash or comma.
 function shortName(text) {
-  return String(text).split(/\s*(?::|—| - |,|\()\s*/)[0] || text;
+  return String(text).split(/\s*(?::|;|—| - |,|\(|\. )\s*/)[0].replace(/\.$/, '') || text;
 }
 
 function fmtClockSetting(c) {

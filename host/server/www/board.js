@@ -166,10 +166,11 @@ export class Viewport {
     if (!this.svg || !this.cam) return;
     const { w, h } = this.size();
     const vw = w / this.cam.scale, vh = h / this.cam.scale;
-    // The camera stays over the picture: at least a third of the view.
+    // The camera stays over the picture: a picture larger than the view
+    // fills it but for a sixth at its edges; a smaller one stays inside.
     const e = this.extent;
-    this.cam.cx = clamp(this.cam.cx, e.x - vw / 6, e.x + e.w + vw / 6);
-    this.cam.cy = clamp(this.cam.cy, e.y - vh / 6, e.y + e.h + vh / 6);
+    this.cam.cx = within(this.cam.cx, e.x, e.w, vw);
+    this.cam.cy = within(this.cam.cy, e.y, e.h, vh);
     this.written = `${round(this.cam.cx - vw / 2)} ${round(this.cam.cy - vh / 2)} ${round(vw)} ${round(vh)}`;
     this.svg.setAttribute('viewBox', this.written);
     this.host.dataset.zoom = this.cam.scale.toFixed(3);
@@ -248,17 +249,23 @@ function union(a, b) {
   return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
 }
 
+function within(c, start, length, view) {
+  const lo = start + view / 2 - view / 6, hi = start + length - view / 2 + view / 6;
+  return clamp(c, Math.min(lo, hi), Math.max(lo, hi));
+}
+
 const pad = (b, p) => ({ x: b.x - p, y: b.y - p, w: b.w + 2 * p, h: b.h + 2 * p });
 const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
 const round = (v) => Math.round(v * 100) / 100;
 
 // Each player's last move, outlined in the layer over the picture with
 // the player's name and colour (and a dash pattern of its own, so the
-// colour is never the only sign).  A player's move is the tile the
-// picture marks as the last one (class "last") when the newest events
-// are theirs (bots' moves may come in the same state as yours); its box is
-// kept relative to the first tile drawn, so it stays on its tile when the
-// board grows to the left or up.
+// colour is never the only sign).  The picture draws its tiles in the
+// order they were placed (class "tile" in the board group), so the tiles
+// new since the previous state are the moves made meanwhile, in turn
+// order from whoever was to act then (a state may bring your move and the
+// bots' after it at once).  A box is kept relative to the first tile, so
+// it stays on its tile when the board grows to the left or up.
 const DASHES = ['none', '14 6', '4 4', '14 4 4 4', '2 6'];
 
 export class LastMoves {
@@ -266,21 +273,33 @@ export class LastMoves {
     this.viewport = viewport;
     this.bySeat = new Map();   // seat -> box relative to the origin tile
     this.game = null;
+    this.actor = null;         // who was to act in the previous state
+    this.count = null;         // tiles in the previous state's picture
   }
 
-  origin() {
-    const first = this.viewport.svg?.querySelector(':scope > g.board g.tile');
-    return first ? bbox(first) : null;
+  tiles() {
+    return this.viewport.svg ? [...this.viewport.svg.querySelectorAll(':scope > g.board > g.tile')] : [];
   }
 
-  // After each picture: the newest events name who moved last.
+  // After each picture.
   update(st, colourOf) {
-    if (this.game !== st.game) { this.bySeat.clear(); this.game = st.game; }
-    const o = this.origin();
-    const last = this.viewport.lastBox();
-    const mover = [...(st.events || [])].reverse().find((e) => typeof e.player === 'number')?.player;
-    if (typeof mover === 'number' && o && last)
-      this.bySeat.set(mover, { x: last.x - o.x, y: last.y - o.y, w: last.w, h: last.h });
+    if (this.game !== st.game) {
+      this.bySeat.clear();
+      this.game = st.game;
+      this.actor = null;
+      this.count = null;
+    }
+    const tiles = this.tiles();
+    const o = tiles.length ? bbox(tiles[0]) : null;
+    const n = (st.players || []).length;
+    if (o && this.count !== null && tiles.length > this.count && typeof this.actor === 'number' && n) {
+      tiles.slice(this.count).forEach((t, k) => {
+        const b = bbox(t);
+        if (b) this.bySeat.set((this.actor + k) % n, { x: b.x - o.x, y: b.y - o.y, w: b.w, h: b.h });
+      });
+    }
+    this.count = tiles.length;
+    this.actor = st.actor;
     this.draw(st, o, colourOf);
   }
 
@@ -300,9 +319,13 @@ export class LastMoves {
       for (const [k, v] of Object.entries({ x: x - 4, y: y - 4, width: b.w + 8, height: b.h + 8, rx: 6 })) r.setAttribute(k, v);
       r.style.stroke = colourOf(p?.label) || '#333';
       r.style.strokeDasharray = DASHES[seat % DASHES.length];
+      // The caption reads at 14 CSS px at the zoom of the moment.
+      const unit = 1 / (this.viewport.cam?.scale || 1);
       const t = document.createElementNS(SVG_NS, 'text');
       t.setAttribute('x', x);
-      t.setAttribute('y', y - 8);
+      t.setAttribute('y', y - 8 * unit);
+      t.style.fontSize = `${14 * unit}px`;
+      t.style.strokeWidth = `${4 * unit}px`;
       t.textContent = `${p?.name || 'Seat ' + (seat + 1)}${p?.label ? ' (' + p.label + ')' : ''}: last move`;
       g.append(r, t);
       layer.prepend(g);
