@@ -369,6 +369,7 @@ static void leave(struct cas__lobby *l, struct cas__conn *c)
         }
     if (c->seat >= 0) {
         t->seats[c->seat].connected--;
+        cas__table_seat_left(t, c->seat);
         t->dirty = 1;
         l->lobby_dirty = 1;
     }
@@ -439,6 +440,8 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         rc = cas__table_undo(t, c->seat, &code, msg, sizeof msg);
     else if (req->type == CAS__REQ_AUTOPASS)
         rc = (cas__table_set_autopass(t, c->seat, req->on), CAS_OK);
+    else if (req->type == CAS__REQ_LEAVER)
+        rc = cas__table_leaver(t, c->seat, req->choice, &code, msg, sizeof msg);
     else
         rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
     if (rc != CAS_OK)
@@ -498,6 +501,7 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct c
     case CAS__REQ_UNDO:
     case CAS__REQ_HINT:
     case CAS__REQ_AUTOPASS:
+    case CAS__REQ_LEAVER:
         handle_seat(l, c, req);
         break;
     }

@@ -68,7 +68,7 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
 enum cas__req_type {
     CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
     CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING,
-    CAS__REQ_AUTOPASS
+    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER
 };
 
 #define CAS__REQ_MAX_SEATS 16
@@ -88,6 +88,7 @@ struct cas__req {
     int seat;               /* -1: absent */
     int64_t ply;            /* -1: absent */
     const char *token, *name, *action, *preset, *game_id, *seed;
+    const char *choice;     /* leaver: "claim" or "bot" */
     const char *expansions[CAS__REQ_MAX_LIST];
     size_t n_expansions;
     const char *rules[CAS__REQ_MAX_LIST][2];   /* key, value */
@@ -176,7 +177,13 @@ struct cas__seat {
     int connected;       /* connections acting for it */
     int joined;          /* someone has joined as this seat since it was hosted */
     int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
+    int64_t left_at;     /* when its last connection went (server clock, ms) */
 };
+
+/* A seat gone this long at its turn may be claimed or given to a bot by
+ * the others (docs/server.md, "Clocks"); the bot that takes it. */
+#define CAS__LEAVER_GRACE_MS 60000
+#define CAS__LEAVER_BOT "greedy"
 
 struct cas__table {
     struct cas__lobby *lobby;
@@ -196,6 +203,8 @@ struct cas__table {
     int64_t base_ms, increment_ms, turn_started;
     int flagged;                   /* seat whose flag fell, -1 */
     int clock_running;             /* every human seat has joined (docs/server.md) */
+    int forfeit;                   /* flagged left and the others claimed the game */
+    int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
     /* A bot decides on a thread: nothing touches the match meanwhile. */
     int busy;
     struct cas__actions bot_legal; /* owned: the bot's decision's list */
@@ -321,6 +330,12 @@ void cas__table_seat_joined(struct cas__table *t, int seat);
 /* The seat's choice: a decision whose only legal action is "pass" is
  * played for it (on, the default) or waits for its click. */
 void cas__table_set_autopass(struct cas__table *t, int seat, int on);
+/* The seat's last connection went: the grace for leavers starts. */
+void cas__table_seat_left(struct cas__table *t, int seat);
+/* `seat`'s choice about the seat to move that left (state "leaver"):
+ * "claim" ends the game with it ranked last, "bot" gives it to a bot. */
+int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
+                      char *msg, size_t msglen);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(const struct cas__table *t);
 

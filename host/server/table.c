@@ -815,17 +815,12 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
     t->dirty = 1;
 }
 
-void cas__table_check_clock(struct cas__table *t, int64_t now)
+/* The game ends with `seat` ranked last, the others by their projected
+ * scores: its flag fell, or it left and the others claimed the game
+ * (docs/server.md).  The store keeps it as a flag. */
+static void end_ranked_last(struct cas__table *t, int seat)
 {
-    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
-        return;
-    int actor = cas__table_actor(t);
-    if (actor < 0 || actor >= t->nplayers ||
-        turn_elapsed(t, now) < t->seats[actor].clock_ms)
-        return;
-    /* The flag fell: the game ends, this seat ranked last (docs/server.md). */
-    t->seats[actor].clock_ms = 0;
-    t->flagged = actor;
+    t->flagged = seat;
     t->over = 1;
     t->dirty = 1;
     t->lobby->lobby_dirty = 1;
@@ -836,10 +831,89 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, actor) != CAS_OK ||
+    if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
         cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
         fail_table(t, cas__saves_errmsg(t->lobby->store));
     free(scores);
+}
+
+static int leaver(const struct cas__table *t, int64_t now);
+
+void cas__table_check_clock(struct cas__table *t, int64_t now)
+{
+    /* A seat's grace running out is news: the others get a state. */
+    int gone = leaver(t, now);
+    if (gone + 1 != t->leaver_shown) {
+        t->leaver_shown = gone + 1;
+        t->dirty = 1;
+    }
+    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
+        return;
+    int actor = cas__table_actor(t);
+    if (actor < 0 || actor >= t->nplayers ||
+        turn_elapsed(t, now) < t->seats[actor].clock_ms)
+        return;
+    t->seats[actor].clock_ms = 0; /* the flag fell */
+    end_ranked_last(t, actor);
+}
+
+/* ------------------------------------------------------------ leavers */
+
+void cas__table_seat_left(struct cas__table *t, int seat)
+{
+    if (seat >= 0 && seat < t->nplayers && t->seats[seat].connected == 0) {
+        t->seats[seat].left_at = now_ms(t);
+        t->dirty = 1;
+    }
+}
+
+/* The seat to move if it has left: a person's seat that joined once,
+ * has no connection now and has been gone the grace; else -1. */
+static int leaver(const struct cas__table *t, int64_t now)
+{
+    int actor = cas__table_actor(t);
+    if (t->over || actor < 0 || actor >= t->nplayers)
+        return -1;
+    const struct cas__seat *s = &t->seats[actor];
+    return !s->bot && s->joined && !s->connected && now - s->left_at >= CAS__LEAVER_GRACE_MS
+               ? actor
+               : -1;
+}
+
+int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
+                      char *msg, size_t msglen)
+{
+    int gone = leaver(t, now_ms(t));
+    if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot)
+        return refuse(code, "not-your-turn", msg, msglen, "only a player of game %lld may "
+                      "decide about a seat that left", (long long)t->id);
+    if (gone < 0 || gone == seat || t->busy)
+        return refuse(code, "not-your-turn", msg, msglen, "no seat of game %lld has left "
+                      "for %d s at its turn; wait for the state that offers it",
+                      (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
+    if (strcmp(choice, "claim") == 0) {
+        end_ranked_last(t, gone);
+        t->forfeit = 1;
+        return CAS_OK;
+    }
+    /* A bot plays the seat from now on, while this server hosts the game. */
+    struct cas__seat *s = &t->seats[gone];
+    struct cas__agent *brain;
+    if (cas__agent_new(CAS__LEAVER_BOT, &brain) != CAS_OK)
+        return refuse(code, "internal", msg, msglen, "out of memory");
+    char *agent = strdup(CAS__LEAVER_BOT);
+    if (!agent) {
+        cas__agent_free(brain);
+        return refuse(code, "internal", msg, msglen, "out of memory");
+    }
+    free(s->agent);
+    s->agent = agent;
+    s->brain = brain;
+    s->bot = 1;
+    t->proxies[gone]->ops = &bot_ops;
+    t->lobby->lobby_dirty = 1;
+    cas__table_advance(t);
+    return CAS_OK;
 }
 
 /* ------------------------------------------------- the state message */
@@ -949,7 +1023,8 @@ static void write_result(struct cas__table *t, struct cas__jw *w)
         if ((int)i != t->flagged && scores[i] == best)
             cas__jw_printf(w, "%s%zu", k++ ? "," : "", i);
     if (t->flagged >= 0)
-        cas__jw_printf(w, "],\"reason\":\"flag\",\"flagged\":%d}", t->flagged);
+        cas__jw_printf(w, "],\"reason\":\"%s\",\"flagged\":%d}", t->forfeit ? "left" : "flag",
+                       t->flagged);
     else
         cas__jw_raw(w, "],\"reason\":\"end\",\"flagged\":null}");
     free(scores);
@@ -1043,6 +1118,11 @@ void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw 
                        t->clock_running && !t->over ? "true" : "false");
     else
         cas__jw_raw(w, ",\"clock\":null");
+    int gone = leaver(t, now_ms(t));
+    if (gone >= 0)
+        cas__jw_printf(w, ",\"leaver\":{\"seat\":%d}", gone);
+    else
+        cas__jw_raw(w, ",\"leaver\":null");
     write_view(t, c->seat, decides, w);
     write_events(t, c, w);
     cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",

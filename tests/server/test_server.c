@@ -775,6 +775,58 @@ static void test_forced_pass(void **state)
     world_close(&w);
 }
 
+/* A seat gone at its turn: before the grace nobody may act for it; after
+ * it the others are told, and may give the seat to a bot (which plays on)
+ * or claim the game (the leaver ranked last, reason "left"). */
+static void test_leaver(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    char tokens[2][64];
+    fake_now = 9000000;
+    world_open(&w, "leaver", 1);
+    for (int claim = 0; claim < 2; claim++) {
+        int64_t id = create(&w, two_humans, tokens, 2);
+        seat_both(&w, id, tokens, seats, NULL);
+        struct cas__table *t = table(&w, id);
+        int gone = cas__table_actor(t), stays = 1 - gone;
+        cas__lobby_disconnect(&w.lobby, &seats[gone].base);
+        const char *choice = claim ? "claim" : "bot";
+        fake_now += CAS__LEAVER_GRACE_MS - 1;
+        cas__lobby_check_clocks(&w.lobby);
+        cas__lobby_flush(&w.lobby);
+        assert_non_null(strstr(last_state(&seats[stays]), "\"leaver\":null"));
+        sayf(&w, &seats[stays], "{\"type\":\"leaver\",\"game\":%lld,\"choice\":\"%s\"}",
+             (long long)id, choice);
+        assert_string_equal(error_code(&seats[stays]), "not-your-turn");
+        fake_now += 1;
+        cas__lobby_check_clocks(&w.lobby);
+        cas__lobby_flush(&w.lobby);
+        char expect[64];
+        snprintf(expect, sizeof expect, "\"leaver\":{\"seat\":%d}", gone);
+        assert_non_null(strstr(last_state(&seats[stays]), expect));
+        uint32_t ply = t->r.session.ply;
+        sayf(&w, &seats[stays], "{\"type\":\"leaver\",\"game\":%lld,\"choice\":\"%s\"}",
+             (long long)id, choice);
+        assert_string_equal(error_code(&seats[stays]), "");
+        cas__lobby_flush(&w.lobby);
+        if (claim) {
+            assert_true(t->over);
+            assert_int_equal(t->flagged, gone);
+            snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d", gone);
+            assert_non_null(strstr(last_state(&seats[stays]), expect));
+        } else {
+            assert_true(t->seats[gone].bot);
+            assert_true(t->r.session.ply > ply); /* the bot played the seat's turn */
+            assert_false(t->over);
+        }
+        for (int i = 0; i < 2; i++)
+            tconn_free(&seats[i]);
+    }
+    world_close(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_clocks_and_the_flag),
         cmocka_unit_test(test_clock_waits_for_every_seat),
         cmocka_unit_test(test_forced_pass),
+        cmocka_unit_test(test_leaver),
         cmocka_unit_test(test_adopts_a_terminal_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -499,6 +499,7 @@ function renderState(st) {
   renderBoard(st);
   renderDecision(st, mine, plyChanged);
   renderSeatBox(st);
+  renderLeaver(st);
   renderResult(st);
   turnCue(mine, 'castellan — game ' + view.game, turn);
   help.load(view.game).then(() => help.explain(mine ? view.state?.actions : []));
@@ -580,6 +581,18 @@ function renderSeatBox(st) {
       onclick: () => claim(view.game, p.seat) }));
 }
 
+// A seat gone at its turn past the server's grace: the other players may
+// give it to a bot or claim the game (docs/server.md, "Clocks").
+function renderLeaver(st) {
+  const gone = st.leaver?.seat;
+  const box = $('leaver-box');
+  box.hidden = typeof gone !== 'number' || typeof st.you !== 'number' || gone === st.you || !!st.over;
+  if (box.hidden) return;
+  $('leaver-text').textContent = `${playerName(st.players, gone)} left the game at their turn and has not come back. ` +
+    'Their clock keeps running; you may also let a bot play their seat, or claim the game (they are ranked last).';
+  $('leaver-bot').textContent = `Let a bot play ${playerName(st.players, gone)}`;
+}
+
 function renderResult(st) {
   const box = $('result');
   box.hidden = !st.over;
@@ -593,9 +606,12 @@ function renderResult(st) {
   if (winners.length) text += ` Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.`;
   if (r.reason === 'flag' && r.flagged !== null && r.flagged !== undefined)
     text += ` ${playerName(st.players, r.flagged)} ran out of time.`;
+  if (r.reason === 'left' && typeof r.flagged === 'number')
+    text += ` ${playerName(st.players, r.flagged)} left; the game was claimed.`;
   $('result-text').textContent = text;
   $('board-over').hidden = false;
-  $('board-over').textContent = r.reason === 'flag' ? `Game over: ${playerName(st.players, r.flagged)} ran out of time.` : 'Game over.';
+  $('board-over').textContent = r.reason === 'flag' ? `Game over: ${playerName(st.players, r.flagged)} ran out of time.`
+    : r.reason === 'left' ? `Game over: ${playerName(st.players, r.flagged)} left; the game was claimed.` : 'Game over.';
   renderBreakdown(st);
   $('replay-link').href = '/game/' + encodeURIComponent(view.game) + '/replay.html';
 }
@@ -1130,6 +1146,8 @@ function wire() {
   $('zoom-last').addEventListener('click', () => viewport?.centreOnLast());
   wireCues({ title: $('cue-title'), sound: $('cue-sound'), notify: $('cue-notify') });
   $('notice-close').addEventListener('click', () => { $('notice').hidden = true; });
+  $('leaver-bot').addEventListener('click', () => send({ type: 'leaver', game: view.game, choice: 'bot' }));
+  $('leaver-claim').addEventListener('click', () => send({ type: 'leaver', game: view.game, choice: 'claim' }));
   $('auto-pass').checked = autoPass();
   $('auto-pass').addEventListener('change', (e) => {
     try { localStorage.setItem('castellan.autopass', e.target.checked ? 'on' : 'off'); } catch { /* private mode */ }
