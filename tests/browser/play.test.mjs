@@ -412,6 +412,22 @@ async function checkPhone(link) {
   const side = await p.$eval('.side', (s) => s.getBoundingClientRect().top);
   assert.ok(side >= board.top + board.h, 'the panels fold below the board');
   await shot(p, 'phone-table.png');
+  // Two fingers spreading apart zoom in; Fit brings the fitted view back.
+  const zoom = () => p.$eval('#board', (b) => Number(b.dataset.zoom));
+  const before = await zoom();
+  const cdp = await p.createCDPSession();
+  const cx = board.w / 2, cy = board.top + board.h / 2;
+  const fingers = (d) => [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(30) });
+  for (const d of [45, 60, 75, 90])
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(d) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  const pinched = await zoom();
+  assert.ok(pinched > before * 2, `a pinch zooms in (${before} -> ${pinched})`);
+  await p.click('#zoom-fit');
+  assert.ok(Math.abs(await zoom() - before) < 1e-3, 'Fit after the pinch');
+  await cdp.detach();
+  log(`phone: a pinch zoomed ${before} -> ${pinched}`);
   return p;
 }
 

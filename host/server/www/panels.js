@@ -151,7 +151,7 @@ export function hintWords(text) {
   if (!m) return text || '';
   const where = (n) => (n > 0 ? `${n} point${n === 1 ? '' : 's'} ahead of` : n < 0
     ? `${-n} point${n === -1 ? '' : 's'} behind` : 'level with');
-  const [after, now] = [Number(m[2 - 1]), Number(m[2])];
+  const [after, now] = [Number(m[1]), Number(m[2])];
   let words = `After this move you would be ${where(after)} the best other player (now you are ${where(now)} them).`;
   if (m[3] !== undefined) {
     const other = Number(m[3]);
