@@ -155,24 +155,55 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
 
 /* ------------------------------------------------------ lobby message */
 
+/* A preset's title for people: its first line's words after the dash
+ * ("; default.ini — Carcassonne for four bots, farmers on." gives
+ * "Carcassonne for four bots"), up to the first comma or full stop; "" when
+ * the file has none. */
+static void preset_title(const char *dir, const char *file, char *title, size_t cap)
+{
+    char path[4096], line[256];
+    title[0] = '\0';
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    const char *dash = fgets(line, sizeof line, f) ? strstr(line, "\xe2\x80\x94 ") : NULL;
+    fclose(f);
+    if (line[0] != ';' || !dash)
+        return;
+    dash += 4;
+    size_t len = strcspn(dash, ",.;\r\n");
+    snprintf(title, cap, "%.*s", (int)len, dash);
+}
+
 static void write_presets(struct cas__lobby *l, struct cas__jw *w)
 {
     struct dirent **names = NULL;
     int n = l->preset_dir ? scandir(l->preset_dir, &names, NULL, alphasort) : 0;
-    int first = 1;
-    cas__jw_raw(w, ",\"presets\":[");
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(names[i]->d_name);
-        if (len > 4 && strcmp(names[i]->d_name + len - 4, ".ini") == 0) {
+    /* the presets' names, then their titles for people, in that order */
+    for (int titles = 0; titles < 2; titles++) {
+        int first = 1;
+        cas__jw_raw(w, titles ? ",\"preset_titles\":[" : ",\"presets\":[");
+        for (int i = 0; i < n; i++) {
+            size_t len = strlen(names[i]->d_name);
+            if (len <= 4 || strcmp(names[i]->d_name + len - 4, ".ini") != 0)
+                continue;
             if (!first)
                 cas__jw_raw(w, ",");
-            cas__jw_strn(w, names[i]->d_name, len - 4);
+            if (titles) {
+                char title[200];
+                preset_title(l->preset_dir, names[i]->d_name, title, sizeof title);
+                cas__jw_str(w, title);
+            } else {
+                cas__jw_strn(w, names[i]->d_name, len - 4);
+            }
             first = 0;
         }
-        free(names[i]);
+        cas__jw_raw(w, "]");
     }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
     free(names);
-    cas__jw_raw(w, "]");
 }
 
 static void write_available(struct cas__lobby *l, struct cas__jw *w)

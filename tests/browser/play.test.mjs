@@ -506,7 +506,12 @@ async function createGame(a) {
   await a.goto(BASE + '/');
   await a.waitForSelector('#game option[value="carcassonne"]');
   await a.type('#my-name', 'Ada');
+  // Presets, games and expansions by their names for people.
+  const presets = await a.$$eval('#preset option', (os) => os.map((o) => o.textContent));
+  assert.ok(presets.includes('Carcassonne for four bots (default)'), `presets by title: ${presets}`);
+  assert.match(await a.$eval('#game option[value="carcassonne"]', (o) => o.textContent), /^Carcassonne .*\(carcassonne\)$/);
   await openCustomForm(a, 'carcassonne');
+  assert.match(await a.$eval('#expansions', (x) => x.textContent), /Inns & Cathedrals/);
   await (await a.waitForSelector('#expansions input[value="inns-cathedrals"]', { visible: true })).click();
   const seats = await a.$$('#seats li');
   assert.ok(seats.length >= 2, 'the form offers two seats for Carcassonne');

@@ -287,7 +287,8 @@ function fillCreateForm(msg) {
   const presets = msg.presets || [];
   const sel = $('preset');
   const keep = sel.value;
-  sel.replaceChildren(...presets.map((p) => el('option', { value: p, text: p })));
+  sel.replaceChildren(...presets.map((p, i) => el('option', { value: p,
+    text: msg.preset_titles?.[i] ? `${msg.preset_titles[i]} (${p})` : p })));
   if (presets.includes(keep)) sel.value = keep;
   $('preset-form').hidden = presets.length === 0;
   const games = msg.games_available || [];
