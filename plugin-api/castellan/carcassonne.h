@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define CAS_CARC_ABI_MAJOR 1
-#define CAS_CARC_ABI_MINOR 8
+#define CAS_CARC_ABI_MINOR 9
 
 typedef struct cas_carc cas_carc;           /* a game state, lent to hooks */
 typedef struct cas_carc_game cas_carc_game; /* the game (rules, tiles)     */
@@ -440,7 +440,21 @@ struct cas_carc_api {
      * tell.  No such placement: 0, and *first is CAS_CARC_NO_FEATURE. */
     unsigned (*tile_parts_of)(const cas_carc *c, int tile, unsigned classes,
                               cas_carc_feature *first);
+    /* ---- 1.9 */
+    /* The parts of part p's tile that its tile kind links to p
+     * (`wagon-links` in the tile set, docs/carcassonne-tiles.md: what
+     * Abbey & Mayor's first-edition wagon calls directly connected), as
+     * tile_parts_of's mask: bit i for the tile's first part + i.  `reading`
+     * is CAS_CARC_LINKS_DEFAULT or CAS_CARC_LINKS_JCZ (JCloisterZone's
+     * data, where a tile declares it; else the default's).  0 for none,
+     * for no such part and for an unknown reading. */
+    unsigned (*part_links)(const cas_carc *c, cas_carc_feature p, int reading);
 };
+
+/* part_links' readings (1.9). */
+#define CAS_CARC_LINKS_DEFAULT 0
+#define CAS_CARC_LINKS_JCZ 1
+#define CAS_CARC_LINK_READINGS 2
 
 /* events_wanted where the game has it (1.4), else 1: texts are built. */
 static inline int cas_carc_events_wanted(const struct cas_carc_api *api, const cas_carc *c)

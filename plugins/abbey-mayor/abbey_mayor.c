@@ -2,8 +2,9 @@
  * abbey_mayor.c — the Abbey & Mayor expansion for Carcassonne, through
  * castellan/carcassonne.h alone: its descriptor (12 land tiles and the abbey
  * in data/abbey-mayor.tiles; figures mayor, wagon and barn), its options
- * (final-abbey-round, wagon-move), init, the state block's check and render,
- * and the mayor, whose strength is the coats of arms in its city.
+ * (final-abbey-round, wagon-move, c1-reach, figure counts), init, the
+ * state block's check and render, and the mayor, whose strength is the
+ * coats of arms in its city.
  *   abbey.c  the abbey from the hand (a phase before the draw) and the
  *            optional final abbey round (bag_empty);
  *   wagon.c  wagons freed by a scoring move on, their owners deciding in
@@ -27,6 +28,11 @@ static const struct cas_option_spec am_options[] = {
      .type = CAS_OPTION_CHOICE, .default_value = "C2", .choices = "C1|C2",
      .help = "C2: a freed wagon moves to a feature on its tile or the 8 around "
              "(rulebook); C1: only to one directly connected to the scored feature"},
+    {.struct_size = sizeof(struct cas_option_spec), .name = "c1-reach",
+     .type = CAS_OPTION_CHOICE, .default_value = "faq", .choices = "faq|jcz",
+     .help = "with wagon-move C1, what a tile connects: faq, the FAQ's reading (two "
+             "cities never connect); jcz, JCloisterZone's tile data (IC-5 also joins "
+             "its cities), which a game imported from JCloisterZone plays"},
     /* figure counts (the engine reads FIGUREs for the supply) */
     {.struct_size = sizeof(struct cas_option_spec), .name = "mayors",
      .type = CAS_OPTION_INT, .default_value = "1", .min = 0, .max = 3,
@@ -46,17 +52,32 @@ int cas__am_text_result(int len, size_t cap)
     return (size_t)len < cap ? len : CAS_ENOSPC;
 }
 
-int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
-                       cas_carc_feature f)
+/* A figure of `kind` (of `player`, or anyone's if negative) on f's
+ * feature, or only on part f itself if `on_part`? */
+static int find_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature f, int on_part)
 {
     struct cas_carc_figure on[AM_FIGURES_ON_MAX];
     size_t n;
     if (ctx->api->figures_on(c, f, on, AM_FIGURES_ON_MAX, &n) != CAS_OK)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (on[i].kind == kind && (player < 0 || on[i].player == player))
+        if (on[i].kind == kind && (player < 0 || on[i].player == player) &&
+            (!on_part || ctx->api->figure_part(c, on[i].id) == f))
             return 1;
     return 0;
+}
+
+int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
+                       cas_carc_feature f)
+{
+    return find_figure(ctx, c, player, kind, f, 0);
+}
+
+int cas__am_has_figure_on_part(const struct am_ctx *ctx, const cas_carc *c, int player,
+                               int kind, cas_carc_feature part)
+{
+    return find_figure(ctx, c, player, kind, part, 1);
 }
 
 static int read_options(struct am_ctx *ctx, const struct cas_option_value *options,
@@ -71,6 +92,10 @@ static int read_options(struct am_ctx *ctx, const struct cas_option_value *optio
         } else if (strcmp(name, "wagon-move") == 0) {
             ctx->reach = strcmp(value, "C1") == 0 ? AM_REACH_C1 : AM_REACH_C2;
             bad = strcmp(value, "C1") != 0 && strcmp(value, "C2") != 0;
+        } else if (strcmp(name, "c1-reach") == 0) {
+            ctx->c1_reading = strcmp(value, "jcz") == 0 ? CAS_CARC_LINKS_JCZ
+                                                         : CAS_CARC_LINKS_DEFAULT;
+            bad = strcmp(value, "jcz") != 0 && strcmp(value, "faq") != 0;
         } else if (strcmp(name, "wagons") == 0 || strcmp(name, "barns") == 0) {
             int *count = name[0] == 'w' ? &ctx->wagons : &ctx->barns;
             *count = atoi(value);
@@ -81,8 +106,9 @@ static int read_options(struct am_ctx *ctx, const struct cas_option_value *optio
         if (bad) {
             *bad_option = i;
             cas_host_errorf(ctx->host, "abbey-mayor: option %s = '%s' is not valid; "
-                            "final-abbey-round is on|off, wagon-move C1|C2, and %d players "
-                            "have at most %d wagons and %d barns each", name, value,
+                            "final-abbey-round is on|off, wagon-move C1|C2, c1-reach "
+                            "faq|jcz, and %d players have at most %d wagons and %d "
+                            "barns each", name, value,
                             ctx->players, AM_MAX_PLAYERS / ctx->players,
                             AM_MAX_PLAYERS / ctx->players);
             return CAS_EOPTION;
@@ -103,9 +129,10 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->api = api;
     ctx->host = host;
     ctx->retire = api->abi_minor >= 7 ? CAS_CARC_PHASE_RETIRE : CAS_CARC_PHASE_SKIP;
-    /* 1.5 vetoes for the wagon, 1.6 state_offset and tile_parts_of */
-    if (api->abi_minor < 6 || !CAS_HAS_FIELD(api, struct cas_carc_api, tile_parts_of)) {
-        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.6; this "
+    /* 1.5 vetoes for the wagon, 1.6 state_offset and tile_parts_of, 1.9
+     * part_links (C1's reach) */
+    if (api->abi_minor < 9 || !CAS_HAS_FIELD(api, struct cas_carc_api, part_links)) {
+        cas_host_errorf(host, "abbey-mayor: needs Carcassonne extension ABI %d.9; this "
                         "game provides %u.%u", CAS_CARC_ABI_MAJOR, api->abi_major,
                         api->abi_minor);
         return CAS_EVERSION;
@@ -125,8 +152,6 @@ static int am_init(const struct cas_carc_api *api, const struct cas_host *host,
     ctx->abbeys = players < copies ? players : copies;
     ctx->players = players;
     ctx->wagons = ctx->barns = 1;
-    for (int i = 0; i < AM_C1_TILES; i++)
-        ctx->c1_kinds[i] = api->tile_kind_index(game, cas__am_c1_links[i].tile);
     return read_options(ctx, options, n_options, bad_option);
 }
 

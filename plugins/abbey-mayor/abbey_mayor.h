@@ -19,16 +19,6 @@ const struct cas_plugin *cas__am_plugin(void);
 
 enum am_wagon_reach { AM_REACH_C2 = 0, AM_REACH_C1 = 1 };
 
-/* C1's links on a tile (wagon.c): tile id, then groups of parts that are
- * connected, in the tile's own orientation. */
-#define AM_C1_TILES 34
-struct am_c1_links {
-    const char *tile;
-    const char *groups; /* "N/S M/W": parts by an edge they touch, M the
-                           monastery; each group's parts are joined */
-};
-extern const struct am_c1_links cas__am_c1_links[AM_C1_TILES];
-
 struct am_ctx {
     const struct cas_carc_api *api;
     const struct cas_host *host;
@@ -39,9 +29,10 @@ struct am_ctx {
                                     no more than its `tiles` count */
     int final_abbey_round;       /* option final-abbey-round */
     int wagons, barns;           /* options: each seat's wagons and barns */
-    int c1_kinds[AM_C1_TILES];   /* tile kind of each cas__am_c1_links row, or -1 */
     int players;
     enum am_wagon_reach reach;   /* option wagon-move */
+    int c1_reading;              /* option c1-reach: CAS_CARC_LINKS_DEFAULT (faq)
+                                    or CAS_CARC_LINKS_JCZ (jcz) */
     size_t state_offset;         /* of the block in every state (1.6) */
     int retire;                  /* what an actor says once its phase is over
                                     for good: CAS_CARC_PHASE_RETIRE from 1.7 */
@@ -139,6 +130,10 @@ void cas__am_final_scoring(void *xctx, cas_carc *c);
  * player < 0)? */
 int cas__am_has_figure(const struct am_ctx *ctx, const cas_carc *c, int player, int kind,
                        cas_carc_feature f);
+/* The same on part `part` itself, not elsewhere on its feature (with the
+ * option barns, a seat's older barn may share the field of its new one). */
+int cas__am_has_figure_on_part(const struct am_ctx *ctx, const cas_carc *c, int player,
+                               int kind, cas_carc_feature part);
 /* What a phase's text() returns for snprintf's result `len` into a
  * buffer of `cap` bytes: the length, CAS_ENOSPC, or CAS_EINVAL. */
 int cas__am_text_result(int len, size_t cap);

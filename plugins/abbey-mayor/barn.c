@@ -12,8 +12,8 @@
  * not join (a pig joins, beside its owner's farmer on the joining tile;
  * a barn is no farmer to escort a pig: veto_deploy, and pigs go home
  * after a barn scoring with the farmers).
- * At the end every barn scores 4 per completed city of its field
- * (final_scoring).
+ * At the end each seat with a barn on a field scores 4 per completed city
+ * of it, once however many of its barns stand there (final_scoring).
  */
 #include "abbey_mayor.h"
 
@@ -121,7 +121,7 @@ static cas_carc_feature new_barn(const struct am_ctx *ctx, const cas_carc *c, in
                                               CAS_CARC_CLASS_BIT(CAS_CARC_FIELD), &first);
          fields; fields &= fields - 1) {
         cas_carc_feature part = first + __builtin_ctz(fields);
-        if (cas__am_has_figure(ctx, c, player, ctx->barn, part))
+        if (cas__am_has_figure_on_part(ctx, c, player, ctx->barn, part))
             return part;
     }
     return CAS_CARC_NO_FEATURE;
@@ -178,13 +178,27 @@ void cas__am_turn_scoring(void *xctx, cas_carc *c, int player)
             api->score_feature(c, barn, CAS_CARC_DURING);
             send_pigs_home(ctx, c, barn);
         }
-        return; /* a barn goes only where no barn was: nothing joined */
+        /* a barn goes only where no barn was, so its own field joined none;
+         * the tile's other fields may have joined farmers to another barn */
     }
     score_joins(ctx, c, st);
 }
 
-/* CALL-ALL at the end: each barn, 4 per completed city of its field; all
- * barns of one field score in full. */
+/* Has seat `slot % players` a barn in an earlier slot on the same field
+ * as the barn in `slot` (two barns joined by a tile later)? */
+static int field_scored_for_seat(const struct am_ctx *ctx, const cas_carc *c,
+                                 const struct am_state *st, int slot, int players)
+{
+    for (int earlier = slot % players; earlier < slot; earlier += players)
+        if (st->barn_part[earlier] != AM_NO_PART &&
+            ctx->api->same_feature(c, st->barn_part[earlier], st->barn_part[slot]))
+            return 1;
+    return 0;
+}
+
+/* CALL-ALL at the end: 4 per completed city of a barn's field for every
+ * seat with a barn there, once however many of its barns stand there;
+ * all seats sharing a field score in full. */
 void cas__am_final_scoring(void *xctx, cas_carc *c)
 {
     const struct am_ctx *ctx = xctx;
@@ -193,7 +207,8 @@ void cas__am_final_scoring(void *xctx, cas_carc *c)
     int players = api->nplayers(api->game(c));
     for (int slot = 0; slot < players * ctx->barns; slot++) {
         int p = slot % players;
-        if (st->barn_part[slot] == AM_NO_PART)
+        if (st->barn_part[slot] == AM_NO_PART ||
+            field_scored_for_seat(ctx, c, st, slot, players))
             continue;
         struct cas_carc_feature_info info = {.struct_size = sizeof info};
         if (api->feature_info(c, st->barn_part[slot], &info) != CAS_OK)

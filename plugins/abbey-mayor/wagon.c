@@ -10,8 +10,9 @@
  * each tile counted once); C1 (first edition), only
  * features directly connected to the scored one: on a tile of the scored
  * feature, joined to it as the FAQ reads "connected" (roads that lead to
- * a crossing, a road heading into a city or cloister), tile by tile in
- * cas__am_c1_links, and across a tile's side a road heading into an abbey
+ * a crossing, a road heading into a city or cloister), tile by tile as the
+ * tile sets' `wagon-links` say (api part_links; the option c1-reach picks
+ * their reading), and across a tile's side a road heading into an abbey
  * (docs/rules/abbey-mayor.md 15).
  */
 #include "abbey_mayor.h"
@@ -78,88 +79,18 @@ static int open_destination(const struct cas_carc_api *api, const cas_carc *c,
            !api->feature_complete(c, p);
 }
 
-static int ends_here(const struct cas_carc_api *api, const cas_carc *c, cas_carc_feature p)
-{
-    unsigned sides = api->part_edges(c, p);
-    return sides && !(sides & (sides - 1)) && api->feature_class(c, p) == CAS_CARC_ROAD;
-}
-
-/* The parts each tile connects for C1 (the FAQ: "roads which lead to
- * crossings and roads which head directly into a city or a cloister; two
- * cities never connect"), as JCloisterZone's tile data has them, each tile
- * checked against the FAQ (docs/rules/abbey-mayor.md 15).  A tile not
- * here connects nothing, but a 2x1 castle (no set JCloisterZone has): there
- * a road ending on the tile joins what the tile holds. */
-const struct am_c1_links cas__am_c1_links[AM_C1_TILES] = {
-    {"A", "M/S"},         {"L", "W/S/E"},       {"S", "N/S"},       {"T", "N/S"},
-    {"W", "E/S/W"},       {"X", "N/E/S/W"},     {"IC-2", "M/W M/E"}, {"IC-5", "W/E"},
-    {"IC-8", "N/S"},      {"IC-9", "N/E"},      {"IC-10", "N/W S/W"}, {"IC-11", "N/S"},
-    {"IC-14", "E/W/S"},   {"TB-5", "N/S"},      {"TB-6", "W/S"},    {"TB-7", "W/S"},
-    {"TB-8", "W/N W/S"},  {"TB-13", "N/E N/S"}, {"TB-14", "N/E N/S"}, {"TB-15", "N/E"},
-    {"TB-16", "N/E"},     {"TB-17", "N/E"},     {"TB-18", "N/E"},   {"TB-19", "N/S"},
-    {"TB-20", "N/S"},     {"TB-21", "N/E"},     {"TB-22", "N/S"},   {"TB-23", "M/W M/S M/E"},
-    {"AM-4", "N/E S/W"},  {"AM-5", "M/N M/W M/E M/S"}, {"AM-6", "N/W"}, {"KR-2", "N/W"},
-    {"KR-3", "N/W"},      {"KR-4", "N/E N/S"},
-};
-
-/* The part of the tile (parts first + the bits of parts) a link names:
- * M the monastery, else the one touching that side of the tile turned
- * rot; NO_FEATURE if none. */
-static cas_carc_feature linked_part(const struct cas_carc_api *api, const cas_carc *c,
-                                    cas_carc_feature first, unsigned parts, char name, int rot)
-{
-    const char *side = strchr("NESW", name);
-    for (; parts; parts &= parts - 1) {
-        cas_carc_feature q = first + __builtin_ctz(parts);
-        if (name == 'M' ? api->feature_class(c, q) == CAS_CARC_CLOISTER
-                        : side && api->part_edges(c, q) >> (((side - "NESW") + rot) % 4) & 1)
-            return q;
-    }
-    return CAS_CARC_NO_FEATURE;
-}
-
-/* Does a group of links join p to a part of the scored feature? */
-static int linked(const struct cas_carc_api *api, const cas_carc *c, const char *groups,
-                  cas_carc_feature first, unsigned parts, int rot, cas_carc_feature p,
-                  cas_carc_feature scored)
-{
-    for (const char *g = groups; *g; g += strspn(g, " ")) {
-        size_t len = strcspn(g, " ");
-        int has_p = 0, has_scored = 0;
-        for (size_t i = 0; i < len; i += 2) { /* "N/S/W": a letter every 2 */
-            cas_carc_feature q = linked_part(api, c, first, parts, g[i], rot);
-            has_p |= q == p;
-            has_scored |= q != CAS_CARC_NO_FEATURE && q != p && api->same_feature(c, q, scored);
-        }
-        if (has_p && has_scored)
-            return 1;
-        g += len;
-    }
-    return 0;
-}
-
-/* C1: on placement `tile`, whose wagon-class parts are first + the bits of
- * parts, is part p connected to a part of the scored feature?  (A field is
+/* C1: is part p, on a tile whose parts are numbered from `first`, linked
+ * by its tile kind (`wagon-links` in the tile sets, in the reading the
+ * option c1-reach picks) to a part of the scored feature?  (A field is
  * never part of the scored feature.) */
-static int connected_on_tile(const struct am_ctx *ctx, const cas_carc *c, int tile,
-                             cas_carc_feature first, unsigned parts, cas_carc_feature p,
+static int connected_on_tile(const struct am_ctx *ctx, const cas_carc *c,
+                             cas_carc_feature first, cas_carc_feature p,
                              cas_carc_feature scored)
 {
     const struct cas_carc_api *api = ctx->api;
-    struct cas_carc_tile_info at = {.struct_size = sizeof at};
-    if (api->tile_info(c, tile, &at) != CAS_OK)
-        return 0;
-    for (int i = 0; i < AM_C1_TILES; i++)
-        if (ctx->c1_kinds[i] == at.kind)
-            return linked(api, c, cas__am_c1_links[i].groups, first, parts, at.rot, p, scored);
-    unsigned two_spaces = 0; /* a castle: bits 4-7 are its second space's sides */
-    for (unsigned left = parts; left; left &= left - 1)
-        two_spaces |= api->part_edges(c, first + __builtin_ctz(left)) & 0xF0u;
-    for (unsigned left = two_spaces ? parts : 0; left; left &= left - 1) {
-        cas_carc_feature q = first + __builtin_ctz(left);
-        if (api->same_feature(c, q, scored) && (ends_here(api, c, q) || ends_here(api, c, p)))
+    for (unsigned links = api->part_links(c, p, ctx->c1_reading); links; links &= links - 1)
+        if (api->same_feature(c, first + __builtin_ctz(links), scored))
             return 1;
-    }
     return 0;
 }
 
@@ -230,7 +161,7 @@ static void tile_destinations(const struct am_ctx *ctx, const cas_carc *c, int t
         cas_carc_feature p = first + __builtin_ctz(left);
         if (open_destination(api, c, p) &&
             (ctx->reach == AM_REACH_C2 ||
-             connected_on_tile(ctx, c, tile, first, parts, p, w->part) ||
+             connected_on_tile(ctx, c, first, p, w->part) ||
              connected_by_abbey(ctx, c, p, w->part)) &&
             !api->deploy_vetoed(c, w->player, ctx->wagon, p))
             found[(*n)++] = p;

@@ -127,6 +127,11 @@ struct carc_kind {
      * whose edges fit an open spot of that pattern */
     uint8_t fitmask[CARC_PATTERNS];
     uint64_t fitting[CARC_PATTERN_WORDS]; /* patterns with a nonzero fitmask */
+    /* `wagon-links` (api part_links): in each reading, bit g of links[r][f]
+     * for each feature g the tile links to feature f; links_read bit r
+     * when the tile has a line of reading r (else reading 0's holds) */
+    uint16_t links[CAS_CARC_LINK_READINGS][CARC_MAX_FEATURES];
+    uint8_t links_read;
 };
 
 /* ------------------------------------------------------------ game */

@@ -937,6 +937,16 @@ static int api_feature_complete(const cas_carc *c, cas_carc_feature f)
     return valid_feature(s, f) && cas__carc_feature_complete(s, carc_root(s, f));
 }
 
+static unsigned api_part_links(const cas_carc *c, cas_carc_feature p, int reading)
+{
+    const struct cas_state *s = CSTATE_OF(c);
+    if (!valid_feature(s, p) || reading < 0 || reading >= CAS_CARC_LINK_READINGS)
+        return 0;
+    const struct carc_node *n = &C_NODES(s)[p];
+    const struct carc_kind *k = &s->game->kinds[C_TILES(s)[n->tile].kind];
+    return k->links[k->links_read >> reading & 1 ? reading : CAS_CARC_LINKS_DEFAULT][n->local];
+}
+
 const struct cas_carc_api cas__carc_api = {
     .struct_size = sizeof(struct cas_carc_api),
     .abi_major = CAS_CARC_ABI_MAJOR,
@@ -985,4 +995,5 @@ const struct cas_carc_api cas__carc_api = {
     .events_wanted = api_events_wanted,
     .deploy_vetoed = api_deploy_vetoed,
     .tile_parts_of = api_tile_parts_of,
+    .part_links = api_part_links,
 };

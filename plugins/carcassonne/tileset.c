@@ -253,7 +253,7 @@ static int parse_feature(struct parser *p, char **tok, int ntok)
         next = 2;
     } else {
         return fail(p, "unknown line '%s'; expected tile, city, road, field, "
-                       "monastery, cloister, start or tileset%s", tok[0], "");
+                       "monastery, cloister, wagon-links, start or tileset%s", tok[0], "");
     }
     for (int i = next; i < ntok; i++)
         if (parse_attr(p, f, tok[i]))
@@ -366,6 +366,68 @@ static int parse_tile(struct parser *p, char **tok, int ntok)
     return 0;
 }
 
+/* One part a wagon-links group names: a road or city by one of its edges,
+ * a cloister by its name; its feature index, or -1. */
+static int linked_feature(struct parser *p, const char *name)
+{
+    const struct carc_kind *k = p->cur;
+    int cell, side;
+    if (parse_edge_name(p, name, &cell, &side) == 0) {
+        int e = p->edge0[cell][side];
+        uint8_t f = p->seg0[cell][side][1];
+        return (e == EDGE_ROAD || e == EDGE_CITY) && f != SEG_FREE ? f : -1;
+    }
+    for (int f = 0; f < k->nf; f++)
+        if (k->f[f].cls == CAS_CARC_CLOISTER && strcmp(k->f[f].name, name) == 0)
+            return f;
+    return -1;
+}
+
+/* "wagon-links [jcz] GROUP...": each GROUP two parts or more joined by
+ * '+', each linked to the others (docs/carcassonne-tiles.md). */
+static int parse_links(struct parser *p, char **tok, int ntok)
+{
+    struct carc_kind *k = p->cur;
+    if (!k)
+        return fail(p, "'%s' before any 'tile' line%s", tok[0], "");
+    int reading = CAS_CARC_LINKS_DEFAULT, next = 1;
+    if (ntok > 1 && strcmp(tok[1], "jcz") == 0) {
+        reading = CAS_CARC_LINKS_JCZ;
+        next = 2;
+    }
+    if (next >= ntok)
+        return fail(p, "'%s' needs groups of parts joined by +, e.g. %s W+E M+S",
+                    tok[0], tok[0]);
+    if (k->links_read >> reading & 1)
+        return fail(p, "tile %s has a %s line of this reading already; put all its "
+                       "groups on one line", k->id, tok[0]);
+    k->links_read |= (uint8_t)(1u << reading);
+    for (int i = next; i < ntok; i++) {
+        unsigned group = 0;
+        int parts = 0;
+        char *save;
+        for (char *part = strtok_r(tok[i], "+", &save); part;
+             part = strtok_r(NULL, "+", &save), parts++) {
+            int f = linked_feature(p, part);
+            if (f < 0)
+                return fail(p, "'%s' is no road, city or cloister of this tile; name a "
+                               "road or city by one of its edges (N, E, S, W%s), a "
+                               "cloister by its name (monastery), declared above",
+                            part, k->ncells > 1 ? " with the cell digit" : "");
+            if (group >> f & 1)
+                return fail(p, "'%s' is named twice in one group%s", part, "");
+            group |= 1u << f;
+        }
+        if (parts < 2)
+            return fail(p, "a group links two parts or more joined by +, e.g. W+E; "
+                           "'%s' is one%s", tok[i], "");
+        for (unsigned left = group; left; left &= left - 1)
+            k->links[reading][__builtin_ctz(left)] |=
+                (uint16_t)(group & ~(1u << __builtin_ctz(left)));
+    }
+    return 0;
+}
+
 static int parse_line(struct parser *p, char *line)
 {
     char *hash = strchr(line, '#');
@@ -390,6 +452,8 @@ static int parse_line(struct parser *p, char *line)
     }
     if (strcmp(tok[0], "tile") == 0)
         return parse_tile(p, tok, ntok);
+    if (strcmp(tok[0], "wagon-links") == 0)
+        return parse_links(p, tok, ntok);
     return parse_feature(p, tok, ntok);
 }
 

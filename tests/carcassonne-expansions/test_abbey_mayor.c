@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <stdio.h>
+
+#include <castellan/carcassonne.h>
 
 #include "scenario.h"
 
@@ -370,6 +373,165 @@ static void test_second_barn_with_option_barns(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The caption's board with barns = 2: Red's first barn on the field of the
+ * two completed cities (corner 1,-1 NW), her second on the field east of
+ * E(2,-1) (corner 3,0 NW: E, B(3,-1), B(2,0), B(3,0)), Blue's below the
+ * road (corner 0,1 NW); V(1,0) joins Red's two fields and the strip north
+ * of D's road, A(-2,0) ends the road so its field joins north and south.
+ * One field, two completed cities, three barns: "If multiple barns occupy
+ * the same field, all concerned players score full points", each once:
+ * Red 8 (not 16), Blue 8. */
+static void test_two_barns_of_one_player_score_once(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    const char *options[] = {"abbey-mayor.barns=2", NULL};
+    carcx_open_with(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,E:3,B:7,U:1,V:1,A:1", options);
+    cas_test_play_record(&g, BARN_TILES_BEFORE_CORNER "pass\n"
+                             "draw E\nplace E 2,-1 270\npass\n"
+                             "draw B\nplace B 0,-2 0\npass\n"
+                             "draw B\nplace B 1,-2 0\ndeploy barn corner 1,-1 NW\n"
+                             "draw B\nplace B 3,-1 0\npass\n"
+                             "draw B\nplace B 2,0 0\npass\n"
+                             "draw U\nplace U -1,0 0\npass\n"
+                             "draw B\nplace B 3,0 0\ndeploy barn corner 3,0 NW\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "draw V\nplace V 1,0 0\npass\n"
+                             "draw B\nplace B -1,1 0\ndeploy barn corner 0,1 NW\n"
+                             "draw A\nplace A -2,0 270\npass\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scorings(&g, "0 +8 barn final field at 1,-1\n"
+                                 "1 +8 barn final field at 1,-1\n");
+    cas_test_expect_scores(&g, (const int64_t[]){8, 8});
+    cas_test_game_close(&g);
+}
+
+/* Abbey & Mayor with its init spied on, for the engine's services it is
+ * lent: a test asks them what the board holds. */
+static const struct cas_carc_api *am_api;
+static int (*am_real_init)(const struct cas_carc_api *, const struct cas_host *,
+                           const cas_carc_game *, const struct cas_option_value *, size_t,
+                           void **, size_t *);
+
+static int spying_init(const struct cas_carc_api *api, const struct cas_host *host,
+                       const cas_carc_game *game, const struct cas_option_value *options,
+                       size_t n_options, void **xctx, size_t *bad_option)
+{
+    am_api = api;
+    return am_real_init(api, host, game, options, n_options, xctx, bad_option);
+}
+
+static void open_am_spied(struct cas_test_game *g, const char *barns)
+{
+    static struct cas_carc_expansion extension;
+    static struct cas_plugin plugin;
+    static char dir[1024];
+    static struct cas_option_value option = {.struct_size = sizeof option, .name = "barns"};
+    plugin = *carcx_plugin(CARCX_AM);
+    extension = *(const struct cas_carc_expansion *)plugin.extension;
+    am_real_init = extension.init;
+    extension.init = spying_init;
+    plugin.extension = &extension;
+    option.value = barns;
+    struct cas_expansion_ref ref = cas_test_expansion_ref(&plugin, dir, sizeof dir);
+    ref.options = &option;
+    ref.n_options = 1;
+    cas_test_game_open(g, cas_plugin_entry(), 2, NULL, &ref, 1);
+}
+
+/* What the barns on the board are worth at the end for `seat`, each field
+ * once however many of its barns stand there (4 per completed city), and
+ * on how many fields it has barns. */
+static int64_t barn_fields_worth(const cas_carc *c, int seat, int *fields)
+{
+    const struct cas_carc_api *api = am_api;
+    int barn = api->figure_kind_index(api->game(c), "barn");
+    cas_carc_feature mine[6]; /* barns of one seat, at most */
+    int64_t worth = 0;
+    *fields = 0;
+    for (int t = 0; t < api->tile_count(c); t++) {
+        cas_carc_feature first;
+        unsigned parts = api->tile_parts_of(c, t, CAS_CARC_CLASS_BIT(CAS_CARC_FIELD), &first);
+        for (; parts; parts &= parts - 1) {
+            cas_carc_feature part = first + __builtin_ctz(parts);
+            struct cas_carc_figure on[16];
+            size_t n, seen = 0;
+            assert_int_equal(api->figures_on(c, part, on, 16, &n), CAS_OK);
+            int here = 0;
+            for (size_t i = 0; i < n; i++)
+                here |= on[i].kind == barn && on[i].player == seat &&
+                        api->figure_part(c, on[i].id) == part;
+            while (here && seen < (size_t)*fields && !api->same_feature(c, mine[seen], part))
+                seen++;
+            if (!here || seen < (size_t)*fields)
+                continue;
+            struct cas_carc_feature_info info = {.struct_size = sizeof info};
+            assert_int_equal(api->feature_info(c, part, &info), CAS_OK);
+            worth += 4 * info.completed_cities;
+            mine[(*fields)++] = part;
+        }
+    }
+    return worth;
+}
+
+/* Random complete games with three barns a seat, a barn placed wherever
+ * one may go: at the end each seat scores each of its barns' fields once,
+ * in full, told once per field, as the board itself says.  Bounded: 40
+ * games of the full pool.  (One seat's two barns rarely end on one field
+ * in random play, about once in 600 seat-games:
+ * test_two_barns_of_one_player_score_once sets that up; these games
+ * caught a second barn recorded on the field of the first.) */
+static void test_random_games_score_a_field_once_a_seat(void **unused)
+{
+    (void)unused;
+    uint64_t seed = 0x2545F4914F6CDD1Du;
+    static cas_action legal[4096];
+    int several = 0; /* seats that ended a game with two barns or more */
+    for (int game = 0; game < 40; game++) {
+        struct cas_test_game g;
+        open_am_spied(&g, "3");
+        for (int decisions = 0; g.vt->current(g.state) != CAS_ACTOR_TERMINAL; decisions++) {
+            size_t n;
+            char text[128];
+            assert_int_equal(g.vt->legal_actions(g.state, legal, 4096, &n), CAS_OK);
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            size_t pick = seed % n;
+            for (size_t i = 0; i < n; i++)
+                if (g.vt->action_text(g.state, legal[i], text, sizeof text) > 0 &&
+                    strncmp(text, "deploy barn", 11) == 0)
+                    pick = i;
+            assert_true(g.vt->action_text(g.state, legal[pick], text, sizeof text) > 0);
+            cas_test_play(&g, text);
+            assert_true(decisions < 2000);
+        }
+        const cas_carc *c = (const cas_carc *)g.state;
+        for (int seat = 0; seat < 2; seat++) {
+            int64_t told = 0;
+            int lines = 0, fields;
+            for (const char *at = g.scorings; at && *at; at += strcspn(at, "\n") + 1) {
+                int who;
+                long long points;
+                char category[32], when[8];
+                if (sscanf(at, "%d %lld %31s %7s", &who, &points, category, when) == 4 &&
+                    who == seat && strcmp(category, "barn") == 0 &&
+                    strcmp(when, "final") == 0) {
+                    told += points;
+                    lines++;
+                }
+            }
+            int64_t worth = barn_fields_worth(c, seat, &fields);
+            if (lines != fields || told != worth)
+                fail_msg("game %d: seat %d told %d barn scorings, %lld points, for barns on "
+                         "%d fields worth %lld:\n%s", game, seat, lines, (long long)told,
+                         fields, (long long)worth, g.scorings);
+            several += 3 - am_api->supply(c, seat, am_api->figure_kind_index(
+                                                       am_api->game(c), "barn")) >= 2;
+        }
+        cas_test_game_close(&g);
+    }
+    assert_true(several > 0);
+}
+
 /* The 2+2 board: Red's barn (no farmer yet), Blue's farmer east of E(2,-1)
  * on B(2,0), Red's farmer on U(-1,0) north of the road; V at 1,0 joins
  * both fields to the barn's. */
@@ -402,6 +564,52 @@ static void test_barn_join_scores_2_and_2(void **unused)
                                  "1 +2 barn-join-field play field at 1,-1\n"
                                  "0 +8 barn final field at 1,-1\n");
     cas_test_expect_scores(&g, (const int64_t[]){10, 2});
+    cas_test_game_close(&g);
+}
+
+/* One turn both places a barn and joins farmers to another barn's field
+ * (JCloisterZone scores both): on the 2+2 board with B(0,1) and U(1,1)
+ * (road N+S) below the road, Blue's V(1,0) joins both farmers to Red's
+ * barn's field and takes Blue's barn into its other field, below the road
+ * (corner 1,1 NW: D, V, B(0,1), U(1,1)).  The join scores 2 and 2 and both farmers
+ * go home, so each seat has all 7 meeples again; at the end Red's barn 8,
+ * Blue's 0 (no completed city below the road), Red's monk on B(2,1) 4 (its meeple back). */
+static void test_barn_placed_while_joining_another(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    carcx_open(&g, 2, CARCX_AM, "*:0,ABBEY:6,D:1,E:3,B:5,U:2,V:1");
+    cas_test_play_record(&g, BARN_TILES_BEFORE_CORNER "pass\n"
+                             "draw E\nplace E 2,-1 270\npass\n"
+                             "draw B\nplace B 0,-2 0\npass\n"
+                             "draw B\nplace B 1,-2 0\ndeploy barn corner 1,-1 NW\n"
+                             "draw B\nplace B 2,0 0\n"
+                             "deploy meeple field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n"
+                             "draw U\nplace U -1,0 0\ndeploy meeple field Nw+Ne+En+Wn\n"
+                             "draw B\nplace B 0,1 0\npass\n"
+                             "draw U\nplace U 1,1 90\npass\n"
+                             "abbey keep\ndraw V\nplace V 1,0 0\n");
+    free(g.events);
+    g.events = NULL;
+    g.events_len = g.events_cap = 0;
+    cas_test_play(&g, "deploy barn corner 1,1 NW");
+    if (!strstr(g.events, "Blue places a barn\n") ||
+        !strstr(g.events, "Red +2 field (2 completed cities) [barn-join-field]\n") ||
+        !strstr(g.events, "Blue +2 field (2 completed cities) [barn-join-field]\n"))
+        fail_msg("the turn's events:\n%s", g.events);
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    if (!strstr(json, "{\"name\":\"Red\",\"score\":2,\"supply\":{\"meeple\":7,") ||
+        !strstr(json, "{\"name\":\"Blue\",\"score\":2,\"supply\":{\"meeple\":7,"))
+        fail_msg("the farmers are not back:\n%s", json);
+    free(json);
+    cas_test_play_record(&g, "draw B\nplace B 2,1 0\ndeploy meeple monastery\n");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scorings(&g, "0 +2 barn-join-field play field at 1,-1\n"
+                                 "1 +2 barn-join-field play field at 1,-1\n"
+                                 "0 +4 monastery final monastery at 2,1\n"
+                                 "0 +8 barn final field at 1,-1\n"
+                                 "1 +0 barn final field at -1,0\n");
+    cas_test_expect_scores(&g, (const int64_t[]){14, 2});
     cas_test_game_close(&g);
 }
 
@@ -617,6 +825,39 @@ static void test_wagon_c1_reach(void **unused)
     cas_test_game_close(&g);
 }
 
+/* IC-5 under C1 in both readings (docs/rules/abbey-mayor.md 15): Red's
+ * wagon on IC-5's city N is freed when E(1,-1) closes it (4).  The FAQ's
+ * reading (c1-reach = faq, the default) joins only the two road stubs, so
+ * the wagon has nowhere to go and goes home; JCloisterZone's data
+ * (c1-reach = jcz) join both cities and both stubs, so it may go to the
+ * city S (open at the end: 1), never to a stub. */
+static void test_wagon_c1_reach_on_ic5_in_both_readings(void **unused)
+{
+    (void)unused;
+    static const char *const readings[] = {"abbey-mayor.c1-reach=faq",
+                                           "abbey-mayor.c1-reach=jcz"};
+    for (int jcz = 0; jcz < 2; jcz++) {
+        struct cas_test_game g;
+        char texts[512];
+        const char *options[] = {"abbey-mayor.wagon-move=C1", readings[jcz], NULL};
+        carcx_open_with(&g, 2, CARCX_IC | CARCX_AM, "*:0,ABBEY:6,D:1,IC-5:1,E:1", options);
+        cas_test_play_record(&g, "draw IC-5\nplace IC-5 1,0 0\ndeploy wagon city N\n"
+                                 "draw E\nplace E 1,-1 180\npass\n");
+        assert_non_null(strstr(g.events, "Red +4 city (2 tiles, 0 coats)\n"));
+        if (!jcz) {
+            assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+            cas_test_expect_scores(&g, (const int64_t[]){4, 0});
+        } else {
+            cas_test_legal_texts(&g, texts, sizeof texts);
+            assert_string_equal(texts, "wagon home\nwagon 1,0 city S\n");
+            cas_test_play(&g, "wagon 1,0 city S");
+            assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+            cas_test_expect_scores(&g, (const int64_t[]){4 + 1, 0});
+        }
+        cas_test_game_close(&g);
+    }
+}
+
 /* C1 from a road: the road A-D-A ends at both monasteries, so the wagon
  * may go to either; B(0,1), beside but not joined, is out of reach. */
 static void test_wagon_c1_road_to_monastery(void **unused)
@@ -781,7 +1022,10 @@ int main(void)
         cmocka_unit_test(test_barn_placement_scores_6),
         cmocka_unit_test(test_barn_without_cities_told_zero),
         cmocka_unit_test(test_second_barn_with_option_barns),
+        cmocka_unit_test(test_two_barns_of_one_player_score_once),
+        cmocka_unit_test(test_random_games_score_a_field_once_a_seat),
         cmocka_unit_test(test_barn_join_scores_2_and_2),
+        cmocka_unit_test(test_barn_placed_while_joining_another),
         cmocka_unit_test(test_barn_placement_rules),
         cmocka_unit_test(test_barn_placement_with_pig),
         cmocka_unit_test(test_barn_join_with_pig),
@@ -791,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_wagon_without_destination_goes_home),
         cmocka_unit_test(test_wagon_keeps_off_the_crossing_stubs),
         cmocka_unit_test(test_wagon_c1_reach),
+        cmocka_unit_test(test_wagon_c1_reach_on_ic5_in_both_readings),
         cmocka_unit_test(test_wagon_c1_road_to_monastery),
         cmocka_unit_test(test_wagon_c1_road_into_the_abbey),
         cmocka_unit_test(test_second_wagon_with_option_wagons),

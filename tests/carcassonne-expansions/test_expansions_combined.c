@@ -162,6 +162,21 @@ static void test_castle_spaces_count_for_king_and_robber(void **unused)
     cas_test_game_close(&g);
 }
 
+/* Red's wagon as the lord of CG-1 below D (rotated 180: 0,1 and -1,1),
+ * the castle completed by the last tile. */
+#define CASTLE_WAGON_TILES "*:0,D:1,U:2,V:4,J:1,E:2,CG-1:1"
+#define CASTLE_WAGON_RECORD                                                \
+    "castle pick CG-1\ncastle CG-1 0,1 180\ndeploy wagon castle\n"         \
+    "draw U\nplace U 1,0 0\npass\n"                                        \
+    "draw V\nplace V 1,1 0\npass\n"                                        \
+    "draw V\nplace V 0,2 90\npass\n"                                       \
+    "draw J\nplace J -1,2 0\npass\n"                                       \
+    "draw U\nplace U -2,1 0\npass\n"                                       \
+    "draw V\nplace V -1,0 180\npass\n"                                     \
+    "draw E\nplace E -2,0 0\npass\n"                                       \
+    "draw E\nplace E -2,2 180\npass\n"                                     \
+    "draw V\nplace V 1,2 180\npass\n"
+
 /* Castles in Germany with Abbey & Mayor: Red's wagon as the castle's lord
  * (CG-1 below D, rotated 180: 0,1 and -1,1).  When the castle completes
  * (12) the wagon may move to any open feature on the castle tile or its 10
@@ -171,17 +186,8 @@ static void test_wagon_leaves_castle_over_its_ten_neighbours(void **unused)
 {
     (void)unused;
     struct cas_test_game g;
-    carcx_open(&g, 2, CARCX_AM | CARCX_CG, "*:0,D:1,U:2,V:4,J:1,E:2,CG-1:1");
-    cas_test_play_record(&g, "castle pick CG-1\ncastle CG-1 0,1 180\ndeploy wagon castle\n"
-                             "draw U\nplace U 1,0 0\npass\n"
-                             "draw V\nplace V 1,1 0\npass\n"
-                             "draw V\nplace V 0,2 90\npass\n"
-                             "draw J\nplace J -1,2 0\npass\n"
-                             "draw U\nplace U -2,1 0\npass\n"
-                             "draw V\nplace V -1,0 180\npass\n"
-                             "draw E\nplace E -2,0 0\npass\n"
-                             "draw E\nplace E -2,2 180\npass\n"
-                             "draw V\nplace V 1,2 180\npass\n");
+    carcx_open(&g, 2, CARCX_AM | CARCX_CG, CASTLE_WAGON_TILES);
+    cas_test_play_record(&g, CASTLE_WAGON_RECORD);
     assert_non_null(strstr(g.events, "Red +12 castle (10 around)\n"));
     assert_int_equal(g.vt->current(g.state), 0);
     char texts[4096];
@@ -191,6 +197,29 @@ static void test_wagon_leaves_castle_over_its_ten_neighbours(void **unused)
     cas_test_play(&g, "wagon -2,2 city S");
     assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
     cas_test_expect_scores(&g, (const int64_t[]){12 + 1, 0});
+    cas_test_game_close(&g);
+}
+
+/* The same castle with wagon-move = C1: the castle tile's own data link
+ * each road that heads into the castle to it (castles-germany.tiles), so
+ * the freed wagon may take an open road of the castle tile and nothing
+ * else: not the cities around, not the castle's city N1.  On W1 (open,
+ * 2 tiles at the end) it scores 2. */
+static void test_wagon_c1_leaves_castle_by_its_roads(void **unused)
+{
+    (void)unused;
+    struct cas_test_game g;
+    const char *options[] = {"abbey-mayor.wagon-move=C1", NULL};
+    carcx_open_with(&g, 2, CARCX_AM | CARCX_CG, CASTLE_WAGON_TILES, options);
+    cas_test_play_record(&g, CASTLE_WAGON_RECORD);
+    assert_non_null(strstr(g.events, "Red +12 castle (10 around)\n"));
+    char texts[4096];
+    cas_test_legal_texts(&g, texts, sizeof texts);
+    assert_string_equal(texts, "wagon home\nwagon 0,1 road S0\nwagon 0,1 road W1\n"
+                               "wagon 0,1 road E0\n");
+    cas_test_play(&g, "wagon 0,1 road W1");
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    cas_test_expect_scores(&g, (const int64_t[]){12 + 2, 0}); /* the road W1, open: 2 tiles */
     cas_test_game_close(&g);
 }
 
@@ -316,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_castle_extends_builder_road),
         cmocka_unit_test(test_castle_spaces_count_for_king_and_robber),
         cmocka_unit_test(test_wagon_leaves_castle_over_its_ten_neighbours),
+        cmocka_unit_test(test_wagon_c1_leaves_castle_by_its_roads),
         cmocka_unit_test(test_barn_on_castle_corners),
         cmocka_unit_test(test_combined_pool),
         cmocka_unit_test(test_random_games),

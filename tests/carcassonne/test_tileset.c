@@ -180,6 +180,99 @@ static void test_errors_name_file_and_line(void **unused)
                  "'W' is not an edge of this tile");
 }
 
+/* wagon-links: the features each part of tile `id` is linked to, as a
+ * mask of feature indices, in `reading`, as the api answers it (a tile
+ * without a line of that reading has the default's). */
+static unsigned links_of(const struct carc_kind *k, int reading, int feature)
+{
+    return k->links[k->links_read >> reading & 1 ? reading : CAS_CARC_LINKS_DEFAULT][feature];
+}
+
+/* The 82 land tiles that ship (base, Inns & Cathedrals, Traders &
+ * Builders, Abbey & Mayor, King & Robber Baron) carry Abbey & Mayor's C1
+ * links: 34 connect something, IC-5 in two readings; what L, A and IC-5
+ * link, feature by feature (indices in the file's order). */
+static void test_shipped_wagon_links(void **unused)
+{
+    (void)unused;
+    static const char *const sets[] = {
+        "plugins/carcassonne/data/base.tiles",
+        "plugins/inns-cathedrals/data/inns-cathedrals.tiles",
+        "plugins/traders-builders/data/traders-builders.tiles",
+        "plugins/abbey-mayor/data/abbey-mayor.tiles",
+        "plugins/king-robber/data/king-robber.tiles"};
+    int land = 0, linked = 0, jcz = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        int n, start;
+        struct carc_kind *k = parse_source(sets[i], &n, &start);
+        for (int t = 0; t < n; t++) {
+            land += !k[t].hand;
+            linked += (k[t].links_read & 1) != 0;
+            jcz += (k[t].links_read & 2) != 0;
+            if (strcmp(k[t].id, "L") == 0) { /* city N, roads E S W meet at a crossing */
+                assert_int_equal(links_of(&k[t], 0, 0), 0);
+                assert_int_equal(links_of(&k[t], 0, 1), 1u << 2 | 1u << 3);
+                assert_int_equal(links_of(&k[t], 1, 3), 1u << 1 | 1u << 2);
+            } else if (strcmp(k[t].id, "A") == 0) { /* monastery, road S into it */
+                assert_int_equal(links_of(&k[t], 0, 0), 1u << 1);
+                assert_int_equal(links_of(&k[t], 0, 1), 1u << 0);
+            } else if (strcmp(k[t].id, "IC-5") == 0) { /* city N, city S, road E, road W */
+                assert_int_equal(links_of(&k[t], 0, 0), 0);
+                assert_int_equal(links_of(&k[t], 0, 2), 1u << 3);
+                assert_int_equal(links_of(&k[t], 1, 0), 1u << 1 | 1u << 2 | 1u << 3);
+                assert_int_equal(links_of(&k[t], 1, 2), 1u << 0 | 1u << 1 | 1u << 3);
+            }
+        }
+        free(k);
+    }
+    assert_int_equal(land, 82);
+    assert_int_equal(linked, 34);
+    assert_int_equal(jcz, 1);
+}
+
+/* A community tile set declares its own links; both readings. */
+static void test_own_wagon_links(void **unused)
+{
+    (void)unused;
+    int n, start;
+    struct carc_kind *k = parse_source("tests/carcassonne/data/shapes.tiles", &n, &start);
+    const struct carc_kind *castle = kind(k, n, "CASTLE"); /* castle, road S1, city N0 */
+    assert_int_equal(links_of(castle, 0, 0), 1u << 1);
+    assert_int_equal(links_of(castle, 0, 1), 1u << 0 | 1u << 2);
+    assert_int_equal(links_of(castle, 0, 2), 1u << 1);
+    assert_int_equal(links_of(castle, 1, 2), 1u << 0 | 1u << 1);
+    assert_int_equal(links_of(kind(k, n, "IC-1"), 0, 0), 0);
+    free(k);
+}
+
+/* expect_error for `lines` after tile A (monastery, road S, one field),
+ * whose first is line 5. */
+static void expect_links_error(const char *lines, int line, const char *message)
+{
+    char text[512];
+    snprintf(text, sizeof text, "tile A 1 FFRF\n  monastery\n  road S\n"
+                                "  field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n%s", lines);
+    expect_error(text, line, message);
+}
+
+static void test_wagon_links_errors(void **unused)
+{
+    (void)unused;
+    expect_error("wagon-links N+S\n", 1, "'wagon-links' before any 'tile' line");
+    expect_links_error("  wagon-links S\n", 5,
+                       "a group links two parts or more joined by +, e.g. W+E; 'S' is one");
+    expect_links_error("  wagon-links monastery+N\n", 5,
+                       "'N' is no road, city or cloister of this tile");
+    expect_links_error("  wagon-links garden+S\n", 5,
+                       "'garden' is no road, city or cloister of this tile");
+    expect_links_error("  wagon-links S+monastery+S\n", 5, "'S' is named twice in one group");
+    expect_links_error("  wagon-links jcz\n", 5, "'wagon-links' needs groups of parts joined by +");
+    expect_links_error("  wagon-links S+monastery\n  wagon-links monastery+S\n", 6,
+                       "tile A has a wagon-links line of this reading already");
+    expect_error("tile A 1 FFRF\n  monastery\n  wagon-links monastery+S\n  road S\n", 3,
+                 "'S' is no road, city or cloister of this tile");
+}
+
 /* The tiles option: overrides by id, '*' for all, errors name the entry. */
 static void test_count_overrides(void **unused)
 {
@@ -205,6 +298,9 @@ int main(void)
         cmocka_unit_test(test_base_totals),
         cmocka_unit_test(test_expansion_shapes),
         cmocka_unit_test(test_errors_name_file_and_line),
+        cmocka_unit_test(test_shipped_wagon_links),
+        cmocka_unit_test(test_own_wagon_links),
+        cmocka_unit_test(test_wagon_links_errors),
         cmocka_unit_test(test_count_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -251,6 +251,8 @@ static void test_abbey_and_its_pass_import(void **state)
     import_then_export(state, path, &record, &results);
     cas_test_expect_text(record.out, "Expansion: abbey-mayor ");
     cas_test_expect_text(record.out, "Option: abbey-mayor.final-abbey-round = on\n");
+    /* JCloisterZone's tile data decide what a C1 wagon reaches (IC-5) */
+    cas_test_expect_text(record.out, "Option: abbey-mayor.c1-reach = jcz\n");
     cas_test_expect_text(record.out, "5 1 deploy meeple road S+W\n");
     cas_test_expect_text(record.out, "21 1 abbey keep\n22 -1 draw B\n23 1 place B 1,3 0\n"
                                      "24 1 pass\n25 0 abbey 1,1\n26 0 pass\n");
