@@ -728,19 +728,29 @@ function renderBoard(st) {
   const svg = st.svg ? sanitizeSvg(st.svg) : null;
   $('text-view').hidden = !!svg;
   $('text-view').textContent = svg ? '' : (st.text || '');
-  document.querySelector('.board-tools').hidden = !svg;
-  if (!svg) { root.replaceChildren(); return; }
+  if (!svg) { root.replaceChildren(); decorateBoard(st); return; }
   const title = svg.querySelector('title')?.textContent;
   svg.setAttribute('aria-label', title ? `${title}: board` : 'board');
+  root.replaceChildren(svg);
+  decorateBoard(st);
+}
+
+// What the page adds to the picture in place, however it came (whole, or
+// patched element by element): its role, the players' names in its
+// texts, the camera (board.js) and the last moves.  Safe to run again on
+// the same picture.
+function decorateBoard(st) {
+  const svg = [...boardRoot().children].find((e) => e.localName === 'svg');
+  document.querySelector('.board-tools').hidden = !svg;
+  if (!svg) return;
   // A picture with choices to click is a group of controls, not an image.
-  if (st.marked) svg.setAttribute('role', 'group');
+  svg.setAttribute('role', st.marked ? 'group' : 'img');
   // The picture's seat labels ("Red places M") get their players' names.
   for (const t of svg.querySelectorAll('text')) {
-    if (t.children.length) continue;
+    if (t.children.length || t.closest('.cas-overlay')) continue;
     const named = withNames(t.textContent, st.players);
     if (named !== t.textContent) t.textContent = named;
   }
-  root.replaceChildren(svg);
   viewport.attach(view.fitPending);
   view.fitPending = false;
   lastMoves.update(st, seatColour);

@@ -27,7 +27,8 @@ export function withNames(text, players) {
   const named = (players || []).filter((p) => p.label && p.name && p.name !== p.label);
   if (!named.length) return text;
   const words = new Map(named.map((p) => [p.label, `${p.name} (${p.label})`]));
-  const re = new RegExp(`\\b(${[...words.keys()].map(escapeRe).join('|')})\\b`, 'g');
+  // A label already given its name ("Ada (Red)") is left as it is.
+  const re = new RegExp(`(?<!\\()\\b(${[...words.keys()].map(escapeRe).join('|')})\\b(?!\\))`, 'g');
   return text.replace(re, (w) => words.get(w));
 }
 
