@@ -172,7 +172,8 @@ export function breakdown(events, players) {
   for (const e of events) {
     const m = SCORE_EVENT.exec(e.text || '');
     if (!m) continue;
-    const seat = labels.has(m[1]) ? labels.get(m[1]) : e.player;
+    const label = /\(([^()]+)\)$/.exec(m[1])?.[1] || m[1];   // "Ada (Red)" or "Red"
+    const seat = labels.has(label) ? labels.get(label) : e.player;
     if (typeof seat !== 'number') continue;
     const cat = m[3].replace(/ (at|in|on|with)$/, '');
     if (!table.has(cat)) table.set(cat, new Map());
