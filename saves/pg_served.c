@@ -21,12 +21,14 @@ static const char *num(num_t buf, int64_t v)
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
     num_t game, base, inc, seat;
-    const char *p[] = {num(game, g->game), num(base, g->base_ms), num(inc, g->increment_ms)};
+    const char *p[] = {num(game, g->game), num(base, g->base_ms), num(inc, g->increment_ms),
+                       g->practice ? "1" : "0", g->seed_nonce};
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    rc = cas__pg_run(s, "INSERT INTO served_games (game, base_ms, increment_ms, flagged)"
-                     " VALUES ($1, $2, $3, NULL)", 3, p, NULL, "saving the served game");
+    rc = cas__pg_run(s, "INSERT INTO served_games (game, base_ms, increment_ms, flagged,"
+                     " practice, seed_nonce) VALUES ($1, $2, $3, NULL, $4, $5)", 5, p, NULL,
+                     "saving the served game");
     for (size_t i = 0; !rc && i < g->n_seats; i++) {
         const char *q[] = {game, num(seat, (int64_t)i), g->seats[i].token,
                            g->seats[i].open ? "1" : "0"};
@@ -57,13 +59,15 @@ static int update_one(struct cas__saves *s, const char *sql, int64_t game, int s
     return rc;
 }
 
-int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name)
+int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                         const char *token_hash)
 {
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    if ((rc = update_one(s, "UPDATE served_seats SET open = 0 WHERE game = $1 AND seat = $2",
-                         game, seat, NULL, "claiming the seat")) ||
+    if ((rc = update_one(s, "UPDATE served_seats SET open = 0, token = $3"
+                         " WHERE game = $1 AND seat = $2", game, seat, token_hash,
+                         "claiming the seat")) ||
         (rc = update_one(s, "UPDATE players SET name = $3 WHERE game = $1 AND seat = $2",
                          game, seat, name, "naming the player"))) {
         cas__pg_rollback(s);
@@ -115,13 +119,17 @@ int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_se
     int rc = cas__pg_begin(s, 1);
     if (rc)
         return rc;
-    if ((rc = cas__pg_run(s, "SELECT base_ms, increment_ms, flagged FROM served_games"
-                          " WHERE game = $1", 1, p, &res, "reading the served game")))
+    if ((rc = cas__pg_run(s, "SELECT base_ms, increment_ms, flagged, practice, seed_nonce"
+                          " FROM served_games WHERE game = $1", 1, p, &res,
+                          "reading the served game")))
         goto rollback;
     if (PQntuples(res) == 1) {
         out->base_ms = cas__pg_int(res, 0, 0);
         out->increment_ms = cas__pg_int(res, 0, 1);
         out->flagged = PQgetisnull(res, 0, 2) ? -1 : (int)cas__pg_int(res, 0, 2);
+        out->practice = (int)cas__pg_int(res, 0, 3);
+        if (!PQgetisnull(res, 0, 4) && !(out->seed_nonce = cas__pg_text(res, 0, 4)))
+            rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else {
         rc = cas__saves_fail(s, CAS_ENOTFOUND, "game %lld is not a served game",
                              (long long)game);

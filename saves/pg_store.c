@@ -89,6 +89,10 @@ static const struct cas__saves_migration migrations[] = {
      "  token TEXT NOT NULL,"
      "  open INTEGER NOT NULL,"
      "  PRIMARY KEY (game, seat));"},
+    {4, "seat tokens kept as their SHA-256; seed commitments and practice games",
+     "UPDATE served_seats SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');"
+     "ALTER TABLE served_games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE served_games ADD COLUMN seed_nonce TEXT;"},
 };
 
 /* ------------------------------------------------------------ messages */

@@ -27,7 +27,7 @@
 /* The application_id every castellan save database carries ("CASL"). */
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
-#define CAS__SAVES_SCHEMA_VERSION 3
+#define CAS__SAVES_SCHEMA_VERSION 4
 
 struct cas__saves;
 
@@ -223,7 +223,9 @@ int cas__saves_game_delete(struct cas__saves *s, int64_t id);
 /* ------------------------------------------- games of castellan serve */
 
 struct cas__saves_served_seat {
-    char *token;           /* the seat's invite token, owned */
+    /* The SHA-256 of the seat's invite token in hex (schema 4; the clear
+     * token before), owned: the server hands the token out and keeps this. */
+    char *token;
     int open;              /* anyone may still claim the seat */
 };
 
@@ -232,6 +234,12 @@ struct cas__saves_served {
     int64_t game;
     int64_t base_ms, increment_ms;   /* 0 and 0: no clock */
     int flagged;                     /* seat whose flag fell, or -1 */
+    /* Schema 4: a practice game (its creator chose the seed; marked so
+     * everywhere), and the secret that commits to the seed of a game whose
+     * seed the server drew (hex; owned; NULL: none, a practice game or one
+     * served before schema 4).  docs/server.md, "Fair draws". */
+    int practice;
+    char *seed_nonce;
     struct cas__saves_served_seat *seats; /* by seat; owned */
     size_t n_seats;
 };
@@ -243,9 +251,11 @@ void cas__saves_served_free(struct cas__saves_served *g);
 int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_served *g);
 
 /* Seat `seat` of served game `game` was claimed by `name`: it is no longer
- * open and the player has that name, in one transaction.  CAS_ENOTFOUND
- * for a seat the server does not host. */
-int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name);
+ * open, the player has that name and the seat's token hash is token_hash
+ * (the claimer's new token; the old one no longer works), in one
+ * transaction.  CAS_ENOTFOUND for a seat the server does not host. */
+int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                            const char *token_hash);
 
 /* The flag of `seat` fell in served game `game`. */
 int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat);

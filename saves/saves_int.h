@@ -109,7 +109,8 @@ int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size
 int cas__pg_touch(struct cas__saves *s, int64_t id);
 int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim);
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g);
-int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name);
+int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                         const char *token_hash);
 int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat);
 int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out);
 int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,

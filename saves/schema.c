@@ -7,6 +7,8 @@
  */
 #include <stdio.h>
 
+#include <openssl/evp.h>
+
 #include "saves_int.h"
 
 static const struct cas__saves_migration migrations[] = {
@@ -93,7 +95,38 @@ static const struct cas__saves_migration migrations[] = {
      "  open INTEGER NOT NULL,"
      "  PRIMARY KEY (game, seat)"
      ") STRICT, WITHOUT ROWID;"},
+    {4, "seat tokens kept as their SHA-256; seed commitments and practice games",
+     /* The server keeps only a token's hash (docs/server.md): the links
+      * handed out before keep working, as the hash of what they carry is
+      * what is compared. */
+     "UPDATE served_seats SET token = sha256_hex(token);"
+     /* A practice game: its creator chose the seed.  seed_nonce: the
+      * secret of the commitment to a drawn seed, NULL without one. */
+     "ALTER TABLE served_games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE served_games ADD COLUMN seed_nonce TEXT;"},
 };
+
+/* sha256_hex(TEXT): the lowercase hex SHA-256 of the text's bytes, what
+ * castellan serve keeps of a token (host/server/token.c hashes the same). */
+static void sha256_hex(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char digest[32];
+    char out[65];
+    unsigned int len = 0;
+    const unsigned char *text = sqlite3_value_text(argv[0]);
+    (void)argc;
+    if (!text || !EVP_Digest(text, (size_t)sqlite3_value_bytes(argv[0]), digest, &len,
+                             EVP_sha256(), NULL)) {
+        sqlite3_result_error(ctx, "sha256_hex: no text, or no SHA-256", -1);
+        return;
+    }
+    for (unsigned int i = 0; i < len; i++) {
+        out[2 * i] = hex[digest[i] >> 4];
+        out[2 * i + 1] = hex[digest[i] & 15];
+    }
+    sqlite3_result_text(ctx, out, 2 * (int)len, SQLITE_TRANSIENT);
+}
 
 static int run_migration(struct cas__saves *s, const struct cas__saves_migration *m)
 {
@@ -126,6 +159,10 @@ rollback:
 
 int cas__saves_migrate(struct cas__saves *s, int from, int target)
 {
+    if (sqlite3_create_function_v2(s->db, "sha256_hex", 1,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                   sha256_hex, NULL, NULL, NULL) != SQLITE_OK)
+        return cas__saves_sql_fail(s, "preparing the migrations");
     for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
         const struct cas__saves_migration *m = &migrations[i];
         if (m->version <= from || m->version > target)

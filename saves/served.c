@@ -16,6 +16,7 @@ void cas__saves_served_free(struct cas__saves_served *g)
     for (size_t i = 0; g->seats && i < g->n_seats; i++)
         free(g->seats[i].token);
     free(g->seats);
+    free(g->seed_nonce);
     memset(g, 0, sizeof *g);
 }
 
@@ -54,12 +55,15 @@ int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_serve
     if (rc)
         return rc;
     if ((rc = cas__saves_prepare(s,
-             "INSERT INTO served_games (game, base_ms, increment_ms, flagged)"
-             " VALUES (?1, ?2, ?3, NULL);", &st)))
+             "INSERT INTO served_games (game, base_ms, increment_ms, flagged, practice,"
+             " seed_nonce) VALUES (?1, ?2, ?3, NULL, ?4, ?5);", &st)))
         goto rollback;
     sqlite3_bind_int64(st, 1, g->game);
     sqlite3_bind_int64(st, 2, g->base_ms);
     sqlite3_bind_int64(st, 3, g->increment_ms);
+    sqlite3_bind_int(st, 4, g->practice != 0);
+    if (g->seed_nonce)
+        sqlite3_bind_text(st, 5, g->seed_nonce, -1, SQLITE_STATIC);
     if ((rc = step_done(s, st, "saving the served game")) || (rc = insert_seats(s, g)))
         goto rollback;
     return cas__saves_commit(s);
@@ -88,15 +92,17 @@ static int update_one(struct cas__saves *s, const char *sql, int64_t game, int s
     return CAS_OK;
 }
 
-int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name)
+int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
+                            const char *token_hash)
 {
     if (s->pg)
-        return cas__pg_served_claim(s, game, seat, name);
+        return cas__pg_served_claim(s, game, seat, name, token_hash);
     int rc = cas__saves_begin(s);
     if (rc)
         return rc;
-    if ((rc = update_one(s, "UPDATE served_seats SET open = 0 WHERE game = ?1 AND seat = ?2;",
-                         game, seat, NULL, "claiming the seat")) ||
+    if ((rc = update_one(s, "UPDATE served_seats SET open = 0, token = ?3"
+                         " WHERE game = ?1 AND seat = ?2;", game, seat, token_hash,
+                         "claiming the seat")) ||
         (rc = update_one(s, "UPDATE players SET name = ?3 WHERE game = ?1 AND seat = ?2;",
                          game, seat, name, "naming the player"))) {
         cas__saves_rollback(s);
@@ -156,7 +162,8 @@ int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves
     memset(out, 0, sizeof *out);
     out->game = game;
     int rc = cas__saves_prepare(s,
-        "SELECT base_ms, increment_ms, flagged FROM served_games WHERE game = ?1;", &st);
+        "SELECT base_ms, increment_ms, flagged, practice, seed_nonce FROM served_games"
+        " WHERE game = ?1;", &st);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, game);
@@ -166,6 +173,10 @@ int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves
         out->increment_ms = sqlite3_column_int64(st, 1);
         out->flagged = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1
                                                                 : sqlite3_column_int(st, 2);
+        out->practice = sqlite3_column_int(st, 3);
+        if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
+            !(out->seed_nonce = cas__saves_column_text(st, 4)))
+            rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else if (step == SQLITE_DONE) {
         rc = cas__saves_fail(s, CAS_ENOTFOUND, "game %lld is not a served game",
                              (long long)game);

@@ -584,6 +584,26 @@ static void sweep_dead_creations(const char *path)
     free(dir);
 }
 
+/* The store's files are private (0600): what it holds is the user's,
+ * and a served game's seed stays secret until the game ends.  SQLite
+ * gives its -wal and -shm the database file's mode. */
+#define STORE_MODE 0600
+
+/* Make the existing files of the store at path (the database, its -wal
+ * and -shm) no more open than STORE_MODE: another user's file, which we
+ * may not change, is left as it is. */
+static void tighten_modes(const char *path)
+{
+    char name[4200];
+    struct stat st;
+    for (size_t i = 0; i < sizeof side_suffixes / sizeof side_suffixes[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", path, side_suffixes[i]);
+        if (lstat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+            (st.st_mode & 0777 & ~STORE_MODE))
+            chmod(name, st.st_mode & 0777 & STORE_MODE);
+    }
+}
+
 /* A new store appears whole: it is built under a private name and then
  * linked into place, so no other castellan (and no kill) ever leaves or
  * sees it half made.  Losing the race to another castellan is fine: the
@@ -595,6 +615,13 @@ static int create_store(const char *path, int target, char *err, size_t errlen)
     cas__saves_announce(CAS__SAVES_CREATE, CAS__SAVES_BEGIN);
     snprintf(tmp, sizeof tmp, "%s.new-%ld", path, (long)getpid());
     sweep_dead_creations(path);
+    /* Made here with its mode: SQLite would create it 0644. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, STORE_MODE);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create it: %s", path, strerror(errno));
+        return CAS_EIO;
+    }
+    close(fd);
     int rc = open_store(tmp, 1, target, &s, err, errlen);
     if (rc == CAS_OK) {
         release_store(s); /* checkpoints the WAL into tmp */
@@ -652,6 +679,7 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
                                      (rc = judge_file(path, &verdict, err, errlen))))
             return rc;
     }
+    tighten_modes(path);
     return open_store(path, verdict == FILE_NEW, target, out, err, errlen);
 }
 

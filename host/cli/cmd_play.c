@@ -319,10 +319,14 @@ static void open_browser(const char *url)
 static int web_ready(void *ctx, struct cas__lobby *l, int port)
 {
     struct web_play *wp = ctx;
-    struct cas__table_params params = {0};
+    /* A seed given to play --web is the player's own choice: a practice
+     * game (docs/server.md, "Fair draws"). */
+    struct cas__table_params params = {.practice = wp->desc->seed_given};
+    struct cas__invites invites;
     const char *code;
     char msg[1024], url[256];
-    if (cas__table_create_desc(l, wp->desc, &params, &wp->table, &code, msg, sizeof msg)) {
+    if (cas__table_create_desc(l, wp->desc, &params, &wp->table, &invites, &code, msg,
+                               sizeof msg)) {
         fprintf(stderr, "castellan play: %s\n", msg);
         return CAS_EINVAL;
     }
@@ -332,15 +336,16 @@ static int web_ready(void *ctx, struct cas__lobby *l, int port)
     wp->id = t->id;
     printf("%s: game %lld, journaled; open in a browser:\n", t->r.match.title, (long long)t->id);
     int opened = 0;
-    for (int i = 0; i < t->nplayers; i++) {
+    for (int i = 0; i < t->nplayers && (size_t)i < invites.n; i++) {
         if (t->seats[i].bot)
             continue;
         snprintf(url, sizeof url, "http://127.0.0.1:%d/game/%lld#seat=%d&token=%s", port,
-                 (long long)t->id, i, t->seats[i].token);
+                 (long long)t->id, i, invites.token[i]);
         printf("  %-16s %s\n", t->r.names[i], url);
         if (!opened++)
             open_browser(url);
     }
+    cas__invites_free(&invites);
     printf("  %-16s http://127.0.0.1:%d/game/%lld\n", "watch", port, (long long)t->id);
     printf("The server stops when the game is over (Ctrl-C stops it sooner; "
            "castellan resume %lld continues it).\n", (long long)t->id);

@@ -18,7 +18,8 @@ static const char usage[] =
     "usage: castellan serve [--listen ADDR:PORT] [--database FILE] [--www DIR]\n"
     "                       [--cert FILE --key FILE] [--config FILE]\n"
     "                       [--plugin-path DIR[:DIR...]] [--isolated | --in-process]\n"
-    "                       [--plugin-deadline MS] [--quiet]\n"
+    "                       [--plugin-deadline MS] [--host-saved all|ID[,ID...]]\n"
+    "                       [--quiet]\n"
     "\n"
     "Hosts games for web browsers: open http://ADDR:PORT/ to create a game\n"
     "(from a preset or a game, expansions, rules and seats), hand out the\n"
@@ -36,6 +37,11 @@ static const char usage[] =
     "                    key, database, www, plugin-path, max-message-bytes,\n"
     "                    max-queue-bytes, max-games, max-connections, rate, burst,\n"
     "                    bot-threads (flags win over the file)\n"
+    "--host-saved all|ID[,ID...]  also host games started at the terminal (all of\n"
+    "                    them, or those listed): a `create` with `resume` may take an\n"
+    "                    unfinished one over, and a finished one's replay is shown.\n"
+    "                    Without it the server hosts, lists and replays only the\n"
+    "                    games it created\n"
     "--quiet             no line on stderr but errors\n"
     "\n" CAS__CLI_ISOLATION_HELP
     "\nSee docs/server.md (protocol, limits, TLS, reverse proxy).\n";
@@ -80,6 +86,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         fprintf(stderr, "castellan serve: warning: the browser client's files are not "
                 "installed (looked in %s); pages answer 404 until --www DIR names them\n",
                 CASTELLAN_WWW_INSTALL_DIR);
+    lobby.host_saved = &setup->host_saved;
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
@@ -155,7 +162,8 @@ int cas__cmd_serve(int argc, char **argv)
 {
     struct cas__serve_setup setup = {0};
     struct cas__server_config config = {0};
-    const char *deadline = NULL;
+    const char *deadline = NULL, *host_saved = NULL;
+    char err[1024];
     int isolated = 0, in_process = 0, done;
     size_t n_positional;
     cas__srv_limits_default(&setup.opts.limits);
@@ -166,6 +174,7 @@ int cas__cmd_serve(int argc, char **argv)
         {"--plugin-path", &setup.plugin_path, NULL, NULL},
         {"--isolated", NULL, &isolated, NULL}, {"--in-process", NULL, &in_process, NULL},
         {"--plugin-deadline", &deadline, NULL, NULL}, {"--quiet", NULL, &setup.opts.quiet, NULL},
+        {"--host-saved", &host_saved, NULL, NULL},
     };
     int status = cas__cli_parse("serve", argc, argv, flags, sizeof flags / sizeof flags[0],
                                 NULL, 0, &n_positional, usage, &done);
@@ -174,9 +183,16 @@ int cas__cmd_serve(int argc, char **argv)
     status = cas__cli_isolation("serve", isolated, in_process, deadline, &setup.isolation);
     if (status || (status = apply_config(&setup, &config)))
         return status;
+    if (host_saved &&
+        cas__host_saved_parse(host_saved, &setup.host_saved, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        cas__server_config_free(&config);
+        return 2;
+    }
     if (!setup.opts.listen)
         setup.opts.listen = "127.0.0.1:8080";
     status = cas__serve_run(&setup);
+    free(setup.host_saved.ids);
     cas__server_config_free(&config);
     return status;
 }

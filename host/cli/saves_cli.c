@@ -4,6 +4,7 @@
  * same way and explains mistakes the same way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,9 +122,20 @@ static int output_is_file(const struct cas__saves_args *a)
     return a->output && strcmp(a->output, "-") != 0;
 }
 
+/* A new output file is private (0600), as the store is: a record holds
+ * the game's seed, a secret of a served game until it ends. */
+static FILE *open_private(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !out)
+        close(fd);
+    return out;
+}
+
 FILE *cas__saves_args_output_open(const struct cas__saves_args *a)
 {
-    FILE *out = output_is_file(a) ? fopen(a->output, "w") : stdout;
+    FILE *out = output_is_file(a) ? open_private(a->output) : stdout;
     if (!out)
         fprintf(stderr, "%s: %s: %s\n", a->cmd, a->output, strerror(errno));
     return out;

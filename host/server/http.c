@@ -305,10 +305,12 @@ static int serve_replay(struct conn *c, int64_t id)
     struct cas__lobby *l = c->h->lobby;
     struct cas__saves_game g;
     struct cas__revived r;
-    char err[1024], origin[32], title[300];
+    char err[1024], origin[32], title[400];
     char *buf = NULL;
     size_t len = 0;
-    if (cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
+    int practice;
+    if (!cas__lobby_may_show(l, id, &practice) ||
+        cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
     struct cas__table *t = cas__lobby_find(l, id);
     if (g.status != CAS__SAVES_FINISHED && !(t && t->over)) {
@@ -320,7 +322,8 @@ static int serve_replay(struct conn *c, int64_t id)
     int rc = cas__revive_open_in(&r, &g, origin, l->reg, 0, &l->isolation);
     FILE *out = rc ? NULL : open_memstream(&buf, &len);
     if (out) {
-        snprintf(title, sizeof title, "castellan: %s, game %lld", r.match.title, (long long)id);
+        snprintf(title, sizeof title, "castellan: %s, game %lld%s", r.match.title,
+                 (long long)id, practice ? " (practice game: its seed was chosen)" : "");
         rc = cas__replay_html_write(&r, CAS_VIEWER_PUBLIC, title, out, err, sizeof err);
         fclose(out);
     }

@@ -185,7 +185,7 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
     char create[512];
-    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"seed\":\"%" PRIu64
+    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"%" PRIu64
              "\",\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", p->game, p->seed);
     for (size_t i = 0; i < p->games; i++)
         cas__wsc_send(lg.creator.conn, create);

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/crypto.h>
+
 #include "install_dirs.h"
 #include "server.h"
 
@@ -153,6 +155,60 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
     return NULL;
 }
 
+int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *err,
+                          size_t errlen)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    if (strcmp(spec, "all") == 0) {
+        out->all = 1;
+        return CAS_OK;
+    }
+    for (const char *p = spec;; p++) {
+        char *end;
+        long long id = *p >= '1' && *p <= '9' ? strtoll(p, &end, 10) : 0;
+        if (id <= 0 || (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen, "--host-saved %s: write \"all\" or game ids with commas "
+                     "between them (castellan saves list shows the ids), e.g. --host-saved "
+                     "12,15", spec);
+            free(ids);
+            return CAS_EINVAL;
+        }
+        int64_t *more = realloc(ids, (n + 1) * sizeof *ids);
+        if (!more) {
+            snprintf(err, errlen, "out of memory");
+            free(ids);
+            return CAS_ENOMEM;
+        }
+        ids = more;
+        ids[n++] = id;
+        p = end;
+        if (!*p)
+            break;
+    }
+    out->ids = ids;
+    out->n = n;
+    return CAS_OK;
+}
+
+int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice)
+{
+    const struct cas__host_saved *h = l->host_saved;
+    struct cas__saves_served served;
+    int may = h && h->all;
+    for (size_t i = 0; h && i < h->n; i++)
+        may |= h->ids[i] == id;
+    if (practice)
+        *practice = 0;
+    if (cas__saves_served_load(l->store, id, &served) != CAS_OK)
+        return may;
+    if (practice)
+        *practice = served.practice;
+    cas__saves_served_free(&served);
+    return 1;
+}
+
 /* ------------------------------------------------------ lobby message */
 
 /* A preset's title for people: its first line's words after the dash
@@ -259,7 +315,8 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
                        (long long)t->id);
         cas__jw_str(w, t->r.match.title);
-        cas__jw_printf(w, ",\"status\":\"%s\",\"ply\":%" PRIu32 ",\"clock\":", status_of(t),
+        cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32
+                       ",\"clock\":", status_of(t), t->practice ? "true" : "false",
                        t->r.session.ply);
         if (t->has_clock)
             cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
@@ -292,15 +349,18 @@ static void reply_error(struct cas__conn *c, const char *id, const char *code,
     cas__conn_send_jw(c, &w);
 }
 
-static void write_link(struct cas__jw *w, const struct cas__table *t, int seat)
+/* Seat `seat`'s token and invite link, "seat":..,"token":..,"link":.. */
+static void write_link(struct cas__jw *w, const struct cas__table *t, int seat,
+                       const char *token)
 {
-    cas__jw_printf(w, "{\"seat\":%d,\"token\":\"%s\",\"link\":\"/game/%lld#seat=%d&token=%s\"}",
-                   seat, t->seats[seat].token, (long long)t->id, seat, t->seats[seat].token);
+    cas__jw_printf(w, "\"seat\":%d,\"token\":\"%s\",\"link\":\"/game/%lld#seat=%d&token=%s\"",
+                   seat, token, (long long)t->id, seat, token);
 }
 
 static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
     struct cas__table *t;
+    struct cas__invites invites;
     const char *code = "internal";
     char msg[1024] = "";
     if (l->n_tables >= l->limits.max_games) {
@@ -308,7 +368,7 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
                     "(max-games); try again when one has ended");
         return;
     }
-    if (cas__table_create(l, req, &t, &code, msg, sizeof msg) != CAS_OK) {
+    if (cas__table_create(l, req, &t, &invites, &code, msg, sizeof msg) != CAS_OK) {
         reply_error(c, req->id, code, msg);
         return;
     }
@@ -319,12 +379,13 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
     if (req->id[0])
         cas__jw_printf(&w, ",\"id\":%s", req->id);
     cas__jw_printf(&w, ",\"game\":\"%lld\",\"seats\":[", (long long)t->id);
-    for (int i = 0, k = 0; i < t->nplayers; i++)
+    for (int i = 0, k = 0; i < t->nplayers && (size_t)i < invites.n; i++)
         if (!t->seats[i].bot) {
-            if (k++)
-                cas__jw_raw(&w, ",");
-            write_link(&w, t, i);
+            cas__jw_raw(&w, k++ ? ",{" : "{");
+            write_link(&w, t, i, invites.token[i]);
+            cas__jw_raw(&w, "}");
         }
+    cas__invites_free(&invites);
     cas__jw_printf(&w, "],\"watch\":\"/game/%lld\"}", (long long)t->id);
     cas__conn_send_jw(c, &w);
 }
@@ -359,8 +420,16 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
         reply_error(c, req->id, req->seat >= t->nplayers ? "not-found" : "not-open", msg);
         return;
     }
+    /* The claimer gets a token of its own: whoever held the seat's link
+     * before (its creator) no longer acts for it. */
     const char *name = req->name ? req->name : t->r.names[req->seat];
-    if (cas__saves_served_claim(l->store, t->id, req->seat, name) != CAS_OK) {
+    char token[CAS__TOKEN_LEN + 1], hash[CAS__HASH_LEN + 1];
+    if (cas__token_new(token) != CAS_OK || cas__sha256_hex(token, hash) != CAS_OK) {
+        reply_error(c, req->id, "internal", "the kernel gave no random bytes for a token; "
+                    "try again");
+        return;
+    }
+    if (cas__saves_served_claim(l->store, t->id, req->seat, name, hash) != CAS_OK) {
         snprintf(msg, sizeof msg, "%s", cas__saves_errmsg(l->store));
         reply_error(c, req->id, "internal", msg);
         return;
@@ -372,7 +441,14 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
         t->r.desc.players[req->seat].name = copy;
         t->r.names[req->seat] = copy;
     }
+    memcpy(t->seats[req->seat].token_hash, hash, sizeof hash);
     t->seats[req->seat].open = 0;
+    /* Connections that joined with the old token watch from now on. */
+    for (struct cas__conn *v = t->viewers; v; v = v->next_viewer)
+        if (v->seat == req->seat) {
+            v->seat = -1;
+            t->seats[req->seat].connected--;
+        }
     l->lobby_dirty = 1;
     t->dirty = 1;
     struct cas__jw w;
@@ -380,11 +456,11 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     cas__jw_raw(&w, "{\"type\":\"claimed\"");
     if (req->id[0])
         cas__jw_printf(&w, ",\"id\":%s", req->id);
-    cas__jw_printf(&w, ",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\",\"link\":"
-                   "\"/game/%lld#seat=%d&token=%s\"}", (long long)t->id, req->seat,
-                   t->seats[req->seat].token, (long long)t->id, req->seat,
-                   t->seats[req->seat].token);
+    cas__jw_printf(&w, ",\"game\":\"%lld\",", (long long)t->id);
+    write_link(&w, t, req->seat, token);
+    cas__jw_raw(&w, "}");
     cas__conn_send_jw(c, &w);
+    OPENSSL_cleanse(token, sizeof token);
 }
 
 /* c stops following its table. */

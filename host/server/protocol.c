@@ -93,6 +93,17 @@ static int integer_value(struct decoding *d, const struct cas_json *v, const cha
     return CAS_OK;
 }
 
+/* An optional true or false; absent: false. */
+static int opt_bool(struct decoding *d, const struct cas_json *obj, const char *field,
+                    int *out)
+{
+    const struct cas_json *v = member(obj, field);
+    *out = v && v->type == CAS_JSON_TRUE;
+    if (v && v->type != CAS_JSON_TRUE && v->type != CAS_JSON_FALSE)
+        return refuse(d, "bad-message", "field \"%s\" must be true or false", field);
+    return CAS_OK;
+}
+
 /* A game id: a positive whole number, or a string of its digits. */
 static int game_value(struct decoding *d, const struct cas_json *obj, int64_t *out)
 {
@@ -292,7 +303,8 @@ static int fields(struct decoding *d, const struct cas_json *obj)
         }
         if (opt_string(d, obj, "preset", MAX_NAME, &r->preset) ||
             opt_string(d, obj, "game", MAX_NAME, &r->game_id) ||
-            opt_string(d, obj, "seed", 24, &r->seed) || expansions_value(d, obj) ||
+            opt_string(d, obj, "seed", 24, &r->seed) ||
+            opt_bool(d, obj, "practice", &r->practice) || expansions_value(d, obj) ||
             rules_value(d, obj) || seats_value(d, obj) || clock_value(d, obj))
             return CAS_EINVAL;
         return need(d, r->preset || (r->game_id && r->n_seats),

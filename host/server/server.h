@@ -98,6 +98,7 @@ struct cas__req {
     int has_clock;
     int64_t base_ms, increment_ms;
     int on;                 /* autopass: the seat's choice */
+    int practice;           /* create: a practice game (may choose its seed) */
     struct cas_json *root;  /* owned */
 };
 
@@ -134,6 +135,41 @@ struct cas__srv_limits {
 
 void cas__srv_limits_default(struct cas__srv_limits *l);
 
+/* ------------------------------------------------------------ tokens */
+
+/* A token: 128 random bits as 32 hex digits.  A hash: SHA-256 as 64. */
+#define CAS__TOKEN_LEN 32
+#define CAS__HASH_LEN 64
+/* The secret beside a drawn seed in its commitment: 128 random bits. */
+#define CAS__SEED_NONCE_BYTES 16
+
+/* n_bytes (<= 64) random bytes from getrandom(2) as 2 * n_bytes hex digits
+ * into buf.  CAS_EIO when the kernel has no randomness to give. */
+int cas__random_hex(char *buf, size_t n_bytes);
+/* A fresh token into buf.  CAS_EIO as cas__random_hex. */
+int cas__token_new(char buf[CAS__TOKEN_LEN + 1]);
+/* The lowercase hex SHA-256 of text's bytes into out: what the store keeps
+ * of a token (saves/schema.c's migration 4 computes the same). */
+int cas__sha256_hex(const char *text, char out[CAS__HASH_LEN + 1]);
+/* Whether the token a client presented (NULL: none) hashes to hash; the
+ * hashes are compared in constant time. */
+int cas__token_matches(const char *hash, const char *presented);
+
+/* The clear tokens of a game's seats, made for its creator (or a seat's
+ * claimer) and handed out once: the server keeps only their hashes.  By
+ * seat; "" for a seat that has none (a bot). */
+struct cas__invites {
+    size_t n;
+    char (*token)[CAS__TOKEN_LEN + 1];
+};
+
+/* Wipe and free the tokens; a zeroed struct is fine. */
+void cas__invites_free(struct cas__invites *inv);
+/* A fresh token for each of n seats: the clear ones into *inv, their
+ * hashes into served->seats (allocated here; served->n_seats = n; open 0).
+ * On failure both are freed.  CAS_ENOMEM, CAS_EIO (no randomness). */
+int cas__invites_mint(struct cas__invites *inv, size_t n, struct cas__saves_served *served);
+
 /* ------------------------------------------------------ connections */
 
 struct cas__table;
@@ -168,7 +204,7 @@ struct cas__srv_event {
 };
 
 struct cas__seat {
-    char token[40];      /* hex, NUL-terminated */
+    char token_hash[CAS__HASH_LEN + 1]; /* the token's SHA-256; "" none */
     int open;            /* anyone may claim it */
     int bot;             /* a bot decides for it */
     char *agent;         /* "human" or the bot's spec; owned */
@@ -205,6 +241,12 @@ struct cas__table {
     int clock_running;             /* every human seat has joined (docs/server.md) */
     int forfeit;                   /* flagged left and the others claimed the game */
     int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
+    /* Fair draws (docs/server.md): a practice game shows its seed; another
+     * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
+     * and shows the reveal once it is over.  "" where there is none. */
+    int practice;
+    char seed_reveal[24 + 1 + 2 * CAS__SEED_NONCE_BYTES + 1];
+    char seed_commitment[CAS__HASH_LEN + 1];
     /* A bot decides on a thread: nothing touches the match meanwhile. */
     int busy;
     struct cas__actions bot_legal; /* owned: the bot's decision's list */
@@ -221,6 +263,20 @@ struct cas__table {
     struct cas__table *next;       /* in the lobby */
 };
 
+/* Which saved games started at the terminal (not by a server) the server
+ * may host and show (serve --host-saved): all, or the n listed. */
+struct cas__host_saved {
+    int all;
+    int64_t *ids;
+    size_t n;
+};
+
+/* Parse --host-saved's value, "all" or "ID[,ID...]", into *out (ids
+ * owned by the caller: free(out->ids)).  On a mistake CAS_EINVAL with err
+ * naming it. */
+int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *err,
+                          size_t errlen);
+
 /* The lobby: every table of the server, the store and the plugins. */
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
@@ -233,6 +289,9 @@ struct cas__lobby {
     size_t n_tables;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     struct cas__conn *subs;            /* subscribed to the lobby */
+    /* Terminal games the user lets the server host (NULL: none);
+     * borrowed, must outlive the lobby. */
+    const struct cas__host_saved *host_saved;
     int lobby_dirty;
     char *preset_dir;                  /* owned; NULL: no presets */
     /* A shared store (PostgreSQL, several servers): when the lobby last
@@ -272,6 +331,10 @@ void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
+/* Whether saved game id may be hosted and its replay shown: a game a
+ * server created (or hosted before), or one l->host_saved lets it.
+ * *practice (NULL: not asked) says whether it is a practice game. */
+int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
@@ -279,24 +342,34 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 struct cas__table_params {
     int has_clock;
     int64_t base_ms, increment_ms;
+    /* A practice game: the only kind whose seed its creator may choose
+     * (desc->seed_given); otherwise the server draws the seed and commits
+     * to it. */
+    int practice;
     unsigned char open[CAS__REQ_MAX_SEATS]; /* seats anyone may claim */
 };
 
 /* Insert the game desc describes (validated against l's plugins, with its
  * seed or a fresh one) into the store as a served game and open its table
- * (not yet in the lobby's list: the caller links it).  On failure code
- * and msg explain and nothing is stored. */
+ * (not yet in the lobby's list: the caller links it).  *invites receives
+ * the seats' clear tokens for the creator (caller frees with
+ * cas__invites_free); the store keeps their hashes.  On failure code and
+ * msg explain and nothing is stored. */
 int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
                            const struct cas__table_params *params, struct cas__table **out,
-                           const char **code, char *msg, size_t msglen);
+                           struct cas__invites *invites, const char **code, char *msg,
+                           size_t msglen);
 /* Host unfinished saved game id (started at the terminal, say): a token
- * for each human seat, then opened as a restart would.  CAS_ENOTFOUND,
+ * for each human seat into *invites (as cas__table_create_desc), then
+ * opened as a restart would.  CAS_ENOTFOUND,
  * CAS_ECONFLICT (finished, or hosted already) with code and msg. */
 int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
-                     const char **code, char *msg, size_t msglen);
+                     struct cas__invites *invites, const char **code, char *msg,
+                     size_t msglen);
 /* The same for a create request (docs/server.md). */
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
-                      struct cas__table **out, const char **code, char *msg, size_t msglen);
+                      struct cas__table **out, struct cas__invites *invites,
+                      const char **code, char *msg, size_t msglen);
 /* Bring served game `id` back from the store. */
 /* Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
  * when another server plays it.  The claim goes with cas__table_free. */
@@ -320,7 +393,7 @@ int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const cha
  * "connected":.. without the closing brace (a comma before all but the
  * first). */
 void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w);
-/* Whether token is seat's (constant time). */
+/* Whether token is seat's (its hash compared in constant time). */
 int cas__table_token_ok(const struct cas__table *t, int seat, const char *token);
 /* The flag of the actor fell when now is past its time. */
 void cas__table_check_clock(struct cas__table *t, int64_t now);
@@ -355,14 +428,6 @@ int cas__bots_submit(struct cas__bots *b, struct cas__table *t, struct cas__agen
 /* Deliver every finished decision to its table (cas__table_bot_done), on
  * the loop thread. */
 void cas__bots_deliver(struct cas__bots *b);
-
-/* ------------------------------------------------------------ tokens */
-
-/* A fresh token of 128 random bits from getrandom(2) as 32 hex digits into
- * buf[33].  CAS_EIO when the kernel has no randomness to give. */
-int cas__token_new(char buf[33]);
-/* a == b in time that does not depend on where they differ. */
-int cas__token_equal(const char *a, const char *b);
 
 /* ----------------------------------------------------------- http.c */
 
@@ -407,6 +472,7 @@ struct cas__serve_setup {
     int (*done)(void *ctx, struct cas__lobby *l, struct cas__httpd *h);
     void *ready_ctx;
     int no_restore;            /* leave the store's other served games be */
+    struct cas__host_saved host_saved; /* serve --host-saved; ids borrowed */
 };
 
 /* Open the store and the lobby, listen, resume the unfinished served

@@ -193,7 +193,7 @@ static int make_seats(struct cas__table *t, const struct cas__saves_served *serv
                 return rc;
             }
         } else if ((size_t)i < served->n_seats) {
-            snprintf(s->token, sizeof s->token, "%s", served->seats[i].token);
+            snprintf(s->token_hash, sizeof s->token_hash, "%s", served->seats[i].token);
             s->open = served->seats[i].open;
         }
     }
@@ -246,8 +246,15 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
+    t->practice = served.practice;
+    if (served.seed_nonce) {
+        snprintf(t->seed_reveal, sizeof t->seed_reveal, "%" PRIu64 ":%s", t->saved.seed,
+                 served.seed_nonce);
+        rc = cas__sha256_hex(t->seed_reveal, t->seed_commitment);
+    }
     t->nplayers = (int)t->saved.n_players;
-    rc = make_seats(t, &served, msg, msglen);
+    if (rc == CAS_OK)
+        rc = make_seats(t, &served, msg, msglen);
     cas__saves_served_free(&served);
     if (rc)
         return rc;
@@ -409,11 +416,23 @@ bad:
     return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s", err);
 }
 
-/* Insert the described game and the server's record of it. */
+/* The server commits to the seed of a game it hosts: a fresh secret kept
+ * beside it, whose hash with the seed players see from the start. */
+static int commit_seed(struct cas__saves_served *served)
+{
+    char nonce[2 * CAS__SEED_NONCE_BYTES + 1];
+    int rc = cas__random_hex(nonce, CAS__SEED_NONCE_BYTES);
+    if (rc == CAS_OK && !(served->seed_nonce = strdup(nonce)))
+        rc = CAS_ENOMEM;
+    return rc;
+}
+
+/* Insert the described game and the server's record of it; the seats'
+ * clear tokens into *invites. */
 static int insert_game(struct cas__lobby *l, const struct cas__table_params *params,
                        const struct cas__session_desc *desc,
-                       const struct cas__session_plan *plan, int64_t *id, char *msg,
-                       size_t msglen)
+                       const struct cas__session_plan *plan, int64_t *id,
+                       struct cas__invites *invites, char *msg, size_t msglen)
 {
     struct cas__saves_game header;
     struct cas__saves_served served = {0};
@@ -433,23 +452,20 @@ static int insert_game(struct cas__lobby *l, const struct cas__table_params *par
         cas__saves_game_delete(l->store, j.game);
         goto store_failed;
     }
+    rc = cas__invites_mint(invites, desc->n_players, &served);
     served.game = j.game;
     served.base_ms = params->has_clock ? params->base_ms : 0;
     served.increment_ms = params->has_clock ? params->increment_ms : 0;
-    served.n_seats = desc->n_players;
-    served.seats = calloc(desc->n_players, sizeof *served.seats);
-    char (*tokens)[33] = calloc(desc->n_players, sizeof *tokens);
-    rc = served.seats && tokens ? CAS_OK : CAS_ENOMEM;
-    for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++) {
-        rc = cas__token_new(tokens[i]);
-        served.seats[i].token = tokens[i];
+    served.practice = params->practice;
+    for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++)
         served.seats[i].open = i < CAS__REQ_MAX_SEATS && params->open[i];
-    }
+    if (rc == CAS_OK && !params->practice)
+        rc = commit_seed(&served);
     if (rc == CAS_OK)
         rc = cas__saves_served_insert(l->store, &served);
-    free(served.seats);
-    free(tokens);
+    cas__saves_served_free(&served);
     if (rc) {
+        cas__invites_free(invites);
         cas__saves_game_delete(l->store, j.game);
         cas__saves_game_release(l->store, j.game);
         goto store_failed;
@@ -467,17 +483,24 @@ store_failed:
 
 int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
                            const struct cas__table_params *params, struct cas__table **out,
-                           const char **code, char *msg, size_t msglen)
+                           struct cas__invites *invites, const char **code, char *msg,
+                           size_t msglen)
 {
     struct cas__session_plan plan;
     char err[1024];
     int64_t id;
     *out = NULL;
+    memset(invites, 0, sizeof *invites);
+    if (desc->seed_given && !params->practice)
+        return refuse(code, "bad-config", msg, msglen, "a seed is chosen (\"seed\", or the "
+                      "preset's seed =), which only a practice game may do: add "
+                      "\"practice\":true (the game is shown as practice to everyone), or "
+                      "leave the seed out and the server draws one and commits to it");
     int rc = cas__session_desc_validate(desc, l->reg, &plan, err, sizeof err);
     if (rc)
         return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s",
                       err);
-    rc = insert_game(l, params, desc, &plan, &id, msg, msglen);
+    rc = insert_game(l, params, desc, &plan, &id, invites, msg, msglen);
     cas__session_plan_free(&plan);
     if (rc) {
         *code = "internal";
@@ -485,6 +508,7 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
     }
     if ((rc = cas__table_restore(l, id, out, msg, msglen))) {
         *code = "internal";
+        cas__invites_free(invites);
         cas__saves_game_delete(l->store, id);
     }
     cas__saves_game_release(l->store, id); /* insert_game's: the table holds its own */
@@ -492,55 +516,60 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
 }
 
 int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
-                     const char **code, char *msg, size_t msglen)
+                     struct cas__invites *invites, const char **code, char *msg,
+                     size_t msglen)
 {
     struct cas__saves_game g;
-    struct cas__saves_served served = {.game = id};
+    struct cas__saves_served served = {0};
     *out = NULL;
+    memset(invites, 0, sizeof *invites);
     if (cas__lobby_find(l, id))
         return refuse(code, "bad-config", msg, msglen, "game %lld is hosted already; join "
                       "it", (long long)id);
-    if (cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
-        return refuse(code, "not-found", msg, msglen, "there is no game %lld in the store "
-                      "(castellan saves list shows them)", (long long)id);
+    /* A game of the terminal is the user's: a stranger learns no more from
+     * this refusal than from one for a game that does not exist. */
+    if (!cas__lobby_may_show(l, id, NULL) || cas__saves_game_load(l->store, id, 0, &g) != CAS_OK)
+        return refuse(code, "not-found", msg, msglen, "there is no game %lld to host here "
+                      "(a game started at the terminal is hosted only when castellan serve "
+                      "runs with --host-saved)", (long long)id);
     int finished = g.status == CAS__SAVES_FINISHED;
     size_t n = g.n_players;
     cas__saves_game_free(&g);
     if (finished)
         return refuse(code, "over", msg, msglen, "game %lld is finished; its replay is "
                       "/game/%lld/replay.html once hosted", (long long)id, (long long)id);
-    char (*tokens)[33] = calloc(n ? n : 1, sizeof *tokens);
-    served.seats = calloc(n ? n : 1, sizeof *served.seats);
-    served.n_seats = n;
-    int rc = tokens && served.seats ? CAS_OK : CAS_ENOMEM;
-    for (size_t i = 0; rc == CAS_OK && i < n; i++) {
-        rc = cas__token_new(tokens[i]);
-        served.seats[i].token = tokens[i];
-    }
+    int rc = cas__invites_mint(invites, n, &served);
+    served.game = id;
+    if (rc == CAS_OK)
+        rc = commit_seed(&served);
     if (rc == CAS_OK && (rc = cas__saves_served_insert(l->store, &served)) != CAS_OK)
         refuse(code, "bad-config", msg, msglen, "game %lld cannot be hosted: %s", (long long)id,
                cas__saves_errmsg(l->store));
-    free(served.seats);
-    free(tokens);
+    cas__saves_served_free(&served);
     if (rc == CAS_OK && (rc = cas__table_restore(l, id, out, msg, msglen)) != CAS_OK)
         *code = "internal";
+    if (rc)
+        cas__invites_free(invites);
     return rc;
 }
 
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
-                      struct cas__table **out, const char **code, char *msg, size_t msglen)
+                      struct cas__table **out, struct cas__invites *invites,
+                      const char **code, char *msg, size_t msglen)
 {
     struct cas__session_desc desc;
     struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
-                                       .increment_ms = req->increment_ms};
+                                       .increment_ms = req->increment_ms,
+                                       .practice = req->practice};
     *out = NULL;
+    memset(invites, 0, sizeof *invites);
     if (req->resume)
-        return cas__table_adopt(l, req->resume, out, code, msg, msglen);
+        return cas__table_adopt(l, req->resume, out, invites, code, msg, msglen);
     if (describe(l, req, &desc, code, msg, msglen))
         return CAS_EINVAL;
     for (size_t i = 0; i < req->n_seats; i++)
         params.open[i] = strcmp(req->seats[i].agent, "open") == 0;
-    int rc = cas__table_create_desc(l, &desc, &params, out, code, msg, msglen);
+    int rc = cas__table_create_desc(l, &desc, &params, out, invites, code, msg, msglen);
     cas__session_desc_free(&desc);
     return rc;
 }
@@ -792,9 +821,9 @@ int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const cha
 
 int cas__table_token_ok(const struct cas__table *t, int seat, const char *token)
 {
-    if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot || !t->seats[seat].token[0])
+    if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot)
         return 0;
-    return cas__token_equal(t->seats[seat].token, token);
+    return cas__token_matches(t->seats[seat].token_hash, token);
 }
 
 /* ------------------------------------------------------------ clocks */
@@ -1091,6 +1120,22 @@ static void write_view(struct cas__table *t, int seat, int decides, struct cas__
     free(text);
 }
 
+/* Whether the draws were fixed (docs/server.md, "Fair draws"): the seed's
+ * commitment from the start, the seed itself only once the game is over
+ * (from the start in a practice game, whose creator chose it). */
+static void write_draws(const struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"practice\":%s,\"seed_commitment\":",
+                   t->practice ? "true" : "false");
+    cas__jw_str(w, t->seed_commitment[0] ? t->seed_commitment : NULL);
+    if (t->practice || t->over)
+        cas__jw_printf(w, ",\"seed\":\"%" PRIu64 "\"", t->saved.seed);
+    else
+        cas__jw_raw(w, ",\"seed\":null");
+    cas__jw_raw(w, ",\"seed_reveal\":");
+    cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
+}
+
 /* Never while t->busy: a bot's thread is reading the game. */
 void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw *w)
 {
@@ -1123,6 +1168,7 @@ void cas__table_state(struct cas__table *t, struct cas__conn *c, struct cas__jw 
         cas__jw_printf(w, ",\"leaver\":{\"seat\":%d}", gone);
     else
         cas__jw_raw(w, ",\"leaver\":null");
+    write_draws(t, w);
     write_view(t, c->seat, decides, w);
     write_events(t, c, w);
     cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_run.h"
@@ -106,6 +107,9 @@ static void test_play_journals_and_export_import_round_trip(void **state)
     cas_test_dir_file(*state, "two.txt", rec2, sizeof rec2);
     castellan(state, &r, "export", "1", "-o", rec1, NULL);
     assert_int_equal(r.status, 0);
+    struct stat st; /* private, as the store: a record holds the seed */
+    assert_int_equal(stat(rec1, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
     castellan(state, &r, "import", rec1, NULL);
     assert_int_equal(r.status, 0);
     cas_test_expect_text(r.out, "as game 2");

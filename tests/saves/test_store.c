@@ -73,6 +73,46 @@ static void test_creates_schema_in_new_folders(void **state)
                                      "pragma_journal_mode;"), 1);
 }
 
+/* The permission bits of path's mode. */
+static unsigned mode_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        fail_msg("%s: cannot stat it", path);
+    return (unsigned)(st.st_mode & 07777);
+}
+
+/* The store's files are 0600 whatever the umask: the database, and its
+ * -wal and -shm while it is open; an existing looser store is tightened
+ * when castellan opens it. */
+static void test_store_files_are_private(void **state)
+{
+    char path[512], side[600];
+    struct cas__saves_game g;
+    mode_t old = umask(022);
+    cas_test_dir_file(*state, "saves.db", path, sizeof path);
+    struct cas__saves *s = cas_test_open(path);
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    cas__saves_game_free(&g);
+    assert_int_equal(mode_of(path), 0600);
+    static const char *const sides[] = {"-wal", "-shm"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(side, sizeof side, "%s%s", path, sides[i]);
+        assert_int_equal(mode_of(side), 0600);
+    }
+    /* An older castellan made it 0644 and left a -wal 0664 beside it. */
+    snprintf(side, sizeof side, "%s-wal", path);
+    assert_int_equal(chmod(side, 0664), 0);
+    assert_int_equal(chmod(path, 0644), 0);
+    struct cas__saves *again = cas_test_open(path);
+    assert_int_equal(mode_of(path), 0600);
+    assert_int_equal(mode_of(side), 0600);
+    cas__saves_close(again);
+    cas__saves_close(s);
+    umask(old);
+}
+
 static void test_empty_file_becomes_a_store(void **state)
 {
     char path[512];
@@ -256,6 +296,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_creates_schema_in_new_folders),
+        CAS_TEST_IN_DIR(test_store_files_are_private),
         CAS_TEST_IN_DIR(test_empty_file_becomes_a_store),
         CAS_TEST_IN_DIR(test_reopen_keeps_games),
         CAS_TEST_IN_DIR(test_migrates_an_older_schema),

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
                              &creators[i].conn) != CAS_OK)
             return 1;
         snprintf(msg, sizeof msg, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                 "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"seed\":\"%d\"}", i + 1);
+                 "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"practice\":true,\"seed\":\"%d\"}", i + 1);
         cas__wsc_send(creators[i].conn, msg);
     }
     for (int done = 0, turns = 0; done < games && turns < 100000; turns++) {

@@ -64,7 +64,7 @@ static void test_two_seats_and_a_watcher(void **state)
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                               "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
-                              "\"agent\":\"human\"}],\"seed\":\"11\"}", &a, &b);
+                              "\"agent\":\"human\"}],\"practice\":true,\"seed\":\"11\"}", &a, &b);
     assert_true(id > 0);
     serve_connect(w, &p, &a);
     serve_connect(w, &p, &b);
@@ -103,9 +103,10 @@ static void test_two_seats_and_a_watcher(void **state)
     cas__saves_game_free(&g);
 }
 
-static void test_against_a_bot(void **state)
+/* A whole game of a client against a greedy bot on a server of its own
+ * (e2e-bot), checked; its id. */
+static int64_t play_against_a_bot(void)
 {
-    (void)state;
     struct serve_process p;
     struct cas__wsc *w;
     struct serve_client a = {0};
@@ -113,7 +114,7 @@ static void test_against_a_bot(void **state)
     serve_start(&p, "e2e-bot", NULL);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                              "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"seed\":\"5\"}",
+                              "{\"agent\":\"human\"},{\"agent\":\"greedy\"}],\"practice\":true,\"seed\":\"5\"}",
                               &a, NULL);
     serve_connect(w, &p, &a);
     serve_join(&a, id, 0);
@@ -132,6 +133,54 @@ static void test_against_a_bot(void **state)
         bot_moves += g.actions[i].actor == 1;
     assert_true(bot_moves > 0);
     cas__saves_game_free(&g);
+    return id;
+}
+
+static void test_against_a_bot(void **state)
+{
+    (void)state;
+    assert_true(play_against_a_bot() > 0);
+}
+
+/* A stored copy of game id of the store db, as `castellan play` would
+ * store it (not served); its id. */
+static int64_t terminal_copy(const char *db, int64_t id)
+{
+    struct cas__saves *s;
+    struct cas__saves_game g;
+    char err[512];
+    load_game(db, id, &g);
+    g.id = 0;
+    assert_int_equal(cas__saves_open(db, &s, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    int64_t copy = g.id;
+    cas__saves_close(s);
+    cas__saves_game_free(&g);
+    return copy;
+}
+
+/* A finished game replays at /game/ID/replay.html when the server made
+ * it; one of the terminal only with serve --host-saved naming it (or
+ * all). */
+static void test_terminal_games_need_host_saved(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    char body[4096], path[128], spec[32];
+    int64_t served = play_against_a_bot();
+    int64_t copy = terminal_copy("e2e-bot/s.db", served);
+    serve_start(&p, "e2e-bot", NULL);
+    snprintf(path, sizeof path, "/game/%lld/replay.html", (long long)served);
+    assert_int_equal(serve_http_get(&p, path, body, sizeof body), 200);
+    snprintf(path, sizeof path, "/game/%lld/replay.html", (long long)copy);
+    assert_int_equal(serve_http_get(&p, path, body, sizeof body), 404);
+    assert_int_equal(serve_stop(&p), 0);
+
+    snprintf(spec, sizeof spec, "%lld", (long long)copy);
+    serve_start(&p, "e2e-bot", (const char *const[]){"--host-saved", spec, NULL});
+    assert_int_equal(serve_http_get(&p, path, body, sizeof body), 200);
+    assert_non_null(strstr(body, "<html"));
+    assert_int_equal(serve_stop(&p), 0);
 }
 
 static void test_restart_resumes(void **state)
@@ -144,7 +193,7 @@ static void test_restart_resumes(void **state)
     serve_start(&p, "e2e-restart", NULL);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
     int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                              "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"seed\":\"3\"}", &a, &b);
+                              "{\"agent\":\"human\"},{\"agent\":\"human\"}],\"practice\":true,\"seed\":\"3\"}", &a, &b);
     serve_connect(w, &p, &a);
     serve_connect(w, &p, &b);
     serve_join(&a, id, 0);
@@ -319,6 +368,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_seats_and_a_watcher),
         cmocka_unit_test(test_against_a_bot),
+        cmocka_unit_test(test_terminal_games_need_host_saved),
         cmocka_unit_test(test_restart_resumes),
         cmocka_unit_test(test_play_web),
         cmocka_unit_test(test_limits),

@@ -72,7 +72,7 @@ static void test_two_servers_share_one_database(void **state)
 
     /* A bot game on b runs to its end, watched. */
     int64_t bots = serve_create(w, &b, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                                "{\"agent\":\"greedy\"},{\"agent\":\"random\"}],\"seed\":\"9\"}",
+                                "{\"agent\":\"greedy\"},{\"agent\":\"random\"}],\"practice\":true,\"seed\":\"9\"}",
                                 NULL, NULL);
     struct serve_client watch = {.seat = -1};
     serve_connect(w, &b, &watch);
@@ -85,9 +85,9 @@ static void test_two_servers_share_one_database(void **state)
     struct serve_client ada = {.stop_after = 2};
     int64_t game = serve_create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                                 "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
-                                "\"seed\":\"4\"}", &ada, NULL);
+                                "\"practice\":true,\"seed\":\"4\"}", &ada, NULL);
     int64_t idle = serve_create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                                "{\"agent\":\"open\"},{\"agent\":\"greedy\"}],\"seed\":\"6\"}",
+                                "{\"agent\":\"open\"},{\"agent\":\"greedy\"}],\"practice\":true,\"seed\":\"6\"}",
                                 NULL, NULL);
     serve_connect(w, &a, &ada);
     serve_join(&ada, game, 0);

@@ -7,7 +7,9 @@
  * strict undo, resuming after a dropped connection and after a restart,
  * and Fischer clocks down to a flag fall.
  */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 
 #include <cmocka.h>
 #include <libwebsockets.h>
+#include <sqlite3.h>
 
 #include "saves.h"
 #include "server.h"
@@ -238,7 +241,7 @@ static struct cas__table *table(struct world *w, int64_t id)
 }
 
 static const char two_humans[] =
-    "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\",\"seats\":["
+    "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"9\",\"seats\":["
     "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
 
 /* ------------------------------------------------------------ protocol */
@@ -364,7 +367,10 @@ static void test_create_list_claim_join(void **state)
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
          (long long)id);
     assert_non_null(strstr(last(&bob), "\"type\":\"claimed\""));
-    assert_non_null(strstr(last(&bob), tokens[1]));
+    char claimed[64];
+    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed), 1);
+    assert_string_not_equal(claimed, tokens[1]);
+    snprintf(tokens[1], sizeof tokens[1], "%s", claimed);
     sayf(&w, &carol, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1}", (long long)id);
     assert_string_equal(error_code(&carol), "not-open");
     assert_non_null(strstr(last(&lobby), "\"status\":\"running\""));
@@ -498,6 +504,246 @@ static void test_secrets_stay_with_their_seat(void **state)
     world_close(&w);
 }
 
+/* ------------------------------------------------- secrets at rest */
+
+/* Whether the file at path holds text's bytes anywhere. */
+static int file_holds(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char *bytes = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            bytes = realloc(bytes, cap);
+            assert_non_null(bytes);
+        }
+        got = fread(bytes + len, 1, cap - len, f);
+        len += got;
+    } while (got);
+    fclose(f);
+    int found = memmem(bytes, len, text, strlen(text)) != NULL;
+    free(bytes);
+    return found;
+}
+
+/* Run sql on the SQLite store at path with a plain connection. */
+static void sql_on(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* The store keeps a seat token's SHA-256 only: no file of it holds the
+ * token.  A store of schema 3 (tokens in clear) is hashed by the
+ * migration, and the invite links handed out before it still work. */
+static void test_tokens_are_kept_as_hashes(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    struct cas__saves_served sv;
+    char tokens[2][64], hash[CAS__HASH_LEN + 1], sql[512], side[600];
+    world_open(&w, "hashed", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(strlen(tokens[i]), CAS__TOKEN_LEN);
+        assert_int_equal(cas__sha256_hex(tokens[i], hash), CAS_OK);
+        assert_string_equal(sv.seats[i].token, hash);
+        assert_true(cas__table_token_ok(table(&w, id), i, tokens[i]));
+        assert_false(cas__table_token_ok(table(&w, id), i, hash));
+    }
+    cas__saves_served_free(&sv);
+    world_close(&w);
+    snprintf(side, sizeof side, "%s-wal", w.db);
+    for (int i = 0; i < 2; i++)
+        assert_false(file_holds(w.db, tokens[i]) || file_holds(side, tokens[i]));
+
+    /* As an older castellan left it: the tokens in clear, schema 3. */
+    for (int i = 0; i < 2; i++) {
+        snprintf(sql, sizeof sql, "UPDATE served_seats SET token = '%s' WHERE game = %lld "
+                 "AND seat = %d;", tokens[i], (long long)id, i);
+        sql_on(w.db, sql);
+    }
+    sql_on(w.db, "ALTER TABLE served_games DROP COLUMN practice;"
+                 "ALTER TABLE served_games DROP COLUMN seed_nonce;"
+                 "PRAGMA user_version = 3;");
+    world_open(&w, "hashed", 0);
+    assert_int_equal(cas__saves_schema_version(w.store), 4);
+    seat_both(&w, id, tokens, seats, NULL);
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(error_code(&seats[i]), "");
+        char you[16];
+        snprintf(you, sizeof you, "\"you\":%d", i);
+        assert_non_null(strstr(last(&seats[i]), you));
+        tconn_free(&seats[i]);
+    }
+    world_close(&w);
+    for (int i = 0; i < 2; i++)
+        assert_false(file_holds(w.db, tokens[i]) || file_holds(side, tokens[i]));
+}
+
+/* Claiming an open seat mints a token of its own: the creator's token
+ * for that seat stops working, on a connection that joined with it, for a
+ * new join, and after a restart. */
+static void test_a_claim_revokes_the_creators_token(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn creator, bob;
+    char tokens[2][64], claimed[64];
+    world_open(&w, "revoke", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"open\"}]}", tokens, 2);
+    tconn_init(&creator);
+    tconn_init(&bob);
+    join(&w, &creator, id, 1, tokens[1]);
+    assert_non_null(strstr(last(&creator), "\"you\":1"));
+    assert_int_equal(table(&w, id)->seats[1].connected, 1);
+    sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
+         (long long)id);
+    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed),
+                     1);
+    assert_string_not_equal(claimed, tokens[1]);
+    /* The creator's connection watches now. */
+    assert_non_null(strstr(last_state(&creator), "\"you\":null"));
+    assert_int_equal(table(&w, id)->seats[1].connected, 0);
+    sayf(&w, &creator, "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
+    assert_string_equal(error_code(&creator), "bad-token");
+    join(&w, &creator, id, 1, tokens[1]);
+    assert_string_equal(error_code(&creator), "bad-token");
+    join(&w, &bob, id, 1, claimed);
+    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    tconn_free(&creator);
+    tconn_free(&bob);
+    world_close(&w);
+
+    world_open(&w, "revoke", 0);
+    tconn_init(&creator);
+    tconn_init(&bob);
+    join(&w, &creator, id, 1, tokens[1]);
+    assert_string_equal(error_code(&creator), "bad-token");
+    join(&w, &bob, id, 1, claimed);
+    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    tconn_free(&creator);
+    tconn_free(&bob);
+    world_close(&w);
+}
+
+/* ------------------------------------------------------- fair draws */
+
+/* The string field key of message m into out ("" when null or absent). */
+static void field_of(const char *m, const char *key, char *out, size_t cap)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+    const char *at = strstr(m, pattern);
+    out[0] = '\0';
+    if (at) {
+        at += strlen(pattern);
+        size_t n = strcspn(at, "\"");
+        snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), at);
+    }
+}
+
+/* A served game's seed is the server's: its commitment is published from
+ * the start, the seed only at the end, and then the seed with its secret
+ * hashes to the commitment.  The creator may choose a seed only for a
+ * practice game, marked so in the lobby, the state and the store. */
+static void test_seeds_are_committed_and_revealed(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch, c;
+    struct cas__saves_served sv;
+    struct cas__saves_game g;
+    char tokens[2][64], commitment[80], again[80], seed[32], reveal[128], hash[80];
+    world_open(&w, "draws", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    seat_both(&w, id, tokens, seats, &watch);
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    char stored[32];
+    snprintf(stored, sizeof stored, "%" PRIu64, g.seed);
+    cas__saves_game_free(&g);
+    field_of(last_state(&watch), "seed_commitment", commitment, sizeof commitment);
+    assert_int_equal(strlen(commitment), CAS__HASH_LEN);
+    assert_non_null(strstr(last_state(&watch), "\"practice\":false"));
+    assert_non_null(strstr(last_state(&watch), "\"seed\":null"));
+    assert_non_null(strstr(last_state(&watch), "\"seed_reveal\":null"));
+    for (int i = 0; i < 6; i++)
+        assert_true(play_one(&w, id, seats, 2));
+
+    /* A restart keeps the commitment. */
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+    world_close(&w);
+    world_open(&w, "draws", 0);
+    seat_both(&w, id, tokens, seats, &watch);
+    field_of(last_state(&watch), "seed_commitment", again, sizeof again);
+    assert_string_equal(again, commitment);
+    for (int i = 0; i < 500 && !table(&w, id)->over; i++) {
+        const struct tconn *all[] = {&seats[0], &seats[1], &watch};
+        for (size_t k = 0; k < 3; k++)
+            if (strstr(last_state(all[k]), "\"seed\":\""))
+                fail_msg("the seed was shown before the end: %s", last_state(all[k]));
+        assert_true(play_one(&w, id, seats, 2));
+    }
+    assert_true(table(&w, id)->over);
+    field_of(last_state(&watch), "seed", seed, sizeof seed);
+    field_of(last_state(&watch), "seed_reveal", reveal, sizeof reveal);
+    field_of(last_state(&watch), "seed_commitment", again, sizeof again);
+    assert_string_equal(seed, stored);
+    assert_string_equal(again, commitment);
+    assert_int_equal(strncmp(reveal, seed, strlen(seed)), 0);
+    assert_int_equal(reveal[strlen(seed)], ':');
+    assert_int_equal(strlen(reveal + strlen(seed) + 1), 32);
+    assert_int_equal(cas__sha256_hex(reveal, hash), CAS_OK);
+    assert_string_equal(hash, commitment);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&watch);
+
+    /* A chosen seed: only for a practice game, shown as such. */
+    tconn_init(&c);
+    say(&w, &c, "{\"type\":\"lobby\"}");
+    say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\",\"seats\":["
+                "{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
+    assert_string_equal(error_code(&c), "bad-config");
+    assert_non_null(strstr(last(&c), "practice"));
+    say(&w, &c, "{\"type\":\"create\",\"preset\":\"fixture\"}");
+    assert_string_equal(error_code(&c), "bad-config");
+    say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\","
+                "\"practice\":\"yes\",\"seats\":[{\"agent\":\"human\"}]}");
+    assert_string_equal(error_code(&c), "bad-message");
+    assert_int_equal(w.lobby.n_tables, 1);
+    int64_t practice = create(&w, two_humans, tokens, 2);
+    assert_non_null(strstr(last(&c), "\"practice\":true"));
+    seat_both(&w, practice, tokens, seats, NULL);
+    assert_non_null(strstr(last_state(&seats[0]), "\"practice\":true"));
+    assert_non_null(strstr(last_state(&seats[0]), "\"seed\":\"9\""));
+    assert_non_null(strstr(last_state(&seats[0]), "\"seed_commitment\":null"));
+    assert_int_equal(cas__saves_served_load(w.store, practice, &sv), CAS_OK);
+    assert_int_equal(sv.practice, 1);
+    assert_null(sv.seed_nonce);
+    cas__saves_served_free(&sv);
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    assert_int_equal(sv.practice, 0);
+    assert_non_null(sv.seed_nonce);
+    cas__saves_served_free(&sv);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    tconn_free(&c);
+    cas__lobby_disconnect(&w.lobby, &c.base);
+    world_close(&w);
+}
+
 /* ------------------------------------------- undo, reconnect, restart */
 
 static void test_undo_reconnect_and_restart(void **state)
@@ -507,7 +753,7 @@ static void test_undo_reconnect_and_restart(void **state)
     struct tconn seats[2];
     char tokens[2][64];
     world_open(&w, "resume", 1);
-    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"4\","
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"practice\":true,\"seed\":\"4\","
                         "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
     seat_both(&w, id, tokens, seats, NULL);
     struct cas__table *t = table(&w, id);
@@ -559,8 +805,23 @@ static void test_undo_reconnect_and_restart(void **state)
     world_close(&w);
 }
 
+/* A copy of served game `served` stored as `castellan play` would store
+ * it (not served); its id. */
+static int64_t terminal_copy(struct world *w, int64_t served)
+{
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w->store, served, 1, &g), CAS_OK);
+    g.id = 0;
+    assert_int_equal(cas__saves_game_insert(w->store, &g), CAS_OK);
+    int64_t id = g.id;
+    cas__saves_game_free(&g);
+    return id;
+}
+
 /* A game started at the terminal (in the store, not served) is hosted on
- * request with a token per human seat, and plays on. */
+ * request, with a token per human seat, only when the user lets the
+ * server host it (serve --host-saved: that game, or all); then it plays
+ * on. */
 static void test_adopts_a_terminal_game(void **state)
 {
     (void)state;
@@ -569,17 +830,38 @@ static void test_adopts_a_terminal_game(void **state)
     char tokens[2][64];
     world_open(&w, "adopt", 1);
     int64_t served = create(&w, two_humans, tokens, 2);
+    int64_t id = terminal_copy(&w, served), other = terminal_copy(&w, served);
     struct cas__saves_game g;
-    assert_int_equal(cas__saves_game_load(w.store, served, 1, &g), CAS_OK);
-    g.id = 0;
-    assert_int_equal(cas__saves_game_insert(w.store, &g), CAS_OK); /* as play would */
-    int64_t id = g.id;
-    cas__saves_game_free(&g);
     tconn_init(&c);
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":\"%lld\"}", (long long)served);
     assert_string_equal(error_code(&c), "bad-config");
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":\"999\"}");
     assert_string_equal(error_code(&c), "not-found");
+    /* Not let: refused as if it did not exist, and nothing is stored. */
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
+    assert_string_equal(error_code(&c), "not-found");
+    assert_non_null(strstr(last(&c), "--host-saved"));
+    assert_false(cas__lobby_may_show(&w.lobby, id, NULL));
+    assert_true(cas__lobby_may_show(&w.lobby, served, NULL));
+    struct cas__saves_served sv;
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_ENOTFOUND);
+    /* --host-saved OTHER lets that one, not this one; then this one too. */
+    struct cas__host_saved let;
+    char err[256];
+    assert_int_equal(cas__host_saved_parse("12x", &let, err, sizeof err), CAS_EINVAL);
+    assert_non_null(strstr(err, "--host-saved 12x"));
+    assert_int_equal(cas__host_saved_parse(",", &let, err, sizeof err), CAS_EINVAL);
+    char spec[64];
+    snprintf(spec, sizeof spec, "%lld", (long long)other);
+    assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
+    w.lobby.host_saved = &let;
+    assert_true(cas__lobby_may_show(&w.lobby, other, NULL));
+    sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
+    assert_string_equal(error_code(&c), "not-found");
+    free(let.ids);
+    snprintf(spec, sizeof spec, "%lld,%lld", (long long)other, (long long)id);
+    assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
+    assert_int_equal(let.n, 2);
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_non_null(strstr(last(&c), "\"type\":\"created\""));
     for (int i = 0; i < 2; i++) {
@@ -594,6 +876,10 @@ static void test_adopts_a_terminal_game(void **state)
     assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
     assert_true(g.n_actions > 0);
     cas__saves_game_free(&g);
+    free(let.ids);
+    /* "all" lets every one. */
+    assert_int_equal(cas__host_saved_parse("all", &let, err, sizeof err), CAS_OK);
+    assert_true(cas__lobby_may_show(&w.lobby, terminal_copy(&w, served), NULL));
     tconn_free(&c);
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
@@ -610,7 +896,7 @@ static void test_clocks_and_the_flag(void **state)
     char tokens[2][64];
     fake_now = 1000000;
     world_open(&w, "clock", 1);
-    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"2\","
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"2\","
                         "\"clock\":{\"base_ms\":60000,\"increment_ms\":2000},\"seats\":["
                         "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
     seat_both(&w, id, tokens, seats, &watch);
@@ -673,6 +959,7 @@ static void test_clock_waits_for_every_seat(void **state)
     fake_now = 5000000;
     world_open(&w, "clock-wait", 1);
     int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"2\","
+                        "\"practice\":true,"
                         "\"clock\":{\"base_ms\":60000,\"increment_ms\":2000},\"seats\":["
                         "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
     struct cas__table *t = table(&w, id);
@@ -738,7 +1025,8 @@ static size_t passes_played_for(const struct cas__table *t)
  * Carcassonne, played by the first legal action (a figure whenever one
  * may go), the figures run out and each turn's deploy is a forced pass. */
 static const char carcassonne_humans[] =
-    "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\",\"seats\":["
+    "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\",\"practice\":true,"
+    "\"seats\":["
     "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
 
 static void test_forced_pass(void **state)
@@ -841,6 +1129,9 @@ int main(void)
         cmocka_unit_test(test_forced_pass),
         cmocka_unit_test(test_leaver),
         cmocka_unit_test(test_adopts_a_terminal_game),
+        cmocka_unit_test(test_tokens_are_kept_as_hashes),
+        cmocka_unit_test(test_a_claim_revokes_the_creators_token),
+        cmocka_unit_test(test_seeds_are_committed_and_revealed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

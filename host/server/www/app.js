@@ -252,8 +252,9 @@ function renderLobby(msg) {
     const seats = el('ul', { class: 'seat-list' });
     for (const s of g.seats || []) seats.append(el('li', {}, swatch(s.label), ' ' + seatWords(s)));
     const clock = g.clock ? ` · clock ${fmtClockSetting(g.clock)}` : '';
+    const practice = g.practice ? ' · practice (seed chosen)' : '';
     body.append(el('tr', { 'data-game': g.game },
-      el('td', {}, el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game})` + clock),
+      el('td', {}, el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game})` + clock + practice),
       el('td', { text: g.status }),
       el('td', { text: String(g.ply ?? '') }),
       el('td', {}, seats),
@@ -364,8 +365,10 @@ function customCreate() {
   };
   if ($('clock-on').checked)
     msg.clock = { base_ms: Number($('clock-base').value) * 60000, increment_ms: Number($('clock-inc').value) * 1000 };
+  // The server draws the seed and commits to it; a chosen one makes a
+  // practice game (docs/server.md, "Fair draws").
   const seed = $('seed').value.trim();
-  if (seed) msg.seed = seed;
+  if (seed) { msg.seed = seed; msg.practice = true; }
   send(msg);
 }
 
@@ -469,6 +472,7 @@ function autoPass() {
 }
 
 function renderState(st) {
+  $('table-title').textContent = 'Game ' + st.game + (st.practice ? ' (practice: seed ' + st.seed + ')' : '');
   const first = view.wantFullLog;
   if (first && typeof st.you === 'number' && !autoPass())
     send({ type: 'autopass', game: view.game, on: false });
