@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "saves.h"
+#include "server.h"
 #include "target.h"
 #include "term.h"
 #include "text.h"
@@ -156,7 +157,7 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
                            .isolated_requested = a->isolated, .marginal_requested = marginal,
                            .game_has_expansions =
                                cas__registry_has_expansion_of(t->reg, t->plan.game->id),
-                           .pg_url = a->database};
+                           .pg_url = a->database, .serve = cas__bench_serve};
     struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
         b.check = &check;

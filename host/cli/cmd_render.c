@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "picture.h"
+#include "replay_html.h"
 #include "revive.h"
 #include "saves_cli.h"
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "cli.h"
 #include "commands.h"
 #include "journal.h"
@@ -153,7 +154,7 @@ int cas__cmd_resume(int argc, char **argv)
         goto free_game;
     }
     snprintf(origin, sizeof origin, "game %lld", (long long)id);
-    if (cas__revive_open(&r, &g, origin, a.plugin_path, 1, &a.isolation)) {
+    if (cas__revive_open(&r, &g, origin, a.plugin_path, cas__agent_new, &a.isolation)) {
         cas__term_message(stderr, "castellan resume: %s", r.error);
         goto free_game;
     }

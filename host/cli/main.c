@@ -9,8 +9,10 @@
 
 #include <castellan/plugin.h>
 
+#include "agent.h"
 #include "commands.h"
 #include "text.h"
+#include "worker.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -131,6 +133,8 @@ int main(int argc, char **argv)
     /* Past `ulimit -f` a write then fails with EFBIG, which the save store
      * explains, instead of killing castellan without a word. */
     signal(SIGXFSZ, SIG_IGN);
+    /* A game's worker runs the bots and playouts of the agents' room. */
+    cas__worker_use_batches(&cas__agent_batches);
     const char *name = "";
     int status = run_command(argc, argv, &name);
     return output_written(name, status);

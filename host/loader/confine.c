@@ -198,7 +198,7 @@ static int allow_read_opens(scmp_filter_ctx f)
 }
 
 /* Threads, never processes: clone only with CLONE_THREAD (a search bot's
- * threads, in batch.c); clone3, whose flags a filter cannot read, fails
+ * threads, in host/agents/batch.c); clone3, whose flags a filter cannot read, fails
  * with ENOSYS so the C library falls back to clone. */
 static int allow_threads(scmp_filter_ctx f)
 {

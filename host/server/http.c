@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "picture.h"
+#include "replay_html.h"
 #include "server.h"
 #include "wsclient.h"
 

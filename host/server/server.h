@@ -455,7 +455,7 @@ unsigned cas__httpd_sockets(const struct cas__httpd *h);
 void cas__httpd_wake(void *h);
 void cas__httpd_free(struct cas__httpd *h);
 
-/* ------------------------------------------------- serving (cmd_serve.c) */
+/* ------------------------------------------------- serving (serve_run.c) */
 
 /* Everything one run of the server needs; zero fields take the defaults. */
 struct cas__serve_setup {
@@ -479,5 +479,12 @@ struct cas__serve_setup {
  * games and serve until SIGINT/SIGTERM or setup->done; prints problems on
  * stderr.  The exit status. */
 int cas__serve_run(const struct cas__serve_setup *setup);
+
+/* `castellan bench --only serve` (bench_serve.c): castellan serve under
+ * --games concurrent games over WebSocket: moves per second, latency,
+ * memory per idle game.  The bench command hands it to the bench sections
+ * (struct cas__bench, serve). */
+struct cas__bench;
+int cas__bench_serve(struct cas__bench *b);
 
 #endif

@@ -114,6 +114,7 @@ static int worker_game_new(struct cas__match *m, const struct cas__isolation *is
     if (rc == CAS_OK) {
         m->vt = vt;
         m->isolated = 1;
+        m->elsewhere = &cas__worker_elsewhere;
     }
     return rc;
 }

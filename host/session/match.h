@@ -33,6 +33,9 @@ struct cas__match {
      * the process exits 1. */
     int isolated;
     struct cas__fault_handler on_fault;
+    /* Where work the game may do elsewhere goes (a bot's decision in the
+     * game's worker): set with isolated, NULL in process. */
+    const struct cas__elsewhere *elsewhere;
 };
 
 /* A value m's plugin returned breaks what the ABI promises (a seat out of

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_ops.h"
 #include "agent_spec.h"
 
 static CAS_PRINTF(3, 4) int fail(struct cas__revived *r, int rc, const char *fmt, ...)
@@ -101,14 +101,14 @@ static int check_agents(struct cas__revived *r)
     return CAS_OK;
 }
 
-static int make_agents(struct cas__revived *r)
+static int make_agents(struct cas__revived *r, cas__agent_maker make_agent)
 {
     size_t n = r->desc.n_players;
     r->agents = calloc(n, sizeof *r->agents);
     if (!r->agents)
         return fail(r, CAS_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        int rc = cas__agent_new(r->desc.players[i].agent, &r->agents[i]);
+        int rc = make_agent(r->desc.players[i].agent, &r->agents[i]);
         if (rc)
             return fail(r, rc, "%s: cannot create the %s agent of %s", r->origin,
                         r->desc.players[i].agent, r->desc.players[i].name);
@@ -139,31 +139,31 @@ static int load_plugins(struct cas__revived *r, const char *cli_path,
 }
 
 static int revive(struct cas__revived *r, const struct cas__saves_game *g,
-                  const char *origin, const char *cli_path, int with_agents,
-                  const struct cas__isolation *asked);
+                  const char *origin, const char *cli_path,
+                  cas__agent_maker make_agent, const struct cas__isolation *asked);
 
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
-                     const char *origin, const char *cli_path, int with_agents,
-                     const struct cas__isolation *asked)
+                     const char *origin, const char *cli_path,
+                     cas__agent_maker make_agent, const struct cas__isolation *asked)
 {
     memset(r, 0, sizeof *r);
-    return revive(r, g, origin, cli_path, with_agents, asked);
+    return revive(r, g, origin, cli_path, make_agent, asked);
 }
 
 int cas__revive_open_in(struct cas__revived *r, const struct cas__saves_game *g,
-                        const char *origin, struct cas__registry *reg, int with_agents,
-                        const struct cas__isolation *asked)
+                        const char *origin, struct cas__registry *reg,
+                        cas__agent_maker make_agent, const struct cas__isolation *asked)
 {
     memset(r, 0, sizeof *r);
     r->reg = reg;
     r->reg_borrowed = 1;
-    return revive(r, g, origin, NULL, with_agents, asked);
+    return revive(r, g, origin, NULL, make_agent, asked);
 }
 
 /* Open g on r, which holds nothing but maybe a borrowed registry. */
 static int revive(struct cas__revived *r, const struct cas__saves_game *g,
-                  const char *origin, const char *cli_path, int with_agents,
-                  const struct cas__isolation *asked)
+                  const char *origin, const char *cli_path,
+                  cas__agent_maker make_agent, const struct cas__isolation *asked)
 {
     r->saved = g;
     r->origin = origin;
@@ -173,7 +173,7 @@ static int revive(struct cas__revived *r, const struct cas__saves_game *g,
         goto close;
     }
     if ((rc = check_agents(r)) || (rc = load_plugins(r, cli_path, asked)) ||
-        (with_agents && (rc = make_agents(r))))
+        (make_agent && (rc = make_agents(r, make_agent))))
         goto close;
     r->names = calloc(r->desc.n_players + 1, sizeof *r->names);
     if (!r->names) {
@@ -200,7 +200,8 @@ void cas__revive_close(struct cas__revived *r)
     if (r->session.state)
         cas__session_free(&r->session);
     for (size_t i = 0; r->agents && i < r->desc.n_players; i++)
-        cas__agent_free(r->agents[i]);
+        if (r->agents[i])
+            r->agents[i]->ops->free(r->agents[i]);
     free(r->agents);
     free(r->names);
     if (r->match.game)

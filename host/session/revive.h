@@ -10,13 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "agent_ops.h"
 #include "match.h"
 #include "registry.h"
 #include "saves.h"
 #include "session.h"
 #include "session_plan.h"
-
-struct cas__agent;
 
 struct cas__revived {
     const struct cas__saves_game *saved;  /* borrowed */
@@ -44,18 +43,19 @@ struct cas__revived {
 /* Bring g back at its first state: resolve and load its game and
  * expansions on the plugin search path (cli_path may be NULL), validate its
  * options, open the match (in a worker as its session or `asked`, which
- * may be NULL, says: cas__session_plan_isolate) and, when with_agents, create each player's
- * agent.  origin names g in messages.  g must outlive r.  On failure
+ * may be NULL, says: cas__session_plan_isolate) and, with make_agent (the
+ * agents' cas__agent_new; NULL: the game is only replayed), create each
+ * player's agent.  origin names g in messages.  g must outlive r.  On failure
  * r->error explains and r is closed. */
 int cas__revive_open(struct cas__revived *r, const struct cas__saves_game *g,
-                     const char *origin, const char *cli_path, int with_agents,
-                     const struct cas__isolation *asked);
+                     const char *origin, const char *cli_path,
+                     cas__agent_maker make_agent, const struct cas__isolation *asked);
 /* cas__revive_open with plugins from reg, the caller's (it must outlive
  * r), instead of a search path scanned for r alone: a server hosting many
  * games loads each plugin once. */
 int cas__revive_open_in(struct cas__revived *r, const struct cas__saves_game *g,
-                        const char *origin, struct cas__registry *reg, int with_agents,
-                        const struct cas__isolation *asked);
+                        const char *origin, struct cas__registry *reg,
+                        cas__agent_maker make_agent, const struct cas__isolation *asked);
 void cas__revive_close(struct cas__revived *r);
 
 /* Replay g's actions [0, upto) through r's session, checking the actor and

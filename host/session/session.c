@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_ops.h"
+#include "random_play.h"
 #include "term.h"
 
 #define SESSION_TEXT_MAX 512

@@ -673,6 +673,16 @@ static int bench_isolation(struct cas__bench *b)
     return rc;
 }
 
+/* The server's own benchmark, given by the bench command. */
+static int bench_serve(struct cas__bench *b)
+{
+    if (!b->serve) {
+        fprintf(stderr, "castellan bench: the serve section is not part of this program\n");
+        return CAS_ENOTFOUND;
+    }
+    return b->serve(b);
+}
+
 const struct cas__bench_section cas__bench_sections[] = {
     {"playouts", "random playouts per second; with expansions, against the game alone", 0, 0,
      bench_playouts},
@@ -690,7 +700,7 @@ const struct cas__bench_section cas__bench_sections[] = {
     {"isolation", "with --isolated: microseconds per action in process and in a worker",
      0, CAS__BENCH_ON_ISOLATED, bench_isolation},
     {"serve", "with --only serve: castellan serve with --games games over WebSocket: "
-              "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, cas__bench_serve},
+              "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, bench_serve},
     {NULL, NULL, 0, 0, NULL},
 };
 

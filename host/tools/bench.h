@@ -68,6 +68,10 @@ struct cas__bench {
     /* --database: a PostgreSQL URL whose journal and resume the saves
      * section also measures, or NULL. */
     const char *pg_url;
+    /* The serve section's measurement, which the bench command gives
+     * (host/server/bench_serve.c: the server is a room above the tools);
+     * NULL: the section cannot run. */
+    int (*serve)(struct cas__bench *b);
 };
 
 enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3,
@@ -88,10 +92,6 @@ struct cas__bench_section {
 
 /* The save journal's throughput and resume time (host/bench_saves.c). */
 int cas__bench_saves(struct cas__bench *b);
-
-/* castellan serve under --games concurrent games over WebSocket: moves per
- * second, latency, memory per idle game (host/tools/bench_serve.c). */
-int cas__bench_serve(struct cas__bench *b);
 
 /* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
 /* The state of the first player decision of the bench's first game of m

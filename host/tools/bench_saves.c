@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "bench.h"
 #include "journal.h"
 #include "revive.h"
@@ -86,7 +87,7 @@ static int resume_once(const char *db, int64_t id)
         return rc;
     if ((rc = cas__saves_game_load(s, id, 1, &g)))
         goto close_store;
-    if ((rc = cas__revive_open(&r, &g, "bench", NULL, 1, NULL)))
+    if ((rc = cas__revive_open(&r, &g, "bench", NULL, cas__agent_new, NULL)))
         goto free_game;
     rc = cas__revive_replay(&r, g.n_actions, 0, NULL, NULL);
     cas__revive_close(&r);
@@ -114,7 +115,7 @@ static int bench_journal(struct cas__bench *b, const char *label, const char *db
     struct cas__saves_game g;
     struct cas__revived r;
     rc = bot_game(p->id, p->version, b->match->nplayers, b->seed, &g);
-    if (rc || (rc = cas__revive_open(&r, &g, "bench", NULL, 1, NULL))) {
+    if (rc || (rc = cas__revive_open(&r, &g, "bench", NULL, cas__agent_new, NULL))) {
         saves_line(b, "saves: %s\n", rc == CAS_ENOMEM ? "out of memory" : r.error);
         goto free_game;
     }

@@ -96,4 +96,15 @@ void cas__check_print(const struct cas__check_report *report, FILE *out);
  * from a worker is read as text only after this. */
 void cas__check_report_seal(struct cas__check_report *r);
 
+/* `castellan check` of t in one confined worker (check_child.c): the
+ * checker runs there, next to the plugin.  CAS_OK with the whole report
+ * (passed or failed); else CAS_EIO, with the worker's fault in fault in
+ * check's words ("crash (signal 11)", "hang (no answer within MS ms)",
+ * "abi (...)") and where it happened (seed, nplayers, ply, and the
+ * target's names) in *report.  deadline_ms bounds each step (0: the
+ * default). */
+int cas__worker_check(const struct cas__check_target *t, const struct cas__check_options *opt,
+                      unsigned deadline_ms, struct cas__check_report *report, char *fault,
+                      size_t cap);
+
 #endif

@@ -7,6 +7,7 @@
  * and controls to step through it.  Nothing is fetched: no network, no
  * external script, style or font.
  */
+#include "replay_html.h"
 #include "picture.h"
 
 #include <stdlib.h>

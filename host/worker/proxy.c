@@ -712,6 +712,8 @@ int cas__worker_decide(const cas_state *s, const char *bot, int player, uint64_t
     return rc;
 }
 
+const struct cas__elsewhere cas__worker_elsewhere = {.decide = cas__worker_decide};
+
 int cas__worker_is_proxy(const struct cas_game_vtable *vt)
 {
     return vt->apply == proxy_apply;

@@ -107,7 +107,8 @@ void cas__worker_side_free(struct cas__worker_side *ws)
             ws->vt->state_free(ws->states[i]);
     free(ws->states);
     cas__wire_out_free(&ws->ask);
-    cas__worker_batch_free(ws);
+    if (ws->batches)
+        ws->batches->free(ws);
     ws->states = NULL;
     ws->n_states = ws->cap_states = 0;
 }
@@ -523,6 +524,25 @@ static int call_bench_floor(struct cas__worker_side *ws, const struct cas__wire_
     return rc;
 }
 
+static int call_playouts(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                         struct cas__wire_out *out)
+{
+    if (ws->batches)
+        return ws->batches->playouts(ws, f, out);
+    cas__wire_u64(out, 0);
+    cas__wire_u64(out, 0);
+    return CAS_EINVAL;
+}
+
+static int call_decide(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                       struct cas__wire_out *out)
+{
+    if (ws->batches)
+        return ws->batches->decide(ws, f, out);
+    cas__wire_u64(out, 0);
+    return CAS_EINVAL;
+}
+
 static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_STATE_NEW] = call_state_new,
     [CAS__OP_STATE_FREE] = call_state_free,
@@ -546,8 +566,8 @@ static const call_fn calls[CAS__OP_COUNT] = {
     [CAS__OP_CHANCE_TOTAL] = call_chance_total,
     [CAS__OP_CHANCE_PICK] = call_chance_pick,
     [CAS__OP_BENCH_FLOOR] = call_bench_floor,
-    [CAS__OP_PLAYOUTS] = cas__worker_call_playouts,
-    [CAS__OP_DECIDE] = cas__worker_call_decide,
+    [CAS__OP_PLAYOUTS] = call_playouts,
+    [CAS__OP_DECIDE] = call_decide,
 };
 
 /* The reply's rc, error and log are written once the call has run; its
@@ -709,10 +729,18 @@ static int load_probed(struct cas__worker_side *ws, const struct cas_plugin *plu
     return CAS_OK;
 }
 
+static const struct cas__worker_batches *registered_batches;
+
+void cas__worker_use_batches(const struct cas__worker_batches *batches)
+{
+    registered_batches = batches;
+}
+
 void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
                        const struct cas_game_params *params, const struct cas__isolation *iso)
 {
-    struct cas__worker_side ws = {.vt = plugin->game, .nplayers = params->nplayers, .fd = fd};
+    struct cas__worker_side ws = {.vt = plugin->game, .nplayers = params->nplayers, .fd = fd,
+                                  .batches = registered_batches};
     struct cas__wire_out out = {0};
     int keep[66] = {fd};
     size_t n_keep = 1 + library_fds(plugin, params, keep + 1, 65);
@@ -734,8 +762,8 @@ void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data
     struct cas_host host = cas__worker_services(&ws, data_dir);
     if (rc == CAS_OK)
         rc = ws.vt->game_new(&host, &mine, &ws.game, &bad_option);
-    if (rc == CAS_OK)
-        rc = cas__worker_batch_begin(&ws, ws.desc ? ws.desc : plugin);
+    if (rc == CAS_OK && ws.batches)
+        rc = ws.batches->begin(&ws, ws.desc ? ws.desc : plugin);
     /* What game_new opened (its data files) is closed before the second
      * filter: nothing but the socket stays reachable. */
     cas__confine_close_others(&fd, 1);

@@ -70,7 +70,7 @@ int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
                       const struct cas_game_vtable **vt, cas_game **game,
                       size_t *bad_option, char *err, size_t errlen);
 
-/* Batches (batch.c runs them in the worker): one message for many calls.
+/* Batches (agents/batch.c runs them in the worker): one message for many calls.
  * `games` random playouts of the worker's game (cas__playouts), within
  * the deadline of one call per game; the action bot (an agent spec other
  * than human) chooses for player in proxy state s at (seed, ply), within
@@ -81,19 +81,17 @@ int cas__worker_playouts(const cas_game *game, uint64_t seed, int games, uint64_
                          uint64_t *checksum);
 int cas__worker_decide(const cas_state *s, const char *bot, int player, uint64_t seed,
                        uint32_t ply, cas_action *out);
-/* `castellan check` of t in one confined worker (check_child.c): the
- * checker runs there, next to the plugin.  CAS_OK with the whole report
- * (passed or failed); else CAS_EIO, with the worker's fault in fault in
- * check's words ("crash (signal 11)", "hang (no answer within MS ms)",
- * "abi (...)") and where it happened (seed, nplayers, ply, and the
- * target's names) in *report.  deadline_ms bounds each step (0: the
- * default). */
-struct cas__check_target;
-struct cas__check_options;
-struct cas__check_report;
-int cas__worker_check(const struct cas__check_target *t, const struct cas__check_options *opt,
-                      unsigned deadline_ms, struct cas__check_report *report, char *fault,
-                      size_t cap);
+
+/* Work a game hands to where it runs, as a method table its match carries
+ * (host/session/match.h, elsewhere): a game in a worker carries
+ * cas__worker_elsewhere, so an agent asks the worker to decide without
+ * naming it. */
+struct cas__elsewhere {
+    /* cas__worker_decide's contract. */
+    int (*decide)(const cas_state *s, const char *bot, int player, uint64_t seed,
+                  uint32_t ply, cas_action *out);
+};
+extern const struct cas__elsewhere cas__worker_elsewhere;
 
 /* Whether vt is the proxy vtable of a worker. */
 int cas__worker_is_proxy(const struct cas_game_vtable *vt);
@@ -118,25 +116,38 @@ struct cas__worker_side {
     char log[2048];
     struct cas__wire_out ask;   /* the frame of a random-number question */
     uint8_t answer[64];
-    struct cas__worker_batch *batch; /* batch.c, once the game exists; or NULL */
+    const struct cas__worker_batches *batches; /* or NULL: none run here */
+    struct cas__worker_batch *batch; /* theirs, once the game exists; or NULL */
     const struct cas_plugin *desc;   /* a probed plugin's own, loaded here; or NULL */
 };
 
 /* The state of handle h, or NULL (ws->error then says so). */
 cas_state *cas__worker_state(struct cas__worker_side *ws, uint64_t h);
 
-/* ---- batch.c: host code run in the worker, one message for many calls */
+/* ---- batches: host code run in the worker, one message for many calls */
 
-/* After game_new: the worker's own match of ws's game (plugin is the
- * descriptor the worker loaded) for the batches.  CAS_OK or CAS_ENOMEM. */
-int cas__worker_batch_begin(struct cas__worker_side *ws, const struct cas_plugin *plugin);
-void cas__worker_batch_free(struct cas__worker_side *ws);
-/* PLAYOUTS (seed, games): cas__playouts; DECIDE (handle, bot spec,
- * player, seed, ply): the bot's choice, its tree kept between calls. */
-int cas__worker_call_playouts(struct cas__worker_side *ws, const struct cas__wire_field *f,
-                              struct cas__wire_out *out);
-int cas__worker_call_decide(struct cas__worker_side *ws, const struct cas__wire_field *f,
-                            struct cas__wire_out *out);
+/* The host code a worker runs next to its plugin (bench's playouts, a
+ * bot's whole decision), as a method table: the worker names no room above
+ * it.  host/agents/batch.c fills one (cas__agent_batches). */
+struct cas__worker_batches {
+    /* After game_new: the worker's own match of ws's game (plugin is the
+     * descriptor the worker loaded) in ws->batch.  CAS_OK or CAS_ENOMEM. */
+    int (*begin)(struct cas__worker_side *ws, const struct cas_plugin *plugin);
+    void (*free)(struct cas__worker_side *ws);
+    /* PLAYOUTS (seed, games): cas__playouts; DECIDE (handle, bot spec,
+     * player, seed, ply): the bot's choice, its tree kept between calls.
+     * Each writes its reply's fields into out, and returns the call's rc. */
+    int (*playouts)(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                    struct cas__wire_out *out);
+    int (*decide)(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                  struct cas__wire_out *out);
+};
+
+/* The batches the workers this process starts will run (the program's
+ * main hands them over, as SQLite's VFS is registered; borrowed for the
+ * life of the process).  Without them PLAYOUTS and DECIDE fail with
+ * CAS_EINVAL. */
+void cas__worker_use_batches(const struct cas__worker_batches *batches);
 
 /* One decoded call msg run against ws's game, its reply built in reply.
  * Handles and arguments are checked first: a bad one is an error reply,

@@ -358,7 +358,7 @@ static void why_illegal(const struct cas_state *s, cas_action a, char *buf, size
 int cas__carc_parse_action(const struct cas_state *s, const char *text,
                            cas_action *out)
 {
-    cas_action a;
+    cas_action a = 0;
     int rc = parse_any(s, text, &a);
     if (rc != CAS_OK)
         return rc;

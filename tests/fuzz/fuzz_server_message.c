@@ -1,7 +1,7 @@
 /*
  * fuzz_server_message.c — libFuzzer target: one WebSocket message a client
  * of castellan serve may send, through the protocol's decoder
- * (host/server/protocol.c over host/tools/json.c).  A message it accepts
+ * (host/server/protocol.c over host/util/json.c).  A message it accepts
  * must free cleanly; one it refuses must name an error code of the
  * protocol and explain itself; the error reply built from it must be one
  * JSON object (so a hostile id cannot break out of its quotes).

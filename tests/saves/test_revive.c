@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent.h"
 #include "journal.h"
 #include "revive.h"
 #include "saves_fixture.h"
@@ -50,7 +51,7 @@ static void fixture_game(struct cas__saves_game *g)
 static void revive_or_fail(struct cas__revived *r, const struct cas__saves_game *g,
                            int with_agents)
 {
-    if (cas__revive_open(r, g, "game", plugin_dir, with_agents, NULL))
+    if (cas__revive_open(r, g, "game", plugin_dir, with_agents ? cas__agent_new : NULL, NULL))
         fail_msg("%s", r->error);
 }
 
@@ -276,7 +277,7 @@ static void test_records_name_the_line_of_what_is_wrong(void **state)
         "\n";
     assert_int_equal(cas__record_parse(searcher, sizeof searcher - 1, "bots.txt", &g, err,
                                        sizeof err), CAS_OK);
-    if (cas__revive_open(&r, &g, "bots.txt", plugin_dir, 1, NULL) != CAS_OK)
+    if (cas__revive_open(&r, &g, "bots.txt", plugin_dir, cas__agent_new, NULL) != CAS_OK)
         fail_msg("refused: %s", r.error);
     cas__revive_close(&r);
     cas__saves_game_free(&g);

@@ -41,6 +41,7 @@ void worker_games_play(const struct cas_plugin *plugin, const char *data, const 
     size_t n;
     memset(out, 0, sizeof *out);
     struct cas_option_value *options = cas__option_defaults(plugin, &n);
+    cas__worker_use_batches(&cas__agent_batches); /* as main() does */
     if (cas__match_open_isolated(&m, &iso, plugin, data, options, n, NULL, 0, 2, err,
                                  sizeof err))
         fail_msg("cannot open %s: %s", plugin->id, err);

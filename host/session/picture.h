@@ -1,6 +1,7 @@
 /*
  * picture.h — a game's own picture of a state (CAS_RENDER_SVG) into memory
- * or a file, and the HTML replay viewer built from them (host-internal).
+ * or a file (host-internal); the HTML replay viewer is built from them
+ * (host/tools/replay_html.h).
  * The host draws nothing of any game: the plugin does; the host only
  * stores, frames and steps through what it drew.
  */
@@ -11,8 +12,6 @@
 #include <stdio.h>
 
 #include "match.h"
-
-struct cas__revived;
 
 /* The SVG document m's plugin renders of `state` for `viewer` (at the
  * viewer's own decision, its decision view: render_choices numbers the
@@ -29,13 +28,5 @@ int cas__picture_render(struct cas__match *m, const cas_state *state, int viewer
  * failure (naming the file); the old file, if any, is then unchanged. */
 int cas__picture_write(struct cas__match *m, const cas_state *state, int viewer,
                        const char *path, char *err, size_t errlen);
-
-/* Write r's whole game (its journal, not yet replayed: r just opened) as
- * one self-contained HTML page to out: every ply's picture for `viewer`,
- * the action and the events that viewer may see, the scores after each
- * ply with a chart over time, and buttons, a slider and the arrow keys to
- * step through it.  title heads the page.  err explains a failure. */
-int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title,
-                           FILE *out, char *err, size_t errlen);
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * batch.c — the worker's batches: host code (the random playouts of bench,
  * a bot's whole decision) run inside the worker next to the plugin, so
- * that one message stands for thousands of vtable calls.  The worker is a
- * fork of castellan: the agents are here already; they drive the plugin
- * through a match of the worker's own, checked as the host's is.
+ * that one message stands for thousands of vtable calls.  The worker runs
+ * them through the table this file fills (host/worker/worker.h); the
+ * agents drive the plugin through a match of the worker's own, checked as
+ * the host's is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static void batch_violation(void *ctx, const struct cas__worker_fault *fault)
     snprintf(ws->error, sizeof ws->error, "%s", fault->text);
 }
 
-int cas__worker_batch_begin(struct cas__worker_side *ws, const struct cas_plugin *plugin)
+static int batch_begin(struct cas__worker_side *ws, const struct cas_plugin *plugin)
 {
     struct cas__worker_batch *b = calloc(1, sizeof *b);
     if (!b)
@@ -49,7 +50,7 @@ int cas__worker_batch_begin(struct cas__worker_side *ws, const struct cas_plugin
     return CAS_OK;
 }
 
-void cas__worker_batch_free(struct cas__worker_side *ws)
+static void batch_free(struct cas__worker_side *ws)
 {
     struct cas__worker_batch *b = ws->batch;
     if (!b)
@@ -61,8 +62,8 @@ void cas__worker_batch_free(struct cas__worker_side *ws)
     ws->batch = NULL;
 }
 
-int cas__worker_call_playouts(struct cas__worker_side *ws, const struct cas__wire_field *f,
-                              struct cas__wire_out *out)
+static int batch_playouts(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                          struct cas__wire_out *out)
 {
     uint64_t plies = 0, checksum = 0;
     int games = (int)(int32_t)f[1].n;
@@ -93,8 +94,8 @@ static struct cas__agent *agent_of(struct cas__worker_side *ws, const char *spec
     return agent;
 }
 
-int cas__worker_call_decide(struct cas__worker_side *ws, const struct cas__wire_field *f,
-                            struct cas__wire_out *out)
+static int batch_decide(struct cas__worker_side *ws, const struct cas__wire_field *f,
+                        struct cas__wire_out *out)
 {
     cas_action action = 0;
     int rc = CAS_EINVAL;
@@ -117,3 +118,7 @@ int cas__worker_call_decide(struct cas__worker_side *ws, const struct cas__wire_
     cas__wire_u64(out, rc == CAS_OK ? action : 0);
     return rc;
 }
+
+const struct cas__worker_batches cas__agent_batches = {
+    .begin = batch_begin, .free = batch_free, .playouts = batch_playouts, .decide = batch_decide,
+};

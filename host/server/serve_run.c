@@ -1,0 +1,90 @@
+/*
+ * serve_run.c — one run of castellan serve: opens the save store, brings
+ * back every unfinished served game, listens and runs the event loop
+ * until SIGINT or SIGTERM or its caller says done (docs/server.md).  The
+ * serve command, play --web and bench --only serve run it.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "install_dirs.h"
+#include "server.h"
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stopping = 1;
+}
+
+int cas__serve_run(const struct cas__serve_setup *setup)
+{
+    struct cas__saves *store = NULL;
+    struct cas__lobby lobby;
+    struct cas__httpd *h = NULL;
+    char err[1024];
+    int port, status = 1;
+    char *fallback = NULL, *www = NULL;
+    const char *db = setup->database;
+    if (!db && !(db = fallback = cas__saves_default_path())) {
+        fprintf(stderr, "castellan serve: neither XDG_DATA_HOME nor HOME is set; give "
+                "--database FILE\n");
+        return 1;
+    }
+    if (cas__saves_open(db, &store, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto free_path;
+    }
+    if (cas__lobby_open(&lobby, store, setup->plugin_path, &setup->isolation, setup->clock,
+                        &setup->opts.limits, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto close_store;
+    }
+    struct cas__serve_options opts = setup->opts;
+    if (!opts.www)
+        opts.www = www = cas__find_installed(CASTELLAN_WWW_DIR_FROM_BIN,
+                                             CASTELLAN_WWW_INSTALL_DIR,
+                                             CASTELLAN_WWW_SOURCE_DIR);
+    if (!opts.www && !opts.quiet)
+        fprintf(stderr, "castellan serve: warning: the browser client's files are not "
+                "installed (looked in %s); pages answer 404 until --www DIR names them\n",
+                CASTELLAN_WWW_INSTALL_DIR);
+    lobby.host_saved = &setup->host_saved;
+    if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto close_lobby;
+    }
+    if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto stop;
+    }
+    cas__lobby_flush(&lobby);
+    if (setup->ready && setup->ready(setup->ready_ctx, &lobby, port) != CAS_OK)
+        goto stop;
+    if (!opts.quiet)
+        fprintf(stderr, "castellan serve: %zu game(s) resumed; listening on %s://%s "
+                "(port %d); the store is %s\n", lobby.n_tables, opts.cert ? "https" : "http",
+                opts.listen, port, db);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    stopping = 0;
+    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby, h)))
+        if (cas__httpd_service(h, 1000) < 0)
+            break;
+    status = 0;
+stop:
+    cas__httpd_free(h);
+close_lobby:
+    cas__lobby_close(&lobby);
+close_store:
+    cas__saves_close(store);
+free_path:
+    free(fallback);
+    free(www);
+    return status;
+}
