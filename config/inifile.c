@@ -14,7 +14,7 @@
 int cas__read_file(const char *path, size_t max, char **out)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f)
         return CAS_EIO;
     int rc = CAS_OK;

@@ -543,7 +543,7 @@ int cas__record_read_file(const char *path, struct cas__saves_game *out,
                           char *err, size_t errlen)
 {
     int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    FILE *f = is_stdin ? stdin : fopen(path, "rbe");
     char *text = NULL;
     size_t len = 0, cap = 0;
     int rc = CAS_OK;

@@ -113,7 +113,7 @@ static int write_file(const struct skeleton *k, const char *template_name, const
                 "castellan\n", src, strerror(errno));
         return 1;
     }
-    FILE *out = fopen(dst, "w");
+    FILE *out = fopen(dst, "we");
     int rc = out ? write_substituted(k, text, out) : CAS_EIO;
     free(text);
     if (out && fclose(out) != 0)

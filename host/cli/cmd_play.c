@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -310,6 +311,8 @@ static void open_browser(const char *url)
             dup2(null, 1);
             dup2(null, 2);
         }
+        /* the browser gets none of the server's sockets or store */
+        syscall(SYS_close_range, 3u, ~0u, 0u);
         execlp("xdg-open", "xdg-open", url, (char *)NULL);
         _exit(127);
     }

@@ -61,7 +61,7 @@ const char *cas__foreign_format(const char *file)
 
 static int read_whole(const char *file, struct cas__textbuf *b, int *why)
 {
-    FILE *f = fopen(file, "rb");
+    FILE *f = fopen(file, "rbe");
     if (!f) {
         *why = errno;
         return CAS_EIO;

@@ -19,8 +19,9 @@ struct cas__confine_limits {
     unsigned cpu_seconds; /* RLIMIT_CPU, SIGXCPU then SIGKILL a second later */
 };
 
-/* In a child just forked: close every descriptor but keep[0..n_keep),
- * reset the signals, set the limits, enter new namespaces where allowed,
+/* In a fresh worker (spawn.h), before any plugin code: close every
+ * descriptor but keep[0..n_keep), reset the signals (dispositions and the
+ * mask survive exec), set the limits, enter new namespaces where allowed,
  * set no-new-privileges and install the first filter, under which the
  * child may open files for reading only, read, map memory, write to
  * writable[0..n_writable) only, and never fork, exec, open a socket, signal

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "loader.h"
+#include "spawn.h"
 #include "text.h"
 
 /* What a descriptor must hold to be a 1.0 descriptor at all. */
@@ -315,6 +316,82 @@ close_library:
     return rc ? rc : CAS_EMISMATCH;
 }
 
+/* The libraries loaded into castellan, by descriptor: a worker is told
+ * which file to load (cas__library_of).  Grown as plugins load; an entry
+ * goes when its registry closes the library. */
+static struct loaded_library {
+    const struct cas_plugin *desc;
+    int fd;
+    char *path;
+} *loaded;
+static size_t n_loaded, cap_loaded;
+
+static int remember_library(const struct cas_plugin *desc, int fd, const char *path)
+{
+    if (n_loaded == cap_loaded) {
+        size_t cap = cap_loaded ? 2 * cap_loaded : 16;
+        struct loaded_library *grown = realloc(loaded, cap * sizeof *grown);
+        if (!grown)
+            return CAS_ENOMEM;
+        loaded = grown;
+        cap_loaded = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return CAS_ENOMEM;
+    loaded[n_loaded++] = (struct loaded_library){desc, fd, copy};
+    return CAS_OK;
+}
+
+void cas__library_forget(const struct cas_plugin *desc)
+{
+    for (size_t i = 0; i < n_loaded; i++)
+        if (loaded[i].desc == desc) {
+            free(loaded[i].path);
+            loaded[i] = loaded[--n_loaded];
+            break;
+        }
+    if (n_loaded == 0) {
+        free(loaded);
+        loaded = NULL;
+        cap_loaded = 0;
+    }
+}
+
+int cas__library_of(const void *desc_or_extension, const struct cas_plugin **desc, int *fd,
+                    const char **path)
+{
+    const struct cas__probed *p = cas__probed_of(desc_or_extension);
+    if (p) {
+        *desc = cas__probed_desc(p);
+        *fd = cas__probed_fd(p);
+        *path = cas__probed_path(p);
+        return CAS_OK;
+    }
+    for (size_t i = n_loaded; i-- > 0;)
+        if (desc_or_extension && (loaded[i].desc == desc_or_extension ||
+                                  loaded[i].desc->extension == desc_or_extension)) {
+            *desc = loaded[i].desc;
+            *fd = loaded[i].fd;
+            *path = loaded[i].path;
+            return CAS_OK;
+        }
+    return CAS_ENOTFOUND;
+}
+
+/* Load info's library into castellan, remembered for its workers. */
+static int load_here(struct cas__plugin_info *info, int fd)
+{
+    int rc = cas__load_descriptor(info, fd, &info->dl, &info->desc);
+    if (rc == CAS_OK && remember_library(info->desc, fd, info->library_path) != CAS_OK) {
+        dlclose(info->dl);
+        info->dl = NULL;
+        info->desc = NULL;
+        rc = CAS_ENOMEM;
+    }
+    return rc;
+}
+
 int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
 {
     if (info->dl || info->desc)
@@ -325,7 +402,7 @@ int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
     if (fd < 0)
         return CAS_EMISMATCH;
     if (cas__plugin_is_bundled(info))
-        return cas__load_descriptor(info, fd, &info->dl, &info->desc);
+        return load_here(info, fd);
     /* From elsewhere: loaded in a confined child first, so its constructors
      * and its libraries' run there and its libraries are checked, whether
      * it is then loaded here (--in-process) or not. */
@@ -335,5 +412,5 @@ int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
     cas__probe_free(info->probed);
     info->probed = NULL;
     info->desc = NULL;
-    return cas__load_descriptor(info, fd, &info->dl, &info->desc);
+    return load_here(info, fd);
 }

@@ -6,6 +6,7 @@
 #ifndef CAS_HOST_LOADER_H
 #define CAS_HOST_LOADER_H
 
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "registry.h"
@@ -57,5 +58,20 @@ int cas__registry_probes(const struct cas__registry *reg, const struct cas__plug
  * (info->desc, info->probed), checked again.  A refusal otherwise. */
 int cas__probe(struct cas__plugin_info *info, int lib_fd);
 void cas__probe_free(struct cas__probed *p);
+
+/* In castellan-worker started to probe (spawn.h): the library's facts
+ * and its descriptor from the setup; confine, load, check, and answer
+ * on sock with the descriptor's facts or the refusal.  The exit status:
+ * 0, or 3 for a malformed setup, 5 when the child cannot be confined. */
+int cas__probe_serve(int sock, const uint8_t *setup, size_t len, const int *fds,
+                     size_t n_fds);
+
+/* A probe's descriptor (castellan's copy) and its library's path. */
+const struct cas_plugin *cas__probed_desc(const struct cas__probed *p);
+const char *cas__probed_path(const struct cas__probed *p);
+
+/* Before its library is closed: desc is no longer one cas__library_of
+ * knows. */
+void cas__library_forget(const struct cas_plugin *desc);
 
 #endif

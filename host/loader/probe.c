@@ -28,6 +28,7 @@
 
 #include "confine.h"
 #include "loader.h"
+#include "spawn.h"
 
 #define PROBE_DEADLINE_MS 5000
 #define FACTS_MAX (1u << 20)
@@ -160,30 +161,33 @@ static void list_objects(struct facts *f, void *dl)
         }
 }
 
-/* The child: confined, load, check, answer, exit.  The answer is "ok" and
- * the facts, or "refused" and the refusal. */
-static _Noreturn void probe_child(struct cas__plugin_info *info, int lib_fd, int sock)
+int cas__probe_serve(int sock, const uint8_t *setup, size_t len, const int *fds, size_t n_fds)
 {
-    int keep[] = {sock, lib_fd};
+    struct cas__setup_reader r = {.p = setup, .left = len};
+    struct cas__plugin_info info;
+    cas__setup_get_library(&r, &info);
+    if (r.bad || r.left || n_fds != 1)
+        return 3;
+    int lib_fd = fds[0], keep[] = {sock, lib_fd};
     struct cas__confine_limits limits = {0};
     if (cas__confine_child(keep, 2, &sock, 1, &limits) != 0)
-        _exit(5);
+        return 5;
     void *dl = NULL;
     const struct cas_plugin *desc = NULL;
     struct facts f = {0};
-    if (cas__load_descriptor(info, lib_fd, &dl, &desc) == CAS_OK) {
+    if (cas__load_descriptor(&info, lib_fd, &dl, &desc) == CAS_OK) {
         put(&f, "ok\n");
         describe(&f, desc);
         list_objects(&f, dl);
     }
     if (f.failed || !f.text) {
         f.len = 0;
-        put(&f, "refused\t%s\n", info->refusal ? info->refusal : "its descriptor is too large");
+        put(&f, "refused\t%s\n", info.refusal ? info.refusal : "its descriptor is too large");
     }
-    uint32_t len = (uint32_t)f.len;
-    cas__confine_write_all(sock, (const char *)&len, sizeof len);
+    uint32_t n = (uint32_t)f.len;
+    cas__confine_write_all(sock, (const char *)&n, sizeof n);
     cas__confine_write_all(sock, f.text, f.len);
-    _exit(0);
+    return 0;
 }
 
 /* ------------------------------------------------------- the host's side */
@@ -502,24 +506,24 @@ static int check_dependency(struct cas__plugin_info *info, const char *path)
 
 int cas__probe(struct cas__plugin_info *info, int lib_fd)
 {
-    int pair[2], status = 0;
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    int sock, status = 0;
+    pid_t pid;
+    char why[600];
+    struct cas__setup setup = {0};
+    struct cas_plugin facts = {
+        .id = info->id, .version = info->version, .kind = info->kind,
+        .extends = info->extends, .min_players = info->min_players,
+        .max_players = info->max_players, .abi_major = (uint16_t)info->abi_major,
+        .abi_minor = (uint16_t)info->abi_minor,
+    };
+    cas__setup_library(&setup, &facts, info->library_path, info->manifest_path);
+    int rc = cas__spawn(CAS__SPAWN_PROBE, &setup, &lib_fd, 1, &pid, &sock, why, sizeof why);
+    cas__setup_free(&setup);
+    if (rc != 0)
         return cas__refuse(info, "%s: cannot be loaded in a sandbox: %s", info->library_path,
-                           strerror(errno)) ? CAS_ENOMEM : CAS_EIO;
-    fflush(NULL); /* the child must not write the host's buffered output again */
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(pair[0]);
-        probe_child(info, lib_fd, pair[1]);
-    }
-    close(pair[1]);
-    if (pid < 0) {
-        close(pair[0]);
-        return cas__refuse(info, "%s: cannot be loaded in a sandbox: %s", info->library_path,
-                           strerror(errno)) ? CAS_ENOMEM : CAS_EIO;
-    }
-    char *text = answer_of(pid, pair[0], &status);
-    close(pair[0]);
+                           why) ? CAS_ENOMEM : CAS_EIO;
+    char *text = answer_of(pid, sock, &status);
+    close(sock);
     if (!text) {
         refuse_silent(info, status);
         return CAS_EMISMATCH;
@@ -538,7 +542,7 @@ int cas__probe(struct cas__plugin_info *info, int lib_fd)
                     info->library_path);
         return CAS_EMISMATCH;
     }
-    int rc = cas__check_descriptor(info, &p->desc); /* again, on the host's copy */
+    rc = cas__check_descriptor(info, &p->desc); /* again, on the host's copy */
     for (size_t i = 0; rc == CAS_OK && i < p->n_needs; i++)
         rc = check_dependency(info, p->needs[i]);
     if (rc == CAS_OK && !(p->library_path = strdup(info->library_path)))
@@ -573,20 +577,12 @@ int cas__probed_fd(const struct cas__probed *p)
     return p->library_fd;
 }
 
-int cas__probed_load(const struct cas__probed *p, const struct cas_plugin **desc, char *err,
-                     size_t errlen)
+const struct cas_plugin *cas__probed_desc(const struct cas__probed *p)
 {
-    struct cas__plugin_info again = {
-        .id = (char *)p->desc.id, .version = (char *)p->desc.version, .kind = p->desc.kind,
-        .extends = (char *)p->desc.extends, .min_players = p->desc.min_players,
-        .max_players = p->desc.max_players, .abi_major = p->desc.abi_major,
-        .abi_minor = p->desc.abi_minor, .library_path = p->library_path,
-        .manifest_path = (char *)"the descriptor it gave when first loaded",
-    };
-    void *dl = NULL;
-    int rc = cas__load_descriptor(&again, p->library_fd, &dl, desc);
-    if (rc != CAS_OK)
-        snprintf(err, errlen, "%s", again.refusal ? again.refusal : "it cannot be loaded");
-    free(again.refusal);
-    return rc;
+    return &p->desc;
+}
+
+const char *cas__probed_path(const struct cas__probed *p)
+{
+    return p->library_path;
 }

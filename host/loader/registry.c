@@ -189,8 +189,10 @@ static void info_free(struct cas__plugin_info *info)
 {
     if (!info)
         return;
-    if (info->dl)
+    if (info->dl) {
+        cas__library_forget(info->desc);
         dlclose(info->dl);
+    }
     cas__probe_free(info->probed);
     free(info->id);
     free(info->version);
@@ -287,7 +289,13 @@ static int check_entry(struct cas__plugin_info *info, const char *path, int must
     return CAS_OK;
 }
 
-/* Everything below the data folder, to a bounded depth. */
+/* How many folders deep a data folder may nest (data/1/.../8/file): every
+ * file in it is checked, so a deeper one is refused rather than left
+ * unchecked (docs/abi.md, "How the host loads a plugin"). */
+#define DATA_MAX_DEPTH 8
+
+/* Everything below the data folder, which is at most DATA_MAX_DEPTH
+ * folders deep. */
 static int check_data(struct cas__plugin_info *info, const char *folder, const char *inside,
                       int depth)
 {
@@ -305,8 +313,13 @@ static int check_data(struct cas__plugin_info *info, const char *folder, const c
             break;
         }
         rc = check_entry(info, path, 1, inside);
-        if (!rc && !info->refusal && depth < 8 && lstat(path, &st) == 0 &&
-            S_ISDIR(st.st_mode))
+        int folder_here = !rc && !info->refusal && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        if (folder_here && depth + 1 > DATA_MAX_DEPTH)
+            rc = cas__refuse(info, "%s: a folder %d levels below the data folder, deeper "
+                                   "than the %d castellan checks; keep the plugin's data "
+                                   "at most %d folders deep",
+                             path, depth + 1, DATA_MAX_DEPTH, DATA_MAX_DEPTH);
+        else if (folder_here)
             rc = check_data(info, path, inside, depth + 1);
         free(path);
     }

@@ -86,12 +86,6 @@ int cas__registry_foreign_said(const struct cas__registry *reg);
 const struct cas__probed *cas__probed_of(const void *desc_or_extension);
 /* The probed library's descriptor, open for the life of the process. */
 int cas__probed_fd(const struct cas__probed *p);
-/* In a confined child: load p's library again and check its descriptor
- * against the facts first reported; *desc is the library's own.  On
- * failure err says why. */
-int cas__probed_load(const struct cas__probed *p, const struct cas_plugin **desc, char *err,
-                     size_t errlen);
-
 /* dlopen and check one plugin.  On failure sets info->refusal and returns a
  * negative code; loading an already loaded plugin is a no-op. */
 int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info);

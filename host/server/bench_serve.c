@@ -8,6 +8,8 @@
  * send to the next state's arrival (p50, p99), and the server's memory per
  * idle game (its resident set grown by creating the games, per game).
  */
+#define _GNU_SOURCE /* pipe2 */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,7 +63,7 @@ static long rss_kib(pid_t pid)
     char path[64], row[256];
     long kib = -1;
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     while (f && fgets(row, sizeof row, f))
         if (sscanf(row, "VmRSS: %ld kB", &kib) == 1)
             break;
@@ -76,7 +78,7 @@ static double cpu_seconds(pid_t pid)
     char path[64];
     unsigned long utime, stime;
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     int got = f && fscanf(f, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
                           &utime, &stime) == 2;
     if (f)
@@ -104,7 +106,7 @@ int cas__bench_serve(struct cas__bench *b)
     int fds[2], port = 0, status;
     size_t games = (size_t)b->games;
     snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir) || pipe(fds) != 0) {
+    if (!mkdtemp(dir) || pipe2(fds, O_CLOEXEC) != 0) {
         line(b, "serve: cannot create a temporary folder or a pipe\n");
         return CAS_EIO;
     }

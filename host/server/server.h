@@ -410,13 +410,43 @@ void cas__table_seat_left(struct cas__table *t, int seat);
 int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
                       char *msg, size_t msglen);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
-int cas__table_actor(const struct cas__table *t);
+int cas__table_actor(struct cas__table *t);
 
 /* ---------------------------------------------------------- bots.c */
 
 struct cas__bots;
 
-/* A pool of n threads deciding for bots; wake(ctx) is called from a pool
+/* One decision for the pool. */
+struct cas__bot_job {
+    struct cas__table *table;
+    struct cas__agent *agent;
+    struct cas__decision d;
+    int search;          /* a search (mcts): seconds, where others take ms */
+    int rc;
+    cas_action action;
+    struct cas__bot_job *next;
+};
+
+/* The pool's order, fair across games: a quick decision (random, greedy)
+ * goes before every search, and searches run on at most threads - 1 of
+ * the threads (1 of 1), so one game's search never keeps another game's
+ * quick bot waiting for it; searches are served in the order they came,
+ * and since a game has at most one decision in the pool (its table is
+ * busy meanwhile), that is round-robin across games.  Not locked: the
+ * pool holds its lock around these. */
+struct cas__bot_queue {
+    struct cas__bot_job *quick, **quick_tail, *searches, **searches_tail;
+    unsigned searching, max_searching;
+};
+void cas__bot_queue_init(struct cas__bot_queue *q, unsigned threads);
+void cas__bot_queue_push(struct cas__bot_queue *q, struct cas__bot_job *job);
+/* The job a free thread takes now, or NULL (none, or only searches while
+ * max_searching run). */
+struct cas__bot_job *cas__bot_queue_next(struct cas__bot_queue *q);
+/* job, which cas__bot_queue_next gave, is decided. */
+void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *job);
+
+/* A pool of n threads deciding for bots (cas__bot_queue's order); wake(ctx) is called from a pool
  * thread after a result is ready (lws_cancel_service).  Caller frees. */
 int cas__bots_new(unsigned n, void (*wake)(void *ctx), void *ctx, struct cas__bots **out);
 /* Stop the threads after the jobs in hand and free the pool. */

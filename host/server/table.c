@@ -150,9 +150,11 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
 
 /* ----------------------------------------------------- opening a table */
 
-int cas__table_actor(const struct cas__table *t)
+/* Checked as play checks it: a seat out of range is the plugin breaking
+ * the ABI, which stops the table (on_fault) and reads as the end. */
+int cas__table_actor(struct cas__table *t)
 {
-    return t->r.match.vt->current(t->r.session.state);
+    return cas__match_current(&t->r.match, t->r.session.state);
 }
 
 static int make_proxies(struct cas__table *t)
@@ -666,6 +668,8 @@ void cas__table_advance(struct cas__table *t)
     t->dirty = 1;
     while (!t->over && !t->busy && !t->failure[0]) {
         int actor = cas__table_actor(t);
+        if (t->failure[0]) /* the plugin broke its promise: not an end */
+            return;
         if (actor == CAS_ACTOR_TERMINAL) {
             finish(t);
         } else if (actor == CAS_ACTOR_CHANCE) {
@@ -705,7 +709,8 @@ void cas__table_bot_done(struct cas__table *t, int rc, cas_action action)
     if (t->over)
         return;
     t->pending = action;
-    if (step(t, cas__table_actor(t)) == CAS_OK)
+    int actor = cas__table_actor(t);
+    if (!t->failure[0] && step(t, actor) == CAS_OK)
         cas__table_advance(t);
 }
 
@@ -757,7 +762,7 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
 }
 
 /* The seat's own decisions since the last new information, if it decides. */
-static int can_undo(const struct cas__table *t, int seat)
+static int can_undo(struct cas__table *t, int seat)
 {
     const struct cas__session *s = &t->r.session;
     return seat >= 0 && !t->over && !t->busy && !t->failure[0] &&

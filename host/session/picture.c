@@ -77,7 +77,7 @@ int cas__picture_write(struct cas__match *m, const cas_state *state, int viewer,
         return CAS_ENOMEM;
     }
     snprintf(tmp, tmp_len, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = fopen(tmp, "wbe");
     rc = CAS_EIO;
     if (!f) {
         snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));

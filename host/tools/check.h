@@ -96,6 +96,11 @@ void cas__check_print(const struct cas__check_report *report, FILE *out);
  * from a worker is read as text only after this. */
 void cas__check_report_seal(struct cas__check_report *r);
 
+/* In castellan-worker started for a check (check_child.c): the rest of
+ * the setup r, the descriptors that came with it; the exit status. */
+struct cas__setup_reader;
+int cas__check_serve(int sock, struct cas__setup_reader *r, const int *fds, size_t n_fds);
+
 /* `castellan check` of t in one confined worker (check_child.c): the
  * checker runs there, next to the plugin.  CAS_OK with the whole report
  * (passed or failed); else CAS_EIO, with the worker's fault in fault in

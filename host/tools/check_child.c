@@ -1,14 +1,16 @@
 /*
  * check_child.c — `castellan check` of a game that runs in a worker: the
- * whole check runs in one confined child, the plugin loaded there next to
- * the checker (host code, present in the fork), so a step costs what it
- * costs in process.  Before every step the child writes where it is into
- * a page it shares with the host (no system call, no message), so a crash
- * or a hang is reported with its game and ply, and a step that does not
- * come within the deadline is a hang.  Messages, child to host: 'S' and a
- * whole report (the run begins), 'F', a u32 length and text (the plugin
- * broke the ABI), 'R' and a whole report (the end).
+ * whole check runs in one confined castellan-worker, the plugin loaded
+ * there next to the checker (host code, linked into the worker), so a step
+ * costs what it costs in process.  Before every step the worker writes
+ * where it is into a page it shares with the host (a memfd sent with its
+ * setup; no system call, no message), so a crash or a hang is reported
+ * with its game and ply, and a step that does not come within the
+ * deadline is a hang.  Messages, worker to host: 'S' and a whole report
+ * (the run begins), 'F', a u32 length and text (the plugin broke the
+ * ABI), 'R' and a whole report (the end).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,10 +26,7 @@
 #include "check.h"
 #include "confine.h"
 #include "match.h"
-#include "registry.h"
 #include "worker.h"
-
-#define MAX_LIBRARIES 64
 
 /* Where the child is, shared: steps counts them, the rest is the last. */
 struct where {
@@ -75,58 +74,80 @@ static void on_violation(void *ctx, const struct cas__worker_fault *f)
     _exit(0);
 }
 
-/* The descriptors of the libraries t needs loaded in the child. */
-static size_t library_fds(const struct cas__check_target *t, int *fds, size_t cap)
+int cas__check_serve(int sock, struct cas__setup_reader *r, const int *fds, size_t n_fds)
 {
-    size_t n = 0;
-    const struct cas__probed *p = cas__probed_of(t->plugin);
-    if (p && n < cap)
-        fds[n++] = cas__probed_fd(p);
-    for (size_t i = 0; i < t->n_expansions; i++)
-        if ((p = cas__probed_of(t->expansions[i].extension)) && n < cap)
-            fds[n++] = cas__probed_fd(p);
-    return n;
-}
-
-static _Noreturn void check_child(int fd, struct where *where,
-                                  const struct cas__check_target *t,
-                                  const struct cas__check_options *opt)
-{
-    int keep[MAX_LIBRARIES + 2] = {fd, STDERR_FILENO}, writable[] = {fd, STDERR_FILENO};
-    size_t n_keep = 2 + library_fds(t, keep + 2, MAX_LIBRARIES);
+    struct cas__fresh_params p;
+    if (cas__fresh_params_read(r, &p) != 0)
+        return 3;
+    size_t n_rules = cas__setup_get_u32(r);
+    const char **rules = n_rules <= r->left / 4 ? calloc(n_rules + 1, sizeof *rules) : NULL;
+    for (size_t i = 0; rules && i < n_rules; i++)
+        rules[i] = cas__setup_get_str(r);
+    struct cas__check_target t = {
+        .data_dir = p.data_dir, .options = p.params.options, .n_options = p.params.n_options,
+        .expansions = p.refs, .n_expansions = p.params.n_expansions,
+        .rules = n_rules ? rules : NULL, .n_rules = n_rules,
+    };
+    t.min_players = (int)cas__setup_get_u32(r);
+    t.max_players = (int)cas__setup_get_u32(r);
+    struct cas__check_options o = {0};
+    o.games = (int)cas__setup_get_u32(r);
+    o.seed = cas__setup_get_u64(r);
+    o.max_plies = cas__setup_get_u32(r);
+    o.plugin_path = cas__setup_get_str(r);
+    /* the libraries' descriptors, then the shared page's */
+    if (!rules || r->bad || r->left || n_fds != p.n_libs + 1)
+        return 3;
+    struct where *where = mmap(NULL, sizeof *where, PROT_READ | PROT_WRITE, MAP_SHARED,
+                               fds[p.n_libs], 0);
+    if (where == MAP_FAILED)
+        return 4;
+    close(fds[p.n_libs]);
+    int keep[CAS__SPAWN_MAX_FDS + 2] = {sock, STDERR_FILENO}, writable[] = {sock, STDERR_FILENO};
+    memcpy(keep + 2, fds, p.n_libs * sizeof *fds);
     struct cas__confine_limits limits = {0};
-    struct child c = {.fd = fd, .where = where};
-    if (cas__confine_child(keep, n_keep, writable, 2, &limits) != 0)
-        _exit(5);
-    /* The plugins for real, in place of the host's copies of their
-     * descriptors; the games then run here, in process. */
-    struct cas__check_target mine = *t;
-    struct cas_expansion_ref *refs = calloc(t->n_expansions + 1, sizeof *refs);
-    char err[512];
-    const struct cas_plugin *desc;
-    const struct cas__probed *p = cas__probed_of(t->plugin);
-    if (!refs || (p && cas__probed_load(p, &mine.plugin, err, sizeof err) != CAS_OK))
-        _exit(4);
-    for (size_t i = 0; i < t->n_expansions; i++) {
-        refs[i] = t->expansions[i];
-        if ((p = cas__probed_of(refs[i].extension))) {
-            if (cas__probed_load(p, &desc, err, sizeof err) != CAS_OK)
-                _exit(4);
-            refs[i].extension = desc->extension;
-        }
-    }
-    mine.expansions = refs;
-    mine.isolation = NULL;
+    if (cas__confine_child(keep, p.n_libs + 2, writable, 2, &limits) != 0)
+        return 5;
+    char err[1024];
+    if (cas__fresh_params_load(&p, fds, err, sizeof err) != CAS_OK)
+        return 4;
+    /* The plugins for real: the games run here, in process. */
+    struct child c = {.fd = sock, .where = where};
+    t.plugin = p.plugin;
     const struct cas__fault_handler violation = {.fault = on_violation, .ctx = &c};
-    mine.on_fault = &violation;
-    struct cas__check_options o = *opt;
-    o.progress = NULL;
+    t.on_fault = &violation;
     o.on_step = on_step;
     o.step_ctx = &c;
-    struct cas__check_report r;
-    cas__check_run(&mine, &o, &r);
-    send_report(fd, 'R', &r);
-    _exit(0);
+    struct cas__check_report report;
+    cas__check_run(&t, &o, &report);
+    send_report(sock, 'R', &report);
+    return 0;
+}
+
+/* The check's setup: the game, its rules and player counts, the run's
+ * options; the libraries' descriptors into fds, the shared page's last. */
+static int check_setup(struct cas__setup *s, int *fds, size_t *n_fds, int page,
+                       const struct cas__check_target *t, const struct cas__check_options *opt,
+                       char *err, size_t errlen)
+{
+    struct cas_game_params params = {
+        .struct_size = sizeof params, .options = t->options, .n_options = t->n_options,
+        .expansions = t->expansions, .n_expansions = t->n_expansions,
+    };
+    if (cas__fresh_params_setup(s, fds, CAS__SPAWN_MAX_FDS - 1, n_fds, t->plugin, t->data_dir,
+                                &params, err, errlen) != CAS_OK)
+        return -1;
+    cas__setup_u32(s, (uint32_t)t->n_rules);
+    for (size_t i = 0; i < t->n_rules; i++)
+        cas__setup_str(s, t->rules[i]);
+    cas__setup_u32(s, (uint32_t)t->min_players);
+    cas__setup_u32(s, (uint32_t)t->max_players);
+    cas__setup_u32(s, (uint32_t)opt->games);
+    cas__setup_u64(s, opt->seed);
+    cas__setup_u32(s, opt->max_plies);
+    cas__setup_str(s, opt->plugin_path);
+    fds[(*n_fds)++] = page;
+    return 0;
 }
 
 /* ------------------------------------------------------------- the host */
@@ -212,43 +233,58 @@ static int hear(int fd, unsigned deadline_ms, const struct where *where,
     }
 }
 
+/* The page the check's worker writes where it is into, shared through a
+ * descriptor it is sent (a fresh program shares no memory by birth);
+ * *fd its descriptor, which the caller closes.  NULL on failure. */
+static struct where *shared_page(int *fd)
+{
+    *fd = memfd_create("castellan-check", MFD_CLOEXEC);
+    if (*fd < 0)
+        return NULL;
+    if (ftruncate(*fd, sizeof(struct where)) != 0) {
+        close(*fd);
+        return NULL;
+    }
+    struct where *where = mmap(NULL, sizeof *where, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    if (where == MAP_FAILED) {
+        close(*fd);
+        return NULL;
+    }
+    return where;
+}
+
 int cas__worker_check(const struct cas__check_target *t, const struct cas__check_options *opt,
                       unsigned deadline_ms, struct cas__check_report *report, char *fault,
                       size_t cap)
 {
-    int pair[2], status = 0;
+    int page, sock, status = 0, fds[CAS__SPAWN_MAX_FDS];
+    size_t n_fds = 0;
+    pid_t pid;
+    char why[1024];
+    struct cas__setup setup = {0};
     memset(report, 0, sizeof *report);
     fault[0] = '\0';
     snprintf(report->plugin, sizeof report->plugin, "%s", t->plugin->id);
-    struct where *where = mmap(NULL, sizeof *where, PROT_READ | PROT_WRITE,
-                               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (where == MAP_FAILED) {
+    struct where *where = shared_page(&page);
+    if (!where) {
         snprintf(fault, cap, "worker (cannot start one: %s)", strerror(errno));
         return CAS_EIO;
     }
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-        snprintf(fault, cap, "worker (cannot start one: %s)", strerror(errno));
+    int rc = check_setup(&setup, fds, &n_fds, page, t, opt, why, sizeof why);
+    if (rc == 0)
+        rc = cas__spawn(CAS__SPAWN_CHECK, &setup, fds, n_fds, &pid, &sock, why, sizeof why);
+    cas__setup_free(&setup);
+    close(page);
+    if (rc != 0) {
         munmap(where, sizeof *where);
+        snprintf(fault, cap, "worker (cannot start one: %s)", why);
         return CAS_EIO;
     }
-    fflush(NULL); /* the child must not write the host's buffered output again */
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(pair[0]);
-        check_child(pair[1], where, t, opt);
-    }
-    close(pair[1]);
-    if (pid < 0) {
-        close(pair[0]);
-        munmap(where, sizeof *where);
-        snprintf(fault, cap, "worker (cannot start one: %s)", strerror(errno));
-        return CAS_EIO;
-    }
-    int whole = hear(pair[0], deadline_ms ? deadline_ms : CAS__DEFAULT_DEADLINE_MS, where,
+    int whole = hear(sock, deadline_ms ? deadline_ms : CAS__DEFAULT_DEADLINE_MS, where,
                      report, fault, cap);
     if (!whole)
         kill(pid, SIGKILL);
-    close(pair[0]);
+    close(sock);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!whole) { /* where it was when it stopped */

@@ -1,5 +1,5 @@
 /*
- * proxy.c — the host's side of a plugin worker: forking it, the exchange
+ * proxy.c — the host's side of a plugin worker: starting it, the exchange
  * of one call under its deadline, faults explained, and a game vtable whose
  * every function is a call, so the rest of the host drives a worker as it
  * drives a loaded plugin.  States live in the worker; the host holds
@@ -850,7 +850,6 @@ int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
                       const struct cas_game_vtable **vt, cas_game **game,
                       size_t *bad_option, char *err, size_t errlen)
 {
-    int pair[2];
     cas_game *w = calloc(1, sizeof *w);
     *game = NULL;
     *vt = NULL;
@@ -868,24 +867,21 @@ int cas__worker_start(const struct cas_plugin *plugin, const char *data_dir,
     w->fd = -1;
     pthread_mutex_init(&w->lock, NULL);
     fill_vtable(w, plugin->game);
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-        snprintf(err, errlen, "cannot start a worker for %s: %s", plugin->id, strerror(errno));
+    struct cas__setup setup = {0};
+    int fds[CAS__SPAWN_MAX_FDS];
+    size_t n_fds = 0;
+    char why[1024];
+    int rc = cas__fresh_game_setup(&setup, fds, CAS__SPAWN_MAX_FDS, &n_fds, plugin, data_dir,
+                                   params, iso, why, sizeof why);
+    if (rc == CAS_OK && cas__spawn(CAS__SPAWN_GAME, &setup, fds, n_fds, &w->pid, &w->fd, why,
+                                   sizeof why) != 0)
+        rc = CAS_EIO;
+    cas__setup_free(&setup);
+    if (rc != CAS_OK) {
+        snprintf(err, errlen, "cannot start a worker for %s: %s", plugin->id, why);
         goto free_worker;
     }
-    fflush(NULL); /* the child must not write the host's buffered output again */
-    w->pid = fork();
-    if (w->pid == 0) {
-        close(pair[0]);
-        cas__worker_child(pair[1], plugin, data_dir, params, iso);
-    }
-    close(pair[1]);
-    if (w->pid < 0) {
-        snprintf(err, errlen, "cannot start a worker for %s: %s", plugin->id, strerror(errno));
-        close(pair[0]);
-        goto free_worker;
-    }
-    w->fd = pair[0];
-    int rc = hello(w, bad_option, err, errlen);
+    rc = hello(w, bad_option, err, errlen);
     if (rc != CAS_OK) {
         proxy_game_free(w);
         return rc;

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "confine.h"
-#include "registry.h"
 #include "worker.h"
 
 static void worker_log(void *ctx, enum cas_log_level level, const char *message)
@@ -591,7 +590,7 @@ void cas__worker_dispatch(struct cas__worker_side *ws, const struct cas__wire_ms
     cas__wire_str(reply, ws->error);
     cas__wire_str(reply, ws->log);
     if (body.failed)
-        reply->failed = body.failed;
+        cas__wire_raw_failed(reply, &body, 6);
     else
         cas__wire_raw(reply, body.buf + 6, body.len - 6);
     cas__wire_out_free(&body);
@@ -667,7 +666,7 @@ static void empty_fields(struct cas__wire_out *out, enum cas__wire_op op)
 static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
                        struct cas__wire_out *out)
 {
-    size_t len = out->len;
+    size_t len = out->wanted;
     int rc = cas__wire_end(out);
     if (rc != CAS_OK) {
         char why[160];
@@ -689,46 +688,6 @@ static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
     cas__confine_write_all(ws->fd, out->buf, out->len);
 }
 
-/* The libraries a probed game and probed expansions need in the child:
- * their descriptors, kept open through the confinement.  n at most cap. */
-static size_t library_fds(const struct cas_plugin *plugin, const struct cas_game_params *params,
-                          int *fds, size_t cap)
-{
-    size_t n = 0;
-    const struct cas__probed *p = cas__probed_of(plugin);
-    if (p && n < cap)
-        fds[n++] = cas__probed_fd(p);
-    for (size_t i = 0; i < params->n_expansions; i++)
-        if ((p = cas__probed_of(params->expansions[i].extension)) && n < cap)
-            fds[n++] = cas__probed_fd(p);
-    return n;
-}
-
-/* In the confined child: the real vtable of a probed game, and the real
- * extension descriptors of probed expansions (refs, a copy of the
- * params' own), each library loaded and checked again.  CAS_OK, or an
- * explanation in ws->error. */
-static int load_probed(struct cas__worker_side *ws, const struct cas_plugin *plugin,
-                       struct cas_expansion_ref *refs, size_t n)
-{
-    const struct cas_plugin *desc;
-    const struct cas__probed *p = cas__probed_of(plugin);
-    if (p) {
-        if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
-            return CAS_EMISMATCH;
-        ws->vt = desc->game;
-        ws->desc = desc;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (!(p = cas__probed_of(refs[i].extension)))
-            continue;
-        if (cas__probed_load(p, &desc, ws->error, sizeof ws->error) != CAS_OK)
-            return CAS_EMISMATCH;
-        refs[i].extension = desc->extension;
-    }
-    return CAS_OK;
-}
-
 static const struct cas__worker_batches *registered_batches;
 
 void cas__worker_use_batches(const struct cas__worker_batches *batches)
@@ -736,34 +695,24 @@ void cas__worker_use_batches(const struct cas__worker_batches *batches)
     registered_batches = batches;
 }
 
-void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
-                       const struct cas_game_params *params, const struct cas__isolation *iso)
+void cas__worker_serve(int fd, const struct cas_plugin *plugin, const char *data_dir,
+                       const struct cas_game_params *params, const char *load_error)
 {
-    struct cas__worker_side ws = {.vt = plugin->game, .nplayers = params->nplayers, .fd = fd,
+    struct cas__worker_side ws = {.vt = plugin ? plugin->game : NULL,
+                                  .nplayers = params->nplayers, .fd = fd,
                                   .batches = registered_batches};
     struct cas__wire_out out = {0};
-    int keep[66] = {fd};
-    size_t n_keep = 1 + library_fds(plugin, params, keep + 1, 65);
-    struct cas__confine_limits limits = {iso->memory_mib, iso->cpu_seconds};
-    /* Confined before any plugin code runs: constructors, entry, game_new. */
-    if (cas__confine_child(keep, n_keep, &fd, 1, &limits) != 0)
-        _exit(5);
-    size_t n = params->n_expansions;
-    struct cas_expansion_ref *refs = calloc(n ? n : 1, sizeof *refs);
-    struct cas_game_params mine = *params;
     size_t bad_option = SIZE_MAX;
-    int rc = refs ? CAS_OK : CAS_ENOMEM;
-    if (refs) {
-        if (n) /* no expansions: params->expansions may be NULL */
-            memcpy(refs, params->expansions, n * sizeof *refs);
-        mine.expansions = refs;
-        rc = load_probed(&ws, plugin, refs, n);
-    }
+    int rc = CAS_OK;
     struct cas_host host = cas__worker_services(&ws, data_dir);
+    if (load_error || !ws.vt) {
+        snprintf(ws.error, sizeof ws.error, "%s", load_error ? load_error : "no game");
+        rc = CAS_EMISMATCH;
+    }
     if (rc == CAS_OK)
-        rc = ws.vt->game_new(&host, &mine, &ws.game, &bad_option);
+        rc = ws.vt->game_new(&host, params, &ws.game, &bad_option);
     if (rc == CAS_OK && ws.batches)
-        rc = ws.batches->begin(&ws, ws.desc ? ws.desc : plugin);
+        rc = ws.batches->begin(&ws, plugin);
     /* What game_new opened (its data files) is closed before the second
      * filter: nothing but the socket stays reachable. */
     cas__confine_close_others(&fd, 1);

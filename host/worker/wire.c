@@ -277,6 +277,7 @@ void cas__wire_event_next(const uint8_t **cursor, struct cas_event *out)
 
 static void put(struct cas__wire_out *w, const void *data, size_t n)
 {
+    w->wanted += n;
     if (w->failed)
         return;
     if (n > w->cap - w->len) {
@@ -300,6 +301,13 @@ static void put(struct cas__wire_out *w, const void *data, size_t n)
     w->len += n;
 }
 
+/* A field that cannot fit: the frame fails, its size still counted. */
+static void too_large(struct cas__wire_out *w, size_t size)
+{
+    w->wanted += size;
+    w->failed = CAS_ENOSPC;
+}
+
 static void le32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -309,7 +317,7 @@ static void le32(uint8_t *p, uint32_t v)
 void cas__wire_begin(struct cas__wire_out *w, enum cas__wire_kind kind, unsigned op)
 {
     uint8_t head[6] = {0, 0, 0, 0, (uint8_t)kind, (uint8_t)op};
-    w->len = 0;
+    w->len = w->wanted = 0;
     w->failed = 0;
     put(w, head, sizeof head);
 }
@@ -336,7 +344,7 @@ void cas__wire_str(struct cas__wire_out *w, const char *text)
 {
     size_t len = text ? strlen(text) : 0;
     if (len >= CAS__WIRE_MAX_FRAME) {
-        w->failed = CAS_ENOSPC;
+        too_large(w, 4 + len + 1);
         return;
     }
     cas__wire_u32(w, (uint32_t)len + 1);
@@ -349,10 +357,17 @@ void cas__wire_raw(struct cas__wire_out *w, const void *data, size_t len)
         put(w, data, len);
 }
 
+void cas__wire_raw_failed(struct cas__wire_out *w, const struct cas__wire_out *part,
+                          size_t skip)
+{
+    w->wanted += part->wanted - skip;
+    w->failed = part->failed;
+}
+
 void cas__wire_bytes(struct cas__wire_out *w, const void *data, size_t len)
 {
     if (len >= CAS__WIRE_MAX_FRAME) {
-        w->failed = CAS_ENOSPC;
+        too_large(w, 4 + len);
         return;
     }
     cas__wire_u32(w, (uint32_t)len);
@@ -363,7 +378,7 @@ void cas__wire_bytes(struct cas__wire_out *w, const void *data, size_t len)
 void cas__wire_u64s(struct cas__wire_out *w, const uint64_t *v, size_t n)
 {
     if (n >= CAS__WIRE_MAX_FRAME / 8) {
-        w->failed = CAS_ENOSPC;
+        too_large(w, 4 + 8 * n);
         return;
     }
     cas__wire_u32(w, (uint32_t)n);
@@ -374,7 +389,7 @@ void cas__wire_u64s(struct cas__wire_out *w, const uint64_t *v, size_t n)
 void cas__wire_outcomes(struct cas__wire_out *w, const struct cas_outcome *o, size_t n)
 {
     if (n >= CAS__WIRE_MAX_FRAME / 16) {
-        w->failed = CAS_ENOSPC;
+        too_large(w, 4 + 16 * n);
         return;
     }
     cas__wire_u32(w, (uint32_t)n);

@@ -91,11 +91,14 @@ int cas__wire_decode(const uint8_t *buf, size_t len, struct cas__wire_msg *out, 
  * cas__wire_decode accepted. */
 void cas__wire_event_next(const uint8_t **cursor, struct cas_event *out);
 
-/* A frame being built: grown as needed; CAS_ENOMEM sticks until reset. */
+/* A frame being built: grown as needed; CAS_ENOMEM or CAS_ENOSPC sticks
+ * until reset.  `wanted` counts every byte written, those a failure kept
+ * out too: the size the frame would have had. */
 struct cas__wire_out {
     uint8_t *buf; /* owned; the frame, length first */
     size_t len, cap;
     int failed;
+    size_t wanted;
 };
 
 /* Start a frame of kind and op in w (reusing its memory). */
@@ -106,6 +109,9 @@ void cas__wire_u64(struct cas__wire_out *w, uint64_t v);
 void cas__wire_str(struct cas__wire_out *w, const char *text); /* 'z'; NULL as "" */
 /* Bytes as they are: fields encoded elsewhere. */
 void cas__wire_raw(struct cas__wire_out *w, const void *data, size_t len);
+/* part failed: w fails the same, its size grown by part's past `skip`. */
+void cas__wire_raw_failed(struct cas__wire_out *w, const struct cas__wire_out *part,
+                          size_t skip);
 void cas__wire_bytes(struct cas__wire_out *w, const void *data, size_t len);   /* 's' */
 void cas__wire_u64s(struct cas__wire_out *w, const uint64_t *v, size_t n);       /* 'a' */
 void cas__wire_outcomes(struct cas__wire_out *w, const struct cas_outcome *o, size_t n);

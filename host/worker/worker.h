@@ -1,7 +1,8 @@
 /*
  * worker.h — a game plugin run in a child process (host-internal): the
- * host forks after loading and checking the plugin, the child creates the
- * game, drops what it does not need (rlimits, a seccomp filter) and
+ * host starts castellan-worker, a fresh program (spawn.h), and tells it
+ * which libraries to load; the worker confines itself (rlimits, a
+ * seccomp filter), loads them, creates the game and
  * answers vtable calls over a socket (wire.h); the host drives it through
  * a proxy vtable, so sessions, bots, check and bench run unchanged.  A
  * crash, a hang past the per-call deadline or a killed worker becomes a
@@ -14,6 +15,8 @@
 
 #include <castellan/plugin.h>
 
+#include "registry.h"
+#include "spawn.h"
 #include "wire.h"
 
 enum cas__isolation_mode {
@@ -55,8 +58,8 @@ struct cas__fault_handler {
 
 struct cas__worker;
 
-/* Fork a worker that creates plugin's game from params (everything in it
- * is the host's and only read before the fork returns), limited by iso.
+/* Start a worker that creates plugin's game from params (everything in
+ * it is the host's and only read before this returns), limited by iso.
  * host is the match's service table: the plugin's error texts and log
  * lines arrive through it; faults through *handler, which may change
  * until the worker is freed (NULL fault: print it and exit 1).  On
@@ -118,7 +121,6 @@ struct cas__worker_side {
     uint8_t answer[64];
     const struct cas__worker_batches *batches; /* or NULL: none run here */
     struct cas__worker_batch *batch; /* theirs, once the game exists; or NULL */
-    const struct cas_plugin *desc;   /* a probed plugin's own, loaded here; or NULL */
 };
 
 /* The state of handle h, or NULL (ws->error then says so). */
@@ -162,12 +164,55 @@ struct cas_host cas__worker_services(struct cas__worker_side *ws, const char *da
 /* Free every state still held and the handle table (not the game). */
 void cas__worker_side_free(struct cas__worker_side *ws);
 
-/* The child's life after the fork: close every descriptor but fd, set
- * the limits, create the game, seal the sandbox, say hello, then answer
- * calls until QUIT or the end of input.  Never returns (_exit: the host's
- * atexit handlers and buffers are not the child's). */
-_Noreturn void cas__worker_child(int fd, const struct cas_plugin *plugin, const char *data_dir,
+/* The game worker's life once confined and its libraries loaded
+ * (fresh.c): create the game, seal the sandbox, say hello, then answer
+ * calls until QUIT or the end of input.  load_error, when not NULL, is
+ * why the libraries could not be loaded: the hello says it.  Never
+ * returns (_exit). */
+_Noreturn void cas__worker_serve(int fd, const struct cas_plugin *plugin, const char *data_dir,
                                  const struct cas_game_params *params,
-                                 const struct cas__isolation *iso);
+                                 const char *load_error);
+
+/* ---- fresh.c: what a worker is told, and castellan-worker's main ---- */
+
+/* A game as a setup tells it (spawn.h): plugin and params' expansions by
+ * their libraries (whose descriptors go to fds[0..*n_fds), at most cap),
+ * the data folder, the options.  CAS_OK, or a reason in err (a plugin no
+ * library gave: one compiled into the program). */
+int cas__fresh_params_setup(struct cas__setup *s, int *fds, size_t cap, size_t *n_fds,
+                            const struct cas_plugin *plugin, const char *data_dir,
+                            const struct cas_game_params *params, char *err, size_t errlen);
+
+/* The same read back in the worker: the libraries' facts, then params
+ * whose strings point into the setup (which must outlive it); the
+ * arrays are the worker's, never freed (it ends with _exit). */
+struct cas__fresh_params {
+    struct cas__plugin_info libs[CAS__SPAWN_MAX_FDS];
+    size_t n_libs;
+    uint32_t game_lib, *exp_lib;
+    const char *data_dir;
+    struct cas_game_params params;
+    struct cas_expansion_ref *refs;
+    const struct cas_plugin *plugin; /* once loaded */
+};
+int cas__fresh_params_read(struct cas__setup_reader *r, struct cas__fresh_params *p);
+/* Confined: load each library by its descriptor fds[i], checked against
+ * its facts; plugin and the expansions' `extension` then are theirs.
+ * CAS_OK, or the refusal in err. */
+int cas__fresh_params_load(struct cas__fresh_params *p, const int *fds, char *err,
+                           size_t errlen);
+
+/* The setup of a game worker: the limits of iso, then the game. */
+int cas__fresh_game_setup(struct cas__setup *s, int *fds, size_t cap, size_t *n_fds,
+                          const struct cas_plugin *plugin, const char *data_dir,
+                          const struct cas_game_params *params, const struct cas__isolation *iso,
+                          char *err, size_t errlen);
+
+/* In castellan-worker started for a game: the limits and the game from
+ * the rest of the setup r, confined before the libraries (fds) load, then
+ * the game served until the host goes; the exit status if it never starts.
+ * castellan-worker's main (host/cli/worker_main.c) reads the setup and
+ * calls this, the probe's or the check's side by its mode. */
+int cas__worker_game(int sock, struct cas__setup_reader *r, const int *fds, size_t n_fds);
 
 #endif

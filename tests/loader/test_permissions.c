@@ -250,10 +250,36 @@ static void test_links_stay_in_the_plugin_folder(void **state)
     assert_int_equal(rename(moved, c->so), 0);
 }
 
+/* Issue 41, item 8: a data folder nests at most 8 folders deep, every
+ * file in it checked; one 10 deep is refused (before, its deepest files
+ * went unchecked), one 8 deep loads. */
+static void test_data_tree_depth_is_bounded(void **state)
+{
+    struct copy *c = *state;
+    char dirs[10][4200];
+    for (int i = 0; i < 10; i++) {
+        snprintf(dirs[i], sizeof dirs[i], "%s/%d", i ? dirs[i - 1] : c->data, i + 1);
+        assert_int_equal(mkdir(dirs[i], 0755), 0);
+    }
+    struct cas__registry *reg = scan_copy(c);
+    assert_refusal(fixture(reg, "fixgame"),
+                   "%s: a folder 9 levels below the data folder, deeper than the 8 "
+                   "castellan checks; keep the plugin's data at most 8 folders deep",
+                   dirs[8]);
+    cas__registry_free(reg);
+    for (int i = 9; i >= 8; i--)
+        assert_int_equal(rmdir(dirs[i]), 0);
+    expect_loads(c);
+    for (int i = 7; i >= 0; i--)
+        assert_int_equal(rmdir(dirs[i]), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_private_copy_loads, make_copy, remove_copy),
+        cmocka_unit_test_setup_teardown(test_data_tree_depth_is_bounded, make_copy,
+                                        remove_copy),
         cmocka_unit_test_setup_teardown(test_writable_library, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_writable_manifest, make_copy, remove_copy),
         cmocka_unit_test_setup_teardown(test_writable_folders, make_copy, remove_copy),

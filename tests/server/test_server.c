@@ -115,7 +115,16 @@ struct world {
     struct cas__lobby lobby;
 };
 
+static void world_open_on(struct world *w, const char *name, int fresh, const char *path);
+
 static void world_open(struct world *w, const char *name, int fresh)
+{
+    world_open_on(w, name, fresh, NULL);
+}
+
+/* A lobby whose plugins are looked for in path first (NULL: the default
+ * search path). */
+static void world_open_on(struct world *w, const char *name, int fresh, const char *path)
 {
     char err[1024];
     snprintf(w->db, sizeof w->db, "%s.db", name);
@@ -128,7 +137,7 @@ static void world_open(struct world *w, const char *name, int fresh)
         unlink(side);
     }
     assert_int_equal(cas__saves_open(w->db, &w->store, err, sizeof err), CAS_OK);
-    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &clock_of_test, NULL,
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, path, NULL, &clock_of_test, NULL,
                                      err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_restore_all(&w->lobby, err, sizeof err), CAS_OK);
 }
@@ -1115,6 +1124,55 @@ static void test_leaver(void **state)
     world_close(&w);
 }
 
+/* Issue 41, item 8: a plugin that names seat -5 as the one to decide (at
+ * its 6th apply, rogue-seat) is refused as play refuses it: the table
+ * stops with the reason and where the game is saved, which every viewer
+ * is told, the game is not over, and it is hosted again after a restart
+ * (where the plugin, still lying, stops it again). */
+static void test_plugin_lying_about_the_seat(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn watcher, creator;
+    world_open_on(&w, "lying-seat", 1, ROGUE_PLUGIN_DIR);
+    tconn_init(&creator);
+    say(&w, &creator, "{\"type\":\"create\",\"game\":\"rogue-seat\",\"seed\":\"3\",\"practice\":true,\"seats\":["
+                      "{\"agent\":\"random\"},{\"agent\":\"random\"}]}");
+    const char *created = strstr(last(&creator), "\"game\":\"");
+    assert_non_null(created);
+    int64_t id = strtoll(created + 8, NULL, 10);
+    struct cas__table *t = table(&w, id);
+    assert_non_null(strstr(t->failure, "plugin rogue-seat broke the ABI (seat -5, where the "
+                                       "seats are 0..1, -1 chance and -2 the end) in current; "
+                                       "the game is saved up to ply "));
+    assert_false(t->over);
+    tconn_init(&watcher);
+    join(&w, &watcher, id, -1, NULL);
+    assert_non_null(strstr(last_state(&watcher), ",\"over\":false,"));
+    assert_non_null(strstr(last_state(&watcher), ",\"failure\":\"plugin rogue-seat broke the "
+                                                 "ABI (seat -5"));
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 1, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_PLAYING);
+    size_t saved = g.n_actions;
+    assert_true(saved >= 5);
+    cas__saves_game_free(&g);
+    tconn_free(&watcher);
+    tconn_free(&creator);
+    cas__lobby_disconnect(&w.lobby, &watcher.base);
+    cas__lobby_disconnect(&w.lobby, &creator.base);
+    world_close(&w);
+
+    world_open_on(&w, "lying-seat", 0, ROGUE_PLUGIN_DIR);
+    t = table(&w, id);
+    assert_false(t->over);
+    assert_int_equal(cas__saves_game_load(w.store, id, 1, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_PLAYING);
+    assert_int_equal(g.n_actions, saved);
+    cas__saves_game_free(&g);
+    world_close(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1132,6 +1190,7 @@ int main(void)
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
         cmocka_unit_test(test_a_claim_revokes_the_creators_token),
         cmocka_unit_test(test_seeds_are_committed_and_revealed),
+        cmocka_unit_test(test_plugin_lying_about_the_seat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,12 +8,14 @@
  * breaks a promise of the ABI in a value it returns: seat (current()
  * names seat -5), far_seat (seat 7 of 2) or newline (an action's text holds
  * a newline), which the host must refuse, in process or not; or goes
- * for the host in its game_new: grab (open $ROGUE_VICTIM to write, and
- * empty it), spawn (fork a process that would outlive castellan); or
+ * for the host in its game_new: grab (open the file the file ROGUE_VICTIM
+ * in the working folder names, to write, and empty it: a worker's
+ * environment is scrubbed), spawn (fork a process that would outlive castellan); or
  * crashes in its constructor (ctor), before castellan ever calls it; or
  * needs a library of its own (needs, rogue_dependency.c); or at that apply
  * tells 5000 events of 4000 bytes each (flood), a reply larger than the
- * worker protocol carries.
+ * worker protocol carries; or spies (spy: game_new fails, its error the
+ * report of what the process it runs in holds of castellan's, spy.c).
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -39,8 +41,13 @@
 #define CTOR 10
 #define NEEDS 11
 #define FLOOD 12
+#define SPY 13
 
 const struct cas_plugin *fixture_inner_entry(void);
+
+#if ROGUE_FAULT == SPY
+void rogue_spy(const char *control, char *report, size_t cap);
+#endif
 
 static const struct cas_game_vtable *inner;
 static unsigned applies, rogue_at = ROGUE_AT;
@@ -121,14 +128,24 @@ static int rogue_game_new(const struct cas_host *host, const struct cas_game_par
                           cas_game **out, size_t *bad_option)
 {
 #if ROGUE_FAULT == GRAB
-    const char *victim = getenv("ROGUE_VICTIM");
-    int fd = victim ? open(victim, O_RDWR) : -1;
+    char victim[512] = "";
+    int named = open("ROGUE_VICTIM", O_RDONLY);
+    ssize_t len = named >= 0 ? read(named, victim, sizeof victim - 1) : -1;
+    if (named >= 0)
+        close(named);
+    victim[len > 0 ? strcspn(victim, "\n") : 0] = '\0';
+    int fd = *victim ? open(victim, O_RDWR) : -1;
     if (fd >= 0 && ftruncate(fd, 0) == 0)
         close(fd);
 #elif ROGUE_FAULT == SPAWN
     if (fork() == 0)
         for (;;)
             pause();
+#elif ROGUE_FAULT == SPY
+    char report[1024];
+    rogue_spy(host->data_dir, report, sizeof report);
+    host->set_error(host->ctx, report);
+    return CAS_EINVAL;
 #endif
     return inner->game_new(host, params, out, bad_option);
 }

@@ -16,17 +16,14 @@
 
 #include "worker_games.h"
 
-const struct cas_plugin *cas_plugin_entry(void);
 
 static void test_games_match(void **unused)
 {
     (void)unused;
-    char data[1024];
-    const char *source = getenv("CASTELLAN_SOURCE_DIR");
-    assert_non_null(source);
-    snprintf(data, sizeof data, "%s/plugins/carcassonne/data", source);
+    const char *data;
+    const struct cas_plugin *carcassonne = worker_games_plugin("carcassonne", &data);
     for (uint64_t seed = 1; seed <= 2; seed++)
-        worker_games_compare(cas_plugin_entry(), data, "greedy", "random", seed);
+        worker_games_compare(carcassonne, data, "greedy", "random", seed);
 }
 
 int main(void)

@@ -267,17 +267,21 @@ static void test_game_new_is_confined(void **unused)
 {
     (void)unused;
     struct run *r = malloc(sizeof *r);
-    char env[512], expected[512], cwd[256];
+    char expected[512], cwd[256];
     assert_non_null(r);
     assert_non_null(getcwd(cwd, sizeof cwd));
     FILE *victim = fopen("victim.db", "w");
     assert_non_null(victim);
     fputs("every game\n", victim);
     fclose(victim);
-    snprintf(env, sizeof env, "ROGUE_VICTIM=%s/victim.db", cwd);
+    /* named in a file: the worker's environment is scrubbed */
+    FILE *named = fopen("ROGUE_VICTIM", "w");
+    assert_non_null(named);
+    fprintf(named, "%s/victim.db\n", cwd);
+    fclose(named);
     const char *games[] = {"rogue-grab", "rogue-spawn"};
     for (size_t i = 0; i < 2; i++) {
-        play_session(r, games[i], "", env, ROGUE_PLUGIN_DIR);
+        play_session(r, games[i], "", "", ROGUE_PLUGIN_DIR);
         assert_int_equal(r->status, 1);
         snprintf(expected, sizeof expected, "castellan play: plugin %s was stopped by its "
                  "sandbox (signal 31: a forbidden system call) in game_new\n", games[i]);
@@ -345,8 +349,15 @@ static void test_oversized_reply(void **unused)
     assert_int_equal(r->status, 1);
     assert_null(strstr(r->err, "protocol ("));
     assert_non_null(strstr(r->err, "castellan play: ply 5: rogue-flood: \""));
-    assert_non_null(strstr(r->err, "worker: the reply to apply is "));
+    const char *size = strstr(r->err, "worker: the reply to apply is ");
+    assert_non_null(size);
     assert_non_null(strstr(r->err, " bytes, more than the protocol's 16 MiB\n"));
+    /* its real size (issue 41, item 8): 5000 events of 4000 bytes and
+     * their fields, not the few bytes written before the overflow */
+    unsigned long long bytes = strtoull(size + strlen("worker: the reply to apply is "),
+                                        NULL, 10);
+    assert_true(bytes > 5000ull * 4000);
+    assert_true(bytes < 5000ull * 4100);
     free(r);
 }
 
@@ -369,6 +380,14 @@ static void test_isolated_game_is_the_same(void **unused)
     run(a, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save");
     run(b, "play --game fixture --players mcts@200/1,greedy --seed 4 --no-save --isolated "
            "--plugin-deadline 600000");
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
+    /* expansions: each library sent to the worker and loaded there */
+    run(a, "play --game carcassonne --expansions inns-cathedrals,traders-builders "
+           "--players random,greedy --seed 2 --no-save");
+    run(b, "play --game carcassonne --expansions inns-cathedrals,traders-builders "
+           "--players random,greedy --seed 2 --no-save --isolated --plugin-deadline 600000");
     assert_int_equal(a->status, 0);
     assert_int_equal(b->status, 0);
     assert_string_equal(a->out, b->out);

@@ -16,19 +16,25 @@
 
 #include "worker_games.h"
 
-const struct cas_plugin *cas_plugin_entry(void);
+
+/* The fixture game's library, as castellan loads it. */
+static const struct cas_plugin *fixture(void)
+{
+    const char *data;
+    return worker_games_plugin("fixture", &data);
+}
 
 static void test_greedy_games_match(void **unused)
 {
     (void)unused;
     for (uint64_t seed = 1; seed <= 3; seed++)
-        worker_games_compare(cas_plugin_entry(), "", "greedy", "random", seed);
+        worker_games_compare(fixture(), "", "greedy", "random", seed);
 }
 
 static void test_search_bot_games_match(void **unused)
 {
     (void)unused;
-    worker_games_compare(cas_plugin_entry(), "", "mcts@40/1", "greedy", 11);
+    worker_games_compare(fixture(), "", "mcts@40/1", "greedy", 11);
 }
 
 static int write_text(void *ctx, const char *data, size_t len)
@@ -45,10 +51,10 @@ static void test_calls_answer_alike(void **unused)
     struct cas__match a, b;
     char err[512];
     size_t n;
-    struct cas_option_value *options = cas__option_defaults(cas_plugin_entry(), &n);
-    assert_int_equal(cas__match_open(&a, cas_plugin_entry(), "", options, n, NULL, 0, 3, err,
+    struct cas_option_value *options = cas__option_defaults(fixture(), &n);
+    assert_int_equal(cas__match_open(&a, fixture(), "", options, n, NULL, 0, 3, err,
                                      sizeof err), CAS_OK);
-    assert_int_equal(cas__match_open_isolated(&b, &worker, cas_plugin_entry(), "", options, n,
+    assert_int_equal(cas__match_open_isolated(&b, &worker, fixture(), "", options, n,
                                               NULL, 0, 3, err, sizeof err), CAS_OK);
     free(options);
     assert_true(b.isolated);

@@ -12,8 +12,33 @@
 #include <cmocka.h>
 
 #include "agent.h"
+#include "registry.h"
 #include "session.h"
 #include "worker_games.h"
+
+static struct cas__registry *registry;
+
+static void free_registry(void)
+{
+    cas__registry_free(registry);
+}
+
+const struct cas_plugin *worker_games_plugin(const char *id, const char **data)
+{
+    struct cas__strlist path = {0};
+    if (!registry) {
+        assert_int_equal(cas__plugin_search_path(NULL, &path), CAS_OK);
+        assert_int_equal(cas__registry_scan(&path, &registry), CAS_OK);
+        cas__strlist_free(&path);
+        atexit(free_registry);
+    }
+    struct cas__plugin_info *info = cas__registry_find(registry, id);
+    assert_non_null(info);
+    if (cas__registry_load(registry, info) != CAS_OK)
+        fail_msg("cannot load %s: %s", id, info->refusal);
+    *data = info->data_dir;
+    return info->desc;
+}
 
 static int record_action(void *ctx, uint32_t ply, int actor, const char *text,
                          uint64_t hash_after, char *err, size_t errlen)

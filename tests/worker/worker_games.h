@@ -21,6 +21,12 @@ struct worker_games_record {
     char transcript[1 << 16]; /* the moves and events the session printed */
 };
 
+/* The bundled plugin `id`, loaded from its library in the build tree (a
+ * worker loads plugins only from the files castellan checked), and its
+ * data folder into *data.  Fails the test when it cannot be loaded; the
+ * registry stays loaded for the life of the test. */
+const struct cas_plugin *worker_games_plugin(const char *id, const char **data);
+
 /* Play plugin (data folder data) for two players with agents a and b and
  * seed, isolated or not, the whole game, into *out.  Fails the test on
  * any error. */

@@ -488,9 +488,11 @@ function renderState(st) {
   document.body.dataset.you = st.you === null || st.you === undefined ? '' : String(st.you);
 
   if (st.title) $('table-title').textContent = `${gameTitle(st.title, view.lobby)} — game ${view.game}`;
-  const mine = st.you !== null && st.you !== undefined && st.actor === st.you && !st.over;
+  const mine = st.you !== null && st.you !== undefined && st.actor === st.you && !st.over &&
+    !st.failure;
   let turn;
-  if (st.over) turn = 'The game is over.';
+  if (st.failure) turn = `The game stopped: ${st.failure}.`;
+  else if (st.over) turn = 'The game is over.';
   else if (mine) turn = `Your turn (ply ${st.ply}).`;
   else if (st.actor === 'chance') turn = `The game draws (ply ${st.ply}).`;
   else turn = `${playerName(st.players, st.actor)} to play (ply ${st.ply}).`;
