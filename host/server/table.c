@@ -871,7 +871,7 @@ static void end_ranked_last(struct cas__table *t, int seat)
     free(scores);
 }
 
-static int leaver(const struct cas__table *t, int64_t now);
+static int leaver(struct cas__table *t, int64_t now);
 
 void cas__table_check_clock(struct cas__table *t, int64_t now)
 {
@@ -903,7 +903,7 @@ void cas__table_seat_left(struct cas__table *t, int seat)
 
 /* The seat to move if it has left: a person's seat that joined once,
  * has no connection now and has been gone the grace; else -1. */
-static int leaver(const struct cas__table *t, int64_t now)
+static int leaver(struct cas__table *t, int64_t now)
 {
     int actor = cas__table_actor(t);
     if (t->over || actor < 0 || actor >= t->nplayers)
