@@ -13,18 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "saves_int.h"
+#include "pg_int.h"
 
-#define NOW "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+#define NOW CAS__PG_NOW
 
-/* Room for a decimal int64. */
-typedef char num_t[24];
-
-static const char *num(num_t buf, int64_t v)
-{
-    snprintf(buf, sizeof(num_t), "%" PRId64, v);
-    return buf;
-}
 
 /* How many rows the command res changed. */
 static long changed(PGresult *res)
@@ -50,10 +42,9 @@ static int change_game(struct cas__saves *s, const char *sql, int n, const char 
 
 static int touch_game(struct cas__saves *s, int64_t id, const char *status)
 {
-    num_t gid;
-    const char *p[] = {num(gid, id), status};
-    return change_game(s, "UPDATE games SET status = coalesce($2, status), updated_at = "
-                       NOW " WHERE id = $1", 2, p, id, "updating the game");
+    cas__pg_num gid;
+    const char *p[] = {cas__pg_dec(gid, id), status};
+    return change_game(s, CAS__SQL_GAME_TOUCH(NOW), 2, p, id, "updating the game");
 }
 
 /* The campaign's id as text into idbuf (NULL for none), creating it. */
@@ -65,11 +56,9 @@ static int campaign_id(struct cas__saves *s, const char *name, char *idbuf, size
     *id = NULL;
     if (!name)
         return CAS_OK;
-    int rc = cas__pg_run(s, "INSERT INTO campaigns (name, created_at) VALUES ($1, " NOW ")"
-                         " ON CONFLICT (name) DO NOTHING", 1, p, NULL,
+    int rc = cas__pg_run(s, CAS__SQL_CAMPAIGN_CREATE(NOW), 1, p, NULL,
                          "creating the campaign");
-    if (rc || (rc = cas__pg_run(s, "SELECT id FROM campaigns WHERE name = $1", 1, p, &res,
-                                "finding the campaign")))
+    if (rc || (rc = cas__pg_run(s, CAS__SQL_CAMPAIGN_ID, 1, p, &res, "finding the campaign")))
         return rc;
     if (PQntuples(res) == 1) {
         snprintf(idbuf, cap, "%s", PQgetvalue(res, 0, 0));
@@ -84,20 +73,16 @@ static int campaign_id(struct cas__saves *s, const char *name, char *idbuf, size
 static int insert_header(struct cas__saves *s, struct cas__saves_game *g,
                          const char *campaign, int keep_id)
 {
-    num_t seed, gid;
+    cas__pg_num seed, gid;
     PGresult *res = NULL;
     const char *p[] = {
         campaign, g->castellan_version ? g->castellan_version : "", g->game.id,
-        g->game.version, g->config_text, num(seed, (int64_t)g->seed),
+        g->game.version, g->config_text, cas__pg_dec(seed, (int64_t)g->seed),
         g->status == CAS__SAVES_FINISHED ? "finished" : "playing", g->created_at,
-        g->updated_at, keep_id ? num(gid, g->id) : NULL,
+        g->updated_at, keep_id ? cas__pg_dec(gid, g->id) : NULL,
     };
-    int rc = cas__pg_run(s,
-        "INSERT INTO games (campaign_id, castellan_version, game_id, game_version,"
-        " config_text, seed, status, created_at, updated_at, id)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, " NOW "),"
-        " coalesce($9, " NOW "), coalesce($10::bigint, nextval(pg_get_serial_sequence("
-        "'games', 'id')))) RETURNING id", 10, p, &res, "saving the game");
+    int rc = cas__pg_run(s, CAS__SQL_GAME_INSERT(NOW, CAS__PG_NEW_GAME_ID), 10, p, &res,
+                         "saving the game");
     if (rc)
         return rc;
     g->id = cas__pg_int(res, 0, 0);
@@ -115,10 +100,10 @@ static int insert_pairs(struct cas__saves *s, const char *sql, int64_t game, siz
                         const char *(*field)(const void *, size_t, int), const void *items,
                         const char *what)
 {
-    num_t gid, pos;
+    cas__pg_num gid, pos;
     int rc = CAS_OK;
     for (size_t i = 0; i < n && !rc; i++) {
-        const char *p[] = {num(gid, game), num(pos, (int64_t)i), field(items, i, 0),
+        const char *p[] = {cas__pg_dec(gid, game), cas__pg_dec(pos, (int64_t)i), field(items, i, 0),
                            field(items, i, 1)};
         rc = cas__pg_run(s, sql, 4, p, NULL, what);
     }
@@ -127,27 +112,26 @@ static int insert_pairs(struct cas__saves *s, const char *sql, int64_t game, siz
 
 static int set_score(struct cas__saves *s, int64_t game, size_t seat, int64_t score)
 {
-    num_t gid, pos, value;
-    const char *p[] = {num(gid, game), num(pos, (int64_t)seat), num(value, score)};
-    return cas__pg_run(s, "UPDATE players SET score = $3 WHERE game = $1 AND seat = $2",
-                       3, p, NULL, "saving the scores");
+    cas__pg_num gid, pos, value;
+    const char *p[] = {cas__pg_dec(gid, game), cas__pg_dec(pos, (int64_t)seat), cas__pg_dec(value, score)};
+    return cas__pg_run(s, CAS__SQL_SCORE_SET, 3, p, NULL, "saving the scores");
 }
 
 /* The parameters of an action's row; clock_ms < 0: no clock (NULL). */
 struct action_params {
-    num_t gid, ply, actor, hash, clock;
+    cas__pg_num gid, ply, actor, hash, clock;
     const char *p[6];
 };
 
 static void action_params(struct action_params *a, int64_t id, uint32_t ply, int actor,
                           const char *text, uint64_t hash, int64_t clock_ms)
 {
-    a->p[0] = num(a->gid, id);
-    a->p[1] = num(a->ply, ply);
-    a->p[2] = num(a->actor, actor);
+    a->p[0] = cas__pg_dec(a->gid, id);
+    a->p[1] = cas__pg_dec(a->ply, ply);
+    a->p[2] = cas__pg_dec(a->actor, actor);
     a->p[3] = text;
-    a->p[4] = num(a->hash, (int64_t)hash);
-    a->p[5] = clock_ms >= 0 ? num(a->clock, clock_ms) : NULL;
+    a->p[4] = cas__pg_dec(a->hash, (int64_t)hash);
+    a->p[5] = clock_ms >= 0 ? cas__pg_dec(a->clock, clock_ms) : NULL;
 }
 
 static int insert_action(struct cas__saves *s, const struct cas__saves_action *a,
@@ -156,22 +140,21 @@ static int insert_action(struct cas__saves *s, const struct cas__saves_action *a
     struct action_params ap;
     action_params(&ap, id, a->ply, a->actor, a->text, a->hash,
                   a->has_clock ? a->clock_ms : -1);
-    return cas__pg_run(s, "INSERT INTO actions (game, ply, actor, text, hash, clock_ms)"
-                       " VALUES ($1, $2, $3, $4, $5, $6)", 6, ap.p, NULL, "saving an action");
+    return a->has_clock ? cas__pg_run(s, CAS__SQL_ACTION_INSERT_TIMED, 6, ap.p, NULL,
+                                      "saving an action")
+                        : cas__pg_run(s, CAS__SQL_ACTION_INSERT, 5, ap.p, NULL,
+                                      "saving an action");
 }
 
 static int insert_rest(struct cas__saves *s, const struct cas__saves_game *g)
 {
     int rc;
-    if ((rc = insert_pairs(s, "INSERT INTO game_expansions (game, position, expansion_id,"
-                           " version) VALUES ($1, $2, $3, $4)", g->id, g->n_expansions,
+    if ((rc = insert_pairs(s, CAS__SQL_EXPANSION_INSERT, g->id, g->n_expansions,
                            cas__saves_expansion_field, g->expansions,
                            "saving the expansions")) ||
-        (rc = insert_pairs(s, "INSERT INTO game_options (game, position, key, value)"
-                           " VALUES ($1, $2, $3, $4)", g->id, g->n_options,
+        (rc = insert_pairs(s, CAS__SQL_OPTION_INSERT, g->id, g->n_options,
                            cas__saves_option_field, g->options, "saving the options")) ||
-        (rc = insert_pairs(s, "INSERT INTO players (game, seat, name, agent)"
-                           " VALUES ($1, $2, $3, $4)", g->id, g->n_players,
+        (rc = insert_pairs(s, CAS__SQL_PLAYER_INSERT, g->id, g->n_players,
                            cas__saves_player_field, g->players, "saving the players")))
         return rc;
     for (size_t i = 0; i < g->n_players && !rc; i++)
@@ -209,90 +192,100 @@ rollback:
  * one transaction of its own: one round trip per action.  A ply saved
  * before breaks the primary key (another castellan plays the game). */
 #define APPEND_SQL                                                            \
-    "WITH a AS (INSERT INTO actions (game, ply, actor, text, hash, clock_ms)" \
-    " VALUES ($1, $2, $3, $4, $5, $6) RETURNING game)"                       \
+    "WITH a AS (" CAS__SQL_ACTION_INSERT_TIMED " RETURNING game)"            \
     " UPDATE games SET updated_at = " NOW " WHERE id = (SELECT game FROM a)"
+
+/* After an append whose answer never came (the server went away with it),
+ * the same action again may find it committed: when the row holds it,
+ * actor, text and hash, it was this castellan's, and is not doubled. */
+static int committed_before(struct cas__saves *s, const struct action_params *ap)
+{
+    PGresult *res = NULL;
+    int rc = cas__pg_run(s, "SELECT actor, text, hash FROM actions WHERE game = $1 AND ply = $2",
+                         2, ap->p, &res, "reading back an action");
+    if (rc)
+        return 0;
+    int same = PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), ap->p[2]) == 0 &&
+               strcmp(PQgetvalue(res, 0, 1), ap->p[3]) == 0 &&
+               strcmp(PQgetvalue(res, 0, 2), ap->p[4]) == 0;
+    PQclear(res);
+    return same;
+}
+
+/* Send the prepared append and read its answer: 1 in *sent when the
+ * server may have it, whatever came back. */
+static int send_append(struct cas__saves *s, const struct action_params *ap, int *sent)
+{
+    PGresult *res = NULL, *last = NULL;
+    int rc;
+    *sent = 0;
+    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
+    if (!PQsendQueryPrepared(cas__pg_conn(s), "castellan_append", 6, ap->p, NULL, NULL, 0))
+        return cas__pg_explain(s, NULL, "saving an action");
+    *sent = 1;
+    /* Sent: a kill now leaves the commit to the server, done or not. */
+    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
+    while ((res = PQgetResult(cas__pg_conn(s)))) {
+        PQclear(last);
+        last = res;
+    }
+    rc = last && PQresultStatus(last) == PGRES_COMMAND_OK ? CAS_OK
+                                                          : cas__pg_explain(s, last, "saving an action");
+    PQclear(last);
+    return rc;
+}
 
 int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                    const char *text, uint64_t hash, int64_t clock_ms)
 {
+    struct cas__pg *pg = s->backend;
     struct action_params ap;
     action_params(&ap, id, ply, actor, text, hash, clock_ms);
-    PGresult *res = NULL;
-    int rc;
+    int rc, sent = 0;
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
-    if (!s->pg_append_prepared) {
+    if ((rc = cas__pg_ready(s)) || (rc = cas__pg_check_lost(s, id)))
+        return rc;
+    if (!pg->append_prepared) {
         if ((rc = cas__pg_run(s, "PREPARE castellan_append AS " APPEND_SQL, 0, NULL, NULL,
                               "preparing to save actions")))
             return rc;
-        s->pg_append_prepared = 1;
+        pg->append_prepared = 1;
     }
-    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
-    if (!PQsendQueryPrepared(s->pg, "castellan_append", 6, ap.p, NULL, NULL, 0))
-        return cas__pg_explain(s, NULL, "saving an action");
-    /* Sent: a kill now leaves the commit to the server, done or not. */
-    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
-    PGresult *last = NULL;
-    while ((res = PQgetResult(s->pg))) {
-        PQclear(last);
-        last = res;
+    size_t doubt = 0;
+    while (doubt < pg->n_doubts &&
+           (pg->doubts[doubt].game != id || pg->doubts[doubt].ply != ply))
+        doubt++;
+    rc = send_append(s, &ap, &sent);
+    if (rc == CAS_ECONFLICT && doubt < pg->n_doubts && committed_before(s, &ap))
+        rc = CAS_OK;
+    if (rc == CAS_EUNAVAILABLE && sent && doubt == pg->n_doubts) {
+        /* Unanswered: the server may have committed it before it went away. */
+        if (cas__saves_grow((void **)&pg->doubts, pg->n_doubts, &pg->cap_doubts,
+                            sizeof *pg->doubts) == 0)
+            pg->doubts[pg->n_doubts++] = (struct cas__pg_doubt){id, ply};
+    } else if (rc != CAS_EUNAVAILABLE && doubt < pg->n_doubts) {
+        pg->doubts[doubt] = pg->doubts[--pg->n_doubts];
     }
-    if (!last || PQresultStatus(last) != PGRES_COMMAND_OK) {
-        rc = cas__pg_explain(s, last, "saving an action");
-        PQclear(last);
-        return rc;
-    }
-    PQclear(last);
-    cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
-    return CAS_OK;
+    if (rc == CAS_OK)
+        cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
+    return rc;
 }
 
 int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
 {
-    num_t gid, ply;
-    const char *p[] = {num(gid, id), num(ply, from_ply)};
-    int rc = cas__pg_begin(s, 0);
-    if (rc)
+    cas__pg_num gid, ply;
+    const char *p[] = {cas__pg_dec(gid, id), cas__pg_dec(ply, from_ply)};
+    int rc = cas__pg_ready(s);
+    if (rc || (rc = cas__pg_check_lost(s, id)) || (rc = cas__pg_begin(s, 0)))
         return rc;
     if ((rc = touch_game(s, id, NULL)) ||
-        (rc = cas__pg_run(s, "DELETE FROM actions WHERE game = $1 AND ply >= $2", 2, p,
-                          NULL, "taking back actions")) ||
-        (rc = cas__pg_run(s, "DELETE FROM snapshots WHERE game = $1 AND ply > $2", 2, p,
-                          NULL, "dropping snapshots of taken-back actions"))) {
+        (rc = cas__pg_run(s, CAS__SQL_ACTIONS_TAKE_BACK, 2, p, NULL, "taking back actions")) ||
+        (rc = cas__pg_run(s, CAS__SQL_SNAPSHOTS_TAKE_BACK, 2, p, NULL,
+                          "dropping snapshots of taken-back actions"))) {
         cas__pg_rollback(s);
         return rc;
     }
     return cas__pg_commit(s, -1);
-}
-
-/* The advisory lock (CASL, game id) of the connection's session: the
- * server drops it with the connection, however the process ends.  Game ids
- * fit its int4 key up to 2^31 - 1. */
-int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim)
-{
-    num_t gid;
-    PGresult *res = NULL;
-    const char *p[] = {num(gid, id)};
-    if (id <= 0 || id > INT32_MAX)
-        return cas__saves_fail(s, CAS_EINVAL, "game id %lld cannot be claimed (1 to %d)",
-                               (long long)id, INT32_MAX);
-    int rc = cas__pg_run(s, claim ? "SELECT pg_try_advisory_lock(" CAS__PG_LOCK_SPACE
-                                    ", $1::integer)"
-                                  : "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE
-                                    ", $1::integer)",
-                         1, p, &res, claim ? "claiming the game" : "releasing the game");
-    if (rc)
-        return rc;
-    int held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-    PQclear(res);
-    if (claim && !held)
-        return cas__saves_fail(s, CAS_ECONFLICT, "another castellan is playing game %lld "
-                               "(it holds the game's lock in this database); it goes on "
-                               "there", (long long)id);
-    if (!claim && !held)
-        return cas__saves_fail(s, CAS_ENOTFOUND, "game %lld was not claimed here",
-                               (long long)id);
-    return CAS_OK;
 }
 
 int cas__pg_touch(struct cas__saves *s, int64_t id)
@@ -303,8 +296,8 @@ int cas__pg_touch(struct cas__saves *s, int64_t id)
 int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n)
 {
     cas__saves_announce(CAS__SAVES_FINISH, CAS__SAVES_BEGIN);
-    int rc = cas__pg_begin(s, 0);
-    if (rc)
+    int rc = cas__pg_ready(s);
+    if (rc || (rc = cas__pg_check_lost(s, id)) || (rc = cas__pg_begin(s, 0)))
         return rc;
     rc = touch_game(s, id, "finished");
     for (size_t i = 0; i < n && !rc; i++)
@@ -322,14 +315,14 @@ int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size
 static int update_versions(struct cas__saves *s, int64_t id,
                            const struct cas__saves_game *v)
 {
-    num_t gid, pos;
-    const char *p[] = {num(gid, id), v->game.version, NULL};
-    int rc = cas__pg_run(s, "UPDATE games SET game_version = $2 WHERE id = $1", 2, p, NULL,
+    cas__pg_num gid, pos;
+    const char *p[] = {cas__pg_dec(gid, id), v->game.version, NULL};
+    int rc = cas__pg_run(s, CAS__SQL_GAME_VERSION_SET, 2, p, NULL,
                          "recording the game version");
     for (size_t i = 0; i < v->n_expansions && !rc; i++) {
-        const char *q[] = {gid, num(pos, (int64_t)i), v->expansions[i].version};
-        rc = cas__pg_run(s, "UPDATE game_expansions SET version = $3 WHERE game = $1"
-                         " AND position = $2", 3, q, NULL, "recording an expansion version");
+        const char *q[] = {gid, cas__pg_dec(pos, (int64_t)i), v->expansions[i].version};
+        rc = cas__pg_run(s, CAS__SQL_EXPANSION_VERSION_SET, 3, q, NULL,
+                         "recording an expansion version");
     }
     return rc;
 }
@@ -337,17 +330,16 @@ static int update_versions(struct cas__saves *s, int64_t id,
 int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                    const uint64_t *hashes, size_t n, const struct cas__saves_game *versions)
 {
-    num_t gid, ply, hash;
+    cas__pg_num gid, ply, hash;
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
     if ((rc = touch_game(s, id, NULL)) || (rc = update_versions(s, id, versions)))
         goto rollback;
     for (size_t i = 0; i < n && !rc; i++) {
-        const char *p[] = {num(gid, id), num(ply, (int64_t)from_ply + (int64_t)i),
-                           num(hash, (int64_t)hashes[i])};
-        rc = cas__pg_run(s, "UPDATE actions SET hash = $3 WHERE game = $1 AND ply = $2", 3,
-                         p, NULL, "saving a new hash");
+        const char *p[] = {cas__pg_dec(gid, id), cas__pg_dec(ply, (int64_t)from_ply + (int64_t)i),
+                           cas__pg_dec(hash, (int64_t)hashes[i])};
+        rc = cas__pg_run(s, CAS__SQL_ACTION_HASH_SET, 3, p, NULL, "saving a new hash");
     }
     if (rc)
         goto rollback;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "saves_int.h"
+#include "pg_int.h"
 
 static int out_of_memory(struct cas__saves *s)
 {
@@ -20,12 +20,7 @@ static int load_header(struct cas__saves *s, int64_t id, const char *gid,
 {
     PGresult *res = NULL;
     const char *p[] = {gid};
-    int rc = cas__pg_run(s,
-        "SELECT c.name, g.castellan_version, g.game_id, g.game_version,"
-        " g.config_text, g.seed, g.status, g.created_at, g.updated_at,"
-        " (SELECT count(*) FROM actions a WHERE a.game = g.id)"
-        " FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"
-        " WHERE g.id = $1", 1, p, &res, "reading the game");
+    int rc = cas__pg_run(s, CAS__SQL_GAME_HEADER, 1, p, &res, "reading the game");
     if (rc)
         return rc;
     if (PQntuples(res) == 0) {
@@ -118,8 +113,7 @@ static int fill_action(void *item, const PGresult *res, int row)
 static int load_actions(struct cas__saves *s, const char *gid, struct cas__saves_game *g)
 {
     g->n_actions = 0;
-    int rc = load_rows(s, "SELECT ply, actor, text, hash, clock_ms FROM actions WHERE game = $1"
-                       " ORDER BY ply", gid, "reading the actions", sizeof *g->actions,
+    int rc = load_rows(s, CAS__SQL_ACTIONS_OF, gid, "reading the actions", sizeof *g->actions,
                        (void **)&g->actions, &g->n_actions, fill_action);
     for (size_t i = 0; !rc && i < g->n_actions; i++)
         if (g->actions[i].ply != i)
@@ -138,16 +132,13 @@ int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
     if (rc)
         return rc;
     if ((rc = load_header(s, id, gid, out)) ||
-        (rc = load_rows(s, "SELECT expansion_id, version FROM game_expansions"
-                        " WHERE game = $1 ORDER BY position", gid, "reading the expansions",
+        (rc = load_rows(s, CAS__SQL_EXPANSIONS_OF, gid, "reading the expansions",
                         sizeof *out->expansions, (void **)&out->expansions,
                         &out->n_expansions, fill_expansion)) ||
-        (rc = load_rows(s, "SELECT key, value FROM game_options WHERE game = $1"
-                        " ORDER BY position", gid, "reading the options",
+        (rc = load_rows(s, CAS__SQL_OPTIONS_OF, gid, "reading the options",
                         sizeof *out->options, (void **)&out->options, &out->n_options,
                         fill_option)) ||
-        (rc = load_rows(s, "SELECT name, agent, score FROM players WHERE game = $1"
-                        " ORDER BY seat", gid, "reading the players", sizeof *out->players,
+        (rc = load_rows(s, CAS__SQL_PLAYERS_OF, gid, "reading the players", sizeof *out->players,
                         (void **)&out->players, &out->n_players, fill_player)) ||
         (with_actions && (rc = load_actions(s, gid, out)))) {
         cas__pg_rollback(s);
@@ -183,8 +174,7 @@ int cas__pg_game_delete(struct cas__saves *s, int64_t id)
     PGresult *res = NULL;
     const char *p[] = {gid};
     snprintf(gid, sizeof gid, "%" PRId64, id);
-    int rc = cas__pg_run(s, "DELETE FROM games WHERE id = $1", 1, p, &res,
-                         "deleting the game");
+    int rc = cas__pg_run(s, CAS__SQL_GAME_DELETE, 1, p, &res, "deleting the game");
     if (rc)
         return rc;
     if (strcmp(PQcmdTuples(res), "0") == 0)
@@ -207,14 +197,13 @@ static int fill_summary(const PGresult *res, int row, struct cas__saves_campaign
     return c->name && c->last_played ? CAS_OK : CAS_ENOMEM;
 }
 
-/* Names sort byte by byte, as in SQLite, whatever the database's locale. */
 int cas__pg_campaigns(struct cas__saves *s, struct cas__saves_campaign **out, size_t *n)
 {
     PGresult *res = NULL;
     *out = NULL;
     *n = 0;
-    int rc = cas__pg_run(s, CAS__SAVES_SUMMARY_SQL " GROUP BY c.id ORDER BY c.name COLLATE"
-                         " \"C\"", 0, NULL, &res, "listing the campaigns");
+    int rc = cas__pg_run(s, CAS__SQL_CAMPAIGNS(CAS__PG_BYTEWISE), 0, NULL, &res,
+                         "listing the campaigns");
     if (rc)
         return rc;
     int rows = PQntuples(res);
@@ -236,16 +225,8 @@ static int load_standings(struct cas__saves *s, const char *const *p,
                           struct cas__saves_standing **out, size_t *n)
 {
     PGresult *res = NULL;
-    int rc = cas__pg_run(s,
-        "SELECT p.name, count(*),"
-        " count(*) FILTER (WHERE p.score >= (SELECT max(q.score) FROM players q"
-        "                                    WHERE q.game = p.game)),"
-        " coalesce(sum(p.score), 0)"
-        " FROM players p JOIN games g ON g.id = p.game"
-        " JOIN campaigns c ON c.id = g.campaign_id"
-        " WHERE c.name = $1 AND g.status = 'finished'"
-        " GROUP BY p.name ORDER BY 3 DESC, 4 DESC, p.name COLLATE \"C\"", 1, p, &res,
-        "reading the standings");
+    int rc = cas__pg_run(s, CAS__SQL_STANDINGS(CAS__PG_BYTEWISE), 1, p, &res,
+                         "reading the standings");
     if (rc)
         return rc;
     int rows = PQntuples(res);
@@ -275,8 +256,7 @@ int cas__pg_campaign_standings(struct cas__saves *s, const char *name,
     int rc = cas__pg_begin(s, 1);
     if (rc)
         return rc;
-    if ((rc = cas__pg_run(s, CAS__SAVES_SUMMARY_SQL " WHERE c.name = $1 GROUP BY c.id", 1,
-                          p, &res, "reading the campaign")))
+    if ((rc = cas__pg_run(s, CAS__SQL_CAMPAIGN, 1, p, &res, "reading the campaign")))
         goto rollback;
     if (PQntuples(res) == 0)
         rc = cas__saves_fail(s, CAS_ENOTFOUND, "there is no campaign '%s'; "

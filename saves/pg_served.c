@@ -8,32 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "saves_int.h"
+#include "pg_int.h"
 
-typedef char num_t[24];
-
-static const char *num(num_t buf, int64_t v)
-{
-    snprintf(buf, sizeof(num_t), "%" PRId64, v);
-    return buf;
-}
 
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
-    num_t game, base, inc, seat;
-    const char *p[] = {num(game, g->game), num(base, g->base_ms), num(inc, g->increment_ms),
-                       g->practice ? "1" : "0", g->seed_nonce};
+    cas__pg_num game, base, inc, seat;
+    const char *p[] = {cas__pg_dec(game, g->game), cas__pg_dec(base, g->base_ms),
+                       cas__pg_dec(inc, g->increment_ms), g->practice ? "1" : "0",
+                       g->seed_nonce};
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    rc = cas__pg_run(s, "INSERT INTO served_games (game, base_ms, increment_ms, flagged,"
-                     " practice, seed_nonce) VALUES ($1, $2, $3, NULL, $4, $5)", 5, p, NULL,
-                     "saving the served game");
+    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 5, p, NULL, "saving the served game");
     for (size_t i = 0; !rc && i < g->n_seats; i++) {
-        const char *q[] = {game, num(seat, (int64_t)i), g->seats[i].token,
+        const char *q[] = {game, cas__pg_dec(seat, (int64_t)i), g->seats[i].token,
                            g->seats[i].open ? "1" : "0"};
-        rc = cas__pg_run(s, "INSERT INTO served_seats (game, seat, token, open)"
-                         " VALUES ($1, $2, $3, $4)", 4, q, NULL, "saving the seats' tokens");
+        rc = cas__pg_run(s, CAS__SQL_SEAT_INSERT, 4, q, NULL, "saving the seats' tokens");
     }
     if (rc) {
         cas__pg_rollback(s);
@@ -46,9 +37,9 @@ int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *
 static int update_one(struct cas__saves *s, const char *sql, int64_t game, int seat,
                       const char *text, const char *what)
 {
-    num_t g, st;
+    cas__pg_num g, st;
     PGresult *res = NULL;
-    const char *p[] = {num(g, game), num(st, seat), text};
+    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(st, seat), text};
     int rc = cas__pg_run(s, sql, text ? 3 : 2, p, &res, what);
     if (rc)
         return rc;
@@ -65,11 +56,9 @@ int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const cha
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    if ((rc = update_one(s, "UPDATE served_seats SET open = 0, token = $3"
-                         " WHERE game = $1 AND seat = $2", game, seat, token_hash,
+    if ((rc = update_one(s, CAS__SQL_SEAT_CLAIM, game, seat, token_hash,
                          "claiming the seat")) ||
-        (rc = update_one(s, "UPDATE players SET name = $3 WHERE game = $1 AND seat = $2",
-                         game, seat, name, "naming the player"))) {
+        (rc = update_one(s, CAS__SQL_PLAYER_RENAME, game, seat, name, "naming the player"))) {
         cas__pg_rollback(s);
         return rc;
     }
@@ -78,18 +67,16 @@ int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const cha
 
 int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat)
 {
-    num_t g, st;
-    const char *p[] = {num(g, game), num(st, seat)};
-    return cas__pg_run(s, "UPDATE served_games SET flagged = $2 WHERE game = $1", 2, p, NULL,
-                       "recording the flag fall");
+    cas__pg_num g, st;
+    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(st, seat)};
+    return cas__pg_run(s, CAS__SQL_SERVED_FLAG, 2, p, NULL, "recording the flag fall");
 }
 
 static int load_seats(struct cas__saves *s, const char *game, struct cas__saves_served *out)
 {
     PGresult *res = NULL;
     const char *p[] = {game};
-    int rc = cas__pg_run(s, "SELECT seat, token, open FROM served_seats WHERE game = $1"
-                         " ORDER BY seat", 1, p, &res, "reading the served seats");
+    int rc = cas__pg_run(s, CAS__SQL_SEATS_OF, 1, p, &res, "reading the served seats");
     if (rc)
         return rc;
     int rows = PQntuples(res);
@@ -111,17 +98,15 @@ static int load_seats(struct cas__saves *s, const char *game, struct cas__saves_
 
 int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out)
 {
-    num_t g;
+    cas__pg_num g;
     PGresult *res = NULL;
-    const char *p[] = {num(g, game)};
+    const char *p[] = {cas__pg_dec(g, game)};
     memset(out, 0, sizeof *out);
     out->game = game;
     int rc = cas__pg_begin(s, 1);
     if (rc)
         return rc;
-    if ((rc = cas__pg_run(s, "SELECT base_ms, increment_ms, flagged, practice, seed_nonce"
-                          " FROM served_games WHERE game = $1", 1, p, &res,
-                          "reading the served game")))
+    if ((rc = cas__pg_run(s, CAS__SQL_SERVED_GAME, 1, p, &res, "reading the served game")))
         goto rollback;
     if (PQntuples(res) == 1) {
         out->base_ms = cas__pg_int(res, 0, 0);
@@ -140,4 +125,16 @@ int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_se
 rollback:
     cas__pg_rollback(s);
     return rc;
+}
+
+/* A claim is the advisory lock (CASL, id): pg_locks shows it held. */
+int cas__pg_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n)
+{
+    return cas__pg_ids(s, CAS__SQL_SERVED_PLAYING " AND NOT EXISTS"
+                       " (SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory'"
+                       " AND k.granted AND k.database = (SELECT oid FROM pg_database"
+                       " WHERE datname = current_database())"
+                       " AND k.classid = " CAS__PG_LOCK_SPACE "::bigint::oid"
+                       " AND k.objid = g.id::oid AND k.objsubid = 2)"
+                       " ORDER BY g.id", 0, NULL, ids, n);
 }

@@ -200,6 +200,17 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
 int cas__saves_game_claim(struct cas__saves *s, int64_t id);
 int cas__saves_game_release(struct cas__saves *s, int64_t id);
 
+/* CAS_OK when the store can be used now.  A PostgreSQL server that went
+ * away (restarted, the network) makes every function fail with
+ * CAS_EUNAVAILABLE, changing nothing, until it answers again; the store
+ * connects again by itself, never blocking for more than 20 ms in 100 ms,
+ * with a wait between attempts that doubles up to 5 s.  Each call (this one is cheap) moves that on; once connected,
+ * the store takes its games' claims again (one another castellan took
+ * meanwhile fails with CAS_ECONFLICT), and an action whose commit went
+ * unanswered is saved once: appending it again finds it committed.  A
+ * SQLite file is always ready. */
+int cas__saves_ready(struct cas__saves *s);
+
 /* 1 when other castellans may be using the store at the same time on
  * other machines (PostgreSQL), so games may have to be claimed from them;
  * 0 for a SQLite file. */

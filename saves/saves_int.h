@@ -1,77 +1,143 @@
 /*
  * saves_int.h — what the files of saves/ share among themselves: the open
- * store and small SQLite helpers that turn failures into messages naming
- * the database file; and the entry points of the PostgreSQL backend
- * (pg_*.c), which the public functions dispatch to when s->pg is set.
+ * store, the method table every backend fills, and the helpers of the
+ * shared files.  No client library appears here.
+ *
+ * The store is split as SQLite splits its core from its OS layer: the
+ * public functions (store.c, journal.c, games.c, campaign.c, served.c)
+ * check what they are given and call the open store's methods, as
+ * SQLite's pager calls a file through sqlite3_io_methods; each backend
+ * (sqlite_*.c through sqlite3.h, pg_*.c through libpq-fe.h, their own
+ * sqlite_int.h and pg_int.h) fills one table and keeps its connection
+ * behind s->backend.  The SQL both backends speak is written once (sql.h),
+ * and so is the list of migrations (schema.c).
  */
 #ifndef CAS_SAVES_SAVES_INT_H
 #define CAS_SAVES_SAVES_INT_H
 
-#include <libpq-fe.h>
-#include <sqlite3.h>
-
 #include "saves.h"
 
-struct cas__saves {
-    sqlite3 *db;                /* the SQLite backend's, or NULL */
-    PGconn *pg;                 /* the PostgreSQL backend's, or NULL */
-    char *path;                 /* owned; a URL without its password for PG */
-    sqlite3_stmt *append;       /* kept prepared: the journal's hot path */
-    sqlite3_stmt *append_timed; /* the same with the actor's clock (schema 3) */
-    int pg_append_prepared;     /* PG: the same, prepared on the server */
-    char err[1024];
-    char *snapshot;             /* owned: the private folder of a read-only
-                                   store's copy, removed on close; or NULL */
+/* The SQL dialects of the backends, to pick a migration's text. */
+enum cas__saves_dialect { CAS__SAVES_SQLITE, CAS__SAVES_PG, CAS__SAVES_DIALECTS };
+
+/* One step of a schema: brings it from version - 1 to version in one
+ * transaction.  Released ones are never edited (schema.c).  sql is the
+ * text both dialects run; where they differ, sql is NULL and each
+ * dialect has its own text. */
+struct cas__saves_migration {
+    int version;
+    const char *what;
+    const char *sql;
+    const char *dialect[CAS__SAVES_DIALECTS];
 };
+
+/* X(RETURN, NAME, (PARAMETERS)): every method of a backend.  The table's
+ * members and the check that none is missing (cas__saves_missing_method)
+ * are both made from this one list.  Each method has the contract of the
+ * public function of the same name in saves.h, except where said. */
+#define CAS__SAVES_METHODS(X)                                                          \
+    /* Open the store `where` names (a file, a URL) into a new *out, migrated          \
+     * up to schema `target` unless read_only (cas__saves_open_at,                      \
+     * cas__saves_open_read); on failure *out is NULL and err says why. */             \
+    X(int, open, (const char *where, int target, int read_only, struct cas__saves **out, \
+                  char *err, size_t errlen))                                            \
+    /* Close the connection and free s (cas__saves_close announces it). */           \
+    X(void, close, (struct cas__saves *s))                                            \
+    X(int, ready, (struct cas__saves *s))                                             \
+    X(int, schema_version, (struct cas__saves *s))                                    \
+    X(int, integrity_check, (struct cas__saves *s))                                   \
+    /* Run migration m (its text for this dialect: sql) in one transaction,           \
+     * unless another castellan has applied it meanwhile. */                          \
+    X(int, migration, (struct cas__saves *s, const struct cas__saves_migration *m,    \
+                       const char *sql))                                               \
+    /* cas__saves_game_insert (keep_id 0) and cas__saves_game_copy (1); g's plies       \
+     * are checked already. */                                                         \
+    X(int, game_put, (struct cas__saves *s, struct cas__saves_game *g, int keep_id))  \
+    /* cas__saves_append_timed. */                                                     \
+    X(int, append, (struct cas__saves *s, int64_t id, uint32_t ply, int actor,         \
+                    const char *text, uint64_t hash, int64_t clock_ms))                 \
+    X(int, take_back, (struct cas__saves *s, int64_t id, uint32_t from_ply))          \
+    X(int, finish, (struct cas__saves *s, int64_t id, const int64_t *scores, size_t n))\
+    X(int, touch, (struct cas__saves *s, int64_t id))                                 \
+    X(int, rebase, (struct cas__saves *s, int64_t id, uint32_t from_ply,              \
+                    const uint64_t *hashes, size_t n,                                   \
+                    const struct cas__saves_game *versions))                            \
+    /* cas__saves_game_claim (claim 1) and cas__saves_game_release (0). */             \
+    X(int, claim, (struct cas__saves *s, int64_t id, int claim))                      \
+    X(int, game_load, (struct cas__saves *s, int64_t id, int with_actions,            \
+                       struct cas__saves_game *out))                                   \
+    /* The ids the query sql (sql.h) selects in its one column; with n_params         \
+     * 1, text is $1 (NULL: SQL's NULL), with 0 sql has no parameter.  Caller         \
+     * frees *ids. */                                                                  \
+    X(int, ids, (struct cas__saves *s, const char *sql, int n_params, const char *text,\
+                 int64_t **ids, size_t *n))                                             \
+    X(int, game_delete, (struct cas__saves *s, int64_t id))                           \
+    X(int, campaigns, (struct cas__saves *s, struct cas__saves_campaign **out,        \
+                       size_t *n))                                                     \
+    X(int, campaign_standings, (struct cas__saves *s, const char *name,               \
+                                struct cas__saves_campaign *summary,                    \
+                                struct cas__saves_standing **out, size_t *n))           \
+    X(int, served_insert, (struct cas__saves *s, const struct cas__saves_served *g))  \
+    X(int, served_claim, (struct cas__saves *s, int64_t game, int seat,               \
+                          const char *name, const char *token_hash))                    \
+    X(int, served_flag, (struct cas__saves *s, int64_t game, int seat))               \
+    X(int, served_load, (struct cas__saves *s, int64_t game,                          \
+                         struct cas__saves_served *out))                               \
+    X(int, served_orphans, (struct cas__saves *s, int64_t **ids, size_t *n))
+
+#define CAS__SAVES_METHOD_MEMBER(ret, name, params) ret(*name) params;
+
+/* A backend: its name, dialect and methods.  Each backend defines one
+ * with designated initializers (sqlite_store.c, pg_store.c). */
+struct cas__saves_methods {
+    const char *name;                 /* "SQLite", "PostgreSQL" */
+    enum cas__saves_dialect dialect;
+    /* Other castellans may use the store at the same time from other
+     * machines (cas__saves_shared). */
+    int shared;
+    CAS__SAVES_METHODS(CAS__SAVES_METHOD_MEMBER)
+};
+
+extern const struct cas__saves_methods cas__sqlite_methods;
+extern const struct cas__saves_methods cas__pg_methods;
+
+/* The name of the first method m lacks, or NULL when it has them all:
+ * the stores refuse to open with such a table, and a test checks every
+ * backend's. */
+const char *cas__saves_missing_method(const struct cas__saves_methods *m);
+
+struct cas__saves {
+    const struct cas__saves_methods *methods;
+    void *backend;              /* the backend's own: struct cas__sqlite, cas__pg */
+    char *path;                 /* owned; a URL without its password for PG */
+    char err[1024];
+};
+
+/* A new store of backend m named path in messages (copied), with a zeroed
+ * backend part of backend_size bytes; NULL on OOM.  cas__saves_free frees
+ * both (the backend first closes what it holds). */
+struct cas__saves *cas__saves_new(const struct cas__saves_methods *m, const char *path,
+                                  size_t backend_size);
+void cas__saves_free(struct cas__saves *s);
 
 /* Format a message into s->err, prefixed with the database path, and
  * return code. */
 int cas__saves_fail(struct cas__saves *s, int code, const char *fmt, ...)
     CAS_PRINTF(3, 4);
 
-/* Explain the SQLite failure of `what` ("reading game 3") in s->err and
- * return the matching CAS_E* code: CAS_ECORRUPT for a damaged file,
- * CAS_ECONFLICT for a busy or locked database or a duplicate key,
- * CAS_ENOMEM, else CAS_EIO. */
-int cas__saves_sql_fail(struct cas__saves *s, const char *what);
-
-/* Prepare sql on s->db; on failure explains it and returns the code. */
-int cas__saves_prepare(struct cas__saves *s, const char *sql,
-                       sqlite3_stmt **out);
-
-/* Run statements without parameters (schema, transactions). */
-int cas__saves_exec(struct cas__saves *s, const char *sql, const char *what);
-
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  rollback never fails: it is the
- * cleanup path, and SQLite has already rolled back if it cannot. */
-int cas__saves_begin(struct cas__saves *s);
-int cas__saves_commit(struct cas__saves *s);
-void cas__saves_rollback(struct cas__saves *s);
-
-/* A copy of text column i, "" for NULL; NULL only on OOM.  Caller frees. */
-char *cas__saves_column_text(sqlite3_stmt *st, int i);
-
 /* Make room for one more element of `size` bytes in *items holding n of
  * *cap, doubling; new room is zeroed.  0, or -1 on OOM (*items intact). */
 int cas__saves_grow(void **items, size_t n, size_t *cap, size_t size);
 
-/* The ids of the rows sql selects (one column), binding text (may be
- * NULL) to ?1.  Caller frees *ids with free(). */
-int cas__saves_ids(struct cas__saves *s, const char *sql, const char *text, int64_t **ids,
-                   size_t *n);
-
-/* Bring the schema from its current user_version up to `target`, each
- * migration in its own transaction.  The first also sets application_id. */
+/* Bring the schema from version `from` up to `target`, each migration in
+ * its own transaction (the backend's migration method). */
 int cas__saves_migrate(struct cas__saves *s, int from, int target);
 
-/* Columns: name, games, finished, newest unfinished id, last played; both
- * backends read campaign summaries with it. */
-#define CAS__SAVES_SUMMARY_SQL                                              \
-    "SELECT c.name, count(g.id),"                                           \
-    " count(CASE WHEN g.status = 'finished' THEN 1 END),"                   \
-    " coalesce(max(CASE WHEN g.status = 'playing' THEN g.id END), 0),"      \
-    " coalesce(max(g.updated_at), c.created_at)"                            \
-    " FROM campaigns c LEFT JOIN games g ON g.campaign_id = c.id"
+/* The migrations, oldest first (n of them), and the text one runs in a
+ * dialect (NULL: it has none, which cas__saves_migrate refuses). */
+const struct cas__saves_migration *cas__saves_migrations(size_t *n);
+const char *cas__saves_migration_sql(const struct cas__saves_migration *m,
+                                     enum cas__saves_dialect dialect);
 
 /* Field `which` (0: id, key or name; 1: version, value or agent) of item i
  * of a game's expansions, options or players, for code that inserts them
@@ -79,80 +145,6 @@ int cas__saves_migrate(struct cas__saves *s, int from, int target);
 const char *cas__saves_expansion_field(const void *items, size_t i, int which);
 const char *cas__saves_option_field(const void *items, size_t i, int which);
 const char *cas__saves_player_field(const void *items, size_t i, int which);
-
-/* One step of a schema: brings it from version - 1 to version in one
- * transaction.  Released ones are never edited (schema.c, pg_store.c). */
-struct cas__saves_migration {
-    int version;
-    const char *what;
-    const char *sql;
-};
-
-/* Insert g as cas__saves_game_insert does; with keep_id under g->id. */
-int cas__saves_game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id);
-
-/* ----------------------------------------- the PostgreSQL backend */
-
-/* Connect to the database at url, check it is castellan's (schema_version)
- * and not newer, and unless read_only create or migrate its schema up to
- * target.  As cas__saves_open otherwise. */
-int cas__pg_open(const char *url, int target, int read_only, struct cas__saves **out,
-                 char *err, size_t errlen);
-void cas__pg_close(struct cas__saves *s);
-int cas__pg_schema_version(struct cas__saves *s);
-int cas__pg_integrity_check(struct cas__saves *s);
-int cas__pg_game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id);
-int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
-                   const char *text, uint64_t hash, int64_t clock_ms);
-int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
-int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n);
-int cas__pg_touch(struct cas__saves *s, int64_t id);
-int cas__pg_game_claim(struct cas__saves *s, int64_t id, int claim);
-int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g);
-int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
-                         const char *token_hash);
-int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat);
-int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out);
-int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
-                   const uint64_t *hashes, size_t n, const struct cas__saves_game *versions);
-int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
-                      struct cas__saves_game *out);
-/* As cas__saves_ids: with n_params 1, text is $1 (NULL is SQL's NULL);
- * with 0, sql has no parameter. */
-int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
-                int64_t **ids, size_t *n);
-int cas__pg_game_delete(struct cas__saves *s, int64_t id);
-int cas__pg_campaigns(struct cas__saves *s, struct cas__saves_campaign **out, size_t *n);
-int cas__pg_campaign_standings(struct cas__saves *s, const char *name,
-                               struct cas__saves_campaign *summary,
-                               struct cas__saves_standing **out, size_t *n);
-
-/* The first key of castellan's advisory locks ("CASL"): the schema's lock
- * (pg_store.c) is (CASL, 0), a game's claim (CASL, game id). */
-#define CAS__PG_LOCK_SPACE "1128354636"
-
-/* Helpers the pg_*.c files share (pg_store.c). */
-
-/* Run sql with text parameters; on success *res holds the result (caller
- * PQclear()s it; NULL to have it cleared).  On failure explains `what`
- * with the server's message and returns the CAS_E* code:
- * CAS_ECONFLICT for a duplicate key or a lock, CAS_ECORRUPT for damaged
- * data, CAS_ENOMEM, else CAS_EIO. */
-int cas__pg_run(struct cas__saves *s, const char *sql, int n, const char *const *params,
-                PGresult **res, const char *what);
-/* Explain the failure of res (NULL: of the connection) as cas__pg_run
- * does and return its code. */
-int cas__pg_explain(struct cas__saves *s, PGresult *res, const char *what);
-/* BEGIN (read_only: a repeatable-read snapshot), COMMIT (announcing the
- * moments before and after it is sent to `phase`'s probe when phase >= 0),
- * ROLLBACK (never fails: the cleanup path). */
-int cas__pg_begin(struct cas__saves *s, int read_only);
-int cas__pg_commit(struct cas__saves *s, int phase);
-void cas__pg_rollback(struct cas__saves *s);
-/* A decimal int64 field of res, 0 when NULL or not a number. */
-int64_t cas__pg_int(const PGresult *res, int row, int col);
-/* A copy of a text field, "" for NULL; NULL only on OOM.  Caller frees. */
-char *cas__pg_text(const PGresult *res, int row, int col);
 
 /* Announce a moment of a phase to cas__saves_probe, if a test set it. */
 static inline void cas__saves_announce(enum cas__saves_phase phase,

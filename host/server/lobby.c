@@ -429,9 +429,10 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
                     "try again");
         return;
     }
-    if (cas__saves_served_claim(l->store, t->id, req->seat, name, hash) != CAS_OK) {
+    int rc = cas__saves_served_claim(l->store, t->id, req->seat, name, hash);
+    if (rc != CAS_OK) {
         snprintf(msg, sizeof msg, "%s", cas__saves_errmsg(l->store));
-        reply_error(c, req->id, "internal", msg);
+        reply_error(c, req->id, rc == CAS_EUNAVAILABLE ? "unavailable" : "internal", msg);
         return;
     }
     /* The names revive handed the session are the desc's: rename there. */
@@ -654,6 +655,8 @@ void cas__lobby_flush(struct cas__lobby *l)
 void cas__lobby_check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx);
-    for (struct cas__table *t = l->tables; t; t = t->next)
+    for (struct cas__table *t = l->tables; t; t = t->next) {
+        cas__table_retry_store(t);
         cas__table_check_clock(t, now);
+    }
 }

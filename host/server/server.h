@@ -259,6 +259,23 @@ struct cas__table {
     int dirty;                     /* a state is owed to the viewers */
     int over;
     int claimed;                   /* holds the store's claim on the game */
+    /* The store was unavailable (its database away) when an action or the
+     * result was to be saved: the action, applied but not acknowledged,
+     * waits (text owned; NULL: none) with the game, and is saved by
+     * cas__table_retry_store once the store is back; while it waits, and
+     * while the store is away, moves are refused (`unavailable`).  A timed
+     * game's clock does not run while the store is away (away_since);
+     * viewers get the state again when it is back after a refusal
+     * (refused_away), to play the refused move again. */
+    struct {
+        char *text;
+        uint32_t ply;
+        int actor;
+        uint64_t hash;
+        int64_t clock_ms;
+    } unsaved;
+    int result_unsaved, store_away, refused_away;
+    int64_t away_since;
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
 };
@@ -409,6 +426,9 @@ void cas__table_seat_left(struct cas__table *t, int seat);
  * "claim" ends the game with it ranked last, "bot" gives it to a bot. */
 int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
                       char *msg, size_t msglen);
+/* Save what waits for the store (an action, the result) if it is back,
+ * and go on with the game. */
+void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
 

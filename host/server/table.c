@@ -93,6 +93,14 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     int64_t clock = clock_after(t, actor);
     int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
                                      clock);
+    if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
+        /* The game waits with the action until the store is back. */
+        t->unsaved.ply = ply;
+        t->unsaved.actor = actor;
+        t->unsaved.hash = hash_after;
+        t->unsaved.clock_ms = clock;
+        return CAS_OK;
+    }
     if (rc != CAS_OK) {
         snprintf(err, errlen, "%s", cas__saves_errmsg(t->lobby->store));
         return rc;
@@ -108,6 +116,7 @@ static int on_undo(void *ctx, uint32_t from_ply)
 {
     struct cas__table *t = ctx;
     int rc = cas__saves_take_back(t->lobby->store, t->id, from_ply);
+    t->store_away = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK)
         return rc;
     t->j.saved = from_ply;
@@ -312,6 +321,7 @@ void cas__table_free(struct cas__table *t)
     cas__actions_free(&t->bot_legal);
     cas__agent_free(t->hint);
     cas__saves_game_free(&t->saved);
+    free(t->unsaved.text);
     free(t);
 }
 
@@ -505,7 +515,7 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
     rc = insert_game(l, params, desc, &plan, &id, invites, msg, msglen);
     cas__session_plan_free(&plan);
     if (rc) {
-        *code = "internal";
+        *code = rc == CAS_EUNAVAILABLE ? "unavailable" : "internal";
         return rc;
     }
     if ((rc = cas__table_restore(l, id, out, msg, msglen))) {
@@ -585,23 +595,73 @@ static void fail_table(struct cas__table *t, const char *why)
                  " (castellan resume %lld)", why, t->j.saved, (long long)t->id);
 }
 
-/* The game ended by its rules: journal the result. */
+/* The game ended by its rules: journal the result (again, when the
+ * store was away: it waits for it). */
 static void finish(struct cas__table *t)
 {
     t->over = 1;
-    if (cas__journal_end(&t->j, &t->r.session) != CAS_OK)
+    int rc = cas__journal_end(&t->j, &t->r.session);
+    t->result_unsaved = rc == CAS_EUNAVAILABLE;
+    if (rc != CAS_OK && !t->result_unsaved)
         fail_table(t, cas__saves_errmsg(t->lobby->store));
     t->lobby->lobby_dirty = 1;
 }
 
-/* One decision of the session with t->pending as the actor's choice. */
+/* One decision of the session with t->pending as the actor's choice; a
+ * take-back the store was away for stops nothing (it changed nothing). */
 static int step(struct cas__table *t, int actor)
 {
     t->applying_actor = actor;
+    t->store_away = 0;
     int rc = cas__session_step(&t->r.session);
-    if (rc != CAS_OK)
+    if (rc != CAS_OK && !t->store_away)
         fail_table(t, t->r.session.error);
     return rc;
+}
+
+/* The refusal of a move while the store is away (or an action waits for
+ * it); kept: the refused move is the one that waits, saved on its return. */
+static int refuse_unavailable(struct cas__table *t, int kept, const char **code, char *msg,
+                              size_t msglen)
+{
+    return refuse(code, "unavailable", msg, msglen, "game %lld waits for its database, "
+                  "which is unavailable for now: %s; the game goes on by itself when it is "
+                  "back (%.500s)", (long long)t->id,
+                  kept ? "this move is kept and saved then, and the next state shows it"
+                       : "nothing was played; play again then",
+                  cas__saves_errmsg(t->lobby->store));
+}
+
+void cas__table_retry_store(struct cas__table *t)
+{
+    struct cas__saves *store = t->lobby->store;
+    if (t->refused_away && !t->unsaved.text && cas__saves_ready(store) == CAS_OK) {
+        t->refused_away = 0;
+        t->dirty = 1;
+    }
+    if (t->failure[0] || (!t->unsaved.text && !t->result_unsaved))
+        return;
+    if (t->unsaved.text) {
+        int rc = cas__saves_append_timed(store, t->id, t->unsaved.ply, t->unsaved.actor,
+                                         t->unsaved.text, t->unsaved.hash,
+                                         t->unsaved.clock_ms);
+        if (rc == CAS_EUNAVAILABLE)
+            return;
+        free(t->unsaved.text);
+        t->unsaved.text = NULL;
+        if (rc != CAS_OK) {
+            fail_table(t, cas__saves_errmsg(store));
+            return;
+        }
+        t->j.saved = t->unsaved.ply + 1;
+        if (t->unsaved.clock_ms >= 0)
+            t->seats[t->unsaved.actor].clock_ms = t->unsaved.clock_ms;
+        t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
+        t->away_since = 0;
+    }
+    if (t->result_unsaved)
+        finish(t);
+    cas__table_advance(t);
 }
 
 /* Submit the current bot's decision to the pool, or decide it here. */
@@ -666,7 +726,7 @@ static void log_forced_pass(struct cas__table *t, int actor)
 void cas__table_advance(struct cas__table *t)
 {
     t->dirty = 1;
-    while (!t->over && !t->busy && !t->failure[0]) {
+    while (!t->over && !t->busy && !t->failure[0] && !t->unsaved.text) {
         int actor = cas__table_actor(t);
         if (t->failure[0]) /* the plugin broke its promise: not an end */
             return;
@@ -723,6 +783,10 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
                       (long long)t->id, t->failure);
     if (t->over)
         return refuse(code, "over", msg, msglen, "game %lld is over", (long long)t->id);
+    if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
+        t->refused_away = 1;
+        return refuse_unavailable(t, 0, code, msg, msglen);
+    }
     int actor = cas__table_actor(t);
     if (t->busy || actor != seat)
         return refuse(code, "not-your-turn", msg, msglen, "it is not seat %d's decision "
@@ -757,6 +821,8 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
     t->pending = action;
     if (step(t, seat) != CAS_OK)
         return refuse(code, "internal", msg, msglen, "%s", t->failure);
+    if (t->unsaved.text)
+        return refuse_unavailable(t, 1, code, msg, msglen);
     cas__table_advance(t);
     return CAS_OK;
 }
@@ -781,6 +847,8 @@ int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg
     t->pending_undo = 1;
     int rc = step(t, seat);
     t->pending_undo = 0;
+    if (rc != CAS_OK && t->store_away)
+        return refuse_unavailable(t, 0, code, msg, msglen);
     if (rc != CAS_OK)
         return refuse(code, "internal", msg, msglen, "%s", t->failure);
     t->dirty = 1;
@@ -883,6 +951,16 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     }
     if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
         return;
+    /* Nobody may move while the store is away: nobody's time runs. */
+    if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
+        if (!t->away_since)
+            t->away_since = now;
+        return;
+    }
+    if (t->away_since) {
+        t->turn_started += now - t->away_since;
+        t->away_since = 0;
+    }
     int actor = cas__table_actor(t);
     if (actor < 0 || actor >= t->nplayers ||
         turn_elapsed(t, now) < t->seats[actor].clock_ms)

@@ -94,8 +94,35 @@ enum cas_error {
     CAS_ECONFLICT = -12,/* two requests contradict each other               */
     CAS_ETERMINAL = -13,/* the game is over; no action applies              */
     CAS_EMISMATCH = -14,/* a check failed: hash, version or fingerprint     */
-    CAS_ERROR_MIN = -14
+    CAS_EUNAVAILABLE = -15,/* host only: a service it needs (its database) is
+                            * away for now; nothing changed, try again later */
+    CAS_ERROR_MIN = -15
 };
+
+/* What code means, in a few words ("the database or service is
+ * unavailable"); never NULL.  For messages that have nothing better. */
+static inline const char *cas_strerror(int code)
+{
+    switch (code) {
+    case CAS_OK: return "success";
+    case CAS_EINVAL: return "invalid argument";
+    case CAS_ENOMEM: return "out of memory";
+    case CAS_EILLEGAL: return "illegal action";
+    case CAS_EPARSE: return "cannot be parsed";
+    case CAS_ENOSPC: return "buffer too small";
+    case CAS_EVERSION: return "version not supported";
+    case CAS_EOPTION: return "unacceptable rule option";
+    case CAS_EDATA: return "invalid data file";
+    case CAS_ECORRUPT: return "damaged data";
+    case CAS_EIO: return "input/output error";
+    case CAS_ENOTFOUND: return "not found";
+    case CAS_ECONFLICT: return "conflict";
+    case CAS_ETERMINAL: return "the game is over";
+    case CAS_EMISMATCH: return "check failed";
+    case CAS_EUNAVAILABLE: return "the database or service is unavailable for now";
+    default: return "unknown error";
+    }
+}
 
 /* ------------------------------------------------------------------ actors */
 

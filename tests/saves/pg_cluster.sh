@@ -1,9 +1,12 @@
 #!/bin/sh
-# pg_cluster.sh start|stop DIR BINDIR — a throwaway PostgreSQL cluster for
-# the tests of the PostgreSQL save store: initdb into DIR/data, a server
-# that listens on a unix socket in DIR only (no TCP at all) and trusts the
-# local user `castellan`; stopped and removed by `stop`.  CTest runs it as
-# the setup and cleanup of the fixture `pg` (tests/saves/CMakeLists.txt).
+# pg_cluster.sh start|stop|pause|resume DIR BINDIR — a throwaway PostgreSQL
+# cluster for the tests of the PostgreSQL save store: initdb into DIR/data,
+# a server that listens on a unix socket in DIR only (no TCP at all) and
+# trusts the local user `castellan`; stopped and removed by `stop`.  CTest
+# runs it as the setup and cleanup of the fixture `pg`
+# (tests/saves/CMakeLists.txt).  `pause` stops the server and keeps its
+# data, `resume` starts it again: a test of a database that goes away
+# (tests/server/test_serve_pg_restart.c) uses a cluster of its own.
 #
 # PostgreSQL refuses to run as root: as root, the cluster belongs to the
 # user castellan-test when it exists (.ci/run creates it), else nobody.
@@ -22,6 +25,15 @@ as_owner() {
 
 owner=nobody
 id castellan-test >/dev/null 2>&1 && owner=castellan-test
+
+# fsync off: the tests kill castellan, or stop the server cleanly, never
+# the machine.
+start_server() {
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c port=5432 -c fsync=off -c max_connections=50" \
+        start >/dev/null ||
+        { cat "$dir/server.log" >&2; exit 1; }
+}
 
 case $action in
 start)
@@ -43,12 +55,15 @@ start)
     as_owner "$bindir/initdb" -D "$dir/data" -U castellan --auth=trust -E UTF8 \
         --no-locale --no-sync >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
-    # fsync off: the tests kill castellan, never the server.
-    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c port=5432 -c fsync=off -c max_connections=50" \
-        start >/dev/null ||
-        { cat "$dir/server.log" >&2; exit 1; }
+    start_server
     echo "PostgreSQL test cluster ready at $dir"
+    ;;
+pause)
+    # fast: the server's clean shutdown, as an administrator's restart.
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+resume)
+    start_server
     ;;
 stop)
     if [ -f "$dir/data/postmaster.pid" ]; then
@@ -57,7 +72,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: pg_cluster.sh start|stop DIR BINDIR" >&2
+    echo "usage: pg_cluster.sh start|stop|pause|resume DIR BINDIR" >&2
     exit 2
     ;;
 esac

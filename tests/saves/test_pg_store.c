@@ -4,7 +4,9 @@
  * use, migrated, a newer one or another application's database refused and
  * left alone, castellans creating the schema at once, a second writer of
  * one game refused as in SQLite, a copied game keeping its id, the
- * password never shown.  The journal and campaign tests run here too
+ * password never shown; the server going away under the store: an
+ * unanswered append saved once when appended again, a claim another
+ * castellan took meanwhile not taken back.  The journal and campaign tests run here too
  * (test_saves_journal_pg, test_saves_campaign_pg).
  */
 #include <stdarg.h>
@@ -307,6 +309,120 @@ static void test_messages_never_show_the_password(void **state)
     assert_non_null(strstr(err, "password=***&user=ada"));
 }
 
+/* ---------------------------------------- the database going away */
+
+/* Another connection: it holds the row of the game being appended to, and
+ * ends the store's connection just after the append is sent, so the
+ * append is never answered and never committed. */
+static PGconn *blocker;
+static int append_steps;
+static long long store_backend;
+
+static void cut_after_send(enum cas__saves_phase phase, enum cas__saves_moment moment)
+{
+    char sql[96];
+    if (phase != CAS__SAVES_APPEND || moment != CAS__SAVES_STEP || ++append_steps != 2)
+        return;
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)", store_backend);
+    PQclear(PQexec(blocker, sql));
+}
+
+static void blocker_exec(const char *sql)
+{
+    PGresult *r = PQexec(blocker, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(blocker));
+    PQclear(r);
+}
+
+/* Append again while the store connects again (each call moves that on). */
+static int append_when_back(struct cas__saves *s, int64_t id, uint32_t ply, const char *text,
+                            uint64_t hash)
+{
+    int rc = CAS_EUNAVAILABLE;
+    for (int i = 0; i < 2000 && rc == CAS_EUNAVAILABLE; i++) {
+        rc = cas__saves_append(s, id, ply, 0, text, hash);
+        if (rc == CAS_EUNAVAILABLE)
+            usleep(10000);
+    }
+    return rc;
+}
+
+/* An append whose answer never came, and which (as here, by another hand)
+ * may have been committed: appending it again saves it once; another
+ * action at that ply is still refused. */
+static void test_an_unanswered_append_is_saved_once(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], sql[256];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    store_backend = cas_test_query_int(url, "SELECT pid FROM pg_stat_activity WHERE datname ="
+                                       " current_database() AND pid <> pg_backend_pid()"
+                                       " AND backend_type = 'client backend'");
+    blocker = PQconnectdb(url);
+    assert_int_equal(PQstatus(blocker), CONNECTION_OK);
+    snprintf(sql, sizeof sql, "BEGIN; SELECT id FROM games WHERE id = %lld FOR UPDATE",
+             (long long)g.id);
+    blocker_exec(sql);
+    append_steps = 0;
+    cas__saves_probe = cut_after_send;
+    int rc = cas__saves_append(s, g.id, 2, 0, "place 1", 42);
+    cas__saves_probe = NULL;
+    assert_int_equal(rc, CAS_EUNAVAILABLE);
+    assert_non_null(strstr(cas__saves_errmsg(s), "unavailable"));
+    assert_int_equal(cas__saves_ready(s) == CAS_OK || cas__saves_ready(s) == CAS_EUNAVAILABLE,
+                     1);
+    /* The commit that went through though its answer was lost. */
+    snprintf(sql, sizeof sql, "INSERT INTO actions (game, ply, actor, text, hash) VALUES"
+             " (%lld, 2, 0, 'place 1', 42); COMMIT", (long long)g.id);
+    blocker_exec(sql);
+    PQfinish(blocker);
+
+    assert_int_equal(append_when_back(s, g.id, 2, "place 1", 42), CAS_OK);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM actions WHERE game = %lld AND ply = 2",
+             (long long)g.id);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    /* Settled: the same ply again is another castellan's, as ever. */
+    assert_int_equal(cas__saves_append(s, g.id, 2, 0, "place 1", 42), CAS_ECONFLICT);
+    assert_int_equal(cas__saves_append(s, g.id, 3, 1, "next", 43), CAS_OK);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
+/* A claim lost with the connection and taken by another castellan
+ * meanwhile is not taken back: the game is the other's. */
+static void test_a_claim_taken_while_away_stays_taken(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], sql[256];
+    struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves *b = cas_test_open(url);
+    struct cas__saves_game g;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(a, &g), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(a, g.id), CAS_OK);
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype"
+             " = 'advisory' AND objid = %lld AND objsubid = 2", (long long)g.id);
+    exec_plain(url, sql);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+             " AND objid = %lld AND objsubid = 2", (long long)g.id);
+    for (int i = 0; i < 1000 && cas_test_query_int(url, sql) > 0; i++)
+        usleep(10000);
+    assert_int_equal(cas__saves_game_claim(b, g.id), CAS_OK);
+    assert_int_equal(append_when_back(a, g.id, 2, "late", 7), CAS_ECONFLICT);
+    assert_non_null(strstr(cas__saves_errmsg(a), "took game"));
+    assert_int_equal(cas__saves_game_release(a, g.id), CAS_OK);
+    assert_int_equal(cas__saves_append(b, g.id, 2, 0, "on time", 8), CAS_OK);
+    cas__saves_game_free(&g);
+    cas__saves_close(a);
+    cas__saves_close(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +433,8 @@ int main(void)
         cmocka_unit_test(test_an_empty_database_has_nothing_to_read),
         cmocka_unit_test(test_concurrent_creation_keeps_every_game),
         cmocka_unit_test(test_a_second_writer_of_a_ply_is_refused),
+        cmocka_unit_test(test_an_unanswered_append_is_saved_once),
+        cmocka_unit_test(test_a_claim_taken_while_away_stays_taken),
         cmocka_unit_test(test_a_copied_game_keeps_its_id),
         cmocka_unit_test(test_integrity_check_finds_a_gap_in_the_plies),
         cmocka_unit_test(test_a_claimed_game_is_refused_to_another),

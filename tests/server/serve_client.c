@@ -24,6 +24,7 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
         c->errors++;
         fprintf(stderr, "server error: %s\n", text);
         snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
+        snprintf(c->last_message, sizeof c->last_message, "%s", text);
     } else if (strcmp(v.type, "state") == 0) {
         c->states++;
         c->over = v.over;

@@ -24,6 +24,7 @@ struct serve_client {
     int states, over, errors, acts, stop_after; /* stop_after: acts, 0 = never */
     int64_t ply, acted_ply;   /* acted_ply: the last ply acted at, +1 */
     char last_error[64];
+    char last_message[1024];  /* the last error message, whole */
     char created[4096];       /* the created message, for the creator */
 };
 

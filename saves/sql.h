@@ -1,0 +1,151 @@
+/*
+ * sql.h — the SQL both backends speak, written once.
+ *
+ * Parameters are numbered as PostgreSQL numbers them, $1, $2, ...; the
+ * SQLite backend prepares each statement with ?1, ?2, ... in their place
+ * (cas__sqlite_prepare), which SQLite binds by the same numbers.  No
+ * statement holds a $ anywhere else.  Where the dialects differ in a
+ * piece of a statement (the current time, a byte-wise collation), the
+ * statement is a macro taking that piece and each backend passes its own
+ * (CAS__SQLITE_* and CAS__PG_* below).  What only one backend has (its
+ * PRAGMAs, PostgreSQL's advisory locks and one-statement append) stays in
+ * its own files.
+ */
+#ifndef CAS_SAVES_SQL_H
+#define CAS_SAVES_SQL_H
+
+/* ------------------------------------------------ the dialects' pieces */
+
+/* The current time as ISO 8601 UTC text (2026-11-29T15:04:05Z). */
+#define CAS__SQLITE_NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+#define CAS__PG_NOW "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+/* A collation that sorts text byte by byte, whatever the locale. */
+#define CAS__SQLITE_BYTEWISE "BINARY"
+#define CAS__PG_BYTEWISE "\"C\""
+/* A new game's id when none is given: SQLite's rowid comes by itself. */
+#define CAS__SQLITE_NEW_GAME_ID "NULL"
+#define CAS__PG_NEW_GAME_ID "nextval(pg_get_serial_sequence('games', 'id'))"
+
+/* ------------------------------------------------------------- writing */
+
+#define CAS__SQL_CAMPAIGN_CREATE(now)                                               \
+    "INSERT INTO campaigns (name, created_at) VALUES ($1, " now ")"                 \
+    " ON CONFLICT (name) DO NOTHING"
+#define CAS__SQL_CAMPAIGN_ID "SELECT id FROM campaigns WHERE name = $1"
+
+/* A game's row; $10 its id, or NULL for a new one. */
+#define CAS__SQL_GAME_INSERT(now, new_id)                                           \
+    "INSERT INTO games (campaign_id, castellan_version, game_id, game_version,"      \
+    " config_text, seed, status, created_at, updated_at, id)"                       \
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, " now "),"                   \
+    " coalesce($9, " now "), coalesce(CAST($10 AS BIGINT), " new_id "))"            \
+    " RETURNING id"
+
+/* Rows (game, position, a, b) of a game's expansions, options, players. */
+#define CAS__SQL_EXPANSION_INSERT                                                   \
+    "INSERT INTO game_expansions (game, position, expansion_id, version)"           \
+    " VALUES ($1, $2, $3, $4)"
+#define CAS__SQL_OPTION_INSERT                                                      \
+    "INSERT INTO game_options (game, position, key, value) VALUES ($1, $2, $3, $4)"
+#define CAS__SQL_PLAYER_INSERT                                                      \
+    "INSERT INTO players (game, seat, name, agent) VALUES ($1, $2, $3, $4)"
+/* Scores are set apart: they exist only for finished games. */
+#define CAS__SQL_SCORE_SET "UPDATE players SET score = $3 WHERE game = $1 AND seat = $2"
+
+/* An action; with a clock column only when there is a clock, so a
+ * clockless action is written the same way in every schema. */
+#define CAS__SQL_ACTION_INSERT                                                      \
+    "INSERT INTO actions (game, ply, actor, text, hash) VALUES ($1, $2, $3, $4, $5)"
+#define CAS__SQL_ACTION_INSERT_TIMED                                                \
+    "INSERT INTO actions (game, ply, actor, text, hash, clock_ms)"                  \
+    " VALUES ($1, $2, $3, $4, $5, $6)"
+
+/* The game's last-played time, and its status unless $2 is NULL. */
+#define CAS__SQL_GAME_TOUCH(now)                                                    \
+    "UPDATE games SET status = coalesce($2, status), updated_at = " now             \
+    " WHERE id = $1"
+
+/* Taking back plies $2.. of game $1 (snapshots taken after more plies). */
+#define CAS__SQL_ACTIONS_TAKE_BACK "DELETE FROM actions WHERE game = $1 AND ply >= $2"
+#define CAS__SQL_SNAPSHOTS_TAKE_BACK "DELETE FROM snapshots WHERE game = $1 AND ply > $2"
+
+/* A forced resume's new versions and hashes. */
+#define CAS__SQL_GAME_VERSION_SET "UPDATE games SET game_version = $2 WHERE id = $1"
+#define CAS__SQL_EXPANSION_VERSION_SET                                              \
+    "UPDATE game_expansions SET version = $3 WHERE game = $1 AND position = $2"
+#define CAS__SQL_ACTION_HASH_SET "UPDATE actions SET hash = $3 WHERE game = $1 AND ply = $2"
+
+/* ------------------------------------------------------------- reading */
+
+/* Columns: campaign, castellan_version, game_id, game_version,
+ * config_text, seed, status, created_at, updated_at, actions. */
+#define CAS__SQL_GAME_HEADER                                                        \
+    "SELECT c.name, g.castellan_version, g.game_id, g.game_version,"                \
+    " g.config_text, g.seed, g.status, g.created_at, g.updated_at,"                 \
+    " (SELECT count(*) FROM actions a WHERE a.game = g.id)"                         \
+    " FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"                   \
+    " WHERE g.id = $1"
+#define CAS__SQL_EXPANSIONS_OF                                                      \
+    "SELECT expansion_id, version FROM game_expansions WHERE game = $1 ORDER BY position"
+#define CAS__SQL_OPTIONS_OF                                                         \
+    "SELECT key, value FROM game_options WHERE game = $1 ORDER BY position"
+#define CAS__SQL_PLAYERS_OF                                                         \
+    "SELECT name, agent, score FROM players WHERE game = $1 ORDER BY seat"
+#define CAS__SQL_ACTIONS_OF                                                         \
+    "SELECT ply, actor, text, hash, clock_ms FROM actions WHERE game = $1 ORDER BY ply"
+
+/* The games of campaign $1, or all when $1 is NULL, newest first. */
+#define CAS__SQL_GAME_IDS                                                           \
+    "SELECT g.id FROM games g LEFT JOIN campaigns c ON c.id = g.campaign_id"        \
+    " WHERE CAST($1 AS TEXT) IS NULL OR c.name = $1 ORDER BY g.id DESC"
+#define CAS__SQL_GAME_DELETE "DELETE FROM games WHERE id = $1"
+
+/* Columns: name, games, finished, newest unfinished id, last played. */
+#define CAS__SQL_CAMPAIGN_SUMMARY                                                   \
+    "SELECT c.name, count(g.id),"                                                   \
+    " count(CASE WHEN g.status = 'finished' THEN 1 END),"                           \
+    " coalesce(max(CASE WHEN g.status = 'playing' THEN g.id END), 0),"              \
+    " coalesce(max(g.updated_at), c.created_at)"                                    \
+    " FROM campaigns c LEFT JOIN games g ON g.campaign_id = c.id"
+/* Names sort byte by byte in both backends, whatever the locale. */
+#define CAS__SQL_CAMPAIGNS(bytewise)                                                \
+    CAS__SQL_CAMPAIGN_SUMMARY " GROUP BY c.id ORDER BY c.name COLLATE " bytewise
+#define CAS__SQL_CAMPAIGN CAS__SQL_CAMPAIGN_SUMMARY " WHERE c.name = $1 GROUP BY c.id"
+
+/* Columns: player, finished games, wins, points.  Standings count
+ * finished games only: a player wins a game when nobody scored more (a
+ * shared first place is a win for each). */
+#define CAS__SQL_STANDINGS(bytewise)                                                \
+    "SELECT p.name, count(*),"                                                      \
+    " count(CASE WHEN p.score >= (SELECT max(q.score) FROM players q"               \
+    "                             WHERE q.game = p.game) THEN 1 END),"              \
+    " coalesce(sum(p.score), 0)"                                                    \
+    " FROM players p JOIN games g ON g.id = p.game"                                 \
+    " JOIN campaigns c ON c.id = g.campaign_id"                                     \
+    " WHERE c.name = $1 AND g.status = 'finished'"                                  \
+    " GROUP BY p.name ORDER BY 3 DESC, 4 DESC, p.name COLLATE " bytewise
+
+/* --------------------------------------------- games of castellan serve */
+
+#define CAS__SQL_SERVED_INSERT                                                      \
+    "INSERT INTO served_games (game, base_ms, increment_ms, flagged, practice,"     \
+    " seed_nonce) VALUES ($1, $2, $3, NULL, $4, $5)"
+#define CAS__SQL_SEAT_INSERT                                                        \
+    "INSERT INTO served_seats (game, seat, token, open) VALUES ($1, $2, $3, $4)"
+/* The claimer's new token's hash ($3) replaces the old one's. */
+#define CAS__SQL_SEAT_CLAIM                                                         \
+    "UPDATE served_seats SET open = 0, token = $3 WHERE game = $1 AND seat = $2"
+#define CAS__SQL_PLAYER_RENAME "UPDATE players SET name = $3 WHERE game = $1 AND seat = $2"
+#define CAS__SQL_SERVED_FLAG "UPDATE served_games SET flagged = $2 WHERE game = $1"
+#define CAS__SQL_SERVED_GAME                                                        \
+    "SELECT base_ms, increment_ms, flagged, practice, seed_nonce FROM served_games"  \
+    " WHERE game = $1"
+#define CAS__SQL_SEATS_OF                                                           \
+    "SELECT seat, token, open FROM served_seats WHERE game = $1 ORDER BY seat"
+/* The served games still being played, oldest first. */
+#define CAS__SQL_SERVED_PLAYING                                                     \
+    "SELECT g.id FROM games g JOIN served_games v ON v.game = g.id"                 \
+    " WHERE g.status = 'playing' AND v.flagged IS NULL"
+#define CAS__SQL_SERVED_UNFINISHED CAS__SQL_SERVED_PLAYING " ORDER BY g.id"
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * test_serve_pg_restart.c — `castellan serve` on a PostgreSQL database
+ * that goes away mid-game and comes back: a cluster of the test's own
+ * (the CTest fixture `pg_restart`, tests/saves/pg_cluster.sh, beside the
+ * `pg` fixture other tests use meanwhile) is stopped while Ada plays a bot; her moves are
+ * refused with the code `unavailable` and a message that says why and
+ * what happens to them; the cluster starts again, the server connects by
+ * itself and the game goes on to its end.  The journal then holds every
+ * ply exactly once, every move of Ada's the server took and no other, and
+ * the game's result.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "saves.h"
+#include "saves_fixture.h"
+#include "serve_client.h"
+#include "serve_process.h"
+
+/* pg_cluster.sh pause or resume on the test's own cluster (PG_CLUSTER,
+ * started and removed by the fixture). */
+static void cluster(const char *action)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s %s %s", PG_CLUSTER_SH, action, PG_CLUSTER, PG_BINDIR);
+    if (system(cmd) != 0)
+        fail_msg("%s failed", cmd);
+}
+
+static int stopped(void *ctx)
+{
+    const struct serve_client *c = ctx;
+    return c->acts >= c->stop_after && c->states > c->acts;
+}
+
+static int errors_reach(const struct serve_client *c, int n)
+{
+    return c->errors >= n;
+}
+
+static int one_error(void *ctx)
+{
+    return errors_reach(ctx, 1);
+}
+
+static int two_errors(void *ctx)
+{
+    return errors_reach(ctx, 2);
+}
+
+static int over(void *ctx)
+{
+    return ((const struct serve_client *)ctx)->over;
+}
+
+static void test_a_game_outlives_its_database_restarting(void **state)
+{
+    (void)state;
+    char url[1024], sql[256];
+    struct serve_process p;
+    struct cas__wsc *w;
+    snprintf(url, sizeof url, "postgresql://castellan@/postgres?host=%s&port=5432", PG_CLUSTER);
+    const char *const extra[] = {"--database", url, NULL};
+    serve_forget("pg-restart");
+    serve_start(&p, "pg-restart", extra);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+
+    /* Ada against a bot, a practice game of a chosen seed (a server that
+     * draws seeds itself asks for the word): two of her moves with the
+     * database there. */
+    struct serve_client ada = {.stop_after = 2};
+    int64_t game = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                                "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
+                                "\"seed\":\"5\",\"practice\":true}", &ada, NULL);
+    serve_connect(w, &p, &ada);
+    serve_join(&ada, game, 0);
+    serve_run_until(w, stopped, &ada);
+    assert_int_equal(ada.errors, 0);
+
+    /* The database goes away; Ada's next move (a state asked for again
+     * makes her play it) is refused: kept to be saved when the database
+     * is back if the server learned of its going by saving it, else not
+     * played.  Either way the code says why. */
+    cluster("pause");
+    ada.stop_after = 3;
+    serve_join(&ada, game, 0);
+    serve_run_until(w, one_error, &ada);
+    assert_string_equal(ada.last_error, "unavailable");
+    assert_non_null(strstr(ada.last_message, "waits for its database"));
+    int kept = strstr(ada.last_message, "this move is kept") != NULL;
+    /* Any move while it is away is refused, changing nothing. */
+    char act[256];
+    snprintf(act, sizeof act, "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%lld,"
+             "\"action\":\"pass\"}", (long long)game, (long long)ada.ply);
+    cas__wsc_send(ada.conn, act);
+    serve_run_until(w, two_errors, &ada);
+    assert_string_equal(ada.last_error, "unavailable");
+    assert_non_null(strstr(ada.last_message, "nothing was played"));
+
+    /* Back: the server connects again by itself, saves the kept move or
+     * shows the state again for the refused one, and the game goes on to
+     * its end. */
+    cluster("resume");
+    int acts_before = ada.acts;
+    ada.stop_after = 0;
+    ada.acted_ply = 0;
+    serve_run_until(w, over, &ada);
+    assert_int_equal(ada.errors, 2);
+    assert_true(ada.acts > acts_before);
+
+    cas__wsc_free(w);
+    cas__wsc_conn_free(ada.conn);
+    assert_int_equal(serve_stop(&p), 0);
+
+    /* Every ply once, Ada's moves as the server took them, the result. */
+    struct cas__saves *s = cas_test_open(url);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
+    assert_int_equal(cas__saves_game_load(s, game, 1, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    assert_int_equal(g.n_actions, (size_t)ada.ply);
+    assert_true(g.players[0].has_score);
+    int adas = 0;
+    for (size_t i = 0; i < g.n_actions; i++)
+        adas += g.actions[i].actor == 0;
+    /* Each act she sent was journaled, but the one refused unkept. */
+    assert_int_equal(adas, ada.acts - (kept ? 0 : 1));
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+    snprintf(sql, sizeof sql, "SELECT count(*) - count(DISTINCT ply) FROM actions WHERE game"
+             " = %lld", (long long)game);
+    assert_int_equal(cas_test_query_int(url, sql), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_game_outlives_its_database_restarting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
