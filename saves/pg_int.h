@@ -92,6 +92,8 @@ int cas__pg_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                    const uint64_t *hashes, size_t n, const struct cas__saves_game *versions);
 int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
                       struct cas__saves_game *out);
+int cas__pg_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                 cas__saves_row_fn fn, void *ctx);
 int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
                 int64_t **ids, size_t *n);
 int cas__pg_game_delete(struct cas__saves *s, int64_t id);

@@ -149,6 +149,30 @@ int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
     return CAS_OK;
 }
 
+/* The most columns a rows query selects. */
+#define MOST_COLUMNS 16
+
+int cas__pg_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                 cas__saves_row_fn fn, void *ctx)
+{
+    PGresult *res = NULL;
+    const char *p[] = {text};
+    const char *cols[MOST_COLUMNS];
+    int rc = cas__pg_run(s, sql, n_params, p, &res, "reading the games");
+    if (rc)
+        return rc;
+    int rows = PQntuples(res), n_cols = PQnfields(res);
+    if (n_cols > MOST_COLUMNS)
+        n_cols = MOST_COLUMNS;
+    for (int r = 0; !rc && r < rows; r++) {
+        for (int i = 0; i < n_cols; i++)
+            cols[i] = PQgetisnull(res, r, i) ? NULL : PQgetvalue(res, r, i);
+        rc = fn(ctx, cols, n_cols);
+    }
+    PQclear(res);
+    return rc;
+}
+
 int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
                 int64_t **ids, size_t *n)
 {

@@ -644,6 +644,7 @@ const struct cas__saves_methods cas__pg_methods = {
     .ready = cas__pg_ready,
     .game_load = cas__pg_game_load,
     .ids = cas__pg_ids,
+    .rows = cas__pg_rows,
     .game_delete = cas__pg_game_delete,
     .campaigns = cas__pg_campaigns,
     .campaign_standings = cas__pg_campaign_standings,

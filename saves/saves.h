@@ -231,6 +231,27 @@ int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
 /* Delete game `id` with everything that belongs to it.  CAS_ENOTFOUND. */
 int cas__saves_game_delete(struct cas__saves *s, int64_t id);
 
+/* A finished game's result, as ratings read it. */
+struct cas__saves_result {
+    int64_t id;
+    char *game_id;
+    char *expansions;             /* their ids joined by '+', in resolved
+                                   * order; "" for none */
+    char *finished;               /* updated_at: when it was finished */
+    int flagged;                  /* served: seat whose flag fell; else -1 */
+    struct cas__saves_player *players; /* by seat, with their scores */
+    size_t n_players;
+};
+
+/* Every finished game last played at or after `since` (an ISO 8601 time
+ * as the store writes them, 2026-12-01T18:00:00Z, or a prefix of one;
+ * NULL: all), in the order they were finished (updated_at, then id), read
+ * in two queries however many games there are.  Caller frees *out with
+ * cas__saves_results_free. */
+int cas__saves_results(struct cas__saves *s, const char *since,
+                       struct cas__saves_result **out, size_t *n);
+void cas__saves_results_free(struct cas__saves_result *r, size_t n);
+
 /* ------------------------------------------- games of castellan serve */
 
 struct cas__saves_served_seat {

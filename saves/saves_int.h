@@ -35,6 +35,11 @@ struct cas__saves_migration {
  * members and the check that none is missing (cas__saves_missing_method)
  * are both made from this one list.  Each method has the contract of the
  * public function of the same name in saves.h, except where said. */
+/* Called for each row a query returns, with its columns as text (NULL for
+ * SQL's NULL), valid only during the call; a nonzero return stops the
+ * query and is returned by the rows method. */
+typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols);
+
 #define CAS__SAVES_METHODS(X)                                                          \
     /* Open the store `where` names (a file, a URL) into a new *out, migrated          \
      * up to schema `target` unless read_only (cas__saves_open_at,                      \
@@ -71,6 +76,10 @@ struct cas__saves_migration {
      * frees *ids. */                                                                  \
     X(int, ids, (struct cas__saves *s, const char *sql, int n_params, const char *text,\
                  int64_t **ids, size_t *n))                                             \
+    /* Every row the query sql (sql.h) selects, in order, to fn; parameters as     \
+     * for ids. */                                                                     \
+    X(int, rows, (struct cas__saves *s, const char *sql, int n_params, const char *text,\
+                  cas__saves_row_fn fn, void *ctx))                                     \
     X(int, game_delete, (struct cas__saves *s, int64_t id))                           \
     X(int, campaigns, (struct cas__saves *s, struct cas__saves_campaign **out,        \
                        size_t *n))                                                     \

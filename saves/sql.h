@@ -148,4 +148,24 @@
     " WHERE g.status = 'playing' AND v.flagged IS NULL"
 #define CAS__SQL_SERVED_UNFINISHED CAS__SQL_SERVED_PLAYING " ORDER BY g.id"
 
+/* ------------------------------------------------------------ results */
+
+/* Every seat of every finished game last played at or after $1 (NULL:
+ * all), by game id and seat: what ratings need (results.c). */
+#define CAS__SQL_RESULT_SEATS                                                       \
+    "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1), p.seat,"        \
+    " p.name, p.agent, p.score"                                                      \
+    " FROM games g JOIN players p ON p.game = g.id"                                  \
+    " LEFT JOIN served_games sg ON sg.game = g.id"                                   \
+    " WHERE g.status = 'finished'"                                                   \
+    " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"             \
+    " ORDER BY g.id, p.seat"
+/* Their expansions, by game id and resolved order. */
+#define CAS__SQL_RESULT_EXPANSIONS                                                  \
+    "SELECT e.game, e.expansion_id FROM game_expansions e"                           \
+    " JOIN games g ON g.id = e.game"                                                 \
+    " WHERE g.status = 'finished'"                                                   \
+    " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"             \
+    " ORDER BY e.game, e.position"
+
 #endif

@@ -67,6 +67,8 @@ int cas__sqlite_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                        const struct cas__saves_game *versions);
 int cas__sqlite_game_load(struct cas__saves *s, int64_t id, int with_actions,
                           struct cas__saves_game *out);
+int cas__sqlite_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                     cas__saves_row_fn fn, void *ctx);
 int cas__sqlite_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
                     int64_t **ids, size_t *n);
 int cas__sqlite_game_delete(struct cas__saves *s, int64_t id);

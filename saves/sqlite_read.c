@@ -217,6 +217,35 @@ fail:
     return rc;
 }
 
+/* The most columns a rows query selects. */
+#define MOST_COLUMNS 16
+
+int cas__sqlite_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                     cas__saves_row_fn fn, void *ctx)
+{
+    sqlite3_stmt *st;
+    const char *cols[MOST_COLUMNS];
+    int rc = cas__sqlite_prepare(s, sql, &st), step;
+    if (rc)
+        return rc;
+    int n_cols = sqlite3_column_count(st);
+    if (n_cols > MOST_COLUMNS)
+        n_cols = MOST_COLUMNS;
+    if (n_params && text)
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        for (int i = 0; i < n_cols; i++)
+            cols[i] = (const char *)sqlite3_column_text(st, i);
+        if ((rc = fn(ctx, cols, n_cols)))
+            goto finalize;
+    }
+    if (step != SQLITE_DONE)
+        rc = cas__sqlite_fail(s, "reading the games");
+finalize:
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int cas__sqlite_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
                     int64_t **ids, size_t *n)
 {

@@ -835,6 +835,7 @@ const struct cas__saves_methods cas__sqlite_methods = {
     .ready = ready,
     .game_load = cas__sqlite_game_load,
     .ids = cas__sqlite_ids,
+    .rows = cas__sqlite_rows,
     .game_delete = cas__sqlite_game_delete,
     .campaigns = cas__sqlite_campaigns,
     .campaign_standings = cas__sqlite_campaign_standings,

@@ -14,7 +14,7 @@
 #include "text.h"
 
 static const char saves_usage[] =
-    "usage: castellan saves list [--campaign NAME] [--database FILE]\n"
+    "usage: castellan saves list [--campaign NAME] [--player NAME] [--database FILE]\n"
     "       castellan saves show ID [--json [--ply N]] [--database FILE]\n"
     "       castellan saves delete ID [--database FILE]\n"
     "       castellan saves migrate FROM TO   (castellan saves migrate --help)\n"
@@ -22,6 +22,9 @@ static const char saves_usage[] =
     "Lists, shows or deletes the games saved in the database: by default\n"
     "$XDG_DATA_HOME/castellan/saves.db, where `castellan play` journals\n"
     "every game.  Resume an unfinished game with `castellan resume ID`.\n"
+    "list --player NAME lists only the games NAME played: a person by the\n"
+    "name of their seat, a bot by its agent (mcts-hard), as castellan\n"
+    "ratings knows them.\n"
     "show --json gives the players, every event and the scores after ply N\n"
     "(default: the last) for programs (docs/results.schema.json), replaying\n"
     "the game with the installed plugins (--plugin-path DIR to add some).\n";
@@ -64,6 +67,18 @@ static void print_combination(const struct cas__saves_game *g, FILE *out)
         fprintf(out, " + %s %s", g->expansions[i].id, g->expansions[i].version);
 }
 
+/* Whether `player` sat at g: a person by name, a bot by its agent. */
+static int played(const struct cas__saves_game *g, const char *player)
+{
+    for (size_t i = 0; i < g->n_players; i++) {
+        const struct cas__saves_player *p = &g->players[i];
+        int bot = strcmp(p->agent, "human") != 0;
+        if (strcmp(bot ? p->agent : p->name, player) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
                       const char *campaign)
 {
@@ -72,6 +87,7 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
     if (cas__saves_game_ids(s, campaign, &ids, &n))
         return cas__saves_args_fail(a, s);
     int status = 0;
+    size_t shown = 0;
     if (n == 0)
         printf("no saved games in %s\n", cas__saves_path(s));
     else
@@ -83,7 +99,12 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
             status = cas__saves_args_fail(a, s);
             break;
         }
+        if (a->player && !played(&g, a->player)) {
+            cas__saves_game_free(&g);
+            continue;
+        }
         cas__saves_game_printable(&g);
+        shown++;
         printf("%5lld  %-8s %6zu  %-20s  ", (long long)g.id,
                g.status == CAS__SAVES_FINISHED ? "finished" : "playing",
                g.n_actions, g.updated_at);
@@ -95,6 +116,8 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
         fputc('\n', stdout);
         cas__saves_game_free(&g);
     }
+    if (n && !shown && status == 0)
+        printf("no saved game of %s in %s\n", a->player, cas__saves_path(s));
     free(ids);
     return status;
 }
@@ -162,7 +185,7 @@ int cas__cmd_saves(int argc, char **argv)
         return cas__cmd_saves_migrate(argc - 1, argv + 1);
     int status = cas__saves_args_parse(&a, "saves", argc, argv,
                                        CAS__ARG_CAMPAIGN | CAS__ARG_JSON | CAS__ARG_PLY |
-                                           CAS__ARG_PLUGIN_PATH,
+                                           CAS__ARG_PLUGIN_PATH | CAS__ARG_PLAYER,
                                        1, 2, saves_usage);
     if (status >= 0)
         return status;

@@ -35,6 +35,8 @@ int cas__saves_args_parse(struct cas__saves_args *a, const char *cmd, int argc,
         flags[n++] = (struct cas__flag){"--plugin-path", &a->plugin_path, NULL, NULL};
     if (allowed & CAS__ARG_CAMPAIGN)
         flags[n++] = (struct cas__flag){"--campaign", &a->campaign, NULL, NULL};
+    if (allowed & CAS__ARG_PLAYER)
+        flags[n++] = (struct cas__flag){"--player", &a->player, NULL, NULL};
     if (allowed & CAS__ARG_FORCE)
         flags[n++] = (struct cas__flag){"--force", NULL, &a->force, NULL};
     if (allowed & CAS__ARG_STEP)

@@ -25,7 +25,8 @@ enum {
     CAS__ARG_PICTURE = 256,   /* --viewer P */
     CAS__ARG_HTML = 512,      /* --html */
     CAS__ARG_ISOLATION = 1024, /* --isolated, --in-process, --plugin-deadline MS */
-    CAS__ARG_WATCH = 2048      /* --watch FILE.svg */
+    CAS__ARG_WATCH = 2048,     /* --watch FILE.svg */
+    CAS__ARG_PLAYER = 4096     /* --player NAME */
 };
 
 /* The most positional arguments a save command takes (import's files). */
@@ -37,6 +38,7 @@ struct cas__saves_args {
     const char *output;
     const char *plugin_path;
     const char *campaign;
+    const char *player;       /* --player NAME, or NULL */
     int force, step, no_hashes, json, html;
     const char *ply, *viewer; /* --ply N, --viewer P as given */
     const char *watch;        /* --watch FILE.svg, or NULL */

@@ -699,6 +699,8 @@ const struct cas__bench_section cas__bench_sections[] = {
      cas__bench_mcts},
     {"isolation", "with --isolated: microseconds per action in process and in a worker",
      0, CAS__BENCH_ON_ISOLATED, bench_isolation},
+    {"ratings", "with --only ratings: every rating recomputed from 100,000 stored games",
+     0, CAS__BENCH_ON_ONLY, cas__bench_ratings},
     {"serve", "with --only serve: castellan serve with --games games over WebSocket: "
               "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, bench_serve},
     {NULL, NULL, 0, 0, NULL},

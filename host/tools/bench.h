@@ -93,6 +93,10 @@ struct cas__bench_section {
 /* The save journal's throughput and resume time (host/bench_saves.c). */
 int cas__bench_saves(struct cas__bench *b);
 
+/* Every rating recomputed from a stored history of 100,000 finished games
+ * (host/tools/bench_ratings.c). */
+int cas__bench_ratings(struct cas__bench *b);
+
 /* MCTS iterations per second on one and on every core (host/bench_mcts.c). */
 /* The state of the first player decision of the bench's first game of m
  * into *out (the caller frees it), its legal actions into legal. */

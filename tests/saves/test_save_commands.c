@@ -41,6 +41,27 @@ static void play_bots(void **state, const char *seed)
         fail_msg("play failed: %s", r.err);
 }
 
+/* saves list --player: the games a bot played by its agent; none for a
+ * name nobody had. */
+static void test_list_one_players_games(void **state)
+{
+    struct cas_test_result r;
+    play_bots(state, "9");
+    castellan(state, &r, "play", "--game", "fixture", "--players", "Cy:random,Di:random",
+              "--seed", "3", "--rule", "cards=12", NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "saves", "list", "--player", "greedy", NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "Ada (random), Bob (greedy)");
+    assert_null(strstr(r.out, "Cy (random)"));
+    castellan(state, &r, "saves", "list", "--player", "random", NULL);
+    cas_test_expect_text(r.out, "Ada (random), Bob (greedy)");
+    cas_test_expect_text(r.out, "Cy (random), Di (random)");
+    castellan(state, &r, "saves", "list", "--player", "Nobody", NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "(random)"));
+}
+
 /* Results for programs: one strict JSON object, with the scores after the
  * ply asked for; at ply 0 nobody has scored. */
 static void test_results_as_json(void **state)
@@ -459,6 +480,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_a_damaged_row_is_reported),
         CAS_TEST_IN_DIR(test_a_damaged_action_is_reported),
         CAS_TEST_IN_DIR(test_every_command_explains_itself),
+        CAS_TEST_IN_DIR(test_list_one_players_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,126 @@
+/*
+ * results.c — the results of finished games in bulk (saves.h): ratings
+ * read every finished game of a store, and one game_load per game (six
+ * queries each) would make that minutes for a club's history; two queries
+ * read them all.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "saves_int.h"
+#include "sql.h"
+
+struct reading {
+    struct cas__saves *s;
+    struct cas__saves_result *results;
+    size_t n, cap;
+    size_t cursor;                /* results[cursor] takes the next expansion */
+};
+
+static int out_of_memory(struct cas__saves *s)
+{
+    return cas__saves_fail(s, CAS_ENOMEM, "out of memory reading the results");
+}
+
+static int64_t number(const char *text)
+{
+    return text ? strtoll(text, NULL, 10) : 0;
+}
+
+static char *copy(const char *text)
+{
+    return strdup(text ? text : "");
+}
+
+/* A seat: cols = id, game_id, updated_at, flagged, seat, name, agent, score. */
+static int take_seat(void *ctx, const char *const *cols, int n_cols)
+{
+    struct reading *r = ctx;
+    if (n_cols < 8)
+        return cas__saves_fail(r->s, CAS_ECORRUPT, "a result row has %d columns", n_cols);
+    int64_t id = number(cols[0]);
+    if (r->n == 0 || r->results[r->n - 1].id != id) {
+        if (cas__saves_grow((void **)&r->results, r->n, &r->cap, sizeof *r->results))
+            return out_of_memory(r->s);
+        struct cas__saves_result *g = &r->results[r->n++];
+        g->id = id;
+        g->flagged = (int)number(cols[3]);
+        if (!(g->game_id = copy(cols[1])) || !(g->finished = copy(cols[2])) ||
+            !(g->expansions = copy("")))
+            return out_of_memory(r->s);
+    }
+    struct cas__saves_result *g = &r->results[r->n - 1];
+    struct cas__saves_player *more = realloc(g->players, (g->n_players + 1) * sizeof *more);
+    if (!more)
+        return out_of_memory(r->s);
+    g->players = more;
+    struct cas__saves_player *p = &more[g->n_players++];
+    memset(p, 0, sizeof *p);
+    p->has_score = cols[7] != NULL;
+    p->score = number(cols[7]);
+    if (!(p->name = copy(cols[5])) || !(p->agent = copy(cols[6])))
+        return out_of_memory(r->s);
+    return CAS_OK;
+}
+
+/* An expansion: cols = game, expansion_id; both queries go by game id. */
+static int take_expansion(void *ctx, const char *const *cols, int n_cols)
+{
+    struct reading *r = ctx;
+    if (n_cols < 2)
+        return cas__saves_fail(r->s, CAS_ECORRUPT, "an expansion row has %d columns", n_cols);
+    int64_t id = number(cols[0]);
+    while (r->cursor < r->n && r->results[r->cursor].id < id)
+        r->cursor++;
+    if (r->cursor == r->n || r->results[r->cursor].id != id)
+        return CAS_OK; /* a game finished between the two queries */
+    struct cas__saves_result *g = &r->results[r->cursor];
+    size_t had = strlen(g->expansions), len = strlen(cols[1] ? cols[1] : "");
+    char *more = realloc(g->expansions, had + len + 2);
+    if (!more)
+        return out_of_memory(r->s);
+    g->expansions = more;
+    if (had)
+        more[had++] = '+';
+    memcpy(more + had, cols[1] ? cols[1] : "", len + 1);
+    return CAS_OK;
+}
+
+static int by_finish(const void *a, const void *b)
+{
+    const struct cas__saves_result *x = a, *y = b;
+    int c = strcmp(x->finished, y->finished);
+    return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+int cas__saves_results(struct cas__saves *s, const char *since,
+                       struct cas__saves_result **out, size_t *n)
+{
+    struct reading r = {.s = s};
+    int rc = s->methods->rows(s, CAS__SQL_RESULT_SEATS, 1, since, take_seat, &r);
+    if (rc == CAS_OK)
+        rc = s->methods->rows(s, CAS__SQL_RESULT_EXPANSIONS, 1, since, take_expansion, &r);
+    if (rc) {
+        cas__saves_results_free(r.results, r.n);
+        return rc;
+    }
+    qsort(r.results, r.n, sizeof *r.results, by_finish);
+    *out = r.results;
+    *n = r.n;
+    return CAS_OK;
+}
+
+void cas__saves_results_free(struct cas__saves_result *r, size_t n)
+{
+    for (size_t i = 0; r && i < n; i++) {
+        for (size_t p = 0; p < r[i].n_players; p++) {
+            free(r[i].players[p].name);
+            free(r[i].players[p].agent);
+        }
+        free(r[i].players);
+        free(r[i].game_id);
+        free(r[i].expansions);
+        free(r[i].finished);
+    }
+    free(r);
+}
