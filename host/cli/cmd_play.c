@@ -30,14 +30,16 @@
 static const char usage[] =
     "usage: castellan play [--config FILE] [--seed N] [--plugin-path DIR[:DIR...]]\n"
     "                      [--no-save] [--watch FILE.svg]\n"
-    "       castellan play --game ID [--expansions a,b] [--players SPEC]\n"
+    "       castellan play [--game ID] [--expansions a,b] [--players SPEC]\n"
     "                      [--rule NAME=VALUE ...] [--seed N] [--plugin-path DIR] [--no-save]\n"
     "                      [--watch FILE.svg]\n"
     "       (either form also takes [--campaign NAME] [--hint AGENT] [--web]\n"
     "        [--isolated | --in-process] [--plugin-deadline MS])\n"
     "\n"
     "Plays one game at the terminal.  Without --config or --game it plays the\n"
-    "default preset (presets/default.ini).  SPEC lists the players in seat\n"
+    "default preset (presets/default.ini); --players and the other flags\n"
+    "without --game play that preset's game (and its expansions, unless\n"
+    "--expansions names others).  SPEC lists the players in seat\n"
     "order, each AGENT or NAME:AGENT, with AGENT one of human, random, greedy\n"
     "or mcts (default: human,greedy).  mcts searches: mcts-easy, mcts-medium\n"
     "(= mcts) or mcts-hard, a budget per move of @N iterations or @Nms,\n"
@@ -87,6 +89,22 @@ static char *default_preset(void)
 }
 
 /* The session the user asked for, into desc; 0 or an exit status. */
+/* desc's expansions as --expansions writes them ("a,b"), cut at the
+ * last whole id that fits in buf[0..cap). */
+static void join_expansions(const struct cas__session_desc *desc, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < desc->n_expansions; i++) {
+        int n = snprintf(buf + len, cap - len, "%s%s", i ? "," : "", desc->expansions[i]);
+        if (n < 0 || (size_t)n >= cap - len) {
+            buf[len] = '\0';
+            return;
+        }
+        len += (size_t)n;
+    }
+}
+
 static int describe(const struct play_args *a, struct cas__session_desc *desc)
 {
     char err[1024];
@@ -97,13 +115,24 @@ static int describe(const struct play_args *a, struct cas__session_desc *desc)
         return 2;
     }
     if (by_flags) {
+        /* Without --game: the default preset's game, and its expansions
+         * unless --expansions names others. */
+        struct cas__session_desc preset_desc = {0};
+        char joined[512] = "";
+        char *preset = a->game ? NULL : default_preset();
+        if (preset && cas__session_desc_load(preset, &preset_desc, err, sizeof err) == CAS_OK &&
+            !a->expansions)
+            join_expansions(&preset_desc, joined, sizeof joined);
+        free(preset);
         struct cas__session_flags flags = {
-            .game = a->game, .expansions = a->expansions,
+            .game = a->game ? a->game : preset_desc.game,
+            .expansions = a->expansions ? a->expansions : joined[0] ? joined : NULL,
             .players = a->players ? a->players : "human,greedy", .seed = a->seed,
             .rules = (const char *const *)a->rules.items, .n_rules = a->rules.count,
             .campaign = a->campaign,
         };
         int rc = cas__session_desc_from_flags(&flags, desc, err, sizeof err);
+        cas__session_desc_free(&preset_desc);
         if (rc == CAS_OK)
             return 0;
         cas__term_message(stderr, "castellan play: %s", err);

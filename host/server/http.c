@@ -379,6 +379,27 @@ static int serve_replay(struct conn *c, int64_t id)
     return send_body(c, HTTP_STATUS_OK, "text/html; charset=utf-8", buf, len);
 }
 
+/* The notation help of hosted game id's plugins, as text: what each kind
+ * of action means, for the table's help panel.  Nothing of the game's
+ * state is in it. */
+static int serve_help(struct conn *c, int64_t id)
+{
+    struct cas__table *t = cas__lobby_find(c->h->lobby, id);
+    char *buf = NULL;
+    size_t len = 0;
+    if (t && t->busy) /* a bot thinks with the match: nothing else may touch it */
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "a bot is deciding; ask again\n");
+    FILE *out = t ? open_memstream(&buf, &len) : NULL;
+    if (!out)
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game on this server\n");
+    int rc = cas__match_notation_help(&t->r.match, out);
+    if (fclose(out) != 0 || rc != CAS_OK || len == 0) {
+        free(buf);
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "this game has no notation help\n");
+    }
+    return send_body(c, HTTP_STATUS_OK, "text/plain; charset=utf-8", buf, len);
+}
+
 static int64_t game_in_path(const char *p, const char **rest)
 {
     char *end;
@@ -410,6 +431,8 @@ static int route(struct conn *c, const char *uri)
             return serve_file(c, "index.html");
         if (strcmp(rest, "/replay.html") == 0)
             return serve_replay(c, id);
+        if (strcmp(rest, "/help.txt") == 0)
+            return serve_help(c, id);
     }
     return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
 }

@@ -309,24 +309,55 @@ int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice)
 
 /* ------------------------------------------------------ lobby message */
 
+/* A preset's title for people: its first line's words after the dash
+ * ("; default.ini — Carcassonne for four bots, farmers on." gives
+ * "Carcassonne for four bots"), up to the first comma or full stop; "" when
+ * the file has none. */
+static void preset_title(const char *dir, const char *file, char *title, size_t cap)
+{
+    char path[4096], line[256];
+    title[0] = '\0';
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    const char *dash = fgets(line, sizeof line, f) ? strstr(line, "\xe2\x80\x94 ") : NULL;
+    fclose(f);
+    if (line[0] != ';' || !dash)
+        return;
+    dash += 4;
+    size_t len = strcspn(dash, ",.;\r\n");
+    snprintf(title, cap, "%.*s", (int)len, dash);
+}
+
 static void write_presets(struct cas__lobby *l, struct cas__jw *w)
 {
     struct dirent **names = NULL;
     int n = l->preset_dir ? scandir(l->preset_dir, &names, NULL, alphasort) : 0;
-    int first = 1;
-    cas__jw_raw(w, ",\"presets\":[");
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(names[i]->d_name);
-        if (len > 4 && strcmp(names[i]->d_name + len - 4, ".ini") == 0) {
+    /* the presets' names, then their titles for people, in that order */
+    for (int titles = 0; titles < 2; titles++) {
+        int first = 1;
+        cas__jw_raw(w, titles ? ",\"preset_titles\":[" : ",\"presets\":[");
+        for (int i = 0; i < n; i++) {
+            size_t len = strlen(names[i]->d_name);
+            if (len <= 4 || strcmp(names[i]->d_name + len - 4, ".ini") != 0)
+                continue;
             if (!first)
                 cas__jw_raw(w, ",");
-            cas__jw_strn(w, names[i]->d_name, len - 4);
+            if (titles) {
+                char title[200];
+                preset_title(l->preset_dir, names[i]->d_name, title, sizeof title);
+                cas__jw_str(w, title);
+            } else {
+                cas__jw_strn(w, names[i]->d_name, len - 4);
+            }
             first = 0;
         }
-        free(names[i]);
+        cas__jw_raw(w, "]");
     }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
     free(names);
-    cas__jw_raw(w, "]");
 }
 
 static void write_available(struct cas__lobby *l, struct cas__jw *w)
@@ -342,14 +373,17 @@ static void write_available(struct cas__lobby *l, struct cas__jw *w)
         cas__jw_str(w, g->id);
         cas__jw_raw(w, ",\"name\":");
         cas__jw_str(w, g->description);
-        cas__jw_raw(w, ",\"expansions\":[");
-        for (size_t k = 0, e = 0; k < n; k++) {
-            const struct cas__plugin_info *x = cas__registry_at(l->reg, k);
-            if (x->kind == CAS_KIND_EXPANSION && !x->refusal && x->extends &&
-                strcmp(x->extends, g->id) == 0) {
-                if (e++)
-                    cas__jw_raw(w, ",");
-                cas__jw_str(w, x->id);
+        /* the expansions' ids, then their names for people, in that order */
+        for (int names = 0; names < 2; names++) {
+            cas__jw_raw(w, names ? "],\"expansion_names\":[" : ",\"expansions\":[");
+            for (size_t k = 0, e = 0; k < n; k++) {
+                const struct cas__plugin_info *x = cas__registry_at(l->reg, k);
+                if (x->kind == CAS_KIND_EXPANSION && !x->refusal && x->extends &&
+                    strcmp(x->extends, g->id) == 0) {
+                    if (e++)
+                        cas__jw_raw(w, ",");
+                    cas__jw_str(w, names ? x->description : x->id);
+                }
             }
         }
         cas__jw_printf(w, "],\"players\":[%d,%d]}", g->min_players, g->max_players);
@@ -390,6 +424,8 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_raw(w, ",\"seats\":[");
         for (int i = 0; i < t->nplayers; i++) {
             cas__table_write_seat(t, i, w);
+            cas__jw_raw(w, ",\"label\":");
+            cas__jw_str(w, cas__match_label(&t->r.match, i));
             cas__jw_raw(w, "}");
         }
         cas__jw_raw(w, "]}");
@@ -548,6 +584,7 @@ static void leave(struct cas__lobby *l, struct cas__conn *c)
         }
     if (c->seat >= 0) {
         t->seats[c->seat].connected--;
+        cas__table_seat_left(t, c->seat);
         t->dirty = 1;
         l->lobby_dirty = 1;
     }
@@ -585,6 +622,7 @@ static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct 
     if (c->seat >= 0) {
         t->seats[c->seat].connected++;
         t->dirty = 1; /* the others see the seat connected */
+        cas__table_seat_joined(t, c->seat);
         l->lobby_dirty = 1;
     }
 }
@@ -621,6 +659,10 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         rc = cas__table_act(t, c->seat, req->ply, req->action, &code, msg, sizeof msg);
     else if (req->type == CAS__REQ_UNDO)
         rc = cas__table_undo(t, c->seat, &code, msg, sizeof msg);
+    else if (req->type == CAS__REQ_AUTOPASS)
+        rc = (cas__table_set_autopass(t, c->seat, req->on), CAS_OK);
+    else if (req->type == CAS__REQ_LEAVER)
+        rc = cas__table_leaver(t, c->seat, req->choice, &code, msg, sizeof msg);
     else
         rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
     if (rc != CAS_OK)
@@ -679,6 +721,8 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct c
     case CAS__REQ_ACT:
     case CAS__REQ_UNDO:
     case CAS__REQ_HINT:
+    case CAS__REQ_AUTOPASS:
+    case CAS__REQ_LEAVER:
         handle_seat(l, c, req);
         break;
     }

@@ -147,7 +147,7 @@ static void write_players(struct cas__table *t, struct cas__jw *w)
         if (t->has_clock) {
             int64_t left = s->clock_ms;
             if (i == actor && !t->over)
-                left -= now - t->turn_started;
+                left -= cas__table_turn_elapsed(t, now);
             cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}", left < 0 ? 0 : left);
         } else {
             cas__jw_raw(w, ",\"clock_ms\":null}");
@@ -181,7 +181,8 @@ static void write_result(struct cas__table *t, struct cas__jw *w)
         if ((int)i != t->flagged && scores[i] == best)
             cas__jw_printf(w, "%s%zu", k++ ? "," : "", i);
     if (t->flagged >= 0)
-        cas__jw_printf(w, "],\"reason\":\"flag\",\"flagged\":%d}", t->flagged);
+        cas__jw_printf(w, "],\"reason\":\"%s\",\"flagged\":%d}", t->forfeit ? "left" : "flag",
+                       t->flagged);
     else
         cas__jw_raw(w, "],\"reason\":\"end\",\"flagged\":null}");
     free(scores);
@@ -225,6 +226,24 @@ static void write_actions(struct cas__table *t, const struct cas__actions *legal
     cas__jw_raw(w, "]");
 }
 
+/* The time control, whether the clocks run yet (they wait for every human
+ * seat), and a seat gone past its grace: they change with joins and
+ * leaves, so every state and update carries them. */
+static void write_clock(struct cas__table *t, struct cas__jw *w)
+{
+    if (t->has_clock)
+        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64
+                       ",\"running\":%s}", t->base_ms, t->increment_ms,
+                       t->clock_running && !t->over ? "true" : "false");
+    else
+        cas__jw_raw(w, ",\"clock\":null");
+    int gone = cas__table_gone(t, t->lobby->clock.now_ms(t->lobby->clock.ctx));
+    if (gone >= 0)
+        cas__jw_printf(w, ",\"leaver\":{\"seat\":%d}", gone);
+    else
+        cas__jw_raw(w, ",\"leaver\":null");
+}
+
 /* The fields every state and update begins with. */
 static void write_head(struct cas__table *t, const char *type, int seat, struct cas__jw *w)
 {
@@ -242,6 +261,7 @@ static void write_head(struct cas__table *t, const char *type, int seat, struct 
     else
         cas__jw_printf(w, ",\"actor\":%d", actor);
     write_players(t, w);
+    write_clock(t, w);
 }
 
 /* The fields every state and update ends with. */
@@ -315,11 +335,6 @@ static struct cas__srv_msg *full_state(struct cas__table *t, int seat)
     write_head(t, "state", seat, &w);
     cas__jw_raw(&w, ",\"title\":");
     cas__jw_str(&w, t->r.match.title);
-    if (t->has_clock)
-        cas__jw_printf(&w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
-                       t->base_ms, t->increment_ms);
-    else
-        cas__jw_raw(&w, ",\"clock\":null");
     write_draws(t, &w);
     write_svg(&w, &v->pic, v->marked);
     write_actions(t, legal, &w);

@@ -26,7 +26,7 @@ static const struct {
     {"hello", CAS__REQ_HELLO}, {"lobby", CAS__REQ_LOBBY}, {"create", CAS__REQ_CREATE},
     {"claim", CAS__REQ_CLAIM}, {"join", CAS__REQ_JOIN},   {"leave", CAS__REQ_LEAVE},
     {"act", CAS__REQ_ACT},     {"undo", CAS__REQ_UNDO},   {"hint", CAS__REQ_HINT},
-    {"ping", CAS__REQ_PING},
+    {"ping", CAS__REQ_PING},   {"autopass", CAS__REQ_AUTOPASS}, {"leaver", CAS__REQ_LEAVER},
 };
 
 struct decoding {
@@ -337,6 +337,19 @@ static int fields(struct decoding *d, const struct cas_json *obj)
                     "\"game\", \"ply\" and \"action\"");
     case CAS__REQ_UNDO:
     case CAS__REQ_HINT:
+        return need(d, r->game, "\"game\"");
+    case CAS__REQ_AUTOPASS: {
+        const struct cas_json *on = member(obj, "on");
+        if (!on || (on->type != CAS_JSON_TRUE && on->type != CAS_JSON_FALSE))
+            return refuse(d, "bad-message", "\"on\" must be true or false");
+        r->on = on->type == CAS_JSON_TRUE;
+        return need(d, r->game, "\"game\"");
+    }
+    case CAS__REQ_LEAVER:
+        if (opt_string(d, obj, "choice", 8, &r->choice))
+            return CAS_EINVAL;
+        if (!r->choice || (strcmp(r->choice, "claim") != 0 && strcmp(r->choice, "bot") != 0))
+            return refuse(d, "bad-message", "\"choice\" must be \"claim\" or \"bot\"");
         return need(d, r->game, "\"game\"");
     default:
         return CAS_OK;

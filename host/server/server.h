@@ -100,7 +100,8 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
 
 enum cas__req_type {
     CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
-    CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING
+    CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING,
+    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER
 };
 
 #define CAS__REQ_MAX_SEATS 16
@@ -122,6 +123,7 @@ struct cas__req {
     int64_t since;          /* join: the last message seen, -1: absent */
     int text;               /* join: the text view wanted too */
     const char *token, *name, *action, *preset, *game_id, *seed;
+    const char *choice;     /* leaver: "claim" or "bot" */
     const char *expansions[CAS__REQ_MAX_LIST];
     size_t n_expansions;
     const char *rules[CAS__REQ_MAX_LIST][2];   /* key, value */
@@ -130,6 +132,7 @@ struct cas__req {
     size_t n_seats;
     int has_clock;
     int64_t base_ms, increment_ms;
+    int on;                 /* autopass: the seat's choice */
     int practice;           /* create: a practice game (may choose its seed) */
     struct cas_json *root;  /* owned */
 };
@@ -280,7 +283,15 @@ struct cas__seat {
     struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
     int64_t clock_ms;    /* remaining time; meaningful with a clock */
     int connected;       /* connections acting for it */
+    int joined;          /* someone has joined as this seat since it was hosted */
+    int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
+    int64_t left_at;     /* when its last connection went (server clock, ms) */
 };
+
+/* A seat gone this long at its turn may be claimed or given to a bot by
+ * the others (docs/server.md, "Clocks"); the bot that takes it. */
+#define CAS__LEAVER_GRACE_MS 60000
+#define CAS__LEAVER_BOT "greedy"
 
 struct cas__table {
     struct cas__lobby *lobby;
@@ -299,6 +310,9 @@ struct cas__table {
     int has_clock;
     int64_t base_ms, increment_ms, turn_started;
     int flagged;                   /* seat whose flag fell, -1 */
+    int clock_running;             /* every human seat has joined (docs/server.md) */
+    int forfeit;                   /* flagged left and the others claimed the game */
+    int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
     /* Fair draws (docs/server.md): a practice game shows its seed; another
      * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
      * and shows the reveal once it is over.  "" where there is none. */
@@ -497,6 +511,25 @@ void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
 int cas__table_token_ok(const struct cas__table *t, int seat, const char *token);
 /* The flag of the actor fell when now is past its time. */
 void cas__table_check_clock(struct cas__table *t, int64_t now);
+/* A connection joined as `seat`: the clocks start once every human seat
+ * has (docs/server.md, "Clocks"). */
+void cas__table_seat_joined(struct cas__table *t, int seat);
+/* How long the deciding seat's turn has run by `now`: 0 while the clock
+ * waits for every human seat. */
+int64_t cas__table_turn_elapsed(const struct cas__table *t, int64_t now);
+
+/* The deciding seat if it has been gone past the grace (the others may
+ * then let a bot take it or claim the game), else -1. */
+int cas__table_gone(struct cas__table *t, int64_t now);
+/* The seat's choice: a decision whose only legal action is "pass" is
+ * played for it (on, the default) or waits for its click. */
+void cas__table_set_autopass(struct cas__table *t, int seat, int on);
+/* The seat's last connection went: the grace for leavers starts. */
+void cas__table_seat_left(struct cas__table *t, int seat);
+/* `seat`'s choice about the seat to move that left (state "leaver"):
+ * "claim" ends the game with it ranked last, "bot" gives it to a bot. */
+int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
+                      char *msg, size_t msglen);
 /* Save what waits for the store (an action, the result) if it is back,
  * and go on with the game. */
 void cas__table_retry_store(struct cas__table *t);

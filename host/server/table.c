@@ -69,12 +69,21 @@ static int64_t now_ms(const struct cas__table *t)
     return t->lobby->clock.now_ms(t->lobby->clock.ctx);
 }
 
+/* The time the actor's clock has run this turn: none before every human
+ * seat has joined. */
+int64_t cas__table_turn_elapsed(const struct cas__table *t, int64_t now)
+{
+    return t->clock_running ? now - t->turn_started : 0;
+}
+
 /* The clock the deciding seat keeps after this decision, or -1. */
 static int64_t clock_after(struct cas__table *t, int actor)
 {
     if (!t->has_clock || actor < 0)
         return -1;
-    int64_t left = t->seats[actor].clock_ms - (now_ms(t) - t->turn_started);
+    if (!t->clock_running) /* a bot's move before the players came: no time, no bonus */
+        return t->seats[actor].clock_ms;
+    int64_t left = t->seats[actor].clock_ms - cas__table_turn_elapsed(t, now_ms(t));
     return (left < 0 ? 0 : left) + t->increment_ms;
 }
 
@@ -244,6 +253,15 @@ static void restore_clocks(struct cas__table *t)
             t->seats[a->actor].clock_ms = a->clock_ms;
     }
     t->turn_started = now_ms(t);
+    /* A game a person has moved in keeps its clocks running across a
+     * restart (the time the server was away is not counted); one nobody
+     * has moved in yet waits again for every human seat. */
+    for (size_t i = 0; i < t->saved.n_actions; i++) {
+        const struct cas__saves_action *a = &t->saved.actions[i];
+        if (a->has_clock && a->actor >= 0 && a->actor < t->nplayers &&
+            !t->seats[a->actor].bot)
+            t->clock_running = 1;
+    }
 }
 
 /* After journal action i was replayed: the events coming are the next's. */
@@ -727,6 +745,33 @@ static int ask_bot(struct cas__table *t, int actor)
     return step(t, actor);
 }
 
+/* A person's decision whose only legal action is "pass": 1 with it in
+ * t->pending when the seat lets the server play it. */
+static int forced_pass(struct cas__table *t, int actor)
+{
+    struct cas__session *s = &t->r.session;
+    char text[8];
+    if (t->seats[actor].manual_pass || cas__match_legal(&t->r.match, s->state, &s->scratch) ||
+        s->scratch.count != 1 ||
+        cas__match_action_text(&t->r.match, s->state, s->scratch.items[0], text, sizeof text) < 0 ||
+        strcmp(text, "pass") != 0)
+        return 0;
+    t->pending = s->scratch.items[0];
+    return 1;
+}
+
+/* Logs the pass the server played for a seat (every viewer sees it). */
+static void log_forced_pass(struct cas__table *t, int actor)
+{
+    char text[200];
+    snprintf(text, sizeof text, "%s passes: nothing else to do (played for them)",
+             cas__match_label(&t->r.match, actor));
+    struct cas_event e = {.struct_size = sizeof e, .player = actor,
+                          .visible_to = CAS_VIEWER_PUBLIC, .text = text};
+    t->applying_actor = actor;
+    on_event(t, &e);
+}
+
 void cas__table_advance(struct cas__table *t)
 {
     t->dirty = 1;
@@ -742,10 +787,23 @@ void cas__table_advance(struct cas__table *t)
         } else if (actor >= 0 && actor < t->nplayers && t->seats[actor].bot) {
             if (ask_bot(t, actor))
                 return;
+        } else if (actor >= 0 && actor < t->nplayers && forced_pass(t, actor)) {
+            log_forced_pass(t, actor);
+            if (step(t, actor))
+                return;
         } else {
             return;
         }
     }
+}
+
+void cas__table_set_autopass(struct cas__table *t, int seat, int on)
+{
+    if (seat < 0 || seat >= t->nplayers)
+        return;
+    t->seats[seat].manual_pass = !on;
+    if (on && !t->busy && !t->over && cas__table_actor(t) == seat)
+        cas__table_advance(t);
 }
 
 void cas__table_bot_done(struct cas__table *t, int rc, cas_action action)
@@ -892,9 +950,53 @@ int cas__table_token_ok(const struct cas__table *t, int seat, const char *token)
 
 /* ------------------------------------------------------------ clocks */
 
+void cas__table_seat_joined(struct cas__table *t, int seat)
+{
+    if (seat < 0 || seat >= t->nplayers)
+        return;
+    t->seats[seat].joined = 1;
+    if (!t->has_clock || t->clock_running)
+        return;
+    for (int i = 0; i < t->nplayers; i++)
+        if (!t->seats[i].bot && (t->seats[i].open || !t->seats[i].joined))
+            return;
+    /* Every human seat is here: the turn due now starts its clock. */
+    t->clock_running = 1;
+    t->turn_started = now_ms(t);
+    t->dirty = 1;
+}
+
+/* The game ends with `seat` ranked last, the others by their projected
+ * scores: its flag fell, or it left and the others claimed the game
+ * (docs/server.md).  The store keeps it as a flag. */
+static void end_ranked_last(struct cas__table *t, int seat)
+{
+    t->flagged = seat;
+    t->over = 1;
+    t->dirty = 1;
+    t->lobby->lobby_dirty = 1;
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores) {
+        fail_table(t, "out of memory");
+        return;
+    }
+    cas__match_projected(&t->r.match, t->r.session.state, scores);
+    if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
+        cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
+        fail_table(t, cas__saves_errmsg(t->lobby->store));
+    free(scores);
+}
+
 void cas__table_check_clock(struct cas__table *t, int64_t now)
 {
-    if (!t->has_clock || t->over || t->busy || t->failure[0])
+    /* A seat's grace running out is news: the others get a state. */
+    int gone = cas__table_gone(t, now);
+    if (gone + 1 != t->leaver_shown) {
+        t->leaver_shown = gone + 1;
+        t->dirty = 1;
+    }
+    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
     if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
@@ -908,23 +1010,67 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     }
     int actor = cas__table_actor(t);
     if (actor < 0 || actor >= t->nplayers ||
-        now - t->turn_started < t->seats[actor].clock_ms)
+        cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms)
         return;
-    /* The flag fell: the game ends, this seat ranked last (docs/server.md). */
-    t->seats[actor].clock_ms = 0;
-    t->flagged = actor;
-    t->over = 1;
-    t->dirty = 1;
-    t->lobby->lobby_dirty = 1;
-    size_t n = (size_t)t->nplayers;
-    int64_t *scores = calloc(n, sizeof *scores);
-    if (!scores) {
-        fail_table(t, "out of memory");
-        return;
+    t->seats[actor].clock_ms = 0; /* the flag fell */
+    end_ranked_last(t, actor);
+}
+
+/* ------------------------------------------------------------ leavers */
+
+void cas__table_seat_left(struct cas__table *t, int seat)
+{
+    if (seat >= 0 && seat < t->nplayers && t->seats[seat].connected == 0) {
+        t->seats[seat].left_at = now_ms(t);
+        t->dirty = 1;
     }
-    cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, actor) != CAS_OK ||
-        cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
-        fail_table(t, cas__saves_errmsg(t->lobby->store));
-    free(scores);
+}
+
+/* The seat to move if it has left: a person's seat that joined once,
+ * has no connection now and has been gone the grace; else -1. */
+int cas__table_gone(struct cas__table *t, int64_t now)
+{
+    int actor = cas__table_actor(t);
+    if (t->over || actor < 0 || actor >= t->nplayers)
+        return -1;
+    const struct cas__seat *s = &t->seats[actor];
+    return !s->bot && s->joined && !s->connected && now - s->left_at >= CAS__LEAVER_GRACE_MS
+               ? actor
+               : -1;
+}
+
+int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
+                      char *msg, size_t msglen)
+{
+    int gone = cas__table_gone(t, now_ms(t));
+    if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot)
+        return refuse(code, "not-your-turn", msg, msglen, "only a player of game %lld may "
+                      "decide about a seat that left", (long long)t->id);
+    if (gone < 0 || gone == seat || t->busy)
+        return refuse(code, "not-your-turn", msg, msglen, "no seat of game %lld has left "
+                      "for %d s at its turn; wait for the state that offers it",
+                      (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
+    if (strcmp(choice, "claim") == 0) {
+        end_ranked_last(t, gone);
+        t->forfeit = 1;
+        return CAS_OK;
+    }
+    /* A bot plays the seat from now on, while this server hosts the game. */
+    struct cas__seat *s = &t->seats[gone];
+    struct cas__agent *brain;
+    if (cas__agent_new(CAS__LEAVER_BOT, &brain) != CAS_OK)
+        return refuse(code, "internal", msg, msglen, "out of memory");
+    char *agent = strdup(CAS__LEAVER_BOT);
+    if (!agent) {
+        cas__agent_free(brain);
+        return refuse(code, "internal", msg, msglen, "out of memory");
+    }
+    free(s->agent);
+    s->agent = agent;
+    s->brain = brain;
+    s->bot = 1;
+    t->proxies[gone]->ops = &bot_ops;
+    t->lobby->lobby_dirty = 1;
+    cas__table_advance(t);
+    return CAS_OK;
 }

@@ -263,7 +263,26 @@ static void draw_rivers(struct cas_outbuf *v, const struct carc_kind *k, int c)
     cas_outf(v, "\"/>");
 }
 
-static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d, struct pt at)
+/* A castle's pennant colour, from its tile id: six castles, six colours
+ * (the id written under it says which one without colour). */
+static const char *pennant_of(const char *id)
+{
+    static const char *const fills[] = {"#c0392b", "#1f6fb5", "#e6b800",
+                                        "#2e8b3d", "#7d3c98", "#e67e22"};
+    unsigned number = 0, letters = 0; /* "CG-3": 3; an id without digits: its letters */
+    int digits = 0;
+    for (const char *c = id; *c; c++) {
+        if (*c >= '0' && *c <= '9') {
+            number = number * 10u + (unsigned)(*c - '0');
+            digits = 1;
+        }
+        letters += (unsigned char)*c;
+    }
+    return fills[(digits ? number + 5u : letters) % 6u];
+}
+
+static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d, struct pt at,
+                          const char *kind_id)
 {
     int x = at.x, y = at.y;
     if (strcmp(d->name, "garden") == 0) {
@@ -278,8 +297,14 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         cas_outf(v, "<g class=\"castle\"><path d=\"M%d %d v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 "
                     "h6 v-5 h8 v30z\"/><path d=\"M%d %d v-40 h5 v4 h4 v-4 h5 v40z M%d %d v-40 "
                     "h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M%d %d v-10 a6 6 0 0 1 12 0 "
-                    "v10z\"/></g>",
+                    "v10z\"/>",
                  x - 25, y + 18, x - 28, y + 18, x + 14, y + 18, x - 6, y + 18);
+        /* each castle its pennant and its name: six castles, told apart */
+        cas_outf(v, "<path class=\"pennant\" fill=\"%s\" d=\"M%d %d v-16 l14 5 l-14 5\"/>"
+                    "<text class=\"castle-name\" x=\"%d\" y=\"%d\">",
+                 pennant_of(kind_id), x - 21, y - 22, x, y + 34);
+        put_escaped(v, kind_id);
+        cas_outs(v, "</text></g>");
         return;
     }
     /* a monastery, or any other cloister building */
@@ -488,7 +513,9 @@ static const char style[] =
     ".turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
     ".coords text{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords .row{text-anchor:end}"
     ".castle path{fill:#d9cdb0;stroke:#4a3f30;stroke-width:2;stroke-linejoin:round}"
-    ".castle .gate{fill:#4a3f30}\n"
+    ".castle .gate{fill:#4a3f30}.pennant{stroke:#1a1a1a;stroke-width:1.5}"
+    ".castle-name{font-size:13px;font-weight:bold;text-anchor:middle;fill:#1a1a1a;"
+    "paint-order:stroke;stroke:#f5f0e0;stroke-width:3}\n"
     "]]></style>\n";
 
 /* The kinds on the board, the drawn one and those in `also` (hand tiles
@@ -563,7 +590,7 @@ static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
         struct pt spot = feature_spot(k, f);
         if (k->f[f].cls == CAS_CARC_CLOISTER) {
             spot.y -= 12; /* the building stands on the space's centre */
-            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by));
+            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by), k->id);
         }
     }
     for (int f = 0; f < k->nf; f++)
@@ -851,8 +878,9 @@ static void status_line(const struct cas_state *s, char *buf, size_t cap)
 
 /* ------------------------------------------------------------ the choices */
 
-/* How the decision view marks its choices: numbered always, and with the
- * click-to-play attributes when `attributes` (CAS_RENDER_SVG_ACTIONS). */
+/* How the decision view marks its choices: numbered for a player who
+ * types them (CAS_RENDER_SVG), or with the click-to-play attributes and
+ * no numbers for a pointer (`attributes`: CAS_RENDER_SVG_ACTIONS). */
 struct view {
     const struct carc_marks *mk;
     const cas_action *actions;
@@ -891,7 +919,8 @@ static void numbers_text(const struct carc_mark_item *it, size_t n, char *buf, s
 /* The opening of a marked element: a group carrying, in the click-to-play
  * view, the choices it narrows to, its step and a label. */
 static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *cls,
-                      const struct carc_mark_item *it, size_t n, const char *label)
+                      const struct carc_mark_item *it, size_t n, const char *label,
+                      const char *extra)
 {
     cas_outf(v, "<g class=\"mark %s\"", cls);
     if (vw->attributes) {
@@ -900,16 +929,19 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
             cas_outf(v, "%s%u", i ? " " : "", it[i].index);
         cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
         put_escaped(v, label);
-        cas_outs(v, "\"");
+        cas_outf(v, "\"%s", extra ? extra : "");
     }
     cas_outs(v, ">");
 }
 
 /* The numbers of an element's choices at x,y (text centred there), in
- * lines of at most `width` characters broken after commas. */
-static void mark_numbers(struct cas_outbuf *v, const struct carc_mark_item *it, size_t n, int x,
-                         int y, size_t width)
+ * lines of at most `width` characters broken after commas; none in the
+ * click-to-play view, where they would only cover the board. */
+static void mark_numbers(struct cas_outbuf *v, const struct view *vw,
+                         const struct carc_mark_item *it, size_t n, int x, int y, size_t width)
 {
+    if (vw->attributes)
+        return;
     char numbers[48];
     numbers_text(it, n, numbers, sizeof numbers);
     for (const char *at = numbers; *at; y += 15) {
@@ -953,10 +985,12 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             snprintf(fallback, sizeof fallback, "space %d,%d", k->a, k->b);
             mark_label(s, vw, it, end - i, fallback, label, sizeof label);
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
-            mark_open(v, vw, "space", it, end - i, label);
+            char box[64]; /* where a ghost of the tile lies (docs/abi.md) */
+            snprintf(box, sizeof box, " data-cas-box=\"%d %d %d %d\"", x, y, SPACE, SPACE);
+            mark_open(v, vw, "space", it, end - i, label, box);
             cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                         "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
-            mark_numbers(v, it, end - i, x + SPACE / 2, y + SPACE - 12, 12);
+            mark_numbers(v, vw, it, end - i, x + SPACE / 2, y + SPACE - 12, 12);
             cas_outs(v, "</g>\n");
             continue;
         }
@@ -976,10 +1010,11 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             snprintf(fallback, sizeof fallback, "corner %s of %d,%d", names[k->b], t->x, t->y);
         }
         mark_label(s, vw, it, end - i, fallback, label, sizeof label);
-        mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label);
+        mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label,
+                  NULL);
         cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"14\"/>", at.x,
                  at.y);
-        mark_numbers(v, it, end - i, at.x, at.y + 5, 12);
+        mark_numbers(v, vw, it, end - i, at.x, at.y + 5, 12);
         cas_outs(v, "</g>\n");
     }
     cas_outs(v, "</g>\n");
@@ -987,9 +1022,11 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
 
 /* Tile kind `kind` turned `rot`, fitted into a BOX square at x,y, or at
  * full box height into two boxes side by side when `wide` (a 2x1 tile
- * shown for itself, unturned). */
+ * shown for itself, unturned).  With `ghost` the drawing is also the
+ * ghost the client lays on the space chosen (data-cas-ghost: one space is
+ * SPACE units of it, the space's corner at 0,0). */
 static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int kind, int rot,
-                          int x, int y, int wide)
+                          int x, int y, int wide, int ghost)
 {
     const struct carc_kind *k = &g->kinds[kind];
     const struct carc_rot *r = &k->rot[rot];
@@ -1000,11 +1037,14 @@ static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int ki
     }
     struct carc_tile t = {.kind = (uint16_t)kind, .rot = (uint8_t)rot, .x = 0, .y = 0};
     cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
-                "<g transform=\"translate(%d %d) scale(%s) translate(%d %d)\">"
+                "<g transform=\"translate(%d %d) scale(%s) translate(%d %d)\">%s"
                 "<use xlink:href=\"#k%d\" transform=\"rotate(%d 50 50)\"/>",
              x - 3, y - 3, (wide ? BOX_STEP : 0) + BOX + 6, BOX + 6, x, y,
-             k->ncells > 1 && !wide ? "0.3" : "0.6", -mx * SPACE, -my * SPACE, kind, rot * 90);
+             k->ncells > 1 && !wide ? "0.3" : "0.6", -mx * SPACE, -my * SPACE,
+             ghost ? "<g data-cas-ghost=\"100\">" : "", kind, rot * 90);
     draw_upright_marks(v, g, k, &t, 0, 0);
+    if (ghost)
+        cas_outs(v, "</g>");
     if (k->ncells > 1 && !wide) /* the half that goes on the space clicked */
         cas_outs(v, "<circle class=\"anchor\" cx=\"50\" cy=\"50\" r=\"16\"/>");
     cas_outs(v, "</g>");
@@ -1092,7 +1132,7 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
                 snprintf(fallback, sizeof fallback, "%s", g->kinds[k->a].id);
             mark_label(s, vw, &mk->items[i], end - i, fallback, label, sizeof label);
             mark_open(v, vw, type == MARK_PICK ? "pick" : type == MARK_ROT ? "rotation" : "figure",
-                      &mk->items[i], end - i, label);
+                      &mk->items[i], end - i, label, NULL);
             if (type == MARK_FIGURE) {
                 const char *name = g->fig[k->a].def.name;
                 cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
@@ -1105,7 +1145,8 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
                 put_escaped(v, name);
                 cas_outs(v, "</text>");
             } else {
-                draw_kind_box(v, g, k->a, type == MARK_ROT ? k->b : 0, x, y, wide);
+                draw_kind_box(v, g, k->a, type == MARK_ROT ? k->b : 0, x, y, wide,
+                              type == MARK_ROT && vw->attributes);
                 if (type == MARK_PICK) {
                     cas_outf(v, "<text class=\"small pick-id\" x=\"%d\" y=\"%d\">", x,
                              y + BOX + 16);
@@ -1113,7 +1154,7 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
                     cas_outs(v, "</text>");
                 }
             }
-            mark_numbers(v, &mk->items[i], end - i, x + BOX / 2 + (wide ? BOX_STEP / 2 : 0),
+            mark_numbers(v, vw, &mk->items[i], end - i, x + BOX / 2 + (wide ? BOX_STEP / 2 : 0),
                          y + BOX + 20, 9);
             cas_outs(v, "</g>\n");
             last_kind = k->a;

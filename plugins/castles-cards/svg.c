@@ -291,7 +291,7 @@ static void mark_open(struct cas_outbuf *v, const struct choice_view *cv, int ke
             continue;
         if (cv->attributes)
             cas_outf(v, "%s%zu", first ? "" : " ", i);
-        if (len + 8 < cap)
+        if (!cv->attributes && len + 8 < cap) /* typed numbers: not for a pointer */
             len += (size_t)snprintf(numbers + len, cap - len, "%s%zu", first ? "" : ",", i + 1);
         first = 0;
     }

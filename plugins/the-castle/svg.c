@@ -319,9 +319,11 @@ static int action_key(const struct choice_view *cv, size_t i, int step)
     }
 }
 
-/* Opens the element of `key` at `step`: its choices and their numbers. */
+/* Opens the element of `key` at `step`: its choices, and their numbers for
+ * a player who types them (none in the click-to-play view, where they
+ * would only cover the board). */
 static void mark_open(struct cas_outbuf *v, const struct choice_view *cv, int key, int step,
-                      const char *cls, char *numbers, size_t cap)
+                      const char *cls, const char *extra, char *numbers, size_t cap)
 {
     size_t len = 0;
     int first = 1;
@@ -334,12 +336,12 @@ static void mark_open(struct cas_outbuf *v, const struct choice_view *cv, int ke
             continue;
         if (cv->attributes)
             cas_outf(v, "%s%zu", first ? "" : " ", i);
-        if (len + 8 < cap)
+        if (!cv->attributes && len + 8 < cap)
             len += (size_t)snprintf(numbers + len, cap - len, "%s%zu", first ? "" : ",", i + 1);
         first = 0;
     }
     if (cv->attributes)
-        cas_outf(v, "\" data-cas-step=\"%d\"", step);
+        cas_outf(v, "\" data-cas-step=\"%d\"%s", step, extra ? extra : "");
     cas_outs(v, ">");
 }
 
@@ -382,7 +384,9 @@ static void draw_board_marks(struct cas_outbuf *v, const struct choice_view *cv)
         int key = action_key(cv, i, 0);
         if (TK_TYPE(key) == TK_CELL) {
             int cell = TK_VALUE(key), x = cell_x(b, cell), y = cell_y(b, cell);
-            mark_open(v, cv, key, 1, "space", numbers, sizeof numbers);
+            char box[64]; /* where a ghost of the tile lies (docs/abi.md) */
+            snprintf(box, sizeof box, " data-cas-box=\"%d %d %d %d\"", x, y, SPACE, SPACE);
+            mark_open(v, cv, key, 1, "space", box, numbers, sizeof numbers);
             cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
                         "<text class=\"choice\" x=\"%d\" y=\"%d\">%s</text></g>\n", x + 3, y + 3,
                      SPACE - 6, SPACE - 6, x + SPACE / 2, y + SPACE - 8, numbers);
@@ -394,7 +398,7 @@ static void draw_board_marks(struct cas_outbuf *v, const struct choice_view *cv)
         feature_spot(&s->game->tiles.kind[p->kind].rot[p->rot], nd->local, &fx, &fy);
         fx += cell_x(b, p->cell);
         fy += cell_y(b, p->cell);
-        mark_open(v, cv, key, 1, "feature", numbers, sizeof numbers);
+        mark_open(v, cv, key, 1, "feature", NULL, numbers, sizeof numbers);
         cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"11\"/>"
                     "<text class=\"choice\" x=\"%d\" y=\"%d\">%s</text></g>\n", fx, fy, fx, fy + 5,
                  numbers);
@@ -427,11 +431,16 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct choice_view *cv,
         heading = 1;
         int x = x0 + slot * (SPACE + 4), ty = y + 34;
         if (TK_TYPE(key) == TK_ROT) {
-            mark_open(v, cv, key, 2, "rotation", numbers, sizeof numbers);
+            mark_open(v, cv, key, 2, "rotation", NULL, numbers, sizeof numbers);
+            if (cv->attributes) /* the drawing is also the ghost, its corner at 0,0 */
+                cas_outf(v, "<g transform=\"translate(%d %d)\"><g data-cas-ghost=\"%d\">"
+                            "<g transform=\"translate(%d %d)\">", x, ty, SPACE, -x, -ty);
             draw_kind(v, &s->game->tiles.kind[s->drawn], slot, x, ty);
+            if (cv->attributes)
+                cas_outs(v, "</g></g></g>");
         } else {
             x = x0 + slot * (2 * SPACE);
-            mark_open(v, cv, key, 2, "scoring", numbers, sizeof numbers);
+            mark_open(v, cv, key, 2, "scoring", NULL, numbers, sizeof numbers);
             cas_outf(v, "<rect class=\"hit chip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"32\" "
                         "rx=\"8\"/><text class=\"small\" x=\"%d\" y=\"%d\">%s</text>", x, ty,
                      2 * SPACE - 8, x + 10, ty + 20, slot ? "double" : "single");

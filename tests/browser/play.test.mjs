@@ -28,7 +28,7 @@ const PLUGINS = process.env.CASTELLAN_PLUGIN_PATH;
 const WWW = process.env.CASTELLAN_WWW;
 const OUT = process.env.OUT_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'castellan-shots-'));
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const TOTAL_MS = Number(process.env.BROWSER_TEST_MS || 300000);
+const TOTAL_MS = Number(process.env.BROWSER_TEST_MS || 420000);
 const STEP_MS = 60000;     // one wait for the DOM or the server
 const SEED = '20261203';
 const RELOAD_AT = 20;      // page B reloads at its first decision from this ply on
@@ -148,6 +148,13 @@ async function isDeciding(page) {
   return page.$eval('#decide', (d) => !d.hidden && document.body.dataset.busy !== 'true');
 }
 
+// The first live choice of the active step: on the board (its marks'
+// layer), else in the tray beside it (the choices the picture draws off
+// the board: rotations, figures).
+async function activeMark(page) {
+  return await page.$('#board >>> g.marks .cas-active') || await page.$('#tray >>> button.cas-active');
+}
+
 // One decision by clicking: the first live element of the active step
 // (a real mouse click; the keyboard when something is drawn over it),
 // until one action is left and the page sends it; when the board offers
@@ -158,7 +165,13 @@ async function decide(page) {
   for (let clicks = 0; clicks < 12; clicks++) {
     if (await body(page, 'busy') === 'true' || Number(await body(page, 'ply')) !== ply) break;
     const before = await body(page, 'picked');
-    const mark = await page.$('#board >>> .cas-active');
+    if (await body(page, 'confirm') === 'true') {
+      // A ghost or a one-click choice waits for Confirm.
+      await page.click('#place-confirm');
+      confirms++;
+      continue;
+    }
+    const mark = await activeMark(page);
     if (mark) {
       await mark.click();
       if (await body(page, 'picked') === before && await body(page, 'busy') !== 'true' &&
@@ -191,7 +204,7 @@ async function decide(page) {
 async function decideByKeyboard(page) {
   const ply = Number(await body(page, 'ply'));
   const actor = await body(page, 'actor');
-  const first = await page.$('#board >>> .cas-active');
+  const first = await page.$('#board >>> g.marks .cas-active');
   if (!first) return null;
   await first.evaluate((e) => e.focus());
   await first.dispose();
@@ -205,7 +218,9 @@ async function decideByKeyboard(page) {
     const [focused, active] = await page.evaluate(() => {
       const root = document.getElementById('board').shadowRoot;
       const f = root.activeElement;
-      return [!!f && f.classList.contains('cas-active'), root.querySelectorAll('.cas-active').length];
+      // A ghost waiting for Enter, or the next step's first choice.
+      return [!!f && (f.classList.contains('cas-active') || f.classList.contains('cas-ghost')),
+        root.querySelectorAll('.cas-active, .cas-ghost').length];
     });
     if (!active) return decide(page);   // the rest is a button
     assert.ok(focused, `${page.name}: after Enter the focus is on the next step's first choice (ply ${ply})`);
@@ -218,7 +233,7 @@ async function decideByKeyboard(page) {
 // each start the selection over.
 async function selectionShot(page) {
   const mark = await page.evaluateHandle(() => {
-    const marks = [...document.getElementById('board').shadowRoot.querySelectorAll('.cas-active')];
+    const marks = [...document.getElementById('board').shadowRoot.querySelectorAll('g.marks .cas-active')];
     return marks.find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 3) || null;
   });
   if (!(mark.asElement())) return false;
@@ -270,6 +285,162 @@ async function checkSanitizer(page) {
   assert.equal(out.viewBox, '0 0 10 10', 'a picture without a viewBox gets one, to scale');
 }
 
+// The board's viewport (board.js): the buttons, the wheel and a drag move
+// the camera (the root svg's viewBox) and a drag clicks nothing; Fit
+// brings the fitted view back; Last tile centres on the tile the picture
+// marks as the last.
+async function checkViewport(page) {
+  const view = () => page.evaluate(() => {
+    const svg = document.getElementById('board').shadowRoot.querySelector('svg');
+    const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+    return { x, y, w, h, zoom: Number(document.getElementById('board').dataset.zoom), picked: document.body.dataset.picked };
+  });
+  const fitted = await view();
+  await page.click('#zoom-in');
+  const zoomed = await view();
+  assert.ok(zoomed.zoom > fitted.zoom * 1.2 && zoomed.w < fitted.w, `+ zooms in (${fitted.zoom} -> ${zoomed.zoom})`);
+  const r = await page.$eval('#board', (b) => { const q = b.getBoundingClientRect(); return { x: q.x + q.width / 2, y: q.y + q.height / 2 }; });
+  // Zoomed in, the board is larger than the view: a drag moves it with
+  // the pointer, exactly.
+  await page.mouse.move(r.x, r.y);
+  await page.mouse.down();
+  await page.mouse.move(r.x + 30, r.y + 20, { steps: 6 });
+  await page.mouse.move(r.x + 60, r.y + 40, { steps: 6 });
+  await page.mouse.up();
+  const panned = await view();
+  assert.ok(Math.abs((zoomed.x - panned.x) * zoomed.zoom - 60) < 2 && Math.abs((zoomed.y - panned.y) * zoomed.zoom - 40) < 2,
+    `a drag pans the board with the pointer (${zoomed.x},${zoomed.y} -> ${panned.x},${panned.y})`);
+  assert.equal(panned.picked, fitted.picked, 'a drag clicks nothing');
+  await page.mouse.wheel({ deltaY: 300 });
+  await page.waitForFunction((z) => Number(document.getElementById('board').dataset.zoom) < z, { timeout: STEP_MS }, zoomed.zoom);
+  const wheeled = await view();
+  await page.click('#zoom-fit');
+  const again = await view();
+  assert.ok(Math.abs(again.zoom - fitted.zoom) < 1e-3 && Math.abs(again.x - fitted.x) < 1, 'Fit brings the fitted view back');
+  await page.click('#zoom-in');
+  await page.click('#zoom-last');
+  const centred = await page.evaluate(() => {
+    const root = document.getElementById('board').shadowRoot;
+    const last = root.querySelector('.last');
+    const b = last.getBoundingClientRect(), host = document.getElementById('board').getBoundingClientRect();
+    return { dx: b.x + b.width / 2 - (host.x + host.width / 2), dy: b.y + b.height / 2 - (host.y + host.height / 2) };
+  });
+  assert.ok(Math.abs(centred.dx) < 3 && Math.abs(centred.dy) < 3, `Last tile centres on it (${JSON.stringify(centred)})`);
+  await page.click('#zoom-fit');
+  log(`${page.name}: zoom ${fitted.zoom} -> ${zoomed.zoom} (button) -> ${wheeled.zoom} (wheel), a drag of 60,40 px panned as much, Fit and Last tile work`);
+}
+
+// A placement as in JCloisterZone: a click on a space with several legal
+// rotations shows a ghost of the tile there; clicking the ghost and R
+// turn it through the legal rotations only (the same ones the action list
+// names for that space); Confirm plays the one shown.
+async function checkGhost(page) {
+  const space = (await page.evaluateHandle(() => [...document.getElementById('board').shadowRoot
+    .querySelectorAll('g.marks .cas-active[data-cas-box]')]
+    .find((m) => m.getAttribute('data-cas-choices').split(' ').length >= 2) || null)).asElement();
+  if (!space) return false;
+  const ply = Number(await body(page, 'ply'));
+  const actor = await body(page, 'actor');
+  await space.click();
+  await page.waitForFunction(() => document.body.dataset.ghost === '0');
+  const legal = await page.$$eval('#candidates button.action', (bs) => bs.map((b) => b.textContent));
+  assert.ok(legal.length >= 2, `the space has several legal placements: ${legal}`);
+  const seen = [];
+  const words = () => page.$eval('#place-what', (w) => w.textContent);
+  const ghostArt = () => page.evaluate(() => document.getElementById('board').shadowRoot
+    .querySelector('.cas-overlay .cas-ghost use')?.getAttribute('transform'));
+  for (let k = 0; k < legal.length; k++) {
+    seen.push(await words());
+    assert.ok(await ghostArt(), 'the ghost is drawn on the board');
+    if (k % 2 === 0) {
+      const g = await page.$('#board >>> .cas-ghost');
+      await g.click();
+      await g.dispose();
+    } else {
+      await page.keyboard.press('r');
+    }
+    await page.waitForFunction((n) => document.body.dataset.ghost === String(n), { timeout: STEP_MS }, (k + 1) % legal.length);
+  }
+  assert.deepEqual([...seen].sort(), [...legal].sort(), 'the ghost turns through the legal rotations only, each once');
+  assert.equal(await words(), seen[0], 'and back to the first');
+  await page.keyboard.press('r');
+  const chosen = await words();
+  await page.click('#place-confirm');
+  const next = await waitState(page, ply, actor);
+  log(`${page.name}: ghost turned through ${seen.join(' | ')}; confirmed "${chosen}" (ply ${ply} -> ${next})`);
+  assert.ok(next > ply, 'Confirm plays the placement');
+  confirms++;
+  return true;
+}
+
+// Every page's log reads forward: its plies never go back (a log shown
+// again after an undo without replacing the old one would).
+async function checkLogOnce(page) {
+  const plies = await page.$$eval('#log li', (ls) => ls.map((l) => Number(l.dataset.ply)));
+  for (let i = 1; i < plies.length; i++)
+    assert.ok(plies[i] >= plies[i - 1], `${page.name}: the event log goes back from ply ${plies[i - 1]} to ${plies[i]} (shown twice?)`);
+  return plies.length;
+}
+
+// axe-core (npm, test only) on the page as it is: no serious or critical
+// violation.  Run through the DevTools protocol, which the page's
+// Content-Security-Policy does not govern.
+const AXE = fs.readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+async function checkAxe(page, what) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${what}: ${found.join('\n')}`);
+  log(`axe: ${what}: no serious or critical violation`);
+}
+
+// The table on a phone (390x844, touch): the board takes the screen's
+// width and most of its height, the panels fold below it, and a live
+// choice on the board is at least 40 CSS px at the fitted zoom.
+async function checkPhone(link) {
+  const p = await openPage('page P (phone)');
+  await p.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await p.goto(link);
+  await p.waitForSelector('body[data-ply]');
+  const board = await p.$eval('#board', (b) => { const r = b.getBoundingClientRect(); return { w: r.width, h: r.height, top: r.top }; });
+  assert.ok(board.w >= 370, `the board takes the phone's width (${board.w} px)`);
+  assert.ok(board.h >= 0.7 * 844, `the board takes most of the phone's height (${board.h} px)`);
+  const side = await p.$eval('.side', (s) => s.getBoundingClientRect().top);
+  assert.ok(side >= board.top + board.h, 'the panels fold below the board');
+  await shot(p, 'phone-table.png');
+  // Two fingers spreading apart zoom in; Fit brings the fitted view back.
+  const zoom = () => p.$eval('#board', (b) => Number(b.dataset.zoom));
+  const before = await zoom();
+  const cdp = await p.createCDPSession();
+  const cx = board.w / 2, cy = board.top + board.h / 2;
+  const fingers = (d) => [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(30) });
+  for (const d of [45, 60, 75, 90])
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(d) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  const pinched = await zoom();
+  assert.ok(pinched > before * 2, `a pinch zooms in (${before} -> ${pinched})`);
+  await p.click('#zoom-fit');
+  assert.ok(Math.abs(await zoom() - before) < 1e-3, 'Fit after the pinch');
+  await cdp.detach();
+  log(`phone: a pinch zoomed ${before} -> ${pinched}`);
+  return p;
+}
+
+async function checkPhoneTargets(p) {
+  await p.waitForFunction(() => !document.getElementById('decide').hidden &&
+    document.getElementById('board').shadowRoot.querySelector('g.marks .cas-live'), { timeout: STEP_MS });
+  const least = await p.evaluate(() => Math.min(...[...document.getElementById('board').shadowRoot
+    .querySelectorAll('g.marks .cas-live')].map((m) => { const r = m.getBoundingClientRect(); return Math.min(r.width, r.height); })));
+  assert.ok(least >= 40, `every live target on the phone is >= 40 CSS px (smallest ${least.toFixed(1)})`);
+  await shot(p, 'phone-decision.png');
+  log(`phone: the smallest live target is ${least.toFixed(1)} CSS px`);
+}
+
 // Opens the lobby's custom-game form on `game`, once the lobby is on screen
 // and the form laid out: a click that lands while the page is still
 // showing itself finds no box to click.
@@ -280,17 +451,30 @@ async function openCustomForm(page, game) {
   await page.select('#game', game);
 }
 
-// A game with an open seat, made by page A; page C takes the seat from the
-// lobby's list and plays it.
-async function claimOpenSeat(a, c) {
+// A game with a clock and an open seat, made by page A.  A wrong link
+// (page B, a made-up token) keeps a notice on screen and offers the open
+// seat; page C takes the seat from the lobby's list.  No clock runs while
+// page A has not opened its own seat: page C's clock stays full; it runs
+// once A is there.
+async function claimOpenSeat(a, b, c) {
   await a.goto(BASE + '/');
   await a.waitForSelector('#game option[value="carcassonne"]');
   await openCustomForm(a, 'carcassonne');
   await a.$$eval('#seats li select', (ss) => { ss[0].value = 'human'; ss[1].value = 'open'; });
+  await a.$eval('#clock-on', (x) => { x.checked = true; });
   await a.click('#custom-form button[type="submit"]');
   await a.waitForSelector('#invites li[data-seat="0"]');
   const watch = await a.$eval('#watch-link', (x) => x.href);
   const game = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
+
+  await b.goto(`${BASE}/game/${game}#seat=0&token=${'0'.repeat(32)}`);
+  await b.waitForSelector('#notice:not([hidden])');
+  await b.waitForSelector('body[data-you=""]');
+  const notice = await b.$eval('#notice-text', (n) => n.textContent);
+  assert.match(notice, /refused/, `a wrong link says so: ${notice}`);
+  assert.match(await b.$eval('#seat-box', (x) => x.textContent), /Take the open seat 2/, 'and offers the open seat');
+  log(`a wrong link: "${notice}"`);
+
   await c.goto(BASE + '/');
   await c.type('#my-name', 'Cleo');
   const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
@@ -301,6 +485,19 @@ async function claimOpenSeat(a, c) {
   const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
   assert.match(row, /Cleo/, 'the claimed seat carries the name given in the lobby');
   log(`page C took the open seat of game ${game}: ${row}`);
+
+  // Seat 1 of 2 has joined: no clock runs, whatever the wait.
+  await c.waitForSelector('#clock-note:not([hidden])');
+  const clocks = () => c.$$eval('#players td.clock', (tds) => tds.map((t) => t.textContent));
+  const before = await clocks();
+  assert.deepEqual(before, ['10:00', '10:00'], `the clocks are full before every seat joined: ${before}`);
+  await c.evaluate(() => new Promise((done) => setTimeout(done, 1500)));
+  assert.deepEqual(await clocks(), before, 'and no clock counts down meanwhile');
+  assert.equal(await b.$eval('#notice', (n) => n.hidden), false, 'the wrong link\'s notice stays through new states');
+  await a.click('#invites li[data-seat="0"] button:last-of-type');
+  await a.waitForSelector('body[data-you="0"]');
+  await c.waitForSelector('#clock-note', { hidden: true });
+  log('the clocks waited for both seats, and run now that both are here');
 }
 
 // ------------------------------------------------------------------- test
@@ -309,7 +506,12 @@ async function createGame(a) {
   await a.goto(BASE + '/');
   await a.waitForSelector('#game option[value="carcassonne"]');
   await a.type('#my-name', 'Ada');
+  // Presets, games and expansions by their names for people.
+  const presets = await a.$$eval('#preset option', (os) => os.map((o) => o.textContent));
+  assert.ok(presets.includes('Carcassonne for four bots (default)'), `presets by title: ${presets}`);
+  assert.match(await a.$eval('#game option[value="carcassonne"]', (o) => o.textContent), /^Carcassonne .*\(carcassonne\)$/);
   await openCustomForm(a, 'carcassonne');
+  assert.match(await a.$eval('#expansions', (x) => x.textContent), /Inns & Cathedrals/);
   await (await a.waitForSelector('#expansions input[value="inns-cathedrals"]', { visible: true })).click();
   const seats = await a.$$('#seats li');
   assert.ok(seats.length >= 2, 'the form offers two seats for Carcassonne');
@@ -329,7 +531,7 @@ async function createGame(a) {
 }
 
 let BASE;
-let markClicks = 0, keyboardPicks = 0, buttonClicks = 0, enterPresses = 0;
+let markClicks = 0, keyboardPicks = 0, buttonClicks = 0, enterPresses = 0, confirms = 0;
 
 async function main() {
   BASE = await startServer();
@@ -361,9 +563,17 @@ async function main() {
   assert.equal(await body(a, 'you'), '0');
   assert.equal(await body(b, 'you'), '1');
   assert.doesNotMatch(b.url(), /token=/, 'the invite token leaves the address bar');
+  // Names with the plugin's colours, everywhere the players are named.
+  for (const p of [a, b, c]) {
+    const rows = await p.$$eval('#players tbody th', (ths) => ths.map((t) => t.textContent));
+    assert.ok(rows.some((r) => r.includes('Ada (Red)')) && rows.some((r) => r.includes('Bob (Blue)')),
+      `${p.name}: the players are named with their colours: ${rows}`);
+  }
+  assert.match(await a.$eval('#turn', (t) => t.textContent), /You play Ada \(Red\)/);
 
   const pages = [a, b];
   let keyboarded = false, hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
+  let viewed = false, ghosted = false, phoned = false, axed = false, helped = false;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -389,6 +599,29 @@ async function main() {
     }
 
     if (!shotMid && ply >= 30 && await selectionShot(mover)) shotMid = true;
+
+    if (!viewed && mover === a && ply >= 6) { await checkViewport(a); viewed = true; }
+    if (!helped && mover === a) {
+      // Help at the table: the game's notation as a rules panel, and the
+      // decision's kinds of action explained in words.
+      await a.waitForSelector('#rules-panel:not([hidden])');
+      assert.match(await a.$eval('#rules-text', (r) => r.textContent), /place ID X,Y ROT/);
+      await a.waitForSelector('#decision-help li');
+      const about = await a.$$eval('#decision-help li', (ls) => ls.map((l) => l.textContent));
+      assert.ok(about.some((t) => /^(place|deploy|pass)\b.*: \S/.test(t)), `the decision is explained: ${about}`);
+      log(`help at the table: ${about.join(' | ').slice(0, 160)}`);
+      helped = true;
+    }
+    if (!axed && mover === a && ply >= 6) { await checkAxe(a, 'the table, deciding'); axed = true; }
+    if (!ghosted && mover === a && ply >= 8 && await checkGhost(a)) { ghosted = true; continue; }
+    if (!phoned && mover === b && ply >= 14) {
+      // A phone opens Bob's seat too (a second tab of the seat).
+      const phone = await checkPhone(links[1]);
+      await checkPhoneTargets(phone);
+      await phone.browserContext().close();
+      opened.splice(opened.indexOf(phone), 1);
+      phoned = true;
+    }
 
     if (!dropped && ply >= DROP_AT) {
       // B's socket drops: it reconnects by itself and rejoins its seat.
@@ -430,7 +663,7 @@ async function main() {
     const actor = await body(mover, 'actor');
     assert.ok(await mover.$eval('#hint', (h) => !h.disabled), `${mover.name}: Hint is offered at ply ${ply}`);
     let next;
-    if (!keyboarded && mover === b && ply >= KEYBOARD_AT && await mover.$('#board >>> .cas-active')) {
+    if (!keyboarded && mover === b && ply >= KEYBOARD_AT && await mover.$('#board >>> g.marks .cas-active')) {
       next = await decideByKeyboard(mover);
       log(`page B played ply ${ply} by the keyboard (${enterPresses} times Enter)`);
       keyboarded = true;
@@ -444,6 +677,8 @@ async function main() {
       const back = await waitState(a, next, actor);
       assert.ok(back < next, `undo goes back (ply ${next} -> ${back})`);
       assert.equal(await body(a, 'actor'), '0', 'after the undo page A decides again');
+      const shown = await checkLogOnce(a);
+      log(`page A's log after the undo: ${shown} events, in order, none twice`);
       undone = true;
     }
   }
@@ -453,11 +688,18 @@ async function main() {
   assert.ok(reloaded, 'page B reloaded mid-game');
   assert.ok(dropped, "page B's connection dropped and came back");
   assert.ok(restarted, 'the server restarted mid-game');
+  assert.ok(viewed && ghosted && phoned && axed && helped, 'zoom and pan, the ghost, the phone, axe and help were checked');
 
   await c.waitForSelector('body[data-over="true"]');
   for (const p of [a, b, c]) await p.waitForSelector('#result:not([hidden])');
   await shot(a, 'final-a.png');
   await shot(c, 'final-watcher.png');
+  for (const p of [a, b, c]) await checkLogOnce(p);
+  const logText = await a.$eval('#log', (l) => l.textContent);
+  assert.match(logText, /(Ada \(Red\)|Bob \(Blue\))/, 'the log names players with their colours');
+  const cats = await a.$$eval('#breakdown tbody tr', (rs) => rs.map((r) => r.dataset.category));
+  assert.ok(cats.length >= 2, `game over shows the points by category: ${cats}`);
+  await checkAxe(a, 'the table, game over');
 
   // Same final scores everywhere.
   const scores = [];
@@ -474,6 +716,11 @@ async function main() {
   assert.match(replay, /\/game\/[^/]+\/replay\.html$/);
   const got = await fetch(replay);
   assert.equal(got.status, 200, 'the replay viewer of the finished game is served');
+  await c.goto(replay);
+  await checkAxe(c, 'the replay page');
+  await c.goto(BASE + '/');
+  await c.waitForSelector('#games tbody tr');
+  await checkAxe(c, 'the lobby');
 
   // The watcher saw nothing private.
   const tokens = links.map((l) => new URLSearchParams(new URL(l).hash.slice(1)).get('token'));
@@ -524,13 +771,13 @@ async function main() {
     ['saves', 'show', game, '--json', '--database', db, '--plugin-path', PLUGINS], { env, encoding: 'utf8' }));
   assert.equal(shown.status, 'finished');
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
-  await claimOpenSeat(a, c);
+  await claimOpenSeat(a, b, c);
   await browser.close();
   browser = null;
   await stopServer(server);
   server = null;
   for (const p of [a, b, c]) assert.deepEqual(p.errors, [], `${p.name}: no script errors`);
-  log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons`);
+  log(`clicks: ${markClicks} on the board (${keyboardPicks} of them by the keyboard), ${buttonClicks} on action buttons, ${confirms} on Confirm`);
   assert.ok(markClicks > 100, 'the game was played by clicking the board');
   log('passed');
 }

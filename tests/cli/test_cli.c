@@ -240,6 +240,9 @@ static void test_play_preset_is_repeatable(void **unused)
            "carcassonne + inns-cathedrals, traders-builders, 2 players, seed 3\n");
     expect("play --config '" PRESET_DIR "/fixture.ini' --players random", NULL, 2,
            "--config cannot be combined");
+    /* --players without --game: the default preset's game */
+    expect("play --no-save --players random,random --seed 3", NULL, 0,
+           "carcassonne, 2 players, seed 3\n");
 }
 
 /* A human who always types 1 plays a whole game; the terminal shows the

@@ -244,18 +244,28 @@ void svg_check_marks(struct cas_test_game *g, const cas_action *legal, size_t n,
     free(b.data);
 }
 
-xmlDocPtr svg_marks_doc(struct cas_test_game *g, const cas_action *legal, size_t n)
+static xmlDocPtr choices_doc(struct cas_test_game *g, enum cas_render_format format,
+                             const cas_action *legal, size_t n)
 {
     struct buffer b = {0};
     struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = buffer_write};
-    int rc = g->vt->render_choices(g->state, g->vt->current(g->state), CAS_RENDER_SVG_ACTIONS,
-                                   legal, n, &out);
+    int rc = g->vt->render_choices(g->state, g->vt->current(g->state), format, legal, n, &out);
     if (rc != CAS_OK)
         fail_msg("the marked picture gave %d: %s", rc, g->error);
     xmlDocPtr doc = xmlReadMemory(b.data, (int)b.len, "marks.svg", "UTF-8", XML_PARSE_NONET);
     assert_non_null(doc);
     free(b.data);
     return doc;
+}
+
+xmlDocPtr svg_marks_doc(struct cas_test_game *g, const cas_action *legal, size_t n)
+{
+    return choices_doc(g, CAS_RENDER_SVG_ACTIONS, legal, n);
+}
+
+xmlDocPtr svg_choices_doc(struct cas_test_game *g, const cas_action *legal, size_t n)
+{
+    return choices_doc(g, CAS_RENDER_SVG, legal, n);
 }
 
 void svg_marks_walk(struct cas_test_game *g, uint64_t seed, int steps,

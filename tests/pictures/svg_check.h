@@ -50,6 +50,9 @@ void svg_check_marks(struct cas_test_game *g, const cas_action *legal, size_t n,
  * legal[0..n), parsed (caller frees with xmlFreeDoc); fails the test when
  * it is not drawn or not XML. */
 xmlDocPtr svg_marks_doc(struct cas_test_game *g, const cas_action *legal, size_t n);
+/* The decision picture for a player who types (CAS_RENDER_SVG: numbered
+ * choices), parsed; the caller frees it. */
+xmlDocPtr svg_choices_doc(struct cas_test_game *g, const cas_action *legal, size_t n);
 
 /* Play `steps` random legal actions from g's state (seeded), checking the
  * marks at every player's decision. */

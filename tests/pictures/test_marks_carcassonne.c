@@ -127,6 +127,26 @@ static void test_first_placement(void **state)
     assert_int_equal(strlen(choices), 3);
     xmlFree(choices);
     assert_int_equal(svg_count(doc, "//s:g[@data-cas-label='place D 0,-1 180']"), 1);
+    /* for a pointer: no typed choice numbers over the board; each space
+     * gives its box and each rotation a ghost of the tile (docs/abi.md) */
+    assert_int_equal(svg_count(doc, "//s:text[@class='choice']"), 0);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark space'][@data-cas-box]"), spots);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark rotation']//s:g[@data-cas-ghost='100']/s:use"),
+                     2);
+    char *box = svg_string(doc, "//s:g[@data-cas-label='space 1,0']/@data-cas-box");
+    char *hit = svg_string(doc, "//s:g[@data-cas-label='space 1,0']/s:rect/@x");
+    int bx, by, bw, bh;
+    assert_int_equal(sscanf(box, "%d %d %d %d", &bx, &by, &bw, &bh), 4);
+    assert_int_equal(bw, 100);
+    assert_int_equal(bh, 100);
+    assert_int_equal(atoi(hit), bx + 4); /* the box is the space the hit area sits in */
+    xmlFree(box);
+    xmlFree(hit);
+    xmlFreeDoc(doc);
+    /* the typed picture keeps its numbers, and no marks */
+    doc = svg_choices_doc(&g, legal, n);
+    assert_true(svg_count(doc, "//s:text[@class='choice']") >= spots);
+    assert_int_equal(svg_count(doc, "//*[@data-cas-choices or @data-cas-ghost or @data-cas-box]"), 0);
     xmlFreeDoc(doc);
 
     /* deploy on D placed south: city, road and two fields, meeples only */
@@ -142,6 +162,60 @@ static void test_first_placement(void **state)
     cas_test_game_close(&g);
 }
 
+/* Castles in Germany: every castle drawn carries its name and a pennant,
+ * and castles of different names fly different colours. */
+static void test_castles_told_apart(void **state)
+{
+    (void)state;
+    char dir[1024];
+    struct cas_expansion_ref ref = cas_test_expansion_ref(cas__cg_plugin(), dir, sizeof dir);
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, NULL, &ref, 1);
+    static cas_action legal[8192];
+    uint64_t x = 99;
+    int seen = 0;
+    while (g.vt->current(g.state) != CAS_ACTOR_TERMINAL && !seen) {
+        size_t n;
+        assert_int_equal(g.vt->legal_actions(g.state, legal, 8192, &n), CAS_OK);
+        if (g.vt->current(g.state) >= 0) {
+            xmlDocPtr doc = svg_choices_doc(&g, legal, n);
+            int names = svg_count(doc, "//s:g[@class='castle']/s:text[@class='castle-name']");
+            assert_int_equal(svg_count(doc, "//s:g[@class='castle']/s:path[@class='pennant']"),
+                             names);
+            if (names >= 2) {
+                char *a = svg_string(doc, "(//s:text[@class='castle-name'])[1]");
+                char *b = svg_string(doc, "(//s:text[@class='castle-name'][. != "
+                                          "string((//s:text[@class='castle-name'])[1])])[1]");
+                if (b && *b) {
+                    char query[256];
+                    snprintf(query, sizeof query,
+                             "string((//s:g[@class='castle'][s:text='%s'])[1]/s:path"
+                             "[@class='pennant']/@fill)", a);
+                    char *fa = svg_string(doc, query);
+                    snprintf(query, sizeof query,
+                             "string((//s:g[@class='castle'][s:text='%s'])[1]/s:path"
+                             "[@class='pennant']/@fill)", b);
+                    char *fb = svg_string(doc, query);
+                    assert_string_not_equal(fa, fb);
+                    print_message("castles %s and %s fly %s and %s\n", a, b, fa, fb);
+                    xmlFree(fa);
+                    xmlFree(fb);
+                    seen = 1;
+                }
+                xmlFree(a);
+                xmlFree(b);
+            }
+            xmlFreeDoc(doc);
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        assert_int_equal(g.vt->apply(g.state, legal[x % n], NULL), CAS_OK);
+    }
+    assert_true(seen);
+    cas_test_game_close(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_each_expansion),
         cmocka_unit_test(test_all_five),
         cmocka_unit_test(test_first_placement),
+        cmocka_unit_test(test_castles_told_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

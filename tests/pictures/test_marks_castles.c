@@ -63,6 +63,10 @@ static void test_top_off_turn(void **state)
     char *chip = svg_string(doc, "//s:g[@data-cas-choices='2']/s:text[1]");
     assert_string_equal(chip, "top off 3");
     xmlFree(chip);
+    /* for a pointer: no typed numbers on the cards or chips */
+    assert_int_equal(svg_count(doc, "//s:text[contains(@class,'choice') or "
+                                    "contains(@class,'numbers')][normalize-space(.)!='']"),
+                     0);
     xmlFreeDoc(doc);
     cas_test_game_close(&g);
 }

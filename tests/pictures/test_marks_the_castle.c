@@ -76,6 +76,14 @@ static void test_first_placement(void **state)
     assert_int_equal(svg_count(doc, "//s:g[@class='mark space'][@data-cas-step='1']"), ncells);
     assert_int_equal(svg_count(doc, "//s:g[@class='mark rotation'][@data-cas-step='2']"),
                      angles[0] + angles[1] + angles[2] + angles[3]);
+    /* for a pointer: no numbers; each space its box, each rotation a ghost */
+    assert_int_equal(svg_count(doc, "//s:text[@class='choice'][normalize-space(.)!='']"), 0);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark space'][@data-cas-box]"), ncells);
+    assert_int_equal(svg_count(doc, "//s:g[@class='mark rotation']//s:g[@data-cas-ghost]"),
+                     angles[0] + angles[1] + angles[2] + angles[3]);
+    xmlFreeDoc(doc);
+    doc = svg_choices_doc(&g, legal, n); /* the typed picture keeps its numbers */
+    assert_true(svg_count(doc, "//s:text[@class='choice'][normalize-space(.)!='']") >= ncells);
     xmlFreeDoc(doc);
     cas_test_game_close(&g);
 }

@@ -1283,6 +1283,174 @@ static void test_finished_games_leave_memory(void **state)
     world_close(&w);
 }
 
+/* No clock runs before every human seat has joined: time spent waiting
+ * for the second player costs nobody anything, and no flag falls; then
+ * the turn due starts its clock (docs/server.md, "Clocks"). */
+static void test_clock_waits_for_every_seat(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    char tokens[2][64];
+    fake_now = 5000000;
+    world_open(&w, "clock-wait", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"2\","
+                        "\"practice\":true,"
+                        "\"clock\":{\"base_ms\":60000,\"increment_ms\":2000},\"seats\":["
+                        "{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    struct cas__table *t = table(&w, id);
+    tconn_init(&seats[0]);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    fake_now += 600000; /* ten minutes with one seat at the table */
+    cas__lobby_check_clocks(&w.lobby);
+    cas__lobby_flush(&w.lobby);
+    assert_false(t->over);
+    assert_false(t->clock_running);
+    assert_non_null(strstr(last(&seats[0]), "\"running\":false"));
+    assert_non_null(strstr(last(&seats[0]), "\"clock_ms\":60000}"));
+    assert_null(strstr(last(&seats[0]), "\"clock_ms\":0"));
+    tconn_init(&seats[1]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    assert_true(t->clock_running);
+    cas__lobby_flush(&w.lobby);
+    assert_non_null(strstr(last(&seats[0]), "\"running\":true"));
+    /* From now on it runs: 15 s to decide leave 60 - 15 + 2 = 47 s. */
+    int actor = cas__table_actor(t);
+    fake_now += 15000;
+    assert_true(play_one(&w, id, seats, 2));
+    assert_int_equal(t->seats[actor].clock_ms, 47000);
+    /* A seat that does not move (gone or not) keeps its clock running,
+     * down to its flag. */
+    int next = cas__table_actor(t);
+    fake_now += t->seats[next].clock_ms;
+    cas__lobby_check_clocks(&w.lobby);
+    assert_true(t->over);
+    assert_int_equal(t->flagged, next);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* Plays game id to its end; returns how many states offered a seat
+ * nothing but "pass". */
+static int play_out(struct world *w, int64_t id, struct tconn seats[2])
+{
+    struct cas__table *t = table(w, id);
+    int only_pass = 0;
+    for (int guard = 0; !t->over && guard < 1000; guard++) {
+        for (int i = 0; i < 2; i++) {
+            const char *m = last_state(&seats[i]);
+            only_pass += m && strstr(m, "\"actions\":[\"pass\"]") != NULL;
+        }
+        assert_true(play_one(w, id, seats, 2));
+    }
+    assert_true(t->over);
+    return only_pass;
+}
+
+static size_t passes_played_for(const struct cas__table *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_events; i++)
+        n += strstr(t->events[i].text, "passes: nothing else to do (played for them)") != NULL;
+    return n;
+}
+
+/* A seat whose only legal action is "pass" is passed for, and the log
+ * says so; a seat that turns that off clicks its passes itself.  In
+ * Carcassonne, played by the first legal action (a figure whenever one
+ * may go), the figures run out and each turn's deploy is a forced pass. */
+static const char carcassonne_humans[] =
+    "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\",\"practice\":true,"
+    "\"seats\":["
+    "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
+
+static void test_forced_pass(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    char tokens[2][64];
+    world_open(&w, "autopass", 1);
+    int64_t id = create(&w, carcassonne_humans, tokens, 2);
+    seat_both(&w, id, tokens, seats, NULL);
+    assert_int_equal(play_out(&w, id, seats), 0);
+    size_t played = passes_played_for(table(&w, id));
+    assert_true(played > 0);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+
+    id = create(&w, carcassonne_humans, tokens, 2);
+    seat_both(&w, id, tokens, seats, NULL);
+    for (int i = 0; i < 2; i++) {
+        sayf(&w, &seats[i], "{\"type\":\"autopass\",\"game\":%lld,\"on\":false}",
+             (long long)id);
+        assert_string_equal(error_code(&seats[i]), "");
+    }
+    int clicked = play_out(&w, id, seats);
+    assert_true(clicked > 0);
+    assert_int_equal(passes_played_for(table(&w, id)), 0);
+    print_message("forced passes: %zu played by the server, %d clicked with autopass off\n",
+                  played, clicked);
+    sayf(&w, &seats[0], "{\"type\":\"autopass\",\"game\":%lld,\"on\":1}", (long long)id);
+    assert_string_equal(error_code(&seats[0]), "bad-message");
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* A seat gone at its turn: before the grace nobody may act for it; after
+ * it the others are told, and may give the seat to a bot (which plays on)
+ * or claim the game (the leaver ranked last, reason "left"). */
+static void test_leaver(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    char tokens[2][64];
+    fake_now = 9000000;
+    world_open(&w, "leaver", 1);
+    for (int claim = 0; claim < 2; claim++) {
+        int64_t id = create(&w, two_humans, tokens, 2);
+        seat_both(&w, id, tokens, seats, NULL);
+        struct cas__table *t = table(&w, id);
+        int gone = cas__table_actor(t), stays = 1 - gone;
+        cas__lobby_disconnect(&w.lobby, &seats[gone].base);
+        const char *choice = claim ? "claim" : "bot";
+        fake_now += CAS__LEAVER_GRACE_MS - 1;
+        cas__lobby_check_clocks(&w.lobby);
+        cas__lobby_flush(&w.lobby);
+        assert_non_null(strstr(last_state(&seats[stays]), "\"leaver\":null"));
+        sayf(&w, &seats[stays], "{\"type\":\"leaver\",\"game\":%lld,\"choice\":\"%s\"}",
+             (long long)id, choice);
+        assert_string_equal(error_code(&seats[stays]), "not-your-turn");
+        fake_now += 1;
+        cas__lobby_check_clocks(&w.lobby);
+        cas__lobby_flush(&w.lobby);
+        char expect[64];
+        snprintf(expect, sizeof expect, "\"leaver\":{\"seat\":%d}", gone);
+        assert_non_null(strstr(last_state(&seats[stays]), expect));
+        uint32_t ply = t->r.session.ply;
+        sayf(&w, &seats[stays], "{\"type\":\"leaver\",\"game\":%lld,\"choice\":\"%s\"}",
+             (long long)id, choice);
+        assert_string_equal(error_code(&seats[stays]), "");
+        cas__lobby_flush(&w.lobby);
+        if (claim) {
+            assert_true(t->over);
+            assert_int_equal(t->flagged, gone);
+            snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d", gone);
+            assert_non_null(strstr(last_state(&seats[stays]), expect));
+        } else {
+            assert_true(t->seats[gone].bot);
+            assert_true(t->r.session.ply > ply); /* the bot played the seat's turn */
+            assert_false(t->over);
+        }
+        for (int i = 0; i < 2; i++)
+            tconn_free(&seats[i]);
+    }
+    world_close(&w);
+}
+
 /* Issue 41, item 8: a plugin that names seat -5 as the one to decide (at
  * its 6th apply, rogue-seat) is refused as play refuses it: the table
  * stops with the reason and where the game is saved, which every viewer
@@ -1342,6 +1510,9 @@ int main(void)
         cmocka_unit_test(test_secrets_stay_with_their_seat),
         cmocka_unit_test(test_undo_reconnect_and_restart),
         cmocka_unit_test(test_clocks_and_the_flag),
+        cmocka_unit_test(test_clock_waits_for_every_seat),
+        cmocka_unit_test(test_forced_pass),
+        cmocka_unit_test(test_leaver),
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_updates_rebuild_the_picture),
         cmocka_unit_test(test_watchers_share_one_message),

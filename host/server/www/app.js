@@ -8,6 +8,12 @@
 
 import { sanitizeSvg, installPicture, patchPicture } from './picture.js';
 
+import { Viewport, LastMoves } from './board.js';
+import { Placement, quickPlay, setQuickPlay } from './placement.js';
+import { Tray, who, withNames, seatColour, swatch, hintWords, breakdown } from './panels.js';
+import { wireCues, turnCue } from './cues.js';
+import { Help } from './help.js';
+
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- storage
@@ -149,6 +155,7 @@ const view = {
   seq: null,                 // the number of the last of them
   resyncing: false,          // a join was sent for what this page missed
   text: false,               // the text view is asked for
+  events: [],                // the log as shown, for the game-over breakdown
   sel: null,                 // click-to-play selection (see below)
   busy: false,               // an act was sent, its state not yet seen
   clockAt: 0,                // performance.now() when the state came
@@ -217,7 +224,8 @@ function el(tag, attrs = {}, ...kids) {
 }
 
 function seatWords(s) {
-  const who = s.name || ('seat ' + (s.seat + 1));
+  const name = s.name || (s.label ? '' : 'seat ' + (s.seat + 1));
+  const who = `${s.seat + 1}. ${name}${s.label ? (name ? ` (${s.label})` : s.label) : ''}`;
   if (s.open) return `${who}: open`;
   const agent = s.agent && s.agent !== 'human' ? ` (${s.agent})` : '';
   const online = s.agent === 'human' ? (s.connected ? ', online' : ', offline') : '';
@@ -248,16 +256,32 @@ function renderLobby(msg) {
     if (g.status === 'over')
       go.append(el('a', { href: '/game/' + encodeURIComponent(g.game) + '/replay.html', text: 'Replay' }));
     const seats = el('ul', { class: 'seat-list' });
-    for (const s of g.seats || []) seats.append(el('li', { text: seatWords(s) }));
+    for (const s of g.seats || []) seats.append(el('li', {}, swatch(s.label), ' ' + seatWords(s)));
     const clock = g.clock ? ` · clock ${fmtClockSetting(g.clock)}` : '';
     const practice = g.practice ? ' · practice (seed chosen)' : '';
     body.append(el('tr', { 'data-game': g.game },
-      el('td', { text: (g.title || g.game) + clock + practice }),
+      el('td', {}, el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game})` + clock + practice),
       el('td', { text: g.status }),
       el('td', { text: String(g.ply ?? '') }),
       el('td', {}, seats),
       go));
   }
+}
+
+// "carcassonne + inns-cathedrals" in the plugins' own names.
+function gameTitle(title, lobby) {
+  const names = new Map();
+  for (const g of lobby?.games_available || []) {
+    names.set(g.id, g.name);
+    (g.expansions || []).forEach((x, i) => names.set(x, g.expansion_names?.[i] || x));
+  }
+  return String(title || '').split(' + ').map((id) => shortName(names.get(id) || id)).join(' + ');
+}
+
+// A descriptor's description may run on ("Carcassonne: the base game,
+// ..."): its name is up to the first colon, dash or comma.
+function shortName(text) {
+  return String(text).split(/\s*(?::|;|—| - |,|\(|\. )\s*/)[0].replace(/\.$/, '') || text;
 }
 
 function fmtClockSetting(c) {
@@ -270,13 +294,14 @@ function fillCreateForm(msg) {
   const presets = msg.presets || [];
   const sel = $('preset');
   const keep = sel.value;
-  sel.replaceChildren(...presets.map((p) => el('option', { value: p, text: p })));
+  sel.replaceChildren(...presets.map((p, i) => el('option', { value: p,
+    text: msg.preset_titles?.[i] ? `${msg.preset_titles[i]} (${p})` : p })));
   if (presets.includes(keep)) sel.value = keep;
   $('preset-form').hidden = presets.length === 0;
   const games = msg.games_available || [];
   const gsel = $('game');
   const gkeep = gsel.value;
-  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, title: g.name, text: g.id })));
+  gsel.replaceChildren(...games.map((g) => el('option', { value: g.id, title: g.name, text: `${shortName(g.name)} (${g.id})` })));
   if (games.some((g) => g.id === gkeep)) gsel.value = gkeep;
   if (!formFilled && games.length) {
     formFilled = true;
@@ -293,8 +318,10 @@ function fillExpansions() {
   const g = chosenGame();
   const box = $('expansions');
   box.replaceChildren(el('legend', { text: 'Expansions' }));
-  for (const x of g?.expansions || [])
-    box.append(el('label', {}, el('input', { type: 'checkbox', value: x }), ' ' + x));
+  (g?.expansions || []).forEach((x, i) => {
+    const name = g.expansion_names?.[i];
+    box.append(el('label', { title: name || x }, el('input', { type: 'checkbox', value: x }), ' ' + (name ? shortName(name) : x)));
+  });
   if (!g?.expansions?.length) box.append(el('p', { text: 'This game has no expansions.' }));
 }
 
@@ -402,6 +429,7 @@ function openTable(game) {
   view.game = game;
   view.state = null;
   view.seq = null;
+  view.fitPending = true;
   const mine = tabSeat(game);
   view.seat = mine ? mine.seat : null;
   view.token = mine ? mine.token : null;
@@ -409,6 +437,7 @@ function openTable(game) {
   $('table').hidden = false;
   $('table-title').textContent = 'Game ' + game;
   document.title = 'castellan — game ' + game;
+  view.events = [];
   $('board').replaceChildren();
   $('log').replaceChildren();
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) join();
@@ -429,18 +458,31 @@ function join(resume = false) {
   send(msg);
 }
 
+// A refused seat link: the page says so until the player dismisses it
+// (a state does not clear it), and watches; the seat box beside the
+// board offers the open seats to take.
 function watchInstead(why) {
   if (view.seat !== null) forgetSeat(view.game, view.seat);
   setTabSeat(view.game, null);
   view.seat = null;
   view.token = null;
-  showAlert(why);
+  showNotice(why);
   join();
 }
 
+function showNotice(text) {
+  $('notice-text').textContent = text;
+  $('notice').hidden = false;
+}
+
 function playerName(players, seat) {
-  const p = (players || []).find((q) => q.seat === seat);
-  return p?.name || (seat === null || seat === undefined ? 'the game' : 'seat ' + (seat + 1));
+  return who(players, seat);
+}
+
+// The seat's choice of forced passes (server: "autopass"), on unless the
+// player turned it off in this browser; told to the server at each join.
+function autoPass() {
+  try { return localStorage.getItem('castellan.autopass') !== 'off'; } catch { return true; }
 }
 
 // A full state: the picture installed whole, the log replaced.
@@ -486,6 +528,10 @@ function onText(msg) {
 
 function renderState(st, first) {
   $('table-title').textContent = 'Game ' + st.game + (st.practice ? ' (practice: seed ' + st.seed + ')' : '');
+  // The seat's choice of forced passes is told again with every full state
+  // (a join, a resync): the server forgets it with the connection.
+  if (first && typeof st.you === 'number' && !autoPass())
+    send({ type: 'autopass', game: view.game, on: false });
   const plyChanged = !view.state || view.state.ply !== st.ply || view.state.actor !== st.actor;
   view.state = st;
   view.busy = false;
@@ -496,6 +542,7 @@ function renderState(st, first) {
   document.body.dataset.over = String(!!st.over);
   document.body.dataset.you = st.you === null || st.you === undefined ? '' : String(st.you);
 
+  if (st.title) $('table-title').textContent = `${gameTitle(st.title, view.lobby)} — game ${view.game}`;
   const mine = st.you !== null && st.you !== undefined && st.actor === st.you && !st.over &&
     !st.failure;
   let turn;
@@ -509,10 +556,14 @@ function renderState(st, first) {
   $('turn').textContent = turn;
 
   renderPlayers(st);
-  renderEvents(st.events || [], first);
+  renderEvents(st.events || [], first || st.events_reset === true, st.players);
+  decorateBoard(st);
   renderDecision(st, mine, plyChanged);
   renderSeatBox(st);
+  renderLeaver(st);
   renderResult(st);
+  turnCue(mine, 'castellan — game ' + view.game, turn);
+  help.load(view.game).then(() => help.explain(mine ? view.state?.actions : []));
 }
 
 function fmtClock(ms) {
@@ -526,6 +577,10 @@ function fmtClock(ms) {
 function renderPlayers(st) {
   const body = $('players').tBodies[0];
   body.replaceChildren();
+  // Once over, the scores are the result's (after a flag fall, the
+  // scores the game ended with), the same on every page.
+  const final = st.over ? st.result?.scores : null;
+  $('clock-note').hidden = !(st.clock && st.clock.running === false && !st.over);
   for (const p of st.players || []) {
     const acting = p.seat === st.actor && !st.over;
     const status = [];
@@ -536,9 +591,10 @@ function renderPlayers(st) {
     else status.push('bot: ' + p.agent);
     const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: fmtClock(p.clock_ms) });
     body.append(el('tr', { class: acting ? 'acting' : null, 'data-seat': p.seat },
-      el('th', { scope: 'row', text: (acting ? '▶ ' : '') + (p.name || 'seat ' + (p.seat + 1)) }),
-      el('td', { class: 'score', title: p.projected == null ? null : 'if the game ended now',
-        text: String(p.score ?? '') + (p.projected == null || p.projected === p.score ? '' : ` (${p.projected} if it ended now)`) }),
+      el('th', { scope: 'row' }, acting ? '▶ ' : '', swatch(p.label), ' ' + who(st.players, p.seat)),
+      final ? el('td', { class: 'score', text: String(final[p.seat] ?? p.score ?? '') })
+        : el('td', { class: 'score', title: p.projected == null ? null : 'if the game ended now',
+          text: String(p.score ?? '') + (p.projected == null || p.projected === p.score ? '' : ` (${p.projected} if it ended now)`) }),
       clock,
       el('td', { text: status.join(', ') })));
   }
@@ -548,20 +604,24 @@ function renderPlayers(st) {
 // truth and replaces this guess at every state.
 setInterval(() => {
   const st = view.state;
-  if (!st || st.over || typeof st.actor !== 'number') return;
+  if (!st || st.over || typeof st.actor !== 'number' || st.clock?.running === false) return;
   const p = (st.players || []).find((q) => q.seat === st.actor);
   if (!p || p.clock_ms === null || p.clock_ms === undefined) return;
   const cell = $('players').querySelector(`td.clock[data-seat="${st.actor}"]`);
   if (cell) cell.textContent = fmtClock(p.clock_ms - (performance.now() - view.clockAt));
 }, 250);
 
-function renderEvents(events, full) {
+// The whole log comes after a join and after an undo (events_reset): it
+// replaces what is shown; other states bring only the new events.
+function renderEvents(events, full, players) {
   const log = $('log');
-  if (full) log.replaceChildren();
-  // The game's own words name who did what (its seat labels), so the
-  // event's player is not repeated.
+  if (full) { log.replaceChildren(); view.events = []; }
+  view.events.push(...events);
+  // The game's own words name who did what by its seat labels ("Red"):
+  // each label is given its player's name, "Ada (Red)".
   for (const e of events) {
-    log.append(el('li', { 'data-ply': e.ply }, el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + e.text));
+    log.append(el('li', { 'data-ply': e.ply, 'data-player': e.player ?? '' },
+      el('span', { class: 'ply', text: `ply ${e.ply}` }), ' ' + withNames(e.text, players)));
   }
   log.scrollTop = log.scrollHeight;
 }
@@ -582,9 +642,22 @@ function renderSeatBox(st) {
       onclick: () => claim(view.game, p.seat) }));
 }
 
+// A seat gone at its turn past the server's grace: the other players may
+// give it to a bot or claim the game (docs/server.md, "Clocks").
+function renderLeaver(st) {
+  const gone = st.leaver?.seat;
+  const box = $('leaver-box');
+  box.hidden = typeof gone !== 'number' || typeof st.you !== 'number' || gone === st.you || !!st.over;
+  if (box.hidden) return;
+  $('leaver-text').textContent = `${playerName(st.players, gone)} left the game at their turn and has not come back. ` +
+    'Their clock keeps running; you may also let a bot play their seat, or claim the game (they are ranked last).';
+  $('leaver-bot').textContent = `Let a bot play ${playerName(st.players, gone)}`;
+}
+
 function renderResult(st) {
   const box = $('result');
   box.hidden = !st.over;
+  $('board-over').hidden = true;
   if (!st.over) return;
   const r = st.result || {};
   const parts = [];
@@ -594,8 +667,28 @@ function renderResult(st) {
   if (winners.length) text += ` Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.`;
   if (r.reason === 'flag' && r.flagged !== null && r.flagged !== undefined)
     text += ` ${playerName(st.players, r.flagged)} ran out of time.`;
+  if (r.reason === 'left' && typeof r.flagged === 'number')
+    text += ` ${playerName(st.players, r.flagged)} left; the game was claimed.`;
   $('result-text').textContent = text;
+  $('board-over').hidden = false;
+  $('board-over').textContent = r.reason === 'flag' ? `Game over: ${playerName(st.players, r.flagged)} ran out of time.`
+    : r.reason === 'left' ? `Game over: ${playerName(st.players, r.flagged)} left; the game was claimed.` : 'Game over.';
+  renderBreakdown(st);
   $('replay-link').href = '/game/' + encodeURIComponent(view.game) + '/replay.html';
+}
+
+// Game over: the points of each category by player, summed from the
+// score events of the log.
+function renderBreakdown(st) {
+  const table = breakdown(view.events, st.players);
+  const box = $('breakdown');
+  box.hidden = !table.size;
+  if (!table.size) return;
+  const seats = (st.players || []).map((p) => p.seat);
+  box.tHead.replaceChildren(el('tr', {}, el('th', { scope: 'col', text: 'Category' }),
+    ...seats.map((seat) => el('th', { scope: 'col', text: who(st.players, seat) }))));
+  box.tBodies[0].replaceChildren(...[...table].map(([cat, row]) => el('tr', { 'data-category': cat },
+    el('th', { scope: 'row', text: cat }), ...seats.map((seat) => el('td', { text: String(row.get(seat) || 0) })))));
 }
 
 // ------------------------------------------------------------ the picture
@@ -604,16 +697,26 @@ function renderResult(st) {
 
 const MARK_CSS = `
 :host { display: block; }
-svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 9rem); }
+svg { display: block; width: 100%; height: 100%; touch-action: none; user-select: none; }
 [data-cas-choices].cas-live { cursor: pointer; }
 [data-cas-choices].cas-live:hover, [data-cas-choices].cas-live:focus {
   outline: 3px solid #111; outline-offset: 2px; filter: drop-shadow(0 0 4px #000); }
 [data-cas-choices].cas-active { stroke: #111; stroke-width: 3px; stroke-dasharray: 6 3; }
+[data-cas-choices] text, [data-cas-choices] tspan { stroke: none; }
 [data-cas-choices].cas-later { opacity: .85; }
 [data-cas-choices].cas-dim { opacity: .2; cursor: pointer; }
 [data-cas-choices].cas-chosen { opacity: 1; outline: 4px double #111; outline-offset: 1px; }
 [data-cas-choices]:focus-visible { outline: 3px solid #111; }
+[data-cas-choices].cas-hint { outline: 5px solid #0b7a3b; outline-offset: 3px; }
+.cas-ghost { cursor: pointer; }
+.cas-ghost-frame { fill: none; stroke: #111; stroke-width: 4px; stroke-dasharray: 10 5; }
+.cas-ghost:focus-visible .cas-ghost-frame { stroke-width: 7px; }
+.cas-last-move rect { fill: none; stroke-width: 5px; }
+.cas-last-move text { font: bold 15px sans-serif; fill: #111; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
 `;
+
+let viewport = null, lastMoves = null, placement = null, tray = null;
+const help = new Help($('rules-panel'), $('rules-text'), $('decision-help'));
 
 function boardRoot() {
   const host = $('board');
@@ -627,6 +730,12 @@ function boardRoot() {
     host.addEventListener('contextmenu', (e) => {
       if (view.sel && view.sel.picked.length) { e.preventDefault(); resetSelection(); }
     });
+    viewport = new Viewport(host, root);
+    lastMoves = new LastMoves(viewport);
+    placement = new Placement(viewport,
+      { bar: $('place-bar'), rotate: $('place-rotate'), confirm: $('place-confirm'), cancel: $('place-cancel'), what: $('place-what') },
+      { choose: (m) => pickMark(m, false, true), play, reset: resetSelection });
+    tray = new Tray($('tray'), (m) => pickMark(m));
   }
   return host.shadowRoot;
 }
@@ -643,6 +752,27 @@ function installBoard(svgText, text) {
   }
   const title = svg.querySelector('title')?.textContent;
   svg.setAttribute('aria-label', title ? `${title}: board` : 'board');
+}
+
+// What the page adds to the picture in place, however it came (whole, or
+// patched element by element): its role, the players' names in its
+// texts, the camera (board.js) and the last moves.  Safe to run again on
+// the same picture.
+function decorateBoard(st) {
+  const svg = [...boardRoot().children].find((e) => e.localName === 'svg');
+  document.querySelector('.board-tools').hidden = !svg;
+  if (!svg) return;
+  // A picture with choices to click is a group of controls, not an image.
+  svg.setAttribute('role', st.marked ? 'group' : 'img');
+  // The picture's seat labels ("Red places M") get their players' names.
+  for (const t of svg.querySelectorAll('text')) {
+    if (t.children.length || t.closest('.cas-overlay')) continue;
+    const named = withNames(t.textContent, st.players);
+    if (named !== t.textContent) t.textContent = named;
+  }
+  viewport.attach(view.fitPending);
+  view.fitPending = false;
+  lastMoves.update(st, seatColour);
 }
 
 // ----------------------------------------------------------- click to play
@@ -758,6 +888,8 @@ function updateSelection() {
   }
   $('reset').disabled = !sel.picked.length;
   showToPlace();
+  placement.refresh(sel, step, view.state?.actions);
+  tray.render(boardRoot().querySelector('svg'), sel);
 }
 
 // The tile or card the decision is about, when the picture marks it
@@ -800,9 +932,14 @@ function markOf(target) {
   return null;
 }
 
-function pickMark(m, byKeyboard) {
+// A click on a mark narrows the candidates.  A rotation while a ghost
+// is shown only turns the ghost (placement.js) until it is confirmed; a
+// click that leaves one action plays it, after Confirm where the move
+// could be ended by one slip of the finger (placement.offer).
+function pickMark(m, byKeyboard, confirmed = false) {
   const sel = view.sel;
   if (!sel || view.busy) return;
+  if (!confirmed && placement.isOption(m)) { placement.show(m); return; }
   let next = new Set(m.choices.filter((i) => sel.cand.has(i)));
   if (!next.size) {
     // A click elsewhere than the highlighted choices starts a new selection.
@@ -813,6 +950,11 @@ function pickMark(m, byKeyboard) {
   sel.picked = sel.picked.filter((p) => p.step !== m.step);
   sel.picked.push(m);
   sel.cand = next;
+  if (next.size === 1 && !confirmed && needsConfirm(m)) {
+    updateSelection();
+    placement.offer([...next][0]);
+    return;
+  }
   if (next.size === 1) {
     play([...next][0]);
     return;
@@ -821,9 +963,17 @@ function pickMark(m, byKeyboard) {
   if (byKeyboard) focusFirstChoice();
 }
 
+// A decision one click would end (its first click, or a space whose next
+// step is a ghost) waits for Confirm; a later step's click is deliberate.
+function needsConfirm(m) {
+  return m.step === 1 || m.el.hasAttribute('data-cas-box');
+}
+
 // Keyboard users land on the active step's first live choice.
 function focusFirstChoice() {
   const sel = view.sel;
+  const ghost = boardRoot().querySelector('.cas-ghost');
+  if (ghost) { ghost.focus(); return; }
   const step = activeStep(sel);
   const first = sel.marks.find((q) => q.step === step && meets(q.choices, sel.cand));
   if (first) first.el.focus();
@@ -843,12 +993,18 @@ function markAt(e) {
 
 // A faded element is clickable too: the move starts over from it.
 function onBoardClick(e) {
+  if (e.target.closest?.('.cas-ghost')) { e.preventDefault(); placement.rotate(); return; }
   const m = markAt(e);
   if (m && !m.el.classList.contains('cas-chosen')) { e.preventDefault(); pickMark(m); }
 }
 
 function onBoardKey(e) {
   if (e.key !== 'Enter' && e.key !== ' ') return;
+  if (e.target.closest?.('.cas-ghost')) {
+    e.preventDefault();
+    if (e.key === 'Enter') placement.confirm(); else placement.rotate();
+    return;
+  }
   const m = markOf(e.target);
   if (m && m.el.classList.contains('cas-live')) { e.preventDefault(); pickMark(m, true); }
 }
@@ -858,6 +1014,7 @@ function resetSelection() {
   if (!sel) return;
   sel.picked = [];
   sel.cand = new Set(Array.from({ length: sel.n }, (_, i) => i));
+  placement.clear();
   updateSelection();
   if (document.activeElement === $('board') || document.activeElement === document.body) focusFirstChoice();
 }
@@ -867,6 +1024,7 @@ function play(i) {
   if (!st || view.busy || !st.actions || i < 0 || i >= st.actions.length) return;
   if (send({ type: 'act', game: view.game, ply: st.ply, action: st.actions[i] }) === null) return;
   view.busy = true;
+  placement.clear();
   document.body.dataset.busy = 'true';
   $('step').textContent = `Playing “${st.actions[i]}”…`;
   for (const b of $('decide').querySelectorAll('button')) b.disabled = true;
@@ -915,12 +1073,29 @@ function receive(msg) {
   }
 }
 
+// The hint: its action in words, the reason in plain words, and on the
+// board the elements that lead to it (the space, the rotation, the
+// spot) ringed; "Show it" selects them, a ghost and all.
 function showHint(msg) {
   const out = $('hint-out');
   out.hidden = false;
   out.replaceChildren(el('strong', { text: 'Hint: ' }), msg.action || '');
-  if (msg.text && msg.text !== msg.action) out.append(' — ' + msg.text);
+  if (msg.text && msg.text !== msg.action) out.append(el('br'), hintWords(msg.text));
   const i = (view.state?.actions || []).indexOf(msg.action);
+  const sel = view.sel;
+  const path = i >= 0 && sel ? sel.marks.filter((m) => m.choices.includes(i)) : [];
+  for (const m of sel?.marks || []) m.el.classList.toggle('cas-hint', path.includes(m));
+  if (path.length) {
+    out.append(' ', el('button', { type: 'button', text: 'Show it on the board', onclick: () => {
+      resetSelection();
+      const steps = [...path].sort((a, b) => a.step - b.step);
+      for (const m of steps) {
+        if (view.busy || !view.sel?.cand.has(i)) break;
+        if (placement.isOption(m)) placement.show(m);
+        else if (!view.sel.picked.includes(m) && view.sel.cand.size > 1) pickMark(m);
+      }
+    } }));
+  }
   if (i >= 0) out.append(' ', el('button', { type: 'button', text: 'Play it', onclick: () => play(i) }));
 }
 
@@ -959,6 +1134,26 @@ function hideAlert() {
 
 // -------------------------------------------------------------- the wiring
 
+// Keys at the table: Escape starts the move over; with a ghost or a
+// choice waiting, R turns it and Enter confirms; + - 0 C move the view.
+function onKey(e) {
+  if (view.screen !== 'table' || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === 'Escape' && view.sel && (view.sel.picked.length || placement?.active)) {
+    e.preventDefault(); resetSelection(); return;
+  }
+  const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName);
+  const onControl = e.target.tagName === 'BUTTON' || e.target.tagName === 'SUMMARY' || e.target.tagName === 'A';
+  if (typing) return;
+  if (placement?.active && (e.key === 'r' || e.key === 'R')) { e.preventDefault(); placement.rotate(); return; }
+  if (placement?.active && e.key === 'Enter' && !onControl && !e.composedPath().some((n) => n.getAttribute?.('role') === 'button')) {
+    e.preventDefault(); placement.confirm(); return;
+  }
+  if (!viewport || onControl && (e.key === 'Enter' || e.key === ' ')) return;
+  const act = { '+': () => viewport.zoom(1.25), '=': () => viewport.zoom(1.25), '-': () => viewport.zoom(0.8),
+    '0': () => viewport.fit(), c: () => viewport.centreOnLast(), C: () => viewport.centreOnLast() }[e.key];
+  if (act) { e.preventDefault(); act(); }
+}
+
 function wire() {
   $('retry').addEventListener('click', () => { conn.attempt = 0; connect(); });
   $('preset-form').addEventListener('submit', (e) => {
@@ -984,9 +1179,22 @@ function wire() {
   });
   $('undo').addEventListener('click', () => send({ type: 'undo', game: view.game }));
   $('hint').addEventListener('click', () => send({ type: 'hint', game: view.game }));
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && view.sel && view.sel.picked.length) { e.preventDefault(); resetSelection(); }
+  document.addEventListener('keydown', onKey);
+  $('zoom-in').addEventListener('click', () => viewport?.zoom(1.25));
+  $('zoom-out').addEventListener('click', () => viewport?.zoom(0.8));
+  $('zoom-fit').addEventListener('click', () => viewport?.fit());
+  $('zoom-last').addEventListener('click', () => viewport?.centreOnLast());
+  wireCues({ title: $('cue-title'), sound: $('cue-sound'), notify: $('cue-notify') });
+  $('notice-close').addEventListener('click', () => { $('notice').hidden = true; });
+  $('leaver-bot').addEventListener('click', () => send({ type: 'leaver', game: view.game, choice: 'bot' }));
+  $('leaver-claim').addEventListener('click', () => send({ type: 'leaver', game: view.game, choice: 'claim' }));
+  $('auto-pass').checked = autoPass();
+  $('auto-pass').addEventListener('change', (e) => {
+    try { localStorage.setItem('castellan.autopass', e.target.checked ? 'on' : 'off'); } catch { /* private mode */ }
+    if (view.screen === 'table' && view.seat !== null) send({ type: 'autopass', game: view.game, on: e.target.checked });
   });
+  $('quick-play').checked = quickPlay();
+  $('quick-play').addEventListener('change', (e) => setQuickPlay(e.target.checked));
   document.addEventListener('click', (e) => {
     const a = e.target.closest('a[data-nav]');
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;

@@ -1,0 +1,60 @@
+// units.test.mjs — the browser client's pure functions, in node alone
+// (CTest browser_units; no browser needed): names with colours, the
+// hint's words, the game-over breakdown, the help entries.
+
+import assert from 'node:assert/strict';
+import { withNames, who, hintWords, breakdown } from '../../host/server/www/panels.js';
+import { parseHelp, helpFor } from '../../host/server/www/help.js';
+
+const players = [{ seat: 0, name: 'Ada', label: 'Red' }, { seat: 1, name: 'Bob', label: 'Blue' },
+  { seat: 2, name: 'Green', label: 'Green' }, { seat: 3, label: 'Yellow' }];
+
+// Names with colours, once, on whole words only.
+assert.equal(who(players, 0), 'Ada (Red)');
+assert.equal(who(players, 2), 'Green', 'a name that is the label is said once');
+assert.equal(who(players, 3), 'Seat 4 (Yellow)');
+assert.equal(who(players, null), 'the game');
+const once = withNames('Red +4 city; Blue passes; Reddish stays', players);
+assert.equal(once, 'Ada (Red) +4 city; Bob (Blue) passes; Reddish stays');
+assert.equal(withNames(once, players), once, 'naming twice changes nothing');
+
+// The greedy hint's reason in plain words.
+assert.equal(hintWords('it leaves you +4 against the best opponent after your move (+0 now; the best other choice, +2)'),
+  'After this move you would be 4 points ahead of the best other player (now you are level with them). No other move does as well.');
+assert.equal(hintWords('it leaves you -1 against the best opponent after your move (-3 now)'),
+  'After this move you would be 1 point behind the best other player (now you are 3 points behind them).');
+assert.match(hintWords('it leaves you +2 against the best opponent after your move (+2 now; the best other choice, +2)'), /Another move does as well\.$/);
+assert.equal(hintWords('a bot of its own words'), 'a bot of its own words');
+
+// Points by category from the log's score events, as the page names them
+// or as the plugin wrote them.
+const table = breakdown([
+  { ply: 3, player: 0, text: 'Red +4 city (2 tiles)' },
+  { ply: 5, player: 1, text: 'Ada (Red) +2 road' },
+  { ply: 7, player: 1, text: 'Blue +3 city' },
+  { ply: 8, player: 1, text: 'Blue places a tile' },
+  { ply: 9, player: null, text: 'Red +1 city' },
+], players);
+assert.deepEqual([...table.keys()], ['city', 'road']);
+assert.deepEqual([...table.get('city')], [[0, 5], [1, 3]]);
+assert.deepEqual([...table.get('road')], [[0, 2]]);
+
+// Help entries from a notation help, and the ones a decision needs.
+const help = parseHelp(`Carcassonne actions (docs/notation/carcassonne.md):
+  place ID X,Y ROT     put the drawn tile ID with its anchor at X,Y,
+                       turned ROT degrees clockwise
+  pass                 deploy nothing this turn
+
+castles-germany:
+  castle ID X,Y ROT    instead of drawing, place a castle of your hand
+  castle keep          draw as usual and keep your castles
+  deploy meeple castle
+                       the lord of the castle just placed
+`);
+assert.deepEqual(help.map((e) => e.words), ['place ID X,Y ROT', 'pass', 'castle ID X,Y ROT', 'castle keep', 'deploy meeple castle']);
+assert.equal(help[0].text, 'put the drawn tile ID with its anchor at X,Y, turned ROT degrees clockwise');
+assert.deepEqual(helpFor(help, ['castle keep', 'castle CG-1 0,1 90', 'pass', 'deploy meeple castle', 'place D 1,0 0']).map((e) => e.words),
+  ['castle keep', 'castle ID X,Y ROT', 'pass', 'deploy meeple castle', 'place ID X,Y ROT']);
+assert.deepEqual(helpFor(help, ['wagon home']), [], 'nothing made up for an action the help does not name');
+
+console.log('browser_units: names, hint words, breakdown and help entries as expected');
