@@ -104,7 +104,8 @@ int cas__saves_results(struct cas__saves *s, const char *since,
         cas__saves_results_free(r.results, r.n);
         return rc;
     }
-    qsort(r.results, r.n, sizeof *r.results, by_finish);
+    if (r.n) /* qsort's array may not be NULL, even empty */
+        qsort(r.results, r.n, sizeof *r.results, by_finish);
     *out = r.results;
     *n = r.n;
     return CAS_OK;

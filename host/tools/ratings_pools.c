@@ -223,7 +223,8 @@ static struct cas__rating_pool *finish_pools(struct building *all, size_t n,
                                              const struct cas__rating_model *m)
 {
     struct cas__rating_pool *out = calloc(n ? n : 1, sizeof *out);
-    qsort(all, n, sizeof *all, by_pool_name);
+    if (n) /* qsort's array may not be NULL, even empty */
+        qsort(all, n, sizeof *all, by_pool_name);
     for (size_t i = 0; i < n; i++) {
         free(all[i].slot);
         struct cas__rating_pool *p = &all[i].pool;

@@ -173,7 +173,15 @@ async function decide(page) {
     }
     const mark = await activeMark(page);
     if (mark) {
-      await mark.click();
+      try {
+        await mark.click();
+      } catch (e) {
+        // An update patched the picture (another seat connected or left)
+        // between finding the mark and clicking it: find it again.
+        if (!/detached/i.test(String(e))) throw e;
+        await mark.dispose();
+        continue;
+      }
       if (await body(page, 'picked') === before && await body(page, 'busy') !== 'true' &&
           Number(await body(page, 'ply')) === ply) {
         // Something is drawn over the element's middle: the keyboard.
