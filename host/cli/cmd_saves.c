@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "ratings.h"
 #include "results_json.h"
 #include "saves_cli.h"
 #include "text.h"
@@ -67,15 +68,12 @@ static void print_combination(const struct cas__saves_game *g, FILE *out)
         fprintf(out, " + %s %s", g->expansions[i].id, g->expansions[i].version);
 }
 
-/* Whether `player` sat at g: a person by name, a bot by its agent. */
+/* Whether `player` sat at g, known as the ratings know players. */
 static int played(const struct cas__saves_game *g, const char *player)
 {
-    for (size_t i = 0; i < g->n_players; i++) {
-        const struct cas__saves_player *p = &g->players[i];
-        int bot = strcmp(p->agent, "human") != 0;
-        if (strcmp(bot ? p->agent : p->name, player) == 0)
+    for (size_t i = 0; i < g->n_players; i++)
+        if (strcmp(cas__rating_identity(&g->players[i]), player) == 0)
             return 1;
-    }
     return 0;
 }
 

@@ -74,6 +74,14 @@ struct cas__rating_pool {
     size_t n_players;
 };
 
+struct cas__saves_player;
+
+/* Who a seat is to the ratings: a person by the seat's name, a bot by its
+ * agent spec (every seat mcts-hard played is one "mcts-hard"); the
+ * identity's text is borrowed from p. */
+int cas__rating_is_bot(const struct cas__saves_player *p);
+const char *cas__rating_identity(const struct cas__saves_player *p);
+
 enum cas__pool_by {
     CAS__POOL_GAME,  /* one pool per game, whatever its expansions */
     CAS__POOL_MIX    /* one pool per game and exact list of expansions */

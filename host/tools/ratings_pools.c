@@ -42,15 +42,20 @@ static const char *pool_name(const struct cas__saves_result *g, enum cas__pool_b
     return buf;
 }
 
-static int is_bot(const struct cas__saves_player *p)
+int cas__rating_is_bot(const struct cas__saves_player *p)
 {
     return strcmp(p->agent, "human") != 0;
 }
 
-/* Humans by name, bots by agent. */
-static const char *identity(const struct cas__saves_player *p)
+const char *cas__rating_identity(const struct cas__saves_player *p)
 {
-    return is_bot(p) ? p->agent : p->name;
+    return cas__rating_is_bot(p) ? p->agent : p->name;
+}
+
+static int same_player(const struct cas__saves_player *a, const struct cas__saves_player *b)
+{
+    return cas__rating_is_bot(a) == cas__rating_is_bot(b) &&
+           strcmp(cas__rating_identity(a), cas__rating_identity(b)) == 0;
 }
 
 /* Places by final score; the seat whose flag fell places last alone. */
@@ -79,8 +84,7 @@ static int rated(const struct cas__saves_result *g)
         if (!g->players[i].has_score)
             return 0;
         for (size_t j = 0; j < i; j++)
-            if (is_bot(&g->players[i]) == is_bot(&g->players[j]) &&
-                strcmp(identity(&g->players[i]), identity(&g->players[j])) == 0)
+            if (same_player(&g->players[i], &g->players[j]))
                 return 0;
     }
     return 1;
@@ -147,7 +151,8 @@ static int rate_one(struct building *b, const struct cas__saves_result *g,
     struct cas__rating rating[CAS__RATING_MAX_PLAYERS];
     int place[CAS__RATING_MAX_PLAYERS];
     for (size_t i = 0; i < g->n_players; i++) {
-        seat[i] = player(b, identity(&g->players[i]), is_bot(&g->players[i]), m);
+        const struct cas__saves_player *p = &g->players[i];
+        seat[i] = player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
         if (!seat[i])
             return CAS_ENOMEM;
         rating[i] = seat[i]->rating;
