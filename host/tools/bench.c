@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "prng.h"
@@ -51,6 +52,29 @@ static CAS_PRINTF(2, 3) void bench_row(struct cas__bench *b, const char *fmt, ..
     va_start(args, fmt);
     cas__bench_vprint(b, ROW_INDENT, fmt, args);
     va_end(args);
+}
+
+int cas__bench_scratch(const char *base, const char *name, char *dir, char *db)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!base)
+        base = tmp && *tmp ? tmp : "/tmp";
+    snprintf(dir, 512, "%s/castellan-bench-XXXXXX", base);
+    if (!mkdtemp(dir))
+        return CAS_EIO;
+    snprintf(db, 600, "%s/%s", dir, name);
+    return CAS_OK;
+}
+
+void cas__bench_scratch_remove(const char *dir, const char *db)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char path[640];
+        snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(dir);
 }
 
 double cas__bench_now(void)

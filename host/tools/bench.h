@@ -116,6 +116,14 @@ int cas__bench_run(struct cas__bench *b, const char *only);
  * wrapped to b->width with continuation lines indented by `indent`. */
 void cas__bench_vprint(struct cas__bench *b, int indent, const char *fmt, va_list args);
 
+/* A throwaway store for a section: a new private folder under `base`
+ * (NULL: $TMPDIR, else /tmp) with the path of NAME in it; dir[512] and
+ * db[600] are the caller's.  CAS_EIO when the folder cannot be made.
+ * cas__bench_scratch_remove removes the store (and its -wal, -shm) and the
+ * folder. */
+int cas__bench_scratch(const char *base, const char *name, char *dir, char *db);
+void cas__bench_scratch_remove(const char *dir, const char *db);
+
 /* Seconds on a monotonic clock, for sections. */
 double cas__bench_now(void);
 

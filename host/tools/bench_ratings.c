@@ -126,25 +126,22 @@ static int time_recompute(struct cas__bench *b, struct cas__saves *s)
 
 /* The history is thrown away after: it goes to memory (/dev/shm) when the
  * machine has it and TMPDIR does not say otherwise, since a commit per game
- * waiting on the disk would make storing it take minutes. */
+ * waiting on the disk would make storing it take minutes.  NULL: the
+ * bench's default. */
 static const char *history_folder(void)
 {
     const char *tmp = getenv("TMPDIR");
-    if (tmp && *tmp)
-        return tmp;
-    return access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    return (!tmp || !*tmp) && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NULL;
 }
 
 int cas__bench_ratings(struct cas__bench *b)
 {
     char dir[512], db[600], err[1024];
     struct cas__saves *s;
-    snprintf(dir, sizeof dir, "%s/castellan-bench-XXXXXX", history_folder());
-    if (!mkdtemp(dir)) {
+    if (cas__bench_scratch(history_folder(), "ratings.db", dir, db)) {
         ratings_line(b, "ratings: cannot create a temporary folder in %s\n", dir);
         return CAS_EIO;
     }
-    snprintf(db, sizeof db, "%s/ratings.db", dir);
     int rc = cas__saves_open(db, &s, err, sizeof err);
     if (rc)
         ratings_line(b, "ratings: %s\n", err);
@@ -154,11 +151,6 @@ int cas__bench_ratings(struct cas__bench *b)
             rc = time_recompute(b, s);
         cas__saves_close(s);
     }
-    for (size_t i = 0; i < 3; i++) {
-        char path[640];
-        snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
-        unlink(path);
-    }
-    rmdir(dir);
+    cas__bench_scratch_remove(dir, db);
     return rc;
 }

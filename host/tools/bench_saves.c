@@ -180,22 +180,14 @@ static void remove_bench_games(const char *url, int64_t first, int64_t last)
 
 int cas__bench_saves(struct cas__bench *b)
 {
-    const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
     int64_t first = 0, last = 0;
-    snprintf(dir, sizeof dir, "%s/castellan-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
+    if (cas__bench_scratch(NULL, "bench.db", dir, db)) {
         saves_line(b, "saves: cannot create a temporary folder\n");
         return CAS_EIO;
     }
-    snprintf(db, sizeof db, "%s/bench.db", dir);
     int rc = bench_store(b, "", db, &first, &last);
-    for (size_t i = 0; i < 3; i++) {
-        char path[640];
-        snprintf(path, sizeof path, "%s%s", db, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
-        unlink(path);
-    }
-    rmdir(dir);
+    cas__bench_scratch_remove(dir, db);
     if (!b->pg_url) {
         saves_line(b, "saves: PostgreSQL: not measured; --database postgresql://... "
                    "names a database to measure beside SQLite\n");
