@@ -12,6 +12,9 @@
 /* Strings owned; NULL or 0 when the file does not set them. */
 struct cas__server_config {
     char *listen, *cert, *key, *database, *www, *plugin_path, *allowed_hosts;
+    /* public-url: the address browsers reach the server at
+     * (https://games.example.org), for the links castellan prints. */
+    char *public_url;
     unsigned long max_message_bytes, max_queue_bytes, max_games, max_connections,
                   bot_threads, max_send_bytes;
     double rate, burst;
@@ -23,5 +26,10 @@ struct cas__server_config {
 int cas__server_config_load(const char *path, struct cas__server_config *out, char *err,
                             size_t errlen);
 void cas__server_config_free(struct cas__server_config *c);
+
+/* Whether url can be a public-url: http:// or https://, a host, no space,
+ * control or non-ASCII character, no '#' or '?'.  CAS_OK, or CAS_EINVAL
+ * with the fix in why (NULL: not wanted). */
+int cas__public_url_check(const char *url, char *why, size_t whylen);
 
 #endif

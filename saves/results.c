@@ -32,11 +32,12 @@ static char *copy(const char *text)
     return strdup(text ? text : "");
 }
 
-/* A seat: cols = id, game_id, updated_at, flagged, seat, name, agent, score. */
+/* A seat: cols = id, game_id, updated_at, flagged, seat, name, agent, score,
+ * registered name. */
 static int take_seat(void *ctx, const char *const *cols, int n_cols)
 {
     struct reading *r = ctx;
-    if (n_cols < 8)
+    if (n_cols < 9)
         return cas__saves_fail(r->s, CAS_ECORRUPT, "a result row has %d columns", n_cols);
     int64_t id = number(cols[0]);
     if (r->n == 0 || r->results[r->n - 1].id != id) {
@@ -58,7 +59,8 @@ static int take_seat(void *ctx, const char *const *cols, int n_cols)
     memset(p, 0, sizeof *p);
     p->has_score = cols[7] != NULL;
     p->score = number(cols[7]);
-    if (!(p->name = copy(cols[5])) || !(p->agent = copy(cols[6])))
+    if (!(p->name = copy(cols[5])) || !(p->agent = copy(cols[6])) ||
+        (cols[8] && !(p->registered = copy(cols[8]))))
         return out_of_memory(r->s);
     return CAS_OK;
 }
@@ -117,6 +119,7 @@ void cas__saves_results_free(struct cas__saves_result *r, size_t n)
         for (size_t p = 0; p < r[i].n_players; p++) {
             free(r[i].players[p].name);
             free(r[i].players[p].agent);
+            free(r[i].players[p].registered);
         }
         free(r[i].players);
         free(r[i].game_id);

@@ -89,8 +89,11 @@
     "SELECT expansion_id, version FROM game_expansions WHERE game = $1 ORDER BY position"
 #define CAS__SQL_OPTIONS_OF                                                         \
     "SELECT key, value FROM game_options WHERE game = $1 ORDER BY position"
+/* Columns: name, agent, score, the registered player's name (NULL: none). */
 #define CAS__SQL_PLAYERS_OF                                                         \
-    "SELECT name, agent, score FROM players WHERE game = $1 ORDER BY seat"
+    "SELECT p.name, p.agent, p.score, r.name FROM players p"                        \
+    " LEFT JOIN registered_players r ON r.id = p.registered"                        \
+    " WHERE p.game = $1 ORDER BY p.seat"
 #define CAS__SQL_ACTIONS_OF                                                         \
     "SELECT ply, actor, text, hash, clock_ms FROM actions WHERE game = $1 ORDER BY ply"
 
@@ -154,8 +157,9 @@
  * all), by game id and seat: what ratings need (results.c). */
 #define CAS__SQL_RESULT_SEATS                                                       \
     "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1), p.seat,"        \
-    " p.name, p.agent, p.score"                                                      \
+    " p.name, p.agent, p.score, r.name"                                              \
     " FROM games g JOIN players p ON p.game = g.id"                                  \
+    " LEFT JOIN registered_players r ON r.id = p.registered"                         \
     " LEFT JOIN served_games sg ON sg.game = g.id"                                   \
     " WHERE g.status = 'finished'"                                                   \
     " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"             \
@@ -168,4 +172,31 @@
     " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"             \
     " ORDER BY e.game, e.position"
 
+/* ------------------------------------------------- registered players */
+
+/* Parameters are text; ids are cast where they meet a number. */
+#define CAS__SQL_REGISTERED_ADD(now)                                                \
+    "INSERT INTO registered_players (name, name_key, key_hash, created_at)"         \
+    " VALUES ($1, $2, $3, " now ") RETURNING id"
+/* Columns: id, name, created_at, last_seen, games, key_hash. */
+#define CAS__SQL_REGISTERED_COLUMNS                                                 \
+    "SELECT r.id, r.name, r.created_at, r.last_seen,"                               \
+    " (SELECT count(*) FROM players p WHERE p.registered = r.id), r.key_hash"       \
+    " FROM registered_players r"
+#define CAS__SQL_REGISTERED_BY_NAME CAS__SQL_REGISTERED_COLUMNS " WHERE r.name_key = $1"
+#define CAS__SQL_REGISTERED_BY_ID                                                   \
+    CAS__SQL_REGISTERED_COLUMNS " WHERE r.id = CAST($1 AS BIGINT)"
+#define CAS__SQL_REGISTERED_ALL(bytewise)                                           \
+    CAS__SQL_REGISTERED_COLUMNS " ORDER BY r.name_key COLLATE " bytewise
+#define CAS__SQL_REGISTERED_RENAME                                                  \
+    "UPDATE registered_players SET name = $2, name_key = $3 WHERE name_key = $1"
+#define CAS__SQL_REGISTERED_REKEY                                                   \
+    "UPDATE registered_players SET key_hash = $2 WHERE name_key = $1 RETURNING id"
+#define CAS__SQL_REGISTERED_REMOVE "DELETE FROM registered_players WHERE name_key = $1"
+#define CAS__SQL_REGISTERED_SEEN(now)                                               \
+    "UPDATE registered_players SET last_seen = " now " WHERE id = CAST($1 AS BIGINT)"
+/* Seat $2 of game $1 is registered player $3's. */
+#define CAS__SQL_SEAT_REGISTER                                                      \
+    "UPDATE players SET registered = CAST($3 AS BIGINT)"                            \
+    " WHERE game = CAST($1 AS BIGINT) AND seat = CAST($2 AS INTEGER)"
 #endif

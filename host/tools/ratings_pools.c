@@ -49,7 +49,9 @@ int cas__rating_is_bot(const struct cas__saves_player *p)
 
 const char *cas__rating_identity(const struct cas__saves_player *p)
 {
-    return cas__rating_is_bot(p) ? p->agent : p->name;
+    if (cas__rating_is_bot(p))
+        return p->agent;
+    return p->registered ? p->registered : p->name;
 }
 
 static int same_player(const struct cas__saves_player *a, const struct cas__saves_player *b)

@@ -79,7 +79,7 @@ static void test_migration_hashes_clear_tokens_in_place(void **state)
     exec_sql(where, sql);
 
     s = cas_test_open(where);
-    assert_int_equal(cas__saves_schema_version(s), 4);
+    assert_int_equal(cas__saves_schema_version(s), CAS__SAVES_SCHEMA_VERSION);
     assert_int_equal(cas__saves_served_load(s, id, &back), CAS_OK);
     assert_int_equal(back.n_seats, 2);
     assert_string_equal(back.seats[0].token, SHA256_ABC);
