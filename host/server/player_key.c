@@ -57,15 +57,14 @@ static int parse(const char *key, int64_t *id, const char **secret)
 }
 
 int cas__player_key_check(struct cas__saves *s, const char *key,
-                          struct cas__saves_registered *out, char *why, size_t whylen)
+                          struct cas__saves_registered *out, const char **why)
 {
     int64_t id;
     const char *secret;
     memset(out, 0, sizeof *out);
     if (!parse(key, &id, &secret)) {
-        snprintf(why, whylen, "this sign-in key is not one castellan makes (the link "
-                 "may be cut short): open the whole link again, or ask the server's owner "
-                 "for a new one");
+        *why = "this sign-in key is not one castellan makes (the link may be cut short): "
+               "open the whole link again, or ask the server's owner for a new one";
         return CAS_EMISMATCH;
     }
     int rc = cas__saves_registered_get(s, id, out);
@@ -74,7 +73,7 @@ int cas__player_key_check(struct cas__saves *s, const char *key,
     cas__saves_registered_free(out);
     if (rc != CAS_OK && rc != CAS_ENOTFOUND)
         return rc;
-    snprintf(why, whylen, "this sign-in key no longer works: it was replaced by a new "
-             "one, or the player was removed; ask the server's owner for a new link");
+    *why = "this sign-in key no longer works: it was replaced by a new one, or the "
+           "player was removed; ask the server's owner for a new link";
     return CAS_EMISMATCH;
 }

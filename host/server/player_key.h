@@ -31,10 +31,10 @@ int cas__player_key_issue(struct cas__saves *s, const char *name, int rekey,
 /* The registered player whose key `key` is into *out (caller frees with
  * cas__saves_registered_free): CAS_OK; CAS_EMISMATCH for a key that is no
  * player's (malformed, replaced by `players link`, the player removed),
- * with a sentence for the browser in why; a store failure otherwise (its
- * errmsg, never containing the key).  The secret's hash is compared in
- * constant time. */
+ * with a sentence for the browser in *why (static; it never holds the
+ * key); a store failure otherwise (its errmsg, never holding the key).
+ * The secret's hash is compared in constant time. */
 int cas__player_key_check(struct cas__saves *s, const char *key,
-                          struct cas__saves_registered *out, char *why, size_t whylen);
+                          struct cas__saves_registered *out, const char **why);
 
 #endif
