@@ -1233,6 +1233,18 @@ function wire() {
     navigate(a.getAttribute('href'));
   });
   window.addEventListener('popstate', route);
+  // A sign-in link opened in a tab already on this server changes only the
+  // fragment: sign in, then open the socket again to carry the cookie.
+  window.addEventListener('hashchange', () => {
+    if (new URLSearchParams(location.hash.slice(1)).has('signin')) takeSignin().finally(reopen);
+  });
+}
+
+function reopen() {
+  const old = conn.ws;
+  conn.ws = null;
+  if (old) old.close();
+  connect();
 }
 
 wire();
