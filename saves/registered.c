@@ -252,6 +252,33 @@ int cas__saves_registered_add(struct cas__saves *s, const char *name,
     return rc == CAS_ECONFLICT ? name_taken(s, name) : rc;
 }
 
+int cas__saves_registered_copy(struct cas__saves *s, const struct cas__saves_registered *r)
+{
+    struct cas__saves_registered there;
+    char key[KEY_CAP], id[24];
+    int rc = cas__saves_registered_get(s, r->id, &there);
+    if (rc == CAS_OK) {
+        int same = strcmp(there.name, r->name) == 0 && strcmp(there.key_hash, r->key_hash) == 0;
+        cas__saves_registered_free(&there);
+        return same ? CAS_OK
+                    : cas__saves_fail(s, CAS_ECONFLICT, "player number %" PRId64 " is another "
+                                      "player (not \"%.64s\") there; migrate into a new "
+                                      "store", r->id, r->name);
+    }
+    if (rc != CAS_ENOTFOUND || (rc = checked_key(s, r->name, key)))
+        return rc;
+    snprintf(id, sizeof id, "%" PRId64, r->id);
+    const char *params[] = {id, r->name, key, r->key_hash, r->created_at, r->last_seen};
+    rc = s->methods->statement(s, CAS__SQL_REGISTERED_COPY, 6, params, NULL, NULL, NULL,
+                               "copying the player");
+    if (rc == CAS_ECONFLICT)
+        return name_taken(s, r->name);
+    if (rc == CAS_OK && s->methods->dialect == CAS__SAVES_PG)
+        rc = s->methods->statement(s, CAS__PG_REGISTERED_IDS_CAUGHT_UP, 0, NULL, NULL, NULL,
+                                   NULL, "numbering the players after the copied ones");
+    return rc;
+}
+
 /* Run a change of the player called name; CAS_ENOTFOUND when none. */
 static int change(struct cas__saves *s, const char *sql, int n_params,
                   const char *const *params, const char *name, int64_t *id,

@@ -370,6 +370,12 @@ int cas__saves_registered_rekey(struct cas__saves *s, const char *name,
  * CAS_ENOTFOUND. */
 int cas__saves_registered_remove(struct cas__saves *s, const char *name);
 
+/* Store r (from another store: saves migrate) under its own id with its
+ * key hash and times, so its key keeps working.  CAS_OK also when the same
+ * player (id, name and key hash) is there already; CAS_ECONFLICT when the
+ * id or the name is another's there. */
+int cas__saves_registered_copy(struct cas__saves *s, const struct cas__saves_registered *r);
+
 /* Registered player id was seen now (signed in, took a seat, played). */
 int cas__saves_registered_seen(struct cas__saves *s, int64_t id);
 

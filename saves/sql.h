@@ -25,6 +25,11 @@
 /* A new game's id when none is given: SQLite's rowid comes by itself. */
 #define CAS__SQLITE_NEW_GAME_ID "NULL"
 #define CAS__PG_NEW_GAME_ID "nextval(pg_get_serial_sequence('games', 'id'))"
+/* After registered players were copied with their ids, PostgreSQL's
+ * sequence must pass them (SQLite's rowid does by itself). */
+#define CAS__PG_REGISTERED_IDS_CAUGHT_UP                                            \
+    "SELECT setval(pg_get_serial_sequence('registered_players', 'id'),"            \
+    " (SELECT max(id) FROM registered_players))"
 
 /* ------------------------------------------------------------- writing */
 
@@ -188,6 +193,10 @@
     CAS__SQL_REGISTERED_COLUMNS " WHERE r.id = CAST($1 AS BIGINT)"
 #define CAS__SQL_REGISTERED_ALL(bytewise)                                           \
     CAS__SQL_REGISTERED_COLUMNS " ORDER BY r.name_key COLLATE " bytewise
+/* A registered player copied from another store (saves migrate), id and all. */
+#define CAS__SQL_REGISTERED_COPY                                                    \
+    "INSERT INTO registered_players (id, name, name_key, key_hash, created_at,"     \
+    " last_seen) VALUES (CAST($1 AS BIGINT), $2, $3, $4, $5, $6)"
 #define CAS__SQL_REGISTERED_RENAME                                                  \
     "UPDATE registered_players SET name = $2, name_key = $3 WHERE name_key = $1"
 #define CAS__SQL_REGISTERED_REKEY                                                   \

@@ -116,11 +116,56 @@ static void test_names_mistakes_and_the_other_subcommands(void **state)
     cas_test_expect_text(r.out, "no players in");
 }
 
+/* saves migrate takes the players along, keys and seats included. */
+static void test_migrate_copies_the_players(void **state)
+{
+    struct cas_test_result r;
+    char from[512], to[512];
+    castellan(state, &r, "players", "add", "Ada", NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_dir_file(*state, "castellan/saves.db", from, sizeof from);
+    cas_test_dir_file(*state, "to.db", to, sizeof to);
+    struct cas__saves *s = cas_test_open(from);
+    struct cas__saves_game g;
+    struct cas__saves_registered ada;
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    assert_int_equal(cas__saves_registered_find(s, "ada", &ada), CAS_OK);
+    assert_int_equal(cas__saves_seat_register(s, g.id, 0, ada.id), CAS_OK);
+    cas__saves_close(s);
+    castellan(state, &r, "saves", "migrate", from, to, NULL);
+    if (r.status != 0)
+        fail_msg("migrate: %s", r.err);
+    cas_test_expect_text(r.out, "1 registered player copied and checked");
+    castellan(state, &r, "players", "list", "--database", to, NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "Ada");
+    s = cas_test_open(to);
+    struct cas__saves_registered back;
+    assert_int_equal(cas__saves_registered_find(s, "Ada", &back), CAS_OK);
+    assert_int_equal(back.id, ada.id);
+    assert_string_equal(back.key_hash, ada.key_hash);
+    assert_int_equal(back.games, 1);
+    cas__saves_registered_free(&back);
+    struct cas__saves_game copied;
+    assert_int_equal(cas__saves_game_load(s, g.id, 0, &copied), CAS_OK);
+    cas_test_assert_player(&copied.players[0], "Ada", "Ada");
+    cas__saves_game_free(&copied);
+    cas__saves_close(s);
+    cas__saves_registered_free(&ada);
+    cas__saves_game_free(&g);
+    /* Again: everything is there already, the same. */
+    castellan(state, &r, "saves", "migrate", from, to, NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "already there, the same");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_add_prints_a_link_on_the_address_it_names),
         CAS_TEST_IN_DIR(test_names_mistakes_and_the_other_subcommands),
+        CAS_TEST_IN_DIR(test_migrate_copies_the_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

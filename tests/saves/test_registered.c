@@ -234,6 +234,43 @@ static void test_a_seat_follows_its_player(void **state)
     cas__saves_close(s);
 }
 
+/* A player copied into another store keeps number, name and key; copying
+ * again is a no-op; another player under that number or name is refused;
+ * a player added afterwards gets a new number. */
+static void test_a_copy_keeps_the_key(void **state)
+{
+    char where[512], there_at[512], err[1024], key[CAS__PLAYER_KEY_MAX];
+    const char *why;
+    struct cas__saves *s = open_store(state, where, sizeof where), *there;
+    struct cas__saves_registered ada, back;
+    int64_t id;
+    assert_int_equal(cas__player_key_issue(s, "Ada", 0, key), CAS_OK);
+    assert_int_equal(cas__saves_registered_find(s, "Ada", &ada), CAS_OK);
+    if (cas_test_on_pg())
+        cas_test_pg_database(there_at, sizeof there_at);
+    else
+        cas_test_dir_file(*state, "there.db", there_at, sizeof there_at);
+    assert_int_equal(cas__saves_open(there_at, &there, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_registered_copy(there, &ada), CAS_OK);
+    assert_int_equal(cas__saves_registered_copy(there, &ada), CAS_OK);
+    assert_int_equal(cas__player_key_check(there, key, &back, &why), CAS_OK);
+    assert_int_equal(back.id, ada.id);
+    assert_string_equal(back.created_at, ada.created_at);
+    cas__saves_registered_free(&back);
+    assert_int_equal(cas__saves_registered_add(there, "Bob", HASH_B, &id), CAS_OK);
+    assert_true(id > ada.id);
+    struct cas__saves_registered other = ada;
+    other.name = "Eve";
+    assert_int_equal(cas__saves_registered_copy(there, &other), CAS_ECONFLICT);
+    other = ada;
+    other.id = id + 1;
+    assert_int_equal(cas__saves_registered_copy(there, &other), CAS_ECONFLICT);
+    assert_non_null(strstr(cas__saves_errmsg(there), "exists already"));
+    cas__saves_registered_free(&ada);
+    cas__saves_close(there);
+    cas__saves_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +279,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_names_are_unique_whatever_their_case),
         CAS_TEST_IN_DIR(test_keys_are_kept_as_hashes),
         CAS_TEST_IN_DIR(test_a_seat_follows_its_player),
+        CAS_TEST_IN_DIR(test_a_copy_keeps_the_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
