@@ -467,6 +467,16 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
                     "(max-games); try again when one has ended");
         return;
     }
+    /* A person's seat may not pass for a registered player (a bot is known
+     * by its agent, whatever its name). */
+    for (size_t i = 0; i < req->n_seats; i++) {
+        const struct cas__req_seat *seat = &req->seats[i];
+        int person = strcmp(seat->agent, "human") == 0 || strcmp(seat->agent, "open") == 0;
+        if (person && cas__signin_name_free(l, c, seat->name, msg, sizeof msg)) {
+            reply_error(c, req->id, "name-taken", msg);
+            return;
+        }
+    }
     if (cas__table_create(l, req, &t, &invites, &code, msg, sizeof msg) != CAS_OK) {
         reply_error(c, req->id, code, msg);
         return;

@@ -99,22 +99,30 @@ void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w)
     }
 }
 
+int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
+                          char *msg, size_t cap)
+{
+    struct cas__saves_registered r;
+    if (!name || cas__saves_registered_find(l->store, name, &r) != CAS_OK)
+        return CAS_OK;
+    int theirs = r.id == c->player;
+    if (!theirs)
+        snprintf(msg, cap, "\"%.64s\" is the name of a registered player of this server; "
+                 "they sign in with their own link to play as themselves.  Choose another "
+                 "name to play as a guest", r.name);
+    cas__saves_registered_free(&r);
+    return theirs ? CAS_OK : CAS_ECONFLICT;
+}
+
 int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
                            const char *dflt, const char **name, char *msg, size_t cap)
 {
-    struct cas__saves_registered r;
     if (c->player) {
         *name = c->player_name;
         return CAS_OK;
     }
     *name = asked ? asked : dflt;
-    if (!asked || cas__saves_registered_find(l->store, asked, &r) != CAS_OK)
-        return CAS_OK;
-    snprintf(msg, cap, "\"%.64s\" is the name of a registered player of this server; "
-             "they sign in with their own link to play as themselves.  Choose another "
-             "name to play as a guest", r.name);
-    cas__saves_registered_free(&r);
-    return CAS_ECONFLICT;
+    return cas__signin_name_free(l, c, asked, msg, cap);
 }
 
 void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,

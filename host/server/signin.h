@@ -40,6 +40,12 @@ struct cas__jw;
  * ,"player":null and, when a key was refused, ,"signin_error":"WHY". */
 void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w);
 
+/* Whether c may give a seat the name `name` (NULL: none given): CAS_OK,
+ * or CAS_ECONFLICT with the reason in msg when it is a registered player's
+ * (in any case) other than c's own.  A store failure lets it through. */
+int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
+                          char *msg, size_t cap);
+
 /* The name a claim of c gives its seat: a signed-in player's own name,
  * else asked (the claim's "name") or else the seat's name dflt.  A guest
  * may not take a registered player's name (any case): CAS_ECONFLICT with

@@ -248,6 +248,19 @@ static void test_a_player_takes_a_seat_as_themselves(void **state)
     assert_non_null(strstr(m, "\"code\":\"name-taken\""));
     assert_non_null(strstr(m, "\\\"Bob\\\" is the name of a registered player"));
     free(m);
+    /* Nor name a person's seat so at creation; a bot may be called
+     * anything, and Ada may name a seat after herself. */
+    ws_send(g, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[{\"agent\":\"human\","
+               "\"name\":\"ADA\"},{\"agent\":\"greedy\"}]}");
+    m = ws_until(g, "\"type\":\"error\"");
+    assert_non_null(strstr(m, "\"code\":\"name-taken\""));
+    free(m);
+    ws_send(g, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[{\"agent\":\"human\"},"
+               "{\"agent\":\"greedy\",\"name\":\"Ada\"}]}");
+    free(ws_until(g, "\"type\":\"created\""));
+    ws_send(a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":[{\"agent\":\"human\","
+               "\"name\":\"Ada\"},{\"agent\":\"greedy\"}]}");
+    free(ws_until(a, "\"type\":\"created\""));
     /* As Carol the guest takes it: no player is recorded. */
     snprintf(text, sizeof text, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,"
              "\"name\":\"Carol\"}", (long long)id);
