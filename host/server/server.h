@@ -4,7 +4,10 @@
  *
  *   jsonw.c     a JSON writer with careful escaping (messages out)
  *   protocol.c  decoding a client's message into a request (messages in)
- *   table.c     one hosted game: session, seats and tokens, clocks, viewers
+ *   table.c     one hosted game: its session, seats and tokens, event log
+ *   create.c    creating a game, adopting one of the terminal
+ *   play.c      playing: an act, undo or hint applied, the table advanced
+ *   clock.c     clocks, flags, and seats that left
  *   message.c   the state and update messages, built once per viewer
  *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
@@ -148,6 +151,10 @@ void cas__req_free(struct cas__req *req);
 
 /* Write {"type":"error","id":ID,"code":CODE,"message":MSG} into w. */
 void cas__req_error(struct cas__jw *w, const char *id, const char *code, const char *msg);
+/* A request refused: *code = what (an error code of the protocol), the
+ * message from fmt into msg; returns CAS_EINVAL. */
+int cas__srv_refuse(const char **code, const char *what, char *msg, size_t msglen,
+                const char *fmt, ...) CAS_PRINTF(5, 6);
 
 /* ---------------------------------------------------------- the clock */
 
@@ -535,6 +542,16 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
+/* The server clock's now (ms). */
+int64_t cas__table_now(const struct cas__table *t);
+/* Stop t for why (kept with where the journal stands); the first reason
+ * stays. */
+void cas__table_fail(struct cas__table *t, const char *why);
+/* Add event to t's log (best effort: the journal is the truth), as
+ * emitted by t->applying_actor. */
+void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
+/* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
+int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
 
 /* ---------------------------------------------------------- bots.c */
 
