@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
 
 void cas__table_seat_joined(struct cas__table *t, int seat)
 {

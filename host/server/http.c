@@ -24,7 +24,7 @@
 
 #include "picture.h"
 #include "replay_html.h"
-#include "server.h"
+#include "table.h"
 #include "wsclient.h"
 
 #define MAX_QUEUED_MESSAGES 1024

@@ -16,7 +16,7 @@
 #include <openssl/crypto.h>
 
 #include "install_dirs.h"
-#include "server.h"
+#include "table.h"
 
 static int64_t monotonic_ms(void *ctx)
 {

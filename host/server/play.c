@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
 
 void cas__table_fail(struct cas__table *t, const char *why)
 {

@@ -218,6 +218,7 @@ int cas__invites_mint(struct cas__invites *inv, size_t n, struct cas__saves_serv
 
 /* ------------------------------------------------------ connections */
 
+/* A hosted game; its insides are the server's own (table.h). */
 struct cas__table;
 
 /* One client connection as the lobby and the tables see it; the
@@ -241,131 +242,6 @@ void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w);
 /* --------------------------------------------------------- the tables */
 
 struct cas__lobby;
-
-/* One event of the game's log. */
-struct cas__srv_event {
-    uint32_t ply;
-    int player;          /* the actor when it was emitted; -1 chance */
-    int visible_to;
-    char *text;          /* owned */
-};
-
-/* A seat's action as the game's notation, for the next update. */
-struct cas__played {
-    uint32_t ply;
-    int player;
-    char *text;          /* owned */
-};
-
-#define CAS__VIEW_HISTORY 16
-#define CAS__VIEW_HISTORY_BYTES (256u << 10)
-
-/* What one viewer of a table (a seat, or every watcher: the public view)
- * was sent, shared by all its connections: rendered once per message.
- * When its last connection leaves it goes on for CAS__VIEW_HISTORY more
- * messages (so a page that lost its connection resumes from the history)
- * and is released then. */
-struct cas__view {
-    unsigned conns;                /* connections following as this viewer */
-    unsigned orphaned;             /* messages built since the last one left */
-    uint64_t seq;                  /* the message pic belongs to; 0: none */
-    struct cas__picture pic;
-    int marked;
-    size_t events_sent, events_epoch;
-    /* The last updates, each a continuation of the one before: message
-     * seq - k at history[(seq - k) % N] for k < n_history. */
-    struct cas__srv_msg *history[CAS__VIEW_HISTORY];
-    size_t n_history, history_bytes;
-    struct cas__srv_msg *full;     /* the full state at full_seq */
-    uint64_t full_seq;
-    struct cas__srv_msg *text;     /* the text view at text_seq */
-    uint64_t text_seq;
-};
-
-struct cas__seat {
-    char token_hash[CAS__HASH_LEN + 1]; /* the token's SHA-256; "" none */
-    int open;            /* anyone may claim it */
-    int bot;             /* a bot decides for it */
-    char *agent;         /* "human" or the bot's spec; owned */
-    struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
-    int64_t clock_ms;    /* remaining time; meaningful with a clock */
-    int connected;       /* connections acting for it */
-    int joined;          /* someone has joined as this seat since it was hosted */
-    int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
-    int64_t left_at;     /* when its last connection went (server clock, ms) */
-};
-
-/* A seat gone this long at its turn may be claimed or given to a bot by
- * the others (docs/server.md, "Clocks"); the bot that takes it. */
-#define CAS__LEAVER_GRACE_MS 60000
-#define CAS__LEAVER_BOT "greedy"
-
-struct cas__table {
-    struct cas__lobby *lobby;
-    int64_t id;                    /* the game's row in the store */
-    struct cas__saves_game saved;  /* owned: what revive replays */
-    struct cas__revived r;         /* match, session and plan */
-    struct cas__agent **proxies;   /* owned: the session's agents */
-    struct cas__seat *seats;       /* owned, one per player */
-    int nplayers;
-    struct cas__journal j;
-    /* The decision being applied: what the proxy agents hand the session. */
-    cas_action pending;
-    int pending_undo;
-    int applying_actor;            /* for the events emitted meanwhile */
-    /* Clock: base and increment (has_clock), when the actor's turn began. */
-    int has_clock;
-    int64_t base_ms, increment_ms, turn_started;
-    int flagged;                   /* seat whose flag fell, -1 */
-    int clock_running;             /* every human seat has joined (docs/server.md) */
-    int forfeit;                   /* flagged left and the others claimed the game */
-    int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
-    /* Fair draws (docs/server.md): a practice game shows its seed; another
-     * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
-     * and shows the reveal once it is over.  "" where there is none. */
-    int practice;
-    char seed_reveal[24 + 1 + 2 * CAS__SEED_NONCE_BYTES + 1];
-    char seed_commitment[CAS__HASH_LEN + 1];
-    /* A bot decides on a thread: nothing touches the match meanwhile. */
-    int busy;
-    struct cas__actions bot_legal; /* owned: the bot's decision's list */
-    struct cas__agent *hint;       /* owned; made at the first hint */
-    char origin[32];               /* "game 7", for revive's messages */
-    struct cas__srv_event *events; /* owned log */
-    size_t n_events, cap_events;
-    size_t events_reset;           /* bumped by an undo: logs are resent */
-    struct cas__conn *viewers;     /* connections following the game */
-    struct cas__view *views;       /* owned: nplayers seats, then the public */
-    uint64_t seq;                  /* the last message number */
-    struct cas__played *played;    /* owned: seats' actions since the last */
-    size_t n_played, cap_played;
-    int dirty;                     /* an update is owed to the viewers */
-    int joined;                    /* a connection is owed a full state */
-    int over;
-    int claimed;                   /* holds the store's claim on the game */
-    /* The store was unavailable (its database away) when an action or the
-     * result was to be saved: the action, applied but not acknowledged,
-     * waits (text owned; NULL: none) with the game, and is saved by
-     * cas__table_retry_store once the store is back; while it waits, and
-     * while the store is away, moves are refused (`unavailable`).  A timed
-     * game's clock does not run while the store is away (away_since);
-     * viewers get the state again when it is back after a refusal
-     * (refused_away), to play the refused move again. */
-    struct {
-        char *text;
-        uint32_t ply;
-        int actor;
-        uint64_t hash;
-        int64_t clock_ms;
-    } unsaved;
-    int result_unsaved, store_away, refused_away;
-    int64_t away_since;
-    char failure[512];             /* why the table stopped, "" if fine */
-    struct cas__table *next;       /* in the lobby */
-    struct cas__table *next_same_hash; /* in the lobby's index by id */
-    struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
-    int counted_over;              /* the lobby has counted it finished */
-};
 
 /* Which saved games started at the terminal (not by a server) the server
  * may host and show (serve --host-saved): all, or the n listed. */
@@ -487,6 +363,18 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
                        char *msg, size_t msglen);
 void cas__table_free(struct cas__table *t);
+/* What a caller outside the server (play --web) may read of a table;
+ * the table itself is the server's (table.h). */
+int64_t cas__table_id(const struct cas__table *t);
+/* The game's title, as the plugin names it. */
+const char *cas__table_title(const struct cas__table *t);
+int cas__table_players(const struct cas__table *t);
+/* Seat's player name; whether a bot decides for it. */
+const char *cas__table_seat_name(const struct cas__table *t, int seat);
+int cas__table_seat_is_bot(const struct cas__table *t, int seat);
+/* Whether the game is over; why it stopped (NULL: it did not). */
+int cas__table_over(const struct cas__table *t);
+const char *cas__table_failure(const struct cas__table *t);
 /* Go on after a change: chance draws, bots start deciding; marks the
  * table dirty. */
 void cas__table_advance(struct cas__table *t);
@@ -496,10 +384,6 @@ void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
  * viewer) when it changed, a full state or the missed updates to those
  * that joined.  Never while t->busy. */
 void cas__table_flush(struct cas__table *t);
-/* The view of viewer seat (-1: public). */
-struct cas__view *cas__table_view(struct cas__table *t, int seat);
-/* Let go of everything view holds. */
-void cas__view_release(struct cas__view *v);
 /* Whether seat may take back its last decision now. */
 int cas__table_can_undo(struct cas__table *t, int seat);
 /* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
@@ -542,16 +426,6 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
-/* The server clock's now (ms). */
-int64_t cas__table_now(const struct cas__table *t);
-/* Stop t for why (kept with where the journal stands); the first reason
- * stays. */
-void cas__table_fail(struct cas__table *t, const char *why);
-/* Add event to t's log (best effort: the journal is the truth), as
- * emitted by t->applying_actor. */
-void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
-/* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
-int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
 
 /* ---------------------------------------------------------- bots.c */
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server.h"
+#include "table.h"
 
 /* ------------------------------------------------------- proxy agents */
 
@@ -409,6 +409,41 @@ int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec)
     s->bot = 1;
     t->proxies[seat]->ops = &bot_ops;
     return CAS_OK;
+}
+
+int64_t cas__table_id(const struct cas__table *t)
+{
+    return t->id;
+}
+
+const char *cas__table_title(const struct cas__table *t)
+{
+    return t->r.match.title;
+}
+
+int cas__table_players(const struct cas__table *t)
+{
+    return t->nplayers;
+}
+
+const char *cas__table_seat_name(const struct cas__table *t, int seat)
+{
+    return t->r.names[seat];
+}
+
+int cas__table_seat_is_bot(const struct cas__table *t, int seat)
+{
+    return t->seats[seat].bot;
+}
+
+int cas__table_over(const struct cas__table *t)
+{
+    return t->over;
+}
+
+const char *cas__table_failure(const struct cas__table *t)
+{
+    return t->failure[0] ? t->failure : NULL;
 }
 
 int cas__table_token_ok(const struct cas__table *t, int seat, const char *token)

@@ -25,7 +25,7 @@
 #include "json.h"
 #include "picture_patch.h"
 #include "saves.h"
-#include "server.h"
+#include "table.h"
 #include "wsclient.h"
 
 /* ------------------------------------------------------------ helpers */
