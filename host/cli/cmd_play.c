@@ -334,7 +334,6 @@ static int web_ready(void *ctx, struct cas__lobby *l, int port)
         return CAS_EINVAL;
     }
     cas__lobby_add(l, wp->table);
-    cas__lobby_flush(l);
     struct cas__table *t = wp->table;
     wp->id = cas__table_id(t);
     printf("%s: game %lld, journaled; open in a browser:\n", cas__table_title(t),

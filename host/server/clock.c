@@ -22,7 +22,7 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
     /* Every human seat is here: the turn due now starts its clock. */
     t->clock_running = 1;
     t->turn_started = cas__table_now(t);
-    t->dirty = 1;
+    cas__table_changed(t);
 }
 
 /* The game ends with `seat` ranked last, the others by their projected
@@ -32,7 +32,7 @@ static void end_ranked_last(struct cas__table *t, int seat)
 {
     t->flagged = seat;
     t->over = 1;
-    t->dirty = 1;
+    cas__table_changed(t);
     t->lobby->lobby_dirty = 1;
     size_t n = (size_t)t->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);
@@ -53,7 +53,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     int gone = cas__table_gone(t, now);
     if (gone + 1 != t->leaver_shown) {
         t->leaver_shown = gone + 1;
-        t->dirty = 1;
+        cas__table_changed(t);
     }
     if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
         return;
@@ -81,7 +81,7 @@ void cas__table_seat_left(struct cas__table *t, int seat)
 {
     if (seat >= 0 && seat < t->nplayers && t->seats[seat].connected == 0) {
         t->seats[seat].left_at = cas__table_now(t);
-        t->dirty = 1;
+        cas__table_changed(t);
     }
 }
 

@@ -62,7 +62,7 @@ void cas__table_retry_store(struct cas__table *t)
     struct cas__saves *store = t->lobby->store;
     if (t->refused_away && !t->unsaved.text && cas__saves_ready(store) == CAS_OK) {
         t->refused_away = 0;
-        t->dirty = 1;
+        cas__table_changed(t);
     }
     if (t->failure[0] || (!t->unsaved.text && !t->result_unsaved))
         return;
@@ -150,7 +150,7 @@ static void log_forced_pass(struct cas__table *t, int actor)
 
 void cas__table_advance(struct cas__table *t)
 {
-    t->dirty = 1;
+    cas__table_changed(t);
     while (!t->over && !t->busy && !t->failure[0] && !t->unsaved.text) {
         int actor = cas__table_actor(t);
         if (t->failure[0]) /* the plugin broke its promise: not an end */
@@ -185,7 +185,7 @@ void cas__table_set_autopass(struct cas__table *t, int seat, int on)
 void cas__table_bot_done(struct cas__table *t, int rc, cas_action action)
 {
     t->busy = 0;
-    t->dirty = 1;
+    cas__table_changed(t);
     if (rc != CAS_OK) {
         cas__table_fail(t, "the bot failed");
         return;
@@ -277,7 +277,7 @@ int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg
         return refuse_unavailable(t, 0, code, msg, msglen);
     if (rc != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "%s", t->failure);
-    t->dirty = 1;
+    cas__table_changed(t);
     return CAS_OK;
 }
 

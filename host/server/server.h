@@ -273,6 +273,9 @@ struct cas__lobby {
      * reload finds it), oldest first; past limits.keep_finished the oldest
      * leaves memory (its replay stays in the store). */
     struct cas__table *finished, *finished_last;
+    /* Tables changed since the last flush, in order (cas__lobby_flush);
+     * the pending-writes list of the loop. */
+    struct cas__table *changed, *changed_last;
     size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     struct cas__conn *subs;            /* subscribed to the lobby */
@@ -313,7 +316,10 @@ void cas__lobby_close(struct cas__lobby *l);
 void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
 /* c is gone: leave its table and the lobby's subscribers. */
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
-/* Send every state owed (tables marked dirty, the lobby). */
+/* Send every state owed: by the tables changed since the last flush
+ * (each queued itself once) and the lobby's list.  The serving loop calls
+ * it once per turn, before it sleeps (serve_run.c), and cas__lobby_handle
+ * before a request, so no reply overtakes what was owed before it. */
 void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);

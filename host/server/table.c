@@ -50,6 +50,18 @@ static const struct cas__agent_ops bot_ops = {
 
 /* ------------------------------------------------------------- hooks */
 
+void cas__table_changed(struct cas__table *t)
+{
+    t->owes_update = 1;
+    cas__lobby_queue(t->lobby, t);
+}
+
+void cas__table_owe_full(struct cas__table *t)
+{
+    t->owes_full = 1;
+    cas__lobby_queue(t->lobby, t);
+}
+
 int64_t cas__table_now(const struct cas__table *t)
 {
     return t->lobby->clock.now_ms(t->lobby->clock.ctx);
@@ -174,7 +186,7 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
     struct cas__table *t = ctx;
     snprintf(t->failure, sizeof t->failure, "%.400s; the game is saved up to ply %" PRIu32
              " (castellan resume %lld)", fault->text, t->j.saved, (long long)t->id);
-    t->dirty = 1;
+    cas__table_changed(t);
 }
 
 /* ----------------------------------------------------- opening a table */
@@ -327,6 +339,7 @@ void cas__table_free(struct cas__table *t)
 {
     if (!t)
         return;
+    cas__lobby_unqueue(t->lobby, t);
     if (t->claimed)
         cas__saves_game_release(t->lobby->store, t->id);
     cas__revive_close(&t->r);

@@ -106,8 +106,12 @@ struct cas__table {
     uint64_t seq;                  /* the last message number */
     struct cas__played *played;    /* owned: seats' actions since the last */
     size_t n_played, cap_played;
-    int dirty;                     /* an update is owed to the viewers */
-    int joined;                    /* a connection is owed a full state */
+    /* Set only through cas__table_changed / cas__table_owe_full, which
+     * queue the table for the loop's flush (cas__lobby_flush). */
+    int owes_update;               /* an update is owed to the viewers */
+    int owes_full;                 /* a connection is owed a full state */
+    int queued;                    /* in the lobby's changed tables */
+    struct cas__table *next_changed;
     int over;
     int claimed;                   /* holds the store's claim on the game */
     /* The store was unavailable (its database away) when an action or the
@@ -138,6 +142,17 @@ struct cas__table {
 struct cas__view *cas__table_view(struct cas__table *t, int seat);
 /* Let go of everything view holds. */
 void cas__view_release(struct cas__view *v);
+/* Something the viewers see changed: an update is owed, and t waits in
+ * the lobby's changed tables for the flush at the end of the loop's turn
+ * (queued once however often it changes). */
+void cas__table_changed(struct cas__table *t);
+/* A connection joined t (or now follows another of its views): a full
+ * state or a resume is owed it, at the same flush. */
+void cas__table_owe_full(struct cas__table *t);
+/* Queue t in l's changed tables, once; take it out (a table freed while
+ * queued).  lobby.c. */
+void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t);
+void cas__lobby_unqueue(struct cas__lobby *l, struct cas__table *t);
 /* The server clock's now (ms). */
 int64_t cas__table_now(const struct cas__table *t);
 /* Stop t for why (kept with where the journal stands); the first reason
