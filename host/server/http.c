@@ -25,7 +25,6 @@
 #include "picture.h"
 #include "replay_html.h"
 #include "table.h"
-#include "wsclient.h"
 
 #define MAX_QUEUED_MESSAGES 1024
 

@@ -56,6 +56,10 @@ void cas__jw_str(struct cas__jw *w, const char *text);
 /* The text written so far (NUL-terminated; "" after a failure). */
 const char *cas__jw_text(const struct cas__jw *w);
 
+/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
+ * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
+int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
+
 /* A finished message, shared by every connection it is queued on. */
 struct cas__srv_msg {
     int refs;
@@ -619,12 +623,5 @@ struct cas__serve_setup {
  * games and serve until SIGINT/SIGTERM or setup->done; prints problems on
  * stderr.  The exit status. */
 int cas__serve_run(const struct cas__serve_setup *setup);
-
-/* `castellan bench --only serve` (bench_serve.c): castellan serve under
- * --games concurrent games over WebSocket: moves per second, latency,
- * memory per idle game.  The bench command hands it to the bench sections
- * (struct cas__bench, serve). */
-struct cas__bench;
-int cas__bench_serve(struct cas__bench *b);
 
 #endif
