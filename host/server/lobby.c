@@ -138,6 +138,7 @@ void cas__lobby_close(struct cas__lobby *l)
     cas__strlist_free(&l->path);
     free(l->preset_dir);
     free(l->unrestorable);
+    cas__recent_free(&l->recent);
     memset(l, 0, sizeof *l);
 }
 
@@ -233,9 +234,9 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
     cas__table_free(t);
 }
 
-/* Count the tables that finished since the last call, and let the oldest
- * finished leave memory past keep_finished once their last state went. */
-static void retire_finished(struct cas__lobby *l)
+/* Count the tables that finished since the last call: the recent games
+ * are read again. */
+static void count_finished(struct cas__lobby *l)
 {
     for (struct cas__table *t = l->tables; t; t = t->next)
         if (t->over && !t->counted_over) {
@@ -247,7 +248,14 @@ static void retire_finished(struct cas__lobby *l)
                 l->finished = t;
             l->finished_last = t;
             l->n_finished++;
+            cas__recent_changed(&l->recent);
         }
+}
+
+/* Let the oldest finished tables leave memory past keep_finished once
+ * their last state went. */
+static void retire_finished(struct cas__lobby *l)
+{
     while (l->n_finished > l->limits.keep_finished && !l->finished->busy &&
            !l->finished->dirty)
         retire(l, l->finished);
@@ -431,6 +439,7 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_raw(w, "]}");
     }
     cas__jw_raw(w, "]");
+    cas__recent_write(&l->recent, l->store, w);
     write_presets(l, w);
     write_available(l, w);
     cas__jw_raw(w, "}");
@@ -677,6 +686,7 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
 static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id)
 {
     struct cas__jw w;
+    count_finished(l);
     cas__jw_init(&w);
     write_lobby(l, &w, id);
     cas__conn_send_jw(c, &w);
@@ -744,6 +754,7 @@ void cas__lobby_flush(struct cas__lobby *l)
 {
     for (struct cas__table *t = l->tables; t; t = t->next)
         cas__table_flush(t);
+    count_finished(l);
     if (l->lobby_dirty && l->subs) {
         struct cas__jw w;
         cas__jw_init(&w);

@@ -224,7 +224,9 @@ static int make_seats(struct cas__table *t, const struct cas__saves_served *serv
         return CAS_ENOMEM;
     for (int i = 0; i < t->nplayers; i++) {
         struct cas__seat *s = &t->seats[i];
-        const char *agent = t->saved.players[i].agent;
+        /* A bot that took the seat of a player who left keeps it. */
+        const char *bot = (size_t)i < served->n_seats ? served->seats[i].bot : NULL;
+        const char *agent = bot ? bot : t->saved.players[i].agent;
         if (!(s->agent = strdup(agent)))
             return CAS_ENOMEM;
         s->clock_ms = t->base_ms;
@@ -290,6 +292,7 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
+    t->forfeit = served.forfeit;
     t->practice = served.practice;
     if (served.seed_nonce) {
         snprintf(t->seed_reveal, sizeof t->seed_reveal, "%" PRIu64 ":%s", t->saved.seed,
@@ -968,10 +971,11 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
 
 /* The game ends with `seat` ranked last, the others by their projected
  * scores: its flag fell, or it left and the others claimed the game
- * (docs/server.md).  The store keeps it as a flag. */
-static void end_ranked_last(struct cas__table *t, int seat)
+ * (forfeit; docs/server.md).  The store keeps which. */
+static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
 {
     t->flagged = seat;
+    t->forfeit = forfeit;
     t->over = 1;
     t->dirty = 1;
     t->lobby->lobby_dirty = 1;
@@ -982,7 +986,7 @@ static void end_ranked_last(struct cas__table *t, int seat)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
+    if (cas__saves_served_flag(t->lobby->store, t->id, seat, forfeit) != CAS_OK ||
         cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
         fail_table(t, cas__saves_errmsg(t->lobby->store));
     free(scores);
@@ -1013,7 +1017,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms)
         return;
     t->seats[actor].clock_ms = 0; /* the flag fell */
-    end_ranked_last(t, actor);
+    end_ranked_last(t, actor, 0);
 }
 
 /* ------------------------------------------------------------ leavers */
@@ -1051,11 +1055,10 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
                       "for %d s at its turn; wait for the state that offers it",
                       (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
     if (strcmp(choice, "claim") == 0) {
-        end_ranked_last(t, gone);
-        t->forfeit = 1;
+        end_ranked_last(t, gone, 1);
         return CAS_OK;
     }
-    /* A bot plays the seat from now on, while this server hosts the game. */
+    /* A bot plays the seat from now on, across restarts too. */
     struct cas__seat *s = &t->seats[gone];
     struct cas__agent *brain;
     if (cas__agent_new(CAS__LEAVER_BOT, &brain) != CAS_OK)
@@ -1064,6 +1067,13 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
     if (!agent) {
         cas__agent_free(brain);
         return refuse(code, "internal", msg, msglen, "out of memory");
+    }
+    if (cas__saves_served_bot(t->lobby->store, t->id, gone, CAS__LEAVER_BOT) != CAS_OK) {
+        cas__agent_free(brain);
+        free(agent);
+        return refuse(code, "unavailable", msg, msglen, "game %lld: the seat cannot be "
+                      "given to a bot now (%s); try again", (long long)t->id,
+                      cas__saves_errmsg(t->lobby->store));
     }
     free(s->agent);
     s->agent = agent;

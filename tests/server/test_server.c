@@ -619,11 +619,13 @@ static void test_tokens_are_kept_as_hashes(void **state)
                  "AND seat = %d;", tokens[i], (long long)id, i);
         sql_on(w.db, sql);
     }
-    sql_on(w.db, "ALTER TABLE served_games DROP COLUMN practice;"
+    sql_on(w.db, "ALTER TABLE served_games DROP COLUMN forfeit;"
+                 "ALTER TABLE served_seats DROP COLUMN bot;"
+                 "ALTER TABLE served_games DROP COLUMN practice;"
                  "ALTER TABLE served_games DROP COLUMN seed_nonce;"
                  "PRAGMA user_version = 3;");
     world_open(&w, "hashed", 0);
-    assert_int_equal(cas__saves_schema_version(w.store), 4);
+    assert_int_equal(cas__saves_schema_version(w.store), CAS__SAVES_SCHEMA_VERSION);
     seat_both(&w, id, tokens, seats, NULL);
     for (int i = 0; i < 2; i++) {
         assert_string_equal(error_code(&seats[i]), "");
@@ -1399,9 +1401,45 @@ static void test_forced_pass(void **state)
     world_close(&w);
 }
 
+/* After a restart: the bot still plays the seat it took (the leaver's
+ * link no longer does), and a game claimed from a leaver stays over with
+ * reason "left", among the lobby's recent games. */
+static void check_leaver_after_restart(struct world *w, int64_t id, int gone, int claim,
+                                       char tokens[][64])
+{
+    world_close(w);
+    world_open(w, "leaver", 0);
+    struct cas__table *t = cas__lobby_find(&w->lobby, id);
+    if (!claim) {
+        assert_non_null(t);
+        assert_true(t->seats[gone].bot);
+        assert_string_equal(t->seats[gone].agent, CAS__LEAVER_BOT);
+        assert_false(cas__table_token_ok(t, gone, tokens[gone]));
+        assert_true(cas__table_token_ok(t, 1 - gone, tokens[1 - gone]));
+        assert_false(t->over);
+        return;
+    }
+    assert_null(t); /* over: not hosted again */
+    struct tconn lobby;
+    char expect[128];
+    tconn_init(&lobby);
+    say(w, &lobby, "{\"type\":\"lobby\"}");
+    const char *finished = strstr(last(&lobby), "\"finished\":[");
+    assert_non_null(finished);
+    snprintf(expect, sizeof expect, "{\"game\":\"%lld\",", (long long)id);
+    const char *game = strstr(finished, expect);
+    assert_non_null(game);
+    snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d,", gone);
+    assert_ptr_equal(strstr(game, "\"reason\""), strstr(game, expect));
+    snprintf(expect, sizeof expect, "\"replay\":\"/game/%lld/replay.html\"", (long long)id);
+    assert_non_null(strstr(game, expect));
+    tconn_free(&lobby);
+}
+
 /* A seat gone at its turn: before the grace nobody may act for it; after
  * it the others are told, and may give the seat to a bot (which plays on)
- * or claim the game (the leaver ranked last, reason "left"). */
+ * or claim the game (the leaver ranked last, reason "left"); both are
+ * journaled. */
 static void test_leaver(void **state)
 {
     (void)state;
@@ -1447,6 +1485,7 @@ static void test_leaver(void **state)
         }
         for (int i = 0; i < 2; i++)
             tconn_free(&seats[i]);
+        check_leaver_after_restart(&w, id, gone, claim, tokens);
     }
     world_close(&w);
 }

@@ -266,6 +266,26 @@ function renderLobby(msg) {
       el('td', {}, seats),
       go));
   }
+  renderRecent(msg, new Set(games.map((g) => g.game)));
+}
+
+// The store's last finished games (across restarts), those no longer in
+// the list above, each with its result and replay.
+function renderRecent(msg, listed) {
+  const recent = (msg.finished || []).filter((g) => !listed.has(g.game));
+  $('recent').hidden = recent.length === 0;
+  $('recent-games').replaceChildren(...recent.map((g) => {
+    const seats = (g.seats || []).map((s) => {
+      const agent = s.agent && s.agent !== 'human' ? ` (${s.agent})` : '';
+      const score = s.score === null || s.score === undefined ? '' : ` ${s.score}`;
+      const left = g.flagged === s.seat ? (g.reason === 'left' ? ', left' : ', out of time') : '';
+      return `${s.seat + 1}. ${s.name || 'seat ' + (s.seat + 1)}${agent}${score}${left}`;
+    }).join(' · ');
+    const when = String(g.finished || '').replace('T', ' ').replace(/:\d\dZ?$|Z$/, '');
+    return el('li', { 'data-game': g.game },
+      el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game}, ${when}): ${seats} `,
+      el('a', { href: '/game/' + encodeURIComponent(g.game) + '/replay.html', text: 'Replay' }));
+  }));
 }
 
 // "carcassonne + inns-cathedrals" in the plugins' own names.
