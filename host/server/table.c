@@ -169,12 +169,22 @@ static void on_event(void *ctx, const struct cas_event *event)
         t->events = events;
         t->cap_events = cap;
     }
-    char *text = strdup(event->text);
+    int scored = event->kind == CAS_EVENT_SCORE;
+    const char *category = scored && CAS_HAS_FIELD(event, struct cas_event, final)
+                               ? event->category
+                               : NULL;
+    size_t len = strlen(event->text) + 1, more = category ? strlen(category) + 1 : 0;
+    char *text = malloc(len + more);
     if (!text)
         return;
+    memcpy(text, event->text, len);
+    if (category)
+        memcpy(text + len, category, more);
     t->events[t->n_events++] = (struct cas__srv_event){
         .ply = t->r.session.ply, .player = t->applying_actor,
-        .visible_to = event->visible_to, .text = text};
+        .visible_to = event->visible_to, .text = text,
+        .scorer = scored ? event->player : -1, .points = scored ? event->points : 0,
+        .category = category ? text + len : NULL, .final = category && event->final};
 }
 
 /* A worker process of this game failed: the table stops, the server goes

@@ -1285,6 +1285,46 @@ static void test_finished_games_leave_memory(void **state)
     world_close(&w);
 }
 
+/* Score events carry what scored (protocol 2's "score": the scorer, the
+ * points, the plugin's category and whether in the final scoring), so a
+ * client sums points by category without reading the events' text. */
+static void test_score_events_say_what_scored(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn watcher;
+    char tokens[1][64];
+    world_open(&w, "scores", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\","
+                        "\"practice\":true,\"seats\":[{\"agent\":\"random\"},"
+                        "{\"agent\":\"random\"}]}", tokens, 0);
+    assert_true(table(&w, id)->over); /* the bots played it through */
+    tconn_init(&watcher);
+    join(&w, &watcher, id, -1, NULL);
+    const char *m = last_state(&watcher);
+    assert_non_null(m);
+    size_t scores = 0, finals = 0;
+    for (const char *at = strstr(m, ",\"score\":{"); at; at = strstr(at + 1, ",\"score\":{")) {
+        int player, n = 0;
+        long long points;
+        char category[32], final[8];
+        if (sscanf(at, ",\"score\":{\"player\":%d,\"points\":%lld,\"category\":\"%31[a-z-]\","
+                   "\"final\":%7[a-z]}%n", &player, &points, category, final, &n) != 4 || !n)
+            fail_msg("a score event without its category: %.160s", at);
+        assert_true(player == 0 || player == 1);
+        assert_true(points >= 0);
+        scores++;
+        finals += strcmp(final, "true") == 0;
+    }
+    print_message("%zu score events, %zu in the final scoring\n", scores, finals);
+    assert_true(finals > 0);
+    assert_true(scores > finals);
+    /* Other events have none: a placement says no score. */
+    assert_null(strstr(m, "\"text\":\"Red places a tile\",\"score\""));
+    tconn_free(&watcher);
+    world_close(&w);
+}
+
 /* No clock runs before every human seat has joined: time spent waiting
  * for the second player costs nobody anything, and no flag falls; then
  * the turn due starts its clock (docs/server.md, "Clocks"). */
@@ -1552,6 +1592,7 @@ int main(void)
         cmocka_unit_test(test_clock_waits_for_every_seat),
         cmocka_unit_test(test_forced_pass),
         cmocka_unit_test(test_leaver),
+        cmocka_unit_test(test_score_events_say_what_scored),
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_updates_rebuild_the_picture),
         cmocka_unit_test(test_watchers_share_one_message),

@@ -698,9 +698,9 @@ function renderResult(st) {
 }
 
 // Game over: the points of each category by player, summed from the
-// score events of the log.
+// score events of the log (their category, not their text).
 function renderBreakdown(st) {
-  const table = breakdown(view.events, st.players);
+  const table = breakdown(view.events);
   const box = $('breakdown');
   box.hidden = !table.size;
   if (!table.size) return;
