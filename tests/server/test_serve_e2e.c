@@ -45,6 +45,19 @@ static int both_stopped(void *ctx)
            p->a->states > p->a->acts;
 }
 
+/* Connect pr's seats 0 and 1 and its watcher to game id, join, and
+ * service them until done(pr). */
+static void seat_and_watch(struct cas__wsc *w, const struct serve_process *p, int64_t id,
+                           struct pair *pr, int (*done)(void *))
+{
+    struct serve_client *c[3] = {pr->a, pr->b, pr->watch};
+    for (int i = 0; i < 3; i++)
+        serve_connect(w, p, c[i]);
+    for (int i = 0; i < 3; i++)
+        serve_join(c[i], id, i < 2 ? i : -1);
+    serve_run_until(w, done, pr);
+}
+
 static void load_game(const char *db, int64_t id, struct cas__saves_game *g)
 {
     struct cas__saves *s;
@@ -68,14 +81,8 @@ static void test_two_seats_and_a_watcher(void **state)
                               "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
                               "\"agent\":\"human\"}],\"practice\":true,\"seed\":\"11\"}", &a, &b);
     assert_true(id > 0);
-    serve_connect(w, &p, &a);
-    serve_connect(w, &p, &b);
-    serve_connect(w, &p, &watch);
-    serve_join(&a, id, 0);
-    serve_join(&b, id, 1);
-    serve_join(&watch, id, -1);
     struct pair pr = {&a, &b, &watch};
-    serve_run_until(w, both_over, &pr);
+    seat_and_watch(w, &p, id, &pr, both_over);
     assert_int_equal(a.errors + b.errors + watch.errors, 0);
     assert_true(a.acts > 0 && b.acts > 0);
 
@@ -463,14 +470,8 @@ static void test_stop_with_requests_in_flight(void **state)
         int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"carcassonne\","
                                   "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}",
                                   &a, &b);
-        serve_connect(w, &p, &a);
-        serve_connect(w, &p, &b);
-        serve_connect(w, &p, &watch);
-        serve_join(&a, id, 0);
-        serve_join(&b, id, 1);
-        serve_join(&watch, id, -1);
         struct pair pr = {&a, &b, &watch};
-        serve_run_until(w, all_have_a_state, &pr);
+        seat_and_watch(w, &p, id, &pr, all_have_a_state);
         assert_int_equal(a.errors + b.errors + watch.errors, 0);
         const char *paths[] = {"/game/%lld/help.txt", "/static/app.js", "/replay.js",
                                "/game/%lld/replay.html", "/"};
