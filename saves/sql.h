@@ -154,24 +154,26 @@
 /* ------------------------------------------------------------ results */
 
 /* Every seat of the finished games `which` selects (a condition on g, a
- * game, with at most the parameter $1), by game id and seat (results.c). */
+ * game, with at most the parameter $1, that admits finished games only),
+ * by game id and seat (results.c). */
 #define CAS__SQL_RESULT_SEATS_WHERE(which)                                          \
     "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1),"                \
     " coalesce(sg.forfeit, 0), p.seat, p.name, p.agent, p.score"                     \
     " FROM games g JOIN players p ON p.game = g.id"                                  \
     " LEFT JOIN served_games sg ON sg.game = g.id"                                   \
-    " WHERE g.status = 'finished' AND " which                                         \
-    " ORDER BY g.id, p.seat"
+    " WHERE " which " ORDER BY g.id, p.seat"
 /* Their expansions, by game id and resolved order. */
 #define CAS__SQL_RESULT_EXPANSIONS_WHERE(which)                                     \
     "SELECT e.game, e.expansion_id FROM game_expansions e"                           \
     " JOIN games g ON g.id = e.game"                                                 \
-    " WHERE g.status = 'finished' AND " which                                         \
-    " ORDER BY e.game, e.position"
-/* Last played at or after $1 (NULL: all): what ratings need. */
+    " WHERE " which " ORDER BY e.game, e.position"
+/* Finished, last played at or after $1 (NULL: all): what ratings need. */
 #define CAS__SQL_RESULT_SINCE                                                       \
-    "(CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"
-/* The $1 served games finished last: what the server's lobby shows. */
+    "g.status = 'finished'"                                                         \
+    " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"
+/* The $1 served games finished last: what the server's lobby shows.  The
+ * index games_finished (schema 5) finds them without reading every game,
+ * and the games are then looked up by id. */
 #define CAS__SQL_RESULT_RECENT_SERVED                                               \
     "g.id IN (SELECT r.id FROM games r JOIN served_games v ON v.game = r.id"          \
     " WHERE r.status = 'finished'"                                                   \

@@ -619,7 +619,8 @@ static void test_tokens_are_kept_as_hashes(void **state)
                  "AND seat = %d;", tokens[i], (long long)id, i);
         sql_on(w.db, sql);
     }
-    sql_on(w.db, "ALTER TABLE served_games DROP COLUMN forfeit;"
+    sql_on(w.db, "DROP INDEX games_finished;"
+                 "ALTER TABLE served_games DROP COLUMN forfeit;"
                  "ALTER TABLE served_seats DROP COLUMN bot;"
                  "ALTER TABLE served_games DROP COLUMN practice;"
                  "ALTER TABLE served_games DROP COLUMN seed_nonce;"
