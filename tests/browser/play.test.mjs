@@ -745,6 +745,7 @@ async function main() {
   for (const s of scores[0]) assert.ok(recentText.includes(` ${s}`), `the recent game shows the score ${s}: ${recentText}`);
   assert.match(await c.$eval(`${recent} a`, (l) => l.getAttribute('href')), new RegExp(`^/game/${game}/replay\\.html$`));
   log('recent games after a restart:', recentText);
+  await shot(c, 'lobby-recent.png');
   await checkAxe(c, 'the lobby');
 
   // The watcher saw nothing private.
