@@ -894,6 +894,7 @@ function updateSelection() {
   let words;
   if (!sel.marks.length) words = 'Choose one of the legal actions below.';
   else if (step === Infinity && n > 1) words = `${n} actions match what you clicked: pick one below.`;
+  else if (step === Infinity) words = 'Confirm plays what you chose; Escape starts over.';
   else if (!sel.picked.length) words = `Step ${step}: click a highlighted place on the board (${actionsWord(n)}), or pick from the list.`;
   else words = `Step ${step}: click one of the highlighted choices (${actionsWord(n)} left). Escape starts over.`;
   $('step').textContent = words;
