@@ -13,14 +13,15 @@
 
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
-    cas__pg_num game, base, inc, seat;
+    cas__pg_num game, base, inc, seat, days, first;
     const char *p[] = {cas__pg_dec(game, g->game), cas__pg_dec(base, g->base_ms),
                        cas__pg_dec(inc, g->increment_ms), g->practice ? "1" : "0",
-                       g->seed_nonce};
+                       g->seed_nonce, cas__pg_dec(days, g->days_per_move),
+                       g->first_deadline ? cas__pg_dec(first, g->first_deadline) : NULL};
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 5, p, NULL, "saving the served game");
+    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 7, p, NULL, "saving the served game");
     for (size_t i = 0; !rc && i < g->n_seats; i++) {
         const char *q[] = {game, cas__pg_dec(seat, (int64_t)i), g->seats[i].token,
                            g->seats[i].open ? "1" : "0"};
@@ -65,11 +66,24 @@ int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const cha
     return cas__pg_commit(s, -1);
 }
 
+/* Run `sql` binding (game, value): one column of the game's row. */
+static int set_column(struct cas__saves *s, const char *sql, int64_t game, int64_t value,
+                      const char *what)
+{
+    cas__pg_num g, v;
+    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(v, value)};
+    return cas__pg_run(s, sql, 2, p, NULL, what);
+}
+
 int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat)
 {
-    cas__pg_num g, st;
-    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(st, seat)};
-    return cas__pg_run(s, CAS__SQL_SERVED_FLAG, 2, p, NULL, "recording the flag fall");
+    return set_column(s, CAS__SQL_SERVED_FLAG, game, seat, "recording the flag fall");
+}
+
+int cas__pg_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline)
+{
+    return set_column(s, CAS__SQL_SERVED_START, game, first_deadline,
+                      "recording the correspondence clock's start");
 }
 
 static int load_seats(struct cas__saves *s, const char *game, struct cas__saves_served *out)
@@ -113,6 +127,8 @@ int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_se
         out->increment_ms = cas__pg_int(res, 0, 1);
         out->flagged = PQgetisnull(res, 0, 2) ? -1 : (int)cas__pg_int(res, 0, 2);
         out->practice = (int)cas__pg_int(res, 0, 3);
+        out->days_per_move = (int)cas__pg_int(res, 0, 5);
+        out->first_deadline = PQgetisnull(res, 0, 6) ? 0 : cas__pg_int(res, 0, 6);
         if (!PQgetisnull(res, 0, 4) && !(out->seed_nonce = cas__pg_text(res, 0, 4)))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else {

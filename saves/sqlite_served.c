@@ -41,6 +41,9 @@ int cas__sqlite_served_insert(struct cas__saves *s, const struct cas__saves_serv
     sqlite3_bind_int(st, 4, g->practice != 0);
     if (g->seed_nonce)
         sqlite3_bind_text(st, 5, g->seed_nonce, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, g->days_per_move);
+    if (g->first_deadline)
+        sqlite3_bind_int64(st, 7, g->first_deadline);
     if ((rc = cas__sqlite_step_done(s, st, "saving the served game")) || (rc = insert_seats(s, g)))
         goto rollback;
     return cas__sqlite_commit(s);
@@ -84,15 +87,28 @@ int cas__sqlite_served_claim(struct cas__saves *s, int64_t game, int seat,
     return cas__sqlite_commit(s);
 }
 
-int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat)
+/* Run `sql` binding (game, value): one column of the game's row. */
+static int set_column(struct cas__saves *s, const char *sql, int64_t game, int64_t value,
+                      const char *what)
 {
     sqlite3_stmt *st;
-    int rc = cas__sqlite_prepare(s, CAS__SQL_SERVED_FLAG, &st);
+    int rc = cas__sqlite_prepare(s, sql, &st);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int64(st, 2, seat);
-    return cas__sqlite_step_done(s, st, "recording the flag fall");
+    sqlite3_bind_int64(st, 2, value);
+    return cas__sqlite_step_done(s, st, what);
+}
+
+int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat)
+{
+    return set_column(s, CAS__SQL_SERVED_FLAG, game, seat, "recording the flag fall");
+}
+
+int cas__sqlite_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline)
+{
+    return set_column(s, CAS__SQL_SERVED_START, game, first_deadline,
+                      "recording the correspondence clock's start");
 }
 
 static int load_seats(struct cas__saves *s, struct cas__saves_served *out)
@@ -140,6 +156,8 @@ int cas__sqlite_served_load(struct cas__saves *s, int64_t game,
         out->flagged = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1
                                                                 : sqlite3_column_int(st, 2);
         out->practice = sqlite3_column_int(st, 3);
+        out->days_per_move = sqlite3_column_int(st, 5);
+        out->first_deadline = sqlite3_column_int64(st, 6); /* NULL reads 0 */
         if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
             !(out->seed_nonce = cas__sqlite_text(st, 4)))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");

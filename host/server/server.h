@@ -8,6 +8,8 @@
  *   message.c   the state and update messages, built once per viewer
  *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
+ *   correspondence.c  days-per-move time controls: absolute deadlines
+ *   notify.c    the notification hook, run off the loop on a thread of its own
  *   bots.c      bot decisions on threads, results posted back to the loop
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
  *               send queues and limits
@@ -132,6 +134,7 @@ struct cas__req {
     size_t n_seats;
     int has_clock;
     int64_t base_ms, increment_ms;
+    int days_per_move;      /* create: a correspondence time control, 0: none */
     int on;                 /* autopass: the seat's choice */
     int practice;           /* create: a practice game (may choose its seed) */
     struct cas_json *root;  /* owned */
@@ -152,10 +155,12 @@ void cas__req_error(struct cas__jw *w, const char *id, const char *code, const c
 /* ---------------------------------------------------------- the clock */
 
 /* The server's only timekeeper: milliseconds on a monotonic clock.  Tests
- * give their own. */
+ * give their own.  wall_ms: the time of day in Unix milliseconds, for the
+ * absolute deadlines of correspondence games (NULL: the real clock). */
 struct cas__srv_clock {
     int64_t (*now_ms)(void *ctx);
     void *ctx;
+    int64_t (*wall_ms)(void *ctx);
 };
 
 /* ------------------------------------------------------------ limits */
@@ -353,6 +358,11 @@ struct cas__table {
     } unsaved;
     int result_unsaved, store_away, refused_away;
     int64_t away_since;
+    /* Correspondence (docs/server.md): days per move (0: none) and the Unix
+     * ms at which the deciding seat's time runs out (0: the clock waits
+     * for every human seat). */
+    int days_per_move;
+    int64_t deadline;
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
@@ -392,6 +402,7 @@ struct cas__lobby {
     struct cas__table *finished, *finished_last;
     size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
+    struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
@@ -446,6 +457,7 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 struct cas__table_params {
     int has_clock;
     int64_t base_ms, increment_ms;
+    int days_per_move;             /* correspondence (1..14), 0: none */
     /* A practice game: the only kind whose seed its creator may choose
      * (desc->seed_given); otherwise the server draws the seed and commits
      * to it. */
@@ -535,6 +547,67 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
+/* Write the result of a game that is over: {"scores":..,"winners":..,
+ * "reason":..,"flagged":..} (docs/server.md, state). */
+void cas__table_write_result(struct cas__table *t, struct cas__jw *w);
+
+/* ------------------------------------------------- correspondence.c */
+
+#define CAS__DAY_MS (24LL * 3600 * 1000)
+#define CAS__MAX_DAYS_PER_MOVE 14
+
+/* The time of day, Unix ms, on the lobby's clock. */
+int64_t cas__corr_wall(const struct cas__table *t);
+/* The deadline to journal with an action of `actor` just applied (the
+ * one in force for the next decision: a new one when another seat decides
+ * next), or -1 when the game has no correspondence clock or it has not
+ * started.  Changes nothing: cas__corr_saved applies it once saved. */
+int64_t cas__corr_deadline_after(struct cas__table *t, int actor);
+/* The action whose journal entry carried `deadline` is saved: a new
+ * deadline starts the next seat's turn (and tells the notify hook). */
+void cas__corr_saved(struct cas__table *t, int64_t deadline);
+/* Every human seat has joined: the first turn's clock starts (stored, so
+ * a restart keeps it). */
+void cas__corr_start(struct cas__table *t);
+/* After a restart: the deadline in force is the last journaled one
+ * (last_clock: the last action's clock, -1: none), else the stored
+ * first one (t->deadline as loaded). */
+void cas__corr_restore(struct cas__table *t, int64_t last_clock);
+/* The deciding seat's time is up at wall time now: that seat, else -1. */
+int cas__corr_expired(struct cas__table *t, int64_t now);
+/* The ms seat has left to decide in (its whole allowance while it does
+ * not decide, or before the clock starts). */
+int64_t cas__corr_left(struct cas__table *t, int seat, int64_t now);
+/* ,"clock":{...} of a correspondence game (state, update, lobby: full
+ * when full). */
+void cas__corr_write_clock(struct cas__table *t, struct cas__jw *w, int full);
+/* The game is over: the notify hook hears of it once per human seat. */
+void cas__corr_game_over(struct cas__table *t);
+
+/* ------------------------------------------------------- notify.c */
+
+struct cas__notify;
+
+/* Commands that queue beyond this are dropped (and said so on stderr):
+ * a command that hangs cannot grow memory without bound. */
+#define CAS__NOTIFY_MAX_QUEUED 1024
+/* How long one run may take, feeding its stdin included, before it is
+ * killed. */
+#define CAS__NOTIFY_TIMEOUT_MS 10000
+
+/* A notifier running command (the words of [server] notify-command, the
+ * first an executable's absolute path; no shell) on a thread of its own,
+ * one run at a time.  timeout_ms: 0 for CAS__NOTIFY_TIMEOUT_MS.  CAS_EINVAL
+ * (err explains) for a bad command, CAS_ENOMEM.  Caller frees. */
+int cas__notify_new(const char *command, int timeout_ms, struct cas__notify **out, char *err,
+                    size_t errlen);
+/* Queue one run with w's text on its stdin (w is emptied).  Never blocks:
+ * called on the event loop. */
+void cas__notify_post(struct cas__notify *n, struct cas__jw *w);
+/* Wait until every queued run has ended (tests; the end of a server). */
+void cas__notify_drain(struct cas__notify *n);
+/* Drain, stop the thread, free; NULL is fine. */
+void cas__notify_free(struct cas__notify *n);
 
 /* ---------------------------------------------------------- bots.c */
 
@@ -715,6 +788,7 @@ struct cas__serve_setup {
     int (*done)(void *ctx, struct cas__lobby *l, struct cas__httpd *h);
     void *ready_ctx;
     int no_restore;            /* leave the store's other served games be */
+    const char *notify_command; /* [server] notify-command, or NULL */
     struct cas__host_saved host_saved; /* serve --host-saved; ids borrowed */
 };
 

@@ -113,11 +113,21 @@ static void forget_played(struct cas__table *t)
     t->n_played = 0;
 }
 
+/* The clock journaled with actor's action is saved: it holds now. */
+static void took_clock(struct cas__table *t, int actor, int64_t clock)
+{
+    if (t->days_per_move)
+        cas__corr_saved(t, clock);
+    else if (clock >= 0)
+        t->seats[actor].clock_ms = clock;
+    t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
+}
+
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__table *t = ctx;
-    int64_t clock = clock_after(t, actor);
+    int64_t clock = t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
     int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
                                      clock);
     if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
@@ -135,9 +145,7 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     t->j.saved = ply + 1;
     if (actor >= 0)
         note_played(t, ply, actor, text);
-    if (clock >= 0)
-        t->seats[actor].clock_ms = clock;
-    t->turn_started = now_ms(t);
+    took_clock(t, actor, clock);
     return CAS_OK;
 }
 
@@ -287,6 +295,8 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
         return rc;
     }
     t->has_clock = served.base_ms > 0;
+    t->days_per_move = served.days_per_move;
+    t->deadline = served.first_deadline;
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
@@ -321,7 +331,12 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     }
     t->j = (struct cas__journal){.store = l->store, .game = t->id,
                                  .saved = (uint32_t)t->saved.n_actions};
-    restore_clocks(t);
+    if (t->days_per_move)
+        cas__corr_restore(t, t->saved.n_actions && t->saved.actions[t->saved.n_actions - 1].has_clock
+                                 ? t->saved.actions[t->saved.n_actions - 1].clock_ms
+                                 : -1);
+    else
+        restore_clocks(t);
     t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;
     /* The session holds the game now; the loaded journal would only take
      * a long game's worth of memory for as long as it is hosted. */
@@ -517,6 +532,7 @@ static int insert_game(struct cas__lobby *l, const struct cas__table_params *par
     served.game = j.game;
     served.base_ms = params->has_clock ? params->base_ms : 0;
     served.increment_ms = params->has_clock ? params->increment_ms : 0;
+    served.days_per_move = params->has_clock ? 0 : params->days_per_move;
     served.practice = params->practice;
     for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++)
         served.seats[i].open = i < CAS__REQ_MAX_SEATS && params->open[i];
@@ -548,9 +564,12 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
                            size_t msglen)
 {
     struct cas__session_plan plan;
+    struct cas__table_params chosen = *params;
     char err[1024];
     int64_t id;
     *out = NULL;
+    if (!chosen.has_clock && !chosen.days_per_move)
+        chosen.days_per_move = desc->days_per_move; /* the preset's days-per-move = */
     memset(invites, 0, sizeof *invites);
     if (desc->seed_given && !params->practice)
         return refuse(code, "bad-config", msg, msglen, "a seed is chosen (\"seed\", or the "
@@ -561,7 +580,7 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
     if (rc)
         return refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg, msglen, "%s",
                       err);
-    rc = insert_game(l, params, desc, &plan, &id, invites, msg, msglen);
+    rc = insert_game(l, &chosen, desc, &plan, &id, invites, msg, msglen);
     cas__session_plan_free(&plan);
     if (rc) {
         *code = rc == CAS_EUNAVAILABLE ? "unavailable" : "internal";
@@ -621,6 +640,7 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
     struct cas__session_desc desc;
     struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
                                        .increment_ms = req->increment_ms,
+                                       .days_per_move = req->days_per_move,
                                        .practice = req->practice};
     *out = NULL;
     memset(invites, 0, sizeof *invites);
@@ -653,6 +673,8 @@ static void finish(struct cas__table *t)
     t->result_unsaved = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK && !t->result_unsaved)
         fail_table(t, cas__saves_errmsg(t->lobby->store));
+    if (rc == CAS_OK)
+        cas__corr_game_over(t);
     t->lobby->lobby_dirty = 1;
 }
 
@@ -703,9 +725,7 @@ void cas__table_retry_store(struct cas__table *t)
             return;
         }
         t->j.saved = t->unsaved.ply + 1;
-        if (t->unsaved.clock_ms >= 0)
-            t->seats[t->unsaved.actor].clock_ms = t->unsaved.clock_ms;
-        t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
+        took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
         t->away_since = 0;
     }
     if (t->result_unsaved)
@@ -955,12 +975,17 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
     if (seat < 0 || seat >= t->nplayers)
         return;
     t->seats[seat].joined = 1;
-    if (!t->has_clock || t->clock_running)
+    int waits = t->days_per_move ? !t->deadline && !t->over : t->has_clock && !t->clock_running;
+    if (!waits)
         return;
     for (int i = 0; i < t->nplayers; i++)
         if (!t->seats[i].bot && (t->seats[i].open || !t->seats[i].joined))
             return;
     /* Every human seat is here: the turn due now starts its clock. */
+    if (t->days_per_move) {
+        cas__corr_start(t);
+        return;
+    }
     t->clock_running = 1;
     t->turn_started = now_ms(t);
     t->dirty = 1;
@@ -985,6 +1010,8 @@ static void end_ranked_last(struct cas__table *t, int seat)
     if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
         cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
         fail_table(t, cas__saves_errmsg(t->lobby->store));
+    else
+        cas__corr_game_over(t);
     free(scores);
 }
 
@@ -996,7 +1023,8 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         t->leaver_shown = gone + 1;
         t->dirty = 1;
     }
-    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
+    int timed = t->days_per_move ? t->deadline != 0 : t->has_clock && t->clock_running;
+    if (!timed || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
     if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
@@ -1007,6 +1035,12 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     if (t->away_since) {
         t->turn_started += now - t->away_since;
         t->away_since = 0;
+    }
+    if (t->days_per_move) {
+        int late = cas__corr_expired(t, cas__corr_wall(t));
+        if (late >= 0)
+            end_ranked_last(t, late);
+        return;
     }
     int actor = cas__table_actor(t);
     if (actor < 0 || actor >= t->nplayers ||
@@ -1031,7 +1065,8 @@ void cas__table_seat_left(struct cas__table *t, int seat)
 int cas__table_gone(struct cas__table *t, int64_t now)
 {
     int actor = cas__table_actor(t);
-    if (t->over || actor < 0 || actor >= t->nplayers)
+    /* A correspondence player is expected to be away: no grace applies. */
+    if (t->over || t->days_per_move || actor < 0 || actor >= t->nplayers)
         return -1;
     const struct cas__seat *s = &t->seats[actor];
     return !s->bot && s->joined && !s->connected && now - s->left_at >= CAS__LEAVER_GRACE_MS
