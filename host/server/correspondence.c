@@ -92,22 +92,28 @@ void cas__corr_game_over(struct cas__table *t)
     }
 }
 
+/* Whether actor's action, just applied, hands the decision to another
+ * seat: that seat's turn begins. */
+static int turn_begins(struct cas__table *t, int actor)
+{
+    int next = cas__table_actor(t);
+    return next >= 0 && next < t->nplayers && next != actor;
+}
+
 int64_t cas__corr_deadline_after(struct cas__table *t, int actor)
 {
     if (!t->days_per_move || !t->deadline)
         return -1;
-    int next = cas__table_actor(t);
-    if (next >= 0 && next < t->nplayers && next != actor)
-        return cas__corr_wall(t) + allowance(t);
-    return t->deadline;
+    return turn_begins(t, actor) ? cas__corr_wall(t) + allowance(t) : t->deadline;
 }
 
-void cas__corr_saved(struct cas__table *t, int64_t deadline)
+void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline)
 {
-    if (deadline < 0 || deadline == t->deadline)
+    if (deadline < 0)
         return;
     t->deadline = deadline;
-    notify_turn(t);
+    if (turn_begins(t, actor))
+        notify_turn(t);
 }
 
 void cas__corr_start(struct cas__table *t)

@@ -553,7 +553,7 @@ void cas__table_write_result(struct cas__table *t, struct cas__jw *w);
 
 /* ------------------------------------------------- correspondence.c */
 
-#define CAS__DAY_MS (24LL * 3600 * 1000)
+#define CAS__DAY_MS ((int64_t)24 * 3600 * 1000)
 #define CAS__MAX_DAYS_PER_MOVE 14
 
 /* The time of day, Unix ms, on the lobby's clock. */
@@ -565,7 +565,7 @@ int64_t cas__corr_wall(const struct cas__table *t);
 int64_t cas__corr_deadline_after(struct cas__table *t, int actor);
 /* The action whose journal entry carried `deadline` is saved: a new
  * deadline starts the next seat's turn (and tells the notify hook). */
-void cas__corr_saved(struct cas__table *t, int64_t deadline);
+void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline);
 /* Every human seat has joined: the first turn's clock starts (stored, so
  * a restart keeps it). */
 void cas__corr_start(struct cas__table *t);

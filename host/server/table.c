@@ -117,7 +117,7 @@ static void forget_played(struct cas__table *t)
 static void took_clock(struct cas__table *t, int actor, int64_t clock)
 {
     if (t->days_per_move)
-        cas__corr_saved(t, clock);
+        cas__corr_saved(t, actor, clock);
     else if (clock >= 0)
         t->seats[actor].clock_ms = clock;
     t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
