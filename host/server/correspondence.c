@@ -1,7 +1,8 @@
 /*
  * correspondence.c — correspondence games (docs/server.md,
  * "Correspondence"): N days per move, as on Lichess.  A seat's turn
- * begins when it decides after another seat (or chance) did, and runs
+ * begins when it decides after another seat did (chance's draws between
+ * do not count), and runs
  * out N days later at an absolute time (Unix ms) journaled with each
  * action, so a server restarted any number of times, or down for days,
  * keeps it: a deadline that passed meanwhile falls when the game is back.
@@ -93,11 +94,12 @@ void cas__corr_game_over(struct cas__table *t)
 }
 
 /* Whether actor's action, just applied, hands the decision to another
- * seat: that seat's turn begins. */
+ * seat than the last that decided: that seat's turn begins.  Chance's
+ * draws in between do not (a seat that draws and goes on keeps its turn). */
 static int turn_begins(struct cas__table *t, int actor)
 {
-    int next = cas__table_actor(t);
-    return next >= 0 && next < t->nplayers && next != actor;
+    int next = cas__table_actor(t), last = actor >= 0 ? actor : t->corr_last_seat;
+    return next >= 0 && next < t->nplayers && next != last;
 }
 
 int64_t cas__corr_deadline_after(struct cas__table *t, int actor)
@@ -109,10 +111,13 @@ int64_t cas__corr_deadline_after(struct cas__table *t, int actor)
 
 void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline)
 {
+    int begins = turn_begins(t, actor);
+    if (actor >= 0)
+        t->corr_last_seat = actor;
     if (deadline < 0)
         return;
     t->deadline = deadline;
-    if (turn_begins(t, actor))
+    if (begins)
         notify_turn(t);
 }
 
@@ -128,10 +133,16 @@ void cas__corr_start(struct cas__table *t)
     notify_turn(t);
 }
 
-void cas__corr_restore(struct cas__table *t, int64_t last_clock)
+void cas__corr_restore(struct cas__table *t, const struct cas__saves_game *saved)
 {
-    if (t->deadline && last_clock > 0)
-        t->deadline = last_clock;
+    const struct cas__saves_action *last = saved->n_actions
+                                               ? &saved->actions[saved->n_actions - 1]
+                                               : NULL;
+    if (t->deadline && last && last->has_clock && last->clock_ms > 0)
+        t->deadline = last->clock_ms;
+    t->corr_last_seat = -1;
+    for (size_t i = saved->n_actions; i-- > 0 && t->corr_last_seat < 0;)
+        t->corr_last_seat = saved->actions[i].actor;
 }
 
 int cas__corr_expired(struct cas__table *t, int64_t now)

@@ -363,6 +363,7 @@ struct cas__table {
      * for every human seat). */
     int days_per_move;
     int64_t deadline;
+    int corr_last_seat;            /* the last seat that decided, -1: none */
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
@@ -569,10 +570,10 @@ void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline);
 /* Every human seat has joined: the first turn's clock starts (stored, so
  * a restart keeps it). */
 void cas__corr_start(struct cas__table *t);
-/* After a restart: the deadline in force is the last journaled one
- * (last_clock: the last action's clock, -1: none), else the stored
- * first one (t->deadline as loaded). */
-void cas__corr_restore(struct cas__table *t, int64_t last_clock);
+/* After a restart, from the journal replayed: the deadline in force is
+ * the last action's, else the stored first one (t->deadline as loaded);
+ * and which seat decided last. */
+void cas__corr_restore(struct cas__table *t, const struct cas__saves_game *saved);
 /* The deciding seat's time is up at wall time now: that seat, else -1. */
 int cas__corr_expired(struct cas__table *t, int64_t now);
 /* The ms seat has left to decide in (its whole allowance while it does

@@ -332,9 +332,7 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->j = (struct cas__journal){.store = l->store, .game = t->id,
                                  .saved = (uint32_t)t->saved.n_actions};
     if (t->days_per_move)
-        cas__corr_restore(t, t->saved.n_actions && t->saved.actions[t->saved.n_actions - 1].has_clock
-                                 ? t->saved.actions[t->saved.n_actions - 1].clock_ms
-                                 : -1);
+        cas__corr_restore(t, &t->saved);
     else
         restore_clocks(t);
     t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;

@@ -525,6 +525,7 @@ static void test_correspondence_with_notices(void **state)
     /* Every notice is one JSON object of this game; turns, then the end
      * once per seat. */
     size_t turns = 0, overs = 0;
+    char last_seat = 0;
     f = fopen(out, "r");
     assert_non_null(f);
     while (fgets(line, sizeof line, f)) {
@@ -537,6 +538,12 @@ static void test_correspondence_with_notices(void **state)
         if (strstr(line, "{\"event\":\"turn\"")) {
             assert_int_equal(overs, 0);
             assert_non_null(strstr(line, "\"deadline_ms\":1"));
+            /* A turn passes to the other seat: chance between two decisions
+             * of one seat does not begin a turn of its own. */
+            const char *seat = strstr(line, "\"seat\":");
+            assert_non_null(seat);
+            assert_int_not_equal(seat[7], last_seat);
+            last_seat = seat[7];
             turns++;
         } else {
             assert_non_null(strstr(line, "{\"event\":\"over\""));
