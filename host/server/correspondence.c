@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "server.h"
+#include "table.h"
 
 int64_t cas__corr_wall(const struct cas__table *t)
 {
@@ -128,7 +128,7 @@ void cas__corr_start(struct cas__table *t)
         fprintf(stderr, "castellan serve: game %lld: its clock's start was not stored (%s); "
                 "after a restart it waits for every player again\n", (long long)t->id,
                 cas__saves_errmsg(t->lobby->store));
-    t->dirty = 1;
+    cas__table_changed(t);
     t->lobby->lobby_dirty = 1;
     notify_turn(t);
 }
