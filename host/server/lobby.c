@@ -422,7 +422,8 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
                        (long long)t->id);
         cas__jw_str(w, t->r.match.title);
-        int actor = t->over || t->failure[0] ? -1 : cas__table_actor(t);
+        /* (Not while a bot decides on a thread: the match is its then.) */
+        int actor = t->over || t->failure[0] || t->busy ? -1 : cas__table_actor(t);
         cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32,
                        status_of(t), t->practice ? "true" : "false", t->r.session.ply);
         /* Whose decision it is, so a page that holds that seat's link can

@@ -298,6 +298,13 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->has_clock = served.base_ms > 0;
     t->days_per_move = served.days_per_move;
     t->deadline = served.first_deadline;
+    if (t->days_per_move < 0 || t->days_per_move > CAS__MAX_DAYS_PER_MOVE || t->deadline < 0) {
+        snprintf(msg, msglen, "game %lld is damaged: %d days per move (1 to %d, or 0 for "
+                 "none), first deadline %lld", (long long)t->id, t->days_per_move,
+                 CAS__MAX_DAYS_PER_MOVE, (long long)t->deadline);
+        cas__saves_served_free(&served);
+        return CAS_ECORRUPT;
+    }
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;

@@ -1722,6 +1722,24 @@ static void test_correspondence_survives_restarts(void **state)
     world_close(&w);
 }
 
+/* A store whose correspondence control is out of bounds (a crafted or
+ * damaged file) does not bring the game back. */
+static void test_correspondence_damaged_store(void **state)
+{
+    (void)state;
+    struct world w;
+    char tokens[2][64], sql[160];
+    world_open(&w, "corr-damaged", 1);
+    int64_t id = create(&w, corr_game, tokens, 2);
+    world_close(&w);
+    snprintf(sql, sizeof sql, "UPDATE served_games SET days_per_move = -3 WHERE game = %lld;",
+             (long long)id);
+    sql_on(w.db, sql);
+    world_open(&w, "corr-damaged", 0);
+    assert_null(cas__lobby_find(&w.lobby, id));
+    world_close(&w);
+}
+
 /* One member of a notice by name: its text (string or number), or NULL
  * for null or none. */
 static const char *notice_field(const struct cas_json *notice, const char *key)
@@ -1855,6 +1873,7 @@ int main(void)
         cmocka_unit_test(test_clocks_and_the_flag),
         cmocka_unit_test(test_clock_waits_for_every_seat),
         cmocka_unit_test(test_correspondence_survives_restarts),
+        cmocka_unit_test(test_correspondence_damaged_store),
         cmocka_unit_test(test_notify_command_hears_turns_and_the_end),
         cmocka_unit_test(test_notify_command_is_checked),
         cmocka_unit_test(test_forced_pass),
