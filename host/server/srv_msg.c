@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "server.h"
-#include "wsclient.h"
 
 _Static_assert(CAS__JW_ROOM == LWS_PRE, "the JSON writer's room must be libwebsockets' LWS_PRE");
 
