@@ -11,7 +11,9 @@
  *
  * A finished game's replay never changes, so a page is kept until the
  * cache needs room (the least recently asked goes first), and every later
- * request is a copy of bytes.
+ * request is a copy of bytes.  Only a game the store has as finished: one
+ * that just ended may still have its last actions on their way to the
+ * store, and its page is built for who asked and not kept.
  */
 #include "replay_cache.h"
 
@@ -34,6 +36,7 @@ struct job {
     char origin[32], title[400];
     void **waiters;               /* the loop's only */
     size_t n_waiters, cap_waiters;
+    int keep;                     /* the store has it finished: the page is final */
     int taken, done;              /* under the lock */
     struct cas__replay_page *page;/* when done: NULL if it failed */
 };
@@ -236,6 +239,7 @@ int cas__replays_build(struct cas__replays *rp, int64_t id, struct cas__saves_ga
         return -1;
     }
     j->id = id;
+    j->keep = g->status == CAS__SAVES_FINISHED;
     j->g = *g; /* r points at j's g, so it is opened there */
     snprintf(j->origin, sizeof j->origin, "game %lld", (long long)id);
     if (cas__revive_open_in(&j->r, &j->g, j->origin, reg, 0, isolation) != CAS_OK) {
@@ -308,7 +312,7 @@ void cas__replays_deliver(struct cas__replays *rp)
     while (done) {
         struct job *j = done;
         done = j->next;
-        if (j->page)
+        if (j->page && j->keep)
             keep(rp, j->id, j->page);
         for (size_t i = 0; i < j->n_waiters; i++) {
             if (j->page)

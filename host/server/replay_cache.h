@@ -56,11 +56,12 @@ enum cas__replay_state {
 enum cas__replay_state cas__replays_get(struct cas__replays *rp, int64_t id, void *waiter,
                                         struct cas__replay_page **page);
 /* Build game id's page, public view (its title says whether it was a
- * practice game, its seed chosen): its plugins opened
- * here (from reg, isolated as asked) on g, which is taken (freed in every
- * case); the replay and rendering on the thread; waiter hears when it is
- * done.  -1 when CAS__REPLAYS_QUEUED builds wait already, the game cannot
- * be opened or memory ran out. */
+ * practice game, its seed chosen): g's plugins are opened here (from reg,
+ * isolated as asked), g is taken (freed in every case), the replay and
+ * rendering run on the thread, and waiter hears when it is done.  The page
+ * is kept only when the store has g finished.  -1 when
+ * CAS__REPLAYS_QUEUED builds wait already, the game cannot be opened or
+ * memory ran out. */
 int cas__replays_build(struct cas__replays *rp, int64_t id, struct cas__saves_game *g,
                        struct cas__registry *reg, const struct cas__isolation *isolation,
                        int practice, void *waiter);
