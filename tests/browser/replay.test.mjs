@@ -190,6 +190,15 @@ async function main() {
   await page.screenshot({ path: path.join(OUT, 'phone-replay-ply100.png') });
 
   assert.deepEqual(errors, [], 'the replay page raised no error');
+
+  // the server stops cleanly: exit 0, no sanitizer report (the ASan build
+  // runs this test too), the builder thread and the kept pages freed
+  const exited = new Promise((done) => server.once('exit', (code, signal) => done({ code, signal })));
+  server.kill('SIGTERM');
+  const { code, signal } = await exited;
+  assert.equal(signal, null, `castellan serve was killed by ${signal}`);
+  assert.equal(code, 0, `castellan serve exits 0 on SIGTERM; it said:\n${server.said}`);
+  assert.doesNotMatch(server.said, /Sanitizer|runtime error/, 'no sanitizer report from castellan serve');
 }
 
 main().then(async () => {
