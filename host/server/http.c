@@ -565,8 +565,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if (h && h->lobby->bots) {
-            cas__bots_deliver(h->lobby->bots);
+        if (h) {
+            if (h->lobby->bots)
+                cas__bots_deliver(h->lobby->bots);
+            cas__journal_deliver(h->lobby);
             cas__lobby_flush(h->lobby);
         }
         return 0;

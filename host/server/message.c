@@ -468,7 +468,8 @@ static void catch_up(struct cas__table *t, struct cas__conn *c)
 
 void cas__table_flush(struct cas__table *t)
 {
-    if (t->busy || (!t->dirty && !t->joined))
+    /* Nothing is shown of an action before it is durable (journal_writer.c). */
+    if (t->busy || t->unsaved.text || (!t->dirty && !t->joined))
         return;
     if (t->dirty) {
         t->seq++;

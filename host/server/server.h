@@ -350,7 +350,11 @@ struct cas__table {
         int actor;
         uint64_t hash;
         int64_t clock_ms;
+        char *why;                 /* owned: the writer's last failure, or NULL */
     } unsaved;
+    /* The unsaved action is on the journal's writer thread (t->busy too):
+     * nothing is sent or played until it comes back (journal_writer.c). */
+    int writing;
     int result_unsaved, store_away, refused_away;
     int64_t away_since;
     char failure[512];             /* why the table stopped, "" if fine */
@@ -392,6 +396,9 @@ struct cas__lobby {
     struct cas__table *finished, *finished_last;
     size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
+    /* The journal's writer thread (saves/writer.c), owned by who started
+     * it; NULL: actions are committed on the loop (tests). */
+    struct cas__saves_writer *writer;
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
@@ -535,6 +542,24 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
+/* t->unsaved is durable: record it (the played list, the actor's clock,
+ * the next turn's start) and let it go. */
+void cas__table_action_saved(struct cas__table *t);
+/* The writer's answer for t's action (rc, and why it failed): durable, the
+ * game goes on and its viewers get the update; CAS_ECONFLICT or
+ * CAS_ENOTFOUND, the table stops; anything else, the action waits as in
+ * an outage and is submitted again later. */
+void cas__table_written(struct cas__table *t, int rc, const char *why);
+
+/* ------------------------------------------------- journal_writer.c */
+
+/* Hand t->unsaved to the lobby's writer: t is busy (frozen, nothing sent
+ * to its viewers) until cas__journal_deliver gives the answer back.
+ * CAS_ENOMEM (err says so). */
+int cas__journal_submit(struct cas__table *t, char *err, size_t errlen);
+/* Give each table the writer's answers that came (cas__table_written), on
+ * the loop thread; nothing without a writer. */
+void cas__journal_deliver(struct cas__lobby *l);
 
 /* ---------------------------------------------------------- bots.c */
 

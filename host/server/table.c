@@ -113,31 +113,47 @@ static void forget_played(struct cas__table *t)
     t->n_played = 0;
 }
 
+void cas__table_action_saved(struct cas__table *t)
+{
+    t->j.saved = t->unsaved.ply + 1;
+    if (t->unsaved.actor >= 0)
+        note_played(t, t->unsaved.ply, t->unsaved.actor, t->unsaved.text);
+    if (t->unsaved.clock_ms >= 0)
+        t->seats[t->unsaved.actor].clock_ms = t->unsaved.clock_ms;
+    t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
+    t->away_since = 0;
+    free(t->unsaved.text);
+    t->unsaved.text = NULL;
+}
+
+/* The action just applied waits in t->unsaved until it is durable: on the
+ * journal's writer thread (the table is frozen until it comes back,
+ * journal_writer.c), or committed here when the lobby has no writer.  A
+ * store that is away keeps it waiting (cas__table_retry_store). */
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__table *t = ctx;
-    int64_t clock = clock_after(t, actor);
-    int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
-                                     clock);
-    if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
-        /* The game waits with the action until the store is back. */
-        t->unsaved.ply = ply;
-        t->unsaved.actor = actor;
-        t->unsaved.hash = hash_after;
-        t->unsaved.clock_ms = clock;
-        return CAS_OK;
+    if (!(t->unsaved.text = strdup(text))) {
+        snprintf(err, errlen, "out of memory");
+        return CAS_ENOMEM;
     }
-    if (rc != CAS_OK) {
+    t->unsaved.ply = ply;
+    t->unsaved.actor = actor;
+    t->unsaved.hash = hash_after;
+    t->unsaved.clock_ms = clock_after(t, actor);
+    if (t->lobby->writer)
+        return cas__journal_submit(t, err, errlen);
+    int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
+                                     t->unsaved.clock_ms);
+    if (rc == CAS_OK) {
+        cas__table_action_saved(t);
+    } else if (rc != CAS_EUNAVAILABLE) {
         snprintf(err, errlen, "%s", cas__saves_errmsg(t->lobby->store));
+        free(t->unsaved.text);
+        t->unsaved.text = NULL;
         return rc;
     }
-    t->j.saved = ply + 1;
-    if (actor >= 0)
-        note_played(t, ply, actor, text);
-    if (clock >= 0)
-        t->seats[actor].clock_ms = clock;
-    t->turn_started = now_ms(t);
     return CAS_OK;
 }
 
@@ -360,6 +376,7 @@ void cas__table_free(struct cas__table *t)
     cas__agent_free(t->hint);
     cas__saves_game_free(&t->saved);
     free(t->unsaved.text);
+    free(t->unsaved.why);
     free(t);
 }
 
@@ -678,7 +695,8 @@ static int refuse_unavailable(struct cas__table *t, int kept, const char **code,
                   "back (%.500s)", (long long)t->id,
                   kept ? "this move is kept and saved then, and the next state shows it"
                        : "nothing was played; play again then",
-                  cas__saves_errmsg(t->lobby->store));
+                  t->unsaved.text && t->unsaved.why ? t->unsaved.why
+                                                    : cas__saves_errmsg(t->lobby->store));
 }
 
 void cas__table_retry_store(struct cas__table *t)
@@ -688,29 +706,74 @@ void cas__table_retry_store(struct cas__table *t)
         t->refused_away = 0;
         t->dirty = 1;
     }
-    if (t->failure[0] || (!t->unsaved.text && !t->result_unsaved))
+    if (t->failure[0] || t->writing || (!t->unsaved.text && !t->result_unsaved))
         return;
+    if (t->unsaved.text && t->lobby->writer) {
+        char err[256];
+        if (cas__journal_submit(t, err, sizeof err) != CAS_OK)
+            fail_table(t, err);
+        return; /* the writer's answer goes on with the game */
+    }
     if (t->unsaved.text) {
         int rc = cas__saves_append_timed(store, t->id, t->unsaved.ply, t->unsaved.actor,
                                          t->unsaved.text, t->unsaved.hash,
                                          t->unsaved.clock_ms);
         if (rc == CAS_EUNAVAILABLE)
             return;
-        free(t->unsaved.text);
-        t->unsaved.text = NULL;
         if (rc != CAS_OK) {
+            free(t->unsaved.text);
+            t->unsaved.text = NULL;
             fail_table(t, cas__saves_errmsg(store));
             return;
         }
-        t->j.saved = t->unsaved.ply + 1;
-        if (t->unsaved.clock_ms >= 0)
-            t->seats[t->unsaved.actor].clock_ms = t->unsaved.clock_ms;
-        t->turn_started = now_ms(t); /* the next turn starts now: no time was away */
-        t->away_since = 0;
+        cas__table_action_saved(t);
     }
     if (t->result_unsaved)
         finish(t);
     cas__table_advance(t);
+}
+
+/* The seat whose move waits for the store is told so on each of its
+ * connections (its act was answered before the write failed), once. */
+static void tell_kept(struct cas__table *t)
+{
+    const char *code;
+    char msg[1024];
+    refuse_unavailable(t, 1, &code, msg, sizeof msg);
+    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
+        if (c->seat != t->unsaved.actor)
+            continue;
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__req_error(&w, "", code, msg);
+        cas__conn_send_jw(c, &w);
+    }
+}
+
+void cas__table_written(struct cas__table *t, int rc, const char *why)
+{
+    int first_failure = !t->unsaved.why;
+    t->busy = 0;
+    t->writing = 0;
+    t->dirty = 1;
+    free(t->unsaved.why);
+    t->unsaved.why = NULL;
+    if (rc == CAS_OK) {
+        cas__table_action_saved(t);
+        cas__table_advance(t);
+    } else if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) {
+        /* Another castellan saved that ply (or the game is gone): it is
+         * not this server's game any more. */
+        free(t->unsaved.text);
+        t->unsaved.text = NULL;
+        fail_table(t, why ? why : "the journal refused the action");
+    } else {
+        /* As when the store is away: the action waits, unacknowledged, and
+         * is submitted again on a later tick (cas__table_retry_store). */
+        t->unsaved.why = strdup(why ? why : "the journal failed");
+        if (first_failure && t->unsaved.actor >= 0)
+            tell_kept(t);
+    }
 }
 
 /* Submit the current bot's decision to the pool, or decide it here. */
@@ -832,6 +895,9 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
                       (long long)t->id, t->failure);
     if (t->over)
         return refuse(code, "over", msg, msglen, "game %lld is over", (long long)t->id);
+    if (t->writing)
+        return refuse(code, "not-your-turn", msg, msglen, "game %lld is saving the last "
+                      "move; wait for the next state", (long long)t->id);
     if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
         t->refused_away = 1;
         return refuse_unavailable(t, 0, code, msg, msglen);
@@ -870,7 +936,7 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
     t->pending = action;
     if (step(t, seat) != CAS_OK)
         return refuse(code, "internal", msg, msglen, "%s", t->failure);
-    if (t->unsaved.text)
+    if (t->unsaved.text && !t->writing)
         return refuse_unavailable(t, 1, code, msg, msglen);
     cas__table_advance(t);
     return CAS_OK;
