@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 
-#include "server.h"
+#include "table.h"
 
 int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
 {

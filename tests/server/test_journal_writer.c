@@ -24,7 +24,7 @@
 #include <libwebsockets.h>
 
 #include "saves_fixture.h"
-#include "server.h"
+#include "table.h"
 #include "wsclient.h"
 
 /* A connection that keeps what it is sent. */
