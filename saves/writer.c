@@ -88,6 +88,10 @@ static void write_each(struct cas__saves *s, struct cas__saves_entry *list)
 static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
 {
     int rc = cas__saves_append_batch(s, list);
+    /* A connection that died while idle (a database restarted) is learned
+     * of by its first use: once more, on a new one. */
+    if (rc == CAS_EUNAVAILABLE)
+        rc = cas__saves_append_batch(s, list);
     if (rc == CAS_OK)
         return;
     if (rc != CAS_EUNAVAILABLE) {

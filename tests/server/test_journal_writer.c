@@ -262,20 +262,48 @@ static void test_actions_of_several_games_share_a_commit(void **state)
     world_close(&w);
 }
 
-/* Make the store fail every write until undone: on SQLite a file size
+/* The test's own connection to the cluster of a PostgreSQL store (its
+ * database `postgres`), and the store's database, while it is broken. */
+static PGconn *admin;
+static char admin_db[128];
+
+/* fmt with db quoted in its %s: as a name, or (literal) a string. */
+static void run_sql(const char *fmt, const char *db, int literal)
+{
+    char *ident = literal ? PQescapeLiteral(admin, db, strlen(db))
+                          : PQescapeIdentifier(admin, db, strlen(db)), sql[512];
+    assert_non_null(ident);
+    snprintf(sql, sizeof sql, fmt, ident);
+    PQfreemem(ident);
+    PGresult *res = PQexec(admin, sql);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(admin));
+    PQclear(res);
+}
+
+static void connect_admin(const char *where)
+{
+    PGconn *conn = PQconnectdb(where);
+    assert_int_equal(PQstatus(conn), CONNECTION_OK);
+    snprintf(admin_db, sizeof admin_db, "%s", PQdb(conn));
+    PQfinish(conn);
+    const char *const keys[] = {"dbname", "dbname", NULL};
+    const char *const values[] = {where, "postgres", NULL};
+    admin = PQconnectdbParams(keys, values, 1);
+    assert_int_equal(PQstatus(admin), CONNECTION_OK);
+}
+
+/* Make the store fail every write until mended: on SQLite a file size
  * limit below any write (EFBIG; SIGXFSZ ignored, as castellan does); on
- * PostgreSQL every other connection to the database terminated. */
+ * PostgreSQL the database refusing new connections and every other
+ * connection to it terminated. */
 static void break_store(struct world *w, struct rlimit *saved)
 {
     if (cas_test_on_pg()) {
-        PGconn *conn = PQconnectdb(w->where);
-        assert_int_equal(PQstatus(conn), CONNECTION_OK);
-        PGresult *res = PQexec(conn, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                     "WHERE datname = current_database() AND pid <> "
-                                     "pg_backend_pid()");
-        assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
-        PQclear(res);
-        PQfinish(conn);
+        connect_admin(w->where);
+        run_sql("ALTER DATABASE %s ALLOW_CONNECTIONS false", admin_db, 0);
+        run_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                admin_db, 1);
         return;
     }
     struct rlimit tiny;
@@ -288,8 +316,13 @@ static void break_store(struct world *w, struct rlimit *saved)
 
 static void mend_store(const struct rlimit *saved)
 {
-    if (!cas_test_on_pg())
-        assert_int_equal(setrlimit(RLIMIT_FSIZE, saved), 0);
+    if (cas_test_on_pg()) {
+        run_sql("ALTER DATABASE %s ALLOW_CONNECTIONS true", admin_db, 0);
+        PQfinish(admin);
+        admin = NULL;
+        return;
+    }
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, saved), 0);
 }
 
 static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
