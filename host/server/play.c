@@ -28,6 +28,8 @@ static void finish(struct cas__table *t)
     t->result_unsaved = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK && !t->result_unsaved)
         cas__table_fail(t, cas__saves_errmsg(t->lobby->store));
+    if (rc == CAS_OK)
+        cas__corr_game_over(t);
     t->lobby->lobby_dirty = 1;
 }
 
