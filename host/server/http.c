@@ -627,6 +627,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             cas__replays_deliver(h->replays);
         if (h && h->lobby->bots)
             cas__bots_deliver(h->lobby->bots);
+        if (h)
+            cas__journal_deliver(h->lobby);
         return 0;
     default:
         return 0;

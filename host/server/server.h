@@ -250,6 +250,9 @@ struct cas__lobby {
     size_t n_finished;
     struct cas__recent recent;         /* the store's last finished games */
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
+    /* The journal's writer thread (saves/writer.c), owned by who started
+     * it; NULL: actions are committed on the loop (tests). */
+    struct cas__saves_writer *writer;
     struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
@@ -404,6 +407,9 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 /* Save what waits for the store (an action, the result) if it is back,
  * and go on with the game. */
 void cas__table_retry_store(struct cas__table *t);
+/* Give each table the journal writer's answers that came, on the loop
+ * thread (journal_writer.c); nothing without a writer. */
+void cas__journal_deliver(struct cas__lobby *l);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
 /* Correspondence time controls (correspondence.c, docs/server.md). */
