@@ -81,7 +81,8 @@ void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key
     c->signin_refused = NULL;
     c->player = who.id;
     snprintf(c->player_name, sizeof c->player_name, "%s", who.name);
-    cas__saves_registered_seen(l->store, who.id); /* a failure only loses the time */
+    if (cas__saves_registered_seen(l->store, who.id) != CAS_OK) /* only the time is lost */
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
     cas__saves_registered_free(&who);
 }
 
@@ -130,6 +131,7 @@ void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int6
 {
     if (!c->player)
         return;
-    cas__saves_seat_register(l->store, game, seat, c->player);
-    cas__saves_registered_seen(l->store, c->player);
+    if (cas__saves_seat_register(l->store, game, seat, c->player) != CAS_OK ||
+        cas__saves_registered_seen(l->store, c->player) != CAS_OK)
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
 }
