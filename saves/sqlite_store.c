@@ -277,6 +277,38 @@ static int judge_header(const char *path, const unsigned char *h, size_t got,
     return CAS_OK;
 }
 
+/* The first n bytes of the file at path into buf, read through SQLite's
+ * file layer and not with open() and close(): closing any descriptor of a
+ * file drops every POSIX lock this process holds on it, and another
+ * connection of this process may hold some (castellan serve opens the
+ * journal writer's store beside the loop's).  A connection whose locks
+ * are gone lets another process take the last connection's exclusive
+ * lock, checkpoint and delete the -wal and -shm under it, after which
+ * every write of that connection goes to deleted files: gone without an
+ * error.  SQLite's unix layer knows its connections' locks on each file
+ * and keeps such a descriptor open until they are released. */
+static int read_header(const char *path, unsigned char *buf, size_t n)
+{
+    sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+    /* The layer may read URI parameters after the name: give it a name
+     * made the way SQLite makes them. */
+    sqlite3_filename name = sqlite3_create_filename(path, "", "", 0, NULL);
+    sqlite3_file *file = vfs ? sqlite3_malloc(vfs->szOsFile) : NULL;
+    int rc = SQLITE_NOMEM, flags = 0;
+    if (!name || !file)
+        goto free_file;
+    memset(file, 0, (size_t)vfs->szOsFile);
+    if ((rc = vfs->xOpen(vfs, name, file, SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_READONLY,
+                         &flags)) != SQLITE_OK)
+        goto free_file;
+    rc = file->pMethods->xRead(file, buf, (int)n, 0);
+    file->pMethods->xClose(file);
+free_file:
+    sqlite3_free(file);
+    sqlite3_free_filename(name);
+    return rc;
+}
+
 /* Decide from the raw file, without SQLite, whether we may open it. */
 static int judge_file(const char *path, enum verdict *v, char *err, size_t errlen)
 {
@@ -300,19 +332,14 @@ static int judge_file(const char *path, enum verdict *v, char *err, size_t errle
         *v = FILE_NEW;
         return CAS_OK;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return CAS_EIO;
-    }
     unsigned char header[HEADER_SIZE];
-    ssize_t got = read(fd, header, sizeof header);
-    close(fd);
-    if (got < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    size_t got = st.st_size < HEADER_SIZE ? (size_t)st.st_size : HEADER_SIZE;
+    int rc = read_header(path, header, got);
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "%s: cannot read it: %s", path, sqlite3_errstr(rc));
         return CAS_EIO;
     }
-    return judge_header(path, header, (size_t)got, st.st_size, v, err, errlen);
+    return judge_header(path, header, got, st.st_size, v, err, errlen);
 }
 
 /* ------------------------------------------------------------ opening */
