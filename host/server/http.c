@@ -26,9 +26,8 @@
 
 #include "picture.h"
 #include "replay_html.h"
-#include "server.h"
 #include "signin.h"
-#include "wsclient.h"
+#include "table.h"
 
 #define MAX_QUEUED_MESSAGES 1024
 
@@ -153,7 +152,6 @@ static void handle_message(struct conn *c, const char *text, size_t len)
     }
     cas__lobby_handle(c->h->lobby, &c->base, &req);
     cas__req_free(&req);
-    cas__lobby_flush(c->h->lobby);
 }
 
 /* A message too long is answered "too-large" and dropped; one that goes
@@ -536,7 +534,6 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
     struct cas__httpd *h = lws_container_of(sul, struct cas__httpd, clock_timer);
     cas__lobby_check_clocks(h->lobby);
     cas__lobby_adopt_orphans(h->lobby);
-    cas__lobby_flush(h->lobby);
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }
 
@@ -625,7 +622,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_CLOSED:
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
-            cas__lobby_flush(h->lobby);
             cas__sendq_detach(&h->sendq, &c->q);
             free(c->rx);
             c->rx = NULL;
@@ -634,10 +630,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if (h && h->lobby->bots) {
+        if (h && h->lobby->bots)
             cas__bots_deliver(h->lobby->bots);
-            cas__lobby_flush(h->lobby);
-        }
         return 0;
     default:
         return 0;
