@@ -243,6 +243,7 @@ struct cas__saves_result {
                                    * order; "" for none */
     char *finished;               /* updated_at: when it was finished */
     int flagged;                  /* served: seat whose flag fell; else -1 */
+    int served;                   /* a game castellan serve hosted */
     struct cas__saves_player *players; /* by seat, with their scores */
     size_t n_players;
 };

@@ -162,7 +162,8 @@
  * all), by game id and seat: what ratings need (results.c). */
 #define CAS__SQL_RESULT_SEATS                                                       \
     "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1), p.seat,"        \
-    " p.name, p.agent, p.score, r.name"                                              \
+    " p.name, p.agent, p.score, r.name,"                                             \
+    " CASE WHEN sg.game IS NULL THEN 0 ELSE 1 END"                                   \
     " FROM games g JOIN players p ON p.game = g.id"                                  \
     " LEFT JOIN registered_players r ON r.id = p.registered"                         \
     " LEFT JOIN served_games sg ON sg.game = g.id"                                   \

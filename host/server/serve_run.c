@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "club.h"
 #include "install_dirs.h"
 #include "server.h"
 
@@ -24,6 +25,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     struct cas__saves *store = NULL;
     struct cas__lobby lobby;
     struct cas__httpd *h = NULL;
+    struct cas__club *club = NULL;
     char err[1024];
     int port, status = 1;
     char *fallback = NULL, *www = NULL;
@@ -52,6 +54,12 @@ int cas__serve_run(const struct cas__serve_setup *setup)
                 "installed (looked in %s); pages answer 404 until --www DIR names them\n",
                 CASTELLAN_WWW_INSTALL_DIR);
     lobby.host_saved = &setup->host_saved;
+    if (cas__club_new(db, &setup->host_saved, &club) != CAS_OK) {
+        fprintf(stderr, "castellan serve: the club's pages cannot start: out of memory or "
+                "threads\n");
+        goto close_lobby;
+    }
+    lobby.club = club;
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
@@ -86,6 +94,7 @@ stop:
     cas__httpd_free(h);
 close_lobby:
     cas__lobby_close(&lobby);
+    cas__club_free(club);
 close_store:
     cas__saves_close(store);
 free_path:

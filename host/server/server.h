@@ -12,6 +12,8 @@
  *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
  *   bots.c      bot decisions on threads, results posted back to the loop
+ *   club.c      the club's pages (players, ratings, campaigns), rated on a
+ *               thread of their own (club.h)
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
  *               send queues and limits
  *
@@ -300,6 +302,9 @@ struct cas__lobby {
     int64_t adopted_at;
     int64_t *unrestorable;
     size_t n_unrestorable;
+    /* The club's pages (club.h), told when a game finishes; NULL: none
+     * (tests); borrowed. */
+    struct cas__club *club;
 };
 
 /* Open an empty lobby on store (borrowed; must outlive it) with the
