@@ -490,6 +490,7 @@ async function claimOpenSeat(a, b, c) {
   const link = added.match(/(http:\S+#signin=(\S+))/);
   assert.ok(link, `players add prints a sign-in link: ${added}`);
   await c.goto(link[1]);
+  await c.waitForSelector('body[data-player="Cleo"]'); // the socket that carries the cookie
   await c.waitForSelector('#me:not([hidden])');
   assert.equal(await c.$eval('#me', (m) => m.textContent), 'Signed in as Cleo');
   assert.equal(new URL(c.url()).hash, '', 'the key leaves the address bar');
@@ -497,9 +498,18 @@ async function claimOpenSeat(a, b, c) {
   const cookie = (await c.cookies()).find((k) => k.name === 'castellan_player');
   assert.ok(cookie && cookie.httpOnly && cookie.sameSite === 'Strict', 'an HttpOnly, SameSite=Strict cookie');
   log(`page C signed in as Cleo`);
-  const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
-  assert.match(await take.evaluate((t) => t.textContent), /Take seat 2/);
-  await take.click();
+  // Signing in opens the socket again, and its lobby may redraw the list
+  // under the pointer: find the button again then.
+  for (;;) {
+    const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
+    try {
+      assert.match(await take.evaluate((t) => t.textContent), /Take seat 2/);
+      await take.click();
+      break;
+    } catch (e) {
+      if (!/detached|not clickable/i.test(String(e))) throw e;
+    }
+  }
   await c.waitForSelector('body[data-you="1"]');
   assert.equal(new URL(c.url()).pathname, `/game/${game}`);
   const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);

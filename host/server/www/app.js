@@ -1066,6 +1066,7 @@ function receive(msg) {
   switch (msg.type) {
   case 'hello':
     showPlayer(msg.player, msg.signin_error);
+    document.body.dataset.player = msg.player || ''; // who this socket acts for
     break;
   case 'lobby':
     if (view.screen === 'lobby') renderLobby(msg);
