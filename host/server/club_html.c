@@ -292,8 +292,10 @@ static void player_page(const struct cas__club_snapshot *s, const struct cas__ho
     cas__jw_raw(w, "</dd></dl>");
     static const char *const rating_heads[] = {"Pool", "Rank", "Rating", "Mu", "Sigma",
                                                "Games", NULL};
-    table_start(w, "Ratings", rating_heads);
+    table_start(w, "Ratings, one pool per game", rating_heads);
     rating_rows(s->pools, s->n_pools, 0, p, w);
+    table_end(w);
+    table_start(w, "Ratings, one pool per game and exact list of expansions", rating_heads);
     rating_rows(s->mix, s->n_mix, 1, p, w);
     table_end(w);
     static const char *const game_heads[] = {"Replay", "Finished", "Game", "Players and "
