@@ -149,30 +149,34 @@ static struct cas__rated_player *player(struct building *b, const char *name, in
 static int rate_one(struct building *b, const struct cas__saves_result *g,
                     const struct cas__rating_model *m)
 {
-    /* Indices, not pointers: adding a later seat's player may move the
-     * array. */
-    size_t seat[CAS__RATING_MAX_PLAYERS];
+    /* Indices, not pointers: finding a later seat's player may move the
+     * pool's array. */
+    size_t seat_index[CAS__RATING_MAX_PLAYERS];
+    struct cas__rated_player *seat[CAS__RATING_MAX_PLAYERS];
     struct cas__rating rating[CAS__RATING_MAX_PLAYERS];
     int place[CAS__RATING_MAX_PLAYERS];
     for (size_t i = 0; i < g->n_players; i++) {
         const struct cas__saves_player *p = &g->players[i];
-        struct cas__rated_player *r = player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
-        if (!r)
+        struct cas__rated_player *found =
+            player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
+        if (!found)
             return CAS_ENOMEM;
-        seat[i] = (size_t)(r - b->pool.players);
-        rating[i] = r->rating;
+        seat_index[i] = (size_t)(found - b->pool.players);
+    }
+    for (size_t i = 0; i < g->n_players; i++) {
+        seat[i] = &b->pool.players[seat_index[i]];
+        rating[i] = seat[i]->rating;
     }
     places(g, place);
     int rc = cas__rating_update(m, rating, place, g->n_players);
     if (rc)
         return rc;
     for (size_t i = 0; i < g->n_players; i++) {
-        struct cas__rated_player *r = &b->pool.players[seat[i]];
-        r->rating = rating[i];
-        r->games++;
-        free(r->last_played);
-        r->last_played = strdup(g->finished);
-        if (!r->last_played)
+        seat[i]->rating = rating[i];
+        seat[i]->games++;
+        free(seat[i]->last_played);
+        seat[i]->last_played = strdup(g->finished);
+        if (!seat[i]->last_played)
             return CAS_ENOMEM;
     }
     b->pool.games++;
