@@ -14,6 +14,16 @@
 
 /* Games listed on a player's page, newest first. */
 #define GAMES_LISTED 100
+/* Rows of the players page and of a leaderboard: a page rendered on the
+ * loop stays small however many names strangers' games brought in. */
+#define ROWS_LISTED 1000
+
+/* A sentence for the rows past ROWS_LISTED, if any. */
+static void more_rows(struct cas__jw *w, size_t n, const char *what)
+{
+    if (n > ROWS_LISTED)
+        cas__jw_printf(w, "<p>The first %d of %zu %s are listed.</p>", ROWS_LISTED, n, what);
+}
 
 /* text as HTML character data or attribute value: markup characters
  * escaped, control characters shown as U+FFFD. */
@@ -159,7 +169,7 @@ static void players_page(const struct cas__club_snapshot *s, struct cas__jw *w)
     column_head(w, "Games");
     column_head(w, "Last seen");
     cas__jw_raw(w, "</tr></thead><tbody>");
-    for (size_t i = 0; i < s->n_players; i++) {
+    for (size_t i = 0; i < s->n_players && i < ROWS_LISTED; i++) {
         const struct cas__club_player *p = &s->players[i];
         cas__jw_raw(w, "<tr><td>");
         player_link(w, p->name, p->bot);
@@ -176,6 +186,7 @@ static void players_page(const struct cas__club_snapshot *s, struct cas__jw *w)
         cas__jw_raw(w, "</td></tr>");
     }
     table_end(w);
+    more_rows(w, s->n_players, "players, by name,");
     cas__jw_raw(w, "<h2>Leaderboards</h2><p>One pool per game, whatever its expansions "
                    "(as <code>castellan ratings</code>):</p><ul>");
     for (size_t i = 0; i < s->n_pools; i++) {
@@ -211,7 +222,7 @@ static void leaderboard(const struct cas__rating_pool *p, struct cas__jw *w)
     snprintf(label, sizeof label, "%s: %zu game%s, %zu player%s", p->name, p->games,
              p->games == 1 ? "" : "s", p->n_players, p->n_players == 1 ? "" : "s");
     table_start(w, label, heads);
-    for (size_t i = 0; i < p->n_players; i++) {
+    for (size_t i = 0; i < p->n_players && i < ROWS_LISTED; i++) {
         const struct cas__rated_player *r = &p->players[i];
         cas__jw_printf(w, "<tr><td>%zu</td>", i + 1);
         rating_cells(w, r);
@@ -222,6 +233,7 @@ static void leaderboard(const struct cas__rating_pool *p, struct cas__jw *w)
         cas__jw_raw(w, "</td></tr>");
     }
     table_end(w);
+    more_rows(w, p->n_players, "players, best first,");
     cas__jw_raw(w, "<p>Rating is mu &minus; 3 sigma (Weng-Lin, docs/ratings.md): it starts "
                    "at 0 and grows as a player's games make the estimate surer.</p>");
 }
