@@ -27,10 +27,11 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
 
 /* The game ends with `seat` ranked last, the others by their projected
  * scores: its flag fell, or it left and the others claimed the game
- * (docs/server.md).  The store keeps it as a flag. */
-static void end_ranked_last(struct cas__table *t, int seat)
+ * (forfeit; docs/server.md).  The store keeps which. */
+static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
 {
     t->flagged = seat;
+    t->forfeit = forfeit;
     t->over = 1;
     cas__table_changed(t);
     t->lobby->lobby_dirty = 1;
@@ -41,7 +42,7 @@ static void end_ranked_last(struct cas__table *t, int seat)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
+    if (cas__saves_served_flag(t->lobby->store, t->id, seat, forfeit) != CAS_OK ||
         cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
         cas__table_fail(t, cas__saves_errmsg(t->lobby->store));
     free(scores);
@@ -72,7 +73,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms)
         return;
     t->seats[actor].clock_ms = 0; /* the flag fell */
-    end_ranked_last(t, actor);
+    end_ranked_last(t, actor, 0);
 }
 
 /* ------------------------------------------------------------ leavers */
@@ -110,11 +111,15 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
                                "for %d s at its turn; wait for the state that offers it",
                                (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
     if (strcmp(choice, "claim") == 0) {
-        end_ranked_last(t, gone);
-        t->forfeit = 1;
+        end_ranked_last(t, gone, 1);
         return CAS_OK;
     }
-    /* A bot plays the seat from now on, while this server hosts the game. */
+    /* A bot plays the seat from now on, across restarts too: the store
+     * says so first, or nothing changes. */
+    if (cas__saves_served_bot(t->lobby->store, t->id, gone, CAS__LEAVER_BOT) != CAS_OK)
+        return cas__srv_refuse(code, "unavailable", msg, msglen, "game %lld: the seat cannot "
+                               "be given to a bot now (%s); try again", (long long)t->id,
+                               cas__saves_errmsg(t->lobby->store));
     if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "out of memory");
     t->lobby->lobby_dirty = 1;

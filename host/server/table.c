@@ -166,12 +166,22 @@ void cas__table_add_event(struct cas__table *t, const struct cas_event *event)
         t->events = events;
         t->cap_events = cap;
     }
-    char *text = strdup(event->text);
+    int scored = event->kind == CAS_EVENT_SCORE;
+    const char *category = scored && CAS_HAS_FIELD(event, struct cas_event, final)
+                               ? event->category
+                               : NULL;
+    size_t len = strlen(event->text) + 1, more = category ? strlen(category) + 1 : 0;
+    char *text = malloc(len + more);
     if (!text)
         return;
+    memcpy(text, event->text, len);
+    if (category)
+        memcpy(text + len, category, more);
     t->events[t->n_events++] = (struct cas__srv_event){
         .ply = t->r.session.ply, .player = t->applying_actor,
-        .visible_to = event->visible_to, .text = text};
+        .visible_to = event->visible_to, .text = text,
+        .scorer = scored ? event->player : -1, .points = scored ? event->points : 0,
+        .category = category ? text + len : NULL, .final = category && event->final};
 }
 
 static void on_event(void *ctx, const struct cas_event *event)
@@ -226,7 +236,9 @@ static int make_seats(struct cas__table *t, const struct cas__saves_served *serv
         return CAS_ENOMEM;
     for (int i = 0; i < t->nplayers; i++) {
         struct cas__seat *s = &t->seats[i];
-        const char *agent = t->saved.players[i].agent;
+        /* A bot that took the seat of a player who left keeps it. */
+        const char *bot = (size_t)i < served->n_seats ? served->seats[i].bot : NULL;
+        const char *agent = bot ? bot : t->saved.players[i].agent;
         if (!(s->agent = strdup(agent)))
             return CAS_ENOMEM;
         s->clock_ms = t->base_ms;
@@ -292,6 +304,7 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
+    t->forfeit = served.forfeit;
     t->practice = served.practice;
     if (served.seed_nonce) {
         snprintf(t->seed_reveal, sizeof t->seed_reveal, "%" PRIu64 ":%s", t->saved.seed,

@@ -14,7 +14,14 @@ struct cas__srv_event {
     uint32_t ply;
     int player;          /* the actor when it was emitted; -1 chance */
     int visible_to;
-    char *text;          /* owned */
+    char *text;          /* owned, with category after it */
+    /* A score event (CAS_EVENT_SCORE): who scored, how many points and,
+     * where the plugin says it (ABI 1.1), what scored and whether in the
+     * final scoring; scorer -1 for other events. */
+    int scorer;
+    int64_t points;
+    const char *category; /* in text's allocation; NULL: not said */
+    int final;
 };
 
 /* A seat's action as the game's notation, for the next update. */
