@@ -46,15 +46,16 @@ function startServer() {
   const args = ['serve', '--listen', '127.0.0.1:0', '--database', db, '--www', WWW, '--plugin-path', PLUGINS,
     '--host-saved', 'all'];
   server = spawn(CASTELLAN, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let said = '';
+  server.said = '';
+  server.exited = new Promise((done) => server.once('exit', (code, signal) => done({ code, signal })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`castellan serve printed no port within 60 s:\n${said}`)), 60000);
+    const timer = setTimeout(() => reject(new Error(`castellan serve printed no port within 60 s:\n${server.said}`)), 60000);
     server.stderr.setEncoding('utf8').on('data', (chunk) => {
-      said += chunk;
-      const m = said.match(/\(port (\d+)\)/);
+      server.said += chunk;
+      const m = server.said.match(/\(port (\d+)\)/);
       if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
     });
-    server.once('exit', (code) => { clearTimeout(timer); reject(new Error(`castellan serve exited (${code}):\n${said}`)); });
+    server.once('exit', (code) => { clearTimeout(timer); reject(new Error(`castellan serve exited (${code}):\n${server.said}`)); });
   });
 }
 
@@ -123,6 +124,13 @@ async function main() {
   assert.equal(replay.status, 200, 'the linked replay is served');
   assert.deepEqual(alerts, [], 'no script ran');
   assert.deepEqual(errors, [], 'no script errors');
+  // Stopped as a user would: exit 0, no sanitizer report (the ASan build
+  // runs this test too).
+  server.kill('SIGTERM');
+  const { code, signal } = await server.exited;
+  assert.equal(signal, null, `castellan serve was killed by ${signal}`);
+  assert.equal(code, 0, `castellan serve exits 0 on SIGTERM; it said:\n${server.said}`);
+  assert.doesNotMatch(server.said, /Sanitizer|runtime error/, 'no sanitizer report from castellan serve');
   log('passed');
 }
 
