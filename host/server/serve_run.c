@@ -26,6 +26,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     struct cas__lobby lobby;
     struct cas__httpd *h = NULL;
     struct cas__club *club = NULL;
+    struct cas__notify *notify = NULL;
     char err[1024];
     int port, status = 1;
     char *fallback = NULL, *www = NULL;
@@ -60,6 +61,12 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         goto close_lobby;
     }
     lobby.club = club;
+    if (setup->notify_command &&
+        cas__notify_new(setup->notify_command, 0, &notify, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: notify-command: %s\n", err);
+        goto close_lobby;
+    }
+    lobby.notify = notify;
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
@@ -95,6 +102,7 @@ stop:
 close_lobby:
     cas__lobby_close(&lobby);
     cas__club_free(club);
+    cas__notify_free(notify); /* after the runs queued, each bounded */
 close_store:
     cas__saves_close(store);
 free_path:
