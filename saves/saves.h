@@ -134,6 +134,16 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
 int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
                          size_t errlen);
 
+/* Another read-only connection to a store this process has open already
+ * (castellan serve's club pages read it on a thread of their own).  Not
+ * judged again as cas__saves_open_read would: that opens and closes the
+ * file itself, and closing a file drops every POSIX lock the process holds
+ * on it, the open connection's included, so that another castellan could
+ * take the store for unused and checkpoint its WAL away from under it.
+ * Otherwise as cas__saves_open_read. */
+int cas__saves_open_again(const char *path, struct cas__saves **out, char *err,
+                          size_t errlen);
+
 void cas__saves_close(struct cas__saves *s); /* NULL is fine */
 
 /* Make text (a failure of the caller's own, about this store) the store's
@@ -318,6 +328,7 @@ struct cas__saves_result {
     int flagged;                  /* served: seat whose flag fell; else -1 */
     int forfeit;                  /* served: flagged had left and the others
                                    * claimed the game (schema 5) */
+    int served;                   /* a game castellan serve hosted */
     struct cas__saves_player *players; /* by seat, with their scores */
     size_t n_players;
 };

@@ -24,6 +24,7 @@
 
 #include <openssl/crypto.h>
 
+#include "club.h"
 #include "picture.h"
 #include "replay_cache.h"
 #include "replay_html.h"
@@ -507,6 +508,19 @@ static int serve_signin(struct conn *c, int signout)
     return rc;
 }
 
+/* The club's pages (club.c), from its latest snapshot: nothing is read
+ * from the store here. */
+static int serve_club(struct conn *c, const char *path)
+{
+    struct cas__club_answer a;
+    struct cas__club *club = c->h->lobby->club;
+    if (!club)
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
+    if (cas__club_page(club, path, &a) != CAS_OK)
+        return -1;
+    return send_body(c, a.status, a.mime, a.body, a.len);
+}
+
 static int64_t game_in_path(const char *p, const char **rest)
 {
     char *end;
@@ -533,6 +547,8 @@ static int route(struct conn *c, const char *uri)
         return serve_signin(c, uri[5] == 'o');
     if (strcmp(uri, "/") == 0)
         return serve_file(c, "index.html");
+    if (strcmp(uri, "/club") == 0 || strncmp(uri, "/club/", 6) == 0)
+        return serve_club(c, uri + 5);
     if (strncmp(uri, "/static/", 8) == 0 && safe_relative(uri + 8))
         return serve_file(c, uri + 8);
     if (strncmp(uri, "/game/", 6) == 0 && (id = game_in_path(uri + 6, &rest))) {

@@ -15,6 +15,7 @@
 
 #include <openssl/crypto.h>
 
+#include "club.h"
 #include "install_dirs.h"
 #include "signin.h"
 #include "table.h"
@@ -247,6 +248,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
     if (!t->over || t->counted_over)
         return;
     t->counted_over = 1;
+    cas__club_stale(l->club);
     t->next_finished = NULL;
     if (l->finished_last)
         l->finished_last->next_finished = t;

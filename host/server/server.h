@@ -13,6 +13,8 @@
  *   correspondence.c  days-per-move time controls: absolute deadlines
  *   notify.c    the notification hook, run off the loop on a thread of its own
  *   bots.c      bot decisions on threads, results posted back to the loop
+ *   club.c      the club's pages (players, ratings, campaigns), rated on a
+ *               thread of their own (club.h)
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
  *               send queues and limits
  *
@@ -272,6 +274,9 @@ struct cas__lobby {
     int64_t adopted_at;
     int64_t *unrestorable;
     size_t n_unrestorable;
+    /* The club's pages (club.h), told when a game finishes; NULL: none
+     * (tests); borrowed. */
+    struct cas__club *club;
 };
 
 /* Open an empty lobby on store (borrowed; must outlive it) with the
