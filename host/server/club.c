@@ -234,7 +234,7 @@ static int build(const char *database, struct cas__club_snapshot *s)
     struct cas__saves *store;
     char err[512];
     memset(s, 0, sizeof *s);
-    int rc = cas__saves_open_again(database, &store, err, sizeof err);
+    int rc = cas__saves_open_read(database, &store, err, sizeof err);
     if (rc)
         return rc;
     rc = cas__saves_results(store, NULL, &s->results, &s->n_results);

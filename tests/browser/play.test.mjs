@@ -515,6 +515,8 @@ async function claimOpenSeat(a, b, c) {
   const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
   assert.match(row, /Cleo/, 'the claimed seat carries the signed-in player\'s name');
   log(`page C took the open seat of game ${game}: ${row}`);
+  const players = execFileSync(CASTELLAN, ['players', 'list', '--database', db], { env, encoding: 'utf8' });
+  assert.match(players, /^Cleo +\S+ +\S+ +1$/m, `the store knows Cleo took a seat:\n${players}`);
 
   // Seat 1 of 2 has joined: no clock runs, whatever the wait.
   await c.waitForSelector('#clock-note:not([hidden])');
