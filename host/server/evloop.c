@@ -40,15 +40,18 @@ static void close_handle(uv_handle_t *handle, void *arg)
         uv_close(handle, NULL);
 }
 
+void cas__evloop_drain(struct uv_loop_s *loop)
+{
+    uv_run(loop, UV_RUN_DEFAULT);
+}
+
 void cas__evloop_free(struct uv_loop_s *loop)
 {
     if (!loop)
         return;
-    /* libwebsockets closes its handles asynchronously once its context is
-     * destroyed (and frees the context when the last is closed): run the
-     * loop until they are.  A handle left open (none should be) is closed
-     * here rather than leaked. */
-    uv_run(loop, UV_RUN_DEFAULT);
+    /* A handle left open (none should be) is closed here rather than
+     * leaked. */
+    cas__evloop_drain(loop);
     for (int tries = 0; uv_loop_close(loop) == UV_EBUSY && tries < 2; tries++) {
         uv_walk(loop, close_handle, NULL);
         uv_run(loop, UV_RUN_DEFAULT);

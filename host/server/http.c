@@ -823,7 +823,15 @@ void cas__httpd_free(struct cas__httpd *h)
         h->lobby->bots = NULL;
     }
     if (h->ctx)
-        lws_context_destroy(h->ctx); /* on libuv: finished by the loop's run */
+        lws_context_destroy(h->ctx);
+    if (h->uv && h->ctx) {
+        /* On a loop of ours the first call only starts closing: the loop
+         * closes lws's handles, then a second call frees the context
+         * (and NULLs h->ctx through pcontext). */
+        cas__evloop_drain(h->uv);
+        if (h->ctx)
+            lws_context_destroy(h->ctx);
+    }
     cas__evloop_free(h->uv);
     if (h->listen_fd_owned)
         close(h->listen_fd);

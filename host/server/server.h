@@ -583,7 +583,10 @@ struct uv_loop_s;
 struct uv_loop_s *cas__evloop_new(void);
 /* One turn: wait once for events and run their callbacks. */
 void cas__evloop_turn(struct uv_loop_s *loop);
-/* Let libwebsockets finish closing its handles on loop, then free it. */
+/* Run loop until nothing is left on it: after lws_context_destroy, until
+ * libwebsockets has closed every handle of its own. */
+void cas__evloop_drain(struct uv_loop_s *loop);
+/* Drain loop, then free it (NULL: nothing). */
 void cas__evloop_free(struct uv_loop_s *loop);
 
 /* ----------------------------------------------------------- sendq.c */
