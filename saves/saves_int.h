@@ -82,6 +82,13 @@ typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols)
      * for ids. */                                                                     \
     X(int, rows, (struct cas__saves *s, const char *sql, int n_params, const char *text,\
                   cas__saves_row_fn fn, void *ctx))                                     \
+    /* One statement sql (sql.h) with n_params text parameters (NULL: SQL's        \
+     * NULL): each row it returns to fn (NULL: rows are ignored), the number of        \
+     * rows it changed into *changed (NULL: not wanted); `what` names it in a          \
+     * failure ("renaming the player").  A duplicate key is CAS_ECONFLICT. */          \
+    X(int, statement, (struct cas__saves *s, const char *sql, int n_params,            \
+                       const char *const *params, cas__saves_row_fn fn, void *ctx,      \
+                       int64_t *changed, const char *what))                             \
     X(int, game_delete, (struct cas__saves *s, int64_t id))                           \
     X(int, campaigns, (struct cas__saves *s, struct cas__saves_campaign **out,        \
                        size_t *n))                                                     \

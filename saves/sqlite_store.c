@@ -837,6 +837,7 @@ const struct cas__saves_methods cas__sqlite_methods = {
     .game_load = cas__sqlite_game_load,
     .ids = cas__sqlite_ids,
     .rows = cas__sqlite_rows,
+    .statement = cas__sqlite_statement,
     .game_delete = cas__sqlite_game_delete,
     .campaigns = cas__sqlite_campaigns,
     .campaign_standings = cas__sqlite_campaign_standings,

@@ -190,6 +190,12 @@ struct cas__conn {
     int lobby;                     /* subscribed to the lobby */
     struct cas__conn *next_viewer; /* in its table's list */
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
+    /* The registered player its browser's key signed in (signin.c): their
+     * id (0: a guest) and name; or why the key was refused (static text,
+     * NULL: none was offered). */
+    int64_t player;
+    char player_name[CAS__SAVES_NAME_MAX * 4 + 1];
+    const char *signin_refused;
 };
 
 /* Send w's text to c (w is emptied; nothing on a failed w). */

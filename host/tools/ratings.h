@@ -76,8 +76,9 @@ struct cas__rating_pool {
 
 struct cas__saves_player;
 
-/* Who a seat is to the ratings: a person by the seat's name, a bot by its
- * agent spec (every seat mcts-hard played is one "mcts-hard"); the
+/* Who a seat is to the ratings: a registered player by their name now
+ * (so a rename carries their games along), a guest by the seat's name, a
+ * bot by its agent spec (every seat mcts-hard played is one "mcts-hard"); the
  * identity's text is borrowed from p. */
 int cas__rating_is_bot(const struct cas__saves_player *p);
 const char *cas__rating_identity(const struct cas__saves_player *p);

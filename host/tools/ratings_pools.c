@@ -49,7 +49,9 @@ int cas__rating_is_bot(const struct cas__saves_player *p)
 
 const char *cas__rating_identity(const struct cas__saves_player *p)
 {
-    return cas__rating_is_bot(p) ? p->agent : p->name;
+    if (cas__rating_is_bot(p))
+        return p->agent;
+    return p->registered ? p->registered : p->name;
 }
 
 static int same_player(const struct cas__saves_player *a, const struct cas__saves_player *b)
@@ -147,14 +149,22 @@ static struct cas__rated_player *player(struct building *b, const char *name, in
 static int rate_one(struct building *b, const struct cas__saves_result *g,
                     const struct cas__rating_model *m)
 {
+    /* Indices, not pointers: finding a later seat's player may move the
+     * pool's array. */
+    size_t seat_index[CAS__RATING_MAX_PLAYERS];
     struct cas__rated_player *seat[CAS__RATING_MAX_PLAYERS];
     struct cas__rating rating[CAS__RATING_MAX_PLAYERS];
     int place[CAS__RATING_MAX_PLAYERS];
     for (size_t i = 0; i < g->n_players; i++) {
         const struct cas__saves_player *p = &g->players[i];
-        seat[i] = player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
-        if (!seat[i])
+        struct cas__rated_player *found =
+            player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
+        if (!found)
             return CAS_ENOMEM;
+        seat_index[i] = (size_t)(found - b->pool.players);
+    }
+    for (size_t i = 0; i < g->n_players; i++) {
+        seat[i] = &b->pool.players[seat_index[i]];
         rating[i] = seat[i]->rating;
     }
     places(g, place);
