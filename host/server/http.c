@@ -34,7 +34,8 @@
 #define MAX_QUEUED_MESSAGES 1024
 
 struct cas__httpd {
-    struct lws_context *ctx;
+    struct lws_context *ctx;      /* NULLed by lws when it is freed (pcontext) */
+    struct uv_loop_s *uv;         /* the loop lws runs on; NULL: lws's poll loop */
     struct cas__lobby *lobby;
     struct cas__serve_options opts;
     int www_fd;                   /* the folder www, open: files are found under it */
@@ -772,9 +773,12 @@ static int accept_waiting(struct cas__httpd *h)
             .opaque = h, /* marks a connection counted in n_sockets */
         };
         /* lws closes fd when adoption fails, running the destroy callback
-         * (which counts the connection back) only if it got that far. */
+         * (which counts the connection back) only if it got that far: at
+         * once on poll; on libuv later, from the handle's close callback,
+         * so not counted back here (only an allocation failure before the
+         * connection exists, which never calls it, then leaks a count). */
         unsigned counted = ++h->n_sockets;
-        if (!lws_adopt_descriptor_vhost_via_info(&desc) && h->n_sockets == counted)
+        if (!lws_adopt_descriptor_vhost_via_info(&desc) && !h->uv && h->n_sockets == counted)
             h->n_sockets--;
     }
     return 0;
@@ -826,6 +830,33 @@ static int adopt_listener(struct cas__httpd *h)
     return CAS_OK;
 }
 
+/* The lws context on a libuv loop of ours (epoll: idle connections cost
+ * nothing per turn); when libwebsockets cannot load its libuv plugin
+ * (package libwebsockets-evlib-uv), on its own poll() loop, with a warning. */
+static struct lws_context *create_context(struct cas__httpd *h,
+                                          struct lws_context_creation_info *info)
+{
+    void *loops[1];
+    if ((loops[0] = h->uv = cas__evloop_new())) {
+        info->options |= LWS_SERVER_OPTION_LIBUV;
+        info->foreign_loops = loops;
+        info->pcontext = &h->ctx;
+        struct lws_context *ctx = lws_create_context(info);
+        info->options &= ~(uint64_t)LWS_SERVER_OPTION_LIBUV;
+        info->foreign_loops = NULL;
+        info->pcontext = NULL;
+        if (ctx)
+            return ctx;
+        cas__evloop_free(h->uv);
+        h->uv = NULL;
+        if (!h->opts.quiet)
+            fprintf(stderr, "castellan serve: warning: libwebsockets cannot load its libuv "
+                    "event library (install libwebsockets-evlib-uv); serving on its poll() "
+                    "loop, whose cost per turn grows with every open connection\n");
+    }
+    return lws_create_context(info);
+}
+
 int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts,
                      struct cas__httpd **out, int *port, char *err, size_t errlen)
 {
@@ -865,6 +896,8 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     lws_set_log_level(getenv("CAS_SERVE_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO
                                                 : opts->quiet ? 0 : LLL_ERR, NULL);
     memset(&info, 0, sizeof info);
+    /* The vhost is made apart (EXPLICIT_VHOSTS), so a failed context is the
+     * event library's failure, and a bad certificate fails the vhost. */
     /* lws listens nowhere: listen.c made the socket, accept_waiting adopts
      * each connection (TLS still set up for them). */
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
@@ -873,16 +906,18 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     info.user = h;
     info.headers = vhost_headers;
     info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     if (opts->cert) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = opts->cert;
         info.ssl_private_key_filepath = opts->key;
     }
     rc = CAS_EIO;
-    h->ctx = lws_create_context(&info);
-    if (!h->ctx || !(h->vhost = lws_get_vhost_by_name(h->ctx, "default")) ||
-        adopt_listener(h)) {
+    if (!(h->ctx = create_context(h, &info))) {
+        snprintf(err, errlen, "cannot start libwebsockets");
+        goto fail;
+    }
+    if (!(h->vhost = lws_create_vhost(h->ctx, &info)) || adopt_listener(h)) {
         snprintf(err, errlen, "cannot serve on %s%s", opts->listen,
                  opts->cert ? " with that certificate and key (readable PEM files?)" : "");
         goto fail;
@@ -908,7 +943,15 @@ fail:
 
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
 {
-    return lws_service(h->ctx, timeout_ms);
+    if (!h->uv)
+        return lws_service(h->ctx, timeout_ms);
+    cas__evloop_turn(h->uv);
+    return 0;
+}
+
+const char *cas__httpd_event_loop(const struct cas__httpd *h)
+{
+    return h->uv ? "libuv" : "poll";
 }
 
 size_t cas__httpd_queued(const struct cas__httpd *h)
@@ -938,6 +981,15 @@ void cas__httpd_free(struct cas__httpd *h)
     h->replays = NULL;
     if (h->ctx)
         lws_context_destroy(h->ctx);
+    if (h->uv && h->ctx) {
+        /* On a loop of ours the first call only starts closing: the loop
+         * closes lws's handles, then a second call frees the context
+         * (and NULLs h->ctx through pcontext). */
+        cas__evloop_drain(h->uv);
+        if (h->ctx)
+            lws_context_destroy(h->ctx);
+    }
+    cas__evloop_free(h->uv);
     if (h->listen_fd_owned)
         close(h->listen_fd);
     if (h->reserve_fd >= 0)
