@@ -1,6 +1,6 @@
 /*
- * jsonw.c — writing the server's JSON messages: a growable buffer with
- * room for libwebsockets' header before the text, and strings escaped so
+ * jsonw.c — writing the server's JSON messages: util's growable buffer
+ * with room for libwebsockets' header before the text, and strings escaped so
  * that nothing a plugin or a player wrote can break out of its quotes.
  */
 #include <libwebsockets.h>
@@ -14,42 +14,38 @@
 
 void cas__jw_init(struct cas__jw *w)
 {
-    memset(w, 0, sizeof *w);
+    cas__buf_init(&w->b, 0);
 }
 
 void cas__jw_free(struct cas__jw *w)
 {
-    free(w->buf);
-    memset(w, 0, sizeof *w);
+    cas__buf_free(&w->b);
 }
 
-/* Room for n more bytes and a NUL; 0, or -1 after marking w failed. */
+size_t cas__jw_len(const struct cas__jw *w)
+{
+    return w->b.len ? w->b.len - LWS_PRE : 0;
+}
+
+void cas__jw_cut(struct cas__jw *w, size_t len)
+{
+    if (w->b.data && !w->b.failed && len < cas__jw_len(w))
+        cas__buf_setlen(&w->b, LWS_PRE + len);
+}
+
+/* Room for n more bytes of text, behind libwebsockets' LWS_PRE bytes on
+ * the first write; 0, or -1 after w failed. */
 static int reserve(struct cas__jw *w, size_t n)
 {
-    if (w->failed)
-        return -1;
-    if (LWS_PRE + w->len + n + 1 <= w->cap)
-        return 0;
-    size_t cap = w->cap ? w->cap : 1024;
-    while (cap < LWS_PRE + w->len + n + 1)
-        cap *= 2;
-    char *buf = realloc(w->buf, cap);
-    if (!buf) {
-        w->failed = 1;
-        return -1;
-    }
-    w->buf = buf;
-    w->cap = cap;
-    return 0;
+    if (w->b.len == 0 && cas__buf_reserve(&w->b, LWS_PRE + n) == CAS_OK)
+        cas__buf_setlen(&w->b, LWS_PRE);
+    return cas__buf_reserve(&w->b, n) == CAS_OK ? 0 : -1;
 }
 
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
 {
-    if (reserve(w, n))
-        return;
-    memcpy(w->buf + LWS_PRE + w->len, text, n);
-    w->len += n;
-    w->buf[LWS_PRE + w->len] = '\0';
+    if (reserve(w, n) == 0)
+        cas__buf_add(&w->b, text, n);
 }
 
 void cas__jw_raw(struct cas__jw *w, const char *text)
@@ -59,25 +55,13 @@ void cas__jw_raw(struct cas__jw *w, const char *text)
 
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
 {
-    char small[256];
+    if (reserve(w, 0))
+        return;
     va_list args;
     va_start(args, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, args);
+    if (cas__buf_vaddf(&w->b, fmt, args) == CAS_EINVAL)
+        w->b.failed = CAS_EINVAL; /* a format error spoils the message */
     va_end(args);
-    if (n < 0) {
-        w->failed = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        cas__jw_rawn(w, small, (size_t)n);
-        return;
-    }
-    if (reserve(w, (size_t)n))
-        return;
-    va_start(args, fmt);
-    vsnprintf(w->buf + LWS_PRE + w->len, (size_t)n + 1, fmt, args);
-    va_end(args);
-    w->len += (size_t)n;
 }
 
 /* The length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0. */
@@ -121,7 +105,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
     /* Worst case 6 bytes per input byte, reserved once. */
     if (reserve(w, n * 6 + 2))
         return;
-    char *out = w->buf + LWS_PRE + w->len;
+    char *out = w->b.data + w->b.len;
     const unsigned char *s = (const unsigned char *)text;
     *out++ = '"';
     for (size_t i = 0; i < n;) {
@@ -163,8 +147,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
         }
     }
     *out++ = '"';
-    *out = '\0';
-    w->len = (size_t)(out - (w->buf + LWS_PRE));
+    cas__buf_setlen(&w->b, (size_t)(out - w->b.data));
 }
 
 void cas__jw_str(struct cas__jw *w, const char *text)
@@ -174,17 +157,16 @@ void cas__jw_str(struct cas__jw *w, const char *text)
 
 const char *cas__jw_text(const struct cas__jw *w)
 {
-    return w->failed || !w->buf ? "" : w->buf + LWS_PRE;
+    return w->b.failed || w->b.len == 0 ? "" : w->b.data + LWS_PRE;
 }
 
 struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
 {
-    struct cas__srv_msg *msg = w->failed || !w->buf ? NULL : malloc(sizeof *msg);
+    struct cas__srv_msg *msg = w->b.failed || w->b.len == 0 ? NULL : malloc(sizeof *msg);
     if (msg) {
         msg->refs = 1;
-        msg->len = w->len;
-        msg->data = w->buf;
-        w->buf = NULL;
+        msg->data = cas__buf_take(&w->b, &msg->len);
+        msg->len -= LWS_PRE;
     }
     cas__jw_free(w);
     return msg;
@@ -205,22 +187,4 @@ void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)
         c->send(c, msg);
         cas__srv_msg_unref(msg);
     }
-}
-
-int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        size_t grown = *cap ? *cap : 1024;
-        while (grown < *len + n + 1)
-            grown *= 2;
-        char *more = realloc(*buf, grown);
-        if (!more)
-            return -1;
-        *buf = more;
-        *cap = grown;
-    }
-    memcpy(*buf + *len, in, n);
-    *len += n;
-    (*buf)[*len] = '\0';
-    return 0;
 }

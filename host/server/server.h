@@ -24,6 +24,7 @@
 #include <castellan/plugin.h>
 
 #include "agent.h"
+#include "buf.h"
 #include "journal.h"
 #include "revive.h"
 #include "saves.h"
@@ -31,16 +32,17 @@
 /* ---------------------------------------------------------- JSON out */
 
 /* A message being written: LWS_PRE bytes of room before the text, so the
- * buffer goes to lws_write as it is.  A failed allocation sets failed and
- * makes every later call a no-op. */
+ * buffer goes to lws_write as it is.  A failed allocation sets b.failed
+ * and makes every later call a no-op. */
 struct cas__jw {
-    char *buf;
-    size_t len, cap;   /* len counts the text only */
-    int failed;
+    struct cas__buf b; /* LWS_PRE bytes (once written), then the text */
 };
 
 void cas__jw_init(struct cas__jw *w);
 void cas__jw_free(struct cas__jw *w);
+/* Bytes of text written so far; cut drops what came after the first len. */
+size_t cas__jw_len(const struct cas__jw *w);
+void cas__jw_cut(struct cas__jw *w, size_t len);
 /* Append text as it is (the caller's JSON). */
 void cas__jw_raw(struct cas__jw *w, const char *text);
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);

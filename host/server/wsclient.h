@@ -43,10 +43,6 @@ void cas__wsc_conn_free(struct cas__wsc_conn *c);
 /* Run the client's loop once. */
 int cas__wsc_service(struct cas__wsc *w, int timeout_ms);
 
-/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
- * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
-int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
-
 /* ---- a scripted player (botclient.c) ---- */
 
 /* The fields of a server message a scripted player looks at. */
