@@ -1,11 +1,13 @@
 /*
  * match.c — one game instance: the host services lent to its plugin (log,
- * error text, a counting allocator, the data folder) and thin wrappers that
+ * error text, a counting allocator, the data folder, data shared between
+ * games) and thin wrappers that
  * grow buffers for the vtable's buffer protocols.
  */
 #include "buf.h"
 #include "match.h"
 #include "registry.h"
+#include "shared.h"
 
 #include <stdalign.h>
 #include <stdarg.h>
@@ -64,6 +66,19 @@ static void host_release(void *ctx, void *block)
     union block_header *h = (union block_header *)block - 1;
     count_bytes(ctx, 0, h->size);
     free(h);
+}
+
+/* Shared data is kept per plugin: two plugins' keys never meet. */
+static const void *host_share(void *ctx, const char *key, const void *data, size_t size)
+{
+    struct cas__match *m = ctx;
+    return key && data ? cas__shared_keep(m->plugin, key, data, size) : NULL;
+}
+
+static void host_unshare(void *ctx, const void *shared)
+{
+    (void)ctx;
+    cas__shared_release(shared);
 }
 
 static void *host_realloc(void *ctx, void *block, size_t size)
@@ -189,6 +204,8 @@ int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *
         .realloc = host_realloc,
         .release = host_release,
         .data_dir = m->data_dir,
+        .share = host_share,
+        .unshare = host_unshare,
     };
     struct cas_game_params params = {
         .struct_size = sizeof params,

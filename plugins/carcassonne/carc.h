@@ -162,7 +162,12 @@ struct cas_game {
     int farmers;
     int nkinds;
     int start_kind;
-    struct carc_kind *kinds;
+    /* The tile kinds: written only while game_new builds them, through
+     * own_kinds (the same array), then read-only; where the host shares
+     * (ABI 1.3) they are handed to it, shared with every game of the same
+     * options in the process, and own_kinds is NULL. */
+    const struct carc_kind *kinds;
+    struct carc_kind *own_kinds;
     int nattrs;
     char attrs[CARC_MAX_ATTRS][16];
     int coat_attr;
