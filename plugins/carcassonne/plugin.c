@@ -188,12 +188,12 @@ static int check_pool(struct cas_game *g)
     return CAS_OK;
 }
 
-/* The key of the tile kinds a game's params build: every option of the
- * game and of its expansions (the tile sets, the counts, the figures and
+/* The key of the tables a game's params build: every option of the game
+ * and of its expansions (the tile sets, the counts, the figures and
  * vetoes all follow from them).  0 when it does not fit. */
 static int kinds_key(const struct cas_game_params *p, char *key, size_t cap)
 {
-    size_t len = (size_t)snprintf(key, cap, "tile-kinds");
+    size_t len = (size_t)snprintf(key, cap, "tables");
     for (size_t i = 0; i < p->n_options && len < cap; i++)
         len += (size_t)snprintf(key + len, cap - len, "\n%s=%s", p->options[i].name,
                                 p->options[i].value);
@@ -207,23 +207,37 @@ static int kinds_key(const struct cas_game_params *p, char *key, size_t cap)
     return len < cap;
 }
 
-/* Hand the finished tile kinds to the host to share with the other games
- * of the same options (ABI 1.3: 141 KB a game otherwise, 444 KB with five
- * expansions); keep our own where it does not share. */
-static void share_kinds(struct cas_game *g, const struct cas_game_params *params)
+/* The finished kinds and the pattern masks into one flat block, handed
+ * to the host to share with the other games of the same options where it
+ * shares (ABI 1.3: 141 KB a game otherwise, 444 KB with five expansions),
+ * else kept as the game's own. */
+static int finish_tables(struct cas_game *g, const struct cas_game_params *params)
 {
     const struct cas_host *h = g->host;
-    char key[2048];
-    if (!CAS_HAS_FIELD(h, struct cas_host, unshare) || !h->share || !h->unshare ||
-        !kinds_key(params, key, sizeof key))
-        return;
-    const struct carc_kind *shared =
-        h->share(h->ctx, key, g->own_kinds, (size_t)g->nkinds * sizeof *g->own_kinds);
-    if (!shared)
-        return;
+    size_t size = sizeof(struct carc_tables) + (size_t)g->nkinds * sizeof(struct carc_kind);
+    struct carc_tables *t = h->alloc(h->ctx, size);
+    if (!t)
+        return CAS_ENOMEM;
+    for (int p = 0; p < CARC_PATTERNS; p++)
+        cas__carc_pattern_masks(p, &t->pattern_req[p], &t->pattern_care[p]);
+    memcpy(t->kinds, g->own_kinds, (size_t)g->nkinds * sizeof(struct carc_kind));
     h->release(h->ctx, g->own_kinds);
     g->own_kinds = NULL;
-    g->kinds = shared;
+    g->tables = t;
+    char key[2048];
+    if (CAS_HAS_FIELD(h, struct cas_host, unshare) && h->share && h->unshare &&
+        kinds_key(params, key, sizeof key)) {
+        const struct carc_tables *shared = h->share(h->ctx, key, t, size);
+        if (shared) {
+            h->release(h->ctx, t);
+            g->tables = shared;
+            g->tables_shared = 1;
+        }
+    }
+    g->kinds = g->tables->kinds;
+    g->pattern_req = g->tables->pattern_req;
+    g->pattern_care = g->tables->pattern_care;
+    return CAS_OK;
 }
 
 static void carc_game_free(cas_game *game)
@@ -232,10 +246,11 @@ static void carc_game_free(cas_game *game)
         return;
     const struct cas_host *host = game->host;
     cas__carc_fini_expansions(game);
-    if (game->own_kinds)
-        host->release(host->ctx, game->own_kinds);
-    else if (game->kinds) /* shared: the host had unshare */
-        host->unshare(host->ctx, game->kinds);
+    host->release(host->ctx, game->own_kinds);
+    if (game->tables_shared)
+        host->unshare(host->ctx, game->tables);
+    else
+        host->release(host->ctx, (void *)game->tables);
     host->release(host->ctx, game);
 }
 
@@ -275,8 +290,6 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     if (rc == CAS_OK)
         rc = check_pool(g);
     if (rc == CAS_OK) {
-        for (int p = 0; p < CARC_PATTERNS; p++)
-            cas__carc_pattern_masks(p, &g->pattern_req[p], &g->pattern_care[p]);
         cas__carc_prepare_rotations(g->own_kinds, g->nkinds);
         rc = layout(g);
     }
@@ -285,7 +298,7 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     if (rc == CAS_OK) {
         cas__carc_mark_vetoed_kinds(g);
         cas__carc_prepare_deploys(g);
-        share_kinds(g, params);
+        rc = finish_tables(g, params);
     }
     if (rc != CAS_OK) {
         carc_game_free(g);
