@@ -24,8 +24,7 @@
 
 #include "picture.h"
 #include "replay_html.h"
-#include "server.h"
-#include "wsclient.h"
+#include "table.h"
 
 #define MAX_QUEUED_MESSAGES 1024
 
@@ -150,7 +149,6 @@ static void handle_message(struct conn *c, const char *text, size_t len)
     }
     cas__lobby_handle(c->h->lobby, &c->base, &req);
     cas__req_free(&req);
-    cas__lobby_flush(c->h->lobby);
 }
 
 /* A message too long is answered "too-large" and dropped; one that goes
@@ -459,7 +457,6 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
     struct cas__httpd *h = lws_container_of(sul, struct cas__httpd, clock_timer);
     cas__lobby_check_clocks(h->lobby);
     cas__lobby_adopt_orphans(h->lobby);
-    cas__lobby_flush(h->lobby);
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }
 
@@ -548,7 +545,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_CLOSED:
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
-            cas__lobby_flush(h->lobby);
             cas__sendq_detach(&h->sendq, &c->q);
             cas__buf_free(&c->rx);
             h->n_conns--;
@@ -556,10 +552,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if (h && h->lobby->bots) {
+        if (h && h->lobby->bots)
             cas__bots_deliver(h->lobby->bots);
-            cas__lobby_flush(h->lobby);
-        }
         return 0;
     default:
         return 0;

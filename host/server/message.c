@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
 
 int cas__table_may_mark(const struct cas__table *t)
 {
@@ -468,9 +468,9 @@ static void catch_up(struct cas__table *t, struct cas__conn *c)
 
 void cas__table_flush(struct cas__table *t)
 {
-    if (t->busy || (!t->dirty && !t->joined))
+    if (t->busy || (!t->owes_update && !t->owes_full))
         return;
-    if (t->dirty) {
+    if (t->owes_update) {
         t->seq++;
         /* One update per view that every connection of it follows. */
         struct cas__srv_msg **built = calloc((size_t)t->nplayers + 1, sizeof *built);
@@ -501,7 +501,7 @@ void cas__table_flush(struct cas__table *t)
             cas__srv_msg_unref(built[i]); /* the history keeps its own */
         }
         free(built);
-        t->dirty = 0;
+        t->owes_update = 0;
         for (size_t i = 0; i < t->n_played; i++)
             free(t->played[i].text);
         t->n_played = 0;
@@ -509,5 +509,5 @@ void cas__table_flush(struct cas__table *t)
     for (struct cas__conn *c = t->viewers; c; c = c->next_viewer)
         if (c->fresh)
             catch_up(t, c);
-    t->joined = 0;
+    t->owes_full = 0;
 }

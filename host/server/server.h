@@ -4,7 +4,10 @@
  *
  *   jsonw.c     a JSON writer with careful escaping (messages out)
  *   protocol.c  decoding a client's message into a request (messages in)
- *   table.c     one hosted game: session, seats and tokens, clocks, viewers
+ *   table.c     one hosted game: its session, seats and tokens, event log
+ *   create.c    creating a game, adopting one of the terminal
+ *   play.c      playing: an act, undo or hint applied, the table advanced
+ *   clock.c     clocks, flags, and seats that left
  *   message.c   the state and update messages, built once per viewer
  *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
@@ -150,6 +153,10 @@ void cas__req_free(struct cas__req *req);
 
 /* Write {"type":"error","id":ID,"code":CODE,"message":MSG} into w. */
 void cas__req_error(struct cas__jw *w, const char *id, const char *code, const char *msg);
+/* A request refused: *code = what (an error code of the protocol), the
+ * message from fmt into msg; returns CAS_EINVAL. */
+int cas__srv_refuse(const char **code, const char *what, char *msg, size_t msglen,
+                const char *fmt, ...) CAS_PRINTF(5, 6);
 
 /* ---------------------------------------------------------- the clock */
 
@@ -213,6 +220,7 @@ int cas__invites_mint(struct cas__invites *inv, size_t n, struct cas__saves_serv
 
 /* ------------------------------------------------------ connections */
 
+/* A hosted game; its insides are the server's own (table.h). */
 struct cas__table;
 
 /* One client connection as the lobby and the tables see it; the
@@ -236,131 +244,6 @@ void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w);
 /* --------------------------------------------------------- the tables */
 
 struct cas__lobby;
-
-/* One event of the game's log. */
-struct cas__srv_event {
-    uint32_t ply;
-    int player;          /* the actor when it was emitted; -1 chance */
-    int visible_to;
-    char *text;          /* owned */
-};
-
-/* A seat's action as the game's notation, for the next update. */
-struct cas__played {
-    uint32_t ply;
-    int player;
-    char *text;          /* owned */
-};
-
-#define CAS__VIEW_HISTORY 16
-#define CAS__VIEW_HISTORY_BYTES (256u << 10)
-
-/* What one viewer of a table (a seat, or every watcher: the public view)
- * was sent, shared by all its connections: rendered once per message.
- * When its last connection leaves it goes on for CAS__VIEW_HISTORY more
- * messages (so a page that lost its connection resumes from the history)
- * and is released then. */
-struct cas__view {
-    unsigned conns;                /* connections following as this viewer */
-    unsigned orphaned;             /* messages built since the last one left */
-    uint64_t seq;                  /* the message pic belongs to; 0: none */
-    struct cas__picture pic;
-    int marked;
-    size_t events_sent, events_epoch;
-    /* The last updates, each a continuation of the one before: message
-     * seq - k at history[(seq - k) % N] for k < n_history. */
-    struct cas__srv_msg *history[CAS__VIEW_HISTORY];
-    size_t n_history, history_bytes;
-    struct cas__srv_msg *full;     /* the full state at full_seq */
-    uint64_t full_seq;
-    struct cas__srv_msg *text;     /* the text view at text_seq */
-    uint64_t text_seq;
-};
-
-struct cas__seat {
-    char token_hash[CAS__HASH_LEN + 1]; /* the token's SHA-256; "" none */
-    int open;            /* anyone may claim it */
-    int bot;             /* a bot decides for it */
-    char *agent;         /* "human" or the bot's spec; owned */
-    struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
-    int64_t clock_ms;    /* remaining time; meaningful with a clock */
-    int connected;       /* connections acting for it */
-    int joined;          /* someone has joined as this seat since it was hosted */
-    int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
-    int64_t left_at;     /* when its last connection went (server clock, ms) */
-};
-
-/* A seat gone this long at its turn may be claimed or given to a bot by
- * the others (docs/server.md, "Clocks"); the bot that takes it. */
-#define CAS__LEAVER_GRACE_MS 60000
-#define CAS__LEAVER_BOT "greedy"
-
-struct cas__table {
-    struct cas__lobby *lobby;
-    int64_t id;                    /* the game's row in the store */
-    struct cas__saves_game saved;  /* owned: what revive replays */
-    struct cas__revived r;         /* match, session and plan */
-    struct cas__agent **proxies;   /* owned: the session's agents */
-    struct cas__seat *seats;       /* owned, one per player */
-    int nplayers;
-    struct cas__journal j;
-    /* The decision being applied: what the proxy agents hand the session. */
-    cas_action pending;
-    int pending_undo;
-    int applying_actor;            /* for the events emitted meanwhile */
-    /* Clock: base and increment (has_clock), when the actor's turn began. */
-    int has_clock;
-    int64_t base_ms, increment_ms, turn_started;
-    int flagged;                   /* seat whose flag fell, -1 */
-    int clock_running;             /* every human seat has joined (docs/server.md) */
-    int forfeit;                   /* flagged left and the others claimed the game */
-    int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
-    /* Fair draws (docs/server.md): a practice game shows its seed; another
-     * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
-     * and shows the reveal once it is over.  "" where there is none. */
-    int practice;
-    char seed_reveal[24 + 1 + 2 * CAS__SEED_NONCE_BYTES + 1];
-    char seed_commitment[CAS__HASH_LEN + 1];
-    /* A bot decides on a thread: nothing touches the match meanwhile. */
-    int busy;
-    struct cas__actions bot_legal; /* owned: the bot's decision's list */
-    struct cas__agent *hint;       /* owned; made at the first hint */
-    char origin[32];               /* "game 7", for revive's messages */
-    struct cas__srv_event *events; /* owned log */
-    size_t n_events, cap_events;
-    size_t events_reset;           /* bumped by an undo: logs are resent */
-    struct cas__conn *viewers;     /* connections following the game */
-    struct cas__view *views;       /* owned: nplayers seats, then the public */
-    uint64_t seq;                  /* the last message number */
-    struct cas__played *played;    /* owned: seats' actions since the last */
-    size_t n_played, cap_played;
-    int dirty;                     /* an update is owed to the viewers */
-    int joined;                    /* a connection is owed a full state */
-    int over;
-    int claimed;                   /* holds the store's claim on the game */
-    /* The store was unavailable (its database away) when an action or the
-     * result was to be saved: the action, applied but not acknowledged,
-     * waits (text owned; NULL: none) with the game, and is saved by
-     * cas__table_retry_store once the store is back; while it waits, and
-     * while the store is away, moves are refused (`unavailable`).  A timed
-     * game's clock does not run while the store is away (away_since);
-     * viewers get the state again when it is back after a refusal
-     * (refused_away), to play the refused move again. */
-    struct {
-        char *text;
-        uint32_t ply;
-        int actor;
-        uint64_t hash;
-        int64_t clock_ms;
-    } unsaved;
-    int result_unsaved, store_away, refused_away;
-    int64_t away_since;
-    char failure[512];             /* why the table stopped, "" if fine */
-    struct cas__table *next;       /* in the lobby */
-    struct cas__table *next_same_hash; /* in the lobby's index by id */
-    struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
-    int counted_over;              /* the lobby has counted it finished */
-};
 
 /* Which saved games started at the terminal (not by a server) the server
  * may host and show (serve --host-saved): all, or the n listed. */
@@ -392,6 +275,9 @@ struct cas__lobby {
      * reload finds it), oldest first; past limits.keep_finished the oldest
      * leaves memory (its replay stays in the store). */
     struct cas__table *finished, *finished_last;
+    /* Tables changed since the last flush, in order (cas__lobby_flush);
+     * the pending-writes list of the loop. */
+    struct cas__table *changed, *changed_last;
     size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     struct cas__conn *subs;            /* subscribed to the lobby */
@@ -432,7 +318,10 @@ void cas__lobby_close(struct cas__lobby *l);
 void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
 /* c is gone: leave its table and the lobby's subscribers. */
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
-/* Send every state owed (tables marked dirty, the lobby). */
+/* Send every state owed: by the tables changed since the last flush
+ * (each queued itself once) and the lobby's list.  The serving loop calls
+ * it once per turn, before it sleeps (serve_run.c), and cas__lobby_handle
+ * before a request, so no reply overtakes what was owed before it. */
 void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);
@@ -482,6 +371,18 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
                        char *msg, size_t msglen);
 void cas__table_free(struct cas__table *t);
+/* What a caller outside the server (play --web) may read of a table;
+ * the table itself is the server's (table.h). */
+int64_t cas__table_id(const struct cas__table *t);
+/* The game's title, as the plugin names it. */
+const char *cas__table_title(const struct cas__table *t);
+int cas__table_players(const struct cas__table *t);
+/* Seat's player name; whether a bot decides for it. */
+const char *cas__table_seat_name(const struct cas__table *t, int seat);
+int cas__table_seat_is_bot(const struct cas__table *t, int seat);
+/* Whether the game is over; why it stopped (NULL: it did not). */
+int cas__table_over(const struct cas__table *t);
+const char *cas__table_failure(const struct cas__table *t);
 /* Go on after a change: chance draws, bots start deciding; marks the
  * table dirty. */
 void cas__table_advance(struct cas__table *t);
@@ -491,10 +392,6 @@ void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
  * viewer) when it changed, a full state or the missed updates to those
  * that joined.  Never while t->busy. */
 void cas__table_flush(struct cas__table *t);
-/* The view of viewer seat (-1: public). */
-struct cas__view *cas__table_view(struct cas__table *t, int seat);
-/* Let go of everything view holds. */
-void cas__view_release(struct cas__view *v);
 /* Whether seat may take back its last decision now. */
 int cas__table_can_undo(struct cas__table *t, int seat);
 /* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
@@ -724,12 +621,5 @@ struct cas__serve_setup {
  * games and serve until SIGINT/SIGTERM or setup->done; prints problems on
  * stderr.  The exit status. */
 int cas__serve_run(const struct cas__serve_setup *setup);
-
-/* `castellan bench --only serve` (bench_serve.c): castellan serve under
- * --games concurrent games over WebSocket: moves per second, latency,
- * memory per idle game.  The bench command hands it to the bench sections
- * (struct cas__bench, serve). */
-struct cas__bench;
-int cas__bench_serve(struct cas__bench *b);
 
 #endif

@@ -104,4 +104,13 @@ struct cas__loadgen_result {
  * be created in time (r->first_error may say why). */
 int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r);
 
+/* ---- the serve benchmark (bench_serve.c) ---- */
+
+/* `castellan bench --only serve`: castellan serve under --games
+ * concurrent games over WebSocket: moves per second, latency, memory per
+ * idle game.  The bench command hands it to the bench sections (struct
+ * cas__bench, serve). */
+struct cas__bench;
+int cas__bench_serve(struct cas__bench *b);
+
 #endif
