@@ -4,8 +4,9 @@
  * counted references, the last release freeing it; and the Carcassonne
  * plugin's tile kinds through real matches: games of the same options
  * share one copy, other options get their own, closing the last game frees
- * it, and two threads creating games at once end with one copy and every
- * reference counted.  Leaks are left to ASan and valgrind.
+ * it, a host from before 1.3 gets a game with tables of its own, and two
+ * threads creating games at once end with one copy and every reference
+ * counted.  Leaks are left to ASan and valgrind.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -131,6 +133,56 @@ static void games_of_the_same_options_share_their_tiles(void **unused)
     cas__target_close(&expanded);
 }
 
+static const void *must_not_share(void *ctx, const char *key, const void *data, size_t size)
+{
+    (void)ctx, (void)key, (void)data, (void)size;
+    fail_msg("share called past the host's struct_size");
+    return NULL;
+}
+
+static void must_not_unshare(void *ctx, const void *shared)
+{
+    (void)ctx, (void)shared;
+    fail_msg("unshare called past the host's struct_size");
+}
+
+/* A 1.3 plugin on a 1.2 host (a struct cas_host that ends at data_dir):
+ * it looks past nothing and keeps its tables to itself. */
+static void an_older_host_gets_a_game_of_its_own(void **unused)
+{
+    (void)unused;
+    struct cas__target t;
+    struct cas__match m;
+    open_target(&t, NULL, NULL);
+    open_match(&t, &m, 2); /* the plugin, its data folder, a counting ctx */
+    struct cas_host older = m.host;
+    older.struct_size = offsetof(struct cas_host, share);
+    older.abi_minor = 2;
+    older.share = must_not_share;
+    older.unshare = must_not_unshare;
+    size_t n = 0;
+    struct cas_option_value *values = cas__option_defaults(m.plugin, &n);
+    struct cas_game_params params = {.struct_size = sizeof params, .nplayers = 2,
+                                     .options = values, .n_options = n};
+    cas_game *game = NULL;
+    assert_int_equal(m.vt->game_new(&older, &params, &game, NULL), CAS_OK);
+    size_t refs;
+    assert_int_equal(cas__shared_count(&refs), 1);
+    assert_int_equal(refs, 1); /* m's alone */
+    cas_state *s = NULL;
+    cas_action actions[256];
+    size_t count = 0;
+    assert_int_equal(m.vt->state_new(game, &s), CAS_OK);
+    assert_int_equal(m.vt->legal_actions(s, actions, 256, &count), CAS_OK);
+    assert_true(count > 0);
+    m.vt->state_free(s);
+    m.vt->game_free(game);
+    free(values);
+    cas__match_close(&m);
+    assert_int_equal(cas__shared_count(&refs), 0);
+    cas__target_close(&t);
+}
+
 #define GAMES_PER_THREAD 12
 
 struct opener {
@@ -177,6 +229,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_copy_per_owner_key_and_bytes),
         cmocka_unit_test(games_of_the_same_options_share_their_tiles),
+        cmocka_unit_test(an_older_host_gets_a_game_of_its_own),
         cmocka_unit_test(two_threads_creating_games_share_one_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
