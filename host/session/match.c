@@ -342,7 +342,8 @@ int cas__match_event_ok(struct cas__match *m, const struct cas_event *e)
 int cas__match_legal(struct cas__match *m, const cas_state *state,
                      struct cas__actions *list)
 {
-    if (cas__grow((void **)&list->items, &list->cap, 64, sizeof *list->items) != CAS_OK)
+    if (!list->items &&
+        cas__grow((void **)&list->items, &list->cap, 64, sizeof *list->items) != CAS_OK)
         return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
@@ -366,8 +367,8 @@ int cas__match_legal(struct cas__match *m, const cas_state *state,
 int cas__match_outcomes(struct cas__match *m, const cas_state *state,
                         struct cas__actions *list)
 {
-    if (cas__grow((void **)&list->outcomes, &list->outcomes_cap, 64, sizeof *list->outcomes) !=
-        CAS_OK)
+    if (!list->outcomes && cas__grow((void **)&list->outcomes, &list->outcomes_cap, 64,
+                                     sizeof *list->outcomes) != CAS_OK)
         return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
