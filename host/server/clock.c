@@ -2,7 +2,9 @@
  * clock.c — a hosted game's time and absence: the clocks start once every
  * human seat has joined, a flag that falls ends the game with its seat
  * ranked last, and a seat gone past the grace at its turn may be claimed
- * or given to a bot by the others (docs/server.md, "Clocks").
+ * or given to a bot by the others (docs/server.md, "Clocks").  A
+ * correspondence game's deadlines are correspondence.c's; its flag falls
+ * here as any other, and no grace applies to it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +16,17 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
     if (seat < 0 || seat >= t->nplayers)
         return;
     t->seats[seat].joined = 1;
-    if (!t->has_clock || t->clock_running)
+    int waits = t->days_per_move ? !t->deadline && !t->over : t->has_clock && !t->clock_running;
+    if (!waits)
         return;
     for (int i = 0; i < t->nplayers; i++)
         if (!t->seats[i].bot && (t->seats[i].open || !t->seats[i].joined))
             return;
     /* Every human seat is here: the turn due now starts its clock. */
+    if (t->days_per_move) {
+        cas__corr_start(t);
+        return;
+    }
     t->clock_running = 1;
     t->turn_started = cas__table_now(t);
     cas__table_changed(t);
@@ -27,10 +34,11 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
 
 /* The game ends with `seat` ranked last, the others by their projected
  * scores: its flag fell, or it left and the others claimed the game
- * (docs/server.md).  The store keeps it as a flag. */
-static void end_ranked_last(struct cas__table *t, int seat)
+ * (forfeit; docs/server.md).  The store keeps which. */
+static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
 {
     t->flagged = seat;
+    t->forfeit = forfeit;
     t->over = 1;
     cas__table_changed(t);
     t->lobby->lobby_dirty = 1;
@@ -41,9 +49,11 @@ static void end_ranked_last(struct cas__table *t, int seat)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
+    if (cas__saves_served_flag(t->lobby->store, t->id, seat, forfeit) != CAS_OK ||
         cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
         cas__table_fail(t, cas__saves_errmsg(t->lobby->store));
+    else
+        cas__corr_game_over(t);
     free(scores);
 }
 
@@ -55,7 +65,8 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         t->leaver_shown = gone + 1;
         cas__table_changed(t);
     }
-    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
+    int timed = t->days_per_move ? t->deadline != 0 : t->has_clock && t->clock_running;
+    if (!timed || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
     if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
@@ -67,12 +78,18 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         t->turn_started += now - t->away_since;
         t->away_since = 0;
     }
+    if (t->days_per_move) {
+        int late = cas__corr_expired(t, cas__corr_wall(t));
+        if (late >= 0)
+            end_ranked_last(t, late, 0);
+        return;
+    }
     int actor = cas__table_actor(t);
     if (actor < 0 || actor >= t->nplayers ||
         cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms)
         return;
     t->seats[actor].clock_ms = 0; /* the flag fell */
-    end_ranked_last(t, actor);
+    end_ranked_last(t, actor, 0);
 }
 
 /* ------------------------------------------------------------ leavers */
@@ -90,7 +107,8 @@ void cas__table_seat_left(struct cas__table *t, int seat)
 int cas__table_gone(struct cas__table *t, int64_t now)
 {
     int actor = cas__table_actor(t);
-    if (t->over || actor < 0 || actor >= t->nplayers)
+    /* A correspondence player is expected to be away: no grace applies. */
+    if (t->over || t->days_per_move || actor < 0 || actor >= t->nplayers)
         return -1;
     const struct cas__seat *s = &t->seats[actor];
     return !s->bot && s->joined && !s->connected && now - s->left_at >= CAS__LEAVER_GRACE_MS
@@ -110,11 +128,15 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
                                "for %d s at its turn; wait for the state that offers it",
                                (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
     if (strcmp(choice, "claim") == 0) {
-        end_ranked_last(t, gone);
-        t->forfeit = 1;
+        end_ranked_last(t, gone, 1);
         return CAS_OK;
     }
-    /* A bot plays the seat from now on, while this server hosts the game. */
+    /* A bot plays the seat from now on, across restarts too: the store
+     * says so first, or nothing changes. */
+    if (cas__saves_served_bot(t->lobby->store, t->id, gone, CAS__LEAVER_BOT) != CAS_OK)
+        return cas__srv_refuse(code, "unavailable", msg, msglen, "game %lld: the seat cannot "
+                               "be given to a bot now (%s); try again", (long long)t->id,
+                               cas__saves_errmsg(t->lobby->store));
     if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "out of memory");
     t->lobby->lobby_dirty = 1;

@@ -95,6 +95,9 @@ int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
     for (size_t i = 0; i < n; i++)
         host_saved(l, ids[i]);
     free(ids);
+    /* A correspondence deadline that passed while the server was down
+     * falls now, before anyone may move. */
+    cas__lobby_check_clocks(l);
     return CAS_OK;
 }
 
@@ -139,6 +142,7 @@ void cas__lobby_close(struct cas__lobby *l)
     cas__strlist_free(&l->path);
     free(l->preset_dir);
     free(l->unrestorable);
+    cas__recent_free(&l->recent);
     memset(l, 0, sizeof *l);
 }
 
@@ -235,7 +239,8 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
 }
 
 /* Count t among the finished tables if it finished since it was last
- * flushed (a table that ends is always a changed one). */
+ * flushed (a table that ends is always a changed one); the lobby's recent
+ * games are read again. */
 static void count_finished(struct cas__lobby *l, struct cas__table *t)
 {
     if (!t->over || t->counted_over)
@@ -248,6 +253,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
         l->finished = t;
     l->finished_last = t;
     l->n_finished++;
+    cas__recent_changed(&l->recent);
 }
 
 /* Let the oldest finished leave memory past keep_finished once their
@@ -419,14 +425,23 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
                        (long long)t->id);
         cas__jw_str(w, t->r.match.title);
-        cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32
-                       ",\"clock\":", status_of(t), t->practice ? "true" : "false",
-                       t->r.session.ply);
-        if (t->has_clock)
-            cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
-                           t->base_ms, t->increment_ms);
+        /* (Not while a bot decides on a thread: the match is its then.) */
+        int actor = t->over || t->failure[0] || t->busy ? -1 : cas__table_actor(t);
+        cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32,
+                       status_of(t), t->practice ? "true" : "false", t->r.session.ply);
+        /* Whose decision it is, so a page that holds that seat's link can
+         * show the game first ("your turn"). */
+        if (actor >= 0 && actor < t->nplayers)
+            cas__jw_printf(w, ",\"to_move\":%d", actor);
         else
-            cas__jw_raw(w, "null");
+            cas__jw_raw(w, ",\"to_move\":null");
+        if (t->days_per_move)
+            cas__corr_write_clock(t, w, 0);
+        else if (t->has_clock)
+            cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%"
+                           PRId64 "}", t->base_ms, t->increment_ms);
+        else
+            cas__jw_raw(w, ",\"clock\":null");
         cas__jw_raw(w, ",\"seats\":[");
         for (int i = 0; i < t->nplayers; i++) {
             cas__table_write_seat(t, i, w);
@@ -437,6 +452,7 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
         cas__jw_raw(w, "]}");
     }
     cas__jw_raw(w, "]");
+    cas__recent_write(&l->recent, l->store, w);
     write_presets(l, w);
     write_available(l, w);
     cas__jw_raw(w, "}");

@@ -111,11 +111,20 @@ static void forget_played(struct cas__table *t)
     t->n_played = 0;
 }
 
+void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock)
+{
+    if (t->days_per_move)
+        cas__corr_saved(t, actor, clock);
+    else if (clock >= 0)
+        t->seats[actor].clock_ms = clock;
+    t->turn_started = cas__table_now(t); /* the next turn starts now: no time was away */
+}
+
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__table *t = ctx;
-    int64_t clock = clock_after(t, actor);
+    int64_t clock = t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
     int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
                                      clock);
     if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
@@ -133,9 +142,7 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     t->j.saved = ply + 1;
     if (actor >= 0)
         note_played(t, ply, actor, text);
-    if (clock >= 0)
-        t->seats[actor].clock_ms = clock;
-    t->turn_started = cas__table_now(t);
+    cas__table_took_clock(t, actor, clock);
     return CAS_OK;
 }
 
@@ -166,12 +173,22 @@ void cas__table_add_event(struct cas__table *t, const struct cas_event *event)
         t->events = events;
         t->cap_events = cap;
     }
-    char *text = strdup(event->text);
+    int scored = event->kind == CAS_EVENT_SCORE;
+    const char *category = scored && CAS_HAS_FIELD(event, struct cas_event, final)
+                               ? event->category
+                               : NULL;
+    size_t len = strlen(event->text) + 1, more = category ? strlen(category) + 1 : 0;
+    char *text = malloc(len + more);
     if (!text)
         return;
+    memcpy(text, event->text, len);
+    if (category)
+        memcpy(text + len, category, more);
     t->events[t->n_events++] = (struct cas__srv_event){
         .ply = t->r.session.ply, .player = t->applying_actor,
-        .visible_to = event->visible_to, .text = text};
+        .visible_to = event->visible_to, .text = text,
+        .scorer = scored ? event->player : -1, .points = scored ? event->points : 0,
+        .category = category ? text + len : NULL, .final = category && event->final};
 }
 
 static void on_event(void *ctx, const struct cas_event *event)
@@ -226,7 +243,9 @@ static int make_seats(struct cas__table *t, const struct cas__saves_served *serv
         return CAS_ENOMEM;
     for (int i = 0; i < t->nplayers; i++) {
         struct cas__seat *s = &t->seats[i];
-        const char *agent = t->saved.players[i].agent;
+        /* A bot that took the seat of a player who left keeps it. */
+        const char *bot = (size_t)i < served->n_seats ? served->seats[i].bot : NULL;
+        const char *agent = bot ? bot : t->saved.players[i].agent;
         if (!(s->agent = strdup(agent)))
             return CAS_ENOMEM;
         s->clock_ms = t->base_ms;
@@ -289,9 +308,19 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
         return rc;
     }
     t->has_clock = served.base_ms > 0;
+    t->days_per_move = served.days_per_move;
+    t->deadline = served.first_deadline;
+    if (t->days_per_move < 0 || t->days_per_move > CAS__MAX_DAYS_PER_MOVE || t->deadline < 0) {
+        snprintf(msg, msglen, "game %lld is damaged: %d days per move (1 to %d, or 0 for "
+                 "none), first deadline %lld", (long long)t->id, t->days_per_move,
+                 CAS__MAX_DAYS_PER_MOVE, (long long)t->deadline);
+        cas__saves_served_free(&served);
+        return CAS_ECORRUPT;
+    }
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
+    t->forfeit = served.forfeit;
     t->practice = served.practice;
     if (served.seed_nonce) {
         snprintf(t->seed_reveal, sizeof t->seed_reveal, "%" PRIu64 ":%s", t->saved.seed,
@@ -323,7 +352,10 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     }
     t->j = (struct cas__journal){.store = l->store, .game = t->id,
                                  .saved = (uint32_t)t->saved.n_actions};
-    restore_clocks(t);
+    if (t->days_per_move)
+        cas__corr_restore(t, &t->saved);
+    else
+        restore_clocks(t);
     t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;
     /* The session holds the game now; the loaded journal would only take
      * a long game's worth of memory for as long as it is hosted. */
