@@ -487,7 +487,9 @@ static void catch_up(struct cas__table *t, struct cas__conn *c)
 
 void cas__table_flush(struct cas__table *t)
 {
-    if (t->busy || (!t->owes_update && !t->owes_full))
+    /* Nothing is shown of an action or a result before it is durable
+     * (journal_writer.c). */
+    if (t->busy || t->unsaved.text || t->result_unsaved || (!t->owes_update && !t->owes_full))
         return;
     if (t->owes_update) {
         t->seq++;

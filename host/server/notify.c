@@ -16,7 +16,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include </usr/include/spawn.h> /* the system's: host/loader has a spawn.h of its own */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -135,7 +135,11 @@ struct cas__table {
         int actor;
         uint64_t hash;
         int64_t clock_ms;
+        char *why;                 /* owned: the writer's last failure, or NULL */
     } unsaved;
+    /* The unsaved action is on the journal's writer thread (t->busy too):
+     * nothing is sent or played until it comes back (journal_writer.c). */
+    int writing;
     int result_unsaved, store_away, refused_away;
     int64_t away_since;
     /* Correspondence (docs/server.md): days per move (0: none), the Unix
@@ -176,6 +180,21 @@ void cas__table_fail(struct cas__table *t, const char *why);
 void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
 /* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
 int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
+/* t->unsaved is durable: record it (the played list, the actor's clock,
+ * the next turn's start) and let it go. */
+void cas__table_action_saved(struct cas__table *t);
+/* The writer's answer for t's action (rc, and why it failed): durable, the
+ * game goes on and its viewers get the update; CAS_ECONFLICT or
+ * CAS_ENOTFOUND, the table stops; anything else, the action waits as in
+ * an outage (its seat is told), and is submitted again later.  play.c. */
+void cas__table_written(struct cas__table *t, int rc, const char *why);
+
+/* ------------------------------------------------- journal_writer.c */
+
+/* Hand t->unsaved to the lobby's writer: t is busy (frozen, nothing sent
+ * to its viewers) until cas__journal_deliver gives the answer back.
+ * CAS_ENOMEM (err says so). */
+int cas__journal_submit(struct cas__table *t, char *err, size_t errlen);
 /* The clock journaled with actor's action (a Fischer clock, or a
  * correspondence deadline) is saved: it holds from now on. */
 void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);

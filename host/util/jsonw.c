@@ -1,15 +1,17 @@
 /*
- * jsonw.c — writing the server's JSON messages: util's growable buffer
- * with room for libwebsockets' header before the text, and strings escaped so
- * that nothing a plugin or a player wrote can break out of its quotes.
+ * jsonw.c — writing JSON: util's growable buffer with room for a
+ * transport's header before the text (the server's messages go to
+ * libwebsockets as they are), and strings escaped so that nothing a plugin
+ * or a player wrote can break out of its quotes or out of a page's
+ * <script>.
  */
-#include <libwebsockets.h>
+#include "jsonw.h"
+
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "server.h"
 
 void cas__jw_init(struct cas__jw *w)
 {
@@ -23,21 +25,21 @@ void cas__jw_free(struct cas__jw *w)
 
 size_t cas__jw_len(const struct cas__jw *w)
 {
-    return w->b.len ? w->b.len - LWS_PRE : 0;
+    return w->b.len ? w->b.len - CAS__JW_ROOM : 0;
 }
 
 void cas__jw_cut(struct cas__jw *w, size_t len)
 {
     if (w->b.data && !w->b.failed && len < cas__jw_len(w))
-        cas__buf_setlen(&w->b, LWS_PRE + len);
+        cas__buf_setlen(&w->b, CAS__JW_ROOM + len);
 }
 
-/* Room for n more bytes of text, behind libwebsockets' LWS_PRE bytes on
- * the first write; 0, or -1 after w failed. */
+/* Room for n more bytes of text, behind the CAS__JW_ROOM bytes on the
+ * first write; 0, or -1 after w failed. */
 static int reserve(struct cas__jw *w, size_t n)
 {
-    if (w->b.len == 0 && cas__buf_reserve(&w->b, LWS_PRE + n) == CAS_OK)
-        cas__buf_setlen(&w->b, LWS_PRE);
+    if (w->b.len == 0 && cas__buf_reserve(&w->b, CAS__JW_ROOM + n) == CAS_OK)
+        cas__buf_setlen(&w->b, CAS__JW_ROOM);
     return cas__buf_reserve(&w->b, n) == CAS_OK ? 0 : -1;
 }
 
@@ -156,34 +158,5 @@ void cas__jw_str(struct cas__jw *w, const char *text)
 
 const char *cas__jw_text(const struct cas__jw *w)
 {
-    return w->b.failed || w->b.len == 0 ? "" : w->b.data + LWS_PRE;
-}
-
-struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
-{
-    struct cas__srv_msg *msg = w->b.failed || w->b.len == 0 ? NULL : malloc(sizeof *msg);
-    if (msg) {
-        msg->refs = 1;
-        msg->data = cas__buf_take(&w->b, &msg->len);
-        msg->len -= LWS_PRE;
-    }
-    cas__jw_free(w);
-    return msg;
-}
-
-void cas__srv_msg_unref(struct cas__srv_msg *msg)
-{
-    if (msg && --msg->refs == 0) {
-        free(msg->data);
-        free(msg);
-    }
-}
-
-void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)
-{
-    struct cas__srv_msg *msg = cas__srv_msg_take(w);
-    if (msg) {
-        c->send(c, msg);
-        cas__srv_msg_unref(msg);
-    }
+    return w->b.failed || w->b.len == 0 ? "" : w->b.data + CAS__JW_ROOM;
 }
