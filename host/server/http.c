@@ -492,7 +492,7 @@ static int serve_signin(struct conn *c, int signout)
                                  "your sign-in link to sign in");
     }
     cas__jw_raw(&w, "}");
-    char *body = w.failed ? NULL : strdup(cas__jw_text(&w));
+    char *body = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     cas__jw_free(&w);
     int rc = body ? send_answer(c, status, "application/json", NULL, cookie, body, strlen(body)) : -1;
     OPENSSL_cleanse(cookie, sizeof cookie);
