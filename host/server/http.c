@@ -61,9 +61,9 @@ struct conn {
     struct cas__httpd *h;
     int is_ws, closing;
     struct cas__sendq q;          /* in h->sendq */
-    char *rx;                     /* the message being received */
-    size_t rx_len, rx_cap;
-    int rx_too_large;
+    struct cas__buf rx;           /* the message being received, up to
+                                     max-message-bytes (then failed) */
+    size_t rx_bytes;              /* its bytes so far, kept or not */
     double tokens;                /* rate limit bucket */
     int64_t refilled_at;
     char *body;                   /* HTTP: a dynamic answer being sent */
@@ -172,39 +172,30 @@ static void handle_message(struct conn *c, const char *text, size_t len)
 static int receive(struct conn *c, const char *in, size_t len)
 {
     size_t max = c->h->opts.limits.max_message;
-    if (!c->rx_too_large && c->rx_len + len > max) {
-        c->rx_too_large = 1;
-        free(c->rx);
-        c->rx = NULL;
-        c->rx_cap = 0;
+    c->rx_bytes += len;
+    if (c->rx_bytes > PAST_READING * max) {
+        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                         (unsigned char *)"message too large", 17);
+        return -1;
     }
-    if (c->rx_too_large) {
-        c->rx_len += len; /* counted, not kept */
-        if (c->rx_len > PAST_READING * max) {
-            lws_close_reason(c->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
-                             (unsigned char *)"message too large", 17);
-            return -1;
-        }
-    }
-    if (!c->rx_too_large && cas__append(&c->rx, &c->rx_len, &c->rx_cap, in, len))
+    /* Past max the buffer fails (CAS_ENOSPC) and keeps nothing more. */
+    if (cas__buf_add(&c->rx, in, len) == CAS_ENOMEM)
         return -1;
     if (!lws_is_final_fragment(c->wsi) || lws_remaining_packet_payload(c->wsi))
         return 0;
-    if (c->rx_too_large) {
+    if (c->rx.failed) {
         char why[128];
         snprintf(why, sizeof why, "a message may be at most %zu bytes; it was dropped", max);
         send_error(c, NULL, "too-large", why);
-        c->rx_too_large = 0;
     } else {
-        handle_message(c, c->rx, c->rx_len);
+        handle_message(c, c->rx.data, c->rx.len);
     }
-    c->rx_len = 0;
+    c->rx_bytes = 0;
     /* Keep a small buffer; give a big one back. */
-    if (c->rx_cap > 64 * 1024) {
-        free(c->rx);
-        c->rx = NULL;
-        c->rx_cap = 0;
-    }
+    if (c->rx.cap > 64 * 1024)
+        cas__buf_free(&c->rx);
+    else
+        cas__buf_reset(&c->rx);
     return 0;
 }
 
@@ -502,7 +493,7 @@ static int serve_signin(struct conn *c, int signout)
                                  "your sign-in link to sign in");
     }
     cas__jw_raw(&w, "}");
-    char *body = w.failed ? NULL : strdup(cas__jw_text(&w));
+    char *body = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     cas__jw_free(&w);
     int rc = body ? send_answer(c, status, "application/json", NULL, cookie, body, strlen(body)) : -1;
     OPENSSL_cleanse(cookie, sizeof cookie);
@@ -690,6 +681,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->base.seat = -1;
         c->tokens = h->opts.limits.burst;
         c->refilled_at = now(h);
+        cas__buf_init(&c->rx, h->opts.limits.max_message);
         h->n_conns++;
         sign_in_by_cookie(c);
         return 0;
@@ -701,8 +693,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__sendq_detach(&h->sendq, &c->q);
-            free(c->rx);
-            c->rx = NULL;
+            cas__buf_free(&c->rx);
             h->n_conns--;
             c->is_ws = 0;
         }

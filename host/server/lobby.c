@@ -708,7 +708,7 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
     if (rc != CAS_OK)
         reply_error(c, req->id, code, msg);
-    else if (w.len)
+    else if (cas__jw_len(&w))
         cas__conn_send_jw(c, &w);
     cas__jw_free(&w);
     if (t->over)

@@ -38,10 +38,6 @@
 
 /* ---------------------------------------------------------- JSON out */
 
-/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
- * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
-int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
-
 /* A finished message, shared by every connection it is queued on. */
 struct cas__srv_msg {
     int refs;
