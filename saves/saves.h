@@ -134,6 +134,12 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
 int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
                          size_t errlen);
 
+/* Any number of connections in one process (and its threads, one
+ * connection each) may share a store: a SQLite file this process has open
+ * already is never opened again outside SQLite, since closing a descriptor
+ * drops the process's locks on the file (sqlite_store.c, "files open
+ * here"). */
+
 void cas__saves_close(struct cas__saves *s); /* NULL is fine */
 
 /* Make text (a failure of the caller's own, about this store) the store's
@@ -318,6 +324,7 @@ struct cas__saves_result {
     int flagged;                  /* served: seat whose flag fell; else -1 */
     int forfeit;                  /* served: flagged had left and the others
                                    * claimed the game (schema 5) */
+    int served;                   /* a game castellan serve hosted */
     struct cas__saves_player *players; /* by seat, with their scores */
     size_t n_players;
 };

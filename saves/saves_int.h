@@ -43,7 +43,7 @@ typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols)
 #define CAS__SAVES_METHODS(X)                                                          \
     /* Open the store `where` names (a file, a URL) into a new *out, migrated          \
      * up to schema `target` unless read_only (cas__saves_open_at,                      \
-     * cas__saves_open_read); on failure *out is NULL and err says why. */             \
+     * cas__saves_open_read); on failure *out is NULL and err says why. */          \
     X(int, open, (const char *where, int target, int read_only, struct cas__saves **out, \
                   char *err, size_t errlen))                                            \
     /* Close the connection and free s (cas__saves_close announces it). */           \

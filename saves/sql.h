@@ -169,7 +169,8 @@
  * by game id and seat (results.c). */
 #define CAS__SQL_RESULT_SEATS_WHERE(which)                                          \
     "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1),"                \
-    " coalesce(sg.forfeit, 0), p.seat, p.name, p.agent, p.score, rp.name"           \
+    " coalesce(sg.forfeit, 0), p.seat, p.name, p.agent, p.score, rp.name,"          \
+    " CASE WHEN sg.game IS NULL THEN 0 ELSE 1 END"                                   \
     " FROM games g JOIN players p ON p.game = g.id"                                  \
     " LEFT JOIN registered_players rp ON rp.id = p.registered"                       \
     " LEFT JOIN served_games sg ON sg.game = g.id"                                   \

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,36 +278,74 @@ static int judge_header(const char *path, const unsigned char *h, size_t got,
     return CAS_OK;
 }
 
-/* The first n bytes of the file at path into buf, read through SQLite's
- * file layer and not with open() and close(): closing any descriptor of a
- * file drops every POSIX lock this process holds on it, and another
- * connection of this process may hold some (castellan serve opens the
- * journal writer's store beside the loop's).  A connection whose locks
- * are gone lets another process take the last connection's exclusive
- * lock, checkpoint and delete the -wal and -shm under it, after which
- * every write of that connection goes to deleted files: gone without an
- * error.  SQLite's unix layer knows its connections' locks on each file
- * and keeps such a descriptor open until they are released. */
-static int read_header(const char *path, unsigned char *buf, size_t n)
+/* ------------------------------------------------- files open here */
+
+/* The store files this process has open, by device and inode, with how
+ * many connections each.  Closing any descriptor of a file drops every
+ * POSIX lock this process holds on it, the open connections' included,
+ * after which another castellan may take the store for unused and
+ * checkpoint its WAL away under them.  So a file open here already is
+ * never opened again outside SQLite (which shares its descriptors between
+ * its connections): it was judged when first opened. */
+#define MOST_FILES_OPEN 16
+
+static struct open_file {
+    dev_t dev;
+    ino_t ino;
+    unsigned connections;
+} files_open[MOST_FILES_OPEN];
+static pthread_mutex_t files_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct open_file *find_open_file(dev_t dev, ino_t ino)
 {
-    sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
-    /* The layer may read URI parameters after the name: give it a name
-     * made the way SQLite makes them. */
-    sqlite3_filename name = sqlite3_create_filename(path, "", "", 0, NULL);
-    sqlite3_file *file = vfs ? sqlite3_malloc(vfs->szOsFile) : NULL;
-    int rc = SQLITE_NOMEM, flags = 0;
-    if (!name || !file)
-        goto free_file;
-    memset(file, 0, (size_t)vfs->szOsFile);
-    if ((rc = vfs->xOpen(vfs, name, file, SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_READONLY,
-                         &flags)) != SQLITE_OK)
-        goto free_file;
-    rc = file->pMethods->xRead(file, buf, (int)n, 0);
-    file->pMethods->xClose(file);
-free_file:
-    sqlite3_free(file);
-    sqlite3_free_filename(name);
-    return rc;
+    for (size_t i = 0; i < MOST_FILES_OPEN; i++)
+        if (files_open[i].connections && files_open[i].dev == dev && files_open[i].ino == ino)
+            return &files_open[i];
+    return NULL;
+}
+
+static int is_open_here(const struct stat *st)
+{
+    pthread_mutex_lock(&files_open_lock);
+    int open = find_open_file(st->st_dev, st->st_ino) != NULL;
+    pthread_mutex_unlock(&files_open_lock);
+    return open;
+}
+
+/* Count q's connection to path; a file past the table's room is not
+ * counted, and is judged again as before (the table holds what one
+ * process has open, a few files at most). */
+static void count_open(struct cas__sqlite *q, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return;
+    pthread_mutex_lock(&files_open_lock);
+    struct open_file *f = find_open_file(st.st_dev, st.st_ino);
+    for (size_t i = 0; !f && i < MOST_FILES_OPEN; i++)
+        if (!files_open[i].connections)
+            f = &files_open[i];
+    if (f) {
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+        f->connections++;
+        q->file_dev = st.st_dev;
+        q->file_ino = st.st_ino;
+        q->counted = 1;
+    }
+    pthread_mutex_unlock(&files_open_lock);
+}
+
+static void uncount_open(struct cas__sqlite *q)
+{
+    if (!q->counted)
+        return;
+    pthread_mutex_lock(&files_open_lock);
+    struct open_file *f = find_open_file(q->file_dev, q->file_ino);
+    if (f)
+        f->connections--;
+    pthread_mutex_unlock(&files_open_lock);
+    q->counted = 0;
 }
 
 /* Decide from the raw file, without SQLite, whether we may open it. */
@@ -332,14 +371,23 @@ static int judge_file(const char *path, enum verdict *v, char *err, size_t errle
         *v = FILE_NEW;
         return CAS_OK;
     }
-    unsigned char header[HEADER_SIZE];
-    size_t got = st.st_size < HEADER_SIZE ? (size_t)st.st_size : HEADER_SIZE;
-    int rc = read_header(path, header, got);
-    if (rc != SQLITE_OK) {
-        snprintf(err, errlen, "%s: cannot read it: %s", path, sqlite3_errstr(rc));
+    if (is_open_here(&st)) {
+        *v = FILE_OURS;
+        return CAS_OK;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return CAS_EIO;
     }
-    return judge_header(path, header, got, st.st_size, v, err, errlen);
+    unsigned char header[HEADER_SIZE];
+    ssize_t got = read(fd, header, sizeof header);
+    close(fd);
+    if (got < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return CAS_EIO;
+    }
+    return judge_header(path, header, (size_t)got, st.st_size, v, err, errlen);
 }
 
 /* ------------------------------------------------------------ opening */
@@ -454,6 +502,7 @@ static void release_store(struct cas__saves *s)
     sqlite3_finalize(q->append);
     sqlite3_finalize(q->append_timed);
     sqlite3_close_v2(q->db);
+    uncount_open(q);
     if (q->snapshot)
         remove_snapshot(q->snapshot);
     free(q->snapshot);
@@ -472,6 +521,8 @@ static int open_connection(const char *path, const char *file, int flags,
     if (sqlite3_open_v2(file, &cas__sqlite(s)->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         return cas__sqlite_db(s) ? cas__sqlite_fail(s, "opening")
                      : cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+    if (file == path)
+        count_open(cas__sqlite(s), path);
     int rc = configure_defensively(s);
     return rc ? rc : check_identity(s, version);
 }
@@ -704,11 +755,15 @@ static int copy_aside(const char *path, char **dir, char *err, size_t errlen)
     return rc;
 }
 
+/* A store open in this process already is read in place: its private
+ * copy would open and close the file (see "files open here"). */
 static int open_read(const char *path, struct cas__saves **out, char *err, size_t errlen)
 {
-    enum verdict verdict;
+    enum verdict verdict = FILE_OURS;
     struct cas__saves *s;
+    struct stat st;
     int version = 0;
+    int again = stat(path, &st) == 0 && is_open_here(&st);
     int rc = judge_file(path, &verdict, err, errlen);
     if (rc)
         return rc;
@@ -718,7 +773,7 @@ static int open_read(const char *path, struct cas__saves **out, char *err, size_
         return CAS_ENOTFOUND;
     }
     rc = open_connection(path, path, SQLITE_OPEN_READONLY, &s, &version);
-    if (rc && rc != CAS_ENOMEM && rc != CAS_EMISMATCH && rc != CAS_EVERSION &&
+    if (rc && !again && rc != CAS_ENOMEM && rc != CAS_EMISMATCH && rc != CAS_EVERSION &&
         rc != CAS_ECORRUPT) {
         /* SQLite cannot read a WAL database in place when it may neither
          * open nor create the -shm beside it: read a private copy. */

@@ -15,6 +15,7 @@
 
 #include <openssl/crypto.h>
 
+#include "club.h"
 #include "install_dirs.h"
 #include "signin.h"
 #include "table.h"
@@ -247,6 +248,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
     if (!t->over || t->counted_over)
         return;
     t->counted_over = 1;
+    cas__club_stale(l->club);
     t->next_finished = NULL;
     if (l->finished_last)
         l->finished_last->next_finished = t;
@@ -706,7 +708,7 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
     if (rc != CAS_OK)
         reply_error(c, req->id, code, msg);
-    else if (w.len)
+    else if (cas__jw_len(&w))
         cas__conn_send_jw(c, &w);
     cas__jw_free(&w);
     if (t->over)

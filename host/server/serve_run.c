@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "club.h"
 #include "install_dirs.h"
 #include "server.h"
 
@@ -24,6 +25,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     struct cas__saves *store = NULL;
     struct cas__lobby lobby;
     struct cas__httpd *h = NULL;
+    struct cas__club *club = NULL;
     struct cas__notify *notify = NULL;
     char err[1024];
     int port, status = 1;
@@ -53,6 +55,12 @@ int cas__serve_run(const struct cas__serve_setup *setup)
                 "installed (looked in %s); pages answer 404 until --www DIR names them\n",
                 CASTELLAN_WWW_INSTALL_DIR);
     lobby.host_saved = &setup->host_saved;
+    if (cas__club_new(db, &setup->host_saved, &club) != CAS_OK) {
+        fprintf(stderr, "castellan serve: the club's pages cannot start: out of memory or "
+                "threads\n");
+        goto close_lobby;
+    }
+    lobby.club = club;
     if (setup->notify_command &&
         cas__notify_new(setup->notify_command, 0, &notify, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: notify-command: %s\n", err);
@@ -81,8 +89,8 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         goto stop;
     if (!opts.quiet)
         fprintf(stderr, "castellan serve: %zu game(s) resumed; listening on %s://%s "
-                "(port %d); the store is %s\n", lobby.n_tables, opts.cert ? "https" : "http",
-                opts.listen, port, db);
+                "(port %d); the store is %s; the event loop is %s\n", lobby.n_tables,
+                opts.cert ? "https" : "http", opts.listen, port, db, cas__httpd_event_loop(h));
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
@@ -106,6 +114,7 @@ stop:
     cas__httpd_free(h);
 close_lobby:
     cas__lobby_close(&lobby);
+    cas__club_free(club);
     cas__notify_free(notify); /* after the runs queued, each bounded */
 close_store:
     cas__saves_close(store);

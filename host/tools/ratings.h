@@ -107,4 +107,13 @@ int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query
                            struct cas__rating_pool **pools, size_t *n);
 void cas__rating_pools_free(struct cas__rating_pool *pools, size_t n);
 
+struct cas__saves_result;
+
+/* cas__ratings_recompute on results already read (cas__saves_results, in
+ * the order they were finished), so one read of the store can be rated by
+ * game and by mix; q->since is not applied here.  Same ownership. */
+int cas__ratings_rate(const struct cas__saves_result *games, size_t n_games,
+                      const struct cas__ratings_query *q, struct cas__rating_pool **pools,
+                      size_t *n);
+
 #endif

@@ -255,18 +255,13 @@ static struct cas__rating_pool *finish_pools(struct building *all, size_t n,
     return out;
 }
 
-int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query *q,
-                           struct cas__rating_pool **pools, size_t *n)
+int cas__ratings_rate(const struct cas__saves_result *games, size_t n_games,
+                      const struct cas__ratings_query *q, struct cas__rating_pool **pools,
+                      size_t *n)
 {
-    struct cas__saves_result *games;
-    size_t n_games;
-    int rc = cas__saves_results(s, q->since, &games, &n_games);
-    if (rc)
-        return rc;
     struct building *all = NULL;
     size_t n_all = 0;
-    rc = rate_all(games, n_games, q, &all, &n_all);
-    cas__saves_results_free(games, n_games);
+    int rc = rate_all(games, n_games, q, &all, &n_all);
     struct cas__rating_pool *out = finish_pools(all, n_all, &q->model);
     if (rc || !out) {
         cas__rating_pools_free(out, out ? n_all : 0);
@@ -275,6 +270,19 @@ int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query
     *pools = out;
     *n = n_all;
     return CAS_OK;
+}
+
+int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query *q,
+                           struct cas__rating_pool **pools, size_t *n)
+{
+    struct cas__saves_result *games;
+    size_t n_games;
+    int rc = cas__saves_results(s, q->since, &games, &n_games);
+    if (rc)
+        return rc;
+    rc = cas__ratings_rate(games, n_games, q, pools, n);
+    cas__saves_results_free(games, n_games);
+    return rc;
 }
 
 void cas__rating_pools_free(struct cas__rating_pool *pools, size_t n)

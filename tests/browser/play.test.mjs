@@ -558,6 +558,11 @@ async function correspondence(a, b, c) {
   await a.waitForSelector('body[data-you="0"]');
   await b.waitForSelector('body[data-you="1"]');
   await a.waitForSelector('#clock-note', { hidden: true });
+  // A state built in the very millisecond the clock started says "2 days
+  // left" until the page's own tick (every 250 ms) counts it down: wait
+  // for the tick rather than for the server to be slow.
+  await a.waitForFunction(() => !/^2 days left/.test(
+    document.querySelector('#players td.clock')?.textContent ?? '2 days left'));
   const clocks = await a.$$eval('#players td.clock', (tds) => tds.map((t) => t.textContent));
   assert.match(clocks[0], /^1 day 23 h left to move$/, `the time left in words: ${clocks}`);
   assert.equal(clocks[1], '2 days per move');
