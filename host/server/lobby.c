@@ -185,7 +185,7 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
         l->by_id_cap = 0;
     }
     l->lobby_dirty = 1;
-    cas__table_advance(t);
+    cas__offload(t, CAS__OP_ADVANCE);
 }
 
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
@@ -238,7 +238,7 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
 static void retire_finished(struct cas__lobby *l)
 {
     for (struct cas__table *t = l->tables; t; t = t->next)
-        if (t->over && !t->counted_over) {
+        if (!t->hold.held && t->over && !t->counted_over) {
             t->counted_over = 1;
             t->next_finished = NULL;
             if (l->finished_last)
@@ -248,7 +248,7 @@ static void retire_finished(struct cas__lobby *l)
             l->finished_last = t;
             l->n_finished++;
         }
-    while (l->n_finished > l->limits.keep_finished && !l->finished->busy &&
+    while (l->n_finished > l->limits.keep_finished && !l->finished->hold.held &&
            !l->finished->dirty)
         retire(l, l->finished);
 }
@@ -403,32 +403,46 @@ static const char *status_of(const struct cas__table *t)
     return "running";
 }
 
+void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, "{\"game\":\"%lld\",\"title\":", (long long)t->id);
+    cas__jw_str(w, t->r.match.title);
+    cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32
+                   ",\"clock\":", status_of(t), t->practice ? "true" : "false",
+                   t->r.session.ply);
+    if (t->has_clock)
+        cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
+                       t->base_ms, t->increment_ms);
+    else
+        cas__jw_raw(w, "null");
+    cas__jw_raw(w, ",\"seats\":[");
+    for (int i = 0; i < t->nplayers; i++) {
+        cas__table_write_seat(t, i, w);
+        cas__jw_raw(w, ",\"label\":");
+        cas__jw_str(w, cas__match_label(&t->r.match, i));
+        cas__jw_raw(w, "}");
+    }
+    cas__jw_raw(w, "]}");
+}
+
 static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
 {
     cas__jw_raw(w, "{\"type\":\"lobby\"");
     if (id && id[0])
         cas__jw_printf(w, ",\"id\":%s", id);
     cas__jw_raw(w, ",\"games\":[");
+    int first = 1;
     for (struct cas__table *t = l->tables; t; t = t->next) {
-        cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
-                       (long long)t->id);
-        cas__jw_str(w, t->r.match.title);
-        cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32
-                       ",\"clock\":", status_of(t), t->practice ? "true" : "false",
-                       t->r.session.ply);
-        if (t->has_clock)
-            cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
-                           t->base_ms, t->increment_ms);
+        /* A held table as it was when last free. */
+        if (t->hold.held && !t->hold.listing)
+            continue;
+        if (!first)
+            cas__jw_raw(w, ",");
+        first = 0;
+        if (t->hold.held)
+            cas__jw_raw(w, t->hold.listing);
         else
-            cas__jw_raw(w, "null");
-        cas__jw_raw(w, ",\"seats\":[");
-        for (int i = 0; i < t->nplayers; i++) {
-            cas__table_write_seat(t, i, w);
-            cas__jw_raw(w, ",\"label\":");
-            cas__jw_str(w, cas__match_label(&t->r.match, i));
-            cas__jw_raw(w, "}");
-        }
-        cas__jw_raw(w, "]}");
+            cas__lobby_write_entry(t, w);
     }
     cas__jw_raw(w, "]");
     write_presets(l, w);
@@ -571,10 +585,24 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     OPENSSL_cleanse(token, sizeof token);
 }
 
-/* c stops following its table. */
+void cas__lobby_settle_leave(struct cas__table *t, int seat)
+{
+    if (seat >= 0) {
+        t->seats[seat].connected--;
+        cas__table_seat_left(t, seat);
+        t->dirty = 1;
+        t->lobby->lobby_dirty = 1;
+    }
+    struct cas__view *v = cas__table_view(t, seat);
+    if (--v->conns == 0)
+        v->orphaned = 0;
+}
+
+/* c stops following its table (not held: requests for a held one wait). */
 static void leave(struct cas__lobby *l, struct cas__conn *c)
 {
     struct cas__table *t = c->table;
+    (void)l;
     if (!t)
         return;
     for (struct cas__conn **p = &t->viewers; *p; p = &(*p)->next_viewer)
@@ -582,15 +610,7 @@ static void leave(struct cas__lobby *l, struct cas__conn *c)
             *p = c->next_viewer;
             break;
         }
-    if (c->seat >= 0) {
-        t->seats[c->seat].connected--;
-        cas__table_seat_left(t, c->seat);
-        t->dirty = 1;
-        l->lobby_dirty = 1;
-    }
-    struct cas__view *v = cas__table_view(t, c->seat);
-    if (--v->conns == 0)
-        v->orphaned = 0;
+    cas__lobby_settle_leave(t, c->seat);
     c->table = NULL;
     c->seat = -1;
     c->next_viewer = NULL;
@@ -645,33 +665,12 @@ static struct cas__table *seat_table(struct cas__lobby *l, struct cas__conn *c,
     return t;
 }
 
+/* act, undo, hint, autopass, leaver: the plugin's work, on the pool. */
 static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
     struct cas__table *t = seat_table(l, c, req);
-    const char *code = "internal";
-    char msg[1024] = "";
-    struct cas__jw w;
-    int rc;
-    if (!t)
-        return;
-    cas__jw_init(&w);
-    if (req->type == CAS__REQ_ACT)
-        rc = cas__table_act(t, c->seat, req->ply, req->action, &code, msg, sizeof msg);
-    else if (req->type == CAS__REQ_UNDO)
-        rc = cas__table_undo(t, c->seat, &code, msg, sizeof msg);
-    else if (req->type == CAS__REQ_AUTOPASS)
-        rc = (cas__table_set_autopass(t, c->seat, req->on), CAS_OK);
-    else if (req->type == CAS__REQ_LEAVER)
-        rc = cas__table_leaver(t, c->seat, req->choice, &code, msg, sizeof msg);
-    else
-        rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
-    if (rc != CAS_OK)
-        reply_error(c, req->id, code, msg);
-    else if (w.len)
-        cas__conn_send_jw(c, &w);
-    cas__jw_free(&w);
-    if (t->over)
-        l->lobby_dirty = 1;
+    if (t)
+        cas__offload_seat(t, c, req);
 }
 
 static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id)
@@ -682,9 +681,11 @@ static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id
     cas__conn_send_jw(c, &w);
 }
 
-void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
     struct cas__jw w;
+    if (cas__offload_wait(l, c, req))
+        return;
     switch (req->type) {
     case CAS__REQ_HELLO:
     case CAS__REQ_PING:
@@ -730,6 +731,7 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct c
 
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
 {
+    cas__offload_forget(l, c);
     leave(l, c);
     if (c->lobby)
         for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
@@ -760,8 +762,10 @@ void cas__lobby_flush(struct cas__lobby *l)
 void cas__lobby_check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx);
-    for (struct cas__table *t = l->tables; t; t = t->next) {
-        cas__table_retry_store(t);
-        cas__table_check_clock(t, now);
-    }
+    for (struct cas__table *t = l->tables; t; t = t->next)
+        if (!t->hold.held) {
+            cas__table_retry_store(t);
+            if (!t->hold.held)
+                cas__table_check_clock(t, now);
+        }
 }

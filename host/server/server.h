@@ -121,6 +121,7 @@ struct cas__req {
     int seat;               /* -1: absent */
     int64_t ply;            /* -1: absent */
     int64_t since;          /* join: the last message seen, -1: absent */
+    size_t bytes;           /* the message's length */
     int text;               /* join: the text view wanted too */
     const char *token, *name, *action, *preset, *game_id, *seed;
     const char *choice;     /* leaver: "claim" or "bot" */
@@ -226,6 +227,7 @@ struct cas__conn {
     int lobby;                     /* subscribed to the lobby */
     struct cas__conn *next_viewer; /* in its table's list */
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
+    struct cas__waiting *waiting;  /* its requests waiting for a busy table */
 };
 
 /* Send w's text to c (w is emptied; nothing on a failed w). */
@@ -273,6 +275,12 @@ struct cas__view {
     uint64_t full_seq;
     struct cas__srv_msg *text;     /* the text view at text_seq */
     uint64_t text_seq;
+    /* What its connections are owed, noted by the loop before a job builds
+     * the messages (cas__table_plan): an update (some follow), a full
+     * state (some joined afresh; need_full: one resumes from nothing,
+     * else they resume after since_lo..since_hi), the text view. */
+    int follow, fresh, need_full, want_text;
+    uint64_t since_lo, since_hi;
 };
 
 struct cas__seat {
@@ -292,6 +300,41 @@ struct cas__seat {
  * the others (docs/server.md, "Clocks"); the bot that takes it. */
 #define CAS__LEAVER_GRACE_MS 60000
 #define CAS__LEAVER_BOT "greedy"
+
+/* A request that came for a table the pool holds: it waits, in order,
+ * and is handled once the table is free (offload.c).  A connection of a
+ * seat that closed meanwhile leaves its count to be settled here too. */
+struct cas__waiting {
+    struct cas__req req;           /* owned (its parsed message) */
+    struct cas__conn *conn;        /* NULL once it closed */
+    int left_seat;                 /* left: the seat a closed connection acted for */
+    int left;
+    size_t bytes;
+    struct cas__table *table;      /* whose inbox it is in */
+    struct cas__waiting *next;     /* in the table's inbox */
+    struct cas__waiting *next_of_conn;
+};
+
+struct cas__table_job;
+
+/* While a job of the pool has a table (held), the loop touches none of
+ * its fields but these: requests for it wait in the inbox, its lobby
+ * entry is the one written when it was last free, its viewer list only
+ * loses closed connections (the counts settle when it is free). */
+struct cas__hold {
+    int held;
+    int running;                   /* (the job's) it runs now, on a pool thread */
+    struct cas__table_job *job;    /* the job in the pool, if held */
+    struct cas__waiting *inbox, **inbox_tail;
+    size_t n_waiting, waiting_bytes;
+    char *listing;                 /* owned: its lobby entry when last free */
+    /* Kept by the jobs: a bot's decision to hand the pool once the job is
+     * delivered (t->busy), and whether the last job built an update. */
+    struct cas__decision bot;
+    int built_update;
+    int actor;                     /* whose decision it is, as last asked */
+    int news;                      /* the lobby's listing changed (lobby_dirty) */
+};
 
 struct cas__table {
     struct cas__lobby *lobby;
@@ -358,6 +401,7 @@ struct cas__table {
     struct cas__table *next_same_hash; /* in the lobby's index by id */
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
     int counted_over;              /* the lobby has counted it finished */
+    struct cas__hold hold;         /* the pool's hold on it (offload.c) */
 };
 
 /* Which saved games started at the terminal (not by a server) the server
@@ -392,6 +436,11 @@ struct cas__lobby {
     struct cas__table *finished, *finished_last;
     size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
+    /* The pool for worker-isolated games' jobs (NULL: l->bots takes them):
+     * their plugin calls may take seconds each, and must not hold the
+     * threads the games in process need. */
+    struct cas__bots *isolated_pool;
+    size_t waiting_bytes;              /* requests waiting for held tables */
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
@@ -427,7 +476,12 @@ void cas__lobby_close(struct cas__lobby *l);
 
 /* Handle one decoded request of connection c; replies go to c, changes
  * to every viewer concerned. */
-void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req);
+/* A connection of seat (-1: a watcher) left held table t: its counts
+ * settle now that t is free (offload.c). */
+void cas__lobby_settle_leave(struct cas__table *t, int seat);
+/* Write t's entry of the lobby listing ({"game":...}) into w. */
+void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 /* c is gone: leave its table and the lobby's subscribers. */
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
 /* Send every state owed (tables marked dirty, the lobby). */
@@ -483,12 +537,19 @@ void cas__table_free(struct cas__table *t);
 /* Go on after a change: chance draws, bots start deciding; marks the
  * table dirty. */
 void cas__table_advance(struct cas__table *t);
-/* A bot's decision arrived (from bots.c). */
+/* A bot's decision arrived: its move, in the bot's job (offload.c). */
 void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
-/* Send what t owes its connections: an update to each (built once per
- * viewer) when it changed, a full state or the missed updates to those
- * that joined.  Never while t->busy. */
+/* Send what t owes its connections, built off the loop: a job (offload.c)
+ * when t changed or a connection joined; nothing while t is held. */
 void cas__table_flush(struct cas__table *t);
+/* (loop) Note in t's views what their connections are owed. */
+void cas__table_plan(struct cas__table *t);
+/* (job) Build what the plan says: an update to each view followed when t
+ * changed (built once per viewer), the full state for those that joined
+ * and cannot resume from the history, the text views. */
+void cas__table_build(struct cas__table *t);
+/* (loop) Send each connection what the last build made for it. */
+void cas__table_send(struct cas__table *t);
 /* The view of viewer seat (-1: public). */
 struct cas__view *cas__table_view(struct cas__table *t, int seat);
 /* Let go of everything view holds. */
@@ -536,19 +597,55 @@ void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
 
+/* -------------------------------------------------------- offload.c */
+
+/* A table's work for the pool: a seat's request, a bot's decision and
+ * move, going on (chance, bots) after it is hosted, the clock's tick
+ * (the flag, the store back), or only the messages owed. */
+enum cas__op { CAS__OP_SEAT, CAS__OP_BOT, CAS__OP_ADVANCE, CAS__OP_TICK, CAS__OP_FLUSH };
+
+/* Requests that may wait for one held table, their bytes, and for all. */
+#define CAS__WAITING_PER_TABLE 64
+#define CAS__WAITING_BYTES (1u << 20)
+#define CAS__WAITING_BYTES_ALL (64u << 20)
+/* Threads for the worker-isolated games' jobs. */
+#define CAS__ISOLATED_THREADS 8
+
+/* Do op for t as a job of the pool (t held until it is delivered); without
+ * a pool, here and now. */
+void cas__offload(struct cas__table *t, enum cas__op op);
+/* Seat c->seat's request (act, undo, hint, autopass, leaver) on t, as a
+ * job; the answer goes to c. */
+void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req);
+/* From table code that may run on the loop: when t's work belongs to the
+ * pool and this is not t's job, op is submitted (unless t is held) and 1
+ * returned (the caller stops); 0: do it here. */
+int cas__offload_defer(struct cas__table *t, enum cas__op op);
+/* Whether req from c waits for a held table: then it is queued (req's
+ * parsed message taken) or refused with "busy" when too many wait, and 1
+ * returned; 0: handle it now. */
+int cas__offload_wait(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req);
+/* c closed: its waiting requests are dropped; a held table lets it go
+ * now and settles its counts later. */
+void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c);
+/* Free what t's hold keeps (waiting requests, its listing). */
+void cas__hold_free(struct cas__table *t);
+
 /* ---------------------------------------------------------- bots.c */
 
 struct cas__bots;
 
-/* One decision for the pool. */
+/* One job for the pool: work run(job) does on a pool thread (a bot's
+ * decision, a table's plugin calls: offload.c), which deliver(job)
+ * finishes on the loop thread, owning the job from then on; discard frees
+ * one the pool still holds when it stops. */
 struct cas__bot_job {
     struct cas__table *table;
-    struct cas__agent *agent;
-    struct cas__decision d;
     int search;          /* a search (mcts): seconds, where others take ms */
-    int rc;
-    cas_action action;
     struct cas__bot_job *next;
+    void (*run)(struct cas__bot_job *job);
+    void (*deliver)(struct cas__bot_job *job);
+    void (*discard)(struct cas__bot_job *job);
 };
 
 /* The pool's order, fair across games: a quick decision (random, greedy)
@@ -570,18 +667,23 @@ struct cas__bot_job *cas__bot_queue_next(struct cas__bot_queue *q);
 /* job, which cas__bot_queue_next gave, is decided. */
 void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *job);
 
-/* A pool of n threads deciding for bots (cas__bot_queue's order); wake(ctx) is called from a pool
- * thread after a result is ready (lws_cancel_service).  Caller frees. */
+/* A pool of n threads running jobs in cas__bot_queue's order; wake(ctx)
+ * is called from a pool thread after a job is done (lws_cancel_service).
+ * Caller frees. */
 int cas__bots_new(unsigned n, void (*wake)(void *ctx), void *ctx, struct cas__bots **out);
-/* Stop the threads after the jobs in hand and free the pool. */
+/* Stop the threads after the jobs in hand and free the pool; jobs done
+ * and not delivered are discarded. */
 void cas__bots_free(struct cas__bots *b);
-/* Decide d for t's seat with agent on a pool thread.  d and what it points
- * to must stay untouched until the result is delivered. */
-int cas__bots_submit(struct cas__bots *b, struct cas__table *t, struct cas__agent *agent,
-                     const struct cas__decision *d);
-/* Deliver every finished decision to its table (cas__table_bot_done), on
- * the loop thread. */
+/* Queue job; the pool holds it until it is delivered. */
+void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job);
+/* Deliver every finished job, on the loop thread; first run the calls
+ * the pool's threads wait for (cas__on_loop). */
 void cas__bots_deliver(struct cas__bots *b);
+/* Run fn(arg) on the loop thread and return once it has run: at once on
+ * the loop thread (or without a pool); from a pool thread it waits until
+ * the loop's next cas__bots_deliver (or the pool's end) runs it.  What
+ * only the loop may touch (the store) is reached this way from a job. */
+void cas__on_loop(void (*fn)(void *arg), void *arg);
 
 /* ----------------------------------------------------------- http.c */
 

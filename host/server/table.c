@@ -32,6 +32,74 @@ static CAS_PRINTF(5, 6) int refuse(const char **code, const char *what, char *ms
     return CAS_EINVAL;
 }
 
+/* ------------------------------------------------------------ the store */
+
+/* A table's call to the store, made on the loop thread, which owns the
+ * store: a job on the pool waits for it (cas__on_loop).  err receives the
+ * store's message when it fails. */
+struct store_call {
+    struct cas__table *t;
+    int (*fn)(struct store_call *call);
+    uint32_t ply;
+    int actor;
+    const char *text;
+    uint64_t hash;
+    int64_t clock_ms;
+    const int64_t *scores;
+    int rc;
+    char err[512];
+};
+
+static void store_call_run(void *arg)
+{
+    struct store_call *call = arg;
+    call->rc = call->fn(call);
+    if (call->rc != CAS_OK)
+        snprintf(call->err, sizeof call->err, "%s", cas__saves_errmsg(call->t->lobby->store));
+}
+
+static int on_store(struct cas__table *t, struct store_call *call)
+{
+    call->t = t;
+    cas__on_loop(store_call_run, call);
+    return call->rc;
+}
+
+static int store_append(struct store_call *c)
+{
+    return cas__saves_append_timed(c->t->lobby->store, c->t->id, c->ply, c->actor, c->text,
+                                   c->hash, c->clock_ms);
+}
+
+static int store_take_back(struct store_call *c)
+{
+    return cas__saves_take_back(c->t->lobby->store, c->t->id, c->ply);
+}
+
+static int store_ready(struct store_call *c)
+{
+    return cas__saves_ready(c->t->lobby->store);
+}
+
+static int store_finish(struct store_call *c)
+{
+    return cas__saves_finish(c->t->lobby->store, c->t->id, c->scores, (size_t)c->t->nplayers);
+}
+
+/* The game ended with seat c->actor ranked last (a flag, a leaver). */
+static int store_flag(struct store_call *c)
+{
+    int rc = cas__saves_served_flag(c->t->lobby->store, c->t->id, c->actor);
+    return rc == CAS_OK ? store_finish(c) : rc;
+}
+
+/* Whether the store takes writes now. */
+static int store_is_ready(struct cas__table *t)
+{
+    struct store_call call = {.fn = store_ready};
+    return on_store(t, &call) == CAS_OK;
+}
+
 /* ------------------------------------------------------- proxy agents */
 
 struct proxy {
@@ -118,8 +186,9 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
 {
     struct cas__table *t = ctx;
     int64_t clock = clock_after(t, actor);
-    int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
-                                     clock);
+    struct store_call call = {.fn = store_append, .ply = ply, .actor = actor, .text = text,
+                              .hash = hash_after, .clock_ms = clock};
+    int rc = on_store(t, &call);
     if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
         /* The game waits with the action until the store is back. */
         t->unsaved.ply = ply;
@@ -129,7 +198,7 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
         return CAS_OK;
     }
     if (rc != CAS_OK) {
-        snprintf(err, errlen, "%s", cas__saves_errmsg(t->lobby->store));
+        snprintf(err, errlen, "%s", call.err);
         return rc;
     }
     t->j.saved = ply + 1;
@@ -144,7 +213,8 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
 static int on_undo(void *ctx, uint32_t from_ply)
 {
     struct cas__table *t = ctx;
-    int rc = cas__saves_take_back(t->lobby->store, t->id, from_ply);
+    struct store_call call = {.fn = store_take_back, .ply = from_ply};
+    int rc = on_store(t, &call);
     t->store_away = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK)
         return rc;
@@ -193,7 +263,7 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
  * the ABI, which stops the table (on_fault) and reads as the end. */
 int cas__table_actor(struct cas__table *t)
 {
-    return cas__match_current(&t->r.match, t->r.session.state);
+    return t->hold.actor = cas__match_current(&t->r.match, t->r.session.state);
 }
 
 static int make_proxies(struct cas__table *t)
@@ -360,6 +430,7 @@ void cas__table_free(struct cas__table *t)
     cas__agent_free(t->hint);
     cas__saves_game_free(&t->saved);
     free(t->unsaved.text);
+    cas__hold_free(t);
     free(t);
 }
 
@@ -398,6 +469,7 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
         cas__table_free(t);
         return rc;
     }
+    cas__table_actor(t);
     *out = t;
     return CAS_OK;
 }
@@ -648,12 +720,26 @@ static void fail_table(struct cas__table *t, const char *why)
  * store was away: it waits for it). */
 static void finish(struct cas__table *t)
 {
+    struct cas__match *m = &t->r.match;
+    struct store_call call = {.fn = store_finish};
+    int rc = CAS_OK;
     t->over = 1;
-    int rc = cas__journal_end(&t->j, &t->r.session);
+    /* An action that was not saved leaves the store as it is. */
+    if (t->j.saved == t->r.session.ply) {
+        int64_t *scores = calloc((size_t)t->nplayers, sizeof *scores);
+        rc = scores ? m->vt->returns(t->r.session.state, scores, (size_t)t->nplayers)
+                    : CAS_ENOMEM;
+        call.scores = scores;
+        if (rc == CAS_OK)
+            rc = on_store(t, &call);
+        else
+            snprintf(call.err, sizeof call.err, "%s", cas__match_reason(m, rc));
+        free(scores);
+    }
     t->result_unsaved = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK && !t->result_unsaved)
-        fail_table(t, cas__saves_errmsg(t->lobby->store));
-    t->lobby->lobby_dirty = 1;
+        fail_table(t, call.err);
+    t->hold.news = 1;
 }
 
 /* One decision of the session with t->pending as the actor's choice; a
@@ -665,6 +751,8 @@ static int step(struct cas__table *t, int actor)
     int rc = cas__session_step(&t->r.session);
     if (rc != CAS_OK && !t->store_away)
         fail_table(t, t->r.session.error);
+    if (!t->failure[0])
+        cas__table_actor(t);
     return rc;
 }
 
@@ -673,33 +761,37 @@ static int step(struct cas__table *t, int actor)
 static int refuse_unavailable(struct cas__table *t, int kept, const char **code, char *msg,
                               size_t msglen)
 {
+    struct store_call call = {.fn = store_ready};
+    if (on_store(t, &call) == CAS_OK) /* back already: it said why it was away */
+        snprintf(call.err, sizeof call.err, "it was unavailable a moment ago");
     return refuse(code, "unavailable", msg, msglen, "game %lld waits for its database, "
                   "which is unavailable for now: %s; the game goes on by itself when it is "
                   "back (%.500s)", (long long)t->id,
                   kept ? "this move is kept and saved then, and the next state shows it"
                        : "nothing was played; play again then",
-                  cas__saves_errmsg(t->lobby->store));
+                  call.err);
 }
 
 void cas__table_retry_store(struct cas__table *t)
 {
-    struct cas__saves *store = t->lobby->store;
-    if (t->refused_away && !t->unsaved.text && cas__saves_ready(store) == CAS_OK) {
+    if (t->refused_away && !t->unsaved.text && store_is_ready(t)) {
         t->refused_away = 0;
         t->dirty = 1;
     }
-    if (t->failure[0] || (!t->unsaved.text && !t->result_unsaved))
+    if (t->failure[0] || (!t->unsaved.text && !t->result_unsaved) ||
+        cas__offload_defer(t, CAS__OP_TICK))
         return;
     if (t->unsaved.text) {
-        int rc = cas__saves_append_timed(store, t->id, t->unsaved.ply, t->unsaved.actor,
-                                         t->unsaved.text, t->unsaved.hash,
-                                         t->unsaved.clock_ms);
+        struct store_call call = {.fn = store_append, .ply = t->unsaved.ply,
+                                  .actor = t->unsaved.actor, .text = t->unsaved.text,
+                                  .hash = t->unsaved.hash, .clock_ms = t->unsaved.clock_ms};
+        int rc = on_store(t, &call);
         if (rc == CAS_EUNAVAILABLE)
             return;
         free(t->unsaved.text);
         t->unsaved.text = NULL;
         if (rc != CAS_OK) {
-            fail_table(t, cas__saves_errmsg(store));
+            fail_table(t, call.err);
             return;
         }
         t->j.saved = t->unsaved.ply + 1;
@@ -729,13 +821,10 @@ static int ask_bot(struct cas__table *t, int actor)
         .player_name = t->r.names[actor], .seed = s->seed, .ply = s->ply,
         .legal = &t->bot_legal, .player_names = t->r.names,
     };
-    if (t->lobby->bots) {
+    if (t->lobby->bots) { /* decided on the pool once this job is delivered */
         t->busy = 1;
-        if ((rc = cas__bots_submit(t->lobby->bots, t, t->seats[actor].brain, &d)) != CAS_OK) {
-            t->busy = 0;
-            fail_table(t, "out of memory");
-        }
-        return rc;
+        t->hold.bot = d;
+        return CAS_OK;
     }
     rc = cas__agent_choose(t->seats[actor].brain, &d, &t->pending);
     if (rc != CAS_OK) {
@@ -832,7 +921,7 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
                       (long long)t->id, t->failure);
     if (t->over)
         return refuse(code, "over", msg, msglen, "game %lld is over", (long long)t->id);
-    if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
+    if (t->unsaved.text || !store_is_ready(t)) {
         t->refused_away = 1;
         return refuse_unavailable(t, 0, code, msg, msglen);
     }
@@ -974,7 +1063,7 @@ static void end_ranked_last(struct cas__table *t, int seat)
     t->flagged = seat;
     t->over = 1;
     t->dirty = 1;
-    t->lobby->lobby_dirty = 1;
+    t->hold.news = 1;
     size_t n = (size_t)t->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);
     if (!scores) {
@@ -982,9 +1071,9 @@ static void end_ranked_last(struct cas__table *t, int seat)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, seat) != CAS_OK ||
-        cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
-        fail_table(t, cas__saves_errmsg(t->lobby->store));
+    struct store_call call = {.fn = store_flag, .actor = seat, .scores = scores};
+    if (on_store(t, &call) != CAS_OK)
+        fail_table(t, call.err);
     free(scores);
 }
 
@@ -999,7 +1088,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
-    if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
+    if (t->unsaved.text || !store_is_ready(t)) {
         if (!t->away_since)
             t->away_since = now;
         return;
@@ -1008,9 +1097,10 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         t->turn_started += now - t->away_since;
         t->away_since = 0;
     }
-    int actor = cas__table_actor(t);
+    int actor = t->hold.actor;
     if (actor < 0 || actor >= t->nplayers ||
-        cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms)
+        cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms ||
+        cas__offload_defer(t, CAS__OP_TICK)) /* the scores it ends with are the plugin's */
         return;
     t->seats[actor].clock_ms = 0; /* the flag fell */
     end_ranked_last(t, actor);
@@ -1030,7 +1120,7 @@ void cas__table_seat_left(struct cas__table *t, int seat)
  * has no connection now and has been gone the grace; else -1. */
 int cas__table_gone(struct cas__table *t, int64_t now)
 {
-    int actor = cas__table_actor(t);
+    int actor = t->hold.actor; /* the loop asks too: no plugin call */
     if (t->over || actor < 0 || actor >= t->nplayers)
         return -1;
     const struct cas__seat *s = &t->seats[actor];
@@ -1070,7 +1160,7 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
     s->brain = brain;
     s->bot = 1;
     t->proxies[gone]->ops = &bot_ops;
-    t->lobby->lobby_dirty = 1;
+    t->hold.news = 1;
     cas__table_advance(t);
     return CAS_OK;
 }
