@@ -1,0 +1,349 @@
+/*
+ * test_offload.c — a table's plugin calls run on the pool, not on the
+ * loop (host/server/offload.c): a worker-isolated game whose render is
+ * slow stalls only itself.  The test is the loop: it handles the
+ * requests, waits for the pools' wake and delivers their jobs, as
+ * castellan serve's loop does.  No timing: the slow render (rogue-slow-
+ * render, tests/worker/rogue.c) waits until the test releases it, and
+ * shows it is waiting through its /proc status; the other game plays its
+ * moves while it is known to wait.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <libwebsockets.h>
+
+#include "saves.h"
+#include "server.h"
+#include "wsclient.h"
+
+/* Longer than any wait of a working server, on any machine: past it the
+ * test fails rather than hangs (it measures nothing). */
+#define GIVE_UP_MS 120000
+
+/* ---------------------------------------------------------- the loop */
+
+static int wake_pipe[2];
+
+static void wake(void *ctx)
+{
+    (void)ctx;
+    char byte = 1;
+    ssize_t n = write(wake_pipe[1], &byte, 1); /* full: a wake is pending anyway */
+    (void)n;
+}
+
+struct world {
+    struct cas__saves *store;
+    struct cas__lobby lobby;
+};
+
+/* One turn of the loop: wait for a wake (at most wait_ms), then deliver
+ * what the pools finished and send what is owed.  1 when woken. */
+static int turn(struct world *w, int wait_ms)
+{
+    struct pollfd p = {.fd = wake_pipe[0], .events = POLLIN};
+    int woken = poll(&p, 1, wait_ms) > 0;
+    if (woken) {
+        char bytes[64];
+        while (read(wake_pipe[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes)
+            ;
+    }
+    cas__bots_deliver(w->lobby.bots);
+    cas__bots_deliver(w->lobby.isolated_pool);
+    cas__lobby_flush(&w->lobby);
+    return woken;
+}
+
+/* -------------------------------------------------------- connections */
+
+struct tconn {
+    struct cas__conn base;
+    char **msgs;
+    size_t n, cap;
+};
+
+static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
+{
+    struct tconn *t = (struct tconn *)c;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        t->msgs = realloc(t->msgs, t->cap * sizeof *t->msgs);
+        assert_non_null(t->msgs);
+    }
+    t->msgs[t->n] = strndup(msg->data + LWS_PRE, msg->len);
+    assert_non_null(t->msgs[t->n++]);
+}
+
+static void tconn_init(struct tconn *t)
+{
+    memset(t, 0, sizeof *t);
+    t->base.send = collect;
+    t->base.seat = -1;
+}
+
+static void tconn_free(struct world *w, struct tconn *t)
+{
+    cas__lobby_disconnect(&w->lobby, &t->base);
+    for (size_t i = 0; i < t->n; i++)
+        free(t->msgs[i]);
+    free(t->msgs);
+}
+
+static void sayf(struct world *w, struct tconn *c, const char *fmt, ...) CAS_PRINTF(3, 4);
+static void sayf(struct world *w, struct tconn *c, const char *fmt, ...)
+{
+    char text[2048];
+    struct cas__req req;
+    const char *code;
+    char msg[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    assert_int_equal(cas__req_decode(text, strlen(text), &req, &code, msg, sizeof msg), CAS_OK);
+    cas__lobby_handle(&w->lobby, &c->base, &req);
+    cas__req_free(&req);
+    cas__lobby_flush(&w->lobby);
+}
+
+/* Turn the loop until c has more than n messages. */
+static void await_message(struct world *w, const struct tconn *c, size_t n)
+{
+    for (int waited = 0; c->n <= n; waited += 100)
+        if (!turn(w, 100) && waited > GIVE_UP_MS)
+            fail_msg("no message came in %d s", GIVE_UP_MS / 1000);
+}
+
+/* The last state or update c got, read. */
+static void last_view(const struct tconn *c, struct cas__botclient_view *v)
+{
+    for (size_t i = c->n; i-- > 0;) {
+        assert_int_equal(cas__botclient_read(c->msgs[i], strlen(c->msgs[i]), v), CAS_OK);
+        if (v->state)
+            return;
+        cas__botclient_view_free(v);
+    }
+    fail_msg("no state came");
+}
+
+/* Create a practice game of `game` for two people; its id and tokens. */
+static int64_t create(struct world *w, const char *game, char tokens[2][64])
+{
+    struct tconn c;
+    tconn_init(&c);
+    sayf(w, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"5\","
+         "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", game);
+    assert_int_equal(c.n, 1);
+    const char *at = strstr(c.msgs[0], "\"game\":\"");
+    if (!at)
+        fail_msg("create failed: %s", c.msgs[0]);
+    int64_t id = strtoll(at + 8, NULL, 10);
+    for (int i = 0; i < 2; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
+        at = strstr(c.msgs[0], key);
+        assert_non_null(at);
+        sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
+    }
+    tconn_free(w, &c);
+    return id;
+}
+
+/* The seat of the two that decides in its last state: 0 or 1. */
+static int decider(const struct tconn seats[2])
+{
+    for (int i = 0; i < 2; i++) {
+        struct cas__botclient_view v;
+        last_view(&seats[i], &v);
+        int decides = v.actor == v.you && v.n_actions > 0;
+        cas__botclient_view_free(&v);
+        if (decides)
+            return i;
+    }
+    fail_msg("no seat decides");
+    return -1;
+}
+
+/* The deciding seat plays its first legal action. */
+static void act(struct world *w, struct tconn seats[2])
+{
+    struct cas__botclient_view v;
+    char text[4096];
+    int i = decider(seats);
+    last_view(&seats[i], &v);
+    assert_int_equal(cas__botclient_act(&v, 0, text, sizeof text), 1);
+    cas__botclient_view_free(&v);
+    sayf(w, &seats[i], "%s", text);
+}
+
+/* ------------------------------------------------- the slow worker */
+
+/* The one child process of this test: the slow game's worker. */
+static pid_t worker_pid(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    assert_non_null(d);
+    while ((e = readdir(d))) {
+        char path[300], line[512];
+        int pid = atoi(e->d_name), ppid = 0;
+        if (pid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/status", pid);
+        FILE *f = fopen(path, "r");
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "PPid: %d", &ppid) == 1)
+                break;
+        if (f)
+            fclose(f);
+        if (ppid == getpid()) {
+            assert_int_equal(found, 0);
+            found = pid;
+        }
+    }
+    closedir(d);
+    assert_true(found > 0);
+    return found;
+}
+
+/* Whether the worker waits in its slow render: it blocks SIGUSR2 then. */
+static int rendering(pid_t pid)
+{
+    char path[64], line[512];
+    unsigned long long blocked = 0;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "SigBlk: %llx", &blocked) == 1)
+            break;
+    fclose(f);
+    return (blocked >> (SIGUSR2 - 1)) & 1;
+}
+
+/* ------------------------------------------------------------ the test */
+
+static void open_world(struct world *w)
+{
+    char err[1024];
+    const char *db = "offload.db";
+    unlink(db);
+    /* A call may take as long as the test holds the slow render. */
+    struct cas__isolation iso = {.mode = CAS__ISOLATE_AUTO, .deadline_ms = 2 * GIVE_UP_MS};
+    assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, ROGUE_PLUGIN_DIR, &iso, NULL, NULL,
+                                     err, sizeof err), CAS_OK);
+    assert_int_equal(pipe(wake_pipe), 0);
+    assert_int_equal(cas__bots_new(2, wake, NULL, &w->lobby.bots), CAS_OK);
+    assert_int_equal(cas__bots_new(2, wake, NULL, &w->lobby.isolated_pool), CAS_OK);
+}
+
+static void close_world(struct world *w)
+{
+    cas__bots_free(w->lobby.isolated_pool);
+    cas__bots_free(w->lobby.bots);
+    w->lobby.isolated_pool = w->lobby.bots = NULL;
+    cas__lobby_close(&w->lobby);
+    cas__saves_close(w->store);
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+}
+
+/* Create a game of `game` and join both its seats. */
+static int64_t host(struct world *w, const char *game, struct tconn seats[2])
+{
+    char tokens[2][64];
+    int64_t id = create(w, game, tokens);
+    for (int i = 0; i < 2; i++) {
+        tconn_init(&seats[i]);
+        sayf(w, &seats[i], "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
+             (long long)id, i, tokens[i]);
+        await_message(w, &seats[i], 0);
+    }
+    return id;
+}
+
+/* Issue 42, item 4: the slow game's render is known to be in progress
+ * while the other game plays MOVES moves, each answered; the slow game's
+ * update comes once the render is let go. */
+#define MOVES 6
+
+static void test_a_slow_render_stalls_only_its_game(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn fast[2], slow[2];
+    open_world(&w);
+    int64_t fast_id = host(&w, "fixture", fast), slow_id = host(&w, "rogue-slow-render", slow);
+    assert_false(cas__lobby_find(&w.lobby, fast_id)->r.match.isolated);
+    assert_true(cas__lobby_find(&w.lobby, slow_id)->r.match.isolated);
+    pid_t worker = worker_pid();
+    assert_false(rendering(worker));
+
+    /* Armed, the slow game's next render waits: its decider acts. */
+    assert_int_equal(kill(worker, SIGUSR2), 0);
+    size_t slow_seen[2] = {slow[0].n, slow[1].n};
+    struct cas__botclient_view v0;
+    last_view(&slow[0], &v0);
+    int64_t slow_ply = v0.ply;
+    cas__botclient_view_free(&v0);
+    act(&w, slow);
+    for (int waited = 0; !rendering(worker); waited += 10)
+        if (!turn(&w, 10) && waited > GIVE_UP_MS)
+            fail_msg("the slow render never started");
+
+    /* The other game goes on meanwhile, move after move. */
+    for (int k = 0; k < MOVES; k++) {
+        size_t seen[2] = {fast[0].n, fast[1].n};
+        struct cas__botclient_view before, after;
+        last_view(&fast[0], &before);
+        act(&w, fast);
+        await_message(&w, &fast[0], seen[0]);
+        await_message(&w, &fast[1], seen[1]);
+        last_view(&fast[0], &after);
+        assert_true(after.ply > before.ply);
+        cas__botclient_view_free(&before);
+        cas__botclient_view_free(&after);
+    }
+    assert_true(rendering(worker));
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(slow[i].n, slow_seen[i]); /* nothing of the move yet */
+
+    /* Let go, the slow game's move reaches both its seats. */
+    assert_int_equal(kill(worker, SIGUSR1), 0);
+    for (int i = 0; i < 2; i++) {
+        await_message(&w, &slow[i], slow_seen[i]);
+        struct cas__botclient_view v;
+        last_view(&slow[i], &v);
+        assert_string_equal(v.type, "update");
+        assert_true(v.ply > slow_ply);
+        cas__botclient_view_free(&v);
+    }
+    for (int i = 0; i < 2; i++) {
+        tconn_free(&w, &fast[i]);
+        tconn_free(&w, &slow[i]);
+    }
+    close_world(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_slow_render_stalls_only_its_game),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
