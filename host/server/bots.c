@@ -32,6 +32,7 @@ struct cas__bots {
     struct loop_call *calls;       /* waiting for the loop */
     int stopping;
     int loop_gone;                 /* the loop waits in cas__bots_free: calls run here */
+    int woken;                     /* the loop was woken and has not delivered since */
     void (*wake)(void *ctx);
     void *ctx;
     unsigned n_threads;
@@ -78,6 +79,16 @@ void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *jo
         q->searching--;
 }
 
+/* Wake the loop, once until it delivers (each wake is a turn of the
+ * loop, which looks at every socket).  Under the pool's lock. */
+static void wake_loop(struct cas__bots *b)
+{
+    if (b->wake && !b->woken) {
+        b->woken = 1;
+        b->wake(b->ctx);
+    }
+}
+
 /* The pool the calling thread belongs to; NULL on the loop thread. */
 static _Thread_local struct cas__bots *own_pool;
 
@@ -93,8 +104,7 @@ void cas__on_loop(void (*fn)(void *arg), void *arg)
     if (!b->loop_gone) {
         call.next = b->calls;
         b->calls = &call;
-        if (b->wake)
-            b->wake(b->ctx);
+        wake_loop(b);
         while (!call.done && !b->loop_gone)
             pthread_cond_wait(&b->called, &b->lock);
     }
@@ -113,6 +123,7 @@ void cas__on_loop(void (*fn)(void *arg), void *arg)
 static void serve_calls(struct cas__bots *b)
 {
     pthread_mutex_lock(&b->lock);
+    b->woken = 0; /* what comes from now on wakes the loop again */
     struct loop_call *calls = b->calls;
     b->calls = NULL;
     pthread_mutex_unlock(&b->lock);
@@ -147,8 +158,7 @@ static void *run(void *arg)
         job->next = b->done;
         b->done = job;
         pthread_cond_broadcast(&b->work); /* a search may start now */
-        if (b->wake)
-            b->wake(b->ctx);
+        wake_loop(b);
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
