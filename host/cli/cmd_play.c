@@ -365,8 +365,10 @@ static int web_done(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
     struct web_play *wp = ctx;
     struct timespec now;
     (void)l;
-    wp->over = wp->table && wp->table->over;
-    if (!wp->table || !(wp->table->over || wp->table->failure[0]) || cas__httpd_queued(h))
+    if (!wp->table || wp->table->hold.held) /* a job of the pool has it */
+        return 0;
+    wp->over = wp->table->over;
+    if (!(wp->table->over || wp->table->failure[0]) || cas__httpd_queued(h))
         return 0;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!wp->over_at.tv_sec) {

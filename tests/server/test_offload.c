@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <errno.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -23,10 +22,10 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <libwebsockets.h>
 
 #include "saves.h"
 #include "server.h"
+#include "tconn.h"
 #include "wsclient.h"
 
 /* Longer than any wait of a working server, on any machine: past it the
@@ -69,37 +68,11 @@ static int turn(struct world *w, int wait_ms)
 
 /* -------------------------------------------------------- connections */
 
-struct tconn {
-    struct cas__conn base;
-    char **msgs;
-    size_t n, cap;
-};
-
-static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
-{
-    struct tconn *t = (struct tconn *)c;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 16;
-        t->msgs = realloc(t->msgs, t->cap * sizeof *t->msgs);
-        assert_non_null(t->msgs);
-    }
-    t->msgs[t->n] = strndup(msg->data + LWS_PRE, msg->len);
-    assert_non_null(t->msgs[t->n++]);
-}
-
-static void tconn_init(struct tconn *t)
-{
-    memset(t, 0, sizeof *t);
-    t->base.send = collect;
-    t->base.seat = -1;
-}
-
-static void tconn_free(struct world *w, struct tconn *t)
+/* Done with t: it leaves the lobby, its messages go. */
+static void tconn_close(struct world *w, struct tconn *t)
 {
     cas__lobby_disconnect(&w->lobby, &t->base);
-    for (size_t i = 0; i < t->n; i++)
-        free(t->msgs[i]);
-    free(t->msgs);
+    tconn_free(t);
 }
 
 static void sayf(struct world *w, struct tconn *c, const char *fmt, ...) CAS_PRINTF(3, 4);
@@ -158,7 +131,7 @@ static int64_t create(struct world *w, const char *game, char tokens[2][64])
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
     }
-    tconn_free(w, &c);
+    tconn_close(w, &c);
     return id;
 }
 
@@ -191,6 +164,24 @@ static void act(struct world *w, struct tconn seats[2])
 
 /* ------------------------------------------------- the slow worker */
 
+/* The number after `key` ("PPid:", "SigBlk:") in /proc/PID/status, read
+ * in base 10 or 16; -1 when the process or the line is not there. */
+static long long status_field(int pid, const char *key, int base)
+{
+    char path[64], line[512];
+    long long value = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, strlen(key)) == 0) {
+            value = strtoll(line + strlen(key), NULL, base);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return value;
+}
+
 /* The one child process of this test: the slow game's worker. */
 static pid_t worker_pid(void)
 {
@@ -199,18 +190,8 @@ static pid_t worker_pid(void)
     pid_t found = 0;
     assert_non_null(d);
     while ((e = readdir(d))) {
-        char path[300], line[512];
-        int pid = atoi(e->d_name), ppid = 0;
-        if (pid <= 0)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/status", pid);
-        FILE *f = fopen(path, "r");
-        while (f && fgets(line, sizeof line, f))
-            if (sscanf(line, "PPid: %d", &ppid) == 1)
-                break;
-        if (f)
-            fclose(f);
-        if (ppid == getpid()) {
+        int pid = atoi(e->d_name);
+        if (pid > 0 && status_field(pid, "PPid:", 10) == getpid()) {
             assert_int_equal(found, 0);
             found = pid;
         }
@@ -223,15 +204,8 @@ static pid_t worker_pid(void)
 /* Whether the worker waits in its slow render: it blocks SIGUSR2 then. */
 static int rendering(pid_t pid)
 {
-    char path[64], line[512];
-    unsigned long long blocked = 0;
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "SigBlk: %llx", &blocked) == 1)
-            break;
-    fclose(f);
+    long long blocked = status_field((int)pid, "SigBlk:", 16);
+    assert_true(blocked >= 0);
     return (blocked >> (SIGUSR2 - 1)) & 1;
 }
 
@@ -334,8 +308,8 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
         cas__botclient_view_free(&v);
     }
     for (int i = 0; i < 2; i++) {
-        tconn_free(&w, &fast[i]);
-        tconn_free(&w, &slow[i]);
+        tconn_close(&w, &fast[i]);
+        tconn_close(&w, &slow[i]);
     }
     close_world(&w);
 }
