@@ -217,7 +217,7 @@ void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
 {
     pthread_mutex_lock(&b->lock);
     cas__bot_queue_push(&b->queue, job);
-    pthread_cond_broadcast(&b->work);
+    pthread_cond_signal(&b->work); /* one thread takes it, if any may */
     pthread_mutex_unlock(&b->lock);
 }
 

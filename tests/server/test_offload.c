@@ -29,7 +29,8 @@
 #include "wsclient.h"
 
 /* Longer than any wait of a working server, on any machine: past it the
- * test fails rather than hangs (it measures nothing). */
+ * test fails rather than hangs (it measures nothing).  The slow render
+ * lets go by itself after 200 s, within the deadline given its calls. */
 #define GIVE_UP_MS 120000
 
 /* ---------------------------------------------------------- the loop */

@@ -17,7 +17,7 @@
  * worker protocol carries; or spies (spy: game_new fails, its error the
  * report of what the process it runs in holds of castellan's, spy.c); or
  * is slow (slow_render): armed by SIGUSR2, its next SVG render waits until
- * SIGUSR1 (60 s at most), and shows it is waiting by blocking SIGUSR2
+ * SIGUSR1 (200 s at most), and shows it is waiting by blocking SIGUSR2
  * meanwhile, which its /proc/PID/status tells the test (SigBlk) — a
  * worker may write no file, and a call may take seconds (the server test
  * of issue 42: a slow game stalls only itself).
@@ -162,7 +162,7 @@ static void catch_signals(void)
     sigaction(SIGUSR1, &sa, NULL);
 }
 
-/* Wait (asleep: a futex no one wakes) until released, 60 s at most. */
+/* Wait (asleep: a futex no one wakes) until released, 200 s at most. */
 static void slow_down(void)
 {
     sigset_t showing;
@@ -175,7 +175,7 @@ static void slow_down(void)
     do {
         syscall(SYS_futex, &never, FUTEX_WAIT_PRIVATE, 0, &tick, NULL, 0);
         clock_gettime(CLOCK_MONOTONIC, &now);
-    } while (!released && now.tv_sec - start.tv_sec < 60);
+    } while (!released && now.tv_sec - start.tv_sec < 200);
     released = 0;
     sigprocmask(SIG_UNBLOCK, &showing, NULL);
 }
