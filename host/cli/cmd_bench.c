@@ -16,6 +16,7 @@
 #include "term.h"
 #include "text.h"
 #include "worker.h"
+#include "wsclient.h"
 
 #define DEFAULT_GAME "carcassonne"
 

@@ -334,24 +334,24 @@ static int web_ready(void *ctx, struct cas__lobby *l, int port)
         return CAS_EINVAL;
     }
     cas__lobby_add(l, wp->table);
-    cas__lobby_flush(l);
     struct cas__table *t = wp->table;
-    wp->id = t->id;
-    printf("%s: game %lld, journaled; open in a browser:\n", t->r.match.title, (long long)t->id);
+    wp->id = cas__table_id(t);
+    printf("%s: game %lld, journaled; open in a browser:\n", cas__table_title(t),
+           (long long)wp->id);
     int opened = 0;
-    for (int i = 0; i < t->nplayers && (size_t)i < invites.n; i++) {
-        if (t->seats[i].bot)
+    for (int i = 0; i < cas__table_players(t) && (size_t)i < invites.n; i++) {
+        if (cas__table_seat_is_bot(t, i))
             continue;
         snprintf(url, sizeof url, "http://127.0.0.1:%d/game/%lld#seat=%d&token=%s", port,
-                 (long long)t->id, i, invites.token[i]);
-        printf("  %-16s %s\n", t->r.names[i], url);
+                 (long long)wp->id, i, invites.token[i]);
+        printf("  %-16s %s\n", cas__table_seat_name(t, i), url);
         if (!opened++)
             open_browser(url);
     }
     cas__invites_free(&invites);
-    printf("  %-16s http://127.0.0.1:%d/game/%lld\n", "watch", port, (long long)t->id);
+    printf("  %-16s http://127.0.0.1:%d/game/%lld\n", "watch", port, (long long)wp->id);
     printf("The server stops when the game is over (Ctrl-C stops it sooner; "
-           "castellan resume %lld continues it).\n", (long long)t->id);
+           "castellan resume %lld continues it).\n", (long long)wp->id);
     fflush(stdout);
     return CAS_OK;
 }
@@ -365,10 +365,10 @@ static int web_done(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
     struct web_play *wp = ctx;
     struct timespec now;
     (void)l;
-    if (!wp->table || wp->table->hold.held) /* a job of the pool has it */
+    if (!wp->table || cas__table_held(wp->table)) /* a job of the pool has it */
         return 0;
-    wp->over = wp->table->over;
-    if (!(wp->table->over || wp->table->failure[0]) || cas__httpd_queued(h))
+    wp->over = cas__table_over(wp->table);
+    if (!(wp->over || cas__table_failure(wp->table)) || cas__httpd_queued(h))
         return 0;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!wp->over_at.tv_sec) {

@@ -24,8 +24,7 @@
 
 #include "picture.h"
 #include "replay_html.h"
-#include "server.h"
-#include "wsclient.h"
+#include "table.h"
 
 #define MAX_QUEUED_MESSAGES 1024
 
@@ -150,7 +149,6 @@ static void handle_message(struct conn *c, const char *text, size_t len)
     }
     cas__lobby_handle(c->h->lobby, &c->base, &req);
     cas__req_free(&req);
-    cas__lobby_flush(c->h->lobby);
 }
 
 /* A message too long is answered "too-large" and dropped; one that goes
@@ -468,7 +466,6 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
     struct cas__httpd *h = lws_container_of(sul, struct cas__httpd, clock_timer);
     cas__lobby_check_clocks(h->lobby);
     cas__lobby_adopt_orphans(h->lobby);
-    cas__lobby_flush(h->lobby);
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }
 
@@ -556,7 +553,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_CLOSED:
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
-            cas__lobby_flush(h->lobby);
             cas__sendq_detach(&h->sendq, &c->q);
             free(c->rx);
             c->rx = NULL;
@@ -569,7 +565,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             cas__bots_deliver(h->lobby->bots);
             if (h->lobby->isolated_pool)
                 cas__bots_deliver(h->lobby->isolated_pool);
-            cas__lobby_flush(h->lobby);
         }
         return 0;
     default:

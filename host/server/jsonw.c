@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "server.h"
-#include "wsclient.h"
 
 void cas__jw_init(struct cas__jw *w)
 {

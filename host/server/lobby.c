@@ -16,7 +16,7 @@
 #include <openssl/crypto.h>
 
 #include "install_dirs.h"
-#include "server.h"
+#include "table.h"
 
 static int64_t monotonic_ms(void *ctx)
 {
@@ -128,6 +128,7 @@ void cas__lobby_adopt_orphans(struct cas__lobby *l)
 
 void cas__lobby_close(struct cas__lobby *l)
 {
+    l->changed = l->changed_last = NULL;
     while (l->tables) {
         struct cas__table *t = l->tables;
         l->tables = t->next;
@@ -233,23 +234,28 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
     cas__table_free(t);
 }
 
-/* Count the tables that finished since the last call, and let the oldest
- * finished leave memory past keep_finished once their last state went. */
+/* Count t among the finished tables if it finished since it was last
+ * flushed (a table that ends is always a changed one). */
+static void count_finished(struct cas__lobby *l, struct cas__table *t)
+{
+    if (t->hold.held || !t->over || t->counted_over) /* a held one is queued again */
+        return;
+    t->counted_over = 1;
+    t->next_finished = NULL;
+    if (l->finished_last)
+        l->finished_last->next_finished = t;
+    else
+        l->finished = t;
+    l->finished_last = t;
+    l->n_finished++;
+}
+
+/* Let the oldest finished leave memory past keep_finished once their
+ * last state went. */
 static void retire_finished(struct cas__lobby *l)
 {
-    for (struct cas__table *t = l->tables; t; t = t->next)
-        if (!t->hold.held && t->over && !t->counted_over) {
-            t->counted_over = 1;
-            t->next_finished = NULL;
-            if (l->finished_last)
-                l->finished_last->next_finished = t;
-            else
-                l->finished = t;
-            l->finished_last = t;
-            l->n_finished++;
-        }
     while (l->n_finished > l->limits.keep_finished && !l->finished->hold.held &&
-           !l->finished->dirty)
+           !l->finished->owes_update)
         retire(l, l->finished);
 }
 
@@ -568,11 +574,11 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
             cas__table_view(t, -1)->conns++;
             v->fresh = 1;
             v->since = -1;
-            t->joined = 1;
+            cas__table_owe_full(t);
             t->seats[req->seat].connected--;
         }
     l->lobby_dirty = 1;
-    t->dirty = 1;
+    cas__table_changed(t);
     struct cas__jw w;
     cas__jw_init(&w);
     cas__jw_raw(&w, "{\"type\":\"claimed\"");
@@ -590,7 +596,7 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat)
     if (seat >= 0) {
         t->seats[seat].connected--;
         cas__table_seat_left(t, seat);
-        t->dirty = 1;
+        cas__table_changed(t);
         t->lobby->lobby_dirty = 1;
     }
     struct cas__view *v = cas__table_view(t, seat);
@@ -638,10 +644,10 @@ static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct 
     c->next_viewer = t->viewers;
     t->viewers = c;
     cas__table_view(t, c->seat)->conns++;
-    t->joined = 1;
+    cas__table_owe_full(t);
     if (c->seat >= 0) {
         t->seats[c->seat].connected++;
-        t->dirty = 1; /* the others see the seat connected */
+        cas__table_changed(t); /* the others see the seat connected */
         cas__table_seat_joined(t, c->seat);
         l->lobby_dirty = 1;
     }
@@ -684,6 +690,10 @@ static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id
 void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
     struct cas__jw w;
+    /* A reply never overtakes what was owed before its request: what
+     * changed earlier in this turn of the loop goes out first (or is
+     * being built: then a request for that table waits for it). */
+    cas__lobby_flush(l);
     if (cas__offload_wait(l, c, req))
         return;
     switch (req->type) {
@@ -742,10 +752,51 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
     c->lobby = 0;
 }
 
+void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
+{
+    if (t->queued)
+        return;
+    t->queued = 1;
+    t->next_changed = NULL;
+    if (l->changed_last)
+        l->changed_last->next_changed = t;
+    else
+        l->changed = t;
+    l->changed_last = t;
+}
+
+void cas__lobby_unqueue(struct cas__lobby *l, struct cas__table *t)
+{
+    struct cas__table *before = NULL;
+    if (!t->queued)
+        return;
+    for (struct cas__table **p = &l->changed; *p; before = *p, p = &(*p)->next_changed)
+        if (*p == t) {
+            *p = t->next_changed;
+            if (l->changed_last == t)
+                l->changed_last = before;
+            break;
+        }
+    t->queued = 0;
+    t->next_changed = NULL;
+}
+
 void cas__lobby_flush(struct cas__lobby *l)
 {
-    for (struct cas__table *t = l->tables; t; t = t->next)
+    /* Only the tables changed since the last flush, in the order they
+     * changed, each once; one that changes again meanwhile waits for the
+     * next flush.  A table a job holds is skipped: the job's delivery
+     * queues it again (offload.c). */
+    struct cas__table *t = l->changed;
+    l->changed = l->changed_last = NULL;
+    while (t) {
+        struct cas__table *next = t->next_changed;
+        t->next_changed = NULL;
+        t->queued = 0;
         cas__table_flush(t);
+        count_finished(l, t);
+        t = next;
+    }
     if (l->lobby_dirty && l->subs) {
         struct cas__jw w;
         cas__jw_init(&w);

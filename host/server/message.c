@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
 
 int cas__table_may_mark(const struct cas__table *t)
 {
@@ -486,9 +486,9 @@ void cas__table_plan(struct cas__table *t)
 void cas__table_build(struct cas__table *t)
 {
     t->hold.built_update = 0;
-    if (!t->dirty && !t->joined)
+    if (!t->owes_update && !t->owes_full)
         return;
-    if (t->dirty) {
+    if (t->owes_update) {
         t->seq++;
         t->hold.built_update = 1;
         /* One update per view that connections follow, built once. */
@@ -506,7 +506,7 @@ void cas__table_build(struct cas__table *t)
                 cas__view_release(v);
             }
         }
-        t->dirty = 0;
+        t->owes_update = 0;
         for (size_t i = 0; i < t->n_played; i++)
             free(t->played[i].text);
         t->n_played = 0;
@@ -519,7 +519,7 @@ void cas__table_build(struct cas__table *t)
         if (v->want_text)
             text_view(t, seat);
     }
-    t->joined = 0;
+    t->owes_full = 0;
 }
 
 /* A joined connection: the updates after c->since from its view's
@@ -559,13 +559,13 @@ void cas__table_send(struct cas__table *t)
             }
         }
         if (c->fresh && !catch_up(t, c))
-            t->joined = 1;
+            cas__table_owe_full(t);
     }
     t->hold.built_update = 0;
 }
 
 void cas__table_flush(struct cas__table *t)
 {
-    if (!t->hold.held && (t->dirty || t->joined))
+    if (!t->hold.held && (t->owes_update || t->owes_full))
         cas__offload(t, CAS__OP_FLUSH);
 }

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
 
 struct cas__table_job {
     struct cas__bot_job base;
@@ -141,8 +141,8 @@ static void ask_pool(struct cas__table *t)
     struct cas__table_job *bot = calloc(1, sizeof *bot);
     if (!bot) {
         t->busy = 0;
-        snprintf(t->failure, sizeof t->failure, "out of memory for a bot's decision");
-        t->dirty = 1;
+        cas__table_fail(t, "out of memory for a bot's decision");
+        cas__table_changed(t);
         return;
     }
     bot->op = CAS__OP_BOT;
@@ -157,6 +157,8 @@ static void deliver(struct cas__bot_job *base)
     struct cas__table *t = base->table;
     struct cas__lobby *l = t->lobby;
     t->hold.job = NULL;
+    if (j->conn)
+        j->conn->working = NULL;
     if (j->conn && j->rc != CAS_OK) {
         struct cas__jw w;
         cas__jw_init(&w);
@@ -172,6 +174,8 @@ static void deliver(struct cas__bot_job *base)
     cas__table_send(t);
     job_free(j);
     t->hold.held = 0;
+    if (t->over && !t->counted_over)
+        cas__lobby_queue(l, t); /* the flush counts it finished */
     drain(t);
     if (!t->hold.held && t->busy)
         ask_pool(t);
@@ -199,11 +203,16 @@ static void submit(struct cas__table *t, struct cas__table_job *j)
     cas__bots_push(pool, &j->base);
 }
 
+int cas__table_held(const struct cas__table *t)
+{
+    return t->hold.held;
+}
+
 void cas__offload(struct cas__table *t, enum cas__op op)
 {
     struct cas__table_job *j = calloc(1, sizeof *j);
     if (!j) {
-        snprintf(t->failure, sizeof t->failure, "out of memory");
+        cas__table_fail(t, "out of memory");
         return;
     }
     j->op = op;
@@ -233,6 +242,7 @@ void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct c
     }
     j->op = CAS__OP_SEAT;
     j->conn = c;
+    c->working = t;
     j->type = req->type;
     j->seat = c->seat;
     j->ply = req->ply;
@@ -256,14 +266,17 @@ static int targets_table(enum cas__req_type type)
            type == CAS__REQ_LEAVER;
 }
 
-/* The held table req must wait for, or NULL: the one c's earlier requests
- * wait for (the order of a connection's requests is kept), c's own when
- * req leaves it, the one req is for. */
+/* The held table req must wait for, or NULL: the one working on c's
+ * last request or the one c's earlier requests wait for (a connection's
+ * answers keep the order of its requests), c's own when req leaves it,
+ * the one req is for. */
 static struct cas__table *waits_for(struct cas__lobby *l, struct cas__conn *c,
                                     const struct cas__req *req)
 {
     if (latest_of(c) && latest_of(c)->table->hold.held)
         return latest_of(c)->table;
+    if (c->working && c->working->hold.held)
+        return c->working;
     if ((req->type == CAS__REQ_JOIN || req->type == CAS__REQ_LEAVE) && c->table &&
         c->table->hold.held)
         return c->table;
@@ -351,11 +364,12 @@ void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c)
     for (struct cas__waiting *w = c->waiting; w; w = w->next_of_conn)
         w->conn = NULL;
     c->waiting = NULL;
+    if (c->working && c->working->hold.job && c->working->hold.job->conn == c)
+        c->working->hold.job->conn = NULL;
+    c->working = NULL;
     struct cas__table *t = c->table;
     if (!t || !t->hold.held)
         return;
-    if (t->hold.job && t->hold.job->conn == c)
-        t->hold.job->conn = NULL;
     for (struct cas__conn **p = &t->viewers; *p; p = &(*p)->next_viewer)
         if (*p == c) {
             *p = c->next_viewer;

@@ -418,3 +418,14 @@ void cas__req_error(struct cas__jw *w, const char *id, const char *code, const c
     cas__jw_str(w, msg);
     cas__jw_raw(w, "}");
 }
+
+int cas__srv_refuse(const char **code, const char *what, char *msg, size_t msglen,
+                const char *fmt, ...)
+{
+    va_list args;
+    *code = what;
+    va_start(args, fmt);
+    vsnprintf(msg, msglen, fmt, args);
+    va_end(args);
+    return CAS_EINVAL;
+}

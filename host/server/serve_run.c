@@ -60,7 +60,6 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         fprintf(stderr, "castellan serve: %s\n", err);
         goto stop;
     }
-    cas__lobby_flush(&lobby);
     if (setup->ready && setup->ready(setup->ready_ctx, &lobby, port) != CAS_OK)
         goto stop;
     if (!opts.quiet)
@@ -73,9 +72,15 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     stopping = 0;
-    while (!stopping && !(setup->done && setup->done(setup->ready_ctx, &lobby, h)))
-        if (cas__httpd_service(h, 1000) < 0)
+    for (;;) {
+        /* Once a turn, before the loop sleeps: every table that changed in
+         * it sends what it owes (as redis writes its clients' pending
+         * replies before it sleeps). */
+        cas__lobby_flush(&lobby);
+        if (stopping || (setup->done && setup->done(setup->ready_ctx, &lobby, h)) ||
+            cas__httpd_service(h, 1000) < 0)
             break;
+    }
     status = 0;
 stop:
     cas__httpd_free(h);

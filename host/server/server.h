@@ -4,16 +4,20 @@
  *
  *   jsonw.c     a JSON writer with careful escaping (messages out)
  *   protocol.c  decoding a client's message into a request (messages in)
- *   table.c     one hosted game: session, seats and tokens, clocks, viewers
+ *   table.c     one hosted game: its session, seats and tokens, event log
+ *   create.c    creating a game, adopting one of the terminal
+ *   play.c      playing: an act, undo or hint applied, the table advanced
+ *   clock.c     clocks, flags, and seats that left
  *   message.c   the state and update messages, built once per viewer
  *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
- *   bots.c      bot decisions on threads, results posted back to the loop
+ *   offload.c   a table's plugin calls as jobs of the pool, off the loop
+ *   bots.c      the pools: threads running jobs, results posted to the loop
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
  *               send queues and limits
  *
- * The wire protocol is docs/server.md's "Protocol".  Everything but bots.c's
- * threads runs on the loop thread.
+ * The wire protocol is docs/server.md's "Protocol".  The loop thread
+ * moves bytes; the pools' threads call the plugins (offload.c).
  */
 #ifndef CAS_HOST_SERVER_H
 #define CAS_HOST_SERVER_H
@@ -52,6 +56,10 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n);
 void cas__jw_str(struct cas__jw *w, const char *text);
 /* The text written so far (NUL-terminated; "" after a failure). */
 const char *cas__jw_text(const struct cas__jw *w);
+
+/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
+ * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
+int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
 
 /* A finished message, shared by every connection it is queued on. */
 struct cas__srv_msg {
@@ -149,6 +157,10 @@ void cas__req_free(struct cas__req *req);
 
 /* Write {"type":"error","id":ID,"code":CODE,"message":MSG} into w. */
 void cas__req_error(struct cas__jw *w, const char *id, const char *code, const char *msg);
+/* A request refused: *code = what (an error code of the protocol), the
+ * message from fmt into msg; returns CAS_EINVAL. */
+int cas__srv_refuse(const char **code, const char *what, char *msg, size_t msglen,
+                const char *fmt, ...) CAS_PRINTF(5, 6);
 
 /* ---------------------------------------------------------- the clock */
 
@@ -212,6 +224,7 @@ int cas__invites_mint(struct cas__invites *inv, size_t n, struct cas__saves_serv
 
 /* ------------------------------------------------------ connections */
 
+/* A hosted game; its insides are the server's own (table.h). */
 struct cas__table;
 
 /* One client connection as the lobby and the tables see it; the
@@ -227,7 +240,8 @@ struct cas__conn {
     int lobby;                     /* subscribed to the lobby */
     struct cas__conn *next_viewer; /* in its table's list */
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
-    struct cas__waiting *waiting;  /* its requests waiting for a busy table */
+    struct cas__waiting *waiting;  /* its requests waiting for a held table */
+    struct cas__table *working;    /* a job for its request is in the pool */
 };
 
 /* Send w's text to c (w is emptied; nothing on a failed w). */
@@ -236,173 +250,6 @@ void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w);
 /* --------------------------------------------------------- the tables */
 
 struct cas__lobby;
-
-/* One event of the game's log. */
-struct cas__srv_event {
-    uint32_t ply;
-    int player;          /* the actor when it was emitted; -1 chance */
-    int visible_to;
-    char *text;          /* owned */
-};
-
-/* A seat's action as the game's notation, for the next update. */
-struct cas__played {
-    uint32_t ply;
-    int player;
-    char *text;          /* owned */
-};
-
-#define CAS__VIEW_HISTORY 16
-#define CAS__VIEW_HISTORY_BYTES (256u << 10)
-
-/* What one viewer of a table (a seat, or every watcher: the public view)
- * was sent, shared by all its connections: rendered once per message.
- * When its last connection leaves it goes on for CAS__VIEW_HISTORY more
- * messages (so a page that lost its connection resumes from the history)
- * and is released then. */
-struct cas__view {
-    unsigned conns;                /* connections following as this viewer */
-    unsigned orphaned;             /* messages built since the last one left */
-    uint64_t seq;                  /* the message pic belongs to; 0: none */
-    struct cas__picture pic;
-    int marked;
-    size_t events_sent, events_epoch;
-    /* The last updates, each a continuation of the one before: message
-     * seq - k at history[(seq - k) % N] for k < n_history. */
-    struct cas__srv_msg *history[CAS__VIEW_HISTORY];
-    size_t n_history, history_bytes;
-    struct cas__srv_msg *full;     /* the full state at full_seq */
-    uint64_t full_seq;
-    struct cas__srv_msg *text;     /* the text view at text_seq */
-    uint64_t text_seq;
-    /* What its connections are owed, noted by the loop before a job builds
-     * the messages (cas__table_plan): an update (some follow), a full
-     * state (some joined afresh; need_full: one resumes from nothing,
-     * else they resume after since_lo..since_hi), the text view. */
-    int follow, fresh, need_full, want_text;
-    uint64_t since_lo, since_hi;
-};
-
-struct cas__seat {
-    char token_hash[CAS__HASH_LEN + 1]; /* the token's SHA-256; "" none */
-    int open;            /* anyone may claim it */
-    int bot;             /* a bot decides for it */
-    char *agent;         /* "human" or the bot's spec; owned */
-    struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
-    int64_t clock_ms;    /* remaining time; meaningful with a clock */
-    int connected;       /* connections acting for it */
-    int joined;          /* someone has joined as this seat since it was hosted */
-    int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
-    int64_t left_at;     /* when its last connection went (server clock, ms) */
-};
-
-/* A seat gone this long at its turn may be claimed or given to a bot by
- * the others (docs/server.md, "Clocks"); the bot that takes it. */
-#define CAS__LEAVER_GRACE_MS 60000
-#define CAS__LEAVER_BOT "greedy"
-
-/* A request that came for a table the pool holds: it waits, in order,
- * and is handled once the table is free (offload.c).  A connection of a
- * seat that closed meanwhile leaves its count to be settled here too. */
-struct cas__waiting {
-    struct cas__req req;           /* owned (its parsed message) */
-    struct cas__conn *conn;        /* NULL once it closed */
-    int left_seat;                 /* left: the seat a closed connection acted for */
-    int left;
-    size_t bytes;
-    struct cas__table *table;      /* whose inbox it is in */
-    struct cas__waiting *next;     /* in the table's inbox */
-    struct cas__waiting *next_of_conn;
-};
-
-struct cas__table_job;
-
-/* While a job of the pool has a table (held), the loop touches none of
- * its fields but these: requests for it wait in the inbox, its lobby
- * entry is the one written when it was last free, its viewer list only
- * loses closed connections (the counts settle when it is free). */
-struct cas__hold {
-    int held;
-    int running;                   /* (the job's) it runs now, on a pool thread */
-    struct cas__table_job *job;    /* the job in the pool, if held */
-    struct cas__waiting *inbox, **inbox_tail;
-    size_t n_waiting, waiting_bytes;
-    char *listing;                 /* owned: its lobby entry when last free */
-    /* Kept by the jobs: a bot's decision to hand the pool once the job is
-     * delivered (t->busy), and whether the last job built an update. */
-    struct cas__decision bot;
-    int built_update;
-    int actor;                     /* whose decision it is, as last asked */
-    int news;                      /* the lobby's listing changed (lobby_dirty) */
-};
-
-struct cas__table {
-    struct cas__lobby *lobby;
-    int64_t id;                    /* the game's row in the store */
-    struct cas__saves_game saved;  /* owned: what revive replays */
-    struct cas__revived r;         /* match, session and plan */
-    struct cas__agent **proxies;   /* owned: the session's agents */
-    struct cas__seat *seats;       /* owned, one per player */
-    int nplayers;
-    struct cas__journal j;
-    /* The decision being applied: what the proxy agents hand the session. */
-    cas_action pending;
-    int pending_undo;
-    int applying_actor;            /* for the events emitted meanwhile */
-    /* Clock: base and increment (has_clock), when the actor's turn began. */
-    int has_clock;
-    int64_t base_ms, increment_ms, turn_started;
-    int flagged;                   /* seat whose flag fell, -1 */
-    int clock_running;             /* every human seat has joined (docs/server.md) */
-    int forfeit;                   /* flagged left and the others claimed the game */
-    int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
-    /* Fair draws (docs/server.md): a practice game shows its seed; another
-     * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
-     * and shows the reveal once it is over.  "" where there is none. */
-    int practice;
-    char seed_reveal[24 + 1 + 2 * CAS__SEED_NONCE_BYTES + 1];
-    char seed_commitment[CAS__HASH_LEN + 1];
-    /* A bot decides on a thread: nothing touches the match meanwhile. */
-    int busy;
-    struct cas__actions bot_legal; /* owned: the bot's decision's list */
-    struct cas__agent *hint;       /* owned; made at the first hint */
-    char origin[32];               /* "game 7", for revive's messages */
-    struct cas__srv_event *events; /* owned log */
-    size_t n_events, cap_events;
-    size_t events_reset;           /* bumped by an undo: logs are resent */
-    struct cas__conn *viewers;     /* connections following the game */
-    struct cas__view *views;       /* owned: nplayers seats, then the public */
-    uint64_t seq;                  /* the last message number */
-    struct cas__played *played;    /* owned: seats' actions since the last */
-    size_t n_played, cap_played;
-    int dirty;                     /* an update is owed to the viewers */
-    int joined;                    /* a connection is owed a full state */
-    int over;
-    int claimed;                   /* holds the store's claim on the game */
-    /* The store was unavailable (its database away) when an action or the
-     * result was to be saved: the action, applied but not acknowledged,
-     * waits (text owned; NULL: none) with the game, and is saved by
-     * cas__table_retry_store once the store is back; while it waits, and
-     * while the store is away, moves are refused (`unavailable`).  A timed
-     * game's clock does not run while the store is away (away_since);
-     * viewers get the state again when it is back after a refusal
-     * (refused_away), to play the refused move again. */
-    struct {
-        char *text;
-        uint32_t ply;
-        int actor;
-        uint64_t hash;
-        int64_t clock_ms;
-    } unsaved;
-    int result_unsaved, store_away, refused_away;
-    int64_t away_since;
-    char failure[512];             /* why the table stopped, "" if fine */
-    struct cas__table *next;       /* in the lobby */
-    struct cas__table *next_same_hash; /* in the lobby's index by id */
-    struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
-    int counted_over;              /* the lobby has counted it finished */
-    struct cas__hold hold;         /* the pool's hold on it (offload.c) */
-};
 
 /* Which saved games started at the terminal (not by a server) the server
  * may host and show (serve --host-saved): all, or the n listed. */
@@ -434,6 +281,9 @@ struct cas__lobby {
      * reload finds it), oldest first; past limits.keep_finished the oldest
      * leaves memory (its replay stays in the store). */
     struct cas__table *finished, *finished_last;
+    /* Tables changed since the last flush, in order (cas__lobby_flush);
+     * the pending-writes list of the loop. */
+    struct cas__table *changed, *changed_last;
     size_t n_finished;
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     /* The pool for worker-isolated games' jobs (NULL: l->bots takes them):
@@ -477,14 +327,12 @@ void cas__lobby_close(struct cas__lobby *l);
 /* Handle one decoded request of connection c; replies go to c, changes
  * to every viewer concerned. */
 void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req);
-/* A connection of seat (-1: a watcher) left held table t: its counts
- * settle now that t is free (offload.c). */
-void cas__lobby_settle_leave(struct cas__table *t, int seat);
-/* Write t's entry of the lobby listing ({"game":...}) into w. */
-void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 /* c is gone: leave its table and the lobby's subscribers. */
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
-/* Send every state owed (tables marked dirty, the lobby). */
+/* Send every state owed: by the tables changed since the last flush
+ * (each queued itself once) and the lobby's list.  The serving loop calls
+ * it once per turn, before it sleeps (serve_run.c), and cas__lobby_handle
+ * before a request, so no reply overtakes what was owed before it. */
 void cas__lobby_flush(struct cas__lobby *l);
 /* Check every running clock against now: a flag that fell ends its game. */
 void cas__lobby_check_clocks(struct cas__lobby *l);
@@ -534,6 +382,18 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
                        char *msg, size_t msglen);
 void cas__table_free(struct cas__table *t);
+/* What a caller outside the server (play --web) may read of a table;
+ * the table itself is the server's (table.h). */
+int64_t cas__table_id(const struct cas__table *t);
+/* The game's title, as the plugin names it. */
+const char *cas__table_title(const struct cas__table *t);
+int cas__table_players(const struct cas__table *t);
+/* Seat's player name; whether a bot decides for it. */
+const char *cas__table_seat_name(const struct cas__table *t, int seat);
+int cas__table_seat_is_bot(const struct cas__table *t, int seat);
+/* Whether the game is over; why it stopped (NULL: it did not). */
+int cas__table_over(const struct cas__table *t);
+const char *cas__table_failure(const struct cas__table *t);
 /* Go on after a change: chance draws, bots start deciding; marks the
  * table dirty. */
 void cas__table_advance(struct cas__table *t);
@@ -542,18 +402,6 @@ void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
 /* Send what t owes its connections, built off the loop: a job (offload.c)
  * when t changed or a connection joined; nothing while t is held. */
 void cas__table_flush(struct cas__table *t);
-/* (loop) Note in t's views what their connections are owed. */
-void cas__table_plan(struct cas__table *t);
-/* (job) Build what the plan says: an update to each view followed when t
- * changed (built once per viewer), the full state for those that joined
- * and cannot resume from the history, the text views. */
-void cas__table_build(struct cas__table *t);
-/* (loop) Send each connection what the last build made for it. */
-void cas__table_send(struct cas__table *t);
-/* The view of viewer seat (-1: public). */
-struct cas__view *cas__table_view(struct cas__table *t, int seat);
-/* Let go of everything view holds. */
-void cas__view_release(struct cas__view *v);
 /* Whether seat may take back its last decision now. */
 int cas__table_can_undo(struct cas__table *t, int seat);
 /* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
@@ -628,8 +476,8 @@ int cas__offload_wait(struct cas__lobby *l, struct cas__conn *c, struct cas__req
 /* c closed: its waiting requests are dropped; a held table lets it go
  * now and settles its counts later. */
 void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c);
-/* Free what t's hold keeps (waiting requests, its listing). */
-void cas__hold_free(struct cas__table *t);
+/* Whether a job of the pool has t now (the loop leaves it alone). */
+int cas__table_held(const struct cas__table *t);
 
 /* ---------------------------------------------------------- bots.c */
 
@@ -824,12 +672,5 @@ struct cas__serve_setup {
  * games and serve until SIGINT/SIGTERM or setup->done; prints problems on
  * stderr.  The exit status. */
 int cas__serve_run(const struct cas__serve_setup *setup);
-
-/* `castellan bench --only serve` (bench_serve.c): castellan serve under
- * --games concurrent games over WebSocket: moves per second, latency,
- * memory per idle game.  The bench command hands it to the bench sections
- * (struct cas__bench, serve). */
-struct cas__bench;
-int cas__bench_serve(struct cas__bench *b);
 
 #endif

@@ -69,7 +69,7 @@ struct cas__bench {
      * section also measures, or NULL. */
     const char *pg_url;
     /* The serve section's measurement, which the bench command gives
-     * (host/server/bench_serve.c: the server is a room above the tools);
+     * (host/clients/bench_serve.c: the clients are a room above the tools);
      * NULL: the section cannot run. */
     int (*serve)(struct cas__bench *b);
 };

@@ -5,7 +5,7 @@
 # component itself (a plugin: of its own folder); every other header comes
 # from plugin-api as <castellan/...> or from the system.  Inside host/ the
 # rooms are floors (host/README.md):
-#   cli -> server -> tools -> agents -> session -> worker -> loader -> util
+#   cli -> clients -> server -> tools -> agents -> session -> worker -> loader -> util
 # and a file includes headers of its own room or of rooms below it only.
 # One upward include, and the check fails naming the file, the line, the
 # header and the rule.  (check_calls.cmake holds the calls to the same

@@ -1,7 +1,7 @@
 /*
  * serve_client.h — a test's player of `castellan serve` over WebSocket:
  * one connection and what it saw, playing by the scripted browser
- * (host/server/botclient.c); creating, joining and reading the invite
+ * (host/clients/botclient.c); creating, joining and reading the invite
  * tokens of a game.  For the end-to-end tests, the PostgreSQL serve test
  * and the two-server benchmark.
  */

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "server.h"
+#include "table.h"
 
 /* A job of game `game` (its table stands for the game), a search or not. */
 static struct cas__bot_job job(intptr_t game, int search)

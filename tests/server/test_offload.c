@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "saves.h"
-#include "server.h"
+#include "table.h"
 #include "tconn.h"
 #include "wsclient.h"
 

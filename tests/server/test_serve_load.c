@@ -1,7 +1,7 @@
 /*
  * test_serve_load.c — a bounded load test on loopback: castellan serve
  * with 50 concurrent fixture games, two scripted WebSocket players each
- * (host/server/loadgen.c) answering every state at once, until every game
+ * (host/clients/loadgen.c) answering every state at once, until every game
  * is over (at most 20,000 moves or 120 s: it stops by itself).  No error,
  * no dropped connection, and every game finished in the store with every
  * move journaled.

@@ -25,7 +25,7 @@
 #include "json.h"
 #include "picture_patch.h"
 #include "saves.h"
-#include "server.h"
+#include "table.h"
 #include "tconn.h"
 #include "wsclient.h"
 
@@ -132,8 +132,9 @@ static void world_close(struct world *w)
     cas__saves_close(w->store);
 }
 
-/* Decode and handle one message from c, then send what is owed. */
-static void say(struct world *w, struct tconn *c, const char *text)
+/* Decode and handle one message from c, as within a turn of the loop:
+ * what the tables owe waits for the next flush. */
+static void handle(struct world *w, struct tconn *c, const char *text)
 {
     struct cas__req req;
     const char *code;
@@ -147,6 +148,13 @@ static void say(struct world *w, struct tconn *c, const char *text)
     }
     cas__lobby_handle(&w->lobby, &c->base, &req);
     cas__req_free(&req);
+}
+
+/* Handle one message from c, then send what is owed (the loop's turn
+ * ends). */
+static void say(struct world *w, struct tconn *c, const char *text)
+{
+    handle(w, c, text);
     cas__lobby_flush(&w->lobby);
 }
 
@@ -244,6 +252,24 @@ static struct cas__table *table(struct world *w, int64_t id)
 static const char two_humans[] =
     "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"9\",\"seats\":["
     "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
+
+/* The act of whichever seat decides, into act; that seat's index. */
+static size_t act_of_decider(struct tconn seats[2], char *act, size_t cap)
+{
+    for (size_t i = 0; i < 2; i++) {
+        struct cas__botclient_view v;
+        const char *m = last_state(&seats[i]);
+        if (!m)
+            continue;
+        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+        int acts = cas__botclient_act(&v, 0, act, cap);
+        cas__botclient_view_free(&v);
+        if (acts)
+            return i;
+    }
+    fail_msg("no seat decides");
+    return 0;
+}
 
 /* ------------------------------------------------------------ protocol */
 
@@ -1046,6 +1072,74 @@ static void test_watchers_share_one_message(void **state)
     world_close(&w);
 }
 
+/* A table that changes queues itself once, in the order tables changed;
+ * the flush sends only what the changed tables owe (one update however
+ * often a table changed), and a reply never overtakes an update owed
+ * before its request.  A move's job builds its own update (offload.c):
+ * what it changed goes out when the job is done. */
+static void test_changed_tables_are_flushed_once(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats_a[2], seats_b[2], watch_a, watch_b;
+    char tokens_a[2][64], tokens_b[2][64], act[4096];
+    world_open(&w, "changed", 1);
+    int64_t a = create(&w, two_humans, tokens_a, 2), b = create(&w, two_humans, tokens_b, 2);
+    seat_both(&w, a, tokens_a, seats_a, &watch_a);
+    seat_both(&w, b, tokens_b, seats_b, &watch_b);
+    struct cas__table *ta = table(&w, a), *tb = table(&w, b);
+    assert_null(w.lobby.changed);
+    size_t seen_a = watch_a.n, seen_b = watch_b.n;
+
+    /* A move: one update, from its job (at once here: no pool). */
+    size_t who = act_of_decider(seats_a, act, sizeof act);
+    handle(&w, &seats_a[who], act);
+    assert_int_equal(watch_a.n, ++seen_a);
+    assert_null(w.lobby.changed);
+    /* Two more changes of the same table: queued once. */
+    cas__table_changed(ta);
+    cas__table_owe_full(ta);
+    assert_ptr_equal(w.lobby.changed, ta);
+    assert_ptr_equal(w.lobby.changed_last, ta);
+    assert_null(ta->next_changed);
+    assert_int_equal(watch_a.n, seen_a); /* nothing sent before the flush */
+    cas__lobby_flush(&w.lobby);
+    assert_int_equal(watch_a.n, seen_a + 1);
+    assert_non_null(strstr(last(&watch_a), "\"type\":\"update\""));
+    assert_int_equal(watch_b.n, seen_b); /* b did not change: nothing */
+    assert_null(w.lobby.changed);
+    assert_false(ta->queued);
+
+    /* In the order they changed. */
+    cas__table_changed(tb);
+    cas__table_changed(ta);
+    assert_ptr_equal(w.lobby.changed, tb);
+    assert_ptr_equal(tb->next_changed, ta);
+    assert_ptr_equal(w.lobby.changed_last, ta);
+    cas__lobby_flush(&w.lobby);
+    assert_int_equal(watch_a.n, seen_a + 2);
+    assert_int_equal(watch_b.n, seen_b + 1);
+
+    /* A move and a ping in the same turn: the mover gets the update of its
+     * move before the pong. */
+    who = act_of_decider(seats_b, act, sizeof act);
+    size_t before = seats_b[who].n;
+    handle(&w, &seats_b[who], act);
+    handle(&w, &seats_b[who], "{\"type\":\"ping\"}");
+    assert_int_equal(seats_b[who].n, before + 2);
+    assert_non_null(strstr(seats_b[who].msgs[before], "\"type\":\"update\""));
+    assert_non_null(strstr(last(&seats_b[who]), "\"type\":\"pong\""));
+    cas__lobby_flush(&w.lobby);
+
+    for (int i = 0; i < 2; i++) {
+        tconn_free(&seats_a[i]);
+        tconn_free(&seats_b[i]);
+    }
+    tconn_free(&watch_a);
+    tconn_free(&watch_b);
+    world_close(&w);
+}
+
 /* A connection that dropped comes back with the last number it holds: the
  * updates it missed, from the history, and no full state; from a number
  * the history no longer holds, the full state.  The text view comes to the
@@ -1474,6 +1568,7 @@ int main(void)
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_updates_rebuild_the_picture),
         cmocka_unit_test(test_watchers_share_one_message),
+        cmocka_unit_test(test_changed_tables_are_flushed_once),
         cmocka_unit_test(test_resume_from_the_history),
         cmocka_unit_test(test_finished_games_leave_memory),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),

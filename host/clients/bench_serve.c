@@ -1,7 +1,7 @@
 /*
  * bench_serve.c — `castellan bench --only serve`: castellan serve in a
  * child process on 127.0.0.1 with a store of its own, played over
- * WebSocket (permessage-deflate on) by the load client (host/server/
+ * WebSocket (permessage-deflate on) by the load client (host/clients/
  * loadgen.c), every move journaled.  Each measure starts a fresh server:
  *
  *   load        --games games (default 1000), two seats each answering

@@ -43,10 +43,6 @@ void cas__wsc_conn_free(struct cas__wsc_conn *c);
 /* Run the client's loop once. */
 int cas__wsc_service(struct cas__wsc *w, int timeout_ms);
 
-/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
- * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
-int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
-
 /* ---- a scripted player (botclient.c) ---- */
 
 /* The fields of a server message a scripted player looks at. */
@@ -107,5 +103,14 @@ struct cas__loadgen_result {
 /* Run the load described by p.  CAS_OK, or CAS_EIO when the games could not
  * be created in time (r->first_error may say why). */
 int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r);
+
+/* ---- the serve benchmark (bench_serve.c) ---- */
+
+/* `castellan bench --only serve`: castellan serve under --games
+ * concurrent games over WebSocket: moves per second, latency, memory per
+ * idle game.  The bench command hands it to the bench sections (struct
+ * cas__bench, serve). */
+struct cas__bench;
+int cas__bench_serve(struct cas__bench *b);
 
 #endif

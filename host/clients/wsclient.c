@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server.h"
 #include "wsclient.h"
 
 struct pending {

@@ -1,0 +1,124 @@
+/*
+ * clock.c — a hosted game's time and absence: the clocks start once every
+ * human seat has joined, a flag that falls ends the game with its seat
+ * ranked last, and a seat gone past the grace at its turn may be claimed
+ * or given to a bot by the others (docs/server.md, "Clocks").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+void cas__table_seat_joined(struct cas__table *t, int seat)
+{
+    if (seat < 0 || seat >= t->nplayers)
+        return;
+    t->seats[seat].joined = 1;
+    if (!t->has_clock || t->clock_running)
+        return;
+    for (int i = 0; i < t->nplayers; i++)
+        if (!t->seats[i].bot && (t->seats[i].open || !t->seats[i].joined))
+            return;
+    /* Every human seat is here: the turn due now starts its clock. */
+    t->clock_running = 1;
+    t->turn_started = cas__table_now(t);
+    cas__table_changed(t);
+}
+
+/* The game ends with `seat` ranked last, the others by their projected
+ * scores: its flag fell, or it left and the others claimed the game
+ * (docs/server.md).  The store keeps it as a flag. */
+static void end_ranked_last(struct cas__table *t, int seat)
+{
+    char why[512];
+    t->flagged = seat;
+    t->over = 1;
+    cas__table_changed(t);
+    t->hold.news = 1;
+    size_t n = (size_t)t->nplayers;
+    int64_t *scores = calloc(n, sizeof *scores);
+    if (!scores) {
+        cas__table_fail(t, "out of memory");
+        return;
+    }
+    cas__match_projected(&t->r.match, t->r.session.state, scores);
+    if (cas__table_store_finish(t, seat, scores, why, sizeof why) != CAS_OK)
+        cas__table_fail(t, why);
+    free(scores);
+}
+
+void cas__table_check_clock(struct cas__table *t, int64_t now)
+{
+    /* A seat's grace running out is news: the others get a state. */
+    int gone = cas__table_gone(t, now);
+    if (gone + 1 != t->leaver_shown) {
+        t->leaver_shown = gone + 1;
+        cas__table_changed(t);
+    }
+    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
+        return;
+    /* Nobody may move while the store is away: nobody's time runs. */
+    if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
+        if (!t->away_since)
+            t->away_since = now;
+        return;
+    }
+    if (t->away_since) {
+        t->turn_started += now - t->away_since;
+        t->away_since = 0;
+    }
+    int actor = t->hold.actor;
+    if (actor < 0 || actor >= t->nplayers ||
+        cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms ||
+        cas__offload_defer(t, CAS__OP_TICK)) /* the scores it ends with are the plugin's */
+        return;
+    t->seats[actor].clock_ms = 0; /* the flag fell */
+    end_ranked_last(t, actor);
+}
+
+/* ------------------------------------------------------------ leavers */
+
+void cas__table_seat_left(struct cas__table *t, int seat)
+{
+    if (seat >= 0 && seat < t->nplayers && t->seats[seat].connected == 0) {
+        t->seats[seat].left_at = cas__table_now(t);
+        cas__table_changed(t);
+    }
+}
+
+/* The seat to move if it has left: a person's seat that joined once,
+ * has no connection now and has been gone the grace; else -1. */
+int cas__table_gone(struct cas__table *t, int64_t now)
+{
+    int actor = t->hold.actor; /* the loop asks too: no plugin call */
+    if (t->over || actor < 0 || actor >= t->nplayers)
+        return -1;
+    const struct cas__seat *s = &t->seats[actor];
+    return !s->bot && s->joined && !s->connected && now - s->left_at >= CAS__LEAVER_GRACE_MS
+               ? actor
+               : -1;
+}
+
+int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const char **code,
+                      char *msg, size_t msglen)
+{
+    int gone = cas__table_gone(t, cas__table_now(t));
+    if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot)
+        return cas__srv_refuse(code, "not-your-turn", msg, msglen, "only a player of game %lld may "
+                               "decide about a seat that left", (long long)t->id);
+    if (gone < 0 || gone == seat || t->busy)
+        return cas__srv_refuse(code, "not-your-turn", msg, msglen, "no seat of game %lld has left "
+                               "for %d s at its turn; wait for the state that offers it",
+                               (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
+    if (strcmp(choice, "claim") == 0) {
+        end_ranked_last(t, gone);
+        t->forfeit = 1;
+        return CAS_OK;
+    }
+    /* A bot plays the seat from now on, while this server hosts the game. */
+    if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK)
+        return cas__srv_refuse(code, "internal", msg, msglen, "out of memory");
+    t->hold.news = 1;
+    cas__table_advance(t);
+    return CAS_OK;
+}

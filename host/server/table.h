@@ -1,0 +1,237 @@
+/*
+ * table.h — a hosted game's insides, for the server's own files (and its
+ * tests): the table, its seats, its event log and what each viewer was
+ * sent.  Outside host/server/ a table is an opaque pointer read through
+ * server.h's accessors.
+ */
+#ifndef CAS_HOST_SERVER_TABLE_H
+#define CAS_HOST_SERVER_TABLE_H
+
+#include "server.h"
+
+/* One event of the game's log. */
+struct cas__srv_event {
+    uint32_t ply;
+    int player;          /* the actor when it was emitted; -1 chance */
+    int visible_to;
+    char *text;          /* owned */
+};
+
+/* A seat's action as the game's notation, for the next update. */
+struct cas__played {
+    uint32_t ply;
+    int player;
+    char *text;          /* owned */
+};
+
+#define CAS__VIEW_HISTORY 16
+#define CAS__VIEW_HISTORY_BYTES (256u << 10)
+
+/* What one viewer of a table (a seat, or every watcher: the public view)
+ * was sent, shared by all its connections: rendered once per message.
+ * When its last connection leaves it goes on for CAS__VIEW_HISTORY more
+ * messages (so a page that lost its connection resumes from the history)
+ * and is released then. */
+struct cas__view {
+    unsigned conns;                /* connections following as this viewer */
+    unsigned orphaned;             /* messages built since the last one left */
+    uint64_t seq;                  /* the message pic belongs to; 0: none */
+    struct cas__picture pic;
+    int marked;
+    size_t events_sent, events_epoch;
+    /* The last updates, each a continuation of the one before: message
+     * seq - k at history[(seq - k) % N] for k < n_history. */
+    struct cas__srv_msg *history[CAS__VIEW_HISTORY];
+    size_t n_history, history_bytes;
+    struct cas__srv_msg *full;     /* the full state at full_seq */
+    uint64_t full_seq;
+    struct cas__srv_msg *text;     /* the text view at text_seq */
+    uint64_t text_seq;
+    /* What its connections are owed, noted by the loop before a job builds
+     * the messages (cas__table_plan): an update (some follow), a full
+     * state (some joined afresh; need_full: one resumes from nothing,
+     * else they resume after since_lo..since_hi), the text view. */
+    int follow, fresh, need_full, want_text;
+    uint64_t since_lo, since_hi;
+};
+
+struct cas__seat {
+    char token_hash[CAS__HASH_LEN + 1]; /* the token's SHA-256; "" none */
+    int open;            /* anyone may claim it */
+    int bot;             /* a bot decides for it */
+    char *agent;         /* "human" or the bot's spec; owned */
+    struct cas__agent *brain; /* the bot's agent; owned; NULL for humans */
+    int64_t clock_ms;    /* remaining time; meaningful with a clock */
+    int connected;       /* connections acting for it */
+    int joined;          /* someone has joined as this seat since it was hosted */
+    int manual_pass;     /* the seat clicks its own forced passes (autopass off) */
+    int64_t left_at;     /* when its last connection went (server clock, ms) */
+};
+
+/* A seat gone this long at its turn may be claimed or given to a bot by
+ * the others (docs/server.md, "Clocks"); the bot that takes it. */
+#define CAS__LEAVER_GRACE_MS 60000
+#define CAS__LEAVER_BOT "greedy"
+
+/* A request that came for a table the pool holds: it waits, in order,
+ * and is handled once the table is free (offload.c).  A connection of a
+ * seat that closed meanwhile leaves its count to be settled here too. */
+struct cas__waiting {
+    struct cas__req req;           /* owned (its parsed message) */
+    struct cas__conn *conn;        /* NULL once it closed */
+    int left_seat;                 /* left: the seat a closed connection acted for */
+    int left;
+    size_t bytes;
+    struct cas__table *table;      /* whose inbox it is in */
+    struct cas__waiting *next;     /* in the table's inbox */
+    struct cas__waiting *next_of_conn;
+};
+
+struct cas__table_job;
+
+/* While a job of the pool has a table (held), the loop touches none of
+ * its fields but these: requests for it wait in the inbox, its lobby
+ * entry is the one written when it was last free, its viewer list only
+ * loses closed connections (the counts settle when it is free). */
+struct cas__hold {
+    int held;
+    int running;                   /* (the job's) it runs now, on a pool thread */
+    struct cas__table_job *job;    /* the job in the pool, if held */
+    struct cas__waiting *inbox, **inbox_tail;
+    size_t n_waiting, waiting_bytes;
+    char *listing;                 /* owned: its lobby entry when last free */
+    /* Kept by the jobs: a bot's decision to hand the pool once the job is
+     * delivered (t->busy), whether the last job built an update, whose
+     * decision it is as last asked (the loop reads it: no plugin call),
+     * and news for the lobby's listing. */
+    struct cas__decision bot;
+    int built_update;
+    int actor;
+    int news;
+};
+
+struct cas__table {
+    struct cas__lobby *lobby;
+    int64_t id;                    /* the game's row in the store */
+    struct cas__saves_game saved;  /* owned: what revive replays */
+    struct cas__revived r;         /* match, session and plan */
+    struct cas__agent **proxies;   /* owned: the session's agents */
+    struct cas__seat *seats;       /* owned, one per player */
+    int nplayers;
+    struct cas__journal j;
+    /* The decision being applied: what the proxy agents hand the session. */
+    cas_action pending;
+    int pending_undo;
+    int applying_actor;            /* for the events emitted meanwhile */
+    /* Clock: base and increment (has_clock), when the actor's turn began. */
+    int has_clock;
+    int64_t base_ms, increment_ms, turn_started;
+    int flagged;                   /* seat whose flag fell, -1 */
+    int clock_running;             /* every human seat has joined (docs/server.md) */
+    int forfeit;                   /* flagged left and the others claimed the game */
+    int leaver_shown;              /* 1 + the leaver the viewers know of, 0: none */
+    /* Fair draws (docs/server.md): a practice game shows its seed; another
+     * publishes seed_commitment, the SHA-256 of seed_reveal ("SEED:NONCE"),
+     * and shows the reveal once it is over.  "" where there is none. */
+    int practice;
+    char seed_reveal[24 + 1 + 2 * CAS__SEED_NONCE_BYTES + 1];
+    char seed_commitment[CAS__HASH_LEN + 1];
+    /* A bot decides on a thread: nothing touches the match meanwhile. */
+    int busy;
+    struct cas__actions bot_legal; /* owned: the bot's decision's list */
+    struct cas__agent *hint;       /* owned; made at the first hint */
+    char origin[32];               /* "game 7", for revive's messages */
+    struct cas__srv_event *events; /* owned log */
+    size_t n_events, cap_events;
+    size_t events_reset;           /* bumped by an undo: logs are resent */
+    struct cas__conn *viewers;     /* connections following the game */
+    struct cas__view *views;       /* owned: nplayers seats, then the public */
+    uint64_t seq;                  /* the last message number */
+    struct cas__played *played;    /* owned: seats' actions since the last */
+    size_t n_played, cap_played;
+    /* Set only through cas__table_changed / cas__table_owe_full, which
+     * queue the table for the loop's flush (cas__lobby_flush). */
+    int owes_update;               /* an update is owed to the viewers */
+    int owes_full;                 /* a connection is owed a full state */
+    int queued;                    /* in the lobby's changed tables */
+    struct cas__table *next_changed;
+    int over;
+    int claimed;                   /* holds the store's claim on the game */
+    /* The store was unavailable (its database away) when an action or the
+     * result was to be saved: the action, applied but not acknowledged,
+     * waits (text owned; NULL: none) with the game, and is saved by
+     * cas__table_retry_store once the store is back; while it waits, and
+     * while the store is away, moves are refused (`unavailable`).  A timed
+     * game's clock does not run while the store is away (away_since);
+     * viewers get the state again when it is back after a refusal
+     * (refused_away), to play the refused move again. */
+    struct {
+        char *text;
+        uint32_t ply;
+        int actor;
+        uint64_t hash;
+        int64_t clock_ms;
+    } unsaved;
+    int result_unsaved, store_away, refused_away;
+    int64_t away_since;
+    char failure[512];             /* why the table stopped, "" if fine */
+    struct cas__table *next;       /* in the lobby */
+    struct cas__table *next_same_hash; /* in the lobby's index by id */
+    struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
+    int counted_over;              /* the lobby has counted it finished */
+    struct cas__hold hold;         /* the pool's hold on it (offload.c) */
+};
+
+/* The view of viewer seat (-1: public). */
+struct cas__view *cas__table_view(struct cas__table *t, int seat);
+/* Let go of everything view holds. */
+void cas__view_release(struct cas__view *v);
+/* Something the viewers see changed: an update is owed, and t waits in
+ * the lobby's changed tables for the flush at the end of the loop's turn
+ * (queued once however often it changes). */
+void cas__table_changed(struct cas__table *t);
+/* A connection joined t (or now follows another of its views): a full
+ * state or a resume is owed it, at the same flush. */
+void cas__table_owe_full(struct cas__table *t);
+/* Queue t in l's changed tables, once; take it out (a table freed while
+ * queued).  lobby.c. */
+void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t);
+void cas__lobby_unqueue(struct cas__lobby *l, struct cas__table *t);
+/* The server clock's now (ms). */
+int64_t cas__table_now(const struct cas__table *t);
+/* Stop t for why (kept with where the journal stands); the first reason
+ * stays. */
+void cas__table_fail(struct cas__table *t, const char *why);
+/* Add event to t's log (best effort: the journal is the truth), as
+ * emitted by t->applying_actor. */
+void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
+/* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
+int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
+
+/* The store is the loop's: a job reaches it through the loop (cas__on_loop),
+ * the loop directly.  Each returns the store's code; err (may be NULL)
+ * says why it failed.  Append an action; whether the store takes writes;
+ * the result (with the seat flagged, ranked last, or -1). */
+int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
+                            uint64_t hash, int64_t clock_ms, char *err, size_t errlen);
+int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen);
+int cas__table_store_finish(struct cas__table *t, int flagged, const int64_t *scores,
+                            char *err, size_t errlen);
+
+/* (loop) Note in t's views what their connections are owed. */
+void cas__table_plan(struct cas__table *t);
+/* (job) Build what the plan says: an update to each view followed when t
+ * changed (built once per viewer), the full state for those that joined
+ * and cannot resume from the history, the text views.  message.c. */
+void cas__table_build(struct cas__table *t);
+/* (loop) Send each connection what the last build made for it. */
+void cas__table_send(struct cas__table *t);
+/* A connection of seat (-1: a watcher) left held table t: its counts
+ * settle now that t is free.  lobby.c. */
+void cas__lobby_settle_leave(struct cas__table *t, int seat);
+/* Write t's entry of the lobby listing ({"game":...}) into w.  lobby.c. */
+void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
+/* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
+void cas__hold_free(struct cas__table *t);
+
+#endif
