@@ -41,6 +41,7 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
 {
     memset(l, 0, sizeof *l);
     l->store = store;
+    l->store_up = 1;
     l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
     if (limits)
         l->limits = *limits;
@@ -813,6 +814,7 @@ void cas__lobby_flush(struct cas__lobby *l)
 void cas__lobby_check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx);
+    l->store_up = cas__saves_ready(l->store) == CAS_OK;
     for (struct cas__table *t = l->tables; t; t = t->next)
         if (!t->hold.held) {
             cas__table_retry_store(t);

@@ -291,6 +291,9 @@ struct cas__lobby {
      * threads the games in process need. */
     struct cas__bots *isolated_pool;
     size_t waiting_bytes;              /* requests waiting for held tables */
+    /* Whether the store took writes when the loop last asked (each clock
+     * tick, each write): what a job checks before a move. */
+    _Atomic int store_up;
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */

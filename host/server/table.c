@@ -70,6 +70,8 @@ static void store_call_run(void *arg)
 {
     struct store_call *call = arg;
     call->rc = call->fn(call);
+    if (call->rc == CAS_OK || call->rc == CAS_EUNAVAILABLE)
+        call->t->lobby->store_up = call->rc == CAS_OK;
     if (call->rc != CAS_OK)
         snprintf(call->err, sizeof call->err, "%s", cas__saves_errmsg(call->t->lobby->store));
 }
@@ -122,6 +124,8 @@ int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const
 int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen)
 {
     struct store_call call = {.fn = store_ready};
+    if (!err && t->hold.running) /* what the loop saw last: no hand-off per move */
+        return t->lobby->store_up ? CAS_OK : CAS_EUNAVAILABLE;
     return on_store(t, &call, err, errlen);
 }
 

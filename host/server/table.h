@@ -210,8 +210,9 @@ int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
 
 /* The store is the loop's: a job reaches it through the loop (cas__on_loop),
  * the loop directly.  Each returns the store's code; err (may be NULL)
- * says why it failed.  Append an action; whether the store takes writes;
- * the result (with the seat flagged, ranked last, or -1). */
+ * says why it failed.  Append an action; whether the store takes writes
+ * (in a job without err: as the loop last saw it, l->store_up); the
+ * result (with the seat flagged, ranked last, or -1). */
 int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
                             uint64_t hash, int64_t clock_ms, char *err, size_t errlen);
 int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen);
