@@ -104,7 +104,8 @@ int cas__pg_campaign_standings(struct cas__saves *s, const char *name,
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g);
 int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
                          const char *token_hash);
-int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat);
+int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit);
+int cas__pg_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent);
 int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out);
 int cas__pg_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n);
 

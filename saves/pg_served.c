@@ -16,15 +16,15 @@ int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *
     cas__pg_num game, base, inc, seat;
     const char *p[] = {cas__pg_dec(game, g->game), cas__pg_dec(base, g->base_ms),
                        cas__pg_dec(inc, g->increment_ms), g->practice ? "1" : "0",
-                       g->seed_nonce};
+                       g->seed_nonce, g->forfeit ? "1" : "0"};
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 5, p, NULL, "saving the served game");
+    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 6, p, NULL, "saving the served game");
     for (size_t i = 0; !rc && i < g->n_seats; i++) {
         const char *q[] = {game, cas__pg_dec(seat, (int64_t)i), g->seats[i].token,
-                           g->seats[i].open ? "1" : "0"};
-        rc = cas__pg_run(s, CAS__SQL_SEAT_INSERT, 4, q, NULL, "saving the seats' tokens");
+                           g->seats[i].open ? "1" : "0", g->seats[i].bot};
+        rc = cas__pg_run(s, CAS__SQL_SEAT_INSERT, 5, q, NULL, "saving the seats' tokens");
     }
     if (rc) {
         cas__pg_rollback(s);
@@ -65,11 +65,16 @@ int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const cha
     return cas__pg_commit(s, -1);
 }
 
-int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat)
+int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit)
 {
     cas__pg_num g, st;
-    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(st, seat)};
-    return cas__pg_run(s, CAS__SQL_SERVED_FLAG, 2, p, NULL, "recording the flag fall");
+    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(st, seat), forfeit ? "1" : "0"};
+    return cas__pg_run(s, CAS__SQL_SERVED_FLAG, 3, p, NULL, "recording the flag fall");
+}
+
+int cas__pg_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent)
+{
+    return update_one(s, CAS__SQL_SEAT_BOT, game, seat, agent, "giving the seat to a bot");
 }
 
 static int load_seats(struct cas__saves *s, const char *game, struct cas__saves_served *out)
@@ -89,7 +94,9 @@ static int load_seats(struct cas__saves *s, const char *game, struct cas__saves_
             break;
         }
         out->seats[i].open = (int)cas__pg_int(res, i, 2);
-        if (!(out->seats[out->n_seats++].token = cas__pg_text(res, i, 1)))
+        struct cas__saves_served_seat *seat = &out->seats[out->n_seats++];
+        if (!(seat->token = cas__pg_text(res, i, 1)) ||
+            (!PQgetisnull(res, i, 3) && !(seat->bot = cas__pg_text(res, i, 3))))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     }
     PQclear(res);
@@ -113,6 +120,7 @@ int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_se
         out->increment_ms = cas__pg_int(res, 0, 1);
         out->flagged = PQgetisnull(res, 0, 2) ? -1 : (int)cas__pg_int(res, 0, 2);
         out->practice = (int)cas__pg_int(res, 0, 3);
+        out->forfeit = (int)cas__pg_int(res, 0, 5);
         if (!PQgetisnull(res, 0, 4) && !(out->seed_nonce = cas__pg_text(res, 0, 4)))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else {

@@ -651,6 +651,7 @@ const struct cas__saves_methods cas__pg_methods = {
     .served_insert = cas__pg_served_insert,
     .served_claim = cas__pg_served_claim,
     .served_flag = cas__pg_served_flag,
+    .served_bot = cas__pg_served_bot,
     .served_load = cas__pg_served_load,
     .served_orphans = cas__pg_served_orphans,
 };

@@ -2,8 +2,10 @@
  * results.c — the results of finished games in bulk (saves.h): ratings
  * read every finished game of a store, and one game_load per game (six
  * queries each) would make that minutes for a club's history; two queries
- * read them all.
+ * read them all.  The server's lobby reads the last few served ones the
+ * same way.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,11 +34,12 @@ static char *copy(const char *text)
     return strdup(text ? text : "");
 }
 
-/* A seat: cols = id, game_id, updated_at, flagged, seat, name, agent, score. */
+/* A seat: cols = id, game_id, updated_at, flagged, forfeit, seat, name,
+ * agent, score. */
 static int take_seat(void *ctx, const char *const *cols, int n_cols)
 {
     struct reading *r = ctx;
-    if (n_cols < 8)
+    if (n_cols < 9)
         return cas__saves_fail(r->s, CAS_ECORRUPT, "a result row has %d columns", n_cols);
     int64_t id = number(cols[0]);
     if (r->n == 0 || r->results[r->n - 1].id != id) {
@@ -45,6 +48,7 @@ static int take_seat(void *ctx, const char *const *cols, int n_cols)
         struct cas__saves_result *g = &r->results[r->n++];
         g->id = id;
         g->flagged = (int)number(cols[3]);
+        g->forfeit = (int)number(cols[4]);
         if (!(g->game_id = copy(cols[1])) || !(g->finished = copy(cols[2])) ||
             !(g->expansions = copy("")))
             return out_of_memory(r->s);
@@ -56,9 +60,9 @@ static int take_seat(void *ctx, const char *const *cols, int n_cols)
     g->players = more;
     struct cas__saves_player *p = &more[g->n_players++];
     memset(p, 0, sizeof *p);
-    p->has_score = cols[7] != NULL;
-    p->score = number(cols[7]);
-    if (!(p->name = copy(cols[5])) || !(p->agent = copy(cols[6])))
+    p->has_score = cols[8] != NULL;
+    p->score = number(cols[8]);
+    if (!(p->name = copy(cols[6])) || !(p->agent = copy(cols[7])))
         return out_of_memory(r->s);
     return CAS_OK;
 }
@@ -93,13 +97,16 @@ static int by_finish(const void *a, const void *b)
     return c ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-int cas__saves_results(struct cas__saves *s, const char *since,
-                       struct cas__saves_result **out, size_t *n)
+/* The results the two queries select with parameter `param`, in the
+ * order they were finished. */
+static int read_results(struct cas__saves *s, const char *seats_sql,
+                        const char *expansions_sql, const char *param,
+                        struct cas__saves_result **out, size_t *n)
 {
     struct reading r = {.s = s};
-    int rc = s->methods->rows(s, CAS__SQL_RESULT_SEATS, 1, since, take_seat, &r);
+    int rc = s->methods->rows(s, seats_sql, 1, param, take_seat, &r);
     if (rc == CAS_OK)
-        rc = s->methods->rows(s, CAS__SQL_RESULT_EXPANSIONS, 1, since, take_expansion, &r);
+        rc = s->methods->rows(s, expansions_sql, 1, param, take_expansion, &r);
     if (rc) {
         cas__saves_results_free(r.results, r.n);
         return rc;
@@ -109,6 +116,24 @@ int cas__saves_results(struct cas__saves *s, const char *since,
     *out = r.results;
     *n = r.n;
     return CAS_OK;
+}
+
+int cas__saves_results(struct cas__saves *s, const char *since,
+                       struct cas__saves_result **out, size_t *n)
+{
+    return read_results(s, CAS__SQL_RESULT_SEATS_WHERE(CAS__SQL_RESULT_SINCE),
+                        CAS__SQL_RESULT_EXPANSIONS_WHERE(CAS__SQL_RESULT_SINCE), since,
+                        out, n);
+}
+
+int cas__saves_served_recent(struct cas__saves *s, unsigned limit,
+                             struct cas__saves_result **out, size_t *n)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%u", limit);
+    return read_results(s, CAS__SQL_RESULT_SEATS_WHERE(CAS__SQL_RESULT_RECENT_SERVED),
+                        CAS__SQL_RESULT_EXPANSIONS_WHERE(CAS__SQL_RESULT_RECENT_SERVED),
+                        text, out, n);
 }
 
 void cas__saves_results_free(struct cas__saves_result *r, size_t n)

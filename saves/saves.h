@@ -27,7 +27,7 @@
 /* The application_id every castellan save database carries ("CASL"). */
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
-#define CAS__SAVES_SCHEMA_VERSION 4
+#define CAS__SAVES_SCHEMA_VERSION 5
 
 struct cas__saves;
 
@@ -239,6 +239,8 @@ struct cas__saves_result {
                                    * order; "" for none */
     char *finished;               /* updated_at: when it was finished */
     int flagged;                  /* served: seat whose flag fell; else -1 */
+    int forfeit;                  /* served: flagged had left and the others
+                                   * claimed the game (schema 5) */
     struct cas__saves_player *players; /* by seat, with their scores */
     size_t n_players;
 };
@@ -250,6 +252,11 @@ struct cas__saves_result {
  * cas__saves_results_free. */
 int cas__saves_results(struct cas__saves *s, const char *since,
                        struct cas__saves_result **out, size_t *n);
+/* The last `limit` served games finished (castellan serve's), as
+ * cas__saves_results gives them (the order they were finished: the newest
+ * last), in two queries.  Caller frees *out with cas__saves_results_free. */
+int cas__saves_served_recent(struct cas__saves *s, unsigned limit,
+                             struct cas__saves_result **out, size_t *n);
 void cas__saves_results_free(struct cas__saves_result *r, size_t n);
 
 /* ------------------------------------------- games of castellan serve */
@@ -259,6 +266,9 @@ struct cas__saves_served_seat {
      * token before), owned: the server hands the token out and keeps this. */
     char *token;
     int open;              /* anyone may still claim the seat */
+    /* Schema 5: the agent of the bot that plays the seat since its player
+     * left (docs/server.md, "Clocks"); owned; NULL: the player's own. */
+    char *bot;
 };
 
 /* A game castellan serve hosts: its time control and seats. */
@@ -266,6 +276,8 @@ struct cas__saves_served {
     int64_t game;
     int64_t base_ms, increment_ms;   /* 0 and 0: no clock */
     int flagged;                     /* seat whose flag fell, or -1 */
+    int forfeit;                     /* schema 5: flagged had left and the
+                                      * others claimed the game */
     /* Schema 4: a practice game (its creator chose the seed; marked so
      * everywhere), and the secret that commits to the seed of a game whose
      * seed the server drew (hex; owned; NULL: none, a practice game or one
@@ -289,8 +301,14 @@ int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_serve
 int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
                             const char *token_hash);
 
-/* The flag of `seat` fell in served game `game`. */
-int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat);
+/* The flag of `seat` fell in served game `game`; forfeit: rather, the
+ * seat had left and the others claimed the game (ranked the same way). */
+int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit);
+
+/* A bot of agent `agent` plays seat `seat` of served game `game` from now
+ * on, for its player who left (the player keeps the seat's name).
+ * CAS_ENOTFOUND for a seat the server does not host. */
+int cas__saves_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent);
 
 /* Load served game `game` into *out (caller frees with
  * cas__saves_served_free).  CAS_ENOTFOUND when the server never hosted it. */

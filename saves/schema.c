@@ -179,6 +179,16 @@ static const struct cas__saves_migration migrations[] = {
          "UPDATE served_seats SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');"
          "ALTER TABLE served_games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;"
          "ALTER TABLE served_games ADD COLUMN seed_nonce TEXT;"}},
+    /* A game the others claimed from a seat that left is ranked as a flag
+     * fall (flagged) with forfeit 1; a seat a bot plays for its leaver
+     * names the bot's agent (NULL: the player's own).  docs/server.md,
+     * "Clocks". */
+    {5, "leavers: games claimed from a seat that left, seats a bot plays for them; "
+        "finished games by the time they ended",
+     "ALTER TABLE served_games ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE served_seats ADD COLUMN bot TEXT;"
+     /* The lobby's recent games (results.c) take the last few finished. */
+     "CREATE INDEX games_finished ON games(status, updated_at);", {NULL}},
 };
 
 const struct cas__saves_migration *cas__saves_migrations(size_t *n)

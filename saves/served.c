@@ -14,7 +14,10 @@
 void cas__saves_served_free(struct cas__saves_served *g)
 {
     for (size_t i = 0; g->seats && i < g->n_seats; i++)
+    {
         free(g->seats[i].token);
+        free(g->seats[i].bot);
+    }
     free(g->seats);
     free(g->seed_nonce);
     memset(g, 0, sizeof *g);
@@ -31,9 +34,14 @@ int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const 
     return s->methods->served_claim(s, game, seat, name, token_hash);
 }
 
-int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat)
+int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit)
 {
-    return s->methods->served_flag(s, game, seat);
+    return s->methods->served_flag(s, game, seat, forfeit != 0);
+}
+
+int cas__saves_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent)
+{
+    return s->methods->served_bot(s, game, seat, agent);
 }
 
 int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out)

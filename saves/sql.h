@@ -129,19 +129,22 @@
 
 #define CAS__SQL_SERVED_INSERT                                                      \
     "INSERT INTO served_games (game, base_ms, increment_ms, flagged, practice,"     \
-    " seed_nonce) VALUES ($1, $2, $3, NULL, $4, $5)"
+    " seed_nonce, forfeit) VALUES ($1, $2, $3, NULL, $4, $5, $6)"
 #define CAS__SQL_SEAT_INSERT                                                        \
-    "INSERT INTO served_seats (game, seat, token, open) VALUES ($1, $2, $3, $4)"
+    "INSERT INTO served_seats (game, seat, token, open, bot)"                       \
+    " VALUES ($1, $2, $3, $4, $5)"
 /* The claimer's new token's hash ($3) replaces the old one's. */
 #define CAS__SQL_SEAT_CLAIM                                                         \
     "UPDATE served_seats SET open = 0, token = $3 WHERE game = $1 AND seat = $2"
 #define CAS__SQL_PLAYER_RENAME "UPDATE players SET name = $3 WHERE game = $1 AND seat = $2"
-#define CAS__SQL_SERVED_FLAG "UPDATE served_games SET flagged = $2 WHERE game = $1"
+#define CAS__SQL_SERVED_FLAG                                                        \
+    "UPDATE served_games SET flagged = $2, forfeit = $3 WHERE game = $1"
+#define CAS__SQL_SEAT_BOT "UPDATE served_seats SET bot = $3 WHERE game = $1 AND seat = $2"
 #define CAS__SQL_SERVED_GAME                                                        \
-    "SELECT base_ms, increment_ms, flagged, practice, seed_nonce FROM served_games"  \
-    " WHERE game = $1"
+    "SELECT base_ms, increment_ms, flagged, practice, seed_nonce, forfeit"          \
+    " FROM served_games WHERE game = $1"
 #define CAS__SQL_SEATS_OF                                                           \
-    "SELECT seat, token, open FROM served_seats WHERE game = $1 ORDER BY seat"
+    "SELECT seat, token, open, bot FROM served_seats WHERE game = $1 ORDER BY seat"
 /* The served games still being played, oldest first. */
 #define CAS__SQL_SERVED_PLAYING                                                     \
     "SELECT g.id FROM games g JOIN served_games v ON v.game = g.id"                 \
@@ -150,22 +153,30 @@
 
 /* ------------------------------------------------------------ results */
 
-/* Every seat of every finished game last played at or after $1 (NULL:
- * all), by game id and seat: what ratings need (results.c). */
-#define CAS__SQL_RESULT_SEATS                                                       \
-    "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1), p.seat,"        \
-    " p.name, p.agent, p.score"                                                      \
+/* Every seat of the finished games `which` selects (a condition on g, a
+ * game, with at most the parameter $1, that admits finished games only),
+ * by game id and seat (results.c). */
+#define CAS__SQL_RESULT_SEATS_WHERE(which)                                          \
+    "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1),"                \
+    " coalesce(sg.forfeit, 0), p.seat, p.name, p.agent, p.score"                     \
     " FROM games g JOIN players p ON p.game = g.id"                                  \
     " LEFT JOIN served_games sg ON sg.game = g.id"                                   \
-    " WHERE g.status = 'finished'"                                                   \
-    " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"             \
-    " ORDER BY g.id, p.seat"
+    " WHERE " which " ORDER BY g.id, p.seat"
 /* Their expansions, by game id and resolved order. */
-#define CAS__SQL_RESULT_EXPANSIONS                                                  \
+#define CAS__SQL_RESULT_EXPANSIONS_WHERE(which)                                     \
     "SELECT e.game, e.expansion_id FROM game_expansions e"                           \
     " JOIN games g ON g.id = e.game"                                                 \
-    " WHERE g.status = 'finished'"                                                   \
-    " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"             \
-    " ORDER BY e.game, e.position"
+    " WHERE " which " ORDER BY e.game, e.position"
+/* Finished, last played at or after $1 (NULL: all): what ratings need. */
+#define CAS__SQL_RESULT_SINCE                                                       \
+    "g.status = 'finished'"                                                         \
+    " AND (CAST($1 AS TEXT) IS NULL OR g.updated_at >= CAST($1 AS TEXT))"
+/* The $1 served games finished last: what the server's lobby shows.  The
+ * index games_finished (schema 5) finds them without reading every game,
+ * and the games are then looked up by id. */
+#define CAS__SQL_RESULT_RECENT_SERVED                                               \
+    "g.id IN (SELECT r.id FROM games r JOIN served_games v ON v.game = r.id"          \
+    " WHERE r.status = 'finished'"                                                   \
+    " ORDER BY r.updated_at DESC, r.id DESC LIMIT CAST($1 AS INTEGER))"
 
 #endif

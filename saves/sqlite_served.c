@@ -18,6 +18,10 @@ static int insert_seats(struct cas__saves *s, const struct cas__saves_served *g)
         sqlite3_bind_int64(st, 2, (int64_t)i);
         sqlite3_bind_text(st, 3, g->seats[i].token, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 4, g->seats[i].open != 0);
+        if (g->seats[i].bot)
+            sqlite3_bind_text(st, 5, g->seats[i].bot, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 5);
         if (sqlite3_step(st) != SQLITE_DONE)
             rc = cas__sqlite_fail(s, "saving the seats' tokens");
         sqlite3_reset(st);
@@ -41,6 +45,7 @@ int cas__sqlite_served_insert(struct cas__saves *s, const struct cas__saves_serv
     sqlite3_bind_int(st, 4, g->practice != 0);
     if (g->seed_nonce)
         sqlite3_bind_text(st, 5, g->seed_nonce, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, g->forfeit != 0);
     if ((rc = cas__sqlite_step_done(s, st, "saving the served game")) || (rc = insert_seats(s, g)))
         goto rollback;
     return cas__sqlite_commit(s);
@@ -84,7 +89,7 @@ int cas__sqlite_served_claim(struct cas__saves *s, int64_t game, int seat,
     return cas__sqlite_commit(s);
 }
 
-int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat)
+int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit)
 {
     sqlite3_stmt *st;
     int rc = cas__sqlite_prepare(s, CAS__SQL_SERVED_FLAG, &st);
@@ -92,7 +97,13 @@ int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat)
         return rc;
     sqlite3_bind_int64(st, 1, game);
     sqlite3_bind_int64(st, 2, seat);
+    sqlite3_bind_int(st, 3, forfeit);
     return cas__sqlite_step_done(s, st, "recording the flag fall");
+}
+
+int cas__sqlite_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent)
+{
+    return update_one(s, CAS__SQL_SEAT_BOT, game, seat, agent, "giving the seat to a bot");
 }
 
 static int load_seats(struct cas__saves *s, struct cas__saves_served *out)
@@ -114,7 +125,12 @@ static int load_seats(struct cas__saves *s, struct cas__saves_served *out)
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
             goto finalize;
         }
-        out->seats[out->n_seats++].open = sqlite3_column_int(st, 2);
+        struct cas__saves_served_seat *seat = &out->seats[out->n_seats++];
+        seat->open = sqlite3_column_int(st, 2);
+        if (sqlite3_column_type(st, 3) != SQLITE_NULL && !(seat->bot = cas__sqlite_text(st, 3))) {
+            rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+            goto finalize;
+        }
     }
     if (step != SQLITE_DONE)
         rc = cas__sqlite_fail(s, "reading the served seats");
@@ -140,6 +156,7 @@ int cas__sqlite_served_load(struct cas__saves *s, int64_t game,
         out->flagged = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1
                                                                 : sqlite3_column_int(st, 2);
         out->practice = sqlite3_column_int(st, 3);
+        out->forfeit = sqlite3_column_int(st, 5);
         if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
             !(out->seed_nonce = cas__sqlite_text(st, 4)))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");

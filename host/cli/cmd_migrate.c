@@ -48,11 +48,12 @@ static char *fingerprint(const struct cas__saves_game *g, const struct cas__save
         if (g->actions[i].has_clock)
             fprintf(out, "Clock: %zu %lld\n", i, (long long)g->actions[i].clock_ms);
     if (v) {
-        fprintf(out, "Served: %lld+%lld flagged %d practice %d nonce %s\n",
-                (long long)v->base_ms, (long long)v->increment_ms, v->flagged, v->practice,
-                v->seed_nonce ? v->seed_nonce : "-");
+        fprintf(out, "Served: %lld+%lld flagged %d forfeit %d practice %d nonce %s\n",
+                (long long)v->base_ms, (long long)v->increment_ms, v->flagged, v->forfeit,
+                v->practice, v->seed_nonce ? v->seed_nonce : "-");
         for (size_t i = 0; i < v->n_seats; i++)
-            fprintf(out, "Seat: %zu %s %d\n", i, v->seats[i].token, v->seats[i].open);
+            fprintf(out, "Seat: %zu %s %d %s\n", i, v->seats[i].token, v->seats[i].open,
+                    v->seats[i].bot ? v->seats[i].bot : "-");
     }
     fprintf(out, "Updated: %s\n", g->updated_at ? g->updated_at : "");
     if (fclose(out) != 0 || rc != CAS_OK) {
@@ -165,12 +166,13 @@ static int check_targets(struct migration *m, size_t *present)
     return 0;
 }
 
-/* What serve keeps of game w into `to`, flag fall included. */
+/* What serve keeps of game w into `to`, flag fall (or forfeit) included. */
 static int copy_served(struct cas__saves *to, const struct whole_game *w)
 {
     int rc = cas__saves_served_insert(to, &w->served);
     if (rc == CAS_OK && w->served.flagged >= 0)
-        rc = cas__saves_served_flag(to, w->served.game, w->served.flagged);
+        rc = cas__saves_served_flag(to, w->served.game, w->served.flagged,
+                                    w->served.forfeit);
     return rc;
 }
 

@@ -27,11 +27,12 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
 
 /* The game ends with `seat` ranked last, the others by their projected
  * scores: its flag fell, or it left and the others claimed the game
- * (docs/server.md).  The store keeps it as a flag. */
-static void end_ranked_last(struct cas__table *t, int seat)
+ * (forfeit; docs/server.md).  The store keeps which. */
+static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
 {
     char why[512];
     t->flagged = seat;
+    t->forfeit = forfeit;
     t->over = 1;
     cas__table_changed(t);
     t->hold.news = 1;
@@ -42,7 +43,7 @@ static void end_ranked_last(struct cas__table *t, int seat)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__table_store_finish(t, seat, scores, why, sizeof why) != CAS_OK)
+    if (cas__table_store_finish(t, seat, forfeit, scores, why, sizeof why) != CAS_OK)
         cas__table_fail(t, why);
     free(scores);
 }
@@ -73,7 +74,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         cas__offload_defer(t, CAS__OP_TICK)) /* the scores it ends with are the plugin's */
         return;
     t->seats[actor].clock_ms = 0; /* the flag fell */
-    end_ranked_last(t, actor);
+    end_ranked_last(t, actor, 0);
 }
 
 /* ------------------------------------------------------------ leavers */
@@ -111,11 +112,15 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
                                "for %d s at its turn; wait for the state that offers it",
                                (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
     if (strcmp(choice, "claim") == 0) {
-        end_ranked_last(t, gone);
-        t->forfeit = 1;
+        end_ranked_last(t, gone, 1);
         return CAS_OK;
     }
-    /* A bot plays the seat from now on, while this server hosts the game. */
+    /* A bot plays the seat from now on, across restarts too: the store
+     * says so first, or nothing changes. */
+    char why[512];
+    if (cas__table_store_bot(t, gone, CAS__LEAVER_BOT, why, sizeof why) != CAS_OK)
+        return cas__srv_refuse(code, "unavailable", msg, msglen, "game %lld: the seat cannot "
+                               "be given to a bot now (%s); try again", (long long)t->id, why);
     if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "out of memory");
     t->hold.news = 1;

@@ -140,6 +140,7 @@ void cas__lobby_close(struct cas__lobby *l)
     cas__strlist_free(&l->path);
     free(l->preset_dir);
     free(l->unrestorable);
+    cas__recent_free(&l->recent);
     memset(l, 0, sizeof *l);
 }
 
@@ -236,7 +237,8 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
 }
 
 /* Count t among the finished tables if it finished since it was last
- * flushed (a table that ends is always a changed one). */
+ * flushed (a table that ends is always a changed one); the lobby's recent
+ * games are read again. */
 static void count_finished(struct cas__lobby *l, struct cas__table *t)
 {
     if (t->hold.held || !t->over || t->counted_over) /* a held one is queued again */
@@ -249,6 +251,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
         l->finished = t;
     l->finished_last = t;
     l->n_finished++;
+    cas__recent_changed(&l->recent);
 }
 
 /* Let the oldest finished leave memory past keep_finished once their
@@ -452,6 +455,7 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
             cas__lobby_write_entry(t, w);
     }
     cas__jw_raw(w, "]");
+    cas__recent_write(&l->recent, l->store, w);
     write_presets(l, w);
     write_available(l, w);
     cas__jw_raw(w, "}");

@@ -188,6 +188,18 @@ static void write_result(struct cas__table *t, struct cas__jw *w)
     free(scores);
 }
 
+/* A score event's ,"score":{...}: who scored how many points for what. */
+static void write_event_score(const struct cas__srv_event *e, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"score\":{\"player\":%d,\"points\":%" PRId64 ",\"category\":",
+                   e->scorer, e->points);
+    if (e->category)
+        cas__jw_str(w, e->category);
+    else
+        cas__jw_raw(w, "null");
+    cas__jw_printf(w, ",\"final\":%s}", e->final ? "true" : "false");
+}
+
 /* The events of the log from `from` on that viewer `seat` may see. */
 static void write_events(struct cas__table *t, int seat, size_t from, struct cas__jw *w)
 {
@@ -204,6 +216,8 @@ static void write_events(struct cas__table *t, int seat, size_t from, struct cas
             cas__jw_raw(w, "null");
         cas__jw_raw(w, ",\"text\":");
         cas__jw_str(w, e->text);
+        if (e->scorer >= 0)
+            write_event_score(e, w);
         cas__jw_raw(w, "}");
         first = 0;
     }

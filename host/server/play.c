@@ -33,7 +33,7 @@ static void finish(struct cas__table *t)
         rc = scores ? m->vt->returns(t->r.session.state, scores, (size_t)t->nplayers)
                     : CAS_ENOMEM;
         if (rc == CAS_OK)
-            rc = cas__table_store_finish(t, -1, scores, why, sizeof why);
+            rc = cas__table_store_finish(t, -1, 0, scores, why, sizeof why);
         else
             snprintf(why, sizeof why, "%s", cas__match_reason(m, rc));
         free(scores);

@@ -266,6 +266,21 @@ int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *e
                           size_t errlen);
 
 /* The lobby: every table of the server, the store and the plugins. */
+/* The lobby's recent finished games (recent.c): the last
+ * CAS__RECENT_GAMES served games that ended, from the store. */
+#define CAS__RECENT_GAMES 10
+struct cas__recent {
+    struct cas__saves_result *results; /* owned; the newest last */
+    size_t n;
+    int current;                       /* 0: read them again before use */
+};
+/* A game finished: the list is read again when next written. */
+void cas__recent_changed(struct cas__recent *r);
+/* Append ,"finished":[...] (docs/server.md, the lobby message) to w,
+ * newest first, reading the store first if a game finished since. */
+void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w);
+void cas__recent_free(struct cas__recent *r);
+
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
     struct cas__registry *reg;         /* owned */
@@ -285,6 +300,7 @@ struct cas__lobby {
      * the pending-writes list of the loop. */
     struct cas__table *changed, *changed_last;
     size_t n_finished;
+    struct cas__recent recent;         /* the store's last finished games */
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
     /* The pool for worker-isolated games' jobs (NULL: l->bots takes them):
      * their plugin calls may take seconds each, and must not hold the

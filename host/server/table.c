@@ -62,6 +62,7 @@ struct store_call {
     uint64_t hash;
     int64_t clock_ms;
     const int64_t *scores;
+    int forfeit;
     int rc;
     char err[512];
 };
@@ -109,8 +110,13 @@ static int store_finish(struct store_call *c)
 
 static int store_flag(struct store_call *c)
 {
-    int rc = cas__saves_served_flag(c->t->lobby->store, c->t->id, c->actor);
+    int rc = cas__saves_served_flag(c->t->lobby->store, c->t->id, c->actor, c->forfeit);
     return rc == CAS_OK ? store_finish(c) : rc;
+}
+
+static int store_bot(struct store_call *c)
+{
+    return cas__saves_served_bot(c->t->lobby->store, c->t->id, c->actor, c->text);
 }
 
 int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
@@ -129,11 +135,18 @@ int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen)
     return on_store(t, &call, err, errlen);
 }
 
-int cas__table_store_finish(struct cas__table *t, int flagged, const int64_t *scores,
-                            char *err, size_t errlen)
+int cas__table_store_finish(struct cas__table *t, int flagged, int forfeit,
+                            const int64_t *scores, char *err, size_t errlen)
 {
     struct store_call call = {.fn = flagged >= 0 ? store_flag : store_finish,
-                              .actor = flagged, .scores = scores};
+                              .actor = flagged, .forfeit = forfeit, .scores = scores};
+    return on_store(t, &call, err, errlen);
+}
+
+int cas__table_store_bot(struct cas__table *t, int seat, const char *spec, char *err,
+                         size_t errlen)
+{
+    struct store_call call = {.fn = store_bot, .actor = seat, .text = spec};
     return on_store(t, &call, err, errlen);
 }
 
@@ -257,12 +270,22 @@ void cas__table_add_event(struct cas__table *t, const struct cas_event *event)
         t->events = events;
         t->cap_events = cap;
     }
-    char *text = strdup(event->text);
+    int scored = event->kind == CAS_EVENT_SCORE;
+    const char *category = scored && CAS_HAS_FIELD(event, struct cas_event, final)
+                               ? event->category
+                               : NULL;
+    size_t len = strlen(event->text) + 1, more = category ? strlen(category) + 1 : 0;
+    char *text = malloc(len + more);
     if (!text)
         return;
+    memcpy(text, event->text, len);
+    if (category)
+        memcpy(text + len, category, more);
     t->events[t->n_events++] = (struct cas__srv_event){
         .ply = t->r.session.ply, .player = t->applying_actor,
-        .visible_to = event->visible_to, .text = text};
+        .visible_to = event->visible_to, .text = text,
+        .scorer = scored ? event->player : -1, .points = scored ? event->points : 0,
+        .category = category ? text + len : NULL, .final = category && event->final};
 }
 
 static void on_event(void *ctx, const struct cas_event *event)
@@ -317,7 +340,9 @@ static int make_seats(struct cas__table *t, const struct cas__saves_served *serv
         return CAS_ENOMEM;
     for (int i = 0; i < t->nplayers; i++) {
         struct cas__seat *s = &t->seats[i];
-        const char *agent = t->saved.players[i].agent;
+        /* A bot that took the seat of a player who left keeps it. */
+        const char *bot = (size_t)i < served->n_seats ? served->seats[i].bot : NULL;
+        const char *agent = bot ? bot : t->saved.players[i].agent;
         if (!(s->agent = strdup(agent)))
             return CAS_ENOMEM;
         s->clock_ms = t->base_ms;
@@ -383,6 +408,7 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
+    t->forfeit = served.forfeit;
     t->practice = served.practice;
     if (served.seed_nonce) {
         snprintf(t->seed_reveal, sizeof t->seed_reveal, "%" PRIu64 ":%s", t->saved.seed,

@@ -14,7 +14,14 @@ struct cas__srv_event {
     uint32_t ply;
     int player;          /* the actor when it was emitted; -1 chance */
     int visible_to;
-    char *text;          /* owned */
+    char *text;          /* owned, with category after it */
+    /* A score event (CAS_EVENT_SCORE): who scored, how many points and,
+     * where the plugin says it (ABI 1.1), what scored and whether in the
+     * final scoring; scorer -1 for other events. */
+    int scorer;
+    int64_t points;
+    const char *category; /* in text's allocation; NULL: not said */
+    int final;
 };
 
 /* A seat's action as the game's notation, for the next update. */
@@ -212,12 +219,16 @@ int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
  * the loop directly.  Each returns the store's code; err (may be NULL)
  * says why it failed.  Append an action; whether the store takes writes
  * (in a job without err: as the loop last saw it, l->store_up); the
- * result (with the seat flagged, ranked last, or -1). */
+ * result (with the seat flagged, ranked last, or -1, and whether it left:
+ * forfeit). */
 int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
                             uint64_t hash, int64_t clock_ms, char *err, size_t errlen);
 int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen);
-int cas__table_store_finish(struct cas__table *t, int flagged, const int64_t *scores,
-                            char *err, size_t errlen);
+int cas__table_store_finish(struct cas__table *t, int flagged, int forfeit,
+                            const int64_t *scores, char *err, size_t errlen);
+/* A bot of spec plays seat from now on, across restarts. */
+int cas__table_store_bot(struct cas__table *t, int seat, const char *spec, char *err,
+                         size_t errlen);
 
 /* (loop) Note in t's views what their connections are owed. */
 void cas__table_plan(struct cas__table *t);

@@ -968,6 +968,43 @@ static void mark_label(const struct cas_state *s, const struct view *vw,
         snprintf(buf, cap, "%s", fallback);
 }
 
+/* The one-space hand tile an expansion's action on a space puts there
+ * unturned, when its text starts with the kind's id in any case ("abbey
+ * 1,1" places ABBEY): its kind, else -1 (a placement from the bag, whose
+ * ghost the rotation step carries, or an action that places nothing). */
+static int space_piece(const struct cas_state *s, const struct view *vw,
+                       const struct carc_mark_item *it)
+{
+    const struct cas_game *g = s->game;
+    cas_action a = vw->actions[it->index];
+    char text[128];
+    if (ACT_KIND(a) != ACT_PHASE || cas__carc_action_text(s, a, text, sizeof text) < 0)
+        return -1;
+    size_t len = strcspn(text, " ");
+    for (int k = 0; k < g->nkinds; k++) {
+        const char *id = g->kinds[k].id;
+        size_t i = 0;
+        while (i < len && id[i] && (text[i] | 0x20) == (id[i] | 0x20))
+            i++;
+        if (i == len && !id[i] && g->kinds[k].hand && g->kinds[k].ncells == 1)
+            return k;
+    }
+    return -1;
+}
+
+/* Inside a space's mark: the hand tile its action places, as a hidden
+ * ghost the client lays on the space while the click waits for Confirm
+ * (docs/abi.md, data-cas-ghost). */
+static void draw_space_ghost(struct cas_outbuf *v, const struct cas_state *s, int kind)
+{
+    const struct cas_game *g = s->game;
+    struct carc_tile t = {.kind = (uint16_t)kind, .rot = 0, .x = 0, .y = 0};
+    cas_outf(v, "<g data-cas-ghost=\"%d\" display=\"none\"><use xlink:href=\"#k%d\"/>",
+             SPACE, kind);
+    draw_upright_marks(v, g, &g->kinds[kind], &t, 0, 0);
+    cas_outs(v, "</g>");
+}
+
 /* Board elements: the spaces, features and corners choices name. */
 static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
                              const struct view *vw, const struct frame *fr)
@@ -990,6 +1027,12 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             mark_open(v, vw, "space", it, end - i, label, box);
             cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                         "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
+            int piece = vw->attributes ? space_piece(s, vw, it) : -1;
+            if (piece >= 0) {
+                cas_outf(v, "<g transform=\"translate(%d %d)\">", x, y);
+                draw_space_ghost(v, s, piece);
+                cas_outs(v, "</g>");
+            }
             mark_numbers(v, vw, it, end - i, x + SPACE / 2, y + SPACE - 12, 12);
             cas_outs(v, "</g>\n");
             continue;
@@ -1168,8 +1211,9 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
 /* The kinds the panel's choices draw that the board does not (castles in
  * a hand). */
 static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
-                              const struct carc_marks *mk, const uint8_t *defined)
+                              const struct view *vw, const uint8_t *defined)
 {
+    const struct carc_marks *mk = vw->mk;
     const struct cas_game *g = s->game;
     uint8_t done[CARC_MAX_KINDS];
     memcpy(done, defined, sizeof done);
@@ -1179,9 +1223,12 @@ static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
         done[s->drawn] = 1;
     for (size_t i = 0; i < mk->n; i++) {
         const struct carc_mark_key *k = &mk->items[i].key;
-        if ((k->type == MARK_PICK || k->type == MARK_ROT) && !done[k->a]) {
-            define_kind(v, g, k->a);
-            done[k->a] = 1;
+        int kind = k->type == MARK_PICK || k->type == MARK_ROT ? k->a
+                   : k->type == MARK_SPACE && vw->attributes ? space_piece(s, vw, &mk->items[i])
+                                                              : -1;
+        if (kind >= 0 && !done[kind]) {
+            define_kind(v, g, kind);
+            done[kind] = 1;
         }
     }
 }
@@ -1230,7 +1277,7 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     cas_outs(&v, "</defs>\n");
     define_kinds(&v, s, nt.named);
     if (vw)
-        define_mark_kinds(&v, s, vw->mk, nt.named);
+        define_mark_kinds(&v, s, vw, nt.named);
     cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                  "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
                  "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"

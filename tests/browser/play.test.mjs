@@ -718,6 +718,13 @@ async function main() {
   log('final scores', JSON.stringify(scores[0]), results[0]);
   assert.deepEqual(scores[1], scores[0], 'page B sees the scores page A sees');
   assert.deepEqual(scores[2], scores[0], 'the watcher sees the same scores');
+  // The breakdown sums the score events' points: each column adds up to
+  // the player's final score.
+  const columns = await a.$$eval('#breakdown tbody tr', (rs) => rs.reduce((sum, r) => {
+    [...r.querySelectorAll('td')].forEach((td, i) => { sum[i] = (sum[i] || 0) + Number(td.textContent); });
+    return sum;
+  }, []));
+  assert.deepEqual(columns, scores[0], 'the points by category add up to the final scores');
   assert.equal(results[1], results[0]);
   assert.equal(results[2], results[0]);
   const replay = await c.$eval('#replay-link', (r) => r.href);
@@ -726,8 +733,19 @@ async function main() {
   assert.equal(got.status, 200, 'the replay viewer of the finished game is served');
   await c.goto(replay);
   await checkAxe(c, 'the replay page');
+  // After a restart the finished game has left the server's memory; the
+  // lobby still lists it among the recent games, with its result and its
+  // replay, read from the store.
+  await stopServer(server);
+  await startServer(new URL(BASE).port);
   await c.goto(BASE + '/');
-  await c.waitForSelector('#games tbody tr');
+  const recent = `#recent-games li[data-game="${game}"]`;
+  await c.waitForSelector(recent);
+  const recentText = await c.$eval(recent, (li) => li.textContent);
+  for (const s of scores[0]) assert.ok(recentText.includes(` ${s}`), `the recent game shows the score ${s}: ${recentText}`);
+  assert.match(await c.$eval(`${recent} a`, (l) => l.getAttribute('href')), new RegExp(`^/game/${game}/replay\\.html$`));
+  log('recent games after a restart:', recentText);
+  await shot(c, 'lobby-recent.png');
   await checkAxe(c, 'the lobby');
 
   // The watcher saw nothing private.

@@ -28,16 +28,20 @@ assert.equal(hintWords('a bot of its own words'), 'a bot of its own words');
 
 // Points by category from the log's score events, as the page names them
 // or as the plugin wrote them.
+// The breakdown reads the score events' data, never their text: the
+// scorer is score.player (not the actor), a missing category is "points".
 const table = breakdown([
-  { ply: 3, player: 0, text: 'Red +4 city (2 tiles)' },
-  { ply: 5, player: 1, text: 'Ada (Red) +2 road' },
-  { ply: 7, player: 1, text: 'Blue +3 city' },
-  { ply: 8, player: 1, text: 'Blue places a tile' },
-  { ply: 9, player: null, text: 'Red +1 city' },
-], players);
-assert.deepEqual([...table.keys()], ['city', 'road']);
+  { ply: 3, player: 0, text: 'Red +4 city (2 tiles)', score: { player: 0, points: 4, category: 'city', final: false } },
+  { ply: 5, player: 1, text: 'words that say nothing', score: { player: 0, points: 2, category: 'road', final: false } },
+  { ply: 7, player: 1, text: 'Blue +3 city', score: { player: 1, points: 3, category: 'city', final: true } },
+  { ply: 8, player: 1, text: 'Blue +9 city, but no score data' },
+  { ply: 9, player: null, text: 'Red +1 city', score: { player: 0, points: 1, category: 'city', final: true } },
+  { ply: 10, player: 1, text: 'Blue +2', score: { player: 1, points: 2, category: null, final: false } },
+]);
+assert.deepEqual([...table.keys()], ['city', 'road', 'points']);
 assert.deepEqual([...table.get('city')], [[0, 5], [1, 3]]);
 assert.deepEqual([...table.get('road')], [[0, 2]]);
+assert.deepEqual([...table.get('points')], [[1, 2]]);
 
 // Help entries from a notation help, and the ones a decision needs.
 const help = parseHelp(`Carcassonne actions (docs/notation/carcassonne.md):

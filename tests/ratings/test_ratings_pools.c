@@ -161,7 +161,7 @@ static void a_fallen_flag_places_last(void **state)
     struct cas__saves_served served = {.game = id, .base_ms = 60000, .flagged = -1,
                                        .seats = seats, .n_seats = 3};
     assert_int_equal(cas__saves_served_insert(s, &served), CAS_OK);
-    assert_int_equal(cas__saves_served_flag(s, id, 0), CAS_OK);
+    assert_int_equal(cas__saves_served_flag(s, id, 0, 0), CAS_OK);
 
     struct cas__rating_model m;
     cas__rating_model_default(&m);

@@ -178,12 +178,13 @@ static void test_migrate_keeps_served_games(void **state)
     cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
     assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
     char tokens[2][8] = {"aa11", "bb22"};
-    struct cas__saves_served_seat seats[2] = {{tokens[0], 0}, {tokens[1], 1}};
+    char bot[] = "greedy";
+    struct cas__saves_served_seat seats[2] = {{tokens[0], 0, NULL}, {tokens[1], 1, bot}};
     struct cas__saves_served served = {.game = g.id, .base_ms = 60000, .increment_ms = 2000,
                                        .seats = seats, .n_seats = 2};
     assert_int_equal(cas__saves_served_insert(s, &served), CAS_OK);
     assert_int_equal(cas__saves_append_timed(s, g.id, 2, 0, "late", 9, 41234), CAS_OK);
-    assert_int_equal(cas__saves_served_flag(s, g.id, 1), CAS_OK);
+    assert_int_equal(cas__saves_served_flag(s, g.id, 1, 1), CAS_OK);
     cas__saves_close(s);
 
     cas_test_dir_file(*state, "served.db", file, sizeof file);
@@ -198,9 +199,12 @@ static void test_migrate_keeps_served_games(void **state)
     assert_int_equal(copy.base_ms, 60000);
     assert_int_equal(copy.increment_ms, 2000);
     assert_int_equal(copy.flagged, 1);
+    assert_int_equal(copy.forfeit, 1); /* it left, the other claimed the game */
     assert_int_equal(copy.n_seats, 2);
     assert_string_equal(copy.seats[1].token, "bb22");
     assert_int_equal(copy.seats[1].open, 1);
+    assert_null(copy.seats[0].bot);
+    assert_string_equal(copy.seats[1].bot, "greedy");
     cas__saves_served_free(&copy);
     assert_int_equal(cas__saves_game_load(s, g.id, 1, &back), CAS_OK);
     assert_true(back.actions[2].has_clock && back.actions[2].clock_ms == 41234);

@@ -2,8 +2,10 @@
  * test_served.c — what the store keeps of castellan serve's games, on
  * SQLite and PostgreSQL: seat tokens kept only as their SHA-256 (a store
  * of schema 3, which held them in clear, is hashed in place by the normal
- * migration), a claim replacing the seat's token hash, and a served
- * game's practice mark and seed commitment secret.
+ * migration), a claim replacing the seat's token hash, a served
+ * game's practice mark and seed commitment secret, a leaver's seat given
+ * to a bot and a game claimed from a leaver, and the last served games
+ * finished as the lobby reads them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,7 +51,7 @@ static int64_t served_game(struct cas__saves *s, char *a, char *b)
     struct cas__saves_game g;
     cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
     assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
-    struct cas__saves_served_seat seats[2] = {{a, 0}, {b, 1}};
+    struct cas__saves_served_seat seats[2] = {{a, 0, NULL}, {b, 1, NULL}};
     struct cas__saves_served served = {.game = g.id, .seats = seats, .n_seats = 2};
     assert_int_equal(cas__saves_served_insert(s, &served), CAS_OK);
     int64_t id = g.id;
@@ -79,7 +81,7 @@ static void test_migration_hashes_clear_tokens_in_place(void **state)
     exec_sql(where, sql);
 
     s = cas_test_open(where);
-    assert_int_equal(cas__saves_schema_version(s), 4);
+    assert_int_equal(cas__saves_schema_version(s), CAS__SAVES_SCHEMA_VERSION);
     assert_int_equal(cas__saves_served_load(s, id, &back), CAS_OK);
     assert_int_equal(back.n_seats, 2);
     assert_string_equal(back.seats[0].token, SHA256_ABC);
@@ -134,7 +136,7 @@ static void test_practice_and_seed_nonce_round_trip(void **state)
     for (int i = 0; i < 2; i++) {
         cas_test_sample_game(&g, NULL, "Ada", "Bob", 1);
         assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
-        struct cas__saves_served_seat seats[1] = {{a, 0}};
+        struct cas__saves_served_seat seats[1] = {{a, 0, NULL}};
         struct cas__saves_served served = {.game = g.id, .seats = seats, .n_seats = 1,
                                            .practice = i == 0, .seed_nonce = i ? nonce : NULL};
         assert_int_equal(cas__saves_served_insert(s, &served), CAS_OK);
@@ -152,12 +154,100 @@ static void test_practice_and_seed_nonce_round_trip(void **state)
     cas__saves_close(s);
 }
 
+/* A bot that took a leaver's seat and a game claimed from a leaver are
+ * kept (schema 5), so a restarted server goes on the same way. */
+static void test_a_leaver_bot_and_a_forfeit_are_kept(void **state)
+{
+    char where[512], a[] = SHA256_ABC, b[] = SHA256_EMPTY;
+    struct cas__saves_served back;
+    struct cas__saves *s = cas_test_open(cas_test_store_where(state, "saves.db", where,
+                                                              sizeof where));
+    int64_t id = served_game(s, a, b);
+    assert_int_equal(cas__saves_served_load(s, id, &back), CAS_OK);
+    assert_null(back.seats[0].bot);
+    assert_null(back.seats[1].bot);
+    assert_int_equal(back.forfeit, 0);
+    cas__saves_served_free(&back);
+
+    assert_int_equal(cas__saves_served_bot(s, id, 1, "greedy"), CAS_OK);
+    assert_int_equal(cas__saves_served_bot(s, id, 5, "greedy"), CAS_ENOTFOUND);
+    assert_int_equal(cas__saves_served_flag(s, id, 0, 1), CAS_OK);
+    int64_t scores[2] = {3, 8};
+    assert_int_equal(cas__saves_finish(s, id, scores, 2), CAS_OK);
+    cas__saves_close(s);
+
+    s = cas_test_open(where);
+    assert_int_equal(cas__saves_served_load(s, id, &back), CAS_OK);
+    assert_null(back.seats[0].bot);
+    assert_string_equal(back.seats[1].bot, "greedy");
+    assert_int_equal(back.flagged, 0);
+    assert_int_equal(back.forfeit, 1);
+    cas__saves_served_free(&back);
+    struct cas__saves_result *results;
+    size_t n;
+    assert_int_equal(cas__saves_results(s, NULL, &results, &n), CAS_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(results[0].flagged, 0);
+    assert_int_equal(results[0].forfeit, 1);
+    cas__saves_results_free(results, n);
+    cas__saves_close(s);
+}
+
+/* The lobby's recent games: the last `limit` served games finished, with
+ * their players, scores and expansions; games not served and games still
+ * played are not among them. */
+static void test_recent_served_games(void **state)
+{
+    char where[512], a[] = SHA256_ABC, b[] = SHA256_EMPTY;
+    struct cas__saves *s = cas_test_open(cas_test_store_where(state, "saves.db", where,
+                                                              sizeof where));
+    int64_t served[4];
+    for (int i = 0; i < 4; i++)
+        served[i] = served_game(s, a, b);
+    struct cas__saves_game terminal;
+    cas_test_sample_game(&terminal, NULL, "Cy", "Di", 2);
+    assert_int_equal(cas__saves_game_insert(s, &terminal), CAS_OK);
+    /* Finished in the order 1, 0, terminal, 2; game 3 is still played. */
+    const int64_t order[] = {served[1], served[0], terminal.id, served[2]};
+    for (int i = 0; i < 4; i++) {
+        int64_t scores[2] = {10 * i, 10 * i + 1};
+        assert_int_equal(cas__saves_finish(s, order[i], scores, 2), CAS_OK);
+    }
+    cas__saves_game_free(&terminal);
+
+    struct cas__saves_result *r;
+    size_t n;
+    assert_int_equal(cas__saves_served_recent(s, 2, &r, &n), CAS_OK);
+    assert_int_equal(n, 2);
+    /* Served game 2 finished last and has the greatest id (a tie of
+     * finishing times goes by id): the newest, given last. */
+    assert_int_equal(r[1].id, served[2]);
+    assert_true(r[0].id == served[0] || r[0].id == served[1]);
+    assert_int_equal(r[1].n_players, 2);
+    assert_string_equal(r[1].players[0].name, "Ada");
+    assert_string_equal(r[1].players[1].name, "Bob");
+    assert_int_equal(r[1].players[1].score, 31);
+    assert_string_equal(r[1].game_id, "fixture");
+    assert_string_equal(r[1].expansions, "fixture-extra");
+    assert_int_equal(r[1].flagged, -1);
+    cas__saves_results_free(r, n);
+
+    assert_int_equal(cas__saves_served_recent(s, 10, &r, &n), CAS_OK);
+    assert_int_equal(n, 3); /* every served game finished, no other */
+    for (size_t i = 0; i < n; i++)
+        assert_true(r[i].id != served[3] && r[i].id != order[2]);
+    cas__saves_results_free(r, n);
+    cas__saves_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_migration_hashes_clear_tokens_in_place),
         CAS_TEST_IN_DIR(test_a_claim_replaces_the_seat_token_hash),
         CAS_TEST_IN_DIR(test_practice_and_seed_nonce_round_trip),
+        CAS_TEST_IN_DIR(test_a_leaver_bot_and_a_forfeit_are_kept),
+        CAS_TEST_IN_DIR(test_recent_served_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

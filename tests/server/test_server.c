@@ -603,11 +603,14 @@ static void test_tokens_are_kept_as_hashes(void **state)
                  "AND seat = %d;", tokens[i], (long long)id, i);
         sql_on(w.db, sql);
     }
-    sql_on(w.db, "ALTER TABLE served_games DROP COLUMN practice;"
+    sql_on(w.db, "DROP INDEX games_finished;"
+                 "ALTER TABLE served_games DROP COLUMN forfeit;"
+                 "ALTER TABLE served_seats DROP COLUMN bot;"
+                 "ALTER TABLE served_games DROP COLUMN practice;"
                  "ALTER TABLE served_games DROP COLUMN seed_nonce;"
                  "PRAGMA user_version = 3;");
     world_open(&w, "hashed", 0);
-    assert_int_equal(cas__saves_schema_version(w.store), 4);
+    assert_int_equal(cas__saves_schema_version(w.store), CAS__SAVES_SCHEMA_VERSION);
     seat_both(&w, id, tokens, seats, NULL);
     for (int i = 0; i < 2; i++) {
         assert_string_equal(error_code(&seats[i]), "");
@@ -1335,6 +1338,46 @@ static void test_finished_games_leave_memory(void **state)
     world_close(&w);
 }
 
+/* Score events carry what scored (protocol 2's "score": the scorer, the
+ * points, the plugin's category and whether in the final scoring), so a
+ * client sums points by category without reading the events' text. */
+static void test_score_events_say_what_scored(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn watcher;
+    char tokens[1][64];
+    world_open(&w, "scores", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\","
+                        "\"practice\":true,\"seats\":[{\"agent\":\"random\"},"
+                        "{\"agent\":\"random\"}]}", tokens, 0);
+    assert_true(table(&w, id)->over); /* the bots played it through */
+    tconn_init(&watcher);
+    join(&w, &watcher, id, -1, NULL);
+    const char *m = last_state(&watcher);
+    assert_non_null(m);
+    size_t scores = 0, finals = 0;
+    for (const char *at = strstr(m, ",\"score\":{"); at; at = strstr(at + 1, ",\"score\":{")) {
+        int player, n = 0;
+        long long points;
+        char category[32], final[8];
+        if (sscanf(at, ",\"score\":{\"player\":%d,\"points\":%lld,\"category\":\"%31[a-z-]\","
+                   "\"final\":%7[a-z]}%n", &player, &points, category, final, &n) != 4 || !n)
+            fail_msg("a score event without its category: %.160s", at);
+        assert_true(player == 0 || player == 1);
+        assert_true(points >= 0);
+        scores++;
+        finals += strcmp(final, "true") == 0;
+    }
+    print_message("%zu score events, %zu in the final scoring\n", scores, finals);
+    assert_true(finals > 0);
+    assert_true(scores > finals);
+    /* Other events have none: a placement says no score. */
+    assert_null(strstr(m, "\"text\":\"Red places a tile\",\"score\""));
+    tconn_free(&watcher);
+    world_close(&w);
+}
+
 /* No clock runs before every human seat has joined: time spent waiting
  * for the second player costs nobody anything, and no flag falls; then
  * the turn due starts its clock (docs/server.md, "Clocks"). */
@@ -1451,9 +1494,45 @@ static void test_forced_pass(void **state)
     world_close(&w);
 }
 
+/* After a restart: the bot still plays the seat it took (the leaver's
+ * link no longer does), and a game claimed from a leaver stays over with
+ * reason "left", among the lobby's recent games. */
+static void check_leaver_after_restart(struct world *w, int64_t id, int gone, int claim,
+                                       char tokens[][64])
+{
+    world_close(w);
+    world_open(w, "leaver", 0);
+    struct cas__table *t = cas__lobby_find(&w->lobby, id);
+    if (!claim) {
+        assert_non_null(t);
+        assert_true(t->seats[gone].bot);
+        assert_string_equal(t->seats[gone].agent, CAS__LEAVER_BOT);
+        assert_false(cas__table_token_ok(t, gone, tokens[gone]));
+        assert_true(cas__table_token_ok(t, 1 - gone, tokens[1 - gone]));
+        assert_false(t->over);
+        return;
+    }
+    assert_null(t); /* over: not hosted again */
+    struct tconn lobby;
+    char expect[128];
+    tconn_init(&lobby);
+    say(w, &lobby, "{\"type\":\"lobby\"}");
+    const char *finished = strstr(last(&lobby), "\"finished\":[");
+    assert_non_null(finished);
+    snprintf(expect, sizeof expect, "{\"game\":\"%lld\",", (long long)id);
+    const char *game = strstr(finished, expect);
+    assert_non_null(game);
+    snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d,", gone);
+    assert_ptr_equal(strstr(game, "\"reason\""), strstr(game, expect));
+    snprintf(expect, sizeof expect, "\"replay\":\"/game/%lld/replay.html\"", (long long)id);
+    assert_non_null(strstr(game, expect));
+    tconn_free(&lobby);
+}
+
 /* A seat gone at its turn: before the grace nobody may act for it; after
  * it the others are told, and may give the seat to a bot (which plays on)
- * or claim the game (the leaver ranked last, reason "left"). */
+ * or claim the game (the leaver ranked last, reason "left"); both are
+ * journaled. */
 static void test_leaver(void **state)
 {
     (void)state;
@@ -1499,6 +1578,7 @@ static void test_leaver(void **state)
         }
         for (int i = 0; i < 2; i++)
             tconn_free(&seats[i]);
+        check_leaver_after_restart(&w, id, gone, claim, tokens);
     }
     world_close(&w);
 }
@@ -1565,6 +1645,7 @@ int main(void)
         cmocka_unit_test(test_clock_waits_for_every_seat),
         cmocka_unit_test(test_forced_pass),
         cmocka_unit_test(test_leaver),
+        cmocka_unit_test(test_score_events_say_what_scored),
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_updates_rebuild_the_picture),
         cmocka_unit_test(test_watchers_share_one_message),

@@ -266,6 +266,26 @@ function renderLobby(msg) {
       el('td', {}, seats),
       go));
   }
+  renderRecent(msg, new Set(games.map((g) => g.game)));
+}
+
+// The store's last finished games (across restarts), those no longer in
+// the list above, each with its result and replay.
+function renderRecent(msg, listed) {
+  const recent = (msg.finished || []).filter((g) => !listed.has(g.game));
+  $('recent').hidden = recent.length === 0;
+  $('recent-games').replaceChildren(...recent.map((g) => {
+    const seats = (g.seats || []).map((s) => {
+      const agent = s.agent && s.agent !== 'human' ? ` (${s.agent})` : '';
+      const score = s.score === null || s.score === undefined ? '' : ` ${s.score}`;
+      const left = g.flagged === s.seat ? (g.reason === 'left' ? ', left' : ', out of time') : '';
+      return `${s.seat + 1}. ${s.name || 'seat ' + (s.seat + 1)}${agent}${score}${left}`;
+    }).join(' · ');
+    const when = String(g.finished || '').replace('T', ' ').replace(/:\d\dZ?$|Z$/, '');
+    return el('li', { 'data-game': g.game },
+      el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game}, ${when}): ${seats} `,
+      el('a', { href: '/game/' + encodeURIComponent(g.game) + '/replay.html', text: 'Replay' }));
+  }));
 }
 
 // "carcassonne + inns-cathedrals" in the plugins' own names.
@@ -678,9 +698,9 @@ function renderResult(st) {
 }
 
 // Game over: the points of each category by player, summed from the
-// score events of the log.
+// score events of the log (their category, not their text).
 function renderBreakdown(st) {
-  const table = breakdown(view.events, st.players);
+  const table = breakdown(view.events);
   const box = $('breakdown');
   box.hidden = !table.size;
   if (!table.size) return;
@@ -874,6 +894,7 @@ function updateSelection() {
   let words;
   if (!sel.marks.length) words = 'Choose one of the legal actions below.';
   else if (step === Infinity && n > 1) words = `${n} actions match what you clicked: pick one below.`;
+  else if (step === Infinity) words = 'Confirm plays what you chose; Escape starts over.';
   else if (!sel.picked.length) words = `Step ${step}: click a highlighted place on the board (${actionsWord(n)}), or pick from the list.`;
   else words = `Step ${step}: click one of the highlighted choices (${actionsWord(n)} left). Escape starts over.`;
   $('step').textContent = words;

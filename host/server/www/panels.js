@@ -162,23 +162,19 @@ export function hintWords(text) {
   return words;
 }
 
-// The final scores by category, from the events ("Red +4 city", "Ada
-// (Red) +2 road"): a table of category by player, the events' own words.
-const SCORE_EVENT = /^(.+?) \+(\d+) ([a-z][\w-]*(?: [a-z][\w-]*)?)/;
-
-export function breakdown(events, players) {
-  const labels = new Map((players || []).map((p) => [p.label || p.name, p.seat]));
+// The final scores by category, from the score events' own data
+// (protocol 2's `score`: who scored how many points for what category):
+// a table of category by player.  A game whose plugin does not name the
+// category (before ABI 1.1) has its points under "points".
+export function breakdown(events) {
   const table = new Map();   // category -> Map(seat -> points)
   for (const e of events) {
-    const m = SCORE_EVENT.exec(e.text || '');
-    if (!m) continue;
-    const label = /\(([^()]+)\)$/.exec(m[1])?.[1] || m[1];   // "Ada (Red)" or "Red"
-    const seat = labels.has(label) ? labels.get(label) : e.player;
-    if (typeof seat !== 'number') continue;
-    const cat = m[3].replace(/ (at|in|on|with)$/, '');
+    const s = e.score;
+    if (!s || typeof s.player !== 'number' || typeof s.points !== 'number') continue;
+    const cat = typeof s.category === 'string' && s.category ? s.category : 'points';
     if (!table.has(cat)) table.set(cat, new Map());
     const row = table.get(cat);
-    row.set(seat, (row.get(seat) || 0) + Number(m[2]));
+    row.set(s.player, (row.get(s.player) || 0) + s.points);
   }
   return table;
 }

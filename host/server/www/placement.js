@@ -8,7 +8,8 @@
 // It reads the click-to-play marks (docs/abi.md "Click to play"): a space
 // mark carries data-cas-box (its box in picture units), and each mark of
 // the next step that turns the piece holds a drawing with data-cas-ghost
-// (the size of one space in that drawing's units).  The ghost is drawn in
+// (the size of one space in that drawing's units); a space whose click
+// alone places a piece (an abbey) holds that drawing itself, hidden.  The ghost is drawn in
 // the board's own layer (board.js), so zoom and pan move it too.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -33,6 +34,7 @@ export class Placement {
     this.options = [];       // the marks of legal rotations, in order
     this.at = 0;             // the one shown
     this.box = null;         // the space's box
+    this.spaceArt = null;    // the drawing of a piece the space alone places
     this.pending = null;     // an action index waiting for Confirm
     ui.rotate.addEventListener('click', () => this.rotate());
     ui.confirm.addEventListener('click', () => this.confirm());
@@ -53,6 +55,9 @@ export class Placement {
     if (!same) this.at = 0;
     this.options = options;
     this.box = space ? parseBox(space.el.getAttribute('data-cas-box')) : null;
+    // A piece the space's click alone places (an abbey in its hole) is
+    // drawn, hidden, in the space's own mark.
+    this.spaceArt = space?.el.querySelector('[data-cas-ghost]') || null;
     if (!sel || sel.cand.size !== 1) this.pending = null;
     this.draw(actions, sel);
   }
@@ -85,6 +90,7 @@ export class Placement {
     this.options = [];
     this.pending = null;
     this.box = null;
+    this.spaceArt = null;
     this.draw();
   }
 
@@ -108,25 +114,27 @@ export class Placement {
       const one = mark.choices.filter((i) => this.sel?.cand.has(i));
       words = one.length === 1 && this.actions?.[one[0]] || mark.el.getAttribute('data-cas-label') || 'this rotation';
       const art = mark.el.querySelector('[data-cas-ghost]');
-      if (layer && art && this.box) layer.append(this.ghost(art, words));
+      if (layer && art && this.box) layer.append(this.ghost(art, words, true));
     } else {
       words = this.actions?.[this.pending] ?? '';
+      if (layer && this.spaceArt && this.box) layer.append(this.ghost(this.spaceArt, words, false));
     }
     what.textContent = words;
     confirm.setAttribute('aria-label', `Confirm: ${words}`);
   }
 
   // The tile as it would lie, in the board's layer: its drawing scaled
-  // from one space of its own units to the space's box.
-  ghost(art, words) {
+  // from one space of its own units to the space's box.  turns: a click
+  // on it turns it (else it has one way to lie).
+  ghost(art, words, turns) {
     const unit = Number(art.getAttribute('data-cas-ghost')) || 100;
     const g = document.createElementNS(SVG_NS, 'g');
     g.setAttribute('class', 'cas-ghost');
     g.setAttribute('role', 'button');
     g.setAttribute('tabindex', '0');
-    g.setAttribute('aria-label', `${words}: click to turn, Enter to confirm`);
+    g.setAttribute('aria-label', turns ? `${words}: click to turn, Enter to confirm` : `${words}: Enter to confirm`);
     const t = document.createElementNS(SVG_NS, 'title');
-    t.textContent = `${words} — click to turn, Confirm to play`;
+    t.textContent = turns ? `${words} — click to turn, Confirm to play` : `${words} — Confirm to play`;
     const k = this.box.w / unit;
     const inner = document.createElementNS(SVG_NS, 'g');
     inner.setAttribute('transform', `translate(${this.box.x} ${this.box.y}) scale(${k})`);
