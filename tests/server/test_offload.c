@@ -6,7 +6,8 @@
  * castellan serve's loop does.  No timing: the slow render (rogue-slow-
  * render, tests/worker/rogue.c) waits until the test releases it, and
  * shows it is waiting through its /proc status; the other game plays its
- * moves while it is known to wait.
+ * moves while it is known to wait, and the slow game's own requests wait
+ * for it in order.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -276,6 +277,7 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     last_view(&slow[0], &v0);
     int64_t slow_ply = v0.ply;
     cas__botclient_view_free(&v0);
+    int mover = decider(slow);
     act(&w, slow);
     for (int waited = 0; !rendering(worker); waited += 10)
         if (!turn(&w, 10) && waited > GIVE_UP_MS)
@@ -294,20 +296,46 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
         cas__botclient_view_free(&before);
         cas__botclient_view_free(&after);
     }
+    /* Requests for the held game wait, in order: the mover's ping behind
+     * its move, a watcher's join; one that joins and closes meanwhile is
+     * let go; the lobby answers at once, listing the game as it was. */
+    struct tconn watcher, gone, lobby;
+    char listed[48];
+    tconn_init(&watcher);
+    tconn_init(&gone);
+    tconn_init(&lobby);
+    sayf(&w, &slow[mover], "{\"type\":\"ping\"}");
+    sayf(&w, &watcher, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
+    sayf(&w, &gone, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
+    tconn_close(&w, &gone);
+    sayf(&w, &lobby, "{\"type\":\"lobby\"}");
+    assert_int_equal(lobby.n, 1);
+    snprintf(listed, sizeof listed, "{\"game\":\"%lld\"", (long long)slow_id);
+    assert_non_null(strstr(lobby.msgs[0], listed));
+    assert_int_equal(watcher.n, 0);
+
     assert_true(rendering(worker));
     for (int i = 0; i < 2; i++)
         assert_int_equal(slow[i].n, slow_seen[i]); /* nothing of the move yet */
 
-    /* Let go, the slow game's move reaches both its seats. */
+    /* Let go, the slow game's move reaches both its seats, the mover's
+     * pong after it, and the watcher its state. */
     assert_int_equal(kill(worker, SIGUSR1), 0);
     for (int i = 0; i < 2; i++) {
         await_message(&w, &slow[i], slow_seen[i]);
         struct cas__botclient_view v;
-        last_view(&slow[i], &v);
+        assert_int_equal(cas__botclient_read(slow[i].msgs[slow_seen[i]],
+                                             strlen(slow[i].msgs[slow_seen[i]]), &v), CAS_OK);
         assert_string_equal(v.type, "update");
         assert_true(v.ply > slow_ply);
         cas__botclient_view_free(&v);
     }
+    await_message(&w, &slow[mover], slow_seen[mover] + 1);
+    assert_non_null(strstr(slow[mover].msgs[slow_seen[mover] + 1], "\"type\":\"pong\""));
+    await_message(&w, &watcher, 0);
+    assert_non_null(strstr(watcher.msgs[0], "\"type\":\"state\""));
+    tconn_close(&w, &watcher);
+    tconn_close(&w, &lobby);
     for (int i = 0; i < 2; i++) {
         tconn_close(&w, &fast[i]);
         tconn_close(&w, &slow[i]);
