@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <castellan/plugin.h>
 
@@ -18,10 +20,10 @@
 
 static const char *const keys[] = {
     "listen", "cert", "key", "database", "www", "plugin-path", "allowed-hosts",
-    "max-message-bytes", "max-queue-bytes", "max-games", "max-connections", "bot-threads",
+    "notify-command", "max-message-bytes", "max-queue-bytes", "max-games", "max-connections", "bot-threads",
     "max-send-bytes", "rate", "burst",
 };
-#define N_STRINGS 7 /* the keys up to allowed-hosts */
+#define N_STRINGS 8 /* the keys up to notify-command */
 #define N_WHOLE 6   /* then whole numbers, up to max-send-bytes */
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
@@ -99,9 +101,18 @@ static int on_key(void *user, const char *section, const char *key, const char *
                             "one or drop the line", r->path, r->cur.line, key);
         return 1;
     }
-    char **strings[] = {&c->listen, &c->cert,        &c->key,          &c->database,
-                        &c->www,    &c->plugin_path, &c->allowed_hosts};
+    char **strings[] = {&c->listen, &c->cert,        &c->key,           &c->database,
+                        &c->www,    &c->plugin_path, &c->allowed_hosts, &c->notify_command};
     if (k < N_STRINGS) {
+        char why[600], **argv;
+        if (strings[k] == &c->notify_command) {
+            if (cas__notify_argv(value, &argv, why, sizeof why) != CAS_OK) {
+                r->rc = cas__errorf(r->err, r->errlen, CAS_EPARSE, "%s:%d: notify-command: %s",
+                                    r->path, r->cur.line, why);
+                return 1;
+            }
+            free(argv);
+        }
         set_string(r, strings[k], value);
         return 1;
     }
@@ -160,5 +171,44 @@ void cas__server_config_free(struct cas__server_config *c)
     free(c->www);
     free(c->plugin_path);
     free(c->allowed_hosts);
+    free(c->notify_command);
     memset(c, 0, sizeof *c);
+}
+
+int cas__notify_argv(const char *command, char ***argv, char *err, size_t errlen)
+{
+    size_t n = 0, len = strlen(command);
+    struct stat st;
+    *argv = NULL;
+    for (const char *p = command; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t')
+            return cas__errorf(err, errlen, CAS_EINVAL, "a control character in \"%.200s\"; "
+                               "give the command's words separated by spaces", command);
+    char **words = malloc((CAS__NOTIFY_MAX_WORDS + 1) * sizeof *words + len + 1);
+    if (!words)
+        return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
+    char *text = (char *)(words + CAS__NOTIFY_MAX_WORDS + 1), *save = NULL;
+    memcpy(text, command, len + 1);
+    for (char *w = strtok_r(text, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (n == CAS__NOTIFY_MAX_WORDS) {
+            free(words);
+            return cas__errorf(err, errlen, CAS_EINVAL, "more than %d words; put them in a "
+                               "script and name the script", CAS__NOTIFY_MAX_WORDS);
+        }
+        words[n++] = w;
+    }
+    words[n] = NULL;
+    int rc = CAS_OK;
+    if (n == 0 || words[0][0] != '/')
+        rc = cas__errorf(err, errlen, CAS_EINVAL, "\"%.200s\" does not start with an absolute "
+                         "path; name the program as /path/to/program (it runs without a shell: "
+                         "no $VARIABLES, quotes or pipes)", command);
+    else if (stat(words[0], &st) != 0 || !S_ISREG(st.st_mode) || access(words[0], X_OK) != 0)
+        rc = cas__errorf(err, errlen, CAS_EINVAL, "%.300s is not an executable file; check "
+                         "the path and its mode (chmod +x)", words[0]);
+    if (rc)
+        free(words);
+    else
+        *argv = words;
+    return rc;
 }

@@ -12,6 +12,7 @@
 /* Strings owned; NULL or 0 when the file does not set them. */
 struct cas__server_config {
     char *listen, *cert, *key, *database, *www, *plugin_path, *allowed_hosts;
+    char *notify_command;  /* checked with cas__notify_argv */
     unsigned long max_message_bytes, max_queue_bytes, max_games, max_connections,
                   bot_threads, max_send_bytes;
     double rate, burst;
@@ -23,5 +24,14 @@ struct cas__server_config {
 int cas__server_config_load(const char *path, struct cas__server_config *out, char *err,
                             size_t errlen);
 void cas__server_config_free(struct cas__server_config *c);
+
+#define CAS__NOTIFY_MAX_WORDS 32
+
+/* The words of a notify-command (docs/server.md, "Notifications"):
+ * separated by blanks, no quoting and no shell; the first is the absolute
+ * path of an executable file.  On success *argv (NULL-terminated, words
+ * and array one allocation: free(*argv)) holds them.  CAS_EINVAL with err
+ * naming the problem and the fix; CAS_ENOMEM. */
+int cas__notify_argv(const char *command, char ***argv, char *err, size_t errlen);
 
 #endif

@@ -43,6 +43,9 @@ struct cas__session_desc {
      * folders; docs/isolation.md), and plugin-deadline-ms (0: default). */
     int isolation;
     unsigned deadline_ms;
+    /* [session] days-per-move: a correspondence time control for castellan
+     * serve (1..14; 0: none).  The terminal has no clock and ignores it. */
+    int days_per_move;
     /* Lines of game = and expansions = (0: absent or command line), and of
      * the file's last line, for errors found after parsing. */
     int game_line, expansions_line, last_line;

@@ -151,7 +151,7 @@ static void session_key(struct file_ctx *f, const char *where, const char *key,
 {
     struct cas__session_desc *d = f->d;
     static const char *const known[] = {"game", "expansions", "seed", "isolation",
-                                        "plugin-deadline-ms"};
+                                        "plugin-deadline-ms", "days-per-move"};
     static const char *const modes[] = {"auto", "worker", "in-process"};
     if (strcmp(key, "game") == 0) {
         d->game_line = f->cur.line;
@@ -181,8 +181,17 @@ static void session_key(struct file_ctx *f, const char *where, const char *key,
                     value, 5000u);
         else
             d->deadline_ms = (unsigned)ms;
+    } else if (strcmp(key, "days-per-move") == 0) {
+        char *end;
+        errno = 0;
+        long days = strtol(value, &end, 10);
+        if (!isdigit((unsigned char)*value) || *end || errno || days < 1 || days > 14)
+            problem(f, CAS_EPARSE, "days-per-move = \"%s\" is not valid; give the days each "
+                    "move of a correspondence game may take, 1 to 14", value);
+        else
+            d->days_per_move = (int)days;
     } else {
-        unknown_key(f, "session", key, known, 5);
+        unknown_key(f, "session", key, known, 6);
     }
 }
 

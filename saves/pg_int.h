@@ -106,6 +106,7 @@ int cas__pg_served_claim(struct cas__saves *s, int64_t game, int seat, const cha
                          const char *token_hash);
 int cas__pg_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit);
 int cas__pg_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent);
+int cas__pg_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline);
 int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out);
 int cas__pg_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n);
 

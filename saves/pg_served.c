@@ -13,14 +13,16 @@
 
 int cas__pg_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
-    cas__pg_num game, base, inc, seat;
+    cas__pg_num game, base, inc, seat, days, first;
     const char *p[] = {cas__pg_dec(game, g->game), cas__pg_dec(base, g->base_ms),
                        cas__pg_dec(inc, g->increment_ms), g->practice ? "1" : "0",
-                       g->seed_nonce, g->forfeit ? "1" : "0"};
+                       g->seed_nonce, g->forfeit ? "1" : "0",
+                       cas__pg_dec(days, g->days_per_move),
+                       g->first_deadline ? cas__pg_dec(first, g->first_deadline) : NULL};
     int rc = cas__pg_begin(s, 0);
     if (rc)
         return rc;
-    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 6, p, NULL, "saving the served game");
+    rc = cas__pg_run(s, CAS__SQL_SERVED_INSERT, 8, p, NULL, "saving the served game");
     for (size_t i = 0; !rc && i < g->n_seats; i++) {
         const char *q[] = {game, cas__pg_dec(seat, (int64_t)i), g->seats[i].token,
                            g->seats[i].open ? "1" : "0", g->seats[i].bot};
@@ -77,6 +79,14 @@ int cas__pg_served_bot(struct cas__saves *s, int64_t game, int seat, const char 
     return update_one(s, CAS__SQL_SEAT_BOT, game, seat, agent, "giving the seat to a bot");
 }
 
+int cas__pg_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline)
+{
+    cas__pg_num g, first;
+    const char *p[] = {cas__pg_dec(g, game), cas__pg_dec(first, first_deadline)};
+    return cas__pg_run(s, CAS__SQL_SERVED_START, 2, p, NULL,
+                       "recording the correspondence clock's start");
+}
+
 static int load_seats(struct cas__saves *s, const char *game, struct cas__saves_served *out)
 {
     PGresult *res = NULL;
@@ -121,6 +131,8 @@ int cas__pg_served_load(struct cas__saves *s, int64_t game, struct cas__saves_se
         out->flagged = PQgetisnull(res, 0, 2) ? -1 : (int)cas__pg_int(res, 0, 2);
         out->practice = (int)cas__pg_int(res, 0, 3);
         out->forfeit = (int)cas__pg_int(res, 0, 5);
+        out->days_per_move = (int)cas__pg_int(res, 0, 6);
+        out->first_deadline = PQgetisnull(res, 0, 7) ? 0 : cas__pg_int(res, 0, 7);
         if (!PQgetisnull(res, 0, 4) && !(out->seed_nonce = cas__pg_text(res, 0, 4)))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     } else {

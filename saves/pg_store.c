@@ -652,6 +652,7 @@ const struct cas__saves_methods cas__pg_methods = {
     .served_claim = cas__pg_served_claim,
     .served_flag = cas__pg_served_flag,
     .served_bot = cas__pg_served_bot,
+    .served_start = cas__pg_served_start,
     .served_load = cas__pg_served_load,
     .served_orphans = cas__pg_served_orphans,
 };

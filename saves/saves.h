@@ -27,7 +27,7 @@
 /* The application_id every castellan save database carries ("CASL"). */
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
-#define CAS__SAVES_SCHEMA_VERSION 5
+#define CAS__SAVES_SCHEMA_VERSION 6
 
 struct cas__saves;
 
@@ -284,6 +284,11 @@ struct cas__saves_served {
      * served before schema 4).  docs/server.md, "Fair draws". */
     int practice;
     char *seed_nonce;
+    /* Schema 6: a correspondence time control, days per move (1..14; 0:
+     * none), and the Unix ms at which the first turn's time runs out (0:
+     * the clock has not started).  docs/server.md, "Correspondence". */
+    int days_per_move;
+    int64_t first_deadline;
     struct cas__saves_served_seat *seats; /* by seat; owned */
     size_t n_seats;
 };
@@ -300,6 +305,10 @@ int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_serve
  * transaction.  CAS_ENOTFOUND for a seat the server does not host. */
 int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
                             const char *token_hash);
+
+/* The clock of correspondence game `game` started: its first turn's time
+ * runs out at first_deadline (Unix ms). */
+int cas__saves_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline);
 
 /* The flag of `seat` fell in served game `game`; forfeit: rather, the
  * seat had left and the others claimed the game (ranked the same way). */

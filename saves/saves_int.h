@@ -92,6 +92,7 @@ typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols)
     X(int, served_flag, (struct cas__saves *s, int64_t game, int seat, int forfeit))  \
     X(int, served_bot, (struct cas__saves *s, int64_t game, int seat,                 \
                         const char *agent))                                             \
+    X(int, served_start, (struct cas__saves *s, int64_t game, int64_t first_deadline))\
     X(int, served_load, (struct cas__saves *s, int64_t game,                          \
                          struct cas__saves_served *out))                               \
     X(int, served_orphans, (struct cas__saves *s, int64_t **ids, size_t *n))

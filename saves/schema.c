@@ -189,6 +189,18 @@ static const struct cas__saves_migration migrations[] = {
      "ALTER TABLE served_seats ADD COLUMN bot TEXT;"
      /* The lobby's recent games (results.c) take the last few finished. */
      "CREATE INDEX games_finished ON games(status, updated_at);", {NULL}},
+    {6, "correspondence games: days per move and when their first turn's deadline runs out", NULL, {
+     [CAS__SAVES_SQLITE] =
+         /* days_per_move: a correspondence time control (1..14; 0: none).
+          * first_deadline: Unix ms at which the first turn's time runs out,
+          * set when every human seat has joined (NULL: not yet); each
+          * action's clock_ms holds the deadline in force after it
+          * (docs/server.md, "Correspondence"). */
+         "ALTER TABLE served_games ADD COLUMN days_per_move INTEGER NOT NULL DEFAULT 0;"
+         "ALTER TABLE served_games ADD COLUMN first_deadline INTEGER;",
+     [CAS__SAVES_PG] =
+         "ALTER TABLE served_games ADD COLUMN days_per_move INTEGER NOT NULL DEFAULT 0;"
+         "ALTER TABLE served_games ADD COLUMN first_deadline BIGINT;"}},
 };
 
 const struct cas__saves_migration *cas__saves_migrations(size_t *n)

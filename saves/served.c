@@ -34,6 +34,11 @@ int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const 
     return s->methods->served_claim(s, game, seat, name, token_hash);
 }
 
+int cas__saves_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline)
+{
+    return s->methods->served_start(s, game, first_deadline);
+}
+
 int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit)
 {
     return s->methods->served_flag(s, game, seat, forfeit != 0);

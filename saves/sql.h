@@ -129,7 +129,8 @@
 
 #define CAS__SQL_SERVED_INSERT                                                      \
     "INSERT INTO served_games (game, base_ms, increment_ms, flagged, practice,"     \
-    " seed_nonce, forfeit) VALUES ($1, $2, $3, NULL, $4, $5, $6)"
+    " seed_nonce, forfeit, days_per_move, first_deadline) VALUES ($1, $2, $3, NULL,"  \
+    " $4, $5, $6, $7, $8)"
 #define CAS__SQL_SEAT_INSERT                                                        \
     "INSERT INTO served_seats (game, seat, token, open, bot)"                       \
     " VALUES ($1, $2, $3, $4, $5)"
@@ -139,10 +140,12 @@
 #define CAS__SQL_PLAYER_RENAME "UPDATE players SET name = $3 WHERE game = $1 AND seat = $2"
 #define CAS__SQL_SERVED_FLAG                                                        \
     "UPDATE served_games SET flagged = $2, forfeit = $3 WHERE game = $1"
+#define CAS__SQL_SERVED_START                                                       \
+    "UPDATE served_games SET first_deadline = $2 WHERE game = $1"
 #define CAS__SQL_SEAT_BOT "UPDATE served_seats SET bot = $3 WHERE game = $1 AND seat = $2"
 #define CAS__SQL_SERVED_GAME                                                        \
-    "SELECT base_ms, increment_ms, flagged, practice, seed_nonce, forfeit"          \
-    " FROM served_games WHERE game = $1"
+    "SELECT base_ms, increment_ms, flagged, practice, seed_nonce, forfeit,"         \
+    " days_per_move, first_deadline FROM served_games WHERE game = $1"
 #define CAS__SQL_SEATS_OF                                                           \
     "SELECT seat, token, open, bot FROM served_seats WHERE game = $1 ORDER BY seat"
 /* The served games still being played, oldest first. */

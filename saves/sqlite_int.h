@@ -81,6 +81,7 @@ int cas__sqlite_served_claim(struct cas__saves *s, int64_t game, int seat,
                              const char *name, const char *token_hash);
 int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit);
 int cas__sqlite_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent);
+int cas__sqlite_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline);
 int cas__sqlite_served_load(struct cas__saves *s, int64_t game,
                             struct cas__saves_served *out);
 int cas__sqlite_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n);

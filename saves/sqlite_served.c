@@ -46,6 +46,9 @@ int cas__sqlite_served_insert(struct cas__saves *s, const struct cas__saves_serv
     if (g->seed_nonce)
         sqlite3_bind_text(st, 5, g->seed_nonce, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 6, g->forfeit != 0);
+    sqlite3_bind_int(st, 7, g->days_per_move);
+    if (g->first_deadline)
+        sqlite3_bind_int64(st, 8, g->first_deadline);
     if ((rc = cas__sqlite_step_done(s, st, "saving the served game")) || (rc = insert_seats(s, g)))
         goto rollback;
     return cas__sqlite_commit(s);
@@ -99,6 +102,17 @@ int cas__sqlite_served_flag(struct cas__saves *s, int64_t game, int seat, int fo
     sqlite3_bind_int64(st, 2, seat);
     sqlite3_bind_int(st, 3, forfeit);
     return cas__sqlite_step_done(s, st, "recording the flag fall");
+}
+
+int cas__sqlite_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline)
+{
+    sqlite3_stmt *st;
+    int rc = cas__sqlite_prepare(s, CAS__SQL_SERVED_START, &st);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int64(st, 2, first_deadline);
+    return cas__sqlite_step_done(s, st, "recording the correspondence clock's start");
 }
 
 int cas__sqlite_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent)
@@ -157,6 +171,8 @@ int cas__sqlite_served_load(struct cas__saves *s, int64_t game,
                                                                 : sqlite3_column_int(st, 2);
         out->practice = sqlite3_column_int(st, 3);
         out->forfeit = sqlite3_column_int(st, 5);
+        out->days_per_move = sqlite3_column_int(st, 6);
+        out->first_deadline = sqlite3_column_int64(st, 7); /* NULL reads 0 */
         if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
             !(out->seed_nonce = cas__sqlite_text(st, 4)))
             rc = cas__saves_fail(s, CAS_ENOMEM, "out of memory");

@@ -843,6 +843,7 @@ const struct cas__saves_methods cas__sqlite_methods = {
     .served_claim = cas__sqlite_served_claim,
     .served_flag = cas__sqlite_served_flag,
     .served_bot = cas__sqlite_served_bot,
+    .served_start = cas__sqlite_served_start,
     .served_load = cas__sqlite_served_load,
     .served_orphans = cas__sqlite_served_orphans,
 };

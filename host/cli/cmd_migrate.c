@@ -48,9 +48,10 @@ static char *fingerprint(const struct cas__saves_game *g, const struct cas__save
         if (g->actions[i].has_clock)
             fprintf(out, "Clock: %zu %lld\n", i, (long long)g->actions[i].clock_ms);
     if (v) {
-        fprintf(out, "Served: %lld+%lld flagged %d forfeit %d practice %d nonce %s\n",
-                (long long)v->base_ms, (long long)v->increment_ms, v->flagged, v->forfeit,
-                v->practice, v->seed_nonce ? v->seed_nonce : "-");
+        fprintf(out, "Served: %lld+%lld flagged %d forfeit %d practice %d nonce %s days %d "
+                "first %lld\n", (long long)v->base_ms, (long long)v->increment_ms, v->flagged,
+                v->forfeit, v->practice, v->seed_nonce ? v->seed_nonce : "-", v->days_per_move,
+                (long long)v->first_deadline);
         for (size_t i = 0; i < v->n_seats; i++)
             fprintf(out, "Seat: %zu %s %d %s\n", i, v->seats[i].token, v->seats[i].open,
                     v->seats[i].bot ? v->seats[i].bot : "-");

@@ -37,7 +37,9 @@ static const char usage[] =
     "--config FILE       settings from the [server] section of FILE: listen, cert,\n"
     "                    key, database, www, plugin-path, allowed-hosts,\n"
     "                    max-message-bytes, max-queue-bytes, max-send-bytes,\n"
-    "                    max-games, max-connections, rate, burst, bot-threads\n"
+    "                    max-games, max-connections, rate, burst, bot-threads,\n"
+    "                    notify-command (run with a JSON notice on stdin when a\n"
+    "                    correspondence game's turn begins or the game ends)\n"
     "                    (flags win over the file)\n"
     "--host-saved all|ID[,ID...]  also host games started at the terminal (all of\n"
     "                    them, or those listed): a `create` with `resume` may take an\n"
@@ -82,6 +84,7 @@ static int apply_config(struct cas__serve_setup *s, struct cas__server_config *c
         l->rate = c->rate;
     if (c->burst > 0)
         l->burst = c->burst;
+    s->notify_command = c->notify_command;
     return 0;
 }
 

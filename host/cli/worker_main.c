@@ -1,6 +1,6 @@
 /*
  * worker_main.c — castellan-worker, the program castellan starts for code
- * it did not write (host/loader/spawn.h): it reads what to do from its
+ * it did not write (host/loader/worker_spawn.h): it reads what to do from its
  * socket and becomes a probe (loader), a game worker (worker) or a check
  * (tools), with the agents' batches at hand.  It lives in the top room
  * because it names all of them.  It never returns through exit (no atexit
@@ -12,7 +12,7 @@
 #include "agent.h"
 #include "check.h"
 #include "loader.h"
-#include "spawn.h"
+#include "worker_spawn.h"
 #include "worker.h"
 
 /* The setup on fd sock, then the life it asks for; the exit status. */

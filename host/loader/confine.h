@@ -19,7 +19,7 @@ struct cas__confine_limits {
     unsigned cpu_seconds; /* RLIMIT_CPU, SIGXCPU then SIGKILL a second later */
 };
 
-/* In a fresh worker (spawn.h), before any plugin code: close every
+/* In a fresh worker (worker_spawn.h), before any plugin code: close every
  * descriptor but keep[0..n_keep), reset the signals (dispositions and the
  * mask survive exec), set the limits, enter new namespaces where allowed,
  * set no-new-privileges and install the first filter, under which the

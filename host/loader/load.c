@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "loader.h"
-#include "spawn.h"
+#include "worker_spawn.h"
 #include "text.h"
 
 /* What a descriptor must hold to be a 1.0 descriptor at all. */

@@ -59,7 +59,7 @@ int cas__registry_probes(const struct cas__registry *reg, const struct cas__plug
 int cas__probe(struct cas__plugin_info *info, int lib_fd);
 void cas__probe_free(struct cas__probed *p);
 
-/* In castellan-worker started to probe (spawn.h): the library's facts
+/* In castellan-worker started to probe (worker_spawn.h): the library's facts
  * and its descriptor from the setup; confine, load, check, and answer
  * on sock with the descriptor's facts or the refusal.  The exit status:
  * 0, or 3 for a malformed setup, 5 when the child cannot be confined. */

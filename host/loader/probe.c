@@ -28,7 +28,7 @@
 
 #include "confine.h"
 #include "loader.h"
-#include "spawn.h"
+#include "worker_spawn.h"
 
 #define PROBE_DEADLINE_MS 5000
 #define FACTS_MAX (1u << 20)

@@ -2,7 +2,9 @@
  * clock.c — a hosted game's time and absence: the clocks start once every
  * human seat has joined, a flag that falls ends the game with its seat
  * ranked last, and a seat gone past the grace at its turn may be claimed
- * or given to a bot by the others (docs/server.md, "Clocks").
+ * or given to a bot by the others (docs/server.md, "Clocks").  A
+ * correspondence game's deadlines are correspondence.c's; its flag falls
+ * here as any other, and no grace applies to it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +16,17 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
     if (seat < 0 || seat >= t->nplayers)
         return;
     t->seats[seat].joined = 1;
-    if (!t->has_clock || t->clock_running)
+    int waits = t->days_per_move ? !t->deadline && !t->over : t->has_clock && !t->clock_running;
+    if (!waits)
         return;
     for (int i = 0; i < t->nplayers; i++)
         if (!t->seats[i].bot && (t->seats[i].open || !t->seats[i].joined))
             return;
     /* Every human seat is here: the turn due now starts its clock. */
+    if (t->days_per_move) {
+        cas__corr_start(t);
+        return;
+    }
     t->clock_running = 1;
     t->turn_started = cas__table_now(t);
     cas__table_changed(t);
@@ -45,6 +52,8 @@ static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
     cas__match_projected(&t->r.match, t->r.session.state, scores);
     if (cas__table_store_finish(t, seat, forfeit, scores, why, sizeof why) != CAS_OK)
         cas__table_fail(t, why);
+    else
+        cas__corr_game_over(t);
     free(scores);
 }
 
@@ -56,7 +65,8 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
         t->leaver_shown = gone + 1;
         cas__table_changed(t);
     }
-    if (!t->has_clock || !t->clock_running || t->over || t->busy || t->failure[0])
+    int timed = t->days_per_move ? t->deadline != 0 : t->has_clock && t->clock_running;
+    if (!timed || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
     if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
@@ -67,6 +77,12 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     if (t->away_since) {
         t->turn_started += now - t->away_since;
         t->away_since = 0;
+    }
+    if (t->days_per_move) {
+        int late = cas__corr_expired(t, cas__corr_wall(t));
+        if (late >= 0 && !cas__offload_defer(t, CAS__OP_TICK))
+            end_ranked_last(t, late, 0);
+        return;
     }
     int actor = t->hold.actor;
     if (actor < 0 || actor >= t->nplayers ||
@@ -92,7 +108,8 @@ void cas__table_seat_left(struct cas__table *t, int seat)
 int cas__table_gone(struct cas__table *t, int64_t now)
 {
     int actor = t->hold.actor; /* the loop asks too: no plugin call */
-    if (t->over || actor < 0 || actor >= t->nplayers)
+    /* A correspondence player is expected to be away: no grace applies. */
+    if (t->over || t->days_per_move || actor < 0 || actor >= t->nplayers)
         return -1;
     const struct cas__seat *s = &t->seats[actor];
     return !s->bot && s->joined && !s->connected && now - s->left_at >= CAS__LEAVER_GRACE_MS

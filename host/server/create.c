@@ -128,6 +128,7 @@ static int insert_game(struct cas__lobby *l, const struct cas__table_params *par
     served.game = j.game;
     served.base_ms = params->has_clock ? params->base_ms : 0;
     served.increment_ms = params->has_clock ? params->increment_ms : 0;
+    served.days_per_move = params->has_clock ? 0 : params->days_per_move;
     served.practice = params->practice;
     for (size_t i = 0; rc == CAS_OK && i < desc->n_players; i++)
         served.seats[i].open = i < CAS__REQ_MAX_SEATS && params->open[i];
@@ -159,10 +160,13 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
                            size_t msglen)
 {
     struct cas__session_plan plan;
+    struct cas__table_params chosen = *params;
     char err[1024];
     int64_t id;
     *out = NULL;
     memset(invites, 0, sizeof *invites);
+    if (!chosen.has_clock && !chosen.days_per_move)
+        chosen.days_per_move = desc->days_per_move; /* the preset's days-per-move = */
     if (desc->seed_given && !params->practice)
         return cas__srv_refuse(code, "bad-config", msg, msglen,
                                "a seed is chosen (\"seed\", or the preset's seed =), which "
@@ -173,7 +177,7 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
     if (rc)
         return cas__srv_refuse(code, rc == CAS_ENOMEM ? "internal" : "bad-config", msg,
                                msglen, "%s", err);
-    rc = insert_game(l, params, desc, &plan, &id, invites, msg, msglen);
+    rc = insert_game(l, &chosen, desc, &plan, &id, invites, msg, msglen);
     cas__session_plan_free(&plan);
     if (rc) {
         *code = rc == CAS_EUNAVAILABLE ? "unavailable" : "internal";
@@ -234,6 +238,7 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
     struct cas__session_desc desc;
     struct cas__table_params params = {.has_clock = req->has_clock, .base_ms = req->base_ms,
                                        .increment_ms = req->increment_ms,
+                                       .days_per_move = req->days_per_move,
                                        .practice = req->practice};
     *out = NULL;
     memset(invites, 0, sizeof *invites);

@@ -96,6 +96,9 @@ int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
     for (size_t i = 0; i < n; i++)
         host_saved(l, ids[i]);
     free(ids);
+    /* A correspondence deadline that passed while the server was down
+     * falls now, before anyone may move. */
+    cas__lobby_check_clocks(l);
     return CAS_OK;
 }
 
@@ -417,14 +420,23 @@ void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
 {
     cas__jw_printf(w, "{\"game\":\"%lld\",\"title\":", (long long)t->id);
     cas__jw_str(w, t->r.match.title);
-    cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32
-                   ",\"clock\":", status_of(t), t->practice ? "true" : "false",
-                   t->r.session.ply);
-    if (t->has_clock)
-        cas__jw_printf(w, "{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64 "}",
-                       t->base_ms, t->increment_ms);
+    /* Whose decision it was when last asked (no plugin call on the loop). */
+    int actor = t->over || t->failure[0] ? -1 : t->hold.actor;
+    cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32,
+                   status_of(t), t->practice ? "true" : "false", t->r.session.ply);
+    /* Whose decision it is, so a page that holds that seat's link can
+     * show the game first ("your turn"). */
+    if (actor >= 0 && actor < t->nplayers)
+        cas__jw_printf(w, ",\"to_move\":%d", actor);
     else
-        cas__jw_raw(w, "null");
+        cas__jw_raw(w, ",\"to_move\":null");
+    if (t->days_per_move)
+        cas__corr_write_clock(t, w, 0);
+    else if (t->has_clock)
+        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%"
+                       PRId64 "}", t->base_ms, t->increment_ms);
+    else
+        cas__jw_raw(w, ",\"clock\":null");
     cas__jw_raw(w, ",\"seats\":[");
     for (int i = 0; i < t->nplayers; i++) {
         cas__table_write_seat(t, i, w);

@@ -144,7 +144,10 @@ static void write_players(struct cas__table *t, struct cas__jw *w)
         cas__jw_str(w, cas__match_label(&t->r.match, i));
         write_score(w, "score", scores, have, i);
         write_score(w, "projected", projected, have_projected, i);
-        if (t->has_clock) {
+        if (t->days_per_move) {
+            cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}",
+                           cas__corr_left(t, i, cas__corr_wall(t)));
+        } else if (t->has_clock) {
             int64_t left = s->clock_ms;
             if (i == actor && !t->over)
                 left -= cas__table_turn_elapsed(t, now);
@@ -157,7 +160,7 @@ static void write_players(struct cas__table *t, struct cas__jw *w)
     free(scores);
 }
 
-static void write_result(struct cas__table *t, struct cas__jw *w)
+void cas__table_write_result(struct cas__table *t, struct cas__jw *w)
 {
     size_t n = (size_t)t->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);
@@ -245,7 +248,9 @@ static void write_actions(struct cas__table *t, const struct cas__actions *legal
  * leaves, so every state and update carries them. */
 static void write_clock(struct cas__table *t, struct cas__jw *w)
 {
-    if (t->has_clock)
+    if (t->days_per_move)
+        cas__corr_write_clock(t, w, 1);
+    else if (t->has_clock)
         cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64
                        ",\"running\":%s}", t->base_ms, t->increment_ms,
                        t->clock_running && !t->over ? "true" : "false");
@@ -285,7 +290,7 @@ static void write_tail(struct cas__table *t, int seat, struct cas__jw *w)
                    cas__table_can_undo(t, seat) ? "true" : "false",
                    t->over ? "true" : "false");
     if (t->over)
-        write_result(t, w);
+        cas__table_write_result(t, w);
     else
         cas__jw_raw(w, "null");
     if (t->failure[0]) {

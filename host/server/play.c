@@ -41,6 +41,8 @@ static void finish(struct cas__table *t)
     t->result_unsaved = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK && !t->result_unsaved)
         cas__table_fail(t, why);
+    if (rc == CAS_OK)
+        cas__corr_game_over(t);
     t->hold.news = 1;
 }
 
@@ -97,9 +99,7 @@ void cas__table_retry_store(struct cas__table *t)
             return;
         }
         t->j.saved = t->unsaved.ply + 1;
-        if (t->unsaved.clock_ms >= 0)
-            t->seats[t->unsaved.actor].clock_ms = t->unsaved.clock_ms;
-        t->turn_started = cas__table_now(t); /* the next turn starts now: no time was away */
+        cas__table_took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
         t->away_since = 0;
     }
     if (t->result_unsaved)

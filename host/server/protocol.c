@@ -245,13 +245,25 @@ static int seats_value(struct decoding *d, const struct cas_json *obj)
 
 static int clock_value(struct decoding *d, const struct cas_json *obj)
 {
-    const struct cas_json *v = member(obj, "clock"), *base, *inc;
-    const int64_t day = 24LL * 3600 * 1000;
+    const struct cas_json *v = member(obj, "clock"), *base, *inc, *days;
+    const int64_t day = CAS__DAY_MS;
+    int64_t n;
     if (!v || v->type == CAS_JSON_NULL)
         return CAS_OK;
+    if (v->type == CAS_JSON_OBJECT && (days = member(v, "days_per_move"))) {
+        if (member(v, "base_ms") || member(v, "increment_ms"))
+            return refuse(d, "bad-message", "field \"clock\" gives both \"days_per_move\" "
+                          "(correspondence) and a Fischer \"base_ms\"/\"increment_ms\"; "
+                          "choose one");
+        if (integer_value(d, days, "clock.days_per_move", 1, CAS__MAX_DAYS_PER_MOVE, &n))
+            return CAS_EINVAL;
+        d->req->days_per_move = (int)n;
+        return CAS_OK;
+    }
     if (v->type != CAS_JSON_OBJECT || !(base = member(v, "base_ms")))
-        return refuse(d, "bad-message", "field \"clock\" must be null or an object with "
-                      "\"base_ms\" and optionally \"increment_ms\"");
+        return refuse(d, "bad-message", "field \"clock\" must be null, an object with "
+                      "\"base_ms\" and optionally \"increment_ms\" (Fischer), or one with "
+                      "\"days_per_move\" (correspondence, 1 to 14)");
     d->req->has_clock = 1;
     if (integer_value(d, base, "clock.base_ms", 1000, day, &d->req->base_ms))
         return CAS_EINVAL;

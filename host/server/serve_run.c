@@ -24,6 +24,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     struct cas__saves *store = NULL;
     struct cas__lobby lobby;
     struct cas__httpd *h = NULL;
+    struct cas__notify *notify = NULL;
     char err[1024];
     int port, status = 1;
     char *fallback = NULL, *www = NULL;
@@ -52,6 +53,12 @@ int cas__serve_run(const struct cas__serve_setup *setup)
                 "installed (looked in %s); pages answer 404 until --www DIR names them\n",
                 CASTELLAN_WWW_INSTALL_DIR);
     lobby.host_saved = &setup->host_saved;
+    if (setup->notify_command &&
+        cas__notify_new(setup->notify_command, 0, &notify, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: notify-command: %s\n", err);
+        goto close_lobby;
+    }
+    lobby.notify = notify;
     if (cas__httpd_start(&lobby, &opts, &h, &port, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
@@ -86,6 +93,7 @@ stop:
     cas__httpd_free(h);
 close_lobby:
     cas__lobby_close(&lobby);
+    cas__notify_free(notify); /* after the runs queued, each bounded */
 close_store:
     cas__saves_close(store);
 free_path:

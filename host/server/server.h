@@ -11,6 +11,8 @@
  *   message.c   the state and update messages, built once per viewer
  *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
+ *   correspondence.c  days-per-move time controls: absolute deadlines
+ *   notify.c    the notification hook, run off the loop on a thread of its own
  *   offload.c   a table's plugin calls as jobs of the pool, off the loop
  *   bots.c      the pools: threads running jobs, results posted to the loop
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
@@ -141,6 +143,7 @@ struct cas__req {
     size_t n_seats;
     int has_clock;
     int64_t base_ms, increment_ms;
+    int days_per_move;      /* create: a correspondence time control, 0: none */
     int on;                 /* autopass: the seat's choice */
     int practice;           /* create: a practice game (may choose its seed) */
     struct cas_json *root;  /* owned */
@@ -165,10 +168,12 @@ int cas__srv_refuse(const char **code, const char *what, char *msg, size_t msgle
 /* ---------------------------------------------------------- the clock */
 
 /* The server's only timekeeper: milliseconds on a monotonic clock.  Tests
- * give their own. */
+ * give their own.  wall_ms: the time of day in Unix milliseconds, for the
+ * absolute deadlines of correspondence games (NULL: the real clock). */
 struct cas__srv_clock {
     int64_t (*now_ms)(void *ctx);
     void *ctx;
+    int64_t (*wall_ms)(void *ctx);
 };
 
 /* ------------------------------------------------------------ limits */
@@ -310,6 +315,7 @@ struct cas__lobby {
     /* Whether the store took writes when the loop last asked (each clock
      * tick, each write): what a job checks before a move. */
     _Atomic int store_up;
+    struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
@@ -367,6 +373,7 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 struct cas__table_params {
     int has_clock;
     int64_t base_ms, increment_ms;
+    int days_per_move;             /* correspondence (1..14), 0: none */
     /* A practice game: the only kind whose seed its creator may choose
      * (desc->seed_given); otherwise the server draws the seed and commits
      * to it. */
@@ -463,6 +470,34 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 void cas__table_retry_store(struct cas__table *t);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
+/* Correspondence time controls (correspondence.c, docs/server.md). */
+#define CAS__DAY_MS ((int64_t)24 * 3600 * 1000)
+#define CAS__MAX_DAYS_PER_MOVE 14
+
+/* ------------------------------------------------------- notify.c */
+
+struct cas__notify;
+
+/* Commands that queue beyond this are dropped (and said so on stderr):
+ * a command that hangs cannot grow memory without bound. */
+#define CAS__NOTIFY_MAX_QUEUED 1024
+/* How long one run may take, feeding its stdin included, before it is
+ * killed. */
+#define CAS__NOTIFY_TIMEOUT_MS 10000
+
+/* A notifier running command (the words of [server] notify-command, the
+ * first an executable's absolute path; no shell) on a thread of its own,
+ * one run at a time.  timeout_ms: 0 for CAS__NOTIFY_TIMEOUT_MS.  CAS_EINVAL
+ * (err explains) for a bad command, CAS_ENOMEM.  Caller frees. */
+int cas__notify_new(const char *command, int timeout_ms, struct cas__notify **out, char *err,
+                    size_t errlen);
+/* Queue one run with w's text on its stdin (w is emptied).  Never blocks:
+ * called on the event loop. */
+void cas__notify_post(struct cas__notify *n, struct cas__jw *w);
+/* Wait until every queued run has ended (tests; the end of a server). */
+void cas__notify_drain(struct cas__notify *n);
+/* Drain, stop the thread, free; NULL is fine. */
+void cas__notify_free(struct cas__notify *n);
 
 /* -------------------------------------------------------- offload.c */
 
@@ -684,6 +719,7 @@ struct cas__serve_setup {
     int (*done)(void *ctx, struct cas__lobby *l, struct cas__httpd *h);
     void *ready_ctx;
     int no_restore;            /* leave the store's other served games be */
+    const char *notify_command; /* [server] notify-command, or NULL */
     struct cas__host_saved host_saved; /* serve --host-saved; ids borrowed */
 };
 

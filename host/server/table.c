@@ -217,11 +217,20 @@ static void forget_played(struct cas__table *t)
     t->n_played = 0;
 }
 
+void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock)
+{
+    if (t->days_per_move)
+        cas__corr_saved(t, actor, clock);
+    else if (clock >= 0)
+        t->seats[actor].clock_ms = clock;
+    t->turn_started = cas__table_now(t); /* the next turn starts now: no time was away */
+}
+
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__table *t = ctx;
-    int64_t clock = clock_after(t, actor);
+    int64_t clock = t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
     int rc = cas__table_store_append(t, ply, actor, text, hash_after, clock, err, errlen);
     if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
         /* The game waits with the action until the store is back. */
@@ -236,9 +245,7 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     t->j.saved = ply + 1;
     if (actor >= 0)
         note_played(t, ply, actor, text);
-    if (clock >= 0)
-        t->seats[actor].clock_ms = clock;
-    t->turn_started = cas__table_now(t);
+    cas__table_took_clock(t, actor, clock);
     return CAS_OK;
 }
 
@@ -405,6 +412,15 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
         return rc;
     }
     t->has_clock = served.base_ms > 0;
+    t->days_per_move = served.days_per_move;
+    t->deadline = served.first_deadline;
+    if (t->days_per_move < 0 || t->days_per_move > CAS__MAX_DAYS_PER_MOVE || t->deadline < 0) {
+        snprintf(msg, msglen, "game %lld is damaged: %d days per move (1 to %d, or 0 for "
+                 "none), first deadline %lld", (long long)t->id, t->days_per_move,
+                 CAS__MAX_DAYS_PER_MOVE, (long long)t->deadline);
+        cas__saves_served_free(&served);
+        return CAS_ECORRUPT;
+    }
     t->base_ms = served.base_ms;
     t->increment_ms = served.increment_ms;
     t->flagged = served.flagged;
@@ -440,7 +456,10 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     }
     t->j = (struct cas__journal){.store = l->store, .game = t->id,
                                  .saved = (uint32_t)t->saved.n_actions};
-    restore_clocks(t);
+    if (t->days_per_move)
+        cas__corr_restore(t, &t->saved);
+    else
+        restore_clocks(t);
     t->over = t->flagged >= 0 || t->saved.status == CAS__SAVES_FINISHED;
     /* The session holds the game now; the loaded journal would only take
      * a long game's worth of memory for as long as it is hosted. */

@@ -181,6 +181,12 @@ struct cas__table {
     } unsaved;
     int result_unsaved, store_away, refused_away;
     int64_t away_since;
+    /* Correspondence (docs/server.md): days per move (0: none), the Unix
+     * ms at which the deciding seat's time runs out (0: the clock waits
+     * for every human seat), and the last seat that decided (-1: none). */
+    int days_per_move;
+    int64_t deadline;
+    int corr_last_seat;
     char failure[512];             /* why the table stopped, "" if fine */
     struct cas__table *next;       /* in the lobby */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
@@ -214,6 +220,43 @@ void cas__table_fail(struct cas__table *t, const char *why);
 void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
 /* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
 int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
+/* The clock journaled with actor's action (a Fischer clock, or a
+ * correspondence deadline) is saved: it holds from now on. */
+void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);
+/* Write the result of a game that is over: {"scores":..,"winners":..,
+ * "reason":..,"flagged":..} (docs/server.md, state). */
+void cas__table_write_result(struct cas__table *t, struct cas__jw *w);
+
+/* ------------------------------------------------- correspondence.c */
+
+/* The time of day, Unix ms, on the lobby's clock. */
+int64_t cas__corr_wall(const struct cas__table *t);
+/* The deadline to journal with an action of `actor` just applied (the
+ * one in force for the next decision: a new one when another seat decides
+ * next), or -1 when the game has no correspondence clock or it has not
+ * started.  Changes nothing: cas__corr_saved applies it once saved. */
+int64_t cas__corr_deadline_after(struct cas__table *t, int actor);
+/* The action whose journal entry carried `deadline` is saved: a new
+ * deadline starts the next seat's turn (and tells the notify hook). */
+void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline);
+/* Every human seat has joined: the first turn's clock starts (stored, so
+ * a restart keeps it). */
+void cas__corr_start(struct cas__table *t);
+/* After a restart, from the journal replayed: the deadline in force is
+ * the last action's, else the stored first one (t->deadline as loaded);
+ * and which seat decided last. */
+void cas__corr_restore(struct cas__table *t, const struct cas__saves_game *saved);
+/* The deciding seat's time is up at wall time now: that seat, else -1. */
+int cas__corr_expired(struct cas__table *t, int64_t now);
+/* The ms seat has left to decide in (its whole allowance while it does
+ * not decide, or before the clock starts). */
+int64_t cas__corr_left(struct cas__table *t, int seat, int64_t now);
+/* ,"clock":{...} of a correspondence game (state, update, lobby: full
+ * when full). */
+void cas__corr_write_clock(struct cas__table *t, struct cas__jw *w, int full);
+/* The game is over: the notify hook hears of it once per human seat. */
+void cas__corr_game_over(struct cas__table *t);
+
 
 /* The store is the loop's: a job reaches it through the loop (cas__on_loop),
  * the loop directly.  Each returns the store's code; err (may be NULL)

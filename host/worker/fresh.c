@@ -1,5 +1,5 @@
 /*
- * fresh.c — what castellan tells a fresh worker (spawn.h) about a game
+ * fresh.c — what castellan tells a fresh worker (worker_spawn.h) about a game
  * (its libraries, data folder, options, expansions and limits), and the
  * worker's side: read the setup, confine itself, load the libraries by
  * the descriptors castellan checked, then live as a probe, a game worker

@@ -1,6 +1,6 @@
 /*
  * worker.h — a game plugin run in a child process (host-internal): the
- * host starts castellan-worker, a fresh program (spawn.h), and tells it
+ * host starts castellan-worker, a fresh program (worker_spawn.h), and tells it
  * which libraries to load; the worker confines itself (rlimits, a
  * seccomp filter), loads them, creates the game and
  * answers vtable calls over a socket (wire.h); the host drives it through
@@ -16,7 +16,7 @@
 #include <castellan/plugin.h>
 
 #include "registry.h"
-#include "spawn.h"
+#include "worker_spawn.h"
 #include "wire.h"
 
 enum cas__isolation_mode {
@@ -175,7 +175,7 @@ _Noreturn void cas__worker_serve(int fd, const struct cas_plugin *plugin, const 
 
 /* ---- fresh.c: what a worker is told, and castellan-worker's main ---- */
 
-/* A game as a setup tells it (spawn.h): plugin and params' expansions by
+/* A game as a setup tells it (worker_spawn.h): plugin and params' expansions by
  * their libraries (whose descriptors go to fds[0..*n_fds), at most cap),
  * the data folder, the options.  CAS_OK, or a reason in err (a plugin no
  * library gave: one compiled into the program). */

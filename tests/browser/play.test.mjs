@@ -508,6 +508,38 @@ async function claimOpenSeat(a, b, c) {
   log('the clocks waited for both seats, and run now that both are here');
 }
 
+// A correspondence game (2 days per move) made by page A, which holds both
+// seats' links: the lobby lists it first, marked "Your turn", on page A
+// and unmarked on page C, which holds none; at the table the player to
+// move reads the time left in words, the other the days per move.
+async function correspondence(a, b, c) {
+  await a.goto(BASE + '/');
+  await a.waitForSelector('#game option[value="carcassonne"]');
+  await openCustomForm(a, 'carcassonne');
+  await a.$$eval('#seats li select', (ss) => { ss[0].value = 'human'; ss[1].value = 'human'; });
+  await a.select('#clock-days', '2');
+  await a.click('#custom-form button[type="submit"]');
+  await a.waitForSelector('#invites li[data-seat="1"] input');
+  const links = await a.$$eval('#invites li input.link', (xs) => xs.map((x) => x.value));
+  const game = decodeURIComponent(new URL(links[0]).pathname.split('/')[2]);
+  await a.goto(BASE + '/');
+  const first = await a.waitForSelector('#games tbody tr:first-child');
+  assert.equal(await first.evaluate((r) => r.dataset.game), game, 'the game to play comes first');
+  assert.match(await first.evaluate((r) => r.textContent), /^Your turn: .*2 days per move/);
+  await c.goto(BASE + '/');
+  const row = await c.waitForSelector(`#games tbody tr[data-game="${game}"]`);
+  assert.doesNotMatch(await row.evaluate((r) => r.textContent), /Your turn/, 'not for a page that holds no seat');
+  await a.goto(links[0]);
+  await b.goto(links[1]);
+  await a.waitForSelector('body[data-you="0"]');
+  await b.waitForSelector('body[data-you="1"]');
+  await a.waitForSelector('#clock-note', { hidden: true });
+  const clocks = await a.$$eval('#players td.clock', (tds) => tds.map((t) => t.textContent));
+  assert.match(clocks[0], /^1 day 23 h left to move$/, `the time left in words: ${clocks}`);
+  assert.equal(clocks[1], '2 days per move');
+  log(`a correspondence game: first in the lobby with "Your turn", clocks ${JSON.stringify(clocks)}`);
+}
+
 // ------------------------------------------------------------------- test
 
 async function createGame(a) {
@@ -798,6 +830,7 @@ async function main() {
   assert.equal(shown.status, 'finished');
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
   await claimOpenSeat(a, b, c);
+  await correspondence(a, b, c);
   await browser.close();
   browser = null;
   await stopServer(server);

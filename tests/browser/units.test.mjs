@@ -62,3 +62,24 @@ assert.deepEqual(helpFor(help, ['castle keep', 'castle CG-1 0,1 90', 'pass', 'de
 assert.deepEqual(helpFor(help, ['wagon home']), [], 'nothing made up for an action the help does not name');
 
 console.log('browser_units: names, hint words, breakdown and help entries as expected');
+
+// Correspondence: the time left in words, the lobby's "your turn" first.
+{
+  const { timeWords, correspondenceClock, yourTurnFirst } = await import('../../host/server/www/turns.js');
+  const h = 3600 * 1000, d = 24 * h;
+  assert.equal(timeWords(2 * d + 4 * h + 59 * 60000), '2 days 4 h');
+  assert.equal(timeWords(d), '1 day');
+  assert.equal(timeWords(5 * h + 12 * 60000), '5 h 12 min');
+  assert.equal(timeWords(40 * 60000 + 999), '40 min');
+  assert.equal(timeWords(-5), 'less than a minute');
+  const clock = { days_per_move: 3, running: true };
+  assert.equal(correspondenceClock(clock, 2 * d + 4 * h, true), '2 days 4 h left to move');
+  assert.equal(correspondenceClock(clock, 3 * d, false), '3 days per move');
+  assert.equal(correspondenceClock({ days_per_move: 1, running: false }, d, true), '1 day per move');
+  const games = [{ game: '1', status: 'running', to_move: 0 }, { game: '2', status: 'running', to_move: 1 },
+    { game: '3', status: 'over', to_move: null }, { game: '4', status: 'running', to_move: 0 }];
+  const mine = { 2: [1], 3: [0], 4: [0, 1] };
+  const order = yourTurnFirst(games, (g) => mine[g] || []);
+  assert.deepEqual(order.map((g) => g.game), ['2', '4', '1', '3']);
+  assert.deepEqual(order.map((g) => g.yourTurn), [true, true, false, false]);
+}

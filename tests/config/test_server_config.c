@@ -49,7 +49,8 @@ static void test_every_key_is_read(void **state)
                                "max-queue-bytes = 65536\nmax-games = 10\nmax-connections = 20\n"
                                "bot-threads = 2\nrate = 2.5\nburst = 8\n"
                                "allowed-hosts = a.example.org, b.example.org\n"
-                               "max-send-bytes = 1048576\n", &c, err, sizeof err),
+                               "max-send-bytes = 1048576\n"
+                               "notify-command = /bin/cat --show-all\n", &c, err, sizeof err),
                      0);
     assert_string_equal(c.listen, "[::1]:9000");
     assert_string_equal(c.cert, "c.pem");
@@ -66,6 +67,7 @@ static void test_every_key_is_read(void **state)
     assert_true(c.burst == 8);
     assert_string_equal(c.allowed_hosts, "a.example.org, b.example.org");
     assert_int_equal(c.max_send_bytes, 1048576);
+    assert_string_equal(c.notify_command, "/bin/cat --show-all");
     cas__server_config_free(&c);
 }
 
@@ -108,6 +110,13 @@ static void test_bad_keys_and_values(void **state)
                  FILE_NAME ": [server] names a cert but no key; TLS needs both");
     expect_error("[server]\nkey = k.pem\n",
                  FILE_NAME ": [server] names a key but no cert; TLS needs both");
+    expect_error("[server]\nnotify-command = mail -s \"$GAME\" club\n",
+                 FILE_NAME ":2: notify-command: \"mail -s \"$GAME\" club\" does not start with "
+                 "an absolute path; name the program as /path/to/program (it runs without a "
+                 "shell: no $VARIABLES, quotes or pipes)");
+    expect_error("[server]\nnotify-command = /etc/passwd\n",
+                 FILE_NAME ":2: notify-command: /etc/passwd is not an executable file; check "
+                 "the path and its mode (chmod +x)");
     expect_error("[server]\nthis line has no equals sign\n",
                  FILE_NAME ":2: neither [section] nor key = value; fix the line's syntax");
 }

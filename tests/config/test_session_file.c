@@ -21,6 +21,7 @@ static void test_complete_file(void **state)
                        "seed = 20261129 ; inline comment\n"
                        "isolation = worker\n"
                        "plugin-deadline-ms = 250\n"
+                       "days-per-move = 3\n"
                        "[rules]\n"
                        "farmers = on\n"
                        "traders-builders.pigs = off\n"
@@ -50,11 +51,11 @@ static void test_complete_file(void **state)
     assert_int_equal(d->n_rules, 2);
     assert_string_equal(d->rules[1].key, "traders-builders.pigs");
     assert_string_equal(d->rules[1].value, "off");
-    assert_int_equal(d->rules[1].line, 10);
+    assert_int_equal(d->rules[1].line, 11);
     assert_int_equal(d->n_players, 2);
     assert_string_equal(d->players[0].name, "Ada");
     assert_string_equal(d->players[0].agent, "human");
-    assert_int_equal(d->players[0].line, 11);
+    assert_int_equal(d->players[0].line, 12);
     assert_string_equal(d->players[1].name, "Player 2");
     assert_string_equal(d->players[1].agent, "greedy");
     assert_string_equal(d->database, "/home/ada/saves.db");
@@ -62,7 +63,8 @@ static void test_complete_file(void **state)
     assert_int_equal(d->journal, 0);
     assert_int_equal(d->isolation, 1);
     assert_int_equal(d->deadline_ms, 250);
-    assert_int_equal(d->last_line, 19);
+    assert_int_equal(d->days_per_move, 3);
+    assert_int_equal(d->last_line, 20);
     session_file_done(&f);
 }
 
@@ -201,7 +203,7 @@ static void test_keys(void **state)
     (void)state;
     expect_file_error("[session]\ngme = x\n",
                       "2: unknown key \"gme\" in [session]; use game, expansions, seed, "
-                      "isolation or plugin-deadline-ms (closest: game)");
+                      "isolation, plugin-deadline-ms or days-per-move (closest: game)");
     expect_file_error("[session]\ngame = x\n[player.1]\nagnet = human\n",
                       "4: unknown key \"agnet\" in [player.1]; use name or agent (closest: "
                       "agent)");
@@ -265,6 +267,9 @@ static void test_values(void **state)
     expect_file_error("[session]\ngame = x\nplugin-deadline-ms = 0\n",
                       "3: plugin-deadline-ms = \"0\" is not valid; give the milliseconds one "
                       "plugin call may take, 1 to 3600000 (default 5000)");
+    expect_file_error("[session]\ngame = x\ndays-per-move = 15\n",
+                      "3: days-per-move = \"15\" is not valid; give the days each move of a "
+                      "correspondence game may take, 1 to 14");
     expect_file_error("[session]\ngame = x\nplugin-deadline-ms = 5s\n",
                       "3: plugin-deadline-ms = \"5s\" is not valid; give the milliseconds one "
                       "plugin call may take, 1 to 3600000 (default 5000)");

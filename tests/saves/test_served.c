@@ -87,9 +87,12 @@ static void test_migration_hashes_clear_tokens_in_place(void **state)
     assert_string_equal(back.seats[0].token, SHA256_ABC);
     assert_string_equal(back.seats[1].token, SHA256_EMPTY);
     assert_int_equal(back.seats[1].open, 1);
-    /* Served before schema 4: no practice game, no seed commitment. */
+    /* Served before schema 4: no practice game, no seed commitment; nor a
+     * correspondence time control (schema 5). */
     assert_int_equal(back.practice, 0);
     assert_null(back.seed_nonce);
+    assert_int_equal(back.days_per_move, 0);
+    assert_int_equal(back.first_deadline, 0);
     cas__saves_served_free(&back);
     assert_int_equal(cas_test_query_int(where, "SELECT count(*) FROM served_seats WHERE "
                                         "token = 'abc'"), 0);
@@ -151,6 +154,34 @@ static void test_practice_and_seed_nonce_round_trip(void **state)
     assert_int_equal(back.practice, 0);
     assert_string_equal(back.seed_nonce, nonce);
     cas__saves_served_free(&back);
+    cas__saves_close(s);
+}
+
+/* A correspondence game's days per move, and its first deadline once its
+ * clock started (none before). */
+static void test_correspondence_round_trip(void **state)
+{
+    char where[512], a[] = SHA256_ABC;
+    struct cas__saves_game g;
+    struct cas__saves_served back;
+    struct cas__saves *s = cas_test_open(cas_test_store_where(state, "saves.db", where,
+                                                              sizeof where));
+    cas_test_sample_game(&g, NULL, "Ada", "Bob", 1);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    struct cas__saves_served_seat seats[1] = {{a, 0, NULL}};
+    struct cas__saves_served served = {.game = g.id, .seats = seats, .n_seats = 1,
+                                       .days_per_move = 14};
+    assert_int_equal(cas__saves_served_insert(s, &served), CAS_OK);
+    assert_int_equal(cas__saves_served_load(s, g.id, &back), CAS_OK);
+    assert_int_equal(back.days_per_move, 14);
+    assert_int_equal(back.first_deadline, 0);
+    cas__saves_served_free(&back);
+    /* A deadline past 2^32 seconds' worth of ms: 64 bits kept whole. */
+    assert_int_equal(cas__saves_served_start(s, g.id, INT64_C(4102444800123)), CAS_OK);
+    assert_int_equal(cas__saves_served_load(s, g.id, &back), CAS_OK);
+    assert_int_equal(back.first_deadline, INT64_C(4102444800123));
+    cas__saves_served_free(&back);
+    cas__saves_game_free(&g);
     cas__saves_close(s);
 }
 
@@ -248,6 +279,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_practice_and_seed_nonce_round_trip),
         CAS_TEST_IN_DIR(test_a_leaver_bot_and_a_forfeit_are_kept),
         CAS_TEST_IN_DIR(test_recent_served_games),
+        CAS_TEST_IN_DIR(test_correspondence_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

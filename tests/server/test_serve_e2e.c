@@ -444,6 +444,130 @@ static void test_play_web(void **state)
     cas__saves_game_free(&g);
 }
 
+struct acts_goal {
+    struct serve_client *a, *b;
+    int goal;
+};
+
+/* The two seats acted goal times together (whoever's turn it was). */
+static int acted_enough(void *ctx)
+{
+    const struct acts_goal *g = ctx;
+    return g->a->errors || g->b->errors || g->a->acts + g->b->acts >= g->goal;
+}
+
+/* A leg of a correspondence game's play on a server started afresh on the
+ * same store: `acts` more decisions (0: to the end). */
+static void corr_leg(struct serve_process *p, const char *const *extra, int64_t *id,
+                     struct serve_client *a, struct serve_client *b, int acts)
+{
+    struct cas__wsc *w;
+    serve_start(p, "e2e-corr", extra);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    if (!*id)
+        *id = serve_create(w, p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                           "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
+                           "\"agent\":\"human\"}],\"clock\":{\"days_per_move\":3},"
+                           "\"practice\":true,\"seed\":\"3\"}", a, b);
+    a->states = b->states = 0;
+    a->acted_ply = b->acted_ply = 0; /* an act sent as the server stopped is lost */
+    serve_connect(w, p, a);
+    serve_connect(w, p, b);
+    serve_join(a, *id, 0);
+    serve_join(b, *id, 1);
+    struct pair pr = {a, b, NULL};
+    struct acts_goal goal = {a, b, a->acts + b->acts + acts};
+    if (acts)
+        serve_run_until(w, acted_enough, &goal);
+    else
+        serve_run_until(w, both_over, &pr);
+    assert_int_equal(a->errors + b->errors, 0);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a->conn);
+    cas__wsc_conn_free(b->conn);
+    assert_int_equal(serve_stop(p), 0); /* the notices queued are run first */
+}
+
+/* A correspondence game on `castellan serve --config` with a
+ * notify-command, stopped and started twice mid-game: it goes on to its
+ * end, every action from the clock's start journaled with its deadline,
+ * and the command heard each turn and the end (docs/server.md,
+ * "Correspondence"). */
+static void test_correspondence_with_notices(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct serve_client a = {0}, b = {0};
+    char cwd[512], out[700], ini[700], line[4096];
+    int64_t id = 0;
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(out, sizeof out, "%s/e2e-corr-notices.json", cwd);
+    snprintf(ini, sizeof ini, "%s/e2e-corr.ini", cwd);
+    unlink(out);
+    FILE *f = fopen(ini, "w");
+    assert_non_null(f);
+    fprintf(f, "[server]\nnotify-command = %s %s\n", NOTICE_SCRIPT, out);
+    fclose(f);
+    const char *const extra[] = {"--config", ini, NULL};
+    serve_forget("e2e-corr");
+    corr_leg(&p, extra, &id, &a, &b, 2);
+    corr_leg(&p, extra, &id, &a, &b, 2);
+    corr_leg(&p, extra, &id, &a, &b, 0);
+
+    struct cas__saves_game g;
+    load_game(p.db, id, &g);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    /* Chance's draws before both seats joined carry none; from the
+     * clock's start every action carries the deadline after it. */
+    int64_t last = 0;
+    size_t i = 0;
+    while (i < g.n_actions && !g.actions[i].has_clock)
+        assert_int_equal(g.actions[i++].actor, -1);
+    assert_true(i < g.n_actions);
+    for (; i < g.n_actions; i++) {
+        assert_true(g.actions[i].has_clock);
+        assert_true(g.actions[i].clock_ms >= last); /* deadlines only move on */
+        last = g.actions[i].clock_ms;
+    }
+    cas__saves_game_free(&g);
+
+    /* Every notice is one JSON object of this game; turns, then the end
+     * once per seat. */
+    size_t turns = 0, overs = 0;
+    char last_seat = 0;
+    f = fopen(out, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        struct cas_json *notice;
+        size_t at, off;
+        char game[48];
+        assert_int_equal(cas__json_parse(line, strlen(line), &notice, &at, &off), CAS_OK);
+        snprintf(game, sizeof game, "\"game\":\"%lld\"", (long long)id);
+        assert_non_null(strstr(line, game));
+        if (strstr(line, "{\"event\":\"turn\"")) {
+            assert_int_equal(overs, 0);
+            assert_non_null(strstr(line, "\"deadline_ms\":1"));
+            /* A turn passes to the other seat: chance between two decisions
+             * of one seat does not begin a turn of its own. */
+            const char *seat = strstr(line, "\"seat\":");
+            assert_non_null(seat);
+            assert_int_not_equal(seat[7], last_seat);
+            last_seat = seat[7];
+            turns++;
+        } else {
+            assert_non_null(strstr(line, "{\"event\":\"over\""));
+            assert_non_null(strstr(line, "\"reason\":\"end\""));
+            overs++;
+        }
+        cas__json_free(notice);
+    }
+    fclose(f);
+    assert_true(turns >= 4);
+    assert_int_equal(overs, 2);
+    unlink(out);
+    unlink(ini);
+}
+
 static int all_have_a_state(void *ctx)
 {
     struct pair *p = ctx;
@@ -508,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_against_a_bot),
         cmocka_unit_test(test_terminal_games_need_host_saved),
         cmocka_unit_test(test_restart_resumes),
+        cmocka_unit_test(test_correspondence_with_notices),
         cmocka_unit_test(test_play_web),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_stop_with_requests_in_flight),

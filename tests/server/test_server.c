@@ -5,7 +5,8 @@
  * escaping, create/list/claim/join, who may act (tokens, turns, stale and
  * illegal actions), that a seat's secrets never reach another viewer,
  * strict undo, resuming after a dropped connection and after a restart,
- * and Fischer clocks down to a flag fall.
+ * Fischer clocks down to a flag fall, and correspondence games (days per
+ * move) across restarts and downtime, with the notify-command hook.
  */
 #define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
@@ -91,7 +92,18 @@ static int64_t fake_clock(void *ctx)
     return fake_now;
 }
 
-static const struct cas__srv_clock clock_of_test = {.now_ms = fake_clock};
+/* The time of day (Unix ms) for correspondence deadlines: moved by days
+ * where the monotonic clock moves by seconds. */
+static int64_t fake_wall_now = 1796000000000;
+
+static int64_t fake_wall(void *ctx)
+{
+    (void)ctx;
+    return fake_wall_now;
+}
+
+static const struct cas__srv_clock clock_of_test = {.now_ms = fake_clock,
+                                                    .wall_ms = fake_wall};
 
 struct world {
     char db[512];
@@ -308,6 +320,12 @@ static void test_decoder_refuses_every_bad_message(void **state)
     expect_refused("{\"type\":\"join\",\"game\":1,\"seat\":0,\"token\":5}", "bad-message",
                    "\"token\" must be a string");
     expect_refused("{\"type\":\"act\",\"game\":1,\"action\":\"x\"}", "bad-message", "\"ply\"");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"clock\":{\"days_per_move\":0}}",
+                   "bad-message", "clock.days_per_move");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"clock\":{\"days_per_move\":15}}",
+                   "bad-message", "clock.days_per_move");
+    expect_refused("{\"type\":\"create\",\"preset\":\"default\",\"clock\":{\"days_per_move\":2,"
+                   "\"base_ms\":60000}}", "bad-message", "choose one");
     expect_refused("{\"type\":\"act\",\"game\":1,\"ply\":-1,\"action\":\"x\"}", "bad-message",
                    "\"ply\"");
     expect_refused("{\"type\":\"act\",\"game\":1,\"ply\":1,\"action\":\"a\\u0000b\"}",
@@ -608,6 +626,8 @@ static void test_tokens_are_kept_as_hashes(void **state)
                  "ALTER TABLE served_seats DROP COLUMN bot;"
                  "ALTER TABLE served_games DROP COLUMN practice;"
                  "ALTER TABLE served_games DROP COLUMN seed_nonce;"
+                 "ALTER TABLE served_games DROP COLUMN days_per_move;"
+                 "ALTER TABLE served_games DROP COLUMN first_deadline;"
                  "PRAGMA user_version = 3;");
     world_open(&w, "hashed", 0);
     assert_int_equal(cas__saves_schema_version(w.store), CAS__SAVES_SCHEMA_VERSION);
@@ -1632,6 +1652,257 @@ static void test_plugin_lying_about_the_seat(void **state)
     world_close(&w);
 }
 
+/* ------------------------------------------------------ correspondence */
+
+static const char corr_game[] =
+    "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"2\","
+    "\"clock\":{\"days_per_move\":2},\"seats\":[{\"name\":\"Ada \\\"$(rm -rf /)\\\"\","
+    "\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
+
+/* The deadline journaled with the last action of game id. */
+static int64_t journaled_deadline(struct world *w, int64_t id)
+{
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w->store, id, 1, &g), CAS_OK);
+    assert_true(g.n_actions > 0);
+    assert_true(g.actions[g.n_actions - 1].has_clock);
+    int64_t deadline = g.actions[g.n_actions - 1].clock_ms;
+    cas__saves_game_free(&g);
+    return deadline;
+}
+
+/* A game of N days per move: its deadline starts once both seats joined,
+ * is journaled with each action, is the same after two restarts, no
+ * leaver grace applies, and a deadline that passed while the server was
+ * down falls when it starts (docs/server.md, "Correspondence"). */
+static void test_correspondence_survives_restarts(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch;
+    char tokens[2][64], expect[128];
+    fake_now = 1000;
+    fake_wall_now = 1796000000000;
+    world_open(&w, "corr", 1);
+    int64_t id = create(&w, corr_game, tokens, 2);
+    struct cas__table *t = table(&w, id);
+    tconn_init(&seats[0]);
+    join(&w, &seats[0], id, 0, tokens[0]);
+    assert_non_null(strstr(last(&seats[0]), "\"clock\":{\"days_per_move\":2,\"running\":false,"
+                                            "\"deadline_ms\":null}"));
+    /* A day passes before Bob opens the game: it costs nobody anything. */
+    fake_wall_now += CAS__DAY_MS;
+    tconn_init(&seats[1]);
+    join(&w, &seats[1], id, 1, tokens[1]);
+    int64_t first = fake_wall_now + 2 * CAS__DAY_MS;
+    assert_int_equal(t->deadline, first);
+    snprintf(expect, sizeof expect, "\"running\":true,\"deadline_ms\":%" PRId64 "}", first);
+    assert_non_null(strstr(last(&seats[1]), expect));
+    struct cas__saves_served sv;
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    assert_int_equal(sv.days_per_move, 2);
+    assert_int_equal(sv.first_deadline, first);
+    cas__saves_served_free(&sv);
+
+    /* The first mover takes a day and a half; the other gets two days from
+     * then, journaled with the action. */
+    int actor = cas__table_actor(t);
+    fake_wall_now += CAS__DAY_MS + CAS__DAY_MS / 2;
+    assert_true(play_one(&w, id, seats, 2));
+    while (cas__table_actor(t) == actor && !t->over)
+        assert_true(play_one(&w, id, seats, 2)); /* the rest of its turn, same deadline */
+    int next = cas__table_actor(t);
+    int64_t deadline = fake_wall_now + 2 * CAS__DAY_MS;
+    assert_int_equal(t->deadline, deadline);
+    assert_int_equal(journaled_deadline(&w, id), deadline);
+    tconn_free(&seats[0]);
+    tconn_free(&seats[1]);
+    /* Gone for hours: a correspondence player is expected to be away. */
+    fake_now += 10 * 3600 * 1000;
+    cas__lobby_check_clocks(&w.lobby);
+    assert_int_equal(cas__table_gone(t, fake_now), -1);
+    assert_false(t->over);
+
+    /* Two restarts, a day apart: the same deadline, the time left counted
+     * from it. */
+    for (int restart = 0; restart < 2; restart++) {
+        world_close(&w);
+        fake_wall_now += CAS__DAY_MS / 2;
+        world_open(&w, "corr", 0);
+        t = table(&w, id);
+        assert_false(t->over);
+        assert_int_equal(t->deadline, deadline);
+        assert_int_equal(cas__table_actor(t), next);
+    }
+    tconn_init(&watch);
+    join(&w, &watch, id, -1, NULL);
+    snprintf(expect, sizeof expect, "\"seat\":%d,", next);
+    const char *seat_at = strstr(last(&watch), expect);
+    assert_non_null(seat_at);
+    snprintf(expect, sizeof expect, "\"clock_ms\":%" PRId64 "}", CAS__DAY_MS);
+    assert_non_null(strstr(seat_at, expect));
+    tconn_free(&watch);
+    /* A moment before the deadline nothing falls. */
+    fake_wall_now = deadline - 1;
+    cas__lobby_check_clocks(&w.lobby);
+    assert_false(t->over);
+
+    /* The server is down past the deadline: the flag falls at the start. */
+    world_close(&w);
+    fake_wall_now = deadline + 3 * CAS__DAY_MS;
+    world_open(&w, "corr", 0);
+    t = table(&w, id); /* brought back to show the result */
+    assert_true(t->over);
+    assert_int_equal(t->flagged, next);
+    assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
+    assert_int_equal(sv.flagged, next);
+    cas__saves_served_free(&sv);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+    world_close(&w);
+}
+
+/* A store whose correspondence control is out of bounds (a crafted or
+ * damaged file) does not bring the game back. */
+static void test_correspondence_damaged_store(void **state)
+{
+    (void)state;
+    struct world w;
+    char tokens[2][64], sql[160];
+    world_open(&w, "corr-damaged", 1);
+    int64_t id = create(&w, corr_game, tokens, 2);
+    world_close(&w);
+    snprintf(sql, sizeof sql, "UPDATE served_games SET days_per_move = -3 WHERE game = %lld;",
+             (long long)id);
+    sql_on(w.db, sql);
+    world_open(&w, "corr-damaged", 0);
+    assert_null(cas__lobby_find(&w.lobby, id));
+    world_close(&w);
+}
+
+/* One member of a notice by name: its text (string or number), or NULL
+ * for null or none. */
+static const char *notice_field(const struct cas_json *notice, const char *key)
+{
+    for (size_t i = 0; i < notice->n; i++)
+        if (strcmp(notice->items[i].key, key) == 0)
+            return notice->items[i].text;
+    return NULL;
+}
+
+/* The notices the recording command got, one JSON object a line. */
+static size_t read_notices(const char *path, struct cas_json **out, size_t max)
+{
+    char line[4096];
+    size_t n = 0, at, off;
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        assert_true(n < max);
+        assert_int_equal(cas__json_parse(line, strlen(line), &out[n], &at, &off), CAS_OK);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static void expect_notice(const struct cas_json *notice, const char *event, int64_t id,
+                          int seat, const char *player)
+{
+    char text[64];
+    assert_string_equal(notice_field(notice, "event"), event);
+    snprintf(text, sizeof text, "%lld", (long long)id);
+    assert_string_equal(notice_field(notice, "game"), text);
+    snprintf(text, sizeof text, "%d", seat);
+    assert_string_equal(notice_field(notice, "seat"), text);
+    assert_string_equal(notice_field(notice, "player"), player);
+    snprintf(text, sizeof text, "/game/%lld", (long long)id);
+    assert_string_equal(notice_field(notice, "link"), text);
+    assert_string_equal(notice_field(notice, "days_per_move"), "2");
+}
+
+/* The notify-command gets a JSON notice on stdin when a person's turn
+ * begins and, per seat, when the game ends; the player's name (which
+ * holds quotes and a shell's $(...)) goes only into the JSON. */
+static void test_notify_command_hears_turns_and_the_end(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    struct cas_json *notices[16];
+    char tokens[2][64], err[512], command[1024], out[] = "notices-XXXXXX";
+    const char *names[2] = {"Ada \"$(rm -rf /)\"", "Bob"};
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    close(fd);
+    fake_now = 1000;
+    fake_wall_now = 1796000000000;
+    snprintf(command, sizeof command, "%s %s", NOTICE_SCRIPT, out);
+    world_open(&w, "corr-notify", 1);
+    assert_int_equal(cas__notify_new(command, 0, &w.lobby.notify, err, sizeof err), CAS_OK);
+    int64_t id = create(&w, corr_game, tokens, 2);
+    struct cas__table *t = table(&w, id);
+    seat_both(&w, id, tokens, seats, NULL);
+    int first = cas__table_actor(t);
+    int64_t deadline = t->deadline;
+    while (cas__table_actor(t) == first)
+        assert_true(play_one(&w, id, seats, 2));
+    int second = cas__table_actor(t);
+    fake_wall_now = t->deadline; /* the second seat lets its time run out */
+    cas__lobby_check_clocks(&w.lobby);
+    assert_true(t->over);
+    cas__notify_drain(w.lobby.notify);
+
+    size_t n = read_notices(out, notices, 16);
+    assert_int_equal(n, 4);
+    expect_notice(notices[0], "turn", id, first, names[first]);
+    char when[32];
+    snprintf(when, sizeof when, "%" PRId64, deadline);
+    assert_string_equal(notice_field(notices[0], "deadline_ms"), when);
+    assert_string_equal(notice_field(notices[0], "deadline"), "2026-12-02T00:53:20Z");
+    expect_notice(notices[1], "turn", id, second, names[second]);
+    for (int i = 0; i < 2; i++) {
+        expect_notice(notices[2 + i], "over", id, i, names[i]);
+        assert_null(notice_field(notices[2 + i], "deadline"));
+        const struct cas_json *result = NULL;
+        for (size_t k = 0; k < notices[2 + i]->n; k++)
+            if (strcmp(notices[2 + i]->items[k].key, "result") == 0)
+                result = &notices[2 + i]->items[k];
+        assert_non_null(result);
+        assert_string_equal(notice_field(result, "reason"), "flag");
+        snprintf(when, sizeof when, "%d", second);
+        assert_string_equal(notice_field(result, "flagged"), when);
+    }
+    for (size_t i = 0; i < n; i++)
+        cas__json_free(notices[i]);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    cas__notify_free(w.lobby.notify);
+    world_close(&w);
+    unlink(out);
+}
+
+/* A notify-command is checked before the server starts: an absolute path
+ * to an executable, no shell. */
+static void test_notify_command_is_checked(void **state)
+{
+    (void)state;
+    struct cas__notify *n;
+    char err[512];
+    assert_int_equal(cas__notify_new("record_notice.sh /tmp/x", 0, &n, err, sizeof err),
+                     CAS_EINVAL);
+    assert_non_null(strstr(err, "absolute path"));
+    assert_int_equal(cas__notify_new("/nonexistent/notify", 0, &n, err, sizeof err), CAS_EINVAL);
+    assert_non_null(strstr(err, "not an executable file"));
+    assert_int_equal(cas__notify_new("", 0, &n, err, sizeof err), CAS_EINVAL);
+    assert_int_equal(cas__notify_new("/bin/true\x01", 0, &n, err, sizeof err), CAS_EINVAL);
+    assert_non_null(strstr(err, "control character"));
+    assert_int_equal(cas__notify_new("/bin/true a b", 0, &n, err, sizeof err), CAS_OK);
+    cas__notify_free(n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1643,6 +1914,10 @@ int main(void)
         cmocka_unit_test(test_undo_reconnect_and_restart),
         cmocka_unit_test(test_clocks_and_the_flag),
         cmocka_unit_test(test_clock_waits_for_every_seat),
+        cmocka_unit_test(test_correspondence_survives_restarts),
+        cmocka_unit_test(test_correspondence_damaged_store),
+        cmocka_unit_test(test_notify_command_hears_turns_and_the_end),
+        cmocka_unit_test(test_notify_command_is_checked),
         cmocka_unit_test(test_forced_pass),
         cmocka_unit_test(test_leaver),
         cmocka_unit_test(test_score_events_say_what_scored),

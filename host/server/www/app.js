@@ -13,6 +13,7 @@ import { Placement, quickPlay, setQuickPlay } from './placement.js';
 import { Tray, who, withNames, seatColour, swatch, hintWords, breakdown } from './panels.js';
 import { wireCues, turnCue } from './cues.js';
 import { Help } from './help.js';
+import { correspondenceClock, yourTurnFirst } from './turns.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -237,10 +238,10 @@ function renderLobby(msg) {
   fillCreateForm(msg);
   const body = $('games').tBodies[0];
   body.replaceChildren();
-  const games = msg.games || [];
+  const mine = rememberedSeats();
+  const games = yourTurnFirst(msg.games || [], (game) => (mine[game] || []).map((s) => s.seat));
   $('no-games').hidden = games.length > 0;
   $('games').hidden = games.length === 0;
-  const mine = rememberedSeats();
   for (const g of games) {
     const go = el('td', { class: 'go' });
     for (const s of mine[g.game] || [])
@@ -259,8 +260,9 @@ function renderLobby(msg) {
     for (const s of g.seats || []) seats.append(el('li', {}, swatch(s.label), ' ' + seatWords(s)));
     const clock = g.clock ? ` · clock ${fmtClockSetting(g.clock)}` : '';
     const practice = g.practice ? ' · practice (seed chosen)' : '';
-    body.append(el('tr', { 'data-game': g.game },
-      el('td', {}, el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game})` + clock + practice),
+    body.append(el('tr', { 'data-game': g.game, class: g.yourTurn ? 'your-turn' : null },
+      el('td', {}, g.yourTurn ? el('strong', { class: 'your-turn-mark', text: 'Your turn: ' }) : '',
+        el('strong', { text: gameTitle(g.title, msg) }), ` (game ${g.game})` + clock + practice),
       el('td', { text: g.status }),
       el('td', { text: String(g.ply ?? '') }),
       el('td', {}, seats),
@@ -305,6 +307,7 @@ function shortName(text) {
 }
 
 function fmtClockSetting(c) {
+  if (c.days_per_move) return `${c.days_per_move} ${c.days_per_move === 1 ? 'day' : 'days'} per move`;
   return `${Math.round(c.base_ms / 60000)} min + ${Math.round(c.increment_ms / 1000)} s`;
 }
 
@@ -389,7 +392,14 @@ function customCreate() {
     type: 'create', game: $('game').value, seats, rules,
     expansions: [...$('expansions').querySelectorAll('input:checked')].map((i) => i.value),
   };
-  if ($('clock-on').checked)
+  const days = $('clock-days').value;
+  if (days && $('clock-on').checked) {
+    showAlert('Choose one time control: a Fischer clock or days per move (correspondence).');
+    return;
+  }
+  if (days)
+    msg.clock = { days_per_move: Number(days) };
+  else if ($('clock-on').checked)
     msg.clock = { base_ms: Number($('clock-base').value) * 60000, increment_ms: Number($('clock-inc').value) * 1000 };
   // The server draws the seed and commits to it; a chosen one makes a
   // practice game (docs/server.md, "Fair draws").
@@ -594,6 +604,14 @@ function fmtClock(ms) {
   return (h ? h + ':' : '') + mm + ':' + String(r).padStart(2, '0');
 }
 
+// A seat's clock cell: a Fischer clock's minutes and seconds, or a
+// correspondence game's days per move and the time left to move.
+function clockText(st, p, ms) {
+  if (st.clock?.days_per_move)
+    return correspondenceClock(st.clock, ms, p.seat === st.actor && !st.over);
+  return fmtClock(ms);
+}
+
 function renderPlayers(st) {
   const body = $('players').tBodies[0];
   body.replaceChildren();
@@ -609,7 +627,7 @@ function renderPlayers(st) {
     if (p.open) status.push('open seat');
     else if (p.agent === 'human') status.push(p.connected ? 'online' : 'offline');
     else status.push('bot: ' + p.agent);
-    const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: fmtClock(p.clock_ms) });
+    const clock = el('td', { class: 'clock', 'data-seat': p.seat, text: clockText(st, p, p.clock_ms) });
     body.append(el('tr', { class: acting ? 'acting' : null, 'data-seat': p.seat },
       el('th', { scope: 'row' }, acting ? '▶ ' : '', swatch(p.label), ' ' + who(st.players, p.seat)),
       final ? el('td', { class: 'score', text: String(final[p.seat] ?? p.score ?? '') })
@@ -628,7 +646,7 @@ setInterval(() => {
   const p = (st.players || []).find((q) => q.seat === st.actor);
   if (!p || p.clock_ms === null || p.clock_ms === undefined) return;
   const cell = $('players').querySelector(`td.clock[data-seat="${st.actor}"]`);
-  if (cell) cell.textContent = fmtClock(p.clock_ms - (performance.now() - view.clockAt));
+  if (cell) cell.textContent = clockText(st, p, p.clock_ms - (performance.now() - view.clockAt));
 }, 250);
 
 // The whole log comes after a join and after an undo (events_reset): it

@@ -1,12 +1,12 @@
 /*
- * spawn.c — starting castellan-worker, a fresh program, for code castellan
+ * worker_spawn.c — starting castellan-worker, a fresh program, for code castellan
  * did not write: finding and checking the program, the fork and exec that
  * leave the child nothing but its socket, and the setup message (with the
  * libraries' descriptors) that tells the worker what to do.  The worker
  * confines itself (confine.h) before any plugin code runs.
  */
 #define _GNU_SOURCE
-#include "spawn.h"
+#include "worker_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

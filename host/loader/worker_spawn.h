@@ -1,5 +1,5 @@
 /*
- * spawn.h — a child that will run plugin code starts as a fresh program
+ * worker_spawn.h — a child that will run plugin code starts as a fresh program
  * (host-internal): castellan forks, the child keeps one socket and
  * executes castellan-worker (installed beside castellan), which holds
  * nothing of castellan's memory, descriptors or environment.  What the
@@ -9,8 +9,8 @@
  * checked, by descriptor (docs/isolation.md, "Workers are fresh
  * programs").
  */
-#ifndef CAS_HOST_SPAWN_H
-#define CAS_HOST_SPAWN_H
+#ifndef CAS_HOST_WORKER_SPAWN_H
+#define CAS_HOST_WORKER_SPAWN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,172 @@
+/*
+ * correspondence.c — correspondence games (docs/server.md,
+ * "Correspondence"): N days per move, as on Lichess.  A seat's turn
+ * begins when it decides after another seat did (chance's draws between
+ * do not count), and runs
+ * out N days later at an absolute time (Unix ms) journaled with each
+ * action, so a server restarted any number of times, or down for days,
+ * keeps it: a deadline that passed meanwhile falls when the game is back.
+ * A flag fall ends the game as a Fischer clock's does.  The notify hook
+ * hears when a person's turn begins and when the game ends.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "table.h"
+
+int64_t cas__corr_wall(const struct cas__table *t)
+{
+    const struct cas__srv_clock *c = &t->lobby->clock;
+    if (c->wall_ms)
+        return c->wall_ms(c->ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t allowance(const struct cas__table *t)
+{
+    return t->days_per_move * CAS__DAY_MS;
+}
+
+/* "2026-12-07T10:00:00Z" for Unix ms. */
+static void iso_time(int64_t ms, char out[32])
+{
+    time_t secs = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* {"event":EVENT,"game":..,"title":..,"seat":..,"player":..,"label":..,
+ *  "days_per_move":..,"deadline":..,"deadline_ms":..,"link":.. without
+ * the closing brace. */
+static void write_notice(struct cas__table *t, const char *event, int seat, struct cas__jw *w)
+{
+    char when[32];
+    cas__jw_printf(w, "{\"event\":\"%s\",\"game\":\"%lld\",\"title\":", event,
+                   (long long)t->id);
+    cas__jw_str(w, t->r.match.title);
+    cas__jw_printf(w, ",\"seat\":%d,\"player\":", seat);
+    cas__jw_str(w, t->r.names[seat]);
+    cas__jw_raw(w, ",\"label\":");
+    cas__jw_str(w, cas__match_label(&t->r.match, seat));
+    cas__jw_printf(w, ",\"days_per_move\":%d,\"deadline\":", t->days_per_move);
+    if (t->deadline && !t->over) {
+        iso_time(t->deadline, when);
+        cas__jw_printf(w, "\"%s\",\"deadline_ms\":%" PRId64, when, t->deadline);
+    } else {
+        cas__jw_raw(w, "null,\"deadline_ms\":null");
+    }
+    cas__jw_printf(w, ",\"link\":\"/game/%lld\"", (long long)t->id);
+}
+
+/* The deciding seat's turn began: tell the hook when a person decides. */
+static void notify_turn(struct cas__table *t)
+{
+    int actor = cas__table_actor(t);
+    struct cas__jw w;
+    if (!t->lobby->notify || actor < 0 || actor >= t->nplayers || t->seats[actor].bot)
+        return;
+    cas__jw_init(&w);
+    write_notice(t, "turn", actor, &w);
+    cas__jw_raw(&w, "}\n");
+    cas__notify_post(t->lobby->notify, &w);
+}
+
+void cas__corr_game_over(struct cas__table *t)
+{
+    if (!t->days_per_move || !t->lobby->notify)
+        return;
+    for (int i = 0; i < t->nplayers; i++) {
+        struct cas__jw w;
+        if (t->seats[i].bot)
+            continue;
+        cas__jw_init(&w);
+        write_notice(t, "over", i, &w);
+        cas__jw_raw(&w, ",\"result\":");
+        cas__table_write_result(t, &w);
+        cas__jw_raw(&w, "}\n");
+        cas__notify_post(t->lobby->notify, &w);
+    }
+}
+
+/* Whether actor's action, just applied, hands the decision to another
+ * seat than the last that decided: that seat's turn begins.  Chance's
+ * draws in between do not (a seat that draws and goes on keeps its turn). */
+static int turn_begins(struct cas__table *t, int actor)
+{
+    int next = cas__table_actor(t), last = actor >= 0 ? actor : t->corr_last_seat;
+    return next >= 0 && next < t->nplayers && next != last;
+}
+
+int64_t cas__corr_deadline_after(struct cas__table *t, int actor)
+{
+    if (!t->days_per_move || !t->deadline)
+        return -1;
+    return turn_begins(t, actor) ? cas__corr_wall(t) + allowance(t) : t->deadline;
+}
+
+void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline)
+{
+    int begins = turn_begins(t, actor);
+    if (actor >= 0)
+        t->corr_last_seat = actor;
+    if (deadline < 0)
+        return;
+    t->deadline = deadline;
+    if (begins)
+        notify_turn(t);
+}
+
+void cas__corr_start(struct cas__table *t)
+{
+    t->deadline = cas__corr_wall(t) + allowance(t);
+    if (cas__saves_served_start(t->lobby->store, t->id, t->deadline) != CAS_OK)
+        fprintf(stderr, "castellan serve: game %lld: its clock's start was not stored (%s); "
+                "after a restart it waits for every player again\n", (long long)t->id,
+                cas__saves_errmsg(t->lobby->store));
+    cas__table_changed(t);
+    t->lobby->lobby_dirty = 1;
+    notify_turn(t);
+}
+
+void cas__corr_restore(struct cas__table *t, const struct cas__saves_game *saved)
+{
+    const struct cas__saves_action *last = saved->n_actions
+                                               ? &saved->actions[saved->n_actions - 1]
+                                               : NULL;
+    if (t->deadline && last && last->has_clock && last->clock_ms > 0)
+        t->deadline = last->clock_ms;
+    t->corr_last_seat = -1;
+    for (size_t i = saved->n_actions; i-- > 0 && t->corr_last_seat < 0;)
+        t->corr_last_seat = saved->actions[i].actor;
+}
+
+int cas__corr_expired(struct cas__table *t, int64_t now)
+{
+    int actor = t->hold.actor; /* the loop asks (clock ticks): no plugin call */
+    if (!t->deadline || actor < 0 || actor >= t->nplayers || now < t->deadline)
+        return -1;
+    return actor;
+}
+
+int64_t cas__corr_left(struct cas__table *t, int seat, int64_t now)
+{
+    if (!t->deadline || t->over || seat != t->hold.actor) /* as last asked */
+        return allowance(t);
+    return t->deadline > now ? t->deadline - now : 0;
+}
+
+void cas__corr_write_clock(struct cas__table *t, struct cas__jw *w, int full)
+{
+    cas__jw_printf(w, ",\"clock\":{\"days_per_move\":%d", t->days_per_move);
+    if (full)
+        cas__jw_printf(w, ",\"running\":%s", t->deadline && !t->over ? "true" : "false");
+    if (t->deadline && !t->over)
+        cas__jw_printf(w, ",\"deadline_ms\":%" PRId64 "}", t->deadline);
+    else
+        cas__jw_raw(w, ",\"deadline_ms\":null}");
+}
