@@ -6,6 +6,9 @@
  * before a store is asked is checked here, once; the backends write
  * (sqlite_journal.c, pg_journal.c).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "saves_int.h"
 
 const char *cas__saves_expansion_field(const void *items, size_t i, int which)
@@ -57,13 +60,67 @@ int cas__saves_game_copy(struct cas__saves *s, struct cas__saves_game *g)
 int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                       const char *text, uint64_t hash)
 {
-    return s->methods->append(s, id, ply, actor, text, hash, -1);
+    return cas__saves_append_timed(s, id, ply, actor, text, hash, -1);
 }
 
 int cas__saves_append_timed(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                             const char *text, uint64_t hash, int64_t clock_ms)
 {
-    return s->methods->append(s, id, ply, actor, text, hash, clock_ms);
+    int rc = s->methods->append(s, id, ply, actor, text, hash, clock_ms);
+    s->journal_commits += rc == CAS_OK;
+    return rc;
+}
+
+struct cas__saves_entry *cas__saves_entry_new(int64_t game, uint32_t ply, int actor,
+                                              const char *text, uint64_t hash,
+                                              int64_t clock_ms, void *owner)
+{
+    struct cas__saves_entry *e = calloc(1, sizeof *e);
+    if (!e || !(e->text = strdup(text))) {
+        free(e);
+        return NULL;
+    }
+    e->game = game;
+    e->ply = ply;
+    e->actor = actor;
+    e->hash = hash;
+    e->clock_ms = clock_ms;
+    e->owner = owner;
+    return e;
+}
+
+void cas__saves_entry_free(struct cas__saves_entry *e)
+{
+    if (!e)
+        return;
+    free(e->text);
+    free(e->err);
+    free(e);
+}
+
+void cas__saves_entries_free(struct cas__saves_entry *list)
+{
+    while (list) {
+        struct cas__saves_entry *next = list->next;
+        cas__saves_entry_free(list);
+        list = next;
+    }
+}
+
+int cas__saves_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
+{
+    if (!list)
+        return CAS_OK;
+    int rc = s->methods->append_batch(s, list);
+    for (struct cas__saves_entry *e = list; e; e = e->next)
+        e->rc = rc;
+    s->journal_commits += rc == CAS_OK;
+    return rc;
+}
+
+uint64_t cas__saves_journal_commits(const struct cas__saves *s)
+{
+    return s->journal_commits;
 }
 
 int cas__saves_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)

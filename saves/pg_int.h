@@ -85,6 +85,7 @@ char *cas__pg_text(const PGresult *res, int row, int col);
 int cas__pg_game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id);
 int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                    const char *text, uint64_t hash, int64_t clock_ms);
+int cas__pg_append_batch(struct cas__saves *s, struct cas__saves_entry *list);
 int cas__pg_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
 int cas__pg_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n);
 int cas__pg_touch(struct cas__saves *s, int64_t id);

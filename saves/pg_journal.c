@@ -235,6 +235,36 @@ static int send_append(struct cas__saves *s, const struct action_params *ap, int
     return rc;
 }
 
+/* The append statement, prepared once per connection. */
+static int prepare_append(struct cas__saves *s)
+{
+    struct cas__pg *pg = s->backend;
+    if (pg->append_prepared)
+        return CAS_OK;
+    int rc = cas__pg_run(s, "PREPARE castellan_append AS " APPEND_SQL, 0, NULL, NULL,
+                         "preparing to save actions");
+    pg->append_prepared = rc == CAS_OK;
+    return rc;
+}
+
+/* The index of (game, ply) among the actions in doubt; n_doubts if none. */
+static size_t find_doubt(const struct cas__pg *pg, int64_t game, uint32_t ply)
+{
+    size_t i = 0;
+    while (i < pg->n_doubts && (pg->doubts[i].game != game || pg->doubts[i].ply != ply))
+        i++;
+    return i;
+}
+
+/* Remember (game, ply) as sent and unanswered: it may be committed. */
+static void add_doubt(struct cas__pg *pg, int64_t game, uint32_t ply)
+{
+    if (find_doubt(pg, game, ply) == pg->n_doubts &&
+        cas__saves_grow((void **)&pg->doubts, pg->n_doubts, &pg->cap_doubts,
+                        sizeof *pg->doubts) == 0)
+        pg->doubts[pg->n_doubts++] = (struct cas__pg_doubt){game, ply};
+}
+
 int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                    const char *text, uint64_t hash, int64_t clock_ms)
 {
@@ -243,31 +273,103 @@ int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
     action_params(&ap, id, ply, actor, text, hash, clock_ms);
     int rc, sent = 0;
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_BEGIN);
-    if ((rc = cas__pg_ready(s)) || (rc = cas__pg_check_lost(s, id)))
+    if ((rc = cas__pg_ready(s)) || (rc = cas__pg_check_lost(s, id)) ||
+        (rc = prepare_append(s)))
         return rc;
-    if (!pg->append_prepared) {
-        if ((rc = cas__pg_run(s, "PREPARE castellan_append AS " APPEND_SQL, 0, NULL, NULL,
-                              "preparing to save actions")))
-            return rc;
-        pg->append_prepared = 1;
-    }
-    size_t doubt = 0;
-    while (doubt < pg->n_doubts &&
-           (pg->doubts[doubt].game != id || pg->doubts[doubt].ply != ply))
-        doubt++;
+    size_t doubt = find_doubt(pg, id, ply);
     rc = send_append(s, &ap, &sent);
     if (rc == CAS_ECONFLICT && doubt < pg->n_doubts && committed_before(s, &ap))
         rc = CAS_OK;
-    if (rc == CAS_EUNAVAILABLE && sent && doubt == pg->n_doubts) {
+    if (rc == CAS_EUNAVAILABLE && sent) {
         /* Unanswered: the server may have committed it before it went away. */
-        if (cas__saves_grow((void **)&pg->doubts, pg->n_doubts, &pg->cap_doubts,
-                            sizeof *pg->doubts) == 0)
-            pg->doubts[pg->n_doubts++] = (struct cas__pg_doubt){id, ply};
+        add_doubt(pg, id, ply);
     } else if (rc != CAS_EUNAVAILABLE && doubt < pg->n_doubts) {
         pg->doubts[doubt] = pg->doubts[--pg->n_doubts];
     }
     if (rc == CAS_OK)
         cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_END);
+    return rc;
+}
+
+/* Queue BEGIN, the append of every entry and COMMIT on the pipeline, and
+ * the sync that sends them: 1 when all are queued. */
+static int queue_batch(PGconn *conn, const struct cas__saves_entry *list)
+{
+    if (!PQsendQueryParams(conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0))
+        return 0;
+    for (const struct cas__saves_entry *e = list; e; e = e->next) {
+        struct action_params ap;
+        action_params(&ap, e->game, e->ply, e->actor, e->text, e->hash, e->clock_ms);
+        if (!PQsendQueryPrepared(conn, "castellan_append", 6, ap.p, NULL, NULL, 0))
+            return 0;
+    }
+    return PQsendQueryParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0) &&
+           PQpipelineSync(conn);
+}
+
+/* Read the pipeline's answers up to its sync: CAS_OK when every statement
+ * succeeded, else the first failure explained. */
+static int read_batch(struct cas__saves *s)
+{
+    PGconn *conn = cas__pg_conn(s);
+    PGresult *res, *failed = NULL;
+    int rc = CAS_OK, nulls = 0;
+    for (;;) {
+        if (!(res = PQgetResult(conn))) {
+            /* One NULL ends each statement's results; two in a row, or a
+             * connection gone, and the sync never comes. */
+            if (PQstatus(conn) == CONNECTION_BAD || ++nulls > 1)
+                break;
+            continue;
+        }
+        nulls = 0;
+        ExecStatusType status = PQresultStatus(res);
+        if (status == PGRES_PIPELINE_SYNC) {
+            PQclear(res);
+            break;
+        }
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !failed)
+            failed = res;
+        else
+            PQclear(res);
+    }
+    if (failed || !res)
+        rc = cas__pg_explain(s, failed, "saving actions");
+    PQclear(failed);
+    return rc;
+}
+
+/* Group commit through libpq's pipeline mode: BEGIN, every entry's
+ * prepared append and COMMIT go out at once on this connection and their
+ * answers come back together, one round trip and one commit (one flush of
+ * the server's WAL) for them all.  An entry whose earlier answer was lost
+ * (in doubt) makes the list go one by one (CAS_ECONFLICT), where
+ * cas__pg_append recognizes it; a connection lost after sending puts
+ * every entry in doubt. */
+int cas__pg_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
+{
+    struct cas__pg *pg = s->backend;
+    int rc;
+    if ((rc = cas__pg_ready(s)) || (rc = prepare_append(s)))
+        return rc;
+    for (const struct cas__saves_entry *e = list; e; e = e->next) {
+        if ((rc = cas__pg_check_lost(s, e->game)))
+            return rc;
+        if (find_doubt(pg, e->game, e->ply) < pg->n_doubts)
+            return cas__saves_fail(s, CAS_ECONFLICT, "game %lld's ply %" PRIu32 " may be "
+                                   "saved already (its answer was lost): it is saved alone",
+                                   (long long)e->game, e->ply);
+    }
+    PGconn *conn = cas__pg_conn(s);
+    if (!PQenterPipelineMode(conn))
+        return cas__pg_explain(s, NULL, "saving actions");
+    rc = queue_batch(conn, list) ? read_batch(s) : cas__pg_explain(s, NULL, "saving actions");
+    PQexitPipelineMode(conn);
+    if (rc == CAS_EUNAVAILABLE)
+        for (const struct cas__saves_entry *e = list; e; e = e->next)
+            add_doubt(pg, e->game, e->ply);
+    else if (rc != CAS_OK)
+        cas__pg_rollback(s);
     return rc;
 }
 

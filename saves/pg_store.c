@@ -636,6 +636,7 @@ const struct cas__saves_methods cas__pg_methods = {
     .migration = migration,
     .game_put = cas__pg_game_put,
     .append = cas__pg_append,
+    .append_batch = cas__pg_append_batch,
     .take_back = cas__pg_take_back,
     .finish = cas__pg_finish,
     .touch = cas__pg_touch,

@@ -216,6 +216,79 @@ int cas__saves_ready(struct cas__saves *s);
  * 0 for a SQLite file. */
 int cas__saves_shared(const struct cas__saves *s);
 
+/* One action to journal in a batch (cas__saves_append_batch) or on the
+ * journal's writer thread (cas__saves_writer_*), and what became of it. */
+struct cas__saves_entry {
+    int64_t game;
+    uint32_t ply;
+    int actor;
+    char *text;            /* owned: the action's canonical text */
+    uint64_t hash;         /* the state hash after it */
+    int64_t clock_ms;      /* the actor's clock after it; -1: no clock */
+    void *owner;           /* the caller's, handed back untouched */
+    int rc;                /* once written: CAS_OK or why it is not saved */
+    char *err;             /* owned: the store's message when rc fails */
+    struct cas__saves_entry *next;
+};
+
+/* A new entry (text copied, rc CAS_OK, no error); NULL on OOM. */
+struct cas__saves_entry *cas__saves_entry_new(int64_t game, uint32_t ply, int actor,
+                                              const char *text, uint64_t hash,
+                                              int64_t clock_ms, void *owner);
+/* Free one entry (NULL is fine), not the ones after it. */
+void cas__saves_entry_free(struct cas__saves_entry *e);
+/* Free every entry of a list linked by next. */
+void cas__saves_entries_free(struct cas__saves_entry *list);
+
+/* Journal every entry of the list (linked by next) in ONE transaction, as
+ * cas__saves_append_timed journals one: group commit, one disk flush (or
+ * PostgreSQL round trip) for actions of several games.  CAS_OK: all are
+ * committed (each entry's rc CAS_OK).  Otherwise nothing of the list is,
+ * and the code and errmsg say why (the first failure); the caller may
+ * journal them one at a time to learn which failed (cas__saves_writer
+ * does). */
+int cas__saves_append_batch(struct cas__saves *s, struct cas__saves_entry *list);
+
+/* How many journal transactions this open store has committed
+ * (cas__saves_append and cas__saves_append_batch, one each), for the
+ * tests that check that batches group. */
+uint64_t cas__saves_journal_commits(const struct cas__saves *s);
+
+/* ------------------------------------------------- the journal's writer */
+
+/* A thread with a store connection of its own that journals the actions
+ * it is given, so that an event loop never waits for a disk or a database
+ * (castellan serve, docs/server.md "The journal's writer").  Whatever is
+ * queued while it commits goes into its next transaction together (group
+ * commit, cas__saves_append_batch).  Entries of one game are journaled in
+ * the order they were submitted. */
+struct cas__saves_writer;
+
+/* Open the store `where` (a file or URL, as cas__saves_open) for a writer;
+ * its thread starts with cas__saves_writer_start.  wake(ctx), when set, is
+ * called on the writer's thread after entries are done (the loop is woken
+ * to take them).  Caller frees with cas__saves_writer_stop.  Errors as
+ * cas__saves_open; CAS_ENOMEM. */
+int cas__saves_writer_open(const char *where, void (*wake)(void *ctx), void *ctx,
+                           struct cas__saves_writer **out, char *err, size_t errlen);
+/* Start the thread: what was submitted before goes into its first
+ * transaction.  CAS_ENOMEM when no thread can be made. */
+int cas__saves_writer_start(struct cas__saves_writer *w);
+/* Queue e (the writer owns it until it is handed back done). */
+void cas__saves_writer_submit(struct cas__saves_writer *w, struct cas__saves_entry *e);
+/* The entries written since the last call, in the order they were
+ * submitted (the caller owns them), or NULL; with wait, blocks until there
+ * is one (tests).  An entry's rc: CAS_OK once it is durable; otherwise
+ * nothing of it is saved, and err says why: CAS_EUNAVAILABLE (the database
+ * is away; submit it again later), CAS_ECONFLICT (that ply is saved
+ * already: another castellan plays the game), another code. */
+struct cas__saves_entry *cas__saves_writer_done(struct cas__saves_writer *w, int wait);
+/* The writer's store's cas__saves_journal_commits. */
+uint64_t cas__saves_writer_commits(struct cas__saves_writer *w);
+/* Journal whatever is queued, stop the thread, close its store and free
+ * w, with the entries done and not taken (NULL is fine). */
+void cas__saves_writer_stop(struct cas__saves_writer *w);
+
 /* ------------------------------------------------------------- reading */
 
 /* Load game `id` into *out (caller frees with cas__saves_game_free), with

@@ -61,6 +61,8 @@ typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols)
     /* cas__saves_append_timed. */                                                     \
     X(int, append, (struct cas__saves *s, int64_t id, uint32_t ply, int actor,         \
                     const char *text, uint64_t hash, int64_t clock_ms))                 \
+    /* cas__saves_append_batch: all of list in one transaction, or none. */          \
+    X(int, append_batch, (struct cas__saves *s, struct cas__saves_entry *list))       \
     X(int, take_back, (struct cas__saves *s, int64_t id, uint32_t from_ply))          \
     X(int, finish, (struct cas__saves *s, int64_t id, const int64_t *scores, size_t n))\
     X(int, touch, (struct cas__saves *s, int64_t id))                                 \
@@ -122,6 +124,7 @@ struct cas__saves {
     const struct cas__saves_methods *methods;
     void *backend;              /* the backend's own: struct cas__sqlite, cas__pg */
     char *path;                 /* owned; a URL without its password for PG */
+    uint64_t journal_commits;   /* cas__saves_journal_commits */
     char err[1024];
 };
 

@@ -59,6 +59,7 @@ int cas__sqlite_step_done(struct cas__saves *s, sqlite3_stmt *st, const char *wh
 int cas__sqlite_game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id);
 int cas__sqlite_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                        const char *text, uint64_t hash, int64_t clock_ms);
+int cas__sqlite_append_batch(struct cas__saves *s, struct cas__saves_entry *list);
 int cas__sqlite_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply);
 int cas__sqlite_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n);
 int cas__sqlite_touch(struct cas__saves *s, int64_t id);

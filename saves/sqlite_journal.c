@@ -236,6 +236,25 @@ int cas__sqlite_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor
     return rc;
 }
 
+/* Group commit: the actions of several games (or several of one) and
+ * their games' last-played times in one transaction, so one WAL append
+ * serves them all.  A failure of any rolls back all: the caller learns
+ * which one by appending them one at a time. */
+int cas__sqlite_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
+{
+    int rc = cas__sqlite_begin(s);
+    if (rc)
+        return rc;
+    for (const struct cas__saves_entry *e = list; e; e = e->next)
+        if ((rc = insert_action(s, e->game, e->ply, e->actor, e->text, e->hash,
+                                e->clock_ms)) ||
+            (rc = touch_game(s, e->game, NULL))) {
+            cas__sqlite_rollback(s);
+            return rc;
+        }
+    return cas__sqlite_commit(s);
+}
+
 /* Delete game id's rows of `what` (actions, snapshots) from `from_ply`
  * on (for snapshots: taken after more plies than from_ply). */
 static int delete_from(struct cas__saves *s, int64_t id, uint32_t from_ply, const char *sql,

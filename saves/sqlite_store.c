@@ -827,6 +827,7 @@ const struct cas__saves_methods cas__sqlite_methods = {
     .migration = migration,
     .game_put = cas__sqlite_game_put,
     .append = cas__sqlite_append,
+    .append_batch = cas__sqlite_append_batch,
     .take_back = cas__sqlite_take_back,
     .finish = cas__sqlite_finish,
     .touch = cas__sqlite_touch,

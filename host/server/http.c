@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "picture.h"
+#include "replay_cache.h"
 #include "replay_html.h"
 #include "table.h"
 
@@ -44,6 +45,7 @@ struct cas__httpd {
     unsigned n_conns;             /* of them, WebSockets */
     struct cas__sendq_budget sendq; /* every WebSocket's send queue */
     lws_sorted_usec_list_t clock_timer;
+    struct cas__replays *replays; /* replay pages, built off the loop */
 };
 
 /* One connection: an HTTP request or a WebSocket (libwebsockets zeroes
@@ -62,6 +64,10 @@ struct conn {
     char *body;                   /* HTTP: a dynamic answer being sent */
     size_t body_len, body_sent;
     int close_after;              /* a refused request: no keep-alive */
+    int gzip_ok;                  /* the request accepts gzip */
+    int waits_replay;             /* for a replay page being built */
+    int replay_done;              /* built (or failed): replay is to be sent */
+    struct cas__replay_page *replay; /* built: to be sent when writeable */
 };
 
 static int64_t now(const struct cas__httpd *h)
@@ -291,8 +297,10 @@ static int serve_file(struct conn *c, const char *rel)
     return send_body(c, HTTP_STATUS_OK, mime_of(rel), body, got);
 }
 
-/* Answer with body (taken: freed when sent). */
-static int send_body(struct conn *c, unsigned status, const char *mime, char *body, size_t len)
+/* Answer with body (taken: freed when sent) in content encoding
+ * `encoding` (NULL: none). */
+static int send_encoded(struct conn *c, unsigned status, const char *mime, const char *encoding,
+                        char *body, size_t len)
 {
     unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start,
                   *end = buf + sizeof buf - 1;
@@ -301,10 +309,21 @@ static int send_body(struct conn *c, unsigned status, const char *mime, char *bo
     c->body_sent = 0;
     /* The security headers come with the status line (vhost_headers). */
     if (lws_add_http_common_headers(c->wsi, status, mime, len, &p, end) ||
+        (encoding &&
+         (lws_add_http_header_by_token(c->wsi, WSI_TOKEN_HTTP_CONTENT_ENCODING,
+                                       (const unsigned char *)encoding, (int)strlen(encoding),
+                                       &p, end) ||
+          lws_add_http_header_by_name(c->wsi, (const unsigned char *)"vary:",
+                                      (const unsigned char *)"Accept-Encoding", 15, &p, end))) ||
         lws_finalize_write_http_header(c->wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(c->wsi);
     return 0;
+}
+
+static int send_body(struct conn *c, unsigned status, const char *mime, char *body, size_t len)
+{
+    return send_encoded(c, status, mime, NULL, body, len);
 }
 
 static int send_text(struct conn *c, unsigned status, const char *text)
@@ -334,20 +353,69 @@ static int body_writeable(struct conn *c)
     return c->close_after || lws_http_transaction_completed(c->wsi) ? -1 : 0;
 }
 
-/* Where a served replay page finds its script: the page's CSP, the
- * table's, runs no inline script. */
-#define REPLAY_SCRIPT "/replay.js"
+/* A built replay page to c: gzip-compressed when c takes it. */
+static int send_replay(struct conn *c, const struct cas__replay_page *page)
+{
+    const char *bytes = c->gzip_ok ? page->gz : page->html;
+    size_t len = c->gzip_ok ? page->gz_len : page->html_len;
+    char *body = malloc(len);
+    if (!body)
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "out of memory; ask again\n");
+    memcpy(body, bytes, len);
+    return send_encoded(c, HTTP_STATUS_OK, "text/html; charset=utf-8",
+                        c->gzip_ok ? "gzip" : NULL, body, len);
+}
 
-/* The replay page of finished game id, public view. */
+/* The page the builder thread finished for c (NULL: it failed), sent when
+ * c is writeable (replay_writeable). */
+static void replay_ready(void *waiter, struct cas__replay_page *page)
+{
+    struct conn *c = waiter;
+    c->waits_replay = 0;
+    c->replay_done = 1;
+    c->replay = page;
+    lws_callback_on_writable(c->wsi);
+}
+
+static int replay_writeable(struct conn *c)
+{
+    struct cas__replay_page *page = c->replay;
+    c->replay = NULL;
+    c->replay_done = 0;
+    int rc = page ? send_replay(c, page)
+                  : send_text(c, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the replay cannot be made\n");
+    cas__replay_page_unref(page);
+    return rc;
+}
+
+static int accepts_gzip(struct lws *wsi)
+{
+    char accept[256];
+    int n = lws_hdr_copy(wsi, accept, sizeof accept, WSI_TOKEN_HTTP_ACCEPT_ENCODING);
+    return n > 0 && strstr(accept, "gzip") != NULL;
+}
+
+/* The replay page of finished game id, public view: from the cache, or
+ * built off the loop and sent when done (replay_ready). */
 static int serve_replay(struct conn *c, int64_t id)
 {
     struct cas__lobby *l = c->h->lobby;
+    struct cas__replay_page *page = NULL;
     struct cas__saves_game g;
-    struct cas__revived r;
-    char err[1024], origin[32], title[400];
-    char *buf = NULL;
-    size_t len = 0;
     int practice;
+    c->gzip_ok = accepts_gzip(c->wsi);
+    switch (cas__replays_get(c->h->replays, id, c, &page)) {
+    case CAS__REPLAY_READY: {
+        int rc = send_replay(c, page);
+        cas__replay_page_unref(page);
+        return rc;
+    }
+    case CAS__REPLAY_WAITING:
+        c->waits_replay = 1;
+        return 0;
+    case CAS__REPLAY_MISSING:
+        break;
+    }
     if (!cas__lobby_may_show(l, id, &practice) ||
         cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
@@ -357,24 +425,11 @@ static int serve_replay(struct conn *c, int64_t id)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its "
                          "replay is shown when it is over\n");
     }
-    snprintf(origin, sizeof origin, "game %lld", (long long)id);
-    int rc = cas__revive_open_in(&r, &g, origin, l->reg, 0, &l->isolation);
-    FILE *out = rc ? NULL : open_memstream(&buf, &len);
-    if (out) {
-        snprintf(title, sizeof title, "castellan: %s, game %lld%s", r.match.title,
-                 (long long)id, practice ? " (practice game: its seed was chosen)" : "");
-        rc = cas__replay_html_write(&r, CAS_VIEWER_PUBLIC, title, REPLAY_SCRIPT, out, err,
-                                    sizeof err);
-        fclose(out);
-    }
-    if (!rc)
-        cas__revive_close(&r);
-    cas__saves_game_free(&g);
-    if (rc || !out) {
-        free(buf);
-        return send_text(c, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the replay cannot be made\n");
-    }
-    return send_body(c, HTTP_STATUS_OK, "text/html; charset=utf-8", buf, len);
+    if (cas__replays_build(c->h->replays, id, &g, l->reg, &l->isolation, practice, c))
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the replay cannot be made now; "
+                         "ask again\n");
+    c->waits_replay = 1;
+    return 0;
 }
 
 /* The notation help of hosted game id's plugins, as text: what each kind
@@ -412,7 +467,7 @@ static int route(struct conn *c, const char *uri)
 {
     const char *rest;
     int64_t id;
-    if (strcmp(uri, REPLAY_SCRIPT) == 0) {
+    if (strcmp(uri, CAS__REPLAY_SCRIPT) == 0) {
         char *script = strdup(cas__replay_html_script());
         return script ? send_body(c, HTTP_STATUS_OK, "text/javascript; charset=utf-8", script,
                                   strlen(script))
@@ -520,6 +575,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->close_after = 0;
         return route(c, (const char *)in);
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (c && c->replay_done)
+            return replay_writeable(c);
         return c && c->body ? body_writeable(c) : 0;
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -527,6 +584,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c) {
             free(c->body);
             c->body = NULL;
+            if (c->waits_replay && h && h->replays)
+                cas__replays_forget(h->replays, c);
+            c->waits_replay = 0;
+            cas__replay_page_unref(c->replay);
+            c->replay = NULL;
         }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -561,11 +623,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (h && h->replays)
+            cas__replays_deliver(h->replays);
         if (h && h->lobby->bots) {
             cas__bots_deliver(h->lobby->bots);
             if (h->lobby->isolated_pool)
                 cas__bots_deliver(h->lobby->isolated_pool);
         }
+        if (h)
+            cas__journal_deliver(h->lobby);
         return 0;
     default:
         return 0;
@@ -747,6 +813,11 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
         rc = CAS_ENOMEM;
         goto fail;
     }
+    if (cas__replays_new(wake, h, replay_ready, &h->replays) != CAS_OK) {
+        snprintf(err, errlen, "cannot start the replay pages' thread");
+        rc = CAS_ENOMEM;
+        goto fail;
+    }
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
     *out = h;
     return CAS_OK;
@@ -786,6 +857,8 @@ void cas__httpd_free(struct cas__httpd *h)
         cas__bots_free(h->lobby->bots);
         h->lobby->bots = NULL;
     }
+    cas__replays_free(h->replays);
+    h->replays = NULL;
     if (h->ctx)
         lws_context_destroy(h->ctx);
     if (h->listen_fd_owned)

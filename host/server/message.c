@@ -507,6 +507,8 @@ void cas__table_build(struct cas__table *t)
     t->hold.built_update = 0;
     if (!t->owes_update && !t->owes_full)
         return;
+    if (cas__table_unshown(t)) /* owed still: the job after the writer's answer builds it */
+        return;
     if (t->owes_update) {
         t->seq++;
         t->hold.built_update = 1;
@@ -583,8 +585,13 @@ void cas__table_send(struct cas__table *t)
     t->hold.built_update = 0;
 }
 
+int cas__table_unshown(const struct cas__table *t)
+{
+    return t->writing || t->unsaved.text || t->result_unsaved;
+}
+
 void cas__table_flush(struct cas__table *t)
 {
-    if (!t->hold.held && (t->owes_update || t->owes_full))
+    if (!t->hold.held && !cas__table_unshown(t) && (t->owes_update || t->owes_full))
         cas__offload(t, CAS__OP_FLUSH);
 }

@@ -151,6 +151,18 @@ static void ask_pool(struct cas__table *t)
     submit(t, bot);
 }
 
+/* The journal writer's answer that came while the job had t. */
+static void apply_written(struct cas__table *t)
+{
+    if (!t->hold.written)
+        return;
+    char *why = t->hold.written_why;
+    t->hold.written = 0;
+    t->hold.written_why = NULL;
+    cas__table_written(t, t->hold.written_rc, why); /* may hold t again: the game goes on */
+    free(why);
+}
+
 static void deliver(struct cas__bot_job *base)
 {
     struct cas__table_job *j = (struct cas__table_job *)base;
@@ -176,8 +188,9 @@ static void deliver(struct cas__bot_job *base)
     t->hold.held = 0;
     if (t->over && !t->counted_over)
         cas__lobby_queue(l, t); /* the flush counts it finished */
+    apply_written(t);
     drain(t);
-    if (!t->hold.held && t->busy)
+    if (!t->hold.held && t->busy && !t->writing) /* busy, not writing: a bot decides */
         ask_pool(t);
 }
 
@@ -399,4 +412,5 @@ void cas__hold_free(struct cas__table *t)
         free(w);
     }
     free(t->hold.listing);
+    free(t->hold.written_why);
 }

@@ -73,7 +73,7 @@ static int refuse_unavailable(struct cas__table *t, int kept, const char **code,
                            (long long)t->id,
                            kept ? "this move is kept and saved then, and the next state shows it"
                                 : "nothing was played; play again then",
-                           why);
+                           t->unsaved.text && t->unsaved.why ? t->unsaved.why : why);
 }
 
 void cas__table_retry_store(struct cas__table *t)
@@ -82,8 +82,15 @@ void cas__table_retry_store(struct cas__table *t)
         t->refused_away = 0;
         cas__table_changed(t);
     }
-    if (t->failure[0] || (!t->unsaved.text && !t->result_unsaved) ||
-        cas__offload_defer(t, CAS__OP_TICK))
+    if (t->failure[0] || t->writing || (!t->unsaved.text && !t->result_unsaved))
+        return;
+    if (t->unsaved.text && t->lobby->writer) { /* no plugin call: on the loop or in a job */
+        char err[256];
+        if (cas__journal_submit(t, err, sizeof err) != CAS_OK)
+            cas__table_fail(t, err);
+        return; /* the writer's answer goes on with the game */
+    }
+    if (cas__offload_defer(t, CAS__OP_TICK))
         return;
     if (t->unsaved.text) {
         char why[512];
@@ -92,19 +99,67 @@ void cas__table_retry_store(struct cas__table *t)
                                          sizeof why);
         if (rc == CAS_EUNAVAILABLE)
             return;
-        free(t->unsaved.text);
-        t->unsaved.text = NULL;
         if (rc != CAS_OK) {
+            free(t->unsaved.text);
+            t->unsaved.text = NULL;
             cas__table_fail(t, why);
             return;
         }
-        t->j.saved = t->unsaved.ply + 1;
-        cas__table_took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
-        t->away_since = 0;
+        cas__table_action_saved(t);
     }
     if (t->result_unsaved)
         finish(t);
     cas__table_advance(t);
+}
+
+/* The seat whose move waits for the store is told so on each of its
+ * connections (its act was answered before the write failed). */
+static void tell_kept(struct cas__table *t)
+{
+    const char *code;
+    char msg[1024];
+    refuse_unavailable(t, 1, &code, msg, sizeof msg);
+    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
+        if (c->seat != t->unsaved.actor)
+            continue;
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__req_error(&w, "", code, msg);
+        cas__conn_send_jw(c, &w);
+    }
+}
+
+void cas__table_written(struct cas__table *t, int rc, const char *why)
+{
+    if (t->hold.held) { /* a job has the table: its delivery applies this (offload.c) */
+        t->hold.written = 1;
+        t->hold.written_rc = rc;
+        free(t->hold.written_why);
+        t->hold.written_why = why ? strdup(why) : NULL;
+        return;
+    }
+    int first_failure = !t->unsaved.why;
+    t->busy = 0;
+    t->writing = 0;
+    cas__table_changed(t);
+    free(t->unsaved.why);
+    t->unsaved.why = NULL;
+    if (rc == CAS_OK) {
+        cas__table_action_saved(t);
+        cas__offload(t, CAS__OP_ADVANCE); /* plugin calls: a job (inline without a pool) */
+    } else if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) {
+        /* Another castellan saved that ply (or the game is gone): it is
+         * not this server's game any more. */
+        free(t->unsaved.text);
+        t->unsaved.text = NULL;
+        cas__table_fail(t, why ? why : "the journal refused the action");
+    } else {
+        /* As when the store is away: the action waits, unacknowledged, and
+         * is submitted again on a later tick (cas__table_retry_store). */
+        t->unsaved.why = strdup(why ? why : "the journal failed");
+        if (first_failure && t->unsaved.actor >= 0)
+            tell_kept(t);
+    }
 }
 
 /* Prepare the current bot's decision for the pool, or decide it here. */
@@ -223,6 +278,9 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
                                (long long)t->id, t->failure);
     if (t->over)
         return cas__srv_refuse(code, "over", msg, msglen, "game %lld is over", (long long)t->id);
+    if (t->writing)
+        return cas__srv_refuse(code, "not-your-turn", msg, msglen, "game %lld is saving the "
+                               "last move; wait for the next state", (long long)t->id);
     if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
         t->refused_away = 1;
         return refuse_unavailable(t, 0, code, msg, msglen);
@@ -261,7 +319,7 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
     t->pending = action;
     if (step(t, seat) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "%s", t->failure);
-    if (t->unsaved.text)
+    if (t->unsaved.text && !t->writing)
         return refuse_unavailable(t, 1, code, msg, msglen);
     cas__table_advance(t);
     return CAS_OK;

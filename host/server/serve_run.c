@@ -63,6 +63,16 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         fprintf(stderr, "castellan serve: %s\n", err);
         goto close_lobby;
     }
+    /* The journal's own connection and thread: no commit waits on the loop. */
+    if (cas__saves_writer_open(db, cas__httpd_wake, h, &lobby.writer, err, sizeof err) !=
+        CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto stop;
+    }
+    if (cas__saves_writer_start(lobby.writer) != CAS_OK) {
+        fprintf(stderr, "castellan serve: cannot start the journal's writer thread\n");
+        goto stop;
+    }
     if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto stop;
@@ -90,6 +100,9 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     }
     status = 0;
 stop:
+    /* What is queued is written; answers not taken concern no client now. */
+    cas__saves_writer_stop(lobby.writer);
+    lobby.writer = NULL;
     cas__httpd_free(h);
 close_lobby:
     cas__lobby_close(&lobby);

@@ -2,14 +2,13 @@
  * server.h — castellan serve (host-internal): many games hosted at once
  * over HTTP and WebSocket on one libwebsockets event loop.  The parts:
  *
- *   jsonw.c     a JSON writer with careful escaping (messages out)
+ *   srv_msg.c   a finished message, shared by the connections it goes to
  *   protocol.c  decoding a client's message into a request (messages in)
  *   table.c     one hosted game: its session, seats and tokens, event log
  *   create.c    creating a game, adopting one of the terminal
  *   play.c      playing: an act, undo or hint applied, the table advanced
  *   clock.c     clocks, flags, and seats that left
  *   message.c   the state and update messages, built once per viewer
- *   picture.c   a picture's keyed elements and its changes between plies
  *   lobby.c     every table of the server: create, claim, list, restore
  *   correspondence.c  days-per-move time controls: absolute deadlines
  *   notify.c    the notification hook, run off the loop on a thread of its own
@@ -31,33 +30,12 @@
 
 #include "agent.h"
 #include "journal.h"
+#include "jsonw.h"
+#include "picture_changes.h"
 #include "revive.h"
 #include "saves.h"
 
 /* ---------------------------------------------------------- JSON out */
-
-/* A message being written: LWS_PRE bytes of room before the text, so the
- * buffer goes to lws_write as it is.  A failed allocation sets failed and
- * makes every later call a no-op. */
-struct cas__jw {
-    char *buf;
-    size_t len, cap;   /* len counts the text only */
-    int failed;
-};
-
-void cas__jw_init(struct cas__jw *w);
-void cas__jw_free(struct cas__jw *w);
-/* Append text as it is (the caller's JSON). */
-void cas__jw_raw(struct cas__jw *w, const char *text);
-void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);
-void cas__jw_printf(struct cas__jw *w, const char *fmt, ...) CAS_PRINTF(2, 3);
-/* Append a JSON string of text[0..n) ("null" for NULL): quotes, backslash
- * and control characters escaped, bytes that are not UTF-8 replaced by
- * U+FFFD, and "</" written "<\/" so a page may embed it. */
-void cas__jw_strn(struct cas__jw *w, const char *text, size_t n);
-void cas__jw_str(struct cas__jw *w, const char *text);
-/* The text written so far (NUL-terminated; "" after a failure). */
-const char *cas__jw_text(const struct cas__jw *w);
 
 /* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
  * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
@@ -67,44 +45,13 @@ int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
 struct cas__srv_msg {
     int refs;
     size_t len;
-    char *data;        /* LWS_PRE bytes, then len bytes of text */
+    char *data;        /* CAS__JW_ROOM (= LWS_PRE) bytes, then len bytes of text */
 };
 
 /* Take w's text as a message with one reference (w is emptied); NULL when
  * w failed or memory ran out. */
 struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w);
 void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
-
-/* ---------------------------------------------------------- pictures */
-
-/* One keyed top-level element of a picture: offsets into its svg. */
-struct cas__pic_part {
-    size_t key, key_len;     /* the data-cas-key value */
-    size_t at, len;          /* the whole element */
-};
-
-/* A plugin's SVG cut into its keyed top-level elements (docs/abi.md
- * "Keyed pictures"). */
-struct cas__picture {
-    char *svg;               /* owned; NULL: no picture */
-    size_t len;
-    int keyed;               /* every top-level element keyed, keys unique */
-    size_t root_at, root_len;/* the root <svg ...> start tag */
-    struct cas__pic_part *parts;
-    size_t n;
-    size_t *sorted;          /* parts' indices in key order */
-};
-
-/* Take svg[0..len) (malloc'd; NULL: none) as pic, cut when it is keyed.
- * Never fails: an unkeyed or malformed picture is kept whole. */
-void cas__picture_take(struct cas__picture *pic, char *svg, size_t len);
-void cas__picture_free(struct cas__picture *pic);
-/* Write the changes from old to new as a JSON object
- * {"root":..?,"put":[[key,after,svg],...],"remove":[key,...]} into w
- * (docs/server.md "Picture changes"); -1 (nothing written) when either is
- * not keyed and the picture must go whole. */
-int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
-                      struct cas__jw *w);
 
 /* ---------------------------------------------------------- requests */
 
@@ -315,6 +262,9 @@ struct cas__lobby {
     /* Whether the store took writes when the loop last asked (each clock
      * tick, each write): what a job checks before a move. */
     _Atomic int store_up;
+    /* The journal's writer thread (saves/writer.c), owned by who started
+     * it; NULL: actions are committed on the loop (tests). */
+    struct cas__saves_writer *writer;
     struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
     /* Terminal games the user lets the server host (NULL: none);
@@ -468,6 +418,9 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
 /* Save what waits for the store (an action, the result) if it is back,
  * and go on with the game. */
 void cas__table_retry_store(struct cas__table *t);
+/* Give each table the journal writer's answers that came, on the loop
+ * thread (journal_writer.c); nothing without a writer. */
+void cas__journal_deliver(struct cas__lobby *l);
 /* Whose decision it is: a seat, CAS_ACTOR_CHANCE or CAS_ACTOR_TERMINAL. */
 int cas__table_actor(struct cas__table *t);
 /* Correspondence time controls (correspondence.c, docs/server.md). */

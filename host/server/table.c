@@ -226,26 +226,45 @@ void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock)
     t->turn_started = cas__table_now(t); /* the next turn starts now: no time was away */
 }
 
+void cas__table_action_saved(struct cas__table *t)
+{
+    t->j.saved = t->unsaved.ply + 1;
+    if (t->unsaved.actor >= 0)
+        note_played(t, t->unsaved.ply, t->unsaved.actor, t->unsaved.text);
+    cas__table_took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
+    t->away_since = 0;
+    free(t->unsaved.text);
+    t->unsaved.text = NULL;
+}
+
+/* The action just applied waits in t->unsaved until it is durable: on the
+ * journal's writer thread (the table is frozen until it comes back,
+ * journal_writer.c), or committed here when the lobby has no writer.  A
+ * store that is away keeps it waiting (cas__table_retry_store). */
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__table *t = ctx;
-    int64_t clock = t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
-    int rc = cas__table_store_append(t, ply, actor, text, hash_after, clock, err, errlen);
-    if (rc == CAS_EUNAVAILABLE && (t->unsaved.text = strdup(text))) {
-        /* The game waits with the action until the store is back. */
-        t->unsaved.ply = ply;
-        t->unsaved.actor = actor;
-        t->unsaved.hash = hash_after;
-        t->unsaved.clock_ms = clock;
-        return CAS_OK;
+    if (!(t->unsaved.text = strdup(text))) {
+        snprintf(err, errlen, "out of memory");
+        return CAS_ENOMEM;
     }
-    if (rc != CAS_OK)
+    t->unsaved.ply = ply;
+    t->unsaved.actor = actor;
+    t->unsaved.hash = hash_after;
+    t->unsaved.clock_ms =
+        t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
+    if (t->lobby->writer) /* from a job too: the writer's queue is locked */
+        return cas__journal_submit(t, err, errlen);
+    int rc = cas__table_store_append(t, ply, actor, text, hash_after, t->unsaved.clock_ms, err,
+                                     errlen);
+    if (rc == CAS_OK) {
+        cas__table_action_saved(t);
+    } else if (rc != CAS_EUNAVAILABLE) {
+        free(t->unsaved.text);
+        t->unsaved.text = NULL;
         return rc;
-    t->j.saved = ply + 1;
-    if (actor >= 0)
-        note_played(t, ply, actor, text);
-    cas__table_took_clock(t, actor, clock);
+    }
     return CAS_OK;
 }
 
@@ -499,6 +518,7 @@ void cas__table_free(struct cas__table *t)
     cas__agent_free(t->hint);
     cas__saves_game_free(&t->saved);
     free(t->unsaved.text);
+    free(t->unsaved.why);
     cas__hold_free(t);
     free(t);
 }

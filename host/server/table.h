@@ -107,6 +107,10 @@ struct cas__hold {
     struct cas__waiting *inbox, **inbox_tail;
     size_t n_waiting, waiting_bytes;
     char *listing;                 /* owned: its lobby entry when last free */
+    /* The journal writer's answer for t->unsaved when it came while held:
+     * applied (cas__table_written) once the job is delivered. */
+    int written, written_rc;
+    char *written_why;             /* owned; may be NULL */
     /* Kept by the jobs: a bot's decision to hand the pool once the job is
      * delivered (t->busy), whether the last job built an update, whose
      * decision it is as last asked (the loop reads it: no plugin call),
@@ -178,7 +182,11 @@ struct cas__table {
         int actor;
         uint64_t hash;
         int64_t clock_ms;
+        char *why;                 /* owned: the writer's last failure, or NULL */
     } unsaved;
+    /* The unsaved action is on the journal's writer thread (t->busy too):
+     * nothing is sent or played until it comes back (journal_writer.c). */
+    int writing;
     int result_unsaved, store_away, refused_away;
     int64_t away_since;
     /* Correspondence (docs/server.md): days per move (0: none), the Unix
@@ -220,6 +228,23 @@ void cas__table_fail(struct cas__table *t, const char *why);
 void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
 /* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
 int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
+/* t->unsaved is durable: record it (the played list, the actor's clock,
+ * the next turn's start) and let it go. */
+void cas__table_action_saved(struct cas__table *t);
+/* (loop) The writer's answer for t's action (rc, and why it failed; why is
+ * copied): durable, the game goes on in a job of the pool (inline without
+ * one), which builds the viewers' update; while a job holds t the answer
+ * waits in t->hold for its delivery (offload.c).  CAS_ECONFLICT or
+ * CAS_ENOTFOUND, the table stops; anything else, the action waits as in
+ * an outage (its seat is told), and is submitted again later.  play.c. */
+void cas__table_written(struct cas__table *t, int rc, const char *why);
+
+/* ------------------------------------------------- journal_writer.c */
+
+/* Hand t->unsaved to the lobby's writer: t is busy (frozen, nothing sent
+ * to its viewers) until cas__journal_deliver gives the answer back.
+ * CAS_ENOMEM (err says so). */
+int cas__journal_submit(struct cas__table *t, char *err, size_t errlen);
 /* The clock journaled with actor's action (a Fischer clock, or a
  * correspondence deadline) is saved: it holds from now on. */
 void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);
@@ -259,8 +284,9 @@ void cas__corr_game_over(struct cas__table *t);
 
 
 /* The store is the loop's: a job reaches it through the loop (cas__on_loop),
- * the loop directly.  Each returns the store's code; err (may be NULL)
- * says why it failed.  Append an action; whether the store takes writes
+ * the loop directly (a journal append goes to the journal's writer thread
+ * instead when the lobby has one).  Each returns the store's code; err
+ * (may be NULL) says why it failed.  Append an action; whether the store takes writes
  * (in a job without err: as the loop last saw it, l->store_up); the
  * result (with the seat flagged, ranked last, or -1, and whether it left:
  * forfeit). */
@@ -279,6 +305,10 @@ void cas__table_plan(struct cas__table *t);
  * changed (built once per viewer), the full state for those that joined
  * and cannot resume from the history, the text views.  message.c. */
 void cas__table_build(struct cas__table *t);
+/* Whether t has an action or result that is not durable yet (on the
+ * journal's writer, or kept while the store is away): nothing of it is
+ * shown, so nothing is built or sent until it is.  message.c. */
+int cas__table_unshown(const struct cas__table *t);
 /* (loop) Send each connection what the last build made for it. */
 void cas__table_send(struct cas__table *t);
 /* A connection of seat (-1: a watcher) left held table t: its counts

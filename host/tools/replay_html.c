@@ -1,11 +1,12 @@
 /*
  * replay_html.c — a saved game as one self-contained HTML page: the game's
- * own SVG picture of every ply embedded in the page (the host cannot draw
- * any game itself, and a renderer in JavaScript would have to be written
- * again for every game and tile set), the action and visible events of
- * each ply, the scores after it, a small chart of the scores over time,
- * and controls to step through it.  Nothing is fetched: no network, no
- * external script, style or font.
+ * own SVG pictures embedded in the page (the host cannot draw any game
+ * itself, and a renderer in JavaScript would have to be written again for
+ * every game and tile set), each ply's as the changes from the ply before
+ * (host/tools/picture_changes.c, what the live table receives too), the
+ * action and visible events of each ply, the scores after it, a small
+ * chart of the scores over time, and controls to step through it.
+ * Nothing is fetched: no network, no external script, style or font.
  */
 #include "replay_html.h"
 #include "picture.h"
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "picture_changes.h"
+#include "replay_script.h" /* generated: replay_script[] */
 #include "revive.h"
 
 /* A JSON string safe inside <script>: '<', '>' and '&' are escaped too,
@@ -55,6 +58,8 @@ struct html {
     size_t transcript_len;
     FILE *session_out;     /* a memory stream over transcript */
     size_t read_upto;
+    struct cas__picture shown; /* the last ply's picture */
+    struct cas__jw changes;
     char *err;
     size_t errlen;
 };
@@ -83,6 +88,36 @@ static void write_events(struct html *h)
     h->read_upto = h->transcript_len;
 }
 
+/* JSON text (w's) inside the page's <script>: "</" is already "<\/";
+ * "<!" becomes "\u003c!", so no comment can start there. */
+static void write_json_in_script(FILE *out, const char *json)
+{
+    for (const char *lt; (lt = strstr(json, "<!")); json = lt + 1) {
+        fwrite(json, 1, (size_t)(lt - json), out);
+        fputs("\\u003c", out);
+    }
+    fputs(json, out);
+}
+
+/* The ply's picture: its changes from the last ply's when both are keyed
+ * (from no picture when only this one is), else whole. */
+static void write_picture(struct html *h, char *svg, size_t len)
+{
+    struct cas__picture pic;
+    cas__picture_take(&pic, svg, len);
+    h->changes.len = 0;
+    if (cas__picture_diff(h->shown.keyed ? &h->shown : NULL, &pic, &h->changes) == 0 &&
+        !h->changes.failed) {
+        fputs(",\"changes\":", h->out);
+        write_json_in_script(h->out, cas__jw_text(&h->changes));
+    } else {
+        fputs(",\"svg\":", h->out);
+        json_string(h->out, pic.svg, pic.len);
+    }
+    cas__picture_free(&h->shown);
+    h->shown = pic;
+}
+
 static int write_frame(struct html *h, struct cas__revived *r, const char *who,
                        const char *text)
 {
@@ -106,10 +141,9 @@ static int write_frame(struct html *h, struct cas__revived *r, const char *who,
         memset(scores, 0, sizeof scores);
     for (int p = 0; p < n; p++)
         fprintf(h->out, "%s%lld", p ? "," : "", (long long)scores[p]);
-    fputs("],\"svg\":", h->out);
-    json_string(h->out, svg, len);
+    fputc(']', h->out);
+    write_picture(h, svg, len);
     fputc('}', h->out);
-    free(svg);
     return CAS_OK;
 }
 
@@ -158,75 +192,11 @@ static const char page_style[] =
     "vertical-align:-1px;border:1px solid #0004}\n"
     "#chart{width:100%;height:auto;display:block}\n"
     ".hint{color:#7a6a52;font-size:13px}\n"
+    /* a phone: the board above, the controls below it */
+    "@media (max-width:760px){main{flex-direction:column;padding:8px;gap:8px}"
+    "aside{flex:none;width:100%}#board{width:100%}"
+    "#board svg{max-height:70vh}header{padding:8px 10px}header h1{font-size:16px}}\n"
     "</style>\n";
-
-static const char page_script[] =
-    "(function(){\n"
-    "'use strict';\n"
-    "var plies=JSON.parse(document.getElementById('plies').textContent);\n"
-    "var names=JSON.parse(document.getElementById('players').textContent);\n"
-    "var known={red:'#d7261e',blue:'#1f5fbf',green:'#2e9a3e',yellow:'#e0b000',"
-    "black:'#2b2b2b',pink:'#e46fb0',purple:'#7b3fa0',orange:'#e07a1f'};\n"
-    "var spare=['#d7261e','#1f5fbf','#2e9a3e','#e0b000','#7b3fa0','#e07a1f'];\n"
-    "function colour(i){var m=/\\(([A-Za-z]+)\\)$/.exec(names[i]);"
-    "var k=m&&known[m[1].toLowerCase()];return k||spare[i%spare.length];}\n"
-    "var $=function(id){return document.getElementById(id);};\n"
-    "var board=$('board'),slider=$('slider'),cur=-1,last=plies.length-1;\n"
-    "slider.max=String(last);\n"
-    "var NS='http://www.w3.org/2000/svg',W=300,H=120,P=6;\n"
-    /* The plugin's picture, sanitized as the table's (www/app.js sanitizeSvg). */
-    "var DROP={script:1,foreignobject:1,iframe:1,object:1,embed:1,audio:1,video:1,handler:1,listener:1,set:1,animate:1,animatetransform:1,animatemotion:1,discard:1};\n"
-    "var SAFE_IMAGE=/^data:image\\/(png|jpeg|gif|webp);/i,URL_OUT=/url\\s*\\(\\s*['\"]?(?!#)/i;\n"
-    "function cleanAttr(node,attr){var name=attr.name.toLowerCase(),value=attr.value.trim();\n"
-    "if(name.indexOf('on')===0||URL_OUT.test(value)||(name==='style'&&/expression|@import/i.test(value))||\n"
-    "((name==='href'||name==='xlink:href'||attr.localName==='href')&&value.charAt(0)!=='#'&&\n"
-    "!(node.localName==='image'&&SAFE_IMAGE.test(value))))node.removeAttributeNode(attr);}\n"
-    "function clean(text){var doc=new DOMParser().parseFromString(text,'image/svg+xml'),root=doc.documentElement;\n"
-    "if(!root||root.localName!=='svg'||doc.getElementsByTagName('parsererror').length)return null;\n"
-    "var walk=[root];while(walk.length){var node=walk.pop();\n"
-    "Array.prototype.slice.call(node.attributes).forEach(function(a){cleanAttr(node,a);});\n"
-    "if(node.localName==='style')node.textContent=node.textContent.replace(/@import[^;]*;?/gi,'').replace(/url\\s*\\(\\s*['\"]?(?!#)[^)]*\\)/gi,'none');\n"
-    "Array.prototype.slice.call(node.children).forEach(function(kid){\n"
-    "if(DROP[kid.localName.toLowerCase()]||kid.namespaceURI!==NS)kid.remove();else walk.push(kid);});}\n"
-    "return document.importNode(root,true);}\n"
-    "var top=1;plies.forEach(function(p){p.scores.forEach(function(s){if(s>top)top=s;});});\n"
-    "function xy(i,s){return [P+(W-2*P)*(last?i/last:0),H-P-(H-2*P)*Math.max(s,0)/top];}\n"
-    "var chart=$('chart');\n"
-    "names.forEach(function(n,p){var pts=plies.map(function(f,i){return xy(i,f.scores[p]||0)"
-    ".map(function(v){return v.toFixed(1);}).join(',');});"
-    "var l=document.createElementNS(NS,'polyline');l.setAttribute('points',pts.join(' '));"
-    "l.setAttribute('fill','none');l.setAttribute('stroke',colour(p));"
-    "l.setAttribute('stroke-width','2');chart.appendChild(l);});\n"
-    "var axis=document.createElementNS(NS,'text');axis.setAttribute('x',P+2);"
-    "axis.setAttribute('y',P+10);axis.setAttribute('font-size','10');axis.setAttribute('fill','#7a6a52');"
-    "axis.textContent=String(top)+' points';chart.appendChild(axis);\n"
-    "var cursor=document.createElementNS(NS,'line');cursor.setAttribute('y1',0);"
-    "cursor.setAttribute('y2',H);cursor.setAttribute('stroke','#2a2118');"
-    "cursor.setAttribute('stroke-dasharray','3 3');chart.appendChild(cursor);\n"
-    "var rows=$('scores');names.forEach(function(n,p){var tr=rows.insertRow();"
-    "var a=tr.insertCell(),b=tr.insertCell();a.textContent='';var sw=document.createElement('span');"
-    "sw.className='swatch';sw.style.background=colour(p);a.appendChild(sw);"
-    "a.appendChild(document.createTextNode(n));b.className='pts';});\n"
-    "function show(i){i=Math.max(0,Math.min(last,i|0));if(i===cur)return;cur=i;var f=plies[i];\n"
-    "var pic=clean(f.svg);board.textContent='';if(pic)board.appendChild(pic);slider.value=String(i);\n"
-    "$('plylabel').textContent=i===0?'start':'ply '+i+' of '+last;\n"
-    "$('action').textContent=i===0?'The game begins':(f.who+(f.text?': '+f.text:''));\n"
-    "var ev=$('events');ev.textContent='';f.events.forEach(function(t){"
-    "var li=document.createElement('li');li.textContent=t;ev.appendChild(li);});\n"
-    "f.scores.forEach(function(s,p){rows.rows[p].cells[1].textContent=String(s);});\n"
-    "var x=xy(i,0)[0].toFixed(1);cursor.setAttribute('x1',x);cursor.setAttribute('x2',x);\n"
-    "$('first').disabled=$('prev').disabled=i===0;$('next').disabled=$('last').disabled=i===last;\n"
-    "document.body.setAttribute('data-ply',String(i));\n"
-    "if(history.replaceState)history.replaceState(null,'','#ply='+i);}\n"
-    "$('first').onclick=function(){show(0);};$('prev').onclick=function(){show(cur-1);};\n"
-    "$('next').onclick=function(){show(cur+1);};$('last').onclick=function(){show(last);};\n"
-    "slider.oninput=function(){show(+slider.value);};\n"
-    "document.addEventListener('keydown',function(e){var k=e.key,to=null;\n"
-    "if(k==='ArrowRight'||k==='ArrowDown')to=cur+1;else if(k==='ArrowLeft'||k==='ArrowUp')"
-    "to=cur-1;\nelse if(k==='Home')to=0;else if(k==='End')to=last;else if(k==='PageDown')"
-    "to=cur+10;\nelse if(k==='PageUp')to=cur-10;if(to!==null){e.preventDefault();show(to);}});\n"
-    "var m=/^#ply=(\\d+)$/.exec(location.hash);show(m?+m[1]:0);\n"
-    "})();\n";
 
 /* A button's picture: one path, drawn in the text colour. */
 #define ICON(d)                                                                  \
@@ -303,7 +273,7 @@ static void write_players(FILE *out, struct cas__revived *r)
 
 const char *cas__replay_html_script(void)
 {
-    return page_script;
+    return replay_script;
 }
 
 /* A fresh nonce for the page's inline script: 128 random bits in hex. */
@@ -321,6 +291,7 @@ int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title
                            const char *script_url, FILE *out, char *err, size_t errlen)
 {
     struct html h = {.out = out, .viewer = viewer, .err = err, .errlen = errlen};
+    cas__jw_init(&h.changes);
     char nonce[33];
     err[0] = '\0';
     if (!script_url && make_nonce(nonce)) {
@@ -349,10 +320,12 @@ int cas__replay_html_write(struct cas__revived *r, int viewer, const char *title
         html_text(out, script_url);
         fputs("\"></script>\n", out);
     } else {
-        fprintf(out, "<script nonce=\"%s\">\n%s</script>\n", nonce, page_script);
+        fprintf(out, "<script nonce=\"%s\">\n%s</script>\n", nonce, replay_script);
     }
     fputs("</body>\n</html>\n", out);
     r->session.out = NULL;
+    cas__picture_free(&h.shown);
+    cas__jw_free(&h.changes);
     fclose(h.session_out);
     free(h.transcript);
     if (rc == CAS_OK && ferror(out)) {

@@ -14,6 +14,7 @@
  * same for the same state on every machine.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <castellan/outbuf.h>
 
@@ -389,7 +390,10 @@ static const char figure_defs[] =
     "<symbol id=\"fig-barn\" overflow=\"visible\"><path d=\"M-17 0 v-18 l6 -10 h22 l6 10 "
     "v18z M-5 0 v-10 h10 v10\"/></symbol>"
     "<symbol id=\"fig-other\" overflow=\"visible\"><path d=\"M0 -30 l14 10 v20 h-28 "
-    "v-20z\"/></symbol>\n";
+    "v-20z\"/></symbol>"
+    /* an open spot the tile to place fits, laid over the spot (use.fits) */
+    "<g id=\"fit\"><rect class=\"fits\" x=\"4\" y=\"4\" width=\"92\" height=\"92\" rx=\"6\"/>"
+    "<text class=\"fits-mark\" x=\"50\" y=\"60\">+</text></g>\n";
 
 static const char *figure_symbol(const char *kind)
 {
@@ -564,20 +568,40 @@ static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell
     return 0;
 }
 
+/* Each open spot keyed by its space, and where the tile to place fits a
+ * mark laid over it (the #fit drawing, keyed apart): a picture's changes
+ * carry the spots that opened or closed and the few marks, not the whole
+ * front again at every stage. */
+static int cell_order(const void *a, const void *b)
+{
+    const struct carc_cell *x = *(const struct carc_cell *const *)a,
+                           *y = *(const struct carc_cell *const *)b;
+    return x->y != y->y ? (x->y > y->y) - (x->y < y->y) : (x->x > y->x) - (x->x < y->x);
+}
+
 static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
 {
-    cas_outs(v, "<g class=\"open-spots\" data-cas-key=\"open\">");
-    for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
-        int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
-        int fits = s->stage == ST_PLACE && fits_somewhere_here(s, c);
-        cas_outf(v, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"/>",
-                 fits ? "fits" : "open", x + 4, y + 4, SPACE - 8, SPACE - 8);
-        if (fits)
-            cas_outf(v, "<text class=\"fits-mark\" x=\"%d\" y=\"%d\">+</text>", x + SPACE / 2,
-                     y + SPACE / 2 + 10);
+    /* row by row, so a spot keeps its place among the others as the front
+     * changes (the state keeps them in no order) */
+    const struct carc_cell **front = malloc((s->nfront + 1) * sizeof *front);
+    if (!front) {
+        v->rc = CAS_ENOMEM;
+        return;
     }
-    cas_outs(v, "</g>\n");
+    for (int i = 0; i < s->nfront; i++)
+        front[i] = &C_CELLS(s)[C_FRONT(s)[i]];
+    qsort(front, s->nfront, sizeof *front, cell_order);
+    for (int i = 0; i < s->nfront; i++) {
+        const struct carc_cell *c = front[i];
+        int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
+        cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                    "height=\"%d\" rx=\"6\"/>\n",
+                 c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+        if (s->stage == ST_PLACE && fits_somewhere_here(s, c))
+            cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
+                        "y=\"%d\"/>\n", c->x, c->y, x, y);
+    }
+    free(front);
 }
 
 /* Buildings and marks stand upright whatever the tile's rotation, so they
@@ -672,16 +696,16 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
 
 /* ------------------------------------------------------------ the panel */
 
+/* A player's panel at frame point x, y, drawn about its own corner: it
+ * changes only with the player's score and supply (and the frame). */
 static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y,
                         const struct frame *fr)
 {
     const struct cas_game *g = s->game;
     cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                "<rect class=\"panel\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
-             p, fr->ox, fr->oy, x, y, PANEL_W - 20);
-    if (p == cas__carc_current(s))
-        cas_outf(v, "<rect class=\"turn\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"84\" rx=\"8\"/>",
-                 x, y, PANEL_W - 20);
+                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>",
+             p, fr->ox + x, fr->oy + y, PANEL_W - 20);
+    x = y = 0;
     cas_outf(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
                 "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
     cas_outf(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
@@ -841,21 +865,31 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewe
     int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
     for (int p = 0; p < g->nplayers; p++, y += 96)
         draw_player(v, s, p, x, y, fr);
-    cas_outf(v, "<g data-cas-key=\"panel\" transform=\"translate(%d %d)\">", fr->ox, fr->oy);
-    y = draw_expansion_notes(v, s, viewer, x, y + 8) - 8;
-    cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%d tiles in the bag</text>", x, y + 18,
-             s->bag_left);
+    /* whose turn: a frame of its own over that player's panel */
+    int turn = cas__carc_current(s);
+    if (turn >= 0 && turn < g->nplayers)
+        cas_outf(v, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"%d\" y=\"%d\" "
+                    "width=\"%d\" height=\"84\" rx=\"8\"/>\n",
+                 fr->ox + x, fr->oy + HEAD_H + 10 + 96 * turn, PANEL_W - 20);
+    /* the notes, the bag and the tile to place: each its own element about
+     * its own corner, so a new count in the bag is a line's change */
+    cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
+             fr->oy + y + 8);
+    y += draw_expansion_notes(v, s, viewer, 0, 0);
+    cas_outs(v, "</g>\n");
+    cas_outf(v, "<text class=\"status\" data-cas-key=\"bag\" x=\"%d\" y=\"%d\">%d tiles in the "
+                "bag</text>\n", fr->ox + x, fr->oy + y + 18, s->bag_left);
     if (s->stage == ST_PLACE) {
-        cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">To place: ", x, y + 48);
+        cas_outf(v, "<g data-cas-key=\"drawn\" transform=\"translate(%d %d)\"><text "
+                    "class=\"status\" x=\"0\" y=\"0\">To place: ", fr->ox + x, fr->oy + y + 48);
         put_escaped(v, g->kinds[s->drawn].id);
         struct carc_tile preview = {.kind = s->drawn, .x = 0, .y = 0};
-        cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(%d "
-                    "%d)\"/>", s->drawn, x + 20, y + 62);
-        draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, x + 20, y + 62);
+        cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(20 "
+                    "14)\"/>", s->drawn);
+        draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, 20, 14);
         cas_outf(v, "</g></g>\n");
         return y + 62 + SPACE + 10;
     }
-    cas_outs(v, "</g>\n");
     return y + 30;
 }
 

@@ -21,6 +21,8 @@ static int hold(char *svg, struct held *h)
 {
     struct cas__picture pic;
     memset(h, 0, sizeof *h);
+    if (!svg) /* no picture yet: changes from nothing put every element */
+        return (h->root = strdup("")) ? 0 : -1;
     cas__picture_take(&pic, svg, svg ? strlen(svg) : 0);
     if (!pic.keyed) {
         cas__picture_free(&pic);

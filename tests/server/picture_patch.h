@@ -12,8 +12,9 @@
 #include <castellan/plugin.h>
 
 /* Apply changes (an update's "svg_changes" object) to svg (malloc'd,
- * consumed); the new picture (malloc'd), or NULL when the changes do not
- * fit the picture (a key to follow or remove is missing). */
+ * consumed; NULL: no picture, as before a replay page's first ply); the
+ * new picture (malloc'd), or NULL when the changes do not fit the picture
+ * (a key to follow or remove is missing). */
 char *picture_patch(char *svg, const struct cas_json *changes);
 /* The same with the changes as JSON text. */
 char *picture_patch_text(char *svg, const char *changes, size_t len);

@@ -105,7 +105,7 @@ static void test_two_seats_and_a_watcher(void **state)
     assert_null(strstr(page, "<script>"));
     assert_null(strstr(page, "<script nonce"));
     assert_int_equal(serve_http_get(&p, "/replay.js", body, sizeof body), 200);
-    assert_non_null(strstr(body, "function clean(text)"));
+    assert_non_null(strstr(body, "function sanitizeSvg(text)"));
     assert_int_equal(serve_http_get(&p, "/static/../s.db", body, sizeof body), 404);
     assert_int_equal(serve_http_get(&p, "/nothing", body, sizeof body), 404);
 

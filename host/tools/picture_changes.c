@@ -1,10 +1,11 @@
 /*
- * picture.c — a plugin's SVG picture cut into its keyed top-level elements
- * (docs/abi.md "Keyed pictures"), and the changes from one picture to the
- * next as the protocol sends them (docs/server.md "Picture changes"): the
- * root's start tag when it changed, the keys gone, and each element added
- * or changed with the key it follows.  A picture that keys nothing, or
- * breaks the convention anywhere, is sent whole.
+ * picture_changes.c — a plugin's SVG picture cut into its keyed top-level
+ * elements (docs/abi.md "Keyed pictures"), and the changes from one
+ * picture to the next as the protocol sends them and a replay page holds
+ * them (docs/server.md "Picture changes"): the root's start tag when it
+ * changed, the keys gone, and each element added or changed with the key
+ * it follows.  A picture that keys nothing, or breaks the convention
+ * anywhere, is sent whole.
  *
  * The cutting is a small scanner, not an XML parser: it finds where each
  * top-level element starts and ends (quoted attribute values, comments,
@@ -16,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "picture_changes.h"
 
 #define KEY_ATTR "data-cas-key=\""
 
@@ -263,9 +264,12 @@ static void write_key(struct cas__jw *w, const struct cas__picture *pic, size_t 
 int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
                       struct cas__jw *w)
 {
+    static const struct cas__picture empty = {.keyed = 1};
+    if (!old)
+        old = &empty;
     if (!old->keyed || !new->keyed)
         return -1;
-    unsigned char *kept = calloc(old->n, 1);
+    unsigned char *kept = calloc(old->n + 1, 1);
     if (!kept)
         return -1;
     int first = 1;

@@ -1,15 +1,16 @@
 /*
- * jsonw.c — writing the server's JSON messages: a growable buffer with
- * room for libwebsockets' header before the text, and strings escaped so
- * that nothing a plugin or a player wrote can break out of its quotes.
+ * jsonw.c — writing JSON: a growable buffer with room for a transport's
+ * header before the text (the server's messages go to libwebsockets as
+ * they are), and strings escaped so that nothing a plugin or a player
+ * wrote can break out of its quotes or out of a page's <script>.
  */
-#include <libwebsockets.h>
+#include "jsonw.h"
+
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "server.h"
 
 void cas__jw_init(struct cas__jw *w)
 {
@@ -27,10 +28,10 @@ static int reserve(struct cas__jw *w, size_t n)
 {
     if (w->failed)
         return -1;
-    if (LWS_PRE + w->len + n + 1 <= w->cap)
+    if (CAS__JW_ROOM + w->len + n + 1 <= w->cap)
         return 0;
     size_t cap = w->cap ? w->cap : 1024;
-    while (cap < LWS_PRE + w->len + n + 1)
+    while (cap < CAS__JW_ROOM + w->len + n + 1)
         cap *= 2;
     char *buf = realloc(w->buf, cap);
     if (!buf) {
@@ -46,9 +47,9 @@ void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
 {
     if (reserve(w, n))
         return;
-    memcpy(w->buf + LWS_PRE + w->len, text, n);
+    memcpy(w->buf + CAS__JW_ROOM + w->len, text, n);
     w->len += n;
-    w->buf[LWS_PRE + w->len] = '\0';
+    w->buf[CAS__JW_ROOM + w->len] = '\0';
 }
 
 void cas__jw_raw(struct cas__jw *w, const char *text)
@@ -74,7 +75,7 @@ void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
     if (reserve(w, (size_t)n))
         return;
     va_start(args, fmt);
-    vsnprintf(w->buf + LWS_PRE + w->len, (size_t)n + 1, fmt, args);
+    vsnprintf(w->buf + CAS__JW_ROOM + w->len, (size_t)n + 1, fmt, args);
     va_end(args);
     w->len += (size_t)n;
 }
@@ -120,7 +121,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
     /* Worst case 6 bytes per input byte, reserved once. */
     if (reserve(w, n * 6 + 2))
         return;
-    char *out = w->buf + LWS_PRE + w->len;
+    char *out = w->buf + CAS__JW_ROOM + w->len;
     const unsigned char *s = (const unsigned char *)text;
     *out++ = '"';
     for (size_t i = 0; i < n;) {
@@ -163,7 +164,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
     }
     *out++ = '"';
     *out = '\0';
-    w->len = (size_t)(out - (w->buf + LWS_PRE));
+    w->len = (size_t)(out - (w->buf + CAS__JW_ROOM));
 }
 
 void cas__jw_str(struct cas__jw *w, const char *text)
@@ -173,53 +174,5 @@ void cas__jw_str(struct cas__jw *w, const char *text)
 
 const char *cas__jw_text(const struct cas__jw *w)
 {
-    return w->failed || !w->buf ? "" : w->buf + LWS_PRE;
-}
-
-struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
-{
-    struct cas__srv_msg *msg = w->failed || !w->buf ? NULL : malloc(sizeof *msg);
-    if (msg) {
-        msg->refs = 1;
-        msg->len = w->len;
-        msg->data = w->buf;
-        w->buf = NULL;
-    }
-    cas__jw_free(w);
-    return msg;
-}
-
-void cas__srv_msg_unref(struct cas__srv_msg *msg)
-{
-    if (msg && --msg->refs == 0) {
-        free(msg->data);
-        free(msg);
-    }
-}
-
-void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)
-{
-    struct cas__srv_msg *msg = cas__srv_msg_take(w);
-    if (msg) {
-        c->send(c, msg);
-        cas__srv_msg_unref(msg);
-    }
-}
-
-int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        size_t grown = *cap ? *cap : 1024;
-        while (grown < *len + n + 1)
-            grown *= 2;
-        char *more = realloc(*buf, grown);
-        if (!more)
-            return -1;
-        *buf = more;
-        *cap = grown;
-    }
-    memcpy(*buf + *len, in, n);
-    *len += n;
-    (*buf)[*len] = '\0';
-    return 0;
+    return w->failed || !w->buf ? "" : w->buf + CAS__JW_ROOM;
 }

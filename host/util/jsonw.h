@@ -1,0 +1,38 @@
+/*
+ * jsonw.h — a JSON writer with careful escaping (host-internal): the
+ * server's messages and the replay page's data are written with it.
+ */
+#ifndef CAS_HOST_JSONW_H
+#define CAS_HOST_JSONW_H
+
+#include <stddef.h>
+
+#include <castellan/plugin.h>
+
+/* Bytes kept free before the text, so a transport can put its header
+ * there (libwebsockets' LWS_PRE; the server checks they agree). */
+#define CAS__JW_ROOM 16
+
+/* JSON being written: CAS__JW_ROOM bytes of room before the text.  A
+ * failed allocation sets failed and makes every later call a no-op. */
+struct cas__jw {
+    char *buf;
+    size_t len, cap;   /* len counts the text only */
+    int failed;
+};
+
+void cas__jw_init(struct cas__jw *w);
+void cas__jw_free(struct cas__jw *w);
+/* Append text as it is (the caller's JSON). */
+void cas__jw_raw(struct cas__jw *w, const char *text);
+void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);
+void cas__jw_printf(struct cas__jw *w, const char *fmt, ...) CAS_PRINTF(2, 3);
+/* Append a JSON string of text[0..n) ("null" for NULL): quotes, backslash
+ * and control characters escaped, bytes that are not UTF-8 replaced by
+ * U+FFFD, and "</" written "<\/" so a page may embed it. */
+void cas__jw_strn(struct cas__jw *w, const char *text, size_t n);
+void cas__jw_str(struct cas__jw *w, const char *text);
+/* The text written so far (NUL-terminated; "" after a failure). */
+const char *cas__jw_text(const struct cas__jw *w);
+
+#endif

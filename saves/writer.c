@@ -1,0 +1,190 @@
+/*
+ * writer.c — the journal's writer: a thread with a store connection of its
+ * own that journals the actions an event loop hands it, so the loop never
+ * waits for a disk flush or a database round trip.  What queues up while
+ * it commits goes into its next transaction together (group commit): the
+ * more games play at once, the more actions each commit carries, and a
+ * lone action is committed at once, without waiting for company.
+ *
+ * The loop submits entries and takes back the written ones (woken by the
+ * callback it gave); an entry is durable when it comes back with CAS_OK.
+ * A batch the store refuses as a whole is journaled again one entry at a
+ * time, so each entry gets its own answer (a duplicate ply of one game
+ * fails that game alone); a database that is away fails them all with
+ * CAS_EUNAVAILABLE, and the loop submits them again later.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "saves_int.h"
+
+/* Most actions one transaction carries: a bound on the time a batch holds
+ * the store's write lock and on a pipeline's size. */
+#define BATCH_MAX 256
+
+struct cas__saves_writer {
+    struct cas__saves *store;       /* the writer's own connection */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;         /* work queued, work done, or stopping */
+    struct cas__saves_entry *queue, **queue_tail;
+    struct cas__saves_entry *done, **done_tail;
+    uint64_t commits;               /* the store's, as of the last batch */
+    int stopping, started;
+    pthread_t thread;
+    void (*wake)(void *ctx);
+    void *ctx;
+};
+
+int cas__saves_writer_open(const char *where, void (*wake)(void *ctx), void *ctx,
+                           struct cas__saves_writer **out, char *err, size_t errlen)
+{
+    struct cas__saves_writer *w = calloc(1, sizeof *w);
+    *out = NULL;
+    if (!w) {
+        snprintf(err, errlen, "%s: out of memory", where);
+        return CAS_ENOMEM;
+    }
+    int rc = cas__saves_open(where, &w->store, err, errlen);
+    if (rc) {
+        free(w);
+        return rc;
+    }
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->changed, NULL);
+    w->queue_tail = &w->queue;
+    w->done_tail = &w->done;
+    w->wake = wake;
+    w->ctx = ctx;
+    *out = w;
+    return CAS_OK;
+}
+
+/* The first entries of the queue, at most BATCH_MAX, cut off it; the lock
+ * is held. */
+static struct cas__saves_entry *take_batch(struct cas__saves_writer *w)
+{
+    struct cas__saves_entry *first = w->queue, **end = &w->queue;
+    for (size_t n = 0; *end && n < BATCH_MAX; n++)
+        end = &(*end)->next;
+    w->queue = *end;
+    if (!w->queue)
+        w->queue_tail = &w->queue;
+    *end = NULL;
+    return first;
+}
+
+/* Each entry's answer, on its own (after its batch was refused). */
+static void write_each(struct cas__saves *s, struct cas__saves_entry *list)
+{
+    for (struct cas__saves_entry *e = list; e; e = e->next) {
+        e->rc = cas__saves_append_timed(s, e->game, e->ply, e->actor, e->text, e->hash,
+                                        e->clock_ms);
+        free(e->err);
+        e->err = e->rc ? strdup(cas__saves_errmsg(s)) : NULL;
+    }
+}
+
+static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
+{
+    int rc = cas__saves_append_batch(s, list);
+    /* A connection that died while idle (a database restarted) is learned
+     * of by its first use: once more, on a new one. */
+    if (rc == CAS_EUNAVAILABLE)
+        rc = cas__saves_append_batch(s, list);
+    if (rc == CAS_OK)
+        return;
+    if (rc != CAS_EUNAVAILABLE) {
+        write_each(s, list);
+        return;
+    }
+    for (struct cas__saves_entry *e = list; e; e = e->next) {
+        free(e->err);
+        e->err = strdup(cas__saves_errmsg(s));
+    }
+}
+
+static void *run(void *arg)
+{
+    struct cas__saves_writer *w = arg;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (!w->queue && !w->stopping)
+            pthread_cond_wait(&w->changed, &w->lock);
+        if (!w->queue)
+            break; /* stopping, and everything queued is written */
+        struct cas__saves_entry *batch = take_batch(w), *last = batch;
+        pthread_mutex_unlock(&w->lock);
+        write_batch(w->store, batch);
+        while (last->next)
+            last = last->next;
+        pthread_mutex_lock(&w->lock);
+        w->commits = cas__saves_journal_commits(w->store);
+        *w->done_tail = batch;
+        w->done_tail = &last->next;
+        pthread_cond_broadcast(&w->changed);
+        if (w->wake)
+            w->wake(w->ctx);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+int cas__saves_writer_start(struct cas__saves_writer *w)
+{
+    if (pthread_create(&w->thread, NULL, run, w) != 0)
+        return CAS_ENOMEM;
+    w->started = 1;
+    return CAS_OK;
+}
+
+void cas__saves_writer_submit(struct cas__saves_writer *w, struct cas__saves_entry *e)
+{
+    e->next = NULL;
+    pthread_mutex_lock(&w->lock);
+    *w->queue_tail = e;
+    w->queue_tail = &e->next;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+}
+
+struct cas__saves_entry *cas__saves_writer_done(struct cas__saves_writer *w, int wait)
+{
+    pthread_mutex_lock(&w->lock);
+    while (wait && !w->done)
+        pthread_cond_wait(&w->changed, &w->lock);
+    struct cas__saves_entry *done = w->done;
+    w->done = NULL;
+    w->done_tail = &w->done;
+    pthread_mutex_unlock(&w->lock);
+    return done;
+}
+
+uint64_t cas__saves_writer_commits(struct cas__saves_writer *w)
+{
+    pthread_mutex_lock(&w->lock);
+    uint64_t commits = w->commits;
+    pthread_mutex_unlock(&w->lock);
+    return commits;
+}
+
+
+void cas__saves_writer_stop(struct cas__saves_writer *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stopping = 1;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+    if (w->started)
+        pthread_join(w->thread, NULL);
+    else
+        write_batch(w->store, w->queue); /* never started: journal them here */
+    cas__saves_entries_free(w->queue);
+    cas__saves_entries_free(w->done);
+    pthread_cond_destroy(&w->changed);
+    pthread_mutex_destroy(&w->lock);
+    cas__saves_close(w->store);
+    free(w);
+}
