@@ -7,7 +7,8 @@
  * render, tests/worker/rogue.c) waits until the test releases it, and
  * shows it is waiting through its /proc status; the other game plays its
  * moves while it is known to wait, and the slow game's own requests wait
- * for it in order.
+ * for it in order.  With the journal's writer, a move's update waits for
+ * its action to be durable, on the pool as on the loop.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -51,9 +52,13 @@ struct world {
     struct cas__lobby lobby;
 };
 
+/* What a turn of the loop delivers. */
+enum { JOBS = 1, WRITES = 2 };
+
 /* One turn of the loop: wait for a wake (at most wait_ms), then deliver
- * what the pools finished and send what is owed.  1 when woken. */
-static int turn(struct world *w, int wait_ms)
+ * what the pools finished and (what) the journal writer's answers, and
+ * send what is owed.  1 when woken. */
+static int turn_of(struct world *w, int wait_ms, int what)
 {
     struct pollfd p = {.fd = wake_pipe[0], .events = POLLIN};
     int woken = poll(&p, 1, wait_ms) > 0;
@@ -62,10 +67,19 @@ static int turn(struct world *w, int wait_ms)
         while (read(wake_pipe[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes)
             ;
     }
-    cas__bots_deliver(w->lobby.bots);
-    cas__bots_deliver(w->lobby.isolated_pool);
+    if (what & JOBS) {
+        cas__bots_deliver(w->lobby.bots);
+        cas__bots_deliver(w->lobby.isolated_pool);
+    }
+    if (what & WRITES)
+        cas__journal_deliver(&w->lobby);
     cas__lobby_flush(&w->lobby);
     return woken;
+}
+
+static int turn(struct world *w, int wait_ms)
+{
+    return turn_of(w, wait_ms, JOBS | WRITES);
 }
 
 /* -------------------------------------------------------- connections */
@@ -230,6 +244,8 @@ static void open_world(struct world *w)
 
 static void close_world(struct world *w)
 {
+    cas__saves_writer_stop(w->lobby.writer);
+    w->lobby.writer = NULL;
     cas__bots_free(w->lobby.isolated_pool);
     cas__bots_free(w->lobby.bots);
     w->lobby.isolated_pool = w->lobby.bots = NULL;
@@ -343,10 +359,79 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     close_world(&w);
 }
 
+/* Turn the loop, delivering only what, until table t is (held) or is not
+ * held, or until the writer's answer waits in its hold (held < 0). */
+static void turn_until(struct world *w, const struct cas__table *t, int what, int held)
+{
+    for (int waited = 0; held < 0 ? !t->hold.written : t->hold.held != held; waited += 100)
+        if (!turn_of(w, 100, what) && waited > GIVE_UP_MS)
+            fail_msg("the table did not come to the state awaited in %d s", GIVE_UP_MS / 1000);
+}
+
+/* The last message of c says the move at its ply was played. */
+static void assert_played(const struct tconn *c)
+{
+    assert_true(c->n > 0);
+    assert_non_null(strstr(c->msgs[c->n - 1], "\"played\":[{\"ply\":"));
+}
+
+/* The journal's writer and the pool together (issue 42 item 4): a move's
+ * job hands its action to the writer; nobody hears of the move until the
+ * writer's answer is back, whether that comes once the job is delivered
+ * or while the job still holds the table, and the game goes on in a job
+ * that builds the update. */
+static void test_a_move_waits_for_the_writer(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn seats[2];
+    char err[1024];
+    open_world(&w);
+    assert_int_equal(cas__saves_writer_open("offload.db", wake, NULL, &w.lobby.writer, err,
+                                            sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    int64_t id = host(&w, "fixture", seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+
+    /* The job delivered, the answer not yet: the table is free, writing,
+     * and sends nothing, flushed or not. */
+    size_t seen[2] = {seats[0].n, seats[1].n};
+    int mover = decider(seats);
+    act(&w, seats);
+    turn_until(&w, t, JOBS, 0);
+    assert_true(t->writing);
+    cas__lobby_flush(&w.lobby);
+    assert_int_equal(seats[0].n, seen[0]);
+    assert_int_equal(seats[1].n, seen[1]);
+    await_message(&w, &seats[1 - mover], seen[1 - mover]);
+    assert_played(&seats[1 - mover]);
+    assert_int_equal(t->j.saved, t->r.session.ply);
+
+    /* The answer while the job still holds the table: kept in its hold,
+     * nothing sent, applied when the job is delivered. */
+    seen[0] = seats[0].n;
+    seen[1] = seats[1].n;
+    mover = decider(seats);
+    act(&w, seats);
+    turn_until(&w, t, WRITES, -1);
+    assert_true(t->hold.held);
+    assert_int_equal(seats[0].n, seen[0]);
+    assert_int_equal(seats[1].n, seen[1]);
+    await_message(&w, &seats[1 - mover], seen[1 - mover]);
+    assert_played(&seats[1 - mover]);
+    turn_until(&w, t, JOBS | WRITES, 0);
+    assert_false(t->hold.written);
+    assert_int_equal(t->j.saved, t->r.session.ply);
+    for (int i = 0; i < 2; i++)
+        tconn_close(&w, &seats[i]);
+    close_world(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_slow_render_stalls_only_its_game),
+        cmocka_unit_test(test_a_move_waits_for_the_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
