@@ -846,17 +846,22 @@ void cas__httpd_wake(void *h)
     lws_cancel_service(((struct cas__httpd *)h)->ctx);
 }
 
+void cas__httpd_stop_jobs(struct cas__httpd *h)
+{
+    if (!h)
+        return;
+    cas__bots_free(h->lobby->isolated_pool);
+    h->lobby->isolated_pool = NULL;
+    cas__bots_free(h->lobby->bots);
+    h->lobby->bots = NULL;
+}
+
 void cas__httpd_free(struct cas__httpd *h)
 {
     if (!h)
         return;
     /* The games' jobs end first: a table is never freed while held. */
-    cas__bots_free(h->lobby->isolated_pool);
-    h->lobby->isolated_pool = NULL;
-    if (h->lobby->bots) {
-        cas__bots_free(h->lobby->bots);
-        h->lobby->bots = NULL;
-    }
+    cas__httpd_stop_jobs(h);
     cas__replays_free(h->replays);
     h->replays = NULL;
     if (h->ctx)

@@ -573,6 +573,10 @@ size_t cas__httpd_queued(const struct cas__httpd *h);
 unsigned cas__httpd_sockets(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
+/* Stop the games' pools: the jobs running end, the others are dropped, so
+ * nothing hands the journal's writer an action any more (the run stops the
+ * pools, then the writer, then h).  cas__httpd_free does it too. */
+void cas__httpd_stop_jobs(struct cas__httpd *h);
 void cas__httpd_free(struct cas__httpd *h);
 
 /* ----------------------------------------------------------- sendq.c */
