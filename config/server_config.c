@@ -20,10 +20,10 @@
 
 static const char *const keys[] = {
     "listen", "cert", "key", "database", "www", "plugin-path", "allowed-hosts",
-    "notify-command", "max-message-bytes", "max-queue-bytes", "max-games", "max-connections", "bot-threads",
-    "max-send-bytes", "rate", "burst",
+    "notify-command", "public-url", "max-message-bytes", "max-queue-bytes", "max-games",
+    "max-connections", "bot-threads", "max-send-bytes", "rate", "burst",
 };
-#define N_STRINGS 8 /* the keys up to notify-command */
+#define N_STRINGS 9 /* the keys up to public-url */
 #define N_WHOLE 6   /* then whole numbers, up to max-send-bytes */
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
@@ -73,6 +73,25 @@ static int set_string(struct reading *r, char **field, const char *value)
     return r->rc;
 }
 
+int cas__public_url_check(const char *url, char *why, size_t whylen)
+{
+    const char *rest = strncmp(url, "https://", 8) == 0  ? url + 8
+                       : strncmp(url, "http://", 7) == 0 ? url + 7
+                                                         : NULL;
+    const char *problem = NULL;
+    if (!rest)
+        problem = "write the address browsers use, starting with https:// or http://";
+    else if (!*rest || *rest == '/')
+        problem = "name the host after the scheme (https://games.example.org)";
+    for (const unsigned char *p = (const unsigned char *)url; !problem && *p; p++)
+        if (*p <= ' ' || *p == 0x7F || *p == '#' || *p == '?' || *p == '"' || *p >= 0x80)
+            problem = "leave out spaces, '#', '?', quotes and non-ASCII characters "
+                      "(write a name in its xn-- form)";
+    if (problem && why)
+        snprintf(why, whylen, "%s", problem);
+    return problem ? CAS_EINVAL : CAS_OK;
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value)
 {
     struct reading *r = user;
@@ -101,8 +120,16 @@ static int on_key(void *user, const char *section, const char *key, const char *
                             "one or drop the line", r->path, r->cur.line, key);
         return 1;
     }
-    char **strings[] = {&c->listen, &c->cert,        &c->key,           &c->database,
-                        &c->www,    &c->plugin_path, &c->allowed_hosts, &c->notify_command};
+    char **strings[] = {&c->listen,        &c->cert,        &c->key,
+                        &c->database,      &c->www,         &c->plugin_path,
+                        &c->allowed_hosts, &c->notify_command, &c->public_url};
+    if (strcmp(key, "public-url") == 0 && cas__public_url_check(value, NULL, 0)) {
+        char why[256];
+        cas__public_url_check(value, why, sizeof why);
+        r->rc = cas__errorf(r->err, r->errlen, CAS_EPARSE, "%s:%d: public-url = %s: %s",
+                            r->path, r->cur.line, value, why);
+        return 1;
+    }
     if (k < N_STRINGS) {
         char why[600], **argv;
         if (strings[k] == &c->notify_command) {
@@ -172,6 +199,7 @@ void cas__server_config_free(struct cas__server_config *c)
     free(c->plugin_path);
     free(c->allowed_hosts);
     free(c->notify_command);
+    free(c->public_url);
     memset(c, 0, sizeof *c);
 }
 

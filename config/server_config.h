@@ -13,6 +13,9 @@
 struct cas__server_config {
     char *listen, *cert, *key, *database, *www, *plugin_path, *allowed_hosts;
     char *notify_command;  /* checked with cas__notify_argv */
+    /* public-url: the address browsers reach the server at
+     * (https://games.example.org), for the links castellan prints. */
+    char *public_url;
     unsigned long max_message_bytes, max_queue_bytes, max_games, max_connections,
                   bot_threads, max_send_bytes;
     double rate, burst;
@@ -33,5 +36,10 @@ void cas__server_config_free(struct cas__server_config *c);
  * and array one allocation: free(*argv)) holds them.  CAS_EINVAL with err
  * naming the problem and the fix; CAS_ENOMEM. */
 int cas__notify_argv(const char *command, char ***argv, char *err, size_t errlen);
+
+/* Whether url can be a public-url: http:// or https://, a host, no space,
+ * control or non-ASCII character, no '#' or '?'.  CAS_OK, or CAS_EINVAL
+ * with the fix in why (NULL: not wanted). */
+int cas__public_url_check(const char *url, char *why, size_t whylen);
 
 #endif

@@ -28,6 +28,7 @@ void cas__saves_game_free(struct cas__saves_game *g)
     for (size_t i = 0; i < g->n_players; i++) {
         free(g->players[i].name);
         free(g->players[i].agent);
+        free(g->players[i].registered);
     }
     free(g->players);
     free(g->config_text);

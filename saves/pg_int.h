@@ -97,6 +97,9 @@ int cas__pg_rows(struct cas__saves *s, const char *sql, int n_params, const char
                  cas__saves_row_fn fn, void *ctx);
 int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
                 int64_t **ids, size_t *n);
+int cas__pg_statement(struct cas__saves *s, const char *sql, int n_params,
+                      const char *const *params, cas__saves_row_fn fn, void *ctx,
+                      int64_t *changed, const char *what);
 int cas__pg_game_delete(struct cas__saves *s, int64_t id);
 int cas__pg_campaigns(struct cas__saves *s, struct cas__saves_campaign **out, size_t *n);
 int cas__pg_campaign_standings(struct cas__saves *s, const char *name,

@@ -95,6 +95,8 @@ static int fill_player(void *item, const PGresult *res, int row)
     p->agent = cas__pg_text(res, row, 1);
     p->has_score = !PQgetisnull(res, row, 2);
     p->score = cas__pg_int(res, row, 2);
+    if (!PQgetisnull(res, row, 3) && !(p->registered = cas__pg_text(res, row, 3)))
+        return -1;
     return p->name && p->agent ? 0 : -1;
 }
 
@@ -152,25 +154,34 @@ int cas__pg_game_load(struct cas__saves *s, int64_t id, int with_actions,
 /* The most columns a rows query selects. */
 #define MOST_COLUMNS 16
 
-int cas__pg_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
-                 cas__saves_row_fn fn, void *ctx)
+int cas__pg_statement(struct cas__saves *s, const char *sql, int n_params,
+                      const char *const *params, cas__saves_row_fn fn, void *ctx,
+                      int64_t *changed, const char *what)
 {
     PGresult *res = NULL;
-    const char *p[] = {text};
     const char *cols[MOST_COLUMNS];
-    int rc = cas__pg_run(s, sql, n_params, p, &res, "reading the games");
+    int rc = cas__pg_run(s, sql, n_params, params, &res, what);
     if (rc)
         return rc;
     int rows = PQntuples(res), n_cols = PQnfields(res);
     if (n_cols > MOST_COLUMNS)
         n_cols = MOST_COLUMNS;
-    for (int r = 0; !rc && r < rows; r++) {
+    for (int r = 0; fn && !rc && r < rows; r++) {
         for (int i = 0; i < n_cols; i++)
             cols[i] = PQgetisnull(res, r, i) ? NULL : PQgetvalue(res, r, i);
         rc = fn(ctx, cols, n_cols);
     }
+    if (!rc && changed)
+        *changed = strtoll(PQcmdTuples(res), NULL, 10);
     PQclear(res);
     return rc;
+}
+
+int cas__pg_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                 cas__saves_row_fn fn, void *ctx)
+{
+    const char *params[] = {text};
+    return cas__pg_statement(s, sql, n_params, params, fn, ctx, NULL, "reading the games");
 }
 
 int cas__pg_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,

@@ -646,6 +646,7 @@ const struct cas__saves_methods cas__pg_methods = {
     .game_load = cas__pg_game_load,
     .ids = cas__pg_ids,
     .rows = cas__pg_rows,
+    .statement = cas__pg_statement,
     .game_delete = cas__pg_game_delete,
     .campaigns = cas__pg_campaigns,
     .campaign_standings = cas__pg_campaign_standings,

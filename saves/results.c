@@ -35,11 +35,11 @@ static char *copy(const char *text)
 }
 
 /* A seat: cols = id, game_id, updated_at, flagged, forfeit, seat, name,
- * agent, score. */
+ * agent, score, registered name, served. */
 static int take_seat(void *ctx, const char *const *cols, int n_cols)
 {
     struct reading *r = ctx;
-    if (n_cols < 9)
+    if (n_cols < 11)
         return cas__saves_fail(r->s, CAS_ECORRUPT, "a result row has %d columns", n_cols);
     int64_t id = number(cols[0]);
     if (r->n == 0 || r->results[r->n - 1].id != id) {
@@ -49,6 +49,7 @@ static int take_seat(void *ctx, const char *const *cols, int n_cols)
         g->id = id;
         g->flagged = (int)number(cols[3]);
         g->forfeit = (int)number(cols[4]);
+        g->served = number(cols[10]) != 0;
         if (!(g->game_id = copy(cols[1])) || !(g->finished = copy(cols[2])) ||
             !(g->expansions = copy("")))
             return out_of_memory(r->s);
@@ -62,7 +63,8 @@ static int take_seat(void *ctx, const char *const *cols, int n_cols)
     memset(p, 0, sizeof *p);
     p->has_score = cols[8] != NULL;
     p->score = number(cols[8]);
-    if (!(p->name = copy(cols[6])) || !(p->agent = copy(cols[7])))
+    if (!(p->name = copy(cols[6])) || !(p->agent = copy(cols[7])) ||
+        (cols[9] && !(p->registered = copy(cols[9]))))
         return out_of_memory(r->s);
     return CAS_OK;
 }
@@ -142,6 +144,7 @@ void cas__saves_results_free(struct cas__saves_result *r, size_t n)
         for (size_t p = 0; p < r[i].n_players; p++) {
             free(r[i].players[p].name);
             free(r[i].players[p].agent);
+            free(r[i].players[p].registered);
         }
         free(r[i].players);
         free(r[i].game_id);

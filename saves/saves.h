@@ -27,7 +27,7 @@
 /* The application_id every castellan save database carries ("CASL"). */
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
-#define CAS__SAVES_SCHEMA_VERSION 6
+#define CAS__SAVES_SCHEMA_VERSION 7
 
 struct cas__saves;
 
@@ -44,6 +44,10 @@ struct cas__saves_player {
     char *name, *agent;
     int has_score;         /* score is valid (the game is finished) */
     int64_t score;
+    /* Read from the store only (schema 7): the registered player who took
+     * the seat, by their name now (a rename shows), or NULL for a guest, a
+     * bot, a removed player.  name stays the name the seat had. */
+    char *registered;
 };
 
 struct cas__saves_action {
@@ -129,6 +133,16 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
  * that says so. */
 int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
                          size_t errlen);
+
+/* Another read-only connection to a store this process has open already
+ * (castellan serve's club pages read it on a thread of their own).  Not
+ * judged again as cas__saves_open_read would: that opens and closes the
+ * file itself, and closing a file drops every POSIX lock the process holds
+ * on it, the open connection's included, so that another castellan could
+ * take the store for unused and checkpoint its WAL away from under it.
+ * Otherwise as cas__saves_open_read. */
+int cas__saves_open_again(const char *path, struct cas__saves **out, char *err,
+                          size_t errlen);
 
 void cas__saves_close(struct cas__saves *s); /* NULL is fine */
 
@@ -314,6 +328,7 @@ struct cas__saves_result {
     int flagged;                  /* served: seat whose flag fell; else -1 */
     int forfeit;                  /* served: flagged had left and the others
                                    * claimed the game (schema 5) */
+    int served;                   /* a game castellan serve hosted */
     struct cas__saves_player *players; /* by seat, with their scores */
     size_t n_players;
 };
@@ -404,6 +419,79 @@ int cas__saves_served_unfinished(struct cas__saves *s, int64_t **ids, size_t *n)
  * (cas__saves_game_claim): their server is gone.  Oldest first; in SQLite
  * every unfinished one.  Caller frees *ids with free(). */
 int cas__saves_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n);
+
+/* -------------------------------------------------- registered players */
+
+/* A player registered on this server (docs/players.md): a name, unique
+ * whatever its case, and the SHA-256 of the secret of their key (the key
+ * itself is never stored).  Guests and bots are not registered. */
+struct cas__saves_registered {
+    int64_t id;
+    char *name;
+    char *created_at;
+    char *last_seen;         /* NULL: never signed in or played */
+    size_t games;            /* seats they took */
+    char *key_hash;          /* 64 hex digits */
+};
+
+void cas__saves_registered_free(struct cas__saves_registered *r);
+void cas__saves_registered_list_free(struct cas__saves_registered *r, size_t n);
+
+/* The longest name, in characters. */
+#define CAS__SAVES_NAME_MAX 32
+
+/* Whether name may be a registered player's name: 1 to 32 characters of
+ * valid UTF-8, no control character, comma or colon (a players list
+ * "NAME:AGENT,..." holds names), no space at either end.  CAS_OK, or CAS_EINVAL with a sentence
+ * naming the value and the fix in err. */
+int cas__saves_name_check(const char *name, char *err, size_t errlen);
+
+/* name's key for uniqueness: ASCII letters lower-cased, the rest as it is
+ * ("Ada", "ADA" and "ada" are one name).  Writes at most cap bytes. */
+void cas__saves_name_key(const char *name, char *key, size_t cap);
+
+/* Register `name` with key_hash; sets *id.  CAS_EINVAL for a bad name,
+ * CAS_ECONFLICT when the name (in any case) is taken; messages in errmsg. */
+int cas__saves_registered_add(struct cas__saves *s, const char *name,
+                              const char *key_hash, int64_t *id);
+
+/* The registered player called name (any case) or with that id into *out
+ * (caller frees with cas__saves_registered_free).  CAS_ENOTFOUND. */
+int cas__saves_registered_find(struct cas__saves *s, const char *name,
+                               struct cas__saves_registered *out);
+int cas__saves_registered_get(struct cas__saves *s, int64_t id,
+                              struct cas__saves_registered *out);
+
+/* Every registered player, by name.  Caller frees with
+ * cas__saves_registered_list_free. */
+int cas__saves_registered_list(struct cas__saves *s, struct cas__saves_registered **out,
+                               size_t *n);
+
+/* Rename old_name to new_name (checked as for add; a change of case
+ * only is allowed).  Seats keep the name they had; ratings and the
+ * players page follow the player.  CAS_ENOTFOUND, CAS_ECONFLICT. */
+int cas__saves_registered_rename(struct cas__saves *s, const char *old_name,
+                                 const char *new_name);
+
+/* Replace name's key hash (the old key stops working); sets *id. */
+int cas__saves_registered_rekey(struct cas__saves *s, const char *name,
+                                const char *key_hash, int64_t *id);
+
+/* Remove name: their seats keep their names and results, unlinked.
+ * CAS_ENOTFOUND. */
+int cas__saves_registered_remove(struct cas__saves *s, const char *name);
+
+/* Store r (from another store: saves migrate) under its own id with its
+ * key hash and times, so its key keeps working.  CAS_OK also when the same
+ * player (id, name and key hash) is there already; CAS_ECONFLICT when the
+ * id or the name is another's there. */
+int cas__saves_registered_copy(struct cas__saves *s, const struct cas__saves_registered *r);
+
+/* Registered player id was seen now (signed in, took a seat, played). */
+int cas__saves_registered_seen(struct cas__saves *s, int64_t id);
+
+/* Seat `seat` of game `game` was taken by registered player `id`. */
+int cas__saves_seat_register(struct cas__saves *s, int64_t game, int seat, int64_t id);
 
 /* ----------------------------------------------------------- campaigns */
 

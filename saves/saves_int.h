@@ -40,10 +40,15 @@ struct cas__saves_migration {
  * query and is returned by the rows method. */
 typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols);
 
+/* open's read_only for a store this process has open already
+ * (cas__saves_open_again). */
+#define CAS__SAVES_OPEN_AGAIN 2
+
 #define CAS__SAVES_METHODS(X)                                                          \
     /* Open the store `where` names (a file, a URL) into a new *out, migrated          \
      * up to schema `target` unless read_only (cas__saves_open_at,                      \
-     * cas__saves_open_read); on failure *out is NULL and err says why. */             \
+     * cas__saves_open_read, cas__saves_open_again); on failure *out is NULL and   \
+     * err says why. */                                                               \
     X(int, open, (const char *where, int target, int read_only, struct cas__saves **out, \
                   char *err, size_t errlen))                                            \
     /* Close the connection and free s (cas__saves_close announces it). */           \
@@ -82,6 +87,13 @@ typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols)
      * for ids. */                                                                     \
     X(int, rows, (struct cas__saves *s, const char *sql, int n_params, const char *text,\
                   cas__saves_row_fn fn, void *ctx))                                     \
+    /* One statement sql (sql.h) with n_params text parameters (NULL: SQL's        \
+     * NULL): each row it returns to fn (NULL: rows are ignored), the number of        \
+     * rows it changed into *changed (NULL: not wanted); `what` names it in a          \
+     * failure ("renaming the player").  A duplicate key is CAS_ECONFLICT. */          \
+    X(int, statement, (struct cas__saves *s, const char *sql, int n_params,            \
+                       const char *const *params, cas__saves_row_fn fn, void *ctx,      \
+                       int64_t *changed, const char *what))                             \
     X(int, game_delete, (struct cas__saves *s, int64_t id))                           \
     X(int, campaigns, (struct cas__saves *s, struct cas__saves_campaign **out,        \
                        size_t *n))                                                     \

@@ -25,6 +25,11 @@
 /* A new game's id when none is given: SQLite's rowid comes by itself. */
 #define CAS__SQLITE_NEW_GAME_ID "NULL"
 #define CAS__PG_NEW_GAME_ID "nextval(pg_get_serial_sequence('games', 'id'))"
+/* After registered players were copied with their ids, PostgreSQL's
+ * sequence must pass them (SQLite's rowid does by itself). */
+#define CAS__PG_REGISTERED_IDS_CAUGHT_UP                                            \
+    "SELECT setval(pg_get_serial_sequence('registered_players', 'id'),"            \
+    " (SELECT max(id) FROM registered_players))"
 
 /* ------------------------------------------------------------- writing */
 
@@ -89,8 +94,11 @@
     "SELECT expansion_id, version FROM game_expansions WHERE game = $1 ORDER BY position"
 #define CAS__SQL_OPTIONS_OF                                                         \
     "SELECT key, value FROM game_options WHERE game = $1 ORDER BY position"
+/* Columns: name, agent, score, the registered player's name (NULL: none). */
 #define CAS__SQL_PLAYERS_OF                                                         \
-    "SELECT name, agent, score FROM players WHERE game = $1 ORDER BY seat"
+    "SELECT p.name, p.agent, p.score, r.name FROM players p"                        \
+    " LEFT JOIN registered_players r ON r.id = p.registered"                        \
+    " WHERE p.game = $1 ORDER BY p.seat"
 #define CAS__SQL_ACTIONS_OF                                                         \
     "SELECT ply, actor, text, hash, clock_ms FROM actions WHERE game = $1 ORDER BY ply"
 
@@ -161,8 +169,10 @@
  * by game id and seat (results.c). */
 #define CAS__SQL_RESULT_SEATS_WHERE(which)                                          \
     "SELECT g.id, g.game_id, g.updated_at, coalesce(sg.flagged, -1),"                \
-    " coalesce(sg.forfeit, 0), p.seat, p.name, p.agent, p.score"                     \
+    " coalesce(sg.forfeit, 0), p.seat, p.name, p.agent, p.score, rp.name,"          \
+    " CASE WHEN sg.game IS NULL THEN 0 ELSE 1 END"                                   \
     " FROM games g JOIN players p ON p.game = g.id"                                  \
+    " LEFT JOIN registered_players rp ON rp.id = p.registered"                       \
     " LEFT JOIN served_games sg ON sg.game = g.id"                                   \
     " WHERE " which " ORDER BY g.id, p.seat"
 /* Their expansions, by game id and resolved order. */
@@ -182,4 +192,35 @@
     " WHERE r.status = 'finished'"                                                   \
     " ORDER BY r.updated_at DESC, r.id DESC LIMIT CAST($1 AS INTEGER))"
 
+/* ------------------------------------------------- registered players */
+
+/* Parameters are text; ids are cast where they meet a number. */
+#define CAS__SQL_REGISTERED_ADD(now)                                                \
+    "INSERT INTO registered_players (name, name_key, key_hash, created_at)"         \
+    " VALUES ($1, $2, $3, " now ") RETURNING id"
+/* Columns: id, name, created_at, last_seen, games, key_hash. */
+#define CAS__SQL_REGISTERED_COLUMNS                                                 \
+    "SELECT r.id, r.name, r.created_at, r.last_seen,"                               \
+    " (SELECT count(*) FROM players p WHERE p.registered = r.id), r.key_hash"       \
+    " FROM registered_players r"
+#define CAS__SQL_REGISTERED_BY_NAME CAS__SQL_REGISTERED_COLUMNS " WHERE r.name_key = $1"
+#define CAS__SQL_REGISTERED_BY_ID                                                   \
+    CAS__SQL_REGISTERED_COLUMNS " WHERE r.id = CAST($1 AS BIGINT)"
+#define CAS__SQL_REGISTERED_ALL(bytewise)                                           \
+    CAS__SQL_REGISTERED_COLUMNS " ORDER BY r.name_key COLLATE " bytewise
+/* A registered player copied from another store (saves migrate), id and all. */
+#define CAS__SQL_REGISTERED_COPY                                                    \
+    "INSERT INTO registered_players (id, name, name_key, key_hash, created_at,"     \
+    " last_seen) VALUES (CAST($1 AS BIGINT), $2, $3, $4, $5, $6)"
+#define CAS__SQL_REGISTERED_RENAME                                                  \
+    "UPDATE registered_players SET name = $2, name_key = $3 WHERE name_key = $1"
+#define CAS__SQL_REGISTERED_REKEY                                                   \
+    "UPDATE registered_players SET key_hash = $2 WHERE name_key = $1 RETURNING id"
+#define CAS__SQL_REGISTERED_REMOVE "DELETE FROM registered_players WHERE name_key = $1"
+#define CAS__SQL_REGISTERED_SEEN(now)                                               \
+    "UPDATE registered_players SET last_seen = " now " WHERE id = CAST($1 AS BIGINT)"
+/* Seat $2 of game $1 is registered player $3's. */
+#define CAS__SQL_SEAT_REGISTER                                                      \
+    "UPDATE players SET registered = CAST($3 AS BIGINT)"                            \
+    " WHERE game = CAST($1 AS BIGINT) AND seat = CAST($2 AS INTEGER)"
 #endif

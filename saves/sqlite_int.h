@@ -72,6 +72,9 @@ int cas__sqlite_rows(struct cas__saves *s, const char *sql, int n_params, const 
                      cas__saves_row_fn fn, void *ctx);
 int cas__sqlite_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,
                     int64_t **ids, size_t *n);
+int cas__sqlite_statement(struct cas__saves *s, const char *sql, int n_params,
+                          const char *const *params, cas__saves_row_fn fn, void *ctx,
+                          int64_t *changed, const char *what);
 int cas__sqlite_game_delete(struct cas__saves *s, int64_t id);
 int cas__sqlite_campaigns(struct cas__saves *s, struct cas__saves_campaign **out, size_t *n);
 int cas__sqlite_campaign_standings(struct cas__saves *s, const char *name,

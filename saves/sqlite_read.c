@@ -163,6 +163,8 @@ static int fill_player(void *item, sqlite3_stmt *st)
     p->agent = cas__sqlite_text(st, 1);
     p->has_score = sqlite3_column_type(st, 2) != SQLITE_NULL;
     p->score = sqlite3_column_int64(st, 2);
+    if (sqlite3_column_type(st, 3) != SQLITE_NULL && !(p->registered = cas__sqlite_text(st, 3)))
+        return -1;
     return p->name && p->agent ? 0 : -1;
 }
 
@@ -220,8 +222,9 @@ fail:
 /* The most columns a rows query selects. */
 #define MOST_COLUMNS 16
 
-int cas__sqlite_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
-                     cas__saves_row_fn fn, void *ctx)
+int cas__sqlite_statement(struct cas__saves *s, const char *sql, int n_params,
+                          const char *const *params, cas__saves_row_fn fn, void *ctx,
+                          int64_t *changed, const char *what)
 {
     sqlite3_stmt *st;
     const char *cols[MOST_COLUMNS];
@@ -231,19 +234,29 @@ int cas__sqlite_rows(struct cas__saves *s, const char *sql, int n_params, const 
     int n_cols = sqlite3_column_count(st);
     if (n_cols > MOST_COLUMNS)
         n_cols = MOST_COLUMNS;
-    if (n_params && text)
-        sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+    for (int i = 0; i < n_params; i++)
+        if (params[i])
+            sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_STATIC);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         for (int i = 0; i < n_cols; i++)
             cols[i] = (const char *)sqlite3_column_text(st, i);
-        if ((rc = fn(ctx, cols, n_cols)))
+        if (fn && (rc = fn(ctx, cols, n_cols)))
             goto finalize;
     }
     if (step != SQLITE_DONE)
-        rc = cas__sqlite_fail(s, "reading the games");
+        rc = cas__sqlite_fail(s, what);
+    else if (changed)
+        *changed = sqlite3_changes(cas__sqlite_db(s));
 finalize:
     sqlite3_finalize(st);
     return rc;
+}
+
+int cas__sqlite_rows(struct cas__saves *s, const char *sql, int n_params, const char *text,
+                     cas__saves_row_fn fn, void *ctx)
+{
+    const char *params[] = {text};
+    return cas__sqlite_statement(s, sql, n_params, params, fn, ctx, NULL, "reading the games");
 }
 
 int cas__sqlite_ids(struct cas__saves *s, const char *sql, int n_params, const char *text,

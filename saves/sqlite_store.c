@@ -677,12 +677,18 @@ static int copy_aside(const char *path, char **dir, char *err, size_t errlen)
     return rc;
 }
 
-static int open_read(const char *path, struct cas__saves **out, char *err, size_t errlen)
+/* again: the store is open in this process already (CAS__SAVES_OPEN_AGAIN),
+ * judged then; judging it again would open and close the file, and a
+ * close drops every POSIX lock this process holds on it, the other
+ * connection's included, so another castellan could take the store for
+ * unused and checkpoint its WAL away under that connection. */
+static int open_read(const char *path, int again, struct cas__saves **out, char *err,
+                     size_t errlen)
 {
-    enum verdict verdict;
+    enum verdict verdict = FILE_OURS;
     struct cas__saves *s;
     int version = 0;
-    int rc = judge_file(path, &verdict, err, errlen);
+    int rc = again ? CAS_OK : judge_file(path, &verdict, err, errlen);
     if (rc)
         return rc;
     if (verdict == FILE_NEW) {
@@ -691,7 +697,7 @@ static int open_read(const char *path, struct cas__saves **out, char *err, size_
         return CAS_ENOTFOUND;
     }
     rc = open_connection(path, path, SQLITE_OPEN_READONLY, &s, &version);
-    if (rc && rc != CAS_ENOMEM && rc != CAS_EMISMATCH && rc != CAS_EVERSION &&
+    if (rc && !again && rc != CAS_ENOMEM && rc != CAS_EMISMATCH && rc != CAS_EVERSION &&
         rc != CAS_ECORRUPT) {
         /* SQLite cannot read a WAL database in place when it may neither
          * open nor create the -shm beside it: read a private copy. */
@@ -722,7 +728,7 @@ static int open_read(const char *path, struct cas__saves **out, char *err, size_
 int cas__sqlite_open(const char *path, int target, int read_only, struct cas__saves **out,
                      char *err, size_t errlen)
 {
-    return read_only ? open_read(path, out, err, errlen)
+    return read_only ? open_read(path, read_only == CAS__SAVES_OPEN_AGAIN, out, err, errlen)
                      : open_write(path, target, out, err, errlen);
 }
 
@@ -837,6 +843,7 @@ const struct cas__saves_methods cas__sqlite_methods = {
     .game_load = cas__sqlite_game_load,
     .ids = cas__sqlite_ids,
     .rows = cas__sqlite_rows,
+    .statement = cas__sqlite_statement,
     .game_delete = cas__sqlite_game_delete,
     .campaigns = cas__sqlite_campaigns,
     .campaign_standings = cas__sqlite_campaign_standings,

@@ -158,7 +158,8 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
                            .isolated_requested = a->isolated, .marginal_requested = marginal,
                            .game_has_expansions =
                                cas__registry_has_expansion_of(t->reg, t->plan.game->id),
-                           .pg_url = a->database, .serve = cas__bench_serve};
+                           .pg_url = a->database, .serve = cas__bench_serve,
+                           .club = cas__bench_club};
     struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
         b.check = &check;

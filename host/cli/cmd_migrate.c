@@ -6,8 +6,10 @@
  * game.  Every copy is read back from TO and compared with the original as
  * its full record (header, players, scores, every action with its state
  * hash), the clocks of timed actions, what `castellan serve` keeps of it
- * (time control, seats' tokens) and its last-played time: a copy that
- * differs stops the migration.
+ * (time control, seats' tokens), the registered players who took its seats
+ * and its last-played time: a copy that differs stops the migration.
+ * The registered players are copied first, each under its own number with
+ * its key's hash, so their sign-in links keep working.
  * A game already in TO under the same id is skipped when it is the same
  * game (a migration run again after an interruption), and refused before
  * anything is copied when it is another.
@@ -32,7 +34,9 @@ static const char migrate_usage[] =
     "for action and hash for hash, and a line per game says so.  A game\n"
     "already in TO under the same id is skipped if it is the same game and\n"
     "refused, before anything is copied, if it is another: migrating again\n"
-    "after an interruption finishes the job.  FROM is only read.\n";
+    "after an interruption finishes the job.  The registered players\n"
+    "(castellan players) are copied too, with their keys' hashes: their\n"
+    "sign-in links keep working.  FROM is only read.\n";
 
 /* A game's full record, its actions' clocks, what serve keeps of it (NULL:
  * nothing) and its last-played time as text; caller frees. */
@@ -44,6 +48,9 @@ static char *fingerprint(const struct cas__saves_game *g, const struct cas__save
     if (!out)
         return NULL;
     int rc = cas__record_write(g, out, 1);
+    for (size_t i = 0; i < g->n_players; i++)
+        if (g->players[i].registered)
+            fprintf(out, "Registered: %zu %s\n", i, g->players[i].registered);
     for (size_t i = 0; i < g->n_actions; i++)
         if (g->actions[i].has_clock)
             fprintf(out, "Clock: %zu %lld\n", i, (long long)g->actions[i].clock_ms);
@@ -177,6 +184,42 @@ static int copy_served(struct cas__saves *to, const struct whole_game *w)
     return rc;
 }
 
+/* The registered players of FROM into TO, before the games that name them. */
+static int copy_players(struct migration *m)
+{
+    struct cas__saves_registered *r;
+    size_t n;
+    if (cas__saves_registered_list(m->from, &r, &n))
+        return fail(m, m->from);
+    int status = 0;
+    for (size_t i = 0; i < n && !status; i++)
+        if (cas__saves_registered_copy(m->to, &r[i]))
+            status = fail(m, m->to);
+    if (!status && n)
+        printf("%zu registered player%s copied and checked; their sign-in links keep "
+               "working\n", n, n == 1 ? "" : "s");
+    cas__saves_registered_list_free(r, n);
+    return status;
+}
+
+/* Which registered player took each seat of w, as in FROM (the players
+ * keep their numbers and names in TO). */
+static int copy_seat_players(struct cas__saves *to, const struct whole_game *w)
+{
+    for (size_t i = 0; i < w->g.n_players; i++) {
+        struct cas__saves_registered r;
+        if (!w->g.players[i].registered)
+            continue;
+        int rc = cas__saves_registered_find(to, w->g.players[i].registered, &r);
+        if (rc == CAS_OK)
+            rc = cas__saves_seat_register(to, w->g.id, (int)i, r.id);
+        cas__saves_registered_free(&r);
+        if (rc)
+            return rc;
+    }
+    return CAS_OK;
+}
+
 /* Copy game i, read it back and compare; prints its line. */
 static int copy_one(struct migration *m, size_t i)
 {
@@ -186,7 +229,8 @@ static int copy_one(struct migration *m, size_t i)
     if (whole_load(m->from, id, &w))
         return fail(m, m->from);
     int status = 0;
-    if (cas__saves_game_copy(m->to, &w.g) || (w.served.game && copy_served(m->to, &w))) {
+    if (cas__saves_game_copy(m->to, &w.g) || (w.served.game && copy_served(m->to, &w)) ||
+        copy_seat_players(m->to, &w)) {
         status = fail(m, m->to);
         goto free_game;
     }
@@ -225,7 +269,7 @@ static int migrate_all(struct migration *m)
         fprintf(stderr, "%s: out of memory\n", m->cmd);
         status = 1;
     }
-    if (status || (status = check_targets(m, &present)))
+    if (status || (status = check_targets(m, &present)) || (status = copy_players(m)))
         return status;
     printf("%zu games in %s; %zu of them already in %s\n", m->n, cas__saves_path(m->from),
            present, cas__saves_path(m->to));

@@ -23,9 +23,10 @@ static const char saves_usage[] =
     "Lists, shows or deletes the games saved in the database: by default\n"
     "$XDG_DATA_HOME/castellan/saves.db, where `castellan play` journals\n"
     "every game.  Resume an unfinished game with `castellan resume ID`.\n"
-    "list --player NAME lists only the games NAME played: a person by the\n"
-    "name of their seat, a bot by its agent (mcts-hard), as castellan\n"
-    "ratings knows them.\n"
+    "list --player NAME lists only the games NAME played: a registered player\n"
+    "(castellan players) by their name now, in any case, a guest by the name\n"
+    "of their seat, a bot by its agent (mcts-hard), as castellan ratings\n"
+    "knows them.\n"
     "show --json gives the players, every event and the scores after ply N\n"
     "(default: the last) for programs (docs/results.schema.json), replaying\n"
     "the game with the installed plugins (--plugin-path DIR to add some).\n";
@@ -82,8 +83,15 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
 {
     int64_t *ids;
     size_t n;
-    if (cas__saves_game_ids(s, campaign, &ids, &n))
+    struct cas__saves_registered who = {0};
+    const char *player = a->player;
+    /* A registered player is found whatever the case of the name given. */
+    if (player && cas__saves_registered_find(s, player, &who) == CAS_OK)
+        player = who.name;
+    if (cas__saves_game_ids(s, campaign, &ids, &n)) {
+        cas__saves_registered_free(&who);
         return cas__saves_args_fail(a, s);
+    }
     int status = 0;
     size_t shown = 0;
     if (n == 0)
@@ -97,7 +105,7 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
             status = cas__saves_args_fail(a, s);
             break;
         }
-        if (a->player && !played(&g, a->player)) {
+        if (player && !played(&g, player)) {
             cas__saves_game_free(&g);
             continue;
         }
@@ -116,6 +124,7 @@ static int list_games(const struct cas__saves_args *a, struct cas__saves *s,
     }
     if (n && !shown && status == 0)
         printf("no saved game of %s in %s\n", a->player, cas__saves_path(s));
+    cas__saves_registered_free(&who);
     free(ids);
     return status;
 }

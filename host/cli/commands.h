@@ -57,6 +57,8 @@ int cas__cmd_render(int argc, char **argv);
 int cas__cmd_campaign(int argc, char **argv);
 /* castellan ratings [--by game|mix] [--pool NAME] [--since DATE] (cmd_ratings.c) */
 int cas__cmd_ratings(int argc, char **argv);
+/* castellan players add|list|rename|remove|link ... (cmd_players.c) */
+int cas__cmd_players(int argc, char **argv);
 /* castellan resume ID [--force] (cmd_resume.c) */
 int cas__cmd_resume(int argc, char **argv);
 /* castellan replay ID [--step] (cmd_replay.c) */

@@ -38,6 +38,7 @@ static const struct command commands[] = {
     {"import", cas__cmd_import, "replay a game record and save it"},
     {"campaign", cas__cmd_campaign, "list campaigns or show one's standings"},
     {"ratings", cas__cmd_ratings, "every player's rating per game, from the finished games"},
+    {"players", cas__cmd_players, "add, list, rename or remove the players of a server"},
     {"new-plugin", cas__cmd_new_plugin, "write a new game or expansion plugin that builds"},
     {"help", cmd_help, "help on a command: castellan help COMMAND"},
 };

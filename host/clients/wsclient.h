@@ -113,4 +113,9 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
 struct cas__bench;
 int cas__bench_serve(struct cas__bench *b);
 
+/* The club's pages on the store at database (the ratings section's
+ * history): the snapshot made on the club's thread, and a page of each
+ * kind rendered as the loop renders it (bench_club.c). */
+int cas__bench_club(struct cas__bench *b, const char *database);
+
 #endif

@@ -22,9 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
+#include "club.h"
 #include "picture.h"
 #include "replay_cache.h"
 #include "replay_html.h"
+#include "signin.h"
 #include "table.h"
 
 #define MAX_QUEUED_MESSAGES 1024
@@ -298,9 +302,9 @@ static int serve_file(struct conn *c, const char *rel)
 }
 
 /* Answer with body (taken: freed when sent) in content encoding
- * `encoding` (NULL: none). */
-static int send_encoded(struct conn *c, unsigned status, const char *mime, const char *encoding,
-                        char *body, size_t len)
+ * `encoding` (NULL: none) and, unless NULL, the Set-Cookie header cookie. */
+static int send_answer(struct conn *c, unsigned status, const char *mime, const char *encoding,
+                       const char *cookie, char *body, size_t len)
 {
     unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start,
                   *end = buf + sizeof buf - 1;
@@ -315,10 +319,19 @@ static int send_encoded(struct conn *c, unsigned status, const char *mime, const
                                        &p, end) ||
           lws_add_http_header_by_name(c->wsi, (const unsigned char *)"vary:",
                                       (const unsigned char *)"Accept-Encoding", 15, &p, end))) ||
+        (cookie && lws_add_http_header_by_name(c->wsi, (const unsigned char *)"set-cookie:",
+                                               (const unsigned char *)cookie,
+                                               (int)strlen(cookie), &p, end)) ||
         lws_finalize_write_http_header(c->wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(c->wsi);
     return 0;
+}
+
+static int send_encoded(struct conn *c, unsigned status, const char *mime, const char *encoding,
+                        char *body, size_t len)
+{
+    return send_answer(c, status, mime, encoding, NULL, body, len);
 }
 
 static int send_body(struct conn *c, unsigned status, const char *mime, char *body, size_t len)
@@ -453,6 +466,61 @@ static int serve_help(struct conn *c, int64_t id)
     return send_body(c, HTTP_STATUS_OK, "text/plain; charset=utf-8", buf, len);
 }
 
+static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, size_t cap);
+
+/* GET /signin with "Authorization: Bearer KEY": the key kept in an
+ * HttpOnly cookie and the player's name answered; a refused key forgets
+ * any cookie kept before.  GET /signout forgets it.  signin.c. */
+static int serve_signin(struct conn *c, int signout)
+{
+    char header_text[256], key[CAS__PLAYER_KEY_MAX], cookie[256];
+    struct cas__conn who = {0};
+    int secure = c->h->opts.cert != NULL;
+    int have = !signout && cas__signin_bearer(header(c->wsi, WSI_TOKEN_HTTP_AUTHORIZATION,
+                                                     header_text, sizeof header_text), key);
+    if (have)
+        cas__signin_conn(c->h->lobby, &who, key);
+    OPENSSL_cleanse(header_text, sizeof header_text);
+    if (cas__signin_set_cookie(cookie, sizeof cookie, who.player ? key : NULL, secure)) {
+        OPENSSL_cleanse(key, sizeof key);
+        return -1;
+    }
+    OPENSSL_cleanse(key, sizeof key);
+    struct cas__jw w;
+    cas__jw_init(&w);
+    unsigned status = HTTP_STATUS_OK;
+    if (who.player) {
+        cas__jw_raw(&w, "{\"player\":");
+        cas__jw_str(&w, who.player_name);
+    } else {
+        status = signout ? HTTP_STATUS_OK : HTTP_STATUS_FORBIDDEN;
+        cas__jw_raw(&w, "{\"player\":null,\"error\":");
+        cas__jw_str(&w, signout ? "signed out"
+                        : have ? who.signin_refused
+                               : "send the key as \"Authorization: Bearer KEY\"; open "
+                                 "your sign-in link to sign in");
+    }
+    cas__jw_raw(&w, "}");
+    char *body = w.failed ? NULL : strdup(cas__jw_text(&w));
+    cas__jw_free(&w);
+    int rc = body ? send_answer(c, status, "application/json", NULL, cookie, body, strlen(body)) : -1;
+    OPENSSL_cleanse(cookie, sizeof cookie);
+    return rc;
+}
+
+/* The club's pages (club.c), from its latest snapshot: nothing is read
+ * from the store here. */
+static int serve_club(struct conn *c, const char *path)
+{
+    struct cas__club_answer a;
+    struct cas__club *club = c->h->lobby->club;
+    if (!club)
+        return send_text(c, HTTP_STATUS_NOT_FOUND, "not found\n");
+    if (cas__club_page(club, path, &a) != CAS_OK)
+        return -1;
+    return send_body(c, a.status, a.mime, a.body, a.len);
+}
+
 static int64_t game_in_path(const char *p, const char **rest)
 {
     char *end;
@@ -475,8 +543,12 @@ static int route(struct conn *c, const char *uri)
     }
     if (strcmp(uri, "/healthz") == 0)
         return send_text(c, HTTP_STATUS_OK, "ok\n");
+    if (strcmp(uri, "/signin") == 0 || strcmp(uri, "/signout") == 0)
+        return serve_signin(c, uri[5] == 'o');
     if (strcmp(uri, "/") == 0)
         return serve_file(c, "index.html");
+    if (strcmp(uri, "/club") == 0 || strncmp(uri, "/club/", 6) == 0)
+        return serve_club(c, uri + 5);
     if (strncmp(uri, "/static/", 8) == 0 && safe_relative(uri + 8))
         return serve_file(c, uri + 8);
     if (strncmp(uri, "/game/", 6) == 0 && (id = game_in_path(uri + 6, &rest))) {
@@ -499,6 +571,17 @@ static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, 
     if (lws_hdr_total_length(wsi, t) <= 0 || lws_hdr_copy(wsi, buf, (int)cap, t) <= 0)
         return NULL;
     return buf;
+}
+
+/* A WebSocket opened with the cookie of a sign-in acts for its player. */
+static void sign_in_by_cookie(struct conn *c)
+{
+    char cookies[4096], key[CAS__PLAYER_KEY_MAX];
+    if (cas__signin_cookie_key(header(c->wsi, WSI_TOKEN_HTTP_COOKIE, cookies, sizeof cookies),
+                               key))
+        cas__signin_conn(c->h->lobby, &c->base, key);
+    OPENSSL_cleanse(cookies, sizeof cookies);
+    OPENSSL_cleanse(key, sizeof key);
 }
 
 /* Whether the request on wsi is one this server answers: its Host one of
@@ -607,6 +690,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->tokens = h->opts.limits.burst;
         c->refilled_at = now(h);
         h->n_conns++;
+        sign_in_by_cookie(c);
         return 0;
     case LWS_CALLBACK_RECEIVE:
         return c && c->is_ws ? receive(c, in, len) : -1;

@@ -15,7 +15,9 @@
 
 #include <openssl/crypto.h>
 
+#include "club.h"
 #include "install_dirs.h"
+#include "signin.h"
 #include "table.h"
 
 static int64_t monotonic_ms(void *ctx)
@@ -247,6 +249,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
     if (t->hold.held || !t->over || t->counted_over) /* a held one is queued again */
         return;
     t->counted_over = 1;
+    cas__club_stale(l->club);
     t->next_finished = NULL;
     if (l->finished_last)
         l->finished_last->next_finished = t;
@@ -503,6 +506,16 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
                     "(max-games); try again when one has ended");
         return;
     }
+    /* A person's seat may not pass for a registered player (a bot is known
+     * by its agent, whatever its name). */
+    for (size_t i = 0; i < req->n_seats; i++) {
+        const struct cas__req_seat *seat = &req->seats[i];
+        int person = strcmp(seat->agent, "human") == 0 || strcmp(seat->agent, "open") == 0;
+        if (person && cas__signin_name_free(l, c, seat->name, msg, sizeof msg)) {
+            reply_error(c, req->id, "name-taken", msg);
+            return;
+        }
+    }
     if (cas__table_create(l, req, &t, &invites, &code, msg, sizeof msg) != CAS_OK) {
         reply_error(c, req->id, code, msg);
         return;
@@ -559,7 +572,12 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     }
     /* The claimer gets a token of its own: whoever held the seat's link
      * before (its creator) no longer acts for it. */
-    const char *name = req->name ? req->name : t->r.names[req->seat];
+    const char *name;
+    if (cas__signin_claim_name(l, c, req->name, t->r.names[req->seat], &name, msg,
+                               sizeof msg)) {
+        reply_error(c, req->id, "name-taken", msg);
+        return;
+    }
     char token[CAS__TOKEN_LEN + 1], hash[CAS__HASH_LEN + 1];
     if (cas__token_new(token) != CAS_OK || cas__sha256_hex(token, hash) != CAS_OK) {
         reply_error(c, req->id, "internal", "the kernel gave no random bytes for a token; "
@@ -572,6 +590,7 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
         reply_error(c, req->id, rc == CAS_EUNAVAILABLE ? "unavailable" : "internal", msg);
         return;
     }
+    cas__signin_took_seat(l, c, t->id, req->seat);
     /* The names revive handed the session are the desc's: rename there. */
     char *copy = strdup(name);
     if (copy) {
@@ -721,6 +740,8 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__re
                             ? "{\"type\":\"pong\""
                             : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
                               "\",\"protocol\":2");
+        if (req->type == CAS__REQ_HELLO)
+            cas__signin_write_hello(c, &w);
         if (req->id[0])
             cas__jw_printf(&w, ",\"id\":%s", req->id);
         cas__jw_raw(&w, "}");

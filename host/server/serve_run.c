@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "club.h"
 #include "install_dirs.h"
 #include "server.h"
 
@@ -24,6 +25,7 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     struct cas__saves *store = NULL;
     struct cas__lobby lobby;
     struct cas__httpd *h = NULL;
+    struct cas__club *club = NULL;
     struct cas__notify *notify = NULL;
     char err[1024];
     int port, status = 1;
@@ -53,6 +55,12 @@ int cas__serve_run(const struct cas__serve_setup *setup)
                 "installed (looked in %s); pages answer 404 until --www DIR names them\n",
                 CASTELLAN_WWW_INSTALL_DIR);
     lobby.host_saved = &setup->host_saved;
+    if (cas__club_new(db, &setup->host_saved, &club) != CAS_OK) {
+        fprintf(stderr, "castellan serve: the club's pages cannot start: out of memory or "
+                "threads\n");
+        goto close_lobby;
+    }
+    lobby.club = club;
     if (setup->notify_command &&
         cas__notify_new(setup->notify_command, 0, &notify, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: notify-command: %s\n", err);
@@ -108,6 +116,7 @@ stop:
     cas__httpd_free(h);
 close_lobby:
     cas__lobby_close(&lobby);
+    cas__club_free(club);
     cas__notify_free(notify); /* after the runs queued, each bounded */
 close_store:
     cas__saves_close(store);

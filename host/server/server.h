@@ -14,6 +14,8 @@
  *   notify.c    the notification hook, run off the loop on a thread of its own
  *   offload.c   a table's plugin calls as jobs of the pool, off the loop
  *   bots.c      the pools: threads running jobs, results posted to the loop
+ *   club.c      the club's pages (players, ratings, campaigns), rated on a
+ *               thread of their own (club.h)
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
  *               send queues and limits
  *
@@ -194,6 +196,12 @@ struct cas__conn {
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
     struct cas__waiting *waiting;  /* its requests waiting for a held table */
     struct cas__table *working;    /* a job for its request is in the pool */
+    /* The registered player its browser's key signed in (signin.c): their
+     * id (0: a guest) and name; or why the key was refused (static text,
+     * NULL: none was offered). */
+    int64_t player;
+    char player_name[CAS__SAVES_NAME_MAX * 4 + 1];
+    const char *signin_refused;
 };
 
 /* Send w's text to c (w is emptied; nothing on a failed w). */
@@ -278,6 +286,9 @@ struct cas__lobby {
     int64_t adopted_at;
     int64_t *unrestorable;
     size_t n_unrestorable;
+    /* The club's pages (club.h), told when a game finishes; NULL: none
+     * (tests); borrowed. */
+    struct cas__club *club;
 };
 
 /* Open an empty lobby on store (borrowed; must outlive it) with the

@@ -72,6 +72,10 @@ struct cas__bench {
      * (host/clients/bench_serve.c: the clients are a room above the tools);
      * NULL: the section cannot run. */
     int (*serve)(struct cas__bench *b);
+    /* The club pages' snapshot and pages timed on the ratings section's
+     * history, the store at database (host/clients/bench_club.c); NULL:
+     * not timed. */
+    int (*club)(struct cas__bench *b, const char *database);
 };
 
 enum { CAS__BENCH_ON_FLOOR = 1, CAS__BENCH_ON_ISOLATED = 2, CAS__BENCH_ON_MARGINAL = 3,

@@ -3,7 +3,7 @@
  * a club's history of 100,000 finished games (2 to 5 seats from 60 people
  * and 3 bots, with and without expansions) stored in a SQLite file of its
  * own, then every rating recomputed from it, timed whole and split into
- * reading the store and rating.
+ * reading the store and rating; then the club pages' snapshot of it.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,6 +150,8 @@ int cas__bench_ratings(struct cas__bench *b)
         if (rc == CAS_OK)
             rc = time_recompute(b, s);
         cas__saves_close(s);
+        if (rc == CAS_OK && b->club)
+            rc = b->club(b, db);
     }
     cas__bench_scratch_remove(dir, db);
     return rc;

@@ -76,8 +76,9 @@ struct cas__rating_pool {
 
 struct cas__saves_player;
 
-/* Who a seat is to the ratings: a person by the seat's name, a bot by its
- * agent spec (every seat mcts-hard played is one "mcts-hard"); the
+/* Who a seat is to the ratings: a registered player by their name now
+ * (so a rename carries their games along), a guest by the seat's name, a
+ * bot by its agent spec (every seat mcts-hard played is one "mcts-hard"); the
  * identity's text is borrowed from p. */
 int cas__rating_is_bot(const struct cas__saves_player *p);
 const char *cas__rating_identity(const struct cas__saves_player *p);
@@ -105,5 +106,14 @@ struct cas__ratings_query {
 int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query *q,
                            struct cas__rating_pool **pools, size_t *n);
 void cas__rating_pools_free(struct cas__rating_pool *pools, size_t n);
+
+struct cas__saves_result;
+
+/* cas__ratings_recompute on results already read (cas__saves_results, in
+ * the order they were finished), so one read of the store can be rated by
+ * game and by mix; q->since is not applied here.  Same ownership. */
+int cas__ratings_rate(const struct cas__saves_result *games, size_t n_games,
+                      const struct cas__ratings_query *q, struct cas__rating_pool **pools,
+                      size_t *n);
 
 #endif

@@ -49,7 +49,9 @@ int cas__rating_is_bot(const struct cas__saves_player *p)
 
 const char *cas__rating_identity(const struct cas__saves_player *p)
 {
-    return cas__rating_is_bot(p) ? p->agent : p->name;
+    if (cas__rating_is_bot(p))
+        return p->agent;
+    return p->registered ? p->registered : p->name;
 }
 
 static int same_player(const struct cas__saves_player *a, const struct cas__saves_player *b)
@@ -147,14 +149,22 @@ static struct cas__rated_player *player(struct building *b, const char *name, in
 static int rate_one(struct building *b, const struct cas__saves_result *g,
                     const struct cas__rating_model *m)
 {
+    /* Indices, not pointers: finding a later seat's player may move the
+     * pool's array. */
+    size_t seat_index[CAS__RATING_MAX_PLAYERS];
     struct cas__rated_player *seat[CAS__RATING_MAX_PLAYERS];
     struct cas__rating rating[CAS__RATING_MAX_PLAYERS];
     int place[CAS__RATING_MAX_PLAYERS];
     for (size_t i = 0; i < g->n_players; i++) {
         const struct cas__saves_player *p = &g->players[i];
-        seat[i] = player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
-        if (!seat[i])
+        struct cas__rated_player *found =
+            player(b, cas__rating_identity(p), cas__rating_is_bot(p), m);
+        if (!found)
             return CAS_ENOMEM;
+        seat_index[i] = (size_t)(found - b->pool.players);
+    }
+    for (size_t i = 0; i < g->n_players; i++) {
+        seat[i] = &b->pool.players[seat_index[i]];
         rating[i] = seat[i]->rating;
     }
     places(g, place);
@@ -245,18 +255,13 @@ static struct cas__rating_pool *finish_pools(struct building *all, size_t n,
     return out;
 }
 
-int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query *q,
-                           struct cas__rating_pool **pools, size_t *n)
+int cas__ratings_rate(const struct cas__saves_result *games, size_t n_games,
+                      const struct cas__ratings_query *q, struct cas__rating_pool **pools,
+                      size_t *n)
 {
-    struct cas__saves_result *games;
-    size_t n_games;
-    int rc = cas__saves_results(s, q->since, &games, &n_games);
-    if (rc)
-        return rc;
     struct building *all = NULL;
     size_t n_all = 0;
-    rc = rate_all(games, n_games, q, &all, &n_all);
-    cas__saves_results_free(games, n_games);
+    int rc = rate_all(games, n_games, q, &all, &n_all);
     struct cas__rating_pool *out = finish_pools(all, n_all, &q->model);
     if (rc || !out) {
         cas__rating_pools_free(out, out ? n_all : 0);
@@ -265,6 +270,19 @@ int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query
     *pools = out;
     *n = n_all;
     return CAS_OK;
+}
+
+int cas__ratings_recompute(struct cas__saves *s, const struct cas__ratings_query *q,
+                           struct cas__rating_pool **pools, size_t *n)
+{
+    struct cas__saves_result *games;
+    size_t n_games;
+    int rc = cas__saves_results(s, q->since, &games, &n_games);
+    if (rc)
+        return rc;
+    rc = cas__ratings_rate(games, n_games, q, pools, n);
+    cas__saves_results_free(games, n_games);
+    return rc;
 }
 
 void cas__rating_pools_free(struct cas__rating_pool *pools, size_t n)

@@ -483,15 +483,37 @@ async function claimOpenSeat(a, b, c) {
   assert.match(await b.$eval('#seat-box', (x) => x.textContent), /Take the open seat 2/, 'and offers the open seat');
   log(`a wrong link: "${notice}"`);
 
-  await c.goto(BASE + '/');
-  await c.type('#my-name', 'Cleo');
-  const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
-  assert.match(await take.evaluate((t) => t.textContent), /Take seat 2/);
-  await take.click();
+  // Cleo is a registered player (docs/players.md): her sign-in link keeps
+  // her key in an HttpOnly cookie, and she takes the seat as herself.
+  const added = execFileSync(CASTELLAN, ['players', 'add', 'Cleo', '--database', db, '--url', BASE],
+    { env, encoding: 'utf8' });
+  const link = added.match(/(http:\S+#signin=(\S+))/);
+  assert.ok(link, `players add prints a sign-in link: ${added}`);
+  await c.goto(link[1]);
+  await c.waitForSelector('body[data-player="Cleo"]'); // the socket that carries the cookie
+  await c.waitForSelector('#me:not([hidden])');
+  assert.equal(await c.$eval('#me', (m) => m.textContent), 'Signed in as Cleo');
+  assert.equal(new URL(c.url()).hash, '', 'the key leaves the address bar');
+  assert.ok(!(await c.evaluate(() => document.cookie)).includes(link[2]), 'no script reads the key');
+  const cookie = (await c.cookies()).find((k) => k.name === 'castellan_player');
+  assert.ok(cookie && cookie.httpOnly && cookie.sameSite === 'Strict', 'an HttpOnly, SameSite=Strict cookie');
+  log(`page C signed in as Cleo`);
+  // Signing in opens the socket again, and its lobby may redraw the list
+  // under the pointer: find the button again then.
+  for (;;) {
+    const take = await c.waitForSelector(`#games tbody tr[data-game="${game}"] button`);
+    try {
+      assert.match(await take.evaluate((t) => t.textContent), /Take seat 2/);
+      await take.click();
+      break;
+    } catch (e) {
+      if (!/detached|not clickable/i.test(String(e))) throw e;
+    }
+  }
   await c.waitForSelector('body[data-you="1"]');
   assert.equal(new URL(c.url()).pathname, `/game/${game}`);
   const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
-  assert.match(row, /Cleo/, 'the claimed seat carries the name given in the lobby');
+  assert.match(row, /Cleo/, 'the claimed seat carries the signed-in player\'s name');
   log(`page C took the open seat of game ${game}: ${row}`);
 
   // Seat 1 of 2 has joined: no clock runs, whatever the wait.

@@ -18,7 +18,8 @@ expect() {
         echo "completing '$*': got '${COMPREPLY[*]}', want '$want'"; fail=1
     fi
 }
-expect "play plugins" castellan p
+expect "play plugins players" castellan p
+expect "rename remove" castellan players re
 expect "resume replay render" castellan help re
 expect "--game" castellan play --ga
 expect "carcassonne castles-cards" castellan play --game ca
@@ -39,5 +40,9 @@ expect "2" castellan resume ""
 expect "2 1" castellan replay ""
 expect "2 1" castellan export --ply 3 ""
 expect "2 1" castellan saves show ""
+castellan players add "Ada Lovelace" >/dev/null 2>&1
+castellan players add Bob >/dev/null 2>&1
+expect "Ada Lovelace" castellan players link A
+expect "Ada Lovelace Bob" castellan players remove ""
 rm -rf "$XDG_DATA_HOME"
 exit $fail

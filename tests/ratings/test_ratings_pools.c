@@ -126,6 +126,62 @@ static void a_pool_rates_its_games_in_order(void **state)
     cas__saves_close(s);
 }
 
+/* A seat's player found before the pool's array grows for a later seat's
+ * new player keeps its update: 15 players, then P00 meets two new ones,
+ * the second of whom fills the first array of 16. */
+static void a_growing_pool_keeps_every_seat(void **state)
+{
+    struct cas__saves *s = open_store(state);
+    char names[17][8];
+    for (int i = 0; i < 17; i++)
+        snprintf(names[i], sizeof names[i], "P%02d", i);
+    for (int i = 0; i < 14; i += 2)
+        store_game(s, "fixture", NULL, (const char *[]){names[i], names[i + 1]}, 2,
+                   (int64_t[]){3, 1});
+    store_game(s, "fixture", NULL, (const char *[]){names[14], names[13]}, 2, (int64_t[]){3, 1});
+    store_game(s, "fixture", NULL, (const char *[]){names[0], names[15], names[16]}, 3,
+               (int64_t[]){3, 2, 1});
+    struct cas__rating_model m;
+    cas__rating_model_default(&m);
+    struct cas__rating first[2] = {cas__rating_new(&m), cas__rating_new(&m)};
+    assert_int_equal(cas__rating_update(&m, first, (int[]){0, 1}, 2), 0);
+    struct cas__rating last[3] = {first[0], cas__rating_new(&m), cas__rating_new(&m)};
+    assert_int_equal(cas__rating_update(&m, last, (int[]){0, 1, 2}, 3), 0);
+
+    struct cas__ratings_query q = query(CAS__POOL_GAME);
+    struct cas__rating_pool *pools;
+    size_t n;
+    assert_int_equal(cas__ratings_recompute(s, &q, &pools, &n), CAS_OK);
+    assert_int_equal(pools[0].n_players, 17);
+    assert_rating(find(&pools[0], "P00", 0), last[0], 2);
+    assert_rating(find(&pools[0], "P15", 0), last[1], 1);
+    assert_rating(find(&pools[0], "P16", 0), last[2], 1);
+    cas__rating_pools_free(pools, n);
+    cas__saves_close(s);
+}
+
+/* A registered player is rated under their name now: a rename carries
+ * their games along; a guest's seat keeps its own name. */
+static void a_registered_player_is_rated_by_name_now(void **state)
+{
+    struct cas__saves *s = open_store(state);
+    int64_t ada;
+    int64_t id = store_game(s, "fixture", NULL, (const char *[]){"Ada", "Bob"}, 2,
+                            (int64_t[]){30, 20});
+    assert_int_equal(cas__saves_registered_add(s, "Ada", "00", &ada), CAS_OK);
+    assert_int_equal(cas__saves_seat_register(s, id, 0, ada), CAS_OK);
+    assert_int_equal(cas__saves_registered_rename(s, "Ada", "Ada L."), CAS_OK);
+    struct cas__ratings_query q = query(CAS__POOL_GAME);
+    struct cas__rating_pool *pools;
+    size_t n;
+    assert_int_equal(cas__ratings_recompute(s, &q, &pools, &n), CAS_OK);
+    assert_int_equal(pools[0].n_players, 2);
+    assert_int_equal(find(&pools[0], "Ada L.", 0)->games, 1);
+    assert_int_equal(find(&pools[0], "Bob", 0)->games, 1);
+    cas__rating_pools_free(pools, n);
+    cas__saves_close(s);
+}
+
 static void pools_by_mix_keep_expansions_apart(void **state)
 {
     struct cas__saves *s = open_store(state);
@@ -240,6 +296,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(a_pool_rates_its_games_in_order),
         CAS_TEST_IN_DIR(pools_by_mix_keep_expansions_apart),
+        CAS_TEST_IN_DIR(a_growing_pool_keeps_every_seat),
+        CAS_TEST_IN_DIR(a_registered_player_is_rated_by_name_now),
         CAS_TEST_IN_DIR(a_fallen_flag_places_last),
         CAS_TEST_IN_DIR(games_left_out),
         CAS_TEST_IN_DIR(the_command_checks_its_arguments),

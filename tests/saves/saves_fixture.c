@@ -251,6 +251,16 @@ static void assert_same_header(const struct cas__saves_game *a,
     assert_int_equal(a->status, b->status);
 }
 
+void cas_test_assert_player(const struct cas__saves_player *p, const char *name,
+                            const char *registered)
+{
+    assert_string_equal(p->name, name);
+    if (registered)
+        assert_string_equal(p->registered, registered);
+    else
+        assert_null(p->registered);
+}
+
 void cas_test_assert_same_game(const struct cas__saves_game *a,
                                const struct cas__saves_game *b)
 {

@@ -74,6 +74,11 @@ int cas_test_on_pg(void);
 /* A new empty database on the test cluster; its URL into buf. */
 const char *cas_test_pg_database(char *buf, size_t cap);
 
+/* Assert p is the seat of `name` taken by registered player `registered`
+ * (NULL: by none), as a game load or the results read it. */
+void cas_test_assert_player(const struct cas__saves_player *p, const char *name,
+                            const char *registered);
+
 /* Assert two games hold the same header, players and actions. */
 void cas_test_assert_same_game(const struct cas__saves_game *a,
                                const struct cas__saves_game *b);

@@ -621,7 +621,10 @@ static void test_tokens_are_kept_as_hashes(void **state)
                  "AND seat = %d;", tokens[i], (long long)id, i);
         sql_on(w.db, sql);
     }
-    sql_on(w.db, "DROP INDEX games_finished;"
+    sql_on(w.db, "DROP INDEX players_by_registered;"
+                 "ALTER TABLE players DROP COLUMN registered;"
+                 "DROP TABLE registered_players;"
+                 "DROP INDEX games_finished;"
                  "ALTER TABLE served_games DROP COLUMN forfeit;"
                  "ALTER TABLE served_seats DROP COLUMN bot;"
                  "ALTER TABLE served_games DROP COLUMN practice;"

@@ -59,6 +59,19 @@ _castellan_saves()
     COMPREPLY=($(compgen -W "$ids" -- "$cur"))
 }
 
+# The registered players' names (castellan players list), from the
+# --database typed so far or the default store.
+_castellan_players()
+{
+    local exe=$1 cur=$2 i database=()
+    for ((i = 2; i < COMP_CWORD; i++)); do
+        [[ ${COMP_WORDS[i]} == --database ]] && database=(--database "${COMP_WORDS[i+1]}")
+    done
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$("$exe" players list "${database[@]}" 2>/dev/null |
+        awk 'NR > 1 && NF >= 4 { sub(/ +[^ ]+ +[^ ]+ +[^ ]+ *$/, ""); print }')" -- "$cur"))
+}
+
 # Whether a game id was typed already (a number not the value of a flag).
 _castellan_id_typed()
 {
@@ -144,6 +157,15 @@ _castellan()
         saves)
             if ((COMP_CWORD == 3)) && [[ ${COMP_WORDS[2]} == @(show|delete) ]]; then
                 _castellan_saves "$exe" "$command" "$cur"
+                return
+            fi ;;
+        players)
+            if ((COMP_CWORD == 2)); then
+                COMPREPLY=($(compgen -W "add list rename remove link" -- "$cur"))
+                return
+            fi
+            if ((COMP_CWORD == 3)) && [[ ${COMP_WORDS[2]} == @(rename|remove|link) ]]; then
+                _castellan_players "$exe" "$cur"
                 return
             fi ;;
         esac

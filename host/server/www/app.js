@@ -189,6 +189,34 @@ function takeInvite(game) {
   history.replaceState(null, '', '/game/' + encodeURIComponent(game));
 }
 
+// A sign-in link (#signin=KEY, docs/players.md) hands its key to the
+// server, which keeps it in a cookie no script can read; the key leaves
+// the address bar, the history and any bookmark at once.
+async function takeSignin() {
+  const key = new URLSearchParams(location.hash.slice(1)).get('signin');
+  if (!key) return;
+  history.replaceState(null, '', location.pathname);
+  try {
+    const answer = await fetch('/signin', {
+      headers: { Authorization: 'Bearer ' + key }, cache: 'no-store', credentials: 'same-origin',
+    });
+    const body = await answer.json();
+    showPlayer(body.player, body.error);
+  } catch {
+    showPlayer(null, 'the server could not be reached to sign you in; open the link again');
+  }
+}
+
+// Who this browser plays as: a registered player's name, or why its key
+// was refused (the hello answer says it on every connection).
+function showPlayer(player, error) {
+  const me = $('me');
+  me.hidden = !player && !error;
+  me.textContent = player ? `Signed in as ${player}` : error ? `Not signed in: ${error}` : '';
+  $('my-name').disabled = Boolean(player);
+  if (player) $('my-name').value = player;
+}
+
 function navigate(path) {
   history.pushState(null, '', path);
   route();
@@ -1075,6 +1103,10 @@ function receive(msg) {
   const what = msg.id !== undefined ? conn.pending.get(msg.id) : undefined;
   if (msg.id !== undefined) conn.pending.delete(msg.id);
   switch (msg.type) {
+  case 'hello':
+    showPlayer(msg.player, msg.signin_error);
+    document.body.dataset.player = msg.player || ''; // who this socket acts for
+    break;
   case 'lobby':
     if (view.screen === 'lobby') renderLobby(msg);
     break;
@@ -1241,11 +1273,24 @@ function wire() {
     navigate(a.getAttribute('href'));
   });
   window.addEventListener('popstate', route);
+  // A sign-in link opened in a tab already on this server changes only the
+  // fragment: sign in, then open the socket again to carry the cookie.
+  window.addEventListener('hashchange', () => {
+    if (new URLSearchParams(location.hash.slice(1)).has('signin')) takeSignin().finally(reopen);
+  });
+}
+
+function reopen() {
+  const old = conn.ws;
+  conn.ws = null;
+  if (old) old.close();
+  connect();
 }
 
 wire();
 route();
-connect();
+// The socket opens once a sign-in link's key is kept: it carries the cookie.
+takeSignin().finally(connect);
 
 // For the browser test (tests/browser): the sanitizer on hostile input,
 // and a dropped connection (as a network would drop it).

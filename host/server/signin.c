@@ -1,0 +1,137 @@
+/*
+ * signin.c — signing registered players in (signin.h).  A sign-in link
+ * carries the key in its fragment, which browsers never send: the page
+ * hands it to GET /signin in an Authorization header (no proxy logs one),
+ * the answer keeps it in an HttpOnly cookie no script can read, and the
+ * browser sends that cookie with each WebSocket it opens to this server,
+ * never to another site's (SameSite=Strict).  The key appears in no log,
+ * page or message: only the player's name goes out.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "signin.h"
+
+/* A key's characters: digits, '.', lowercase hex. */
+static size_t key_span(const char *p)
+{
+    return strspn(p, "0123456789abcdef.");
+}
+
+static int copy_key(const char *p, size_t len, char key[CAS__PLAYER_KEY_MAX])
+{
+    if (len == 0 || len >= CAS__PLAYER_KEY_MAX)
+        return 0;
+    memcpy(key, p, len);
+    key[len] = '\0';
+    return 1;
+}
+
+int cas__signin_bearer(const char *header, char key[CAS__PLAYER_KEY_MAX])
+{
+    static const char scheme[] = "Bearer ";
+    if (!header || strncmp(header, scheme, sizeof scheme - 1) != 0)
+        return 0;
+    const char *p = header + sizeof scheme - 1;
+    size_t len = key_span(p);
+    return p[len] == '\0' && copy_key(p, len, key);
+}
+
+int cas__signin_cookie_key(const char *header, char key[CAS__PLAYER_KEY_MAX])
+{
+    static const char name[] = CAS__SIGNIN_COOKIE "=";
+    for (const char *p = header; p && *p;) {
+        p += strspn(p, " ;");
+        if (strncmp(p, name, sizeof name - 1) == 0) {
+            p += sizeof name - 1;
+            size_t len = key_span(p);
+            return (p[len] == '\0' || p[len] == ';' || p[len] == ' ') && copy_key(p, len, key);
+        }
+        p += strcspn(p, ";");
+    }
+    return 0;
+}
+
+int cas__signin_set_cookie(char *buf, size_t cap, const char *key, int secure)
+{
+    int n = snprintf(buf, cap, CAS__SIGNIN_COOKIE "=%s; Path=/; Max-Age=%d; HttpOnly; "
+                     "SameSite=Strict%s", key ? key : "", key ? 366 * 24 * 3600 : 0,
+                     secure ? "; Secure" : "");
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key)
+{
+    struct cas__saves_registered who;
+    const char *why = NULL;
+    c->player = 0;
+    c->player_name[0] = '\0';
+    int rc = cas__player_key_check(l->store, key, &who, &why);
+    if (rc == CAS_EMISMATCH) {
+        c->signin_refused = why;
+        return;
+    }
+    if (rc != CAS_OK) {
+        c->signin_refused = "the server could not check your sign-in key just now "
+                            "(its database did not answer); reload the page to try again";
+        return;
+    }
+    c->signin_refused = NULL;
+    c->player = who.id;
+    snprintf(c->player_name, sizeof c->player_name, "%s", who.name);
+    if (cas__saves_registered_seen(l->store, who.id) != CAS_OK) /* only the time is lost */
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
+    cas__saves_registered_free(&who);
+}
+
+void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w)
+{
+    if (c->player) {
+        cas__jw_raw(w, ",\"player\":");
+        cas__jw_str(w, c->player_name);
+        return;
+    }
+    cas__jw_raw(w, ",\"player\":null");
+    if (c->signin_refused) {
+        cas__jw_raw(w, ",\"signin_error\":");
+        cas__jw_str(w, c->signin_refused);
+    }
+}
+
+int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
+                          char *msg, size_t cap)
+{
+    struct cas__saves_registered r;
+    if (!name || cas__saves_registered_find(l->store, name, &r) != CAS_OK)
+        return CAS_OK;
+    int theirs = r.id == c->player;
+    if (!theirs)
+        snprintf(msg, cap, "\"%.64s\" is the name of a registered player of this server; "
+                 "they sign in with their own link to play as themselves.  Choose another "
+                 "name to play as a guest", r.name);
+    cas__saves_registered_free(&r);
+    return theirs ? CAS_OK : CAS_ECONFLICT;
+}
+
+int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
+                           const char *dflt, const char **name, char *msg, size_t cap)
+{
+    if (c->player) {
+        *name = c->player_name;
+        return CAS_OK;
+    }
+    *name = asked ? asked : dflt;
+    return cas__signin_name_free(l, c, asked, msg, cap);
+}
+
+void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,
+                           int seat)
+{
+    if (!c->player)
+        return;
+    if (cas__saves_seat_register(l->store, game, seat, c->player) != CAS_OK ||
+        cas__saves_registered_seen(l->store, c->player) != CAS_OK)
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
+}

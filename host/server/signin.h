@@ -1,0 +1,62 @@
+/*
+ * signin.h — registered players signing in to castellan serve
+ * (docs/players.md, "Signing in"): the sign-in link's key goes from the
+ * link's fragment to GET /signin in an Authorization header, comes back as
+ * an HttpOnly, SameSite=Strict cookie, and each WebSocket opened with
+ * that cookie acts for the player.
+ */
+#ifndef CAS_HOST_SIGNIN_H
+#define CAS_HOST_SIGNIN_H
+
+#include <stddef.h>
+
+#include "player_key.h"
+#include "server.h"
+
+/* The cookie's name. */
+#define CAS__SIGNIN_COOKIE "castellan_player"
+
+/* The key in "Authorization: Bearer KEY" (header may be NULL) into
+ * key[CAS__PLAYER_KEY_MAX]: 1, or 0 when there is none of that shape. */
+int cas__signin_bearer(const char *header, char key[CAS__PLAYER_KEY_MAX]);
+
+/* The value of cookie castellan_player in a Cookie header (NULL: none)
+ * into key[CAS__PLAYER_KEY_MAX]: 1, or 0 when it has none that fits. */
+int cas__signin_cookie_key(const char *header, char key[CAS__PLAYER_KEY_MAX]);
+
+/* The Set-Cookie value keeping key for a year (HttpOnly, SameSite=Strict,
+ * Path=/, Secure when secure), or with key NULL the one that forgets it,
+ * into buf[cap].  0, or -1 when cap is too small. */
+int cas__signin_set_cookie(char *buf, size_t cap, const char *key, int secure);
+
+/* Sign connection c in with key: c->player and c->player_name, the player
+ * seen now; or c->signin_refused says why not.  A store failure leaves c
+ * a guest with a refusal that says to try again. */
+void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key);
+
+struct cas__jw;
+
+/* The hello reply's part about who c is: ,"player":"NAME", or
+ * ,"player":null and, when a key was refused, ,"signin_error":"WHY". */
+void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w);
+
+/* Whether c may give a seat the name `name` (NULL: none given): CAS_OK,
+ * or CAS_ECONFLICT with the reason in msg when it is a registered player's
+ * (in any case) other than c's own.  A store failure lets it through. */
+int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
+                          char *msg, size_t cap);
+
+/* The name a claim of c gives its seat: a signed-in player's own name,
+ * else asked (the claim's "name") or else the seat's name dflt.  A guest
+ * may not take a registered player's name (any case): CAS_ECONFLICT with
+ * the reason in msg.  A store failure lets the guest's name through. */
+int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
+                           const char *dflt, const char **name, char *msg, size_t cap);
+
+/* c took seat `seat` of game `game`: the journal records which player
+ * (ratings and the history find them by it), and when they were seen.
+ * Nothing for a guest.  A store failure leaves the seat named only. */
+void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,
+                           int seat);
+
+#endif
