@@ -134,15 +134,11 @@ int cas__saves_open_at(const char *path, int target, struct cas__saves **out,
 int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
                          size_t errlen);
 
-/* Another read-only connection to a store this process has open already
- * (castellan serve's club pages read it on a thread of their own).  Not
- * judged again as cas__saves_open_read would: that opens and closes the
- * file itself, and closing a file drops every POSIX lock the process holds
- * on it, the open connection's included, so that another castellan could
- * take the store for unused and checkpoint its WAL away from under it.
- * Otherwise as cas__saves_open_read. */
-int cas__saves_open_again(const char *path, struct cas__saves **out, char *err,
-                          size_t errlen);
+/* Any number of connections in one process (and its threads, one
+ * connection each) may share a store: a SQLite file this process has open
+ * already is never opened again outside SQLite, since closing a descriptor
+ * drops the process's locks on the file (sqlite_store.c, "files open
+ * here"). */
 
 void cas__saves_close(struct cas__saves *s); /* NULL is fine */
 

@@ -40,15 +40,10 @@ struct cas__saves_migration {
  * query and is returned by the rows method. */
 typedef int (*cas__saves_row_fn)(void *ctx, const char *const *cols, int n_cols);
 
-/* open's read_only for a store this process has open already
- * (cas__saves_open_again). */
-#define CAS__SAVES_OPEN_AGAIN 2
-
 #define CAS__SAVES_METHODS(X)                                                          \
     /* Open the store `where` names (a file, a URL) into a new *out, migrated          \
      * up to schema `target` unless read_only (cas__saves_open_at,                      \
-     * cas__saves_open_read, cas__saves_open_again); on failure *out is NULL and   \
-     * err says why. */                                                               \
+     * cas__saves_open_read); on failure *out is NULL and err says why. */          \
     X(int, open, (const char *where, int target, int read_only, struct cas__saves **out, \
                   char *err, size_t errlen))                                            \
     /* Close the connection and free s (cas__saves_close announces it). */           \

@@ -6,6 +6,8 @@
 #ifndef CAS_SAVES_SQLITE_INT_H
 #define CAS_SAVES_SQLITE_INT_H
 
+#include <sys/types.h>
+
 #include <sqlite3.h>
 
 #include "saves_int.h"
@@ -18,6 +20,9 @@ struct cas__sqlite {
     sqlite3_stmt *append_timed; /* the same with the actor's clock (schema 3) */
     char *snapshot;             /* owned: the private folder of a read-only
                                    store's copy, removed on close; or NULL */
+    dev_t file_dev;             /* the file, when counted among the files */
+    ino_t file_ino;             /* open in this process (sqlite_store.c) */
+    int counted;
 };
 
 static inline struct cas__sqlite *cas__sqlite(const struct cas__saves *s)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +278,76 @@ static int judge_header(const char *path, const unsigned char *h, size_t got,
     return CAS_OK;
 }
 
+/* ------------------------------------------------- files open here */
+
+/* The store files this process has open, by device and inode, with how
+ * many connections each.  Closing any descriptor of a file drops every
+ * POSIX lock this process holds on it, the open connections' included,
+ * after which another castellan may take the store for unused and
+ * checkpoint its WAL away under them.  So a file open here already is
+ * never opened again outside SQLite (which shares its descriptors between
+ * its connections): it was judged when first opened. */
+#define MOST_FILES_OPEN 16
+
+static struct open_file {
+    dev_t dev;
+    ino_t ino;
+    unsigned connections;
+} files_open[MOST_FILES_OPEN];
+static pthread_mutex_t files_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct open_file *find_open_file(dev_t dev, ino_t ino)
+{
+    for (size_t i = 0; i < MOST_FILES_OPEN; i++)
+        if (files_open[i].connections && files_open[i].dev == dev && files_open[i].ino == ino)
+            return &files_open[i];
+    return NULL;
+}
+
+static int is_open_here(const struct stat *st)
+{
+    pthread_mutex_lock(&files_open_lock);
+    int open = find_open_file(st->st_dev, st->st_ino) != NULL;
+    pthread_mutex_unlock(&files_open_lock);
+    return open;
+}
+
+/* Count q's connection to path; a file past the table's room is not
+ * counted, and is judged again as before (the table holds what one
+ * process has open, a few files at most). */
+static void count_open(struct cas__sqlite *q, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return;
+    pthread_mutex_lock(&files_open_lock);
+    struct open_file *f = find_open_file(st.st_dev, st.st_ino);
+    for (size_t i = 0; !f && i < MOST_FILES_OPEN; i++)
+        if (!files_open[i].connections)
+            f = &files_open[i];
+    if (f) {
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+        f->connections++;
+        q->file_dev = st.st_dev;
+        q->file_ino = st.st_ino;
+        q->counted = 1;
+    }
+    pthread_mutex_unlock(&files_open_lock);
+}
+
+static void uncount_open(struct cas__sqlite *q)
+{
+    if (!q->counted)
+        return;
+    pthread_mutex_lock(&files_open_lock);
+    struct open_file *f = find_open_file(q->file_dev, q->file_ino);
+    if (f)
+        f->connections--;
+    pthread_mutex_unlock(&files_open_lock);
+    q->counted = 0;
+}
+
 /* Decide from the raw file, without SQLite, whether we may open it. */
 static int judge_file(const char *path, enum verdict *v, char *err, size_t errlen)
 {
@@ -298,6 +369,10 @@ static int judge_file(const char *path, enum verdict *v, char *err, size_t errle
     }
     if (st.st_size == 0) { /* SQLite's own view: an empty database */
         *v = FILE_NEW;
+        return CAS_OK;
+    }
+    if (is_open_here(&st)) {
+        *v = FILE_OURS;
         return CAS_OK;
     }
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -427,6 +502,7 @@ static void release_store(struct cas__saves *s)
     sqlite3_finalize(q->append);
     sqlite3_finalize(q->append_timed);
     sqlite3_close_v2(q->db);
+    uncount_open(q);
     if (q->snapshot)
         remove_snapshot(q->snapshot);
     free(q->snapshot);
@@ -445,6 +521,8 @@ static int open_connection(const char *path, const char *file, int flags,
     if (sqlite3_open_v2(file, &cas__sqlite(s)->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         return cas__sqlite_db(s) ? cas__sqlite_fail(s, "opening")
                      : cas__saves_fail(s, CAS_ENOMEM, "out of memory");
+    if (file == path)
+        count_open(cas__sqlite(s), path);
     int rc = configure_defensively(s);
     return rc ? rc : check_identity(s, version);
 }
@@ -677,18 +755,16 @@ static int copy_aside(const char *path, char **dir, char *err, size_t errlen)
     return rc;
 }
 
-/* again: the store is open in this process already (CAS__SAVES_OPEN_AGAIN),
- * judged then; judging it again would open and close the file, and a
- * close drops every POSIX lock this process holds on it, the other
- * connection's included, so another castellan could take the store for
- * unused and checkpoint its WAL away under that connection. */
-static int open_read(const char *path, int again, struct cas__saves **out, char *err,
-                     size_t errlen)
+/* A store open in this process already is read in place: its private
+ * copy would open and close the file (see "files open here"). */
+static int open_read(const char *path, struct cas__saves **out, char *err, size_t errlen)
 {
     enum verdict verdict = FILE_OURS;
     struct cas__saves *s;
+    struct stat st;
     int version = 0;
-    int rc = again ? CAS_OK : judge_file(path, &verdict, err, errlen);
+    int again = stat(path, &st) == 0 && is_open_here(&st);
+    int rc = judge_file(path, &verdict, err, errlen);
     if (rc)
         return rc;
     if (verdict == FILE_NEW) {
@@ -728,7 +804,7 @@ static int open_read(const char *path, int again, struct cas__saves **out, char 
 int cas__sqlite_open(const char *path, int target, int read_only, struct cas__saves **out,
                      char *err, size_t errlen)
 {
-    return read_only ? open_read(path, read_only == CAS__SAVES_OPEN_AGAIN, out, err, errlen)
+    return read_only ? open_read(path, out, err, errlen)
                      : open_write(path, target, out, err, errlen);
 }
 

@@ -165,16 +165,6 @@ int cas__saves_open_read(const char *path, struct cas__saves **out, char *err,
     return rc ? rc : m->open(path, CAS__SAVES_SCHEMA_VERSION, 1, out, err, errlen);
 }
 
-int cas__saves_open_again(const char *path, struct cas__saves **out, char *err,
-                          size_t errlen)
-{
-    const struct cas__saves_methods *m;
-    int rc = backend_of(path, &m, err, errlen);
-    *out = NULL;
-    return rc ? rc : m->open(path, CAS__SAVES_SCHEMA_VERSION, CAS__SAVES_OPEN_AGAIN, out, err,
-                             errlen);
-}
-
 void cas__saves_close(struct cas__saves *s)
 {
     if (!s)

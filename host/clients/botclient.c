@@ -74,9 +74,9 @@ int cas__botclient_act(const struct cas__botclient_view *v, uint64_t pick, char 
                    (long long)v->game, (long long)v->ply);
     cas__jw_str(&w, action);
     cas__jw_raw(&w, "}");
-    int ok = !w.failed && w.len < cap;
+    int ok = !w.b.failed && cas__jw_len(&w) < cap;
     if (ok)
-        memcpy(out, cas__jw_text(&w), w.len + 1);
+        memcpy(out, cas__jw_text(&w), cas__jw_len(&w) + 1);
     cas__jw_free(&w);
     return ok;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "buf.h"
 #include "wsclient.h"
 
 struct pending {
@@ -24,8 +24,7 @@ struct cas__wsc_conn {
     int open, closed;
     int deflate;           /* the server took permessage-deflate */
     struct pending *out, **out_tail;
-    char *rx;
-    size_t rx_len, rx_cap;
+    struct cas__buf rx;    /* the message being received */
 };
 
 struct cas__wsc {
@@ -54,15 +53,16 @@ static void drop_pending(struct cas__wsc_conn *c)
 
 static int on_receive(struct cas__wsc_conn *c, const char *in, size_t len)
 {
-    if (cas__append(&c->rx, &c->rx_len, &c->rx_cap, in, len))
+    if (cas__buf_add(&c->rx, in, len) != CAS_OK)
         return -1;
     if (!lws_is_final_fragment(c->wsi) || lws_remaining_packet_payload(c->wsi))
         return 0;
-    c->rx[c->rx_len] = '\0';
-    size_t n = c->rx_len;
-    c->rx_len = 0;
-    if (c->client->events->message)
-        c->client->events->message(c, c->user, c->rx, n);
+    /* Taken first: the handler may close and free c. */
+    size_t n;
+    char *text = cas__buf_take(&c->rx, &n);
+    if (text && c->client->events->message)
+        c->client->events->message(c, c->user, text, n);
+    free(text);
     return 0;
 }
 
@@ -228,7 +228,7 @@ void cas__wsc_conn_free(struct cas__wsc_conn *c)
     if (!c)
         return;
     drop_pending(c);
-    free(c->rx);
+    cas__buf_free(&c->rx);
     free(c);
 }
 

@@ -16,7 +16,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "confine.h"
 #include "loader.h"
 #include "worker_spawn.h"
@@ -65,61 +65,28 @@ static struct cas__probed *live;
 
 /* ------------------------------------------------------ the child's side */
 
-struct facts {
-    char *text;
-    size_t len, cap;
-    int failed;
-};
-
-static CAS_PRINTF(2, 3) void put(struct facts *f, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    char line[8192];
-    int n = vsnprintf(line, sizeof line, fmt, args);
-    va_end(args);
-    if (n < 0 || (size_t)n >= sizeof line || f->len + (size_t)n + 1 > FACTS_MAX) {
-        f->failed = 1;
-        return;
-    }
-    if (f->len + (size_t)n + 1 > f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 8192;
-        while (cap < f->len + (size_t)n + 1)
-            cap *= 2;
-        char *grown = realloc(f->text, cap);
-        if (!grown) {
-            f->failed = 1;
-            return;
-        }
-        f->text = grown;
-        f->cap = cap;
-    }
-    memcpy(f->text + f->len, line, (size_t)n + 1);
-    f->len += (size_t)n;
-}
-
 /* A string field: "=" and the text, or "!" for NULL.  The text must hold
  * no tab or newline (the host refuses the facts otherwise). */
-static void put_text(struct facts *f, const char *text)
+static void put_text(struct cas__buf *f, const char *text)
 {
     if (!text)
-        put(f, "\t!");
+        cas__buf_addf(f, "\t!");
     else if (strlen(text) > 4000)
-        f->failed = 1;
+        f->failed = CAS_ENOSPC;
     else
-        put(f, "\t=%s", text);
+        cas__buf_addf(f, "\t=%s", text);
 }
 
-static void describe(struct facts *f, const struct cas_plugin *d)
+static void describe(struct cas__buf *f, const struct cas_plugin *d)
 {
-    put(f, "abi\t%u\t%u\t%" PRIu32 "\t%zu\n", d->abi_major, d->abi_minor, d->fingerprint,
+    cas__buf_addf(f, "abi\t%u\t%u\t%" PRIu32 "\t%zu\n", d->abi_major, d->abi_minor, d->fingerprint,
         d->struct_size);
-    put(f, "plugin\t%d\t%d\t%d\t%d", (int)d->kind, d->min_players, d->max_players,
+    cas__buf_addf(f, "plugin\t%d\t%d\t%d\t%d", (int)d->kind, d->min_players, d->max_players,
         d->extension != NULL);
     put_text(f, d->id);
     put_text(f, d->version);
     put_text(f, d->extends);
-    put(f, "\n");
+    cas__buf_addf(f, "\n");
     if (d->game) {
         const struct cas_game_vtable *vt = d->game;
         uint64_t mask = 0;
@@ -128,25 +95,25 @@ static void describe(struct facts *f, const struct cas_plugin *d)
         mask |= 1ull << BIT_##field;
         VTABLE_FUNCTIONS(HAS)
 #undef HAS
-        put(f, "vtable\t%zu\t%" PRIu64 "\t%" PRIu32 "\n", vt->struct_size, mask,
+        cas__buf_addf(f, "vtable\t%zu\t%" PRIu64 "\t%" PRIu32 "\n", vt->struct_size, mask,
             vt->state_encoding);
     }
     for (size_t i = 0; i < d->n_options && i < MAX_OPTIONS; i++) {
         const struct cas_option_spec *o = &d->options[i];
-        put(f, "option\t%zu\t%d\t%" PRId64 "\t%" PRId64, o->struct_size, (int)o->type, o->min,
+        cas__buf_addf(f, "option\t%zu\t%d\t%" PRId64 "\t%" PRId64, o->struct_size, (int)o->type, o->min,
             o->max);
         put_text(f, o->name);
         put_text(f, o->default_value);
         put_text(f, o->choices);
         put_text(f, o->help);
-        put(f, "\n");
+        cas__buf_addf(f, "\n");
     }
 }
 
 /* Every shared object loaded with the plugin's library (its dependencies,
  * and what castellan had loaded already), by the path the dynamic loader
  * found it at. */
-static void list_objects(struct facts *f, void *dl)
+static void list_objects(struct cas__buf *f, void *dl)
 {
     struct link_map *map = NULL;
     if (dlinfo(dl, RTLD_DI_LINKMAP, &map) != 0 || !map)
@@ -155,9 +122,9 @@ static void list_objects(struct facts *f, void *dl)
         map = map->l_prev;
     for (; map; map = map->l_next)
         if (map->l_name && map->l_name[0] == '/' && strncmp(map->l_name, "/proc/", 6) != 0) {
-            put(f, "needs");
+            cas__buf_addf(f, "needs");
             put_text(f, map->l_name);
-            put(f, "\n");
+            cas__buf_addf(f, "\n");
         }
 }
 
@@ -174,19 +141,20 @@ int cas__probe_serve(int sock, const uint8_t *setup, size_t len, const int *fds,
         return 5;
     void *dl = NULL;
     const struct cas_plugin *desc = NULL;
-    struct facts f = {0};
+    struct cas__buf f = {.max = FACTS_MAX - 1};
     if (cas__load_descriptor(&info, lib_fd, &dl, &desc) == CAS_OK) {
-        put(&f, "ok\n");
+        cas__buf_addf(&f, "ok\n");
         describe(&f, desc);
         list_objects(&f, dl);
     }
-    if (f.failed || !f.text) {
-        f.len = 0;
-        put(&f, "refused\t%s\n", info.refusal ? info.refusal : "its descriptor is too large");
+    if (f.failed || !f.data) {
+        cas__buf_reset(&f);
+        cas__buf_addf(&f, "refused\t%s\n", info.refusal ? info.refusal : "its descriptor is too large");
     }
     uint32_t n = (uint32_t)f.len;
     cas__confine_write_all(sock, (const char *)&n, sizeof n);
-    cas__confine_write_all(sock, f.text, f.len);
+    cas__confine_write_all(sock, f.data, f.len);
+    cas__buf_free(&f);
     return 0;
 }
 

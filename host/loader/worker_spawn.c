@@ -34,31 +34,9 @@ extern char **environ;
 
 /* ------------------------------------------------------------- setup */
 
-static void reserve(struct cas__setup *s, size_t more)
-{
-    if (s->failed || s->len + more <= s->cap)
-        return;
-    size_t cap = s->cap ? s->cap : 1024;
-    while (cap < s->len + more)
-        cap *= 2;
-    uint8_t *grown = cap <= CAS__SPAWN_MAX_SETUP ? realloc(s->buf, cap) : NULL;
-    if (!grown) {
-        s->failed = 1;
-        return;
-    }
-    s->buf = grown;
-    s->cap = cap;
-}
-
 static void put(struct cas__setup *s, const void *data, size_t n)
 {
-    if (n == 0)
-        return;
-    reserve(s, n);
-    if (s->failed)
-        return;
-    memcpy(s->buf + s->len, data, n);
-    s->len += n;
+    cas__buf_add(&s->b, data, n);
 }
 
 void cas__setup_u32(struct cas__setup *s, uint32_t v)
@@ -77,7 +55,7 @@ void cas__setup_str(struct cas__setup *s, const char *text)
 {
     size_t n = text ? strlen(text) + 1 : 0;
     if (n > UINT32_MAX) {
-        s->failed = 1;
+        s->b.failed = CAS_ENOSPC;
         return;
     }
     cas__setup_u32(s, (uint32_t)n);
@@ -86,8 +64,7 @@ void cas__setup_str(struct cas__setup *s, const char *text)
 
 void cas__setup_free(struct cas__setup *s)
 {
-    free(s->buf);
-    *s = (struct cas__setup){0};
+    cas__buf_free(&s->b);
 }
 
 uint32_t cas__setup_get_u32(struct cas__setup_reader *r)
@@ -281,7 +258,7 @@ static int send_setup(int sock, enum cas__spawn_mode mode, const struct cas__set
                       const int *fds, size_t n_fds)
 {
     uint8_t head[8];
-    uint32_t len = (uint32_t)setup->len;
+    uint32_t len = (uint32_t)setup->b.len;
     for (int i = 0; i < 4; i++) {
         head[i] = (uint8_t)(len >> (8 * i));
         head[4 + i] = (uint8_t)((uint32_t)mode >> (8 * i));
@@ -307,8 +284,8 @@ static int send_setup(int sock, enum cas__spawn_mode mode, const struct cas__set
         ;
     if (sent != (ssize_t)sizeof head)
         return -1;
-    for (size_t at = 0; at < setup->len;) {
-        ssize_t w = send(sock, setup->buf + at, setup->len - at, MSG_NOSIGNAL);
+    for (size_t at = 0; at < setup->b.len;) {
+        ssize_t w = send(sock, setup->b.data + at, setup->b.len - at, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -326,7 +303,7 @@ int cas__spawn(enum cas__spawn_mode mode, const struct cas__setup *setup, const 
     int prog = program(err, errlen);
     if (prog < 0)
         return -1;
-    if (setup->failed || setup->len > CAS__SPAWN_MAX_SETUP || n_fds > CAS__SPAWN_MAX_FDS) {
+    if (setup->b.failed || setup->b.len > CAS__SPAWN_MAX_SETUP || n_fds > CAS__SPAWN_MAX_FDS) {
         snprintf(err, errlen, "the worker's setup is too large");
         return -1;
     }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "buf.h"
 #include "registry.h"
 
 /* What the worker is started for. */
@@ -32,13 +33,12 @@ enum cas__spawn_mode {
 /* The largest setup accepted. */
 #define CAS__SPAWN_MAX_SETUP (16u << 20)
 
-/* A setup being written: little-endian numbers and strings (u32 length
- * counting the NUL, the bytes, the NUL; length 0 for NULL).  A failed
- * allocation sticks in `failed`. */
+/* A setup being written into b: little-endian numbers and strings (u32
+ * length counting the NUL, the bytes, the NUL; length 0 for NULL).  A
+ * failure sticks in b.failed; cas__spawn refuses one past
+ * CAS__SPAWN_MAX_SETUP.  Zeroed is empty. */
 struct cas__setup {
-    uint8_t *buf;
-    size_t len, cap;
-    int failed;
+    struct cas__buf b;
 };
 
 void cas__setup_u32(struct cas__setup *s, uint32_t v);

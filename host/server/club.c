@@ -234,7 +234,7 @@ static int build(const char *database, struct cas__club_snapshot *s)
     struct cas__saves *store;
     char err[512];
     memset(s, 0, sizeof *s);
-    int rc = cas__saves_open_again(database, &store, err, sizeof err);
+    int rc = cas__saves_open_read(database, &store, err, sizeof err);
     if (rc)
         return rc;
     rc = cas__saves_results(store, NULL, &s->results, &s->n_results);
@@ -392,7 +392,7 @@ int cas__club_page(struct cas__club *c, const char *path, struct cas__club_answe
         cas__club_render(NULL, NULL, path, 1, &w);
     }
     snapshot_unref(c, snap);
-    a->body = w.failed ? NULL : strdup(cas__jw_text(&w));
+    a->body = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     a->len = a->body ? strlen(a->body) : 0;
     cas__jw_free(&w);
     return a->body ? CAS_OK : CAS_ENOMEM;

@@ -17,7 +17,7 @@ struct cas__club;
 
 /* Start the club's thread on the store named database (a file or a
  * postgresql:// URL, opened read-only apart from the server's own
- * connection: cas__saves_open_again), which begins its first snapshot at
+ * connection: cas__saves_open_read), which begins its first snapshot at
  * once.  The server's own connection must be open already.  host_saved
  * (borrowed, may be NULL, must outlive the club) says which games of the
  * terminal may be shown, as for the replay pages.  Caller frees with

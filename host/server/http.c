@@ -34,7 +34,8 @@
 #define MAX_QUEUED_MESSAGES 1024
 
 struct cas__httpd {
-    struct lws_context *ctx;
+    struct lws_context *ctx;      /* NULLed by lws when it is freed (pcontext) */
+    struct uv_loop_s *uv;         /* the loop lws runs on; NULL: lws's poll loop */
     struct cas__lobby *lobby;
     struct cas__serve_options opts;
     int www_fd;                   /* the folder www, open: files are found under it */
@@ -60,9 +61,9 @@ struct conn {
     struct cas__httpd *h;
     int is_ws, closing;
     struct cas__sendq q;          /* in h->sendq */
-    char *rx;                     /* the message being received */
-    size_t rx_len, rx_cap;
-    int rx_too_large;
+    struct cas__buf rx;           /* the message being received, up to
+                                     max-message-bytes (then failed) */
+    size_t rx_bytes;              /* its bytes so far, kept or not */
     double tokens;                /* rate limit bucket */
     int64_t refilled_at;
     char *body;                   /* HTTP: a dynamic answer being sent */
@@ -171,39 +172,30 @@ static void handle_message(struct conn *c, const char *text, size_t len)
 static int receive(struct conn *c, const char *in, size_t len)
 {
     size_t max = c->h->opts.limits.max_message;
-    if (!c->rx_too_large && c->rx_len + len > max) {
-        c->rx_too_large = 1;
-        free(c->rx);
-        c->rx = NULL;
-        c->rx_cap = 0;
+    c->rx_bytes += len;
+    if (c->rx_bytes > PAST_READING * max) {
+        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                         (unsigned char *)"message too large", 17);
+        return -1;
     }
-    if (c->rx_too_large) {
-        c->rx_len += len; /* counted, not kept */
-        if (c->rx_len > PAST_READING * max) {
-            lws_close_reason(c->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
-                             (unsigned char *)"message too large", 17);
-            return -1;
-        }
-    }
-    if (!c->rx_too_large && cas__append(&c->rx, &c->rx_len, &c->rx_cap, in, len))
+    /* Past max the buffer fails (CAS_ENOSPC) and keeps nothing more. */
+    if (cas__buf_add(&c->rx, in, len) == CAS_ENOMEM)
         return -1;
     if (!lws_is_final_fragment(c->wsi) || lws_remaining_packet_payload(c->wsi))
         return 0;
-    if (c->rx_too_large) {
+    if (c->rx.failed) {
         char why[128];
         snprintf(why, sizeof why, "a message may be at most %zu bytes; it was dropped", max);
         send_error(c, NULL, "too-large", why);
-        c->rx_too_large = 0;
     } else {
-        handle_message(c, c->rx, c->rx_len);
+        handle_message(c, c->rx.data, c->rx.len);
     }
-    c->rx_len = 0;
+    c->rx_bytes = 0;
     /* Keep a small buffer; give a big one back. */
-    if (c->rx_cap > 64 * 1024) {
-        free(c->rx);
-        c->rx = NULL;
-        c->rx_cap = 0;
-    }
+    if (c->rx.cap > 64 * 1024)
+        cas__buf_free(&c->rx);
+    else
+        cas__buf_reset(&c->rx);
     return 0;
 }
 
@@ -501,7 +493,7 @@ static int serve_signin(struct conn *c, int signout)
                                  "your sign-in link to sign in");
     }
     cas__jw_raw(&w, "}");
-    char *body = w.failed ? NULL : strdup(cas__jw_text(&w));
+    char *body = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     cas__jw_free(&w);
     int rc = body ? send_answer(c, status, "application/json", NULL, cookie, body, strlen(body)) : -1;
     OPENSSL_cleanse(cookie, sizeof cookie);
@@ -689,6 +681,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->base.seat = -1;
         c->tokens = h->opts.limits.burst;
         c->refilled_at = now(h);
+        cas__buf_init(&c->rx, h->opts.limits.max_message);
         h->n_conns++;
         sign_in_by_cookie(c);
         return 0;
@@ -700,8 +693,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__sendq_detach(&h->sendq, &c->q);
-            free(c->rx);
-            c->rx = NULL;
+            cas__buf_free(&c->rx);
             h->n_conns--;
             c->is_ws = 0;
         }
@@ -775,9 +767,12 @@ static int accept_waiting(struct cas__httpd *h)
             .opaque = h, /* marks a connection counted in n_sockets */
         };
         /* lws closes fd when adoption fails, running the destroy callback
-         * (which counts the connection back) only if it got that far. */
+         * (which counts the connection back) only if it got that far: at
+         * once on poll; on libuv later, from the handle's close callback,
+         * so not counted back here (only an allocation failure before the
+         * connection exists, which never calls it, then leaks a count). */
         unsigned counted = ++h->n_sockets;
-        if (!lws_adopt_descriptor_vhost_via_info(&desc) && h->n_sockets == counted)
+        if (!lws_adopt_descriptor_vhost_via_info(&desc) && !h->uv && h->n_sockets == counted)
             h->n_sockets--;
     }
     return 0;
@@ -829,6 +824,33 @@ static int adopt_listener(struct cas__httpd *h)
     return CAS_OK;
 }
 
+/* The lws context on a libuv loop of ours (epoll: idle connections cost
+ * nothing per turn); when libwebsockets cannot load its libuv plugin
+ * (package libwebsockets-evlib-uv), on its own poll() loop, with a warning. */
+static struct lws_context *create_context(struct cas__httpd *h,
+                                          struct lws_context_creation_info *info)
+{
+    void *loops[1];
+    if ((loops[0] = h->uv = cas__evloop_new())) {
+        info->options |= LWS_SERVER_OPTION_LIBUV;
+        info->foreign_loops = loops;
+        info->pcontext = &h->ctx;
+        struct lws_context *ctx = lws_create_context(info);
+        info->options &= ~(uint64_t)LWS_SERVER_OPTION_LIBUV;
+        info->foreign_loops = NULL;
+        info->pcontext = NULL;
+        if (ctx)
+            return ctx;
+        cas__evloop_free(h->uv);
+        h->uv = NULL;
+        if (!h->opts.quiet)
+            fprintf(stderr, "castellan serve: warning: libwebsockets cannot load its libuv "
+                    "event library (install libwebsockets-evlib-uv); serving on its poll() "
+                    "loop, whose cost per turn grows with every open connection\n");
+    }
+    return lws_create_context(info);
+}
+
 int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts,
                      struct cas__httpd **out, int *port, char *err, size_t errlen)
 {
@@ -868,6 +890,8 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     lws_set_log_level(getenv("CAS_SERVE_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO
                                                 : opts->quiet ? 0 : LLL_ERR, NULL);
     memset(&info, 0, sizeof info);
+    /* The vhost is made apart (EXPLICIT_VHOSTS), so a failed context is the
+     * event library's failure, and a bad certificate fails the vhost. */
     /* lws listens nowhere: listen.c made the socket, accept_waiting adopts
      * each connection (TLS still set up for them). */
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
@@ -876,16 +900,18 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     info.user = h;
     info.headers = vhost_headers;
     info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     if (opts->cert) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = opts->cert;
         info.ssl_private_key_filepath = opts->key;
     }
     rc = CAS_EIO;
-    h->ctx = lws_create_context(&info);
-    if (!h->ctx || !(h->vhost = lws_get_vhost_by_name(h->ctx, "default")) ||
-        adopt_listener(h)) {
+    if (!(h->ctx = create_context(h, &info))) {
+        snprintf(err, errlen, "cannot start libwebsockets");
+        goto fail;
+    }
+    if (!(h->vhost = lws_create_vhost(h->ctx, &info)) || adopt_listener(h)) {
         snprintf(err, errlen, "cannot serve on %s%s", opts->listen,
                  opts->cert ? " with that certificate and key (readable PEM files?)" : "");
         goto fail;
@@ -912,7 +938,15 @@ fail:
 
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms)
 {
-    return lws_service(h->ctx, timeout_ms);
+    if (!h->uv)
+        return lws_service(h->ctx, timeout_ms);
+    cas__evloop_turn(h->uv);
+    return 0;
+}
+
+const char *cas__httpd_event_loop(const struct cas__httpd *h)
+{
+    return h->uv ? "libuv" : "poll";
 }
 
 size_t cas__httpd_queued(const struct cas__httpd *h)
@@ -950,6 +984,15 @@ void cas__httpd_free(struct cas__httpd *h)
     h->replays = NULL;
     if (h->ctx)
         lws_context_destroy(h->ctx);
+    if (h->uv && h->ctx) {
+        /* On a loop of ours the first call only starts closing: the loop
+         * closes lws's handles, then a second call frees the context
+         * (and NULLs h->ctx through pcontext). */
+        cas__evloop_drain(h->uv);
+        if (h->ctx)
+            lws_context_destroy(h->ctx);
+    }
+    cas__evloop_free(h->uv);
     if (h->listen_fd_owned)
         close(h->listen_fd);
     if (h->reserve_fd >= 0)

@@ -417,12 +417,12 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     int reset = v->events_epoch != t->events_reset || v->events_sent > t->n_events;
     write_events(t, seat, reset ? 0 : v->events_sent, &w);
     cas__jw_printf(&w, ",\"events_reset\":%s", reset ? "true" : "false");
-    size_t mark = w.len;
+    size_t mark = cas__jw_len(&w);
     cas__jw_raw(&w, ",\"svg_changes\":");
     if (cas__picture_diff(&v->pic, &pic, &w) == 0) {
         cas__jw_printf(&w, ",\"marked\":%s", marked ? "true" : "false");
     } else {
-        w.len = mark;
+        cas__jw_cut(&w, mark);
         write_svg(&w, &pic, marked);
     }
     write_actions(t, legal, &w);

@@ -215,7 +215,7 @@ int cas__notify_new(const char *command, int timeout_ms, struct cas__notify **ou
 void cas__notify_post(struct cas__notify *n, struct cas__jw *w)
 {
     struct job *job = malloc(sizeof *job);
-    char *text = w->failed ? NULL : strndup(cas__jw_text(w), w->len);
+    char *text = w->b.failed ? NULL : strndup(cas__jw_text(w), cas__jw_len(w));
     cas__jw_free(w);
     cas__jw_init(w);
     if (!job || !text) {

@@ -130,7 +130,7 @@ static void note_listing(struct cas__table *t)
     cas__jw_init(&w);
     cas__lobby_write_entry(t, &w);
     free(t->hold.listing);
-    t->hold.listing = w.failed ? NULL : strdup(cas__jw_text(&w));
+    t->hold.listing = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     cas__jw_free(&w);
 }
 
@@ -176,7 +176,7 @@ static void deliver(struct cas__bot_job *base)
         cas__jw_init(&w);
         cas__req_error(&w, j->id, j->code, j->msg);
         cas__conn_send_jw(j->conn, &w);
-    } else if (j->conn && j->answer.len) {
+    } else if (j->conn && cas__jw_len(&j->answer)) {
         cas__conn_send_jw(j->conn, &j->answer);
     }
     if (t->hold.news) {

@@ -144,7 +144,7 @@ static int id_value(struct decoding *d, const struct cas_json *obj)
                       "most 64 bytes");
     cas__jw_init(&w);
     cas__jw_strn(&w, v->text, v->len);
-    if (w.failed || w.len >= sizeof d->req->id) {
+    if (w.b.failed || cas__jw_len(&w) >= sizeof d->req->id) {
         cas__jw_free(&w);
         return refuse(d, "bad-message", "field \"id\" must be a string of plain characters "
                       "(its escaped form is too long)");

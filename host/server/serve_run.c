@@ -89,8 +89,8 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         goto stop;
     if (!opts.quiet)
         fprintf(stderr, "castellan serve: %zu game(s) resumed; listening on %s://%s "
-                "(port %d); the store is %s\n", lobby.n_tables, opts.cert ? "https" : "http",
-                opts.listen, port, db);
+                "(port %d); the store is %s; the event loop is %s\n", lobby.n_tables,
+                opts.cert ? "https" : "http", opts.listen, port, db, cas__httpd_event_loop(h));
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);

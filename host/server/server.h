@@ -39,10 +39,6 @@
 
 /* ---------------------------------------------------------- JSON out */
 
-/* Append in[0..n) to the growing buffer *buf of *len bytes (room for *cap),
- * keeping a NUL after the text; 0, or -1 when memory runs out (*buf intact). */
-int cas__append(char **buf, size_t *len, size_t *cap, const char *in, size_t n);
-
 /* A finished message, shared by every connection it is queued on. */
 struct cas__srv_msg {
     int refs;
@@ -576,8 +572,12 @@ struct cas__httpd;
  * Caller frees with cas__httpd_free. */
 int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts,
                      struct cas__httpd **out, int *port, char *err, size_t errlen);
-/* Run the loop once (up to timeout_ms); a negative return: stopped. */
+/* Run the loop once: one wait for events (up to timeout_ms with poll; on
+ * libuv libwebsockets' 100 ms clock tick bounds it) and their callbacks.
+ * A negative return: stopped. */
 int cas__httpd_service(struct cas__httpd *h, int timeout_ms);
+/* The event loop h runs on: "libuv" or "poll" (the fallback). */
+const char *cas__httpd_event_loop(const struct cas__httpd *h);
 /* Messages queued to clients and not yet written. */
 size_t cas__httpd_queued(const struct cas__httpd *h);
 /* The WebSockets open now. */
@@ -589,6 +589,21 @@ void cas__httpd_wake(void *h);
  * pools, then the writer, then h).  cas__httpd_free does it too. */
 void cas__httpd_stop_jobs(struct cas__httpd *h);
 void cas__httpd_free(struct cas__httpd *h);
+
+/* ---------------------------------------------------------- evloop.c */
+
+struct uv_loop_s;
+/* A new libuv loop for libwebsockets to run on, or NULL (out of memory,
+ * or CASTELLAN_SERVE_EVENT_LOOP=poll asks for libwebsockets' poll loop).
+ * Free with cas__evloop_free after the lws context on it is destroyed. */
+struct uv_loop_s *cas__evloop_new(void);
+/* One turn: wait once for events and run their callbacks. */
+void cas__evloop_turn(struct uv_loop_s *loop);
+/* Run loop until nothing is left on it: after lws_context_destroy, until
+ * libwebsockets has closed every handle of its own. */
+void cas__evloop_drain(struct uv_loop_s *loop);
+/* Drain loop, then free it (NULL: nothing). */
+void cas__evloop_free(struct uv_loop_s *loop);
 
 /* ----------------------------------------------------------- sendq.c */
 

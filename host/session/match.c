@@ -1,10 +1,13 @@
 /*
  * match.c — one game instance: the host services lent to its plugin (log,
- * error text, a counting allocator, the data folder) and thin wrappers that
+ * error text, a counting allocator, the data folder, data shared between
+ * games) and thin wrappers that
  * grow buffers for the vtable's buffer protocols.
  */
+#include "buf.h"
 #include "match.h"
 #include "registry.h"
+#include "shared.h"
 
 #include <stdalign.h>
 #include <stdarg.h>
@@ -63,6 +66,19 @@ static void host_release(void *ctx, void *block)
     union block_header *h = (union block_header *)block - 1;
     count_bytes(ctx, 0, h->size);
     free(h);
+}
+
+/* Shared data is kept per plugin: two plugins' keys never meet. */
+static const void *host_share(void *ctx, const char *key, const void *data, size_t size)
+{
+    struct cas__match *m = ctx;
+    return key && data ? cas__shared_keep(m->plugin, key, data, size) : NULL;
+}
+
+static void host_unshare(void *ctx, const void *shared)
+{
+    (void)ctx;
+    cas__shared_release(shared);
 }
 
 static void *host_realloc(void *ctx, void *block, size_t size)
@@ -188,6 +204,8 @@ int cas__match_open_isolated(struct cas__match *m, const struct cas__isolation *
         .realloc = host_realloc,
         .release = host_release,
         .data_dir = m->data_dir,
+        .share = host_share,
+        .unshare = host_unshare,
     };
     struct cas_game_params params = {
         .struct_size = sizeof params,
@@ -264,19 +282,6 @@ struct cas_option_value *cas__option_defaults(const struct cas_plugin *plugin, s
     return values;
 }
 
-/* items grown to hold at least `need` elements of `size` bytes, *cap
- * updated; NULL (items untouched) when memory runs out. */
-static void *grow(void *items, size_t *cap, size_t need, size_t size)
-{
-    size_t grown = *cap ? *cap : 64;
-    while (grown < need)
-        grown *= 2;
-    void *bigger = realloc(items, grown * size);
-    if (bigger)
-        *cap = grown;
-    return bigger;
-}
-
 void cas__match_violation(struct cas__match *m, const char *call, const char *fmt, ...)
 {
     char what[384];
@@ -337,7 +342,8 @@ int cas__match_event_ok(struct cas__match *m, const struct cas_event *e)
 int cas__match_legal(struct cas__match *m, const cas_state *state,
                      struct cas__actions *list)
 {
-    if (!list->items && !(list->items = grow(NULL, &list->cap, 64, sizeof *list->items)))
+    if (!list->items &&
+        cas__grow((void **)&list->items, &list->cap, 64, sizeof *list->items) != CAS_OK)
         return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
@@ -353,18 +359,16 @@ int cas__match_legal(struct cas__match *m, const cas_state *state,
         }
         if (need <= list->cap)
             return CAS_EINVAL; /* ENOSPC for a buffer that was big enough */
-        cas_action *items = grow(list->items, &list->cap, need, sizeof *items);
-        if (!items)
+        if (cas__grow((void **)&list->items, &list->cap, need, sizeof *list->items) != CAS_OK)
             return CAS_ENOMEM;
-        list->items = items;
     }
 }
 
 int cas__match_outcomes(struct cas__match *m, const cas_state *state,
                         struct cas__actions *list)
 {
-    if (!list->outcomes &&
-        !(list->outcomes = grow(NULL, &list->outcomes_cap, 64, sizeof *list->outcomes)))
+    if (!list->outcomes && cas__grow((void **)&list->outcomes, &list->outcomes_cap, 64,
+                                     sizeof *list->outcomes) != CAS_OK)
         return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
@@ -380,11 +384,9 @@ int cas__match_outcomes(struct cas__match *m, const cas_state *state,
         }
         if (need <= list->outcomes_cap)
             return CAS_EINVAL;
-        struct cas_outcome *outcomes =
-            grow(list->outcomes, &list->outcomes_cap, need, sizeof *outcomes);
-        if (!outcomes)
+        if (cas__grow((void **)&list->outcomes, &list->outcomes_cap, need,
+                      sizeof *list->outcomes) != CAS_OK)
             return CAS_ENOMEM;
-        list->outcomes = outcomes;
     }
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "buf.h"
 #include "prng.h"
 #include "term.h"
 #include "worker.h"
@@ -456,19 +457,16 @@ static int bench_sizes(struct cas__bench *b)
 {
     struct cas__match *m = b->match;
     size_t bytes_total = 0, bytes_max = 0, heap_total = 0, heap_max = 0;
-    uint8_t *buf = NULL;
-    size_t cap = 0;
+    struct cas__buf buf = {0};
     int rc = CAS_OK;
     for (size_t i = 0; rc == CAS_OK && i < b->n_samples; i++) {
         size_t len = 0;
-        rc = m->vt->serialize(b->samples[i], CAS_SERIAL_FULL, buf, cap, &len);
-        if (rc == CAS_ENOSPC && len > cap) {
-            uint8_t *grown = realloc(buf, len);
-            rc = grown ? CAS_OK : CAS_ENOMEM;
-            buf = grown ? grown : buf;
-            cap = grown ? len : cap;
+        rc = m->vt->serialize(b->samples[i], CAS_SERIAL_FULL, (uint8_t *)buf.data, buf.cap, &len);
+        if (rc == CAS_ENOSPC && len > buf.cap) {
+            rc = cas__buf_reserve(&buf, len);
             if (rc == CAS_OK)
-                rc = m->vt->serialize(b->samples[i], CAS_SERIAL_FULL, buf, cap, &len);
+                rc = m->vt->serialize(b->samples[i], CAS_SERIAL_FULL, (uint8_t *)buf.data,
+                                      buf.cap, &len);
         }
         cas_state *clone = NULL;
         size_t before = m->heap_bytes;
@@ -481,7 +479,7 @@ static int bench_sizes(struct cas__bench *b)
         bytes_max = len > bytes_max ? len : bytes_max;
         heap_max = heap > heap_max ? heap : heap_max;
     }
-    free(buf);
+    cas__buf_free(&buf);
     if (rc != CAS_OK)
         return failed(b, "state size", rc);
     bench_row(b, "  %-22s %12.0f bytes mean, %zu max\n", "serialized state",

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "buf.h"
 #include "json.h"
 #include "marks.h"
 #include "match.h"
@@ -26,11 +27,6 @@
 #define MAX_PLAYERS 64
 /* The second game of an interleaved pair is played with this seed offset. */
 #define OTHER_SEED 0x5bd1e995u
-
-struct buffer {
-    void *data;
-    size_t len, cap;
-};
 
 struct hash_log {
     uint64_t *hashes;
@@ -66,7 +62,7 @@ struct checker {
     struct cas__actions clone_legal;
     double *drawn_mass;            /* per legal action: check_random_action */
     size_t drawn_cap;
-    struct buffer bytes, rebytes, render;
+    struct cas__buf bytes, rebytes, render;
     struct seen_table seen;
     struct hash_log solo_a, solo_b;
     char event_problem[256];       /* set by the event sink */
@@ -104,21 +100,6 @@ static const char *why(const struct cas__match *m)
 
 /* ----------------------------------------------------------- buffers */
 
-static int reserve(struct buffer *b, size_t need)
-{
-    if (need <= b->cap)
-        return CAS_OK;
-    size_t cap = b->cap ? b->cap * 2 : 4096;
-    while (cap < need)
-        cap *= 2;
-    void *grown = realloc(b->data, cap);
-    if (!grown)
-        return CAS_ENOMEM;
-    b->data = grown;
-    b->cap = cap;
-    return CAS_OK;
-}
-
 static int log_hash(struct hash_log *log, uint64_t hash)
 {
     if (log->n == log->cap) {
@@ -133,33 +114,23 @@ static int log_hash(struct hash_log *log, uint64_t hash)
     return CAS_OK;
 }
 
-static int serialize_into(struct cas__match *m, const cas_state *s, struct buffer *b)
+static int serialize_into(struct cas__match *m, const cas_state *s, struct cas__buf *b)
 {
-    if (reserve(b, 1) != CAS_OK)
+    cas__buf_reset(b);
+    if (cas__buf_reserve(b, 1) != CAS_OK)
         return CAS_ENOMEM;
     for (;;) {
         size_t need = 0;
-        int rc = m->vt->serialize(s, CAS_SERIAL_FULL, b->data, b->cap, &need);
+        int rc = m->vt->serialize(s, CAS_SERIAL_FULL, (uint8_t *)b->data, b->cap, &need);
         if (rc == CAS_OK) {
             b->len = need;
             return need <= b->cap ? CAS_OK : CAS_EINVAL;
         }
         if (rc != CAS_ENOSPC || need <= b->cap)
             return rc == CAS_ENOSPC ? CAS_EINVAL : rc;
-        if ((rc = reserve(b, need)) != CAS_OK)
+        if ((rc = cas__buf_reserve(b, need)) != CAS_OK)
             return rc;
     }
-}
-
-static int buffer_write(void *ctx, const char *data, size_t len)
-{
-    struct buffer *b = ctx;
-    if (reserve(b, b->len + len + 1) != CAS_OK)
-        return CAS_ENOMEM;
-    memcpy((char *)b->data + b->len, data, len);
-    b->len += len;
-    ((char *)b->data)[b->len] = '\0';
-    return CAS_OK;
 }
 
 /* ------------------------------------------------------- random play */
@@ -349,9 +320,9 @@ static int check_returns(struct checker *c, const cas_state *s)
 
 /* Two 64-bit digests of bytes, independent of any hash a plugin may use
  * (FNV-1a included): a collision of both by chance is out of reach. */
-static void digest_bytes(const struct buffer *b, uint64_t out[2])
+static void digest_bytes(const struct cas__buf *b, uint64_t out[2])
 {
-    const uint8_t *p = b->data;
+    const uint8_t *p = (const uint8_t *)b->data;
     uint64_t x = 0x9e3779b97f4a7c15ull ^ b->len, y = 0xc2b2ae3d27d4eb4full + b->len;
     for (size_t i = 0; i < b->len; i++) {
         x = (x ^ p[i]) * 0xff51afd7ed558ccdull;
@@ -430,7 +401,7 @@ static int check_copies(struct checker *c, const cas_state *s, cas_state **clone
                      ", the state's is %016" PRIx64, rc, vt->hash(c->scratch), hash);
     if ((rc = serialize_into(&c->a, s, &c->bytes)) != CAS_OK)
         return broke(c, "serialize", 0, 0, "serialize failed (%d): %s", rc, why(&c->a));
-    rc = vt->deserialize(c->a.game, c->bytes.data, c->bytes.len, &back);
+    rc = vt->deserialize(c->a.game, (const uint8_t *)c->bytes.data, c->bytes.len, &back);
     if (rc != CAS_OK)
         return broke(c, "serialize-round-trip", 0, 0,
                      "deserialize of its own %zu bytes failed (%d): %s", c->bytes.len, rc,
@@ -446,7 +417,7 @@ static int check_copies(struct checker *c, const cas_state *s, cas_state **clone
         return broke(c, "serialize-bytes", 0, 0, "serializing the deserialized state gave "
                      "%zu different bytes (%d), first time %zu", c->rebytes.len, rc,
                      c->bytes.len);
-    rc = vt->deserialize(c->a.game, c->bytes.data, 0, &back);
+    rc = vt->deserialize(c->a.game, (const uint8_t *)c->bytes.data, 0, &back);
     if (rc == CAS_OK) {
         vt->state_free(back);
         return broke(c, "deserialize-validates", 0, 0, "deserialize accepted zero bytes");
@@ -478,10 +449,10 @@ static int check_renders(struct checker *c, const cas_state *s)
     static const enum cas_render_format formats[] = {CAS_RENDER_TEXT, CAS_RENDER_ANSI,
                                                      CAS_RENDER_JSON};
     static const char *const names[] = {"text", "ANSI", "JSON"};
-    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = buffer_write};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = cas__buf_write};
     for (int viewer = CAS_VIEWER_OMNISCIENT; viewer < c->nplayers; viewer++) {
         for (int f = 0; f < 3; f++) {
-            c->render.len = 0;
+            cas__buf_reset(&c->render);
             int rc = c->a.vt->render(s, viewer, formats[f], &out);
             if (rc != CAS_OK || c->render.len == 0)
                 return broke(c, "render", 0, 0, "%s render for viewer %d gave %d and %zu "
@@ -514,8 +485,8 @@ static int check_marks(struct checker *c, const cas_state *s, int actor)
         c->a.plugin->abi_minor < 2 ||
         !CAS_HAS_FIELD(vt, struct cas_game_vtable, render_choices) || !vt->render_choices)
         return CAS_OK;
-    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = buffer_write};
-    c->render.len = 0;
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = cas__buf_write};
+    cas__buf_reset(&c->render);
     c->a.error[0] = '\0';
     int rc = vt->render_choices(s, actor, CAS_RENDER_SVG_ACTIONS, c->legal.items,
                                 c->legal.count, &out);
@@ -1008,10 +979,10 @@ int cas__check_run(const struct cas__check_target *t, const struct cas__check_op
     cas__actions_free(&c.other);
     cas__actions_free(&c.clone_legal);
     free(c.drawn_mass);
-    free(c.bytes.data);
-    free(c.rebytes.data);
+    cas__buf_free(&c.bytes);
+    cas__buf_free(&c.rebytes);
     free(c.seen.slots);
-    free(c.render.data);
+    cas__buf_free(&c.render);
     free(c.solo_a.hashes);
     free(c.solo_b.hashes);
     return rc;

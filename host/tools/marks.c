@@ -4,6 +4,7 @@
  * well-formed SVG (the picture tests parse it with libxml2), and the marks
  * are plain attributes whose values hold digits, spaces and escaped text.
  */
+#include "buf.h"
 #include "marks.h"
 
 #include <stdint.h>
@@ -34,21 +35,6 @@ static int fail(struct marks *m, const char *what, size_t element)
 {
     snprintf(m->why, m->cap, "marked element %zu: %s", element + 1, what);
     return CAS_EPARSE;
-}
-
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return CAS_OK;
-    size_t c = *cap ? *cap * 2 : 64;
-    while (c < need)
-        c *= 2;
-    void *p = realloc(*items, c * size);
-    if (!p)
-        return CAS_ENOMEM;
-    *items = p;
-    *cap = c;
-    return CAS_OK;
 }
 
 /* The value of attribute `name` inside tag[0..len), or NULL; *vlen its
@@ -89,7 +75,7 @@ static int read_tag(struct marks *m, const char *tag, size_t len)
     }
     if (s < 1 || s > MAX_STEPS)
         return fail(m, "data-cas-step is not a step from 1 to 16", e);
-    if (grow((void **)&m->el, &m->elcap, e + 1, sizeof *m->el) != CAS_OK)
+    if (cas__grow((void **)&m->el, &m->elcap, e + 1, sizeof *m->el) != CAS_OK)
         return CAS_ENOMEM;
     struct element *el = &m->el[e];
     *el = (struct element){.step = s, .first = m->nidx, .count = 0};
@@ -106,7 +92,7 @@ static int read_tag(struct marks *m, const char *tag, size_t len)
             return fail(m, "an index in data-cas-choices is past the last action", e);
         if (el->count && m->idx[m->nidx - 1] >= v)
             return fail(m, "data-cas-choices is not strictly ascending", e);
-        if (grow((void **)&m->idx, &m->idxcap, m->nidx + 1, sizeof *m->idx) != CAS_OK)
+        if (cas__grow((void **)&m->idx, &m->idxcap, m->nidx + 1, sizeof *m->idx) != CAS_OK)
             return CAS_ENOMEM;
         m->idx[m->nidx++] = v;
         el->count++;

@@ -125,14 +125,8 @@ static int is_space(char c)
 static int add_part(struct cas__picture *pic, size_t *cap, const char *key, size_t key_len,
                     size_t at, size_t len)
 {
-    if (pic->n == *cap) {
-        size_t more = *cap ? *cap * 2 : 64;
-        struct cas__pic_part *parts = realloc(pic->parts, more * sizeof *parts);
-        if (!parts)
-            return -1;
-        pic->parts = parts;
-        *cap = more;
-    }
+    if (cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
+        return -1;
     pic->parts[pic->n++] = (struct cas__pic_part){
         .key = (size_t)(key - pic->svg), .key_len = key_len, .at = at, .len = len};
     return 0;

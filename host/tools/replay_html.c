@@ -105,9 +105,9 @@ static void write_picture(struct html *h, char *svg, size_t len)
 {
     struct cas__picture pic;
     cas__picture_take(&pic, svg, len);
-    h->changes.len = 0;
+    cas__jw_cut(&h->changes, 0);
     if (cas__picture_diff(h->shown.keyed ? &h->shown : NULL, &pic, &h->changes) == 0 &&
-        !h->changes.failed) {
+        !h->changes.b.failed) {
         fputs(",\"changes\":", h->out);
         write_json_in_script(h->out, cas__jw_text(&h->changes));
     } else {

@@ -1,8 +1,9 @@
 /*
- * jsonw.c — writing JSON: a growable buffer with room for a transport's
- * header before the text (the server's messages go to libwebsockets as
- * they are), and strings escaped so that nothing a plugin or a player
- * wrote can break out of its quotes or out of a page's <script>.
+ * jsonw.c — writing JSON: util's growable buffer with room for a
+ * transport's header before the text (the server's messages go to
+ * libwebsockets as they are), and strings escaped so that nothing a plugin
+ * or a player wrote can break out of its quotes or out of a page's
+ * <script>.
  */
 #include "jsonw.h"
 
@@ -14,42 +15,38 @@
 
 void cas__jw_init(struct cas__jw *w)
 {
-    memset(w, 0, sizeof *w);
+    cas__buf_init(&w->b, 0);
 }
 
 void cas__jw_free(struct cas__jw *w)
 {
-    free(w->buf);
-    memset(w, 0, sizeof *w);
+    cas__buf_free(&w->b);
 }
 
-/* Room for n more bytes and a NUL; 0, or -1 after marking w failed. */
+size_t cas__jw_len(const struct cas__jw *w)
+{
+    return w->b.len ? w->b.len - CAS__JW_ROOM : 0;
+}
+
+void cas__jw_cut(struct cas__jw *w, size_t len)
+{
+    if (w->b.data && !w->b.failed && len < cas__jw_len(w))
+        cas__buf_setlen(&w->b, CAS__JW_ROOM + len);
+}
+
+/* Room for n more bytes of text, behind the CAS__JW_ROOM bytes on the
+ * first write; 0, or -1 after w failed. */
 static int reserve(struct cas__jw *w, size_t n)
 {
-    if (w->failed)
-        return -1;
-    if (CAS__JW_ROOM + w->len + n + 1 <= w->cap)
-        return 0;
-    size_t cap = w->cap ? w->cap : 1024;
-    while (cap < CAS__JW_ROOM + w->len + n + 1)
-        cap *= 2;
-    char *buf = realloc(w->buf, cap);
-    if (!buf) {
-        w->failed = 1;
-        return -1;
-    }
-    w->buf = buf;
-    w->cap = cap;
-    return 0;
+    if (w->b.len == 0 && cas__buf_reserve(&w->b, CAS__JW_ROOM + n) == CAS_OK)
+        cas__buf_setlen(&w->b, CAS__JW_ROOM);
+    return cas__buf_reserve(&w->b, n) == CAS_OK ? 0 : -1;
 }
 
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
 {
-    if (reserve(w, n))
-        return;
-    memcpy(w->buf + CAS__JW_ROOM + w->len, text, n);
-    w->len += n;
-    w->buf[CAS__JW_ROOM + w->len] = '\0';
+    if (reserve(w, n) == 0)
+        cas__buf_add(&w->b, text, n);
 }
 
 void cas__jw_raw(struct cas__jw *w, const char *text)
@@ -59,25 +56,13 @@ void cas__jw_raw(struct cas__jw *w, const char *text)
 
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
 {
-    char small[256];
+    if (reserve(w, 0))
+        return;
     va_list args;
     va_start(args, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, args);
+    if (cas__buf_vaddf(&w->b, fmt, args) == CAS_EINVAL)
+        w->b.failed = CAS_EINVAL; /* a format error spoils the message */
     va_end(args);
-    if (n < 0) {
-        w->failed = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        cas__jw_rawn(w, small, (size_t)n);
-        return;
-    }
-    if (reserve(w, (size_t)n))
-        return;
-    va_start(args, fmt);
-    vsnprintf(w->buf + CAS__JW_ROOM + w->len, (size_t)n + 1, fmt, args);
-    va_end(args);
-    w->len += (size_t)n;
 }
 
 /* The length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0. */
@@ -121,7 +106,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
     /* Worst case 6 bytes per input byte, reserved once. */
     if (reserve(w, n * 6 + 2))
         return;
-    char *out = w->buf + CAS__JW_ROOM + w->len;
+    char *out = w->b.data + w->b.len;
     const unsigned char *s = (const unsigned char *)text;
     *out++ = '"';
     for (size_t i = 0; i < n;) {
@@ -163,8 +148,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
         }
     }
     *out++ = '"';
-    *out = '\0';
-    w->len = (size_t)(out - (w->buf + CAS__JW_ROOM));
+    cas__buf_setlen(&w->b, (size_t)(out - w->b.data));
 }
 
 void cas__jw_str(struct cas__jw *w, const char *text)
@@ -174,5 +158,5 @@ void cas__jw_str(struct cas__jw *w, const char *text)
 
 const char *cas__jw_text(const struct cas__jw *w)
 {
-    return w->failed || !w->buf ? "" : w->buf + CAS__JW_ROOM;
+    return w->b.failed || w->b.len == 0 ? "" : w->b.data + CAS__JW_ROOM;
 }

@@ -9,20 +9,23 @@
 
 #include <castellan/plugin.h>
 
+#include "buf.h"
+
 /* Bytes kept free before the text, so a transport can put its header
  * there (libwebsockets' LWS_PRE; the server checks they agree). */
 #define CAS__JW_ROOM 16
 
 /* JSON being written: CAS__JW_ROOM bytes of room before the text.  A
- * failed allocation sets failed and makes every later call a no-op. */
+ * failed allocation sets b.failed and makes every later call a no-op. */
 struct cas__jw {
-    char *buf;
-    size_t len, cap;   /* len counts the text only */
-    int failed;
+    struct cas__buf b; /* CAS__JW_ROOM bytes (once written), then the text */
 };
 
 void cas__jw_init(struct cas__jw *w);
 void cas__jw_free(struct cas__jw *w);
+/* Bytes of text written so far; cut drops what came after the first len. */
+size_t cas__jw_len(const struct cas__jw *w);
+void cas__jw_cut(struct cas__jw *w, size_t len);
 /* Append text as it is (the caller's JSON). */
 void cas__jw_raw(struct cas__jw *w, const char *text);
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);

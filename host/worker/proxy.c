@@ -219,13 +219,14 @@ static const struct cas__wire_msg *next_frame(cas_game *w, unsigned op, long lon
 /* Answer the worker's question for a random number below n. */
 static int answer(cas_game *w, uint64_t n, long long deadline)
 {
-    uint8_t frame[4 + 2 + 8];
     uint64_t value = w->rng->below(w->rng->ctx, n);
-    struct cas__wire_out a = {.buf = frame, .cap = sizeof frame};
+    struct cas__wire_out a = {0};
     cas__wire_begin(&a, CAS__WIRE_ANSWER, CAS__OP_RNG_BELOW);
     cas__wire_u64(&a, value);
-    cas__wire_end(&a);
-    return send_frame(w, a.buf, a.len, deadline);
+    int sent = cas__wire_end(&a) == CAS_OK ? send_frame(w, cas__wire_frame(&a), a.b.len, deadline)
+                                           : -1;
+    cas__wire_out_free(&a);
+    return sent;
 }
 
 /* Deliver the reply's error text and log lines through the match's
@@ -269,7 +270,7 @@ static const struct cas__wire_msg *exchange_within(cas_game *w, unsigned op,
         w->host->set_error(w->host->ctx, "the call is larger than the worker protocol allows");
         return NULL;
     }
-    int sent = send_frame(w, w->out.buf, w->out.len, deadline);
+    int sent = send_frame(w, cas__wire_frame(&w->out), w->out.b.len, deadline);
     if (sent <= 0) {
         char timeout[64];
         snprintf(timeout, sizeof timeout, "hung (no answer within %u ms)", w->deadline_ms);
@@ -744,7 +745,7 @@ static void proxy_game_free(cas_game *w)
     if (w->fd >= 0) {
         cas__wire_begin(&w->out, CAS__WIRE_CALL, CAS__OP_QUIT);
         if (cas__wire_end(&w->out) == CAS_OK)
-            send_frame(w, w->out.buf, w->out.len, now_ms() + w->deadline_ms);
+            send_frame(w, cas__wire_frame(&w->out), w->out.b.len, now_ms() + w->deadline_ms);
         close(w->fd);
         while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
             ;

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "confine.h"
 #include "worker.h"
 
@@ -123,39 +124,6 @@ static cas_state *state_of(struct cas__worker_side *ws, uint64_t h)
 #define OPTIONAL_FN(ws, field) \
     (CAS_HAS_FIELD((ws)->vt, struct cas_game_vtable, field) ? (ws)->vt->field : NULL)
 
-/* A text the plugin writes, collected for the reply. */
-struct text_sink {
-    char *data;
-    size_t len, cap;
-    int failed;
-};
-
-static int sink_write(void *ctx, const char *data, size_t len)
-{
-    struct text_sink *t = ctx;
-    if (len == 0)
-        return CAS_OK;
-    if (len > CAS__WIRE_MAX_FRAME - t->len) {
-        t->failed = 1;
-        return CAS_ENOSPC;
-    }
-    if (t->len + len > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->len + len)
-            cap *= 2;
-        char *grown = realloc(t->data, cap);
-        if (!grown) {
-            t->failed = 1;
-            return CAS_ENOMEM;
-        }
-        t->data = grown;
-        t->cap = cap;
-    }
-    memcpy(t->data + t->len, data, len);
-    t->len += len;
-    return CAS_OK;
-}
-
 /* Events of one apply, straight into the reply being built. */
 struct event_list {
     struct cas__wire_out *reply;
@@ -179,7 +147,7 @@ static uint64_t ask_below(void *ctx, uint64_t n)
     cas__wire_begin(&ws->ask, CAS__WIRE_ASK, CAS__OP_RNG_BELOW);
     cas__wire_u64(&ws->ask, n);
     if (cas__wire_end(&ws->ask) != CAS_OK ||
-        write(ws->fd, ws->ask.buf, ws->ask.len) != (ssize_t)ws->ask.len)
+        write(ws->fd, ws->ask.b.data, ws->ask.b.len) != (ssize_t)ws->ask.b.len)
         _exit(4);
     size_t want = 4 + 2 + 8, got = 0;
     while (got < want) {
@@ -388,24 +356,20 @@ static int call_serialize(struct cas__worker_side *ws, const struct cas__wire_fi
                           struct cas__wire_out *out)
 {
     cas_state *s = state_of(ws, f[0].n);
-    size_t cap = 4096, len = 0;
-    uint8_t *buf = NULL;
+    struct cas__buf buf = {.max = CAS__WIRE_MAX_FRAME / 2};
+    size_t len = 4096;
     int rc = s ? CAS_ENOSPC : CAS_EINVAL;
-    while (rc == CAS_ENOSPC) {
-        uint8_t *grown = realloc(buf, cap);
-        if (!grown) {
-            rc = CAS_ENOMEM;
+    while (rc == CAS_ENOSPC && len > buf.cap) {
+        if ((rc = cas__buf_reserve(&buf, len)) != CAS_OK)
             break;
-        }
-        buf = grown;
-        rc = ws->vt->serialize(s, (enum cas_serial_purpose)f[1].n, buf, cap, &len);
-        if (rc != CAS_ENOSPC || len <= cap || len > CAS__WIRE_MAX_FRAME / 2)
-            break;
-        cap = len;
+        rc = ws->vt->serialize(s, (enum cas_serial_purpose)f[1].n, (uint8_t *)buf.data, buf.cap,
+                               &len);
     }
-    cas__wire_bytes(out, buf, rc == CAS_OK && len <= cap ? len : 0);
-    free(buf);
-    return rc == CAS_OK && len > cap ? CAS_EINVAL : rc;
+    if (rc == CAS_OK && len > buf.cap)
+        rc = CAS_EINVAL; /* the plugin wrote past the room it had */
+    cas__wire_bytes(out, buf.data, rc == CAS_OK ? len : 0);
+    cas__buf_free(&buf);
+    return rc;
 }
 
 static int call_deserialize(struct cas__worker_side *ws, const struct cas__wire_field *f,
@@ -427,18 +391,18 @@ static int call_hash(struct cas__worker_side *ws, const struct cas__wire_field *
 }
 
 /* A text reply from a rendering function; rc is the plugin's. */
-static int text_reply(struct cas__wire_out *out, struct text_sink *t, int rc)
+static int text_reply(struct cas__wire_out *out, struct cas__buf *t, int rc)
 {
     cas__wire_bytes(out, t->data, rc == CAS_OK ? t->len : 0);
-    free(t->data);
+    cas__buf_free(t);
     return rc;
 }
 
 static int call_render(struct cas__worker_side *ws, const struct cas__wire_field *f,
                        struct cas__wire_out *out)
 {
-    struct text_sink t = {0};
-    struct cas_writer w = {.struct_size = sizeof w, .ctx = &t, .write = sink_write};
+    struct cas__buf t = {.max = CAS__WIRE_MAX_FRAME}; /* a text the plugin writes */
+    struct cas_writer w = {.struct_size = sizeof w, .ctx = &t, .write = cas__buf_write};
     cas_state *s = state_of(ws, f[0].n);
     int rc = s ? ws->vt->render(s, (int)f[1].n, (enum cas_render_format)f[2].n, &w)
                : CAS_EINVAL;
@@ -448,8 +412,8 @@ static int call_render(struct cas__worker_side *ws, const struct cas__wire_field
 static int call_render_choices(struct cas__worker_side *ws, const struct cas__wire_field *f,
                                struct cas__wire_out *out)
 {
-    struct text_sink t = {0};
-    struct cas_writer w = {.struct_size = sizeof w, .ctx = &t, .write = sink_write};
+    struct cas__buf t = {.max = CAS__WIRE_MAX_FRAME}; /* a text the plugin writes */
+    struct cas_writer w = {.struct_size = sizeof w, .ctx = &t, .write = cas__buf_write};
     cas_state *s = state_of(ws, f[0].n);
     int rc = !s ? CAS_EINVAL : !OPTIONAL_FN(ws, render_choices) ? CAS_ENOTFOUND : CAS_OK;
     cas_action *actions = rc ? NULL : malloc(f[3].n ? f[3].n * sizeof *actions : 1);
@@ -468,8 +432,8 @@ static int call_notation_help(struct cas__worker_side *ws, const struct cas__wir
                               struct cas__wire_out *out)
 {
     (void)f;
-    struct text_sink t = {0};
-    struct cas_writer w = {.struct_size = sizeof w, .ctx = &t, .write = sink_write};
+    struct cas__buf t = {.max = CAS__WIRE_MAX_FRAME}; /* a text the plugin writes */
+    struct cas_writer w = {.struct_size = sizeof w, .ctx = &t, .write = cas__buf_write};
     int rc = OPTIONAL_FN(ws, notation_help) ? ws->vt->notation_help(ws->game, &w)
                                             : CAS_ENOTFOUND;
     return text_reply(out, &t, rc);
@@ -589,10 +553,10 @@ void cas__worker_dispatch(struct cas__worker_side *ws, const struct cas__wire_ms
     cas__wire_i32(reply, rc);
     cas__wire_str(reply, ws->error);
     cas__wire_str(reply, ws->log);
-    if (body.failed)
+    if (body.b.failed)
         cas__wire_raw_failed(reply, &body, 6);
     else
-        cas__wire_raw(reply, body.buf + 6, body.len - 6);
+        cas__wire_raw(reply, cas__wire_frame(&body) + 6, body.b.len - 6);
     cas__wire_out_free(&body);
 }
 
@@ -634,7 +598,7 @@ static void send_hello(struct cas__worker_side *ws, int rc, size_t bad_option,
     cas__wire_str(out, labels);
     if (cas__wire_end(out) != CAS_OK)
         _exit(1);
-    cas__confine_write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->b.data, out->b.len);
 }
 
 /* The op's own reply fields, each empty or zero: the shape the host's
@@ -685,7 +649,7 @@ static void send_reply(struct cas__worker_side *ws, enum cas__wire_op op,
         if (cas__wire_end(out) != CAS_OK)
             _exit(1);
     }
-    cas__confine_write_all(ws->fd, out->buf, out->len);
+    cas__confine_write_all(ws->fd, out->b.data, out->b.len);
 }
 
 static const struct cas__worker_batches *registered_batches;

@@ -278,34 +278,15 @@ void cas__wire_event_next(const uint8_t **cursor, struct cas_event *out)
 static void put(struct cas__wire_out *w, const void *data, size_t n)
 {
     w->wanted += n;
-    if (w->failed)
-        return;
-    if (n > w->cap - w->len) {
-        size_t cap = w->cap ? w->cap : 256;
-        while (cap - w->len < n) {
-            if (cap > CAS__WIRE_MAX_FRAME) {
-                w->failed = CAS_ENOSPC;
-                return;
-            }
-            cap *= 2;
-        }
-        uint8_t *grown = realloc(w->buf, cap);
-        if (!grown) {
-            w->failed = CAS_ENOMEM;
-            return;
-        }
-        w->buf = grown;
-        w->cap = cap;
-    }
-    memcpy(w->buf + w->len, data, n);
-    w->len += n;
+    cas__buf_add(&w->b, data, n);
 }
 
 /* A field that cannot fit: the frame fails, its size still counted. */
 static void too_large(struct cas__wire_out *w, size_t size)
 {
     w->wanted += size;
-    w->failed = CAS_ENOSPC;
+    if (!w->b.failed)
+        w->b.failed = CAS_ENOSPC;
 }
 
 static void le32(uint8_t *p, uint32_t v)
@@ -317,8 +298,9 @@ static void le32(uint8_t *p, uint32_t v)
 void cas__wire_begin(struct cas__wire_out *w, enum cas__wire_kind kind, unsigned op)
 {
     uint8_t head[6] = {0, 0, 0, 0, (uint8_t)kind, (uint8_t)op};
-    w->len = w->wanted = 0;
-    w->failed = 0;
+    w->wanted = 0;
+    w->b.max = 4 + CAS__WIRE_MAX_FRAME;
+    cas__buf_reset(&w->b);
     put(w, head, sizeof head);
 }
 
@@ -361,7 +343,7 @@ void cas__wire_raw_failed(struct cas__wire_out *w, const struct cas__wire_out *p
                           size_t skip)
 {
     w->wanted += part->wanted - skip;
-    w->failed = part->failed;
+    w->b.failed = part->b.failed;
 }
 
 void cas__wire_bytes(struct cas__wire_out *w, const void *data, size_t len)
@@ -401,7 +383,7 @@ void cas__wire_outcomes(struct cas__wire_out *w, const struct cas_outcome *o, si
 
 size_t cas__wire_events_begin(struct cas__wire_out *w)
 {
-    size_t at = w->len;
+    size_t at = w->b.len;
     cas__wire_u32(w, 0);
     return at;
 }
@@ -419,17 +401,16 @@ void cas__wire_event(struct cas__wire_out *w, size_t list, const struct cas_even
     cas__wire_str(w, e->text);
     cas__wire_str(w, has_category ? e->category : NULL);
     cas__wire_str(w, has_category ? e->subject : NULL);
-    if (!w->failed)
-        le32(w->buf + list, cas__wire_get_u32(w->buf + list) + 1);
+    uint8_t *count = (uint8_t *)w->b.data + list;
+    if (!w->b.failed)
+        le32(count, cas__wire_get_u32(count) + 1);
 }
 
 int cas__wire_end(struct cas__wire_out *w)
 {
-    if (w->failed)
-        return w->failed;
-    if (w->len - 4 > CAS__WIRE_MAX_FRAME)
-        return CAS_ENOSPC;
-    le32(w->buf, (uint32_t)(w->len - 4));
+    if (w->b.failed)
+        return w->b.failed;
+    le32((uint8_t *)w->b.data, (uint32_t)(w->b.len - 4));
     return CAS_OK;
 }
 
@@ -457,6 +438,6 @@ int cas__wire_in_reserve(struct cas__wire_in *in, size_t need)
 
 void cas__wire_out_free(struct cas__wire_out *w)
 {
-    free(w->buf);
+    cas__buf_free(&w->b);
     memset(w, 0, sizeof *w);
 }

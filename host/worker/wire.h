@@ -27,6 +27,8 @@
 
 #include <castellan/plugin.h>
 
+#include "buf.h"
+
 /* Version 1; the worker says which it speaks in its hello. */
 #define CAS__WIRE_VERSION 1u
 /* The largest body accepted, a bound on what a peer makes the other
@@ -91,15 +93,20 @@ int cas__wire_decode(const uint8_t *buf, size_t len, struct cas__wire_msg *out, 
  * cas__wire_decode accepted. */
 void cas__wire_event_next(const uint8_t **cursor, struct cas_event *out);
 
-/* A frame being built: grown as needed; CAS_ENOMEM or CAS_ENOSPC sticks
- * until reset.  `wanted` counts every byte written, those a failure kept
- * out too: the size the frame would have had. */
+/* A frame being built in b (the frame, length first; at most
+ * CAS__WIRE_MAX_FRAME after it): CAS_ENOMEM or CAS_ENOSPC in b.failed
+ * sticks until the next begin.  `wanted` counts every byte written, those
+ * a failure kept out too: the size the frame would have had. */
 struct cas__wire_out {
-    uint8_t *buf; /* owned; the frame, length first */
-    size_t len, cap;
-    int failed;
+    struct cas__buf b;
     size_t wanted;
 };
+
+/* The frame's bytes (b.len of them). */
+static inline const uint8_t *cas__wire_frame(const struct cas__wire_out *w)
+{
+    return (const uint8_t *)w->b.data;
+}
 
 /* Start a frame of kind and op in w (reusing its memory). */
 void cas__wire_begin(struct cas__wire_out *w, enum cas__wire_kind kind, unsigned op);

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 2
+#define CAS_ABI_MINOR 3
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -164,6 +164,18 @@ struct cas_host {
     /* Absolute path of this plugin's data folder (tile sets, decks), no
      * trailing slash.  Owned by the host. */
     const char *data_dir;
+    /* ABI 1.3: read-only data shared by this plugin's games in the process
+     * (docs/abi.md "ABI 1.3: shared data"); check CAS_HAS_FIELD and NULL
+     * (a host that does not share): without it, keep your own copy.
+     * share: the host's copy of data[0..size) kept under key (text naming
+     * everything the bytes depend on): the copy another game shared when
+     * its bytes are the same, else a new copy, with one reference for the
+     * caller.  The bytes must hold no pointers (they are copied) and must
+     * not be written after.  NULL when the host keeps other bytes under
+     * that key or memory ran out: keep using your own.
+     * unshare: give one reference back (in game_free); NULL is fine. */
+    const void *(*share)(void *ctx, const char *key, const void *data, size_t size);
+    void (*unshare)(void *ctx, const void *shared);
 };
 
 /* printf-style convenience over set_error; truncates past 512 bytes. */

@@ -156,13 +156,31 @@ struct carc_phase_ref {
     int exp;
 };
 
+/* What a game's options build once and nothing changes after: the tile
+ * kinds and the requirement patterns' masks.  Flat (no pointers), so the
+ * host may keep one copy for every game of the same options (ABI 1.3
+ * share; docs/abi.md "ABI 1.3: shared data"). */
+struct carc_tables {
+    /* each requirement pattern's packed edges and required sides
+     * (cas__carc_pattern_masks), looked up on the placement paths */
+    uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
+    struct carc_kind kinds[]; /* nkinds */
+};
+
 struct cas_game {
     const struct cas_host *host;
     int nplayers;
     int farmers;
     int nkinds;
     int start_kind;
-    struct carc_kind *kinds;
+    /* The tile kinds: while game_new builds them, own_kinds (writable) and
+     * kinds are the same array; then they move into tables and own_kinds
+     * is NULL.  tables is the host's shared copy when tables_shared. */
+    const struct carc_kind *kinds;
+    struct carc_kind *own_kinds;
+    const struct carc_tables *tables;
+    int tables_shared;
+    const uint32_t *pattern_req, *pattern_care; /* tables' */
     int nattrs;
     char attrs[CARC_MAX_ATTRS][16];
     int coat_attr;
@@ -189,9 +207,6 @@ struct cas_game {
     /* bit k % 64 of word k / 64: tile kind k has a cloister, tested without
      * touching the kind itself */
     uint64_t cloister_kinds[(CARC_MAX_KINDS + 63) / 64];
-    /* each requirement pattern's packed edges and required sides
-     * (cas__carc_pattern_masks), looked up on the placement paths */
-    uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
     /* capacities */
     int cap_tiles, cap_cells, cap_nodes, cap_figs, cap_cloisters, hash_size;
     int hash_shift; /* 64 - log2(hash_size) */

@@ -74,8 +74,9 @@ static int add_content(struct cas_game *g, const struct cas_expansion_ref *ref,
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", ref->data_dir, x->tile_sets[i]);
         int ignored_start = -1;
-        int rc = cas__carc_parse_tileset(g->host, path, &g->kinds, &g->nkinds,
+        int rc = cas__carc_parse_tileset(g->host, path, &g->own_kinds, &g->nkinds,
                                          g->attrs, g->nattrs, &ignored_start);
+        g->kinds = g->own_kinds;
         if (rc != CAS_OK)
             return rc;
     }
@@ -165,19 +166,20 @@ static void mark_deploy_vetoes(struct cas_game *g, int k, int i)
         return;
     for (int fk = 0; fk < g->nfig && fk < CARC_MAX_FIGKINDS; fk++)
         if (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k, fk))
-            g->kinds[k].deploy_vetoed[fk] |= (uint8_t)(1u << i);
+            g->own_kinds[k].deploy_vetoed[fk] |= (uint8_t)(1u << i);
 }
 
 void cas__carc_mark_vetoed_kinds(struct cas_game *g)
 {
     for (int k = 0; k < g->nkinds; k++) {
-        g->kinds[k].vetoed = 0;
-        memset(g->kinds[k].deploy_vetoed, 0, sizeof g->kinds[k].deploy_vetoed);
+        struct carc_kind *kind = &g->own_kinds[k];
+        kind->vetoed = 0;
+        memset(kind->deploy_vetoed, 0, sizeof kind->deploy_vetoed);
         for (int i = 0; i < g->nexp; i++) {
             int (*filter)(void *, const cas_carc_game *, int) = HOOK(g, i, vetoes_kind);
             if ((HOOK(g, i, veto_placement) != NULL || HOOK(g, i, veto_area) != NULL) &&
                 (!filter || filter(g->exp[i].xctx, (const cas_carc_game *)g, k)))
-                g->kinds[k].vetoed |= 1u << i;
+                kind->vetoed |= 1u << i;
             mark_deploy_vetoes(g, k, i);
         }
     }

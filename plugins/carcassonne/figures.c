@@ -189,7 +189,7 @@ void cas__carc_prepare_deploys(struct cas_game *g)
     if (!g->farmers)
         classes_allowed &= ~CAS_CARC_CLASS_BIT(CAS_CARC_FIELD);
     for (int i = 0; i < g->nkinds; i++) {
-        struct carc_kind *k = &g->kinds[i];
+        struct carc_kind *k = &g->own_kinds[i];
         for (int fk = 0; fk < g->nfig; fk++) {
             unsigned classes = g->fig[fk].def.classes & classes_allowed;
             k->deploy_features[fk] = cas__carc_parts_of_classes(k, classes);

@@ -167,8 +167,9 @@ static int load_tiles(struct cas_game *g, const struct game_options *o)
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", g->host->data_dir, o->tileset);
     g->start_kind = -1;
-    int rc = cas__carc_parse_tileset(g->host, path, &g->kinds, &g->nkinds, g->attrs,
+    int rc = cas__carc_parse_tileset(g->host, path, &g->own_kinds, &g->nkinds, g->attrs,
                                      g->nattrs, &g->start_kind);
+    g->kinds = g->own_kinds;
     if (rc == CAS_OK && g->start_kind < 0) {
         cas_host_errorf(g->host, "%s: no 'start ID' line names the start tile", path);
         rc = CAS_EDATA;
@@ -187,13 +188,69 @@ static int check_pool(struct cas_game *g)
     return CAS_OK;
 }
 
+/* The key of the tables a game's params build: every option of the game
+ * and of its expansions (the tile sets, the counts, the figures and
+ * vetoes all follow from them).  0 when it does not fit. */
+static int kinds_key(const struct cas_game_params *p, char *key, size_t cap)
+{
+    size_t len = (size_t)snprintf(key, cap, "tables");
+    for (size_t i = 0; i < p->n_options && len < cap; i++)
+        len += (size_t)snprintf(key + len, cap - len, "\n%s=%s", p->options[i].name,
+                                p->options[i].value);
+    for (size_t e = 0; e < p->n_expansions && len < cap; e++) {
+        const struct cas_expansion_ref *x = &p->expansions[e];
+        len += (size_t)snprintf(key + len, cap - len, "\n+%s", x->id);
+        for (size_t i = 0; i < x->n_options && len < cap; i++)
+            len += (size_t)snprintf(key + len, cap - len, "\n%s.%s=%s", x->id,
+                                    x->options[i].name, x->options[i].value);
+    }
+    return len < cap;
+}
+
+/* The finished kinds and the pattern masks into one flat block, handed
+ * to the host to share with the other games of the same options where it
+ * shares (ABI 1.3: 141 KB a game otherwise, 444 KB with five expansions),
+ * else kept as the game's own. */
+static int finish_tables(struct cas_game *g, const struct cas_game_params *params)
+{
+    const struct cas_host *h = g->host;
+    size_t size = sizeof(struct carc_tables) + (size_t)g->nkinds * sizeof(struct carc_kind);
+    struct carc_tables *t = h->alloc(h->ctx, size);
+    if (!t)
+        return CAS_ENOMEM;
+    for (int p = 0; p < CARC_PATTERNS; p++)
+        cas__carc_pattern_masks(p, &t->pattern_req[p], &t->pattern_care[p]);
+    memcpy(t->kinds, g->own_kinds, (size_t)g->nkinds * sizeof(struct carc_kind));
+    h->release(h->ctx, g->own_kinds);
+    g->own_kinds = NULL;
+    g->tables = t;
+    char key[2048];
+    if (CAS_HAS_FIELD(h, struct cas_host, unshare) && h->share && h->unshare &&
+        kinds_key(params, key, sizeof key)) {
+        const struct carc_tables *shared = h->share(h->ctx, key, t, size);
+        if (shared) {
+            h->release(h->ctx, t);
+            g->tables = shared;
+            g->tables_shared = 1;
+        }
+    }
+    g->kinds = g->tables->kinds;
+    g->pattern_req = g->tables->pattern_req;
+    g->pattern_care = g->tables->pattern_care;
+    return CAS_OK;
+}
+
 static void carc_game_free(cas_game *game)
 {
     if (!game)
         return;
     const struct cas_host *host = game->host;
     cas__carc_fini_expansions(game);
-    host->release(host->ctx, game->kinds);
+    host->release(host->ctx, game->own_kinds);
+    if (game->tables_shared)
+        host->unshare(host->ctx, game->tables);
+    else
+        host->release(host->ctx, (void *)game->tables);
     host->release(host->ctx, game);
 }
 
@@ -225,7 +282,7 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     rc = load_tiles(g, &o);
     if (rc == CAS_OK)
         rc = cas__carc_load_expansions(g, params, bad_option);
-    if (rc == CAS_OK && (rc = cas__carc_apply_counts(host, o.tiles, g->kinds, g->nkinds)) ==
+    if (rc == CAS_OK && (rc = cas__carc_apply_counts(host, o.tiles, g->own_kinds, g->nkinds)) ==
                             CAS_EOPTION && bad_option)
         for (size_t i = 0; i < params->n_options; i++)
             if (strcmp(params->options[i].name, "tiles") == 0)
@@ -233,9 +290,7 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     if (rc == CAS_OK)
         rc = check_pool(g);
     if (rc == CAS_OK) {
-        for (int p = 0; p < CARC_PATTERNS; p++)
-            cas__carc_pattern_masks(p, &g->pattern_req[p], &g->pattern_care[p]);
-        cas__carc_prepare_rotations(g->kinds, g->nkinds);
+        cas__carc_prepare_rotations(g->own_kinds, g->nkinds);
         rc = layout(g);
     }
     if (rc == CAS_OK)
@@ -243,6 +298,7 @@ static int carc_game_new(const struct cas_host *host, const struct cas_game_para
     if (rc == CAS_OK) {
         cas__carc_mark_vetoed_kinds(g);
         cas__carc_prepare_deploys(g);
+        rc = finish_tables(g, params);
     }
     if (rc != CAS_OK) {
         carc_game_free(g);

@@ -515,6 +515,8 @@ async function claimOpenSeat(a, b, c) {
   const row = await c.$eval('#players tbody tr[data-seat="1"]', (r) => r.textContent);
   assert.match(row, /Cleo/, 'the claimed seat carries the signed-in player\'s name');
   log(`page C took the open seat of game ${game}: ${row}`);
+  const players = execFileSync(CASTELLAN, ['players', 'list', '--database', db], { env, encoding: 'utf8' });
+  assert.match(players, /^Cleo +\S+ +\S+ +1$/m, `the store knows Cleo took a seat:\n${players}`);
 
   // Seat 1 of 2 has joined: no clock runs, whatever the wait.
   await c.waitForSelector('#clock-note:not([hidden])');
@@ -556,6 +558,11 @@ async function correspondence(a, b, c) {
   await a.waitForSelector('body[data-you="0"]');
   await b.waitForSelector('body[data-you="1"]');
   await a.waitForSelector('#clock-note', { hidden: true });
+  // A state built in the very millisecond the clock started says "2 days
+  // left" until the page's own tick (every 250 ms) counts it down: wait
+  // for the tick rather than for the server to be slow.
+  await a.waitForFunction(() => !/^2 days left/.test(
+    document.querySelector('#players td.clock')?.textContent ?? '2 days left'));
   const clocks = await a.$$eval('#players td.clock', (tds) => tds.map((t) => t.textContent));
   // Two days to the millisecond when the state was built in the same
   // millisecond as the deadline was set: either is right.

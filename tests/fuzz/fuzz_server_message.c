@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct cas__jw w;
     cas__jw_init(&w);
     cas__req_error(&w, req.id, code, msg);
-    if (!w.failed && cas__json_object_error(cas__jw_text(&w), w.len) != 0)
+    if (!w.b.failed && cas__json_object_error(cas__jw_text(&w), cas__jw_len(&w)) != 0)
         abort();
     cas__jw_free(&w);
     return 0;

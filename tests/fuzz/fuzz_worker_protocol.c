@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             msg.kind == CAS__WIRE_CALL && msg.op != CAS__OP_QUIT) {
             cas__worker_dispatch(ws, &msg, &reply);
             if (cas__wire_end(&reply) == CAS_OK &&
-                (cas__wire_decode(reply.buf + 4, reply.len - 4, &answer, why, sizeof why) !=
+                (cas__wire_decode(cas__wire_frame(&reply) + 4, reply.b.len - 4, &answer, why, sizeof why) !=
                      CAS_OK ||
                  answer.kind != CAS__WIRE_REPLY || answer.op != msg.op))
                 abort(); /* the worker answered with a frame its host refuses */

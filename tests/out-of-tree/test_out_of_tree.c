@@ -52,7 +52,7 @@ static void host_init(struct test_host *h, const char *data_dir)
     memset(h, 0, sizeof *h);
     h->host = (struct cas_host){sizeof h->host, CAS_ABI_MAJOR, CAS_ABI_MINOR, h,
                                 host_log, host_set_error, host_alloc, host_realloc,
-                                host_release, data_dir};
+                                host_release, data_dir, NULL, NULL /* no sharing */};
 }
 
 /* Apply the action whose canonical text is text. */

@@ -23,8 +23,8 @@ const struct cas_plugin *cas_plugin_entry(void);
 static void decode_ok(const struct cas__wire_out *w, struct cas__wire_msg *msg)
 {
     char why[256] = "";
-    assert_int_equal(cas__wire_get_u32(w->buf), w->len - 4);
-    if (cas__wire_decode(w->buf + 4, w->len - 4, msg, why, sizeof why) != CAS_OK)
+    assert_int_equal(cas__wire_get_u32(cas__wire_frame(w)), w->b.len - 4);
+    if (cas__wire_decode(cas__wire_frame(w) + 4, w->b.len - 4, msg, why, sizeof why) != CAS_OK)
         fail_msg("a frame the encoder built does not decode: %s", why);
 }
 
@@ -175,8 +175,8 @@ static void test_truncations_and_mutations(void **unused)
     cas__wire_event(&w, cas__wire_events_begin(&w), &e);
     cas__wire_i32(&w, 0);
     assert_int_equal(cas__wire_end(&w), CAS_OK);
-    const uint8_t *body = w.buf + 4;
-    size_t len = w.len - 4;
+    const uint8_t *body = cas__wire_frame(&w) + 4;
+    size_t len = w.b.len - 4;
     struct cas__wire_msg msg;
     char why[256];
     for (size_t cut = 0; cut < len; cut++) {
@@ -240,7 +240,7 @@ static void test_dispatch_checks_handles(void **unused)
         decode_ok(&call, &msg);
         cas__worker_dispatch(&ws, &msg, &reply);
         assert_int_equal(cas__wire_end(&reply), CAS_OK);
-        if (cas__wire_decode(reply.buf + 4, reply.len - 4, &answer, why, sizeof why))
+        if (cas__wire_decode(cas__wire_frame(&reply) + 4, reply.b.len - 4, &answer, why, sizeof why))
             fail_msg("case %zu: the reply does not decode: %s", i, why);
         assert_int_equal(answer.op, cases[i].op);
         assert_int_equal((int64_t)answer.f[0].n, cases[i].rc);
@@ -266,7 +266,7 @@ static void test_dispatch_checks_handles(void **unused)
         decode_ok(&call, &msg);
         cas__worker_dispatch(&ws, &msg, &reply);
         assert_int_equal(cas__wire_end(&reply), CAS_OK);
-        if (cas__wire_decode(reply.buf + 4, reply.len - 4, &answer, why, sizeof why))
+        if (cas__wire_decode(cas__wire_frame(&reply) + 4, reply.b.len - 4, &answer, why, sizeof why))
             fail_msg("%s: the error reply does not decode: %s", cas__wire_op_name(op), why);
         if (strchr(sig, 'u') && op != CAS__OP_BENCH_FLOOR)
             assert_true((int64_t)answer.f[0].n < 0);
@@ -278,7 +278,7 @@ static void test_dispatch_checks_handles(void **unused)
     decode_ok(&call, &msg);
     cas__worker_dispatch(&ws, &msg, &reply);
     assert_int_equal(cas__wire_end(&reply), CAS_OK);
-    assert_int_equal(cas__wire_decode(reply.buf + 4, reply.len - 4, &answer, why, sizeof why),
+    assert_int_equal(cas__wire_decode(cas__wire_frame(&reply) + 4, reply.b.len - 4, &answer, why, sizeof why),
                      CAS_OK);
     assert_true((int64_t)answer.f[0].n < 0);
     assert_int_equal(answer.f[3].n, 0);
