@@ -365,8 +365,10 @@ static int web_done(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
     struct web_play *wp = ctx;
     struct timespec now;
     (void)l;
-    wp->over = wp->table && cas__table_over(wp->table);
-    if (!wp->table || !(wp->over || cas__table_failure(wp->table)) || cas__httpd_queued(h))
+    if (!wp->table || cas__table_held(wp->table)) /* a job of the pool has it */
+        return 0;
+    wp->over = cas__table_over(wp->table);
+    if (!(wp->over || cas__table_failure(wp->table)) || cas__httpd_queued(h))
         return 0;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!wp->over_at.tv_sec) {

@@ -1,11 +1,12 @@
 /*
- * bots.c — bots decide off the event loop: a few threads take decisions
- * from a queue, and each result goes back to the loop thread (woken
- * through the transport) to be applied there.  A table whose bot is
- * thinking is marked busy and left alone by the loop meanwhile, so the
- * game is only ever touched by one thread at a time; the search itself
- * may take seconds (mcts-hard) without stalling any other game: quick
- * decisions go first and searches never hold every thread (server.h,
+ * bots.c — the pool that keeps slow work off the event loop: a few
+ * threads take jobs from a queue (a bot's decision, a table's plugin
+ * calls: offload.c), and each finished job goes back to the loop thread
+ * (woken through the transport) to be delivered there.  A table with a
+ * job in the pool is left alone by the loop meanwhile, so the game is only
+ * ever touched by one thread at a time; a job may take seconds (mcts-hard,
+ * a slow plugin in a worker) without stalling any other game: quick jobs
+ * go first and searches never hold every thread (server.h,
  * cas__bot_queue).
  */
 #include <pthread.h>
@@ -14,12 +15,24 @@
 
 #include "server.h"
 
+/* Work a pool thread hands to the loop thread and waits for. */
+struct loop_call {
+    void (*fn)(void *arg);
+    void *arg;
+    int done;
+    struct loop_call *next;
+};
+
 struct cas__bots {
     pthread_mutex_t lock;
     pthread_cond_t work;
+    pthread_cond_t called;         /* a loop call is done */
     struct cas__bot_queue queue;
     struct cas__bot_job *done;
+    struct loop_call *calls;       /* waiting for the loop */
     int stopping;
+    int loop_gone;                 /* the loop waits in cas__bots_free: calls run here */
+    int woken;                     /* the loop was woken and has not delivered since */
     void (*wake)(void *ctx);
     void *ctx;
     unsigned n_threads;
@@ -66,9 +79,71 @@ void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *jo
         q->searching--;
 }
 
+/* Wake the loop, once until it delivers (each wake is a turn of the
+ * loop, which looks at every socket).  Under the pool's lock. */
+static void wake_loop(struct cas__bots *b)
+{
+    if (b->wake && !b->woken) {
+        b->woken = 1;
+        b->wake(b->ctx);
+    }
+}
+
+/* The pool the calling thread belongs to; NULL on the loop thread. */
+static _Thread_local struct cas__bots *own_pool;
+
+void cas__on_loop(void (*fn)(void *arg), void *arg)
+{
+    struct cas__bots *b = own_pool;
+    if (!b) {
+        fn(arg);
+        return;
+    }
+    struct loop_call call = {.fn = fn, .arg = arg};
+    pthread_mutex_lock(&b->lock);
+    if (!b->loop_gone) {
+        call.next = b->calls;
+        b->calls = &call;
+        wake_loop(b);
+        while (!call.done && !b->loop_gone)
+            pthread_cond_wait(&b->called, &b->lock);
+    }
+    if (!call.done) { /* the loop is stopping and waits for the threads */
+        for (struct loop_call **p = &b->calls; *p; p = &(*p)->next)
+            if (*p == &call) {
+                *p = call.next;
+                break;
+            }
+        fn(arg); /* under the pool's lock: one at a time, as on the loop */
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Run the calls the pool's threads wait for (on the loop thread). */
+static void serve_calls(struct cas__bots *b)
+{
+    pthread_mutex_lock(&b->lock);
+    b->woken = 0; /* what comes from now on wakes the loop again */
+    struct loop_call *calls = b->calls;
+    b->calls = NULL;
+    pthread_mutex_unlock(&b->lock);
+    if (!calls)
+        return;
+    for (struct loop_call *c = calls; c; c = c->next)
+        c->fn(c->arg);
+    pthread_mutex_lock(&b->lock);
+    for (struct loop_call *c = calls, *next; c; c = next) {
+        next = c->next; /* c lives on its thread's stack until done is seen */
+        c->done = 1;
+    }
+    pthread_cond_broadcast(&b->called);
+    pthread_mutex_unlock(&b->lock);
+}
+
 static void *run(void *arg)
 {
     struct cas__bots *b = arg;
+    own_pool = b;
     pthread_mutex_lock(&b->lock);
     for (;;) {
         struct cas__bot_job *job;
@@ -77,14 +152,13 @@ static void *run(void *arg)
         if (!job)
             break;
         pthread_mutex_unlock(&b->lock);
-        job->rc = cas__agent_choose(job->agent, &job->d, &job->action);
+        job->run(job);
         pthread_mutex_lock(&b->lock);
         cas__bot_queue_done(&b->queue, job);
         job->next = b->done;
         b->done = job;
         pthread_cond_broadcast(&b->work); /* a search may start now */
-        if (b->wake)
-            b->wake(b->ctx);
+        wake_loop(b);
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
@@ -100,6 +174,7 @@ int cas__bots_new(unsigned n, void (*wake)(void *ctx), void *ctx, struct cas__bo
     }
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->work, NULL);
+    pthread_cond_init(&b->called, NULL);
     cas__bot_queue_init(&b->queue, n ? n : 1);
     b->wake = wake;
     b->ctx = ctx;
@@ -118,49 +193,44 @@ void cas__bots_free(struct cas__bots *b)
 {
     if (!b)
         return;
+    serve_calls(b);
     pthread_mutex_lock(&b->lock);
     b->stopping = 1;
+    b->loop_gone = 1;
     pthread_cond_broadcast(&b->work);
+    pthread_cond_broadcast(&b->called);
     pthread_mutex_unlock(&b->lock);
     for (unsigned i = 0; i < b->n_threads; i++)
         pthread_join(b->threads[i], NULL);
     for (struct cas__bot_job *j = b->done, *next; j; j = next) {
         next = j->next;
-        free(j);
+        j->discard(j);
     }
+    pthread_cond_destroy(&b->called);
     pthread_cond_destroy(&b->work);
     pthread_mutex_destroy(&b->lock);
     free(b->threads);
     free(b);
 }
 
-int cas__bots_submit(struct cas__bots *b, struct cas__table *t, struct cas__agent *agent,
-                     const struct cas__decision *d)
+void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
 {
-    struct cas__bot_job *job = calloc(1, sizeof *job);
-    if (!job)
-        return CAS_ENOMEM;
-    job->table = t;
-    job->agent = agent;
-    job->d = *d;
-    job->search = strcmp(agent->ops->kind, "mcts") == 0;
     pthread_mutex_lock(&b->lock);
     cas__bot_queue_push(&b->queue, job);
-    pthread_cond_broadcast(&b->work);
+    pthread_cond_signal(&b->work); /* one thread takes it, if any may */
     pthread_mutex_unlock(&b->lock);
-    return CAS_OK;
 }
 
 void cas__bots_deliver(struct cas__bots *b)
 {
+    serve_calls(b);
     pthread_mutex_lock(&b->lock);
     struct cas__bot_job *done = b->done;
     b->done = NULL;
     pthread_mutex_unlock(&b->lock);
     while (done) {
         struct cas__bot_job *next = done->next;
-        cas__table_bot_done(done->table, done->rc, done->action);
-        free(done);
+        done->deliver(done);
         done = next;
     }
 }

@@ -37,11 +37,12 @@ void cas__table_seat_joined(struct cas__table *t, int seat)
  * (forfeit; docs/server.md).  The store keeps which. */
 static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
 {
+    char why[512];
     t->flagged = seat;
     t->forfeit = forfeit;
     t->over = 1;
     cas__table_changed(t);
-    t->lobby->lobby_dirty = 1;
+    t->hold.news = 1;
     size_t n = (size_t)t->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);
     if (!scores) {
@@ -49,9 +50,8 @@ static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__saves_served_flag(t->lobby->store, t->id, seat, forfeit) != CAS_OK ||
-        cas__saves_finish(t->lobby->store, t->id, scores, n) != CAS_OK)
-        cas__table_fail(t, cas__saves_errmsg(t->lobby->store));
+    if (cas__table_store_finish(t, seat, forfeit, scores, why, sizeof why) != CAS_OK)
+        cas__table_fail(t, why);
     else
         cas__corr_game_over(t);
     free(scores);
@@ -69,7 +69,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     if (!timed || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
-    if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
+    if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
         if (!t->away_since)
             t->away_since = now;
         return;
@@ -80,13 +80,14 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     }
     if (t->days_per_move) {
         int late = cas__corr_expired(t, cas__corr_wall(t));
-        if (late >= 0)
+        if (late >= 0 && !cas__offload_defer(t, CAS__OP_TICK))
             end_ranked_last(t, late, 0);
         return;
     }
-    int actor = cas__table_actor(t);
+    int actor = t->hold.actor;
     if (actor < 0 || actor >= t->nplayers ||
-        cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms)
+        cas__table_turn_elapsed(t, now) < t->seats[actor].clock_ms ||
+        cas__offload_defer(t, CAS__OP_TICK)) /* the scores it ends with are the plugin's */
         return;
     t->seats[actor].clock_ms = 0; /* the flag fell */
     end_ranked_last(t, actor, 0);
@@ -106,7 +107,7 @@ void cas__table_seat_left(struct cas__table *t, int seat)
  * has no connection now and has been gone the grace; else -1. */
 int cas__table_gone(struct cas__table *t, int64_t now)
 {
-    int actor = cas__table_actor(t);
+    int actor = t->hold.actor; /* the loop asks too: no plugin call */
     /* A correspondence player is expected to be away: no grace applies. */
     if (t->over || t->days_per_move || actor < 0 || actor >= t->nplayers)
         return -1;
@@ -133,13 +134,13 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
     }
     /* A bot plays the seat from now on, across restarts too: the store
      * says so first, or nothing changes. */
-    if (cas__saves_served_bot(t->lobby->store, t->id, gone, CAS__LEAVER_BOT) != CAS_OK)
+    char why[512];
+    if (cas__table_store_bot(t, gone, CAS__LEAVER_BOT, why, sizeof why) != CAS_OK)
         return cas__srv_refuse(code, "unavailable", msg, msglen, "game %lld: the seat cannot "
-                               "be given to a bot now (%s); try again", (long long)t->id,
-                               cas__saves_errmsg(t->lobby->store));
+                               "be given to a bot now (%s); try again", (long long)t->id, why);
     if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "out of memory");
-    t->lobby->lobby_dirty = 1;
+    t->hold.news = 1;
     cas__table_advance(t);
     return CAS_OK;
 }

@@ -147,7 +147,7 @@ void cas__corr_restore(struct cas__table *t, const struct cas__saves_game *saved
 
 int cas__corr_expired(struct cas__table *t, int64_t now)
 {
-    int actor = cas__table_actor(t);
+    int actor = t->hold.actor; /* the loop asks (clock ticks): no plugin call */
     if (!t->deadline || actor < 0 || actor >= t->nplayers || now < t->deadline)
         return -1;
     return actor;
@@ -155,7 +155,7 @@ int cas__corr_expired(struct cas__table *t, int64_t now)
 
 int64_t cas__corr_left(struct cas__table *t, int seat, int64_t now)
 {
-    if (!t->deadline || t->over || seat != cas__table_actor(t))
+    if (!t->deadline || t->over || seat != t->hold.actor) /* as last asked */
         return allowance(t);
     return t->deadline > now ? t->deadline - now : 0;
 }

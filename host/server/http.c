@@ -425,7 +425,7 @@ static int serve_replay(struct conn *c, int64_t id)
         cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
     struct cas__table *t = cas__lobby_find(l, id);
-    if (g.status != CAS__SAVES_FINISHED && !(t && t->over)) {
+    if (g.status != CAS__SAVES_FINISHED && !(t && !t->hold.held && t->over)) {
         cas__saves_game_free(&g);
         return send_text(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its "
                          "replay is shown when it is over\n");
@@ -445,8 +445,8 @@ static int serve_help(struct conn *c, int64_t id)
     struct cas__table *t = cas__lobby_find(c->h->lobby, id);
     char *buf = NULL;
     size_t len = 0;
-    if (t && t->busy) /* a bot thinks with the match: nothing else may touch it */
-        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "a bot is deciding; ask again\n");
+    if (t && t->hold.held) /* a job of the pool has the match: nothing else may touch it */
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the game is busy; ask again\n");
     FILE *out = t ? open_memstream(&buf, &len) : NULL;
     if (!out)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game on this server\n");
@@ -701,8 +701,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (h && h->replays)
             cas__replays_deliver(h->replays);
-        if (h && h->lobby->bots)
+        if (h && h->lobby->bots) {
             cas__bots_deliver(h->lobby->bots);
+            if (h->lobby->isolated_pool)
+                cas__bots_deliver(h->lobby->isolated_pool);
+        }
         if (h)
             cas__journal_deliver(h->lobby);
         return 0;
@@ -914,8 +917,9 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
         goto fail;
     }
     if (l->limits.bot_threads && !l->bots &&
-        cas__bots_new(l->limits.bot_threads, wake, h, &l->bots) != CAS_OK) {
-        snprintf(err, errlen, "cannot start the bots' threads");
+        (cas__bots_new(l->limits.bot_threads, wake, h, &l->bots) != CAS_OK ||
+         cas__bots_new(CAS__ISOLATED_THREADS, wake, h, &l->isolated_pool) != CAS_OK)) {
+        snprintf(err, errlen, "cannot start the pool's threads");
         rc = CAS_ENOMEM;
         goto fail;
     }
@@ -960,14 +964,22 @@ void cas__httpd_wake(void *h)
     lws_cancel_service(((struct cas__httpd *)h)->ctx);
 }
 
+void cas__httpd_stop_jobs(struct cas__httpd *h)
+{
+    if (!h)
+        return;
+    cas__bots_free(h->lobby->isolated_pool);
+    h->lobby->isolated_pool = NULL;
+    cas__bots_free(h->lobby->bots);
+    h->lobby->bots = NULL;
+}
+
 void cas__httpd_free(struct cas__httpd *h)
 {
     if (!h)
         return;
-    if (h->lobby->bots) {
-        cas__bots_free(h->lobby->bots);
-        h->lobby->bots = NULL;
-    }
+    /* The games' jobs end first: a table is never freed while held. */
+    cas__httpd_stop_jobs(h);
     cas__replays_free(h->replays);
     h->replays = NULL;
     if (h->ctx)

@@ -43,6 +43,7 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
 {
     memset(l, 0, sizeof *l);
     l->store = store;
+    l->store_up = 1;
     l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
     if (limits)
         l->limits = *limits;
@@ -192,7 +193,7 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
         l->by_id_cap = 0;
     }
     l->lobby_dirty = 1;
-    cas__table_advance(t);
+    cas__offload(t, CAS__OP_ADVANCE);
 }
 
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
@@ -245,7 +246,7 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
  * games are read again. */
 static void count_finished(struct cas__lobby *l, struct cas__table *t)
 {
-    if (!t->over || t->counted_over)
+    if (t->hold.held || !t->over || t->counted_over) /* a held one is queued again */
         return;
     t->counted_over = 1;
     cas__club_stale(l->club);
@@ -263,7 +264,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
  * last state went. */
 static void retire_finished(struct cas__lobby *l)
 {
-    while (l->n_finished > l->limits.keep_finished && !l->finished->busy &&
+    while (l->n_finished > l->limits.keep_finished && !l->finished->hold.held &&
            !l->finished->owes_update)
         retire(l, l->finished);
 }
@@ -418,41 +419,55 @@ static const char *status_of(const struct cas__table *t)
     return "running";
 }
 
+void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, "{\"game\":\"%lld\",\"title\":", (long long)t->id);
+    cas__jw_str(w, t->r.match.title);
+    /* Whose decision it was when last asked (no plugin call on the loop). */
+    int actor = t->over || t->failure[0] ? -1 : t->hold.actor;
+    cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32,
+                   status_of(t), t->practice ? "true" : "false", t->r.session.ply);
+    /* Whose decision it is, so a page that holds that seat's link can
+     * show the game first ("your turn"). */
+    if (actor >= 0 && actor < t->nplayers)
+        cas__jw_printf(w, ",\"to_move\":%d", actor);
+    else
+        cas__jw_raw(w, ",\"to_move\":null");
+    if (t->days_per_move)
+        cas__corr_write_clock(t, w, 0);
+    else if (t->has_clock)
+        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%"
+                       PRId64 "}", t->base_ms, t->increment_ms);
+    else
+        cas__jw_raw(w, ",\"clock\":null");
+    cas__jw_raw(w, ",\"seats\":[");
+    for (int i = 0; i < t->nplayers; i++) {
+        cas__table_write_seat(t, i, w);
+        cas__jw_raw(w, ",\"label\":");
+        cas__jw_str(w, cas__match_label(&t->r.match, i));
+        cas__jw_raw(w, "}");
+    }
+    cas__jw_raw(w, "]}");
+}
+
 static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
 {
     cas__jw_raw(w, "{\"type\":\"lobby\"");
     if (id && id[0])
         cas__jw_printf(w, ",\"id\":%s", id);
     cas__jw_raw(w, ",\"games\":[");
+    int first = 1;
     for (struct cas__table *t = l->tables; t; t = t->next) {
-        cas__jw_printf(w, "%s{\"game\":\"%lld\",\"title\":", t == l->tables ? "" : ",",
-                       (long long)t->id);
-        cas__jw_str(w, t->r.match.title);
-        /* (Not while a bot decides on a thread: the match is its then.) */
-        int actor = t->over || t->failure[0] || t->busy ? -1 : cas__table_actor(t);
-        cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32,
-                       status_of(t), t->practice ? "true" : "false", t->r.session.ply);
-        /* Whose decision it is, so a page that holds that seat's link can
-         * show the game first ("your turn"). */
-        if (actor >= 0 && actor < t->nplayers)
-            cas__jw_printf(w, ",\"to_move\":%d", actor);
+        /* A held table as it was when last free. */
+        if (t->hold.held && !t->hold.listing)
+            continue;
+        if (!first)
+            cas__jw_raw(w, ",");
+        first = 0;
+        if (t->hold.held)
+            cas__jw_raw(w, t->hold.listing);
         else
-            cas__jw_raw(w, ",\"to_move\":null");
-        if (t->days_per_move)
-            cas__corr_write_clock(t, w, 0);
-        else if (t->has_clock)
-            cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%"
-                           PRId64 "}", t->base_ms, t->increment_ms);
-        else
-            cas__jw_raw(w, ",\"clock\":null");
-        cas__jw_raw(w, ",\"seats\":[");
-        for (int i = 0; i < t->nplayers; i++) {
-            cas__table_write_seat(t, i, w);
-            cas__jw_raw(w, ",\"label\":");
-            cas__jw_str(w, cas__match_label(&t->r.match, i));
-            cas__jw_raw(w, "}");
-        }
-        cas__jw_raw(w, "]}");
+            cas__lobby_write_entry(t, w);
     }
     cas__jw_raw(w, "]");
     cas__recent_write(&l->recent, l->store, w);
@@ -612,10 +627,24 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     OPENSSL_cleanse(token, sizeof token);
 }
 
-/* c stops following its table. */
+void cas__lobby_settle_leave(struct cas__table *t, int seat)
+{
+    if (seat >= 0) {
+        t->seats[seat].connected--;
+        cas__table_seat_left(t, seat);
+        cas__table_changed(t);
+        t->lobby->lobby_dirty = 1;
+    }
+    struct cas__view *v = cas__table_view(t, seat);
+    if (--v->conns == 0)
+        v->orphaned = 0;
+}
+
+/* c stops following its table (not held: requests for a held one wait). */
 static void leave(struct cas__lobby *l, struct cas__conn *c)
 {
     struct cas__table *t = c->table;
+    (void)l;
     if (!t)
         return;
     for (struct cas__conn **p = &t->viewers; *p; p = &(*p)->next_viewer)
@@ -623,15 +652,7 @@ static void leave(struct cas__lobby *l, struct cas__conn *c)
             *p = c->next_viewer;
             break;
         }
-    if (c->seat >= 0) {
-        t->seats[c->seat].connected--;
-        cas__table_seat_left(t, c->seat);
-        cas__table_changed(t);
-        l->lobby_dirty = 1;
-    }
-    struct cas__view *v = cas__table_view(t, c->seat);
-    if (--v->conns == 0)
-        v->orphaned = 0;
+    cas__lobby_settle_leave(t, c->seat);
     c->table = NULL;
     c->seat = -1;
     c->next_viewer = NULL;
@@ -686,33 +707,12 @@ static struct cas__table *seat_table(struct cas__lobby *l, struct cas__conn *c,
     return t;
 }
 
+/* act, undo, hint, autopass, leaver: the plugin's work, on the pool. */
 static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
     struct cas__table *t = seat_table(l, c, req);
-    const char *code = "internal";
-    char msg[1024] = "";
-    struct cas__jw w;
-    int rc;
-    if (!t)
-        return;
-    cas__jw_init(&w);
-    if (req->type == CAS__REQ_ACT)
-        rc = cas__table_act(t, c->seat, req->ply, req->action, &code, msg, sizeof msg);
-    else if (req->type == CAS__REQ_UNDO)
-        rc = cas__table_undo(t, c->seat, &code, msg, sizeof msg);
-    else if (req->type == CAS__REQ_AUTOPASS)
-        rc = (cas__table_set_autopass(t, c->seat, req->on), CAS_OK);
-    else if (req->type == CAS__REQ_LEAVER)
-        rc = cas__table_leaver(t, c->seat, req->choice, &code, msg, sizeof msg);
-    else
-        rc = cas__table_hint(t, c->seat, &w, req->id, &code, msg, sizeof msg);
-    if (rc != CAS_OK)
-        reply_error(c, req->id, code, msg);
-    else if (cas__jw_len(&w))
-        cas__conn_send_jw(c, &w);
-    cas__jw_free(&w);
-    if (t->over)
-        l->lobby_dirty = 1;
+    if (t)
+        cas__offload_seat(t, c, req);
 }
 
 static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id)
@@ -723,12 +723,15 @@ static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id
     cas__conn_send_jw(c, &w);
 }
 
-void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
     struct cas__jw w;
     /* A reply never overtakes what was owed before its request: what
-     * changed earlier in this turn of the loop goes out first. */
+     * changed earlier in this turn of the loop goes out first (or is
+     * being built: then a request for that table waits for it). */
     cas__lobby_flush(l);
+    if (cas__offload_wait(l, c, req))
+        return;
     switch (req->type) {
     case CAS__REQ_HELLO:
     case CAS__REQ_PING:
@@ -776,6 +779,7 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct c
 
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
 {
+    cas__offload_forget(l, c);
     leave(l, c);
     if (c->lobby)
         for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
@@ -819,8 +823,8 @@ void cas__lobby_flush(struct cas__lobby *l)
 {
     /* Only the tables changed since the last flush, in the order they
      * changed, each once; one that changes again meanwhile waits for the
-     * next flush.  A busy table is skipped: its bot's result queues it
-     * again. */
+     * next flush.  A table a job holds is skipped: the job's delivery
+     * queues it again (offload.c). */
     struct cas__table *t = l->changed;
     l->changed = l->changed_last = NULL;
     while (t) {
@@ -847,8 +851,11 @@ void cas__lobby_flush(struct cas__lobby *l)
 void cas__lobby_check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx);
-    for (struct cas__table *t = l->tables; t; t = t->next) {
-        cas__table_retry_store(t);
-        cas__table_check_clock(t, now);
-    }
+    l->store_up = cas__saves_ready(l->store) == CAS_OK;
+    for (struct cas__table *t = l->tables; t; t = t->next)
+        if (!t->hold.held) {
+            cas__table_retry_store(t);
+            if (!t->hold.held)
+                cas__table_check_clock(t, now);
+        }
 }

@@ -468,67 +468,130 @@ static void send_msg(struct cas__conn *c, struct cas__srv_msg *msg)
         c->send(c, msg);
 }
 
-/* A joined connection: the updates after c->since from its view's
- * history when they are all there, else the full state. */
-static void catch_up(struct cas__table *t, struct cas__conn *c)
+/* Whether every connection of v that joined afresh may resume from its
+ * history (after since_lo..since_hi) rather than take the full state. */
+static int resumable(const struct cas__table *t, const struct cas__view *v, uint64_t lo,
+                     uint64_t hi)
 {
-    struct cas__view *v = cas__table_view(t, c->seat);
-    uint64_t since = c->since < 0 ? 0 : (uint64_t)c->since;
-    c->fresh = 0;
-    if (c->since >= 0 && v->seq == t->seq && since <= t->seq && t->seq - since <= v->n_history) {
-        for (uint64_t k = since + 1; k <= t->seq; k++)
-            send_msg(c, v->history[k % CAS__VIEW_HISTORY]);
-    } else {
-        send_msg(c, full_state(t, c->seat));
-    }
-    if (c->text)
-        send_msg(c, text_view(t, c->seat));
+    return v->seq == t->seq && hi <= t->seq && t->seq - lo <= v->n_history;
 }
 
-void cas__table_flush(struct cas__table *t)
+void cas__table_plan(struct cas__table *t)
 {
-    /* Nothing is shown of an action or a result before it is durable
-     * (journal_writer.c). */
-    if (t->busy || t->unsaved.text || t->result_unsaved || (!t->owes_update && !t->owes_full))
+    for (int i = 0; i <= t->nplayers; i++) {
+        struct cas__view *v = &t->views[i];
+        v->follow = v->fresh = v->need_full = v->want_text = 0;
+        v->since_lo = UINT64_MAX;
+        v->since_hi = 0;
+    }
+    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
+        struct cas__view *v = cas__table_view(t, c->seat);
+        v->want_text |= c->text;
+        if (!c->fresh) {
+            v->follow = 1;
+            continue;
+        }
+        v->fresh = 1;
+        if (c->since < 0) {
+            v->need_full = 1;
+        } else {
+            uint64_t since = (uint64_t)c->since;
+            v->since_lo = since < v->since_lo ? since : v->since_lo;
+            v->since_hi = since > v->since_hi ? since : v->since_hi;
+        }
+    }
+}
+
+void cas__table_build(struct cas__table *t)
+{
+    t->hold.built_update = 0;
+    if (!t->owes_update && !t->owes_full)
+        return;
+    if (cas__table_unshown(t)) /* owed still: the job after the writer's answer builds it */
         return;
     if (t->owes_update) {
         t->seq++;
-        /* One update per view that every connection of it follows. */
-        struct cas__srv_msg **built = calloc((size_t)t->nplayers + 1, sizeof *built);
-        for (struct cas__conn *c = t->viewers; built && c; c = c->next_viewer) {
-            if (c->fresh)
-                continue;
-            struct cas__view *v = cas__table_view(t, c->seat);
-            size_t i = (size_t)(v - t->views);
-            if (!built[i] && v->seq == t->seq - 1)
-                built[i] = update(t, c->seat, v);
-            if (built[i] && v->seq == t->seq) {
-                send_msg(c, built[i]);
-                if (c->text)
-                    send_msg(c, text_view(t, c->seat));
-            } else {
-                c->fresh = 1; /* out of step: it gets the full state */
-                c->since = -1;
-            }
-        }
-        for (int i = 0; built && i <= t->nplayers; i++) {
+        t->hold.built_update = 1;
+        /* One update per view that connections follow, built once. */
+        for (int i = 0; i <= t->nplayers; i++) {
             struct cas__view *v = &t->views[i];
-            if (!v->conns && v->seq + 1 == t->seq && v->orphaned < CAS__VIEW_HISTORY) {
+            int seat = i < t->nplayers ? i : -1;
+            if (v->follow && v->seq + 1 == t->seq) {
+                cas__srv_msg_unref(update(t, seat, v)); /* the history keeps its own */
+            } else if (v->follow) {
+                v->need_full = 1; /* out of step: its connections get the full state */
+            } else if (!v->conns && v->seq + 1 == t->seq && v->orphaned < CAS__VIEW_HISTORY) {
                 v->orphaned++; /* for a page that comes back */
-                built[i] = update(t, i < t->nplayers ? i : -1, v);
+                cas__srv_msg_unref(update(t, seat, v));
             } else if (!v->conns && v->seq) {
                 cas__view_release(v);
             }
-            cas__srv_msg_unref(built[i]); /* the history keeps its own */
         }
-        free(built);
         t->owes_update = 0;
         for (size_t i = 0; i < t->n_played; i++)
             free(t->played[i].text);
         t->n_played = 0;
     }
-    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer)
-        if (c->fresh)
-            catch_up(t, c);
+    for (int i = 0; i <= t->nplayers; i++) {
+        struct cas__view *v = &t->views[i];
+        int seat = i < t->nplayers ? i : -1;
+        if (v->need_full || (v->fresh && !resumable(t, v, v->since_lo, v->since_hi)))
+            full_state(t, seat);
+        if (v->want_text)
+            text_view(t, seat);
+    }
     t->owes_full = 0;
+}
+
+/* A joined connection: the updates after c->since from its view's
+ * history when they are all there, else the full state, built by the
+ * last job; 0 when neither is there (a job builds it next). */
+static int catch_up(struct cas__table *t, struct cas__conn *c)
+{
+    struct cas__view *v = cas__table_view(t, c->seat);
+    uint64_t since = c->since < 0 ? 0 : (uint64_t)c->since;
+    if (c->since >= 0 && resumable(t, v, since, since)) {
+        for (uint64_t k = since + 1; k <= t->seq; k++)
+            send_msg(c, v->history[k % CAS__VIEW_HISTORY]);
+    } else if (v->full && v->full_seq == t->seq) {
+        send_msg(c, v->full);
+    } else if (!v->fresh) {
+        return 0; /* it was not owed one when the job started */
+    }
+    c->fresh = 0;
+    if (c->text && v->text && v->text_seq == t->seq)
+        send_msg(c, v->text);
+    return 1;
+}
+
+void cas__table_send(struct cas__table *t)
+{
+    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
+        struct cas__view *v = cas__table_view(t, c->seat);
+        if (!c->fresh && t->hold.built_update) {
+            /* The update to seq, when the view followed (else a full state). */
+            if (v->seq == t->seq && v->n_history) {
+                send_msg(c, v->history[t->seq % CAS__VIEW_HISTORY]);
+                if (c->text && v->text && v->text_seq == t->seq)
+                    send_msg(c, v->text);
+            } else {
+                c->fresh = 1;
+                c->since = -1;
+            }
+        }
+        if (c->fresh && !catch_up(t, c))
+            cas__table_owe_full(t);
+    }
+    t->hold.built_update = 0;
+}
+
+int cas__table_unshown(const struct cas__table *t)
+{
+    return t->writing || t->unsaved.text || t->result_unsaved;
+}
+
+void cas__table_flush(struct cas__table *t)
+{
+    if (!t->hold.held && !cas__table_unshown(t) && (t->owes_update || t->owes_full))
+        cas__offload(t, CAS__OP_FLUSH);
 }

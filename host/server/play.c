@@ -23,14 +23,27 @@ void cas__table_fail(struct cas__table *t, const char *why)
  * store was away: it waits for it). */
 static void finish(struct cas__table *t)
 {
+    struct cas__match *m = &t->r.match;
+    char why[512] = "";
+    int rc = CAS_OK;
     t->over = 1;
-    int rc = cas__journal_end(&t->j, &t->r.session);
+    /* An action that was not saved leaves the store as it is. */
+    if (t->j.saved == t->r.session.ply) {
+        int64_t *scores = calloc((size_t)t->nplayers, sizeof *scores);
+        rc = scores ? m->vt->returns(t->r.session.state, scores, (size_t)t->nplayers)
+                    : CAS_ENOMEM;
+        if (rc == CAS_OK)
+            rc = cas__table_store_finish(t, -1, 0, scores, why, sizeof why);
+        else
+            snprintf(why, sizeof why, "%s", cas__match_reason(m, rc));
+        free(scores);
+    }
     t->result_unsaved = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK && !t->result_unsaved)
-        cas__table_fail(t, cas__saves_errmsg(t->lobby->store));
+        cas__table_fail(t, why);
     if (rc == CAS_OK)
         cas__corr_game_over(t);
-    t->lobby->lobby_dirty = 1;
+    t->hold.news = 1;
 }
 
 /* One decision of the session with t->pending as the actor's choice; a
@@ -42,6 +55,8 @@ static int step(struct cas__table *t, int actor)
     int rc = cas__session_step(&t->r.session);
     if (rc != CAS_OK && !t->store_away)
         cas__table_fail(t, t->r.session.error);
+    if (!t->failure[0])
+        cas__table_actor(t);
     return rc;
 }
 
@@ -50,42 +65,44 @@ static int step(struct cas__table *t, int actor)
 static int refuse_unavailable(struct cas__table *t, int kept, const char **code, char *msg,
                               size_t msglen)
 {
+    char why[512] = "it was unavailable a moment ago";
+    cas__table_store_ready(t, why, sizeof why);
     return cas__srv_refuse(code, "unavailable", msg, msglen,
                            "game %lld waits for its database, which is unavailable for now: "
                            "%s; the game goes on by itself when it is back (%.500s)",
                            (long long)t->id,
                            kept ? "this move is kept and saved then, and the next state shows it"
                                 : "nothing was played; play again then",
-                           t->unsaved.text && t->unsaved.why
-                               ? t->unsaved.why
-                               : cas__saves_errmsg(t->lobby->store));
+                           t->unsaved.text && t->unsaved.why ? t->unsaved.why : why);
 }
 
 void cas__table_retry_store(struct cas__table *t)
 {
-    struct cas__saves *store = t->lobby->store;
-    if (t->refused_away && !t->unsaved.text && cas__saves_ready(store) == CAS_OK) {
+    if (t->refused_away && !t->unsaved.text && cas__table_store_ready(t, NULL, 0) == CAS_OK) {
         t->refused_away = 0;
         cas__table_changed(t);
     }
     if (t->failure[0] || t->writing || (!t->unsaved.text && !t->result_unsaved))
         return;
-    if (t->unsaved.text && t->lobby->writer) {
+    if (t->unsaved.text && t->lobby->writer) { /* no plugin call: on the loop or in a job */
         char err[256];
         if (cas__journal_submit(t, err, sizeof err) != CAS_OK)
             cas__table_fail(t, err);
         return; /* the writer's answer goes on with the game */
     }
+    if (cas__offload_defer(t, CAS__OP_TICK))
+        return;
     if (t->unsaved.text) {
-        int rc = cas__saves_append_timed(store, t->id, t->unsaved.ply, t->unsaved.actor,
-                                         t->unsaved.text, t->unsaved.hash,
-                                         t->unsaved.clock_ms);
+        char why[512];
+        int rc = cas__table_store_append(t, t->unsaved.ply, t->unsaved.actor, t->unsaved.text,
+                                         t->unsaved.hash, t->unsaved.clock_ms, why,
+                                         sizeof why);
         if (rc == CAS_EUNAVAILABLE)
             return;
         if (rc != CAS_OK) {
             free(t->unsaved.text);
             t->unsaved.text = NULL;
-            cas__table_fail(t, cas__saves_errmsg(store));
+            cas__table_fail(t, why);
             return;
         }
         cas__table_action_saved(t);
@@ -114,6 +131,13 @@ static void tell_kept(struct cas__table *t)
 
 void cas__table_written(struct cas__table *t, int rc, const char *why)
 {
+    if (t->hold.held) { /* a job has the table: its delivery applies this (offload.c) */
+        t->hold.written = 1;
+        t->hold.written_rc = rc;
+        free(t->hold.written_why);
+        t->hold.written_why = why ? strdup(why) : NULL;
+        return;
+    }
     int first_failure = !t->unsaved.why;
     t->busy = 0;
     t->writing = 0;
@@ -122,7 +146,7 @@ void cas__table_written(struct cas__table *t, int rc, const char *why)
     t->unsaved.why = NULL;
     if (rc == CAS_OK) {
         cas__table_action_saved(t);
-        cas__table_advance(t);
+        cas__offload(t, CAS__OP_ADVANCE); /* plugin calls: a job (inline without a pool) */
     } else if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) {
         /* Another castellan saved that ply (or the game is gone): it is
          * not this server's game any more. */
@@ -138,7 +162,7 @@ void cas__table_written(struct cas__table *t, int rc, const char *why)
     }
 }
 
-/* Submit the current bot's decision to the pool, or decide it here. */
+/* Prepare the current bot's decision for the pool, or decide it here. */
 static int ask_bot(struct cas__table *t, int actor)
 {
     struct cas__session *s = &t->r.session;
@@ -154,13 +178,10 @@ static int ask_bot(struct cas__table *t, int actor)
         .player_name = t->r.names[actor], .seed = s->seed, .ply = s->ply,
         .legal = &t->bot_legal, .player_names = t->r.names,
     };
-    if (t->lobby->bots) {
+    if (t->lobby->bots) { /* decided on the pool once this job is delivered */
         t->busy = 1;
-        if ((rc = cas__bots_submit(t->lobby->bots, t, t->seats[actor].brain, &d)) != CAS_OK) {
-            t->busy = 0;
-            cas__table_fail(t, "out of memory");
-        }
-        return rc;
+        t->hold.bot = d;
+        return CAS_OK;
     }
     rc = cas__agent_choose(t->seats[actor].brain, &d, &t->pending);
     if (rc != CAS_OK) {
@@ -260,7 +281,7 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
     if (t->writing)
         return cas__srv_refuse(code, "not-your-turn", msg, msglen, "game %lld is saving the "
                                "last move; wait for the next state", (long long)t->id);
-    if (t->unsaved.text || cas__saves_ready(t->lobby->store) != CAS_OK) {
+    if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
         t->refused_away = 1;
         return refuse_unavailable(t, 0, code, msg, msglen);
     }

@@ -374,6 +374,7 @@ int cas__req_decode(const char *text, size_t len, struct cas__req *out,
     struct decoding d = {.req = out, .code = code, .msg = msg, .msglen = msglen};
     size_t line, offset;
     memset(out, 0, sizeof *out);
+    out->bytes = len;
     int rc = cas__json_parse(text, len, &out->root, &line, &offset);
     if (rc == CAS_ENOMEM) {
         *code = "internal";

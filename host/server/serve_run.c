@@ -108,7 +108,9 @@ int cas__serve_run(const struct cas__serve_setup *setup)
     }
     status = 0;
 stop:
-    /* What is queued is written; answers not taken concern no client now. */
+    /* No job hands the writer an action any more; what is queued is
+     * written; answers not taken concern no client now. */
+    cas__httpd_stop_jobs(h);
     cas__saves_writer_stop(lobby.writer);
     lobby.writer = NULL;
     cas__httpd_free(h);

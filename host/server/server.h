@@ -12,14 +12,15 @@
  *   lobby.c     every table of the server: create, claim, list, restore
  *   correspondence.c  days-per-move time controls: absolute deadlines
  *   notify.c    the notification hook, run off the loop on a thread of its own
- *   bots.c      bot decisions on threads, results posted back to the loop
+ *   offload.c   a table's plugin calls as jobs of the pool, off the loop
+ *   bots.c      the pools: threads running jobs, results posted to the loop
  *   club.c      the club's pages (players, ratings, campaigns), rated on a
  *               thread of their own (club.h)
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
  *               send queues and limits
  *
- * The wire protocol is docs/server.md's "Protocol".  Everything but bots.c's
- * threads runs on the loop thread.
+ * The wire protocol is docs/server.md's "Protocol".  The loop thread
+ * moves bytes; the pools' threads call the plugins (offload.c).
  */
 #ifndef CAS_HOST_SERVER_H
 #define CAS_HOST_SERVER_H
@@ -75,6 +76,7 @@ struct cas__req {
     int seat;               /* -1: absent */
     int64_t ply;            /* -1: absent */
     int64_t since;          /* join: the last message seen, -1: absent */
+    size_t bytes;           /* the message's length */
     int text;               /* join: the text view wanted too */
     const char *token, *name, *action, *preset, *game_id, *seed;
     const char *choice;     /* leaver: "claim" or "bot" */
@@ -188,6 +190,8 @@ struct cas__conn {
     int lobby;                     /* subscribed to the lobby */
     struct cas__conn *next_viewer; /* in its table's list */
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
+    struct cas__waiting *waiting;  /* its requests waiting for a held table */
+    struct cas__table *working;    /* a job for its request is in the pool */
     /* The registered player its browser's key signed in (signin.c): their
      * id (0: a guest) and name; or why the key was refused (static text,
      * NULL: none was offered). */
@@ -254,6 +258,14 @@ struct cas__lobby {
     size_t n_finished;
     struct cas__recent recent;         /* the store's last finished games */
     struct cas__bots *bots;            /* NULL: bots decide inline (tests) */
+    /* The pool for worker-isolated games' jobs (NULL: l->bots takes them):
+     * their plugin calls may take seconds each, and must not hold the
+     * threads the games in process need. */
+    struct cas__bots *isolated_pool;
+    size_t waiting_bytes;              /* requests waiting for held tables */
+    /* Whether the store took writes when the loop last asked (each clock
+     * tick, each write): what a job checks before a move. */
+    _Atomic int store_up;
     /* The journal's writer thread (saves/writer.c), owned by who started
      * it; NULL: actions are committed on the loop (tests). */
     struct cas__saves_writer *writer;
@@ -296,7 +308,7 @@ void cas__lobby_close(struct cas__lobby *l);
 
 /* Handle one decoded request of connection c; replies go to c, changes
  * to every viewer concerned. */
-void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req);
 /* c is gone: leave its table and the lobby's subscribers. */
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
 /* Send every state owed: by the tables changed since the last flush
@@ -368,11 +380,10 @@ const char *cas__table_failure(const struct cas__table *t);
 /* Go on after a change: chance draws, bots start deciding; marks the
  * table dirty. */
 void cas__table_advance(struct cas__table *t);
-/* A bot's decision arrived (from bots.c). */
+/* A bot's decision arrived: its move, in the bot's job (offload.c). */
 void cas__table_bot_done(struct cas__table *t, int rc, cas_action action);
-/* Send what t owes its connections: an update to each (built once per
- * viewer) when it changed, a full state or the missed updates to those
- * that joined.  Never while t->busy. */
+/* Send what t owes its connections, built off the loop: a job (offload.c)
+ * when t changed or a connection joined; nothing while t is held. */
 void cas__table_flush(struct cas__table *t);
 /* Whether seat may take back its last decision now. */
 int cas__table_can_undo(struct cas__table *t, int seat);
@@ -448,19 +459,55 @@ void cas__notify_drain(struct cas__notify *n);
 /* Drain, stop the thread, free; NULL is fine. */
 void cas__notify_free(struct cas__notify *n);
 
+/* -------------------------------------------------------- offload.c */
+
+/* A table's work for the pool: a seat's request, a bot's decision and
+ * move, going on (chance, bots) after it is hosted, the clock's tick
+ * (the flag, the store back), or only the messages owed. */
+enum cas__op { CAS__OP_SEAT, CAS__OP_BOT, CAS__OP_ADVANCE, CAS__OP_TICK, CAS__OP_FLUSH };
+
+/* Requests that may wait for one held table, their bytes, and for all. */
+#define CAS__WAITING_PER_TABLE 64
+#define CAS__WAITING_BYTES (1u << 20)
+#define CAS__WAITING_BYTES_ALL (64u << 20)
+/* Threads for the worker-isolated games' jobs. */
+#define CAS__ISOLATED_THREADS 8
+
+/* Do op for t as a job of the pool (t held until it is delivered); without
+ * a pool, here and now. */
+void cas__offload(struct cas__table *t, enum cas__op op);
+/* Seat c->seat's request (act, undo, hint, autopass, leaver) on t, as a
+ * job; the answer goes to c. */
+void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req);
+/* From table code that may run on the loop: when t's work belongs to the
+ * pool and this is not t's job, op is submitted (unless t is held) and 1
+ * returned (the caller stops); 0: do it here. */
+int cas__offload_defer(struct cas__table *t, enum cas__op op);
+/* Whether req from c waits for a held table: then it is queued (req's
+ * parsed message taken) or refused with "busy" when too many wait, and 1
+ * returned; 0: handle it now. */
+int cas__offload_wait(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req);
+/* c closed: its waiting requests are dropped; a held table lets it go
+ * now and settles its counts later. */
+void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c);
+/* Whether a job of the pool has t now (the loop leaves it alone). */
+int cas__table_held(const struct cas__table *t);
+
 /* ---------------------------------------------------------- bots.c */
 
 struct cas__bots;
 
-/* One decision for the pool. */
+/* One job for the pool: work run(job) does on a pool thread (a bot's
+ * decision, a table's plugin calls: offload.c), which deliver(job)
+ * finishes on the loop thread, owning the job from then on; discard frees
+ * one the pool still holds when it stops. */
 struct cas__bot_job {
     struct cas__table *table;
-    struct cas__agent *agent;
-    struct cas__decision d;
     int search;          /* a search (mcts): seconds, where others take ms */
-    int rc;
-    cas_action action;
     struct cas__bot_job *next;
+    void (*run)(struct cas__bot_job *job);
+    void (*deliver)(struct cas__bot_job *job);
+    void (*discard)(struct cas__bot_job *job);
 };
 
 /* The pool's order, fair across games: a quick decision (random, greedy)
@@ -482,18 +529,23 @@ struct cas__bot_job *cas__bot_queue_next(struct cas__bot_queue *q);
 /* job, which cas__bot_queue_next gave, is decided. */
 void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *job);
 
-/* A pool of n threads deciding for bots (cas__bot_queue's order); wake(ctx) is called from a pool
- * thread after a result is ready (lws_cancel_service).  Caller frees. */
+/* A pool of n threads running jobs in cas__bot_queue's order; wake(ctx)
+ * is called from a pool thread after a job is done (lws_cancel_service).
+ * Caller frees. */
 int cas__bots_new(unsigned n, void (*wake)(void *ctx), void *ctx, struct cas__bots **out);
-/* Stop the threads after the jobs in hand and free the pool. */
+/* Stop the threads after the jobs in hand and free the pool; jobs done
+ * and not delivered are discarded. */
 void cas__bots_free(struct cas__bots *b);
-/* Decide d for t's seat with agent on a pool thread.  d and what it points
- * to must stay untouched until the result is delivered. */
-int cas__bots_submit(struct cas__bots *b, struct cas__table *t, struct cas__agent *agent,
-                     const struct cas__decision *d);
-/* Deliver every finished decision to its table (cas__table_bot_done), on
- * the loop thread. */
+/* Queue job; the pool holds it until it is delivered. */
+void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job);
+/* Deliver every finished job, on the loop thread; first run the calls
+ * the pool's threads wait for (cas__on_loop). */
 void cas__bots_deliver(struct cas__bots *b);
+/* Run fn(arg) on the loop thread and return once it has run: at once on
+ * the loop thread (or without a pool); from a pool thread it waits until
+ * the loop's next cas__bots_deliver (or the pool's end) runs it.  What
+ * only the loop may touch (the store) is reached this way from a job. */
+void cas__on_loop(void (*fn)(void *arg), void *arg);
 
 /* ----------------------------------------------------------- http.c */
 
@@ -532,6 +584,10 @@ size_t cas__httpd_queued(const struct cas__httpd *h);
 unsigned cas__httpd_sockets(const struct cas__httpd *h);
 /* Wake the loop from another thread. */
 void cas__httpd_wake(void *h);
+/* Stop the games' pools: the jobs running end, the others are dropped, so
+ * nothing hands the journal's writer an action any more (the run stops the
+ * pools, then the writer, then h).  cas__httpd_free does it too. */
+void cas__httpd_stop_jobs(struct cas__httpd *h);
 void cas__httpd_free(struct cas__httpd *h);
 
 /* ---------------------------------------------------------- evloop.c */

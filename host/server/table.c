@@ -48,18 +48,124 @@ static const struct cas__agent_ops remote_ops = {
 static const struct cas__agent_ops bot_ops = {
     .kind = "bot", .choose = proxy_choose, .free = proxy_free, .takes_back = 0};
 
+/* ------------------------------------------------------------ the store */
+
+/* A table's call to the store, made on the loop thread, which owns the
+ * store: a job on the pool waits for it (cas__on_loop).  err receives the
+ * store's message when it fails. */
+struct store_call {
+    struct cas__table *t;
+    int (*fn)(struct store_call *call);
+    uint32_t ply;
+    int actor;
+    const char *text;
+    uint64_t hash;
+    int64_t clock_ms;
+    const int64_t *scores;
+    int forfeit;
+    int rc;
+    char err[512];
+};
+
+static void store_call_run(void *arg)
+{
+    struct store_call *call = arg;
+    call->rc = call->fn(call);
+    if (call->rc == CAS_OK || call->rc == CAS_EUNAVAILABLE)
+        call->t->lobby->store_up = call->rc == CAS_OK;
+    if (call->rc != CAS_OK)
+        snprintf(call->err, sizeof call->err, "%s", cas__saves_errmsg(call->t->lobby->store));
+}
+
+/* Make call on the loop; its code, and why it failed into err. */
+static int on_store(struct cas__table *t, struct store_call *call, char *err, size_t errlen)
+{
+    call->t = t;
+    cas__on_loop(store_call_run, call);
+    if (call->rc != CAS_OK && err)
+        snprintf(err, errlen, "%s", call->err);
+    return call->rc;
+}
+
+static int store_append(struct store_call *c)
+{
+    return cas__saves_append_timed(c->t->lobby->store, c->t->id, c->ply, c->actor, c->text,
+                                   c->hash, c->clock_ms);
+}
+
+static int store_take_back(struct store_call *c)
+{
+    return cas__saves_take_back(c->t->lobby->store, c->t->id, c->ply);
+}
+
+static int store_ready(struct store_call *c)
+{
+    return cas__saves_ready(c->t->lobby->store);
+}
+
+static int store_finish(struct store_call *c)
+{
+    return cas__saves_finish(c->t->lobby->store, c->t->id, c->scores, (size_t)c->t->nplayers);
+}
+
+static int store_flag(struct store_call *c)
+{
+    int rc = cas__saves_served_flag(c->t->lobby->store, c->t->id, c->actor, c->forfeit);
+    return rc == CAS_OK ? store_finish(c) : rc;
+}
+
+static int store_bot(struct store_call *c)
+{
+    return cas__saves_served_bot(c->t->lobby->store, c->t->id, c->actor, c->text);
+}
+
+int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
+                            uint64_t hash, int64_t clock_ms, char *err, size_t errlen)
+{
+    struct store_call call = {.fn = store_append, .ply = ply, .actor = actor, .text = text,
+                              .hash = hash, .clock_ms = clock_ms};
+    return on_store(t, &call, err, errlen);
+}
+
+int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen)
+{
+    struct store_call call = {.fn = store_ready};
+    if (!err && t->hold.running) /* what the loop saw last: no hand-off per move */
+        return t->lobby->store_up ? CAS_OK : CAS_EUNAVAILABLE;
+    return on_store(t, &call, err, errlen);
+}
+
+int cas__table_store_finish(struct cas__table *t, int flagged, int forfeit,
+                            const int64_t *scores, char *err, size_t errlen)
+{
+    struct store_call call = {.fn = flagged >= 0 ? store_flag : store_finish,
+                              .actor = flagged, .forfeit = forfeit, .scores = scores};
+    return on_store(t, &call, err, errlen);
+}
+
+int cas__table_store_bot(struct cas__table *t, int seat, const char *spec, char *err,
+                         size_t errlen)
+{
+    struct store_call call = {.fn = store_bot, .actor = seat, .text = spec};
+    return on_store(t, &call, err, errlen);
+}
+
 /* ------------------------------------------------------------- hooks */
 
+/* A job's table is queued by the loop when the job is delivered: the
+ * lobby's list is the loop's. */
 void cas__table_changed(struct cas__table *t)
 {
     t->owes_update = 1;
-    cas__lobby_queue(t->lobby, t);
+    if (!t->hold.running)
+        cas__lobby_queue(t->lobby, t);
 }
 
 void cas__table_owe_full(struct cas__table *t)
 {
     t->owes_full = 1;
-    cas__lobby_queue(t->lobby, t);
+    if (!t->hold.running)
+        cas__lobby_queue(t->lobby, t);
 }
 
 int64_t cas__table_now(const struct cas__table *t)
@@ -148,14 +254,13 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     t->unsaved.hash = hash_after;
     t->unsaved.clock_ms =
         t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
-    if (t->lobby->writer)
+    if (t->lobby->writer) /* from a job too: the writer's queue is locked */
         return cas__journal_submit(t, err, errlen);
-    int rc = cas__saves_append_timed(t->lobby->store, t->id, ply, actor, text, hash_after,
-                                     t->unsaved.clock_ms);
+    int rc = cas__table_store_append(t, ply, actor, text, hash_after, t->unsaved.clock_ms, err,
+                                     errlen);
     if (rc == CAS_OK) {
         cas__table_action_saved(t);
     } else if (rc != CAS_EUNAVAILABLE) {
-        snprintf(err, errlen, "%s", cas__saves_errmsg(t->lobby->store));
         free(t->unsaved.text);
         t->unsaved.text = NULL;
         return rc;
@@ -166,7 +271,8 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
 static int on_undo(void *ctx, uint32_t from_ply)
 {
     struct cas__table *t = ctx;
-    int rc = cas__saves_take_back(t->lobby->store, t->id, from_ply);
+    struct store_call call = {.fn = store_take_back, .ply = from_ply};
+    int rc = on_store(t, &call, NULL, 0);
     t->store_away = rc == CAS_EUNAVAILABLE;
     if (rc != CAS_OK)
         return rc;
@@ -229,7 +335,7 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
  * the ABI, which stops the table (on_fault) and reads as the end. */
 int cas__table_actor(struct cas__table *t)
 {
-    return cas__match_current(&t->r.match, t->r.session.state);
+    return t->hold.actor = cas__match_current(&t->r.match, t->r.session.state);
 }
 
 static int make_proxies(struct cas__table *t)
@@ -413,6 +519,7 @@ void cas__table_free(struct cas__table *t)
     cas__saves_game_free(&t->saved);
     free(t->unsaved.text);
     free(t->unsaved.why);
+    cas__hold_free(t);
     free(t);
 }
 
@@ -451,6 +558,7 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
         cas__table_free(t);
         return rc;
     }
+    cas__table_actor(t);
     *out = t;
     return CAS_OK;
 }

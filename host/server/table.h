@@ -54,6 +54,12 @@ struct cas__view {
     uint64_t full_seq;
     struct cas__srv_msg *text;     /* the text view at text_seq */
     uint64_t text_seq;
+    /* What its connections are owed, noted by the loop before a job builds
+     * the messages (cas__table_plan): an update (some follow), a full
+     * state (some joined afresh; need_full: one resumes from nothing,
+     * else they resume after since_lo..since_hi), the text view. */
+    int follow, fresh, need_full, want_text;
+    uint64_t since_lo, since_hi;
 };
 
 struct cas__seat {
@@ -73,6 +79,47 @@ struct cas__seat {
  * the others (docs/server.md, "Clocks"); the bot that takes it. */
 #define CAS__LEAVER_GRACE_MS 60000
 #define CAS__LEAVER_BOT "greedy"
+
+/* A request that came for a table the pool holds: it waits, in order,
+ * and is handled once the table is free (offload.c).  A connection of a
+ * seat that closed meanwhile leaves its count to be settled here too. */
+struct cas__waiting {
+    struct cas__req req;           /* owned (its parsed message) */
+    struct cas__conn *conn;        /* NULL once it closed */
+    int left_seat;                 /* left: the seat a closed connection acted for */
+    int left;
+    size_t bytes;
+    struct cas__table *table;      /* whose inbox it is in */
+    struct cas__waiting *next;     /* in the table's inbox */
+    struct cas__waiting *next_of_conn;
+};
+
+struct cas__table_job;
+
+/* While a job of the pool has a table (held), the loop touches none of
+ * its fields but these: requests for it wait in the inbox, its lobby
+ * entry is the one written when it was last free, its viewer list only
+ * loses closed connections (the counts settle when it is free). */
+struct cas__hold {
+    int held;
+    int running;                   /* (the job's) it runs now, on a pool thread */
+    struct cas__table_job *job;    /* the job in the pool, if held */
+    struct cas__waiting *inbox, **inbox_tail;
+    size_t n_waiting, waiting_bytes;
+    char *listing;                 /* owned: its lobby entry when last free */
+    /* The journal writer's answer for t->unsaved when it came while held:
+     * applied (cas__table_written) once the job is delivered. */
+    int written, written_rc;
+    char *written_why;             /* owned; may be NULL */
+    /* Kept by the jobs: a bot's decision to hand the pool once the job is
+     * delivered (t->busy), whether the last job built an update, whose
+     * decision it is as last asked (the loop reads it: no plugin call),
+     * and news for the lobby's listing. */
+    struct cas__decision bot;
+    int built_update;
+    int actor;
+    int news;
+};
 
 struct cas__table {
     struct cas__lobby *lobby;
@@ -153,6 +200,7 @@ struct cas__table {
     struct cas__table *next_same_hash; /* in the lobby's index by id */
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
     int counted_over;              /* the lobby has counted it finished */
+    struct cas__hold hold;         /* the pool's hold on it (offload.c) */
 };
 
 /* The view of viewer seat (-1: public). */
@@ -183,8 +231,10 @@ int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
 /* t->unsaved is durable: record it (the played list, the actor's clock,
  * the next turn's start) and let it go. */
 void cas__table_action_saved(struct cas__table *t);
-/* The writer's answer for t's action (rc, and why it failed): durable, the
- * game goes on and its viewers get the update; CAS_ECONFLICT or
+/* (loop) The writer's answer for t's action (rc, and why it failed; why is
+ * copied): durable, the game goes on in a job of the pool (inline without
+ * one), which builds the viewers' update; while a job holds t the answer
+ * waits in t->hold for its delivery (offload.c).  CAS_ECONFLICT or
  * CAS_ENOTFOUND, the table stops; anything else, the action waits as in
  * an outage (its seat is told), and is submitted again later.  play.c. */
 void cas__table_written(struct cas__table *t, int rc, const char *why);
@@ -232,5 +282,41 @@ void cas__corr_write_clock(struct cas__table *t, struct cas__jw *w, int full);
 /* The game is over: the notify hook hears of it once per human seat. */
 void cas__corr_game_over(struct cas__table *t);
 
+
+/* The store is the loop's: a job reaches it through the loop (cas__on_loop),
+ * the loop directly (a journal append goes to the journal's writer thread
+ * instead when the lobby has one).  Each returns the store's code; err
+ * (may be NULL) says why it failed.  Append an action; whether the store takes writes
+ * (in a job without err: as the loop last saw it, l->store_up); the
+ * result (with the seat flagged, ranked last, or -1, and whether it left:
+ * forfeit). */
+int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
+                            uint64_t hash, int64_t clock_ms, char *err, size_t errlen);
+int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen);
+int cas__table_store_finish(struct cas__table *t, int flagged, int forfeit,
+                            const int64_t *scores, char *err, size_t errlen);
+/* A bot of spec plays seat from now on, across restarts. */
+int cas__table_store_bot(struct cas__table *t, int seat, const char *spec, char *err,
+                         size_t errlen);
+
+/* (loop) Note in t's views what their connections are owed. */
+void cas__table_plan(struct cas__table *t);
+/* (job) Build what the plan says: an update to each view followed when t
+ * changed (built once per viewer), the full state for those that joined
+ * and cannot resume from the history, the text views.  message.c. */
+void cas__table_build(struct cas__table *t);
+/* Whether t has an action or result that is not durable yet (on the
+ * journal's writer, or kept while the store is away): nothing of it is
+ * shown, so nothing is built or sent until it is.  message.c. */
+int cas__table_unshown(const struct cas__table *t);
+/* (loop) Send each connection what the last build made for it. */
+void cas__table_send(struct cas__table *t);
+/* A connection of seat (-1: a watcher) left held table t: its counts
+ * settle now that t is free.  lobby.c. */
+void cas__lobby_settle_leave(struct cas__table *t, int seat);
+/* Write t's entry of the lobby listing ({"game":...}) into w.  lobby.c. */
+void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
+/* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
+void cas__hold_free(struct cas__table *t);
 
 #endif

@@ -27,52 +27,10 @@
 #include "picture_patch.h"
 #include "saves.h"
 #include "table.h"
+#include "tconn.h"
 #include "wsclient.h"
 
 /* ------------------------------------------------------------ helpers */
-
-struct tconn {
-    struct cas__conn base;
-    char **msgs;
-    const struct cas__srv_msg **sent; /* which shared message each was */
-    size_t n, cap;
-};
-
-static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
-{
-    struct tconn *t = (struct tconn *)c;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 16;
-        t->msgs = realloc(t->msgs, t->cap * sizeof *t->msgs);
-        t->sent = realloc(t->sent, t->cap * sizeof *t->sent);
-        assert_non_null(t->msgs);
-        assert_non_null(t->sent);
-    }
-    t->sent[t->n] = msg;
-    msg->refs++; /* held: no other message can take its address meanwhile */
-    t->msgs[t->n] = strndup(msg->data + LWS_PRE, msg->len);
-    assert_non_null(t->msgs[t->n++]);
-}
-
-static void tconn_init(struct tconn *t)
-{
-    memset(t, 0, sizeof *t);
-    t->base.send = collect;
-    t->base.seat = -1;
-}
-
-static void tconn_free(struct tconn *t)
-{
-    for (size_t i = 0; i < t->n; i++) {
-        free(t->msgs[i]);
-        cas__srv_msg_unref((struct cas__srv_msg *)t->sent[i]);
-    }
-    free(t->msgs);
-    free(t->sent);
-    t->msgs = NULL;
-    t->sent = NULL;
-    t->n = t->cap = 0;
-}
 
 static const char *last(const struct tconn *t)
 {
@@ -1143,7 +1101,8 @@ static void test_watchers_share_one_message(void **state)
 /* A table that changes queues itself once, in the order tables changed;
  * the flush sends only what the changed tables owe (one update however
  * often a table changed), and a reply never overtakes an update owed
- * before its request. */
+ * before its request.  A move's job builds its own update (offload.c):
+ * what it changed goes out when the job is done. */
 static void test_changed_tables_are_flushed_once(void **state)
 {
     (void)state;
@@ -1158,9 +1117,12 @@ static void test_changed_tables_are_flushed_once(void **state)
     assert_null(w.lobby.changed);
     size_t seen_a = watch_a.n, seen_b = watch_b.n;
 
-    /* A move, then two more changes of the same table: queued once. */
+    /* A move: one update, from its job (at once here: no pool). */
     size_t who = act_of_decider(seats_a, act, sizeof act);
     handle(&w, &seats_a[who], act);
+    assert_int_equal(watch_a.n, ++seen_a);
+    assert_null(w.lobby.changed);
+    /* Two more changes of the same table: queued once. */
     cas__table_changed(ta);
     cas__table_owe_full(ta);
     assert_ptr_equal(w.lobby.changed, ta);
@@ -1187,8 +1149,8 @@ static void test_changed_tables_are_flushed_once(void **state)
     /* A move and a ping in the same turn: the mover gets the update of its
      * move before the pong. */
     who = act_of_decider(seats_b, act, sizeof act);
-    handle(&w, &seats_b[who], act);
     size_t before = seats_b[who].n;
+    handle(&w, &seats_b[who], act);
     handle(&w, &seats_b[who], "{\"type\":\"ping\"}");
     assert_int_equal(seats_b[who].n, before + 2);
     assert_non_null(strstr(seats_b[who].msgs[before], "\"type\":\"update\""));

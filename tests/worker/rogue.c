@@ -15,7 +15,12 @@
  * needs a library of its own (needs, rogue_dependency.c); or at that apply
  * tells 5000 events of 4000 bytes each (flood), a reply larger than the
  * worker protocol carries; or spies (spy: game_new fails, its error the
- * report of what the process it runs in holds of castellan's, spy.c).
+ * report of what the process it runs in holds of castellan's, spy.c); or
+ * is slow (slow_render): armed by SIGUSR2, its next SVG render waits until
+ * SIGUSR1 (200 s at most), and shows it is waiting by blocking SIGUSR2
+ * meanwhile, which its /proc/PID/status tells the test (SigBlk) — a
+ * worker may write no file, and a call may take seconds (the server test
+ * of issue 42: a slow game stalls only itself).
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -24,9 +29,13 @@
 #include <castellan/plugin.h>
 
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CRASH 1
@@ -42,6 +51,7 @@
 #define NEEDS 11
 #define FLOOD 12
 #define SPY 13
+#define SLOW_RENDER 14
 
 const struct cas_plugin *fixture_inner_entry(void);
 
@@ -124,6 +134,63 @@ static int rogue_action_text(const cas_state *state, cas_action action, char *bu
     return len;
 }
 
+#if ROGUE_FAULT == SLOW_RENDER
+static volatile sig_atomic_t armed, released;
+static int never; /* the futex word nobody wakes: the wait ends by signal or time */
+
+static void on_arm(int sig)
+{
+    (void)sig;
+    armed = 1;
+}
+
+static void on_release(int sig)
+{
+    (void)sig;
+    released = 1;
+}
+
+/* Both signals caught, system calls restarted after them (the worker's
+ * read of its socket). */
+static void catch_signals(void)
+{
+    struct sigaction sa = {.sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_arm;
+    sigaction(SIGUSR2, &sa, NULL);
+    sa.sa_handler = on_release;
+    sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* Wait (asleep: a futex no one wakes) until released, 200 s at most. */
+static void slow_down(void)
+{
+    sigset_t showing;
+    struct timespec start, now, tick = {.tv_nsec = 100000000};
+    sigemptyset(&showing);
+    sigaddset(&showing, SIGUSR2);
+    armed = 0;
+    sigprocmask(SIG_BLOCK, &showing, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
+        syscall(SYS_futex, &never, FUTEX_WAIT_PRIVATE, 0, &tick, NULL, 0);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (!released && now.tv_sec - start.tv_sec < 200);
+    released = 0;
+    sigprocmask(SIG_UNBLOCK, &showing, NULL);
+}
+#endif
+
+static int rogue_render(const cas_state *state, int viewer, enum cas_render_format format,
+                        const struct cas_writer *out)
+{
+#if ROGUE_FAULT == SLOW_RENDER
+    if (armed && format == CAS_RENDER_SVG)
+        slow_down();
+#endif
+    return inner->render(state, viewer, format, out);
+}
+
 static int rogue_game_new(const struct cas_host *host, const struct cas_game_params *params,
                           cas_game **out, size_t *bad_option)
 {
@@ -146,6 +213,8 @@ static int rogue_game_new(const struct cas_host *host, const struct cas_game_par
     rogue_spy(host->data_dir, report, sizeof report);
     host->set_error(host->ctx, report);
     return CAS_EINVAL;
+#elif ROGUE_FAULT == SLOW_RENDER
+    catch_signals();
 #endif
     return inner->game_new(host, params, out, bad_option);
 }
@@ -181,6 +250,7 @@ CAS_EXPORT const struct cas_plugin *cas_plugin_entry(void)
     vtable.current = rogue_current;
     vtable.game_new = rogue_game_new;
     vtable.action_text = rogue_action_text;
+    vtable.render = rogue_render;
     descriptor = *fixture;
     descriptor.game = &vtable;
     return &descriptor;

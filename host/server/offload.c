@@ -1,0 +1,416 @@
+/*
+ * offload.c — a table's plugin calls run on the pool, never on the loop:
+ * a seat's act, undo, hint, autopass or leaver choice, a bot's decision
+ * and the move it makes, chance and forced passes after them, the clock's
+ * flag, and every message built for the viewers (pictures, legal actions,
+ * state and text views) are one job of the pool (bots.c) for the table.
+ * A worker-isolated plugin may take seconds per call: its jobs go to a
+ * pool of their own, so they never hold a thread the games in process
+ * need.
+ *
+ * While a job has it the table is held: the loop touches nothing of it but
+ * its struct cas__hold.  A request that comes for a held table (or from a
+ * connection with requests waiting already) waits in the table's inbox, in
+ * order, bounded; once the job is delivered the loop sends what it built
+ * (cas__table_send), hands the pool the bot's decision it prepared, or
+ * frees the table and handles what waited.  The loop only moves bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+struct cas__table_job {
+    struct cas__bot_job base;
+    enum cas__op op;
+    struct cas__conn *conn;        /* who asked (the answer's), NULL once closed */
+    enum cas__req_type type;
+    int seat;
+    int64_t ply;
+    char *text;                    /* act's action or leaver's choice; owned */
+    int on;
+    char id[80];
+    int rc;
+    const char *code;
+    char msg[1024];
+    struct cas__jw answer;         /* a hint */
+    struct cas__agent *agent;      /* OP_BOT: who decides */
+};
+
+static struct cas__bots *pool_of(const struct cas__table *t)
+{
+    const struct cas__lobby *l = t->lobby;
+    return t->r.match.isolated && l->isolated_pool ? l->isolated_pool : l->bots;
+}
+
+/* ------------------------------------------------------- on the pool */
+
+static void do_seat(struct cas__table_job *j)
+{
+    struct cas__table *t = j->base.table;
+    j->code = "internal";
+    switch (j->type) {
+    case CAS__REQ_ACT:
+        j->rc = cas__table_act(t, j->seat, j->ply, j->text, &j->code, j->msg, sizeof j->msg);
+        break;
+    case CAS__REQ_UNDO:
+        j->rc = cas__table_undo(t, j->seat, &j->code, j->msg, sizeof j->msg);
+        break;
+    case CAS__REQ_AUTOPASS:
+        cas__table_set_autopass(t, j->seat, j->on);
+        j->rc = CAS_OK;
+        break;
+    case CAS__REQ_LEAVER:
+        j->rc = cas__table_leaver(t, j->seat, j->text, &j->code, j->msg, sizeof j->msg);
+        break;
+    default:
+        j->rc = cas__table_hint(t, j->seat, &j->answer, j->id, &j->code, j->msg,
+                                sizeof j->msg);
+        break;
+    }
+}
+
+static void run(struct cas__bot_job *base)
+{
+    struct cas__table_job *j = (struct cas__table_job *)base;
+    struct cas__table *t = base->table;
+    t->hold.running = 1;
+    switch (j->op) {
+    case CAS__OP_SEAT:
+        do_seat(j);
+        break;
+    case CAS__OP_BOT: {
+        cas_action action = 0;
+        int rc = cas__agent_choose(j->agent, &t->hold.bot, &action);
+        cas__table_bot_done(t, rc, action);
+        break;
+    }
+    case CAS__OP_ADVANCE:
+        cas__table_advance(t);
+        break;
+    case CAS__OP_TICK:
+        cas__table_retry_store(t);
+        cas__table_check_clock(t, t->lobby->clock.now_ms(t->lobby->clock.ctx));
+        break;
+    case CAS__OP_FLUSH:
+        break;
+    }
+    if (!t->over && !t->failure[0])
+        cas__table_actor(t); /* what the loop reads of whose turn it is */
+    cas__table_build(t);
+    t->hold.running = 0;
+}
+
+/* ------------------------------------------------------- on the loop */
+
+static void job_free(struct cas__table_job *j)
+{
+    cas__jw_free(&j->answer);
+    free(j->text);
+    free(j);
+}
+
+static void discard(struct cas__bot_job *base)
+{
+    struct cas__table_job *j = (struct cas__table_job *)base;
+    base->table->hold.job = NULL;
+    base->table->hold.held = 0;
+    job_free(j);
+}
+
+static void drain(struct cas__table *t);
+static void submit(struct cas__table *t, struct cas__table_job *j);
+static void ask_pool(struct cas__table *t);
+
+/* The table's lobby entry while it is held: written now, as it is free. */
+static void note_listing(struct cas__table *t)
+{
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__lobby_write_entry(t, &w);
+    free(t->hold.listing);
+    t->hold.listing = w.b.failed ? NULL : strdup(cas__jw_text(&w));
+    cas__jw_free(&w);
+}
+
+/* The bot to move decides on the pool (its decision prepared by the last
+ * job: t->hold.bot), and moves there. */
+static void ask_pool(struct cas__table *t)
+{
+    struct cas__table_job *bot = calloc(1, sizeof *bot);
+    if (!bot) {
+        t->busy = 0;
+        cas__table_fail(t, "out of memory for a bot's decision");
+        cas__table_changed(t);
+        return;
+    }
+    bot->op = CAS__OP_BOT;
+    bot->agent = t->seats[t->hold.bot.player].brain;
+    bot->base.search = strcmp(bot->agent->ops->kind, "mcts") == 0;
+    submit(t, bot);
+}
+
+/* The journal writer's answer that came while the job had t. */
+static void apply_written(struct cas__table *t)
+{
+    if (!t->hold.written)
+        return;
+    char *why = t->hold.written_why;
+    t->hold.written = 0;
+    t->hold.written_why = NULL;
+    cas__table_written(t, t->hold.written_rc, why); /* may hold t again: the game goes on */
+    free(why);
+}
+
+static void deliver(struct cas__bot_job *base)
+{
+    struct cas__table_job *j = (struct cas__table_job *)base;
+    struct cas__table *t = base->table;
+    struct cas__lobby *l = t->lobby;
+    t->hold.job = NULL;
+    if (j->conn)
+        j->conn->working = NULL;
+    if (j->conn && j->rc != CAS_OK) {
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__req_error(&w, j->id, j->code, j->msg);
+        cas__conn_send_jw(j->conn, &w);
+    } else if (j->conn && cas__jw_len(&j->answer)) {
+        cas__conn_send_jw(j->conn, &j->answer);
+    }
+    if (t->hold.news) {
+        t->hold.news = 0;
+        l->lobby_dirty = 1;
+    }
+    cas__table_send(t);
+    job_free(j);
+    t->hold.held = 0;
+    if (t->over && !t->counted_over)
+        cas__lobby_queue(l, t); /* the flush counts it finished */
+    apply_written(t);
+    drain(t);
+    if (!t->hold.held && t->busy && !t->writing) /* busy, not writing: a bot decides */
+        ask_pool(t);
+}
+
+/* Hand j to t's pool (or, without one, do it here and now). */
+static void submit(struct cas__table *t, struct cas__table_job *j)
+{
+    struct cas__bots *pool = pool_of(t);
+    if (!t->hold.held)
+        note_listing(t);
+    cas__table_plan(t);
+    cas__jw_init(&j->answer);
+    j->base.table = t;
+    j->base.run = run;
+    j->base.deliver = deliver;
+    j->base.discard = discard;
+    t->hold.held = 1;
+    t->hold.job = j;
+    if (!pool) {
+        run(&j->base);
+        deliver(&j->base);
+        return;
+    }
+    cas__bots_push(pool, &j->base);
+}
+
+int cas__table_held(const struct cas__table *t)
+{
+    return t->hold.held;
+}
+
+void cas__offload(struct cas__table *t, enum cas__op op)
+{
+    struct cas__table_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        cas__table_fail(t, "out of memory");
+        return;
+    }
+    j->op = op;
+    submit(t, j);
+}
+
+int cas__offload_defer(struct cas__table *t, enum cas__op op)
+{
+    if (!pool_of(t) || t->hold.running)
+        return 0;
+    if (!t->hold.held)
+        cas__offload(t, op);
+    return 1;
+}
+
+void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req)
+{
+    struct cas__table_job *j = calloc(1, sizeof *j);
+    const char *text = req->type == CAS__REQ_ACT ? req->action : req->choice;
+    if (!j || (text && !(j->text = strdup(text)))) {
+        free(j);
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__req_error(&w, req->id, "internal", "out of memory");
+        cas__conn_send_jw(c, &w);
+        return;
+    }
+    j->op = CAS__OP_SEAT;
+    j->conn = c;
+    c->working = t;
+    j->type = req->type;
+    j->seat = c->seat;
+    j->ply = req->ply;
+    j->on = req->on;
+    memcpy(j->id, req->id, sizeof j->id);
+    submit(t, j);
+}
+
+/* ------------------------------------------------- waiting requests */
+
+/* The newest of c's requests that wait (pushed at the head of its list). */
+static struct cas__waiting *latest_of(struct cas__conn *c)
+{
+    return c->waiting;
+}
+
+static int targets_table(enum cas__req_type type)
+{
+    return type == CAS__REQ_JOIN || type == CAS__REQ_CLAIM || type == CAS__REQ_ACT ||
+           type == CAS__REQ_UNDO || type == CAS__REQ_HINT || type == CAS__REQ_AUTOPASS ||
+           type == CAS__REQ_LEAVER;
+}
+
+/* The held table req must wait for, or NULL: the one working on c's
+ * last request or the one c's earlier requests wait for (a connection's
+ * answers keep the order of its requests), c's own when req leaves it,
+ * the one req is for. */
+static struct cas__table *waits_for(struct cas__lobby *l, struct cas__conn *c,
+                                    const struct cas__req *req)
+{
+    if (latest_of(c) && latest_of(c)->table->hold.held)
+        return latest_of(c)->table;
+    if (c->working && c->working->hold.held)
+        return c->working;
+    if ((req->type == CAS__REQ_JOIN || req->type == CAS__REQ_LEAVE) && c->table &&
+        c->table->hold.held)
+        return c->table;
+    if (!targets_table(req->type))
+        return NULL;
+    struct cas__table *t = cas__lobby_find(l, req->game);
+    return t && t->hold.held ? t : NULL;
+}
+
+static void enqueue(struct cas__table *t, struct cas__waiting *w)
+{
+    w->table = t;
+    w->next = NULL;
+    if (!t->hold.inbox)
+        t->hold.inbox_tail = &t->hold.inbox;
+    *t->hold.inbox_tail = w;
+    t->hold.inbox_tail = &w->next;
+    t->hold.n_waiting++;
+    t->hold.waiting_bytes += w->bytes;
+    t->lobby->waiting_bytes += w->bytes;
+}
+
+int cas__offload_wait(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
+{
+    struct cas__table *t = waits_for(l, c, req);
+    if (!t)
+        return 0;
+    size_t bytes = sizeof(struct cas__waiting) + 4 * req->bytes; /* its parsed tree too */
+    struct cas__waiting *w = NULL;
+    if (t->hold.n_waiting >= CAS__WAITING_PER_TABLE ||
+        t->hold.waiting_bytes + bytes > CAS__WAITING_BYTES ||
+        l->waiting_bytes + bytes > CAS__WAITING_BYTES_ALL || !(w = calloc(1, sizeof *w))) {
+        char msg[200];
+        struct cas__jw jw;
+        snprintf(msg, sizeof msg, "game %lld is busy and too many requests wait for it; "
+                 "send this one again after the next update", (long long)t->id);
+        cas__jw_init(&jw);
+        cas__req_error(&jw, req->id, "busy", msg);
+        cas__conn_send_jw(c, &jw);
+        return 1;
+    }
+    w->req = *req;
+    req->root = NULL; /* the waiting request owns the parsed message now */
+    w->conn = c;
+    w->bytes = bytes;
+    w->next_of_conn = c->waiting;
+    c->waiting = w;
+    enqueue(t, w);
+    return 1;
+}
+
+static void unlink_from_conn(struct cas__waiting *w)
+{
+    if (!w->conn)
+        return;
+    for (struct cas__waiting **p = &w->conn->waiting; *p; p = &(*p)->next_of_conn)
+        if (*p == w) {
+            *p = w->next_of_conn;
+            break;
+        }
+}
+
+/* What waited for t, handled in order while t stays free. */
+static void drain(struct cas__table *t)
+{
+    struct cas__lobby *l = t->lobby;
+    while (!t->hold.held && t->hold.inbox) {
+        struct cas__waiting *w = t->hold.inbox;
+        t->hold.inbox = w->next;
+        t->hold.n_waiting--;
+        t->hold.waiting_bytes -= w->bytes;
+        l->waiting_bytes -= w->bytes;
+        unlink_from_conn(w);
+        if (w->left)
+            cas__lobby_settle_leave(t, w->left_seat);
+        else if (w->conn)
+            cas__lobby_handle(l, w->conn, &w->req);
+        cas__req_free(&w->req);
+        free(w);
+    }
+}
+
+void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c)
+{
+    for (struct cas__waiting *w = c->waiting; w; w = w->next_of_conn)
+        w->conn = NULL;
+    c->waiting = NULL;
+    if (c->working && c->working->hold.job && c->working->hold.job->conn == c)
+        c->working->hold.job->conn = NULL;
+    c->working = NULL;
+    struct cas__table *t = c->table;
+    if (!t || !t->hold.held)
+        return;
+    for (struct cas__conn **p = &t->viewers; *p; p = &(*p)->next_viewer)
+        if (*p == c) {
+            *p = c->next_viewer;
+            break;
+        }
+    /* Its seat's count settles once the table is free. */
+    struct cas__waiting *w = calloc(1, sizeof *w);
+    if (w) {
+        w->left = 1;
+        w->left_seat = c->seat;
+        enqueue(t, w);
+    }
+    (void)l;
+    c->table = NULL;
+    c->seat = -1;
+    c->next_viewer = NULL;
+}
+
+void cas__hold_free(struct cas__table *t)
+{
+    while (t->hold.inbox) {
+        struct cas__waiting *w = t->hold.inbox;
+        t->hold.inbox = w->next;
+        t->lobby->waiting_bytes -= w->bytes;
+        unlink_from_conn(w);
+        cas__req_free(&w->req);
+        free(w);
+    }
+    free(t->hold.listing);
+    free(t->hold.written_why);
+}

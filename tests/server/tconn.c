@@ -1,0 +1,50 @@
+/*
+ * tconn.c — the in-process server tests' collecting connection (tconn.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <libwebsockets.h>
+
+#include "tconn.h"
+
+static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
+{
+    struct tconn *t = (struct tconn *)c;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 16;
+        t->msgs = realloc(t->msgs, t->cap * sizeof *t->msgs);
+        t->sent = realloc(t->sent, t->cap * sizeof *t->sent);
+        assert_non_null(t->msgs);
+        assert_non_null(t->sent);
+    }
+    t->sent[t->n] = msg;
+    msg->refs++; /* held: no other message can take its address meanwhile */
+    t->msgs[t->n] = strndup(msg->data + LWS_PRE, msg->len);
+    assert_non_null(t->msgs[t->n++]);
+}
+
+void tconn_init(struct tconn *t)
+{
+    memset(t, 0, sizeof *t);
+    t->base.send = collect;
+    t->base.seat = -1;
+}
+
+void tconn_free(struct tconn *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->msgs[i]);
+        cas__srv_msg_unref((struct cas__srv_msg *)t->sent[i]);
+    }
+    free(t->msgs);
+    free(t->sent);
+    t->msgs = NULL;
+    t->sent = NULL;
+    t->n = t->cap = 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * tconn.h — a connection of the in-process server tests: it only collects
+ * what the lobby and the tables send it (each message's text, and which
+ * shared message it was, held so no other message takes its address).
+ */
+#ifndef CAS_TEST_TCONN_H
+#define CAS_TEST_TCONN_H
+
+#include <stddef.h>
+
+#include "server.h"
+
+struct tconn {
+    struct cas__conn base;
+    char **msgs;
+    const struct cas__srv_msg **sent; /* which shared message each was */
+    size_t n, cap;
+};
+
+/* An empty connection that follows nothing. */
+void tconn_init(struct tconn *t);
+/* Let go of what t collected (t stays usable, empty). */
+void tconn_free(struct tconn *t);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * test_offload.c — a table's plugin calls run on the pool, not on the
+ * loop (host/server/offload.c): a worker-isolated game whose render is
+ * slow stalls only itself.  The test is the loop: it handles the
+ * requests, waits for the pools' wake and delivers their jobs, as
+ * castellan serve's loop does.  No timing: the slow render (rogue-slow-
+ * render, tests/worker/rogue.c) waits until the test releases it, and
+ * shows it is waiting through its /proc status; the other game plays its
+ * moves while it is known to wait, and the slow game's own requests wait
+ * for it in order.  With the journal's writer, a move's update waits for
+ * its action to be durable, on the pool as on the loop.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "saves.h"
+#include "table.h"
+#include "tconn.h"
+#include "wsclient.h"
+
+/* Longer than any wait of a working server, on any machine: past it the
+ * test fails rather than hangs (it measures nothing).  The slow render
+ * lets go by itself after 200 s, within the deadline given its calls. */
+#define GIVE_UP_MS 120000
+
+/* ---------------------------------------------------------- the loop */
+
+static int wake_pipe[2];
+
+static void wake(void *ctx)
+{
+    (void)ctx;
+    char byte = 1;
+    ssize_t n = write(wake_pipe[1], &byte, 1); /* full: a wake is pending anyway */
+    (void)n;
+}
+
+struct world {
+    struct cas__saves *store;
+    struct cas__lobby lobby;
+};
+
+/* What a turn of the loop delivers. */
+enum { JOBS = 1, WRITES = 2 };
+
+/* One turn of the loop: wait for a wake (at most wait_ms), then deliver
+ * what the pools finished and (what) the journal writer's answers, and
+ * send what is owed.  1 when woken. */
+static int turn_of(struct world *w, int wait_ms, int what)
+{
+    struct pollfd p = {.fd = wake_pipe[0], .events = POLLIN};
+    int woken = poll(&p, 1, wait_ms) > 0;
+    if (woken) {
+        char bytes[64];
+        while (read(wake_pipe[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes)
+            ;
+    }
+    if (what & JOBS) {
+        cas__bots_deliver(w->lobby.bots);
+        cas__bots_deliver(w->lobby.isolated_pool);
+    }
+    if (what & WRITES)
+        cas__journal_deliver(&w->lobby);
+    cas__lobby_flush(&w->lobby);
+    return woken;
+}
+
+static int turn(struct world *w, int wait_ms)
+{
+    return turn_of(w, wait_ms, JOBS | WRITES);
+}
+
+/* -------------------------------------------------------- connections */
+
+/* Done with t: it leaves the lobby, its messages go. */
+static void tconn_close(struct world *w, struct tconn *t)
+{
+    cas__lobby_disconnect(&w->lobby, &t->base);
+    tconn_free(t);
+}
+
+static void sayf(struct world *w, struct tconn *c, const char *fmt, ...) CAS_PRINTF(3, 4);
+static void sayf(struct world *w, struct tconn *c, const char *fmt, ...)
+{
+    char text[2048];
+    struct cas__req req;
+    const char *code;
+    char msg[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    assert_int_equal(cas__req_decode(text, strlen(text), &req, &code, msg, sizeof msg), CAS_OK);
+    cas__lobby_handle(&w->lobby, &c->base, &req);
+    cas__req_free(&req);
+    cas__lobby_flush(&w->lobby);
+}
+
+/* Turn the loop until c has more than n messages. */
+static void await_message(struct world *w, const struct tconn *c, size_t n)
+{
+    for (int waited = 0; c->n <= n; waited += 100)
+        if (!turn(w, 100) && waited > GIVE_UP_MS)
+            fail_msg("no message came in %d s", GIVE_UP_MS / 1000);
+}
+
+/* The last state or update c got, read. */
+static void last_view(const struct tconn *c, struct cas__botclient_view *v)
+{
+    for (size_t i = c->n; i-- > 0;) {
+        assert_int_equal(cas__botclient_read(c->msgs[i], strlen(c->msgs[i]), v), CAS_OK);
+        if (v->state)
+            return;
+        cas__botclient_view_free(v);
+    }
+    fail_msg("no state came");
+}
+
+/* Create a practice game of `game` for two people; its id and tokens. */
+static int64_t create(struct world *w, const char *game, char tokens[2][64])
+{
+    struct tconn c;
+    tconn_init(&c);
+    sayf(w, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"5\","
+         "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", game);
+    assert_int_equal(c.n, 1);
+    const char *at = strstr(c.msgs[0], "\"game\":\"");
+    if (!at)
+        fail_msg("create failed: %s", c.msgs[0]);
+    int64_t id = strtoll(at + 8, NULL, 10);
+    for (int i = 0; i < 2; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
+        at = strstr(c.msgs[0], key);
+        assert_non_null(at);
+        sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
+    }
+    tconn_close(w, &c);
+    return id;
+}
+
+/* The seat of the two that decides in its last state: 0 or 1. */
+static int decider(const struct tconn seats[2])
+{
+    for (int i = 0; i < 2; i++) {
+        struct cas__botclient_view v;
+        last_view(&seats[i], &v);
+        int decides = v.actor == v.you && v.n_actions > 0;
+        cas__botclient_view_free(&v);
+        if (decides)
+            return i;
+    }
+    fail_msg("no seat decides");
+    return -1;
+}
+
+/* The deciding seat plays its first legal action. */
+static void act(struct world *w, struct tconn seats[2])
+{
+    struct cas__botclient_view v;
+    char text[4096];
+    int i = decider(seats);
+    last_view(&seats[i], &v);
+    assert_int_equal(cas__botclient_act(&v, 0, text, sizeof text), 1);
+    cas__botclient_view_free(&v);
+    sayf(w, &seats[i], "%s", text);
+}
+
+/* ------------------------------------------------- the slow worker */
+
+/* The number after `key` ("PPid:", "SigBlk:") in /proc/PID/status, read
+ * in base 10 or 16; -1 when the process or the line is not there. */
+static long long status_field(int pid, const char *key, int base)
+{
+    char path[64], line[512];
+    long long value = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, strlen(key)) == 0) {
+            value = strtoll(line + strlen(key), NULL, base);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return value;
+}
+
+/* The one child process of this test: the slow game's worker. */
+static pid_t worker_pid(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    assert_non_null(d);
+    while ((e = readdir(d))) {
+        int pid = atoi(e->d_name);
+        if (pid > 0 && status_field(pid, "PPid:", 10) == getpid()) {
+            assert_int_equal(found, 0);
+            found = pid;
+        }
+    }
+    closedir(d);
+    assert_true(found > 0);
+    return found;
+}
+
+/* Whether the worker waits in its slow render: it blocks SIGUSR2 then. */
+static int rendering(pid_t pid)
+{
+    long long blocked = status_field((int)pid, "SigBlk:", 16);
+    assert_true(blocked >= 0);
+    return (blocked >> (SIGUSR2 - 1)) & 1;
+}
+
+/* ------------------------------------------------------------ the test */
+
+static void open_world(struct world *w)
+{
+    char err[1024];
+    const char *db = "offload.db";
+    unlink(db);
+    /* A call may take as long as the test holds the slow render. */
+    struct cas__isolation iso = {.mode = CAS__ISOLATE_AUTO, .deadline_ms = 2 * GIVE_UP_MS};
+    assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, ROGUE_PLUGIN_DIR, &iso, NULL, NULL,
+                                     err, sizeof err), CAS_OK);
+    assert_int_equal(pipe(wake_pipe), 0);
+    assert_int_equal(cas__bots_new(2, wake, NULL, &w->lobby.bots), CAS_OK);
+    assert_int_equal(cas__bots_new(2, wake, NULL, &w->lobby.isolated_pool), CAS_OK);
+}
+
+static void close_world(struct world *w)
+{
+    cas__saves_writer_stop(w->lobby.writer);
+    w->lobby.writer = NULL;
+    cas__bots_free(w->lobby.isolated_pool);
+    cas__bots_free(w->lobby.bots);
+    w->lobby.isolated_pool = w->lobby.bots = NULL;
+    cas__lobby_close(&w->lobby);
+    cas__saves_close(w->store);
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+}
+
+/* Create a game of `game` and join both its seats. */
+static int64_t host(struct world *w, const char *game, struct tconn seats[2])
+{
+    char tokens[2][64];
+    int64_t id = create(w, game, tokens);
+    for (int i = 0; i < 2; i++) {
+        tconn_init(&seats[i]);
+        sayf(w, &seats[i], "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
+             (long long)id, i, tokens[i]);
+        await_message(w, &seats[i], 0);
+    }
+    return id;
+}
+
+/* Issue 42, item 4: the slow game's render is known to be in progress
+ * while the other game plays MOVES moves, each answered; the slow game's
+ * update comes once the render is let go. */
+#define MOVES 6
+
+static void test_a_slow_render_stalls_only_its_game(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn fast[2], slow[2];
+    open_world(&w);
+    int64_t fast_id = host(&w, "fixture", fast), slow_id = host(&w, "rogue-slow-render", slow);
+    assert_false(cas__lobby_find(&w.lobby, fast_id)->r.match.isolated);
+    assert_true(cas__lobby_find(&w.lobby, slow_id)->r.match.isolated);
+    pid_t worker = worker_pid();
+    assert_false(rendering(worker));
+
+    /* Armed, the slow game's next render waits: its decider acts. */
+    assert_int_equal(kill(worker, SIGUSR2), 0);
+    size_t slow_seen[2] = {slow[0].n, slow[1].n};
+    struct cas__botclient_view v0;
+    last_view(&slow[0], &v0);
+    int64_t slow_ply = v0.ply;
+    cas__botclient_view_free(&v0);
+    int mover = decider(slow);
+    act(&w, slow);
+    for (int waited = 0; !rendering(worker); waited += 10)
+        if (!turn(&w, 10) && waited > GIVE_UP_MS)
+            fail_msg("the slow render never started");
+
+    /* The other game goes on meanwhile, move after move. */
+    for (int k = 0; k < MOVES; k++) {
+        size_t seen[2] = {fast[0].n, fast[1].n};
+        struct cas__botclient_view before, after;
+        last_view(&fast[0], &before);
+        act(&w, fast);
+        await_message(&w, &fast[0], seen[0]);
+        await_message(&w, &fast[1], seen[1]);
+        last_view(&fast[0], &after);
+        assert_true(after.ply > before.ply);
+        cas__botclient_view_free(&before);
+        cas__botclient_view_free(&after);
+    }
+    /* Requests for the held game wait, in order: the mover's ping behind
+     * its move, a watcher's join; one that joins and closes meanwhile is
+     * let go; the lobby answers at once, listing the game as it was. */
+    struct tconn watcher, gone, lobby;
+    char listed[48];
+    tconn_init(&watcher);
+    tconn_init(&gone);
+    tconn_init(&lobby);
+    sayf(&w, &slow[mover], "{\"type\":\"ping\"}");
+    sayf(&w, &watcher, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
+    sayf(&w, &gone, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
+    tconn_close(&w, &gone);
+    sayf(&w, &lobby, "{\"type\":\"lobby\"}");
+    assert_int_equal(lobby.n, 1);
+    snprintf(listed, sizeof listed, "{\"game\":\"%lld\"", (long long)slow_id);
+    assert_non_null(strstr(lobby.msgs[0], listed));
+    assert_int_equal(watcher.n, 0);
+
+    assert_true(rendering(worker));
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(slow[i].n, slow_seen[i]); /* nothing of the move yet */
+
+    /* Let go, the slow game's move reaches both its seats, the mover's
+     * pong after it, and the watcher its state. */
+    assert_int_equal(kill(worker, SIGUSR1), 0);
+    for (int i = 0; i < 2; i++) {
+        await_message(&w, &slow[i], slow_seen[i]);
+        struct cas__botclient_view v;
+        assert_int_equal(cas__botclient_read(slow[i].msgs[slow_seen[i]],
+                                             strlen(slow[i].msgs[slow_seen[i]]), &v), CAS_OK);
+        assert_string_equal(v.type, "update");
+        assert_true(v.ply > slow_ply);
+        cas__botclient_view_free(&v);
+    }
+    await_message(&w, &slow[mover], slow_seen[mover] + 1);
+    assert_non_null(strstr(slow[mover].msgs[slow_seen[mover] + 1], "\"type\":\"pong\""));
+    await_message(&w, &watcher, 0);
+    assert_non_null(strstr(watcher.msgs[0], "\"type\":\"state\""));
+    tconn_close(&w, &watcher);
+    tconn_close(&w, &lobby);
+    for (int i = 0; i < 2; i++) {
+        tconn_close(&w, &fast[i]);
+        tconn_close(&w, &slow[i]);
+    }
+    close_world(&w);
+}
+
+/* Turn the loop, delivering only what, until table t is (held) or is not
+ * held, or until the writer's answer waits in its hold (held < 0). */
+static void turn_until(struct world *w, const struct cas__table *t, int what, int held)
+{
+    for (int waited = 0; held < 0 ? !t->hold.written : t->hold.held != held; waited += 100)
+        if (!turn_of(w, 100, what) && waited > GIVE_UP_MS)
+            fail_msg("the table did not come to the state awaited in %d s", GIVE_UP_MS / 1000);
+}
+
+/* The last message of c says the move at its ply was played. */
+static void assert_played(const struct tconn *c)
+{
+    assert_true(c->n > 0);
+    assert_non_null(strstr(c->msgs[c->n - 1], "\"played\":[{\"ply\":"));
+}
+
+/* The journal's writer and the pool together (issue 42 item 4): a move's
+ * job hands its action to the writer; nobody hears of the move until the
+ * writer's answer is back, whether that comes once the job is delivered
+ * or while the job still holds the table, and the game goes on in a job
+ * that builds the update. */
+static void test_a_move_waits_for_the_writer(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn seats[2];
+    char err[1024];
+    open_world(&w);
+    assert_int_equal(cas__saves_writer_open("offload.db", wake, NULL, &w.lobby.writer, err,
+                                            sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    int64_t id = host(&w, "fixture", seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+
+    /* The job delivered, the answer not yet: the table is free, writing,
+     * and sends nothing, flushed or not. */
+    size_t seen[2] = {seats[0].n, seats[1].n};
+    int mover = decider(seats);
+    act(&w, seats);
+    turn_until(&w, t, JOBS, 0);
+    assert_true(t->writing);
+    cas__lobby_flush(&w.lobby);
+    assert_int_equal(seats[0].n, seen[0]);
+    assert_int_equal(seats[1].n, seen[1]);
+    await_message(&w, &seats[1 - mover], seen[1 - mover]);
+    assert_played(&seats[1 - mover]);
+    assert_int_equal(t->j.saved, t->r.session.ply);
+
+    /* The answer while the job still holds the table: kept in its hold,
+     * nothing sent, applied when the job is delivered. */
+    seen[0] = seats[0].n;
+    seen[1] = seats[1].n;
+    mover = decider(seats);
+    act(&w, seats);
+    turn_until(&w, t, WRITES, -1);
+    assert_true(t->hold.held);
+    assert_int_equal(seats[0].n, seen[0]);
+    assert_int_equal(seats[1].n, seen[1]);
+    await_message(&w, &seats[1 - mover], seen[1 - mover]);
+    assert_played(&seats[1 - mover]);
+    turn_until(&w, t, JOBS | WRITES, 0);
+    assert_false(t->hold.written);
+    assert_int_equal(t->j.saved, t->r.session.ply);
+    for (int i = 0; i < 2; i++)
+        tconn_close(&w, &seats[i]);
+    close_world(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_slow_render_stalls_only_its_game),
+        cmocka_unit_test(test_a_move_waits_for_the_writer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
