@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,4 +48,19 @@ void tconn_free(struct tconn *t)
     t->msgs = NULL;
     t->sent = NULL;
     t->n = t->cap = 0;
+}
+
+void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...)
+{
+    char text[2048], msg[512];
+    struct cas__req req;
+    const char *code;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    assert_int_equal(cas__req_decode(text, strlen(text), &req, &code, msg, sizeof msg), CAS_OK);
+    cas__lobby_handle(l, &t->base, &req);
+    cas__req_free(&req);
+    cas__lobby_flush(l);
 }

@@ -25,35 +25,8 @@
 
 #include "saves_fixture.h"
 #include "table.h"
+#include "tconn.h"
 #include "wsclient.h"
-
-/* A connection that keeps what it is sent. */
-struct tconn {
-    struct cas__conn base;
-    char *msgs[256];
-    size_t n;
-};
-
-static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
-{
-    struct tconn *t = (struct tconn *)c;
-    assert_true(t->n < sizeof t->msgs / sizeof t->msgs[0]);
-    assert_non_null(t->msgs[t->n++] = strndup(msg->data + LWS_PRE, msg->len));
-}
-
-static void tconn_init(struct tconn *t)
-{
-    memset(t, 0, sizeof *t);
-    t->base.send = collect;
-    t->base.seat = -1;
-}
-
-static void tconn_free(struct tconn *t)
-{
-    for (size_t i = 0; i < t->n; i++)
-        free(t->msgs[i]);
-    t->n = 0;
-}
 
 static const char *last(const struct tconn *t)
 {
@@ -96,23 +69,6 @@ static void world_close(struct world *w)
     sem_destroy(&w->written);
 }
 
-/* Handle one message of c, then send what is owed, as the loop does. */
-static void sayf(struct world *w, struct tconn *c, const char *fmt, ...) CAS_PRINTF(3, 4);
-static void sayf(struct world *w, struct tconn *c, const char *fmt, ...)
-{
-    char text[1024], msg[512];
-    struct cas__req req;
-    const char *code;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    assert_int_equal(cas__req_decode(text, strlen(text), &req, &code, msg, sizeof msg), CAS_OK);
-    cas__lobby_handle(&w->lobby, &c->base, &req);
-    cas__req_free(&req);
-    cas__lobby_flush(&w->lobby);
-}
-
 /* Deliver the writer's answers until no table of the lobby waits for
  * one, as the loop does when the writer wakes it. */
 static void settle(struct world *w)
@@ -134,7 +90,7 @@ static int64_t create(struct world *w, char tokens[2][64])
 {
     struct tconn c;
     tconn_init(&c);
-    sayf(w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"5\","
+    tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"5\","
          "\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
          "\"agent\":\"human\"}]}");
     const char *m = last(&c), *at;
@@ -154,7 +110,7 @@ static int64_t create(struct world *w, char tokens[2][64])
 static void join(struct world *w, struct tconn *c, int64_t id, int seat, const char *token)
 {
     tconn_init(c);
-    sayf(w, c, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
+    tconn_sayf(&w->lobby, c, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
          (long long)id, seat, token);
 }
 
@@ -185,7 +141,7 @@ static int act(struct world *w, int64_t id, struct tconn seats[2])
     assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
     assert_true(cas__botclient_act(&v, 0, text, sizeof text));
     cas__botclient_view_free(&v);
-    sayf(w, &seats[actor], "%s", text);
+    tconn_sayf(&w->lobby, &seats[actor], "%s", text);
     return actor;
 }
 
@@ -219,7 +175,7 @@ static void test_a_move_is_sent_once_durable(void **state)
     cas__lobby_flush(&w.lobby);
     assert_int_equal(seats[0].n, seen[0]);
     assert_int_equal(seats[1].n, seen[1]);
-    sayf(&w, &seats[mover], "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,\"action\":\"pass\"}",
+    tconn_sayf(&w.lobby, &seats[mover], "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,\"action\":\"pass\"}",
          (long long)id, ply);
     assert_non_null(strstr(last(&seats[mover]), "\"code\":\"not-your-turn\""));
     assert_non_null(strstr(last(&seats[mover]), "saving the last move"));
@@ -349,7 +305,7 @@ static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
     assert_non_null(strstr(last(&seats[mover]), "\"code\":\"unavailable\""));
     assert_non_null(strstr(last(&seats[mover]), "this move is kept"));
     /* Any move meanwhile is refused, changing nothing. */
-    sayf(&w, &seats[mover], "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,\"action\":\"pass\"}",
+    tconn_sayf(&w.lobby, &seats[mover], "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,\"action\":\"pass\"}",
          (long long)id, ply);
     assert_non_null(strstr(last(&seats[mover]), "nothing was played"));
     assert_int_equal(seats[1 - mover].n, seen[1 - mover]);

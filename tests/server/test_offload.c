@@ -91,23 +91,6 @@ static void tconn_close(struct world *w, struct tconn *t)
     tconn_free(t);
 }
 
-static void sayf(struct world *w, struct tconn *c, const char *fmt, ...) CAS_PRINTF(3, 4);
-static void sayf(struct world *w, struct tconn *c, const char *fmt, ...)
-{
-    char text[2048];
-    struct cas__req req;
-    const char *code;
-    char msg[512];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    assert_int_equal(cas__req_decode(text, strlen(text), &req, &code, msg, sizeof msg), CAS_OK);
-    cas__lobby_handle(&w->lobby, &c->base, &req);
-    cas__req_free(&req);
-    cas__lobby_flush(&w->lobby);
-}
-
 /* Turn the loop until c has more than n messages. */
 static void await_message(struct world *w, const struct tconn *c, size_t n)
 {
@@ -133,7 +116,7 @@ static int64_t create(struct world *w, const char *game, char tokens[2][64])
 {
     struct tconn c;
     tconn_init(&c);
-    sayf(w, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"5\","
+    tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"5\","
          "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", game);
     assert_int_equal(c.n, 1);
     const char *at = strstr(c.msgs[0], "\"game\":\"");
@@ -175,7 +158,7 @@ static void act(struct world *w, struct tconn seats[2])
     last_view(&seats[i], &v);
     assert_int_equal(cas__botclient_act(&v, 0, text, sizeof text), 1);
     cas__botclient_view_free(&v);
-    sayf(w, &seats[i], "%s", text);
+    tconn_sayf(&w->lobby, &seats[i], "%s", text);
 }
 
 /* ------------------------------------------------- the slow worker */
@@ -262,7 +245,7 @@ static int64_t host(struct world *w, const char *game, struct tconn seats[2])
     int64_t id = create(w, game, tokens);
     for (int i = 0; i < 2; i++) {
         tconn_init(&seats[i]);
-        sayf(w, &seats[i], "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
+        tconn_sayf(&w->lobby, &seats[i], "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,\"token\":\"%s\"}",
              (long long)id, i, tokens[i]);
         await_message(w, &seats[i], 0);
     }
@@ -320,11 +303,11 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     tconn_init(&watcher);
     tconn_init(&gone);
     tconn_init(&lobby);
-    sayf(&w, &slow[mover], "{\"type\":\"ping\"}");
-    sayf(&w, &watcher, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
-    sayf(&w, &gone, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
+    tconn_sayf(&w.lobby, &slow[mover], "{\"type\":\"ping\"}");
+    tconn_sayf(&w.lobby, &watcher, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
+    tconn_sayf(&w.lobby, &gone, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
     tconn_close(&w, &gone);
-    sayf(&w, &lobby, "{\"type\":\"lobby\"}");
+    tconn_sayf(&w.lobby, &lobby, "{\"type\":\"lobby\"}");
     assert_int_equal(lobby.n, 1);
     snprintf(listed, sizeof listed, "{\"game\":\"%lld\"", (long long)slow_id);
     assert_non_null(strstr(lobby.msgs[0], listed));
