@@ -26,6 +26,10 @@
 #include "saves_fixture.h"
 #include "table.h"
 #include "tconn.h"
+
+/* Retries 50 ms apart while a store comes back: a bound that only a store
+ * that never comes back reaches, however busy the machine (10 minutes). */
+#define MOST_TRIES 12000
 #include "wsclient.h"
 
 static const char *last(const struct tconn *t)
@@ -120,7 +124,7 @@ static size_t stored_actions(struct world *w, int64_t id)
     int rc;
     /* A database connection terminated by the test comes back by itself. */
     for (int tries = 0; (rc = cas__saves_game_load(w->store, id, 0, &g)) == CAS_EUNAVAILABLE &&
-                        tries < 600; tries++)
+                        tries < MOST_TRIES; tries++)
         usleep(50 * 1000);
     assert_int_equal(rc, CAS_OK);
     size_t n = g.n_actions;
@@ -312,7 +316,7 @@ static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
     mend_store(&saved);
 
     /* The clock's ticks submit it again until the store takes it. */
-    for (int tries = 0; t->unsaved.text && tries < 600; tries++) {
+    for (int tries = 0; t->unsaved.text && tries < MOST_TRIES; tries++) {
         cas__lobby_check_clocks(&w.lobby);
         settle(&w);
         if (t->unsaved.text)
