@@ -37,18 +37,7 @@ static int64_t store_game(struct cas__saves *s, const char *game, const char *ex
         free(g.expansions[0].id);
         g.expansions[0].id = strdup(expansion);
     }
-    for (size_t i = 0; i < g.n_players; i++) {
-        free(g.players[i].name);
-        free(g.players[i].agent);
-    }
-    free(g.players);
-    g.players = calloc(n, sizeof *g.players);
-    g.n_players = n;
-    for (size_t i = 0; i < n; i++) {
-        int bot = seats[i][0] == '@';
-        g.players[i].name = strdup(bot ? "Bot" : seats[i]);
-        g.players[i].agent = strdup(bot ? seats[i] + 1 : "human");
-    }
+    cas_test_seat_players(&g, seats, n);
     assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
     if (scores)
         assert_int_equal(cas__saves_finish(s, g.id, scores, n), CAS_OK);

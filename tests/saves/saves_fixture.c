@@ -281,3 +281,20 @@ void cas_test_assert_same_game(const struct cas__saves_game *a,
         assert_true(a->actions[i].hash == b->actions[i].hash);
     }
 }
+
+void cas_test_seat_players(struct cas__saves_game *g, const char *const *seats, size_t n)
+{
+    for (size_t i = 0; i < g->n_players; i++) {
+        free(g->players[i].name);
+        free(g->players[i].agent);
+    }
+    free(g->players);
+    g->players = calloc(n, sizeof *g->players);
+    assert_non_null(g->players);
+    g->n_players = n;
+    for (size_t i = 0; i < n; i++) {
+        int bot = seats[i][0] == '@';
+        g->players[i].name = strdup(bot ? "Bot" : seats[i]);
+        g->players[i].agent = strdup(bot ? seats[i] + 1 : "human");
+    }
+}

@@ -35,6 +35,10 @@ const char *cas_test_dir_file(const struct cas_test_dir *d, const char *name,
 void cas_test_sample_game(struct cas__saves_game *g, const char *campaign,
                           const char *name1, const char *name2, size_t n_actions);
 
+/* Seat g's players as seats[0..n): "Name" a person, "@agent" a bot (named
+ * "Bot"), in place of the players it had. */
+void cas_test_seat_players(struct cas__saves_game *g, const char *const *seats, size_t n);
+
 /* Open the store at path or fail the test with the store's message. */
 struct cas__saves *cas_test_open(const char *path);
 
