@@ -116,6 +116,35 @@ static void test_names_mistakes_and_the_other_subcommands(void **state)
     cas_test_expect_text(r.out, "no players in");
 }
 
+/* A rename onto a taken or bad name, and a remove or link of nobody, are
+ * refused with their reason and change nothing. */
+static void test_refused_changes_change_nothing(void **state)
+{
+    struct cas_test_result r;
+    castellan(state, &r, "players", "add", "Ada", NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "players", "add", "Bob", NULL);
+    assert_int_equal(r.status, 0);
+    castellan(state, &r, "players", "rename", "Bob", "ADA", NULL);
+    assert_int_equal(r.status, 1);
+    cas_test_expect_text(r.err, "a player named \"ADA\" exists already (names are the same "
+                                "whatever their case): choose another name");
+    castellan(state, &r, "players", "rename", "Bob", "a:b", NULL);
+    assert_int_equal(r.status, 1);
+    cas_test_expect_text(r.err, "the name \"a:b\" holds a colon");
+    castellan(state, &r, "players", "remove", "Nobody", NULL);
+    assert_int_equal(r.status, 1);
+    cas_test_expect_text(r.err, "there is no player named \"Nobody\"; `castellan players list` "
+                                "shows them");
+    castellan(state, &r, "players", "link", "Nobody", NULL);
+    assert_int_equal(r.status, 1);
+    cas_test_expect_text(r.err, "there is no player named \"Nobody\"");
+    castellan(state, &r, "players", "list", NULL);
+    assert_int_equal(r.status, 0);
+    cas_test_expect_text(r.out, "Ada ");
+    cas_test_expect_text(r.out, "Bob ");
+}
+
 /* saves migrate takes the players along, keys and seats included. */
 static void test_migrate_copies_the_players(void **state)
 {
@@ -165,6 +194,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         CAS_TEST_IN_DIR(test_add_prints_a_link_on_the_address_it_names),
         CAS_TEST_IN_DIR(test_names_mistakes_and_the_other_subcommands),
+        CAS_TEST_IN_DIR(test_refused_changes_change_nothing),
         CAS_TEST_IN_DIR(test_migrate_copies_the_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
