@@ -246,7 +246,8 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
  * games are read again. */
 static void count_finished(struct cas__lobby *l, struct cas__table *t)
 {
-    if (t->hold.held || !t->over || t->counted_over) /* a held one is queued again */
+    /* A held one is queued again; an unsaved result once it is durable. */
+    if (t->hold.held || !t->over || t->counted_over || cas__table_unshown(t))
         return;
     t->counted_over = 1;
     cas__club_stale(l->club);
@@ -411,7 +412,7 @@ static void write_available(struct cas__lobby *l, struct cas__jw *w)
 
 static const char *status_of(const struct cas__table *t)
 {
-    if (t->over)
+    if (t->over && !cas__table_unshown(t)) /* an end shows once it is durable */
         return "over";
     for (int i = 0; i < t->nplayers; i++)
         if (t->seats[i].open)

@@ -233,8 +233,7 @@ void cas__table_action_saved(struct cas__table *t)
         note_played(t, t->unsaved.ply, t->unsaved.actor, t->unsaved.text);
     cas__table_took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
     t->away_since = 0;
-    free(t->unsaved.text);
-    t->unsaved.text = NULL;
+    cas__journal_forget(t);
 }
 
 /* The action just applied waits in t->unsaved until it is durable: on the
@@ -249,6 +248,7 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
         snprintf(err, errlen, "out of memory");
         return CAS_ENOMEM;
     }
+    t->unsaved.kind = CAS__WRITE_APPEND;
     t->unsaved.ply = ply;
     t->unsaved.actor = actor;
     t->unsaved.hash = hash_after;
@@ -268,15 +268,25 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     return CAS_OK;
 }
 
+/* A take-back leaves the journal first: on the journal's writer (the
+ * table frozen until it is durable, t->j.saved moved then), else here. */
 static int on_undo(void *ctx, uint32_t from_ply)
 {
     struct cas__table *t = ctx;
-    struct store_call call = {.fn = store_take_back, .ply = from_ply};
-    int rc = on_store(t, &call, NULL, 0);
-    t->store_away = rc == CAS_EUNAVAILABLE;
+    char err[256];
+    int rc;
+    if (t->lobby->writer) {
+        rc = cas__journal_keep(t, CAS__WRITE_TAKE_BACK, from_ply, t->applying_actor,
+                               "take back", NULL, 0, err, sizeof err);
+    } else {
+        struct store_call call = {.fn = store_take_back, .ply = from_ply};
+        rc = on_store(t, &call, NULL, 0);
+        t->store_away = rc == CAS_EUNAVAILABLE;
+        if (rc == CAS_OK)
+            t->j.saved = from_ply;
+    }
     if (rc != CAS_OK)
         return rc;
-    t->j.saved = from_ply;
     forget_played(t);
     while (t->n_events && t->events[t->n_events - 1].ply >= from_ply)
         free(t->events[--t->n_events].text);
@@ -517,7 +527,7 @@ void cas__table_free(struct cas__table *t)
     cas__actions_free(&t->bot_legal);
     cas__agent_free(t->hint);
     cas__saves_game_free(&t->saved);
-    free(t->unsaved.text);
+    cas__journal_forget(t);
     free(t->unsaved.why);
     cas__hold_free(t);
     free(t);

@@ -177,11 +177,17 @@ struct cas__table {
      * viewers get the state again when it is back after a refusal
      * (refused_away), to play the refused move again. */
     struct {
+        /* With the journal's writer, a take-back, the result or a bot
+         * taking a seat waits here too (kind): text then names it ("take
+         * back", "result", the bot's spec), so text says something waits. */
+        enum cas__saves_write kind;
         char *text;
         uint32_t ply;
         int actor;
         uint64_t hash;
         int64_t clock_ms;
+        int64_t *scores;           /* owned: a result's, nplayers of them */
+        int forfeit;
         char *why;                 /* owned: the writer's last failure, or NULL */
     } unsaved;
     /* The unsaved action is on the journal's writer thread (t->busy too):
@@ -245,6 +251,17 @@ void cas__table_written(struct cas__table *t, int rc, const char *why);
  * to its viewers) until cas__journal_deliver gives the answer back.
  * CAS_ENOMEM (err says so). */
 int cas__journal_submit(struct cas__table *t, char *err, size_t errlen);
+/* A write other than an action (kind: a take-back from ply, the result
+ * with scores[nplayers] and the seat flagged (actor, -1 none) and forfeit,
+ * a bot of spec text for seat actor) waits in t->unsaved and goes to the
+ * writer as an action does: nothing of it is shown until it is durable
+ * (cas__table_written), a failure keeps it for later.  Called only when
+ * t->lobby->writer is set and nothing else waits.  CAS_ENOMEM. */
+int cas__journal_keep(struct cas__table *t, enum cas__saves_write kind, uint32_t ply,
+                      int actor, const char *text, const int64_t *scores, int forfeit,
+                      char *err, size_t errlen);
+/* Let go of what t->unsaved holds: nothing waits any more. */
+void cas__journal_forget(struct cas__table *t);
 /* The clock journaled with actor's action (a Fischer clock, or a
  * correspondence deadline) is saved: it holds from now on. */
 void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);
