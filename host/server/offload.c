@@ -36,6 +36,9 @@ struct cas__table_job {
     char msg[1024];
     struct cas__jw answer;         /* a hint */
     struct cas__agent *agent;      /* OP_BOT: who decides */
+    char *help_key;                /* the notation help to build, its key; owned */
+    char *help;                    /* what was built; owned */
+    size_t help_len;
 };
 
 static struct cas__bots *pool_of(const struct cas__table *t)
@@ -96,6 +99,8 @@ static void run(struct cas__bot_job *base)
     case CAS__OP_FLUSH:
         break;
     }
+    if (j->help_key) /* the table's first job: a plugin call, not the loop's */
+        cas__help_build(t, &j->help, &j->help_len);
     if (!t->over && !t->failure[0])
         cas__table_actor(t); /* what the loop reads of whose turn it is */
     cas__table_build(t);
@@ -108,6 +113,8 @@ static void job_free(struct cas__table_job *j)
 {
     cas__jw_free(&j->answer);
     free(j->text);
+    free(j->help_key);
+    free(j->help);
     free(j);
 }
 
@@ -184,6 +191,10 @@ static void deliver(struct cas__bot_job *base)
         l->lobby_dirty = 1;
     }
     cas__table_send(t);
+    if (j->help_key) {
+        cas__help_keep(t, j->help_key, j->help, j->help_len);
+        j->help_key = j->help = NULL;
+    }
     job_free(j);
     t->hold.held = 0;
     if (t->over && !t->counted_over)
@@ -201,6 +212,7 @@ static void submit(struct cas__table *t, struct cas__table_job *j)
     if (!t->hold.held)
         note_listing(t);
     cas__table_plan(t);
+    j->help_key = cas__help_wanted(t);
     cas__jw_init(&j->answer);
     j->base.table = t;
     j->base.run = run;

@@ -237,8 +237,11 @@ void cas__recent_changed(struct cas__recent *r);
 void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w);
 void cas__recent_free(struct cas__recent *r);
 
+struct cas__help;
+
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
+    struct cas__help *helps;           /* owned: notation helps in use (notation.c) */
     struct cas__registry *reg;         /* owned */
     struct cas__strlist path;          /* owned: the plugin search path */
     struct cas__isolation isolation;   /* as play's --isolated/--in-process */

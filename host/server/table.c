@@ -530,6 +530,7 @@ void cas__table_free(struct cas__table *t)
     cas__journal_forget(t);
     free(t->unsaved.why);
     cas__hold_free(t);
+    cas__help_release(t);
     free(t);
 }
 

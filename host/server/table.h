@@ -207,6 +207,7 @@ struct cas__table {
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
     int counted_over;              /* the lobby has counted it finished */
     struct cas__hold hold;         /* the pool's hold on it (offload.c) */
+    struct cas__help *help;        /* its notation help, shared (notation.c); NULL: not yet */
 };
 
 /* The view of viewer seat (-1: public). */
@@ -335,5 +336,24 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat);
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
 void cas__hold_free(struct cas__table *t);
+
+/* ------------------------------------------------- notation.c */
+
+/* (loop, before a job) NULL when t has its notation help (from the
+ * lobby's, built by another table's job); else the key a job builds it
+ * for (caller frees; NULL on OOM too: no help then). */
+char *cas__help_wanted(struct cas__table *t);
+/* (job) Build t's notation help: text (caller frees; NULL: none) and len. */
+void cas__help_build(struct cas__table *t, char **text, size_t *len);
+/* (loop, the job delivered) Keep what the job built (key and text are
+ * taken) in the lobby, t using it. */
+void cas__help_keep(struct cas__table *t, char *key, char *text, size_t len);
+/* (loop) Whether t's help is known yet (its first job was delivered). */
+int cas__help_ready(const struct cas__table *t);
+/* (loop) A copy of t's help (caller frees) and its length; NULL: none
+ * (or OOM). */
+char *cas__help_copy(const struct cas__table *t, size_t *len);
+/* (loop) t no longer uses its help: the last table frees it. */
+void cas__help_release(struct cas__table *t);
 
 #endif
