@@ -8,7 +8,10 @@
  *
  * A game is always brought up from the store, new or not: a new game is
  * inserted first and then opened exactly as a restarted server reopens an
- * unfinished one (host/session/revive.c), so both paths are one.
+ * unfinished one (host/session/revive.c), so both paths are one.  Opening
+ * is two steps: what the store holds (the loop's, cas__table_restore),
+ * then the match (the plugin loaded, a worker started, the journal
+ * replayed: cas__table_open, a job of the pool in castellan serve).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -427,7 +430,9 @@ static int replayed(void *ctx, struct cas__revived *r, size_t i)
     return CAS_OK;
 }
 
-static int open_saved(struct cas__table *t, char *msg, size_t msglen)
+/* What the store holds of the game: its journal, the server's record and
+ * the seats (the loop's part: the store is the loop's). */
+static int open_stored(struct cas__table *t, char *msg, size_t msglen)
 {
     struct cas__lobby *l = t->lobby;
     struct cas__saves_served served;
@@ -467,6 +472,13 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     if (rc)
         return rc;
     snprintf(t->origin, sizeof t->origin, "game %lld", (long long)t->id);
+    return CAS_OK;
+}
+
+int cas__table_open(struct cas__table *t, char *msg, size_t msglen)
+{
+    struct cas__lobby *l = t->lobby;
+    int rc;
     if ((rc = cas__revive_open_in(&t->r, &t->saved, t->origin, l->reg, 0, &l->isolation))) {
         snprintf(msg, msglen, "%s", t->r.error);
         return rc;
@@ -497,6 +509,8 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     free(t->saved.actions);
     t->saved.actions = NULL;
     t->saved.n_actions = 0;
+    t->opening = 0;
+    cas__table_actor(t);
     return CAS_OK;
 }
 
@@ -557,10 +571,11 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
     t->id = id;
     t->flagged = -1;
     t->seq = first_seq();
+    t->opening = 1;
     int rc = cas__saves_game_claim(l->store, id);
     t->claimed = rc == CAS_OK;
     if (rc == CAS_OK)
-        rc = open_saved(t, msg, msglen);
+        rc = open_stored(t, msg, msglen);
     else
         snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
     if (rc) {
@@ -569,7 +584,6 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
         cas__table_free(t);
         return rc;
     }
-    cas__table_actor(t);
     *out = t;
     return CAS_OK;
 }

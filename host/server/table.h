@@ -208,6 +208,7 @@ struct cas__table {
     int counted_over;              /* the lobby has counted it finished */
     struct cas__hold hold;         /* the pool's hold on it (offload.c) */
     struct cas__help *help;        /* its notation help, shared (notation.c); NULL: not yet */
+    int opening;                   /* read from the store, its match not opened yet */
 };
 
 /* The view of viewer seat (-1: public). */
@@ -336,6 +337,35 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat);
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
 void cas__hold_free(struct cas__table *t);
+
+/* (job) Open the match of t, read by cas__table_restore: the plugin, its
+ * worker if isolated, the journal replayed, the clocks; t->opening is
+ * cleared.  Errors with msg; t is then only fit to be freed. */
+int cas__table_open(struct cas__table *t, char *msg, size_t msglen);
+
+/* How a table came to be opened: a create request, a resume request (a
+ * terminal's game adopted), or brought back from the store (a restart, an
+ * orphan of another server). */
+enum cas__opened { CAS__OPENED_CREATED, CAS__OPENED_ADOPTED, CAS__OPENED_RESTORED };
+
+/* (loop) Open t (cas__table_restore'd, in the lobby already) in a job of
+ * the pool, frozen until it is; requests for it, and c's later ones, wait
+ * in order.  Once open, c (may be NULL) is answered "created" with id and
+ * the invites (taken), and the game goes on; if it cannot be, c gets the
+ * error and t leaves the lobby (cas__lobby_not_opened).  offload.c. */
+void cas__offload_open(struct cas__table *t, struct cas__conn *c, const char *id,
+                       struct cas__invites *invites, enum cas__opened how);
+/* Whether a request of type is for one game (req->game): it waits while
+ * that game is held.  offload.c. */
+int cas__offload_targets(enum cas__req_type type);
+/* (loop) t opened for c's create or resume request (req id): its answer
+ * with the seats' links (invites).  lobby.c. */
+void cas__lobby_created(struct cas__table *t, struct cas__conn *c, const char *id,
+                        const struct cas__invites *invites);
+/* (loop) t could not be opened (why): it leaves the lobby's lists (the
+ * caller frees it); a created game leaves the store, a restored one is
+ * not tried again.  lobby.c. */
+void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const char *why);
 
 /* ------------------------------------------------- notation.c */
 
