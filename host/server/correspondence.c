@@ -52,7 +52,7 @@ static void write_notice(struct cas__table *t, const char *event, int seat, stru
     cas__jw_printf(w, ",\"seat\":%d,\"player\":", seat);
     cas__jw_str(w, t->r.names[seat]);
     cas__jw_raw(w, ",\"label\":");
-    cas__jw_str(w, cas__match_label(&t->r.match, seat));
+    cas__jw_str(w, cas__table_label(t, seat));
     cas__jw_printf(w, ",\"days_per_move\":%d,\"deadline\":", t->days_per_move);
     if (t->deadline && !t->over) {
         iso_time(t->deadline, when);
@@ -66,7 +66,9 @@ static void write_notice(struct cas__table *t, const char *event, int seat, stru
 /* The deciding seat's turn began: tell the hook when a person decides. */
 static void notify_turn(struct cas__table *t)
 {
-    int actor = cas__table_actor(t);
+    /* On the loop (a join, the writer's answer) whose turn the last job
+     * saw: no plugin call there. */
+    int actor = t->hold.running ? cas__table_actor(t) : t->hold.actor;
     struct cas__jw w;
     if (!t->lobby->notify || actor < 0 || actor >= t->nplayers || t->seats[actor].bot)
         return;

@@ -25,6 +25,7 @@
 #include <openssl/crypto.h>
 
 #include "club.h"
+#include "loop_guard.h"
 #include "picture.h"
 #include "replay_cache.h"
 #include "replay_html.h"
@@ -786,8 +787,18 @@ static int listener(struct lws *wsi, enum lws_callback_reasons reason, void *use
     return 0;
 }
 
+/* Everything a connection's callback does is the loop's (loop_guard.h). */
+static int loop_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                         void *in, size_t len)
+{
+    cas__loop_enter();
+    int rc = callback(wsi, reason, user, in, len);
+    cas__loop_leave();
+    return rc;
+}
+
 static const struct lws_protocols protocols[] = {
-    {"castellan.v1", callback, sizeof(struct conn), 16384, 0, NULL, 0},
+    {"castellan.v1", loop_callback, sizeof(struct conn), 16384, 0, NULL, 0},
     {"castellan-listen", listener, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };

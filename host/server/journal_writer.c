@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
@@ -73,7 +74,7 @@ void cas__journal_forget(struct cas__table *t)
     t->unsaved.kind = CAS__WRITE_APPEND;
 }
 
-void cas__journal_deliver(struct cas__lobby *l)
+static void deliver_answers(struct cas__lobby *l)
 {
     if (!l->writer)
         return;
@@ -84,4 +85,11 @@ void cas__journal_deliver(struct cas__lobby *l)
         cas__saves_entry_free(done);
         done = next;
     }
+}
+
+void cas__journal_deliver(struct cas__lobby *l)
+{
+    cas__loop_enter();
+    deliver_answers(l);
+    cas__loop_leave();
 }

@@ -16,6 +16,7 @@
 #include <openssl/crypto.h>
 
 #include "club.h"
+#include "loop_guard.h"
 #include "install_dirs.h"
 #include "signin.h"
 #include "table.h"
@@ -475,7 +476,7 @@ void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
     for (int i = 0; i < t->nplayers; i++) {
         cas__table_write_seat(t, i, w);
         cas__jw_raw(w, ",\"label\":");
-        cas__jw_str(w, cas__match_label(&t->r.match, i));
+        cas__jw_str(w, cas__table_label(t, i));
         cas__jw_raw(w, "}");
     }
     cas__jw_raw(w, "]}");
@@ -758,7 +759,7 @@ static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id
     cas__conn_send_jw(c, &w);
 }
 
-void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
+static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
     struct cas__jw w;
     /* A reply never overtakes what was owed before its request: what
@@ -817,7 +818,14 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__re
     }
 }
 
-void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
+{
+    cas__loop_enter();
+    handle_request(l, c, req);
+    cas__loop_leave();
+}
+
+static void disconnect(struct cas__lobby *l, struct cas__conn *c)
 {
     cas__offload_forget(l, c);
     leave(l, c);
@@ -828,6 +836,13 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
                 break;
             }
     c->lobby = 0;
+}
+
+void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
+{
+    cas__loop_enter();
+    disconnect(l, c);
+    cas__loop_leave();
 }
 
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
@@ -859,7 +874,7 @@ void cas__lobby_unqueue(struct cas__lobby *l, struct cas__table *t)
     t->next_changed = NULL;
 }
 
-void cas__lobby_flush(struct cas__lobby *l)
+static void flush_changed(struct cas__lobby *l)
 {
     /* Only the tables changed since the last flush, in the order they
      * changed, each once; one that changes again meanwhile waits for the
@@ -888,7 +903,14 @@ void cas__lobby_flush(struct cas__lobby *l)
     retire_finished(l);
 }
 
-void cas__lobby_check_clocks(struct cas__lobby *l)
+void cas__lobby_flush(struct cas__lobby *l)
+{
+    cas__loop_enter();
+    flush_changed(l);
+    cas__loop_leave();
+}
+
+static void check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx);
     l->store_up = cas__saves_ready(l->store) == CAS_OK;
@@ -898,4 +920,11 @@ void cas__lobby_check_clocks(struct cas__lobby *l)
             if (!t->hold.held)
                 cas__table_check_clock(t, now);
         }
+}
+
+void cas__lobby_check_clocks(struct cas__lobby *l)
+{
+    cas__loop_enter();
+    check_clocks(l);
+    cas__loop_leave();
 }

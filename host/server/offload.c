@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 struct cas__table_job {
@@ -78,7 +79,7 @@ static void do_seat(struct cas__table_job *j)
     }
 }
 
-static void run(struct cas__bot_job *base)
+static void run_job(struct cas__bot_job *base)
 {
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
@@ -119,6 +120,14 @@ static void run(struct cas__bot_job *base)
         cas__table_actor(t); /* what the loop reads of whose turn it is */
     cas__table_build(t);
     t->hold.running = 0;
+}
+
+/* On the pool, or in the loop's place when there is none. */
+static void run(struct cas__bot_job *base)
+{
+    int loop = cas__loop_suspend();
+    run_job(base);
+    cas__loop_resume(loop);
 }
 
 /* ------------------------------------------------------- on the loop */
@@ -202,7 +211,7 @@ static void not_opened(struct cas__table *t, struct cas__table_job *j)
     cas__table_free(t);
 }
 
-static void deliver(struct cas__bot_job *base)
+static void deliver_job(struct cas__bot_job *base)
 {
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
@@ -241,6 +250,13 @@ static void deliver(struct cas__bot_job *base)
     drain(t);
     if (!t->hold.held && t->busy && !t->writing) /* busy, not writing: a bot decides */
         ask_pool(t);
+}
+
+static void deliver(struct cas__bot_job *base)
+{
+    cas__loop_enter();
+    deliver_job(base);
+    cas__loop_leave();
 }
 
 /* Hand j to t's pool (or, without one, do it here and now). */
@@ -289,7 +305,7 @@ void cas__offload(struct cas__table *t, enum cas__op op)
 
 int cas__offload_defer(struct cas__table *t, enum cas__op op)
 {
-    if (!pool_of(t) || t->hold.running)
+    if (t->hold.running)
         return 0;
     if (!t->hold.held)
         cas__offload(t, op);

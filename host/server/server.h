@@ -489,9 +489,9 @@ void cas__offload(struct cas__table *t, enum cas__op op);
 /* Seat c->seat's request (act, undo, hint, autopass, leaver) on t, as a
  * job; the answer goes to c. */
 void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req);
-/* From table code that may run on the loop: when t's work belongs to the
- * pool and this is not t's job, op is submitted (unless t is held) and 1
- * returned (the caller stops); 0: do it here. */
+/* From table code that may run on the loop: unless this is t's job, op
+ * is submitted (unless t is held; without a pool it runs at once, as a
+ * job) and 1 returned (the caller stops); 0: do it here. */
 int cas__offload_defer(struct cas__table *t, enum cas__op op);
 /* Whether req from c waits for a held table: then it is queued (req's
  * parsed message taken) or refused with "busy" when too many wait, and 1

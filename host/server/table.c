@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 /* ------------------------------------------------------- proxy agents */
@@ -348,6 +349,7 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
  * the ABI, which stops the table (on_fault) and reads as the end. */
 int cas__table_actor(struct cas__table *t)
 {
+    cas__loop_check("a plugin call (whose turn)");
     return t->hold.actor = cas__match_current(&t->r.match, t->r.session.state);
 }
 
@@ -509,9 +511,19 @@ int cas__table_open(struct cas__table *t, char *msg, size_t msglen)
     free(t->saved.actions);
     t->saved.actions = NULL;
     t->saved.n_actions = 0;
+    if (!(t->labels = calloc((size_t)t->nplayers, sizeof *t->labels)))
+        return CAS_ENOMEM;
+    for (int i = 0; i < t->nplayers; i++)
+        if (!(t->labels[i] = strdup(cas__match_label(&t->r.match, i))))
+            return CAS_ENOMEM;
     t->opening = 0;
     cas__table_actor(t);
     return CAS_OK;
+}
+
+const char *cas__table_label(const struct cas__table *t, int seat)
+{
+    return t->labels && seat >= 0 && seat < t->nplayers ? t->labels[seat] : "?";
 }
 
 void cas__table_free(struct cas__table *t)
@@ -530,6 +542,9 @@ void cas__table_free(struct cas__table *t)
         cas__agent_free(t->seats[i].brain);
     }
     free(t->seats);
+    for (int i = 0; t->labels && i < t->nplayers; i++)
+        free(t->labels[i]);
+    free(t->labels);
     for (int i = 0; t->views && i <= t->nplayers; i++)
         cas__view_release(&t->views[i]);
     free(t->views);

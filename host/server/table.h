@@ -209,7 +209,11 @@ struct cas__table {
     struct cas__hold hold;         /* the pool's hold on it (offload.c) */
     struct cas__help *help;        /* its notation help, shared (notation.c); NULL: not yet */
     int opening;                   /* read from the store, its match not opened yet */
+    char **labels;                 /* owned: each seat's label, as the plugin said at open */
 };
+
+/* Seat's label as the plugin gave it when t opened (no plugin call). */
+const char *cas__table_label(const struct cas__table *t, int seat);
 
 /* The view of viewer seat (-1: public). */
 struct cas__view *cas__table_view(struct cas__table *t, int seat);

@@ -5,6 +5,7 @@
  * grow buffers for the vtable's buffer protocols.
  */
 #include "buf.h"
+#include "loop_guard.h"
 #include "match.h"
 #include "registry.h"
 #include "shared.h"
@@ -427,6 +428,7 @@ static int stdio_write(void *ctx, const char *data, size_t len)
 int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
                       enum cas_render_format format, FILE *out)
 {
+    cas__loop_check("a plugin call");
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     return m->vt->render(state, viewer, format, &writer);
 }
@@ -440,6 +442,7 @@ int cas__match_render_choices(struct cas__match *m, const cas_state *state, int 
                               enum cas_render_format format,
                               const struct cas__actions *legal, FILE *out)
 {
+    cas__loop_check("a plugin call");
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     if (!OPTIONAL_FN(m, render_choices))
         return m->vt->render(state, viewer, format, &writer);
@@ -448,6 +451,7 @@ int cas__match_render_choices(struct cas__match *m, const cas_state *state, int 
 
 int cas__match_notation_help(struct cas__match *m, FILE *out)
 {
+    cas__loop_check("a plugin call");
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     if (!OPTIONAL_FN(m, notation_help))
         return CAS_ENOTFOUND;
@@ -456,6 +460,7 @@ int cas__match_notation_help(struct cas__match *m, FILE *out)
 
 int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *scores)
 {
+    cas__loop_check("a plugin call");
     if (!OPTIONAL_FN(m, projected_returns))
         return CAS_ENOTFOUND;
     m->error[0] = '\0';
@@ -464,6 +469,7 @@ int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *
 
 const char *cas__match_label(const struct cas__match *m, int p)
 {
+    cas__loop_check("a plugin call");
     const char *label = m->vt->player_label(m->game, p);
     size_t len = label ? strnlen(label, CAS__LABEL_MAX) : 0;
     /* A label that could not be printed on a line of its own is not

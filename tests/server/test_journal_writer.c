@@ -27,6 +27,7 @@
 #include <libwebsockets.h>
 
 #include "saves_fixture.h"
+#include "loop_guard.h"
 #include "table.h"
 #include "tconn.h"
 
@@ -87,6 +88,8 @@ static void world_open(struct world *w, void **state)
 
 static void world_close(struct world *w)
 {
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
     cas__lobby_close(&w->lobby);

@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "saves.h"
+#include "loop_guard.h"
 #include "table.h"
 #include "tconn.h"
 #include "wsclient.h"
@@ -236,6 +237,8 @@ static void open_world(struct world *w)
 
 static void close_world(struct world *w)
 {
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
     cas__bots_free(w->lobby.isolated_pool);

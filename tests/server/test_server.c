@@ -26,6 +26,7 @@
 #include "json.h"
 #include "picture_patch.h"
 #include "saves.h"
+#include "loop_guard.h"
 #include "table.h"
 #include "tconn.h"
 #include "wsclient.h"
@@ -141,6 +142,8 @@ static void world_open_on(struct world *w, const char *name, int fresh, const ch
 static void world_close(struct world *w)
 {
     cas__lobby_close(&w->lobby);
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__saves_close(w->store);
 }
 
