@@ -33,6 +33,11 @@ struct seat {
     char act[1024];
 };
 
+/* Creates one connection sends ahead of their answers: a server opens a
+ * game in a job, and a connection's later requests wait for it in a
+ * bounded queue (docs/server.md), so a flood of creates is paced. */
+#define CREATES_AHEAD 32
+
 #define WATCHER -2
 #define IDLE -3
 
@@ -43,6 +48,8 @@ struct loadgen {
     struct seat creator;        /* index -1: makes the games */
     struct seat *seats;         /* 2 per game */
     size_t created, n_seats, seats_over;
+    size_t asked;               /* creates sent; at most CREATES_AHEAD unanswered */
+    char create[1024];
     struct seat *others;        /* watchers, then idle connections */
     size_t n_others;
     double *latencies;
@@ -186,6 +193,10 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
                     sscanf(at + strlen(key), "%63[0-9a-f]", s[i].token);
             }
             lg->created++;
+            if (lg->asked < lg->p->games) {
+                cas__wsc_send(lg->creator.conn, lg->create);
+                lg->asked++;
+            }
         } else if (strstr(text, "\"type\":\"error\"")) {
             lg->r->errors++;
             snprintf(lg->r->first_error, sizeof lg->r->first_error, "%.300s", text);
@@ -247,12 +258,11 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     lg.creator = (struct seat){.lg = &lg, .index = -1};
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
-    char create[1024];
-    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
+    snprintf(lg.create, sizeof lg.create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
              "\"seed\":\"%" PRIu64 "\",\"expansions\":%.600s,\"seats\":[{\"agent\":\"human\"},"
              "{\"agent\":\"human\"}]}", p->game, p->seed, p->expansions ? p->expansions : "[]");
-    for (size_t i = 0; i < p->games; i++)
-        cas__wsc_send(lg.creator.conn, create);
+    for (; lg.asked < p->games && lg.asked < CREATES_AHEAD; lg.asked++)
+        cas__wsc_send(lg.creator.conn, lg.create);
     while (lg.created < p->games && !r->errors && now_s() < deadline)
         cas__wsc_service(lg.w, 10);
     if (lg.created < p->games) {

@@ -223,8 +223,11 @@ static void deliver_job(struct cas__bot_job *base)
         not_opened(t, j);
         return;
     }
-    if (j->op == CAS__OP_OPEN && j->conn)
-        cas__lobby_created(t, j->conn, j->id, &j->invites);
+    if (j->op == CAS__OP_OPEN) {
+        l->lobby_dirty = 1; /* listed from now on */
+        if (j->conn)
+            cas__lobby_created(t, j->conn, j->id, &j->invites);
+    }
     if (j->conn && j->rc != CAS_OK) {
         struct cas__jw w;
         cas__jw_init(&w);

@@ -181,15 +181,22 @@ static int act(struct world *w, int64_t id, struct tconn seats[2])
     return actor;
 }
 
-/* A game of the lobby started, its seats joined, at a person's decision. */
-static int64_t seated_game(struct world *w, struct tconn seats[2])
+/* A game of `game` (more: as create_game) started, its seats joined. */
+static int64_t seated(struct world *w, const char *game, const char *more,
+                      struct tconn seats[2])
 {
     char tokens[2][64];
-    int64_t id = create(w, tokens);
+    int64_t id = create_game(w, game, more, tokens);
     settle(w); /* the deal, drawn by chance, journaled */
     for (int i = 0; i < 2; i++)
         join(w, &seats[i], id, i, tokens[i]);
     return id;
+}
+
+/* A fixture game started, its seats joined, at a person's decision. */
+static int64_t seated_game(struct world *w, struct tconn seats[2])
+{
+    return seated(w, "fixture", "", seats);
 }
 
 static void test_a_move_is_sent_once_durable(void **state)
@@ -427,13 +434,9 @@ static void test_a_take_back_waits_for_the_writer(void **state)
     struct world w;
     struct tconn seats[2];
     struct rlimit saved;
-    char tokens[2][64];
     world_open(&w, state);
     assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = create_game(&w, "carcassonne", "", tokens);
-    settle(&w);
-    for (int i = 0; i < 2; i++)
-        join(&w, &seats[i], id, i, tokens[i]);
+    int64_t id = seated(&w, "carcassonne", "", seats);
     struct cas__table *t = cas__lobby_find(&w.lobby, id);
     int mover = act(&w, id, seats);
     settle(&w);
@@ -471,14 +474,10 @@ static void test_a_flag_waits_for_the_writer(void **state)
     struct world w;
     struct tconn seats[2];
     struct rlimit saved;
-    char tokens[2][64];
     world_open(&w, state);
     assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = create_game(&w, "fixture", ",\"clock\":{\"base_ms\":60000,\"increment_ms\":0}",
-                             tokens);
-    settle(&w);
-    for (int i = 0; i < 2; i++)
-        join(&w, &seats[i], id, i, tokens[i]);
+    int64_t id = seated(&w, "fixture", ",\"clock\":{\"base_ms\":60000,\"increment_ms\":0}",
+                        seats);
     struct cas__table *t = cas__lobby_find(&w.lobby, id);
     int actor = cas__table_actor(t);
 

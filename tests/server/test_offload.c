@@ -399,6 +399,12 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
     struct cas__table *t = cas__lobby_find(&w.lobby, strtoll(at + 8, NULL, 10));
     assert_non_null(t);
     assert_true(t->r.match.isolated);
+    /* Listed once open, not before: the lobby's follower hears of it. */
+    char listed[48];
+    snprintf(listed, sizeof listed, "{\"game\":\"%lld\"", (long long)t->id);
+    assert_null(strstr(lobby.msgs[0], listed));
+    await_message(&w, &lobby, 1);
+    assert_non_null(strstr(lobby.msgs[lobby.n - 1], listed));
     tconn_close(&w, &lobby);
     tconn_close(&w, &creator);
     for (int i = 0; i < 2; i++)
