@@ -426,6 +426,21 @@ static void assert_kept(struct cas__table *t, enum cas__saves_write kind)
     assert_non_null(t->unsaved.why);
 }
 
+/* A write of kind (not a seat's own) just handed to the writer while the
+ * store is broken: nothing is sent before the answer, nor after it (the
+ * write is kept), even flushed; then the store is mended. */
+static void assert_kept_quietly(struct world *w, struct cas__table *t,
+                                enum cas__saves_write kind, const struct tconn seats[2],
+                                struct seen was, const struct rlimit *saved)
+{
+    assert_waits_for_writer(w, t, kind, seats, was);
+    settle(w);
+    assert_kept(t, kind);
+    cas__lobby_flush(&w->lobby);
+    assert_nothing_new(seats, was);
+    mend_store(saved);
+}
+
 /* A Carcassonne seat takes its tile's placement back: the journal forgets
  * it through the writer; nobody sees the take-back before that, and one
  * that fails is kept (the seat told) and done once the store is back. */
@@ -485,13 +500,8 @@ static void test_a_flag_waits_for_the_writer(void **state)
     struct seen was = seen_now(seats);
     fake_now += 60000;
     cas__lobby_check_clocks(&w.lobby);
-    assert_waits_for_writer(&w, t, CAS__WRITE_RESULT, seats, was);
     assert_int_equal(t->unsaved.actor, actor);
-    settle(&w);
-    assert_kept(t, CAS__WRITE_RESULT);
-    cas__lobby_flush(&w.lobby);
-    assert_nothing_new(seats, was);
-    mend_store(&saved);
+    assert_kept_quietly(&w, t, CAS__WRITE_RESULT, seats, was, &saved);
 
     resubmit_until_saved(&w, t);
     char expect[64];
@@ -536,13 +546,8 @@ static void test_a_leaver_choice_waits_for_the_writer(void **state)
         tconn_sayf(&w.lobby, &seats[stays], "{\"type\":\"leaver\",\"game\":\"%lld\","
                    "\"choice\":\"%s\"}", (long long)id, claim ? "claim" : "bot");
         enum cas__saves_write kind = claim ? CAS__WRITE_RESULT : CAS__WRITE_BOT;
-        assert_waits_for_writer(&w, t, kind, seats, was);
-        settle(&w);
-        assert_kept(t, kind);
+        assert_kept_quietly(&w, t, kind, seats, was, &saved);
         assert_int_equal(t->r.session.ply, ply); /* the bot waits too */
-        cas__lobby_flush(&w.lobby);
-        assert_nothing_new(seats, was);
-        mend_store(&saved);
 
         resubmit_until_saved(&w, t);
         struct cas__saves_served sv;
