@@ -3,7 +3,8 @@
  * process: a Carcassonne decider asks what a placement would offer, as the
  * browser shows figure spots on a tile's ghost.  The spots and actions it
  * gets are exactly those of the deploy decision the placement then leads
- * to; an illegal or stale action, another seat and a watcher are refused;
+ * to, for a tile as for an abbey; an illegal or stale action, another
+ * seat and a watcher are refused;
  * nothing of the game changes (state, ply, journal, the other viewers'
  * messages) and no chance is drawn: a game previewed at every decision
  * plays out exactly as the same game without a preview.
@@ -101,12 +102,20 @@ static const char two_humans[] =
     "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\",\"practice\":true,"
     "\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":\"human\"}]}";
 
-/* A Carcassonne game of two people, both seats joined; its table. */
-static struct cas__table *seat_game(struct world *w, struct tconn seats[2], char tokens[2][64])
+/* Abbey & Mayor: abbeys fill holes, from a hand, in a phase of their own. */
+static const char two_humans_abbeys[] =
+    "{\"type\":\"create\",\"game\":\"carcassonne\",\"expansions\":[\"abbey-mayor\"],"
+    "\"seed\":\"5\",\"practice\":true,\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},"
+    "{\"name\":\"Bob\",\"agent\":\"human\"}]}";
+
+/* A Carcassonne game of two people (create: the request), both seats
+ * joined; its table. */
+static struct cas__table *seat_game_of(struct world *w, const char *create, struct tconn seats[2],
+                                       char tokens[2][64])
 {
     struct tconn c;
     tconn_init(&c);
-    tconn_sayf(&w->lobby, &c, "%s", two_humans);
+    tconn_sayf(&w->lobby, &c, "%s", create);
     const char *at = strstr(last(&c), "\"game\":\"");
     if (!at || strncmp(last(&c), "{\"type\":\"created\"", 17) != 0)
         fail_msg("create failed: %s", last(&c));
@@ -128,6 +137,11 @@ static struct cas__table *seat_game(struct world *w, struct tconn seats[2], char
     struct cas__table *t = cas__lobby_find(&w->lobby, id);
     assert_non_null(t);
     return t;
+}
+
+static struct cas__table *seat_game(struct world *w, struct tconn seats[2], char tokens[2][64])
+{
+    return seat_game_of(w, two_humans, seats, tokens);
 }
 
 /* The seat that decides and its view (free it). */
@@ -394,11 +408,55 @@ static void test_no_chance_is_drawn(void **state)
     free(looked.events);
 }
 
+/* An abbey placed in a hole is a monastery a figure may take: its
+ * preview, like a tile's, is the same seat's deploy with spots. */
+static void test_spots_of_an_abbey(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2];
+    char tokens[2][64];
+    world_open(&w, "preview_abbey.db");
+    struct cas__table *t = seat_game_of(&w, two_humans_abbeys, seats, tokens);
+    uint64_t x = 2654435761u;
+    int found = 0;
+    for (int guard = 0; !t->over && !found && guard < 1000; guard++) {
+        struct cas__botclient_view v;
+        int d = decider(seats, &v);
+        for (size_t i = 0; i < v.n_actions && !found; i++) {
+            int hx, hy;
+            if (sscanf(cas__botclient_action(&v, i), "abbey %d,%d", &hx, &hy) != 2)
+                continue;
+            struct still was = still_of(t, seats);
+            preview(&w, &seats[d], v.game, v.ply, cas__botclient_action(&v, i));
+            expect_still(t, seats, &was, d);
+            if (!strstr(last(&seats[d]), "\"next\":\"you\"") ||
+                !strstr(last(&seats[d]), "data-cas-choices"))
+                fail_msg("an abbey without spots: %s", last(&seats[d]));
+            print_message("\"%s\" at ply %lld: a deploy with spots\n",
+                          cas__botclient_action(&v, i), (long long)v.ply);
+            found = 1;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        char act[4096];
+        assert_int_equal(cas__botclient_act(&v, x, act, sizeof act), 1);
+        cas__botclient_view_free(&v);
+        tconn_sayf(&w.lobby, &seats[d], "%s", act);
+    }
+    assert_true(found);
+    for (int i = 0; i < 2; i++)
+        close_conn(&w, &seats[i]);
+    world_close(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spots_of_a_placement),
         cmocka_unit_test(test_refusals_and_chance),
+        cmocka_unit_test(test_spots_of_an_abbey),
         cmocka_unit_test(test_no_chance_is_drawn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
