@@ -105,9 +105,30 @@ export class Placement {
       board: !!el.closest('g.marks, g.board'),
     })).filter((m) => m.choices.length) : [];
     const first = Math.min(...marks.filter((m) => m.board).map((m) => m.step));
-    look.spots = marks.filter((m) => m.board && m.step === first);
-    look.figures = marks.filter((m) => !look.spots.includes(m));
+    look.spots = this.onGhost(marks.filter((m) => m.board && m.step === first && !m.el.hasAttribute('data-cas-box')));
+    look.figures = marks.filter((m) => !m.board);
     this.draw();
+  }
+
+  // Of the marks, those that lie on the ghost (a figure's spots on the
+  // tile, not a further move elsewhere on the board): measured in the
+  // board's layer, where the ghost is drawn.
+  onGhost(marks) {
+    const layer = this.viewport.overlay();
+    const ghost = layer?.querySelector(':scope > .cas-ghost');
+    if (!ghost || !marks.length) return [];
+    const g = ghost.getBBox();
+    const slack = Math.min(g.width, g.height) * 0.1;
+    const probe = document.createElementNS(SVG_NS, 'g');
+    layer.append(probe);
+    const on = marks.filter((m) => {
+      const e = probe.appendChild(m.el.cloneNode(true));
+      const b = e.getBBox();
+      const x = b.x + b.width / 2, y = b.y + b.height / 2;
+      return x >= g.x - slack && x <= g.x + g.width + slack && y >= g.y - slack && y <= g.y + g.height + slack;
+    });
+    probe.remove();
+    return on;
   }
 
   // A spot on the ghost clicked: the figure goes there (a click on the
