@@ -423,7 +423,6 @@ async function checkSpots(page) {
   const drawn = await page.$$eval('#board >>> .cas-ghost-spots .cas-spot', (ss) => ss.map((e) => e.getAttribute('aria-label')));
   assert.equal(drawn.length, spots, 'each spot is drawn on the ghost');
   await checkAxe(page, 'the table, a ghost with its figure spots');
-  await shot(page, 'ghost-spots.png');
   const spot = await page.$('#board >>> .cas-ghost-spots .cas-spot');
   await spot.click();
   await spot.dispose();
@@ -436,6 +435,7 @@ async function checkSpots(page) {
   const deploy = await body(page, 'deploy');
   const words = await page.$eval('#place-what', (w) => w.textContent);
   assert.ok(words.endsWith(`, then ${deploy}`), `the bar names both moves: ${words}`);
+  await shot(page, 'ghost-spots.png');
   await page.click('#place-confirm');
   confirms++;
   // The placement, then the deploy the page plays when its decision comes.
