@@ -999,6 +999,9 @@ function updateSelection() {
   $('reset').disabled = !sel.picked.length;
   showToPlace();
   placement.refresh(sel, step, view.state?.actions);
+  if (placement.options.length)
+    $('step').textContent = 'Turn the piece (click it, R or Rotate) through its legal rotations; where spots show on ' +
+      'it, click one to put a figure there too; Confirm plays it, Escape starts over.';
   tray.render(boardRoot().querySelector('svg'), sel);
 }
 
