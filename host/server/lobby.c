@@ -813,6 +813,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
     case CAS__REQ_HINT:
     case CAS__REQ_AUTOPASS:
     case CAS__REQ_LEAVER:
+    case CAS__REQ_PREVIEW:
         handle_seat(l, c, req);
         break;
     }
