@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "server.h"
+#include "wsdeflate.h"
 #include "wsclient.h"
 
 struct seat {
@@ -23,7 +23,8 @@ struct seat {
     struct loadgen *lg;
     int64_t game;
     int index;                  /* the seat; -1 the creator, WATCHER, IDLE */
-    z_stream *z;                /* with wire: the server's compressor, mirrored */
+    char *last;                 /* with wire: the last message received */
+    size_t last_len;
     char token[64];
     int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
     double sent_at;             /* when the act left, 0: none waiting */
@@ -49,6 +50,8 @@ struct loadgen {
     size_t n_latencies, cap_latencies;
     uint32_t *wire, *raw;       /* per update received, with p->wire */
     size_t n_wire, cap_wire;
+    struct cas__wsdeflate *deflate; /* with p->wire: the server's compression */
+    struct cas__buf deflated;
     int failed;
 };
 
@@ -114,31 +117,25 @@ static void on_state(struct seat *s, const char *m)
 }
 
 /* The bytes update text[0..len) took on the wire: compressed as the
- * server compresses (permessage-deflate, its level, window and memory level, the
- * previous messages as dictionary, the 4-byte tail RFC 7692 drops) and
- * framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
+ * server compresses it (host/server/wsdeflate.c: after the previous
+ * message received on the connection, which every message is compressed
+ * after), framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
 static void note_wire(struct seat *s, const char *text, size_t len)
 {
     struct loadgen *lg = s->lg;
-    unsigned char out[16384];
-    size_t n = 0;
-    if (!s->z) {
-        if (!(s->z = calloc(1, sizeof *s->z)) ||
-            deflateInit2(s->z, 1, Z_DEFLATED, -15, 4, Z_DEFAULT_STRATEGY) != Z_OK) {
-            free(s->z);
-            s->z = NULL;
-            return;
-        }
-    }
-    s->z->next_in = (unsigned char *)text;
-    s->z->avail_in = (uInt)len;
-    do {
-        s->z->next_out = out;
-        s->z->avail_out = sizeof out;
-        deflate(s->z, Z_SYNC_FLUSH);
-        n += sizeof out - s->z->avail_out;
-    } while (s->z->avail_out == 0);
-    n = n >= 4 ? n - 4 : n;
+    cas__buf_reset(&lg->deflated);
+    if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
+        return;
+    if (cas__wsdeflate_compress(lg->deflate, s->last, s->last_len, text, len, &lg->deflated))
+        return;
+    char *copy = malloc(len);
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    free(s->last);
+    s->last = copy;
+    s->last_len = len;
+    size_t n = lg->deflated.len;
     n += n < 126 ? 2 : n < 65536 ? 4 : 10;
     if (lg->n_wire == lg->cap_wire) {
         size_t cap = lg->cap_wire ? lg->cap_wire * 2 : 4096;
@@ -358,14 +355,14 @@ free_seats:
     for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
         struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
         cas__wsc_conn_free(s->conn);
-        if (s->z)
-            deflateEnd(s->z);
-        free(s->z);
+        free(s->last);
     }
     free(lg.seats);
     free(lg.others);
     free(lg.latencies);
     free(lg.wire);
     free(lg.raw);
+    cas__wsdeflate_free(lg.deflate);
+    cas__buf_free(&lg.deflated);
     return rc;
 }
