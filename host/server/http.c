@@ -87,10 +87,29 @@ static int64_t now(const struct cas__httpd *h)
 
 /* -------------------------------------------------------- sending */
 
+static int write_deflated(struct conn *c, struct cas__srv_msg *msg);
+
+/* A compressed connection with nothing queued and nothing left over in
+ * libwebsockets is written to at once: asking for the socket's turn
+ * first (lws_callback_on_writable) costs two epoll_ctl calls and a turn
+ * of the loop per message, as much as the send itself.  A write the
+ * socket takes in part leaves the rest buffered in libwebsockets, which
+ * asks for the turn itself; what comes meanwhile is queued (and counted
+ * against the queues' caps), so at most one message waits outside them. */
 static void queue_send(struct cas__conn *base, struct cas__srv_msg *msg)
 {
     struct conn *c = (struct conn *)base;
-    if (!c->closing && cas__sendq_push(&c->h->sendq, &c->q, msg) == 0)
+    if (c->closing)
+        return;
+    if (c->deflate && !c->q.count && !lws_partial_buffered(c->wsi)) {
+        msg->refs++;
+        if (write_deflated(c, msg)) {
+            c->closing = 1;
+            lws_callback_on_writable(c->wsi);
+        }
+        return;
+    }
+    if (cas__sendq_push(&c->h->sendq, &c->q, msg) == 0)
         lws_callback_on_writable(c->wsi);
 }
 
