@@ -214,10 +214,11 @@ static int compare(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Send the acts that are due. */
-static void send_due(struct loadgen *lg)
+/* Send the acts that are due; the microseconds until the next one is
+ * (at most max_us), rounded up to whole milliseconds, the wait's grain. */
+static int64_t send_due(struct loadgen *lg, int64_t max_us)
 {
-    double t = now_s();
+    double t = now_s(), next = t + (double)max_us / 1e6;
     for (size_t i = 0; i < lg->n_seats; i++) {
         struct seat *s = &lg->seats[i];
         if (s->due > 0 && s->due <= t && lg->r->moves < lg->p->max_moves) {
@@ -225,8 +226,11 @@ static void send_due(struct loadgen *lg)
             s->sent_at = now_s();
             cas__wsc_send(s->conn, s->act);
             lg->r->moves++;
+        } else if (s->due > 0 && s->due < next) {
+            next = s->due;
         }
     }
+    return ((int64_t)((next - t) * 1e3) + 1) * 1000;
 }
 
 int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r)
@@ -308,8 +312,10 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
             lg.seats[i].due = play_start + p->think_ms / 1000.0 * (double)i / (double)lg.n_seats;
     while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
            r->games_over < p->games) {
-        send_due(&lg);
-        cas__wsc_service(lg.w, 5);
+        /* Each act leaves when due, not with the next batch: acts
+         * sent in bursts would queue behind each other in the server
+         * and add their own wait to the latency measured. */
+        cas__wsc_service_us(lg.w, send_due(&lg, 5000));
     }
     /* The last acts' states. */
     for (double until = now_s() + 2; now_s() < until && !rc;) {
