@@ -291,27 +291,54 @@ static int bench_saturation(const struct serve_bench *s)
     return CAS_OK;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return v[n / 2];
+}
+
+/* The 100-game measure, --rounds times; with CASTELLAN_SERVE_PROBE the
+ * independent client beside it each time, and the medians over the
+ * rounds of both clients' p50 and of their difference in one run. */
 static int bench_light(const struct serve_bench *s)
 {
     struct figures f;
     const struct measure light = {100, THINK_MS, 0, 0, 10, 0};
     const char *probe = getenv("CASTELLAN_SERVE_PROBE");
-    if (run(s->b, s->exp, &light, &f, probe && *probe ? probe : NULL))
-        return CAS_EIO;
-    line(s->b, "serve 100 games: think %d ms (%.0f moves/s offered): p50 %.2f ms, p99 %.2f "
-         "ms; server CPU %.3f ms per move; load average %.1f\n", THINK_MS, 100 * 1000.0 /
-         THINK_MS, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f), f.load);
-    double probe_p50, probe_p99;
-    unsigned long probe_n;
-    if (f.probe && sscanf(f.probe_out, "probe %lf %lf %lu", &probe_p50, &probe_p99,
-                          &probe_n) == 3)
-        line(s->b, "serve 100 games, an independent client beside it (%s: node, ws, 10 more "
-             "games): p50 %.2f ms, p99 %.2f ms (%lu answered); the load client's p50 %+.2f "
-             "ms, p99 %+.2f ms from it\n", probe, probe_p50, probe_p99, probe_n,
-             f.r.p50_ms - probe_p50, f.r.p99_ms - probe_p99);
-    else if (f.probe)
-        line(s->b, "serve: the independent client %s gave nothing (is node there, and "
-             "tests/browser's npm ci done?)\n", probe);
+    double ours[CAS__BENCH_MAX_ROUNDS], theirs[CAS__BENCH_MAX_ROUNDS], diff[CAS__BENCH_MAX_ROUNDS];
+    int rounds = s->b->rounds > 1 ? s->b->rounds : 1, compared = 0;
+    for (int round = 0; round < rounds; round++) {
+        if (run(s->b, s->exp, &light, &f, probe && *probe ? probe : NULL))
+            return CAS_EIO;
+        line(s->b, "serve 100 games: think %d ms (%.0f moves/s offered): p50 %.2f ms, p99 %.2f "
+             "ms; server CPU %.3f ms per move; load average %.1f\n", THINK_MS,
+             100 * 1000.0 / THINK_MS, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f), f.load);
+        double probe_p50, probe_p99;
+        unsigned long probe_n;
+        if (f.probe && sscanf(f.probe_out, "probe %lf %lf %lu", &probe_p50, &probe_p99,
+                              &probe_n) == 3) {
+            line(s->b, "serve 100 games, an independent client beside it (%s: node, ws, 10 "
+                 "more games): p50 %.2f ms, p99 %.2f ms (%lu answered); the load client's p50 "
+                 "%+.2f ms, p99 %+.2f ms from it\n", probe, probe_p50, probe_p99, probe_n,
+                 f.r.p50_ms - probe_p50, f.r.p99_ms - probe_p99);
+            ours[compared] = f.r.p50_ms;
+            theirs[compared] = probe_p50;
+            diff[compared++] = f.r.p50_ms - probe_p50;
+        } else if (f.probe) {
+            line(s->b, "serve: the independent client %s gave nothing (is node there, and "
+                 "tests/browser's npm ci done?)\n", probe);
+        }
+    }
+    if (compared > 1)
+        line(s->b, "serve 100 games over %d rounds, medians: the load client's p50 %.2f ms, the "
+             "independent client's %.2f ms, the load client's p50 from it %+.2f ms\n", compared,
+             median(ours, compared), median(theirs, compared), median(diff, compared));
     return CAS_OK;
 }
 

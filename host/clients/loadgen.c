@@ -23,8 +23,8 @@ struct seat {
     struct loadgen *lg;
     int64_t game;
     int index;                  /* the seat; -1 the creator, WATCHER, IDLE */
-    char *last;                 /* with wire: the last message received */
-    size_t last_len;
+    char *last[2];              /* with wire: the last two received, newest first */
+    size_t last_len[2];
     char token[64];
     int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
     double sent_at;             /* when the act left, 0: none waiting */
@@ -117,24 +117,27 @@ static void on_state(struct seat *s, const char *m)
 }
 
 /* The bytes update text[0..len) took on the wire: compressed as the
- * server compresses it (host/server/wsdeflate.c: after the previous
- * message received on the connection, which every message is compressed
- * after), framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
+ * server compresses it (host/server/wsdeflate.c: after the last two
+ * messages received on the connection, every one compressed), framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
 static void note_wire(struct seat *s, const char *text, size_t len)
 {
     struct loadgen *lg = s->lg;
     cas__buf_reset(&lg->deflated);
     if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
         return;
-    if (cas__wsdeflate_compress(lg->deflate, s->last, s->last_len, text, len, &lg->deflated))
+    const struct cas__wsdeflate_dict dict = {.older = s->last[1], .older_len = s->last_len[1],
+                                             .newer = s->last[0], .newer_len = s->last_len[0]};
+    if (cas__wsdeflate_compress(lg->deflate, &dict, text, len, &lg->deflated))
         return;
     char *copy = malloc(len);
     if (!copy)
         return;
     memcpy(copy, text, len);
-    free(s->last);
-    s->last = copy;
-    s->last_len = len;
+    free(s->last[1]);
+    s->last[1] = s->last[0];
+    s->last_len[1] = s->last_len[0];
+    s->last[0] = copy;
+    s->last_len[0] = len;
     size_t n = lg->deflated.len;
     n += n < 126 ? 2 : n < 65536 ? 4 : 10;
     if (lg->n_wire == lg->cap_wire) {
@@ -361,7 +364,8 @@ free_seats:
     for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
         struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
         cas__wsc_conn_free(s->conn);
-        free(s->last);
+        free(s->last[0]);
+        free(s->last[1]);
     }
     free(lg.seats);
     free(lg.others);

@@ -65,7 +65,7 @@ struct conn {
     struct cas__sendq q;          /* in h->sendq */
     int deflate;                  /* permessage-deflate: frames are ours */
     int takeover;                 /* ... with context takeover (RFC 7692) */
-    struct cas__srv_msg *last;    /* the last message sent compressed */
+    struct cas__srv_msg *last[2]; /* the last two sent compressed, newest first */
     struct cas__buf rx;           /* the message being received, up to
                                      max-message-bytes (then failed) */
     size_t rx_bytes;              /* its bytes so far, kept or not */
@@ -130,11 +130,13 @@ static void queue_dropped(struct cas__sendq *q, void *ctx)
  * messages written here.  Takes the reference to msg. */
 static int write_deflated(struct conn *c, struct cas__srv_msg *msg)
 {
-    const struct cas__srv_frame *f = cas__srv_msg_deflated(msg, c->takeover ? c->last : NULL,
+    static struct cas__srv_msg *const none[2];
+    const struct cas__srv_frame *f = cas__srv_msg_deflated(msg, c->takeover ? c->last : none,
                                                            c->h->deflate);
     int failed = !f || lws_write(c->wsi, f->frame, f->len, LWS_WRITE_RAW) < (int)f->len;
-    cas__srv_msg_unref(c->last);
-    c->last = msg;
+    cas__srv_msg_unref(c->last[1]);
+    c->last[1] = c->last[0];
+    c->last[0] = msg;
     return failed;
 }
 
@@ -752,8 +754,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__sendq_detach(&h->sendq, &c->q);
-            cas__srv_msg_unref(c->last);
-            c->last = NULL;
+            cas__srv_msg_unref(c->last[0]);
+            cas__srv_msg_unref(c->last[1]);
+            c->last[0] = c->last[1] = NULL;
             cas__buf_free(&c->rx);
             h->n_conns--;
             c->is_ws = 0;

@@ -48,15 +48,17 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg)
 #define HEADER_MAX 10
 
 static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
-                       const struct cas__srv_msg *prev, struct cas__wsdeflate *d)
+                       struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
 {
     struct cas__buf b;
     cas__buf_init(&b, 0);
     if (cas__buf_reserve(&b, LWS_PRE + HEADER_MAX) != CAS_OK)
         return CAS_ENOMEM;
     cas__buf_setlen(&b, LWS_PRE + HEADER_MAX);
-    int rc = cas__wsdeflate_compress(d, prev ? prev->data + LWS_PRE : NULL, prev ? prev->len : 0,
-                                     msg->data + LWS_PRE, msg->len, &b);
+    const struct cas__wsdeflate_dict dict = {
+        .older = prev[1] ? prev[1]->data + LWS_PRE : NULL, .older_len = prev[1] ? prev[1]->len : 0,
+        .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
+    int rc = cas__wsdeflate_compress(d, &dict, msg->data + LWS_PRE, msg->len, &b);
     if (rc != CAS_OK) {
         cas__buf_free(&b);
         return rc;
@@ -75,19 +77,19 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
         for (int i = 0; i < 8; i++)
             h[2 + i] = (unsigned char)((uint64_t)payload >> (56 - 8 * i));
     }
-    *f = (struct cas__srv_frame){.after = prev ? prev->id : 0, .len = head + payload,
-                                 .frame = h, .data = data};
+    *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
+                                 .len = head + payload, .frame = h, .data = data};
     return CAS_OK;
 }
 
 const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
-                                                   const struct cas__srv_msg *prev,
+                                                   struct cas__srv_msg *const prev[2],
                                                    struct cas__wsdeflate *d)
 {
-    uint64_t after = prev ? prev->id : 0;
+    uint64_t after[2] = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0};
     unsigned kept = msg->n_frames < CAS__SRV_FRAMES ? msg->n_frames : CAS__SRV_FRAMES;
     for (unsigned i = 0; i < kept; i++)
-        if (msg->frames[i].after == after)
+        if (msg->frames[i].after[0] == after[0] && msg->frames[i].after[1] == after[1])
             return &msg->frames[i];
     struct cas__srv_frame made, *slot = &msg->frames[msg->n_frames % CAS__SRV_FRAMES];
     if (build_frame(&made, msg, prev, d) != CAS_OK)

@@ -1,21 +1,23 @@
 /*
  * wsdeflate.c — permessage-deflate for the server's outgoing messages
  * (wsdeflate.h).  Each message is compressed with a fresh raw deflate
- * stream primed with its dictionary, the previous message of the
- * connection, rather than by a stream kept per connection (as
- * libwebsockets does): the output is then a function of the two texts,
- * and forty watchers of one view, whose last message is the same, are
- * sent the same bytes, compressed once.  The receiver's window (32 KiB
- * of everything it inflated, in order) ends with that previous message,
- * so every distance the compressor uses is one the receiver can follow.
+ * stream primed with its dictionary, the connection's previous two
+ * messages, rather than by a stream kept per connection (as
+ * libwebsockets does): the output is then a function of the texts, and
+ * forty watchers of one view, whose last messages are the same, are sent
+ * the same bytes, compressed once.  The receiver's window (32 KiB of
+ * everything it inflated, in order) ends with those messages, so every
+ * distance the compressor uses is one the receiver can follow.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <zlib.h>
 
 #include "wsdeflate.h"
 
 struct cas__wsdeflate {
     z_stream z;
+    char window[CAS__WSDEFLATE_WINDOW]; /* the dictionary, its two parts joined */
 };
 
 struct cas__wsdeflate *cas__wsdeflate_new(void)
@@ -36,18 +38,30 @@ void cas__wsdeflate_free(struct cas__wsdeflate *d)
     }
 }
 
-int cas__wsdeflate_compress(struct cas__wsdeflate *d, const char *dict, size_t dict_len,
+/* The tail of at most CAS__WSDEFLATE_WINDOW bytes of older + newer, in
+ * d->window: its length. */
+static size_t join(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict)
+{
+    size_t newer = dict->newer_len < CAS__WSDEFLATE_WINDOW ? dict->newer_len
+                                                           : CAS__WSDEFLATE_WINDOW;
+    size_t older = dict->older_len < CAS__WSDEFLATE_WINDOW - newer
+                       ? dict->older_len
+                       : CAS__WSDEFLATE_WINDOW - newer;
+    if (older)
+        memcpy(d->window, dict->older + dict->older_len - older, older);
+    if (newer)
+        memcpy(d->window + older, dict->newer + dict->newer_len - newer, newer);
+    return older + newer;
+}
+
+int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                             const char *text, size_t len, struct cas__buf *out)
 {
     z_stream *z = &d->z;
-    size_t start = out->len;
+    size_t start = out->len, dict_len = join(d, dict);
     if (deflateReset(z) != Z_OK)
         return CAS_EIO;
-    if (dict_len > CAS__WSDEFLATE_WINDOW) {
-        dict += dict_len - CAS__WSDEFLATE_WINDOW;
-        dict_len = CAS__WSDEFLATE_WINDOW;
-    }
-    if (dict_len && deflateSetDictionary(z, (const Bytef *)dict, (uInt)dict_len) != Z_OK)
+    if (dict_len && deflateSetDictionary(z, (const Bytef *)d->window, (uInt)dict_len) != Z_OK)
         return CAS_EIO;
     z->next_in = (Bytef *)text;
     z->avail_in = (uInt)len;
