@@ -659,12 +659,18 @@ static const struct lws_extension extensions[] = {
     {NULL, NULL, NULL},
 };
 
-/* Whether libwebsockets took permessage-deflate for wsi: setting one of
- * its options fails when it is not active.  (The option is its default:
- * libwebsockets compresses nothing here.) */
-static int deflate_taken(struct lws *wsi)
+/* Whether castellan compresses what is sent on wsi: libwebsockets took
+ * permessage-deflate (setting one of its options fails when it is not
+ * active) and wsi is a connection of its own, not a WebSocket carried in
+ * an HTTP/2 stream (RFC 8441), whose frames libwebsockets must wrap: there
+ * libwebsockets compresses as before, per connection, at the level and
+ * memory level set here. */
+static int deflate_ours(struct lws *wsi)
 {
-    return lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1") == 0;
+    if (lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1") != 0)
+        return 0;
+    lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "4");
+    return lws_get_network_wsi(wsi) == wsi;
 }
 
 /* Whether the client let the server keep its window between messages:
@@ -732,7 +738,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_ESTABLISHED:
         if (!c || !h)
             return -1;
-        c->deflate = deflate_taken(wsi);
+        c->deflate = deflate_ours(wsi);
         c->takeover = c->deflate && takeover_allowed(wsi);
         c->wsi = wsi;
         c->h = h;
