@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -830,6 +832,12 @@ static int accept_waiting(struct cas__httpd *h)
             refuse(h, fd);
             continue;
         }
+        /* No Nagle: a message written while the one before is not yet
+         * acknowledged would wait for the client's delayed ACK (up to
+         * 40 ms).  libwebsockets sets this only on sockets it accepts. */
+        int on = 1;
+        if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) != 0)
+            (void)0; /* not TCP (never here): nothing to turn off */
         lws_adopt_desc_t desc = {
             .vh = h->vhost,
             .type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (h->opts.cert ? LWS_ADOPT_ALLOW_SSL : 0),
