@@ -50,7 +50,12 @@ static void print_usage(FILE *out)
             "and every section runs in a worker, unless --in-process says to load\n"
             "it.  The saves section journals into a SQLite file of its own and, with\n"
             "--database postgresql://..., into that PostgreSQL database as well (it\n"
-            "deletes the games it made there).  Sections:\n",
+            "deletes the games it made there).  In the serve section, --rounds N\n"
+            "runs the 100-game measure N times; the environment's\n"
+            "CASTELLAN_SERVE_MEASURES=load,saturation,100,watchers,idle picks its\n"
+            "measures, and CASTELLAN_SERVE_PROBE=tests/server/latency_probe.mjs runs\n"
+            "an independent client (node, ws) beside the 100-game measure and\n"
+            "prints both clients' latency (docs/server.md, Benchmark).  Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
