@@ -13,7 +13,7 @@
  * The client parses what it receives with the browser's own parser and
  * sanitizes it as it does a whole picture.
  */
-#define _GNU_SOURCE /* qsort_r */
+#define _GNU_SOURCE /* qsort_r, memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,23 +31,20 @@ static int starts(const char *p, const char *end, const char *word)
 static const char *past(const char *p, const char *end, const char *word)
 {
     size_t n = strlen(word);
-    for (; (size_t)(end - p) >= n; p++)
-        if (memcmp(p, word, n) == 0)
-            return p + n;
-    return NULL;
+    const char *at = memmem(p, (size_t)(end - p), word, n);
+    return at ? at + n : NULL;
 }
 
-/* p at '<' of a start tag: past its '>' (quoted values skipped); *empty
+/* p at '<' of a start tag: past its '>' (quoted values skipped, each in
+ * one memchr: most of a picture's bytes are attribute values); *empty
  * says whether it closed itself ("/>").  NULL when it does not end. */
 static const char *tag_end(const char *p, const char *end, int *empty)
 {
-    char quote = 0;
     for (p++; p < end; p++) {
-        if (quote) {
-            if (*p == quote)
-                quote = 0;
-        } else if (*p == '"' || *p == '\'') {
-            quote = *p;
+        if (*p == '"' || *p == '\'') {
+            p = memchr(p + 1, *p, (size_t)(end - p - 1));
+            if (!p)
+                return NULL;
         } else if (*p == '>') {
             *empty = p[-1] == '/';
             return p + 1;
