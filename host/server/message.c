@@ -85,9 +85,11 @@ static const struct cas__actions *legal_of(struct cas__table *t, int seat)
 }
 
 /* The viewer's picture now: the decision view with its marks for the
- * decider, else the plain one. */
+ * decider, else the plain one; cut knowing the view's last picture prev
+ * (NULL: none), which most of it repeats. */
 static void render_picture(struct cas__table *t, int seat, const struct cas__actions *legal,
-                           struct cas__picture *pic, int *marked)
+                           const struct cas__picture *prev, struct cas__picture *pic,
+                           int *marked)
 {
     int viewer = seat >= 0 ? seat : CAS_VIEWER_PUBLIC;
     size_t len = 0;
@@ -97,7 +99,7 @@ static void render_picture(struct cas__table *t, int seat, const struct cas__act
     *marked = svg != NULL;
     if (!svg)
         svg = render(t, viewer, CAS_RENDER_SVG, NULL, &len);
-    cas__picture_take(pic, svg, len);
+    cas__picture_take_after(pic, svg, len, prev);
 }
 
 /* --------------------------------------------------------- the fields */
@@ -334,7 +336,7 @@ static void view_sync(struct cas__table *t, struct cas__view *v, int seat,
         return;
     drop_history(v);
     cas__picture_free(&v->pic);
-    render_picture(t, seat, legal, &v->pic, &v->marked);
+    render_picture(t, seat, legal, NULL, &v->pic, &v->marked);
     v->seq = t->seq;
     v->events_sent = t->n_events;
     v->events_epoch = t->events_reset;
@@ -407,7 +409,7 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     const struct cas__actions *legal = legal_of(t, seat);
     struct cas__picture pic;
     int marked;
-    render_picture(t, seat, legal, &pic, &marked);
+    render_picture(t, seat, legal, &v->pic, &pic, &marked);
     struct cas__jw w;
     cas__jw_init(&w);
     write_head(t, "update", seat, &w);
