@@ -56,7 +56,7 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
 enum cas__req_type {
     CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
     CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING,
-    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER
+    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER, CAS__REQ_PREVIEW
 };
 
 #define CAS__REQ_MAX_SEATS 16
@@ -393,6 +393,16 @@ int cas__table_may_mark(const struct cas__table *t);
 int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
                    const char **code, char *msg, size_t msglen);
 int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg, size_t msglen);
+/* The action text names for seat at ply, checked as an "act" checks it
+ * (the seat decides, the ply is the game's, the action legal): CAS_OK
+ * with *out, else a refusal in code/msg (nothing changed). */
+int cas__table_legal_action(struct cas__table *t, int seat, int64_t ply, const char *text,
+                            cas_action *out, const char **code, char *msg, size_t msglen);
+/* A "preview" request (preview.c): the decision that would follow seat's
+ * action text at ply, written as the reply into w; nothing of t changes. */
+int cas__table_preview(struct cas__table *t, int seat, int64_t ply, const char *text,
+                       struct cas__jw *w, const char *id, const char **code, char *msg,
+                       size_t msglen);
 int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const char *id,
                     const char **code, char *msg, size_t msglen);
 /* Write seat i's opening fields: {"seat":..,"name":..,"agent":..,"open":..,
