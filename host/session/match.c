@@ -428,7 +428,6 @@ static int stdio_write(void *ctx, const char *data, size_t len)
 int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
                       enum cas_render_format format, FILE *out)
 {
-    cas__loop_check("a plugin call");
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     return cas__match_render_to(m, state, viewer, format, NULL, &writer);
 }
@@ -442,7 +441,6 @@ int cas__match_render_choices(struct cas__match *m, const cas_state *state, int 
                               enum cas_render_format format,
                               const struct cas__actions *legal, FILE *out)
 {
-    cas__loop_check("a plugin call");
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     return cas__match_render_to(m, state, viewer, format, legal, &writer);
 }
@@ -451,6 +449,7 @@ int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewe
                          enum cas_render_format format, const struct cas__actions *legal,
                          const struct cas_writer *out)
 {
+    cas__loop_check("a plugin call");
     if (!legal || !OPTIONAL_FN(m, render_choices))
         return m->vt->render(state, viewer, format, out);
     return m->vt->render_choices(state, viewer, format, legal->items, legal->count, out);
