@@ -14,6 +14,13 @@
  *   100 games   latency at a light load
  *   watchers    25 games with 1, then 40, watchers each: server CPU per move
  *   idle        100 games alone, then with 3,000 idle sockets: CPU per move
+ *   hosted      --games games played as under load, with nothing else
+ *               hosted, then with idle games beside them up to half of
+ *               --hosted and to --hosted games in all (default 8,000):
+ *               CPU per move, latency, and the ratio to the first (also
+ *               alone: --only serve-hosted).  The idle games are created
+ *               and never joined: the cost of a connection is the idle
+ *               measure's.
  *
  * The game is the benched one with its expansions (--expansions).
  */
@@ -24,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,12 +102,37 @@ static double cpu_seconds(pid_t pid)
     return got ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
 }
 
+/* Whether this process (the load client) and the server it forks may
+ * open conns connections and their files: the soft limit raised to the
+ * hard one if need be, else a line saying what to do. */
+static int files_enough(struct cas__bench *b, size_t conns)
+{
+    struct rlimit r;
+    rlim_t need = (rlim_t)conns + 64;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+        return 1;
+    if (r.rlim_cur < need && r.rlim_max >= need) {
+        r.rlim_cur = need;
+        setrlimit(RLIMIT_NOFILE, &r);
+        getrlimit(RLIMIT_NOFILE, &r);
+    }
+    if (r.rlim_cur >= need)
+        return 1;
+    line(b, "serve: the load client opens %zu connections, and the server as many, but a "
+         "process may open %llu files here (ulimit -n; hard limit %llu): raise the limit "
+         "(ulimit -n %llu) or give fewer --games\n", conns,
+         (unsigned long long)r.rlim_cur, (unsigned long long)r.rlim_max,
+         (unsigned long long)need);
+    return 0;
+}
+
 /* One measure: a fresh server, the load client's run of it. */
 struct measure {
     size_t games;
     unsigned think_ms, watchers, idle;
     double seconds;
     int wire;
+    size_t hosted;            /* idle games created beside them, never joined */
 };
 
 struct figures {
@@ -183,6 +216,8 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     f->game = b->match->plugin->id;
     f->expansions = expansions;
     f->seconds = m->seconds;
+    if (!files_enough(b, m->games * (2 + m->watchers) + m->idle + 1))
+        return CAS_EINVAL;
     snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir) || pipe2(fds, O_CLOEXEC) != 0) {
         line(b, "serve: cannot create a temporary folder or a pipe\n");
@@ -193,7 +228,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        run_server(db, m->games, m->games * (2 + m->watchers) + m->idle, fds[1]);
+        run_server(db, m->games + m->hosted, m->games * (2 + m->watchers) + m->idle, fds[1]);
     }
     close(fds[1]);
     int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
@@ -203,7 +238,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     f->before = got ? rss_kib(pid) : -1;
     struct cas__loadgen_params p = {
         .port = port, .game = b->match->plugin->id, .expansions = expansions, .seed = b->seed,
-        .games = m->games, .think_ms = m->think_ms, .max_moves = UINT64_MAX,
+        .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms, .max_moves = UINT64_MAX,
         .max_seconds = m->seconds, .watchers = m->watchers, .idle = m->idle, .wire = m->wire,
         .created = games_created, .joined = all_joined, .ctx = f,
     };
@@ -227,9 +262,12 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     }
     rmdir(dir);
     if (rc != CAS_OK || f->r.errors) {
+        char why[160];
+        snprintf(why, sizeof why, "%zu of %zu games were created: %s", f->r.created,
+                 m->games + m->hosted, f->r.closed ? "the server closed the creator's connection"
+                                                   : "not in time");
         line(b, "serve: the benchmark could not run (%s)\n",
-             got ? (f->r.first_error[0] ? f->r.first_error : "the games were not created in time")
-                 : "the server did not start");
+             got ? (f->r.first_error[0] ? f->r.first_error : why) : "the server did not start");
         return rc ? rc : CAS_EIO;
     }
     return CAS_OK;
@@ -250,6 +288,32 @@ static void expansions_json(const struct cas__match *m, char *out, size_t cap)
     snprintf(out + len, cap - len, "]");
 }
 
+/* What a move costs with more games hosted: the same games played, with
+ * nothing else, then with idle games beside them up to half of --hosted
+ * and to --hosted in all; each line's CPU per move against the first. */
+static int hosted(struct cas__bench *b, const char *exp)
+{
+    size_t games = (size_t)b->games, most = b->hosted ? b->hosted : 8000;
+    size_t totals[3] = {games, most / 2 > games ? most / 2 : games, most > games ? most : games};
+    double first = 0;
+    struct figures f;
+    for (int i = 0; i < 3; i++) {
+        if (i && totals[i] == totals[i - 1])
+            continue;
+        const struct measure m = {games, THINK_MS, 0, 0, 10, 0, totals[i] - games};
+        if (run(b, exp, &m, &f, NULL))
+            return CAS_EIO;
+        if (!i)
+            first = ms_per_move(&f);
+        line(b, "serve hosted: %zu games hosted, %zu of them played (think %d ms): %.0f "
+             "moves/s served; p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms per move, %.2fx "
+             "the first line's; load average %.1f\n", totals[i], games, THINK_MS,
+             (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
+             first > 0 ? ms_per_move(&f) / first : 0, f.load);
+    }
+    return CAS_OK;
+}
+
 int cas__bench_serve(struct cas__bench *b)
 {
     char exp[1024];
@@ -259,7 +323,7 @@ int cas__bench_serve(struct cas__bench *b)
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
 
-    const struct measure load = {games, THINK_MS, 0, 0, 10, 1};
+    const struct measure load = {games, THINK_MS, 0, 0, 10, 1, 0};
     if (run(b, exp, &load, &f, NULL))
         return CAS_EIO;
     line(b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
@@ -275,7 +339,7 @@ int cas__bench_serve(struct cas__bench *b)
                                      : -1.0,
          f.before, f.after, f.load);
 
-    const struct measure saturate = {games, 0, 0, 0, 5, 0};
+    const struct measure saturate = {games, 0, 0, 0, 5, 0, 0};
     if (run(b, exp, &saturate, &f, NULL))
         return CAS_EIO;
     line(b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
@@ -283,7 +347,7 @@ int cas__bench_serve(struct cas__bench *b)
          "average %.1f\n", games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
          f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
 
-    const struct measure light = {100, THINK_MS, 0, 0, 10, 0};
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0};
     const char *probe = getenv("CASTELLAN_SERVE_PROBE");
     if (run(b, exp, &light, &f, probe && *probe ? probe : NULL))
         return CAS_EIO;
@@ -301,20 +365,30 @@ int cas__bench_serve(struct cas__bench *b)
         line(b, "serve: the independent client %s gave nothing (is node there, and "
              "tests/browser's npm ci done?)\n", probe);
 
-    const struct measure one = {25, THINK_MS, 1, 0, 8, 0}, forty = {25, THINK_MS, 40, 0, 8, 0};
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0},
+                         forty = {25, THINK_MS, 40, 0, 8, 0, 0};
     if (run(b, exp, &one, &f, NULL) || run(b, exp, &forty, &g, NULL))
         return CAS_EIO;
     line(b, "serve watchers: 25 games with 1 watcher each: %.3f ms of server CPU per move; "
          "with 40 each: %.3f ms, %.2fx\n", ms_per_move(&f), ms_per_move(&g),
          ms_per_move(&f) > 0 ? ms_per_move(&g) / ms_per_move(&f) : 0);
 
-    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0},
-                         idle = {100, THINK_MS, 0, 3000, 8, 0};
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0};
     if (run(b, exp, &alone, &f, NULL) || run(b, exp, &idle, &g, NULL))
         return CAS_EIO;
     line(b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
          "WebSockets open: %.3f ms (%+.3f ms per move; %.1f ms of CPU a second at %.0f "
          "moves/s)\n", ms_per_move(&f), ms_per_move(&g), ms_per_move(&g) - ms_per_move(&f),
          g.cpu * 1e3 / g.r.seconds, (double)g.r.answered / g.r.seconds);
-    return CAS_OK;
+    return hosted(b, exp);
+}
+
+int cas__bench_serve_hosted(struct cas__bench *b)
+{
+    char exp[1024];
+    expansions_json(b->match, exp, sizeof exp);
+    line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
+         "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
+    return hosted(b, exp);
 }

@@ -41,8 +41,9 @@ struct loadgen {
     struct cas__loadgen_result *r;
     struct cas__wsc *w;
     struct seat creator;        /* index -1: makes the games */
-    struct seat *seats;         /* 2 per game */
-    size_t created, n_seats, seats_over;
+    struct seat *seats;         /* 2 per game played */
+    size_t asked, created, n_seats, seats_over;
+    char create[1024];          /* the create request */
     struct seat *others;        /* watchers, then idle connections */
     size_t n_others;
     double *latencies;
@@ -154,6 +155,22 @@ static void note_wire(struct seat *s, const char *text, size_t len)
     lg->raw[lg->n_wire++] = (uint32_t)len;
 }
 
+/* The creator keeps at most CREATE_WINDOW creates unanswered, as many
+ * people creating games on their own connections would: a client that
+ * sends thousands of requests at once has the server queue thousands of
+ * answers, and past 1024 queued messages (or max-queue-bytes) the server
+ * drops it as a client that does not read (docs/server.md, "Limits"). */
+#define CREATE_WINDOW 64
+
+static void ask_more(struct loadgen *lg)
+{
+    size_t total = lg->p->games + lg->p->hosted;
+    while (lg->asked < total && lg->asked - lg->created < CREATE_WINDOW) {
+        cas__wsc_send(lg->creator.conn, lg->create);
+        lg->asked++;
+    }
+}
+
 static void on_message(struct cas__wsc_conn *c, void *user, const char *text, size_t len)
 {
     struct seat *s = user;
@@ -172,7 +189,10 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
     if (s->index == WATCHER || s->index == IDLE)
         return;
     if (s->index < 0) {
-        if (strncmp(text, "{\"type\":\"created\"", 17) == 0 && lg->created < lg->p->games) {
+        if (strncmp(text, "{\"type\":\"created\"", 17) == 0 && lg->created >= lg->p->games) {
+            lg->created++; /* one of the idle games hosted beside them */
+            ask_more(lg);
+        } else if (strncmp(text, "{\"type\":\"created\"", 17) == 0) {
             s = &lg->seats[2 * lg->created];
             int64_t game = int_after(text, "\"game\":\"", 0);
             for (int i = 0; i < 2; i++) {
@@ -186,6 +206,7 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
                     sscanf(at + strlen(key), "%63[0-9a-f]", s[i].token);
             }
             lg->created++;
+            ask_more(lg);
         } else if (strstr(text, "\"type\":\"error\"")) {
             lg->r->errors++;
             snprintf(lg->r->first_error, sizeof lg->r->first_error, "%.300s", text);
@@ -247,15 +268,15 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     lg.creator = (struct seat){.lg = &lg, .index = -1};
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
-    char create[1024];
-    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
+    snprintf(lg.create, sizeof lg.create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
              "\"seed\":\"%" PRIu64 "\",\"expansions\":%.600s,\"seats\":[{\"agent\":\"human\"},"
              "{\"agent\":\"human\"}]}", p->game, p->seed, p->expansions ? p->expansions : "[]");
-    for (size_t i = 0; i < p->games; i++)
-        cas__wsc_send(lg.creator.conn, create);
-    while (lg.created < p->games && !r->errors && now_s() < deadline)
+    ask_more(&lg);
+    while (lg.created < p->games + p->hosted && !r->errors && !r->closed &&
+           now_s() < deadline)
         cas__wsc_service(lg.w, 10);
-    if (lg.created < p->games) {
+    r->created = lg.created;
+    if (lg.created < p->games + p->hosted) {
         rc = CAS_EIO;
         goto done;
     }
