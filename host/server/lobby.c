@@ -140,6 +140,7 @@ void cas__lobby_close(struct cas__lobby *l)
         l->tables = t->next;
         cas__table_free(t);
     }
+    cas__tick_free(l);
     free(l->by_id);
     cas__registry_free(l->reg);
     cas__strlist_free(&l->path);
@@ -193,6 +194,7 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
         l->by_id_cap = 0;
     }
     l->lobby_dirty = 1;
+    cas__tick_soon(l, t);
     cas__offload(t, CAS__OP_ADVANCE);
 }
 
@@ -792,6 +794,7 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
 
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
 {
+    cas__tick_soon(l, t); /* what changed may have started or stopped a clock */
     if (t->queued)
         return;
     t->queued = 1;
@@ -848,14 +851,3 @@ void cas__lobby_flush(struct cas__lobby *l)
     retire_finished(l);
 }
 
-void cas__lobby_check_clocks(struct cas__lobby *l)
-{
-    int64_t now = l->clock.now_ms(l->clock.ctx);
-    l->store_up = cas__saves_ready(l->store) == CAS_OK;
-    for (struct cas__table *t = l->tables; t; t = t->next)
-        if (!t->hold.held) {
-            cas__table_retry_store(t);
-            if (!t->hold.held)
-                cas__table_check_clock(t, now);
-        }
-}
