@@ -39,6 +39,17 @@
 #include "server.h"
 #include "wsclient.h"
 
+/* Under valgrind --tool=callgrind the server's counts are zeroed when the
+ * play starts and dumped (part "play") when it ends; without valgrind's
+ * header nothing is asked. */
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(part)
+#endif
+
 #define THINK_MS 200     /* 1000 games moving every 0.2 s: 5,000 moves/s offered */
 
 static void line(struct cas__bench *b, const char *fmt, ...) CAS_PRINTF(2, 3);
@@ -60,10 +71,35 @@ static int tell_port(void *ctx, struct cas__lobby *l, int port)
     return write(ready_pipe, &port, sizeof port) == sizeof port ? CAS_OK : CAS_EIO;
 }
 
-static _Noreturn void run_server(const char *db, size_t games, size_t conns, int fd)
+/* The parent's requests to the server under callgrind: 'z' zero the counts,
+ * 'd' dump them (answered with a 'd' on the ready pipe once written). */
+static int control_pipe = -1;
+
+static int between_turns(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
 {
-    struct cas__serve_setup setup = {.database = db, .ready = tell_port};
+    char c;
+    (void)ctx;
+    (void)l;
+    (void)h;
+    while (read(control_pipe, &c, 1) == 1) {
+        if (c == 'z') {
+            CALLGRIND_ZERO_STATS;
+        } else {
+            CALLGRIND_DUMP_STATS_AT("play");
+            if (write(ready_pipe, &c, 1) != 1)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static _Noreturn void run_server(const char *db, size_t games, size_t conns, int fd,
+                                 int control)
+{
+    struct cas__serve_setup setup = {.database = db, .ready = tell_port,
+                                     .done = between_turns};
     ready_pipe = fd;
+    control_pipe = control;
     cas__srv_limits_default(&setup.opts.limits);
     setup.opts.listen = "127.0.0.1:0";
     setup.opts.quiet = 1;
@@ -144,6 +180,7 @@ struct figures {
     pid_t probe_pid;
     char probe_out[128];
     pid_t server;
+    int control_fd;           /* to the server (between_turns), -1 none */
     long before, after;       /* RSS, KiB: started, games created */
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
     double load;
@@ -192,9 +229,17 @@ static void finish_probe(struct figures *f)
     waitpid(f->probe_pid, &status, 0);
 }
 
+/* Ask the server under callgrind to zero ('z') or dump ('d') its counts. */
+static void tell_callgrind(const struct figures *f, char what)
+{
+    if (RUNNING_ON_VALGRIND && f->control_fd >= 0 && write(f->control_fd, &what, 1) != 1)
+        fprintf(stderr, "castellan bench: the server did not take the callgrind request\n");
+}
+
 static void all_joined(void *ctx)
 {
     struct figures *f = ctx;
+    tell_callgrind(f, 'z');
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
 }
@@ -210,7 +255,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
-    int fds[2], port = 0, status;
+    int fds[2], control[2], port = 0, status;
     memset(f, 0, sizeof *f);
     f->probe = probe;
     f->game = b->match->plugin->id;
@@ -223,16 +268,26 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
         line(b, "serve: cannot create a temporary folder or a pipe\n");
         return CAS_EIO;
     }
+    if (pipe2(control, O_CLOEXEC | O_NONBLOCK) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        rmdir(dir);
+        line(b, "serve: cannot create a pipe\n");
+        return CAS_EIO;
+    }
     snprintf(db, sizeof db, "%s/serve.db", dir);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        run_server(db, m->games + m->hosted, m->games * (2 + m->watchers) + m->idle, fds[1]);
+        close(control[1]);
+        run_server(db, m->games + m->hosted, m->games * (2 + m->watchers) + m->idle, fds[1],
+                   control[0]);
     }
     close(fds[1]);
+    close(control[0]);
+    f->control_fd = control[1];
     int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
-    close(fds[0]);
     f->server = pid;
     f->port = port;
     f->before = got ? rss_kib(pid) : -1;
@@ -247,10 +302,16 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     if (rc == CAS_OK) { /* creating and joining are not timed */
         rc = cas__loadgen_run(&p, &f->r);
         f->cpu = cpu_seconds(pid) - f->cpu_start;
+        char dumped;
+        tell_callgrind(f, 'd');
+        if (RUNNING_ON_VALGRIND && read(fds[0], &dumped, 1) != 1)
+            fprintf(stderr, "castellan bench: the server's callgrind counts were not dumped\n");
         finish_probe(f);
         getloadavg(load, 1);
         f->load = load[0];
     }
+    close(fds[0]);
+    close(control[1]);
     if (pid > 0) {
         kill(pid, SIGTERM);
         waitpid(pid, &status, 0);
@@ -306,10 +367,11 @@ static int hosted(struct cas__bench *b, const char *exp)
         if (!i)
             first = ms_per_move(&f);
         line(b, "serve hosted: %zu games hosted, %zu of them played (think %d ms): %.0f "
-             "moves/s served; p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms per move, %.2fx "
-             "the first line's; load average %.1f\n", totals[i], games, THINK_MS,
-             (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
-             first > 0 ? ms_per_move(&f) / first : 0, f.load);
+             "moves/s served (%llu answered); p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
+             "per move, %.2fx the first line's; load average %.1f\n", totals[i], games,
+             THINK_MS, (double)f.r.answered / f.r.seconds, (unsigned long long)f.r.answered,
+             f.r.p50_ms, f.r.p99_ms, ms_per_move(&f), first > 0 ? ms_per_move(&f) / first : 0,
+             f.load);
     }
     return CAS_OK;
 }
