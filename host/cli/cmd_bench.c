@@ -52,8 +52,10 @@ static void print_usage(FILE *out)
             "--database postgresql://..., into that PostgreSQL database as well (it\n"
             "deletes the games it made there).  The serve section plays --games\n"
             "games over WebSocket; its last measure (serve-hosted) plays them again\n"
-            "with idle games hosted beside them, up to --hosted N games in all\n"
-            "(default 8000), and prints each line's CPU per move against the first.\n"
+            "with idle games hosted beside them, to N/8, N/2 and --hosted N games\n"
+            "in all (default 8000), and prints each line's CPU per move against the\n"
+            "first.  Run under valgrind --tool=callgrind, the server's counts cover\n"
+            "each measure's play alone (dumped as part \"play\").\n"
             "Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)

@@ -15,8 +15,8 @@
  *   watchers    25 games with 1, then 40, watchers each: server CPU per move
  *   idle        100 games alone, then with 3,000 idle sockets: CPU per move
  *   hosted      --games games played as under load, with nothing else
- *               hosted, then with idle games beside them up to half of
- *               --hosted and to --hosted games in all (default 8,000):
+ *               hosted, then with idle games beside them to an eighth, a
+ *               half and all of --hosted games in all (default 8,000):
  *               CPU per move, latency, and the ratio to the first (also
  *               alone: --only serve-hosted).  The idle games are created
  *               and never joined: the cost of a connection is the idle
@@ -350,15 +350,18 @@ static void expansions_json(const struct cas__match *m, char *out, size_t cap)
 }
 
 /* What a move costs with more games hosted: the same games played, with
- * nothing else, then with idle games beside them up to half of --hosted
- * and to --hosted in all; each line's CPU per move against the first. */
+ * nothing else, then with idle games beside them to an eighth, a half and
+ * all of --hosted games in all; each line's CPU per move against the
+ * first. */
 static int hosted(struct cas__bench *b, const char *exp)
 {
     size_t games = (size_t)b->games, most = b->hosted ? b->hosted : 8000;
-    size_t totals[3] = {games, most / 2 > games ? most / 2 : games, most > games ? most : games};
+    size_t totals[4] = {games, most / 8, most / 2, most};
     double first = 0;
     struct figures f;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
+        if (totals[i] < games)
+            totals[i] = games;
         if (i && totals[i] == totals[i - 1])
             continue;
         const struct measure m = {games, THINK_MS, 0, 0, 10, 0, totals[i] - games};
