@@ -839,6 +839,17 @@ void cas__lobby_flush(struct cas__lobby *l)
         t = next;
     }
     if (l->lobby_dirty && l->subs) {
+        /* The list is every table: sent at most once per
+         * CAS__LOBBY_EVERY_MS, whatever changed meanwhile, so games created,
+         * joined and ended cost the lobby's connections one list a second,
+         * not one each.  A later flush sends what waits (the loop flushes
+         * after every turn, and turns at least every clock tick). */
+        int64_t now = l->clock.now_ms(l->clock.ctx);
+        if (now < l->lobby_next_at) {
+            retire_finished(l);
+            return;
+        }
+        l->lobby_next_at = now + CAS__LOBBY_EVERY_MS;
         struct cas__jw w;
         cas__jw_init(&w);
         write_lobby(l, &w, NULL);

@@ -237,6 +237,9 @@ void cas__recent_changed(struct cas__recent *r);
 void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w);
 void cas__recent_free(struct cas__recent *r);
 
+/* The lobby's list goes to its subscribers at most this often. */
+#define CAS__LOBBY_EVERY_MS 1000
+
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
     struct cas__registry *reg;         /* owned */
@@ -271,6 +274,7 @@ struct cas__lobby {
     struct cas__saves_writer *writer;
     struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
+    int64_t lobby_next_at;             /* the list goes to subs no sooner */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
     const struct cas__host_saved *host_saved;

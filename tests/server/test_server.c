@@ -403,6 +403,7 @@ static void test_create_list_claim_join(void **state)
                         tokens, 2);
     /* The lobby heard of it, with the open seat. */
     assert_non_null(strstr(last(&lobby), "\"status\":\"open\""));
+    size_t lists = lobby.n;
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":0}", (long long)id);
     assert_string_equal(error_code(&bob), "not-open");
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":5}", (long long)id);
@@ -418,6 +419,11 @@ static void test_create_list_claim_join(void **state)
     snprintf(tokens[1], sizeof tokens[1], "%s", claimed);
     sayf(&w, &carol, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1}", (long long)id);
     assert_string_equal(error_code(&carol), "not-open");
+    /* The list goes at most once a second, with whatever changed. */
+    assert_int_equal(lobby.n, lists);
+    fake_now += CAS__LOBBY_EVERY_MS;
+    cas__lobby_flush(&w.lobby);
+    assert_int_equal(lobby.n, lists + 1);
     assert_non_null(strstr(last(&lobby), "\"status\":\"running\""));
     assert_non_null(strstr(last(&lobby), "\"name\":\"Bob\""));
 
