@@ -182,6 +182,9 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
 {
     int indexed = index_room(l) == 0;
     t->next = l->tables;
+    t->prev = NULL;
+    if (l->tables)
+        l->tables->prev = t;
     l->tables = t;
     l->n_tables++;
     if (indexed) {
@@ -216,11 +219,14 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
  * (a join finds its replay in the store), it leaves the lobby's list. */
 static void retire(struct cas__lobby *l, struct cas__table *t)
 {
-    for (struct cas__table **p = &l->tables; *p; p = &(*p)->next)
-        if (*p == t) {
-            *p = t->next;
-            break;
-        }
+    /* Unlinked where it is: retiring a game costs the same whatever
+     * the number of games hosted. */
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        l->tables = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
     if (l->by_id)
         for (struct cas__table **p = &l->by_id[bucket_of(l, t->id)]; *p;
              p = &(*p)->next_same_hash)

@@ -203,7 +203,7 @@ struct cas__table {
     int64_t deadline;
     int corr_last_seat;
     char failure[512];             /* why the table stopped, "" if fine */
-    struct cas__table *next;       /* in the lobby */
+    struct cas__table *next, *prev; /* in the lobby's list (prev: unlinked in O(1)) */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
     int counted_over;              /* the lobby has counted it finished */

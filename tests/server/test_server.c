@@ -1336,6 +1336,13 @@ static void test_finished_games_leave_memory(void **state)
     assert_int_equal(w.lobby.n_finished, 1);
     assert_non_null(cas__lobby_find(&w.lobby, live));
     assert_null(cas__lobby_find(&w.lobby, first));
+    /* Each left the lobby's list where it was: the list is whole both ways. */
+    size_t listed = 0;
+    for (struct cas__table *t = w.lobby.tables, *before = NULL; t; before = t, t = t->next) {
+        assert_ptr_equal(t->prev, before);
+        listed++;
+    }
+    assert_int_equal(listed, w.lobby.n_tables);
     assert_int_equal(table(&w, ids[299])->id, ids[299]);
     /* Its watcher follows nothing now, and a join is told where the
      * replay is; the store has it whole. */
