@@ -325,8 +325,9 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     if (rc != CAS_OK || f->r.errors) {
         char why[160];
         snprintf(why, sizeof why, "%zu of %zu games were created: %s", f->r.created,
-                 m->games + m->hosted, f->r.closed ? "the server closed the creator's connection"
-                                                   : "not in time");
+                 m->games + m->hosted,
+                 f->r.creator_closed ? "the server closed the creator's connection"
+                                     : "nothing more came for two minutes");
         line(b, "serve: the benchmark could not run (%s)\n",
              got ? (f->r.first_error[0] ? f->r.first_error : why) : "the server did not start");
         return rc ? rc : CAS_EIO;

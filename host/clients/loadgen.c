@@ -161,6 +161,7 @@ static void note_wire(struct seat *s, const char *text, size_t len)
  * answers, and past 1024 queued messages (or max-queue-bytes) the server
  * drops it as a client that does not read (docs/server.md, "Limits"). */
 #define CREATE_WINDOW 64
+#define STALL_S 120
 
 static void ask_more(struct loadgen *lg)
 {
@@ -263,8 +264,10 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         free(lg.seats);
         return CAS_ENOMEM;
     }
-    /* Creating and joining are bounded apart from the play measured. */
-    double deadline = now_s() + p->max_seconds + 120;
+    /* Creating and joining are bounded apart from the play measured: they
+     * stop when nothing came for STALL_S (so thousands of games, or a
+     * server under valgrind, take what they need). */
+    double deadline = now_s() + STALL_S;
     lg.creator = (struct seat){.lg = &lg, .index = -1};
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
@@ -272,10 +275,16 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
              "\"seed\":\"%" PRIu64 "\",\"expansions\":%.600s,\"seats\":[{\"agent\":\"human\"},"
              "{\"agent\":\"human\"}]}", p->game, p->seed, p->expansions ? p->expansions : "[]");
     ask_more(&lg);
-    while (lg.created < p->games + p->hosted && !r->errors && !r->closed &&
-           now_s() < deadline)
+    for (size_t was = 0; lg.created < p->games + p->hosted && !r->errors && !r->closed &&
+                         now_s() < deadline;) {
         cas__wsc_service(lg.w, 10);
+        if (lg.created > was) {
+            was = lg.created;
+            deadline = now_s() + STALL_S;
+        }
+    }
     r->created = lg.created;
+    r->creator_closed = r->closed != 0;
     if (lg.created < p->games + p->hosted) {
         rc = CAS_EIO;
         goto done;
@@ -313,12 +322,18 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     }
     /* Every connection open, and every seat and watcher sent its full
      * state, before the play is timed (no act leaves meanwhile). */
-    for (size_t ready = 0; !rc && ready < lg.n_seats + lg.n_others && now_s() < deadline;) {
+    deadline = now_s() + STALL_S;
+    for (size_t ready = 0, was = 0; !rc && ready < lg.n_seats + lg.n_others &&
+                                    now_s() < deadline;) {
         cas__wsc_service(lg.w, 10);
         ready = 0;
         for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
             const struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
             ready += s->index == IDLE ? cas__wsc_is_open(s->conn) : s->heard;
+        }
+        if (ready > was) {
+            was = ready;
+            deadline = now_s() + STALL_S;
         }
     }
     if (p->joined)

@@ -92,6 +92,7 @@ struct cas__loadgen_result {
     uint64_t answered;         /* acts whose next state arrived */
     uint64_t states, errors, closed, games_over;
     size_t created;            /* games created (games + hosted when all were) */
+    int creator_closed;        /* the server closed the creator's connection */
     double seconds;            /* from the first join to the end */
     double p50_ms, p99_ms;     /* act sent -> next state arrived */
     /* With wire: the bytes each recipient's update took on the wire
