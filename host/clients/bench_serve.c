@@ -169,6 +169,7 @@ struct measure {
     double seconds;
     int wire;
     size_t hosted;            /* idle games created beside them, never joined */
+    uint64_t max_moves;       /* the play stops after this many acts (0: time only) */
 };
 
 struct figures {
@@ -293,7 +294,8 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     f->before = got ? rss_kib(pid) : -1;
     struct cas__loadgen_params p = {
         .port = port, .game = b->match->plugin->id, .expansions = expansions, .seed = b->seed,
-        .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms, .max_moves = UINT64_MAX,
+        .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms,
+        .max_moves = m->max_moves ? m->max_moves : UINT64_MAX,
         .max_seconds = m->seconds, .watchers = m->watchers, .idle = m->idle, .wire = m->wire,
         .created = games_created, .joined = all_joined, .ctx = f,
     };
@@ -365,10 +367,12 @@ static int hosted(struct cas__bench *b, const char *exp)
             totals[i] = games;
         if (i && totals[i] == totals[i - 1])
             continue;
-        /* Under valgrind a minute: the moves still in flight at the end
-         * (at most one a game) are then few against those counted. */
-        const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 60 : 10, 0,
-                                  totals[i] - games};
+        /* Under valgrind every line plays the same moves (the games are
+         * the same and each seat plays the first legal action): 30 a
+         * game, the first 15 plies of each seat, as a render costs more as
+         * the board grows; up to five minutes for them. */
+        const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0,
+                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0};
         if (run(b, exp, &m, &f, NULL))
             return CAS_EIO;
         if (!i)
@@ -392,7 +396,7 @@ int cas__bench_serve(struct cas__bench *b)
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
 
-    const struct measure load = {games, THINK_MS, 0, 0, 10, 1, 0};
+    const struct measure load = {games, THINK_MS, 0, 0, 10, 1, 0, 0};
     if (run(b, exp, &load, &f, NULL))
         return CAS_EIO;
     line(b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
@@ -408,7 +412,7 @@ int cas__bench_serve(struct cas__bench *b)
                                      : -1.0,
          f.before, f.after, f.load);
 
-    const struct measure saturate = {games, 0, 0, 0, 5, 0, 0};
+    const struct measure saturate = {games, 0, 0, 0, 5, 0, 0, 0};
     if (run(b, exp, &saturate, &f, NULL))
         return CAS_EIO;
     line(b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
@@ -416,7 +420,7 @@ int cas__bench_serve(struct cas__bench *b)
          "average %.1f\n", games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
          f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
 
-    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0};
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0};
     const char *probe = getenv("CASTELLAN_SERVE_PROBE");
     if (run(b, exp, &light, &f, probe && *probe ? probe : NULL))
         return CAS_EIO;
@@ -434,16 +438,16 @@ int cas__bench_serve(struct cas__bench *b)
         line(b, "serve: the independent client %s gave nothing (is node there, and "
              "tests/browser's npm ci done?)\n", probe);
 
-    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0},
-                         forty = {25, THINK_MS, 40, 0, 8, 0, 0};
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0},
+                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0};
     if (run(b, exp, &one, &f, NULL) || run(b, exp, &forty, &g, NULL))
         return CAS_EIO;
     line(b, "serve watchers: 25 games with 1 watcher each: %.3f ms of server CPU per move; "
          "with 40 each: %.3f ms, %.2fx\n", ms_per_move(&f), ms_per_move(&g),
          ms_per_move(&f) > 0 ? ms_per_move(&g) / ms_per_move(&f) : 0);
 
-    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0},
-                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0};
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0};
     if (run(b, exp, &alone, &f, NULL) || run(b, exp, &idle, &g, NULL))
         return CAS_EIO;
     line(b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "

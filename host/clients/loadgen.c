@@ -350,14 +350,16 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         send_due(&lg);
         cas__wsc_service(lg.w, 5);
     }
-    /* The last acts' states. */
+    /* The last acts' states, while they come (2 s at most after the last). */
     for (double until = now_s() + 2; now_s() < until && !rc;) {
-        int waiting = 0;
+        size_t waiting = 0, answered = lg.n_latencies;
         for (size_t i = 0; i < lg.n_seats; i++)
-            waiting |= lg.seats[i].sent_at > 0;
+            waiting += lg.seats[i].sent_at > 0;
         if (!waiting)
             break;
         cas__wsc_service(lg.w, 5);
+        if (lg.n_latencies > answered)
+            until = now_s() + 2;
     }
     r->seconds = now_s() - play_start;
     uint64_t closed = r->closed; /* before ours close */
