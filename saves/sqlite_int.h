@@ -18,6 +18,7 @@ struct cas__sqlite {
     sqlite3 *db;
     sqlite3_stmt *append;       /* kept prepared: the journal's hot path */
     sqlite3_stmt *append_timed; /* the same with the actor's clock (schema 3) */
+    sqlite3_stmt *touch;        /* a game's last-played time, with every append */
     char *snapshot;             /* owned: the private folder of a read-only
                                    store's copy, removed on close; or NULL */
     dev_t file_dev;             /* the file, when counted among the files */

@@ -288,13 +288,21 @@ rollback:
 
 static int touch_game(struct cas__saves *s, int64_t id, const char *status)
 {
-    sqlite3_stmt *st;
-    int rc = cas__sqlite_prepare(s, CAS__SQL_GAME_TOUCH(NOW), &st);
-    if (rc)
-        return rc;
+    /* Kept prepared, as the append is: every journaled action touches its
+     * game, and preparing the statement cost as much as running it. */
+    struct cas__sqlite *q = cas__sqlite(s);
+    if (!q->touch) {
+        int rc = cas__sqlite_prepare(s, CAS__SQL_GAME_TOUCH(NOW), &q->touch);
+        if (rc)
+            return rc;
+    }
+    sqlite3_stmt *st = q->touch;
     sqlite3_bind_int64(st, 1, id);
     bind_text_or_null(st, 2, status);
-    if ((rc = cas__sqlite_step_done(s, st, "updating the game")))
+    int rc = sqlite3_step(st) == SQLITE_DONE ? CAS_OK : cas__sqlite_fail(s, "updating the game");
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc)
         return rc;
     if (sqlite3_changes(cas__sqlite_db(s)) == 0)
         return cas__saves_fail(s, CAS_ENOTFOUND, "there is no game %lld",

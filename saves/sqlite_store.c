@@ -501,6 +501,7 @@ static void release_store(struct cas__saves *s)
     struct cas__sqlite *q = cas__sqlite(s);
     sqlite3_finalize(q->append);
     sqlite3_finalize(q->append_timed);
+    sqlite3_finalize(q->touch);
     sqlite3_close_v2(q->db);
     uncount_open(q);
     if (q->snapshot)

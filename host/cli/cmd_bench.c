@@ -50,12 +50,17 @@ static void print_usage(FILE *out)
             "and every section runs in a worker, unless --in-process says to load\n"
             "it.  The saves section journals into a SQLite file of its own and, with\n"
             "--database postgresql://..., into that PostgreSQL database as well (it\n"
-            "deletes the games it made there).  The serve section plays --games\n"
-            "games over WebSocket; its last measure (serve-hosted) plays them again\n"
-            "with idle games hosted beside them, to N/8, N/2 and --hosted N games\n"
-            "in all (default 8000), and prints each line's CPU per move against the\n"
-            "first.  Run under valgrind --tool=callgrind, the server's counts cover\n"
-            "each measure's play alone (dumped as part \"play\").\n"
+            "deletes the games it made there).  In the serve section, --rounds N\n"
+            "runs the 100-game measure N times; the environment's\n"
+            "CASTELLAN_SERVE_MEASURES=load,saturation,100,watchers,idle,hosted picks\n"
+            "its measures, and CASTELLAN_SERVE_PROBE=tests/server/latency_probe.mjs\n"
+            "runs an independent client (node, ws) beside the 100-game measure and\n"
+            "prints both clients' latency (docs/server.md, Benchmark).  Its last\n"
+            "measure (hosted; alone: --only serve-hosted) plays the --games games\n"
+            "again with idle games hosted beside them, to N/8, N/2 and --hosted N\n"
+            "games in all (default 8000), and prints each line's CPU per move\n"
+            "against the first.  Run under valgrind --tool=callgrind, the server's\n"
+            "counts cover each measure's play alone (dumped as part \"play\").\n"
             "Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)

@@ -352,13 +352,134 @@ static void expansions_json(const struct cas__match *m, char *out, size_t cap)
     snprintf(out + len, cap - len, "]");
 }
 
+/* One figure of the benchmark: its measures and its line. */
+struct serve_bench {
+    struct cas__bench *b;
+    const char *exp;           /* the expansions, a JSON array */
+    size_t games;
+};
+
+static int bench_load(const struct serve_bench *s)
+{
+    struct figures f;
+    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1, 0, 0};
+    if (run(s->b, s->exp, &load, &f, NULL))
+        return CAS_EIO;
+    line(s->b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
+         "moves/s served; move to next update p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
+         "per move = %.0f moves per CPU-second; update per recipient on the wire median %.0f "
+         "B, max %.0f B (%.0f B before compression; %llu updates); %.1f KB per idle game "
+         "(RSS %ld -> %ld KiB); load average %.1f\n",
+         s->games, THINK_MS, (double)s->games * 1000.0 / THINK_MS,
+         (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
+         f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.r.wire_median, f.r.wire_max,
+         f.r.raw_median, (unsigned long long)f.r.updates,
+         f.after > 0 && f.before > 0 ? (double)(f.after - f.before) * 1.024 / (double)s->games
+                                     : -1.0,
+         f.before, f.after, f.load);
+    return CAS_OK;
+}
+
+static int bench_saturation(const struct serve_bench *s)
+{
+    struct figures f;
+    const struct measure saturate = {s->games, 0, 0, 0, 5, 0, 0, 0};
+    if (run(s->b, s->exp, &saturate, &f, NULL))
+        return CAS_EIO;
+    line(s->b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
+         "ms, p99 %.2f ms; server CPU %.3f ms per move = %.0f moves per CPU-second; load "
+         "average %.1f\n", s->games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
+         f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
+    return CAS_OK;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return v[n / 2];
+}
+
+/* The 100-game measure, --rounds times; with CASTELLAN_SERVE_PROBE the
+ * independent client beside it each time, and the medians over the
+ * rounds of both clients' p50 and of their difference in one run. */
+static int bench_light(const struct serve_bench *s)
+{
+    struct figures f;
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0};
+    const char *probe = getenv("CASTELLAN_SERVE_PROBE");
+    double ours[CAS__BENCH_MAX_ROUNDS], theirs[CAS__BENCH_MAX_ROUNDS], diff[CAS__BENCH_MAX_ROUNDS];
+    int rounds = s->b->rounds > 1 ? s->b->rounds : 1, compared = 0;
+    for (int round = 0; round < rounds; round++) {
+        if (run(s->b, s->exp, &light, &f, probe && *probe ? probe : NULL))
+            return CAS_EIO;
+        line(s->b, "serve 100 games: think %d ms (%.0f moves/s offered): p50 %.2f ms, p99 %.2f "
+             "ms; server CPU %.3f ms per move; load average %.1f\n", THINK_MS,
+             100 * 1000.0 / THINK_MS, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f), f.load);
+        double probe_p50, probe_p99;
+        unsigned long probe_n;
+        if (f.probe && sscanf(f.probe_out, "probe %lf %lf %lu", &probe_p50, &probe_p99,
+                              &probe_n) == 3) {
+            line(s->b, "serve 100 games, an independent client beside it (%s: node, ws, 10 "
+                 "more games): p50 %.2f ms, p99 %.2f ms (%lu answered); the load client's p50 "
+                 "%+.2f ms, p99 %+.2f ms from it\n", probe, probe_p50, probe_p99, probe_n,
+                 f.r.p50_ms - probe_p50, f.r.p99_ms - probe_p99);
+            ours[compared] = f.r.p50_ms;
+            theirs[compared] = probe_p50;
+            diff[compared++] = f.r.p50_ms - probe_p50;
+        } else if (f.probe) {
+            line(s->b, "serve: the independent client %s gave nothing (is node there, and "
+                 "tests/browser's npm ci done?)\n", probe);
+        }
+    }
+    if (compared > 1)
+        line(s->b, "serve 100 games over %d rounds, medians: the load client's p50 %.2f ms, the "
+             "independent client's %.2f ms, the load client's p50 from it %+.2f ms\n", compared,
+             median(ours, compared), median(theirs, compared), median(diff, compared));
+    return CAS_OK;
+}
+
+static int bench_watchers(const struct serve_bench *s)
+{
+    struct figures f, g;
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0},
+                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0};
+    if (run(s->b, s->exp, &one, &f, NULL) || run(s->b, s->exp, &forty, &g, NULL))
+        return CAS_EIO;
+    double extra = g.r.answered ? (ms_per_move(&g) - ms_per_move(&f)) * 1e3 / 39 : 0;
+    line(s->b, "serve watchers: 25 games with 1 watcher each: %.3f ms of server CPU per move; "
+         "with 40 each: %.3f ms, %.2fx (%.1f us of CPU per move for each watcher more)\n",
+         ms_per_move(&f), ms_per_move(&g),
+         ms_per_move(&f) > 0 ? ms_per_move(&g) / ms_per_move(&f) : 0, extra);
+    return CAS_OK;
+}
+
+static int bench_idle(const struct serve_bench *s)
+{
+    struct figures f, g;
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0};
+    if (run(s->b, s->exp, &alone, &f, NULL) || run(s->b, s->exp, &idle, &g, NULL))
+        return CAS_EIO;
+    line(s->b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
+         "WebSockets open: %.3f ms (%+.3f ms per move; %.1f ms of CPU a second at %.0f "
+         "moves/s)\n", ms_per_move(&f), ms_per_move(&g), ms_per_move(&g) - ms_per_move(&f),
+         g.cpu * 1e3 / g.r.seconds, (double)g.r.answered / g.r.seconds);
+    return CAS_OK;
+}
+
 /* What a move costs with more games hosted: the same games played, with
  * nothing else, then with idle games beside them to an eighth, a half and
  * all of --hosted games in all; each line's CPU per move against the
  * first. */
-static int hosted(struct cas__bench *b, const char *exp)
+static int bench_hosted(const struct serve_bench *s)
 {
-    size_t games = (size_t)b->games, most = b->hosted ? b->hosted : 8000;
+    size_t games = s->games, most = s->b->hosted ? s->b->hosted : 8000;
     size_t totals[4] = {games, most / 8, most / 2, most};
     double first = 0;
     struct figures f;
@@ -373,11 +494,11 @@ static int hosted(struct cas__bench *b, const char *exp)
          * the board grows; up to five minutes for them. */
         const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0,
                                   totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0};
-        if (run(b, exp, &m, &f, NULL))
+        if (run(s->b, s->exp, &m, &f, NULL))
             return CAS_EIO;
         if (!i)
             first = ms_per_move(&f);
-        line(b, "serve hosted: %zu games hosted, %zu of them played (think %d ms): %.0f "
+        line(s->b, "serve hosted: %zu games hosted, %zu of them played (think %d ms): %.0f "
              "moves/s served (%llu answered); p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
              "per move, %.2fx the first line's; load average %.1f\n", totals[i], games,
              THINK_MS, (double)f.r.answered / f.r.seconds, (unsigned long long)f.r.answered,
@@ -387,81 +508,46 @@ static int hosted(struct cas__bench *b, const char *exp)
     return CAS_OK;
 }
 
+/* Whether the measure named name is to run: every one, or those that
+ * CASTELLAN_SERVE_MEASURES lists (load, saturation, 100, watchers, idle,
+ * hosted, with commas), so that one figure can be taken again, or profiled, alone. */
+static int wanted(const char *name)
+{
+    const char *list = getenv("CASTELLAN_SERVE_MEASURES");
+    size_t n = strlen(name);
+    if (!list || !*list)
+        return 1;
+    for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 int cas__bench_serve(struct cas__bench *b)
 {
+    static const struct {
+        const char *name;
+        int (*measure)(const struct serve_bench *s);
+    } measures[] = {{"load", bench_load}, {"saturation", bench_saturation},
+                    {"100", bench_light}, {"watchers", bench_watchers}, {"idle", bench_idle},
+                    {"hosted", bench_hosted}};
     char exp[1024];
-    struct figures f, g;
-    size_t games = (size_t)b->games;
+    struct serve_bench s = {.b = b, .exp = exp, .games = (size_t)b->games};
     expansions_json(b->match, exp, sizeof exp);
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
-
-    const struct measure load = {games, THINK_MS, 0, 0, 10, 1, 0, 0};
-    if (run(b, exp, &load, &f, NULL))
-        return CAS_EIO;
-    line(b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
-         "moves/s served; move to next update p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
-         "per move = %.0f moves per CPU-second; update per recipient on the wire median %.0f "
-         "B, max %.0f B (%.0f B before compression; %llu updates); %.1f KB per idle game "
-         "(RSS %ld -> %ld KiB); load average %.1f\n",
-         games, THINK_MS, (double)games * 1000.0 / THINK_MS,
-         (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
-         f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.r.wire_median, f.r.wire_max,
-         f.r.raw_median, (unsigned long long)f.r.updates,
-         f.after > 0 && f.before > 0 ? (double)(f.after - f.before) * 1.024 / (double)games
-                                     : -1.0,
-         f.before, f.after, f.load);
-
-    const struct measure saturate = {games, 0, 0, 0, 5, 0, 0, 0};
-    if (run(b, exp, &saturate, &f, NULL))
-        return CAS_EIO;
-    line(b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
-         "ms, p99 %.2f ms; server CPU %.3f ms per move = %.0f moves per CPU-second; load "
-         "average %.1f\n", games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
-         f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
-
-    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0};
-    const char *probe = getenv("CASTELLAN_SERVE_PROBE");
-    if (run(b, exp, &light, &f, probe && *probe ? probe : NULL))
-        return CAS_EIO;
-    line(b, "serve 100 games: think %d ms (%.0f moves/s offered): p50 %.2f ms, p99 %.2f ms; "
-         "server CPU %.3f ms per move\n", THINK_MS, 100 * 1000.0 / THINK_MS, f.r.p50_ms,
-         f.r.p99_ms, ms_per_move(&f));
-    double probe_p50, probe_p99;
-    unsigned long probe_n;
-    if (f.probe && sscanf(f.probe_out, "probe %lf %lf %lu", &probe_p50, &probe_p99,
-                          &probe_n) == 3)
-        line(b, "serve 100 games, an independent client beside it (%s: node, ws, 10 more "
-             "games): p50 %.2f ms, p99 %.2f ms (%lu answered); the load client's p50 %+.2f "
-             "ms from it\n", probe, probe_p50, probe_p99, probe_n, f.r.p50_ms - probe_p50);
-    else if (f.probe)
-        line(b, "serve: the independent client %s gave nothing (is node there, and "
-             "tests/browser's npm ci done?)\n", probe);
-
-    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0},
-                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0};
-    if (run(b, exp, &one, &f, NULL) || run(b, exp, &forty, &g, NULL))
-        return CAS_EIO;
-    line(b, "serve watchers: 25 games with 1 watcher each: %.3f ms of server CPU per move; "
-         "with 40 each: %.3f ms, %.2fx\n", ms_per_move(&f), ms_per_move(&g),
-         ms_per_move(&f) > 0 ? ms_per_move(&g) / ms_per_move(&f) : 0);
-
-    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0},
-                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0};
-    if (run(b, exp, &alone, &f, NULL) || run(b, exp, &idle, &g, NULL))
-        return CAS_EIO;
-    line(b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
-         "WebSockets open: %.3f ms (%+.3f ms per move; %.1f ms of CPU a second at %.0f "
-         "moves/s)\n", ms_per_move(&f), ms_per_move(&g), ms_per_move(&g) - ms_per_move(&f),
-         g.cpu * 1e3 / g.r.seconds, (double)g.r.answered / g.r.seconds);
-    return hosted(b, exp);
+    for (size_t i = 0; i < sizeof measures / sizeof measures[0]; i++)
+        if (wanted(measures[i].name) && measures[i].measure(&s))
+            return CAS_EIO;
+    return CAS_OK;
 }
 
 int cas__bench_serve_hosted(struct cas__bench *b)
 {
     char exp[1024];
+    struct serve_bench s = {.b = b, .exp = exp, .games = (size_t)b->games};
     expansions_json(b->match, exp, sizeof exp);
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
-    return hosted(b, exp);
+    return bench_hosted(&s);
 }

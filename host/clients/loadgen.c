@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "server.h"
+#include "wsdeflate.h"
 #include "wsclient.h"
 
 struct seat {
@@ -23,7 +23,8 @@ struct seat {
     struct loadgen *lg;
     int64_t game;
     int index;                  /* the seat; -1 the creator, WATCHER, IDLE */
-    z_stream *z;                /* with wire: the server's compressor, mirrored */
+    char *last[2];              /* with wire: the last two received, newest first */
+    size_t last_len[2];
     char token[64];
     int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
     double sent_at;             /* when the act left, 0: none waiting */
@@ -50,6 +51,8 @@ struct loadgen {
     size_t n_latencies, cap_latencies;
     uint32_t *wire, *raw;       /* per update received, with p->wire */
     size_t n_wire, cap_wire;
+    struct cas__wsdeflate *deflate; /* with p->wire: the server's compression */
+    struct cas__buf deflated;
     int failed;
 };
 
@@ -115,31 +118,28 @@ static void on_state(struct seat *s, const char *m)
 }
 
 /* The bytes update text[0..len) took on the wire: compressed as the
- * server compresses (permessage-deflate, its level, window and memory level, the
- * previous messages as dictionary, the 4-byte tail RFC 7692 drops) and
- * framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
+ * server compresses it (host/server/wsdeflate.c: after the last two
+ * messages received on the connection, every one compressed), framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
 static void note_wire(struct seat *s, const char *text, size_t len)
 {
     struct loadgen *lg = s->lg;
-    unsigned char out[16384];
-    size_t n = 0;
-    if (!s->z) {
-        if (!(s->z = calloc(1, sizeof *s->z)) ||
-            deflateInit2(s->z, 1, Z_DEFLATED, -15, 4, Z_DEFAULT_STRATEGY) != Z_OK) {
-            free(s->z);
-            s->z = NULL;
-            return;
-        }
-    }
-    s->z->next_in = (unsigned char *)text;
-    s->z->avail_in = (uInt)len;
-    do {
-        s->z->next_out = out;
-        s->z->avail_out = sizeof out;
-        deflate(s->z, Z_SYNC_FLUSH);
-        n += sizeof out - s->z->avail_out;
-    } while (s->z->avail_out == 0);
-    n = n >= 4 ? n - 4 : n;
+    cas__buf_reset(&lg->deflated);
+    if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
+        return;
+    const struct cas__wsdeflate_dict dict = {.older = s->last[1], .older_len = s->last_len[1],
+                                             .newer = s->last[0], .newer_len = s->last_len[0]};
+    if (cas__wsdeflate_compress(lg->deflate, &dict, text, len, &lg->deflated))
+        return;
+    char *copy = malloc(len);
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    free(s->last[1]);
+    s->last[1] = s->last[0];
+    s->last_len[1] = s->last_len[0];
+    s->last[0] = copy;
+    s->last_len[0] = len;
+    size_t n = lg->deflated.len;
     n += n < 126 ? 2 : n < 65536 ? 4 : 10;
     if (lg->n_wire == lg->cap_wire) {
         size_t cap = lg->cap_wire ? lg->cap_wire * 2 : 4096;
@@ -239,10 +239,11 @@ static int compare(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Send the acts that are due. */
-static void send_due(struct loadgen *lg)
+/* Send the acts that are due; the microseconds until the next one is
+ * (at most max_us), rounded up to whole milliseconds, the wait's grain. */
+static int64_t send_due(struct loadgen *lg, int64_t max_us)
 {
-    double t = now_s();
+    double t = now_s(), next = t + (double)max_us / 1e6;
     for (size_t i = 0; i < lg->n_seats; i++) {
         struct seat *s = &lg->seats[i];
         if (s->due > 0 && s->due <= t && lg->r->moves < lg->p->max_moves) {
@@ -250,8 +251,11 @@ static void send_due(struct loadgen *lg)
             s->sent_at = now_s();
             cas__wsc_send(s->conn, s->act);
             lg->r->moves++;
+        } else if (s->due > 0 && s->due < next) {
+            next = s->due;
         }
     }
+    return ((int64_t)((next - t) * 1e3) + 1) * 1000;
 }
 
 int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r)
@@ -347,8 +351,10 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
             lg.seats[i].due = play_start + p->think_ms / 1000.0 * (double)i / (double)lg.n_seats;
     while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
            r->games_over < p->games) {
-        send_due(&lg);
-        cas__wsc_service(lg.w, 5);
+        /* Each act leaves when due, not with the next batch: acts
+         * sent in bursts would queue behind each other in the server
+         * and add their own wait to the latency measured. */
+        cas__wsc_service_us(lg.w, send_due(&lg, 5000));
     }
     /* The last acts' states, while they come (2 s at most after the last). */
     for (double until = now_s() + 2; now_s() < until && !rc;) {
@@ -396,14 +402,15 @@ free_seats:
     for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
         struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
         cas__wsc_conn_free(s->conn);
-        if (s->z)
-            deflateEnd(s->z);
-        free(s->z);
+        free(s->last[0]);
+        free(s->last[1]);
     }
     free(lg.seats);
     free(lg.others);
     free(lg.latencies);
     free(lg.wire);
     free(lg.raw);
+    cas__wsdeflate_free(lg.deflate);
+    cas__buf_free(&lg.deflated);
     return rc;
 }

@@ -31,8 +31,10 @@ struct cas__wsc_conn {
 struct cas__wsc {
     struct lws_context *ctx;
     const struct cas__wsc_events *events;
-    /* libwebsockets waits in poll as long as it has nothing scheduled;
-     * this tick bounds the wait so cas__wsc_service returns to its caller. */
+    /* libwebsockets 4.1 ignores lws_service's timeout and waits in poll
+     * until its next scheduled event; this tick is that event, set to the
+     * caller's timeout on each turn, so cas__wsc_service returns when the
+     * caller wants it back (a load client's next act is due). */
     lws_sorted_usec_list_t tick;
 };
 
@@ -254,5 +256,11 @@ void cas__wsc_conn_free(struct cas__wsc_conn *c)
 
 int cas__wsc_service(struct cas__wsc *w, int timeout_ms)
 {
-    return lws_service(w->ctx, timeout_ms);
+    return cas__wsc_service_us(w, (int64_t)timeout_ms * 1000);
+}
+
+int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us)
+{
+    lws_sul_schedule(w->ctx, 0, &w->tick, tick, timeout_us > 0 ? timeout_us : 1);
+    return lws_service(w->ctx, 0);
 }

@@ -40,8 +40,10 @@ int cas__wsc_deflate(const struct cas__wsc_conn *c);
 /* Ask the connection to close; `closed` follows. */
 void cas__wsc_close(struct cas__wsc_conn *c);
 void cas__wsc_conn_free(struct cas__wsc_conn *c);
-/* Run the client's loop once. */
+/* Run the client's loop once: what is ready, or a wait of at most
+ * timeout_ms (timeout_us) for something to be. */
 int cas__wsc_service(struct cas__wsc *w, int timeout_ms);
+int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us);
 
 /* ---- a scripted player (botclient.c) ---- */
 

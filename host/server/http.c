@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,6 +32,7 @@
 #include "replay_html.h"
 #include "signin.h"
 #include "table.h"
+#include "wsdeflate.h"
 
 #define MAX_QUEUED_MESSAGES 1024
 
@@ -51,6 +54,7 @@ struct cas__httpd {
     struct cas__sendq_budget sendq; /* every WebSocket's send queue */
     lws_sorted_usec_list_t clock_timer;
     struct cas__replays *replays; /* replay pages, built off the loop */
+    struct cas__wsdeflate *deflate; /* compresses every message sent */
 };
 
 /* One connection: an HTTP request or a WebSocket (libwebsockets zeroes
@@ -61,6 +65,9 @@ struct conn {
     struct cas__httpd *h;
     int is_ws, closing;
     struct cas__sendq q;          /* in h->sendq */
+    int deflate;                  /* permessage-deflate: frames are ours */
+    int takeover;                 /* ... with context takeover (RFC 7692) */
+    struct cas__srv_msg *last[2]; /* the last two sent compressed, newest first */
     struct cas__buf rx;           /* the message being received, up to
                                      max-message-bytes (then failed) */
     size_t rx_bytes;              /* its bytes so far, kept or not */
@@ -82,10 +89,29 @@ static int64_t now(const struct cas__httpd *h)
 
 /* -------------------------------------------------------- sending */
 
+static int write_deflated(struct conn *c, struct cas__srv_msg *msg);
+
+/* A compressed connection with nothing queued and nothing left over in
+ * libwebsockets is written to at once: asking for the socket's turn
+ * first (lws_callback_on_writable) costs two epoll_ctl calls and a turn
+ * of the loop per message, as much as the send itself.  A write the
+ * socket takes in part leaves the rest buffered in libwebsockets, which
+ * asks for the turn itself; what comes meanwhile is queued (and counted
+ * against the queues' caps), so at most one message waits outside them. */
 static void queue_send(struct cas__conn *base, struct cas__srv_msg *msg)
 {
     struct conn *c = (struct conn *)base;
-    if (!c->closing && cas__sendq_push(&c->h->sendq, &c->q, msg) == 0)
+    if (c->closing)
+        return;
+    if (c->deflate && !c->q.count && !lws_partial_buffered(c->wsi)) {
+        msg->refs++;
+        if (write_deflated(c, msg)) {
+            c->closing = 1;
+            lws_callback_on_writable(c->wsi);
+        }
+        return;
+    }
+    if (cas__sendq_push(&c->h->sendq, &c->q, msg) == 0)
         lws_callback_on_writable(c->wsi);
 }
 
@@ -99,6 +125,23 @@ static void queue_dropped(struct cas__sendq *q, void *ctx)
     lws_callback_on_writable(c->wsi);
 }
 
+/* msg as a frame compressed after the connection's last (so the same
+ * bytes as every other connection of its view that had the same last
+ * message), written raw: libwebsockets' own deflate is never used to
+ * send, which keeps the window of the client's inflater exactly the
+ * messages written here.  Takes the reference to msg. */
+static int write_deflated(struct conn *c, struct cas__srv_msg *msg)
+{
+    static struct cas__srv_msg *const none[2];
+    const struct cas__srv_frame *f = cas__srv_msg_deflated(msg, c->takeover ? c->last : none,
+                                                           c->h->deflate);
+    int failed = !f || lws_write(c->wsi, f->frame, f->len, LWS_WRITE_RAW) < (int)f->len;
+    cas__srv_msg_unref(c->last[1]);
+    c->last[1] = c->last[0];
+    c->last[0] = msg;
+    return failed;
+}
+
 static int write_next(struct conn *c)
 {
     if (c->closing)
@@ -106,9 +149,14 @@ static int write_next(struct conn *c)
     if (!c->q.count)
         return 0;
     struct cas__srv_msg *msg = cas__sendq_pop(&c->h->sendq, &c->q);
-    int n = lws_write(c->wsi, (unsigned char *)msg->data + LWS_PRE, msg->len, LWS_WRITE_TEXT);
-    int failed = n < (int)msg->len;
-    cas__srv_msg_unref(msg);
+    int failed;
+    if (c->deflate) {
+        failed = write_deflated(c, msg);
+    } else {
+        failed = lws_write(c->wsi, (unsigned char *)msg->data + LWS_PRE, msg->len,
+                           LWS_WRITE_TEXT) < (int)msg->len;
+        cas__srv_msg_unref(msg);
+    }
     if (failed)
         return -1;
     if (c->q.count)
@@ -600,22 +648,42 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
 }
 
 /* permessage-deflate (RFC 7692), offered to every client that asks: an
- * update compresses to a fraction, the previous ones being its dictionary
- * (context takeover).  zlib's memory level 4 instead of 8 halves the
- * hash tables; the window stays 32 KiB because libwebsockets 4.1 inflates
- * what the client sends with the server's window bits too (a smaller one
- * would refuse a browser's messages).  What a client sends is inflated in
- * 1 KiB steps, bounded per message by receive(). */
+ * update compresses to a fraction, the previous message being its
+ * dictionary (context takeover).  libwebsockets negotiates it and
+ * inflates what a client sends (in 1 KiB steps, bounded per message by
+ * receive()); what the server sends it compresses itself (write_deflated,
+ * srv_msg.c, wsdeflate.c), once per message and previous message rather
+ * than once per connection, so libwebsockets never makes its deflate
+ * stream (about 140 KB per connection). */
 static const struct lws_extension extensions[] = {
     {"permessage-deflate", lws_extension_callback_pm_deflate,
      "permessage-deflate; client_no_context_takeover; client_max_window_bits"},
     {NULL, NULL, NULL},
 };
 
-static void compress_lightly(struct lws *wsi)
+/* Whether castellan compresses what is sent on wsi: libwebsockets took
+ * permessage-deflate (setting one of its options fails when it is not
+ * active) and wsi is a connection of its own, not a WebSocket carried in
+ * an HTTP/2 stream (RFC 8441), whose frames libwebsockets must wrap: there
+ * libwebsockets compresses as before, per connection, at the level and
+ * memory level set here. */
+static int deflate_ours(struct lws *wsi)
 {
+    if (lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1") != 0)
+        return 0;
     lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "4");
-    lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1");
+    return lws_get_network_wsi(wsi) == wsi;
+}
+
+/* Whether the client let the server keep its window between messages:
+ * not when it asked for server_no_context_takeover anywhere in its offer
+ * (libwebsockets then agrees to it), nor when the offer is too long to
+ * read here (libwebsockets reads no more than this either). */
+static int takeover_allowed(struct lws *wsi)
+{
+    char offer[512];
+    int n = lws_hdr_copy(wsi, offer, sizeof offer, WSI_TOKEN_EXTENSIONS);
+    return n >= 0 && !strstr(offer, "server_no_context_takeover");
 }
 
 /* Every callback of a connection may come before lws bound the
@@ -672,7 +740,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_ESTABLISHED:
         if (!c || !h)
             return -1;
-        compress_lightly(wsi);
+        c->deflate = deflate_ours(wsi);
+        c->takeover = c->deflate && takeover_allowed(wsi);
         c->wsi = wsi;
         c->h = h;
         c->is_ws = 1;
@@ -693,6 +762,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__sendq_detach(&h->sendq, &c->q);
+            cas__srv_msg_unref(c->last[0]);
+            cas__srv_msg_unref(c->last[1]);
+            c->last[0] = c->last[1] = NULL;
             cas__buf_free(&c->rx);
             h->n_conns--;
             c->is_ws = 0;
@@ -760,6 +832,12 @@ static int accept_waiting(struct cas__httpd *h)
             refuse(h, fd);
             continue;
         }
+        /* No Nagle: a message written while the one before is not yet
+         * acknowledged would wait for the client's delayed ACK (up to
+         * 40 ms).  libwebsockets sets this only on sockets it accepts. */
+        int on = 1;
+        if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) != 0)
+            (void)0; /* not TCP (never here): nothing to turn off */
         lws_adopt_desc_t desc = {
             .vh = h->vhost,
             .type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (h->opts.cert ? LWS_ADOPT_ALLOW_SSL : 0),
@@ -870,6 +948,11 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     cas__sendq_budget_init(&h->sendq, opts->limits.max_send, opts->limits.max_queue,
                            MAX_QUEUED_MESSAGES, queue_dropped, h);
     h->listen_fd = h->reserve_fd = h->www_fd = -1;
+    if (!(h->deflate = cas__wsdeflate_new())) {
+        free(h);
+        snprintf(err, errlen, "out of memory");
+        return CAS_ENOMEM;
+    }
     h->max_sockets = opts->limits.max_connections
                          ? opts->limits.max_connections
                          : cas__fd_limit_connections(CAS__DEFAULT_MAX_CONNECTIONS);
@@ -1000,5 +1083,6 @@ void cas__httpd_free(struct cas__httpd *h)
     if (h->www_fd >= 0)
         close(h->www_fd);
     cas__allowed_hosts_free(&h->allowed);
+    cas__wsdeflate_free(h->deflate);
     free(h);
 }

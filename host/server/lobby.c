@@ -780,6 +780,7 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__re
     case CAS__REQ_HINT:
     case CAS__REQ_AUTOPASS:
     case CAS__REQ_LEAVER:
+    case CAS__REQ_PREVIEW:
         handle_seat(l, c, req);
         break;
     }

@@ -52,22 +52,24 @@ void cas__view_release(struct cas__view *v)
 /* --------------------------------------------------------- rendering */
 
 /* What `format` renders for `viewer` into a string of *len bytes (caller
- * frees); NULL when the plugin draws nothing. */
+ * frees); NULL when the plugin draws nothing.  Straight into a buffer of
+ * `room` bytes to start with (the size of the last picture: no stdio and
+ * no regrowth on the way). */
 static char *render(struct cas__table *t, int viewer, enum cas_render_format format,
-                    const struct cas__actions *legal, size_t *len)
+                    const struct cas__actions *legal, size_t room, size_t *len)
 {
-    char *buf = NULL;
-    FILE *out = open_memstream(&buf, len);
-    if (!out)
-        return NULL;
-    int rc = legal ? cas__match_render_choices(&t->r.match, t->r.session.state, viewer,
-                                               format, legal, out)
-                   : cas__match_render(&t->r.match, t->r.session.state, viewer, format, out);
-    if (fclose(out) != 0 || rc != CAS_OK || *len == 0) {
-        free(buf);
+    struct cas__buf b;
+    cas__buf_init(&b, 0);
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = cas__buf_write};
+    int rc = room ? cas__buf_reserve(&b, room) : CAS_OK;
+    if (rc == CAS_OK)
+        rc = cas__match_render_to(&t->r.match, t->r.session.state, viewer, format, legal, &out);
+    char *text = cas__buf_take(&b, len); /* b freed */
+    if (rc != CAS_OK || !text || *len == 0) {
+        free(text);
         return NULL;
     }
-    return buf;
+    return text;
 }
 
 static int decides(struct cas__table *t, int seat)
@@ -85,19 +87,21 @@ static const struct cas__actions *legal_of(struct cas__table *t, int seat)
 }
 
 /* The viewer's picture now: the decision view with its marks for the
- * decider, else the plain one. */
+ * decider, else the plain one; cut knowing the view's last picture prev
+ * (NULL: none), which most of it repeats. */
 static void render_picture(struct cas__table *t, int seat, const struct cas__actions *legal,
-                           struct cas__picture *pic, int *marked)
+                           const struct cas__picture *prev, struct cas__picture *pic,
+                           int *marked)
 {
     int viewer = seat >= 0 ? seat : CAS_VIEWER_PUBLIC;
-    size_t len = 0;
+    size_t len = 0, room = prev ? prev->len + prev->len / 4 : 0;
     char *svg = NULL;
     if (legal && cas__table_may_mark(t))
-        svg = render(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, &len);
+        svg = render(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, room, &len);
     *marked = svg != NULL;
     if (!svg)
-        svg = render(t, viewer, CAS_RENDER_SVG, NULL, &len);
-    cas__picture_take(pic, svg, len);
+        svg = render(t, viewer, CAS_RENDER_SVG, NULL, room, &len);
+    cas__picture_take_after(pic, svg, len, prev);
 }
 
 /* --------------------------------------------------------- the fields */
@@ -334,7 +338,7 @@ static void view_sync(struct cas__table *t, struct cas__view *v, int seat,
         return;
     drop_history(v);
     cas__picture_free(&v->pic);
-    render_picture(t, seat, legal, &v->pic, &v->marked);
+    render_picture(t, seat, legal, NULL, &v->pic, &v->marked);
     v->seq = t->seq;
     v->events_sent = t->n_events;
     v->events_epoch = t->events_reset;
@@ -407,7 +411,7 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     const struct cas__actions *legal = legal_of(t, seat);
     struct cas__picture pic;
     int marked;
-    render_picture(t, seat, legal, &pic, &marked);
+    render_picture(t, seat, legal, &v->pic, &pic, &marked);
     struct cas__jw w;
     cas__jw_init(&w);
     write_head(t, "update", seat, &w);
@@ -448,7 +452,7 @@ static struct cas__srv_msg *text_view(struct cas__table *t, int seat)
     if (v->text && v->text_seq == t->seq)
         return v->text;
     size_t len = 0;
-    char *text = render(t, seat >= 0 ? seat : CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT, NULL, &len);
+    char *text = render(t, seat >= 0 ? seat : CAS_VIEWER_PUBLIC, CAS_RENDER_TEXT, NULL, 0, &len);
     struct cas__jw w;
     cas__jw_init(&w);
     cas__jw_printf(&w, "{\"type\":\"text\",\"game\":\"%lld\",\"seq\":%" PRIu64 ",\"text\":",

@@ -1,6 +1,6 @@
 /*
  * offload.c — a table's plugin calls run on the pool, never on the loop:
- * a seat's act, undo, hint, autopass or leaver choice, a bot's decision
+ * a seat's act, preview, undo, hint, autopass or leaver choice, a bot's decision
  * and the move it makes, chance and forced passes after them, the clock's
  * flag, and every message built for the viewers (pictures, legal actions,
  * state and text views) are one job of the pool (bots.c) for the table.
@@ -28,13 +28,13 @@ struct cas__table_job {
     enum cas__req_type type;
     int seat;
     int64_t ply;
-    char *text;                    /* act's action or leaver's choice; owned */
+    char *text;                    /* act's or preview's action, leaver's choice; owned */
     int on;
     char id[80];
     int rc;
     const char *code;
     char msg[1024];
-    struct cas__jw answer;         /* a hint */
+    struct cas__jw answer;         /* a hint or a preview */
     struct cas__agent *agent;      /* OP_BOT: who decides */
 };
 
@@ -63,6 +63,10 @@ static void do_seat(struct cas__table_job *j)
         break;
     case CAS__REQ_LEAVER:
         j->rc = cas__table_leaver(t, j->seat, j->text, &j->code, j->msg, sizeof j->msg);
+        break;
+    case CAS__REQ_PREVIEW:
+        j->rc = cas__table_preview(t, j->seat, j->ply, j->text, &j->answer, j->id, &j->code,
+                                   j->msg, sizeof j->msg);
         break;
     default:
         j->rc = cas__table_hint(t, j->seat, &j->answer, j->id, &j->code, j->msg,
@@ -247,7 +251,8 @@ int cas__offload_defer(struct cas__table *t, enum cas__op op)
 void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req)
 {
     struct cas__table_job *j = calloc(1, sizeof *j);
-    const char *text = req->type == CAS__REQ_ACT ? req->action : req->choice;
+    const char *text =
+        req->type == CAS__REQ_ACT || req->type == CAS__REQ_PREVIEW ? req->action : req->choice;
     if (!j || (text && !(j->text = strdup(text)))) {
         free(j);
         struct cas__jw w;
@@ -279,7 +284,7 @@ static int targets_table(enum cas__req_type type)
 {
     return type == CAS__REQ_JOIN || type == CAS__REQ_CLAIM || type == CAS__REQ_ACT ||
            type == CAS__REQ_UNDO || type == CAS__REQ_HINT || type == CAS__REQ_AUTOPASS ||
-           type == CAS__REQ_LEAVER;
+           type == CAS__REQ_LEAVER || type == CAS__REQ_PREVIEW;
 }
 
 /* The held table req must wait for, or NULL: the one working on c's

@@ -292,8 +292,8 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
     return CAS_OK;
 }
 
-int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
-                   const char **code, char *msg, size_t msglen)
+int cas__table_legal_action(struct cas__table *t, int seat, int64_t ply, const char *text,
+                            cas_action *out, const char **code, char *msg, size_t msglen)
 {
     struct cas__session *s = &t->r.session;
     struct cas__match *m = &t->r.match;
@@ -316,6 +316,16 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
         return cas__srv_refuse(code, "illegal", msg, msglen,
                                "\"%.200s\" is not a legal action now%s%.300s; play one of the "
                                "state's \"actions\"", text, m->error[0] ? ": " : "", m->error);
+    *out = action;
+    return CAS_OK;
+}
+
+int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
+                   const char **code, char *msg, size_t msglen)
+{
+    cas_action action = 0;
+    if (cas__table_legal_action(t, seat, ply, text, &action, code, msg, msglen))
+        return CAS_EINVAL;
     t->pending = action;
     if (step(t, seat) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "%s", t->failure);

@@ -27,6 +27,7 @@ static const struct {
     {"claim", CAS__REQ_CLAIM}, {"join", CAS__REQ_JOIN},   {"leave", CAS__REQ_LEAVE},
     {"act", CAS__REQ_ACT},     {"undo", CAS__REQ_UNDO},   {"hint", CAS__REQ_HINT},
     {"ping", CAS__REQ_PING},   {"autopass", CAS__REQ_AUTOPASS}, {"leaver", CAS__REQ_LEAVER},
+    {"preview", CAS__REQ_PREVIEW},
 };
 
 struct decoding {
@@ -345,6 +346,7 @@ static int fields(struct decoding *d, const struct cas_json *obj)
         return need(d, (r->seat >= 0) == (r->token != NULL),
                     "both \"seat\" and \"token\" to act for a seat, or neither to watch");
     case CAS__REQ_ACT:
+    case CAS__REQ_PREVIEW:
         return need(d, r->game && r->action && r->ply >= 0,
                     "\"game\", \"ply\" and \"action\"");
     case CAS__REQ_UNDO:
@@ -397,7 +399,8 @@ int cas__req_decode(const char *text, size_t len, struct cas__req *out,
         i++;
     if (i == sizeof types / sizeof types[0]) {
         rc = refuse(&d, "unknown-type", "\"%.40s\" is no message type of protocol 1; use "
-                    "hello, lobby, create, claim, join, leave, act, undo, hint or ping",
+                    "hello, lobby, create, claim, join, leave, act, preview, undo, hint, "
+                    "autopass, leaver or ping",
                     type->text);
         goto fail;
     }

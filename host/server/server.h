@@ -40,23 +40,53 @@
 /* ---------------------------------------------------------- JSON out */
 
 /* A finished message, shared by every connection it is queued on. */
+/* A message compressed for the connections whose last two compressed
+ * messages were the ones numbered after[1], after[0] (0: none), framed
+ * (RSV1 set). */
+struct cas__srv_frame {
+    uint64_t after[2];
+    size_t len;
+    unsigned char *frame;  /* the frame's len bytes */
+    unsigned char *data;   /* its allocation: LWS_PRE bytes of room before frame */
+};
+
+#define CAS__SRV_FRAMES 4
+
 struct cas__srv_msg {
     int refs;
     size_t len;
     char *data;        /* CAS__JW_ROOM (= LWS_PRE) bytes, then len bytes of text */
+    uint64_t id;       /* unique in the process, never 0 */
+    /* Its compressed frames, built when first wanted: most messages go to
+     * one view whose connections share their previous message, so one or
+     * two are built; past CAS__SRV_FRAMES the oldest is replaced. */
+    struct cas__srv_frame frames[CAS__SRV_FRAMES];
+    unsigned n_frames;
 };
 
 /* Take w's text as a message with one reference (w is emptied); NULL when
  * w failed or memory ran out. */
 struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w);
 void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
+/* msg as a compressed frame (permessage-deflate, host/server/wsdeflate.h)
+ * for a connection whose last two compressed messages were prev[1] then
+ * prev[0] (NULL: none; both NULL for a connection without context
+ * takeover): built with d the first time it is wanted and kept with msg,
+ * so every connection of a view after the same messages is sent the same
+ * bytes, compressed once.  The frame stays msg's (valid while a reference
+ * is held); LWS_PRE bytes of room are before it.  NULL when memory ran
+ * out or zlib failed.  The loop's alone. */
+struct cas__wsdeflate;
+const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
+                                                   struct cas__srv_msg *const prev[2],
+                                                   struct cas__wsdeflate *d);
 
 /* ---------------------------------------------------------- requests */
 
 enum cas__req_type {
     CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
     CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING,
-    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER
+    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER, CAS__REQ_PREVIEW
 };
 
 #define CAS__REQ_MAX_SEATS 16
@@ -410,6 +440,16 @@ int cas__table_may_mark(const struct cas__table *t);
 int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
                    const char **code, char *msg, size_t msglen);
 int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg, size_t msglen);
+/* The action text names for seat at ply, checked as an "act" checks it
+ * (the seat decides, the ply is the game's, the action legal): CAS_OK
+ * with *out, else a refusal in code/msg (nothing changed). */
+int cas__table_legal_action(struct cas__table *t, int seat, int64_t ply, const char *text,
+                            cas_action *out, const char **code, char *msg, size_t msglen);
+/* A "preview" request (preview.c): the decision that would follow seat's
+ * action text at ply, written as the reply into w; nothing of t changes. */
+int cas__table_preview(struct cas__table *t, int seat, int64_t ply, const char *text,
+                       struct cas__jw *w, const char *id, const char **code, char *msg,
+                       size_t msglen);
 int cas__table_hint(struct cas__table *t, int seat, struct cas__jw *w, const char *id,
                     const char **code, char *msg, size_t msglen);
 /* Write seat i's opening fields: {"seat":..,"name":..,"agent":..,"open":..,

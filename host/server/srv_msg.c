@@ -1,21 +1,32 @@
 /*
  * srv_msg.c — a finished JSON message of the server, shared by every
- * connection it is queued on (reference counted).  The text sits after the writer's room, where libwebsockets
- * wants its header.
+ * connection it is queued on (reference counted), and its compressed
+ * frames, built once for every connection that can take the same bytes.
+ * The text sits after the writer's room, where libwebsockets wants its
+ * header.
  */
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server.h"
+#include "wsdeflate.h"
 
 _Static_assert(CAS__JW_ROOM == LWS_PRE, "the JSON writer's room must be libwebsockets' LWS_PRE");
 
+/* Messages are made on the pool's threads too. */
+static uint64_t next_id(void)
+{
+    static uint64_t last;
+    return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
 struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
 {
-    struct cas__srv_msg *msg = w->b.failed || w->b.len == 0 ? NULL : malloc(sizeof *msg);
+    struct cas__srv_msg *msg = w->b.failed || w->b.len == 0 ? NULL : calloc(1, sizeof *msg);
     if (msg) {
         msg->refs = 1;
+        msg->id = next_id();
         msg->data = cas__buf_take(&w->b, &msg->len);
         msg->len -= CAS__JW_ROOM;
     }
@@ -26,9 +37,68 @@ struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
 void cas__srv_msg_unref(struct cas__srv_msg *msg)
 {
     if (msg && --msg->refs == 0) {
+        for (unsigned i = 0; i < msg->n_frames && i < CAS__SRV_FRAMES; i++)
+            free(msg->frames[i].data);
         free(msg->data);
         free(msg);
     }
+}
+
+/* The biggest WebSocket frame header: 2 bytes, 8 of length. */
+#define HEADER_MAX 10
+
+static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
+                       struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
+{
+    struct cas__buf b;
+    cas__buf_init(&b, 0);
+    if (cas__buf_reserve(&b, LWS_PRE + HEADER_MAX) != CAS_OK)
+        return CAS_ENOMEM;
+    cas__buf_setlen(&b, LWS_PRE + HEADER_MAX);
+    const struct cas__wsdeflate_dict dict = {
+        .older = prev[1] ? prev[1]->data + LWS_PRE : NULL, .older_len = prev[1] ? prev[1]->len : 0,
+        .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
+    int rc = cas__wsdeflate_compress(d, &dict, msg->data + LWS_PRE, msg->len, &b);
+    if (rc != CAS_OK) {
+        cas__buf_free(&b);
+        return rc;
+    }
+    size_t payload = b.len - LWS_PRE - HEADER_MAX, head = payload < 126 ? 2 : payload < 65536 ? 4 : 10;
+    unsigned char *data = (unsigned char *)cas__buf_take(&b, NULL), *h = data + LWS_PRE + HEADER_MAX - head;
+    h[0] = 0x80 | 0x40 | 0x1; /* FIN, RSV1 (compressed), text */
+    if (head == 2) {
+        h[1] = (unsigned char)payload;
+    } else if (head == 4) {
+        h[1] = 126;
+        h[2] = (unsigned char)(payload >> 8);
+        h[3] = (unsigned char)payload;
+    } else {
+        h[1] = 127;
+        for (int i = 0; i < 8; i++)
+            h[2 + i] = (unsigned char)((uint64_t)payload >> (56 - 8 * i));
+    }
+    *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
+                                 .len = head + payload, .frame = h, .data = data};
+    return CAS_OK;
+}
+
+const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
+                                                   struct cas__srv_msg *const prev[2],
+                                                   struct cas__wsdeflate *d)
+{
+    uint64_t after[2] = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0};
+    unsigned kept = msg->n_frames < CAS__SRV_FRAMES ? msg->n_frames : CAS__SRV_FRAMES;
+    for (unsigned i = 0; i < kept; i++)
+        if (msg->frames[i].after[0] == after[0] && msg->frames[i].after[1] == after[1])
+            return &msg->frames[i];
+    struct cas__srv_frame made, *slot = &msg->frames[msg->n_frames % CAS__SRV_FRAMES];
+    if (build_frame(&made, msg, prev, d) != CAS_OK)
+        return NULL;
+    if (msg->n_frames >= CAS__SRV_FRAMES)
+        free(slot->data);
+    *slot = made;
+    msg->n_frames++;
+    return slot;
 }
 
 void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)

@@ -428,7 +428,7 @@ int cas__match_render(struct cas__match *m, const cas_state *state, int viewer,
                       enum cas_render_format format, FILE *out)
 {
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
-    return m->vt->render(state, viewer, format, &writer);
+    return cas__match_render_to(m, state, viewer, format, NULL, &writer);
 }
 
 /* The ABI 1.1 function `field` of the vtable, or NULL when the plugin's
@@ -441,9 +441,16 @@ int cas__match_render_choices(struct cas__match *m, const cas_state *state, int 
                               const struct cas__actions *legal, FILE *out)
 {
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
-    if (!OPTIONAL_FN(m, render_choices))
-        return m->vt->render(state, viewer, format, &writer);
-    return m->vt->render_choices(state, viewer, format, legal->items, legal->count, &writer);
+    return cas__match_render_to(m, state, viewer, format, legal, &writer);
+}
+
+int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewer,
+                         enum cas_render_format format, const struct cas__actions *legal,
+                         const struct cas_writer *out)
+{
+    if (!legal || !OPTIONAL_FN(m, render_choices))
+        return m->vt->render(state, viewer, format, out);
+    return m->vt->render_choices(state, viewer, format, legal->items, legal->count, out);
 }
 
 int cas__match_notation_help(struct cas__match *m, FILE *out)

@@ -148,6 +148,13 @@ int cas__match_render_choices(struct cas__match *m, const cas_state *state, int 
                               enum cas_render_format format,
                               const struct cas__actions *legal, FILE *out);
 
+/* Either render, onto a writer of the caller's (a buffer: no stdio on the
+ * way): the decision view among `legal` as cas__match_render_choices, or
+ * with legal NULL the plain one as cas__match_render. */
+int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewer,
+                         enum cas_render_format format, const struct cas__actions *legal,
+                         const struct cas_writer *out);
+
 /* The game's own help on how its actions are written (ABI 1.1
  * notation_help) onto out; CAS_ENOTFOUND when the plugin has none. */
 int cas__match_notation_help(struct cas__match *m, FILE *out);

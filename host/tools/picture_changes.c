@@ -13,7 +13,7 @@
  * The client parses what it receives with the browser's own parser and
  * sanitizes it as it does a whole picture.
  */
-#define _GNU_SOURCE /* qsort_r */
+#define _GNU_SOURCE /* qsort_r, memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,23 +31,20 @@ static int starts(const char *p, const char *end, const char *word)
 static const char *past(const char *p, const char *end, const char *word)
 {
     size_t n = strlen(word);
-    for (; (size_t)(end - p) >= n; p++)
-        if (memcmp(p, word, n) == 0)
-            return p + n;
-    return NULL;
+    const char *at = memmem(p, (size_t)(end - p), word, n);
+    return at ? at + n : NULL;
 }
 
-/* p at '<' of a start tag: past its '>' (quoted values skipped); *empty
+/* p at '<' of a start tag: past its '>' (quoted values skipped, each in
+ * one memchr: most of a picture's bytes are attribute values); *empty
  * says whether it closed itself ("/>").  NULL when it does not end. */
 static const char *tag_end(const char *p, const char *end, int *empty)
 {
-    char quote = 0;
     for (p++; p < end; p++) {
-        if (quote) {
-            if (*p == quote)
-                quote = 0;
-        } else if (*p == '"' || *p == '\'') {
-            quote = *p;
+        if (*p == '"' || *p == '\'') {
+            p = memchr(p + 1, *p, (size_t)(end - p - 1));
+            if (!p)
+                return NULL;
         } else if (*p == '>') {
             *empty = p[-1] == '/';
             return p + 1;
@@ -132,8 +129,30 @@ static int add_part(struct cas__picture *pic, size_t *cap, const char *key, size
     return 0;
 }
 
-/* Cut pic->svg; 0 when every top-level element is keyed. */
-static int cut(struct cas__picture *pic)
+static long find_in(const struct cas__picture *old, const struct cas__picture *new, size_t i);
+
+/* The element at p when it is prev's part `at`, byte for byte: its end,
+ * found without scanning (the scan of the same bytes ends at the same
+ * place and reads the same key), with the part added to pic; else NULL. */
+static const char *same_as(struct cas__picture *pic, size_t *cap, const struct cas__picture *prev,
+                           size_t at, const char *p, const char *end)
+{
+    if (!prev || at >= prev->n)
+        return NULL;
+    const struct cas__pic_part *q = &prev->parts[at];
+    if ((size_t)(end - p) < q->len || memcmp(p, prev->svg + q->at, q->len) != 0)
+        return NULL;
+    const char *key = p + (q->key - q->at);
+    if (add_part(pic, cap, key, q->key_len, (size_t)(p - pic->svg), q->len))
+        return NULL;
+    return p + q->len;
+}
+
+/* Cut pic->svg; 0 when every top-level element is keyed.  With prev (the
+ * picture before, keyed), each element is first taken as the one that
+ * followed the last element matched in prev: most of a picture is what it
+ * was, and a comparison costs a fraction of a scan. */
+static int cut(struct cas__picture *pic, const struct cas__picture *prev)
 {
     const char *p = pic->svg, *end = pic->svg + pic->len;
     size_t cap = 0;
@@ -155,6 +174,9 @@ static int cut(struct cas__picture *pic)
     if (!(p = tag_end(p, end, &empty)) || empty)
         return -1;
     pic->root_len = (size_t)(p - pic->svg) - pic->root_at;
+    size_t expect = 0; /* prev's part the next element is likely to be */
+    if (prev && !prev->keyed)
+        prev = NULL;
     for (;;) {
         while (p < end && is_space(*p))
             p++;
@@ -167,12 +189,23 @@ static int cut(struct cas__picture *pic)
                 return -1;
             continue;
         }
-        const char *stop = tag_end(p, end, &empty), *key, *next;
+        const char *next = same_as(pic, &cap, prev, expect, p, end);
+        if (next) {
+            expect++;
+            p = next;
+            continue;
+        }
+        const char *stop = tag_end(p, end, &empty), *key;
         size_t key_len;
         if (!stop || !key_of(p, stop, &key, &key_len) || !(next = element_end(p, end)))
             return -1;
         if (add_part(pic, &cap, key, key_len, (size_t)(p - pic->svg), (size_t)(next - p)))
             return -1;
+        if (prev) { /* changed or new: go on after its place in prev, if it had one */
+            long o = find_in(prev, pic, pic->n - 1);
+            if (o >= 0)
+                expect = (size_t)o + 1;
+        }
         p = next;
     }
 }
@@ -210,12 +243,18 @@ static int index_keys(struct cas__picture *pic)
 
 void cas__picture_take(struct cas__picture *pic, char *svg, size_t len)
 {
+    cas__picture_take_after(pic, svg, len, NULL);
+}
+
+void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
+                             const struct cas__picture *prev)
+{
     memset(pic, 0, sizeof *pic);
     pic->svg = svg;
     pic->len = len;
     if (!svg)
         return;
-    pic->keyed = cut(pic) == 0 && index_keys(pic) == 0;
+    pic->keyed = cut(pic, prev) == 0 && index_keys(pic) == 0;
     if (!pic->keyed) {
         free(pic->parts);
         free(pic->sorted);

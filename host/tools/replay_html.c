@@ -104,7 +104,7 @@ static void write_json_in_script(FILE *out, const char *json)
 static void write_picture(struct html *h, char *svg, size_t len)
 {
     struct cas__picture pic;
-    cas__picture_take(&pic, svg, len);
+    cas__picture_take_after(&pic, svg, len, &h->shown);
     cas__jw_cut(&h->changes, 0);
     if (cas__picture_diff(h->shown.keyed ? &h->shown : NULL, &pic, &h->changes) == 0 &&
         !h->changes.b.failed) {

@@ -97,6 +97,28 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
+/* The bytes a JSON string carries as they are: printable ASCII but for
+ * '"', '\\' and '/' (escaped after '<'); a lookup, as most of a picture
+ * is such bytes. */
+static const unsigned char plain_byte[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
 {
     if (!text) {
@@ -114,8 +136,7 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
         size_t len;
         /* Most of a picture is plain ASCII that needs no escape: copy runs. */
         size_t run = 0;
-        while (i + run < n && s[i + run] >= 0x20 && s[i + run] < 0x7F && s[i + run] != '"' &&
-               s[i + run] != '\\' && s[i + run] != '/')
+        while (i + run < n && plain_byte[s[i + run]])
             run++;
         if (run) {
             memcpy(out, s + i, run);

@@ -80,12 +80,74 @@ static inline void cas_outi(struct cas_outbuf *b, long long v)
     cas_outn(b, at, (size_t)(digits + sizeof digits - at));
 }
 
-/* printf into the buffer; one call's text is cut at CAS_OUTBUF_SIZE - 1
- * bytes (use cas_outn for longer text). */
+/* A decimal unsigned integer. */
+static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
+{
+    char digits[24], *at = digits + sizeof digits;
+    do
+        *--at = (char)('0' + u % 10);
+    while (u /= 10);
+    cas_outn(b, at, (size_t)(digits + sizeof digits - at));
+}
+
+/* Whether every conversion of fmt is one cas_out_plain writes itself:
+ * %d %u %s %c %% and %zu, with no flags, width or precision. */
+static inline int cas_out_is_plain(const char *fmt)
+{
+    for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 2, '%')) {
+        if (p[1] == 'z' && p[2] == 'u')
+            p++;
+        else if (!p[1] || !strchr("dusc%", p[1]))
+            return 0;
+    }
+    return 1;
+}
+
+/* fmt (plain: cas_out_is_plain) with its arguments, piece by piece: what
+ * vsnprintf writes, without its cost per call (renders format thousands
+ * of small pieces). */
+static inline void cas_out_plain(struct cas_outbuf *b, const char *fmt, va_list args)
+{
+    for (;;) {
+        const char *pct = strchr(fmt, '%');
+        size_t run = pct ? (size_t)(pct - fmt) : strlen(fmt);
+        if (run)
+            cas_outn(b, fmt, run);
+        if (!pct)
+            return;
+        const char *text;
+        char c;
+        switch (pct[1]) {
+        case 'd': cas_outi(b, va_arg(args, int)); break;
+        case 'u': cas_outu(b, va_arg(args, unsigned)); break;
+        case 'z': cas_outu(b, va_arg(args, size_t)); pct++; break;
+        case 'c':
+            c = (char)va_arg(args, int);
+            cas_outn(b, &c, 1);
+            break;
+        case 's':
+            text = va_arg(args, const char *);
+            cas_outs(b, text ? text : "(null)");
+            break;
+        default: cas_outn(b, "%", 1); break;
+        }
+        fmt = pct + 2;
+    }
+}
+
+/* printf into the buffer.  The plain conversions (cas_out_is_plain) are
+ * written directly, at any length; any other format goes through
+ * vsnprintf, and one such call's text is cut at CAS_OUTBUF_SIZE - 1 bytes
+ * (use cas_outn for longer text). */
 static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *fmt, ...)
 {
     va_list args, again;
     va_start(args, fmt);
+    if (cas_out_is_plain(fmt)) {
+        cas_out_plain(b, fmt, args);
+        va_end(args);
+        return;
+    }
     va_copy(again, args);
     size_t room = sizeof b->buf - b->n;
     int len = vsnprintf(b->buf + b->n, room, fmt, args);

@@ -361,9 +361,19 @@ async function checkGhost(page) {
     seen.push(await words());
     assert.ok(await ghostArt(), 'the ghost is drawn on the board');
     if (k % 2 === 0) {
-      const g = await page.$('#board >>> .cas-ghost');
-      await g.click();
-      await g.dispose();
+      // A click on the tile, off its figure spots (a spot takes its click).
+      const at = await page.evaluate(() => {
+        const root = document.getElementById('board').shadowRoot;
+        const r = root.querySelector('.cas-ghost .cas-ghost-frame').getBoundingClientRect();
+        for (let i = 1; i < 8; i++)
+          for (let j = 1; j < 8; j++) {
+            const x = r.left + r.width * i / 8, y = r.top + r.height * j / 8;
+            if (root.elementFromPoint(x, y)?.closest('.cas-ghost')) return { x, y };
+          }
+        return null;
+      });
+      assert.ok(at, 'some of the ghost is not under a figure spot');
+      await page.mouse.click(at.x, at.y);
     } else {
       await page.keyboard.press('r');
     }
@@ -378,6 +388,64 @@ async function checkGhost(page) {
   log(`${page.name}: ghost turned through ${seen.join(' | ')}; confirmed "${chosen}" (ply ${ply} -> ${next})`);
   assert.ok(next > ply, 'Confirm plays the placement');
   confirms++;
+  return true;
+}
+
+// Figure spots on the ghost, as in JCloisterZone: a space clicked, the
+// ghost turned until its rotation lets a figure go on the tile; the spots
+// appear on the ghost (asked of the server by a "preview": nothing is
+// played meanwhile), the table passes axe with them; a spot clicked (and
+// the figure, when several kinds may go) and Confirm play the placement
+// and the deploy in a row: the board shows one more figure, the log both.
+async function checkSpots(page) {
+  const space = await page.$('#board >>> g.marks .cas-active[data-cas-box]');
+  if (!space) return false;
+  const ply = Number(await body(page, 'ply'));
+  const actor = await body(page, 'actor');
+  const figures = () => page.evaluate(() => document.getElementById('board').shadowRoot
+    .querySelectorAll('svg > use.figure').length);
+  const before = await figures();
+  await space.click();
+  await space.dispose();
+  await page.waitForFunction(() => document.body.dataset.ghost === '0', { timeout: STEP_MS });
+  const turns = Number(await page.$eval('#place-rotate', (r) => r.hidden ? 1 : r.textContent.match(/of (\d+)/)[1]));
+  let spots = 0;
+  for (let k = 0; k < turns && !spots; k++) {
+    await page.waitForFunction(() => document.body.dataset.spots !== '', { timeout: STEP_MS });
+    spots = Number(await body(page, 'spots'));
+    if (!spots && k + 1 < turns) {
+      await page.keyboard.press('r');
+      await page.waitForFunction((n) => document.body.dataset.ghost === String(n), { timeout: STEP_MS }, k + 1);
+    }
+  }
+  assert.equal(Number(await body(page, 'ply')), ply, 'a preview plays nothing');
+  if (!spots) { await page.keyboard.press('Escape'); return false; }
+  const drawn = await page.$$eval('#board >>> .cas-ghost-spots .cas-spot', (ss) => ss.map((e) => e.getAttribute('aria-label')));
+  assert.equal(drawn.length, spots, 'each spot is drawn on the ghost');
+  await checkAxe(page, 'the table, a ghost with its figure spots');
+  const spot = await page.$('#board >>> .cas-ghost-spots .cas-spot');
+  await spot.click();
+  await spot.dispose();
+  await page.waitForFunction(() => document.body.dataset.deploy !== '' ||
+    document.querySelector('#place-figures button'), { timeout: STEP_MS });
+  if (!await body(page, 'deploy')) {
+    await page.click('#place-figures button');
+    await page.waitForFunction(() => document.body.dataset.deploy !== '', { timeout: STEP_MS });
+  }
+  const deploy = await body(page, 'deploy');
+  const words = await page.$eval('#place-what', (w) => w.textContent);
+  assert.ok(words.endsWith(`, then ${deploy}`), `the bar names both moves: ${words}`);
+  await shot(page, 'ghost-spots.png');
+  await page.click('#place-confirm');
+  confirms++;
+  // The placement, then the deploy the page plays when its decision comes.
+  await page.waitForFunction((p) => Number(document.body.dataset.ply) >= p + 2 && document.body.dataset.busy !== 'true',
+    { timeout: STEP_MS }, ply);
+  const alert = await page.$eval('#alert', (a) => a.hidden ? '' : a.textContent);
+  assert.equal(alert, '', `no refusal: ${alert}`);
+  await page.waitForFunction((n) => document.getElementById('board').shadowRoot
+    .querySelectorAll('svg > use.figure').length > n, { timeout: STEP_MS }, before);
+  log(`${page.name}: ${spots} figure spots on the ghost (${drawn.join(' | ')}); "${words}" played at ply ${ply} (actor ${actor}): ${before} -> ${await figures()} figures on the board`);
   return true;
 }
 
@@ -644,7 +712,7 @@ async function main() {
 
   const pages = [a, b];
   let keyboarded = false, hinted = false, undone = false, reloaded = false, shotMid = false, dropped = false, restarted = false, plies = 0;
-  let viewed = false, ghosted = false, phoned = false, axed = false, helped = false;
+  let viewed = false, ghosted = false, phoned = false, axed = false, helped = false, spotted = false;
   for (;;) {
     const over = await body(a, 'over') === 'true' && await body(b, 'over') === 'true';
     if (over) break;
@@ -685,6 +753,7 @@ async function main() {
     }
     if (!axed && mover === a && ply >= 6) { await checkAxe(a, 'the table, deciding'); axed = true; }
     if (!ghosted && mover === a && ply >= 8 && await checkGhost(a)) { ghosted = true; continue; }
+    if (ghosted && !spotted && mover === a && await checkSpots(a)) { spotted = true; continue; }
     if (!phoned && mover === b && ply >= 14) {
       // A phone opens Bob's seat too (a second tab of the seat).
       const phone = await checkPhone(links[1]);
@@ -759,7 +828,8 @@ async function main() {
   assert.ok(reloaded, 'page B reloaded mid-game');
   assert.ok(dropped, "page B's connection dropped and came back");
   assert.ok(restarted, 'the server restarted mid-game');
-  assert.ok(viewed && ghosted && phoned && axed && helped, 'zoom and pan, the ghost, the phone, axe and help were checked');
+  assert.ok(viewed && ghosted && phoned && axed && helped && spotted,
+    'zoom and pan, the ghost, its figure spots, the phone, axe and help were checked');
 
   await c.waitForSelector('body[data-over="true"]');
   for (const p of [a, b, c]) await p.waitForSelector('#result:not([hidden])');

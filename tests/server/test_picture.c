@@ -2,7 +2,8 @@
  * test_picture.c — a picture's keyed elements and its changes
  * (host/server/picture.c): what is cut, what goes whole, and that the
  * changes from one picture turn it into the next (added, changed, removed,
- * moved elements, the root's start tag).
+ * moved elements, the root's start tag), and a cut that knows the picture
+ * before is the same cut.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,12 +128,56 @@ static void test_changes_turn_one_picture_into_the_next(void **state)
     expect_round_trip(a, ROOT "<g data-cas-key=\"e\"/></svg>");
 }
 
+/* Cut knowing the picture before, a picture is cut exactly as without:
+ * every pair of a set of pictures (kept, changed, added, removed, moved,
+ * a duplicate key, a prefix of an element, unkeyed ones). */
+static void test_a_cut_after_a_picture_is_the_same_cut(void **state)
+{
+    (void)state;
+    static const char *const pictures[] = {
+        HEAD ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g>"
+                  "<g data-cas-key=\"c\">3</g><g data-cas-key=\"d\">4</g></svg>",
+        ROOT "<g data-cas-key=\"a\">1</g>\n<g data-cas-key=\"b\">2!</g>\n"
+             "<g data-cas-key=\"c\">3</g><g data-cas-key=\"d\">4</g></svg>",
+        ROOT "<g data-cas-key=\"z\"/><g data-cas-key=\"a\">1</g><g data-cas-key=\"y\"/>"
+             "<g data-cas-key=\"c\">3</g><g data-cas-key=\"d\">5</g><g data-cas-key=\"x\"/></svg>",
+        ROOT "<g data-cas-key=\"d\">4</g><g data-cas-key=\"b\">2</g>"
+             "<!-- between --><g data-cas-key=\"c\">3</g><g data-cas-key=\"a\">1</g></svg>",
+        ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"a\">1</g></svg>",
+        ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g></svg>",
+        ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g><g>unkeyed</g></svg>",
+        ROOT "<g data-cas-key=\"a\">1<g>2</g></g><g data-cas-key=\"b\">2</g><g data-cas-key=\"c\">3</g>"
+             "<g data-cas-key=\"d\">4</g></svg>",
+        "<svg viewBox=\"0 0 1 1\"><g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2",
+    };
+    size_t n = sizeof pictures / sizeof pictures[0];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            struct cas__picture prev, plain, after;
+            take(&prev, pictures[i]);
+            take(&plain, pictures[j]);
+            cas__picture_take_after(&after, strdup(pictures[j]), strlen(pictures[j]), &prev);
+            assert_int_equal(after.keyed, plain.keyed);
+            assert_int_equal(after.n, plain.n);
+            if (plain.keyed) {
+                assert_int_equal(after.root_at, plain.root_at);
+                assert_int_equal(after.root_len, plain.root_len);
+                assert_memory_equal(after.parts, plain.parts, plain.n * sizeof *plain.parts);
+                assert_memory_equal(after.sorted, plain.sorted, plain.n * sizeof *plain.sorted);
+            }
+            cas__picture_free(&prev);
+            cas__picture_free(&plain);
+            cas__picture_free(&after);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cuts_keyed_elements),
         cmocka_unit_test(test_goes_whole_off_the_convention),
         cmocka_unit_test(test_changes_turn_one_picture_into_the_next),
+        cmocka_unit_test(test_a_cut_after_a_picture_is_the_same_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,8 @@ const view = {
   events: [],                // the log as shown, for the game-over breakdown
   sel: null,                 // click-to-play selection (see below)
   busy: false,               // an act was sent, its state not yet seen
+  preview: { sent: null, want: null }, // the ghost's preview asked (its id) and the next one
+  followUp: null,            // {ply, action}: a figure chosen on the ghost, played at ply
   clockAt: 0,                // performance.now() when the state came
 };
 
@@ -506,6 +508,7 @@ function openTable(game) {
 // gap in the numbers).
 function join(resume = false) {
   view.busy = false;
+  view.preview = { sent: null, want: null }; // an answer on the old socket never comes
   const msg = { type: 'join', game: view.game, text: view.text };
   if (view.seat !== null) { msg.seat = view.seat; msg.token = view.token; }
   const st = view.state;
@@ -777,6 +780,10 @@ svg { display: block; width: 100%; height: 100%; touch-action: none; user-select
 .cas-ghost { cursor: pointer; }
 .cas-ghost-frame { fill: none; stroke: #111; stroke-width: 4px; stroke-dasharray: 10 5; }
 .cas-ghost:focus-visible .cas-ghost-frame { stroke-width: 7px; }
+.cas-spot { cursor: pointer; }
+.cas-spot .hit { fill: #fffaf0; fill-opacity: .85; stroke: #111; stroke-width: 3px; stroke-dasharray: 5 3; }
+.cas-spot:hover .hit, .cas-spot:focus-visible .hit { stroke-width: 5px; }
+.cas-spot.cas-chosen .hit { fill: #1f4e8c; fill-opacity: 1; stroke-dasharray: none; stroke-width: 5px; }
 .cas-last-move rect { fill: none; stroke-width: 5px; }
 .cas-last-move text { font: bold 15px sans-serif; fill: #111; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
 `;
@@ -799,8 +806,10 @@ function boardRoot() {
     viewport = new Viewport(host, root);
     lastMoves = new LastMoves(viewport);
     placement = new Placement(viewport,
-      { bar: $('place-bar'), rotate: $('place-rotate'), confirm: $('place-confirm'), cancel: $('place-cancel'), what: $('place-what') },
-      { choose: (m) => pickMark(m, false, true), play, reset: resetSelection });
+      { bar: $('place-bar'), rotate: $('place-rotate'), confirm: $('place-confirm'), cancel: $('place-cancel'),
+        what: $('place-what'), figures: $('place-figures') },
+      { choose: (m) => pickMark(m, false, true), play, reset: resetSelection, preview: askPreview,
+        follow: (action) => { view.followUp = { ply: view.state.ply + 1, action }; } });
     tray = new Tray($('tray'), (m) => pickMark(m));
   }
   return host.shadowRoot;
@@ -898,6 +907,40 @@ function renderDecision(st, mine, plyChanged) {
   $('undo').disabled = !st.can_undo;
   $('hint').disabled = false;
   updateSelection();
+  playFollowUp(st);
+}
+
+// A figure chosen on the ghost is played as soon as the placement's
+// deploy decision comes (the ply after it); a board that went otherwise
+// (the move refused, a figure no longer possible) drops it and says so.
+function playFollowUp(st) {
+  const f = view.followUp;
+  if (!f || view.busy || st.ply < f.ply) return;
+  view.followUp = null;
+  const i = st.ply === f.ply && st.actor === st.you ? (st.actions || []).indexOf(f.action) : -1;
+  if (i >= 0) play(i);
+  else showAlert(`The tile is placed, but “${f.action}” could not be played: choose again.`);
+}
+
+// The ghost's preview (server: "preview"): one request in flight; while
+// it is, only the latest one wanted waits.
+function askPreview(i) {
+  const st = view.state;
+  if (!st?.actions?.[i]) return;
+  view.preview.want = { ply: st.ply, action: st.actions[i] };
+  if (view.preview.sent === null) sendPreview();
+}
+
+function sendPreview() {
+  const want = view.preview.want;
+  view.preview.want = null;
+  view.preview.sent = want ? send({ type: 'preview', game: view.game, ply: want.ply, action: want.action }) : null;
+}
+
+function previewDone(msg) {
+  if (msg.id !== view.preview.sent) return;
+  view.preview.sent = null;
+  sendPreview();
 }
 
 function actionButton(text, i) {
@@ -956,6 +999,9 @@ function updateSelection() {
   $('reset').disabled = !sel.picked.length;
   showToPlace();
   placement.refresh(sel, step, view.state?.actions);
+  if (placement.options.length)
+    $('step').textContent = 'Turn the piece (click it, R or Rotate) through its legal rotations; where spots show on ' +
+      'it, click one to put a figure there too; Confirm plays it, Escape starts over.';
   tray.render(boardRoot().querySelector('svg'), sel);
 }
 
@@ -1060,6 +1106,8 @@ function markAt(e) {
 
 // A faded element is clickable too: the move starts over from it.
 function onBoardClick(e) {
+  const spot = e.target.closest?.('.cas-spot');
+  if (spot) { e.preventDefault(); placement.pickSpot(spot.casSpot, false); return; }
   if (e.target.closest?.('.cas-ghost')) { e.preventDefault(); placement.rotate(); return; }
   const m = markAt(e);
   if (m && !m.el.classList.contains('cas-chosen')) { e.preventDefault(); pickMark(m); }
@@ -1067,6 +1115,8 @@ function onBoardClick(e) {
 
 function onBoardKey(e) {
   if (e.key !== 'Enter' && e.key !== ' ') return;
+  const spot = e.target.closest?.('.cas-spot');
+  if (spot) { e.preventDefault(); placement.pickSpot(spot.casSpot, true); return; }
   if (e.target.closest?.('.cas-ghost')) {
     e.preventDefault();
     if (e.key === 'Enter') placement.confirm(); else placement.rotate();
@@ -1136,6 +1186,11 @@ function receive(msg) {
   case 'hint':
     showHint(msg);
     break;
+  case 'preview':
+    previewDone(msg);
+    if (view.screen === 'table' && String(msg.game) === view.game && msg.ply === view.state?.ply)
+      placement.previewed(msg);
+    break;
   case 'error':
     onError(msg, what);
     break;
@@ -1172,6 +1227,7 @@ function showHint(msg) {
 
 function onError(msg, what) {
   const code = msg.code || 'error';
+  if (what === 'preview') { previewDone(msg); return; } // a board that moved on: the next state says it
   if (what === 'join' && (code === 'bad-token' || code === 'not-found') && view.seat !== null) {
     watchInstead(`This tab's seat link was refused (${code}): ${msg.message} You are watching instead.`);
     return;
@@ -1185,6 +1241,7 @@ function onError(msg, what) {
     $('turn').textContent = 'There is no such game on this server.';
   }
   if (what === 'act') {
+    view.followUp = null;
     view.busy = false;
     delete document.body.dataset.busy;
     view.sel = null;   // the refused move starts over

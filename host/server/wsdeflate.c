@@ -1,0 +1,85 @@
+/*
+ * wsdeflate.c — permessage-deflate for the server's outgoing messages
+ * (wsdeflate.h).  Each message is compressed with a fresh raw deflate
+ * stream primed with its dictionary, the connection's previous two
+ * messages, rather than by a stream kept per connection (as
+ * libwebsockets does): the output is then a function of the texts, and
+ * forty watchers of one view, whose last messages are the same, are sent
+ * the same bytes, compressed once.  The receiver's window (32 KiB of
+ * everything it inflated, in order) ends with those messages, so every
+ * distance the compressor uses is one the receiver can follow.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "wsdeflate.h"
+
+struct cas__wsdeflate {
+    z_stream z;
+    char window[CAS__WSDEFLATE_WINDOW]; /* the dictionary, its two parts joined */
+};
+
+struct cas__wsdeflate *cas__wsdeflate_new(void)
+{
+    struct cas__wsdeflate *d = calloc(1, sizeof *d);
+    if (d && deflateInit2(&d->z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(d);
+        d = NULL;
+    }
+    return d;
+}
+
+void cas__wsdeflate_free(struct cas__wsdeflate *d)
+{
+    if (d) {
+        deflateEnd(&d->z);
+        free(d);
+    }
+}
+
+/* The tail of at most CAS__WSDEFLATE_WINDOW bytes of older + newer, in
+ * d->window: its length. */
+static size_t join(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict)
+{
+    size_t newer = dict->newer_len < CAS__WSDEFLATE_WINDOW ? dict->newer_len
+                                                           : CAS__WSDEFLATE_WINDOW;
+    size_t older = dict->older_len < CAS__WSDEFLATE_WINDOW - newer
+                       ? dict->older_len
+                       : CAS__WSDEFLATE_WINDOW - newer;
+    if (older)
+        memcpy(d->window, dict->older + dict->older_len - older, older);
+    if (newer)
+        memcpy(d->window + older, dict->newer + dict->newer_len - newer, newer);
+    return older + newer;
+}
+
+int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
+                            const char *text, size_t len, struct cas__buf *out)
+{
+    z_stream *z = &d->z;
+    size_t start = out->len, dict_len = join(d, dict);
+    if (deflateReset(z) != Z_OK)
+        return CAS_EIO;
+    if (dict_len && deflateSetDictionary(z, (const Bytef *)d->window, (uInt)dict_len) != Z_OK)
+        return CAS_EIO;
+    z->next_in = (Bytef *)text;
+    z->avail_in = (uInt)len;
+    do {
+        size_t room = deflateBound(z, z->avail_in) + 16;
+        int rc = cas__buf_reserve(out, room);
+        if (rc != CAS_OK)
+            return rc;
+        z->next_out = (Bytef *)out->data + out->len;
+        z->avail_out = (uInt)room;
+        if (deflate(z, Z_SYNC_FLUSH) == Z_STREAM_ERROR)
+            return CAS_EIO;
+        cas__buf_setlen(out, out->len + (room - z->avail_out));
+    } while (z->avail_out == 0);
+    /* A sync flush ends in an empty stored block, 00 00 ff ff: the
+     * receiver puts it back (RFC 7692 7.2.1). */
+    if (out->len - start < 4)
+        return CAS_EIO;
+    cas__buf_setlen(out, out->len - 4);
+    return CAS_OK;
+}

@@ -1,0 +1,49 @@
+/*
+ * wsdeflate.h — permessage-deflate (RFC 7692) for the server's outgoing
+ * messages, done by castellan and not by libwebsockets so that a message
+ * is compressed once for every connection that can take the same bytes
+ * (host-internal: the server, and the load client that counts the bytes
+ * on the wire as the server makes them).
+ */
+#ifndef CAS_HOST_WSDEFLATE_H
+#define CAS_HOST_WSDEFLATE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* The receiver's window (RFC 7692's default server_max_window_bits, 15),
+ * so the most of a dictionary a message may refer back into. */
+#define CAS__WSDEFLATE_WINDOW 32768
+
+struct cas__wsdeflate;
+
+/* A compressor (one z_stream, about 270 KB), reused for every message;
+ * NULL when memory ran out.  Owned by the caller: cas__wsdeflate_free. */
+struct cas__wsdeflate *cas__wsdeflate_new(void);
+void cas__wsdeflate_free(struct cas__wsdeflate *d); /* NULL is fine */
+
+/* The receiver's last two compressed messages (on its connection): the
+ * dictionary a message is compressed after.  Either may be NULL/0. */
+struct cas__wsdeflate_dict {
+    const char *older, *newer;
+    size_t older_len, newer_len;
+};
+
+/* Append to out text[0..len) compressed as one permessage-deflate
+ * message (zlib level 1, raw deflate, synced, its final 00 00 ff ff
+ * removed as RFC 7692 says), for a receiver whose inflater has just
+ * inflated dict's older then newer message — of which only the last
+ * CAS__WSDEFLATE_WINDOW bytes are used — or, with an empty dict, for one
+ * that has inflated nothing the message may refer to (a new connection,
+ * or no context takeover).  The output depends on dict and text alone,
+ * so the same bytes serve every connection whose window ends with the
+ * same two messages.  Two, not one: a seat's updates alternate between
+ * its turn (with the legal actions) and the other's, and the one before
+ * last is the better dictionary (median update on the wire 844 -> 661 B
+ * for Carcassonne; the whole 32 KiB window gives 636 B).  CAS_OK,
+ * CAS_ENOMEM (out's sticky error), or CAS_EIO when zlib fails. */
+int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
+                            const char *text, size_t len, struct cas__buf *out);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * test_outbuf.c — the renders' buffered writer (plugin-api/castellan/
+ * outbuf.h): cas_outf writes the plain conversions (%d %u %s %c %% %zu)
+ * itself, and what it writes is byte for byte what vsnprintf writes, at
+ * the extremes of each type and across the buffer's flushes; any other
+ * format still goes through vsnprintf.
+ */
+#define _GNU_SOURCE /* vasprintf */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <castellan/outbuf.h>
+
+/* What the writer was handed, gathered in one string. */
+struct sink {
+    char *data;
+    size_t len, writes;
+};
+
+static int sink_write(void *ctx, const char *data, size_t len)
+{
+    struct sink *s = ctx;
+    char *grown = realloc(s->data, s->len + len + 1);
+    if (!grown)
+        return CAS_ENOMEM;
+    memcpy(grown + s->len, data, len);
+    s->data = grown;
+    s->len += len;
+    s->data[s->len] = '\0';
+    s->writes++;
+    return CAS_OK;
+}
+
+/* vsnprintf's text for fmt, in a malloc'd string. */
+static char *expected(const char *fmt, ...) CAS_PRINTF(1, 2);
+static char *expected(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *text = NULL;
+    assert_true(vasprintf(&text, fmt, args) >= 0);
+    va_end(args);
+    return text;
+}
+
+#define CHECK_SAME(...)                                                  \
+    do {                                                                 \
+        struct sink s = {NULL, 0, 0};                                    \
+        struct cas_writer w = {.ctx = &s, .write = sink_write};         \
+        struct cas_outbuf ob = CAS_OUTBUF_INIT(&w);                      \
+        cas_outf(&ob, __VA_ARGS__);                                      \
+        assert_int_equal(cas_out_finish(&ob), CAS_OK);                   \
+        char *want = expected(__VA_ARGS__);                              \
+        assert_string_equal(s.data ? s.data : "", want);                 \
+        free(want);                                                      \
+        free(s.data);                                                    \
+    } while (0)
+
+static void plain_conversions_write_what_vsnprintf_writes(void **unused)
+{
+    (void)unused;
+    CHECK_SAME("<rect x=\"%d\" y=\"%d\"/>", 0, -7);
+    CHECK_SAME("%d %d %d", INT_MIN, INT_MAX, -1);
+    CHECK_SAME("%u|%u", 0u, UINT_MAX);
+    CHECK_SAME("%zu|%zu", (size_t)0, SIZE_MAX);
+    CHECK_SAME("%s and %s%s", "text", "", "<tail>");
+    CHECK_SAME("[%c%c]", 'k', '"');
+    CHECK_SAME("100%% of %d%%", 42);
+    CHECK_SAME("no conversion at all");
+    CHECK_SAME("%d", 1000000007);
+}
+
+static void other_formats_go_through_vsnprintf(void **unused)
+{
+    (void)unused;
+    CHECK_SAME("%3d|%-4s|%.*s|%lld|%04x", 7, "ab", 2, "xyz", -5ll, 255u);
+    CHECK_SAME("%d then %2d", 1, 2);
+    CHECK_SAME("%s %.1f", "pi", 3.14);
+    assert_true(cas_out_is_plain("%d %u %s %c %% %zu"));
+    assert_false(cas_out_is_plain("%ld"));
+    assert_false(cas_out_is_plain("%5d"));
+    assert_false(cas_out_is_plain("ends in %"));
+}
+
+/* Many pieces across the 8 KiB buffer: flushed in large writes, in order,
+ * equal to the same text printed at once; one plain piece longer than the
+ * buffer is written whole. */
+static void pieces_cross_the_buffer_in_order(void **unused)
+{
+    (void)unused;
+    struct sink s = {NULL, 0, 0};
+    struct cas_writer w = {.ctx = &s, .write = sink_write};
+    struct cas_outbuf ob = CAS_OUTBUF_INIT(&w);
+    size_t cap = 64 * CAS_OUTBUF_SIZE, len = 0;
+    char *want = malloc(cap);
+    assert_non_null(want);
+    for (int i = -3000; i < 3000; i++) {
+        cas_outf(&ob, "<use x=\"%d\" k=\"%s\"/>", i * 37, i % 2 ? "odd" : "even");
+        len += (size_t)snprintf(want + len, cap - len, "<use x=\"%d\" k=\"%s\"/>", i * 37,
+                                i % 2 ? "odd" : "even");
+    }
+    char *longer = malloc(3 * CAS_OUTBUF_SIZE);
+    assert_non_null(longer);
+    memset(longer, 'q', 3 * CAS_OUTBUF_SIZE - 1);
+    longer[3 * CAS_OUTBUF_SIZE - 1] = '\0';
+    cas_outf(&ob, "[%s]", longer);
+    len += (size_t)snprintf(want + len, cap - len, "[%s]", longer);
+    assert_int_equal(cas_out_finish(&ob), CAS_OK);
+    assert_int_equal(s.len, len);
+    assert_memory_equal(s.data, want, len);
+    assert_true(s.writes < len / (CAS_OUTBUF_SIZE / 2)); /* large writes, not one a piece */
+    free(longer);
+    free(want);
+    free(s.data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plain_conversions_write_what_vsnprintf_writes),
+        cmocka_unit_test(other_formats_go_through_vsnprintf),
+        cmocka_unit_test(pieces_cross_the_buffer_in_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
