@@ -26,7 +26,7 @@ static void print_usage(FILE *out)
             "usage: castellan bench [--game ID] [--expansions a,b] [--rule NAME=VALUE ...]\n"
             "                       [--players N] [--games N] [--seed S] [--only SECTION]\n"
             "                       [--rounds N] [--marginal] [--floor] [--isolated]\n"
-            "                       [--in-process]\n"
+            "                       [--in-process] [--hosted N]\n"
             "                       [--plugin-path DIR[:DIR...]] [--database URL]\n"
             "\n"
             "Measures the game ID (default %s) for N players (default the fewest\n"
@@ -52,10 +52,16 @@ static void print_usage(FILE *out)
             "--database postgresql://..., into that PostgreSQL database as well (it\n"
             "deletes the games it made there).  In the serve section, --rounds N\n"
             "runs the 100-game measure N times; the environment's\n"
-            "CASTELLAN_SERVE_MEASURES=load,saturation,100,watchers,idle picks its\n"
-            "measures, and CASTELLAN_SERVE_PROBE=tests/server/latency_probe.mjs runs\n"
-            "an independent client (node, ws) beside the 100-game measure and\n"
-            "prints both clients' latency (docs/server.md, Benchmark).  Sections:\n",
+            "CASTELLAN_SERVE_MEASURES=load,saturation,100,watchers,idle,hosted picks\n"
+            "its measures, and CASTELLAN_SERVE_PROBE=tests/server/latency_probe.mjs\n"
+            "runs an independent client (node, ws) beside the 100-game measure and\n"
+            "prints both clients' latency (docs/server.md, Benchmark).  Its last\n"
+            "measure (hosted; alone: --only serve-hosted) plays the --games games\n"
+            "again with idle games hosted beside them, to N/8, N/2 and --hosted N\n"
+            "games in all (default 8000), and prints each line's CPU per move\n"
+            "against the first.  Run under valgrind --tool=callgrind, the server's\n"
+            "counts cover each measure's play alone (dumped as part \"play\").\n"
+            "Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)
         fprintf(out, "  %-16s %s\n", s->name, s->what);
@@ -64,7 +70,7 @@ static void print_usage(FILE *out)
 /* Flags as given; NULL when absent. */
 struct bench_args {
     const char *game, *expansions, *players, *games, *seed, *only, *plugin_path, *rounds;
-    const char *database;
+    const char *database, *hosted;
     int floor, isolated, marginal, in_process;
     struct cas__strlist rules;
 };
@@ -147,7 +153,7 @@ static void close_without(struct without_set *w)
  * comparison when there are expansions (and with --marginal, on the
  * session without each expansion). */
 static int measure(const struct cas__target *t, int nplayers, uint64_t games, uint64_t seed,
-                   int rounds, const struct bench_args *a)
+                   int rounds, size_t hosted, const struct bench_args *a)
 {
     struct cas__match m, alone, isolated;
     struct without_set without = {0};
@@ -164,6 +170,7 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
                            .game_has_expansions =
                                cas__registry_has_expansion_of(t->reg, t->plan.game->id),
                            .pg_url = a->database, .serve = cas__bench_serve,
+                           .serve_hosted = cas__bench_serve_hosted, .hosted = hosted,
                            .club = cas__bench_club};
     struct cas__check_target check = cas__target_check(t);
     if (a->isolated) {
@@ -201,7 +208,7 @@ static int measure(const struct cas__target *t, int nplayers, uint64_t games, ui
 /* Measure what the flags describe; the exit status. */
 static int bench(const struct bench_args *a)
 {
-    uint64_t games = 1000, seed = 1, players = 0, rounds = 1;
+    uint64_t games = 1000, seed = 1, players = 0, rounds = 1, hosted = 8000;
     int status;
     if ((a->games && (status = cas__cli_number("bench", "--games", a->games, 1, 100000000,
                                                &games))) ||
@@ -211,6 +218,8 @@ static int bench(const struct bench_args *a)
                                                  &players))) ||
         (a->rounds && (status = cas__cli_number("bench", "--rounds", a->rounds, 1,
                                                 CAS__BENCH_MAX_ROUNDS, &rounds))) ||
+        (a->hosted && (status = cas__cli_number("bench", "--hosted", a->hosted, 1, 1000000,
+                                                &hosted))) ||
         (a->only && (status = check_section(a->only))))
         return status;
     if (a->database && !cas__saves_is_url(a->database)) {
@@ -241,7 +250,7 @@ static int bench(const struct bench_args *a)
         status = 2;
     } else {
         status = measure(&t, players ? (int)players : t.min_players, games, seed, (int)rounds,
-                         a);
+                         (size_t)hosted, a);
     }
     cas__target_close(&t);
     return status;
@@ -258,7 +267,7 @@ int cas__cmd_bench(int argc, char **argv)
         {"--rounds", &a.rounds, NULL, NULL}, {"--marginal", NULL, &a.marginal, NULL},
         {"--floor", NULL, &a.floor, NULL}, {"--isolated", NULL, &a.isolated, NULL},
         {"--in-process", NULL, &a.in_process, NULL},
-        {"--database", &a.database, NULL, NULL},
+        {"--database", &a.database, NULL, NULL}, {"--hosted", &a.hosted, NULL, NULL},
     };
     char *usage_text = NULL;
     size_t usage_len = 0, n_positional;

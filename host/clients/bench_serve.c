@@ -14,6 +14,13 @@
  *   100 games   latency at a light load
  *   watchers    25 games with 1, then 40, watchers each: server CPU per move
  *   idle        100 games alone, then with 3,000 idle sockets: CPU per move
+ *   hosted      --games games played as under load, with nothing else
+ *               hosted, then with idle games beside them to an eighth, a
+ *               half and all of --hosted games in all (default 8,000):
+ *               CPU per move, latency, and the ratio to the first (also
+ *               alone: --only serve-hosted).  The idle games are created
+ *               and never joined: the cost of a connection is the idle
+ *               measure's.
  *
  * The game is the benched one with its expansions (--expansions).
  */
@@ -24,12 +31,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "server.h"
 #include "wsclient.h"
+
+/* Under valgrind --tool=callgrind the server's counts are zeroed when the
+ * play starts and dumped (part "play") when it ends; without valgrind's
+ * header nothing is asked. */
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(part)
+#endif
 
 #define THINK_MS 200     /* 1000 games moving every 0.2 s: 5,000 moves/s offered */
 
@@ -52,10 +71,35 @@ static int tell_port(void *ctx, struct cas__lobby *l, int port)
     return write(ready_pipe, &port, sizeof port) == sizeof port ? CAS_OK : CAS_EIO;
 }
 
-static _Noreturn void run_server(const char *db, size_t games, size_t conns, int fd)
+/* The parent's requests to the server under callgrind: 'z' zero the counts,
+ * 'd' dump them (answered with a 'd' on the ready pipe once written). */
+static int control_pipe = -1;
+
+static int between_turns(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
 {
-    struct cas__serve_setup setup = {.database = db, .ready = tell_port};
+    char c;
+    (void)ctx;
+    (void)l;
+    (void)h;
+    while (read(control_pipe, &c, 1) == 1) {
+        if (c == 'z') {
+            CALLGRIND_ZERO_STATS;
+        } else {
+            CALLGRIND_DUMP_STATS_AT("play");
+            if (write(ready_pipe, &c, 1) != 1)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static _Noreturn void run_server(const char *db, size_t games, size_t conns, int fd,
+                                 int control)
+{
+    struct cas__serve_setup setup = {.database = db, .ready = tell_port,
+                                     .done = between_turns};
     ready_pipe = fd;
+    control_pipe = control;
     cas__srv_limits_default(&setup.opts.limits);
     setup.opts.listen = "127.0.0.1:0";
     setup.opts.quiet = 1;
@@ -94,12 +138,38 @@ static double cpu_seconds(pid_t pid)
     return got ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
 }
 
+/* Whether this process (the load client) and the server it forks may
+ * open conns connections and their files: the soft limit raised to the
+ * hard one if need be, else a line saying what to do. */
+static int files_enough(struct cas__bench *b, size_t conns)
+{
+    struct rlimit r;
+    rlim_t need = (rlim_t)conns + 64;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+        return 1;
+    if (r.rlim_cur < need && r.rlim_max >= need) {
+        r.rlim_cur = need;
+        setrlimit(RLIMIT_NOFILE, &r);
+        getrlimit(RLIMIT_NOFILE, &r);
+    }
+    if (r.rlim_cur >= need)
+        return 1;
+    line(b, "serve: the load client opens %zu connections, and the server as many, but a "
+         "process may open %llu files here (ulimit -n; hard limit %llu): raise the limit "
+         "(ulimit -n %llu) or give fewer --games\n", conns,
+         (unsigned long long)r.rlim_cur, (unsigned long long)r.rlim_max,
+         (unsigned long long)need);
+    return 0;
+}
+
 /* One measure: a fresh server, the load client's run of it. */
 struct measure {
     size_t games;
     unsigned think_ms, watchers, idle;
     double seconds;
     int wire;
+    size_t hosted;            /* idle games created beside them, never joined */
+    uint64_t max_moves;       /* the play stops after this many acts (0: time only) */
 };
 
 struct figures {
@@ -111,6 +181,7 @@ struct figures {
     pid_t probe_pid;
     char probe_out[128];
     pid_t server;
+    int control_fd;           /* to the server (between_turns), -1 none */
     long before, after;       /* RSS, KiB: started, games created */
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
     double load;
@@ -159,9 +230,17 @@ static void finish_probe(struct figures *f)
     waitpid(f->probe_pid, &status, 0);
 }
 
+/* Ask the server under callgrind to zero ('z') or dump ('d') its counts. */
+static void tell_callgrind(const struct figures *f, char what)
+{
+    if (RUNNING_ON_VALGRIND && f->control_fd >= 0 && write(f->control_fd, &what, 1) != 1)
+        fprintf(stderr, "castellan bench: the server did not take the callgrind request\n");
+}
+
 static void all_joined(void *ctx)
 {
     struct figures *f = ctx;
+    tell_callgrind(f, 'z');
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
 }
@@ -177,15 +256,24 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
-    int fds[2], port = 0, status;
+    int fds[2], control[2], port = 0, status;
     memset(f, 0, sizeof *f);
     f->probe = probe;
     f->game = b->match->plugin->id;
     f->expansions = expansions;
     f->seconds = m->seconds;
+    if (!files_enough(b, m->games * (2 + m->watchers) + m->idle + 1))
+        return CAS_EINVAL;
     snprintf(dir, sizeof dir, "%s/castellan-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir) || pipe2(fds, O_CLOEXEC) != 0) {
         line(b, "serve: cannot create a temporary folder or a pipe\n");
+        return CAS_EIO;
+    }
+    if (pipe2(control, O_CLOEXEC | O_NONBLOCK) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        rmdir(dir);
+        line(b, "serve: cannot create a pipe\n");
         return CAS_EIO;
     }
     snprintf(db, sizeof db, "%s/serve.db", dir);
@@ -193,17 +281,21 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        run_server(db, m->games, m->games * (2 + m->watchers) + m->idle, fds[1]);
+        close(control[1]);
+        run_server(db, m->games + m->hosted, m->games * (2 + m->watchers) + m->idle, fds[1],
+                   control[0]);
     }
     close(fds[1]);
+    close(control[0]);
+    f->control_fd = control[1];
     int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
-    close(fds[0]);
     f->server = pid;
     f->port = port;
     f->before = got ? rss_kib(pid) : -1;
     struct cas__loadgen_params p = {
         .port = port, .game = b->match->plugin->id, .expansions = expansions, .seed = b->seed,
-        .games = m->games, .think_ms = m->think_ms, .max_moves = UINT64_MAX,
+        .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms,
+        .max_moves = m->max_moves ? m->max_moves : UINT64_MAX,
         .max_seconds = m->seconds, .watchers = m->watchers, .idle = m->idle, .wire = m->wire,
         .created = games_created, .joined = all_joined, .ctx = f,
     };
@@ -212,10 +304,16 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     if (rc == CAS_OK) { /* creating and joining are not timed */
         rc = cas__loadgen_run(&p, &f->r);
         f->cpu = cpu_seconds(pid) - f->cpu_start;
+        char dumped;
+        tell_callgrind(f, 'd');
+        if (RUNNING_ON_VALGRIND && read(fds[0], &dumped, 1) != 1)
+            fprintf(stderr, "castellan bench: the server's callgrind counts were not dumped\n");
         finish_probe(f);
         getloadavg(load, 1);
         f->load = load[0];
     }
+    close(fds[0]);
+    close(control[1]);
     if (pid > 0) {
         kill(pid, SIGTERM);
         waitpid(pid, &status, 0);
@@ -227,9 +325,13 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     }
     rmdir(dir);
     if (rc != CAS_OK || f->r.errors) {
+        char why[160];
+        snprintf(why, sizeof why, "%zu of %zu games were created: %s", f->r.created,
+                 m->games + m->hosted,
+                 f->r.creator_closed ? "the server closed the creator's connection"
+                                     : "nothing more came for two minutes");
         line(b, "serve: the benchmark could not run (%s)\n",
-             got ? (f->r.first_error[0] ? f->r.first_error : "the games were not created in time")
-                 : "the server did not start");
+             got ? (f->r.first_error[0] ? f->r.first_error : why) : "the server did not start");
         return rc ? rc : CAS_EIO;
     }
     return CAS_OK;
@@ -260,7 +362,7 @@ struct serve_bench {
 static int bench_load(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1};
+    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1, 0, 0};
     if (run(s->b, s->exp, &load, &f, NULL))
         return CAS_EIO;
     line(s->b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
@@ -281,7 +383,7 @@ static int bench_load(const struct serve_bench *s)
 static int bench_saturation(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure saturate = {s->games, 0, 0, 0, 5, 0};
+    const struct measure saturate = {s->games, 0, 0, 0, 5, 0, 0, 0};
     if (run(s->b, s->exp, &saturate, &f, NULL))
         return CAS_EIO;
     line(s->b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
@@ -309,7 +411,7 @@ static double median(double *v, int n)
 static int bench_light(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure light = {100, THINK_MS, 0, 0, 10, 0};
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0};
     const char *probe = getenv("CASTELLAN_SERVE_PROBE");
     double ours[CAS__BENCH_MAX_ROUNDS], theirs[CAS__BENCH_MAX_ROUNDS], diff[CAS__BENCH_MAX_ROUNDS];
     int rounds = s->b->rounds > 1 ? s->b->rounds : 1, compared = 0;
@@ -345,7 +447,8 @@ static int bench_light(const struct serve_bench *s)
 static int bench_watchers(const struct serve_bench *s)
 {
     struct figures f, g;
-    const struct measure one = {25, THINK_MS, 1, 0, 8, 0}, forty = {25, THINK_MS, 40, 0, 8, 0};
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0},
+                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0};
     if (run(s->b, s->exp, &one, &f, NULL) || run(s->b, s->exp, &forty, &g, NULL))
         return CAS_EIO;
     double extra = g.r.answered ? (ms_per_move(&g) - ms_per_move(&f)) * 1e3 / 39 : 0;
@@ -359,8 +462,8 @@ static int bench_watchers(const struct serve_bench *s)
 static int bench_idle(const struct serve_bench *s)
 {
     struct figures f, g;
-    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0},
-                         idle = {100, THINK_MS, 0, 3000, 8, 0};
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0};
     if (run(s->b, s->exp, &alone, &f, NULL) || run(s->b, s->exp, &idle, &g, NULL))
         return CAS_EIO;
     line(s->b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
@@ -370,9 +473,44 @@ static int bench_idle(const struct serve_bench *s)
     return CAS_OK;
 }
 
+/* What a move costs with more games hosted: the same games played, with
+ * nothing else, then with idle games beside them to an eighth, a half and
+ * all of --hosted games in all; each line's CPU per move against the
+ * first. */
+static int bench_hosted(const struct serve_bench *s)
+{
+    size_t games = s->games, most = s->b->hosted ? s->b->hosted : 8000;
+    size_t totals[4] = {games, most / 8, most / 2, most};
+    double first = 0;
+    struct figures f;
+    for (int i = 0; i < 4; i++) {
+        if (totals[i] < games)
+            totals[i] = games;
+        if (i && totals[i] == totals[i - 1])
+            continue;
+        /* Under valgrind every line plays the same moves (the games are
+         * the same and each seat plays the first legal action): 30 a
+         * game, the first 15 plies of each seat, as a render costs more as
+         * the board grows; up to five minutes for them. */
+        const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0,
+                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0};
+        if (run(s->b, s->exp, &m, &f, NULL))
+            return CAS_EIO;
+        if (!i)
+            first = ms_per_move(&f);
+        line(s->b, "serve hosted: %zu games hosted, %zu of them played (think %d ms): %.0f "
+             "moves/s served (%llu answered); p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
+             "per move, %.2fx the first line's; load average %.1f\n", totals[i], games,
+             THINK_MS, (double)f.r.answered / f.r.seconds, (unsigned long long)f.r.answered,
+             f.r.p50_ms, f.r.p99_ms, ms_per_move(&f), first > 0 ? ms_per_move(&f) / first : 0,
+             f.load);
+    }
+    return CAS_OK;
+}
+
 /* Whether the measure named name is to run: every one, or those that
  * CASTELLAN_SERVE_MEASURES lists (load, saturation, 100, watchers, idle,
- * with commas), so that one figure can be taken again, or profiled, alone. */
+ * hosted, with commas), so that one figure can be taken again, or profiled, alone. */
 static int wanted(const char *name)
 {
     const char *list = getenv("CASTELLAN_SERVE_MEASURES");
@@ -391,7 +529,8 @@ int cas__bench_serve(struct cas__bench *b)
         const char *name;
         int (*measure)(const struct serve_bench *s);
     } measures[] = {{"load", bench_load}, {"saturation", bench_saturation},
-                    {"100", bench_light}, {"watchers", bench_watchers}, {"idle", bench_idle}};
+                    {"100", bench_light}, {"watchers", bench_watchers}, {"idle", bench_idle},
+                    {"hosted", bench_hosted}};
     char exp[1024];
     struct serve_bench s = {.b = b, .exp = exp, .games = (size_t)b->games};
     expansions_json(b->match, exp, sizeof exp);
@@ -401,4 +540,14 @@ int cas__bench_serve(struct cas__bench *b)
         if (wanted(measures[i].name) && measures[i].measure(&s))
             return CAS_EIO;
     return CAS_OK;
+}
+
+int cas__bench_serve_hosted(struct cas__bench *b)
+{
+    char exp[1024];
+    struct serve_bench s = {.b = b, .exp = exp, .games = (size_t)b->games};
+    expansions_json(b->match, exp, sizeof exp);
+    line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
+         "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
+    return bench_hosted(&s);
 }

@@ -34,11 +34,6 @@ struct seat {
     char act[1024];
 };
 
-/* Creates one connection sends ahead of their answers: a server opens a
- * game in a job, and a connection's later requests wait for it in a
- * bounded queue (docs/server.md), so a flood of creates is paced. */
-#define CREATES_AHEAD 32
-
 #define WATCHER -2
 #define IDLE -3
 
@@ -47,10 +42,9 @@ struct loadgen {
     struct cas__loadgen_result *r;
     struct cas__wsc *w;
     struct seat creator;        /* index -1: makes the games */
-    struct seat *seats;         /* 2 per game */
-    size_t created, n_seats, seats_over;
-    size_t asked;               /* creates sent; at most CREATES_AHEAD unanswered */
-    char create[1024];
+    struct seat *seats;         /* 2 per game played */
+    size_t asked, created, n_seats, seats_over;
+    char create[1024];          /* the create request */
     struct seat *others;        /* watchers, then idle connections */
     size_t n_others;
     double *latencies;
@@ -161,6 +155,23 @@ static void note_wire(struct seat *s, const char *text, size_t len)
     lg->raw[lg->n_wire++] = (uint32_t)len;
 }
 
+/* The creator keeps at most CREATE_WINDOW creates unanswered, as many
+ * people creating games on their own connections would: a client that
+ * sends thousands of requests at once has the server queue thousands of
+ * answers, and past 1024 queued messages (or max-queue-bytes) the server
+ * drops it as a client that does not read (docs/server.md, "Limits"). */
+#define CREATE_WINDOW 64
+#define STALL_S 120
+
+static void ask_more(struct loadgen *lg)
+{
+    size_t total = lg->p->games + lg->p->hosted;
+    while (lg->asked < total && lg->asked - lg->created < CREATE_WINDOW) {
+        cas__wsc_send(lg->creator.conn, lg->create);
+        lg->asked++;
+    }
+}
+
 static void on_message(struct cas__wsc_conn *c, void *user, const char *text, size_t len)
 {
     struct seat *s = user;
@@ -179,7 +190,10 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
     if (s->index == WATCHER || s->index == IDLE)
         return;
     if (s->index < 0) {
-        if (strncmp(text, "{\"type\":\"created\"", 17) == 0 && lg->created < lg->p->games) {
+        if (strncmp(text, "{\"type\":\"created\"", 17) == 0 && lg->created >= lg->p->games) {
+            lg->created++; /* one of the idle games hosted beside them */
+            ask_more(lg);
+        } else if (strncmp(text, "{\"type\":\"created\"", 17) == 0) {
             s = &lg->seats[2 * lg->created];
             int64_t game = int_after(text, "\"game\":\"", 0);
             for (int i = 0; i < 2; i++) {
@@ -193,10 +207,7 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
                     sscanf(at + strlen(key), "%63[0-9a-f]", s[i].token);
             }
             lg->created++;
-            if (lg->asked < lg->p->games) {
-                cas__wsc_send(lg->creator.conn, lg->create);
-                lg->asked++;
-            }
+            ask_more(lg);
         } else if (strstr(text, "\"type\":\"error\"")) {
             lg->r->errors++;
             snprintf(lg->r->first_error, sizeof lg->r->first_error, "%.300s", text);
@@ -257,19 +268,28 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         free(lg.seats);
         return CAS_ENOMEM;
     }
-    /* Creating and joining are bounded apart from the play measured. */
-    double deadline = now_s() + p->max_seconds + 120;
+    /* Creating and joining are bounded apart from the play measured: they
+     * stop when nothing came for STALL_S (so thousands of games, or a
+     * server under valgrind, take what they need). */
+    double deadline = now_s() + STALL_S;
     lg.creator = (struct seat){.lg = &lg, .index = -1};
     if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, &lg.creator, &lg.creator.conn)))
         goto done;
     snprintf(lg.create, sizeof lg.create, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
              "\"seed\":\"%" PRIu64 "\",\"expansions\":%.600s,\"seats\":[{\"agent\":\"human\"},"
              "{\"agent\":\"human\"}]}", p->game, p->seed, p->expansions ? p->expansions : "[]");
-    for (; lg.asked < p->games && lg.asked < CREATES_AHEAD; lg.asked++)
-        cas__wsc_send(lg.creator.conn, lg.create);
-    while (lg.created < p->games && !r->errors && now_s() < deadline)
+    ask_more(&lg);
+    for (size_t was = 0; lg.created < p->games + p->hosted && !r->errors && !r->closed &&
+                         now_s() < deadline;) {
         cas__wsc_service(lg.w, 10);
-    if (lg.created < p->games) {
+        if (lg.created > was) {
+            was = lg.created;
+            deadline = now_s() + STALL_S;
+        }
+    }
+    r->created = lg.created;
+    r->creator_closed = r->closed != 0;
+    if (lg.created < p->games + p->hosted) {
         rc = CAS_EIO;
         goto done;
     }
@@ -306,12 +326,18 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     }
     /* Every connection open, and every seat and watcher sent its full
      * state, before the play is timed (no act leaves meanwhile). */
-    for (size_t ready = 0; !rc && ready < lg.n_seats + lg.n_others && now_s() < deadline;) {
+    deadline = now_s() + STALL_S;
+    for (size_t ready = 0, was = 0; !rc && ready < lg.n_seats + lg.n_others &&
+                                    now_s() < deadline;) {
         cas__wsc_service(lg.w, 10);
         ready = 0;
         for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
             const struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
             ready += s->index == IDLE ? cas__wsc_is_open(s->conn) : s->heard;
+        }
+        if (ready > was) {
+            was = ready;
+            deadline = now_s() + STALL_S;
         }
     }
     if (p->joined)
@@ -330,14 +356,16 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
          * and add their own wait to the latency measured. */
         cas__wsc_service_us(lg.w, send_due(&lg, 5000));
     }
-    /* The last acts' states. */
+    /* The last acts' states, while they come (2 s at most after the last). */
     for (double until = now_s() + 2; now_s() < until && !rc;) {
-        int waiting = 0;
+        size_t waiting = 0, answered = lg.n_latencies;
         for (size_t i = 0; i < lg.n_seats; i++)
-            waiting |= lg.seats[i].sent_at > 0;
+            waiting += lg.seats[i].sent_at > 0;
         if (!waiting)
             break;
         cas__wsc_service(lg.w, 5);
+        if (lg.n_latencies > answered)
+            until = now_s() + 2;
     }
     r->seconds = now_s() - play_start;
     uint64_t closed = r->closed; /* before ours close */

@@ -7,6 +7,7 @@
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "buf.h"
 #include "wsclient.h"
@@ -131,6 +132,25 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
+/* As many connections as the process may open files: the soft limit is
+ * raised to the hard one (the benchmark opens two per game, 16,000 for
+ * 8,000 games); libwebsockets refuses connections past the count it is
+ * given. */
+static unsigned fd_limit(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+        return 4096;
+    if (r.rlim_cur < r.rlim_max) {
+        rlim_t soft = r.rlim_cur;
+        r.rlim_cur = r.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &r) != 0)
+            r.rlim_cur = soft;
+    }
+    return r.rlim_cur == RLIM_INFINITY || r.rlim_cur > 1u << 16 ? 1u << 16
+                                                                  : (unsigned)r.rlim_cur;
+}
+
 int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out)
 {
     struct lws_context_creation_info info;
@@ -142,7 +162,7 @@ int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out)
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
     info.extensions = extensions;
-    info.fd_limit_per_thread = 4096;
+    info.fd_limit_per_thread = fd_limit();
     lws_set_log_level(getenv("CAS_WSC_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO | LLL_CLIENT : LLL_ERR, NULL);
     w->events = events;
     if (!(w->ctx = lws_create_context(&info))) {

@@ -77,6 +77,7 @@ struct cas__loadgen_params {
     const char *expansions;    /* its expansions as a JSON array, or NULL */
     uint64_t seed;
     size_t games;              /* concurrent games, 2 connections each */
+    size_t hosted;             /* more games created, never joined: idle beside them */
     unsigned think_ms;         /* from a state to the act it answers */
     uint64_t max_moves;        /* stop after this many acts ... */
     double max_seconds;        /* ... or this long, whichever first */
@@ -92,6 +93,8 @@ struct cas__loadgen_result {
     uint64_t moves;            /* acts sent */
     uint64_t answered;         /* acts whose next state arrived */
     uint64_t states, errors, closed, games_over;
+    size_t created;            /* games created (games + hosted when all were) */
+    int creator_closed;        /* the server closed the creator's connection */
     double seconds;            /* from the first join to the end */
     double p50_ms, p99_ms;     /* act sent -> next state arrived */
     /* With wire: the bytes each recipient's update took on the wire
@@ -114,6 +117,9 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
  * cas__bench, serve). */
 struct cas__bench;
 int cas__bench_serve(struct cas__bench *b);
+/* `castellan bench --only serve-hosted`: the cost of a move with up to
+ * --hosted games hosted (the last measure of cas__bench_serve, alone). */
+int cas__bench_serve_hosted(struct cas__bench *b);
 
 /* The club's pages on the store at database (the ratings section's
  * history): the snapshot made on the club's thread, and a page of each

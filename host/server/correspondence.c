@@ -16,14 +16,19 @@
 
 #include "table.h"
 
-int64_t cas__corr_wall(const struct cas__table *t)
+int64_t cas__srv_wall(const struct cas__lobby *l)
 {
-    const struct cas__srv_clock *c = &t->lobby->clock;
+    const struct cas__srv_clock *c = &l->clock;
     if (c->wall_ms)
         return c->wall_ms(c->ctx);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t cas__corr_wall(const struct cas__table *t)
+{
+    return cas__srv_wall(t->lobby);
 }
 
 static int64_t allowance(const struct cas__table *t)

@@ -147,6 +147,7 @@ void cas__lobby_close(struct cas__lobby *l)
         l->tables = t->next;
         cas__table_free(t);
     }
+    cas__tick_free(l);
     free(l->by_id);
     cas__registry_free(l->reg);
     cas__strlist_free(&l->path);
@@ -188,6 +189,9 @@ static void link_table(struct cas__lobby *l, struct cas__table *t)
 {
     int indexed = index_room(l) == 0;
     t->next = l->tables;
+    t->prev = NULL;
+    if (l->tables)
+        l->tables->prev = t;
     l->tables = t;
     l->n_tables++;
     if (indexed) {
@@ -200,6 +204,7 @@ static void link_table(struct cas__lobby *l, struct cas__table *t)
         l->by_id_cap = 0;
     }
     l->lobby_dirty = 1;
+    cas__tick_soon(l, t);
 }
 
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
@@ -228,11 +233,14 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
 /* t leaves the lobby's list and index. */
 static void unlink_table(struct cas__lobby *l, struct cas__table *t)
 {
-    for (struct cas__table **p = &l->tables; *p; p = &(*p)->next)
-        if (*p == t) {
-            *p = t->next;
-            break;
-        }
+    /* Unlinked where it is: retiring a game costs the same whatever
+     * the number of games hosted. */
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        l->tables = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
     if (l->by_id)
         for (struct cas__table **p = &l->by_id[bucket_of(l, t->id)]; *p;
              p = &(*p)->next_same_hash)
@@ -848,6 +856,7 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
 
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
 {
+    cas__tick_soon(l, t); /* what changed may have started or stopped a clock */
     if (t->queued)
         return;
     t->queued = 1;
@@ -892,6 +901,17 @@ static void flush_changed(struct cas__lobby *l)
         t = next;
     }
     if (l->lobby_dirty && l->subs) {
+        /* The list is every table: sent at most once per
+         * CAS__LOBBY_EVERY_MS, whatever changed meanwhile, so games created,
+         * joined and ended cost the lobby's connections one list a second,
+         * not one each.  A later flush sends what waits (the loop flushes
+         * after every turn, and turns at least every clock tick). */
+        int64_t now = l->clock.now_ms(l->clock.ctx);
+        if (now < l->lobby_next_at) {
+            retire_finished(l);
+            return;
+        }
+        l->lobby_next_at = now + CAS__LOBBY_EVERY_MS;
         struct cas__jw w;
         cas__jw_init(&w);
         write_lobby(l, &w, NULL);
@@ -908,24 +928,5 @@ void cas__lobby_flush(struct cas__lobby *l)
 {
     cas__loop_enter();
     flush_changed(l);
-    cas__loop_leave();
-}
-
-static void check_clocks(struct cas__lobby *l)
-{
-    int64_t now = l->clock.now_ms(l->clock.ctx);
-    l->store_up = cas__saves_ready(l->store) == CAS_OK;
-    for (struct cas__table *t = l->tables; t; t = t->next)
-        if (!t->hold.held) {
-            cas__table_retry_store(t);
-            if (!t->hold.held)
-                cas__table_check_clock(t, now);
-        }
-}
-
-void cas__lobby_check_clocks(struct cas__lobby *l)
-{
-    cas__loop_enter();
-    check_clocks(l);
     cas__loop_leave();
 }

@@ -220,6 +220,7 @@ static void deliver_job(struct cas__bot_job *base)
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
     struct cas__lobby *l = t->lobby;
+    int flushed = j->op == CAS__OP_FLUSH; /* built messages, changed nothing */
     t->hold.job = NULL;
     if (j->conn)
         j->conn->working = NULL;
@@ -257,6 +258,8 @@ static void deliver_job(struct cas__bot_job *base)
     drain(t);
     if (!t->hold.held && t->busy && !t->writing) /* busy, not writing: a bot decides */
         ask_pool(t);
+    if (!flushed)
+        cas__tick_soon(l, t); /* the clock tick places it again */
 }
 
 static void deliver(struct cas__bot_job *base)

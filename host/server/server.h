@@ -269,6 +269,9 @@ void cas__recent_free(struct cas__recent *r);
 
 struct cas__help;
 
+/* The lobby's list goes to its subscribers at most this often. */
+#define CAS__LOBBY_EVERY_MS 1000
+
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
     struct cas__help *helps;           /* owned: notation helps in use (notation.c) */
@@ -304,6 +307,7 @@ struct cas__lobby {
     struct cas__saves_writer *writer;
     struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
+    int64_t lobby_next_at;             /* the list goes to subs no sooner */
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
     const struct cas__host_saved *host_saved;
@@ -318,6 +322,17 @@ struct cas__lobby {
     /* The club's pages (club.h), told when a game finishes; NULL: none
      * (tests); borrowed. */
     struct cas__club *club;
+    /* The clock tick's schedule (tick.c): tables due on the server's
+     * clock and on the wall clock (min-heaps by due time), those to look
+     * at next tick (soon), the tick's own batch; ticks so far, tables they
+     * examined (what the tests count), memory that ran out (then the next
+     * tick examines every table). */
+    struct cas__tables {
+        struct cas__table **at;
+        size_t n, cap;
+    } tick_heap[2], tick_soon, tick_batch;
+    uint64_t tick_count, tick_examined;
+    int tick_lost;
 };
 
 /* Open an empty lobby on store (borrowed; must outlive it) with the
@@ -349,7 +364,9 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
  * it once per turn, before it sleeps (serve_run.c), and cas__lobby_handle
  * before a request, so no reply overtakes what was owed before it. */
 void cas__lobby_flush(struct cas__lobby *l);
-/* Check every running clock against now: a flag that fell ends its game. */
+/* The clock tick: every running clock against now (a flag that fell ends
+ * its game), a leaver's grace, a store to retry.  Only the tables with
+ * something due, or changed since the last tick, are examined (tick.c). */
 void cas__lobby_check_clocks(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
 /* Whether saved game id may be hosted and its replay shown: a game a

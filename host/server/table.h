@@ -166,6 +166,13 @@ struct cas__table {
     int owes_full;                 /* a connection is owed a full state */
     int queued;                    /* in the lobby's changed tables */
     struct cas__table *next_changed;
+    /* Its place in the clock tick's schedule (tick.c): 1 + its index in
+     * the lobby's heaps (server clock, wall clock) and in the soon list,
+     * 0 when not there; when it falls due on each; the tick that last
+     * examined it. */
+    size_t tick_slot[2], soon_slot;
+    int64_t tick_at[2];
+    uint64_t tick_seen;
     int over;
     int claimed;                   /* holds the store's claim on the game */
     /* The store was unavailable (its database away) when an action or the
@@ -202,7 +209,7 @@ struct cas__table {
     int64_t deadline;
     int corr_last_seat;
     char failure[512];             /* why the table stopped, "" if fine */
-    struct cas__table *next;       /* in the lobby */
+    struct cas__table *next, *prev; /* in the lobby's list (prev: unlinked in O(1)) */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
     int counted_over;              /* the lobby has counted it finished */
@@ -275,9 +282,20 @@ void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);
  * "reason":..,"flagged":..} (docs/server.md, state). */
 void cas__table_write_result(struct cas__table *t, struct cas__jw *w);
 
+/* ------------------------------------------------------------ tick.c */
+
+/* Look at t at the next clock tick (it changed): the tick then places it
+ * by what falls due next in it.  Loop only. */
+void cas__tick_soon(struct cas__lobby *l, struct cas__table *t);
+/* t leaves the tick's schedule (it is being freed). */
+void cas__tick_forget(struct cas__lobby *l, struct cas__table *t);
+/* Free the schedule itself, every table gone (cas__lobby_close). */
+void cas__tick_free(struct cas__lobby *l);
+
 /* ------------------------------------------------- correspondence.c */
 
-/* The time of day, Unix ms, on the lobby's clock. */
+/* The time of day, Unix ms, on the lobby's clock (of t's lobby). */
+int64_t cas__srv_wall(const struct cas__lobby *l);
 int64_t cas__corr_wall(const struct cas__table *t);
 /* The deadline to journal with an action of `actor` just applied (the
  * one in force for the next decision: a new one when another seat decides

@@ -705,6 +705,15 @@ static int bench_serve(struct cas__bench *b)
     return b->serve(b);
 }
 
+static int bench_serve_hosted(struct cas__bench *b)
+{
+    if (!b->serve_hosted) {
+        fprintf(stderr, "castellan bench: the serve section is not part of this program\n");
+        return CAS_ENOTFOUND;
+    }
+    return b->serve_hosted(b);
+}
+
 const struct cas__bench_section cas__bench_sections[] = {
     {"playouts", "random playouts per second; with expansions, against the game alone", 0, 0,
      bench_playouts},
@@ -725,6 +734,9 @@ const struct cas__bench_section cas__bench_sections[] = {
      0, CAS__BENCH_ON_ONLY, cas__bench_ratings},
     {"serve", "with --only serve: castellan serve with --games games over WebSocket: "
               "moves/s, latency, memory per game", 0, CAS__BENCH_ON_ONLY, bench_serve},
+    {"serve-hosted", "with --only serve-hosted: serve's last measure alone: a move's cost "
+                     "with --games games played and up to --hosted (8000) hosted",
+     0, CAS__BENCH_ON_ONLY, bench_serve_hosted},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -72,6 +72,10 @@ struct cas__bench {
      * (host/clients/bench_serve.c: the clients are a room above the tools);
      * NULL: the section cannot run. */
     int (*serve)(struct cas__bench *b);
+    /* Its last measure alone (--only serve-hosted): a move's cost with up
+     * to `hosted` games hosted (--hosted; 0: 8,000). */
+    int (*serve_hosted)(struct cas__bench *b);
+    size_t hosted;
     /* The club pages' snapshot and pages timed on the ratings section's
      * history, the store at database (host/clients/bench_club.c); NULL:
      * not timed. */

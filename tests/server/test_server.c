@@ -406,6 +406,7 @@ static void test_create_list_claim_join(void **state)
                         tokens, 2);
     /* The lobby heard of it, with the open seat. */
     assert_non_null(strstr(last(&lobby), "\"status\":\"open\""));
+    size_t lists = lobby.n;
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":0}", (long long)id);
     assert_string_equal(error_code(&bob), "not-open");
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":5}", (long long)id);
@@ -421,6 +422,11 @@ static void test_create_list_claim_join(void **state)
     snprintf(tokens[1], sizeof tokens[1], "%s", claimed);
     sayf(&w, &carol, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1}", (long long)id);
     assert_string_equal(error_code(&carol), "not-open");
+    /* The list goes at most once a second, with whatever changed. */
+    assert_int_equal(lobby.n, lists);
+    fake_now += CAS__LOBBY_EVERY_MS;
+    cas__lobby_flush(&w.lobby);
+    assert_int_equal(lobby.n, lists + 1);
     assert_non_null(strstr(last(&lobby), "\"status\":\"running\""));
     assert_non_null(strstr(last(&lobby), "\"name\":\"Bob\""));
 
@@ -1367,6 +1373,13 @@ static void test_finished_games_leave_memory(void **state)
     assert_int_equal(w.lobby.n_finished, 1);
     assert_non_null(cas__lobby_find(&w.lobby, live));
     assert_null(cas__lobby_find(&w.lobby, first));
+    /* Each left the lobby's list where it was: the list is whole both ways. */
+    size_t listed = 0;
+    for (struct cas__table *t = w.lobby.tables, *before = NULL; t; before = t, t = t->next) {
+        assert_ptr_equal(t->prev, before);
+        listed++;
+    }
+    assert_int_equal(listed, w.lobby.n_tables);
     assert_int_equal(table(&w, ids[299])->id, ids[299]);
     /* Its watcher follows nothing now, and a join is told where the
      * replay is; the store has it whole. */
@@ -1863,6 +1876,93 @@ static void expect_notice(const struct cas_json *notice, const char *event, int6
     assert_string_equal(notice_field(notice, "days_per_move"), "2");
 }
 
+/* How many tables the next clock tick examines. */
+static uint64_t examined_by_a_tick(struct world *w)
+{
+    uint64_t before = w->lobby.tick_examined;
+    cas__lobby_check_clocks(&w->lobby);
+    cas__lobby_flush(&w->lobby);
+    return w->lobby.tick_examined - before;
+}
+
+/* The clock tick looks only at what may fall due: among 200 idle games it
+ * examines none; a running clock when its flag falls, a correspondence
+ * deadline when it passes (on the wall clock), a leaver when the grace
+ * ends, and a table once after it changed.  Counted, not timed. */
+static void test_the_tick_looks_only_at_what_is_due(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn blitz[2], corr[2], left[2];
+    char tokens[2][64];
+    fake_now = 3000000;
+    fake_wall_now = 1796000000000;
+    world_open(&w, "tick", 1);
+    for (int i = 0; i < 200; i++)
+        create(&w, two_humans, tokens, 2);
+    int64_t blitz_id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,"
+                              "\"seed\":\"2\",\"clock\":{\"base_ms\":60000,\"increment_ms\":0},"
+                              "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    seat_both(&w, blitz_id, tokens, blitz, NULL);
+    int64_t corr_id = create(&w, corr_game, tokens, 2);
+    seat_both(&w, corr_id, tokens, corr, NULL);
+    int64_t left_id = create(&w, two_humans, tokens, 2);
+    seat_both(&w, left_id, tokens, left, NULL);
+    /* The first tick looks at every table made since the last: once. */
+    assert_int_equal(examined_by_a_tick(&w), 203);
+    for (int i = 0; i < 5; i++) {
+        fake_now += 100;
+        assert_int_equal(examined_by_a_tick(&w), 0);
+    }
+
+    /* The flag: nothing until it falls, then that table alone. */
+    struct cas__table *t = table(&w, blitz_id);
+    int actor = cas__table_actor(t);
+    fake_now = t->turn_started + t->seats[actor].clock_ms - 1;
+    assert_int_equal(examined_by_a_tick(&w), 0);
+    assert_false(t->over);
+    fake_now += 1;
+    assert_int_equal(examined_by_a_tick(&w), 1);
+    assert_true(t->over);
+    assert_int_equal(t->flagged, actor);
+    assert_int_equal(examined_by_a_tick(&w), 1); /* it changed: once more, then never */
+    assert_int_equal(examined_by_a_tick(&w), 0);
+
+    /* A leaver: the tick after the seat went, then at the grace's end. */
+    t = table(&w, left_id);
+    int gone = cas__table_actor(t);
+    cas__lobby_disconnect(&w.lobby, &left[gone].base);
+    assert_int_equal(examined_by_a_tick(&w), 1);
+    fake_now += CAS__LEAVER_GRACE_MS - 1;
+    assert_int_equal(examined_by_a_tick(&w), 0);
+    assert_int_equal(cas__table_gone(t, fake_now), -1);
+    fake_now += 1;
+    assert_int_equal(examined_by_a_tick(&w), 1);
+    char expect[64];
+    snprintf(expect, sizeof expect, "\"leaver\":{\"seat\":%d}", gone);
+    assert_non_null(strstr(last_state(&left[1 - gone]), expect));
+    assert_int_equal(examined_by_a_tick(&w), 1);
+    assert_int_equal(examined_by_a_tick(&w), 0);
+
+    /* A correspondence deadline is on the wall clock: hours of the
+     * server's clock pass unexamined; the day it passes, it falls. */
+    t = table(&w, corr_id);
+    fake_now += 10 * 3600 * 1000;
+    assert_int_equal(examined_by_a_tick(&w), 0);
+    fake_wall_now = t->deadline - 1;
+    assert_int_equal(examined_by_a_tick(&w), 0);
+    assert_false(t->over);
+    fake_wall_now += 1;
+    assert_int_equal(examined_by_a_tick(&w), 1);
+    assert_true(t->over);
+    for (int i = 0; i < 2; i++) {
+        tconn_free(&blitz[i]);
+        tconn_free(&corr[i]);
+        tconn_free(&left[i]);
+    }
+    world_close(&w);
+}
+
 /* The notify-command gets a JSON notice on stdin when a person's turn
  * begins and, per seat, when the game ends; the player's name (which
  * holds quotes and a shell's $(...)) goes only into the JSON. */
@@ -1960,6 +2060,7 @@ int main(void)
         cmocka_unit_test(test_notify_command_is_checked),
         cmocka_unit_test(test_forced_pass),
         cmocka_unit_test(test_leaver),
+        cmocka_unit_test(test_the_tick_looks_only_at_what_is_due),
         cmocka_unit_test(test_score_events_say_what_scored),
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_updates_rebuild_the_picture),
