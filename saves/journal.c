@@ -94,8 +94,37 @@ void cas__saves_entry_free(struct cas__saves_entry *e)
     if (!e)
         return;
     free(e->text);
+    free(e->scores);
     free(e->err);
     free(e);
+}
+
+static int write_result(struct cas__saves *s, const struct cas__saves_entry *e)
+{
+    int rc = e->actor >= 0 ? cas__saves_served_flag(s, e->game, e->actor, e->forfeit) : CAS_OK;
+    return rc == CAS_OK ? cas__saves_finish(s, e->game, e->scores, e->n_scores) : rc;
+}
+
+int cas__saves_write_entry(struct cas__saves *s, struct cas__saves_entry *e)
+{
+    switch (e->kind) {
+    case CAS__WRITE_TAKE_BACK:
+        e->rc = cas__saves_take_back(s, e->game, e->ply);
+        break;
+    case CAS__WRITE_RESULT:
+        e->rc = write_result(s, e);
+        break;
+    case CAS__WRITE_BOT:
+        e->rc = cas__saves_served_bot(s, e->game, e->actor, e->text);
+        break;
+    default:
+        e->rc = cas__saves_append_timed(s, e->game, e->ply, e->actor, e->text, e->hash,
+                                        e->clock_ms);
+        break;
+    }
+    free(e->err);
+    e->err = e->rc ? strdup(cas__saves_errmsg(s)) : NULL;
+    return e->rc;
 }
 
 void cas__saves_entries_free(struct cas__saves_entry *list)

@@ -226,22 +226,40 @@ int cas__saves_ready(struct cas__saves *s);
  * 0 for a SQLite file. */
 int cas__saves_shared(const struct cas__saves *s);
 
-/* One action to journal in a batch (cas__saves_append_batch) or on the
+/* What a writer's entry writes: an action (cas__saves_append_timed, the
+ * only kind a batch takes), a take-back of the plies from `ply` on
+ * (cas__saves_take_back), a result (cas__saves_finish; with actor >= 0
+ * the seat whose flag fell, or that left when forfeit, first through
+ * cas__saves_served_flag), a bot that plays seat `actor` from now on,
+ * spec in text (cas__saves_served_bot). */
+enum cas__saves_write {
+    CAS__WRITE_APPEND,
+    CAS__WRITE_TAKE_BACK,
+    CAS__WRITE_RESULT,
+    CAS__WRITE_BOT,
+};
+
+/* One write to journal in a batch (cas__saves_append_batch) or on the
  * journal's writer thread (cas__saves_writer_*), and what became of it. */
 struct cas__saves_entry {
+    enum cas__saves_write kind;
     int64_t game;
     uint32_t ply;
     int actor;
     char *text;            /* owned: the action's canonical text */
     uint64_t hash;         /* the state hash after it */
     int64_t clock_ms;      /* the actor's clock after it; -1: no clock */
+    int64_t *scores;       /* owned: a result's, one per player */
+    size_t n_scores;
+    int forfeit;           /* a result's: the flagged seat left */
     void *owner;           /* the caller's, handed back untouched */
     int rc;                /* once written: CAS_OK or why it is not saved */
     char *err;             /* owned: the store's message when rc fails */
     struct cas__saves_entry *next;
 };
 
-/* A new entry (text copied, rc CAS_OK, no error); NULL on OOM. */
+/* A new entry of kind CAS__WRITE_APPEND (text copied, rc CAS_OK, no
+ * error); NULL on OOM.  The caller may set another kind and its fields. */
 struct cas__saves_entry *cas__saves_entry_new(int64_t game, uint32_t ply, int actor,
                                               const char *text, uint64_t hash,
                                               int64_t clock_ms, void *owner);
@@ -258,6 +276,9 @@ void cas__saves_entries_free(struct cas__saves_entry *list);
  * journal them one at a time to learn which failed (cas__saves_writer
  * does). */
 int cas__saves_append_batch(struct cas__saves *s, struct cas__saves_entry *list);
+
+/* Write one entry of any kind on its own (its rc and err set); the code. */
+int cas__saves_write_entry(struct cas__saves *s, struct cas__saves_entry *e);
 
 /* How many journal transactions this open store has committed
  * (cas__saves_append and cas__saves_append_batch, one each), for the

@@ -4,7 +4,9 @@
  * waits for a disk flush or a database round trip.  What queues up while
  * it commits goes into its next transaction together (group commit): the
  * more games play at once, the more actions each commit carries, and a
- * lone action is committed at once, without waiting for company.
+ * lone action is committed at once, without waiting for company.  A
+ * game's take-backs, results and bots taking a seat go the same way, in
+ * the same order, each in a transaction of its own.
  *
  * The loop submits entries and takes back the written ones (woken by the
  * callback it gave); an entry is durable when it comes back with CAS_OK.
@@ -77,15 +79,12 @@ static struct cas__saves_entry *take_batch(struct cas__saves_writer *w)
 /* Each entry's answer, on its own (after its batch was refused). */
 static void write_each(struct cas__saves *s, struct cas__saves_entry *list)
 {
-    for (struct cas__saves_entry *e = list; e; e = e->next) {
-        e->rc = cas__saves_append_timed(s, e->game, e->ply, e->actor, e->text, e->hash,
-                                        e->clock_ms);
-        free(e->err);
-        e->err = e->rc ? strdup(cas__saves_errmsg(s)) : NULL;
-    }
+    for (struct cas__saves_entry *e = list; e; e = e->next)
+        cas__saves_write_entry(s, e);
 }
 
-static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
+/* Actions of one batch: one transaction, else each on its own. */
+static void write_actions(struct cas__saves *s, struct cas__saves_entry *list)
 {
     int rc = cas__saves_append_batch(s, list);
     /* A connection that died while idle (a database restarted) is learned
@@ -101,6 +100,38 @@ static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
     for (struct cas__saves_entry *e = list; e; e = e->next) {
         free(e->err);
         e->err = strdup(cas__saves_errmsg(s));
+    }
+}
+
+/* A take-back, result or bot: on its own, once more on a new connection
+ * as an action. */
+static void write_other(struct cas__saves *s, struct cas__saves_entry *e)
+{
+    if (cas__saves_write_entry(s, e) == CAS_EUNAVAILABLE)
+        cas__saves_write_entry(s, e);
+}
+
+/* The batch in submit order: each run of actions in one transaction, the
+ * other writes between them on their own (so a take-back never overtakes
+ * the action it takes back). */
+static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
+{
+    while (list) {
+        struct cas__saves_entry *last = list;
+        if (list->kind != CAS__WRITE_APPEND) {
+            list = list->next;
+            last->next = NULL;
+            write_other(s, last);
+            last->next = list;
+            continue;
+        }
+        while (last->next && last->next->kind == CAS__WRITE_APPEND)
+            last = last->next;
+        struct cas__saves_entry *rest = last->next;
+        last->next = NULL;
+        write_actions(s, list);
+        last->next = rest;
+        list = rest;
     }
 }
 

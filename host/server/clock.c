@@ -42,7 +42,6 @@ static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
     t->forfeit = forfeit;
     t->over = 1;
     cas__table_changed(t);
-    t->hold.news = 1;
     size_t n = (size_t)t->nplayers;
     int64_t *scores = calloc(n, sizeof *scores);
     if (!scores) {
@@ -50,10 +49,16 @@ static void end_ranked_last(struct cas__table *t, int seat, int forfeit)
         return;
     }
     cas__match_projected(&t->r.match, t->r.session.state, scores);
-    if (cas__table_store_finish(t, seat, forfeit, scores, why, sizeof why) != CAS_OK)
+    if (t->lobby->writer) { /* shown once durable: cas__table_written */
+        if (cas__journal_keep(t, CAS__WRITE_RESULT, 0, seat, "result", scores, forfeit, why,
+                              sizeof why) != CAS_OK)
+            cas__table_fail(t, why);
+    } else if (cas__table_store_finish(t, seat, forfeit, scores, why, sizeof why) != CAS_OK) {
         cas__table_fail(t, why);
-    else
+    } else {
         cas__corr_game_over(t);
+        t->hold.news = 1;
+    }
     free(scores);
 }
 
@@ -124,7 +129,7 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
     if (seat < 0 || seat >= t->nplayers || t->seats[seat].bot)
         return cas__srv_refuse(code, "not-your-turn", msg, msglen, "only a player of game %lld may "
                                "decide about a seat that left", (long long)t->id);
-    if (gone < 0 || gone == seat || t->busy)
+    if (gone < 0 || gone == seat || t->busy || t->unsaved.text)
         return cas__srv_refuse(code, "not-your-turn", msg, msglen, "no seat of game %lld has left "
                                "for %d s at its turn; wait for the state that offers it",
                                (long long)t->id, CAS__LEAVER_GRACE_MS / 1000);
@@ -133,14 +138,21 @@ int cas__table_leaver(struct cas__table *t, int seat, const char *choice, const 
         return CAS_OK;
     }
     /* A bot plays the seat from now on, across restarts too: the store
-     * says so first, or nothing changes. */
+     * says so first (with the journal's writer: the table frozen until it
+     * is durable, kept if it fails), or nothing changes. */
     char why[512];
-    if (cas__table_store_bot(t, gone, CAS__LEAVER_BOT, why, sizeof why) != CAS_OK)
+    if (t->lobby->writer) {
+        if (cas__journal_keep(t, CAS__WRITE_BOT, 0, gone, CAS__LEAVER_BOT, NULL, 0, why,
+                              sizeof why) != CAS_OK)
+            return cas__srv_refuse(code, "internal", msg, msglen, "%s", why);
+    } else if (cas__table_store_bot(t, gone, CAS__LEAVER_BOT, why, sizeof why) != CAS_OK)
         return cas__srv_refuse(code, "unavailable", msg, msglen, "game %lld: the seat cannot "
                                "be given to a bot now (%s); try again", (long long)t->id, why);
-    if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK)
+    if (cas__table_give_to_bot(t, gone, CAS__LEAVER_BOT) != CAS_OK) {
+        cas__table_fail(t, "out of memory for the leaver's bot");
         return cas__srv_refuse(code, "internal", msg, msglen, "out of memory");
-    t->hold.news = 1;
+    }
+    t->hold.news = !t->lobby->writer; /* else once durable */
     cas__table_advance(t);
     return CAS_OK;
 }

@@ -57,7 +57,7 @@ static void write_notice(struct cas__table *t, const char *event, int seat, stru
     cas__jw_printf(w, ",\"seat\":%d,\"player\":", seat);
     cas__jw_str(w, t->r.names[seat]);
     cas__jw_raw(w, ",\"label\":");
-    cas__jw_str(w, cas__match_label(&t->r.match, seat));
+    cas__jw_str(w, cas__table_label(t, seat));
     cas__jw_printf(w, ",\"days_per_move\":%d,\"deadline\":", t->days_per_move);
     if (t->deadline && !t->over) {
         iso_time(t->deadline, when);
@@ -68,10 +68,17 @@ static void write_notice(struct cas__table *t, const char *event, int seat, stru
     cas__jw_printf(w, ",\"link\":\"/game/%lld\"", (long long)t->id);
 }
 
+/* Whose decision it is: on the loop (a join, the writer's answer) as the
+ * last job saw it, no plugin call there. */
+static int deciding(struct cas__table *t)
+{
+    return t->hold.running ? cas__table_actor(t) : t->hold.actor;
+}
+
 /* The deciding seat's turn began: tell the hook when a person decides. */
 static void notify_turn(struct cas__table *t)
 {
-    int actor = cas__table_actor(t);
+    int actor = deciding(t);
     struct cas__jw w;
     if (!t->lobby->notify || actor < 0 || actor >= t->nplayers || t->seats[actor].bot)
         return;
@@ -103,7 +110,7 @@ void cas__corr_game_over(struct cas__table *t)
  * draws in between do not (a seat that draws and goes on keeps its turn). */
 static int turn_begins(struct cas__table *t, int actor)
 {
-    int next = cas__table_actor(t), last = actor >= 0 ? actor : t->corr_last_seat;
+    int next = deciding(t), last = actor >= 0 ? actor : t->corr_last_seat;
     return next >= 0 && next < t->nplayers && next != last;
 }
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "prng.h"
-#include "server.h"
 #include "session_fields.h"
+#include "table.h"
 
 static int is_preset_name(const char *name)
 {
@@ -154,10 +154,11 @@ store_failed:
     return rc;
 }
 
-int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
-                           const struct cas__table_params *params, struct cas__table **out,
-                           struct cas__invites *invites, const char **code, char *msg,
-                           size_t msglen)
+/* cas__table_create_desc, the table read from the store only. */
+static int create_stored(struct cas__lobby *l, const struct cas__session_desc *desc,
+                         const struct cas__table_params *params, struct cas__table **out,
+                         struct cas__invites *invites, const char **code, char *msg,
+                         size_t msglen)
 {
     struct cas__session_plan plan;
     struct cas__table_params chosen = *params;
@@ -189,6 +190,22 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
         cas__saves_game_delete(l->store, id);
     }
     cas__saves_game_release(l->store, id); /* insert_game's: the table holds its own */
+    return rc;
+}
+
+int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc *desc,
+                           const struct cas__table_params *params, struct cas__table **out,
+                           struct cas__invites *invites, const char **code, char *msg,
+                           size_t msglen)
+{
+    int rc = create_stored(l, desc, params, out, invites, code, msg, msglen);
+    if (rc == CAS_OK && (rc = cas__table_open(*out, msg, msglen)) != CAS_OK) {
+        *code = "internal";
+        cas__invites_free(invites);
+        cas__saves_game_delete(l->store, (*out)->id);
+        cas__table_free(*out);
+        *out = NULL;
+    }
     return rc;
 }
 
@@ -248,7 +265,7 @@ int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
         return CAS_EINVAL;
     for (size_t i = 0; i < req->n_seats; i++)
         params.open[i] = strcmp(req->seats[i].agent, "open") == 0;
-    int rc = cas__table_create_desc(l, &desc, &params, out, invites, code, msg, msglen);
+    int rc = create_stored(l, &desc, &params, out, invites, code, msg, msglen);
     cas__session_desc_free(&desc);
     return rc;
 }

@@ -27,6 +27,7 @@
 #include <openssl/crypto.h>
 
 #include "club.h"
+#include "loop_guard.h"
 #include "picture.h"
 #include "replay_cache.h"
 #include "replay_html.h"
@@ -487,23 +488,21 @@ static int serve_replay(struct conn *c, int64_t id)
 
 /* The notation help of hosted game id's plugins, as text: what each kind
  * of action means, for the table's help panel.  Nothing of the game's
- * state is in it. */
+ * state is in it: it was built off the loop by the table's first job and
+ * is shared by the games of the same plugins and options (notation.c), so
+ * a table a job holds answers too. */
 static int serve_help(struct conn *c, int64_t id)
 {
     struct cas__table *t = cas__lobby_find(c->h->lobby, id);
-    char *buf = NULL;
     size_t len = 0;
-    if (t && t->hold.held) /* a job of the pool has the match: nothing else may touch it */
-        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the game is busy; ask again\n");
-    FILE *out = t ? open_memstream(&buf, &len) : NULL;
-    if (!out)
+    if (!t)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game on this server\n");
-    int rc = cas__match_notation_help(&t->r.match, out);
-    if (fclose(out) != 0 || rc != CAS_OK || len == 0) {
-        free(buf);
+    if (!cas__help_ready(t)) /* only before its first job is delivered */
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the game is opening; ask again\n");
+    char *text = cas__help_copy(t, &len);
+    if (!text)
         return send_text(c, HTTP_STATUS_NOT_FOUND, "this game has no notation help\n");
-    }
-    return send_body(c, HTTP_STATUS_OK, "text/plain; charset=utf-8", buf, len);
+    return send_body(c, HTTP_STATUS_OK, "text/plain; charset=utf-8", text, len);
 }
 
 static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, size_t cap);
@@ -866,8 +865,18 @@ static int listener(struct lws *wsi, enum lws_callback_reasons reason, void *use
     return 0;
 }
 
+/* Everything a connection's callback does is the loop's (loop_guard.h). */
+static int loop_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                         void *in, size_t len)
+{
+    cas__loop_enter();
+    int rc = callback(wsi, reason, user, in, len);
+    cas__loop_leave();
+    return rc;
+}
+
 static const struct lws_protocols protocols[] = {
-    {"castellan.v1", callback, sizeof(struct conn), 16384, 0, NULL, 0},
+    {"castellan.v1", loop_callback, sizeof(struct conn), 16384, 0, NULL, 0},
     {"castellan-listen", listener, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };

@@ -5,10 +5,16 @@
  * table is busy, as while a bot thinks: frozen, nothing sent to its
  * viewers and nothing played, so a move is acknowledged (the update sent)
  * only once its action is on disk or in the database (docs/server.md,
- * "The journal's writer").
+ * "The journal's writer").  A take-back, a result (the rules' end, a flag,
+ * a claimed leaver) and a bot taking a leaver's seat go the same way, in
+ * the same queue, so none is shown before it is durable and none overtakes
+ * the action before it.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
@@ -16,17 +22,59 @@ int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
     struct cas__saves_entry *e =
         cas__saves_entry_new(t->id, t->unsaved.ply, t->unsaved.actor, t->unsaved.text,
                              t->unsaved.hash, t->unsaved.clock_ms, t);
-    if (!e) {
+    size_t n = t->unsaved.scores ? (size_t)t->nplayers : 0;
+    if (e && n && (e->scores = malloc(n * sizeof *e->scores)))
+        memcpy(e->scores, t->unsaved.scores, n * sizeof *e->scores);
+    if (!e || (n && !e->scores)) {
+        cas__saves_entry_free(e);
         snprintf(err, errlen, "out of memory");
         return CAS_ENOMEM;
     }
+    e->kind = t->unsaved.kind;
+    e->n_scores = n;
+    e->forfeit = t->unsaved.forfeit;
     t->busy = 1;
     t->writing = 1;
     cas__saves_writer_submit(t->lobby->writer, e);
     return CAS_OK;
 }
 
-void cas__journal_deliver(struct cas__lobby *l)
+int cas__journal_keep(struct cas__table *t, enum cas__saves_write kind, uint32_t ply,
+                      int actor, const char *text, const int64_t *scores, int forfeit,
+                      char *err, size_t errlen)
+{
+    size_t n = scores ? (size_t)t->nplayers : 0;
+    t->unsaved.text = strdup(text);
+    t->unsaved.scores = n ? malloc(n * sizeof *scores) : NULL;
+    if (!t->unsaved.text || (n && !t->unsaved.scores)) {
+        cas__journal_forget(t);
+        snprintf(err, errlen, "out of memory");
+        return CAS_ENOMEM;
+    }
+    if (n)
+        memcpy(t->unsaved.scores, scores, n * sizeof *scores);
+    t->unsaved.kind = kind;
+    t->unsaved.ply = ply;
+    t->unsaved.actor = actor;
+    t->unsaved.hash = 0;
+    t->unsaved.clock_ms = -1;
+    t->unsaved.forfeit = forfeit;
+    int rc = cas__journal_submit(t, err, errlen);
+    if (rc)
+        cas__journal_forget(t);
+    return rc;
+}
+
+void cas__journal_forget(struct cas__table *t)
+{
+    free(t->unsaved.text);
+    free(t->unsaved.scores);
+    t->unsaved.text = NULL;
+    t->unsaved.scores = NULL;
+    t->unsaved.kind = CAS__WRITE_APPEND;
+}
+
+static void deliver_answers(struct cas__lobby *l)
 {
     if (!l->writer)
         return;
@@ -37,4 +85,11 @@ void cas__journal_deliver(struct cas__lobby *l)
         cas__saves_entry_free(done);
         done = next;
     }
+}
+
+void cas__journal_deliver(struct cas__lobby *l)
+{
+    cas__loop_enter();
+    deliver_answers(l);
+    cas__loop_leave();
 }

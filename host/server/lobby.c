@@ -16,6 +16,7 @@
 #include <openssl/crypto.h>
 
 #include "club.h"
+#include "loop_guard.h"
 #include "install_dirs.h"
 #include "signin.h"
 #include "table.h"
@@ -63,9 +64,21 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
     return CAS_OK;
 }
 
-/* Bring saved game id back and go on with it, unless another server on
- * the same database plays it (CAS_ECONFLICT, quietly) or it cannot be
- * (reported once on stderr and not tried again). */
+/* Game id cannot be brought back (why): said once, not tried again. */
+static void give_up(struct cas__lobby *l, int64_t id, const char *why)
+{
+    int64_t *more = realloc(l->unrestorable, (l->n_unrestorable + 1) * sizeof *more);
+    if (more) {
+        l->unrestorable = more;
+        l->unrestorable[l->n_unrestorable++] = id;
+    }
+    fprintf(stderr, "castellan serve: game %lld is not resumed: %s\n", (long long)id, why);
+}
+
+/* Bring saved game id back and go on with it (its match opened in a job),
+ * unless another server on the same database plays it (CAS_ECONFLICT,
+ * quietly) or it cannot be (reported once on stderr and not tried
+ * again). */
 static int host_saved(struct cas__lobby *l, int64_t id)
 {
     struct cas__table *t;
@@ -74,13 +87,7 @@ static int host_saved(struct cas__lobby *l, int64_t id)
     if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) /* elsewhere, or no served game */
         return rc;
     if (rc != CAS_OK) {
-        int64_t *more = realloc(l->unrestorable, (l->n_unrestorable + 1) * sizeof *more);
-        if (more) {
-            l->unrestorable = more;
-            l->unrestorable[l->n_unrestorable++] = id;
-        }
-        fprintf(stderr, "castellan serve: game %lld is not resumed: %s\n", (long long)id,
-                why);
+        give_up(l, id, why);
         return rc;
     }
     cas__lobby_add(l, t);
@@ -178,7 +185,7 @@ static int index_room(struct cas__lobby *l)
     return 0;
 }
 
-void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
+static void link_table(struct cas__lobby *l, struct cas__table *t)
 {
     int indexed = index_room(l) == 0;
     t->next = l->tables;
@@ -198,7 +205,15 @@ void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
     }
     l->lobby_dirty = 1;
     cas__tick_soon(l, t);
-    cas__offload(t, CAS__OP_ADVANCE);
+}
+
+void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
+{
+    link_table(l, t);
+    if (t->opening)
+        cas__offload_open(t, NULL, "", NULL, CAS__OPENED_RESTORED);
+    else
+        cas__offload(t, CAS__OP_ADVANCE);
 }
 
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
@@ -215,9 +230,8 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
     return NULL;
 }
 
-/* The oldest finished table leaves memory: its viewers follow nothing
- * (a join finds its replay in the store), it leaves the lobby's list. */
-static void retire(struct cas__lobby *l, struct cas__table *t)
+/* t leaves the lobby's list and index. */
+static void unlink_table(struct cas__lobby *l, struct cas__table *t)
 {
     /* Unlinked where it is: retiring a game costs the same whatever
      * the number of games hosted. */
@@ -234,6 +248,25 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
                 *p = t->next_same_hash;
                 break;
             }
+    l->n_tables--;
+    l->lobby_dirty = 1;
+}
+
+void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const char *why)
+{
+    struct cas__lobby *l = t->lobby;
+    unlink_table(l, t);
+    if (how == CAS__OPENED_RESTORED)
+        give_up(l, t->id, why);
+    else if (how == CAS__OPENED_CREATED)
+        cas__saves_game_delete(l->store, t->id);
+}
+
+/* The oldest finished table leaves memory: its viewers follow nothing
+ * (a join finds its replay in the store), it leaves the lobby's list. */
+static void retire(struct cas__lobby *l, struct cas__table *t)
+{
+    unlink_table(l, t);
     for (struct cas__conn *c = t->viewers, *next; c; c = next) {
         next = c->next_viewer;
         c->table = NULL;
@@ -244,8 +277,6 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
     if (!l->finished)
         l->finished_last = NULL;
     l->n_finished--;
-    l->n_tables--;
-    l->lobby_dirty = 1;
     cas__table_free(t);
 }
 
@@ -254,7 +285,8 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
  * games are read again. */
 static void count_finished(struct cas__lobby *l, struct cas__table *t)
 {
-    if (t->hold.held || !t->over || t->counted_over) /* a held one is queued again */
+    /* A held one is queued again; an unsaved result once it is durable. */
+    if (t->hold.held || !t->over || t->counted_over || cas__table_unshown(t))
         return;
     t->counted_over = 1;
     cas__club_stale(l->club);
@@ -419,7 +451,7 @@ static void write_available(struct cas__lobby *l, struct cas__jw *w)
 
 static const char *status_of(const struct cas__table *t)
 {
-    if (t->over)
+    if (t->over && !cas__table_unshown(t)) /* an end shows once it is durable */
         return "over";
     for (int i = 0; i < t->nplayers; i++)
         if (t->seats[i].open)
@@ -452,7 +484,7 @@ void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
     for (int i = 0; i < t->nplayers; i++) {
         cas__table_write_seat(t, i, w);
         cas__jw_raw(w, ",\"label\":");
-        cas__jw_str(w, cas__match_label(&t->r.match, i));
+        cas__jw_str(w, cas__table_label(t, i));
         cas__jw_raw(w, "}");
     }
     cas__jw_raw(w, "]}");
@@ -528,20 +560,28 @@ static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struc
         reply_error(c, req->id, code, msg);
         return;
     }
-    cas__lobby_add(l, t);
+    /* Its match (the plugin, a worker, the journal) opens in a job; the
+     * answer comes once it is open. */
+    link_table(l, t);
+    cas__offload_open(t, c, req->id, &invites,
+                      req->resume ? CAS__OPENED_ADOPTED : CAS__OPENED_CREATED);
+}
+
+void cas__lobby_created(struct cas__table *t, struct cas__conn *c, const char *id,
+                        const struct cas__invites *invites)
+{
     struct cas__jw w;
     cas__jw_init(&w);
     cas__jw_raw(&w, "{\"type\":\"created\"");
-    if (req->id[0])
-        cas__jw_printf(&w, ",\"id\":%s", req->id);
+    if (id[0])
+        cas__jw_printf(&w, ",\"id\":%s", id);
     cas__jw_printf(&w, ",\"game\":\"%lld\",\"seats\":[", (long long)t->id);
-    for (int i = 0, k = 0; i < t->nplayers && (size_t)i < invites.n; i++)
+    for (int i = 0, k = 0; i < t->nplayers && (size_t)i < invites->n; i++)
         if (!t->seats[i].bot) {
             cas__jw_raw(&w, k++ ? ",{" : "{");
-            write_link(&w, t, i, invites.token[i]);
+            write_link(&w, t, i, invites->token[i]);
             cas__jw_raw(&w, "}");
         }
-    cas__invites_free(&invites);
     cas__jw_printf(&w, "],\"watch\":\"/game/%lld\"}", (long long)t->id);
     cas__conn_send_jw(c, &w);
 }
@@ -550,10 +590,6 @@ static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn 
                                          const struct cas__req *req)
 {
     struct cas__table *t = cas__lobby_find(l, req->game);
-    /* On a shared store a game whose server is gone goes on here. */
-    if (!t && cas__saves_shared(l->store) && req->game > 0 &&
-        !unrestorable(l, req->game) && host_saved(l, req->game) == CAS_OK)
-        t = cas__lobby_find(l, req->game);
     if (!t) {
         char msg[320];
         snprintf(msg, sizeof msg, "there is no game %lld on this server; the lobby lists "
@@ -731,13 +767,18 @@ static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id
     cas__conn_send_jw(c, &w);
 }
 
-void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
+static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
     struct cas__jw w;
     /* A reply never overtakes what was owed before its request: what
      * changed earlier in this turn of the loop goes out first (or is
      * being built: then a request for that table waits for it). */
     cas__lobby_flush(l);
+    /* On a shared store a game whose server is gone goes on here: opened
+     * in a job, for which the request waits. */
+    if (cas__offload_targets(req->type) && req->game > 0 && cas__saves_shared(l->store) &&
+        !cas__lobby_find(l, req->game) && !unrestorable(l, req->game))
+        host_saved(l, req->game);
     if (cas__offload_wait(l, c, req))
         return;
     switch (req->type) {
@@ -786,7 +827,14 @@ void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__re
     }
 }
 
-void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
+void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
+{
+    cas__loop_enter();
+    handle_request(l, c, req);
+    cas__loop_leave();
+}
+
+static void disconnect(struct cas__lobby *l, struct cas__conn *c)
 {
     cas__offload_forget(l, c);
     leave(l, c);
@@ -797,6 +845,13 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
                 break;
             }
     c->lobby = 0;
+}
+
+void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
+{
+    cas__loop_enter();
+    disconnect(l, c);
+    cas__loop_leave();
 }
 
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
@@ -829,7 +884,7 @@ void cas__lobby_unqueue(struct cas__lobby *l, struct cas__table *t)
     t->next_changed = NULL;
 }
 
-void cas__lobby_flush(struct cas__lobby *l)
+static void flush_changed(struct cas__lobby *l)
 {
     /* Only the tables changed since the last flush, in the order they
      * changed, each once; one that changes again meanwhile waits for the
@@ -869,3 +924,9 @@ void cas__lobby_flush(struct cas__lobby *l)
     retire_finished(l);
 }
 
+void cas__lobby_flush(struct cas__lobby *l)
+{
+    cas__loop_enter();
+    flush_changed(l);
+    cas__loop_leave();
+}

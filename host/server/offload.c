@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 struct cas__table_job {
@@ -36,12 +37,19 @@ struct cas__table_job {
     char msg[1024];
     struct cas__jw answer;         /* a hint or a preview */
     struct cas__agent *agent;      /* OP_BOT: who decides */
+    struct cas__invites invites;   /* OP_OPEN: the creator's, owned */
+    enum cas__opened how;          /* OP_OPEN */
+    char *help_key;                /* the notation help to build, its key; owned */
+    char *help;                    /* what was built; owned */
+    size_t help_len;
 };
 
+/* A game not open yet may start a worker that takes seconds: it opens on
+ * the isolated games' pool, whatever it turns out to be. */
 static struct cas__bots *pool_of(const struct cas__table *t)
 {
     const struct cas__lobby *l = t->lobby;
-    return t->r.match.isolated && l->isolated_pool ? l->isolated_pool : l->bots;
+    return (t->opening || t->r.match.isolated) && l->isolated_pool ? l->isolated_pool : l->bots;
 }
 
 /* ------------------------------------------------------- on the pool */
@@ -75,12 +83,22 @@ static void do_seat(struct cas__table_job *j)
     }
 }
 
-static void run(struct cas__bot_job *base)
+static void run_job(struct cas__bot_job *base)
 {
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
     t->hold.running = 1;
     switch (j->op) {
+    case CAS__OP_OPEN:
+        if (cas__table_open(t, j->msg, sizeof j->msg) != CAS_OK) {
+            t->hold.running = 0; /* t->opening stays: its delivery lets it go */
+            return;
+        }
+        cas__table_advance(t);
+        /* A deadline that passed while the server was away falls now,
+         * before anyone may move. */
+        cas__table_check_clock(t, t->lobby->clock.now_ms(t->lobby->clock.ctx));
+        break;
     case CAS__OP_SEAT:
         do_seat(j);
         break;
@@ -100,10 +118,20 @@ static void run(struct cas__bot_job *base)
     case CAS__OP_FLUSH:
         break;
     }
+    if (j->help_key) /* the table's first job: a plugin call, not the loop's */
+        cas__help_build(t, &j->help, &j->help_len);
     if (!t->over && !t->failure[0])
         cas__table_actor(t); /* what the loop reads of whose turn it is */
     cas__table_build(t);
     t->hold.running = 0;
+}
+
+/* On the pool, or in the loop's place when there is none. */
+static void run(struct cas__bot_job *base)
+{
+    int loop = cas__loop_suspend();
+    run_job(base);
+    cas__loop_resume(loop);
 }
 
 /* ------------------------------------------------------- on the loop */
@@ -111,7 +139,10 @@ static void run(struct cas__bot_job *base)
 static void job_free(struct cas__table_job *j)
 {
     cas__jw_free(&j->answer);
+    cas__invites_free(&j->invites);
     free(j->text);
+    free(j->help_key);
+    free(j->help);
     free(j);
 }
 
@@ -167,7 +198,24 @@ static void apply_written(struct cas__table *t)
     free(why);
 }
 
-static void deliver(struct cas__bot_job *base)
+/* t could not be opened: the creator hears why, t leaves the lobby, and
+ * what waited for it is handled without it. */
+static void not_opened(struct cas__table *t, struct cas__table_job *j)
+{
+    if (j->conn) {
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__req_error(&w, j->id, "internal", j->msg);
+        cas__conn_send_jw(j->conn, &w);
+    }
+    cas__lobby_not_opened(t, j->how, j->msg);
+    job_free(j);
+    t->hold.held = 0;
+    drain(t);
+    cas__table_free(t);
+}
+
+static void deliver_job(struct cas__bot_job *base)
 {
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
@@ -176,6 +224,15 @@ static void deliver(struct cas__bot_job *base)
     t->hold.job = NULL;
     if (j->conn)
         j->conn->working = NULL;
+    if (j->op == CAS__OP_OPEN && t->opening) {
+        not_opened(t, j);
+        return;
+    }
+    if (j->op == CAS__OP_OPEN) {
+        l->lobby_dirty = 1; /* listed from now on */
+        if (j->conn)
+            cas__lobby_created(t, j->conn, j->id, &j->invites);
+    }
     if (j->conn && j->rc != CAS_OK) {
         struct cas__jw w;
         cas__jw_init(&w);
@@ -189,6 +246,10 @@ static void deliver(struct cas__bot_job *base)
         l->lobby_dirty = 1;
     }
     cas__table_send(t);
+    if (j->help_key) {
+        cas__help_keep(t, j->help_key, j->help, j->help_len);
+        j->help_key = j->help = NULL;
+    }
     job_free(j);
     t->hold.held = 0;
     if (t->over && !t->counted_over)
@@ -201,13 +262,26 @@ static void deliver(struct cas__bot_job *base)
         cas__tick_soon(l, t); /* the clock tick places it again */
 }
 
+static void deliver(struct cas__bot_job *base)
+{
+    cas__loop_enter();
+    deliver_job(base);
+    cas__loop_leave();
+}
+
 /* Hand j to t's pool (or, without one, do it here and now). */
 static void submit(struct cas__table *t, struct cas__table_job *j)
 {
     struct cas__bots *pool = pool_of(t);
-    if (!t->hold.held)
-        note_listing(t);
-    cas__table_plan(t);
+    if (t->opening) { /* no views yet, nor a listing: the lobby lists it once open */
+        free(t->hold.listing);
+        t->hold.listing = NULL;
+    } else {
+        if (!t->hold.held)
+            note_listing(t);
+        cas__table_plan(t);
+    }
+    j->help_key = cas__help_wanted(t);
     cas__jw_init(&j->answer);
     j->base.table = t;
     j->base.run = run;
@@ -241,11 +315,42 @@ void cas__offload(struct cas__table *t, enum cas__op op)
 
 int cas__offload_defer(struct cas__table *t, enum cas__op op)
 {
-    if (!pool_of(t) || t->hold.running)
+    if (t->hold.running)
         return 0;
     if (!t->hold.held)
         cas__offload(t, op);
     return 1;
+}
+
+void cas__offload_open(struct cas__table *t, struct cas__conn *c, const char *id,
+                       struct cas__invites *invites, enum cas__opened how)
+{
+    struct cas__table_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(t->failure, sizeof t->failure, "out of memory");
+        if (invites)
+            cas__invites_free(invites);
+        if (c) {
+            struct cas__jw w;
+            cas__jw_init(&w);
+            cas__req_error(&w, id, "internal", "out of memory");
+            cas__conn_send_jw(c, &w);
+        }
+        cas__lobby_not_opened(t, how, "out of memory");
+        cas__table_free(t);
+        return;
+    }
+    j->op = CAS__OP_OPEN;
+    j->how = how;
+    j->conn = c;
+    if (c)
+        c->working = t;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    if (invites) {
+        j->invites = *invites;
+        memset(invites, 0, sizeof *invites);
+    }
+    submit(t, j);
 }
 
 void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req)
@@ -280,7 +385,7 @@ static struct cas__waiting *latest_of(struct cas__conn *c)
     return c->waiting;
 }
 
-static int targets_table(enum cas__req_type type)
+int cas__offload_targets(enum cas__req_type type)
 {
     return type == CAS__REQ_JOIN || type == CAS__REQ_CLAIM || type == CAS__REQ_ACT ||
            type == CAS__REQ_UNDO || type == CAS__REQ_HINT || type == CAS__REQ_AUTOPASS ||
@@ -301,7 +406,7 @@ static struct cas__table *waits_for(struct cas__lobby *l, struct cas__conn *c,
     if ((req->type == CAS__REQ_JOIN || req->type == CAS__REQ_LEAVE) && c->table &&
         c->table->hold.held)
         return c->table;
-    if (!targets_table(req->type))
+    if (!cas__offload_targets(req->type))
         return NULL;
     struct cas__table *t = cas__lobby_find(l, req->game);
     return t && t->hold.held ? t : NULL;

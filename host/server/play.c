@@ -32,6 +32,14 @@ static void finish(struct cas__table *t)
         int64_t *scores = calloc((size_t)t->nplayers, sizeof *scores);
         rc = scores ? m->vt->returns(t->r.session.state, scores, (size_t)t->nplayers)
                     : CAS_ENOMEM;
+        if (rc == CAS_OK && t->lobby->writer) { /* shown once durable: cas__table_written */
+            rc = cas__journal_keep(t, CAS__WRITE_RESULT, 0, -1, "result", scores, 0, why,
+                                   sizeof why);
+            free(scores);
+            if (rc != CAS_OK)
+                cas__table_fail(t, why);
+            return;
+        }
         if (rc == CAS_OK)
             rc = cas__table_store_finish(t, -1, 0, scores, why, sizeof why);
         else
@@ -100,8 +108,7 @@ void cas__table_retry_store(struct cas__table *t)
         if (rc == CAS_EUNAVAILABLE)
             return;
         if (rc != CAS_OK) {
-            free(t->unsaved.text);
-            t->unsaved.text = NULL;
+            cas__journal_forget(t);
             cas__table_fail(t, why);
             return;
         }
@@ -129,6 +136,27 @@ static void tell_kept(struct cas__table *t)
     }
 }
 
+/* What waited in t->unsaved is durable: the bookkeeping of its kind. */
+static void saved(struct cas__table *t)
+{
+    switch (t->unsaved.kind) {
+    case CAS__WRITE_APPEND:
+        cas__table_action_saved(t);
+        return;
+    case CAS__WRITE_TAKE_BACK:
+        t->j.saved = t->unsaved.ply;
+        break;
+    case CAS__WRITE_RESULT:
+        cas__corr_game_over(t);
+        t->hold.news = 1;
+        break;
+    case CAS__WRITE_BOT:
+        t->hold.news = 1;
+        break;
+    }
+    cas__journal_forget(t);
+}
+
 void cas__table_written(struct cas__table *t, int rc, const char *why)
 {
     if (t->hold.held) { /* a job has the table: its delivery applies this (offload.c) */
@@ -145,19 +173,20 @@ void cas__table_written(struct cas__table *t, int rc, const char *why)
     free(t->unsaved.why);
     t->unsaved.why = NULL;
     if (rc == CAS_OK) {
-        cas__table_action_saved(t);
+        saved(t);
         cas__offload(t, CAS__OP_ADVANCE); /* plugin calls: a job (inline without a pool) */
     } else if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) {
         /* Another castellan saved that ply (or the game is gone): it is
          * not this server's game any more. */
-        free(t->unsaved.text);
-        t->unsaved.text = NULL;
+        cas__journal_forget(t);
         cas__table_fail(t, why ? why : "the journal refused the action");
     } else {
-        /* As when the store is away: the action waits, unacknowledged, and
-         * is submitted again on a later tick (cas__table_retry_store). */
+        /* As when the store is away: the write waits, unacknowledged, and
+         * is submitted again on a later tick (cas__table_retry_store).  A
+         * seat whose own move or take-back it is hears so. */
         t->unsaved.why = strdup(why ? why : "the journal failed");
-        if (first_failure && t->unsaved.actor >= 0)
+        if (first_failure && t->unsaved.actor >= 0 &&
+            (t->unsaved.kind == CAS__WRITE_APPEND || t->unsaved.kind == CAS__WRITE_TAKE_BACK))
             tell_kept(t);
     }
 }

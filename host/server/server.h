@@ -267,11 +267,14 @@ void cas__recent_changed(struct cas__recent *r);
 void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w);
 void cas__recent_free(struct cas__recent *r);
 
+struct cas__help;
+
 /* The lobby's list goes to its subscribers at most this often. */
 #define CAS__LOBBY_EVERY_MS 1000
 
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
+    struct cas__help *helps;           /* owned: notation helps in use (notation.c) */
     struct cas__registry *reg;         /* owned */
     struct cas__strlist path;          /* owned: the plugin search path */
     struct cas__isolation isolation;   /* as play's --isolated/--in-process */
@@ -397,17 +400,21 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
                            size_t msglen);
 /* Host unfinished saved game id (started at the terminal, say): a token
  * for each human seat into *invites (as cas__table_create_desc), then
- * opened as a restart would.  CAS_ENOTFOUND,
+ * read as a restart would (cas__table_restore: not opened).  CAS_ENOTFOUND,
  * CAS_ECONFLICT (finished, or hosted already) with code and msg. */
 int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
                      struct cas__invites *invites, const char **code, char *msg,
                      size_t msglen);
-/* The same for a create request (docs/server.md). */
+/* The same for a create request (docs/server.md), and for one with
+ * "resume" (cas__table_adopt), except that the table is only read from the
+ * store (cas__table_restore): the lobby opens its match in a job. */
 int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
                       struct cas__table **out, struct cas__invites *invites,
                       const char **code, char *msg, size_t msglen);
-/* Bring served game `id` back from the store. */
-/* Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
+/* Bring served game `id` back from the store: its journal, record and
+ * seats; its match is opened by cas__table_open (table.h), which
+ * cas__lobby_add does in a job.
+ * Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
  * when another server plays it.  The claim goes with cas__table_free. */
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
                        char *msg, size_t msglen);
@@ -520,8 +527,11 @@ void cas__notify_free(struct cas__notify *n);
 
 /* A table's work for the pool: a seat's request, a bot's decision and
  * move, going on (chance, bots) after it is hosted, the clock's tick
- * (the flag, the store back), or only the messages owed. */
-enum cas__op { CAS__OP_SEAT, CAS__OP_BOT, CAS__OP_ADVANCE, CAS__OP_TICK, CAS__OP_FLUSH };
+ * (the flag, the store back), only the messages owed, or opening its
+ * match (the plugin, its worker, the journal replayed). */
+enum cas__op {
+    CAS__OP_SEAT, CAS__OP_BOT, CAS__OP_ADVANCE, CAS__OP_TICK, CAS__OP_FLUSH, CAS__OP_OPEN
+};
 
 /* Requests that may wait for one held table, their bytes, and for all. */
 #define CAS__WAITING_PER_TABLE 64
@@ -536,9 +546,9 @@ void cas__offload(struct cas__table *t, enum cas__op op);
 /* Seat c->seat's request (act, undo, hint, autopass, leaver) on t, as a
  * job; the answer goes to c. */
 void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct cas__req *req);
-/* From table code that may run on the loop: when t's work belongs to the
- * pool and this is not t's job, op is submitted (unless t is held) and 1
- * returned (the caller stops); 0: do it here. */
+/* From table code that may run on the loop: unless this is t's job, op
+ * is submitted (unless t is held; without a pool it runs at once, as a
+ * job) and 1 returned (the caller stops); 0: do it here. */
 int cas__offload_defer(struct cas__table *t, enum cas__op op);
 /* Whether req from c waits for a held table: then it is queued (req's
  * parsed message taken) or refused with "busy" when too many wait, and 1

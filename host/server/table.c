@@ -8,7 +8,10 @@
  *
  * A game is always brought up from the store, new or not: a new game is
  * inserted first and then opened exactly as a restarted server reopens an
- * unfinished one (host/session/revive.c), so both paths are one.
+ * unfinished one (host/session/revive.c), so both paths are one.  Opening
+ * is two steps: what the store holds (the loop's, cas__table_restore),
+ * then the match (the plugin loaded, a worker started, the journal
+ * replayed: cas__table_open, a job of the pool in castellan serve).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 /* ------------------------------------------------------- proxy agents */
@@ -233,8 +237,7 @@ void cas__table_action_saved(struct cas__table *t)
         note_played(t, t->unsaved.ply, t->unsaved.actor, t->unsaved.text);
     cas__table_took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
     t->away_since = 0;
-    free(t->unsaved.text);
-    t->unsaved.text = NULL;
+    cas__journal_forget(t);
 }
 
 /* The action just applied waits in t->unsaved until it is durable: on the
@@ -249,6 +252,7 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
         snprintf(err, errlen, "out of memory");
         return CAS_ENOMEM;
     }
+    t->unsaved.kind = CAS__WRITE_APPEND;
     t->unsaved.ply = ply;
     t->unsaved.actor = actor;
     t->unsaved.hash = hash_after;
@@ -268,15 +272,25 @@ static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
     return CAS_OK;
 }
 
+/* A take-back leaves the journal first: on the journal's writer (the
+ * table frozen until it is durable, t->j.saved moved then), else here. */
 static int on_undo(void *ctx, uint32_t from_ply)
 {
     struct cas__table *t = ctx;
-    struct store_call call = {.fn = store_take_back, .ply = from_ply};
-    int rc = on_store(t, &call, NULL, 0);
-    t->store_away = rc == CAS_EUNAVAILABLE;
+    char err[256];
+    int rc;
+    if (t->lobby->writer) {
+        rc = cas__journal_keep(t, CAS__WRITE_TAKE_BACK, from_ply, t->applying_actor,
+                               "take back", NULL, 0, err, sizeof err);
+    } else {
+        struct store_call call = {.fn = store_take_back, .ply = from_ply};
+        rc = on_store(t, &call, NULL, 0);
+        t->store_away = rc == CAS_EUNAVAILABLE;
+        if (rc == CAS_OK)
+            t->j.saved = from_ply;
+    }
     if (rc != CAS_OK)
         return rc;
-    t->j.saved = from_ply;
     forget_played(t);
     while (t->n_events && t->events[t->n_events - 1].ply >= from_ply)
         free(t->events[--t->n_events].text);
@@ -335,6 +349,7 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
  * the ABI, which stops the table (on_fault) and reads as the end. */
 int cas__table_actor(struct cas__table *t)
 {
+    cas__loop_check("a plugin call (whose turn)");
     return t->hold.actor = cas__match_current(&t->r.match, t->r.session.state);
 }
 
@@ -417,7 +432,9 @@ static int replayed(void *ctx, struct cas__revived *r, size_t i)
     return CAS_OK;
 }
 
-static int open_saved(struct cas__table *t, char *msg, size_t msglen)
+/* What the store holds of the game: its journal, the server's record and
+ * the seats (the loop's part: the store is the loop's). */
+static int open_stored(struct cas__table *t, char *msg, size_t msglen)
 {
     struct cas__lobby *l = t->lobby;
     struct cas__saves_served served;
@@ -457,6 +474,13 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     if (rc)
         return rc;
     snprintf(t->origin, sizeof t->origin, "game %lld", (long long)t->id);
+    return CAS_OK;
+}
+
+int cas__table_open(struct cas__table *t, char *msg, size_t msglen)
+{
+    struct cas__lobby *l = t->lobby;
+    int rc;
     if ((rc = cas__revive_open_in(&t->r, &t->saved, t->origin, l->reg, 0, &l->isolation))) {
         snprintf(msg, msglen, "%s", t->r.error);
         return rc;
@@ -487,7 +511,19 @@ static int open_saved(struct cas__table *t, char *msg, size_t msglen)
     free(t->saved.actions);
     t->saved.actions = NULL;
     t->saved.n_actions = 0;
+    if (!(t->labels = calloc((size_t)t->nplayers, sizeof *t->labels)))
+        return CAS_ENOMEM;
+    for (int i = 0; i < t->nplayers; i++)
+        if (!(t->labels[i] = strdup(cas__match_label(&t->r.match, i))))
+            return CAS_ENOMEM;
+    t->opening = 0;
+    cas__table_actor(t);
     return CAS_OK;
+}
+
+const char *cas__table_label(const struct cas__table *t, int seat)
+{
+    return t->labels && seat >= 0 && seat < t->nplayers ? t->labels[seat] : "?";
 }
 
 void cas__table_free(struct cas__table *t)
@@ -507,6 +543,9 @@ void cas__table_free(struct cas__table *t)
         cas__agent_free(t->seats[i].brain);
     }
     free(t->seats);
+    for (int i = 0; t->labels && i < t->nplayers; i++)
+        free(t->labels[i]);
+    free(t->labels);
     for (int i = 0; t->views && i <= t->nplayers; i++)
         cas__view_release(&t->views[i]);
     free(t->views);
@@ -518,9 +557,10 @@ void cas__table_free(struct cas__table *t)
     cas__actions_free(&t->bot_legal);
     cas__agent_free(t->hint);
     cas__saves_game_free(&t->saved);
-    free(t->unsaved.text);
+    cas__journal_forget(t);
     free(t->unsaved.why);
     cas__hold_free(t);
+    cas__help_release(t);
     free(t);
 }
 
@@ -547,10 +587,11 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
     t->id = id;
     t->flagged = -1;
     t->seq = first_seq();
+    t->opening = 1;
     int rc = cas__saves_game_claim(l->store, id);
     t->claimed = rc == CAS_OK;
     if (rc == CAS_OK)
-        rc = open_saved(t, msg, msglen);
+        rc = open_stored(t, msg, msglen);
     else
         snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
     if (rc) {
@@ -559,7 +600,6 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
         cas__table_free(t);
         return rc;
     }
-    cas__table_actor(t);
     *out = t;
     return CAS_OK;
 }

@@ -184,11 +184,17 @@ struct cas__table {
      * viewers get the state again when it is back after a refusal
      * (refused_away), to play the refused move again. */
     struct {
+        /* With the journal's writer, a take-back, the result or a bot
+         * taking a seat waits here too (kind): text then names it ("take
+         * back", "result", the bot's spec), so text says something waits. */
+        enum cas__saves_write kind;
         char *text;
         uint32_t ply;
         int actor;
         uint64_t hash;
         int64_t clock_ms;
+        int64_t *scores;           /* owned: a result's, nplayers of them */
+        int forfeit;
         char *why;                 /* owned: the writer's last failure, or NULL */
     } unsaved;
     /* The unsaved action is on the journal's writer thread (t->busy too):
@@ -208,7 +214,13 @@ struct cas__table {
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
     int counted_over;              /* the lobby has counted it finished */
     struct cas__hold hold;         /* the pool's hold on it (offload.c) */
+    struct cas__help *help;        /* its notation help, shared (notation.c); NULL: not yet */
+    int opening;                   /* read from the store, its match not opened yet */
+    char **labels;                 /* owned: each seat's label, as the plugin said at open */
 };
+
+/* Seat's label as the plugin gave it when t opened (no plugin call). */
+const char *cas__table_label(const struct cas__table *t, int seat);
 
 /* The view of viewer seat (-1: public). */
 struct cas__view *cas__table_view(struct cas__table *t, int seat);
@@ -252,6 +264,17 @@ void cas__table_written(struct cas__table *t, int rc, const char *why);
  * to its viewers) until cas__journal_deliver gives the answer back.
  * CAS_ENOMEM (err says so). */
 int cas__journal_submit(struct cas__table *t, char *err, size_t errlen);
+/* A write other than an action (kind: a take-back from ply, the result
+ * with scores[nplayers] and the seat flagged (actor, -1 none) and forfeit,
+ * a bot of spec text for seat actor) waits in t->unsaved and goes to the
+ * writer as an action does: nothing of it is shown until it is durable
+ * (cas__table_written), a failure keeps it for later.  Called only when
+ * t->lobby->writer is set and nothing else waits.  CAS_ENOMEM. */
+int cas__journal_keep(struct cas__table *t, enum cas__saves_write kind, uint32_t ply,
+                      int actor, const char *text, const int64_t *scores, int forfeit,
+                      char *err, size_t errlen);
+/* Let go of what t->unsaved holds: nothing waits any more. */
+void cas__journal_forget(struct cas__table *t);
 /* The clock journaled with actor's action (a Fischer clock, or a
  * correspondence deadline) is saved: it holds from now on. */
 void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);
@@ -336,5 +359,53 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat);
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
 void cas__hold_free(struct cas__table *t);
+
+/* (job) Open the match of t, read by cas__table_restore: the plugin, its
+ * worker if isolated, the journal replayed, the clocks; t->opening is
+ * cleared.  Errors with msg; t is then only fit to be freed. */
+int cas__table_open(struct cas__table *t, char *msg, size_t msglen);
+
+/* How a table came to be opened: a create request, a resume request (a
+ * terminal's game adopted), or brought back from the store (a restart, an
+ * orphan of another server). */
+enum cas__opened { CAS__OPENED_CREATED, CAS__OPENED_ADOPTED, CAS__OPENED_RESTORED };
+
+/* (loop) Open t (cas__table_restore'd, in the lobby already) in a job of
+ * the pool, frozen until it is; requests for it, and c's later ones, wait
+ * in order.  Once open, c (may be NULL) is answered "created" with id and
+ * the invites (taken), and the game goes on; if it cannot be, c gets the
+ * error and t leaves the lobby (cas__lobby_not_opened).  offload.c. */
+void cas__offload_open(struct cas__table *t, struct cas__conn *c, const char *id,
+                       struct cas__invites *invites, enum cas__opened how);
+/* Whether a request of type is for one game (req->game): it waits while
+ * that game is held.  offload.c. */
+int cas__offload_targets(enum cas__req_type type);
+/* (loop) t opened for c's create or resume request (req id): its answer
+ * with the seats' links (invites).  lobby.c. */
+void cas__lobby_created(struct cas__table *t, struct cas__conn *c, const char *id,
+                        const struct cas__invites *invites);
+/* (loop) t could not be opened (why): it leaves the lobby's lists (the
+ * caller frees it); a created game leaves the store, a restored one is
+ * not tried again.  lobby.c. */
+void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const char *why);
+
+/* ------------------------------------------------- notation.c */
+
+/* (loop, before a job) NULL when t has its notation help (from the
+ * lobby's, built by another table's job); else the key a job builds it
+ * for (caller frees; NULL on OOM too: no help then). */
+char *cas__help_wanted(struct cas__table *t);
+/* (job) Build t's notation help: text (caller frees; NULL: none) and len. */
+void cas__help_build(struct cas__table *t, char **text, size_t *len);
+/* (loop, the job delivered) Keep what the job built (key and text are
+ * taken) in the lobby, t using it. */
+void cas__help_keep(struct cas__table *t, char *key, char *text, size_t len);
+/* (loop) Whether t's help is known yet (its first job was delivered). */
+int cas__help_ready(const struct cas__table *t);
+/* (loop) A copy of t's help (caller frees) and its length; NULL: none
+ * (or OOM). */
+char *cas__help_copy(const struct cas__table *t, size_t *len);
+/* (loop) t no longer uses its help: the last table frees it. */
+void cas__help_release(struct cas__table *t);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "loop_guard.h"
 #include "table.h"
 
 enum { MONO, WALL };
@@ -218,7 +219,7 @@ static void take(struct cas__lobby *l, struct cas__table *t)
     b->at[b->n++] = t;
 }
 
-void cas__lobby_check_clocks(struct cas__lobby *l)
+static void check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx), wall = cas__srv_wall(l);
     struct cas__tables *soon = &l->tick_soon, *batch = &l->tick_batch;
@@ -269,4 +270,11 @@ void cas__lobby_check_clocks(struct cas__lobby *l)
         if (batch->at[i])
             place(l, batch->at[i], now);
     batch->n = 0;
+}
+
+void cas__lobby_check_clocks(struct cas__lobby *l)
+{
+    cas__loop_enter();
+    check_clocks(l);
+    cas__loop_leave();
 }

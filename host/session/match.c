@@ -5,6 +5,7 @@
  * grow buffers for the vtable's buffer protocols.
  */
 #include "buf.h"
+#include "loop_guard.h"
 #include "match.h"
 #include "registry.h"
 #include "shared.h"
@@ -448,6 +449,7 @@ int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewe
                          enum cas_render_format format, const struct cas__actions *legal,
                          const struct cas_writer *out)
 {
+    cas__loop_check("a plugin call");
     if (!legal || !OPTIONAL_FN(m, render_choices))
         return m->vt->render(state, viewer, format, out);
     return m->vt->render_choices(state, viewer, format, legal->items, legal->count, out);
@@ -455,6 +457,7 @@ int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewe
 
 int cas__match_notation_help(struct cas__match *m, FILE *out)
 {
+    cas__loop_check("a plugin call");
     struct cas_writer writer = {.struct_size = sizeof writer, .ctx = out, .write = stdio_write};
     if (!OPTIONAL_FN(m, notation_help))
         return CAS_ENOTFOUND;
@@ -463,6 +466,7 @@ int cas__match_notation_help(struct cas__match *m, FILE *out)
 
 int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *scores)
 {
+    cas__loop_check("a plugin call");
     if (!OPTIONAL_FN(m, projected_returns))
         return CAS_ENOTFOUND;
     m->error[0] = '\0';
@@ -471,6 +475,7 @@ int cas__match_projected(struct cas__match *m, const cas_state *state, int64_t *
 
 const char *cas__match_label(const struct cas__match *m, int p)
 {
+    cas__loop_check("a plugin call");
     const char *label = m->vt->player_label(m->game, p);
     size_t len = label ? strnlen(label, CAS__LABEL_MAX) : 0;
     /* A label that could not be printed on a line of its own is not

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loop_guard.h"
 #include "worker.h"
 
 /* The proxy game: one worker.  Calls from several threads (a parallel
@@ -265,6 +266,7 @@ static const struct cas__wire_msg *exchange_within(cas_game *w, unsigned op,
 {
     if (w->fd < 0)
         return NULL;
+    cas__loop_check("a call to a plugin's worker");
     long long deadline = now_ms() + (long long)(ms < (1ull << 40) ? ms : 1ull << 40);
     if (cas__wire_end(&w->out) != CAS_OK) {
         w->host->set_error(w->host->ctx, "the call is larger than the worker protocol allows");

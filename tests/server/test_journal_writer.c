@@ -5,7 +5,10 @@
  * players only once its action is durable, the table refusing meanwhile;
  * actions of several games waiting together go into one transaction; a
  * write that fails is kept as in an outage, unacknowledged (no update
- * sent), and saved once the store takes it.
+ * sent), and saved once the store takes it.  The same holds for a
+ * take-back, a result (the rules' end, a flag, a claimed leaver) and a
+ * bot taking a leaver's seat: each goes through the writer, is shown only
+ * once durable, and is kept and submitted again when its write fails.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -24,6 +27,7 @@
 #include <libwebsockets.h>
 
 #include "saves_fixture.h"
+#include "loop_guard.h"
 #include "table.h"
 #include "tconn.h"
 
@@ -37,6 +41,24 @@ static const char *last(const struct tconn *t)
     assert_true(t->n > 0);
     return t->msgs[t->n - 1];
 }
+
+/* The clock of the test (ms), moved by hand: no test waits for time. */
+static int64_t fake_now = 5000000, fake_wall_now = 1796000000000;
+
+static int64_t fake_clock(void *ctx)
+{
+    (void)ctx;
+    return fake_now;
+}
+
+static int64_t fake_wall(void *ctx)
+{
+    (void)ctx;
+    return fake_wall_now;
+}
+
+static const struct cas__srv_clock clock_of_test = {.now_ms = fake_clock,
+                                                    .wall_ms = fake_wall};
 
 /* The lobby of the test, its store and the writer, whose wake posts. */
 struct world {
@@ -57,8 +79,8 @@ static void world_open(struct world *w, void **state)
     char err[1024];
     cas_test_store_where(state, "serve.db", w->where, sizeof w->where);
     w->store = cas_test_open(w->where);
-    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, NULL, NULL, err,
-                                     sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &clock_of_test, NULL,
+                                     err, sizeof err), CAS_OK);
     sem_init(&w->written, 0, 0);
     assert_int_equal(cas__saves_writer_open(w->where, post, w, &w->lobby.writer, err,
                                             sizeof err), CAS_OK);
@@ -66,6 +88,8 @@ static void world_open(struct world *w, void **state)
 
 static void world_close(struct world *w)
 {
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
     cas__lobby_close(&w->lobby);
@@ -89,14 +113,16 @@ static void settle(struct world *w)
     }
 }
 
-/* A two-person fixture game; its id, Ada's and Bob's tokens. */
-static int64_t create(struct world *w, char tokens[2][64])
+/* A two-person game of `game` (and more of the create message: `more`,
+ * "" or starting with a comma); its id, Ada's and Bob's tokens. */
+static int64_t create_game(struct world *w, const char *game, const char *more,
+                           char tokens[2][64])
 {
     struct tconn c;
     tconn_init(&c);
-    tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"5\","
-         "\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
-         "\"agent\":\"human\"}]}");
+    tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
+               "\"seed\":\"5\",\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},"
+               "{\"name\":\"Bob\",\"agent\":\"human\"}]%s}", game, more);
     const char *m = last(&c), *at;
     long long id;
     assert_non_null(at = strstr(m, "\"game\":\""));
@@ -109,6 +135,12 @@ static int64_t create(struct world *w, char tokens[2][64])
     }
     tconn_free(&c);
     return id;
+}
+
+/* A two-person fixture game. */
+static int64_t create(struct world *w, char tokens[2][64])
+{
+    return create_game(w, "fixture", "", tokens);
 }
 
 static void join(struct world *w, struct tconn *c, int64_t id, int seat, const char *token)
@@ -149,15 +181,22 @@ static int act(struct world *w, int64_t id, struct tconn seats[2])
     return actor;
 }
 
-/* A game of the lobby started, its seats joined, at a person's decision. */
-static int64_t seated_game(struct world *w, struct tconn seats[2])
+/* A game of `game` (more: as create_game) started, its seats joined. */
+static int64_t seated(struct world *w, const char *game, const char *more,
+                      struct tconn seats[2])
 {
     char tokens[2][64];
-    int64_t id = create(w, tokens);
+    int64_t id = create_game(w, game, more, tokens);
     settle(w); /* the deal, drawn by chance, journaled */
     for (int i = 0; i < 2; i++)
         join(w, &seats[i], id, i, tokens[i]);
     return id;
+}
+
+/* A fixture game started, its seats joined, at a person's decision. */
+static int64_t seated_game(struct world *w, struct tconn seats[2])
+{
+    return seated(w, "fixture", "", seats);
 }
 
 static void test_a_move_is_sent_once_durable(void **state)
@@ -285,6 +324,18 @@ static void mend_store(const struct rlimit *saved)
     assert_int_equal(setrlimit(RLIMIT_FSIZE, saved), 0);
 }
 
+/* The clock's ticks submit what waits again until the store takes it. */
+static void resubmit_until_saved(struct world *w, struct cas__table *t)
+{
+    for (int tries = 0; t->unsaved.text && tries < MOST_TRIES; tries++) {
+        cas__lobby_check_clocks(&w->lobby);
+        settle(w);
+        if (t->unsaved.text)
+            usleep(50 * 1000);
+    }
+    assert_null(t->unsaved.text);
+}
+
 static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
 {
     struct world w;
@@ -315,19 +366,254 @@ static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
     assert_int_equal(seats[1 - mover].n, seen[1 - mover]);
     mend_store(&saved);
 
-    /* The clock's ticks submit it again until the store takes it. */
-    for (int tries = 0; t->unsaved.text && tries < MOST_TRIES; tries++) {
-        cas__lobby_check_clocks(&w.lobby);
-        settle(&w);
-        if (t->unsaved.text)
-            usleep(50 * 1000);
-    }
-    assert_null(t->unsaved.text);
+    resubmit_until_saved(&w, t);
     /* Everything played is journaled, each ply once. */
     assert_true(t->r.session.ply > ply);
     assert_int_equal(stored_actions(&w, id), t->r.session.ply);
     assert_true(seats[1 - mover].n > seen[1 - mover]);
     assert_non_null(strstr(last(&seats[1 - mover]), "\"played\":[{\"ply\":"));
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* The served record of game id, as the test's store reads it once it is
+ * back (a connection the test terminated comes back by itself). */
+static void load_served(struct world *w, int64_t id, struct cas__saves_served *sv)
+{
+    int rc;
+    for (int tries = 0; (rc = cas__saves_served_load(w->store, id, sv)) == CAS_EUNAVAILABLE &&
+                        tries < MOST_TRIES; tries++)
+        usleep(50 * 1000);
+    assert_int_equal(rc, CAS_OK);
+}
+
+/* What each seat has been sent so far. */
+struct seen {
+    size_t n[2];
+};
+
+static struct seen seen_now(const struct tconn seats[2])
+{
+    return (struct seen){.n = {seats[0].n, seats[1].n}};
+}
+
+static void assert_nothing_new(const struct tconn seats[2], struct seen was)
+{
+    assert_int_equal(seats[0].n, was.n[0]);
+    assert_int_equal(seats[1].n, was.n[1]);
+}
+
+/* A write of kind just handed to the writer: the table is frozen and a
+ * flush sends nobody anything before the writer's answer is delivered. */
+static void assert_waits_for_writer(struct world *w, struct cas__table *t,
+                                    enum cas__saves_write kind, const struct tconn seats[2],
+                                    struct seen was)
+{
+    assert_true(t->writing);
+    assert_int_equal(t->unsaved.kind, kind);
+    cas__lobby_flush(&w->lobby);
+    assert_nothing_new(seats, was);
+}
+
+/* The answer delivered was a failure: the write is kept (nothing shown)
+ * for the clock's ticks to submit again. */
+static void assert_kept(struct cas__table *t, enum cas__saves_write kind)
+{
+    assert_false(t->writing);
+    assert_non_null(t->unsaved.text);
+    assert_int_equal(t->unsaved.kind, kind);
+    assert_non_null(t->unsaved.why);
+}
+
+/* A write of kind (not a seat's own) just handed to the writer while the
+ * store is broken: nothing is sent before the answer, nor after it (the
+ * write is kept), even flushed; then the store is mended. */
+static void assert_kept_quietly(struct world *w, struct cas__table *t,
+                                enum cas__saves_write kind, const struct tconn seats[2],
+                                struct seen was, const struct rlimit *saved)
+{
+    assert_waits_for_writer(w, t, kind, seats, was);
+    settle(w);
+    assert_kept(t, kind);
+    cas__lobby_flush(&w->lobby);
+    assert_nothing_new(seats, was);
+    mend_store(saved);
+}
+
+/* A Carcassonne seat takes its tile's placement back: the journal forgets
+ * it through the writer; nobody sees the take-back before that, and one
+ * that fails is kept (the seat told) and done once the store is back. */
+static void test_a_take_back_waits_for_the_writer(void **state)
+{
+    struct world w;
+    struct tconn seats[2];
+    struct rlimit saved;
+    world_open(&w, state);
+    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    int64_t id = seated(&w, "carcassonne", "", seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int mover = act(&w, id, seats);
+    settle(&w);
+    /* The placement is journaled; the same seat decides its figure next. */
+    assert_true(cas__table_can_undo(t, mover));
+    uint32_t placed = t->j.saved;
+    assert_int_equal(stored_actions(&w, id), placed);
+
+    break_store(&w, &saved);
+    struct seen was = seen_now(seats);
+    tconn_sayf(&w.lobby, &seats[mover], "{\"type\":\"undo\",\"game\":\"%lld\"}", (long long)id);
+    assert_waits_for_writer(&w, t, CAS__WRITE_TAKE_BACK, seats, was);
+    settle(&w);
+    assert_kept(t, CAS__WRITE_TAKE_BACK);
+    assert_int_equal(t->j.saved, placed);
+    assert_int_equal(seats[1 - mover].n, was.n[1 - mover]);
+    assert_int_equal(seats[mover].n, was.n[mover] + 1);
+    assert_non_null(strstr(last(&seats[mover]), "\"code\":\"unavailable\""));
+    mend_store(&saved);
+
+    resubmit_until_saved(&w, t);
+    assert_true(t->j.saved < placed);
+    assert_int_equal(t->j.saved, t->r.session.ply);
+    assert_int_equal(stored_actions(&w, id), t->r.session.ply);
+    assert_non_null(strstr(last(&seats[mover]), "\"events_reset\":true"));
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* A timed game's flag falls: the result goes through the writer, shown to
+ * nobody before it is durable, kept while it fails, saved after. */
+static void test_a_flag_waits_for_the_writer(void **state)
+{
+    struct world w;
+    struct tconn seats[2];
+    struct rlimit saved;
+    world_open(&w, state);
+    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    int64_t id = seated(&w, "fixture", ",\"clock\":{\"base_ms\":60000,\"increment_ms\":0}",
+                        seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int actor = cas__table_actor(t);
+
+    break_store(&w, &saved);
+    struct seen was = seen_now(seats);
+    fake_now += 60000;
+    cas__lobby_check_clocks(&w.lobby);
+    assert_int_equal(t->unsaved.actor, actor);
+    assert_kept_quietly(&w, t, CAS__WRITE_RESULT, seats, was, &saved);
+
+    resubmit_until_saved(&w, t);
+    char expect[64];
+    snprintf(expect, sizeof expect, "\"reason\":\"flag\",\"flagged\":%d", actor);
+    assert_non_null(strstr(last(&seats[1 - actor]), expect));
+    struct cas__saves_served sv;
+    load_served(&w, id, &sv);
+    assert_int_equal(sv.flagged, actor);
+    cas__saves_served_free(&sv);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* A seat gone past the grace at its turn, given to a bot or the game
+ * claimed: the store hears it through the writer first; nothing is shown
+ * (nor played by the bot) before, a failure keeps it, and it is done once
+ * saved. */
+static void test_a_leaver_choice_waits_for_the_writer(void **state)
+{
+    struct world w;
+    struct tconn seats[2];
+    struct rlimit saved;
+    world_open(&w, state);
+    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    for (int claim = 0; claim < 2; claim++) {
+        int64_t id = seated_game(&w, seats);
+        struct cas__table *t = cas__lobby_find(&w.lobby, id);
+        int gone = cas__table_actor(t), stays = 1 - gone;
+        cas__lobby_disconnect(&w.lobby, &seats[gone].base);
+        fake_now += CAS__LEAVER_GRACE_MS;
+        cas__lobby_check_clocks(&w.lobby);
+        cas__lobby_flush(&w.lobby);
+        uint32_t ply = t->r.session.ply;
+
+        break_store(&w, &saved);
+        struct seen was = seen_now(seats);
+        tconn_sayf(&w.lobby, &seats[stays], "{\"type\":\"leaver\",\"game\":\"%lld\","
+                   "\"choice\":\"%s\"}", (long long)id, claim ? "claim" : "bot");
+        enum cas__saves_write kind = claim ? CAS__WRITE_RESULT : CAS__WRITE_BOT;
+        assert_kept_quietly(&w, t, kind, seats, was, &saved);
+        assert_int_equal(t->r.session.ply, ply); /* the bot waits too */
+
+        resubmit_until_saved(&w, t);
+        struct cas__saves_served sv;
+        load_served(&w, id, &sv);
+        if (claim) {
+            char expect[64];
+            snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d", gone);
+            assert_non_null(strstr(last(&seats[stays]), expect));
+            assert_int_equal(sv.flagged, gone);
+            assert_true(sv.forfeit);
+        } else {
+            assert_true(t->seats[gone].bot);
+            assert_true(t->r.session.ply > ply); /* the bot played the seat's turn */
+            assert_true((size_t)gone < sv.n_seats);
+            assert_non_null(sv.seats[gone].bot);
+        }
+        cas__saves_served_free(&sv);
+        for (int i = 0; i < 2; i++)
+            tconn_free(&seats[i]);
+    }
+    world_close(&w);
+}
+
+/* Whether any message c was sent contains needle. */
+static int was_sent(const struct tconn *c, const char *needle)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strstr(c->msgs[i], needle))
+            return 1;
+    return 0;
+}
+
+/* A game played to its end by the rules: its result goes to the writer
+ * after the last action, and nobody hears the game is over before the
+ * writer's answer for it is delivered. */
+static void test_the_result_waits_for_the_writer(void **state)
+{
+    struct world w;
+    struct tconn seats[2];
+    world_open(&w, state);
+    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    int64_t id = seated_game(&w, seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int result_waited = 0;
+    for (int moves = 0; !t->over && moves < 1000; moves++) {
+        act(&w, id, seats);
+        while (t->writing) { /* the answers, one at a time */
+            if (t->unsaved.kind == CAS__WRITE_RESULT) {
+                result_waited = 1;
+                assert_true(t->over);
+                for (int i = 0; i < 2; i++)
+                    assert_false(was_sent(&seats[i], "\"reason\":\"end\""));
+            }
+            sem_wait(&w.written);
+            cas__journal_deliver(&w.lobby);
+            cas__lobby_flush(&w.lobby);
+        }
+    }
+    assert_true(result_waited);
+    assert_true(t->over);
+    for (int i = 0; i < 2; i++)
+        assert_non_null(strstr(last(&seats[i]), "\"reason\":\"end\""));
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.status, CAS__SAVES_FINISHED);
+    cas__saves_game_free(&g);
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
     world_close(&w);
@@ -339,6 +625,10 @@ int main(void)
         CAS_TEST_IN_DIR(test_a_move_is_sent_once_durable),
         CAS_TEST_IN_DIR(test_actions_of_several_games_share_a_commit),
         CAS_TEST_IN_DIR(test_a_failed_write_sends_nothing_and_is_kept),
+        CAS_TEST_IN_DIR(test_a_take_back_waits_for_the_writer),
+        CAS_TEST_IN_DIR(test_a_flag_waits_for_the_writer),
+        CAS_TEST_IN_DIR(test_a_leaver_choice_waits_for_the_writer),
+        CAS_TEST_IN_DIR(test_the_result_waits_for_the_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,9 @@
  * shows it is waiting through its /proc status; the other game plays its
  * moves while it is known to wait, and the slow game's own requests wait
  * for it in order.  With the journal's writer, a move's update waits for
- * its action to be durable, on the pool as on the loop.
+ * its action to be durable, on the pool as on the loop.  Opening a game
+ * is a job too: a worker that is slow to start (rogue-slow-start) stalls
+ * only the game it opens.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -26,6 +28,7 @@
 #include <cmocka.h>
 
 #include "saves.h"
+#include "loop_guard.h"
 #include "table.h"
 #include "tconn.h"
 #include "wsclient.h"
@@ -118,6 +121,7 @@ static int64_t create(struct world *w, const char *game, char tokens[2][64])
     tconn_init(&c);
     tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,\"seed\":\"5\","
          "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", game);
+    await_message(w, &c, 0); /* once its match is open, in a job */
     assert_int_equal(c.n, 1);
     const char *at = strstr(c.msgs[0], "\"game\":\"");
     if (!at)
@@ -181,8 +185,8 @@ static long long status_field(int pid, const char *key, int base)
     return value;
 }
 
-/* The one child process of this test: the slow game's worker. */
-static pid_t worker_pid(void)
+/* The one child process of this test (the slow game's worker), or 0. */
+static pid_t child_pid(void)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
@@ -196,6 +200,12 @@ static pid_t worker_pid(void)
         }
     }
     closedir(d);
+    return found;
+}
+
+static pid_t worker_pid(void)
+{
+    pid_t found = child_pid();
     assert_true(found > 0);
     return found;
 }
@@ -227,6 +237,8 @@ static void open_world(struct world *w)
 
 static void close_world(struct world *w)
 {
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
     cas__bots_free(w->lobby.isolated_pool);
@@ -342,6 +354,64 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     close_world(&w);
 }
 
+/* Issue 42, item 4: opening a game is a job.  A worker-isolated game
+ * whose worker is slow to start (its game_new waits until let go) is
+ * known to be starting while another game plays MOVES moves and the
+ * lobby answers; the creator's own later request waits behind its
+ * create; let go, the creator gets the game, then its answer, and the
+ * game is hosted in a worker. */
+static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn fast[2], creator, lobby;
+    open_world(&w);
+    host(&w, "fixture", fast);
+    tconn_init(&creator);
+    tconn_init(&lobby);
+    tconn_sayf(&w.lobby, &creator, "{\"type\":\"create\",\"game\":\"rogue-slow-start\","
+               "\"practice\":true,\"seed\":\"5\",\"seats\":[{\"agent\":\"human\"},"
+               "{\"agent\":\"human\"}]}");
+    tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
+    pid_t worker = 0;
+    for (int waited = 0; !(worker = child_pid()) || !rendering(worker); waited += 10)
+        if (!turn(&w, 10) && waited > GIVE_UP_MS)
+            fail_msg("the slow worker never started");
+
+    for (int k = 0; k < MOVES; k++) {
+        size_t seen[2] = {fast[0].n, fast[1].n};
+        act(&w, fast);
+        await_message(&w, &fast[0], seen[0]);
+        await_message(&w, &fast[1], seen[1]);
+    }
+    tconn_sayf(&w.lobby, &lobby, "{\"type\":\"lobby\"}");
+    assert_int_equal(lobby.n, 1);
+    assert_true(rendering(worker)); /* still starting */
+    assert_int_equal(creator.n, 0);
+
+    assert_int_equal(kill(worker, SIGUSR1), 0);
+    await_message(&w, &creator, 0);
+    assert_non_null(strstr(creator.msgs[0], "\"type\":\"created\""));
+    await_message(&w, &creator, 1);
+    assert_non_null(strstr(creator.msgs[1], "\"type\":\"pong\""));
+    const char *at = strstr(creator.msgs[0], "\"game\":\"");
+    assert_non_null(at);
+    struct cas__table *t = cas__lobby_find(&w.lobby, strtoll(at + 8, NULL, 10));
+    assert_non_null(t);
+    assert_true(t->r.match.isolated);
+    /* Listed once open, not before: the lobby's follower hears of it. */
+    char listed[48];
+    snprintf(listed, sizeof listed, "{\"game\":\"%lld\"", (long long)t->id);
+    assert_null(strstr(lobby.msgs[0], listed));
+    await_message(&w, &lobby, 1);
+    assert_non_null(strstr(lobby.msgs[lobby.n - 1], listed));
+    tconn_close(&w, &lobby);
+    tconn_close(&w, &creator);
+    for (int i = 0; i < 2; i++)
+        tconn_close(&w, &fast[i]);
+    close_world(&w);
+}
+
 /* Turn the loop, delivering only what, until table t is (held) or is not
  * held, or until the writer's answer waits in its hold (held < 0). */
 static void turn_until(struct world *w, const struct cas__table *t, int what, int held)
@@ -415,6 +485,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_slow_render_stalls_only_its_game),
         cmocka_unit_test(test_a_move_waits_for_the_writer),
+        cmocka_unit_test(test_a_slow_worker_start_stalls_only_its_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

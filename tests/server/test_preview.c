@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "json.h"
+#include "loop_guard.h"
 #include "saves.h"
 #include "table.h"
 #include "tconn.h"
@@ -61,6 +62,8 @@ static void world_open(struct world *w, const char *db)
 
 static void world_close(struct world *w)
 {
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__lobby_close(&w->lobby);
     cas__saves_close(w->store);
 }

@@ -26,6 +26,7 @@
 #include "json.h"
 #include "picture_patch.h"
 #include "saves.h"
+#include "loop_guard.h"
 #include "table.h"
 #include "tconn.h"
 #include "wsclient.h"
@@ -141,6 +142,8 @@ static void world_open_on(struct world *w, const char *name, int fresh, const ch
 static void world_close(struct world *w)
 {
     cas__lobby_close(&w->lobby);
+    /* The loop's code made no plugin call of its own (loop_guard.h). */
+    assert_int_equal(cas__loop_slow_calls(), 0);
     cas__saves_close(w->store);
 }
 
@@ -1232,6 +1235,40 @@ static void test_resume_from_the_history(void **state)
     world_close(&w);
 }
 
+/* ------------------------------------------------------ notation help */
+
+/* The notation help is built by a table's first job (the plugin is
+ * called off the loop) and shared by games of the same plugins, options
+ * and players: the loop only copies it out. */
+static void test_notation_help_is_built_once_and_shared(void **state)
+{
+    (void)state;
+    struct world w;
+    char tokens[2][64];
+    static const char carc[] =
+        "{\"type\":\"create\",\"game\":\"carcassonne\",\"seats\":[{\"agent\":\"human\"},"
+        "{\"agent\":\"human\"}]}";
+    world_open(&w, "help", 1);
+    struct cas__table *a = table(&w, create(&w, carc, tokens, 2));
+    struct cas__table *b = table(&w, create(&w, carc, tokens, 2));
+    struct cas__table *f = table(&w, create(&w, two_humans, tokens, 2));
+    assert_true(cas__help_ready(a) && cas__help_ready(b) && cas__help_ready(f));
+    assert_ptr_equal(a->help, b->help);
+    size_t len = 0;
+    char *text = cas__help_copy(a, &len), *direct = NULL;
+    size_t direct_len = 0;
+    assert_non_null(text);
+    FILE *out = open_memstream(&direct, &direct_len);
+    assert_int_equal(cas__match_notation_help(&a->r.match, out), CAS_OK);
+    fclose(out);
+    assert_int_equal(len, direct_len);
+    assert_memory_equal(text, direct, len);
+    free(text);
+    free(direct);
+    assert_null(cas__help_copy(f, &len)); /* the fixture has none */
+    world_close(&w);
+}
+
 /* -------------------------------------------------------------- clocks */
 
 static void test_clocks_and_the_flag(void **state)
@@ -2030,6 +2067,7 @@ int main(void)
         cmocka_unit_test(test_watchers_share_one_message),
         cmocka_unit_test(test_changed_tables_are_flushed_once),
         cmocka_unit_test(test_resume_from_the_history),
+        cmocka_unit_test(test_notation_help_is_built_once_and_shared),
         cmocka_unit_test(test_finished_games_leave_memory),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
         cmocka_unit_test(test_a_claim_revokes_the_creators_token),

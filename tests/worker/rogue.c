@@ -20,7 +20,9 @@
  * SIGUSR1 (200 s at most), and shows it is waiting by blocking SIGUSR2
  * meanwhile, which its /proc/PID/status tells the test (SigBlk) — a
  * worker may write no file, and a call may take seconds (the server test
- * of issue 42: a slow game stalls only itself).
+ * of issue 42: a slow game stalls only itself); or starts slowly
+ * (slow_start): its game_new waits so, unarmed, until SIGUSR1 (a worker
+ * that takes long to start stalls only the game it opens).
  * $ROGUE_AT, when set, moves that apply (a long game saved, then replayed
  * by a plugin that breaks at ply 6).  Counting applies in a global breaks the ABI's rule on purpose; these
  * are played by random bots, whose moves apply nothing on the side.
@@ -52,6 +54,7 @@
 #define FLOOD 12
 #define SPY 13
 #define SLOW_RENDER 14
+#define SLOW_START 15
 
 const struct cas_plugin *fixture_inner_entry(void);
 
@@ -134,7 +137,7 @@ static int rogue_action_text(const cas_state *state, cas_action action, char *bu
     return len;
 }
 
-#if ROGUE_FAULT == SLOW_RENDER
+#if ROGUE_FAULT == SLOW_RENDER || ROGUE_FAULT == SLOW_START
 static volatile sig_atomic_t armed, released;
 static int never; /* the futex word nobody wakes: the wait ends by signal or time */
 
@@ -215,6 +218,9 @@ static int rogue_game_new(const struct cas_host *host, const struct cas_game_par
     return CAS_EINVAL;
 #elif ROGUE_FAULT == SLOW_RENDER
     catch_signals();
+#elif ROGUE_FAULT == SLOW_START
+    catch_signals();
+    slow_down();
 #endif
     return inner->game_new(host, params, out, bad_option);
 }
