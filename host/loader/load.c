@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +327,21 @@ static struct loaded_library {
 } *loaded;
 static size_t n_loaded, cap_loaded;
 
+/* The server opens games on several threads at once, each resolving its
+ * plugins in the one registry: loading a library, the list above and the
+ * registry's choice of where foreign plugins load are held by this lock. */
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void cas__library_lock(void)
+{
+    pthread_mutex_lock(&library_lock);
+}
+
+void cas__library_unlock(void)
+{
+    pthread_mutex_unlock(&library_lock);
+}
+
 static int remember_library(const struct cas_plugin *desc, int fd, const char *path)
 {
     if (n_loaded == cap_loaded) {
@@ -345,6 +361,7 @@ static int remember_library(const struct cas_plugin *desc, int fd, const char *p
 
 void cas__library_forget(const struct cas_plugin *desc)
 {
+    pthread_mutex_lock(&library_lock);
     for (size_t i = 0; i < n_loaded; i++)
         if (loaded[i].desc == desc) {
             free(loaded[i].path);
@@ -356,6 +373,7 @@ void cas__library_forget(const struct cas_plugin *desc)
         loaded = NULL;
         cap_loaded = 0;
     }
+    pthread_mutex_unlock(&library_lock);
 }
 
 int cas__library_of(const void *desc_or_extension, const struct cas_plugin **desc, int *fd,
@@ -368,15 +386,19 @@ int cas__library_of(const void *desc_or_extension, const struct cas_plugin **des
         *path = cas__probed_path(p);
         return CAS_OK;
     }
+    int rc = CAS_ENOTFOUND;
+    pthread_mutex_lock(&library_lock);
     for (size_t i = n_loaded; i-- > 0;)
         if (desc_or_extension && (loaded[i].desc == desc_or_extension ||
                                   loaded[i].desc->extension == desc_or_extension)) {
             *desc = loaded[i].desc;
             *fd = loaded[i].fd;
             *path = loaded[i].path;
-            return CAS_OK;
+            rc = CAS_OK;
+            break;
         }
-    return CAS_ENOTFOUND;
+    pthread_mutex_unlock(&library_lock);
+    return rc;
 }
 
 /* Load info's library into castellan, remembered for its workers. */
@@ -392,7 +414,7 @@ static int load_here(struct cas__plugin_info *info, int fd)
     return rc;
 }
 
-int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
+static int load_locked(struct cas__registry *reg, struct cas__plugin_info *info)
 {
     if (info->dl || info->desc)
         return CAS_OK;
@@ -413,4 +435,12 @@ int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
     info->probed = NULL;
     info->desc = NULL;
     return load_here(info, fd);
+}
+
+int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
+{
+    pthread_mutex_lock(&library_lock);
+    int rc = load_locked(reg, info);
+    pthread_mutex_unlock(&library_lock);
+    return rc;
 }

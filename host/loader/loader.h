@@ -74,4 +74,10 @@ const char *cas__probed_path(const struct cas__probed *p);
  * knows. */
 void cas__library_forget(const struct cas_plugin *desc);
 
+/* Held while a library loads, by whoever reads or changes what loading
+ * reads (which libraries are loaded, where foreign plugins load): the
+ * server resolves plugins on several threads at once.  Not recursive. */
+void cas__library_lock(void);
+void cas__library_unlock(void);
+
 #endif

@@ -33,12 +33,17 @@ struct cas__registry {
 
 void cas__registry_foreign_in_process(struct cas__registry *reg, int yes)
 {
+    cas__library_lock();
     reg->foreign = yes ? 1 : 2;
+    cas__library_unlock();
 }
 
 int cas__registry_foreign_said(const struct cas__registry *reg)
 {
-    return reg->foreign != 0;
+    cas__library_lock();
+    int said = reg->foreign != 0;
+    cas__library_unlock();
+    return said;
 }
 
 int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info)
