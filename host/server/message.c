@@ -51,25 +51,29 @@ void cas__view_release(struct cas__view *v)
 
 /* --------------------------------------------------------- rendering */
 
-/* What `format` renders for `viewer` into a string of *len bytes (caller
- * frees); NULL when the plugin draws nothing.  Straight into a buffer of
- * `room` bytes to start with (the size of the last picture: no stdio and
- * no regrowth on the way). */
-static char *render(struct cas__table *t, int viewer, enum cas_render_format format,
-                    const struct cas__actions *legal, size_t room, size_t *len)
+char *cas__table_render(struct cas__table *t, const cas_state *state, int viewer,
+                        enum cas_render_format format, const struct cas__actions *legal,
+                        size_t room, size_t *len)
 {
     struct cas__buf b;
     cas__buf_init(&b, 0);
     struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = cas__buf_write};
     int rc = room ? cas__buf_reserve(&b, room) : CAS_OK;
     if (rc == CAS_OK)
-        rc = cas__match_render_to(&t->r.match, t->r.session.state, viewer, format, legal, &out);
+        rc = cas__match_render_to(&t->r.match, state, viewer, format, legal, &out);
     char *text = cas__buf_take(&b, len); /* b freed */
     if (rc != CAS_OK || !text || *len == 0) {
         free(text);
         return NULL;
     }
     return text;
+}
+
+/* t's own state, as cas__table_render renders it. */
+static char *render(struct cas__table *t, int viewer, enum cas_render_format format,
+                    const struct cas__actions *legal, size_t room, size_t *len)
+{
+    return cas__table_render(t, t->r.session.state, viewer, format, legal, room, len);
 }
 
 static int decides(struct cas__table *t, int seat)

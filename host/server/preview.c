@@ -17,25 +17,6 @@
 #include "buf.h"
 #include "table.h"
 
-/* The decision view of `state` for seat among legal, as SVG with its
- * click-to-play marks, into a string of *len bytes (caller frees); NULL
- * when the plugin marks nothing. */
-static char *render_marks(struct cas__table *t, const cas_state *state, int seat,
-                          const struct cas__actions *legal, size_t *len)
-{
-    char *buf = NULL;
-    FILE *out = open_memstream(&buf, len);
-    if (!out)
-        return NULL;
-    int rc = cas__match_render_choices(&t->r.match, state, seat, CAS_RENDER_SVG_ACTIONS, legal,
-                                       out);
-    if (fclose(out) != 0 || rc != CAS_OK || *len == 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 static int has_mark(const char *at, size_t len)
 {
     static const char mark[] = "data-cas-choices";
@@ -84,7 +65,9 @@ static int write_next(struct cas__table *t, const cas_state *next, int seat, str
     }
     cas__jw_raw(w, "],\"svg\":");
     size_t len = 0;
-    char *svg = cas__table_may_mark(t) ? render_marks(t, next, seat, &legal, &len) : NULL;
+    char *svg = cas__table_may_mark(t) ? cas__table_render(t, next, seat, CAS_RENDER_SVG_ACTIONS,
+                                                           &legal, 0, &len)
+                                       : NULL;
     if (svg) {
         struct cas__picture pic;
         cas__picture_take(&pic, svg, len); /* owns svg now */

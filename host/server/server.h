@@ -443,6 +443,13 @@ void cas__table_flush(struct cas__table *t);
 int cas__table_can_undo(struct cas__table *t, int seat);
 /* Whether the plugin may be asked for click-to-play marks (ABI >= 1.2). */
 int cas__table_may_mark(const struct cas__table *t);
+/* What `format` renders of `state` (t's, or a copy of it) for `viewer`,
+ * with legal's marks when given, as a string of *len bytes the caller
+ * frees; NULL when the plugin draws nothing.  Written straight into a
+ * buffer of `room` bytes to start with (0: grown as needed). */
+char *cas__table_render(struct cas__table *t, const cas_state *state, int viewer,
+                        enum cas_render_format format, const struct cas__actions *legal,
+                        size_t room, size_t *len);
 /* Act for seat: "act", "undo", "hint" requests; code/msg explain a refusal. */
 int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text,
                    const char **code, char *msg, size_t msglen);
