@@ -222,6 +222,12 @@ static int bench(const struct bench_args *a)
                                                 &hosted))) ||
         (a->only && (status = check_section(a->only))))
         return status;
+    const char *measures = getenv("CASTELLAN_SERVE_MEASURES");
+    char why[512];
+    if (measures && cas__bench_serve_check_measures(measures, why, sizeof why) != CAS_OK) {
+        fprintf(stderr, "castellan bench: %s\n", why);
+        return 2;
+    }
     if (a->database && !cas__saves_is_url(a->database)) {
         fprintf(stderr, "castellan bench: --database %s is not a PostgreSQL URL; write "
                 "postgresql://[USER@][HOST]/DATABASE (SQLite is measured in a file of "

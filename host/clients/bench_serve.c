@@ -508,36 +508,66 @@ static int bench_hosted(const struct serve_bench *s)
     return CAS_OK;
 }
 
-/* Whether the measure named name is to run: every one, or those that
- * CASTELLAN_SERVE_MEASURES lists (load, saturation, 100, watchers, idle,
- * hosted, with commas), so that one figure can be taken again, or profiled, alone. */
-static int wanted(const char *name)
+/* The measures in their order, by the names CASTELLAN_SERVE_MEASURES
+ * lists them by. */
+static const struct {
+    const char *name;
+    int (*measure)(const struct serve_bench *s);
+} measures[] = {{"load", bench_load}, {"saturation", bench_saturation}, {"100", bench_light},
+                {"watchers", bench_watchers}, {"idle", bench_idle}, {"hosted", bench_hosted}};
+
+enum { N_MEASURES = sizeof measures / sizeof measures[0] };
+
+/* The measure whose name is the n bytes at p, or -1. */
+static int measure_named(const char *p, size_t n)
+{
+    for (int i = 0; i < N_MEASURES; i++)
+        if (strlen(measures[i].name) == n && strncmp(p, measures[i].name, n) == 0)
+            return i;
+    return -1;
+}
+
+int cas__bench_serve_check_measures(const char *list, char *err, size_t errlen)
+{
+    for (const char *p = list; *p; p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        if (measure_named(p, n) < 0) {
+            snprintf(err, errlen, "CASTELLAN_SERVE_MEASURES=%s: no measure is named \"%.*s\"; "
+                     "list some of load,saturation,100,watchers,idle,hosted with commas",
+                     list, (int)n, p);
+            return CAS_EINVAL;
+        }
+        p += n;
+    }
+    return CAS_OK;
+}
+
+/* Whether measure i is to run: every one, or those that
+ * CASTELLAN_SERVE_MEASURES lists, so that one figure can be taken again,
+ * or profiled, alone. */
+static int wanted(int i)
 {
     const char *list = getenv("CASTELLAN_SERVE_MEASURES");
-    size_t n = strlen(name);
     if (!list || !*list)
         return 1;
-    for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
-        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+    for (const char *p = list; *p; p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        if (measure_named(p, n) == i)
             return 1;
+        p += n;
+    }
     return 0;
 }
 
 int cas__bench_serve(struct cas__bench *b)
 {
-    static const struct {
-        const char *name;
-        int (*measure)(const struct serve_bench *s);
-    } measures[] = {{"load", bench_load}, {"saturation", bench_saturation},
-                    {"100", bench_light}, {"watchers", bench_watchers}, {"idle", bench_idle},
-                    {"hosted", bench_hosted}};
     char exp[1024];
     struct serve_bench s = {.b = b, .exp = exp, .games = (size_t)b->games};
     expansions_json(b->match, exp, sizeof exp);
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
-    for (size_t i = 0; i < sizeof measures / sizeof measures[0]; i++)
-        if (wanted(measures[i].name) && measures[i].measure(&s))
+    for (int i = 0; i < N_MEASURES; i++)
+        if (wanted(i) && measures[i].measure(&s))
             return CAS_EIO;
     return CAS_OK;
 }

@@ -120,6 +120,10 @@ int cas__bench_serve(struct cas__bench *b);
 /* `castellan bench --only serve-hosted`: the cost of a move with up to
  * --hosted games hosted (the last measure of cas__bench_serve, alone). */
 int cas__bench_serve_hosted(struct cas__bench *b);
+/* CAS_OK when every comma-separated name of list (the value of
+ * CASTELLAN_SERVE_MEASURES) is a measure of cas__bench_serve; else
+ * CAS_EINVAL with what is wrong and the names there are in err. */
+int cas__bench_serve_check_measures(const char *list, char *err, size_t errlen);
 
 /* The club's pages on the store at database (the ratings section's
  * history): the snapshot made on the club's thread, and a page of each

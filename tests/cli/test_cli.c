@@ -497,6 +497,16 @@ static void test_check_good_and_broken(void **unused)
     expect("check fixture --players 7", NULL, 2, "fixture is for 2 to 4 players, not 7");
     expect("bench --game fixture --players 7", NULL, 2,
            "castellan bench: fixture is for 2 to 4 players, not 7\n");
+    expect("bench --game fixture --hosted 0", NULL, 2,
+           "castellan bench: --hosted must be a whole number from 1 to 1000000, not \"0\"");
+    /* A misspelt measure is refused before anything runs, not skipped. */
+    setenv("CASTELLAN_SERVE_MEASURES", "load,watcher", 1);
+    expect("bench --game fixture --games 5", NULL, 2,
+           "castellan bench: CASTELLAN_SERVE_MEASURES=load,watcher: no measure is named "
+           "\"watcher\"; list some of load,saturation,100,watchers,idle,hosted with commas");
+    setenv("CASTELLAN_SERVE_MEASURES", "load,,idle", 1);
+    expect("bench --game fixture --games 5", NULL, 2, "no measure is named \"\"");
+    unsetenv("CASTELLAN_SERVE_MEASURES");
 }
 
 /* A plugin that crashes still gets a report of where, and the command
