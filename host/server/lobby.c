@@ -44,6 +44,8 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
 {
     memset(l, 0, sizeof *l);
     l->store = store;
+    l->recent.lobby = l;
+    cas__saves_call_hook = cas__loop_check_store;
     l->store_up = 1;
     l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
     if (limits)
@@ -510,7 +512,7 @@ static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
             cas__lobby_write_entry(t, w);
     }
     cas__jw_raw(w, "]");
-    cas__recent_write(&l->recent, l->store, w);
+    cas__recent_write(&l->recent, w);
     write_presets(l, w);
     write_available(l, w);
     cas__jw_raw(w, "}");

@@ -153,6 +153,8 @@ static void saved(struct cas__table *t)
     case CAS__WRITE_BOT:
         t->hold.news = 1;
         break;
+    case CAS__WRITE_CALL: /* the store thread's, never a table's write */
+        break;
     }
     cas__journal_forget(t);
 }

@@ -256,18 +256,49 @@ int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *e
  * CAS__RECENT_GAMES served games that ended, from the store. */
 #define CAS__RECENT_GAMES 10
 struct cas__recent {
+    struct cas__lobby *lobby;          /* whose store thread reads them */
     struct cas__saves_result *results; /* owned; the newest last */
     size_t n;
-    int current;                       /* 0: read them again before use */
+    int current;                       /* 0: being read again */
+    int reading, changed_meanwhile, read_once;
 };
-/* A game finished: the list is read again when next written. */
+/* A game finished: the list is read again off the loop (the lobby's list
+ * is sent again once it is). */
 void cas__recent_changed(struct cas__recent *r);
 /* Append ,"finished":[...] (docs/server.md, the lobby message) to w,
- * newest first, reading the store first if a game finished since. */
-void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w);
+ * newest first, as last read (the first call asks for the first read). */
+void cas__recent_write(struct cas__recent *r, struct cas__jw *w);
 void cas__recent_free(struct cas__recent *r);
 
 struct cas__help;
+
+/* A call of the store made for the loop, off it (store_job.c): run(s,
+ * job) on the store's thread with its connection (its code becomes rc,
+ * the store's message err), then done(l, job) on the loop, which frees
+ * the job if it must.  Embed it first in a struct of your own. */
+struct cas__store_job {
+    int (*run)(struct cas__saves *s, struct cas__store_job *job);
+    void (*done)(struct cas__lobby *l, struct cas__store_job *job);
+    int rc;
+    char err[1024];
+};
+
+/* Hand job to l's store thread; without one (tests) it runs at once in
+ * the loop's place, unmarked, and done is called before this returns. */
+void cas__store_submit(struct cas__lobby *l, struct cas__store_job *job);
+/* (loop) The store thread's answers: each job's done. */
+void cas__store_deliver(struct cas__lobby *l);
+/* Take every answer still owed (each job's done: l->store_stopping says
+ * the server stops), then stop the store's thread; later jobs run inline
+ * on l->store. */
+void cas__store_stop(struct cas__lobby *l);
+/* call(store, game) off the loop, its answer ignored: a claim let go, a
+ * game's row deleted. */
+void cas__store_quietly(struct cas__lobby *l, int (*call)(struct cas__saves *s, int64_t id),
+                        int64_t game);
+/* Ask the store whether it takes writes (l->store_up once it answers);
+ * one question at a time. */
+void cas__store_ask_ready(struct cas__lobby *l);
 
 /* The lobby's list goes to its subscribers at most this often. */
 #define CAS__LOBBY_EVERY_MS 1000
@@ -305,6 +336,15 @@ struct cas__lobby {
     /* The journal's writer thread (saves/writer.c), owned by who started
      * it; NULL: actions are committed on the loop (tests). */
     struct cas__saves_writer *writer;
+    /* The store's thread (store_job.c: a second writer, owned by who
+     * started it) for every other store call while serving; NULL: they
+     * run inline (tests).  Jobs handed it and not answered yet; whether
+     * it is stopping; the readiness question, and whether it is asked. */
+    struct cas__saves_writer *store_thread;
+    size_t store_jobs;
+    int store_stopping;
+    struct cas__store_job ready_job;
+    int asking_ready;
     struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
     int64_t lobby_next_at;             /* the list goes to subs no sooner */
