@@ -377,6 +377,44 @@ void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct c
     submit(t, j);
 }
 
+/* --------------------------------------------- held by a store job */
+
+void cas__offload_hold(struct cas__table *t, struct cas__conn *c)
+{
+    if (!t->opening && !t->hold.held)
+        note_listing(t);
+    t->hold.held = 1;
+    t->hold.asker = c;
+    if (c)
+        c->working = t;
+}
+
+/* The store job's hold ends: its asker may go on. */
+static void unhold(struct cas__table *t)
+{
+    if (t->hold.asker && t->hold.asker->working == t)
+        t->hold.asker->working = NULL;
+    t->hold.asker = NULL;
+    t->hold.held = 0;
+}
+
+void cas__offload_release(struct cas__table *t)
+{
+    unhold(t);
+    apply_written(t);
+    drain(t);
+    if (!t->hold.held && t->busy && !t->writing)
+        ask_pool(t);
+    cas__tick_soon(t->lobby, t);
+}
+
+void cas__offload_drop(struct cas__table *t)
+{
+    unhold(t);
+    drain(t);
+    cas__table_free(t);
+}
+
 /* ------------------------------------------------- waiting requests */
 
 /* The newest of c's requests that wait (pushed at the head of its list). */
@@ -490,6 +528,8 @@ void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c)
     for (struct cas__waiting *w = c->waiting; w; w = w->next_of_conn)
         w->conn = NULL;
     c->waiting = NULL;
+    if (c->working && c->working->hold.asker == c)
+        c->working->hold.asker = NULL;
     if (c->working && c->working->hold.job && c->working->hold.job->conn == c)
         c->working->hold.job->conn = NULL;
     c->working = NULL;

@@ -42,7 +42,7 @@ static void read_done(struct cas__lobby *l, struct cas__store_job *base)
         r->results = job->results;
         r->n = job->n;
         r->current = !r->changed_meanwhile;
-        l->lobby_dirty = 1;
+        l->lobby_dirty |= !r->writing; /* else it is in the list being written */
     } else if (!l->store_stopping) {
         fprintf(stderr, "castellan serve: the recent games cannot be read: %s\n", base->err);
     }
@@ -121,8 +121,9 @@ static void write_result(struct cas__jw *w, const struct cas__saves_result *g)
 void cas__recent_write(struct cas__recent *r, struct cas__jw *w)
 {
     if (!r->read_once) { /* the first list: read, and sent again when it is */
-        r->read_once = 1;
+        r->read_once = r->writing = 1;
         refresh(r);
+        r->writing = 0;
     }
     cas__jw_raw(w, ",\"finished\":[");
     for (size_t i = r->n; i-- > 0;) { /* newest first */

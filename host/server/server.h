@@ -260,7 +260,7 @@ struct cas__recent {
     struct cas__saves_result *results; /* owned; the newest last */
     size_t n;
     int current;                       /* 0: being read again */
-    int reading, changed_meanwhile, read_once;
+    int reading, changed_meanwhile, read_once, writing;
 };
 /* A game finished: the list is read again off the loop (the lobby's list
  * is sent again once it is). */
@@ -357,6 +357,7 @@ struct cas__lobby {
      * looked for games whose server is gone, and the ids it could not
      * bring back (not tried again; owned). */
     int64_t adopted_at;
+    int adopting;                      /* the store's thread is reading them */
     int64_t *unrestorable;
     size_t n_unrestorable;
     /* The club's pages (club.h), told when a game finishes; NULL: none
@@ -413,6 +414,9 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
  * server created (or hosted before), or one l->host_saved lets it.
  * *practice (NULL: not asked) says whether it is a practice game. */
 int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice);
+/* The same, read from store s (the store's thread). */
+int cas__lobby_may_show_in(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
+                           int *practice);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
@@ -438,22 +442,20 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
                            const struct cas__table_params *params, struct cas__table **out,
                            struct cas__invites *invites, const char **code, char *msg,
                            size_t msglen);
-/* Host unfinished saved game id (started at the terminal, say): a token
- * for each human seat into *invites (as cas__table_create_desc), then
- * read as a restart would (cas__table_restore: not opened).  CAS_ENOTFOUND,
- * CAS_ECONFLICT (finished, or hosted already) with code and msg. */
-int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
-                     struct cas__invites *invites, const char **code, char *msg,
-                     size_t msglen);
-/* The same for a create request (docs/server.md), and for one with
- * "resume" (cas__table_adopt), except that the table is only read from the
- * store (cas__table_restore): the lobby opens its match in a job. */
-int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
-                      struct cas__table **out, struct cas__invites *invites,
-                      const char **code, char *msg, size_t msglen);
-/* Bring served game `id` back from the store: its journal, record and
- * seats; its match is opened by cas__table_open (table.h), which
- * cas__lobby_add does in a job.
+/* (loop) Create the game of c's create request (docs/server.md), or host
+ * the unfinished saved game its "resume" names (started at the terminal,
+ * say: a token for each human seat): checked here, then inserted and read
+ * on the store's thread (cas__store_submit) while a shell of the table
+ * holds c's later requests, then opened in a job of the pool; c is
+ * answered "created" once open, or with the error. */
+void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
+/* (loop) Bring served game id back (a restart, an orphan of another
+ * server) the same way, for nobody: one that cannot be is given up
+ * (cas__lobby_give_up), one another server plays is left to it. */
+void cas__table_bring_back(struct cas__lobby *l, int64_t id);
+/* Bring served game `id` back from l's store at once (play --web, which
+ * has no store thread): its journal, record and seats; its match is
+ * opened by cas__table_open (table.h), which cas__lobby_add does in a job.
  * Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
  * when another server plays it.  The claim goes with cas__table_free. */
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,

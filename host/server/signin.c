@@ -100,13 +100,13 @@ void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w)
     }
 }
 
-int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
-                          char *msg, size_t cap)
+int cas__signin_name_free(struct cas__saves *s, int64_t player, const char *name, char *msg,
+                          size_t cap)
 {
     struct cas__saves_registered r;
-    if (!name || cas__saves_registered_find(l->store, name, &r) != CAS_OK)
+    if (!name || cas__saves_registered_find(s, name, &r) != CAS_OK)
         return CAS_OK;
-    int theirs = r.id == c->player;
+    int theirs = r.id == player;
     if (!theirs)
         snprintf(msg, cap, "\"%.64s\" is the name of a registered player of this server; "
                  "they sign in with their own link to play as themselves.  Choose another "
@@ -115,23 +115,11 @@ int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const
     return theirs ? CAS_OK : CAS_ECONFLICT;
 }
 
-int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
-                           const char *dflt, const char **name, char *msg, size_t cap)
+void cas__signin_took_seat(struct cas__saves *s, int64_t player, int64_t game, int seat)
 {
-    if (c->player) {
-        *name = c->player_name;
-        return CAS_OK;
-    }
-    *name = asked ? asked : dflt;
-    return cas__signin_name_free(l, c, asked, msg, cap);
-}
-
-void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,
-                           int seat)
-{
-    if (!c->player)
+    if (!player)
         return;
-    if (cas__saves_seat_register(l->store, game, seat, c->player) != CAS_OK ||
-        cas__saves_registered_seen(l->store, c->player) != CAS_OK)
-        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
+    if (cas__saves_seat_register(s, game, seat, player) != CAS_OK ||
+        cas__saves_registered_seen(s, player) != CAS_OK)
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(s));
 }

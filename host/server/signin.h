@@ -40,23 +40,19 @@ struct cas__jw;
  * ,"player":null and, when a key was refused, ,"signin_error":"WHY". */
 void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w);
 
-/* Whether c may give a seat the name `name` (NULL: none given): CAS_OK,
- * or CAS_ECONFLICT with the reason in msg when it is a registered player's
- * (in any case) other than c's own.  A store failure lets it through. */
-int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
-                          char *msg, size_t cap);
+/* (the store's thread) Whether player (0: a guest) may give a seat the
+ * name `name` (NULL: none given): CAS_OK, or CAS_ECONFLICT with the reason
+ * in msg when it is a registered player's (in any case) other than their
+ * own.  A store failure lets it through.  A claim's name is a signed-in
+ * player's own, else the one asked, else the seat's: a guest may not take
+ * a registered player's name either. */
+int cas__signin_name_free(struct cas__saves *s, int64_t player, const char *name, char *msg,
+                          size_t cap);
 
-/* The name a claim of c gives its seat: a signed-in player's own name,
- * else asked (the claim's "name") or else the seat's name dflt.  A guest
- * may not take a registered player's name (any case): CAS_ECONFLICT with
- * the reason in msg.  A store failure lets the guest's name through. */
-int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
-                           const char *dflt, const char **name, char *msg, size_t cap);
-
-/* c took seat `seat` of game `game`: the journal records which player
- * (ratings and the history find them by it), and when they were seen.
- * Nothing for a guest.  A store failure leaves the seat named only. */
-void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,
-                           int seat);
+/* (the store's thread) player (0: a guest: nothing) took seat `seat` of
+ * game `game`: the journal records which player (ratings and the history
+ * find them by it), and when they were seen.  A store failure leaves the
+ * seat named only. */
+void cas__signin_took_seat(struct cas__saves *s, int64_t player, int64_t game, int seat);
 
 #endif

@@ -239,6 +239,7 @@ static void close_world(struct world *w)
 {
     /* The loop's code made no plugin call of its own (loop_guard.h). */
     assert_int_equal(cas__loop_slow_calls(), 0);
+    assert_int_equal(cas__loop_store_calls(), 0);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
     cas__bots_free(w->lobby.isolated_pool);
