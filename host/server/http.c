@@ -78,7 +78,10 @@ struct conn {
     size_t body_len, body_sent;
     int close_after;              /* a refused request: no keep-alive */
     int gzip_ok;                  /* the request accepts gzip */
+    struct replay_load *loading;  /* its replay's journal being read */
     int waits_replay;             /* for a replay page being built */
+    unsigned refusal_status;      /* a refusal to send when writeable */
+    const char *refusal;          /* (static text) */
     int replay_done;              /* built (or failed): replay is to be sent */
     struct cas__replay_page *replay; /* built: to be sent when writeable */
 };
@@ -431,6 +434,15 @@ static void replay_ready(void *waiter, struct cas__replay_page *page)
     lws_callback_on_writable(c->wsi);
 }
 
+/* Refuse c's request when it is writeable (an answer that came off the
+ * loop). */
+static void refuse_later(struct conn *c, unsigned status, const char *text)
+{
+    c->refusal_status = status;
+    c->refusal = text;
+    lws_callback_on_writable(c->wsi);
+}
+
 static int replay_writeable(struct conn *c)
 {
     struct cas__replay_page *page = c->replay;
@@ -449,14 +461,64 @@ static int accepts_gzip(struct lws *wsi)
     return n > 0 && strstr(accept, "gzip") != NULL;
 }
 
+/* A replay's journal, read on the store's thread (store_job.c) for c
+ * (NULL once c closed). */
+struct replay_load {
+    struct cas__store_job base;
+    struct conn *c;
+    const struct cas__lobby *lobby;
+    int64_t id;
+    int shown, practice;
+    struct cas__saves_game g;
+};
+
+static int read_replay(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct replay_load *job = (struct replay_load *)base;
+    job->shown = cas__lobby_may_show_in(job->lobby, s, job->id, &job->practice);
+    return job->shown ? cas__saves_game_load(s, job->id, 1, &job->g) : CAS_ENOTFOUND;
+}
+
+/* The journal read for c: built off the loop (replay_ready), or refused.
+ * 1 when the builder took it. */
+static int build_read(struct cas__lobby *l, struct conn *c, struct replay_load *job)
+{
+    struct cas__table *t = cas__lobby_find(l, job->id);
+    if (job->g.status != CAS__SAVES_FINISHED && !(t && !t->hold.held && t->over)) {
+        refuse_later(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its replay "
+                     "is shown when it is over\n");
+        return 0;
+    }
+    if (cas__replays_build(c->h->replays, job->id, &job->g, l->reg, &l->isolation,
+                           job->practice, c))
+        refuse_later(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the replay cannot be made now; "
+                     "ask again\n");
+    else
+        c->waits_replay = 1;
+    return 1;
+}
+
+static void replay_read(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct replay_load *job = (struct replay_load *)base;
+    struct conn *c = job->c;
+    int answer = c && !l->store_stopping;
+    if (c)
+        c->loading = NULL;
+    if (base->rc != CAS_OK && answer)
+        refuse_later(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
+    else if (base->rc == CAS_OK && !(answer && build_read(l, c, job)))
+        cas__saves_game_free(&job->g);
+    free(job);
+}
+
 /* The replay page of finished game id, public view: from the cache, or
- * built off the loop and sent when done (replay_ready). */
+ * its journal read on the store's thread, built off the loop and sent
+ * when done (replay_ready). */
 static int serve_replay(struct conn *c, int64_t id)
 {
     struct cas__lobby *l = c->h->lobby;
     struct cas__replay_page *page = NULL;
-    struct cas__saves_game g;
-    int practice;
     c->gzip_ok = accepts_gzip(c->wsi);
     switch (cas__replays_get(c->h->replays, id, c, &page)) {
     case CAS__REPLAY_READY: {
@@ -470,19 +532,16 @@ static int serve_replay(struct conn *c, int64_t id)
     case CAS__REPLAY_MISSING:
         break;
     }
-    if (!cas__lobby_may_show(l, id, &practice) ||
-        cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
-        return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
-    struct cas__table *t = cas__lobby_find(l, id);
-    if (g.status != CAS__SAVES_FINISHED && !(t && !t->hold.held && t->over)) {
-        cas__saves_game_free(&g);
-        return send_text(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its "
-                         "replay is shown when it is over\n");
-    }
-    if (cas__replays_build(c->h->replays, id, &g, l->reg, &l->isolation, practice, c))
-        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the replay cannot be made now; "
-                         "ask again\n");
-    c->waits_replay = 1;
+    struct replay_load *job = calloc(1, sizeof *job);
+    if (!job)
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "out of memory; ask again\n");
+    job->base.run = read_replay;
+    job->base.done = replay_read;
+    job->c = c;
+    job->lobby = l;
+    job->id = id;
+    c->loading = job;
+    cas__store_submit(l, &job->base);
     return 0;
 }
 
@@ -518,7 +577,7 @@ static int serve_signin(struct conn *c, int signout)
     int have = !signout && cas__signin_bearer(header(c->wsi, WSI_TOKEN_HTTP_AUTHORIZATION,
                                                      header_text, sizeof header_text), key);
     if (have)
-        cas__signin_conn(c->h->lobby, &who, key);
+        cas__signin_now(c->h->lobby->store, &who, key);
     OPENSSL_cleanse(header_text, sizeof header_text);
     if (cas__signin_set_cookie(cookie, sizeof cookie, who.player ? key : NULL, secure)) {
         OPENSSL_cleanse(key, sizeof key);
@@ -717,6 +776,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->close_after = 0;
         return route(c, (const char *)in);
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (c && c->refusal) {
+            const char *text = c->refusal;
+            c->refusal = NULL;
+            return send_text(c, c->refusal_status, text);
+        }
         if (c && c->replay_done)
             return replay_writeable(c);
         return c && c->body ? body_writeable(c) : 0;
@@ -726,6 +790,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c) {
             free(c->body);
             c->body = NULL;
+            if (c->loading)
+                c->loading->c = NULL;
+            c->loading = NULL;
             if (c->waits_replay && h && h->replays)
                 cas__replays_forget(h->replays, c);
             c->waits_replay = 0;

@@ -284,7 +284,7 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
     if (!l->finished)
         l->finished_last = NULL;
     l->n_finished--;
-    cas__table_free(t);
+    cas__offload_retire(t);
 }
 
 /* Count t among the finished tables if it finished since it was last

@@ -212,7 +212,7 @@ static void not_opened(struct cas__table *t, struct cas__table_job *j)
     job_free(j);
     t->hold.held = 0;
     drain(t);
-    cas__table_free(t);
+    cas__offload_retire(t);
 }
 
 static void deliver_job(struct cas__bot_job *base)
@@ -375,6 +375,53 @@ void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct c
     j->on = req->on;
     memcpy(j->id, req->id, sizeof j->id);
     submit(t, j);
+}
+
+/* ------------------------------------------------ a table that goes */
+
+/* Its match closed on the pool (a worker told to quit, the plugin's
+ * game_free), the rest freed on the loop once delivered. */
+static void run_close(struct cas__bot_job *job)
+{
+    int loop = cas__loop_suspend();
+    struct cas__table *t = job->table;
+    t->r.match.on_fault = (struct cas__fault_handler){0}; /* nobody is told any more */
+    cas__revive_close(&t->r);
+    cas__loop_resume(loop);
+}
+
+static void free_closed(struct cas__bot_job *job)
+{
+    cas__table_free(job->table);
+    free(job);
+}
+
+static void deliver_close(struct cas__bot_job *job)
+{
+    cas__loop_enter();
+    free_closed(job);
+    cas__loop_leave();
+}
+
+void cas__offload_retire(struct cas__table *t)
+{
+    struct cas__bots *pool = pool_of(t);
+    cas__lobby_unqueue(t->lobby, t); /* nothing of it is flushed or ticked any more */
+    cas__tick_forget(t->lobby, t);
+    struct cas__bot_job *job = calloc(1, sizeof *job);
+    if (!job) { /* closed here: rather the loop waits than the worker lingers */
+        run_close(&(struct cas__bot_job){.table = t});
+        cas__table_free(t);
+        return;
+    }
+    *job = (struct cas__bot_job){.table = t, .run = run_close, .deliver = deliver_close,
+                                 .discard = free_closed};
+    if (!pool) {
+        run_close(job);
+        deliver_close(job);
+        return;
+    }
+    cas__bots_push(pool, job);
 }
 
 /* --------------------------------------------- held by a store job */

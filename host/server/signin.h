@@ -20,6 +20,14 @@
  * key[CAS__PLAYER_KEY_MAX]: 1, or 0 when there is none of that shape. */
 int cas__signin_bearer(const char *header, char key[CAS__PLAYER_KEY_MAX]);
 
+/* (loop) Sign WebSocket c in with key (its cookie's): checked on the
+ * store's thread while c's requests wait in order; then c acts for the
+ * player (c->player, c->player_name), the player seen now; or
+ * c->signin_refused says why not (a store failure: to try again). */
+void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key);
+/* The same at once, with store s (GET /signin's answer). */
+void cas__signin_now(struct cas__saves *s, struct cas__conn *c, const char *key);
+
 /* The value of cookie castellan_player in a Cookie header (NULL: none)
  * into key[CAS__PLAYER_KEY_MAX]: 1, or 0 when it has none that fits. */
 int cas__signin_cookie_key(const char *header, char key[CAS__PLAYER_KEY_MAX]);
@@ -28,11 +36,6 @@ int cas__signin_cookie_key(const char *header, char key[CAS__PLAYER_KEY_MAX]);
  * Path=/, Secure when secure), or with key NULL the one that forgets it,
  * into buf[cap].  0, or -1 when cap is too small. */
 int cas__signin_set_cookie(char *buf, size_t cap, const char *key, int secure);
-
-/* Sign connection c in with key: c->player and c->player_name, the player
- * seen now; or c->signin_refused says why not.  A store failure leaves c
- * a guest with a refusal that says to try again. */
-void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key);
 
 struct cas__jw;
 

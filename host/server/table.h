@@ -377,6 +377,10 @@ int cas__table_load(struct cas__table *t, struct cas__saves *s, int64_t id, char
  * handles them without t and frees it (never linked, or unlinked).
  * offload.c. */
 void cas__offload_hold(struct cas__table *t, struct cas__conn *c);
+/* (loop) t (out of the lobby's lists, followed by nobody) goes: its match
+ * is closed in a job of the pool (a worker told to quit may take its
+ * deadline), then t is freed on the loop (cas__table_free). */
+void cas__offload_retire(struct cas__table *t);
 void cas__offload_release(struct cas__table *t);
 void cas__offload_drop(struct cas__table *t);
 
