@@ -281,7 +281,7 @@ static int run_adopt(struct cas__saves *s, struct open_job *job)
     int64_t id = job->game;
     /* A game of the terminal is the user's: a stranger learns no more from
      * this refusal than from one for a game that does not exist. */
-    if (!cas__lobby_may_show_in(job->t->lobby, s, id, NULL) ||
+    if (!cas__lobby_may_show(job->t->lobby, s, id, NULL) ||
         cas__saves_game_load(s, id, 0, &g) != CAS_OK)
         return cas__srv_refuse(&job->code, "not-found", job->msg, sizeof job->msg,
                                "there is no game %lld to host here (a game started at the "
@@ -351,6 +351,8 @@ static void open_done(struct cas__lobby *l, struct cas__store_job *base)
     struct cas__table *t = job->t;
     struct cas__conn *c = t->hold.asker;
     int rc = base->rc;
+    if (job->how == CAS__OPENED_CREATED)
+        l->n_creating--;
     if (rc == CAS_OK && !l->store_stopping) {
         t->hold.asker = NULL;
         if (job->how == CAS__OPENED_CREATED) /* an adopted or restored one is linked */
@@ -371,7 +373,9 @@ static void open_done(struct cas__lobby *l, struct cas__store_job *base)
         if (job->how == CAS__OPENED_RESTORED && rc != CAS_ECONFLICT && rc != CAS_ENOTFOUND)
             cas__lobby_give_up(l, job->game, job->msg);
     }
+    l->not_here = job->how == CAS__OPENED_RESTORED ? job->game : 0;
     cas__offload_drop(t);
+    l->not_here = 0;
     job_free(job);
 }
 
@@ -384,6 +388,8 @@ static void open_off_loop(struct cas__lobby *l, struct cas__conn *c, struct open
     if (job->how != CAS__OPENED_CREATED) {
         job->t->id = job->game;
         cas__lobby_link(l, job->t);
+    } else {
+        l->n_creating++; /* counted against max-games already */
     }
     cas__offload_hold(job->t, c);
     cas__store_submit(l, &job->base);

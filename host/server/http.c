@@ -475,7 +475,7 @@ struct replay_load {
 static int read_replay(struct cas__saves *s, struct cas__store_job *base)
 {
     struct replay_load *job = (struct replay_load *)base;
-    job->shown = cas__lobby_may_show_in(job->lobby, s, job->id, &job->practice);
+    job->shown = cas__lobby_may_show(job->lobby, s, job->id, &job->practice);
     return job->shown ? cas__saves_game_load(s, job->id, 1, &job->g) : CAS_ENOTFOUND;
 }
 

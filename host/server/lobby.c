@@ -353,13 +353,8 @@ int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *e
     return CAS_OK;
 }
 
-int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice)
-{
-    return cas__lobby_may_show_in(l, l->store, id, practice);
-}
-
-int cas__lobby_may_show_in(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
-                           int *practice)
+int cas__lobby_may_show(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
+                        int *practice)
 {
     const struct cas__host_saved *h = l->host_saved;
     struct cas__saves_served served;
@@ -550,7 +545,7 @@ static void write_link(struct cas__jw *w, const struct cas__table *t, int seat,
 
 static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
-    if (l->n_tables - l->n_finished >= l->limits.max_games) {
+    if (l->n_tables + l->n_creating - l->n_finished >= l->limits.max_games) {
         reply_error(c, req->id, "full", "the server hosts as many games as it may "
                     "(max-games); try again when one has ended");
         return;
@@ -829,7 +824,8 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
     /* On a shared store a game whose server is gone goes on here: opened
      * in a job, for which the request waits. */
     if (cas__offload_targets(req->type) && req->game > 0 && cas__saves_shared(l->store) &&
-        !cas__lobby_find(l, req->game) && !unrestorable(l, req->game))
+        req->game != l->not_here && !cas__lobby_find(l, req->game) &&
+        !unrestorable(l, req->game))
         cas__table_bring_back(l, req->game);
     if (cas__offload_wait(l, c, req))
         return;

@@ -313,6 +313,7 @@ struct cas__lobby {
     struct cas__srv_limits limits;
     struct cas__table *tables;
     size_t n_tables;                   /* in memory: live, and the last finished */
+    size_t n_creating;                 /* created games on the store's thread, not yet tables */
     struct cas__table **by_id;         /* owned: an index of tables, hashed by id */
     size_t by_id_cap;                  /* buckets, a power of two */
     /* Finished tables still in memory (their players see the result, a
@@ -358,6 +359,9 @@ struct cas__lobby {
      * bring back (not tried again; owned). */
     int64_t adopted_at;
     int adopting;                      /* the store's thread is reading them */
+    /* A game just found played elsewhere (or gone): the requests that
+     * waited for it are answered without bringing it back again. */
+    int64_t not_here;
     int64_t *unrestorable;
     size_t n_unrestorable;
     /* The club's pages (club.h), told when a game finishes; NULL: none
@@ -411,12 +415,11 @@ void cas__lobby_flush(struct cas__lobby *l);
 void cas__lobby_check_clocks(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
 /* Whether saved game id may be hosted and its replay shown: a game a
- * server created (or hosted before), or one l->host_saved lets it.
- * *practice (NULL: not asked) says whether it is a practice game. */
-int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice);
-/* The same, read from store s (the store's thread). */
-int cas__lobby_may_show_in(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
-                           int *practice);
+ * server created (or hosted before), as store s (the store thread's) says,
+ * or one l->host_saved lets it.  *practice (NULL: not asked) says whether
+ * it is a practice game. */
+int cas__lobby_may_show(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
+                        int *practice);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
