@@ -88,16 +88,6 @@ static void let_go(void)
 
 /* ---------------------------------------------------------- the loop */
 
-static int wake_pipe[2];
-
-static void wake(void *ctx)
-{
-    (void)ctx;
-    char byte = 1;
-    ssize_t n = write(wake_pipe[1], &byte, 1); /* full: a wake is pending anyway */
-    (void)n;
-}
-
 struct world {
     char where[512];
     struct cas__saves *store;
@@ -114,11 +104,11 @@ static void world_open(struct world *w, void **state)
                                      sizeof err), CAS_OK);
     hold.guard = cas__saves_call_hook;
     cas__saves_call_hook = holding_hook;
-    assert_int_equal(pipe(wake_pipe), 0);
-    assert_int_equal(cas__saves_writer_open(w->where, wake, NULL, &w->lobby.writer, err,
+    tconn_wake_open();
+    assert_int_equal(cas__saves_writer_open(w->where, tconn_wake, NULL, &w->lobby.writer, err,
                                             sizeof err), CAS_OK);
     assert_int_equal(cas__saves_writer_start(w->lobby.writer), CAS_OK);
-    assert_int_equal(cas__saves_writer_open(w->where, wake, NULL, &w->lobby.store_thread, err,
+    assert_int_equal(cas__saves_writer_open(w->where, tconn_wake, NULL, &w->lobby.store_thread, err,
                                             sizeof err), CAS_OK);
     assert_int_equal(cas__saves_writer_start(w->lobby.store_thread), CAS_OK);
 }
@@ -134,21 +124,14 @@ static void world_close(struct world *w)
     cas__saves_call_hook = hold.guard;
     cas__lobby_close(&w->lobby);
     cas__saves_close(w->store);
-    close(wake_pipe[0]);
-    close(wake_pipe[1]);
+    tconn_wake_close();
 }
 
 /* One turn of the loop: wait for a wake (at most wait_ms), deliver the
  * writers' answers, send what is owed.  1 when woken. */
 static int turn(struct world *w, int wait_ms)
 {
-    struct pollfd p = {.fd = wake_pipe[0], .events = POLLIN};
-    int woken = poll(&p, 1, wait_ms) > 0;
-    if (woken) {
-        char bytes[64];
-        while (read(wake_pipe[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes)
-            ;
-    }
+    int woken = tconn_await_wake(wait_ms);
     cas__journal_deliver(&w->lobby);
     cas__lobby_flush(&w->lobby);
     return woken;
