@@ -515,7 +515,7 @@ static const char style[] =
     ".name{font-size:18px;font-weight:bold}.score{font-size:28px;font-weight:bold;"
     "text-anchor:end}.small{font-size:13px}.panel{fill:#f6f1e4;stroke:#cbbf9f}"
     ".turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
-    ".coords text{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords .row{text-anchor:end}"
+    ".coords{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords.row{text-anchor:end}"
     ".castle path{fill:#d9cdb0;stroke:#4a3f30;stroke-width:2;stroke-linejoin:round}"
     ".castle .gate{fill:#4a3f30}.pennant{stroke:#1a1a1a;stroke-width:1.5}"
     ".castle-name{font-size:13px;font-weight:bold;text-anchor:middle;fill:#1a1a1a;"
@@ -540,24 +540,25 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
 
 /* The board's x coordinates along its top edge and y coordinates down its
  * left edge, for every space whose middle lies in the board area: what a
- * player types ("place D 2,-1 90"). */
+ * player types ("place D 2,-1 90").  Each label is keyed by its column or
+ * row, so a board that grows sends its new labels (and, when the edge a
+ * ruler runs along moves, that ruler's labels), not the whole ruler. */
 static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
-    cas_outf(v, "<g class=\"coords\" data-cas-key=\"coords\" transform=\"translate(%d %d)\">",
-             fr->ox, fr->oy);
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
         if (mid > left && mid < right)
-            cas_outf(v, "<text x=\"%d\" y=\"%d\">%d</text>", mid, top - 8, x);
+            cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
+                        "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
     }
     for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
         int mid = fr->by + y * SPACE + SPACE / 2;
         if (mid > top && mid < bottom)
-            cas_outf(v, "<text class=\"row\" x=\"%d\" y=\"%d\">%d</text>", left - 4, mid + 4, y);
+            cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
+                        "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
     }
-    cas_outs(v, "</g>\n");
 }
 
 static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell *c)
@@ -1304,21 +1305,23 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                  "<title data-cas-key=\"title\">Carcassonne</title>\n",
              fr.ox, fr.oy, fr.width, fr.height);
     cas_outs(&v, style);
-    if (vw)
-        cas_outs(&v, choice_style);
+    /* in every picture, marked or not: it never travels again */
+    cas_outs(&v, choice_style);
     cas_outs(&v, "<defs data-cas-key=\"figures\">");
     cas_outs(&v, figure_defs);
     cas_outs(&v, "</defs>\n");
     define_kinds(&v, s, nt.named);
     if (vw)
         define_mark_kinds(&v, s, vw, nt.named);
+    /* the heading apart from the status line, which changes every ply */
     cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                  "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
-                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
-                 "<text class=\"status\" x=\"%d\" y=\"36\">",
-             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, MARGIN + 190);
+                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text></g>\n"
+                 "<text class=\"status\" data-cas-key=\"status\" x=\"%d\" y=\"%d\">",
+             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, fr.ox + MARGIN + 190,
+             fr.oy + 36);
     put_escaped(&v, status);
-    cas_outf(&v, "</text></g>\n");
+    cas_outs(&v, "</text>\n");
     draw_coordinates(&v, &fr);
     draw_open_spots(&v, s, &board);
     draw_tiles(&v, s, &board);
