@@ -697,37 +697,39 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
 
 /* ------------------------------------------------------------ the panel */
 
-/* A player's panel at frame point x, y, drawn about its own corner: it
- * changes only with the player's score and supply (and the frame). */
+/* A player's panel at frame point x, y, drawn about its own corner: the
+ * card (colour, name, score, the supply's figures) and, as an element of
+ * its own, the supply's counts, which change at most deploys and returns
+ * while the card changes only with the score (and the frame). */
 static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y,
                         const struct frame *fr)
 {
     const struct cas_game *g = s->game;
-    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>",
-             p, fr->ox + x, fr->oy + y, PANEL_W - 20);
-    x = y = 0;
-    cas_outf(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-                "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
-    cas_outf(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
-             cas__carc_colours[p]);
-    cas_outf(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
-             (long long)s->score[p]);
     /* the supply row shares the panel's width among the figure kinds */
-    int fx = x + 52, step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
+    int step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
     step = step > 48 ? 48 : step;
-    for (int f = 0; f < g->nfig; f++) {
+    int narrow = step < 40;
+    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
+                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
+                "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
+                "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
+             p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
+    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
         const char *name = g->fig[f].def.name;
-        int narrow = step < 40, large = strcmp(name, "large-meeple") == 0;
-        cas_outf(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-                    "transform=\"translate(%d %d) scale(%s)\"/>",
-                 figure_symbol(name), fill_of[p], fx, y + 72,
+        int large = strcmp(name, "large-meeple") == 0;
+        cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
+                 figure_symbol(name), fx,
                  narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
-        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + (narrow ? 9 : 10),
-                 y + 72, s->supply[p][f]);
-        fx += step;
     }
-    cas_outf(v, "</g>\n");
+    cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
+                "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n"
+                "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">",
+             cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p], p, fr->ox + x,
+             fr->oy + y);
+    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step)
+        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"72\">%d</text>", fx + (narrow ? 9 : 10),
+                 s->supply[p][f]);
+    cas_outs(v, "</g>\n");
 }
 
 /* What an expansion's text render says (goods held, ...), caught line by
@@ -1317,11 +1319,11 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                  "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
                  "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text></g>\n"
-                 "<text class=\"status\" data-cas-key=\"status\" x=\"%d\" y=\"%d\">",
-             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, fr.ox + MARGIN + 190,
-             fr.oy + 36);
+                 "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text class=\"status\" "
+                 "x=\"%d\" y=\"36\">",
+             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, fr.ox, fr.oy, MARGIN + 190);
     put_escaped(&v, status);
-    cas_outs(&v, "</text>\n");
+    cas_outs(&v, "</text></g>\n");
     draw_coordinates(&v, &fr);
     draw_open_spots(&v, s, &board);
     draw_tiles(&v, s, &board);
