@@ -26,42 +26,18 @@
 
 const struct cas_plugin *cas_plugin_entry(void);
 
-static int grow_write(void *ctx, const char *data, size_t len)
-{
-    struct string { char *data; size_t len, cap; } *s = ctx;
-    if (s->len + len + 1 > s->cap) {
-        size_t cap = 2 * (s->len + len + 1);
-        char *grown = realloc(s->data, cap);
-        if (!grown)
-            return CAS_ENOMEM;
-        s->data = grown;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->len, data, len);
-    s->len += len;
-    s->data[s->len] = '\0';
-    return CAS_OK;
-}
-
 /* The picture the server sends viewer now (host/server/message.c), cut:
  * the decision view with its marks when viewer decides and something is
  * marked, else the plain one. */
 static void picture_now(struct cas_test_game *g, int viewer, struct cas__picture *pic)
 {
-    struct { char *data; size_t len, cap; } text = {NULL, 0, 0};
-    struct cas_writer out = {.struct_size = sizeof out, .ctx = &text, .write = grow_write};
-    int rc = CAS_EINVAL;
-    if (g->vt->current(g->state) == viewer) {
-        cas_action legal[512];
-        size_t n;
-        assert_int_equal(g->vt->legal_actions(g->state, legal, 512, &n), CAS_OK);
-        rc = g->vt->render_choices(g->state, viewer, CAS_RENDER_SVG_ACTIONS, legal, n, &out);
-    }
-    if (rc != CAS_OK) {
-        text.len = 0;
-        assert_int_equal(g->vt->render(g->state, viewer, CAS_RENDER_SVG, &out), CAS_OK);
-    }
-    cas__picture_take(pic, text.data, text.len);
+    int rc;
+    char *svg = g->vt->current(g->state) == viewer
+                    ? cas_test_try_render_choices(g, viewer, CAS_RENDER_SVG_ACTIONS, &rc)
+                    : NULL;
+    if (!svg)
+        svg = cas_test_render(g, viewer, CAS_RENDER_SVG);
+    cas__picture_take(pic, svg, strlen(svg));
     assert_true(pic->keyed);
 }
 

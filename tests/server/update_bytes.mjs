@@ -18,14 +18,17 @@
 // Prints, for the decider's updates and the other seat's: count, mean
 // and median raw bytes, mean and median wire bytes, mean `actions` and
 // `svg_changes`, and the mean bytes per update of each key group put
-// (JSON-escaped, as sent).  --json writes every update's figures.
+// (JSON-escaped, as sent).  --json writes every update's figures.  It
+// exits 1 when the server answered an error, a frame could not be read
+// off the socket or the server did not stop cleanly (CTest
+// serve_update_bytes runs it over one game).
 
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServe } from './serve_spawn.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '../browser/package.json'));
@@ -47,20 +50,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'castellan-bytes-'));
 const guard = setTimeout(() => { console.error('update_bytes.mjs: not finished after 600 s'); process.exit(1); }, 600000);
 // The seats act as fast as their updates come: past the per-connection rate limit.
 fs.writeFileSync(path.join(dir, 'serve.ini'), '[server]\nrate = 100000\nburst = 100000\n');
-const server = spawn(CASTELLAN, ['serve', '--listen', '127.0.0.1:0', '--database', path.join(dir, 's.db'),
-  '--plugin-path', PLUGINS, '--in-process', '--config', path.join(dir, 'serve.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
-let said = '';
-const exited = new Promise((done) => server.once('exit', (code, signal) => done({ code, signal })));
-const port = await new Promise((resolve, reject) => {
-  const hear = (chunk) => {
-    said += chunk;
-    const m = said.match(/\(port (\d+)\)/) || said.match(/http:\/\/127\.0\.0\.1:([1-9]\d*)/);
-    if (m) resolve(Number(m[1]));
-  };
-  server.stdout.setEncoding('utf8').on('data', hear);
-  server.stderr.setEncoding('utf8').on('data', hear);
-  server.once('exit', (code) => reject(new Error(`castellan serve exited (${code}):\n${said}`)));
-});
+const { port, stop } = await startServe({ castellan: CASTELLAN, plugins: PLUGINS, dir,
+  args: ['--in-process', '--config', path.join(dir, 'serve.ini')] });
 const url = `ws://127.0.0.1:${port}/ws`;
 
 // The sizes of the data frames read off ws's socket, in order: read
@@ -171,11 +162,12 @@ for (const [name, us] of [['decider', updates.filter((u) => u.decider)], ['other
 }
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(updates));
 for (const ws of [creator, ...sockets]) ws.close();
-server.kill('SIGTERM');
-const { code, signal } = await exited;
+const { code, signal, said } = await stop();
 fs.rmSync(dir, { recursive: true, force: true });
 clearTimeout(guard);
-if (errors.length || code !== 0 || signal) {
-  console.error(`update_bytes.mjs: ${errors.length} errors (${JSON.stringify(errors[0])}), server exit ${code} ${signal}`);
+const unread = updates.filter((u) => !(u.wire > 0)).length;
+if (errors.length || code !== 0 || signal || unread || !updates.length) {
+  console.error(`update_bytes.mjs: ${errors.length} errors (${JSON.stringify(errors[0])}), ` +
+    `${updates.length} updates, ${unread} without a frame read, server exit ${code} ${signal}:\n${said}`);
   process.exit(1);
 }
