@@ -350,7 +350,7 @@ static void draw_attributes(struct cas_outbuf *v, const struct cas_game *g,
 }
 
 /* The symbol of tile kind ki, in its reference orientation. */
-static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
+static void draw_kind_symbol(struct cas_outbuf *v, const struct cas_game *g, int ki)
 {
     const struct carc_kind *k = &g->kinds[ki];
     cas_outf(v, "<defs data-cas-key=\"k%d\"><symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" "
@@ -366,6 +366,28 @@ static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
     }
     cas_outf(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
                 "</symbol></defs>\n", SPACE * k->ncells - 1, SPACE - 1);
+}
+
+int cas__carc_kind_symbol(const struct cas_game *g, int ki, const struct cas_writer *out)
+{
+    struct cas_outbuf v = CAS_OUTBUF_INIT(out);
+    draw_kind_symbol(&v, g, ki);
+    return cas_out_finish(&v);
+}
+
+/* Kind ki's symbol: copied from the shared tables where they hold it (it
+ * is a fifth of a five-expansion move's instructions drawn each time),
+ * else drawn. */
+static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
+{
+    const struct carc_tables *t = g->tables;
+    if (!t || !t->symbols_at) {
+        draw_kind_symbol(v, g, ki);
+        return;
+    }
+    const uint32_t *at = (const uint32_t *)((const char *)t + t->symbols_at);
+    const char *text = (const char *)(at + g->nkinds + 1);
+    cas_outn(v, text + at[ki], at[ki + 1] - at[ki]);
 }
 
 /* ------------------------------------------------------------ figures */
