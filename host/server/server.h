@@ -87,9 +87,6 @@ struct cas__buf;
  * CAS_EINVAL. */
 int cas__srv_msg_stored(struct cas__srv_msg *msg, struct cas__buf *out,
                         const unsigned char **frame, size_t *len);
-/* The header of a whole text frame of `payload` bytes (RSV1 set when
- * compressed), written in the 2, 4 or 10 bytes before at: its start. */
-unsigned char *cas__ws_frame_head(unsigned char *at, size_t payload, int compressed);
 
 /* ---------------------------------------------------------- requests */
 

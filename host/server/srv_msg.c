@@ -48,11 +48,13 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg)
 #define HEADER_MAX 10
 _Static_assert(HEADER_MAX <= LWS_PRE, "a frame's header fits in libwebsockets' room");
 
-unsigned char *cas__ws_frame_head(unsigned char *at, size_t payload, int compressed)
+/* The header of a whole compressed text frame of `payload` bytes,
+ * written in the 2, 4 or 10 bytes before at: its start. */
+static unsigned char *frame_head(unsigned char *at, size_t payload)
 {
     size_t head = payload < 126 ? 2 : payload < 65536 ? 4 : 10;
     unsigned char *h = at - head;
-    h[0] = (unsigned char)(0x80 | (compressed ? 0x40 : 0) | 0x1); /* FIN, RSV1?, text */
+    h[0] = 0x80 | 0x40 | 0x1; /* FIN, RSV1 (compressed), text */
     if (head == 2) {
         h[1] = (unsigned char)payload;
     } else if (head == 4) {
@@ -91,7 +93,7 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
     }
     size_t payload = b.len - LWS_PRE - HEADER_MAX;
     unsigned char *data = (unsigned char *)cas__buf_take(&b, NULL),
-                  *h = cas__ws_frame_head(data + LWS_PRE + HEADER_MAX, payload, 1);
+                  *h = frame_head(data + LWS_PRE + HEADER_MAX, payload);
     size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
     *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
                                  .len = head + payload, .frame = h, .data = data};
@@ -132,7 +134,7 @@ static void frame_end(struct cas__buf *out, const unsigned char **frame, size_t 
 {
     size_t payload = out->len - LWS_PRE - HEADER_MAX;
     unsigned char *at = (unsigned char *)out->data + LWS_PRE + HEADER_MAX;
-    *frame = cas__ws_frame_head(at, payload, 1);
+    *frame = frame_head(at, payload);
     *len = (size_t)(at - *frame) + payload;
 }
 

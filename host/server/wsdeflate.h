@@ -16,9 +16,9 @@
  * so the most of a dictionary a message may refer back into. */
 #define CAS__WSDEFLATE_WINDOW 32768
 
-/* A message shorter than this is sent in a stored block (cas__wsdeflate_stored): still a
- * compressed message (RSV1), so that it takes its place in the receiver's
- * window, but not compressed.  Primed with the two messages before it, a
+/* A message shorter than this is sent in a stored block
+ * (cas__wsdeflate_stored): a compressed message (RSV1) that takes its
+ * place in the receiver's window, but not compressed.  Primed with the two messages before it, a
  * 32-byte message costs about 440,000 instructions to compress and saves
  * 6 bytes, a 128-byte one saves 25 (callgrind, after two Carcassonne
  * updates); stored, it costs a copy and 6 bytes.  Not sent uncompressed
