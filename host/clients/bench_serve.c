@@ -25,6 +25,7 @@
  * The game is the benched one with its expansions (--expansions).
  */
 #define _GNU_SOURCE /* pipe2 */
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -138,6 +139,45 @@ static double cpu_seconds(pid_t pid)
     return got ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
 }
 
+/* The server's CPU seconds by thread: the loop (the process's first
+ * thread: requests, and the transport of every message: compression,
+ * libwebsockets, the kernel's sends and receives), the pool ("cas-pool":
+ * plugin calls, renders, the picture cut, the messages' JSON), the
+ * journal's writer ("cas-journal") and any other. */
+struct thread_cpu {
+    double loop, pool, journal, other;
+};
+
+static void cpu_by_thread(pid_t pid, struct thread_cpu *t)
+{
+    char path[64];
+    memset(t, 0, sizeof *t);
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char stat[400], row[512], name[32];
+        unsigned long utime, stime;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(stat, sizeof stat, "%s/%s/stat", path, e->d_name);
+        FILE *f = fopen(stat, "re");
+        int got = f && fgets(row, sizeof row, f) &&
+                  sscanf(row, "%*d (%31[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                         name, &utime, &stime) == 3;
+        if (f)
+            fclose(f);
+        if (!got)
+            continue;
+        double seconds = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+        *(atoi(e->d_name) == (int)pid          ? &t->loop
+          : strcmp(name, "cas-pool") == 0      ? &t->pool
+          : strcmp(name, "cas-journal") == 0   ? &t->journal
+                                               : &t->other) += seconds;
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Whether this process (the load client) and the server it forks may
  * open conns connections and their files: the soft limit raised to the
  * hard one if need be, else a line saying what to do. */
@@ -184,6 +224,7 @@ struct figures {
     int control_fd;           /* to the server (between_turns), -1 none */
     long before, after;       /* RSS, KiB: started, games created */
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
+    struct thread_cpu threads_start, threads; /* the same by thread */
     double load;
 };
 
@@ -243,6 +284,7 @@ static void all_joined(void *ctx)
     tell_callgrind(f, 'z');
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
+    cpu_by_thread(f->server, &f->threads_start);
 }
 
 /* Server CPU milliseconds per move answered. */
@@ -304,6 +346,11 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     if (rc == CAS_OK) { /* creating and joining are not timed */
         rc = cas__loadgen_run(&p, &f->r);
         f->cpu = cpu_seconds(pid) - f->cpu_start;
+        cpu_by_thread(pid, &f->threads);
+        f->threads.loop -= f->threads_start.loop;
+        f->threads.pool -= f->threads_start.pool;
+        f->threads.journal -= f->threads_start.journal;
+        f->threads.other -= f->threads_start.other;
         char dumped;
         tell_callgrind(f, 'd');
         if (RUNNING_ON_VALGRIND && read(fds[0], &dumped, 1) != 1)
@@ -359,6 +406,21 @@ struct serve_bench {
     size_t games;
 };
 
+/* The line splitting a measure's CPU per move by thread (cpu_by_thread):
+ * the build of a move's messages against their transport, per recipient
+ * (the two seats: no watchers in these measures). */
+static void split_line(const struct serve_bench *s, const char *measure,
+                       const struct figures *f)
+{
+    double per = f->r.answered ? 1e3 / (double)f->r.answered : 0;
+    line(s->b, "serve %s, the server's CPU per move by thread: loop %.3f ms (requests and the "
+         "transport: compression, libwebsockets, the kernel's sends; %.3f ms per recipient, "
+         "2 a move), pool %.3f ms (the build: plugin calls, renders, the picture cut, "
+         "JSON), journal %.3f ms, other %.3f ms\n", measure, f->threads.loop * per,
+         f->threads.loop * per / 2, f->threads.pool * per, f->threads.journal * per,
+         f->threads.other * per);
+}
+
 static int bench_load(const struct serve_bench *s)
 {
     struct figures f;
@@ -377,6 +439,7 @@ static int bench_load(const struct serve_bench *s)
          f.after > 0 && f.before > 0 ? (double)(f.after - f.before) * 1.024 / (double)s->games
                                      : -1.0,
          f.before, f.after, f.load);
+    split_line(s, "load", &f);
     return CAS_OK;
 }
 
@@ -390,6 +453,7 @@ static int bench_saturation(const struct serve_bench *s)
          "ms, p99 %.2f ms; server CPU %.3f ms per move = %.0f moves per CPU-second; load "
          "average %.1f\n", s->games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
          f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
+    split_line(s, "saturation", &f);
     return CAS_OK;
 }
 

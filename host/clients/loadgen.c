@@ -117,30 +117,11 @@ static void on_state(struct seat *s, const char *m)
     s->due = now_s() + lg->p->think_ms / 1000.0;
 }
 
-/* The bytes update text[0..len) took on the wire: compressed as the
- * server compresses it (host/server/wsdeflate.c: after the last two
- * messages received on the connection, every one compressed), framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
-static void note_wire(struct seat *s, const char *text, size_t len)
+/* Note an update of len bytes that took `payload` on the wire, framed
+ * (2 bytes, 4 from 126 on, 10 from 65536 on). */
+static void count_wire(struct loadgen *lg, size_t payload, size_t len)
 {
-    struct loadgen *lg = s->lg;
-    cas__buf_reset(&lg->deflated);
-    if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
-        return;
-    const struct cas__wsdeflate_dict dict = {.older = s->last[1], .older_len = s->last_len[1],
-                                             .newer = s->last[0], .newer_len = s->last_len[0]};
-    if (cas__wsdeflate_compress(lg->deflate, &dict, text, len, &lg->deflated))
-        return;
-    char *copy = malloc(len);
-    if (!copy)
-        return;
-    memcpy(copy, text, len);
-    free(s->last[1]);
-    s->last[1] = s->last[0];
-    s->last_len[1] = s->last_len[0];
-    s->last[0] = copy;
-    s->last_len[0] = len;
-    size_t n = lg->deflated.len;
-    n += n < 126 ? 2 : n < 65536 ? 4 : 10;
+    size_t n = payload + (payload < 126 ? 2 : payload < 65536 ? 4 : 10);
     if (lg->n_wire == lg->cap_wire) {
         size_t cap = lg->cap_wire ? lg->cap_wire * 2 : 4096;
         uint32_t *w = realloc(lg->wire, cap * sizeof *w), *r;
@@ -153,6 +134,34 @@ static void note_wire(struct seat *s, const char *text, size_t len)
     }
     lg->wire[lg->n_wire] = (uint32_t)n;
     lg->raw[lg->n_wire++] = (uint32_t)len;
+}
+
+/* The bytes text[0..len) took on the wire, as the server sends it
+ * (host/server/http.c, write_deflated): in a stored block when short,
+ * else compressed after the last two messages received on the connection
+ * (host/server/wsdeflate.c); each of them is the next ones' dictionary. */
+static void note_wire(struct seat *s, const char *text, size_t len)
+{
+    struct loadgen *lg = s->lg;
+    cas__buf_reset(&lg->deflated);
+    if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
+        return;
+    const struct cas__wsdeflate_dict dict = {.older = s->last[1], .older_len = s->last_len[1],
+                                             .newer = s->last[0], .newer_len = s->last_len[0]};
+    if (len < CAS__WSDEFLATE_MIN ? cas__wsdeflate_stored(text, len, &lg->deflated)
+                                 : cas__wsdeflate_compress(lg->deflate, &dict, text, len,
+                                                           &lg->deflated))
+        return;
+    char *copy = malloc(len);
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    free(s->last[1]);
+    s->last[1] = s->last[0];
+    s->last_len[1] = s->last_len[0];
+    s->last[0] = copy;
+    s->last_len[0] = len;
+    count_wire(lg, lg->deflated.len, len);
 }
 
 /* The creator keeps at most CREATE_WINDOW creates unanswered, as many

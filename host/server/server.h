@@ -80,6 +80,13 @@ struct cas__wsdeflate;
 const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
                                                    struct cas__srv_msg *const prev[2],
                                                    struct cas__wsdeflate *d);
+struct cas__buf;
+/* msg (shorter than 65536 bytes) as a frame of one stored block
+ * (cas__wsdeflate_stored), in out (emptied first, LWS_PRE bytes of room
+ * before the frame), at *frame, *len bytes.  CAS_OK, CAS_ENOMEM or
+ * CAS_EINVAL. */
+int cas__srv_msg_stored(struct cas__srv_msg *msg, struct cas__buf *out,
+                        const unsigned char **frame, size_t *len);
 
 /* ---------------------------------------------------------- requests */
 
