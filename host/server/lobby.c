@@ -45,6 +45,7 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
     memset(l, 0, sizeof *l);
     l->store = store;
     l->store_up = 1;
+    l->feed.seq = cas__srv_first_seq(); /* a restarted server's numbers follow on */
     l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
     if (limits)
         l->limits = *limits;
