@@ -786,7 +786,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         cas__jw_raw(&w, req->type == CAS__REQ_PING
                             ? "{\"type\":\"pong\""
                             : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
-                              "\",\"protocol\":2");
+                              "\",\"protocol\":3");
         if (req->type == CAS__REQ_HELLO)
             cas__signin_write_hello(c, &w);
         if (req->id[0])

@@ -10,6 +10,7 @@
  *   clock.c     clocks, flags, and seats that left
  *   message.c   the state and update messages, built once per viewer
  *   lobby.c     every table of the server: create, claim, list, restore
+ *   lobby_feed.c  the lobby's numbered changes and their history
  *   correspondence.c  days-per-move time controls: absolute deadlines
  *   notify.c    the notification hook, run off the loop on a thread of its own
  *   offload.c   a table's plugin calls as jobs of the pool, off the loop
