@@ -283,18 +283,21 @@ static int pending(const struct cas__lobby *l)
 
 /* What is due goes out: the change to those that asked for changes, the
  * whole list after news to the others.  With nobody subscribed nothing
- * is built, and what changed waits (at most every table once); a
- * subscriber arriving then has it built first (arriving). */
-static void send_due(struct cas__lobby *l, int arriving)
+ * is built, and what changed waits (at most every table once).  A
+ * subscriber arriving (now) has it built first, paced or not, when nobody
+ * else is subscribed or after news: so its list shows a game created or
+ * ended a moment ago, and the others get that news no more often than
+ * they would have (once), only sooner. */
+static void send_due(struct cas__lobby *l, int now_anyway)
 {
-    if (!l->subs && !arriving) {
+    if (!l->subs && !now_anyway) {
         l->lobby_dirty = 0; /* a whole list is built for the next one to come */
         return;
     }
     if (!pending(l))
         return;
     int64_t now = l->clock.now_ms(l->clock.ctx);
-    if (l->subs && now < l->lobby_next_at)
+    if (now < l->lobby_next_at && !now_anyway)
         return;
     if (l->subs) /* sent to nobody, a change does not count against the pace */
         l->lobby_next_at = now + CAS__LOBBY_EVERY_MS;
@@ -321,7 +324,7 @@ void cas__feed_subscribe(struct cas__lobby *l, struct cas__conn *c, const struct
 {
     struct cas__lobby_feed *f = &l->feed;
     if (!c->lobby)
-        send_due(l, !l->subs);
+        send_due(l, !l->subs || l->lobby_dirty);
     if (!c->lobby) {
         c->lobby = 1;
         c->next_sub = l->subs;

@@ -480,6 +480,40 @@ static uint64_t seq_of(const char *msg)
     return strtoull(at + 6, NULL, 10);
 }
 
+/* A subscriber arriving after news (a game created a moment ago) finds
+ * it in its list at once: the change goes out then, to every subscriber,
+ * rather than at the end of the second; the others get it once. */
+static void test_a_new_subscriber_sees_news_at_once(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn sub, late;
+    world_open(&w, "feed-late", NULL);
+    tconn_init(&sub);
+    tconn_init(&late);
+    tconn_sayf(&w.lobby, &sub, "{\"type\":\"lobby\",\"deltas\":true}");
+    create(&w, open_seat, NULL); /* the first change: at once */
+    assert_int_equal(sub.n, 2);
+    int64_t b = create(&w, open_seat, NULL); /* within the second: waits */
+    assert_int_equal(sub.n, 2);
+    tconn_sayf(&w.lobby, &late, "{\"type\":\"lobby\",\"deltas\":true}");
+    char entry[64];
+    snprintf(entry, sizeof entry, "{\"game\":\"%lld\"", (long long)b);
+    assert_int_equal(late.n, 1);
+    assert_non_null(strstr(last(&late), entry));
+    assert_int_equal(sub.n, 3);
+    assert_non_null(strstr(last(&sub), entry));
+    assert_true(seq_of(last(&sub)) == seq_of(last(&late)));
+    next_second(&w);
+    assert_int_equal(sub.n, 3);
+    assert_int_equal(late.n, 1);
+    cas__lobby_disconnect(&w.lobby, &sub.base);
+    cas__lobby_disconnect(&w.lobby, &late.base);
+    tconn_free(&sub);
+    tconn_free(&late);
+    world_close(&w);
+}
+
 static void test_a_resume_gets_exactly_what_it_missed(void **state)
 {
     (void)state;
@@ -634,6 +668,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_subscriber_sees_exactly_what_changed),
         cmocka_unit_test(test_without_deltas_whole_lists),
+        cmocka_unit_test(test_a_new_subscriber_sees_news_at_once),
         cmocka_unit_test(test_a_resume_gets_exactly_what_it_missed),
         cmocka_unit_test(test_bounds_hold_against_a_client_that_never_reads),
     };
