@@ -146,7 +146,6 @@ void cas__lobby_close(struct cas__lobby *l)
     while (l->tables) {
         struct cas__table *t = l->tables;
         l->tables = t->next;
-        free(t->listed);
         cas__table_free(t);
     }
     cas__feed_free(l);

@@ -248,12 +248,12 @@ static void publish(struct cas__lobby *l)
     }
     struct cas__srv_msg *msg = cas__srv_msg_take(&w);
     f->seq++;
+    cas__srv_msg_unref(f->whole); /* the whole list is one change older */
+    f->whole = NULL;
     if (!msg) { /* the subscribers see the number missing, and resume */
         drop_history(f);
         return;
     }
-    cas__srv_msg_unref(f->whole); /* the whole list is one change older */
-    f->whole = NULL;
     remember(f, msg);
     for (struct cas__conn *c = l->subs; c; c = c->next_sub)
         if (c->lobby_deltas)
@@ -336,7 +336,12 @@ void cas__feed_subscribe(struct cas__lobby *l, struct cas__conn *c, const struct
             c->send(c, f->history[s % CAS__LOBBY_HISTORY]);
         return;
     }
-    if (!req->id[0]) {
+    /* The whole list shared (built once per change, compressed once for
+     * the connections after the same messages): to a subscriber of
+     * changes always, so asking for it again and again costs the server
+     * a reference, not a list's build and compression each time; without
+     * an id it could not echo anyway. */
+    if (req->deltas || !req->id[0]) {
         if (whole_list(l))
             c->send(c, f->whole);
         return;

@@ -531,6 +531,7 @@ void cas__table_free(struct cas__table *t)
     if (!t)
         return;
     cas__lobby_unqueue(t->lobby, t);
+    cas__feed_forget(t->lobby, t);
     cas__tick_forget(t->lobby, t);
     if (t->claimed)
         cas__saves_game_release(t->lobby->store, t->id);
