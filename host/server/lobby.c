@@ -463,20 +463,24 @@ static const char *status_of(const struct cas__table *t)
     return "running";
 }
 
+void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w)
+{
+    cas__jw_printf(w, ",\"ply\":%" PRIu32, t->r.session.ply);
+    /* Whose decision it is, so a page that holds that seat's link can
+     * show the game first ("your turn"). */
+    int actor = cas__lobby_to_move(t);
+    if (actor >= 0)
+        cas__jw_printf(w, ",\"to_move\":%d", actor);
+    else
+        cas__jw_raw(w, ",\"to_move\":null");
+}
+
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
 {
     /* The moving part (ply, whose turn) right after the id: a change
      * that only moved a game on carries just these (lobby_feed.c). */
-    cas__jw_printf(w, "{\"game\":\"%lld\",\"ply\":%" PRIu32, (long long)t->id,
-                   t->r.session.ply);
-    /* Whose decision it is, so a page that holds that seat's link can
-     * show the game first ("your turn"); as last asked (no plugin call on
-     * the loop). */
-    int actor = t->over || t->failure[0] ? -1 : t->hold.actor;
-    if (actor >= 0 && actor < t->nplayers)
-        cas__jw_printf(w, ",\"to_move\":%d", actor);
-    else
-        cas__jw_raw(w, ",\"to_move\":null");
+    cas__jw_printf(w, "{\"game\":\"%lld\"", (long long)t->id);
+    cas__lobby_write_moving(t, w);
     cas__jw_raw(w, ",\"title\":");
     cas__jw_str(w, t->r.match.title);
     cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s", status_of(t),
@@ -855,7 +859,7 @@ void cas__lobby_news(struct cas__table *t)
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
 {
     cas__tick_soon(l, t); /* what changed may have started or stopped a clock */
-    cas__feed_relist(l, t); /* its ply, whose turn: the lobby's next change */
+    cas__feed_moved(l, t); /* its ply, whose turn: the lobby's next change */
     if (t->queued)
         return;
     t->queued = 1;

@@ -14,9 +14,12 @@
 
 #include "table.h"
 
-void cas__feed_relist(struct cas__lobby *l, struct cas__table *t)
+/* Mark t for the next change (whole: its entry written again). */
+static void mark(struct cas__lobby *l, struct cas__table *t, int whole)
 {
     struct cas__lobby_feed *f = &l->feed;
+    /* A correspondence game's deadline, in its entry, moves with it. */
+    t->relist_whole |= whole || t->days_per_move;
     if (t->relist_slot || f->lost)
         return;
     if (f->n_relist == f->cap_relist) {
@@ -31,6 +34,16 @@ void cas__feed_relist(struct cas__lobby *l, struct cas__table *t)
     }
     f->relist[f->n_relist++] = t;
     t->relist_slot = f->n_relist;
+}
+
+void cas__feed_relist(struct cas__lobby *l, struct cas__table *t)
+{
+    mark(l, t, 1);
+}
+
+void cas__feed_moved(struct cas__lobby *l, struct cas__table *t)
+{
+    mark(l, t, 0);
 }
 
 void cas__feed_forget(struct cas__lobby *l, struct cas__table *t)
@@ -136,10 +149,71 @@ static int only_moved(const char *a, const char *b)
     return a0 && a0 == b0 && memcmp(a, b, a0) == 0 && strcmp(a + a1, b + b1) == 0;
 }
 
+/* Keep entry as t's listed one, with its moving part's values; memory
+ * out: the next change starts over. */
+static void keep_listed(struct cas__table *t, const char *entry)
+{
+    char *keep = strdup(entry);
+    if (!keep) {
+        t->lobby->feed.lost = 1;
+        return;
+    }
+    free(t->listed);
+    t->listed = keep;
+    size_t from, to;
+    moving_part(keep, &from, &to);
+    const char *ply = strstr(keep + from, "\"ply\":"), *turn = strstr(keep + from, "\"to_move\":");
+    t->listed_ply = ply ? (uint32_t)strtoul(ply + 6, NULL, 10) : 0;
+    t->listed_to_move = turn && turn[10] != 'n' ? atoi(turn + 10) : -1;
+}
+
+/* Whose decision t's entry shows: as last asked (no plugin call on the
+ * loop), none when it is over or stopped. */
+int cas__lobby_to_move(const struct cas__table *t)
+{
+    int actor = t->over || t->failure[0] ? -1 : t->hold.actor;
+    return actor >= 0 && actor < t->nplayers ? actor : -1;
+}
+
+/* A free table that only moved on since it was listed: its moving part
+ * to the change if it differs, spliced into its listed entry. */
+static void compare_moved(struct cas__table *t, struct cas__jw *moved)
+{
+    uint32_t ply = t->r.session.ply;
+    int turn = cas__lobby_to_move(t);
+    if (ply == t->listed_ply && turn == t->listed_to_move)
+        return;
+    size_t from, to, mark = cas__jw_len(moved);
+    moving_part(t->listed, &from, &to);
+    cas__jw_raw(moved, mark > 1 ? "," : "");
+    size_t start = cas__jw_len(moved);
+    cas__jw_rawn(moved, t->listed, from);
+    cas__lobby_write_moving(t, moved);
+    cas__jw_raw(moved, "}");
+    if (moved->b.failed)
+        return;
+    /* the listed entry: its head, the new moving part, its tail */
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_rawn(&w, cas__jw_text(moved) + start, cas__jw_len(moved) - start - 1);
+    cas__jw_raw(&w, t->listed + to);
+    if (w.b.failed)
+        t->lobby->feed.lost = 1;
+    else
+        keep_listed(t, cas__jw_text(&w));
+    cas__jw_free(&w);
+}
+
 /* Add t's entry to the change (put or moved) if it differs from what the
  * last change carried, and keep it as carried. */
 static void compare(struct cas__table *t, struct cas__jw *put, struct cas__jw *moved)
 {
+    int whole = t->relist_whole;
+    t->relist_whole = 0;
+    if (!whole && t->listed && !t->hold.held) {
+        compare_moved(t, moved);
+        return;
+    }
     struct cas__jw now;
     cas__jw_init(&now);
     if (!current_entry(t, &now) || now.b.failed) {
@@ -161,13 +235,7 @@ static void compare(struct cas__table *t, struct cas__jw *put, struct cas__jw *m
         cas__jw_raw(put, cas__jw_len(put) > 1 ? "," : "");
         cas__jw_raw(put, entry);
     }
-    char *keep = strdup(entry);
-    if (keep) {
-        free(t->listed);
-        t->listed = keep;
-    } else {
-        t->lobby->feed.lost = 1;
-    }
+    keep_listed(t, entry);
     cas__jw_free(&now);
 }
 
@@ -189,8 +257,9 @@ static void start_over(struct cas__lobby *l)
         t->listed = NULL;
         struct cas__jw w;
         cas__jw_init(&w);
+        t->relist_whole = 0;
         if (current_entry(t, &w) && !w.b.failed)
-            t->listed = strdup(cas__jw_text(&w));
+            keep_listed(t, cas__jw_text(&w));
         cas__jw_free(&w);
     }
 }

@@ -245,7 +245,7 @@ static void deliver_job(struct cas__bot_job *base)
         t->hold.news = 0;
         cas__lobby_news(t);
     }
-    cas__feed_relist(l, t); /* free again: its entry as it is now */
+    cas__feed_moved(l, t); /* free again: its ply and turn as they are now */
     cas__table_send(t);
     if (j->help_key) {
         cas__help_keep(t, j->help_key, j->help, j->help_len);

@@ -285,6 +285,23 @@ static void holds_the_whole_list(struct world *w, struct held *h)
     tconn_free(&other);
 }
 
+/* Every entry as the last change carried it is the entry as written now
+ * (nothing changed since is left out of the changes): for each table not
+ * held and not marked since. */
+static void entries_are_current(struct world *w)
+{
+    for (struct cas__table *t = w->lobby.tables; t; t = t->next) {
+        if (t->hold.held || t->relist_slot)
+            continue;
+        struct cas__jw now;
+        cas__jw_init(&now);
+        cas__lobby_write_entry(t, &now);
+        assert_non_null(t->listed);
+        assert_string_equal(t->listed, cas__jw_text(&now));
+        cas__jw_free(&now);
+    }
+}
+
 /* The ids of one array of a change message, "a,b,c" ("" for none). */
 static const char *ids_of(const char *change, const char *array)
 {
@@ -317,6 +334,7 @@ static void expect_change(struct world *w, struct tconn *c, size_t *n, struct he
     assert_string_equal(ids_of(last(c), "remove"), removed);
     apply(h, last(c));
     holds_the_whole_list(w, h);
+    entries_are_current(w);
 }
 
 static char *id_text(int64_t id)
