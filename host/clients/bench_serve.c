@@ -21,6 +21,10 @@
  *               alone: --only serve-hosted).  The idle games are created
  *               and never joined: the cost of a connection is the idle
  *               measure's.
+ *   lobby       the same games played beside idle ones to an eighth and all
+ *               of --hosted, one more created a second: bytes per second
+ *               to a subscriber of the lobby's changes and to one of whole
+ *               lists (also run by --only serve-hosted, after hosted)
  *
  * The game is the benched one with its expansions (--expansions).
  */
@@ -210,6 +214,7 @@ struct measure {
     int wire;
     size_t hosted;            /* idle games created beside them, never joined */
     uint64_t max_moves;       /* the play stops after this many acts (0: time only) */
+    int lobby;                /* lobby subscribers, and a game created a second */
 };
 
 struct figures {
@@ -339,7 +344,7 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
         .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms,
         .max_moves = m->max_moves ? m->max_moves : UINT64_MAX,
         .max_seconds = m->seconds, .watchers = m->watchers, .idle = m->idle, .wire = m->wire,
-        .created = games_created, .joined = all_joined, .ctx = f,
+        .lobby = m->lobby, .created = games_created, .joined = all_joined, .ctx = f,
     };
     int rc = got ? CAS_OK : CAS_EIO;
     double load[1] = {0};
@@ -424,7 +429,7 @@ static void split_line(const struct serve_bench *s, const char *measure,
 static int bench_load(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1, 0, 0};
+    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1, 0, 0, 0};
     if (run(s->b, s->exp, &load, &f, NULL))
         return CAS_EIO;
     line(s->b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
@@ -446,7 +451,7 @@ static int bench_load(const struct serve_bench *s)
 static int bench_saturation(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure saturate = {s->games, 0, 0, 0, 5, 0, 0, 0};
+    const struct measure saturate = {s->games, 0, 0, 0, 5, 0, 0, 0, 0};
     if (run(s->b, s->exp, &saturate, &f, NULL))
         return CAS_EIO;
     line(s->b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
@@ -475,7 +480,7 @@ static double median(double *v, int n)
 static int bench_light(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0};
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0, 0};
     const char *probe = getenv("CASTELLAN_SERVE_PROBE");
     double ours[CAS__BENCH_MAX_ROUNDS], theirs[CAS__BENCH_MAX_ROUNDS], diff[CAS__BENCH_MAX_ROUNDS];
     int rounds = s->b->rounds > 1 ? s->b->rounds : 1, compared = 0;
@@ -511,8 +516,8 @@ static int bench_light(const struct serve_bench *s)
 static int bench_watchers(const struct serve_bench *s)
 {
     struct figures f, g;
-    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0},
-                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0};
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0, 0},
+                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0, 0};
     if (run(s->b, s->exp, &one, &f, NULL) || run(s->b, s->exp, &forty, &g, NULL))
         return CAS_EIO;
     double extra = g.r.answered ? (ms_per_move(&g) - ms_per_move(&f)) * 1e3 / 39 : 0;
@@ -526,8 +531,8 @@ static int bench_watchers(const struct serve_bench *s)
 static int bench_idle(const struct serve_bench *s)
 {
     struct figures f, g;
-    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0},
-                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0};
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0, 0};
     if (run(s->b, s->exp, &alone, &f, NULL) || run(s->b, s->exp, &idle, &g, NULL))
         return CAS_EIO;
     line(s->b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
@@ -557,7 +562,7 @@ static int bench_hosted(const struct serve_bench *s)
          * game, the first 15 plies of each seat, as a render costs more as
          * the board grows; up to five minutes for them. */
         const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0,
-                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0};
+                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0, 0};
         if (run(s->b, s->exp, &m, &f, NULL))
             return CAS_EIO;
         if (!i)
@@ -572,13 +577,48 @@ static int bench_hosted(const struct serve_bench *s)
     return CAS_OK;
 }
 
+/* What the lobby's subscribers are sent while --games are played beside
+ * idle games, to an eighth of --hosted and to all of it in all, and one
+ * more game is created a second (the news that had protocol 2 send its
+ * whole list each second): a subscriber of the changes (protocol 3)
+ * against one of whole lists (what every subscriber got before), bytes
+ * per second raw and on the wire, and the first list's size. */
+static int bench_lobby(const struct serve_bench *s)
+{
+    size_t games = s->games, most = s->b->hosted ? s->b->hosted : 8000;
+    size_t totals[2] = {most / 8 > games ? most / 8 : games, most > games ? most : games};
+    struct figures f;
+    for (int i = 0; i < 2; i++) {
+        if (i && totals[1] == totals[0])
+            continue;
+        const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 60 : 10, 0,
+                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0, 1};
+        if (run(s->b, s->exp, &m, &f, NULL))
+            return CAS_EIO;
+        const struct cas__loadgen_lobby *changes = &f.r.lobby[0], *whole = &f.r.lobby[1];
+        double secs = f.r.seconds > 0 ? f.r.seconds : 1;
+        line(s->b, "serve lobby: %zu games hosted, %zu of them played, one created a second: "
+             "a subscriber of changes got %.1f KB/s (%.1f KB/s on the wire, %.1f messages/s), "
+             "one of whole lists %.1f KB/s (%.1f KB/s on the wire): %.0fx less on the wire; "
+             "the first list %.1f KB (%.1f KB on the wire); server CPU %.3f ms per move; load "
+             "average %.1f\n", totals[i], games, (double)changes->raw / secs / 1e3,
+             (double)changes->wire / secs / 1e3, (double)changes->messages / secs,
+             (double)whole->raw / secs / 1e3, (double)whole->wire / secs / 1e3,
+             changes->wire ? (double)whole->wire / (double)changes->wire : 0,
+             (double)changes->first_raw / 1e3, (double)changes->first_wire / 1e3,
+             ms_per_move(&f), f.load);
+    }
+    return CAS_OK;
+}
+
 /* The measures in their order, by the names CASTELLAN_SERVE_MEASURES
  * lists them by. */
 static const struct {
     const char *name;
     int (*measure)(const struct serve_bench *s);
 } measures[] = {{"load", bench_load}, {"saturation", bench_saturation}, {"100", bench_light},
-                {"watchers", bench_watchers}, {"idle", bench_idle}, {"hosted", bench_hosted}};
+                {"watchers", bench_watchers}, {"idle", bench_idle}, {"hosted", bench_hosted},
+                {"lobby", bench_lobby}};
 
 enum { N_MEASURES = sizeof measures / sizeof measures[0] };
 
@@ -597,7 +637,7 @@ int cas__bench_serve_check_measures(const char *list, char *err, size_t errlen)
         size_t n = strcspn(p, ",");
         if (measure_named(p, n) < 0) {
             snprintf(err, errlen, "CASTELLAN_SERVE_MEASURES=%s: no measure is named \"%.*s\"; "
-                     "list some of load,saturation,100,watchers,idle,hosted with commas",
+                     "list some of load,saturation,100,watchers,idle,hosted,lobby with commas",
                      list, (int)n, p);
             return CAS_EINVAL;
         }
@@ -643,5 +683,5 @@ int cas__bench_serve_hosted(struct cas__bench *b)
     expansions_json(b->match, exp, sizeof exp);
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
-    return bench_hosted(&s);
+    return bench_hosted(&s) ? CAS_EIO : bench_lobby(&s);
 }
