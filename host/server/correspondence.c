@@ -169,7 +169,7 @@ void cas__corr_start(struct cas__table *t)
                 (long long)t->id);
     }
     cas__table_changed(t);
-    t->lobby->lobby_dirty = 1;
+    cas__lobby_news(t);
     notify_turn(t);
 }
 

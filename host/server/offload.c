@@ -229,7 +229,7 @@ static void deliver_job(struct cas__bot_job *base)
         return;
     }
     if (j->op == CAS__OP_OPEN) {
-        l->lobby_dirty = 1; /* listed from now on */
+        cas__lobby_news(t); /* listed from now on */
         if (j->conn)
             cas__lobby_created(t, j->conn, j->id, &j->invites);
     }
@@ -243,8 +243,9 @@ static void deliver_job(struct cas__bot_job *base)
     }
     if (t->hold.news) {
         t->hold.news = 0;
-        l->lobby_dirty = 1;
+        cas__lobby_news(t);
     }
+    cas__feed_moved(l, t); /* free again: its ply and turn as they are now */
     cas__table_send(t);
     if (j->help_key) {
         cas__help_keep(t, j->help_key, j->help, j->help_len);
@@ -406,7 +407,8 @@ static void deliver_close(struct cas__bot_job *job)
 void cas__offload_retire(struct cas__table *t)
 {
     struct cas__bots *pool = pool_of(t);
-    cas__lobby_unqueue(t->lobby, t); /* nothing of it is flushed or ticked any more */
+    cas__lobby_unqueue(t->lobby, t); /* nothing of it is flushed, listed or ticked any more */
+    cas__feed_forget(t->lobby, t);
     cas__tick_forget(t->lobby, t);
     struct cas__bot_job *job = calloc(1, sizeof *job);
     if (!job) { /* closed here: rather the loop waits than the worker lingers */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
 
 struct recent_job {
     struct cas__store_job base;
@@ -42,7 +42,8 @@ static void read_done(struct cas__lobby *l, struct cas__store_job *base)
         r->results = job->results;
         r->n = job->n;
         r->current = !r->changed_meanwhile;
-        l->lobby_dirty |= !r->writing; /* else it is in the list being written */
+        if (!r->writing) /* else it is in the list being written */
+            cas__feed_finished_news(l);
     } else if (!l->store_stopping) {
         fprintf(stderr, "castellan serve: the recent games cannot be read: %s\n", base->err);
     }
