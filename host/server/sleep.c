@@ -154,6 +154,7 @@ void cas__table_sleep_free(struct cas__table *t)
     if (!t->sleep)
         return;
     t->r.session.undo.count = 0; /* their states are the bytes let go here */
+    cas__session_free(&t->r.session); /* the rest of it: revive closes a session with a state */
     free_sleep(t->sleep);
     t->sleep = NULL;
 }
