@@ -319,9 +319,10 @@ static void test_a_game_nobody_follows_sleeps_and_wakes_the_same(void **state)
     world_close(&w);
 }
 
-/* A game someone follows stays awake, whoever leaves first; the last one
- * to leave puts it to sleep; coming back wakes it, and its moves are
- * played and journaled as ever. */
+/* A game someone follows stays awake, whoever leaves first (its views
+ * keep no full state of an earlier message); the last one to leave puts
+ * it to sleep; coming back wakes it, and its moves are played and
+ * journaled as ever. */
 static void test_who_keeps_a_game_awake(void **state)
 {
     (void)state;
@@ -339,6 +340,13 @@ static void test_who_keeps_a_game_awake(void **state)
     for (int i = 0; i < 4; i++) {
         assert_true(play_first(&w, seats) >= 0);
         assert_false(cas__table_asleep(g.t));
+        /* A followed view keeps its picture and history, but no full
+         * state older than the last message (it is never sent again). */
+        for (int v = 0; v < 2; v++) {
+            assert_non_null(g.t->views[v].pic.svg);
+            assert_true(g.t->views[v].n_history > 0);
+            assert_true(!g.t->views[v].full || g.t->views[v].full_seq == g.t->seq);
+        }
     }
     leave(&w, &g.seats[1]);
     assert_false(cas__table_asleep(g.t));
