@@ -11,7 +11,8 @@
  *               update on the wire per recipient (median, max, compressed
  *               as the server compresses), memory per idle game (the
  *               server's resident set and its heap in use, from its start
- *               to the games created, before anyone joins them)
+ *               to the games created, before anyone joins them; and once
+ *               both seats of each have joined and hold its state)
  *   saturation  the same games answering at once: what the server serves
  *   100 games   latency at a light load
  *   watchers    25 games with 1, then 40, watchers each: server CPU per move
@@ -195,6 +196,8 @@ struct figures {
     long before, after;       /* RSS, KiB: started, games created */
     int ready_fd;             /* from the server: its port, then its answers */
     double heap_before, heap_after; /* the server's heap in use, bytes; -1 unknown */
+    long joined;              /* RSS, KiB, once every seat joined and has its state */
+    double heap_joined;
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
     double load;
 };
@@ -262,6 +265,8 @@ static void tell_callgrind(const struct figures *f, char what)
 static void all_joined(void *ctx)
 {
     struct figures *f = ctx;
+    f->joined = rss_kib(f->server);
+    f->heap_joined = heap_in_use(f);
     tell_callgrind(f, 'z');
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
@@ -393,7 +398,9 @@ static int bench_load(const struct serve_bench *s)
          "moves/s served; move to next update p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
          "per move = %.0f moves per CPU-second; update per recipient on the wire median %.0f "
          "B, max %.0f B (%.0f B before compression; %llu updates); %.1f KB per idle game "
-         "(RSS %ld -> %ld KiB; the heap in use %.1f KB per game); load average %.1f\n",
+         "(RSS %ld -> %ld KiB; the heap in use %.1f KB per game), %.1f KB per game once its "
+         "two seats follow it (RSS -> %ld KiB; the heap %.1f KB per game); load average "
+         "%.1f\n",
          s->games, THINK_MS, (double)s->games * 1000.0 / THINK_MS,
          (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
          f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.r.wire_median, f.r.wire_max,
@@ -403,6 +410,11 @@ static int bench_load(const struct serve_bench *s)
          f.before, f.after,
          f.heap_after >= 0 && f.heap_before >= 0 ? (f.heap_after - f.heap_before) / 1e3 /
                                                        (double)s->games : -1.0,
+         f.joined > 0 && f.before > 0 ? (double)(f.joined - f.before) * 1.024 / (double)s->games
+                                      : -1.0,
+         f.joined,
+         f.heap_joined >= 0 && f.heap_before >= 0 ? (f.heap_joined - f.heap_before) / 1e3 /
+                                                        (double)s->games : -1.0,
          f.load);
     return CAS_OK;
 }
