@@ -76,7 +76,7 @@ char *cas__table_render(struct cas__table *t, const cas_state *state, int viewer
     int rc = room ? cas__buf_reserve(&b, room) : CAS_OK;
     if (rc == CAS_OK)
         rc = cas__match_render_to(&t->r.match, state, viewer, format, legal, &out);
-    char *text = cas__buf_take(&b, len); /* b freed */
+    char *text = cas__buf_take_fit(&b, len); /* b freed; kept as the view's picture */
     if (rc != CAS_OK || !text || *len == 0) {
         free(text);
         return NULL;

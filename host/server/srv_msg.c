@@ -27,7 +27,7 @@ struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
     if (msg) {
         msg->refs = 1;
         msg->id = next_id();
-        msg->data = cas__buf_take(&w->b, &msg->len);
+        msg->data = cas__buf_take_fit(&w->b, &msg->len); /* kept: histories, full states */
         msg->len -= CAS__JW_ROOM;
     }
     cas__jw_free(w);
@@ -64,7 +64,8 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
         return rc;
     }
     size_t payload = b.len - LWS_PRE - HEADER_MAX, head = payload < 126 ? 2 : payload < 65536 ? 4 : 10;
-    unsigned char *data = (unsigned char *)cas__buf_take(&b, NULL), *h = data + LWS_PRE + HEADER_MAX - head;
+    unsigned char *data = (unsigned char *)cas__buf_take_fit(&b, NULL); /* kept with msg */
+    unsigned char *h = data + LWS_PRE + HEADER_MAX - head;
     h[0] = 0x80 | 0x40 | 0x1; /* FIN, RSV1 (compressed), text */
     if (head == 2) {
         h[1] = (unsigned char)payload;
