@@ -24,10 +24,15 @@
  *               alone: --only serve-hosted).  The idle games are created
  *               and never joined: the cost of a connection is the idle
  *               measure's.
+ *   lobby       the same games played beside idle ones to an eighth and all
+ *               of --hosted, one more created a second: bytes per second
+ *               to a subscriber of the lobby's changes and to one of whole
+ *               lists (also run by --only serve-hosted, after hosted)
  *
  * The game is the benched one with its expansions (--expansions).
  */
 #define _GNU_SOURCE /* pipe2 */
+#include <dirent.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
@@ -149,6 +154,45 @@ static double cpu_seconds(pid_t pid)
     return got ? (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK) : -1;
 }
 
+/* The server's CPU seconds by thread: the loop (the process's first
+ * thread: requests, and the transport of every message: compression,
+ * libwebsockets, the kernel's sends and receives), the pool ("cas-pool":
+ * plugin calls, renders, the picture cut, the messages' JSON), the
+ * journal's writer ("cas-journal") and any other. */
+struct thread_cpu {
+    double loop, pool, journal, other;
+};
+
+static void cpu_by_thread(pid_t pid, struct thread_cpu *t)
+{
+    char path[64];
+    memset(t, 0, sizeof *t);
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char stat[400], row[512], name[32];
+        unsigned long utime, stime;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(stat, sizeof stat, "%s/%s/stat", path, e->d_name);
+        FILE *f = fopen(stat, "re");
+        int got = f && fgets(row, sizeof row, f) &&
+                  sscanf(row, "%*d (%31[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                         name, &utime, &stime) == 3;
+        if (f)
+            fclose(f);
+        if (!got)
+            continue;
+        double seconds = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+        *(atoi(e->d_name) == (int)pid          ? &t->loop
+          : strcmp(name, "cas-pool") == 0      ? &t->pool
+          : strcmp(name, "cas-journal") == 0   ? &t->journal
+                                               : &t->other) += seconds;
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Whether this process (the load client) and the server it forks may
  * open conns connections and their files: the soft limit raised to the
  * hard one if need be, else a line saying what to do. */
@@ -181,6 +225,7 @@ struct measure {
     int wire;
     size_t hosted;            /* idle games created beside them, never joined */
     uint64_t max_moves;       /* the play stops after this many acts (0: time only) */
+    int lobby;                /* lobby subscribers, and a game created a second */
 };
 
 struct figures {
@@ -199,6 +244,7 @@ struct figures {
     long joined;              /* RSS, KiB, once every seat joined and has its state */
     double heap_joined;
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
+    struct thread_cpu threads_start, threads; /* the same by thread */
     double load;
 };
 
@@ -270,6 +316,7 @@ static void all_joined(void *ctx)
     tell_callgrind(f, 'z');
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
+    cpu_by_thread(f->server, &f->threads_start);
 }
 
 /* Server CPU milliseconds per move answered. */
@@ -326,13 +373,18 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
         .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms,
         .max_moves = m->max_moves ? m->max_moves : UINT64_MAX,
         .max_seconds = m->seconds, .watchers = m->watchers, .idle = m->idle, .wire = m->wire,
-        .created = games_created, .joined = all_joined, .ctx = f,
+        .lobby = m->lobby, .created = games_created, .joined = all_joined, .ctx = f,
     };
     int rc = got ? CAS_OK : CAS_EIO;
     double load[1] = {0};
     if (rc == CAS_OK) { /* creating and joining are not timed */
         rc = cas__loadgen_run(&p, &f->r);
         f->cpu = cpu_seconds(pid) - f->cpu_start;
+        cpu_by_thread(pid, &f->threads);
+        f->threads.loop -= f->threads_start.loop;
+        f->threads.pool -= f->threads_start.pool;
+        f->threads.journal -= f->threads_start.journal;
+        f->threads.other -= f->threads_start.other;
         char dumped;
         tell_callgrind(f, 'd');
         if (RUNNING_ON_VALGRIND && read(fds[0], &dumped, 1) != 1)
@@ -388,10 +440,25 @@ struct serve_bench {
     size_t games;
 };
 
+/* The line splitting a measure's CPU per move by thread (cpu_by_thread):
+ * the build of a move's messages against their transport, per recipient
+ * (the two seats: no watchers in these measures). */
+static void split_line(const struct serve_bench *s, const char *measure,
+                       const struct figures *f)
+{
+    double per = f->r.answered ? 1e3 / (double)f->r.answered : 0;
+    line(s->b, "serve %s, the server's CPU per move by thread: loop %.3f ms (requests and the "
+         "transport: compression, libwebsockets, the kernel's sends; %.3f ms per recipient, "
+         "2 a move), pool %.3f ms (the build: plugin calls, renders, the picture cut, "
+         "JSON), journal %.3f ms, other %.3f ms\n", measure, f->threads.loop * per,
+         f->threads.loop * per / 2, f->threads.pool * per, f->threads.journal * per,
+         f->threads.other * per);
+}
+
 static int bench_load(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1, 0, 0};
+    const struct measure load = {s->games, THINK_MS, 0, 0, 10, 1, 0, 0, 0};
     if (run(s->b, s->exp, &load, &f, NULL))
         return CAS_EIO;
     line(s->b, "serve load: %zu games, 2 seats each, think %d ms (%.0f moves/s offered): %.0f "
@@ -416,19 +483,21 @@ static int bench_load(const struct serve_bench *s)
          f.heap_joined >= 0 && f.heap_before >= 0 ? (f.heap_joined - f.heap_before) / 1e3 /
                                                         (double)s->games : -1.0,
          f.load);
+    split_line(s, "load", &f);
     return CAS_OK;
 }
 
 static int bench_saturation(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure saturate = {s->games, 0, 0, 0, 5, 0, 0, 0};
+    const struct measure saturate = {s->games, 0, 0, 0, 5, 0, 0, 0, 0};
     if (run(s->b, s->exp, &saturate, &f, NULL))
         return CAS_EIO;
     line(s->b, "serve saturation: %zu games answering at once: %.0f moves/s served, p50 %.2f "
          "ms, p99 %.2f ms; server CPU %.3f ms per move = %.0f moves per CPU-second; load "
          "average %.1f\n", s->games, (double)f.r.answered / f.r.seconds, f.r.p50_ms,
          f.r.p99_ms, ms_per_move(&f), f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.load);
+    split_line(s, "saturation", &f);
     return CAS_OK;
 }
 
@@ -450,7 +519,7 @@ static double median(double *v, int n)
 static int bench_light(const struct serve_bench *s)
 {
     struct figures f;
-    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0};
+    const struct measure light = {100, THINK_MS, 0, 0, 10, 0, 0, 0, 0};
     const char *probe = getenv("CASTELLAN_SERVE_PROBE");
     double ours[CAS__BENCH_MAX_ROUNDS], theirs[CAS__BENCH_MAX_ROUNDS], diff[CAS__BENCH_MAX_ROUNDS];
     int rounds = s->b->rounds > 1 ? s->b->rounds : 1, compared = 0;
@@ -486,8 +555,8 @@ static int bench_light(const struct serve_bench *s)
 static int bench_watchers(const struct serve_bench *s)
 {
     struct figures f, g;
-    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0},
-                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0};
+    const struct measure one = {25, THINK_MS, 1, 0, 8, 0, 0, 0, 0},
+                         forty = {25, THINK_MS, 40, 0, 8, 0, 0, 0, 0};
     if (run(s->b, s->exp, &one, &f, NULL) || run(s->b, s->exp, &forty, &g, NULL))
         return CAS_EIO;
     double extra = g.r.answered ? (ms_per_move(&g) - ms_per_move(&f)) * 1e3 / 39 : 0;
@@ -501,8 +570,8 @@ static int bench_watchers(const struct serve_bench *s)
 static int bench_idle(const struct serve_bench *s)
 {
     struct figures f, g;
-    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0},
-                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0};
+    const struct measure alone = {100, THINK_MS, 0, 0, 8, 0, 0, 0, 0},
+                         idle = {100, THINK_MS, 0, 3000, 8, 0, 0, 0, 0};
     if (run(s->b, s->exp, &alone, &f, NULL) || run(s->b, s->exp, &idle, &g, NULL))
         return CAS_EIO;
     line(s->b, "serve idle sockets: 100 games: %.3f ms of server CPU per move; with 3,000 idle "
@@ -532,7 +601,7 @@ static int bench_hosted(const struct serve_bench *s)
          * game, the first 15 plies of each seat, as a render costs more as
          * the board grows; up to five minutes for them. */
         const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0,
-                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0};
+                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0, 0};
         if (run(s->b, s->exp, &m, &f, NULL))
             return CAS_EIO;
         if (!i)
@@ -547,13 +616,48 @@ static int bench_hosted(const struct serve_bench *s)
     return CAS_OK;
 }
 
+/* What the lobby's subscribers are sent while --games are played beside
+ * idle games, to an eighth of --hosted and to all of it in all, and one
+ * more game is created a second (the news that had protocol 2 send its
+ * whole list each second): a subscriber of the changes (protocol 3)
+ * against one of whole lists (what every subscriber got before), bytes
+ * per second raw and on the wire, and the first list's size. */
+static int bench_lobby(const struct serve_bench *s)
+{
+    size_t games = s->games, most = s->b->hosted ? s->b->hosted : 8000;
+    size_t totals[2] = {most / 8 > games ? most / 8 : games, most > games ? most : games};
+    struct figures f;
+    for (int i = 0; i < 2; i++) {
+        if (i && totals[1] == totals[0])
+            continue;
+        const struct measure m = {games, THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 60 : 10, 0,
+                                  totals[i] - games, RUNNING_ON_VALGRIND ? 30 * games : 0, 1};
+        if (run(s->b, s->exp, &m, &f, NULL))
+            return CAS_EIO;
+        const struct cas__loadgen_lobby *changes = &f.r.lobby[0], *whole = &f.r.lobby[1];
+        double secs = f.r.seconds > 0 ? f.r.seconds : 1;
+        line(s->b, "serve lobby: %zu games hosted, %zu of them played, one created a second: "
+             "a subscriber of changes got %.1f KB/s (%.1f KB/s on the wire, %.1f messages/s), "
+             "one of whole lists %.1f KB/s (%.1f KB/s on the wire): %.0fx less on the wire; "
+             "the first list %.1f KB (%.1f KB on the wire); server CPU %.3f ms per move; load "
+             "average %.1f\n", totals[i], games, (double)changes->raw / secs / 1e3,
+             (double)changes->wire / secs / 1e3, (double)changes->messages / secs,
+             (double)whole->raw / secs / 1e3, (double)whole->wire / secs / 1e3,
+             changes->wire ? (double)whole->wire / (double)changes->wire : 0,
+             (double)changes->first_raw / 1e3, (double)changes->first_wire / 1e3,
+             ms_per_move(&f), f.load);
+    }
+    return CAS_OK;
+}
+
 /* The measures in their order, by the names CASTELLAN_SERVE_MEASURES
  * lists them by. */
 static const struct {
     const char *name;
     int (*measure)(const struct serve_bench *s);
 } measures[] = {{"load", bench_load}, {"saturation", bench_saturation}, {"100", bench_light},
-                {"watchers", bench_watchers}, {"idle", bench_idle}, {"hosted", bench_hosted}};
+                {"watchers", bench_watchers}, {"idle", bench_idle}, {"hosted", bench_hosted},
+                {"lobby", bench_lobby}};
 
 enum { N_MEASURES = sizeof measures / sizeof measures[0] };
 
@@ -572,7 +676,7 @@ int cas__bench_serve_check_measures(const char *list, char *err, size_t errlen)
         size_t n = strcspn(p, ",");
         if (measure_named(p, n) < 0) {
             snprintf(err, errlen, "CASTELLAN_SERVE_MEASURES=%s: no measure is named \"%.*s\"; "
-                     "list some of load,saturation,100,watchers,idle,hosted with commas",
+                     "list some of load,saturation,100,watchers,idle,hosted,lobby with commas",
                      list, (int)n, p);
             return CAS_EINVAL;
         }
@@ -618,5 +722,5 @@ int cas__bench_serve_hosted(struct cas__bench *b)
     expansions_json(b->match, exp, sizeof exp);
     line(b, "serve: %s, over WebSocket with permessage-deflate on 127.0.0.1, every move "
          "journaled; %ld cores\n", b->match->title, sysconf(_SC_NPROCESSORS_ONLN));
-    return bench_hosted(&s);
+    return bench_hosted(&s) ? CAS_EIO : bench_lobby(&s);
 }

@@ -36,6 +36,7 @@ struct seat {
 
 #define WATCHER -2
 #define IDLE -3
+#define LOBBY -4                /* lobby[0] follows its changes, lobby[1] whole lists */
 
 struct loadgen {
     const struct cas__loadgen_params *p;
@@ -51,8 +52,10 @@ struct loadgen {
     size_t n_latencies, cap_latencies;
     uint32_t *wire, *raw;       /* per update received, with p->wire */
     size_t n_wire, cap_wire;
-    struct cas__wsdeflate *deflate; /* with p->wire: the server's compression */
+    struct cas__wsdeflate *deflate; /* with p->wire or p->lobby: the server's compression */
     struct cas__buf deflated;
+    struct seat lobby[2];       /* with p->lobby: changes, whole lists */
+    int playing;                /* the play is timed: the lobby's bytes count */
     int failed;
 };
 
@@ -117,22 +120,26 @@ static void on_state(struct seat *s, const char *m)
     s->due = now_s() + lg->p->think_ms / 1000.0;
 }
 
-/* The bytes update text[0..len) took on the wire: compressed as the
- * server compresses it (host/server/wsdeflate.c: after the last two
- * messages received on the connection, every one compressed), framed (2 bytes, 4 from 126 on, 10 from 65536 on). */
-static void note_wire(struct seat *s, const char *text, size_t len)
+/* The bytes message text[0..len) took on the wire, as the server sends
+ * it (host/server/http.c, write_deflated): in a stored block when short,
+ * else compressed after the last two messages received on the connection
+ * (host/server/wsdeflate.c; each of them is the next ones' dictionary),
+ * framed (2 bytes, 4 from 126 on, 10 from 65536 on); 0 when that failed. */
+static size_t wire_bytes(struct seat *s, const char *text, size_t len)
 {
     struct loadgen *lg = s->lg;
     cas__buf_reset(&lg->deflated);
     if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
-        return;
+        return 0;
     const struct cas__wsdeflate_dict dict = {.older = s->last[1], .older_len = s->last_len[1],
                                              .newer = s->last[0], .newer_len = s->last_len[0]};
-    if (cas__wsdeflate_compress(lg->deflate, &dict, text, len, &lg->deflated))
-        return;
+    if (len < CAS__WSDEFLATE_MIN ? cas__wsdeflate_stored(text, len, &lg->deflated)
+                                 : cas__wsdeflate_compress(lg->deflate, &dict, text, len,
+                                                           &lg->deflated))
+        return 0;
     char *copy = malloc(len);
     if (!copy)
-        return;
+        return 0;
     memcpy(copy, text, len);
     free(s->last[1]);
     s->last[1] = s->last[0];
@@ -140,7 +147,16 @@ static void note_wire(struct seat *s, const char *text, size_t len)
     s->last[0] = copy;
     s->last_len[0] = len;
     size_t n = lg->deflated.len;
-    n += n < 126 ? 2 : n < 65536 ? 4 : 10;
+    return n + (n < 126 ? 2 : n < 65536 ? 4 : 10);
+}
+
+/* An update's bytes, raw and on the wire, among those of the run. */
+static void note_wire(struct seat *s, const char *text, size_t len)
+{
+    struct loadgen *lg = s->lg;
+    size_t n = wire_bytes(s, text, len);
+    if (!n)
+        return;
     if (lg->n_wire == lg->cap_wire) {
         size_t cap = lg->cap_wire ? lg->cap_wire * 2 : 4096;
         uint32_t *w = realloc(lg->wire, cap * sizeof *w), *r;
@@ -172,11 +188,33 @@ static void ask_more(struct loadgen *lg)
     }
 }
 
+/* A lobby subscriber's message: its bytes counted while the play is
+ * timed; the first (the whole list) apart. */
+static void on_lobby(struct seat *s, const char *text, size_t len)
+{
+    struct loadgen *lg = s->lg;
+    struct cas__loadgen_lobby *l = &lg->r->lobby[s == &lg->lobby[1]];
+    size_t wire = wire_bytes(s, text, len);
+    if (!s->heard) {
+        s->heard = 1;
+        l->first_raw = len;
+        l->first_wire = wire;
+    } else if (lg->playing) {
+        l->raw += len;
+        l->wire += wire;
+        l->messages++;
+    }
+}
+
 static void on_message(struct cas__wsc_conn *c, void *user, const char *text, size_t len)
 {
     struct seat *s = user;
     struct loadgen *lg = s->lg;
     (void)c;
+    if (s->index == LOBBY) {
+        on_lobby(s, text, len);
+        return;
+    }
     if (lg->p->wire && s->index != -1) {
         /* Every message goes through the compressor (it is the next ones'
          * dictionary); the updates are counted. */
@@ -324,13 +362,22 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
             cas__wsc_send(s->conn, join);
         }
     }
+    /* The lobby's subscribers: one to its changes, one to whole lists. */
+    for (int i = 0; i < 2 && p->lobby && !rc; i++) {
+        struct seat *s = &lg.lobby[i];
+        *s = (struct seat){.lg = &lg, .index = LOBBY};
+        if ((rc = cas__wsc_connect(lg.w, "127.0.0.1", p->port, s, &s->conn)) == CAS_OK)
+            cas__wsc_send(s->conn, i ? "{\"type\":\"lobby\"}"
+                                     : "{\"type\":\"lobby\",\"deltas\":true}");
+    }
     /* Every connection open, and every seat and watcher sent its full
-     * state, before the play is timed (no act leaves meanwhile). */
+     * state (each lobby subscriber its list), before the play is timed (no
+     * act leaves meanwhile). */
     deadline = now_s() + STALL_S;
-    for (size_t ready = 0, was = 0; !rc && ready < lg.n_seats + lg.n_others &&
-                                    now_s() < deadline;) {
+    size_t everyone = lg.n_seats + lg.n_others + (p->lobby ? 2 : 0);
+    for (size_t ready = 0, was = 0; !rc && ready < everyone && now_s() < deadline;) {
         cas__wsc_service(lg.w, 10);
-        ready = 0;
+        ready = p->lobby ? (size_t)(lg.lobby[0].heard + lg.lobby[1].heard) : 0;
         for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
             const struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
             ready += s->index == IDLE ? cas__wsc_is_open(s->conn) : s->heard;
@@ -349,13 +396,20 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     for (size_t i = 0; i < lg.n_seats; i++)
         if (lg.seats[i].due > 0)
             lg.seats[i].due = play_start + p->think_ms / 1000.0 * (double)i / (double)lg.n_seats;
+    lg.playing = 1;
+    double next_create = p->lobby ? play_start : deadline;
     while (!rc && now_s() < deadline && r->moves < p->max_moves && !r->errors &&
            r->games_over < p->games) {
         /* Each act leaves when due, not with the next batch: acts
          * sent in bursts would queue behind each other in the server
          * and add their own wait to the latency measured. */
         cas__wsc_service_us(lg.w, send_due(&lg, 5000));
+        if (now_s() >= next_create) { /* the lobby's news: a game created a second */
+            cas__wsc_send(lg.creator.conn, lg.create);
+            next_create += 1;
+        }
     }
+    lg.playing = 0;
     /* The last acts' states, while they come (2 s at most after the last). */
     for (double until = now_s() + 2; now_s() < until && !rc;) {
         size_t waiting = 0, answered = lg.n_latencies;
@@ -399,6 +453,11 @@ done:
     cas__wsc_free(lg.w);
 free_seats:
     cas__wsc_conn_free(lg.creator.conn);
+    for (int i = 0; i < 2; i++) {
+        cas__wsc_conn_free(lg.lobby[i].conn);
+        free(lg.lobby[i].last[0]);
+        free(lg.lobby[i].last[1]);
+    }
     for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
         struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
         cas__wsc_conn_free(s->conn);

@@ -84,6 +84,9 @@ struct cas__loadgen_params {
     unsigned watchers;         /* connections watching each game */
     unsigned idle;             /* connections that open and say nothing */
     int wire;                  /* measure each update's bytes compressed */
+    /* During the play: a subscriber of the lobby's changes and one of its
+     * whole lists, and one more game created a second (the lobby's news). */
+    int lobby;
     void (*created)(void *ctx);/* every game exists, nobody joined yet */
     void (*joined)(void *ctx); /* every connection is open and joined */
     void *ctx;
@@ -102,6 +105,13 @@ struct cas__loadgen_result {
      * included), over every update to a seat or a watcher; and raw. */
     uint64_t updates;
     double wire_median, wire_max, raw_median;
+    /* With lobby: what the subscriber of changes [0] and the one of whole
+     * lists [1] received during the play (after its first list), raw and
+     * on the wire, and its first list. */
+    struct cas__loadgen_lobby {
+        uint64_t raw, wire, messages;
+        size_t first_raw, first_wire;
+    } lobby[2];
     char first_error[320];
 };
 

@@ -141,7 +141,7 @@ void cas__corr_start(struct cas__table *t)
                 "after a restart it waits for every player again\n", (long long)t->id,
                 cas__saves_errmsg(t->lobby->store));
     cas__table_changed(t);
-    t->lobby->lobby_dirty = 1;
+    cas__lobby_news(t);
     notify_turn(t);
 }
 

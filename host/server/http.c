@@ -56,6 +56,7 @@ struct cas__httpd {
     lws_sorted_usec_list_t clock_timer;
     struct cas__replays *replays; /* replay pages, built off the loop */
     struct cas__wsdeflate *deflate; /* compresses every message sent */
+    struct cas__buf stored_frame; /* a short message's frame, being written */
 };
 
 /* One connection: an HTTP request or a WebSocket (libwebsockets zeroes
@@ -126,17 +127,32 @@ static void queue_dropped(struct cas__sendq *q, void *ctx)
     lws_callback_on_writable(c->wsi);
 }
 
-/* msg as a frame compressed after the connection's last (so the same
- * bytes as every other connection of its view that had the same last
- * message), written raw: libwebsockets' own deflate is never used to
- * send, which keeps the window of the client's inflater exactly the
- * messages written here.  Takes the reference to msg. */
-static int write_deflated(struct conn *c, struct cas__srv_msg *msg)
+/* msg as a frame (RSV1 set) for c: when msg is short
+ * (CAS__WSDEFLATE_MIN), in a stored block; else compressed after c's last
+ * two messages, the same bytes as every other connection of its view that
+ * had the same last two.  NULL when memory ran out or zlib failed. */
+static const unsigned char *deflated_frame(struct conn *c, struct cas__srv_msg *msg, size_t *len)
 {
     static struct cas__srv_msg *const none[2];
+    const unsigned char *frame;
+    if (msg->len < CAS__WSDEFLATE_MIN)
+        return cas__srv_msg_stored(msg, &c->h->stored_frame, &frame, len) == CAS_OK ? frame
+                                                                                  : NULL;
     const struct cas__srv_frame *f = cas__srv_msg_deflated(msg, c->takeover ? c->last : none,
                                                            c->h->deflate);
-    int failed = !f || lws_write(c->wsi, f->frame, f->len, LWS_WRITE_RAW) < (int)f->len;
+    *len = f ? f->len : 0;
+    return f ? f->frame : NULL;
+}
+
+/* msg as a frame compressed for c (deflated_frame), written raw: the
+ * server never has libwebsockets' own deflate send, which keeps the
+ * window of the client's inflater exactly the messages written here.
+ * Takes the reference to msg. */
+static int write_deflated(struct conn *c, struct cas__srv_msg *msg)
+{
+    size_t len = 0;
+    const unsigned char *frame = deflated_frame(c, msg, &len);
+    int failed = !frame || lws_write(c->wsi, (unsigned char *)frame, len, LWS_WRITE_RAW) < (int)len;
     cas__srv_msg_unref(c->last[1]);
     c->last[1] = c->last[0];
     c->last[0] = msg;
@@ -1093,5 +1109,6 @@ void cas__httpd_free(struct cas__httpd *h)
         close(h->www_fd);
     cas__allowed_hosts_free(&h->allowed);
     cas__wsdeflate_free(h->deflate);
+    cas__buf_free(&h->stored_frame);
     free(h);
 }

@@ -45,6 +45,7 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
     memset(l, 0, sizeof *l);
     l->store = store;
     l->store_up = 1;
+    l->feed.seq = cas__srv_first_seq(); /* a restarted server's numbers follow on */
     l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
     if (limits)
         l->limits = *limits;
@@ -147,6 +148,7 @@ void cas__lobby_close(struct cas__lobby *l)
         l->tables = t->next;
         cas__table_free(t);
     }
+    cas__feed_free(l);
     cas__tick_free(l);
     free(l->by_id);
     cas__registry_free(l->reg);
@@ -203,7 +205,7 @@ static void link_table(struct cas__lobby *l, struct cas__table *t)
         l->by_id = NULL;
         l->by_id_cap = 0;
     }
-    l->lobby_dirty = 1;
+    cas__lobby_news(t);
     cas__tick_soon(l, t);
 }
 
@@ -250,6 +252,7 @@ static void unlink_table(struct cas__lobby *l, struct cas__table *t)
             }
     l->n_tables--;
     l->lobby_dirty = 1;
+    cas__feed_forget(l, t);
 }
 
 void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const char *why)
@@ -298,6 +301,7 @@ static void count_finished(struct cas__lobby *l, struct cas__table *t)
     l->finished_last = t;
     l->n_finished++;
     cas__recent_changed(&l->recent);
+    cas__feed_finished_news(l);
 }
 
 /* Let the oldest finished leave memory past keep_finished once their
@@ -459,20 +463,28 @@ static const char *status_of(const struct cas__table *t)
     return "running";
 }
 
-void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
+void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w)
 {
-    cas__jw_printf(w, "{\"game\":\"%lld\",\"title\":", (long long)t->id);
-    cas__jw_str(w, t->r.match.title);
-    /* Whose decision it was when last asked (no plugin call on the loop). */
-    int actor = t->over || t->failure[0] ? -1 : t->hold.actor;
-    cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s,\"ply\":%" PRIu32,
-                   status_of(t), t->practice ? "true" : "false", t->r.session.ply);
+    cas__jw_printf(w, ",\"ply\":%" PRIu32, t->r.session.ply);
     /* Whose decision it is, so a page that holds that seat's link can
      * show the game first ("your turn"). */
-    if (actor >= 0 && actor < t->nplayers)
+    int actor = cas__lobby_to_move(t);
+    if (actor >= 0)
         cas__jw_printf(w, ",\"to_move\":%d", actor);
     else
         cas__jw_raw(w, ",\"to_move\":null");
+}
+
+void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
+{
+    /* The moving part (ply, whose turn) right after the id: a change
+     * that only moved a game on carries just these (lobby_feed.c). */
+    cas__jw_printf(w, "{\"game\":\"%lld\"", (long long)t->id);
+    cas__lobby_write_moving(t, w);
+    cas__jw_raw(w, ",\"title\":");
+    cas__jw_str(w, t->r.match.title);
+    cas__jw_printf(w, ",\"status\":\"%s\",\"practice\":%s", status_of(t),
+                   t->practice ? "true" : "false");
     if (t->days_per_move)
         cas__corr_write_clock(t, w, 0);
     else if (t->has_clock)
@@ -490,24 +502,21 @@ void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
     cas__jw_raw(w, "]}");
 }
 
-static void write_lobby(struct cas__lobby *l, struct cas__jw *w, const char *id)
+void cas__lobby_write_list(struct cas__lobby *l, struct cas__jw *w, const char *id)
 {
     cas__jw_raw(w, "{\"type\":\"lobby\"");
     if (id && id[0])
         cas__jw_printf(w, ",\"id\":%s", id);
-    cas__jw_raw(w, ",\"games\":[");
+    /* Every entry as the lobby's last change (seq) carried it. */
+    cas__jw_printf(w, ",\"seq\":%" PRIu64 ",\"games\":[", l->feed.seq);
     int first = 1;
     for (struct cas__table *t = l->tables; t; t = t->next) {
-        /* A held table as it was when last free. */
-        if (t->hold.held && !t->hold.listing)
+        if (!t->listed)
             continue;
         if (!first)
             cas__jw_raw(w, ",");
         first = 0;
-        if (t->hold.held)
-            cas__jw_raw(w, t->hold.listing);
-        else
-            cas__lobby_write_entry(t, w);
+        cas__jw_raw(w, t->listed);
     }
     cas__jw_raw(w, "]");
     cas__recent_write(&l->recent, l->store, w);
@@ -657,7 +666,7 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
             cas__table_owe_full(t);
             t->seats[req->seat].connected--;
         }
-    l->lobby_dirty = 1;
+    cas__lobby_news(t);
     cas__table_changed(t);
     struct cas__jw w;
     cas__jw_init(&w);
@@ -677,7 +686,7 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat)
         t->seats[seat].connected--;
         cas__table_seat_left(t, seat);
         cas__table_changed(t);
-        t->lobby->lobby_dirty = 1;
+        cas__lobby_news(t);
     }
     struct cas__view *v = cas__table_view(t, seat);
     if (--v->conns == 0)
@@ -733,7 +742,7 @@ static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct 
         t->seats[c->seat].connected++;
         cas__table_changed(t); /* the others see the seat connected */
         cas__table_seat_joined(t, c->seat);
-        l->lobby_dirty = 1;
+        cas__lobby_news(t);
     }
 }
 
@@ -763,14 +772,6 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         cas__offload_seat(t, c, req);
 }
 
-static void send_lobby(struct cas__lobby *l, struct cas__conn *c, const char *id)
-{
-    struct cas__jw w;
-    cas__jw_init(&w);
-    write_lobby(l, &w, id);
-    cas__conn_send_jw(c, &w);
-}
-
 static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
     struct cas__jw w;
@@ -792,7 +793,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         cas__jw_raw(&w, req->type == CAS__REQ_PING
                             ? "{\"type\":\"pong\""
                             : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
-                              "\",\"protocol\":2");
+                              "\",\"protocol\":3");
         if (req->type == CAS__REQ_HELLO)
             cas__signin_write_hello(c, &w);
         if (req->id[0])
@@ -801,12 +802,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         cas__conn_send_jw(c, &w);
         break;
     case CAS__REQ_LOBBY:
-        if (!c->lobby) {
-            c->lobby = 1;
-            c->next_sub = l->subs;
-            l->subs = c;
-        }
-        send_lobby(l, c, req->id);
+        cas__feed_subscribe(l, c, req);
         break;
     case CAS__REQ_CREATE:
         handle_create(l, c, req);
@@ -848,7 +844,7 @@ static void disconnect(struct cas__lobby *l, struct cas__conn *c)
                 *p = c->next_sub;
                 break;
             }
-    c->lobby = 0;
+    c->lobby = c->lobby_deltas = 0;
 }
 
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
@@ -858,9 +854,16 @@ void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)
     cas__loop_leave();
 }
 
+void cas__lobby_news(struct cas__table *t)
+{
+    t->lobby->lobby_dirty = 1;
+    cas__feed_relist(t->lobby, t);
+}
+
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t)
 {
     cas__tick_soon(l, t); /* what changed may have started or stopped a clock */
+    cas__feed_moved(l, t); /* its ply, whose turn: the lobby's next change */
     if (t->queued)
         return;
     t->queued = 1;
@@ -906,27 +909,12 @@ static void flush_changed(struct cas__lobby *l)
         count_finished(l, t);
         t = next;
     }
-    if (l->lobby_dirty && l->subs) {
-        /* The list is every table: sent at most once per
-         * CAS__LOBBY_EVERY_MS, whatever changed meanwhile, so games created,
-         * joined and ended cost the lobby's connections one list a second,
-         * not one each.  A later flush sends what waits (the loop flushes
-         * after every turn, and turns at least every clock tick). */
-        int64_t now = l->clock.now_ms(l->clock.ctx);
-        if (now < l->lobby_next_at) {
-            retire_finished(l);
-            return;
-        }
-        l->lobby_next_at = now + CAS__LOBBY_EVERY_MS;
-        struct cas__jw w;
-        cas__jw_init(&w);
-        write_lobby(l, &w, NULL);
-        struct cas__srv_msg *msg = cas__srv_msg_take(&w);
-        for (struct cas__conn *c = l->subs; msg && c; c = c->next_sub)
-            c->send(c, msg);
-        cas__srv_msg_unref(msg);
-    }
-    l->lobby_dirty = 0;
+    /* The lobby's change, or its whole list after news, at most once
+     * per CAS__LOBBY_EVERY_MS, whatever changed meanwhile: games created,
+     * joined and ended cost the lobby's connections one message a second,
+     * not one each.  A later flush sends what waits (the loop flushes
+     * after every turn, and turns at least every clock tick). */
+    cas__feed_send(l);
     retire_finished(l);
 }
 

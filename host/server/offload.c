@@ -240,7 +240,7 @@ static void deliver_job(struct cas__bot_job *base)
         return;
     }
     if (j->op == CAS__OP_OPEN) {
-        l->lobby_dirty = 1; /* listed from now on */
+        cas__lobby_news(t); /* listed from now on */
         if (j->conn)
             cas__lobby_created(t, j->conn, j->id, &j->invites);
     }
@@ -254,8 +254,9 @@ static void deliver_job(struct cas__bot_job *base)
     }
     if (t->hold.news) {
         t->hold.news = 0;
-        l->lobby_dirty = 1;
+        cas__lobby_news(t);
     }
+    cas__feed_moved(l, t); /* free again: its ply and turn as they are now */
     cas__table_send(t);
     if (j->help_key) {
         cas__help_keep(t, j->help_key, j->help, j->help_len);

@@ -286,14 +286,21 @@ static int seat_value(struct decoding *d, const struct cas_json *obj)
     return CAS_OK;
 }
 
-/* A join's "since" (the last message number the client holds) and
- * "text" (true: the text view too). */
+/* "since": the number of the last message the client holds (-1: none). */
+static int since_value(struct decoding *d, const struct cas_json *obj)
+{
+    const struct cas_json *since = member(obj, "since");
+    d->req->since = -1;
+    if (since && since->type != CAS_JSON_NULL)
+        return integer_value(d, since, "since", 0, INT64_MAX / 2, &d->req->since);
+    return CAS_OK;
+}
+
+/* A join's "since" and "text" (true: the text view too). */
 static int join_options(struct decoding *d, const struct cas_json *obj)
 {
-    const struct cas_json *since = member(obj, "since"), *text = member(obj, "text");
-    d->req->since = -1;
-    if (since && since->type != CAS_JSON_NULL &&
-        integer_value(d, since, "since", 0, INT64_MAX / 2, &d->req->since))
+    const struct cas_json *text = member(obj, "text");
+    if (since_value(d, obj))
         return CAS_EINVAL;
     if (text && text->type != CAS_JSON_TRUE && text->type != CAS_JSON_FALSE &&
         text->type != CAS_JSON_NULL)
@@ -338,6 +345,9 @@ static int fields(struct decoding *d, const struct cas_json *obj)
             return CAS_EINVAL;
         return need(d, r->preset || (r->game_id && r->n_seats),
                     "\"preset\", or \"game\" and \"seats\"");
+    case CAS__REQ_LOBBY: /* "deltas": numbered changes after the first list */
+        return since_value(d, obj) || opt_bool(d, obj, "deltas", &r->deltas) ? CAS_EINVAL
+                                                                            : CAS_OK;
     case CAS__REQ_CLAIM:
         return need(d, r->game && r->seat >= 0, "\"game\" and \"seat\"");
     case CAS__REQ_JOIN:

@@ -10,6 +10,7 @@
  *   clock.c     clocks, flags, and seats that left
  *   message.c   the state and update messages, built once per viewer
  *   lobby.c     every table of the server: create, claim, list, restore
+ *   lobby_feed.c  the lobby's numbered changes and their history
  *   correspondence.c  days-per-move time controls: absolute deadlines
  *   notify.c    the notification hook, run off the loop on a thread of its own
  *   offload.c   a table's plugin calls as jobs of the pool, off the loop
@@ -80,6 +81,13 @@ struct cas__wsdeflate;
 const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
                                                    struct cas__srv_msg *const prev[2],
                                                    struct cas__wsdeflate *d);
+struct cas__buf;
+/* msg (shorter than 65536 bytes) as a frame of one stored block
+ * (cas__wsdeflate_stored), in out (emptied first, LWS_PRE bytes of room
+ * before the frame), at *frame, *len bytes.  CAS_OK, CAS_ENOMEM or
+ * CAS_EINVAL. */
+int cas__srv_msg_stored(struct cas__srv_msg *msg, struct cas__buf *out,
+                        const unsigned char **frame, size_t *len);
 
 /* ---------------------------------------------------------- requests */
 
@@ -105,9 +113,10 @@ struct cas__req {
     int64_t resume;         /* create: an unfinished saved game to host */
     int seat;               /* -1: absent */
     int64_t ply;            /* -1: absent */
-    int64_t since;          /* join: the last message seen, -1: absent */
+    int64_t since;          /* join, lobby: the last message seen, -1: absent */
     size_t bytes;           /* the message's length */
     int text;               /* join: the text view wanted too */
+    int deltas;             /* lobby: numbered changes after the first list */
     const char *token, *name, *action, *preset, *game_id, *seed;
     const char *choice;     /* leaver: "claim" or "bot" */
     const char *expansions[CAS__REQ_MAX_LIST];
@@ -218,6 +227,7 @@ struct cas__conn {
     int64_t since;                 /* the message it resumes after, -1: none */
     int text;                      /* wants the text view */
     int lobby;                     /* subscribed to the lobby */
+    int lobby_deltas;              /* ... to its numbered changes (else whole lists) */
     struct cas__conn *next_viewer; /* in its table's list */
     struct cas__conn *next_sub;    /* in the lobby's subscribers */
     struct cas__waiting *waiting;  /* its requests waiting for a held table */
@@ -272,6 +282,30 @@ struct cas__help;
 /* The lobby's list goes to its subscribers at most this often. */
 #define CAS__LOBBY_EVERY_MS 1000
 
+/* The lobby's numbered changes (lobby_feed.c): what every subscriber
+ * that asked for deltas is sent after its first whole list.  The last
+ * CAS__LOBBY_HISTORY of them, at most CAS__LOBBY_HISTORY_BYTES, are kept
+ * for a client that resumes; one history for all subscribers, so a
+ * subscriber costs the server no memory of its own but its send queue. */
+#define CAS__LOBBY_HISTORY 16
+#define CAS__LOBBY_HISTORY_BYTES (256u << 10)
+struct cas__lobby_feed {
+    uint64_t seq;                      /* the last change's number */
+    /* change seq - k at history[(seq - k) % CAS__LOBBY_HISTORY], k < n */
+    struct cas__srv_msg *history[CAS__LOBBY_HISTORY];
+    size_t n_history, history_bytes;
+    /* Tables whose entry may have changed since the last change (each
+     * once; a slot NULL: that table left), and the ids of listed tables
+     * that left meanwhile.  Both at most the tables hosted. */
+    struct cas__table **relist;
+    size_t n_relist, cap_relist;
+    int64_t *removed;
+    size_t n_removed, cap_removed;
+    int finished_news;                 /* the recent finished games changed */
+    int lost;                          /* memory ran out: the next list is whole */
+    struct cas__srv_msg *whole;        /* the whole list at seq, shared; NULL: not built */
+};
+
 struct cas__lobby {
     struct cas__saves *store;          /* borrowed */
     struct cas__help *helps;           /* owned: notation helps in use (notation.c) */
@@ -311,7 +345,8 @@ struct cas__lobby {
     /* Terminal games the user lets the server host (NULL: none);
      * borrowed, must outlive the lobby. */
     const struct cas__host_saved *host_saved;
-    int lobby_dirty;
+    int lobby_dirty;                   /* news for the subscribers of whole lists */
+    struct cas__lobby_feed feed;
     char *preset_dir;                  /* owned; NULL: no presets */
     /* A shared store (PostgreSQL, several servers): when the lobby last
      * looked for games whose server is gone, and the ids it could not

@@ -46,26 +46,14 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg)
 
 /* The biggest WebSocket frame header: 2 bytes, 8 of length. */
 #define HEADER_MAX 10
+_Static_assert(HEADER_MAX <= LWS_PRE, "a frame's header fits in libwebsockets' room");
 
-static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
-                       struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
+/* The header of a whole compressed text frame of `payload` bytes,
+ * written in the 2, 4 or 10 bytes before at: its start. */
+static unsigned char *frame_head(unsigned char *at, size_t payload)
 {
-    struct cas__buf b;
-    cas__buf_init(&b, 0);
-    if (cas__buf_reserve(&b, LWS_PRE + HEADER_MAX) != CAS_OK)
-        return CAS_ENOMEM;
-    cas__buf_setlen(&b, LWS_PRE + HEADER_MAX);
-    const struct cas__wsdeflate_dict dict = {
-        .older = prev[1] ? prev[1]->data + LWS_PRE : NULL, .older_len = prev[1] ? prev[1]->len : 0,
-        .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
-    int rc = cas__wsdeflate_compress(d, &dict, msg->data + LWS_PRE, msg->len, &b);
-    if (rc != CAS_OK) {
-        cas__buf_free(&b);
-        return rc;
-    }
-    size_t payload = b.len - LWS_PRE - HEADER_MAX, head = payload < 126 ? 2 : payload < 65536 ? 4 : 10;
-    unsigned char *data = (unsigned char *)cas__buf_take_fit(&b, NULL); /* kept with msg */
-    unsigned char *h = data + LWS_PRE + HEADER_MAX - head;
+    size_t head = payload < 126 ? 2 : payload < 65536 ? 4 : 10;
+    unsigned char *h = at - head;
     h[0] = 0x80 | 0x40 | 0x1; /* FIN, RSV1 (compressed), text */
     if (head == 2) {
         h[1] = (unsigned char)payload;
@@ -78,6 +66,35 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
         for (int i = 0; i < 8; i++)
             h[2 + i] = (unsigned char)((uint64_t)payload >> (56 - 8 * i));
     }
+    return h;
+}
+
+/* The texts of prev[1] then prev[0], a dictionary. */
+static struct cas__wsdeflate_dict dict_of(struct cas__srv_msg *const prev[2])
+{
+    return (struct cas__wsdeflate_dict){
+        .older = prev[1] ? prev[1]->data + LWS_PRE : NULL, .older_len = prev[1] ? prev[1]->len : 0,
+        .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
+}
+
+static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
+                       struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
+{
+    struct cas__buf b;
+    cas__buf_init(&b, 0);
+    if (cas__buf_reserve(&b, LWS_PRE + HEADER_MAX) != CAS_OK)
+        return CAS_ENOMEM;
+    cas__buf_setlen(&b, LWS_PRE + HEADER_MAX);
+    const struct cas__wsdeflate_dict dict = dict_of(prev);
+    int rc = cas__wsdeflate_compress(d, &dict, msg->data + LWS_PRE, msg->len, &b);
+    if (rc != CAS_OK) {
+        cas__buf_free(&b);
+        return rc;
+    }
+    size_t payload = b.len - LWS_PRE - HEADER_MAX;
+    unsigned char *data = (unsigned char *)cas__buf_take_fit(&b, NULL), /* kept with msg */
+                  *h = frame_head(data + LWS_PRE + HEADER_MAX, payload);
+    size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
     *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
                                  .len = head + payload, .frame = h, .data = data};
     return CAS_OK;
@@ -100,6 +117,36 @@ const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
     *slot = made;
     msg->n_frames++;
     return slot;
+}
+
+/* out emptied, with room for libwebsockets and a frame's header. */
+static int frame_start(struct cas__buf *out)
+{
+    cas__buf_reset(out);
+    int rc = cas__buf_reserve(out, LWS_PRE + HEADER_MAX);
+    if (rc == CAS_OK)
+        cas__buf_setlen(out, LWS_PRE + HEADER_MAX);
+    return rc;
+}
+
+/* The payload after frame_start, framed (RSV1 set): *frame, *len. */
+static void frame_end(struct cas__buf *out, const unsigned char **frame, size_t *len)
+{
+    size_t payload = out->len - LWS_PRE - HEADER_MAX;
+    unsigned char *at = (unsigned char *)out->data + LWS_PRE + HEADER_MAX;
+    *frame = frame_head(at, payload);
+    *len = (size_t)(at - *frame) + payload;
+}
+
+int cas__srv_msg_stored(struct cas__srv_msg *msg, struct cas__buf *out,
+                        const unsigned char **frame, size_t *len)
+{
+    int rc = frame_start(out);
+    if (rc == CAS_OK)
+        rc = cas__wsdeflate_stored(msg->data + LWS_PRE, msg->len, out);
+    if (rc == CAS_OK)
+        frame_end(out, frame, len);
+    return rc;
 }
 
 void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)

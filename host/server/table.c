@@ -535,6 +535,7 @@ void cas__table_free(struct cas__table *t)
     if (!t)
         return;
     cas__lobby_unqueue(t->lobby, t);
+    cas__feed_forget(t->lobby, t);
     cas__tick_forget(t->lobby, t);
     if (t->claimed)
         cas__saves_game_release(t->lobby->store, t->id);
@@ -572,7 +573,7 @@ void cas__table_free(struct cas__table *t)
 /* Message numbers start at the wall clock's microseconds, so those of a
  * restarted server follow every number the last one sent: a client's
  * "since" from before never passes for one of the new numbers. */
-static uint64_t first_seq(void)
+uint64_t cas__srv_first_seq(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -591,7 +592,7 @@ int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out
     t->lobby = l;
     t->id = id;
     t->flagged = -1;
-    t->seq = first_seq();
+    t->seq = cas__srv_first_seq();
     t->opening = 1;
     int rc = cas__saves_game_claim(l->store, id);
     t->claimed = rc == CAS_OK;

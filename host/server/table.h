@@ -219,6 +219,15 @@ struct cas__table {
     char **labels;                 /* owned: each seat's label, as the plugin said at open */
     struct cas__sleep *sleep;      /* owned: its states' bytes while it sleeps (sleep.c) */
     int owes_sleep;                /* its last follower left: a job puts it to sleep */
+    /* Its lobby entry as the lobby's changes last carried it (owned; NULL:
+     * not listed yet), its ply and whose turn there, its slot in the
+     * feed's relist + 1 (0: none), and whether more than those two may
+     * have changed since (else the entry is not written again). */
+    char *listed;
+    uint32_t listed_ply;
+    int listed_to_move;
+    size_t relist_slot;
+    int relist_whole;
 };
 
 /* Seat's label as the plugin gave it when t opened (no plugin call). */
@@ -239,6 +248,33 @@ void cas__table_owe_full(struct cas__table *t);
  * queued).  lobby.c. */
 void cas__lobby_queue(struct cas__lobby *l, struct cas__table *t);
 void cas__lobby_unqueue(struct cas__lobby *l, struct cas__table *t);
+/* t's lobby entry changed in a way the subscribers of whole lists hear
+ * of (a game created, joined, left, ended): sent at the next flush, at
+ * most once a second.  lobby.c. */
+void cas__lobby_news(struct cas__table *t);
+/* The lobby's changes (lobby_feed.c).  t's entry may have changed: it is
+ * looked at when the next change is made (once however often it is
+ * marked); moved: only its ply and whose turn may have (a move, a job
+ * delivered), which costs no entry written. */
+void cas__feed_relist(struct cas__lobby *l, struct cas__table *t);
+void cas__feed_moved(struct cas__lobby *l, struct cas__table *t);
+/* t leaves the lobby: the next change removes it if it was listed. */
+void cas__feed_forget(struct cas__lobby *l, struct cas__table *t);
+/* Subscribe c to the lobby (req: its "deltas" and "since"): a whole list
+ * now, or the changes after "since" out of the history. */
+void cas__feed_subscribe(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
+/* Send the lobby's subscribers what changed, if any did and
+ * CAS__LOBBY_EVERY_MS passed since the last send. */
+void cas__feed_send(struct cas__lobby *l);
+/* Let go of the feed (the lobby closes). */
+void cas__feed_free(struct cas__lobby *l);
+/* The recent finished games changed: the next change carries them. */
+void cas__feed_finished_news(struct cas__lobby *l);
+/* The lobby's whole list, {"type":"lobby",...} (id: the request's, or
+ * NULL), into w.  lobby.c. */
+void cas__lobby_write_list(struct cas__lobby *l, struct cas__jw *w, const char *id);
+/* Message numbers that a restarted server never reuses (table.c). */
+uint64_t cas__srv_first_seq(void);
 /* The server clock's now (ms). */
 int64_t cas__table_now(const struct cas__table *t);
 /* Stop t for why (kept with where the journal stands); the first reason
@@ -357,8 +393,12 @@ void cas__table_send(struct cas__table *t);
 /* A connection of seat (-1: a watcher) left held table t: its counts
  * settle now that t is free.  lobby.c. */
 void cas__lobby_settle_leave(struct cas__table *t, int seat);
-/* Write t's entry of the lobby listing ({"game":...}) into w.  lobby.c. */
+/* Write t's entry of the lobby listing ({"game":...}) into w; its moving
+ * part alone (,"ply":N,"to_move":K).  lobby.c. */
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
+void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w);
+/* Whose decision t's lobby entry shows (-1: none).  lobby_feed.c. */
+int cas__lobby_to_move(const struct cas__table *t);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
 void cas__hold_free(struct cas__table *t);
 

@@ -38,9 +38,9 @@ void cas__wsdeflate_free(struct cas__wsdeflate *d)
     }
 }
 
-/* The tail of at most CAS__WSDEFLATE_WINDOW bytes of older + newer, in
- * d->window: its length. */
-static size_t join(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict)
+/* The tail of at most CAS__WSDEFLATE_WINDOW bytes of dict's older +
+ * newer, joined in window: its length. */
+static size_t join(char window[CAS__WSDEFLATE_WINDOW], const struct cas__wsdeflate_dict *dict)
 {
     size_t newer = dict->newer_len < CAS__WSDEFLATE_WINDOW ? dict->newer_len
                                                            : CAS__WSDEFLATE_WINDOW;
@@ -48,21 +48,29 @@ static size_t join(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *d
                        ? dict->older_len
                        : CAS__WSDEFLATE_WINDOW - newer;
     if (older)
-        memcpy(d->window, dict->older + dict->older_len - older, older);
+        memcpy(window, dict->older + dict->older_len - older, older);
     if (newer)
-        memcpy(d->window + older, dict->newer + dict->newer_len - newer, newer);
+        memcpy(window + older, dict->newer + dict->newer_len - newer, newer);
     return older + newer;
 }
 
-int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
-                            const char *text, size_t len, struct cas__buf *out)
+/* z reset and primed with dict (joined in window). */
+static int reset_after(z_stream *z, char window[CAS__WSDEFLATE_WINDOW],
+                       const struct cas__wsdeflate_dict *dict)
 {
-    z_stream *z = &d->z;
-    size_t start = out->len, dict_len = join(d, dict);
+    size_t dict_len = join(window, dict);
     if (deflateReset(z) != Z_OK)
         return CAS_EIO;
-    if (dict_len && deflateSetDictionary(z, (const Bytef *)d->window, (uInt)dict_len) != Z_OK)
+    if (dict_len && deflateSetDictionary(z, (const Bytef *)window, (uInt)dict_len) != Z_OK)
         return CAS_EIO;
+    return CAS_OK;
+}
+
+/* text[0..len) through z, synced, appended to out without its final
+ * 00 00 ff ff. */
+static int deflate_into(z_stream *z, const char *text, size_t len, struct cas__buf *out)
+{
+    size_t start = out->len;
     z->next_in = (Bytef *)text;
     z->avail_in = (uInt)len;
     do {
@@ -82,4 +90,26 @@ int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflat
         return CAS_EIO;
     cas__buf_setlen(out, out->len - 4);
     return CAS_OK;
+}
+
+int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
+                            const char *text, size_t len, struct cas__buf *out)
+{
+    int rc = reset_after(&d->z, d->window, dict);
+    return rc == CAS_OK ? deflate_into(&d->z, text, len, out) : rc;
+}
+
+int cas__wsdeflate_stored(const char *text, size_t len, struct cas__buf *out)
+{
+    /* BFINAL 0, BTYPE 00 (stored), padded to the byte; LEN and its
+     * complement, little-endian; the text.  Then the sync flush's empty
+     * stored block: its header byte, and 00 00 ff ff, which the receiver
+     * puts back (as zlib's level 0 writes it). */
+    const unsigned char head[5] = {0, (unsigned char)len, (unsigned char)(len >> 8),
+                                   (unsigned char)~len, (unsigned char)(~len >> 8)};
+    if (len > 0xffff)
+        return CAS_EINVAL;
+    cas__buf_add(out, head, sizeof head);
+    cas__buf_add(out, text, len);
+    return cas__buf_add(out, "", 1);
 }

@@ -15,6 +15,9 @@
 struct cas__pic_part {
     size_t key, key_len;     /* the data-cas-key value */
     size_t at, len;          /* the whole element */
+    long was;                /* the index of the part with its key in the
+                              * picture it was cut after, or -1: a hint,
+                              * checked before it is used */
 };
 
 /* A plugin's SVG cut into its keyed top-level elements. */

@@ -164,6 +164,10 @@ struct carc_tables {
     /* each requirement pattern's packed edges and required sides
      * (cas__carc_pattern_masks), looked up on the placement paths */
     uint32_t pattern_req[CARC_PATTERNS], pattern_care[CARC_PATTERNS];
+    /* where in this block the kinds' SVG symbols lie, as every picture
+     * defines them (cas__carc_kind_symbol): nkinds + 1 uint32_t offsets
+     * into the text that follows them; 0 when the block holds none */
+    size_t symbols_at;
     struct carc_kind kinds[]; /* nkinds */
 };
 
@@ -695,6 +699,10 @@ int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas
 int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
                                  const cas_action *actions, size_t n,
                                  const struct cas_writer *out);
+/* Tile kind ki's symbol (a keyed <defs>) as every picture defines it, from
+ * g's kinds alone: written once into the shared tables (plugin.c), from
+ * which a render copies it. */
+int cas__carc_kind_symbol(const struct cas_game *g, int ki, const struct cas_writer *out);
 
 /* ------------------------------------------------------------ serialize.c */
 

@@ -207,26 +207,76 @@ static int kinds_key(const struct cas_game_params *p, char *key, size_t cap)
     return len < cap;
 }
 
-/* The finished kinds and the pattern masks into one flat block, handed
- * to the host to share with the other games of the same options where it
- * shares (ABI 1.3: 141 KB a game otherwise, 444 KB with five expansions),
- * else kept as the game's own. */
+/* Where the kinds' symbols are written: counted, then copied into place. */
+struct symbol_sink {
+    char *text; /* NULL: count only */
+    size_t len;
+};
+
+static int symbol_write(void *ctx, const char *data, size_t len)
+{
+    struct symbol_sink *s = ctx;
+    if (s->text)
+        memcpy(s->text + s->len, data, len);
+    s->len += len;
+    return CAS_OK;
+}
+
+/* Every kind's symbol back to back into sink, its offsets into at[0..nkinds]
+ * (at may be NULL when only counting). */
+static int write_symbols(const struct cas_game *g, struct symbol_sink *sink, uint32_t *at)
+{
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = sink, .write = symbol_write};
+    for (int k = 0; k < g->nkinds; k++) {
+        if (at)
+            at[k] = (uint32_t)sink->len;
+        int rc = cas__carc_kind_symbol(g, k, &out);
+        if (rc != CAS_OK)
+            return rc;
+    }
+    if (at)
+        at[g->nkinds] = (uint32_t)sink->len;
+    return sink->len < UINT32_MAX ? CAS_OK : CAS_ENOMEM;
+}
+
+/* The finished kinds, the pattern masks and, where the host shares, the
+ * kinds' SVG symbols into one flat block, handed to the host to share with
+ * the other games of the same options (ABI 1.3: 141 KB a game otherwise,
+ * 444 KB with five expansions), else kept as the game's own.  Without a
+ * host that shares, the symbols are not kept (they would cost every game
+ * its own copy): its renders draw them. */
 static int finish_tables(struct cas_game *g, const struct cas_game_params *params)
 {
     const struct cas_host *h = g->host;
-    size_t size = sizeof(struct carc_tables) + (size_t)g->nkinds * sizeof(struct carc_kind);
+    char key[2048];
+    int shares = CAS_HAS_FIELD(h, struct cas_host, unshare) && h->share && h->unshare &&
+                 kinds_key(params, key, sizeof key);
+    size_t kinds_end = sizeof(struct carc_tables) + (size_t)g->nkinds * sizeof(struct carc_kind);
+    size_t symbols_at = (kinds_end + 7) / 8 * 8, size = kinds_end;
+    struct symbol_sink count = {.text = NULL, .len = 0};
+    if (shares && write_symbols(g, &count, NULL) == CAS_OK)
+        size = symbols_at + ((size_t)g->nkinds + 1) * sizeof(uint32_t) + count.len;
     struct carc_tables *t = h->alloc(h->ctx, size);
     if (!t)
         return CAS_ENOMEM;
+    memset(t, 0, size); /* no stray byte: the host compares blocks byte for byte */
+    if (size > kinds_end) {
+        uint32_t *at = (uint32_t *)((char *)t + symbols_at);
+        struct symbol_sink sink = {.text = (char *)(at + g->nkinds + 1), .len = 0};
+        int rc = write_symbols(g, &sink, at);
+        if (rc != CAS_OK) {
+            h->release(h->ctx, t);
+            return rc;
+        }
+        t->symbols_at = symbols_at;
+    }
     for (int p = 0; p < CARC_PATTERNS; p++)
         cas__carc_pattern_masks(p, &t->pattern_req[p], &t->pattern_care[p]);
     memcpy(t->kinds, g->own_kinds, (size_t)g->nkinds * sizeof(struct carc_kind));
     h->release(h->ctx, g->own_kinds);
     g->own_kinds = NULL;
     g->tables = t;
-    char key[2048];
-    if (CAS_HAS_FIELD(h, struct cas_host, unshare) && h->share && h->unshare &&
-        kinds_key(params, key, sizeof key)) {
+    if (shares) {
         const struct carc_tables *shared = h->share(h->ctx, key, t, size);
         if (shared) {
             h->release(h->ctx, t);

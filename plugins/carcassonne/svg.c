@@ -350,7 +350,7 @@ static void draw_attributes(struct cas_outbuf *v, const struct cas_game *g,
 }
 
 /* The symbol of tile kind ki, in its reference orientation. */
-static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
+static void draw_kind_symbol(struct cas_outbuf *v, const struct cas_game *g, int ki)
 {
     const struct carc_kind *k = &g->kinds[ki];
     cas_outf(v, "<defs data-cas-key=\"k%d\"><symbol id=\"k%d\" viewBox=\"0 0 %d %d\" width=\"%d\" "
@@ -366,6 +366,28 @@ static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
     }
     cas_outf(v, "<rect class=\"edge\" x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\"/>"
                 "</symbol></defs>\n", SPACE * k->ncells - 1, SPACE - 1);
+}
+
+int cas__carc_kind_symbol(const struct cas_game *g, int ki, const struct cas_writer *out)
+{
+    struct cas_outbuf v = CAS_OUTBUF_INIT(out);
+    draw_kind_symbol(&v, g, ki);
+    return cas_out_finish(&v);
+}
+
+/* Kind ki's symbol: copied from the shared tables where they hold it (it
+ * is a fifth of a five-expansion move's instructions drawn each time),
+ * else drawn. */
+static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
+{
+    const struct carc_tables *t = g->tables;
+    if (!t || !t->symbols_at) {
+        draw_kind_symbol(v, g, ki);
+        return;
+    }
+    const uint32_t *at = (const uint32_t *)((const char *)t + t->symbols_at);
+    const char *text = (const char *)(at + g->nkinds + 1);
+    cas_outn(v, text + at[ki], at[ki + 1] - at[ki]);
 }
 
 /* ------------------------------------------------------------ figures */
@@ -515,7 +537,7 @@ static const char style[] =
     ".name{font-size:18px;font-weight:bold}.score{font-size:28px;font-weight:bold;"
     "text-anchor:end}.small{font-size:13px}.panel{fill:#f6f1e4;stroke:#cbbf9f}"
     ".turn{fill:none;stroke:#2a2118;stroke-width:3}\n"
-    ".coords text{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords .row{text-anchor:end}"
+    ".coords{font-size:12px;fill:#7a6a4a;text-anchor:middle}.coords.row{text-anchor:end}"
     ".castle path{fill:#d9cdb0;stroke:#4a3f30;stroke-width:2;stroke-linejoin:round}"
     ".castle .gate{fill:#4a3f30}.pennant{stroke:#1a1a1a;stroke-width:1.5}"
     ".castle-name{font-size:13px;font-weight:bold;text-anchor:middle;fill:#1a1a1a;"
@@ -540,24 +562,25 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
 
 /* The board's x coordinates along its top edge and y coordinates down its
  * left edge, for every space whose middle lies in the board area: what a
- * player types ("place D 2,-1 90"). */
+ * player types ("place D 2,-1 90").  Each label is keyed by its column or
+ * row, so a board that grows sends its new labels (and, when the edge a
+ * ruler runs along moves, that ruler's labels), not the whole ruler. */
 static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
-    cas_outf(v, "<g class=\"coords\" data-cas-key=\"coords\" transform=\"translate(%d %d)\">",
-             fr->ox, fr->oy);
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
         if (mid > left && mid < right)
-            cas_outf(v, "<text x=\"%d\" y=\"%d\">%d</text>", mid, top - 8, x);
+            cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
+                        "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
     }
     for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
         int mid = fr->by + y * SPACE + SPACE / 2;
         if (mid > top && mid < bottom)
-            cas_outf(v, "<text class=\"row\" x=\"%d\" y=\"%d\">%d</text>", left - 4, mid + 4, y);
+            cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
+                        "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
     }
-    cas_outs(v, "</g>\n");
 }
 
 static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell *c)
@@ -696,37 +719,39 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
 
 /* ------------------------------------------------------------ the panel */
 
-/* A player's panel at frame point x, y, drawn about its own corner: it
- * changes only with the player's score and supply (and the frame). */
+/* A player's panel at frame point x, y, drawn about its own corner: the
+ * card (colour, name, score, the supply's figures) and, as an element of
+ * its own, the supply's counts, which change at most deploys and returns
+ * while the card changes only with the score (and the frame). */
 static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y,
                         const struct frame *fr)
 {
     const struct cas_game *g = s->game;
-    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>",
-             p, fr->ox + x, fr->oy + y, PANEL_W - 20);
-    x = y = 0;
-    cas_outf(v, "<use xlink:href=\"#fig-meeple\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-                "transform=\"translate(%d %d)\"/>", fill_of[p], x + 24, y + 48);
-    cas_outf(v, "<text class=\"name\" x=\"%d\" y=\"%d\">%s</text>", x + 56, y + 30,
-             cas__carc_colours[p]);
-    cas_outf(v, "<text class=\"score\" x=\"%d\" y=\"%d\">%lld</text>", x + PANEL_W - 34, y + 34,
-             (long long)s->score[p]);
     /* the supply row shares the panel's width among the figure kinds */
-    int fx = x + 52, step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
+    int step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
     step = step > 48 ? 48 : step;
-    for (int f = 0; f < g->nfig; f++) {
+    int narrow = step < 40;
+    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
+                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
+                "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
+                "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
+             p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
+    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
         const char *name = g->fig[f].def.name;
-        int narrow = step < 40, large = strcmp(name, "large-meeple") == 0;
-        cas_outf(v, "<use xlink:href=\"#%s\" fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\" "
-                    "transform=\"translate(%d %d) scale(%s)\"/>",
-                 figure_symbol(name), fill_of[p], fx, y + 72,
+        int large = strcmp(name, "large-meeple") == 0;
+        cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
+                 figure_symbol(name), fx,
                  narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
-        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"%d\">%d</text>", fx + (narrow ? 9 : 10),
-                 y + 72, s->supply[p][f]);
-        fx += step;
     }
-    cas_outf(v, "</g>\n");
+    cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
+                "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n"
+                "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">",
+             cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p], p, fr->ox + x,
+             fr->oy + y);
+    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step)
+        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"72\">%d</text>", fx + (narrow ? 9 : 10),
+                 s->supply[p][f]);
+    cas_outs(v, "</g>\n");
 }
 
 /* What an expansion's text render says (goods held, ...), caught line by
@@ -1304,21 +1329,23 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                  "<title data-cas-key=\"title\">Carcassonne</title>\n",
              fr.ox, fr.oy, fr.width, fr.height);
     cas_outs(&v, style);
-    if (vw)
-        cas_outs(&v, choice_style);
+    /* in every picture, marked or not: it never travels again */
+    cas_outs(&v, choice_style);
     cas_outs(&v, "<defs data-cas-key=\"figures\">");
     cas_outs(&v, figure_defs);
     cas_outs(&v, "</defs>\n");
     define_kinds(&v, s, nt.named);
     if (vw)
         define_mark_kinds(&v, s, vw, nt.named);
+    /* the heading apart from the status line, which changes every ply */
     cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                  "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
-                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text>"
-                 "<text class=\"status\" x=\"%d\" y=\"36\">",
-             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, MARGIN + 190);
+                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text></g>\n"
+                 "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text class=\"status\" "
+                 "x=\"%d\" y=\"36\">",
+             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, fr.ox, fr.oy, MARGIN + 190);
     put_escaped(&v, status);
-    cas_outf(&v, "</text></g>\n");
+    cas_outs(&v, "</text></g>\n");
     draw_coordinates(&v, &fr);
     draw_open_spots(&v, s, &board);
     draw_tiles(&v, s, &board);

@@ -381,8 +381,8 @@ static int draw(const cas_state *s, int viewer, const struct choice_view *cv,
                  "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title data-cas-key=\"title\">Castles</title>\n",
              WIDTH, height);
     cas_outn(&v, style, sizeof style - 1);
-    if (cv)
-        cas_outn(&v, choice_style, sizeof choice_style - 1);
+    /* in every picture, marked or not: it never travels again */
+    cas_outn(&v, choice_style, sizeof choice_style - 1);
     cas_outf(&v, "<rect data-cas-key=\"ground\" width=\"%d\" height=\"%d\" fill=\"#efe8d6\"/>\n"
                  "<g data-cas-key=\"head\"><text class=\"title\" x=\"%d\" y=\"36\">Castles</text>"
                  "<text class=\"status\" x=\"%d\" y=\"36\">%s</text></g>\n",

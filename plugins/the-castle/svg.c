@@ -473,8 +473,8 @@ static int draw(const cas_state *s, const struct choice_view *cv, const struct c
                  "height=\"100%%\" viewBox=\"0 0 %d %d\">\n<title data-cas-key=\"title\">The Castle</title>\n",
              width, height);
     cas_outn(&v, style, sizeof style - 1);
-    if (cv)
-        cas_outn(&v, choice_style, sizeof choice_style - 1);
+    /* in every picture, marked or not: it never travels again */
+    cas_outn(&v, choice_style, sizeof choice_style - 1);
     cas_outf(&v, "<defs data-cas-key=\"defs\"><symbol id=\"follower\" overflow=\"visible\"><path d=\"M0 -22 c4 0 6 3 6 6 "
                  "c0 2 -1 3 -2 4 l8 3 c3 1 3 5 -1 5 l-4 0 l4 10 h-7 l-4 -6 l-4 6 h-7 l4 -10 l-4 0 "
                  "c-4 0 -4 -4 -1 -5 l8 -3 c-1 -1 -2 -2 -2 -4 c0 -3 2 -6 6 -6z\"/></symbol></defs>\n"

@@ -600,6 +600,53 @@ async function claimOpenSeat(a, b, c) {
   log('the clocks waited for both seats, and run now that both are here');
 }
 
+// The lobby follows the server's numbered changes (protocol 3): page D
+// sits on the lobby while page A makes a game of two bots, which play it
+// to its end.  D's list shows the game, its moves and its end without a
+// reload, from one whole list and then changes that carry only what
+// changed; at the end it is the list the server gives a new subscriber.
+async function lobbyFollows(a) {
+  const d = await openPage('page D (lobby)');
+  const frames = await recordFrames(d);
+  await d.goto(BASE + '/');
+  await d.waitForSelector('body[data-lobby-seq]:not([data-lobby-seq=""])');
+  await a.goto(BASE + '/');
+  await a.waitForSelector('#game option[value="carcassonne"]');
+  await openCustomForm(a, 'carcassonne');
+  await a.$$eval('#seats li select', (ss) => { ss[0].value = 'random'; ss[1].value = 'random'; });
+  await a.click('#custom-form button[type="submit"]');
+  await a.waitForSelector('#created:not([hidden])');
+  const watch = await a.$eval('#watch-link', (x) => x.href);
+  const game = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
+  const cell = (g, n) => document.querySelector(`#games tbody tr[data-game="${g}"] td:nth-child(${n})`)?.textContent;
+  await d.waitForFunction(`(${cell})(${JSON.stringify(game)}, 2) === 'over'`);
+  const lobby = frames.filter((m) => m.type === 'lobby');
+  const whole = lobby.filter((m) => !m.delta), changes = lobby.filter((m) => m.delta);
+  assert.equal(whole.length, 1, `one whole list, then changes (${lobby.length} lobby messages)`);
+  assert.ok(changes.some((m) => m.put.some((g) => g.game === game)), 'a change put the new game');
+  const others = whole[0].games.length;
+  for (const m of changes) {
+    assert.ok(m.put.length + m.moved.length <= others, `a change carries what changed, not every game: ${JSON.stringify(m).slice(0, 300)}`);
+    assert.equal(m.seq, changes[0].seq + changes.indexOf(m), 'changes numbered one after another');
+  }
+  // What a new subscriber gets now is what page D shows (its list may
+  // trail the server by the once-a-second pace: wait for it).
+  const fresh = await d.evaluate(() => new Promise((done, fail) => {
+    const ws = new WebSocket(location.origin.replace(/^http/, 'ws') + '/ws', 'castellan.v1');
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'lobby' }));
+    ws.onmessage = (e) => { ws.close(); done(JSON.parse(e.data).games.map((g) => [g.game, g.status, String(g.ply)])); };
+    ws.onerror = fail;
+  }));
+  await d.waitForFunction((want) => {
+    const rows = [...document.querySelectorAll('#games tbody tr')].map((r) =>
+      [r.dataset.game, r.cells[1].textContent, r.cells[2].textContent]);
+    const key = (x) => x.map((r) => r.join(' ')).sort().join('|');
+    return key(rows) === key(want);
+  }, {}, fresh);
+  log(`the lobby followed game ${game} to its end: 1 whole list, ${changes.length} changes`);
+  await d.close();
+}
+
 // A correspondence game (2 days per move) made by page A, which holds both
 // seats' links: the lobby lists it first, marked "Your turn", on page A
 // and unmarked on page C, which holds none; at the table the player to
@@ -932,6 +979,7 @@ async function main() {
   assert.deepEqual(shown.scores, scores[0], 'the store has the scores the pages show');
   await claimOpenSeat(a, b, c);
   await correspondence(a, b, c);
+  await lobbyFollows(a);
   await browser.close();
   browser = null;
   await stopServer(server);

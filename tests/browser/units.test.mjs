@@ -1,6 +1,7 @@
 // units.test.mjs — the browser client's pure functions, in node alone
 // (CTest browser_units; no browser needed): names with colours, the
-// hint's words, the game-over breakdown, the help entries.
+// hint's words, the game-over breakdown, the help entries, the lobby's list
+// from its changes.
 
 import assert from 'node:assert/strict';
 import { withNames, who, hintWords, breakdown } from '../../host/server/www/panels.js';
@@ -82,4 +83,41 @@ console.log('browser_units: names, hint words, breakdown and help entries as exp
   const order = yourTurnFirst(games, (g) => mine[g] || []);
   assert.deepEqual(order.map((g) => g.game), ['2', '4', '1', '3']);
   assert.deepEqual(order.map((g) => g.yourTurn), [true, true, false, false]);
+}
+
+// The lobby's list from its whole list and numbered changes (protocol 3).
+{
+  const { applyLobby } = await import('../../host/server/www/lobby.js');
+  const whole = { type: 'lobby', seq: 10, presets: ['default'], finished: [],
+    games: [{ game: '2', ply: 0, status: 'open' }, { game: '1', ply: 4, status: 'running' }] };
+  let { list, resume } = applyLobby(null, whole);
+  assert.equal(resume, null);
+  assert.deepEqual(list.games.map((g) => g.game), ['2', '1']);
+  ({ list, resume } = applyLobby(list, { type: 'lobby', seq: 11, delta: true,
+    put: [{ game: '3', ply: 0, status: 'open' }, { game: '4', ply: 0, status: 'open' },
+      { game: '2', ply: 0, status: 'running' }],
+    moved: [{ game: '1', ply: 5, to_move: 0 }], remove: [], finished: [{ game: '0' }] }));
+  assert.equal(resume, null);
+  assert.equal(list.seq, 11);
+  assert.deepEqual(list.games.map((g) => g.game), ['4', '3', '2', '1'], 'new games first, newest first');
+  assert.equal(list.games[2].status, 'running');
+  assert.deepEqual(list.games[3], { game: '1', ply: 5, status: 'running', to_move: 0 });
+  assert.deepEqual(list.presets, ['default'], 'what only whole lists carry is kept');
+  assert.deepEqual(list.finished, [{ game: '0' }]);
+  const at11 = list;
+  ({ list, resume } = applyLobby(at11, { type: 'lobby', seq: 12, delta: true, put: [], moved: [],
+    remove: ['3'] }));
+  assert.deepEqual(list.games.map((g) => g.game), ['4', '2', '1']);
+  assert.deepEqual(list.finished, [{ game: '0' }], 'a change without finished keeps them');
+  // A change missed: resume after the last held, the list unchanged.
+  ({ list, resume } = applyLobby(at11, { type: 'lobby', seq: 13, delta: true, put: [], moved: [], remove: [] }));
+  assert.equal(resume, 11);
+  assert.equal(list, at11);
+  // One held already (a resume's overlap) changes nothing; no list held: a whole list.
+  assert.deepEqual(applyLobby(at11, { type: 'lobby', seq: 11, delta: true, put: [], moved: [], remove: ['1'] }),
+    { list: at11, resume: null });
+  assert.equal(applyLobby(null, { type: 'lobby', seq: 5, delta: true }).resume, -1);
+  // An older server's list (no seq, no changes) is whole every time.
+  ({ list, resume } = applyLobby(at11, { type: 'lobby', games: [{ game: '9' }] }));
+  assert.deepEqual(list.games, [{ game: '9' }]);
 }

@@ -6,7 +6,9 @@
  * share one copy, other options get their own, closing the last game frees
  * it, a host from before 1.3 gets a game with tables of its own, and two
  * threads creating games at once end with one copy and every reference
- * counted.  Leaks are left to ASan and valgrind.
+ * counted; the pictures of a game on shared tables (whose tile symbols
+ * come from them) are those of a game of its own.  Leaks are left to ASan
+ * and valgrind.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -183,6 +185,74 @@ static void an_older_host_gets_a_game_of_its_own(void **unused)
     cas__target_close(&t);
 }
 
+struct text {
+    char data[1 << 17];
+    size_t len;
+};
+
+static int text_write(void *ctx, const char *data, size_t len)
+{
+    struct text *t = ctx;
+    if (len > sizeof t->data - t->len)
+        return CAS_ENOSPC;
+    memcpy(t->data + t->len, data, len);
+    t->len += len;
+    return CAS_OK;
+}
+
+static void draw(const struct cas__match *m, const cas_state *s, struct text *t)
+{
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = t, .write = text_write};
+    t->len = 0;
+    assert_int_equal(m->vt->render(s, 0, CAS_RENDER_SVG, &out), CAS_OK);
+}
+
+/* Carcassonne keeps its tile kinds' SVG symbols in the shared tables and
+ * copies them into each picture; a game with tables of its own (an older
+ * host) draws them.  The same moves give the same pictures, byte for byte. */
+static void a_game_on_shared_tiles_draws_as_one_of_its_own(void **unused)
+{
+    (void)unused;
+    struct cas__target t;
+    struct cas__match m;
+    open_target(&t, NULL, NULL);
+    open_match(&t, &m, 2);
+    struct cas_host older = m.host;
+    older.struct_size = offsetof(struct cas_host, share);
+    older.abi_minor = 2;
+    size_t n = 0;
+    struct cas_option_value *values = cas__option_defaults(m.plugin, &n);
+    struct cas_game_params params = {.struct_size = sizeof params, .nplayers = 2,
+                                     .options = values, .n_options = n};
+    cas_game *own = NULL;
+    assert_int_equal(m.vt->game_new(&older, &params, &own, NULL), CAS_OK);
+    cas_state *shared_state = NULL, *own_state = NULL;
+    assert_int_equal(m.vt->state_new(m.game, &shared_state), CAS_OK);
+    assert_int_equal(m.vt->state_new(own, &own_state), CAS_OK);
+    static struct text a, b;
+    cas_action actions[512];
+    int pictures = 0;
+    for (uint64_t ply = 0; m.vt->current(shared_state) != CAS_ACTOR_TERMINAL; ply++) {
+        draw(&m, shared_state, &a);
+        draw(&m, own_state, &b);
+        assert_int_equal(a.len, b.len);
+        assert_memory_equal(a.data, b.data, a.len);
+        pictures++;
+        size_t count = 0;
+        assert_int_equal(m.vt->legal_actions(shared_state, actions, 512, &count), CAS_OK);
+        cas_action pick = actions[(ply * 2654435761u) % count];
+        assert_int_equal(m.vt->apply(shared_state, pick, NULL), CAS_OK);
+        assert_int_equal(m.vt->apply(own_state, pick, NULL), CAS_OK);
+    }
+    assert_true(pictures > 100); /* a whole game */
+    m.vt->state_free(shared_state);
+    m.vt->state_free(own_state);
+    m.vt->game_free(own);
+    free(values);
+    cas__match_close(&m);
+    cas__target_close(&t);
+}
+
 #define GAMES_PER_THREAD 12
 
 struct opener {
@@ -230,6 +300,7 @@ int main(void)
         cmocka_unit_test(one_copy_per_owner_key_and_bytes),
         cmocka_unit_test(games_of_the_same_options_share_their_tiles),
         cmocka_unit_test(an_older_host_gets_a_game_of_its_own),
+        cmocka_unit_test(a_game_on_shared_tiles_draws_as_one_of_its_own),
         cmocka_unit_test(two_threads_creating_games_share_one_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

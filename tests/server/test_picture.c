@@ -162,8 +162,32 @@ static void test_a_cut_after_a_picture_is_the_same_cut(void **state)
             if (plain.keyed) {
                 assert_int_equal(after.root_at, plain.root_at);
                 assert_int_equal(after.root_len, plain.root_len);
-                assert_memory_equal(after.parts, plain.parts, plain.n * sizeof *plain.parts);
+                for (size_t k = 0; k < plain.n; k++) {
+                    const struct cas__pic_part *a = &after.parts[k], *b = &plain.parts[k];
+                    assert_int_equal(a->key, b->key);
+                    assert_int_equal(a->key_len, b->key_len);
+                    assert_int_equal(a->at, b->at);
+                    assert_int_equal(a->len, b->len);
+                    assert_int_equal(b->was, -1); /* cut after nothing */
+                    /* the hint names prev's part of the same key, or none */
+                    if (a->was >= 0) {
+                        const struct cas__pic_part *q = &prev.parts[a->was];
+                        assert_true(prev.keyed && (size_t)a->was < prev.n);
+                        assert_memory_equal(prev.svg + q->key, after.svg + a->key, a->key_len);
+                        assert_int_equal(q->key_len, a->key_len);
+                    }
+                }
                 assert_memory_equal(after.sorted, plain.sorted, plain.n * sizeof *plain.sorted);
+                /* and the changes from prev are the same, hinted or not */
+                struct cas__jw wa, wp;
+                cas__jw_init(&wa);
+                cas__jw_init(&wp);
+                int ra = cas__picture_diff(&prev, &after, &wa), rp = cas__picture_diff(&prev, &plain, &wp);
+                assert_int_equal(ra, rp);
+                if (ra == 0)
+                    assert_string_equal(cas__jw_text(&wa), cas__jw_text(&wp));
+                cas__jw_free(&wa);
+                cas__jw_free(&wp);
             }
             cas__picture_free(&prev);
             cas__picture_free(&plain);

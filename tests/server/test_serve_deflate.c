@@ -26,6 +26,7 @@
 #include "buf.h"
 #include "serve_client.h"
 #include "serve_process.h"
+#include "wsdeflate.h"
 
 #define MAX_FRAMES 512
 
@@ -227,6 +228,15 @@ static void test_watchers_share_frames_each_as_offered(void **state)
     say(&ws[SAME_B], "{\"type\":\"ping\"}");
     next_frame(&ws[SAME_B]);
     assert_non_null(strstr(ws[SAME_B].text[ws[SAME_B].n - 1].data, "pong"));
+    /* A message that short is not worth compressing: it comes in a
+     * stored block (RFC 1951 3.2.4), its text as it is after 5 bytes,
+     * then the sync flush's last byte. */
+    const struct cas__buf *pong = &ws[SAME_B].payload[ws[SAME_B].n - 1],
+                          *pong_text = &ws[SAME_B].text[ws[SAME_B].n - 1];
+    assert_true(pong_text->len < CAS__WSDEFLATE_MIN);
+    assert_int_equal(pong->len, pong_text->len + 6);
+    assert_int_equal((unsigned char)pong->data[0], 0);
+    assert_memory_equal(pong->data + 5, pong_text->data, pong_text->len);
     assert_true(ws[SAME_A].deflate && ws[SAME_A].takeover);
     assert_true(ws[ALONE].deflate && !ws[ALONE].takeover);
     assert_false(ws[PLAIN].deflate);

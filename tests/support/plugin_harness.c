@@ -411,8 +411,8 @@ char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_forma
     return sink.data ? sink.data : calloc(1, 1);
 }
 
-char *cas_test_render_choices(struct cas_test_game *g, int viewer,
-                              enum cas_render_format format)
+char *cas_test_try_render_choices(struct cas_test_game *g, int viewer,
+                                  enum cas_render_format format, int *rc)
 {
     cas_action legal[512];
     size_t n;
@@ -421,12 +421,22 @@ char *cas_test_render_choices(struct cas_test_game *g, int viewer,
     assert_non_null(g->vt->render_choices);
     struct string_sink sink = {0};
     struct cas_writer out = {.struct_size = sizeof out, .ctx = &sink, .write = string_write};
-    int rc = g->vt->render_choices(g->state, viewer, format, legal, n, &out);
-    if (rc != CAS_OK) {
+    *rc = g->vt->render_choices(g->state, viewer, format, legal, n, &out);
+    if (*rc != CAS_OK) {
         free(sink.data);
-        fail_msg("render_choices failed (%d): %s", rc, g->error);
+        return NULL;
     }
     return sink.data ? sink.data : calloc(1, 1);
+}
+
+char *cas_test_render_choices(struct cas_test_game *g, int viewer,
+                              enum cas_render_format format)
+{
+    int rc;
+    char *text = cas_test_try_render_choices(g, viewer, format, &rc);
+    if (!text)
+        fail_msg("render_choices failed (%d): %s", rc, g->error);
+    return text;
 }
 
 char *cas_test_notation_help(struct cas_test_game *g)

@@ -115,6 +115,10 @@ char *cas_test_render(struct cas_test_game *g, int viewer, enum cas_render_forma
  * fails.  Caller frees the text. */
 char *cas_test_render_choices(struct cas_test_game *g, int viewer,
                               enum cas_render_format format);
+/* The same, but a plugin's failure (CAS_EINVAL: nothing to mark) is its
+ * code in *rc and NULL, as a host takes it. */
+char *cas_test_try_render_choices(struct cas_test_game *g, int viewer,
+                                  enum cas_render_format format, int *rc);
 /* The game's notation help (ABI 1.1 notation_help); fails the test when
  * there is none.  Caller frees the text. */
 char *cas_test_notation_help(struct cas_test_game *g);

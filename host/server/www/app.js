@@ -14,6 +14,7 @@ import { Tray, who, withNames, seatColour, swatch, hintWords, breakdown } from '
 import { wireCues, turnCue } from './cues.js';
 import { Help } from './help.js';
 import { correspondenceClock, yourTurnFirst } from './turns.js';
+import { applyLobby } from './lobby.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -151,7 +152,8 @@ const view = {
   screen: null,              // 'lobby' | 'table'
   game: null,                // the game id at the table
   seat: null, token: null,   // the seat this tab acts for, or null: watching
-  lobby: null,               // the last lobby message
+  lobby: null,               // the lobby's list, as its whole list and changes built it
+  lobbyResuming: false,      // a resume was asked for changes this page missed
   state: null,               // the game as the last state and updates tell it
   seq: null,                 // the number of the last of them
   resyncing: false,          // a join was sent for what this page missed
@@ -224,8 +226,15 @@ function navigate(path) {
   route();
 }
 
+// The lobby's whole list, then its changes; after a dropped connection
+// only the changes after the last one held (docs/server.md, "lobby").
+function subscribeLobby() {
+  const since = typeof view.lobby?.seq === 'number' ? view.lobby.seq : null;
+  send(since === null ? { type: 'lobby', deltas: true } : { type: 'lobby', deltas: true, since });
+}
+
 function resubscribe() {
-  if (view.screen === 'lobby') send({ type: 'lobby' });
+  if (view.screen === 'lobby') subscribeLobby();
   else if (view.screen === 'table') join(true);
 }
 
@@ -239,7 +248,8 @@ function openLobby() {
   $('lobby').hidden = false;
   document.title = 'castellan — games';
   $('my-name').value = localStorage.getItem('castellan.name') || '';
-  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) send({ type: 'lobby' });
+  view.lobby = null; // changes came to nobody while at a table: the whole list
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) subscribeLobby();
 }
 
 function el(tag, attrs = {}, ...kids) {
@@ -263,8 +273,24 @@ function seatWords(s) {
   return who + agent + online;
 }
 
+// A lobby message: the list it makes shown; a change that does not follow
+// the list held asks to resume after the last one held (once).
+function lobbyMessage(msg) {
+  const { list, resume } = applyLobby(view.lobby, msg);
+  if (resume !== null) {
+    if (!view.lobbyResuming) {
+      view.lobbyResuming = true;
+      send(resume < 0 ? { type: 'lobby', deltas: true } : { type: 'lobby', deltas: true, since: resume });
+    }
+    return;
+  }
+  view.lobbyResuming = false;
+  if (list !== view.lobby) renderLobby(list);
+}
+
 function renderLobby(msg) {
   view.lobby = msg;
+  document.body.dataset.lobbySeq = String(msg.seq ?? '');
   fillCreateForm(msg);
   const body = $('games').tBodies[0];
   body.replaceChildren();
@@ -1158,7 +1184,7 @@ function receive(msg) {
     document.body.dataset.player = msg.player || ''; // who this socket acts for
     break;
   case 'lobby':
-    if (view.screen === 'lobby') renderLobby(msg);
+    if (view.screen === 'lobby') lobbyMessage(msg);
     break;
   case 'created':
     if (view.screen === 'lobby') showCreated(msg);
