@@ -9,7 +9,10 @@
  *               a move's send to the next update (p50, p99), the server's
  *               CPU per move and moves per CPU-second, the bytes of each
  *               update on the wire per recipient (median, max, compressed
- *               as the server compresses), memory per idle game
+ *               as the server compresses), memory per idle game (the
+ *               server's resident set and its heap in use, from its start
+ *               to the games created, before anyone joins them; and once
+ *               both seats of each have joined and hold its state)
  *   saturation  the same games answering at once: what the server serves
  *   100 games   latency at a light load
  *   watchers    25 games with 1, then 40, watchers each: server CPU per move
@@ -31,6 +34,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include <dirent.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,7 +81,9 @@ static int tell_port(void *ctx, struct cas__lobby *l, int port)
 }
 
 /* The parent's requests to the server under callgrind: 'z' zero the counts,
- * 'd' dump them (answered with a 'd' on the ready pipe once written). */
+ * 'd' dump them (answered with a 'd' on the ready pipe once written); and
+ * 'm', the bytes malloc has handed out and not had back (every arena's,
+ * glibc's mallinfo2), answered as a size_t on the ready pipe. */
 static int control_pipe = -1;
 
 static int between_turns(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
@@ -87,7 +93,12 @@ static int between_turns(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
     (void)l;
     (void)h;
     while (read(control_pipe, &c, 1) == 1) {
-        if (c == 'z') {
+        if (c == 'm') {
+            struct mallinfo2 mi = mallinfo2();
+            size_t heap = mi.uordblks + mi.hblkhd;
+            if (write(ready_pipe, &heap, sizeof heap) != sizeof heap)
+                return 1;
+        } else if (c == 'z') {
             CALLGRIND_ZERO_STATS;
         } else {
             CALLGRIND_DUMP_STATS_AT("play");
@@ -228,15 +239,29 @@ struct figures {
     pid_t server;
     int control_fd;           /* to the server (between_turns), -1 none */
     long before, after;       /* RSS, KiB: started, games created */
+    int ready_fd;             /* from the server: its port, then its answers */
+    double heap_before, heap_after; /* the server's heap in use, bytes; -1 unknown */
+    long joined;              /* RSS, KiB, once every seat joined and has its state */
+    double heap_joined;
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
     struct thread_cpu threads_start, threads; /* the same by thread */
     double load;
 };
 
+/* The server's heap in use (bytes), or -1. */
+static double heap_in_use(const struct figures *f)
+{
+    size_t heap;
+    if (write(f->control_fd, "m", 1) != 1 || read(f->ready_fd, &heap, sizeof heap) != sizeof heap)
+        return -1;
+    return (double)heap;
+}
+
 static void games_created(void *ctx)
 {
     struct figures *f = ctx;
     f->after = rss_kib(f->server);
+    f->heap_after = heap_in_use(f);
 }
 
 /* Start the probe: node PROBE PORT GAME EXPANSIONS 10 THINK SECONDS, its
@@ -286,6 +311,8 @@ static void tell_callgrind(const struct figures *f, char what)
 static void all_joined(void *ctx)
 {
     struct figures *f = ctx;
+    f->joined = rss_kib(f->server);
+    f->heap_joined = heap_in_use(f);
     tell_callgrind(f, 'z');
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
@@ -338,7 +365,9 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     int got = pid > 0 && read(fds[0], &port, sizeof port) == sizeof port;
     f->server = pid;
     f->port = port;
+    f->ready_fd = fds[0];
     f->before = got ? rss_kib(pid) : -1;
+    f->heap_before = got ? heap_in_use(f) : -1;
     struct cas__loadgen_params p = {
         .port = port, .game = b->match->plugin->id, .expansions = expansions, .seed = b->seed,
         .games = m->games, .hosted = m->hosted, .think_ms = m->think_ms,
@@ -436,14 +465,24 @@ static int bench_load(const struct serve_bench *s)
          "moves/s served; move to next update p50 %.2f ms, p99 %.2f ms; server CPU %.3f ms "
          "per move = %.0f moves per CPU-second; update per recipient on the wire median %.0f "
          "B, max %.0f B (%.0f B before compression; %llu updates); %.1f KB per idle game "
-         "(RSS %ld -> %ld KiB); load average %.1f\n",
+         "(RSS %ld -> %ld KiB; the heap in use %.1f KB per game), %.1f KB per game once its "
+         "two seats follow it (RSS -> %ld KiB; the heap %.1f KB per game); load average "
+         "%.1f\n",
          s->games, THINK_MS, (double)s->games * 1000.0 / THINK_MS,
          (double)f.r.answered / f.r.seconds, f.r.p50_ms, f.r.p99_ms, ms_per_move(&f),
          f.cpu > 0 ? (double)f.r.answered / f.cpu : 0, f.r.wire_median, f.r.wire_max,
          f.r.raw_median, (unsigned long long)f.r.updates,
          f.after > 0 && f.before > 0 ? (double)(f.after - f.before) * 1.024 / (double)s->games
                                      : -1.0,
-         f.before, f.after, f.load);
+         f.before, f.after,
+         f.heap_after >= 0 && f.heap_before >= 0 ? (f.heap_after - f.heap_before) / 1e3 /
+                                                       (double)s->games : -1.0,
+         f.joined > 0 && f.before > 0 ? (double)(f.joined - f.before) * 1.024 / (double)s->games
+                                      : -1.0,
+         f.joined,
+         f.heap_joined >= 0 && f.heap_before >= 0 ? (f.heap_joined - f.heap_before) / 1e3 /
+                                                        (double)s->games : -1.0,
+         f.load);
     split_line(s, "load", &f);
     return CAS_OK;
 }

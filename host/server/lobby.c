@@ -737,6 +737,10 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat)
     struct cas__view *v = cas__table_view(t, seat);
     if (--v->conns == 0)
         v->orphaned = 0;
+    if (!t->viewers && !t->over) { /* nobody follows it: the next flush puts it to sleep */
+        t->owes_sleep = 1;
+        cas__lobby_queue(t->lobby, t);
+    }
 }
 
 /* c stops following its table (not held: requests for a held one wait). */
@@ -947,6 +951,8 @@ static void flush_changed(struct cas__lobby *l)
         t->next_changed = NULL;
         t->queued = 0;
         cas__table_flush(t);
+        if (t->owes_sleep && !t->hold.held && !t->opening)
+            cas__offload(t, CAS__OP_SLEEP);
         count_finished(l, t);
         t = next;
     }

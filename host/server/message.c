@@ -40,6 +40,21 @@ static void drop_history(struct cas__view *v)
     v->history_bytes = 0;
 }
 
+/* A full state or text view of an earlier message is never sent again
+ * (each is sent only at its own seq): let go of it (about 9 KB a view for
+ * a Carcassonne full state) rather than keep it until the next. */
+static void drop_stale(const struct cas__table *t, struct cas__view *v)
+{
+    if (v->full && v->full_seq != t->seq) {
+        cas__srv_msg_unref(v->full);
+        v->full = NULL;
+    }
+    if (v->text && v->text_seq != t->seq) {
+        cas__srv_msg_unref(v->text);
+        v->text = NULL;
+    }
+}
+
 void cas__view_release(struct cas__view *v)
 {
     drop_history(v);
@@ -61,7 +76,7 @@ char *cas__table_render(struct cas__table *t, const cas_state *state, int viewer
     int rc = room ? cas__buf_reserve(&b, room) : CAS_OK;
     if (rc == CAS_OK)
         rc = cas__match_render_to(&t->r.match, state, viewer, format, legal, &out);
-    char *text = cas__buf_take(&b, len); /* b freed */
+    char *text = cas__buf_take_fit(&b, len); /* b freed; kept as the view's picture */
     if (rc != CAS_OK || !text || *len == 0) {
         free(text);
         return NULL;
@@ -534,6 +549,7 @@ void cas__table_build(struct cas__table *t)
             } else if (!v->conns && v->seq) {
                 cas__view_release(v);
             }
+            drop_stale(t, v);
         }
         t->owes_update = 0;
         for (size_t i = 0; i < t->n_played; i++)

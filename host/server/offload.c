@@ -88,6 +88,14 @@ static void run_job(struct cas__bot_job *base)
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
     t->hold.running = 1;
+    /* A sleeping table wakes for any job but the one that puts it to sleep
+     * with nothing owed; one that cannot wake is stopped, and no job may
+     * read its state. */
+    int wake = j->op != CAS__OP_SLEEP || t->owes_update || t->owes_full;
+    if (wake && cas__table_wake(t) != CAS_OK) {
+        t->hold.running = 0;
+        return;
+    }
     switch (j->op) {
     case CAS__OP_OPEN:
         if (cas__table_open(t, j->msg, sizeof j->msg) != CAS_OK) {
@@ -116,13 +124,16 @@ static void run_job(struct cas__bot_job *base)
         cas__table_check_clock(t, t->lobby->clock.now_ms(t->lobby->clock.ctx));
         break;
     case CAS__OP_FLUSH:
+    case CAS__OP_SLEEP:
         break;
     }
     if (j->help_key) /* the table's first job: a plugin call, not the loop's */
         cas__help_build(t, &j->help, &j->help_len);
-    if (!t->over && !t->failure[0])
+    if (!t->over && !t->failure[0] && !cas__table_asleep(t))
         cas__table_actor(t); /* what the loop reads of whose turn it is */
     cas__table_build(t);
+    cas__table_sleep(t);
+    t->owes_sleep = 0; /* whether or not it could: the next leave asks again */
     t->hold.running = 0;
 }
 
@@ -220,7 +231,7 @@ static void deliver_job(struct cas__bot_job *base)
     struct cas__table_job *j = (struct cas__table_job *)base;
     struct cas__table *t = base->table;
     struct cas__lobby *l = t->lobby;
-    int flushed = j->op == CAS__OP_FLUSH; /* built messages, changed nothing */
+    int flushed = j->op == CAS__OP_FLUSH || j->op == CAS__OP_SLEEP; /* changed nothing seen */
     t->hold.job = NULL;
     if (j->conn)
         j->conn->working = NULL;

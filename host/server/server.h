@@ -614,10 +614,12 @@ void cas__notify_free(struct cas__notify *n);
 
 /* A table's work for the pool: a seat's request, a bot's decision and
  * move, going on (chance, bots) after it is hosted, the clock's tick
- * (the flag, the store back), only the messages owed, or opening its
- * match (the plugin, its worker, the journal replayed). */
+ * (the flag, the store back), only the messages owed, opening its
+ * match (the plugin, its worker, the journal replayed), or going to sleep
+ * now that nobody follows it (sleep.c). */
 enum cas__op {
-    CAS__OP_SEAT, CAS__OP_BOT, CAS__OP_ADVANCE, CAS__OP_TICK, CAS__OP_FLUSH, CAS__OP_OPEN
+    CAS__OP_SEAT, CAS__OP_BOT, CAS__OP_ADVANCE, CAS__OP_TICK, CAS__OP_FLUSH, CAS__OP_OPEN,
+    CAS__OP_SLEEP
 };
 
 /* Requests that may wait for one held table, their bytes, and for all. */

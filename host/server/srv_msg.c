@@ -27,7 +27,7 @@ struct cas__srv_msg *cas__srv_msg_take(struct cas__jw *w)
     if (msg) {
         msg->refs = 1;
         msg->id = next_id();
-        msg->data = cas__buf_take(&w->b, &msg->len);
+        msg->data = cas__buf_take_fit(&w->b, &msg->len); /* kept: histories, full states */
         msg->len -= CAS__JW_ROOM;
     }
     cas__jw_free(w);
@@ -92,7 +92,7 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
         return rc;
     }
     size_t payload = b.len - LWS_PRE - HEADER_MAX;
-    unsigned char *data = (unsigned char *)cas__buf_take(&b, NULL),
+    unsigned char *data = (unsigned char *)cas__buf_take_fit(&b, NULL), /* kept with msg */
                   *h = frame_head(data + LWS_PRE + HEADER_MAX, payload);
     size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
     *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},

@@ -338,9 +338,13 @@ static void on_fault(void *ctx, const struct cas__worker_fault *fault)
 /* ----------------------------------------------------- opening a table */
 
 /* Checked as play checks it: a seat out of range is the plugin breaking
- * the ABI, which stops the table (on_fault) and reads as the end. */
+ * the ABI, which stops the table (on_fault) and reads as the end.  A
+ * sleeping table's is the one asked last before it slept (its state has
+ * not changed since). */
 int cas__table_actor(struct cas__table *t)
 {
+    if (cas__table_asleep(t))
+        return t->hold.actor;
     cas__loop_check("a plugin call (whose turn)");
     return t->hold.actor = cas__match_current(&t->r.match, t->r.session.state);
 }
@@ -526,6 +530,7 @@ void cas__table_free(struct cas__table *t)
     cas__tick_forget(t->lobby, t);
     if (t->claimed)
         cas__store_quietly(t->lobby, cas__saves_game_release, t->id);
+    cas__table_sleep_free(t);
     cas__revive_close(&t->r);
     for (int i = 0; t->proxies && i < t->nplayers; i++)
         cas__agent_free(t->proxies[i]);

@@ -220,6 +220,8 @@ struct cas__table {
     struct cas__help *help;        /* its notation help, shared (notation.c); NULL: not yet */
     int opening;                   /* read from the store, its match not opened yet */
     char **labels;                 /* owned: each seat's label, as the plugin said at open */
+    struct cas__sleep *sleep;      /* owned: its states' bytes while it sleeps (sleep.c) */
+    int owes_sleep;                /* its last follower left: a job puts it to sleep */
     /* Its lobby entry as the lobby's changes last carried it (owned; NULL:
      * not listed yet), its ply and whose turn there, its slot in the
      * feed's relist + 1 (0: none), and whether more than those two may
@@ -459,6 +461,23 @@ void cas__lobby_give_up(struct cas__lobby *l, int64_t id, const char *why);
  * caller frees it); a created game leaves the store, a restored one is
  * not tried again.  lobby.c. */
 void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const char *why);
+
+/* ------------------------------------------------- sleep.c */
+
+/* (job, at its end) Put t to sleep when no connection follows it and it
+ * waits for nothing but a person's decision: its states (the session's
+ * and undo's) kept as the plugin's serialized bytes, its views' pictures
+ * and messages let go.  Nothing changes otherwise (a sleep that cannot be
+ * done, for want of memory or of the plugin's serialize, is not done). */
+void cas__table_sleep(struct cas__table *t);
+/* (job, at its start) Bring t's states back if it sleeps: CAS_OK (t is
+ * awake), else t is stopped (cas__table_fail) and still sleeps, so the job
+ * must not read its state. */
+int cas__table_wake(struct cas__table *t);
+/* Whether t sleeps now. */
+int cas__table_asleep(const struct cas__table *t);
+/* Let go of a sleeping t's bytes (it is being freed). */
+void cas__table_sleep_free(struct cas__table *t);
 
 /* ------------------------------------------------- notation.c */
 

@@ -116,6 +116,17 @@ char *cas__buf_take(struct cas__buf *b, size_t *len)
     return data;
 }
 
+char *cas__buf_take_fit(struct cas__buf *b, size_t *len)
+{
+    size_t slack = b->cap - b->len, held = b->len;
+    char *data = cas__buf_take(b, len);
+    if (data && slack > held / 8) {
+        char *fit = realloc(data, held + 1);
+        data = fit ? fit : data; /* a shrink that fails leaves it as it was */
+    }
+    return data;
+}
+
 void cas__buf_free(struct cas__buf *b)
 {
     free(b->data);

@@ -59,6 +59,11 @@ void cas__buf_reset(struct cas__buf *b);
  * when b failed or nothing was ever added. */
 char *cas__buf_take(struct cas__buf *b, size_t *len);
 
+/* cas__buf_take, the bytes' allocation shrunk to what they hold when more
+ * than an eighth of it is free (growth doubles it): for bytes that are
+ * kept, such as a message a view holds for resuming. */
+char *cas__buf_take_fit(struct cas__buf *b, size_t *len);
+
 /* Free the bytes; b is left empty with its limit, reusable. */
 void cas__buf_free(struct cas__buf *b);
 

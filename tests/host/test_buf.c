@@ -5,6 +5,7 @@
  * input (sticky, nothing half-added), taking the bytes, reuse after
  * reset and free; arrays grown by doubling.
  */
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +118,30 @@ static void the_limit_stops_growth_for_good(void **unused)
     cas__buf_free(&b);
 }
 
+/* Kept bytes give back what growth left free: 5,000 bytes grown to 8,192
+ * come out in an allocation of about 5,000, whole. */
+static void take_fit_gives_back_the_slack(void **unused)
+{
+    (void)unused;
+    struct cas__buf b;
+    cas__buf_init(&b, 0);
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(cas__buf_addstr(&b, "abcde"), CAS_OK);
+    assert_true(b.cap >= 8192);
+    size_t len = 0;
+    char *text = cas__buf_take_fit(&b, &len);
+    assert_non_null(text);
+    assert_int_equal(len, 5000);
+    assert_true(malloc_usable_size(text) < 5100);
+    for (int i = 0; i < 1000; i++)
+        assert_memory_equal(text + 5 * i, "abcde", 5);
+    assert_int_equal(text[5000], '\0');
+    free(text);
+    assert_null(b.data);
+    assert_null(cas__buf_take_fit(&b, &len)); /* nothing held */
+    assert_int_equal(len, 0);
+}
+
 static void take_hands_over_and_reset_reuses(void **unused)
 {
     (void)unused;
@@ -181,6 +206,7 @@ int main(void)
         cmocka_unit_test(writes_into_reserved_room),
         cmocka_unit_test(the_limit_stops_growth_for_good),
         cmocka_unit_test(take_hands_over_and_reset_reuses),
+        cmocka_unit_test(take_fit_gives_back_the_slack),
         cmocka_unit_test(arrays_grow_by_doubling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

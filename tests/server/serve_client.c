@@ -25,6 +25,12 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
         fprintf(stderr, "server error: %s\n", text);
         snprintf(c->last_error, sizeof c->last_error, "%s", v.code);
         snprintf(c->last_message, sizeof c->last_message, "%s", text);
+        /* "Play again then": the state shown when the store is back is
+         * of the same ply. */
+        if (strcmp(v.code, "unavailable") == 0 && strstr(text, "nothing was played")) {
+            c->not_played++;
+            c->acted_ply = 0;
+        }
     } else if (v.state) {
         if (!c->states++)
             c->first_ply = v.ply;

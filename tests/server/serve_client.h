@@ -22,6 +22,7 @@ struct serve_client {
     char token[64];
     int64_t game;
     int states, over, errors, acts, stop_after; /* stop_after: acts, 0 = never */
+    int not_played;           /* moves refused with nothing played: played again */
     int64_t ply, acted_ply;   /* acted_ply: the last ply acted at, +1 */
     int64_t first_ply;        /* of the first state seen */
     int failed;               /* a state said the game stopped on a fault */
@@ -31,7 +32,9 @@ struct serve_client {
 };
 
 /* The events of a client context whose connections' user pointer is a
- * struct serve_client: a seat acts once per ply until stop_after. */
+ * struct serve_client: a seat acts once per ply until stop_after, and
+ * again at a ply whose move was refused with nothing played (the store
+ * away), as the page lets its player do. */
 extern const struct cas__wsc_events serve_client_events;
 
 /* Service w until done(ctx), or fail the test after a bound of turns that
