@@ -27,12 +27,12 @@ void cas__saves_standings_free(struct cas__saves_standing *st, size_t n)
 int cas__saves_campaigns(struct cas__saves *s, struct cas__saves_campaign **out,
                          size_t *n)
 {
-    return s->methods->campaigns(s, out, n);
+    return CAS__SAVES_METHOD(s, campaigns)(s, out, n);
 }
 
 int cas__saves_campaign_standings(struct cas__saves *s, const char *name,
                                   struct cas__saves_campaign *summary,
                                   struct cas__saves_standing **out, size_t *n)
 {
-    return s->methods->campaign_standings(s, name, summary, out, n);
+    return CAS__SAVES_METHOD(s, campaign_standings)(s, name, summary, out, n);
 }

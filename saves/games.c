@@ -43,16 +43,16 @@ void cas__saves_game_free(struct cas__saves_game *g)
 int cas__saves_game_load(struct cas__saves *s, int64_t id, int with_actions,
                          struct cas__saves_game *out)
 {
-    return s->methods->game_load(s, id, with_actions, out);
+    return CAS__SAVES_METHOD(s, game_load)(s, id, with_actions, out);
 }
 
 int cas__saves_game_ids(struct cas__saves *s, const char *campaign,
                         int64_t **ids, size_t *n)
 {
-    return s->methods->ids(s, CAS__SQL_GAME_IDS, 1, campaign, ids, n);
+    return CAS__SAVES_METHOD(s, ids)(s, CAS__SQL_GAME_IDS, 1, campaign, ids, n);
 }
 
 int cas__saves_game_delete(struct cas__saves *s, int64_t id)
 {
-    return s->methods->game_delete(s, id);
+    return CAS__SAVES_METHOD(s, game_delete)(s, id);
 }

@@ -44,7 +44,7 @@ static int check_plies(struct cas__saves *s, const struct cas__saves_game *g)
 static int game_put(struct cas__saves *s, struct cas__saves_game *g, int keep_id)
 {
     int rc = check_plies(s, g);
-    return rc ? rc : s->methods->game_put(s, g, keep_id);
+    return rc ? rc : CAS__SAVES_METHOD(s, game_put)(s, g, keep_id);
 }
 
 int cas__saves_game_insert(struct cas__saves *s, struct cas__saves_game *g)
@@ -66,7 +66,7 @@ int cas__saves_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
 int cas__saves_append_timed(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
                             const char *text, uint64_t hash, int64_t clock_ms)
 {
-    int rc = s->methods->append(s, id, ply, actor, text, hash, clock_ms);
+    int rc = CAS__SAVES_METHOD(s, append)(s, id, ply, actor, text, hash, clock_ms);
     s->journal_commits += rc == CAS_OK;
     return rc;
 }
@@ -86,6 +86,17 @@ struct cas__saves_entry *cas__saves_entry_new(int64_t game, uint32_t ply, int ac
     e->hash = hash;
     e->clock_ms = clock_ms;
     e->owner = owner;
+    return e;
+}
+
+struct cas__saves_entry *cas__saves_call_new(int (*call)(struct cas__saves *s, void *owner),
+                                             void *owner)
+{
+    struct cas__saves_entry *e = cas__saves_entry_new(0, 0, -1, "", 0, -1, owner);
+    if (e) {
+        e->kind = CAS__WRITE_CALL;
+        e->call = call;
+    }
     return e;
 }
 
@@ -117,6 +128,10 @@ int cas__saves_write_entry(struct cas__saves *s, struct cas__saves_entry *e)
     case CAS__WRITE_BOT:
         e->rc = cas__saves_served_bot(s, e->game, e->actor, e->text);
         break;
+    case CAS__WRITE_CALL:
+        s->err[0] = '\0';
+        e->rc = e->call(s, e->owner);
+        break;
     default:
         e->rc = cas__saves_append_timed(s, e->game, e->ply, e->actor, e->text, e->hash,
                                         e->clock_ms);
@@ -140,7 +155,7 @@ int cas__saves_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
 {
     if (!list)
         return CAS_OK;
-    int rc = s->methods->append_batch(s, list);
+    int rc = CAS__SAVES_METHOD(s, append_batch)(s, list);
     for (struct cas__saves_entry *e = list; e; e = e->next)
         e->rc = rc;
     s->journal_commits += rc == CAS_OK;
@@ -154,34 +169,34 @@ uint64_t cas__saves_journal_commits(const struct cas__saves *s)
 
 int cas__saves_take_back(struct cas__saves *s, int64_t id, uint32_t from_ply)
 {
-    return s->methods->take_back(s, id, from_ply);
+    return CAS__SAVES_METHOD(s, take_back)(s, id, from_ply);
 }
 
 int cas__saves_finish(struct cas__saves *s, int64_t id, const int64_t *scores, size_t n)
 {
-    return s->methods->finish(s, id, scores, n);
+    return CAS__SAVES_METHOD(s, finish)(s, id, scores, n);
 }
 
 int cas__saves_touch(struct cas__saves *s, int64_t id)
 {
-    return s->methods->touch(s, id);
+    return CAS__SAVES_METHOD(s, touch)(s, id);
 }
 
 int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
                       const uint64_t *hashes, size_t n,
                       const struct cas__saves_game *versions)
 {
-    return s->methods->rebase(s, id, from_ply, hashes, n, versions);
+    return CAS__SAVES_METHOD(s, rebase)(s, id, from_ply, hashes, n, versions);
 }
 
 int cas__saves_game_claim(struct cas__saves *s, int64_t id)
 {
-    return s->methods->claim(s, id, 1);
+    return CAS__SAVES_METHOD(s, claim)(s, id, 1);
 }
 
 int cas__saves_game_release(struct cas__saves *s, int64_t id)
 {
-    return s->methods->claim(s, id, 0);
+    return CAS__SAVES_METHOD(s, claim)(s, id, 0);
 }
 
 int cas__saves_shared(const struct cas__saves *s)

@@ -106,9 +106,9 @@ static int read_results(struct cas__saves *s, const char *seats_sql,
                         struct cas__saves_result **out, size_t *n)
 {
     struct reading r = {.s = s};
-    int rc = s->methods->rows(s, seats_sql, 1, param, take_seat, &r);
+    int rc = CAS__SAVES_METHOD(s, rows)(s, seats_sql, 1, param, take_seat, &r);
     if (rc == CAS_OK)
-        rc = s->methods->rows(s, expansions_sql, 1, param, take_expansion, &r);
+        rc = CAS__SAVES_METHOD(s, rows)(s, expansions_sql, 1, param, take_expansion, &r);
     if (rc) {
         cas__saves_results_free(r.results, r.n);
         return rc;

@@ -231,12 +231,15 @@ int cas__saves_shared(const struct cas__saves *s);
  * (cas__saves_take_back), a result (cas__saves_finish; with actor >= 0
  * the seat whose flag fell, or that left when forfeit, first through
  * cas__saves_served_flag), a bot that plays seat `actor` from now on,
- * spec in text (cas__saves_served_bot). */
+ * spec in text (cas__saves_served_bot), or any other work with the store:
+ * call(s, owner) on the thread's connection (its code is rc; it may
+ * explain a failure with cas__saves_fail, copied into err). */
 enum cas__saves_write {
     CAS__WRITE_APPEND,
     CAS__WRITE_TAKE_BACK,
     CAS__WRITE_RESULT,
     CAS__WRITE_BOT,
+    CAS__WRITE_CALL,
 };
 
 /* One write to journal in a batch (cas__saves_append_batch) or on the
@@ -253,6 +256,7 @@ struct cas__saves_entry {
     size_t n_scores;
     int forfeit;           /* a result's: the flagged seat left */
     void *owner;           /* the caller's, handed back untouched */
+    int (*call)(struct cas__saves *s, void *owner); /* CAS__WRITE_CALL's */
     int rc;                /* once written: CAS_OK or why it is not saved */
     char *err;             /* owned: the store's message when rc fails */
     struct cas__saves_entry *next;
@@ -284,6 +288,11 @@ int cas__saves_write_entry(struct cas__saves *s, struct cas__saves_entry *e);
  * (cas__saves_append and cas__saves_append_batch, one each), for the
  * tests that check that batches group. */
 uint64_t cas__saves_journal_commits(const struct cas__saves *s);
+
+/* CAS__WRITE_CALL's entry: call(s, owner) to run on a writer's thread
+ * (text ""); NULL on OOM. */
+struct cas__saves_entry *cas__saves_call_new(int (*call)(struct cas__saves *s, void *owner),
+                                             void *owner);
 
 /* ------------------------------------------------- the journal's writer */
 
@@ -554,6 +563,13 @@ enum cas__saves_moment { CAS__SAVES_BEGIN, CAS__SAVES_STEP, CAS__SAVES_END };
 /* NULL, and never set by castellan itself: only the fault injection of a
  * test build (tests/support/faults.c) points it at a function that stops
  * or fails the process at a chosen moment of a chosen phase. */
+/* Called, when set, with a method's name each time a public function of
+ * the store is about to use its connection (a query, a round trip):
+ * castellan serve counts those its event loop makes (loop_guard.h), and
+ * a test may hold a store thread there.  Set it before any store is used
+ * by two threads. */
+extern void (*cas__saves_call_hook)(const char *method);
+
 extern void (*cas__saves_probe)(enum cas__saves_phase phase,
                                 enum cas__saves_moment moment);
 

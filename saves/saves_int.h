@@ -168,6 +168,15 @@ const char *cas__saves_expansion_field(const void *items, size_t i, int which);
 const char *cas__saves_option_field(const void *items, size_t i, int which);
 const char *cas__saves_player_field(const void *items, size_t i, int which);
 
+/* s's method name, told to cas__saves_call_hook first: every public
+ * function reaches its backend through this. */
+#define CAS__SAVES_METHOD(s, name) (cas__saves_calling(#name), (s)->methods->name)
+static inline void cas__saves_calling(const char *method)
+{
+    if (cas__saves_call_hook)
+        cas__saves_call_hook(method);
+}
+
 /* Announce a moment of a phase to cas__saves_probe, if a test set it. */
 static inline void cas__saves_announce(enum cas__saves_phase phase,
                                        enum cas__saves_moment moment)

@@ -251,7 +251,7 @@ int cas__saves_migrate(struct cas__saves *s, int from, int target)
         if (m->version <= from || m->version > target)
             continue;
         const char *sql = cas__saves_migration_sql(m, s->methods->dialect);
-        int rc = sql ? s->methods->migration(s, m, sql)
+        int rc = sql ? CAS__SAVES_METHOD(s, migration)(s, m, sql)
                      : cas__saves_fail(s, CAS_EINVAL, "migration %d has no %s text; this is "
                                        "a bug of castellan: please report it", m->version,
                                        s->methods->name);

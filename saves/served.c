@@ -25,41 +25,41 @@ void cas__saves_served_free(struct cas__saves_served *g)
 
 int cas__saves_served_insert(struct cas__saves *s, const struct cas__saves_served *g)
 {
-    return s->methods->served_insert(s, g);
+    return CAS__SAVES_METHOD(s, served_insert)(s, g);
 }
 
 int cas__saves_served_claim(struct cas__saves *s, int64_t game, int seat, const char *name,
                             const char *token_hash)
 {
-    return s->methods->served_claim(s, game, seat, name, token_hash);
+    return CAS__SAVES_METHOD(s, served_claim)(s, game, seat, name, token_hash);
 }
 
 int cas__saves_served_start(struct cas__saves *s, int64_t game, int64_t first_deadline)
 {
-    return s->methods->served_start(s, game, first_deadline);
+    return CAS__SAVES_METHOD(s, served_start)(s, game, first_deadline);
 }
 
 int cas__saves_served_flag(struct cas__saves *s, int64_t game, int seat, int forfeit)
 {
-    return s->methods->served_flag(s, game, seat, forfeit != 0);
+    return CAS__SAVES_METHOD(s, served_flag)(s, game, seat, forfeit != 0);
 }
 
 int cas__saves_served_bot(struct cas__saves *s, int64_t game, int seat, const char *agent)
 {
-    return s->methods->served_bot(s, game, seat, agent);
+    return CAS__SAVES_METHOD(s, served_bot)(s, game, seat, agent);
 }
 
 int cas__saves_served_load(struct cas__saves *s, int64_t game, struct cas__saves_served *out)
 {
-    return s->methods->served_load(s, game, out);
+    return CAS__SAVES_METHOD(s, served_load)(s, game, out);
 }
 
 int cas__saves_served_unfinished(struct cas__saves *s, int64_t **ids, size_t *n)
 {
-    return s->methods->ids(s, CAS__SQL_SERVED_UNFINISHED, 0, NULL, ids, n);
+    return CAS__SAVES_METHOD(s, ids)(s, CAS__SQL_SERVED_UNFINISHED, 0, NULL, ids, n);
 }
 
 int cas__saves_served_orphans(struct cas__saves *s, int64_t **ids, size_t *n)
 {
-    return s->methods->served_orphans(s, ids, n);
+    return CAS__SAVES_METHOD(s, served_orphans)(s, ids, n);
 }

@@ -14,6 +14,7 @@
 #include "saves_int.h"
 
 void (*cas__saves_probe)(enum cas__saves_phase, enum cas__saves_moment);
+void (*cas__saves_call_hook)(const char *method);
 
 /* ------------------------------------------------------------ messages */
 
@@ -170,21 +171,21 @@ void cas__saves_close(struct cas__saves *s)
     if (!s)
         return;
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_BEGIN);
-    s->methods->close(s);
+    CAS__SAVES_METHOD(s, close)(s);
     cas__saves_announce(CAS__SAVES_CLOSE, CAS__SAVES_END);
 }
 
 int cas__saves_ready(struct cas__saves *s)
 {
-    return s->methods->ready(s);
+    return CAS__SAVES_METHOD(s, ready)(s);
 }
 
 int cas__saves_schema_version(struct cas__saves *s)
 {
-    return s->methods->schema_version(s);
+    return CAS__SAVES_METHOD(s, schema_version)(s);
 }
 
 int cas__saves_integrity_check(struct cas__saves *s)
 {
-    return s->methods->integrity_check(s);
+    return CAS__SAVES_METHOD(s, integrity_check)(s);
 }

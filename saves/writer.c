@@ -6,7 +6,9 @@
  * more games play at once, the more actions each commit carries, and a
  * lone action is committed at once, without waiting for company.  A
  * game's take-backs, results and bots taking a seat go the same way, in
- * the same order, each in a transaction of its own.
+ * the same order, each in a transaction of its own; so does any other work
+ * a caller hands it (CAS__WRITE_CALL): castellan serve runs a second
+ * writer for the store's other calls, so its loop makes none.
  *
  * The loop submits entries and takes back the written ones (woken by the
  * callback it gave); an entry is durable when it comes back with CAS_OK.
@@ -105,10 +107,11 @@ static void write_actions(struct cas__saves *s, struct cas__saves_entry *list)
 }
 
 /* A take-back, result or bot: on its own, once more on a new connection
- * as an action. */
+ * as an action.  A call once: it may be several steps, and knows which
+ * of them may be tried again. */
 static void write_other(struct cas__saves *s, struct cas__saves_entry *e)
 {
-    if (cas__saves_write_entry(s, e) == CAS_EUNAVAILABLE)
+    if (cas__saves_write_entry(s, e) == CAS_EUNAVAILABLE && e->kind != CAS__WRITE_CALL)
         cas__saves_write_entry(s, e);
 }
 

@@ -329,7 +329,8 @@ static size_t n_loaded, cap_loaded;
 
 /* The server opens games on several threads at once, each resolving its
  * plugins in the one registry: loading a library, the list above and the
- * registry's choice of where foreign plugins load are held by this lock. */
+ * registry's own choice of where foreign plugins load (a command's flag;
+ * a session's choice is its load's parameter) are held by this lock. */
 static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void cas__library_lock(void)
@@ -414,7 +415,8 @@ static int load_here(struct cas__plugin_info *info, int fd)
     return rc;
 }
 
-static int load_locked(struct cas__registry *reg, struct cas__plugin_info *info)
+static int load_locked(struct cas__registry *reg, struct cas__plugin_info *info,
+                       enum cas__foreign where)
 {
     if (info->dl || info->desc)
         return CAS_OK;
@@ -429,7 +431,7 @@ static int load_locked(struct cas__registry *reg, struct cas__plugin_info *info)
      * and its libraries' run there and its libraries are checked, whether
      * it is then loaded here (--in-process) or not. */
     int rc = cas__probe(info, fd);
-    if (rc != CAS_OK || cas__registry_probes(reg, info))
+    if (rc != CAS_OK || cas__registry_probes(reg, info, where))
         return rc;
     cas__probe_free(info->probed);
     info->probed = NULL;
@@ -437,10 +439,16 @@ static int load_locked(struct cas__registry *reg, struct cas__plugin_info *info)
     return load_here(info, fd);
 }
 
-int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
+int cas__registry_load_as(struct cas__registry *reg, struct cas__plugin_info *info,
+                          enum cas__foreign where)
 {
     pthread_mutex_lock(&library_lock);
-    int rc = load_locked(reg, info);
+    int rc = load_locked(reg, info, where);
     pthread_mutex_unlock(&library_lock);
     return rc;
+}
+
+int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info)
+{
+    return cas__registry_load_as(reg, info, CAS__FOREIGN_AS_TOLD);
 }

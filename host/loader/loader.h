@@ -48,10 +48,11 @@ int cas__load_descriptor(struct cas__plugin_info *info, int fd, void **dl,
  * refusal in info and a negative code.  Reads d only. */
 int cas__check_descriptor(struct cas__plugin_info *info, const struct cas_plugin *d);
 
-/* Whether reg loads info in a confined child (probe.c) rather than in
- * castellan: a plugin from outside castellan's own folders, unless the
- * user asked for it in process. */
-int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info);
+/* Whether a load (where: its choice) leaves info in a confined child
+ * (probe.c) rather than in castellan: a plugin from outside castellan's
+ * own folders, unless the user asked for it in process. */
+int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info,
+                         enum cas__foreign where);
 
 /* Load info's library (open on lib_fd) in a confined child and give info
  * a descriptor of the host's own built from what the child reports

@@ -46,9 +46,11 @@ int cas__registry_foreign_said(const struct cas__registry *reg)
     return said;
 }
 
-int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info)
+int cas__registry_probes(const struct cas__registry *reg, const struct cas__plugin_info *info,
+                         enum cas__foreign where)
 {
-    return reg->foreign != 1 && !cas__plugin_is_bundled(info);
+    int here = where == CAS__FOREIGN_AS_TOLD ? reg->foreign == 1 : where == CAS__FOREIGN_IN_PROCESS;
+    return !here && !cas__plugin_is_bundled(info);
 }
 
 /* ------------------------------------------------------------ refusals */

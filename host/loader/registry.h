@@ -75,8 +75,14 @@ const char *cas__registry_closest_expansion(const struct cas__registry *reg, con
 
 /* Whether plugins from outside castellan's own folders are loaded into
  * castellan itself (yes: --in-process, isolation = in-process) or, as by
- * default, only in a confined child (docs/isolation.md). */
+ * default, only in a confined child (docs/isolation.md): the registry's
+ * own choice, told once by a command's flags. */
 void cas__registry_foreign_in_process(struct cas__registry *reg, int yes);
+/* Where one load puts such a plugin: as the registry was told (confined
+ * if never), or as this load's caller chose (a session's isolation).  A
+ * choice is the load's own, never kept in the shared registry: the server
+ * opens games of different isolations on several threads at once. */
+enum cas__foreign { CAS__FOREIGN_AS_TOLD, CAS__FOREIGN_CONFINED, CAS__FOREIGN_IN_PROCESS };
 /* Whether cas__registry_foreign_in_process was called (a flag said so). */
 int cas__registry_foreign_said(const struct cas__registry *reg);
 
@@ -87,8 +93,11 @@ const struct cas__probed *cas__probed_of(const void *desc_or_extension);
 /* The probed library's descriptor, open for the life of the process. */
 int cas__probed_fd(const struct cas__probed *p);
 /* dlopen and check one plugin.  On failure sets info->refusal and returns a
- * negative code; loading an already loaded plugin is a no-op. */
+ * negative code; loading an already loaded plugin is a no-op.  A foreign
+ * plugin goes as the registry was told (cas__registry_load_as: where). */
 int cas__registry_load(struct cas__registry *reg, struct cas__plugin_info *info);
+int cas__registry_load_as(struct cas__registry *reg, struct cas__plugin_info *info,
+                          enum cas__foreign where);
 
 /* Load game_id and the named expansions, check extends/requires/conflicts,
  * and order the expansions (after/before, then id; cycles refused).
@@ -99,6 +108,11 @@ int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
                           struct cas__plugin_info **game_out,
                           struct cas__plugin_info **ordered, char *err,
                           size_t errlen);
+/* The same, foreign plugins loaded as `where` says (cas__registry_load_as). */
+int cas__registry_resolve_as(struct cas__registry *reg, const char *game_id,
+                             const char *const *expansion_ids, size_t n,
+                             enum cas__foreign where, struct cas__plugin_info **game_out,
+                             struct cas__plugin_info **ordered, char *err, size_t errlen);
 
 /* Player counts a session of `game` with these expansions allows: the
  * game's min_players..max_players, the maximum raised by any expansion's

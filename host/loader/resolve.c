@@ -14,8 +14,8 @@
 /* Find and load id as `kind`, or explain why not; an unknown expansion is
  * answered with the closest expansion of game_id, if it has any. */
 static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin_kind kind,
-                      const char *game_id, struct cas__plugin_info **out, char *err,
-                      size_t errlen)
+                      const char *game_id, enum cas__foreign where,
+                      struct cas__plugin_info **out, char *err, size_t errlen)
 {
     const char *what = kind == CAS_KIND_GAME ? "game" : "expansion";
     struct cas__plugin_info *info = cas__registry_find(reg, id);
@@ -36,7 +36,7 @@ static int load_named(struct cas__registry *reg, const char *id, enum cas_plugin
                            kind == CAS_KIND_GAME ? "a game" : "an expansion",
                            kind == CAS_KIND_GAME ? "name the game it extends as the game"
                                                  : "name it as the game instead");
-    int rc = cas__registry_load(reg, info);
+    int rc = cas__registry_load_as(reg, info, where);
     if (rc)
         return cas__errorf(err, errlen, rc, "%s \"%s\" is refused: %s", what, id,
                            info->refusal ? info->refusal : "out of memory");
@@ -178,14 +178,23 @@ int cas__registry_resolve(struct cas__registry *reg, const char *game_id,
                           struct cas__plugin_info **game_out,
                           struct cas__plugin_info **ordered, char *err, size_t errlen)
 {
+    return cas__registry_resolve_as(reg, game_id, expansion_ids, n, CAS__FOREIGN_AS_TOLD,
+                                    game_out, ordered, err, errlen);
+}
+
+int cas__registry_resolve_as(struct cas__registry *reg, const char *game_id,
+                             const char *const *expansion_ids, size_t n,
+                             enum cas__foreign where, struct cas__plugin_info **game_out,
+                             struct cas__plugin_info **ordered, char *err, size_t errlen)
+{
     struct cas__plugin_info *game = NULL;
     struct cas__plugin_info **exps = calloc(n ? n : 1, sizeof *exps);
     if (!exps)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
-    int rc = load_named(reg, game_id, CAS_KIND_GAME, NULL, &game, err, errlen);
+    int rc = load_named(reg, game_id, CAS_KIND_GAME, NULL, where, &game, err, errlen);
     for (size_t i = 0; !rc && i < n; i++)
-        rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, game_id, &exps[i], err,
-                        errlen);
+        rc = load_named(reg, expansion_ids[i], CAS_KIND_EXPANSION, game_id, where, &exps[i],
+                        err, errlen);
     if (!rc)
         rc = check_compatible(game, exps, n, err, errlen);
     if (!rc)

@@ -74,7 +74,7 @@ void cas__table_check_clock(struct cas__table *t, int64_t now)
     if (!timed || t->over || t->busy || t->failure[0])
         return;
     /* Nobody may move while the store is away: nobody's time runs. */
-    if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
+    if (t->unsaved.text || cas__table_store_ready(t) != CAS_OK) {
         if (!t->away_since)
             t->away_since = now;
         return;

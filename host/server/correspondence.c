@@ -133,13 +133,41 @@ void cas__corr_saved(struct cas__table *t, int actor, int64_t deadline)
         notify_turn(t);
 }
 
+/* The first deadline, stored on the store's thread. */
+struct start_job {
+    struct cas__store_job base;
+    int64_t game, deadline;
+};
+
+static int store_start(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct start_job *job = (struct start_job *)base;
+    return cas__saves_served_start(s, job->game, job->deadline);
+}
+
+static void start_stored(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct start_job *job = (struct start_job *)base;
+    if (base->rc != CAS_OK && !l->store_stopping)
+        fprintf(stderr, "castellan serve: game %lld: its clock's start was not stored (%s); "
+                "after a restart it waits for every player again\n", (long long)job->game,
+                base->err);
+    free(job);
+}
+
 void cas__corr_start(struct cas__table *t)
 {
     t->deadline = cas__corr_wall(t) + allowance(t);
-    if (cas__saves_served_start(t->lobby->store, t->id, t->deadline) != CAS_OK)
-        fprintf(stderr, "castellan serve: game %lld: its clock's start was not stored (%s); "
-                "after a restart it waits for every player again\n", (long long)t->id,
-                cas__saves_errmsg(t->lobby->store));
+    struct start_job *job = calloc(1, sizeof *job);
+    if (job) {
+        *job = (struct start_job){.base = {.run = store_start, .done = start_stored},
+                                  .game = t->id, .deadline = t->deadline};
+        cas__store_submit(t->lobby, &job->base);
+    } else {
+        fprintf(stderr, "castellan serve: game %lld: its clock's start was not stored (out "
+                "of memory); after a restart it waits for every player again\n",
+                (long long)t->id);
+    }
     cas__table_changed(t);
     cas__lobby_news(t);
     notify_turn(t);

@@ -79,7 +79,11 @@ struct conn {
     size_t body_len, body_sent;
     int close_after;              /* a refused request: no keep-alive */
     int gzip_ok;                  /* the request accepts gzip */
+    struct replay_load *loading;  /* its replay's journal being read */
+    struct signin_check *signing; /* its sign-in key being checked, or answered */
     int waits_replay;             /* for a replay page being built */
+    unsigned refusal_status;      /* a refusal to send when writeable */
+    const char *refusal;          /* (static text) */
     int replay_done;              /* built (or failed): replay is to be sent */
     struct cas__replay_page *replay; /* built: to be sent when writeable */
 };
@@ -447,6 +451,15 @@ static void replay_ready(void *waiter, struct cas__replay_page *page)
     lws_callback_on_writable(c->wsi);
 }
 
+/* Refuse c's request when it is writeable (an answer that came off the
+ * loop). */
+static void refuse_later(struct conn *c, unsigned status, const char *text)
+{
+    c->refusal_status = status;
+    c->refusal = text;
+    lws_callback_on_writable(c->wsi);
+}
+
 static int replay_writeable(struct conn *c)
 {
     struct cas__replay_page *page = c->replay;
@@ -465,14 +478,64 @@ static int accepts_gzip(struct lws *wsi)
     return n > 0 && strstr(accept, "gzip") != NULL;
 }
 
+/* A replay's journal, read on the store's thread (store_job.c) for c
+ * (NULL once c closed). */
+struct replay_load {
+    struct cas__store_job base;
+    struct conn *c;
+    const struct cas__lobby *lobby;
+    int64_t id;
+    int shown, practice;
+    struct cas__saves_game g;
+};
+
+static int read_replay(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct replay_load *job = (struct replay_load *)base;
+    job->shown = cas__lobby_may_show(job->lobby, s, job->id, &job->practice);
+    return job->shown ? cas__saves_game_load(s, job->id, 1, &job->g) : CAS_ENOTFOUND;
+}
+
+/* The journal read for c: built off the loop (replay_ready), or refused.
+ * 1 when the builder took it. */
+static int build_read(struct cas__lobby *l, struct conn *c, struct replay_load *job)
+{
+    struct cas__table *t = cas__lobby_find(l, job->id);
+    if (job->g.status != CAS__SAVES_FINISHED && !(t && !t->hold.held && t->over)) {
+        refuse_later(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its replay "
+                     "is shown when it is over\n");
+        return 0;
+    }
+    if (cas__replays_build(c->h->replays, job->id, &job->g, l->reg, &l->isolation,
+                           job->practice, c))
+        refuse_later(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the replay cannot be made now; "
+                     "ask again\n");
+    else
+        c->waits_replay = 1;
+    return 1;
+}
+
+static void replay_read(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct replay_load *job = (struct replay_load *)base;
+    struct conn *c = job->c;
+    int answer = c && !l->store_stopping;
+    if (c)
+        c->loading = NULL;
+    if (base->rc != CAS_OK && answer)
+        refuse_later(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
+    else if (base->rc == CAS_OK && !(answer && build_read(l, c, job)))
+        cas__saves_game_free(&job->g);
+    free(job);
+}
+
 /* The replay page of finished game id, public view: from the cache, or
- * built off the loop and sent when done (replay_ready). */
+ * its journal read on the store's thread, built off the loop and sent
+ * when done (replay_ready). */
 static int serve_replay(struct conn *c, int64_t id)
 {
     struct cas__lobby *l = c->h->lobby;
     struct cas__replay_page *page = NULL;
-    struct cas__saves_game g;
-    int practice;
     c->gzip_ok = accepts_gzip(c->wsi);
     switch (cas__replays_get(c->h->replays, id, c, &page)) {
     case CAS__REPLAY_READY: {
@@ -486,19 +549,16 @@ static int serve_replay(struct conn *c, int64_t id)
     case CAS__REPLAY_MISSING:
         break;
     }
-    if (!cas__lobby_may_show(l, id, &practice) ||
-        cas__saves_game_load(l->store, id, 1, &g) != CAS_OK)
-        return send_text(c, HTTP_STATUS_NOT_FOUND, "no such game\n");
-    struct cas__table *t = cas__lobby_find(l, id);
-    if (g.status != CAS__SAVES_FINISHED && !(t && !t->hold.held && t->over)) {
-        cas__saves_game_free(&g);
-        return send_text(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its "
-                         "replay is shown when it is over\n");
-    }
-    if (cas__replays_build(c->h->replays, id, &g, l->reg, &l->isolation, practice, c))
-        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "the replay cannot be made now; "
-                         "ask again\n");
-    c->waits_replay = 1;
+    struct replay_load *job = calloc(1, sizeof *job);
+    if (!job)
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "out of memory; ask again\n");
+    job->base.run = read_replay;
+    job->base.done = replay_read;
+    job->c = c;
+    job->lobby = l;
+    job->id = id;
+    c->loading = job;
+    cas__store_submit(l, &job->base);
     return 0;
 }
 
@@ -523,35 +583,27 @@ static int serve_help(struct conn *c, int64_t id)
 
 static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, size_t cap);
 
-/* GET /signin with "Authorization: Bearer KEY": the key kept in an
- * HttpOnly cookie and the player's name answered; a refused key forgets
- * any cookie kept before.  GET /signout forgets it.  signin.c. */
-static int serve_signin(struct conn *c, int signout)
+/* The answer to GET /signin (have: a key was sent, who: as it was
+ * checked) or /signout: the key kept in an HttpOnly cookie and the
+ * player's name; a refused key forgets any cookie kept before. */
+static int answer_signin(struct conn *c, const struct cas__conn *who, int have, int signout,
+                         const char *key)
 {
-    char header_text[256], key[CAS__PLAYER_KEY_MAX], cookie[256];
-    struct cas__conn who = {0};
+    char cookie[256];
     int secure = c->h->opts.cert != NULL;
-    int have = !signout && cas__signin_bearer(header(c->wsi, WSI_TOKEN_HTTP_AUTHORIZATION,
-                                                     header_text, sizeof header_text), key);
-    if (have)
-        cas__signin_conn(c->h->lobby, &who, key);
-    OPENSSL_cleanse(header_text, sizeof header_text);
-    if (cas__signin_set_cookie(cookie, sizeof cookie, who.player ? key : NULL, secure)) {
-        OPENSSL_cleanse(key, sizeof key);
+    if (cas__signin_set_cookie(cookie, sizeof cookie, who->player ? key : NULL, secure))
         return -1;
-    }
-    OPENSSL_cleanse(key, sizeof key);
     struct cas__jw w;
     cas__jw_init(&w);
     unsigned status = HTTP_STATUS_OK;
-    if (who.player) {
+    if (who->player) {
         cas__jw_raw(&w, "{\"player\":");
-        cas__jw_str(&w, who.player_name);
+        cas__jw_str(&w, who->player_name);
     } else {
         status = signout ? HTTP_STATUS_OK : HTTP_STATUS_FORBIDDEN;
         cas__jw_raw(&w, "{\"player\":null,\"error\":");
         cas__jw_str(&w, signout ? "signed out"
-                        : have ? who.signin_refused
+                        : have ? who->signin_refused
                                : "send the key as \"Authorization: Bearer KEY\"; open "
                                  "your sign-in link to sign in");
     }
@@ -561,6 +613,76 @@ static int serve_signin(struct conn *c, int signout)
     int rc = body ? send_answer(c, status, "application/json", NULL, cookie, body, strlen(body)) : -1;
     OPENSSL_cleanse(cookie, sizeof cookie);
     return rc;
+}
+
+/* A key of GET /signin checked on the store's thread (store_job.c) for c
+ * (NULL once c closed); answered when c is writeable. */
+struct signin_check {
+    struct cas__store_job base;
+    struct conn *c;
+    char key[CAS__PLAYER_KEY_MAX];
+    struct cas__conn who;
+    int checked;
+};
+
+static void signin_check_free(struct signin_check *job)
+{
+    OPENSSL_cleanse(job->key, sizeof job->key);
+    free(job);
+}
+
+static int check_signin(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct signin_check *job = (struct signin_check *)base;
+    cas__signin_now(s, &job->who, job->key);
+    return CAS_OK;
+}
+
+static void signin_checked(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct signin_check *job = (struct signin_check *)base;
+    if (!job->c || l->store_stopping) {
+        if (job->c)
+            job->c->signing = NULL;
+        signin_check_free(job);
+        return;
+    }
+    job->checked = 1;
+    lws_callback_on_writable(job->c->wsi);
+}
+
+static int signin_writeable(struct conn *c)
+{
+    struct signin_check *job = c->signing;
+    c->signing = NULL;
+    int rc = answer_signin(c, &job->who, 1, 0, job->key);
+    signin_check_free(job);
+    return rc;
+}
+
+/* GET /signin with "Authorization: Bearer KEY" (checked off the loop),
+ * GET /signout.  signin.c. */
+static int serve_signin(struct conn *c, int signout)
+{
+    char header_text[256];
+    struct cas__conn nobody = {0};
+    struct signin_check *job = calloc(1, sizeof *job);
+    int have = job && !signout &&
+               cas__signin_bearer(header(c->wsi, WSI_TOKEN_HTTP_AUTHORIZATION, header_text,
+                                         sizeof header_text), job->key);
+    OPENSSL_cleanse(header_text, sizeof header_text);
+    if (!job && !signout)
+        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "out of memory; ask again\n");
+    if (!have) {
+        free(job);
+        return answer_signin(c, &nobody, 0, signout, NULL);
+    }
+    job->base.run = check_signin;
+    job->base.done = signin_checked;
+    job->c = c;
+    c->signing = job;
+    cas__store_submit(c->h->lobby, &job->base);
+    return 0;
 }
 
 /* The club's pages (club.c), from its latest snapshot: nothing is read
@@ -733,6 +855,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->close_after = 0;
         return route(c, (const char *)in);
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (c && c->signing && c->signing->checked)
+            return signin_writeable(c);
+        if (c && c->refusal) {
+            const char *text = c->refusal;
+            c->refusal = NULL;
+            return send_text(c, c->refusal_status, text);
+        }
         if (c && c->replay_done)
             return replay_writeable(c);
         return c && c->body ? body_writeable(c) : 0;
@@ -742,6 +871,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c) {
             free(c->body);
             c->body = NULL;
+            if (c->loading)
+                c->loading->c = NULL;
+            c->loading = NULL;
+            if (c->signing && c->signing->checked)
+                signin_check_free(c->signing);
+            else if (c->signing)
+                c->signing->c = NULL;
+            c->signing = NULL;
             if (c->waits_replay && h && h->replays)
                 cas__replays_forget(h->replays, c);
             c->waits_replay = 0;

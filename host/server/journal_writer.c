@@ -91,5 +91,6 @@ void cas__journal_deliver(struct cas__lobby *l)
 {
     cas__loop_enter();
     deliver_answers(l);
+    cas__store_deliver(l);
     cas__loop_leave();
 }

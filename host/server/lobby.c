@@ -44,6 +44,8 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
 {
     memset(l, 0, sizeof *l);
     l->store = store;
+    l->recent.lobby = l;
+    cas__saves_call_hook = cas__loop_check_store;
     l->store_up = 1;
     l->feed.seq = cas__srv_first_seq(); /* a restarted server's numbers follow on */
     l->clock = clock ? *clock : (struct cas__srv_clock){.now_ms = monotonic_ms};
@@ -65,8 +67,7 @@ int cas__lobby_open(struct cas__lobby *l, struct cas__saves *store, const char *
     return CAS_OK;
 }
 
-/* Game id cannot be brought back (why): said once, not tried again. */
-static void give_up(struct cas__lobby *l, int64_t id, const char *why)
+void cas__lobby_give_up(struct cas__lobby *l, int64_t id, const char *why)
 {
     int64_t *more = realloc(l->unrestorable, (l->n_unrestorable + 1) * sizeof *more);
     if (more) {
@@ -74,25 +75,6 @@ static void give_up(struct cas__lobby *l, int64_t id, const char *why)
         l->unrestorable[l->n_unrestorable++] = id;
     }
     fprintf(stderr, "castellan serve: game %lld is not resumed: %s\n", (long long)id, why);
-}
-
-/* Bring saved game id back and go on with it (its match opened in a job),
- * unless another server on the same database plays it (CAS_ECONFLICT,
- * quietly) or it cannot be (reported once on stderr and not tried
- * again). */
-static int host_saved(struct cas__lobby *l, int64_t id)
-{
-    struct cas__table *t;
-    char why[1024] = "";
-    int rc = cas__table_restore(l, id, &t, why, sizeof why);
-    if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) /* elsewhere, or no served game */
-        return rc;
-    if (rc != CAS_OK) {
-        give_up(l, id, why);
-        return rc;
-    }
-    cas__lobby_add(l, t);
-    return CAS_OK;
 }
 
 int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
@@ -104,7 +86,7 @@ int cas__lobby_restore_all(struct cas__lobby *l, char *err, size_t errlen)
         return CAS_EIO;
     }
     for (size_t i = 0; i < n; i++)
-        host_saved(l, ids[i]);
+        cas__table_bring_back(l, ids[i]);
     free(ids);
     /* A correspondence deadline that passed while the server was down
      * falls now, before anyone may move. */
@@ -121,23 +103,48 @@ static int unrestorable(const struct cas__lobby *l, int64_t id)
     return 0;
 }
 
+/* The unfinished games no server holds, read on the store's thread. */
+struct orphans_job {
+    struct cas__store_job base;
+    int64_t *ids;
+    size_t n;
+};
+
+static int read_orphans(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct orphans_job *job = (struct orphans_job *)base;
+    return cas__saves_served_orphans(s, &job->ids, &job->n);
+}
+
+static void adopt_read(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct orphans_job *job = (struct orphans_job *)base;
+    l->adopting = 0;
+    if (base->rc != CAS_OK && !l->store_stopping)
+        fprintf(stderr, "castellan serve: %s\n", base->err);
+    for (size_t i = 0; base->rc == CAS_OK && !l->store_stopping && i < job->n; i++)
+        if (!cas__lobby_find(l, job->ids[i]) && !unrestorable(l, job->ids[i])) {
+            fprintf(stderr, "castellan serve: game %lld goes on here if it can: its "
+                    "server is gone\n", (long long)job->ids[i]);
+            cas__table_bring_back(l, job->ids[i]);
+        }
+    free(job->ids);
+    free(job);
+}
+
 void cas__lobby_adopt_orphans(struct cas__lobby *l)
 {
-    int64_t now = l->clock.now_ms(l->clock.ctx), *ids = NULL;
-    size_t n = 0;
-    if (!cas__saves_shared(l->store) || now - l->adopted_at < 1000)
+    int64_t now = l->clock.now_ms(l->clock.ctx);
+    if (!cas__saves_shared(l->store) || l->adopting || now - l->adopted_at < 1000)
         return;
     l->adopted_at = now;
-    if (cas__saves_served_orphans(l->store, &ids, &n) != CAS_OK) {
-        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
+    struct orphans_job *job = calloc(1, sizeof *job);
+    if (!job)
         return;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!cas__lobby_find(l, ids[i]) && !unrestorable(l, ids[i]) &&
-            host_saved(l, ids[i]) == CAS_OK)
-            fprintf(stderr, "castellan serve: game %lld goes on here: its server is "
-                    "gone\n", (long long)ids[i]);
-    free(ids);
+    job->base.run = read_orphans;
+    job->base.done = adopt_read;
+    l->adopting = 1;
+    cas__store_submit(l, &job->base);
 }
 
 void cas__lobby_close(struct cas__lobby *l)
@@ -187,7 +194,7 @@ static int index_room(struct cas__lobby *l)
     return 0;
 }
 
-static void link_table(struct cas__lobby *l, struct cas__table *t)
+void cas__lobby_link(struct cas__lobby *l, struct cas__table *t)
 {
     int indexed = index_room(l) == 0;
     t->next = l->tables;
@@ -211,7 +218,7 @@ static void link_table(struct cas__lobby *l, struct cas__table *t)
 
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t)
 {
-    link_table(l, t);
+    cas__lobby_link(l, t);
     if (t->opening)
         cas__offload_open(t, NULL, "", NULL, CAS__OPENED_RESTORED);
     else
@@ -233,7 +240,7 @@ struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id)
 }
 
 /* t leaves the lobby's list and index. */
-static void unlink_table(struct cas__lobby *l, struct cas__table *t)
+void cas__lobby_unlink(struct cas__lobby *l, struct cas__table *t)
 {
     /* Unlinked where it is: retiring a game costs the same whatever
      * the number of games hosted. */
@@ -258,18 +265,18 @@ static void unlink_table(struct cas__lobby *l, struct cas__table *t)
 void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const char *why)
 {
     struct cas__lobby *l = t->lobby;
-    unlink_table(l, t);
+    cas__lobby_unlink(l, t);
     if (how == CAS__OPENED_RESTORED)
-        give_up(l, t->id, why);
+        cas__lobby_give_up(l, t->id, why);
     else if (how == CAS__OPENED_CREATED)
-        cas__saves_game_delete(l->store, t->id);
+        cas__store_quietly(l, cas__saves_game_delete, t->id);
 }
 
 /* The oldest finished table leaves memory: its viewers follow nothing
  * (a join finds its replay in the store), it leaves the lobby's list. */
 static void retire(struct cas__lobby *l, struct cas__table *t)
 {
-    unlink_table(l, t);
+    cas__lobby_unlink(l, t);
     for (struct cas__conn *c = t->viewers, *next; c; c = next) {
         next = c->next_viewer;
         c->table = NULL;
@@ -280,7 +287,7 @@ static void retire(struct cas__lobby *l, struct cas__table *t)
     if (!l->finished)
         l->finished_last = NULL;
     l->n_finished--;
-    cas__table_free(t);
+    cas__offload_retire(t);
 }
 
 /* Count t among the finished tables if it finished since it was last
@@ -350,7 +357,8 @@ int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *e
     return CAS_OK;
 }
 
-int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice)
+int cas__lobby_may_show(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
+                        int *practice)
 {
     const struct cas__host_saved *h = l->host_saved;
     struct cas__saves_served served;
@@ -359,7 +367,7 @@ int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice)
         may |= h->ids[i] == id;
     if (practice)
         *practice = 0;
-    if (cas__saves_served_load(l->store, id, &served) != CAS_OK)
+    if (cas__saves_served_load(s, id, &served) != CAS_OK)
         return may;
     if (practice)
         *practice = served.practice;
@@ -519,7 +527,7 @@ void cas__lobby_write_list(struct cas__lobby *l, struct cas__jw *w, const char *
         cas__jw_raw(w, t->listed);
     }
     cas__jw_raw(w, "]");
-    cas__recent_write(&l->recent, l->store, w);
+    cas__recent_write(&l->recent, w);
     write_presets(l, w);
     write_available(l, w);
     cas__jw_raw(w, "}");
@@ -546,34 +554,14 @@ static void write_link(struct cas__jw *w, const struct cas__table *t, int seat,
 
 static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
-    struct cas__table *t;
-    struct cas__invites invites;
-    const char *code = "internal";
-    char msg[1024] = "";
-    if (l->n_tables - l->n_finished >= l->limits.max_games) {
+    if (l->n_tables + l->n_creating - l->n_finished >= l->limits.max_games) {
         reply_error(c, req->id, "full", "the server hosts as many games as it may "
                     "(max-games); try again when one has ended");
         return;
     }
-    /* A person's seat may not pass for a registered player (a bot is known
-     * by its agent, whatever its name). */
-    for (size_t i = 0; i < req->n_seats; i++) {
-        const struct cas__req_seat *seat = &req->seats[i];
-        int person = strcmp(seat->agent, "human") == 0 || strcmp(seat->agent, "open") == 0;
-        if (person && cas__signin_name_free(l, c, seat->name, msg, sizeof msg)) {
-            reply_error(c, req->id, "name-taken", msg);
-            return;
-        }
-    }
-    if (cas__table_create(l, req, &t, &invites, &code, msg, sizeof msg) != CAS_OK) {
-        reply_error(c, req->id, code, msg);
-        return;
-    }
-    /* Its match (the plugin, a worker, the journal) opens in a job; the
-     * answer comes once it is open. */
-    link_table(l, t);
-    cas__offload_open(t, c, req->id, &invites,
-                      req->resume ? CAS__OPENED_ADOPTED : CAS__OPENED_CREATED);
+    /* Stored on the store's thread, its match (the plugin, a worker, the
+     * journal) opened in a job; the answer comes once it is open. */
+    cas__table_create(l, c, req);
 }
 
 void cas__lobby_created(struct cas__table *t, struct cas__conn *c, const char *id,
@@ -611,6 +599,93 @@ static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn 
     return t;
 }
 
+/* A seat's claim, stored on the store's thread while its table is held. */
+struct claim_job {
+    struct cas__store_job base;
+    struct cas__table *t;
+    int seat;
+    int64_t game, player;             /* the claimer (0: a guest) */
+    int asked;                        /* a guest asked for this name */
+    char name[CAS__SAVES_NAME_MAX * 4 + 1];
+    char token[CAS__TOKEN_LEN + 1], hash[CAS__HASH_LEN + 1];
+    char id[80];
+    const char *code;
+    char msg[1200];
+};
+
+static int store_claim(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct claim_job *job = (struct claim_job *)base;
+    /* A guest may not take a registered player's name. */
+    if (job->asked && cas__signin_name_free(s, 0, job->name, job->msg, sizeof job->msg)) {
+        job->code = "name-taken";
+        return CAS_ECONFLICT;
+    }
+    int rc = cas__saves_served_claim(s, job->game, job->seat, job->name, job->hash);
+    if (rc != CAS_OK) {
+        job->code = rc == CAS_EUNAVAILABLE ? "unavailable" : "internal";
+        snprintf(job->msg, sizeof job->msg, "%s", cas__saves_errmsg(s));
+        return rc;
+    }
+    cas__signin_took_seat(s, job->player, job->game, job->seat);
+    return CAS_OK;
+}
+
+/* The claim is stored: the seat is the claimer's (c may have closed). */
+static void seat_claimed(struct cas__table *t, struct cas__conn *c, struct claim_job *job)
+{
+    /* The names revive handed the session are the desc's: rename there. */
+    char *copy = strdup(job->name);
+    if (copy) {
+        free(t->r.desc.players[job->seat].name);
+        t->r.desc.players[job->seat].name = copy;
+        t->r.names[job->seat] = copy;
+    }
+    memcpy(t->seats[job->seat].token_hash, job->hash, sizeof job->hash);
+    t->seats[job->seat].open = 0;
+    /* Connections that joined with the old token watch from now on: the
+     * watchers' full state next. */
+    for (struct cas__conn *v = t->viewers; v; v = v->next_viewer)
+        if (v->seat == job->seat) {
+            if (--cas__table_view(t, v->seat)->conns == 0)
+                cas__table_view(t, v->seat)->orphaned = 0;
+            v->seat = -1;
+            cas__table_view(t, -1)->conns++;
+            v->fresh = 1;
+            v->since = -1;
+            cas__table_owe_full(t);
+            t->seats[job->seat].connected--;
+        }
+    cas__lobby_news(t);
+    cas__table_changed(t);
+    if (!c)
+        return;
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_raw(&w, "{\"type\":\"claimed\"");
+    if (job->id[0])
+        cas__jw_printf(&w, ",\"id\":%s", job->id);
+    cas__jw_printf(&w, ",\"game\":\"%lld\",", (long long)t->id);
+    write_link(&w, t, job->seat, job->token);
+    cas__jw_raw(&w, "}");
+    cas__conn_send_jw(c, &w);
+}
+
+static void claim_done(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct claim_job *job = (struct claim_job *)base;
+    struct cas__table *t = job->t;
+    struct cas__conn *c = t->hold.asker;
+    if (base->rc == CAS_OK)
+        seat_claimed(t, c, job);
+    else if (c && !l->store_stopping)
+        reply_error(c, job->id, job->code ? job->code : "internal",
+                    job->msg[0] ? job->msg : base->err);
+    OPENSSL_cleanse(job->token, sizeof job->token);
+    free(job);
+    cas__offload_release(t);
+}
+
 static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
     struct cas__table *t = find_or_refuse(l, c, req);
@@ -624,60 +699,31 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
         return;
     }
     /* The claimer gets a token of its own: whoever held the seat's link
-     * before (its creator) no longer acts for it. */
-    const char *name;
-    if (cas__signin_claim_name(l, c, req->name, t->r.names[req->seat], &name, msg,
-                               sizeof msg)) {
-        reply_error(c, req->id, "name-taken", msg);
+     * before (its creator) no longer acts for it.  Its name is a signed-in
+     * player's own, else the one asked, else the seat's. */
+    struct claim_job *job = calloc(1, sizeof *job);
+    if (!job) {
+        reply_error(c, req->id, "internal", "out of memory");
         return;
     }
-    char token[CAS__TOKEN_LEN + 1], hash[CAS__HASH_LEN + 1];
-    if (cas__token_new(token) != CAS_OK || cas__sha256_hex(token, hash) != CAS_OK) {
+    if (cas__token_new(job->token) != CAS_OK || cas__sha256_hex(job->token, job->hash) != CAS_OK) {
+        free(job);
         reply_error(c, req->id, "internal", "the kernel gave no random bytes for a token; "
                     "try again");
         return;
     }
-    int rc = cas__saves_served_claim(l->store, t->id, req->seat, name, hash);
-    if (rc != CAS_OK) {
-        snprintf(msg, sizeof msg, "%s", cas__saves_errmsg(l->store));
-        reply_error(c, req->id, rc == CAS_EUNAVAILABLE ? "unavailable" : "internal", msg);
-        return;
-    }
-    cas__signin_took_seat(l, c, t->id, req->seat);
-    /* The names revive handed the session are the desc's: rename there. */
-    char *copy = strdup(name);
-    if (copy) {
-        free(t->r.desc.players[req->seat].name);
-        t->r.desc.players[req->seat].name = copy;
-        t->r.names[req->seat] = copy;
-    }
-    memcpy(t->seats[req->seat].token_hash, hash, sizeof hash);
-    t->seats[req->seat].open = 0;
-    /* Connections that joined with the old token watch from now on: the
-     * watchers' full state next. */
-    for (struct cas__conn *v = t->viewers; v; v = v->next_viewer)
-        if (v->seat == req->seat) {
-            if (--cas__table_view(t, v->seat)->conns == 0)
-                cas__table_view(t, v->seat)->orphaned = 0;
-            v->seat = -1;
-            cas__table_view(t, -1)->conns++;
-            v->fresh = 1;
-            v->since = -1;
-            cas__table_owe_full(t);
-            t->seats[req->seat].connected--;
-        }
-    cas__lobby_news(t);
-    cas__table_changed(t);
-    struct cas__jw w;
-    cas__jw_init(&w);
-    cas__jw_raw(&w, "{\"type\":\"claimed\"");
-    if (req->id[0])
-        cas__jw_printf(&w, ",\"id\":%s", req->id);
-    cas__jw_printf(&w, ",\"game\":\"%lld\",", (long long)t->id);
-    write_link(&w, t, req->seat, token);
-    cas__jw_raw(&w, "}");
-    cas__conn_send_jw(c, &w);
-    OPENSSL_cleanse(token, sizeof token);
+    job->base.run = store_claim;
+    job->base.done = claim_done;
+    job->t = t;
+    job->seat = req->seat;
+    job->game = t->id;
+    job->player = c->player;
+    job->asked = !c->player && req->name;
+    snprintf(job->name, sizeof job->name, "%s",
+             c->player ? c->player_name : req->name ? req->name : t->r.names[req->seat]);
+    snprintf(job->id, sizeof job->id, "%s", req->id);
+    cas__offload_hold(t, c);
+    cas__store_submit(l, &job->base);
 }
 
 void cas__lobby_settle_leave(struct cas__table *t, int seat)
@@ -782,8 +828,9 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
     /* On a shared store a game whose server is gone goes on here: opened
      * in a job, for which the request waits. */
     if (cas__offload_targets(req->type) && req->game > 0 && cas__saves_shared(l->store) &&
-        !cas__lobby_find(l, req->game) && !unrestorable(l, req->game))
-        host_saved(l, req->game);
+        req->game != l->not_here && !cas__lobby_find(l, req->game) &&
+        !unrestorable(l, req->game))
+        cas__table_bring_back(l, req->game);
     if (cas__offload_wait(l, c, req))
         return;
     switch (req->type) {

@@ -300,7 +300,7 @@ static void publish(struct cas__lobby *l)
             cas__jw_printf(&w, "%s\"%" PRId64 "\"", i ? "," : "", f->removed[i]);
         cas__jw_raw(&w, "]");
         if (f->finished_news)
-            cas__recent_write(&l->recent, l->store, &w);
+            cas__recent_write(&l->recent, &w);
         cas__jw_raw(&w, "}");
     }
     if (put.b.failed || moved.b.failed || w.b.failed)

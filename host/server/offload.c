@@ -223,7 +223,7 @@ static void not_opened(struct cas__table *t, struct cas__table_job *j)
     job_free(j);
     t->hold.held = 0;
     drain(t);
-    cas__table_free(t);
+    cas__offload_retire(t);
 }
 
 static void deliver_job(struct cas__bot_job *base)
@@ -389,6 +389,92 @@ void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct c
     submit(t, j);
 }
 
+/* ------------------------------------------------ a table that goes */
+
+/* Its match closed on the pool (a worker told to quit, the plugin's
+ * game_free), the rest freed on the loop once delivered. */
+static void run_close(struct cas__bot_job *job)
+{
+    int loop = cas__loop_suspend();
+    struct cas__table *t = job->table;
+    t->r.match.on_fault = (struct cas__fault_handler){0}; /* nobody is told any more */
+    cas__revive_close(&t->r);
+    cas__loop_resume(loop);
+}
+
+static void free_closed(struct cas__bot_job *job)
+{
+    cas__table_free(job->table);
+    free(job);
+}
+
+static void deliver_close(struct cas__bot_job *job)
+{
+    cas__loop_enter();
+    free_closed(job);
+    cas__loop_leave();
+}
+
+void cas__offload_retire(struct cas__table *t)
+{
+    struct cas__bots *pool = pool_of(t);
+    cas__lobby_unqueue(t->lobby, t); /* nothing of it is flushed, listed or ticked any more */
+    cas__feed_forget(t->lobby, t);
+    cas__tick_forget(t->lobby, t);
+    struct cas__bot_job *job = calloc(1, sizeof *job);
+    if (!job) { /* closed here: rather the loop waits than the worker lingers */
+        run_close(&(struct cas__bot_job){.table = t});
+        cas__table_free(t);
+        return;
+    }
+    *job = (struct cas__bot_job){.table = t, .run = run_close, .deliver = deliver_close,
+                                 .discard = free_closed};
+    if (!pool) {
+        run_close(job);
+        deliver_close(job);
+        return;
+    }
+    cas__bots_push(pool, job);
+}
+
+/* --------------------------------------------- held by a store job */
+
+void cas__offload_hold(struct cas__table *t, struct cas__conn *c)
+{
+    if (!t->opening && !t->hold.held)
+        note_listing(t);
+    t->hold.held = 1;
+    t->hold.asker = c;
+    if (c)
+        c->working = t;
+}
+
+/* The store job's hold ends: its asker may go on. */
+static void unhold(struct cas__table *t)
+{
+    if (t->hold.asker && t->hold.asker->working == t)
+        t->hold.asker->working = NULL;
+    t->hold.asker = NULL;
+    t->hold.held = 0;
+}
+
+void cas__offload_release(struct cas__table *t)
+{
+    unhold(t);
+    apply_written(t);
+    drain(t);
+    if (!t->hold.held && t->busy && !t->writing)
+        ask_pool(t);
+    cas__tick_soon(t->lobby, t);
+}
+
+void cas__offload_drop(struct cas__table *t)
+{
+    unhold(t);
+    drain(t);
+    cas__table_free(t);
+}
+
 /* ------------------------------------------------- waiting requests */
 
 /* The newest of c's requests that wait (pushed at the head of its list). */
@@ -502,6 +588,8 @@ void cas__offload_forget(struct cas__lobby *l, struct cas__conn *c)
     for (struct cas__waiting *w = c->waiting; w; w = w->next_of_conn)
         w->conn = NULL;
     c->waiting = NULL;
+    if (c->working && c->working->hold.asker == c)
+        c->working->hold.asker = NULL;
     if (c->working && c->working->hold.job && c->working->hold.job->conn == c)
         c->working->hold.job->conn = NULL;
     c->working = NULL;

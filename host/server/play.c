@@ -73,8 +73,7 @@ static int step(struct cas__table *t, int actor)
 static int refuse_unavailable(struct cas__table *t, int kept, const char **code, char *msg,
                               size_t msglen)
 {
-    char why[512] = "it was unavailable a moment ago";
-    cas__table_store_ready(t, why, sizeof why);
+    const char *why = "it was unavailable a moment ago";
     return cas__srv_refuse(code, "unavailable", msg, msglen,
                            "game %lld waits for its database, which is unavailable for now: "
                            "%s; the game goes on by itself when it is back (%.500s)",
@@ -86,7 +85,7 @@ static int refuse_unavailable(struct cas__table *t, int kept, const char **code,
 
 void cas__table_retry_store(struct cas__table *t)
 {
-    if (t->refused_away && !t->unsaved.text && cas__table_store_ready(t, NULL, 0) == CAS_OK) {
+    if (t->refused_away && !t->unsaved.text && cas__table_store_ready(t) == CAS_OK) {
         t->refused_away = 0;
         cas__table_changed(t);
     }
@@ -152,6 +151,8 @@ static void saved(struct cas__table *t)
         break;
     case CAS__WRITE_BOT:
         t->hold.news = 1;
+        break;
+    case CAS__WRITE_CALL: /* the store thread's, never a table's write */
         break;
     }
     cas__journal_forget(t);
@@ -310,7 +311,7 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
     if (t->writing)
         return cas__srv_refuse(code, "not-your-turn", msg, msglen, "game %lld is saving the "
                                "last move; wait for the next state", (long long)t->id);
-    if (t->unsaved.text || cas__table_store_ready(t, NULL, 0) != CAS_OK) {
+    if (t->unsaved.text || cas__table_store_ready(t) != CAS_OK) {
         t->refused_away = 1;
         return refuse_unavailable(t, 0, code, msg, msglen);
     }

@@ -2,37 +2,78 @@
  * recent.c — the lobby's recent finished games: the last few served games
  * that ended, read from the store (so they outlive a restart of the
  * server, and on a shared database include other servers' games), each
- * with its result and a link to its replay.  Read again only after a
- * table of this server finished, when the lobby is next sent.
+ * with its result and a link to its replay.  Read again, off the loop,
+ * only after a table of this server finished (and before the first
+ * list); the lobby's list is sent again once it is read.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "table.h"
+
+struct recent_job {
+    struct cas__store_job base;
+    struct cas__recent *r;
+    struct cas__saves_result *results;
+    size_t n;
+};
+
+static int run_read(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct recent_job *job = (struct recent_job *)base;
+    int rc = cas__saves_ready(s);
+    return rc ? rc : cas__saves_served_recent(s, CAS__RECENT_GAMES, &job->results, &job->n);
+}
+
+static void refresh(struct cas__recent *r);
+
+/* (loop) The list read: the lobby's list is sent again with it; on a
+ * store error the list there is stays, read again at the next change. */
+static void read_done(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct recent_job *job = (struct recent_job *)base;
+    struct cas__recent *r = job->r;
+    int read = base->rc == CAS_OK;
+    r->reading = 0;
+    if (read) {
+        cas__saves_results_free(r->results, r->n);
+        r->results = job->results;
+        r->n = job->n;
+        r->current = !r->changed_meanwhile;
+        if (!r->writing) /* else it is in the list being written */
+            cas__feed_finished_news(l);
+    } else if (!l->store_stopping) {
+        fprintf(stderr, "castellan serve: the recent games cannot be read: %s\n", base->err);
+    }
+    r->changed_meanwhile = 0;
+    free(job);
+    if (!r->current && read && !l->store_stopping)
+        refresh(r);
+}
+
+/* Read the list again off the loop, once at a time. */
+static void refresh(struct cas__recent *r)
+{
+    if (r->reading) {
+        r->changed_meanwhile = 1;
+        return;
+    }
+    struct recent_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return; /* read at the next change */
+    job->base.run = run_read;
+    job->base.done = read_done;
+    job->r = r;
+    r->reading = 1;
+    cas__store_submit(r->lobby, &job->base);
+}
 
 void cas__recent_changed(struct cas__recent *r)
 {
     r->current = 0;
-}
-
-/* Read the list again if a game finished since; on a store error keep
- * the list there is and try again next time. */
-static void refresh(struct cas__recent *r, struct cas__saves *store)
-{
-    struct cas__saves_result *results;
-    size_t n;
-    if (r->current || cas__saves_ready(store) != CAS_OK)
-        return;
-    if (cas__saves_served_recent(store, CAS__RECENT_GAMES, &results, &n) != CAS_OK) {
-        fprintf(stderr, "castellan serve: the recent games cannot be read: %s\n",
-                cas__saves_errmsg(store));
-        return;
-    }
-    cas__saves_results_free(r->results, r->n);
-    r->results = results;
-    r->n = n;
-    r->current = 1;
+    refresh(r);
 }
 
 /* "carcassonne + inns-cathedrals", as a table's title reads. */
@@ -78,9 +119,13 @@ static void write_result(struct cas__jw *w, const struct cas__saves_result *g)
     cas__jw_printf(w, "],\"replay\":\"/game/%" PRId64 "/replay.html\"}", g->id);
 }
 
-void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w)
+void cas__recent_write(struct cas__recent *r, struct cas__jw *w)
 {
-    refresh(r, store);
+    if (!r->read_once) { /* the first list: read, and sent again when it is */
+        r->read_once = r->writing = 1;
+        refresh(r);
+        r->writing = 0;
+    }
     cas__jw_raw(w, ",\"finished\":[");
     for (size_t i = r->n; i-- > 0;) { /* newest first */
         write_result(w, &r->results[i]);

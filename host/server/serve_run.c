@@ -81,6 +81,17 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         fprintf(stderr, "castellan serve: cannot start the journal's writer thread\n");
         goto stop;
     }
+    /* The store's thread, with a connection of its own: every other call
+     * of the store while serving (store_job.c). */
+    if (cas__saves_writer_open(db, cas__httpd_wake, h, &lobby.store_thread, err,
+                               sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan serve: %s\n", err);
+        goto stop;
+    }
+    if (cas__saves_writer_start(lobby.store_thread) != CAS_OK) {
+        fprintf(stderr, "castellan serve: cannot start the store's thread\n");
+        goto stop;
+    }
     if (!setup->no_restore && cas__lobby_restore_all(&lobby, err, sizeof err) != CAS_OK) {
         fprintf(stderr, "castellan serve: %s\n", err);
         goto stop;
@@ -111,6 +122,7 @@ stop:
     /* No job hands the writer an action any more; what is queued is
      * written; answers not taken concern no client now. */
     cas__httpd_stop_jobs(h);
+    cas__store_stop(&lobby);
     cas__saves_writer_stop(lobby.writer);
     lobby.writer = NULL;
     cas__httpd_free(h);

@@ -266,18 +266,49 @@ int cas__host_saved_parse(const char *spec, struct cas__host_saved *out, char *e
  * CAS__RECENT_GAMES served games that ended, from the store. */
 #define CAS__RECENT_GAMES 10
 struct cas__recent {
+    struct cas__lobby *lobby;          /* whose store thread reads them */
     struct cas__saves_result *results; /* owned; the newest last */
     size_t n;
-    int current;                       /* 0: read them again before use */
+    int current;                       /* 0: being read again */
+    int reading, changed_meanwhile, read_once, writing;
 };
-/* A game finished: the list is read again when next written. */
+/* A game finished: the list is read again off the loop (the lobby's list
+ * is sent again once it is). */
 void cas__recent_changed(struct cas__recent *r);
 /* Append ,"finished":[...] (docs/server.md, the lobby message) to w,
- * newest first, reading the store first if a game finished since. */
-void cas__recent_write(struct cas__recent *r, struct cas__saves *store, struct cas__jw *w);
+ * newest first, as last read (the first call asks for the first read). */
+void cas__recent_write(struct cas__recent *r, struct cas__jw *w);
 void cas__recent_free(struct cas__recent *r);
 
 struct cas__help;
+
+/* A call of the store made for the loop, off it (store_job.c): run(s,
+ * job) on the store's thread with its connection (its code becomes rc,
+ * the store's message err), then done(l, job) on the loop, which frees
+ * the job if it must.  Embed it first in a struct of your own. */
+struct cas__store_job {
+    int (*run)(struct cas__saves *s, struct cas__store_job *job);
+    void (*done)(struct cas__lobby *l, struct cas__store_job *job);
+    int rc;
+    char err[1024];
+};
+
+/* Hand job to l's store thread; without one (tests) it runs at once in
+ * the loop's place, unmarked, and done is called before this returns. */
+void cas__store_submit(struct cas__lobby *l, struct cas__store_job *job);
+/* (loop) The store thread's answers: each job's done. */
+void cas__store_deliver(struct cas__lobby *l);
+/* Take every answer still owed (each job's done: l->store_stopping says
+ * the server stops), then stop the store's thread; later jobs run inline
+ * on l->store. */
+void cas__store_stop(struct cas__lobby *l);
+/* call(store, game) off the loop, its answer ignored: a claim let go, a
+ * game's row deleted. */
+void cas__store_quietly(struct cas__lobby *l, int (*call)(struct cas__saves *s, int64_t id),
+                        int64_t game);
+/* Ask the store whether it takes writes (l->store_up once it answers);
+ * one question at a time. */
+void cas__store_ask_ready(struct cas__lobby *l);
 
 /* The lobby's list goes to its subscribers at most this often. */
 #define CAS__LOBBY_EVERY_MS 1000
@@ -316,6 +347,7 @@ struct cas__lobby {
     struct cas__srv_limits limits;
     struct cas__table *tables;
     size_t n_tables;                   /* in memory: live, and the last finished */
+    size_t n_creating;                 /* created games on the store's thread, not yet tables */
     struct cas__table **by_id;         /* owned: an index of tables, hashed by id */
     size_t by_id_cap;                  /* buckets, a power of two */
     /* Finished tables still in memory (their players see the result, a
@@ -339,6 +371,15 @@ struct cas__lobby {
     /* The journal's writer thread (saves/writer.c), owned by who started
      * it; NULL: actions are committed on the loop (tests). */
     struct cas__saves_writer *writer;
+    /* The store's thread (store_job.c: a second writer, owned by who
+     * started it) for every other store call while serving; NULL: they
+     * run inline (tests).  Jobs handed it and not answered yet; whether
+     * it is stopping; the readiness question, and whether it is asked. */
+    struct cas__saves_writer *store_thread;
+    size_t store_jobs;
+    int store_stopping;
+    struct cas__store_job ready_job;
+    int asking_ready;
     struct cas__notify *notify;        /* [server] notify-command; NULL: none */
     struct cas__conn *subs;            /* subscribed to the lobby */
     int64_t lobby_next_at;             /* the list goes to subs no sooner */
@@ -352,6 +393,10 @@ struct cas__lobby {
      * looked for games whose server is gone, and the ids it could not
      * bring back (not tried again; owned). */
     int64_t adopted_at;
+    int adopting;                      /* the store's thread is reading them */
+    /* A game just found played elsewhere (or gone): the requests that
+     * waited for it are answered without bringing it back again. */
+    int64_t not_here;
     int64_t *unrestorable;
     size_t n_unrestorable;
     /* The club's pages (club.h), told when a game finishes; NULL: none
@@ -405,9 +450,11 @@ void cas__lobby_flush(struct cas__lobby *l);
 void cas__lobby_check_clocks(struct cas__lobby *l);
 struct cas__table *cas__lobby_find(struct cas__lobby *l, int64_t id);
 /* Whether saved game id may be hosted and its replay shown: a game a
- * server created (or hosted before), or one l->host_saved lets it.
- * *practice (NULL: not asked) says whether it is a practice game. */
-int cas__lobby_may_show(struct cas__lobby *l, int64_t id, int *practice);
+ * server created (or hosted before), as store s (the store thread's) says,
+ * or one l->host_saved lets it.  *practice (NULL: not asked) says whether
+ * it is a practice game. */
+int cas__lobby_may_show(const struct cas__lobby *l, struct cas__saves *s, int64_t id,
+                        int *practice);
 /* Host table t (now l's) and let it go on: chance, bots. */
 void cas__lobby_add(struct cas__lobby *l, struct cas__table *t);
 
@@ -433,22 +480,20 @@ int cas__table_create_desc(struct cas__lobby *l, const struct cas__session_desc 
                            const struct cas__table_params *params, struct cas__table **out,
                            struct cas__invites *invites, const char **code, char *msg,
                            size_t msglen);
-/* Host unfinished saved game id (started at the terminal, say): a token
- * for each human seat into *invites (as cas__table_create_desc), then
- * read as a restart would (cas__table_restore: not opened).  CAS_ENOTFOUND,
- * CAS_ECONFLICT (finished, or hosted already) with code and msg. */
-int cas__table_adopt(struct cas__lobby *l, int64_t id, struct cas__table **out,
-                     struct cas__invites *invites, const char **code, char *msg,
-                     size_t msglen);
-/* The same for a create request (docs/server.md), and for one with
- * "resume" (cas__table_adopt), except that the table is only read from the
- * store (cas__table_restore): the lobby opens its match in a job. */
-int cas__table_create(struct cas__lobby *l, const struct cas__req *req,
-                      struct cas__table **out, struct cas__invites *invites,
-                      const char **code, char *msg, size_t msglen);
-/* Bring served game `id` back from the store: its journal, record and
- * seats; its match is opened by cas__table_open (table.h), which
- * cas__lobby_add does in a job.
+/* (loop) Create the game of c's create request (docs/server.md), or host
+ * the unfinished saved game its "resume" names (started at the terminal,
+ * say: a token for each human seat): checked here, then inserted and read
+ * on the store's thread (cas__store_submit) while a shell of the table
+ * holds c's later requests, then opened in a job of the pool; c is
+ * answered "created" once open, or with the error. */
+void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req);
+/* (loop) Bring served game id back (a restart, an orphan of another
+ * server) the same way, for nobody: one that cannot be is given up
+ * (cas__lobby_give_up), one another server plays is left to it. */
+void cas__table_bring_back(struct cas__lobby *l, int64_t id);
+/* Bring served game `id` back from l's store at once (play --web, which
+ * has no store thread): its journal, record and seats; its match is
+ * opened by cas__table_open (table.h), which cas__lobby_add does in a job.
  * Claims the game in the store first (cas__saves_game_claim): CAS_ECONFLICT
  * when another server plays it.  The claim goes with cas__table_free. */
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,

@@ -8,11 +8,13 @@
  * page or message: only the player's name goes out.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
 
 #include "signin.h"
+#include "table.h"
 
 /* A key's characters: digits, '.', lowercase hex. */
 static size_t key_span(const char *p)
@@ -62,13 +64,22 @@ int cas__signin_set_cookie(char *buf, size_t cap, const char *key, int secure)
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
-void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key)
+/* Check key in store s: its player (*who, caller frees) is seen now. */
+static int check_key(struct cas__saves *s, const char *key, struct cas__saves_registered *who,
+                     const char **why)
 {
-    struct cas__saves_registered who;
-    const char *why = NULL;
+    int rc = cas__player_key_check(s, key, who, why);
+    if (rc == CAS_OK && cas__saves_registered_seen(s, who->id) != CAS_OK) /* only the time is lost */
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(s));
+    return rc;
+}
+
+/* c acts for who from now on, or is told why not (rc). */
+static void take_answer(struct cas__conn *c, int rc, const struct cas__saves_registered *who,
+                        const char *why)
+{
     c->player = 0;
     c->player_name[0] = '\0';
-    int rc = cas__player_key_check(l->store, key, &who, &why);
     if (rc == CAS_EMISMATCH) {
         c->signin_refused = why;
         return;
@@ -79,11 +90,66 @@ void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key
         return;
     }
     c->signin_refused = NULL;
-    c->player = who.id;
-    snprintf(c->player_name, sizeof c->player_name, "%s", who.name);
-    if (cas__saves_registered_seen(l->store, who.id) != CAS_OK) /* only the time is lost */
-        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
-    cas__saves_registered_free(&who);
+    c->player = who->id;
+    snprintf(c->player_name, sizeof c->player_name, "%s", who->name);
+}
+
+void cas__signin_now(struct cas__saves *s, struct cas__conn *c, const char *key)
+{
+    struct cas__saves_registered who;
+    const char *why = NULL;
+    int rc = check_key(s, key, &who, &why);
+    take_answer(c, rc, &who, why);
+    if (rc == CAS_OK)
+        cas__saves_registered_free(&who);
+}
+
+/* A WebSocket's sign-in, checked on the store's thread; a shell table
+ * holds the connection's requests meanwhile (offload.c's inbox). */
+struct signin_job {
+    struct cas__store_job base;
+    struct cas__table *inbox;
+    char key[CAS__PLAYER_KEY_MAX];
+    struct cas__saves_registered who;
+    const char *why;
+};
+
+static int run_signin(struct cas__saves *s, struct cas__store_job *base)
+{
+    struct signin_job *job = (struct signin_job *)base;
+    return check_key(s, job->key, &job->who, &job->why);
+}
+
+static void signed_in(struct cas__lobby *l, struct cas__store_job *base)
+{
+    struct signin_job *job = (struct signin_job *)base;
+    struct cas__conn *c = job->inbox->hold.asker;
+    (void)l;
+    if (c)
+        take_answer(c, base->rc, &job->who, job->why);
+    if (base->rc == CAS_OK)
+        cas__saves_registered_free(&job->who);
+    cas__offload_drop(job->inbox); /* c's requests, in order, now signed in */
+    OPENSSL_cleanse(job->key, sizeof job->key);
+    free(job);
+}
+
+void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key)
+{
+    struct signin_job *job = calloc(1, sizeof *job);
+    if (job && !(job->inbox = cas__table_shell(l))) {
+        free(job);
+        job = NULL;
+    }
+    if (!job) {
+        take_answer(c, CAS_ENOMEM, NULL, NULL);
+        return;
+    }
+    job->base.run = run_signin;
+    job->base.done = signed_in;
+    snprintf(job->key, sizeof job->key, "%s", key);
+    cas__offload_hold(job->inbox, c);
+    cas__store_submit(l, &job->base);
 }
 
 void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w)
@@ -100,13 +166,13 @@ void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w)
     }
 }
 
-int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
-                          char *msg, size_t cap)
+int cas__signin_name_free(struct cas__saves *s, int64_t player, const char *name, char *msg,
+                          size_t cap)
 {
     struct cas__saves_registered r;
-    if (!name || cas__saves_registered_find(l->store, name, &r) != CAS_OK)
+    if (!name || cas__saves_registered_find(s, name, &r) != CAS_OK)
         return CAS_OK;
-    int theirs = r.id == c->player;
+    int theirs = r.id == player;
     if (!theirs)
         snprintf(msg, cap, "\"%.64s\" is the name of a registered player of this server; "
                  "they sign in with their own link to play as themselves.  Choose another "
@@ -115,23 +181,11 @@ int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const
     return theirs ? CAS_OK : CAS_ECONFLICT;
 }
 
-int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
-                           const char *dflt, const char **name, char *msg, size_t cap)
+void cas__signin_took_seat(struct cas__saves *s, int64_t player, int64_t game, int seat)
 {
-    if (c->player) {
-        *name = c->player_name;
-        return CAS_OK;
-    }
-    *name = asked ? asked : dflt;
-    return cas__signin_name_free(l, c, asked, msg, cap);
-}
-
-void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,
-                           int seat)
-{
-    if (!c->player)
+    if (!player)
         return;
-    if (cas__saves_seat_register(l->store, game, seat, c->player) != CAS_OK ||
-        cas__saves_registered_seen(l->store, c->player) != CAS_OK)
-        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(l->store));
+    if (cas__saves_seat_register(s, game, seat, player) != CAS_OK ||
+        cas__saves_registered_seen(s, player) != CAS_OK)
+        fprintf(stderr, "castellan serve: %s\n", cas__saves_errmsg(s));
 }

@@ -20,6 +20,14 @@
  * key[CAS__PLAYER_KEY_MAX]: 1, or 0 when there is none of that shape. */
 int cas__signin_bearer(const char *header, char key[CAS__PLAYER_KEY_MAX]);
 
+/* (loop) Sign WebSocket c in with key (its cookie's): checked on the
+ * store's thread while c's requests wait in order; then c acts for the
+ * player (c->player, c->player_name), the player seen now; or
+ * c->signin_refused says why not (a store failure: to try again). */
+void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key);
+/* The same at once, with store s (GET /signin's answer). */
+void cas__signin_now(struct cas__saves *s, struct cas__conn *c, const char *key);
+
 /* The value of cookie castellan_player in a Cookie header (NULL: none)
  * into key[CAS__PLAYER_KEY_MAX]: 1, or 0 when it has none that fits. */
 int cas__signin_cookie_key(const char *header, char key[CAS__PLAYER_KEY_MAX]);
@@ -29,34 +37,25 @@ int cas__signin_cookie_key(const char *header, char key[CAS__PLAYER_KEY_MAX]);
  * into buf[cap].  0, or -1 when cap is too small. */
 int cas__signin_set_cookie(char *buf, size_t cap, const char *key, int secure);
 
-/* Sign connection c in with key: c->player and c->player_name, the player
- * seen now; or c->signin_refused says why not.  A store failure leaves c
- * a guest with a refusal that says to try again. */
-void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key);
-
 struct cas__jw;
 
 /* The hello reply's part about who c is: ,"player":"NAME", or
  * ,"player":null and, when a key was refused, ,"signin_error":"WHY". */
 void cas__signin_write_hello(const struct cas__conn *c, struct cas__jw *w);
 
-/* Whether c may give a seat the name `name` (NULL: none given): CAS_OK,
- * or CAS_ECONFLICT with the reason in msg when it is a registered player's
- * (in any case) other than c's own.  A store failure lets it through. */
-int cas__signin_name_free(struct cas__lobby *l, const struct cas__conn *c, const char *name,
-                          char *msg, size_t cap);
+/* (the store's thread) Whether player (0: a guest) may give a seat the
+ * name `name` (NULL: none given): CAS_OK, or CAS_ECONFLICT with the reason
+ * in msg when it is a registered player's (in any case) other than their
+ * own.  A store failure lets it through.  A claim's name is a signed-in
+ * player's own, else the one asked, else the seat's: a guest may not take
+ * a registered player's name either. */
+int cas__signin_name_free(struct cas__saves *s, int64_t player, const char *name, char *msg,
+                          size_t cap);
 
-/* The name a claim of c gives its seat: a signed-in player's own name,
- * else asked (the claim's "name") or else the seat's name dflt.  A guest
- * may not take a registered player's name (any case): CAS_ECONFLICT with
- * the reason in msg.  A store failure lets the guest's name through. */
-int cas__signin_claim_name(struct cas__lobby *l, const struct cas__conn *c, const char *asked,
-                           const char *dflt, const char **name, char *msg, size_t cap);
-
-/* c took seat `seat` of game `game`: the journal records which player
- * (ratings and the history find them by it), and when they were seen.
- * Nothing for a guest.  A store failure leaves the seat named only. */
-void cas__signin_took_seat(struct cas__lobby *l, const struct cas__conn *c, int64_t game,
-                           int seat);
+/* (the store's thread) player (0: a guest: nothing) took seat `seat` of
+ * game `game`: the journal records which player (ratings and the history
+ * find them by it), and when they were seen.  A store failure leaves the
+ * seat named only. */
+void cas__signin_took_seat(struct cas__saves *s, int64_t player, int64_t game, int seat);
 
 #endif

@@ -9,8 +9,8 @@
  * A game is always brought up from the store, new or not: a new game is
  * inserted first and then opened exactly as a restarted server reopens an
  * unfinished one (host/session/revive.c), so both paths are one.  Opening
- * is two steps: what the store holds (the loop's, cas__table_restore),
- * then the match (the plugin loaded, a worker started, the journal
+ * is two steps: what the store holds (cas__table_load, on the store's
+ * thread in castellan serve), then the match (the plugin loaded, a worker started, the journal
  * replayed: cas__table_open, a job of the pool in castellan serve).
  */
 #include <inttypes.h>
@@ -102,11 +102,6 @@ static int store_take_back(struct store_call *c)
     return cas__saves_take_back(c->t->lobby->store, c->t->id, c->ply);
 }
 
-static int store_ready(struct store_call *c)
-{
-    return cas__saves_ready(c->t->lobby->store);
-}
-
 static int store_finish(struct store_call *c)
 {
     return cas__saves_finish(c->t->lobby->store, c->t->id, c->scores, (size_t)c->t->nplayers);
@@ -131,12 +126,9 @@ int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const
     return on_store(t, &call, err, errlen);
 }
 
-int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen)
+int cas__table_store_ready(struct cas__table *t)
 {
-    struct store_call call = {.fn = store_ready};
-    if (!err && t->hold.running) /* what the loop saw last: no hand-off per move */
-        return t->lobby->store_up ? CAS_OK : CAS_EUNAVAILABLE;
-    return on_store(t, &call, err, errlen);
+    return t->lobby->store_up ? CAS_OK : CAS_EUNAVAILABLE;
 }
 
 int cas__table_store_finish(struct cas__table *t, int flagged, int forfeit,
@@ -436,19 +428,18 @@ static int replayed(void *ctx, struct cas__revived *r, size_t i)
     return CAS_OK;
 }
 
-/* What the store holds of the game: its journal, the server's record and
- * the seats (the loop's part: the store is the loop's). */
-static int open_stored(struct cas__table *t, char *msg, size_t msglen)
+/* What store s holds of the game: its journal, the server's record and
+ * the seats. */
+static int open_stored(struct cas__table *t, struct cas__saves *s, char *msg, size_t msglen)
 {
-    struct cas__lobby *l = t->lobby;
     struct cas__saves_served served;
-    int rc = cas__saves_game_load(l->store, t->id, 1, &t->saved);
+    int rc = cas__saves_game_load(s, t->id, 1, &t->saved);
     if (rc) {
-        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(s));
         return rc;
     }
-    if ((rc = cas__saves_served_load(l->store, t->id, &served))) {
-        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
+    if ((rc = cas__saves_served_load(s, t->id, &served))) {
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(s));
         return rc;
     }
     t->has_clock = served.base_ms > 0;
@@ -538,7 +529,7 @@ void cas__table_free(struct cas__table *t)
     cas__feed_forget(t->lobby, t);
     cas__tick_forget(t->lobby, t);
     if (t->claimed)
-        cas__saves_game_release(t->lobby->store, t->id);
+        cas__store_quietly(t->lobby, cas__saves_game_release, t->id);
     cas__table_sleep_free(t);
     cas__revive_close(&t->r);
     for (int i = 0; t->proxies && i < t->nplayers; i++)
@@ -580,29 +571,44 @@ uint64_t cas__srv_first_seq(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+struct cas__table *cas__table_shell(struct cas__lobby *l)
+{
+    struct cas__table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->lobby = l;
+    t->flagged = -1;
+    t->seq = cas__srv_first_seq();
+    t->opening = 1;
+    return t;
+}
+
+int cas__table_load(struct cas__table *t, struct cas__saves *s, int64_t id, char *msg,
+                    size_t msglen)
+{
+    t->id = id;
+    int rc = cas__saves_game_claim(s, id);
+    t->claimed = rc == CAS_OK;
+    if (rc == CAS_OK)
+        rc = open_stored(t, s, msg, msglen);
+    else
+        snprintf(msg, msglen, "%s", cas__saves_errmsg(s));
+    if (rc == CAS_ENOMEM && !msg[0])
+        snprintf(msg, msglen, "out of memory");
+    return rc;
+}
+
 int cas__table_restore(struct cas__lobby *l, int64_t id, struct cas__table **out,
                        char *msg, size_t msglen)
 {
-    struct cas__table *t = calloc(1, sizeof *t);
+    struct cas__table *t = cas__table_shell(l);
     *out = NULL;
     if (!t) {
         snprintf(msg, msglen, "out of memory");
         return CAS_ENOMEM;
     }
-    t->lobby = l;
-    t->id = id;
-    t->flagged = -1;
-    t->seq = cas__srv_first_seq();
-    t->opening = 1;
-    int rc = cas__saves_game_claim(l->store, id);
-    t->claimed = rc == CAS_OK;
-    if (rc == CAS_OK)
-        rc = open_stored(t, msg, msglen);
-    else
-        snprintf(msg, msglen, "%s", cas__saves_errmsg(l->store));
+    int rc = cas__table_load(t, l->store, id, msg, msglen);
     if (rc) {
-        if (rc == CAS_ENOMEM && !msg[0])
-            snprintf(msg, msglen, "out of memory");
         cas__table_free(t);
         return rc;
     }

@@ -119,6 +119,9 @@ struct cas__hold {
     int built_update;
     int actor;
     int news;
+    /* Held by a store job (cas__offload_hold) for this connection, whose
+     * answer it is (NULL: nobody's, or it closed). */
+    struct cas__conn *asker;
 };
 
 struct cas__table {
@@ -366,12 +369,12 @@ void cas__corr_game_over(struct cas__table *t);
  * the loop directly (a journal append goes to the journal's writer thread
  * instead when the lobby has one).  Each returns the store's code; err
  * (may be NULL) says why it failed.  Append an action; whether the store takes writes
- * (in a job without err: as the loop last saw it, l->store_up); the
+ * (as the store's thread last answered the clock tick: l->store_up); the
  * result (with the seat flagged, ranked last, or -1, and whether it left:
  * forfeit). */
 int cas__table_store_append(struct cas__table *t, uint32_t ply, int actor, const char *text,
                             uint64_t hash, int64_t clock_ms, char *err, size_t errlen);
-int cas__table_store_ready(struct cas__table *t, char *err, size_t errlen);
+int cas__table_store_ready(struct cas__table *t);
 int cas__table_store_finish(struct cas__table *t, int flagged, int forfeit,
                             const int64_t *scores, char *err, size_t errlen);
 /* A bot of spec plays seat from now on, across restarts. */
@@ -402,6 +405,27 @@ int cas__lobby_to_move(const struct cas__table *t);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
 void cas__hold_free(struct cas__table *t);
 
+/* (loop) A table to be read from the store: opening, nothing else; NULL
+ * on OOM.  Caller frees with cas__table_free. */
+struct cas__table *cas__table_shell(struct cas__lobby *l);
+/* (the store's thread, or t's job) Claim served game id in store s and
+ * read t from it: its journal, record and seats (cas__table_restore's
+ * part).  Errors with msg; t is then only fit to be freed. */
+int cas__table_load(struct cas__table *t, struct cas__saves *s, int64_t id, char *msg,
+                    size_t msglen);
+/* (loop) A store job (store_job.c) holds t for connection c (NULL: none):
+ * requests for t, and c's later ones, wait in order as for a pool job;
+ * cas__offload_release lets it go and handles them, cas__offload_drop
+ * handles them without t and frees it (never linked, or unlinked).
+ * offload.c. */
+void cas__offload_hold(struct cas__table *t, struct cas__conn *c);
+/* (loop) t (out of the lobby's lists, followed by nobody) goes: its match
+ * is closed in a job of the pool (a worker told to quit may take its
+ * deadline), then t is freed on the loop (cas__table_free). */
+void cas__offload_retire(struct cas__table *t);
+void cas__offload_release(struct cas__table *t);
+void cas__offload_drop(struct cas__table *t);
+
 /* (job) Open the match of t, read by cas__table_restore: the plugin, its
  * worker if isolated, the journal replayed, the clocks; t->opening is
  * cleared.  Errors with msg; t is then only fit to be freed. */
@@ -426,6 +450,13 @@ int cas__offload_targets(enum cas__req_type type);
  * with the seats' links (invites).  lobby.c. */
 void cas__lobby_created(struct cas__table *t, struct cas__conn *c, const char *id,
                         const struct cas__invites *invites);
+/* (loop) t joins l's tables (found by id; listed once open and free) /
+ * leaves them.  lobby.c. */
+void cas__lobby_link(struct cas__lobby *l, struct cas__table *t);
+void cas__lobby_unlink(struct cas__lobby *l, struct cas__table *t);
+/* (loop) Game id cannot be brought back (why): said once on stderr, not
+ * tried again.  lobby.c. */
+void cas__lobby_give_up(struct cas__lobby *l, int64_t id, const char *why);
 /* (loop) t could not be opened (why): it leaves the lobby's lists (the
  * caller frees it); a created game leaves the store, a restored one is
  * not tried again.  lobby.c. */

@@ -223,7 +223,7 @@ static void check_clocks(struct cas__lobby *l)
 {
     int64_t now = l->clock.now_ms(l->clock.ctx), wall = cas__srv_wall(l);
     struct cas__tables *soon = &l->tick_soon, *batch = &l->tick_batch;
-    l->store_up = cas__saves_ready(l->store) == CAS_OK;
+    cas__store_ask_ready(l); /* store_up as the store last answered */
     l->tick_count++;
     batch->n = 0;
     /* What changed since the last tick, then what fell due. */

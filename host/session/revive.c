@@ -125,8 +125,11 @@ static int load_plugins(struct cas__revived *r, const char *cli_path,
         rc = cas__registry_scan(&r->path, &r->reg);
     if (rc)
         return fail(r, rc, "out of memory");
+    /* What the command asked wins over the saved session's isolation; it
+     * is this session's choice, not the registry's (borrowed: the server's
+     * games open on several threads, each with its own). */
     if (asked && asked->mode != CAS__ISOLATE_AUTO)
-        cas__registry_foreign_in_process(r->reg, asked->mode == CAS__ISOLATE_IN_PROCESS);
+        r->desc.isolation = asked->mode;
     rc = cas__session_desc_validate(&r->desc, r->reg, &r->plan, err, sizeof err);
     if (rc)
         return fail(r, rc, "%s", err);

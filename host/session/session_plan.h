@@ -31,6 +31,8 @@ struct cas__session_plan {
     /* How the game runs: desc's isolation and deadline, auto resolved to
      * a worker when the game or an expansion is not bundled. */
     struct cas__isolation isolation;
+    /* Where its foreign plugins were loaded: the session's choice. */
+    enum cas__foreign foreign;
 };
 
 /* plan's isolation with what the user asked on the command line laid

@@ -242,7 +242,8 @@ static const char *expansion_declaring(struct cas__registry *reg,
     for (size_t i = 0; i < cas__registry_count(reg); i++) {
         struct cas__plugin_info *info = cas__registry_at(reg, i);
         if (info->kind != CAS_KIND_EXPANSION || !info->extends ||
-            strcmp(info->extends, p->game->id) != 0 || cas__registry_load(reg, info) != CAS_OK ||
+            strcmp(info->extends, p->game->id) != 0 ||
+            cas__registry_load_as(reg, info, p->foreign) != CAS_OK ||
             !info->desc)
             continue;
         if (option_index(info->desc, name) >= 0)
@@ -361,12 +362,16 @@ static int resolve(const struct cas__session_desc *d, struct cas__registry *reg,
     p->expansions = calloc(d->n_expansions ? d->n_expansions : 1, sizeof *p->expansions);
     if (!p->expansions)
         return cas__errorf(err, errlen, CAS_ENOMEM, "out of memory");
-    /* The session's isolation, unless a flag said otherwise, decides where
-     * a plugin from elsewhere is loaded. */
-    if (!cas__registry_foreign_said(reg) && d->isolation != CAS__ISOLATE_AUTO)
-        cas__registry_foreign_in_process(reg, d->isolation == CAS__ISOLATE_IN_PROCESS);
-    int rc = cas__registry_resolve(reg, d->game, (const char *const *)d->expansions,
-                                   d->n_expansions, &p->game, p->expansions, why, sizeof why);
+    /* The session's isolation, unless a flag told the registry otherwise,
+     * decides where a plugin from elsewhere is loaded: for this load only,
+     * never kept in the registry other sessions resolve in meanwhile. */
+    p->foreign = cas__registry_foreign_said(reg) || d->isolation == CAS__ISOLATE_AUTO
+                     ? CAS__FOREIGN_AS_TOLD
+                 : d->isolation == CAS__ISOLATE_IN_PROCESS ? CAS__FOREIGN_IN_PROCESS
+                                                           : CAS__FOREIGN_CONFINED;
+    int rc = cas__registry_resolve_as(reg, d->game, (const char *const *)d->expansions,
+                                      d->n_expansions, p->foreign, &p->game, p->expansions,
+                                      why, sizeof why);
     if (!rc) {
         p->n_expansions = d->n_expansions;
         return CAS_OK;

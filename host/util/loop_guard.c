@@ -1,6 +1,6 @@
 /*
- * loop_guard.c — the loop's mark and the count of slow calls made under
- * it (loop_guard.h).  The first is said on stderr with what it was; the
+ * loop_guard.c — the loop's mark and the counts of slow calls (plugin
+ * calls, store calls) made under it (loop_guard.h).  The first is said on stderr with what it was; the
  * server goes on (the check costs a thread-local read per call).
  */
 #include <stdatomic.h>
@@ -9,7 +9,7 @@
 #include "loop_guard.h"
 
 static _Thread_local int depth;
-static atomic_ulong slow_calls;
+static atomic_ulong slow_calls, store_calls;
 
 void cas__loop_enter(void)
 {
@@ -42,4 +42,16 @@ void cas__loop_check(const char *what)
 unsigned long cas__loop_slow_calls(void)
 {
     return atomic_load(&slow_calls);
+}
+
+void cas__loop_check_store(const char *method)
+{
+    if (depth && atomic_fetch_add(&store_calls, 1) == 0)
+        fprintf(stderr, "castellan serve: internal: the store's %s on the event loop\n",
+                method);
+}
+
+unsigned long cas__loop_store_calls(void)
+{
+    return atomic_load(&store_calls);
 }

@@ -18,6 +18,49 @@ struct validated {
     int rc;
 };
 
+/* Two sessions of different isolations resolved in one registry that no
+ * flag told where foreign plugins load (castellan serve's, whose games
+ * open on several threads at once): each load follows its own session,
+ * and the registry keeps no choice the other could see. */
+static void test_each_session_chooses_where_its_plugins_load(void **state)
+{
+    (void)state;
+    struct session_file here, confined;
+    struct cas__session_plan plans[2];
+    struct cas__strlist path = {0};
+    struct cas__registry *reg = NULL;
+    char folder[4096], err[2048];
+    snprintf(folder, sizeof folder, "%s/good", fixture_base());
+    assert_int_equal(cas__strlist_push(&path, folder), CAS_OK);
+    assert_int_equal(cas__registry_scan(&path, &reg), CAS_OK);
+    const char *two = "[player.1]\nagent = human\n[player.2]\nagent = human\n";
+    char text[2][256];
+    snprintf(text[0], sizeof text[0], "[session]\ngame = fixgame\nisolation = in-process\n%s",
+             two);
+    snprintf(text[1], sizeof text[1], "[session]\ngame = othergame\nisolation = worker\n%s",
+             two);
+    session_file_load(&here, text[0]);
+    session_file_load(&confined, text[1]);
+    if (here.rc || confined.rc)
+        fail_msg("%s%s", here.err, confined.err);
+    assert_int_equal(cas__session_desc_validate(&here.desc, reg, &plans[0], err, sizeof err),
+                     CAS_OK);
+    assert_false(cas__registry_foreign_said(reg));
+    assert_int_equal(cas__session_desc_validate(&confined.desc, reg, &plans[1], err,
+                                                sizeof err), CAS_OK);
+    assert_false(cas__registry_foreign_said(reg));
+    assert_non_null(plans[0].game->dl);       /* in castellan, as its session said */
+    assert_null(plans[0].game->probed);
+    assert_null(plans[1].game->dl);           /* in a confined child only */
+    assert_non_null(plans[1].game->probed);
+    for (int i = 0; i < 2; i++)
+        cas__session_plan_free(&plans[i]);
+    session_file_done(&here);
+    session_file_done(&confined);
+    cas__registry_free(reg);
+    cas__strlist_free(&path);
+}
+
 /* Validate text against the fixture folders dirs (see scan_fixtures). */
 static void validate_text_in(struct validated *v, const char *dirs, const char *text)
 {
@@ -298,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_rule_when_no_option_is_declared),
         cmocka_unit_test(test_flags_errors_name_the_flag),
         cmocka_unit_test(test_rules_without_players),
+        cmocka_unit_test(test_each_session_chooses_where_its_plugins_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

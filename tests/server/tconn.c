@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 #include <libwebsockets.h>
 
@@ -63,4 +66,37 @@ void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...)
     cas__lobby_handle(l, &t->base, &req);
     cas__req_free(&req);
     cas__lobby_flush(l);
+}
+
+static int wake_pipe[2];
+
+void tconn_wake_open(void)
+{
+    assert_int_equal(pipe(wake_pipe), 0);
+}
+
+void tconn_wake_close(void)
+{
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+}
+
+void tconn_wake(void *ctx)
+{
+    (void)ctx;
+    char byte = 1;
+    ssize_t n = write(wake_pipe[1], &byte, 1); /* full: a wake is pending anyway */
+    (void)n;
+}
+
+int tconn_await_wake(int wait_ms)
+{
+    struct pollfd p = {.fd = wake_pipe[0], .events = POLLIN};
+    int woken = poll(&p, 1, wait_ms) > 0;
+    if (woken) {
+        char bytes[64];
+        while (read(wake_pipe[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes)
+            ;
+    }
+    return woken;
 }

@@ -1,7 +1,8 @@
 /*
  * tconn.h — a connection of the in-process server tests: it only collects
  * what the lobby and the tables send it (each message's text, and which
- * shared message it was, held so no other message takes its address).
+ * shared message it was, held so no other message takes its address);
+ * and the wake of a test that turns the loop itself.
  */
 #ifndef CAS_TEST_TCONN_H
 #define CAS_TEST_TCONN_H
@@ -25,5 +26,14 @@ void tconn_free(struct tconn *t);
 /* Handle one message of t on lobby l (formatted; it must decode), then
  * send what is owed, as a turn of the loop ends. */
 void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...) CAS_PRINTF(3, 4);
+
+/* The wake of a test that is the loop: the pools and writers it starts are
+ * given tconn_wake (it writes a byte to a pipe opened by tconn_wake_open,
+ * closed by tconn_wake_close); tconn_await_wake waits for one at most
+ * wait_ms and takes every byte: 1 when woken. */
+void tconn_wake_open(void);
+void tconn_wake_close(void);
+void tconn_wake(void *ctx);
+int tconn_await_wake(int wait_ms);
 
 #endif

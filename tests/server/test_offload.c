@@ -40,16 +40,6 @@
 
 /* ---------------------------------------------------------- the loop */
 
-static int wake_pipe[2];
-
-static void wake(void *ctx)
-{
-    (void)ctx;
-    char byte = 1;
-    ssize_t n = write(wake_pipe[1], &byte, 1); /* full: a wake is pending anyway */
-    (void)n;
-}
-
 struct world {
     struct cas__saves *store;
     struct cas__lobby lobby;
@@ -63,13 +53,7 @@ enum { JOBS = 1, WRITES = 2 };
  * send what is owed.  1 when woken. */
 static int turn_of(struct world *w, int wait_ms, int what)
 {
-    struct pollfd p = {.fd = wake_pipe[0], .events = POLLIN};
-    int woken = poll(&p, 1, wait_ms) > 0;
-    if (woken) {
-        char bytes[64];
-        while (read(wake_pipe[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes)
-            ;
-    }
+    int woken = tconn_await_wake(wait_ms);
     if (what & JOBS) {
         cas__bots_deliver(w->lobby.bots);
         cas__bots_deliver(w->lobby.isolated_pool);
@@ -230,15 +214,16 @@ static void open_world(struct world *w)
     assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, ROGUE_PLUGIN_DIR, &iso, NULL, NULL,
                                      err, sizeof err), CAS_OK);
-    assert_int_equal(pipe(wake_pipe), 0);
-    assert_int_equal(cas__bots_new(2, wake, NULL, &w->lobby.bots), CAS_OK);
-    assert_int_equal(cas__bots_new(2, wake, NULL, &w->lobby.isolated_pool), CAS_OK);
+    tconn_wake_open();
+    assert_int_equal(cas__bots_new(2, tconn_wake, NULL, &w->lobby.bots), CAS_OK);
+    assert_int_equal(cas__bots_new(2, tconn_wake, NULL, &w->lobby.isolated_pool), CAS_OK);
 }
 
 static void close_world(struct world *w)
 {
     /* The loop's code made no plugin call of its own (loop_guard.h). */
     assert_int_equal(cas__loop_slow_calls(), 0);
+    assert_int_equal(cas__loop_store_calls(), 0);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
     cas__bots_free(w->lobby.isolated_pool);
@@ -246,8 +231,7 @@ static void close_world(struct world *w)
     w->lobby.isolated_pool = w->lobby.bots = NULL;
     cas__lobby_close(&w->lobby);
     cas__saves_close(w->store);
-    close(wake_pipe[0]);
-    close(wake_pipe[1]);
+    tconn_wake_close();
 }
 
 /* Create a game of `game` and join both its seats. */
@@ -440,7 +424,7 @@ static void test_a_move_waits_for_the_writer(void **unused)
     struct tconn seats[2];
     char err[1024];
     open_world(&w);
-    assert_int_equal(cas__saves_writer_open("offload.db", wake, NULL, &w.lobby.writer, err,
+    assert_int_equal(cas__saves_writer_open("offload.db", tconn_wake, NULL, &w.lobby.writer, err,
                                             sizeof err), CAS_OK);
     assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
     int64_t id = host(&w, "fixture", seats);

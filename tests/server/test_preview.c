@@ -64,6 +64,7 @@ static void world_close(struct world *w)
 {
     /* The loop's code made no plugin call of its own (loop_guard.h). */
     assert_int_equal(cas__loop_slow_calls(), 0);
+    assert_int_equal(cas__loop_store_calls(), 0);
     cas__lobby_close(&w->lobby);
     cas__saves_close(w->store);
 }

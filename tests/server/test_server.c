@@ -144,6 +144,7 @@ static void world_close(struct world *w)
     cas__lobby_close(&w->lobby);
     /* The loop's code made no plugin call of its own (loop_guard.h). */
     assert_int_equal(cas__loop_slow_calls(), 0);
+    assert_int_equal(cas__loop_store_calls(), 0);
     cas__saves_close(w->store);
 }
 
@@ -909,8 +910,8 @@ static void test_adopts_a_terminal_game(void **state)
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_string_equal(error_code(&c), "not-found");
     assert_non_null(strstr(last(&c), "--host-saved"));
-    assert_false(cas__lobby_may_show(&w.lobby, id, NULL));
-    assert_true(cas__lobby_may_show(&w.lobby, served, NULL));
+    assert_false(cas__lobby_may_show(&w.lobby, w.store, id, NULL));
+    assert_true(cas__lobby_may_show(&w.lobby, w.store, served, NULL));
     struct cas__saves_served sv;
     assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_ENOTFOUND);
     /* --host-saved OTHER lets that one, not this one; then this one too. */
@@ -923,7 +924,7 @@ static void test_adopts_a_terminal_game(void **state)
     snprintf(spec, sizeof spec, "%lld", (long long)other);
     assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
     w.lobby.host_saved = &let;
-    assert_true(cas__lobby_may_show(&w.lobby, other, NULL));
+    assert_true(cas__lobby_may_show(&w.lobby, w.store, other, NULL));
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_string_equal(error_code(&c), "not-found");
     free(let.ids);
@@ -947,7 +948,7 @@ static void test_adopts_a_terminal_game(void **state)
     free(let.ids);
     /* "all" lets every one. */
     assert_int_equal(cas__host_saved_parse("all", &let, err, sizeof err), CAS_OK);
-    assert_true(cas__lobby_may_show(&w.lobby, terminal_copy(&w, served), NULL));
+    assert_true(cas__lobby_may_show(&w.lobby, w.store, terminal_copy(&w, served), NULL));
     tconn_free(&c);
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);

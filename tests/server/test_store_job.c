@@ -1,0 +1,365 @@
+/*
+ * test_store_job.c — castellan serve's store calls on the store's thread
+ * (host/server/store_job.c), in process, on SQLite and (as
+ * test_store_job_pg) PostgreSQL: a store that takes its time stalls only
+ * who waits for it.  The test is the loop: it handles the requests and
+ * delivers the writers' answers when they wake it.  No timing: the
+ * store's thread is held inside the one call the test names (a create's
+ * insert, a seat's claim, the recent games' query) until the test lets it
+ * go, and the test knows it is held there; meanwhile another game plays
+ * and the lobby answers, the asker's later requests wait in order, and
+ * the loop's guard (loop_guard.h) counts no store call of its own.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "saves_fixture.h"
+#include "loop_guard.h"
+#include "table.h"
+#include "tconn.h"
+#include "wsclient.h"
+
+/* Longer than any wait of a working server, on any machine: past it the
+ * test fails rather than hangs (it measures nothing). */
+#define GIVE_UP_MS 120000
+#define MOVES 6
+
+/* ------------------------------------------------ the store, held */
+
+/* The store call the test holds the store's thread in: the next call of
+ * method `armed` waits there (held) until let go. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const char *armed;
+    int held, let_go;
+    void (*guard)(const char *method); /* the server's hook: the loop's count */
+} hold = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, NULL};
+
+static void holding_hook(const char *method)
+{
+    hold.guard(method);
+    pthread_mutex_lock(&hold.lock);
+    if (hold.armed && strcmp(method, hold.armed) == 0) {
+        hold.armed = NULL;
+        hold.held = 1;
+        pthread_cond_broadcast(&hold.changed);
+        while (!hold.let_go)
+            pthread_cond_wait(&hold.changed, &hold.lock);
+        hold.held = 0;
+        hold.let_go = 0;
+    }
+    pthread_mutex_unlock(&hold.lock);
+}
+
+static void arm(const char *method)
+{
+    pthread_mutex_lock(&hold.lock);
+    hold.armed = method;
+    hold.let_go = 0;
+    pthread_mutex_unlock(&hold.lock);
+}
+
+static int is_held(void)
+{
+    pthread_mutex_lock(&hold.lock);
+    int held = hold.held;
+    pthread_mutex_unlock(&hold.lock);
+    return held;
+}
+
+static void let_go(void)
+{
+    pthread_mutex_lock(&hold.lock);
+    hold.let_go = 1;
+    pthread_cond_broadcast(&hold.changed);
+    pthread_mutex_unlock(&hold.lock);
+}
+
+/* ---------------------------------------------------------- the loop */
+
+struct world {
+    char where[512];
+    struct cas__saves *store;
+    struct cas__lobby lobby;
+};
+
+/* A lobby with the journal's writer and the store's thread, as serve. */
+static void world_open(struct world *w, void **state)
+{
+    char err[1024];
+    cas_test_store_where(state, "jobs.db", w->where, sizeof w->where);
+    w->store = cas_test_open(w->where);
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, NULL, NULL, err,
+                                     sizeof err), CAS_OK);
+    hold.guard = cas__saves_call_hook;
+    cas__saves_call_hook = holding_hook;
+    tconn_wake_open();
+    assert_int_equal(cas__saves_writer_open(w->where, tconn_wake, NULL, &w->lobby.writer, err,
+                                            sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_writer_start(w->lobby.writer), CAS_OK);
+    assert_int_equal(cas__saves_writer_open(w->where, tconn_wake, NULL, &w->lobby.store_thread, err,
+                                            sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_writer_start(w->lobby.store_thread), CAS_OK);
+}
+
+static void world_close(struct world *w)
+{
+    /* The loop's code made no plugin call and no store call of its own. */
+    assert_int_equal(cas__loop_slow_calls(), 0);
+    assert_int_equal(cas__loop_store_calls(), 0);
+    cas__store_stop(&w->lobby);
+    cas__saves_writer_stop(w->lobby.writer);
+    w->lobby.writer = NULL;
+    cas__saves_call_hook = hold.guard;
+    cas__lobby_close(&w->lobby);
+    cas__saves_close(w->store);
+    tconn_wake_close();
+}
+
+/* One turn of the loop: wait for a wake (at most wait_ms), deliver the
+ * writers' answers, send what is owed.  1 when woken. */
+static int turn(struct world *w, int wait_ms)
+{
+    int woken = tconn_await_wake(wait_ms);
+    cas__journal_deliver(&w->lobby);
+    cas__lobby_flush(&w->lobby);
+    return woken;
+}
+
+/* Turn the loop until c has more than n messages. */
+static void await_message(struct world *w, const struct tconn *c, size_t n)
+{
+    for (int waited = 0; c->n <= n; waited += 100)
+        if (!turn(w, 100) && waited > GIVE_UP_MS)
+            fail_msg("no message came in %d s", GIVE_UP_MS / 1000);
+}
+
+/* Turn the loop until the store's thread is held in the armed call. */
+static void await_held(struct world *w)
+{
+    for (int waited = 0; !is_held(); waited += 10)
+        if (!turn(w, 10) && waited > GIVE_UP_MS)
+            fail_msg("the store's thread never came to the armed call");
+}
+
+/* ------------------------------------------------------------ games */
+
+/* The game c's create request made (its first message), and the token of
+ * seat `seat` into token (NULL: not wanted). */
+static int64_t created(const struct tconn *c, int seat, char token[64])
+{
+    const char *at = strstr(c->msgs[0], "\"game\":\"");
+    if (!at || !strstr(c->msgs[0], "\"type\":\"created\""))
+        fail_msg("create failed: %s", c->msgs[0]);
+    int64_t id = strtoll(at + 8, NULL, 10);
+    if (token) {
+        char key[48];
+        snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", seat);
+        assert_non_null(at = strstr(c->msgs[0], key));
+        sscanf(at + strlen(key), "%63[^\"]", token);
+    }
+    return id;
+}
+
+static const char two_people[] =
+    "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,\"seed\":\"5\","
+    "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}";
+
+/* A fixture game for two people, both seated. */
+static int64_t seated(struct world *w, struct tconn seats[2])
+{
+    struct tconn c;
+    char tokens[2][64];
+    tconn_init(&c);
+    tconn_sayf(&w->lobby, &c, "%s", two_people);
+    await_message(w, &c, 0);
+    int64_t id = created(&c, 0, tokens[0]);
+    created(&c, 1, tokens[1]);
+    tconn_free(&c);
+    for (int i = 0; i < 2; i++) {
+        tconn_init(&seats[i]);
+        tconn_sayf(&w->lobby, &seats[i], "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"
+                   "\"token\":\"%s\"}", (long long)id, i, tokens[i]);
+        await_message(w, &seats[i], 0);
+    }
+    return id;
+}
+
+/* The deciding seat of game id plays its first legal action, and both
+ * seats see the move (durable: through the journal's writer). */
+static void play_a_move(struct world *w, int64_t id, struct tconn seats[2])
+{
+    struct cas__table *t = cas__lobby_find(&w->lobby, id);
+    int actor = t->hold.actor;
+    assert_true(actor == 0 || actor == 1);
+    size_t seen[2] = {seats[0].n, seats[1].n};
+    struct cas__botclient_view v;
+    char text[1024];
+    const char *m = seats[actor].msgs[seats[actor].n - 1];
+    assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+    assert_true(cas__botclient_act(&v, 0, text, sizeof text));
+    cas__botclient_view_free(&v);
+    tconn_sayf(&w->lobby, &seats[actor], "%s", text);
+    for (int i = 0; i < 2; i++) {
+        await_message(w, &seats[i], seen[i]);
+        assert_non_null(strstr(seats[i].msgs[seats[i].n - 1], "\"played\":[{\"ply\":"));
+    }
+}
+
+/* While the store's thread is held: another game plays MOVES moves, and
+ * the lobby answers at once. */
+static void others_go_on(struct world *w, int64_t id, struct tconn seats[2])
+{
+    struct tconn lobby;
+    for (int k = 0; k < MOVES; k++)
+        play_a_move(w, id, seats);
+    tconn_init(&lobby);
+    tconn_sayf(&w->lobby, &lobby, "{\"type\":\"lobby\"}");
+    assert_int_equal(lobby.n, 1);
+    assert_non_null(strstr(lobby.msgs[0], "\"type\":\"lobby\""));
+    cas__lobby_disconnect(&w->lobby, &lobby.base);
+    tconn_free(&lobby);
+    assert_true(is_held());
+}
+
+/* ------------------------------------------------------------ tests */
+
+/* Issue 42 item 4: a create's insert waits on the store's thread; the
+ * creator's ping waits behind it; let go, "created" then "pong". */
+static void test_a_slow_insert_stalls_only_its_creator(void **state)
+{
+    struct world w;
+    struct tconn other[2], creator;
+    world_open(&w, state);
+    int64_t other_id = seated(&w, other);
+    size_t tables = w.lobby.n_tables;
+    arm("game_put");
+    tconn_init(&creator);
+    tconn_sayf(&w.lobby, &creator, "%s", two_people);
+    tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
+    await_held(&w);
+    others_go_on(&w, other_id, other);
+    assert_int_equal(creator.n, 0);
+    assert_int_equal(w.lobby.n_tables, tables); /* not a game yet */
+
+    let_go();
+    await_message(&w, &creator, 0);
+    int64_t id = created(&creator, 0, NULL);
+    await_message(&w, &creator, 1);
+    assert_non_null(strstr(creator.msgs[1], "\"type\":\"pong\""));
+    assert_non_null(cas__lobby_find(&w.lobby, id));
+    cas__lobby_disconnect(&w.lobby, &creator.base);
+    tconn_free(&creator);
+    for (int i = 0; i < 2; i++) {
+        cas__lobby_disconnect(&w.lobby, &other[i].base);
+        tconn_free(&other[i]);
+    }
+    world_close(&w);
+}
+
+/* A seat's claim waits on the store's thread, its game held: a watcher's
+ * join waits for it, and a second claim of the same seat, in order after
+ * it, finds it taken. */
+static void test_a_slow_claim_holds_only_its_game(void **state)
+{
+    struct world w;
+    struct tconn other[2], maker, claimer, rival, watcher;
+    world_open(&w, state);
+    int64_t other_id = seated(&w, other);
+    tconn_init(&maker);
+    tconn_sayf(&w.lobby, &maker, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,"
+               "\"seed\":\"5\",\"seats\":[{\"agent\":\"human\"},{\"agent\":\"open\"}]}");
+    await_message(&w, &maker, 0);
+    int64_t id = created(&maker, 0, NULL);
+    char claim[160];
+    snprintf(claim, sizeof claim, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,"
+             "\"name\":\"Cleo\"}", (long long)id);
+    arm("served_claim");
+    tconn_init(&claimer);
+    tconn_init(&rival);
+    tconn_init(&watcher);
+    tconn_sayf(&w.lobby, &claimer, "%s", claim);
+    tconn_sayf(&w.lobby, &claimer, "{\"type\":\"ping\"}");
+    tconn_sayf(&w.lobby, &rival, "%s", claim);
+    tconn_sayf(&w.lobby, &watcher, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)id);
+    await_held(&w);
+    others_go_on(&w, other_id, other);
+    assert_true(cas__table_held(cas__lobby_find(&w.lobby, id)));
+    assert_int_equal(claimer.n, 0);
+    assert_int_equal(rival.n, 0);
+    assert_int_equal(watcher.n, 0);
+
+    let_go();
+    await_message(&w, &claimer, 0);
+    assert_non_null(strstr(claimer.msgs[0], "\"type\":\"claimed\""));
+    await_message(&w, &claimer, 1);
+    assert_non_null(strstr(claimer.msgs[1], "\"type\":\"pong\""));
+    await_message(&w, &rival, 0);
+    assert_non_null(strstr(rival.msgs[0], "\"code\":\"not-open\""));
+    await_message(&w, &watcher, 0);
+    assert_non_null(strstr(watcher.msgs[0], "\"type\":\"state\""));
+    assert_non_null(strstr(watcher.msgs[0], "Cleo"));
+    struct tconn *all[] = {&maker, &claimer, &rival, &watcher, &other[0], &other[1]};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        cas__lobby_disconnect(&w.lobby, &all[i]->base);
+        tconn_free(all[i]);
+    }
+    world_close(&w);
+}
+
+/* The recent games are read on the store's thread once a game ends: the
+ * lobby answers meanwhile with the list as it was, and sends it again to
+ * its followers once read. */
+static void test_the_recent_games_are_read_off_the_loop(void **state)
+{
+    struct world w;
+    struct tconn other[2], follower, maker;
+    world_open(&w, state);
+    int64_t other_id = seated(&w, other);
+    tconn_init(&follower);
+    tconn_sayf(&w.lobby, &follower, "{\"type\":\"lobby\"}");
+    await_message(&w, &follower, 0);
+    turn(&w, 0);
+    assert_non_null(strstr(follower.msgs[follower.n - 1], "\"finished\":[]"));
+    arm("rows"); /* the recent games' query (cas__saves_served_recent) */
+    tconn_init(&maker);
+    tconn_sayf(&w.lobby, &maker, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+               "{\"agent\":\"random\"},{\"agent\":\"random\"}]}");
+    await_held(&w); /* the bots' game ended, its result durable: the list is read */
+    others_go_on(&w, other_id, other);
+    /* The lists sent meanwhile (a new game, moves) have none finished. */
+    assert_non_null(strstr(follower.msgs[follower.n - 1], "\"finished\":[]"));
+
+    let_go();
+    for (int waited = 0; !strstr(follower.msgs[follower.n - 1], "\"finished\":[{");
+         waited += 100)
+        if (!turn(&w, 100) && waited > GIVE_UP_MS)
+            fail_msg("the recent games never came");
+    struct tconn *all[] = {&maker, &follower, &other[0], &other[1]};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        cas__lobby_disconnect(&w.lobby, &all[i]->base);
+        tconn_free(all[i]);
+    }
+    world_close(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        CAS_TEST_IN_DIR(test_a_slow_insert_stalls_only_its_creator),
+        CAS_TEST_IN_DIR(test_a_slow_claim_holds_only_its_game),
+        CAS_TEST_IN_DIR(test_the_recent_games_are_read_off_the_loop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
