@@ -72,6 +72,7 @@ void cas__feed_forget(struct cas__lobby *l, struct cas__table *t)
 void cas__feed_finished_news(struct cas__lobby *l)
 {
     l->feed.finished_news = 1;
+    l->lobby_dirty = 1; /* the whole list holds the recent games too */
 }
 
 static void drop_history(struct cas__lobby_feed *f)
