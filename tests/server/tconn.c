@@ -100,3 +100,36 @@ int tconn_await_wake(int wait_ms)
     }
     return woken;
 }
+
+void tconn_fresh_db(const char *db)
+{
+    char side[600];
+    unlink(db);
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+}
+
+static int64_t still_clock(void *ctx)
+{
+    (void)ctx;
+    return 1000;
+}
+
+static int64_t still_wall(void *ctx)
+{
+    (void)ctx;
+    return 1796000000000;
+}
+
+static const struct cas__srv_clock still = {.now_ms = still_clock, .wall_ms = still_wall};
+
+void tconn_world_open(struct tconn_world *w, const char *db)
+{
+    char err[1024];
+    tconn_fresh_db(db);
+    assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &still, NULL, err,
+                                     sizeof err), CAS_OK);
+}

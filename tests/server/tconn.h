@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "saves.h"
 #include "server.h"
 
 struct tconn {
@@ -35,5 +36,19 @@ void tconn_wake_open(void);
 void tconn_wake_close(void);
 void tconn_wake(void *ctx);
 int tconn_await_wake(int wait_ms);
+
+/* Remove the SQLite file db and the -wal and -shm beside it: a run killed
+ * mid-test leaves a WAL that would make the next run's fresh file read
+ * "malformed". */
+void tconn_fresh_db(const char *db);
+
+/* A store on a fresh SQLite file db and a lobby on it whose clocks stand
+ * still (1 s; a wall time in 2026): the world of a test that needs no time
+ * to pass.  The test closes the lobby, then the store. */
+struct tconn_world {
+    struct cas__saves *store;
+    struct cas__lobby lobby;
+};
+void tconn_world_open(struct tconn_world *w, const char *db);
 
 #endif

@@ -45,7 +45,7 @@ static void world_open(struct world *w, const char *name, const struct cas__srv_
 {
     char err[1024], db[256];
     snprintf(db, sizeof db, "%s.db", name);
-    unlink(db);
+    tconn_fresh_db(db);
     assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &clock_of_test, limits,
                                      err, sizeof err), CAS_OK);

@@ -28,39 +28,7 @@
 #include "tconn.h"
 #include "wsclient.h"
 
-static int64_t fake_clock(void *ctx)
-{
-    (void)ctx;
-    return 1000;
-}
-
-static int64_t fake_wall(void *ctx)
-{
-    (void)ctx;
-    return 1796000000000;
-}
-
-static const struct cas__srv_clock clock_of_test = {.now_ms = fake_clock, .wall_ms = fake_wall};
-
-struct world {
-    struct cas__saves *store;
-    struct cas__lobby lobby;
-};
-
-static void world_open(struct world *w, const char *db)
-{
-    char err[1024], side[600];
-    unlink(db);
-    snprintf(side, sizeof side, "%s-wal", db);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db);
-    unlink(side);
-    assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
-    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &clock_of_test, NULL, err,
-                                     sizeof err), CAS_OK);
-}
-
-static void world_close(struct world *w)
+static void world_close(struct tconn_world *w)
 {
     /* The loop's code made no plugin call of its own (loop_guard.h). */
     assert_int_equal(cas__loop_slow_calls(), 0);
@@ -71,7 +39,7 @@ static void world_close(struct world *w)
 
 /* Done with c: it leaves the lobby (nothing is sent to it any more), its
  * messages go. */
-static void close_conn(struct world *w, struct tconn *c)
+static void close_conn(struct tconn_world *w, struct tconn *c)
 {
     cas__lobby_disconnect(&w->lobby, &c->base);
     tconn_free(c);
@@ -114,7 +82,7 @@ static const char two_humans_abbeys[] =
 
 /* A Carcassonne game of two people (create: the request), both seats
  * joined; its table. */
-static struct cas__table *seat_game_of(struct world *w, const char *create, struct tconn seats[2],
+static struct cas__table *seat_game_of(struct tconn_world *w, const char *create, struct tconn seats[2],
                                        char tokens[2][64])
 {
     struct tconn c;
@@ -143,7 +111,7 @@ static struct cas__table *seat_game_of(struct world *w, const char *create, stru
     return t;
 }
 
-static struct cas__table *seat_game(struct world *w, struct tconn seats[2], char tokens[2][64])
+static struct cas__table *seat_game(struct tconn_world *w, struct tconn seats[2], char tokens[2][64])
 {
     return seat_game_of(w, two_humans, seats, tokens);
 }
@@ -190,7 +158,7 @@ static void expect_still(struct cas__table *t, struct tconn seats[2], const stru
     assert_int_equal(now.msgs[!asker], was->msgs[!asker]);
 }
 
-static void preview(struct world *w, struct tconn *c, int64_t game, int64_t ply, const char *act)
+static void preview(struct tconn_world *w, struct tconn *c, int64_t game, int64_t ply, const char *act)
 {
     tconn_sayf(&w->lobby, c, "{\"type\":\"preview\",\"id\":7,\"game\":\"%lld\",\"ply\":%lld,"
                "\"action\":\"%s\"}", (long long)game, (long long)ply, act);
@@ -234,10 +202,10 @@ static char *keyed(const char *svg, const char *key)
 static void test_spots_of_a_placement(void **state)
 {
     (void)state;
-    struct world w;
+    struct tconn_world w;
     struct tconn seats[2], fresh;
     char tokens[2][64];
-    world_open(&w, "preview_spots.db");
+    tconn_world_open(&w, "preview_spots.db");
     struct cas__table *t = seat_game(&w, seats, tokens);
     struct cas__botclient_view v;
     int d = decider(seats, &v);
@@ -305,10 +273,10 @@ static void test_spots_of_a_placement(void **state)
 static void test_refusals_and_chance(void **state)
 {
     (void)state;
-    struct world w;
+    struct tconn_world w;
     struct tconn seats[2], watch;
     char tokens[2][64];
-    world_open(&w, "preview_refusals.db");
+    tconn_world_open(&w, "preview_refusals.db");
     struct cas__table *t = seat_game(&w, seats, tokens);
     struct cas__botclient_view v;
     int d = decider(seats, &v);
@@ -365,11 +333,11 @@ struct outcome {
 
 static void play_out(const char *db, const char *create, int look, struct outcome *out)
 {
-    struct world w;
+    struct tconn_world w;
     struct tconn seats[2];
     char tokens[2][64];
     uint64_t x = 88172645463325252u;
-    world_open(&w, db);
+    tconn_world_open(&w, db);
     struct cas__table *t = seat_game_of(&w, create, seats, tokens);
     out->previews = 0;
     for (int guard = 0; !t->over && guard < 1000; guard++) {
@@ -440,10 +408,10 @@ static void test_no_chance_is_drawn(void **state)
 static void test_spots_of_an_abbey(void **state)
 {
     (void)state;
-    struct world w;
+    struct tconn_world w;
     struct tconn seats[2];
     char tokens[2][64];
-    world_open(&w, "preview_abbey.db");
+    tconn_world_open(&w, "preview_abbey.db");
     struct cas__table *t = seat_game_of(&w, two_humans_abbeys, seats, tokens);
     uint64_t x = 2654435761u;
     int found = 0;

@@ -125,14 +125,8 @@ static void world_open_on(struct world *w, const char *name, int fresh, const ch
 {
     char err[1024];
     snprintf(w->db, sizeof w->db, "%s.db", name);
-    if (fresh) {
-        unlink(w->db);
-        char side[600];
-        snprintf(side, sizeof side, "%s-wal", w->db);
-        unlink(side);
-        snprintf(side, sizeof side, "%s-shm", w->db);
-        unlink(side);
-    }
+    if (fresh)
+        tconn_fresh_db(w->db);
     assert_int_equal(cas__saves_open(w->db, &w->store, err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, path, NULL, &clock_of_test, NULL,
                                      err, sizeof err), CAS_OK);

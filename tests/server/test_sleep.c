@@ -27,39 +27,7 @@
 #include "tconn.h"
 #include "wsclient.h"
 
-static int64_t fake_clock(void *ctx)
-{
-    (void)ctx;
-    return 1000;
-}
-
-static int64_t fake_wall(void *ctx)
-{
-    (void)ctx;
-    return 1796000000000;
-}
-
-static const struct cas__srv_clock clock_of_test = {.now_ms = fake_clock, .wall_ms = fake_wall};
-
-struct world {
-    struct cas__saves *store;
-    struct cas__lobby lobby;
-};
-
-static void world_open(struct world *w, const char *db)
-{
-    char err[1024], side[600];
-    unlink(db);
-    snprintf(side, sizeof side, "%s-wal", db);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db);
-    unlink(side);
-    assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
-    assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &clock_of_test, NULL, err,
-                                     sizeof err), CAS_OK);
-}
-
-static void world_close(struct world *w)
+static void world_close(struct tconn_world *w)
 {
     assert_int_equal(cas__loop_slow_calls(), 0); /* the loop's code made no plugin call */
     cas__lobby_close(&w->lobby);
@@ -97,7 +65,7 @@ struct game {
     char tokens[2][64];
 };
 
-static void create(struct world *w, struct game *g)
+static void create(struct tconn_world *w, struct game *g)
 {
     struct tconn c;
     tconn_init(&c);
@@ -122,7 +90,7 @@ static void create(struct world *w, struct game *g)
     g->seq0 = g->t->seq;
 }
 
-static void join_seat(struct world *w, struct game *g, struct tconn *c, int seat,
+static void join_seat(struct tconn_world *w, struct game *g, struct tconn *c, int seat,
                       int64_t since)
 {
     tconn_init(c);
@@ -135,14 +103,14 @@ static void join_seat(struct world *w, struct game *g, struct tconn *c, int seat
                    "\"%s\"}", (long long)g->id, seat, g->tokens[seat]);
 }
 
-static void watch(struct world *w, struct game *g, struct tconn *c)
+static void watch(struct tconn_world *w, struct game *g, struct tconn *c)
 {
     tconn_init(c);
     tconn_sayf(&w->lobby, c, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)g->id);
 }
 
 /* c goes, and the loop's turn ends (its flush). */
-static void leave(struct world *w, struct tconn *c)
+static void leave(struct tconn_world *w, struct tconn *c)
 {
     cas__lobby_disconnect(&w->lobby, &c->base);
     tconn_free(c);
@@ -151,7 +119,7 @@ static void leave(struct world *w, struct tconn *c)
 
 /* The deciding seat (of those in seats, NULL: not connected) plays its
  * first legal action; the seat, or -1 when none decides. */
-static int play_first(struct world *w, struct tconn *seats[2])
+static int play_first(struct tconn_world *w, struct tconn *seats[2])
 {
     for (int i = 0; i < 2; i++) {
         struct cas__botclient_view v;
@@ -223,9 +191,9 @@ static int all_released(const struct cas__table *t)
 static void test_a_game_nobody_follows_sleeps_and_wakes_the_same(void **state)
 {
     (void)state;
-    struct world w;
+    struct tconn_world w;
     struct game g[2]; /* g[0] sleeps, g[1] is kept awake */
-    world_open(&w, "sleep_same.db");
+    tconn_world_open(&w, "sleep_same.db");
     for (int k = 0; k < 2; k++) {
         create(&w, &g[k]);
         assert_true(cas__table_asleep(g[k].t)); /* nobody has joined */
@@ -326,9 +294,9 @@ static void test_a_game_nobody_follows_sleeps_and_wakes_the_same(void **state)
 static void test_who_keeps_a_game_awake(void **state)
 {
     (void)state;
-    struct world w;
+    struct tconn_world w;
     struct game g;
-    world_open(&w, "sleep_awake.db");
+    tconn_world_open(&w, "sleep_awake.db");
     create(&w, &g);
     assert_true(cas__table_asleep(g.t));
     join_seat(&w, &g, &g.seats[0], 0, -1);
