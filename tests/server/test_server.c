@@ -329,6 +329,13 @@ static void test_decoder_refuses_every_bad_message(void **state)
     expect_refused("{\"type\":\"act\",\"game\":1,\"ply\":1,\"action\":\"a\\u0000b\"}",
                    "bad-message", "NUL");
     expect_refused("{\"type\":\"undo\"}", "bad-message", "\"game\"");
+    expect_refused("{\"type\":\"preview\",\"game\":1,\"ply\":2}", "bad-message",
+                   "\"action\"");
+    expect_refused("{\"type\":\"lobby\",\"deltas\":\"yes\"}", "bad-message", "\"deltas\"");
+    expect_refused("{\"type\":\"lobby\",\"deltas\":true,\"since\":-2}", "bad-message",
+                   "\"since\"");
+    expect_refused("{\"type\":\"lobby\",\"deltas\":true,\"since\":\"7\"}", "bad-message",
+                   "\"since\"");
     expect_refused("{\"type\":\"hint\",\"game\":true}", "bad-message", "\"game\"");
     expect_refused("{\"type\":\"claim\",\"game\":1}", "bad-message", "\"seat\"");
     expect_refused("{\"type\":\"claim\",\"game\":1,\"seat\":0,\"name\":\"a,b\"}", "bad-message",
