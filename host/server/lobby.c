@@ -743,6 +743,18 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat)
     }
 }
 
+/* c is sent no more of the lobby (nothing when it was not subscribed). */
+static void unsubscribe(struct cas__lobby *l, struct cas__conn *c)
+{
+    if (c->lobby)
+        for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
+            if (*p == c) {
+                *p = c->next_sub;
+                break;
+            }
+    c->lobby = c->lobby_deltas = 0;
+}
+
 /* c stops following its table (not held: requests for a held one wait). */
 static void leave(struct cas__lobby *l, struct cas__conn *c)
 {
@@ -840,7 +852,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         cas__jw_raw(&w, req->type == CAS__REQ_PING
                             ? "{\"type\":\"pong\""
                             : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
-                              "\",\"protocol\":3");
+                              "\",\"protocol\":4");
         if (req->type == CAS__REQ_HELLO)
             cas__signin_write_hello(c, &w);
         if (req->id[0])
@@ -850,6 +862,9 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         break;
     case CAS__REQ_LOBBY:
         cas__feed_subscribe(l, c, req);
+        break;
+    case CAS__REQ_LEAVE_LOBBY:
+        unsubscribe(l, c);
         break;
     case CAS__REQ_CREATE:
         handle_create(l, c, req);
@@ -885,13 +900,7 @@ static void disconnect(struct cas__lobby *l, struct cas__conn *c)
 {
     cas__offload_forget(l, c);
     leave(l, c);
-    if (c->lobby)
-        for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
-            if (*p == c) {
-                *p = c->next_sub;
-                break;
-            }
-    c->lobby = c->lobby_deltas = 0;
+    unsubscribe(l, c);
 }
 
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)

@@ -595,6 +595,70 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     world_close(&w);
 }
 
+/* A page that goes to a table says so (protocol 4, "leave_lobby"): it is
+ * sent nothing more of the lobby, whichever way it subscribed; a client
+ * of protocol 3, which never says it, goes on getting the changes at a
+ * table as before.  Coming back, it resumes after the last change it
+ * held; leaving a lobby it did not follow is no error. */
+static void test_leave_lobby_ends_the_subscription(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn page, old, v3;
+    world_open(&w, "feed-leave", NULL);
+    tconn_init(&page);
+    tconn_init(&old);
+    tconn_init(&v3);
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"hello\"}");
+    assert_non_null(strstr(last(&page), "\"protocol\":4"));
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"lobby\",\"deltas\":true}");
+    tconn_sayf(&w.lobby, &old, "{\"type\":\"lobby\"}");
+    tconn_sayf(&w.lobby, &v3, "{\"type\":\"lobby\",\"deltas\":true}");
+    int64_t a = create(&w, open_seat, NULL);
+    next_second(&w);
+    assert_int_equal(page.n, 3);
+    assert_int_equal(old.n, 2);
+    assert_int_equal(v3.n, 2);
+    uint64_t held = seq_of(last(&page));
+    /* All three go to the table; two of them leave the lobby. */
+    struct tconn *all[3] = {&page, &old, &v3};
+    size_t had[3];
+    for (int i = 0; i < 3; i++) {
+        tconn_sayf(&w.lobby, all[i], "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)a);
+        assert_non_null(strstr(last(all[i]), "\"type\":\"state\""));
+    }
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"leave_lobby\",\"id\":7}");
+    tconn_sayf(&w.lobby, &old, "{\"type\":\"leave_lobby\"}");
+    for (int i = 0; i < 3; i++)
+        had[i] = all[i]->n;
+    assert_false(page.base.lobby || old.base.lobby);
+    assert_true(v3.base.lobby);
+    int64_t b = create(&w, open_seat, NULL);
+    next_second(&w);
+    next_second(&w);
+    assert_int_equal(page.n, had[0]);
+    assert_int_equal(old.n, had[1]);
+    assert_int_equal(v3.n, had[2] + 1);
+    assert_string_equal(ids_of(last(&v3), "put"), id_text(b));
+    /* Back in the lobby: the change it missed, the one the other got. */
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"lobby\",\"deltas\":true,\"since\":%llu}",
+               (unsigned long long)held);
+    assert_int_equal(page.n, had[0] + 1);
+    assert_ptr_equal(page.sent[page.n - 1], v3.sent[v3.n - 1]);
+    /* Leaving twice, or a lobby never followed: nothing, no error. */
+    for (int i = 0; i < 2; i++) {
+        size_t n = old.n;
+        tconn_sayf(&w.lobby, &old, "{\"type\":\"leave_lobby\"}");
+        assert_int_equal(old.n, n);
+    }
+    for (int i = 0; i < 3; i++) {
+        cas__lobby_disconnect(&w.lobby, &all[i]->base);
+        tconn_free(all[i]);
+    }
+    assert_null(w.lobby.subs);
+    world_close(&w);
+}
+
 /* ------------------------------------------------------------ bounds */
 
 /* A subscriber that never reads: what it is sent waits in a send queue
@@ -689,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_without_deltas_whole_lists),
         cmocka_unit_test(test_a_new_subscriber_sees_news_at_once),
         cmocka_unit_test(test_a_resume_gets_exactly_what_it_missed),
+        cmocka_unit_test(test_leave_lobby_ends_the_subscription),
         cmocka_unit_test(test_bounds_hold_against_a_client_that_never_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
