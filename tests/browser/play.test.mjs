@@ -116,23 +116,13 @@ async function openPage(name) {
   return page;
 }
 
-// Every WebSocket frame the page receives, as parsed JSON.
-async function recordFrames(page) {
+// Every WebSocket frame the page receives (or sends: event
+// 'Network.webSocketFrameSent'), as parsed JSON.
+async function recordFrames(page, event = 'Network.webSocketFrameReceived') {
   const frames = [];
   const cdp = await page.createCDPSession();
   await cdp.send('Network.enable');
-  cdp.on('Network.webSocketFrameReceived', ({ response }) => {
-    try { frames.push(JSON.parse(response.payloadData)); } catch { frames.push({ unparsed: response.payloadData }); }
-  });
-  return frames;
-}
-
-// Every WebSocket frame the page sends, as parsed JSON.
-async function recordSent(page) {
-  const frames = [];
-  const cdp = await page.createCDPSession();
-  await cdp.send('Network.enable');
-  cdp.on('Network.webSocketFrameSent', ({ response }) => {
+  cdp.on(event, ({ response }) => {
     try { frames.push(JSON.parse(response.payloadData)); } catch { frames.push({ unparsed: response.payloadData }); }
   });
   return frames;
@@ -665,7 +655,7 @@ async function lobbyFollows(a) {
 // gets each change it missed once (a page still subscribed would get the
 // new game's change twice: live at the table, then in the resume).
 async function leavesTheLobbyAtATable(a, d, frames, game) {
-  const sent = await recordSent(d);
+  const sent = await recordFrames(d, 'Network.webSocketFrameSent');
   const held = Number(await body(d, 'lobbySeq'));
   await d.click(`#games tbody tr[data-game="${game}"] a[data-nav="game"]`);
   await d.waitForSelector('body[data-over="true"]');
