@@ -93,6 +93,12 @@ static void run_job(struct cas__bot_job *base)
      * read its state. */
     int wake = j->op != CAS__OP_SLEEP || t->owes_update || t->owes_full;
     if (wake && cas__table_wake(t) != CAS_OK) {
+        /* Nothing can be built for it: its viewers are told it stopped
+         * (cas__table_tell_stopped), a seat's request is refused. */
+        t->owes_update = t->owes_full = 0;
+        j->rc = CAS_EINVAL;
+        j->code = "internal";
+        snprintf(j->msg, sizeof j->msg, "game %lld stopped: %s", (long long)t->id, t->failure);
         t->hold.running = 0;
         return;
     }
@@ -257,6 +263,7 @@ static void deliver_job(struct cas__bot_job *base)
         cas__lobby_news(t);
     }
     cas__feed_moved(l, t); /* free again: its ply and turn as they are now */
+    cas__table_tell_stopped(t);
     cas__table_send(t);
     if (j->help_key) {
         cas__help_keep(t, j->help_key, j->help, j->help_len);

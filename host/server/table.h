@@ -464,6 +464,19 @@ void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const cha
 
 /* ------------------------------------------------- sleep.c */
 
+struct cas__sleep_bytes {
+    uint8_t *data;
+    size_t len;
+};
+
+/* The states of a sleeping table: the session's, then each undo step's
+ * state before its decision, in order. */
+struct cas__sleep {
+    uint64_t hash;               /* the session state's, 0 when unhashed */
+    size_t n;
+    struct cas__sleep_bytes bytes[];
+};
+
 /* (job, at its end) Put t to sleep when no connection follows it and it
  * waits for nothing but a person's decision: its states (the session's
  * and undo's) kept as the plugin's serialized bytes, its views' pictures
@@ -476,6 +489,10 @@ void cas__table_sleep(struct cas__table *t);
 int cas__table_wake(struct cas__table *t);
 /* Whether t sleeps now. */
 int cas__table_asleep(const struct cas__table *t);
+/* (loop, a job delivered) t could not wake, so nothing can be built for
+ * it: each connection that joined it since is sent a "stopped" message
+ * saying why (docs/server.md), instead of the state it waits for. */
+void cas__table_tell_stopped(struct cas__table *t);
 /* Let go of a sleeping t's bytes (it is being freed). */
 void cas__table_sleep_free(struct cas__table *t);
 

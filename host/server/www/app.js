@@ -624,6 +624,18 @@ function onUpdate(msg) {
   renderState(st, !!msg.events_reset);
 }
 
+// The game stopped where nothing of it could be shown (protocol 4: it
+// could not wake): the page says why where it says whose turn it is, and
+// offers no decision.
+function onStopped(msg) {
+  delete document.body.dataset.busy;
+  if (view.state) {
+    renderState({ ...view.state, failure: msg.failure }, false);
+  } else {
+    $('turn').textContent = `The game stopped: ${msg.failure}.`;
+  }
+}
+
 function onText(msg) {
   if (!view.state || msg.seq !== view.seq) return;
   view.state.text = msg.text;
@@ -1228,6 +1240,9 @@ function receive(msg) {
     break;
   case 'text':
     if (view.screen === 'table' && String(msg.game) === view.game) onText(msg);
+    break;
+  case 'stopped':
+    if (view.screen === 'table' && String(msg.game) === view.game) onStopped(msg);
     break;
   case 'hint':
     showHint(msg);
