@@ -471,16 +471,20 @@ static const char *status_of(const struct cas__table *t)
     return "running";
 }
 
-void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w)
+void cas__lobby_write_moving_at(struct cas__jw *w, uint32_t ply, int to_move)
 {
-    cas__jw_printf(w, ",\"ply\":%" PRIu32, t->r.session.ply);
-    /* Whose decision it is, so a page that holds that seat's link can
-     * show the game first ("your turn"). */
-    int actor = cas__lobby_to_move(t);
-    if (actor >= 0)
-        cas__jw_printf(w, ",\"to_move\":%d", actor);
+    cas__jw_printf(w, ",\"ply\":%" PRIu32, ply);
+    if (to_move >= 0)
+        cas__jw_printf(w, ",\"to_move\":%d", to_move);
     else
         cas__jw_raw(w, ",\"to_move\":null");
+}
+
+void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w)
+{
+    /* Whose decision it is, so a page that holds that seat's link can
+     * show the game first ("your turn"). */
+    cas__lobby_write_moving_at(w, t->r.session.ply, cas__lobby_to_move(t));
 }
 
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)

@@ -175,13 +175,21 @@ static void drain(struct cas__table *t);
 static void submit(struct cas__table *t, struct cas__table_job *j);
 static void ask_pool(struct cas__table *t);
 
-/* The table's lobby entry while it is held: written now, as it is free. */
+/* The table's lobby entry while it is held, as it is now that it is
+ * free: its ply and whose turn, and the entry itself only when more than
+ * those changed since the feed listed it (most jobs write none). */
 static void note_listing(struct cas__table *t)
 {
+    free(t->hold.listing);
+    t->hold.listing = NULL;
+    t->hold.ply = t->r.session.ply;
+    t->hold.to_move = cas__lobby_to_move(t);
+    t->hold.listing_kept = cas__feed_listed_as_is(t);
+    if (t->hold.listing_kept)
+        return;
     struct cas__jw w;
     cas__jw_init(&w);
     cas__lobby_write_entry(t, &w);
-    free(t->hold.listing);
     t->hold.listing = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     cas__jw_free(&w);
 }
@@ -295,6 +303,7 @@ static void submit(struct cas__table *t, struct cas__table_job *j)
     if (t->opening) { /* no views yet, nor a listing: the lobby lists it once open */
         free(t->hold.listing);
         t->hold.listing = NULL;
+        t->hold.listing_kept = 0;
     } else {
         if (!t->hold.held)
             note_listing(t);

@@ -106,7 +106,14 @@ struct cas__hold {
     struct cas__table_job *job;    /* the job in the pool, if held */
     struct cas__waiting *inbox, **inbox_tail;
     size_t n_waiting, waiting_bytes;
-    char *listing;                 /* owned: its lobby entry when last free */
+    /* Its lobby entry when last free: the feed's listed entry with ply
+     * and to_move for its moving part when nothing else had changed
+     * since it was listed (listing_kept: no entry written), else written
+     * whole (listing, owned; NULL with neither: not shown, still opening). */
+    char *listing;
+    int listing_kept;
+    uint32_t ply;
+    int to_move;
     /* The journal writer's answer for t->unsaved when it came while held:
      * applied (cas__table_written) once the job is delivered. */
     int written, written_rc;
@@ -400,6 +407,15 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat);
  * part alone (,"ply":N,"to_move":K).  lobby.c. */
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w);
+/* The moving part of an entry at ply with to_move (-1: none).  lobby.c. */
+void cas__lobby_write_moving_at(struct cas__jw *w, uint32_t ply, int to_move);
+/* (loop) Whether t's entry is the feed's listed one but for its moving
+ * part: listed, and nothing else marked changed since.  lobby_feed.c. */
+int cas__feed_listed_as_is(const struct cas__table *t);
+/* (loop) t's entry as the lobby lists it now into w: a held table's as
+ * it was when its job began; 0 when it is not listed (still opening).
+ * lobby_feed.c. */
+int cas__feed_entry(struct cas__table *t, struct cas__jw *w);
 /* Whose decision t's lobby entry shows (-1: none).  lobby_feed.c. */
 int cas__lobby_to_move(const struct cas__table *t);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
