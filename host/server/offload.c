@@ -355,7 +355,7 @@ void cas__offload_open(struct cas__table *t, struct cas__conn *c, const char *id
 {
     struct cas__table_job *j = calloc(1, sizeof *j);
     if (!j) {
-        snprintf(t->failure, sizeof t->failure, "out of memory");
+        cas__table_fail(t, "out of memory");
         if (invites)
             cas__invites_free(invites);
         if (c) {

@@ -218,7 +218,7 @@ struct cas__table {
     int days_per_move;
     int64_t deadline;
     int corr_last_seat;
-    char failure[512];             /* why the table stopped, "" if fine */
+    char *failure;                 /* why the table stopped (cas__table_fail), "" if fine */
     struct cas__table *next, *prev; /* in the lobby's list (prev: unlinked in O(1)) */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
@@ -290,6 +290,11 @@ int64_t cas__table_now(const struct cas__table *t);
 /* Stop t for why (kept with where the journal stands); the first reason
  * stays. */
 void cas__table_fail(struct cas__table *t, const char *why);
+/* t->failure of a table that has not stopped (""): a reason is allocated
+ * only when one comes, not kept in every table.  play.c. */
+extern char cas__table_fine[1];
+/* Let go of t->failure (t is being freed).  play.c. */
+void cas__table_fail_free(struct cas__table *t);
 /* Add event to t's log (best effort: the journal is the truth), as
  * emitted by t->applying_actor. */
 void cas__table_add_event(struct cas__table *t, const struct cas_event *event);

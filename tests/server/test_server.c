@@ -1334,6 +1334,34 @@ static void test_a_seat_resumes_from_the_history(void **state)
     world_close(&w);
 }
 
+/* A table that runs keeps no reason (every idle game would carry it): its
+ * failure is the shared "" until it stops; then the reason, cut at 400
+ * bytes, with where the journal stands, allocated to fit; the first
+ * reason stays. */
+static void test_a_stopped_tables_reason_is_its_first(void **state)
+{
+    (void)state;
+    struct world w;
+    char tokens[2][64], why[600], want[200];
+    world_open(&w, "reason", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    struct cas__table *t = table(&w, id);
+    assert_ptr_equal(t->failure, cas__table_fine);
+    assert_null(cas__table_failure(t));
+    memset(why, 'x', sizeof why - 1);
+    why[sizeof why - 1] = '\0';
+    cas__table_fail(t, why);
+    cas__table_fail(t, "a second reason");
+    const char *said = cas__table_failure(t);
+    assert_non_null(said);
+    snprintf(want, sizeof want, "; the game is saved up to ply %" PRIu32
+             " (castellan resume %lld)", t->j.saved, (long long)id);
+    assert_int_equal(strlen(said), 400 + strlen(want));
+    assert_int_equal(strspn(said, "x"), 400);
+    assert_string_equal(said + 400, want);
+    world_close(&w);
+}
+
 /* ------------------------------------------------------ notation help */
 
 /* The notation help is built by a table's first job (the plugin is
@@ -2167,6 +2195,7 @@ int main(void)
         cmocka_unit_test(test_changed_tables_are_flushed_once),
         cmocka_unit_test(test_resume_from_the_history),
         cmocka_unit_test(test_a_seat_resumes_from_the_history),
+        cmocka_unit_test(test_a_stopped_tables_reason_is_its_first),
         cmocka_unit_test(test_notation_help_is_built_once_and_shared),
         cmocka_unit_test(test_finished_games_leave_memory),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),
