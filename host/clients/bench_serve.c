@@ -28,6 +28,13 @@
  *               of --hosted, one more created a second: bytes per second
  *               to a subscriber of the lobby's changes and to one of whole
  *               lists (also run by --only serve-hosted, after hosted)
+ *   floor       (only when CASTELLAN_SERVE_MEASURES names it) one seeded
+ *               game recorded from castellan serve, then --games games
+ *               (think 400 ms) against castellan serve, against the bare
+ *               server of floor_server.c answering each move with the
+ *               recorded messages compressed as serve compresses them, and
+ *               against it sending them plain: CPU per move, user and
+ *               system, and the ratio to castellan serve's
  *
  * The game is the benched one with its expansions (--expansions).
  */
