@@ -761,8 +761,11 @@ static int bench_floor(const struct serve_bench *s)
         "the bare server, the recorded messages as plain text frames (no permessage-deflate)"};
     int rc = CAS_OK;
     for (int i = 0; i < 3 && rc == CAS_OK; i++)
-        if ((rc = run_kind(s->b, s->exp, &m, &f[i], NULL, &kinds[i])) == CAS_OK)
+        if ((rc = run_kind(s->b, s->exp, &m, &f[i], NULL, &kinds[i])) == CAS_OK) {
             floor_line(s, what[i], &f[i], ms_per_move(&f[0]));
+            if (i == 0)
+                split_line(s, "floor, castellan serve", &f[0]);
+        }
     cas__floor_game_free(&game);
     if (rc != CAS_OK)
         return rc;
