@@ -2,7 +2,8 @@
  * floor_server.c — the bare server of the serve benchmark's floor: castellan
  * serve's transport with nothing behind it.  It listens and accepts as
  * listen.c and http.c do, on the same libuv loop lent to libwebsockets,
- * with the same context options and permessage-deflate offer, and sends
+ * with the same context options and permessage-deflate negotiated by the
+ * same code (wsoffer.c), and sends
  * each message as http.c does (compressed after the connection's last two
  * by srv_msg.c and wsdeflate.c, a short one in a stored block, written at
  * once when nothing waits, else queued in sendq.c's queues).  Behind it
@@ -25,6 +26,7 @@
 #include "floor.h"
 #include "server.h"
 #include "wsdeflate.h"
+#include "wsoffer.h"
 
 #define MAX_MESSAGE 4096       /* what a client sends: creates, joins, acts */
 #define MAX_QUEUED 1024        /* messages queued on one connection */
@@ -233,22 +235,6 @@ static int receive(struct conn *c, const char *in, size_t len)
 
 /* ----------------------------------------------------- connections */
 
-/* As http.c's deflate_ours and takeover_allowed. */
-static int deflate_ours(struct lws *wsi)
-{
-    if (lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1") != 0)
-        return 0;
-    lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "4");
-    return lws_get_network_wsi(wsi) == wsi;
-}
-
-static int takeover_allowed(struct lws *wsi)
-{
-    char offer[512];
-    int n = lws_hdr_copy(wsi, offer, sizeof offer, WSI_TOKEN_EXTENSIONS);
-    return n >= 0 && !strstr(offer, "server_no_context_takeover");
-}
-
 static void closed(struct conn *c)
 {
     if (c->game)
@@ -275,8 +261,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         c->wsi = wsi;
         c->s = s;
-        c->deflate = deflate_ours(wsi);
-        c->takeover = c->deflate && takeover_allowed(wsi);
+        c->deflate = cas__ws_deflate_ours(wsi);
+        c->takeover = c->deflate && cas__ws_takeover_allowed(wsi);
         c->is_ws = 1;
         cas__sendq_attach(&s->sendq, &c->q);
         cas__buf_init(&c->rx, MAX_MESSAGE);
@@ -323,13 +309,6 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-/* http.c's offer, word for word. */
-static const struct lws_extension extensions[] = {
-    {"permessage-deflate", lws_extension_callback_pm_deflate,
-     "permessage-deflate; client_no_context_takeover; client_max_window_bits"},
-    {NULL, NULL, NULL},
-};
-
 static void tick(lws_sorted_usec_list_t *sul)
 {
     struct cas__floor_server *s = lws_container_of(sul, struct cas__floor_server, tick);
@@ -360,7 +339,7 @@ int cas__floor_server_start(const struct cas__floor_server_opts *o, struct cas__
     memset(&info, 0, sizeof info);
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
-    info.extensions = o->plain ? NULL : extensions;
+    info.extensions = o->plain ? NULL : cas__ws_extensions;
     info.user = s;
     info.fd_limit_per_thread = 2 * o->max_games + 2 * CAS__FDS_BESIDES_CONNECTIONS;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
