@@ -3,10 +3,10 @@
  * serve's transport with nothing behind it.  It listens and accepts as
  * listen.c and http.c do, on the same libuv loop lent to libwebsockets,
  * with the same context options and permessage-deflate negotiated by the
- * same code (wsoffer.c), and sends
- * each message as http.c does (compressed after the connection's last two
- * by srv_msg.c and wsdeflate.c, a short one in a stored block, written at
- * once when nothing waits, else queued in sendq.c's queues).  Behind it
+ * same code (wsoffer.c), and sends each message as http.c does (compressed
+ * after the connection's last two by srv_msg.c and wsdeflate.c, a short one
+ * in a stored block, written at once when nothing waits, else queued in
+ * sendq.c's queues).  Behind it
  * there is no lobby, no game, no pool and no journal: a move is answered
  * with a recorded game's next messages (floor_record.c), so what the
  * server's CPU per move costs here is the floor under castellan serve's.
