@@ -32,9 +32,10 @@
  *               game recorded from castellan serve, then --games games
  *               (think 400 ms) against castellan serve, against the bare
  *               server of floor_server.c answering each move with the
- *               recorded messages compressed as serve compresses them, and
- *               against it sending them plain: CPU per move, user and
- *               system, and the ratio to castellan serve's
+ *               recorded messages compressed as serve compresses them,
+ *               against it sending them plain, and against it journaling
+ *               each act first: CPU per move, user and system, and the
+ *               ratio to castellan serve's
  *
  * The game is the benched one with its expansions (--expansions).
  */
@@ -136,10 +137,10 @@ static _Noreturn void run_server(const char *db, size_t games, size_t conns, int
 /* The floor measure's bare server in the child, in place of castellan
  * serve (floor_server.c): the same pipes, the same answers. */
 static _Noreturn void run_floor_server(const struct cas__floor_game *game, int plain,
-                                       size_t games, int fd, int control)
+                                       const char *journal, size_t games, int fd, int control)
 {
     struct cas__floor_server_opts o = {.game = game, .listen = "127.0.0.1:0", .plain = plain,
-                                       .max_games = (unsigned)games + 64};
+                                       .max_games = (unsigned)games + 64, .journal = journal};
     struct cas__floor_server *srv;
     char err[256];
     int port;
@@ -159,10 +160,10 @@ static _Noreturn void run_floor_server(const struct cas__floor_game *game, int p
 }
 
 /* Which server a measure runs: castellan serve, or the floor's bare one
- * replaying game, compressed or plain. */
+ * replaying game, compressed or plain, journaling each act or not. */
 struct server_kind {
     const struct cas__floor_game *game; /* NULL: castellan serve */
-    int plain;
+    int plain, journal;
     /* With castellan serve: instead of the load client, one of its games
      * recorded into *record (cas__floor_record). */
     struct cas__floor_game *record;
@@ -402,7 +403,8 @@ static int run_kind(struct cas__bench *b, const char *expansions, const struct m
         close(fds[0]);
         close(control[1]);
         if (kind && kind->game)
-            run_floor_server(kind->game, kind->plain, m->games + m->hosted, fds[1], control[0]);
+            run_floor_server(kind->game, kind->plain, kind->journal ? db : NULL,
+                             m->games + m->hosted, fds[1], control[0]);
         run_server(db, m->games + m->hosted, m->games * (2 + m->watchers) + m->idle, fds[1],
                    control[0]);
     }
@@ -727,15 +729,16 @@ static void floor_line(const struct serve_bench *s, const char *what, const stru
  * received it, then the load measure's games and seats played against
  * castellan serve, against the bare server (floor_server.c) answering each
  * move with the recorded messages compressed as castellan serve
- * compresses them, and against the bare server sending them as plain
- * text.  Under valgrind each plays the same moves (30 a game), so the
+ * compresses them, against the bare server sending them as plain text,
+ * and against it journaling each act through the journal's writer before
+ * answering it, as castellan serve does.  Under valgrind each plays the same moves (30 a game), so the
  * servers' callgrind dumps compare. */
 #define FLOOR_THINK_MS 400 /* 2,500 moves/s offered at 1,000 games: what all three serve */
 
 static int bench_floor(const struct serve_bench *s)
 {
     struct cas__floor_game game;
-    struct figures f[3];
+    struct figures f[4];
     const struct measure once = {1, 0, 0, 0, 0, 0, 0, 0, 0};
     const struct server_kind record = {.record = &game};
     if (run_kind(s->b, s->exp, &once, &f[0], NULL, &record))
@@ -754,13 +757,15 @@ static int bench_floor(const struct serve_bench *s)
          messages ? (double)raw / (double)messages : 0);
     const struct measure m = {s->games, FLOOR_THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0, 0,
                               RUNNING_ON_VALGRIND ? 30 * s->games : 0, 0};
-    const struct server_kind kinds[3] = {{NULL, 0, NULL}, {&game, 0, NULL}, {&game, 1, NULL}};
-    static const char *const what[3] = {
+    const struct server_kind kinds[4] = {{NULL, 0, 0, NULL}, {&game, 0, 0, NULL},
+                                         {&game, 1, 0, NULL}, {&game, 0, 1, NULL}};
+    static const char *const what[4] = {
         "castellan serve",
         "the bare server, the recorded messages compressed as castellan serve compresses them",
-        "the bare server, the recorded messages as plain text frames (no permessage-deflate)"};
+        "the bare server, the recorded messages as plain text frames (no permessage-deflate)",
+        "the bare server compressing, each act journaled first by the journal's writer"};
     int rc = CAS_OK;
-    for (int i = 0; i < 3 && rc == CAS_OK; i++)
+    for (int i = 0; i < 4 && rc == CAS_OK; i++)
         if ((rc = run_kind(s->b, s->exp, &m, &f[i], NULL, &kinds[i])) == CAS_OK) {
             floor_line(s, what[i], &f[i], ms_per_move(&f[0]));
             if (i == 0)
@@ -769,13 +774,17 @@ static int bench_floor(const struct serve_bench *s)
     cas__floor_game_free(&game);
     if (rc != CAS_OK)
         return rc;
-    double real = ms_per_move(&f[0]), bare = ms_per_move(&f[1]), plain = ms_per_move(&f[2]);
+    double real = ms_per_move(&f[0]), bare = ms_per_move(&f[1]), plain = ms_per_move(&f[2]),
+           journaled = ms_per_move(&f[3]);
     line(s->b, "serve floor, per move: castellan serve's own work above the bare server "
          "(requests, tables, the build on the pool, the journal) %.3f ms; compressing the two "
          "seats' messages %.3f ms; the transport without compression (libwebsockets, the "
          "kernel's TCP on loopback, which runs the receiving client's side of each send too) "
-         "%.3f ms, of it the kernel %.3f ms\n", real - bare, bare - plain, plain,
-         f[2].r.answered ? f[2].threads.sys * 1e3 / (double)f[2].r.answered : 0);
+         "%.3f ms, of it the kernel %.3f ms; journaling each act durably before its answer "
+         "%.3f ms (the writer's thread %.3f ms)\n", real - bare, bare - plain, plain,
+         f[2].r.answered ? f[2].threads.sys * 1e3 / (double)f[2].r.answered : 0,
+         journaled - bare,
+         f[3].r.answered ? f[3].threads.journal * 1e3 / (double)f[3].r.answered : 0);
     return CAS_OK;
 }
 

@@ -58,13 +58,19 @@ int cas__floor_record(int port, const char *game, const char *expansions, uint64
  * id and seat tokens, a join with the recording's step 0 for that seat,
  * and each act with the next step's messages to both seats, each sent as
  * a message of its own (so compressed per recipient, as the server's
- * views are).  Games are played in lockstep with the recording; an act
- * past its end is not answered. */
+ * views are); with a journal, once the act is durable.  Games are played
+ * in lockstep with the recording; an act past its end, or while the last
+ * is being journaled, is not answered. */
 struct cas__floor_server_opts {
     const struct cas__floor_game *game;  /* borrowed; outlives the server */
     const char *listen;        /* "127.0.0.1:0" */
     int plain;                 /* no permessage-deflate offered: text frames */
     unsigned max_games;        /* creates past this are answered with an error */
+    /* A store (a SQLite file or PostgreSQL URL) to journal each act in
+     * through the journal's writer thread (cas__saves_writer), as castellan
+     * serve does, before the move's messages are sent; NULL: none.  Each
+     * game created gets a row there. */
+    const char *journal;
 };
 
 struct cas__floor_server;
@@ -75,9 +81,10 @@ int cas__floor_server_start(const struct cas__floor_server_opts *o, struct cas__
                             int *port, char *err, size_t errlen);
 /* One turn of its loop: wait (at most 100 ms) for events and serve them. */
 void cas__floor_server_turn(struct cas__floor_server *s);
-/* Moves answered, messages and bytes written to the sockets since the start. */
+/* Moves answered, messages and bytes written to the sockets, and acts
+ * journaled, since the start. */
 struct cas__floor_counts {
-    uint64_t moves, messages, bytes;
+    uint64_t moves, messages, bytes, journaled;
 };
 void cas__floor_server_counts(const struct cas__floor_server *s, struct cas__floor_counts *c);
 /* Close every connection and free it (NULL is fine). */

@@ -7,9 +7,10 @@
  * after the connection's last two by srv_msg.c and wsdeflate.c, a short one
  * in a stored block, written at once when nothing waits, else queued in
  * sendq.c's queues).  Behind it
- * there is no lobby, no game, no pool and no journal: a move is answered
- * with a recorded game's next messages (floor_record.c), so what the
- * server's CPU per move costs here is the floor under castellan serve's.
+ * there is no lobby, no game and no pool: a move is answered with a
+ * recorded game's next messages (floor_record.c), so what the server's CPU
+ * per move costs here is the floor under castellan serve's.  Asked to, it
+ * journals each act first through the journal's writer, as serve does.
  * It is a bench fixture: loopback only, bounded in games and message size.
  */
 #define _GNU_SOURCE /* accept4 */
@@ -35,6 +36,8 @@
 struct game {
     struct conn *seat[2];
     size_t step;               /* the recording's step last sent */
+    int64_t row;               /* with a journal: its game in the store */
+    int writing;               /* with a journal: an act is being journaled */
 };
 
 struct conn {
@@ -62,6 +65,8 @@ struct cas__floor_server {
     struct game *games;
     size_t n_games;
     struct cas__floor_counts counts;
+    struct cas__saves *store;  /* with a journal: creates' rows */
+    struct cas__saves_writer *writer; /* ... and the acts, on its thread */
 };
 
 /* -------------------------------------------------------- sending */
@@ -165,14 +170,28 @@ static void send_error(struct conn *c, const char *code)
     send_text(c, text, (size_t)n);
 }
 
+/* The game's row in the journal's store (on the loop: creating is not
+ * what the floor measures). */
+static int64_t insert_row(struct cas__floor_server *s)
+{
+    struct cas__saves_player players[2] = {{.name = "a", .agent = "human"},
+                                           {.name = "b", .agent = "human"}};
+    struct cas__saves_game g = {.castellan_version = "floor", .game = {.id = "floor",
+                                .version = "1"}, .players = players, .n_players = 2,
+                                .status = CAS__SAVES_PLAYING};
+    return cas__saves_game_insert(s->store, &g) == CAS_OK ? g.id : 0;
+}
+
 static void create(struct conn *c)
 {
     struct cas__floor_server *s = c->s;
     char text[256];
-    if (s->n_games >= s->o.max_games) {
-        send_error(c, "full");
+    int64_t row = s->store ? insert_row(s) : 0;
+    if (s->n_games >= s->o.max_games || (s->store && !row)) {
+        send_error(c, s->store && !row ? "store" : "full");
         return;
     }
+    s->games[s->n_games].row = row;
     size_t id = ++s->n_games;
     int n = snprintf(text, sizeof text, "{\"type\":\"created\",\"game\":\"%zu\",\"seats\":["
                      "{\"seat\":0,\"token\":\"%016zx\"},{\"seat\":1,\"token\":\"%016zx\"}]}",
@@ -196,22 +215,62 @@ static void join(struct conn *c, const char *text)
     send_step(s, g, (int)seat, 0);
 }
 
-static void act(struct conn *c)
+/* The next step's messages to both seats: the move acknowledged. */
+static void answer(struct cas__floor_server *s, struct game *g)
 {
-    struct game *g = c->game;
-    if (!g || g->step >= c->s->o.game->moves)
-        return;
     g->step++;
-    c->s->counts.moves++;
+    s->counts.moves++;
     for (int seat = 0; seat < 2; seat++)
         if (g->seat[seat])
-            send_step(c->s, g, seat, g->step);
+            send_step(s, g, seat, g->step);
+}
+
+/* The act's action text (its "action" string as sent) journaled as the
+ * game's next ply, answered once durable (journaled()). */
+static void journal(struct cas__floor_server *s, struct game *g, int seat, const char *text)
+{
+    const char *at = strstr(text, "\"action\":\"");
+    char action[512];
+    snprintf(action, sizeof action, "%.*s", at ? (int)strcspn(at + 10, "\"") : 0,
+             at ? at + 10 : "");
+    struct cas__saves_entry *e =
+        cas__saves_entry_new(g->row, (uint32_t)g->step, seat, action, 0, -1, g);
+    if (!e)
+        return;
+    g->writing = 1;
+    cas__saves_writer_submit(s->writer, e);
+}
+
+/* The writer woke the loop: answer the acts now durable. */
+static void journaled(struct cas__floor_server *s)
+{
+    for (struct cas__saves_entry *e = cas__saves_writer_done(s->writer, 0), *next; e; e = next) {
+        struct game *g = e->owner;
+        next = e->next;
+        g->writing = 0;
+        if (e->rc == CAS_OK) {
+            s->counts.journaled++;
+            answer(s, g);
+        }
+        cas__saves_entry_free(e);
+    }
+}
+
+static void act(struct conn *c, const char *text)
+{
+    struct game *g = c->game;
+    if (!g || g->writing || g->step >= c->s->o.game->moves)
+        return;
+    if (c->s->writer)
+        journal(c->s, g, c->seat, text);
+    else
+        answer(c->s, g);
 }
 
 static void handle(struct conn *c, const char *text)
 {
     if (strncmp(text, "{\"type\":\"act\"", 13) == 0)
-        act(c);
+        act(c, text);
     else if (strncmp(text, "{\"type\":\"join\"", 14) == 0)
         join(c, text);
     else if (strncmp(text, "{\"type\":\"create\"", 16) == 0)
@@ -275,6 +334,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws)
             closed(c);
         return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (s && s->writer)
+            journaled(s);
+        return 0;
     default:
         return 0;
     }
@@ -308,6 +371,23 @@ static const struct lws_protocols protocols[] = {
     {"castellan-listen", listener, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
+
+static void wake(void *ctx)
+{
+    struct cas__floor_server *s = ctx;
+    lws_cancel_service(s->ctx);
+}
+
+/* The journal's store and its writer thread, as serve_run.c opens them. */
+static int open_journal(struct cas__floor_server *s, char *err, size_t errlen)
+{
+    int rc = cas__saves_open(s->o.journal, &s->store, err, errlen);
+    if (rc == CAS_OK)
+        rc = cas__saves_writer_open(s->o.journal, wake, s, &s->writer, err, errlen);
+    if (rc == CAS_OK && (rc = cas__saves_writer_start(s->writer)) != CAS_OK)
+        snprintf(err, errlen, "cannot start the journal's writer thread");
+    return rc;
+}
 
 static void tick(lws_sorted_usec_list_t *sul)
 {
@@ -365,6 +445,8 @@ int cas__floor_server_start(const struct cas__floor_server_opts *o, struct cas__
         goto fail;
     }
     s->listen_owned = 0;
+    if (o->journal && (rc = open_journal(s, err, errlen)) != CAS_OK)
+        goto fail;
     lws_sul_schedule(s->ctx, 0, &s->tick, tick, TICK_MS * LWS_US_PER_MS);
     *out = s;
     return CAS_OK;
@@ -390,6 +472,9 @@ void cas__floor_server_free(struct cas__floor_server *s)
 {
     if (!s)
         return;
+    /* What is queued is journaled; the answers nobody takes are freed. */
+    cas__saves_writer_stop(s->writer);
+    cas__saves_close(s->store);
     if (s->ctx)
         lws_context_destroy(s->ctx);
     if (s->uv && s->ctx) { /* as cas__httpd_free: a second call frees it */

@@ -3,7 +3,8 @@
  * floor_server.c): a game recorded from castellan serve is replayed by the
  * bare server byte for byte, each move answered with that move's recorded
  * messages to both seats, compressed or plain; and the load client plays
- * whole games against it.  Servers on 127.0.0.1 port 0; no timing.
+ * whole games against it, with each act journaled before its answer when
+ * asked.  Servers on 127.0.0.1 port 0; no timing.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -17,8 +18,10 @@
 #include <cmocka.h>
 
 #include "floor.h"
+#include "saves.h"
 #include "serve_process.h"
 #include "server.h"
+#include "tconn.h"
 #include "wsclient.h"
 
 static void test_floor_batches_keep_each_step_in_order(void **state)
@@ -61,10 +64,11 @@ static void *serve(void *arg)
     return NULL;
 }
 
-static void bare_start(struct bare *b, const struct cas__floor_game *g, int plain)
+static void bare_start(struct bare *b, const struct cas__floor_game *g, int plain,
+                       const char *journal)
 {
     const struct cas__floor_server_opts o = {.game = g, .listen = "127.0.0.1:0", .plain = plain,
-                                             .max_games = 8};
+                                             .max_games = 8, .journal = journal};
     char err[256];
     memset(b, 0, sizeof *b);
     if (cas__floor_server_start(&o, &b->srv, &b->port, err, sizeof err) != CAS_OK)
@@ -100,7 +104,7 @@ static size_t messages_of(const struct cas__floor_game *g)
     return g->seat[0].n + g->seat[1].n;
 }
 
-static void test_floor_server_replays_a_recorded_game_byte_for_byte(void **state)
+static void test_floor_server_replays_a_recorded_game_and_journals_each_act(void **state)
 {
     (void)state;
     struct serve_process p;
@@ -129,7 +133,7 @@ static void test_floor_server_replays_a_recorded_game_byte_for_byte(void **state
 
     /* The bare server, played the same way, sends each seat exactly what
      * castellan serve sent it, move for move: compressed ... */
-    bare_start(&b, &real, 0);
+    bare_start(&b, &real, 0, NULL);
     rc = cas__floor_record(b.port, "fixture", NULL, 5, SIZE_MAX, &again, err, sizeof err);
     bare_stop(&b, &deflated);
     if (rc != CAS_OK)
@@ -140,7 +144,7 @@ static void test_floor_server_replays_a_recorded_game_byte_for_byte(void **state
     cas__floor_game_free(&again);
 
     /* ... and plain, in more bytes. */
-    bare_start(&b, &real, 1);
+    bare_start(&b, &real, 1, NULL);
     rc = cas__floor_record(b.port, "fixture", NULL, 5, SIZE_MAX, &again, err, sizeof err);
     bare_stop(&b, &plain);
     if (rc != CAS_OK)
@@ -151,23 +155,44 @@ static void test_floor_server_replays_a_recorded_game_byte_for_byte(void **state
     assert_true(plain.bytes > deflated.bytes);
     cas__floor_game_free(&again);
 
-    /* The load client plays whole games against it, as against serve. */
+    /* The load client plays whole games against it, as against serve;
+     * with a journal, every act is in the store before its answer. */
     struct cas__loadgen_result r;
-    const struct cas__loadgen_params params = {.game = "fixture", .seed = 5, .games = 3,
-                                               .max_moves = 3 * real.moves,
-                                               .max_seconds = 120, .wire = 1};
-    bare_start(&b, &real, 0);
-    struct cas__loadgen_params at = params;
-    at.port = b.port;
-    rc = cas__loadgen_run(&at, &r);
-    bare_stop(&b, &deflated);
+    struct cas__floor_counts journaled;
+    struct cas__loadgen_params params = {.game = "fixture", .seed = 5, .games = 3,
+                                         .max_moves = 3 * real.moves, .max_seconds = 120,
+                                         .wire = 1};
+    char db[700];
+    snprintf(db, sizeof db, "%s/journal.db", p.dir);
+    tconn_fresh_db(db);
+    bare_start(&b, &real, 0, db);
+    params.port = b.port;
+    rc = cas__loadgen_run(&params, &r);
+    bare_stop(&b, &journaled);
     assert_int_equal(rc, CAS_OK);
     if (r.errors)
         fail_msg("%llu errors, the first: %s", (unsigned long long)r.errors, r.first_error);
     assert_int_equal(r.games_over, 3);
     assert_int_equal(r.moves, 3 * real.moves);
-    assert_int_equal(deflated.moves, 3 * real.moves);
+    assert_int_equal(journaled.moves, 3 * real.moves);
+    assert_int_equal(journaled.journaled, 3 * real.moves);
     assert_true(r.updates > 0);
+
+    struct cas__saves *store;
+    int64_t *ids;
+    size_t n;
+    assert_int_equal(cas__saves_open(db, &store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_game_ids(store, NULL, &ids, &n), CAS_OK);
+    assert_int_equal(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        struct cas__saves_game g;
+        assert_int_equal(cas__saves_game_load(store, ids[i], 1, &g), CAS_OK);
+        assert_int_equal(g.n_actions, real.moves);
+        assert_int_equal(g.actions[0].ply, 0);
+        cas__saves_game_free(&g);
+    }
+    free(ids);
+    cas__saves_close(store);
     cas__floor_game_free(&real);
 }
 
@@ -175,7 +200,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_batches_keep_each_step_in_order),
-        cmocka_unit_test(test_floor_server_replays_a_recorded_game_byte_for_byte),
+        cmocka_unit_test(test_floor_server_replays_a_recorded_game_and_journals_each_act),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
