@@ -776,15 +776,15 @@ static int bench_floor(const struct serve_bench *s)
         return rc;
     double real = ms_per_move(&f[0]), bare = ms_per_move(&f[1]), plain = ms_per_move(&f[2]),
            journaled = ms_per_move(&f[3]);
-    line(s->b, "serve floor, per move: castellan serve's own work above the bare server "
-         "(requests, tables, the build on the pool, the journal) %.3f ms; compressing the two "
-         "seats' messages %.3f ms; the transport without compression (libwebsockets, the "
-         "kernel's TCP on loopback, which runs the receiving client's side of each send too) "
-         "%.3f ms, of it the kernel %.3f ms; journaling each act durably before its answer "
-         "%.3f ms (the writer's thread %.3f ms)\n", real - bare, bare - plain, plain,
-         f[2].r.answered ? f[2].threads.sys * 1e3 / (double)f[2].r.answered : 0,
-         journaled - bare,
-         f[3].r.answered ? f[3].threads.journal * 1e3 / (double)f[3].r.answered : 0);
+    line(s->b, "serve floor, per move: castellan serve's own work above the journaling bare "
+         "server (requests, tables, the pool's build) %.3f ms; journaling each act durably "
+         "before its answer %.3f ms (the writer's thread %.3f ms); compressing the two seats' "
+         "messages %.3f ms; the transport without compression (libwebsockets, the kernel's "
+         "TCP on loopback, which runs the receiving client's side of each send too) %.3f ms, "
+         "of it the kernel %.3f ms\n", real - journaled, journaled - bare,
+         f[3].r.answered ? f[3].threads.journal * 1e3 / (double)f[3].r.answered : 0,
+         bare - plain, plain,
+         f[2].r.answered ? f[2].threads.sys * 1e3 / (double)f[2].r.answered : 0);
     return CAS_OK;
 }
 
