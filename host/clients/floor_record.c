@@ -103,8 +103,11 @@ static void fail(struct recorder *r, const char *what, const char *text)
     r->failed = 1;
 }
 
+/* The creator's answer; anything after it is not the recording's. */
 static void on_created(struct recorder *r, const char *text)
 {
+    if (r->game)
+        return;
     if (strncmp(text, "{\"type\":\"created\"", 17) != 0) {
         fail(r, "the server did not create the game", text);
         return;
