@@ -102,6 +102,8 @@ int cas__table_wake(struct cas__table *t)
     struct cas__sleep *z = t->sleep;
     if (!z)
         return CAS_OK;
+    if (t->failure[0]) /* it could not wake before (a table that stopped never sleeps) */
+        return CAS_ECORRUPT;
     struct cas__session *s = &t->r.session;
     const struct cas__match *m = &t->r.match;
     cas_state **states = calloc(z->n, sizeof *states);
