@@ -375,11 +375,64 @@ int cas__carc_kind_symbol(const struct cas_game *g, int ki, const struct cas_wri
     return cas_out_finish(&v);
 }
 
+/* ------------------------------------------------- relative pictures */
+
+/* What a picture drawn through render_since (ABI 1.4) is stamped with:
+ * enough to tell which of its elements a later picture repeats byte for
+ * byte.  The host hands it back as it was, for the same game and viewer,
+ * and never after a move taken back; the digests check that anyway. */
+struct stamp {
+    uint32_t magic;     /* STAMP_MAGIC: this layout */
+    int32_t viewer;
+    uint32_t ntiles;    /* tiles placed: each keeps its element for good */
+    uint32_t ncells;    /* cells known (an open one keeps its element) */
+    uint64_t tiles;     /* digest of tiles[0..ntiles): kind, turn, space */
+    uint64_t cells;     /* digest of cells[0..ncells): space */
+    int32_t frame[12];  /* struct frame: the ruler, the ground, the heading */
+    uint8_t kinds[(CARC_MAX_KINDS + 7) / 8]; /* the symbols defined */
+};
+
+#define STAMP_MAGIC 0x43535431u /* "CST1" */
+
+/* One render's view of the last picture: which of its parts repeat. */
+struct since {
+    const struct stamp *last; /* NULL: none, everything is drawn */
+    int tiles_kept;           /* last's tiles are this state's first tiles */
+    int cells_kept;           /* and so are its cells */
+    int frame_kept;           /* the frame lies where it lay */
+    struct stamp next;        /* this picture's */
+};
+
+/* A placeholder for the element keyed by prefix, then a, or a,b when
+ * `pair`: the last picture's element of that key, byte for byte. */
+static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+{
+    cas_outs(v, "<g data-cas-key=\"");
+    cas_outs(v, prefix);
+    if (pair >= 0)
+        cas_outi(v, a);
+    if (pair > 0) {
+        cas_outs(v, ",");
+        cas_outi(v, b);
+    }
+    cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>");
+}
+
 /* Kind ki's symbol: copied from the shared tables where they hold it (it
  * is a fifth of a five-expansion move's instructions drawn each time),
- * else drawn. */
-static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
+ * else drawn; a placeholder where the last picture defined it (a symbol
+ * is the same bytes in every picture of the game). */
+static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki,
+                        struct since *sn)
 {
+    if (sn) {
+        sn->next.kinds[ki / 8] |= (uint8_t)(1u << ki % 8);
+        if (sn->last && sn->last->kinds[ki / 8] >> ki % 8 & 1u) {
+            put_same(v, "k", ki, 0, 0);
+            cas_outs(v, "\n");
+            return;
+        }
+    }
     const struct carc_tables *t = g->tables;
     if (!t || !t->symbols_at) {
         draw_kind_symbol(v, g, ki);
@@ -546,7 +599,8 @@ static const char style[] =
 
 /* The kinds on the board, the drawn one and those in `also` (hand tiles
  * the notes name), each defined once. */
-static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const uint8_t *also)
+static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const uint8_t *also,
+                         struct since *sn)
 {
     const struct cas_game *g = s->game;
     uint8_t used[CARC_MAX_KINDS];
@@ -557,7 +611,7 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
         used[s->drawn] = 1;
     for (int k = 0; k < g->nkinds; k++)
         if (used[k])
-            define_kind(v, g, k);
+            define_kind(v, g, k, sn);
 }
 
 /* The board's x coordinates along its top edge and y coordinates down its
@@ -565,21 +619,29 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
  * player types ("place D 2,-1 90").  Each label is keyed by its column or
  * row, so a board that grows sends its new labels (and, when the edge a
  * ruler runs along moves, that ruler's labels), not the whole ruler. */
-static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr)
+static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int same)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
-        if (mid > left && mid < right)
+        if (mid > left && mid < right && same) {
+            put_same(v, "cx", x, 0, 0);
+            cas_outs(v, "\n");
+        } else if (mid > left && mid < right) {
             cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
                         "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
+        }
     }
     for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
         int mid = fr->by + y * SPACE + SPACE / 2;
-        if (mid > top && mid < bottom)
+        if (mid > top && mid < bottom && same) {
+            put_same(v, "cy", y, 0, 0);
+            cas_outs(v, "\n");
+        } else if (mid > top && mid < bottom) {
             cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
                         "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
+        }
     }
 }
 
@@ -602,8 +664,12 @@ static int cell_order(const void *a, const void *b)
     return x->y != y->y ? (x->y > y->y) - (x->y < y->y) : (x->x > y->x) - (x->x < y->x);
 }
 
-static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                            const struct since *sn)
 {
+    /* an open spot's element is its space's: the last picture drew it
+     * when the cell was known then (an empty cell is always open) */
+    int kept = sn && sn->cells_kept ? (int)sn->last->ncells : 0;
     /* row by row, so a spot keeps its place among the others as the front
      * changes (the state keeps them in no order) */
     const struct carc_cell **front = malloc((s->nfront + 1) * sizeof *front);
@@ -617,9 +683,14 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = front[i];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
-        cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                    "height=\"%d\" rx=\"6\"/>\n",
-                 c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+        if (c - C_CELLS(s) < kept) {
+            put_same(v, "o", c->x, c->y, 1);
+            cas_outs(v, "\n");
+        } else {
+            cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" "
+                        "width=\"%d\" height=\"%d\" rx=\"6\"/>\n",
+                     c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+        }
         if (s->stage == ST_PLACE && fits_somewhere_here(s, c))
             cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
                         "y=\"%d\"/>\n", c->x, c->y, x, y);
@@ -644,11 +715,18 @@ static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
         draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
 }
 
-static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                       const struct since *sn)
 {
     const struct cas_game *g = s->game;
+    int kept = sn && sn->tiles_kept ? (int)sn->last->ntiles : 0; /* never change once placed */
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
+        if (i < kept) {
+            put_same(v, "t", t->x, t->y, 1);
+            cas_outs(v, "\n");
+            continue;
+        }
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
         cas_outf(v, "<g class=\"tile\" data-cas-key=\"t%d,%d\"><use xlink:href=\"#k%d\" "
                     "transform=\"translate(%d %d) rotate(%d 50 50)\"/>", t->x, t->y, t->kind, x,
@@ -1270,7 +1348,7 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
 /* The kinds the panel's choices draw that the board does not (castles in
  * a hand). */
 static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
-                              const struct view *vw, const uint8_t *defined)
+                              const struct view *vw, const uint8_t *defined, struct since *sn)
 {
     const struct carc_marks *mk = vw->mk;
     const struct cas_game *g = s->game;
@@ -1286,7 +1364,7 @@ static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
                    : k->type == MARK_SPACE && vw->attributes ? space_piece(s, vw, &mk->items[i])
                                                               : -1;
         if (kind >= 0 && !done[kind]) {
-            define_kind(v, g, kind);
+            define_kind(v, g, kind, sn);
             done[kind] = 1;
         }
     }
@@ -1311,8 +1389,29 @@ static const char choice_style[] =
  * the viewBox moves as the board grows, so a tile, once placed, is the
  * same bytes in every later picture; the frame's own parts (heading,
  * coordinates, panel) follow the viewBox's corner. */
+/* Text that is the same in every picture of the game, or its placeholder
+ * where the last picture (any of the game's, for the viewer) had it. */
+static void put_fixed(struct cas_outbuf *v, const struct since *sn, const char *key,
+                      const char *text)
+{
+    if (sn && sn->last) {
+        put_same(v, key, 0, 0, -1);
+        cas_outs(v, "\n");
+    } else {
+        cas_outs(v, text);
+    }
+}
+
+static void stamp_frame(int32_t *to, const struct frame *fr)
+{
+    const int from[12] = {fr->minx, fr->maxx, fr->miny, fr->maxy, fr->cols,  fr->rows,
+                          fr->bx,   fr->by,   fr->width, fr->height, fr->ox, fr->oy};
+    for (int i = 0; i < 12; i++)
+        to[i] = from[i];
+}
+
 static int draw(const struct cas_state *s, int viewer, const struct view *vw,
-                const struct cas_writer *out)
+                const struct cas_writer *out, struct since *sn)
 {
     struct cas_outbuf v = CAS_OUTBUF_INIT(out);
     struct note_tiles nt = note_tiles(s, viewer);
@@ -1320,35 +1419,54 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                                ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
     struct frame board = fr;
     board.bx = board.by = 0;
+    if (sn) {
+        stamp_frame(sn->next.frame, &fr);
+        sn->frame_kept = sn->last && memcmp(sn->last->frame, sn->next.frame,
+                                            sizeof sn->next.frame) == 0;
+    }
     char status[200];
     status_line(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                  "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n"
-                 "<title data-cas-key=\"title\">Carcassonne</title>\n",
+                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n",
              fr.ox, fr.oy, fr.width, fr.height);
-    cas_outs(&v, style);
+    put_fixed(&v, sn, "title", "<title data-cas-key=\"title\">Carcassonne</title>\n");
+    put_fixed(&v, sn, "style", style);
     /* in every picture, marked or not: it never travels again */
-    cas_outs(&v, choice_style);
-    cas_outs(&v, "<defs data-cas-key=\"figures\">");
-    cas_outs(&v, figure_defs);
-    cas_outs(&v, "</defs>\n");
-    define_kinds(&v, s, nt.named);
+    put_fixed(&v, sn, "choice-style", choice_style);
+    if (sn && sn->last) {
+        put_same(&v, "figures", 0, 0, -1);
+        cas_outs(&v, "\n");
+    } else {
+        cas_outs(&v, "<defs data-cas-key=\"figures\">");
+        cas_outs(&v, figure_defs);
+        cas_outs(&v, "</defs>\n");
+    }
+    define_kinds(&v, s, nt.named, sn);
     if (vw)
-        define_mark_kinds(&v, s, vw, nt.named);
+        define_mark_kinds(&v, s, vw, nt.named, sn);
     /* the heading apart from the status line, which changes every ply */
-    cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                 "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
-                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text></g>\n"
-                 "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text class=\"status\" "
-                 "x=\"%d\" y=\"36\">",
-             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, fr.ox, fr.oy, MARGIN + 190);
+    int frame_kept = sn && sn->frame_kept;
+    if (frame_kept) {
+        put_same(&v, "ground", 0, 0, -1);
+        cas_outs(&v, "\n");
+        put_same(&v, "head", 0, 0, -1);
+        cas_outs(&v, "\n");
+    } else {
+        cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                     "height=\"%d\" fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" "
+                     "transform=\"translate(%d %d)\"><text class=\"title\" x=\"%d\" "
+                     "y=\"36\">Carcassonne</text></g>\n",
+                 fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN);
+    }
+    cas_outf(&v, "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text "
+                 "class=\"status\" x=\"%d\" y=\"36\">", fr.ox, fr.oy, MARGIN + 190);
     put_escaped(&v, status);
     cas_outs(&v, "</text></g>\n");
-    draw_coordinates(&v, &fr);
-    draw_open_spots(&v, s, &board);
-    draw_tiles(&v, s, &board);
+    draw_coordinates(&v, &fr, frame_kept);
+    draw_open_spots(&v, s, &board, sn);
+    draw_tiles(&v, s, &board, sn);
     draw_last_tile(&v, s, &board);
     draw_figures(&v, s, &board);
     draw_deploy_spots(&v, s, &board);
@@ -1367,19 +1485,100 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
 
 int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
 {
-    return draw(s, viewer, NULL, out);
+    return draw(s, viewer, NULL, out, NULL);
 }
 
-int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
-                                 const cas_action *actions, size_t n,
-                                 const struct cas_writer *out)
+static int draw_choices(const struct cas_state *s, int viewer, int attributes,
+                        const cas_action *actions, size_t n, const struct cas_writer *out,
+                        struct since *sn)
 {
     struct carc_marks mk;
     int rc = cas__carc_marks(s, actions, n, &mk);
     if (rc != CAS_OK)
         return rc;
     struct view vw = {.mk = &mk, .actions = actions, .attributes = attributes};
-    rc = attributes && mk.n == 0 ? CAS_EINVAL : draw(s, viewer, &vw, out);
+    rc = attributes && mk.n == 0 ? CAS_EINVAL : draw(s, viewer, &vw, out, sn);
     cas__carc_marks_free(s, &mk);
+    return rc;
+}
+
+int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
+                                 const cas_action *actions, size_t n,
+                                 const struct cas_writer *out)
+{
+    return draw_choices(s, viewer, attributes, actions, n, out, NULL);
+}
+
+#define DIGEST_START 0xcbf29ce484222325u /* FNV-1a, 64 bits */
+
+static uint64_t digest_int(uint64_t h, int value)
+{
+    uint32_t u = (uint32_t)value;
+    for (int i = 0; i < 4; i++, u >>= 8)
+        h = (h ^ (u & 0xffu)) * 0x100000001b3u;
+    return h;
+}
+
+/* The digest of tiles[0..n) and of cells[0..n), as a stamp keeps them. */
+static uint64_t digest_tiles(const struct cas_state *s, int from, int to, uint64_t h)
+{
+    for (int i = from; i < to; i++) {
+        const struct carc_tile *t = &C_TILES(s)[i];
+        h = digest_int(digest_int(digest_int(digest_int(h, t->kind), t->rot), t->x), t->y);
+    }
+    return h;
+}
+
+static uint64_t digest_cells(const struct cas_state *s, int from, int to, uint64_t h)
+{
+    for (int i = from; i < to; i++)
+        h = digest_int(digest_int(h, C_CELLS(s)[i].x), C_CELLS(s)[i].y);
+    return h;
+}
+
+/* sn for a picture of s for viewer after the one stamped last[0..len)
+ * (NULL: none): its stamp begun, and what of the last picture the state
+ * still holds: the tiles placed then, the cells known then. */
+static void since_open(struct since *sn, struct stamp *last_copy, const struct cas_state *s,
+                       int viewer, const unsigned char *last, size_t len)
+{
+    memset(sn, 0, sizeof *sn);
+    struct stamp *next = &sn->next;
+    next->magic = STAMP_MAGIC;
+    next->viewer = viewer;
+    next->ntiles = s->ntiles;
+    next->ncells = s->ncells;
+    if (last && len == sizeof *last_copy) {
+        memcpy(last_copy, last, sizeof *last_copy);
+        if (last_copy->magic == STAMP_MAGIC && last_copy->viewer == viewer)
+            sn->last = last_copy;
+    }
+    int kept_tiles = sn->last && sn->last->ntiles <= s->ntiles ? (int)sn->last->ntiles : 0;
+    int kept_cells = sn->last && sn->last->ncells <= s->ncells ? (int)sn->last->ncells : 0;
+    next->tiles = digest_tiles(s, 0, kept_tiles, DIGEST_START);
+    sn->tiles_kept = sn->last && sn->last->ntiles <= s->ntiles && next->tiles == sn->last->tiles;
+    next->tiles = digest_tiles(s, kept_tiles, s->ntiles, next->tiles);
+    next->cells = digest_cells(s, 0, kept_cells, DIGEST_START);
+    sn->cells_kept = sn->tiles_kept && sn->last->ncells <= s->ncells &&
+                     next->cells == sn->last->cells;
+    next->cells = digest_cells(s, kept_cells, s->ncells, next->cells);
+}
+
+int cas__carc_render_since(const struct cas_state *s, struct cas_render_since *req)
+{
+    struct since sn;
+    struct stamp last;
+    since_open(&sn, &last, s, req->viewer, req->since, req->since_len);
+    int rc;
+    if (req->format == CAS_RENDER_SVG)
+        rc = draw(s, req->viewer, NULL, req->out, &sn);
+    else if (req->format == CAS_RENDER_SVG_ACTIONS)
+        rc = draw_choices(s, req->viewer, 1, req->actions, req->n, req->out, &sn);
+    else
+        rc = CAS_EINVAL;
+    if (rc == CAS_OK && req->stamp_cap >= sizeof sn.next) {
+        memcpy(req->stamp, &sn.next, sizeof sn.next);
+        req->stamp_len = sizeof sn.next;
+    }
     return rc;
 }
