@@ -390,7 +390,15 @@ struct stamp {
     uint64_t cells;     /* digest of cells[0..ncells): space */
     int32_t frame[12];  /* struct frame: the ruler, the ground, the heading */
     uint8_t kinds[(CARC_MAX_KINDS + 7) / 8]; /* the symbols defined */
+    int64_t score[CARC_MAX_PLAYERS];  /* each player's card, */
+    uint8_t supply[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS]; /* and supply counts */
+    int32_t turn;       /* whose turn the frame over the cards shows */
+    int32_t last;       /* the tile outlined as placed last, or -1 */
+    uint32_t nfigs;     /* figures standing: each keeps its element while */
+    uint64_t figs;      /* the digest of figs[0..nfigs) stays: node, kind, player */
 };
+
+_Static_assert(sizeof(struct stamp) <= CAS_RENDER_STAMP_MIN, "a stamp fits any host's room");
 
 #define STAMP_MAGIC 0x43535431u /* "CST1" */
 
@@ -399,15 +407,29 @@ struct since {
     const struct stamp *last; /* NULL: none, everything is drawn */
     int tiles_kept;           /* last's tiles are this state's first tiles */
     int cells_kept;           /* and so are its cells */
+    int figs_kept;            /* and its figures */
     int frame_kept;           /* the frame lies where it lay */
     struct stamp next;        /* this picture's */
 };
 
-/* A placeholder for the element keyed by prefix, then a, or a,b when
- * `pair`: the last picture's element of that key, byte for byte. */
-static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+/* A placeholder, with the line's end every element of the picture has,
+ * for the element keyed by what is written between same_open and
+ * same_close: the last picture's element of that key, byte for byte. */
+static void same_open(struct cas_outbuf *v)
 {
     cas_outs(v, "<g data-cas-key=\"");
+}
+
+static void same_close(struct cas_outbuf *v)
+{
+    cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>\n");
+}
+
+/* The placeholder keyed prefix alone (pair < 0), prefix and a (pair 0),
+ * or prefix and a,b (pair > 0). */
+static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+{
+    same_open(v);
     cas_outs(v, prefix);
     if (pair >= 0)
         cas_outi(v, a);
@@ -415,7 +437,7 @@ static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int
         cas_outs(v, ",");
         cas_outi(v, b);
     }
-    cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>");
+    same_close(v);
 }
 
 /* Kind ki's symbol: copied from the shared tables where they hold it (it
@@ -429,7 +451,6 @@ static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki,
         sn->next.kinds[ki / 8] |= (uint8_t)(1u << ki % 8);
         if (sn->last && sn->last->kinds[ki / 8] >> ki % 8 & 1u) {
             put_same(v, "k", ki, 0, 0);
-            cas_outs(v, "\n");
             return;
         }
     }
@@ -627,7 +648,6 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
         int mid = fr->bx + x * SPACE + SPACE / 2;
         if (mid > left && mid < right && same) {
             put_same(v, "cx", x, 0, 0);
-            cas_outs(v, "\n");
         } else if (mid > left && mid < right) {
             cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
                         "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
@@ -637,7 +657,6 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
         int mid = fr->by + y * SPACE + SPACE / 2;
         if (mid > top && mid < bottom && same) {
             put_same(v, "cy", y, 0, 0);
-            cas_outs(v, "\n");
         } else if (mid > top && mid < bottom) {
             cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
                         "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
@@ -685,7 +704,6 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
         if (c - C_CELLS(s) < kept) {
             put_same(v, "o", c->x, c->y, 1);
-            cas_outs(v, "\n");
         } else {
             cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" "
                         "width=\"%d\" height=\"%d\" rx=\"6\"/>\n",
@@ -724,7 +742,6 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
         const struct carc_tile *t = &C_TILES(s)[i];
         if (i < kept) {
             put_same(v, "t", t->x, t->y, 1);
-            cas_outs(v, "\n");
             continue;
         }
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
@@ -737,11 +754,23 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
 }
 
 /* The tile placed last (this turn's, or the previous turn's), outlined. */
-static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+/* The tile draw_last_tile outlines, or -1. */
+static int last_tile(const struct cas_state *s)
 {
     int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
-    if (s->ntiles < 2 || last < 0)
+    return s->ntiles < 2 ? -1 : last;
+}
+
+static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                           const struct since *sn)
+{
+    int last = last_tile(s);
+    if (last < 0)
         return;
+    if (sn && sn->tiles_kept && sn->last->last == last && (uint32_t)last < sn->last->ntiles) {
+        put_same(v, "last", 0, 0, -1);
+        return;
+    }
     const struct carc_tile *t = &C_TILES(s)[last];
     const struct carc_kind *k = &s->game->kinds[t->kind];
     cas_outs(v, "<g data-cas-key=\"last\">");
@@ -755,9 +784,13 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
     cas_outs(v, "</g>\n");
 }
 
-static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                         const struct since *sn)
 {
     const struct cas_game *g = s->game;
+    /* a figure's element follows from the figures up to it (its key counts
+     * those before it on its feature) and the tiles (where its node is) */
+    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0;
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
@@ -765,6 +798,15 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
         int before = 0; /* figures earlier on the same feature of this tile */
         for (int j = 0; j < i; j++)
             before += C_FIGS(s)[j].node == f->node;
+        if (i < kept) {
+            same_open(v);
+            cas_outs(v, "f");
+            cas_outi(v, f->node);
+            cas_outs(v, ".");
+            cas_outi(v, before);
+            same_close(v);
+            continue;
+        }
         struct pt at = board_point(t, feature_spot(&g->kinds[t->kind], n->local), fr->bx,
                                    fr->by);
         at.x += 18 * before;
@@ -802,30 +844,41 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
  * its own, the supply's counts, which change at most deploys and returns
  * while the card changes only with the score (and the frame). */
 static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y,
-                        const struct frame *fr)
+                        const struct frame *fr, const struct since *sn)
 {
     const struct cas_game *g = s->game;
     /* the supply row shares the panel's width among the figure kinds */
     int step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
     step = step > 48 ? 48 : step;
     int narrow = step < 40;
-    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
-                "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
-                "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
-             p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
-    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
-        const char *name = g->fig[f].def.name;
-        int large = strcmp(name, "large-meeple") == 0;
-        cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
-                 figure_symbol(name), fx,
-                 narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+    /* both drawn about the frame's corner: the same bytes while it stays
+     * and the score (the counts) did */
+    int kept = sn && sn->frame_kept;
+    if (kept && sn->last->score[p] == s->score[p]) {
+        put_same(v, "p", p, 0, 0);
+    } else {
+        cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
+                    "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
+                    "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
+                    "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
+                 p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
+        for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
+            const char *name = g->fig[f].def.name;
+            int large = strcmp(name, "large-meeple") == 0;
+            cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
+                     figure_symbol(name), fx,
+                     narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+        }
+        cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
+                    "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n",
+                 cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p]);
     }
-    cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
-                "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n"
-                "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">",
-             cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p], p, fr->ox + x,
-             fr->oy + y);
+    if (kept && memcmp(sn->last->supply[p], s->supply[p], sizeof s->supply[p]) == 0) {
+        put_same(v, "n", p, 0, 0);
+        return;
+    }
+    cas_outf(v, "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">", p,
+             fr->ox + x, fr->oy + y);
     for (int f = 0, fx = 52; f < g->nfig; f++, fx += step)
         cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"72\">%d</text>", fx + (narrow ? 9 : 10),
                  s->supply[p][f]);
@@ -850,135 +903,132 @@ static int catch_text(void *ctx, const char *data, size_t len)
     return CAS_OK;
 }
 
-/* Call line(ctx, text) for every non-empty line of the expansions' text
- * renders for `viewer`, in expansion order. */
-static void for_each_note(const struct cas_state *s, int viewer,
-                          void (*line)(void *ctx, const char *text), void *ctx)
-{
-    const struct cas_game *g = s->game;
-    for (int e = 0; e < g->nexp; e++) {
-        if (!g->exp[e].desc->render)
-            continue;
-        struct caught c = {.len = 0};
-        c.text[0] = '\0';
-        struct cas_writer out = {.struct_size = sizeof out, .ctx = &c, .write = catch_text};
-        if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
-            CAS_OK)
-            continue;
-        for (char *at = c.text, *nl; *at; at = nl + 1) {
-            nl = strchr(at, '\n');
-            if (nl)
-                *nl = '\0';
-            if (*at)
-                line(ctx, at);
-            if (!nl)
-                break;
-        }
-    }
-}
-
 #define NOTE_ICONS 8 /* hand tiles drawn under one note line */
 
-/* The hand tile kinds (castles, abbeys) a note line names, word by word:
- * "Red castles in hand: CG-2 CG-5" shows those castles. */
-static int hand_kinds_named(const struct cas_game *g, const char *text, int *kinds)
+/* The expansions' text renders for one picture, caught once: their
+ * non-empty lines, each NUL-terminated, one after another, in expansion
+ * order; and the hand tiles (castles, abbeys) the lines name. */
+struct notes {
+    const struct cas_game *g;
+    int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
+    int nhand;
+    char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
+    size_t len;
+    uint8_t named[CARC_MAX_KINDS]; /* the hand tiles some line names */
+    int lines;                     /* lines that name some */
+};
+
+/* The hand tile kinds a note line names, word by word: "Red castles in
+ * hand: CG-2 CG-5" shows those castles. */
+static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds)
 {
     int n = 0;
     for (const char *w = text; *w && n < NOTE_ICONS;) {
         size_t len = strcspn(w, " ,;:");
-        for (int k = 0; len && k < g->nkinds; k++)
-            if (g->kinds[k].hand && strlen(g->kinds[k].id) == len &&
-                strncmp(g->kinds[k].id, w, len) == 0)
-                kinds[n++] = k;
+        for (int h = 0; len && h < nt->nhand; h++) {
+            const char *id = nt->g->kinds[nt->hand[h]].id;
+            if (strncmp(id, w, len) == 0 && id[len] == '\0')
+                kinds[n++] = nt->hand[h];
+        }
         w += len;
         w += strspn(w, " ,;:");
     }
     return n;
 }
 
-/* The notes' hand tiles: which kinds, and how many lines show some. */
-struct note_tiles {
-    const struct cas_game *g;
-    uint8_t named[CARC_MAX_KINDS];
-    int lines;
-};
-
-static void note_tiles_line(void *ctx, const char *text)
+static void notes_add(struct notes *nt, const char *line, size_t len)
 {
-    struct note_tiles *nt = ctx;
-    int kinds[NOTE_ICONS], n = hand_kinds_named(nt->g, text, kinds);
+    memcpy(nt->text + nt->len, line, len);
+    nt->text[nt->len + len] = '\0';
+    int kinds[NOTE_ICONS], n = hand_kinds_named(nt, nt->text + nt->len, kinds);
     for (int i = 0; i < n; i++)
         nt->named[kinds[i]] = 1;
     nt->lines += n > 0;
+    nt->len += len + 1;
 }
 
-static struct note_tiles note_tiles(const struct cas_state *s, int viewer)
+/* The notes of the expansions' text renders for `viewer`. */
+static void notes_collect(struct notes *nt, const struct cas_state *s, int viewer)
 {
-    struct note_tiles nt = {.g = s->game, .lines = 0};
-    memset(nt.named, 0, sizeof nt.named);
-    for_each_note(s, viewer, note_tiles_line, &nt);
-    return nt;
+    const struct cas_game *g = s->game;
+    nt->g = g;
+    nt->nhand = 0;
+    nt->len = 0;
+    nt->lines = 0;
+    memset(nt->named, 0, sizeof nt->named);
+    if (!g->nexp)
+        return;
+    for (int k = 0; k < g->nkinds; k++)
+        if (g->kinds[k].hand)
+            nt->hand[nt->nhand++] = k;
+    for (int e = 0; e < g->nexp; e++) {
+        if (!g->exp[e].desc->render)
+            continue;
+        struct caught c;
+        c.len = 0;
+        c.text[0] = '\0';
+        struct cas_writer out = {.struct_size = sizeof out, .ctx = &c, .write = catch_text};
+        if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
+            CAS_OK)
+            continue;
+        for (const char *at = c.text; *at;) {
+            size_t len = strcspn(at, "\n");
+            if (len)
+                notes_add(nt, at, len);
+            at += len + (at[len] == '\n');
+        }
+    }
 }
 
 #define ICON_ROW 36 /* a note line's row of hand tiles */
 
-struct note_drawing {
-    struct cas_outbuf *v;
-    const struct cas_game *g;
-    int x, y;
-};
-
-/* A note line, and under it the hand tiles it names, each at a third of
- * its size. */
-static void draw_note_line(void *ctx, const char *text)
+/* Each note line at x, y and down, and under it the hand tiles it names,
+ * each at a third of its size; returns the next y. */
+static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y)
 {
-    struct note_drawing *nd = ctx;
-    cas_outf(nd->v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", nd->x, nd->y);
-    put_escaped(nd->v, text);
-    cas_outf(nd->v, "</text>");
-    nd->y += 18;
-    int kinds[NOTE_ICONS], n = hand_kinds_named(nd->g, text, kinds), ix = nd->x;
-    for (int i = 0; i < n; i++) {
-        const struct carc_kind *k = &nd->g->kinds[kinds[i]];
-        struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
-        cas_outf(nd->v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
-                        "<use xlink:href=\"#k%d\"/>", ix, nd->y - 10, kinds[i]);
-        draw_upright_marks(nd->v, nd->g, k, &t, 0, 0);
-        cas_outs(nd->v, "</g>");
-        ix += 30 * k->ncells + 6;
+    for (const char *text = nt->text; text < nt->text + nt->len; text += strlen(text) + 1) {
+        cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+        put_escaped(v, text);
+        cas_outf(v, "</text>");
+        y += 18;
+        int kinds[NOTE_ICONS], n = hand_kinds_named(nt, text, kinds), ix = x;
+        for (int i = 0; i < n; i++) {
+            const struct carc_kind *k = &nt->g->kinds[kinds[i]];
+            struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
+            cas_outf(v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
+                        "<use xlink:href=\"#k%d\"/>", ix, y - 10, kinds[i]);
+            draw_upright_marks(v, nt->g, k, &t, 0, 0);
+            cas_outs(v, "</g>");
+            ix += 30 * k->ncells + 6;
+        }
+        y += n ? ICON_ROW - 6 : 0;
     }
-    nd->y += n ? ICON_ROW - 6 : 0;
-}
-
-/* Each expansion's own lines under the scores; returns the next y. */
-static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
-                                int y)
-{
-    struct note_drawing nd = {.v = v, .g = s->game, .x = x, .y = y};
-    for_each_note(s, viewer, draw_note_line, &nd);
-    return nd.y;
+    return y;
 }
 
 /* The players, the notes, the bag and the tile to place; returns the y
  * below them. */
-static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewer,
-                      const struct frame *fr)
+static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const struct notes *nt,
+                      const struct frame *fr, const struct since *sn)
 {
     const struct cas_game *g = s->game;
     int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
     for (int p = 0; p < g->nplayers; p++, y += 96)
-        draw_player(v, s, p, x, y, fr);
+        draw_player(v, s, p, x, y, fr, sn);
     /* whose turn: a frame of its own over that player's panel */
     int turn = cas__carc_current(s);
-    if (turn >= 0 && turn < g->nplayers)
+    if (turn >= 0 && turn < g->nplayers && sn && sn->frame_kept && sn->last->turn == turn) {
+        put_same(v, "turn", 0, 0, -1);
+    } else if (turn >= 0 && turn < g->nplayers) {
         cas_outf(v, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"%d\" y=\"%d\" "
                     "width=\"%d\" height=\"84\" rx=\"8\"/>\n",
                  fr->ox + x, fr->oy + HEAD_H + 10 + 96 * turn, PANEL_W - 20);
+    }
     /* the notes, the bag and the tile to place: each its own element about
      * its own corner, so a new count in the bag is a line's change */
     cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
              fr->oy + y + 8);
-    y += draw_expansion_notes(v, s, viewer, 0, 0);
+    y += draw_notes(v, nt, 0, 0);
     cas_outs(v, "</g>\n");
     cas_outf(v, "<text class=\"status\" data-cas-key=\"bag\" x=\"%d\" y=\"%d\">%d tiles in the "
                 "bag</text>\n", fr->ox + x, fr->oy + y + 18, s->bag_left);
@@ -1057,7 +1107,7 @@ static void numbers_text(const struct carc_mark_item *it, size_t n, char *buf, s
  * view, the choices it narrows to, its step and a label. */
 static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *cls,
                       const struct carc_mark_item *it, size_t n, const char *label,
-                      const char *extra)
+                      const int *box)
 {
     cas_outf(v, "<g class=\"mark %s\"", cls);
     if (vw->attributes) {
@@ -1066,7 +1116,9 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
             cas_outf(v, "%s%u", i ? " " : "", it[i].index);
         cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
         put_escaped(v, label);
-        cas_outf(v, "\"%s", extra ? extra : "");
+        cas_outs(v, "\"");
+        if (box) /* where a ghost of the tile lies (docs/abi.md) */
+            cas_outf(v, " data-cas-box=\"%d %d %d %d\"", box[0], box[1], box[2], box[3]);
     }
     cas_outs(v, ">");
 }
@@ -1097,11 +1149,18 @@ static void mark_numbers(struct cas_outbuf *v, const struct view *vw,
 
 /* A label naming an element for a tooltip: the action's own text when the
  * element names one action, else `fallback`. */
+/* A mark's label when it stands for one action: its text; else 0. */
+static int action_label(const struct cas_state *s, const struct view *vw,
+                        const struct carc_mark_item *it, size_t n, char *buf, size_t cap)
+{
+    return n == 1 && cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) >= 0;
+}
+
 static void mark_label(const struct cas_state *s, const struct view *vw,
                        const struct carc_mark_item *it, size_t n, const char *fallback,
                        char *buf, size_t cap)
 {
-    if (n != 1 || cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) < 0)
+    if (!action_label(s, vw, it, n, buf, cap))
         snprintf(buf, cap, "%s", fallback);
 }
 
@@ -1156,11 +1215,10 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
         char fallback[64], label[160];
         struct pt at;
         if (k->type == MARK_SPACE) {
-            snprintf(fallback, sizeof fallback, "space %d,%d", k->a, k->b);
-            mark_label(s, vw, it, end - i, fallback, label, sizeof label);
+            if (!action_label(s, vw, it, end - i, label, sizeof label))
+                snprintf(label, sizeof label, "space %d,%d", k->a, k->b);
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
-            char box[64]; /* where a ghost of the tile lies (docs/abi.md) */
-            snprintf(box, sizeof box, " data-cas-box=\"%d %d %d %d\"", x, y, SPACE, SPACE);
+            const int box[4] = {x, y, SPACE, SPACE};
             mark_open(v, vw, "space", it, end - i, label, box);
             cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                         "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
@@ -1396,7 +1454,6 @@ static void put_fixed(struct cas_outbuf *v, const struct since *sn, const char *
 {
     if (sn && sn->last) {
         put_same(v, key, 0, 0, -1);
-        cas_outs(v, "\n");
     } else {
         cas_outs(v, text);
     }
@@ -1413,8 +1470,10 @@ static void stamp_frame(int32_t *to, const struct frame *fr)
 static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                 const struct cas_writer *out, struct since *sn)
 {
-    struct cas_outbuf v = CAS_OUTBUF_INIT(out);
-    struct note_tiles nt = note_tiles(s, viewer);
+    struct cas_outbuf v;
+    cas_out_init(&v, out);
+    struct notes nt;
+    notes_collect(&nt, s, viewer);
     struct frame fr = frame_of(s, vw ? vw->mk : NULL,
                                ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
     struct frame board = fr;
@@ -1437,7 +1496,6 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     put_fixed(&v, sn, "choice-style", choice_style);
     if (sn && sn->last) {
         put_same(&v, "figures", 0, 0, -1);
-        cas_outs(&v, "\n");
     } else {
         cas_outs(&v, "<defs data-cas-key=\"figures\">");
         cas_outs(&v, figure_defs);
@@ -1450,9 +1508,7 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     int frame_kept = sn && sn->frame_kept;
     if (frame_kept) {
         put_same(&v, "ground", 0, 0, -1);
-        cas_outs(&v, "\n");
         put_same(&v, "head", 0, 0, -1);
-        cas_outs(&v, "\n");
     } else {
         cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" "
                      "height=\"%d\" fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" "
@@ -1467,12 +1523,12 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     draw_coordinates(&v, &fr, frame_kept);
     draw_open_spots(&v, s, &board, sn);
     draw_tiles(&v, s, &board, sn);
-    draw_last_tile(&v, s, &board);
-    draw_figures(&v, s, &board);
+    draw_last_tile(&v, s, &board, sn);
+    draw_figures(&v, s, &board, sn);
     draw_deploy_spots(&v, s, &board);
     if (vw)
         draw_board_marks(&v, s, vw, &board);
-    int y = draw_panel(&v, s, viewer, &fr);
+    int y = draw_panel(&v, s, &nt, &fr, sn);
     if (vw) {
         cas_outf(&v, "<g data-cas-key=\"panel-marks\" transform=\"translate(%d %d)\">", fr.ox,
                  fr.oy);
@@ -1536,6 +1592,15 @@ static uint64_t digest_cells(const struct cas_state *s, int from, int to, uint64
     return h;
 }
 
+static uint64_t digest_figs(const struct cas_state *s, int from, int to, uint64_t h)
+{
+    for (int i = from; i < to; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        h = digest_int(digest_int(digest_int(h, f->node), f->kind), f->player);
+    }
+    return h;
+}
+
 /* sn for a picture of s for viewer after the one stamped last[0..len)
  * (NULL: none): its stamp begun, and what of the last picture the state
  * still holds: the tiles placed then, the cells known then. */
@@ -1548,6 +1613,11 @@ static void since_open(struct since *sn, struct stamp *last_copy, const struct c
     next->viewer = viewer;
     next->ntiles = s->ntiles;
     next->ncells = s->ncells;
+    memcpy(next->score, s->score, sizeof next->score);
+    memcpy(next->supply, s->supply, sizeof next->supply);
+    next->turn = cas__carc_current(s); /* the frame drawn over its card, if a player's */
+    next->last = last_tile(s);
+    next->nfigs = s->nfigs;
     if (last && len == sizeof *last_copy) {
         memcpy(last_copy, last, sizeof *last_copy);
         if (last_copy->magic == STAMP_MAGIC && last_copy->viewer == viewer)
@@ -1562,6 +1632,10 @@ static void since_open(struct since *sn, struct stamp *last_copy, const struct c
     sn->cells_kept = sn->tiles_kept && sn->last->ncells <= s->ncells &&
                      next->cells == sn->last->cells;
     next->cells = digest_cells(s, kept_cells, s->ncells, next->cells);
+    int kept_figs = sn->last && sn->last->nfigs <= s->nfigs ? (int)sn->last->nfigs : 0;
+    next->figs = digest_figs(s, 0, kept_figs, DIGEST_START);
+    sn->figs_kept = sn->tiles_kept && sn->last->nfigs <= s->nfigs && next->figs == sn->last->figs;
+    next->figs = digest_figs(s, kept_figs, s->nfigs, next->figs);
 }
 
 int cas__carc_render_since(const struct cas_state *s, struct cas_render_since *req)
