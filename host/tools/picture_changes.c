@@ -362,14 +362,26 @@ void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
 
 /* pic (cut with placeholders) with each placeholder replaced by the part
  * of prev it stands for: one new buffer, the parts moved with their
- * bytes.  -1 when memory ran out. */
+ * bytes.  -1 when two placeholders stand for one part (so the picture is
+ * never larger than the plugin's text and prev together) or memory ran
+ * out. */
 static int fill_placeholders(struct cas__picture *pic, const struct cas__picture *prev)
 {
+    unsigned char *taken = calloc(prev->n + 1, 1);
     size_t len = pic->len;
-    for (size_t i = 0; i < pic->n; i++)
-        if (pic->parts[i].same)
-            len += prev->parts[pic->parts[i].was].len - pic->parts[i].len;
-    char *svg = malloc(len + 1);
+    for (size_t i = 0; taken && i < pic->n; i++) {
+        size_t o = (size_t)pic->parts[i].was;
+        if (!pic->parts[i].same)
+            continue;
+        if (taken[o]) {
+            free(taken);
+            return -1;
+        }
+        taken[o] = 1;
+        len += prev->parts[o].len - pic->parts[i].len;
+    }
+    char *svg = taken ? malloc(len + 1) : NULL;
+    free(taken);
     if (!svg)
         return -1;
     size_t from = 0, to = 0; /* copied up to, in pic->svg and in svg */

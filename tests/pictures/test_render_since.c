@@ -233,8 +233,9 @@ static void test_a_foreign_stamp_draws_whole(void **state)
     cas_test_game_close(&g);
 }
 
-/* A placeholder naming no element of the last picture makes the host draw
- * the whole picture: the relative one is refused. */
+/* A placeholder naming no element of the last picture, or one element
+ * twice, makes the host draw the whole picture: the relative one is
+ * refused. */
 static void test_a_placeholder_for_nothing_is_refused(void **state)
 {
     (void)state;
@@ -260,6 +261,12 @@ static void test_a_placeholder_for_nothing_is_refused(void **state)
     free(a);
     cas__picture_free(&now);
     assert_int_equal(cas__picture_take_since(&now, strdup(bad), strlen(bad), &last), -1);
+    assert_null(now.svg);
+    /* one element stood for twice: refused, whatever it would weigh */
+    static const char twice[] = "<svg viewBox=\"0 0 1 1\">\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"\"/>\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"\"/>\n</svg>\n";
+    assert_int_equal(cas__picture_take_since(&now, strdup(twice), strlen(twice), &last), -1);
     assert_null(now.svg);
     /* without a last picture, nothing can be kept */
     assert_int_equal(cas__picture_take_since(&now, strdup(good), strlen(good), NULL), -1);
