@@ -396,11 +396,14 @@ struct stamp {
     int32_t last;       /* the tile outlined as placed last, or -1 */
     uint32_t nfigs;     /* figures standing: each keeps its element while */
     uint64_t figs;      /* the digest of figs[0..nfigs) stays: node, kind, player */
+    uint64_t notes;     /* digest of the expansions' notes, as drawn */
 };
 
 _Static_assert(sizeof(struct stamp) <= CAS_RENDER_STAMP_MIN, "a stamp fits any host's room");
 
 #define STAMP_MAGIC 0x43535431u /* "CST1" */
+#define DIGEST_START 0xcbf29ce484222325u /* FNV-1a, 64 bits */
+#define DIGEST_PRIME 0x100000001b3u
 
 /* One render's view of the last picture: which of its parts repeat. */
 struct since {
@@ -904,6 +907,7 @@ static int catch_text(void *ctx, const char *data, size_t len)
 }
 
 #define NOTE_ICONS 8 /* hand tiles drawn under one note line */
+#define ICON_ROW 36  /* a note line's row of hand tiles */
 
 /* The expansions' text renders for one picture, caught once: their
  * non-empty lines, each NUL-terminated, one after another, in expansion
@@ -916,6 +920,8 @@ struct notes {
     size_t len;
     uint8_t named[CARC_MAX_KINDS]; /* the hand tiles some line names */
     int lines;                     /* lines that name some */
+    int height;                    /* what they take, drawn */
+    uint64_t digest;               /* of the text */
 };
 
 /* The hand tile kinds a note line names, word by word: "Red castles in
@@ -944,6 +950,7 @@ static void notes_add(struct notes *nt, const char *line, size_t len)
     for (int i = 0; i < n; i++)
         nt->named[kinds[i]] = 1;
     nt->lines += n > 0;
+    nt->height += 18 + (n ? ICON_ROW - 6 : 0);
     nt->len += len + 1;
 }
 
@@ -955,6 +962,8 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
     nt->nhand = 0;
     nt->len = 0;
     nt->lines = 0;
+    nt->height = 0;
+    nt->digest = DIGEST_START;
     memset(nt->named, 0, sizeof nt->named);
     if (!g->nexp)
         return;
@@ -978,9 +987,9 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
             at += len + (at[len] == '\n');
         }
     }
+    for (size_t i = 0; i < nt->len; i++)
+        nt->digest = (nt->digest ^ (unsigned char)nt->text[i]) * DIGEST_PRIME;
 }
-
-#define ICON_ROW 36 /* a note line's row of hand tiles */
 
 /* Each note line at x, y and down, and under it the hand tiles it names,
  * each at a third of its size; returns the next y. */
@@ -1026,10 +1035,15 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     }
     /* the notes, the bag and the tile to place: each its own element about
      * its own corner, so a new count in the bag is a line's change */
-    cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
-             fr->oy + y + 8);
-    y += draw_notes(v, nt, 0, 0);
-    cas_outs(v, "</g>\n");
+    if (sn && sn->frame_kept && sn->last->notes == nt->digest) {
+        put_same(v, "notes", 0, 0, -1); /* the same lines where they were */
+        y += nt->height;
+    } else {
+        cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
+                 fr->oy + y + 8);
+        y += draw_notes(v, nt, 0, 0);
+        cas_outs(v, "</g>\n");
+    }
     cas_outf(v, "<text class=\"status\" data-cas-key=\"bag\" x=\"%d\" y=\"%d\">%d tiles in the "
                 "bag</text>\n", fr->ox + x, fr->oy + y + 18, s->bag_left);
     if (s->stage == ST_PLACE) {
@@ -1474,6 +1488,8 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     cas_out_init(&v, out);
     struct notes nt;
     notes_collect(&nt, s, viewer);
+    if (sn)
+        sn->next.notes = nt.digest;
     struct frame fr = frame_of(s, vw ? vw->mk : NULL,
                                ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
     struct frame board = fr;
@@ -1565,13 +1581,11 @@ int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attr
     return draw_choices(s, viewer, attributes, actions, n, out, NULL);
 }
 
-#define DIGEST_START 0xcbf29ce484222325u /* FNV-1a, 64 bits */
-
 static uint64_t digest_int(uint64_t h, int value)
 {
     uint32_t u = (uint32_t)value;
     for (int i = 0; i < 4; i++, u >>= 8)
-        h = (h ^ (u & 0xffu)) * 0x100000001b3u;
+        h = (h ^ (u & 0xffu)) * DIGEST_PRIME;
     return h;
 }
 
