@@ -11,7 +11,9 @@
  * attributes (coat, inn, cathedral, goods, ...) are small marks by their
  * feature.  Figures stand at their feature's spot in their player's
  * colour, one shape per kind.  Integer coordinates only: the bytes are the
- * same for the same state on every machine.
+ * same for the same state on every machine.  Drawn for a server relative to
+ * the viewer's last picture (render_since, ABI 1.4), the elements a stamp
+ * of that picture shows unchanged are written as placeholders.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -756,7 +758,6 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
     }
 }
 
-/* The tile placed last (this turn's, or the previous turn's), outlined. */
 /* The tile draw_last_tile outlines, or -1. */
 static int last_tile(const struct cas_state *s)
 {
@@ -764,6 +765,7 @@ static int last_tile(const struct cas_state *s)
     return s->ntiles < 2 ? -1 : last;
 }
 
+/* The tile placed last (this turn's, or the previous turn's), outlined. */
 static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
                            const struct since *sn)
 {
@@ -1161,8 +1163,6 @@ static void mark_numbers(struct cas_outbuf *v, const struct view *vw,
     }
 }
 
-/* A label naming an element for a tooltip: the action's own text when the
- * element names one action, else `fallback`. */
 /* A mark's label when it stands for one action: its text; else 0. */
 static int action_label(const struct cas_state *s, const struct view *vw,
                         const struct carc_mark_item *it, size_t n, char *buf, size_t cap)
@@ -1170,6 +1170,8 @@ static int action_label(const struct cas_state *s, const struct view *vw,
     return n == 1 && cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) >= 0;
 }
 
+/* A label naming an element for a tooltip: the action's own text when the
+ * element names one action, else `fallback`. */
 static void mark_label(const struct cas_state *s, const struct view *vw,
                        const struct carc_mark_item *it, size_t n, const char *fallback,
                        char *buf, size_t cap)
@@ -1455,12 +1457,6 @@ static const char choice_style[] =
     "paint-order:stroke;stroke:#fff;stroke-width:3}\n"
     "]]></style>\n";
 
-/* Every top-level element carries a data-cas-key (docs/abi.md "Keyed
- * pictures"), so a host sends only what changed from one picture to the
- * next.  The board is drawn in board units (space 0,0 at the origin) and
- * the viewBox moves as the board grows, so a tile, once placed, is the
- * same bytes in every later picture; the frame's own parts (heading,
- * coordinates, panel) follow the viewBox's corner. */
 /* Text that is the same in every picture of the game, or its placeholder
  * where the last picture (any of the game's, for the viewer) had it. */
 static void put_fixed(struct cas_outbuf *v, const struct since *sn, const char *key,
@@ -1481,6 +1477,12 @@ static void stamp_frame(int32_t *to, const struct frame *fr)
         to[i] = from[i];
 }
 
+/* Every top-level element carries a data-cas-key (docs/abi.md "Keyed
+ * pictures"), so a host sends only what changed from one picture to the
+ * next.  The board is drawn in board units (space 0,0 at the origin) and
+ * the viewBox moves as the board grows, so a tile, once placed, is the
+ * same bytes in every later picture; the frame's own parts (heading,
+ * coordinates, panel) follow the viewBox's corner. */
 static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                 const struct cas_writer *out, struct since *sn)
 {
