@@ -41,15 +41,18 @@ static const char *past(const char *p, const char *end, const char *word)
  * says whether it closed itself ("/>").  NULL when it does not end. */
 static const char *tag_end(const char *p, const char *end, int *empty)
 {
+    /* the bytes a tag's scan stops at: one lookup a byte */
+    static const unsigned char stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
     for (p++; p < end; p++) {
-        if (*p == '"' || *p == '\'') {
-            p = memchr(p + 1, *p, (size_t)(end - p - 1));
-            if (!p)
-                return NULL;
-        } else if (*p == '>') {
+        if (!stop[(unsigned char)*p])
+            continue;
+        if (*p == '>') {
             *empty = p[-1] == '/';
             return p + 1;
         }
+        p = memchr(p + 1, *p, (size_t)(end - p - 1));
+        if (!p)
+            return NULL;
     }
     return NULL;
 }
