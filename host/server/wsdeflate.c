@@ -25,19 +25,25 @@
 struct cas__wsdeflate {
     struct isal_zstream z;
     unsigned char window[CAS__WSDEFLATE_WINDOW]; /* the dictionary, its two parts joined */
+    struct cas__buf made; /* the last message compressed: kept, so no allocation a message */
 };
 
 struct cas__wsdeflate *cas__wsdeflate_new(void)
 {
     struct cas__wsdeflate *d = malloc(sizeof *d);
-    if (d)
+    if (d) {
         isal_deflate_init(&d->z);
+        cas__buf_init(&d->made, 0);
+    }
     return d;
 }
 
 void cas__wsdeflate_free(struct cas__wsdeflate *d)
 {
-    free(d);
+    if (d) {
+        cas__buf_free(&d->made);
+        free(d);
+    }
 }
 
 /* The tail of at most CAS__WSDEFLATE_WINDOW bytes of dict's older +
@@ -104,13 +110,32 @@ static int deflate_into(struct isal_zstream *z, const char *text, size_t len,
     return CAS_OK;
 }
 
+int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
+                           const char *text, size_t len, const unsigned char **bytes,
+                           size_t *n)
+{
+    *bytes = NULL;
+    *n = 0;
+    if (len > UINT32_MAX)
+        return CAS_EINVAL;
+    cas__buf_reset(&d->made);
+    int rc = reset_after(&d->z, d->window, dict);
+    if (rc == CAS_OK)
+        rc = deflate_into(&d->z, text, len, &d->made);
+    if (rc == CAS_OK) {
+        *bytes = (const unsigned char *)d->made.data;
+        *n = d->made.len;
+    }
+    return rc;
+}
+
 int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                             const char *text, size_t len, struct cas__buf *out)
 {
-    if (len > UINT32_MAX)
-        return CAS_EINVAL;
-    int rc = reset_after(&d->z, d->window, dict);
-    return rc == CAS_OK ? deflate_into(&d->z, text, len, out) : rc;
+    const unsigned char *bytes;
+    size_t n;
+    int rc = cas__wsdeflate_message(d, dict, text, len, &bytes, &n);
+    return rc == CAS_OK ? cas__buf_add(out, bytes, n) : rc;
 }
 
 int cas__wsdeflate_stored(const char *text, size_t len, struct cas__buf *out)

@@ -60,6 +60,13 @@ struct cas__wsdeflate_dict {
 int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                             const char *text, size_t len, struct cas__buf *out);
 
+/* The same compression into d's own buffer, which it keeps from message to
+ * message (no allocation a message once it is big enough): *bytes, *n
+ * bytes, valid until d's next call (NULL, 0 on failure).  Same returns. */
+int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
+                           const char *text, size_t len, const unsigned char **bytes,
+                           size_t *n);
+
 /* Append to out text[0..len) (len < 65536) as one permessage-deflate
  * message in a stored block, uncompressed: 5 bytes of header, text, and
  * the header byte of the sync flush's empty block (RFC 7692 7.2.1).
