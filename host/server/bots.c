@@ -159,9 +159,14 @@ static void *run(void *arg)
         job->run(job);
         pthread_mutex_lock(&b->lock);
         cas__bot_queue_done(&b->queue, job);
+        /* A search may start now; this thread takes the next job itself,
+         * so another is woken only for a search that waits (waking every
+         * idle thread at every job cost each a futex round trip and the
+         * lock). */
+        if (job->search && b->queue.searches)
+            pthread_cond_signal(&b->work);
         job->next = b->done;
         b->done = job;
-        pthread_cond_broadcast(&b->work); /* a search may start now */
         wake_loop(b);
     }
     pthread_mutex_unlock(&b->lock);
