@@ -12,7 +12,7 @@
  * The compressor is ISA-L's igzip at its level 0 with deflate's fixed
  * Huffman codes (RFC 1951 3.2.6): a quarter of zlib's level 1 time and
  * instructions per message, for about an eighth more bytes
- * (docs/server.md, "Compression").  zlib still inflates what clients send
+ * (docs/server.md, "permessage-deflate").  zlib still inflates what clients send
  * (libwebsockets does that).
  */
 #include <isa-l/igzip_lib.h>
