@@ -80,14 +80,16 @@ void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *jo
         q->searching--;
 }
 
-/* Wake the loop, once until it delivers (each wake is a turn of the
- * loop, which looks at every socket).  Under the pool's lock. */
-static void wake_loop(struct cas__bots *b)
+/* Whether the loop is to be woken: once until it delivers (each wake is
+ * a turn of the loop, which looks at every socket).  Under the pool's
+ * lock; the caller wakes it (b->wake) after letting the lock go, so the
+ * loop, woken, does not wait for the lock behind the wake's write. */
+static int must_wake(struct cas__bots *b)
 {
-    if (b->wake && !b->woken) {
-        b->woken = 1;
-        b->wake(b->ctx);
-    }
+    if (!b->wake || b->woken)
+        return 0;
+    b->woken = 1;
+    return 1;
 }
 
 /* The pool the calling thread belongs to; NULL on the loop thread. */
@@ -105,7 +107,8 @@ void cas__on_loop(void (*fn)(void *arg), void *arg)
     if (!b->loop_gone) {
         call.next = b->calls;
         b->calls = &call;
-        wake_loop(b);
+        if (must_wake(b))
+            b->wake(b->ctx); /* under the lock: rare, and it waits anyway */
         while (!call.done && !b->loop_gone)
             pthread_cond_wait(&b->called, &b->lock);
     }
@@ -120,14 +123,10 @@ void cas__on_loop(void (*fn)(void *arg), void *arg)
     pthread_mutex_unlock(&b->lock);
 }
 
-/* Run the calls the pool's threads wait for (on the loop thread). */
-static void serve_calls(struct cas__bots *b)
+/* Run the calls the pool's threads wait for (on the loop thread), taken
+ * off b->calls under the lock. */
+static void serve_calls(struct cas__bots *b, struct loop_call *calls)
 {
-    pthread_mutex_lock(&b->lock);
-    b->woken = 0; /* what comes from now on wakes the loop again */
-    struct loop_call *calls = b->calls;
-    b->calls = NULL;
-    pthread_mutex_unlock(&b->lock);
     if (!calls)
         return;
     for (struct loop_call *c = calls; c; c = c->next)
@@ -167,7 +166,11 @@ static void *run(void *arg)
             pthread_cond_signal(&b->work);
         job->next = b->done;
         b->done = job;
-        wake_loop(b);
+        if (must_wake(b)) {
+            pthread_mutex_unlock(&b->lock);
+            b->wake(b->ctx);
+            pthread_mutex_lock(&b->lock);
+        }
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
@@ -202,7 +205,11 @@ void cas__bots_free(struct cas__bots *b)
 {
     if (!b)
         return;
-    serve_calls(b);
+    pthread_mutex_lock(&b->lock);
+    struct loop_call *calls = b->calls;
+    b->calls = NULL;
+    pthread_mutex_unlock(&b->lock);
+    serve_calls(b, calls);
     pthread_mutex_lock(&b->lock);
     b->stopping = 1;
     b->loop_gone = 1;
@@ -232,11 +239,16 @@ void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
 
 void cas__bots_deliver(struct cas__bots *b)
 {
-    serve_calls(b);
+    /* One turn of the lock for both lists: each turn the loop takes it is
+     * one a finishing thread may wait for. */
     pthread_mutex_lock(&b->lock);
+    b->woken = 0; /* what comes from now on wakes the loop again */
+    struct loop_call *calls = b->calls;
+    b->calls = NULL;
     struct cas__bot_job *done = b->done;
     b->done = NULL;
     pthread_mutex_unlock(&b->lock);
+    serve_calls(b, calls);
     while (done) {
         struct cas__bot_job *next = done->next;
         done->deliver(done);
