@@ -237,21 +237,37 @@ void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
     pthread_mutex_unlock(&b->lock);
 }
 
+/* Rounds of delivery a turn of the loop: what finishes meanwhile is
+ * taken in the next round rather than by waking the loop again; past
+ * them the loop wakes itself, so that its sockets get their turn. */
+#define DELIVER_ROUNDS 4
+
 void cas__bots_deliver(struct cas__bots *b)
 {
-    /* One turn of the lock for both lists: each turn the loop takes it is
-     * one a finishing thread may wait for. */
-    pthread_mutex_lock(&b->lock);
-    b->woken = 0; /* what comes from now on wakes the loop again */
-    struct loop_call *calls = b->calls;
-    b->calls = NULL;
-    struct cas__bot_job *done = b->done;
-    b->done = NULL;
-    pthread_mutex_unlock(&b->lock);
-    serve_calls(b, calls);
-    while (done) {
-        struct cas__bot_job *next = done->next;
-        done->deliver(done);
-        done = next;
+    for (int round = 0;; round++) {
+        /* One turn of the lock for both lists: each turn the loop takes
+         * it is one a finishing thread may wait for. */
+        pthread_mutex_lock(&b->lock);
+        int pending = b->calls || b->done;
+        if (!pending || round == DELIVER_ROUNDS) {
+            /* Until now a thread that finished left the loop to this
+             * look (b->woken); from now on it wakes the loop. */
+            b->woken = pending;
+            pthread_mutex_unlock(&b->lock);
+            if (pending && b->wake)
+                b->wake(b->ctx);
+            return;
+        }
+        struct loop_call *calls = b->calls;
+        b->calls = NULL;
+        struct cas__bot_job *done = b->done;
+        b->done = NULL;
+        pthread_mutex_unlock(&b->lock);
+        serve_calls(b, calls);
+        while (done) {
+            struct cas__bot_job *next = done->next;
+            done->deliver(done);
+            done = next;
+        }
     }
 }
