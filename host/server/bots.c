@@ -237,11 +237,6 @@ void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
     pthread_mutex_unlock(&b->lock);
 }
 
-/* Rounds of delivery a turn of the loop: what finishes meanwhile is
- * taken in the next round rather than by waking the loop again; past
- * them the loop wakes itself, so that its sockets get their turn. */
-#define DELIVER_ROUNDS 4
-
 void cas__bots_deliver(struct cas__bots *b)
 {
     for (int round = 0;; round++) {
@@ -249,7 +244,7 @@ void cas__bots_deliver(struct cas__bots *b)
          * it is one a finishing thread may wait for. */
         pthread_mutex_lock(&b->lock);
         int pending = b->calls || b->done;
-        if (!pending || round == DELIVER_ROUNDS) {
+        if (!pending || round == CAS__BOTS_DELIVER_ROUNDS) {
             /* Until now a thread that finished left the loop to this
              * look (b->woken); from now on it wakes the loop. */
             b->woken = pending;
