@@ -12,8 +12,8 @@
  * The compressor is ISA-L's igzip at its level 0 with deflate's fixed
  * Huffman codes (RFC 1951 3.2.6): a quarter of zlib's level 1 time and
  * instructions per message, for about an eighth more bytes
- * (docs/server.md, "permessage-deflate").  zlib still inflates what clients send
- * (libwebsockets does that).
+ * (docs/server.md, "permessage-deflate").  zlib still inflates what
+ * clients send (libwebsockets does that).
  */
 #include <isa-l/igzip_lib.h>
 #include <stdint.h>
@@ -81,6 +81,9 @@ static int reset_after(struct isal_zstream *z, unsigned char window[CAS__WSDEFLA
     return CAS_OK;
 }
 
+/* The most output room given the compressor at once. */
+#define OUT_STEP ((size_t)1 << 30)
+
 /* text[0..len) through z, synced, appended to out without its final
  * 00 00 ff ff. */
 static int deflate_into(struct isal_zstream *z, const char *text, size_t len,
@@ -91,8 +94,11 @@ static int deflate_into(struct isal_zstream *z, const char *text, size_t len,
     z->avail_in = (uint32_t)len;
     do {
         /* Fixed codes take at most 9 bits a literal; the rest is the
-         * blocks' headers and the flush.  Less room only costs a turn. */
-        size_t room = z->avail_in + z->avail_in / 8 + 64;
+         * blocks' headers and the flush.  Less room only costs a turn (and
+         * avail_out is 32 bits). */
+        size_t room = (size_t)z->avail_in + z->avail_in / 8 + 64;
+        if (room > OUT_STEP)
+            room = OUT_STEP;
         int rc = cas__buf_reserve(out, room);
         if (rc != CAS_OK)
             return rc;
