@@ -52,7 +52,8 @@ static void print_usage(FILE *out)
             "--database postgresql://..., into that PostgreSQL database as well (it\n"
             "deletes the games it made there).  In the serve section, --rounds N\n"
             "runs the 100-game measure N times; the environment's\n"
-            "CASTELLAN_SERVE_MEASURES=load,saturation,100,watchers,idle,hosted,lobby picks\n"
+            "CASTELLAN_SERVE_MEASURES=load,saturation,100,watchers,idle,hosted,lobby,floor\n"
+            "picks\n"
             "its measures, and CASTELLAN_SERVE_PROBE=tests/server/latency_probe.mjs\n"
             "runs an independent client (node, ws) beside the 100-game measure and\n"
             "prints both clients' latency (docs/server.md, Benchmark).  Its\n"
@@ -62,8 +63,15 @@ static void print_usage(FILE *out)
             "against the first; its lobby measure (last; also after hosted in\n"
             "--only serve-hosted) plays them beside N/8 and N games hosted, one\n"
             "more created a second, and prints the bytes a second sent to a\n"
-            "subscriber of the lobby's changes and to one of whole lists.  Run under valgrind --tool=callgrind, the server's\n"
-            "counts cover each measure's play alone (dumped as part \"play\").\n"
+            "subscriber of the lobby's changes and to one of whole lists.  Its\n"
+            "floor measure, run only when CASTELLAN_SERVE_MEASURES names it, records\n"
+            "one seeded game from castellan serve and plays the --games games against\n"
+            "castellan serve, then against a bare server (serve's transport alone)\n"
+            "answering each move with the recorded messages, compressed and plain:\n"
+            "the floor under a move's server CPU (docs/server.md, \"The floor of a\n"
+            "move\").  Run under valgrind --tool=callgrind, the server's\n"
+            "counts cover each measure's play alone (dumped as part \"play\"); hosted,\n"
+            "lobby and floor then play 30 moves a game.\n"
             "Sections:\n",
             DEFAULT_GAME, CAS__BENCH_MAX_ROUNDS);
     for (const struct cas__bench_section *s = cas__bench_sections; s->name; s++)

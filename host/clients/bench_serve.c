@@ -28,6 +28,14 @@
  *               of --hosted, one more created a second: bytes per second
  *               to a subscriber of the lobby's changes and to one of whole
  *               lists (also run by --only serve-hosted, after hosted)
+ *   floor       (only when CASTELLAN_SERVE_MEASURES names it) one seeded
+ *               game recorded from castellan serve, then --games games
+ *               (think 400 ms) against castellan serve, against the bare
+ *               server of floor_server.c answering each move with the
+ *               recorded messages compressed as serve compresses them,
+ *               against it sending them plain, and against it journaling
+ *               each act first: CPU per move, user and system, and the
+ *               ratio to castellan serve's
  *
  * The game is the benched one with its expansions (--expansions).
  */
@@ -45,6 +53,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "floor.h"
 #include "server.h"
 #include "wsclient.h"
 
@@ -125,6 +134,41 @@ static _Noreturn void run_server(const char *db, size_t games, size_t conns, int
     _exit(cas__serve_run(&setup));
 }
 
+/* The floor measure's bare server in the child, in place of castellan
+ * serve (floor_server.c): the same pipes, the same answers. */
+static _Noreturn void run_floor_server(const struct cas__floor_game *game, int plain,
+                                       const char *journal, size_t games, int fd, int control)
+{
+    struct cas__floor_server_opts o = {.game = game, .listen = "127.0.0.1:0", .plain = plain,
+                                       .max_games = (unsigned)games + 64, .journal = journal};
+    struct cas__floor_server *srv;
+    char err[256];
+    int port;
+    ready_pipe = fd;
+    control_pipe = control;
+    signal(SIGPIPE, SIG_IGN);
+    if (cas__floor_server_start(&o, &srv, &port, err, sizeof err) != CAS_OK) {
+        fprintf(stderr, "castellan bench: the floor's server: %s\n", err);
+        _exit(1);
+    }
+    if (tell_port(NULL, NULL, port) != CAS_OK)
+        _exit(1);
+    while (!between_turns(NULL, NULL, NULL))
+        cas__floor_server_turn(srv);
+    cas__floor_server_free(srv);
+    _exit(0);
+}
+
+/* Which server a measure runs: castellan serve, or the floor's bare one
+ * replaying game, compressed or plain, journaling each act or not. */
+struct server_kind {
+    const struct cas__floor_game *game; /* NULL: castellan serve */
+    int plain, journal;
+    /* With castellan serve: instead of the load client, one of its games
+     * recorded into *record (cas__floor_record). */
+    struct cas__floor_game *record;
+};
+
 /* Resident set of pid in KiB, or -1. */
 static long rss_kib(pid_t pid)
 {
@@ -161,6 +205,7 @@ static double cpu_seconds(pid_t pid)
  * journal's writer ("cas-journal") and any other. */
 struct thread_cpu {
     double loop, pool, journal, other;
+    double sys;                /* of them all, the kernel's */
 };
 
 static void cpu_by_thread(pid_t pid, struct thread_cpu *t)
@@ -184,6 +229,7 @@ static void cpu_by_thread(pid_t pid, struct thread_cpu *t)
         if (!got)
             continue;
         double seconds = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+        t->sys += (double)stime / (double)sysconf(_SC_CLK_TCK);
         *(atoi(e->d_name) == (int)pid          ? &t->loop
           : strcmp(name, "cas-pool") == 0      ? &t->pool
           : strcmp(name, "cas-journal") == 0   ? &t->journal
@@ -325,8 +371,8 @@ static double ms_per_move(const struct figures *f)
     return f->r.answered ? f->cpu * 1e3 / (double)f->r.answered : 0;
 }
 
-static int run(struct cas__bench *b, const char *expansions, const struct measure *m,
-               struct figures *f, const char *probe)
+static int run_kind(struct cas__bench *b, const char *expansions, const struct measure *m,
+                    struct figures *f, const char *probe, const struct server_kind *kind)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[512], db[600];
@@ -356,6 +402,9 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     if (pid == 0) {
         close(fds[0]);
         close(control[1]);
+        if (kind && kind->game)
+            run_floor_server(kind->game, kind->plain, kind->journal ? db : NULL,
+                             m->games + m->hosted, fds[1], control[0]);
         run_server(db, m->games + m->hosted, m->games * (2 + m->watchers) + m->idle, fds[1],
                    control[0]);
     }
@@ -378,13 +427,17 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
     int rc = got ? CAS_OK : CAS_EIO;
     double load[1] = {0};
     if (rc == CAS_OK) { /* creating and joining are not timed */
-        rc = cas__loadgen_run(&p, &f->r);
+        rc = kind && kind->record
+                 ? cas__floor_record(port, p.game, expansions, b->seed, SIZE_MAX, kind->record,
+                                     f->r.first_error, sizeof f->r.first_error)
+                 : cas__loadgen_run(&p, &f->r);
         f->cpu = cpu_seconds(pid) - f->cpu_start;
         cpu_by_thread(pid, &f->threads);
         f->threads.loop -= f->threads_start.loop;
         f->threads.pool -= f->threads_start.pool;
         f->threads.journal -= f->threads_start.journal;
         f->threads.other -= f->threads_start.other;
+        f->threads.sys -= f->threads_start.sys;
         char dumped;
         tell_callgrind(f, 'd');
         if (RUNNING_ON_VALGRIND && read(fds[0], &dumped, 1) != 1)
@@ -416,6 +469,13 @@ static int run(struct cas__bench *b, const char *expansions, const struct measur
         return rc ? rc : CAS_EIO;
     }
     return CAS_OK;
+}
+
+/* A measure against castellan serve. */
+static int run(struct cas__bench *b, const char *expansions, const struct measure *m,
+               struct figures *f, const char *probe)
+{
+    return run_kind(b, expansions, m, f, probe, NULL);
 }
 
 /* The match's expansions ("game + a, b" in its title) as a JSON array. */
@@ -650,14 +710,94 @@ static int bench_lobby(const struct serve_bench *s)
     return CAS_OK;
 }
 
+/* One line of the floor: a server's CPU per move, user and system, and its
+ * ratio to castellan serve's (first). */
+static void floor_line(const struct serve_bench *s, const char *what, const struct figures *f,
+                       double first)
+{
+    double per = f->r.answered ? 1e3 / (double)f->r.answered : 0;
+    line(s->b, "serve floor, %s: %.0f moves/s served (%llu answered); server CPU %.3f ms per "
+         "move (user %.3f, system %.3f) = %.0f moves per CPU-second, %.2fx castellan serve's; "
+         "load average %.1f\n", what, (double)f->r.answered / f->r.seconds,
+         (unsigned long long)f->r.answered, ms_per_move(f), (f->cpu - f->threads.sys) * per,
+         f->threads.sys * per, f->cpu > 0 ? (double)f->r.answered / f->cpu : 0,
+         first > 0 ? ms_per_move(f) / first : 0, f->load);
+}
+
+/* The floor under a move's server CPU (docs/server.md, "The floor of a
+ * move"): one seeded game recorded from castellan serve as each seat
+ * received it, then the load measure's games and seats played against
+ * castellan serve, against the bare server (floor_server.c) answering each
+ * move with the recorded messages compressed as castellan serve
+ * compresses them, against the bare server sending them as plain text,
+ * and against it journaling each act through the journal's writer before
+ * answering it, as castellan serve does.  Under valgrind each plays the same moves (30 a game), so the
+ * servers' callgrind dumps compare. */
+#define FLOOR_THINK_MS 400 /* 2,500 moves/s offered at 1,000 games: what all three serve */
+
+static int bench_floor(const struct serve_bench *s)
+{
+    struct cas__floor_game game;
+    struct figures f[4];
+    const struct measure once = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+    const struct server_kind record = {.record = &game};
+    if (run_kind(s->b, s->exp, &once, &f[0], NULL, &record))
+        return CAS_EIO;
+    size_t raw = 0, messages = 0;
+    for (int seat = 0; seat < 2; seat++)
+        for (size_t i = 0; i < game.seat[seat].n; i++)
+            if (game.seat[seat].msgs[i].step > 0) {
+                raw += game.seat[seat].msgs[i].len;
+                messages++;
+            }
+    line(s->b, "serve floor: one game recorded from castellan serve (seed %llu): %zu moves, "
+         "%.2f messages per move to the two seats, %.0f B each before compression\n",
+         (unsigned long long)s->b->seed, game.moves,
+         game.moves ? (double)messages / (double)game.moves : 0,
+         messages ? (double)raw / (double)messages : 0);
+    const struct measure m = {s->games, FLOOR_THINK_MS, 0, 0, RUNNING_ON_VALGRIND ? 300 : 10, 0, 0,
+                              RUNNING_ON_VALGRIND ? 30 * s->games : 0, 0};
+    const struct server_kind kinds[4] = {{NULL, 0, 0, NULL}, {&game, 0, 0, NULL},
+                                         {&game, 1, 0, NULL}, {&game, 0, 1, NULL}};
+    static const char *const what[4] = {
+        "castellan serve",
+        "the bare server, the recorded messages compressed as castellan serve compresses them",
+        "the bare server, the recorded messages as plain text frames (no permessage-deflate)",
+        "the bare server compressing, each act journaled first by the journal's writer"};
+    int rc = CAS_OK;
+    for (int i = 0; i < 4 && rc == CAS_OK; i++)
+        if ((rc = run_kind(s->b, s->exp, &m, &f[i], NULL, &kinds[i])) == CAS_OK) {
+            floor_line(s, what[i], &f[i], ms_per_move(&f[0]));
+            if (i == 0)
+                split_line(s, "floor, castellan serve", &f[0]);
+        }
+    cas__floor_game_free(&game);
+    if (rc != CAS_OK)
+        return rc;
+    double real = ms_per_move(&f[0]), bare = ms_per_move(&f[1]), plain = ms_per_move(&f[2]),
+           journaled = ms_per_move(&f[3]);
+    line(s->b, "serve floor, per move: castellan serve's own work above the journaling bare "
+         "server (requests, tables, the pool's build) %.3f ms; journaling each act durably "
+         "before its answer %.3f ms (the writer's thread %.3f ms); compressing the two seats' "
+         "messages %.3f ms; the transport without compression (libwebsockets, the kernel's "
+         "TCP on loopback, which runs the receiving client's side of each send too) %.3f ms, "
+         "of it the kernel %.3f ms\n", real - journaled, journaled - bare,
+         f[3].r.answered ? f[3].threads.journal * 1e3 / (double)f[3].r.answered : 0,
+         bare - plain, plain,
+         f[2].r.answered ? f[2].threads.sys * 1e3 / (double)f[2].r.answered : 0);
+    return CAS_OK;
+}
+
 /* The measures in their order, by the names CASTELLAN_SERVE_MEASURES
  * lists them by. */
 static const struct {
     const char *name;
     int (*measure)(const struct serve_bench *s);
-} measures[] = {{"load", bench_load}, {"saturation", bench_saturation}, {"100", bench_light},
-                {"watchers", bench_watchers}, {"idle", bench_idle}, {"hosted", bench_hosted},
-                {"lobby", bench_lobby}};
+    int asked_only;            /* run only when CASTELLAN_SERVE_MEASURES names it */
+} measures[] = {{"load", bench_load, 0}, {"saturation", bench_saturation, 0},
+                {"100", bench_light, 0}, {"watchers", bench_watchers, 0}, {"idle", bench_idle, 0},
+                {"hosted", bench_hosted, 0}, {"lobby", bench_lobby, 0},
+                {"floor", bench_floor, 1}}; /* four servers' runs */
 
 enum { N_MEASURES = sizeof measures / sizeof measures[0] };
 
@@ -676,7 +816,7 @@ int cas__bench_serve_check_measures(const char *list, char *err, size_t errlen)
         size_t n = strcspn(p, ",");
         if (measure_named(p, n) < 0) {
             snprintf(err, errlen, "CASTELLAN_SERVE_MEASURES=%s: no measure is named \"%.*s\"; "
-                     "list some of load,saturation,100,watchers,idle,hosted,lobby with commas",
+                     "list some of load,saturation,100,watchers,idle,hosted,lobby,floor with commas",
                      list, (int)n, p);
             return CAS_EINVAL;
         }
@@ -685,14 +825,14 @@ int cas__bench_serve_check_measures(const char *list, char *err, size_t errlen)
     return CAS_OK;
 }
 
-/* Whether measure i is to run: every one, or those that
- * CASTELLAN_SERVE_MEASURES lists, so that one figure can be taken again,
- * or profiled, alone. */
+/* Whether measure i is to run: every one but those run only when asked
+ * for, or those that CASTELLAN_SERVE_MEASURES lists, so that one figure
+ * can be taken again, or profiled, alone. */
 static int wanted(int i)
 {
     const char *list = getenv("CASTELLAN_SERVE_MEASURES");
     if (!list || !*list)
-        return 1;
+        return !measures[i].asked_only;
     for (const char *p = list; *p; p += *p == ',') {
         size_t n = strcspn(p, ",");
         if (measure_named(p, n) == i)

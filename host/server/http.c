@@ -34,6 +34,7 @@
 #include "signin.h"
 #include "table.h"
 #include "wsdeflate.h"
+#include "wsoffer.h"
 
 #define MAX_QUEUED_MESSAGES 1024
 
@@ -784,45 +785,6 @@ static void clock_tick(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(h->ctx, 0, &h->clock_timer, clock_tick, 100 * LWS_US_PER_MS);
 }
 
-/* permessage-deflate (RFC 7692), offered to every client that asks: an
- * update compresses to a fraction, the previous message being its
- * dictionary (context takeover).  libwebsockets negotiates it and
- * inflates what a client sends (in 1 KiB steps, bounded per message by
- * receive()); what the server sends it compresses itself (write_deflated,
- * srv_msg.c, wsdeflate.c), once per message and previous message rather
- * than once per connection, so libwebsockets never makes its deflate
- * stream (about 140 KB per connection). */
-static const struct lws_extension extensions[] = {
-    {"permessage-deflate", lws_extension_callback_pm_deflate,
-     "permessage-deflate; client_no_context_takeover; client_max_window_bits"},
-    {NULL, NULL, NULL},
-};
-
-/* Whether castellan compresses what is sent on wsi: libwebsockets took
- * permessage-deflate (setting one of its options fails when it is not
- * active) and wsi is a connection of its own, not a WebSocket carried in
- * an HTTP/2 stream (RFC 8441), whose frames libwebsockets must wrap: there
- * libwebsockets compresses as before, per connection, at the level and
- * memory level set here. */
-static int deflate_ours(struct lws *wsi)
-{
-    if (lws_set_extension_option(wsi, "permessage-deflate", "compression_level", "1") != 0)
-        return 0;
-    lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "4");
-    return lws_get_network_wsi(wsi) == wsi;
-}
-
-/* Whether the client let the server keep its window between messages:
- * not when it asked for server_no_context_takeover anywhere in its offer
- * (libwebsockets then agrees to it), nor when the offer is too long to
- * read here (libwebsockets reads no more than this either). */
-static int takeover_allowed(struct lws *wsi)
-{
-    char offer[512];
-    int n = lws_hdr_copy(wsi, offer, sizeof offer, WSI_TOKEN_EXTENSIONS);
-    return n >= 0 && !strstr(offer, "server_no_context_takeover");
-}
-
 /* Every callback of a connection may come before lws bound the
  * connection's data (a connection closed before its request was complete,
  * or refused before its protocol was chosen): user is then NULL, and a
@@ -892,8 +854,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_ESTABLISHED:
         if (!c || !h)
             return -1;
-        c->deflate = deflate_ours(wsi);
-        c->takeover = c->deflate && takeover_allowed(wsi);
+        c->deflate = cas__ws_deflate_ours(wsi);
+        c->takeover = c->deflate && cas__ws_takeover_allowed(wsi);
         c->wsi = wsi;
         c->h = h;
         c->is_ws = 1;
@@ -1141,7 +1103,7 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
      * each connection (TLS still set up for them). */
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
-    info.extensions = extensions;
+    info.extensions = cas__ws_extensions;
     info.user = h;
     info.headers = vhost_headers;
     info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;

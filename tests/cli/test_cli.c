@@ -503,7 +503,7 @@ static void test_check_good_and_broken(void **unused)
     setenv("CASTELLAN_SERVE_MEASURES", "load,watcher", 1);
     expect("bench --game fixture --games 5", NULL, 2,
            "castellan bench: CASTELLAN_SERVE_MEASURES=load,watcher: no measure is named "
-           "\"watcher\"; list some of load,saturation,100,watchers,idle,hosted,lobby with commas");
+           "\"watcher\"; list some of load,saturation,100,watchers,idle,hosted,lobby,floor with commas");
     setenv("CASTELLAN_SERVE_MEASURES", "load,,idle", 1);
     expect("bench --game fixture --games 5", NULL, 2, "no measure is named \"\"");
     unsetenv("CASTELLAN_SERVE_MEASURES");

@@ -1,0 +1,206 @@
+/*
+ * test_floor.c — the serve benchmark's floor (host/clients/floor_record.c,
+ * floor_server.c): a game recorded from castellan serve is replayed by the
+ * bare server byte for byte, each move answered with that move's recorded
+ * messages to both seats, compressed or plain; and the load client plays
+ * whole games against it, with each act journaled before its answer when
+ * asked.  Servers on 127.0.0.1 port 0; no timing.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "floor.h"
+#include "saves.h"
+#include "serve_process.h"
+#include "server.h"
+#include "tconn.h"
+#include "wsclient.h"
+
+static void test_floor_batches_keep_each_step_in_order(void **state)
+{
+    (void)state;
+    struct cas__floor_game g = {0};
+    size_t first;
+    assert_int_equal(cas__floor_game_add(&g, 0, 0, "a", 1), CAS_OK);
+    assert_int_equal(cas__floor_game_add(&g, 1, 0, "b", 1), CAS_OK);
+    assert_int_equal(cas__floor_game_add(&g, 0, 2, "cc", 2), CAS_OK);
+    assert_int_equal(cas__floor_game_add(&g, 0, 2, "d", 1), CAS_OK);
+    assert_int_equal(cas__floor_game_add(&g, 0, 1, "late", 4), CAS_EINVAL);
+    assert_int_equal(cas__floor_game_add(&g, 2, 3, "no seat", 7), CAS_EINVAL);
+    assert_int_equal(cas__floor_batch(&g, 0, 0, &first), 1);
+    assert_string_equal(g.seat[0].msgs[first].text, "a");
+    assert_int_equal(cas__floor_batch(&g, 0, 1, &first), 0);
+    assert_int_equal(cas__floor_batch(&g, 0, 2, &first), 2);
+    assert_string_equal(g.seat[0].msgs[first].text, "cc");
+    assert_int_equal(g.seat[0].msgs[first].len, 2);
+    assert_string_equal(g.seat[0].msgs[first + 1].text, "d");
+    assert_int_equal(cas__floor_batch(&g, 1, 0, &first), 1);
+    assert_string_equal(g.seat[1].msgs[first].text, "b");
+    assert_int_equal(cas__floor_batch(&g, 1, 2, &first), 0);
+    cas__floor_game_free(&g);
+    assert_int_equal(g.seat[0].n, 0);
+}
+
+/* The bare server, served on a thread of its own until stopped. */
+struct bare {
+    struct cas__floor_server *srv;
+    int port, stop;
+    pthread_t thread;
+};
+
+static void *serve(void *arg)
+{
+    struct bare *b = arg;
+    while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))
+        cas__floor_server_turn(b->srv); /* its 100 ms timer bounds each turn */
+    return NULL;
+}
+
+static void bare_start(struct bare *b, const struct cas__floor_game *g, int plain,
+                       const char *journal)
+{
+    const struct cas__floor_server_opts o = {.game = g, .listen = "127.0.0.1:0", .plain = plain,
+                                             .max_games = 8, .journal = journal};
+    char err[256];
+    memset(b, 0, sizeof *b);
+    if (cas__floor_server_start(&o, &b->srv, &b->port, err, sizeof err) != CAS_OK)
+        fail_msg("the bare server did not start: %s", err);
+    assert_int_equal(pthread_create(&b->thread, NULL, serve, b), 0);
+}
+
+static void bare_stop(struct bare *b, struct cas__floor_counts *counts)
+{
+    __atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
+    pthread_join(b->thread, NULL);
+    cas__floor_server_counts(b->srv, counts);
+    cas__floor_server_free(b->srv);
+}
+
+/* Every message of a and b the same, seat by seat and step by step. */
+static void assert_same_game(const struct cas__floor_game *a, const struct cas__floor_game *b)
+{
+    assert_int_equal(a->moves, b->moves);
+    for (int seat = 0; seat < 2; seat++) {
+        assert_int_equal(a->seat[seat].n, b->seat[seat].n);
+        for (size_t i = 0; i < a->seat[seat].n; i++) {
+            const struct cas__floor_msg *x = &a->seat[seat].msgs[i], *y = &b->seat[seat].msgs[i];
+            assert_int_equal(x->step, y->step);
+            assert_int_equal(x->len, y->len);
+            assert_memory_equal(x->text, y->text, x->len);
+        }
+    }
+}
+
+static size_t messages_of(const struct cas__floor_game *g)
+{
+    return g->seat[0].n + g->seat[1].n;
+}
+
+static void test_floor_server_replays_a_recorded_game_and_journals_each_act(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__floor_game real, again;
+    struct cas__floor_counts deflated, plain;
+    struct bare b;
+    char err[320];
+    size_t first;
+    serve_forget("floor");
+    serve_start(&p, "floor", NULL);
+    int rc = cas__floor_record(p.port, "fixture", NULL, 5, SIZE_MAX, &real, err, sizeof err);
+    assert_int_equal(serve_stop(&p), 0);
+    if (rc != CAS_OK)
+        fail_msg("recording from castellan serve: %s", err);
+    /* A whole game: each seat was sent its state at its join, and
+     * something after every move; the last is the end. */
+    assert_true(real.moves > 2);
+    for (int seat = 0; seat < 2; seat++) {
+        assert_true(cas__floor_batch(&real, seat, 0, &first) >= 1);
+        assert_memory_equal(real.seat[seat].msgs[first].text, "{\"type\":\"state\"", 15);
+        for (size_t step = 1; step <= real.moves; step++)
+            assert_true(cas__floor_batch(&real, seat, step, &first) >= 1);
+        const struct cas__floor_seat *s = &real.seat[seat];
+        assert_non_null(strstr(s->msgs[s->n - 1].text, "\"over\":true"));
+    }
+
+    /* The bare server, played the same way, sends each seat exactly what
+     * castellan serve sent it, move for move: compressed ... */
+    bare_start(&b, &real, 0, NULL);
+    rc = cas__floor_record(b.port, "fixture", NULL, 5, SIZE_MAX, &again, err, sizeof err);
+    bare_stop(&b, &deflated);
+    if (rc != CAS_OK)
+        fail_msg("recording from the bare server: %s", err);
+    assert_same_game(&real, &again);
+    assert_int_equal(deflated.moves, real.moves);
+    assert_int_equal(deflated.messages, messages_of(&real) + 1); /* and "created" */
+    cas__floor_game_free(&again);
+
+    /* ... and plain, in more bytes. */
+    bare_start(&b, &real, 1, NULL);
+    rc = cas__floor_record(b.port, "fixture", NULL, 5, SIZE_MAX, &again, err, sizeof err);
+    bare_stop(&b, &plain);
+    if (rc != CAS_OK)
+        fail_msg("recording from the bare server, plain: %s", err);
+    assert_same_game(&real, &again);
+    assert_int_equal(plain.moves, real.moves);
+    assert_int_equal(plain.messages, messages_of(&real) + 1);
+    assert_true(plain.bytes > deflated.bytes);
+    cas__floor_game_free(&again);
+
+    /* The load client plays whole games against it, as against serve;
+     * with a journal, every act is in the store before its answer. */
+    struct cas__loadgen_result r;
+    struct cas__floor_counts journaled;
+    struct cas__loadgen_params params = {.game = "fixture", .seed = 5, .games = 3,
+                                         .max_moves = 3 * real.moves, .max_seconds = 120,
+                                         .wire = 1};
+    char db[700];
+    snprintf(db, sizeof db, "%s/journal.db", p.dir);
+    tconn_fresh_db(db);
+    bare_start(&b, &real, 0, db);
+    params.port = b.port;
+    rc = cas__loadgen_run(&params, &r);
+    bare_stop(&b, &journaled);
+    assert_int_equal(rc, CAS_OK);
+    if (r.errors)
+        fail_msg("%llu errors, the first: %s", (unsigned long long)r.errors, r.first_error);
+    assert_int_equal(r.games_over, 3);
+    assert_int_equal(r.moves, 3 * real.moves);
+    assert_int_equal(journaled.moves, 3 * real.moves);
+    assert_int_equal(journaled.journaled, 3 * real.moves);
+    assert_true(r.updates > 0);
+
+    struct cas__saves *store;
+    int64_t *ids;
+    size_t n;
+    assert_int_equal(cas__saves_open(db, &store, err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_game_ids(store, NULL, &ids, &n), CAS_OK);
+    assert_int_equal(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        struct cas__saves_game g;
+        assert_int_equal(cas__saves_game_load(store, ids[i], 1, &g), CAS_OK);
+        assert_int_equal(g.n_actions, real.moves);
+        assert_int_equal(g.actions[0].ply, 0);
+        cas__saves_game_free(&g);
+    }
+    free(ids);
+    cas__saves_close(store);
+    cas__floor_game_free(&real);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_floor_batches_keep_each_step_in_order),
+        cmocka_unit_test(test_floor_server_replays_a_recorded_game_and_journals_each_act),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
