@@ -41,7 +41,7 @@
     X(parse_action) X(returns) X(serialize) X(deserialize) X(hash) X(render)              \
     X(player_label) X(determinize) X(projected_returns) X(render_choices)                 \
     X(notation_help) X(chance_total) X(chance_pick) X(bench_floor) X(import_foreign)      \
-    X(random_action)
+    X(random_action) X(render_since)
 
 enum {
 #define BIT(f) BIT_##f,
@@ -313,8 +313,9 @@ static void fake_vtable(struct cas__probed *p, size_t size, uint64_t mask, uint3
     memset(&p->vt, 0, sizeof p->vt);
     p->vt.struct_size = size < sizeof p->vt ? size : sizeof p->vt;
     p->vt.state_encoding = encoding;
-    /* import_foreign is not proxied: a probed plugin imports nothing. */
-    mask &= ~(1ull << BIT_import_foreign);
+    /* import_foreign and render_since are not proxied: a probed plugin
+     * imports nothing, and its worker's games draw whole pictures. */
+    mask &= ~(1ull << BIT_import_foreign | 1ull << BIT_render_since);
 #define SET(field)                                                                         \
     if (mask & (1ull << BIT_##field))                                                      \
         memcpy(&p->vt.field, &stub, sizeof stub);

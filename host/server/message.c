@@ -105,22 +105,82 @@ static const struct cas__actions *legal_of(struct cas__table *t, int seat)
     return &s->scratch;
 }
 
+/* t's state in format through the plugin's render_since (ABI 1.4), taken
+ * into pic with its new stamp and cut knowing prev (the view's last
+ * picture, NULL: none); with `relative`, drawn relative to prev (which has
+ * a stamp).  CAS_OK; else pic is empty: the plugin's code, or
+ * CAS_EMISMATCH when its picture did not fit prev. */
+static int take_since(struct cas__table *t, int viewer, enum cas_render_format format,
+                      const struct cas__actions *legal, const struct cas__picture *prev,
+                      int relative, struct cas__picture *pic)
+{
+    struct cas__buf b;
+    cas__buf_init(&b, 0);
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = cas__buf_write};
+    unsigned char stamp[CAS_RENDER_STAMP_MIN];
+    size_t stamp_len = 0, len = 0;
+    size_t room = !prev ? 0 : relative ? prev->len / 4 : prev->len + prev->len / 4;
+    int rc = room ? cas__buf_reserve(&b, room) : CAS_OK;
+    if (rc == CAS_OK)
+        rc = cas__match_render_since(&t->r.match, t->r.session.state, viewer, format, legal,
+                                     relative ? prev->stamp : NULL,
+                                     relative ? prev->stamp_len : 0, stamp, sizeof stamp,
+                                     &stamp_len, &out);
+    /* a relative picture is copied whole into a buffer of its own */
+    char *svg = relative ? cas__buf_take(&b, &len) : cas__buf_take_fit(&b, &len);
+    memset(pic, 0, sizeof *pic);
+    if (rc != CAS_OK || !svg || len == 0) {
+        free(svg);
+        return rc != CAS_OK ? rc : CAS_EINVAL;
+    }
+    if (relative && cas__picture_take_since(pic, svg, len, prev) != 0)
+        return CAS_EMISMATCH;
+    if (!relative)
+        cas__picture_take_after(pic, svg, len, prev);
+    cas__picture_stamp(pic, stamp, stamp_len);
+    return CAS_OK;
+}
+
+/* The picture in format as the view's next, cut knowing prev (the view's
+ * last picture, NULL: none), which most of it repeats: drawn relative to
+ * prev where the plugin draws so and prev has a stamp, else whole.  -1
+ * when the plugin drew nothing. */
+static int take_picture(struct cas__table *t, int viewer, enum cas_render_format format,
+                        const struct cas__actions *legal, const struct cas__picture *prev,
+                        struct cas__picture *pic)
+{
+    if (cas__match_has_render_since(&t->r.match)) {
+        int rc = prev && prev->stamp_len ? take_since(t, viewer, format, legal, prev, 1, pic)
+                                         : CAS_EMISMATCH;
+        if (rc == CAS_EMISMATCH) /* no stamp, or a picture that did not fit: whole */
+            rc = take_since(t, viewer, format, legal, prev, 0, pic);
+        return rc == CAS_OK ? 0 : -1;
+    }
+    size_t len = 0, room = prev ? prev->len + prev->len / 4 : 0;
+    char *svg = render(t, viewer, format, legal, room, &len);
+    if (!svg)
+        return -1;
+    cas__picture_take_after(pic, svg, len, prev);
+    return 0;
+}
+
 /* The viewer's picture now: the decision view with its marks for the
- * decider, else the plain one; cut knowing the view's last picture prev
- * (NULL: none), which most of it repeats. */
+ * decider, else the plain one. */
 static void render_picture(struct cas__table *t, int seat, const struct cas__actions *legal,
                            const struct cas__picture *prev, struct cas__picture *pic,
                            int *marked)
 {
     int viewer = seat >= 0 ? seat : CAS_VIEWER_PUBLIC;
-    size_t len = 0, room = prev ? prev->len + prev->len / 4 : 0;
-    char *svg = NULL;
-    if (legal && cas__table_may_mark(t))
-        svg = render(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, room, &len);
-    *marked = svg != NULL;
-    if (!svg)
-        svg = render(t, viewer, CAS_RENDER_SVG, NULL, room, &len);
-    cas__picture_take_after(pic, svg, len, prev);
+    *marked = legal && cas__table_may_mark(t) &&
+              take_picture(t, viewer, CAS_RENDER_SVG_ACTIONS, legal, prev, pic) == 0;
+    if (!*marked && take_picture(t, viewer, CAS_RENDER_SVG, NULL, prev, pic) != 0)
+        memset(pic, 0, sizeof *pic);
+}
+
+void cas__table_views_rewound(struct cas__table *t)
+{
+    for (int i = 0; i <= t->nplayers; i++)
+        cas__picture_stamp(&t->views[i].pic, NULL, 0);
 }
 
 /* --------------------------------------------------------- the fields */

@@ -386,6 +386,7 @@ int cas__table_undo(struct cas__table *t, int seat, const char **code, char *msg
     t->pending_undo = 1;
     int rc = step(t, seat);
     t->pending_undo = 0;
+    cas__table_views_rewound(t);
     if (rc != CAS_OK && t->store_away)
         return refuse_unavailable(t, 0, code, msg, msglen);
     if (rc != CAS_OK)

@@ -240,6 +240,10 @@ const char *cas__table_label(const struct cas__table *t, int seat);
 struct cas__view *cas__table_view(struct cas__table *t, int seat);
 /* Let go of everything view holds. */
 void cas__view_release(struct cas__view *v);
+/* t's state went back (an undo): each view's next picture is drawn whole,
+ * since the stamp of its last one is about a later state (ABI 1.4
+ * render_since promises plugins no stamp after a move taken back). */
+void cas__table_views_rewound(struct cas__table *t);
 /* Something the viewers see changed: an update is owed, and t waits in
  * the lobby's changed tables for the flush at the end of the loop's turn
  * (queued once however often it changes). */

@@ -455,6 +455,36 @@ int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewe
     return m->vt->render_choices(state, viewer, format, legal->items, legal->count, out);
 }
 
+int cas__match_has_render_since(const struct cas__match *m)
+{
+    return OPTIONAL_FN(m, render_since) != NULL;
+}
+
+int cas__match_render_since(struct cas__match *m, const cas_state *state, int viewer,
+                            enum cas_render_format format, const struct cas__actions *legal,
+                            const unsigned char *since, size_t since_len, unsigned char *stamp,
+                            size_t cap, size_t *stamp_len, const struct cas_writer *out)
+{
+    cas__loop_check("a plugin call");
+    *stamp_len = 0;
+    if (!OPTIONAL_FN(m, render_since))
+        return CAS_ENOTFOUND;
+    struct cas_render_since req = {
+        .struct_size = sizeof req, .viewer = viewer, .format = format,
+        .actions = legal ? legal->items : NULL, .n = legal ? legal->count : 0, .out = out,
+        .since = since, .since_len = since ? since_len : 0, .stamp = stamp, .stamp_cap = cap,
+        .stamp_len = 0};
+    int rc = m->vt->render_since(state, &req);
+    if (rc == CAS_OK && req.stamp_len > cap) {
+        cas__match_violation(m, "render_since", "a stamp of %zu bytes was returned in a room "
+                             "of %zu", req.stamp_len, cap);
+        rc = CAS_EINVAL;
+    } else if (rc == CAS_OK) {
+        *stamp_len = req.stamp_len;
+    }
+    return rc;
+}
+
 int cas__match_notation_help(struct cas__match *m, FILE *out)
 {
     cas__loop_check("a plugin call");

@@ -155,6 +155,23 @@ int cas__match_render_to(struct cas__match *m, const cas_state *state, int viewe
                          enum cas_render_format format, const struct cas__actions *legal,
                          const struct cas_writer *out);
 
+/* Whether m's plugin draws pictures relative to the last (ABI 1.4
+ * render_since). */
+int cas__match_has_render_since(const struct cas__match *m);
+
+/* The picture of cas__match_render_to (format CAS_RENDER_SVG, or
+ * CAS_RENDER_SVG_ACTIONS among `legal`) through ABI 1.4 render_since: with
+ * since[0..since_len) the stamp the viewer's last picture came with (NULL:
+ * none), elements that picture holds may be placeholders (docs/abi.md
+ * "ABI 1.4: pictures relative to the last"); the new picture's stamp goes
+ * to stamp[0..cap), its length to *stamp_len (0: none; a plugin that
+ * claims more than cap broke the ABI and gets none).  CAS_ENOTFOUND when
+ * the plugin has no render_since; else the plugin's code. */
+int cas__match_render_since(struct cas__match *m, const cas_state *state, int viewer,
+                            enum cas_render_format format, const struct cas__actions *legal,
+                            const unsigned char *since, size_t since_len, unsigned char *stamp,
+                            size_t cap, size_t *stamp_len, const struct cas_writer *out);
+
 /* The game's own help on how its actions are written (ABI 1.1
  * notation_help) onto out; CAS_ENOTFOUND when the plugin has none. */
 int cas__match_notation_help(struct cas__match *m, FILE *out);

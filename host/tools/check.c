@@ -20,6 +20,7 @@
 #include "json.h"
 #include "marks.h"
 #include "match.h"
+#include "picture_changes.h"
 
 #define DEFAULT_GAMES 20
 #define DEFAULT_MAX_PLIES 100000u
@@ -63,6 +64,9 @@ struct checker {
     double *drawn_mass;            /* per legal action: check_random_action */
     size_t drawn_cap;
     struct cas__buf bytes, rebytes, render;
+    struct cas__picture *views;    /* check_render_since: each viewer's last
+                                    * picture (the public one last), with
+                                    * its stamp */
     struct seen_table seen;
     struct hash_log solo_a, solo_b;
     char event_problem[256];       /* set by the event sink */
@@ -515,6 +519,87 @@ static int check_marks(struct checker *c, const cas_state *s, int actor)
     return CAS_OK;
 }
 
+/* viewer's picture as the server takes it (the decision view among the
+ * legal actions when it decides and the plugin marks something, else the
+ * plain one) into c->render: the whole render, and the format used. */
+static int whole_picture(struct checker *c, const cas_state *s, int viewer, int actor,
+                         enum cas_render_format *format)
+{
+    const struct cas_game_vtable *vt = c->a.vt;
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = cas__buf_write};
+    cas__buf_reset(&c->render);
+    int rc = CAS_EINVAL;
+    *format = CAS_RENDER_SVG_ACTIONS;
+    if (viewer == actor && c->a.plugin->abi_minor >= 2 &&
+        CAS_HAS_FIELD(vt, struct cas_game_vtable, render_choices) && vt->render_choices)
+        rc = vt->render_choices(s, viewer, *format, c->legal.items, c->legal.count, &out);
+    if (rc == CAS_OK)
+        return rc;
+    cas__buf_reset(&c->render);
+    *format = CAS_RENDER_SVG;
+    return vt->render(s, viewer, *format, &out);
+}
+
+/* A plugin with render_since (ABI 1.4, docs/abi.md "ABI 1.4: pictures
+ * relative to the last"), at every ply: each player's picture and the
+ * public one drawn relative to that viewer's last, its placeholders
+ * filled in as the server fills them, is byte for byte the whole render
+ * (the first of each drawn whole, from no stamp). */
+static int check_render_since(struct checker *c, const cas_state *s, int actor)
+{
+    if (!c->views || !cas__match_has_render_since(&c->a))
+        return CAS_OK;
+    for (int i = 0; i <= c->nplayers; i++) {
+        int viewer = i < c->nplayers ? i : CAS_VIEWER_PUBLIC;
+        struct cas__picture *last = &c->views[i];
+        enum cas_render_format format;
+        if (whole_picture(c, s, viewer, actor, &format) != CAS_OK)
+            return CAS_OK; /* no picture: `render` says so for SVG plugins */
+        struct cas__buf b;
+        cas__buf_init(&b, 0);
+        struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = cas__buf_write};
+        unsigned char stamp[CAS_RENDER_STAMP_MIN];
+        size_t stamp_len = 0, len = 0;
+        int relative = last->svg && last->stamp_len;
+        c->a.error[0] = '\0';
+        int rc = cas__match_render_since(&c->a, s, viewer, format,
+                                         format == CAS_RENDER_SVG ? NULL : &c->legal,
+                                         relative ? last->stamp : NULL,
+                                         relative ? last->stamp_len : 0, stamp, sizeof stamp,
+                                         &stamp_len, &out);
+        char *svg = cas__buf_take(&b, &len);
+        struct cas__picture now;
+        if (rc != CAS_OK) {
+            free(svg);
+            return broke(c, "render-since", 0, 0, "render_since for viewer %d gave %d where "
+                         "the whole picture was drawn: %s", viewer, rc, why(&c->a));
+        }
+        if (relative && cas__picture_take_since(&now, svg, len, last) != 0)
+            return broke(c, "render-since", 0, 0, "the picture for viewer %d drawn relative "
+                         "to the last has a placeholder for an element the last picture "
+                         "lacks, or for one element twice, or is not keyed", viewer);
+        if (!relative)
+            cas__picture_take(&now, svg, len);
+        if (now.len != c->render.len || memcmp(now.svg, c->render.data, now.len) != 0) {
+            size_t at = 0;
+            while (at < now.len && at < c->render.len && now.svg[at] == c->render.data[at])
+                at++;
+            cas__picture_free(&now);
+            return broke(c, "render-since", 0, 0, "the picture for viewer %d drawn %s, filled "
+                         "in, differs from the whole one from byte %zu on: %.60s", viewer,
+                         relative ? "relative to the last" : "from no stamp", at,
+                         at < c->render.len ? c->render.data + at : "(its end)");
+        }
+        if (cas__picture_stamp(&now, stamp, stamp_len) != 0) {
+            cas__picture_free(&now);
+            return CAS_ENOMEM;
+        }
+        cas__picture_free(last);
+        *last = now;
+    }
+    return CAS_OK;
+}
+
 /* The smallest code that is not a legal action. */
 static cas_action not_legal(const struct cas__actions *legal)
 {
@@ -694,6 +779,8 @@ static int check_state(struct checker *c, const cas_state *s, int actor, cas_sta
     if (rc == CAS_OK)
         rc = check_marks(c, s, actor);
     if (rc == CAS_OK)
+        rc = check_render_since(c, s, actor);
+    if (rc == CAS_OK)
         rc = check_illegal_refused(c, s);
     if (rc == CAS_OK)
         rc = check_random_action(c, s, actor);
@@ -739,6 +826,9 @@ static int check_game(struct checker *c)
         return broke(c, "state-new", 0, 0, "state_new failed (%d): %s", rc, why(&c->a));
     }
     c->solo_a.n = 0;
+    c->views = cas__match_has_render_since(&c->a) ? calloc((size_t)c->nplayers + 1,
+                                                          sizeof *c->views)
+                                                   : NULL;
     rc = check_labels(c);
     for (c->ply = 0; rc == CAS_OK; c->ply++) {
         cas_state *clone = NULL;
@@ -760,6 +850,10 @@ static int check_game(struct checker *c)
         c->r->plies += rc == CAS_OK;
     }
     c->state = NULL;
+    for (int i = 0; c->views && i <= c->nplayers; i++)
+        cas__picture_free(&c->views[i]);
+    free(c->views);
+    c->views = NULL;
     vt->state_free(c->scratch);
     c->scratch = NULL;
     vt->state_free(s);

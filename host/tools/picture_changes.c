@@ -41,15 +41,18 @@ static const char *past(const char *p, const char *end, const char *word)
  * says whether it closed itself ("/>").  NULL when it does not end. */
 static const char *tag_end(const char *p, const char *end, int *empty)
 {
+    /* the bytes a tag's scan stops at: one lookup a byte */
+    static const unsigned char stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
     for (p++; p < end; p++) {
-        if (*p == '"' || *p == '\'') {
-            p = memchr(p + 1, *p, (size_t)(end - p - 1));
-            if (!p)
-                return NULL;
-        } else if (*p == '>') {
+        if (!stop[(unsigned char)*p])
+            continue;
+        if (*p == '>') {
             *empty = p[-1] == '/';
             return p + 1;
         }
+        p = memchr(p + 1, *p, (size_t)(end - p - 1));
+        if (!p)
+            return NULL;
     }
     return NULL;
 }
@@ -131,6 +134,40 @@ static int add_part(struct cas__picture *pic, size_t *cap, const char *key, size
 }
 
 static long find_in(const struct cas__picture *old, const struct cas__picture *new, size_t i);
+static long find_key(const struct cas__picture *pic, const char *key, size_t len);
+
+#define SAME_OPEN "<g " KEY_ATTR
+#define SAME_CLOSE "\" data-cas-same=\"\"/>"
+
+/* p at '<' of a placeholder (docs/abi.md "ABI 1.4: pictures relative to
+ * the last"): the part of prev it stands for added to pic, marked same,
+ * and its end; else NULL (*bad set when it is one but names no part of
+ * prev). */
+static const char *placeholder(struct cas__picture *pic, size_t *cap,
+                               const struct cas__picture *prev, size_t expect, const char *p,
+                               const char *end, int *bad)
+{
+    if (!starts(p, end, SAME_OPEN))
+        return NULL;
+    const char *key = p + sizeof SAME_OPEN - 1;
+    const char *q = memchr(key, '"', (size_t)(end - key));
+    if (!q || q == key || !starts(q, end, SAME_CLOSE))
+        return NULL;
+    size_t key_len = (size_t)(q - key);
+    long o = -1;
+    if (prev && expect < prev->n && prev->parts[expect].key_len == key_len &&
+        memcmp(prev->svg + prev->parts[expect].key, key, key_len) == 0)
+        o = (long)expect;
+    else if (prev)
+        o = find_key(prev, key, key_len);
+    const char *next = q + sizeof SAME_CLOSE - 1;
+    if (o < 0 || add_part(pic, cap, key, key_len, (size_t)(p - pic->svg), (size_t)(next - p), o)) {
+        *bad = 1;
+        return NULL;
+    }
+    pic->parts[pic->n - 1].same = 1;
+    return next;
+}
 
 /* The element at p when it is prev's part `at`, byte for byte: its end,
  * found without scanning (the scan of the same bytes ends at the same
@@ -152,8 +189,9 @@ static const char *same_as(struct cas__picture *pic, size_t *cap, const struct c
 /* Cut pic->svg; 0 when every top-level element is keyed.  With prev (the
  * picture before, keyed), each element is first taken as the one that
  * followed the last element matched in prev: most of a picture is what it
- * was, and a comparison costs a fraction of a scan. */
-static int cut(struct cas__picture *pic, const struct cas__picture *prev)
+ * was, and a comparison costs a fraction of a scan.  With `since`,
+ * placeholders stand for prev's elements (cas__picture_take_since). */
+static int cut(struct cas__picture *pic, const struct cas__picture *prev, int since)
 {
     const char *p = pic->svg, *end = pic->svg + pic->len;
     size_t cap = 0;
@@ -190,7 +228,16 @@ static int cut(struct cas__picture *pic, const struct cas__picture *prev)
                 return -1;
             continue;
         }
-        const char *next = same_as(pic, &cap, prev, expect, p, end);
+        int bad = 0;
+        const char *next = since ? placeholder(pic, &cap, prev, expect, p, end, &bad) : NULL;
+        if (bad)
+            return -1;
+        if (next) {
+            expect = (size_t)pic->parts[pic->n - 1].was + 1;
+            p = next;
+            continue;
+        }
+        next = same_as(pic, &cap, prev, expect, p, end);
         if (next) {
             expect++;
             p = next;
@@ -290,6 +337,16 @@ void cas__picture_take(struct cas__picture *pic, char *svg, size_t len)
     cas__picture_take_after(pic, svg, len, NULL);
 }
 
+static void unkey(struct cas__picture *pic)
+{
+    free(pic->parts);
+    free(pic->sorted);
+    pic->parts = NULL;
+    pic->sorted = NULL;
+    pic->n = 0;
+    pic->keyed = 0;
+}
+
 void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
                              const struct cas__picture *prev)
 {
@@ -300,39 +357,125 @@ void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
         return;
     if (prev && !prev->keyed)
         prev = NULL;
-    pic->keyed = cut(pic, prev) == 0 && index_keys(pic, prev) == 0;
-    if (!pic->keyed) {
-        free(pic->parts);
-        free(pic->sorted);
-        pic->parts = NULL;
-        pic->sorted = NULL;
-        pic->n = 0;
+    pic->after = prev ? prev->svg : NULL;
+    pic->keyed = cut(pic, prev, 0) == 0 && index_keys(pic, prev) == 0;
+    if (!pic->keyed)
+        unkey(pic);
+}
+
+/* pic (cut with placeholders) with each placeholder replaced by the part
+ * of prev it stands for: one new buffer, the parts moved with their
+ * bytes.  -1 when two placeholders stand for one part (so the picture is
+ * never larger than the plugin's text and prev together) or memory ran
+ * out. */
+static int fill_placeholders(struct cas__picture *pic, const struct cas__picture *prev)
+{
+    unsigned char *taken = calloc(prev->n + 1, 1);
+    size_t len = pic->len;
+    for (size_t i = 0; taken && i < pic->n; i++) {
+        size_t o = (size_t)pic->parts[i].was;
+        if (!pic->parts[i].same)
+            continue;
+        if (taken[o]) {
+            free(taken);
+            return -1;
+        }
+        taken[o] = 1;
+        len += prev->parts[o].len - pic->parts[i].len;
     }
+    char *svg = taken ? malloc(len + 1) : NULL;
+    free(taken);
+    if (!svg)
+        return -1;
+    size_t from = 0, to = 0; /* copied up to, in pic->svg and in svg */
+    for (size_t i = 0; i < pic->n; i++) {
+        struct cas__pic_part *p = &pic->parts[i];
+        size_t gap = p->at - from;
+        memcpy(svg + to, pic->svg + from, gap);
+        to += gap;
+        from = p->at + p->len;
+        if (p->same) {
+            const struct cas__pic_part *q = &prev->parts[p->was];
+            memcpy(svg + to, prev->svg + q->at, q->len);
+            p->key = to + (q->key - q->at);
+            p->len = q->len;
+        } else {
+            memcpy(svg + to, pic->svg + p->at, p->len);
+            p->key = to + (p->key - p->at);
+        }
+        p->at = to;
+        to += p->len;
+    }
+    memcpy(svg + to, pic->svg + from, pic->len - from);
+    svg[len] = '\0';
+    free(pic->svg);
+    pic->svg = svg;
+    pic->len = len;
+    return 0;
+}
+
+int cas__picture_take_since(struct cas__picture *pic, char *svg, size_t len,
+                            const struct cas__picture *prev)
+{
+    memset(pic, 0, sizeof *pic);
+    pic->svg = svg;
+    pic->len = len;
+    if (svg && prev && prev->keyed && cut(pic, prev, 1) == 0 &&
+        fill_placeholders(pic, prev) == 0 && index_keys(pic, prev) == 0) {
+        pic->keyed = 1;
+        pic->after = prev->svg;
+        return 0;
+    }
+    cas__picture_free(pic);
+    return -1;
+}
+
+int cas__picture_stamp(struct cas__picture *pic, const unsigned char *stamp, size_t len)
+{
+    free(pic->stamp);
+    pic->stamp = NULL;
+    pic->stamp_len = 0;
+    if (!len)
+        return 0;
+    if (!(pic->stamp = malloc(len)))
+        return -1;
+    memcpy(pic->stamp, stamp, len);
+    pic->stamp_len = len;
+    return 0;
 }
 
 void cas__picture_free(struct cas__picture *pic)
 {
     free(pic->svg);
-    free(pic->parts);
-    free(pic->sorted);
+    unkey(pic);
+    free(pic->stamp);
     memset(pic, 0, sizeof *pic);
 }
 
-/* The index in old of new's part i, or -1. */
-static long find_in(const struct cas__picture *old, const struct cas__picture *new, size_t i)
+/* The index of pic's part keyed key[0..len), or -1. */
+static long find_key(const struct cas__picture *pic, const char *key, size_t len)
 {
-    size_t lo = 0, hi = old->n;
+    size_t lo = 0, hi = pic->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = key_cmp(old->sorted[mid], i, old, new);
+        const struct cas__pic_part *x = &pic->parts[pic->sorted[mid]];
+        size_t n = x->key_len < len ? x->key_len : len;
+        int c = memcmp(pic->svg + x->key, key, n);
+        c = c ? c : (x->key_len > len) - (x->key_len < len);
         if (c == 0)
-            return (long)old->sorted[mid];
+            return (long)pic->sorted[mid];
         if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     return -1;
+}
+
+/* The index in old of new's part i, or -1. */
+static long find_in(const struct cas__picture *old, const struct cas__picture *new, size_t i)
+{
+    return find_key(old, new->svg + new->parts[i].key, new->parts[i].key_len);
 }
 
 static void write_key(struct cas__jw *w, const struct cas__picture *pic, size_t i)
@@ -361,6 +504,7 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
         cas__jw_raw(w, ",");
     }
     cas__jw_raw(w, "\"put\":[");
+    int after_old = new->after && new->after == old->svg; /* new was cut after old */
     for (size_t i = 0; i < new->n; i++) {
         const struct cas__pic_part *p = &new->parts[i];
         long o = p->was;
@@ -371,8 +515,9 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
         if (o >= 0) {
             kept[o] = 1;
             const struct cas__pic_part *q = &old->parts[o];
+            int same = p->same && after_old && o == p->was;
             if (o > last_kept && q->len == p->len &&
-                memcmp(old->svg + q->at, new->svg + p->at, p->len) == 0) {
+                (same || memcmp(old->svg + q->at, new->svg + p->at, p->len) == 0)) {
                 last_kept = o;
                 continue;
             }

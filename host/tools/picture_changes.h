@@ -18,6 +18,8 @@ struct cas__pic_part {
     long was;                /* the index of the part with its key in the
                               * picture it was cut after, or -1: a hint,
                               * checked before it is used */
+    int same;                /* a placeholder's: byte for byte the part
+                              * `was` of the picture it was cut after */
 };
 
 /* A plugin's SVG cut into its keyed top-level elements. */
@@ -29,6 +31,11 @@ struct cas__picture {
     struct cas__pic_part *parts;
     size_t n;
     size_t *sorted;          /* parts' indices in key order */
+    const char *after;       /* the svg of the picture it was cut after,
+                              * which its parts' `same` are about */
+    unsigned char *stamp;    /* owned: what the plugin's render_since
+                              * returned with it (ABI 1.4); NULL: none */
+    size_t stamp_len;
 };
 
 /* Take svg[0..len) (malloc'd; NULL: none) as pic, cut when it is keyed.
@@ -39,6 +46,19 @@ void cas__picture_take(struct cas__picture *pic, char *svg, size_t len);
  * one of prev's is taken without scanning it.  The result is the same. */
 void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
                              const struct cas__picture *prev);
+/* Take svg[0..len) (malloc'd), a picture the plugin wrote relative to
+ * prev (ABI 1.4 render_since: each placeholder <g data-cas-key="KEY"
+ * data-cas-same=""/> stands for prev's element KEY), as pic: the
+ * placeholders replaced by prev's elements, so pic holds the whole
+ * picture, cut as cas__picture_take_after cuts it, each placeholder's part
+ * marked `same`.  0; or -1 when a placeholder names no element of prev,
+ * either picture is not keyed or memory ran out: svg is freed, pic holds
+ * no picture, and the caller draws the whole picture instead. */
+int cas__picture_take_since(struct cas__picture *pic, char *svg, size_t len,
+                            const struct cas__picture *prev);
+/* Keep a copy of stamp[0..len) with pic (len 0: none), in place of the
+ * one it had; -1 when memory ran out (then none). */
+int cas__picture_stamp(struct cas__picture *pic, const unsigned char *stamp, size_t len);
 void cas__picture_free(struct cas__picture *pic);
 /* Write the changes from old to new as a JSON object
  * {"root":..?,"put":[[key,after,svg],...],"remove":[key,...]} into w;

@@ -32,6 +32,15 @@ struct cas_outbuf {
 
 #define CAS_OUTBUF_INIT(writer) { .out = (writer), .rc = CAS_OK, .n = 0 }
 
+/* The same as `*b = CAS_OUTBUF_INIT(out)`, without clearing the buffer
+ * (an initialiser zeroes all of it): for a render called at every move. */
+static inline void cas_out_init(struct cas_outbuf *b, const struct cas_writer *out)
+{
+    b->out = out;
+    b->rc = CAS_OK;
+    b->n = 0;
+}
+
 /* Pass what is waiting to the writer. */
 static inline void cas_out_flush(struct cas_outbuf *b)
 {

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 3
+#define CAS_ABI_MINOR 4
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -344,6 +344,40 @@ struct cas_floor_run {
                            optimised away and two runs can be compared    */
 };
 
+/* ABI 1.4: what render_since is asked, and what it answers (docs/abi.md
+ * "ABI 1.4: pictures relative to the last").  Filled by the host; the
+ * plugin reads a field added after 1.4 only when CAS_HAS_FIELD says the
+ * host knew it. */
+struct cas_render_since {
+    size_t struct_size;
+    int viewer;                      /* as render's                          */
+    enum cas_render_format format;   /* CAS_RENDER_SVG, or CAS_RENDER_SVG_ACTIONS
+                                        with the decision's actions below    */
+    const cas_action *actions;       /* SVG_ACTIONS: as render_choices'      */
+    size_t n;
+    const struct cas_writer *out;
+    /* in: the stamp this entry returned with the picture the host holds
+     * for this viewer, byte for byte (see below); NULL (since_len 0): none,
+     * draw the whole picture */
+    const unsigned char *since;
+    size_t since_len;
+    /* out: the stamp of the picture written now, at most stamp_cap bytes
+     * into stamp; stamp_len 0 (the host's value on entry): none, so the
+     * next picture is drawn whole */
+    unsigned char *stamp;
+    size_t stamp_cap;
+    size_t stamp_len;
+};
+
+/* The room a host gives a stamp (stamp_cap): at least this many bytes. */
+#define CAS_RENDER_STAMP_MIN 256
+
+/* The element a keyed picture writes, under render_since, in place of one
+ * that is byte for byte the element of the same key in the picture of the
+ * stamp `since` (docs/abi.md): exactly
+ * <g data-cas-key="KEY" data-cas-same=""/> */
+#define CAS_SAME_ATTR "data-cas-same"
+
 /* The game vtable.  Unless stated otherwise every pointer argument must be
  * non-NULL, handles are used by one thread at a time, and two handles never
  * share mutable state (two games side by side in one process must work). */
@@ -537,6 +571,24 @@ struct cas_game_vtable {
      * chance node or a terminal state (chance has chance_pick). */
     int (*random_action)(const cas_state *state, const struct cas_rng *rng,
                          cas_action *out);
+
+    /* ---- ABI 1.4, optional. */
+
+    /* The picture render (CAS_RENDER_SVG) or render_choices
+     * (CAS_RENDER_SVG_ACTIONS) writes, keyed (docs/abi.md "Keyed
+     * pictures"), except that each top-level element the plugin can tell
+     * is byte for byte the element of the same key in the picture req->since
+     * was returned with may be written as the placeholder
+     * <g data-cas-key="KEY" data-cas-same=""/>, in its place.  The host
+     * puts the previous element's bytes there, so the picture it holds is
+     * the whole one, byte for byte.  The host passes since only for the
+     * same game and viewer, with the picture it was returned with, and
+     * never after taking a move back; the plugin must still check what it
+     * relies on (a stamp that does not fit the state: draw whole).  Writes
+     * the new picture's stamp (req->stamp, up to stamp_cap bytes,
+     * stamp_len) or none.  Returns what render or render_choices would;
+     * CAS_EINVAL for a format it does not draw this way. */
+    int (*render_since)(const cas_state *state, struct cas_render_since *req);
 };
 
 /* --------------------------------------------------------- descriptor */

@@ -703,6 +703,9 @@ int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attr
  * g's kinds alone: written once into the shared tables (plugin.c), from
  * which a render copies it. */
 int cas__carc_kind_symbol(const struct cas_game *g, int ki, const struct cas_writer *out);
+/* ABI 1.4 render_since: the picture (SVG, or SVG_ACTIONS among req's
+ * actions) relative to the one req->since stamped (svg.c). */
+int cas__carc_render_since(const struct cas_state *s, struct cas_render_since *req);
 
 /* ------------------------------------------------------------ serialize.c */
 

@@ -547,6 +547,11 @@ static int carc_render_choices(const cas_state *state, int viewer,
     return cas__carc_render_choices(state, viewer, format, actions, n, out);
 }
 
+static int carc_render_since(const cas_state *state, struct cas_render_since *req)
+{
+    return cas__carc_render_since(state, req);
+}
+
 static int carc_notation_help(const cas_game *game, const struct cas_writer *out)
 {
     return cas__carc_notation_help(game, out);
@@ -607,6 +612,7 @@ static const struct cas_game_vtable carc_vtable = {
     .chance_pick = carc_chance_pick,
     .bench_floor = cas__carc_bench_floor,
     .random_action = carc_random_action,
+    .render_since = carc_render_since,
 };
 
 static const struct cas_plugin carc_plugin = {

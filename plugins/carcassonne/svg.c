@@ -11,7 +11,9 @@
  * attributes (coat, inn, cathedral, goods, ...) are small marks by their
  * feature.  Figures stand at their feature's spot in their player's
  * colour, one shape per kind.  Integer coordinates only: the bytes are the
- * same for the same state on every machine.
+ * same for the same state on every machine.  Drawn for a server relative to
+ * the viewer's last picture (render_since, ABI 1.4), the elements a stamp
+ * of that picture shows unchanged are written as placeholders.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,11 +377,88 @@ int cas__carc_kind_symbol(const struct cas_game *g, int ki, const struct cas_wri
     return cas_out_finish(&v);
 }
 
+/* ------------------------------------------------- relative pictures */
+
+/* What a picture drawn through render_since (ABI 1.4) is stamped with:
+ * enough to tell which of its elements a later picture repeats byte for
+ * byte.  The host hands it back as it was, for the same game and viewer,
+ * and never after a move taken back; the digests check that anyway. */
+struct stamp {
+    uint32_t magic;     /* STAMP_MAGIC: this layout */
+    int32_t viewer;
+    uint32_t ntiles;    /* tiles placed: each keeps its element for good */
+    uint32_t ncells;    /* cells known (an open one keeps its element) */
+    uint64_t tiles;     /* digest of tiles[0..ntiles): kind, turn, space */
+    uint64_t cells;     /* digest of cells[0..ncells): space */
+    int32_t frame[12];  /* struct frame: the ruler, the ground, the heading */
+    uint8_t kinds[(CARC_MAX_KINDS + 7) / 8]; /* the symbols defined */
+    int64_t score[CARC_MAX_PLAYERS];  /* each player's card, */
+    uint8_t supply[CARC_MAX_PLAYERS][CARC_MAX_FIGKINDS]; /* and supply counts */
+    int32_t turn;       /* whose turn the frame over the cards shows */
+    int32_t last;       /* the tile outlined as placed last, or -1 */
+    uint32_t nfigs;     /* figures standing: each keeps its element while */
+    uint64_t figs;      /* the digest of figs[0..nfigs) stays: node, kind, player */
+    uint64_t notes;     /* digest of the expansions' notes, as drawn */
+};
+
+_Static_assert(sizeof(struct stamp) <= CAS_RENDER_STAMP_MIN, "a stamp fits any host's room");
+
+#define STAMP_MAGIC 0x43535431u /* "CST1" */
+#define DIGEST_START 0xcbf29ce484222325u /* FNV-1a, 64 bits */
+#define DIGEST_PRIME 0x100000001b3u
+
+/* One render's view of the last picture: which of its parts repeat. */
+struct since {
+    const struct stamp *last; /* NULL: none, everything is drawn */
+    int tiles_kept;           /* last's tiles are this state's first tiles */
+    int cells_kept;           /* and so are its cells */
+    int figs_kept;            /* and its figures */
+    int frame_kept;           /* the frame lies where it lay */
+    struct stamp next;        /* this picture's */
+};
+
+/* A placeholder, with the line's end every element of the picture has,
+ * for the element keyed by what is written between same_open and
+ * same_close: the last picture's element of that key, byte for byte. */
+static void same_open(struct cas_outbuf *v)
+{
+    cas_outs(v, "<g data-cas-key=\"");
+}
+
+static void same_close(struct cas_outbuf *v)
+{
+    cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>\n");
+}
+
+/* The placeholder keyed prefix alone (pair < 0), prefix and a (pair 0),
+ * or prefix and a,b (pair > 0). */
+static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+{
+    same_open(v);
+    cas_outs(v, prefix);
+    if (pair >= 0)
+        cas_outi(v, a);
+    if (pair > 0) {
+        cas_outs(v, ",");
+        cas_outi(v, b);
+    }
+    same_close(v);
+}
+
 /* Kind ki's symbol: copied from the shared tables where they hold it (it
  * is a fifth of a five-expansion move's instructions drawn each time),
- * else drawn. */
-static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki)
+ * else drawn; a placeholder where the last picture defined it (a symbol
+ * is the same bytes in every picture of the game). */
+static void define_kind(struct cas_outbuf *v, const struct cas_game *g, int ki,
+                        struct since *sn)
 {
+    if (sn) {
+        sn->next.kinds[ki / 8] |= (uint8_t)(1u << ki % 8);
+        if (sn->last && sn->last->kinds[ki / 8] >> ki % 8 & 1u) {
+            put_same(v, "k", ki, 0, 0);
+            return;
+        }
+    }
     const struct carc_tables *t = g->tables;
     if (!t || !t->symbols_at) {
         draw_kind_symbol(v, g, ki);
@@ -546,7 +625,8 @@ static const char style[] =
 
 /* The kinds on the board, the drawn one and those in `also` (hand tiles
  * the notes name), each defined once. */
-static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const uint8_t *also)
+static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const uint8_t *also,
+                         struct since *sn)
 {
     const struct cas_game *g = s->game;
     uint8_t used[CARC_MAX_KINDS];
@@ -557,7 +637,7 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
         used[s->drawn] = 1;
     for (int k = 0; k < g->nkinds; k++)
         if (used[k])
-            define_kind(v, g, k);
+            define_kind(v, g, k, sn);
 }
 
 /* The board's x coordinates along its top edge and y coordinates down its
@@ -565,21 +645,27 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
  * player types ("place D 2,-1 90").  Each label is keyed by its column or
  * row, so a board that grows sends its new labels (and, when the edge a
  * ruler runs along moves, that ruler's labels), not the whole ruler. */
-static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr)
+static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int same)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
-        if (mid > left && mid < right)
+        if (mid > left && mid < right && same) {
+            put_same(v, "cx", x, 0, 0);
+        } else if (mid > left && mid < right) {
             cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
                         "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
+        }
     }
     for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
         int mid = fr->by + y * SPACE + SPACE / 2;
-        if (mid > top && mid < bottom)
+        if (mid > top && mid < bottom && same) {
+            put_same(v, "cy", y, 0, 0);
+        } else if (mid > top && mid < bottom) {
             cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
                         "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
+        }
     }
 }
 
@@ -602,8 +688,12 @@ static int cell_order(const void *a, const void *b)
     return x->y != y->y ? (x->y > y->y) - (x->y < y->y) : (x->x > y->x) - (x->x < y->x);
 }
 
-static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                            const struct since *sn)
 {
+    /* an open spot's element is its space's: the last picture drew it
+     * when the cell was known then (an empty cell is always open) */
+    int kept = sn && sn->cells_kept ? (int)sn->last->ncells : 0;
     /* row by row, so a spot keeps its place among the others as the front
      * changes (the state keeps them in no order) */
     const struct carc_cell **front = malloc((s->nfront + 1) * sizeof *front);
@@ -617,9 +707,13 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = front[i];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
-        cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                    "height=\"%d\" rx=\"6\"/>\n",
-                 c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+        if (c - C_CELLS(s) < kept) {
+            put_same(v, "o", c->x, c->y, 1);
+        } else {
+            cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" "
+                        "width=\"%d\" height=\"%d\" rx=\"6\"/>\n",
+                     c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+        }
         if (s->stage == ST_PLACE && fits_somewhere_here(s, c))
             cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
                         "y=\"%d\"/>\n", c->x, c->y, x, y);
@@ -644,11 +738,17 @@ static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
         draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
 }
 
-static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                       const struct since *sn)
 {
     const struct cas_game *g = s->game;
+    int kept = sn && sn->tiles_kept ? (int)sn->last->ntiles : 0; /* never change once placed */
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
+        if (i < kept) {
+            put_same(v, "t", t->x, t->y, 1);
+            continue;
+        }
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
         cas_outf(v, "<g class=\"tile\" data-cas-key=\"t%d,%d\"><use xlink:href=\"#k%d\" "
                     "transform=\"translate(%d %d) rotate(%d 50 50)\"/>", t->x, t->y, t->kind, x,
@@ -658,12 +758,24 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
     }
 }
 
-/* The tile placed last (this turn's, or the previous turn's), outlined. */
-static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+/* The tile draw_last_tile outlines, or -1. */
+static int last_tile(const struct cas_state *s)
 {
     int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
-    if (s->ntiles < 2 || last < 0)
+    return s->ntiles < 2 ? -1 : last;
+}
+
+/* The tile placed last (this turn's, or the previous turn's), outlined. */
+static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                           const struct since *sn)
+{
+    int last = last_tile(s);
+    if (last < 0)
         return;
+    if (sn && sn->tiles_kept && sn->last->last == last && (uint32_t)last < sn->last->ntiles) {
+        put_same(v, "last", 0, 0, -1);
+        return;
+    }
     const struct carc_tile *t = &C_TILES(s)[last];
     const struct carc_kind *k = &s->game->kinds[t->kind];
     cas_outs(v, "<g data-cas-key=\"last\">");
@@ -677,9 +789,13 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
     cas_outs(v, "</g>\n");
 }
 
-static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr)
+static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
+                         const struct since *sn)
 {
     const struct cas_game *g = s->game;
+    /* a figure's element follows from the figures up to it (its key counts
+     * those before it on its feature) and the tiles (where its node is) */
+    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0;
     for (int i = 0; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
@@ -687,6 +803,15 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
         int before = 0; /* figures earlier on the same feature of this tile */
         for (int j = 0; j < i; j++)
             before += C_FIGS(s)[j].node == f->node;
+        if (i < kept) {
+            same_open(v);
+            cas_outs(v, "f");
+            cas_outi(v, f->node);
+            cas_outs(v, ".");
+            cas_outi(v, before);
+            same_close(v);
+            continue;
+        }
         struct pt at = board_point(t, feature_spot(&g->kinds[t->kind], n->local), fr->bx,
                                    fr->by);
         at.x += 18 * before;
@@ -724,30 +849,41 @@ static void draw_deploy_spots(struct cas_outbuf *v, const struct cas_state *s,
  * its own, the supply's counts, which change at most deploys and returns
  * while the card changes only with the score (and the frame). */
 static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, int x, int y,
-                        const struct frame *fr)
+                        const struct frame *fr, const struct since *sn)
 {
     const struct cas_game *g = s->game;
     /* the supply row shares the panel's width among the figure kinds */
     int step = (PANEL_W - 84) / (g->nfig ? g->nfig : 1);
     step = step > 48 ? 48 : step;
     int narrow = step < 40;
-    cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
-                "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
-                "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
-             p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
-    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
-        const char *name = g->fig[f].def.name;
-        int large = strcmp(name, "large-meeple") == 0;
-        cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
-                 figure_symbol(name), fx,
-                 narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+    /* both drawn about the frame's corner: the same bytes while it stays
+     * and the score (the counts) did */
+    int kept = sn && sn->frame_kept;
+    if (kept && sn->last->score[p] == s->score[p]) {
+        put_same(v, "p", p, 0, 0);
+    } else {
+        cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
+                    "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
+                    "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
+                    "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
+                 p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
+        for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
+            const char *name = g->fig[f].def.name;
+            int large = strcmp(name, "large-meeple") == 0;
+            cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
+                     figure_symbol(name), fx,
+                     narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+        }
+        cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
+                    "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n",
+                 cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p]);
     }
-    cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
-                "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n"
-                "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">",
-             cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p], p, fr->ox + x,
-             fr->oy + y);
+    if (kept && memcmp(sn->last->supply[p], s->supply[p], sizeof s->supply[p]) == 0) {
+        put_same(v, "n", p, 0, 0);
+        return;
+    }
+    cas_outf(v, "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">", p,
+             fr->ox + x, fr->oy + y);
     for (int f = 0, fx = 52; f < g->nfig; f++, fx += step)
         cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"72\">%d</text>", fx + (narrow ? 9 : 10),
                  s->supply[p][f]);
@@ -772,136 +908,144 @@ static int catch_text(void *ctx, const char *data, size_t len)
     return CAS_OK;
 }
 
-/* Call line(ctx, text) for every non-empty line of the expansions' text
- * renders for `viewer`, in expansion order. */
-static void for_each_note(const struct cas_state *s, int viewer,
-                          void (*line)(void *ctx, const char *text), void *ctx)
-{
-    const struct cas_game *g = s->game;
-    for (int e = 0; e < g->nexp; e++) {
-        if (!g->exp[e].desc->render)
-            continue;
-        struct caught c = {.len = 0};
-        c.text[0] = '\0';
-        struct cas_writer out = {.struct_size = sizeof out, .ctx = &c, .write = catch_text};
-        if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
-            CAS_OK)
-            continue;
-        for (char *at = c.text, *nl; *at; at = nl + 1) {
-            nl = strchr(at, '\n');
-            if (nl)
-                *nl = '\0';
-            if (*at)
-                line(ctx, at);
-            if (!nl)
-                break;
-        }
-    }
-}
-
 #define NOTE_ICONS 8 /* hand tiles drawn under one note line */
+#define ICON_ROW 36  /* a note line's row of hand tiles */
 
-/* The hand tile kinds (castles, abbeys) a note line names, word by word:
- * "Red castles in hand: CG-2 CG-5" shows those castles. */
-static int hand_kinds_named(const struct cas_game *g, const char *text, int *kinds)
+/* The expansions' text renders for one picture, caught once: their
+ * non-empty lines, each NUL-terminated, one after another, in expansion
+ * order; and the hand tiles (castles, abbeys) the lines name. */
+struct notes {
+    const struct cas_game *g;
+    int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
+    int nhand;
+    char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
+    size_t len;
+    uint8_t named[CARC_MAX_KINDS]; /* the hand tiles some line names */
+    int lines;                     /* lines that name some */
+    int height;                    /* what they take, drawn */
+    uint64_t digest;               /* of the text */
+};
+
+/* The hand tile kinds a note line names, word by word: "Red castles in
+ * hand: CG-2 CG-5" shows those castles. */
+static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds)
 {
     int n = 0;
     for (const char *w = text; *w && n < NOTE_ICONS;) {
         size_t len = strcspn(w, " ,;:");
-        for (int k = 0; len && k < g->nkinds; k++)
-            if (g->kinds[k].hand && strlen(g->kinds[k].id) == len &&
-                strncmp(g->kinds[k].id, w, len) == 0)
-                kinds[n++] = k;
+        for (int h = 0; len && h < nt->nhand; h++) {
+            const char *id = nt->g->kinds[nt->hand[h]].id;
+            if (strncmp(id, w, len) == 0 && id[len] == '\0')
+                kinds[n++] = nt->hand[h];
+        }
         w += len;
         w += strspn(w, " ,;:");
     }
     return n;
 }
 
-/* The notes' hand tiles: which kinds, and how many lines show some. */
-struct note_tiles {
-    const struct cas_game *g;
-    uint8_t named[CARC_MAX_KINDS];
-    int lines;
-};
-
-static void note_tiles_line(void *ctx, const char *text)
+static void notes_add(struct notes *nt, const char *line, size_t len)
 {
-    struct note_tiles *nt = ctx;
-    int kinds[NOTE_ICONS], n = hand_kinds_named(nt->g, text, kinds);
+    memcpy(nt->text + nt->len, line, len);
+    nt->text[nt->len + len] = '\0';
+    int kinds[NOTE_ICONS], n = hand_kinds_named(nt, nt->text + nt->len, kinds);
     for (int i = 0; i < n; i++)
         nt->named[kinds[i]] = 1;
     nt->lines += n > 0;
+    nt->height += 18 + (n ? ICON_ROW - 6 : 0);
+    nt->len += len + 1;
 }
 
-static struct note_tiles note_tiles(const struct cas_state *s, int viewer)
+/* The notes of the expansions' text renders for `viewer`. */
+static void notes_collect(struct notes *nt, const struct cas_state *s, int viewer)
 {
-    struct note_tiles nt = {.g = s->game, .lines = 0};
-    memset(nt.named, 0, sizeof nt.named);
-    for_each_note(s, viewer, note_tiles_line, &nt);
-    return nt;
-}
-
-#define ICON_ROW 36 /* a note line's row of hand tiles */
-
-struct note_drawing {
-    struct cas_outbuf *v;
-    const struct cas_game *g;
-    int x, y;
-};
-
-/* A note line, and under it the hand tiles it names, each at a third of
- * its size. */
-static void draw_note_line(void *ctx, const char *text)
-{
-    struct note_drawing *nd = ctx;
-    cas_outf(nd->v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", nd->x, nd->y);
-    put_escaped(nd->v, text);
-    cas_outf(nd->v, "</text>");
-    nd->y += 18;
-    int kinds[NOTE_ICONS], n = hand_kinds_named(nd->g, text, kinds), ix = nd->x;
-    for (int i = 0; i < n; i++) {
-        const struct carc_kind *k = &nd->g->kinds[kinds[i]];
-        struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
-        cas_outf(nd->v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
-                        "<use xlink:href=\"#k%d\"/>", ix, nd->y - 10, kinds[i]);
-        draw_upright_marks(nd->v, nd->g, k, &t, 0, 0);
-        cas_outs(nd->v, "</g>");
-        ix += 30 * k->ncells + 6;
+    const struct cas_game *g = s->game;
+    nt->g = g;
+    nt->nhand = 0;
+    nt->len = 0;
+    nt->lines = 0;
+    nt->height = 0;
+    nt->digest = DIGEST_START;
+    memset(nt->named, 0, sizeof nt->named);
+    if (!g->nexp)
+        return;
+    for (int k = 0; k < g->nkinds; k++)
+        if (g->kinds[k].hand)
+            nt->hand[nt->nhand++] = k;
+    for (int e = 0; e < g->nexp; e++) {
+        if (!g->exp[e].desc->render)
+            continue;
+        struct caught c;
+        c.len = 0;
+        c.text[0] = '\0';
+        struct cas_writer out = {.struct_size = sizeof out, .ctx = &c, .write = catch_text};
+        if (g->exp[e].desc->render(g->exp[e].xctx, CARC_COF(s), viewer, CAS_RENDER_TEXT, &out) !=
+            CAS_OK)
+            continue;
+        for (const char *at = c.text; *at;) {
+            size_t len = strcspn(at, "\n");
+            if (len)
+                notes_add(nt, at, len);
+            at += len + (at[len] == '\n');
+        }
     }
-    nd->y += n ? ICON_ROW - 6 : 0;
+    for (size_t i = 0; i < nt->len; i++)
+        nt->digest = (nt->digest ^ (unsigned char)nt->text[i]) * DIGEST_PRIME;
 }
 
-/* Each expansion's own lines under the scores; returns the next y. */
-static int draw_expansion_notes(struct cas_outbuf *v, const struct cas_state *s, int viewer, int x,
-                                int y)
+/* Each note line at x, y and down, and under it the hand tiles it names,
+ * each at a third of its size; returns the next y. */
+static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y)
 {
-    struct note_drawing nd = {.v = v, .g = s->game, .x = x, .y = y};
-    for_each_note(s, viewer, draw_note_line, &nd);
-    return nd.y;
+    for (const char *text = nt->text; text < nt->text + nt->len; text += strlen(text) + 1) {
+        cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+        put_escaped(v, text);
+        cas_outf(v, "</text>");
+        y += 18;
+        int kinds[NOTE_ICONS], n = hand_kinds_named(nt, text, kinds), ix = x;
+        for (int i = 0; i < n; i++) {
+            const struct carc_kind *k = &nt->g->kinds[kinds[i]];
+            struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
+            cas_outf(v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
+                        "<use xlink:href=\"#k%d\"/>", ix, y - 10, kinds[i]);
+            draw_upright_marks(v, nt->g, k, &t, 0, 0);
+            cas_outs(v, "</g>");
+            ix += 30 * k->ncells + 6;
+        }
+        y += n ? ICON_ROW - 6 : 0;
+    }
+    return y;
 }
 
 /* The players, the notes, the bag and the tile to place; returns the y
  * below them. */
-static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, int viewer,
-                      const struct frame *fr)
+static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const struct notes *nt,
+                      const struct frame *fr, const struct since *sn)
 {
     const struct cas_game *g = s->game;
     int x = fr->width - PANEL_W + 4, y = HEAD_H + 10;
     for (int p = 0; p < g->nplayers; p++, y += 96)
-        draw_player(v, s, p, x, y, fr);
+        draw_player(v, s, p, x, y, fr, sn);
     /* whose turn: a frame of its own over that player's panel */
     int turn = cas__carc_current(s);
-    if (turn >= 0 && turn < g->nplayers)
+    if (turn >= 0 && turn < g->nplayers && sn && sn->frame_kept && sn->last->turn == turn) {
+        put_same(v, "turn", 0, 0, -1);
+    } else if (turn >= 0 && turn < g->nplayers) {
         cas_outf(v, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"%d\" y=\"%d\" "
                     "width=\"%d\" height=\"84\" rx=\"8\"/>\n",
                  fr->ox + x, fr->oy + HEAD_H + 10 + 96 * turn, PANEL_W - 20);
+    }
     /* the notes, the bag and the tile to place: each its own element about
      * its own corner, so a new count in the bag is a line's change */
-    cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
-             fr->oy + y + 8);
-    y += draw_expansion_notes(v, s, viewer, 0, 0);
-    cas_outs(v, "</g>\n");
+    if (sn && sn->frame_kept && sn->last->notes == nt->digest) {
+        put_same(v, "notes", 0, 0, -1); /* the same lines where they were */
+        y += nt->height;
+    } else {
+        cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
+                 fr->oy + y + 8);
+        y += draw_notes(v, nt, 0, 0);
+        cas_outs(v, "</g>\n");
+    }
     cas_outf(v, "<text class=\"status\" data-cas-key=\"bag\" x=\"%d\" y=\"%d\">%d tiles in the "
                 "bag</text>\n", fr->ox + x, fr->oy + y + 18, s->bag_left);
     if (s->stage == ST_PLACE) {
@@ -979,7 +1123,7 @@ static void numbers_text(const struct carc_mark_item *it, size_t n, char *buf, s
  * view, the choices it narrows to, its step and a label. */
 static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *cls,
                       const struct carc_mark_item *it, size_t n, const char *label,
-                      const char *extra)
+                      const int *box)
 {
     cas_outf(v, "<g class=\"mark %s\"", cls);
     if (vw->attributes) {
@@ -988,7 +1132,9 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
             cas_outf(v, "%s%u", i ? " " : "", it[i].index);
         cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
         put_escaped(v, label);
-        cas_outf(v, "\"%s", extra ? extra : "");
+        cas_outs(v, "\"");
+        if (box) /* where a ghost of the tile lies (docs/abi.md) */
+            cas_outf(v, " data-cas-box=\"%d %d %d %d\"", box[0], box[1], box[2], box[3]);
     }
     cas_outs(v, ">");
 }
@@ -1017,13 +1163,20 @@ static void mark_numbers(struct cas_outbuf *v, const struct view *vw,
     }
 }
 
+/* A mark's label when it stands for one action: its text; else 0. */
+static int action_label(const struct cas_state *s, const struct view *vw,
+                        const struct carc_mark_item *it, size_t n, char *buf, size_t cap)
+{
+    return n == 1 && cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) >= 0;
+}
+
 /* A label naming an element for a tooltip: the action's own text when the
  * element names one action, else `fallback`. */
 static void mark_label(const struct cas_state *s, const struct view *vw,
                        const struct carc_mark_item *it, size_t n, const char *fallback,
                        char *buf, size_t cap)
 {
-    if (n != 1 || cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) < 0)
+    if (!action_label(s, vw, it, n, buf, cap))
         snprintf(buf, cap, "%s", fallback);
 }
 
@@ -1078,11 +1231,10 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
         char fallback[64], label[160];
         struct pt at;
         if (k->type == MARK_SPACE) {
-            snprintf(fallback, sizeof fallback, "space %d,%d", k->a, k->b);
-            mark_label(s, vw, it, end - i, fallback, label, sizeof label);
+            if (!action_label(s, vw, it, end - i, label, sizeof label))
+                snprintf(label, sizeof label, "space %d,%d", k->a, k->b);
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
-            char box[64]; /* where a ghost of the tile lies (docs/abi.md) */
-            snprintf(box, sizeof box, " data-cas-box=\"%d %d %d %d\"", x, y, SPACE, SPACE);
+            const int box[4] = {x, y, SPACE, SPACE};
             mark_open(v, vw, "space", it, end - i, label, box);
             cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                         "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
@@ -1270,7 +1422,7 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
 /* The kinds the panel's choices draw that the board does not (castles in
  * a hand). */
 static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
-                              const struct view *vw, const uint8_t *defined)
+                              const struct view *vw, const uint8_t *defined, struct since *sn)
 {
     const struct carc_marks *mk = vw->mk;
     const struct cas_game *g = s->game;
@@ -1286,7 +1438,7 @@ static void define_mark_kinds(struct cas_outbuf *v, const struct cas_state *s,
                    : k->type == MARK_SPACE && vw->attributes ? space_piece(s, vw, &mk->items[i])
                                                               : -1;
         if (kind >= 0 && !done[kind]) {
-            define_kind(v, g, kind);
+            define_kind(v, g, kind, sn);
             done[kind] = 1;
         }
     }
@@ -1305,6 +1457,26 @@ static const char choice_style[] =
     "paint-order:stroke;stroke:#fff;stroke-width:3}\n"
     "]]></style>\n";
 
+/* Text that is the same in every picture of the game, or its placeholder
+ * where the last picture (any of the game's, for the viewer) had it. */
+static void put_fixed(struct cas_outbuf *v, const struct since *sn, const char *key,
+                      const char *text)
+{
+    if (sn && sn->last) {
+        put_same(v, key, 0, 0, -1);
+    } else {
+        cas_outs(v, text);
+    }
+}
+
+static void stamp_frame(int32_t *to, const struct frame *fr)
+{
+    const int from[12] = {fr->minx, fr->maxx, fr->miny, fr->maxy, fr->cols,  fr->rows,
+                          fr->bx,   fr->by,   fr->width, fr->height, fr->ox, fr->oy};
+    for (int i = 0; i < 12; i++)
+        to[i] = from[i];
+}
+
 /* Every top-level element carries a data-cas-key (docs/abi.md "Keyed
  * pictures"), so a host sends only what changed from one picture to the
  * next.  The board is drawn in board units (space 0,0 at the origin) and
@@ -1312,49 +1484,69 @@ static const char choice_style[] =
  * same bytes in every later picture; the frame's own parts (heading,
  * coordinates, panel) follow the viewBox's corner. */
 static int draw(const struct cas_state *s, int viewer, const struct view *vw,
-                const struct cas_writer *out)
+                const struct cas_writer *out, struct since *sn)
 {
-    struct cas_outbuf v = CAS_OUTBUF_INIT(out);
-    struct note_tiles nt = note_tiles(s, viewer);
+    struct cas_outbuf v;
+    cas_out_init(&v, out);
+    struct notes nt;
+    notes_collect(&nt, s, viewer);
+    if (sn)
+        sn->next.notes = nt.digest;
     struct frame fr = frame_of(s, vw ? vw->mk : NULL,
                                ICON_ROW * nt.lines + (vw ? panel_marks_height(vw->mk) : 0));
     struct frame board = fr;
     board.bx = board.by = 0;
+    if (sn) {
+        stamp_frame(sn->next.frame, &fr);
+        sn->frame_kept = sn->last && memcmp(sn->last->frame, sn->next.frame,
+                                            sizeof sn->next.frame) == 0;
+    }
     char status[200];
     status_line(s, status, sizeof status);
     cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                  "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n"
-                 "<title data-cas-key=\"title\">Carcassonne</title>\n",
+                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n",
              fr.ox, fr.oy, fr.width, fr.height);
-    cas_outs(&v, style);
+    put_fixed(&v, sn, "title", "<title data-cas-key=\"title\">Carcassonne</title>\n");
+    put_fixed(&v, sn, "style", style);
     /* in every picture, marked or not: it never travels again */
-    cas_outs(&v, choice_style);
-    cas_outs(&v, "<defs data-cas-key=\"figures\">");
-    cas_outs(&v, figure_defs);
-    cas_outs(&v, "</defs>\n");
-    define_kinds(&v, s, nt.named);
+    put_fixed(&v, sn, "choice-style", choice_style);
+    if (sn && sn->last) {
+        put_same(&v, "figures", 0, 0, -1);
+    } else {
+        cas_outs(&v, "<defs data-cas-key=\"figures\">");
+        cas_outs(&v, figure_defs);
+        cas_outs(&v, "</defs>\n");
+    }
+    define_kinds(&v, s, nt.named, sn);
     if (vw)
-        define_mark_kinds(&v, s, vw, nt.named);
+        define_mark_kinds(&v, s, vw, nt.named, sn);
     /* the heading apart from the status line, which changes every ply */
-    cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                 "fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" transform=\"translate(%d %d)\">"
-                 "<text class=\"title\" x=\"%d\" y=\"36\">Carcassonne</text></g>\n"
-                 "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text class=\"status\" "
-                 "x=\"%d\" y=\"36\">",
-             fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN, fr.ox, fr.oy, MARGIN + 190);
+    int frame_kept = sn && sn->frame_kept;
+    if (frame_kept) {
+        put_same(&v, "ground", 0, 0, -1);
+        put_same(&v, "head", 0, 0, -1);
+    } else {
+        cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                     "height=\"%d\" fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" "
+                     "transform=\"translate(%d %d)\"><text class=\"title\" x=\"%d\" "
+                     "y=\"36\">Carcassonne</text></g>\n",
+                 fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN);
+    }
+    cas_outf(&v, "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text "
+                 "class=\"status\" x=\"%d\" y=\"36\">", fr.ox, fr.oy, MARGIN + 190);
     put_escaped(&v, status);
     cas_outs(&v, "</text></g>\n");
-    draw_coordinates(&v, &fr);
-    draw_open_spots(&v, s, &board);
-    draw_tiles(&v, s, &board);
-    draw_last_tile(&v, s, &board);
-    draw_figures(&v, s, &board);
+    draw_coordinates(&v, &fr, frame_kept);
+    draw_open_spots(&v, s, &board, sn);
+    draw_tiles(&v, s, &board, sn);
+    draw_last_tile(&v, s, &board, sn);
+    draw_figures(&v, s, &board, sn);
     draw_deploy_spots(&v, s, &board);
     if (vw)
         draw_board_marks(&v, s, vw, &board);
-    int y = draw_panel(&v, s, viewer, &fr);
+    int y = draw_panel(&v, s, &nt, &fr, sn);
     if (vw) {
         cas_outf(&v, "<g data-cas-key=\"panel-marks\" transform=\"translate(%d %d)\">", fr.ox,
                  fr.oy);
@@ -1367,19 +1559,116 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
 
 int cas__carc_render_svg(const struct cas_state *s, int viewer, const struct cas_writer *out)
 {
-    return draw(s, viewer, NULL, out);
+    return draw(s, viewer, NULL, out, NULL);
 }
 
-int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
-                                 const cas_action *actions, size_t n,
-                                 const struct cas_writer *out)
+static int draw_choices(const struct cas_state *s, int viewer, int attributes,
+                        const cas_action *actions, size_t n, const struct cas_writer *out,
+                        struct since *sn)
 {
     struct carc_marks mk;
     int rc = cas__carc_marks(s, actions, n, &mk);
     if (rc != CAS_OK)
         return rc;
     struct view vw = {.mk = &mk, .actions = actions, .attributes = attributes};
-    rc = attributes && mk.n == 0 ? CAS_EINVAL : draw(s, viewer, &vw, out);
+    rc = attributes && mk.n == 0 ? CAS_EINVAL : draw(s, viewer, &vw, out, sn);
     cas__carc_marks_free(s, &mk);
+    return rc;
+}
+
+int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attributes,
+                                 const cas_action *actions, size_t n,
+                                 const struct cas_writer *out)
+{
+    return draw_choices(s, viewer, attributes, actions, n, out, NULL);
+}
+
+static uint64_t digest_int(uint64_t h, int value)
+{
+    uint32_t u = (uint32_t)value;
+    for (int i = 0; i < 4; i++, u >>= 8)
+        h = (h ^ (u & 0xffu)) * DIGEST_PRIME;
+    return h;
+}
+
+/* The digest of tiles[0..n) and of cells[0..n), as a stamp keeps them. */
+static uint64_t digest_tiles(const struct cas_state *s, int from, int to, uint64_t h)
+{
+    for (int i = from; i < to; i++) {
+        const struct carc_tile *t = &C_TILES(s)[i];
+        h = digest_int(digest_int(digest_int(digest_int(h, t->kind), t->rot), t->x), t->y);
+    }
+    return h;
+}
+
+static uint64_t digest_cells(const struct cas_state *s, int from, int to, uint64_t h)
+{
+    for (int i = from; i < to; i++)
+        h = digest_int(digest_int(h, C_CELLS(s)[i].x), C_CELLS(s)[i].y);
+    return h;
+}
+
+static uint64_t digest_figs(const struct cas_state *s, int from, int to, uint64_t h)
+{
+    for (int i = from; i < to; i++) {
+        const struct carc_fig *f = &C_FIGS(s)[i];
+        h = digest_int(digest_int(digest_int(h, f->node), f->kind), f->player);
+    }
+    return h;
+}
+
+/* sn for a picture of s for viewer after the one stamped last[0..len)
+ * (NULL: none): its stamp begun, and what of the last picture the state
+ * still holds: the tiles placed then, the cells known then. */
+static void since_open(struct since *sn, struct stamp *last_copy, const struct cas_state *s,
+                       int viewer, const unsigned char *last, size_t len)
+{
+    memset(sn, 0, sizeof *sn);
+    struct stamp *next = &sn->next;
+    next->magic = STAMP_MAGIC;
+    next->viewer = viewer;
+    next->ntiles = s->ntiles;
+    next->ncells = s->ncells;
+    memcpy(next->score, s->score, sizeof next->score);
+    memcpy(next->supply, s->supply, sizeof next->supply);
+    next->turn = cas__carc_current(s); /* the frame drawn over its card, if a player's */
+    next->last = last_tile(s);
+    next->nfigs = s->nfigs;
+    if (last && len == sizeof *last_copy) {
+        memcpy(last_copy, last, sizeof *last_copy);
+        if (last_copy->magic == STAMP_MAGIC && last_copy->viewer == viewer)
+            sn->last = last_copy;
+    }
+    int kept_tiles = sn->last && sn->last->ntiles <= s->ntiles ? (int)sn->last->ntiles : 0;
+    int kept_cells = sn->last && sn->last->ncells <= s->ncells ? (int)sn->last->ncells : 0;
+    next->tiles = digest_tiles(s, 0, kept_tiles, DIGEST_START);
+    sn->tiles_kept = sn->last && sn->last->ntiles <= s->ntiles && next->tiles == sn->last->tiles;
+    next->tiles = digest_tiles(s, kept_tiles, s->ntiles, next->tiles);
+    next->cells = digest_cells(s, 0, kept_cells, DIGEST_START);
+    sn->cells_kept = sn->tiles_kept && sn->last->ncells <= s->ncells &&
+                     next->cells == sn->last->cells;
+    next->cells = digest_cells(s, kept_cells, s->ncells, next->cells);
+    int kept_figs = sn->last && sn->last->nfigs <= s->nfigs ? (int)sn->last->nfigs : 0;
+    next->figs = digest_figs(s, 0, kept_figs, DIGEST_START);
+    sn->figs_kept = sn->tiles_kept && sn->last->nfigs <= s->nfigs && next->figs == sn->last->figs;
+    next->figs = digest_figs(s, kept_figs, s->nfigs, next->figs);
+}
+
+int cas__carc_render_since(const struct cas_state *s, struct cas_render_since *req)
+{
+    struct since sn;
+    struct stamp last;
+    since_open(&sn, &last, s, req->viewer, req->since, req->since_len);
+    int rc;
+    if (req->format == CAS_RENDER_SVG)
+        rc = draw(s, req->viewer, NULL, req->out, &sn);
+    else if (req->format == CAS_RENDER_SVG_ACTIONS)
+        rc = draw_choices(s, req->viewer, 1, req->actions, req->n, req->out, &sn);
+    else
+        rc = CAS_EINVAL;
+    if (rc == CAS_OK && req->stamp_cap >= sizeof sn.next) {
+        memcpy(req->stamp, &sn.next, sizeof sn.next);
+        req->stamp_len = sizeof sn.next;
+    }
     return rc;
 }

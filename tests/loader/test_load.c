@@ -44,15 +44,33 @@ static void test_good_plugins_load_once(void **state)
     cas__registry_free(reg);
 }
 
+/* A game built for an older minor version loads in this host, its
+ * shorter vtable read as what it is: no ABI 1.4 render_since, so its
+ * pictures are drawn whole. */
+static void test_an_older_minor_loads(void **state)
+{
+    (void)state;
+    struct cas__registry *reg = scan_fixtures("older-minor");
+    struct cas__plugin_info *info = fixture(reg, "fix");
+    assert_int_equal(cas__registry_load(reg, info), CAS_OK);
+    assert_int_equal(info->desc->abi_minor, 3);
+    const struct cas_game_vtable *vt = info->desc->game;
+    assert_non_null(vt);
+    assert_true(vt->struct_size < sizeof *vt);
+    assert_true(CAS_HAS_FIELD(vt, struct cas_game_vtable, random_action));
+    assert_false(CAS_HAS_FIELD(vt, struct cas_game_vtable, render_since));
+    cas__registry_free(reg);
+}
+
 static void test_abi_of_the_library(void **state)
 {
     (void)state;
     expect_load_refusal("so-abi-major", "so-abi-major",
-                        ": plugin ABI 2.1 has another major version than the host's 1.3; "
+                        ": plugin ABI 2.1 has another major version than the host's 1.4; "
                         "rebuild the plugin against this castellan's plugin.h (ABI 1.x)");
     expect_load_refusal("so-abi-minor", "so-abi-minor",
-                        ": plugin ABI 1.5 is newer than the host's 1.3; upgrade castellan, "
-                        "or rebuild the plugin against ABI 1.3");
+                        ": plugin ABI 1.5 is newer than the host's 1.4; upgrade castellan, "
+                        "or rebuild the plugin against ABI 1.4");
 }
 
 static void test_fingerprint(void **state)
@@ -174,6 +192,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_plugins_load_once),
+        cmocka_unit_test(test_an_older_minor_loads),
         cmocka_unit_test(test_abi_of_the_library),
         cmocka_unit_test(test_fingerprint),
         cmocka_unit_test(test_entry_symbol_and_dlopen),

@@ -1068,6 +1068,89 @@ static void test_updates_rebuild_the_picture(void **state)
     world_close(&w);
 }
 
+/* Each view's picture as the server holds it (drawn relative to its last
+ * where the plugin can, ABI 1.4) is byte for byte the whole picture the
+ * plugin renders of the table's state for that viewer, and so is what its
+ * followers rebuild from the updates; `stamped` says whether the pictures
+ * were drawn through render_since (they carry a stamp). */
+static void expect_whole_pictures(struct cas__table *t, struct follower *f,
+                                  struct tconn *const *all, int stamped)
+{
+    for (int k = 0; k < 3; k++) {
+        int seat = k < 2 ? k : -1;
+        struct cas__view *v = cas__table_view(t, seat);
+        struct cas__actions legal = {0};
+        int decides = seat >= 0 && cas__table_actor(t) == seat;
+        size_t len = 0;
+        char *whole = NULL;
+        if (decides) {
+            assert_int_equal(cas__match_legal(&t->r.match, t->r.session.state, &legal), CAS_OK);
+            whole = cas__table_render(t, t->r.session.state, seat, CAS_RENDER_SVG_ACTIONS,
+                                      &legal, 0, &len);
+        }
+        if (!whole)
+            whole = cas__table_render(t, t->r.session.state, seat < 0 ? CAS_VIEWER_PUBLIC : seat,
+                                      CAS_RENDER_SVG, NULL, 0, &len);
+        assert_non_null(whole);
+        if (v->pic.len != len || memcmp(v->pic.svg, whole, len) != 0)
+            fail_msg("view %d holds\n%s\nbut the whole picture is\n%s", seat, v->pic.svg, whole);
+        assert_true(stamped ? v->pic.stamp_len > 0 : v->pic.stamp == NULL);
+        follow(&f[k], all[k]);
+        assert_true(picture_same(f[k].svg, whole));
+        free(whole);
+        cas__actions_free(&legal);
+    }
+}
+
+/* Carcassonne draws each view's next picture relative to its last (ABI
+ * 1.4 render_since): what the server holds and sends is the whole
+ * picture, also after a move taken back; a plugin without the entry (a
+ * vtable of ABI 1.3) gets whole pictures drawn and sends the same. */
+static void test_relative_pictures_are_whole_pictures(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch;
+    struct follower f[3] = {{0}};
+    char tokens[2][64];
+    world_open(&w, "relative", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\",\"practice\":true,"
+                        "\"expansions\":[\"inns-cathedrals\",\"abbey-mayor\"],"
+                        "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}", tokens, 2);
+    seat_both(&w, id, tokens, seats, &watch);
+    struct tconn *all[3] = {&seats[0], &seats[1], &watch};
+    struct cas__table *t = table(&w, id);
+    int undone = 0;
+    for (int move = 0; move < 30; move++) {
+        uint32_t ply = t->r.session.ply;
+        assert_true(play_one(&w, id, seats, 2));
+        expect_whole_pictures(t, f, all, 1);
+        int actor = cas__table_actor(t); /* a placement's player deploys next */
+        if (move % 3 != 2 && actor >= 0 && cas__table_can_undo(t, actor)) {
+            sayf(&w, &seats[actor], "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
+            assert_int_equal(t->r.session.ply, ply);
+            expect_whole_pictures(t, f, all, 1);
+            undone++;
+        }
+    }
+    assert_true(undone >= 3);
+    /* the same plugin as one built for ABI 1.3: no render_since */
+    struct cas_game_vtable old = *t->r.match.vt;
+    old.struct_size = offsetof(struct cas_game_vtable, render_since);
+    const struct cas_game_vtable *own = t->r.match.vt;
+    t->r.match.vt = &old;
+    for (int move = 0; move < 6; move++) {
+        assert_true(play_one(&w, id, seats, 2));
+        expect_whole_pictures(t, f, all, 0);
+    }
+    t->r.match.vt = own;
+    for (int k = 0; k < 3; k++) {
+        free(f[k].svg);
+        tconn_free(all[k]);
+    }
+    world_close(&w);
+}
+
 /* Forty watchers cost one message per update between them, and joining
  * at one ply one full state: every one is sent the same shared message.
  * Nobody asked for the text view, so it is sent to no one. */
@@ -2066,6 +2149,7 @@ int main(void)
         cmocka_unit_test(test_score_events_say_what_scored),
         cmocka_unit_test(test_adopts_a_terminal_game),
         cmocka_unit_test(test_updates_rebuild_the_picture),
+        cmocka_unit_test(test_relative_pictures_are_whole_pictures),
         cmocka_unit_test(test_watchers_share_one_message),
         cmocka_unit_test(test_changed_tables_are_flushed_once),
         cmocka_unit_test(test_resume_from_the_history),

@@ -14,11 +14,16 @@
 //
 //   CASTELLAN=build/host/castellan CASTELLAN_PLUGIN_PATH=build/plugins \
 //     node tests/server/update_bytes.mjs [--seed S] [--expansions a,b,...] [--json FILE]
+//       [--messages FILE]
 //
 // Prints, for the decider's updates and the other seat's: count, mean
 // and median raw bytes, mean and median wire bytes, mean `actions` and
 // `svg_changes`, and the mean bytes per update of each key group put
-// (JSON-escaped, as sent).  --json writes every update's figures.  It
+// (JSON-escaped, as sent).  --json writes every update's figures;
+// --messages every state and update each seat received, as received (the
+// game's id and the message numbers, which follow the clock, aside), seat
+// by seat: two builds' files are the same when they send the same bytes.
+// It
 // exits 1 when the server answered an error, a frame could not be read
 // off the socket or the server did not stop cleanly (CTest
 // serve_update_bytes runs it over one game).
@@ -39,10 +44,11 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const seed = opt('--seed', '7');
 const expansions = opt('--expansions', '') ? opt('--expansions', '').split(',') : [];
 const jsonOut = opt('--json', null);
+const messagesOut = opt('--messages', null);
 const CASTELLAN = process.env.CASTELLAN, PLUGINS = process.env.CASTELLAN_PLUGIN_PATH;
 if (!CASTELLAN || !PLUGINS || args.includes('--help')) {
   console.log('usage: CASTELLAN=BIN CASTELLAN_PLUGIN_PATH=DIR node update_bytes.mjs [--seed S] ' +
-    '[--expansions a,b] [--json FILE]');
+    '[--expansions a,b] [--json FILE] [--messages FILE]');
   process.exit(args.includes('--help') ? 0 : 2);
 }
 
@@ -88,6 +94,7 @@ function open() {
 
 const group = (key) => key.replace(/-?[0-9]+/g, '#');
 const updates = [];
+const received = [[], []]; /* per seat, for --messages */
 
 function weigh(m, seat, raw, wire) {
   const u = { seat, ply: m.ply, decider: m.actor === seat && !!m.actions?.length, raw, wire,
@@ -119,6 +126,8 @@ async function join(id, index, token) {
     const m = JSON.parse(data);
     if (m.type === 'error') errors.push(m);
     if (m.type !== 'state' && m.type !== 'update') return;
+    if (messagesOut) received[index].push(data.toString().replace(/"game":"[0-9]+"/g, '"game":"-"')
+      .replace(/"seq":[0-9]+/g, '"seq":-'));
     if (m.type === 'update') weigh(m, index, raw, wire);
     if (m.over && !over) { over = true; globalThis.seatOver(); }
     if (m.over || m.actor !== index || !m.actions?.length || m.ply === acted) return;
@@ -161,6 +170,7 @@ for (const [name, us] of [['decider', updates.filter((u) => u.decider)], ['other
     .map(([g, n]) => `${g} ${(n / us.length).toFixed(2)}`).join(', '));
 }
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(updates));
+if (messagesOut) fs.writeFileSync(messagesOut, received.map((ms, i) => ms.map((m) => `${i} ${m}\n`).join('')).join(''));
 for (const ws of [creator, ...sockets]) ws.close();
 const { code, signal, said } = await stop();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -429,6 +429,29 @@ char *cas_test_try_render_choices(struct cas_test_game *g, int viewer,
     return sink.data ? sink.data : calloc(1, 1);
 }
 
+char *cas_test_try_render_since(struct cas_test_game *g, struct cas_render_since *req, int *rc)
+{
+    cas_action legal[512];
+    size_t n = 0;
+    if (req->format == CAS_RENDER_SVG_ACTIONS)
+        assert_int_equal(g->vt->legal_actions(g->state, legal, 512, &n), CAS_OK);
+    assert_true(CAS_HAS_FIELD(g->vt, struct cas_game_vtable, render_since));
+    assert_non_null(g->vt->render_since);
+    struct string_sink sink = {0};
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = &sink, .write = string_write};
+    req->actions = n ? legal : NULL;
+    req->n = n;
+    req->out = &out;
+    *rc = g->vt->render_since(g->state, req);
+    req->actions = NULL;
+    req->out = NULL;
+    if (*rc != CAS_OK) {
+        free(sink.data);
+        return NULL;
+    }
+    return sink.data ? sink.data : calloc(1, 1);
+}
+
 char *cas_test_render_choices(struct cas_test_game *g, int viewer,
                               enum cas_render_format format)
 {

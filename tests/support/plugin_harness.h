@@ -119,6 +119,12 @@ char *cas_test_render_choices(struct cas_test_game *g, int viewer,
  * code in *rc and NULL, as a host takes it. */
 char *cas_test_try_render_choices(struct cas_test_game *g, int viewer,
                                   enum cas_render_format format, int *rc);
+/* ABI 1.4 render_since of the current state: req's viewer, format, since
+ * and stamp as the caller set them, its actions (the legal ones, for
+ * CAS_RENDER_SVG_ACTIONS) and writer the harness's during the call.  The
+ * text, or NULL with the plugin's code in *rc.  Caller frees the text. */
+char *cas_test_try_render_since(struct cas_test_game *g, struct cas_render_since *req,
+                                int *rc);
 /* The game's notation help (ABI 1.1 notation_help); fails the test when
  * there is none.  Caller frees the text. */
 char *cas_test_notation_help(struct cas_test_game *g);

@@ -1,0 +1,286 @@
+/*
+ * test_render_since.c — pictures drawn relative to the last (ABI 1.4
+ * render_since, docs/abi.md "ABI 1.4: pictures relative to the last"), as
+ * the server takes them (host/tools/picture_changes.c
+ * cas__picture_take_since): over whole seeded Carcassonne games, alone and
+ * with five expansions, for every seat's view and the public one, the
+ * picture rebuilt from each relative render is byte for byte the whole
+ * render, and so are the changes sent from the last picture; also when a
+ * move is taken back and the stamp is of a later state.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "abbey_mayor.h"
+#include "castles_germany.h"
+#include "inns_cathedrals.h"
+#include "jsonw.h"
+#include "king_robber.h"
+#include "picture_changes.h"
+#include "plugin_harness.h"
+#include "traders_builders.h"
+
+const struct cas_plugin *cas_plugin_entry(void);
+
+static const struct cas_plugin *(*const five[])(void) = {
+    cas__ic_plugin, cas__tb_plugin, cas__am_plugin, cas__kr_plugin, cas__cg_plugin};
+
+/* What a view of the server holds: its last picture, with its stamp. */
+struct view {
+    int viewer;
+    struct cas__picture pic;
+    size_t relative, placeholders; /* pictures drawn relative, elements kept */
+};
+
+/* The whole picture the server takes for viewer now without
+ * render_since: the decision view when it decides and the plugin marks
+ * something (*format SVG_ACTIONS), else the plain one (*format SVG). */
+static char *whole(struct cas_test_game *g, int viewer, enum cas_render_format *format)
+{
+    int rc;
+    char *svg = g->vt->current(g->state) == viewer
+                    ? cas_test_try_render_choices(g, viewer, CAS_RENDER_SVG_ACTIONS, &rc)
+                    : NULL;
+    *format = svg ? CAS_RENDER_SVG_ACTIONS : CAS_RENDER_SVG;
+    return svg ? svg : cas_test_render(g, viewer, CAS_RENDER_SVG);
+}
+
+/* render_since of v's picture in format, relative to its last one when
+ * `relative` (else whole); the new stamp into stamp. */
+static char *since(struct cas_test_game *g, const struct view *v, enum cas_render_format format,
+                   int relative, unsigned char *stamp, size_t *stamp_len)
+{
+    struct cas_render_since req = {
+        .struct_size = sizeof req, .viewer = v->viewer, .format = format,
+        .since = relative ? v->pic.stamp : NULL, .since_len = relative ? v->pic.stamp_len : 0,
+        .stamp = stamp, .stamp_cap = CAS_RENDER_STAMP_MIN, .stamp_len = 0};
+    int rc;
+    char *svg = cas_test_try_render_since(g, &req, &rc);
+    assert_int_equal(rc, CAS_OK);
+    *stamp_len = req.stamp_len;
+    return svg;
+}
+
+static size_t count(const char *text, const char *word)
+{
+    size_t k = 0;
+    for (const char *at = text; (at = strstr(at, word)); at++)
+        k++;
+    return k;
+}
+
+/* The changes from old to pic as the server writes them (JSON text). */
+static char *changes(const struct cas__picture *old, const struct cas__picture *pic)
+{
+    struct cas__jw w;
+    cas__jw_init(&w);
+    assert_int_equal(cas__picture_diff(old, pic, &w), 0);
+    char *text = strdup(cas__jw_text(&w));
+    cas__jw_free(&w);
+    assert_non_null(text);
+    return text;
+}
+
+/* v's next picture: drawn relative to its last, rebuilt as the server
+ * rebuilds it, and checked against the whole render, bytes and changes. */
+static void next_picture(struct cas_test_game *g, struct view *v)
+{
+    enum cas_render_format format;
+    char *full = whole(g, v->viewer, &format);
+    unsigned char stamp[CAS_RENDER_STAMP_MIN];
+    size_t stamp_len = 0;
+    int relative = v->pic.svg && v->pic.stamp_len;
+    char *svg = since(g, v, format, relative, stamp, &stamp_len);
+    assert_true(stamp_len > 0);
+    struct cas__picture now;
+    if (relative) {
+        v->relative++;
+        v->placeholders += count(svg, "data-cas-same");
+        assert_int_equal(cas__picture_take_since(&now, svg, strlen(svg), &v->pic), 0);
+    } else {
+        assert_null(strstr(svg, "data-cas-same")); /* no stamp: whole */
+        cas__picture_take_after(&now, svg, strlen(svg), v->pic.svg ? &v->pic : NULL);
+    }
+    assert_true(now.keyed);
+    if (now.len != strlen(full) || memcmp(now.svg, full, now.len) != 0)
+        fail_msg("viewer %d: the rebuilt picture\n%s\nis not the whole one\n%s", v->viewer,
+                 now.svg, full);
+    if (v->pic.svg) { /* what goes on the wire: the same changes */
+        struct cas__picture plain;
+        cas__picture_take_after(&plain, full, strlen(full), &v->pic);
+        char *a = changes(&v->pic, &now), *b = changes(&v->pic, &plain);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        cas__picture_free(&plain);
+    } else {
+        free(full);
+    }
+    cas__picture_stamp(&now, stamp, stamp_len);
+    cas__picture_free(&v->pic);
+    v->pic = now;
+}
+
+static uint64_t next_random(uint64_t *r)
+{
+    *r = *r * 6364136223846793005u + 1442695040888963407u;
+    return *r >> 33;
+}
+
+/* A whole seeded game of two seats with nexp of the five expansions,
+ * every view's picture checked at every ply; every `undo_every` plies a
+ * decision is taken back (its state restored) and the views draw on from
+ * their stamps of the state after it (a host drops them then: the plugin
+ * must not be fooled either way). */
+static void whole_game(size_t nexp, uint64_t seed, int undo_every)
+{
+    char dirs[5][1024];
+    struct cas_expansion_ref refs[5];
+    for (size_t i = 0; i < nexp; i++)
+        refs[i] = cas_test_expansion_ref(five[i](), dirs[i], sizeof dirs[i]);
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, NULL, refs, nexp);
+    struct view views[3] = {{.viewer = 0}, {.viewer = 1}, {.viewer = CAS_VIEWER_PUBLIC}};
+    cas_state *before = NULL;
+    assert_int_equal(g.vt->state_clone(g.state, &before), CAS_OK);
+    uint64_t r = seed;
+    int ply, undone = 0;
+    for (ply = 0; g.vt->current(g.state) != CAS_ACTOR_TERMINAL && ply < 5000; ply++) {
+        cas_action legal[512];
+        size_t n;
+        assert_int_equal(g.vt->legal_actions(g.state, legal, 512, &n), CAS_OK);
+        assert_int_equal(g.vt->state_copy(before, g.state), CAS_OK);
+        size_t pick = next_random(&r) % n;
+        assert_int_equal(g.vt->apply(g.state, legal[pick], NULL), CAS_OK);
+        for (int k = 0; k < 3; k++)
+            next_picture(&g, &views[k]);
+        if (undo_every && ply % undo_every == undo_every - 1) {
+            /* taken back: the views' stamps are of the state undone; every
+             * other time another action is played before they draw, so
+             * the stamps are of another line of play */
+            assert_int_equal(g.vt->state_copy(g.state, before), CAS_OK);
+            if (undone % 2 && n > 1)
+                assert_int_equal(g.vt->apply(g.state, legal[(pick + 1) % n], NULL), CAS_OK);
+            for (int k = 0; k < 3; k++)
+                next_picture(&g, &views[k]);
+            undone++;
+        }
+    }
+    assert_int_equal(g.vt->current(g.state), CAS_ACTOR_TERMINAL);
+    assert_true(ply > 100);
+    assert_true(!undo_every || undone > 5);
+    for (int k = 0; k < 3; k++) {
+        /* drawn relative at every ply but the first, most of it kept */
+        assert_int_equal(views[k].relative, (size_t)(ply + undone - 1));
+        assert_true(views[k].placeholders > views[k].relative * 20);
+        cas__picture_free(&views[k].pic);
+    }
+    g.vt->state_free(before);
+    cas_test_game_close(&g);
+}
+
+static void test_relative_pictures_are_the_whole_ones(void **state)
+{
+    (void)state;
+    whole_game(0, 7, 0);
+    whole_game(0, 8, 0);
+}
+
+static void test_relative_pictures_with_five_expansions(void **state)
+{
+    (void)state;
+    whole_game(5, 7, 0);
+    whole_game(5, 9, 0);
+}
+
+static void test_relative_pictures_across_undo(void **state)
+{
+    (void)state;
+    whole_game(0, 11, 7);
+    whole_game(5, 12, 5);
+}
+
+/* A stamp that is not the plugin's (another layout, another viewer's, cut
+ * short) is no stamp: the picture is drawn whole, without placeholders. */
+static void test_a_foreign_stamp_draws_whole(void **state)
+{
+    (void)state;
+    struct cas_test_game g;
+    cas_test_game_open(&g, cas_plugin_entry(), 2, NULL, NULL, 0);
+    struct view v = {.viewer = 0};
+    next_picture(&g, &v);
+    unsigned char good[CAS_RENDER_STAMP_MIN], stamp[CAS_RENDER_STAMP_MIN];
+    size_t len = v.pic.stamp_len, stamp_len;
+    memcpy(good, v.pic.stamp, len);
+    for (int bad = 0; bad < 3; bad++) {
+        unsigned char odd[CAS_RENDER_STAMP_MIN];
+        memcpy(odd, good, len);
+        if (bad == 0)
+            odd[0] ^= 1; /* its layout's mark */
+        assert_int_equal(cas__picture_stamp(&v.pic, odd, bad == 2 ? len - 1 : len), 0);
+        v.viewer = bad == 1 ? 1 : 0;
+        char *svg = since(&g, &v, CAS_RENDER_SVG, 1, stamp, &stamp_len);
+        assert_null(strstr(svg, "data-cas-same"));
+        free(svg);
+    }
+    cas__picture_free(&v.pic);
+    cas_test_game_close(&g);
+}
+
+/* A placeholder naming no element of the last picture, or one element
+ * twice, makes the host draw the whole picture: the relative one is
+ * refused. */
+static void test_a_placeholder_for_nothing_is_refused(void **state)
+{
+    (void)state;
+    static const char last_svg[] = "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n"
+                                   "<g data-cas-key=\"b\">B</g>\n</svg>\n";
+    static const char good[] = "<svg viewBox=\"0 0 1 1\">\n"
+                               "<g data-cas-key=\"a\" data-cas-same=\"\"/>\n"
+                               "<g data-cas-key=\"c\">C</g>\n"
+                               "<g data-cas-key=\"b\" data-cas-same=\"\"/>\n</svg>\n";
+    static const char bad[] = "<svg viewBox=\"0 0 1 1\">\n"
+                              "<g data-cas-key=\"z\" data-cas-same=\"\"/>\n</svg>\n";
+    struct cas__picture last, now;
+    cas__picture_take(&last, strdup(last_svg), strlen(last_svg));
+    assert_int_equal(cas__picture_take_since(&now, strdup(good), strlen(good), &last), 0);
+    assert_string_equal(now.svg, "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n"
+                                 "<g data-cas-key=\"c\">C</g>\n<g data-cas-key=\"b\">B</g>\n"
+                                 "</svg>\n");
+    assert_int_equal(now.n, 3);
+    assert_true(now.parts[0].same && !now.parts[1].same && now.parts[2].same);
+    char *a = changes(&last, &now);
+    assert_string_equal(a, "{\"put\":[[\"c\",\"a\",\"<g data-cas-key=\\\"c\\\">C<\\/g>\"]],"
+                           "\"remove\":[]}");
+    free(a);
+    cas__picture_free(&now);
+    assert_int_equal(cas__picture_take_since(&now, strdup(bad), strlen(bad), &last), -1);
+    assert_null(now.svg);
+    /* one element stood for twice: refused, whatever it would weigh */
+    static const char twice[] = "<svg viewBox=\"0 0 1 1\">\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"\"/>\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"\"/>\n</svg>\n";
+    assert_int_equal(cas__picture_take_since(&now, strdup(twice), strlen(twice), &last), -1);
+    assert_null(now.svg);
+    /* without a last picture, nothing can be kept */
+    assert_int_equal(cas__picture_take_since(&now, strdup(good), strlen(good), NULL), -1);
+    cas__picture_free(&last);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_relative_pictures_are_the_whole_ones),
+        cmocka_unit_test(test_relative_pictures_with_five_expansions),
+        cmocka_unit_test(test_relative_pictures_across_undo),
+        cmocka_unit_test(test_a_foreign_stamp_draws_whole),
+        cmocka_unit_test(test_a_placeholder_for_nothing_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
