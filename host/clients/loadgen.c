@@ -442,6 +442,8 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     own_cpu(&r->client_user, &r->client_sys);
     r->client_user -= user_start;
     r->client_sys -= sys_start;
+    if (p->played)
+        p->played(p->ctx);
     uint64_t closed = r->closed; /* before ours close */
     if (p->wire)
         r->bytes_read = read_by_all(&lg);

@@ -101,6 +101,7 @@ struct cas__loadgen_params {
     int lobby;
     void (*created)(void *ctx);/* every game exists, nobody joined yet */
     void (*joined)(void *ctx); /* every connection is open and joined */
+    void (*played)(void *ctx); /* the play is over, no connection closed yet */
     void *ctx;
 };
 
