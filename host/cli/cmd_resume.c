@@ -66,10 +66,11 @@ static int record_forced(struct cas__saves *s, struct cas__revived *r)
     int rc = cas__saves_rebase(s, r->saved->id, r->first_mismatch, r->new_hashes,
                                r->mismatches, &versions);
     free(versions.expansions); /* the strings are the plugins' */
+    char installed[256];
+    cas__revive_versions(r, 0, installed, sizeof installed);
     if (rc == CAS_OK)
         fprintf(stderr, "castellan resume: continuing with %s; the hashes from ply "
-                "%" PRIu32 " on were re-recorded\n", r->installed_versions,
-                r->first_mismatch);
+                "%" PRIu32 " on were re-recorded\n", installed, r->first_mismatch);
     return rc;
 }
 

@@ -76,8 +76,9 @@ struct conn {
     size_t rx_bytes;              /* its bytes so far, kept or not */
     double tokens;                /* rate limit bucket */
     int64_t refilled_at;
-    char *body;                   /* HTTP: a dynamic answer being sent */
-    size_t body_len, body_sent;
+    char *body;                   /* HTTP: a dynamic answer being sent (owned, */
+    size_t body_len, body_sent;   /* ... or the bytes of body_page) */
+    struct cas__replay_page *body_page; /* a reference while its bytes are sent */
     int close_after;              /* a refused request: no keep-alive */
     int gzip_ok;                  /* the request accepts gzip */
     struct replay_load *loading;  /* its replay's journal being read */
@@ -363,13 +364,30 @@ static int serve_file(struct conn *c, const char *rel)
     return send_body(c, HTTP_STATUS_OK, mime_of(rel), body, got);
 }
 
-/* Answer with body (taken: freed when sent) in content encoding
- * `encoding` (NULL: none) and, unless NULL, the Set-Cookie header cookie. */
-static int send_answer(struct conn *c, unsigned status, const char *mime, const char *encoding,
-                       const char *cookie, char *body, size_t len)
+/* The answer being sent is done with (sent, or the connection closed). */
+static void drop_body(struct conn *c)
+{
+    if (c->body_page)
+        cas__replay_page_unref(c->body_page);
+    else
+        free(c->body);
+    c->body = NULL;
+    c->body_page = NULL;
+}
+
+/* Answer with body in content encoding `encoding` (NULL: none) and,
+ * unless NULL, the Set-Cookie header cookie.  body is taken (freed when
+ * sent), or is page's bytes when page is given (a reference taken). */
+static int send_answer_of(struct conn *c, unsigned status, const char *mime,
+                          const char *encoding, const char *cookie, char *body, size_t len,
+                          struct cas__replay_page *page)
 {
     unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start,
                   *end = buf + sizeof buf - 1;
+    drop_body(c);
+    if (page)
+        page->refs++;
+    c->body_page = page;
     c->body = body;
     c->body_len = len;
     c->body_sent = 0;
@@ -388,6 +406,12 @@ static int send_answer(struct conn *c, unsigned status, const char *mime, const 
         return -1;
     lws_callback_on_writable(c->wsi);
     return 0;
+}
+
+static int send_answer(struct conn *c, unsigned status, const char *mime, const char *encoding,
+                       const char *cookie, char *body, size_t len)
+{
+    return send_answer_of(c, status, mime, encoding, cookie, body, len, NULL);
 }
 
 static int send_encoded(struct conn *c, unsigned status, const char *mime, const char *encoding,
@@ -423,22 +447,19 @@ static int body_writeable(struct conn *c)
         lws_callback_on_writable(c->wsi);
         return 0;
     }
-    free(c->body);
-    c->body = NULL;
+    drop_body(c);
     return c->close_after || lws_http_transaction_completed(c->wsi) ? -1 : 0;
 }
 
-/* A built replay page to c: gzip-compressed when c takes it. */
-static int send_replay(struct conn *c, const struct cas__replay_page *page)
+/* A built replay page to c: gzip-compressed when c takes it.  Its bytes
+ * are sent from the page itself, not a copy: c holds a reference until
+ * they are sent (drop_body), so the cache may let the page go meanwhile.
+ * A page is never written once built, and its count is the loop's only. */
+static int send_replay(struct conn *c, struct cas__replay_page *page)
 {
-    const char *bytes = c->gzip_ok ? page->gz : page->html;
-    size_t len = c->gzip_ok ? page->gz_len : page->html_len;
-    char *body = malloc(len);
-    if (!body)
-        return send_text(c, HTTP_STATUS_SERVICE_UNAVAILABLE, "out of memory; ask again\n");
-    memcpy(body, bytes, len);
-    return send_encoded(c, HTTP_STATUS_OK, "text/html; charset=utf-8",
-                        c->gzip_ok ? "gzip" : NULL, body, len);
+    return send_answer_of(c, HTTP_STATUS_OK, "text/html; charset=utf-8",
+                          c->gzip_ok ? "gzip" : NULL, NULL, c->gzip_ok ? page->gz : page->html,
+                          c->gzip_ok ? page->gz_len : page->html_len, page);
 }
 
 /* The page the builder thread finished for c (NULL: it failed), sent when
@@ -831,8 +852,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
         if (c) {
-            free(c->body);
-            c->body = NULL;
+            drop_body(c);
             if (c->loading)
                 c->loading->c = NULL;
             c->loading = NULL;

@@ -471,16 +471,20 @@ static const char *status_of(const struct cas__table *t)
     return "running";
 }
 
-void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w)
+void cas__lobby_write_moving_at(struct cas__jw *w, uint32_t ply, int to_move)
 {
-    cas__jw_printf(w, ",\"ply\":%" PRIu32, t->r.session.ply);
-    /* Whose decision it is, so a page that holds that seat's link can
-     * show the game first ("your turn"). */
-    int actor = cas__lobby_to_move(t);
-    if (actor >= 0)
-        cas__jw_printf(w, ",\"to_move\":%d", actor);
+    cas__jw_printf(w, ",\"ply\":%" PRIu32, ply);
+    if (to_move >= 0)
+        cas__jw_printf(w, ",\"to_move\":%d", to_move);
     else
         cas__jw_raw(w, ",\"to_move\":null");
+}
+
+void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w)
+{
+    /* Whose decision it is, so a page that holds that seat's link can
+     * show the game first ("your turn"). */
+    cas__lobby_write_moving_at(w, t->r.session.ply, cas__lobby_to_move(t));
 }
 
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w)
@@ -743,6 +747,18 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat)
     }
 }
 
+/* c is sent no more of the lobby (nothing when it was not subscribed). */
+static void unsubscribe(struct cas__lobby *l, struct cas__conn *c)
+{
+    if (c->lobby)
+        for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
+            if (*p == c) {
+                *p = c->next_sub;
+                break;
+            }
+    c->lobby = c->lobby_deltas = 0;
+}
+
 /* c stops following its table (not held: requests for a held one wait). */
 static void leave(struct cas__lobby *l, struct cas__conn *c)
 {
@@ -840,7 +856,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         cas__jw_raw(&w, req->type == CAS__REQ_PING
                             ? "{\"type\":\"pong\""
                             : "{\"type\":\"hello\",\"server\":\"castellan/" CASTELLAN_VERSION
-                              "\",\"protocol\":3");
+                              "\",\"protocol\":4");
         if (req->type == CAS__REQ_HELLO)
             cas__signin_write_hello(c, &w);
         if (req->id[0])
@@ -850,6 +866,9 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
         break;
     case CAS__REQ_LOBBY:
         cas__feed_subscribe(l, c, req);
+        break;
+    case CAS__REQ_LEAVE_LOBBY:
+        unsubscribe(l, c);
         break;
     case CAS__REQ_CREATE:
         handle_create(l, c, req);
@@ -885,13 +904,7 @@ static void disconnect(struct cas__lobby *l, struct cas__conn *c)
 {
     cas__offload_forget(l, c);
     leave(l, c);
-    if (c->lobby)
-        for (struct cas__conn **p = &l->subs; *p; p = &(*p)->next_sub)
-            if (*p == c) {
-                *p = c->next_sub;
-                break;
-            }
-    c->lobby = c->lobby_deltas = 0;
+    unsubscribe(l, c);
 }
 
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c)

@@ -118,19 +118,6 @@ static void remember(struct cas__lobby_feed *f, struct cas__srv_msg *msg)
     }
 }
 
-/* t's entry as the lobby shows it now into w; 0 when it is not shown (a
- * game still opening).  A held table as it was when last free. */
-static int current_entry(struct cas__table *t, struct cas__jw *w)
-{
-    if (t->hold.held && !t->hold.listing)
-        return 0;
-    if (t->hold.held)
-        cas__jw_raw(w, t->hold.listing);
-    else
-        cas__lobby_write_entry(t, w);
-    return 1;
-}
-
 /* Where an entry's moving part (,"ply":N,"to_move":K) lies: after
  * {"game":"ID", before ,"title": (cas__lobby_write_entry's order). */
 static void moving_part(const char *entry, size_t *from, size_t *to)
@@ -139,6 +126,33 @@ static void moving_part(const char *entry, size_t *from, size_t *to)
     const char *title = strstr(entry, ",\"title\":");
     *from = id_end ? (size_t)(id_end + 1 - entry) : 0;
     *to = title && *from ? (size_t)(title - entry) : *from;
+}
+
+int cas__feed_listed_as_is(const struct cas__table *t)
+{
+    /* A correspondence game's deadline, in its entry, moves with it. */
+    return t->listed && !t->relist_whole && !t->days_per_move;
+}
+
+int cas__feed_entry(struct cas__table *t, struct cas__jw *w)
+{
+    if (!t->hold.held) {
+        cas__lobby_write_entry(t, w);
+        return 1;
+    }
+    if (t->hold.listing) {
+        cas__jw_raw(w, t->hold.listing);
+        return 1;
+    }
+    if (!t->hold.listing_kept || !t->listed)
+        return 0;
+    /* The listed entry with the ply and turn it had when its job began. */
+    size_t from, to;
+    moving_part(t->listed, &from, &to);
+    cas__jw_rawn(w, t->listed, from);
+    cas__lobby_write_moving_at(w, t->hold.ply, t->hold.to_move);
+    cas__jw_raw(w, t->listed + to);
+    return 1;
 }
 
 /* Whether entries a and b differ only in their moving parts. */
@@ -217,7 +231,7 @@ static void compare(struct cas__table *t, struct cas__jw *put, struct cas__jw *m
     }
     struct cas__jw now;
     cas__jw_init(&now);
-    if (!current_entry(t, &now) || now.b.failed) {
+    if (!cas__feed_entry(t, &now) || now.b.failed) {
         cas__jw_free(&now);
         return;
     }
@@ -254,12 +268,13 @@ static void start_over(struct cas__lobby *l)
     f->whole = NULL;
     for (struct cas__table *t = l->tables; t; t = t->next) {
         t->relist_slot = 0;
-        free(t->listed);
-        t->listed = NULL;
+        t->relist_whole = 0;
         struct cas__jw w;
         cas__jw_init(&w);
-        t->relist_whole = 0;
-        if (current_entry(t, &w) && !w.b.failed)
+        int shown = cas__feed_entry(t, &w) && !w.b.failed; /* a held one's is made of listed */
+        free(t->listed);
+        t->listed = NULL;
+        if (shown)
             keep_listed(t, cas__jw_text(&w));
         cas__jw_free(&w);
     }

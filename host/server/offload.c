@@ -93,6 +93,12 @@ static void run_job(struct cas__bot_job *base)
      * read its state. */
     int wake = j->op != CAS__OP_SLEEP || t->owes_update || t->owes_full;
     if (wake && cas__table_wake(t) != CAS_OK) {
+        /* Nothing can be built for it: its viewers are told it stopped
+         * (cas__table_tell_stopped), a seat's request is refused. */
+        t->owes_update = t->owes_full = 0;
+        j->rc = CAS_EINVAL;
+        j->code = "internal";
+        snprintf(j->msg, sizeof j->msg, "game %lld stopped: %s", (long long)t->id, t->failure);
         t->hold.running = 0;
         return;
     }
@@ -169,13 +175,21 @@ static void drain(struct cas__table *t);
 static void submit(struct cas__table *t, struct cas__table_job *j);
 static void ask_pool(struct cas__table *t);
 
-/* The table's lobby entry while it is held: written now, as it is free. */
+/* The table's lobby entry while it is held, as it is now that it is
+ * free: its ply and whose turn, and the entry itself only when more than
+ * those changed since the feed listed it (most jobs write none). */
 static void note_listing(struct cas__table *t)
 {
+    free(t->hold.listing);
+    t->hold.listing = NULL;
+    t->hold.ply = t->r.session.ply;
+    t->hold.to_move = cas__lobby_to_move(t);
+    t->hold.listing_kept = cas__feed_listed_as_is(t);
+    if (t->hold.listing_kept)
+        return;
     struct cas__jw w;
     cas__jw_init(&w);
     cas__lobby_write_entry(t, &w);
-    free(t->hold.listing);
     t->hold.listing = w.b.failed ? NULL : strdup(cas__jw_text(&w));
     cas__jw_free(&w);
 }
@@ -257,6 +271,7 @@ static void deliver_job(struct cas__bot_job *base)
         cas__lobby_news(t);
     }
     cas__feed_moved(l, t); /* free again: its ply and turn as they are now */
+    cas__table_tell_stopped(t);
     cas__table_send(t);
     if (j->help_key) {
         cas__help_keep(t, j->help_key, j->help, j->help_len);
@@ -288,6 +303,7 @@ static void submit(struct cas__table *t, struct cas__table_job *j)
     if (t->opening) { /* no views yet, nor a listing: the lobby lists it once open */
         free(t->hold.listing);
         t->hold.listing = NULL;
+        t->hold.listing_kept = 0;
     } else {
         if (!t->hold.held)
             note_listing(t);
@@ -339,7 +355,7 @@ void cas__offload_open(struct cas__table *t, struct cas__conn *c, const char *id
 {
     struct cas__table_job *j = calloc(1, sizeof *j);
     if (!j) {
-        snprintf(t->failure, sizeof t->failure, "out of memory");
+        cas__table_fail(t, "out of memory");
         if (invites)
             cas__invites_free(invites);
         if (c) {

@@ -12,11 +12,29 @@
 
 #include "table.h"
 
+char cas__table_fine[1];
+
+/* The reason of a table that stopped when no memory was left to say it. */
+static char reason_lost[] = "the server ran out of memory";
+
 void cas__table_fail(struct cas__table *t, const char *why)
 {
-    if (!t->failure[0])
-        snprintf(t->failure, sizeof t->failure, "%.400s; the game is saved up to ply %" PRIu32
-                 " (castellan resume %lld)", why, t->j.saved, (long long)t->id);
+    static const char form[] = "%.400s; the game is saved up to ply %" PRIu32
+                               " (castellan resume %lld)";
+    if (t->failure[0])
+        return;
+    int len = snprintf(NULL, 0, form, why, t->j.saved, (long long)t->id);
+    char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
+    if (text)
+        snprintf(text, (size_t)len + 1, form, why, t->j.saved, (long long)t->id);
+    t->failure = text ? text : reason_lost;
+}
+
+void cas__table_fail_free(struct cas__table *t)
+{
+    if (t->failure != cas__table_fine && t->failure != reason_lost)
+        free(t->failure);
+    t->failure = cas__table_fine;
 }
 
 /* The game ended by its rules: journal the result (again, when the

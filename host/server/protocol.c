@@ -27,7 +27,7 @@ static const struct {
     {"claim", CAS__REQ_CLAIM}, {"join", CAS__REQ_JOIN},   {"leave", CAS__REQ_LEAVE},
     {"act", CAS__REQ_ACT},     {"undo", CAS__REQ_UNDO},   {"hint", CAS__REQ_HINT},
     {"ping", CAS__REQ_PING},   {"autopass", CAS__REQ_AUTOPASS}, {"leaver", CAS__REQ_LEAVER},
-    {"preview", CAS__REQ_PREVIEW},
+    {"preview", CAS__REQ_PREVIEW}, {"leave_lobby", CAS__REQ_LEAVE_LOBBY},
 };
 
 struct decoding {
@@ -408,9 +408,9 @@ int cas__req_decode(const char *text, size_t len, struct cas__req *out,
     while (i < sizeof types / sizeof types[0] && strcmp(types[i].name, type->text) != 0)
         i++;
     if (i == sizeof types / sizeof types[0]) {
-        rc = refuse(&d, "unknown-type", "\"%.40s\" is no message type of protocol 1; use "
-                    "hello, lobby, create, claim, join, leave, act, preview, undo, hint, "
-                    "autopass, leaver or ping",
+        rc = refuse(&d, "unknown-type", "\"%.40s\" is no message type of protocol 4; use "
+                    "hello, lobby, leave_lobby, create, claim, join, leave, act, preview, "
+                    "undo, hint, autopass, leaver or ping",
                     type->text);
         goto fail;
     }

@@ -11,7 +11,7 @@
  *
  * A finished game's replay never changes, so a page is kept until the
  * cache needs room (the least recently asked goes first), and every later
- * request is a copy of bytes.  Only a game the store has as finished: one
+ * request is sent its bytes (a reference to the page, not a copy).  Only a game the store has as finished: one
  * that just ended may still have its last actions on their way to the
  * store, and its page is built for who asked and not kept.
  */

@@ -94,7 +94,7 @@ int cas__srv_msg_stored(struct cas__srv_msg *msg, struct cas__buf *out,
 enum cas__req_type {
     CAS__REQ_HELLO, CAS__REQ_LOBBY, CAS__REQ_CREATE, CAS__REQ_CLAIM, CAS__REQ_JOIN,
     CAS__REQ_LEAVE, CAS__REQ_ACT, CAS__REQ_UNDO, CAS__REQ_HINT, CAS__REQ_PING,
-    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER, CAS__REQ_PREVIEW
+    CAS__REQ_AUTOPASS, CAS__REQ_LEAVER, CAS__REQ_PREVIEW, CAS__REQ_LEAVE_LOBBY
 };
 
 #define CAS__REQ_MAX_SEATS 16

@@ -19,19 +19,6 @@
 
 #include "table.h"
 
-struct cas__sleep_bytes {
-    uint8_t *data;
-    size_t len;
-};
-
-/* The states of a sleeping table: the session's, then each undo step's
- * state before its decision, in order. */
-struct cas__sleep {
-    uint64_t hash;               /* the session state's, 0 when unhashed */
-    size_t n;
-    struct cas__sleep_bytes bytes[];
-};
-
 /* state's serialized bytes into *out (owned).  CAS_ENOMEM, or the
  * plugin's error. */
 static int serialize(const struct cas__match *m, const cas_state *state,
@@ -115,6 +102,8 @@ int cas__table_wake(struct cas__table *t)
     struct cas__sleep *z = t->sleep;
     if (!z)
         return CAS_OK;
+    if (t->failure[0]) /* it could not wake before (a table that stopped never sleeps) */
+        return CAS_ECORRUPT;
     struct cas__session *s = &t->r.session;
     const struct cas__match *m = &t->r.match;
     cas_state **states = calloc(z->n, sizeof *states);
@@ -147,6 +136,30 @@ int cas__table_wake(struct cas__table *t)
 int cas__table_asleep(const struct cas__table *t)
 {
     return t->sleep != NULL;
+}
+
+void cas__table_tell_stopped(struct cas__table *t)
+{
+    struct cas__srv_msg *msg = NULL;
+    if (!t->sleep || !t->failure[0])
+        return;
+    for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
+        if (!c->fresh)
+            continue;
+        if (!msg) {
+            struct cas__jw w;
+            cas__jw_init(&w);
+            cas__jw_printf(&w, "{\"type\":\"stopped\",\"game\":\"%lld\",\"failure\":",
+                           (long long)t->id);
+            cas__jw_str(&w, t->failure);
+            cas__jw_raw(&w, "}");
+            if (!(msg = cas__srv_msg_take(&w)))
+                return; /* they stay owed it: the next job tells them */
+        }
+        c->send(c, msg);
+        c->fresh = 0;
+    }
+    cas__srv_msg_unref(msg);
 }
 
 void cas__table_sleep_free(struct cas__table *t)

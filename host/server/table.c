@@ -330,8 +330,7 @@ static void on_event(void *ctx, const struct cas_event *event)
 static void on_fault(void *ctx, const struct cas__worker_fault *fault)
 {
     struct cas__table *t = ctx;
-    snprintf(t->failure, sizeof t->failure, "%.400s; the game is saved up to ply %" PRIu32
-             " (castellan resume %lld)", fault->text, t->j.saved, (long long)t->id);
+    cas__table_fail(t, fault->text);
     cas__table_changed(t);
 }
 
@@ -558,6 +557,7 @@ void cas__table_free(struct cas__table *t)
     free(t->unsaved.why);
     cas__hold_free(t);
     cas__help_release(t);
+    cas__table_fail_free(t);
     free(t);
 }
 
@@ -578,6 +578,7 @@ struct cas__table *cas__table_shell(struct cas__lobby *l)
         return NULL;
     t->lobby = l;
     t->flagged = -1;
+    t->failure = cas__table_fine;
     t->seq = cas__srv_first_seq();
     t->opening = 1;
     return t;

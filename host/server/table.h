@@ -106,7 +106,14 @@ struct cas__hold {
     struct cas__table_job *job;    /* the job in the pool, if held */
     struct cas__waiting *inbox, **inbox_tail;
     size_t n_waiting, waiting_bytes;
-    char *listing;                 /* owned: its lobby entry when last free */
+    /* Its lobby entry when last free: the feed's listed entry with ply
+     * and to_move for its moving part when nothing else had changed
+     * since it was listed (listing_kept: no entry written), else written
+     * whole (listing, owned; NULL with neither: not shown, still opening). */
+    char *listing;
+    int listing_kept;
+    uint32_t ply;
+    int to_move;
     /* The journal writer's answer for t->unsaved when it came while held:
      * applied (cas__table_written) once the job is delivered. */
     int written, written_rc;
@@ -211,7 +218,7 @@ struct cas__table {
     int days_per_move;
     int64_t deadline;
     int corr_last_seat;
-    char failure[512];             /* why the table stopped, "" if fine */
+    char *failure;                 /* why the table stopped (cas__table_fail), "" if fine */
     struct cas__table *next, *prev; /* in the lobby's list (prev: unlinked in O(1)) */
     struct cas__table *next_same_hash; /* in the lobby's index by id */
     struct cas__table *next_finished;  /* in the lobby's finished, oldest first */
@@ -287,6 +294,11 @@ int64_t cas__table_now(const struct cas__table *t);
 /* Stop t for why (kept with where the journal stands); the first reason
  * stays. */
 void cas__table_fail(struct cas__table *t, const char *why);
+/* t->failure of a table that has not stopped (""): a reason is allocated
+ * only when one comes, not kept in every table.  play.c. */
+extern char cas__table_fine[1];
+/* Let go of t->failure (t is being freed).  play.c. */
+void cas__table_fail_free(struct cas__table *t);
 /* Add event to t's log (best effort: the journal is the truth), as
  * emitted by t->applying_actor. */
 void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
@@ -404,6 +416,15 @@ void cas__lobby_settle_leave(struct cas__table *t, int seat);
  * part alone (,"ply":N,"to_move":K).  lobby.c. */
 void cas__lobby_write_entry(struct cas__table *t, struct cas__jw *w);
 void cas__lobby_write_moving(const struct cas__table *t, struct cas__jw *w);
+/* The moving part of an entry at ply with to_move (-1: none).  lobby.c. */
+void cas__lobby_write_moving_at(struct cas__jw *w, uint32_t ply, int to_move);
+/* (loop) Whether t's entry is the feed's listed one but for its moving
+ * part: listed, and nothing else marked changed since.  lobby_feed.c. */
+int cas__feed_listed_as_is(const struct cas__table *t);
+/* (loop) t's entry as the lobby lists it now into w: a held table's as
+ * it was when its job began; 0 when it is not listed (still opening).
+ * lobby_feed.c. */
+int cas__feed_entry(struct cas__table *t, struct cas__jw *w);
 /* Whose decision t's lobby entry shows (-1: none).  lobby_feed.c. */
 int cas__lobby_to_move(const struct cas__table *t);
 /* Free what t's hold keeps (waiting requests, its listing).  offload.c. */
@@ -468,6 +489,19 @@ void cas__lobby_not_opened(struct cas__table *t, enum cas__opened how, const cha
 
 /* ------------------------------------------------- sleep.c */
 
+struct cas__sleep_bytes {
+    uint8_t *data;
+    size_t len;
+};
+
+/* The states of a sleeping table: the session's, then each undo step's
+ * state before its decision, in order. */
+struct cas__sleep {
+    uint64_t hash;               /* the session state's, 0 when unhashed */
+    size_t n;
+    struct cas__sleep_bytes bytes[];
+};
+
 /* (job, at its end) Put t to sleep when no connection follows it and it
  * waits for nothing but a person's decision: its states (the session's
  * and undo's) kept as the plugin's serialized bytes, its views' pictures
@@ -480,6 +514,10 @@ void cas__table_sleep(struct cas__table *t);
 int cas__table_wake(struct cas__table *t);
 /* Whether t sleeps now. */
 int cas__table_asleep(const struct cas__table *t);
+/* (loop, a job delivered) t could not wake, so nothing can be built for
+ * it: each connection that joined it since is sent a "stopped" message
+ * saying why (docs/server.md), instead of the state it waits for. */
+void cas__table_tell_stopped(struct cas__table *t);
 /* Let go of a sleeping t's bytes (it is being freed). */
 void cas__table_sleep_free(struct cas__table *t);
 

@@ -61,28 +61,34 @@ static void append(char *buf, size_t cap, const char *id, const char *version)
     snprintf(buf + len, cap - len, "%s%s %s", len ? " + " : "", id, version);
 }
 
-/* Fill the version lists and note whether anything changed, including the
- * resolved order of the expansions. */
+void cas__revive_versions(const struct cas__revived *r, int saved, char *buf, size_t cap)
+{
+    const struct cas__saves_game *g = r->saved;
+    const struct cas__session_plan *p = &r->plan;
+    buf[0] = '\0';
+    if (saved) {
+        append(buf, cap, g->game.id, g->game.version);
+        for (size_t i = 0; i < g->n_expansions; i++)
+            append(buf, cap, g->expansions[i].id, g->expansions[i].version);
+    } else {
+        append(buf, cap, p->game->id, p->game->version);
+        for (size_t i = 0; i < p->n_expansions; i++)
+            append(buf, cap, p->expansions[i]->id, p->expansions[i]->version);
+    }
+}
+
+/* Note whether any version changed, including the resolved order of the
+ * expansions. */
 static void compare_versions(struct cas__revived *r)
 {
     const struct cas__saves_game *g = r->saved;
     const struct cas__session_plan *p = &r->plan;
-    r->saved_versions[0] = r->installed_versions[0] = '\0';
-    append(r->saved_versions, sizeof r->saved_versions, g->game.id, g->game.version);
-    append(r->installed_versions, sizeof r->installed_versions, p->game->id,
-           p->game->version);
     r->version_changed = strcmp(g->game.version, p->game->version) != 0 ||
                          g->n_expansions != p->n_expansions;
-    for (size_t i = 0; i < g->n_expansions; i++)
-        append(r->saved_versions, sizeof r->saved_versions, g->expansions[i].id,
-               g->expansions[i].version);
-    for (size_t i = 0; i < p->n_expansions; i++) {
-        const struct cas__plugin_info *e = p->expansions[i];
-        append(r->installed_versions, sizeof r->installed_versions, e->id, e->version);
-        if (i < g->n_expansions && (strcmp(e->id, g->expansions[i].id) != 0 ||
-                                    strcmp(e->version, g->expansions[i].version) != 0))
+    for (size_t i = 0; i < p->n_expansions && i < g->n_expansions; i++)
+        if (strcmp(p->expansions[i]->id, g->expansions[i].id) != 0 ||
+            strcmp(p->expansions[i]->version, g->expansions[i].version) != 0)
             r->version_changed = 1;
-    }
 }
 
 /* Every player's agent must be one this castellan has, even when only
@@ -236,14 +242,16 @@ static void where(const struct cas__revived *r, const struct cas__saves_action *
 static int diverged(struct cas__revived *r, const struct cas__saves_action *a,
                     const char *what)
 {
-    char at[300];
+    char at[300], was[256], now[256];
     where(r, a, at, sizeof at);
+    cas__revive_versions(r, 1, was, sizeof was);
+    cas__revive_versions(r, 0, now, sizeof now);
     if (r->version_changed)
         return fail(r, CAS_EMISMATCH, "%s: %s. It was saved with %s; installed "
-                    "is %s", at, what, r->saved_versions, r->installed_versions);
+                    "is %s", at, what, was, now);
     return fail(r, CAS_EMISMATCH, "%s: %s, although the installed plugins are the "
                 "versions it was %s with (%s)", at, what,
-                a->line ? "recorded" : "saved", r->saved_versions);
+                a->line ? "recorded" : "saved", was);
 }
 
 /* Check one action against the journal; CAS_EMISMATCH explains a

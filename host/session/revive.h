@@ -29,8 +29,6 @@ struct cas__revived {
     struct cas__session session;
     char **names;                         /* player names, borrowed from desc */
     int version_changed;                  /* an installed version differs */
-    char saved_versions[256];             /* "fixture 1.0.0 + extra 0.9.0" */
-    char installed_versions[256];
     /* After cas__revive_replay with force: the hashes the installed
      * plugins give from first_mismatch on (mismatches counts them). */
     uint32_t first_mismatch;
@@ -39,6 +37,12 @@ struct cas__revived {
     char error[1024];
     int reg_borrowed;                     /* reg is the caller's */
 };
+
+/* The plugins' versions the game was saved with (saved) or those
+ * installed: "fixture 1.0.0 + extra 0.9.0", into buf[0..cap) (cut).
+ * Written when a message needs them, not kept: every hosted game holds
+ * an r. */
+void cas__revive_versions(const struct cas__revived *r, int saved, char *buf, size_t cap);
 
 /* Bring g back at its first state: resolve and load its game and
  * expansions on the plugin search path (cli_path may be NULL), validate its

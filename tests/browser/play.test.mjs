@@ -116,12 +116,13 @@ async function openPage(name) {
   return page;
 }
 
-// Every WebSocket frame the page receives, as parsed JSON.
-async function recordFrames(page) {
+// Every WebSocket frame the page receives (or sends: event
+// 'Network.webSocketFrameSent'), as parsed JSON.
+async function recordFrames(page, event = 'Network.webSocketFrameReceived') {
   const frames = [];
   const cdp = await page.createCDPSession();
   await cdp.send('Network.enable');
-  cdp.on('Network.webSocketFrameReceived', ({ response }) => {
+  cdp.on(event, ({ response }) => {
     try { frames.push(JSON.parse(response.payloadData)); } catch { frames.push({ unparsed: response.payloadData }); }
   });
   return frames;
@@ -644,7 +645,43 @@ async function lobbyFollows(a) {
     return key(rows) === key(want);
   }, {}, fresh);
   log(`the lobby followed game ${game} to its end: 1 whole list, ${changes.length} changes`);
+  await leavesTheLobbyAtATable(a, d, frames, game);
   await d.close();
+}
+
+// At a table page D leaves the lobby (protocol 4, leave_lobby): from the
+// table's state on, nothing of the lobby comes while page A makes another
+// game; back in the lobby, D resumes after the last change it held, and
+// gets each change it missed once (a page still subscribed would get the
+// new game's change twice: live at the table, then in the resume).
+async function leavesTheLobbyAtATable(a, d, frames, game) {
+  const sent = await recordFrames(d, 'Network.webSocketFrameSent');
+  const held = Number(await body(d, 'lobbySeq'));
+  await d.click(`#games tbody tr[data-game="${game}"] a[data-nav="game"]`);
+  await d.waitForSelector('body[data-over="true"]');
+  const at = frames.findLastIndex((m) => m.type === 'state' && String(m.game) === game);
+  assert.ok(at >= 0, 'the table\'s state came');
+  assert.ok(sent.some((m) => m.type === 'leave_lobby'), 'the page left the lobby at the table');
+  await openCustomForm(a, 'carcassonne');
+  await a.$$eval('#seats li select', (ss) => { ss[0].value = 'random'; ss[1].value = 'random'; });
+  await a.click('#custom-form button[type="submit"]');
+  await a.waitForSelector('#created:not([hidden])');
+  const watch = await a.$eval('#watch-link', (x) => x.href);
+  const other = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
+  await a.waitForSelector(`#games tbody tr[data-game="${other}"]`);
+  await d.goBack();
+  await d.waitForSelector(`#games tbody tr[data-game="${other}"]`);
+  const again = sent.filter((m) => m.type === 'lobby');
+  assert.equal(again.length, 1, 'one subscription on coming back');
+  assert.equal(again[0].since, held, 'it resumes after the last change it held');
+  const lobby = frames.slice(at).filter((m) => m.type === 'lobby');
+  assert.ok(lobby.length > 0, 'the changes it missed came');
+  lobby.forEach((m, i) => {
+    assert.ok(m.delta, 'a resume: changes, not the whole list');
+    assert.equal(m.seq, held + 1 + i, `each change once, in order (${lobby.map((x) => x.seq)})`);
+  });
+  assert.ok(lobby.some((m) => m.put.some((g) => g.game === other)), 'a change put the new game');
+  log(`at the table no lobby message; back in the lobby ${lobby.length} changes resumed`);
 }
 
 // A correspondence game (2 days per move) made by page A, which holds both

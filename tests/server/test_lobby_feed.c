@@ -595,6 +595,176 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     world_close(&w);
 }
 
+/* A page that goes to a table says so (protocol 4, "leave_lobby"): it is
+ * sent nothing more of the lobby, whichever way it subscribed; a client
+ * of protocol 3, which never says it, goes on getting the changes at a
+ * table as before.  Coming back, it resumes after the last change it
+ * held; leaving a lobby it did not follow is no error. */
+static void test_leave_lobby_ends_the_subscription(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn page, old, v3;
+    world_open(&w, "feed-leave", NULL);
+    tconn_init(&page);
+    tconn_init(&old);
+    tconn_init(&v3);
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"hello\"}");
+    assert_non_null(strstr(last(&page), "\"protocol\":4"));
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"lobby\",\"deltas\":true}");
+    tconn_sayf(&w.lobby, &old, "{\"type\":\"lobby\"}");
+    tconn_sayf(&w.lobby, &v3, "{\"type\":\"lobby\",\"deltas\":true}");
+    int64_t a = create(&w, open_seat, NULL);
+    next_second(&w);
+    assert_int_equal(page.n, 3);
+    assert_int_equal(old.n, 2);
+    assert_int_equal(v3.n, 2);
+    uint64_t held = seq_of(last(&page));
+    /* All three go to the table; two of them leave the lobby. */
+    struct tconn *all[3] = {&page, &old, &v3};
+    size_t had[3];
+    for (int i = 0; i < 3; i++) {
+        tconn_sayf(&w.lobby, all[i], "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)a);
+        assert_non_null(strstr(last(all[i]), "\"type\":\"state\""));
+    }
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"leave_lobby\",\"id\":7}");
+    tconn_sayf(&w.lobby, &old, "{\"type\":\"leave_lobby\"}");
+    for (int i = 0; i < 3; i++)
+        had[i] = all[i]->n;
+    assert_false(page.base.lobby || old.base.lobby);
+    assert_true(v3.base.lobby);
+    int64_t b = create(&w, open_seat, NULL);
+    next_second(&w);
+    next_second(&w);
+    assert_int_equal(page.n, had[0]);
+    assert_int_equal(old.n, had[1]);
+    assert_int_equal(v3.n, had[2] + 1);
+    assert_string_equal(ids_of(last(&v3), "put"), id_text(b));
+    /* Back in the lobby: the change it missed, the one the other got. */
+    tconn_sayf(&w.lobby, &page, "{\"type\":\"lobby\",\"deltas\":true,\"since\":%llu}",
+               (unsigned long long)held);
+    assert_int_equal(page.n, had[0] + 1);
+    assert_ptr_equal(page.sent[page.n - 1], v3.sent[v3.n - 1]);
+    /* Leaving twice, or a lobby never followed: nothing, no error. */
+    for (int i = 0; i < 2; i++) {
+        size_t n = old.n;
+        tconn_sayf(&w.lobby, &old, "{\"type\":\"leave_lobby\"}");
+        assert_int_equal(old.n, n);
+    }
+    for (int i = 0; i < 3; i++) {
+        cas__lobby_disconnect(&w.lobby, &all[i]->base);
+        tconn_free(all[i]);
+    }
+    assert_null(w.lobby.subs);
+    world_close(&w);
+}
+
+/* The seat of c's last state that decides plays its first legal action;
+ * 1 when it did. */
+static int play_if_deciding(struct world *w, struct tconn *c)
+{
+    struct cas__botclient_view v;
+    char act[4096];
+    for (size_t i = c->n; i-- > 0;) {
+        if (!strstr(c->msgs[i], "\"type\":\"state\"") &&
+            !strstr(c->msgs[i], "\"type\":\"update\""))
+            continue;
+        assert_int_equal(cas__botclient_read(c->msgs[i], strlen(c->msgs[i]), &v), CAS_OK);
+        int acts = cas__botclient_act(&v, 0, act, sizeof act);
+        cas__botclient_view_free(&v);
+        if (acts)
+            tconn_sayf(&w->lobby, c, "%s", act);
+        return acts;
+    }
+    return 0;
+}
+
+/* A table a job holds is listed as it was when the job began.  That entry
+ * is no longer written at every job: it is the feed's listed entry with
+ * the ply and turn of then, written only when more changed since (a
+ * seat joined).  Over a game played to its end, held before every move
+ * and with changes published while held, the entry the lobby lists it
+ * with is byte for byte the one written when it was last free, and the
+ * subscriber's list stays the server's whole list. */
+static void test_a_held_table_is_listed_as_it_was(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn sub, seats[2];
+    struct held h = {0};
+    char tokens[2][64];
+    world_open(&w, "feed-held", NULL);
+    tconn_init(&sub);
+    tconn_sayf(&w.lobby, &sub, "{\"type\":\"lobby\",\"deltas\":true}");
+    apply(&h, last(&sub));
+    size_t n = sub.n;
+    struct tconn c;
+    tconn_init(&c);
+    tconn_sayf(&w.lobby, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+               "{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
+    long long id = 0;
+    assert_int_equal(sscanf(strstr(last(&c), "\"game\":\"") + 8, "%lld", &id), 1);
+    for (int i = 0; i < 2; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
+        assert_int_equal(sscanf(strstr(last(&c), key) + strlen(key), "%63[0-9a-f]", tokens[i]),
+                         1);
+    }
+    tconn_free(&c);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    assert_non_null(t);
+    while (n < sub.n) /* the create's change, at once */
+        apply(&h, sub.msgs[n++]);
+    size_t holds = 0, written = 0;
+    for (int move = 0; !t->over; move++) {
+        assert_true(move < 400);
+        if (move < 2) { /* a seat joins: more than the ply changed */
+            tconn_init(&seats[move]);
+            tconn_sayf(&w.lobby, &seats[move], "{\"type\":\"join\",\"game\":\"%lld\","
+                       "\"seat\":%d,\"token\":\"%s\"}", id, move, tokens[move]);
+        }
+        struct cas__jw now, listed;
+        cas__jw_init(&now);
+        cas__jw_init(&listed);
+        cas__lobby_write_entry(t, &now);
+        cas__offload_hold(t, NULL);
+        holds++;
+        written += t->hold.listing != NULL;
+        assert_true(t->hold.listing || t->hold.listing_kept);
+        assert_int_equal(cas__feed_entry(t, &listed), 1);
+        assert_string_equal(cas__jw_text(&listed), cas__jw_text(&now));
+        /* The change made while it is held carries that entry. */
+        next_second(&w);
+        if (sub.n > n) {
+            assert_int_equal(sub.n, n + 1);
+            n = sub.n;
+            apply(&h, last(&sub));
+            assert_string_equal(t->listed, cas__jw_text(&now));
+            holds_the_whole_list(&w, &h);
+        }
+        cas__offload_release(t);
+        cas__jw_free(&now);
+        cas__jw_free(&listed);
+        if (move >= 1)
+            assert_true(play_if_deciding(&w, &seats[0]) || play_if_deciding(&w, &seats[1]));
+    }
+    next_second(&w);
+    apply(&h, last(&sub));
+    holds_the_whole_list(&w, &h);
+    entries_are_current(&w);
+    /* Written only where a seat had joined since the last change. */
+    assert_true(holds > 10);
+    assert_int_equal(written, 2);
+    held_clear(&h);
+    for (int i = 0; i < 2; i++) {
+        cas__lobby_disconnect(&w.lobby, &seats[i].base);
+        tconn_free(&seats[i]);
+    }
+    cas__lobby_disconnect(&w.lobby, &sub.base);
+    tconn_free(&sub);
+    world_close(&w);
+}
+
 /* ------------------------------------------------------------ bounds */
 
 /* A subscriber that never reads: what it is sent waits in a send queue
@@ -689,6 +859,8 @@ int main(void)
         cmocka_unit_test(test_without_deltas_whole_lists),
         cmocka_unit_test(test_a_new_subscriber_sees_news_at_once),
         cmocka_unit_test(test_a_resume_gets_exactly_what_it_missed),
+        cmocka_unit_test(test_leave_lobby_ends_the_subscription),
+        cmocka_unit_test(test_a_held_table_is_listed_as_it_was),
         cmocka_unit_test(test_bounds_hold_against_a_client_that_never_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

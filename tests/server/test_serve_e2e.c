@@ -3,9 +3,11 @@
  * and played over WebSocket: two seats play a whole fixture game while a
  * third connection watches; a game against a bot; a game interrupted by a
  * server restart and finished after it with the same invite tokens; the
- * HTTP pages; a stop while pages and their requests are still open.  Every
- * game must end journaled in the store.
+ * HTTP pages; a replay page sent to many at once out of the cache; a stop
+ * while pages and their requests are still open.  Every game must end
+ * journaled in the store.
  */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "json.h"
 #include "saves.h"
@@ -67,6 +70,25 @@ static void load_game(const char *db, int64_t id, struct cas__saves_game *g)
     cas__saves_close(s);
 }
 
+/* A fixture game of Ada and Bob (with seed), made on the server of p and
+ * played to its end by a and b while watch watches: its id. */
+static int64_t play_a_whole_game(struct cas__wsc *w, const struct serve_process *p,
+                                 const char *seed, struct serve_client *a,
+                                 struct serve_client *b, struct serve_client *watch)
+{
+    char create[256];
+    snprintf(create, sizeof create, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+             "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\",\"agent\":"
+             "\"human\"}],\"practice\":true,\"seed\":\"%s\"}", seed);
+    int64_t id = serve_create(w, p, create, a, b);
+    assert_true(id > 0);
+    struct pair pr = {a, b, watch};
+    seat_and_watch(w, p, id, &pr, both_over);
+    assert_int_equal(a->errors + b->errors + watch->errors, 0);
+    assert_true(a->acts > 0 && b->acts > 0);
+    return id;
+}
+
 static void test_two_seats_and_a_watcher(void **state)
 {
     (void)state;
@@ -77,14 +99,7 @@ static void test_two_seats_and_a_watcher(void **state)
     serve_forget("e2e-play");
     serve_start(&p, "e2e-play", NULL);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
-    int64_t id = serve_create(w, &p, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
-                              "{\"name\":\"Ada\",\"agent\":\"human\"},{\"name\":\"Bob\","
-                              "\"agent\":\"human\"}],\"practice\":true,\"seed\":\"11\"}", &a, &b);
-    assert_true(id > 0);
-    struct pair pr = {&a, &b, &watch};
-    seat_and_watch(w, &p, id, &pr, both_over);
-    assert_int_equal(a.errors + b.errors + watch.errors, 0);
-    assert_true(a.acts > 0 && b.acts > 0);
+    int64_t id = play_a_whole_game(w, &p, "11", &a, &b, &watch);
 
     assert_int_equal(serve_http_get(&p, "/healthz", body, sizeof body), 200);
     assert_string_equal(body, "ok\n");
@@ -122,6 +137,132 @@ static void test_two_seats_and_a_watcher(void **state)
     assert_string_equal(g.players[0].name, "Ada");
     assert_string_equal(g.players[1].agent, "human");
     cas__saves_game_free(&g);
+}
+
+/* One HTTP answer read from fd (its body by its content-length): the
+ * status; the body (malloc'd) and its length. */
+static int read_answer(int fd, char **body, size_t *len)
+{
+    size_t cap = 1 << 16, got = 0, want = 0, head = 0;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    for (;;) {
+        if (!head) {
+            char *end = memmem(buf, got, "\r\n\r\n", 4);
+            if (end) {
+                head = (size_t)(end + 4 - buf);
+                buf[head - 1] = '\0';
+                const char *cl = strstr(buf, "\r\ncontent-length: ");
+                assert_non_null(cl);
+                want = head + strtoul(cl + 18, NULL, 10);
+            }
+        }
+        if (head && got >= want)
+            break;
+        if (got == cap) {
+            cap *= 2;
+            assert_non_null(buf = realloc(buf, cap));
+        }
+        ssize_t n = read(fd, buf + got, cap - got);
+        assert_true(n > 0);
+        got += (size_t)n;
+    }
+    assert_int_equal(got, want); /* nothing after it: one answer a request */
+    int status = 0;
+    sscanf(buf, "HTTP/1.%*d %d", &status);
+    *len = want - head;
+    *body = malloc(*len + 1);
+    assert_non_null(*body);
+    memcpy(*body, buf + head, *len);
+    (*body)[*len] = '\0';
+    free(buf);
+    return status;
+}
+
+/* gz (gzip) inflated: what it holds (malloc'd), its length. */
+static char *gunzip(const char *gz, size_t len, size_t *out_len)
+{
+    z_stream z = {0};
+    size_t cap = 1 << 22;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = (Bytef *)gz;
+    z.avail_in = (uInt)len;
+    z.next_out = (Bytef *)out;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    *out_len = z.total_out;
+    inflateEnd(&z);
+    return out;
+}
+
+/* A finished game's replay page is sent out of the cache itself: six
+ * connections ask at once while it is built (half of them for gzip), six
+ * more once it is kept, each reading only after all have asked; every
+ * answer is the same page (the gzip one inflates to the plain one), and a
+ * connection that goes on after it (keep-alive) is answered as ever.  The
+ * server stops cleanly (the ASan build checks the page is let go once,
+ * when the last connection is done with it). */
+static void test_replay_pages_are_sent_from_the_cache(void **state)
+{
+    (void)state;
+    struct serve_process p;
+    struct cas__wsc *w;
+    struct serve_client a = {0}, b = {0}, watch = {.seat = -1};
+    serve_forget("e2e-replay");
+    serve_start(&p, "e2e-replay", NULL);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    int64_t id = play_a_whole_game(w, &p, "3", &a, &b, &watch);
+    char *plain = NULL, *gz = NULL;
+    size_t plain_len = 0, gz_len = 0;
+    for (int round = 0; round < 2; round++) {
+        int fds[6];
+        for (int i = 0; i < 6; i++) {
+            char req[256];
+            int n = snprintf(req, sizeof req, "GET /game/%lld/replay.html HTTP/1.1\r\nHost: "
+                             "127.0.0.1\r\n%s\r\n", (long long)id,
+                             i % 2 ? "Accept-Encoding: gzip\r\n" : "");
+            fds[i] = serve_connect_tcp(&p);
+            assert_int_equal(write(fds[i], req, (size_t)n), n);
+        }
+        for (int i = 0; i < 6; i++) {
+            char *body;
+            size_t len;
+            assert_int_equal(read_answer(fds[i], &body, &len), 200);
+            char **keep = i % 2 ? &gz : &plain;
+            size_t *keep_len = i % 2 ? &gz_len : &plain_len;
+            if (!*keep) {
+                *keep = body;
+                *keep_len = len;
+            } else {
+                assert_int_equal(len, *keep_len);
+                assert_memory_equal(body, *keep, len);
+                free(body);
+            }
+            /* The same connection goes on: its next answer is its own. */
+            static const char health[] = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+            assert_int_equal(write(fds[i], health, strlen(health)), (ssize_t)strlen(health));
+            assert_int_equal(read_answer(fds[i], &body, &len), 200);
+            assert_string_equal(body, "ok\n");
+            free(body);
+            close(fds[i]);
+        }
+    }
+    assert_non_null(strstr(plain, "<html"));
+    assert_true(gz_len > 2 && (unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b);
+    size_t inflated_len;
+    char *inflated = gunzip(gz, gz_len, &inflated_len);
+    assert_int_equal(inflated_len, plain_len);
+    assert_memory_equal(inflated, plain, plain_len);
+    free(inflated);
+    free(plain);
+    free(gz);
+    cas__wsc_free(w);
+    cas__wsc_conn_free(a.conn);
+    cas__wsc_conn_free(b.conn);
+    cas__wsc_conn_free(watch.conn);
+    assert_int_equal(serve_stop(&p), 0);
 }
 
 /* Whether the server of p said it runs on the event loop named loop. */
@@ -653,6 +794,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_seats_and_a_watcher),
+        cmocka_unit_test(test_replay_pages_are_sent_from_the_cache),
         cmocka_unit_test(test_against_a_bot),
         cmocka_unit_test(test_terminal_games_need_host_saved),
         cmocka_unit_test(test_restart_resumes),

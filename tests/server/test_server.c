@@ -1320,6 +1320,131 @@ static void test_resume_from_the_history(void **state)
     world_close(&w);
 }
 
+/* The array named key of message m, as text ("" when it has none; no
+ * text in it holds a ']'). */
+static char *array_of(const char *m, const char *key)
+{
+    char name[64];
+    snprintf(name, sizeof name, ",\"%s\":[", key);
+    const char *at = strstr(m, name);
+    const char *end = at ? strchr(at, ']') : NULL;
+    if (!at || !end)
+        return strdup("");
+    return strndup(at, (size_t)(end + 1 - at));
+}
+
+/* A seat's page that dropped comes back with the last number it holds:
+ * its own join changes what every viewer sees (the seat is connected
+ * again), and it still resumes from its view's history: exactly the
+ * updates numbered after the one it held, those a watcher that never left
+ * was sent (the same numbers, the same moves), no full state; and the
+ * picture it rebuilds is the one a fresh join of the seat is sent. */
+static void test_a_seat_resumes_from_the_history(void **state)
+{
+    (void)state;
+    struct world w;
+    struct tconn seats[2], watch, back, late;
+    char tokens[2][64];
+    struct follower f = {0}, fresh = {0};
+    world_open(&w, "seat_history", 1);
+    int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\","
+                        "\"practice\":true,\"seats\":[{\"agent\":\"human\"},"
+                        "{\"agent\":\"human\"}]}", tokens, 2);
+    seat_both(&w, id, tokens, seats, &watch);
+    struct cas__table *t = table(&w, id);
+    /* Play until seat 0 has just finished its turn: seat 1 decides. */
+    for (int moves = 0; moves < 4 || cas__table_actor(t) != 1; moves++) {
+        assert_true(moves < 40);
+        assert_true(play_one(&w, id, seats, 2));
+    }
+    follow(&f, &seats[0]);
+    int64_t held = f.seq;
+    size_t watched = watch.n;
+    cas__lobby_disconnect(&w.lobby, &seats[0].base);
+    cas__lobby_flush(&w.lobby);
+    /* Seat 1 plays its whole turn while seat 0 is away. */
+    for (int moves = 0; cas__table_actor(t) != 0; moves++) {
+        assert_true(moves < 10);
+        assert_true(play_one(&w, id, &seats[1], 1));
+    }
+    tconn_init(&back);
+    sayf(&w, &back, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":0,\"token\":\"%s\","
+         "\"since\":%lld}", (long long)id, tokens[0], (long long)held);
+    /* What it missed: the seat leaving, seat 1's moves and its own return,
+     * as the watcher was sent them. */
+    assert_int_equal((int64_t)t->seq - held, (int64_t)back.n);
+    assert_true(back.n >= 4);
+    assert_int_equal(watch.n - watched, back.n);
+    for (size_t i = 0; i < back.n; i++) {
+        const char *m = back.msgs[i], *seen = watch.msgs[watched + i];
+        assert_int_equal(strncmp(m, "{\"type\":\"update\"", 16), 0);
+        struct cas__botclient_view a, b;
+        assert_int_equal(cas__botclient_read(m, strlen(m), &a), CAS_OK);
+        assert_int_equal(cas__botclient_read(seen, strlen(seen), &b), CAS_OK);
+        assert_int_equal(strtoll(field(a.root, "seq")->text, NULL, 10), held + 1 + (int64_t)i);
+        assert_string_equal(field(a.root, "seq")->text, field(b.root, "seq")->text);
+        cas__botclient_view_free(&a);
+        cas__botclient_view_free(&b);
+        char *pa = array_of(m, "played"), *pb = array_of(seen, "played");
+        assert_string_equal(pa, pb);
+        free(pa);
+        free(pb);
+    }
+    assert_non_null(strstr(last(&back), "\"connected\":true"));
+    /* It decides now: the actions and the picture a fresh join is sent
+     * (which makes one more update, for every viewer). */
+    tconn_init(&late);
+    join(&w, &late, id, 0, tokens[0]);
+    follow(&fresh, &late);
+    f.seen = 0;
+    follow(&f, &back);
+    assert_int_equal(f.seq, fresh.seq);
+    assert_true(picture_same(f.svg, fresh.svg));
+    char *acts = array_of(last(&back), "actions"), *want = array_of(last_full(&late), "actions");
+    assert_true(strlen(acts) > strlen(",\"actions\":[]"));
+    assert_string_equal(acts, want);
+    free(acts);
+    free(want);
+    free(f.svg);
+    free(fresh.svg);
+    cas__lobby_disconnect(&w.lobby, &late.base);
+    cas__lobby_disconnect(&w.lobby, &back.base);
+    tconn_free(&late);
+    tconn_free(&back);
+    tconn_free(&watch);
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
+/* A table that runs keeps no reason (every idle game would carry it): its
+ * failure is the shared "" until it stops; then the reason, cut at 400
+ * bytes, with where the journal stands, allocated to fit; the first
+ * reason stays. */
+static void test_a_stopped_tables_reason_is_its_first(void **state)
+{
+    (void)state;
+    struct world w;
+    char tokens[2][64], why[600], want[200];
+    world_open(&w, "reason", 1);
+    int64_t id = create(&w, two_humans, tokens, 2);
+    struct cas__table *t = table(&w, id);
+    assert_ptr_equal(t->failure, cas__table_fine);
+    assert_null(cas__table_failure(t));
+    memset(why, 'x', sizeof why - 1);
+    why[sizeof why - 1] = '\0';
+    cas__table_fail(t, why);
+    cas__table_fail(t, "a second reason");
+    const char *said = cas__table_failure(t);
+    assert_non_null(said);
+    snprintf(want, sizeof want, "; the game is saved up to ply %" PRIu32
+             " (castellan resume %lld)", t->j.saved, (long long)id);
+    assert_int_equal(strlen(said), 400 + strlen(want));
+    assert_int_equal(strspn(said, "x"), 400);
+    assert_string_equal(said + 400, want);
+    world_close(&w);
+}
+
 /* ------------------------------------------------------ notation help */
 
 /* The notation help is built by a table's first job (the plugin is
@@ -2153,6 +2278,8 @@ int main(void)
         cmocka_unit_test(test_watchers_share_one_message),
         cmocka_unit_test(test_changed_tables_are_flushed_once),
         cmocka_unit_test(test_resume_from_the_history),
+        cmocka_unit_test(test_a_seat_resumes_from_the_history),
+        cmocka_unit_test(test_a_stopped_tables_reason_is_its_first),
         cmocka_unit_test(test_notation_help_is_built_once_and_shared),
         cmocka_unit_test(test_finished_games_leave_memory),
         cmocka_unit_test(test_tokens_are_kept_as_hashes),

@@ -334,11 +334,84 @@ static void test_who_keeps_a_game_awake(void **state)
     world_close(&w);
 }
 
+/* Whether m is a "stopped" message of game g that says why. */
+static int says_stopped(const char *m, const struct game *g)
+{
+    char head[96];
+    snprintf(head, sizeof head, "{\"type\":\"stopped\",\"game\":\"%lld\",\"failure\":\"",
+             (long long)g->id);
+    return strncmp(m, head, strlen(head)) == 0 &&
+           strstr(m, "did not come back whole from its serialized bytes") &&
+           strstr(m, "castellan resume");
+}
+
+/* A game whose serialized state is corrupt (injected here) cannot wake:
+ * it is stopped, and whoever comes to it is told so in a message of its
+ * own — a seat, a seat that resumes, a watcher — where nothing else could
+ * be built; a seat's move is refused with the same words.  Nothing reads
+ * the state it does not have, and it stays asleep. */
+static void test_a_game_that_cannot_wake_tells_its_viewers(void **state)
+{
+    (void)state;
+    struct tconn_world w;
+    struct game g;
+    tconn_world_open(&w, "sleep_corrupt.db");
+    create(&w, &g);
+    join_seat(&w, &g, &g.seats[0], 0, -1);
+    join_seat(&w, &g, &g.seats[1], 1, -1);
+    struct tconn *seats[2] = {&g.seats[0], &g.seats[1]};
+    for (int i = 0; i < 2; i++)
+        assert_true(play_first(&w, seats) >= 0);
+    int64_t held = seq_of(last_state(&g.seats[0]));
+    uint32_t ply = g.t->r.session.ply;
+    leave(&w, &g.seats[0]);
+    leave(&w, &g.seats[1]);
+    assert_true(cas__table_asleep(g.t));
+    /* The session state's bytes cut short. */
+    assert_true(g.t->sleep->n >= 1 && g.t->sleep->bytes[0].len > 1);
+    g.t->sleep->bytes[0].len = 1;
+
+    struct tconn back, watcher, seat;
+    join_seat(&w, &g, &seat, 1, -1);
+    assert_int_equal(seat.n, 1);
+    assert_true(says_stopped(seat.msgs[0], &g));
+    assert_non_null(cas__table_failure(g.t));
+    assert_true(cas__table_asleep(g.t));
+    assert_null(g.t->r.session.state);
+    join_seat(&w, &g, &back, 0, held);
+    assert_int_equal(back.n, 1);
+    assert_true(says_stopped(back.msgs[0], &g));
+    watch(&w, &g, &watcher);
+    assert_int_equal(watcher.n, 1);
+    assert_true(says_stopped(watcher.msgs[0], &g));
+    /* Those told are not told again when another comes. */
+    assert_int_equal(seat.n, 1);
+    assert_int_equal(back.n, 1);
+    /* A move, or anything a seat asks, is refused: the game stopped. */
+    tconn_sayf(&w.lobby, &seat, "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,"
+               "\"action\":\"pass\"}", (long long)g.id, (unsigned)ply);
+    assert_int_equal(seat.n, 2);
+    assert_non_null(strstr(last(&seat), "{\"type\":\"error\""));
+    assert_non_null(strstr(last(&seat), "\"code\":\"internal\""));
+    assert_non_null(strstr(last(&seat), "stopped: the game's state did not come back whole"));
+    assert_int_equal(g.t->r.session.ply, ply);
+    tconn_sayf(&w.lobby, &back, "{\"type\":\"hint\",\"game\":\"%lld\"}", (long long)g.id);
+    assert_int_equal(back.n, 2);
+    assert_non_null(strstr(last(&back), "\"code\":\"internal\""));
+    assert_non_null(strstr(last(&back), "stopped: "));
+    assert_true(cas__table_asleep(g.t));
+    leave(&w, &seat);
+    leave(&w, &back);
+    leave(&w, &watcher);
+    world_close(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_game_nobody_follows_sleeps_and_wakes_the_same),
         cmocka_unit_test(test_who_keeps_a_game_awake),
+        cmocka_unit_test(test_a_game_that_cannot_wake_tells_its_viewers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

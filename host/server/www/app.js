@@ -1,5 +1,5 @@
 // app.js — castellan's browser client (docs/web-client.md): one WebSocket
-// to `castellan serve` (protocol 2, docs/server.md), the lobby and the
+// to `castellan serve` (protocol 4, docs/server.md), the lobby and the
 // table.  The board is the game plugin's own SVG, sanitized and put in a
 // shadow root so its styles stay its own (picture.js installs it whole
 // and patches it with each update's changes); click to play follows the
@@ -68,6 +68,8 @@ const conn = {
   timer: null,
   nextId: 1,
   pending: new Map(),        // request id -> what it was, for errors
+  protocol: null,            // the server's, as its hello answer says (null: not yet)
+  lobby: false,              // this socket is subscribed to the lobby
 };
 
 function wsUrl() {
@@ -92,6 +94,8 @@ function connect() {
     conn.attempt = 0;
     document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
     setConn('connected');
+    conn.protocol = null;
+    conn.lobby = false;
     send({ type: 'hello', client: 'castellan-web/1' });
     resubscribe();
   };
@@ -231,6 +235,16 @@ function navigate(path) {
 function subscribeLobby() {
   const since = typeof view.lobby?.seq === 'number' ? view.lobby.seq : null;
   send(since === null ? { type: 'lobby', deltas: true } : { type: 'lobby', deltas: true, since });
+  conn.lobby = true;
+}
+
+// Away from the lobby the page wants none of its changes: a server of
+// protocol 4 stops them; an older one knows no leave_lobby (it would
+// answer unknown-type), so they keep coming there and are ignored.
+function leaveLobby() {
+  if (!conn.lobby || view.screen === 'lobby' || !(conn.protocol >= 4)) return;
+  send({ type: 'leave_lobby' });
+  conn.lobby = false;
 }
 
 function resubscribe() {
@@ -248,7 +262,8 @@ function openLobby() {
   $('lobby').hidden = false;
   document.title = 'castellan — games';
   $('my-name').value = localStorage.getItem('castellan.name') || '';
-  view.lobby = null; // changes came to nobody while at a table: the whole list
+  // The list as left: its changes since come out of the server's history
+  // (the whole list when it holds them no more).
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) subscribeLobby();
 }
 
@@ -526,7 +541,10 @@ function openTable(game) {
   view.events = [];
   $('board').replaceChildren();
   $('log').replaceChildren();
-  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) join();
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+    leaveLobby();
+    join();
+  }
 }
 
 // Follows the game: the full state, or with `resume` only the updates
@@ -604,6 +622,18 @@ function onUpdate(msg) {
   delete st.svg_changes;
   st.svg = undefined;
   renderState(st, !!msg.events_reset);
+}
+
+// The game stopped where nothing of it could be shown (protocol 4: it
+// could not wake): the page says why where it says whose turn it is, and
+// offers no decision.
+function onStopped(msg) {
+  delete document.body.dataset.busy;
+  if (view.state) {
+    renderState({ ...view.state, failure: msg.failure }, false);
+  } else {
+    $('turn').textContent = `The game stopped: ${msg.failure}.`;
+  }
 }
 
 function onText(msg) {
@@ -1182,6 +1212,8 @@ function receive(msg) {
   case 'hello':
     showPlayer(msg.player, msg.signin_error);
     document.body.dataset.player = msg.player || ''; // who this socket acts for
+    conn.protocol = msg.protocol;
+    leaveLobby(); // the page went to a table before the answer came
     break;
   case 'lobby':
     if (view.screen === 'lobby') lobbyMessage(msg);
@@ -1208,6 +1240,9 @@ function receive(msg) {
     break;
   case 'text':
     if (view.screen === 'table' && String(msg.game) === view.game) onText(msg);
+    break;
+  case 'stopped':
+    if (view.screen === 'table' && String(msg.game) === view.game) onStopped(msg);
     break;
   case 'hint':
     showHint(msg);
