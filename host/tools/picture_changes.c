@@ -126,7 +126,8 @@ static int is_space(char c)
 static int add_part(struct cas__picture *pic, size_t *cap, const char *key, size_t key_len,
                     size_t at, size_t len, long was)
 {
-    if (cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
+    if (pic->n == *cap &&
+        cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
         return -1;
     pic->parts[pic->n++] = (struct cas__pic_part){
         .key = (size_t)(key - pic->svg), .key_len = key_len, .at = at, .len = len, .was = was};
@@ -196,6 +197,10 @@ static int cut(struct cas__picture *pic, const struct cas__picture *prev, int si
     const char *p = pic->svg, *end = pic->svg + pic->len;
     size_t cap = 0;
     int empty;
+    /* about as many parts as prev: room for them at once, not grown */
+    if (prev && prev->keyed &&
+        cas__grow((void **)&pic->parts, &cap, prev->n + prev->n / 8 + 8, sizeof *pic->parts))
+        return -1;
     /* The prologue: declarations and comments, then the root start tag. */
     for (;;) {
         while (p < end && is_space(*p))
@@ -275,10 +280,23 @@ static int sort_cmp(const void *a, const void *b, void *pic)
     return key_cmp(*(const size_t *)a, *(const size_t *)b, pic, pic);
 }
 
+/* Whether pic->sorted[0..n) is in strictly increasing key order. */
+static int strictly_sorted(const struct cas__picture *pic, const size_t *sorted, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (key_cmp(sorted[i - 1], sorted[i], pic, pic) >= 0)
+            return 0;
+    return 1;
+}
+
 /* pic's parts in prev's key order, for the parts cut as one of prev's
- * (`was`), then the others sorted and merged in: a picture that is mostly
- * its predecessor is indexed in about n comparisons, not n log n.  0, or
- * -1 (out of memory) with pic->sorted in no particular order. */
+ * (`was`: each hint was checked against its key when it was set, so
+ * these are in order already, prev's keys being unique), then the others
+ * sorted and merged in: a picture that is mostly its predecessor is
+ * indexed in about n comparisons, not n log n.  0; or -1 when a key is
+ * there twice (the merge meets every key of one side equal to a key of
+ * the other), or memory ran out, with pic->sorted in no particular
+ * order. */
 static int sort_after(struct cas__picture *pic, const struct cas__picture *prev)
 {
     size_t *now = malloc((prev->n + pic->n) * sizeof *now), *tail = now + prev->n, k = 0, t = 0;
@@ -297,15 +315,19 @@ static int sort_after(struct cas__picture *pic, const struct cas__picture *prev)
         if (now[prev->sorted[j]] != SIZE_MAX)
             pic->sorted[k++] = now[prev->sorted[j]];
     qsort_r(tail, t, sizeof *tail, sort_cmp, pic);
+    int rc = strictly_sorted(pic, tail, t) ? 0 : -1;
     /* merge sorted[0..k) and tail[0..t) from the back, in place */
-    for (size_t i = k + t; t > 0;) {
-        if (k > 0 && key_cmp(pic->sorted[k - 1], tail[t - 1], pic, pic) > 0)
+    for (size_t i = k + t; rc == 0 && t > 0;) {
+        int c = k > 0 ? key_cmp(pic->sorted[k - 1], tail[t - 1], pic, pic) : -1;
+        if (c == 0)
+            rc = -1;
+        else if (c > 0)
             pic->sorted[--i] = pic->sorted[--k];
         else
             pic->sorted[--i] = tail[--t];
     }
     free(now);
-    return 0;
+    return rc;
 }
 
 /* pic->sorted: its parts' indices in key order, from prev's order when pic
@@ -317,19 +339,13 @@ static int index_keys(struct cas__picture *pic, const struct cas__picture *prev)
         return -1;
     if (!(pic->sorted = malloc(pic->n * sizeof *pic->sorted)))
         return -1;
-    int ordered = prev && prev->keyed && sort_after(pic, prev) == 0;
-    for (size_t i = 1; ordered && i < pic->n; i++)
-        ordered = key_cmp(pic->sorted[i - 1], pic->sorted[i], pic, pic) < 0;
-    if (ordered)
+    if (prev && prev->keyed && sort_after(pic, prev) == 0)
         return 0;
-    /* no order to start from, or a hint was wrong (or a key is twice) */
+    /* no order to start from, or a key is twice */
     for (size_t i = 0; i < pic->n; i++)
         pic->sorted[i] = i;
     qsort_r(pic->sorted, pic->n, sizeof *pic->sorted, sort_cmp, pic);
-    for (size_t i = 1; i < pic->n; i++)
-        if (key_cmp(pic->sorted[i - 1], pic->sorted[i], pic, pic) == 0)
-            return -1;
-    return 0;
+    return strictly_sorted(pic, pic->sorted, pic->n) ? 0 : -1;
 }
 
 void cas__picture_take(struct cas__picture *pic, char *svg, size_t len)
