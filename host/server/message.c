@@ -491,8 +491,10 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     struct cas__picture pic;
     int marked;
     render_picture(t, seat, legal, &v->pic, &pic, &marked);
+    /* An update is far smaller than its picture, which leaves room for the
+     * escaping's worst case of the changed elements. */
     struct cas__jw w;
-    cas__jw_init(&w);
+    cas__jw_init_room(&w, pic.len + 4096);
     write_head(t, "update", seat, &w);
     if (t->over) /* the seed revealed */
         write_draws(t, &w);

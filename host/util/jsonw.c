@@ -18,6 +18,14 @@ void cas__jw_init(struct cas__jw *w)
     cas__buf_init(&w->b, 0);
 }
 
+static int reserve(struct cas__jw *w, size_t n);
+
+void cas__jw_init_room(struct cas__jw *w, size_t room)
+{
+    cas__jw_init(w);
+    reserve(w, room);
+}
+
 void cas__jw_free(struct cas__jw *w)
 {
     cas__buf_free(&w->b);

@@ -22,6 +22,10 @@ struct cas__jw {
 };
 
 void cas__jw_init(struct cas__jw *w);
+/* As cas__jw_init, with room for `room` bytes of text at once: one
+ * allocation, not a string of growing copies, for a message whose size is
+ * roughly known.  Failing, it fails the writer (as a write would). */
+void cas__jw_init_room(struct cas__jw *w, size_t room);
 void cas__jw_free(struct cas__jw *w);
 /* Bytes of text written so far; cut drops what came after the first len. */
 size_t cas__jw_len(const struct cas__jw *w);
