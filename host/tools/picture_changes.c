@@ -524,14 +524,16 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
     for (size_t i = 0; i < new->n; i++) {
         const struct cas__pic_part *p = &new->parts[i];
         long o = p->was;
-        if (o < 0 || (size_t)o >= old->n || key_cmp((size_t)o, i, old, new) != 0)
-            o = find_in(old, new, i); /* no hint, or one about another picture */
+        /* Cut after old, the hint is exact (checked against its key then,
+         * -1: no such key in old); else it may be about another picture. */
+        if (!after_old && (o < 0 || (size_t)o >= old->n || key_cmp((size_t)o, i, old, new) != 0))
+            o = find_in(old, new, i);
         /* Kept where it was, in the same order and the same bytes: nothing
          * to send.  Moved or changed: sent again after its predecessor. */
         if (o >= 0) {
             kept[o] = 1;
             const struct cas__pic_part *q = &old->parts[o];
-            int same = p->same && after_old && o == p->was;
+            int same = p->same && after_old;
             if (o > last_kept && q->len == p->len &&
                 (same || memcmp(old->svg + q->at, new->svg + p->at, p->len) == 0)) {
                 last_kept = o;
