@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "picture_changes.h"
 
@@ -36,25 +39,44 @@ static const char *past(const char *p, const char *end, const char *word)
     return at ? at + n : NULL;
 }
 
-/* p at '<' of a start tag: past its '>' (quoted values skipped, each in
- * one memchr: most of a picture's bytes are attribute values); *empty
- * says whether it closed itself ("/>").  NULL when it does not end. */
+/* The first of the bytes a, b and c in [p, end), or end: sixteen at a
+ * time where the processor has SSE2 (a changed element is scanned here,
+ * once for its tags' bytes and once for each attribute value). */
+static const char *first_of(const char *p, const char *end, char a, char b, char c)
+{
+#ifdef __SSE2__
+    const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
+    for (; end - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, va),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vc)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask)
+            return p + __builtin_ctz(mask);
+    }
+#endif
+    while (p < end && *p != a && *p != b && *p != c)
+        p++;
+    return p;
+}
+
+/* p at '<' of a start tag: past its '>' (quoted values skipped whole);
+ * *empty says whether it closed itself ("/>").  NULL when it does not
+ * end. */
 static const char *tag_end(const char *p, const char *end, int *empty)
 {
-    /* the bytes a tag's scan stops at: one lookup a byte */
-    static const unsigned char stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
-    for (p++; p < end; p++) {
-        if (!stop[(unsigned char)*p])
-            continue;
+    for (p++;; p++) {
+        p = first_of(p, end, '"', '\'', '>');
+        if (p == end)
+            return NULL;
         if (*p == '>') {
             *empty = p[-1] == '/';
             return p + 1;
         }
-        p = memchr(p + 1, *p, (size_t)(end - p - 1));
-        if (!p)
+        p = first_of(p + 1, end, *p, *p, *p);
+        if (p == end)
             return NULL;
     }
-    return NULL;
 }
 
 /* p at '<' of markup that is no element (comment, CDATA, PI, doctype):
