@@ -102,8 +102,9 @@ static const char *element_end(const char *p, const char *end)
     int depth = 0, empty;
     while (p && p < end) {
         if (*p != '<') {
-            const char *lt = memchr(p, '<', (size_t)(end - p));
-            p = lt;
+            p = first_of(p, end, '<', '<', '<');
+            if (p == end)
+                return NULL;
             continue;
         }
         if (p + 1 < end && (p[1] == '!' || p[1] == '?')) {
@@ -132,8 +133,8 @@ static int key_of(const char *p, const char *tag_stop, const char **key, size_t 
     const char *at = past(p, tag_stop, " " KEY_ATTR);
     if (!at)
         return 0;
-    const char *q = memchr(at, '"', (size_t)(tag_stop - at));
-    if (!q || q == at)
+    const char *q = first_of(at, tag_stop, '"', '"', '"');
+    if (q == tag_stop || q == at)
         return 0;
     *key = at;
     *len = (size_t)(q - at);
@@ -173,8 +174,8 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap,
     if (!starts(p, end, SAME_OPEN))
         return NULL;
     const char *key = p + sizeof SAME_OPEN - 1;
-    const char *q = memchr(key, '"', (size_t)(end - key));
-    if (!q || q == key || !starts(q, end, SAME_CLOSE))
+    const char *q = first_of(key, end, '"', '"', '"');
+    if (q == end || q == key || !starts(q, end, SAME_CLOSE))
         return NULL;
     size_t key_len = (size_t)(q - key);
     long o = -1;
