@@ -56,8 +56,15 @@ static int reserve(struct cas__jw *w, size_t n)
 
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
 {
+    struct cas__buf *b = &w->b;
+    if (b->len && !b->failed && n <= b->cap - b->len) { /* most writes: room already */
+        memcpy(b->data + b->len, text, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return;
+    }
     if (reserve(w, n) == 0)
-        cas__buf_add(&w->b, text, n);
+        cas__buf_add(b, text, n);
 }
 
 void cas__jw_raw(struct cas__jw *w, const char *text)
