@@ -80,14 +80,16 @@ void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *jo
         q->searching--;
 }
 
-/* Wake the loop, once until it delivers (each wake is a turn of the
- * loop, which looks at every socket).  Under the pool's lock. */
-static void wake_loop(struct cas__bots *b)
+/* Whether the loop is to be woken: once until it delivers (each wake is
+ * a turn of the loop, which looks at every socket).  Under the pool's
+ * lock; the caller wakes it (b->wake) after letting the lock go, so the
+ * loop, woken, does not wait for the lock behind the wake's write. */
+static int must_wake(struct cas__bots *b)
 {
-    if (b->wake && !b->woken) {
-        b->woken = 1;
-        b->wake(b->ctx);
-    }
+    if (!b->wake || b->woken)
+        return 0;
+    b->woken = 1;
+    return 1;
 }
 
 /* The pool the calling thread belongs to; NULL on the loop thread. */
@@ -105,7 +107,8 @@ void cas__on_loop(void (*fn)(void *arg), void *arg)
     if (!b->loop_gone) {
         call.next = b->calls;
         b->calls = &call;
-        wake_loop(b);
+        if (must_wake(b))
+            b->wake(b->ctx); /* under the lock: rare, and it waits anyway */
         while (!call.done && !b->loop_gone)
             pthread_cond_wait(&b->called, &b->lock);
     }
@@ -120,14 +123,10 @@ void cas__on_loop(void (*fn)(void *arg), void *arg)
     pthread_mutex_unlock(&b->lock);
 }
 
-/* Run the calls the pool's threads wait for (on the loop thread). */
-static void serve_calls(struct cas__bots *b)
+/* Run the calls the pool's threads wait for (on the loop thread), taken
+ * off b->calls under the lock. */
+static void serve_calls(struct cas__bots *b, struct loop_call *calls)
 {
-    pthread_mutex_lock(&b->lock);
-    b->woken = 0; /* what comes from now on wakes the loop again */
-    struct loop_call *calls = b->calls;
-    b->calls = NULL;
-    pthread_mutex_unlock(&b->lock);
     if (!calls)
         return;
     for (struct loop_call *c = calls; c; c = c->next)
@@ -159,10 +158,19 @@ static void *run(void *arg)
         job->run(job);
         pthread_mutex_lock(&b->lock);
         cas__bot_queue_done(&b->queue, job);
+        /* A search may start now; this thread takes the next job itself,
+         * so another is woken only for a search that waits (waking every
+         * idle thread at every job cost each a futex round trip and the
+         * lock). */
+        if (job->search && b->queue.searches)
+            pthread_cond_signal(&b->work);
         job->next = b->done;
         b->done = job;
-        pthread_cond_broadcast(&b->work); /* a search may start now */
-        wake_loop(b);
+        if (must_wake(b)) {
+            pthread_mutex_unlock(&b->lock);
+            b->wake(b->ctx);
+            pthread_mutex_lock(&b->lock);
+        }
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
@@ -197,7 +205,11 @@ void cas__bots_free(struct cas__bots *b)
 {
     if (!b)
         return;
-    serve_calls(b);
+    pthread_mutex_lock(&b->lock);
+    struct loop_call *calls = b->calls;
+    b->calls = NULL;
+    pthread_mutex_unlock(&b->lock);
+    serve_calls(b, calls);
     pthread_mutex_lock(&b->lock);
     b->stopping = 1;
     b->loop_gone = 1;
@@ -227,14 +239,30 @@ void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
 
 void cas__bots_deliver(struct cas__bots *b)
 {
-    serve_calls(b);
-    pthread_mutex_lock(&b->lock);
-    struct cas__bot_job *done = b->done;
-    b->done = NULL;
-    pthread_mutex_unlock(&b->lock);
-    while (done) {
-        struct cas__bot_job *next = done->next;
-        done->deliver(done);
-        done = next;
+    for (int round = 0;; round++) {
+        /* One turn of the lock for both lists: each turn the loop takes
+         * it is one a finishing thread may wait for. */
+        pthread_mutex_lock(&b->lock);
+        int pending = b->calls || b->done;
+        if (!pending || round == CAS__BOTS_DELIVER_ROUNDS) {
+            /* Until now a thread that finished left the loop to this
+             * look (b->woken); from now on it wakes the loop. */
+            b->woken = pending;
+            pthread_mutex_unlock(&b->lock);
+            if (pending && b->wake)
+                b->wake(b->ctx);
+            return;
+        }
+        struct loop_call *calls = b->calls;
+        b->calls = NULL;
+        struct cas__bot_job *done = b->done;
+        b->done = NULL;
+        pthread_mutex_unlock(&b->lock);
+        serve_calls(b, calls);
+        while (done) {
+            struct cas__bot_job *next = done->next;
+            done->deliver(done);
+            done = next;
+        }
     }
 }

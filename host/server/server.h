@@ -695,7 +695,12 @@ void cas__bots_free(struct cas__bots *b);
 /* Queue job; the pool holds it until it is delivered. */
 void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job);
 /* Deliver every finished job, on the loop thread; first run the calls
- * the pool's threads wait for (cas__on_loop). */
+ * the pool's threads wait for (cas__on_loop).  What finishes meanwhile
+ * is delivered too, in up to CAS__BOTS_DELIVER_ROUNDS rounds in all,
+ * without waking the loop (a finished job's thread wakes the loop only
+ * once it is no longer delivering); past them the loop is woken again,
+ * so that its sockets get their turn. */
+#define CAS__BOTS_DELIVER_ROUNDS 4
 void cas__bots_deliver(struct cas__bots *b);
 /* Run fn(arg) on the loop thread and return once it has run: at once on
  * the loop thread (or without a pool); from a pool thread it waits until

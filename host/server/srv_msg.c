@@ -77,26 +77,26 @@ static struct cas__wsdeflate_dict dict_of(struct cas__srv_msg *const prev[2])
         .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
 }
 
+/* Compressed into d's own buffer, then copied into an allocation of the
+ * frame's size: one small malloc a frame, not a buffer grown to the text's
+ * size and shrunk again (the loop's malloc was a fifth of its time). */
 static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
                        struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
 {
-    struct cas__buf b;
-    cas__buf_init(&b, 0);
-    if (cas__buf_reserve(&b, LWS_PRE + HEADER_MAX) != CAS_OK)
-        return CAS_ENOMEM;
-    cas__buf_setlen(&b, LWS_PRE + HEADER_MAX);
     const struct cas__wsdeflate_dict dict = dict_of(prev);
-    int rc = cas__wsdeflate_compress(d, &dict, msg->data + LWS_PRE, msg->len, &b);
-    if (rc != CAS_OK) {
-        cas__buf_free(&b);
+    const unsigned char *payload;
+    size_t len;
+    int rc = cas__wsdeflate_message(d, &dict, msg->data + LWS_PRE, msg->len, &payload, &len);
+    if (rc != CAS_OK)
         return rc;
-    }
-    size_t payload = b.len - LWS_PRE - HEADER_MAX;
-    unsigned char *data = (unsigned char *)cas__buf_take_fit(&b, NULL), /* kept with msg */
-                  *h = frame_head(data + LWS_PRE + HEADER_MAX, payload);
+    unsigned char *data = malloc(LWS_PRE + HEADER_MAX + len); /* kept with msg */
+    if (!data)
+        return CAS_ENOMEM;
+    memcpy(data + LWS_PRE + HEADER_MAX, payload, len);
+    unsigned char *h = frame_head(data + LWS_PRE + HEADER_MAX, len);
     size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
     *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
-                                 .len = head + payload, .frame = h, .data = data};
+                                 .len = head + len, .frame = h, .data = data};
     return CAS_OK;
 }
 

@@ -18,10 +18,12 @@
 
 /* A message shorter than this is sent in a stored block
  * (cas__wsdeflate_stored): a compressed message (RSV1) that takes its
- * place in the receiver's window, but not compressed.  Primed with the two messages before it, a
- * 32-byte message costs about 440,000 instructions to compress and saves
- * 6 bytes, a 128-byte one saves 25 (callgrind, after two Carcassonne
- * updates); stored, it costs a copy and 6 bytes.  Not sent uncompressed
+ * place in the receiver's window, but not compressed.  Primed with the
+ * two messages before it, a 32-byte message cost about 440,000
+ * instructions to compress with zlib and saved 6 bytes, a 128-byte one
+ * saved 25 (callgrind, after two Carcassonne updates); with igzip it is
+ * still about 61,000 (hashing 7.5 KB of dictionary) to save about 12;
+ * stored, it costs a copy and 6 bytes.  Not sent uncompressed
  * (RSV1 clear), which RFC 7692 allows: libwebsockets 4.1's client, which
  * castellan's own clients use, loops on an uncompressed message in a
  * permessage-deflate connection. */
@@ -29,8 +31,9 @@
 
 struct cas__wsdeflate;
 
-/* A compressor (one z_stream, about 270 KB), reused for every message;
- * NULL when memory ran out.  Owned by the caller: cas__wsdeflate_free. */
+/* A compressor (one igzip stream and a dictionary, about 115 KB),
+ * reused for every message; NULL when memory ran out.  Owned by the
+ * caller: cas__wsdeflate_free. */
 struct cas__wsdeflate *cas__wsdeflate_new(void);
 void cas__wsdeflate_free(struct cas__wsdeflate *d); /* NULL is fine */
 
@@ -42,8 +45,8 @@ struct cas__wsdeflate_dict {
 };
 
 /* Append to out text[0..len) compressed as one permessage-deflate
- * message (zlib level 1, raw deflate, synced, its final 00 00 ff ff
- * removed as RFC 7692 says), for a receiver whose inflater has just
+ * message (igzip level 0, fixed codes, raw deflate, synced, its final
+ * 00 00 ff ff removed as RFC 7692 says), for a receiver whose inflater has just
  * inflated dict's older then newer message — of which only the last
  * CAS__WSDEFLATE_WINDOW bytes are used — or, with an empty dict, for one
  * that has inflated nothing the message may refer to (a new connection,
@@ -51,11 +54,20 @@ struct cas__wsdeflate_dict {
  * so the same bytes serve every connection whose window ends with the
  * same two messages.  Two, not one: a seat's updates alternate between
  * its turn (with the legal actions) and the other's, and the one before
- * last is the better dictionary (median update on the wire 844 -> 661 B
- * for Carcassonne; the whole 32 KiB window gives 636 B).  CAS_OK,
- * CAS_ENOMEM (out's sticky error), or CAS_EIO when zlib fails. */
+ * last is the better dictionary (median message on the wire, both seats
+ * of a recorded Carcassonne game: 842 -> 749 B, and it takes 27 % more
+ * time).  CAS_OK,
+ * CAS_ENOMEM (out's sticky error), CAS_EINVAL (len of 4 GiB or more) or
+ * CAS_EIO when the compressor fails. */
 int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                             const char *text, size_t len, struct cas__buf *out);
+
+/* The same compression into d's own buffer, which it keeps from message to
+ * message (no allocation a message once it is big enough): *bytes, *n
+ * bytes, valid until d's next call (NULL, 0 on failure).  Same returns. */
+int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
+                           const char *text, size_t len, const unsigned char **bytes,
+                           size_t *n);
 
 /* Append to out text[0..len) (len < 65536) as one permessage-deflate
  * message in a stored block, uncompressed: 5 bytes of header, text, and

@@ -2,7 +2,10 @@
  * test_wsdeflate.c — the server's permessage-deflate messages
  * (host/server/wsdeflate.c) read back in sequence by one standard
  * inflater, as a browser keeps one per connection: messages compressed
- * after the two before them and short messages in stored blocks, mixed.
+ * after the two before them and short messages in stored blocks, mixed;
+ * long and incompressible messages after a dictionary longer than the
+ * window; and the same bytes for the same texts whatever was compressed
+ * between (what lets watchers share frames).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,7 +53,7 @@ static void receiver_open(struct receiver *r)
 static void receive(struct receiver *r, const struct cas__buf *payload, const char *text,
                     size_t len)
 {
-    static unsigned char in[65536], out[65536];
+    static unsigned char in[1 << 20], out[1 << 20];
     assert_true(payload->len + 4 <= sizeof in);
     memcpy(in, payload->data, payload->len);
     memcpy(in + payload->len, "\0\0\377\377", 4);
@@ -136,9 +139,89 @@ static void test_stored_and_compressed_inflate_in_sequence(void **state)
     cas__wsdeflate_free(d);
 }
 
+/* n bytes that do not compress (a fixed linear congruential sequence). */
+static void fill_noise(char *at, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        at[i] = (char)(seed >> 24);
+    }
+}
+
+/* A dictionary of 40 KB, more than the receiver's 32 KiB window, then a
+ * message that repeats the dictionary's start (out of the window, so not
+ * referable) and its end, and is otherwise noise, longer than a stored
+ * block: the receiver, which inflated the two earlier messages, reads it
+ * back; every distance stays within its window. */
+static void test_long_and_incompressible_after_a_long_dictionary(void **state)
+{
+    (void)state;
+    enum { OLDER = 30000, NEWER = 10000, LONG = 200000 };
+    static char older[OLDER], newer[NEWER], text[LONG];
+    fill_noise(older, OLDER, 1);
+    fill_noise(newer, NEWER, 2);
+    fill_noise(text, LONG, 3);
+    memcpy(text, older, 4000);
+    memcpy(text + 5000, newer + NEWER - 4000, 4000);
+    memcpy(text + LONG - 8000, older + OLDER - 8000, 8000);
+    struct cas__wsdeflate *d = cas__wsdeflate_new();
+    assert_non_null(d);
+    struct receiver r;
+    receiver_open(&r);
+    struct cas__buf out = {0};
+    const struct cas__wsdeflate_dict none = {0},
+                                     first = dict_of(NULL, 0, older, OLDER),
+                                     both = dict_of(older, OLDER, newer, NEWER);
+    assert_int_equal(cas__wsdeflate_compress(d, &none, older, OLDER, &out), CAS_OK);
+    receive(&r, &out, older, OLDER);
+    cas__buf_reset(&out);
+    assert_int_equal(cas__wsdeflate_compress(d, &first, newer, NEWER, &out), CAS_OK);
+    receive(&r, &out, newer, NEWER);
+    cas__buf_reset(&out);
+    assert_int_equal(cas__wsdeflate_compress(d, &both, text, LONG, &out), CAS_OK);
+    /* Noise is not made much bigger, and the repeated end of the newer
+     * message is found. */
+    assert_true(out.len < LONG + LONG / 8);
+    receive(&r, &out, text, LONG);
+    inflateEnd(&r.z);
+    cas__buf_free(&out);
+    cas__wsdeflate_free(d);
+}
+
+/* The bytes are a function of the dictionary and the text: compressed
+ * again after other messages (another dictionary, none, noise), the same
+ * message after the same two is the same bytes, which is what lets
+ * watchers of one view share a frame (host/server/srv_msg.c). */
+static void test_the_same_texts_give_the_same_bytes(void **state)
+{
+    (void)state;
+    static char texts[N_TEXTS][8192], noise[20000];
+    size_t len[N_TEXTS];
+    make_texts(texts, len);
+    fill_noise(noise, sizeof noise, 4);
+    struct cas__wsdeflate *d = cas__wsdeflate_new();
+    assert_non_null(d);
+    struct cas__buf first = {0}, between = {0}, again = {0};
+    const struct cas__wsdeflate_dict dict = dict_of(texts[0], len[0], texts[1], len[1]),
+                                     other = dict_of(texts[3], len[3], noise, sizeof noise),
+                                     none = {0};
+    assert_int_equal(cas__wsdeflate_compress(d, &dict, texts[2], len[2], &first), CAS_OK);
+    assert_int_equal(cas__wsdeflate_compress(d, &other, texts[4], len[4], &between), CAS_OK);
+    assert_int_equal(cas__wsdeflate_compress(d, &none, noise, sizeof noise, &between), CAS_OK);
+    assert_int_equal(cas__wsdeflate_compress(d, &dict, texts[2], len[2], &again), CAS_OK);
+    assert_int_equal(again.len, first.len);
+    assert_memory_equal(again.data, first.data, first.len);
+    cas__buf_free(&first);
+    cas__buf_free(&between);
+    cas__buf_free(&again);
+    cas__wsdeflate_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_long_and_incompressible_after_a_long_dictionary),
+        cmocka_unit_test(test_the_same_texts_give_the_same_bytes),
         cmocka_unit_test(test_a_stored_message_inflates_as_it_is),
         cmocka_unit_test(test_stored_and_compressed_inflate_in_sequence),
     };
