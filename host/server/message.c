@@ -188,22 +188,28 @@ void cas__table_views_rewound(struct cas__table *t)
 void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
 {
     const struct cas__seat *s = &t->seats[i];
-    cas__jw_printf(w, "%s{\"seat\":%d,\"name\":", i ? "," : "", i);
+    /* no printf: every update and lobby entry writes each seat */
+    cas__jw_raw(w, i ? ",{\"seat\":" : "{\"seat\":");
+    cas__jw_int(w, i);
+    cas__jw_raw(w, ",\"name\":");
     cas__jw_str(w, t->r.names[i]);
     cas__jw_raw(w, ",\"agent\":");
     cas__jw_str(w, s->agent);
-    cas__jw_printf(w, ",\"open\":%s,\"connected\":%s", s->open ? "true" : "false",
-                   s->bot || s->connected ? "true" : "false");
+    cas__jw_raw(w, s->open ? ",\"open\":true" : ",\"open\":false");
+    cas__jw_raw(w, s->bot || s->connected ? ",\"connected\":true" : ",\"connected\":false");
 }
 
 /* A score in JSON, or null where the plugin gave none. */
 static void write_score(struct cas__jw *w, const char *key, const int64_t *scores, int have,
                         int seat)
 {
+    cas__jw_raw(w, ",\"");
+    cas__jw_raw(w, key);
+    cas__jw_raw(w, "\":");
     if (have)
-        cas__jw_printf(w, ",\"%s\":%" PRId64, key, scores[seat]);
+        cas__jw_int(w, scores[seat]);
     else
-        cas__jw_printf(w, ",\"%s\":null", key);
+        cas__jw_raw(w, "null");
 }
 
 /* Each seat's score as it stands (returns(), what the board shows) and,

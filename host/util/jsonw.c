@@ -83,6 +83,18 @@ void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
     va_end(args);
 }
 
+void cas__jw_int(struct cas__jw *w, int64_t v)
+{
+    char digits[24], *at = digits + sizeof digits;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--at = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--at = '-';
+    cas__jw_rawn(w, at, (size_t)(digits + sizeof digits - at));
+}
+
 /* The length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {

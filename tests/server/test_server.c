@@ -386,6 +386,21 @@ static void test_writer_escapes_strings(void **state)
     cas__jw_free(&w);
 }
 
+static void test_writer_writes_integers_as_printf_does(void **state)
+{
+    (void)state;
+    const int64_t values[] = {0, 7, -1, 10, -10, 123456789, INT64_MAX, INT64_MIN};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%" PRId64, values[i]);
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__jw_int(&w, values[i]);
+        assert_string_equal(cas__jw_text(&w), want);
+        cas__jw_free(&w);
+    }
+}
+
 /* ASCII byte c as a JSON string carries it, after byte prev. */
 static void escaped_ascii(char *out, unsigned char c, unsigned char prev)
 {
@@ -2195,6 +2210,7 @@ int main(void)
         cmocka_unit_test(test_decoder_refuses_every_bad_message),
         cmocka_unit_test(test_writer_escapes_strings),
         cmocka_unit_test(test_writer_escapes_each_byte_wherever_it_falls),
+        cmocka_unit_test(test_writer_writes_integers_as_printf_does),
         cmocka_unit_test(test_create_list_claim_join),
         cmocka_unit_test(test_only_the_seat_acts),
         cmocka_unit_test(test_secrets_stay_with_their_seat),
