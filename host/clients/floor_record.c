@@ -179,9 +179,16 @@ static int created(const struct recorder *r)
     return r->game != 0;
 }
 
-static int both_heard(const struct recorder *r)
+/* Both seats hold a state in which both are connected: the news of each
+ * join has come, whichever of the two the server took first (castellan
+ * serve tells the seat that joined first in an update of its own, which
+ * belongs to step 0 however the joins and the first act race). */
+static int both_joined(const struct recorder *r)
 {
-    return r->seat[0].last && r->seat[1].last;
+    for (int i = 0; i < 2; i++)
+        if (!r->seat[i].last || strstr(r->seat[i].last, "\"connected\":false"))
+            return 0;
+    return 1;
 }
 
 /* The move's step ends when both seats hold the state after it (a ply
@@ -248,7 +255,7 @@ int cas__floor_record(int port, const char *game, const char *expansions, uint64
         if (rc == CAS_OK)
             cas__wsc_send(r.seat[i].conn, msg);
     }
-    if (rc != CAS_OK || (rc = wait_for(w, &r, both_heard)) != CAS_OK)
+    if (rc != CAS_OK || (rc = wait_for(w, &r, both_joined)) != CAS_OK)
         goto close;
     for (int seat; r.step < max_moves && (seat = next_act(&r, msg, sizeof msg)) >= 0;) {
         r.acted_on = r.seat[seat].ply;

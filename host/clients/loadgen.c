@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "server.h"
-#include "wsdeflate.h"
 #include "wsclient.h"
 
 struct seat {
@@ -23,8 +23,8 @@ struct seat {
     struct loadgen *lg;
     int64_t game;
     int index;                  /* the seat; -1 the creator, WATCHER, IDLE */
-    char *last[2];              /* with wire: the last two received, newest first */
-    size_t last_len[2];
+    int64_t opened_at;          /* bytes read from its socket when it opened */
+    int64_t read_at;            /* ... when its last message was whole */
     char token[64];
     int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
     double sent_at;             /* when the act left, 0: none waiting */
@@ -52,8 +52,6 @@ struct loadgen {
     size_t n_latencies, cap_latencies;
     uint32_t *wire, *raw;       /* per update received, with p->wire */
     size_t n_wire, cap_wire;
-    struct cas__wsdeflate *deflate; /* with p->wire or p->lobby: the server's compression */
-    struct cas__buf deflated;
     struct seat lobby[2];       /* with p->lobby: changes, whole lists */
     int playing;                /* the play is timed: the lobby's bytes count */
     int failed;
@@ -120,41 +118,22 @@ static void on_state(struct seat *s, const char *m)
     s->due = now_s() + lg->p->think_ms / 1000.0;
 }
 
-/* The bytes message text[0..len) took on the wire, as the server sends
- * it (host/server/http.c, write_deflated): in a stored block when short,
- * else compressed after the last two messages received on the connection
- * (host/server/wsdeflate.c; each of them is the next ones' dictionary),
- * framed (2 bytes, 4 from 126 on, 10 from 65536 on); 0 when that failed. */
-static size_t wire_bytes(struct seat *s, const char *text, size_t len)
+/* The bytes the message just whole on s took on the wire: what its
+ * socket read since the last one was whole (the frame as the server sent
+ * it, compressed or not, header included: cas__wsc_bytes_read), so
+ * nothing is compressed again here; 0 when the count is unknown. */
+static size_t wire_bytes(struct seat *s)
 {
-    struct loadgen *lg = s->lg;
-    cas__buf_reset(&lg->deflated);
-    if (!lg->deflate && !(lg->deflate = cas__wsdeflate_new()))
-        return 0;
-    const struct cas__wsdeflate_dict dict = {.older = s->last[1], .older_len = s->last_len[1],
-                                             .newer = s->last[0], .newer_len = s->last_len[0]};
-    if (len < CAS__WSDEFLATE_MIN ? cas__wsdeflate_stored(text, len, &lg->deflated)
-                                 : cas__wsdeflate_compress(lg->deflate, &dict, text, len,
-                                                           &lg->deflated))
-        return 0;
-    char *copy = malloc(len);
-    if (!copy)
-        return 0;
-    memcpy(copy, text, len);
-    free(s->last[1]);
-    s->last[1] = s->last[0];
-    s->last_len[1] = s->last_len[0];
-    s->last[0] = copy;
-    s->last_len[0] = len;
-    size_t n = lg->deflated.len;
-    return n + (n < 126 ? 2 : n < 65536 ? 4 : 10);
+    int64_t now = cas__wsc_bytes_read(s->conn), was = s->read_at;
+    s->read_at = now;
+    return now >= 0 && was >= 0 && now > was ? (size_t)(now - was) : 0;
 }
 
 /* An update's bytes, raw and on the wire, among those of the run. */
-static void note_wire(struct seat *s, const char *text, size_t len)
+static void note_wire(struct seat *s, size_t len)
 {
     struct loadgen *lg = s->lg;
-    size_t n = wire_bytes(s, text, len);
+    size_t n = wire_bytes(s);
     if (!n)
         return;
     if (lg->n_wire == lg->cap_wire) {
@@ -190,11 +169,11 @@ static void ask_more(struct loadgen *lg)
 
 /* A lobby subscriber's message: its bytes counted while the play is
  * timed; the first (the whole list) apart. */
-static void on_lobby(struct seat *s, const char *text, size_t len)
+static void on_lobby(struct seat *s, size_t len)
 {
     struct loadgen *lg = s->lg;
     struct cas__loadgen_lobby *l = &lg->r->lobby[s == &lg->lobby[1]];
-    size_t wire = wire_bytes(s, text, len);
+    size_t wire = wire_bytes(s);
     if (!s->heard) {
         s->heard = 1;
         l->first_raw = len;
@@ -212,16 +191,15 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
     struct loadgen *lg = s->lg;
     (void)c;
     if (s->index == LOBBY) {
-        on_lobby(s, text, len);
+        on_lobby(s, len);
         return;
     }
     if (lg->p->wire && s->index != -1) {
-        /* Every message goes through the compressor (it is the next ones'
-         * dictionary); the updates are counted. */
-        size_t counted = lg->n_wire;
-        note_wire(s, text, len);
-        if (strncmp(text, "{\"type\":\"update\"", 16) != 0)
-            lg->n_wire = counted;
+        /* Every message moves the count on; the updates are counted. */
+        if (strncmp(text, "{\"type\":\"update\"", 16) == 0)
+            note_wire(s, len);
+        else
+            wire_bytes(s);
     }
     if (s->index != -1 && strncmp(text, "{\"type\":\"state\"", 15) == 0)
         s->heard = 1;
@@ -262,6 +240,14 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
     }
 }
 
+/* The count of what a connection reads starts once it is open (the
+ * server's answer to the upgrade is not a message). */
+static void on_open(struct cas__wsc_conn *c, void *user)
+{
+    struct seat *s = user;
+    s->opened_at = s->read_at = cas__wsc_bytes_read(c);
+}
+
 static void on_closed(struct cas__wsc_conn *c, void *user)
 {
     struct seat *s = user;
@@ -269,7 +255,35 @@ static void on_closed(struct cas__wsc_conn *c, void *user)
     s->lg->r->closed++;
 }
 
-static const struct cas__wsc_events events = {.message = on_message, .closed = on_closed};
+static const struct cas__wsc_events events = {.open = on_open, .message = on_message,
+                                              .closed = on_closed};
+
+/* This process's CPU seconds so far, user and system. */
+static void own_cpu(double *user, double *sys)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    *user = (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6;
+    *sys = (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec / 1e6;
+}
+
+/* What a connection read from its socket since it opened, 0 unknown. */
+static uint64_t read_since_open(const struct seat *s)
+{
+    int64_t now = s->conn ? cas__wsc_bytes_read(s->conn) : -1;
+    return now >= 0 && s->opened_at >= 0 && now > s->opened_at ? (uint64_t)(now - s->opened_at)
+                                                                : 0;
+}
+
+/* With wire: every byte the connections read once open. */
+static uint64_t read_by_all(const struct loadgen *lg)
+{
+    uint64_t n = read_since_open(&lg->creator) + read_since_open(&lg->lobby[0]) +
+                 read_since_open(&lg->lobby[1]);
+    for (size_t i = 0; i < lg->n_seats + lg->n_others; i++)
+        n += read_since_open(i < lg->n_seats ? &lg->seats[i] : &lg->others[i - lg->n_seats]);
+    return n;
+}
 
 static int compare(const void *a, const void *b)
 {
@@ -390,6 +404,9 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
     if (p->joined)
         p->joined(p->ctx);
     lg.n_wire = 0;
+    r->client_loop = cas__wsc_event_loop(lg.w);
+    double user_start, sys_start;
+    own_cpu(&user_start, &sys_start);
     double play_start = now_s();
     deadline = play_start + p->max_seconds;
     /* The first acts spread over one think time, not all at once. */
@@ -422,7 +439,14 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
             until = now_s() + 2;
     }
     r->seconds = now_s() - play_start;
+    own_cpu(&r->client_user, &r->client_sys);
+    r->client_user -= user_start;
+    r->client_sys -= sys_start;
+    if (p->played)
+        p->played(p->ctx);
     uint64_t closed = r->closed; /* before ours close */
+    if (p->wire)
+        r->bytes_read = read_by_all(&lg);
     if (lg.n_latencies) {
         qsort(lg.latencies, lg.n_latencies, sizeof *lg.latencies, compare);
         r->p50_ms = lg.latencies[lg.n_latencies / 2] * 1e3;
@@ -455,21 +479,15 @@ free_seats:
     cas__wsc_conn_free(lg.creator.conn);
     for (int i = 0; i < 2; i++) {
         cas__wsc_conn_free(lg.lobby[i].conn);
-        free(lg.lobby[i].last[0]);
-        free(lg.lobby[i].last[1]);
     }
     for (size_t i = 0; i < lg.n_seats + lg.n_others; i++) {
         struct seat *s = i < lg.n_seats ? &lg.seats[i] : &lg.others[i - lg.n_seats];
         cas__wsc_conn_free(s->conn);
-        free(s->last[0]);
-        free(s->last[1]);
     }
     free(lg.seats);
     free(lg.others);
     free(lg.latencies);
     free(lg.wire);
     free(lg.raw);
-    cas__wsdeflate_free(lg.deflate);
-    cas__buf_free(&lg.deflated);
     return rc;
 }

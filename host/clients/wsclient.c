@@ -2,14 +2,20 @@
  * wsclient.c — a WebSocket client of castellan.v1 on libwebsockets, for
  * the server's end-to-end and load tests and for `castellan bench --only
  * serve`: many connections on one thread, each with its queue of messages
- * to send and a callback for every message received.
+ * to send and a callback for every message received.  It runs on a libuv
+ * loop of its own lent to libwebsockets, as the server does (evloop.c):
+ * epoll, so a turn costs what is ready, not every open connection, and
+ * the load client takes little of the cores it shares with the server.
  */
 #include <libwebsockets.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <uv.h>
 
 #include "buf.h"
+#include "server.h"
 #include "wsclient.h"
 
 struct pending {
@@ -31,10 +37,13 @@ struct cas__wsc_conn {
 struct cas__wsc {
     struct lws_context *ctx;
     const struct cas__wsc_events *events;
-    /* libwebsockets 4.1 ignores lws_service's timeout and waits in poll
-     * until its next scheduled event; this tick is that event, set to the
-     * caller's timeout on each turn, so cas__wsc_service returns when the
-     * caller wants it back (a load client's next act is due). */
+    struct uv_loop_s *uv;      /* the loop lws runs on; NULL: lws's poll loop */
+    /* On libuv: a timer set to the caller's timeout on each turn, so
+     * cas__wsc_service returns when the caller wants it back (a load
+     * client's next act is due). */
+    uv_timer_t wake;
+    /* On poll: libwebsockets 4.1 ignores lws_service's timeout and waits
+     * in poll until its next scheduled event; this tick is that event. */
     lws_sorted_usec_list_t tick;
 };
 
@@ -151,6 +160,39 @@ static unsigned fd_limit(void)
                                                                   : (unsigned)r.rlim_cur;
 }
 
+/* The lws context on a libuv loop of the client's own, made as the
+ * server's is (evloop.c: CASTELLAN_SERVE_EVENT_LOOP=poll puts both on
+ * libwebsockets' poll loop, as tests/server/test_serve_e2e does); when
+ * libwebsockets cannot load its libuv plugin (package
+ * libwebsockets-evlib-uv), on its own poll loop, with a warning. */
+static struct lws_context *create_context(struct cas__wsc *w,
+                                          struct lws_context_creation_info *info)
+{
+    void *loops[1];
+    if ((loops[0] = w->uv = cas__evloop_new())) {
+        info->options |= LWS_SERVER_OPTION_LIBUV;
+        info->foreign_loops = loops;
+        info->pcontext = &w->ctx;
+        struct lws_context *ctx = lws_create_context(info);
+        info->options &= ~(uint64_t)LWS_SERVER_OPTION_LIBUV;
+        info->foreign_loops = NULL;
+        info->pcontext = NULL;
+        if (ctx) {
+            uv_timer_init(w->uv, &w->wake); /* cannot fail: it only fills the handle */
+            return ctx;
+        }
+        cas__evloop_free(w->uv);
+        w->uv = NULL;
+        fprintf(stderr, "castellan: warning: the WebSocket client cannot run libwebsockets on "
+                "libuv (install libwebsockets-evlib-uv); it runs on libwebsockets' poll loop, "
+                "whose cost per turn grows with every open connection\n");
+    }
+    struct lws_context *ctx = lws_create_context(info);
+    if (ctx)
+        lws_sul_schedule(ctx, 0, &w->tick, tick, 20 * LWS_US_PER_MS);
+    return ctx;
+}
+
 int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out)
 {
     struct lws_context_creation_info info;
@@ -165,21 +207,36 @@ int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out)
     info.fd_limit_per_thread = fd_limit();
     lws_set_log_level(getenv("CAS_WSC_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE | LLL_INFO | LLL_CLIENT : LLL_ERR, NULL);
     w->events = events;
-    if (!(w->ctx = lws_create_context(&info))) {
+    if (!(w->ctx = create_context(w, &info))) {
         free(w);
         return CAS_EIO;
     }
-    lws_sul_schedule(w->ctx, 0, &w->tick, tick, 20 * LWS_US_PER_MS);
     *out = w;
     return CAS_OK;
 }
 
+const char *cas__wsc_event_loop(const struct cas__wsc *w)
+{
+    return w->uv ? "libuv" : "poll";
+}
+
 void cas__wsc_free(struct cas__wsc *w)
 {
-    if (w) {
-        lws_context_destroy(w->ctx);
-        free(w);
+    if (!w)
+        return;
+    if (w->uv)
+        uv_close((uv_handle_t *)&w->wake, NULL);
+    lws_context_destroy(w->ctx);
+    if (w->uv && w->ctx) {
+        /* On a loop of ours the first call only starts closing (as
+         * cas__httpd_free): the loop closes lws's handles, then a second
+         * call frees the context (and NULLs w->ctx through pcontext). */
+        cas__evloop_drain(w->uv);
+        if (w->ctx)
+            lws_context_destroy(w->ctx);
     }
+    cas__evloop_free(w->uv);
+    free(w);
 }
 
 int cas__wsc_connect(struct cas__wsc *w, const char *address, int port, void *user,
@@ -227,6 +284,11 @@ int cas__wsc_send(struct cas__wsc_conn *c, const char *text)
     return CAS_OK;
 }
 
+int64_t cas__wsc_bytes_read(const struct cas__wsc_conn *c)
+{
+    return c->wsi && !c->closed ? cas__tcp_bytes_read(lws_get_socket_fd(c->wsi)) : -1;
+}
+
 int cas__wsc_deflate(const struct cas__wsc_conn *c)
 {
     return c->deflate;
@@ -259,8 +321,33 @@ int cas__wsc_service(struct cas__wsc *w, int timeout_ms)
     return cas__wsc_service_us(w, (int64_t)timeout_ms * 1000);
 }
 
+static void woken(uv_timer_t *timer)
+{
+    (void)timer;
+}
+
 int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us)
 {
-    lws_sul_schedule(w->ctx, 0, &w->tick, tick, timeout_us > 0 ? timeout_us : 1);
-    return lws_service(w->ctx, 0);
+    if (!w->uv) {
+        lws_sul_schedule(w->ctx, 0, &w->tick, tick, timeout_us > 0 ? timeout_us : 1);
+        return lws_service(w->ctx, 0);
+    }
+    /* libuv's timers count whole milliseconds: rounded up, so the turn
+     * never ends before the caller's time. */
+    uv_timer_start(&w->wake, woken, timeout_us > 0 ? (uint64_t)(timeout_us + 999) / 1000 : 0, 0);
+    uv_run(w->uv, UV_RUN_ONCE);
+    /* libwebsockets hands over one message per connection per pass and
+     * keeps what it read past it; on poll, lws_service's next call passes
+     * over those first, and on libuv its idle handle does on the next
+     * turn, started only by a socket's event.  So the messages already
+     * read are handed over here, before the caller looks (a step of a
+     * recorded game must not depend on the loop): a turn for the idle
+     * handle, and while some are left, lws_cancel_service's event to
+     * start it again. */
+    for (int pass = 0; pass < 16 && !lws_service_adjust_timeout(w->ctx, 1, 0); pass++) {
+        if (pass)
+            lws_cancel_service(w->ctx);
+        uv_run(w->uv, UV_RUN_NOWAIT);
+    }
+    return 0;
 }

@@ -24,6 +24,9 @@ struct cas__wsc_events {
 
 /* A client context; events are borrowed and must outlive it. */
 int cas__wsc_new(const struct cas__wsc_events *events, struct cas__wsc **out);
+/* "libuv" (epoll: what the client runs on) or "poll" (libwebsockets' own
+ * loop: CASTELLAN_SERVE_EVENT_LOOP=poll, or libuv's plugin missing). */
+const char *cas__wsc_event_loop(const struct cas__wsc *w);
 /* Close every connection and free the context (connections are still the
  * caller's to free afterwards with cas__wsc_conn_free). */
 void cas__wsc_free(struct cas__wsc *w);
@@ -32,6 +35,15 @@ void cas__wsc_free(struct cas__wsc *w);
  * caller's (cas__wsc_conn_free, after it closed or after cas__wsc_free). */
 int cas__wsc_connect(struct cas__wsc *w, const char *address, int port, void *user,
                      struct cas__wsc_conn **out);
+/* The bytes c has read from its socket so far (the server's answer to
+ * the upgrade, then its frames as they came: compressed, headers
+ * included; the kernel's count less what waits unread), or -1 when
+ * unknown or closed. */
+int64_t cas__wsc_bytes_read(const struct cas__wsc_conn *c);
+/* What a connected TCP socket fd has read so far: the kernel's count of
+ * the bytes it received, less those waiting unread; -1 when unknown
+ * (tcp_read.c). */
+int64_t cas__tcp_bytes_read(int fd);
 /* Queue text (copied) to be sent once open, in order. */
 int cas__wsc_send(struct cas__wsc_conn *c, const char *text);
 int cas__wsc_is_open(const struct cas__wsc_conn *c);
@@ -89,6 +101,7 @@ struct cas__loadgen_params {
     int lobby;
     void (*created)(void *ctx);/* every game exists, nobody joined yet */
     void (*joined)(void *ctx); /* every connection is open and joined */
+    void (*played)(void *ctx); /* the play is over, no connection closed yet */
     void *ctx;
 };
 
@@ -100,11 +113,18 @@ struct cas__loadgen_result {
     int creator_closed;        /* the server closed the creator's connection */
     double seconds;            /* from the first join to the end */
     double p50_ms, p99_ms;     /* act sent -> next state arrived */
-    /* With wire: the bytes each recipient's update took on the wire
-     * (permessage-deflate as the server compresses, frame header
-     * included), over every update to a seat or a watcher; and raw. */
+    /* The load client's own CPU seconds over the same span (this process,
+     * getrusage): what it takes from the cores it shares with the server. */
+    double client_user, client_sys;
+    const char *client_loop;   /* its event loop: "libuv" or "poll" (cas__wsc_event_loop) */
+    /* With wire: the bytes each recipient's update took on the wire (what
+     * its socket read for it: the frame as the server sent it,
+     * permessage-deflate and header included; cas__wsc_bytes_read), over
+     * every update to a seat or a watcher; and raw.  And every byte all
+     * connections read once open (the server's frames, all of them). */
     uint64_t updates;
     double wire_median, wire_max, raw_median;
+    uint64_t bytes_read;
     /* With lobby: what the subscriber of changes [0] and the one of whole
      * lists [1] received during the play (after its first list), raw and
      * on the wire, and its first list. */

@@ -177,6 +177,10 @@ static void test_floor_server_replays_a_recorded_game_and_journals_each_act(void
     assert_int_equal(journaled.moves, 3 * real.moves);
     assert_int_equal(journaled.journaled, 3 * real.moves);
     assert_true(r.updates > 0);
+    /* Its count of the bytes on the wire is the server's, to the byte:
+     * every frame written (the creates' answers too) was read. */
+    assert_int_equal(r.bytes_read, journaled.bytes);
+    assert_true(r.wire_median > 0 && r.wire_median < r.raw_median);
 
     struct cas__saves *store;
     int64_t *ids;
