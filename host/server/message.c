@@ -188,22 +188,28 @@ void cas__table_views_rewound(struct cas__table *t)
 void cas__table_write_seat(const struct cas__table *t, int i, struct cas__jw *w)
 {
     const struct cas__seat *s = &t->seats[i];
-    cas__jw_printf(w, "%s{\"seat\":%d,\"name\":", i ? "," : "", i);
+    /* no printf: every update and lobby entry writes each seat */
+    cas__jw_raw(w, i ? ",{\"seat\":" : "{\"seat\":");
+    cas__jw_int(w, i);
+    cas__jw_raw(w, ",\"name\":");
     cas__jw_str(w, t->r.names[i]);
     cas__jw_raw(w, ",\"agent\":");
     cas__jw_str(w, s->agent);
-    cas__jw_printf(w, ",\"open\":%s,\"connected\":%s", s->open ? "true" : "false",
-                   s->bot || s->connected ? "true" : "false");
+    cas__jw_raw(w, s->open ? ",\"open\":true" : ",\"open\":false");
+    cas__jw_raw(w, s->bot || s->connected ? ",\"connected\":true" : ",\"connected\":false");
 }
 
 /* A score in JSON, or null where the plugin gave none. */
 static void write_score(struct cas__jw *w, const char *key, const int64_t *scores, int have,
                         int seat)
 {
+    cas__jw_raw(w, ",\"");
+    cas__jw_raw(w, key);
+    cas__jw_raw(w, "\":");
     if (have)
-        cas__jw_printf(w, ",\"%s\":%" PRId64, key, scores[seat]);
+        cas__jw_int(w, scores[seat]);
     else
-        cas__jw_printf(w, ",\"%s\":null", key);
+        cas__jw_raw(w, "null");
 }
 
 /* Each seat's score as it stands (returns(), what the board shows) and,
@@ -346,8 +352,31 @@ static void write_clock(struct cas__table *t, struct cas__jw *w)
         cas__jw_raw(w, ",\"leaver\":null");
 }
 
+/* What every view's message of one build shares, written once for them
+ * all: the players' fields (names, scores and projected scores, clocks,
+ * read once). */
+struct shared_fields {
+    struct cas__jw players;
+    int written;
+};
+
+static void write_shared_players(struct cas__table *t, struct shared_fields *sf,
+                                 struct cas__jw *w)
+{
+    if (!sf->written) {
+        cas__jw_init(&sf->players);
+        write_players(t, &sf->players);
+        sf->written = 1;
+    }
+    if (sf->players.b.failed)
+        write_players(t, w);
+    else
+        cas__jw_rawn(w, cas__jw_text(&sf->players), cas__jw_len(&sf->players));
+}
+
 /* The fields every state and update begins with. */
-static void write_head(struct cas__table *t, const char *type, int seat, struct cas__jw *w)
+static void write_head(struct cas__table *t, const char *type, int seat,
+                       struct shared_fields *sf, struct cas__jw *w)
 {
     int actor = cas__table_actor(t);
     cas__jw_printf(w, "{\"type\":\"%s\",\"game\":\"%lld\",\"seq\":%" PRIu64 ",\"ply\":%" PRIu32
@@ -362,7 +391,7 @@ static void write_head(struct cas__table *t, const char *type, int seat, struct 
         cas__jw_raw(w, ",\"actor\":\"chance\"");
     else
         cas__jw_printf(w, ",\"actor\":%d", actor);
-    write_players(t, w);
+    write_shared_players(t, sf, w);
     write_clock(t, w);
 }
 
@@ -425,7 +454,7 @@ static void view_sync(struct cas__table *t, struct cas__view *v, int seat,
 
 /* The full state of seat's view at the table's message seq, built once
  * and shared by every connection that joins at it. */
-static struct cas__srv_msg *full_state(struct cas__table *t, int seat)
+static struct cas__srv_msg *full_state(struct cas__table *t, int seat, struct shared_fields *sf)
 {
     struct cas__view *v = cas__table_view(t, seat);
     if (v->full && v->full_seq == t->seq)
@@ -434,7 +463,7 @@ static struct cas__srv_msg *full_state(struct cas__table *t, int seat)
     view_sync(t, v, seat, legal);
     struct cas__jw w;
     cas__jw_init(&w);
-    write_head(t, "state", seat, &w);
+    write_head(t, "state", seat, sf, &w);
     cas__jw_raw(&w, ",\"title\":");
     cas__jw_str(&w, t->r.match.title);
     write_draws(t, &w);
@@ -485,15 +514,18 @@ static void remember(struct cas__view *v, uint64_t seq, struct cas__srv_msg *msg
 
 /* The update of seat's view from message seq - 1 to seq (v follows: it is
  * at seq - 1), remembered in its history. */
-static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__view *v)
+static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__view *v,
+                                   struct shared_fields *sf)
 {
     const struct cas__actions *legal = legal_of(t, seat);
     struct cas__picture pic;
     int marked;
     render_picture(t, seat, legal, &v->pic, &pic, &marked);
+    /* An update is far smaller than its picture, which leaves room for the
+     * escaping's worst case of the changed elements. */
     struct cas__jw w;
-    cas__jw_init(&w);
-    write_head(t, "update", seat, &w);
+    cas__jw_init_room(&w, pic.len + 4096);
+    write_head(t, "update", seat, sf, &w);
     if (t->over) /* the seed revealed */
         write_draws(t, &w);
     write_played(t, &w);
@@ -592,6 +624,7 @@ void cas__table_build(struct cas__table *t)
         return;
     if (cas__table_unshown(t)) /* owed still: the job after the writer's answer builds it */
         return;
+    struct shared_fields sf = {.written = 0};
     if (t->owes_update) {
         t->seq++;
         t->hold.built_update = 1;
@@ -600,7 +633,7 @@ void cas__table_build(struct cas__table *t)
             struct cas__view *v = &t->views[i];
             int seat = i < t->nplayers ? i : -1;
             if (v->follow && v->seq + 1 == t->seq) {
-                cas__srv_msg_unref(update(t, seat, v)); /* the history keeps its own */
+                cas__srv_msg_unref(update(t, seat, v, &sf)); /* the history keeps its own */
             } else if (v->follow) {
                 v->need_full = 1; /* out of step: its connections get the full state */
             } else if (v->fresh && !v->need_full && v->seq && v->seq + 1 == t->seq) {
@@ -609,7 +642,7 @@ void cas__table_build(struct cas__table *t)
                 cas__srv_msg_unref(update(t, seat, v));
             } else if (!v->conns && v->seq + 1 == t->seq && v->orphaned < CAS__VIEW_HISTORY) {
                 v->orphaned++; /* for a page that comes back */
-                cas__srv_msg_unref(update(t, seat, v));
+                cas__srv_msg_unref(update(t, seat, v, &sf));
             } else if (!v->conns && v->seq) {
                 cas__view_release(v);
             }
@@ -624,11 +657,13 @@ void cas__table_build(struct cas__table *t)
         struct cas__view *v = &t->views[i];
         int seat = i < t->nplayers ? i : -1;
         if (v->need_full || (v->fresh && !resumable(t, v, v->since_lo, v->since_hi)))
-            full_state(t, seat);
+            full_state(t, seat, &sf);
         if (v->want_text)
             text_view(t, seat);
     }
     t->owes_full = 0;
+    if (sf.written)
+        cas__jw_free(&sf.players);
 }
 
 /* A joined connection: the updates after c->since from its view's

@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "picture_changes.h"
 
@@ -36,25 +39,44 @@ static const char *past(const char *p, const char *end, const char *word)
     return at ? at + n : NULL;
 }
 
-/* p at '<' of a start tag: past its '>' (quoted values skipped, each in
- * one memchr: most of a picture's bytes are attribute values); *empty
- * says whether it closed itself ("/>").  NULL when it does not end. */
+/* The first of the bytes a, b and c in [p, end), or end: sixteen at a
+ * time where the processor has SSE2 (a changed element is scanned here,
+ * once for its tags' bytes and once for each attribute value). */
+static const char *first_of(const char *p, const char *end, char a, char b, char c)
+{
+#ifdef __SSE2__
+    const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
+    for (; end - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, va),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, vb), _mm_cmpeq_epi8(v, vc)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask)
+            return p + __builtin_ctz(mask);
+    }
+#endif
+    while (p < end && *p != a && *p != b && *p != c)
+        p++;
+    return p;
+}
+
+/* p at '<' of a start tag: past its '>' (quoted values skipped whole);
+ * *empty says whether it closed itself ("/>").  NULL when it does not
+ * end. */
 static const char *tag_end(const char *p, const char *end, int *empty)
 {
-    /* the bytes a tag's scan stops at: one lookup a byte */
-    static const unsigned char stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
-    for (p++; p < end; p++) {
-        if (!stop[(unsigned char)*p])
-            continue;
+    for (p++;; p++) {
+        p = first_of(p, end, '"', '\'', '>');
+        if (p == end)
+            return NULL;
         if (*p == '>') {
             *empty = p[-1] == '/';
             return p + 1;
         }
-        p = memchr(p + 1, *p, (size_t)(end - p - 1));
-        if (!p)
+        p = first_of(p + 1, end, *p, *p, *p);
+        if (p == end)
             return NULL;
     }
-    return NULL;
 }
 
 /* p at '<' of markup that is no element (comment, CDATA, PI, doctype):
@@ -80,8 +102,9 @@ static const char *element_end(const char *p, const char *end)
     int depth = 0, empty;
     while (p && p < end) {
         if (*p != '<') {
-            const char *lt = memchr(p, '<', (size_t)(end - p));
-            p = lt;
+            p = first_of(p, end, '<', '<', '<');
+            if (p == end)
+                return NULL;
             continue;
         }
         if (p + 1 < end && (p[1] == '!' || p[1] == '?')) {
@@ -107,11 +130,15 @@ static const char *element_end(const char *p, const char *end)
 /* The data-cas-key of the start tag [p, tag_stop): *key and *len, or 0. */
 static int key_of(const char *p, const char *tag_stop, const char **key, size_t *len)
 {
-    const char *at = past(p, tag_stop, " " KEY_ATTR);
+    const char *at = NULL;
+    /* at each space, as a tag is short (memmem's setup costs more) */
+    for (const char *sp = p; !at && (sp = first_of(sp, tag_stop, ' ', ' ', ' ')) != tag_stop; sp++)
+        if (starts(sp, tag_stop, " " KEY_ATTR))
+            at = sp + sizeof KEY_ATTR;
     if (!at)
         return 0;
-    const char *q = memchr(at, '"', (size_t)(tag_stop - at));
-    if (!q || q == at)
+    const char *q = first_of(at, tag_stop, '"', '"', '"');
+    if (q == tag_stop || q == at)
         return 0;
     *key = at;
     *len = (size_t)(q - at);
@@ -126,7 +153,8 @@ static int is_space(char c)
 static int add_part(struct cas__picture *pic, size_t *cap, const char *key, size_t key_len,
                     size_t at, size_t len, long was)
 {
-    if (cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
+    if (pic->n == *cap &&
+        cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
         return -1;
     pic->parts[pic->n++] = (struct cas__pic_part){
         .key = (size_t)(key - pic->svg), .key_len = key_len, .at = at, .len = len, .was = was};
@@ -150,8 +178,8 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap,
     if (!starts(p, end, SAME_OPEN))
         return NULL;
     const char *key = p + sizeof SAME_OPEN - 1;
-    const char *q = memchr(key, '"', (size_t)(end - key));
-    if (!q || q == key || !starts(q, end, SAME_CLOSE))
+    const char *q = first_of(key, end, '"', '"', '"');
+    if (q == end || q == key || !starts(q, end, SAME_CLOSE))
         return NULL;
     size_t key_len = (size_t)(q - key);
     long o = -1;
@@ -196,6 +224,10 @@ static int cut(struct cas__picture *pic, const struct cas__picture *prev, int si
     const char *p = pic->svg, *end = pic->svg + pic->len;
     size_t cap = 0;
     int empty;
+    /* about as many parts as prev: room for them at once, not grown */
+    if (prev && prev->keyed &&
+        cas__grow((void **)&pic->parts, &cap, prev->n + prev->n / 8 + 8, sizeof *pic->parts))
+        return -1;
     /* The prologue: declarations and comments, then the root start tag. */
     for (;;) {
         while (p < end && is_space(*p))
@@ -275,10 +307,23 @@ static int sort_cmp(const void *a, const void *b, void *pic)
     return key_cmp(*(const size_t *)a, *(const size_t *)b, pic, pic);
 }
 
+/* Whether pic->sorted[0..n) is in strictly increasing key order. */
+static int strictly_sorted(const struct cas__picture *pic, const size_t *sorted, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (key_cmp(sorted[i - 1], sorted[i], pic, pic) >= 0)
+            return 0;
+    return 1;
+}
+
 /* pic's parts in prev's key order, for the parts cut as one of prev's
- * (`was`), then the others sorted and merged in: a picture that is mostly
- * its predecessor is indexed in about n comparisons, not n log n.  0, or
- * -1 (out of memory) with pic->sorted in no particular order. */
+ * (`was`: each hint was checked against its key when it was set, so
+ * these are in order already, prev's keys being unique), then the others
+ * sorted and merged in: a picture that is mostly its predecessor is
+ * indexed in about n comparisons, not n log n.  0; or -1 when a key is
+ * there twice (the merge meets every key of one side equal to a key of
+ * the other), or memory ran out, with pic->sorted in no particular
+ * order. */
 static int sort_after(struct cas__picture *pic, const struct cas__picture *prev)
 {
     size_t *now = malloc((prev->n + pic->n) * sizeof *now), *tail = now + prev->n, k = 0, t = 0;
@@ -297,15 +342,19 @@ static int sort_after(struct cas__picture *pic, const struct cas__picture *prev)
         if (now[prev->sorted[j]] != SIZE_MAX)
             pic->sorted[k++] = now[prev->sorted[j]];
     qsort_r(tail, t, sizeof *tail, sort_cmp, pic);
+    int rc = strictly_sorted(pic, tail, t) ? 0 : -1;
     /* merge sorted[0..k) and tail[0..t) from the back, in place */
-    for (size_t i = k + t; t > 0;) {
-        if (k > 0 && key_cmp(pic->sorted[k - 1], tail[t - 1], pic, pic) > 0)
+    for (size_t i = k + t; rc == 0 && t > 0;) {
+        int c = k > 0 ? key_cmp(pic->sorted[k - 1], tail[t - 1], pic, pic) : -1;
+        if (c == 0)
+            rc = -1;
+        else if (c > 0)
             pic->sorted[--i] = pic->sorted[--k];
         else
             pic->sorted[--i] = tail[--t];
     }
     free(now);
-    return 0;
+    return rc;
 }
 
 /* pic->sorted: its parts' indices in key order, from prev's order when pic
@@ -317,19 +366,13 @@ static int index_keys(struct cas__picture *pic, const struct cas__picture *prev)
         return -1;
     if (!(pic->sorted = malloc(pic->n * sizeof *pic->sorted)))
         return -1;
-    int ordered = prev && prev->keyed && sort_after(pic, prev) == 0;
-    for (size_t i = 1; ordered && i < pic->n; i++)
-        ordered = key_cmp(pic->sorted[i - 1], pic->sorted[i], pic, pic) < 0;
-    if (ordered)
+    if (prev && prev->keyed && sort_after(pic, prev) == 0)
         return 0;
-    /* no order to start from, or a hint was wrong (or a key is twice) */
+    /* no order to start from, or a key is twice */
     for (size_t i = 0; i < pic->n; i++)
         pic->sorted[i] = i;
     qsort_r(pic->sorted, pic->n, sizeof *pic->sorted, sort_cmp, pic);
-    for (size_t i = 1; i < pic->n; i++)
-        if (key_cmp(pic->sorted[i - 1], pic->sorted[i], pic, pic) == 0)
-            return -1;
-    return 0;
+    return strictly_sorted(pic, pic->sorted, pic->n) ? 0 : -1;
 }
 
 void cas__picture_take(struct cas__picture *pic, char *svg, size_t len)
@@ -508,14 +551,16 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
     for (size_t i = 0; i < new->n; i++) {
         const struct cas__pic_part *p = &new->parts[i];
         long o = p->was;
-        if (o < 0 || (size_t)o >= old->n || key_cmp((size_t)o, i, old, new) != 0)
-            o = find_in(old, new, i); /* no hint, or one about another picture */
+        /* Cut after old, the hint is exact (checked against its key then,
+         * -1: no such key in old); else it may be about another picture. */
+        if (!after_old && (o < 0 || (size_t)o >= old->n || key_cmp((size_t)o, i, old, new) != 0))
+            o = find_in(old, new, i);
         /* Kept where it was, in the same order and the same bytes: nothing
          * to send.  Moved or changed: sent again after its predecessor. */
         if (o >= 0) {
             kept[o] = 1;
             const struct cas__pic_part *q = &old->parts[o];
-            int same = p->same && after_old && o == p->was;
+            int same = p->same && after_old;
             if (o > last_kept && q->len == p->len &&
                 (same || memcmp(old->svg + q->at, new->svg + p->at, p->len) == 0)) {
                 last_kept = o;

@@ -12,10 +12,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void cas__jw_init(struct cas__jw *w)
 {
     cas__buf_init(&w->b, 0);
+}
+
+static int reserve(struct cas__jw *w, size_t n);
+
+void cas__jw_init_room(struct cas__jw *w, size_t room)
+{
+    cas__jw_init(w);
+    reserve(w, room);
 }
 
 void cas__jw_free(struct cas__jw *w)
@@ -45,8 +56,15 @@ static int reserve(struct cas__jw *w, size_t n)
 
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
 {
+    struct cas__buf *b = &w->b;
+    if (b->len && !b->failed && n <= b->cap - b->len) { /* most writes: room already */
+        memcpy(b->data + b->len, text, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return;
+    }
     if (reserve(w, n) == 0)
-        cas__buf_add(&w->b, text, n);
+        cas__buf_add(b, text, n);
 }
 
 void cas__jw_raw(struct cas__jw *w, const char *text)
@@ -63,6 +81,18 @@ void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
     if (cas__buf_vaddf(&w->b, fmt, args) == CAS_EINVAL)
         w->b.failed = CAS_EINVAL; /* a format error spoils the message */
     va_end(args);
+}
+
+void cas__jw_int(struct cas__jw *w, int64_t v)
+{
+    char digits[24], *at = digits + sizeof digits;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--at = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--at = '-';
+    cas__jw_rawn(w, at, (size_t)(digits + sizeof digits - at));
 }
 
 /* The length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0. */
@@ -97,27 +127,65 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-/* The bytes a JSON string carries as they are: printable ASCII but for
- * '"', '\\' and '/' (escaped after '<'); a lookup, as most of a picture
- * is such bytes. */
-static const unsigned char plain_byte[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* What each byte needs in a JSON string (a lookup, as most of a picture is
+ * printable ASCII carried as it is): O other (control, DEL, UTF-8: checked
+ * one by one), P plain, Q escaped with a backslash ('"', '\\'), S '/'
+ * (escaped after '<', so no "</script>" closes a page's script). */
+enum { O, P, Q, S };
+static const unsigned char byte_kind[256] = {
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    P, P, Q, P, P, P, P, P, P, P, P, P, P, P, P, S,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, Q, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
 };
+
+/* Copy the plain bytes at s[i..n) to out, sixteen at a time where the
+ * processor has SSE2 (a block holds a byte to escape when any byte is
+ * below 0x20 or non-ASCII, both below 0x20 as signed bytes, DEL, '"',
+ * '\\' or '/'); the index of the first byte that is not plain, out moved
+ * past the copy.  Writing 16 bytes at a time fits: 6 are reserved per
+ * input byte. */
+static size_t copy_plain(const unsigned char *s, size_t i, size_t n, char **out)
+{
+    char *o = *out;
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                  slash = _mm_set1_epi8('/'), space = _mm_set1_epi8(' '),
+                  del = _mm_set1_epi8(0x7F);
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        _mm_storeu_si128((__m128i *)(void *)o, v); /* bytes past a stop are written over */
+        __m128i stop = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+            _mm_or_si128(_mm_cmpeq_epi8(v, slash),
+                         _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del))));
+        unsigned mask = (unsigned)_mm_movemask_epi8(stop);
+        if (mask) {
+            size_t k = (size_t)__builtin_ctz(mask);
+            *out = o + k;
+            return i + k;
+        }
+        o += 16;
+        i += 16;
+    }
+#endif
+    while (i < n && byte_kind[s[i]] == P)
+        *o++ = (char)s[i++];
+    *out = o;
+    return i;
+}
 
 void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
 {
@@ -131,22 +199,17 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
     char *out = w->b.data + w->b.len;
     const unsigned char *s = (const unsigned char *)text;
     *out++ = '"';
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; (i = copy_plain(s, i, n, &out)) < n;) {
         unsigned char ch = s[i];
         size_t len;
-        /* Most of a picture is plain ASCII that needs no escape: copy runs. */
-        size_t run = 0;
-        while (i + run < n && plain_byte[s[i + run]])
-            run++;
-        if (run) {
-            memcpy(out, s + i, run);
-            out += run;
-            i += run;
-            continue;
-        }
-        if (ch == '"' || ch == '\\') {
+        if (byte_kind[ch] == Q) {
             *out++ = '\\';
             *out++ = (char)ch;
+            i++;
+        } else if (byte_kind[ch] == S) {
+            if (i > 0 && s[i - 1] == '<')
+                *out++ = '\\';
+            *out++ = '/';
             i++;
         } else if (ch == '\n') {
             *out++ = '\\';
@@ -154,10 +217,6 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
             i++;
         } else if (ch < 0x20 || ch == 0x7F) {
             out += sprintf(out, "\\u%04x", ch);
-            i++;
-        } else if (ch == '/' && i > 0 && s[i - 1] == '<') {
-            *out++ = '\\';
-            *out++ = '/';
             i++;
         } else if ((len = utf8_len(s + i, n - i)) == 0) {
             out += sprintf(out, "\\ufffd");

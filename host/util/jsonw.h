@@ -6,6 +6,7 @@
 #define CAS_HOST_JSONW_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <castellan/plugin.h>
 
@@ -22,6 +23,10 @@ struct cas__jw {
 };
 
 void cas__jw_init(struct cas__jw *w);
+/* As cas__jw_init, with room for `room` bytes of text at once: one
+ * allocation, not a string of growing copies, for a message whose size is
+ * roughly known.  Failing, it fails the writer (as a write would). */
+void cas__jw_init_room(struct cas__jw *w, size_t room);
 void cas__jw_free(struct cas__jw *w);
 /* Bytes of text written so far; cut drops what came after the first len. */
 size_t cas__jw_len(const struct cas__jw *w);
@@ -30,6 +35,9 @@ void cas__jw_cut(struct cas__jw *w, size_t len);
 void cas__jw_raw(struct cas__jw *w, const char *text);
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...) CAS_PRINTF(2, 3);
+/* Append a decimal integer (what "%" PRId64 writes, without printf's
+ * cost: the fields of every message). */
+void cas__jw_int(struct cas__jw *w, int64_t v);
 /* Append a JSON string of text[0..n) ("null" for NULL): quotes, backslash
  * and control characters escaped, bytes that are not UTF-8 replaced by
  * U+FFFD, and "</" written "<\/" so a page may embed it. */

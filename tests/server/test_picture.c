@@ -130,7 +130,7 @@ static void test_changes_turn_one_picture_into_the_next(void **state)
 
 /* Cut knowing the picture before, a picture is cut exactly as without:
  * every pair of a set of pictures (kept, changed, added, removed, moved,
- * a duplicate key, a prefix of an element, unkeyed ones). */
+ * a duplicate key, old or new, a prefix of an element, unkeyed ones). */
 static void test_a_cut_after_a_picture_is_the_same_cut(void **state)
 {
     (void)state;
@@ -144,6 +144,7 @@ static void test_a_cut_after_a_picture_is_the_same_cut(void **state)
         ROOT "<g data-cas-key=\"d\">4</g><g data-cas-key=\"b\">2</g>"
              "<!-- between --><g data-cas-key=\"c\">3</g><g data-cas-key=\"a\">1</g></svg>",
         ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"a\">1</g></svg>",
+        ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"q\"/><g data-cas-key=\"q\"/></svg>",
         ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g></svg>",
         ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g><g>unkeyed</g></svg>",
         ROOT "<g data-cas-key=\"a\">1<g>2</g></g><g data-cas-key=\"b\">2</g><g data-cas-key=\"c\">3</g>"

@@ -386,6 +386,82 @@ static void test_writer_escapes_strings(void **state)
     cas__jw_free(&w);
 }
 
+static void test_writer_writes_integers_as_printf_does(void **state)
+{
+    (void)state;
+    const int64_t values[] = {0, 7, -1, 10, -10, 123456789, INT64_MAX, INT64_MIN};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%" PRId64, values[i]);
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__jw_int(&w, values[i]);
+        assert_string_equal(cas__jw_text(&w), want);
+        cas__jw_free(&w);
+    }
+}
+
+/* ASCII byte c as a JSON string carries it, after byte prev. */
+static void escaped_ascii(char *out, unsigned char c, unsigned char prev)
+{
+    if (c == '"' || c == '\\')
+        sprintf(out, "\\%c", c);
+    else if (c == '\n')
+        strcpy(out, "\\n");
+    else if (c < 0x20 || c == 0x7F)
+        sprintf(out, "\\u%04x", c);
+    else if (c == '/' && prev == '<')
+        strcpy(out, "\\/");
+    else
+        sprintf(out, "%c", c);
+}
+
+/* The writer copies plain bytes a word at a time: each byte that needs an
+ * escape, or UTF-8, at each place in and across a word, alone or after
+ * '<', is written as one at a time would be. */
+static void test_writer_escapes_each_byte_wherever_it_falls(void **state)
+{
+    (void)state;
+    const char *utf8[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x8f\xb0"};
+    for (size_t at = 0; at < 20; at++) {
+        for (int c = 0; c < 0x80 + 4; c++) {
+            char text[32], want[64], one[16];
+            memset(text, 'x', sizeof text);
+            if (at > 0 && (c + at) % 2)
+                text[at - 1] = '<';
+            size_t n = 24;
+            if (c < 0x80) {
+                text[at] = (char)(c ? c : 'x');
+            } else if (c < 0x83) {
+                memcpy(text + at, utf8[c - 0x80], strlen(utf8[c - 0x80]));
+            } else {
+                text[at] = (char)0xff;
+            }
+            strcpy(want, "\"");
+            for (size_t i = 0; i < n; i++) {
+                unsigned char b = (unsigned char)text[i];
+                if (b >= 0x80 && c >= 0x80 && c < 0x83 && i == at) {
+                    strcat(want, utf8[c - 0x80]);
+                    i += strlen(utf8[c - 0x80]) - 1;
+                    continue;
+                }
+                if (b == 0xff) {
+                    strcat(want, "\\ufffd");
+                    continue;
+                }
+                escaped_ascii(one, b, i ? (unsigned char)text[i - 1] : 0);
+                strcat(want, one);
+            }
+            strcat(want, "\"");
+            struct cas__jw w;
+            cas__jw_init(&w);
+            cas__jw_strn(&w, text, n);
+            assert_string_equal(cas__jw_text(&w), want);
+            cas__jw_free(&w);
+        }
+    }
+}
+
 /* ------------------------------------------------------- lobby, seats */
 
 static void test_create_list_claim_join(void **state)
@@ -2258,6 +2334,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decoder_refuses_every_bad_message),
         cmocka_unit_test(test_writer_escapes_strings),
+        cmocka_unit_test(test_writer_escapes_each_byte_wherever_it_falls),
+        cmocka_unit_test(test_writer_writes_integers_as_printf_does),
         cmocka_unit_test(test_create_list_claim_join),
         cmocka_unit_test(test_only_the_seat_acts),
         cmocka_unit_test(test_secrets_stay_with_their_seat),
