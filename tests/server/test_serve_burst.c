@@ -20,7 +20,9 @@
 
 #include "serve_process.h"
 
-#define PINGS 8 /* well under the default burst of 40 messages */
+#define PINGS 8
+#define SILENT 2 /* leaves before each ping: (1 + 2) * 8 well under the
+                  * default burst of 40 messages */
 
 /* Append a masked client frame of opcode (0x1 text, 0xA pong) carrying
  * text to out: its length. */
@@ -52,7 +54,7 @@ static void next_text(int fd, char *text, size_t cap)
 static void pings_in_one_segment_all_answered(const char *loop)
 {
     struct serve_process p;
-    unsigned char burst[PINGS * 96];
+    unsigned char burst[PINGS * 128];
     char msg[64], want[64];
     size_t len = 0;
     if (loop)
@@ -63,9 +65,12 @@ static void pings_in_one_segment_all_answered(const char *loop)
     int fd = serve_open_websocket(&p);
     for (int i = 1; i <= PINGS; i++) {
         snprintf(msg, sizeof msg, "{\"type\":\"ping\",\"id\":%d}", i);
-        /* An unsolicited pong (RFC 6455 5.5.3) before each: frames
-         * that get no answer sit between those that do. */
+        /* Before each, frames that get no answer: an unsolicited pong
+         * (RFC 6455 5.5.3) and leaves with no game to leave, so no reply's
+         * write wakes the loop for the next message. */
         len += client_frame(burst + len, 0xA, "beat");
+        for (int j = 0; j < SILENT; j++)
+            len += client_frame(burst + len, 0x1, "{\"type\":\"leave\"}");
         len += client_frame(burst + len, 0x1, msg);
     }
     /* One write; after it the client only reads. */
