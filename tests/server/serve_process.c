@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -137,6 +138,38 @@ int serve_connect_tcp(const struct serve_process *p)
     assert_true(fd >= 0);
     inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
     assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    return fd;
+}
+
+void serve_read_exactly(int fd, void *out, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = recv(fd, (char *)out + got, len - got, 0);
+        assert_true(n > 0);
+        got += (size_t)n;
+    }
+}
+
+int serve_open_websocket(const struct serve_process *p)
+{
+    static const char upgrade[] =
+        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: castellan.v1\r\n"
+        "Origin: http://127.0.0.1\r\n\r\n";
+    struct timeval bound = {.tv_sec = 120};
+    char answer[1024];
+    size_t got = 0;
+    int fd = serve_connect_tcp(p);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, sizeof bound);
+    assert_int_equal(send(fd, upgrade, sizeof upgrade - 1, MSG_NOSIGNAL),
+                     (ssize_t)(sizeof upgrade - 1));
+    /* Byte by byte: what follows the blank line is the caller's. */
+    while (got + 1 < sizeof answer && (got < 4 || memcmp(answer + got - 4, "\r\n\r\n", 4)))
+        serve_read_exactly(fd, answer + got++, 1);
+    answer[got] = '\0';
+    assert_int_equal(strncmp(answer, "HTTP/1.1 101 ", 13), 0);
     return fd;
 }
 

@@ -31,6 +31,14 @@ int serve_http_get(const struct serve_process *p, const char *path, char *body, 
 /* A TCP connection to the server of p (the test fails if it cannot be
  * made): its descriptor, the caller's to close. */
 int serve_connect_tcp(const struct serve_process *p);
+/* Read exactly len bytes of fd into out; the test fails if the stream ends
+ * or fails first (a receive timeout set on fd turns a hang into that). */
+void serve_read_exactly(int fd, void *out, size_t len);
+/* A WebSocket (castellan.v1, no extension offered) upgraded on a fresh
+ * connection and left open, its handshake answer read and nothing more,
+ * reads bounded by a receive timeout: its descriptor, the caller's to
+ * close.  Fails the test if the server does not switch protocols. */
+int serve_open_websocket(const struct serve_process *p);
 /* Send request (whole, as written) on a fresh connection and read the
  * answer until the server closes it into response[0..cap) (cut): the
  * status code, 0 when there was none. */

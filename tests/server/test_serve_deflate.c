@@ -43,16 +43,6 @@ struct watcher {
     int over;
 };
 
-static void read_exactly(int fd, void *out, size_t len)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = recv(fd, (char *)out + got, len - got, 0);
-        assert_true(n > 0); /* the timeout set in watch bounds a hang */
-        got += (size_t)n;
-    }
-}
-
 /* Upgrade w's socket, offering w->offer; note what the server took. */
 static void watch(struct watcher *w, const struct serve_process *p)
 {
@@ -101,19 +91,19 @@ static void next_frame(struct watcher *w)
 {
     unsigned char h[2], ext[8];
     assert_true(w->n < MAX_FRAMES);
-    read_exactly(w->fd, h, 2);
+    serve_read_exactly(w->fd, h, 2);
     uint64_t len = h[1] & 0x7f;
     assert_int_equal(h[1] & 0x80, 0); /* a server never masks */
     if (len >= 126) {
         size_t more = len == 126 ? 2 : 8;
-        read_exactly(w->fd, ext, more);
+        serve_read_exactly(w->fd, ext, more);
         len = 0;
         for (size_t i = 0; i < more; i++)
             len = len << 8 | ext[i];
     }
     struct cas__buf *payload = &w->payload[w->n], *text = &w->text[w->n];
     assert_int_equal(cas__buf_reserve(payload, (size_t)len + 4), CAS_OK);
-    read_exactly(w->fd, payload->data, (size_t)len);
+    serve_read_exactly(w->fd, payload->data, (size_t)len);
     cas__buf_setlen(payload, (size_t)len);
     w->first[w->n++] = h[0];
     if (!(h[0] & 0x80))

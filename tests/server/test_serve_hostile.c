@@ -121,30 +121,11 @@ static void send_and_close(const struct serve_process *p, const char *text, size
     close(fd);
 }
 
-static const char upgrade[] = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                              "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                              "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: castellan.v1\r\n"
-                              "Origin: http://127.0.0.1\r\n\r\n";
-
-/* A WebSocket upgraded on a fresh connection, left open: its descriptor. */
-static int open_websocket(const struct serve_process *p)
-{
-    char buf[1024];
-    int fd = serve_connect_tcp(p);
-    assert_int_equal(send(fd, upgrade, sizeof upgrade - 1, MSG_NOSIGNAL),
-                     (ssize_t)(sizeof upgrade - 1));
-    ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
-    assert_true(n > 12);
-    buf[n] = '\0';
-    assert_non_null(strstr(buf, " 101 "));
-    return fd;
-}
-
 /* A page reloaded: its WebSocket (upgraded, the answer read) is dropped
  * without a close frame, as the browser's TCP connection ends. */
 static void reload(const struct serve_process *p)
 {
-    close(open_websocket(p));
+    close(serve_open_websocket(p));
 }
 
 static void test_connections_closed_early(void **state)
@@ -424,7 +405,7 @@ static void test_connections_counted(void **state)
     serve_start(&p, "hostile-count", (const char *const[]){"--config", "hostile-count/s.ini",
                                                            NULL});
     for (int i = 0; i < 3; i++)
-        ws[i] = open_websocket(&p);
+        ws[i] = serve_open_websocket(&p);
     assert_int_equal(ask(&p, "GET /healthz", "Host: 127.0.0.1\r\n"), 503);
     expect_security_headers("a connection past max-connections");
     assert_int_equal(ask(&p, "GET /healthz", "Host: 127.0.0.1\r\n"), 503);
