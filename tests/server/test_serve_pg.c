@@ -31,7 +31,7 @@
 static int over_or_failed(void *ctx)
 {
     const struct serve_client *c = ctx;
-    return c->over || c->errors;
+    return c->over || c->errors || c->failed; /* a stopped game sends nothing more */
 }
 
 static int stopped(void *ctx)
@@ -131,6 +131,7 @@ static void test_two_servers_share_one_database(void **state)
     serve_join(&ada, game, 0);
     serve_run_until(w, over_or_failed, &ada);
     assert_int_equal(ada.errors, 0);
+    assert_false(ada.failed);
     assert_true(ada.ply > ply_before);
 
     /* The game nobody follows is taken over by b's own look (once a
