@@ -639,7 +639,7 @@ void cas__table_build(struct cas__table *t)
             } else if (v->fresh && !v->need_full && v->seq && v->seq + 1 == t->seq) {
                 /* Only pages that resume (a seat's own join made this
                  * update): the history goes on, so they resume from it. */
-                cas__srv_msg_unref(update(t, seat, v));
+                cas__srv_msg_unref(update(t, seat, v, &sf));
             } else if (!v->conns && v->seq + 1 == t->seq && v->orphaned < CAS__VIEW_HISTORY) {
                 v->orphaned++; /* for a page that comes back */
                 cas__srv_msg_unref(update(t, seat, v, &sf));
