@@ -477,18 +477,22 @@ static void test_a_claim_taken_while_away_stays_taken(void **state)
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], sql[256];
+    char url[512], sql[384];
     struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves *b = cas_test_open(url);
     struct cas__saves_game g;
     cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
     assert_int_equal(cas__saves_game_insert(a, &g), CAS_OK);
     assert_int_equal(cas__saves_game_claim(a, g.id), CAS_OK);
+    /* This database's lock only: other tests on the cluster have a game
+     * of the same id. */
     snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype"
-             " = 'advisory' AND objid = %lld AND objsubid = 2", (long long)g.id);
+             " = 'advisory' AND objid = %lld AND objsubid = 2 AND database = (SELECT oid"
+             " FROM pg_database WHERE datname = current_database())", (long long)g.id);
     exec_plain(url, sql);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-             " AND objid = %lld AND objsubid = 2", (long long)g.id);
+             " AND objid = %lld AND objsubid = 2 AND database = (SELECT oid FROM pg_database"
+             " WHERE datname = current_database())", (long long)g.id);
     for (int i = 0; i < 1000 && cas_test_query_int(url, sql) > 0; i++)
         usleep(10000);
     assert_int_equal(cas__saves_game_claim(b, g.id), CAS_OK);

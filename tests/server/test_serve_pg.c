@@ -47,13 +47,15 @@ static int refused(void *ctx)
 }
 
 /* The server process (its PostgreSQL backend's pid) holding the claim on
- * game id, or 0 for none: who plays the game. */
+ * game id in this test's database, or 0 for none: who plays the game.
+ * Other tests on the cluster have games of the same ids. */
 static long long holder(const char *url, int64_t id)
 {
-    char sql[256];
+    char sql[320];
     snprintf(sql, sizeof sql, "SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype ="
              " 'advisory' AND granted AND classid = 1128354636 AND objid = %lld AND"
-             " objsubid = 2", (long long)id);
+             " objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname ="
+             " current_database())", (long long)id);
     return cas_test_query_int(url, sql);
 }
 
