@@ -518,6 +518,46 @@ int cas__pg_check_lost(struct cas__saves *s, int64_t id)
     return CAS_OK;
 }
 
+/* Let go of game id's advisory lock once; *held says whether it was. */
+static int unlock(struct cas__saves *s, int64_t id, int *held)
+{
+    cas__pg_num gid;
+    PGresult *res = NULL;
+    const char *p[] = {cas__pg_dec(gid, id)};
+    int rc = cas__pg_run(s, "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE ", $1::integer)",
+                         1, p, &res, "releasing the game");
+    if (rc == CAS_OK) {
+        *held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+        PQclear(res);
+    }
+    return rc;
+}
+
+static int has_id(const int64_t *ids, size_t n, int64_t id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == id)
+            return 1;
+    return 0;
+}
+
+/* A game claimed from a castellan that is gone may still have its last
+ * append in flight on another of that castellan's connections (its
+ * journal writer's): the server finishes a transaction it was sent even
+ * after the client died, and the claim (on the store's connection) was
+ * let go first.  Read before that commit lands, the game would be played
+ * on from a ply short, and the next append would collide with it.  Every
+ * append updates the game's row in its transaction (APPEND_SQL), so
+ * waiting for that row's lock waits for any append of the game under
+ * way; what commits is then seen by the journal's next read. */
+static int settle(struct cas__saves *s, int64_t id)
+{
+    cas__pg_num gid;
+    const char *p[] = {cas__pg_dec(gid, id)};
+    return cas__pg_run(s, "SELECT 1 FROM games WHERE id = $1::bigint FOR SHARE", 1, p, NULL,
+                       "waiting for the game's last save");
+}
+
 /* The advisory lock (CASL, game id) of the connection's session: the
  * server drops it with the connection, however the process ends; a new
  * connection takes it again (claim_again).  Game ids fit its int4 key up
@@ -534,14 +574,7 @@ static int claim(struct cas__saves *s, int64_t id, int claim)
     if (claim) {
         rc = try_lock(s, id, &held);
     } else {
-        cas__pg_num gid;
-        PGresult *res = NULL;
-        const char *p[] = {cas__pg_dec(gid, id)};
-        if ((rc = cas__pg_run(s, "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE
-                              ", $1::integer)", 1, p, &res, "releasing the game")) == CAS_OK) {
-            held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-            PQclear(res);
-        }
+        rc = unlock(s, id, &held);
         drop_id(pg->claims, &pg->n_claims, id);
     }
     if (rc)
@@ -550,6 +583,10 @@ static int claim(struct cas__saves *s, int64_t id, int claim)
         return cas__saves_fail(s, CAS_ECONFLICT, "another castellan is playing game %lld "
                                "(it holds the game's lock in this database); it goes on "
                                "there", (long long)id);
+    if (claim && !has_id(pg->claims, pg->n_claims, id) && (rc = settle(s, id)) != CAS_OK) {
+        unlock(s, id, &held); /* the lock just taken: the claim failed */
+        return rc;
+    }
     if (!claim && !held)
         return cas__saves_fail(s, CAS_ENOTFOUND, "game %lld was not claimed here",
                                (long long)id);

@@ -206,7 +206,10 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
  * by closing the store, or by the server when the connection ends however
  * the process ended.  SQLite (one machine): always CAS_OK; the journal's
  * primary key still refuses a second writer.  A claim held already by this
- * store is CAS_OK again (and needs one release more). */
+ * store is CAS_OK again (and needs one release more).  A new claim waits
+ * for an append of the game still in flight (a dead holder's journal
+ * connection may commit after its claim went), so a journal read after
+ * it holds every action the last holder saved. */
 int cas__saves_game_claim(struct cas__saves *s, int64_t id);
 int cas__saves_game_release(struct cas__saves *s, int64_t id);
 

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include <libpq-fe.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +295,82 @@ static void test_a_claimed_game_is_refused_to_another(void **state)
 }
 
 /* A password in the URL never appears in a message. */
+/* A taker's claim and read of a game, on a thread of their own. */
+struct taker {
+    struct cas__saves *s;
+    int64_t id;
+    int claim_rc, load_rc;
+    size_t n_actions;
+    atomic_int done;
+};
+
+static void *take_over(void *arg)
+{
+    struct taker *t = arg;
+    struct cas__saves_game g;
+    t->claim_rc = cas__saves_game_claim(t->s, t->id);
+    t->load_rc = t->claim_rc ? t->claim_rc : cas__saves_game_load(t->s, t->id, 1, &g);
+    if (t->load_rc == CAS_OK) {
+        t->n_actions = g.n_actions;
+        cas__saves_game_free(&g);
+    }
+    atomic_store(&t->done, 1);
+    return NULL;
+}
+
+/* A castellan that dies keeps its last append in flight on its journal's
+ * connection after its claim (on another connection) is gone: the server
+ * commits what it was sent.  A claim of the game waits for that append,
+ * and the journal read after it holds it; read a ply short, the taker
+ * would play that ply again and collide with it (test_serve_pg hung so).
+ * The append in flight is held open here on a plain connection, as
+ * APPEND_SQL does it: the action inserted and the game's row updated in
+ * one transaction. */
+static void test_a_claim_waits_for_the_last_holders_append_in_flight(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], sql[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    cas_test_sample_game(&g, "league", "Ada", "Bob", 5);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    PGconn *dying = PQconnectdb(url);
+    assert_int_equal(PQstatus(dying), CONNECTION_OK);
+    snprintf(sql, sizeof sql, "BEGIN; INSERT INTO actions (game, ply, actor, text, hash, "
+             "clock_ms) VALUES (%lld, 5, 0, 'late', 0, NULL); UPDATE games SET updated_at ="
+             " updated_at WHERE id = %lld", (long long)g.id, (long long)g.id);
+    PGresult *r = PQexec(dying, sql);
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+
+    struct taker taker = {.s = cas_test_open(url), .id = g.id};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, take_over, &taker), 0);
+    /* The append commits once the taker waits for it (seen in the
+     * server's own view: a backend waiting for a lock), or once the
+     * taker is done without waiting (the defect: then it read too soon).
+     * Bounded only against a stuck server: a minute. */
+    for (int tries = 0; tries < 6000 && !atomic_load(&taker.done) &&
+                        cas_test_query_int(url, "SELECT count(*) FROM pg_stat_activity WHERE"
+                                           " wait_event_type = 'Lock' AND datname ="
+                                           " current_database()") == 0;
+         tries++)
+        usleep(10000);
+    r = PQexec(dying, "COMMIT");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    PQfinish(dying);
+    assert_int_equal(taker.claim_rc, CAS_OK);
+    assert_int_equal(taker.load_rc, CAS_OK);
+    assert_int_equal(taker.n_actions, 6);
+    assert_int_equal(cas__saves_game_release(taker.s, g.id), CAS_OK);
+    cas__saves_close(taker.s);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 static void test_messages_never_show_the_password(void **state)
 {
     (void)state;
@@ -399,18 +477,22 @@ static void test_a_claim_taken_while_away_stays_taken(void **state)
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], sql[256];
+    char url[512], sql[384];
     struct cas__saves *a = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves *b = cas_test_open(url);
     struct cas__saves_game g;
     cas_test_sample_game(&g, NULL, "Ada", "Bob", 2);
     assert_int_equal(cas__saves_game_insert(a, &g), CAS_OK);
     assert_int_equal(cas__saves_game_claim(a, g.id), CAS_OK);
+    /* This database's lock only: other tests on the cluster have a game
+     * of the same id. */
     snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype"
-             " = 'advisory' AND objid = %lld AND objsubid = 2", (long long)g.id);
+             " = 'advisory' AND objid = %lld AND objsubid = 2 AND database = (SELECT oid"
+             " FROM pg_database WHERE datname = current_database())", (long long)g.id);
     exec_plain(url, sql);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-             " AND objid = %lld AND objsubid = 2", (long long)g.id);
+             " AND objid = %lld AND objsubid = 2 AND database = (SELECT oid FROM pg_database"
+             " WHERE datname = current_database())", (long long)g.id);
     for (int i = 0; i < 1000 && cas_test_query_int(url, sql) > 0; i++)
         usleep(10000);
     assert_int_equal(cas__saves_game_claim(b, g.id), CAS_OK);
@@ -438,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_a_copied_game_keeps_its_id),
         cmocka_unit_test(test_integrity_check_finds_a_gap_in_the_plies),
         cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
+        cmocka_unit_test(test_a_claim_waits_for_the_last_holders_append_in_flight),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

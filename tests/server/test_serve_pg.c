@@ -31,7 +31,7 @@
 static int over_or_failed(void *ctx)
 {
     const struct serve_client *c = ctx;
-    return c->over || c->errors;
+    return c->over || c->errors || c->failed; /* a stopped game sends nothing more */
 }
 
 static int stopped(void *ctx)
@@ -47,13 +47,15 @@ static int refused(void *ctx)
 }
 
 /* The server process (its PostgreSQL backend's pid) holding the claim on
- * game id, or 0 for none: who plays the game. */
+ * game id in this test's database, or 0 for none: who plays the game.
+ * Other tests on the cluster have games of the same ids. */
 static long long holder(const char *url, int64_t id)
 {
-    char sql[256];
+    char sql[320];
     snprintf(sql, sizeof sql, "SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype ="
              " 'advisory' AND granted AND classid = 1128354636 AND objid = %lld AND"
-             " objsubid = 2", (long long)id);
+             " objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname ="
+             " current_database())", (long long)id);
     return cas_test_query_int(url, sql);
 }
 
@@ -131,6 +133,7 @@ static void test_two_servers_share_one_database(void **state)
     serve_join(&ada, game, 0);
     serve_run_until(w, over_or_failed, &ada);
     assert_int_equal(ada.errors, 0);
+    assert_false(ada.failed);
     assert_true(ada.ply > ply_before);
 
     /* The game nobody follows is taken over by b's own look (once a
