@@ -118,13 +118,28 @@ async function openPage(name) {
 
 // Every WebSocket frame the page receives (or sends: event
 // 'Network.webSocketFrameSent'), as parsed JSON.
+//
+// The frames come on a DevTools session of their own, which need not keep
+// pace with the page: what the page shows may be drawn from a frame not
+// recorded yet.  frames.until(test, what) waits until a recorded frame
+// passes the test (the step's wait, then an error naming `what`).
 async function recordFrames(page, event = 'Network.webSocketFrameReceived') {
   const frames = [];
+  const waiting = new Set();
   const cdp = await page.createCDPSession();
   await cdp.send('Network.enable');
   cdp.on(event, ({ response }) => {
     try { frames.push(JSON.parse(response.payloadData)); } catch { frames.push({ unparsed: response.payloadData }); }
+    for (const w of waiting) if (w.test(frames.at(-1))) w.done();
   });
+  frames.until = (test, what) => {
+    if (frames.some(test)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w = { test, done: () => { waiting.delete(w); clearTimeout(w.timer); resolve(); } };
+      w.timer = setTimeout(() => { waiting.delete(w); reject(new Error(`no frame came: ${what}`)); }, STEP_MS);
+      waiting.add(w);
+    });
+  };
   return frames;
 }
 
@@ -621,6 +636,7 @@ async function lobbyFollows(a) {
   const game = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
   const cell = (g, n) => document.querySelector(`#games tbody tr[data-game="${g}"] td:nth-child(${n})`)?.textContent;
   await d.waitForFunction(`(${cell})(${JSON.stringify(game)}, 2) === 'over'`);
+  await caughtUp(d, frames);
   const lobby = frames.filter((m) => m.type === 'lobby');
   const whole = lobby.filter((m) => !m.delta), changes = lobby.filter((m) => m.delta);
   assert.equal(whole.length, 1, `one whole list, then changes (${lobby.length} lobby messages)`);
@@ -649,6 +665,12 @@ async function lobbyFollows(a) {
   await d.close();
 }
 
+// Waits until the frames recorded hold the lobby's change the page shows.
+async function caughtUp(page, frames) {
+  const shown = Number(await body(page, 'lobbySeq'));
+  await frames.until((m) => m.type === 'lobby' && m.seq === shown, `the lobby's change ${shown}, which the page shows`);
+}
+
 // At a table page D leaves the lobby (protocol 4, leave_lobby): from the
 // table's state on, nothing of the lobby comes while page A makes another
 // game; back in the lobby, D resumes after the last change it held, and
@@ -659,9 +681,9 @@ async function leavesTheLobbyAtATable(a, d, frames, game) {
   const held = Number(await body(d, 'lobbySeq'));
   await d.click(`#games tbody tr[data-game="${game}"] a[data-nav="game"]`);
   await d.waitForSelector('body[data-over="true"]');
+  await frames.until((m) => m.type === 'state' && String(m.game) === game, 'the table\'s state');
   const at = frames.findLastIndex((m) => m.type === 'state' && String(m.game) === game);
-  assert.ok(at >= 0, 'the table\'s state came');
-  assert.ok(sent.some((m) => m.type === 'leave_lobby'), 'the page left the lobby at the table');
+  await sent.until((m) => m.type === 'leave_lobby', 'the page left the lobby at the table');
   await openCustomForm(a, 'carcassonne');
   await a.$$eval('#seats li select', (ss) => { ss[0].value = 'random'; ss[1].value = 'random'; });
   await a.click('#custom-form button[type="submit"]');
@@ -671,6 +693,8 @@ async function leavesTheLobbyAtATable(a, d, frames, game) {
   await a.waitForSelector(`#games tbody tr[data-game="${other}"]`);
   await d.goBack();
   await d.waitForSelector(`#games tbody tr[data-game="${other}"]`);
+  await caughtUp(d, frames);
+  await sent.until((m) => m.type === 'lobby', 'a subscription on coming back');
   const again = sent.filter((m) => m.type === 'lobby');
   assert.equal(again.length, 1, 'one subscription on coming back');
   assert.equal(again[0].since, held, 'it resumes after the last change it held');
