@@ -333,9 +333,20 @@ int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us)
         return lws_service(w->ctx, 0);
     }
     /* libuv's timers count whole milliseconds: rounded up, so the turn
-     * never ends before the caller's time. */
-    uv_timer_start(&w->wake, woken, timeout_us > 0 ? (uint64_t)(timeout_us + 999) / 1000 : 0, 0);
-    uv_run(w->uv, UV_RUN_ONCE);
+     * never ends before the caller's time.  The timer repeats until the
+     * turn is over: a turn runs the timers that are due before it waits,
+     * so a one-shot timer due by then fired first and the wait that
+     * followed was bounded only by libwebsockets' next timer (~30 s): the
+     * acts due stalled until a socket's event, which a quiet server (the
+     * floor's bare one) never sends. */
+    uint64_t ms = timeout_us > 0 ? (uint64_t)(timeout_us + 999) / 1000 : 0;
+    if (ms) {
+        uv_timer_start(&w->wake, woken, ms, ms);
+        uv_run(w->uv, UV_RUN_ONCE);
+        uv_timer_stop(&w->wake);
+    } else {
+        uv_run(w->uv, UV_RUN_NOWAIT);
+    }
     /* libwebsockets hands over one message per connection per pass and
      * keeps what it read past it; on poll, lws_service's next call passes
      * over those first, and on libuv its idle handle does on the next

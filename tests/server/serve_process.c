@@ -265,3 +265,30 @@ size_t serve_listening(pid_t pid, struct serve_listener *out, size_t cap)
     }
     return n;
 }
+
+/* Append a masked client frame of opcode (0x1 text, 0xA pong) carrying
+ * text to out: its length. */
+size_t serve_client_frame(unsigned char *out, unsigned opcode, const char *text)
+{
+    static const unsigned char mask[4] = {0x12, 0x34, 0x56, 0x78};
+    size_t len = strlen(text);
+    assert_true(len < 126);
+    out[0] = (unsigned char)(0x80 | opcode);
+    out[1] = (unsigned char)(0x80 | len);
+    memcpy(out + 2, mask, 4);
+    for (size_t i = 0; i < len; i++)
+        out[6 + i] = (unsigned char)text[i] ^ mask[i % 4];
+    return 6 + len;
+}
+
+/* The next frame's text (a whole, unfragmented short text frame). */
+void serve_next_text(int fd, char *text, size_t cap)
+{
+    unsigned char h[2];
+    serve_read_exactly(fd, h, 2);
+    assert_int_equal(h[0], 0x81);
+    size_t len = h[1];
+    assert_true(len < 126 && len < cap); /* unmasked, short */
+    serve_read_exactly(fd, text, len);
+    text[len] = '\0';
+}

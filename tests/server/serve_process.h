@@ -39,6 +39,12 @@ void serve_read_exactly(int fd, void *out, size_t len);
  * reads bounded by a receive timeout: its descriptor, the caller's to
  * close.  Fails the test if the server does not switch protocols. */
 int serve_open_websocket(const struct serve_process *p);
+/* Append to out a masked client frame of opcode (0x1 text, 0xA pong)
+ * carrying text (under 126 bytes): its length. */
+size_t serve_client_frame(unsigned char *out, unsigned opcode, const char *text);
+/* Read the next frame of fd, a whole unfragmented short text frame, into
+ * text (cap bytes, NUL-terminated); the test fails on anything else. */
+void serve_next_text(int fd, char *text, size_t cap);
 /* Send request (whole, as written) on a fresh connection and read the
  * answer until the server closes it into response[0..cap) (cut): the
  * status code, 0 when there was none. */

@@ -4,7 +4,8 @@
  * bare server byte for byte, each move answered with that move's recorded
  * messages to both seats, compressed or plain; and the load client plays
  * whole games against it, with each act journaled before its answer when
- * asked.  Servers on 127.0.0.1 port 0; no timing.
+ * asked; and every message that reaches it in one TCP segment is handed
+ * over by its own loop.  Servers on 127.0.0.1 port 0; no timing.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -200,11 +203,50 @@ static void test_floor_server_replays_a_recorded_game_and_journals_each_act(void
     cas__floor_game_free(&real);
 }
 
+/* Creates that reach the bare server in one segment, each behind acts
+ * that get no answer (no game joined), are all answered with nothing more
+ * from the client: libwebsockets hands over one message per connection
+ * per pass and keeps the rest, so the server's loop must hand them over
+ * itself, not leave them for another socket's event (under the load
+ * measure moves stalled for it).  As test_serve_burst does for serve. */
+static void test_floor_server_answers_every_message_of_one_segment(void **state)
+{
+    (void)state;
+    enum { CREATES = 6, SILENT = 2 };
+    struct cas__floor_game g = {0};
+    struct cas__floor_counts counts;
+    struct serve_process p = {0};
+    struct bare b;
+    unsigned char burst[CREATES * (SILENT + 1) * 128];
+    char text[128], want[32];
+    size_t len = 0;
+    bare_start(&b, &g, 1, NULL);
+    p.port = b.port;
+    int fd = serve_open_websocket(&p);
+    for (int i = 0; i < CREATES; i++) {
+        for (int j = 0; j < SILENT; j++)
+            len += serve_client_frame(burst + len, 0x1, "{\"type\":\"act\",\"ply\":0}");
+        len += serve_client_frame(burst + len, 0x1, "{\"type\":\"create\"}");
+    }
+    assert_int_equal(send(fd, burst, len, MSG_NOSIGNAL), (ssize_t)len);
+    for (int i = 1; i <= CREATES; i++) {
+        serve_next_text(fd, text, sizeof text);
+        snprintf(want, sizeof want, "\"game\":\"%d\"", i);
+        assert_memory_equal(text, "{\"type\":\"created\"", 17);
+        assert_non_null(strstr(text, want));
+    }
+    close(fd);
+    bare_stop(&b, &counts);
+    assert_int_equal(counts.messages, CREATES);
+    assert_int_equal(counts.moves, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_batches_keep_each_step_in_order),
         cmocka_unit_test(test_floor_server_replays_a_recorded_game_and_journals_each_act),
+        cmocka_unit_test(test_floor_server_answers_every_message_of_one_segment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

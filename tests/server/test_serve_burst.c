@@ -24,33 +24,6 @@
 #define SILENT 2 /* leaves before each ping: (1 + 2) * 8 well under the
                   * default burst of 40 messages */
 
-/* Append a masked client frame of opcode (0x1 text, 0xA pong) carrying
- * text to out: its length. */
-static size_t client_frame(unsigned char *out, unsigned opcode, const char *text)
-{
-    static const unsigned char mask[4] = {0x12, 0x34, 0x56, 0x78};
-    size_t len = strlen(text);
-    assert_true(len < 126);
-    out[0] = (unsigned char)(0x80 | opcode);
-    out[1] = (unsigned char)(0x80 | len);
-    memcpy(out + 2, mask, 4);
-    for (size_t i = 0; i < len; i++)
-        out[6 + i] = (unsigned char)text[i] ^ mask[i % 4];
-    return 6 + len;
-}
-
-/* The next frame's text (a whole, unfragmented short text frame). */
-static void next_text(int fd, char *text, size_t cap)
-{
-    unsigned char h[2];
-    serve_read_exactly(fd, h, 2);
-    assert_int_equal(h[0], 0x81);
-    size_t len = h[1];
-    assert_true(len < 126 && len < cap); /* unmasked, short */
-    serve_read_exactly(fd, text, len);
-    text[len] = '\0';
-}
-
 static void pings_in_one_segment_all_answered(const char *loop)
 {
     struct serve_process p;
@@ -68,15 +41,15 @@ static void pings_in_one_segment_all_answered(const char *loop)
         /* Before each, frames that get no answer: an unsolicited pong
          * (RFC 6455 5.5.3) and leaves with no game to leave, so no reply's
          * write wakes the loop for the next message. */
-        len += client_frame(burst + len, 0xA, "beat");
+        len += serve_client_frame(burst + len, 0xA, "beat");
         for (int j = 0; j < SILENT; j++)
-            len += client_frame(burst + len, 0x1, "{\"type\":\"leave\"}");
-        len += client_frame(burst + len, 0x1, msg);
+            len += serve_client_frame(burst + len, 0x1, "{\"type\":\"leave\"}");
+        len += serve_client_frame(burst + len, 0x1, msg);
     }
     /* One write; after it the client only reads. */
     assert_int_equal(send(fd, burst, len, MSG_NOSIGNAL), (ssize_t)len);
     for (int i = 1; i <= PINGS; i++) {
-        next_text(fd, msg, sizeof msg);
+        serve_next_text(fd, msg, sizeof msg);
         snprintf(want, sizeof want, "{\"type\":\"pong\",\"id\":%d}", i);
         assert_string_equal(msg, want);
     }
