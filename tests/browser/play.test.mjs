@@ -686,8 +686,14 @@ async function leavesTheLobbyAtATable(a, d, frames, game) {
   await sent.until((m) => m.type === 'leave_lobby', 'the page left the lobby at the table');
   await openCustomForm(a, 'carcassonne');
   await a.$$eval('#seats li select', (ss) => { ss[0].value = 'random'; ss[1].value = 'random'; });
+  // Page A made a game before: its last watch link stays until this one's
+  // answer replaces it.
+  const earlier = await a.$eval('#watch-link', (x) => x.href).catch(() => '');
   await a.click('#custom-form button[type="submit"]');
-  await a.waitForSelector('#created:not([hidden])');
+  await a.waitForFunction((was) => {
+    const link = document.querySelector('#created:not([hidden]) #watch-link');
+    return link && link.href !== was;
+  }, {}, earlier);
   const watch = await a.$eval('#watch-link', (x) => x.href);
   const other = decodeURIComponent(new URL(watch).pathname.split('/')[2]);
   await a.waitForSelector(`#games tbody tr[data-game="${other}"]`);
