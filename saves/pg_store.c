@@ -333,19 +333,27 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Take game id's advisory lock once more; *held says whether it was. */
-static int try_lock(struct cas__saves *s, int64_t id, int *held)
+/* Run sql, a query of one boolean about game id's advisory lock (taking or
+ * letting go of it once, `doing` in an error); *held says what it said. */
+static int advisory(struct cas__saves *s, const char *sql, const char *doing, int64_t id,
+                    int *held)
 {
     cas__pg_num gid;
     PGresult *res = NULL;
     const char *p[] = {cas__pg_dec(gid, id)};
-    int rc = cas__pg_run(s, "SELECT pg_try_advisory_lock(" CAS__PG_LOCK_SPACE ", $1::integer)",
-                         1, p, &res, "claiming the game");
+    int rc = cas__pg_run(s, sql, 1, p, &res, doing);
     if (rc == CAS_OK) {
         *held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
         PQclear(res);
     }
     return rc;
+}
+
+/* Take game id's advisory lock once more; *held says whether it was. */
+static int try_lock(struct cas__saves *s, int64_t id, int *held)
+{
+    return advisory(s, "SELECT pg_try_advisory_lock(" CAS__PG_LOCK_SPACE ", $1::integer)",
+                    "claiming the game", id, held);
 }
 
 static int push_id(int64_t **ids, size_t *n, size_t *cap, int64_t id)
@@ -521,16 +529,8 @@ int cas__pg_check_lost(struct cas__saves *s, int64_t id)
 /* Let go of game id's advisory lock once; *held says whether it was. */
 static int unlock(struct cas__saves *s, int64_t id, int *held)
 {
-    cas__pg_num gid;
-    PGresult *res = NULL;
-    const char *p[] = {cas__pg_dec(gid, id)};
-    int rc = cas__pg_run(s, "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE ", $1::integer)",
-                         1, p, &res, "releasing the game");
-    if (rc == CAS_OK) {
-        *held = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-        PQclear(res);
-    }
-    return rc;
+    return advisory(s, "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE ", $1::integer)",
+                    "releasing the game", id, held);
 }
 
 static int has_id(const int64_t *ids, size_t n, int64_t id)
