@@ -53,6 +53,21 @@ void tconn_free(struct tconn *t)
     t->n = t->cap = 0;
 }
 
+const char *tconn_last(const struct tconn *t)
+{
+    assert_true(t->n > 0);
+    return t->msgs[t->n - 1];
+}
+
+const char *tconn_last_state(const struct tconn *t)
+{
+    for (size_t i = t->n; i-- > 0;)
+        if (strncmp(t->msgs[i], "{\"type\":\"state\"", 15) == 0 ||
+            strncmp(t->msgs[i], "{\"type\":\"update\"", 16) == 0)
+            return t->msgs[i];
+    return NULL;
+}
+
 void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...)
 {
     char text[2048], msg[512];

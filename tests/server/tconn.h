@@ -24,6 +24,11 @@ void tconn_init(struct tconn *t);
 /* Let go of what t collected (t stays usable, empty). */
 void tconn_free(struct tconn *t);
 
+/* The last message t received (t must have one); t keeps it. */
+const char *tconn_last(const struct tconn *t);
+/* The last state or update t received, or NULL; t keeps it. */
+const char *tconn_last_state(const struct tconn *t);
+
 /* Handle one message of t on lobby l (formatted; it must decode), then
  * send what is owed, as a turn of the loop ends. */
 void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...) CAS_PRINTF(3, 4);

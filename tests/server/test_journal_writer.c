@@ -36,12 +36,6 @@
 #define MOST_TRIES 12000
 #include "wsclient.h"
 
-static const char *last(const struct tconn *t)
-{
-    assert_true(t->n > 0);
-    return t->msgs[t->n - 1];
-}
-
 /* The clock of the test (ms), moved by hand: no test waits for time. */
 static int64_t fake_now = 5000000, fake_wall_now = 1796000000000;
 
@@ -124,7 +118,7 @@ static int64_t create_game(struct world *w, const char *game, const char *more,
     tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"%s\",\"practice\":true,"
                "\"seed\":\"5\",\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},"
                "{\"name\":\"Bob\",\"agent\":\"human\"}]%s}", game, more);
-    const char *m = last(&c), *at;
+    const char *m = tconn_last(&c), *at;
     long long id;
     assert_non_null(at = strstr(m, "\"game\":\""));
     assert_int_equal(sscanf(at + 8, "%lld", &id), 1);
@@ -174,7 +168,7 @@ static int act(struct world *w, int64_t id, struct tconn seats[2])
     assert_true(actor == 0 || actor == 1);
     struct cas__botclient_view v;
     char text[1024];
-    const char *m = last(&seats[actor]);
+    const char *m = tconn_last(&seats[actor]);
     assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
     assert_true(cas__botclient_act(&v, 0, text, sizeof text));
     cas__botclient_view_free(&v);
@@ -221,14 +215,14 @@ static void test_a_move_is_sent_once_durable(void **state)
     assert_int_equal(seats[1].n, seen[1]);
     tconn_sayf(&w.lobby, &seats[mover], "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,\"action\":\"pass\"}",
          (long long)id, ply);
-    assert_non_null(strstr(last(&seats[mover]), "\"code\":\"not-your-turn\""));
-    assert_non_null(strstr(last(&seats[mover]), "saving the last move"));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "\"code\":\"not-your-turn\""));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "saving the last move"));
 
     settle(&w);
     assert_false(t->writing);
     assert_true(stored_actions(&w, id) > ply);
     assert_true(seats[1 - mover].n > seen[1 - mover]);
-    assert_non_null(strstr(last(&seats[1 - mover]), "\"played\":[{\"ply\":"));
+    assert_non_null(strstr(tconn_last(&seats[1 - mover]), "\"played\":[{\"ply\":"));
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
     world_close(&w);
@@ -358,12 +352,12 @@ static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
     assert_false(t->writing);
     assert_int_equal(seats[1 - mover].n, seen[1 - mover]);
     assert_int_equal(seats[mover].n, seen[mover] + 1);
-    assert_non_null(strstr(last(&seats[mover]), "\"code\":\"unavailable\""));
-    assert_non_null(strstr(last(&seats[mover]), "this move is kept"));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "\"code\":\"unavailable\""));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "this move is kept"));
     /* Any move meanwhile is refused, changing nothing. */
     tconn_sayf(&w.lobby, &seats[mover], "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,\"action\":\"pass\"}",
          (long long)id, ply);
-    assert_non_null(strstr(last(&seats[mover]), "nothing was played"));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "nothing was played"));
     assert_int_equal(seats[1 - mover].n, seen[1 - mover]);
     mend_store(&saved);
 
@@ -372,7 +366,7 @@ static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
     assert_true(t->r.session.ply > ply);
     assert_int_equal(stored_actions(&w, id), t->r.session.ply);
     assert_true(seats[1 - mover].n > seen[1 - mover]);
-    assert_non_null(strstr(last(&seats[1 - mover]), "\"played\":[{\"ply\":"));
+    assert_non_null(strstr(tconn_last(&seats[1 - mover]), "\"played\":[{\"ply\":"));
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
     world_close(&w);
@@ -470,14 +464,14 @@ static void test_a_take_back_waits_for_the_writer(void **state)
     assert_int_equal(t->j.saved, placed);
     assert_int_equal(seats[1 - mover].n, was.n[1 - mover]);
     assert_int_equal(seats[mover].n, was.n[mover] + 1);
-    assert_non_null(strstr(last(&seats[mover]), "\"code\":\"unavailable\""));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "\"code\":\"unavailable\""));
     mend_store(&saved);
 
     resubmit_until_saved(&w, t);
     assert_true(t->j.saved < placed);
     assert_int_equal(t->j.saved, t->r.session.ply);
     assert_int_equal(stored_actions(&w, id), t->r.session.ply);
-    assert_non_null(strstr(last(&seats[mover]), "\"events_reset\":true"));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "\"events_reset\":true"));
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
     world_close(&w);
@@ -507,7 +501,7 @@ static void test_a_flag_waits_for_the_writer(void **state)
     resubmit_until_saved(&w, t);
     char expect[64];
     snprintf(expect, sizeof expect, "\"reason\":\"flag\",\"flagged\":%d", actor);
-    assert_non_null(strstr(last(&seats[1 - actor]), expect));
+    assert_non_null(strstr(tconn_last(&seats[1 - actor]), expect));
     struct cas__saves_served sv;
     load_served(&w, id, &sv);
     assert_int_equal(sv.flagged, actor);
@@ -556,7 +550,7 @@ static void test_a_leaver_choice_waits_for_the_writer(void **state)
         if (claim) {
             char expect[64];
             snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d", gone);
-            assert_non_null(strstr(last(&seats[stays]), expect));
+            assert_non_null(strstr(tconn_last(&seats[stays]), expect));
             assert_int_equal(sv.flagged, gone);
             assert_true(sv.forfeit);
         } else {
@@ -610,7 +604,7 @@ static void test_the_result_waits_for_the_writer(void **state)
     assert_true(result_waited);
     assert_true(t->over);
     for (int i = 0; i < 2; i++)
-        assert_non_null(strstr(last(&seats[i]), "\"reason\":\"end\""));
+        assert_non_null(strstr(tconn_last(&seats[i]), "\"reason\":\"end\""));
     struct cas__saves_game g;
     assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
     assert_int_equal(g.status, CAS__SAVES_FINISHED);

@@ -57,12 +57,6 @@ static void world_close(struct world *w)
     cas__saves_close(w->store);
 }
 
-static const char *last(const struct tconn *c)
-{
-    assert_true(c->n > 0);
-    return c->msgs[c->n - 1];
-}
-
 /* The next second: what waits goes out. */
 static void next_second(struct world *w)
 {
@@ -85,12 +79,12 @@ static int64_t create(struct world *w, const char *msg, char *token0)
     long long id = 0;
     tconn_init(&c);
     tconn_sayf(&w->lobby, &c, "%s", msg);
-    const char *at = strstr(last(&c), "\"game\":\"");
+    const char *at = strstr(tconn_last(&c), "\"game\":\"");
     if (!at)
-        fail_msg("create failed: %s", last(&c));
+        fail_msg("create failed: %s", tconn_last(&c));
     assert_int_equal(sscanf(at + 8, "%lld", &id), 1);
     if (token0)
-        assert_int_equal(sscanf(strstr(last(&c), "\"token\":\"") + 9, "%63[0-9a-f]", token0),
+        assert_int_equal(sscanf(strstr(tconn_last(&c), "\"token\":\"") + 9, "%63[0-9a-f]", token0),
                          1);
     tconn_free(&c);
     return id;
@@ -272,7 +266,7 @@ static void holds_the_whole_list(struct world *w, struct held *h)
     struct held whole = {0};
     tconn_init(&other);
     tconn_sayf(&w->lobby, &other, "{\"type\":\"lobby\",\"deltas\":true}");
-    apply(&whole, last(&other));
+    apply(&whole, tconn_last(&other));
     assert_true(whole.seq == h->seq);
     assert_int_equal(whole.n, h->n);
     for (size_t i = 0; i < whole.n; i++) {
@@ -328,11 +322,11 @@ static void expect_change(struct world *w, struct tconn *c, size_t *n, struct he
 {
     assert_int_equal(c->n, *n + 1);
     *n = c->n;
-    assert_non_null(strstr(last(c), "\"delta\":true"));
-    assert_string_equal(ids_of(last(c), "put"), put);
-    assert_string_equal(ids_of(last(c), "moved"), moved);
-    assert_string_equal(ids_of(last(c), "remove"), removed);
-    apply(h, last(c));
+    assert_non_null(strstr(tconn_last(c), "\"delta\":true"));
+    assert_string_equal(ids_of(tconn_last(c), "put"), put);
+    assert_string_equal(ids_of(tconn_last(c), "moved"), moved);
+    assert_string_equal(ids_of(tconn_last(c), "remove"), removed);
+    apply(h, tconn_last(c));
     holds_the_whole_list(w, h);
     entries_are_current(w);
 }
@@ -366,18 +360,18 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
     /* The whole list once, numbered: the one shared message (no id). */
     tconn_sayf(&w.lobby, &sub, "{\"type\":\"lobby\",\"deltas\":true,\"id\":7}");
     assert_int_equal(sub.n, 1);
-    assert_null(strstr(last(&sub), "\"delta\""));
-    assert_null(strstr(last(&sub), "\"id\":7"));
+    assert_null(strstr(tconn_last(&sub), "\"delta\""));
+    assert_null(strstr(tconn_last(&sub), "\"id\":7"));
     assert_ptr_equal(sub.sent[0], w.lobby.feed.whole);
-    assert_non_null(strstr(last(&sub), "\"presets\":["));
-    apply(&h, last(&sub));
+    assert_non_null(strstr(tconn_last(&sub), "\"presets\":["));
+    apply(&h, tconn_last(&sub));
     assert_int_equal(h.n, 0);
     size_t n = sub.n;
 
     /* A create: one change with its entry. */
     int64_t a = create(&w, open_seat, ada_token);
     expect_change(&w, &sub, &n, &h, id_text(a), "", "");
-    assert_non_null(strstr(last(&sub), "\"status\":\"open\""));
+    assert_non_null(strstr(tconn_last(&sub), "\"status\":\"open\""));
 
     /* Three creates within a second: one change, a second later. */
     int64_t b = create(&w, open_seat, NULL);
@@ -393,12 +387,12 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
     tconn_sayf(&w.lobby, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,"
                "\"name\":\"Bob\"}", (long long)a);
     char bob_token[64];
-    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", bob_token),
+    assert_int_equal(sscanf(strstr(tconn_last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", bob_token),
                      1);
     next_second(&w);
     expect_change(&w, &sub, &n, &h, id_text(a), "", "");
-    assert_non_null(strstr(last(&sub), "\"status\":\"running\""));
-    assert_non_null(strstr(last(&sub), "\"name\":\"Bob\""));
+    assert_non_null(strstr(tconn_last(&sub), "\"status\":\"running\""));
+    assert_non_null(strstr(tconn_last(&sub), "\"name\":\"Bob\""));
 
     /* Both join: their seats show connected (the entry is put again). */
     tconn_sayf(&w.lobby, &ada, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":0,"
@@ -414,7 +408,7 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
     for (int i = 0; i < 2 && !moved; i++) {
         struct cas__botclient_view v;
         char act[4096];
-        assert_int_equal(cas__botclient_read(last(seats[i]), strlen(last(seats[i])), &v),
+        assert_int_equal(cas__botclient_read(tconn_last(seats[i]), strlen(tconn_last(seats[i])), &v),
                          CAS_OK);
         int acts = cas__botclient_act(&v, 0, act, sizeof act);
         cas__botclient_view_free(&v);
@@ -430,14 +424,14 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
     char moved_entry[64];
     snprintf(moved_entry, sizeof moved_entry, "\"moved\":[{\"game\":\"%lld\",\"ply\":",
              (long long)a);
-    const char *at = strstr(last(&sub), moved_entry);
+    const char *at = strstr(tconn_last(&sub), moved_entry);
     assert_non_null(at);
     at = strstr(at, ",\"to_move\":");
     assert_non_null(at);
     assert_non_null(strchr("0123456789n", at[11]));
     assert_non_null(strstr(at, "}],\"remove\":[]"));
     assert_true(strstr(at, "}],\"remove\":[]") - at < 17);
-    assert_null(strstr(last(&sub), "\"title\""));
+    assert_null(strstr(tconn_last(&sub), "\"title\""));
 
     /* Nothing changed: nothing is sent. */
     next_second(&w);
@@ -447,8 +441,8 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
      * at once, as a second passed since the last change. */
     int64_t e = create(&w, two_bots, NULL);
     expect_change(&w, &sub, &n, &h, id_text(e), "", "");
-    assert_non_null(strstr(last(&sub), "\"status\":\"over\""));
-    assert_non_null(strstr(last(&sub), "\"finished\":["));
+    assert_non_null(strstr(tconn_last(&sub), "\"status\":\"over\""));
+    assert_non_null(strstr(tconn_last(&sub), "\"finished\":["));
     /* Another: the older finished one leaves memory (keep_finished 1). */
     int64_t f = create(&w, two_bots, NULL);
     next_second(&w);
@@ -481,10 +475,10 @@ static void test_without_deltas_whole_lists(void **state)
     assert_int_equal(old.n, 2); /* at most one a second */
     next_second(&w);
     assert_int_equal(old.n, 3);
-    assert_null(strstr(last(&old), "\"delta\""));
+    assert_null(strstr(tconn_last(&old), "\"delta\""));
     char entry[64];
     snprintf(entry, sizeof entry, "{\"game\":\"%lld\"", (long long)b);
-    assert_non_null(strstr(last(&old), entry));
+    assert_non_null(strstr(tconn_last(&old), entry));
     next_second(&w);
     assert_int_equal(old.n, 3);
     cas__lobby_disconnect(&w.lobby, &old.base);
@@ -519,10 +513,10 @@ static void test_a_new_subscriber_sees_news_at_once(void **state)
     char entry[64];
     snprintf(entry, sizeof entry, "{\"game\":\"%lld\"", (long long)b);
     assert_int_equal(late.n, 1);
-    assert_non_null(strstr(last(&late), entry));
+    assert_non_null(strstr(tconn_last(&late), entry));
     assert_int_equal(sub.n, 3);
-    assert_non_null(strstr(last(&sub), entry));
-    assert_true(seq_of(last(&sub)) == seq_of(last(&late)));
+    assert_non_null(strstr(tconn_last(&sub), entry));
+    assert_true(seq_of(tconn_last(&sub)) == seq_of(tconn_last(&late)));
     next_second(&w);
     assert_int_equal(sub.n, 3);
     assert_int_equal(late.n, 1);
@@ -541,13 +535,13 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     world_open(&w, "feed-resume", NULL);
     tconn_init(&sub);
     tconn_sayf(&w.lobby, &sub, "{\"type\":\"lobby\",\"deltas\":true}");
-    uint64_t first = seq_of(last(&sub));
+    uint64_t first = seq_of(tconn_last(&sub));
     for (int i = 0; i < 5; i++) {
         create(&w, open_seat, NULL);
         next_second(&w);
     }
     assert_int_equal(sub.n, 6);
-    assert_true(seq_of(last(&sub)) == first + 5);
+    assert_true(seq_of(tconn_last(&sub)) == first + 5);
 
     /* From a number in the history: exactly the changes after it, the
      * very messages the others were sent. */
@@ -566,8 +560,8 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     tconn_sayf(&w.lobby, &back, "{\"type\":\"lobby\",\"deltas\":true,\"since\":%llu}",
                (unsigned long long)(first + 99));
     assert_int_equal(back.n, 1);
-    assert_null(strstr(last(&back), "\"delta\""));
-    assert_true(seq_of(last(&back)) == first + 5);
+    assert_null(strstr(tconn_last(&back), "\"delta\""));
+    assert_true(seq_of(tconn_last(&back)) == first + 5);
     cas__lobby_disconnect(&w.lobby, &back.base);
     tconn_free(&back);
 
@@ -580,9 +574,9 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     tconn_sayf(&w.lobby, &back, "{\"type\":\"lobby\",\"deltas\":true,\"since\":%llu}",
                (unsigned long long)(first + 4));
     assert_int_equal(back.n, 1);
-    assert_null(strstr(last(&back), "\"delta\""));
-    assert_true(seq_of(last(&back)) == first + 5 + CAS__LOBBY_HISTORY);
-    assert_non_null(strstr(last(&back), "\"presets\":["));
+    assert_null(strstr(tconn_last(&back), "\"delta\""));
+    assert_true(seq_of(tconn_last(&back)) == first + 5 + CAS__LOBBY_HISTORY);
+    assert_non_null(strstr(tconn_last(&back), "\"presets\":["));
     /* ... and one in it still resumes. */
     tconn_free(&back);
     tconn_sayf(&w.lobby, &back, "{\"type\":\"lobby\",\"deltas\":true,\"since\":%llu}",
@@ -610,7 +604,7 @@ static void test_leave_lobby_ends_the_subscription(void **state)
     tconn_init(&old);
     tconn_init(&v3);
     tconn_sayf(&w.lobby, &page, "{\"type\":\"hello\"}");
-    assert_non_null(strstr(last(&page), "\"protocol\":4"));
+    assert_non_null(strstr(tconn_last(&page), "\"protocol\":4"));
     tconn_sayf(&w.lobby, &page, "{\"type\":\"lobby\",\"deltas\":true}");
     tconn_sayf(&w.lobby, &old, "{\"type\":\"lobby\"}");
     tconn_sayf(&w.lobby, &v3, "{\"type\":\"lobby\",\"deltas\":true}");
@@ -619,13 +613,13 @@ static void test_leave_lobby_ends_the_subscription(void **state)
     assert_int_equal(page.n, 3);
     assert_int_equal(old.n, 2);
     assert_int_equal(v3.n, 2);
-    uint64_t held = seq_of(last(&page));
+    uint64_t held = seq_of(tconn_last(&page));
     /* All three go to the table; two of them leave the lobby. */
     struct tconn *all[3] = {&page, &old, &v3};
     size_t had[3];
     for (int i = 0; i < 3; i++) {
         tconn_sayf(&w.lobby, all[i], "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)a);
-        assert_non_null(strstr(last(all[i]), "\"type\":\"state\""));
+        assert_non_null(strstr(tconn_last(all[i]), "\"type\":\"state\""));
     }
     tconn_sayf(&w.lobby, &page, "{\"type\":\"leave_lobby\",\"id\":7}");
     tconn_sayf(&w.lobby, &old, "{\"type\":\"leave_lobby\"}");
@@ -639,7 +633,7 @@ static void test_leave_lobby_ends_the_subscription(void **state)
     assert_int_equal(page.n, had[0]);
     assert_int_equal(old.n, had[1]);
     assert_int_equal(v3.n, had[2] + 1);
-    assert_string_equal(ids_of(last(&v3), "put"), id_text(b));
+    assert_string_equal(ids_of(tconn_last(&v3), "put"), id_text(b));
     /* Back in the lobby: the change it missed, the one the other got. */
     tconn_sayf(&w.lobby, &page, "{\"type\":\"lobby\",\"deltas\":true,\"since\":%llu}",
                (unsigned long long)held);
@@ -696,18 +690,18 @@ static void test_a_held_table_is_listed_as_it_was(void **state)
     world_open(&w, "feed-held", NULL);
     tconn_init(&sub);
     tconn_sayf(&w.lobby, &sub, "{\"type\":\"lobby\",\"deltas\":true}");
-    apply(&h, last(&sub));
+    apply(&h, tconn_last(&sub));
     size_t n = sub.n;
     struct tconn c;
     tconn_init(&c);
     tconn_sayf(&w.lobby, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                "{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
     long long id = 0;
-    assert_int_equal(sscanf(strstr(last(&c), "\"game\":\"") + 8, "%lld", &id), 1);
+    assert_int_equal(sscanf(strstr(tconn_last(&c), "\"game\":\"") + 8, "%lld", &id), 1);
     for (int i = 0; i < 2; i++) {
         char key[32];
         snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
-        assert_int_equal(sscanf(strstr(last(&c), key) + strlen(key), "%63[0-9a-f]", tokens[i]),
+        assert_int_equal(sscanf(strstr(tconn_last(&c), key) + strlen(key), "%63[0-9a-f]", tokens[i]),
                          1);
     }
     tconn_free(&c);
@@ -738,7 +732,7 @@ static void test_a_held_table_is_listed_as_it_was(void **state)
         if (sub.n > n) {
             assert_int_equal(sub.n, n + 1);
             n = sub.n;
-            apply(&h, last(&sub));
+            apply(&h, tconn_last(&sub));
             assert_string_equal(t->listed, cas__jw_text(&now));
             holds_the_whole_list(&w, &h);
         }
@@ -749,7 +743,7 @@ static void test_a_held_table_is_listed_as_it_was(void **state)
             assert_true(play_if_deciding(&w, &seats[0]) || play_if_deciding(&w, &seats[1]));
     }
     next_second(&w);
-    apply(&h, last(&sub));
+    apply(&h, tconn_last(&sub));
     holds_the_whole_list(&w, &h);
     entries_are_current(&w);
     /* Written only where a seat had joined since the last change. */

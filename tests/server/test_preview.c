@@ -45,27 +45,12 @@ static void close_conn(struct tconn_world *w, struct tconn *c)
     tconn_free(c);
 }
 
-static const char *last(const struct tconn *c)
-{
-    assert_true(c->n > 0);
-    return c->msgs[c->n - 1];
-}
-
-static const char *last_state(const struct tconn *c)
-{
-    for (size_t i = c->n; i-- > 0;)
-        if (strncmp(c->msgs[i], "{\"type\":\"state\"", 15) == 0 ||
-            strncmp(c->msgs[i], "{\"type\":\"update\"", 16) == 0)
-            return c->msgs[i];
-    return NULL;
-}
-
 static const char *error_code(const struct tconn *c)
 {
     static char code[64];
-    const char *at = strstr(last(c), "\"code\":\"");
+    const char *at = strstr(tconn_last(c), "\"code\":\"");
     code[0] = '\0';
-    if (strncmp(last(c), "{\"type\":\"error\"", 15) == 0 && at)
+    if (strncmp(tconn_last(c), "{\"type\":\"error\"", 15) == 0 && at)
         sscanf(at + 8, "%63[^\"]", code);
     return code;
 }
@@ -88,14 +73,14 @@ static struct cas__table *seat_game_of(struct tconn_world *w, const char *create
     struct tconn c;
     tconn_init(&c);
     tconn_sayf(&w->lobby, &c, "%s", create);
-    const char *at = strstr(last(&c), "\"game\":\"");
-    if (!at || strncmp(last(&c), "{\"type\":\"created\"", 17) != 0)
-        fail_msg("create failed: %s", last(&c));
+    const char *at = strstr(tconn_last(&c), "\"game\":\"");
+    if (!at || strncmp(tconn_last(&c), "{\"type\":\"created\"", 17) != 0)
+        fail_msg("create failed: %s", tconn_last(&c));
     int64_t id = strtoll(at + 8, NULL, 10);
     for (int i = 0; i < 2; i++) {
         char key[48];
         snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
-        at = strstr(last(&c), key);
+        at = strstr(tconn_last(&c), key);
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
     }
@@ -120,7 +105,7 @@ static struct cas__table *seat_game(struct tconn_world *w, struct tconn seats[2]
 static int decider(struct tconn seats[2], struct cas__botclient_view *v)
 {
     for (int i = 0; i < 2; i++) {
-        const char *m = last_state(&seats[i]);
+        const char *m = tconn_last_state(&seats[i]);
         assert_non_null(m);
         assert_int_equal(cas__botclient_read(m, strlen(m), v), CAS_OK);
         if (v->actor == v->you && v->n_actions > 0)
@@ -217,7 +202,7 @@ static void test_spots_of_a_placement(void **state)
         preview(&w, &seats[d], v.game, v.ply, cas__botclient_action(&v, i));
         expect_still(t, seats, &was, d);
         size_t line, off;
-        assert_int_equal(cas__json_parse(last(&seats[d]), strlen(last(&seats[d])), &reply,
+        assert_int_equal(cas__json_parse(tconn_last(&seats[d]), strlen(tconn_last(&seats[d])), &reply,
                                          &line, &off), CAS_OK);
         assert_string_equal(field(reply, "type")->text, "preview");
         assert_string_equal(field(reply, "id")->text, "7");
@@ -247,7 +232,7 @@ static void test_spots_of_a_placement(void **state)
     tconn_init(&fresh);
     tconn_sayf(&w.lobby, &fresh, "{\"type\":\"join\",\"game\":\"%lld\",\"seat\":%d,"
                "\"token\":\"%s\"}", (long long)t->id, d, tokens[d]);
-    assert_int_equal(cas__botclient_read(last(&fresh), strlen(last(&fresh)), &v), CAS_OK);
+    assert_int_equal(cas__botclient_read(tconn_last(&fresh), strlen(tconn_last(&fresh)), &v), CAS_OK);
     assert_int_equal(v.actor, d);
     assert_int_equal(v.n_actions, actions->n);
     for (size_t i = 0; i < actions->n; i++)
@@ -313,7 +298,7 @@ static void test_refusals_and_chance(void **state)
     was = still_of(t, seats);
     preview(&w, &seats[d], v.game, v.ply, "pass");
     expect_still(t, seats, &was, d);
-    assert_non_null(strstr(last(&seats[d]), "\"next\":\"chance\",\"actions\":[],\"svg\":null"));
+    assert_non_null(strstr(tconn_last(&seats[d]), "\"next\":\"chance\",\"actions\":[],\"svg\":null"));
     cas__botclient_view_free(&v);
     for (int i = 0; i < 2; i++)
         close_conn(&w, &seats[i]);
@@ -345,7 +330,7 @@ static void play_out(const char *db, const char *create, int look, struct outcom
         int d = decider(seats, &v);
         for (size_t i = 0; look && i < v.n_actions; i++, out->previews++) {
             preview(&w, &seats[d], v.game, v.ply, cas__botclient_action(&v, i));
-            assert_non_null(strstr(last(&seats[d]), "{\"type\":\"preview\""));
+            assert_non_null(strstr(tconn_last(&seats[d]), "{\"type\":\"preview\""));
         }
         x ^= x << 13;
         x ^= x >> 7;
@@ -425,9 +410,9 @@ static void test_spots_of_an_abbey(void **state)
             struct still was = still_of(t, seats);
             preview(&w, &seats[d], v.game, v.ply, cas__botclient_action(&v, i));
             expect_still(t, seats, &was, d);
-            if (!strstr(last(&seats[d]), "\"next\":\"you\"") ||
-                !strstr(last(&seats[d]), "data-cas-choices"))
-                fail_msg("an abbey without spots: %s", last(&seats[d]));
+            if (!strstr(tconn_last(&seats[d]), "\"next\":\"you\"") ||
+                !strstr(tconn_last(&seats[d]), "data-cas-choices"))
+                fail_msg("an abbey without spots: %s", tconn_last(&seats[d]));
             print_message("\"%s\" at ply %lld: a deploy with spots\n",
                           cas__botclient_action(&v, i), (long long)v.ply);
             found = 1;

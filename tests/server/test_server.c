@@ -33,12 +33,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static const char *last(const struct tconn *t)
-{
-    assert_true(t->n > 0);
-    return t->msgs[t->n - 1];
-}
-
 static int is_state(const char *m)
 {
     return strncmp(m, "{\"type\":\"state\"", 15) == 0 ||
@@ -50,15 +44,6 @@ static const char *last_full(const struct tconn *c)
 {
     for (size_t i = c->n; i-- > 0;)
         if (strncmp(c->msgs[i], "{\"type\":\"state\"", 15) == 0)
-            return c->msgs[i];
-    return NULL;
-}
-
-/* c's last state or update, or NULL. */
-static const char *last_state(const struct tconn *c)
-{
-    for (size_t i = c->n; i-- > 0;)
-        if (is_state(c->msgs[i]))
             return c->msgs[i];
     return NULL;
 }
@@ -183,9 +168,9 @@ static void sayf(struct world *w, struct tconn *c, const char *fmt, ...)
 static const char *error_code(const struct tconn *c)
 {
     static char code[64];
-    const char *at = strstr(last(c), "\"code\":\"");
+    const char *at = strstr(tconn_last(c), "\"code\":\"");
     code[0] = '\0';
-    if (strncmp(last(c), "{\"type\":\"error\"", 15) == 0 && at)
+    if (strncmp(tconn_last(c), "{\"type\":\"error\"", 15) == 0 && at)
         sscanf(at + 8, "%63[^\"]", code);
     return code;
 }
@@ -197,15 +182,15 @@ static int64_t create(struct world *w, const char *msg, char tokens[][64], size_
     struct cas__botclient_view v;
     tconn_init(&c);
     say(w, &c, msg);
-    assert_int_equal(cas__botclient_read(last(&c), strlen(last(&c)), &v), CAS_OK);
+    assert_int_equal(cas__botclient_read(tconn_last(&c), strlen(tconn_last(&c)), &v), CAS_OK);
     if (strcmp(v.type, "created") != 0)
-        fail_msg("create failed: %s", last(&c));
+        fail_msg("create failed: %s", tconn_last(&c));
     int64_t id = v.game;
     cas__botclient_view_free(&v);
     for (size_t i = 0; i < n; i++) {
         char key[48];
         snprintf(key, sizeof key, "{\"seat\":%zu,\"token\":\"", i);
-        const char *at = strstr(last(&c), key);
+        const char *at = strstr(tconn_last(&c), key);
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
     }
@@ -237,7 +222,7 @@ static int play_one(struct world *w, int64_t id, struct tconn *seats, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct cas__botclient_view v;
         char act[4096];
-        const char *m = last_state(&seats[i]);
+        const char *m = tconn_last_state(&seats[i]);
         if (!m)
             continue;
         assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
@@ -268,7 +253,7 @@ static size_t act_of_decider(struct tconn seats[2], char *act, size_t cap)
 {
     for (size_t i = 0; i < 2; i++) {
         struct cas__botclient_view v;
-        const char *m = last_state(&seats[i]);
+        const char *m = tconn_last_state(&seats[i]);
         if (!m)
             continue;
         assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
@@ -475,15 +460,15 @@ static void test_create_list_claim_join(void **state)
     tconn_init(&bob);
     tconn_init(&carol);
     say(&w, &lobby, "{\"type\":\"lobby\",\"id\":1}");
-    assert_non_null(strstr(last(&lobby), "\"presets\":["));
-    assert_non_null(strstr(last(&lobby), "{\"id\":\"fixture\""));
-    assert_non_null(strstr(last(&lobby), "\"id\":1"));
+    assert_non_null(strstr(tconn_last(&lobby), "\"presets\":["));
+    assert_non_null(strstr(tconn_last(&lobby), "{\"id\":\"fixture\""));
+    assert_non_null(strstr(tconn_last(&lobby), "\"id\":1"));
 
     int64_t id = create(&w, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                         "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"open\"}]}",
                         tokens, 2);
     /* The lobby heard of it, with the open seat. */
-    assert_non_null(strstr(last(&lobby), "\"status\":\"open\""));
+    assert_non_null(strstr(tconn_last(&lobby), "\"status\":\"open\""));
     size_t lists = lobby.n;
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":0}", (long long)id);
     assert_string_equal(error_code(&bob), "not-open");
@@ -493,9 +478,9 @@ static void test_create_list_claim_join(void **state)
     assert_string_equal(error_code(&bob), "not-found");
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
          (long long)id);
-    assert_non_null(strstr(last(&bob), "\"type\":\"claimed\""));
+    assert_non_null(strstr(tconn_last(&bob), "\"type\":\"claimed\""));
     char claimed[64];
-    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed), 1);
+    assert_int_equal(sscanf(strstr(tconn_last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed), 1);
     assert_string_not_equal(claimed, tokens[1]);
     snprintf(tokens[1], sizeof tokens[1], "%s", claimed);
     sayf(&w, &carol, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1}", (long long)id);
@@ -505,8 +490,8 @@ static void test_create_list_claim_join(void **state)
     fake_now += CAS__LOBBY_EVERY_MS;
     cas__lobby_flush(&w.lobby);
     assert_int_equal(lobby.n, lists + 1);
-    assert_non_null(strstr(last(&lobby), "\"status\":\"running\""));
-    assert_non_null(strstr(last(&lobby), "\"name\":\"Bob\""));
+    assert_non_null(strstr(tconn_last(&lobby), "\"status\":\"running\""));
+    assert_non_null(strstr(tconn_last(&lobby), "\"name\":\"Bob\""));
 
     /* A wrong token joins nothing; the right one acts for the seat. */
     join(&w, &carol, id, 1, tokens[0]);
@@ -514,8 +499,8 @@ static void test_create_list_claim_join(void **state)
     join(&w, &carol, id, 1, "");
     assert_string_equal(error_code(&carol), "bad-token");
     join(&w, &bob, id, 1, tokens[1]);
-    assert_non_null(strstr(last(&bob), "\"type\":\"state\""));
-    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    assert_non_null(strstr(tconn_last(&bob), "\"type\":\"state\""));
+    assert_non_null(strstr(tconn_last(&bob), "\"you\":1"));
     /* The claim is in the store: a restart keeps the name and the seat. */
     struct cas__saves_game g;
     assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
@@ -573,7 +558,7 @@ static void test_only_the_seat_acts(void **state)
     sayf(&w, other, "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\",\"id\":7}",
          (long long)id, ply);
     assert_string_equal(error_code(other), "not-your-turn");
-    assert_non_null(strstr(last(other), "\"id\":7"));
+    assert_non_null(strstr(tconn_last(other), "\"id\":7"));
     sayf(&w, mover, "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\"}",
          (long long)id, ply + 5);
     assert_string_equal(error_code(mover), "stale");
@@ -590,7 +575,7 @@ static void test_only_the_seat_acts(void **state)
 
     /* A hint names one of the legal actions. */
     sayf(&w, mover, "{\"type\":\"hint\",\"game\":%lld,\"id\":\"h\"}", (long long)id);
-    assert_non_null(strstr(last(mover), "{\"type\":\"hint\",\"id\":\"h\""));
+    assert_non_null(strstr(tconn_last(mover), "{\"type\":\"hint\",\"id\":\"h\""));
 
     /* The mover's legal action goes through and everyone hears of it. */
     size_t before = watch.n;
@@ -726,7 +711,7 @@ static void test_tokens_are_kept_as_hashes(void **state)
         assert_string_equal(error_code(&seats[i]), "");
         char you[16];
         snprintf(you, sizeof you, "\"you\":%d", i);
-        assert_non_null(strstr(last(&seats[i]), you));
+        assert_non_null(strstr(tconn_last(&seats[i]), you));
         tconn_free(&seats[i]);
     }
     world_close(&w);
@@ -749,22 +734,22 @@ static void test_a_claim_revokes_the_creators_token(void **state)
     tconn_init(&creator);
     tconn_init(&bob);
     join(&w, &creator, id, 1, tokens[1]);
-    assert_non_null(strstr(last(&creator), "\"you\":1"));
+    assert_non_null(strstr(tconn_last(&creator), "\"you\":1"));
     assert_int_equal(table(&w, id)->seats[1].connected, 1);
     sayf(&w, &bob, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,\"name\":\"Bob\"}",
          (long long)id);
-    assert_int_equal(sscanf(strstr(last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed),
+    assert_int_equal(sscanf(strstr(tconn_last(&bob), "\"token\":\"") + 9, "%63[0-9a-f]", claimed),
                      1);
     assert_string_not_equal(claimed, tokens[1]);
     /* The creator's connection watches now. */
-    assert_non_null(strstr(last_state(&creator), "\"you\":null"));
+    assert_non_null(strstr(tconn_last_state(&creator), "\"you\":null"));
     assert_int_equal(table(&w, id)->seats[1].connected, 0);
     sayf(&w, &creator, "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
     assert_string_equal(error_code(&creator), "bad-token");
     join(&w, &creator, id, 1, tokens[1]);
     assert_string_equal(error_code(&creator), "bad-token");
     join(&w, &bob, id, 1, claimed);
-    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    assert_non_null(strstr(tconn_last(&bob), "\"you\":1"));
     tconn_free(&creator);
     tconn_free(&bob);
     world_close(&w);
@@ -775,7 +760,7 @@ static void test_a_claim_revokes_the_creators_token(void **state)
     join(&w, &creator, id, 1, tokens[1]);
     assert_string_equal(error_code(&creator), "bad-token");
     join(&w, &bob, id, 1, claimed);
-    assert_non_null(strstr(last(&bob), "\"you\":1"));
+    assert_non_null(strstr(tconn_last(&bob), "\"you\":1"));
     tconn_free(&creator);
     tconn_free(&bob);
     world_close(&w);
@@ -817,11 +802,11 @@ static void test_seeds_are_committed_and_revealed(void **state)
     char stored[32];
     snprintf(stored, sizeof stored, "%" PRIu64, g.seed);
     cas__saves_game_free(&g);
-    field_of(last_state(&watch), "seed_commitment", commitment, sizeof commitment);
+    field_of(tconn_last_state(&watch), "seed_commitment", commitment, sizeof commitment);
     assert_int_equal(strlen(commitment), CAS__HASH_LEN);
-    assert_non_null(strstr(last_state(&watch), "\"practice\":false"));
-    assert_non_null(strstr(last_state(&watch), "\"seed\":null"));
-    assert_non_null(strstr(last_state(&watch), "\"seed_reveal\":null"));
+    assert_non_null(strstr(tconn_last_state(&watch), "\"practice\":false"));
+    assert_non_null(strstr(tconn_last_state(&watch), "\"seed\":null"));
+    assert_non_null(strstr(tconn_last_state(&watch), "\"seed_reveal\":null"));
     for (int i = 0; i < 6; i++)
         assert_true(play_one(&w, id, seats, 2));
 
@@ -832,19 +817,19 @@ static void test_seeds_are_committed_and_revealed(void **state)
     world_close(&w);
     world_open(&w, "draws", 0);
     seat_both(&w, id, tokens, seats, &watch);
-    field_of(last_state(&watch), "seed_commitment", again, sizeof again);
+    field_of(tconn_last_state(&watch), "seed_commitment", again, sizeof again);
     assert_string_equal(again, commitment);
     for (int i = 0; i < 500 && !table(&w, id)->over; i++) {
         const struct tconn *all[] = {&seats[0], &seats[1], &watch};
         for (size_t k = 0; k < 3; k++)
-            if (strstr(last_state(all[k]), "\"seed\":\""))
-                fail_msg("the seed was shown before the end: %s", last_state(all[k]));
+            if (strstr(tconn_last_state(all[k]), "\"seed\":\""))
+                fail_msg("the seed was shown before the end: %s", tconn_last_state(all[k]));
         assert_true(play_one(&w, id, seats, 2));
     }
     assert_true(table(&w, id)->over);
-    field_of(last_state(&watch), "seed", seed, sizeof seed);
-    field_of(last_state(&watch), "seed_reveal", reveal, sizeof reveal);
-    field_of(last_state(&watch), "seed_commitment", again, sizeof again);
+    field_of(tconn_last_state(&watch), "seed", seed, sizeof seed);
+    field_of(tconn_last_state(&watch), "seed_reveal", reveal, sizeof reveal);
+    field_of(tconn_last_state(&watch), "seed_commitment", again, sizeof again);
     assert_string_equal(seed, stored);
     assert_string_equal(again, commitment);
     assert_int_equal(strncmp(reveal, seed, strlen(seed)), 0);
@@ -862,7 +847,7 @@ static void test_seeds_are_committed_and_revealed(void **state)
     say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\",\"seats\":["
                 "{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
     assert_string_equal(error_code(&c), "bad-config");
-    assert_non_null(strstr(last(&c), "practice"));
+    assert_non_null(strstr(tconn_last(&c), "practice"));
     say(&w, &c, "{\"type\":\"create\",\"preset\":\"fixture\"}");
     assert_string_equal(error_code(&c), "bad-config");
     say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\","
@@ -870,7 +855,7 @@ static void test_seeds_are_committed_and_revealed(void **state)
     assert_string_equal(error_code(&c), "bad-message");
     assert_int_equal(w.lobby.n_tables, 1);
     int64_t practice = create(&w, two_humans, tokens, 2);
-    assert_non_null(strstr(last(&c), "\"practice\":true"));
+    assert_non_null(strstr(tconn_last(&c), "\"practice\":true"));
     seat_both(&w, practice, tokens, seats, NULL);
     assert_non_null(strstr(last_full(&seats[0]), "\"practice\":true"));
     assert_non_null(strstr(last_full(&seats[0]), "\"seed\":\"9\""));
@@ -909,13 +894,13 @@ static void test_undo_reconnect_and_restart(void **state)
      * the placement back; the journal forgets it. */
     assert_true(play_one(&w, id, seats, 2));
     assert_int_equal(cas__table_actor(t), actor);
-    assert_non_null(strstr(last(&seats[actor]), "\"can_undo\":true"));
-    assert_non_null(strstr(last(&seats[1 - actor]), "\"can_undo\":false"));
+    assert_non_null(strstr(tconn_last(&seats[actor]), "\"can_undo\":true"));
+    assert_non_null(strstr(tconn_last(&seats[1 - actor]), "\"can_undo\":false"));
     sayf(&w, &seats[1 - actor], "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
     assert_string_equal(error_code(&seats[1 - actor]), "not-your-turn");
     sayf(&w, &seats[actor], "{\"type\":\"undo\",\"game\":%lld}", (long long)id);
     assert_int_equal(t->r.session.ply, ply);
-    assert_non_null(strstr(last(&seats[actor]), "\"events_reset\":true"));
+    assert_non_null(strstr(tconn_last(&seats[actor]), "\"events_reset\":true"));
     struct cas__saves_game g;
     assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
     assert_int_equal(g.n_actions, ply);
@@ -929,7 +914,7 @@ static void test_undo_reconnect_and_restart(void **state)
     tconn_free(&seats[1]);
     tconn_init(&seats[1]);
     join(&w, &seats[1], id, 1, tokens[1]);
-    assert_non_null(strstr(last(&seats[1]), "\"you\":1"));
+    assert_non_null(strstr(tconn_last(&seats[1]), "\"you\":1"));
     assert_int_equal(t->seats[1].connected, 1);
     uint32_t at = t->r.session.ply;
     uint64_t hash = t->r.session.hash;
@@ -986,7 +971,7 @@ static void test_adopts_a_terminal_game(void **state)
     /* Not let: refused as if it did not exist, and nothing is stored. */
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
     assert_string_equal(error_code(&c), "not-found");
-    assert_non_null(strstr(last(&c), "--host-saved"));
+    assert_non_null(strstr(tconn_last(&c), "--host-saved"));
     assert_false(cas__lobby_may_show(&w.lobby, w.store, id, NULL));
     assert_true(cas__lobby_may_show(&w.lobby, w.store, served, NULL));
     struct cas__saves_served sv;
@@ -1009,12 +994,12 @@ static void test_adopts_a_terminal_game(void **state)
     assert_int_equal(cas__host_saved_parse(spec, &let, err, sizeof err), CAS_OK);
     assert_int_equal(let.n, 2);
     sayf(&w, &c, "{\"type\":\"create\",\"resume\":%lld}", (long long)id);
-    assert_non_null(strstr(last(&c), "\"type\":\"created\""));
+    assert_non_null(strstr(tconn_last(&c), "\"type\":\"created\""));
     for (int i = 0; i < 2; i++) {
         char key[48];
         snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
-        assert_non_null(strstr(last(&c), key));
-        sscanf(strstr(last(&c), key) + strlen(key), "%63[^\"]", tokens[i]);
+        assert_non_null(strstr(tconn_last(&c), key));
+        sscanf(strstr(tconn_last(&c), key) + strlen(key), "%63[^\"]", tokens[i]);
         tconn_init(&seats[i]);
         join(&w, &seats[i], id, i, tokens[i]);
     }
@@ -1091,7 +1076,7 @@ static void follow(struct follower *f, const struct tconn *c)
 static char *full_picture(const struct tconn *c)
 {
     struct follower f = {0};
-    const char *m = last_state(c);
+    const char *m = tconn_last_state(c);
     assert_non_null(m);
     assert_int_equal(strncmp(m, "{\"type\":\"state\"", 15), 0);
     follow(&f, c);
@@ -1301,7 +1286,7 @@ static void test_changed_tables_are_flushed_once(void **state)
     assert_int_equal(watch_a.n, seen_a); /* nothing sent before the flush */
     cas__lobby_flush(&w.lobby);
     assert_int_equal(watch_a.n, seen_a + 1);
-    assert_non_null(strstr(last(&watch_a), "\"type\":\"update\""));
+    assert_non_null(strstr(tconn_last(&watch_a), "\"type\":\"update\""));
     assert_int_equal(watch_b.n, seen_b); /* b did not change: nothing */
     assert_null(w.lobby.changed);
     assert_false(ta->queued);
@@ -1324,7 +1309,7 @@ static void test_changed_tables_are_flushed_once(void **state)
     handle(&w, &seats_b[who], "{\"type\":\"ping\"}");
     assert_int_equal(seats_b[who].n, before + 2);
     assert_non_null(strstr(seats_b[who].msgs[before], "\"type\":\"update\""));
-    assert_non_null(strstr(last(&seats_b[who]), "\"type\":\"pong\""));
+    assert_non_null(strstr(tconn_last(&seats_b[who]), "\"type\":\"pong\""));
     cas__lobby_flush(&w.lobby);
 
     for (int i = 0; i < 2; i++) {
@@ -1354,7 +1339,7 @@ static void test_resume_from_the_history(void **state)
     tconn_init(&watch);
     join(&w, &seat, id, 0, tokens[0]);
     join_as(&w, &watch, id, -1, NULL, 1);
-    assert_non_null(strstr(last(&watch), "\"type\":\"text\""));
+    assert_non_null(strstr(tconn_last(&watch), "\"type\":\"text\""));
     follow(&f, &watch);
     int64_t held = f.seq;
     cas__lobby_disconnect(&w.lobby, &watch.base);
@@ -1466,7 +1451,7 @@ static void test_a_seat_resumes_from_the_history(void **state)
         free(pa);
         free(pb);
     }
-    assert_non_null(strstr(last(&back), "\"connected\":true"));
+    assert_non_null(strstr(tconn_last(&back), "\"connected\":true"));
     /* It decides now: the actions and the picture a fresh join is sent
      * (which makes one more update, for every viewer). */
     tconn_init(&late);
@@ -1476,7 +1461,7 @@ static void test_a_seat_resumes_from_the_history(void **state)
     follow(&f, &back);
     assert_int_equal(f.seq, fresh.seq);
     assert_true(picture_same(f.svg, fresh.svg));
-    char *acts = array_of(last(&back), "actions"), *want = array_of(last_full(&late), "actions");
+    char *acts = array_of(tconn_last(&back), "actions"), *want = array_of(last_full(&late), "actions");
     assert_true(strlen(acts) > strlen(",\"actions\":[]"));
     assert_string_equal(acts, want);
     free(acts);
@@ -1582,7 +1567,7 @@ static void test_clocks_and_the_flag(void **state)
     assert_int_equal(g.actions[ply].clock_ms, 47000);
     assert_int_equal(g.actions[ply].actor, actor);
     cas__saves_game_free(&g);
-    assert_non_null(strstr(last(&watch), "\"clock_ms\":47000"));
+    assert_non_null(strstr(tconn_last(&watch), "\"clock_ms\":47000"));
 
     /* Nothing falls before the time is up; then the actor's flag falls. */
     int next = cas__table_actor(t);
@@ -1597,9 +1582,9 @@ static void test_clocks_and_the_flag(void **state)
     assert_int_equal(t->flagged, next);
     char expect[64];
     snprintf(expect, sizeof expect, "\"reason\":\"flag\",\"flagged\":%d", next);
-    assert_non_null(strstr(last(&watch), expect));
+    assert_non_null(strstr(tconn_last(&watch), expect));
     snprintf(expect, sizeof expect, "\"winners\":[%d]", 1 - next);
-    assert_non_null(strstr(last(&watch), expect));
+    assert_non_null(strstr(tconn_last(&watch), expect));
     sayf(&w, &seats[next], "{\"type\":\"act\",\"game\":%lld,\"ply\":%u,\"action\":\"pass\"}",
          (long long)id, t->r.session.ply);
     assert_string_equal(error_code(&seats[next]), "over");
@@ -1647,7 +1632,7 @@ static void test_finished_games_leave_memory(void **state)
     int64_t first = create(&w, two_bots, tokens, 0); /* bots finish it at once */
     assert_true(table(&w, first)->over);
     join(&w, &watcher, first, -1, NULL);
-    assert_non_null(strstr(last(&watcher), "\"over\":true"));
+    assert_non_null(strstr(tconn_last(&watcher), "\"over\":true"));
     /* Finished games leave room: many more come and go. */
     int64_t ids[300];
     for (int i = 0; i < 300; i++) {
@@ -1672,7 +1657,7 @@ static void test_finished_games_leave_memory(void **state)
     assert_null(watcher.base.table);
     join(&w, &watcher, first, -1, NULL);
     assert_string_equal(error_code(&watcher), "not-found");
-    assert_non_null(strstr(last(&watcher), "/replay.html"));
+    assert_non_null(strstr(tconn_last(&watcher), "/replay.html"));
     struct cas__saves_game g;
     assert_int_equal(cas__saves_game_load(w.store, first, 1, &g), CAS_OK);
     assert_int_equal(g.status, CAS__SAVES_FINISHED);
@@ -1713,7 +1698,7 @@ static void test_score_events_say_what_scored(void **state)
     assert_true(table(&w, id)->over); /* the bots played it through */
     tconn_init(&watcher);
     join(&w, &watcher, id, -1, NULL);
-    const char *m = last_state(&watcher);
+    const char *m = tconn_last_state(&watcher);
     assert_non_null(m);
     size_t scores = 0, finals = 0;
     for (const char *at = strstr(m, ",\"score\":{"); at; at = strstr(at + 1, ",\"score\":{")) {
@@ -1760,14 +1745,14 @@ static void test_clock_waits_for_every_seat(void **state)
     cas__lobby_flush(&w.lobby);
     assert_false(t->over);
     assert_false(t->clock_running);
-    assert_non_null(strstr(last(&seats[0]), "\"running\":false"));
-    assert_non_null(strstr(last(&seats[0]), "\"clock_ms\":60000}"));
-    assert_null(strstr(last(&seats[0]), "\"clock_ms\":0"));
+    assert_non_null(strstr(tconn_last(&seats[0]), "\"running\":false"));
+    assert_non_null(strstr(tconn_last(&seats[0]), "\"clock_ms\":60000}"));
+    assert_null(strstr(tconn_last(&seats[0]), "\"clock_ms\":0"));
     tconn_init(&seats[1]);
     join(&w, &seats[1], id, 1, tokens[1]);
     assert_true(t->clock_running);
     cas__lobby_flush(&w.lobby);
-    assert_non_null(strstr(last(&seats[0]), "\"running\":true"));
+    assert_non_null(strstr(tconn_last(&seats[0]), "\"running\":true"));
     /* From now on it runs: 15 s to decide leave 60 - 15 + 2 = 47 s. */
     int actor = cas__table_actor(t);
     fake_now += 15000;
@@ -1793,7 +1778,7 @@ static int play_out(struct world *w, int64_t id, struct tconn seats[2])
     int only_pass = 0;
     for (int guard = 0; !t->over && guard < 1000; guard++) {
         for (int i = 0; i < 2; i++) {
-            const char *m = last_state(&seats[i]);
+            const char *m = tconn_last_state(&seats[i]);
             only_pass += m && strstr(m, "\"actions\":[\"pass\"]") != NULL;
         }
         assert_true(play_one(w, id, seats, 2));
@@ -1876,7 +1861,7 @@ static void check_leaver_after_restart(struct world *w, int64_t id, int gone, in
     char expect[128];
     tconn_init(&lobby);
     say(w, &lobby, "{\"type\":\"lobby\"}");
-    const char *finished = strstr(last(&lobby), "\"finished\":[");
+    const char *finished = strstr(tconn_last(&lobby), "\"finished\":[");
     assert_non_null(finished);
     snprintf(expect, sizeof expect, "{\"game\":\"%lld\",", (long long)id);
     const char *game = strstr(finished, expect);
@@ -1910,7 +1895,7 @@ static void test_leaver(void **state)
         fake_now += CAS__LEAVER_GRACE_MS - 1;
         cas__lobby_check_clocks(&w.lobby);
         cas__lobby_flush(&w.lobby);
-        assert_non_null(strstr(last_state(&seats[stays]), "\"leaver\":null"));
+        assert_non_null(strstr(tconn_last_state(&seats[stays]), "\"leaver\":null"));
         sayf(&w, &seats[stays], "{\"type\":\"leaver\",\"game\":%lld,\"choice\":\"%s\"}",
              (long long)id, choice);
         assert_string_equal(error_code(&seats[stays]), "not-your-turn");
@@ -1919,7 +1904,7 @@ static void test_leaver(void **state)
         cas__lobby_flush(&w.lobby);
         char expect[64];
         snprintf(expect, sizeof expect, "\"leaver\":{\"seat\":%d}", gone);
-        assert_non_null(strstr(last_state(&seats[stays]), expect));
+        assert_non_null(strstr(tconn_last_state(&seats[stays]), expect));
         uint32_t ply = t->r.session.ply;
         sayf(&w, &seats[stays], "{\"type\":\"leaver\",\"game\":%lld,\"choice\":\"%s\"}",
              (long long)id, choice);
@@ -1929,7 +1914,7 @@ static void test_leaver(void **state)
             assert_true(t->over);
             assert_int_equal(t->flagged, gone);
             snprintf(expect, sizeof expect, "\"reason\":\"left\",\"flagged\":%d", gone);
-            assert_non_null(strstr(last_state(&seats[stays]), expect));
+            assert_non_null(strstr(tconn_last_state(&seats[stays]), expect));
         } else {
             assert_true(t->seats[gone].bot);
             assert_true(t->r.session.ply > ply); /* the bot played the seat's turn */
@@ -1956,7 +1941,7 @@ static void test_plugin_lying_about_the_seat(void **state)
     tconn_init(&creator);
     say(&w, &creator, "{\"type\":\"create\",\"game\":\"rogue-seat\",\"seed\":\"3\",\"practice\":true,\"seats\":["
                       "{\"agent\":\"random\"},{\"agent\":\"random\"}]}");
-    const char *created = strstr(last(&creator), "\"game\":\"");
+    const char *created = strstr(tconn_last(&creator), "\"game\":\"");
     assert_non_null(created);
     int64_t id = strtoll(created + 8, NULL, 10);
     struct cas__table *t = table(&w, id);
@@ -1966,8 +1951,8 @@ static void test_plugin_lying_about_the_seat(void **state)
     assert_false(t->over);
     tconn_init(&watcher);
     join(&w, &watcher, id, -1, NULL);
-    assert_non_null(strstr(last_state(&watcher), ",\"over\":false,"));
-    assert_non_null(strstr(last_state(&watcher), ",\"failure\":\"plugin rogue-seat broke the "
+    assert_non_null(strstr(tconn_last_state(&watcher), ",\"over\":false,"));
+    assert_non_null(strstr(tconn_last_state(&watcher), ",\"failure\":\"plugin rogue-seat broke the "
                                                  "ABI (seat -5"));
     struct cas__saves_game g;
     assert_int_equal(cas__saves_game_load(w.store, id, 1, &g), CAS_OK);
@@ -2027,7 +2012,7 @@ static void test_correspondence_survives_restarts(void **state)
     struct cas__table *t = table(&w, id);
     tconn_init(&seats[0]);
     join(&w, &seats[0], id, 0, tokens[0]);
-    assert_non_null(strstr(last(&seats[0]), "\"clock\":{\"days_per_move\":2,\"running\":false,"
+    assert_non_null(strstr(tconn_last(&seats[0]), "\"clock\":{\"days_per_move\":2,\"running\":false,"
                                             "\"deadline_ms\":null}"));
     /* A day passes before Bob opens the game: it costs nobody anything. */
     fake_wall_now += CAS__DAY_MS;
@@ -2036,7 +2021,7 @@ static void test_correspondence_survives_restarts(void **state)
     int64_t first = fake_wall_now + 2 * CAS__DAY_MS;
     assert_int_equal(t->deadline, first);
     snprintf(expect, sizeof expect, "\"running\":true,\"deadline_ms\":%" PRId64 "}", first);
-    assert_non_null(strstr(last(&seats[1]), expect));
+    assert_non_null(strstr(tconn_last(&seats[1]), expect));
     struct cas__saves_served sv;
     assert_int_equal(cas__saves_served_load(w.store, id, &sv), CAS_OK);
     assert_int_equal(sv.days_per_move, 2);
@@ -2076,7 +2061,7 @@ static void test_correspondence_survives_restarts(void **state)
     tconn_init(&watch);
     join(&w, &watch, id, -1, NULL);
     snprintf(expect, sizeof expect, "\"seat\":%d,", next);
-    const char *seat_at = strstr(last(&watch), expect);
+    const char *seat_at = strstr(tconn_last(&watch), expect);
     assert_non_null(seat_at);
     snprintf(expect, sizeof expect, "\"clock_ms\":%" PRId64 "}", CAS__DAY_MS);
     assert_non_null(strstr(seat_at, expect));
@@ -2226,7 +2211,7 @@ static void test_the_tick_looks_only_at_what_is_due(void **state)
     assert_int_equal(examined_by_a_tick(&w), 1);
     char expect[64];
     snprintf(expect, sizeof expect, "\"leaver\":{\"seat\":%d}", gone);
-    assert_non_null(strstr(last_state(&left[1 - gone]), expect));
+    assert_non_null(strstr(tconn_last_state(&left[1 - gone]), expect));
     assert_int_equal(examined_by_a_tick(&w), 1);
     assert_int_equal(examined_by_a_tick(&w), 0);
 

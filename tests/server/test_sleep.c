@@ -34,21 +34,6 @@ static void world_close(struct tconn_world *w)
     cas__saves_close(w->store);
 }
 
-static const char *last(const struct tconn *c)
-{
-    assert_true(c->n > 0);
-    return c->msgs[c->n - 1];
-}
-
-static const char *last_state(const struct tconn *c)
-{
-    for (size_t i = c->n; i-- > 0;)
-        if (strncmp(c->msgs[i], "{\"type\":\"state\"", 15) == 0 ||
-            strncmp(c->msgs[i], "{\"type\":\"update\"", 16) == 0)
-            return c->msgs[i];
-    return NULL;
-}
-
 static int64_t seq_of(const char *msg)
 {
     const char *at = strstr(msg, "\"seq\":");
@@ -72,14 +57,14 @@ static void create(struct tconn_world *w, struct game *g)
     tconn_sayf(&w->lobby, &c, "{\"type\":\"create\",\"game\":\"carcassonne\",\"seed\":\"5\","
                "\"practice\":true,\"seats\":[{\"name\":\"Ada\",\"agent\":\"human\"},"
                "{\"name\":\"Bob\",\"agent\":\"human\"}]}");
-    const char *at = strstr(last(&c), "\"game\":\"");
-    if (!at || strncmp(last(&c), "{\"type\":\"created\"", 17) != 0)
-        fail_msg("create failed: %s", last(&c));
+    const char *at = strstr(tconn_last(&c), "\"game\":\"");
+    if (!at || strncmp(tconn_last(&c), "{\"type\":\"created\"", 17) != 0)
+        fail_msg("create failed: %s", tconn_last(&c));
     g->id = strtoll(at + 8, NULL, 10);
     for (int i = 0; i < 2; i++) {
         char key[48];
         snprintf(key, sizeof key, "{\"seat\":%d,\"token\":\"", i);
-        at = strstr(last(&c), key);
+        at = strstr(tconn_last(&c), key);
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", g->tokens[i]);
     }
@@ -124,7 +109,7 @@ static int play_first(struct tconn_world *w, struct tconn *seats[2])
     for (int i = 0; i < 2; i++) {
         struct cas__botclient_view v;
         char act[4096];
-        const char *m = seats[i] ? last_state(seats[i]) : NULL;
+        const char *m = seats[i] ? tconn_last_state(seats[i]) : NULL;
         if (!m)
             continue;
         assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
@@ -215,7 +200,7 @@ static void test_a_game_nobody_follows_sleeps_and_wakes_the_same(void **state)
     assert_true(undoer == 0 || undoer == 1);
     assert_int_equal(g[1].t->r.session.undo.count, g[0].t->r.session.undo.count);
     /* The last message each watcher holds, before the seats leave. */
-    int64_t held[2] = {seq_of(last_state(&g[0].watcher)), seq_of(last_state(&g[1].watcher))};
+    int64_t held[2] = {seq_of(tconn_last_state(&g[0].watcher)), seq_of(tconn_last_state(&g[1].watcher))};
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < 2; i++)
             leave(&w, &g[k].seats[i]);
@@ -362,7 +347,7 @@ static void test_a_game_that_cannot_wake_tells_its_viewers(void **state)
     struct tconn *seats[2] = {&g.seats[0], &g.seats[1]};
     for (int i = 0; i < 2; i++)
         assert_true(play_first(&w, seats) >= 0);
-    int64_t held = seq_of(last_state(&g.seats[0]));
+    int64_t held = seq_of(tconn_last_state(&g.seats[0]));
     uint32_t ply = g.t->r.session.ply;
     leave(&w, &g.seats[0]);
     leave(&w, &g.seats[1]);
@@ -391,14 +376,14 @@ static void test_a_game_that_cannot_wake_tells_its_viewers(void **state)
     tconn_sayf(&w.lobby, &seat, "{\"type\":\"act\",\"game\":\"%lld\",\"ply\":%u,"
                "\"action\":\"pass\"}", (long long)g.id, (unsigned)ply);
     assert_int_equal(seat.n, 2);
-    assert_non_null(strstr(last(&seat), "{\"type\":\"error\""));
-    assert_non_null(strstr(last(&seat), "\"code\":\"internal\""));
-    assert_non_null(strstr(last(&seat), "stopped: the game's state did not come back whole"));
+    assert_non_null(strstr(tconn_last(&seat), "{\"type\":\"error\""));
+    assert_non_null(strstr(tconn_last(&seat), "\"code\":\"internal\""));
+    assert_non_null(strstr(tconn_last(&seat), "stopped: the game's state did not come back whole"));
     assert_int_equal(g.t->r.session.ply, ply);
     tconn_sayf(&w.lobby, &back, "{\"type\":\"hint\",\"game\":\"%lld\"}", (long long)g.id);
     assert_int_equal(back.n, 2);
-    assert_non_null(strstr(last(&back), "\"code\":\"internal\""));
-    assert_non_null(strstr(last(&back), "stopped: "));
+    assert_non_null(strstr(tconn_last(&back), "\"code\":\"internal\""));
+    assert_non_null(strstr(tconn_last(&back), "stopped: "));
     assert_true(cas__table_asleep(g.t));
     leave(&w, &seat);
     leave(&w, &back);
