@@ -16,6 +16,7 @@
 #include <libwebsockets.h>
 
 #include "tconn.h"
+#include "wsclient.h"
 
 static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
 {
@@ -81,6 +82,25 @@ void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...)
     cas__lobby_handle(l, &t->base, &req);
     cas__req_free(&req);
     cas__lobby_flush(l);
+}
+
+int tconn_play_first(struct cas__lobby *l, struct tconn *const seats[], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct cas__botclient_view v;
+        char act[4096];
+        const char *m = seats[i] ? tconn_last_state(seats[i]) : NULL;
+        if (!m)
+            continue;
+        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+        int acts = cas__botclient_act(&v, 0, act, sizeof act);
+        cas__botclient_view_free(&v);
+        if (acts) {
+            tconn_sayf(l, seats[i], "%s", act);
+            return (int)i;
+        }
+    }
+    return -1;
 }
 
 static int wake_pipe[2];

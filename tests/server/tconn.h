@@ -33,6 +33,11 @@ const char *tconn_last_state(const struct tconn *t);
  * send what is owed, as a turn of the loop ends. */
 void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...) CAS_PRINTF(3, 4);
 
+/* Of the n seats (NULL: not connected), the first whose last state says it
+ * decides plays that state's first legal action on lobby l, as tconn_sayf;
+ * that seat's index, or -1 when none decides. */
+int tconn_play_first(struct cas__lobby *l, struct tconn *const seats[], size_t n);
+
 /* The wake of a test that is the loop: the pools and writers it starts are
  * given tconn_wake (it writes a byte to a pipe opened by tconn_wake_open,
  * closed by tconn_wake_close); tconn_await_wake waits for one at most

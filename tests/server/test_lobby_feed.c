@@ -404,20 +404,7 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
 
     /* A move: the game only moved on (ply and whose turn). */
     struct tconn *seats[2] = {&ada, &bob};
-    int moved = 0;
-    for (int i = 0; i < 2 && !moved; i++) {
-        struct cas__botclient_view v;
-        char act[4096];
-        assert_int_equal(cas__botclient_read(tconn_last(seats[i]), strlen(tconn_last(seats[i])), &v),
-                         CAS_OK);
-        int acts = cas__botclient_act(&v, 0, act, sizeof act);
-        cas__botclient_view_free(&v);
-        if (acts) {
-            tconn_sayf(&w.lobby, seats[i], "%s", act);
-            moved = 1;
-        }
-    }
-    assert_true(moved);
+    assert_true(tconn_play_first(&w.lobby, seats, 2) >= 0);
     next_second(&w);
     expect_change(&w, &sub, &n, &h, "", id_text(a), "");
     /* {"game":"A","ply":N,"to_move":K}: nothing else. */
@@ -657,20 +644,7 @@ static void test_leave_lobby_ends_the_subscription(void **state)
  * 1 when it did. */
 static int play_if_deciding(struct world *w, struct tconn *c)
 {
-    struct cas__botclient_view v;
-    char act[4096];
-    for (size_t i = c->n; i-- > 0;) {
-        if (!strstr(c->msgs[i], "\"type\":\"state\"") &&
-            !strstr(c->msgs[i], "\"type\":\"update\""))
-            continue;
-        assert_int_equal(cas__botclient_read(c->msgs[i], strlen(c->msgs[i]), &v), CAS_OK);
-        int acts = cas__botclient_act(&v, 0, act, sizeof act);
-        cas__botclient_view_free(&v);
-        if (acts)
-            tconn_sayf(&w->lobby, c, "%s", act);
-        return acts;
-    }
-    return 0;
+    return tconn_play_first(&w->lobby, &c, 1) >= 0;
 }
 
 /* A table a job holds is listed as it was when the job began.  That entry
