@@ -54,6 +54,12 @@ void tconn_free(struct tconn *t)
     t->n = t->cap = 0;
 }
 
+void tconn_close(struct cas__lobby *l, struct tconn *t)
+{
+    cas__lobby_disconnect(l, &t->base);
+    tconn_free(t);
+}
+
 const char *tconn_last(const struct tconn *t)
 {
     assert_true(t->n > 0);

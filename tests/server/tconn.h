@@ -23,6 +23,8 @@ struct tconn {
 void tconn_init(struct tconn *t);
 /* Let go of what t collected (t stays usable, empty). */
 void tconn_free(struct tconn *t);
+/* Done with t: it leaves lobby l (and any table), its messages go. */
+void tconn_close(struct cas__lobby *l, struct tconn *t);
 
 /* The last message t received (t must have one); t keeps it. */
 const char *tconn_last(const struct tconn *t);

@@ -275,8 +275,7 @@ static void holds_the_whole_list(struct world *w, struct held *h)
         assert_true(same_entry(mine, &whole.games[i]));
     }
     held_clear(&whole);
-    cas__lobby_disconnect(&w->lobby, &other.base);
-    tconn_free(&other);
+    tconn_close(&w->lobby, &other);
 }
 
 /* Every entry as the last change carried it is the entry as written now
@@ -468,8 +467,7 @@ static void test_without_deltas_whole_lists(void **state)
     assert_non_null(strstr(tconn_last(&old), entry));
     next_second(&w);
     assert_int_equal(old.n, 3);
-    cas__lobby_disconnect(&w.lobby, &old.base);
-    tconn_free(&old);
+    tconn_close(&w.lobby, &old);
     world_close(&w);
 }
 
@@ -549,8 +547,7 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     assert_int_equal(back.n, 1);
     assert_null(strstr(tconn_last(&back), "\"delta\""));
     assert_true(seq_of(tconn_last(&back)) == first + 5);
-    cas__lobby_disconnect(&w.lobby, &back.base);
-    tconn_free(&back);
+    tconn_close(&w.lobby, &back);
 
     /* Past the history's CAS__LOBBY_HISTORY changes: the whole list. */
     for (int i = 0; i < CAS__LOBBY_HISTORY; i++) {
@@ -633,8 +630,7 @@ static void test_leave_lobby_ends_the_subscription(void **state)
         assert_int_equal(old.n, n);
     }
     for (int i = 0; i < 3; i++) {
-        cas__lobby_disconnect(&w.lobby, &all[i]->base);
-        tconn_free(all[i]);
+        tconn_close(&w.lobby, all[i]);
     }
     assert_null(w.lobby.subs);
     world_close(&w);
@@ -725,11 +721,9 @@ static void test_a_held_table_is_listed_as_it_was(void **state)
     assert_int_equal(written, 2);
     held_clear(&h);
     for (int i = 0; i < 2; i++) {
-        cas__lobby_disconnect(&w.lobby, &seats[i].base);
-        tconn_free(&seats[i]);
+        tconn_close(&w.lobby, &seats[i]);
     }
-    cas__lobby_disconnect(&w.lobby, &sub.base);
-    tconn_free(&sub);
+    tconn_close(&w.lobby, &sub);
     world_close(&w);
 }
 

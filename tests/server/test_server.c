@@ -1102,8 +1102,7 @@ static void test_updates_rebuild_the_picture(void **state)
                 fail_msg("viewer %d at move %d holds\n%s\nbut a join is sent\n%s", k, move,
                          f[k].svg, whole);
             free(whole);
-            cas__lobby_disconnect(&w.lobby, &late.base);
-            tconn_free(&late);
+            tconn_close(&w.lobby, &late);
         }
     }
     for (int k = 0; k < 3; k++) {
@@ -1235,8 +1234,7 @@ static void test_watchers_share_one_message(void **state)
     /* The watchers' messages are not the seats'. */
     assert_ptr_not_equal(watchers[0].sent[watchers[0].n - 1], seats[0].sent[seats[0].n - 1]);
     for (int i = 0; i < 40; i++) {
-        cas__lobby_disconnect(&w.lobby, &watchers[i].base);
-        tconn_free(&watchers[i]);
+        tconn_close(&w.lobby, &watchers[i]);
     }
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
@@ -1354,8 +1352,7 @@ static void test_resume_from_the_history(void **state)
     free(whole);
     free(f.svg);
     /* Resuming from a number long gone: the full state. */
-    cas__lobby_disconnect(&w.lobby, &back.base);
-    tconn_free(&back);
+    tconn_close(&w.lobby, &back);
     tconn_init(&back);
     sayf(&w, &back, "{\"type\":\"join\",\"game\":%lld,\"since\":%lld}", (long long)id,
          (long long)(held - 100));

@@ -68,8 +68,7 @@ static void create(struct tconn_world *w, struct game *g)
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", g->tokens[i]);
     }
-    cas__lobby_disconnect(&w->lobby, &c.base);
-    tconn_free(&c);
+    tconn_close(&w->lobby, &c);
     g->t = cas__lobby_find(&w->lobby, g->id);
     assert_non_null(g->t);
     g->seq0 = g->t->seq;
@@ -97,8 +96,7 @@ static void watch(struct tconn_world *w, struct game *g, struct tconn *c)
 /* c goes, and the loop's turn ends (its flush). */
 static void leave(struct tconn_world *w, struct tconn *c)
 {
-    cas__lobby_disconnect(&w->lobby, &c->base);
-    tconn_free(c);
+    tconn_close(&w->lobby, c);
     cas__lobby_flush(&w->lobby);
 }
 
