@@ -148,6 +148,32 @@ static void must_not_unshare(void *ctx, const void *shared)
     fail_msg("unshare called past the host's struct_size");
 }
 
+/* Into older: m's host as a 1.2 host has it (a struct cas_host that ends
+ * at data_dir), its share and unshare past the end set to fail the test if
+ * called.  The caller keeps older for as long as a game made on it. */
+static void older_host(const struct cas__match *m, struct cas_host *older)
+{
+    *older = m->host;
+    older->struct_size = offsetof(struct cas_host, share);
+    older->abi_minor = 2;
+    older->share = must_not_share;
+    older->unshare = must_not_unshare;
+}
+
+/* A game of m's plugin for two with its default options, made on host:
+ * the caller frees it (game_free), then *values. */
+static cas_game *game_on(const struct cas__match *m, const struct cas_host *host,
+                         struct cas_option_value **values)
+{
+    size_t n = 0;
+    *values = cas__option_defaults(m->plugin, &n);
+    struct cas_game_params params = {.struct_size = sizeof params, .nplayers = 2,
+                                     .options = *values, .n_options = n};
+    cas_game *game = NULL;
+    assert_int_equal(m->vt->game_new(host, &params, &game, NULL), CAS_OK);
+    return game;
+}
+
 /* A 1.3 plugin on a 1.2 host (a struct cas_host that ends at data_dir):
  * it looks past nothing and keeps its tables to itself. */
 static void an_older_host_gets_a_game_of_its_own(void **unused)
@@ -157,17 +183,10 @@ static void an_older_host_gets_a_game_of_its_own(void **unused)
     struct cas__match m;
     open_target(&t, NULL, NULL);
     open_match(&t, &m, 2); /* the plugin, its data folder, a counting ctx */
-    struct cas_host older = m.host;
-    older.struct_size = offsetof(struct cas_host, share);
-    older.abi_minor = 2;
-    older.share = must_not_share;
-    older.unshare = must_not_unshare;
-    size_t n = 0;
-    struct cas_option_value *values = cas__option_defaults(m.plugin, &n);
-    struct cas_game_params params = {.struct_size = sizeof params, .nplayers = 2,
-                                     .options = values, .n_options = n};
-    cas_game *game = NULL;
-    assert_int_equal(m.vt->game_new(&older, &params, &game, NULL), CAS_OK);
+    struct cas_host older;
+    struct cas_option_value *values;
+    older_host(&m, &older);
+    cas_game *game = game_on(&m, &older, &values);
     size_t refs;
     assert_int_equal(cas__shared_count(&refs), 1);
     assert_int_equal(refs, 1); /* m's alone */
@@ -217,15 +236,10 @@ static void a_game_on_shared_tiles_draws_as_one_of_its_own(void **unused)
     struct cas__match m;
     open_target(&t, NULL, NULL);
     open_match(&t, &m, 2);
-    struct cas_host older = m.host;
-    older.struct_size = offsetof(struct cas_host, share);
-    older.abi_minor = 2;
-    size_t n = 0;
-    struct cas_option_value *values = cas__option_defaults(m.plugin, &n);
-    struct cas_game_params params = {.struct_size = sizeof params, .nplayers = 2,
-                                     .options = values, .n_options = n};
-    cas_game *own = NULL;
-    assert_int_equal(m.vt->game_new(&older, &params, &own, NULL), CAS_OK);
+    struct cas_host older;
+    struct cas_option_value *values;
+    older_host(&m, &older);
+    cas_game *own = game_on(&m, &older, &values);
     cas_state *shared_state = NULL, *own_state = NULL;
     assert_int_equal(m.vt->state_new(m.game, &shared_state), CAS_OK);
     assert_int_equal(m.vt->state_new(own, &own_state), CAS_OK);

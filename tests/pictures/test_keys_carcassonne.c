@@ -15,14 +15,10 @@
 
 #include <cmocka.h>
 
-#include "abbey_mayor.h"
 #include "carc.h"
-#include "castles_germany.h"
-#include "inns_cathedrals.h"
-#include "king_robber.h"
+#include "carcassonne_five.h"
 #include "picture_changes.h"
 #include "plugin_harness.h"
-#include "traders_builders.h"
 
 const struct cas_plugin *cas_plugin_entry(void);
 
@@ -87,17 +83,11 @@ static void ruler_changes(const struct cas__picture *old, const struct cas__pict
 /* Each seat's pictures over a whole game (random legal actions, seeded):
  * the stylesheet of the marks is the same bytes in each, whether the seat
  * decides or not, so no change from one to the next puts or removes it. */
-static const struct cas_plugin *(*const five[])(void) = {
-    cas__ic_plugin, cas__tb_plugin, cas__am_plugin, cas__kr_plugin, cas__cg_plugin};
 
 static void stylesheet_stays(size_t nexp, uint64_t seed)
 {
-    char dirs[5][1024];
-    struct cas_expansion_ref refs[5];
-    for (size_t i = 0; i < nexp; i++)
-        refs[i] = cas_test_expansion_ref(five[i](), dirs[i], sizeof dirs[i]);
     struct cas_test_game g;
-    cas_test_game_open(&g, cas_plugin_entry(), 2, NULL, refs, nexp);
+    cas_test_carcassonne_five_open(&g, nexp);
     struct cas__picture first[2], last[2];
     for (int seat = 0; seat < 2; seat++) {
         picture_now(&g, seat, &first[seat]);

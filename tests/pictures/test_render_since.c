@@ -17,19 +17,13 @@
 
 #include <cmocka.h>
 
-#include "abbey_mayor.h"
-#include "castles_germany.h"
-#include "inns_cathedrals.h"
 #include "jsonw.h"
-#include "king_robber.h"
+#include "carcassonne_five.h"
 #include "picture_changes.h"
 #include "plugin_harness.h"
-#include "traders_builders.h"
 
 const struct cas_plugin *cas_plugin_entry(void);
 
-static const struct cas_plugin *(*const five[])(void) = {
-    cas__ic_plugin, cas__tb_plugin, cas__am_plugin, cas__kr_plugin, cas__cg_plugin};
 
 /* What a view of the server holds: its last picture, with its stamp. */
 struct view {
@@ -140,12 +134,8 @@ static uint64_t next_random(uint64_t *r)
  * must not be fooled either way). */
 static void whole_game(size_t nexp, uint64_t seed, int undo_every)
 {
-    char dirs[5][1024];
-    struct cas_expansion_ref refs[5];
-    for (size_t i = 0; i < nexp; i++)
-        refs[i] = cas_test_expansion_ref(five[i](), dirs[i], sizeof dirs[i]);
     struct cas_test_game g;
-    cas_test_game_open(&g, cas_plugin_entry(), 2, NULL, refs, nexp);
+    cas_test_carcassonne_five_open(&g, nexp);
     struct view views[3] = {{.viewer = 0}, {.viewer = 1}, {.viewer = CAS_VIEWER_PUBLIC}};
     cas_state *before = NULL;
     assert_int_equal(g.vt->state_clone(g.state, &before), CAS_OK);

@@ -413,12 +413,13 @@ static void blocker_exec(const char *sql)
     PQclear(r);
 }
 
-/* Append again while the store connects again (each call moves that on). */
+/* Append again while the store connects again (each call moves that on;
+ * bounded only against a server that never comes back: a minute). */
 static int append_when_back(struct cas__saves *s, int64_t id, uint32_t ply, const char *text,
                             uint64_t hash)
 {
     int rc = CAS_EUNAVAILABLE;
-    for (int i = 0; i < 2000 && rc == CAS_EUNAVAILABLE; i++) {
+    for (int i = 0; i < 6000 && rc == CAS_EUNAVAILABLE; i++) {
         rc = cas__saves_append(s, id, ply, 0, text, hash);
         if (rc == CAS_EUNAVAILABLE)
             usleep(10000);
@@ -493,8 +494,11 @@ static void test_a_claim_taken_while_away_stays_taken(void **state)
     snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
              " AND objid = %lld AND objsubid = 2 AND database = (SELECT oid FROM pg_database"
              " WHERE datname = current_database())", (long long)g.id);
-    for (int i = 0; i < 1000 && cas_test_query_int(url, sql) > 0; i++)
+    /* The lock goes once the server has ended that backend (bounded only
+     * against a stuck server: a minute). */
+    for (int i = 0; i < 6000 && cas_test_query_int(url, sql) > 0; i++)
         usleep(10000);
+    assert_int_equal(cas_test_query_int(url, sql), 0);
     assert_int_equal(cas__saves_game_claim(b, g.id), CAS_OK);
     assert_int_equal(append_when_back(a, g.id, 2, "late", 7), CAS_ECONFLICT);
     assert_non_null(strstr(cas__saves_errmsg(a), "took game"));

@@ -16,6 +16,7 @@
 #include <libwebsockets.h>
 
 #include "tconn.h"
+#include "wsclient.h"
 
 static void collect(struct cas__conn *c, struct cas__srv_msg *msg)
 {
@@ -53,6 +54,12 @@ void tconn_free(struct tconn *t)
     t->n = t->cap = 0;
 }
 
+void tconn_close(struct cas__lobby *l, struct tconn *t)
+{
+    cas__lobby_disconnect(l, &t->base);
+    tconn_free(t);
+}
+
 const char *tconn_last(const struct tconn *t)
 {
     assert_true(t->n > 0);
@@ -81,6 +88,25 @@ void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...)
     cas__lobby_handle(l, &t->base, &req);
     cas__req_free(&req);
     cas__lobby_flush(l);
+}
+
+int tconn_play_first(struct cas__lobby *l, struct tconn *const seats[], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct cas__botclient_view v;
+        char act[4096];
+        const char *m = seats[i] ? tconn_last_state(seats[i]) : NULL;
+        if (!m)
+            continue;
+        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
+        int acts = cas__botclient_act(&v, 0, act, sizeof act);
+        cas__botclient_view_free(&v);
+        if (acts) {
+            tconn_sayf(l, seats[i], "%s", act);
+            return (int)i;
+        }
+    }
+    return -1;
 }
 
 static int wake_pipe[2];

@@ -23,6 +23,8 @@ struct tconn {
 void tconn_init(struct tconn *t);
 /* Let go of what t collected (t stays usable, empty). */
 void tconn_free(struct tconn *t);
+/* Done with t: it leaves lobby l (and any table), its messages go. */
+void tconn_close(struct cas__lobby *l, struct tconn *t);
 
 /* The last message t received (t must have one); t keeps it. */
 const char *tconn_last(const struct tconn *t);
@@ -32,6 +34,11 @@ const char *tconn_last_state(const struct tconn *t);
 /* Handle one message of t on lobby l (formatted; it must decode), then
  * send what is owed, as a turn of the loop ends. */
 void tconn_sayf(struct cas__lobby *l, struct tconn *t, const char *fmt, ...) CAS_PRINTF(3, 4);
+
+/* Of the n seats (NULL: not connected), the first whose last state says it
+ * decides plays that state's first legal action on lobby l, as tconn_sayf;
+ * that seat's index, or -1 when none decides. */
+int tconn_play_first(struct cas__lobby *l, struct tconn *const seats[], size_t n);
 
 /* The wake of a test that is the loop: the pools and writers it starts are
  * given tconn_wake (it writes a byte to a pipe opened by tconn_wake_open,

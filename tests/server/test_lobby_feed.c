@@ -275,8 +275,7 @@ static void holds_the_whole_list(struct world *w, struct held *h)
         assert_true(same_entry(mine, &whole.games[i]));
     }
     held_clear(&whole);
-    cas__lobby_disconnect(&w->lobby, &other.base);
-    tconn_free(&other);
+    tconn_close(&w->lobby, &other);
 }
 
 /* Every entry as the last change carried it is the entry as written now
@@ -404,20 +403,7 @@ static void test_a_subscriber_sees_exactly_what_changed(void **state)
 
     /* A move: the game only moved on (ply and whose turn). */
     struct tconn *seats[2] = {&ada, &bob};
-    int moved = 0;
-    for (int i = 0; i < 2 && !moved; i++) {
-        struct cas__botclient_view v;
-        char act[4096];
-        assert_int_equal(cas__botclient_read(tconn_last(seats[i]), strlen(tconn_last(seats[i])), &v),
-                         CAS_OK);
-        int acts = cas__botclient_act(&v, 0, act, sizeof act);
-        cas__botclient_view_free(&v);
-        if (acts) {
-            tconn_sayf(&w.lobby, seats[i], "%s", act);
-            moved = 1;
-        }
-    }
-    assert_true(moved);
+    assert_true(tconn_play_first(&w.lobby, seats, 2) >= 0);
     next_second(&w);
     expect_change(&w, &sub, &n, &h, "", id_text(a), "");
     /* {"game":"A","ply":N,"to_move":K}: nothing else. */
@@ -481,8 +467,7 @@ static void test_without_deltas_whole_lists(void **state)
     assert_non_null(strstr(tconn_last(&old), entry));
     next_second(&w);
     assert_int_equal(old.n, 3);
-    cas__lobby_disconnect(&w.lobby, &old.base);
-    tconn_free(&old);
+    tconn_close(&w.lobby, &old);
     world_close(&w);
 }
 
@@ -562,8 +547,7 @@ static void test_a_resume_gets_exactly_what_it_missed(void **state)
     assert_int_equal(back.n, 1);
     assert_null(strstr(tconn_last(&back), "\"delta\""));
     assert_true(seq_of(tconn_last(&back)) == first + 5);
-    cas__lobby_disconnect(&w.lobby, &back.base);
-    tconn_free(&back);
+    tconn_close(&w.lobby, &back);
 
     /* Past the history's CAS__LOBBY_HISTORY changes: the whole list. */
     for (int i = 0; i < CAS__LOBBY_HISTORY; i++) {
@@ -646,8 +630,7 @@ static void test_leave_lobby_ends_the_subscription(void **state)
         assert_int_equal(old.n, n);
     }
     for (int i = 0; i < 3; i++) {
-        cas__lobby_disconnect(&w.lobby, &all[i]->base);
-        tconn_free(all[i]);
+        tconn_close(&w.lobby, all[i]);
     }
     assert_null(w.lobby.subs);
     world_close(&w);
@@ -657,20 +640,7 @@ static void test_leave_lobby_ends_the_subscription(void **state)
  * 1 when it did. */
 static int play_if_deciding(struct world *w, struct tconn *c)
 {
-    struct cas__botclient_view v;
-    char act[4096];
-    for (size_t i = c->n; i-- > 0;) {
-        if (!strstr(c->msgs[i], "\"type\":\"state\"") &&
-            !strstr(c->msgs[i], "\"type\":\"update\""))
-            continue;
-        assert_int_equal(cas__botclient_read(c->msgs[i], strlen(c->msgs[i]), &v), CAS_OK);
-        int acts = cas__botclient_act(&v, 0, act, sizeof act);
-        cas__botclient_view_free(&v);
-        if (acts)
-            tconn_sayf(&w->lobby, c, "%s", act);
-        return acts;
-    }
-    return 0;
+    return tconn_play_first(&w->lobby, &c, 1) >= 0;
 }
 
 /* A table a job holds is listed as it was when the job began.  That entry
@@ -751,11 +721,9 @@ static void test_a_held_table_is_listed_as_it_was(void **state)
     assert_int_equal(written, 2);
     held_clear(&h);
     for (int i = 0; i < 2; i++) {
-        cas__lobby_disconnect(&w.lobby, &seats[i].base);
-        tconn_free(&seats[i]);
+        tconn_close(&w.lobby, &seats[i]);
     }
-    cas__lobby_disconnect(&w.lobby, &sub.base);
-    tconn_free(&sub);
+    tconn_close(&w.lobby, &sub);
     world_close(&w);
 }
 

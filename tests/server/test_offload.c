@@ -71,13 +71,6 @@ static int turn(struct world *w, int wait_ms)
 
 /* -------------------------------------------------------- connections */
 
-/* Done with t: it leaves the lobby, its messages go. */
-static void tconn_close(struct world *w, struct tconn *t)
-{
-    cas__lobby_disconnect(&w->lobby, &t->base);
-    tconn_free(t);
-}
-
 /* Turn the loop until c has more than n messages. */
 static void await_message(struct world *w, const struct tconn *c, size_t n)
 {
@@ -118,7 +111,7 @@ static int64_t create(struct world *w, const char *game, char tokens[2][64])
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", tokens[i]);
     }
-    tconn_close(w, &c);
+    tconn_close(&w->lobby, &c);
     return id;
 }
 
@@ -302,7 +295,7 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     tconn_sayf(&w.lobby, &slow[mover], "{\"type\":\"ping\"}");
     tconn_sayf(&w.lobby, &watcher, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
     tconn_sayf(&w.lobby, &gone, "{\"type\":\"join\",\"game\":\"%lld\"}", (long long)slow_id);
-    tconn_close(&w, &gone);
+    tconn_close(&w.lobby, &gone);
     tconn_sayf(&w.lobby, &lobby, "{\"type\":\"lobby\"}");
     assert_int_equal(lobby.n, 1);
     snprintf(listed, sizeof listed, "{\"game\":\"%lld\"", (long long)slow_id);
@@ -329,11 +322,11 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     assert_non_null(strstr(slow[mover].msgs[slow_seen[mover] + 1], "\"type\":\"pong\""));
     await_message(&w, &watcher, 0);
     assert_non_null(strstr(watcher.msgs[0], "\"type\":\"state\""));
-    tconn_close(&w, &watcher);
-    tconn_close(&w, &lobby);
+    tconn_close(&w.lobby, &watcher);
+    tconn_close(&w.lobby, &lobby);
     for (int i = 0; i < 2; i++) {
-        tconn_close(&w, &fast[i]);
-        tconn_close(&w, &slow[i]);
+        tconn_close(&w.lobby, &fast[i]);
+        tconn_close(&w.lobby, &slow[i]);
     }
     close_world(&w);
 }
@@ -389,10 +382,10 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
     assert_null(strstr(lobby.msgs[0], listed));
     await_message(&w, &lobby, 1);
     assert_non_null(strstr(lobby.msgs[lobby.n - 1], listed));
-    tconn_close(&w, &lobby);
-    tconn_close(&w, &creator);
+    tconn_close(&w.lobby, &lobby);
+    tconn_close(&w.lobby, &creator);
     for (int i = 0; i < 2; i++)
-        tconn_close(&w, &fast[i]);
+        tconn_close(&w.lobby, &fast[i]);
     close_world(&w);
 }
 
@@ -460,7 +453,7 @@ static void test_a_move_waits_for_the_writer(void **unused)
     assert_false(t->hold.written);
     assert_int_equal(t->j.saved, t->r.session.ply);
     for (int i = 0; i < 2; i++)
-        tconn_close(&w, &seats[i]);
+        tconn_close(&w.lobby, &seats[i]);
     close_world(&w);
 }
 

@@ -41,8 +41,7 @@ static void world_close(struct tconn_world *w)
  * messages go. */
 static void close_conn(struct tconn_world *w, struct tconn *c)
 {
-    cas__lobby_disconnect(&w->lobby, &c->base);
-    tconn_free(c);
+    tconn_close(&w->lobby, c);
 }
 
 static const char *error_code(const struct tconn *c)

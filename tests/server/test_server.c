@@ -219,22 +219,12 @@ static void join(struct world *w, struct tconn *c, int64_t id, int seat, const c
  * sent, once; 1 when someone acted. */
 static int play_one(struct world *w, int64_t id, struct tconn *seats, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        struct cas__botclient_view v;
-        char act[4096];
-        const char *m = tconn_last_state(&seats[i]);
-        if (!m)
-            continue;
-        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
-        int acts = cas__botclient_act(&v, 0, act, sizeof act);
-        cas__botclient_view_free(&v);
-        if (acts) {
-            (void)id;
-            say(w, &seats[i], act);
-            return 1;
-        }
-    }
-    return 0;
+    struct tconn *each[2];
+    assert_true(n <= 2);
+    (void)id;
+    for (size_t i = 0; i < n; i++)
+        each[i] = &seats[i];
+    return tconn_play_first(&w->lobby, each, n) >= 0;
 }
 
 static struct cas__table *table(struct world *w, int64_t id)
@@ -1112,8 +1102,7 @@ static void test_updates_rebuild_the_picture(void **state)
                 fail_msg("viewer %d at move %d holds\n%s\nbut a join is sent\n%s", k, move,
                          f[k].svg, whole);
             free(whole);
-            cas__lobby_disconnect(&w.lobby, &late.base);
-            tconn_free(&late);
+            tconn_close(&w.lobby, &late);
         }
     }
     for (int k = 0; k < 3; k++) {
@@ -1245,8 +1234,7 @@ static void test_watchers_share_one_message(void **state)
     /* The watchers' messages are not the seats'. */
     assert_ptr_not_equal(watchers[0].sent[watchers[0].n - 1], seats[0].sent[seats[0].n - 1]);
     for (int i = 0; i < 40; i++) {
-        cas__lobby_disconnect(&w.lobby, &watchers[i].base);
-        tconn_free(&watchers[i]);
+        tconn_close(&w.lobby, &watchers[i]);
     }
     for (int i = 0; i < 2; i++)
         tconn_free(&seats[i]);
@@ -1364,8 +1352,7 @@ static void test_resume_from_the_history(void **state)
     free(whole);
     free(f.svg);
     /* Resuming from a number long gone: the full state. */
-    cas__lobby_disconnect(&w.lobby, &back.base);
-    tconn_free(&back);
+    tconn_close(&w.lobby, &back);
     tconn_init(&back);
     sayf(&w, &back, "{\"type\":\"join\",\"game\":%lld,\"since\":%lld}", (long long)id,
          (long long)(held - 100));

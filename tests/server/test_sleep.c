@@ -68,8 +68,7 @@ static void create(struct tconn_world *w, struct game *g)
         assert_non_null(at);
         sscanf(at + strlen(key), "%63[^\"]", g->tokens[i]);
     }
-    cas__lobby_disconnect(&w->lobby, &c.base);
-    tconn_free(&c);
+    tconn_close(&w->lobby, &c);
     g->t = cas__lobby_find(&w->lobby, g->id);
     assert_non_null(g->t);
     g->seq0 = g->t->seq;
@@ -97,8 +96,7 @@ static void watch(struct tconn_world *w, struct game *g, struct tconn *c)
 /* c goes, and the loop's turn ends (its flush). */
 static void leave(struct tconn_world *w, struct tconn *c)
 {
-    cas__lobby_disconnect(&w->lobby, &c->base);
-    tconn_free(c);
+    tconn_close(&w->lobby, c);
     cas__lobby_flush(&w->lobby);
 }
 
@@ -106,21 +104,7 @@ static void leave(struct tconn_world *w, struct tconn *c)
  * first legal action; the seat, or -1 when none decides. */
 static int play_first(struct tconn_world *w, struct tconn *seats[2])
 {
-    for (int i = 0; i < 2; i++) {
-        struct cas__botclient_view v;
-        char act[4096];
-        const char *m = seats[i] ? tconn_last_state(seats[i]) : NULL;
-        if (!m)
-            continue;
-        assert_int_equal(cas__botclient_read(m, strlen(m), &v), CAS_OK);
-        int acts = cas__botclient_act(&v, 0, act, sizeof act);
-        cas__botclient_view_free(&v);
-        if (acts) {
-            tconn_sayf(&w->lobby, seats[i], "%s", act);
-            return i;
-        }
-    }
-    return -1;
+    return tconn_play_first(&w->lobby, seats, 2);
 }
 
 /* msg of game g with its number written as "G" and its message numbers

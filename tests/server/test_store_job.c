@@ -228,8 +228,7 @@ static void others_go_on(struct world *w, int64_t id, struct tconn seats[2])
     tconn_sayf(&w->lobby, &lobby, "{\"type\":\"lobby\"}");
     assert_int_equal(lobby.n, 1);
     assert_non_null(strstr(lobby.msgs[0], "\"type\":\"lobby\""));
-    cas__lobby_disconnect(&w->lobby, &lobby.base);
-    tconn_free(&lobby);
+    tconn_close(&w->lobby, &lobby);
     assert_true(is_held());
 }
 
@@ -259,11 +258,9 @@ static void test_a_slow_insert_stalls_only_its_creator(void **state)
     await_message(&w, &creator, 1);
     assert_non_null(strstr(creator.msgs[1], "\"type\":\"pong\""));
     assert_non_null(cas__lobby_find(&w.lobby, id));
-    cas__lobby_disconnect(&w.lobby, &creator.base);
-    tconn_free(&creator);
+    tconn_close(&w.lobby, &creator);
     for (int i = 0; i < 2; i++) {
-        cas__lobby_disconnect(&w.lobby, &other[i].base);
-        tconn_free(&other[i]);
+        tconn_close(&w.lobby, &other[i]);
     }
     world_close(&w);
 }
@@ -312,8 +309,7 @@ static void test_a_slow_claim_holds_only_its_game(void **state)
     assert_non_null(strstr(watcher.msgs[0], "Cleo"));
     struct tconn *all[] = {&maker, &claimer, &rival, &watcher, &other[0], &other[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-        cas__lobby_disconnect(&w.lobby, &all[i]->base);
-        tconn_free(all[i]);
+        tconn_close(&w.lobby, all[i]);
     }
     world_close(&w);
 }
@@ -348,8 +344,7 @@ static void test_the_recent_games_are_read_off_the_loop(void **state)
             fail_msg("the recent games never came");
     struct tconn *all[] = {&maker, &follower, &other[0], &other[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-        cas__lobby_disconnect(&w.lobby, &all[i]->base);
-        tconn_free(all[i]);
+        tconn_close(&w.lobby, all[i]);
     }
     world_close(&w);
 }
