@@ -323,14 +323,6 @@ static int run_open(struct cas__saves *s, struct cas__store_job *base)
     }
 }
 
-static void refuse(struct cas__conn *c, const char *id, const char *code, const char *msg)
-{
-    struct cas__jw w;
-    cas__jw_init(&w);
-    cas__req_error(&w, id, code, msg);
-    cas__conn_send_jw(c, &w);
-}
-
 static void job_free(struct open_job *job)
 {
     if (job->how == CAS__OPENED_CREATED) {
@@ -341,8 +333,6 @@ static void job_free(struct open_job *job)
     free(job);
 }
 
-/* (loop) Read: the match opens in a job of the pool, the asker answered
- * once it is open; else the asker hears why and the shell goes. */
 /* (loop) Read: the match opens in a job of the pool, the asker answered
  * once it is open; else the asker hears why and the shell goes. */
 static void open_done(struct cas__lobby *l, struct cas__store_job *base)
@@ -369,7 +359,8 @@ static void open_done(struct cas__lobby *l, struct cas__store_job *base)
         if (!job->msg[0])
             snprintf(job->msg, sizeof job->msg, "%s", base->err[0] ? base->err : "out of memory");
         if (c)
-            refuse(c, job->id, job->code ? job->code : "internal", job->msg);
+            cas__conn_send_error(c, job->id, job->code ? job->code : "internal",
+                                 job->msg);
         if (job->how == CAS__OPENED_RESTORED && rc != CAS_ECONFLICT && rc != CAS_ENOTFOUND)
             cas__lobby_give_up(l, job->game, job->msg);
     }
@@ -425,7 +416,7 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
     struct open_job *job = open_job_new(l, req->resume ? CAS__OPENED_ADOPTED
                                                        : CAS__OPENED_CREATED);
     if (!job) {
-        refuse(c, req->id, "internal", "out of memory");
+        cas__conn_send_error(c, req->id, "internal", "out of memory");
         return;
     }
     snprintf(job->id, sizeof job->id, "%s", req->id);
@@ -465,7 +456,7 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
     open_off_loop(l, c, job);
     return;
 refused:
-    refuse(c, req->id, code, msg);
+    cas__conn_send_error(c, req->id, code, msg);
     cas__table_free(job->t);
     job_free(job);
 }
