@@ -323,12 +323,12 @@ static int run_open(struct cas__saves *s, struct cas__store_job *base)
     }
 }
 
+/* desc and plan are a create's, and zeroed (freeing nothing) until
+ * describe and choose fill them, or after either failed. */
 static void job_free(struct open_job *job)
 {
-    if (job->how == CAS__OPENED_CREATED) {
-        cas__session_plan_free(&job->plan);
-        cas__session_desc_free(&job->desc);
-    }
+    cas__session_plan_free(&job->plan);
+    cas__session_desc_free(&job->desc);
     cas__invites_free(&job->invites);
     free(job);
 }
@@ -436,10 +436,8 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
                                              .increment_ms = req->increment_ms,
                                              .days_per_move = req->days_per_move,
                                              .practice = req->practice};
-    if (describe(l, req, &job->desc, &code, msg, sizeof msg)) {
-        job->how = CAS__OPENED_ADOPTED; /* nothing of a create's to free */
+    if (describe(l, req, &job->desc, &code, msg, sizeof msg))
         goto refused;
-    }
     for (size_t i = 0; i < req->n_seats; i++) {
         const struct cas__req_seat *seat = &req->seats[i];
         job->params.open[i] = strcmp(seat->agent, "open") == 0;
@@ -448,11 +446,8 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
         job->check_name[i] = seat->name && (strcmp(seat->agent, "human") == 0 ||
                                             job->params.open[i]);
     }
-    if (choose(l, &job->desc, &job->params, &job->plan, &code, msg, sizeof msg)) {
-        cas__session_desc_free(&job->desc);
-        job->how = CAS__OPENED_ADOPTED;
+    if (choose(l, &job->desc, &job->params, &job->plan, &code, msg, sizeof msg))
         goto refused;
-    }
     open_off_loop(l, c, job);
     return;
 refused:
