@@ -364,6 +364,15 @@ static int push_id(int64_t **ids, size_t *n, size_t *cap, int64_t id)
     return CAS_OK;
 }
 
+/* Whether ids holds id. */
+static int has_id(const int64_t *ids, size_t n, int64_t id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == id)
+            return 1;
+    return 0;
+}
+
 /* Remove one id from ids; 1 when there was one. */
 static int drop_id(int64_t *ids, size_t *n, int64_t id)
 {
@@ -518,11 +527,10 @@ int cas__pg_ready(struct cas__saves *s)
 int cas__pg_check_lost(struct cas__saves *s, int64_t id)
 {
     struct cas__pg *pg = s->backend;
-    for (size_t i = 0; i < pg->n_lost; i++)
-        if (pg->lost[i] == id)
-            return cas__saves_fail(s, CAS_ECONFLICT, "another castellan took game %lld over "
-                                   "while the database server was unavailable; it goes on "
-                                   "there", (long long)id);
+    if (has_id(pg->lost, pg->n_lost, id))
+        return cas__saves_fail(s, CAS_ECONFLICT, "another castellan took game %lld over "
+                               "while the database server was unavailable; it goes on "
+                               "there", (long long)id);
     return CAS_OK;
 }
 
@@ -531,14 +539,6 @@ static int unlock(struct cas__saves *s, int64_t id, int *held)
 {
     return advisory(s, "SELECT pg_advisory_unlock(" CAS__PG_LOCK_SPACE ", $1::integer)",
                     "releasing the game", id, held);
-}
-
-static int has_id(const int64_t *ids, size_t n, int64_t id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (ids[i] == id)
-            return 1;
-    return 0;
 }
 
 /* A game claimed from a castellan that is gone may still have its last

@@ -174,8 +174,8 @@ static int select_registered(struct cas__saves *s, const char *sql, int n_params
                              const char *const *params, struct listing *l)
 {
     l->s = s;
-    int rc = CAS__SAVES_METHOD(s, statement)(s, sql, n_params, params, take_registered, l, NULL,
-                                   "reading the players");
+    int rc = CAS__SAVES_METHOD(s, statement)(s, sql, n_params, params, take_registered, l,
+                                             NULL, "reading the players");
     if (rc) {
         cas__saves_registered_list_free(l->items, l->n);
         l->items = NULL;
@@ -248,7 +248,8 @@ int cas__saves_registered_add(struct cas__saves *s, const char *name,
                           ? CAS__SQL_REGISTERED_ADD(CAS__SQLITE_NOW)
                           : CAS__SQL_REGISTERED_ADD(CAS__PG_NOW);
     *id = 0;
-    rc = CAS__SAVES_METHOD(s, statement)(s, sql, 3, params, take_id, id, NULL, "adding the player");
+    rc = CAS__SAVES_METHOD(s, statement)(s, sql, 3, params, take_id, id, NULL,
+                                         "adding the player");
     return rc == CAS_ECONFLICT ? name_taken(s, name) : rc;
 }
 
@@ -269,13 +270,14 @@ int cas__saves_registered_copy(struct cas__saves *s, const struct cas__saves_reg
         return rc;
     snprintf(id, sizeof id, "%" PRId64, r->id);
     const char *params[] = {id, r->name, key, r->key_hash, r->created_at, r->last_seen};
-    rc = CAS__SAVES_METHOD(s, statement)(s, CAS__SQL_REGISTERED_COPY, 6, params, NULL, NULL, NULL,
-                               "copying the player");
+    rc = CAS__SAVES_METHOD(s, statement)(s, CAS__SQL_REGISTERED_COPY, 6, params, NULL, NULL,
+                                         NULL, "copying the player");
     if (rc == CAS_ECONFLICT)
         return name_taken(s, r->name);
     if (rc == CAS_OK && s->methods->dialect == CAS__SAVES_PG)
-        rc = CAS__SAVES_METHOD(s, statement)(s, CAS__PG_REGISTERED_IDS_CAUGHT_UP, 0, NULL, NULL, NULL,
-                                   NULL, "numbering the players after the copied ones");
+        rc = CAS__SAVES_METHOD(s, statement)(s, CAS__PG_REGISTERED_IDS_CAUGHT_UP, 0, NULL,
+                                             NULL, NULL, NULL,
+                                             "numbering the players after the copied ones");
     return rc;
 }
 
@@ -285,8 +287,8 @@ static int change(struct cas__saves *s, const char *sql, int n_params,
                   const char *what)
 {
     int64_t changed = 0;
-    int rc = CAS__SAVES_METHOD(s, statement)(s, sql, n_params, params, id ? take_id : NULL, id,
-                                   &changed, what);
+    int rc = CAS__SAVES_METHOD(s, statement)(s, sql, n_params, params, id ? take_id : NULL,
+                                             id, &changed, what);
     if (rc == CAS_OK && changed == 0)
         rc = no_such_player(s, name);
     return rc;
@@ -335,7 +337,7 @@ int cas__saves_registered_seen(struct cas__saves *s, int64_t id)
                           ? CAS__SQL_REGISTERED_SEEN(CAS__SQLITE_NOW)
                           : CAS__SQL_REGISTERED_SEEN(CAS__PG_NOW);
     return CAS__SAVES_METHOD(s, statement)(s, sql, 1, params, NULL, NULL, NULL,
-                                 "recording when the player was seen");
+                                           "recording when the player was seen");
 }
 
 int cas__saves_seat_register(struct cas__saves *s, int64_t game, int seat, int64_t id)
@@ -345,6 +347,6 @@ int cas__saves_seat_register(struct cas__saves *s, int64_t game, int seat, int64
     snprintf(st, sizeof st, "%d", seat);
     snprintf(who, sizeof who, "%" PRId64, id);
     const char *params[] = {g, st, who};
-    return CAS__SAVES_METHOD(s, statement)(s, CAS__SQL_SEAT_REGISTER, 3, params, NULL, NULL, NULL,
-                                 "recording who took the seat");
+    return CAS__SAVES_METHOD(s, statement)(s, CAS__SQL_SEAT_REGISTER, 3, params, NULL, NULL,
+                                           NULL, "recording who took the seat");
 }

@@ -563,9 +563,6 @@ enum cas__saves_phase {
 };
 enum cas__saves_moment { CAS__SAVES_BEGIN, CAS__SAVES_STEP, CAS__SAVES_END };
 
-/* NULL, and never set by castellan itself: only the fault injection of a
- * test build (tests/support/faults.c) points it at a function that stops
- * or fails the process at a chosen moment of a chosen phase. */
 /* Called, when set, with a method's name each time a public function of
  * the store is about to use its connection (a query, a round trip):
  * castellan serve counts those its event loop makes (loop_guard.h), and
@@ -573,6 +570,9 @@ enum cas__saves_moment { CAS__SAVES_BEGIN, CAS__SAVES_STEP, CAS__SAVES_END };
  * by two threads. */
 extern void (*cas__saves_call_hook)(const char *method);
 
+/* NULL, and never set by castellan itself: only the fault injection of a
+ * test build (tests/support/faults.c) points it at a function that stops
+ * or fails the process at a chosen moment of a chosen phase. */
 extern void (*cas__saves_probe)(enum cas__saves_phase phase,
                                 enum cas__saves_moment moment);
 

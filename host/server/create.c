@@ -323,26 +323,16 @@ static int run_open(struct cas__saves *s, struct cas__store_job *base)
     }
 }
 
-static void refuse(struct cas__conn *c, const char *id, const char *code, const char *msg)
-{
-    struct cas__jw w;
-    cas__jw_init(&w);
-    cas__req_error(&w, id, code, msg);
-    cas__conn_send_jw(c, &w);
-}
-
+/* desc and plan are a create's, and zeroed (freeing nothing) until
+ * describe and choose fill them, or after either failed. */
 static void job_free(struct open_job *job)
 {
-    if (job->how == CAS__OPENED_CREATED) {
-        cas__session_plan_free(&job->plan);
-        cas__session_desc_free(&job->desc);
-    }
+    cas__session_plan_free(&job->plan);
+    cas__session_desc_free(&job->desc);
     cas__invites_free(&job->invites);
     free(job);
 }
 
-/* (loop) Read: the match opens in a job of the pool, the asker answered
- * once it is open; else the asker hears why and the shell goes. */
 /* (loop) Read: the match opens in a job of the pool, the asker answered
  * once it is open; else the asker hears why and the shell goes. */
 static void open_done(struct cas__lobby *l, struct cas__store_job *base)
@@ -369,7 +359,8 @@ static void open_done(struct cas__lobby *l, struct cas__store_job *base)
         if (!job->msg[0])
             snprintf(job->msg, sizeof job->msg, "%s", base->err[0] ? base->err : "out of memory");
         if (c)
-            refuse(c, job->id, job->code ? job->code : "internal", job->msg);
+            cas__conn_send_error(c, job->id, job->code ? job->code : "internal",
+                                 job->msg);
         if (job->how == CAS__OPENED_RESTORED && rc != CAS_ECONFLICT && rc != CAS_ENOTFOUND)
             cas__lobby_give_up(l, job->game, job->msg);
     }
@@ -425,7 +416,7 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
     struct open_job *job = open_job_new(l, req->resume ? CAS__OPENED_ADOPTED
                                                        : CAS__OPENED_CREATED);
     if (!job) {
-        refuse(c, req->id, "internal", "out of memory");
+        cas__conn_send_error(c, req->id, "internal", "out of memory");
         return;
     }
     snprintf(job->id, sizeof job->id, "%s", req->id);
@@ -445,10 +436,8 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
                                              .increment_ms = req->increment_ms,
                                              .days_per_move = req->days_per_move,
                                              .practice = req->practice};
-    if (describe(l, req, &job->desc, &code, msg, sizeof msg)) {
-        job->how = CAS__OPENED_ADOPTED; /* nothing of a create's to free */
+    if (describe(l, req, &job->desc, &code, msg, sizeof msg))
         goto refused;
-    }
     for (size_t i = 0; i < req->n_seats; i++) {
         const struct cas__req_seat *seat = &req->seats[i];
         job->params.open[i] = strcmp(seat->agent, "open") == 0;
@@ -457,15 +446,12 @@ void cas__table_create(struct cas__lobby *l, struct cas__conn *c, const struct c
         job->check_name[i] = seat->name && (strcmp(seat->agent, "human") == 0 ||
                                             job->params.open[i]);
     }
-    if (choose(l, &job->desc, &job->params, &job->plan, &code, msg, sizeof msg)) {
-        cas__session_desc_free(&job->desc);
-        job->how = CAS__OPENED_ADOPTED;
+    if (choose(l, &job->desc, &job->params, &job->plan, &code, msg, sizeof msg))
         goto refused;
-    }
     open_off_loop(l, c, job);
     return;
 refused:
-    refuse(c, req->id, code, msg);
+    cas__conn_send_error(c, req->id, code, msg);
     cas__table_free(job->t);
     job_free(job);
 }

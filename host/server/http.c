@@ -189,14 +189,6 @@ static int write_next(struct conn *c)
 
 /* ------------------------------------------------------- receiving */
 
-static void send_error(struct conn *c, const char *id, const char *code, const char *msg)
-{
-    struct cas__jw w;
-    cas__jw_init(&w);
-    cas__req_error(&w, id, code, msg);
-    cas__conn_send_jw(&c->base, &w);
-}
-
 /* Take one token of the bucket: 0, or -1 when the client is too fast. */
 static int rate_ok(struct conn *c)
 {
@@ -222,11 +214,11 @@ static void handle_message(struct conn *c, const char *text, size_t len)
         snprintf(why, sizeof why, "more than %g messages a second (bursts of %g); the "
                  "message was dropped, send it again a little later",
                  c->h->opts.limits.rate, c->h->opts.limits.burst);
-        send_error(c, NULL, "rate-limited", why);
+        cas__conn_send_error(&c->base, NULL, "rate-limited", why);
         return;
     }
     if (cas__req_decode(text, len, &req, &code, msg, sizeof msg) != CAS_OK) {
-        send_error(c, req.id, code, msg);
+        cas__conn_send_error(&c->base, req.id, code, msg);
         return;
     }
     cas__lobby_handle(c->h->lobby, &c->base, &req);
@@ -257,7 +249,7 @@ static int receive(struct conn *c, const char *in, size_t len)
     if (c->rx.failed) {
         char why[128];
         snprintf(why, sizeof why, "a message may be at most %zu bytes; it was dropped", max);
-        send_error(c, NULL, "too-large", why);
+        cas__conn_send_error(&c->base, NULL, "too-large", why);
     } else {
         handle_message(c, c->rx.data, c->rx.len);
     }

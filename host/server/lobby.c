@@ -539,15 +539,6 @@ void cas__lobby_write_list(struct cas__lobby *l, struct cas__jw *w, const char *
 
 /* ------------------------------------------------------------ requests */
 
-static void reply_error(struct cas__conn *c, const char *id, const char *code,
-                        const char *msg)
-{
-    struct cas__jw w;
-    cas__jw_init(&w);
-    cas__req_error(&w, id, code, msg);
-    cas__conn_send_jw(c, &w);
-}
-
 /* Seat `seat`'s token and invite link, "seat":..,"token":..,"link":.. */
 static void write_link(struct cas__jw *w, const struct cas__table *t, int seat,
                        const char *token)
@@ -559,8 +550,8 @@ static void write_link(struct cas__jw *w, const struct cas__table *t, int seat,
 static void handle_create(struct cas__lobby *l, struct cas__conn *c, const struct cas__req *req)
 {
     if (l->n_tables + l->n_creating - l->n_finished >= l->limits.max_games) {
-        reply_error(c, req->id, "full", "the server hosts as many games as it may "
-                    "(max-games); try again when one has ended");
+        cas__conn_send_error(c, req->id, "full", "the server hosts as many games as it "
+                             "may (max-games); try again when one has ended");
         return;
     }
     /* Stored on the store's thread, its match (the plugin, a worker, the
@@ -598,7 +589,7 @@ static struct cas__table *find_or_refuse(struct cas__lobby *l, struct cas__conn 
                  (long long)req->game, cas__saves_shared(l->store)
                  ? " (or another server on this database plays it)" : "",
                  (long long)req->game);
-        reply_error(c, req->id, "not-found", msg);
+        cas__conn_send_error(c, req->id, "not-found", msg);
     }
     return t;
 }
@@ -683,8 +674,8 @@ static void claim_done(struct cas__lobby *l, struct cas__store_job *base)
     if (base->rc == CAS_OK)
         seat_claimed(t, c, job);
     else if (c && !l->store_stopping)
-        reply_error(c, job->id, job->code ? job->code : "internal",
-                    job->msg[0] ? job->msg : base->err);
+        cas__conn_send_error(c, job->id, job->code ? job->code : "internal",
+                             job->msg[0] ? job->msg : base->err);
     OPENSSL_cleanse(job->token, sizeof job->token);
     free(job);
     cas__offload_release(t);
@@ -699,7 +690,8 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
     if (req->seat >= t->nplayers || !t->seats[req->seat].open) {
         snprintf(msg, sizeof msg, "seat %d of game %lld is not open; claim one the lobby "
                  "lists with \"open\":true", req->seat, (long long)t->id);
-        reply_error(c, req->id, req->seat >= t->nplayers ? "not-found" : "not-open", msg);
+        cas__conn_send_error(c, req->id, req->seat >= t->nplayers ? "not-found" : "not-open",
+                             msg);
         return;
     }
     /* The claimer gets a token of its own: whoever held the seat's link
@@ -707,13 +699,13 @@ static void handle_claim(struct cas__lobby *l, struct cas__conn *c, const struct
      * player's own, else the one asked, else the seat's. */
     struct claim_job *job = calloc(1, sizeof *job);
     if (!job) {
-        reply_error(c, req->id, "internal", "out of memory");
+        cas__conn_send_error(c, req->id, "internal", "out of memory");
         return;
     }
     if (cas__token_new(job->token) != CAS_OK || cas__sha256_hex(job->token, job->hash) != CAS_OK) {
         free(job);
-        reply_error(c, req->id, "internal", "the kernel gave no random bytes for a token; "
-                    "try again");
+        cas__conn_send_error(c, req->id, "internal", "the kernel gave no random bytes for a "
+                             "token; try again");
         return;
     }
     job->base.run = store_claim;
@@ -787,7 +779,7 @@ static void handle_join(struct cas__lobby *l, struct cas__conn *c, const struct 
         snprintf(msg, sizeof msg, "the token is not seat %d's of game %lld; use the seat's "
                  "invite link, or join without seat and token to watch", req->seat,
                  (long long)t->id);
-        reply_error(c, req->id, "bad-token", msg);
+        cas__conn_send_error(c, req->id, "bad-token", msg);
         return;
     }
     leave(l, c);
@@ -820,7 +812,7 @@ static struct cas__table *seat_table(struct cas__lobby *l, struct cas__conn *c,
         char msg[200];
         snprintf(msg, sizeof msg, "this connection does not act for a seat of game %lld; "
                  "join it with your seat and token first", (long long)t->id);
-        reply_error(c, req->id, "bad-token", msg);
+        cas__conn_send_error(c, req->id, "bad-token", msg);
         return NULL;
     }
     return t;

@@ -227,12 +227,8 @@ static void apply_written(struct cas__table *t)
  * what waited for it is handled without it. */
 static void not_opened(struct cas__table *t, struct cas__table_job *j)
 {
-    if (j->conn) {
-        struct cas__jw w;
-        cas__jw_init(&w);
-        cas__req_error(&w, j->id, "internal", j->msg);
-        cas__conn_send_jw(j->conn, &w);
-    }
+    if (j->conn)
+        cas__conn_send_error(j->conn, j->id, "internal", j->msg);
     cas__lobby_not_opened(t, j->how, j->msg);
     job_free(j);
     t->hold.held = 0;
@@ -258,14 +254,10 @@ static void deliver_job(struct cas__bot_job *base)
         if (j->conn)
             cas__lobby_created(t, j->conn, j->id, &j->invites);
     }
-    if (j->conn && j->rc != CAS_OK) {
-        struct cas__jw w;
-        cas__jw_init(&w);
-        cas__req_error(&w, j->id, j->code, j->msg);
-        cas__conn_send_jw(j->conn, &w);
-    } else if (j->conn && cas__jw_len(&j->answer)) {
+    if (j->conn && j->rc != CAS_OK)
+        cas__conn_send_error(j->conn, j->id, j->code, j->msg);
+    else if (j->conn && cas__jw_len(&j->answer))
         cas__conn_send_jw(j->conn, &j->answer);
-    }
     if (t->hold.news) {
         t->hold.news = 0;
         cas__lobby_news(t);
@@ -358,12 +350,8 @@ void cas__offload_open(struct cas__table *t, struct cas__conn *c, const char *id
         cas__table_fail(t, "out of memory");
         if (invites)
             cas__invites_free(invites);
-        if (c) {
-            struct cas__jw w;
-            cas__jw_init(&w);
-            cas__req_error(&w, id, "internal", "out of memory");
-            cas__conn_send_jw(c, &w);
-        }
+        if (c)
+            cas__conn_send_error(c, id, "internal", "out of memory");
         cas__lobby_not_opened(t, how, "out of memory");
         cas__table_free(t);
         return;
@@ -388,10 +376,7 @@ void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct c
         req->type == CAS__REQ_ACT || req->type == CAS__REQ_PREVIEW ? req->action : req->choice;
     if (!j || (text && !(j->text = strdup(text)))) {
         free(j);
-        struct cas__jw w;
-        cas__jw_init(&w);
-        cas__req_error(&w, req->id, "internal", "out of memory");
-        cas__conn_send_jw(c, &w);
+        cas__conn_send_error(c, req->id, "internal", "out of memory");
         return;
     }
     j->op = CAS__OP_SEAT;
@@ -550,12 +535,9 @@ int cas__offload_wait(struct cas__lobby *l, struct cas__conn *c, struct cas__req
         t->hold.waiting_bytes + bytes > CAS__WAITING_BYTES ||
         l->waiting_bytes + bytes > CAS__WAITING_BYTES_ALL || !(w = calloc(1, sizeof *w))) {
         char msg[200];
-        struct cas__jw jw;
         snprintf(msg, sizeof msg, "game %lld is busy and too many requests wait for it; "
                  "send this one again after the next update", (long long)t->id);
-        cas__jw_init(&jw);
-        cas__req_error(&jw, req->id, "busy", msg);
-        cas__conn_send_jw(c, &jw);
+        cas__conn_send_error(c, req->id, "busy", msg);
         return 1;
     }
     w->req = *req;

@@ -146,10 +146,7 @@ static void tell_kept(struct cas__table *t)
     for (struct cas__conn *c = t->viewers; c; c = c->next_viewer) {
         if (c->seat != t->unsaved.actor)
             continue;
-        struct cas__jw w;
-        cas__jw_init(&w);
-        cas__req_error(&w, "", code, msg);
-        cas__conn_send_jw(c, &w);
+        cas__conn_send_error(c, "", code, msg);
     }
 }
 

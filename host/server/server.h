@@ -242,6 +242,9 @@ struct cas__conn {
 
 /* Send w's text to c (w is emptied; nothing on a failed w). */
 void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w);
+/* Send c the error message of cas__req_error (id NULL: none). */
+void cas__conn_send_error(struct cas__conn *c, const char *id, const char *code,
+                          const char *msg);
 
 /* --------------------------------------------------------- the tables */
 

@@ -157,3 +157,12 @@ void cas__conn_send_jw(struct cas__conn *c, struct cas__jw *w)
         cas__srv_msg_unref(msg);
     }
 }
+
+void cas__conn_send_error(struct cas__conn *c, const char *id, const char *code,
+                          const char *msg)
+{
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__req_error(&w, id, code, msg);
+    cas__conn_send_jw(c, &w);
+}

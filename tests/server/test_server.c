@@ -843,6 +843,16 @@ static void test_seeds_are_committed_and_revealed(void **state)
     say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"seed\":\"9\","
                 "\"practice\":\"yes\",\"seats\":[{\"agent\":\"human\"}]}");
     assert_string_equal(error_code(&c), "bad-message");
+    /* Well-formed, but a description that fails half built (its game
+     * already set): refused with the field named, nothing hosted. */
+    say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"practice\":true,"
+                "\"seed\":\"-1\",\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
+    assert_string_equal(error_code(&c), "bad-config");
+    assert_non_null(strstr(tconn_last(&c), "seed \\\"-1\\\" is not valid"));
+    say(&w, &c, "{\"type\":\"create\",\"game\":\"fixture\",\"rules\":{\"Bad Key\":\"1\"},"
+                "\"seats\":[{\"agent\":\"human\"},{\"agent\":\"human\"}]}");
+    assert_string_equal(error_code(&c), "bad-config");
+    assert_non_null(strstr(tconn_last(&c), "is not an option name"));
     assert_int_equal(w.lobby.n_tables, 1);
     int64_t practice = create(&w, two_humans, tokens, 2);
     assert_non_null(strstr(tconn_last(&c), "\"practice\":true"));
