@@ -475,14 +475,7 @@ void cas__floor_server_free(struct cas__floor_server *s)
     /* What is queued is journaled; the answers nobody takes are freed. */
     cas__saves_writer_stop(s->writer);
     cas__saves_close(s->store);
-    if (s->ctx)
-        lws_context_destroy(s->ctx);
-    if (s->uv && s->ctx) { /* as cas__httpd_free: a second call frees it */
-        cas__evloop_drain(s->uv);
-        if (s->ctx)
-            lws_context_destroy(s->ctx);
-    }
-    cas__evloop_free(s->uv);
+    cas__evloop_destroy(&s->ctx, s->uv);
     if (s->listen_owned)
         close(s->listen_fd);
     cas__wsdeflate_free(s->deflate);

@@ -226,16 +226,7 @@ void cas__wsc_free(struct cas__wsc *w)
         return;
     if (w->uv)
         uv_close((uv_handle_t *)&w->wake, NULL);
-    lws_context_destroy(w->ctx);
-    if (w->uv && w->ctx) {
-        /* On a loop of ours the first call only starts closing (as
-         * cas__httpd_free): the loop closes lws's handles, then a second
-         * call frees the context (and NULLs w->ctx through pcontext). */
-        cas__evloop_drain(w->uv);
-        if (w->ctx)
-            lws_context_destroy(w->ctx);
-    }
-    cas__evloop_free(w->uv);
+    cas__evloop_destroy(&w->ctx, w->uv);
     free(w);
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libwebsockets.h>
 #include <uv.h>
 
 #include "server.h"
@@ -57,4 +58,16 @@ void cas__evloop_free(struct uv_loop_s *loop)
         uv_run(loop, UV_RUN_DEFAULT);
     }
     free(loop);
+}
+
+void cas__evloop_destroy(struct lws_context **ctx, struct uv_loop_s *loop)
+{
+    if (*ctx)
+        lws_context_destroy(*ctx);
+    if (loop && *ctx) {
+        cas__evloop_drain(loop);
+        if (*ctx)
+            lws_context_destroy(*ctx);
+    }
+    cas__evloop_free(loop);
 }

@@ -1209,17 +1209,7 @@ void cas__httpd_free(struct cas__httpd *h)
     cas__httpd_stop_jobs(h);
     cas__replays_free(h->replays);
     h->replays = NULL;
-    if (h->ctx)
-        lws_context_destroy(h->ctx);
-    if (h->uv && h->ctx) {
-        /* On a loop of ours the first call only starts closing: the loop
-         * closes lws's handles, then a second call frees the context
-         * (and NULLs h->ctx through pcontext). */
-        cas__evloop_drain(h->uv);
-        if (h->ctx)
-            lws_context_destroy(h->ctx);
-    }
-    cas__evloop_free(h->uv);
+    cas__evloop_destroy(&h->ctx, h->uv);
     if (h->listen_fd_owned)
         close(h->listen_fd);
     if (h->reserve_fd >= 0)

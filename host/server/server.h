@@ -754,6 +754,7 @@ void cas__httpd_free(struct cas__httpd *h);
 /* ---------------------------------------------------------- evloop.c */
 
 struct uv_loop_s;
+struct lws_context;
 /* A new libuv loop for libwebsockets to run on, or NULL (out of memory,
  * or CASTELLAN_SERVE_EVENT_LOOP=poll asks for libwebsockets' poll loop).
  * Free with cas__evloop_free after the lws context on it is destroyed. */
@@ -765,6 +766,12 @@ void cas__evloop_turn(struct uv_loop_s *loop);
 void cas__evloop_drain(struct uv_loop_s *loop);
 /* Drain loop, then free it (NULL: nothing). */
 void cas__evloop_free(struct uv_loop_s *loop);
+/* Destroy the lws context *ctx (NULL: none), which runs on loop (NULL:
+ * lws's own poll loop), then free loop.  ctx must be the context's
+ * pcontext: on a loop of ours lws_context_destroy only starts closing, the
+ * loop closes lws's handles, and a second call frees the context and NULLs
+ * *ctx. */
+void cas__evloop_destroy(struct lws_context **ctx, struct uv_loop_s *loop);
 
 /* ----------------------------------------------------------- sendq.c */
 
