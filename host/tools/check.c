@@ -525,19 +525,15 @@ static int check_marks(struct checker *c, const cas_state *s, int actor)
 static int whole_picture(struct checker *c, const cas_state *s, int viewer, int actor,
                          enum cas_render_format *format)
 {
-    const struct cas_game_vtable *vt = c->a.vt;
     struct cas_writer out = {.struct_size = sizeof out, .ctx = &c->render, .write = cas__buf_write};
     cas__buf_reset(&c->render);
-    int rc = CAS_EINVAL;
     *format = CAS_RENDER_SVG_ACTIONS;
-    if (viewer == actor && c->a.plugin->abi_minor >= 2 &&
-        CAS_HAS_FIELD(vt, struct cas_game_vtable, render_choices) && vt->render_choices)
-        rc = vt->render_choices(s, viewer, *format, c->legal.items, c->legal.count, &out);
-    if (rc == CAS_OK)
-        return rc;
+    if (viewer == actor &&
+        cas__match_render_to(&c->a, s, viewer, *format, &c->legal, &out) == CAS_OK)
+        return CAS_OK;
     cas__buf_reset(&c->render);
     *format = CAS_RENDER_SVG;
-    return vt->render(s, viewer, *format, &out);
+    return cas__match_render_to(&c->a, s, viewer, *format, NULL, &out);
 }
 
 /* A plugin with render_since (ABI 1.4, docs/abi.md "ABI 1.4: pictures

@@ -145,6 +145,13 @@ static int key_of(const char *p, const char *tag_stop, const char **key, size_t 
     return 1;
 }
 
+/* Keys' order: bytes, then length (a prefix first). */
+static int bytes_cmp(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    int c = memcmp(a, b, a_len < b_len ? a_len : b_len);
+    return c ? c : (a_len > b_len) - (a_len < b_len);
+}
+
 static int is_space(char c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -297,9 +304,7 @@ static int key_cmp(size_t a, size_t b, const struct cas__picture *pa,
                    const struct cas__picture *pb)
 {
     const struct cas__pic_part *x = &pa->parts[a], *y = &pb->parts[b];
-    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-    int c = memcmp(pa->svg + x->key, pb->svg + y->key, n);
-    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+    return bytes_cmp(pa->svg + x->key, x->key_len, pb->svg + y->key, y->key_len);
 }
 
 static int sort_cmp(const void *a, const void *b, void *pic)
@@ -502,9 +507,7 @@ static long find_key(const struct cas__picture *pic, const char *key, size_t len
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         const struct cas__pic_part *x = &pic->parts[pic->sorted[mid]];
-        size_t n = x->key_len < len ? x->key_len : len;
-        int c = memcmp(pic->svg + x->key, key, n);
-        c = c ? c : (x->key_len > len) - (x->key_len < len);
+        int c = bytes_cmp(pic->svg + x->key, x->key_len, key, len);
         if (c == 0)
             return (long)pic->sorted[mid];
         if (c < 0)

@@ -1,6 +1,7 @@
 /*
  * test_check.c — the conformance checker passes the fixture game and fails
- * each broken copy of it, naming the property the copy breaks.
+ * each broken copy of it, naming the property the copy breaks (render-since
+ * through a vtable copy with a render_since that draws another picture).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -204,10 +205,66 @@ static void test_game_that_cannot_open(void **unused)
     assert_non_null(strstr(report.detail, "option cards = 3"));
 }
 
+/* The fixture with an ABI 1.4 render_since added: `since_fn` in a copy of
+ * its vtable (the fixture's own render is that of real_vt). */
+static const struct cas_game_vtable *real_vt;
+static struct cas_game_vtable since_vt;
+static struct cas_plugin since_plugin;
+
+static const struct cas_plugin *with_render_since(int (*since_fn)(const cas_state *,
+                                                                  struct cas_render_since *))
+{
+    since_plugin = *cas_plugin_entry();
+    real_vt = since_plugin.game;
+    since_vt = *real_vt;
+    since_vt.struct_size = sizeof since_vt;
+    since_vt.render_since = since_fn;
+    since_plugin.game = &since_vt;
+    return &since_plugin;
+}
+
+/* A keyed picture that is not the fixture's render. */
+static int since_draws_another_picture(const cas_state *state, struct cas_render_since *req)
+{
+    (void)state;
+    static const char svg[] = "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n</svg>\n";
+    req->stamp[0] = 1;
+    req->stamp_len = 1;
+    return req->out->write(req->out->ctx, svg, sizeof svg - 1);
+}
+
+/* The fixture's own (unkeyed) picture, with a stamp: drawn relative, it
+ * cannot be filled in. */
+static int since_draws_unkeyed(const cas_state *state, struct cas_render_since *req)
+{
+    req->stamp[0] = 1;
+    req->stamp_len = 1;
+    return real_vt->render(state, req->viewer, req->format, req->out);
+}
+
+/* A render_since whose picture is not the whole render, or whose relative
+ * picture cannot be filled in (not keyed), breaks render-since. */
+static void test_render_since_that_differs(void **unused)
+{
+    (void)unused;
+    struct cas__check_report report;
+    assert_int_equal(run_check(with_render_since(since_draws_another_picture), 1, &report),
+                     CAS_EMISMATCH);
+    assert_string_equal(report.property, "render-since");
+    assert_non_null(strstr(report.detail, "drawn from no stamp, filled in, differs from the "
+                                          "whole one from byte "));
+    assert_int_equal(run_check(with_render_since(since_draws_unkeyed), 1, &report),
+                     CAS_EMISMATCH);
+    assert_string_equal(report.property, "render-since");
+    assert_non_null(strstr(report.detail, "drawn relative to the last has a placeholder"));
+    assert_non_null(strstr(report.detail, "or is not keyed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_fixture_passes),
+        cmocka_unit_test(test_render_since_that_differs),
         cmocka_unit_test(test_text_that_does_not_round_trip),
         cmocka_unit_test(test_hash_that_changes_after_deserialize),
         cmocka_unit_test(test_hash_that_misses_changes),

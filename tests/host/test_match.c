@@ -2,7 +2,8 @@
  * test_match.c — a match of the fixture game: option errors name the
  * option, the allocator counts the plugin's bytes exactly, two matches are
  * independent, buffers grow for the plugin's buffer protocol; a 1.0
- * vtable's shorter struct_size keeps the host off the 1.1 entries.
+ * vtable's shorter struct_size keeps the host off the 1.1 entries; a 1.4
+ * stamp past its room is an ABI violation.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -167,6 +168,55 @@ static void test_a_1_0_vtable_gets_the_fallbacks(void **unused)
     cas__match_close(&m);
 }
 
+/* A render_since that claims a stamp longer than the room it was given. */
+static int stamp_too_long(const cas_state *state, struct cas_render_since *req)
+{
+    (void)state;
+    req->stamp_len = req->stamp_cap + 1;
+    return CAS_OK;
+}
+
+static void count_fault(void *ctx, const struct cas__worker_fault *fault)
+{
+    assert_string_equal(fault->call, "render_since");
+    ++*(int *)ctx;
+}
+
+/* A plugin's stamp longer than its room (ABI 1.4 render_since) is an ABI
+ * violation: reported as one, the call fails and no stamp is kept. */
+static void test_a_stamp_past_its_room_is_a_violation(void **unused)
+{
+    (void)unused;
+    struct cas__match m;
+    cas_state *s;
+    int faults = 0;
+    cas_test_match_open(&m, cas_plugin_entry(), 2, NULL);
+    struct cas_game_vtable vt = *m.vt;
+    vt.struct_size = sizeof vt;
+    vt.render_since = stamp_too_long;
+    const struct cas_game_vtable *real = m.vt;
+    m.vt = &vt;
+    m.on_fault = (struct cas__fault_handler){.fault = count_fault, .ctx = &faults};
+    assert_int_equal(m.vt->state_new(m.game, &s), CAS_OK);
+    assert_true(cas__match_has_render_since(&m));
+    FILE *sink = fopen("/dev/null", "w");
+    assert_non_null(sink);
+    struct cas_writer out = {.struct_size = sizeof out, .ctx = sink, .write = NULL};
+    unsigned char stamp[CAS_RENDER_STAMP_MIN];
+    size_t stamp_len = 99;
+    assert_int_equal(cas__match_render_since(&m, s, 0, CAS_RENDER_SVG, NULL, NULL, 0, stamp,
+                                             sizeof stamp, &stamp_len, &out),
+                     CAS_EINVAL);
+    assert_int_equal(stamp_len, 0);
+    assert_int_equal(faults, 1);
+    assert_non_null(strstr(m.error, "broke the ABI (a stamp of 257 bytes was returned in a "
+                                    "room of 256) in render_since"));
+    fclose(sink);
+    m.vt->state_free(s);
+    m.vt = real;
+    cas__match_close(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_allocator_counts_bytes),
         cmocka_unit_test(test_legal_actions_buffer_grows),
         cmocka_unit_test(test_a_1_0_vtable_gets_the_fallbacks),
+        cmocka_unit_test(test_a_stamp_past_its_room_is_a_violation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

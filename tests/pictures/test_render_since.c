@@ -263,6 +263,45 @@ static void test_a_placeholder_for_nothing_is_refused(void **state)
     cas__picture_free(&last);
 }
 
+/* Relative pictures that break the keyed convention or write a placeholder
+ * badly are refused (the host then draws the whole picture), their text
+ * freed: an unterminated placeholder, one with an empty key, an unkeyed
+ * element beside placeholders, a key both kept and drawn again, and a last
+ * picture that was not keyed. */
+static void test_a_malformed_relative_picture_is_refused(void **state)
+{
+    (void)state;
+    static const char last_svg[] = "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n"
+                                   "<g data-cas-key=\"b\">B</g>\n</svg>\n";
+    static const char *const bad[] = {
+        "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\" data-cas-same=\"\"\n</svg>\n",
+        "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"\" data-cas-same=\"\"/>\n</svg>\n",
+        "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\" data-cas-same=\"\"/>\n"
+        "<g>unkeyed</g>\n</svg>\n",
+        "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\" data-cas-same=\"\"/>\n"
+        "<g data-cas-key=\"a\">A again</g>\n</svg>\n",
+    };
+    struct cas__picture last, now;
+    cas__picture_take(&last, strdup(last_svg), strlen(last_svg));
+    assert_true(last.keyed);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(cas__picture_take_since(&now, strdup(bad[i]), strlen(bad[i]), &last),
+                         -1);
+        assert_null(now.svg);
+        assert_int_equal(now.n, 0);
+    }
+    cas__picture_free(&last);
+    /* a last picture not keyed has no element a placeholder could stand for */
+    static const char unkeyed[] = "<svg viewBox=\"0 0 1 1\">\n<g>A</g>\n</svg>\n";
+    static const char one[] = "<svg viewBox=\"0 0 1 1\">\n"
+                              "<g data-cas-key=\"a\" data-cas-same=\"\"/>\n</svg>\n";
+    cas__picture_take(&last, strdup(unkeyed), strlen(unkeyed));
+    assert_false(last.keyed);
+    assert_int_equal(cas__picture_take_since(&now, strdup(one), strlen(one), &last), -1);
+    assert_null(now.svg);
+    cas__picture_free(&last);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_relative_pictures_across_undo),
         cmocka_unit_test(test_a_foreign_stamp_draws_whole),
         cmocka_unit_test(test_a_placeholder_for_nothing_is_refused),
+        cmocka_unit_test(test_a_malformed_relative_picture_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
