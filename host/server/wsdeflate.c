@@ -135,15 +135,6 @@ int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate
     return rc;
 }
 
-int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
-                            const char *text, size_t len, struct cas__buf *out)
-{
-    const unsigned char *bytes;
-    size_t n;
-    int rc = cas__wsdeflate_message(d, dict, text, len, &bytes, &n);
-    return rc == CAS_OK ? cas__buf_add(out, bytes, n) : rc;
-}
-
 int cas__wsdeflate_stored(const char *text, size_t len, struct cas__buf *out)
 {
     /* BFINAL 0, BTYPE 00 (stored), padded to the byte; LEN and its

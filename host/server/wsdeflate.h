@@ -44,27 +44,22 @@ struct cas__wsdeflate_dict {
     size_t older_len, newer_len;
 };
 
-/* Append to out text[0..len) compressed as one permessage-deflate
- * message (igzip level 0, fixed codes, raw deflate, synced, its final
- * 00 00 ff ff removed as RFC 7692 says), for a receiver whose inflater has just
- * inflated dict's older then newer message — of which only the last
- * CAS__WSDEFLATE_WINDOW bytes are used — or, with an empty dict, for one
- * that has inflated nothing the message may refer to (a new connection,
- * or no context takeover).  The output depends on dict and text alone,
- * so the same bytes serve every connection whose window ends with the
- * same two messages.  Two, not one: a seat's updates alternate between
- * its turn (with the legal actions) and the other's, and the one before
- * last is the better dictionary (median message on the wire, both seats
- * of a recorded Carcassonne game: 842 -> 749 B, and it takes 27 % more
- * time).  CAS_OK,
- * CAS_ENOMEM (out's sticky error), CAS_EINVAL (len of 4 GiB or more) or
- * CAS_EIO when the compressor fails. */
-int cas__wsdeflate_compress(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
-                            const char *text, size_t len, struct cas__buf *out);
-
-/* The same compression into d's own buffer, which it keeps from message to
+/* text[0..len) compressed as one permessage-deflate message (igzip level
+ * 0, fixed codes, raw deflate, synced, its final 00 00 ff ff removed as
+ * RFC 7692 says) into d's own buffer, which it keeps from message to
  * message (no allocation a message once it is big enough): *bytes, *n
- * bytes, valid until d's next call (NULL, 0 on failure).  Same returns. */
+ * bytes, valid until d's next call (NULL, 0 on failure).  It is for a
+ * receiver whose inflater has just inflated dict's older then newer
+ * message — of which only the last CAS__WSDEFLATE_WINDOW bytes are used —
+ * or, with an empty dict, for one that has inflated nothing the message
+ * may refer to (a new connection, or no context takeover).  The output
+ * depends on dict and text alone, so the same bytes serve every connection
+ * whose window ends with the same two messages.  Two, not one: a seat's
+ * updates alternate between its turn (with the legal actions) and the
+ * other's, and the one before last is the better dictionary (median
+ * message on the wire, both seats of a recorded Carcassonne game: 842 ->
+ * 749 B, and it takes 27 % more time).  CAS_OK, CAS_ENOMEM, CAS_EINVAL
+ * (len of 4 GiB or more) or CAS_EIO when the compressor fails. */
 int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                            const char *text, size_t len, const unsigned char **bytes,
                            size_t *n);
