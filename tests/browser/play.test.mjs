@@ -378,6 +378,10 @@ async function checkGhost(page) {
     assert.ok(await ghostArt(), 'the ghost is drawn on the board');
     if (k % 2 === 0) {
       // A click on the tile, off its figure spots (a spot takes its click).
+      // The spots come with the server's answer to the ghost's preview:
+      // wait for it, or they may be drawn under the point between finding
+      // it and clicking it (seen under ASan).
+      await page.waitForFunction(() => document.body.dataset.spots !== '', { timeout: STEP_MS });
       const at = await page.evaluate(() => {
         const root = document.getElementById('board').shadowRoot;
         const r = root.querySelector('.cas-ghost .cas-ghost-frame').getBoundingClientRect();
