@@ -106,12 +106,15 @@ struct cas__hold {
     struct cas__table_job *job;    /* the job in the pool, if held */
     struct cas__waiting *inbox, **inbox_tail;
     size_t n_waiting, waiting_bytes;
-    /* Its lobby entry when last free: the feed's listed entry with ply
-     * and to_move for its moving part when nothing else had changed
-     * since it was listed (listing_kept: no entry written), else written
-     * whole (listing, owned; NULL with neither: not shown, still opening). */
+    /* Its lobby entry when last free: the feed's listed entry when
+     * nothing else had changed since it was listed (listing_kept), else
+     * the entry last written whole (listing, owned; NULL with neither:
+     * not shown, still opening), kept from hold to hold until more than
+     * its moving part changes (listing_stale: the lobby's news of it);
+     * either with ply and to_move for its moving part. */
     char *listing;
     int listing_kept;
+    int listing_stale;
     uint32_t ply;
     int to_move;
     /* The journal writer's answer for t->unsaved when it came while held:
