@@ -222,7 +222,7 @@ static void apply_written(struct cas__table *t)
     char *why = t->hold.written_why;
     t->hold.written = 0;
     t->hold.written_why = NULL;
-    cas__table_written(t, t->hold.written_rc, why); /* may hold t again: the game goes on */
+    cas__table_written(t, t->hold.written_saved, t->hold.written_rc, why); /* may hold t again */
     free(why);
 }
 
