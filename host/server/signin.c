@@ -129,7 +129,7 @@ static void signed_in(struct cas__lobby *l, struct cas__store_job *base)
         take_answer(c, base->rc, &job->who, job->why);
     if (base->rc == CAS_OK)
         cas__saves_registered_free(&job->who);
-    cas__offload_drop(job->inbox); /* c's requests, in order, now signed in */
+    cas__offload_drop(job->inbox, 0); /* c's requests, in order, now signed in */
     OPENSSL_cleanse(job->key, sizeof job->key);
     free(job);
 }
