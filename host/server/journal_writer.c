@@ -6,10 +6,10 @@
  * viewers and nothing played, so a move is acknowledged (the update sent)
  * only once its action is on disk or in the database (docs/server.md,
  * "The journal's writer").  An action followed at once by chance's draw
- * waits for it, and both go as one write (cas__journal_add/joins).  A take-back, a result (the rules' end, a flag,
- * a claimed leaver) and a bot taking a leaver's seat go the same way, in
- * the same queue, so none is shown before it is durable and none overtakes
- * the action before it.
+ * waits for it, and both go as one write (cas__journal_add, _joins).  A
+ * take-back, a result (the rules' end, a flag, a claimed leaver) and a bot
+ * taking a leaver's seat go the same way, in the same queue, so none is
+ * shown before it is durable and none overtakes the action before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
