@@ -1152,8 +1152,9 @@ static void expect_whole_pictures(struct cas__table *t, struct follower *f,
             whole = cas__table_render(t, t->r.session.state, seat < 0 ? CAS_VIEWER_PUBLIC : seat,
                                       CAS_RENDER_SVG, NULL, 0, &len);
         assert_non_null(whole);
-        if (v->pic.len != len || memcmp(v->pic.svg, whole, len) != 0)
-            fail_msg("view %d holds\n%s\nbut the whole picture is\n%s", seat, v->pic.svg, whole);
+        const char *held = cas__picture_svg(&v->pic);
+        if (v->pic.len != len || memcmp(held, whole, len) != 0)
+            fail_msg("view %d holds\n%s\nbut the whole picture is\n%s", seat, held, whole);
         assert_true(stamped ? v->pic.stamp_len > 0 : v->pic.stamp == NULL);
         follow(&f[k], all[k]);
         assert_true(picture_same(f[k].svg, whole));
