@@ -277,7 +277,8 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
 
 /* The element at p when it is prev's part `expect`, byte for byte: its
  * end, found without scanning (the scan of the same bytes ends at the same
- * place and reads the same key), with the part added to pic; else NULL. */
+ * place and reads the same key), with the part added to pic (same when
+ * the gap before it is too); else NULL. */
 static const char *same_as(struct cas__picture *pic, size_t *cap, struct cutting *c,
                            const char *p, size_t gap)
 {
@@ -289,6 +290,10 @@ static const char *same_as(struct cas__picture *pic, size_t *cap, struct cutting
     size_t at = (size_t)(p - c->base);
     if (add_part(pic, cap, at + (q->key - q->at), q->key_len, at, q->len, gap, (long)c->expect))
         return NULL;
+    /* with the same text before it, it is prev's where prev has it (and
+     * a picture drawn relative to prev keeps it there) */
+    pic->parts[pic->n - 1].same =
+        q->gap == gap && same_bytes(c->prev_base + q->at - gap, p - gap, gap);
     return p + q->len;
 }
 

@@ -35,8 +35,10 @@ struct cas__pic_part {
     long was;                /* the index of the part with its key in the
                               * picture it was cut after, or -1: a hint,
                               * checked before it is used */
-    int same;                /* a placeholder's: byte for byte the part
-                              * `was` of the picture it was cut after */
+    int same;                /* byte for byte the part `was` of the
+                              * picture it was cut after: a placeholder's,
+                              * or an element drawn the same again with
+                              * the same gap before it */
 };
 
 /* A plugin's SVG cut into its keyed top-level elements.  Its text is, in
