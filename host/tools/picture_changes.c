@@ -62,7 +62,8 @@ static const char *first_of(const char *p, const char *end, char a, char b, char
 
 /* Whether a[0..n) and b[0..n) agree in their first and last w bytes (w at
  * most 8 and n), as two words each. */
-static inline int ends_same(const char *a, const char *b, size_t n, size_t w)
+static inline __attribute__((always_inline)) int ends_same(const char *a, const char *b,
+                                                           size_t n, size_t w)
 {
     uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
     memcpy(&a0, a, w);
@@ -75,7 +76,8 @@ static inline int ends_same(const char *a, const char *b, size_t n, size_t w)
 /* Whether a[0..n) and b[0..n) are the same bytes: without a call for the
  * short runs a placeholder is compared in (its open and close, a key, the
  * gap before it), two overlapping loads for each; memcmp past 32. */
-static int same_bytes(const char *a, const char *b, size_t n)
+static inline __attribute__((always_inline)) int same_bytes(const char *a, const char *b,
+                                                            size_t n)
 {
     if (n > 32)
         return memcmp(a, b, n) == 0;
