@@ -116,7 +116,7 @@ struct drawing {
 
 /* A cas__picture_drawer: through the plugin's render_since (ABI 1.4)
  * where it has one, else whole with no stamp. */
-static int draw(void *ctx, const unsigned char *since, size_t since_len, unsigned char *stamp,
+static int draw_view(void *ctx, const unsigned char *since, size_t since_len, unsigned char *stamp,
                 size_t *stamp_len, const struct cas_writer *out)
 {
     const struct drawing *d = ctx;
@@ -138,7 +138,7 @@ static int take_picture(struct cas__table *t, int viewer, enum cas_render_format
                         struct cas__picture *pic)
 {
     struct drawing d = {.t = t, .viewer = viewer, .format = format, .legal = legal};
-    return cas__picture_draw(pic, prev, draw, &d, NULL) == CAS_OK ? 0 : -1;
+    return cas__picture_draw(pic, prev, draw_view, &d, NULL) == CAS_OK ? 0 : -1;
 }
 
 /* The viewer's picture now: the decision view with its marks for the

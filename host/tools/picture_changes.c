@@ -136,33 +136,77 @@ static const char *skip_other(const char *p, const char *end)
     return NULL;
 }
 
-/* p at '<' of a start tag: past the element's end tag, or NULL. */
-static const char *element_end(const char *p, const char *end)
+/* Which of the 16 bytes at p (bit i: p[i]) are markup a scan of elements
+ * stops at: '<', '>' and quotes. */
+static unsigned markup_bits(const char *p, const char *end)
 {
-    int depth = 0, empty;
-    while (p && p < end) {
-        if (*p != '<') {
-            p = first_of(p, end, '<', '<', '<');
-            if (p == end)
-                return NULL;
-            continue;
+#ifdef __SSE2__
+    if (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))),
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                         _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))));
+        return (unsigned)_mm_movemask_epi8(hit);
+    }
+#endif
+    unsigned bits = 0;
+    for (int i = 0; i < 16 && p + i < end; i++)
+        if (p[i] == '<' || p[i] == '>' || p[i] == '"' || p[i] == '\'')
+            bits |= 1u << i;
+    return bits;
+}
+
+/* p at '<' of a start tag: past the element's end tag, or NULL; *stop
+ * past its start tag.  One pass over the markup bytes of each 16 (quoted
+ * values skipped whole, in a tag; comments, CDATA and processing
+ * instructions skipped in text), as a small state machine. */
+static const char *element_end(const char *p, const char *end, const char **stop)
+{
+    enum { TEXT, TAG, QUOTED } state = TAG;
+    char quote = 0;
+    int depth = 0;
+    const char *base = p + 1;
+    while (base < end) {
+        unsigned bits = markup_bits(base, end);
+        const char *next = base + 16; /* where the next block starts */
+        while (bits) {
+            const char *q = base + __builtin_ctz(bits);
+            bits &= bits - 1;
+            if (state == QUOTED) {
+                if (*q == quote)
+                    state = TAG;
+            } else if (state == TAG) {
+                if (*q == '"' || *q == '\'') {
+                    state = QUOTED;
+                    quote = *q;
+                } else if (*q == '>') { /* ('<' in a tag is nothing) */
+                    if (!depth && !*stop)
+                        *stop = q + 1;
+                    if (q[-1] != '/')
+                        depth++;
+                    else if (!depth)
+                        return q + 1;
+                    state = TEXT;
+                }
+            } else if (*q == '<') {
+                if (q + 1 < end && (q[1] == '!' || q[1] == '?')) {
+                    next = skip_other(q, end);
+                } else if (q + 1 < end && q[1] == '/') {
+                    next = memchr(q, '>', (size_t)(end - q));
+                    if (next && --depth == 0)
+                        return next + 1;
+                    next = next ? next + 1 : NULL;
+                } else {
+                    state = TAG;
+                    continue;
+                }
+                if (!next)
+                    return NULL;
+                break; /* on from past it */
+            }
         }
-        if (p + 1 < end && (p[1] == '!' || p[1] == '?')) {
-            p = skip_other(p, end);
-        } else if (p + 1 < end && p[1] == '/') {
-            const char *gt = memchr(p, '>', (size_t)(end - p));
-            if (!gt)
-                return NULL;
-            p = gt + 1;
-            if (--depth == 0)
-                return p;
-        } else {
-            p = tag_end(p, end, &empty);
-            if (p && !empty)
-                depth++;
-            else if (p && depth == 0)
-                return p;
-        }
+        base = next;
     }
     return NULL;
 }
@@ -367,9 +411,9 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
             p = last = next;
             continue;
         }
-        const char *stop = tag_end(p, end, &empty), *key;
+        const char *stop = NULL, *key;
         size_t key_len;
-        if (!stop || !(next = element_end(p, end)))
+        if (!(next = element_end(p, end, &stop)))
             return -1;
         if (!key_of(p, stop, &key, &key_len)) {
             c->why = "a top-level element has no data-cas-key";
@@ -381,7 +425,12 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
             return -1;
         }
         if (c->prev) { /* changed or new: go on after its place in prev, if it had one */
-            long o = find_key(c->prev, key, key_len);
+            /* most often drawn where prev had it */
+            const struct cas__pic_part *e =
+                c->expect < c->prev->n ? &c->prev->parts[c->expect] : NULL;
+            long o = e && e->key_len == key_len && same_bytes(c->prev_base + e->key, key, key_len)
+                         ? (long)c->expect
+                         : find_key(c->prev, key, key_len);
             pic->parts[pic->n - 1].was = o;
             if (o >= 0)
                 c->expect = (size_t)o + 1;
