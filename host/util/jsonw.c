@@ -67,11 +67,6 @@ void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
         cas__buf_add(b, text, n);
 }
 
-void cas__jw_raw(struct cas__jw *w, const char *text)
-{
-    cas__jw_rawn(w, text, strlen(text));
-}
-
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
 {
     if (reserve(w, 0))
