@@ -355,6 +355,10 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
     size_t cap = 0;
     int empty;
     c->why = "it is not an <svg> element";
+    if (end - base > (ptrdiff_t)UINT32_MAX) { /* offsets past 32 bits: kept whole */
+        c->why = "it is too large";
+        return -1;
+    }
     /* about as many parts as prev: room for them at once, not grown */
     if (c->prev && cas__grow((void **)&pic->parts, &cap, c->prev->n + c->prev->n / 8 + 8,
                              sizeof *pic->parts)) {
@@ -375,11 +379,10 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
     }
     if (!starts(p, end, "<svg"))
         return -1;
-    pic->root_at = (size_t)(p - base);
+    pic->root_at = (uint32_t)(p - base);
     if (!(p = tag_end(p, end, &empty)) || empty)
         return -1;
-    pic->root_len = (size_t)(p - base) - pic->root_at;
-    pic->head_len = (size_t)(p - base) - from;
+    pic->root_len = (uint32_t)(p - base - pic->root_at);
     const char *last = p; /* the end of the element (or root tag) before */
     c->why = "text or an unfinished element among its elements";
     for (;;) {
@@ -388,8 +391,8 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
         if (p + 1 >= end || *p != '<')
             return -1;
         if (p[1] == '/' && starts(p, end, "</svg")) {
-            pic->tail_at = (size_t)(last - base);
-            pic->tail_len = (size_t)(end - last);
+            pic->tail_at = (uint32_t)(last - base);
+            pic->tail_len = (uint32_t)(end - last);
             return 0;
         }
         if (p[1] == '!' || p[1] == '?') {
@@ -626,6 +629,20 @@ static int store_write(void *ctx, const char *data, size_t len)
     return CAS_OK;
 }
 
+/* The store's room past its bytes given back when it is more than an
+ * eighth of them (growth leaves up to a quarter and 4 KB): for a picture
+ * kept as it is. */
+static void store_fit(struct cas__pic_store *s)
+{
+    if (s->cap - s->len <= s->len / 8)
+        return;
+    char *bytes = realloc(s->bytes, s->len + 1);
+    if (bytes) {
+        s->bytes = bytes;
+        s->cap = s->len;
+    }
+}
+
 /* Let go of what was written from `len` on. */
 static void store_cut(struct cas__pic_store *s, size_t len)
 {
@@ -647,8 +664,8 @@ static int flatten(struct cas__picture *pic, size_t room)
     if (!s)
         return -1;
     const char *from = pic->store->bytes;
-    size_t run_at = pic->head_at, run_len = pic->head_len, to = pic->head_len;
-    pic->root_at -= pic->head_at;
+    size_t run_at = pic->head_at, run_len = cas__picture_head_len(pic), to = run_len;
+    pic->root_at -= (uint32_t)pic->head_at;
     pic->head_at = 0;
     for (size_t i = 0; i < pic->n; i++) {
         struct cas__pic_part *p = &pic->parts[i];
@@ -674,7 +691,7 @@ static int flatten(struct cas__picture *pic, size_t room)
     memcpy(s->bytes + s->len, from + run_at, run_len);
     s->len += run_len;
     s->bytes[s->len] = '\0';
-    pic->tail_at = to;
+    pic->tail_at = (uint32_t)to;
     store_unref(pic->store);
     pic->store = s;
     pic->flat = 1;
@@ -719,7 +736,6 @@ static void take_whole(struct cas__picture *pic, size_t from, const struct cas__
     if (!pic->keyed) {
         unkey(pic);
         pic->head_at = from;
-        pic->head_len = pic->len;
         pic->root_at = pic->root_len = pic->tail_at = pic->tail_len = 0;
     }
 }
@@ -747,17 +763,17 @@ void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
 static int fill(struct cas__picture *pic, const struct cas__picture *prev, size_t from)
 {
     struct cas__pic_store *old = pic->store;
-    size_t len = pic->head_len + pic->tail_len;
+    size_t head = cas__picture_head_len(pic), len = head + pic->tail_len;
     for (size_t i = 0; i < pic->n; i++)
         len += pic->parts[i].gap +
                (pic->parts[i].same ? prev->parts[pic->parts[i].was].len : pic->parts[i].len);
-    struct cas__pic_store *s = store_new(NULL, 0, len + len / 4);
+    struct cas__pic_store *s = len <= UINT32_MAX ? store_new(NULL, 0, len + len / 4) : NULL;
     if (!s)
         return -1;
     const char *b = old->bytes;
-    memcpy(s->bytes, b + pic->head_at, pic->head_len);
-    size_t to = pic->head_len;
-    pic->root_at -= pic->head_at;
+    memcpy(s->bytes, b + pic->head_at, head);
+    size_t to = head;
+    pic->root_at -= (uint32_t)pic->head_at;
     pic->head_at = 0;
     for (size_t i = 0; i < pic->n; i++) {
         struct cas__pic_part *p = &pic->parts[i];
@@ -771,7 +787,7 @@ static int fill(struct cas__picture *pic, const struct cas__picture *prev, size_
         to += q->len;
     }
     memcpy(s->bytes + to, b + pic->tail_at, pic->tail_len);
-    pic->tail_at = to;
+    pic->tail_at = (uint32_t)to;
     s->len = len;
     s->bytes[len] = '\0';
     store_cut(old, from);
@@ -789,7 +805,8 @@ static int fill(struct cas__picture *pic, const struct cas__picture *prev, size_
 static void settle(struct cas__picture *pic, const struct cas__picture *prev)
 {
     char *b = pic->store->bytes;
-    size_t w = pic->head_at + pic->head_len, len = pic->head_len + pic->tail_len;
+    size_t head = cas__picture_head_len(pic);
+    size_t w = pic->head_at + head, len = head + pic->tail_len;
     for (size_t i = 0; i < pic->n; i++) {
         struct cas__pic_part *p = &pic->parts[i];
         if (p->same) {
@@ -808,7 +825,7 @@ static void settle(struct cas__picture *pic, const struct cas__picture *prev)
         len += p->gap + p->len;
     }
     memmove(b + w, b + pic->tail_at, pic->tail_len);
-    pic->tail_at = w;
+    pic->tail_at = (uint32_t)w;
     store_cut(pic->store, w + pic->tail_len);
     pic->len = len;
 }
@@ -904,7 +921,8 @@ int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,
             *unfit = why;
         stamp_len = 0;
     }
-    /* whole, in a store of its own with room for the next */
+    /* whole, in a store of its own, held to fit (the next, drawn relative,
+     * grows it once) */
     size_t room = prev ? prev->len + prev->len / 4 : 0;
     if (!(pic->store = store_new(NULL, 0, room)))
         return CAS_ENOMEM;
@@ -916,6 +934,7 @@ int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,
         cas__picture_free(pic);
         return rc;
     }
+    store_fit(pic->store);
     take_whole(pic, 0, prev);
 stamp:
     cas__picture_stamp(pic, stamp, stamp_len); /* none: the next is drawn whole */
@@ -929,10 +948,10 @@ int cas__picture_stamp(struct cas__picture *pic, const unsigned char *stamp, siz
     pic->stamp_len = 0;
     if (!len)
         return 0;
-    if (!(pic->stamp = malloc(len)))
+    if (len > UINT32_MAX || !(pic->stamp = malloc(len)))
         return -1;
     memcpy(pic->stamp, stamp, len);
-    pic->stamp_len = len;
+    pic->stamp_len = (uint32_t)len;
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #define CAS_HOST_PICTURE_CHANGES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <castellan/plugin.h>
 
@@ -42,16 +43,19 @@ struct cas__pic_part {
 };
 
 /* A plugin's SVG cut into its keyed top-level elements.  Its text is, in
- * order: head, each part's gap and element, tail. */
+ * order: head (up to the root start tag's end), each part's gap and
+ * element, tail.  A keyed picture's offsets into its store fit 32 bits
+ * (a larger one is kept whole), which keeps this as small as it was with
+ * one buffer: a table holds one per viewer even when idle. */
 struct cas__picture {
     struct cas__pic_store *store; /* one reference; NULL: no picture */
     size_t len;              /* the whole text's */
-    int keyed;               /* every top-level element keyed, keys unique */
-    int flat;                /* the whole text lies in order at head_at */
-    size_t head_at, head_len;/* before the first element (the prologue and
-                              * root start tag); unkeyed: the whole text */
-    size_t root_at, root_len;/* the root <svg ...> start tag */
-    size_t tail_at, tail_len;/* after the last element */
+    size_t head_at;          /* where the text before the first element
+                              * (the prologue and the root start tag)
+                              * starts; unkeyed: the whole text */
+    uint32_t root_at, root_len; /* the root <svg ...> start tag; 0, 0 when
+                              * not keyed */
+    uint32_t tail_at, tail_len; /* after the last element */
     struct cas__pic_part *parts;
     size_t n;
     size_t *sorted;          /* parts' indices in key order */
@@ -59,8 +63,17 @@ struct cas__picture {
                               * which its parts' `was` and `same` are about */
     unsigned char *stamp;    /* owned: what the plugin's render_since
                               * returned with it (ABI 1.4); NULL: none */
-    size_t stamp_len;
+    uint32_t stamp_len;
+    unsigned char keyed;     /* every top-level element keyed, keys unique */
+    unsigned char flat;      /* the whole text lies in order at head_at */
 };
+
+/* The bytes of pic's head: its prologue and root start tag (unkeyed: the
+ * whole text). */
+static inline size_t cas__picture_head_len(const struct cas__picture *pic)
+{
+    return pic->root_len ? pic->root_at + pic->root_len - pic->head_at : pic->len;
+}
 
 /* Take svg[0..len) (malloc'd, NUL after it; NULL: none) as pic, cut when
  * it is keyed.  Never fails: an unkeyed or malformed picture is kept

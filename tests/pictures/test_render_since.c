@@ -123,8 +123,8 @@ static char *pieces(const struct cas__picture *pic)
     const char *b = cas__picture_bytes(pic);
     char *text = malloc(pic->len + 1), *at = text;
     assert_non_null(text);
-    memcpy(at, b + pic->head_at, pic->head_len);
-    at += pic->head_len;
+    memcpy(at, b + pic->head_at, cas__picture_head_len(pic));
+    at += cas__picture_head_len(pic);
     for (size_t i = 0; i < pic->n; i++) {
         const struct cas__pic_part *p = &pic->parts[i];
         memcpy(at, b + p->at - p->gap, p->gap + p->len);
