@@ -629,17 +629,16 @@ static int store_write(void *ctx, const char *data, size_t len)
     return CAS_OK;
 }
 
-/* The store's room past its bytes given back when it is more than an
- * eighth of them (growth leaves up to a quarter and 4 KB): for a picture
- * kept as it is. */
-static void store_fit(struct cas__pic_store *s)
+/* The store's room past its bytes given back but `room` (growth leaves up
+ * to a quarter and 4 KB): for a picture kept as it is. */
+static void store_fit(struct cas__pic_store *s, size_t room)
 {
-    if (s->cap - s->len <= s->len / 8)
+    if (s->cap - s->len <= room + room / 2)
         return;
-    char *bytes = realloc(s->bytes, s->len + 1);
+    char *bytes = realloc(s->bytes, s->len + room + 1);
     if (bytes) {
         s->bytes = bytes;
-        s->cap = s->len;
+        s->cap = s->len + room;
     }
 }
 
@@ -755,125 +754,123 @@ void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
         take_whole(pic, 0, prev);
 }
 
-/* pic, cut with placeholders, in a store of its own: the text around and
- * in the drawn parts copied from where the cut found it, each placeholder
- * replaced by prev's element.  For a placeholder whose gap is not the one
- * before its element in prev (the text around the elements changed).  The
- * text from `from` on is let go of.  -1 when memory ran out. */
-static int fill(struct cas__picture *pic, const struct cas__picture *prev, size_t from)
+/* Bytes copied into a store, a run at a time: pieces that lie one after
+ * the other where they come from are copied together. */
+struct run {
+    char *to;          /* where the run goes */
+    const char *from;  /* where it comes from */
+    size_t len;
+};
+
+static void flush(struct run *r)
 {
-    struct cas__pic_store *old = pic->store;
-    size_t head = cas__picture_head_len(pic), len = head + pic->tail_len;
-    for (size_t i = 0; i < pic->n; i++)
-        len += pic->parts[i].gap +
-               (pic->parts[i].same ? prev->parts[pic->parts[i].was].len : pic->parts[i].len);
-    struct cas__pic_store *s = len <= UINT32_MAX ? store_new(NULL, 0, len + len / 4) : NULL;
-    if (!s)
-        return -1;
-    const char *b = old->bytes;
-    memcpy(s->bytes, b + pic->head_at, head);
-    size_t to = head;
-    pic->root_at -= (uint32_t)pic->head_at;
-    pic->head_at = 0;
-    for (size_t i = 0; i < pic->n; i++) {
-        struct cas__pic_part *p = &pic->parts[i];
-        memcpy(s->bytes + to, b + p->at - p->gap, p->gap);
-        to += p->gap;
-        const struct cas__pic_part *q = p->same ? &prev->parts[p->was] : p;
-        memcpy(s->bytes + to, b + q->at, q->len);
-        p->key = to + (q->key - q->at);
-        p->at = to;
-        p->len = q->len;
-        to += q->len;
-    }
-    memcpy(s->bytes + to, b + pic->tail_at, pic->tail_len);
-    pic->tail_at = (uint32_t)to;
-    s->len = len;
-    s->bytes[len] = '\0';
-    store_cut(old, from);
-    store_unref(old);
-    pic->store = s;
-    pic->len = len;
-    pic->flat = 1;
-    return 0;
+    memcpy(r->to, r->from, r->len);
+    r->to += r->len;
+    r->len = 0;
 }
 
-/* pic, cut with placeholders from the text at `from` in prev's store:
- * each placeholder's part is prev's element where it lies, with the gap
- * before it there, and the drawn parts and the text around them move down
- * over the placeholders, so the store grows by what was drawn. */
-static void settle(struct cas__picture *pic, const struct cas__picture *prev)
+static void copy(struct run *r, const char *from, size_t len)
 {
-    char *b = pic->store->bytes;
-    size_t head = cas__picture_head_len(pic);
-    size_t w = pic->head_at + head, len = head + pic->tail_len;
+    if (r->len && from != r->from + r->len)
+        flush(r);
+    if (!r->len)
+        r->from = from;
+    r->len += len;
+}
+
+/* Room a picture's store keeps for the elements the next pictures draw
+ * (a relative picture's drawn elements go there; when they do not fit,
+ * the picture moves to a store of its own with this much room again). */
+#define DRAWN_ROOM(len) ((len) / 4 + 2048)
+
+/* pic, cut with placeholders from text (its offsets the text's), placed:
+ * each placeholder's part prev's element.  Its head, drawn elements and
+ * tail are added to prev's store, so the kept elements stay where they
+ * are (with the gap before them, which is the same); or, when a gap is
+ * not (odd_gaps), the store has no room left or holds half the picture
+ * again of what earlier pictures let go of, the whole text is copied into
+ * a store of its own with room (the others keep theirs until they go).
+ * -1 when memory ran out or the text is too large (pic's store NULL). */
+static int place(struct cas__picture *pic, const struct cas__picture *prev, const char *text,
+                 int odd_gaps)
+{
+    struct cas__pic_store *s = prev->store;
+    size_t head = cas__picture_head_len(pic), drawn = head + pic->tail_len, len = drawn;
+    for (size_t i = 0; i < pic->n; i++) {
+        const struct cas__pic_part *p = &pic->parts[i];
+        size_t span = p->gap + (p->same ? prev->parts[p->was].len : p->len);
+        len += span;
+        drawn += p->same ? 0 : span;
+    }
+    int own = odd_gaps || s->cap - s->len < drawn || s->len + drawn > len + len / 2 + 4096;
+    if (len > UINT32_MAX / 2 || (own && !(s = store_new(NULL, 0, len + DRAWN_ROOM(len)))))
+        return -1;
+    if (!own)
+        s->refs++;
+    struct run r = {.to = s->bytes + s->len};
+    size_t tail_from = pic->tail_at;
+    copy(&r, text + pic->head_at, head);
+    pic->root_at = (uint32_t)(s->len + (pic->root_at - pic->head_at));
+    pic->head_at = s->len;
     for (size_t i = 0; i < pic->n; i++) {
         struct cas__pic_part *p = &pic->parts[i];
-        if (p->same) {
-            const struct cas__pic_part *q = &prev->parts[p->was];
+        const struct cas__pic_part *q = p->same ? &prev->parts[p->was] : p;
+        if (p->same && !own) { /* where prev has it, with its gap */
             p->key = q->key;
             p->at = q->at;
             p->len = q->len;
-        } else {
-            size_t span_at = p->at - p->gap, span = p->gap + p->len;
-            if (span_at != w)
-                memmove(b + w, b + span_at, span);
-            p->key -= span_at - w;
-            p->at -= span_at - w;
-            w += span;
+            continue;
         }
-        len += p->gap + p->len;
+        /* the gap before it as written; a kept element's, when it is the
+         * same, with it (most often a run of elements kept together) */
+        const char *from = p->same ? prev->store->bytes : text;
+        if (odd_gaps || !p->same)
+            copy(&r, text + p->at - p->gap, p->gap);
+        else
+            copy(&r, from + q->at - p->gap, p->gap);
+        size_t at = (size_t)(r.to + r.len - s->bytes);
+        copy(&r, from + q->at, q->len);
+        p->key = at + (q->key - q->at);
+        p->len = q->len;
+        p->at = at;
     }
-    memmove(b + w, b + pic->tail_at, pic->tail_len);
-    pic->tail_at = (uint32_t)w;
-    store_cut(pic->store, w + pic->tail_len);
+    pic->tail_at = (uint32_t)(r.to + r.len - s->bytes);
+    copy(&r, text + tail_from, pic->tail_len);
+    flush(&r);
+    s->len = (size_t)(r.to - s->bytes);
+    s->bytes[s->len] = '\0';
+    pic->store = s;
     pic->len = len;
+    pic->flat = (unsigned char)own;
+    return 0;
 }
 
-/* About what a picture drawn relative to one of len bytes takes before it
- * settles (its placeholders and what was drawn again; Carcassonne's are a
- * tenth of the whole or less). */
-#define RELATIVE_ROOM(len) ((len) / 8 + 4096)
-
-/* pic: the text at `from` in prev's store, drawn relative to prev (keyed),
- * cut; NULL, or why it does not fit (pic empty, the text let go of). */
+/* pic: text[0..len), drawn relative to prev (keyed), cut and placed;
+ * NULL, or why it does not fit (pic empty). */
 static const char *take_relative(struct cas__picture *pic, const struct cas__picture *prev,
-                                 size_t from)
+                                 const char *text, size_t len)
 {
-    struct cas__pic_store *s = prev->store;
     memset(pic, 0, sizeof *pic);
-    if (!prev->keyed) {
-        store_cut(s, from);
+    if (!prev->keyed)
         return "the last picture is not keyed";
-    }
-    pic->store = s;
-    s->refs++;
-    struct cutting c = {.base = s->bytes, .end = s->bytes + s->len, .prev = prev,
-                        .prev_base = s->bytes};
+    struct cutting c = {.base = text, .end = text + len, .prev = prev,
+                        .prev_base = prev->store->bytes};
+    size_t from = prev->store->len;
     const char *why = NULL;
-    if (cut(pic, &c, 1, from) != 0)
+    if (cut(pic, &c, 1, 0) != 0)
         why = c.why;
+    else if (place(pic, prev, text, c.odd_gaps) != 0)
+        why = "memory ran out";
     else if (index_keys(pic, prev) != 0)
         why = "an element is there twice";
-    else if (c.odd_gaps && fill(pic, prev, from) != 0)
-        why = "memory ran out";
     if (why) {
-        store_cut(s, from);
+        if (pic->store == prev->store) /* let go of what it added */
+            store_cut(prev->store, from);
         cas__picture_free(pic);
         return why;
     }
-    if (!c.odd_gaps)
-        settle(pic, prev);
     pic->keyed = 1;
     pic->after = prev->parts;
-    /* The store also holds what earlier pictures drew and let go of: at
-     * half the picture again, or when it has no room left for the next
-     * relative picture's text (which would move it whole), this one moves
-     * to a store of its own (the others keep theirs until they go), with
-     * room for a few more. */
-    if (pic->store->len > pic->len + pic->len / 2 + 4096 ||
-        pic->store->cap - pic->store->len < RELATIVE_ROOM(pic->len))
-        flatten(pic, pic->len / 2 + 4096);
     return NULL;
 }
 
@@ -881,16 +878,9 @@ int cas__picture_take_since(struct cas__picture *pic, char *svg, size_t len,
                             const struct cas__picture *prev)
 {
     memset(pic, 0, sizeof *pic);
-    if (!svg || !prev || !prev->store) {
-        free(svg);
-        return -1;
-    }
-    size_t from = prev->store->len;
-    int rc = store_write(prev->store, svg, len);
+    int rc = svg && prev && prev->store && !take_relative(pic, prev, svg, len) ? 0 : -1;
     free(svg);
-    if (rc != CAS_OK)
-        return -1;
-    return take_relative(pic, prev, from) ? -1 : 0;
+    return rc;
 }
 
 int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,
@@ -903,26 +893,24 @@ int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,
     if (unfit)
         *unfit = NULL;
     if (prev && prev->store && prev->stamp_len) {
-        /* drawn onto the end of prev's store, where its kept elements are */
-        struct cas__pic_store *s = prev->store;
-        size_t from = s->len;
-        struct cas_writer out = {.struct_size = sizeof out, .ctx = s, .write = store_write};
-        rc = store_reserve(s, RELATIVE_ROOM(prev->len));
+        /* drawn apart, then placed beside prev's kept elements */
+        struct cas__buf text;
+        cas__buf_init(&text, 0);
+        struct cas_writer out = {.struct_size = sizeof out, .ctx = &text, .write = cas__buf_write};
+        rc = cas__buf_reserve(&text, prev->len / 2);
         if (rc == CAS_OK)
             rc = draw(ctx, prev->stamp, prev->stamp_len, stamp, &stamp_len, &out);
-        if (rc != CAS_OK) {
-            store_cut(s, from);
+        const char *why = rc == CAS_OK ? take_relative(pic, prev, text.data, text.len) : NULL;
+        cas__buf_free(&text);
+        if (rc != CAS_OK)
             return rc;
-        }
-        const char *why = take_relative(pic, prev, from);
         if (!why)
             goto stamp;
         if (unfit)
             *unfit = why;
         stamp_len = 0;
     }
-    /* whole, in a store of its own, held to fit (the next, drawn relative,
-     * grows it once) */
+    /* whole, in a store of its own, with room for what the next draw */
     size_t room = prev ? prev->len + prev->len / 4 : 0;
     if (!(pic->store = store_new(NULL, 0, room)))
         return CAS_ENOMEM;
@@ -934,7 +922,7 @@ int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,
         cas__picture_free(pic);
         return rc;
     }
-    store_fit(pic->store);
+    store_fit(pic->store, DRAWN_ROOM(pic->store->len));
     take_whole(pic, 0, prev);
 stamp:
     cas__picture_stamp(pic, stamp, stamp_len); /* none: the next is drawn whole */
