@@ -320,6 +320,37 @@ static void test_a_placeholder_for_nothing_is_refused(void **state)
     cas__picture_free(&last);
 }
 
+/* The text before a kept element may change (other spaces, a comment):
+ * the picture is still the whole one, that text as written now, and the
+ * elements kept are still taken as the same.  So with an element drawn
+ * again byte for byte after other text. */
+static void test_kept_elements_after_other_text(void **state)
+{
+    (void)state;
+    static const char last_svg[] = "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n"
+                                   "<g data-cas-key=\"b\">B</g>\n<g data-cas-key=\"c\">C</g>\n"
+                                   "</svg>\n";
+    static const char since[] = "<svg viewBox=\"0 0 1 1\">\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"\"/>  <!-- x -->"
+                                "<g data-cas-key=\"b\" data-cas-same=\"\"/>\n\t"
+                                "<g data-cas-key=\"c\">C</g>\n</svg>\n";
+    static const char whole_svg[] = "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>  "
+                                    "<!-- x --><g data-cas-key=\"b\">B</g>\n\t"
+                                    "<g data-cas-key=\"c\">C</g>\n</svg>\n";
+    struct cas__picture last, now;
+    cas__picture_take(&last, strdup(last_svg), strlen(last_svg));
+    assert_int_equal(cas__picture_take_since(&now, strdup(since), strlen(since), &last), 0);
+    assert_int_equal(now.n, 3);
+    assert_true(now.parts[0].same && now.parts[1].same);
+    assert_false(now.parts[2].same); /* drawn again, after other text */
+    char *a = changes(&last, &now);
+    assert_string_equal(a, "{\"put\":[],\"remove\":[]}");
+    free(a);
+    assert_string_equal(cas__picture_svg(&now), whole_svg);
+    cas__picture_free(&now);
+    cas__picture_free(&last);
+}
+
 /* Relative pictures that break the keyed convention or write a placeholder
  * badly are refused (the host then draws the whole picture), their text
  * freed: an unterminated placeholder, one with an empty key, an unkeyed
@@ -368,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_a_foreign_stamp_draws_whole),
         cmocka_unit_test(test_a_placeholder_for_nothing_is_refused),
         cmocka_unit_test(test_a_malformed_relative_picture_is_refused),
+        cmocka_unit_test(test_kept_elements_after_other_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
