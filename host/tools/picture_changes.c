@@ -12,6 +12,11 @@
  * CDATA and processing instructions skipped) and reads its data-cas-key.
  * The client parses what it receives with the browser's own parser and
  * sanitizes it as it does a whole picture.
+ *
+ * Pictures keep their text in stores (below): a picture drawn relative
+ * to the last is placed beside the last one's kept elements, which it
+ * refers to where they are, and its whole text is put together only when
+ * asked for.
  */
 #define _GNU_SOURCE /* qsort_r, memmem */
 #include <stdint.h>
@@ -272,7 +277,7 @@ struct cutting {
 /* p at '<' of a placeholder (docs/abi.md "ABI 1.4: pictures relative to
  * the last"), gap bytes after the element before: the part of prev it
  * stands for added to pic, marked same (at and len its own text's until
- * the picture settles), and its end; else NULL (c->why set when it is one
+ * the picture is placed), and its end; else NULL (c->why set when it is one
  * but names no part of prev). */
 static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cutting *c,
                                const char *p, size_t gap)
@@ -567,6 +572,11 @@ static int index_keys(struct cas__picture *pic, const struct cas__picture *prev)
 
 /* ------------------------------------------------------------ stores */
 
+/* Room a picture's store keeps for the elements the next pictures draw
+ * (a relative picture's drawn elements go there; when they do not fit,
+ * the picture moves to a store of its own with this much room again). */
+#define DRAWN_ROOM(len) ((len) / 4 + 2048)
+
 struct cas__pic_store {
     size_t refs;
     char *bytes;     /* a NUL after len */
@@ -655,8 +665,8 @@ const char *cas__picture_bytes(const struct cas__picture *pic)
 }
 
 /* pic's text copied into a new store with room for `room` more bytes, in
- * order (each run of its pieces that lies in order copied at once).  to
- * holds the new offsets; -1 when memory ran out (pic unchanged). */
+ * order (each run of its pieces that lies in order copied at once), its
+ * offsets moved with it; -1 when memory ran out (pic unchanged). */
 static int flatten(struct cas__picture *pic, size_t room)
 {
     struct cas__pic_store *s = store_new(NULL, 0, pic->len + room);
@@ -701,8 +711,10 @@ const char *cas__picture_svg(struct cas__picture *pic)
 {
     if (!pic->store)
         return NULL;
-    /* in one piece, and at the end of its store (where the NUL is) */
-    if (!(pic->flat && pic->head_at + pic->len == pic->store->len) && flatten(pic, 0))
+    /* in one piece, and at the end of its store (where the NUL is); else
+     * moved, with room for the next pictures' drawn elements */
+    if (!(pic->flat && pic->head_at + pic->len == pic->store->len) &&
+        flatten(pic, DRAWN_ROOM(pic->len)))
         return NULL;
     return pic->store->bytes + pic->head_at;
 }
@@ -777,11 +789,6 @@ static void copy(struct run *r, const char *from, size_t len)
         r->from = from;
     r->len += len;
 }
-
-/* Room a picture's store keeps for the elements the next pictures draw
- * (a relative picture's drawn elements go there; when they do not fit,
- * the picture moves to a store of its own with this much room again). */
-#define DRAWN_ROOM(len) ((len) / 4 + 2048)
 
 /* pic, cut with placeholders from text (its offsets the text's), placed:
  * each placeholder's part prev's element.  Its head, drawn elements and
