@@ -262,8 +262,9 @@ static long find_key(const struct cas__picture *pic, const char *key, size_t len
 #define SAME_OPEN "<g " KEY_ATTR
 #define SAME_CLOSE "\" data-cas-same=\"\"/>"
 
-/* What a cut saw: the text it cuts, the picture before (keyed, or NULL)
- * and its bytes, and the element of it the next one is likely to be. */
+/* What a cut sees: the text it cuts, the picture before (keyed, or NULL)
+ * and its bytes, and the element of it the next one is likely to be; and
+ * what it found. */
 struct cutting {
     const char *base, *end;
     const struct cas__picture *prev;
@@ -348,8 +349,9 @@ static const char *same_as(struct cas__picture *pic, size_t *cap, struct cutting
     return p + q->len;
 }
 
-/* Cut the text pic's store holds from `from` on; 0 when every top-level
- * element is keyed, else -1 with c->why.  With c->prev (the picture
+/* Cut the text c->base[from..) (a store's bytes for a whole picture, the
+ * drawn text for a relative one: pic's offsets are into it); 0 when every
+ * top-level element is keyed, else -1 with c->why.  With c->prev (the picture
  * before, keyed), each element is first taken as the one that followed
  * the last element matched in prev: most of a picture is what it was, and
  * a comparison costs a fraction of a scan.  With `since`, placeholders
