@@ -76,87 +76,52 @@ static inline void cas_outs(struct cas_outbuf *b, const char *text)
     cas_outn(b, text, strlen(text));
 }
 
-/* A decimal integer. */
-static inline void cas_outi(struct cas_outbuf *b, long long v)
+/* Room for n more bytes at the buffer's end (n at most CAS_OUTBUF_SIZE),
+ * what waits flushed first when they do not fit. */
+static inline char *cas_out_room(struct cas_outbuf *b, size_t n)
 {
-    char digits[24], *at = digits + sizeof digits;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    if (b->n + n > sizeof b->buf)
+        cas_out_flush(b);
+    return b->buf + b->n;
+}
+
+/* u's decimal digits written at `at` (room for 20); how many. */
+static inline size_t cas_out_digits(char *at, unsigned long long u)
+{
+    size_t len = 1;
+    for (unsigned long long rest = u; rest >= 10; rest /= 10)
+        len++;
+    char *end = at + len;
     do
-        *--at = (char)('0' + u % 10);
+        *--end = (char)('0' + u % 10);
     while (u /= 10);
-    if (v < 0)
-        *--at = '-';
-    cas_outn(b, at, (size_t)(digits + sizeof digits - at));
+    return len;
 }
 
 /* A decimal unsigned integer. */
 static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
 {
-    char digits[24], *at = digits + sizeof digits;
-    do
-        *--at = (char)('0' + u % 10);
-    while (u /= 10);
-    cas_outn(b, at, (size_t)(digits + sizeof digits - at));
+    char *at = cas_out_room(b, 20);
+    b->n += cas_out_digits(at, u);
 }
 
-/* Whether every conversion of fmt is one cas_out_plain writes itself:
- * %d %u %s %c %% and %zu, with no flags, width or precision. */
-static inline int cas_out_is_plain(const char *fmt)
+/* A decimal integer. */
+static inline void cas_outi(struct cas_outbuf *b, long long v)
 {
-    for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 2, '%')) {
-        if (p[1] == 'z' && p[2] == 'u')
-            p++;
-        else if (!p[1] || !strchr("dusc%", p[1]))
-            return 0;
-    }
-    return 1;
-}
-
-/* fmt (plain: cas_out_is_plain) with its arguments, piece by piece: what
- * vsnprintf writes, without its cost per call (renders format thousands
- * of small pieces). */
-static inline void cas_out_plain(struct cas_outbuf *b, const char *fmt, va_list args)
-{
-    for (;;) {
-        const char *pct = strchr(fmt, '%');
-        size_t run = pct ? (size_t)(pct - fmt) : strlen(fmt);
-        if (run)
-            cas_outn(b, fmt, run);
-        if (!pct)
-            return;
-        const char *text;
-        char c;
-        switch (pct[1]) {
-        case 'd': cas_outi(b, va_arg(args, int)); break;
-        case 'u': cas_outu(b, va_arg(args, unsigned)); break;
-        case 'z': cas_outu(b, va_arg(args, size_t)); pct++; break;
-        case 'c':
-            c = (char)va_arg(args, int);
-            cas_outn(b, &c, 1);
-            break;
-        case 's':
-            text = va_arg(args, const char *);
-            cas_outs(b, text ? text : "(null)");
-            break;
-        default: cas_outn(b, "%", 1); break;
-        }
-        fmt = pct + 2;
-    }
-}
-
-/* printf into the buffer.  The plain conversions (cas_out_is_plain) are
- * written directly, at any length; any other format goes through
- * vsnprintf, and one such call's text is cut at CAS_OUTBUF_SIZE - 1 bytes
- * (use cas_outn for longer text). */
-static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *fmt, ...)
-{
-    va_list args, again;
-    va_start(args, fmt);
-    if (cas_out_is_plain(fmt)) {
-        cas_out_plain(b, fmt, args);
-        va_end(args);
+    char *at = cas_out_room(b, 21);
+    if (v < 0) {
+        *at = '-';
+        b->n += 1 + cas_out_digits(at + 1, 0ull - (unsigned long long)v);
         return;
     }
+    b->n += cas_out_digits(at, (unsigned long long)v);
+}
+
+/* The rest of a format through vsnprintf: one call's text cut at
+ * CAS_OUTBUF_SIZE - 1 bytes. */
+static inline void cas_out_vprintf(struct cas_outbuf *b, const char *fmt, va_list args)
+{
+    va_list again;
     va_copy(again, args);
     size_t room = sizeof b->buf - b->n;
     int len = vsnprintf(b->buf + b->n, room, fmt, args);
@@ -169,6 +134,95 @@ static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *f
     if (len > 0)
         b->n += (size_t)len;
     va_end(again);
+}
+
+/* At most `precision` bytes of text (all of it when negative), as %.*s
+ * writes it: glibc's "(null)" for NULL when the precision leaves room. */
+static inline void cas_out_upto(struct cas_outbuf *b, const char *text, int precision)
+{
+    if (!text)
+        text = precision < 0 || precision >= 6 ? "(null)" : "";
+    if (precision < 0) {
+        cas_outs(b, text);
+        return;
+    }
+    const char *nul = (const char *)memchr(text, '\0', (size_t)precision);
+    cas_outn(b, text, nul ? (size_t)(nul - text) : (size_t)precision);
+}
+
+/* printf into the buffer, in one pass over fmt: its text, and the
+ * conversions %d %u (also with l, ll; %zu) %s %.*s %c %% written here,
+ * byte for byte what vsnprintf writes, at any length; at any other
+ * conversion the rest of fmt goes through vsnprintf, and that part's text
+ * is cut at CAS_OUTBUF_SIZE - 1 bytes (use cas_outn for longer text).
+ * Renders format thousands of small pieces: no printf per piece. */
+static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    for (;;) {
+        size_t run = strcspn(fmt, "%");
+        if (run)
+            cas_outn(b, fmt, run);
+        fmt += run;
+        if (!*fmt)
+            break;
+        const char *c = fmt + 1, *text;
+        int longs = 0, precision;
+        char ch;
+        if (*c == 'z' && c[1] == 'u') {
+            cas_outu(b, va_arg(args, size_t));
+            fmt = c + 2;
+            continue;
+        }
+        while (*c == 'l' && longs < 2) {
+            c++;
+            longs++;
+        }
+        switch (*c) {
+        case 'd':
+            cas_outi(b, longs == 0   ? va_arg(args, int)
+                        : longs == 1 ? va_arg(args, long)
+                                     : va_arg(args, long long));
+            break;
+        case 'u':
+            cas_outu(b, longs == 0   ? va_arg(args, unsigned)
+                        : longs == 1 ? va_arg(args, unsigned long)
+                                     : va_arg(args, unsigned long long));
+            break;
+        case 's':
+            if (longs)
+                goto other;
+            text = va_arg(args, const char *);
+            cas_outs(b, text ? text : "(null)");
+            break;
+        case 'c':
+            if (longs)
+                goto other;
+            ch = (char)va_arg(args, int);
+            cas_outn(b, &ch, 1);
+            break;
+        case '%':
+            if (longs)
+                goto other;
+            cas_outn(b, "%", 1);
+            break;
+        case '.':
+            if (longs || c[1] != '*' || c[2] != 's')
+                goto other;
+            precision = va_arg(args, int);
+            cas_out_upto(b, va_arg(args, const char *), precision);
+            c += 2;
+            break;
+        default:
+            goto other;
+        }
+        fmt = c + 1;
+    }
+    va_end(args);
+    return;
+other:
+    cas_out_vprintf(b, fmt, args);
     va_end(args);
 }
 
