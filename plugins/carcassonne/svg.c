@@ -32,17 +32,21 @@ static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e
                                                       "#f2c21b", "#2b2b2b", "#e46fb0"};
 
 /* Text content with the XML specials escaped (ids and names come from data
- * files). */
+ * files): the plain runs between them copied whole. */
 static void put_escaped(struct cas_outbuf *v, const char *text)
 {
-    for (; *text; text++) {
+    for (;;) {
+        size_t run = strcspn(text, "<>&\"");
+        cas_outn(v, text, run);
+        text += run;
         switch (*text) {
-        case '<': cas_outf(v, "&lt;"); break;
-        case '>': cas_outf(v, "&gt;"); break;
-        case '&': cas_outf(v, "&amp;"); break;
-        case '"': cas_outf(v, "&quot;"); break;
-        default: cas_outn(v, text, 1);
+        case '<': cas_outs(v, "&lt;"); break;
+        case '>': cas_outs(v, "&gt;"); break;
+        case '&': cas_outs(v, "&amp;"); break;
+        case '"': cas_outs(v, "&quot;"); break;
+        default: return;
         }
+        text++;
     }
 }
 
@@ -1128,8 +1132,11 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
     cas_outf(v, "<g class=\"mark %s\"", cls);
     if (vw->attributes) {
         cas_outs(v, " data-cas-choices=\"");
-        for (size_t i = 0; i < n; i++)
-            cas_outf(v, "%s%u", i ? " " : "", it[i].index);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                cas_outn(v, " ", 1);
+            cas_outu(v, it[i].index);
+        }
         cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
         put_escaped(v, label);
         cas_outs(v, "\"");
