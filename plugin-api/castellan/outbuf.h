@@ -16,6 +16,7 @@
 #define CASTELLAN_OUTBUF_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,9 +86,34 @@ static inline char *cas_out_room(struct cas_outbuf *b, size_t n)
     return b->buf + b->n;
 }
 
+/* u's decimal digits written at `at` (room for 10); how many: two at a
+ * time, in 32-bit arithmetic (what a picture's numbers need). */
+static inline size_t cas_out_digits32(char *at, uint32_t u)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    size_t len = u < 10 ? 1 : u < 100 ? 2 : u < 1000 ? 3 : u < 10000 ? 4 : 5;
+    for (uint32_t rest = u / 100000; rest; rest /= 10)
+        len++;
+    char *end = at + len;
+    for (; u >= 100; u /= 100) {
+        end -= 2;
+        memcpy(end, pairs + 2 * (u % 100), 2);
+    }
+    if (u >= 10)
+        memcpy(end - 2, pairs + 2 * u, 2);
+    else
+        end[-1] = (char)('0' + u);
+    return len;
+}
+
 /* u's decimal digits written at `at` (room for 20); how many. */
 static inline size_t cas_out_digits(char *at, unsigned long long u)
 {
+    if (u <= UINT32_MAX)
+        return cas_out_digits32(at, (uint32_t)u);
     size_t len = 1;
     for (unsigned long long rest = u; rest >= 10; rest /= 10)
         len++;
@@ -161,12 +187,14 @@ static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *f
     va_list args;
     va_start(args, fmt);
     for (;;) {
-        size_t run = strcspn(fmt, "%");
-        if (run)
-            cas_outn(b, fmt, run);
-        fmt += run;
-        if (!*fmt)
+        const char *pct = strchr(fmt, '%'); /* faster than strcspn for one byte */
+        if (!pct) {
+            cas_outs(b, fmt);
             break;
+        }
+        if (pct > fmt)
+            cas_outn(b, fmt, (size_t)(pct - fmt));
+        fmt = pct;
         const char *c = fmt + 1, *text;
         int longs = 0, precision;
         char ch;

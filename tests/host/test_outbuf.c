@@ -79,6 +79,10 @@ static void known_conversions_write_what_vsnprintf_writes(void **unused)
     CHECK_SAME("%ld|%ld|%lu", LONG_MIN, LONG_MAX, ULONG_MAX);
     CHECK_SAME("%lld|%lld|%llu|%lld", LLONG_MIN, LLONG_MAX, ULLONG_MAX, 0ll);
     CHECK_SAME("%u %u %u %u %u", 9u, 10u, 99u, 100u, 4294967295u);
+    CHECK_SAME("%d %d %d %d %d %d %d %d", 999, 1000, -9999, 10000, 99999, -100000, 999999,
+               1000000);
+    CHECK_SAME("%d %d %d %d", 123456789, -1234567890, 1000000000, 99999999);
+    CHECK_SAME("%llu %llu %lld", 4294967296ull, 10000000000ull, -4294967296ll);
     CHECK_SAME("[%.*s|%.*s|%.*s|%.*s]", 2, "xyz", 0, "xyz", 9, "xyz", -1, "whole");
     CHECK_SAME("%.*s%s", 3, "ab", "tail");
     CHECK_SAME("%s", "");
