@@ -921,6 +921,7 @@ static int catch_text(void *ctx, const char *data, size_t len)
 struct notes {
     const struct cas_game *g;
     int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
+    size_t hand_len[CARC_MAX_KINDS]; /* and their ids' lengths */
     int nhand;
     char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
     size_t len;
@@ -930,20 +931,28 @@ struct notes {
     uint64_t digest;               /* of the text */
 };
 
+static int note_separator(char c)
+{
+    return c == ' ' || c == ',' || c == ';' || c == ':';
+}
+
 /* The hand tile kinds a note line names, word by word: "Red castles in
  * hand: CG-2 CG-5" shows those castles. */
 static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds)
 {
     int n = 0;
     for (const char *w = text; *w && n < NOTE_ICONS;) {
-        size_t len = strcspn(w, " ,;:");
+        size_t len = 0;
+        while (w[len] && !note_separator(w[len]))
+            len++;
         for (int h = 0; len && h < nt->nhand; h++) {
             const char *id = nt->g->kinds[nt->hand[h]].id;
-            if (strncmp(id, w, len) == 0 && id[len] == '\0')
+            if (nt->hand_len[h] == len && id[0] == w[0] && memcmp(id, w, len) == 0)
                 kinds[n++] = nt->hand[h];
         }
         w += len;
-        w += strspn(w, " ,;:");
+        while (note_separator(*w))
+            w++;
     }
     return n;
 }
@@ -974,8 +983,10 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
     if (!g->nexp)
         return;
     for (int k = 0; k < g->nkinds; k++)
-        if (g->kinds[k].hand)
+        if (g->kinds[k].hand) {
+            nt->hand_len[nt->nhand] = strlen(g->kinds[k].id);
             nt->hand[nt->nhand++] = k;
+        }
     for (int e = 0; e < g->nexp; e++) {
         if (!g->exp[e].desc->render)
             continue;
