@@ -681,17 +681,38 @@ static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell
     return 0;
 }
 
+/* An open spot's place row by row (y, then x) above its index i in the
+ * front: spaces lie within 2^19 of the start tile (a placement's text is
+ * refused beyond 30000), the front holds fewer than 2^24. */
+static uint64_t spot_key(const struct carc_cell *c, int i)
+{
+    return (uint64_t)(uint32_t)(c->y + (1 << 19)) << 44 |
+           (uint64_t)(uint32_t)(c->x + (1 << 19)) << 24 | (uint64_t)i;
+}
+
+/* Keys in ascending order, by binary insertion: the front is tens of
+ * spots, where qsort's calls cost more. */
+static void sort_keys(uint64_t *keys, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t key = keys[i];
+        int lo = 0, hi = i;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (keys[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        memmove(keys + lo + 1, keys + lo, (size_t)(i - lo) * sizeof *keys);
+        keys[lo] = key;
+    }
+}
+
 /* Each open spot keyed by its space, and where the tile to place fits a
  * mark laid over it (the #fit drawing, keyed apart): a picture's changes
  * carry the spots that opened or closed and the few marks, not the whole
  * front again at every stage. */
-static int cell_order(const void *a, const void *b)
-{
-    const struct carc_cell *x = *(const struct carc_cell *const *)a,
-                           *y = *(const struct carc_cell *const *)b;
-    return x->y != y->y ? (x->y > y->y) - (x->y < y->y) : (x->x > y->x) - (x->x < y->x);
-}
-
 static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
                             const struct since *sn)
 {
@@ -700,16 +721,16 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
     int kept = sn && sn->cells_kept ? (int)sn->last->ncells : 0;
     /* row by row, so a spot keeps its place among the others as the front
      * changes (the state keeps them in no order) */
-    const struct carc_cell **front = malloc((s->nfront + 1) * sizeof *front);
-    if (!front) {
+    uint64_t *order = malloc((s->nfront + 1) * sizeof *order);
+    if (!order) {
         v->rc = CAS_ENOMEM;
         return;
     }
     for (int i = 0; i < s->nfront; i++)
-        front[i] = &C_CELLS(s)[C_FRONT(s)[i]];
-    qsort(front, s->nfront, sizeof *front, cell_order);
+        order[i] = spot_key(&C_CELLS(s)[C_FRONT(s)[i]], i);
+    sort_keys(order, s->nfront);
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = front[i];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[order[i] & 0xffffffu]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
         if (c - C_CELLS(s) < kept) {
             put_same(v, "o", c->x, c->y, 1);
@@ -722,7 +743,7 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
             cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
                         "y=\"%d\"/>\n", c->x, c->y, x, y);
     }
-    free(front);
+    free(order);
 }
 
 /* Buildings and marks stand upright whatever the tile's rotation, so they
