@@ -11,8 +11,6 @@
  */
 #include "carc.h"
 
-#include <castellan/outbuf.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,72 +21,33 @@ const char *const cas__carc_colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green",
  * tile this far from it: a corner is named by the tile south-east of it. */
 static const int corner_dx[4] = {0, 1, 1, 0}, corner_dy[4] = {0, 0, 1, 1};
 
-/* An action's text, written piece by piece into the caller's buffer as
- * snprintf would (cut to fit, always terminated) without a printf per
- * action: the host asks for every legal action's text at every move. */
-struct text {
-    char *buf;
-    size_t cap, len; /* len counts what did not fit too */
-};
-
-static void text_n(struct text *t, const char *data, size_t n)
-{
-    size_t room = t->len + 1 < t->cap ? t->cap - 1 - t->len : 0;
-    if (room)
-        memcpy(t->buf + t->len, data, n < room ? n : room);
-    t->len += n;
-}
-
-static void text_s(struct text *t, const char *s)
-{
-    text_n(t, s, strlen(s));
-}
-
-static void text_i(struct text *t, int v)
-{
-    char digits[24];
-    size_t n = 0;
-    if (v < 0)
-        digits[n++] = '-';
-    n += cas_out_digits(digits + n, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
-    text_n(t, digits, n);
-}
-
-/* Its length, or CAS_ENOSPC when it was cut. */
-static int text_end(struct text *t)
-{
-    if (t->cap)
-        t->buf[t->len < t->cap ? t->len : t->cap - 1] = '\0';
-    return t->len >= t->cap ? CAS_ENOSPC : (int)t->len;
-}
-
 int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
                           size_t cap)
 {
     const struct cas_game *g = s->game;
-    struct text t = {.buf = buf, .cap = cap, .len = 0};
+    struct carc_text t = {.buf = buf, .cap = cap, .len = 0};
     switch (ACT_KIND(a)) {
     case ACT_DRAW: {
         cas_action k = a & 0xFFFFFFFFu;
         if (k >= (cas_action)g->nkinds)
             return CAS_EINVAL;
-        text_s(&t, "draw ");
-        text_s(&t, g->kinds[k].id);
-        return text_end(&t);
+        carc_text_s(&t, "draw ");
+        carc_text_s(&t, g->kinds[k].id);
+        return carc_text_end(&t);
     }
     case ACT_PLACE: {
         int k, x, y, rot;
         if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK)
             return CAS_EINVAL;
-        text_s(&t, "place ");
-        text_s(&t, g->kinds[k].id);
-        text_n(&t, " ", 1);
-        text_i(&t, x);
-        text_n(&t, ",", 1);
-        text_i(&t, y);
-        text_n(&t, " ", 1);
-        text_i(&t, rot * 90);
-        return text_end(&t);
+        carc_text_s(&t, "place ");
+        carc_text_s(&t, g->kinds[k].id);
+        carc_text_n(&t, " ", 1);
+        carc_text_i(&t, x);
+        carc_text_n(&t, ",", 1);
+        carc_text_i(&t, y);
+        carc_text_n(&t, " ", 1);
+        carc_text_i(&t, rot * 90);
+        return carc_text_end(&t);
     }
     case ACT_DEPLOY: {
         if (s->placed < 0 || ACT_DEPLOY_FIG(a) >= g->nfig)
@@ -96,28 +55,28 @@ int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
         const struct carc_tile *tile = &C_TILES(s)[s->placed];
         const struct carc_kind *k = &g->kinds[tile->kind];
         int local = ACT_DEPLOY_LOCAL(a);
-        text_s(&t, "deploy ");
-        text_s(&t, g->fig[ACT_DEPLOY_FIG(a)].def.name);
+        carc_text_s(&t, "deploy ");
+        carc_text_s(&t, g->fig[ACT_DEPLOY_FIG(a)].def.name);
         if (g->fig[ACT_DEPLOY_FIG(a)].def.flags & CAS_CARC_FIG_CORNER) {
             if (local < CARC_CORNER_LOCAL || local >= CARC_CORNER_LOCAL + 4)
                 return CAS_EINVAL;
             int q = local - CARC_CORNER_LOCAL;
-            text_s(&t, " corner ");
-            text_i(&t, tile->x + corner_dx[q]);
-            text_n(&t, ",", 1);
-            text_i(&t, tile->y + corner_dy[q]);
-            text_s(&t, " NW");
-            return text_end(&t);
+            carc_text_s(&t, " corner ");
+            carc_text_i(&t, tile->x + corner_dx[q]);
+            carc_text_n(&t, ",", 1);
+            carc_text_i(&t, tile->y + corner_dy[q]);
+            carc_text_s(&t, " NW");
+            return carc_text_end(&t);
         }
         if (local >= k->nf)
             return CAS_EINVAL;
-        text_n(&t, " ", 1);
-        text_s(&t, k->rot[tile->rot].ftext[local]);
-        return text_end(&t);
+        carc_text_n(&t, " ", 1);
+        carc_text_s(&t, k->rot[tile->rot].ftext[local]);
+        return carc_text_end(&t);
     }
     case ACT_PASS:
-        text_s(&t, "pass");
-        return text_end(&t);
+        carc_text_s(&t, "pass");
+        return carc_text_end(&t);
     case ACT_PHASE: {
         int ph = ACT_PHASE_INDEX(a);
         if (ph >= g->nphases)

@@ -1209,14 +1209,13 @@ static int action_label(const struct cas_state *s, const struct view *vw,
     return n == 1 && cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) >= 0;
 }
 
-/* A label naming an element for a tooltip: the action's own text when the
- * element names one action, else `fallback`. */
-static void mark_label(const struct cas_state *s, const struct view *vw,
-                       const struct carc_mark_item *it, size_t n, const char *fallback,
-                       char *buf, size_t cap)
+#define LABEL_CAP 160   /* a mark's label */
+#define FALLBACK_CAP 64 /* one that names no action: at most 63 bytes */
+
+/* Where a mark's label names the element itself, not an action. */
+static struct carc_text fallback_label(char *label)
 {
-    if (!action_label(s, vw, it, n, buf, cap))
-        snprintf(buf, cap, "%s", fallback);
+    return (struct carc_text){.buf = label, .cap = FALLBACK_CAP, .len = 0};
 }
 
 /* The one-space hand tile an expansion's action on a space puts there
@@ -1267,11 +1266,17 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
         end = cas__carc_mark_run(mk, i);
         const struct carc_mark_key *k = &mk->items[i].key;
         const struct carc_mark_item *it = &mk->items[i];
-        char fallback[64], label[160];
+        char label[LABEL_CAP];
+        struct carc_text fallback = fallback_label(label);
         struct pt at;
         if (k->type == MARK_SPACE) {
-            if (!action_label(s, vw, it, end - i, label, sizeof label))
-                snprintf(label, sizeof label, "space %d,%d", k->a, k->b);
+            if (!action_label(s, vw, it, end - i, label, sizeof label)) {
+                carc_text_s(&fallback, "space ");
+                carc_text_i(&fallback, k->a);
+                carc_text_n(&fallback, ",", 1);
+                carc_text_i(&fallback, k->b);
+                carc_text_end(&fallback);
+            }
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
             const int box[4] = {x, y, SPACE, SPACE};
             mark_open(v, vw, "space", it, end - i, label, box);
@@ -1291,18 +1296,30 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             continue;
         const struct carc_tile *t = &C_TILES(s)[k->a];
         const struct carc_kind *kd = &g->kinds[t->kind];
+        int named = action_label(s, vw, it, end - i, label, sizeof label);
         if (k->type == MARK_FEATURE) {
             at = board_point(t, feature_spot(kd, k->b), fr->bx, fr->by);
-            snprintf(fallback, sizeof fallback, "%s at %d,%d", kd->rot[t->rot].ftext[k->b], t->x,
-                     t->y);
+            if (!named) {
+                carc_text_s(&fallback, kd->rot[t->rot].ftext[k->b]);
+                carc_text_s(&fallback, " at ");
+            }
         } else { /* corners 0 NW, 1 NE, 2 SE, 3 SW of the tile's anchor space */
             static const char *const names[4] = {"NW", "NE", "SE", "SW"};
             struct pt q = corner[k->b];
             at = (struct pt){fr->bx + t->x * SPACE + q.x + (k->b == 1 || k->b == 2 ? -14 : 14),
                              fr->by + t->y * SPACE + q.y + (k->b >= 2 ? -14 : 14)};
-            snprintf(fallback, sizeof fallback, "corner %s of %d,%d", names[k->b], t->x, t->y);
+            if (!named) {
+                carc_text_s(&fallback, "corner ");
+                carc_text_s(&fallback, names[k->b]);
+                carc_text_s(&fallback, " of ");
+            }
         }
-        mark_label(s, vw, it, end - i, fallback, label, sizeof label);
+        if (!named) {
+            carc_text_i(&fallback, t->x);
+            carc_text_n(&fallback, ",", 1);
+            carc_text_i(&fallback, t->y);
+            carc_text_end(&fallback);
+        }
         mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label,
                   NULL);
         cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"14\"/>", at.x,
@@ -1416,14 +1433,17 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
             }
             int slot = type == MARK_ROT ? k->b : col;
             int x = x0 + slot * BOX_STEP;
-            char fallback[64], label[160];
-            if (type == MARK_FIGURE)
-                snprintf(fallback, sizeof fallback, "%s", g->fig[k->a].def.name);
-            else if (type == MARK_ROT)
-                snprintf(fallback, sizeof fallback, "%s turned %d", g->kinds[k->a].id, k->b * 90);
-            else
-                snprintf(fallback, sizeof fallback, "%s", g->kinds[k->a].id);
-            mark_label(s, vw, &mk->items[i], end - i, fallback, label, sizeof label);
+            char label[LABEL_CAP];
+            if (!action_label(s, vw, &mk->items[i], end - i, label, sizeof label)) {
+                struct carc_text fallback = fallback_label(label);
+                carc_text_s(&fallback,
+                            type == MARK_FIGURE ? g->fig[k->a].def.name : g->kinds[k->a].id);
+                if (type == MARK_ROT) {
+                    carc_text_s(&fallback, " turned ");
+                    carc_text_i(&fallback, k->b * 90);
+                }
+                carc_text_end(&fallback);
+            }
             mark_open(v, vw, type == MARK_PICK ? "pick" : type == MARK_ROT ? "rotation" : "figure",
                       &mk->items[i], end - i, label, NULL);
             if (type == MARK_FIGURE) {
