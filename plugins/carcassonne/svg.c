@@ -1161,7 +1161,9 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
                       const struct carc_mark_item *it, size_t n, const char *label,
                       const int *box)
 {
-    cas_outf(v, "<g class=\"mark %s\"", cls);
+    cas_outs(v, "<g class=\"mark ");
+    cas_outs(v, cls);
+    cas_outs(v, "\"");
     if (vw->attributes) {
         cas_outs(v, " data-cas-choices=\"");
         for (size_t i = 0; i < n; i++) {
@@ -1169,11 +1171,18 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
                 cas_outn(v, " ", 1);
             cas_outu(v, it[i].index);
         }
-        cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
+        cas_outs(v, "\" data-cas-step=\"");
+        cas_outi(v, it[0].key.step);
+        cas_outs(v, "\" data-cas-label=\"");
         put_escaped(v, label);
         cas_outs(v, "\"");
-        if (box) /* where a ghost of the tile lies (docs/abi.md) */
-            cas_outf(v, " data-cas-box=\"%d %d %d %d\"", box[0], box[1], box[2], box[3]);
+        if (box) { /* where a ghost of the tile lies (docs/abi.md) */
+            cas_outs(v, " data-cas-box=\"");
+            for (int i = 0; i < 4; i++) {
+                cas_outi(v, box[i]);
+                cas_outn(v, i < 3 ? " " : "\"", 1);
+            }
+        }
     }
     cas_outs(v, ">");
 }
