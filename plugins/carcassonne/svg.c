@@ -407,9 +407,16 @@ struct stamp {
 
 _Static_assert(sizeof(struct stamp) <= CAS_RENDER_STAMP_MIN, "a stamp fits any host's room");
 
-#define STAMP_MAGIC 0x43535431u /* "CST1" */
-#define DIGEST_START 0xcbf29ce484222325u /* FNV-1a, 64 bits */
-#define DIGEST_PRIME 0x100000001b3u
+#define STAMP_MAGIC 0x43535432u /* "CST2" */
+#define DIGEST_START 0xcbf29ce484222325u
+
+/* h with one more word: a multiply and a fold per word (a tile, a cell,
+ * a figure packed into one), not per byte. */
+static uint64_t digest_word(uint64_t h, uint64_t word)
+{
+    h = (h ^ word) * 0x9E3779B97F4A7C15u;
+    return h ^ h >> 32;
+}
 
 /* One render's view of the last picture: which of its parts repeat. */
 struct since {
@@ -1025,8 +1032,14 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
             at += len + (at[len] == '\n');
         }
     }
-    for (size_t i = 0; i < nt->len; i++)
-        nt->digest = (nt->digest ^ (unsigned char)nt->text[i]) * DIGEST_PRIME;
+    /* eight bytes a word; the length closes it (a tail of NULs then
+     * differs from none) */
+    for (size_t i = 0; i < nt->len; i += 8) {
+        uint64_t word = 0;
+        memcpy(&word, nt->text + i, nt->len - i < 8 ? nt->len - i : 8);
+        nt->digest = digest_word(nt->digest, word);
+    }
+    nt->digest = digest_word(nt->digest, nt->len);
 }
 
 /* Each note line at x, y and down, and under it the hand tiles it names,
@@ -1651,20 +1664,15 @@ int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attr
     return draw_choices(s, viewer, attributes, actions, n, out, NULL);
 }
 
-static uint64_t digest_int(uint64_t h, int value)
-{
-    uint32_t u = (uint32_t)value;
-    for (int i = 0; i < 4; i++, u >>= 8)
-        h = (h ^ (u & 0xffu)) * DIGEST_PRIME;
-    return h;
-}
-
-/* The digest of tiles[0..n) and of cells[0..n), as a stamp keeps them. */
+/* The digest of tiles[from..to) (kind, turn, space), cells[from..to)
+ * (space) and figs[from..to) (node, kind, player), as a stamp keeps them:
+ * each packed whole into one word. */
 static uint64_t digest_tiles(const struct cas_state *s, int from, int to, uint64_t h)
 {
     for (int i = from; i < to; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
-        h = digest_int(digest_int(digest_int(digest_int(h, t->kind), t->rot), t->x), t->y);
+        h = digest_word(h, (uint64_t)t->kind | (uint64_t)t->rot << 16 |
+                               (uint64_t)(uint16_t)t->x << 32 | (uint64_t)(uint16_t)t->y << 48);
     }
     return h;
 }
@@ -1672,7 +1680,8 @@ static uint64_t digest_tiles(const struct cas_state *s, int from, int to, uint64
 static uint64_t digest_cells(const struct cas_state *s, int from, int to, uint64_t h)
 {
     for (int i = from; i < to; i++)
-        h = digest_int(digest_int(h, C_CELLS(s)[i].x), C_CELLS(s)[i].y);
+        h = digest_word(h, (uint64_t)(uint16_t)C_CELLS(s)[i].x |
+                               (uint64_t)(uint16_t)C_CELLS(s)[i].y << 16);
     return h;
 }
 
@@ -1680,7 +1689,8 @@ static uint64_t digest_figs(const struct cas_state *s, int from, int to, uint64_
 {
     for (int i = from; i < to; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
-        h = digest_int(digest_int(digest_int(h, f->node), f->kind), f->player);
+        h = digest_word(h, (uint64_t)f->node | (uint64_t)f->kind << 16 |
+                               (uint64_t)f->player << 24);
     }
     return h;
 }
