@@ -682,6 +682,9 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
 
 static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell *c)
 {
+    const struct carc_kind *k = &s->game->kinds[s->drawn];
+    if (k->ncells == 1 && !k->vetoed) /* the placement lists' table: no edge to compare */
+        return k->fitmask[c->pattern] != 0;
     for (int rot = 0; rot < 4; rot++)
         if (cas__carc_fits(s, s->drawn, c->x, c->y, rot))
             return 1;
