@@ -176,8 +176,38 @@ static inline void cas_out_upto(struct cas_outbuf *b, const char *text, int prec
     cas_outn(b, text, nul ? (size_t)(nul - text) : (size_t)precision);
 }
 
+/* Whether the conversion after a '%' at c is %Ns or %-Ns (a string in a
+ * field of N bytes, N < 4096): its width, and where its 's' is. */
+static inline int cas_out_width(const char *c, size_t *width, const char **end)
+{
+    const char *at = c + (*c == '-');
+    if (*at < '1' || *at > '9')
+        return 0;
+    *width = 0;
+    while (*at >= '0' && *at <= '9' && *width < 4096)
+        *width = *width * 10 + (size_t)(*at++ - '0');
+    *end = at;
+    return *at == 's';
+}
+
+/* text in a field of `width` bytes: spaces before it, or after it when
+ * `left`, as printf pads %Ns and %-Ns. */
+static inline void cas_out_padded(struct cas_outbuf *b, const char *text, size_t width, int left)
+{
+    static const char spaces[] = "                                ";
+    size_t len = strlen(text), pad = width > len ? width - len : 0;
+    if (left)
+        cas_outn(b, text, len);
+    for (size_t n; pad; pad -= n) {
+        n = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1;
+        cas_outn(b, spaces, n);
+    }
+    if (!left)
+        cas_outn(b, text, len);
+}
+
 /* printf into the buffer, in one pass over fmt: its text, and the
- * conversions %d %u (also with l, ll; %zu) %s %.*s %c %% written here,
+ * conversions %d %u (also with l, ll; %zu) %s %Ns %-Ns %.*s %c %% written here,
  * byte for byte what vsnprintf writes, at any length; at any other
  * conversion the rest of fmt goes through vsnprintf, and that part's text
  * is cut at CAS_OUTBUF_SIZE - 1 bytes (use cas_outn for longer text).
@@ -195,8 +225,9 @@ static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *f
         if (pct > fmt)
             cas_outn(b, fmt, (size_t)(pct - fmt));
         fmt = pct;
-        const char *c = fmt + 1, *text;
+        const char *c = fmt + 1, *text, *end;
         int longs = 0, precision;
+        size_t width;
         char ch;
         if (*c == 'z' && c[1] == 'u') {
             cas_outu(b, va_arg(args, size_t));
@@ -234,6 +265,15 @@ static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *f
             if (longs)
                 goto other;
             cas_outn(b, "%", 1);
+            break;
+        case '-':
+        case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+        case '9':
+            if (longs || !cas_out_width(c, &width, &end))
+                goto other;
+            text = va_arg(args, const char *);
+            cas_out_padded(b, text ? text : "(null)", width, *c == '-');
+            c = end;
             break;
         case '.':
             if (longs || c[1] != '*' || c[2] != 's')

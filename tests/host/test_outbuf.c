@@ -1,7 +1,7 @@
 /*
  * test_outbuf.c — the renders' buffered writer (plugin-api/castellan/
  * outbuf.h): cas_outf writes the conversions it knows (%d %u, with l or
- * ll, %zu %s %.*s %c %%) itself in one pass, and what it writes is byte
+ * ll, %zu %s %Ns %-Ns %.*s %c %%) itself in one pass, and what it writes is byte
  * for byte what vsnprintf writes, at the extremes of each type and across
  * the buffer's flushes; from any other conversion on, the rest of the
  * format goes through vsnprintf.
@@ -86,6 +86,8 @@ static void known_conversions_write_what_vsnprintf_writes(void **unused)
     CHECK_SAME("[%.*s|%.*s|%.*s|%.*s]", 2, "xyz", 0, "xyz", 9, "xyz", -1, "whole");
     CHECK_SAME("%.*s%s", 3, "ab", "tail");
     CHECK_SAME("%s", "");
+    CHECK_SAME("[%-8s|%8s|%-3s|%2s|%-40s|%1s]", "Red", "Blue", "Yellow", "toolong", "x", "");
+    CHECK_SAME("%-10s goods: %d wine", "Green", 3);
 }
 
 static void other_conversions_hand_the_rest_to_vsnprintf(void **unused)
@@ -97,6 +99,8 @@ static void other_conversions_hand_the_rest_to_vsnprintf(void **unused)
     CHECK_SAME("%d, %s, %c and then %5d, %s", -12, "known", 'q', 42, "after");
     CHECK_SAME("%lu then %lx", 7ul, 255ul);
     CHECK_SAME("%.2s then %.3d", "abc", 5);
+    CHECK_SAME("%-4s|%3d|%-4s", "ab", 7, "cd");
+    CHECK_SAME("%-s|%4d|%s", "ab", 5, "cd");
 }
 
 /* Many pieces across the 8 KiB buffer: flushed in large writes, in order,
