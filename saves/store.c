@@ -116,6 +116,7 @@ void cas__saves_free(struct cas__saves *s)
 {
     if (!s)
         return;
+    cas__saves_claims_drop(s->claims);
     free(s->backend);
     free(s->path);
     free(s);

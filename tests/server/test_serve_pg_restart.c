@@ -124,9 +124,7 @@ static void test_a_game_outlives_its_database_restarting(void **state)
     struct cas__saves *s = cas_test_open(url);
     struct cas__saves_game g;
     assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
-    assert_int_equal(cas__saves_game_load(s, game, 1, &g), CAS_OK);
-    assert_int_equal(g.status, CAS__SAVES_FINISHED);
-    assert_int_equal(g.n_actions, (size_t)ada.ply);
+    cas_test_load_finished(s, game, (size_t)ada.ply, &g);
     assert_true(g.players[0].has_score);
     int adas = 0;
     for (size_t i = 0; i < g.n_actions; i++)
