@@ -220,7 +220,12 @@ int cas__saves_game_release(struct cas__saves *s, int64_t id);
  * the store takes its games' claims again (one another castellan took
  * meanwhile fails with CAS_ECONFLICT), and an action whose commit went
  * unanswered is saved once: appending it again finds it committed.  A
- * SQLite file is always ready. */
+ * SQLite file is always ready.  A store whose claims a journal writer
+ * holds (cas__saves_writer_hold_claims) is ready when that connection is
+ * too; this call tries that one with a statement once a second, so a
+ * connection the database server closed (a restart) is made again, and
+ * the claims taken again, before the next move needs it: a game idle
+ * meanwhile is not taken for one whose server is gone. */
 int cas__saves_ready(struct cas__saves *s);
 
 /* 1 when other castellans may be using the store at the same time on

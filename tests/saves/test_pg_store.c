@@ -362,6 +362,44 @@ static void test_claims_through_a_writer_are_on_its_connection(void **state)
     cas__saves_close(s);
 }
 
+/* The database server closes the writer's connection (as a restart
+ * does) while no game moves: the store's readiness check, which castellan
+ * serve makes each tick, tries that connection, makes it again and takes
+ * the claims again, before another castellan could take the game for one
+ * whose server is gone. */
+static void test_claims_through_a_writer_come_back_with_its_connection(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], err[1024], sql[128];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    cas_test_sample_game(&g, "league", "Ada", "Bob", 2);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    struct cas__saves_writer *w;
+    assert_int_equal(cas__saves_writer_open(url, NULL, NULL, &w, err, sizeof err), CAS_OK);
+    cas__saves_writer_hold_claims(w, s);
+    assert_int_equal(cas__saves_writer_start(w), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(s, g.id), CAS_OK);
+    long long first = cas_test_claim_holder(url, g.id);
+    assert_true(first > 0);
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", first);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    long long now = 0;
+    /* bounded only against a stuck server: a minute */
+    for (int tries = 0; tries < 6000 && (now == 0 || now == first); tries++) {
+        usleep(10000);
+        cas__saves_ready(s);
+        now = cas_test_claim_holder(url, g.id);
+    }
+    assert_true(now > 0 && now != first);
+    assert_int_equal(cas__saves_ready(s), CAS_OK);
+    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
+    cas__saves_writer_stop(w);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 /* A password in the URL never appears in a message. */
 static void test_messages_never_show_the_password(void **state)
 {
@@ -517,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_integrity_check_finds_a_gap_in_the_plies),
         cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
         cmocka_unit_test(test_claims_through_a_writer_are_on_its_connection),
+        cmocka_unit_test(test_claims_through_a_writer_come_back_with_its_connection),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
