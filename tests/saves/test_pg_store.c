@@ -293,6 +293,22 @@ static void test_a_claimed_game_is_refused_to_another(void **state)
     cas__saves_close(a);
 }
 
+/* The sample game (5 actions) inserted through s into *g, and claimed
+ * through a writer on url that holds s's claims: the writer, started. */
+static struct cas__saves_writer *claimed_through_a_writer(const char *url, struct cas__saves *s,
+                                                          struct cas__saves_game *g)
+{
+    char err[1024];
+    struct cas__saves_writer *w;
+    cas_test_sample_game(g, "league", "Ada", "Bob", 5);
+    assert_int_equal(cas__saves_game_insert(s, g), CAS_OK);
+    assert_int_equal(cas__saves_writer_open(url, NULL, NULL, &w, err, sizeof err), CAS_OK);
+    cas__saves_writer_hold_claims(w, s);
+    assert_int_equal(cas__saves_writer_start(w), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(s, g->id), CAS_OK);
+    return w;
+}
+
 /* castellan serve claims its games on its journal writer's connection
  * (cas__saves_writer_hold_claims): the backend that runs a game's appends
  * is the one holding its claim, so the claim goes only after the last
@@ -305,16 +321,10 @@ static void test_claims_through_a_writer_are_on_its_connection(void **state)
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], err[1024];
+    char url[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves_game g;
-    cas_test_sample_game(&g, "league", "Ada", "Bob", 5);
-    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
-    struct cas__saves_writer *w;
-    assert_int_equal(cas__saves_writer_open(url, NULL, NULL, &w, err, sizeof err), CAS_OK);
-    cas__saves_writer_hold_claims(w, s);
-    assert_int_equal(cas__saves_writer_start(w), CAS_OK);
-    assert_int_equal(cas__saves_game_claim(s, g.id), CAS_OK);
+    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
 
     PGconn *lock = PQconnectdb(url);
     assert_int_equal(PQstatus(lock), CONNECTION_OK);
@@ -371,16 +381,10 @@ static void test_claims_through_a_writer_come_back_with_its_connection(void **st
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], err[1024], sql[128];
+    char url[512], sql[128];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves_game g;
-    cas_test_sample_game(&g, "league", "Ada", "Bob", 2);
-    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
-    struct cas__saves_writer *w;
-    assert_int_equal(cas__saves_writer_open(url, NULL, NULL, &w, err, sizeof err), CAS_OK);
-    cas__saves_writer_hold_claims(w, s);
-    assert_int_equal(cas__saves_writer_start(w), CAS_OK);
-    assert_int_equal(cas__saves_game_claim(s, g.id), CAS_OK);
+    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
     long long first = cas_test_claim_holder(url, g.id);
     assert_true(first > 0);
     snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", first);
