@@ -31,6 +31,7 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
             c->not_played++;
             c->acted_ply = 0;
         }
+        c->kept += strcmp(v.code, "unavailable") == 0 && strstr(text, "this move is kept");
     } else if (v.state) {
         if (!c->states++)
             c->first_ply = v.ply;
@@ -40,7 +41,7 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
         assert_int_equal(v.you, c->seat);
         /* A state may come again for the same ply (another seat joined):
          * act once per ply, as the page does. */
-        if (c->seat >= 0 && (!c->stop_after || c->acts < c->stop_after) &&
+        if (c->seat >= 0 && !c->passive && (!c->stop_after || c->acts < c->stop_after) &&
             c->acted_ply != v.ply + 1 &&
             cas__botclient_act(&v, (uint64_t)v.ply * 7 + 3, act, sizeof act)) {
             cas__wsc_send(conn, act);

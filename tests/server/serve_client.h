@@ -23,6 +23,8 @@ struct serve_client {
     int64_t game;
     int states, over, errors, acts, stop_after; /* stop_after: acts, 0 = never */
     int not_played;           /* moves refused with nothing played: played again */
+    int kept;                 /* moves refused as kept until the store is back */
+    int passive;              /* never acts: another tab of its seat, for a test's sends */
     int64_t ply, acted_ply;   /* acted_ply: the last ply acted at, +1 */
     int64_t first_ply;        /* of the first state seen */
     int failed;               /* a state said the game stopped on a fault */
