@@ -193,6 +193,14 @@ static void test_a_takeover_waits_for_a_save_received_not_run(void **state)
     struct serve_process a, b;
     struct cas__wsc *w;
     cas_test_pg_database(url, sizeof url);
+    /* The test's own connection, which will hold the lock.  The append
+     * waits as long as the test needs, not castellan's 30 s at most. */
+    PGconn *lock = PQconnectdb(url);
+    assert_int_equal(PQstatus(lock), CONNECTION_OK);
+    PGresult *r = PQexec(lock, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET"
+                         " statement_timeout = ''10min''', current_database()); END$$");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
     const char *const extra[] = {"--database", url, NULL};
     serve_start(&a, "pg-late-a", extra);
     assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
@@ -206,9 +214,7 @@ static void test_a_takeover_waits_for_a_save_received_not_run(void **state)
     assert_int_equal(ada.errors, 0);
 
     /* Her third move reaches a's journal writer, whose append waits. */
-    PGconn *lock = PQconnectdb(url);
-    assert_int_equal(PQstatus(lock), CONNECTION_OK);
-    PGresult *r = PQexec(lock, "BEGIN; LOCK TABLE actions IN SHARE MODE");
+    r = PQexec(lock, "BEGIN; LOCK TABLE actions IN SHARE MODE");
     assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
     PQclear(r);
     ada.stop_after = 3;
