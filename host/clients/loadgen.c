@@ -26,7 +26,9 @@ struct seat {
     int64_t opened_at;          /* bytes read from its socket when it opened */
     int64_t read_at;            /* ... when its last message was whole */
     char token[64];
-    int64_t acted_ply;          /* ply + 1 of the last act sent, 0 none */
+    int64_t acted_ply;          /* ply + 1 of the last act planned, 0 none */
+    int64_t sent_ply;           /* ply + 1 of the last act sent, 0 none */
+    int64_t seen_ply;           /* the ply of the last state or update seen */
     double sent_at;             /* when the act left, 0: none waiting */
     double due;                 /* when the pending act is sent, 0: none */
     int over;
@@ -95,6 +97,7 @@ static void on_state(struct seat *s, const char *m)
         s->sent_at = 0;
     }
     lg->r->states++;
+    s->seen_ply = ply;
     if (strstr(m, "\"over\":true")) {
         if (!s->over) {
             s->over = 1;
@@ -203,6 +206,9 @@ static void on_message(struct cas__wsc_conn *c, void *user, const char *text, si
     }
     if (s->index != -1 && strncmp(text, "{\"type\":\"state\"", 15) == 0)
         s->heard = 1;
+    if (s->index == WATCHER && (strncmp(text, "{\"type\":\"state\"", 15) == 0 ||
+                                strncmp(text, "{\"type\":\"update\"", 16) == 0))
+        s->seen_ply = int_after(text, "\"ply\":", s->seen_ply);
     if (s->index == WATCHER || s->index == IDLE)
         return;
     if (s->index < 0) {
@@ -300,6 +306,7 @@ static int64_t send_due(struct loadgen *lg, int64_t max_us)
         struct seat *s = &lg->seats[i];
         if (s->due > 0 && s->due <= t && lg->r->moves < lg->p->max_moves) {
             s->due = 0;
+            s->sent_ply = s->acted_ply;
             s->sent_at = now_s();
             cas__wsc_send(s->conn, s->act);
             lg->r->moves++;
@@ -308,6 +315,25 @@ static int64_t send_due(struct loadgen *lg, int64_t max_us)
         }
     }
     return ((int64_t)((next - t) * 1e3) + 1) * 1000;
+}
+
+/* Whether s has seen what followed the last act sent in its game (whose
+ * seats are pair): the state after it, or a later one. */
+static int caught_up(const struct seat *s, const struct seat pair[2])
+{
+    int64_t last = pair[0].sent_ply > pair[1].sent_ply ? pair[0].sent_ply : pair[1].sent_ply;
+    return s->seen_ply >= last;
+}
+
+/* The seats and watchers not caught up. */
+static size_t behind(const struct loadgen *lg)
+{
+    size_t n = 0, watching = (size_t)lg->p->watchers * lg->p->games;
+    for (size_t i = 0; i < lg->n_seats; i++)
+        n += !caught_up(&lg->seats[i], &lg->seats[i & ~(size_t)1]);
+    for (size_t i = 0; i < watching && i < lg->n_others; i++)
+        n += !caught_up(&lg->others[i], &lg->seats[2 * (i / lg->p->watchers)]);
+    return n;
 }
 
 int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_result *r)
@@ -427,15 +453,17 @@ int cas__loadgen_run(const struct cas__loadgen_params *p, struct cas__loadgen_re
         }
     }
     lg.playing = 0;
-    /* The last acts' states, while they come (2 s at most after the last). */
+    /* What answers the acts sent, while it comes (2 s at most after the
+     * last of it): every seat and watcher sees what followed its game's
+     * last act, so the games over and the bytes read counted do not
+     * depend on which socket the server wrote first when the play stopped
+     * at its bounds.  The acts due then stay unsent. */
     for (double until = now_s() + 2; now_s() < until && !rc;) {
-        size_t waiting = 0, answered = lg.n_latencies;
-        for (size_t i = 0; i < lg.n_seats; i++)
-            waiting += lg.seats[i].sent_at > 0;
-        if (!waiting)
+        size_t was = behind(&lg);
+        if (!was)
             break;
         cas__wsc_service(lg.w, 5);
-        if (lg.n_latencies > answered)
+        if (behind(&lg) < was)
             until = now_s() + 2;
     }
     r->seconds = now_s() - play_start;

@@ -42,6 +42,11 @@ struct cas__wsc {
      * cas__wsc_service returns when the caller wants it back (a load
      * client's next act is due). */
     uv_timer_t wake;
+    /* Just before each wait of the loop (libuv's prepare phase): whether
+     * the wake is still pending then, counted in wakes. */
+    uv_prepare_t before_wait;
+    int in_turn, waiting;      /* in a bounded turn; its wait has begun */
+    struct cas__wsc_wakes wakes;
     /* On poll: libwebsockets 4.1 ignores lws_service's timeout and waits
      * in poll until its next scheduled event; this tick is that event. */
     lws_sorted_usec_list_t tick;
@@ -160,6 +165,18 @@ static unsigned fd_limit(void)
                                                                   : (unsigned)r.rlim_cur;
 }
 
+/* The loop is about to wait: in a turn its caller bounded, the wake must
+ * be pending, or the wait lasts until libwebsockets' next timer. */
+static void about_to_wait(uv_prepare_t *prepare)
+{
+    struct cas__wsc *w = prepare->data;
+    if (!w->in_turn || w->waiting)
+        return;
+    w->waiting = 1;
+    if (!uv_is_active((uv_handle_t *)&w->wake) && uv_backend_timeout(w->uv) != 0)
+        w->wakes.unwoken_waits++;
+}
+
 /* The lws context on a libuv loop of the client's own, made as the
  * server's is (evloop.c: CASTELLAN_SERVE_EVENT_LOOP=poll puts both on
  * libwebsockets' poll loop, as tests/server/test_serve_e2e does); when
@@ -178,7 +195,13 @@ static struct lws_context *create_context(struct cas__wsc *w,
         info->foreign_loops = NULL;
         info->pcontext = NULL;
         if (ctx) {
-            uv_timer_init(w->uv, &w->wake); /* cannot fail: it only fills the handle */
+            /* cannot fail: they only fill the handles */
+            uv_timer_init(w->uv, &w->wake);
+            w->wake.data = w;
+            uv_prepare_init(w->uv, &w->before_wait);
+            w->before_wait.data = w;
+            uv_prepare_start(&w->before_wait, about_to_wait);
+            uv_unref((uv_handle_t *)&w->before_wait);
             return ctx;
         }
         cas__evloop_free(w->uv);
@@ -224,8 +247,10 @@ void cas__wsc_free(struct cas__wsc *w)
 {
     if (!w)
         return;
-    if (w->uv)
+    if (w->uv) {
         uv_close((uv_handle_t *)&w->wake, NULL);
+        uv_close((uv_handle_t *)&w->before_wait, NULL);
+    }
     cas__evloop_destroy(&w->ctx, w->uv);
     free(w);
 }
@@ -314,7 +339,13 @@ int cas__wsc_service(struct cas__wsc *w, int timeout_ms)
 
 static void woken(uv_timer_t *timer)
 {
-    (void)timer;
+    struct cas__wsc *w = timer->data;
+    w->wakes.before_wait += !w->waiting;
+}
+
+void cas__wsc_wakes(const struct cas__wsc *w, struct cas__wsc_wakes *out)
+{
+    *out = w->wakes;
 }
 
 int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us)
@@ -333,7 +364,10 @@ int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us)
     uint64_t ms = timeout_us > 0 ? (uint64_t)(timeout_us + 999) / 1000 : 0;
     if (ms) {
         uv_timer_start(&w->wake, woken, ms, ms);
+        w->in_turn = 1;
+        w->waiting = 0;
         uv_run(w->uv, UV_RUN_ONCE);
+        w->in_turn = 0;
         uv_timer_stop(&w->wake);
     } else {
         uv_run(w->uv, UV_RUN_NOWAIT);

@@ -56,6 +56,16 @@ void cas__wsc_conn_free(struct cas__wsc_conn *c);
  * timeout_ms (timeout_us) for something to be. */
 int cas__wsc_service(struct cas__wsc *w, int timeout_ms);
 int cas__wsc_service_us(struct cas__wsc *w, int64_t timeout_us);
+/* How the turns with a timeout were woken, on libuv (0 on poll): wakes
+ * that fired before the turn's wait began (the caller's time had passed
+ * by the time the loop ran: its clock is read once a turn), and waits that
+ * began with no wake pending, each bounded only by libwebsockets' next
+ * timer (~30 s) or a socket's event: 0 unless the wake is broken, as it
+ * was when it did not repeat (tests/server/test_floor.c). */
+struct cas__wsc_wakes {
+    uint64_t before_wait, unwoken_waits;
+};
+void cas__wsc_wakes(const struct cas__wsc *w, struct cas__wsc_wakes *out);
 
 /* ---- a scripted player (botclient.c) ---- */
 

@@ -364,9 +364,7 @@ static void open_done(struct cas__lobby *l, struct cas__store_job *base)
         if (job->how == CAS__OPENED_RESTORED && rc != CAS_ECONFLICT && rc != CAS_ENOTFOUND)
             cas__lobby_give_up(l, job->game, job->msg);
     }
-    l->not_here = job->how == CAS__OPENED_RESTORED ? job->game : 0;
-    cas__offload_drop(t);
-    l->not_here = 0;
+    cas__offload_drop(t, job->how == CAS__OPENED_RESTORED ? job->game : 0);
     job_free(job);
 }
 

@@ -600,8 +600,8 @@ static const char *header(struct lws *wsi, enum lws_token_indexes t, char *buf, 
 /* The answer to GET /signin (have: a key was sent, who: as it was
  * checked) or /signout: the key kept in an HttpOnly cookie and the
  * player's name; a refused key forgets any cookie kept before. */
-static int answer_signin(struct conn *c, const struct cas__conn *who, int have, int signout,
-                         const char *key)
+static int answer_signin(struct conn *c, const struct cas__signin_answer *who, int have,
+                         int signout, const char *key)
 {
     char cookie[256];
     int secure = c->h->opts.cert != NULL;
@@ -612,12 +612,12 @@ static int answer_signin(struct conn *c, const struct cas__conn *who, int have, 
     unsigned status = HTTP_STATUS_OK;
     if (who->player) {
         cas__jw_raw(&w, "{\"player\":");
-        cas__jw_str(&w, who->player_name);
+        cas__jw_str(&w, who->name);
     } else {
         status = signout ? HTTP_STATUS_OK : HTTP_STATUS_FORBIDDEN;
         cas__jw_raw(&w, "{\"player\":null,\"error\":");
         cas__jw_str(&w, signout ? "signed out"
-                        : have ? who->signin_refused
+                        : have ? who->refused
                                : "send the key as \"Authorization: Bearer KEY\"; open "
                                  "your sign-in link to sign in");
     }
@@ -635,7 +635,7 @@ struct signin_check {
     struct cas__store_job base;
     struct conn *c;
     char key[CAS__PLAYER_KEY_MAX];
-    struct cas__conn who;
+    struct cas__signin_answer who;
     int checked;
 };
 
@@ -648,7 +648,7 @@ static void signin_check_free(struct signin_check *job)
 static int check_signin(struct cas__saves *s, struct cas__store_job *base)
 {
     struct signin_check *job = (struct signin_check *)base;
-    cas__signin_now(s, &job->who, job->key);
+    cas__signin_now(s, job->key, &job->who);
     return CAS_OK;
 }
 
@@ -679,7 +679,7 @@ static int signin_writeable(struct conn *c)
 static int serve_signin(struct conn *c, int signout)
 {
     char header_text[256];
-    struct cas__conn nobody = {0};
+    struct cas__signin_answer nobody = {0};
     struct signin_check *job = calloc(1, sizeof *job);
     int have = job && !signout &&
                cas__signin_bearer(header(c->wsi, WSI_TOKEN_HTTP_AUTHORIZATION, header_text,

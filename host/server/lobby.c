@@ -826,7 +826,8 @@ static void handle_seat(struct cas__lobby *l, struct cas__conn *c, const struct 
         cas__offload_seat(t, c, req);
 }
 
-static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
+static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req,
+                           int64_t gone)
 {
     struct cas__jw w;
     /* A reply never overtakes what was owed before its request: what
@@ -836,7 +837,7 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
     /* On a shared store a game whose server is gone goes on here: opened
      * in a job, for which the request waits. */
     if (cas__offload_targets(req->type) && req->game > 0 && cas__saves_shared(l->store) &&
-        req->game != l->not_here && !cas__lobby_find(l, req->game) &&
+        req->game != gone && !cas__lobby_find(l, req->game) &&
         !unrestorable(l, req->game))
         cas__table_bring_back(l, req->game);
     if (cas__offload_wait(l, c, req))
@@ -887,8 +888,14 @@ static void handle_request(struct cas__lobby *l, struct cas__conn *c, struct cas
 
 void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req)
 {
+    cas__lobby_handle_waited(l, c, req, 0);
+}
+
+void cas__lobby_handle_waited(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req,
+                              int64_t gone)
+{
     cas__loop_enter();
-    handle_request(l, c, req);
+    handle_request(l, c, req, gone);
     cas__loop_leave();
 }
 

@@ -171,7 +171,7 @@ static void discard(struct cas__bot_job *base)
     job_free(j);
 }
 
-static void drain(struct cas__table *t);
+static void drain(struct cas__table *t, int64_t gone);
 static void submit(struct cas__table *t, struct cas__table_job *j);
 static void ask_pool(struct cas__table *t);
 
@@ -232,7 +232,7 @@ static void not_opened(struct cas__table *t, struct cas__table_job *j)
     cas__lobby_not_opened(t, j->how, j->msg);
     job_free(j);
     t->hold.held = 0;
-    drain(t);
+    drain(t, 0);
     cas__offload_retire(t);
 }
 
@@ -274,7 +274,7 @@ static void deliver_job(struct cas__bot_job *base)
     if (t->over && !t->counted_over)
         cas__lobby_queue(l, t); /* the flush counts it finished */
     apply_written(t);
-    drain(t);
+    drain(t, 0);
     if (!t->hold.held && t->busy && !t->writing) /* busy, not writing: a bot decides */
         ask_pool(t);
     if (!flushed)
@@ -463,16 +463,16 @@ void cas__offload_release(struct cas__table *t)
 {
     unhold(t);
     apply_written(t);
-    drain(t);
+    drain(t, 0);
     if (!t->hold.held && t->busy && !t->writing)
         ask_pool(t);
     cas__tick_soon(t->lobby, t);
 }
 
-void cas__offload_drop(struct cas__table *t)
+void cas__offload_drop(struct cas__table *t, int64_t gone)
 {
     unhold(t);
-    drain(t);
+    drain(t, gone);
     cas__table_free(t);
 }
 
@@ -561,8 +561,9 @@ static void unlink_from_conn(struct cas__waiting *w)
         }
 }
 
-/* What waited for t, handled in order while t stays free. */
-static void drain(struct cas__table *t)
+/* What waited for t, handled in order while t stays free; game gone (0:
+ * none) is not brought back for them. */
+static void drain(struct cas__table *t, int64_t gone)
 {
     struct cas__lobby *l = t->lobby;
     while (!t->hold.held && t->hold.inbox) {
@@ -575,7 +576,7 @@ static void drain(struct cas__table *t)
         if (w->left)
             cas__lobby_settle_leave(t, w->left_seat);
         else if (w->conn)
-            cas__lobby_handle(l, w->conn, &w->req);
+            cas__lobby_handle_waited(l, w->conn, &w->req, gone);
         cas__req_free(&w->req);
         free(w);
     }

@@ -397,9 +397,6 @@ struct cas__lobby {
      * bring back (not tried again; owned). */
     int64_t adopted_at;
     int adopting;                      /* the store's thread is reading them */
-    /* A game just found played elsewhere (or gone): the requests that
-     * waited for it are answered without bringing it back again. */
-    int64_t not_here;
     int64_t *unrestorable;
     size_t n_unrestorable;
     /* The club's pages (club.h), told when a game finishes; NULL: none
@@ -440,6 +437,11 @@ void cas__lobby_close(struct cas__lobby *l);
 /* Handle one decoded request of connection c; replies go to c, changes
  * to every viewer concerned. */
 void cas__lobby_handle(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req);
+/* The same for a request that waited for a game's shell (offload.c):
+ * game gone (0: none), just found played elsewhere or gone, is not
+ * brought back again for it. */
+void cas__lobby_handle_waited(struct cas__lobby *l, struct cas__conn *c, struct cas__req *req,
+                              int64_t gone);
 /* c is gone: leave its table and the lobby's subscribers. */
 void cas__lobby_disconnect(struct cas__lobby *l, struct cas__conn *c);
 /* Send every state owed: by the tables changed since the last flush

@@ -74,32 +74,43 @@ static int check_key(struct cas__saves *s, const char *key, struct cas__saves_re
     return rc;
 }
 
+/* The answer of a check (rc): who signs in, or why not. */
+static void answer_of(int rc, const struct cas__saves_registered *who, const char *why,
+                      struct cas__signin_answer *out)
+{
+    out->player = 0;
+    out->name[0] = '\0';
+    if (rc == CAS_EMISMATCH) {
+        out->refused = why;
+        return;
+    }
+    if (rc != CAS_OK) {
+        out->refused = "the server could not check your sign-in key just now "
+                       "(its database did not answer); reload the page to try again";
+        return;
+    }
+    out->refused = NULL;
+    out->player = who->id;
+    snprintf(out->name, sizeof out->name, "%s", who->name);
+}
+
 /* c acts for who from now on, or is told why not (rc). */
 static void take_answer(struct cas__conn *c, int rc, const struct cas__saves_registered *who,
                         const char *why)
 {
-    c->player = 0;
-    c->player_name[0] = '\0';
-    if (rc == CAS_EMISMATCH) {
-        c->signin_refused = why;
-        return;
-    }
-    if (rc != CAS_OK) {
-        c->signin_refused = "the server could not check your sign-in key just now "
-                            "(its database did not answer); reload the page to try again";
-        return;
-    }
-    c->signin_refused = NULL;
-    c->player = who->id;
-    snprintf(c->player_name, sizeof c->player_name, "%s", who->name);
+    struct cas__signin_answer a;
+    answer_of(rc, who, why, &a);
+    c->player = a.player;
+    snprintf(c->player_name, sizeof c->player_name, "%s", a.name);
+    c->signin_refused = a.refused;
 }
 
-void cas__signin_now(struct cas__saves *s, struct cas__conn *c, const char *key)
+void cas__signin_now(struct cas__saves *s, const char *key, struct cas__signin_answer *out)
 {
     struct cas__saves_registered who;
     const char *why = NULL;
     int rc = check_key(s, key, &who, &why);
-    take_answer(c, rc, &who, why);
+    answer_of(rc, &who, why, out);
     if (rc == CAS_OK)
         cas__saves_registered_free(&who);
 }
@@ -129,7 +140,7 @@ static void signed_in(struct cas__lobby *l, struct cas__store_job *base)
         take_answer(c, base->rc, &job->who, job->why);
     if (base->rc == CAS_OK)
         cas__saves_registered_free(&job->who);
-    cas__offload_drop(job->inbox); /* c's requests, in order, now signed in */
+    cas__offload_drop(job->inbox, 0); /* c's requests, in order, now signed in */
     OPENSSL_cleanse(job->key, sizeof job->key);
     free(job);
 }

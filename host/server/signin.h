@@ -25,8 +25,16 @@ int cas__signin_bearer(const char *header, char key[CAS__PLAYER_KEY_MAX]);
  * player (c->player, c->player_name), the player seen now; or
  * c->signin_refused says why not (a store failure: to try again). */
 void cas__signin_conn(struct cas__lobby *l, struct cas__conn *c, const char *key);
-/* The same at once, with store s (GET /signin's answer). */
-void cas__signin_now(struct cas__saves *s, struct cas__conn *c, const char *key);
+/* What checking a key said: the player it signs in (0: none) and their
+ * name, or why not (a static text). */
+struct cas__signin_answer {
+    int64_t player;
+    char name[CAS__SAVES_NAME_MAX * 4 + 1];
+    const char *refused;
+};
+/* Check key at once in store s (GET /signin's answer, on the store's
+ * thread) into *out. */
+void cas__signin_now(struct cas__saves *s, const char *key, struct cas__signin_answer *out);
 
 /* The value of cookie castellan_player in a Cookie header (NULL: none)
  * into key[CAS__PLAYER_KEY_MAX]: 1, or 0 when it has none that fits. */

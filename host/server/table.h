@@ -441,15 +441,16 @@ int cas__table_load(struct cas__table *t, struct cas__saves *s, int64_t id, char
 /* (loop) A store job (store_job.c) holds t for connection c (NULL: none):
  * requests for t, and c's later ones, wait in order as for a pool job;
  * cas__offload_release lets it go and handles them, cas__offload_drop
- * handles them without t and frees it (never linked, or unlinked).
- * offload.c. */
+ * handles them without t and frees it (never linked, or unlinked): game
+ * gone (0: none), just found played elsewhere or gone, is not brought
+ * back again for them.  offload.c. */
 void cas__offload_hold(struct cas__table *t, struct cas__conn *c);
 /* (loop) t (out of the lobby's lists, followed by nobody) goes: its match
  * is closed in a job of the pool (a worker told to quit may take its
  * deadline), then t is freed on the loop (cas__table_free). */
 void cas__offload_retire(struct cas__table *t);
 void cas__offload_release(struct cas__table *t);
-void cas__offload_drop(struct cas__table *t);
+void cas__offload_drop(struct cas__table *t, int64_t gone);
 
 /* (job) Open the match of t, read by cas__table_restore: the plugin, its
  * worker if isolated, the journal replayed, the clocks; t->opening is

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <poll.h>
 #include <unistd.h>
@@ -140,6 +141,23 @@ int tconn_await_wake(int wait_ms)
             ;
     }
     return woken;
+}
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void tconn_await_message(const struct tconn *c, size_t n, int (*turn)(void *loop, int wait_ms),
+                         void *loop)
+{
+    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; c->n <= n;) {
+        if (monotonic_ms() > give_up)
+            fail_msg("no message came in %d s", TCONN_GIVE_UP_MS / 1000);
+        turn(loop, 100);
+    }
 }
 
 void tconn_fresh_db(const char *db)

@@ -49,6 +49,16 @@ void tconn_wake_close(void);
 void tconn_wake(void *ctx);
 int tconn_await_wake(int wait_ms);
 
+/* Longer than any wait of a working server, on any machine: past it a
+ * test fails rather than hangs (it measures nothing). */
+#define TCONN_GIVE_UP_MS 120000
+
+/* Turn a test's loop until c has more than n messages: turn(loop,
+ * wait_ms) is one turn of it, which waits at most wait_ms for a wake.
+ * Fails the test when none came in TCONN_GIVE_UP_MS. */
+void tconn_await_message(const struct tconn *c, size_t n, int (*turn)(void *loop, int wait_ms),
+                         void *loop);
+
 /* Remove the SQLite file db and the -wal and -shm beside it: a run killed
  * mid-test leaves a WAL that would make the next run's fresh file read
  * "malformed". */

@@ -33,11 +33,6 @@
 #include "tconn.h"
 #include "wsclient.h"
 
-/* Longer than any wait of a working server, on any machine: past it the
- * test fails rather than hangs (it measures nothing).  The slow render
- * lets go by itself after 200 s, within the deadline given its calls. */
-#define GIVE_UP_MS 120000
-
 /* ---------------------------------------------------------- the loop */
 
 struct world {
@@ -64,7 +59,7 @@ static int turn_of(struct world *w, int wait_ms, int what)
     return woken;
 }
 
-static int turn(struct world *w, int wait_ms)
+static int turn(void *w, int wait_ms)
 {
     return turn_of(w, wait_ms, JOBS | WRITES);
 }
@@ -74,9 +69,7 @@ static int turn(struct world *w, int wait_ms)
 /* Turn the loop until c has more than n messages. */
 static void await_message(struct world *w, const struct tconn *c, size_t n)
 {
-    for (int waited = 0; c->n <= n; waited += 100)
-        if (!turn(w, 100) && waited > GIVE_UP_MS)
-            fail_msg("no message came in %d s", GIVE_UP_MS / 1000);
+    tconn_await_message(c, n, turn, w);
 }
 
 /* The last state or update c got, read. */
@@ -202,8 +195,9 @@ static void open_world(struct world *w)
     char err[1024];
     const char *db = "offload.db";
     unlink(db);
-    /* A call may take as long as the test holds the slow render. */
-    struct cas__isolation iso = {.mode = CAS__ISOLATE_AUTO, .deadline_ms = 2 * GIVE_UP_MS};
+    /* A call may take as long as the test holds the slow render (which
+     * lets go by itself after 200 s, within this deadline). */
+    struct cas__isolation iso = {.mode = CAS__ISOLATE_AUTO, .deadline_ms = 2 * TCONN_GIVE_UP_MS};
     assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, ROGUE_PLUGIN_DIR, &iso, NULL, NULL,
                                      err, sizeof err), CAS_OK);
@@ -268,7 +262,7 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     int mover = decider(slow);
     act(&w, slow);
     for (int waited = 0; !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > GIVE_UP_MS)
+        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
             fail_msg("the slow render never started");
 
     /* The other game goes on meanwhile, move after move. */
@@ -352,7 +346,7 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
     tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
     pid_t worker = 0;
     for (int waited = 0; !(worker = child_pid()) || !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > GIVE_UP_MS)
+        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
             fail_msg("the slow worker never started");
 
     for (int k = 0; k < MOVES; k++) {
@@ -394,8 +388,9 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
 static void turn_until(struct world *w, const struct cas__table *t, int what, int held)
 {
     for (int waited = 0; held < 0 ? !t->hold.written : t->hold.held != held; waited += 100)
-        if (!turn_of(w, 100, what) && waited > GIVE_UP_MS)
-            fail_msg("the table did not come to the state awaited in %d s", GIVE_UP_MS / 1000);
+        if (!turn_of(w, 100, what) && waited > TCONN_GIVE_UP_MS)
+            fail_msg("the table did not come to the state awaited in %d s",
+                     TCONN_GIVE_UP_MS / 1000);
 }
 
 /* The last message of c says the move at its ply was played. */

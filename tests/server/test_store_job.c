@@ -29,9 +29,6 @@
 #include "tconn.h"
 #include "wsclient.h"
 
-/* Longer than any wait of a working server, on any machine: past it the
- * test fails rather than hangs (it measures nothing). */
-#define GIVE_UP_MS 120000
 #define MOVES 6
 
 /* ------------------------------------------------ the store, held */
@@ -129,8 +126,9 @@ static void world_close(struct world *w)
 
 /* One turn of the loop: wait for a wake (at most wait_ms), deliver the
  * writers' answers, send what is owed.  1 when woken. */
-static int turn(struct world *w, int wait_ms)
+static int turn(void *loop, int wait_ms)
 {
+    struct world *w = loop;
     int woken = tconn_await_wake(wait_ms);
     cas__journal_deliver(&w->lobby);
     cas__lobby_flush(&w->lobby);
@@ -140,16 +138,14 @@ static int turn(struct world *w, int wait_ms)
 /* Turn the loop until c has more than n messages. */
 static void await_message(struct world *w, const struct tconn *c, size_t n)
 {
-    for (int waited = 0; c->n <= n; waited += 100)
-        if (!turn(w, 100) && waited > GIVE_UP_MS)
-            fail_msg("no message came in %d s", GIVE_UP_MS / 1000);
+    tconn_await_message(c, n, turn, w);
 }
 
 /* Turn the loop until the store's thread is held in the armed call. */
 static void await_held(struct world *w)
 {
     for (int waited = 0; !is_held(); waited += 10)
-        if (!turn(w, 10) && waited > GIVE_UP_MS)
+        if (!turn(w, 10) && waited > TCONN_GIVE_UP_MS)
             fail_msg("the store's thread never came to the armed call");
 }
 
@@ -340,7 +336,7 @@ static void test_the_recent_games_are_read_off_the_loop(void **state)
     let_go();
     for (int waited = 0; !strstr(follower.msgs[follower.n - 1], "\"finished\":[{");
          waited += 100)
-        if (!turn(&w, 100) && waited > GIVE_UP_MS)
+        if (!turn(&w, 100) && waited > TCONN_GIVE_UP_MS)
             fail_msg("the recent games never came");
     struct tconn *all[] = {&maker, &follower, &other[0], &other[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
