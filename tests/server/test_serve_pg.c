@@ -37,12 +37,6 @@ static int over_or_failed(void *ctx)
     return c->over || c->errors || c->failed; /* a stopped game sends nothing more */
 }
 
-static int stopped(void *ctx)
-{
-    const struct serve_client *c = ctx;
-    return c->acts >= c->stop_after && c->states > c->acts;
-}
-
 static int refused(void *ctx)
 {
     const struct serve_client *c = ctx;
@@ -83,7 +77,7 @@ static void test_two_servers_share_one_database(void **state)
                                 NULL, NULL);
     serve_connect(w, &a, &ada);
     serve_join(&ada, game, 0);
-    serve_run_until(w, stopped, &ada);
+    serve_run_until(w, serve_stopped_at_decision, &ada);
     assert_int_equal(ada.errors, 0);
     int64_t ply_before = ada.ply;
     /* a holds both, on its journal's connection (the one that appends). */
@@ -210,7 +204,7 @@ static void test_a_takeover_waits_for_a_save_received_not_run(void **state)
                                 "\"practice\":true,\"seed\":\"4\"}", &ada, NULL);
     serve_connect(w, &a, &ada);
     serve_join(&ada, game, 0);
-    serve_run_until(w, stopped, &ada);
+    serve_run_until(w, serve_stopped_at_decision, &ada);
     assert_int_equal(ada.errors, 0);
 
     /* Her third move reaches a's journal writer, whose append waits. */

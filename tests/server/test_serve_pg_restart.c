@@ -34,12 +34,6 @@ static void cluster(const char *action)
         fail_msg("%s failed", cmd);
 }
 
-static int stopped(void *ctx)
-{
-    const struct serve_client *c = ctx;
-    return c->acts >= c->stop_after && c->states > c->acts;
-}
-
 static int shown(void *ctx)
 {
     return ((const struct serve_client *)ctx)->states > 0;
@@ -81,7 +75,7 @@ static void test_a_game_outlives_its_database_restarting(void **state)
                                 "\"seed\":\"5\",\"practice\":true}", &ada, NULL);
     serve_connect(w, &p, &ada);
     serve_join(&ada, game, 0);
-    serve_run_until(w, stopped, &ada);
+    serve_run_until(w, serve_stopped_at_decision, &ada);
     assert_int_equal(ada.errors, 0);
     /* Another tab of her seat, which never plays: the test's own move goes
      * through it, so what it is told is not counted as hers. */
