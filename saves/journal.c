@@ -104,6 +104,7 @@ void cas__saves_entry_free(struct cas__saves_entry *e)
 {
     if (!e)
         return;
+    cas__saves_entry_free(e->more);
     free(e->text);
     free(e->scores);
     free(e->err);
@@ -151,13 +152,45 @@ void cas__saves_entries_free(struct cas__saves_entry *list)
     }
 }
 
+/* Link the actions journaled with each entry of list (more) into it by
+ * next, after their entry, so a backend's batch sees one list. */
+static void spread(struct cas__saves_entry *list)
+{
+    for (struct cas__saves_entry *e = list, *after; e; e = after) {
+        after = e->next;
+        for (struct cas__saves_entry *a = e; a->more; a = a->more)
+            a->next = a->more;
+        struct cas__saves_entry *last = e;
+        while (last->more)
+            last = last->more;
+        last->next = after;
+    }
+}
+
+/* Undo spread: list's entries linked by next again, their actions apart. */
+static void gather(struct cas__saves_entry *list)
+{
+    for (struct cas__saves_entry *e = list; e; e = e->next) {
+        struct cas__saves_entry *last = e;
+        while (last->more) {
+            last->next = NULL;
+            last = last->more;
+        }
+        e->next = last->next;
+        if (last != e)
+            last->next = NULL;
+    }
+}
+
 int cas__saves_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
 {
     if (!list)
         return CAS_OK;
+    spread(list);
     int rc = CAS__SAVES_METHOD(s, append_batch)(s, list);
     for (struct cas__saves_entry *e = list; e; e = e->next)
         e->rc = rc;
+    gather(list);
     s->journal_commits += rc == CAS_OK;
     return rc;
 }

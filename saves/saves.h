@@ -267,6 +267,11 @@ struct cas__saves_entry {
     int rc;                /* once written: CAS_OK or why it is not saved */
     char *err;             /* owned: the store's message when rc fails */
     struct cas__saves_entry *next;
+    /* Owned: actions of the same game right after this one (kind
+     * CAS__WRITE_APPEND, linked by more, NULL: none), journaled with it:
+     * in a batch, in its transaction; one at a time, in order, none after
+     * one that failed (each with its own rc and err). */
+    struct cas__saves_entry *more;
 };
 
 /* A new entry of kind CAS__WRITE_APPEND (text copied, rc CAS_OK, no
@@ -274,12 +279,14 @@ struct cas__saves_entry {
 struct cas__saves_entry *cas__saves_entry_new(int64_t game, uint32_t ply, int actor,
                                               const char *text, uint64_t hash,
                                               int64_t clock_ms, void *owner);
-/* Free one entry (NULL is fine), not the ones after it. */
+/* Free one entry (NULL is fine) and the actions journaled with it (more),
+ * not the entries after it (next). */
 void cas__saves_entry_free(struct cas__saves_entry *e);
 /* Free every entry of a list linked by next. */
 void cas__saves_entries_free(struct cas__saves_entry *list);
 
-/* Journal every entry of the list (linked by next) in ONE transaction, as
+/* Journal every entry of the list (linked by next), and the actions
+ * journaled with each (more), in ONE transaction, as
  * cas__saves_append_timed journals one: group commit, one disk flush (or
  * PostgreSQL round trip) for actions of several games.  CAS_OK: all are
  * committed (each entry's rc CAS_OK).  Otherwise nothing of the list is,

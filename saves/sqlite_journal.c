@@ -5,8 +5,10 @@
  *
  * All SQL is parameterized; names and action texts never become SQL.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sqlite_int.h"
 
@@ -236,23 +238,92 @@ int cas__sqlite_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor
     return rc;
 }
 
+/* Run the kept statement *kept (sql, prepared on first use) that updates
+ * game id's row with $2 = text; CAS_ENOTFOUND when there is no such game.
+ * Kept prepared, as the append is: every journaled action touches its
+ * game, and preparing the statement cost as much as running it. */
+static int run_touch(struct cas__saves *s, sqlite3_stmt **kept, const char *sql, int64_t id,
+                     const char *text)
+{
+    int rc = *kept ? CAS_OK : cas__sqlite_prepare(s, sql, kept);
+    if (rc)
+        return rc;
+    sqlite3_stmt *st = *kept;
+    sqlite3_bind_int64(st, 1, id);
+    bind_text_or_null(st, 2, text);
+    rc = sqlite3_step(st) == SQLITE_DONE ? CAS_OK : cas__sqlite_fail(s, "updating the game");
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc)
+        return rc;
+    if (sqlite3_changes(cas__sqlite_db(s)) == 0)
+        return cas__saves_fail(s, CAS_ENOTFOUND, "there is no game %lld", (long long)id);
+    return CAS_OK;
+}
+
+/* The last-played times this connection's group commits wrote, by game
+ * (a slot per hash of its id; a game whose slot another took is written
+ * again): updated_at counts whole seconds, so a game that moves several
+ * times a second has the same time written once, not at every action.
+ * Only committed times are kept: a failed batch forgets them all. */
+#define TOUCHED_SLOTS 1024
+
+struct cas__sqlite_touched {
+    int64_t game[TOUCHED_SLOTS];
+    int64_t second[TOUCHED_SLOTS];
+};
+
+static size_t touched_slot(int64_t game)
+{
+    return (size_t)(((uint64_t)game * UINT64_C(0x9E3779B97F4A7C15)) >> 54) % TOUCHED_SLOTS;
+}
+
+/* Set game id's last-played time to `now` (second `second`) unless this
+ * connection committed that time for it already; a game that is gone
+ * shows there (CAS_ENOTFOUND) or in its action's foreign key. */
+static int touch_game_at(struct cas__saves *s, int64_t id, int64_t second, const char *now)
+{
+    struct cas__sqlite *q = cas__sqlite(s);
+    size_t slot = touched_slot(id);
+    if (q->touched && q->touched->game[slot] == id && q->touched->second[slot] == second)
+        return CAS_OK;
+    int rc = run_touch(s, &q->touch_at, "UPDATE games SET updated_at = $2 WHERE id = $1", id,
+                       now);
+    if (rc == CAS_OK && (q->touched || (q->touched = calloc(1, sizeof *q->touched)))) {
+        q->touched->game[slot] = id;
+        q->touched->second[slot] = second;
+    }
+    return rc;
+}
+
 /* Group commit: the actions of several games (or several of one) and
  * their games' last-played times in one transaction, so one WAL append
  * serves them all.  A failure of any rolls back all: the caller learns
  * which one by appending them one at a time. */
 int cas__sqlite_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
 {
+    /* One time for the batch, as SQLite's 'now' would write it
+     * (CAS__SQLITE_NOW): the batch is one moment. */
+    time_t second = time(NULL);
+    struct tm utc;
+    char now[32];
+    if (!gmtime_r(&second, &utc) || !strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &utc))
+        return cas__saves_fail(s, CAS_EIO, "the system clock cannot be read as a date");
     int rc = cas__sqlite_begin(s);
     if (rc)
         return rc;
     for (const struct cas__saves_entry *e = list; e; e = e->next)
         if ((rc = insert_action(s, e->game, e->ply, e->actor, e->text, e->hash,
                                 e->clock_ms)) ||
-            (rc = touch_game(s, e->game, NULL))) {
-            cas__sqlite_rollback(s);
-            return rc;
-        }
-    return cas__sqlite_commit(s);
+            (rc = touch_game_at(s, e->game, (int64_t)second, now)))
+            goto rollback;
+    if ((rc = cas__sqlite_commit(s)) == CAS_OK)
+        return CAS_OK;
+rollback:
+    cas__sqlite_rollback(s);
+    free(cas__sqlite(s)->touched); /* what it kept was not committed */
+    cas__sqlite(s)->touched = NULL;
+    return rc;
 }
 
 /* Delete game id's rows of `what` (actions, snapshots) from `from_ply`
@@ -288,26 +359,7 @@ rollback:
 
 static int touch_game(struct cas__saves *s, int64_t id, const char *status)
 {
-    /* Kept prepared, as the append is: every journaled action touches its
-     * game, and preparing the statement cost as much as running it. */
-    struct cas__sqlite *q = cas__sqlite(s);
-    if (!q->touch) {
-        int rc = cas__sqlite_prepare(s, CAS__SQL_GAME_TOUCH(NOW), &q->touch);
-        if (rc)
-            return rc;
-    }
-    sqlite3_stmt *st = q->touch;
-    sqlite3_bind_int64(st, 1, id);
-    bind_text_or_null(st, 2, status);
-    int rc = sqlite3_step(st) == SQLITE_DONE ? CAS_OK : cas__sqlite_fail(s, "updating the game");
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc)
-        return rc;
-    if (sqlite3_changes(cas__sqlite_db(s)) == 0)
-        return cas__saves_fail(s, CAS_ENOTFOUND, "there is no game %lld",
-                               (long long)id);
-    return CAS_OK;
+    return run_touch(s, &cas__sqlite(s)->touch, CAS__SQL_GAME_TOUCH(NOW), id, status);
 }
 
 int cas__sqlite_touch(struct cas__saves *s, int64_t id)

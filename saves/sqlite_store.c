@@ -146,14 +146,28 @@ int cas__sqlite_exec(struct cas__saves *s, const char *sql, const char *what)
     return CAS_OK;
 }
 
+/* Run one of the transaction's statements, prepared once per connection
+ * and kept (*kept): every journaled action begins and commits one, and
+ * parsing them each time cost as much as running them. */
+static int run_kept(struct cas__saves *s, sqlite3_stmt **kept, const char *sql,
+                    const char *what)
+{
+    int rc = *kept ? CAS_OK : cas__sqlite_prepare(s, sql, kept);
+    if (rc)
+        return rc;
+    rc = sqlite3_step(*kept) == SQLITE_DONE ? CAS_OK : cas__sqlite_fail(s, what);
+    sqlite3_reset(*kept);
+    return rc;
+}
+
 int cas__sqlite_begin(struct cas__saves *s)
 {
-    return cas__sqlite_exec(s, "BEGIN IMMEDIATE;", "starting a transaction");
+    return run_kept(s, &cas__sqlite(s)->begin, "BEGIN IMMEDIATE;", "starting a transaction");
 }
 
 int cas__sqlite_commit(struct cas__saves *s)
 {
-    int rc = cas__sqlite_exec(s, "COMMIT;", "committing");
+    int rc = run_kept(s, &cas__sqlite(s)->commit, "COMMIT;", "committing");
     if (rc)
         cas__sqlite_rollback(s);
     return rc;
@@ -502,6 +516,10 @@ static void release_store(struct cas__saves *s)
     sqlite3_finalize(q->append);
     sqlite3_finalize(q->append_timed);
     sqlite3_finalize(q->touch);
+    sqlite3_finalize(q->begin);
+    sqlite3_finalize(q->commit);
+    sqlite3_finalize(q->touch_at);
+    free(q->touched);
     sqlite3_close_v2(q->db);
     uncount_open(q);
     if (q->snapshot)

@@ -172,11 +172,23 @@ static struct cas__saves_entry *take_batch(struct cas__saves_writer *w)
     return first;
 }
 
-/* Each entry's answer, on its own (after its batch was refused). */
+/* Each entry's answer, on its own (after its batch was refused); the
+ * actions journaled with an entry in order after it, none after one that
+ * failed (they keep its answer). */
 static void write_each(struct cas__saves *s, struct cas__saves_entry *list)
 {
-    for (struct cas__saves_entry *e = list; e; e = e->next)
-        cas__saves_write_entry(s, e);
+    for (struct cas__saves_entry *e = list; e; e = e->next) {
+        struct cas__saves_entry *failed = cas__saves_write_entry(s, e) ? e : NULL;
+        for (struct cas__saves_entry *a = e->more; a; a = a->more) {
+            if (!failed) {
+                failed = cas__saves_write_entry(s, a) ? a : NULL;
+                continue;
+            }
+            a->rc = failed->rc;
+            free(a->err);
+            a->err = failed->err ? strdup(failed->err) : NULL;
+        }
+    }
 }
 
 /* Actions of one batch: one transaction, else each on its own. */
@@ -193,10 +205,12 @@ static void write_actions(struct cas__saves *s, struct cas__saves_entry *list)
         write_each(s, list);
         return;
     }
-    for (struct cas__saves_entry *e = list; e; e = e->next) {
-        free(e->err);
-        e->err = strdup(cas__saves_errmsg(s));
-    }
+    for (struct cas__saves_entry *e = list; e; e = e->next)
+        for (struct cas__saves_entry *a = e; a; a = a->more) {
+            a->rc = rc;
+            free(a->err);
+            a->err = strdup(cas__saves_errmsg(s));
+        }
 }
 
 /* A take-back, result or bot: on its own, once more on a new connection

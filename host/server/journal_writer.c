@@ -5,10 +5,11 @@
  * table is busy, as while a bot thinks: frozen, nothing sent to its
  * viewers and nothing played, so a move is acknowledged (the update sent)
  * only once its action is on disk or in the database (docs/server.md,
- * "The journal's writer").  A take-back, a result (the rules' end, a flag,
- * a claimed leaver) and a bot taking a leaver's seat go the same way, in
- * the same queue, so none is shown before it is durable and none overtakes
- * the action before it.
+ * "The journal's writer").  An action followed at once by chance's draw
+ * waits for it, and both go as one write (cas__journal_add, _joins).  A
+ * take-back, a result (the rules' end, a flag, a claimed leaver) and a bot
+ * taking a leaver's seat go the same way, in the same queue, so none is
+ * shown before it is durable and none overtakes the action before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,23 @@
 
 #include "loop_guard.h"
 #include "table.h"
+
+/* Most draws of chance journaled with the action before them. */
+#define MORE_MAX 8
+
+/* The entries of the actions journaled with e (t->unsaved.more), linked by
+ * more; 0, or -1 when memory ran out. */
+static int add_more(struct cas__table *t, struct cas__saves_entry *e)
+{
+    for (size_t i = 0; i < t->unsaved.n_more; i++) {
+        const struct cas__unsaved_action *a = &t->unsaved.more[i];
+        if (!(e->more = cas__saves_entry_new(t->id, a->ply, a->actor, a->text, a->hash,
+                                             a->clock_ms, t)))
+            return -1;
+        e = e->more;
+    }
+    return 0;
+}
 
 int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
 {
@@ -25,7 +43,7 @@ int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
     size_t n = t->unsaved.scores ? (size_t)t->nplayers : 0;
     if (e && n && (e->scores = malloc(n * sizeof *e->scores)))
         memcpy(e->scores, t->unsaved.scores, n * sizeof *e->scores);
-    if (!e || (n && !e->scores)) {
+    if (!e || (n && !e->scores) || add_more(t, e)) {
         cas__saves_entry_free(e);
         snprintf(err, errlen, "out of memory");
         return CAS_ENOMEM;
@@ -69,9 +87,47 @@ void cas__journal_forget(struct cas__table *t)
 {
     free(t->unsaved.text);
     free(t->unsaved.scores);
+    for (size_t i = 0; i < t->unsaved.n_more; i++)
+        free(t->unsaved.more[i].text);
+    free(t->unsaved.more);
     t->unsaved.text = NULL;
     t->unsaved.scores = NULL;
+    t->unsaved.more = NULL;
+    t->unsaved.n_more = 0;
     t->unsaved.kind = CAS__WRITE_APPEND;
+}
+
+int cas__journal_joins(const struct cas__table *t)
+{
+    return t->lobby->writer && t->unsaved.text && !t->writing && !t->unsaved.why &&
+           t->unsaved.kind == CAS__WRITE_APPEND && !t->days_per_move &&
+           t->unsaved.n_more < MORE_MAX;
+}
+
+int cas__journal_add(struct cas__table *t, uint32_t ply, int actor, const char *text,
+                     uint64_t hash, int64_t clock_ms, char *err, size_t errlen)
+{
+    char *copy = strdup(text);
+    struct cas__unsaved_action *more = NULL;
+    if (!copy || (t->unsaved.text && !(more = realloc(t->unsaved.more, (t->unsaved.n_more + 1) *
+                                                                       sizeof *more)))) {
+        free(copy);
+        snprintf(err, errlen, "out of memory");
+        return CAS_ENOMEM;
+    }
+    if (more) {
+        more[t->unsaved.n_more++] = (struct cas__unsaved_action){
+            .ply = ply, .actor = actor, .text = copy, .hash = hash, .clock_ms = clock_ms};
+        t->unsaved.more = more;
+        return CAS_OK;
+    }
+    t->unsaved.text = copy;
+    t->unsaved.kind = CAS__WRITE_APPEND;
+    t->unsaved.ply = ply;
+    t->unsaved.actor = actor;
+    t->unsaved.hash = hash;
+    t->unsaved.clock_ms = clock_ms;
+    return CAS_OK;
 }
 
 static void deliver_answers(struct cas__lobby *l)
@@ -80,8 +136,14 @@ static void deliver_answers(struct cas__lobby *l)
         return;
     struct cas__saves_entry *done = cas__saves_writer_done(l->writer, 0);
     while (done) {
-        struct cas__saves_entry *next = done->next;
-        cas__table_written(done->owner, done->rc, done->err);
+        struct cas__saves_entry *next = done->next, *failed = done;
+        size_t saved = 0;
+        while (failed && failed->rc == CAS_OK) { /* done, then what was journaled with it */
+            saved++;
+            failed = failed->more;
+        }
+        cas__table_written(done->owner, saved, failed ? failed->rc : CAS_OK,
+                           failed ? failed->err : NULL);
         cas__saves_entry_free(done);
         done = next;
     }

@@ -20,6 +20,7 @@ static void mark(struct cas__lobby *l, struct cas__table *t, int whole)
     struct cas__lobby_feed *f = &l->feed;
     /* A correspondence game's deadline, in its entry, moves with it. */
     t->relist_whole |= whole || t->days_per_move;
+    t->hold.listing_stale |= whole;
     if (t->relist_slot || f->lost)
         return;
     if (f->n_relist == f->cap_relist) {
@@ -140,18 +141,15 @@ int cas__feed_entry(struct cas__table *t, struct cas__jw *w)
         cas__lobby_write_entry(t, w);
         return 1;
     }
-    if (t->hold.listing) {
-        cas__jw_raw(w, t->hold.listing);
-        return 1;
-    }
-    if (!t->hold.listing_kept || !t->listed)
+    const char *entry = t->hold.listing_kept ? t->listed : t->hold.listing;
+    if (!entry)
         return 0;
-    /* The listed entry with the ply and turn it had when its job began. */
+    /* The entry with the ply and turn it had when its job began. */
     size_t from, to;
-    moving_part(t->listed, &from, &to);
-    cas__jw_rawn(w, t->listed, from);
+    moving_part(entry, &from, &to);
+    cas__jw_rawn(w, entry, from);
     cas__lobby_write_moving_at(w, t->hold.ply, t->hold.to_move);
-    cas__jw_raw(w, t->listed + to);
+    cas__jw_raw(w, entry + to);
     return 1;
 }
 

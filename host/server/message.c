@@ -105,63 +105,40 @@ static const struct cas__actions *legal_of(struct cas__table *t, int seat)
     return &s->scratch;
 }
 
-/* t's state in format through the plugin's render_since (ABI 1.4), taken
- * into pic with its new stamp and cut knowing prev (the view's last
- * picture, NULL: none); with `relative`, drawn relative to prev (which has
- * a stamp).  CAS_OK; else pic is empty: the plugin's code, or
- * CAS_EMISMATCH when its picture did not fit prev. */
-static int take_since(struct cas__table *t, int viewer, enum cas_render_format format,
-                      const struct cas__actions *legal, const struct cas__picture *prev,
-                      int relative, struct cas__picture *pic)
+/* What a view's picture is drawn in: t's state as viewer sees it, in
+ * format (the decision view among legal, else plain). */
+struct drawing {
+    struct cas__table *t;
+    int viewer;
+    enum cas_render_format format;
+    const struct cas__actions *legal;
+};
+
+/* A cas__picture_drawer: through the plugin's render_since (ABI 1.4)
+ * where it has one, else whole with no stamp. */
+static int draw_view(void *ctx, const unsigned char *since, size_t since_len, unsigned char *stamp,
+                size_t *stamp_len, const struct cas_writer *out)
 {
-    struct cas__buf b;
-    cas__buf_init(&b, 0);
-    struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = cas__buf_write};
-    unsigned char stamp[CAS_RENDER_STAMP_MIN];
-    size_t stamp_len = 0, len = 0;
-    size_t room = !prev ? 0 : relative ? prev->len / 4 : prev->len + prev->len / 4;
-    int rc = room ? cas__buf_reserve(&b, room) : CAS_OK;
-    if (rc == CAS_OK)
-        rc = cas__match_render_since(&t->r.match, t->r.session.state, viewer, format, legal,
-                                     relative ? prev->stamp : NULL,
-                                     relative ? prev->stamp_len : 0, stamp, sizeof stamp,
-                                     &stamp_len, &out);
-    /* a relative picture is copied whole into a buffer of its own */
-    char *svg = relative ? cas__buf_take(&b, &len) : cas__buf_take_fit(&b, &len);
-    memset(pic, 0, sizeof *pic);
-    if (rc != CAS_OK || !svg || len == 0) {
-        free(svg);
-        return rc != CAS_OK ? rc : CAS_EINVAL;
-    }
-    if (relative && cas__picture_take_since(pic, svg, len, prev) != 0)
-        return CAS_EMISMATCH;
-    if (!relative)
-        cas__picture_take_after(pic, svg, len, prev);
-    cas__picture_stamp(pic, stamp, stamp_len);
-    return CAS_OK;
+    const struct drawing *d = ctx;
+    struct cas__match *m = &d->t->r.match;
+    const cas_state *state = d->t->r.session.state;
+    *stamp_len = 0;
+    if (!cas__match_has_render_since(m))
+        return cas__match_render_to(m, state, d->viewer, d->format, d->legal, out);
+    return cas__match_render_since(m, state, d->viewer, d->format, d->legal, since, since_len,
+                                   stamp, CAS_RENDER_STAMP_MIN, stamp_len, out);
 }
 
-/* The picture in format as the view's next, cut knowing prev (the view's
- * last picture, NULL: none), which most of it repeats: drawn relative to
- * prev where the plugin draws so and prev has a stamp, else whole.  -1
- * when the plugin drew nothing. */
+/* The picture in format as the view's next after prev (the view's last
+ * picture, NULL: none), which most of it repeats: drawn relative to prev
+ * where the plugin draws so and prev has a stamp, else whole.  -1 when
+ * the plugin drew nothing. */
 static int take_picture(struct cas__table *t, int viewer, enum cas_render_format format,
                         const struct cas__actions *legal, const struct cas__picture *prev,
                         struct cas__picture *pic)
 {
-    if (cas__match_has_render_since(&t->r.match)) {
-        int rc = prev && prev->stamp_len ? take_since(t, viewer, format, legal, prev, 1, pic)
-                                         : CAS_EMISMATCH;
-        if (rc == CAS_EMISMATCH) /* no stamp, or a picture that did not fit: whole */
-            rc = take_since(t, viewer, format, legal, prev, 0, pic);
-        return rc == CAS_OK ? 0 : -1;
-    }
-    size_t len = 0, room = prev ? prev->len + prev->len / 4 : 0;
-    char *svg = render(t, viewer, format, legal, room, &len);
-    if (!svg)
-        return -1;
-    cas__picture_take_after(pic, svg, len, prev);
-    return 0;
+    struct drawing d = {.t = t, .viewer = viewer, .format = format, .legal = legal};
+    return cas__picture_draw(pic, prev, draw_view, &d, NULL) == CAS_OK ? 0 : -1;
 }
 
 /* The viewer's picture now: the decision view with its marks for the
@@ -428,10 +405,10 @@ static void write_draws(const struct cas__table *t, struct cas__jw *w)
     cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
 }
 
-static void write_svg(struct cas__jw *w, const struct cas__picture *pic, int marked)
+static void write_svg(struct cas__jw *w, struct cas__picture *pic, int marked)
 {
     cas__jw_raw(w, ",\"svg\":");
-    cas__jw_strn(w, pic->svg, pic->len);
+    cas__jw_strn(w, cas__picture_svg(pic), pic->len);
     cas__jw_printf(w, ",\"marked\":%s", marked ? "true" : "false");
 }
 

@@ -177,20 +177,23 @@ static void ask_pool(struct cas__table *t);
 
 /* The table's lobby entry while it is held, as it is now that it is
  * free: its ply and whose turn, and the entry itself only when more than
- * those changed since the feed listed it (most jobs write none). */
+ * those changed since the feed listed it or it was last written here
+ * (most jobs write none, listed or not: with nobody following the lobby
+ * nothing is ever listed). */
 static void note_listing(struct cas__table *t)
 {
-    free(t->hold.listing);
-    t->hold.listing = NULL;
     t->hold.ply = t->r.session.ply;
     t->hold.to_move = cas__lobby_to_move(t);
     t->hold.listing_kept = cas__feed_listed_as_is(t);
-    if (t->hold.listing_kept)
+    if (t->hold.listing_kept || (t->hold.listing && !t->hold.listing_stale &&
+                                 !t->days_per_move))
         return;
     struct cas__jw w;
     cas__jw_init(&w);
     cas__lobby_write_entry(t, &w);
+    free(t->hold.listing);
     t->hold.listing = w.b.failed ? NULL : strdup(cas__jw_text(&w));
+    t->hold.listing_stale = 0;
     cas__jw_free(&w);
 }
 
@@ -219,7 +222,7 @@ static void apply_written(struct cas__table *t)
     char *why = t->hold.written_why;
     t->hold.written = 0;
     t->hold.written_why = NULL;
-    cas__table_written(t, t->hold.written_rc, why); /* may hold t again: the game goes on */
+    cas__table_written(t, t->hold.written_saved, t->hold.written_rc, why); /* may hold t again */
     free(why);
 }
 

@@ -72,6 +72,23 @@ static void finish(struct cas__table *t)
     t->hold.news = 1;
 }
 
+/* With the journal's writer, the action just applied waits for chance's
+ * draw when that is the next decision, to be journaled with it
+ * (cas__journal_joins: cas__table_advance draws at once); else it goes to
+ * the writer now, the table busy until it is durable. */
+static int journal_unless_chance_follows(struct cas__table *t)
+{
+    if (!t->lobby->writer || !t->unsaved.text || t->writing)
+        return CAS_OK;
+    if (!t->failure[0] && t->hold.actor == CAS_ACTOR_CHANCE && cas__journal_joins(t))
+        return CAS_OK;
+    char err[256];
+    int rc = cas__journal_submit(t, err, sizeof err);
+    if (rc != CAS_OK)
+        cas__table_fail(t, err);
+    return rc;
+}
+
 /* One decision of the session with t->pending as the actor's choice; a
  * take-back the store was away for stops nothing (it changed nothing). */
 static int step(struct cas__table *t, int actor)
@@ -83,7 +100,8 @@ static int step(struct cas__table *t, int actor)
         cas__table_fail(t, t->r.session.error);
     if (!t->failure[0])
         cas__table_actor(t);
-    return rc;
+    int journaled = journal_unless_chance_follows(t);
+    return rc != CAS_OK ? rc : journaled;
 }
 
 /* The refusal of a move while the store is away (or an action waits for
@@ -173,10 +191,11 @@ static void saved(struct cas__table *t)
     cas__journal_forget(t);
 }
 
-void cas__table_written(struct cas__table *t, int rc, const char *why)
+void cas__table_written(struct cas__table *t, size_t n_saved, int rc, const char *why)
 {
     if (t->hold.held) { /* a job has the table: its delivery applies this (offload.c) */
         t->hold.written = 1;
+        t->hold.written_saved = n_saved;
         t->hold.written_rc = rc;
         free(t->hold.written_why);
         t->hold.written_why = why ? strdup(why) : NULL;
@@ -188,8 +207,9 @@ void cas__table_written(struct cas__table *t, int rc, const char *why)
     cas__table_changed(t);
     free(t->unsaved.why);
     t->unsaved.why = NULL;
-    if (rc == CAS_OK) {
+    while (n_saved--)
         saved(t);
+    if (rc == CAS_OK) {
         cas__offload(t, CAS__OP_ADVANCE); /* plugin calls: a job (inline without a pool) */
     } else if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) {
         /* Another castellan saved that ply (or the game is gone): it is
@@ -266,7 +286,9 @@ static void log_forced_pass(struct cas__table *t, int actor)
 void cas__table_advance(struct cas__table *t)
 {
     cas__table_changed(t);
-    while (!t->over && !t->busy && !t->failure[0] && !t->unsaved.text) {
+    /* What waits unsubmitted is followed by chance's draw (step). */
+    while (!t->over && !t->busy && !t->failure[0] &&
+           (!t->unsaved.text || cas__journal_joins(t))) {
         int actor = cas__table_actor(t);
         if (t->failure[0]) /* the plugin broke its promise: not an end */
             return;
@@ -378,7 +400,7 @@ int cas__table_act(struct cas__table *t, int seat, int64_t ply, const char *text
     t->pending = action;
     if (step(t, seat) != CAS_OK)
         return cas__srv_refuse(code, "internal", msg, msglen, "%s", t->failure);
-    if (t->unsaved.text && !t->writing)
+    if (t->unsaved.text && !t->lobby->writer) /* the store is away: it waits */
         return refuse_unavailable(t, 1, code, msg, msglen);
     cas__table_advance(t);
     return CAS_OK;

@@ -26,19 +26,20 @@ static int has_mark(const char *at, size_t len)
 /* pic as the reply's "svg": of a keyed picture only the top-level
  * elements that hold a mark, in the root it came in (the rest is what the
  * seat's own picture shows already); an unkeyed one whole. */
-static void write_marks(struct cas__jw *w, const struct cas__picture *pic)
+static void write_marks(struct cas__jw *w, struct cas__picture *pic)
 {
     if (!pic->keyed) {
-        cas__jw_strn(w, pic->svg, pic->len);
+        cas__jw_strn(w, cas__picture_svg(pic), pic->len);
         return;
     }
+    const char *svg = cas__picture_bytes(pic);
     struct cas__buf b;
     cas__buf_init(&b, 0);
-    cas__buf_add(&b, pic->svg + pic->root_at, pic->root_len);
+    cas__buf_add(&b, svg + pic->root_at, pic->root_len);
     for (size_t i = 0; i < pic->n; i++) {
         const struct cas__pic_part *p = &pic->parts[i];
-        if (has_mark(pic->svg + p->at, p->len))
-            cas__buf_add(&b, pic->svg + p->at, p->len);
+        if (has_mark(svg + p->at, p->len))
+            cas__buf_add(&b, svg + p->at, p->len);
     }
     cas__buf_add(&b, "</svg>", 6);
     if (b.failed)

@@ -229,36 +229,39 @@ void cas__table_action_saved(struct cas__table *t)
         note_played(t, t->unsaved.ply, t->unsaved.actor, t->unsaved.text);
     cas__table_took_clock(t, t->unsaved.actor, t->unsaved.clock_ms);
     t->away_since = 0;
-    cas__journal_forget(t);
+    if (!t->unsaved.n_more) {
+        cas__journal_forget(t);
+        return;
+    }
+    /* The next action journaled with it waits in its place. */
+    struct cas__unsaved_action next = t->unsaved.more[0];
+    memmove(t->unsaved.more, t->unsaved.more + 1, --t->unsaved.n_more * sizeof next);
+    free(t->unsaved.text);
+    t->unsaved.text = next.text;
+    t->unsaved.ply = next.ply;
+    t->unsaved.actor = next.actor;
+    t->unsaved.hash = next.hash;
+    t->unsaved.clock_ms = next.clock_ms;
 }
 
 /* The action just applied waits in t->unsaved until it is durable: on the
  * journal's writer thread (the table is frozen until it comes back,
- * journal_writer.c), or committed here when the lobby has no writer.  A
- * store that is away keeps it waiting (cas__table_retry_store). */
+ * journal_writer.c; handed over once the next decision is known, with
+ * chance's draws right after it), or committed here when the lobby has no
+ * writer.  A store that is away keeps it waiting (cas__table_retry_store). */
 static int on_action(void *ctx, uint32_t ply, int actor, const char *text,
                      uint64_t hash_after, char *err, size_t errlen)
 {
     struct cas__table *t = ctx;
-    if (!(t->unsaved.text = strdup(text))) {
-        snprintf(err, errlen, "out of memory");
-        return CAS_ENOMEM;
-    }
-    t->unsaved.kind = CAS__WRITE_APPEND;
-    t->unsaved.ply = ply;
-    t->unsaved.actor = actor;
-    t->unsaved.hash = hash_after;
-    t->unsaved.clock_ms =
-        t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
-    if (t->lobby->writer) /* from a job too: the writer's queue is locked */
-        return cas__journal_submit(t, err, errlen);
-    int rc = cas__table_store_append(t, ply, actor, text, hash_after, t->unsaved.clock_ms, err,
-                                     errlen);
+    int64_t clock = t->days_per_move ? cas__corr_deadline_after(t, actor) : clock_after(t, actor);
+    int rc = cas__journal_add(t, ply, actor, text, hash_after, clock, err, errlen);
+    if (rc != CAS_OK || t->lobby->writer) /* submitted by step (play.c) */
+        return rc;
+    rc = cas__table_store_append(t, ply, actor, text, hash_after, clock, err, errlen);
     if (rc == CAS_OK) {
         cas__table_action_saved(t);
     } else if (rc != CAS_EUNAVAILABLE) {
-        free(t->unsaved.text);
-        t->unsaved.text = NULL;
+        cas__journal_forget(t);
         return rc;
     }
     return CAS_OK;

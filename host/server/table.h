@@ -96,6 +96,15 @@ struct cas__waiting {
 
 struct cas__table_job;
 
+/* An action journaled with the one before it (t->unsaved.more). */
+struct cas__unsaved_action {
+    uint32_t ply;
+    int actor;
+    char *text;                    /* owned */
+    uint64_t hash;
+    int64_t clock_ms;
+};
+
 /* While a job of the pool has a table (held), the loop touches none of
  * its fields but these: requests for it wait in the inbox, its lobby
  * entry is the one written when it was last free, its viewer list only
@@ -106,17 +115,21 @@ struct cas__hold {
     struct cas__table_job *job;    /* the job in the pool, if held */
     struct cas__waiting *inbox, **inbox_tail;
     size_t n_waiting, waiting_bytes;
-    /* Its lobby entry when last free: the feed's listed entry with ply
-     * and to_move for its moving part when nothing else had changed
-     * since it was listed (listing_kept: no entry written), else written
-     * whole (listing, owned; NULL with neither: not shown, still opening). */
+    /* Its lobby entry when last free: the feed's listed entry when
+     * nothing else had changed since it was listed (listing_kept), else
+     * the entry last written whole (listing, owned; NULL with neither:
+     * not shown, still opening), kept from hold to hold until more than
+     * its moving part changes (listing_stale: the lobby's news of it);
+     * either with ply and to_move for its moving part. */
     char *listing;
     int listing_kept;
+    int listing_stale;
     uint32_t ply;
     int to_move;
     /* The journal writer's answer for t->unsaved when it came while held:
      * applied (cas__table_written) once the job is delivered. */
     int written, written_rc;
+    size_t written_saved;
     char *written_why;             /* owned; may be NULL */
     /* Kept by the jobs: a bot's decision to hand the pool once the job is
      * delivered (t->busy), whether the last job built an update, whose
@@ -206,6 +219,12 @@ struct cas__table {
         int64_t *scores;           /* owned: a result's, nplayers of them */
         int forfeit;
         char *why;                 /* owned: the writer's last failure, or NULL */
+        /* With the journal's writer, chance's draws right after an action
+         * wait with it (owned, in order): journaled in its transaction, so
+         * a move and the draw after it cost one write and one answer
+         * (cas__journal_joins). */
+        struct cas__unsaved_action *more;
+        size_t n_more;
     } unsaved;
     /* The unsaved action is on the journal's writer thread (t->busy too):
      * nothing is sent or played until it comes back (journal_writer.c). */
@@ -305,15 +324,18 @@ void cas__table_add_event(struct cas__table *t, const struct cas_event *event);
 /* A bot of spec decides for seat from now on.  CAS_ENOMEM. */
 int cas__table_give_to_bot(struct cas__table *t, int seat, const char *spec);
 /* t->unsaved is durable: record it (the played list, the actor's clock,
- * the next turn's start) and let it go. */
+ * the next turn's start) and let it go; the action journaled after it
+ * (unsaved.more), if any, waits in its place. */
 void cas__table_action_saved(struct cas__table *t);
-/* (loop) The writer's answer for t's action (rc, and why it failed; why is
- * copied): durable, the game goes on in a job of the pool (inline without
- * one), which builds the viewers' update; while a job holds t the answer
- * waits in t->hold for its delivery (offload.c).  CAS_ECONFLICT or
- * CAS_ENOTFOUND, the table stops; anything else, the action waits as in
- * an outage (its seat is told), and is submitted again later.  play.c. */
-void cas__table_written(struct cas__table *t, int rc, const char *why);
+/* (loop) The writer's answer for what t->unsaved holds: its first `saved`
+ * actions are durable, and rc says whether all are (else why the next
+ * failed; why is copied).  All durable, the game goes on in a job of the
+ * pool (inline without one), which builds the viewers' update; while a
+ * job holds t the answer waits in t->hold for its delivery (offload.c).
+ * CAS_ECONFLICT or CAS_ENOTFOUND, the table stops; anything else, what is
+ * not durable waits as in an outage (its seat is told), and is submitted
+ * again later.  play.c. */
+void cas__table_written(struct cas__table *t, size_t saved, int rc, const char *why);
 
 /* ------------------------------------------------- journal_writer.c */
 
@@ -332,6 +354,18 @@ int cas__journal_keep(struct cas__table *t, enum cas__saves_write kind, uint32_t
                       char *err, size_t errlen);
 /* Let go of what t->unsaved holds: nothing waits any more. */
 void cas__journal_forget(struct cas__table *t);
+/* With the lobby's writer, the action just applied (on_action, table.c)
+ * waits in t->unsaved, or after what waits there unsubmitted (more), until
+ * the table knows the next decision: chance's draw joins it
+ * (cas__journal_joins), anything else sends it to the writer (step,
+ * play.c).  CAS_ENOMEM (err says so). */
+int cas__journal_add(struct cas__table *t, uint32_t ply, int actor, const char *text,
+                     uint64_t hash, int64_t clock_ms, char *err, size_t errlen);
+/* Whether chance's next draw may be journaled with the action waiting in
+ * t->unsaved, unsubmitted: an action (not a take-back, result or bot),
+ * never written yet, of a game without correspondence deadlines (each
+ * draw's deadline needs the action before it saved), and a few at most. */
+int cas__journal_joins(const struct cas__table *t);
 /* The clock journaled with actor's action (a Fischer clock, or a
  * correspondence deadline) is saved: it holds from now on. */
 void cas__table_took_clock(struct cas__table *t, int actor, int64_t clock);

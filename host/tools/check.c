@@ -536,6 +536,26 @@ static int whole_picture(struct checker *c, const cas_state *s, int viewer, int 
     return cas__match_render_to(&c->a, s, viewer, *format, NULL, &out);
 }
 
+/* What check_render_since draws: s as viewer sees it, in format. */
+struct since_drawing {
+    struct checker *c;
+    const cas_state *s;
+    int viewer;
+    enum cas_render_format format;
+};
+
+/* A cas__picture_drawer through the plugin's render_since. */
+static int draw_since(void *ctx, const unsigned char *since, size_t since_len,
+                      unsigned char *stamp, size_t *stamp_len, const struct cas_writer *out)
+{
+    struct since_drawing *d = ctx;
+    struct checker *c = d->c;
+    c->a.error[0] = '\0';
+    return cas__match_render_since(&c->a, d->s, d->viewer, d->format,
+                                   d->format == CAS_RENDER_SVG ? NULL : &c->legal, since,
+                                   since_len, stamp, CAS_RENDER_STAMP_MIN, stamp_len, out);
+}
+
 /* A plugin with render_since (ABI 1.4, docs/abi.md "ABI 1.4: pictures
  * relative to the last"), at every ply: each player's picture and the
  * public one drawn relative to that viewer's last, its placeholders
@@ -546,49 +566,38 @@ static int check_render_since(struct checker *c, const cas_state *s, int actor)
     if (!c->views || !cas__match_has_render_since(&c->a))
         return CAS_OK;
     for (int i = 0; i <= c->nplayers; i++) {
-        int viewer = i < c->nplayers ? i : CAS_VIEWER_PUBLIC;
+        struct since_drawing d = {.c = c, .s = s, .viewer = i < c->nplayers ? i : CAS_VIEWER_PUBLIC};
         struct cas__picture *last = &c->views[i];
-        enum cas_render_format format;
-        if (whole_picture(c, s, viewer, actor, &format) != CAS_OK)
+        if (whole_picture(c, s, d.viewer, actor, &d.format) != CAS_OK)
             return CAS_OK; /* no picture: `render` says so for SVG plugins */
-        struct cas__buf b;
-        cas__buf_init(&b, 0);
-        struct cas_writer out = {.struct_size = sizeof out, .ctx = &b, .write = cas__buf_write};
-        unsigned char stamp[CAS_RENDER_STAMP_MIN];
-        size_t stamp_len = 0, len = 0;
-        int relative = last->svg && last->stamp_len;
-        c->a.error[0] = '\0';
-        int rc = cas__match_render_since(&c->a, s, viewer, format,
-                                         format == CAS_RENDER_SVG ? NULL : &c->legal,
-                                         relative ? last->stamp : NULL,
-                                         relative ? last->stamp_len : 0, stamp, sizeof stamp,
-                                         &stamp_len, &out);
-        char *svg = cas__buf_take(&b, &len);
+        int relative = last->store && last->stamp_len;
+        const char *unfit;
         struct cas__picture now;
-        if (rc != CAS_OK) {
-            free(svg);
+        int rc = cas__picture_draw(&now, last, draw_since, &d, &unfit);
+        if (rc == CAS_ENOMEM)
+            return rc;
+        if (rc != CAS_OK)
             return broke(c, "render-since", 0, 0, "render_since for viewer %d gave %d where "
-                         "the whole picture was drawn: %s", viewer, rc, why(&c->a));
-        }
-        if (relative && cas__picture_take_since(&now, svg, len, last) != 0)
+                         "the whole picture was drawn: %s", d.viewer, rc, why(&c->a));
+        if (unfit) {
+            cas__picture_free(&now);
             return broke(c, "render-since", 0, 0, "the picture for viewer %d drawn relative "
-                         "to the last has a placeholder for an element the last picture "
-                         "lacks, or for one element twice, or is not keyed", viewer);
-        if (!relative)
-            cas__picture_take(&now, svg, len);
-        if (now.len != c->render.len || memcmp(now.svg, c->render.data, now.len) != 0) {
+                         "to the last does not fit it: %s", d.viewer, unfit);
+        }
+        const char *svg = cas__picture_svg(&now);
+        if (!svg) {
+            cas__picture_free(&now);
+            return CAS_ENOMEM;
+        }
+        if (now.len != c->render.len || memcmp(svg, c->render.data, now.len) != 0) {
             size_t at = 0;
-            while (at < now.len && at < c->render.len && now.svg[at] == c->render.data[at])
+            while (at < now.len && at < c->render.len && svg[at] == c->render.data[at])
                 at++;
             cas__picture_free(&now);
             return broke(c, "render-since", 0, 0, "the picture for viewer %d drawn %s, filled "
-                         "in, differs from the whole one from byte %zu on: %.60s", viewer,
+                         "in, differs from the whole one from byte %zu on: %.60s", d.viewer,
                          relative ? "relative to the last" : "from no stamp", at,
                          at < c->render.len ? c->render.data + at : "(its end)");
-        }
-        if (cas__picture_stamp(&now, stamp, stamp_len) != 0) {
-            cas__picture_free(&now);
-            return CAS_ENOMEM;
         }
         cas__picture_free(last);
         *last = now;

@@ -3,59 +3,122 @@
  * elements (docs/abi.md "Keyed pictures") and the changes from one picture
  * to the next (docs/server.md "Picture changes"), host-internal: what the
  * server sends per move and what a replay page carries per ply.
+ *
+ * A picture's bytes live in a store it may share with the pictures drawn
+ * after it: a picture drawn relative to the last (ABI 1.4 render_since)
+ * adds only the elements the plugin drew to its predecessor's store and
+ * refers to the kept ones where they already are, so taking it costs what
+ * was drawn, not the board.  Its whole text is put together only when it
+ * is asked for (cas__picture_svg: a full state, a check).
  */
 #ifndef CAS_HOST_PICTURE_CHANGES_H
 #define CAS_HOST_PICTURE_CHANGES_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include <castellan/plugin.h>
 
 #include "jsonw.h"
 
-/* One keyed top-level element of a picture: offsets into its svg. */
+/* Bytes pictures keep their text in (picture_changes.c): counted
+ * references, one per picture; only added to, never changed. */
+struct cas__pic_store;
+
+/* One keyed top-level element of a picture: offsets into its store's
+ * bytes (cas__picture_bytes). */
 struct cas__pic_part {
     size_t key, key_len;     /* the data-cas-key value */
     size_t at, len;          /* the whole element */
+    size_t gap;              /* the bytes just before it, at - gap: what
+                              * lies between it and the element (or the
+                              * root start tag) before it */
     long was;                /* the index of the part with its key in the
                               * picture it was cut after, or -1: a hint,
                               * checked before it is used */
-    int same;                /* a placeholder's: byte for byte the part
-                              * `was` of the picture it was cut after */
+    int same;                /* byte for byte the part `was` of the
+                              * picture it was cut after: a placeholder's,
+                              * or an element drawn the same again with
+                              * the same gap before it */
 };
 
-/* A plugin's SVG cut into its keyed top-level elements. */
+/* A plugin's SVG cut into its keyed top-level elements.  Its text is, in
+ * order: head (up to the root start tag's end), each part's gap and
+ * element, tail.  A keyed picture's offsets into its store fit 32 bits
+ * (a larger one is kept whole), which keeps this as small as it was with
+ * one buffer: a table holds one per viewer even when idle. */
 struct cas__picture {
-    char *svg;               /* owned; NULL: no picture */
-    size_t len;
-    int keyed;               /* every top-level element keyed, keys unique */
-    size_t root_at, root_len;/* the root <svg ...> start tag */
+    struct cas__pic_store *store; /* one reference; NULL: no picture */
+    size_t len;              /* the whole text's */
+    size_t head_at;          /* where the text before the first element
+                              * (the prologue and the root start tag)
+                              * starts; unkeyed: the whole text */
+    uint32_t root_at, root_len; /* the root <svg ...> start tag; 0, 0 when
+                              * not keyed */
+    uint32_t tail_at, tail_len; /* after the last element */
     struct cas__pic_part *parts;
     size_t n;
     size_t *sorted;          /* parts' indices in key order */
-    const char *after;       /* the svg of the picture it was cut after,
-                              * which its parts' `same` are about */
+    const void *after;       /* the parts of the picture it was cut after,
+                              * which its parts' `was` and `same` are about */
     unsigned char *stamp;    /* owned: what the plugin's render_since
                               * returned with it (ABI 1.4); NULL: none */
-    size_t stamp_len;
+    uint32_t stamp_len;
+    unsigned char keyed;     /* every top-level element keyed, keys unique */
+    unsigned char flat;      /* the whole text lies in order at head_at */
 };
 
-/* Take svg[0..len) (malloc'd; NULL: none) as pic, cut when it is keyed.
- * Never fails: an unkeyed or malformed picture is kept whole. */
+/* The bytes of pic's head: its prologue and root start tag (unkeyed: the
+ * whole text). */
+static inline size_t cas__picture_head_len(const struct cas__picture *pic)
+{
+    return pic->root_len ? pic->root_at + pic->root_len - pic->head_at : pic->len;
+}
+
+/* Take svg[0..len) (malloc'd, NUL after it; NULL: none) as pic, cut when
+ * it is keyed.  Never fails: an unkeyed or malformed picture is kept
+ * whole. */
 void cas__picture_take(struct cas__picture *pic, char *svg, size_t len);
 /* The same, cut faster when svg is mostly prev (the picture before, which
  * is only read; NULL or unkeyed: none): an element that is byte for byte
  * one of prev's is taken without scanning it.  The result is the same. */
 void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
                              const struct cas__picture *prev);
-/* Take svg[0..len) (malloc'd), a picture the plugin wrote relative to
- * prev (ABI 1.4 render_since: each placeholder <g data-cas-key="KEY"
- * data-cas-same=""/> stands for prev's element KEY), as pic: the
- * placeholders replaced by prev's elements, so pic holds the whole
- * picture, cut as cas__picture_take_after cuts it, each placeholder's part
- * marked `same`.  0; or -1 when a placeholder names no element of prev,
- * either picture is not keyed or memory ran out: svg is freed, pic holds
- * no picture, and the caller draws the whole picture instead. */
+/* Take svg[0..len) (malloc'd, freed here), a picture the plugin wrote
+ * relative to prev (ABI 1.4 render_since: each placeholder <g
+ * data-cas-key="KEY" data-cas-same=""/> stands for prev's element KEY),
+ * as pic: the whole picture, cut as cas__picture_take_after cuts it, each
+ * placeholder's part prev's element, marked `same`.  0; or -1 when it does
+ * not fit prev (a placeholder for no element of prev or for one twice,
+ * either picture not keyed) or memory ran out: pic holds no picture and
+ * the caller draws the whole picture instead. */
 int cas__picture_take_since(struct cas__picture *pic, char *svg, size_t len,
                             const struct cas__picture *prev);
+
+/* How a caller's plugin draws a picture onto out: relative to the picture
+ * whose stamp is since[0..since_len) (NULL: none, whole), its new stamp
+ * into stamp[0..CAS_RENDER_STAMP_MIN) and its length into *stamp_len (0:
+ * none).  The plugin's code. */
+typedef int (*cas__picture_drawer)(void *ctx, const unsigned char *since, size_t since_len,
+                                   unsigned char *stamp, size_t *stamp_len,
+                                   const struct cas_writer *out);
+/* The picture after prev (NULL: none) into pic, with its stamp: drawn
+ * relative to prev when prev has a stamp, else, or when what was drawn
+ * does not fit prev, whole, and cut knowing prev.  CAS_OK; CAS_EINVAL when
+ * nothing was drawn; else the drawer's code (pic empty either way).  With
+ * unfit, *unfit says why a relative picture did not fit (a static string),
+ * NULL when none was drawn or it fitted. */
+int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,
+                      cas__picture_drawer draw, void *ctx, const char **unfit);
+
+/* The bytes pic's offsets are into (NULL: no picture); valid until pic
+ * or a picture drawn after it changes. */
+const char *cas__picture_bytes(const struct cas__picture *pic);
+/* pic's whole text, pic->len bytes with a NUL after them, put together in
+ * a store of its own first when it is not in one piece (so the pictures
+ * after it stay small too); NULL when pic holds none or memory ran out. */
+const char *cas__picture_svg(struct cas__picture *pic);
+
 /* Keep a copy of stamp[0..len) with pic (len 0: none), in place of the
  * one it had; -1 when memory ran out (then none). */
 int cas__picture_stamp(struct cas__picture *pic, const unsigned char *stamp, size_t len);

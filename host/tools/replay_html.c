@@ -112,7 +112,7 @@ static void write_picture(struct html *h, char *svg, size_t len)
         write_json_in_script(h->out, cas__jw_text(&h->changes));
     } else {
         fputs(",\"svg\":", h->out);
-        json_string(h->out, pic.svg, pic.len);
+        json_string(h->out, cas__picture_svg(&pic), pic.len);
     }
     cas__picture_free(&h->shown);
     h->shown = pic;

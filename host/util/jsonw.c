@@ -67,11 +67,6 @@ void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
         cas__buf_add(b, text, n);
 }
 
-void cas__jw_raw(struct cas__jw *w, const char *text)
-{
-    cas__jw_rawn(w, text, strlen(text));
-}
-
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
 {
     if (reserve(w, 0))
@@ -155,8 +150,11 @@ static const unsigned char byte_kind[256] = {
  * processor has SSE2 (a block holds a byte to escape when any byte is
  * below 0x20 or non-ASCII, both below 0x20 as signed bytes, DEL, '"',
  * '\\' or '/'); the index of the first byte that is not plain, out moved
- * past the copy.  Writing 16 bytes at a time fits: 6 are reserved per
- * input byte. */
+ * past the copy.  Quotes, backslashes and slashes, which a picture holds
+ * every few bytes, are written here too, each hit of a block in turn
+ * (the rest of the block stored again after its escape), while sixteen
+ * bytes are left to load.  Writing 16 bytes at a time fits: 6 are
+ * reserved per input byte. */
 static size_t copy_plain(const unsigned char *s, size_t i, size_t n, char **out)
 {
     char *o = *out;
@@ -167,19 +165,46 @@ static size_t copy_plain(const unsigned char *s, size_t i, size_t n, char **out)
     while (i + 16 <= n) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         _mm_storeu_si128((__m128i *)(void *)o, v); /* bytes past a stop are written over */
+        __m128i other = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
         __m128i stop = _mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-            _mm_or_si128(_mm_cmpeq_epi8(v, slash),
-                         _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del))));
+            _mm_or_si128(_mm_cmpeq_epi8(v, slash), other));
         unsigned mask = (unsigned)_mm_movemask_epi8(stop);
-        if (mask) {
-            size_t k = (size_t)__builtin_ctz(mask);
-            *out = o + k;
+        if (!mask) {
+            o += 16;
+            i += 16;
+            continue;
+        }
+        unsigned first_other = (unsigned)_mm_movemask_epi8(other);
+        first_other &= -first_other;
+        /* the escapes before the first other byte (control, DEL, UTF-8) */
+        unsigned hits = first_other ? mask & (first_other - 1) : mask;
+        size_t done = 0; /* bytes of the block written; the next ones at o */
+        while (hits) {
+            size_t k = (size_t)__builtin_ctz(hits);
+            hits &= hits - 1;
+            o += k - done;
+            unsigned char ch = s[i + k];
+            if (ch != '/' || (i + k > 0 && s[i + k - 1] == '<'))
+                *o++ = '\\';
+            *o++ = (char)ch;
+            done = k + 1;
+            if (i + done + 16 > n) { /* the last bytes one at a time */
+                i += done;
+                goto tail;
+            }
+            _mm_storeu_si128((__m128i *)(void *)o,
+                             _mm_loadu_si128((const __m128i *)(const void *)(s + i + done)));
+        }
+        if (first_other) {
+            size_t k = (size_t)__builtin_ctz(first_other);
+            *out = o + (k - done);
             return i + k;
         }
-        o += 16;
+        o += 16 - done;
         i += 16;
     }
+tail:
 #endif
     while (i < n && byte_kind[s[i]] == P)
         *o++ = (char)s[i++];

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <castellan/plugin.h>
 
@@ -31,9 +32,14 @@ void cas__jw_free(struct cas__jw *w);
 /* Bytes of text written so far; cut drops what came after the first len. */
 size_t cas__jw_len(const struct cas__jw *w);
 void cas__jw_cut(struct cas__jw *w, size_t len);
-/* Append text as it is (the caller's JSON). */
-void cas__jw_raw(struct cas__jw *w, const char *text);
+/* Append text as it is (the caller's JSON).  Inline, so a literal's
+ * length is counted by the compiler: messages are written in many small
+ * pieces. */
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n);
+static inline void cas__jw_raw(struct cas__jw *w, const char *text)
+{
+    cas__jw_rawn(w, text, strlen(text));
+}
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...) CAS_PRINTF(2, 3);
 /* Append a decimal integer (what "%" PRId64 writes, without printf's
  * cost: the fields of every message). */

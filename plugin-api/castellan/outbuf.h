@@ -16,6 +16,7 @@
 #define CASTELLAN_OUTBUF_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,87 +77,77 @@ static inline void cas_outs(struct cas_outbuf *b, const char *text)
     cas_outn(b, text, strlen(text));
 }
 
-/* A decimal integer. */
-static inline void cas_outi(struct cas_outbuf *b, long long v)
+/* Room for n more bytes at the buffer's end (n at most CAS_OUTBUF_SIZE),
+ * what waits flushed first when they do not fit. */
+static inline char *cas_out_room(struct cas_outbuf *b, size_t n)
 {
-    char digits[24], *at = digits + sizeof digits;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    if (b->n + n > sizeof b->buf)
+        cas_out_flush(b);
+    return b->buf + b->n;
+}
+
+/* u's decimal digits written at `at` (room for 10); how many: two at a
+ * time, in 32-bit arithmetic (what a picture's numbers need). */
+static inline size_t cas_out_digits32(char *at, uint32_t u)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    size_t len = u < 10 ? 1 : u < 100 ? 2 : u < 1000 ? 3 : u < 10000 ? 4 : 5;
+    for (uint32_t rest = u / 100000; rest; rest /= 10)
+        len++;
+    char *end = at + len;
+    for (; u >= 100; u /= 100) {
+        end -= 2;
+        memcpy(end, pairs + 2 * (u % 100), 2);
+    }
+    if (u >= 10)
+        memcpy(end - 2, pairs + 2 * u, 2);
+    else
+        end[-1] = (char)('0' + u);
+    return len;
+}
+
+/* u's decimal digits written at `at` (room for 20); how many. */
+static inline size_t cas_out_digits(char *at, unsigned long long u)
+{
+    if (u <= UINT32_MAX)
+        return cas_out_digits32(at, (uint32_t)u);
+    size_t len = 1;
+    for (unsigned long long rest = u; rest >= 10; rest /= 10)
+        len++;
+    char *end = at + len;
     do
-        *--at = (char)('0' + u % 10);
+        *--end = (char)('0' + u % 10);
     while (u /= 10);
-    if (v < 0)
-        *--at = '-';
-    cas_outn(b, at, (size_t)(digits + sizeof digits - at));
+    return len;
 }
 
 /* A decimal unsigned integer. */
 static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
 {
-    char digits[24], *at = digits + sizeof digits;
-    do
-        *--at = (char)('0' + u % 10);
-    while (u /= 10);
-    cas_outn(b, at, (size_t)(digits + sizeof digits - at));
+    char *at = cas_out_room(b, 20);
+    b->n += cas_out_digits(at, u);
 }
 
-/* Whether every conversion of fmt is one cas_out_plain writes itself:
- * %d %u %s %c %% and %zu, with no flags, width or precision. */
-static inline int cas_out_is_plain(const char *fmt)
+/* A decimal integer. */
+static inline void cas_outi(struct cas_outbuf *b, long long v)
 {
-    for (const char *p = strchr(fmt, '%'); p; p = strchr(p + 2, '%')) {
-        if (p[1] == 'z' && p[2] == 'u')
-            p++;
-        else if (!p[1] || !strchr("dusc%", p[1]))
-            return 0;
-    }
-    return 1;
-}
-
-/* fmt (plain: cas_out_is_plain) with its arguments, piece by piece: what
- * vsnprintf writes, without its cost per call (renders format thousands
- * of small pieces). */
-static inline void cas_out_plain(struct cas_outbuf *b, const char *fmt, va_list args)
-{
-    for (;;) {
-        const char *pct = strchr(fmt, '%');
-        size_t run = pct ? (size_t)(pct - fmt) : strlen(fmt);
-        if (run)
-            cas_outn(b, fmt, run);
-        if (!pct)
-            return;
-        const char *text;
-        char c;
-        switch (pct[1]) {
-        case 'd': cas_outi(b, va_arg(args, int)); break;
-        case 'u': cas_outu(b, va_arg(args, unsigned)); break;
-        case 'z': cas_outu(b, va_arg(args, size_t)); pct++; break;
-        case 'c':
-            c = (char)va_arg(args, int);
-            cas_outn(b, &c, 1);
-            break;
-        case 's':
-            text = va_arg(args, const char *);
-            cas_outs(b, text ? text : "(null)");
-            break;
-        default: cas_outn(b, "%", 1); break;
-        }
-        fmt = pct + 2;
-    }
-}
-
-/* printf into the buffer.  The plain conversions (cas_out_is_plain) are
- * written directly, at any length; any other format goes through
- * vsnprintf, and one such call's text is cut at CAS_OUTBUF_SIZE - 1 bytes
- * (use cas_outn for longer text). */
-static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *fmt, ...)
-{
-    va_list args, again;
-    va_start(args, fmt);
-    if (cas_out_is_plain(fmt)) {
-        cas_out_plain(b, fmt, args);
-        va_end(args);
+    char *at = cas_out_room(b, 21);
+    if (v < 0) {
+        *at = '-';
+        b->n += 1 + cas_out_digits(at + 1, 0ull - (unsigned long long)v);
         return;
     }
+    b->n += cas_out_digits(at, (unsigned long long)v);
+}
+
+/* The rest of a format through vsnprintf: one call's text cut at
+ * CAS_OUTBUF_SIZE - 1 bytes. */
+static inline void cas_out_vprintf(struct cas_outbuf *b, const char *fmt, va_list args)
+{
+    va_list again;
     va_copy(again, args);
     size_t room = sizeof b->buf - b->n;
     int len = vsnprintf(b->buf + b->n, room, fmt, args);
@@ -169,6 +160,137 @@ static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *f
     if (len > 0)
         b->n += (size_t)len;
     va_end(again);
+}
+
+/* At most `precision` bytes of text (all of it when negative), as %.*s
+ * writes it: glibc's "(null)" for NULL when the precision leaves room. */
+static inline void cas_out_upto(struct cas_outbuf *b, const char *text, int precision)
+{
+    if (!text)
+        text = precision < 0 || precision >= 6 ? "(null)" : "";
+    if (precision < 0) {
+        cas_outs(b, text);
+        return;
+    }
+    const char *nul = (const char *)memchr(text, '\0', (size_t)precision);
+    cas_outn(b, text, nul ? (size_t)(nul - text) : (size_t)precision);
+}
+
+/* Whether the conversion after a '%' at c is %Ns or %-Ns (a string in a
+ * field of N bytes, N < 4096): its width, and where its 's' is. */
+static inline int cas_out_width(const char *c, size_t *width, const char **end)
+{
+    const char *at = c + (*c == '-');
+    if (*at < '1' || *at > '9')
+        return 0;
+    *width = 0;
+    while (*at >= '0' && *at <= '9' && *width < 4096)
+        *width = *width * 10 + (size_t)(*at++ - '0');
+    *end = at;
+    return *at == 's';
+}
+
+/* text in a field of `width` bytes: spaces before it, or after it when
+ * `left`, as printf pads %Ns and %-Ns. */
+static inline void cas_out_padded(struct cas_outbuf *b, const char *text, size_t width, int left)
+{
+    static const char spaces[] = "                                ";
+    size_t len = strlen(text), pad = width > len ? width - len : 0;
+    if (left)
+        cas_outn(b, text, len);
+    for (size_t n; pad; pad -= n) {
+        n = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1;
+        cas_outn(b, spaces, n);
+    }
+    if (!left)
+        cas_outn(b, text, len);
+}
+
+/* printf into the buffer, in one pass over fmt: its text, and the
+ * conversions %d %u (also with l, ll; %zu) %s %Ns %-Ns %.*s %c %% written here,
+ * byte for byte what vsnprintf writes, at any length; at any other
+ * conversion the rest of fmt goes through vsnprintf, and that part's text
+ * is cut at CAS_OUTBUF_SIZE - 1 bytes (use cas_outn for longer text).
+ * Renders format thousands of small pieces: no printf per piece. */
+static inline CAS_PRINTF(2, 3) void cas_outf(struct cas_outbuf *b, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    for (;;) {
+        const char *pct = strchr(fmt, '%'); /* faster than strcspn for one byte */
+        if (!pct) {
+            cas_outs(b, fmt);
+            break;
+        }
+        if (pct > fmt)
+            cas_outn(b, fmt, (size_t)(pct - fmt));
+        fmt = pct;
+        const char *c = fmt + 1, *text, *end;
+        int longs = 0, precision;
+        size_t width;
+        char ch;
+        if (*c == 'z' && c[1] == 'u') {
+            cas_outu(b, va_arg(args, size_t));
+            fmt = c + 2;
+            continue;
+        }
+        while (*c == 'l' && longs < 2) {
+            c++;
+            longs++;
+        }
+        switch (*c) {
+        case 'd':
+            cas_outi(b, longs == 0   ? va_arg(args, int)
+                        : longs == 1 ? va_arg(args, long)
+                                     : va_arg(args, long long));
+            break;
+        case 'u':
+            cas_outu(b, longs == 0   ? va_arg(args, unsigned)
+                        : longs == 1 ? va_arg(args, unsigned long)
+                                     : va_arg(args, unsigned long long));
+            break;
+        case 's':
+            if (longs)
+                goto other;
+            text = va_arg(args, const char *);
+            cas_outs(b, text ? text : "(null)");
+            break;
+        case 'c':
+            if (longs)
+                goto other;
+            ch = (char)va_arg(args, int);
+            cas_outn(b, &ch, 1);
+            break;
+        case '%':
+            if (longs)
+                goto other;
+            cas_outn(b, "%", 1);
+            break;
+        case '-':
+        case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+        case '9':
+            if (longs || !cas_out_width(c, &width, &end))
+                goto other;
+            text = va_arg(args, const char *);
+            cas_out_padded(b, text ? text : "(null)", width, *c == '-');
+            c = end;
+            break;
+        case '.':
+            if (longs || c[1] != '*' || c[2] != 's')
+                goto other;
+            precision = va_arg(args, int);
+            cas_out_upto(b, va_arg(args, const char *), precision);
+            c += 2;
+            break;
+        default:
+            goto other;
+        }
+        fmt = c + 1;
+    }
+    va_end(args);
+    return;
+other:
+    cas_out_vprintf(b, fmt, args);
     va_end(args);
 }
 

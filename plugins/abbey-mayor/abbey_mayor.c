@@ -15,6 +15,8 @@
  */
 #include "abbey_mayor.h"
 
+#include <castellan/outbuf.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,22 +259,21 @@ static int am_render(void *xctx, const cas_carc *c, int viewer,
     const struct cas_carc_api *api = ctx->api;
     const struct am_state *st = cas__am_block_const(xctx, c);
     int players = api->nplayers(api->game(c));
-    int rc = 0;
+    struct cas_outbuf ob; /* one write for the host: the picture renders this every move */
+    cas_out_init(&ob, out);
     if (format == CAS_RENDER_JSON) {
-        rc = cas_writef(out, "{\"abbey_held\":[");
-        for (int p = 0; rc >= 0 && p < players; p++)
-            rc = cas_writef(out, "%s%d", p ? "," : "", !(st->abbey_used >> p & 1));
-        if (rc >= 0)
-            rc = cas_writef(out, "]}");
-        return rc < 0 ? rc : CAS_OK;
+        cas_outs(&ob, "{\"abbey_held\":[");
+        for (int p = 0; p < players; p++)
+            cas_outf(&ob, "%s%d", p ? "," : "", !(st->abbey_used >> p & 1));
+        cas_outs(&ob, "]}");
+        return cas_out_finish(&ob);
     }
-    rc = cas_writef(out, "abbeys in hand:");
-    for (int p = 0; rc >= 0 && p < players; p++)
+    cas_outs(&ob, "abbeys in hand:");
+    for (int p = 0; p < players; p++)
         if (!(st->abbey_used >> p & 1))
-            rc = cas_writef(out, " %s", api->player_label(api->game(c), p));
-    if (rc >= 0)
-        rc = cas_writef(out, "\n");
-    return rc < 0 ? rc : CAS_OK;
+            cas_outf(&ob, " %s", api->player_label(api->game(c), p));
+    cas_outs(&ob, "\n");
+    return cas_out_finish(&ob);
 }
 
 /* ------------------------------------------------------------ descriptor */

@@ -12,6 +12,7 @@
 #define CARC_H
 
 #include <castellan/carcassonne.h>
+#include <castellan/outbuf.h>
 #include <castellan/plugin.h>
 
 #include <stdint.h>
@@ -632,6 +633,46 @@ int cas__carc_hook_bag_empty(struct cas_state *s);
 void cas__carc_init_xstates(struct cas_state *s);
 
 /* ------------------------------------------------------------ notation.c */
+
+/* A short text (an action's, a label) written piece by piece into a
+ * caller's buffer as snprintf would (cut to fit, always terminated),
+ * without a printf per piece: the host asks for every legal action's text
+ * at every move, the picture labels its marks. */
+struct carc_text {
+    char *buf;
+    size_t cap, len; /* len counts what did not fit too */
+};
+
+static inline void carc_text_n(struct carc_text *t, const char *data, size_t n)
+{
+    size_t room = t->len + 1 < t->cap ? t->cap - 1 - t->len : 0;
+    if (room)
+        memcpy(t->buf + t->len, data, n < room ? n : room);
+    t->len += n;
+}
+
+static inline void carc_text_s(struct carc_text *t, const char *s)
+{
+    carc_text_n(t, s, strlen(s));
+}
+
+static inline void carc_text_i(struct carc_text *t, int v)
+{
+    char digits[24];
+    size_t n = 0;
+    if (v < 0)
+        digits[n++] = '-';
+    n += cas_out_digits(digits + n, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+    carc_text_n(t, digits, n);
+}
+
+/* Its length, or CAS_ENOSPC when it was cut. */
+static inline int carc_text_end(struct carc_text *t)
+{
+    if (t->cap)
+        t->buf[t->len < t->cap ? t->len : t->cap - 1] = '\0';
+    return t->len >= t->cap ? CAS_ENOSPC : (int)t->len;
+}
 
 int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
                           size_t cap);

@@ -21,52 +21,62 @@ const char *const cas__carc_colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green",
  * tile this far from it: a corner is named by the tile south-east of it. */
 static const int corner_dx[4] = {0, 1, 1, 0}, corner_dy[4] = {0, 0, 1, 1};
 
-static int out_text(size_t cap, int len)
-{
-    if (len < 0)
-        return CAS_EINVAL;
-    return (size_t)len >= cap ? CAS_ENOSPC : len;
-}
-
 int cas__carc_action_text(const struct cas_state *s, cas_action a, char *buf,
                           size_t cap)
 {
     const struct cas_game *g = s->game;
+    struct carc_text t = {.buf = buf, .cap = cap, .len = 0};
     switch (ACT_KIND(a)) {
     case ACT_DRAW: {
         cas_action k = a & 0xFFFFFFFFu;
         if (k >= (cas_action)g->nkinds)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "draw %s", g->kinds[k].id));
+        carc_text_s(&t, "draw ");
+        carc_text_s(&t, g->kinds[k].id);
+        return carc_text_end(&t);
     }
     case ACT_PLACE: {
         int k, x, y, rot;
         if (cas__carc_placement_of(s, a, &k, &x, &y, &rot) != CAS_OK)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "place %s %d,%d %d", g->kinds[k].id, x, y,
-                                      rot * 90));
+        carc_text_s(&t, "place ");
+        carc_text_s(&t, g->kinds[k].id);
+        carc_text_n(&t, " ", 1);
+        carc_text_i(&t, x);
+        carc_text_n(&t, ",", 1);
+        carc_text_i(&t, y);
+        carc_text_n(&t, " ", 1);
+        carc_text_i(&t, rot * 90);
+        return carc_text_end(&t);
     }
     case ACT_DEPLOY: {
         if (s->placed < 0 || ACT_DEPLOY_FIG(a) >= g->nfig)
             return CAS_EINVAL;
-        const struct carc_tile *t = &C_TILES(s)[s->placed];
-        const struct carc_kind *k = &g->kinds[t->kind];
-        const char *figure = g->fig[ACT_DEPLOY_FIG(a)].def.name;
+        const struct carc_tile *tile = &C_TILES(s)[s->placed];
+        const struct carc_kind *k = &g->kinds[tile->kind];
         int local = ACT_DEPLOY_LOCAL(a);
+        carc_text_s(&t, "deploy ");
+        carc_text_s(&t, g->fig[ACT_DEPLOY_FIG(a)].def.name);
         if (g->fig[ACT_DEPLOY_FIG(a)].def.flags & CAS_CARC_FIG_CORNER) {
             if (local < CARC_CORNER_LOCAL || local >= CARC_CORNER_LOCAL + 4)
                 return CAS_EINVAL;
             int q = local - CARC_CORNER_LOCAL;
-            return out_text(cap, snprintf(buf, cap, "deploy %s corner %d,%d NW", figure,
-                                          t->x + corner_dx[q], t->y + corner_dy[q]));
+            carc_text_s(&t, " corner ");
+            carc_text_i(&t, tile->x + corner_dx[q]);
+            carc_text_n(&t, ",", 1);
+            carc_text_i(&t, tile->y + corner_dy[q]);
+            carc_text_s(&t, " NW");
+            return carc_text_end(&t);
         }
         if (local >= k->nf)
             return CAS_EINVAL;
-        return out_text(cap, snprintf(buf, cap, "deploy %s %s", figure,
-                                      k->rot[t->rot].ftext[local]));
+        carc_text_n(&t, " ", 1);
+        carc_text_s(&t, k->rot[tile->rot].ftext[local]);
+        return carc_text_end(&t);
     }
     case ACT_PASS:
-        return out_text(cap, snprintf(buf, cap, "pass"));
+        carc_text_s(&t, "pass");
+        return carc_text_end(&t);
     case ACT_PHASE: {
         int ph = ACT_PHASE_INDEX(a);
         if (ph >= g->nphases)

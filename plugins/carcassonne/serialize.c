@@ -27,6 +27,15 @@ static void put_bytes(struct writer *w, const void *data, size_t n)
 
 static void put_uint(struct writer *w, uint64_t v, int bytes)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* all eight bytes at once where there is room: the ones past `bytes`
+     * are written over next (the hash serializes every move) */
+    if (w->len + 8 <= w->cap) {
+        memcpy(w->buf + w->len, &v, 8);
+        w->len += (size_t)bytes;
+        return;
+    }
+#endif
     if (w->len + (size_t)bytes <= w->cap)
         for (int i = 0; i < bytes; i++)
             w->buf[w->len + (size_t)i] = (uint8_t)(v >> (8 * i));

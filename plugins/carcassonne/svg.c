@@ -32,17 +32,21 @@ static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e
                                                       "#f2c21b", "#2b2b2b", "#e46fb0"};
 
 /* Text content with the XML specials escaped (ids and names come from data
- * files). */
+ * files): the plain runs between them copied whole. */
 static void put_escaped(struct cas_outbuf *v, const char *text)
 {
-    for (; *text; text++) {
+    for (;;) {
+        size_t run = strcspn(text, "<>&\"");
+        cas_outn(v, text, run);
+        text += run;
         switch (*text) {
-        case '<': cas_outf(v, "&lt;"); break;
-        case '>': cas_outf(v, "&gt;"); break;
-        case '&': cas_outf(v, "&amp;"); break;
-        case '"': cas_outf(v, "&quot;"); break;
-        default: cas_outn(v, text, 1);
+        case '<': cas_outs(v, "&lt;"); break;
+        case '>': cas_outs(v, "&gt;"); break;
+        case '&': cas_outs(v, "&amp;"); break;
+        case '"': cas_outs(v, "&quot;"); break;
+        default: return;
         }
+        text++;
     }
 }
 
@@ -403,9 +407,16 @@ struct stamp {
 
 _Static_assert(sizeof(struct stamp) <= CAS_RENDER_STAMP_MIN, "a stamp fits any host's room");
 
-#define STAMP_MAGIC 0x43535431u /* "CST1" */
-#define DIGEST_START 0xcbf29ce484222325u /* FNV-1a, 64 bits */
-#define DIGEST_PRIME 0x100000001b3u
+#define STAMP_MAGIC 0x43535432u /* "CST2" */
+#define DIGEST_START 0xcbf29ce484222325u
+
+/* h with one more word: a multiply and a fold per word (a tile, a cell,
+ * a figure packed into one), not per byte. */
+static uint64_t digest_word(uint64_t h, uint64_t word)
+{
+    h = (h ^ word) * 0x9E3779B97F4A7C15u;
+    return h ^ h >> 32;
+}
 
 /* One render's view of the last picture: which of its parts repeat. */
 struct since {
@@ -671,23 +682,47 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
 
 static int fits_somewhere_here(const struct cas_state *s, const struct carc_cell *c)
 {
+    const struct carc_kind *k = &s->game->kinds[s->drawn];
+    if (k->ncells == 1 && !k->vetoed) /* the placement lists' table: no edge to compare */
+        return k->fitmask[c->pattern] != 0;
     for (int rot = 0; rot < 4; rot++)
         if (cas__carc_fits(s, s->drawn, c->x, c->y, rot))
             return 1;
     return 0;
 }
 
+/* An open spot's place row by row (y, then x) above its index i in the
+ * front: spaces lie within 2^19 of the start tile (a placement's text is
+ * refused beyond 30000), the front holds fewer than 2^24. */
+static uint64_t spot_key(const struct carc_cell *c, int i)
+{
+    return (uint64_t)(uint32_t)(c->y + (1 << 19)) << 44 |
+           (uint64_t)(uint32_t)(c->x + (1 << 19)) << 24 | (uint64_t)i;
+}
+
+/* Keys in ascending order, by binary insertion: the front is tens of
+ * spots, where qsort's calls cost more. */
+static void sort_keys(uint64_t *keys, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t key = keys[i];
+        int lo = 0, hi = i;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (keys[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        memmove(keys + lo + 1, keys + lo, (size_t)(i - lo) * sizeof *keys);
+        keys[lo] = key;
+    }
+}
+
 /* Each open spot keyed by its space, and where the tile to place fits a
  * mark laid over it (the #fit drawing, keyed apart): a picture's changes
  * carry the spots that opened or closed and the few marks, not the whole
  * front again at every stage. */
-static int cell_order(const void *a, const void *b)
-{
-    const struct carc_cell *x = *(const struct carc_cell *const *)a,
-                           *y = *(const struct carc_cell *const *)b;
-    return x->y != y->y ? (x->y > y->y) - (x->y < y->y) : (x->x > y->x) - (x->x < y->x);
-}
-
 static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
                             const struct since *sn)
 {
@@ -696,16 +731,16 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
     int kept = sn && sn->cells_kept ? (int)sn->last->ncells : 0;
     /* row by row, so a spot keeps its place among the others as the front
      * changes (the state keeps them in no order) */
-    const struct carc_cell **front = malloc((s->nfront + 1) * sizeof *front);
-    if (!front) {
+    uint64_t *order = malloc((s->nfront + 1) * sizeof *order);
+    if (!order) {
         v->rc = CAS_ENOMEM;
         return;
     }
     for (int i = 0; i < s->nfront; i++)
-        front[i] = &C_CELLS(s)[C_FRONT(s)[i]];
-    qsort(front, s->nfront, sizeof *front, cell_order);
+        order[i] = spot_key(&C_CELLS(s)[C_FRONT(s)[i]], i);
+    sort_keys(order, s->nfront);
     for (int i = 0; i < s->nfront; i++) {
-        const struct carc_cell *c = front[i];
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[order[i] & 0xffffffu]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
         if (c - C_CELLS(s) < kept) {
             put_same(v, "o", c->x, c->y, 1);
@@ -718,7 +753,7 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
             cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
                         "y=\"%d\"/>\n", c->x, c->y, x, y);
     }
-    free(front);
+    free(order);
 }
 
 /* Buildings and marks stand upright whatever the tile's rotation, so they
@@ -917,6 +952,7 @@ static int catch_text(void *ctx, const char *data, size_t len)
 struct notes {
     const struct cas_game *g;
     int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
+    size_t hand_len[CARC_MAX_KINDS]; /* and their ids' lengths */
     int nhand;
     char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
     size_t len;
@@ -926,20 +962,28 @@ struct notes {
     uint64_t digest;               /* of the text */
 };
 
+static int note_separator(char c)
+{
+    return c == ' ' || c == ',' || c == ';' || c == ':';
+}
+
 /* The hand tile kinds a note line names, word by word: "Red castles in
  * hand: CG-2 CG-5" shows those castles. */
 static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds)
 {
     int n = 0;
     for (const char *w = text; *w && n < NOTE_ICONS;) {
-        size_t len = strcspn(w, " ,;:");
+        size_t len = 0;
+        while (w[len] && !note_separator(w[len]))
+            len++;
         for (int h = 0; len && h < nt->nhand; h++) {
             const char *id = nt->g->kinds[nt->hand[h]].id;
-            if (strncmp(id, w, len) == 0 && id[len] == '\0')
+            if (nt->hand_len[h] == len && id[0] == w[0] && memcmp(id, w, len) == 0)
                 kinds[n++] = nt->hand[h];
         }
         w += len;
-        w += strspn(w, " ,;:");
+        while (note_separator(*w))
+            w++;
     }
     return n;
 }
@@ -970,8 +1014,10 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
     if (!g->nexp)
         return;
     for (int k = 0; k < g->nkinds; k++)
-        if (g->kinds[k].hand)
+        if (g->kinds[k].hand) {
+            nt->hand_len[nt->nhand] = strlen(g->kinds[k].id);
             nt->hand[nt->nhand++] = k;
+        }
     for (int e = 0; e < g->nexp; e++) {
         if (!g->exp[e].desc->render)
             continue;
@@ -989,8 +1035,14 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
             at += len + (at[len] == '\n');
         }
     }
-    for (size_t i = 0; i < nt->len; i++)
-        nt->digest = (nt->digest ^ (unsigned char)nt->text[i]) * DIGEST_PRIME;
+    /* eight bytes a word; the length closes it (a tail of NULs then
+     * differs from none) */
+    for (size_t i = 0; i < nt->len; i += 8) {
+        uint64_t word = 0;
+        memcpy(&word, nt->text + i, nt->len - i < 8 ? nt->len - i : 8);
+        nt->digest = digest_word(nt->digest, word);
+    }
+    nt->digest = digest_word(nt->digest, nt->len);
 }
 
 /* Each note line at x, y and down, and under it the hand tiles it names,
@@ -1125,16 +1177,28 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
                       const struct carc_mark_item *it, size_t n, const char *label,
                       const int *box)
 {
-    cas_outf(v, "<g class=\"mark %s\"", cls);
+    cas_outs(v, "<g class=\"mark ");
+    cas_outs(v, cls);
+    cas_outs(v, "\"");
     if (vw->attributes) {
         cas_outs(v, " data-cas-choices=\"");
-        for (size_t i = 0; i < n; i++)
-            cas_outf(v, "%s%u", i ? " " : "", it[i].index);
-        cas_outf(v, "\" data-cas-step=\"%d\" data-cas-label=\"", it[0].key.step);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                cas_outn(v, " ", 1);
+            cas_outu(v, it[i].index);
+        }
+        cas_outs(v, "\" data-cas-step=\"");
+        cas_outi(v, it[0].key.step);
+        cas_outs(v, "\" data-cas-label=\"");
         put_escaped(v, label);
         cas_outs(v, "\"");
-        if (box) /* where a ghost of the tile lies (docs/abi.md) */
-            cas_outf(v, " data-cas-box=\"%d %d %d %d\"", box[0], box[1], box[2], box[3]);
+        if (box) { /* where a ghost of the tile lies (docs/abi.md) */
+            cas_outs(v, " data-cas-box=\"");
+            for (int i = 0; i < 4; i++) {
+                cas_outi(v, box[i]);
+                cas_outn(v, i < 3 ? " " : "\"", 1);
+            }
+        }
     }
     cas_outs(v, ">");
 }
@@ -1170,14 +1234,13 @@ static int action_label(const struct cas_state *s, const struct view *vw,
     return n == 1 && cas__carc_action_text(s, vw->actions[it[0].index], buf, cap) >= 0;
 }
 
-/* A label naming an element for a tooltip: the action's own text when the
- * element names one action, else `fallback`. */
-static void mark_label(const struct cas_state *s, const struct view *vw,
-                       const struct carc_mark_item *it, size_t n, const char *fallback,
-                       char *buf, size_t cap)
+#define LABEL_CAP 160   /* a mark's label */
+#define FALLBACK_CAP 64 /* one that names no action: at most 63 bytes */
+
+/* Where a mark's label names the element itself, not an action. */
+static struct carc_text fallback_label(char *label)
 {
-    if (!action_label(s, vw, it, n, buf, cap))
-        snprintf(buf, cap, "%s", fallback);
+    return (struct carc_text){.buf = label, .cap = FALLBACK_CAP, .len = 0};
 }
 
 /* The one-space hand tile an expansion's action on a space puts there
@@ -1228,11 +1291,17 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
         end = cas__carc_mark_run(mk, i);
         const struct carc_mark_key *k = &mk->items[i].key;
         const struct carc_mark_item *it = &mk->items[i];
-        char fallback[64], label[160];
+        char label[LABEL_CAP];
+        struct carc_text fallback = fallback_label(label);
         struct pt at;
         if (k->type == MARK_SPACE) {
-            if (!action_label(s, vw, it, end - i, label, sizeof label))
-                snprintf(label, sizeof label, "space %d,%d", k->a, k->b);
+            if (!action_label(s, vw, it, end - i, label, sizeof label)) {
+                carc_text_s(&fallback, "space ");
+                carc_text_i(&fallback, k->a);
+                carc_text_n(&fallback, ",", 1);
+                carc_text_i(&fallback, k->b);
+                carc_text_end(&fallback);
+            }
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
             const int box[4] = {x, y, SPACE, SPACE};
             mark_open(v, vw, "space", it, end - i, label, box);
@@ -1252,18 +1321,30 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             continue;
         const struct carc_tile *t = &C_TILES(s)[k->a];
         const struct carc_kind *kd = &g->kinds[t->kind];
+        int named = action_label(s, vw, it, end - i, label, sizeof label);
         if (k->type == MARK_FEATURE) {
             at = board_point(t, feature_spot(kd, k->b), fr->bx, fr->by);
-            snprintf(fallback, sizeof fallback, "%s at %d,%d", kd->rot[t->rot].ftext[k->b], t->x,
-                     t->y);
+            if (!named) {
+                carc_text_s(&fallback, kd->rot[t->rot].ftext[k->b]);
+                carc_text_s(&fallback, " at ");
+            }
         } else { /* corners 0 NW, 1 NE, 2 SE, 3 SW of the tile's anchor space */
             static const char *const names[4] = {"NW", "NE", "SE", "SW"};
             struct pt q = corner[k->b];
             at = (struct pt){fr->bx + t->x * SPACE + q.x + (k->b == 1 || k->b == 2 ? -14 : 14),
                              fr->by + t->y * SPACE + q.y + (k->b >= 2 ? -14 : 14)};
-            snprintf(fallback, sizeof fallback, "corner %s of %d,%d", names[k->b], t->x, t->y);
+            if (!named) {
+                carc_text_s(&fallback, "corner ");
+                carc_text_s(&fallback, names[k->b]);
+                carc_text_s(&fallback, " of ");
+            }
         }
-        mark_label(s, vw, it, end - i, fallback, label, sizeof label);
+        if (!named) {
+            carc_text_i(&fallback, t->x);
+            carc_text_n(&fallback, ",", 1);
+            carc_text_i(&fallback, t->y);
+            carc_text_end(&fallback);
+        }
         mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label,
                   NULL);
         cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"14\"/>", at.x,
@@ -1377,14 +1458,17 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
             }
             int slot = type == MARK_ROT ? k->b : col;
             int x = x0 + slot * BOX_STEP;
-            char fallback[64], label[160];
-            if (type == MARK_FIGURE)
-                snprintf(fallback, sizeof fallback, "%s", g->fig[k->a].def.name);
-            else if (type == MARK_ROT)
-                snprintf(fallback, sizeof fallback, "%s turned %d", g->kinds[k->a].id, k->b * 90);
-            else
-                snprintf(fallback, sizeof fallback, "%s", g->kinds[k->a].id);
-            mark_label(s, vw, &mk->items[i], end - i, fallback, label, sizeof label);
+            char label[LABEL_CAP];
+            if (!action_label(s, vw, &mk->items[i], end - i, label, sizeof label)) {
+                struct carc_text fallback = fallback_label(label);
+                carc_text_s(&fallback,
+                            type == MARK_FIGURE ? g->fig[k->a].def.name : g->kinds[k->a].id);
+                if (type == MARK_ROT) {
+                    carc_text_s(&fallback, " turned ");
+                    carc_text_i(&fallback, k->b * 90);
+                }
+                carc_text_end(&fallback);
+            }
             mark_open(v, vw, type == MARK_PICK ? "pick" : type == MARK_ROT ? "rotation" : "figure",
                       &mk->items[i], end - i, label, NULL);
             if (type == MARK_FIGURE) {
@@ -1583,20 +1667,15 @@ int cas__carc_render_svg_choices(const struct cas_state *s, int viewer, int attr
     return draw_choices(s, viewer, attributes, actions, n, out, NULL);
 }
 
-static uint64_t digest_int(uint64_t h, int value)
-{
-    uint32_t u = (uint32_t)value;
-    for (int i = 0; i < 4; i++, u >>= 8)
-        h = (h ^ (u & 0xffu)) * DIGEST_PRIME;
-    return h;
-}
-
-/* The digest of tiles[0..n) and of cells[0..n), as a stamp keeps them. */
+/* The digest of tiles[from..to) (kind, turn, space), cells[from..to)
+ * (space) and figs[from..to) (node, kind, player), as a stamp keeps them:
+ * each packed whole into one word. */
 static uint64_t digest_tiles(const struct cas_state *s, int from, int to, uint64_t h)
 {
     for (int i = from; i < to; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
-        h = digest_int(digest_int(digest_int(digest_int(h, t->kind), t->rot), t->x), t->y);
+        h = digest_word(h, (uint64_t)t->kind | (uint64_t)t->rot << 16 |
+                               (uint64_t)(uint16_t)t->x << 32 | (uint64_t)(uint16_t)t->y << 48);
     }
     return h;
 }
@@ -1604,7 +1683,8 @@ static uint64_t digest_tiles(const struct cas_state *s, int from, int to, uint64
 static uint64_t digest_cells(const struct cas_state *s, int from, int to, uint64_t h)
 {
     for (int i = from; i < to; i++)
-        h = digest_int(digest_int(h, C_CELLS(s)[i].x), C_CELLS(s)[i].y);
+        h = digest_word(h, (uint64_t)(uint16_t)C_CELLS(s)[i].x |
+                               (uint64_t)(uint16_t)C_CELLS(s)[i].y << 16);
     return h;
 }
 
@@ -1612,7 +1692,8 @@ static uint64_t digest_figs(const struct cas_state *s, int from, int to, uint64_
 {
     for (int i = from; i < to; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
-        h = digest_int(digest_int(digest_int(h, f->node), f->kind), f->player);
+        h = digest_word(h, (uint64_t)f->node | (uint64_t)f->kind << 16 |
+                               (uint64_t)f->player << 24);
     }
     return h;
 }

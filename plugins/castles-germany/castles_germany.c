@@ -24,6 +24,7 @@
 #include "castles_germany.h"
 
 #include <castellan/carcassonne.h>
+#include <castellan/outbuf.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -688,43 +689,36 @@ static const char *cg_category(void *xctx, const cas_carc *c, cas_carc_feature f
 
 /* ------------------------------------------------------------ render */
 
-static int render_json(const struct cg_ctx *ctx, const struct cg_state *st, int players,
-                       const struct cas_writer *out)
+static void render_json(const struct cg_ctx *ctx, const struct cg_state *st, int players,
+                        struct cas_outbuf *ob)
 {
-    int rc = cas_writef(out, "{\"hands\":[");
-    for (int p = 0; rc >= 0 && p < players; p++) {
-        rc = cas_writef(out, "%s[", p ? "," : "");
-        for (int i = 0, first = 1; rc >= 0 && i < ctx->ncastles; i++)
+    cas_outs(ob, "{\"hands\":[");
+    for (int p = 0; p < players; p++) {
+        cas_outs(ob, p ? ",[" : "[");
+        for (int i = 0, first = 1; i < ctx->ncastles; i++)
             if (st->hand[p] >> i & 1) {
-                rc = cas_writef(out, "%s\"%s\"", first ? "" : ",", ctx->id[i]);
+                cas_outf(ob, "%s\"%s\"", first ? "" : ",", ctx->id[i]);
                 first = 0;
             }
-        if (rc >= 0)
-            rc = cas_writef(out, "]");
+        cas_outs(ob, "]");
     }
-    if (rc >= 0)
-        rc = cas_writef(out, "],\"gave_up\":%d}", st->gave_up);
-    return rc;
+    cas_outf(ob, "],\"gave_up\":%d}", st->gave_up);
 }
 
-static int render_text(const struct cg_ctx *ctx, const cas_carc *c, const struct cg_state *st,
-                       int players, const struct cas_writer *out)
+static void render_text(const struct cg_ctx *ctx, const cas_carc *c, const struct cg_state *st,
+                        int players, struct cas_outbuf *ob)
 {
-    int rc = 0;
-    for (int p = 0; rc >= 0 && p < players; p++) {
-        rc = cas_writef(out, "%-8s castles in hand:",
-                        ctx->api->player_label(ctx->api->game(c), p));
+    for (int p = 0; p < players; p++) {
+        cas_outf(ob, "%-8s castles in hand:", ctx->api->player_label(ctx->api->game(c), p));
         int any = 0;
-        for (int i = 0; rc >= 0 && i < ctx->ncastles; i++)
+        for (int i = 0; i < ctx->ncastles; i++)
             if (st->hand[p] >> i & 1) {
-                rc = cas_writef(out, " %s", ctx->id[i]);
+                cas_outf(ob, " %s", ctx->id[i]);
                 any = 1;
             }
-        if (rc >= 0)
-            rc = cas_writef(out, "%s%s\n", any ? "" : " none",
-                            any && (st->gave_up >> p & 1) ? " (given up)" : "");
+        cas_outf(ob, "%s%s\n", any ? "" : " none",
+                 any && (st->gave_up >> p & 1) ? " (given up)" : "");
     }
-    return rc;
 }
 
 /* Appends each player's castles in hand (public information). */
@@ -735,9 +729,13 @@ static int cg_render(void *xctx, const cas_carc *c, int viewer, enum cas_render_
     const struct cg_ctx *ctx = xctx;
     const struct cg_state *st = state_of(ctx, c);
     int players = ctx->api->nplayers(ctx->api->game(c));
-    int rc = format == CAS_RENDER_JSON ? render_json(ctx, st, players, out)
-                                       : render_text(ctx, c, st, players, out);
-    return rc < 0 ? rc : CAS_OK;
+    struct cas_outbuf ob; /* one write for the host: the picture renders this every move */
+    cas_out_init(&ob, out);
+    if (format == CAS_RENDER_JSON)
+        render_json(ctx, st, players, &ob);
+    else
+        render_text(ctx, c, st, players, &ob);
+    return cas_out_finish(&ob);
 }
 
 /* ------------------------------------------------------------ descriptor */

@@ -17,6 +17,7 @@
 #include "king_robber.h"
 
 #include <castellan/carcassonne.h>
+#include <castellan/outbuf.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -264,24 +265,24 @@ static int kr_render(void *xctx, const cas_carc *c, int viewer,
     const struct kr_ctx *ctx = xctx;
     const struct kr_state *st = ctx->api->xstate_const(c, xctx);
     const struct kr_card_state *king = &st->card[KR_KING], *robber = &st->card[KR_ROBBER];
-    int rc;
+    struct cas_outbuf ob; /* one write for the host: the picture renders this every move */
+    cas_out_init(&ob, out);
     if (format == CAS_RENDER_JSON) {
-        rc = cas_writef(out, "{\"king\":%d,\"largest_city\":%d,\"robber_baron\":%d,"
-                        "\"longest_road\":%d}", king->holder, king->largest,
-                        robber->holder, robber->largest);
-        return rc < 0 ? rc : CAS_OK;
+        cas_outf(&ob, "{\"king\":%d,\"largest_city\":%d,\"robber_baron\":%d,"
+                      "\"longest_road\":%d}", king->holder, king->largest,
+                 robber->holder, robber->largest);
+        return cas_out_finish(&ob);
     }
-    rc = 0;
-    for (int i = 0; rc >= 0 && i < KR_CARDS; i++) {
+    for (int i = 0; i < KR_CARDS; i++) {
         const struct kr_card_state *card = &st->card[i];
         if (card->holder < 0)
-            rc = cas_writef(out, "%s: nobody yet\n", kr_cards[i].name);
+            cas_outf(&ob, "%s: nobody yet\n", kr_cards[i].name);
         else
-            rc = cas_writef(out, "%s: %s (%s of %d spaces)\n", kr_cards[i].name,
-                            ctx->api->player_label(ctx->api->game(c), card->holder),
-                            kr_cards[i].feature, card->largest);
+            cas_outf(&ob, "%s: %s (%s of %d spaces)\n", kr_cards[i].name,
+                     ctx->api->player_label(ctx->api->game(c), card->holder),
+                     kr_cards[i].feature, card->largest);
     }
-    return rc < 0 ? rc : CAS_OK;
+    return cas_out_finish(&ob);
 }
 
 /* ------------------------------------------------------------ descriptor */

@@ -20,6 +20,7 @@
 #include "traders_builders.h"
 
 #include <castellan/carcassonne.h>
+#include <castellan/outbuf.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,26 +285,24 @@ static const char *tb_category(void *xctx, const cas_carc *c, cas_carc_feature f
 
 /* ------------------------------------------------------------ render */
 
-static int render_json(const struct tb_state *st, int players, const struct cas_writer *out)
+static void render_json(const struct tb_state *st, int players, struct cas_outbuf *ob)
 {
-    int rc = cas_writef(out, "{\"goods\":[");
-    for (int p = 0; rc >= 0 && p < players; p++)
-        rc = cas_writef(out, "%s[%d,%d,%d]", p ? "," : "", st->goods[p][0], st->goods[p][1],
-                        st->goods[p][2]);
-    return rc < 0 ? rc : cas_writef(out, "],\"bonus_tile\":%d}", st->in_bonus);
+    cas_outs(ob, "{\"goods\":[");
+    for (int p = 0; p < players; p++)
+        cas_outf(ob, "%s[%d,%d,%d]", p ? "," : "", st->goods[p][0], st->goods[p][1],
+                 st->goods[p][2]);
+    cas_outf(ob, "],\"bonus_tile\":%d}", st->in_bonus);
 }
 
-static int render_text(const struct tb_ctx *ctx, const cas_carc *c, const struct tb_state *st,
-                       int players, const struct cas_writer *out)
+static void render_text(const struct tb_ctx *ctx, const cas_carc *c, const struct tb_state *st,
+                        int players, struct cas_outbuf *ob)
 {
-    int rc = 0;
-    for (int p = 0; rc >= 0 && p < players; p++)
-        rc = cas_writef(out, "%-8s goods: %d wine, %d grain, %d cloth\n",
-                        ctx->api->player_label(ctx->api->game(c), p), st->goods[p][0],
-                        st->goods[p][1], st->goods[p][2]);
-    if (rc >= 0 && st->in_bonus)
-        rc = cas_writef(out, "this is a builder's second tile\n");
-    return rc;
+    for (int p = 0; p < players; p++)
+        cas_outf(ob, "%-8s goods: %d wine, %d grain, %d cloth\n",
+                 ctx->api->player_label(ctx->api->game(c), p), st->goods[p][0],
+                 st->goods[p][1], st->goods[p][2]);
+    if (st->in_bonus)
+        cas_outs(ob, "this is a builder's second tile\n");
 }
 
 /* Appends each player's goods tokens (and whether this is a builder's
@@ -315,9 +314,13 @@ static int tb_render(void *xctx, const cas_carc *c, int viewer,
     const struct tb_ctx *ctx = xctx;
     const struct tb_state *st = tb_block_const(xctx, c);
     int players = ctx->api->nplayers(ctx->api->game(c));
-    int rc = format == CAS_RENDER_JSON ? render_json(st, players, out)
-                                       : render_text(ctx, c, st, players, out);
-    return rc < 0 ? rc : CAS_OK;
+    struct cas_outbuf ob; /* one write for the host: the picture renders this every move */
+    cas_out_init(&ob, out);
+    if (format == CAS_RENDER_JSON)
+        render_json(st, players, &ob);
+    else
+        render_text(ctx, c, st, players, &ob);
+    return cas_out_finish(&ob);
 }
 
 /* ------------------------------------------------------------ descriptor */

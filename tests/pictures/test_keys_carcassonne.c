@@ -42,7 +42,7 @@ static const struct cas__pic_part *part_keyed(const struct cas__picture *pic, co
 {
     for (size_t i = 0; i < pic->n; i++)
         if (pic->parts[i].key_len == strlen(key) &&
-            memcmp(pic->svg + pic->parts[i].key, key, pic->parts[i].key_len) == 0)
+            memcmp(cas__picture_bytes(pic) + pic->parts[i].key, key, pic->parts[i].key_len) == 0)
             return &pic->parts[i];
     return NULL;
 }
@@ -50,7 +50,8 @@ static const struct cas__pic_part *part_keyed(const struct cas__picture *pic, co
 static int same_part(const struct cas__picture *a, const struct cas__pic_part *pa,
                      const struct cas__picture *b, const struct cas__pic_part *pb)
 {
-    return pa && pb && pa->len == pb->len && memcmp(a->svg + pa->at, b->svg + pb->at, pa->len) == 0;
+    return pa && pb && pa->len == pb->len &&
+           memcmp(cas__picture_bytes(a) + pa->at, cas__picture_bytes(b) + pb->at, pa->len) == 0;
 }
 
 static int is_label(const char *key)
@@ -67,13 +68,13 @@ static void ruler_changes(const struct cas__picture *old, const struct cas__pict
     char key[64];
     for (size_t i = 0; i < new->n; i++) {
         const struct cas__pic_part *p = &new->parts[i];
-        snprintf(key, sizeof key, "%.*s", (int)p->key_len, new->svg + p->key);
+        snprintf(key, sizeof key, "%.*s", (int)p->key_len, cas__picture_bytes(new) + p->key);
         if (is_label(key) && !same_part(old, part_keyed(old, key), new, p))
             snprintf(put + strlen(put), cap - strlen(put), "%s%s", put[0] ? " " : "", key);
     }
     for (size_t i = 0; i < old->n; i++) {
         const struct cas__pic_part *p = &old->parts[i];
-        snprintf(key, sizeof key, "%.*s", (int)p->key_len, old->svg + p->key);
+        snprintf(key, sizeof key, "%.*s", (int)p->key_len, cas__picture_bytes(old) + p->key);
         if (is_label(key) && !part_keyed(new, key))
             snprintf(removed + strlen(removed), cap - strlen(removed), "%s%s",
                      removed[0] ? " " : "", key);

@@ -2,7 +2,8 @@
  * test_svg_carcassonne.c — the Carcassonne board picture over random games,
  * base and with both expansions: valid self-contained SVG 1.1, the same
  * bytes for the same state, and exactly the tiles, figures, scores, last
- * tile and open spots the state holds.
+ * tile and open spots the state holds, the spots the tile to place fits
+ * marked.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,14 +47,23 @@ static void check_board(struct cas_test_game *g, int viewer, xmlDocPtr doc)
         assert_int_equal(atoll(score), s->score[p]);
         xmlFree(score);
     }
-    /* every open spot is drawn, those the drawn tile fits marked */
-    int fits = svg_count(doc, "//s:use[@class='fits']");
+    /* every open spot is drawn, and exactly those the drawn tile fits in
+     * some rotation (by the rules' own edge test) marked */
+    int fits = svg_count(doc, "//s:use[@class='fits']"), fitting = 0;
     assert_int_equal(svg_count(doc, "//s:rect[@class='open']"), s->nfront);
-    assert_true(fits <= s->nfront);
+    for (int i = 0; s->stage == ST_PLACE && i < s->nfront; i++) {
+        const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[i]];
+        int rot = 0;
+        while (rot < 4 && !cas__carc_fits(s, s->drawn, c->x, c->y, rot))
+            rot++;
+        snprintf(expr, sizeof expr, "//s:use[@class='fits'][@data-cas-key='x%d,%d']", c->x,
+                 c->y);
+        assert_int_equal(svg_count(doc, expr), rot < 4);
+        fitting += rot < 4;
+    }
+    assert_int_equal(fits, fitting);
     if (s->stage == ST_PLACE)
         assert_true(fits >= 1);
-    else
-        assert_int_equal(fits, 0);
     int last = s->placed >= 0 ? s->placed : s->ntiles - 1;
     int cells = s->ntiles < 2 ? 0 : s->game->kinds[C_TILES(s)[last].kind].ncells;
     assert_int_equal(svg_count(doc, "//s:rect[@class='last']"), cells);

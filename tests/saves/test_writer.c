@@ -175,6 +175,85 @@ static void test_a_refused_batch_is_answered_entry_by_entry(void **state)
     cas__saves_close(s);
 }
 
+/* A batch sets each game's last-played time; a game removed since its
+ * last batch is refused by the next, whose other games keep nothing of
+ * it, even within the second its time was written. */
+static void test_a_game_gone_since_its_last_batch_is_refused(void **state)
+{
+    char where[512];
+    int64_t ids[GAMES];
+    struct cas__saves *s = open_with_games(state, where, sizeof where, ids);
+    struct cas__saves_entry *list = entry(ids[0], 0);
+    list->next = entry(ids[1], 0);
+    assert_int_equal(cas__saves_append_batch(s, list), CAS_OK);
+    cas__saves_entries_free(list);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(s, ids[0], 1, &g), CAS_OK);
+    assert_non_null(g.updated_at);
+    assert_int_equal(strlen(g.updated_at), strlen("2026-11-29T15:04:05Z"));
+    assert_true(strcmp(g.updated_at, g.created_at) >= 0);
+    cas__saves_game_free(&g);
+
+    assert_int_equal(cas__saves_game_delete(s, ids[0]), CAS_OK);
+    list = entry(ids[1], 1);
+    list->next = entry(ids[0], 1);
+    assert_int_not_equal(cas__saves_append_batch(s, list), CAS_OK);
+    cas__saves_entries_free(list);
+    assert_int_equal(actions_of(s, ids[1]), 1);
+    assert_int_not_equal(cas__saves_append(s, ids[0], 1, 1, "move 1", 7), CAS_OK);
+    cas__saves_close(s);
+}
+
+/* Actions journaled with an entry (more) share its batch's transaction
+ * and are answered with it; in a batch the store refuses, they are
+ * written in order after their entry, none after one that failed. */
+static void test_actions_journaled_with_an_entry(void **state)
+{
+    char where[512], err[1024];
+    int64_t ids[GAMES];
+    struct cas__saves *s = open_with_games(state, where, sizeof where, ids);
+    uint64_t before = cas__saves_journal_commits(s);
+    struct cas__saves_entry *list = entry(ids[0], 0);
+    list->more = entry(ids[0], 1);
+    list->more->more = entry(ids[0], 2);
+    list->next = entry(ids[1], 0);
+    assert_int_equal(cas__saves_append_batch(s, list), CAS_OK);
+    assert_int_equal(cas__saves_journal_commits(s), before + 1);
+    assert_int_equal(list->more->more->rc, CAS_OK);
+    assert_null(list->more->next);
+    assert_int_equal(list->next->ply, 0);
+    assert_null(list->next->next);
+    cas__saves_entries_free(list);
+    assert_int_equal(actions_of(s, ids[0]), 3);
+    assert_int_equal(actions_of(s, ids[1]), 1);
+
+    /* Game 2's ply 1 is saved already: its ply 0 goes through, 1 fails
+     * and 2 is not written. */
+    assert_int_equal(cas__saves_append(s, ids[2], 1, 1, "move 1", 7), CAS_OK);
+    struct cas__saves_writer *w;
+    assert_int_equal(cas__saves_writer_open(where, NULL, NULL, &w, err, sizeof err), CAS_OK);
+    struct cas__saves_entry *e = entry(ids[2], 0);
+    e->more = entry(ids[2], 1);
+    e->more->more = entry(ids[2], 2);
+    cas__saves_writer_submit(w, e);
+    cas__saves_writer_submit(w, entry(ids[3], 0));
+    assert_int_equal(cas__saves_writer_start(w), CAS_OK);
+    struct cas__saves_entry *done = take(w, 2);
+    assert_int_equal(done->rc, CAS_OK);
+    assert_int_equal(done->more->rc, CAS_ECONFLICT);
+    assert_int_equal(done->more->more->rc, CAS_ECONFLICT);
+    assert_non_null(done->more->more->err);
+    assert_int_equal(done->next->rc, CAS_OK);
+    cas__saves_entries_free(done);
+    cas__saves_writer_stop(w);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(s, ids[2], 1, &g), CAS_OK);
+    assert_int_equal(g.n_actions, 2);
+    assert_int_equal(g.actions[1].ply, 1);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 /* Stopping writes whatever is queued: nothing handed over is lost. */
 static void test_stopping_writes_what_is_queued(void **state)
 {
@@ -200,6 +279,8 @@ int main(void)
         CAS_TEST_IN_DIR(test_a_batch_is_one_transaction),
         CAS_TEST_IN_DIR(test_queued_actions_of_several_games_commit_together),
         CAS_TEST_IN_DIR(test_a_refused_batch_is_answered_entry_by_entry),
+        CAS_TEST_IN_DIR(test_a_game_gone_since_its_last_batch_is_refused),
+        CAS_TEST_IN_DIR(test_actions_journaled_with_an_entry),
         CAS_TEST_IN_DIR(test_stopping_writes_what_is_queued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,12 +28,13 @@ static int hold(char *svg, struct held *h)
         cas__picture_free(&pic);
         return -1;
     }
-    h->root = strndup(pic.svg + pic.root_at, pic.root_len);
+    const char *bytes = cas__picture_bytes(&pic);
+    h->root = strndup(bytes + pic.root_at, pic.root_len);
     h->keys = calloc(pic.n + 1, sizeof *h->keys);
     h->texts = calloc(pic.n + 1, sizeof *h->texts);
     for (size_t i = 0; i < pic.n; i++) {
-        h->keys[i] = strndup(pic.svg + pic.parts[i].key, pic.parts[i].key_len);
-        h->texts[i] = strndup(pic.svg + pic.parts[i].at, pic.parts[i].len);
+        h->keys[i] = strndup(bytes + pic.parts[i].key, pic.parts[i].key_len);
+        h->texts[i] = strndup(bytes + pic.parts[i].at, pic.parts[i].len);
     }
     h->n = pic.n;
     cas__picture_free(&pic);

@@ -188,6 +188,19 @@ static int64_t seated(struct world *w, const char *game, const char *more,
     return id;
 }
 
+/* The world open with its writer started and a game of `game` (more: as
+ * create_game) seated: its table, its id in *id. */
+static struct cas__table *open_seated(struct world *w, void **state, const char *game,
+                                      const char *more, struct tconn seats[2], int64_t *id)
+{
+    world_open(w, state);
+    assert_int_equal(cas__saves_writer_start(w->lobby.writer), CAS_OK);
+    *id = seated(w, game, more, seats);
+    struct cas__table *t = cas__lobby_find(&w->lobby, *id);
+    assert_non_null(t);
+    return t;
+}
+
 /* A fixture game started, its seats joined, at a person's decision. */
 static int64_t seated_game(struct world *w, struct tconn seats[2])
 {
@@ -198,10 +211,8 @@ static void test_a_move_is_sent_once_durable(void **state)
 {
     struct world w;
     struct tconn seats[2];
-    world_open(&w, state);
-    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = seated_game(&w, seats);
-    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int64_t id;
+    struct cas__table *t = open_seated(&w, state, "fixture", "", seats, &id);
     uint32_t ply = t->r.session.ply;
     assert_int_equal(stored_actions(&w, id), ply);
 
@@ -242,11 +253,12 @@ static void test_actions_of_several_games_share_a_commit(void **state)
     }
     assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
     sem_wait(&w.written);
-    /* One game has one action on the writer at a time: the first batch
-     * holds the three, and is one transaction. */
+    /* One game has one write on the writer at a time (its draws in a row
+     * together): the first batch holds the three, and is one transaction. */
     assert_int_equal(cas__saves_writer_commits(w.lobby.writer), 1);
     for (int i = 0; i < 3; i++)
-        assert_int_equal(stored_actions(&w, ids[i]), 1);
+        assert_int_equal(stored_actions(&w, ids[i]),
+                         cas__lobby_find(&w.lobby, ids[i])->r.session.ply);
     cas__journal_deliver(&w.lobby);
     settle(&w);
     size_t total = 0;
@@ -336,10 +348,8 @@ static void test_a_failed_write_sends_nothing_and_is_kept(void **state)
     struct world w;
     struct tconn seats[2];
     struct rlimit saved;
-    world_open(&w, state);
-    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = seated_game(&w, seats);
-    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int64_t id;
+    struct cas__table *t = open_seated(&w, state, "fixture", "", seats, &id);
     uint32_t ply = t->r.session.ply;
 
     break_store(&w, &saved);
@@ -436,6 +446,58 @@ static void assert_kept_quietly(struct world *w, struct cas__table *t,
     mend_store(saved);
 }
 
+/* Carcassonne's moves until one hands the decision to chance: that move
+ * and the draw after it are one write (one commit, one answer), nobody
+ * hearing of either before both are durable; with the store broken, both
+ * are kept, unacknowledged, and both saved once it is back. */
+static void test_a_move_and_the_draw_after_it_are_one_write(void **state)
+{
+    struct world w;
+    struct tconn seats[2];
+    struct rlimit saved;
+    int64_t id;
+    struct cas__table *t = open_seated(&w, state, "carcassonne", "", seats, &id);
+    size_t joined = 0;
+    for (int move = 0; move < 6; move++) {
+        uint32_t ply = t->r.session.ply;
+        uint64_t commits = cas__saves_writer_commits(w.lobby.writer);
+        struct seen was = seen_now(seats);
+        act(&w, id, seats);
+        assert_true(t->writing);
+        size_t carried = t->unsaved.n_more;
+        joined += carried > 0;
+        cas__lobby_flush(&w.lobby);
+        assert_nothing_new(seats, was);
+        settle(&w);
+        assert_int_equal(cas__saves_writer_commits(w.lobby.writer), commits + 1);
+        assert_int_equal(t->r.session.ply, ply + 1 + carried);
+        assert_int_equal(t->j.saved, t->r.session.ply);
+        assert_int_equal(stored_actions(&w, id), t->r.session.ply);
+    }
+    assert_true(joined > 0);
+
+    /* Broken: acts until one carries a draw, each kept and saved after. */
+    for (int carried = 0; !carried;) {
+        struct seen was = seen_now(seats);
+        break_store(&w, &saved);
+        int mover = act(&w, id, seats);
+        carried = t->unsaved.n_more > 0;
+        uint32_t ply = t->r.session.ply;
+        settle(&w);
+        assert_kept(t, CAS__WRITE_APPEND);
+        assert_true(t->j.saved + 1 + t->unsaved.n_more == ply);
+        assert_int_equal(seats[1 - mover].n, was.n[1 - mover]);
+        mend_store(&saved);
+        resubmit_until_saved(&w, t);
+        assert_int_equal(t->j.saved, t->r.session.ply);
+        assert_int_equal(stored_actions(&w, id), t->r.session.ply);
+        assert_true(seats[1 - mover].n > was.n[1 - mover]);
+    }
+    for (int i = 0; i < 2; i++)
+        tconn_free(&seats[i]);
+    world_close(&w);
+}
+
 /* A Carcassonne seat takes its tile's placement back: the journal forgets
  * it through the writer; nobody sees the take-back before that, and one
  * that fails is kept (the seat told) and done once the store is back. */
@@ -444,10 +506,8 @@ static void test_a_take_back_waits_for_the_writer(void **state)
     struct world w;
     struct tconn seats[2];
     struct rlimit saved;
-    world_open(&w, state);
-    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = seated(&w, "carcassonne", "", seats);
-    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int64_t id;
+    struct cas__table *t = open_seated(&w, state, "carcassonne", "", seats, &id);
     int mover = act(&w, id, seats);
     settle(&w);
     /* The placement is journaled; the same seat decides its figure next. */
@@ -484,11 +544,8 @@ static void test_a_flag_waits_for_the_writer(void **state)
     struct world w;
     struct tconn seats[2];
     struct rlimit saved;
-    world_open(&w, state);
-    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = seated(&w, "fixture", ",\"clock\":{\"base_ms\":60000,\"increment_ms\":0}",
-                        seats);
-    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int64_t id;
+    struct cas__table *t = open_seated(&w, state, "fixture", ",\"clock\":{\"base_ms\":60000,\"increment_ms\":0}", seats, &id);
     int actor = cas__table_actor(t);
 
     break_store(&w, &saved);
@@ -582,10 +639,8 @@ static void test_the_result_waits_for_the_writer(void **state)
 {
     struct world w;
     struct tconn seats[2];
-    world_open(&w, state);
-    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
-    int64_t id = seated_game(&w, seats);
-    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    int64_t id;
+    struct cas__table *t = open_seated(&w, state, "fixture", "", seats, &id);
     int result_waited = 0;
     for (int moves = 0; !t->over && moves < 1000; moves++) {
         act(&w, id, seats);
@@ -620,6 +675,7 @@ int main(void)
         CAS_TEST_IN_DIR(test_a_move_is_sent_once_durable),
         CAS_TEST_IN_DIR(test_actions_of_several_games_share_a_commit),
         CAS_TEST_IN_DIR(test_a_failed_write_sends_nothing_and_is_kept),
+        CAS_TEST_IN_DIR(test_a_move_and_the_draw_after_it_are_one_write),
         CAS_TEST_IN_DIR(test_a_take_back_waits_for_the_writer),
         CAS_TEST_IN_DIR(test_a_flag_waits_for_the_writer),
         CAS_TEST_IN_DIR(test_a_leaver_choice_waits_for_the_writer),

@@ -391,6 +391,18 @@ static void escaped_ascii(char *out, unsigned char c, unsigned char prev)
         sprintf(out, "%c", c);
 }
 
+/* text[0..n) written as a JSON string is want (its opening quote and
+ * escaped bytes) with the closing quote. */
+static void expect_escaped(const char *text, size_t n, char *want)
+{
+    strcat(want, "\"");
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_strn(&w, text, n);
+    assert_string_equal(cas__jw_text(&w), want);
+    cas__jw_free(&w);
+}
+
 /* The writer copies plain bytes a word at a time: each byte that needs an
  * escape, or UTF-8, at each place in and across a word, alone or after
  * '<', is written as one at a time would be. */
@@ -427,13 +439,46 @@ static void test_writer_escapes_each_byte_wherever_it_falls(void **state)
                 escaped_ascii(one, b, i ? (unsigned char)text[i - 1] : 0);
                 strcat(want, one);
             }
-            strcat(want, "\"");
-            struct cas__jw w;
-            cas__jw_init(&w);
-            cas__jw_strn(&w, text, n);
-            assert_string_equal(cas__jw_text(&w), want);
-            cas__jw_free(&w);
+            expect_escaped(text, n, want);
         }
+    }
+}
+
+/* Text as dense with escapes as a picture's (quotes, slashes, "</"), and
+ * denser, with control bytes, DEL, UTF-8 and bad bytes among them, at
+ * every length up to 100: written as one byte at a time would be. */
+static void test_writer_escapes_dense_text(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"x", "\"", "\\", "/", "<", "</", "\n", "\x01",
+                                         "\x7f", "\xc3\xa9", "\xff", "=", " "};
+    const size_t kinds = sizeof pieces / sizeof *pieces;
+    uint64_t r = 12345;
+    for (int round = 0; round < 3000; round++) {
+        char text[256], want[2048], one[16];
+        size_t n = 0, limit = (size_t)round % 101;
+        strcpy(want, "\"");
+        while (n < limit) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            /* mostly plain and quotes, as a picture is */
+            size_t k = (r >> 33) % 4 ? ((r >> 40) % 2 ? 0 : 1 + (r >> 45) % 4) : (r >> 50) % kinds;
+            const char *piece = pieces[k];
+            for (const char *c = piece; *c; c++) {
+                unsigned char b = (unsigned char)*c;
+                if (b == 0xc3) {
+                    strcat(want, "\xc3\xa9");
+                } else if (b == 0xa9) {
+                    /* written with its lead byte */
+                } else if (b == 0xff) {
+                    strcat(want, "\\ufffd");
+                } else {
+                    escaped_ascii(one, b, n ? (unsigned char)text[n - 1] : 0);
+                    strcat(want, one);
+                }
+                text[n++] = (char)b;
+            }
+        }
+        expect_escaped(text, n, want);
     }
 }
 
@@ -1152,8 +1197,9 @@ static void expect_whole_pictures(struct cas__table *t, struct follower *f,
             whole = cas__table_render(t, t->r.session.state, seat < 0 ? CAS_VIEWER_PUBLIC : seat,
                                       CAS_RENDER_SVG, NULL, 0, &len);
         assert_non_null(whole);
-        if (v->pic.len != len || memcmp(v->pic.svg, whole, len) != 0)
-            fail_msg("view %d holds\n%s\nbut the whole picture is\n%s", seat, v->pic.svg, whole);
+        const char *held = cas__picture_svg(&v->pic);
+        if (v->pic.len != len || memcmp(held, whole, len) != 0)
+            fail_msg("view %d holds\n%s\nbut the whole picture is\n%s", seat, held, whole);
         assert_true(stamped ? v->pic.stamp_len > 0 : v->pic.stamp == NULL);
         follow(&f[k], all[k]);
         assert_true(picture_same(f[k].svg, whole));
@@ -2317,6 +2363,7 @@ int main(void)
         cmocka_unit_test(test_decoder_refuses_every_bad_message),
         cmocka_unit_test(test_writer_escapes_strings),
         cmocka_unit_test(test_writer_escapes_each_byte_wherever_it_falls),
+        cmocka_unit_test(test_writer_escapes_dense_text),
         cmocka_unit_test(test_writer_writes_integers_as_printf_does),
         cmocka_unit_test(test_create_list_claim_join),
         cmocka_unit_test(test_only_the_seat_acts),

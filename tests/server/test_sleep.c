@@ -151,7 +151,7 @@ static void same_since(const struct tconn *a, const struct game *ga, const struc
 static int all_released(const struct cas__table *t)
 {
     for (int i = 0; i <= t->nplayers; i++)
-        if (t->views[i].pic.svg || t->views[i].full || t->views[i].text ||
+        if (t->views[i].pic.store || t->views[i].full || t->views[i].text ||
             t->views[i].n_history || t->views[i].seq)
             return 0;
     return 1;
@@ -280,7 +280,7 @@ static void test_who_keeps_a_game_awake(void **state)
         /* A followed view keeps its picture and history, but no full
          * state older than the last message (it is never sent again). */
         for (int v = 0; v < 2; v++) {
-            assert_non_null(g.t->views[v].pic.svg);
+            assert_non_null(g.t->views[v].pic.store);
             assert_true(g.t->views[v].n_history > 0);
             assert_true(!g.t->views[v].full || g.t->views[v].full_seq == g.t->seq);
         }
