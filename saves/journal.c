@@ -224,12 +224,12 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
 
 int cas__saves_game_claim(struct cas__saves *s, int64_t id)
 {
-    return CAS__SAVES_METHOD(s, claim)(s, id, 1);
+    return s->claims ? cas__saves_claim_through(s, id, 1) : CAS__SAVES_METHOD(s, claim)(s, id, 1);
 }
 
 int cas__saves_game_release(struct cas__saves *s, int64_t id)
 {
-    return CAS__SAVES_METHOD(s, claim)(s, id, 0);
+    return s->claims ? cas__saves_claim_through(s, id, 0) : CAS__SAVES_METHOD(s, claim)(s, id, 0);
 }
 
 int cas__saves_shared(const struct cas__saves *s)

@@ -541,27 +541,14 @@ static int unlock(struct cas__saves *s, int64_t id, int *held)
                     "releasing the game", id, held);
 }
 
-/* A game claimed from a castellan that is gone may still have its last
- * append in flight on another of that castellan's connections (its
- * journal writer's): the server finishes a transaction it was sent even
- * after the client died, and the claim (on the store's connection) was
- * let go first.  Read before that commit lands, the game would be played
- * on from a ply short, and the next append would collide with it.  Every
- * append updates the game's row in its transaction (APPEND_SQL), so
- * waiting for that row's lock waits for any append of the game under
- * way; what commits is then seen by the journal's next read. */
-static int settle(struct cas__saves *s, int64_t id)
-{
-    cas__pg_num gid;
-    const char *p[] = {cas__pg_dec(gid, id)};
-    return cas__pg_run(s, "SELECT 1 FROM games WHERE id = $1::bigint FOR SHARE", 1, p, NULL,
-                       "waiting for the game's last save");
-}
-
 /* The advisory lock (CASL, game id) of the connection's session: the
- * server drops it with the connection, however the process ends; a new
- * connection takes it again (claim_again).  Game ids fit its int4 key up
- * to 2^31 - 1. */
+ * server drops it with the connection, however the process ends, once it
+ * has run every statement the connection sent; a new connection takes it
+ * again (claim_again).  So the claim covers the appends made on the same
+ * connection, even those still in the server's hands when the process
+ * died (castellan serve claims on its journal's connection,
+ * cas__saves_writer_hold_claims).  Game ids fit its int4 key up to
+ * 2^31 - 1. */
 static int claim(struct cas__saves *s, int64_t id, int claim)
 {
     struct cas__pg *pg = s->backend;
@@ -583,10 +570,6 @@ static int claim(struct cas__saves *s, int64_t id, int claim)
         return cas__saves_fail(s, CAS_ECONFLICT, "another castellan is playing game %lld "
                                "(it holds the game's lock in this database); it goes on "
                                "there", (long long)id);
-    if (claim && !has_id(pg->claims, pg->n_claims, id) && (rc = settle(s, id)) != CAS_OK) {
-        unlock(s, id, &held); /* the lock just taken: the claim failed */
-        return rc;
-    }
     if (!claim && !held)
         return cas__saves_fail(s, CAS_ENOTFOUND, "game %lld was not claimed here",
                                (long long)id);

@@ -206,10 +206,9 @@ int cas__saves_rebase(struct cas__saves *s, int64_t id, uint32_t from_ply,
  * by closing the store, or by the server when the connection ends however
  * the process ended.  SQLite (one machine): always CAS_OK; the journal's
  * primary key still refuses a second writer.  A claim held already by this
- * store is CAS_OK again (and needs one release more).  A new claim waits
- * for an append of the game still in flight (a dead holder's journal
- * connection may commit after its claim went), so a journal read after
- * it holds every action the last holder saved. */
+ * store is CAS_OK again (and needs one release more).  A store whose
+ * claims a journal writer holds (cas__saves_writer_hold_claims) claims
+ * and releases on the writer's connection. */
 int cas__saves_game_claim(struct cas__saves *s, int64_t id);
 int cas__saves_game_release(struct cas__saves *s, int64_t id);
 
@@ -221,7 +220,12 @@ int cas__saves_game_release(struct cas__saves *s, int64_t id);
  * the store takes its games' claims again (one another castellan took
  * meanwhile fails with CAS_ECONFLICT), and an action whose commit went
  * unanswered is saved once: appending it again finds it committed.  A
- * SQLite file is always ready. */
+ * SQLite file is always ready.  A store whose claims a journal writer
+ * holds (cas__saves_writer_hold_claims) is ready when that connection is
+ * too; this call tries that one with a statement once a second, so a
+ * connection the database server closed (a restart) is made again, and
+ * the claims taken again, before the next move needs it: a game idle
+ * meanwhile is not taken for one whose server is gone. */
 int cas__saves_ready(struct cas__saves *s);
 
 /* 1 when other castellans may be using the store at the same time on
@@ -336,8 +340,27 @@ struct cas__saves_entry *cas__saves_writer_done(struct cas__saves_writer *w, int
 /* The writer's store's cas__saves_journal_commits. */
 uint64_t cas__saves_writer_commits(struct cas__saves_writer *w);
 /* Journal whatever is queued, stop the thread, close its store and free
- * w, with the entries done and not taken (NULL is fine). */
+ * w, with the entries done and not taken (NULL is fine).  The claims held
+ * for other stores go with its connection; those stores claim on their
+ * own connections again. */
 void cas__saves_writer_stop(struct cas__saves_writer *w);
+/* From now until w stops, s's claims (cas__saves_game_claim and _release)
+ * are taken on w's connection, the one that journals the games' actions:
+ * PostgreSQL runs what a connection sent before it ends it and drops its
+ * advisory locks only then, so a castellan killed with an append in its
+ * backend's hands keeps the game claimed until that append is committed
+ * or rolled back, and whoever claims the game next reads every action
+ * (docs/saves.md, "One game, one castellan").  Any thread may claim
+ * through s (one at a time per store, as ever): the claim waits for the
+ * batch w is writing.  Nothing changes for a store of one machine
+ * (SQLite), whose claims are no locks.  Call before s is used by another
+ * thread. */
+void cas__saves_writer_hold_claims(struct cas__saves_writer *w, struct cas__saves *s);
+/* cas__saves_writer_hold_claims(w, the store of writer `of`): castellan
+ * serve's store thread claims its games through the journal's writer.
+ * Call before `of` starts. */
+void cas__saves_writer_hold_claims_of(struct cas__saves_writer *w,
+                                      struct cas__saves_writer *of);
 
 /* ------------------------------------------------------------- reading */
 

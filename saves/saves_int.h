@@ -132,8 +132,26 @@ struct cas__saves {
     void *backend;              /* the backend's own: struct cas__sqlite, cas__pg */
     char *path;                 /* owned; a URL without its password for PG */
     uint64_t journal_commits;   /* cas__saves_journal_commits */
+    /* A reference: the writer's connection that holds this store's claims
+     * (cas__saves_writer_hold_claims); NULL: its own. */
+    struct cas__saves_claims *claims;
     char err[1024];
 };
+
+/* The connection a journal writer shares with the stores whose claims it
+ * holds (writer.c): its thread's batches and their claims take turns on
+ * it.  Counted: the writer and each such store hold a reference. */
+struct cas__saves_claims;
+/* cas__saves_game_claim (claim 1) or _release (0) of s, whose claims are
+ * held elsewhere: on that connection while its writer runs (a failure's
+ * message copied into s), else on s's own. */
+int cas__saves_claim_through(struct cas__saves *s, int64_t id, int claim);
+/* Whether the connection holding s's claims is ready (cas__saves_ready),
+ * trying it with a statement once a second: a failure's message copied
+ * into s.  CAS_OK once its writer stopped. */
+int cas__saves_claims_ready(struct cas__saves *s);
+/* Let go of a reference (NULL is fine); the last frees it. */
+void cas__saves_claims_drop(struct cas__saves_claims *c);
 
 /* A new store of backend m named path in messages (copied), with a zeroed
  * backend part of backend_size bytes; NULL on OOM.  cas__saves_free frees

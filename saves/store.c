@@ -116,6 +116,7 @@ void cas__saves_free(struct cas__saves *s)
 {
     if (!s)
         return;
+    cas__saves_claims_drop(s->claims);
     free(s->backend);
     free(s->path);
     free(s);
@@ -177,7 +178,8 @@ void cas__saves_close(struct cas__saves *s)
 
 int cas__saves_ready(struct cas__saves *s)
 {
-    return CAS__SAVES_METHOD(s, ready)(s);
+    int rc = CAS__SAVES_METHOD(s, ready)(s);
+    return rc == CAS_OK && s->claims ? cas__saves_claims_ready(s) : rc;
 }
 
 int cas__saves_schema_version(struct cas__saves *s)

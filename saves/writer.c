@@ -16,11 +16,19 @@
  * time, so each entry gets its own answer (a duplicate ply of one game
  * fails that game alone); a database that is away fails them all with
  * CAS_EUNAVAILABLE, and the loop submits them again later.
+ *
+ * The writer's connection may also hold other stores' claims on games
+ * (cas__saves_writer_hold_claims): a claim and the appends of its game
+ * then end together, with the one database session, in the order the
+ * database ran them.  Its batches and those claims take turns under a
+ * lock.
  */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "saves_int.h"
 
@@ -28,8 +36,17 @@
  * the store's write lock and on a pipeline's size. */
 #define BATCH_MAX 256
 
+/* The writer's connection as the stores whose claims it holds see it. */
+struct cas__saves_claims {
+    pthread_mutex_t turn;           /* one user of the connection at a time */
+    struct cas__saves *store;       /* the writer's; NULL once it stopped */
+    int refs;                       /* under turn */
+    int64_t tried_ms;               /* cas__saves_claims_ready's last statement */
+};
+
 struct cas__saves_writer {
     struct cas__saves *store;       /* the writer's own connection */
+    struct cas__saves_claims *claims;
     pthread_mutex_t lock;
     pthread_cond_t changed;         /* work queued, work done, or stopping */
     struct cas__saves_entry *queue, **queue_tail;
@@ -41,20 +58,96 @@ struct cas__saves_writer {
     void *ctx;
 };
 
+int cas__saves_claim_through(struct cas__saves *s, int64_t id, int claim)
+{
+    struct cas__saves_claims *c = s->claims;
+    pthread_mutex_lock(&c->turn);
+    struct cas__saves *holder = c->store ? c->store : s;
+    int rc = CAS__SAVES_METHOD(holder, claim)(holder, id, claim);
+    if (rc && holder != s)
+        snprintf(s->err, sizeof s->err, "%s", holder->err);
+    pthread_mutex_unlock(&c->turn);
+    return rc;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* How often cas__saves_claims_ready tries the connection with a statement
+ * (a connection looks up until it is used). */
+#define CLAIMS_TRIED_EVERY_MS 1000
+
+int cas__saves_claims_ready(struct cas__saves *s)
+{
+    struct cas__saves_claims *c = s->claims;
+    int rc = CAS_OK;
+    pthread_mutex_lock(&c->turn);
+    int64_t now = now_ms();
+    if (c->store && now - c->tried_ms >= CLAIMS_TRIED_EVERY_MS) {
+        c->tried_ms = now;
+        rc = CAS__SAVES_METHOD(c->store, statement)(c->store, "SELECT 1", 0, NULL, NULL, NULL,
+                                                    NULL, "checking the connection");
+    }
+    if (c->store && (rc == CAS_OK || rc == CAS_EUNAVAILABLE))
+        rc = CAS__SAVES_METHOD(c->store, ready)(c->store); /* made again: claims too */
+    if (rc)
+        snprintf(s->err, sizeof s->err, "%s", c->store->err);
+    pthread_mutex_unlock(&c->turn);
+    return rc;
+}
+
+void cas__saves_claims_drop(struct cas__saves_claims *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->turn);
+    int last = --c->refs == 0;
+    pthread_mutex_unlock(&c->turn);
+    if (!last)
+        return;
+    pthread_mutex_destroy(&c->turn);
+    free(c);
+}
+
+void cas__saves_writer_hold_claims(struct cas__saves_writer *w, struct cas__saves *s)
+{
+    if (!cas__saves_shared(s) || s->claims)
+        return;
+    pthread_mutex_lock(&w->claims->turn);
+    w->claims->refs++;
+    pthread_mutex_unlock(&w->claims->turn);
+    s->claims = w->claims;
+}
+
+void cas__saves_writer_hold_claims_of(struct cas__saves_writer *w,
+                                      struct cas__saves_writer *of)
+{
+    cas__saves_writer_hold_claims(w, of->store);
+}
+
 int cas__saves_writer_open(const char *where, void (*wake)(void *ctx), void *ctx,
                            struct cas__saves_writer **out, char *err, size_t errlen)
 {
     struct cas__saves_writer *w = calloc(1, sizeof *w);
     *out = NULL;
-    if (!w) {
+    if (!w || !(w->claims = calloc(1, sizeof *w->claims))) {
+        free(w);
         snprintf(err, errlen, "%s: out of memory", where);
         return CAS_ENOMEM;
     }
     int rc = cas__saves_open(where, &w->store, err, errlen);
     if (rc) {
+        free(w->claims);
         free(w);
         return rc;
     }
+    pthread_mutex_init(&w->claims->turn, NULL);
+    w->claims->store = w->store;
+    w->claims->refs = 1;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
     w->queue_tail = &w->queue;
@@ -165,7 +258,9 @@ static void *run(void *arg)
             break; /* stopping, and everything queued is written */
         struct cas__saves_entry *batch = take_batch(w), *last = batch;
         pthread_mutex_unlock(&w->lock);
+        pthread_mutex_lock(&w->claims->turn);
         write_batch(w->store, batch);
+        pthread_mutex_unlock(&w->claims->turn);
         while (last->next)
             last = last->next;
         pthread_mutex_lock(&w->lock);
@@ -229,12 +324,16 @@ void cas__saves_writer_stop(struct cas__saves_writer *w)
     pthread_mutex_unlock(&w->lock);
     if (w->started)
         pthread_join(w->thread, NULL);
-    else
+    pthread_mutex_lock(&w->claims->turn);
+    if (!w->started)
         write_batch(w->store, w->queue); /* never started: journal them here */
+    cas__saves_close(w->store); /* the claims it held go with it */
+    w->claims->store = NULL;
+    pthread_mutex_unlock(&w->claims->turn);
     cas__saves_entries_free(w->queue);
     cas__saves_entries_free(w->done);
     pthread_cond_destroy(&w->changed);
     pthread_mutex_destroy(&w->lock);
-    cas__saves_close(w->store);
+    cas__saves_claims_drop(w->claims);
     free(w);
 }

@@ -345,13 +345,17 @@ static int seat_may_act(struct cas__table *t, int seat, const char **code, char 
                                (long long)t->id, t->failure);
     if (t->over)
         return cas__srv_refuse(code, "over", msg, msglen, "game %lld is over", (long long)t->id);
-    if (t->writing)
-        return cas__srv_refuse(code, "not-your-turn", msg, msglen, "game %lld is saving the "
-                               "last move; wait for the next state", (long long)t->id);
-    if (t->unsaved.text || cas__table_store_ready(t) != CAS_OK) {
+    /* A save that failed before (unsaved.why) and is being tried again
+     * waits for the store as one not tried yet: the same refusal, whenever
+     * the move comes. */
+    if (t->unsaved.why || (!t->writing && (t->unsaved.text ||
+                                           cas__table_store_ready(t) != CAS_OK))) {
         t->refused_away = 1;
         return refuse_unavailable(t, 0, code, msg, msglen);
     }
+    if (t->writing)
+        return cas__srv_refuse(code, "not-your-turn", msg, msglen, "game %lld is saving the "
+                               "last move; wait for the next state", (long long)t->id);
     int actor = cas__table_actor(t);
     if (t->busy || actor != seat)
         return cas__srv_refuse(code, "not-your-turn", msg, msglen, "it is not seat %d's decision "

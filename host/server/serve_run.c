@@ -88,6 +88,10 @@ int cas__serve_run(const struct cas__serve_setup *setup)
         fprintf(stderr, "castellan serve: %s\n", err);
         goto stop;
     }
+    /* A game's claim on the connection that journals it: a killed
+     * server's last append is in before another may claim the game. */
+    cas__saves_writer_hold_claims(lobby.writer, store);
+    cas__saves_writer_hold_claims_of(lobby.writer, lobby.store_thread);
     if (cas__saves_writer_start(lobby.store_thread) != CAS_OK) {
         fprintf(stderr, "castellan serve: cannot start the store's thread\n");
         goto stop;

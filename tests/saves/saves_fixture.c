@@ -261,6 +261,24 @@ void cas_test_assert_player(const struct cas__saves_player *p, const char *name,
         assert_null(p->registered);
 }
 
+long long cas_test_claim_holder(const char *url, int64_t id)
+{
+    char sql[320];
+    snprintf(sql, sizeof sql, "SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype ="
+             " 'advisory' AND granted AND classid = 1128354636 AND objid = %lld AND"
+             " objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname ="
+             " current_database())", (long long)id);
+    return cas_test_query_int(url, sql);
+}
+
+void cas_test_load_finished(struct cas__saves *s, int64_t id, size_t n_actions,
+                            struct cas__saves_game *g)
+{
+    assert_int_equal(cas__saves_game_load(s, id, 1, g), CAS_OK);
+    assert_int_equal(g->status, CAS__SAVES_FINISHED);
+    assert_int_equal(g->n_actions, n_actions);
+}
+
 void cas_test_assert_same_game(const struct cas__saves_game *a,
                                const struct cas__saves_game *b)
 {

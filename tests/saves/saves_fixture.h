@@ -83,6 +83,16 @@ const char *cas_test_pg_database(char *buf, size_t cap);
 void cas_test_assert_player(const struct cas__saves_player *p, const char *name,
                             const char *registered);
 
+/* The pid of the PostgreSQL backend holding the claim on game id in the
+ * database of url, or 0 for none: who plays the game.  Other tests on the
+ * cluster have games of the same ids, in their own databases. */
+long long cas_test_claim_holder(const char *url, int64_t id);
+
+/* Load game id (its actions too) from s into *g, asserting that it is
+ * finished with n_actions actions; free *g with cas__saves_game_free. */
+void cas_test_load_finished(struct cas__saves *s, int64_t id, size_t n_actions,
+                            struct cas__saves_game *g);
+
 /* Assert two games hold the same header, players and actions. */
 void cas_test_assert_same_game(const struct cas__saves_game *a,
                                const struct cas__saves_game *b);

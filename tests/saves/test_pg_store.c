@@ -4,10 +4,11 @@
  * use, migrated, a newer one or another application's database refused and
  * left alone, castellans creating the schema at once, a second writer of
  * one game refused as in SQLite, a copied game keeping its id, the
- * password never shown; the server going away under the store: an
- * unanswered append saved once when appended again, a claim another
- * castellan took meanwhile not taken back.  The journal and campaign tests run here too
- * (test_saves_journal_pg, test_saves_campaign_pg).
+ * password never shown, claims held on a journal writer's connection; the
+ * server going away under the store: an unanswered append saved once when
+ * appended again, a claim another castellan took meanwhile not taken back.
+ * The journal and campaign tests run here too (test_saves_journal_pg,
+ * test_saves_campaign_pg).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +16,6 @@
 #include <cmocka.h>
 
 #include <libpq-fe.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,83 +293,118 @@ static void test_a_claimed_game_is_refused_to_another(void **state)
     cas__saves_close(a);
 }
 
-/* A password in the URL never appears in a message. */
-/* A taker's claim and read of a game, on a thread of their own. */
-struct taker {
-    struct cas__saves *s;
-    int64_t id;
-    int claim_rc, load_rc;
-    size_t n_actions;
-    atomic_int done;
-};
-
-static void *take_over(void *arg)
+/* The sample game (5 actions) inserted through s into *g, and claimed
+ * through a writer on url that holds s's claims: the writer, started. */
+static struct cas__saves_writer *claimed_through_a_writer(const char *url, struct cas__saves *s,
+                                                          struct cas__saves_game *g)
 {
-    struct taker *t = arg;
-    struct cas__saves_game g;
-    t->claim_rc = cas__saves_game_claim(t->s, t->id);
-    t->load_rc = t->claim_rc ? t->claim_rc : cas__saves_game_load(t->s, t->id, 1, &g);
-    if (t->load_rc == CAS_OK) {
-        t->n_actions = g.n_actions;
-        cas__saves_game_free(&g);
-    }
-    atomic_store(&t->done, 1);
-    return NULL;
+    char err[1024];
+    struct cas__saves_writer *w;
+    cas_test_sample_game(g, "league", "Ada", "Bob", 5);
+    assert_int_equal(cas__saves_game_insert(s, g), CAS_OK);
+    assert_int_equal(cas__saves_writer_open(url, NULL, NULL, &w, err, sizeof err), CAS_OK);
+    cas__saves_writer_hold_claims(w, s);
+    assert_int_equal(cas__saves_writer_start(w), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(s, g->id), CAS_OK);
+    return w;
 }
 
-/* A castellan that dies keeps its last append in flight on its journal's
- * connection after its claim (on another connection) is gone: the server
- * commits what it was sent.  A claim of the game waits for that append,
- * and the journal read after it holds it; read a ply short, the taker
- * would play that ply again and collide with it (test_serve_pg hung so).
- * The append in flight is held open here on a plain connection, as
- * APPEND_SQL does it: the action inserted and the game's row updated in
- * one transaction. */
-static void test_a_claim_waits_for_the_last_holders_append_in_flight(void **state)
+/* castellan serve claims its games on its journal writer's connection
+ * (cas__saves_writer_hold_claims): the backend that runs a game's appends
+ * is the one holding its claim, so the claim goes only after the last
+ * append that backend was sent, even one it had not started when the
+ * castellan died (test_serve_pg's takeover).  Here the writer's append
+ * waits for a lock of the test's, and the backend waiting is the claim's;
+ * another castellan's claim is refused with the message on the asking
+ * store; once the writer stops, the store claims on its own connection. */
+static void test_claims_through_a_writer_are_on_its_connection(void **state)
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], sql[512];
+    char url[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves_game g;
-    cas_test_sample_game(&g, "league", "Ada", "Bob", 5);
-    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
-    PGconn *dying = PQconnectdb(url);
-    assert_int_equal(PQstatus(dying), CONNECTION_OK);
-    snprintf(sql, sizeof sql, "BEGIN; INSERT INTO actions (game, ply, actor, text, hash, "
-             "clock_ms) VALUES (%lld, 5, 0, 'late', 0, NULL); UPDATE games SET updated_at ="
-             " updated_at WHERE id = %lld", (long long)g.id, (long long)g.id);
-    PGresult *r = PQexec(dying, sql);
-    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
-    PQclear(r);
+    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
 
-    struct taker taker = {.s = cas_test_open(url), .id = g.id};
-    pthread_t thread;
-    assert_int_equal(pthread_create(&thread, NULL, take_over, &taker), 0);
-    /* The append commits once the taker waits for it (seen in the
-     * server's own view: a backend waiting for a lock), or once the
-     * taker is done without waiting (the defect: then it read too soon).
-     * Bounded only against a stuck server: a minute. */
-    for (int tries = 0; tries < 6000 && !atomic_load(&taker.done) &&
-                        cas_test_query_int(url, "SELECT count(*) FROM pg_stat_activity WHERE"
-                                           " wait_event_type = 'Lock' AND datname ="
-                                           " current_database()") == 0;
-         tries++)
-        usleep(10000);
-    r = PQexec(dying, "COMMIT");
+    PGconn *lock = PQconnectdb(url);
+    assert_int_equal(PQstatus(lock), CONNECTION_OK);
+    PGresult *r = PQexec(lock, "BEGIN; LOCK TABLE actions IN SHARE MODE");
     assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
     PQclear(r);
-    assert_int_equal(pthread_join(thread, NULL), 0);
-    PQfinish(dying);
-    assert_int_equal(taker.claim_rc, CAS_OK);
-    assert_int_equal(taker.load_rc, CAS_OK);
-    assert_int_equal(taker.n_actions, 6);
-    assert_int_equal(cas__saves_game_release(taker.s, g.id), CAS_OK);
-    cas__saves_close(taker.s);
+    cas__saves_writer_submit(w, cas__saves_entry_new(g.id, 5, 1, "late", 5, -1, NULL));
+    const char *waiting = "SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE datname"
+                          " = current_database() AND wait_event_type = 'Lock'";
+    long long appender = 0;
+    for (int tries = 0; tries < 6000 && !(appender = cas_test_query_int(url, waiting)); tries++)
+        usleep(10000); /* bounded only against a stuck server: a minute */
+    assert_true(appender > 0);
+    assert_int_equal(cas_test_claim_holder(url, g.id), appender);
+    r = PQexec(lock, "COMMIT");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQfinish(lock);
+    struct cas__saves_entry *done = cas__saves_writer_done(w, 1);
+    assert_int_equal(done->rc, CAS_OK);
+    cas__saves_entries_free(done);
+
+    /* Released through s, claimed by another, refused to s with its words. */
+    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
+    assert_int_equal(cas_test_claim_holder(url, g.id), 0);
+    struct cas__saves *other = cas_test_open(url);
+    assert_int_equal(cas__saves_game_claim(other, g.id), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(s, g.id), CAS_ECONFLICT);
+    assert_non_null(strstr(cas__saves_errmsg(s), "another castellan is playing game"));
+    assert_int_equal(cas__saves_game_release(other, g.id), CAS_OK);
+    cas__saves_close(other);
+
+    /* Held through w when it stops: gone with its connection; s's own
+     * connection claims from then on. */
+    assert_int_equal(cas__saves_game_claim(s, g.id), CAS_OK);
+    cas__saves_writer_stop(w);
+    /* (its backend ends on its own time: bounded against a stuck server) */
+    for (int tries = 0; tries < 6000 && cas__saves_game_claim(s, g.id) != CAS_OK; tries++)
+        usleep(10000);
+    assert_true(cas_test_claim_holder(url, g.id) > 0);
+    assert_true(cas_test_claim_holder(url, g.id) != appender);
+    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
+    assert_int_equal(cas_test_claim_holder(url, g.id), 0);
     cas__saves_game_free(&g);
     cas__saves_close(s);
 }
 
+/* The database server closes the writer's connection (as a restart
+ * does) while no game moves: the store's readiness check, which castellan
+ * serve makes each tick, tries that connection, makes it again and takes
+ * the claims again, before another castellan could take the game for one
+ * whose server is gone. */
+static void test_claims_through_a_writer_come_back_with_its_connection(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], sql[128];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
+    long long first = cas_test_claim_holder(url, g.id);
+    assert_true(first > 0);
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", first);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    long long now = 0;
+    /* bounded only against a stuck server: a minute */
+    for (int tries = 0; tries < 6000 && (now == 0 || now == first); tries++) {
+        usleep(10000);
+        cas__saves_ready(s);
+        now = cas_test_claim_holder(url, g.id);
+    }
+    assert_true(now > 0 && now != first);
+    assert_int_equal(cas__saves_ready(s), CAS_OK);
+    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
+    cas__saves_writer_stop(w);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
+/* A password in the URL never appears in a message. */
 static void test_messages_never_show_the_password(void **state)
 {
     (void)state;
@@ -524,7 +558,8 @@ int main(void)
         cmocka_unit_test(test_a_copied_game_keeps_its_id),
         cmocka_unit_test(test_integrity_check_finds_a_gap_in_the_plies),
         cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
-        cmocka_unit_test(test_a_claim_waits_for_the_last_holders_append_in_flight),
+        cmocka_unit_test(test_claims_through_a_writer_are_on_its_connection),
+        cmocka_unit_test(test_claims_through_a_writer_come_back_with_its_connection),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,16 +31,18 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
             c->not_played++;
             c->acted_ply = 0;
         }
+        c->kept += strcmp(v.code, "unavailable") == 0 && strstr(text, "this move is kept");
     } else if (v.state) {
         if (!c->states++)
             c->first_ply = v.ply;
         c->failed |= strstr(text, "\"failure\":") != NULL;
         c->over = v.over;
         c->ply = v.ply;
+        c->decides = !v.over && v.you >= 0 && v.actor == v.you && v.n_actions > 0;
         assert_int_equal(v.you, c->seat);
         /* A state may come again for the same ply (another seat joined):
          * act once per ply, as the page does. */
-        if (c->seat >= 0 && (!c->stop_after || c->acts < c->stop_after) &&
+        if (c->seat >= 0 && !c->passive && (!c->stop_after || c->acts < c->stop_after) &&
             c->acted_ply != v.ply + 1 &&
             cas__botclient_act(&v, (uint64_t)v.ply * 7 + 3, act, sizeof act)) {
             cas__wsc_send(conn, act);
@@ -52,6 +54,12 @@ static void on_message(struct cas__wsc_conn *conn, void *user, const char *text,
 }
 
 const struct cas__wsc_events serve_client_events = {.message = on_message};
+
+int serve_stopped_at_decision(void *ctx)
+{
+    const struct serve_client *c = ctx;
+    return c->acts >= c->stop_after && c->decides && c->acted_ply != c->ply + 1;
+}
 
 void serve_run_until(struct cas__wsc *w, int (*done)(void *), void *ctx)
 {

@@ -23,8 +23,11 @@ struct serve_client {
     int64_t game;
     int states, over, errors, acts, stop_after; /* stop_after: acts, 0 = never */
     int not_played;           /* moves refused with nothing played: played again */
+    int kept;                 /* moves refused as kept until the store is back */
+    int passive;              /* never acts: another tab of its seat, for a test's sends */
     int64_t ply, acted_ply;   /* acted_ply: the last ply acted at, +1 */
     int64_t first_ply;        /* of the first state seen */
+    int decides;              /* the last state asks this seat to decide */
     int failed;               /* a state said the game stopped on a fault */
     char last_error[64];
     char last_message[1024];  /* the last error message, whole */
@@ -37,6 +40,10 @@ struct serve_client {
  * away), as the page lets its player do. */
 extern const struct cas__wsc_events serve_client_events;
 
+/* A done for serve_run_until: client ctx made its stop_after acts and
+ * was then shown its next decision (not only a state after its last act,
+ * while another seat's move may still be on its way to the store). */
+int serve_stopped_at_decision(void *ctx);
 /* Service w until done(ctx), or fail the test after a bound of turns that
  * only a hang reaches. */
 void serve_run_until(struct cas__wsc *w, int (*done)(void *), void *ctx);

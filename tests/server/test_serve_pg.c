@@ -6,7 +6,9 @@
  * other takes its games over: the player reconnects through it and plays
  * to the end, and a game nobody follows is taken over by the other's own
  * look for games whose server is gone.  The journal holds each game once,
- * whole.
+ * whole.  A save the killed server's database backend received but had
+ * not run yet is waited for: the game is not taken over before it is
+ * committed or dropped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include <libpq-fe.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,29 +37,10 @@ static int over_or_failed(void *ctx)
     return c->over || c->errors || c->failed; /* a stopped game sends nothing more */
 }
 
-static int stopped(void *ctx)
-{
-    const struct serve_client *c = ctx;
-    return c->acts >= c->stop_after && c->states > c->acts;
-}
-
 static int refused(void *ctx)
 {
     const struct serve_client *c = ctx;
     return c->errors > 0;
-}
-
-/* The server process (its PostgreSQL backend's pid) holding the claim on
- * game id in this test's database, or 0 for none: who plays the game.
- * Other tests on the cluster have games of the same ids. */
-static long long holder(const char *url, int64_t id)
-{
-    char sql[320];
-    snprintf(sql, sizeof sql, "SELECT coalesce(max(pid), 0) FROM pg_locks WHERE locktype ="
-             " 'advisory' AND granted AND classid = 1128354636 AND objid = %lld AND"
-             " objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname ="
-             " current_database())", (long long)id);
-    return cas_test_query_int(url, sql);
 }
 
 static void test_two_servers_share_one_database(void **state)
@@ -93,14 +77,14 @@ static void test_two_servers_share_one_database(void **state)
                                 NULL, NULL);
     serve_connect(w, &a, &ada);
     serve_join(&ada, game, 0);
-    serve_run_until(w, stopped, &ada);
+    serve_run_until(w, serve_stopped_at_decision, &ada);
     assert_int_equal(ada.errors, 0);
     int64_t ply_before = ada.ply;
-    /* a holds both, on one of its connections or two (its store thread
-     * has its own). */
-    long long a_backend = holder(url, game), a_idle_backend = holder(url, idle);
+    /* a holds both, on its journal's connection (the one that appends). */
+    long long a_backend = cas_test_claim_holder(url, game);
+    long long a_idle_backend = cas_test_claim_holder(url, idle);
     assert_true(a_backend > 0);
-    assert_true(a_idle_backend > 0);
+    assert_int_equal(a_idle_backend, a_backend);
 
     /* While a lives, b does not play a's game. */
     struct serve_client nosy = {.seat = -1};
@@ -138,10 +122,11 @@ static void test_two_servers_share_one_database(void **state)
 
     /* The game nobody follows is taken over by b's own look (once a
      * second), and both are b's now. */
-    for (int tries = 0; tries < 600 && holder(url, idle) == 0; tries++)
+    for (int tries = 0; tries < 600 && cas_test_claim_holder(url, idle) == 0; tries++)
         cas__wsc_service(w, 100);
     /* A holder that is none of a's connections is b's. */
-    long long b_idle_backend = holder(url, idle), b_backend = holder(url, game);
+    long long b_idle_backend = cas_test_claim_holder(url, idle);
+    long long b_backend = cas_test_claim_holder(url, game);
     assert_true(b_idle_backend > 0 && b_backend > 0);
     assert_true(b_idle_backend != a_backend && b_idle_backend != a_idle_backend);
     assert_true(b_backend != a_backend && b_backend != a_idle_backend);
@@ -158,9 +143,7 @@ static void test_two_servers_share_one_database(void **state)
     assert_int_equal(cas__saves_game_load(s, bots, 1, &g), CAS_OK);
     assert_int_equal(g.status, CAS__SAVES_FINISHED);
     cas__saves_game_free(&g);
-    assert_int_equal(cas__saves_game_load(s, game, 1, &g), CAS_OK);
-    assert_int_equal(g.status, CAS__SAVES_FINISHED);
-    assert_int_equal(g.n_actions, (size_t)ada.ply);
+    cas_test_load_finished(s, game, (size_t)ada.ply, &g);
     assert_string_equal(g.players[0].name, "Ada");
     cas__saves_game_free(&g);
     assert_int_equal(cas__saves_game_load(s, idle, 1, &g), CAS_OK);
@@ -169,10 +152,135 @@ static void test_two_servers_share_one_database(void **state)
     cas__saves_close(s);
 }
 
+static int refused_or_shown(void *ctx)
+{
+    const struct serve_client *c = ctx;
+    return c->errors > 0 || c->states > 0;
+}
+
+/* One integer from sql, polled until it is `want` (bounded only against a
+ * stuck server: a minute): the value it had last. */
+static long long query_until(const char *url, const char *sql, long long want)
+{
+    long long v = cas_test_query_int(url, sql);
+    for (int tries = 0; tries < 600 && v != want; tries++) {
+        usleep(100000);
+        v = cas_test_query_int(url, sql);
+    }
+    return v;
+}
+
+/* a is SIGKILLed while its database backend holds Ada's move, received
+ * and not run: the test's lock on the actions table keeps the append from
+ * starting, as a busy server would.  The database runs what it was sent
+ * and lets go of the dead client's claims as each backend ends; the claim
+ * must be the last to go, after that append, or b takes the game over a
+ * ply short and its own save of that ply collides with a's late one (the
+ * game stops: "another castellan saved it first").  So while the append
+ * waits, the game is a's still (held by the backend that appends), b
+ * refuses Ada; once it is committed, b takes it over with her move in. */
+static void test_a_takeover_waits_for_a_save_received_not_run(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], sql[512];
+    struct serve_process a, b;
+    struct cas__wsc *w;
+    cas_test_pg_database(url, sizeof url);
+    /* The test's own connection, which will hold the lock.  The append
+     * waits as long as the test needs, not castellan's 30 s at most. */
+    PGconn *lock = PQconnectdb(url);
+    assert_int_equal(PQstatus(lock), CONNECTION_OK);
+    PGresult *r = PQexec(lock, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET"
+                         " statement_timeout = ''10min''', current_database()); END$$");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    const char *const extra[] = {"--database", url, NULL};
+    serve_start(&a, "pg-late-a", extra);
+    assert_int_equal(cas__wsc_new(&serve_client_events, &w), CAS_OK);
+    struct serve_client ada = {.stop_after = 2};
+    int64_t game = serve_create(w, &a, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
+                                "{\"name\":\"Ada\",\"agent\":\"human\"},{\"agent\":\"greedy\"}],"
+                                "\"practice\":true,\"seed\":\"4\"}", &ada, NULL);
+    serve_connect(w, &a, &ada);
+    serve_join(&ada, game, 0);
+    serve_run_until(w, serve_stopped_at_decision, &ada);
+    assert_int_equal(ada.errors, 0);
+
+    /* Her third move reaches a's journal writer, whose append waits. */
+    r = PQexec(lock, "BEGIN; LOCK TABLE actions IN SHARE MODE");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    ada.stop_after = 3;
+    serve_join(&ada, game, 0);
+    const char *waiting = "SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE datname"
+                          " = current_database() AND wait_event_type = 'Lock'";
+    long long appender = 0;
+    for (int tries = 0; tries < 600 && !(appender = cas_test_query_int(url, waiting)); tries++)
+        cas__wsc_service(w, 100);
+    assert_true(appender > 0);
+    int64_t late_ply = ada.acted_ply - 1;
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM actions"), late_ply);
+
+    /* a dies; each of its backends but the appender sees it gone. */
+    int status;
+    assert_int_equal(serve_kill(&a, &status), 0);
+    for (int i = 0; i < 600 && cas__wsc_is_open(ada.conn); i++)
+        cas__wsc_service(w, 50);
+    cas__wsc_conn_free(ada.conn);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE datname ="
+             " current_database() AND backend_type = 'client backend' AND pid NOT IN"
+             " (pg_backend_pid(), %d, %lld)", PQbackendPID(lock), appender);
+    assert_int_equal(query_until(url, sql, 0), 0);
+    /* The claim is the appender's: it goes when that backend ends. */
+    assert_int_equal(cas_test_claim_holder(url, game), appender);
+
+    /* b refuses Ada while the game is a's. */
+    serve_start(&b, "pg-late-b", extra);
+    ada.errors = ada.states = 0;
+    serve_connect(w, &b, &ada);
+    serve_join(&ada, game, 0);
+    serve_run_until(w, refused_or_shown, &ada);
+    assert_int_equal(ada.states, 0);
+    assert_string_equal(ada.last_error, "not-found");
+
+    /* The append runs, the appender ends: b takes the game over with her
+     * move in, and she plays to the end. */
+    r = PQexec(lock, "COMMIT");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQfinish(lock);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid = %lld",
+             appender);
+    assert_int_equal(query_until(url, sql, 0), 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM actions WHERE game = %lld AND ply = %lld"
+             " AND actor = 0", (long long)game, (long long)late_ply);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    ada.errors = 0;
+    ada.stop_after = 0;
+    ada.acted_ply = 0;
+    serve_join(&ada, game, 0);
+    serve_run_until(w, over_or_failed, &ada);
+    assert_int_equal(ada.errors, 0);
+    assert_false(ada.failed);
+    assert_true(ada.ply > late_ply);
+
+    cas__wsc_free(w);
+    cas__wsc_conn_free(ada.conn);
+    assert_int_equal(serve_stop(&b), 0);
+    struct cas__saves *s = cas_test_open(url);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_integrity_check(s), CAS_OK);
+    cas_test_load_finished(s, game, (size_t)ada.ply, &g);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_servers_share_one_database),
+        cmocka_unit_test(test_a_takeover_waits_for_a_save_received_not_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
