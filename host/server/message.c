@@ -211,13 +211,16 @@ static void write_players(struct cas__table *t, struct cas__jw *w)
         write_score(w, "score", scores, have, i);
         write_score(w, "projected", projected, have_projected, i);
         if (t->days_per_move) {
-            cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}",
-                           cas__corr_left(t, i, cas__corr_wall(t)));
+            cas__jw_raw(w, ",\"clock_ms\":");
+            cas__jw_int(w, cas__corr_left(t, i, cas__corr_wall(t)));
+            cas__jw_raw(w, "}");
         } else if (t->has_clock) {
             int64_t left = s->clock_ms;
             if (i == actor && !t->over)
                 left -= cas__table_turn_elapsed(t, now);
-            cas__jw_printf(w, ",\"clock_ms\":%" PRId64 "}", left < 0 ? 0 : left);
+            cas__jw_raw(w, ",\"clock_ms\":");
+            cas__jw_int(w, left < 0 ? 0 : left);
+            cas__jw_raw(w, "}");
         } else {
             cas__jw_raw(w, ",\"clock_ms\":null}");
         }
@@ -260,13 +263,18 @@ void cas__table_write_result(struct cas__table *t, struct cas__jw *w)
 /* A score event's ,"score":{...}: who scored how many points for what. */
 static void write_event_score(const struct cas__srv_event *e, struct cas__jw *w)
 {
-    cas__jw_printf(w, ",\"score\":{\"player\":%d,\"points\":%" PRId64 ",\"category\":",
-                   e->scorer, e->points);
+    cas__jw_raw(w, ",\"score\":{\"player\":");
+    cas__jw_int(w, e->scorer);
+    cas__jw_raw(w, ",\"points\":");
+    cas__jw_int(w, e->points);
+    cas__jw_raw(w, ",\"category\":");
     if (e->category)
         cas__jw_str(w, e->category);
     else
         cas__jw_raw(w, "null");
-    cas__jw_printf(w, ",\"final\":%s}", e->final ? "true" : "false");
+    cas__jw_raw(w, ",\"final\":");
+    cas__jw_bool(w, e->final);
+    cas__jw_raw(w, "}");
 }
 
 /* The events of the log from `from` on that viewer `seat` may see. */
@@ -278,9 +286,11 @@ static void write_events(struct cas__table *t, int seat, size_t from, struct cas
         const struct cas__srv_event *e = &t->events[i];
         if (e->visible_to != CAS_VIEWER_PUBLIC && e->visible_to != seat)
             continue;
-        cas__jw_printf(w, "%s{\"ply\":%" PRIu32 ",\"player\":", first ? "" : ",", e->ply);
+        cas__jw_raw(w, first ? "{\"ply\":" : ",{\"ply\":");
+        cas__jw_uint(w, e->ply);
+        cas__jw_raw(w, ",\"player\":");
         if (e->player >= 0)
-            cas__jw_printf(w, "%d", e->player);
+            cas__jw_int(w, e->player);
         else
             cas__jw_raw(w, "null");
         cas__jw_raw(w, ",\"text\":");
@@ -316,16 +326,22 @@ static void write_clock(struct cas__table *t, struct cas__jw *w)
 {
     if (t->days_per_move)
         cas__corr_write_clock(t, w, 1);
-    else if (t->has_clock)
-        cas__jw_printf(w, ",\"clock\":{\"base_ms\":%" PRId64 ",\"increment_ms\":%" PRId64
-                       ",\"running\":%s}", t->base_ms, t->increment_ms,
-                       t->clock_running && !t->over ? "true" : "false");
-    else
+    else if (t->has_clock) {
+        cas__jw_raw(w, ",\"clock\":{\"base_ms\":");
+        cas__jw_int(w, t->base_ms);
+        cas__jw_raw(w, ",\"increment_ms\":");
+        cas__jw_int(w, t->increment_ms);
+        cas__jw_raw(w, ",\"running\":");
+        cas__jw_bool(w, t->clock_running && !t->over);
+        cas__jw_raw(w, "}");
+    } else
         cas__jw_raw(w, ",\"clock\":null");
     int gone = cas__table_gone(t, t->lobby->clock.now_ms(t->lobby->clock.ctx));
-    if (gone >= 0)
-        cas__jw_printf(w, ",\"leaver\":{\"seat\":%d}", gone);
-    else
+    if (gone >= 0) {
+        cas__jw_raw(w, ",\"leaver\":{\"seat\":");
+        cas__jw_int(w, gone);
+        cas__jw_raw(w, "}");
+    } else
         cas__jw_raw(w, ",\"leaver\":null");
 }
 
@@ -356,18 +372,27 @@ static void write_head(struct cas__table *t, const char *type, int seat,
                        struct shared_fields *sf, struct cas__jw *w)
 {
     int actor = cas__table_actor(t);
-    cas__jw_printf(w, "{\"type\":\"%s\",\"game\":\"%lld\",\"seq\":%" PRIu64 ",\"ply\":%" PRIu32
-                   ",\"you\":", type, (long long)t->id, t->seq, t->r.session.ply);
+    cas__jw_raw(w, "{\"type\":\"");
+    cas__jw_raw(w, type);
+    cas__jw_raw(w, "\",\"game\":\"");
+    cas__jw_int(w, t->id);
+    cas__jw_raw(w, "\",\"seq\":");
+    cas__jw_uint(w, t->seq);
+    cas__jw_raw(w, ",\"ply\":");
+    cas__jw_uint(w, t->r.session.ply);
+    cas__jw_raw(w, ",\"you\":");
     if (seat >= 0)
-        cas__jw_printf(w, "%d", seat);
+        cas__jw_int(w, seat);
     else
         cas__jw_raw(w, "null");
     if (t->over || actor == CAS_ACTOR_TERMINAL)
         cas__jw_raw(w, ",\"actor\":\"over\"");
     else if (actor == CAS_ACTOR_CHANCE)
         cas__jw_raw(w, ",\"actor\":\"chance\"");
-    else
-        cas__jw_printf(w, ",\"actor\":%d", actor);
+    else {
+        cas__jw_raw(w, ",\"actor\":");
+        cas__jw_int(w, actor);
+    }
     write_shared_players(t, sf, w);
     write_clock(t, w);
 }
@@ -375,9 +400,11 @@ static void write_head(struct cas__table *t, const char *type, int seat,
 /* The fields every state and update ends with. */
 static void write_tail(struct cas__table *t, int seat, struct cas__jw *w)
 {
-    cas__jw_printf(w, ",\"can_undo\":%s,\"over\":%s,\"result\":",
-                   cas__table_can_undo(t, seat) ? "true" : "false",
-                   t->over ? "true" : "false");
+    cas__jw_raw(w, ",\"can_undo\":");
+    cas__jw_bool(w, cas__table_can_undo(t, seat));
+    cas__jw_raw(w, ",\"over\":");
+    cas__jw_bool(w, t->over);
+    cas__jw_raw(w, ",\"result\":");
     if (t->over)
         cas__table_write_result(t, w);
     else
@@ -394,12 +421,15 @@ static void write_tail(struct cas__table *t, int seat, struct cas__jw *w)
  * (from the start in a practice game, whose creator chose it). */
 static void write_draws(const struct cas__table *t, struct cas__jw *w)
 {
-    cas__jw_printf(w, ",\"practice\":%s,\"seed_commitment\":",
-                   t->practice ? "true" : "false");
+    cas__jw_raw(w, ",\"practice\":");
+    cas__jw_bool(w, t->practice);
+    cas__jw_raw(w, ",\"seed_commitment\":");
     cas__jw_str(w, t->seed_commitment[0] ? t->seed_commitment : NULL);
-    if (t->practice || t->over)
-        cas__jw_printf(w, ",\"seed\":\"%" PRIu64 "\"", t->saved.seed);
-    else
+    if (t->practice || t->over) {
+        cas__jw_raw(w, ",\"seed\":\"");
+        cas__jw_uint(w, t->saved.seed);
+        cas__jw_raw(w, "\"");
+    } else
         cas__jw_raw(w, ",\"seed\":null");
     cas__jw_raw(w, ",\"seed_reveal\":");
     cas__jw_str(w, t->over && t->seed_reveal[0] ? t->seed_reveal : NULL);
@@ -409,7 +439,8 @@ static void write_svg(struct cas__jw *w, struct cas__picture *pic, int marked)
 {
     cas__jw_raw(w, ",\"svg\":");
     cas__jw_strn(w, cas__picture_svg(pic), pic->len);
-    cas__jw_printf(w, ",\"marked\":%s", marked ? "true" : "false");
+    cas__jw_raw(w, ",\"marked\":");
+    cas__jw_bool(w, marked);
 }
 
 /* ------------------------------------------------------- the messages */
@@ -459,8 +490,11 @@ static void write_played(struct cas__table *t, struct cas__jw *w)
 {
     cas__jw_raw(w, ",\"played\":[");
     for (size_t i = 0; i < t->n_played; i++) {
-        cas__jw_printf(w, "%s{\"ply\":%" PRIu32 ",\"player\":%d,\"text\":", i ? "," : "",
-                       t->played[i].ply, t->played[i].player);
+        cas__jw_raw(w, i ? ",{\"ply\":" : "{\"ply\":");
+        cas__jw_uint(w, t->played[i].ply);
+        cas__jw_raw(w, ",\"player\":");
+        cas__jw_int(w, t->played[i].player);
+        cas__jw_raw(w, ",\"text\":");
         cas__jw_str(w, t->played[i].text);
         cas__jw_raw(w, "}");
     }
@@ -508,11 +542,13 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     write_played(t, &w);
     int reset = v->events_epoch != t->events_reset || v->events_sent > t->n_events;
     write_events(t, seat, reset ? 0 : v->events_sent, &w);
-    cas__jw_printf(&w, ",\"events_reset\":%s", reset ? "true" : "false");
+    cas__jw_raw(&w, ",\"events_reset\":");
+    cas__jw_bool(&w, reset);
     size_t mark = cas__jw_len(&w);
     cas__jw_raw(&w, ",\"svg_changes\":");
     if (cas__picture_diff(&v->pic, &pic, &w) == 0) {
-        cas__jw_printf(&w, ",\"marked\":%s", marked ? "true" : "false");
+        cas__jw_raw(&w, ",\"marked\":");
+        cas__jw_bool(&w, marked);
     } else {
         cas__jw_cut(&w, mark);
         write_svg(&w, &pic, marked);

@@ -78,15 +78,30 @@ void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
     va_end(args);
 }
 
-void cas__jw_int(struct cas__jw *w, int64_t v)
+/* The decimal digits of u, a '-' before them when minus, written at the
+ * end of digits[24]; where they start. */
+static char *put_decimal(char digits[24], uint64_t u, int minus)
 {
-    char digits[24], *at = digits + sizeof digits;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *at = digits + 24;
     do
         *--at = (char)('0' + u % 10);
     while (u /= 10);
-    if (v < 0)
+    if (minus)
         *--at = '-';
+    return at;
+}
+
+void cas__jw_int(struct cas__jw *w, int64_t v)
+{
+    char digits[24];
+    char *at = put_decimal(digits, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+    cas__jw_rawn(w, at, (size_t)(digits + sizeof digits - at));
+}
+
+void cas__jw_uint(struct cas__jw *w, uint64_t v)
+{
+    char digits[24];
+    char *at = put_decimal(digits, v, 0);
     cas__jw_rawn(w, at, (size_t)(digits + sizeof digits - at));
 }
 

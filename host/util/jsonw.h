@@ -41,9 +41,18 @@ static inline void cas__jw_raw(struct cas__jw *w, const char *text)
     cas__jw_rawn(w, text, strlen(text));
 }
 void cas__jw_printf(struct cas__jw *w, const char *fmt, ...) CAS_PRINTF(2, 3);
-/* Append a decimal integer (what "%" PRId64 writes, without printf's
- * cost: the fields of every message). */
+/* Append a decimal integer (what "%" PRId64 / "%" PRIu64 write, without
+ * printf's cost: the fields of every message). */
 void cas__jw_int(struct cas__jw *w, int64_t v);
+void cas__jw_uint(struct cas__jw *w, uint64_t v);
+/* Append true or false. */
+static inline void cas__jw_bool(struct cas__jw *w, int b)
+{
+    if (b)
+        cas__jw_rawn(w, "true", 4);
+    else
+        cas__jw_rawn(w, "false", 5);
+}
 /* Append a JSON string of text[0..n) ("null" for NULL): quotes, backslash
  * and control characters escaped, bytes that are not UTF-8 replaced by
  * U+FFFD, and "</" written "<\/" so a page may embed it. */

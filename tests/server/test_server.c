@@ -374,6 +374,32 @@ static void test_writer_writes_integers_as_printf_does(void **state)
         assert_string_equal(cas__jw_text(&w), want);
         cas__jw_free(&w);
     }
+    const uint64_t unsigned_values[] = {0, 9, 10, 4294967295u, (uint64_t)INT64_MAX + 1,
+                                        UINT64_MAX};
+    for (size_t i = 0; i < sizeof unsigned_values / sizeof unsigned_values[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "x%" PRIu64, unsigned_values[i]);
+        struct cas__jw w;
+        cas__jw_init(&w);
+        cas__jw_raw(&w, "x");
+        cas__jw_uint(&w, unsigned_values[i]);
+        assert_string_equal(cas__jw_text(&w), want);
+        cas__jw_free(&w);
+    }
+}
+
+static void test_writer_writes_booleans(void **state)
+{
+    (void)state;
+    struct cas__jw w;
+    cas__jw_init(&w);
+    cas__jw_bool(&w, 1);
+    cas__jw_raw(&w, ",");
+    cas__jw_bool(&w, 0);
+    cas__jw_raw(&w, ",");
+    cas__jw_bool(&w, -3);
+    assert_string_equal(cas__jw_text(&w), "true,false,true");
+    cas__jw_free(&w);
 }
 
 /* ASCII byte c as a JSON string carries it, after byte prev. */
@@ -2365,6 +2391,7 @@ int main(void)
         cmocka_unit_test(test_writer_escapes_each_byte_wherever_it_falls),
         cmocka_unit_test(test_writer_escapes_dense_text),
         cmocka_unit_test(test_writer_writes_integers_as_printf_does),
+        cmocka_unit_test(test_writer_writes_booleans),
         cmocka_unit_test(test_create_list_claim_join),
         cmocka_unit_test(test_only_the_seat_acts),
         cmocka_unit_test(test_secrets_stay_with_their_seat),
