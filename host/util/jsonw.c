@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <castellan/outbuf.h> /* cas_out_digits */
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -78,31 +80,19 @@ void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
     va_end(args);
 }
 
-/* The decimal digits of u, a '-' before them when minus, written at the
- * end of digits[24]; where they start. */
-static char *put_decimal(char digits[24], uint64_t u, int minus)
-{
-    char *at = digits + 24;
-    do
-        *--at = (char)('0' + u % 10);
-    while (u /= 10);
-    if (minus)
-        *--at = '-';
-    return at;
-}
-
 void cas__jw_int(struct cas__jw *w, int64_t v)
 {
-    char digits[24];
-    char *at = put_decimal(digits, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
-    cas__jw_rawn(w, at, (size_t)(digits + sizeof digits - at));
+    char digits[21];
+    size_t n = v < 0;
+    digits[0] = '-';
+    n += cas_out_digits(digits + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    cas__jw_rawn(w, digits, n);
 }
 
 void cas__jw_uint(struct cas__jw *w, uint64_t v)
 {
-    char digits[24];
-    char *at = put_decimal(digits, v, 0);
-    cas__jw_rawn(w, at, (size_t)(digits + sizeof digits - at));
+    char digits[20];
+    cas__jw_rawn(w, digits, cas_out_digits(digits, v));
 }
 
 /* The length of the valid UTF-8 sequence at s[0..n) (n > 0), or 0. */

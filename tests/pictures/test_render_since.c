@@ -390,6 +390,77 @@ static void test_a_malformed_relative_picture_is_refused(void **state)
     cas__picture_free(&last);
 }
 
+/* A plugin scripted to draw fixed texts: `relative` (with its code) when
+ * asked relative to a stamp, else `whole`; every picture stamped "s". */
+struct scripted {
+    const char *relative, *whole;
+    int relative_rc;
+    int relative_draws, whole_draws;
+};
+
+static int draw_scripted(void *ctx, const unsigned char *stamp_since, size_t since_len,
+                         unsigned char *stamp, size_t *stamp_len, const struct cas_writer *out)
+{
+    struct scripted *sc = ctx;
+    (void)since_len;
+    stamp[0] = 's';
+    *stamp_len = 1;
+    if (stamp_since) {
+        sc->relative_draws++;
+        int rc = sc->relative ? out->write(out->ctx, sc->relative, strlen(sc->relative)) : CAS_OK;
+        return rc == CAS_OK ? sc->relative_rc : rc;
+    }
+    sc->whole_draws++;
+    return out->write(out->ctx, sc->whole, strlen(sc->whole));
+}
+
+/* What cas__picture_draw does with a plugin's bad pictures: one drawn
+ * relative that does not fit (a key twice, found only after its drawn
+ * elements were added to the last picture's store) is drawn again whole,
+ * the reason given and the last picture's store as it was; a relative
+ * draw that fails gives its code; a whole one that draws nothing
+ * CAS_EINVAL.  The picture is empty after a failure. */
+static void test_draw_falls_back_on_a_bad_plugin(void **state)
+{
+    (void)state;
+    static const char first[] = "<svg>\n<g data-cas-key=\"a\">A</g>\n<g data-cas-key=\"b\">B</g>\n"
+                                "</svg>\n";
+    static const char second[] = "<svg>\n<g data-cas-key=\"a\">A2</g>\n</svg>\n";
+    struct scripted sc = {
+        .relative = "<svg>\n<g data-cas-key=\"a\" data-cas-same=\"\"/>\n"
+                    "<g data-cas-key=\"a\">twice</g>\n</svg>\n",
+        .whole = first};
+    struct cas__picture last, now;
+    const char *unfit = "unset";
+    assert_int_equal(cas__picture_draw(&last, NULL, draw_scripted, &sc, &unfit), CAS_OK);
+    assert_null(unfit);
+    assert_true(last.keyed);
+    assert_int_equal(last.stamp_len, 1);
+    sc.whole = second;
+    assert_int_equal(cas__picture_draw(&now, &last, draw_scripted, &sc, &unfit), CAS_OK);
+    assert_non_null(unfit);
+    assert_int_equal(sc.relative_draws, 1);
+    assert_int_equal(sc.whole_draws, 2);
+    assert_string_equal(cas__picture_svg(&now), second);
+    assert_true(now.keyed);
+    assert_int_equal(now.stamp_len, 1);
+    /* what the refused picture added to the last one's store is let go */
+    assert_int_equal(strlen(cas__picture_bytes(&last)), last.len);
+    assert_string_equal(cas__picture_svg(&last), first);
+    cas__picture_free(&now);
+
+    sc.relative = second;
+    sc.relative_rc = CAS_EIO;
+    assert_int_equal(cas__picture_draw(&now, &last, draw_scripted, &sc, &unfit), CAS_EIO);
+    assert_null(now.store);
+    assert_int_equal(sc.whole_draws, 2); /* not drawn again */
+
+    sc.whole = "";
+    assert_int_equal(cas__picture_draw(&now, NULL, draw_scripted, &sc, NULL), CAS_EINVAL);
+    assert_null(now.store);
+    cas__picture_free(&last);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_a_placeholder_for_nothing_is_refused),
         cmocka_unit_test(test_a_malformed_relative_picture_is_refused),
         cmocka_unit_test(test_kept_elements_after_other_text),
+        cmocka_unit_test(test_draw_falls_back_on_a_bad_plugin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
