@@ -355,7 +355,7 @@ static const char *same_as(struct cas__picture *pic, size_t *cap, struct cutting
  * before, keyed), each element is first taken as the one that followed
  * the last element matched in prev: most of a picture is what it was, and
  * a comparison costs a fraction of a scan.  With `since`, placeholders
- * stand for prev's elements (cas__picture_take_since). */
+ * stand for prev's elements (take_relative). */
 static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t from)
 {
     const char *base = c->base, *p = base + from, *end = c->end;
@@ -881,15 +881,6 @@ static const char *take_relative(struct cas__picture *pic, const struct cas__pic
     pic->keyed = 1;
     pic->after = prev->parts;
     return NULL;
-}
-
-int cas__picture_take_since(struct cas__picture *pic, char *svg, size_t len,
-                            const struct cas__picture *prev)
-{
-    memset(pic, 0, sizeof *pic);
-    int rc = svg && prev && prev->store && !take_relative(pic, prev, svg, len) ? 0 : -1;
-    free(svg);
-    return rc;
 }
 
 int cas__picture_draw(struct cas__picture *pic, const struct cas__picture *prev,

@@ -84,17 +84,6 @@ void cas__picture_take(struct cas__picture *pic, char *svg, size_t len);
  * one of prev's is taken without scanning it.  The result is the same. */
 void cas__picture_take_after(struct cas__picture *pic, char *svg, size_t len,
                              const struct cas__picture *prev);
-/* Take svg[0..len) (malloc'd, freed here), a picture the plugin wrote
- * relative to prev (ABI 1.4 render_since: each placeholder <g
- * data-cas-key="KEY" data-cas-same=""/> stands for prev's element KEY),
- * as pic: the whole picture, cut as cas__picture_take_after cuts it, each
- * placeholder's part prev's element, marked `same`.  0; or -1 when it does
- * not fit prev (a placeholder for no element of prev or for one twice,
- * either picture not keyed) or memory ran out: pic holds no picture and
- * the caller draws the whole picture instead. */
-int cas__picture_take_since(struct cas__picture *pic, char *svg, size_t len,
-                            const struct cas__picture *prev);
-
 /* How a caller's plugin draws a picture onto out: relative to the picture
  * whose stamp is since[0..since_len) (NULL: none, whole), its new stamp
  * into stamp[0..CAS_RENDER_STAMP_MIN) and its length into *stamp_len (0:
