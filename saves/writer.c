@@ -178,8 +178,8 @@ static struct cas__saves_entry *take_batch(struct cas__saves_writer *w)
 static void write_each(struct cas__saves *s, struct cas__saves_entry *list)
 {
     for (struct cas__saves_entry *e = list; e; e = e->next) {
-        struct cas__saves_entry *failed = cas__saves_write_entry(s, e) ? e : NULL;
-        for (struct cas__saves_entry *a = e->more; a; a = a->more) {
+        struct cas__saves_entry *failed = NULL;
+        for (struct cas__saves_entry *a = e; a; a = a->more) {
             if (!failed) {
                 failed = cas__saves_write_entry(s, a) ? a : NULL;
                 continue;
@@ -312,7 +312,6 @@ uint64_t cas__saves_writer_commits(struct cas__saves_writer *w)
     pthread_mutex_unlock(&w->lock);
     return commits;
 }
-
 
 void cas__saves_writer_stop(struct cas__saves_writer *w)
 {
