@@ -205,9 +205,9 @@ static void write_actions(struct cas__saves *s, struct cas__saves_entry *list)
         write_each(s, list);
         return;
     }
+    /* Each rc is set already (cas__saves_append_batch): the words too. */
     for (struct cas__saves_entry *e = list; e; e = e->next)
         for (struct cas__saves_entry *a = e; a; a = a->more) {
-            a->rc = rc;
             free(a->err);
             a->err = strdup(cas__saves_errmsg(s));
         }
