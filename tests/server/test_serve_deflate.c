@@ -75,15 +75,9 @@ static void watch(struct watcher *w, const struct serve_process *p)
 /* A text frame from the client: masked, uncompressed. */
 static void say(const struct watcher *w, const char *text)
 {
-    unsigned char frame[512], mask[4] = {0x12, 0x34, 0x56, 0x78};
-    size_t len = strlen(text);
-    assert_true(len < 126);
-    frame[0] = 0x81;
-    frame[1] = (unsigned char)(0x80 | len);
-    memcpy(frame + 2, mask, 4);
-    for (size_t i = 0; i < len; i++)
-        frame[6 + i] = (unsigned char)text[i] ^ mask[i % 4];
-    assert_int_equal(send(w->fd, frame, 6 + len, MSG_NOSIGNAL), (ssize_t)(6 + len));
+    unsigned char frame[512];
+    size_t len = serve_client_frame(frame, 0x1, text);
+    assert_int_equal(send(w->fd, frame, len, MSG_NOSIGNAL), (ssize_t)len);
 }
 
 /* Read the next frame; inflate it as w's offer says it must inflate. */

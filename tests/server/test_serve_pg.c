@@ -43,6 +43,18 @@ static int refused(void *ctx)
     return c->errors > 0;
 }
 
+/* One integer from sql, polled until it is `want` (bounded only against a
+ * stuck server: a minute): the value it had last. */
+static long long query_until(const char *url, const char *sql, long long want)
+{
+    long long v = cas_test_query_int(url, sql);
+    for (int tries = 0; tries < 600 && v != want; tries++) {
+        usleep(100000);
+        v = cas_test_query_int(url, sql);
+    }
+    return v;
+}
+
 static void test_two_servers_share_one_database(void **state)
 {
     (void)state;
@@ -110,9 +122,7 @@ static void test_two_servers_share_one_database(void **state)
     char gone[128];
     snprintf(gone, sizeof gone, "SELECT count(*) FROM pg_stat_activity WHERE pid IN (%lld, "
              "%lld)", a_backend, a_idle_backend);
-    for (int tries = 0; tries < 600 && cas_test_query_int(url, gone) > 0; tries++)
-        usleep(100000);
-    assert_int_equal(cas_test_query_int(url, gone), 0);
+    assert_int_equal(query_until(url, gone, 0), 0);
     serve_connect(w, &b, &ada);
     serve_join(&ada, game, 0);
     serve_run_until(w, over_or_failed, &ada);
@@ -156,18 +166,6 @@ static int refused_or_shown(void *ctx)
 {
     const struct serve_client *c = ctx;
     return c->errors > 0 || c->states > 0;
-}
-
-/* One integer from sql, polled until it is `want` (bounded only against a
- * stuck server: a minute): the value it had last. */
-static long long query_until(const char *url, const char *sql, long long want)
-{
-    long long v = cas_test_query_int(url, sql);
-    for (int tries = 0; tries < 600 && v != want; tries++) {
-        usleep(100000);
-        v = cas_test_query_int(url, sql);
-    }
-    return v;
 }
 
 /* a is SIGKILLed while its database backend holds Ada's move, received
