@@ -307,7 +307,7 @@ int cas__sqlite_append_batch(struct cas__saves *s, struct cas__saves_entry *list
     time_t second = time(NULL);
     struct tm utc;
     char now[32];
-    if (!gmtime_r(&second, &utc) || !strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &utc))
+    if (!gmtime_r(&second, &utc) || !strftime(now, sizeof now, CAS__SAVES_TIME_FORMAT, &utc))
         return cas__saves_fail(s, CAS_EIO, "the system clock cannot be read as a date");
     int rc = cas__sqlite_begin(s);
     if (rc)

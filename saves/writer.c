@@ -178,8 +178,8 @@ static struct cas__saves_entry *take_batch(struct cas__saves_writer *w)
 static void write_each(struct cas__saves *s, struct cas__saves_entry *list)
 {
     for (struct cas__saves_entry *e = list; e; e = e->next) {
-        struct cas__saves_entry *failed = cas__saves_write_entry(s, e) ? e : NULL;
-        for (struct cas__saves_entry *a = e->more; a; a = a->more) {
+        struct cas__saves_entry *failed = NULL;
+        for (struct cas__saves_entry *a = e; a; a = a->more) {
             if (!failed) {
                 failed = cas__saves_write_entry(s, a) ? a : NULL;
                 continue;
@@ -205,9 +205,9 @@ static void write_actions(struct cas__saves *s, struct cas__saves_entry *list)
         write_each(s, list);
         return;
     }
+    /* Each rc is set already (cas__saves_append_batch): the words too. */
     for (struct cas__saves_entry *e = list; e; e = e->next)
         for (struct cas__saves_entry *a = e; a; a = a->more) {
-            a->rc = rc;
             free(a->err);
             a->err = strdup(cas__saves_errmsg(s));
         }
@@ -312,7 +312,6 @@ uint64_t cas__saves_writer_commits(struct cas__saves_writer *w)
     pthread_mutex_unlock(&w->lock);
     return commits;
 }
-
 
 void cas__saves_writer_stop(struct cas__saves_writer *w)
 {
