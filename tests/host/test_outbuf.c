@@ -103,6 +103,18 @@ static void other_conversions_hand_the_rest_to_vsnprintf(void **unused)
     CHECK_SAME("%-s|%4d|%s", "ab", 5, "cd");
 }
 
+/* What a plugin may pass by mistake or on purpose: an absent string
+ * (printf's "(null)", or nothing under a precision below 6) and a field
+ * 4,096 bytes wide or wider (handed to vsnprintf with the rest). */
+static void absent_strings_and_wide_fields_write_what_vsnprintf_writes(void **unused)
+{
+    (void)unused;
+    const char *volatile none = NULL; /* unknown to the compiler's format checks */
+    CHECK_SAME("[%s|%.*s|%.*s|%8s|%-8s]", none, 3, none, 6, none, none, none);
+    CHECK_SAME("[%5000s]", "wide");
+    CHECK_SAME("[%-4097s|%d|%s]", "x", 3, "after");
+}
+
 /* Many pieces across the 8 KiB buffer: flushed in large writes, in order,
  * equal to the same text printed at once; one plain piece longer than the
  * buffer is written whole. */
@@ -140,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(known_conversions_write_what_vsnprintf_writes),
         cmocka_unit_test(other_conversions_hand_the_rest_to_vsnprintf),
+        cmocka_unit_test(absent_strings_and_wide_fields_write_what_vsnprintf_writes),
         cmocka_unit_test(pieces_cross_the_buffer_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
