@@ -700,25 +700,6 @@ static uint64_t spot_key(const struct carc_cell *c, int i)
            (uint64_t)(uint32_t)(c->x + (1 << 19)) << 24 | (uint64_t)i;
 }
 
-/* Keys in ascending order, by binary insertion: the front is tens of
- * spots, where qsort's calls cost more. */
-static void sort_keys(uint64_t *keys, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t key = keys[i];
-        int lo = 0, hi = i;
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (keys[mid] < key)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        memmove(keys + lo + 1, keys + lo, (size_t)(i - lo) * sizeof *keys);
-        keys[lo] = key;
-    }
-}
-
 /* Each open spot keyed by its space, and where the tile to place fits a
  * mark laid over it (the #fit drawing, keyed apart): a picture's changes
  * carry the spots that opened or closed and the few marks, not the whole
@@ -731,14 +712,14 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
     int kept = sn && sn->cells_kept ? (int)sn->last->ncells : 0;
     /* row by row, so a spot keeps its place among the others as the front
      * changes (the state keeps them in no order) */
-    uint64_t *order = malloc((s->nfront + 1) * sizeof *order);
+    uint64_t *order = malloc(2 * ((size_t)s->nfront + 1) * sizeof *order);
     if (!order) {
         v->rc = CAS_ENOMEM;
         return;
     }
     for (int i = 0; i < s->nfront; i++)
         order[i] = spot_key(&C_CELLS(s)[C_FRONT(s)[i]], i);
-    sort_keys(order, s->nfront);
+    cas__carc_sort_words(order, s->nfront, order + s->nfront);
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[order[i] & 0xffffffu]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
