@@ -935,6 +935,7 @@ struct notes {
     int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
     size_t hand_len[CARC_MAX_KINDS]; /* and their ids' lengths */
     int nhand;
+    uint64_t starts[4]; /* bit c: some hand tile's id starts with byte c */
     char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
     size_t len;
     uint8_t named[CARC_MAX_KINDS]; /* the hand tiles some line names */
@@ -957,7 +958,10 @@ static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds
         size_t len = 0;
         while (w[len] && !note_separator(w[len]))
             len++;
-        for (int h = 0; len && h < nt->nhand; h++) {
+        /* most words ("Red", "wine:") start as no hand tile's id does */
+        unsigned char first = (unsigned char)w[0];
+        int may = len && nt->starts[first >> 6] >> (first & 63) & 1;
+        for (int h = 0; may && h < nt->nhand; h++) {
             const char *id = nt->g->kinds[nt->hand[h]].id;
             if (nt->hand_len[h] == len && id[0] == w[0] && memcmp(id, w, len) == 0)
                 kinds[n++] = nt->hand[h];
@@ -987,6 +991,7 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
     const struct cas_game *g = s->game;
     nt->g = g;
     nt->nhand = 0;
+    memset(nt->starts, 0, sizeof nt->starts);
     nt->len = 0;
     nt->lines = 0;
     nt->height = 0;
@@ -996,6 +1001,8 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
         return;
     for (int k = 0; k < g->nkinds; k++)
         if (g->kinds[k].hand) {
+            unsigned char first = (unsigned char)g->kinds[k].id[0];
+            nt->starts[first >> 6] |= 1ull << (first & 63);
             nt->hand_len[nt->nhand] = strlen(g->kinds[k].id);
             nt->hand[nt->nhand++] = k;
         }
@@ -1095,21 +1102,36 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     return y + 30;
 }
 
+/* The status line, as snprintf would cut it into buf[0..cap), written
+ * piece by piece (every picture has one). */
 static void status_line(const struct cas_state *s, char *buf, size_t cap)
 {
     const struct cas_game *g = s->game;
-    const char *who = cas__carc_colours[s->player];
+    struct carc_text t = {.buf = buf, .cap = cap, .len = 0};
     switch ((enum carc_stage)s->stage) {
-    case ST_DRAW: snprintf(buf, cap, "%s draws a tile", who); return;
-    case ST_PLACE: snprintf(buf, cap, "%s places %s", who, g->kinds[s->drawn].id); return;
-    case ST_DEPLOY: snprintf(buf, cap, "%s may deploy a figure or pass", who); return;
-    case ST_XPHASE:
-        snprintf(buf, cap, "%s decides: %s", cas__carc_colours[s->xactor],
-                 g->phases[s->xphase].phase->name);
-        return;
-    default: break;
+    case ST_DRAW:
+        carc_text_s(&t, cas__carc_colours[s->player]);
+        carc_text_s(&t, " draws a tile");
+        break;
+    case ST_PLACE:
+        carc_text_s(&t, cas__carc_colours[s->player]);
+        carc_text_s(&t, " places ");
+        carc_text_s(&t, g->kinds[s->drawn].id);
+        break;
+    case ST_DEPLOY:
+        carc_text_s(&t, cas__carc_colours[s->player]);
+        carc_text_s(&t, " may deploy a figure or pass");
+        break;
+    case ST_XPHASE: {
+        const char *name = g->phases[s->xphase].phase->name; /* unchecked: printf's NULL */
+        carc_text_s(&t, cas__carc_colours[s->xactor]);
+        carc_text_s(&t, " decides: ");
+        carc_text_s(&t, name ? name : "(null)");
+        break;
     }
-    cas__carc_winners_text(s, buf, cap);
+    default: cas__carc_winners_text(s, buf, cap); return;
+    }
+    carc_text_end(&t);
 }
 
 /* ------------------------------------------------------------ the choices */
