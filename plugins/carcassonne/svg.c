@@ -31,6 +31,42 @@
 static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e9a3e",
                                                       "#f2c21b", "#2b2b2b", "#e46fb0"};
 
+/* The elements drawn at every move (placeholders, fits marks, hit
+ * areas) are written as pieces into room reserved once: each literal
+ * copied with its length known when compiled, each number in place, no
+ * format walked and no bounds checked per piece.  ELEMENT_ROOM bounds
+ * what one such element writes. */
+#define ELEMENT_ROOM 256
+
+static inline char *piece_room(struct cas_outbuf *v)
+{
+    return cas_out_room(v, ELEMENT_ROOM);
+}
+
+static inline char *piece_n(char *at, const char *text, size_t n)
+{
+    memcpy(at, text, n);
+    return at + n;
+}
+
+/* A string literal, its length a constant. */
+#define PIECE(at, lit) ((at) = piece_n((at), (lit), sizeof(lit) - 1))
+
+/* v as printf's %d writes it. */
+static inline char *piece_int(char *at, int v)
+{
+    if (v < 0) {
+        *at++ = '-';
+        return at + cas_out_digits32(at, 0u - (unsigned)v);
+    }
+    return at + cas_out_digits32(at, (unsigned)v);
+}
+
+static inline void piece_end(struct cas_outbuf *v, char *at)
+{
+    v->n = (size_t)(at - v->buf);
+}
+
 /* Text content with the XML specials escaped (ids and names come from data
  * files): the plain runs between them copied whole. */
 static void put_escaped(struct cas_outbuf *v, const char *text)
@@ -429,31 +465,26 @@ struct since {
 };
 
 /* A placeholder, with the line's end every element of the picture has,
- * for the element keyed by what is written between same_open and
- * same_close: the last picture's element of that key, byte for byte. */
-static void same_open(struct cas_outbuf *v)
-{
-    cas_outs(v, "<g data-cas-key=\"");
-}
-
-static void same_close(struct cas_outbuf *v)
-{
-    cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>\n");
-}
+ * for the element keyed by what is written between SAME_OPEN and
+ * SAME_CLOSE: the last picture's element of that key, byte for byte. */
+#define SAME_OPEN "<g data-cas-key=\""
+#define SAME_CLOSE "\" " CAS_SAME_ATTR "=\"\"/>\n"
 
 /* The placeholder keyed prefix alone (pair < 0), prefix and a (pair 0),
- * or prefix and a,b (pair > 0). */
+ * or prefix and a,b (pair > 0); prefix is a key's few letters. */
 static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
 {
-    same_open(v);
-    cas_outs(v, prefix);
+    char *at = piece_room(v);
+    PIECE(at, SAME_OPEN);
+    at = piece_n(at, prefix, strlen(prefix));
     if (pair >= 0)
-        cas_outi(v, a);
+        at = piece_int(at, a);
     if (pair > 0) {
-        cas_outs(v, ",");
-        cas_outi(v, b);
+        *at++ = ',';
+        at = piece_int(at, b);
     }
-    same_close(v);
+    PIECE(at, SAME_CLOSE);
+    piece_end(v, at);
 }
 
 /* Kind ki's symbol: copied from the shared tables where they hold it (it
@@ -730,9 +761,19 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
                         "width=\"%d\" height=\"%d\" rx=\"6\"/>\n",
                      c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
         }
-        if (s->stage == ST_PLACE && fits_somewhere_here(s, c))
-            cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
-                        "y=\"%d\"/>\n", c->x, c->y, x, y);
+        if (s->stage == ST_PLACE && fits_somewhere_here(s, c)) {
+            char *at = piece_room(v);
+            PIECE(at, "<use class=\"fits\" data-cas-key=\"x");
+            at = piece_int(at, c->x);
+            *at++ = ',';
+            at = piece_int(at, c->y);
+            PIECE(at, "\" xlink:href=\"#fit\" x=\"");
+            at = piece_int(at, x);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, y);
+            PIECE(at, "\"/>\n");
+            piece_end(v, at);
+        }
     }
     free(order);
 }
@@ -820,12 +861,13 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
         for (int j = 0; j < i; j++)
             before += C_FIGS(s)[j].node == f->node;
         if (i < kept) {
-            same_open(v);
-            cas_outs(v, "f");
-            cas_outi(v, f->node);
-            cas_outs(v, ".");
-            cas_outi(v, before);
-            same_close(v);
+            char *at = piece_room(v);
+            PIECE(at, SAME_OPEN "f");
+            at = piece_int(at, f->node);
+            *at++ = '.';
+            at = piece_int(at, before);
+            PIECE(at, SAME_CLOSE);
+            piece_end(v, at);
             continue;
         }
         struct pt at = board_point(t, feature_spot(&g->kinds[t->kind], n->local), fr->bx,
