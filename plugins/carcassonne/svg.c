@@ -62,6 +62,14 @@ static inline char *piece_int(char *at, int v)
     return at + cas_out_digits32(at, (unsigned)v);
 }
 
+/* a and b as "%d %d" writes them (a translate, half a viewBox). */
+static inline char *piece_pair(char *at, int a, int b)
+{
+    at = piece_int(at, a);
+    *at++ = ' ';
+    return piece_int(at, b);
+}
+
 static inline void piece_end(struct cas_outbuf *v, char *at)
 {
     v->n = (size_t)(at - v->buf);
@@ -807,11 +815,21 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
             continue;
         }
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
-        cas_outf(v, "<g class=\"tile\" data-cas-key=\"t%d,%d\"><use xlink:href=\"#k%d\" "
-                    "transform=\"translate(%d %d) rotate(%d 50 50)\"/>", t->x, t->y, t->kind, x,
-                 y, t->rot * 90);
+        char *at = piece_room(v);
+        PIECE(at, "<g class=\"tile\" data-cas-key=\"t");
+        at = piece_int(at, t->x);
+        *at++ = ',';
+        at = piece_int(at, t->y);
+        PIECE(at, "\"><use xlink:href=\"#k");
+        at = piece_int(at, t->kind);
+        PIECE(at, "\" transform=\"translate(");
+        at = piece_pair(at, x, y);
+        PIECE(at, ") rotate(");
+        at = piece_int(at, t->rot * 90);
+        PIECE(at, " 50 50)\"/>");
+        piece_end(v, at);
         draw_upright_marks(v, g, &g->kinds[t->kind], t, fr->bx, fr->by);
-        cas_outf(v, "</g>\n");
+        cas_outs(v, "</g>\n");
     }
 }
 
@@ -1082,7 +1100,7 @@ static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y
     for (const char *text = nt->text; text < nt->text + nt->len; text += strlen(text) + 1) {
         cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
         put_escaped(v, text);
-        cas_outf(v, "</text>");
+        cas_outs(v, "</text>");
         y += 18;
         int kinds[NOTE_ICONS], n = hand_kinds_named(nt, text, kinds), ix = x;
         for (int i = 0; i < n; i++) {
@@ -1128,8 +1146,15 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
         y += draw_notes(v, nt, 0, 0);
         cas_outs(v, "</g>\n");
     }
-    cas_outf(v, "<text class=\"status\" data-cas-key=\"bag\" x=\"%d\" y=\"%d\">%d tiles in the "
-                "bag</text>\n", fr->ox + x, fr->oy + y + 18, s->bag_left);
+    char *at = piece_room(v);
+    PIECE(at, "<text class=\"status\" data-cas-key=\"bag\" x=\"");
+    at = piece_int(at, fr->ox + x);
+    PIECE(at, "\" y=\"");
+    at = piece_int(at, fr->oy + y + 18);
+    PIECE(at, "\">");
+    at = piece_int(at, s->bag_left);
+    PIECE(at, " tiles in the bag</text>\n");
+    piece_end(v, at);
     if (s->stage == ST_PLACE) {
         cas_outf(v, "<g data-cas-key=\"drawn\" transform=\"translate(%d %d)\"><text "
                     "class=\"status\" x=\"0\" y=\"0\">To place: ", fr->ox + x, fr->oy + y + 48);
@@ -1138,7 +1163,7 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
         cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(20 "
                     "14)\"/>", s->drawn);
         draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, 20, 14);
-        cas_outf(v, "</g></g>\n");
+        cas_outs(v, "</g></g>\n");
         return y + 62 + SPACE + 10;
     }
     return y + 30;
@@ -1350,8 +1375,17 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
             const int box[4] = {x, y, SPACE, SPACE};
             mark_open(v, vw, "space", it, end - i, label, box);
-            cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                        "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
+            char *at = piece_room(v);
+            PIECE(at, "<rect class=\"hit\" x=\"");
+            at = piece_int(at, x + 4);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, y + 4);
+            PIECE(at, "\" width=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" height=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" rx=\"6\"/>");
+            piece_end(v, at);
             int piece = vw->attributes ? space_piece(s, vw, it) : -1;
             if (piece >= 0) {
                 cas_outf(v, "<g transform=\"translate(%d %d)\">", x, y);
@@ -1392,8 +1426,13 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
         }
         mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label,
                   NULL);
-        cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"14\"/>", at.x,
-                 at.y);
+        char *p = piece_room(v);
+        PIECE(p, "<circle class=\"hit spot-hit\" cx=\"");
+        p = piece_int(p, at.x);
+        PIECE(p, "\" cy=\"");
+        p = piece_int(p, at.y);
+        PIECE(p, "\" r=\"14\"/>");
+        piece_end(v, p);
         mark_numbers(v, vw, it, end - i, at.x, at.y + 5, 12);
         cas_outs(v, "</g>\n");
     }
@@ -1632,11 +1671,16 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     }
     char status[200];
     status_line(s, status, sizeof status);
-    cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n",
-             fr.ox, fr.oy, fr.width, fr.height);
+    char *at = piece_room(&v);
+    PIECE(at, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+              "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" "
+              "height=\"100%\" viewBox=\"");
+    at = piece_pair(at, fr.ox, fr.oy);
+    *at++ = ' ';
+    at = piece_pair(at, fr.width, fr.height);
+    PIECE(at, "\">\n");
+    piece_end(&v, at);
     put_fixed(&v, sn, "title", "<title data-cas-key=\"title\">Carcassonne</title>\n");
     put_fixed(&v, sn, "style", style);
     /* in every picture, marked or not: it never travels again */
@@ -1663,8 +1707,13 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                      "y=\"36\">Carcassonne</text></g>\n",
                  fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN);
     }
-    cas_outf(&v, "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text "
-                 "class=\"status\" x=\"%d\" y=\"36\">", fr.ox, fr.oy, MARGIN + 190);
+    at = piece_room(&v);
+    PIECE(at, "<g data-cas-key=\"status\" transform=\"translate(");
+    at = piece_pair(at, fr.ox, fr.oy);
+    PIECE(at, ")\"><text class=\"status\" x=\"");
+    at = piece_int(at, MARGIN + 190);
+    PIECE(at, "\" y=\"36\">");
+    piece_end(&v, at);
     put_escaped(&v, status);
     cas_outs(&v, "</text></g>\n");
     draw_coordinates(&v, &fr, frame_kept);
@@ -1682,7 +1731,7 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         draw_panel_marks(&v, s, vw, &fr, y);
         cas_outs(&v, "</g>\n");
     }
-    cas_outf(&v, "</svg>\n");
+    cas_outs(&v, "</svg>\n");
     return cas_out_finish(&v);
 }
 
