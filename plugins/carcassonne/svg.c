@@ -704,8 +704,17 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
         if (mid > left && mid < right && same) {
             put_same(v, "cx", x, 0, 0);
         } else if (mid > left && mid < right) {
-            cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
-                        "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
+            char *at = piece_room(v);
+            PIECE(at, "<text class=\"coords\" data-cas-key=\"cx");
+            at = piece_int(at, x);
+            PIECE(at, "\" x=\"");
+            at = piece_int(at, fr->ox + mid);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, fr->oy + top - 8);
+            PIECE(at, "\">");
+            at = piece_int(at, x);
+            PIECE(at, "</text>\n");
+            piece_end(v, at);
         }
     }
     for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
@@ -713,8 +722,17 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
         if (mid > top && mid < bottom && same) {
             put_same(v, "cy", y, 0, 0);
         } else if (mid > top && mid < bottom) {
-            cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
-                        "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
+            char *at = piece_room(v);
+            PIECE(at, "<text class=\"coords row\" data-cas-key=\"cy");
+            at = piece_int(at, y);
+            PIECE(at, "\" x=\"");
+            at = piece_int(at, fr->ox + left - 4);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, fr->oy + mid + 4);
+            PIECE(at, "\">");
+            at = piece_int(at, y);
+            PIECE(at, "</text>\n");
+            piece_end(v, at);
         }
     }
 }
@@ -765,9 +783,21 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
         if (c - C_CELLS(s) < kept) {
             put_same(v, "o", c->x, c->y, 1);
         } else {
-            cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" "
-                        "width=\"%d\" height=\"%d\" rx=\"6\"/>\n",
-                     c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+            char *at = piece_room(v);
+            PIECE(at, "<rect class=\"open\" data-cas-key=\"o");
+            at = piece_int(at, c->x);
+            *at++ = ',';
+            at = piece_int(at, c->y);
+            PIECE(at, "\" x=\"");
+            at = piece_int(at, x + 4);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, y + 4);
+            PIECE(at, "\" width=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" height=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" rx=\"6\"/>\n");
+            piece_end(v, at);
         }
         if (s->stage == ST_PLACE && fits_somewhere_here(s, c)) {
             char *at = piece_room(v);
@@ -792,15 +822,19 @@ static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
                                const struct carc_kind *k, const struct carc_tile *t, int bx,
                                int by)
 {
-    for (int f = 0; f < k->nf; f++) {
+    for (unsigned m = k->of_class[CAS_CARC_CLOISTER]; m; m &= m - 1) {
+        int f = __builtin_ctz(m);
         struct pt spot = feature_spot(k, f);
-        if (k->f[f].cls == CAS_CARC_CLOISTER) {
-            spot.y -= 12; /* the building stands on the space's centre */
-            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by), k->id);
-        }
+        spot.y -= 12; /* the building stands on the space's centre */
+        draw_cloister(v, &k->f[f], board_point(t, spot, bx, by), k->id);
     }
-    for (int f = 0; f < k->nf; f++)
-        draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
+    for (int f = 0; f < k->nf; f++) {
+        int marked = 0; /* the spot is worked out only for a feature with marks */
+        for (int a = 0; a < g->nattrs && !marked; a++)
+            marked = k->f[f].attr[a] != 0;
+        if (marked)
+            draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
+    }
 }
 
 static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
@@ -857,9 +891,25 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
     for (int c = 0; c < k->ncells; c++) {
         int x = fr->bx + (t->x + k->rot[t->rot].dx[c]) * SPACE;
         int y = fr->by + (t->y + k->rot[t->rot].dy[c]) * SPACE;
-        cas_outf(v, "<rect class=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-                    "<rect class=\"last-inner\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
-                 x + 3, y + 3, SPACE - 6, SPACE - 6, x + 6, y + 6, SPACE - 12, SPACE - 12);
+        char *at = piece_room(v);
+        PIECE(at, "<rect class=\"last\" x=\"");
+        at = piece_int(at, x + 3);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y + 3);
+        PIECE(at, "\" width=\"");
+        at = piece_int(at, SPACE - 6);
+        PIECE(at, "\" height=\"");
+        at = piece_int(at, SPACE - 6);
+        PIECE(at, "\"/><rect class=\"last-inner\" x=\"");
+        at = piece_int(at, x + 6);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y + 6);
+        PIECE(at, "\" width=\"");
+        at = piece_int(at, SPACE - 12);
+        PIECE(at, "\" height=\"");
+        at = piece_int(at, SPACE - 12);
+        PIECE(at, "\"/>");
+        piece_end(v, at);
     }
     cas_outs(v, "</g>\n");
 }
@@ -958,11 +1008,22 @@ static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, 
         put_same(v, "n", p, 0, 0);
         return;
     }
-    cas_outf(v, "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">", p,
-             fr->ox + x, fr->oy + y);
-    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step)
-        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"72\">%d</text>", fx + (narrow ? 9 : 10),
-                 s->supply[p][f]);
+    char *at = piece_room(v);
+    PIECE(at, "<g class=\"supply\" data-cas-key=\"n");
+    at = piece_int(at, p);
+    PIECE(at, "\" transform=\"translate(");
+    at = piece_pair(at, fr->ox + x, fr->oy + y);
+    PIECE(at, ")\">");
+    piece_end(v, at);
+    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
+        at = piece_room(v);
+        PIECE(at, "<text class=\"small\" x=\"");
+        at = piece_int(at, fx + (narrow ? 9 : 10));
+        PIECE(at, "\" y=\"72\">");
+        at = piece_int(at, s->supply[p][f]);
+        PIECE(at, "</text>");
+        piece_end(v, at);
+    }
     cas_outs(v, "</g>\n");
 }
 
@@ -1131,9 +1192,15 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     if (turn >= 0 && turn < g->nplayers && sn && sn->frame_kept && sn->last->turn == turn) {
         put_same(v, "turn", 0, 0, -1);
     } else if (turn >= 0 && turn < g->nplayers) {
-        cas_outf(v, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"%d\" y=\"%d\" "
-                    "width=\"%d\" height=\"84\" rx=\"8\"/>\n",
-                 fr->ox + x, fr->oy + HEAD_H + 10 + 96 * turn, PANEL_W - 20);
+        char *at = piece_room(v);
+        PIECE(at, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"");
+        at = piece_int(at, fr->ox + x);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, fr->oy + HEAD_H + 10 + 96 * turn);
+        PIECE(at, "\" width=\"");
+        at = piece_int(at, PANEL_W - 20);
+        PIECE(at, "\" height=\"84\" rx=\"8\"/>\n");
+        piece_end(v, at);
     }
     /* the notes, the bag and the tile to place: each its own element about
      * its own corner, so a new count in the bag is a line's change */
@@ -1141,8 +1208,11 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
         put_same(v, "notes", 0, 0, -1); /* the same lines where they were */
         y += nt->height;
     } else {
-        cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
-                 fr->oy + y + 8);
+        char *at = piece_room(v);
+        PIECE(at, "<g data-cas-key=\"notes\" transform=\"translate(");
+        at = piece_pair(at, fr->ox + x, fr->oy + y + 8);
+        PIECE(at, ")\">");
+        piece_end(v, at);
         y += draw_notes(v, nt, 0, 0);
         cas_outs(v, "</g>\n");
     }
@@ -1156,12 +1226,18 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     PIECE(at, " tiles in the bag</text>\n");
     piece_end(v, at);
     if (s->stage == ST_PLACE) {
-        cas_outf(v, "<g data-cas-key=\"drawn\" transform=\"translate(%d %d)\"><text "
-                    "class=\"status\" x=\"0\" y=\"0\">To place: ", fr->ox + x, fr->oy + y + 48);
+        at = piece_room(v);
+        PIECE(at, "<g data-cas-key=\"drawn\" transform=\"translate(");
+        at = piece_pair(at, fr->ox + x, fr->oy + y + 48);
+        PIECE(at, ")\"><text class=\"status\" x=\"0\" y=\"0\">To place: ");
+        piece_end(v, at);
         put_escaped(v, g->kinds[s->drawn].id);
         struct carc_tile preview = {.kind = s->drawn, .x = 0, .y = 0};
-        cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(20 "
-                    "14)\"/>", s->drawn);
+        at = piece_room(v);
+        PIECE(at, "</text><g class=\"drawn\"><use xlink:href=\"#k");
+        at = piece_int(at, s->drawn);
+        PIECE(at, "\" transform=\"translate(20 14)\"/>");
+        piece_end(v, at);
         draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, 20, 14);
         cas_outs(v, "</g></g>\n");
         return y + 62 + SPACE + 10;
@@ -1252,22 +1328,30 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
     cas_outs(v, "\"");
     if (vw->attributes) {
         cas_outs(v, " data-cas-choices=\"");
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                cas_outn(v, " ", 1);
-            cas_outu(v, it[i].index);
+        for (size_t i = 0; i < n;) { /* sixteen numbers of ten digits to a room */
+            char *at = piece_room(v);
+            for (size_t end = i + 16 < n ? i + 16 : n; i < end; i++) {
+                if (i)
+                    *at++ = ' ';
+                at += cas_out_digits32(at, it[i].index);
+            }
+            piece_end(v, at);
         }
-        cas_outs(v, "\" data-cas-step=\"");
-        cas_outi(v, it[0].key.step);
-        cas_outs(v, "\" data-cas-label=\"");
+        char *at = piece_room(v);
+        PIECE(at, "\" data-cas-step=\"");
+        at = piece_int(at, it[0].key.step);
+        PIECE(at, "\" data-cas-label=\"");
+        piece_end(v, at);
         put_escaped(v, label);
         cas_outs(v, "\"");
         if (box) { /* where a ghost of the tile lies (docs/abi.md) */
-            cas_outs(v, " data-cas-box=\"");
-            for (int i = 0; i < 4; i++) {
-                cas_outi(v, box[i]);
-                cas_outn(v, i < 3 ? " " : "\"", 1);
-            }
+            at = piece_room(v);
+            PIECE(at, " data-cas-box=\"");
+            at = piece_pair(at, box[0], box[1]);
+            *at++ = ' ';
+            at = piece_pair(at, box[2], box[3]);
+            *at++ = '"';
+            piece_end(v, at);
         }
     }
     cas_outs(v, ">");
@@ -1726,8 +1810,11 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         draw_board_marks(&v, s, vw, &board);
     int y = draw_panel(&v, s, &nt, &fr, sn);
     if (vw) {
-        cas_outf(&v, "<g data-cas-key=\"panel-marks\" transform=\"translate(%d %d)\">", fr.ox,
-                 fr.oy);
+        at = piece_room(&v);
+        PIECE(at, "<g data-cas-key=\"panel-marks\" transform=\"translate(");
+        at = piece_pair(at, fr.ox, fr.oy);
+        PIECE(at, ")\">");
+        piece_end(&v, at);
         draw_panel_marks(&v, s, vw, &fr, y);
         cas_outs(&v, "</g>\n");
     }
