@@ -35,8 +35,8 @@ static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e
  * areas) are written as pieces into room reserved once: each literal
  * copied with its length known when compiled, each number in place, no
  * format walked and no bounds checked per piece.  ELEMENT_ROOM bounds
- * what one such element writes. */
-#define ELEMENT_ROOM 256
+ * what one room takes: its literals and numbers of at most 11 bytes. */
+#define ELEMENT_ROOM 512
 
 static inline char *piece_room(struct cas_outbuf *v)
 {
@@ -359,17 +359,45 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         return;
     }
     /* a monastery, or any other cloister building */
-    cas_outf(v, "<g class=\"monastery\"><rect x=\"%d\" y=\"%d\" width=\"36\" height=\"26\"/>"
-                "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
-             x + 22, y - 6);
-    if (strcmp(d->name, "monastery") == 0)
-        cas_outf(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, y - 26,
-                 x - 5, y - 33, x + 5);
-    else
-        cas_outf(v, "<text class=\"cloister-name\" x=\"%d\" y=\"%d\">%c</text>", x, y + 14,
-                 d->name[0]);
-    cas_outf(v, "<rect class=\"door\" x=\"%d\" y=\"%d\" width=\"10\" height=\"14\"/></g>", x - 5,
-             y + 6);
+    char *p = piece_room(v);
+    PIECE(p, "<g class=\"monastery\"><rect x=\"");
+    p = piece_int(p, x - 18);
+    PIECE(p, "\" y=\"");
+    p = piece_int(p, y - 6);
+    PIECE(p, "\" width=\"36\" height=\"26\"/><path d=\"M");
+    p = piece_pair(p, x - 22, y - 6);
+    PIECE(p, " L");
+    p = piece_pair(p, x, y - 26);
+    PIECE(p, " L");
+    p = piece_pair(p, x + 22, y - 6);
+    PIECE(p, "Z\"/>");
+    piece_end(v, p);
+    p = piece_room(v);
+    if (strcmp(d->name, "monastery") == 0) {
+        PIECE(p, "<path class=\"cross\" d=\"M");
+        p = piece_pair(p, x, y - 38);
+        PIECE(p, " V");
+        p = piece_int(p, y - 26);
+        PIECE(p, " M");
+        p = piece_pair(p, x - 5, y - 33);
+        PIECE(p, " H");
+        p = piece_int(p, x + 5);
+        PIECE(p, "\"/>");
+    } else {
+        PIECE(p, "<text class=\"cloister-name\" x=\"");
+        p = piece_int(p, x);
+        PIECE(p, "\" y=\"");
+        p = piece_int(p, y + 14);
+        PIECE(p, "\">");
+        *p++ = d->name[0];
+        PIECE(p, "</text>");
+    }
+    PIECE(p, "<rect class=\"door\" x=\"");
+    p = piece_int(p, x - 5);
+    PIECE(p, "\" y=\"");
+    p = piece_int(p, y + 6);
+    PIECE(p, "\" width=\"10\" height=\"14\"/></g>");
+    piece_end(v, p);
 }
 
 /* The marks of a feature's attributes, beside its spot `at`. */
@@ -1323,9 +1351,11 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
                       const struct carc_mark_item *it, size_t n, const char *label,
                       const int *box)
 {
-    cas_outs(v, "<g class=\"mark ");
-    cas_outs(v, cls);
-    cas_outs(v, "\"");
+    char *at = piece_room(v);
+    PIECE(at, "<g class=\"mark ");
+    at = piece_n(at, cls, strlen(cls)); /* a word of ours: "space", "rotation" */
+    *at++ = '"';
+    piece_end(v, at);
     if (vw->attributes) {
         cas_outs(v, " data-cas-choices=\"");
         for (size_t i = 0; i < n;) { /* sixteen numbers of ten digits to a room */
@@ -1337,7 +1367,7 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
             }
             piece_end(v, at);
         }
-        char *at = piece_room(v);
+        at = piece_room(v);
         PIECE(at, "\" data-cas-step=\"");
         at = piece_int(at, it[0].key.step);
         PIECE(at, "\" data-cas-label=\"");
@@ -1539,12 +1569,31 @@ static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int ki
         my = r->dy[c] < my ? r->dy[c] : my;
     }
     struct carc_tile t = {.kind = (uint16_t)kind, .rot = (uint8_t)rot, .x = 0, .y = 0};
-    cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
-                "<g transform=\"translate(%d %d) scale(%s) translate(%d %d)\">%s"
-                "<use xlink:href=\"#k%d\" transform=\"rotate(%d 50 50)\"/>",
-             x - 3, y - 3, (wide ? BOX_STEP : 0) + BOX + 6, BOX + 6, x, y,
-             k->ncells > 1 && !wide ? "0.3" : "0.6", -mx * SPACE, -my * SPACE,
-             ghost ? "<g data-cas-ghost=\"100\">" : "", kind, rot * 90);
+    char *at = piece_room(v);
+    PIECE(at, "<rect class=\"box\" x=\"");
+    at = piece_int(at, x - 3);
+    PIECE(at, "\" y=\"");
+    at = piece_int(at, y - 3);
+    PIECE(at, "\" width=\"");
+    at = piece_int(at, (wide ? BOX_STEP : 0) + BOX + 6);
+    PIECE(at, "\" height=\"");
+    at = piece_int(at, BOX + 6);
+    PIECE(at, "\" rx=\"4\"/><g transform=\"translate(");
+    at = piece_pair(at, x, y);
+    if (k->ncells > 1 && !wide)
+        PIECE(at, ") scale(0.3) translate(");
+    else
+        PIECE(at, ") scale(0.6) translate(");
+    at = piece_pair(at, -mx * SPACE, -my * SPACE);
+    PIECE(at, ")\">");
+    if (ghost)
+        PIECE(at, "<g data-cas-ghost=\"100\">");
+    PIECE(at, "<use xlink:href=\"#k");
+    at = piece_int(at, kind);
+    PIECE(at, "\" transform=\"rotate(");
+    at = piece_int(at, rot * 90);
+    PIECE(at, " 50 50)\"/>");
+    piece_end(v, at);
     draw_upright_marks(v, g, k, &t, 0, 0);
     if (ghost)
         cas_outs(v, "</g>");
@@ -1605,11 +1654,12 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
         if (type != MARK_PICK && type != MARK_ROT && type != MARK_FIGURE)
             continue;
         int col = 0, last_kind = -1, any = 0;
-        for (size_t i = 0, end; i < mk->n; i = end) {
+        size_t first = 0; /* the items are sorted by type first */
+        while (first < mk->n && mk->items[first].key.type < type)
+            first++;
+        for (size_t i = first, end; i < mk->n && mk->items[i].key.type == type; i = end) {
             end = cas__carc_mark_run(mk, i);
             const struct carc_mark_key *k = &mk->items[i].key;
-            if (k->type != type)
-                continue;
             if (!any) {
                 cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%s</text>\n", x0, y + 24,
                          heading[type]);
