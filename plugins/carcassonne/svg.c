@@ -1082,7 +1082,7 @@ static int catch_text(void *ctx, const char *data, size_t len)
 struct notes {
     const struct cas_game *g;
     int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
-    size_t hand_len[CARC_MAX_KINDS]; /* and their ids' lengths */
+    uint64_t hand_id[CARC_MAX_KINDS][2]; /* and their ids, NUL-padded words */
     int nhand;
     uint64_t starts[4]; /* bit c: some hand tile's id starts with byte c */
     char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
@@ -1110,11 +1110,12 @@ static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds
         /* most words ("Red", "wine:") start as no hand tile's id does */
         unsigned char first = (unsigned char)w[0];
         int may = len && nt->starts[first >> 6] >> (first & 63) & 1;
-        for (int h = 0; may && h < nt->nhand; h++) {
-            const char *id = nt->g->kinds[nt->hand[h]].id;
-            if (nt->hand_len[h] == len && id[0] == w[0] && memcmp(id, w, len) == 0)
+        uint64_t word[2] = {0, 0}; /* as the ids are kept: two compares a hand tile */
+        if (may && len < sizeof word)
+            memcpy(word, w, len);
+        for (int h = 0; may && len < sizeof word && h < nt->nhand; h++)
+            if (nt->hand_id[h][0] == word[0] && nt->hand_id[h][1] == word[1])
                 kinds[n++] = nt->hand[h];
-        }
         w += len;
         while (note_separator(*w))
             w++;
@@ -1152,7 +1153,8 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
         if (g->kinds[k].hand) {
             unsigned char first = (unsigned char)g->kinds[k].id[0];
             nt->starts[first >> 6] |= 1ull << (first & 63);
-            nt->hand_len[nt->nhand] = strlen(g->kinds[k].id);
+            memset(nt->hand_id[nt->nhand], 0, sizeof nt->hand_id[nt->nhand]);
+            memcpy(nt->hand_id[nt->nhand], g->kinds[k].id, strnlen(g->kinds[k].id, CARC_ID_LEN - 1));
             nt->hand[nt->nhand++] = k;
         }
     for (int e = 0; e < g->nexp; e++) {
