@@ -1084,7 +1084,7 @@ struct notes {
     int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
     uint64_t hand_id[CARC_MAX_KINDS][2]; /* and their ids, NUL-padded words */
     int nhand;
-    uint64_t starts[4]; /* bit c: some hand tile's id starts with byte c */
+    char firsts[CARC_MAX_KINDS + 1]; /* the bytes hand tiles' ids start with */
     char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
     size_t len;
     uint8_t named[CARC_MAX_KINDS]; /* the hand tiles some line names */
@@ -1103,22 +1103,25 @@ static int note_separator(char c)
 static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds)
 {
     int n = 0;
-    for (const char *w = text; *w && n < NOTE_ICONS;) {
+    if (!nt->nhand)
+        return 0;
+    /* only words that start as some hand tile's id does ("CG-2", not
+     * "Red" or "wine:"): found by strpbrk's scan, not byte by byte */
+    for (const char *w = text; n < NOTE_ICONS && (w = strpbrk(w, nt->firsts));) {
         size_t len = 0;
         while (w[len] && !note_separator(w[len]))
             len++;
-        /* most words ("Red", "wine:") start as no hand tile's id does */
-        unsigned char first = (unsigned char)w[0];
-        int may = len && nt->starts[first >> 6] >> (first & 63) & 1;
+        if (w > text && !note_separator(w[-1])) { /* inside a word: its end */
+            w += len ? len : 1;
+            continue;
+        }
         uint64_t word[2] = {0, 0}; /* as the ids are kept: two compares a hand tile */
-        if (may && len < sizeof word)
+        if (len && len < sizeof word)
             memcpy(word, w, len);
-        for (int h = 0; may && len < sizeof word && h < nt->nhand; h++)
+        for (int h = 0; len && len < sizeof word && h < nt->nhand; h++)
             if (nt->hand_id[h][0] == word[0] && nt->hand_id[h][1] == word[1])
                 kinds[n++] = nt->hand[h];
-        w += len;
-        while (note_separator(*w))
-            w++;
+        w += len ? len : 1;
     }
     return n;
 }
@@ -1141,7 +1144,8 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
     const struct cas_game *g = s->game;
     nt->g = g;
     nt->nhand = 0;
-    memset(nt->starts, 0, sizeof nt->starts);
+    size_t nfirsts = 0;
+    nt->firsts[0] = '\0';
     nt->len = 0;
     nt->lines = 0;
     nt->height = 0;
@@ -1151,12 +1155,13 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
         return;
     for (int k = 0; k < g->nkinds; k++)
         if (g->kinds[k].hand) {
-            unsigned char first = (unsigned char)g->kinds[k].id[0];
-            nt->starts[first >> 6] |= 1ull << (first & 63);
+            if (g->kinds[k].id[0] && !memchr(nt->firsts, g->kinds[k].id[0], nfirsts))
+                nt->firsts[nfirsts++] = g->kinds[k].id[0];
             memset(nt->hand_id[nt->nhand], 0, sizeof nt->hand_id[nt->nhand]);
             memcpy(nt->hand_id[nt->nhand], g->kinds[k].id, strnlen(g->kinds[k].id, CARC_ID_LEN - 1));
             nt->hand[nt->nhand++] = k;
         }
+    nt->firsts[nfirsts] = '\0';
     for (int e = 0; e < g->nexp; e++) {
         if (!g->exp[e].desc->render)
             continue;
