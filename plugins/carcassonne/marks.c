@@ -334,22 +334,16 @@ size_t cas__carc_mark_run(const struct carc_marks *m, size_t at)
 
 void cas__carc_sort_words(uint64_t *words, size_t n, uint64_t *scratch)
 {
-    enum { RUN = 16 };
-    for (size_t lo = 0; lo < n; lo += RUN) { /* runs by binary insertion */
+    enum { RUN = 8 };
+    for (size_t lo = 0; lo < n; lo += RUN) { /* short runs by insertion */
         uint64_t *run = words + lo;
         size_t len = n - lo < RUN ? n - lo : RUN;
         for (size_t i = 1; i < len; i++) {
             uint64_t w = run[i];
-            size_t a = 0, b = i;
-            while (a < b) {
-                size_t mid = (a + b) / 2;
-                if (run[mid] < w)
-                    a = mid + 1;
-                else
-                    b = mid;
-            }
-            memmove(run + a + 1, run + a, (i - a) * sizeof *run);
-            run[a] = w;
+            size_t j = i;
+            for (; j > 0 && run[j - 1] > w; j--)
+                run[j] = run[j - 1];
+            run[j] = w;
         }
     }
     uint64_t *from = words, *to = scratch;
