@@ -111,8 +111,12 @@ static uint64_t mix_bytes(const uint8_t *p, size_t n)
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t word = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(&word, p + i, 8); /* one load: the bytes' little-endian value */
+#else
         for (int b = 0; b < 8; b++)
             word |= (uint64_t)p[i + (size_t)b] << (8 * b);
+#endif
         h = (h ^ word) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 32;
     }
