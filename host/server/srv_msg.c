@@ -69,24 +69,16 @@ static unsigned char *frame_head(unsigned char *at, size_t payload)
     return h;
 }
 
-/* The texts of prev[1] then prev[0], a dictionary. */
-static struct cas__wsdeflate_dict dict_of(struct cas__srv_msg *const prev[2])
-{
-    return (struct cas__wsdeflate_dict){
-        .older = prev[1] ? prev[1]->data + LWS_PRE : NULL, .older_len = prev[1] ? prev[1]->len : 0,
-        .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
-}
-
 /* Compressed into d's own buffer, then copied into an allocation of the
  * frame's size: one small malloc a frame, not a buffer grown to the text's
  * size and shrunk again (the loop's malloc was a fifth of its time). */
 static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
-                       struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
+                       const struct cas__srv_msg *prev, struct cas__wsdeflate *d)
 {
-    const struct cas__wsdeflate_dict dict = dict_of(prev);
     const unsigned char *payload;
     size_t len;
-    int rc = cas__wsdeflate_message(d, &dict, msg->data + LWS_PRE, msg->len, &payload, &len);
+    int rc = cas__wsdeflate_message(d, prev ? prev->data + LWS_PRE : NULL, prev ? prev->len : 0,
+                                    msg->data + LWS_PRE, msg->len, &payload, &len);
     if (rc != CAS_OK)
         return rc;
     unsigned char *data = malloc(LWS_PRE + HEADER_MAX + len); /* kept with msg */
@@ -95,19 +87,19 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
     memcpy(data + LWS_PRE + HEADER_MAX, payload, len);
     unsigned char *h = frame_head(data + LWS_PRE + HEADER_MAX, len);
     size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
-    *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
-                                 .len = head + len, .frame = h, .data = data};
+    *f = (struct cas__srv_frame){.after = prev ? prev->id : 0, .len = head + len, .frame = h,
+                                 .data = data};
     return CAS_OK;
 }
 
 const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
-                                                   struct cas__srv_msg *const prev[2],
+                                                   const struct cas__srv_msg *prev,
                                                    struct cas__wsdeflate *d)
 {
-    uint64_t after[2] = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0};
+    uint64_t after = prev ? prev->id : 0;
     unsigned kept = msg->n_frames < CAS__SRV_FRAMES ? msg->n_frames : CAS__SRV_FRAMES;
     for (unsigned i = 0; i < kept; i++)
-        if (msg->frames[i].after[0] == after[0] && msg->frames[i].after[1] == after[1])
+        if (msg->frames[i].after == after)
             return &msg->frames[i];
     struct cas__srv_frame made, *slot = &msg->frames[msg->n_frames % CAS__SRV_FRAMES];
     if (build_frame(&made, msg, prev, d) != CAS_OK)
