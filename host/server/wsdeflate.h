@@ -21,9 +21,10 @@
  * place in the receiver's window, but not compressed.  Primed with the
  * two messages before it, a 32-byte message cost about 440,000
  * instructions to compress with zlib and saved 6 bytes, a 128-byte one
- * saved 25 (callgrind, after two Carcassonne updates); with igzip it is
- * still about 61,000 (hashing 7.5 KB of dictionary) to save about 12;
- * stored, it costs a copy and 6 bytes.  Not sent uncompressed
+ * saved 25 (callgrind, after two Carcassonne updates); with igzip it was
+ * still about 61,000 (hashing 7.5 KB of dictionary) to save about 12, and
+ * a dictionary of one update is still several KB to hash; stored, it
+ * costs a copy and 6 bytes.  Not sent uncompressed
  * (RSV1 clear), which RFC 7692 allows: libwebsockets 4.1's client, which
  * castellan's own clients use, loops on an uncompressed message in a
  * permessage-deflate connection. */
