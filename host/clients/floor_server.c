@@ -46,7 +46,7 @@ struct conn {
     int is_ws, closing;
     int deflate, takeover;     /* as http.c: permessage-deflate, frames ours */
     struct cas__sendq q;
-    struct cas__srv_msg *last;    /* the last message sent compressed */
+    struct cas__srv_msg *last[2]; /* the last two sent compressed, newest first */
     struct cas__buf rx;
     struct game *game;
     int seat;
@@ -73,6 +73,7 @@ struct cas__floor_server {
 
 static int write_msg(struct conn *c, struct cas__srv_msg *msg)
 {
+    static struct cas__srv_msg *const none[2];
     const unsigned char *frame = NULL;
     size_t len = 0;
     if (!c->deflate) {
@@ -88,15 +89,16 @@ static int write_msg(struct conn *c, struct cas__srv_msg *msg)
             frame = NULL;
     } else {
         const struct cas__srv_frame *f =
-            cas__srv_msg_deflated(msg, c->takeover ? c->last : NULL, c->s->deflate);
+            cas__srv_msg_deflated(msg, c->takeover ? c->last : none, c->s->deflate);
         frame = f ? f->frame : NULL;
         len = f ? f->len : 0;
     }
     int failed = !frame || lws_write(c->wsi, (unsigned char *)frame, len, LWS_WRITE_RAW) < (int)len;
     c->s->counts.bytes += len;
     c->s->counts.messages++;
-    cas__srv_msg_unref(c->last);
-    c->last = msg;
+    cas__srv_msg_unref(c->last[1]);
+    c->last[1] = c->last[0];
+    c->last[0] = msg;
     return failed;
 }
 
@@ -298,8 +300,9 @@ static void closed(struct conn *c)
         c->game->seat[c->seat] = NULL;
     c->game = NULL;
     cas__sendq_detach(&c->s->sendq, &c->q);
-    cas__srv_msg_unref(c->last);
-    c->last = NULL;
+    cas__srv_msg_unref(c->last[0]);
+    cas__srv_msg_unref(c->last[1]);
+    c->last[0] = c->last[1] = NULL;
     cas__buf_free(&c->rx);
     c->is_ws = 0;
 }

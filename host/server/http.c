@@ -70,7 +70,7 @@ struct conn {
     struct cas__sendq q;          /* in h->sendq */
     int deflate;                  /* permessage-deflate: frames are ours */
     int takeover;                 /* ... with context takeover (RFC 7692) */
-    struct cas__srv_msg *last;    /* the last message sent compressed */
+    struct cas__srv_msg *last[2]; /* the last two sent compressed, newest first */
     struct cas__buf rx;           /* the message being received, up to
                                      max-message-bytes (then failed) */
     size_t rx_bytes;              /* its bytes so far, kept or not */
@@ -135,15 +135,17 @@ static void queue_dropped(struct cas__sendq *q, void *ctx)
 
 /* msg as a frame (RSV1 set) for c: when msg is short
  * (CAS__WSDEFLATE_MIN), in a stored block; else compressed after c's last
- * message, the same bytes as every other connection of its view that had
- * the same last message.  NULL when memory ran out or igzip failed. */
+ * message (and the one before when that one is short: srv_msg.c), the same
+ * bytes as every other connection of its view after the same messages.
+ * NULL when memory ran out or igzip failed. */
 static const unsigned char *deflated_frame(struct conn *c, struct cas__srv_msg *msg, size_t *len)
 {
+    static struct cas__srv_msg *const none[2];
     const unsigned char *frame;
     if (msg->len < CAS__WSDEFLATE_MIN)
         return cas__srv_msg_stored(msg, &c->h->stored_frame, &frame, len) == CAS_OK ? frame
                                                                                   : NULL;
-    const struct cas__srv_frame *f = cas__srv_msg_deflated(msg, c->takeover ? c->last : NULL,
+    const struct cas__srv_frame *f = cas__srv_msg_deflated(msg, c->takeover ? c->last : none,
                                                            c->h->deflate);
     *len = f ? f->len : 0;
     return f ? f->frame : NULL;
@@ -158,8 +160,9 @@ static int write_deflated(struct conn *c, struct cas__srv_msg *msg)
     size_t len = 0;
     const unsigned char *frame = deflated_frame(c, msg, &len);
     int failed = !frame || lws_write(c->wsi, (unsigned char *)frame, len, LWS_WRITE_RAW) < (int)len;
-    cas__srv_msg_unref(c->last);
-    c->last = msg;
+    cas__srv_msg_unref(c->last[1]);
+    c->last[1] = c->last[0];
+    c->last[0] = msg;
     return failed;
 }
 
@@ -886,8 +889,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c && c->is_ws) {
             cas__lobby_disconnect(h->lobby, &c->base);
             cas__sendq_detach(&h->sendq, &c->q);
-            cas__srv_msg_unref(c->last);
-            c->last = NULL;
+            cas__srv_msg_unref(c->last[0]);
+            cas__srv_msg_unref(c->last[1]);
+            c->last[0] = c->last[1] = NULL;
             cas__buf_free(&c->rx);
             h->n_conns--;
             c->is_ws = 0;

@@ -1,13 +1,13 @@
 /*
  * wsdeflate.c — permessage-deflate for the server's outgoing messages
  * (wsdeflate.h).  Each message is compressed with a fresh raw deflate
- * stream primed with its dictionary, the connection's previous message,
- * rather than by a stream kept per connection (as libwebsockets does):
- * the output is then a function of the two texts, and forty watchers of
- * one view, whose last message is the same, are sent the same bytes,
- * compressed once.  The receiver's window (32 KiB of everything it
- * inflated, in order) ends with that message, so every distance the
- * compressor uses is one the receiver can follow.
+ * stream primed with its dictionary, the connection's last message (or
+ * last two), rather than by a stream kept per connection (as
+ * libwebsockets does): the output is then a function of the texts, and
+ * forty watchers of one view, whose last messages are the same, are sent
+ * the same bytes, compressed once.  The receiver's window (32 KiB of
+ * everything it inflated, in order) ends with those messages, so every
+ * distance the compressor uses is one the receiver can follow.
  *
  * The compressor is ISA-L's igzip at its level 0 with deflate's fixed
  * Huffman codes (RFC 1951 3.2.6): a quarter of zlib's level 1 time and
@@ -24,6 +24,7 @@
 
 struct cas__wsdeflate {
     struct isal_zstream z;
+    unsigned char window[CAS__WSDEFLATE_WINDOW]; /* the dictionary, its two parts joined */
     struct cas__buf made; /* the last message compressed: kept, so no allocation a message */
 };
 
@@ -45,15 +46,36 @@ void cas__wsdeflate_free(struct cas__wsdeflate *d)
     }
 }
 
-/* z reset to a new raw deflate stream (level 0, fixed codes, synced at
- * the end of its input) and primed with the last CAS__WSDEFLATE_WINDOW
- * bytes of prev[0..prev_len), read in place (igzip copies them). */
-static int reset_after(struct isal_zstream *z, const char *prev, size_t prev_len)
+/* The tail of at most CAS__WSDEFLATE_WINDOW bytes of dict's older +
+ * newer: *at, its length.  A newer alone is read where it is; two parts
+ * are joined in window. */
+static size_t join(unsigned char window[CAS__WSDEFLATE_WINDOW],
+                   const struct cas__wsdeflate_dict *dict, const unsigned char **at)
 {
-    if (prev_len > CAS__WSDEFLATE_WINDOW) {
-        prev += prev_len - CAS__WSDEFLATE_WINDOW;
-        prev_len = CAS__WSDEFLATE_WINDOW;
+    size_t newer = dict->newer_len < CAS__WSDEFLATE_WINDOW ? dict->newer_len
+                                                           : CAS__WSDEFLATE_WINDOW;
+    size_t older = dict->older_len < CAS__WSDEFLATE_WINDOW - newer
+                       ? dict->older_len
+                       : CAS__WSDEFLATE_WINDOW - newer;
+    if (!older) {
+        *at = (const unsigned char *)dict->newer + dict->newer_len - newer;
+        return newer;
     }
+    memcpy(window, dict->older + dict->older_len - older, older);
+    if (newer)
+        memcpy(window + older, dict->newer + dict->newer_len - newer, newer);
+    *at = window;
+    return older + newer;
+}
+
+/* z reset to a new raw deflate stream (level 0, fixed codes, synced at
+ * the end of its input) and primed with dict (its parts joined in window
+ * when there are two). */
+static int reset_after(struct isal_zstream *z, unsigned char window[CAS__WSDEFLATE_WINDOW],
+                       const struct cas__wsdeflate_dict *dict)
+{
+    const unsigned char *at;
+    size_t dict_len = join(window, dict, &at);
     isal_deflate_reset(z);
     z->level = 0;
     z->flush = SYNC_FLUSH;
@@ -62,8 +84,8 @@ static int reset_after(struct isal_zstream *z, const char *prev, size_t prev_len
     z->hist_bits = 0; /* the default, 15: the receiver's window */
     if (isal_deflate_set_hufftables(z, NULL, IGZIP_HUFFTABLE_STATIC) != COMP_OK)
         return CAS_EIO;
-    if (prev && prev_len &&
-        isal_deflate_set_dict(z, (uint8_t *)prev, (uint32_t)prev_len) != COMP_OK)
+    /* igzip only copies the dictionary, though it takes it as not const. */
+    if (dict_len && isal_deflate_set_dict(z, (uint8_t *)at, (uint32_t)dict_len) != COMP_OK)
         return CAS_EIO;
     return CAS_OK;
 }
@@ -103,7 +125,7 @@ static int deflate_into(struct isal_zstream *z, const char *text, size_t len,
     return CAS_OK;
 }
 
-int cas__wsdeflate_message(struct cas__wsdeflate *d, const char *prev, size_t prev_len,
+int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                            const char *text, size_t len, const unsigned char **bytes,
                            size_t *n)
 {
@@ -112,7 +134,7 @@ int cas__wsdeflate_message(struct cas__wsdeflate *d, const char *prev, size_t pr
     if (len > UINT32_MAX)
         return CAS_EINVAL;
     cas__buf_reset(&d->made);
-    int rc = reset_after(&d->z, prev, prev_len);
+    int rc = reset_after(&d->z, d->window, dict);
     if (rc == CAS_OK)
         rc = deflate_into(&d->z, text, len, &d->made);
     if (rc == CAS_OK) {

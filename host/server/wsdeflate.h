@@ -32,29 +32,36 @@
 
 struct cas__wsdeflate;
 
-/* A compressor (one igzip stream, about 83 KB), reused for every
- * message; NULL when memory ran out.  Owned by the caller:
- * cas__wsdeflate_free. */
+/* A compressor (one igzip stream and room to join a dictionary's two
+ * parts, about 115 KB), reused for every message; NULL when memory ran
+ * out.  Owned by the caller: cas__wsdeflate_free. */
 struct cas__wsdeflate *cas__wsdeflate_new(void);
 void cas__wsdeflate_free(struct cas__wsdeflate *d); /* NULL is fine */
+
+/* The dictionary a message is compressed after: the end of the receiver's
+ * window, its last compressed message (newer) and, when the caller wants
+ * it too, the one before (older).  Either may be NULL/0. */
+struct cas__wsdeflate_dict {
+    const char *older, *newer;
+    size_t older_len, newer_len;
+};
 
 /* text[0..len) compressed as one permessage-deflate message (igzip level
  * 0, fixed codes, raw deflate, synced, its final 00 00 ff ff removed as
  * RFC 7692 says) into d's own buffer, which it keeps from message to
  * message (no allocation a message once it is big enough): *bytes, *n
  * bytes, valid until d's next call (NULL, 0 on failure).  It is for a
- * receiver whose inflater has just inflated prev[0..prev_len) — of which
- * only the last CAS__WSDEFLATE_WINDOW bytes are used, the dictionary — or,
- * with prev NULL (or prev_len 0), for one that has inflated nothing the
- * message may refer to (a new connection, or no context takeover).  The
- * output depends on prev and text alone, so the same bytes serve every
- * connection whose window ends with the same message.  One message, not
- * two: priming the compressor is hashing its dictionary, and the one
- * before last cost more time than it saved bytes (docs/server.md,
- * "permessage-deflate": a quarter less time a message for about a tenth
- * more bytes).  CAS_OK, CAS_ENOMEM, CAS_EINVAL (len of 4 GiB or more) or
- * CAS_EIO when the compressor fails. */
-int cas__wsdeflate_message(struct cas__wsdeflate *d, const char *prev, size_t prev_len,
+ * receiver whose inflater has just inflated dict's older then newer
+ * message — of which only the last CAS__WSDEFLATE_WINDOW bytes are used —
+ * or, with an empty dict, for one that has inflated nothing the message
+ * may refer to (a new connection, or no context takeover).  The output
+ * depends on dict and text alone, so the same bytes serve every connection
+ * whose window ends with the same dictionary.  Priming is hashing every
+ * byte of the dictionary, so which messages it holds is the caller's
+ * trade of time for bytes (srv_msg.c: the last message, and the one
+ * before only when the last is short).  CAS_OK, CAS_ENOMEM, CAS_EINVAL
+ * (len of 4 GiB or more) or CAS_EIO when the compressor fails. */
+int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                            const char *text, size_t len, const unsigned char **bytes,
                            size_t *n);
 

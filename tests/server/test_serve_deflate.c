@@ -208,7 +208,8 @@ static void test_watchers_share_frames_each_as_offered(void **state)
     }
     /* SAME_B's window differs from SAME_A's by a pong: a compressor per
      * connection would never send them the same bytes again, one that
-     * compresses after the last message does from the second update. */
+     * compresses after the last message (and the one before when that is
+     * short, as a pong is) does from the second update. */
     say(&ws[SAME_B], "{\"type\":\"ping\"}");
     next_frame(&ws[SAME_B]);
     assert_non_null(strstr(ws[SAME_B].text[ws[SAME_B].n - 1].data, "pong"));
@@ -270,6 +271,11 @@ static void test_watchers_share_frames_each_as_offered(void **state)
         alone += ws[ALONE].payload[from[ALONE] + k].len;
     }
     assert_true(shared < alone);
+    /* SAME_B's first update came after its pong, and is compressed after
+     * the state before the pong too: it refers back into the state, and is
+     * much smaller than alone (after the pong alone it would be about as
+     * big). */
+    assert_true(2 * ws[SAME_B].payload[from[SAME_B]].len < ws[ALONE].payload[from[ALONE]].len);
 
     for (int i = 0; i < WATCHERS; i++)
         watcher_free(&ws[i]);

@@ -23,13 +23,23 @@
 #define N_TEXTS 6
 
 /* d's compression of text appended to out (the frame's payload). */
+static int compress_after_two(struct cas__wsdeflate *d, const char *older, size_t older_len,
+                              const char *newer, size_t newer_len, const char *text, size_t len,
+                              struct cas__buf *out)
+{
+    const struct cas__wsdeflate_dict dict = {.older = older, .older_len = older_len,
+                                             .newer = newer, .newer_len = newer_len};
+    const unsigned char *bytes;
+    size_t n;
+    int rc = cas__wsdeflate_message(d, &dict, text, len, &bytes, &n);
+    return rc == CAS_OK ? cas__buf_add(out, bytes, n) : rc;
+}
+
+/* ... after prev[0..prev_len) alone (NULL: nothing). */
 static int compress_into(struct cas__wsdeflate *d, const char *prev, size_t prev_len,
                          const char *text, size_t len, struct cas__buf *out)
 {
-    const unsigned char *bytes;
-    size_t n;
-    int rc = cas__wsdeflate_message(d, prev, prev_len, text, len, &bytes, &n);
-    return rc == CAS_OK ? cas__buf_add(out, bytes, n) : rc;
+    return compress_after_two(d, NULL, 0, prev, prev_len, text, len, out);
 }
 
 /* Update-like texts of a few KB that repeat much of one another. */
@@ -96,10 +106,11 @@ static void test_a_stored_message_inflates_as_it_is(void **state)
     cas__buf_free(&out);
 }
 
-/* As the server sends them (host/server/http.c): short messages stored,
- * the others compressed after the message before them, stored or not;
- * one inflater reads them all in order, and the compressed ones refer
- * back into the ones before (they come out smaller than alone). */
+/* As the server sends them (host/server/http.c, srv_msg.c): short
+ * messages stored, the others compressed after the message before them
+ * and, when that one is short, the one before it too; one inflater reads
+ * them all in order, and the compressed ones refer back into the ones
+ * before (they come out smaller than alone). */
 static void test_stored_and_compressed_inflate_in_sequence(void **state)
 {
     (void)state;
@@ -118,11 +129,14 @@ static void test_stored_and_compressed_inflate_in_sequence(void **state)
     for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
         const char *prev = i > 0 ? seq[i - 1] : NULL;
         size_t prev_len = i > 0 ? seq_len[i - 1] : 0;
+        int two = i > 1 && prev_len < CAS__WSDEFLATE_MIN;
         cas__buf_reset(&out);
         if (seq_len[i] < CAS__WSDEFLATE_MIN) {
             assert_int_equal(cas__wsdeflate_stored(seq[i], seq_len[i], &out), CAS_OK);
         } else {
-            assert_int_equal(compress_into(d, prev, prev_len, seq[i], seq_len[i], &out),
+            assert_int_equal(compress_after_two(d, two ? seq[i - 2] : NULL,
+                                                two ? seq_len[i - 2] : 0, prev, prev_len,
+                                                seq[i], seq_len[i], &out),
                              CAS_OK);
             cas__buf_reset(&alone);
             assert_int_equal(compress_into(d, NULL, 0, seq[i], seq_len[i], &alone), CAS_OK);
@@ -153,10 +167,12 @@ static void fill_noise(char *at, size_t n, uint32_t seed)
  * after one of 30 KB, then a message that repeats the older one's end and
  * (20 KB in) the previous one's start, both out of the window, so not
  * referable, and (5 KB in) the previous one's end, and is otherwise noise,
- * longer than a stored block: the receiver, which inflated the two earlier messages, reads it
- * back, so every distance stays within its window; noise is not made much
- * bigger, and the previous message's end is found (the message comes out
- * smaller than alone). */
+ * longer than a stored block: the receiver, which inflated the two earlier
+ * messages, reads it back, so every distance stays within its window;
+ * noise is not made much bigger, and the previous message's end is found
+ * (the message comes out smaller than alone).  Then a stored pong, and the
+ * same message after the two joined (that message and the pong): read
+ * back as well. */
 static void test_long_and_incompressible_after_a_long_dictionary(void **state)
 {
     (void)state;
@@ -183,6 +199,14 @@ static void test_long_and_incompressible_after_a_long_dictionary(void **state)
     assert_int_equal(compress_into(d, NULL, 0, text, LONG, &alone), CAS_OK);
     assert_true(out.len < LONG + LONG / 8);
     assert_true(out.len + END / 2 < alone.len);
+    receive(&r, &out, text, LONG);
+    const char *pong = "{\"type\":\"pong\"}";
+    cas__buf_reset(&out);
+    assert_int_equal(cas__wsdeflate_stored(pong, strlen(pong), &out), CAS_OK);
+    receive(&r, &out, pong, strlen(pong));
+    cas__buf_reset(&out);
+    assert_int_equal(compress_after_two(d, text, LONG, pong, strlen(pong), text, LONG, &out),
+                     CAS_OK);
     receive(&r, &out, text, LONG);
     inflateEnd(&r.z);
     cas__buf_free(&out);
