@@ -58,7 +58,7 @@ static size_t join(unsigned char window[CAS__WSDEFLATE_WINDOW],
                        ? dict->older_len
                        : CAS__WSDEFLATE_WINDOW - newer;
     if (!older) {
-        *at = (const unsigned char *)dict->newer + dict->newer_len - newer;
+        *at = newer ? (const unsigned char *)dict->newer + dict->newer_len - newer : NULL;
         return newer;
     }
     memcpy(window, dict->older + dict->older_len - older, older);
