@@ -345,15 +345,30 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         return;
     }
     if (strcmp(d->name, "castle") == 0) { /* Castles in Germany: towers and a gate */
-        cas_outf(v, "<g class=\"castle\"><path d=\"M%d %d v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 "
-                    "h6 v-5 h8 v30z\"/><path d=\"M%d %d v-40 h5 v4 h4 v-4 h5 v40z M%d %d v-40 "
-                    "h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M%d %d v-10 a6 6 0 0 1 12 0 "
-                    "v10z\"/>",
-                 x - 25, y + 18, x - 28, y + 18, x + 14, y + 18, x - 6, y + 18);
+        char *at = piece_room(v);
+        PIECE(at, "<g class=\"castle\"><path d=\"M");
+        at = piece_pair(at, x - 25, y + 18);
+        PIECE(at, " v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v30z\"/><path d=\"M");
+        at = piece_pair(at, x - 28, y + 18);
+        PIECE(at, " v-40 h5 v4 h4 v-4 h5 v40z M");
+        at = piece_pair(at, x + 14, y + 18);
+        PIECE(at, " v-40 h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M");
+        at = piece_pair(at, x - 6, y + 18);
+        PIECE(at, " v-10 a6 6 0 0 1 12 0 v10z\"/>");
+        piece_end(v, at);
         /* each castle its pennant and its name: six castles, told apart */
-        cas_outf(v, "<path class=\"pennant\" fill=\"%s\" d=\"M%d %d v-16 l14 5 l-14 5\"/>"
-                    "<text class=\"castle-name\" x=\"%d\" y=\"%d\">",
-                 pennant_of(kind_id), x - 21, y - 22, x, y + 34);
+        const char *pennant = pennant_of(kind_id);
+        at = piece_room(v);
+        PIECE(at, "<path class=\"pennant\" fill=\"");
+        at = piece_n(at, pennant, strlen(pennant));
+        PIECE(at, "\" d=\"M");
+        at = piece_pair(at, x - 21, y - 22);
+        PIECE(at, " v-16 l14 5 l-14 5\"/><text class=\"castle-name\" x=\"");
+        at = piece_int(at, x);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y + 34);
+        PIECE(at, "\">");
+        piece_end(v, at);
         put_escaped(v, kind_id);
         cas_outs(v, "</text></g>");
         return;
@@ -1016,21 +1031,46 @@ static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, 
     if (kept && sn->last->score[p] == s->score[p]) {
         put_same(v, "p", p, 0, 0);
     } else {
-        cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                    "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
-                    "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
-                    "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
-                 p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
+        char *at = piece_room(v);
+        PIECE(at, "<g class=\"player\" data-cas-key=\"p");
+        at = piece_int(at, p);
+        PIECE(at, "\" transform=\"translate(");
+        at = piece_pair(at, fr->ox + x, fr->oy + y);
+        PIECE(at, ")\"><rect class=\"panel\" x=\"0\" y=\"0\" width=\"");
+        at = piece_int(at, PANEL_W - 20);
+        PIECE(at, "\" height=\"84\" rx=\"8\"/><g fill=\"");
+        at = piece_n(at, fill_of[p], strlen(fill_of[p]));
+        PIECE(at, "\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
+                  "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>");
+        piece_end(v, at);
         for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
-            const char *name = g->fig[f].def.name;
+            const char *name = g->fig[f].def.name, *symbol = figure_symbol(name);
             int large = strcmp(name, "large-meeple") == 0;
-            cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
-                     figure_symbol(name), fx,
-                     narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+            const char *scale = narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5");
+            at = piece_room(v);
+            PIECE(at, "<use xlink:href=\"#");
+            at = piece_n(at, symbol, strlen(symbol));
+            PIECE(at, "\" transform=\"translate(");
+            at = piece_int(at, fx);
+            PIECE(at, " 72) scale(");
+            at = piece_n(at, scale, strlen(scale));
+            PIECE(at, ")\"/>");
+            piece_end(v, at);
         }
-        cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
-                    "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n",
-                 cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p]);
+        at = piece_room(v);
+        PIECE(at, "</g><text class=\"name\" x=\"56\" y=\"30\">");
+        at = piece_n(at, cas__carc_colours[p], strlen(cas__carc_colours[p]));
+        PIECE(at, "</text><text class=\"score\" x=\"");
+        at = piece_int(at, PANEL_W - 34);
+        PIECE(at, "\" y=\"34\">");
+        if (s->score[p] < 0) {
+            *at++ = '-';
+            at += cas_out_digits(at, 0ull - (unsigned long long)s->score[p]);
+        } else {
+            at += cas_out_digits(at, (unsigned long long)s->score[p]);
+        }
+        PIECE(at, "</text></g>\n");
+        piece_end(v, at);
     }
     if (kept && memcmp(sn->last->supply[p], s->supply[p], sizeof s->supply[p]) == 0) {
         put_same(v, "n", p, 0, 0);
@@ -1194,7 +1234,13 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
 static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y)
 {
     for (const char *text = nt->text; text < nt->text + nt->len; text += strlen(text) + 1) {
-        cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+        char *at = piece_room(v);
+        PIECE(at, "<text class=\"small note\" x=\"");
+        at = piece_int(at, x);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y);
+        PIECE(at, "\">");
+        piece_end(v, at);
         put_escaped(v, text);
         cas_outs(v, "</text>");
         y += 18;
@@ -1202,8 +1248,13 @@ static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y
         for (int i = 0; i < n; i++) {
             const struct carc_kind *k = &nt->g->kinds[kinds[i]];
             struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
-            cas_outf(v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
-                        "<use xlink:href=\"#k%d\"/>", ix, y - 10, kinds[i]);
+            at = piece_room(v);
+            PIECE(at, "<g class=\"hand-tile\" transform=\"translate(");
+            at = piece_pair(at, ix, y - 10);
+            PIECE(at, ") scale(0.3)\"><use xlink:href=\"#k");
+            at = piece_int(at, kinds[i]);
+            PIECE(at, "\"/>");
+            piece_end(v, at);
             draw_upright_marks(v, nt->g, k, &t, 0, 0);
             cas_outs(v, "</g>");
             ix += 30 * k->ncells + 6;
