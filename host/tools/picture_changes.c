@@ -241,19 +241,51 @@ static int bytes_cmp(const char *a, size_t a_len, const char *b, size_t b_len)
     return c ? c : (a_len > b_len) - (a_len < b_len);
 }
 
+/* A part's key8 for key[0..len). */
+static uint64_t key_word(const char *key, size_t len)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < 8; i++)
+        w = w << 8 | (i < len ? (unsigned char)key[i] : 0u);
+    return w;
+}
+
+/* bytes_cmp of two keys given with their key8 as well: the words decide
+ * unless they are equal (zero padding sorts a key before any it is a
+ * prefix of, as bytes_cmp does); then the lengths, when either key ends
+ * within them, else the bytes past them. */
+static inline int keys_cmp(uint64_t a8, const char *a, size_t a_len, uint64_t b8, const char *b,
+                           size_t b_len)
+{
+    if (a8 != b8)
+        return a8 < b8 ? -1 : 1;
+    if (a_len <= 8 || b_len <= 8)
+        return (a_len > b_len) - (a_len < b_len);
+    return bytes_cmp(a + 8, a_len - 8, b + 8, b_len - 8);
+}
+
 static int is_space(char c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-static int add_part(struct cas__picture *pic, size_t *cap, size_t key, size_t key_len,
-                    size_t at, size_t len, size_t gap, long was)
+/* Room for one more part: 0, or -1 when memory ran out. */
+static int part_room(struct cas__picture *pic, size_t *cap)
 {
-    if (pic->n == *cap &&
-        cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
+    return cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) == CAS_OK ? 0
+                                                                                           : -1;
+}
+
+/* A part added to pic (key8 its key's, see keys_cmp): inline, as every
+ * element of every picture is one. */
+static inline int add_part(struct cas__picture *pic, size_t *cap, size_t key, size_t key_len,
+                           uint64_t key8, size_t at, size_t len, size_t gap, long was)
+{
+    if (pic->n == *cap && part_room(pic, cap))
         return -1;
     pic->parts[pic->n++] = (struct cas__pic_part){
-        .key = key, .key_len = key_len, .at = at, .len = len, .gap = gap, .was = was};
+        .key = key, .key_len = key_len, .key8 = key8, .at = at, .len = len, .gap = gap,
+        .was = was};
     return 0;
 }
 
@@ -312,8 +344,8 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
         }
     }
     const char *next = q + close;
-    if (add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), (size_t)(p - c->base),
-                 (size_t)(next - p), gap, o)) {
+    if (add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), prev->parts[o].key8,
+                 (size_t)(p - c->base), (size_t)(next - p), gap, o)) {
         c->why = "memory ran out";
         c->bad = 1;
         return NULL;
@@ -340,7 +372,8 @@ static const char *same_as(struct cas__picture *pic, size_t *cap, struct cutting
     if ((size_t)(c->end - p) < q->len || memcmp(p, c->prev_base + q->at, q->len) != 0)
         return NULL;
     size_t at = (size_t)(p - c->base);
-    if (add_part(pic, cap, at + (q->key - q->at), q->key_len, at, q->len, gap, (long)c->expect))
+    if (add_part(pic, cap, at + (q->key - q->at), q->key_len, q->key8, at, q->len, gap,
+                 (long)c->expect))
         return NULL;
     /* with the same text before it, it is prev's where prev has it (and
      * a picture drawn relative to prev keeps it there) */
@@ -429,8 +462,8 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
             c->why = "a top-level element has no data-cas-key";
             return -1;
         }
-        if (add_part(pic, &cap, (size_t)(key - base), key_len, (size_t)(p - base),
-                     (size_t)(next - p), gap, -1)) {
+        if (add_part(pic, &cap, (size_t)(key - base), key_len, key_word(key, key_len),
+                     (size_t)(p - base), (size_t)(next - p), gap, -1)) {
             c->why = "memory ran out";
             return -1;
         }
@@ -451,12 +484,12 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
 
 /* Keys are unique, or the picture is not keyed.  Sorted indices into
  * pic->sorted make both the check and the diff's lookups O(n log n). */
-static int key_cmp(size_t a, size_t b, const struct cas__picture *pa,
+static inline int key_cmp(size_t a, size_t b, const struct cas__picture *pa,
                    const struct cas__picture *pb)
 {
     const struct cas__pic_part *x = &pa->parts[a], *y = &pb->parts[b];
     const char *ba = cas__picture_bytes(pa), *bb = cas__picture_bytes(pb);
-    return bytes_cmp(ba + x->key, x->key_len, bb + y->key, y->key_len);
+    return keys_cmp(x->key8, ba + x->key, x->key_len, y->key8, bb + y->key, y->key_len);
 }
 
 static int sort_cmp(const void *a, const void *b, void *pic)
@@ -776,14 +809,14 @@ struct run {
     size_t len;
 };
 
-static void flush(struct run *r)
+static inline void flush(struct run *r)
 {
     memcpy(r->to, r->from, r->len);
     r->to += r->len;
     r->len = 0;
 }
 
-static void copy(struct run *r, const char *from, size_t len)
+static inline void copy(struct run *r, const char *from, size_t len)
 {
     if (r->len && from != r->from + r->len)
         flush(r);
@@ -955,11 +988,12 @@ void cas__picture_free(struct cas__picture *pic)
 static long find_key(const struct cas__picture *pic, const char *key, size_t len)
 {
     const char *b = cas__picture_bytes(pic);
+    uint64_t key8 = key_word(key, len);
     size_t lo = 0, hi = pic->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         const struct cas__pic_part *x = &pic->parts[pic->sorted[mid]];
-        int c = bytes_cmp(b + x->key, x->key_len, key, len);
+        int c = keys_cmp(x->key8, b + x->key, x->key_len, key8, key, len);
         if (c == 0)
             return (long)pic->sorted[mid];
         if (c < 0)

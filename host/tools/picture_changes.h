@@ -29,6 +29,8 @@ struct cas__pic_store;
  * bytes (cas__picture_bytes). */
 struct cas__pic_part {
     size_t key, key_len;     /* the data-cas-key value */
+    uint64_t key8;           /* its first 8 bytes as a big-endian number,
+                              * zero-padded: most keys compare by it alone */
     size_t at, len;          /* the whole element */
     size_t gap;              /* the bytes just before it, at - gap: what
                               * lies between it and the element (or the
