@@ -269,11 +269,12 @@ static int is_space(char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-/* Room for one more part: 0, or -1 when memory ran out. */
-static int part_room(struct cas__picture *pic, size_t *cap)
+/* Room for `more` parts: 0, or -1 when memory ran out. */
+static int part_room(struct cas__picture *pic, size_t *cap, size_t more)
 {
-    return cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) == CAS_OK ? 0
-                                                                                           : -1;
+    return cas__grow((void **)&pic->parts, cap, pic->n + more, sizeof *pic->parts) == CAS_OK
+               ? 0
+               : -1;
 }
 
 /* A part added to pic (key8 its key's, see keys_cmp): inline, as every
@@ -281,7 +282,7 @@ static int part_room(struct cas__picture *pic, size_t *cap)
 static inline int add_part(struct cas__picture *pic, size_t *cap, size_t key, size_t key_len,
                            uint64_t key8, size_t at, size_t len, size_t gap, long was)
 {
-    if (pic->n == *cap && part_room(pic, cap))
+    if (pic->n == *cap && part_room(pic, cap, 1))
         return -1;
     pic->parts[pic->n++] = (struct cas__pic_part){
         .key = key, .key_len = key_len, .key8 = key8, .at = at, .len = len, .gap = gap,
@@ -292,7 +293,8 @@ static inline int add_part(struct cas__picture *pic, size_t *cap, size_t key, si
 static long find_key(const struct cas__picture *pic, const char *key, size_t len);
 
 #define SAME_OPEN "<g " KEY_ATTR
-#define SAME_CLOSE "\" data-cas-same=\"\"/>"
+#define SAME_MID "\" " CAS_SAME_ATTR "=\""
+#define SAME_CLOSE SAME_MID "\"/>"
 
 /* What a cut sees: the text it cuts, the picture before (keyed, or NULL)
  * and its bytes, and the element of it the next one is likely to be; and
@@ -307,17 +309,43 @@ struct cutting {
     const char *why;  /* why the picture does not cut, for the caller */
 };
 
+/* q at the quote that ends a placeholder's key: past the placeholder,
+ * with *count the elements it stands for (1, or a run's N: ABI 1.5); NULL
+ * when it is no placeholder's end. */
+static const char *same_end(const char *q, const char *end, size_t *count)
+{
+    const size_t mid = sizeof SAME_MID - 1, close = sizeof SAME_CLOSE - 1;
+    if ((size_t)(end - q) >= close && same_bytes(q, SAME_CLOSE, close)) {
+        *count = 1;
+        return q + close;
+    }
+    if ((size_t)(end - q) < mid + 4 || !same_bytes(q, SAME_MID, mid) || q[mid] < '1' ||
+        q[mid] > '9')
+        return NULL;
+    size_t n = 0;
+    const char *d = q + mid;
+    for (; d < end && *d >= '0' && *d <= '9'; d++)
+        if ((n = n * 10 + (size_t)(*d - '0')) > CAS_SAME_RUN_MAX)
+            return NULL;
+    if ((size_t)(end - d) < 3 || !same_bytes(d, "\"/>", 3))
+        return NULL;
+    *count = n;
+    return d + 3;
+}
+
 /* p at '<' of a placeholder (docs/abi.md "ABI 1.4: pictures relative to
  * the last"), gap bytes after the element before: the part of prev it
  * stands for added to pic, marked same (at and len its own text's until
  * the picture is placed), and its end; else NULL (c->why set when it is one
- * but names no part of prev). */
+ * but names no part of prev).  A run's (ABI 1.5) parts after its first are
+ * prev's next ones, each with the gap it has there. */
 static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cutting *c,
                                const char *p, size_t gap)
 {
     const size_t open = sizeof SAME_OPEN - 1, close = sizeof SAME_CLOSE - 1;
     const struct cas__picture *prev = c->prev;
-    const char *end = c->end, *key = p + open, *q = NULL;
+    const char *end = c->end, *key = p + open, *q = NULL, *next = NULL;
+    size_t count = 0;
     if ((size_t)(end - p) < open + close || !same_bytes(p, SAME_OPEN, open))
         return NULL;
     long o = -1;
@@ -328,14 +356,14 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
         const struct cas__pic_part *e = &prev->parts[c->expect];
         if ((size_t)(end - key) >= e->key_len + close &&
             same_bytes(key, c->prev_base + e->key, e->key_len) &&
-            same_bytes(key + e->key_len, SAME_CLOSE, close)) {
+            (next = same_end(key + e->key_len, end, &count))) {
             o = (long)c->expect;
             q = key + e->key_len;
         }
     }
     if (o < 0) {
         q = first_of(key, end, '"', '"', '"');
-        if (q == end || q == key || !starts(q, end, SAME_CLOSE))
+        if (q == end || q == key || !(next = same_end(q, end, &count)))
             return NULL;
         if ((o = find_key(prev, key, (size_t)(q - key))) < 0) {
             c->why = "a placeholder names no element of the last picture";
@@ -343,8 +371,13 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
             return NULL;
         }
     }
-    const char *next = q + close;
-    if (add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), prev->parts[o].key8,
+    if (count > prev->n - (size_t)o) {
+        c->why = "a run of placeholders passes the last picture's end";
+        c->bad = 1;
+        return NULL;
+    }
+    if ((pic->n + count > *cap && part_room(pic, cap, count)) ||
+        add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), prev->parts[o].key8,
                  (size_t)(p - c->base), (size_t)(next - p), gap, o)) {
         c->why = "memory ran out";
         c->bad = 1;
@@ -356,6 +389,13 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
     const struct cas__pic_part *was = &prev->parts[o];
     if (was->gap != gap || !same_bytes(c->prev_base + was->at - gap, p - gap, gap))
         c->odd_gaps = 1;
+    /* the rest of a run: prev's, gaps and all (placed from prev) */
+    for (size_t k = 1; k < count; k++) {
+        const struct cas__pic_part *r = &prev->parts[(size_t)o + k];
+        pic->parts[pic->n++] = (struct cas__pic_part){
+            .key_len = r->key_len, .key8 = r->key8, .at = (size_t)(next - c->base),
+            .gap = r->gap, .was = o + (long)k, .same = 1, .gap_kept = 1};
+    }
     return next;
 }
 
@@ -864,9 +904,10 @@ static int place(struct cas__picture *pic, const struct cas__picture *prev, cons
             continue;
         }
         /* the gap before it as written; a kept element's, when it is the
-         * same, with it (most often a run of elements kept together) */
+         * same, with it (most often a run of elements kept together), and
+         * always within a run placeholder (ABI 1.5), which wrote none */
         const char *from = p->same ? prev->store->bytes : text;
-        if (odd_gaps || !p->same)
+        if (!p->same || (odd_gaps && !p->gap_kept))
             copy(&r, text + p->at - p->gap, p->gap);
         else
             copy(&r, from + q->at - p->gap, p->gap);

@@ -42,6 +42,8 @@ struct cas__pic_part {
                               * picture it was cut after: a placeholder's,
                               * or an element drawn the same again with
                               * the same gap before it */
+    unsigned char gap_kept;  /* within a run placeholder (ABI 1.5): its gap
+                              * is the one before `was` there */
 };
 
 /* A plugin's SVG cut into its keyed top-level elements.  Its text is, in
