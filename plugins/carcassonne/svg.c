@@ -442,6 +442,14 @@ static void same_close(struct cas_outbuf *v)
     cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>\n");
 }
 
+/* The end of a run placeholder (ABI 1.5) of count elements, after its key. */
+static void run_close(struct cas_outbuf *v, int count)
+{
+    cas_outs(v, "\" " CAS_SAME_ATTR "=\"");
+    cas_outi(v, count);
+    cas_outs(v, "\"/>\n");
+}
+
 /* The key prefix alone (pair < 0), prefix and a (pair 0), or prefix and
  * a,b (pair > 0). */
 static void put_key(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
@@ -474,9 +482,7 @@ static int put_run(struct cas_outbuf *v, const struct since *sn, const char *pre
         return 0;
     same_open(v);
     put_key(v, prefix, a, b, pair);
-    cas_outs(v, "\" " CAS_SAME_ATTR "=\"");
-    cas_outi(v, count);
-    cas_outs(v, "\"/>\n");
+    run_close(v, count);
     return 1;
 }
 
@@ -875,8 +881,16 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
     const struct cas_game *g = s->game;
     /* a figure's element follows from the figures up to it (its key counts
      * those before it on its feature) and the tiles (where its node is) */
-    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0;
-    for (int i = 0; i < s->nfigs; i++) {
+    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0, from = 0;
+    if (kept > 1 && sn->runs) { /* the last picture's, one after the other there */
+        same_open(v);
+        cas_outs(v, "f");
+        cas_outi(v, C_FIGS(s)[0].node);
+        cas_outs(v, ".0"); /* the first on its feature */
+        run_close(v, kept);
+        from = kept;
+    }
+    for (int i = from; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
@@ -1648,10 +1662,10 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         define_mark_kinds(&v, s, vw, nt.named, sn);
     /* the heading apart from the status line, which changes every ply */
     int frame_kept = sn && sn->frame_kept;
-    if (frame_kept) {
+    if (frame_kept && !put_run(&v, sn, "ground", 0, 0, -1, 2)) {
         put_same(&v, "ground", 0, 0, -1);
         put_same(&v, "head", 0, 0, -1);
-    } else {
+    } else if (!frame_kept) {
         cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" "
                      "height=\"%d\" fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" "
                      "transform=\"translate(%d %d)\"><text class=\"title\" x=\"%d\" "
