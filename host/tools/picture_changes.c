@@ -245,8 +245,10 @@ static int bytes_cmp(const char *a, size_t a_len, const char *b, size_t b_len)
 static uint64_t key_word(const char *key, size_t len)
 {
     uint64_t w = 0;
-    for (size_t i = 0; i < 8; i++)
-        w = w << 8 | (i < len ? (unsigned char)key[i] : 0u);
+    memcpy(&w, key, len < 8 ? len : 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
     return w;
 }
 
