@@ -306,6 +306,7 @@ struct cutting {
     const struct cas__picture *prev;
     const char *prev_base;
     size_t expect;
+    size_t kept;      /* parts placeholders stood for: at most prev's */
     int odd_gaps;     /* a placeholder's gap is not its element's gap in prev */
     int bad;          /* a placeholder that does not fit */
     const char *why;  /* why the picture does not cut, for the caller */
@@ -378,6 +379,14 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
         c->bad = 1;
         return NULL;
     }
+    /* more than the last picture has means one stood for twice: refused
+     * before its parts are made (a run is a few bytes for many parts) */
+    if (count > prev->n - c->kept) {
+        c->why = "placeholders stand for more elements than the last picture has";
+        c->bad = 1;
+        return NULL;
+    }
+    c->kept += count;
     if ((pic->n + count > *cap && part_room(pic, cap, count)) ||
         add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), prev->parts[o].key8,
                  (size_t)(p - c->base), (size_t)(next - p), gap, o)) {

@@ -491,6 +491,15 @@ static void test_runs_of_kept_elements(void **state)
                                 "<g data-cas-key=\"a\" data-cas-same=\"2\"/>\n"
                                 "<g data-cas-key=\"b\" data-cas-same=\"\"/>\n</svg>\n";
     assert_int_equal(take_since(&now, twice, &last), -1);
+    /* the whole last picture twice over: refused before its parts are made */
+    static const char again[] = "<svg viewBox=\"0 0 1 1\">\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"4\"/>\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"4\"/>\n</svg>\n";
+    struct scripted sc = {.relative = again, .whole = whole_instead};
+    const char *unfit = NULL;
+    assert_int_equal(cas__picture_draw(&now, &last, draw_scripted, &sc, &unfit), CAS_OK);
+    assert_string_equal(unfit, "placeholders stand for more elements than the last picture has");
+    cas__picture_free(&now);
     cas__picture_free(&last);
 }
 
