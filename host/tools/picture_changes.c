@@ -330,7 +330,7 @@ static const char *same_end(const char *q, const char *end, size_t *count)
     for (; d < end && *d >= '0' && *d <= '9'; d++)
         if ((n = n * 10 + (size_t)(*d - '0')) > CAS_SAME_RUN_MAX)
             return NULL;
-    if ((size_t)(end - d) < 3 || !same_bytes(d, "\"/>", 3))
+    if ((size_t)(end - d) < 3 || d[0] != '"' || d[1] != '/' || d[2] != '>')
         return NULL;
     *count = n;
     return d + 3;
