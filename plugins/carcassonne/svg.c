@@ -512,6 +512,7 @@ struct since {
     int cells_kept;           /* and so are its cells */
     int figs_kept;            /* and its figures */
     int frame_kept;           /* the frame lies where it lay */
+    int runs;                 /* the host takes runs of placeholders (ABI 1.5) */
     struct stamp next;        /* this picture's */
 };
 
@@ -521,12 +522,10 @@ struct since {
 #define SAME_OPEN "<g data-cas-key=\""
 #define SAME_CLOSE "\" " CAS_SAME_ATTR "=\"\"/>\n"
 
-/* The placeholder keyed prefix alone (pair < 0), prefix and a (pair 0),
- * or prefix and a,b (pair > 0); prefix is a key's few letters. */
-static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+/* The key prefix alone (pair < 0), prefix and a (pair 0), or prefix and
+ * a,b (pair > 0), at `at`; prefix is a key's few letters. */
+static char *piece_key(char *at, const char *prefix, int a, int b, int pair)
 {
-    char *at = piece_room(v);
-    PIECE(at, SAME_OPEN);
     at = piece_n(at, prefix, strlen(prefix));
     if (pair >= 0)
         at = piece_int(at, a);
@@ -534,8 +533,43 @@ static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int
         *at++ = ',';
         at = piece_int(at, b);
     }
+    return at;
+}
+
+/* The placeholder keyed as piece_key writes it. */
+static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+{
+    char *at = piece_room(v);
+    PIECE(at, SAME_OPEN);
+    at = piece_key(at, prefix, a, b, pair);
     PIECE(at, SAME_CLOSE);
     piece_end(v, at);
+}
+
+/* The end of a run placeholder (ABI 1.5) of count elements, after its key. */
+static char *piece_run_close(char *at, int count)
+{
+    PIECE(at, "\" " CAS_SAME_ATTR "=\"");
+    at = piece_int(at, count);
+    PIECE(at, "\"/>\n");
+    return at;
+}
+
+/* The one placeholder for `count` elements that follow one another in the
+ * last picture from the one keyed as piece_key writes it on (ABI 1.5), when
+ * the host takes runs and count > 1: whether it was written (else the
+ * caller writes one placeholder each). */
+static int put_run(struct cas_outbuf *v, const struct since *sn, const char *prefix, int a,
+                   int b, int pair, int count)
+{
+    if (!sn || !sn->runs || count < 2)
+        return 0;
+    char *at = piece_room(v);
+    PIECE(at, SAME_OPEN);
+    at = piece_key(at, prefix, a, b, pair);
+    at = piece_run_close(at, count);
+    piece_end(v, at);
+    return 1;
 }
 
 /* Kind ki's symbol: copied from the shared tables where they hold it (it
@@ -738,10 +772,29 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
  * player types ("place D 2,-1 90").  Each label is keyed by its column or
  * row, so a board that grows sends its new labels (and, when the edge a
  * ruler runs along moves, that ruler's labels), not the whole ruler. */
-static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int same)
+static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int same,
+                             const struct since *sn)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
+    if (same) { /* where the frame lay, the labels are the last picture's, in a row */
+        int n = 0, first = 0;
+        const char *prefix = "cx";
+        for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
+            int mid = fr->bx + x * SPACE + SPACE / 2;
+            if (mid > left && mid < right && n++ == 0)
+                first = x;
+        }
+        for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
+            int mid = fr->by + y * SPACE + SPACE / 2;
+            if (mid > top && mid < bottom && n++ == 0) {
+                first = y;
+                prefix = "cy";
+            }
+        }
+        if (put_run(v, sn, prefix, first, 0, 0, n))
+            return;
+    }
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
         if (mid > left && mid < right && same) {
@@ -885,7 +938,9 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
 {
     const struct cas_game *g = s->game;
     int kept = sn && sn->tiles_kept ? (int)sn->last->ntiles : 0; /* never change once placed */
-    for (int i = 0; i < s->ntiles; i++) {
+    /* the last picture's tiles lie one after the other there: one run */
+    int from = kept && put_run(v, sn, "t", C_TILES(s)[0].x, C_TILES(s)[0].y, 1, kept) ? kept : 0;
+    for (int i = from; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
         if (i < kept) {
             put_same(v, "t", t->x, t->y, 1);
@@ -963,8 +1018,17 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
     const struct cas_game *g = s->game;
     /* a figure's element follows from the figures up to it (its key counts
      * those before it on its feature) and the tiles (where its node is) */
-    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0;
-    for (int i = 0; i < s->nfigs; i++) {
+    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0, from = 0;
+    if (kept > 1 && sn->runs) { /* the last picture's, one after the other there */
+        char *at = piece_room(v);
+        PIECE(at, SAME_OPEN "f");
+        at = piece_int(at, C_FIGS(s)[0].node);
+        PIECE(at, ".0"); /* the first on its feature */
+        at = piece_run_close(at, kept);
+        piece_end(v, at);
+        from = kept;
+    }
+    for (int i = from; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
@@ -1817,18 +1881,6 @@ static const char choice_style[] =
     "paint-order:stroke;stroke:#fff;stroke-width:3}\n"
     "]]></style>\n";
 
-/* Text that is the same in every picture of the game, or its placeholder
- * where the last picture (any of the game's, for the viewer) had it. */
-static void put_fixed(struct cas_outbuf *v, const struct since *sn, const char *key,
-                      const char *text)
-{
-    if (sn && sn->last) {
-        put_same(v, key, 0, 0, -1);
-    } else {
-        cas_outs(v, text);
-    }
-}
-
 static void stamp_frame(int32_t *to, const struct frame *fr)
 {
     const int from[12] = {fr->minx, fr->maxx, fr->miny, fr->maxy, fr->cols,  fr->rows,
@@ -1873,13 +1925,20 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     at = piece_pair(at, fr.width, fr.height);
     PIECE(at, "\">\n");
     piece_end(&v, at);
-    put_fixed(&v, sn, "title", "<title data-cas-key=\"title\">Carcassonne</title>\n");
-    put_fixed(&v, sn, "style", style);
-    /* in every picture, marked or not: it never travels again */
-    put_fixed(&v, sn, "choice-style", choice_style);
+    /* The same four in every picture of the game, marked or not
+     * (choice-style too: it never travels again): placeholders where the
+     * last picture (any of the game's, for the viewer) had them. */
     if (sn && sn->last) {
-        put_same(&v, "figures", 0, 0, -1);
+        if (!put_run(&v, sn, "title", 0, 0, -1, 4)) {
+            put_same(&v, "title", 0, 0, -1);
+            put_same(&v, "style", 0, 0, -1);
+            put_same(&v, "choice-style", 0, 0, -1);
+            put_same(&v, "figures", 0, 0, -1);
+        }
     } else {
+        cas_outs(&v, "<title data-cas-key=\"title\">Carcassonne</title>\n");
+        cas_outs(&v, style);
+        cas_outs(&v, choice_style);
         cas_outs(&v, "<defs data-cas-key=\"figures\">");
         cas_outs(&v, figure_defs);
         cas_outs(&v, "</defs>\n");
@@ -1889,10 +1948,10 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         define_mark_kinds(&v, s, vw, nt.named, sn);
     /* the heading apart from the status line, which changes every ply */
     int frame_kept = sn && sn->frame_kept;
-    if (frame_kept) {
+    if (frame_kept && !put_run(&v, sn, "ground", 0, 0, -1, 2)) {
         put_same(&v, "ground", 0, 0, -1);
         put_same(&v, "head", 0, 0, -1);
-    } else {
+    } else if (!frame_kept) {
         cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" "
                      "height=\"%d\" fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" "
                      "transform=\"translate(%d %d)\"><text class=\"title\" x=\"%d\" "
@@ -1908,7 +1967,7 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     piece_end(&v, at);
     put_escaped(&v, status);
     cas_outs(&v, "</text></g>\n");
-    draw_coordinates(&v, &fr, frame_kept);
+    draw_coordinates(&v, &fr, frame_kept, sn);
     draw_open_spots(&v, s, &board, sn);
     draw_tiles(&v, s, &board, sn);
     draw_last_tile(&v, s, &board, sn);
@@ -2029,6 +2088,7 @@ int cas__carc_render_since(const struct cas_state *s, struct cas_render_since *r
     struct since sn;
     struct stamp last;
     since_open(&sn, &last, s, req->viewer, req->since, req->since_len);
+    sn.runs = CAS_HAS_FIELD(req, struct cas_render_since, runs) && req->runs;
     int rc;
     if (req->format == CAS_RENDER_SVG)
         rc = draw(s, req->viewer, NULL, req->out, &sn);
