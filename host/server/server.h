@@ -15,6 +15,8 @@
  *   notify.c    the notification hook, run off the loop on a thread of its own
  *   offload.c   a table's plugin calls as jobs of the pool, off the loop
  *   bots.c      the pools: threads running jobs, results posted to the loop
+ *   handoff.c   hand-offs between the threads, counted; a move's journal
+ *               answer handed straight back to the job that waits for it
  *   club.c      the club's pages (players, ratings, campaigns), rated on a
  *               thread of their own (club.h)
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
