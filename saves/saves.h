@@ -272,6 +272,13 @@ struct cas__saves_entry {
      * in a batch, in its transaction; one at a time, in order, none after
      * one that failed (each with its own rc and err). */
     struct cas__saves_entry *more;
+    /* Set by the submitter, or NULL: called on the writer's thread once e
+     * is written (its rc and err, and its more's, set) in place of
+     * putting e on the done list and waking the loop; it returns 1 when it
+     * took e (the callee's from then on: it frees it), 0 to leave e to the
+     * done list as any other.  castellan serve hands a person's move back
+     * this way to the job waiting for it (host/server/handoff.c). */
+    int (*written)(struct cas__saves_entry *e);
 };
 
 /* A new entry of kind CAS__WRITE_APPEND (text copied, rc CAS_OK, no

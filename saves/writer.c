@@ -246,6 +246,21 @@ static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
     }
 }
 
+/* The written entries whose submitter takes them itself (e->written),
+ * taken off the list; what is left goes on the done list. */
+static struct cas__saves_entry *hand_back(struct cas__saves_entry *list)
+{
+    for (struct cas__saves_entry **p = &list; *p;) {
+        struct cas__saves_entry *e = *p, *next = e->next;
+        if (e->written && e->written(e)) { /* e is not touched again */
+            *p = next;
+            continue;
+        }
+        p = &e->next;
+    }
+    return list;
+}
+
 static void *run(void *arg)
 {
     struct cas__saves_writer *w = arg;
@@ -260,15 +275,19 @@ static void *run(void *arg)
         pthread_mutex_unlock(&w->lock);
         pthread_mutex_lock(&w->claims->turn);
         write_batch(w->store, batch);
+        uint64_t commits = cas__saves_journal_commits(w->store);
         pthread_mutex_unlock(&w->claims->turn);
-        while (last->next)
-            last = last->next;
+        batch = last = hand_back(batch);
         pthread_mutex_lock(&w->lock);
-        w->commits = cas__saves_journal_commits(w->store);
-        *w->done_tail = batch;
-        w->done_tail = &last->next;
+        w->commits = commits;
+        if (batch) {
+            while (last->next)
+                last = last->next;
+            *w->done_tail = batch;
+            w->done_tail = &last->next;
+        }
         pthread_cond_broadcast(&w->changed);
-        if (w->wake)
+        if (batch && w->wake)
             w->wake(w->ctx);
     }
     pthread_mutex_unlock(&w->lock);
@@ -329,6 +348,8 @@ void cas__saves_writer_stop(struct cas__saves_writer *w)
     cas__saves_close(w->store); /* the claims it held go with it */
     w->claims->store = NULL;
     pthread_mutex_unlock(&w->claims->turn);
+    if (!w->started)
+        w->queue = hand_back(w->queue);
     cas__saves_entries_free(w->queue);
     cas__saves_entries_free(w->done);
     pthread_cond_destroy(&w->changed);

@@ -1,6 +1,7 @@
 /*
  * tconn.c — the in-process server tests' collecting connection (tconn.h).
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -191,4 +192,67 @@ void tconn_world_open(struct tconn_world *w, const char *db)
     assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &still, NULL, err,
                                      sizeof err), CAS_OK);
+}
+
+/* The store call a test holds a thread in (tconn_hold_arm). */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const char *armed;
+    int held, let_go;
+    void (*guard)(const char *method); /* the server's hook: the loop's count */
+} hold = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, NULL};
+
+static void holding_hook(const char *method)
+{
+    hold.guard(method);
+    pthread_mutex_lock(&hold.lock);
+    if (hold.armed && strcmp(method, hold.armed) == 0) {
+        hold.armed = NULL;
+        hold.held = 1;
+        pthread_cond_broadcast(&hold.changed);
+        while (!hold.let_go)
+            pthread_cond_wait(&hold.changed, &hold.lock);
+        hold.held = 0;
+        hold.let_go = 0;
+    }
+    pthread_mutex_unlock(&hold.lock);
+}
+
+void tconn_hold_install(void)
+{
+    if (cas__saves_call_hook == holding_hook)
+        return;
+    hold.guard = cas__saves_call_hook;
+    cas__saves_call_hook = holding_hook;
+}
+
+void tconn_hold_remove(void)
+{
+    if (cas__saves_call_hook == holding_hook)
+        cas__saves_call_hook = hold.guard;
+}
+
+void tconn_hold_arm(const char *method)
+{
+    pthread_mutex_lock(&hold.lock);
+    hold.armed = method;
+    hold.let_go = 0;
+    pthread_mutex_unlock(&hold.lock);
+}
+
+int tconn_hold_held(void)
+{
+    pthread_mutex_lock(&hold.lock);
+    int held = hold.held;
+    pthread_mutex_unlock(&hold.lock);
+    return held;
+}
+
+void tconn_hold_let_go(void)
+{
+    pthread_mutex_lock(&hold.lock);
+    hold.let_go = 1;
+    pthread_cond_broadcast(&hold.changed);
+    pthread_mutex_unlock(&hold.lock);
 }

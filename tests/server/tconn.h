@@ -73,4 +73,15 @@ struct tconn_world {
 };
 void tconn_world_open(struct tconn_world *w, const char *db);
 
+/* A store call held (any thread's): tconn_hold_install sets the store's
+ * call hook (cas__saves_call_hook, after the lobby set its own, which it
+ * still calls), tconn_hold_remove puts the lobby's back (if it was set);
+ * once armed, the next call of method `method` waits in the hook
+ * (tconn_hold_held says so) until tconn_hold_let_go. */
+void tconn_hold_install(void);
+void tconn_hold_remove(void);
+void tconn_hold_arm(const char *method);
+int tconn_hold_held(void);
+void tconn_hold_let_go(void);
+
 #endif
