@@ -77,6 +77,33 @@ static inline void cas_outs(struct cas_outbuf *b, const char *text)
     cas_outn(b, text, strlen(text));
 }
 
+/* A NUL-terminated text as the inside of a JSON string (the caller writes
+ * the quotes): '"' and '\\' escaped, control characters and DEL as \u00XX;
+ * other bytes as they are.  For names that come from data files (a tile
+ * id may hold any byte but space, ':' and ','). */
+static inline void cas_out_json_text(struct cas_outbuf *b, const char *text)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (;;) {
+        size_t plain = 0;
+        unsigned char ch;
+        while ((ch = (unsigned char)text[plain]) >= 0x20 && ch != '"' && ch != '\\' &&
+               ch != 0x7F)
+            plain++;
+        cas_outn(b, text, plain);
+        if (ch == '\0')
+            return;
+        char escaped[6] = {'\\', (char)ch, '0', '0', hex[ch >> 4], hex[ch & 15]};
+        if (ch == '"' || ch == '\\')
+            cas_outn(b, escaped, 2);
+        else {
+            escaped[1] = 'u';
+            cas_outn(b, escaped, 6);
+        }
+        text += plain + 1;
+    }
+}
+
 /* Room for n more bytes at the buffer's end (n at most CAS_OUTBUF_SIZE),
  * what waits flushed first when they do not fit. */
 static inline char *cas_out_room(struct cas_outbuf *b, size_t n)
