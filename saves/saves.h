@@ -28,6 +28,10 @@
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
 #define CAS__SAVES_SCHEMA_VERSION 7
+/* Times as ISO 8601 UTC text (2026-11-29T15:04:05Z), for strftime: C's
+ * and SQLite's write the same text with it; so do the store's times and
+ * those castellan shows beside them. */
+#define CAS__SAVES_TIME_FORMAT "%Y-%m-%dT%H:%M:%SZ"
 
 struct cas__saves;
 
