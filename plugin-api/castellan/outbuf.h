@@ -151,6 +151,16 @@ static inline size_t cas_out_digits(char *at, unsigned long long u)
     return len;
 }
 
+/* v's decimal digits, after a '-' when it is negative, written at `at`
+ * (room for 20); how many. */
+static inline size_t cas_out_sdigits(char *at, long long v)
+{
+    if (v >= 0)
+        return cas_out_digits(at, (unsigned long long)v);
+    *at = '-';
+    return 1 + cas_out_digits(at + 1, 0ull - (unsigned long long)v);
+}
+
 /* A decimal unsigned integer. */
 static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
 {
@@ -161,13 +171,8 @@ static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
 /* A decimal integer. */
 static inline void cas_outi(struct cas_outbuf *b, long long v)
 {
-    char *at = cas_out_room(b, 21);
-    if (v < 0) {
-        *at = '-';
-        b->n += 1 + cas_out_digits(at + 1, 0ull - (unsigned long long)v);
-        return;
-    }
-    b->n += cas_out_digits(at, (unsigned long long)v);
+    char *at = cas_out_room(b, 20);
+    b->n += cas_out_sdigits(at, v);
 }
 
 /* The rest of a format through vsnprintf: one call's text cut at

@@ -5,7 +5,8 @@
  * for byte what vsnprintf writes, at the extremes of each type and across
  * the buffer's flushes; from any other conversion on, the rest of the
  * format goes through vsnprintf.  cas_out_json_text escapes what a JSON
- * string must not hold as it is.
+ * string must not hold as it is; cas_out_sdigits, the one writer of a
+ * signed decimal (cas_outi, the JSON writer, Carcassonne's texts).
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <limits.h>
@@ -187,6 +188,21 @@ static void json_text_escapes_quotes_backslashes_and_controls(void **unused)
     free(s.data);
 }
 
+/* cas_out_sdigits writes what "%lld" writes, at the extremes too. */
+static void signed_digits_write_what_printf_writes(void **unused)
+{
+    (void)unused;
+    const long long values[] = {LLONG_MIN, LLONG_MIN + 1, INT_MIN, -100000, -4294967296LL,
+                                -10, -1, 0, 1, 9, 10, 4294967295LL, 4294967296LL,
+                                INT_MAX, LLONG_MAX};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char got[20], want[24];
+        size_t n = cas_out_sdigits(got, values[i]);
+        assert_int_equal(n, (size_t)snprintf(want, sizeof want, "%lld", values[i]));
+        assert_memory_equal(got, want, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +211,7 @@ int main(void)
         cmocka_unit_test(absent_strings_and_wide_fields_write_what_vsnprintf_writes),
         cmocka_unit_test(pieces_cross_the_buffer_in_order),
         cmocka_unit_test(json_text_escapes_quotes_backslashes_and_controls),
+        cmocka_unit_test(signed_digits_write_what_printf_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
