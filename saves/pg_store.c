@@ -504,9 +504,25 @@ static int advance_connecting(struct cas__saves *s)
     return rc;
 }
 
+/* What the server sent while the connection was idle, read without
+ * waiting: a server that ended the session (a restart, an administrator's
+ * pg_terminate_backend) has said so and closed the socket, and libpq
+ * learns of it only by reading.  Until then a connection looks up, and
+ * without this its first statement afterwards would be what fails. */
+static void take_what_came(PGconn *conn)
+{
+    struct pollfd fd = {.fd = PQsocket(conn), .events = POLLIN};
+    /* a few reads: the words, then the end */
+    for (int reads = 0; reads < 4 && PQstatus(conn) == CONNECTION_OK && poll(&fd, 1, 0) > 0;
+         reads++)
+        PQconsumeInput(conn);
+}
+
 int cas__pg_ready(struct cas__saves *s)
 {
     struct cas__pg *pg = s->backend;
+    if (!pg->connecting && pg->conn && !pg->in_tx)
+        take_what_came(pg->conn);
     if (!pg->connecting && pg->conn && PQstatus(pg->conn) == CONNECTION_OK)
         return CAS_OK;
     if (pg->in_tx)

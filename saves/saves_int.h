@@ -147,7 +147,7 @@ struct cas__saves_claims;
  * message copied into s), else on s's own. */
 int cas__saves_claim_through(struct cas__saves *s, int64_t id, int claim);
 /* Whether the connection holding s's claims is ready (cas__saves_ready),
- * trying it with a statement once a second: a failure's message copied
+ * made again if the database server closed it: a failure's message copied
  * into s.  CAS_OK once its writer stopped. */
 int cas__saves_claims_ready(struct cas__saves *s);
 /* Let go of a reference (NULL is fine); the last frees it. */

@@ -4,7 +4,8 @@
  * use, migrated, a newer one or another application's database refused and
  * left alone, castellans creating the schema at once, a second writer of
  * one game refused as in SQLite, a copied game keeping its id, the
- * password never shown, claims held on a journal writer's connection; the
+ * password never shown, claims held on a journal writer's connection and
+ * its readiness checked without a statement; the
  * server going away under the store: an unanswered append saved once when
  * appended again, a claim another castellan took meanwhile not taken back.
  * The journal and campaign tests run here too (test_saves_journal_pg,
@@ -404,6 +405,42 @@ static void test_claims_through_a_writer_come_back_with_its_connection(void **st
     cas__saves_close(s);
 }
 
+/* When backend pid began its last statement, in microseconds: the same
+ * value twice means it ran none between. */
+static long long statement_started(const char *url, long long pid)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT (extract(epoch FROM query_start) * 1000000)::bigint"
+             " FROM pg_stat_activity WHERE pid = %lld", pid);
+    return cas_test_query_int(url, sql);
+}
+
+/* The store's readiness check, made each tick, reads what the server sent
+ * on the writer's connection and sends nothing: the writer's batches never
+ * wait for a statement of it, however long the connection was idle (the
+ * pause is longer than the second an earlier check waited between its
+ * statements). */
+static void test_readiness_check_sends_nothing_on_the_writers_connection(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
+    long long writer = cas_test_claim_holder(url, g.id), started = statement_started(url, writer);
+    assert_true(writer > 0 && started > 0);
+    assert_int_equal(cas__saves_ready(s), CAS_OK);
+    usleep(1100 * 1000);
+    assert_int_equal(cas__saves_ready(s), CAS_OK);
+    assert_int_equal(statement_started(url, writer), started);
+    assert_int_equal(cas_test_claim_holder(url, g.id), writer);
+    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
+    cas__saves_writer_stop(w);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 /* A password in the URL never appears in a message. */
 static void test_messages_never_show_the_password(void **state)
 {
@@ -560,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
         cmocka_unit_test(test_claims_through_a_writer_are_on_its_connection),
         cmocka_unit_test(test_claims_through_a_writer_come_back_with_its_connection),
+        cmocka_unit_test(test_readiness_check_sends_nothing_on_the_writers_connection),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
