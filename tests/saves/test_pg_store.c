@@ -5,7 +5,8 @@
  * left alone, castellans creating the schema at once, a second writer of
  * one game refused as in SQLite, a copied game keeping its id, the
  * password never shown, claims held on a journal writer's connection and
- * its readiness checked without a statement; the
+ * its readiness checked without a statement, a claim held again counted
+ * without one; the
  * server going away under the store: an unanswered append saved once when
  * appended again, a claim another castellan took meanwhile not taken back.
  * The journal and campaign tests run here too (test_saves_journal_pg,
@@ -373,6 +374,50 @@ static void test_claims_through_a_writer_are_on_its_connection(void **state)
     cas__saves_close(s);
 }
 
+/* A game claimed through a journal writer, and the writer's backend that
+ * holds the claim. */
+struct held {
+    char url[512];
+    struct cas__saves *s;
+    struct cas__saves_game g;
+    struct cas__saves_writer *w;
+    long long writer;
+};
+
+static void held_open(struct held *h)
+{
+    h->s = cas_test_open(cas_test_pg_database(h->url, sizeof h->url));
+    h->w = claimed_through_a_writer(h->url, h->s, &h->g);
+    h->writer = cas_test_claim_holder(h->url, h->g.id);
+    assert_true(h->writer > 0);
+}
+
+static void held_close(struct held *h)
+{
+    cas__saves_writer_stop(h->w);
+    cas__saves_game_free(&h->g);
+    cas__saves_close(h->s);
+}
+
+/* End backend (pg_terminate_backend), the holder of game id's claim, and
+ * check s's readiness until the claim is held again: by whom (0 or
+ * backend itself only when a minute was not enough). */
+static long long claim_after_ending(const char *url, struct cas__saves *s, int64_t id,
+                                   long long backend)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", backend);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    long long now = 0;
+    /* bounded only against a stuck server: a minute */
+    for (int tries = 0; tries < 6000 && (now == 0 || now == backend); tries++) {
+        usleep(10000);
+        cas__saves_ready(s);
+        now = cas_test_claim_holder(url, id);
+    }
+    return now;
+}
+
 /* The database server closes the writer's connection (as a restart
  * does) while no game moves: the store's readiness check, which castellan
  * serve makes each tick, tries that connection, makes it again and takes
@@ -382,27 +427,13 @@ static void test_claims_through_a_writer_come_back_with_its_connection(void **st
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], sql[128];
-    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
-    struct cas__saves_game g;
-    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
-    long long first = cas_test_claim_holder(url, g.id);
-    assert_true(first > 0);
-    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", first);
-    assert_int_equal(cas_test_query_int(url, sql), 1);
-    long long now = 0;
-    /* bounded only against a stuck server: a minute */
-    for (int tries = 0; tries < 6000 && (now == 0 || now == first); tries++) {
-        usleep(10000);
-        cas__saves_ready(s);
-        now = cas_test_claim_holder(url, g.id);
-    }
-    assert_true(now > 0 && now != first);
-    assert_int_equal(cas__saves_ready(s), CAS_OK);
-    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
-    cas__saves_writer_stop(w);
-    cas__saves_game_free(&g);
-    cas__saves_close(s);
+    struct held h;
+    held_open(&h);
+    long long now = claim_after_ending(h.url, h.s, h.g.id, h.writer);
+    assert_true(now > 0 && now != h.writer);
+    assert_int_equal(cas__saves_ready(h.s), CAS_OK);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    held_close(&h);
 }
 
 /* When backend pid began its last statement, in microseconds: the same
@@ -424,21 +455,46 @@ static void test_readiness_check_sends_nothing_on_the_writers_connection(void **
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512];
-    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
-    struct cas__saves_game g;
-    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
-    long long writer = cas_test_claim_holder(url, g.id), started = statement_started(url, writer);
-    assert_true(writer > 0 && started > 0);
-    assert_int_equal(cas__saves_ready(s), CAS_OK);
+    struct held h;
+    held_open(&h);
+    long long started = statement_started(h.url, h.writer);
+    assert_true(started > 0);
+    assert_int_equal(cas__saves_ready(h.s), CAS_OK);
     usleep(1100 * 1000);
-    assert_int_equal(cas__saves_ready(s), CAS_OK);
-    assert_int_equal(statement_started(url, writer), started);
-    assert_int_equal(cas_test_claim_holder(url, g.id), writer);
-    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
-    cas__saves_writer_stop(w);
-    cas__saves_game_free(&g);
-    cas__saves_close(s);
+    assert_int_equal(cas__saves_ready(h.s), CAS_OK);
+    assert_int_equal(statement_started(h.url, h.writer), started);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), h.writer);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    held_close(&h);
+}
+
+/* A game claimed again on the connection that holds it, and let go while
+ * a copy is left, costs no statement (a create claims its game, the
+ * table's load claims it again, the create lets its claim go: one round
+ * trip); the last release lets it go on the server.  Copies of a claim
+ * come back together on a new connection. */
+static void test_claims_held_again_are_counted_without_a_statement(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    struct held h;
+    held_open(&h);
+    long long started = statement_started(h.url, h.writer);
+    assert_int_equal(cas__saves_game_claim(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    assert_int_equal(statement_started(h.url, h.writer), started);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), h.writer);
+
+    /* two copies left: the claim comes back once on a new connection */
+    long long now = claim_after_ending(h.url, h.s, h.g.id, h.writer);
+    assert_true(now > 0 && now != h.writer);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), now);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), 0);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_ENOTFOUND);
+    held_close(&h);
 }
 
 /* A password in the URL never appears in a message. */
@@ -598,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_claims_through_a_writer_are_on_its_connection),
         cmocka_unit_test(test_claims_through_a_writer_come_back_with_its_connection),
         cmocka_unit_test(test_readiness_check_sends_nothing_on_the_writers_connection),
+        cmocka_unit_test(test_claims_held_again_are_counted_without_a_statement),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
