@@ -36,6 +36,7 @@ struct cas__pg {
         uint32_t ply;
     } *doubts;
     size_t n_doubts, cap_doubts;
+    struct cas__saves_touched *touched; /* owned: the group commits' last-played times */
 };
 
 static inline PGconn *cas__pg_conn(const struct cas__saves *s)

@@ -295,6 +295,7 @@ static void release(struct cas__saves *s)
     free(pg->claims);
     free(pg->lost);
     free(pg->doubts);
+    cas__saves_touched_forget(&pg->touched);
     cas__saves_free(s);
 }
 

@@ -6,7 +6,7 @@
  * one game refused as in SQLite, a copied game keeping its id, the
  * password never shown, claims held on a journal writer's connection and
  * its readiness checked without a statement, a claim held again counted
- * without one; the
+ * without one, a game's last-played time written once a batch; the
  * server going away under the store: an unanswered append saved once when
  * appended again, a claim another castellan took meanwhile not taken back.
  * The journal and campaign tests run here too (test_saves_journal_pg,
@@ -497,6 +497,48 @@ static void test_claims_held_again_are_counted_without_a_statement(void **state)
     held_close(&h);
 }
 
+/* A batch of `n` actions of game id from ply `first` on (a ply saved
+ * before makes it fail); the code. */
+static int append_plies(struct cas__saves *s, int64_t id, uint32_t first, int n)
+{
+    struct cas__saves_entry *list = NULL, **tail = &list;
+    for (int i = 0; i < n; i++, tail = &(*tail)->next)
+        assert_non_null(*tail = cas__saves_entry_new(id, first + (uint32_t)i, i % 2, "move",
+                                                     first + (uint32_t)i, -1, NULL));
+    int rc = cas__saves_append_batch(s, list);
+    cas__saves_entries_free(list);
+    return rc;
+}
+
+/* As on SQLite, a group commit writes a game's last-played time once a
+ * second, not at every action: a batch of three actions of one game
+ * updates its row once (a trigger of the test's counts the updates).  A
+ * batch that fails forgets the times it would have written: the next one
+ * writes the time again. */
+static void test_batch_writes_the_last_played_time_once(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    struct cas__saves_game g;
+    cas_test_sample_game(&g, "league", "Ada", "Bob", 5);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    exec_plain(url, "CREATE TABLE touches (game bigint);"
+                    "CREATE FUNCTION count_touch() RETURNS trigger LANGUAGE plpgsql AS"
+                    " $$BEGIN INSERT INTO touches VALUES (NEW.id); RETURN NULL; END$$;"
+                    "CREATE TRIGGER counted AFTER UPDATE ON games FOR EACH ROW"
+                    " EXECUTE FUNCTION count_touch()");
+    assert_int_equal(append_plies(s, g.id, 5, 3), CAS_OK);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM touches"), 1);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM actions"), 8);
+    assert_int_equal(append_plies(s, g.id, 7, 2), CAS_ECONFLICT);
+    assert_int_equal(append_plies(s, g.id, 8, 1), CAS_OK);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM touches"), 2);
+    cas__saves_game_free(&g);
+    cas__saves_close(s);
+}
+
 /* A password in the URL never appears in a message. */
 static void test_messages_never_show_the_password(void **state)
 {
@@ -655,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_claims_through_a_writer_come_back_with_its_connection),
         cmocka_unit_test(test_readiness_check_sends_nothing_on_the_writers_connection),
         cmocka_unit_test(test_claims_held_again_are_counted_without_a_statement),
+        cmocka_unit_test(test_batch_writes_the_last_played_time_once),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
