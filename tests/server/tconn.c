@@ -150,14 +150,32 @@ static int64_t monotonic_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void tconn_await(int (*done)(void *ctx), void *ctx, int (*turn)(void *loop, int wait_ms),
+                 void *loop, const char *what)
+{
+    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; !done(ctx);) {
+        if (monotonic_ms() > give_up)
+            fail_msg("%s never came in %d s", what, TCONN_GIVE_UP_MS / 1000);
+        turn(loop, 100);
+    }
+}
+
+struct message_count {
+    const struct tconn *c;
+    size_t n;
+};
+
+static int has_more_messages(void *ctx)
+{
+    const struct message_count *m = ctx;
+    return m->c->n > m->n;
+}
+
 void tconn_await_message(const struct tconn *c, size_t n, int (*turn)(void *loop, int wait_ms),
                          void *loop)
 {
-    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; c->n <= n;) {
-        if (monotonic_ms() > give_up)
-            fail_msg("no message came in %d s", TCONN_GIVE_UP_MS / 1000);
-        turn(loop, 100);
-    }
+    struct message_count m = {c, n};
+    tconn_await(has_more_messages, &m, turn, loop, "a message");
 }
 
 void tconn_fresh_db(const char *db)

@@ -188,6 +188,19 @@ static int rendering(pid_t pid)
     return (blocked >> (SIGUSR2 - 1)) & 1;
 }
 
+/* tconn_await's conditions: the worker *pid waits in its render; the one
+ * child is there (its pid into *pid) and waits in its slow start. */
+static int worker_rendering(void *pid)
+{
+    return rendering(*(pid_t *)pid);
+}
+
+static int child_waiting(void *pid)
+{
+    pid_t *p = pid;
+    return (*p = child_pid()) && rendering(*p);
+}
+
 /* ------------------------------------------------------------ the test */
 
 static void open_world(struct world *w)
@@ -261,9 +274,7 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     cas__botclient_view_free(&v0);
     int mover = decider(slow);
     act(&w, slow);
-    for (int waited = 0; !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the slow render never started");
+    tconn_await(worker_rendering, &worker, turn, &w, "the slow render");
 
     /* The other game goes on meanwhile, move after move. */
     for (int k = 0; k < MOVES; k++) {
@@ -345,9 +356,7 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
                "{\"agent\":\"human\"}]}");
     tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
     pid_t worker = 0;
-    for (int waited = 0; !(worker = child_pid()) || !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the slow worker never started");
+    tconn_await(child_waiting, &worker, turn, &w, "the slow worker's start");
 
     for (int k = 0; k < MOVES; k++) {
         size_t seen[2] = {fast[0].n, fast[1].n};
@@ -383,14 +392,31 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
     close_world(&w);
 }
 
+/* What turn_until waits for, and how its loop turns. */
+struct table_wait {
+    struct world *w;
+    const struct cas__table *t;
+    int what, held;
+};
+
+static int turn_delivering(void *wait, int wait_ms)
+{
+    struct table_wait *tw = wait;
+    return turn_of(tw->w, wait_ms, tw->what);
+}
+
+static int table_came(void *wait)
+{
+    const struct table_wait *tw = wait;
+    return tw->held < 0 ? tw->t->hold.written : tw->t->hold.held == tw->held;
+}
+
 /* Turn the loop, delivering only what, until table t is (held) or is not
  * held, or until the writer's answer waits in its hold (held < 0). */
 static void turn_until(struct world *w, const struct cas__table *t, int what, int held)
 {
-    for (int waited = 0; held < 0 ? !t->hold.written : t->hold.held != held; waited += 100)
-        if (!turn_of(w, 100, what) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the table did not come to the state awaited in %d s",
-                     TCONN_GIVE_UP_MS / 1000);
+    struct table_wait tw = {w, t, what, held};
+    tconn_await(table_came, &tw, turn_delivering, &tw, "the table's state awaited");
 }
 
 /* The last message of c says the move at its ply was played. */

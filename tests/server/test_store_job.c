@@ -51,6 +51,7 @@ static void holding_hook(const char *method)
         hold.armed = NULL;
         hold.held = 1;
         pthread_cond_broadcast(&hold.changed);
+        tconn_wake(NULL); /* the test's loop waits for it (await_held) */
         while (!hold.let_go)
             pthread_cond_wait(&hold.changed, &hold.lock);
         hold.held = 0;
@@ -73,6 +74,12 @@ static int is_held(void)
     int held = hold.held;
     pthread_mutex_unlock(&hold.lock);
     return held;
+}
+
+static int held_now(void *unused)
+{
+    (void)unused;
+    return is_held();
 }
 
 static void let_go(void)
@@ -141,12 +148,11 @@ static void await_message(struct world *w, const struct tconn *c, size_t n)
     tconn_await_message(c, n, turn, w);
 }
 
-/* Turn the loop until the store's thread is held in the armed call. */
+/* Turn the loop until the store's thread is held in the armed call (the
+ * hook wakes the loop when it is). */
 static void await_held(struct world *w)
 {
-    for (int waited = 0; !is_held(); waited += 10)
-        if (!turn(w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the store's thread never came to the armed call");
+    tconn_await(held_now, NULL, turn, w, "the store's thread in the armed call");
 }
 
 /* ------------------------------------------------------------ games */
@@ -310,6 +316,14 @@ static void test_a_slow_claim_holds_only_its_game(void **state)
     world_close(&w);
 }
 
+/* Whether the last lobby list the follower (a struct tconn) got names a
+ * finished game. */
+static int lists_a_finished_game(void *follower)
+{
+    const struct tconn *c = follower;
+    return strstr(c->msgs[c->n - 1], "\"finished\":[{") != NULL;
+}
+
 /* The recent games are read on the store's thread once a game ends: the
  * lobby answers meanwhile with the list as it was, and sends it again to
  * its followers once read. */
@@ -334,10 +348,7 @@ static void test_the_recent_games_are_read_off_the_loop(void **state)
     assert_non_null(strstr(follower.msgs[follower.n - 1], "\"finished\":[]"));
 
     let_go();
-    for (int waited = 0; !strstr(follower.msgs[follower.n - 1], "\"finished\":[{");
-         waited += 100)
-        if (!turn(&w, 100) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the recent games never came");
+    tconn_await(lists_a_finished_game, &follower, turn, &w, "the recent games");
     struct tconn *all[] = {&maker, &follower, &other[0], &other[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         tconn_close(&w.lobby, all[i]);
