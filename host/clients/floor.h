@@ -52,8 +52,8 @@ int cas__floor_record(int port, const char *game, const char *expansions, uint64
 /* The bare server: castellan serve's transport set-up (the listening
  * socket of listen.c on a libuv loop lent to libwebsockets, the same
  * context options, permessage-deflate negotiated the same way, each
- * connection's message compressed after its last two with zlib level 1
- * through srv_msg.c and written at once when nothing waits), and instead
+ * connection's message compressed after its last message with igzip
+ * level 0 through srv_msg.c and written at once when nothing waits), and instead
  * of the lobby, tables, pool and journal: a create answered with a game
  * id and seat tokens, a join with the recording's step 0 for that seat,
  * and each act with the next step's messages to both seats, each sent as

@@ -4,7 +4,7 @@
  * listen.c and http.c do, on the same libuv loop lent to libwebsockets,
  * with the same context options and permessage-deflate negotiated by the
  * same code (wsoffer.c), and sends each message as http.c does (compressed
- * after the connection's last two by srv_msg.c and wsdeflate.c, a short one
+ * after the connection's last message by srv_msg.c and wsdeflate.c, a short one
  * in a stored block, written at once when nothing waits, else queued in
  * sendq.c's queues).  Behind it
  * there is no lobby, no game and no pool: a move is answered with a

@@ -135,8 +135,9 @@ static void queue_dropped(struct cas__sendq *q, void *ctx)
 
 /* msg as a frame (RSV1 set) for c: when msg is short
  * (CAS__WSDEFLATE_MIN), in a stored block; else compressed after c's last
- * two messages, the same bytes as every other connection of its view that
- * had the same last two.  NULL when memory ran out or zlib failed. */
+ * message (and the one before when that one is short: srv_msg.c), the same
+ * bytes as every other connection of its view after the same messages.
+ * NULL when memory ran out or igzip failed. */
 static const unsigned char *deflated_frame(struct conn *c, struct cas__srv_msg *msg, size_t *len)
 {
     static struct cas__srv_msg *const none[2];

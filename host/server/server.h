@@ -41,9 +41,9 @@
 /* ---------------------------------------------------------- JSON out */
 
 /* A finished message, shared by every connection it is queued on. */
-/* A message compressed for the connections whose last two compressed
- * messages were the ones numbered after[1], after[0] (0: none), framed
- * (RSV1 set). */
+/* A message compressed after the messages numbered after[1], after[0] (0:
+ * none; after[1] only when after[0] is short: srv_msg.c), framed (RSV1
+ * set). */
 struct cas__srv_frame {
     uint64_t after[2];
     size_t len;
@@ -72,11 +72,12 @@ void cas__srv_msg_unref(struct cas__srv_msg *msg); /* NULL is fine */
 /* msg as a compressed frame (permessage-deflate, host/server/wsdeflate.h)
  * for a connection whose last two compressed messages were prev[1] then
  * prev[0] (NULL: none; both NULL for a connection without context
- * takeover): built with d the first time it is wanted and kept with msg,
- * so every connection of a view after the same messages is sent the same
+ * takeover), compressed after prev[0], and prev[1] too when prev[0] is
+ * short: built with d the first time it is wanted and kept with msg, so
+ * every connection of a view after the same messages is sent the same
  * bytes, compressed once.  The frame stays msg's (valid while a reference
  * is held); LWS_PRE bytes of room are before it.  NULL when memory ran
- * out or zlib failed.  The loop's alone. */
+ * out or igzip failed.  The loop's alone. */
 struct cas__wsdeflate;
 const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
                                                    struct cas__srv_msg *const prev[2],

@@ -69,21 +69,35 @@ static unsigned char *frame_head(unsigned char *at, size_t payload)
     return h;
 }
 
-/* The texts of prev[1] then prev[0], a dictionary. */
-static struct cas__wsdeflate_dict dict_of(struct cas__srv_msg *const prev[2])
+/* Of a connection's last two compressed messages prev[0] (the last) and
+ * prev[1], those msg is compressed after, into used: the last alone, and
+ * the one before too when the last is short (a pong, stored: shorter
+ * than CAS__WSDEFLATE_MIN), so that an update after a browser's keep-alive
+ * ping is still compressed after the update before.  Priming is hashing
+ * every byte of the dictionary, and the message before last cost more
+ * time than it saved bytes (docs/server.md, "permessage-deflate", The
+ * dictionary: a quarter of the time a message for a tenth more bytes). */
+static void dictionary(struct cas__srv_msg *const prev[2], const struct cas__srv_msg *used[2])
+{
+    used[0] = prev[0];
+    used[1] = prev[0] && prev[0]->len < CAS__WSDEFLATE_MIN ? prev[1] : NULL;
+}
+
+/* The texts of used[1] then used[0], a dictionary. */
+static struct cas__wsdeflate_dict dict_of(const struct cas__srv_msg *const used[2])
 {
     return (struct cas__wsdeflate_dict){
-        .older = prev[1] ? prev[1]->data + LWS_PRE : NULL, .older_len = prev[1] ? prev[1]->len : 0,
-        .newer = prev[0] ? prev[0]->data + LWS_PRE : NULL, .newer_len = prev[0] ? prev[0]->len : 0};
+        .older = used[1] ? used[1]->data + LWS_PRE : NULL, .older_len = used[1] ? used[1]->len : 0,
+        .newer = used[0] ? used[0]->data + LWS_PRE : NULL, .newer_len = used[0] ? used[0]->len : 0};
 }
 
 /* Compressed into d's own buffer, then copied into an allocation of the
  * frame's size: one small malloc a frame, not a buffer grown to the text's
  * size and shrunk again (the loop's malloc was a fifth of its time). */
 static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
-                       struct cas__srv_msg *const prev[2], struct cas__wsdeflate *d)
+                       const struct cas__srv_msg *const used[2], struct cas__wsdeflate *d)
 {
-    const struct cas__wsdeflate_dict dict = dict_of(prev);
+    const struct cas__wsdeflate_dict dict = dict_of(used);
     const unsigned char *payload;
     size_t len;
     int rc = cas__wsdeflate_message(d, &dict, msg->data + LWS_PRE, msg->len, &payload, &len);
@@ -95,7 +109,7 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
     memcpy(data + LWS_PRE + HEADER_MAX, payload, len);
     unsigned char *h = frame_head(data + LWS_PRE + HEADER_MAX, len);
     size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
-    *f = (struct cas__srv_frame){.after = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0},
+    *f = (struct cas__srv_frame){.after = {used[0] ? used[0]->id : 0, used[1] ? used[1]->id : 0},
                                  .len = head + len, .frame = h, .data = data};
     return CAS_OK;
 }
@@ -104,13 +118,15 @@ const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
                                                    struct cas__srv_msg *const prev[2],
                                                    struct cas__wsdeflate *d)
 {
-    uint64_t after[2] = {prev[0] ? prev[0]->id : 0, prev[1] ? prev[1]->id : 0};
+    const struct cas__srv_msg *used[2];
+    dictionary(prev, used);
+    uint64_t after[2] = {used[0] ? used[0]->id : 0, used[1] ? used[1]->id : 0};
     unsigned kept = msg->n_frames < CAS__SRV_FRAMES ? msg->n_frames : CAS__SRV_FRAMES;
     for (unsigned i = 0; i < kept; i++)
         if (msg->frames[i].after[0] == after[0] && msg->frames[i].after[1] == after[1])
             return &msg->frames[i];
     struct cas__srv_frame made, *slot = &msg->frames[msg->n_frames % CAS__SRV_FRAMES];
-    if (build_frame(&made, msg, prev, d) != CAS_OK)
+    if (build_frame(&made, msg, used, d) != CAS_OK)
         return NULL;
     if (msg->n_frames >= CAS__SRV_FRAMES)
         free(slot->data);

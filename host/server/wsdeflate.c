@@ -1,8 +1,8 @@
 /*
  * wsdeflate.c — permessage-deflate for the server's outgoing messages
  * (wsdeflate.h).  Each message is compressed with a fresh raw deflate
- * stream primed with its dictionary, the connection's previous two
- * messages, rather than by a stream kept per connection (as
+ * stream primed with its dictionary, the connection's last message (or
+ * last two), rather than by a stream kept per connection (as
  * libwebsockets does): the output is then a function of the texts, and
  * forty watchers of one view, whose last messages are the same, are sent
  * the same bytes, compressed once.  The receiver's window (32 KiB of
@@ -47,27 +47,35 @@ void cas__wsdeflate_free(struct cas__wsdeflate *d)
 }
 
 /* The tail of at most CAS__WSDEFLATE_WINDOW bytes of dict's older +
- * newer, joined in window: its length. */
-static size_t join(unsigned char window[CAS__WSDEFLATE_WINDOW], const struct cas__wsdeflate_dict *dict)
+ * newer: *at, its length.  A newer alone is read where it is; two parts
+ * are joined in window. */
+static size_t join(unsigned char window[CAS__WSDEFLATE_WINDOW],
+                   const struct cas__wsdeflate_dict *dict, const unsigned char **at)
 {
     size_t newer = dict->newer_len < CAS__WSDEFLATE_WINDOW ? dict->newer_len
                                                            : CAS__WSDEFLATE_WINDOW;
     size_t older = dict->older_len < CAS__WSDEFLATE_WINDOW - newer
                        ? dict->older_len
                        : CAS__WSDEFLATE_WINDOW - newer;
-    if (older)
-        memcpy(window, dict->older + dict->older_len - older, older);
+    if (!older) {
+        *at = newer ? (const unsigned char *)dict->newer + dict->newer_len - newer : NULL;
+        return newer;
+    }
+    memcpy(window, dict->older + dict->older_len - older, older);
     if (newer)
         memcpy(window + older, dict->newer + dict->newer_len - newer, newer);
+    *at = window;
     return older + newer;
 }
 
 /* z reset to a new raw deflate stream (level 0, fixed codes, synced at
- * the end of its input) and primed with dict (joined in window). */
+ * the end of its input) and primed with dict (its parts joined in window
+ * when there are two). */
 static int reset_after(struct isal_zstream *z, unsigned char window[CAS__WSDEFLATE_WINDOW],
                        const struct cas__wsdeflate_dict *dict)
 {
-    size_t dict_len = join(window, dict);
+    const unsigned char *at;
+    size_t dict_len = join(window, dict, &at);
     isal_deflate_reset(z);
     z->level = 0;
     z->flush = SYNC_FLUSH;
@@ -76,7 +84,8 @@ static int reset_after(struct isal_zstream *z, unsigned char window[CAS__WSDEFLA
     z->hist_bits = 0; /* the default, 15: the receiver's window */
     if (isal_deflate_set_hufftables(z, NULL, IGZIP_HUFFTABLE_STATIC) != COMP_OK)
         return CAS_EIO;
-    if (dict_len && isal_deflate_set_dict(z, window, (uint32_t)dict_len) != COMP_OK)
+    /* igzip only copies the dictionary, though it takes it as not const. */
+    if (dict_len && isal_deflate_set_dict(z, (uint8_t *)at, (uint32_t)dict_len) != COMP_OK)
         return CAS_EIO;
     return CAS_OK;
 }

@@ -21,9 +21,10 @@
  * place in the receiver's window, but not compressed.  Primed with the
  * two messages before it, a 32-byte message cost about 440,000
  * instructions to compress with zlib and saved 6 bytes, a 128-byte one
- * saved 25 (callgrind, after two Carcassonne updates); with igzip it is
- * still about 61,000 (hashing 7.5 KB of dictionary) to save about 12;
- * stored, it costs a copy and 6 bytes.  Not sent uncompressed
+ * saved 25 (callgrind, after two Carcassonne updates); with igzip it was
+ * still about 61,000 (hashing 7.5 KB of dictionary) to save about 12, and
+ * a dictionary of one update is still several KB to hash; stored, it
+ * costs a copy and 6 bytes.  Not sent uncompressed
  * (RSV1 clear), which RFC 7692 allows: libwebsockets 4.1's client, which
  * castellan's own clients use, loops on an uncompressed message in a
  * permessage-deflate connection. */
@@ -31,14 +32,15 @@
 
 struct cas__wsdeflate;
 
-/* A compressor (one igzip stream and a dictionary, about 115 KB),
- * reused for every message; NULL when memory ran out.  Owned by the
- * caller: cas__wsdeflate_free. */
+/* A compressor (one igzip stream and room to join a dictionary's two
+ * parts, about 115 KB), reused for every message; NULL when memory ran
+ * out.  Owned by the caller: cas__wsdeflate_free. */
 struct cas__wsdeflate *cas__wsdeflate_new(void);
 void cas__wsdeflate_free(struct cas__wsdeflate *d); /* NULL is fine */
 
-/* The receiver's last two compressed messages (on its connection): the
- * dictionary a message is compressed after.  Either may be NULL/0. */
+/* The dictionary a message is compressed after: the end of the receiver's
+ * window, its last compressed message (newer) and, when the caller wants
+ * it too, the one before (older).  Either may be NULL/0. */
 struct cas__wsdeflate_dict {
     const char *older, *newer;
     size_t older_len, newer_len;
@@ -54,11 +56,10 @@ struct cas__wsdeflate_dict {
  * or, with an empty dict, for one that has inflated nothing the message
  * may refer to (a new connection, or no context takeover).  The output
  * depends on dict and text alone, so the same bytes serve every connection
- * whose window ends with the same two messages.  Two, not one: a seat's
- * updates alternate between its turn (with the legal actions) and the
- * other's, and the one before last is the better dictionary (median
- * message on the wire, both seats of a recorded Carcassonne game: 842 ->
- * 749 B, and it takes 27 % more time).  CAS_OK, CAS_ENOMEM, CAS_EINVAL
+ * whose window ends with the same dictionary.  Priming is hashing every
+ * byte of the dictionary, so which messages it holds is the caller's
+ * trade of time for bytes (srv_msg.c: the last message, and the one
+ * before only when the last is short).  CAS_OK, CAS_ENOMEM, CAS_EINVAL
  * (len of 4 GiB or more) or CAS_EIO when the compressor fails. */
 int cas__wsdeflate_message(struct cas__wsdeflate *d, const struct cas__wsdeflate_dict *dict,
                            const char *text, size_t len, const unsigned char **bytes,

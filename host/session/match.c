@@ -473,7 +473,7 @@ int cas__match_render_since(struct cas__match *m, const cas_state *state, int vi
         .struct_size = sizeof req, .viewer = viewer, .format = format,
         .actions = legal ? legal->items : NULL, .n = legal ? legal->count : 0, .out = out,
         .since = since, .since_len = since ? since_len : 0, .stamp = stamp, .stamp_cap = cap,
-        .stamp_len = 0};
+        .stamp_len = 0, .runs = 1};
     int rc = m->vt->render_since(state, &req);
     if (rc == CAS_OK && req.stamp_len > cap) {
         cas__match_violation(m, "render_since", "a stamp of %zu bytes was returned in a room "

@@ -241,26 +241,62 @@ static int bytes_cmp(const char *a, size_t a_len, const char *b, size_t b_len)
     return c ? c : (a_len > b_len) - (a_len < b_len);
 }
 
+/* A part's key8 for key[0..len). */
+static uint64_t key_word(const char *key, size_t len)
+{
+    uint64_t w = 0;
+    memcpy(&w, key, len < 8 ? len : 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* bytes_cmp of two keys given with their key8 as well: the words decide
+ * unless they are equal (zero padding sorts a key before any it is a
+ * prefix of, as bytes_cmp does); then the lengths, when either key ends
+ * within them, else the bytes past them. */
+static inline int keys_cmp(uint64_t a8, const char *a, size_t a_len, uint64_t b8, const char *b,
+                           size_t b_len)
+{
+    if (a8 != b8)
+        return a8 < b8 ? -1 : 1;
+    if (a_len <= 8 || b_len <= 8)
+        return (a_len > b_len) - (a_len < b_len);
+    return bytes_cmp(a + 8, a_len - 8, b + 8, b_len - 8);
+}
+
 static int is_space(char c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-static int add_part(struct cas__picture *pic, size_t *cap, size_t key, size_t key_len,
-                    size_t at, size_t len, size_t gap, long was)
+/* Room for `more` parts: 0, or -1 when memory ran out. */
+static int part_room(struct cas__picture *pic, size_t *cap, size_t more)
 {
-    if (pic->n == *cap &&
-        cas__grow((void **)&pic->parts, cap, pic->n + 1, sizeof *pic->parts) != CAS_OK)
+    return cas__grow((void **)&pic->parts, cap, pic->n + more, sizeof *pic->parts) == CAS_OK
+               ? 0
+               : -1;
+}
+
+/* A part added to pic (key8 its key's, see keys_cmp): inline, as every
+ * element of every picture is one. */
+static inline int add_part(struct cas__picture *pic, size_t *cap, size_t key, size_t key_len,
+                           uint64_t key8, size_t at, size_t len, size_t gap, long was)
+{
+    if (pic->n == *cap && part_room(pic, cap, 1))
         return -1;
     pic->parts[pic->n++] = (struct cas__pic_part){
-        .key = key, .key_len = key_len, .at = at, .len = len, .gap = gap, .was = was};
+        .key = key, .key_len = key_len, .key8 = key8, .at = at, .len = len, .gap = gap,
+        .was = was};
     return 0;
 }
 
 static long find_key(const struct cas__picture *pic, const char *key, size_t len);
 
 #define SAME_OPEN "<g " KEY_ATTR
-#define SAME_CLOSE "\" data-cas-same=\"\"/>"
+#define SAME_MID "\" " CAS_SAME_ATTR "=\""
+#define SAME_CLOSE SAME_MID "\"/>"
 
 /* What a cut sees: the text it cuts, the picture before (keyed, or NULL)
  * and its bytes, and the element of it the next one is likely to be; and
@@ -270,22 +306,49 @@ struct cutting {
     const struct cas__picture *prev;
     const char *prev_base;
     size_t expect;
+    size_t kept;      /* parts placeholders stood for: at most prev's */
     int odd_gaps;     /* a placeholder's gap is not its element's gap in prev */
     int bad;          /* a placeholder that does not fit */
     const char *why;  /* why the picture does not cut, for the caller */
 };
 
+/* q at the quote that ends a placeholder's key: past the placeholder,
+ * with *count the elements it stands for (1, or a run's N: ABI 1.5); NULL
+ * when it is no placeholder's end. */
+static const char *same_end(const char *q, const char *end, size_t *count)
+{
+    const size_t mid = sizeof SAME_MID - 1, close = sizeof SAME_CLOSE - 1;
+    if ((size_t)(end - q) >= close && same_bytes(q, SAME_CLOSE, close)) {
+        *count = 1;
+        return q + close;
+    }
+    if ((size_t)(end - q) < mid + 4 || !same_bytes(q, SAME_MID, mid) || q[mid] < '1' ||
+        q[mid] > '9')
+        return NULL;
+    size_t n = 0;
+    const char *d = q + mid;
+    for (; d < end && *d >= '0' && *d <= '9'; d++)
+        if ((n = n * 10 + (size_t)(*d - '0')) > CAS_SAME_RUN_MAX)
+            return NULL;
+    if ((size_t)(end - d) < 3 || d[0] != '"' || d[1] != '/' || d[2] != '>')
+        return NULL;
+    *count = n;
+    return d + 3;
+}
+
 /* p at '<' of a placeholder (docs/abi.md "ABI 1.4: pictures relative to
  * the last"), gap bytes after the element before: the part of prev it
  * stands for added to pic, marked same (at and len its own text's until
  * the picture is placed), and its end; else NULL (c->why set when it is one
- * but names no part of prev). */
+ * but names no part of prev).  A run's (ABI 1.5) parts after its first are
+ * prev's next ones, each with the gap it has there. */
 static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cutting *c,
                                const char *p, size_t gap)
 {
     const size_t open = sizeof SAME_OPEN - 1, close = sizeof SAME_CLOSE - 1;
     const struct cas__picture *prev = c->prev;
-    const char *end = c->end, *key = p + open, *q = NULL;
+    const char *end = c->end, *key = p + open, *q = NULL, *next = NULL;
+    size_t count = 0;
     if ((size_t)(end - p) < open + close || !same_bytes(p, SAME_OPEN, open))
         return NULL;
     long o = -1;
@@ -296,14 +359,14 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
         const struct cas__pic_part *e = &prev->parts[c->expect];
         if ((size_t)(end - key) >= e->key_len + close &&
             same_bytes(key, c->prev_base + e->key, e->key_len) &&
-            same_bytes(key + e->key_len, SAME_CLOSE, close)) {
+            (next = same_end(key + e->key_len, end, &count))) {
             o = (long)c->expect;
             q = key + e->key_len;
         }
     }
     if (o < 0) {
         q = first_of(key, end, '"', '"', '"');
-        if (q == end || q == key || !starts(q, end, SAME_CLOSE))
+        if (q == end || q == key || !(next = same_end(q, end, &count)))
             return NULL;
         if ((o = find_key(prev, key, (size_t)(q - key))) < 0) {
             c->why = "a placeholder names no element of the last picture";
@@ -311,9 +374,22 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
             return NULL;
         }
     }
-    const char *next = q + close;
-    if (add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), (size_t)(p - c->base),
-                 (size_t)(next - p), gap, o)) {
+    if (count > prev->n - (size_t)o) {
+        c->why = "a run of placeholders passes the last picture's end";
+        c->bad = 1;
+        return NULL;
+    }
+    /* more than the last picture has means one stood for twice: refused
+     * before its parts are made (a run is a few bytes for many parts) */
+    if (count > prev->n - c->kept) {
+        c->why = "placeholders stand for more elements than the last picture has";
+        c->bad = 1;
+        return NULL;
+    }
+    c->kept += count;
+    if ((pic->n + count > *cap && part_room(pic, cap, count)) ||
+        add_part(pic, cap, (size_t)(key - c->base), (size_t)(q - key), prev->parts[o].key8,
+                 (size_t)(p - c->base), (size_t)(next - p), gap, o)) {
         c->why = "memory ran out";
         c->bad = 1;
         return NULL;
@@ -324,6 +400,13 @@ static const char *placeholder(struct cas__picture *pic, size_t *cap, struct cut
     const struct cas__pic_part *was = &prev->parts[o];
     if (was->gap != gap || !same_bytes(c->prev_base + was->at - gap, p - gap, gap))
         c->odd_gaps = 1;
+    /* the rest of a run: prev's, gaps and all (placed from prev) */
+    for (size_t k = 1; k < count; k++) {
+        const struct cas__pic_part *r = &prev->parts[(size_t)o + k];
+        pic->parts[pic->n++] = (struct cas__pic_part){
+            .key_len = r->key_len, .key8 = r->key8, .at = (size_t)(next - c->base),
+            .gap = r->gap, .was = o + (long)k, .same = 1, .gap_kept = 1};
+    }
     return next;
 }
 
@@ -340,7 +423,8 @@ static const char *same_as(struct cas__picture *pic, size_t *cap, struct cutting
     if ((size_t)(c->end - p) < q->len || memcmp(p, c->prev_base + q->at, q->len) != 0)
         return NULL;
     size_t at = (size_t)(p - c->base);
-    if (add_part(pic, cap, at + (q->key - q->at), q->key_len, at, q->len, gap, (long)c->expect))
+    if (add_part(pic, cap, at + (q->key - q->at), q->key_len, q->key8, at, q->len, gap,
+                 (long)c->expect))
         return NULL;
     /* with the same text before it, it is prev's where prev has it (and
      * a picture drawn relative to prev keeps it there) */
@@ -429,8 +513,8 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
             c->why = "a top-level element has no data-cas-key";
             return -1;
         }
-        if (add_part(pic, &cap, (size_t)(key - base), key_len, (size_t)(p - base),
-                     (size_t)(next - p), gap, -1)) {
+        if (add_part(pic, &cap, (size_t)(key - base), key_len, key_word(key, key_len),
+                     (size_t)(p - base), (size_t)(next - p), gap, -1)) {
             c->why = "memory ran out";
             return -1;
         }
@@ -451,12 +535,12 @@ static int cut(struct cas__picture *pic, struct cutting *c, int since, size_t fr
 
 /* Keys are unique, or the picture is not keyed.  Sorted indices into
  * pic->sorted make both the check and the diff's lookups O(n log n). */
-static int key_cmp(size_t a, size_t b, const struct cas__picture *pa,
+static inline int key_cmp(size_t a, size_t b, const struct cas__picture *pa,
                    const struct cas__picture *pb)
 {
     const struct cas__pic_part *x = &pa->parts[a], *y = &pb->parts[b];
     const char *ba = cas__picture_bytes(pa), *bb = cas__picture_bytes(pb);
-    return bytes_cmp(ba + x->key, x->key_len, bb + y->key, y->key_len);
+    return keys_cmp(x->key8, ba + x->key, x->key_len, y->key8, bb + y->key, y->key_len);
 }
 
 static int sort_cmp(const void *a, const void *b, void *pic)
@@ -776,14 +860,14 @@ struct run {
     size_t len;
 };
 
-static void flush(struct run *r)
+static inline void flush(struct run *r)
 {
     memcpy(r->to, r->from, r->len);
     r->to += r->len;
     r->len = 0;
 }
 
-static void copy(struct run *r, const char *from, size_t len)
+static inline void copy(struct run *r, const char *from, size_t len)
 {
     if (r->len && from != r->from + r->len)
         flush(r);
@@ -831,9 +915,10 @@ static int place(struct cas__picture *pic, const struct cas__picture *prev, cons
             continue;
         }
         /* the gap before it as written; a kept element's, when it is the
-         * same, with it (most often a run of elements kept together) */
+         * same, with it (most often a run of elements kept together), and
+         * always within a run placeholder (ABI 1.5), which wrote none */
         const char *from = p->same ? prev->store->bytes : text;
-        if (odd_gaps || !p->same)
+        if (!p->same || (odd_gaps && !p->gap_kept))
             copy(&r, text + p->at - p->gap, p->gap);
         else
             copy(&r, from + q->at - p->gap, p->gap);
@@ -955,11 +1040,12 @@ void cas__picture_free(struct cas__picture *pic)
 static long find_key(const struct cas__picture *pic, const char *key, size_t len)
 {
     const char *b = cas__picture_bytes(pic);
+    uint64_t key8 = key_word(key, len);
     size_t lo = 0, hi = pic->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         const struct cas__pic_part *x = &pic->parts[pic->sorted[mid]];
-        int c = bytes_cmp(b + x->key, x->key_len, key, len);
+        int c = keys_cmp(x->key8, b + x->key, x->key_len, key8, key, len);
         if (c == 0)
             return (long)pic->sorted[mid];
         if (c < 0)
@@ -975,8 +1061,80 @@ static void write_key(struct cas__jw *w, const struct cas__picture *pic, size_t 
     cas__jw_strn(w, cas__picture_bytes(pic) + pic->parts[i].key, pic->parts[i].key_len);
 }
 
+/* An element a diff put: where its bytes are (in a store it keeps a
+ * reference to, so they stay) and where its JSON string went. */
+struct cas__pic_put {
+    struct cas__pic_store *store;
+    size_t key, key_len, at, len;
+    uint64_t key8;
+    size_t json_at, json_len;
+};
+
+void cas__pic_puts_ready(struct cas__pic_puts *puts, const char *text)
+{
+    if (puts->recorded)
+        puts->text = text;
+}
+
+void cas__pic_puts_free(struct cas__pic_puts *puts)
+{
+    for (size_t i = 0; i < puts->n; i++)
+        store_unref(puts->items[i].store);
+    free(puts->items);
+    memset(puts, 0, sizeof *puts);
+}
+
+/* The recorded element keyed as pic's part p and byte for byte it, or
+ * NULL: looked for where the last lookup left off first (the views draw
+ * their elements in the same order), then among all. */
+static const struct cas__pic_put *shared_put(struct cas__pic_puts *puts,
+                                             const struct cas__picture *pic,
+                                             const struct cas__pic_part *p)
+{
+    const char *b = cas__picture_bytes(pic);
+    for (size_t k = 0; k < puts->n; k++) {
+        size_t i = (puts->next + k) % puts->n;
+        const struct cas__pic_put *q = &puts->items[i];
+        if (q->key8 != p->key8 || q->key_len != p->key_len || q->len != p->len ||
+            memcmp(q->store->bytes + q->key, b + p->key, p->key_len) != 0)
+            continue;
+        puts->next = i + 1;
+        return memcmp(q->store->bytes + q->at, b + p->at, p->len) == 0 ? q : NULL;
+    }
+    return NULL;
+}
+
+/* Part i of pic as a JSON string into w: copied from what puts recorded
+ * where it has it, else escaped (and recorded, when puts records). */
+static void write_element(struct cas__jw *w, const struct cas__picture *pic, size_t i,
+                          struct cas__pic_puts *puts)
+{
+    const struct cas__pic_part *p = &pic->parts[i];
+    const struct cas__pic_put *q;
+    if (puts && puts->text && (q = shared_put(puts, pic, p))) {
+        cas__jw_rawn(w, puts->text + q->json_at, q->json_len);
+        return;
+    }
+    size_t from = cas__jw_len(w);
+    cas__jw_strn(w, cas__picture_bytes(pic) + p->at, p->len);
+    if (!puts || puts->recorded || puts->text || (puts->n == puts->cap &&
+                                cas__grow((void **)&puts->items, &puts->cap, puts->n + 1,
+                                          sizeof *puts->items) != CAS_OK))
+        return;
+    pic->store->refs++;
+    puts->items[puts->n++] = (struct cas__pic_put){
+        .store = pic->store, .key = p->key, .key_len = p->key_len, .at = p->at, .len = p->len,
+        .key8 = p->key8, .json_at = from, .json_len = cas__jw_len(w) - from};
+}
+
 int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
                       struct cas__jw *w)
+{
+    return cas__picture_diff_sharing(old, new, w, NULL);
+}
+
+int cas__picture_diff_sharing(const struct cas__picture *old, const struct cas__picture *new,
+                              struct cas__jw *w, struct cas__pic_puts *puts)
 {
     static const struct cas__picture empty = {.keyed = 1};
     if (!old)
@@ -1025,7 +1183,7 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
         else
             cas__jw_raw(w, "null");
         cas__jw_raw(w, ",");
-        cas__jw_strn(w, nb + p->at, p->len);
+        write_element(w, new, i, puts);
         cas__jw_raw(w, "]");
         first = 0;
     }
@@ -1040,5 +1198,7 @@ int cas__picture_diff(const struct cas__picture *old, const struct cas__picture 
         }
     cas__jw_raw(w, "]}");
     free(kept);
+    if (puts && !puts->text)
+        puts->recorded = 1; /* the first diff's alone: the others' text is elsewhere */
     return 0;
 }

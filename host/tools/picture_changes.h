@@ -29,6 +29,8 @@ struct cas__pic_store;
  * bytes (cas__picture_bytes). */
 struct cas__pic_part {
     size_t key, key_len;     /* the data-cas-key value */
+    uint64_t key8;           /* its first 8 bytes as a big-endian number,
+                              * zero-padded: most keys compare by it alone */
     size_t at, len;          /* the whole element */
     size_t gap;              /* the bytes just before it, at - gap: what
                               * lies between it and the element (or the
@@ -40,6 +42,8 @@ struct cas__pic_part {
                               * picture it was cut after: a placeholder's,
                               * or an element drawn the same again with
                               * the same gap before it */
+    unsigned char gap_kept;  /* within a run placeholder (ABI 1.5): its gap
+                              * is the one before `was` there */
 };
 
 /* A plugin's SVG cut into its keyed top-level elements.  Its text is, in
@@ -119,5 +123,29 @@ void cas__picture_free(struct cas__picture *pic);
  * either is not keyed and the picture must go whole. */
 int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
                       struct cas__jw *w);
+
+/* The elements one diff put, escaped, for the other views' diffs of the
+ * same build: most of what a move changes is drawn the same for every
+ * viewer, so each such element is escaped once a build, not once a view.
+ * Zeroed to start; cas__pic_puts_free after the build. */
+struct cas__pic_put;
+struct cas__pic_puts {
+    struct cas__pic_put *items; /* in the order they were put */
+    size_t n, cap, next;        /* next: where the next lookup starts */
+    int recorded;               /* a diff recorded into it */
+    const char *text;           /* that diff's JSON text, once final (NULL:
+                                 * not yet, nothing is taken from it) */
+};
+/* cas__picture_diff, and: with puts->text set, an element drawn the same
+ * as one recorded is copied from that text, not escaped again; else, the
+ * first time, each element put is recorded (its place in w's text; the
+ * caller gives cas__pic_puts_ready that text once it no longer moves). */
+int cas__picture_diff_sharing(const struct cas__picture *old, const struct cas__picture *new,
+                              struct cas__jw *w, struct cas__pic_puts *puts);
+/* The recording diff's JSON text, final now: text + an offset it recorded
+ * (cas__jw_len before the write) is where the element's string is; NULL
+ * when it went elsewhere (then nothing is shared). */
+void cas__pic_puts_ready(struct cas__pic_puts *puts, const char *text);
+void cas__pic_puts_free(struct cas__pic_puts *puts);
 
 #endif

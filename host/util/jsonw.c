@@ -23,12 +23,12 @@ void cas__jw_init(struct cas__jw *w)
     cas__buf_init(&w->b, 0);
 }
 
-static int reserve(struct cas__jw *w, size_t n);
+static int grow(struct cas__jw *w, size_t n);
 
 void cas__jw_init_room(struct cas__jw *w, size_t room)
 {
     cas__jw_init(w);
-    reserve(w, room);
+    grow(w, room);
 }
 
 void cas__jw_free(struct cas__jw *w)
@@ -47,13 +47,23 @@ void cas__jw_cut(struct cas__jw *w, size_t len)
         cas__buf_setlen(&w->b, CAS__JW_ROOM + len);
 }
 
-/* Room for n more bytes of text, behind the CAS__JW_ROOM bytes on the
- * first write; 0, or -1 after w failed. */
-static int reserve(struct cas__jw *w, size_t n)
+/* reserve's way when the room is not there yet (or w failed). */
+static int grow(struct cas__jw *w, size_t n)
 {
     if (w->b.len == 0 && cas__buf_reserve(&w->b, CAS__JW_ROOM + n) == CAS_OK)
         cas__buf_setlen(&w->b, CAS__JW_ROOM);
     return cas__buf_reserve(&w->b, n) == CAS_OK ? 0 : -1;
+}
+
+/* Room for n more bytes of text, behind the CAS__JW_ROOM bytes on the
+ * first write; 0, or -1 after w failed.  Inline where the room is there
+ * already: a message's strings are many and most are short. */
+static inline int reserve(struct cas__jw *w, size_t n)
+{
+    const struct cas__buf *b = &w->b;
+    if (b->len && !b->failed && n <= b->cap - b->len)
+        return 0;
+    return grow(w, n);
 }
 
 void cas__jw_rawn(struct cas__jw *w, const char *text, size_t n)
@@ -154,9 +164,11 @@ static const unsigned char byte_kind[256] = {
  * '\\' or '/'); the index of the first byte that is not plain, out moved
  * past the copy.  Quotes, backslashes and slashes, which a picture holds
  * every few bytes, are written here too, each hit of a block in turn
- * (the rest of the block stored again after its escape), while sixteen
- * bytes are left to load.  Writing 16 bytes at a time fits: 6 are
- * reserved per input byte. */
+ * (the rest of the block stored again after its escape).  The last bytes
+ * (fewer than 32: a block and what a hit reloads past it) are taken from
+ * a copy padded to 32, so a short string (a key, a name) is one block
+ * too, not a loop over its bytes.  Writing 16 bytes at a time fits: 6 are
+ * reserved per input byte and 16 more. */
 static size_t copy_plain(const unsigned char *s, size_t i, size_t n, char **out)
 {
     char *o = *out;
@@ -164,20 +176,29 @@ static size_t copy_plain(const unsigned char *s, size_t i, size_t n, char **out)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
                   slash = _mm_set1_epi8('/'), space = _mm_set1_epi8(' '),
                   del = _mm_set1_epi8(0x7F);
-    while (i + 16 <= n) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    unsigned char last[32];
+    while (i < n) {
+        const unsigned char *b = s + i; /* the block: 16 bytes readable past any hit */
+        size_t m = n - i < 16 ? n - i : 16;
+        if (n - i < 32) {
+            memset(last, 0, sizeof last);
+            memcpy(last, s + i, n - i);
+            b = last;
+        }
+        unsigned valid = m == 16 ? 0xFFFFu : (1u << m) - 1;
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
         _mm_storeu_si128((__m128i *)(void *)o, v); /* bytes past a stop are written over */
         __m128i other = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
         __m128i stop = _mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
             _mm_or_si128(_mm_cmpeq_epi8(v, slash), other));
-        unsigned mask = (unsigned)_mm_movemask_epi8(stop);
+        unsigned mask = (unsigned)_mm_movemask_epi8(stop) & valid;
         if (!mask) {
-            o += 16;
-            i += 16;
+            o += m;
+            i += m;
             continue;
         }
-        unsigned first_other = (unsigned)_mm_movemask_epi8(other);
+        unsigned first_other = (unsigned)_mm_movemask_epi8(other) & valid;
         first_other &= -first_other;
         /* the escapes before the first other byte (control, DEL, UTF-8) */
         unsigned hits = first_other ? mask & (first_other - 1) : mask;
@@ -186,27 +207,22 @@ static size_t copy_plain(const unsigned char *s, size_t i, size_t n, char **out)
             size_t k = (size_t)__builtin_ctz(hits);
             hits &= hits - 1;
             o += k - done;
-            unsigned char ch = s[i + k];
+            unsigned char ch = b[k];
             if (ch != '/' || (i + k > 0 && s[i + k - 1] == '<'))
                 *o++ = '\\';
             *o++ = (char)ch;
             done = k + 1;
-            if (i + done + 16 > n) { /* the last bytes one at a time */
-                i += done;
-                goto tail;
-            }
             _mm_storeu_si128((__m128i *)(void *)o,
-                             _mm_loadu_si128((const __m128i *)(const void *)(s + i + done)));
+                             _mm_loadu_si128((const __m128i *)(const void *)(b + done)));
         }
         if (first_other) {
             size_t k = (size_t)__builtin_ctz(first_other);
             *out = o + (k - done);
             return i + k;
         }
-        o += 16 - done;
-        i += 16;
+        o += m - done;
+        i += m;
     }
-tail:
 #endif
     while (i < n && byte_kind[s[i]] == P)
         *o++ = (char)s[i++];
@@ -220,8 +236,9 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
         cas__jw_raw(w, "null");
         return;
     }
-    /* Worst case 6 bytes per input byte, reserved once. */
-    if (reserve(w, n * 6 + 2))
+    /* Worst case 6 bytes per input byte, reserved once, and the 16 a
+     * block's store may pass its end by. */
+    if (reserve(w, n * 6 + 2 + 16))
         return;
     char *out = w->b.data + w->b.len;
     const unsigned char *s = (const unsigned char *)text;
@@ -255,7 +272,8 @@ void cas__jw_strn(struct cas__jw *w, const char *text, size_t n)
         }
     }
     *out++ = '"';
-    cas__buf_setlen(&w->b, (size_t)(out - w->b.data));
+    *out = '\0';
+    w->b.len = (size_t)(out - w->b.data);
 }
 
 void cas__jw_str(struct cas__jw *w, const char *text)

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define CAS_ABI_MAJOR 1
-#define CAS_ABI_MINOR 4
+#define CAS_ABI_MINOR 5
 
 /* The one symbol a plugin exports; its type is cas_plugin_entry_fn. */
 #define CAS_PLUGIN_ENTRY_SYMBOL "cas_plugin_entry"
@@ -367,6 +367,11 @@ struct cas_render_since {
     unsigned char *stamp;
     size_t stamp_cap;
     size_t stamp_len;
+    /* ---- ABI 1.5 */
+    /* in: nonzero when the host takes a run of kept elements as one
+     * placeholder, <g data-cas-key="KEY" data-cas-same="N"/> (below);
+     * read it only when CAS_HAS_FIELD(req, struct cas_render_since, runs) */
+    int runs;
 };
 
 /* The room a host gives a stamp (stamp_cap): at least this many bytes. */
@@ -375,8 +380,14 @@ struct cas_render_since {
 /* The element a keyed picture writes, under render_since, in place of one
  * that is byte for byte the element of the same key in the picture of the
  * stamp `since` (docs/abi.md): exactly
- * <g data-cas-key="KEY" data-cas-same=""/> */
+ * <g data-cas-key="KEY" data-cas-same=""/>
+ * and, where the host takes runs (ABI 1.5, req->runs), in place of N
+ * elements that follow one another in that picture from the one keyed KEY
+ * on, each byte for byte as there with the same text between them:
+ * <g data-cas-key="KEY" data-cas-same="N"/> (N in decimal, 1 to
+ * CAS_SAME_RUN_MAX, no leading zero). */
 #define CAS_SAME_ATTR "data-cas-same"
+#define CAS_SAME_RUN_MAX 99999999
 
 /* The game vtable.  Unless stated otherwise every pointer argument must be
  * non-NULL, handles are used by one thread at a time, and two handles never
@@ -579,7 +590,9 @@ struct cas_game_vtable {
      * pictures"), except that each top-level element the plugin can tell
      * is byte for byte the element of the same key in the picture req->since
      * was returned with may be written as the placeholder
-     * <g data-cas-key="KEY" data-cas-same=""/>, in its place.  The host
+     * <g data-cas-key="KEY" data-cas-same=""/>, in its place (ABI 1.5: a
+     * run of them as one, where req->runs says the host takes it; see
+     * CAS_SAME_ATTR).  The host
      * puts the previous element's bytes there, so the picture it holds is
      * the whole one, byte for byte.  The host passes since only for the
      * same game and viewer, with the picture it was returned with, and

@@ -425,6 +425,7 @@ struct since {
     int cells_kept;           /* and so are its cells */
     int figs_kept;            /* and its figures */
     int frame_kept;           /* the frame lies where it lay */
+    int runs;                 /* the host takes runs of placeholders (ABI 1.5) */
     struct stamp next;        /* this picture's */
 };
 
@@ -441,11 +442,18 @@ static void same_close(struct cas_outbuf *v)
     cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>\n");
 }
 
-/* The placeholder keyed prefix alone (pair < 0), prefix and a (pair 0),
- * or prefix and a,b (pair > 0). */
-static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+/* The end of a run placeholder (ABI 1.5) of count elements, after its key. */
+static void run_close(struct cas_outbuf *v, int count)
 {
-    same_open(v);
+    cas_outs(v, "\" " CAS_SAME_ATTR "=\"");
+    cas_outi(v, count);
+    cas_outs(v, "\"/>\n");
+}
+
+/* The key prefix alone (pair < 0), prefix and a (pair 0), or prefix and
+ * a,b (pair > 0). */
+static void put_key(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+{
     cas_outs(v, prefix);
     if (pair >= 0)
         cas_outi(v, a);
@@ -453,7 +461,29 @@ static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int
         cas_outs(v, ",");
         cas_outi(v, b);
     }
+}
+
+/* The placeholder keyed as put_key writes it. */
+static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
+{
+    same_open(v);
+    put_key(v, prefix, a, b, pair);
     same_close(v);
+}
+
+/* The one placeholder for `count` elements that follow one another in the
+ * last picture from the one keyed as put_key writes it on (ABI 1.5), when
+ * the host takes runs and count > 1: whether it was written (else the
+ * caller writes one placeholder each). */
+static int put_run(struct cas_outbuf *v, const struct since *sn, const char *prefix, int a,
+                   int b, int pair, int count)
+{
+    if (!sn || !sn->runs || count < 2)
+        return 0;
+    same_open(v);
+    put_key(v, prefix, a, b, pair);
+    run_close(v, count);
+    return 1;
 }
 
 /* Kind ki's symbol: copied from the shared tables where they hold it (it
@@ -656,10 +686,29 @@ static void define_kinds(struct cas_outbuf *v, const struct cas_state *s, const 
  * player types ("place D 2,-1 90").  Each label is keyed by its column or
  * row, so a board that grows sends its new labels (and, when the edge a
  * ruler runs along moves, that ruler's labels), not the whole ruler. */
-static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int same)
+static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int same,
+                             const struct since *sn)
 {
     int left = MARGIN, top = HEAD_H + MARGIN;
     int right = left + fr->cols * SPACE, bottom = top + fr->rows * SPACE;
+    if (same) { /* where the frame lay, the labels are the last picture's, in a row */
+        int n = 0, first = 0;
+        const char *prefix = "cx";
+        for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
+            int mid = fr->bx + x * SPACE + SPACE / 2;
+            if (mid > left && mid < right && n++ == 0)
+                first = x;
+        }
+        for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
+            int mid = fr->by + y * SPACE + SPACE / 2;
+            if (mid > top && mid < bottom && n++ == 0) {
+                first = y;
+                prefix = "cy";
+            }
+        }
+        if (put_run(v, sn, prefix, first, 0, 0, n))
+            return;
+    }
     for (int x = fr->minx - MIN_BOARD; x <= fr->maxx + MIN_BOARD; x++) {
         int mid = fr->bx + x * SPACE + SPACE / 2;
         if (mid > left && mid < right && same) {
@@ -778,7 +827,9 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
 {
     const struct cas_game *g = s->game;
     int kept = sn && sn->tiles_kept ? (int)sn->last->ntiles : 0; /* never change once placed */
-    for (int i = 0; i < s->ntiles; i++) {
+    /* the last picture's tiles lie one after the other there: one run */
+    int from = kept && put_run(v, sn, "t", C_TILES(s)[0].x, C_TILES(s)[0].y, 1, kept) ? kept : 0;
+    for (int i = from; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
         if (i < kept) {
             put_same(v, "t", t->x, t->y, 1);
@@ -830,8 +881,16 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
     const struct cas_game *g = s->game;
     /* a figure's element follows from the figures up to it (its key counts
      * those before it on its feature) and the tiles (where its node is) */
-    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0;
-    for (int i = 0; i < s->nfigs; i++) {
+    int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0, from = 0;
+    if (kept > 1 && sn->runs) { /* the last picture's, one after the other there */
+        same_open(v);
+        cas_outs(v, "f");
+        cas_outi(v, C_FIGS(s)[0].node);
+        cas_outs(v, ".0"); /* the first on its feature */
+        run_close(v, kept);
+        from = kept;
+    }
+    for (int i = from; i < s->nfigs; i++) {
         const struct carc_fig *f = &C_FIGS(s)[i];
         const struct carc_node *n = &C_NODES(s)[f->node];
         const struct carc_tile *t = &C_TILES(s)[n->tile];
@@ -1541,18 +1600,6 @@ static const char choice_style[] =
     "paint-order:stroke;stroke:#fff;stroke-width:3}\n"
     "]]></style>\n";
 
-/* Text that is the same in every picture of the game, or its placeholder
- * where the last picture (any of the game's, for the viewer) had it. */
-static void put_fixed(struct cas_outbuf *v, const struct since *sn, const char *key,
-                      const char *text)
-{
-    if (sn && sn->last) {
-        put_same(v, key, 0, 0, -1);
-    } else {
-        cas_outs(v, text);
-    }
-}
-
 static void stamp_frame(int32_t *to, const struct frame *fr)
 {
     const int from[12] = {fr->minx, fr->maxx, fr->miny, fr->maxy, fr->cols,  fr->rows,
@@ -1592,13 +1639,20 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                  "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
                  "height=\"100%%\" viewBox=\"%d %d %d %d\">\n",
              fr.ox, fr.oy, fr.width, fr.height);
-    put_fixed(&v, sn, "title", "<title data-cas-key=\"title\">Carcassonne</title>\n");
-    put_fixed(&v, sn, "style", style);
-    /* in every picture, marked or not: it never travels again */
-    put_fixed(&v, sn, "choice-style", choice_style);
+    /* The same four in every picture of the game, marked or not
+     * (choice-style too: it never travels again): placeholders where the
+     * last picture (any of the game's, for the viewer) had them. */
     if (sn && sn->last) {
-        put_same(&v, "figures", 0, 0, -1);
+        if (!put_run(&v, sn, "title", 0, 0, -1, 4)) {
+            put_same(&v, "title", 0, 0, -1);
+            put_same(&v, "style", 0, 0, -1);
+            put_same(&v, "choice-style", 0, 0, -1);
+            put_same(&v, "figures", 0, 0, -1);
+        }
     } else {
+        cas_outs(&v, "<title data-cas-key=\"title\">Carcassonne</title>\n");
+        cas_outs(&v, style);
+        cas_outs(&v, choice_style);
         cas_outs(&v, "<defs data-cas-key=\"figures\">");
         cas_outs(&v, figure_defs);
         cas_outs(&v, "</defs>\n");
@@ -1608,10 +1662,10 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         define_mark_kinds(&v, s, vw, nt.named, sn);
     /* the heading apart from the status line, which changes every ply */
     int frame_kept = sn && sn->frame_kept;
-    if (frame_kept) {
+    if (frame_kept && !put_run(&v, sn, "ground", 0, 0, -1, 2)) {
         put_same(&v, "ground", 0, 0, -1);
         put_same(&v, "head", 0, 0, -1);
-    } else {
+    } else if (!frame_kept) {
         cas_outf(&v, "<rect data-cas-key=\"ground\" x=\"%d\" y=\"%d\" width=\"%d\" "
                      "height=\"%d\" fill=\"#efe8d6\"/>\n<g data-cas-key=\"head\" "
                      "transform=\"translate(%d %d)\"><text class=\"title\" x=\"%d\" "
@@ -1622,7 +1676,7 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                  "class=\"status\" x=\"%d\" y=\"36\">", fr.ox, fr.oy, MARGIN + 190);
     put_escaped(&v, status);
     cas_outs(&v, "</text></g>\n");
-    draw_coordinates(&v, &fr, frame_kept);
+    draw_coordinates(&v, &fr, frame_kept, sn);
     draw_open_spots(&v, s, &board, sn);
     draw_tiles(&v, s, &board, sn);
     draw_last_tile(&v, s, &board, sn);
@@ -1740,6 +1794,7 @@ int cas__carc_render_since(const struct cas_state *s, struct cas_render_since *r
     struct since sn;
     struct stamp last;
     since_open(&sn, &last, s, req->viewer, req->since, req->since_len);
+    sn.runs = CAS_HAS_FIELD(req, struct cas_render_since, runs) && req->runs;
     int rc;
     if (req->format == CAS_RENDER_SVG)
         rc = draw(s, req->viewer, NULL, req->out, &sn);

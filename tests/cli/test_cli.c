@@ -111,7 +111,7 @@ static void test_a_full_standard_output_fails(void **unused)
 static void test_help_and_version(void **unused)
 {
     (void)unused;
-    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.4)");
+    expect("--version", NULL, 0, "castellan 0.1.0 (plugin ABI 1.5)");
     expect("--help", NULL, 0, "  bench     measure");
     expect("help check", NULL, 0, "usage: castellan check PLUGIN");
     expect("play --help", NULL, 0, "usage: castellan play");

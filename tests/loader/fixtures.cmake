@@ -41,7 +41,7 @@ loader_fixture(not-elf fix NOT_ELF)
 loader_fixture(orphan exp-orphan DEFS "FIX_EXTENDS=\"fixgam\"")
 loader_fixture(shadow fixgame DEFS "FIX_VERSION=\"2.0.0\"")
 loader_fixture(so-abi-major fix DEFS FIX_ABI_MAJOR=2 FIX_ABI_MINOR=1)
-loader_fixture(so-abi-minor fix DEFS FIX_ABI_MINOR=5)
+loader_fixture(so-abi-minor fix DEFS FIX_ABI_MINOR=6)
 # A game built for ABI 1.3: its vtable ends before render_since.
 loader_fixture(older-minor fix DEFS FIX_ABI_MINOR=3
                "FIX_VTABLE_SIZE=offsetof(struct cas_game_vtable, render_since)")

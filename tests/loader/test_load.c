@@ -66,11 +66,11 @@ static void test_abi_of_the_library(void **state)
 {
     (void)state;
     expect_load_refusal("so-abi-major", "so-abi-major",
-                        ": plugin ABI 2.1 has another major version than the host's 1.4; "
+                        ": plugin ABI 2.1 has another major version than the host's 1.5; "
                         "rebuild the plugin against this castellan's plugin.h (ABI 1.x)");
     expect_load_refusal("so-abi-minor", "so-abi-minor",
-                        ": plugin ABI 1.5 is newer than the host's 1.4; upgrade castellan, "
-                        "or rebuild the plugin against ABI 1.4");
+                        ": plugin ABI 1.6 is newer than the host's 1.5; upgrade castellan, "
+                        "or rebuild the plugin against ABI 1.5");
 }
 
 static void test_fingerprint(void **state)

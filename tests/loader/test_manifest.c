@@ -22,16 +22,16 @@ static void test_abi_major_differs(void **state)
     (void)state;
     expect_manifest_refusal("abi-major",
                             ":5: plugin ABI 2.0 has another major version than the host's "
-                            "1.4; rebuild the plugin against this castellan's plugin.h "
+                            "1.5; rebuild the plugin against this castellan's plugin.h "
                             "(ABI 1.x)");
 }
 
 static void test_abi_minor_newer(void **state)
 {
     (void)state;
-    expect_manifest_refusal("abi-minor", ":5: plugin ABI 1.7 is newer than the host's 1.4; "
+    expect_manifest_refusal("abi-minor", ":5: plugin ABI 1.7 is newer than the host's 1.5; "
                                          "upgrade castellan, or rebuild the plugin against "
-                                         "ABI 1.4");
+                                         "ABI 1.5");
 }
 
 static void test_missing_keys(void **state)

@@ -47,7 +47,7 @@ static void test_lists_usable_and_refused(void **state)
         "earlier on the plugin path; remove one of them or reorder the path\n"
         "fix                    game      1.0.0    %s/so-abi-major/fix  refused: "
         "%s/so-abi-major/fix/fix.so: plugin ABI 2.1 has another major version than the "
-        "host's 1.4; rebuild the plugin against this castellan's plugin.h (ABI 1.x)\n",
+        "host's 1.5; rebuild the plugin against this castellan's plugin.h (ABI 1.x)\n",
         b, b, b, b, b, b, b, b, b, b, b, b, b);
     assert_string_equal(got, expected);
 }

@@ -138,7 +138,7 @@ static void test_refused_game(void **state)
     char expected[4096];
     snprintf(expected, sizeof expected,
              "game \"fix\" is refused: %s/so-abi-major/fix/fix.so: plugin ABI 2.1 has "
-             "another major version than the host's 1.4; rebuild the plugin against this "
+             "another major version than the host's 1.5; rebuild the plugin against this "
              "castellan's plugin.h (ABI 1.x)",
              fixture_base());
     expect_error("so-abi-major", "fix", NULL, 0, CAS_EMISMATCH, expected);

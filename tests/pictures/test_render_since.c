@@ -25,11 +25,14 @@
 const struct cas_plugin *cas_plugin_entry(void);
 
 
-/* What a view of the server holds: its last picture, with its stamp. */
+/* What a view of the server holds: its last picture, with its stamp; and
+ * whether the host it plays takes runs of placeholders (ABI 1.5). */
 struct view {
     int viewer;
     struct cas__picture pic;
+    int runs;
     size_t relative, placeholders; /* pictures drawn relative, elements kept */
+    size_t run_placeholders;       /* placeholders that stood for a run */
     size_t pictures;
 };
 
@@ -62,11 +65,17 @@ static char *since(struct cas_test_game *g, const struct view *v, enum cas_rende
     return svg;
 }
 
-static size_t count(const char *text, const char *word)
+/* The elements text's placeholders stand for (a run's N each), and into
+ * *runs how many of them are runs. */
+static size_t kept_elements(const char *text, size_t *runs)
 {
+    static const char attr[] = "data-cas-same=\"";
     size_t k = 0;
-    for (const char *at = text; (at = strstr(at, word)); at++)
-        k++;
+    for (const char *at = text; (at = strstr(at, attr)); at++) {
+        unsigned long n = strtoul(at + sizeof attr - 1, NULL, 10);
+        k += n ? n : 1;
+        *runs += n > 1;
+    }
     return k;
 }
 
@@ -99,13 +108,13 @@ static int draw(void *ctx, const unsigned char *stamp_since, size_t since_len,
     struct cas_render_since req = {
         .struct_size = sizeof req, .viewer = d->v->viewer, .format = d->format,
         .since = stamp_since, .since_len = since_len,
-        .stamp = stamp, .stamp_cap = CAS_RENDER_STAMP_MIN, .stamp_len = 0};
+        .stamp = stamp, .stamp_cap = CAS_RENDER_STAMP_MIN, .stamp_len = 0, .runs = d->v->runs};
     int rc;
     char *svg = cas_test_try_render_since(d->g, &req, &rc);
     assert_int_equal(rc, CAS_OK);
     if (stamp_since) {
         d->v->relative++;
-        d->v->placeholders += count(svg, "data-cas-same");
+        d->v->placeholders += kept_elements(svg, &d->v->run_placeholders);
     } else {
         assert_null(strstr(svg, "data-cas-same")); /* no stamp: whole */
     }
@@ -189,11 +198,13 @@ static uint64_t next_random(uint64_t *r)
  * decision is taken back (its state restored) and the views draw on from
  * their stamps of the state after it (a host drops them then: the plugin
  * must not be fooled either way). */
-static void whole_game(size_t nexp, uint64_t seed, int undo_every)
+static void whole_game(size_t nexp, uint64_t seed, int undo_every, int runs)
 {
     struct cas_test_game g;
     cas_test_carcassonne_five_open(&g, nexp);
-    struct view views[3] = {{.viewer = 0}, {.viewer = 1}, {.viewer = CAS_VIEWER_PUBLIC}};
+    struct view views[3] = {{.viewer = 0, .runs = runs},
+                            {.viewer = 1, .runs = runs},
+                            {.viewer = CAS_VIEWER_PUBLIC, .runs = runs}};
     cas_state *before = NULL;
     assert_int_equal(g.vt->state_clone(g.state, &before), CAS_OK);
     uint64_t r = seed;
@@ -226,6 +237,12 @@ static void whole_game(size_t nexp, uint64_t seed, int undo_every)
         /* drawn relative at every ply but the first, most of it kept */
         assert_int_equal(views[k].relative, (size_t)(ply + undone - 1));
         assert_true(views[k].placeholders > views[k].relative * 20);
+        /* runs (the tiles, the rulers, the fixed head) where the host
+         * takes them, else none */
+        if (runs)
+            assert_true(views[k].run_placeholders > views[k].relative);
+        else
+            assert_int_equal(views[k].run_placeholders, 0);
         cas__picture_free(&views[k].pic);
     }
     g.vt->state_free(before);
@@ -235,22 +252,31 @@ static void whole_game(size_t nexp, uint64_t seed, int undo_every)
 static void test_relative_pictures_are_the_whole_ones(void **state)
 {
     (void)state;
-    whole_game(0, 7, 0);
-    whole_game(0, 8, 0);
+    whole_game(0, 7, 0, 1);
+    whole_game(0, 8, 0, 1);
+}
+
+/* A host of ABI 1.4 (no runs field, or runs 0) is written one
+ * placeholder per element, and the pictures are the same. */
+static void test_relative_pictures_without_runs(void **state)
+{
+    (void)state;
+    whole_game(0, 7, 0, 0);
+    whole_game(5, 9, 0, 0);
 }
 
 static void test_relative_pictures_with_five_expansions(void **state)
 {
     (void)state;
-    whole_game(5, 7, 0);
-    whole_game(5, 9, 0);
+    whole_game(5, 7, 0, 1);
+    whole_game(5, 9, 0, 1);
 }
 
 static void test_relative_pictures_across_undo(void **state)
 {
     (void)state;
-    whole_game(0, 11, 7);
-    whole_game(5, 12, 5);
+    whole_game(0, 11, 7, 1);
+    whole_game(5, 12, 5, 1);
 }
 
 /* A stamp that is not the plugin's (another layout, another viewer's, cut
@@ -393,6 +419,90 @@ static void test_kept_elements_after_other_text(void **state)
     cas__picture_free(&last);
 }
 
+/* A run placeholder (ABI 1.5) stands for the elements of the last picture
+ * from its key on, with the text between them as it was there; the text
+ * before it is its own (so a run after other text is placed in a store of
+ * its own, its inner gaps still the last picture's).  One that passes the
+ * last picture's end, or is written with a zero or a leading zero, is
+ * refused or no placeholder. */
+static void test_runs_of_kept_elements(void **state)
+{
+    (void)state;
+    static const char last_svg[] = "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n"
+                                   "<g data-cas-key=\"b\">B</g> <g data-cas-key=\"c\">C</g>\t"
+                                   "<g data-cas-key=\"d\">D</g>\n</svg>\n";
+    static const struct {
+        const char *since, *whole;
+    } cases[] = {
+        /* b..d kept, a changed */
+        {"<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A2</g>\n"
+         "<g data-cas-key=\"b\" data-cas-same=\"3\"/>\n</svg>\n",
+         "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A2</g>\n<g data-cas-key=\"b\">B</g> "
+         "<g data-cas-key=\"c\">C</g>\t<g data-cas-key=\"d\">D</g>\n</svg>\n"},
+        /* all four, after other text than the last picture had there */
+        {"<svg viewBox=\"0 0 1 1\"> <!-- x -->\n<g data-cas-key=\"a\" data-cas-same=\"4\"/>"
+         "\n</svg>\n",
+         "<svg viewBox=\"0 0 1 1\"> <!-- x -->\n<g data-cas-key=\"a\">A</g>\n"
+         "<g data-cas-key=\"b\">B</g> <g data-cas-key=\"c\">C</g>\t<g data-cas-key=\"d\">D</g>"
+         "\n</svg>\n"},
+        /* a run of one, a new element, then c and d, one written "1" */
+        {"<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\" data-cas-same=\"1\"/>\n"
+         "<g data-cas-key=\"e\">E</g>\n<g data-cas-key=\"c\" data-cas-same=\"2\"/>\n</svg>\n",
+         "<svg viewBox=\"0 0 1 1\">\n<g data-cas-key=\"a\">A</g>\n<g data-cas-key=\"e\">E</g>\n"
+         "<g data-cas-key=\"c\">C</g>\t<g data-cas-key=\"d\">D</g>\n</svg>\n"},
+    };
+    struct cas__picture last, now, plain;
+    cas__picture_take(&last, strdup(last_svg), strlen(last_svg));
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(take_since(&now, cases[i].since, &last), 0);
+        cas__picture_take_after(&plain, strdup(cases[i].whole), strlen(cases[i].whole), &last);
+        assert_int_equal(now.n, plain.n);
+        char *a = changes(&last, &now), *b = changes(&last, &plain);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        char *svg = pieces(&now);
+        assert_string_equal(svg, cases[i].whole);
+        free(svg);
+        assert_string_equal(cas__picture_svg(&now), cases[i].whole);
+        cas__picture_free(&plain);
+        cas__picture_free(&now);
+    }
+    /* past the end; a run from the last element of two */
+    static const char past[] = "<svg viewBox=\"0 0 1 1\">\n"
+                               "<g data-cas-key=\"c\" data-cas-same=\"3\"/>\n</svg>\n";
+    assert_int_equal(take_since(&now, past, &last), -1);
+    /* "0" and "03" are no placeholders: elements of that key drawn again,
+     * as the picture says (a key then twice: refused) */
+    static const char zero[] = "<svg viewBox=\"0 0 1 1\">\n"
+                               "<g data-cas-key=\"a\" data-cas-same=\"0\"/>\n</svg>\n";
+    assert_int_equal(take_since(&now, zero, &last), 0);
+    assert_int_equal(now.n, 1);
+    assert_false(now.parts[0].same);
+    cas__picture_free(&now);
+    static const char lead[] = "<svg viewBox=\"0 0 1 1\">\n"
+                               "<g data-cas-key=\"a\" data-cas-same=\"03\"/>\n"
+                               "<g data-cas-key=\"b\" data-cas-same=\"\"/>\n</svg>\n";
+    assert_int_equal(take_since(&now, lead, &last), 0);
+    assert_int_equal(now.n, 2);
+    assert_true(!now.parts[0].same && now.parts[1].same);
+    cas__picture_free(&now);
+    static const char twice[] = "<svg viewBox=\"0 0 1 1\">\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"2\"/>\n"
+                                "<g data-cas-key=\"b\" data-cas-same=\"\"/>\n</svg>\n";
+    assert_int_equal(take_since(&now, twice, &last), -1);
+    /* the whole last picture twice over: refused before its parts are made */
+    static const char again[] = "<svg viewBox=\"0 0 1 1\">\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"4\"/>\n"
+                                "<g data-cas-key=\"a\" data-cas-same=\"4\"/>\n</svg>\n";
+    struct scripted sc = {.relative = again, .whole = whole_instead};
+    const char *unfit = NULL;
+    assert_int_equal(cas__picture_draw(&now, &last, draw_scripted, &sc, &unfit), CAS_OK);
+    assert_string_equal(unfit, "placeholders stand for more elements than the last picture has");
+    cas__picture_free(&now);
+    cas__picture_free(&last);
+}
+
 /* Relative pictures that break the keyed convention or write a placeholder
  * badly are refused (the host then draws the whole picture), their text
  * freed: an unterminated placeholder, one with an empty key, an unkeyed
@@ -478,6 +588,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relative_pictures_are_the_whole_ones),
+        cmocka_unit_test(test_relative_pictures_without_runs),
+        cmocka_unit_test(test_runs_of_kept_elements),
         cmocka_unit_test(test_relative_pictures_with_five_expansions),
         cmocka_unit_test(test_relative_pictures_across_undo),
         cmocka_unit_test(test_a_foreign_stamp_draws_whole),

@@ -129,6 +129,52 @@ static void test_changes_turn_one_picture_into_the_next(void **state)
     expect_round_trip(a, ROOT "<g data-cas-key=\"e\"/></svg>");
 }
 
+/* Cut knowing the picture `before`, the picture `now` is cut exactly as
+ * without, and its changes from `before` are the same. */
+static void expect_same_cut_after(const char *before, const char *now)
+{
+    struct cas__picture prev, plain, after;
+    take(&prev, before);
+    take(&plain, now);
+    cas__picture_take_after(&after, strdup(now), strlen(now), &prev);
+    assert_int_equal(after.keyed, plain.keyed);
+    assert_int_equal(after.n, plain.n);
+    if (plain.keyed) {
+        assert_int_equal(after.root_at, plain.root_at);
+        assert_int_equal(after.root_len, plain.root_len);
+        for (size_t k = 0; k < plain.n; k++) {
+            const struct cas__pic_part *a = &after.parts[k], *b = &plain.parts[k];
+            assert_int_equal(a->key, b->key);
+            assert_int_equal(a->key_len, b->key_len);
+            assert_int_equal(a->at, b->at);
+            assert_int_equal(a->len, b->len);
+            assert_int_equal(b->was, -1); /* cut after nothing */
+            /* the hint names prev's part of the same key, or none */
+            if (a->was >= 0) {
+                const struct cas__pic_part *q = &prev.parts[a->was];
+                assert_true(prev.keyed && (size_t)a->was < prev.n);
+                assert_memory_equal(cas__picture_bytes(&prev) + q->key,
+                                    cas__picture_bytes(&after) + a->key, a->key_len);
+                assert_int_equal(q->key_len, a->key_len);
+            }
+        }
+        assert_memory_equal(after.sorted, plain.sorted, plain.n * sizeof *plain.sorted);
+        /* and the changes from prev are the same, hinted or not */
+        struct cas__jw wa, wp;
+        cas__jw_init(&wa);
+        cas__jw_init(&wp);
+        int ra = cas__picture_diff(&prev, &after, &wa), rp = cas__picture_diff(&prev, &plain, &wp);
+        assert_int_equal(ra, rp);
+        if (ra == 0)
+            assert_string_equal(cas__jw_text(&wa), cas__jw_text(&wp));
+        cas__jw_free(&wa);
+        cas__jw_free(&wp);
+    }
+    cas__picture_free(&prev);
+    cas__picture_free(&plain);
+    cas__picture_free(&after);
+}
+
 /* Cut knowing the picture before, a picture is cut exactly as without:
  * every pair of a set of pictures (kept, changed, added, removed, moved,
  * a duplicate key, old or new, a prefix of an element, unkeyed ones). */
@@ -154,48 +200,118 @@ static void test_a_cut_after_a_picture_is_the_same_cut(void **state)
     };
     size_t n = sizeof pictures / sizeof pictures[0];
     for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++) {
-            struct cas__picture prev, plain, after;
-            take(&prev, pictures[i]);
-            take(&plain, pictures[j]);
-            cas__picture_take_after(&after, strdup(pictures[j]), strlen(pictures[j]), &prev);
-            assert_int_equal(after.keyed, plain.keyed);
-            assert_int_equal(after.n, plain.n);
-            if (plain.keyed) {
-                assert_int_equal(after.root_at, plain.root_at);
-                assert_int_equal(after.root_len, plain.root_len);
-                for (size_t k = 0; k < plain.n; k++) {
-                    const struct cas__pic_part *a = &after.parts[k], *b = &plain.parts[k];
-                    assert_int_equal(a->key, b->key);
-                    assert_int_equal(a->key_len, b->key_len);
-                    assert_int_equal(a->at, b->at);
-                    assert_int_equal(a->len, b->len);
-                    assert_int_equal(b->was, -1); /* cut after nothing */
-                    /* the hint names prev's part of the same key, or none */
-                    if (a->was >= 0) {
-                        const struct cas__pic_part *q = &prev.parts[a->was];
-                        assert_true(prev.keyed && (size_t)a->was < prev.n);
-                        assert_memory_equal(cas__picture_bytes(&prev) + q->key,
-                                            cas__picture_bytes(&after) + a->key, a->key_len);
-                        assert_int_equal(q->key_len, a->key_len);
-                    }
-                }
-                assert_memory_equal(after.sorted, plain.sorted, plain.n * sizeof *plain.sorted);
-                /* and the changes from prev are the same, hinted or not */
-                struct cas__jw wa, wp;
-                cas__jw_init(&wa);
-                cas__jw_init(&wp);
-                int ra = cas__picture_diff(&prev, &after, &wa), rp = cas__picture_diff(&prev, &plain, &wp);
-                assert_int_equal(ra, rp);
-                if (ra == 0)
-                    assert_string_equal(cas__jw_text(&wa), cas__jw_text(&wp));
-                cas__jw_free(&wa);
-                cas__jw_free(&wp);
-            }
-            cas__picture_free(&prev);
-            cas__picture_free(&plain);
-            cas__picture_free(&after);
-        }
+        for (size_t j = 0; j < n; j++)
+            expect_same_cut_after(pictures[i], pictures[j]);
+}
+
+/* Keys are ordered by their bytes, then length (a key before those it is
+ * a prefix of), however much of them their first 8 bytes decide; a key
+ * twice is found twice when the two differ nowhere, and not when they
+ * differ past byte 8. */
+static void test_keys_that_share_their_first_bytes(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {
+        "tile-long-key-2", "tile-long-key-10", "tile-lon", "tile-lo", "t", "tile-long-key-1",
+        "\xc3\xa9t\xc3\xa9", "tile-long-kez", "tile-long", "tile-lon\x01", "tile-long-key-1x",
+    };
+    size_t n = sizeof keys / sizeof *keys;
+    char svg[2048], moved[2048];
+    size_t len = (size_t)snprintf(svg, sizeof svg, "%s", ROOT), mlen = len;
+    memcpy(moved, svg, len);
+    for (size_t i = 0; i < n; i++) {
+        len += (size_t)snprintf(svg + len, sizeof svg - len, "<g data-cas-key=\"%s\">%zu</g>",
+                                keys[i], i);
+        /* the other picture: backwards, every third changed */
+        mlen += (size_t)snprintf(moved + mlen, sizeof moved - mlen,
+                                 "<g data-cas-key=\"%s\">%zu</g>", keys[n - 1 - i],
+                                 (n - 1 - i) + ((n - 1 - i) % 3 == 0 ? 100 : 0));
+    }
+    snprintf(svg + len, sizeof svg - len, "</svg>");
+    snprintf(moved + mlen, sizeof moved - mlen, "</svg>");
+    struct cas__picture pic;
+    take(&pic, svg);
+    assert_true(pic.keyed);
+    assert_int_equal(pic.n, n);
+    for (size_t i = 1; i < n; i++) {
+        const char *a = keys[pic.sorted[i - 1]], *b = keys[pic.sorted[i]];
+        size_t la = strlen(a), lb = strlen(b);
+        int c = memcmp(a, b, la < lb ? la : lb);
+        if (!(c < 0 || (c == 0 && la < lb)))
+            fail_msg("\"%s\" sorted before \"%s\"", a, b);
+    }
+    cas__picture_free(&pic);
+    expect_round_trip(svg, moved);
+    expect_round_trip(moved, svg);
+    expect_same_cut_after(moved, svg);
+    expect_same_cut_after(svg, moved);
+    /* the same long key twice, and two that differ only past byte 8 */
+    take(&pic, ROOT "<g data-cas-key=\"tile-long-key-7\"/><g data-cas-key=\"tile-long-key-7\"/>"
+                    "</svg>");
+    assert_false(pic.keyed);
+    cas__picture_free(&pic);
+    take(&pic, ROOT "<g data-cas-key=\"tile-long-key-7\"/><g data-cas-key=\"tile-long-key-8\"/>"
+                    "</svg>");
+    assert_true(pic.keyed);
+    cas__picture_free(&pic);
+}
+
+/* Changes of two views in one build: the second view's elements drawn the
+ * same as ones the first view's changes put are copied from the first's
+ * text (so escaped once), and its changes are what they are alone; an
+ * element of the same key drawn otherwise, or put only for the second, is
+ * escaped as ever. */
+static void test_views_share_the_elements_they_put(void **state)
+{
+    (void)state;
+    const char *a_old = ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g></svg>",
+               *a_new = ROOT "<g data-cas-key=\"a\">\"1\"</g><g data-cas-key=\"b\">2</g>"
+                             "<g data-cas-key=\"c\"><text>C</text></g>"
+                             "<g data-cas-key=\"m\">marks</g></svg>",
+               *b_old = ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g></svg>",
+               *b_new = ROOT "<g data-cas-key=\"c\"><text>C</text></g>"
+                             "<g data-cas-key=\"a\">\"1\"</g><g data-cas-key=\"b\">two</g>"
+                             "<g data-cas-key=\"n\">mine</g></svg>";
+    struct cas__picture ao, an, bo, bn;
+    take(&ao, a_old);
+    take(&an, a_new);
+    take(&bo, b_old);
+    take(&bn, b_new);
+    struct cas__pic_puts puts = {0};
+    struct cas__jw wa, wb;
+    cas__jw_init(&wa);
+    assert_int_equal(cas__picture_diff_sharing(&ao, &an, &wa, &puts), 0);
+    assert_true(puts.recorded);
+    assert_int_equal(puts.n, 3); /* a, c, m */
+    char *alone = changes(b_old, b_new);
+    /* the first view's text as it is: the same changes */
+    cas__pic_puts_ready(&puts, cas__jw_text(&wa));
+    cas__jw_init(&wb);
+    assert_int_equal(cas__picture_diff_sharing(&bo, &bn, &wb, &puts), 0);
+    assert_string_equal(cas__jw_text(&wb), alone);
+    cas__jw_free(&wb);
+    /* a text whose copy of c says otherwise shows it was copied from */
+    char *marked = strdup(cas__jw_text(&wa));
+    char *c_text = strstr(marked, "<text>C<");
+    assert_non_null(c_text);
+    c_text[6] = 'X';
+    puts.text = marked;
+    cas__jw_init(&wb);
+    assert_int_equal(cas__picture_diff_sharing(&bo, &bn, &wb, &puts), 0);
+    assert_non_null(strstr(cas__jw_text(&wb), "<text>X<"));
+    assert_null(strstr(cas__jw_text(&wb), "<text>C<"));
+    /* a and n escaped as ever: b drawn otherwise, n not put for the first */
+    assert_non_null(strstr(cas__jw_text(&wb), "\"<g data-cas-key=\\\"b\\\">two<\\/g>\""));
+    assert_non_null(strstr(cas__jw_text(&wb), "\"<g data-cas-key=\\\"n\\\">mine<\\/g>\""));
+    cas__jw_free(&wb);
+    free(marked);
+    free(alone);
+    cas__pic_puts_free(&puts);
+    cas__jw_free(&wa);
+    cas__picture_free(&ao);
+    cas__picture_free(&an);
+    cas__picture_free(&bo);
+    cas__picture_free(&bn);
 }
 
 int main(void)
@@ -205,6 +321,8 @@ int main(void)
         cmocka_unit_test(test_goes_whole_off_the_convention),
         cmocka_unit_test(test_changes_turn_one_picture_into_the_next),
         cmocka_unit_test(test_a_cut_after_a_picture_is_the_same_cut),
+        cmocka_unit_test(test_keys_that_share_their_first_bytes),
+        cmocka_unit_test(test_views_share_the_elements_they_put),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
