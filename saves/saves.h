@@ -28,6 +28,10 @@
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
 #define CAS__SAVES_SCHEMA_VERSION 7
+/* Times as ISO 8601 UTC text (2026-11-29T15:04:05Z), for strftime: C's
+ * and SQLite's write the same text with it; so do the store's times and
+ * those castellan shows beside them. */
+#define CAS__SAVES_TIME_FORMAT "%Y-%m-%dT%H:%M:%SZ"
 
 struct cas__saves;
 
@@ -222,10 +226,10 @@ int cas__saves_game_release(struct cas__saves *s, int64_t id);
  * unanswered is saved once: appending it again finds it committed.  A
  * SQLite file is always ready.  A store whose claims a journal writer
  * holds (cas__saves_writer_hold_claims) is ready when that connection is
- * too; this call tries that one with a statement once a second, so a
- * connection the database server closed (a restart) is made again, and
- * the claims taken again, before the next move needs it: a game idle
- * meanwhile is not taken for one whose server is gone. */
+ * too.  A PostgreSQL connection the database server closed (a restart)
+ * is noticed here without a round trip (what the server said is read) and
+ * made again, and the claims taken again, before the next move needs it:
+ * a game idle meanwhile is not taken for one whose server is gone. */
 int cas__saves_ready(struct cas__saves *s);
 
 /* 1 when other castellans may be using the store at the same time on

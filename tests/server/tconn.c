@@ -111,7 +111,7 @@ int tconn_play_first(struct cas__lobby *l, struct tconn *const seats[], size_t n
     return -1;
 }
 
-static int wake_pipe[2];
+static int wake_pipe[2] = {-1, -1}; /* none open: a wake is a failed write */
 
 void tconn_wake_open(void)
 {
@@ -122,6 +122,7 @@ void tconn_wake_close(void)
 {
     close(wake_pipe[0]);
     close(wake_pipe[1]);
+    wake_pipe[0] = wake_pipe[1] = -1;
 }
 
 void tconn_wake(void *ctx)
@@ -151,14 +152,32 @@ static int64_t monotonic_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void tconn_await(int (*done)(void *ctx), void *ctx, int (*turn)(void *loop, int wait_ms),
+                 void *loop, const char *what)
+{
+    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; !done(ctx);) {
+        if (monotonic_ms() > give_up)
+            fail_msg("%s never came in %d s", what, TCONN_GIVE_UP_MS / 1000);
+        turn(loop, 100);
+    }
+}
+
+struct message_count {
+    const struct tconn *c;
+    size_t n;
+};
+
+static int has_more_messages(void *ctx)
+{
+    const struct message_count *m = ctx;
+    return m->c->n > m->n;
+}
+
 void tconn_await_message(const struct tconn *c, size_t n, int (*turn)(void *loop, int wait_ms),
                          void *loop)
 {
-    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; c->n <= n;) {
-        if (monotonic_ms() > give_up)
-            fail_msg("no message came in %d s", TCONN_GIVE_UP_MS / 1000);
-        turn(loop, 100);
-    }
+    struct message_count m = {c, n};
+    tconn_await(has_more_messages, &m, turn, loop, "a message");
 }
 
 void tconn_fresh_db(const char *db)
@@ -211,6 +230,7 @@ static void holding_hook(const char *method)
         hold.armed = NULL;
         hold.held = 1;
         pthread_cond_broadcast(&hold.changed);
+        tconn_wake(NULL); /* a test's loop may be waiting for it (tconn_await) */
         while (!hold.let_go)
             pthread_cond_wait(&hold.changed, &hold.lock);
         hold.held = 0;

@@ -190,6 +190,19 @@ static int rendering(pid_t pid)
     return (blocked >> (SIGUSR2 - 1)) & 1;
 }
 
+/* tconn_await's conditions: the worker *pid waits in its render; the one
+ * child is there (its pid into *pid) and waits in its slow start. */
+static int worker_rendering(void *pid)
+{
+    return rendering(*(pid_t *)pid);
+}
+
+static int child_waiting(void *pid)
+{
+    pid_t *p = pid;
+    return (*p = child_pid()) && rendering(*p);
+}
+
 /* ------------------------------------------------------------ the test */
 
 static void open_world(struct world *w)
@@ -266,9 +279,7 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     cas__botclient_view_free(&v0);
     int mover = decider(slow);
     act(&w, slow);
-    for (int waited = 0; !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the slow render never started");
+    tconn_await(worker_rendering, &worker, turn, &w, "the slow render");
 
     /* The other game goes on meanwhile, move after move. */
     for (int k = 0; k < MOVES; k++) {
@@ -350,9 +361,7 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
                "{\"agent\":\"human\"}]}");
     tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
     pid_t worker = 0;
-    for (int waited = 0; !(worker = child_pid()) || !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the slow worker never started");
+    tconn_await(child_waiting, &worker, turn, &w, "the slow worker's start");
 
     for (int k = 0; k < MOVES; k++) {
         size_t seen[2] = {fast[0].n, fast[1].n};

@@ -87,12 +87,17 @@ static void await_message(struct world *w, const struct tconn *c, size_t n)
     tconn_await_message(c, n, turn, w);
 }
 
-/* Turn the loop until the store's thread is held in the armed call. */
+static int held_now(void *unused)
+{
+    (void)unused;
+    return tconn_hold_held();
+}
+
+/* Turn the loop until the store's thread is held in the armed call (the
+ * hook wakes the loop when it is). */
 static void await_held(struct world *w)
 {
-    for (int waited = 0; !tconn_hold_held(); waited += 10)
-        if (!turn(w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the store's thread never came to the armed call");
+    tconn_await(held_now, NULL, turn, w, "the store's thread in the armed call");
 }
 
 /* ------------------------------------------------------------ games */
@@ -256,6 +261,14 @@ static void test_a_slow_claim_holds_only_its_game(void **state)
     world_close(&w);
 }
 
+/* Whether the last lobby list the follower (a struct tconn) got names a
+ * finished game. */
+static int lists_a_finished_game(void *follower)
+{
+    const struct tconn *c = follower;
+    return strstr(c->msgs[c->n - 1], "\"finished\":[{") != NULL;
+}
+
 /* The recent games are read on the store's thread once a game ends: the
  * lobby answers meanwhile with the list as it was, and sends it again to
  * its followers once read. */
@@ -280,10 +293,7 @@ static void test_the_recent_games_are_read_off_the_loop(void **state)
     assert_non_null(strstr(follower.msgs[follower.n - 1], "\"finished\":[]"));
 
     tconn_hold_let_go();
-    for (int waited = 0; !strstr(follower.msgs[follower.n - 1], "\"finished\":[{");
-         waited += 100)
-        if (!turn(&w, 100) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the recent games never came");
+    tconn_await(lists_a_finished_game, &follower, turn, &w, "the recent games");
     struct tconn *all[] = {&maker, &follower, &other[0], &other[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         tconn_close(&w.lobby, all[i]);
