@@ -2,7 +2,8 @@
  * journal.c — writing games into the store, on either backend: a game's
  * header with its players, each action in its own transaction as it
  * happens, the final scores, take-backs, the re-hashing a forced resume
- * needs and the claims of castellans sharing a store.  What is checked
+ * needs and the claims of castellans sharing a store; which games a
+ * connection's group commits marked as played this second.  What is checked
  * before a store is asked is checked here, once; the backends write
  * (sqlite_journal.c, pg_journal.c).
  */
@@ -10,6 +11,31 @@
 #include <string.h>
 
 #include "saves_int.h"
+
+#define TOUCHED_SLOTS 1024
+
+struct cas__saves_touched {
+    int64_t game[TOUCHED_SLOTS];
+    int64_t second[TOUCHED_SLOTS];
+};
+
+int cas__saves_touched_before(struct cas__saves_touched **t, int64_t game, int64_t second)
+{
+    size_t slot = (size_t)(((uint64_t)game * UINT64_C(0x9E3779B97F4A7C15)) >> 54) % TOUCHED_SLOTS;
+    if (*t && (*t)->game[slot] == game && (*t)->second[slot] == second)
+        return 1;
+    if (*t || (*t = calloc(1, sizeof **t))) {
+        (*t)->game[slot] = game;
+        (*t)->second[slot] = second;
+    }
+    return 0;
+}
+
+void cas__saves_touched_forget(struct cas__saves_touched **t)
+{
+    free(*t);
+    *t = NULL;
+}
 
 const char *cas__saves_expansion_field(const void *items, size_t i, int which)
 {

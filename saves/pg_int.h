@@ -25,8 +25,9 @@ struct cas__pg {
     int connecting;
     PostgresPollingStatusType polling;
     int64_t connect_started_ms, slice_at_ms, retry_at_ms, backoff_ms;
-    /* The games claimed through this store, once per claim (taken again
-     * on a new connection), and those another castellan took meanwhile. */
+    /* The games claimed through this store, once per claim (the server
+     * holds each once; taken again on a new connection), and those another
+     * castellan took meanwhile. */
     int64_t *claims, *lost;
     size_t n_claims, cap_claims, n_lost, cap_lost;
     /* Actions sent whose answer never came: each may be committed. */
@@ -35,6 +36,7 @@ struct cas__pg {
         uint32_t ply;
     } *doubts;
     size_t n_doubts, cap_doubts;
+    struct cas__saves_touched *touched; /* owned: the group commits' last-played times */
 };
 
 static inline PGconn *cas__pg_conn(const struct cas__saves *s)

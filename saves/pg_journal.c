@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pg_int.h"
 
@@ -118,9 +119,11 @@ static int set_score(struct cas__saves *s, int64_t game, size_t seat, int64_t sc
 }
 
 /* The parameters of an action's row; clock_ms < 0: no clock (NULL). */
+/* An action's parameters, and APPEND_SQL's last: whether the append
+ * writes the game's last-played time too. */
 struct action_params {
     cas__pg_num gid, ply, actor, hash, clock;
-    const char *p[6];
+    const char *p[7];
 };
 
 static void action_params(struct action_params *a, int64_t id, uint32_t ply, int actor,
@@ -132,6 +135,7 @@ static void action_params(struct action_params *a, int64_t id, uint32_t ply, int
     a->p[3] = text;
     a->p[4] = cas__pg_dec(a->hash, (int64_t)hash);
     a->p[5] = clock_ms >= 0 ? cas__pg_dec(a->clock, clock_ms) : NULL;
+    a->p[6] = "t";
 }
 
 static int insert_action(struct cas__saves *s, const struct cas__saves_action *a,
@@ -188,12 +192,13 @@ rollback:
     return rc;
 }
 
-/* The action and the game's last-played time in one statement, which is
- * one transaction of its own: one round trip per action.  A ply saved
- * before breaks the primary key (another castellan plays the game). */
+/* The action and, unless $7 is false, the game's last-played time in one
+ * statement, which is one transaction of its own: one round trip per
+ * action.  A ply saved before breaks the primary key (another castellan
+ * plays the game); a game that is gone, the foreign key. */
 #define APPEND_SQL                                                            \
     "WITH a AS (" CAS__SQL_ACTION_INSERT_TIMED " RETURNING game)"            \
-    " UPDATE games SET updated_at = " NOW " WHERE id = (SELECT game FROM a)"
+    " UPDATE games SET updated_at = " NOW " WHERE $7 AND id = (SELECT game FROM a)"
 
 /* After an append whose answer never came (the server went away with it),
  * the same action again may find it committed: when the row holds it,
@@ -220,7 +225,7 @@ static int send_append(struct cas__saves *s, const struct action_params *ap, int
     int rc;
     *sent = 0;
     cas__saves_announce(CAS__SAVES_APPEND, CAS__SAVES_STEP);
-    if (!PQsendQueryPrepared(cas__pg_conn(s), "castellan_append", 6, ap->p, NULL, NULL, 0))
+    if (!PQsendQueryPrepared(cas__pg_conn(s), "castellan_append", 7, ap->p, NULL, NULL, 0))
         return cas__pg_explain(s, NULL, "saving an action");
     *sent = 1;
     /* Sent: a kill now leaves the commit to the server, done or not. */
@@ -292,15 +297,21 @@ int cas__pg_append(struct cas__saves *s, int64_t id, uint32_t ply, int actor,
 }
 
 /* Queue BEGIN, the append of every entry and COMMIT on the pipeline, and
- * the sync that sends them: 1 when all are queued. */
-static int queue_batch(PGconn *conn, const struct cas__saves_entry *list)
+ * the sync that sends them: 1 when all are queued.  A game's last-played
+ * time is written once a second (cas__saves_touched_before), as SQLite's
+ * group commit writes it. */
+static int queue_batch(struct cas__pg *pg, const struct cas__saves_entry *list)
 {
+    PGconn *conn = pg->conn;
+    int64_t second = (int64_t)time(NULL);
     if (!PQsendQueryParams(conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0))
         return 0;
     for (const struct cas__saves_entry *e = list; e; e = e->next) {
         struct action_params ap;
         action_params(&ap, e->game, e->ply, e->actor, e->text, e->hash, e->clock_ms);
-        if (!PQsendQueryPrepared(conn, "castellan_append", 6, ap.p, NULL, NULL, 0))
+        if (cas__saves_touched_before(&pg->touched, e->game, second))
+            ap.p[6] = "f";
+        if (!PQsendQueryPrepared(conn, "castellan_append", 7, ap.p, NULL, NULL, 0))
             return 0;
     }
     return PQsendQueryParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0) &&
@@ -363,8 +374,10 @@ int cas__pg_append_batch(struct cas__saves *s, struct cas__saves_entry *list)
     PGconn *conn = cas__pg_conn(s);
     if (!PQenterPipelineMode(conn))
         return cas__pg_explain(s, NULL, "saving actions");
-    rc = queue_batch(conn, list) ? read_batch(s) : cas__pg_explain(s, NULL, "saving actions");
+    rc = queue_batch(pg, list) ? read_batch(s) : cas__pg_explain(s, NULL, "saving actions");
     PQexitPipelineMode(conn);
+    if (rc != CAS_OK)
+        cas__saves_touched_forget(&pg->touched); /* not committed */
     if (rc == CAS_EUNAVAILABLE)
         for (const struct cas__saves_entry *e = list; e; e = e->next)
             add_doubt(pg, e->game, e->ply);

@@ -295,6 +295,7 @@ static void release(struct cas__saves *s)
     free(pg->claims);
     free(pg->lost);
     free(pg->doubts);
+    cas__saves_touched_forget(&pg->touched);
     cas__saves_free(s);
 }
 
@@ -385,21 +386,23 @@ static int drop_id(int64_t *ids, size_t *n, int64_t id)
 }
 
 /* On a new connection the server holds none of the old one's claims:
- * take each again, or learn that another castellan holds the game now. */
+ * take each game again once (its copies are counted here), or learn that
+ * another castellan holds it now and lose every copy. */
 static int claim_again(struct cas__saves *s)
 {
     struct cas__pg *pg = s->backend;
     for (size_t i = 0; i < pg->n_claims;) {
-        int held = 0, rc = try_lock(s, pg->claims[i], &held);
+        int64_t id = pg->claims[i];
+        int held = 1, rc = has_id(pg->claims, i, id) ? CAS_OK : try_lock(s, id, &held);
         if (rc)
             return rc;
         if (held) {
             i++;
             continue;
         }
-        if (push_id(&pg->lost, &pg->n_lost, &pg->cap_lost, pg->claims[i]))
-            return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
-        pg->claims[i] = pg->claims[--pg->n_claims];
+        while (drop_id(pg->claims, &pg->n_claims, id)) /* the slot i takes another id */
+            if (push_id(&pg->lost, &pg->n_lost, &pg->cap_lost, id))
+                return cas__saves_fail(s, CAS_ENOMEM, "out of memory");
     }
     return CAS_OK;
 }
@@ -504,9 +507,25 @@ static int advance_connecting(struct cas__saves *s)
     return rc;
 }
 
+/* What the server sent while the connection was idle, read without
+ * waiting: a server that ended the session (a restart, an administrator's
+ * pg_terminate_backend) has said so and closed the socket, and libpq
+ * learns of it only by reading.  Until then a connection looks up, and
+ * without this its first statement afterwards would be what fails. */
+static void take_what_came(PGconn *conn)
+{
+    struct pollfd fd = {.fd = PQsocket(conn), .events = POLLIN};
+    /* a few reads: the words, then the end */
+    for (int reads = 0; reads < 4 && PQstatus(conn) == CONNECTION_OK && poll(&fd, 1, 0) > 0;
+         reads++)
+        PQconsumeInput(conn);
+}
+
 int cas__pg_ready(struct cas__saves *s)
 {
     struct cas__pg *pg = s->backend;
+    if (!pg->connecting && pg->conn && !pg->in_tx)
+        take_what_came(pg->conn);
     if (!pg->connecting && pg->conn && PQstatus(pg->conn) == CONNECTION_OK)
         return CAS_OK;
     if (pg->in_tx)
@@ -548,7 +567,10 @@ static int unlock(struct cas__saves *s, int64_t id, int *held)
  * connection, even those still in the server's hands when the process
  * died (castellan serve claims on its journal's connection,
  * cas__saves_writer_hold_claims).  Game ids fit its int4 key up to
- * 2^31 - 1. */
+ * 2^31 - 1.  The server holds a game once however often it is claimed
+ * here: a claim of a game held already, and a release that leaves a copy,
+ * are counted in pg->claims without a round trip (a create claims its new
+ * game, the table's load claims it again, the create lets its claim go). */
 static int claim(struct cas__saves *s, int64_t id, int claim)
 {
     struct cas__pg *pg = s->backend;
@@ -557,13 +579,15 @@ static int claim(struct cas__saves *s, int64_t id, int claim)
                                (long long)id, INT32_MAX);
     if (!claim && drop_id(pg->lost, &pg->n_lost, id))
         return CAS_OK; /* the server let it go with the old connection */
-    int held = 0, rc;
-    if (claim) {
-        rc = try_lock(s, id, &held);
-    } else {
-        rc = unlock(s, id, &held);
-        drop_id(pg->claims, &pg->n_claims, id);
-    }
+    if (claim && has_id(pg->claims, pg->n_claims, id))
+        return push_id(&pg->claims, &pg->n_claims, &pg->cap_claims, id)
+                   ? cas__saves_fail(s, CAS_ENOMEM, "out of memory")
+                   : CAS_OK;
+    if (!claim && drop_id(pg->claims, &pg->n_claims, id) &&
+        has_id(pg->claims, pg->n_claims, id))
+        return CAS_OK; /* a copy is left */
+    int held = 0;
+    int rc = claim ? try_lock(s, id, &held) : unlock(s, id, &held);
     if (rc)
         return rc;
     if (claim && !held)

@@ -28,6 +28,10 @@
 #define CAS__SAVES_APPLICATION_ID 0x4341534C
 /* The schema version this castellan writes (PRAGMA user_version). */
 #define CAS__SAVES_SCHEMA_VERSION 7
+/* Times as ISO 8601 UTC text (2026-11-29T15:04:05Z), for strftime: C's
+ * and SQLite's write the same text with it; so do the store's times and
+ * those castellan shows beside them. */
+#define CAS__SAVES_TIME_FORMAT "%Y-%m-%dT%H:%M:%SZ"
 
 struct cas__saves;
 
@@ -222,10 +226,10 @@ int cas__saves_game_release(struct cas__saves *s, int64_t id);
  * unanswered is saved once: appending it again finds it committed.  A
  * SQLite file is always ready.  A store whose claims a journal writer
  * holds (cas__saves_writer_hold_claims) is ready when that connection is
- * too; this call tries that one with a statement once a second, so a
- * connection the database server closed (a restart) is made again, and
- * the claims taken again, before the next move needs it: a game idle
- * meanwhile is not taken for one whose server is gone. */
+ * too.  A PostgreSQL connection the database server closed (a restart)
+ * is noticed here without a round trip (what the server said is read) and
+ * made again, and the claims taken again, before the next move needs it:
+ * a game idle meanwhile is not taken for one whose server is gone. */
 int cas__saves_ready(struct cas__saves *s);
 
 /* 1 when other castellans may be using the store at the same time on
@@ -272,6 +276,13 @@ struct cas__saves_entry {
      * in a batch, in its transaction; one at a time, in order, none after
      * one that failed (each with its own rc and err). */
     struct cas__saves_entry *more;
+    /* Set by the submitter, or NULL: called on the writer's thread once e
+     * is written (its rc and err, and its more's, set) in place of
+     * putting e on the done list and waking the loop; it returns 1 when it
+     * took e (the callee's from then on: it frees it), 0 to leave e to the
+     * done list as any other.  castellan serve hands a person's move back
+     * this way to the job waiting for it (host/server/handoff.c). */
+    int (*written)(struct cas__saves_entry *e);
 };
 
 /* A new entry of kind CAS__WRITE_APPEND (text copied, rc CAS_OK, no

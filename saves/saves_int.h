@@ -147,11 +147,24 @@ struct cas__saves_claims;
  * message copied into s), else on s's own. */
 int cas__saves_claim_through(struct cas__saves *s, int64_t id, int claim);
 /* Whether the connection holding s's claims is ready (cas__saves_ready),
- * trying it with a statement once a second: a failure's message copied
+ * made again if the database server closed it: a failure's message copied
  * into s.  CAS_OK once its writer stopped. */
 int cas__saves_claims_ready(struct cas__saves *s);
 /* Let go of a reference (NULL is fine); the last frees it. */
 void cas__saves_claims_drop(struct cas__saves_claims *c);
+
+/* The last-played times a connection's group commits wrote, by game (a
+ * slot per hash of its id; a game whose slot another took is written
+ * again): updated_at counts whole seconds, so a game that moves several
+ * times a second has the same time written once, not at every action.
+ * Only committed times are kept: a failed batch forgets them all. */
+struct cas__saves_touched;
+/* 1 when *t holds game's time of `second` (no need to write it again);
+ * else 0, and *t holds it from now on (made on first use; out of memory,
+ * it holds nothing). */
+int cas__saves_touched_before(struct cas__saves_touched **t, int64_t game, int64_t second);
+/* Forget every time (*t freed and NULL). */
+void cas__saves_touched_forget(struct cas__saves_touched **t);
 
 /* A new store of backend m named path in messages (copied), with a zeroed
  * backend part of backend_size bytes; NULL on OOM.  cas__saves_free frees

@@ -14,12 +14,11 @@
 #ifndef CAS_SAVES_SQL_H
 #define CAS_SAVES_SQL_H
 
+#include "saves.h"
+
 /* ------------------------------------------------ the dialects' pieces */
 
-/* Times as ISO 8601 UTC text (2026-11-29T15:04:05Z), for strftime: C's
- * and SQLite's write the same text with it. */
-#define CAS__SAVES_TIME_FORMAT "%Y-%m-%dT%H:%M:%SZ"
-/* The current time in that text. */
+/* The current time as CAS__SAVES_TIME_FORMAT's text (saves.h). */
 #define CAS__SQLITE_NOW "strftime('" CAS__SAVES_TIME_FORMAT "', 'now')"
 #define CAS__PG_NOW "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 /* A collation that sorts text byte by byte, whatever the locale. */

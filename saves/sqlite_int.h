@@ -22,7 +22,7 @@ struct cas__sqlite {
     sqlite3_stmt *begin;        /* BEGIN IMMEDIATE and COMMIT, kept prepared: */
     sqlite3_stmt *commit;       /* every journaled action runs both */
     sqlite3_stmt *touch_at;     /* a game's last-played time, given (group commit) */
-    struct cas__sqlite_touched *touched; /* owned: what touch_at last wrote, or NULL */
+    struct cas__saves_touched *touched; /* owned: what touch_at last wrote, or NULL */
     char *snapshot;             /* owned: the private folder of a read-only
                                    store's copy, removed on close; or NULL */
     dev_t file_dev;             /* the file, when counted among the files */

@@ -261,39 +261,16 @@ static int run_touch(struct cas__saves *s, sqlite3_stmt **kept, const char *sql,
     return CAS_OK;
 }
 
-/* The last-played times this connection's group commits wrote, by game
- * (a slot per hash of its id; a game whose slot another took is written
- * again): updated_at counts whole seconds, so a game that moves several
- * times a second has the same time written once, not at every action.
- * Only committed times are kept: a failed batch forgets them all. */
-#define TOUCHED_SLOTS 1024
-
-struct cas__sqlite_touched {
-    int64_t game[TOUCHED_SLOTS];
-    int64_t second[TOUCHED_SLOTS];
-};
-
-static size_t touched_slot(int64_t game)
-{
-    return (size_t)(((uint64_t)game * UINT64_C(0x9E3779B97F4A7C15)) >> 54) % TOUCHED_SLOTS;
-}
-
 /* Set game id's last-played time to `now` (second `second`) unless this
- * connection committed that time for it already; a game that is gone
- * shows there (CAS_ENOTFOUND) or in its action's foreign key. */
+ * connection's group commits wrote that time for it already
+ * (cas__saves_touched_before); a game that is gone shows there
+ * (CAS_ENOTFOUND) or in its action's foreign key. */
 static int touch_game_at(struct cas__saves *s, int64_t id, int64_t second, const char *now)
 {
     struct cas__sqlite *q = cas__sqlite(s);
-    size_t slot = touched_slot(id);
-    if (q->touched && q->touched->game[slot] == id && q->touched->second[slot] == second)
+    if (cas__saves_touched_before(&q->touched, id, second))
         return CAS_OK;
-    int rc = run_touch(s, &q->touch_at, "UPDATE games SET updated_at = $2 WHERE id = $1", id,
-                       now);
-    if (rc == CAS_OK && (q->touched || (q->touched = calloc(1, sizeof *q->touched)))) {
-        q->touched->game[slot] = id;
-        q->touched->second[slot] = second;
-    }
-    return rc;
+    return run_touch(s, &q->touch_at, "UPDATE games SET updated_at = $2 WHERE id = $1", id, now);
 }
 
 /* Group commit: the actions of several games (or several of one) and
@@ -321,8 +298,7 @@ int cas__sqlite_append_batch(struct cas__saves *s, struct cas__saves_entry *list
         return CAS_OK;
 rollback:
     cas__sqlite_rollback(s);
-    free(cas__sqlite(s)->touched); /* what it kept was not committed */
-    cas__sqlite(s)->touched = NULL;
+    cas__saves_touched_forget(&cas__sqlite(s)->touched); /* not committed */
     return rc;
 }
 

@@ -519,7 +519,7 @@ static void release_store(struct cas__saves *s)
     sqlite3_finalize(q->begin);
     sqlite3_finalize(q->commit);
     sqlite3_finalize(q->touch_at);
-    free(q->touched);
+    cas__saves_touched_forget(&q->touched);
     sqlite3_close_v2(q->db);
     uncount_open(q);
     if (q->snapshot)

@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "saves_int.h"
 
@@ -41,7 +40,6 @@ struct cas__saves_claims {
     pthread_mutex_t turn;           /* one user of the connection at a time */
     struct cas__saves *store;       /* the writer's; NULL once it stopped */
     int refs;                       /* under turn */
-    int64_t tried_ms;               /* cas__saves_claims_ready's last statement */
 };
 
 struct cas__saves_writer {
@@ -70,31 +68,15 @@ int cas__saves_claim_through(struct cas__saves *s, int64_t id, int claim)
     return rc;
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* How often cas__saves_claims_ready tries the connection with a statement
- * (a connection looks up until it is used). */
-#define CLAIMS_TRIED_EVERY_MS 1000
-
+/* The turn is held for no round trip while the connection is up: ready
+ * reads only what the server sent unasked (a connection it closed), so a
+ * batch never waits for this check. */
 int cas__saves_claims_ready(struct cas__saves *s)
 {
     struct cas__saves_claims *c = s->claims;
     int rc = CAS_OK;
     pthread_mutex_lock(&c->turn);
-    int64_t now = now_ms();
-    if (c->store && now - c->tried_ms >= CLAIMS_TRIED_EVERY_MS) {
-        c->tried_ms = now;
-        rc = CAS__SAVES_METHOD(c->store, statement)(c->store, "SELECT 1", 0, NULL, NULL, NULL,
-                                                    NULL, "checking the connection");
-    }
-    if (c->store && (rc == CAS_OK || rc == CAS_EUNAVAILABLE))
-        rc = CAS__SAVES_METHOD(c->store, ready)(c->store); /* made again: claims too */
-    if (rc)
+    if (c->store && (rc = CAS__SAVES_METHOD(c->store, ready)(c->store))) /* made again: claims too */
         snprintf(s->err, sizeof s->err, "%s", c->store->err);
     pthread_mutex_unlock(&c->turn);
     return rc;
@@ -246,6 +228,21 @@ static void write_batch(struct cas__saves *s, struct cas__saves_entry *list)
     }
 }
 
+/* The written entries whose submitter takes them itself (e->written),
+ * taken off the list; what is left goes on the done list. */
+static struct cas__saves_entry *hand_back(struct cas__saves_entry *list)
+{
+    for (struct cas__saves_entry **p = &list; *p;) {
+        struct cas__saves_entry *e = *p, *next = e->next;
+        if (e->written && e->written(e)) { /* e is not touched again */
+            *p = next;
+            continue;
+        }
+        p = &e->next;
+    }
+    return list;
+}
+
 static void *run(void *arg)
 {
     struct cas__saves_writer *w = arg;
@@ -260,15 +257,19 @@ static void *run(void *arg)
         pthread_mutex_unlock(&w->lock);
         pthread_mutex_lock(&w->claims->turn);
         write_batch(w->store, batch);
+        uint64_t commits = cas__saves_journal_commits(w->store);
         pthread_mutex_unlock(&w->claims->turn);
-        while (last->next)
-            last = last->next;
+        batch = last = hand_back(batch);
         pthread_mutex_lock(&w->lock);
-        w->commits = cas__saves_journal_commits(w->store);
-        *w->done_tail = batch;
-        w->done_tail = &last->next;
+        w->commits = commits;
+        if (batch) {
+            while (last->next)
+                last = last->next;
+            *w->done_tail = batch;
+            w->done_tail = &last->next;
+        }
         pthread_cond_broadcast(&w->changed);
-        if (w->wake)
+        if (batch && w->wake)
             w->wake(w->ctx);
     }
     pthread_mutex_unlock(&w->lock);
@@ -329,6 +330,8 @@ void cas__saves_writer_stop(struct cas__saves_writer *w)
     cas__saves_close(w->store); /* the claims it held go with it */
     w->claims->store = NULL;
     pthread_mutex_unlock(&w->claims->turn);
+    if (!w->started)
+        w->queue = hand_back(w->queue);
     cas__saves_entries_free(w->queue);
     cas__saves_entries_free(w->done);
     pthread_cond_destroy(&w->changed);

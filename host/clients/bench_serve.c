@@ -92,7 +92,8 @@ static int tell_port(void *ctx, struct cas__lobby *l, int port)
 /* The parent's requests to the server under callgrind: 'z' zero the counts,
  * 'd' dump them (answered with a 'd' on the ready pipe once written); and
  * 'm', the bytes malloc has handed out and not had back (every arena's,
- * glibc's mallinfo2), answered as a size_t on the ready pipe. */
+ * glibc's mallinfo2), answered as a size_t on the ready pipe; 'h', the
+ * hand-offs between its threads so far (struct cas__handoffs). */
 static int control_pipe = -1;
 
 static int between_turns(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
@@ -106,6 +107,11 @@ static int between_turns(void *ctx, struct cas__lobby *l, struct cas__httpd *h)
             struct mallinfo2 mi = mallinfo2();
             size_t heap = mi.uordblks + mi.hblkhd;
             if (write(ready_pipe, &heap, sizeof heap) != sizeof heap)
+                return 1;
+        } else if (c == 'h') {
+            struct cas__handoffs hops;
+            cas__handoffs_read(&hops);
+            if (write(ready_pipe, &hops, sizeof hops) != sizeof hops)
                 return 1;
         } else if (c == 'z') {
             CALLGRIND_ZERO_STATS;
@@ -291,6 +297,7 @@ struct figures {
     double heap_joined;
     double cpu_start, cpu;    /* the server's CPU seconds: once joined, used in play */
     struct thread_cpu threads_start, threads; /* the same by thread */
+    struct cas__handoffs hops_start, hops;    /* the same: hand-offs between threads */
     double load;
 };
 
@@ -301,6 +308,13 @@ static double heap_in_use(const struct figures *f)
     if (write(f->control_fd, "m", 1) != 1 || read(f->ready_fd, &heap, sizeof heap) != sizeof heap)
         return -1;
     return (double)heap;
+}
+
+/* The server's hand-offs so far (zeros when it does not answer). */
+static void handoffs(const struct figures *f, struct cas__handoffs *out)
+{
+    if (write(f->control_fd, "h", 1) != 1 || read(f->ready_fd, out, sizeof *out) != sizeof *out)
+        memset(out, 0, sizeof *out);
 }
 
 static void games_created(void *ctx)
@@ -365,6 +379,7 @@ static void all_joined(void *ctx)
     start_probe(f);
     f->cpu_start = cpu_seconds(f->server);
     cpu_by_thread(f->server, &f->threads_start);
+    handoffs(f, &f->hops_start);
 }
 
 /* Under callgrind the load client's counts of the play, dumped as part
@@ -462,6 +477,11 @@ static int run_kind(struct cas__bench *b, const char *expansions, const struct m
         f->threads.journal -= f->threads_start.journal;
         f->threads.other -= f->threads_start.other;
         f->threads.sys -= f->threads_start.sys;
+        handoffs(f, &f->hops);
+        f->hops.pool_runs -= f->hops_start.pool_runs;
+        f->hops.wakes -= f->hops_start.wakes;
+        f->hops.wake_turns -= f->hops_start.wake_turns;
+        f->hops.handed_back -= f->hops_start.handed_back;
         char dumped;
         tell_callgrind(f, 'd');
         if (RUNNING_ON_VALGRIND && read(fds[0], &dumped, 1) != 1)
@@ -537,6 +557,12 @@ static void split_line(const struct serve_bench *s, const char *measure,
          "JSON), journal %.3f ms, other %.3f ms\n", measure, f->threads.loop * per,
          f->threads.loop * per / 2, f->threads.pool * per, f->threads.journal * per,
          f->threads.other * per);
+    double moves = f->r.answered ? (double)f->r.answered : 1;
+    line(s->b, "serve %s, hand-offs between the server's threads per move: %.2f pool jobs run, "
+         "%.2f wakes of the loop, %.2f loop turns for a wake, %.2f journal answers handed "
+         "straight to the waiting job\n", measure, (double)f->hops.pool_runs / moves,
+         (double)f->hops.wakes / moves, (double)f->hops.wake_turns / moves,
+         (double)f->hops.handed_back / moves);
 }
 
 static int bench_load(const struct serve_bench *s)

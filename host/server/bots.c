@@ -32,6 +32,7 @@ struct cas__bots {
     struct cas__bot_job *done;
     struct loop_call *calls;       /* waiting for the loop */
     int stopping;
+    int parked;                    /* jobs parked (cas__bots_resume brings them back) */
     int loop_gone;                 /* the loop waits in cas__bots_free: calls run here */
     int woken;                     /* the loop was woken and has not delivered since */
     void (*wake)(void *ctx);
@@ -150,20 +151,31 @@ static void *run(void *arg)
     pthread_mutex_lock(&b->lock);
     for (;;) {
         struct cas__bot_job *job;
-        while (!(job = cas__bot_queue_next(&b->queue)) && !b->stopping)
+        /* Stopping, the threads stay while a parked job may come back. */
+        while (!(job = cas__bot_queue_next(&b->queue)) && !(b->stopping && !b->parked))
             pthread_cond_wait(&b->work, &b->lock);
         if (!job)
             break;
         pthread_mutex_unlock(&b->lock);
-        job->run(job);
+        /* A parked job is another thread's from its run's return (it may
+         * be run again, delivered and freed before this thread locks):
+         * what the pool needs of it is read before. */
+        const struct cas__bot_job ran = {.search = job->search};
+        cas__handoff_count(CAS__HANDOFF_POOL_RUN);
+        int parked = job->run(job) == CAS__JOB_PARKED;
         pthread_mutex_lock(&b->lock);
-        cas__bot_queue_done(&b->queue, job);
+        cas__bot_queue_done(&b->queue, &ran);
         /* A search may start now; this thread takes the next job itself,
          * so another is woken only for a search that waits (waking every
          * idle thread at every job cost each a futex round trip and the
          * lock). */
-        if (job->search && b->queue.searches)
+        if (ran.search && b->queue.searches)
             pthread_cond_signal(&b->work);
+        if (parked) {
+            if (++b->parked == 0 && b->stopping) /* it came back first */
+                pthread_cond_broadcast(&b->work);
+            continue;
+        }
         job->next = b->done;
         b->done = job;
         if (must_wake(b)) {
@@ -234,6 +246,19 @@ void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job)
     pthread_mutex_lock(&b->lock);
     cas__bot_queue_push(&b->queue, job);
     pthread_cond_signal(&b->work); /* one thread takes it, if any may */
+    pthread_mutex_unlock(&b->lock);
+}
+
+void cas__bots_resume(struct cas__bots *b, struct cas__bot_job *job)
+{
+    pthread_mutex_lock(&b->lock);
+    /* Below 0 for a moment when it comes back before the thread that ran
+     * it counted it parked. */
+    b->parked--;
+    cas__bot_queue_push(&b->queue, job);
+    pthread_cond_signal(&b->work);
+    if (b->stopping && !b->parked)
+        pthread_cond_broadcast(&b->work);
     pthread_mutex_unlock(&b->lock);
 }
 

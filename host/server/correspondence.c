@@ -42,7 +42,7 @@ static void iso_time(int64_t ms, char out[32])
     time_t secs = (time_t)(ms / 1000);
     struct tm tm;
     gmtime_r(&secs, &tm);
-    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(out, 32, CAS__SAVES_TIME_FORMAT, &tm);
 }
 
 /* {"event":EVENT,"game":..,"title":..,"seat":..,"player":..,"label":..,

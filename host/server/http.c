@@ -898,6 +898,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        cas__handoff_count(CAS__HANDOFF_WAKE_TURN);
         if (h && h->replays)
             cas__replays_deliver(h->replays);
         if (h && h->lobby->bots) {
@@ -1181,6 +1182,7 @@ unsigned cas__httpd_sockets(const struct cas__httpd *h)
 
 void cas__httpd_wake(void *h)
 {
+    cas__handoff_count(CAS__HANDOFF_WAKE);
     lws_cancel_service(((struct cas__httpd *)h)->ctx);
 }
 

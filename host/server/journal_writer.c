@@ -51,6 +51,11 @@ int cas__journal_submit(struct cas__table *t, char *err, size_t errlen)
     e->kind = t->unsaved.kind;
     e->n_scores = n;
     e->forfeit = t->unsaved.forfeit;
+    /* An action a job of the pool submits: its answer goes straight back
+     * to that job (offload.c), which holds t until then; a take-back, a
+     * result or a bot taking a seat goes to the loop (cas__table_written). */
+    if (e->kind == CAS__WRITE_APPEND && cas__offload_waits(t))
+        e->written = cas__offload_handed_back;
     t->busy = 1;
     t->writing = 1;
     cas__saves_writer_submit(t->lobby->writer, e);
@@ -130,21 +135,28 @@ int cas__journal_add(struct cas__table *t, uint32_t ply, int actor, const char *
     return CAS_OK;
 }
 
+void cas__journal_answered(struct cas__saves_entry *e,
+                           void (*apply)(struct cas__table *t, size_t saved, int rc,
+                                         const char *why))
+{
+    struct cas__saves_entry *failed = e;
+    size_t saved = 0;
+    while (failed && failed->rc == CAS_OK) { /* e, then what was journaled with it */
+        saved++;
+        failed = failed->more;
+    }
+    apply(e->owner, saved, failed ? failed->rc : CAS_OK, failed ? failed->err : NULL);
+    cas__saves_entry_free(e);
+}
+
 static void deliver_answers(struct cas__lobby *l)
 {
     if (!l->writer)
         return;
     struct cas__saves_entry *done = cas__saves_writer_done(l->writer, 0);
     while (done) {
-        struct cas__saves_entry *next = done->next, *failed = done;
-        size_t saved = 0;
-        while (failed && failed->rc == CAS_OK) { /* done, then what was journaled with it */
-            saved++;
-            failed = failed->more;
-        }
-        cas__table_written(done->owner, saved, failed ? failed->rc : CAS_OK,
-                           failed ? failed->err : NULL);
-        cas__saves_entry_free(done);
+        struct cas__saves_entry *next = done->next;
+        cas__journal_answered(done, cas__table_written);
         done = next;
     }
 }

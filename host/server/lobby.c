@@ -963,7 +963,7 @@ static void flush_changed(struct cas__lobby *l)
         t->next_changed = NULL;
         t->queued = 0;
         cas__table_flush(t);
-        if (t->owes_sleep && !t->hold.held && !t->opening)
+        if (!t->hold.held && t->owes_sleep && !t->opening) /* a job writes owes_sleep */
             cas__offload(t, CAS__OP_SLEEP);
         count_finished(l, t);
         t = next;

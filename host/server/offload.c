@@ -42,6 +42,8 @@ struct cas__table_job {
     char *help_key;                /* the notation help to build, its key; owned */
     char *help;                    /* what was built; owned */
     size_t help_len;
+    struct cas__bots *pool;        /* where it runs; NULL: inline, in the loop's place */
+    int parked;                    /* it waits for its journal write (handoff.c) */
 };
 
 /* A game not open yet may start a worker that takes seconds: it opens on
@@ -83,11 +85,10 @@ static void do_seat(struct cas__table_job *j)
     }
 }
 
-static void run_job(struct cas__bot_job *base)
+/* The job's own work; 0 when t stopped or could not open (nothing more
+ * may be done with it). */
+static int do_job(struct cas__table_job *j, struct cas__table *t)
 {
-    struct cas__table_job *j = (struct cas__table_job *)base;
-    struct cas__table *t = base->table;
-    t->hold.running = 1;
     /* A sleeping table wakes for any job but the one that puts it to sleep
      * with nothing owed; one that cannot wake is stopped, and no job may
      * read its state. */
@@ -99,15 +100,12 @@ static void run_job(struct cas__bot_job *base)
         j->rc = CAS_EINVAL;
         j->code = "internal";
         snprintf(j->msg, sizeof j->msg, "game %lld stopped: %s", (long long)t->id, t->failure);
-        t->hold.running = 0;
-        return;
+        return 0;
     }
     switch (j->op) {
     case CAS__OP_OPEN:
-        if (cas__table_open(t, j->msg, sizeof j->msg) != CAS_OK) {
-            t->hold.running = 0; /* t->opening stays: its delivery lets it go */
-            return;
-        }
+        if (cas__table_open(t, j->msg, sizeof j->msg) != CAS_OK)
+            return 0; /* t->opening stays: its delivery lets it go */
         cas__table_advance(t);
         /* A deadline that passed while the server was away falls now,
          * before anyone may move. */
@@ -135,20 +133,90 @@ static void run_job(struct cas__bot_job *base)
     }
     if (j->help_key) /* the table's first job: a plugin call, not the loop's */
         cas__help_build(t, &j->help, &j->help_len);
+    return 1;
+}
+
+/* The answers to the actions the job submitted and waits for (an action
+ * played, then maybe a forced pass after it), applied here as they come;
+ * 1 when the job parks until the next comes (the writer hands it back:
+ * cas__offload_handed_back).  A table that stopped does not wait: its
+ * answer goes to the loop. */
+static int take_answers(struct cas__table_job *j, struct cas__table *t)
+{
+    for (;;) {
+        struct cas__saves_entry *answer;
+        int may_park = !t->failure[0];
+        /* Set before the job may be handed to another thread. */
+        j->parked = may_park;
+        t->hold.running = !may_park;
+        if (cas__hand_end(&t->hold.hand, may_park, &answer))
+            return 1;
+        j->parked = 0;
+        t->hold.running = 1;
+        if (!answer)
+            return 0;
+        cas__journal_answered(answer, cas__table_written_in_job);
+    }
+}
+
+static int run_job(struct cas__bot_job *base)
+{
+    struct cas__table_job *j = (struct cas__table_job *)base;
+    struct cas__table *t = base->table;
+    t->hold.running = 1;
+    /* Handed back (j->parked), it goes on with its answers. */
+    if (!j->parked && !do_job(j, t)) {
+        t->hold.running = 0;
+        return CAS__JOB_DONE;
+    }
+    if (take_answers(j, t))
+        return CAS__JOB_PARKED;
     if (!t->over && !t->failure[0] && !cas__table_asleep(t))
         cas__table_actor(t); /* what the loop reads of whose turn it is */
     cas__table_build(t);
     cas__table_sleep(t);
     t->owes_sleep = 0; /* whether or not it could: the next leave asks again */
     t->hold.running = 0;
+    return CAS__JOB_DONE;
 }
 
 /* On the pool, or in the loop's place when there is none. */
-static void run(struct cas__bot_job *base)
+static int run(struct cas__bot_job *base)
 {
     int loop = cas__loop_suspend();
-    run_job(base);
+    int rc = run_job(base);
     cas__loop_resume(loop);
+    return rc;
+}
+
+int cas__offload_waits(struct cas__table *t)
+{
+    struct cas__table_job *j = t->hold.job;
+    /* An opening's delivery is the lobby's news of the game: not delayed. */
+    if (!t->hold.running || !j || !j->pool || j->op == CAS__OP_OPEN)
+        return 0;
+    cas__hand_wait(&t->hold.hand);
+    return 1;
+}
+
+int cas__offload_handed_back(struct cas__saves_entry *e)
+{
+    struct cas__table *t = e->owner;
+    switch (cas__hand_answer(&t->hold.hand, e)) {
+    case CAS__HAND_TAKEN: /* e is the job's now: neither is touched here */
+        cas__handoff_count(CAS__HANDOFF_HANDED_BACK);
+        return 1;
+    case CAS__HAND_RESUME: {
+        struct cas__table_job *j = t->hold.job;
+        j->base.search = 0; /* what is left of a bot's move is no search */
+        cas__handoff_count(CAS__HANDOFF_HANDED_BACK);
+        cas__bots_resume(j->pool, &j->base);
+        return 1;
+    }
+    case CAS__HAND_LOOP:
+        break;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------- on the loop */
@@ -307,6 +375,7 @@ static void submit(struct cas__table *t, struct cas__table_job *j)
     j->help_key = cas__help_wanted(t);
     cas__jw_init(&j->answer);
     j->base.table = t;
+    j->pool = pool;
     j->base.run = run;
     j->base.deliver = deliver;
     j->base.discard = discard;
@@ -397,13 +466,14 @@ void cas__offload_seat(struct cas__table *t, struct cas__conn *c, const struct c
 
 /* Its match closed on the pool (a worker told to quit, the plugin's
  * game_free), the rest freed on the loop once delivered. */
-static void run_close(struct cas__bot_job *job)
+static int run_close(struct cas__bot_job *job)
 {
     int loop = cas__loop_suspend();
     struct cas__table *t = job->table;
     t->r.match.on_fault = (struct cas__fault_handler){0}; /* nobody is told any more */
     cas__revive_close(&t->r);
     cas__loop_resume(loop);
+    return CAS__JOB_DONE;
 }
 
 static void free_closed(struct cas__bot_job *job)

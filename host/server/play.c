@@ -191,17 +191,21 @@ static void saved(struct cas__table *t)
     cas__journal_forget(t);
 }
 
-void cas__table_written(struct cas__table *t, size_t n_saved, int rc, const char *why)
+/* The writer's answer while a job has the table: its delivery applies it
+ * (offload.c). */
+static void keep_for_delivery(struct cas__table *t, size_t n_saved, int rc, const char *why)
 {
-    if (t->hold.held) { /* a job has the table: its delivery applies this (offload.c) */
-        t->hold.written = 1;
-        t->hold.written_saved = n_saved;
-        t->hold.written_rc = rc;
-        free(t->hold.written_why);
-        t->hold.written_why = why ? strdup(why) : NULL;
-        return;
-    }
-    int first_failure = !t->unsaved.why;
+    t->hold.written = 1;
+    t->hold.written_saved = n_saved;
+    t->hold.written_rc = rc;
+    free(t->hold.written_why);
+    t->hold.written_why = why ? strdup(why) : NULL;
+}
+
+/* The writer answered: t plays again, and its first n_saved writes are
+ * durable. */
+static void answered(struct cas__table *t, size_t n_saved)
+{
     t->busy = 0;
     t->writing = 0;
     cas__table_changed(t);
@@ -209,6 +213,26 @@ void cas__table_written(struct cas__table *t, size_t n_saved, int rc, const char
     t->unsaved.why = NULL;
     while (n_saved--)
         saved(t);
+}
+
+void cas__table_written_in_job(struct cas__table *t, size_t n_saved, int rc, const char *why)
+{
+    if (rc != CAS_OK) {
+        keep_for_delivery(t, n_saved, rc, why);
+        return;
+    }
+    answered(t, n_saved);
+    cas__table_advance(t);
+}
+
+void cas__table_written(struct cas__table *t, size_t n_saved, int rc, const char *why)
+{
+    if (t->hold.held) {
+        keep_for_delivery(t, n_saved, rc, why);
+        return;
+    }
+    int first_failure = !t->unsaved.why;
+    answered(t, n_saved);
     if (rc == CAS_OK) {
         cas__offload(t, CAS__OP_ADVANCE); /* plugin calls: a job (inline without a pool) */
     } else if (rc == CAS_ECONFLICT || rc == CAS_ENOTFOUND) {

@@ -15,6 +15,8 @@
  *   notify.c    the notification hook, run off the loop on a thread of its own
  *   offload.c   a table's plugin calls as jobs of the pool, off the loop
  *   bots.c      the pools: threads running jobs, results posted to the loop
+ *   handoff.c   hand-offs between the threads, counted; a move's journal
+ *               answer handed straight back to the job that waits for it
  *   club.c      the club's pages (players, ratings, campaigns), rated on a
  *               thread of their own (club.h)
  *   http.c      the libwebsockets glue: HTTP files, WebSocket connections,
@@ -662,12 +664,16 @@ struct cas__bots;
 /* One job for the pool: work run(job) does on a pool thread (a bot's
  * decision, a table's plugin calls: offload.c), which deliver(job)
  * finishes on the loop thread, owning the job from then on; discard frees
- * one the pool still holds when it stops. */
+ * one the pool still holds when it stops.  A run that returns
+ * CAS__JOB_PARKED waits for another thread (the journal's writer) to hand
+ * the job back with cas__bots_resume, which runs it again: the pool no
+ * longer touches it meanwhile, and stops only once none is parked. */
+enum { CAS__JOB_DONE, CAS__JOB_PARKED };
 struct cas__bot_job {
     struct cas__table *table;
     int search;          /* a search (mcts): seconds, where others take ms */
     struct cas__bot_job *next;
-    void (*run)(struct cas__bot_job *job);
+    int (*run)(struct cas__bot_job *job); /* CAS__JOB_DONE or CAS__JOB_PARKED */
     void (*deliver)(struct cas__bot_job *job);
     void (*discard)(struct cas__bot_job *job);
 };
@@ -696,10 +702,14 @@ void cas__bot_queue_done(struct cas__bot_queue *q, const struct cas__bot_job *jo
  * Caller frees. */
 int cas__bots_new(unsigned n, void (*wake)(void *ctx), void *ctx, struct cas__bots **out);
 /* Stop the threads after the jobs in hand and free the pool; jobs done
- * and not delivered are discarded. */
+ * and not delivered are discarded.  Parked jobs are waited for: stop the
+ * pools before the journal's writer whose answers they wait for. */
 void cas__bots_free(struct cas__bots *b);
 /* Queue job; the pool holds it until it is delivered. */
 void cas__bots_push(struct cas__bots *b, struct cas__bot_job *job);
+/* Queue again a job whose run returned CAS__JOB_PARKED (any thread; b
+ * waits in cas__bots_free for every parked job to come back). */
+void cas__bots_resume(struct cas__bots *b, struct cas__bot_job *job);
 /* Deliver every finished job, on the loop thread; first run the calls
  * the pool's threads wait for (cas__on_loop).  What finishes meanwhile
  * is delivered too, in up to CAS__BOTS_DELIVER_ROUNDS rounds in all,
@@ -713,6 +723,29 @@ void cas__bots_deliver(struct cas__bots *b);
  * the loop's next cas__bots_deliver (or the pool's end) runs it.  What
  * only the loop may touch (the store) is reached this way from a job. */
 void cas__on_loop(void (*fn)(void *arg), void *arg);
+
+/* ------------------------------------------------------- handoff.c */
+
+/* Work handed from one of the server's threads to another, counted since
+ * the process started (the serve benchmark prints them per move): jobs a
+ * pool thread ran (a job that waited for its journal write and was handed
+ * back runs once more), wakes of the loop from another thread
+ * (cas__httpd_wake), turns of the loop for a wake, and journal answers
+ * handed straight to the job waiting for them instead of the loop. */
+enum cas__handoff {
+    CAS__HANDOFF_POOL_RUN,
+    CAS__HANDOFF_WAKE,
+    CAS__HANDOFF_WAKE_TURN,
+    CAS__HANDOFF_HANDED_BACK,
+    CAS__HANDOFF_KINDS
+};
+struct cas__handoffs {
+    uint64_t pool_runs, wakes, wake_turns, handed_back;
+};
+/* Count one hand-off (any thread; a relaxed atomic add). */
+void cas__handoff_count(enum cas__handoff what);
+/* The counts so far. */
+void cas__handoffs_read(struct cas__handoffs *out);
 
 /* ----------------------------------------------------------- http.c */
 

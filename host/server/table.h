@@ -7,6 +7,9 @@
 #ifndef CAS_HOST_SERVER_TABLE_H
 #define CAS_HOST_SERVER_TABLE_H
 
+#include <stdatomic.h>
+#include <stdint.h>
+
 #include "server.h"
 
 /* One event of the game's log. */
@@ -105,6 +108,30 @@ struct cas__unsaved_action {
     int64_t clock_ms;
 };
 
+/* Who goes on with the journal writer's answer for a write that a job of
+ * the pool submitted and waits for: that job, once its run ends, or the
+ * writer, handing it back to the pool (handoff.c).  Zeroed: none waits. */
+struct cas__hand {
+    atomic_uintptr_t state;
+};
+/* The job submits a write whose answer it waits for (e->written). */
+void cas__hand_wait(struct cas__hand *h);
+/* The job's run ends.  1: it parked (may_park; the writer hands it back,
+ * and until then nobody may touch it); 0: it goes on, with the answer in
+ * *answer when it came meanwhile (the job's to apply and free), NULL when
+ * it did not (then, without may_park, it goes to the loop as any answer)
+ * or when nothing waited. */
+int cas__hand_end(struct cas__hand *h, int may_park, struct cas__saves_entry **answer);
+/* The writer's answer e (on its thread): what becomes of it. */
+enum cas__hand_answer {
+    CAS__HAND_TAKEN,  /* the job, still running, takes it when its run ends */
+    CAS__HAND_RESUME, /* the job parked: the caller queues it on the pool again */
+    CAS__HAND_LOOP,   /* the job went without it: the loop gets it, as any */
+};
+enum cas__hand_answer cas__hand_answer(struct cas__hand *h, struct cas__saves_entry *e);
+/* Whether a job parked, waiting for its answer (tests). */
+int cas__hand_parked(struct cas__hand *h);
+
 /* While a job of the pool has a table (held), the loop touches none of
  * its fields but these: requests for it wait in the inbox, its lobby
  * entry is the one written when it was last free, its viewer list only
@@ -142,6 +169,8 @@ struct cas__hold {
     /* Held by a store job (cas__offload_hold) for this connection, whose
      * answer it is (NULL: nobody's, or it closed). */
     struct cas__conn *asker;
+    /* The job's own journal write, when it waits for its answer. */
+    struct cas__hand hand;
 };
 
 struct cas__table {
@@ -336,6 +365,11 @@ void cas__table_action_saved(struct cas__table *t);
  * not durable waits as in an outage (its seat is told), and is submitted
  * again later.  play.c. */
 void cas__table_written(struct cas__table *t, size_t saved, int rc, const char *why);
+/* (the job of the pool that holds t and waited for the answer, offload.c)
+ * The same answer, applied in the job: all durable, the game goes on here
+ * (cas__table_advance; the job builds the update); any failure is kept
+ * for the job's delivery, which applies it on the loop as above. */
+void cas__table_written_in_job(struct cas__table *t, size_t saved, int rc, const char *why);
 
 /* ------------------------------------------------- journal_writer.c */
 
@@ -352,6 +386,13 @@ int cas__journal_submit(struct cas__table *t, char *err, size_t errlen);
 int cas__journal_keep(struct cas__table *t, enum cas__saves_write kind, uint32_t ply,
                       int actor, const char *text, const int64_t *scores, int forfeit,
                       char *err, size_t errlen);
+/* The writer's answer e for its table (e->owner), handed to apply (the
+ * loop's cas__table_written or a job's cas__table_written_in_job): how
+ * many of its actions are durable, and the code and words of the first
+ * that is not; e is freed. */
+void cas__journal_answered(struct cas__saves_entry *e,
+                           void (*apply)(struct cas__table *t, size_t saved, int rc,
+                                         const char *why));
 /* Let go of what t->unsaved holds: nothing waits any more. */
 void cas__journal_forget(struct cas__table *t);
 /* With the lobby's writer, the action just applied (on_action, table.c)
@@ -485,6 +526,12 @@ void cas__offload_hold(struct cas__table *t, struct cas__conn *c);
 void cas__offload_retire(struct cas__table *t);
 void cas__offload_release(struct cas__table *t);
 void cas__offload_drop(struct cas__table *t, int64_t gone);
+/* (journal_writer.c, about to submit an action of t) 1 when t's job of
+ * the pool is running and waits for that action's answer, holding t:
+ * the entry is then given cas__offload_handed_back (e->written), which
+ * the writer calls with the answer on its thread. */
+int cas__offload_waits(struct cas__table *t);
+int cas__offload_handed_back(struct cas__saves_entry *e);
 
 /* (job) Open the match of t, read by cas__table_restore: the plugin, its
  * worker if isolated, the journal replayed, the clocks; t->opening is

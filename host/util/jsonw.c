@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <castellan/outbuf.h> /* cas_out_digits */
+#include <castellan/outbuf.h> /* cas_out_digits, cas_out_sdigits */
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -92,11 +92,8 @@ void cas__jw_printf(struct cas__jw *w, const char *fmt, ...)
 
 void cas__jw_int(struct cas__jw *w, int64_t v)
 {
-    char digits[21];
-    size_t n = v < 0;
-    digits[0] = '-';
-    n += cas_out_digits(digits + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
-    cas__jw_rawn(w, digits, n);
+    char digits[20];
+    cas__jw_rawn(w, digits, cas_out_sdigits(digits, v));
 }
 
 void cas__jw_uint(struct cas__jw *w, uint64_t v)

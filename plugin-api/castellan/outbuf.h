@@ -77,6 +77,33 @@ static inline void cas_outs(struct cas_outbuf *b, const char *text)
     cas_outn(b, text, strlen(text));
 }
 
+/* A NUL-terminated text as the inside of a JSON string (the caller writes
+ * the quotes): '"' and '\\' escaped, control characters and DEL as \u00XX;
+ * other bytes as they are.  For names that come from data files (a tile
+ * id may hold any byte but space, ':' and ','). */
+static inline void cas_out_json_text(struct cas_outbuf *b, const char *text)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (;;) {
+        size_t plain = 0;
+        unsigned char ch;
+        while ((ch = (unsigned char)text[plain]) >= 0x20 && ch != '"' && ch != '\\' &&
+               ch != 0x7F)
+            plain++;
+        cas_outn(b, text, plain);
+        if (ch == '\0')
+            return;
+        char escaped[6] = {'\\', (char)ch, '0', '0', hex[ch >> 4], hex[ch & 15]};
+        if (ch == '"' || ch == '\\')
+            cas_outn(b, escaped, 2);
+        else {
+            escaped[1] = 'u';
+            cas_outn(b, escaped, 6);
+        }
+        text += plain + 1;
+    }
+}
+
 /* Room for n more bytes at the buffer's end (n at most CAS_OUTBUF_SIZE),
  * what waits flushed first when they do not fit. */
 static inline char *cas_out_room(struct cas_outbuf *b, size_t n)
@@ -124,6 +151,16 @@ static inline size_t cas_out_digits(char *at, unsigned long long u)
     return len;
 }
 
+/* v's decimal digits, after a '-' when it is negative, written at `at`
+ * (room for 20); how many. */
+static inline size_t cas_out_sdigits(char *at, long long v)
+{
+    if (v >= 0)
+        return cas_out_digits(at, (unsigned long long)v);
+    *at = '-';
+    return 1 + cas_out_digits(at + 1, 0ull - (unsigned long long)v);
+}
+
 /* A decimal unsigned integer. */
 static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
 {
@@ -134,13 +171,8 @@ static inline void cas_outu(struct cas_outbuf *b, unsigned long long u)
 /* A decimal integer. */
 static inline void cas_outi(struct cas_outbuf *b, long long v)
 {
-    char *at = cas_out_room(b, 21);
-    if (v < 0) {
-        *at = '-';
-        b->n += 1 + cas_out_digits(at + 1, 0ull - (unsigned long long)v);
-        return;
-    }
-    b->n += cas_out_digits(at, (unsigned long long)v);
+    char *at = cas_out_room(b, 20);
+    b->n += cas_out_sdigits(at, v);
 }
 
 /* The rest of a format through vsnprintf: one call's text cut at

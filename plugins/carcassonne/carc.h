@@ -658,12 +658,8 @@ static inline void carc_text_s(struct carc_text *t, const char *s)
 
 static inline void carc_text_i(struct carc_text *t, int v)
 {
-    char digits[24];
-    size_t n = 0;
-    if (v < 0)
-        digits[n++] = '-';
-    n += cas_out_digits(digits + n, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
-    carc_text_n(t, digits, n);
+    char digits[20];
+    carc_text_n(t, digits, cas_out_sdigits(digits, v));
 }
 
 /* Its length, or CAS_ENOSPC when it was cut. */

@@ -828,7 +828,7 @@ static void json_tiles(const struct cas_state *s, struct cas_outbuf *jb)
     for (int i = 0; i < s->ntiles; i++) {
         const struct carc_tile *t = &C_TILES(s)[i];
         cas_outs(jb, i ? ",{\"id\":\"" : "{\"id\":\"");
-        cas_outs(jb, g->kinds[t->kind].id);
+        cas_out_json_text(jb, g->kinds[t->kind].id);
         cas_outs(jb, "\",\"x\":");
         cas_outi(jb, t->x);
         cas_outs(jb, ",\"y\":");
@@ -880,7 +880,7 @@ static void json_open_and_bag(const struct cas_state *s, struct cas_outbuf *jb)
     for (int k = 0; k < g->nkinds; k++)
         if (C_BAG(s)[k]) {
             cas_outs(jb, first ? "\"" : ",\"");
-            cas_outs(jb, g->kinds[k].id);
+            cas_out_json_text(jb, g->kinds[k].id);
             cas_outs(jb, "\":");
             cas_outi(jb, C_BAG(s)[k]);
             first = 0;
@@ -914,13 +914,23 @@ static int json_expansions(const struct cas_state *s, int viewer,
     return cas_writef(out, "}");
 }
 
+static int json_drawn(const struct cas_state *s, const struct cas_writer *out)
+{
+    struct cas_outbuf jb;
+    cas_out_init(&jb, out);
+    cas_outs(&jb, "\"drawn\":\"");
+    cas_out_json_text(&jb, s->game->kinds[s->drawn].id);
+    cas_outs(&jb, "\",");
+    return cas_out_finish(&jb);
+}
+
 static int render_json(const struct cas_state *s, int viewer, const struct cas_writer *out)
 {
     const struct cas_game *g = s->game;
     TRY(cas_writef(out, "{\"game\":\"carcassonne\",\"stage\":\"%s\",\"current\":%d,",
                    stage_name(s), cas__carc_current(s)));
     if (s->stage == ST_PLACE)
-        TRY(cas_writef(out, "\"drawn\":\"%s\",", g->kinds[s->drawn].id));
+        TRY(json_drawn(s, out));
     TRY(cas_writef(out, "\"bag_left\":%d,\"discarded\":%d,\"farmers\":%s,", s->bag_left,
                    s->discarded, g->farmers ? "true" : "false"));
     TRY(json_players(s, out));

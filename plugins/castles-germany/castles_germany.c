@@ -697,7 +697,9 @@ static void render_json(const struct cg_ctx *ctx, const struct cg_state *st, int
         cas_outs(ob, p ? ",[" : "[");
         for (int i = 0, first = 1; i < ctx->ncastles; i++)
             if (st->hand[p] >> i & 1) {
-                cas_outf(ob, "%s\"%s\"", first ? "" : ",", ctx->id[i]);
+                cas_outs(ob, first ? "\"" : ",\"");
+                cas_out_json_text(ob, ctx->id[i]);
+                cas_outs(ob, "\"");
                 first = 0;
             }
         cas_outs(ob, "]");

@@ -12,6 +12,7 @@
  * 90 on its anchor and the space south, 180 west, 270 north.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,9 @@
 #include <cmocka.h>
 
 #include <castellan/carcassonne.h>
+#include <unistd.h>
+
+#include "json.h"
 
 #include "scenario.h"
 
@@ -397,6 +401,81 @@ static void test_unknown_castle_id_refused(void **unused)
     cas_test_game_close(&g);
 }
 
+/* The member of object `of` named `key` (fails the test when there is
+ * none). */
+static const struct cas_json *member(const struct cas_json *of, const char *key)
+{
+    assert_int_equal(of->type, CAS_JSON_OBJECT);
+    for (size_t i = 0; i < of->n; i++)
+        if (strcmp(of->items[i].key, key) == 0)
+            return &of->items[i];
+    fail_msg("no member %s", key);
+    return NULL;
+}
+
+/* A tile id may hold any byte but space, ':' and ',' (a replaced,
+ * provisional data file): the JSON render escapes a castle's id in the
+ * hands and a tile's where it is drawn and in the bag, and the whole
+ * render stays one JSON object that reads back to the ids. */
+#define ODD_CASTLE "Q\"\\\x01"
+#define ODD_TILE "U\"\\2"
+static void test_odd_tile_ids_escaped_in_json(void **unused)
+{
+    (void)unused;
+    char source[1024], dir[] = "/tmp/castles_germany_XXXXXX", path[1100];
+    snprintf(path, sizeof path, "%s/castles-germany.tiles",
+             cas_test_data_dir("castles-germany", source, sizeof source));
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/castles-germany.tiles", dir);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    char line[512];
+    while (fgets(line, sizeof line, in)) {
+        bool first_castle = strncmp(line, "tile CG-1 ", 10) == 0;
+        if (first_castle)
+            fputs("tile " ODD_CASTLE " ", out);
+        fputs(first_castle ? line + 10 : line, out);
+    }
+    fputs("tile " ODD_TILE " 2 FRFR\n  road E+W\n  field Nw+Ne+En+Wn\n  field Es+Se+Sw+Ws\n",
+          out);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+
+    struct cas_test_game g;
+    struct cas_expansion_ref ref = cas_test_expansion_ref(carcx_plugin(CARCX_CG), source,
+                                                          sizeof source);
+    ref.data_dir = dir;
+    struct cas_option_value castles = {.struct_size = sizeof castles, .name = "castles",
+                                       .value = ODD_CASTLE ",CG-2,CG-3,CG-4"};
+    ref.options = &castles;
+    ref.n_options = 1;
+    const char *options[] = {"tiles=*:0,D:1," ODD_TILE ":2," ODD_CASTLE ":1,CG-2:1,CG-3:1,"
+                             "CG-4:1",
+                             NULL};
+    cas_test_game_open(&g, cas_plugin_entry(), 2, options, &ref, 1);
+    cas_test_play_record(&g, "castle pick " ODD_CASTLE "\ncastle pick CG-2\n"
+                             "castle pick CG-3\ncastle pick CG-4\ncastle keep\ndraw " ODD_TILE "\n");
+    char *json = cas_test_render(&g, CAS_VIEWER_PUBLIC, CAS_RENDER_JSON);
+    assert_non_null(strstr(json, "\"drawn\":\"U\\\"\\\\2\","));
+    assert_non_null(strstr(json, "\"bag\":{\"U\\\"\\\\2\":1}"));
+    assert_non_null(strstr(json, "\"hands\":[[\"Q\\\"\\\\\\u0001\",\"CG-3\"],"));
+    struct cas_json *root = NULL;
+    size_t at_line = 0, at_offset = 0;
+    assert_int_equal(cas__json_parse(json, strlen(json), &root, &at_line, &at_offset), CAS_OK);
+    assert_string_equal(member(root, "drawn")->text, ODD_TILE);
+    assert_string_equal(member(root, "bag")->items[0].key, ODD_TILE);
+    const struct cas_json *hands =
+        member(member(member(root, "expansions"), "castles-germany"), "hands");
+    assert_string_equal(hands->items[0].items[0].text, ODD_CASTLE);
+    cas__json_free(root);
+    free(json);
+    cas_test_game_close(&g);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The state block travels with serialize; castles in two hands at once
  * are refused. */
 static void test_state_block_checked(void **unused)
@@ -431,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_bag_empty_castle_given_up),
         cmocka_unit_test(test_castle_not_a_city_for_farmers),
         cmocka_unit_test(test_unknown_castle_id_refused),
+        cmocka_unit_test(test_odd_tile_ids_escaped_in_json),
         cmocka_unit_test(test_state_block_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,9 @@
  * ll, %zu %s %Ns %-Ns %.*s %c %%) itself in one pass, and what it writes is byte
  * for byte what vsnprintf writes, at the extremes of each type and across
  * the buffer's flushes; from any other conversion on, the rest of the
- * format goes through vsnprintf.
+ * format goes through vsnprintf.  cas_out_json_text escapes what a JSON
+ * string must not hold as it is; cas_out_sdigits, the one writer of a
+ * signed decimal (cas_outi, the JSON writer, Carcassonne's texts).
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <limits.h>
@@ -147,6 +149,60 @@ static void pieces_cross_the_buffer_in_order(void **unused)
     free(s.data);
 }
 
+/* cas_out_json_text: '"' and '\\' behind a backslash, every control
+ * character and DEL as \u00XX, every other byte as it is, across the
+ * buffer's flushes. */
+static void json_text_escapes_quotes_backslashes_and_controls(void **unused)
+{
+    (void)unused;
+    struct sink s = {NULL, 0, 0};
+    struct cas_writer w = {.ctx = &s, .write = sink_write};
+    struct cas_outbuf ob = CAS_OUTBUF_INIT(&w);
+    cas_out_json_text(&ob, "CG-1");
+    cas_out_json_text(&ob, "|a\"b\\c\x01\x1f\x7f\t\n\xc3\xa9 d|");
+    assert_int_equal(cas_out_finish(&ob), CAS_OK);
+    assert_string_equal(s.data, "CG-1|a\\\"b\\\\c\\u0001\\u001f\\u007f\\u0009\\u000a\xc3\xa9 d|");
+    free(s.data);
+
+    char every[256], want[256 * 6 + 1];
+    size_t len = 0;
+    for (int ch = 1; ch < 256; ch++) {
+        every[ch - 1] = (char)ch;
+        if (ch < 0x20 || ch == 0x7F)
+            len += (size_t)snprintf(want + len, sizeof want - len, "\\u%04x", ch);
+        else if (ch == '"' || ch == '\\')
+            len += (size_t)snprintf(want + len, sizeof want - len, "\\%c", ch);
+        else
+            want[len++] = (char)ch;
+    }
+    every[255] = '\0';
+    want[len] = '\0';
+    s = (struct sink){NULL, 0, 0};
+    cas_out_init(&ob, &w);
+    for (int i = 0; i < 3 * CAS_OUTBUF_SIZE / 255; i++)
+        cas_out_json_text(&ob, every);
+    assert_int_equal(cas_out_finish(&ob), CAS_OK);
+    assert_int_equal(s.len, len * (3 * CAS_OUTBUF_SIZE / 255));
+    for (size_t at = 0; at < s.len; at += len)
+        assert_memory_equal(s.data + at, want, len);
+    free(s.data);
+}
+
+/* cas_out_sdigits writes what "%lld" writes, at the extremes too. */
+static void signed_digits_write_what_printf_writes(void **unused)
+{
+    (void)unused;
+    const long long values[] = {LLONG_MIN, LLONG_MIN + 1, INT_MIN, -100000, -4294967296LL,
+                                -10, -1, 0, 1, 9, 10, 4294967295LL, 4294967296LL,
+                                INT_MAX, LLONG_MAX};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char got[20], want[24];
+        size_t n = cas_out_sdigits(got, values[i]);
+        assert_int_equal(n, (size_t)snprintf(want, sizeof want, "%lld", values[i]));
+        assert_memory_equal(got, want, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +210,8 @@ int main(void)
         cmocka_unit_test(other_conversions_hand_the_rest_to_vsnprintf),
         cmocka_unit_test(absent_strings_and_wide_fields_write_what_vsnprintf_writes),
         cmocka_unit_test(pieces_cross_the_buffer_in_order),
+        cmocka_unit_test(json_text_escapes_quotes_backslashes_and_controls),
+        cmocka_unit_test(signed_digits_write_what_printf_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * use, migrated, a newer one or another application's database refused and
  * left alone, castellans creating the schema at once, a second writer of
  * one game refused as in SQLite, a copied game keeping its id, the
- * password never shown, claims held on a journal writer's connection; the
+ * password never shown, claims held on a journal writer's connection and
+ * its readiness checked without a statement, a claim held again counted
+ * without one, a game's last-played time written once a batch; the
  * server going away under the store: an unanswered append saved once when
  * appended again, a claim another castellan took meanwhile not taken back.
  * The journal and campaign tests run here too (test_saves_journal_pg,
@@ -372,6 +374,50 @@ static void test_claims_through_a_writer_are_on_its_connection(void **state)
     cas__saves_close(s);
 }
 
+/* A game claimed through a journal writer, and the writer's backend that
+ * holds the claim. */
+struct held {
+    char url[512];
+    struct cas__saves *s;
+    struct cas__saves_game g;
+    struct cas__saves_writer *w;
+    long long writer;
+};
+
+static void held_open(struct held *h)
+{
+    h->s = cas_test_open(cas_test_pg_database(h->url, sizeof h->url));
+    h->w = claimed_through_a_writer(h->url, h->s, &h->g);
+    h->writer = cas_test_claim_holder(h->url, h->g.id);
+    assert_true(h->writer > 0);
+}
+
+static void held_close(struct held *h)
+{
+    cas__saves_writer_stop(h->w);
+    cas__saves_game_free(&h->g);
+    cas__saves_close(h->s);
+}
+
+/* End backend (pg_terminate_backend), the holder of game id's claim, and
+ * check s's readiness until the claim is held again: by whom (0 or
+ * backend itself only when a minute was not enough). */
+static long long claim_after_ending(const char *url, struct cas__saves *s, int64_t id,
+                                   long long backend)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", backend);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    long long now = 0;
+    /* bounded only against a stuck server: a minute */
+    for (int tries = 0; tries < 6000 && (now == 0 || now == backend); tries++) {
+        usleep(10000);
+        cas__saves_ready(s);
+        now = cas_test_claim_holder(url, id);
+    }
+    return now;
+}
+
 /* The database server closes the writer's connection (as a restart
  * does) while no game moves: the store's readiness check, which castellan
  * serve makes each tick, tries that connection, makes it again and takes
@@ -381,25 +427,114 @@ static void test_claims_through_a_writer_come_back_with_its_connection(void **st
 {
     (void)state;
     CAS_TEST_NEED_PG();
-    char url[512], sql[128];
+    struct held h;
+    held_open(&h);
+    long long now = claim_after_ending(h.url, h.s, h.g.id, h.writer);
+    assert_true(now > 0 && now != h.writer);
+    assert_int_equal(cas__saves_ready(h.s), CAS_OK);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    held_close(&h);
+}
+
+/* When backend pid began its last statement, in microseconds: the same
+ * value twice means it ran none between. */
+static long long statement_started(const char *url, long long pid)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT (extract(epoch FROM query_start) * 1000000)::bigint"
+             " FROM pg_stat_activity WHERE pid = %lld", pid);
+    return cas_test_query_int(url, sql);
+}
+
+/* The store's readiness check, made each tick, reads what the server sent
+ * on the writer's connection and sends nothing: the writer's batches never
+ * wait for a statement of it, however long the connection was idle (the
+ * pause is longer than the second an earlier check waited between its
+ * statements). */
+static void test_readiness_check_sends_nothing_on_the_writers_connection(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    struct held h;
+    held_open(&h);
+    long long started = statement_started(h.url, h.writer);
+    assert_true(started > 0);
+    assert_int_equal(cas__saves_ready(h.s), CAS_OK);
+    usleep(1100 * 1000);
+    assert_int_equal(cas__saves_ready(h.s), CAS_OK);
+    assert_int_equal(statement_started(h.url, h.writer), started);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), h.writer);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    held_close(&h);
+}
+
+/* A game claimed again on the connection that holds it, and let go while
+ * a copy is left, costs no statement (a create claims its game, the
+ * table's load claims it again, the create lets its claim go: one round
+ * trip); the last release lets it go on the server.  Copies of a claim
+ * come back together on a new connection. */
+static void test_claims_held_again_are_counted_without_a_statement(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    struct held h;
+    held_open(&h);
+    long long started = statement_started(h.url, h.writer);
+    assert_int_equal(cas__saves_game_claim(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas__saves_game_claim(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    assert_int_equal(statement_started(h.url, h.writer), started);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), h.writer);
+
+    /* two copies left: the claim comes back once on a new connection */
+    long long now = claim_after_ending(h.url, h.s, h.g.id, h.writer);
+    assert_true(now > 0 && now != h.writer);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), now);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_OK);
+    assert_int_equal(cas_test_claim_holder(h.url, h.g.id), 0);
+    assert_int_equal(cas__saves_game_release(h.s, h.g.id), CAS_ENOTFOUND);
+    held_close(&h);
+}
+
+/* A batch of `n` actions of game id from ply `first` on (a ply saved
+ * before makes it fail); the code. */
+static int append_plies(struct cas__saves *s, int64_t id, uint32_t first, int n)
+{
+    struct cas__saves_entry *list = NULL, **tail = &list;
+    for (int i = 0; i < n; i++, tail = &(*tail)->next)
+        assert_non_null(*tail = cas__saves_entry_new(id, first + (uint32_t)i, i % 2, "move",
+                                                     first + (uint32_t)i, -1, NULL));
+    int rc = cas__saves_append_batch(s, list);
+    cas__saves_entries_free(list);
+    return rc;
+}
+
+/* As on SQLite, a group commit writes a game's last-played time once a
+ * second, not at every action: a batch of three actions of one game
+ * updates its row once (a trigger of the test's counts the updates).  A
+ * batch that fails forgets the times it would have written: the next one
+ * writes the time again. */
+static void test_batch_writes_the_last_played_time_once(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512];
     struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
     struct cas__saves_game g;
-    struct cas__saves_writer *w = claimed_through_a_writer(url, s, &g);
-    long long first = cas_test_claim_holder(url, g.id);
-    assert_true(first > 0);
-    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%lld)::int", first);
-    assert_int_equal(cas_test_query_int(url, sql), 1);
-    long long now = 0;
-    /* bounded only against a stuck server: a minute */
-    for (int tries = 0; tries < 6000 && (now == 0 || now == first); tries++) {
-        usleep(10000);
-        cas__saves_ready(s);
-        now = cas_test_claim_holder(url, g.id);
-    }
-    assert_true(now > 0 && now != first);
-    assert_int_equal(cas__saves_ready(s), CAS_OK);
-    assert_int_equal(cas__saves_game_release(s, g.id), CAS_OK);
-    cas__saves_writer_stop(w);
+    cas_test_sample_game(&g, "league", "Ada", "Bob", 5);
+    assert_int_equal(cas__saves_game_insert(s, &g), CAS_OK);
+    exec_plain(url, "CREATE TABLE touches (game bigint);"
+                    "CREATE FUNCTION count_touch() RETURNS trigger LANGUAGE plpgsql AS"
+                    " $$BEGIN INSERT INTO touches VALUES (NEW.id); RETURN NULL; END$$;"
+                    "CREATE TRIGGER counted AFTER UPDATE ON games FOR EACH ROW"
+                    " EXECUTE FUNCTION count_touch()");
+    assert_int_equal(append_plies(s, g.id, 5, 3), CAS_OK);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM touches"), 1);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM actions"), 8);
+    assert_int_equal(append_plies(s, g.id, 7, 2), CAS_ECONFLICT);
+    assert_int_equal(append_plies(s, g.id, 8, 1), CAS_OK);
+    assert_int_equal(cas_test_query_int(url, "SELECT count(*) FROM touches"), 2);
     cas__saves_game_free(&g);
     cas__saves_close(s);
 }
@@ -560,6 +695,9 @@ int main(void)
         cmocka_unit_test(test_a_claimed_game_is_refused_to_another),
         cmocka_unit_test(test_claims_through_a_writer_are_on_its_connection),
         cmocka_unit_test(test_claims_through_a_writer_come_back_with_its_connection),
+        cmocka_unit_test(test_readiness_check_sends_nothing_on_the_writers_connection),
+        cmocka_unit_test(test_claims_held_again_are_counted_without_a_statement),
+        cmocka_unit_test(test_batch_writes_the_last_played_time_once),
         cmocka_unit_test(test_messages_never_show_the_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

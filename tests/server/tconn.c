@@ -1,6 +1,7 @@
 /*
  * tconn.c — the in-process server tests' collecting connection (tconn.h).
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,7 +111,7 @@ int tconn_play_first(struct cas__lobby *l, struct tconn *const seats[], size_t n
     return -1;
 }
 
-static int wake_pipe[2];
+static int wake_pipe[2] = {-1, -1}; /* none open: a wake is a failed write */
 
 void tconn_wake_open(void)
 {
@@ -121,6 +122,7 @@ void tconn_wake_close(void)
 {
     close(wake_pipe[0]);
     close(wake_pipe[1]);
+    wake_pipe[0] = wake_pipe[1] = -1;
 }
 
 void tconn_wake(void *ctx)
@@ -150,14 +152,32 @@ static int64_t monotonic_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void tconn_await(int (*done)(void *ctx), void *ctx, int (*turn)(void *loop, int wait_ms),
+                 void *loop, const char *what)
+{
+    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; !done(ctx);) {
+        if (monotonic_ms() > give_up)
+            fail_msg("%s never came in %d s", what, TCONN_GIVE_UP_MS / 1000);
+        turn(loop, 100);
+    }
+}
+
+struct message_count {
+    const struct tconn *c;
+    size_t n;
+};
+
+static int has_more_messages(void *ctx)
+{
+    const struct message_count *m = ctx;
+    return m->c->n > m->n;
+}
+
 void tconn_await_message(const struct tconn *c, size_t n, int (*turn)(void *loop, int wait_ms),
                          void *loop)
 {
-    for (int64_t give_up = monotonic_ms() + TCONN_GIVE_UP_MS; c->n <= n;) {
-        if (monotonic_ms() > give_up)
-            fail_msg("no message came in %d s", TCONN_GIVE_UP_MS / 1000);
-        turn(loop, 100);
-    }
+    struct message_count m = {c, n};
+    tconn_await(has_more_messages, &m, turn, loop, "a message");
 }
 
 void tconn_fresh_db(const char *db)
@@ -191,4 +211,68 @@ void tconn_world_open(struct tconn_world *w, const char *db)
     assert_int_equal(cas__saves_open(db, &w->store, err, sizeof err), CAS_OK);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, &still, NULL, err,
                                      sizeof err), CAS_OK);
+}
+
+/* The store call a test holds a thread in (tconn_hold_arm). */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const char *armed;
+    int held, let_go;
+    void (*guard)(const char *method); /* the server's hook: the loop's count */
+} hold = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, NULL};
+
+static void holding_hook(const char *method)
+{
+    hold.guard(method);
+    pthread_mutex_lock(&hold.lock);
+    if (hold.armed && strcmp(method, hold.armed) == 0) {
+        hold.armed = NULL;
+        hold.held = 1;
+        pthread_cond_broadcast(&hold.changed);
+        tconn_wake(NULL); /* a test's loop may be waiting for it (tconn_await) */
+        while (!hold.let_go)
+            pthread_cond_wait(&hold.changed, &hold.lock);
+        hold.held = 0;
+        hold.let_go = 0;
+    }
+    pthread_mutex_unlock(&hold.lock);
+}
+
+void tconn_hold_install(void)
+{
+    if (cas__saves_call_hook == holding_hook)
+        return;
+    hold.guard = cas__saves_call_hook;
+    cas__saves_call_hook = holding_hook;
+}
+
+void tconn_hold_remove(void)
+{
+    if (cas__saves_call_hook == holding_hook)
+        cas__saves_call_hook = hold.guard;
+}
+
+void tconn_hold_arm(const char *method)
+{
+    pthread_mutex_lock(&hold.lock);
+    hold.armed = method;
+    hold.let_go = 0;
+    pthread_mutex_unlock(&hold.lock);
+}
+
+int tconn_hold_held(void)
+{
+    pthread_mutex_lock(&hold.lock);
+    int held = hold.held;
+    pthread_mutex_unlock(&hold.lock);
+    return held;
+}
+
+void tconn_hold_let_go(void)
+{
+    pthread_mutex_lock(&hold.lock);
+    hold.let_go = 1;
+    pthread_cond_broadcast(&hold.changed);
+    pthread_mutex_unlock(&hold.lock);
 }

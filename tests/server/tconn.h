@@ -53,9 +53,16 @@ int tconn_await_wake(int wait_ms);
  * test fails rather than hangs (it measures nothing). */
 #define TCONN_GIVE_UP_MS 120000
 
-/* Turn a test's loop until c has more than n messages: turn(loop,
- * wait_ms) is one turn of it, which waits at most wait_ms for a wake.
- * Fails the test when none came in TCONN_GIVE_UP_MS. */
+/* Turn a test's loop until done(ctx): turn(loop, wait_ms) is one turn of
+ * it, which waits at most wait_ms for a wake, so a condition that comes
+ * with a wake is seen at once, one nothing wakes the loop for (another
+ * process's state) within 100 ms.  Fails the test, saying `what` never
+ * came, when it did not in TCONN_GIVE_UP_MS by the clock (never a count of
+ * turns: a turn a wake ends early takes no time). */
+void tconn_await(int (*done)(void *ctx), void *ctx, int (*turn)(void *loop, int wait_ms),
+                 void *loop, const char *what);
+
+/* tconn_await until c has more than n messages. */
 void tconn_await_message(const struct tconn *c, size_t n, int (*turn)(void *loop, int wait_ms),
                          void *loop);
 
@@ -72,5 +79,16 @@ struct tconn_world {
     struct cas__lobby lobby;
 };
 void tconn_world_open(struct tconn_world *w, const char *db);
+
+/* A store call held (any thread's): tconn_hold_install sets the store's
+ * call hook (cas__saves_call_hook, after the lobby set its own, which it
+ * still calls), tconn_hold_remove puts the lobby's back (if it was set);
+ * once armed, the next call of method `method` waits in the hook
+ * (tconn_hold_held says so) until tconn_hold_let_go. */
+void tconn_hold_install(void);
+void tconn_hold_remove(void);
+void tconn_hold_arm(const char *method);
+int tconn_hold_held(void);
+void tconn_hold_let_go(void);
 
 #endif

@@ -66,17 +66,18 @@ static void wait_for_wakes(struct world *w, int n)
     pthread_mutex_unlock(&w->lock);
 }
 
-static void run(struct cas__bot_job *base)
+static int run(struct cas__bot_job *base)
 {
     struct tjob *j = (struct tjob *)base;
     if (!j->gate)
-        return;
+        return CAS__JOB_DONE;
     pthread_mutex_lock(&j->w->lock);
     j->started = 1;
     pthread_cond_broadcast(&j->w->cond);
     while (!j->released)
         pthread_cond_wait(&j->w->cond, &j->w->lock);
     pthread_mutex_unlock(&j->w->lock);
+    return CAS__JOB_DONE;
 }
 
 static void release(struct tjob *gate)

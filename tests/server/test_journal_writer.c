@@ -301,15 +301,19 @@ static void connect_admin(const char *where)
 
 /* Make the store fail every write until mended: on SQLite a file size
  * limit below any write (EFBIG; SIGXFSZ ignored, as castellan does); on
- * PostgreSQL the database refusing new connections and every other
- * connection to it terminated. */
+ * PostgreSQL the database refusing new connections and the writer's
+ * connection ended (waited for).  The lobby's own store, the database's
+ * first connection, stays: as on SQLite the store looks ready (its
+ * readiness check would see a closed connection at once, and the clocks
+ * stop while the store is away), and only the writes fail. */
 static void break_store(struct world *w, struct rlimit *saved)
 {
     if (cas_test_on_pg()) {
         connect_admin(w->where);
         run_sql("ALTER DATABASE %s ALLOW_CONNECTIONS false", admin_db, 0);
-        run_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
-                admin_db, 1);
+        run_sql("WITH mine AS (SELECT pid, backend_start FROM pg_stat_activity WHERE datname ="
+                " %s) SELECT pg_terminate_backend(pid, 120000) FROM mine WHERE backend_start >"
+                " (SELECT min(backend_start) FROM mine)", admin_db, 1);
         return;
     }
     struct rlimit tiny;

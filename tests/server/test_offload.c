@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -188,6 +190,19 @@ static int rendering(pid_t pid)
     return (blocked >> (SIGUSR2 - 1)) & 1;
 }
 
+/* tconn_await's conditions: the worker *pid waits in its render; the one
+ * child is there (its pid into *pid) and waits in its slow start. */
+static int worker_rendering(void *pid)
+{
+    return rendering(*(pid_t *)pid);
+}
+
+static int child_waiting(void *pid)
+{
+    pid_t *p = pid;
+    return (*p = child_pid()) && rendering(*p);
+}
+
 /* ------------------------------------------------------------ the test */
 
 static void open_world(struct world *w)
@@ -211,11 +226,14 @@ static void close_world(struct world *w)
     /* The loop's code made no plugin call of its own (loop_guard.h). */
     assert_int_equal(cas__loop_slow_calls(), 0);
     assert_int_equal(cas__loop_store_calls(), 0);
-    cas__saves_writer_stop(w->lobby.writer);
-    w->lobby.writer = NULL;
+    /* The pools first, as the run stops them: a job may wait for the
+     * writer's answer. */
     cas__bots_free(w->lobby.isolated_pool);
     cas__bots_free(w->lobby.bots);
     w->lobby.isolated_pool = w->lobby.bots = NULL;
+    cas__saves_writer_stop(w->lobby.writer);
+    w->lobby.writer = NULL;
+    tconn_hold_remove();
     cas__lobby_close(&w->lobby);
     cas__saves_close(w->store);
     tconn_wake_close();
@@ -261,9 +279,7 @@ static void test_a_slow_render_stalls_only_its_game(void **unused)
     cas__botclient_view_free(&v0);
     int mover = decider(slow);
     act(&w, slow);
-    for (int waited = 0; !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the slow render never started");
+    tconn_await(worker_rendering, &worker, turn, &w, "the slow render");
 
     /* The other game goes on meanwhile, move after move. */
     for (int k = 0; k < MOVES; k++) {
@@ -345,9 +361,7 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
                "{\"agent\":\"human\"}]}");
     tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
     pid_t worker = 0;
-    for (int waited = 0; !(worker = child_pid()) || !rendering(worker); waited += 10)
-        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the slow worker never started");
+    tconn_await(child_waiting, &worker, turn, &w, "the slow worker's start");
 
     for (int k = 0; k < MOVES; k++) {
         size_t seen[2] = {fast[0].n, fast[1].n};
@@ -383,16 +397,6 @@ static void test_a_slow_worker_start_stalls_only_its_game(void **unused)
     close_world(&w);
 }
 
-/* Turn the loop, delivering only what, until table t is (held) or is not
- * held, or until the writer's answer waits in its hold (held < 0). */
-static void turn_until(struct world *w, const struct cas__table *t, int what, int held)
-{
-    for (int waited = 0; held < 0 ? !t->hold.written : t->hold.held != held; waited += 100)
-        if (!turn_of(w, 100, what) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the table did not come to the state awaited in %d s",
-                     TCONN_GIVE_UP_MS / 1000);
-}
-
 /* The last message of c says the move at its ply was played. */
 static void assert_played(const struct tconn *c)
 {
@@ -400,53 +404,166 @@ static void assert_played(const struct tconn *c)
     assert_non_null(strstr(c->msgs[c->n - 1], "\"played\":[{\"ply\":"));
 }
 
-/* The journal's writer and the pool together (issue 42 item 4): a move's
- * job hands its action to the writer; nobody hears of the move until the
- * writer's answer is back, whether that comes once the job is delivered
- * or while the job still holds the table, and the game goes on in a job
- * that builds the update. */
-static void test_a_move_waits_for_the_writer(void **unused)
+/* The world with the journal's writer started, its batches' store calls
+ * holdable (tconn_hold_arm). */
+static void open_world_writing(struct world *w)
+{
+    char err[1024];
+    open_world(w);
+    tconn_hold_install();
+    assert_int_equal(cas__saves_writer_open("offload.db", tconn_wake, NULL, &w->lobby.writer,
+                                            err, sizeof err), CAS_OK);
+    assert_int_equal(cas__saves_writer_start(w->lobby.writer), CAS_OK);
+}
+
+/* Turn the loop until t's job parked, waiting for its write, and the
+ * writer is held in that write's batch. */
+static void await_parked(struct world *w, struct cas__table *t)
+{
+    for (int waited = 0; !cas__hand_parked(&t->hold.hand) || !tconn_hold_held(); waited += 10)
+        if (!turn(w, 10) && waited > TCONN_GIVE_UP_MS)
+            fail_msg("the move's job never parked");
+}
+
+static struct cas__handoffs handoffs_now(void)
+{
+    struct cas__handoffs h;
+    cas__handoffs_read(&h);
+    return h;
+}
+
+/* A seat's move parked in its job (the writer held in its batch): the
+ * table held, and nobody told of the move, flushed or not. */
+static void move_parked(struct world *w, struct cas__table *t, struct tconn seats[2],
+                        size_t seen[2])
+{
+    seen[0] = seats[0].n;
+    seen[1] = seats[1].n;
+    tconn_hold_arm("append_batch");
+    act(w, seats);
+    await_parked(w, t);
+    assert_true(t->hold.held);
+    cas__lobby_flush(&w->lobby);
+    assert_int_equal(seats[0].n, seen[0]);
+    assert_int_equal(seats[1].n, seen[1]);
+}
+
+/* The journal's writer and the pool together (issue 42 item 4): a seat's
+ * move's job hands its action to the writer and keeps the table until the
+ * answer; the writer hands the answer straight back to it (no turn of the
+ * loop between), and the job goes on with the game and builds the
+ * update: two runs of the pool for the move, nobody told before the
+ * action is durable.  (The answer that comes before the job's run ends:
+ * test_handoff.) */
+static void test_a_move_waits_for_its_write_in_its_job(void **unused)
 {
     (void)unused;
     struct world w;
     struct tconn seats[2];
-    char err[1024];
-    open_world(&w);
-    assert_int_equal(cas__saves_writer_open("offload.db", tconn_wake, NULL, &w.lobby.writer, err,
-                                            sizeof err), CAS_OK);
-    assert_int_equal(cas__saves_writer_start(w.lobby.writer), CAS_OK);
+    size_t seen[2];
+    open_world_writing(&w);
     int64_t id = host(&w, "fixture", seats);
     struct cas__table *t = cas__lobby_find(&w.lobby, id);
 
-    /* The job delivered, the answer not yet: the table is free, writing,
-     * and sends nothing, flushed or not. */
-    size_t seen[2] = {seats[0].n, seats[1].n};
     int mover = decider(seats);
-    act(&w, seats);
-    turn_until(&w, t, JOBS, 0);
-    assert_true(t->writing);
-    cas__lobby_flush(&w.lobby);
-    assert_int_equal(seats[0].n, seen[0]);
-    assert_int_equal(seats[1].n, seen[1]);
+    struct cas__handoffs before = handoffs_now();
+    move_parked(&w, t, seats, seen);
+    tconn_hold_let_go();
     await_message(&w, &seats[1 - mover], seen[1 - mover]);
     assert_played(&seats[1 - mover]);
+    assert_false(t->hold.held);
     assert_int_equal(t->j.saved, t->r.session.ply);
+    struct cas__handoffs after = handoffs_now();
+    assert_int_equal(after.handed_back - before.handed_back, 1);
+    assert_int_equal(after.pool_runs - before.pool_runs, 2);
+    for (int i = 0; i < 2; i++)
+        tconn_close(&w.lobby, &seats[i]);
+    close_world(&w);
+}
 
-    /* The answer while the job still holds the table: kept in its hold,
-     * nothing sent, applied when the job is delivered. */
-    seen[0] = seats[0].n;
-    seen[1] = seats[1].n;
-    mover = decider(seats);
-    act(&w, seats);
-    turn_until(&w, t, WRITES, -1);
-    assert_true(t->hold.held);
-    assert_int_equal(seats[0].n, seen[0]);
-    assert_int_equal(seats[1].n, seen[1]);
-    await_message(&w, &seats[1 - mover], seen[1 - mover]);
+/* A write that fails comes back to the job too: the job leaves it to the
+ * loop, as ever, so the move is kept (not acknowledged: the other seat
+ * hears nothing) and the mover is told; once the store takes writes again
+ * the clock's tick saves it and the game goes on. */
+static void test_a_failed_write_keeps_the_move_and_tells_the_seat(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn seats[2];
+    struct rlimit saved, tiny;
+    size_t seen[2];
+    open_world_writing(&w);
+    int64_t id = host(&w, "fixture", seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+    uint32_t ply = t->r.session.ply;
+
+    int mover = decider(seats);
+    move_parked(&w, t, seats, seen);
+    /* Every write fails now (a file size limit below any). */
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    tiny = saved;
+    tiny.rlim_cur = 1;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &tiny), 0);
+    tconn_hold_let_go();
+    await_message(&w, &seats[mover], seen[mover]);
+    assert_non_null(strstr(tconn_last(&seats[mover]), "\"code\":\"unavailable\""));
+    assert_non_null(strstr(tconn_last(&seats[mover]), "this move is kept"));
+    assert_int_equal(seats[1 - mover].n, seen[1 - mover]);
+    assert_non_null(t->unsaved.text);
+    assert_false(t->writing);
+    assert_int_equal(t->j.saved, ply);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+
+    for (int waited = 0; seats[1 - mover].n == seen[1 - mover]; waited += 100) {
+        cas__lobby_check_clocks(&w.lobby);
+        if (!turn(&w, 100) && waited > TCONN_GIVE_UP_MS)
+            fail_msg("the kept move was never saved");
+    }
     assert_played(&seats[1 - mover]);
-    turn_until(&w, t, JOBS | WRITES, 0);
-    assert_false(t->hold.written);
+    assert_null(t->unsaved.text);
     assert_int_equal(t->j.saved, t->r.session.ply);
+    for (int i = 0; i < 2; i++)
+        tconn_close(&w.lobby, &seats[i]);
+    close_world(&w);
+}
+
+/* A thread that stops the pools (the run stopping). */
+static void *stop_pools(void *arg)
+{
+    struct world *w = arg;
+    cas__bots_free(w->lobby.isolated_pool);
+    cas__bots_free(w->lobby.bots);
+    return NULL;
+}
+
+/* The server stops while a move's job waits for its write: the pools wait
+ * for the answer, the job goes on with it and is discarded (nobody is
+ * served any more), and nothing is lost: the move is durable, the table
+ * free to be closed, nothing leaks. */
+static void test_pools_stopped_with_a_parked_move(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn seats[2];
+    size_t seen[2];
+    pthread_t stopper;
+    open_world_writing(&w);
+    int64_t id = host(&w, "fixture", seats);
+    struct cas__table *t = cas__lobby_find(&w.lobby, id);
+
+    move_parked(&w, t, seats, seen);
+    assert_int_equal(pthread_create(&stopper, NULL, stop_pools, &w), 0);
+    tconn_hold_let_go();
+    assert_int_equal(pthread_join(stopper, NULL), 0);
+    w.lobby.isolated_pool = w.lobby.bots = NULL;
+    assert_false(t->hold.held);
+    assert_false(t->writing);
+    assert_int_equal(t->j.saved, t->r.session.ply);
+    struct cas__saves_game g;
+    assert_int_equal(cas__saves_game_load(w.store, id, 0, &g), CAS_OK);
+    assert_int_equal(g.n_actions, t->r.session.ply);
+    cas__saves_game_free(&g);
     for (int i = 0; i < 2; i++)
         tconn_close(&w.lobby, &seats[i]);
     close_world(&w);
@@ -456,7 +573,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_slow_render_stalls_only_its_game),
-        cmocka_unit_test(test_a_move_waits_for_the_writer),
+        cmocka_unit_test(test_a_move_waits_for_its_write_in_its_job),
+        cmocka_unit_test(test_a_failed_write_keeps_the_move_and_tells_the_seat),
+        cmocka_unit_test(test_pools_stopped_with_a_parked_move),
         cmocka_unit_test(test_a_slow_worker_start_stalls_only_its_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

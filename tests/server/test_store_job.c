@@ -11,7 +11,6 @@
  * the loop's guard (loop_guard.h) counts no store call of its own.
  */
 #include <poll.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,58 +30,6 @@
 
 #define MOVES 6
 
-/* ------------------------------------------------ the store, held */
-
-/* The store call the test holds the store's thread in: the next call of
- * method `armed` waits there (held) until let go. */
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    const char *armed;
-    int held, let_go;
-    void (*guard)(const char *method); /* the server's hook: the loop's count */
-} hold = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, NULL};
-
-static void holding_hook(const char *method)
-{
-    hold.guard(method);
-    pthread_mutex_lock(&hold.lock);
-    if (hold.armed && strcmp(method, hold.armed) == 0) {
-        hold.armed = NULL;
-        hold.held = 1;
-        pthread_cond_broadcast(&hold.changed);
-        while (!hold.let_go)
-            pthread_cond_wait(&hold.changed, &hold.lock);
-        hold.held = 0;
-        hold.let_go = 0;
-    }
-    pthread_mutex_unlock(&hold.lock);
-}
-
-static void arm(const char *method)
-{
-    pthread_mutex_lock(&hold.lock);
-    hold.armed = method;
-    hold.let_go = 0;
-    pthread_mutex_unlock(&hold.lock);
-}
-
-static int is_held(void)
-{
-    pthread_mutex_lock(&hold.lock);
-    int held = hold.held;
-    pthread_mutex_unlock(&hold.lock);
-    return held;
-}
-
-static void let_go(void)
-{
-    pthread_mutex_lock(&hold.lock);
-    hold.let_go = 1;
-    pthread_cond_broadcast(&hold.changed);
-    pthread_mutex_unlock(&hold.lock);
-}
-
 /* ---------------------------------------------------------- the loop */
 
 struct world {
@@ -99,8 +46,7 @@ static void world_open(struct world *w, void **state)
     w->store = cas_test_open(w->where);
     assert_int_equal(cas__lobby_open(&w->lobby, w->store, NULL, NULL, NULL, NULL, err,
                                      sizeof err), CAS_OK);
-    hold.guard = cas__saves_call_hook;
-    cas__saves_call_hook = holding_hook;
+    tconn_hold_install();
     tconn_wake_open();
     assert_int_equal(cas__saves_writer_open(w->where, tconn_wake, NULL, &w->lobby.writer, err,
                                             sizeof err), CAS_OK);
@@ -118,7 +64,7 @@ static void world_close(struct world *w)
     cas__store_stop(&w->lobby);
     cas__saves_writer_stop(w->lobby.writer);
     w->lobby.writer = NULL;
-    cas__saves_call_hook = hold.guard;
+    tconn_hold_remove();
     cas__lobby_close(&w->lobby);
     cas__saves_close(w->store);
     tconn_wake_close();
@@ -141,12 +87,17 @@ static void await_message(struct world *w, const struct tconn *c, size_t n)
     tconn_await_message(c, n, turn, w);
 }
 
-/* Turn the loop until the store's thread is held in the armed call. */
+static int held_now(void *unused)
+{
+    (void)unused;
+    return tconn_hold_held();
+}
+
+/* Turn the loop until the store's thread is held in the armed call (the
+ * hook wakes the loop when it is). */
 static void await_held(struct world *w)
 {
-    for (int waited = 0; !is_held(); waited += 10)
-        if (!turn(w, 10) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the store's thread never came to the armed call");
+    tconn_await(held_now, NULL, turn, w, "the store's thread in the armed call");
 }
 
 /* ------------------------------------------------------------ games */
@@ -225,7 +176,7 @@ static void others_go_on(struct world *w, int64_t id, struct tconn seats[2])
     assert_int_equal(lobby.n, 1);
     assert_non_null(strstr(lobby.msgs[0], "\"type\":\"lobby\""));
     tconn_close(&w->lobby, &lobby);
-    assert_true(is_held());
+    assert_true(tconn_hold_held());
 }
 
 /* ------------------------------------------------------------ tests */
@@ -239,7 +190,7 @@ static void test_a_slow_insert_stalls_only_its_creator(void **state)
     world_open(&w, state);
     int64_t other_id = seated(&w, other);
     size_t tables = w.lobby.n_tables;
-    arm("game_put");
+    tconn_hold_arm("game_put");
     tconn_init(&creator);
     tconn_sayf(&w.lobby, &creator, "%s", two_people);
     tconn_sayf(&w.lobby, &creator, "{\"type\":\"ping\"}");
@@ -248,7 +199,7 @@ static void test_a_slow_insert_stalls_only_its_creator(void **state)
     assert_int_equal(creator.n, 0);
     assert_int_equal(w.lobby.n_tables, tables); /* not a game yet */
 
-    let_go();
+    tconn_hold_let_go();
     await_message(&w, &creator, 0);
     int64_t id = created(&creator, 0, NULL);
     await_message(&w, &creator, 1);
@@ -278,7 +229,7 @@ static void test_a_slow_claim_holds_only_its_game(void **state)
     char claim[160];
     snprintf(claim, sizeof claim, "{\"type\":\"claim\",\"game\":\"%lld\",\"seat\":1,"
              "\"name\":\"Cleo\"}", (long long)id);
-    arm("served_claim");
+    tconn_hold_arm("served_claim");
     tconn_init(&claimer);
     tconn_init(&rival);
     tconn_init(&watcher);
@@ -293,7 +244,7 @@ static void test_a_slow_claim_holds_only_its_game(void **state)
     assert_int_equal(rival.n, 0);
     assert_int_equal(watcher.n, 0);
 
-    let_go();
+    tconn_hold_let_go();
     await_message(&w, &claimer, 0);
     assert_non_null(strstr(claimer.msgs[0], "\"type\":\"claimed\""));
     await_message(&w, &claimer, 1);
@@ -310,6 +261,14 @@ static void test_a_slow_claim_holds_only_its_game(void **state)
     world_close(&w);
 }
 
+/* Whether the last lobby list the follower (a struct tconn) got names a
+ * finished game. */
+static int lists_a_finished_game(void *follower)
+{
+    const struct tconn *c = follower;
+    return strstr(c->msgs[c->n - 1], "\"finished\":[{") != NULL;
+}
+
 /* The recent games are read on the store's thread once a game ends: the
  * lobby answers meanwhile with the list as it was, and sends it again to
  * its followers once read. */
@@ -324,7 +283,7 @@ static void test_the_recent_games_are_read_off_the_loop(void **state)
     await_message(&w, &follower, 0);
     turn(&w, 0);
     assert_non_null(strstr(follower.msgs[follower.n - 1], "\"finished\":[]"));
-    arm("rows"); /* the recent games' query (cas__saves_served_recent) */
+    tconn_hold_arm("rows"); /* the recent games' query (cas__saves_served_recent) */
     tconn_init(&maker);
     tconn_sayf(&w.lobby, &maker, "{\"type\":\"create\",\"game\":\"fixture\",\"seats\":["
                "{\"agent\":\"random\"},{\"agent\":\"random\"}]}");
@@ -333,11 +292,8 @@ static void test_the_recent_games_are_read_off_the_loop(void **state)
     /* The lists sent meanwhile (a new game, moves) have none finished. */
     assert_non_null(strstr(follower.msgs[follower.n - 1], "\"finished\":[]"));
 
-    let_go();
-    for (int waited = 0; !strstr(follower.msgs[follower.n - 1], "\"finished\":[{");
-         waited += 100)
-        if (!turn(&w, 100) && waited > TCONN_GIVE_UP_MS)
-            fail_msg("the recent games never came");
+    tconn_hold_let_go();
+    tconn_await(lists_a_finished_game, &follower, turn, &w, "the recent games");
     struct tconn *all[] = {&maker, &follower, &other[0], &other[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         tconn_close(&w.lobby, all[i]);
