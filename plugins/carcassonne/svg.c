@@ -35,7 +35,7 @@ static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e
  * areas) are written as pieces into room reserved once: each literal
  * copied with its length known when compiled, each number in place, no
  * format walked and no bounds checked per piece.  ELEMENT_ROOM bounds
- * what one room takes: its literals and numbers of at most 11 bytes. */
+ * what one room takes: its literals and numbers of at most 20 bytes. */
 #define ELEMENT_ROOM 512
 
 static inline char *piece_room(struct cas_outbuf *v)
@@ -53,13 +53,9 @@ static inline char *piece_n(char *at, const char *text, size_t n)
 #define PIECE(at, lit) ((at) = piece_n((at), (lit), sizeof(lit) - 1))
 
 /* v as printf's %d writes it. */
-static inline char *piece_int(char *at, int v)
+static inline char *piece_int(char *at, long long v)
 {
-    if (v < 0) {
-        *at++ = '-';
-        return at + cas_out_digits32(at, 0u - (unsigned)v);
-    }
-    return at + cas_out_digits32(at, (unsigned)v);
+    return at + cas_out_sdigits(at, v);
 }
 
 /* a and b as "%d %d" writes them (a translate, half a viewBox). */
@@ -1127,12 +1123,7 @@ static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, 
         PIECE(at, "</text><text class=\"score\" x=\"");
         at = piece_int(at, PANEL_W - 34);
         PIECE(at, "\" y=\"34\">");
-        if (s->score[p] < 0) {
-            *at++ = '-';
-            at += cas_out_digits(at, 0ull - (unsigned long long)s->score[p]);
-        } else {
-            at += cas_out_digits(at, (unsigned long long)s->score[p]);
-        }
+        at = piece_int(at, s->score[p]);
         PIECE(at, "</text></g>\n");
         piece_end(v, at);
     }
