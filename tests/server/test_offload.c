@@ -10,7 +10,8 @@
  * for it in order.  With the journal's writer, a move's update waits for
  * its action to be durable, on the pool as on the loop.  Opening a game
  * is a job too: a worker that is slow to start (rogue-slow-start) stalls
- * only the game it opens.
+ * only the game it opens.  A table that stops right after its move went
+ * to the writer (rogue-seat-late) serves its seats' requests meanwhile.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
