@@ -724,6 +724,9 @@ int cas__carc_marks(const struct cas_state *s, const cas_action *actions, size_t
 void cas__carc_marks_free(const struct cas_state *s, struct carc_marks *m);
 /* The end of the run of items with the key of item `at`. */
 size_t cas__carc_mark_run(const struct carc_marks *m, size_t at);
+/* words[0..n) in ascending order (scratch: room for n more), without
+ * libc's qsort (see marks.c) or a call per comparison. */
+void cas__carc_sort_words(uint64_t *words, size_t n, uint64_t *scratch);
 
 /* ------------------------------------------------------------ svg.c */
 

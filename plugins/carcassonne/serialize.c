@@ -61,20 +61,25 @@ static void write_state(const struct cas_state *s, struct writer *w)
         put_uint(w, (uint64_t)s->score[p], 8);
     for (int p = 0; p < g->nplayers; p++)
         put_bytes(w, s->supply[p], (size_t)g->nfig);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    put_bytes(w, C_BAG(s), (size_t)g->nkinds * sizeof *C_BAG(s)); /* the counts as they lie */
+#else
     for (int k = 0; k < g->nkinds; k++)
         put_uint(w, C_BAG(s)[k], 2);
+#endif
     put_uint(w, s->ntiles, 2);
+    const struct carc_node *nodes = C_NODES(s);
     for (int t = 0; t < s->ntiles; t++) {
         const struct carc_tile *tile = &C_TILES(s)[t];
+        const struct carc_node *first = nodes + tile->node_base;
         uint16_t scored = 0;
-        for (int f = 0; f < g->kinds[tile->kind].nf; f++)
-            if (C_NODES(s)[carc_root(s, tile->node_base + f)].flags & NODE_SCORED)
-                scored |= (uint16_t)(1u << f);
-        put_uint(w, tile->kind, 2);
-        put_uint(w, tile->rot, 1);
-        put_uint(w, (uint8_t)tile->player, 1);
-        put_uint(w, (uint16_t)tile->x, 2);
-        put_uint(w, (uint16_t)tile->y, 2);
+        for (int f = 0, nf = g->kinds[tile->kind].nf; f < nf; f++)
+            scored |= (uint16_t)((nodes[first[f].root].flags & NODE_SCORED ? 1u : 0u) << f);
+        /* kind, turn, owner and space in one word (the hash writes every
+         * tile at every move) */
+        put_uint(w, (uint64_t)tile->kind | (uint64_t)tile->rot << 16 |
+                        (uint64_t)(uint8_t)tile->player << 24 | (uint64_t)(uint16_t)tile->x << 32 |
+                        (uint64_t)(uint16_t)tile->y << 48, 8);
         put_uint(w, scored, 2);
     }
     put_uint(w, s->nfigs, 2);
@@ -106,8 +111,12 @@ static uint64_t mix_bytes(const uint8_t *p, size_t n)
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t word = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(&word, p + i, 8); /* one load: the bytes' little-endian value */
+#else
         for (int b = 0; b < 8; b++)
             word |= (uint64_t)p[i + (size_t)b] << (8 * b);
+#endif
         h = (h ^ word) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 32;
     }

@@ -31,6 +31,52 @@
 static const char *const fill_of[CARC_MAX_PLAYERS] = {"#d7261e", "#1f5fbf", "#2e9a3e",
                                                       "#f2c21b", "#2b2b2b", "#e46fb0"};
 
+/* The elements drawn at every move (placeholders, fits marks, hit
+ * areas) are written as pieces into room reserved once: each literal
+ * copied with its length known when compiled, each number in place, no
+ * format walked and no bounds checked per piece.  ELEMENT_ROOM bounds
+ * what one room takes: its literals and numbers of at most 20 bytes. */
+#define ELEMENT_ROOM 512
+
+static inline char *piece_room(struct cas_outbuf *v)
+{
+    return cas_out_room(v, ELEMENT_ROOM);
+}
+
+static inline char *piece_n(char *at, const char *text, size_t n)
+{
+    memcpy(at, text, n);
+    return at + n;
+}
+
+/* A string literal, its length a constant. */
+#define PIECE(at, lit) ((at) = piece_n((at), (lit), sizeof(lit) - 1))
+
+/* v as printf's %d writes it: in 32-bit arithmetic, which every number
+ * of a picture but a score fits (cas_out_sdigits' 64-bit path cost the
+ * draw 5 % of its instructions). */
+static inline char *piece_int(char *at, int v)
+{
+    if (v < 0) {
+        *at++ = '-';
+        return at + cas_out_digits32(at, 0u - (unsigned)v);
+    }
+    return at + cas_out_digits32(at, (unsigned)v);
+}
+
+/* a and b as "%d %d" writes them (a translate, half a viewBox). */
+static inline char *piece_pair(char *at, int a, int b)
+{
+    at = piece_int(at, a);
+    *at++ = ' ';
+    return piece_int(at, b);
+}
+
+static inline void piece_end(struct cas_outbuf *v, char *at)
+{
+    v->n = (size_t)(at - v->buf);
+}
+
 /* Text content with the XML specials escaped (ids and names come from data
  * files): the plain runs between them copied whole. */
 static void put_escaped(struct cas_outbuf *v, const char *text)
@@ -301,31 +347,74 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         return;
     }
     if (strcmp(d->name, "castle") == 0) { /* Castles in Germany: towers and a gate */
-        cas_outf(v, "<g class=\"castle\"><path d=\"M%d %d v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 "
-                    "h6 v-5 h8 v30z\"/><path d=\"M%d %d v-40 h5 v4 h4 v-4 h5 v40z M%d %d v-40 "
-                    "h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M%d %d v-10 a6 6 0 0 1 12 0 "
-                    "v10z\"/>",
-                 x - 25, y + 18, x - 28, y + 18, x + 14, y + 18, x - 6, y + 18);
+        char *at = piece_room(v);
+        PIECE(at, "<g class=\"castle\"><path d=\"M");
+        at = piece_pair(at, x - 25, y + 18);
+        PIECE(at, " v-30 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v5 h6 v-5 h8 v30z\"/><path d=\"M");
+        at = piece_pair(at, x - 28, y + 18);
+        PIECE(at, " v-40 h5 v4 h4 v-4 h5 v40z M");
+        at = piece_pair(at, x + 14, y + 18);
+        PIECE(at, " v-40 h5 v4 h4 v-4 h5 v40z\"/><path class=\"gate\" d=\"M");
+        at = piece_pair(at, x - 6, y + 18);
+        PIECE(at, " v-10 a6 6 0 0 1 12 0 v10z\"/>");
+        piece_end(v, at);
         /* each castle its pennant and its name: six castles, told apart */
-        cas_outf(v, "<path class=\"pennant\" fill=\"%s\" d=\"M%d %d v-16 l14 5 l-14 5\"/>"
-                    "<text class=\"castle-name\" x=\"%d\" y=\"%d\">",
-                 pennant_of(kind_id), x - 21, y - 22, x, y + 34);
+        const char *pennant = pennant_of(kind_id);
+        at = piece_room(v);
+        PIECE(at, "<path class=\"pennant\" fill=\"");
+        at = piece_n(at, pennant, strlen(pennant));
+        PIECE(at, "\" d=\"M");
+        at = piece_pair(at, x - 21, y - 22);
+        PIECE(at, " v-16 l14 5 l-14 5\"/><text class=\"castle-name\" x=\"");
+        at = piece_int(at, x);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y + 34);
+        PIECE(at, "\">");
+        piece_end(v, at);
         put_escaped(v, kind_id);
         cas_outs(v, "</text></g>");
         return;
     }
     /* a monastery, or any other cloister building */
-    cas_outf(v, "<g class=\"monastery\"><rect x=\"%d\" y=\"%d\" width=\"36\" height=\"26\"/>"
-                "<path d=\"M%d %d L%d %d L%d %dZ\"/>", x - 18, y - 6, x - 22, y - 6, x, y - 26,
-             x + 22, y - 6);
-    if (strcmp(d->name, "monastery") == 0)
-        cas_outf(v, "<path class=\"cross\" d=\"M%d %d V%d M%d %d H%d\"/>", x, y - 38, y - 26,
-                 x - 5, y - 33, x + 5);
-    else
-        cas_outf(v, "<text class=\"cloister-name\" x=\"%d\" y=\"%d\">%c</text>", x, y + 14,
-                 d->name[0]);
-    cas_outf(v, "<rect class=\"door\" x=\"%d\" y=\"%d\" width=\"10\" height=\"14\"/></g>", x - 5,
-             y + 6);
+    char *p = piece_room(v);
+    PIECE(p, "<g class=\"monastery\"><rect x=\"");
+    p = piece_int(p, x - 18);
+    PIECE(p, "\" y=\"");
+    p = piece_int(p, y - 6);
+    PIECE(p, "\" width=\"36\" height=\"26\"/><path d=\"M");
+    p = piece_pair(p, x - 22, y - 6);
+    PIECE(p, " L");
+    p = piece_pair(p, x, y - 26);
+    PIECE(p, " L");
+    p = piece_pair(p, x + 22, y - 6);
+    PIECE(p, "Z\"/>");
+    piece_end(v, p);
+    p = piece_room(v);
+    if (strcmp(d->name, "monastery") == 0) {
+        PIECE(p, "<path class=\"cross\" d=\"M");
+        p = piece_pair(p, x, y - 38);
+        PIECE(p, " V");
+        p = piece_int(p, y - 26);
+        PIECE(p, " M");
+        p = piece_pair(p, x - 5, y - 33);
+        PIECE(p, " H");
+        p = piece_int(p, x + 5);
+        PIECE(p, "\"/>");
+    } else {
+        PIECE(p, "<text class=\"cloister-name\" x=\"");
+        p = piece_int(p, x);
+        PIECE(p, "\" y=\"");
+        p = piece_int(p, y + 14);
+        PIECE(p, "\">");
+        *p++ = d->name[0];
+        PIECE(p, "</text>");
+    }
+    PIECE(p, "<rect class=\"door\" x=\"");
+    p = piece_int(p, x - 5);
+    PIECE(p, "\" y=\"");
+    p = piece_int(p, y + 6);
+    PIECE(p, "\" width=\"10\" height=\"14\"/></g>");
+    piece_end(v, p);
 }
 
 /* The marks of a feature's attributes, beside its spot `at`. */
@@ -430,49 +519,46 @@ struct since {
 };
 
 /* A placeholder, with the line's end every element of the picture has,
- * for the element keyed by what is written between same_open and
- * same_close: the last picture's element of that key, byte for byte. */
-static void same_open(struct cas_outbuf *v)
+ * for the element keyed by what is written between SAME_OPEN and
+ * SAME_CLOSE: the last picture's element of that key, byte for byte. */
+#define SAME_OPEN "<g data-cas-key=\""
+#define SAME_CLOSE "\" " CAS_SAME_ATTR "=\"\"/>\n"
+
+/* The key prefix alone (pair < 0), prefix and a (pair 0), or prefix and
+ * a,b (pair > 0), at `at`; prefix is a key's few letters. */
+static char *piece_key(char *at, const char *prefix, int a, int b, int pair)
 {
-    cas_outs(v, "<g data-cas-key=\"");
+    at = piece_n(at, prefix, strlen(prefix));
+    if (pair >= 0)
+        at = piece_int(at, a);
+    if (pair > 0) {
+        *at++ = ',';
+        at = piece_int(at, b);
+    }
+    return at;
 }
 
-static void same_close(struct cas_outbuf *v)
+/* The placeholder keyed as piece_key writes it. */
+static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
 {
-    cas_outs(v, "\" " CAS_SAME_ATTR "=\"\"/>\n");
+    char *at = piece_room(v);
+    PIECE(at, SAME_OPEN);
+    at = piece_key(at, prefix, a, b, pair);
+    PIECE(at, SAME_CLOSE);
+    piece_end(v, at);
 }
 
 /* The end of a run placeholder (ABI 1.5) of count elements, after its key. */
-static void run_close(struct cas_outbuf *v, int count)
+static char *piece_run_close(char *at, int count)
 {
-    cas_outs(v, "\" " CAS_SAME_ATTR "=\"");
-    cas_outi(v, count);
-    cas_outs(v, "\"/>\n");
-}
-
-/* The key prefix alone (pair < 0), prefix and a (pair 0), or prefix and
- * a,b (pair > 0). */
-static void put_key(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
-{
-    cas_outs(v, prefix);
-    if (pair >= 0)
-        cas_outi(v, a);
-    if (pair > 0) {
-        cas_outs(v, ",");
-        cas_outi(v, b);
-    }
-}
-
-/* The placeholder keyed as put_key writes it. */
-static void put_same(struct cas_outbuf *v, const char *prefix, int a, int b, int pair)
-{
-    same_open(v);
-    put_key(v, prefix, a, b, pair);
-    same_close(v);
+    PIECE(at, "\" " CAS_SAME_ATTR "=\"");
+    at = piece_int(at, count);
+    PIECE(at, "\"/>\n");
+    return at;
 }
 
 /* The one placeholder for `count` elements that follow one another in the
- * last picture from the one keyed as put_key writes it on (ABI 1.5), when
+ * last picture from the one keyed as piece_key writes it on (ABI 1.5), when
  * the host takes runs and count > 1: whether it was written (else the
  * caller writes one placeholder each). */
 static int put_run(struct cas_outbuf *v, const struct since *sn, const char *prefix, int a,
@@ -480,9 +566,11 @@ static int put_run(struct cas_outbuf *v, const struct since *sn, const char *pre
 {
     if (!sn || !sn->runs || count < 2)
         return 0;
-    same_open(v);
-    put_key(v, prefix, a, b, pair);
-    run_close(v, count);
+    char *at = piece_room(v);
+    PIECE(at, SAME_OPEN);
+    at = piece_key(at, prefix, a, b, pair);
+    at = piece_run_close(at, count);
+    piece_end(v, at);
     return 1;
 }
 
@@ -714,8 +802,17 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
         if (mid > left && mid < right && same) {
             put_same(v, "cx", x, 0, 0);
         } else if (mid > left && mid < right) {
-            cas_outf(v, "<text class=\"coords\" data-cas-key=\"cx%d\" x=\"%d\" y=\"%d\">%d"
-                        "</text>\n", x, fr->ox + mid, fr->oy + top - 8, x);
+            char *at = piece_room(v);
+            PIECE(at, "<text class=\"coords\" data-cas-key=\"cx");
+            at = piece_int(at, x);
+            PIECE(at, "\" x=\"");
+            at = piece_int(at, fr->ox + mid);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, fr->oy + top - 8);
+            PIECE(at, "\">");
+            at = piece_int(at, x);
+            PIECE(at, "</text>\n");
+            piece_end(v, at);
         }
     }
     for (int y = fr->miny - MIN_BOARD; y <= fr->maxy + MIN_BOARD; y++) {
@@ -723,8 +820,17 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
         if (mid > top && mid < bottom && same) {
             put_same(v, "cy", y, 0, 0);
         } else if (mid > top && mid < bottom) {
-            cas_outf(v, "<text class=\"coords row\" data-cas-key=\"cy%d\" x=\"%d\" y=\"%d\">"
-                        "%d</text>\n", y, fr->ox + left - 4, fr->oy + mid + 4, y);
+            char *at = piece_room(v);
+            PIECE(at, "<text class=\"coords row\" data-cas-key=\"cy");
+            at = piece_int(at, y);
+            PIECE(at, "\" x=\"");
+            at = piece_int(at, fr->ox + left - 4);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, fr->oy + mid + 4);
+            PIECE(at, "\">");
+            at = piece_int(at, y);
+            PIECE(at, "</text>\n");
+            piece_end(v, at);
         }
     }
 }
@@ -749,25 +855,6 @@ static uint64_t spot_key(const struct carc_cell *c, int i)
            (uint64_t)(uint32_t)(c->x + (1 << 19)) << 24 | (uint64_t)i;
 }
 
-/* Keys in ascending order, by binary insertion: the front is tens of
- * spots, where qsort's calls cost more. */
-static void sort_keys(uint64_t *keys, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t key = keys[i];
-        int lo = 0, hi = i;
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (keys[mid] < key)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        memmove(keys + lo + 1, keys + lo, (size_t)(i - lo) * sizeof *keys);
-        keys[lo] = key;
-    }
-}
-
 /* Each open spot keyed by its space, and where the tile to place fits a
  * mark laid over it (the #fit drawing, keyed apart): a picture's changes
  * carry the spots that opened or closed and the few marks, not the whole
@@ -780,27 +867,49 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
     int kept = sn && sn->cells_kept ? (int)sn->last->ncells : 0;
     /* row by row, so a spot keeps its place among the others as the front
      * changes (the state keeps them in no order) */
-    uint64_t *order = malloc((s->nfront + 1) * sizeof *order);
+    uint64_t *order = malloc(2 * ((size_t)s->nfront + 1) * sizeof *order);
     if (!order) {
         v->rc = CAS_ENOMEM;
         return;
     }
     for (int i = 0; i < s->nfront; i++)
         order[i] = spot_key(&C_CELLS(s)[C_FRONT(s)[i]], i);
-    sort_keys(order, s->nfront);
+    cas__carc_sort_words(order, s->nfront, order + s->nfront);
     for (int i = 0; i < s->nfront; i++) {
         const struct carc_cell *c = &C_CELLS(s)[C_FRONT(s)[order[i] & 0xffffffu]];
         int x = fr->bx + c->x * SPACE, y = fr->by + c->y * SPACE;
         if (c - C_CELLS(s) < kept) {
             put_same(v, "o", c->x, c->y, 1);
         } else {
-            cas_outf(v, "<rect class=\"open\" data-cas-key=\"o%d,%d\" x=\"%d\" y=\"%d\" "
-                        "width=\"%d\" height=\"%d\" rx=\"6\"/>\n",
-                     c->x, c->y, x + 4, y + 4, SPACE - 8, SPACE - 8);
+            char *at = piece_room(v);
+            PIECE(at, "<rect class=\"open\" data-cas-key=\"o");
+            at = piece_int(at, c->x);
+            *at++ = ',';
+            at = piece_int(at, c->y);
+            PIECE(at, "\" x=\"");
+            at = piece_int(at, x + 4);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, y + 4);
+            PIECE(at, "\" width=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" height=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" rx=\"6\"/>\n");
+            piece_end(v, at);
         }
-        if (s->stage == ST_PLACE && fits_somewhere_here(s, c))
-            cas_outf(v, "<use class=\"fits\" data-cas-key=\"x%d,%d\" xlink:href=\"#fit\" x=\"%d\" "
-                        "y=\"%d\"/>\n", c->x, c->y, x, y);
+        if (s->stage == ST_PLACE && fits_somewhere_here(s, c)) {
+            char *at = piece_room(v);
+            PIECE(at, "<use class=\"fits\" data-cas-key=\"x");
+            at = piece_int(at, c->x);
+            *at++ = ',';
+            at = piece_int(at, c->y);
+            PIECE(at, "\" xlink:href=\"#fit\" x=\"");
+            at = piece_int(at, x);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, y);
+            PIECE(at, "\"/>\n");
+            piece_end(v, at);
+        }
     }
     free(order);
 }
@@ -811,15 +920,19 @@ static void draw_upright_marks(struct cas_outbuf *v, const struct cas_game *g,
                                const struct carc_kind *k, const struct carc_tile *t, int bx,
                                int by)
 {
-    for (int f = 0; f < k->nf; f++) {
+    for (unsigned m = k->of_class[CAS_CARC_CLOISTER]; m; m &= m - 1) {
+        int f = __builtin_ctz(m);
         struct pt spot = feature_spot(k, f);
-        if (k->f[f].cls == CAS_CARC_CLOISTER) {
-            spot.y -= 12; /* the building stands on the space's centre */
-            draw_cloister(v, &k->f[f], board_point(t, spot, bx, by), k->id);
-        }
+        spot.y -= 12; /* the building stands on the space's centre */
+        draw_cloister(v, &k->f[f], board_point(t, spot, bx, by), k->id);
     }
-    for (int f = 0; f < k->nf; f++)
-        draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
+    for (int f = 0; f < k->nf; f++) {
+        int marked = 0; /* the spot is worked out only for a feature with marks */
+        for (int a = 0; a < g->nattrs && !marked; a++)
+            marked = k->f[f].attr[a] != 0;
+        if (marked)
+            draw_attributes(v, g, k, f, board_point(t, feature_spot(k, f), bx, by));
+    }
 }
 
 static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const struct frame *fr,
@@ -836,11 +949,21 @@ static void draw_tiles(struct cas_outbuf *v, const struct cas_state *s, const st
             continue;
         }
         int x = fr->bx + t->x * SPACE, y = fr->by + t->y * SPACE;
-        cas_outf(v, "<g class=\"tile\" data-cas-key=\"t%d,%d\"><use xlink:href=\"#k%d\" "
-                    "transform=\"translate(%d %d) rotate(%d 50 50)\"/>", t->x, t->y, t->kind, x,
-                 y, t->rot * 90);
+        char *at = piece_room(v);
+        PIECE(at, "<g class=\"tile\" data-cas-key=\"t");
+        at = piece_int(at, t->x);
+        *at++ = ',';
+        at = piece_int(at, t->y);
+        PIECE(at, "\"><use xlink:href=\"#k");
+        at = piece_int(at, t->kind);
+        PIECE(at, "\" transform=\"translate(");
+        at = piece_pair(at, x, y);
+        PIECE(at, ") rotate(");
+        at = piece_int(at, t->rot * 90);
+        PIECE(at, " 50 50)\"/>");
+        piece_end(v, at);
         draw_upright_marks(v, g, &g->kinds[t->kind], t, fr->bx, fr->by);
-        cas_outf(v, "</g>\n");
+        cas_outs(v, "</g>\n");
     }
 }
 
@@ -868,9 +991,25 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
     for (int c = 0; c < k->ncells; c++) {
         int x = fr->bx + (t->x + k->rot[t->rot].dx[c]) * SPACE;
         int y = fr->by + (t->y + k->rot[t->rot].dy[c]) * SPACE;
-        cas_outf(v, "<rect class=\"last\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-                    "<rect class=\"last-inner\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
-                 x + 3, y + 3, SPACE - 6, SPACE - 6, x + 6, y + 6, SPACE - 12, SPACE - 12);
+        char *at = piece_room(v);
+        PIECE(at, "<rect class=\"last\" x=\"");
+        at = piece_int(at, x + 3);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y + 3);
+        PIECE(at, "\" width=\"");
+        at = piece_int(at, SPACE - 6);
+        PIECE(at, "\" height=\"");
+        at = piece_int(at, SPACE - 6);
+        PIECE(at, "\"/><rect class=\"last-inner\" x=\"");
+        at = piece_int(at, x + 6);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y + 6);
+        PIECE(at, "\" width=\"");
+        at = piece_int(at, SPACE - 12);
+        PIECE(at, "\" height=\"");
+        at = piece_int(at, SPACE - 12);
+        PIECE(at, "\"/>");
+        piece_end(v, at);
     }
     cas_outs(v, "</g>\n");
 }
@@ -883,11 +1022,12 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
      * those before it on its feature) and the tiles (where its node is) */
     int kept = sn && sn->figs_kept ? (int)sn->last->nfigs : 0, from = 0;
     if (kept > 1 && sn->runs) { /* the last picture's, one after the other there */
-        same_open(v);
-        cas_outs(v, "f");
-        cas_outi(v, C_FIGS(s)[0].node);
-        cas_outs(v, ".0"); /* the first on its feature */
-        run_close(v, kept);
+        char *at = piece_room(v);
+        PIECE(at, SAME_OPEN "f");
+        at = piece_int(at, C_FIGS(s)[0].node);
+        PIECE(at, ".0"); /* the first on its feature */
+        at = piece_run_close(at, kept);
+        piece_end(v, at);
         from = kept;
     }
     for (int i = from; i < s->nfigs; i++) {
@@ -898,12 +1038,13 @@ static void draw_figures(struct cas_outbuf *v, const struct cas_state *s, const 
         for (int j = 0; j < i; j++)
             before += C_FIGS(s)[j].node == f->node;
         if (i < kept) {
-            same_open(v);
-            cas_outs(v, "f");
-            cas_outi(v, f->node);
-            cas_outs(v, ".");
-            cas_outi(v, before);
-            same_close(v);
+            char *at = piece_room(v);
+            PIECE(at, SAME_OPEN "f");
+            at = piece_int(at, f->node);
+            *at++ = '.';
+            at = piece_int(at, before);
+            PIECE(at, SAME_CLOSE);
+            piece_end(v, at);
             continue;
         }
         struct pt at = board_point(t, feature_spot(&g->kinds[t->kind], n->local), fr->bx,
@@ -956,31 +1097,62 @@ static void draw_player(struct cas_outbuf *v, const struct cas_state *s, int p, 
     if (kept && sn->last->score[p] == s->score[p]) {
         put_same(v, "p", p, 0, 0);
     } else {
-        cas_outf(v, "<g class=\"player\" data-cas-key=\"p%d\" transform=\"translate(%d %d)\">"
-                    "<rect class=\"panel\" x=\"0\" y=\"0\" width=\"%d\" height=\"84\" rx=\"8\"/>"
-                    "<g fill=\"%s\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
-                    "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>",
-                 p, fr->ox + x, fr->oy + y, PANEL_W - 20, fill_of[p]);
+        char *at = piece_room(v);
+        PIECE(at, "<g class=\"player\" data-cas-key=\"p");
+        at = piece_int(at, p);
+        PIECE(at, "\" transform=\"translate(");
+        at = piece_pair(at, fr->ox + x, fr->oy + y);
+        PIECE(at, ")\"><rect class=\"panel\" x=\"0\" y=\"0\" width=\"");
+        at = piece_int(at, PANEL_W - 20);
+        PIECE(at, "\" height=\"84\" rx=\"8\"/><g fill=\"");
+        at = piece_n(at, fill_of[p], strlen(fill_of[p]));
+        PIECE(at, "\" stroke=\"#1a1a1a\" stroke-width=\"2\">"
+                  "<use xlink:href=\"#fig-meeple\" transform=\"translate(24 48)\"/>");
+        piece_end(v, at);
         for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
-            const char *name = g->fig[f].def.name;
+            const char *name = g->fig[f].def.name, *symbol = figure_symbol(name);
             int large = strcmp(name, "large-meeple") == 0;
-            cas_outf(v, "<use xlink:href=\"#%s\" transform=\"translate(%d 72) scale(%s)\"/>",
-                     figure_symbol(name), fx,
-                     narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5"));
+            const char *scale = narrow ? (large ? "0.5" : "0.38") : (large ? "0.66" : "0.5");
+            at = piece_room(v);
+            PIECE(at, "<use xlink:href=\"#");
+            at = piece_n(at, symbol, strlen(symbol));
+            PIECE(at, "\" transform=\"translate(");
+            at = piece_int(at, fx);
+            PIECE(at, " 72) scale(");
+            at = piece_n(at, scale, strlen(scale));
+            PIECE(at, ")\"/>");
+            piece_end(v, at);
         }
-        cas_outf(v, "</g><text class=\"name\" x=\"56\" y=\"30\">%s</text>"
-                    "<text class=\"score\" x=\"%d\" y=\"34\">%lld</text></g>\n",
-                 cas__carc_colours[p], PANEL_W - 34, (long long)s->score[p]);
+        at = piece_room(v);
+        PIECE(at, "</g><text class=\"name\" x=\"56\" y=\"30\">");
+        at = piece_n(at, cas__carc_colours[p], strlen(cas__carc_colours[p]));
+        PIECE(at, "</text><text class=\"score\" x=\"");
+        at = piece_int(at, PANEL_W - 34);
+        PIECE(at, "\" y=\"34\">");
+        at += cas_out_sdigits(at, s->score[p]);
+        PIECE(at, "</text></g>\n");
+        piece_end(v, at);
     }
     if (kept && memcmp(sn->last->supply[p], s->supply[p], sizeof s->supply[p]) == 0) {
         put_same(v, "n", p, 0, 0);
         return;
     }
-    cas_outf(v, "<g class=\"supply\" data-cas-key=\"n%d\" transform=\"translate(%d %d)\">", p,
-             fr->ox + x, fr->oy + y);
-    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step)
-        cas_outf(v, "<text class=\"small\" x=\"%d\" y=\"72\">%d</text>", fx + (narrow ? 9 : 10),
-                 s->supply[p][f]);
+    char *at = piece_room(v);
+    PIECE(at, "<g class=\"supply\" data-cas-key=\"n");
+    at = piece_int(at, p);
+    PIECE(at, "\" transform=\"translate(");
+    at = piece_pair(at, fr->ox + x, fr->oy + y);
+    PIECE(at, ")\">");
+    piece_end(v, at);
+    for (int f = 0, fx = 52; f < g->nfig; f++, fx += step) {
+        at = piece_room(v);
+        PIECE(at, "<text class=\"small\" x=\"");
+        at = piece_int(at, fx + (narrow ? 9 : 10));
+        PIECE(at, "\" y=\"72\">");
+        at = piece_int(at, s->supply[p][f]);
+        PIECE(at, "</text>");
+        piece_end(v, at);
+    }
     cas_outs(v, "</g>\n");
 }
 
@@ -1011,8 +1183,9 @@ static int catch_text(void *ctx, const char *data, size_t len)
 struct notes {
     const struct cas_game *g;
     int hand[CARC_MAX_KINDS]; /* the kinds that may be held in a hand */
-    size_t hand_len[CARC_MAX_KINDS]; /* and their ids' lengths */
+    uint64_t hand_id[CARC_MAX_KINDS][2]; /* and their ids, NUL-padded words */
     int nhand;
+    char firsts[CARC_MAX_KINDS + 1]; /* the bytes hand tiles' ids start with */
     char text[CARC_MAX_EXPANSIONS * sizeof ((struct caught *)0)->text];
     size_t len;
     uint8_t named[CARC_MAX_KINDS]; /* the hand tiles some line names */
@@ -1031,18 +1204,25 @@ static int note_separator(char c)
 static int hand_kinds_named(const struct notes *nt, const char *text, int *kinds)
 {
     int n = 0;
-    for (const char *w = text; *w && n < NOTE_ICONS;) {
+    if (!nt->nhand)
+        return 0;
+    /* only words that start as some hand tile's id does ("CG-2", not
+     * "Red" or "wine:"): found by strpbrk's scan, not byte by byte */
+    for (const char *w = text; n < NOTE_ICONS && (w = strpbrk(w, nt->firsts));) {
         size_t len = 0;
         while (w[len] && !note_separator(w[len]))
             len++;
-        for (int h = 0; len && h < nt->nhand; h++) {
-            const char *id = nt->g->kinds[nt->hand[h]].id;
-            if (nt->hand_len[h] == len && id[0] == w[0] && memcmp(id, w, len) == 0)
-                kinds[n++] = nt->hand[h];
+        if (w > text && !note_separator(w[-1])) { /* inside a word: its end */
+            w += len ? len : 1;
+            continue;
         }
-        w += len;
-        while (note_separator(*w))
-            w++;
+        uint64_t word[2] = {0, 0}; /* as the ids are kept: two compares a hand tile */
+        if (len && len < sizeof word)
+            memcpy(word, w, len);
+        for (int h = 0; len && len < sizeof word && h < nt->nhand; h++)
+            if (nt->hand_id[h][0] == word[0] && nt->hand_id[h][1] == word[1])
+                kinds[n++] = nt->hand[h];
+        w += len ? len : 1;
     }
     return n;
 }
@@ -1065,6 +1245,8 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
     const struct cas_game *g = s->game;
     nt->g = g;
     nt->nhand = 0;
+    size_t nfirsts = 0;
+    nt->firsts[0] = '\0';
     nt->len = 0;
     nt->lines = 0;
     nt->height = 0;
@@ -1074,9 +1256,13 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
         return;
     for (int k = 0; k < g->nkinds; k++)
         if (g->kinds[k].hand) {
-            nt->hand_len[nt->nhand] = strlen(g->kinds[k].id);
+            if (g->kinds[k].id[0] && !memchr(nt->firsts, g->kinds[k].id[0], nfirsts))
+                nt->firsts[nfirsts++] = g->kinds[k].id[0];
+            memset(nt->hand_id[nt->nhand], 0, sizeof nt->hand_id[nt->nhand]);
+            memcpy(nt->hand_id[nt->nhand], g->kinds[k].id, strnlen(g->kinds[k].id, CARC_ID_LEN - 1));
             nt->hand[nt->nhand++] = k;
         }
+    nt->firsts[nfirsts] = '\0';
     for (int e = 0; e < g->nexp; e++) {
         if (!g->exp[e].desc->render)
             continue;
@@ -1109,16 +1295,27 @@ static void notes_collect(struct notes *nt, const struct cas_state *s, int viewe
 static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y)
 {
     for (const char *text = nt->text; text < nt->text + nt->len; text += strlen(text) + 1) {
-        cas_outf(v, "<text class=\"small note\" x=\"%d\" y=\"%d\">", x, y);
+        char *at = piece_room(v);
+        PIECE(at, "<text class=\"small note\" x=\"");
+        at = piece_int(at, x);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, y);
+        PIECE(at, "\">");
+        piece_end(v, at);
         put_escaped(v, text);
-        cas_outf(v, "</text>");
+        cas_outs(v, "</text>");
         y += 18;
         int kinds[NOTE_ICONS], n = hand_kinds_named(nt, text, kinds), ix = x;
         for (int i = 0; i < n; i++) {
             const struct carc_kind *k = &nt->g->kinds[kinds[i]];
             struct carc_tile t = {.kind = (uint16_t)kinds[i], .rot = 0, .x = 0, .y = 0};
-            cas_outf(v, "<g class=\"hand-tile\" transform=\"translate(%d %d) scale(0.3)\">"
-                        "<use xlink:href=\"#k%d\"/>", ix, y - 10, kinds[i]);
+            at = piece_room(v);
+            PIECE(at, "<g class=\"hand-tile\" transform=\"translate(");
+            at = piece_pair(at, ix, y - 10);
+            PIECE(at, ") scale(0.3)\"><use xlink:href=\"#k");
+            at = piece_int(at, kinds[i]);
+            PIECE(at, "\"/>");
+            piece_end(v, at);
             draw_upright_marks(v, nt->g, k, &t, 0, 0);
             cas_outs(v, "</g>");
             ix += 30 * k->ncells + 6;
@@ -1142,9 +1339,15 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     if (turn >= 0 && turn < g->nplayers && sn && sn->frame_kept && sn->last->turn == turn) {
         put_same(v, "turn", 0, 0, -1);
     } else if (turn >= 0 && turn < g->nplayers) {
-        cas_outf(v, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"%d\" y=\"%d\" "
-                    "width=\"%d\" height=\"84\" rx=\"8\"/>\n",
-                 fr->ox + x, fr->oy + HEAD_H + 10 + 96 * turn, PANEL_W - 20);
+        char *at = piece_room(v);
+        PIECE(at, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"");
+        at = piece_int(at, fr->ox + x);
+        PIECE(at, "\" y=\"");
+        at = piece_int(at, fr->oy + HEAD_H + 10 + 96 * turn);
+        PIECE(at, "\" width=\"");
+        at = piece_int(at, PANEL_W - 20);
+        PIECE(at, "\" height=\"84\" rx=\"8\"/>\n");
+        piece_end(v, at);
     }
     /* the notes, the bag and the tile to place: each its own element about
      * its own corner, so a new count in the bag is a line's change */
@@ -1152,42 +1355,73 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
         put_same(v, "notes", 0, 0, -1); /* the same lines where they were */
         y += nt->height;
     } else {
-        cas_outf(v, "<g data-cas-key=\"notes\" transform=\"translate(%d %d)\">", fr->ox + x,
-                 fr->oy + y + 8);
+        char *at = piece_room(v);
+        PIECE(at, "<g data-cas-key=\"notes\" transform=\"translate(");
+        at = piece_pair(at, fr->ox + x, fr->oy + y + 8);
+        PIECE(at, ")\">");
+        piece_end(v, at);
         y += draw_notes(v, nt, 0, 0);
         cas_outs(v, "</g>\n");
     }
-    cas_outf(v, "<text class=\"status\" data-cas-key=\"bag\" x=\"%d\" y=\"%d\">%d tiles in the "
-                "bag</text>\n", fr->ox + x, fr->oy + y + 18, s->bag_left);
+    char *at = piece_room(v);
+    PIECE(at, "<text class=\"status\" data-cas-key=\"bag\" x=\"");
+    at = piece_int(at, fr->ox + x);
+    PIECE(at, "\" y=\"");
+    at = piece_int(at, fr->oy + y + 18);
+    PIECE(at, "\">");
+    at = piece_int(at, s->bag_left);
+    PIECE(at, " tiles in the bag</text>\n");
+    piece_end(v, at);
     if (s->stage == ST_PLACE) {
-        cas_outf(v, "<g data-cas-key=\"drawn\" transform=\"translate(%d %d)\"><text "
-                    "class=\"status\" x=\"0\" y=\"0\">To place: ", fr->ox + x, fr->oy + y + 48);
+        at = piece_room(v);
+        PIECE(at, "<g data-cas-key=\"drawn\" transform=\"translate(");
+        at = piece_pair(at, fr->ox + x, fr->oy + y + 48);
+        PIECE(at, ")\"><text class=\"status\" x=\"0\" y=\"0\">To place: ");
+        piece_end(v, at);
         put_escaped(v, g->kinds[s->drawn].id);
         struct carc_tile preview = {.kind = s->drawn, .x = 0, .y = 0};
-        cas_outf(v, "</text><g class=\"drawn\"><use xlink:href=\"#k%d\" transform=\"translate(20 "
-                    "14)\"/>", s->drawn);
+        at = piece_room(v);
+        PIECE(at, "</text><g class=\"drawn\"><use xlink:href=\"#k");
+        at = piece_int(at, s->drawn);
+        PIECE(at, "\" transform=\"translate(20 14)\"/>");
+        piece_end(v, at);
         draw_upright_marks(v, g, &g->kinds[s->drawn], &preview, 20, 14);
-        cas_outf(v, "</g></g>\n");
+        cas_outs(v, "</g></g>\n");
         return y + 62 + SPACE + 10;
     }
     return y + 30;
 }
 
+/* The status line, as snprintf would cut it into buf[0..cap), written
+ * piece by piece (every picture has one). */
 static void status_line(const struct cas_state *s, char *buf, size_t cap)
 {
     const struct cas_game *g = s->game;
-    const char *who = cas__carc_colours[s->player];
+    struct carc_text t = {.buf = buf, .cap = cap, .len = 0};
     switch ((enum carc_stage)s->stage) {
-    case ST_DRAW: snprintf(buf, cap, "%s draws a tile", who); return;
-    case ST_PLACE: snprintf(buf, cap, "%s places %s", who, g->kinds[s->drawn].id); return;
-    case ST_DEPLOY: snprintf(buf, cap, "%s may deploy a figure or pass", who); return;
-    case ST_XPHASE:
-        snprintf(buf, cap, "%s decides: %s", cas__carc_colours[s->xactor],
-                 g->phases[s->xphase].phase->name);
-        return;
-    default: break;
+    case ST_DRAW:
+        carc_text_s(&t, cas__carc_colours[s->player]);
+        carc_text_s(&t, " draws a tile");
+        break;
+    case ST_PLACE:
+        carc_text_s(&t, cas__carc_colours[s->player]);
+        carc_text_s(&t, " places ");
+        carc_text_s(&t, g->kinds[s->drawn].id);
+        break;
+    case ST_DEPLOY:
+        carc_text_s(&t, cas__carc_colours[s->player]);
+        carc_text_s(&t, " may deploy a figure or pass");
+        break;
+    case ST_XPHASE: {
+        const char *name = g->phases[s->xphase].phase->name; /* unchecked: printf's NULL */
+        carc_text_s(&t, cas__carc_colours[s->xactor]);
+        carc_text_s(&t, " decides: ");
+        carc_text_s(&t, name ? name : "(null)");
+        break;
     }
-    cas__carc_winners_text(s, buf, cap);
+    default: cas__carc_winners_text(s, buf, cap); return;
+    }
+    carc_text_end(&t);
 }
 
 /* ------------------------------------------------------------ the choices */
@@ -1236,27 +1470,37 @@ static void mark_open(struct cas_outbuf *v, const struct view *vw, const char *c
                       const struct carc_mark_item *it, size_t n, const char *label,
                       const int *box)
 {
-    cas_outs(v, "<g class=\"mark ");
-    cas_outs(v, cls);
-    cas_outs(v, "\"");
+    char *at = piece_room(v);
+    PIECE(at, "<g class=\"mark ");
+    at = piece_n(at, cls, strlen(cls)); /* a word of ours: "space", "rotation" */
+    *at++ = '"';
+    piece_end(v, at);
     if (vw->attributes) {
         cas_outs(v, " data-cas-choices=\"");
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                cas_outn(v, " ", 1);
-            cas_outu(v, it[i].index);
+        for (size_t i = 0; i < n;) { /* sixteen numbers of ten digits to a room */
+            char *at = piece_room(v);
+            for (size_t end = i + 16 < n ? i + 16 : n; i < end; i++) {
+                if (i)
+                    *at++ = ' ';
+                at += cas_out_digits32(at, it[i].index);
+            }
+            piece_end(v, at);
         }
-        cas_outs(v, "\" data-cas-step=\"");
-        cas_outi(v, it[0].key.step);
-        cas_outs(v, "\" data-cas-label=\"");
+        at = piece_room(v);
+        PIECE(at, "\" data-cas-step=\"");
+        at = piece_int(at, it[0].key.step);
+        PIECE(at, "\" data-cas-label=\"");
+        piece_end(v, at);
         put_escaped(v, label);
         cas_outs(v, "\"");
         if (box) { /* where a ghost of the tile lies (docs/abi.md) */
-            cas_outs(v, " data-cas-box=\"");
-            for (int i = 0; i < 4; i++) {
-                cas_outi(v, box[i]);
-                cas_outn(v, i < 3 ? " " : "\"", 1);
-            }
+            at = piece_room(v);
+            PIECE(at, " data-cas-box=\"");
+            at = piece_pair(at, box[0], box[1]);
+            *at++ = ' ';
+            at = piece_pair(at, box[2], box[3]);
+            *at++ = '"';
+            piece_end(v, at);
         }
     }
     cas_outs(v, ">");
@@ -1364,8 +1608,17 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             int x = fr->bx + k->a * SPACE, y = fr->by + k->b * SPACE;
             const int box[4] = {x, y, SPACE, SPACE};
             mark_open(v, vw, "space", it, end - i, label, box);
-            cas_outf(v, "<rect class=\"hit\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                        "rx=\"6\"/>", x + 4, y + 4, SPACE - 8, SPACE - 8);
+            char *at = piece_room(v);
+            PIECE(at, "<rect class=\"hit\" x=\"");
+            at = piece_int(at, x + 4);
+            PIECE(at, "\" y=\"");
+            at = piece_int(at, y + 4);
+            PIECE(at, "\" width=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" height=\"");
+            at = piece_int(at, SPACE - 8);
+            PIECE(at, "\" rx=\"6\"/>");
+            piece_end(v, at);
             int piece = vw->attributes ? space_piece(s, vw, it) : -1;
             if (piece >= 0) {
                 cas_outf(v, "<g transform=\"translate(%d %d)\">", x, y);
@@ -1406,8 +1659,13 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
         }
         mark_open(v, vw, k->type == MARK_FEATURE ? "feature" : "corner", it, end - i, label,
                   NULL);
-        cas_outf(v, "<circle class=\"hit spot-hit\" cx=\"%d\" cy=\"%d\" r=\"14\"/>", at.x,
-                 at.y);
+        char *p = piece_room(v);
+        PIECE(p, "<circle class=\"hit spot-hit\" cx=\"");
+        p = piece_int(p, at.x);
+        PIECE(p, "\" cy=\"");
+        p = piece_int(p, at.y);
+        PIECE(p, "\" r=\"14\"/>");
+        piece_end(v, p);
         mark_numbers(v, vw, it, end - i, at.x, at.y + 5, 12);
         cas_outs(v, "</g>\n");
     }
@@ -1430,12 +1688,31 @@ static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int ki
         my = r->dy[c] < my ? r->dy[c] : my;
     }
     struct carc_tile t = {.kind = (uint16_t)kind, .rot = (uint8_t)rot, .x = 0, .y = 0};
-    cas_outf(v, "<rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\"/>"
-                "<g transform=\"translate(%d %d) scale(%s) translate(%d %d)\">%s"
-                "<use xlink:href=\"#k%d\" transform=\"rotate(%d 50 50)\"/>",
-             x - 3, y - 3, (wide ? BOX_STEP : 0) + BOX + 6, BOX + 6, x, y,
-             k->ncells > 1 && !wide ? "0.3" : "0.6", -mx * SPACE, -my * SPACE,
-             ghost ? "<g data-cas-ghost=\"100\">" : "", kind, rot * 90);
+    char *at = piece_room(v);
+    PIECE(at, "<rect class=\"box\" x=\"");
+    at = piece_int(at, x - 3);
+    PIECE(at, "\" y=\"");
+    at = piece_int(at, y - 3);
+    PIECE(at, "\" width=\"");
+    at = piece_int(at, (wide ? BOX_STEP : 0) + BOX + 6);
+    PIECE(at, "\" height=\"");
+    at = piece_int(at, BOX + 6);
+    PIECE(at, "\" rx=\"4\"/><g transform=\"translate(");
+    at = piece_pair(at, x, y);
+    if (k->ncells > 1 && !wide)
+        PIECE(at, ") scale(0.3) translate(");
+    else
+        PIECE(at, ") scale(0.6) translate(");
+    at = piece_pair(at, -mx * SPACE, -my * SPACE);
+    PIECE(at, ")\">");
+    if (ghost)
+        PIECE(at, "<g data-cas-ghost=\"100\">");
+    PIECE(at, "<use xlink:href=\"#k");
+    at = piece_int(at, kind);
+    PIECE(at, "\" transform=\"rotate(");
+    at = piece_int(at, rot * 90);
+    PIECE(at, " 50 50)\"/>");
+    piece_end(v, at);
     draw_upright_marks(v, g, k, &t, 0, 0);
     if (ghost)
         cas_outs(v, "</g>");
@@ -1496,11 +1773,12 @@ static void draw_panel_marks(struct cas_outbuf *v, const struct cas_state *s,
         if (type != MARK_PICK && type != MARK_ROT && type != MARK_FIGURE)
             continue;
         int col = 0, last_kind = -1, any = 0;
-        for (size_t i = 0, end; i < mk->n; i = end) {
+        size_t first = 0; /* the items are sorted by type first */
+        while (first < mk->n && mk->items[first].key.type < type)
+            first++;
+        for (size_t i = first, end; i < mk->n && mk->items[i].key.type == type; i = end) {
             end = cas__carc_mark_run(mk, i);
             const struct carc_mark_key *k = &mk->items[i].key;
-            if (k->type != type)
-                continue;
             if (!any) {
                 cas_outf(v, "<text class=\"status\" x=\"%d\" y=\"%d\">%s</text>\n", x0, y + 24,
                          heading[type]);
@@ -1634,11 +1912,16 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
     }
     char status[200];
     status_line(s, status, sizeof status);
-    cas_outf(&v, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%%\" "
-                 "height=\"100%%\" viewBox=\"%d %d %d %d\">\n",
-             fr.ox, fr.oy, fr.width, fr.height);
+    char *at = piece_room(&v);
+    PIECE(at, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+              "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" "
+              "height=\"100%\" viewBox=\"");
+    at = piece_pair(at, fr.ox, fr.oy);
+    *at++ = ' ';
+    at = piece_pair(at, fr.width, fr.height);
+    PIECE(at, "\">\n");
+    piece_end(&v, at);
     /* The same four in every picture of the game, marked or not
      * (choice-style too: it never travels again): placeholders where the
      * last picture (any of the game's, for the viewer) had them. */
@@ -1672,8 +1955,13 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
                      "y=\"36\">Carcassonne</text></g>\n",
                  fr.ox, fr.oy, fr.width, fr.height, fr.ox, fr.oy, MARGIN);
     }
-    cas_outf(&v, "<g data-cas-key=\"status\" transform=\"translate(%d %d)\"><text "
-                 "class=\"status\" x=\"%d\" y=\"36\">", fr.ox, fr.oy, MARGIN + 190);
+    at = piece_room(&v);
+    PIECE(at, "<g data-cas-key=\"status\" transform=\"translate(");
+    at = piece_pair(at, fr.ox, fr.oy);
+    PIECE(at, ")\"><text class=\"status\" x=\"");
+    at = piece_int(at, MARGIN + 190);
+    PIECE(at, "\" y=\"36\">");
+    piece_end(&v, at);
     put_escaped(&v, status);
     cas_outs(&v, "</text></g>\n");
     draw_coordinates(&v, &fr, frame_kept, sn);
@@ -1686,12 +1974,15 @@ static int draw(const struct cas_state *s, int viewer, const struct view *vw,
         draw_board_marks(&v, s, vw, &board);
     int y = draw_panel(&v, s, &nt, &fr, sn);
     if (vw) {
-        cas_outf(&v, "<g data-cas-key=\"panel-marks\" transform=\"translate(%d %d)\">", fr.ox,
-                 fr.oy);
+        at = piece_room(&v);
+        PIECE(at, "<g data-cas-key=\"panel-marks\" transform=\"translate(");
+        at = piece_pair(at, fr.ox, fr.oy);
+        PIECE(at, ")\">");
+        piece_end(&v, at);
         draw_panel_marks(&v, s, vw, &fr, y);
         cas_outs(&v, "</g>\n");
     }
-    cas_outf(&v, "</svg>\n");
+    cas_outs(&v, "</svg>\n");
     return cas_out_finish(&v);
 }
 

@@ -88,9 +88,40 @@ static void test_eightfold_pool(void **unused)
     play_checked(opts, 3);
 }
 
+static int word_order(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* cas__carc_sort_words (the marks' and open spots' order) against qsort:
+ * every length across its runs of 16 and merges, few and many distinct
+ * values, ascending and descending input. */
+static void test_sort_words(void **unused)
+{
+    (void)unused;
+    uint64_t x = 7, words[300], scratch[300], want[300];
+    for (size_t n = 0; n <= 300; n += n < 40 ? 1 : 13)
+        for (int shape = 0; shape < 4; shape++) {
+            for (size_t i = 0; i < n; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                words[i] = shape == 0   ? x
+                           : shape == 1 ? x >> 62 /* many equal */
+                           : shape == 2 ? i
+                                        : (uint64_t)(n - i) << 40;
+            }
+            memcpy(want, words, n * sizeof *words);
+            qsort(want, n, sizeof *want, word_order);
+            cas__carc_sort_words(words, n, scratch);
+            if (n)
+                assert_memory_equal(words, want, n * sizeof *words);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_words),
         cmocka_unit_test(test_base_pool),
         cmocka_unit_test(test_eightfold_pool),
     };
