@@ -37,6 +37,10 @@
 #include "wsoffer.h"
 
 #define MAX_QUEUED_MESSAGES 1024
+/* Seconds a client has for its request's headers, then to take each part
+ * of an answer (libwebsockets' timeout; none while the server works on
+ * the answer: answer_later). */
+#define HTTP_ANSWER_SECS 5
 
 struct cas__httpd {
     struct lws_context *ctx;      /* NULLed by lws when it is freed (pcontext) */
@@ -357,6 +361,18 @@ static int serve_file(struct conn *c, const char *rel)
     return send_body(c, HTTP_STATUS_OK, mime_of(rel), body, got);
 }
 
+/* A request whose answer comes off the loop (its journal read, its replay
+ * built, its sign-in key checked): libwebsockets gave the request
+ * HTTP_ANSWER_SECS from its headers to be answered, and would close the
+ * connection when the server's own work outlasts that (a long replay on a
+ * busy machine), so the client waits without a clock until the answer is
+ * ready.  What waits is bounded by the server's own queues, and each
+ * connection counts against max-connections. */
+static void answer_later(struct conn *c)
+{
+    lws_set_timeout(c->wsi, NO_PENDING_TIMEOUT, 0);
+}
+
 /* The answer being sent is done with (sent, or the connection closed). */
 static void drop_body(struct conn *c)
 {
@@ -397,6 +413,9 @@ static int send_answer_of(struct conn *c, unsigned status, const char *mime,
                                                (int)strlen(cookie), &p, end)) ||
         lws_finalize_write_http_header(c->wsi, start, &p, end))
         return -1;
+    /* The client has HTTP_ANSWER_SECS to take the answer (again, if it
+     * waited for it: answer_later), more with each part it takes. */
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_HTTP_CONTENT, HTTP_ANSWER_SECS);
     lws_callback_on_writable(c->wsi);
     return 0;
 }
@@ -437,6 +456,7 @@ static int body_writeable(struct conn *c)
         return -1;
     c->body_sent += n;
     if (!last) {
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_HTTP_CONTENT, HTTP_ANSWER_SECS);
         lws_callback_on_writable(c->wsi);
         return 0;
     }
@@ -512,9 +532,22 @@ static int read_replay(struct cas__saves *s, struct cas__store_job *base)
 }
 
 /* The journal read for c: built off the loop (replay_ready), or refused.
- * 1 when the builder took it. */
+ * 1 when the builder took it.  Requests that came together each read the
+ * journal; the first read back queues the build and the others wait for
+ * it (or take the page kept meanwhile): one build, not one each. */
 static int build_read(struct cas__lobby *l, struct conn *c, struct replay_load *job)
 {
+    struct cas__replay_page *page = NULL;
+    switch (cas__replays_get(c->h->replays, job->id, c, &page)) {
+    case CAS__REPLAY_READY:
+        replay_ready(c, page);
+        return 0;
+    case CAS__REPLAY_WAITING:
+        c->waits_replay = 1;
+        return 0;
+    case CAS__REPLAY_MISSING:
+        break;
+    }
     struct cas__table *t = cas__lobby_find(l, job->id);
     if (job->g.status != CAS__SAVES_FINISHED && !(t && !t->hold.held && t->over)) {
         refuse_later(c, HTTP_STATUS_NOT_FOUND, "the game is still being played; its replay "
@@ -560,6 +593,7 @@ static int serve_replay(struct conn *c, int64_t id)
     }
     case CAS__REPLAY_WAITING:
         c->waits_replay = 1;
+        answer_later(c);
         return 0;
     case CAS__REPLAY_MISSING:
         break;
@@ -573,6 +607,7 @@ static int serve_replay(struct conn *c, int64_t id)
     job->lobby = l;
     job->id = id;
     c->loading = job;
+    answer_later(c);
     cas__store_submit(l, &job->base);
     return 0;
 }
@@ -696,6 +731,7 @@ static int serve_signin(struct conn *c, int signout)
     job->base.done = signin_checked;
     job->c = c;
     c->signing = job;
+    answer_later(c);
     cas__store_submit(c->h->lobby, &job->base);
     return 0;
 }
@@ -1121,6 +1157,7 @@ int cas__httpd_start(struct cas__lobby *l, const struct cas__serve_options *opts
     info.user = h;
     info.headers = vhost_headers;
     info.fd_limit_per_thread = h->max_sockets + CAS__FDS_BESIDES_CONNECTIONS;
+    info.timeout_secs = HTTP_ANSWER_SECS;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     if (opts->cert) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
