@@ -68,8 +68,9 @@ static void write_notice(struct cas__table *t, const char *event, int seat, stru
     cas__jw_printf(w, ",\"link\":\"/game/%lld\"", (long long)t->id);
 }
 
-/* Whose decision it is: on the loop (a join, the writer's answer) as the
- * last job saw it, no plugin call there. */
+/* Whose decision it is: in a job (the writer's answer handed back to it)
+ * the plugin's; on the loop (a join, the writer's answer) as the last job
+ * saw it, no plugin call there. */
 static int deciding(struct cas__table *t)
 {
     return t->hold.running ? cas__table_actor(t) : t->hold.actor;

@@ -51,7 +51,9 @@ int cas__hand_end(struct cas__hand *h, int may_park, struct cas__saves_entry **a
                                                   memory_order_acquire))
             return may_park;
     }
-    if (s == NONE)
+    /* RELEASED: an earlier job of the table went without its answer,
+     * which the loop gets; this one waited for nothing. */
+    if (s == NONE || s == RELEASED)
         return 0;
     /* The answer came: the job has it, and the word is free again. */
     atomic_store_explicit(&h->state, NONE, memory_order_relaxed);

@@ -531,6 +531,9 @@ void cas__offload_drop(struct cas__table *t, int64_t gone);
  * the entry is then given cas__offload_handed_back (e->written), which
  * the writer calls with the answer on its thread. */
 int cas__offload_waits(struct cas__table *t);
+/* (the writer's thread) e, written, for its table's waiting job: 1 when
+ * that job took it (still running, or queued on its pool again), 0 when
+ * the job went without it (its table stopped): e is then the loop's. */
 int cas__offload_handed_back(struct cas__saves_entry *e);
 
 /* (job) Open the match of t, read by cas__table_restore: the plugin, its

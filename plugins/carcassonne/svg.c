@@ -72,6 +72,18 @@ static inline char *piece_pair(char *at, int a, int b)
     return piece_int(at, b);
 }
 
+/* A box's y, width and height after its x's number, up to the height's
+ * closing quote (the caller writes it, with what follows). */
+static inline char *piece_y_size(char *at, int y, int w, int h)
+{
+    PIECE(at, "\" y=\"");
+    at = piece_int(at, y);
+    PIECE(at, "\" width=\"");
+    at = piece_int(at, w);
+    PIECE(at, "\" height=\"");
+    return piece_int(at, h);
+}
+
 static inline void piece_end(struct cas_outbuf *v, char *at)
 {
     v->n = (size_t)(at - v->buf);
@@ -888,12 +900,7 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
             at = piece_int(at, c->y);
             PIECE(at, "\" x=\"");
             at = piece_int(at, x + 4);
-            PIECE(at, "\" y=\"");
-            at = piece_int(at, y + 4);
-            PIECE(at, "\" width=\"");
-            at = piece_int(at, SPACE - 8);
-            PIECE(at, "\" height=\"");
-            at = piece_int(at, SPACE - 8);
+            at = piece_y_size(at, y + 4, SPACE - 8, SPACE - 8);
             PIECE(at, "\" rx=\"6\"/>\n");
             piece_end(v, at);
         }
@@ -994,20 +1001,10 @@ static void draw_last_tile(struct cas_outbuf *v, const struct cas_state *s, cons
         char *at = piece_room(v);
         PIECE(at, "<rect class=\"last\" x=\"");
         at = piece_int(at, x + 3);
-        PIECE(at, "\" y=\"");
-        at = piece_int(at, y + 3);
-        PIECE(at, "\" width=\"");
-        at = piece_int(at, SPACE - 6);
-        PIECE(at, "\" height=\"");
-        at = piece_int(at, SPACE - 6);
+        at = piece_y_size(at, y + 3, SPACE - 6, SPACE - 6);
         PIECE(at, "\"/><rect class=\"last-inner\" x=\"");
         at = piece_int(at, x + 6);
-        PIECE(at, "\" y=\"");
-        at = piece_int(at, y + 6);
-        PIECE(at, "\" width=\"");
-        at = piece_int(at, SPACE - 12);
-        PIECE(at, "\" height=\"");
-        at = piece_int(at, SPACE - 12);
+        at = piece_y_size(at, y + 6, SPACE - 12, SPACE - 12);
         PIECE(at, "\"/>");
         piece_end(v, at);
     }
@@ -1611,12 +1608,7 @@ static void draw_board_marks(struct cas_outbuf *v, const struct cas_state *s,
             char *at = piece_room(v);
             PIECE(at, "<rect class=\"hit\" x=\"");
             at = piece_int(at, x + 4);
-            PIECE(at, "\" y=\"");
-            at = piece_int(at, y + 4);
-            PIECE(at, "\" width=\"");
-            at = piece_int(at, SPACE - 8);
-            PIECE(at, "\" height=\"");
-            at = piece_int(at, SPACE - 8);
+            at = piece_y_size(at, y + 4, SPACE - 8, SPACE - 8);
             PIECE(at, "\" rx=\"6\"/>");
             piece_end(v, at);
             int piece = vw->attributes ? space_piece(s, vw, it) : -1;
@@ -1691,12 +1683,7 @@ static void draw_kind_box(struct cas_outbuf *v, const struct cas_game *g, int ki
     char *at = piece_room(v);
     PIECE(at, "<rect class=\"box\" x=\"");
     at = piece_int(at, x - 3);
-    PIECE(at, "\" y=\"");
-    at = piece_int(at, y - 3);
-    PIECE(at, "\" width=\"");
-    at = piece_int(at, (wide ? BOX_STEP : 0) + BOX + 6);
-    PIECE(at, "\" height=\"");
-    at = piece_int(at, BOX + 6);
+    at = piece_y_size(at, y - 3, (wide ? BOX_STEP : 0) + BOX + 6, BOX + 6);
     PIECE(at, "\" rx=\"4\"/><g transform=\"translate(");
     at = piece_pair(at, x, y);
     if (k->ncells > 1 && !wide)

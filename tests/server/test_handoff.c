@@ -82,6 +82,26 @@ static void test_a_job_that_may_not_park(void **unused)
     cas__saves_entry_free(e);
 }
 
+/* A job that went without its answer leaves the word RELEASED until the
+ * writer answers; a later job of the same table (a seat's request, a
+ * sleep) that ends its run meanwhile waited for nothing: no answer, the
+ * word untouched, and the answer still goes to the loop. */
+static void test_a_later_job_before_a_released_answer(void **unused)
+{
+    (void)unused;
+    struct cas__hand h = {0};
+    struct cas__saves_entry *e = entry(), *got = e;
+    cas__hand_wait(&h);
+    assert_int_equal(cas__hand_end(&h, 0, &got), 0);
+    assert_null(got);
+    got = e;
+    assert_int_equal(cas__hand_end(&h, 1, &got), 0); /* the later job */
+    assert_null(got);
+    assert_false(cas__hand_parked(&h));
+    assert_int_equal(cas__hand_answer(&h, e), CAS__HAND_LOOP);
+    cas__saves_entry_free(e);
+}
+
 /* ------------------------------------------------------------ a pool */
 
 /* A job that parks on its first run and tells the test so; the test
@@ -216,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_the_answer_before_the_job_parks),
         cmocka_unit_test(test_the_answer_after_the_job_parks),
         cmocka_unit_test(test_a_job_that_may_not_park),
+        cmocka_unit_test(test_a_later_job_before_a_released_answer),
         cmocka_unit_test(test_a_parked_job_runs_again_once_resumed),
         cmocka_unit_test(test_a_pool_stopped_with_a_parked_job),
     };

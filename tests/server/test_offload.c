@@ -10,7 +10,8 @@
  * for it in order.  With the journal's writer, a move's update waits for
  * its action to be durable, on the pool as on the loop.  Opening a game
  * is a job too: a worker that is slow to start (rogue-slow-start) stalls
- * only the game it opens.
+ * only the game it opens.  A table that stops right after its move went
+ * to the writer (rogue-seat-late) serves its seats' requests meanwhile.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -569,6 +570,67 @@ static void test_pools_stopped_with_a_parked_move(void **unused)
     close_world(&w);
 }
 
+/* tconn_await's condition: the writer is held in a batch, and the table's
+ * move either parked in its job or was delivered without waiting. */
+struct held_move {
+    struct cas__table *t;
+};
+
+static int move_held(void *ctx)
+{
+    struct cas__table *t = ((struct held_move *)ctx)->t;
+    return tconn_hold_held() && (cas__hand_parked(&t->hold.hand) || !t->hold.held);
+}
+
+/* A plugin that breaks the ABI right after an action (rogue-seat-late
+ * names seat -5 from its 7th apply, the first move) stops its table after that action went to
+ * the writer: the job may not park, and leaves the answer to the loop.
+ * Another job of the table while the write is in flight (the seat's
+ * request again) waits for nothing and takes no answer; the answer, when
+ * it comes, goes to the loop and finds the table stopped. */
+static void test_a_table_stopped_after_its_action_went_to_the_writer(void **unused)
+{
+    (void)unused;
+    struct world w;
+    struct tconn seats[2];
+    char text[4096];
+    int mover = -1;
+    open_world_writing(&w);
+    int64_t id = host(&w, "rogue-seat-late", seats);
+    struct held_move held = {cas__lobby_find(&w.lobby, id)};
+    struct cas__table *t = held.t;
+    for (int moves = 0;; moves++) {
+        struct cas__botclient_view v;
+        assert_true(moves < 12);
+        mover = decider(seats);
+        last_view(&seats[mover], &v);
+        assert_int_equal(cas__botclient_act(&v, 0, text, sizeof text), 1);
+        cas__botclient_view_free(&v);
+        size_t seen = seats[1 - mover].n;
+        tconn_hold_arm("append_batch");
+        tconn_sayf(&w.lobby, &seats[mover], "%s", text);
+        tconn_await(move_held, &held, turn, &w, "the move held in the writer");
+        if (!cas__hand_parked(&t->hold.hand))
+            break; /* delivered while its write is held: the table stopped */
+        tconn_hold_let_go();
+        await_message(&w, &seats[1 - mover], seen);
+    }
+    assert_non_null(strstr(t->failure, "plugin rogue-seat-late broke the ABI (seat -5"));
+    assert_true(t->writing);
+    size_t told = seats[mover].n;
+    tconn_sayf(&w.lobby, &seats[mover], "%s", text);
+    await_message(&w, &seats[mover], told);
+    assert_non_null(strstr(tconn_last(&seats[mover]), "stopped"));
+    tconn_hold_let_go();
+    for (int waited = 0; t->writing || t->hold.held; waited += 10)
+        if (!turn(&w, 10) && waited > TCONN_GIVE_UP_MS)
+            fail_msg("the stopped table's write never came back");
+    assert_non_null(strstr(t->failure, "plugin rogue-seat-late broke the ABI (seat -5"));
+    for (int i = 0; i < 2; i++)
+        tconn_close(&w.lobby, &seats[i]);
+    close_world(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_a_move_waits_for_its_write_in_its_job),
         cmocka_unit_test(test_a_failed_write_keeps_the_move_and_tells_the_seat),
         cmocka_unit_test(test_pools_stopped_with_a_parked_move),
+        cmocka_unit_test(test_a_table_stopped_after_its_action_went_to_the_writer),
         cmocka_unit_test(test_a_slow_worker_start_stalls_only_its_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
