@@ -79,8 +79,9 @@ static inline void cas_outs(struct cas_outbuf *b, const char *text)
 
 /* A NUL-terminated text as the inside of a JSON string (the caller writes
  * the quotes): '"' and '\\' escaped, control characters and DEL as \u00XX;
- * other bytes as they are.  For names that come from data files (a tile
- * id may hold any byte but space, ':' and ','). */
+ * other bytes as they are.  For names that come from data files (tile
+ * files refuse such ids, docs/carcassonne-tiles.md; a render escapes what
+ * it writes all the same). */
 static inline void cas_out_json_text(struct cas_outbuf *b, const char *text)
 {
     static const char hex[] = "0123456789abcdef";

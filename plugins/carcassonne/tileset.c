@@ -298,6 +298,32 @@ static void store_unrotated(struct parser *p)
     memcpy(r->seg, p->seg0, sizeof r->seg);
 }
 
+/* The first byte of `id` a JSON string or a terminal would read as more
+ * than itself (a control character, '"' or '\\'), or NULL.  Such ids are
+ * refused at the file, so that no render or message carries them (renders
+ * escape ids as well). */
+static const char *unsafe_id_byte(const char *id)
+{
+    for (; *id; id++)
+        if (iscntrl((unsigned char)*id) || *id == '"' || *id == '\\')
+            return id;
+    return NULL;
+}
+
+/* Writes `id` into `out` (size `size`), every control byte as \xNN, for
+ * an error message. */
+static void show_id(const char *id, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *id && n + 5 < size; id++) {
+        if (iscntrl((unsigned char)*id))
+            n += (size_t)snprintf(out + n, size - n, "\\x%02x", (unsigned char)*id);
+        else
+            out[n++] = *id;
+    }
+    out[n] = '\0';
+}
+
 static int parse_tile(struct parser *p, char **tok, int ntok)
 {
     if (check_tile(p))
@@ -306,6 +332,14 @@ static int parse_tile(struct parser *p, char **tok, int ntok)
         store_unrotated(p);
     if (ntok < 4)
         return fail(p, "expected 'tile ID COUNT EDGES', e.g. tile D 4 CRFR%s%s", "", "");
+    const char *bad = unsafe_id_byte(tok[1]);
+    if (bad) {
+        char shown[CARC_ID_LEN * 4], byte[8], one[2] = {*bad, '\0'};
+        show_id(tok[1], shown, sizeof shown);
+        show_id(one, byte, sizeof byte);
+        return fail(p, "tile id '%s' contains '%s'; an id may not contain control "
+                       "characters, '\"' or '\\'; use letters, digits or '-'", shown, byte);
+    }
     if (strlen(tok[1]) >= CARC_ID_LEN || strpbrk(tok[1], ":,"))
         return fail(p, "tile id '%s' must be under 16 characters without ':' or ','%s",
                     tok[1], "");
@@ -467,7 +501,9 @@ static int resolve_start(struct parser *p, int *start_kind)
             return 0;
         }
     p->line = p->start_line;
-    return fail(p, "start tile '%s' is not defined in this file%s", p->start_id, "");
+    char shown[CARC_ID_LEN * 4];
+    show_id(p->start_id, shown, sizeof shown);
+    return fail(p, "start tile '%s' is not defined in this file%s", shown, "");
 }
 
 int cas__carc_parse_tileset(const struct cas_host *host, const char *path,

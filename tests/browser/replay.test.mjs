@@ -135,6 +135,7 @@ async function main() {
 
   browser = await puppeteer.launch({
     executablePath: CHROMIUM, headless: true,
+    timeout: 0, protocolTimeout: 0, // chromium's start and each DevTools call: no clock either
     userDataDir: fs.mkdtempSync(path.join(tmp, 'profile-')),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],

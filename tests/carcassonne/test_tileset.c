@@ -3,6 +3,7 @@
  * against the tile reference, the shapes every expansion needs, feature
  * names in every rotation, and errors that name file:line and the fix.
  */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,19 +138,28 @@ static void test_expansion_shapes(void **unused)
     free(k);
 }
 
-/* Write `text` to a file and expect parsing to fail naming `line` with
- * `message` in the error. */
-static void expect_error(const char *text, int line, const char *message)
+/* Write `text` to a new file, its name into path (a mkstemp template),
+ * and expect parsing it to fail with CAS_EDATA; *n kinds were kept in *k,
+ * which the caller frees. */
+static void expect_refused(const char *text, char *path, struct carc_kind **k, int *n)
 {
-    char path[] = "/tmp/cas-tiles-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
     fputs(text, f);
     fclose(f);
+    int start;
+    assert_int_equal(parse(path, k, n, &start), CAS_EDATA);
+}
+
+/* Write `text` to a file and expect parsing to fail naming `line` with
+ * `message` in the error. */
+static void expect_error(const char *text, int line, const char *message)
+{
+    char path[] = "/tmp/cas-tiles-XXXXXX";
     struct carc_kind *k;
-    int n, start;
-    assert_int_equal(parse(path, &k, &n, &start), CAS_EDATA);
+    int n;
+    expect_refused(text, path, &k, &n);
     char where[64];
     snprintf(where, sizeof where, "%s:%d: ", path, line);
     if (strncmp(last_error, where, strlen(where)) != 0 || !strstr(last_error, message))
@@ -178,6 +188,43 @@ static void test_errors_name_file_and_line(void **unused)
     expect_error("tile A x FFFF\n", 1, "count 'x' must be a number 0..999");
     expect_error("tile A 1 FFRFFR size=2x1\n  road E1+W\n", 2,
                  "'W' is not an edge of this tile");
+}
+
+/* Parses `text` as a tile file; expects CAS_EDATA, an error at `line`
+ * naming the file, the id as `shown` and the fix, with no control byte of
+ * its own, and no kind kept past the `loaded` good ones before the bad
+ * line (the plugin then fails the game: nothing of the file is used). */
+static void expect_unsafe_id(const char *text, int line, const char *shown, int loaded)
+{
+    char path[] = "/tmp/cas-tiles-XXXXXX";
+    struct carc_kind *k;
+    int n;
+    expect_refused(text, path, &k, &n);
+    assert_int_equal(n, loaded);
+    char want[256];
+    snprintf(want, sizeof want, "%s:%d: tile id '%s' contains ", path, line, shown);
+    if (strncmp(last_error, want, strlen(want)) != 0 ||
+        !strstr(last_error, "an id may not contain control characters, '\"' or '\\'; "
+                            "use letters, digits or '-'"))
+        fail_msg("error \"%s\" lacks \"%s\" and the fix", last_error, want);
+    for (const char *c = last_error; *c; c++)
+        assert_false(iscntrl((unsigned char)*c));
+    free(k);
+    remove(path);
+}
+
+/* Ids reach JSON renders and terminals: a control character, '"' or '\\'
+ * in one is refused with the file, the line, the id (control bytes as
+ * \xNN) and the fix, and its kind is never made. */
+static void test_unsafe_ids_refused(void **unused)
+{
+    (void)unused;
+    expect_unsafe_id("tile A\x1b[2J 1 FFFF\n  field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n", 1,
+                     "A\\x1b[2J", 0);
+    expect_unsafe_id("tile A\"B 1 FFFF\n", 1, "A\"B", 0);
+    expect_unsafe_id("tile A\\n 1 FFFF\n", 1, "A\\n", 0);
+    expect_unsafe_id("tile A 1 FFFF\n  field Nw+Ne+En+Es+Se+Sw+Ws+Wn\n"
+                     "tile B\x7f 1 FFFF\n", 3, "B\\x7f", 1);
 }
 
 /* wagon-links: the features each part of tile `id` is linked to, as a
@@ -298,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_base_totals),
         cmocka_unit_test(test_expansion_shapes),
         cmocka_unit_test(test_errors_name_file_and_line),
+        cmocka_unit_test(test_unsafe_ids_refused),
         cmocka_unit_test(test_shipped_wagon_links),
         cmocka_unit_test(test_own_wagon_links),
         cmocka_unit_test(test_wagon_links_errors),
