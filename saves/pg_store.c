@@ -307,15 +307,21 @@ static void quiet(void *arg, const char *message)
     (void)message;
 }
 
-/* Keepalives both ways and a connect timeout, unless the URL says
- * otherwise (its values come later and win): a server whose machine
- * vanished is noticed in about 25 s, and the server drops the connection
- * (and the claims on games it held) of a castellan whose machine vanished
- * as soon (cas__saves_game_claim). */
-static const char *const connect_keys[] = {"keepalives_idle", "keepalives_interval",
-                                           "keepalives_count", "connect_timeout", "dbname",
+/* Keepalives both ways, a TCP user timeout and a connect timeout, unless
+ * the URL says otherwise (its values come later and win): a server whose
+ * machine vanished is noticed in about 25 s, and the server drops the
+ * connection (and the claims on games it held) of a castellan whose
+ * machine vanished as soon (cas__saves_game_claim).  Keepalives only
+ * probe an idle connection: tcp_user_timeout (ms) bounds as well a
+ * statement already sent that the network lost (no FIN, no RST), which
+ * would otherwise wait for TCP's retries (many minutes) with the journal
+ * writer's turn held.  It does not limit a slow server, whose machine
+ * still acknowledges what it receives. */
+static const char *const connect_keys[] = {"keepalives", "keepalives_idle",
+                                           "keepalives_interval", "keepalives_count",
+                                           "tcp_user_timeout", "connect_timeout", "dbname",
                                            NULL};
-#define CONNECT_VALUES(url) {"10", "5", "3", "10", url, NULL}
+#define CONNECT_VALUES(url) {"1", "10", "5", "3", "25000", "10", url, NULL}
 
 /* What a connection is set up with, each time it is made: the server's
  * keepalives, and a statement_timeout of 30 s unless the URL's options,

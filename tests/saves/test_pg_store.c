@@ -4,9 +4,11 @@
  * use, migrated, a newer one or another application's database refused and
  * left alone, castellans creating the schema at once, a second writer of
  * one game refused as in SQLite, a copied game keeping its id, the
- * password never shown, claims held on a journal writer's connection and
- * its readiness checked without a statement, a claim held again counted
- * without one, a game's last-played time written once a batch; the
+ * password never shown, every connection's TCP user timeout and
+ * keepalives (a URL's own winning), claims held on a journal writer's
+ * connection and its readiness checked without a statement, a claim held
+ * again counted without one, a game's last-played time written once a
+ * batch; the
  * server going away under the store: an unanswered append saved once when
  * appended again, a claim another castellan took meanwhile not taken back.
  * The journal and campaign tests run here too (test_saves_journal_pg,
@@ -25,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pg_int.h"
 #include "saves_fixture.h"
 
 /* Run sql on a plain connection to url; fails the test on error. */
@@ -374,6 +377,73 @@ static void test_claims_through_a_writer_are_on_its_connection(void **state)
     cas__saves_close(s);
 }
 
+/* The value connection option key has on s's open connection (PQconninfo),
+ * "" when unset. */
+static const char *conn_option(struct cas__saves *s, const char *key, char *buf, size_t cap)
+{
+    PQconninfoOption *opts = PQconninfo(cas__pg_conn(s));
+    assert_non_null(opts);
+    buf[0] = '\0';
+    for (PQconninfoOption *o = opts; o->keyword; o++)
+        if (!strcmp(o->keyword, key) && o->val)
+            snprintf(buf, cap, "%s", o->val);
+    PQconninfoFree(opts);
+    return buf;
+}
+
+static void assert_conn_option(struct cas__saves *s, const char *key, const char *want)
+{
+    char got[64];
+    assert_string_equal(conn_option(s, key, got, sizeof got), want);
+}
+
+/* The store's connections bound what they sent to a server the network
+ * lost (tcp_user_timeout) besides probing an idle one (keepalives), the
+ * first time and when made again after the server ended one. */
+static void test_connections_bound_an_unanswered_send(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char url[512], sql[128];
+    struct cas__saves *s = cas_test_open(cas_test_pg_database(url, sizeof url));
+    assert_conn_option(s, "tcp_user_timeout", "25000");
+    assert_conn_option(s, "keepalives", "1");
+    assert_conn_option(s, "keepalives_idle", "10");
+
+    int first = PQbackendPID(cas__pg_conn(s));
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%d, 60000)::int", first);
+    assert_int_equal(cas_test_query_int(url, sql), 1);
+    /* bounded only against a stuck server: a minute */
+    for (int tries = 0; tries < 6000; tries++) {
+        if (cas__saves_ready(s) == CAS_OK && PQbackendPID(cas__pg_conn(s)) != first)
+            break;
+        usleep(10000);
+    }
+    assert_int_equal(cas__saves_ready(s), CAS_OK);
+    assert_int_not_equal(PQbackendPID(cas__pg_conn(s)), first);
+    assert_conn_option(s, "tcp_user_timeout", "25000");
+    assert_conn_option(s, "keepalives", "1");
+    cas__saves_close(s);
+}
+
+/* A URL's own timeouts win over castellan's; the ones it leaves out keep
+ * castellan's. */
+static void test_a_urls_own_timeouts_are_kept(void **state)
+{
+    (void)state;
+    CAS_TEST_NEED_PG();
+    char base[512], url[600];
+    cas_test_pg_database(base, sizeof base);
+    snprintf(url, sizeof url, "%s%ctcp_user_timeout=7000&keepalives=0", base,
+             strchr(base, '?') ? '&' : '?');
+    struct cas__saves *s = cas_test_open(url);
+    assert_conn_option(s, "tcp_user_timeout", "7000");
+    assert_conn_option(s, "keepalives", "0");
+    assert_conn_option(s, "keepalives_idle", "10");
+    assert_conn_option(s, "connect_timeout", "10");
+    cas__saves_close(s);
+}
+
 /* A game claimed through a journal writer, and the writer's backend that
  * holds the claim. */
 struct held {
@@ -699,6 +769,8 @@ int main(void)
         cmocka_unit_test(test_claims_held_again_are_counted_without_a_statement),
         cmocka_unit_test(test_batch_writes_the_last_played_time_once),
         cmocka_unit_test(test_messages_never_show_the_password),
+        cmocka_unit_test(test_connections_bound_an_unanswered_send),
+        cmocka_unit_test(test_a_urls_own_timeouts_are_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
