@@ -72,6 +72,15 @@ static inline char *piece_pair(char *at, int a, int b)
     return piece_int(at, b);
 }
 
+/* x, then y's attribute and number: an element's place after its
+ * opening x=" (the caller writes y's closing quote, with what follows). */
+static inline char *piece_xy(char *at, int x, int y)
+{
+    at = piece_int(at, x);
+    PIECE(at, "\" y=\"");
+    return piece_int(at, y);
+}
+
 /* A box's y, width and height after its x's number, up to the height's
  * closing quote (the caller writes it, with what follows). */
 static inline char *piece_y_size(char *at, int y, int w, int h)
@@ -378,9 +387,7 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         PIECE(at, "\" d=\"M");
         at = piece_pair(at, x - 21, y - 22);
         PIECE(at, " v-16 l14 5 l-14 5\"/><text class=\"castle-name\" x=\"");
-        at = piece_int(at, x);
-        PIECE(at, "\" y=\"");
-        at = piece_int(at, y + 34);
+        at = piece_xy(at, x, y + 34);
         PIECE(at, "\">");
         piece_end(v, at);
         put_escaped(v, kind_id);
@@ -390,9 +397,7 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
     /* a monastery, or any other cloister building */
     char *p = piece_room(v);
     PIECE(p, "<g class=\"monastery\"><rect x=\"");
-    p = piece_int(p, x - 18);
-    PIECE(p, "\" y=\"");
-    p = piece_int(p, y - 6);
+    p = piece_xy(p, x - 18, y - 6);
     PIECE(p, "\" width=\"36\" height=\"26\"/><path d=\"M");
     p = piece_pair(p, x - 22, y - 6);
     PIECE(p, " L");
@@ -414,17 +419,13 @@ static void draw_cloister(struct cas_outbuf *v, const struct carc_feature_def *d
         PIECE(p, "\"/>");
     } else {
         PIECE(p, "<text class=\"cloister-name\" x=\"");
-        p = piece_int(p, x);
-        PIECE(p, "\" y=\"");
-        p = piece_int(p, y + 14);
+        p = piece_xy(p, x, y + 14);
         PIECE(p, "\">");
         *p++ = d->name[0];
         PIECE(p, "</text>");
     }
     PIECE(p, "<rect class=\"door\" x=\"");
-    p = piece_int(p, x - 5);
-    PIECE(p, "\" y=\"");
-    p = piece_int(p, y + 6);
+    p = piece_xy(p, x - 5, y + 6);
     PIECE(p, "\" width=\"10\" height=\"14\"/></g>");
     piece_end(v, p);
 }
@@ -818,9 +819,7 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
             PIECE(at, "<text class=\"coords\" data-cas-key=\"cx");
             at = piece_int(at, x);
             PIECE(at, "\" x=\"");
-            at = piece_int(at, fr->ox + mid);
-            PIECE(at, "\" y=\"");
-            at = piece_int(at, fr->oy + top - 8);
+            at = piece_xy(at, fr->ox + mid, fr->oy + top - 8);
             PIECE(at, "\">");
             at = piece_int(at, x);
             PIECE(at, "</text>\n");
@@ -836,9 +835,7 @@ static void draw_coordinates(struct cas_outbuf *v, const struct frame *fr, int s
             PIECE(at, "<text class=\"coords row\" data-cas-key=\"cy");
             at = piece_int(at, y);
             PIECE(at, "\" x=\"");
-            at = piece_int(at, fr->ox + left - 4);
-            PIECE(at, "\" y=\"");
-            at = piece_int(at, fr->oy + mid + 4);
+            at = piece_xy(at, fr->ox + left - 4, fr->oy + mid + 4);
             PIECE(at, "\">");
             at = piece_int(at, y);
             PIECE(at, "</text>\n");
@@ -911,9 +908,7 @@ static void draw_open_spots(struct cas_outbuf *v, const struct cas_state *s, con
             *at++ = ',';
             at = piece_int(at, c->y);
             PIECE(at, "\" xlink:href=\"#fit\" x=\"");
-            at = piece_int(at, x);
-            PIECE(at, "\" y=\"");
-            at = piece_int(at, y);
+            at = piece_xy(at, x, y);
             PIECE(at, "\"/>\n");
             piece_end(v, at);
         }
@@ -1294,9 +1289,7 @@ static int draw_notes(struct cas_outbuf *v, const struct notes *nt, int x, int y
     for (const char *text = nt->text; text < nt->text + nt->len; text += strlen(text) + 1) {
         char *at = piece_room(v);
         PIECE(at, "<text class=\"small note\" x=\"");
-        at = piece_int(at, x);
-        PIECE(at, "\" y=\"");
-        at = piece_int(at, y);
+        at = piece_xy(at, x, y);
         PIECE(at, "\">");
         piece_end(v, at);
         put_escaped(v, text);
@@ -1338,9 +1331,7 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     } else if (turn >= 0 && turn < g->nplayers) {
         char *at = piece_room(v);
         PIECE(at, "<rect class=\"turn\" data-cas-key=\"turn\" x=\"");
-        at = piece_int(at, fr->ox + x);
-        PIECE(at, "\" y=\"");
-        at = piece_int(at, fr->oy + HEAD_H + 10 + 96 * turn);
+        at = piece_xy(at, fr->ox + x, fr->oy + HEAD_H + 10 + 96 * turn);
         PIECE(at, "\" width=\"");
         at = piece_int(at, PANEL_W - 20);
         PIECE(at, "\" height=\"84\" rx=\"8\"/>\n");
@@ -1362,9 +1353,7 @@ static int draw_panel(struct cas_outbuf *v, const struct cas_state *s, const str
     }
     char *at = piece_room(v);
     PIECE(at, "<text class=\"status\" data-cas-key=\"bag\" x=\"");
-    at = piece_int(at, fr->ox + x);
-    PIECE(at, "\" y=\"");
-    at = piece_int(at, fr->oy + y + 18);
+    at = piece_xy(at, fr->ox + x, fr->oy + y + 18);
     PIECE(at, "\">");
     at = piece_int(at, s->bag_left);
     PIECE(at, " tiles in the bag</text>\n");
