@@ -91,11 +91,13 @@ static struct cas__wsdeflate_dict dict_of(const struct cas__srv_msg *const used[
         .newer = used[0] ? used[0]->data + LWS_PRE : NULL, .newer_len = used[0] ? used[0]->len : 0};
 }
 
-/* Compressed into d's own buffer, then copied into an allocation of the
- * frame's size: one small malloc a frame, not a buffer grown to the text's
- * size and shrunk again (the loop's malloc was a fifth of its time). */
+/* Compressed after used (whose ids are after) into d's own buffer, then
+ * copied into an allocation of the frame's size: one small malloc a frame,
+ * not a buffer grown to the text's size and shrunk again (the loop's
+ * malloc was a fifth of its time). */
 static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
-                       const struct cas__srv_msg *const used[2], struct cas__wsdeflate *d)
+                       const struct cas__srv_msg *const used[2], const uint64_t after[2],
+                       struct cas__wsdeflate *d)
 {
     const struct cas__wsdeflate_dict dict = dict_of(used);
     const unsigned char *payload;
@@ -109,7 +111,7 @@ static int build_frame(struct cas__srv_frame *f, struct cas__srv_msg *msg,
     memcpy(data + LWS_PRE + HEADER_MAX, payload, len);
     unsigned char *h = frame_head(data + LWS_PRE + HEADER_MAX, len);
     size_t head = (size_t)(data + LWS_PRE + HEADER_MAX - h);
-    *f = (struct cas__srv_frame){.after = {used[0] ? used[0]->id : 0, used[1] ? used[1]->id : 0},
+    *f = (struct cas__srv_frame){.after = {after[0], after[1]},
                                  .len = head + len, .frame = h, .data = data};
     return CAS_OK;
 }
@@ -126,7 +128,7 @@ const struct cas__srv_frame *cas__srv_msg_deflated(struct cas__srv_msg *msg,
         if (msg->frames[i].after[0] == after[0] && msg->frames[i].after[1] == after[1])
             return &msg->frames[i];
     struct cas__srv_frame made, *slot = &msg->frames[msg->n_frames % CAS__SRV_FRAMES];
-    if (build_frame(&made, msg, used, d) != CAS_OK)
+    if (build_frame(&made, msg, used, after, d) != CAS_OK)
         return NULL;
     if (msg->n_frames >= CAS__SRV_FRAMES)
         free(slot->data);
