@@ -351,8 +351,6 @@ static void write_clock(struct cas__table *t, struct cas__jw *w)
 struct shared_fields {
     struct cas__jw players;
     int written;
-    struct cas__pic_puts puts;     /* the elements the first update put */
-    struct cas__srv_msg *puts_msg; /* that update, whose text they are in */
 };
 
 static void write_shared_players(struct cas__table *t, struct shared_fields *sf,
@@ -548,7 +546,7 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     cas__jw_bool(&w, reset);
     size_t mark = cas__jw_len(&w);
     cas__jw_raw(&w, ",\"svg_changes\":");
-    if (cas__picture_diff_sharing(&v->pic, &pic, &w, &sf->puts) == 0) {
+    if (cas__picture_diff(&v->pic, &pic, &w) == 0) {
         cas__jw_raw(&w, ",\"marked\":");
         cas__jw_bool(&w, marked);
     } else {
@@ -564,11 +562,6 @@ static struct cas__srv_msg *update(struct cas__table *t, int seat, struct cas__v
     v->events_sent = t->n_events;
     v->events_epoch = t->events_reset;
     struct cas__srv_msg *msg = cas__srv_msg_take(&w);
-    if (msg && sf->puts.recorded && !sf->puts_msg) { /* kept for the other views' updates */
-        cas__pic_puts_ready(&sf->puts, msg->data + CAS__JW_ROOM);
-        sf->puts_msg = msg;
-        msg->refs++;
-    }
     if (msg)
         remember(v, t->seq, msg);
     else
@@ -684,8 +677,6 @@ void cas__table_build(struct cas__table *t)
     t->owes_full = 0;
     if (sf.written)
         cas__jw_free(&sf.players);
-    cas__pic_puts_free(&sf.puts);
-    cas__srv_msg_unref(sf.puts_msg);
 }
 
 /* A joined connection: the updates after c->since from its view's

@@ -1061,80 +1061,8 @@ static void write_key(struct cas__jw *w, const struct cas__picture *pic, size_t 
     cas__jw_strn(w, cas__picture_bytes(pic) + pic->parts[i].key, pic->parts[i].key_len);
 }
 
-/* An element a diff put: where its bytes are (in a store it keeps a
- * reference to, so they stay) and where its JSON string went. */
-struct cas__pic_put {
-    struct cas__pic_store *store;
-    size_t key, key_len, at, len;
-    uint64_t key8;
-    size_t json_at, json_len;
-};
-
-void cas__pic_puts_ready(struct cas__pic_puts *puts, const char *text)
-{
-    if (puts->recorded)
-        puts->text = text;
-}
-
-void cas__pic_puts_free(struct cas__pic_puts *puts)
-{
-    for (size_t i = 0; i < puts->n; i++)
-        store_unref(puts->items[i].store);
-    free(puts->items);
-    memset(puts, 0, sizeof *puts);
-}
-
-/* The recorded element keyed as pic's part p and byte for byte it, or
- * NULL: looked for where the last lookup left off first (the views draw
- * their elements in the same order), then among all. */
-static const struct cas__pic_put *shared_put(struct cas__pic_puts *puts,
-                                             const struct cas__picture *pic,
-                                             const struct cas__pic_part *p)
-{
-    const char *b = cas__picture_bytes(pic);
-    for (size_t k = 0; k < puts->n; k++) {
-        size_t i = (puts->next + k) % puts->n;
-        const struct cas__pic_put *q = &puts->items[i];
-        if (q->key8 != p->key8 || q->key_len != p->key_len || q->len != p->len ||
-            memcmp(q->store->bytes + q->key, b + p->key, p->key_len) != 0)
-            continue;
-        puts->next = i + 1;
-        return memcmp(q->store->bytes + q->at, b + p->at, p->len) == 0 ? q : NULL;
-    }
-    return NULL;
-}
-
-/* Part i of pic as a JSON string into w: copied from what puts recorded
- * where it has it, else escaped (and recorded, when puts records). */
-static void write_element(struct cas__jw *w, const struct cas__picture *pic, size_t i,
-                          struct cas__pic_puts *puts)
-{
-    const struct cas__pic_part *p = &pic->parts[i];
-    const struct cas__pic_put *q;
-    if (puts && puts->text && (q = shared_put(puts, pic, p))) {
-        cas__jw_rawn(w, puts->text + q->json_at, q->json_len);
-        return;
-    }
-    size_t from = cas__jw_len(w);
-    cas__jw_strn(w, cas__picture_bytes(pic) + p->at, p->len);
-    if (!puts || puts->recorded || puts->text || (puts->n == puts->cap &&
-                                cas__grow((void **)&puts->items, &puts->cap, puts->n + 1,
-                                          sizeof *puts->items) != CAS_OK))
-        return;
-    pic->store->refs++;
-    puts->items[puts->n++] = (struct cas__pic_put){
-        .store = pic->store, .key = p->key, .key_len = p->key_len, .at = p->at, .len = p->len,
-        .key8 = p->key8, .json_at = from, .json_len = cas__jw_len(w) - from};
-}
-
 int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
                       struct cas__jw *w)
-{
-    return cas__picture_diff_sharing(old, new, w, NULL);
-}
-
-int cas__picture_diff_sharing(const struct cas__picture *old, const struct cas__picture *new,
-                              struct cas__jw *w, struct cas__pic_puts *puts)
 {
     static const struct cas__picture empty = {.keyed = 1};
     if (!old)
@@ -1183,7 +1111,7 @@ int cas__picture_diff_sharing(const struct cas__picture *old, const struct cas__
         else
             cas__jw_raw(w, "null");
         cas__jw_raw(w, ",");
-        write_element(w, new, i, puts);
+        cas__jw_strn(w, nb + p->at, p->len);
         cas__jw_raw(w, "]");
         first = 0;
     }
@@ -1198,7 +1126,5 @@ int cas__picture_diff_sharing(const struct cas__picture *old, const struct cas__
         }
     cas__jw_raw(w, "]}");
     free(kept);
-    if (puts && !puts->text)
-        puts->recorded = 1; /* the first diff's alone: the others' text is elsewhere */
     return 0;
 }

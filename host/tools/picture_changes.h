@@ -124,28 +124,4 @@ void cas__picture_free(struct cas__picture *pic);
 int cas__picture_diff(const struct cas__picture *old, const struct cas__picture *new,
                       struct cas__jw *w);
 
-/* The elements one diff put, escaped, for the other views' diffs of the
- * same build: most of what a move changes is drawn the same for every
- * viewer, so each such element is escaped once a build, not once a view.
- * Zeroed to start; cas__pic_puts_free after the build. */
-struct cas__pic_put;
-struct cas__pic_puts {
-    struct cas__pic_put *items; /* in the order they were put */
-    size_t n, cap, next;        /* next: where the next lookup starts */
-    int recorded;               /* a diff recorded into it */
-    const char *text;           /* that diff's JSON text, once final (NULL:
-                                 * not yet, nothing is taken from it) */
-};
-/* cas__picture_diff, and: with puts->text set, an element drawn the same
- * as one recorded is copied from that text, not escaped again; else, the
- * first time, each element put is recorded (its place in w's text; the
- * caller gives cas__pic_puts_ready that text once it no longer moves). */
-int cas__picture_diff_sharing(const struct cas__picture *old, const struct cas__picture *new,
-                              struct cas__jw *w, struct cas__pic_puts *puts);
-/* The recording diff's JSON text, final now: text + an offset it recorded
- * (cas__jw_len before the write) is where the element's string is; NULL
- * when it went elsewhere (then nothing is shared). */
-void cas__pic_puts_ready(struct cas__pic_puts *puts, const char *text);
-void cas__pic_puts_free(struct cas__pic_puts *puts);
-
 #endif

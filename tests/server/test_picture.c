@@ -256,64 +256,6 @@ static void test_keys_that_share_their_first_bytes(void **state)
     cas__picture_free(&pic);
 }
 
-/* Changes of two views in one build: the second view's elements drawn the
- * same as ones the first view's changes put are copied from the first's
- * text (so escaped once), and its changes are what they are alone; an
- * element of the same key drawn otherwise, or put only for the second, is
- * escaped as ever. */
-static void test_views_share_the_elements_they_put(void **state)
-{
-    (void)state;
-    const char *a_old = ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g></svg>",
-               *a_new = ROOT "<g data-cas-key=\"a\">\"1\"</g><g data-cas-key=\"b\">2</g>"
-                             "<g data-cas-key=\"c\"><text>C</text></g>"
-                             "<g data-cas-key=\"m\">marks</g></svg>",
-               *b_old = ROOT "<g data-cas-key=\"a\">1</g><g data-cas-key=\"b\">2</g></svg>",
-               *b_new = ROOT "<g data-cas-key=\"c\"><text>C</text></g>"
-                             "<g data-cas-key=\"a\">\"1\"</g><g data-cas-key=\"b\">two</g>"
-                             "<g data-cas-key=\"n\">mine</g></svg>";
-    struct cas__picture ao, an, bo, bn;
-    take(&ao, a_old);
-    take(&an, a_new);
-    take(&bo, b_old);
-    take(&bn, b_new);
-    struct cas__pic_puts puts = {0};
-    struct cas__jw wa, wb;
-    cas__jw_init(&wa);
-    assert_int_equal(cas__picture_diff_sharing(&ao, &an, &wa, &puts), 0);
-    assert_true(puts.recorded);
-    assert_int_equal(puts.n, 3); /* a, c, m */
-    char *alone = changes(b_old, b_new);
-    /* the first view's text as it is: the same changes */
-    cas__pic_puts_ready(&puts, cas__jw_text(&wa));
-    cas__jw_init(&wb);
-    assert_int_equal(cas__picture_diff_sharing(&bo, &bn, &wb, &puts), 0);
-    assert_string_equal(cas__jw_text(&wb), alone);
-    cas__jw_free(&wb);
-    /* a text whose copy of c says otherwise shows it was copied from */
-    char *marked = strdup(cas__jw_text(&wa));
-    char *c_text = strstr(marked, "<text>C<");
-    assert_non_null(c_text);
-    c_text[6] = 'X';
-    puts.text = marked;
-    cas__jw_init(&wb);
-    assert_int_equal(cas__picture_diff_sharing(&bo, &bn, &wb, &puts), 0);
-    assert_non_null(strstr(cas__jw_text(&wb), "<text>X<"));
-    assert_null(strstr(cas__jw_text(&wb), "<text>C<"));
-    /* a and n escaped as ever: b drawn otherwise, n not put for the first */
-    assert_non_null(strstr(cas__jw_text(&wb), "\"<g data-cas-key=\\\"b\\\">two<\\/g>\""));
-    assert_non_null(strstr(cas__jw_text(&wb), "\"<g data-cas-key=\\\"n\\\">mine<\\/g>\""));
-    cas__jw_free(&wb);
-    free(marked);
-    free(alone);
-    cas__pic_puts_free(&puts);
-    cas__jw_free(&wa);
-    cas__picture_free(&ao);
-    cas__picture_free(&an);
-    cas__picture_free(&bo);
-    cas__picture_free(&bn);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,7 +264,6 @@ int main(void)
         cmocka_unit_test(test_changes_turn_one_picture_into_the_next),
         cmocka_unit_test(test_a_cut_after_a_picture_is_the_same_cut),
         cmocka_unit_test(test_keys_that_share_their_first_bytes),
-        cmocka_unit_test(test_views_share_the_elements_they_put),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
